@@ -1,0 +1,47 @@
+/**
+ * The business constants of the spec (section 9 and the limits the issues add).
+ * Every other workspace imports them from here; nothing restates them.
+ */
+export const FREE_POST_LIMIT = 5;
+export const POST_LIMIT_WARNING_FROM = 4;
+export const PAGE_SIZE = 5;
+export const ADMIN_PAGE_SIZE = 10;
+export const RECENT_POSTS = 3;
+export const LEADERBOARD_SIZE = 20;
+export const SUMMARY_LENGTH = 80;
+export const COMMENT_PREVIEW_LENGTH = 20;
+export const MEMBERSHIP_PRICE = { amountCents: 999, currency: 'USD', display: '$9.99' } as const;
+export const UPGRADE_SIMULATED_WAIT_MS = 2000;
+export const REPORT_FEEDBACK = ['spam', 'inappropriate', 'offensive'] as const;
+export const ANONYMOUS_NAME = 'Anonymous';
+export const FALLBACK_TAG = 'General';
+
+export const POST_TITLE_MAX = 200;
+export const POST_DESCRIPTION_MAX = 20_000;
+export const POST_TAGS_MAX = 5;
+export const TAG_NAME_MAX = 30;
+export const COMMENT_MAX = 5_000;
+
+export const POST_SORTS = ['newest', 'popularity'] as const;
+export type PostSort = (typeof POST_SORTS)[number];
+
+/** Spec §5: checked in this order, each with its own message. */
+export const PASSWORD_SPECIALS = `!@#$%^&*()-_=+[{]}\\|;:'",<.>/?`;
+export const PASSWORD_RULES = [
+  { test: (p: string) => p.length >= 8, message: 'Password should be more 8 character' },
+  { test: (p: string) => /[A-Z]/.test(p), message: 'Password must 1 uppercase letter.' },
+  { test: (p: string) => /[a-z]/.test(p), message: 'Password must 1 lowercase letter.' },
+  { test: (p: string) => [...p].some((c) => PASSWORD_SPECIALS.includes(c)), message: 'Password must 1 special character.' },
+] as const;
+export const PASSWORD_MISMATCH_MESSAGE = 'Password and Confirm Password must match';
+
+/** The first rule a password breaks, or null when it passes all of them. */
+export function passwordProblem(password: string): string | null {
+  return PASSWORD_RULES.find((rule) => !rule.test(password))?.message ?? null;
+}
+
+/** Card preview: the description cut at SUMMARY_LENGTH characters, then '...'. */
+export function summarize(description: string): string {
+  const chars = [...description];
+  return chars.length > SUMMARY_LENGTH ? chars.slice(0, SUMMARY_LENGTH).join('') + '...' : description;
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { PAGE_SIZE, POST_DESCRIPTION_MAX, POST_SORTS, POST_TAGS_MAX, POST_TITLE_MAX } from '../constants.ts';
+
+/**
+ * POST /api/posts. The spec's client also sends upVote, downVote, authorName,
+ * authorEmail, authorPhoto and createdAt: those come from the token and the
+ * server clock, so they are not part of the request and are dropped.
+ */
+export const CreatePostRequest = z.object({
+  title: z.string().trim().min(1, 'Title is required').max(POST_TITLE_MAX, `Title must be at most ${POST_TITLE_MAX} characters`),
+  description: z
+    .string()
+    .trim()
+    .min(1, 'Description is required')
+    .max(POST_DESCRIPTION_MAX, `Description must be at most ${POST_DESCRIPTION_MAX} characters`),
+  tags: z
+    .array(z.string().trim().min(1, 'Tag must not be empty'))
+    .max(POST_TAGS_MAX, `At most ${POST_TAGS_MAX} tags`)
+    .default([]),
+});
+export type CreatePostRequest = z.infer<typeof CreatePostRequest>;
+
+export const ListPostsQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  sort: z.enum(POST_SORTS).default('newest'),
+});
+export type ListPostsQuery = z.infer<typeof ListPostsQuery>;
+
+export const PostListItem = z.object({
+  _id: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  tags: z.array(z.string()),
+  authorName: z.string(),
+  authorPhoto: z.string(),
+  createdAt: z.string(),
+  upVote: z.number(),
+  downVote: z.number(),
+  commentCount: z.number(),
+});
+export type PostListItem = z.infer<typeof PostListItem>;
+
+export const PostsPage = z.object({ posts: z.array(PostListItem), totalCount: z.number() });
+export type PostsPage = z.infer<typeof PostsPage>;
+
+/** GET /api/posts/:id. authorEmail is present only for the author and admins. */
+export const PostDetail = PostListItem.extend({
+  description: z.string(),
+  authorEmail: z.string().optional(),
+});
+export type PostDetail = z.infer<typeof PostDetail>;
+
+export const postPageCount = (totalCount: number) => Math.max(1, Math.ceil(totalCount / PAGE_SIZE));

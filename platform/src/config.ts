@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads configuration once from the environment and validates it. Services call
+ * this in their entry point and pass the result down; nothing else reads process.env.
+ */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n');
+    throw new ConfigError(`Invalid configuration:\n${problems}`);
+  }
+  return result.data;
+}
+
+export const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+export const Port = z.coerce.number().int().min(0).max(65535);
+export const DatabaseUrl = z.string().url().refine((u) => /^postgres(ql)?:/.test(u), 'must be a postgres:// URL');
+export const IssuerUrl = z.string().url();
+export const DEFAULT_AUDIENCE = 'urn:forum:api';

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['*/src/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    globalSetup: ['infra/src/testing/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    maxWorkers: 2,
+    reporters: ['default', './infra/src/testing/summary-reporter.ts'],
+  },
+});
