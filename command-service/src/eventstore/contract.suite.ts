@@ -1,0 +1,306 @@
+import { randomUUID } from 'node:crypto';
+import { compareLogPositions, START, type EventMetadata } from '@forum/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventStore, NewEvent, RecordedEvent, StreamAppend } from './types.ts';
+import { WrongExpectedVersionError } from './types.ts';
+
+/**
+ * What every event-store adapter must do. An adapter's test calls this with a
+ * factory; `beforeCommit` runs inside each writing transaction before it
+ * commits (an adapter without client-side transactions may ignore it, and then
+ * says so with `supportsCommitHook: false`).
+ */
+export interface EventStoreFactory {
+  create(options?: { beforeCommit?: (appends: readonly StreamAppend[]) => Promise<void> }): Promise<EventStore>;
+  supportsCommitHook: boolean;
+  dispose?(): Promise<void>;
+}
+
+const metadata = (overrides: Partial<EventMetadata> = {}): EventMetadata => ({
+  actorId: 'user-1',
+  correlationId: randomUUID(),
+  causationId: null,
+  requestId: randomUUID(),
+  schemaVersion: 1,
+  ...overrides,
+});
+
+const event = (type: string, data: unknown = {}): NewEvent => ({ type, data, metadata: metadata() });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function eventStoreContract(adapter: string, factory: EventStoreFactory) {
+  describe(`event store contract: ${adapter}`, () => {
+    let store: EventStore;
+    beforeAll(async () => {
+      store = await factory.create();
+    });
+    afterAll(async () => {
+      await store?.close();
+      await factory.dispose?.();
+    });
+    const stream = () => `test-${randomUUID()}`;
+
+    describe('append with an expected version', () => {
+      it('creates a stream with no_stream and refuses a second no_stream', async () => {
+        const id = stream();
+        const result = await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event('A'), event('B')] }]);
+        expect(result.versions[id]).toBe(2);
+        await expect(store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event('C')] }])).rejects.toMatchObject({
+          name: 'WrongExpectedVersionError',
+          streamId: id,
+          actual: 2,
+        });
+        expect((await store.readStream(id)).version).toBe(2);
+      });
+
+      it('appends at the expected version and refuses a stale one with a typed conflict', async () => {
+        const id = stream();
+        await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event('A')] }]);
+        await store.append([{ streamId: id, expectedVersion: 1, events: [event('B')] }]);
+        const stale = store.append([{ streamId: id, expectedVersion: 1, events: [event('C')] }]);
+        await expect(stale).rejects.toBeInstanceOf(WrongExpectedVersionError);
+        await expect(stale).rejects.toMatchObject({ expected: 1, actual: 2 });
+        await expect(store.append([{ streamId: stream(), expectedVersion: 3, events: [event('X')] }])).rejects.toMatchObject({ actual: 0 });
+      });
+
+      it('appends with any to new and existing streams', async () => {
+        const id = stream();
+        await store.append([{ streamId: id, expectedVersion: 'any', events: [event('A')] }]);
+        const result = await store.append([{ streamId: id, expectedVersion: 'any', events: [event('B'), event('C')] }]);
+        expect(result.versions[id]).toBe(3);
+        expect((await store.readStream(id)).events.map((e) => [e.type, e.streamVersion])).toEqual([
+          ['A', 1],
+          ['B', 2],
+          ['C', 3],
+        ]);
+      });
+
+      it('lets exactly one of many concurrent writers at one version win', async () => {
+        const id = stream();
+        await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event('A')] }]);
+        const results = await Promise.allSettled(
+          Array.from({ length: 10 }, (_, i) => store.append([{ streamId: id, expectedVersion: 1, events: [event(`W${i}`)] }])),
+        );
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof WrongExpectedVersionError)).toBe(true);
+        expect((await store.readStream(id)).version).toBe(2);
+      });
+    });
+
+    describe('several streams in one append', () => {
+      it('appends to all of them atomically', async () => {
+        const [a, b] = [stream(), stream()];
+        const result = await store.append([
+          { streamId: a, expectedVersion: 'no_stream', events: [event('A1')] },
+          { streamId: b, expectedVersion: 'no_stream', events: [event('B1'), event('B2')] },
+        ]);
+        expect(result.versions).toEqual({ [a]: 1, [b]: 2 });
+      });
+
+      it('appends to none of them when one expectation fails', async () => {
+        const [a, b] = [stream(), stream()];
+        await store.append([{ streamId: b, expectedVersion: 'no_stream', events: [event('B1')] }]);
+        await expect(
+          store.append([
+            { streamId: a, expectedVersion: 'no_stream', events: [event('A1')] },
+            { streamId: b, expectedVersion: 'no_stream', events: [event('B2')] },
+          ]),
+        ).rejects.toMatchObject({ streamId: b });
+        expect((await store.readStream(a)).events).toHaveLength(0);
+        expect((await store.readStream(b)).version).toBe(1);
+      });
+    });
+
+    describe('reads', () => {
+      it('reads one stream in order with data and metadata', async () => {
+        const id = stream();
+        const meta = metadata({ actorId: 'alice', causationId: 'cmd-1', schemaVersion: 2 });
+        await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [{ type: 'A', data: { n: 1, s: 'é' }, metadata: meta }, event('B')] }]);
+        const read = await store.readStream(id);
+        expect(read.version).toBe(2);
+        expect(read.events[0]).toMatchObject({ streamId: id, streamVersion: 1, type: 'A', data: { n: 1, s: 'é' }, metadata: meta });
+        expect(read.events[0]!.recordedAt).toBeInstanceOf(Date);
+        expect(await store.readStream(stream())).toEqual({ version: 0, events: [] });
+      });
+
+      it('reads the global log after a position, in order', async () => {
+        const before = await store.head();
+        const id = stream();
+        await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event('A'), event('B')] }]);
+        await store.append([{ streamId: id, expectedVersion: 2, events: [event('C')] }]);
+        const read = (await store.readAll(before, 1000)).filter((e) => e.streamId === id);
+        expect(read.map((e) => e.type)).toEqual(['A', 'B', 'C']);
+        for (let i = 1; i < read.length; i++) expect(compareLogPositions(read[i - 1]!.position, read[i]!.position)).toBeLessThan(0);
+        const after = await store.readAll(read[1]!.position, 1000);
+        expect(after.filter((e) => e.streamId === id).map((e) => e.type)).toEqual(['C']);
+      });
+
+      it.runIf(factory.supportsCommitHook)('never skips an event whose transaction commits late', async () => {
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        const slowStream = stream();
+        const slowStore = await factory.create({
+          beforeCommit: async (appends) => {
+            if (appends.some((a) => a.streamId === slowStream)) await held;
+          },
+        });
+        try {
+          const start = await store.head();
+          // The slow writer starts first (it takes the older transaction id) and commits last
+          const slow = slowStore.append([{ streamId: slowStream, expectedVersion: 'no_stream', events: [event('Slow')] }]);
+          await sleep(100);
+          const fastStream = stream();
+          await store.append([{ streamId: fastStream, expectedVersion: 'no_stream', events: [event('Fast')] }]);
+          // A reader now must not move past the slow transaction: the fast event waits behind it
+          const whileHeld = await store.readAll(start, 1000);
+          expect(whileHeld.map((e) => e.streamId)).not.toContain(fastStream);
+          release();
+          await slow;
+          const read = (await store.readAll(start, 1000)).map((e) => e.streamId);
+          expect(read).toContain(slowStream);
+          expect(read).toContain(fastStream);
+          expect(read.indexOf(slowStream)).toBeLessThan(read.indexOf(fastStream));
+        } finally {
+          release();
+          await slowStore.close();
+        }
+      });
+    });
+
+    describe('idempotent appends', () => {
+      it('appends once per key and returns the first answer to a retry', async () => {
+        const id = stream();
+        const key = `k-${randomUUID()}`;
+        const first = await store.appendIdempotent([{ streamId: id, expectedVersion: 'no_stream', events: [event('A')] }], {
+          key,
+          answer: (r) => ({ version: r.versions[id], first: true }),
+        });
+        expect(first).toMatchObject({ duplicate: false, answer: { version: 1, first: true } });
+        const retry = await store.appendIdempotent([{ streamId: id, expectedVersion: 'any', events: [event('A')] }], {
+          key,
+          answer: () => ({ first: false }),
+        });
+        expect(retry).toEqual({ duplicate: true, answer: { version: 1, first: true } });
+        expect(await store.idempotentAnswer(key)).toEqual({ version: 1, first: true });
+        expect((await store.readStream(id)).version).toBe(1);
+      });
+
+      it('appends once when concurrent calls share a key', async () => {
+        const id = stream();
+        const key = `k-${randomUUID()}`;
+        const outcomes = await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            store.appendIdempotent([{ streamId: id, expectedVersion: 'any', events: [event('A')] }], { key, answer: () => ({ caller: i }) }),
+          ),
+        );
+        expect(outcomes.filter((o) => !o.duplicate)).toHaveLength(1);
+        expect(new Set(outcomes.map((o) => JSON.stringify(o.answer))).size).toBe(1);
+        expect((await store.readStream(id)).version).toBe(1);
+      });
+
+      it('forgets a key whose append failed', async () => {
+        const id = stream();
+        const key = `k-${randomUUID()}`;
+        await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event('A')] }]);
+        await expect(
+          store.appendIdempotent([{ streamId: id, expectedVersion: 'no_stream', events: [event('B')] }], { key, answer: () => 1 }),
+        ).rejects.toBeInstanceOf(WrongExpectedVersionError);
+        expect(await store.idempotentAnswer(key)).toBeNull();
+      });
+    });
+
+    describe('subscriptions', () => {
+      it('is woken by a new event without waiting for its poll interval', async () => {
+        const id = stream();
+        const from = await store.head();
+        const seen: RecordedEvent[] = [];
+        let resolveSeen!: () => void;
+        const gotIt = new Promise<void>((resolve) => (resolveSeen = resolve));
+        const subscription = store.subscribe({
+          after: from,
+          onBatch: async (events) => {
+            seen.push(...events.filter((e) => e.streamId === id));
+            if (seen.length > 0) resolveSeen();
+          },
+        });
+        try {
+          await sleep(200); // the subscriber has caught up and sleeps
+          const t0 = Date.now();
+          await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event('Ping')] }]);
+          await gotIt;
+          expect(seen.map((e) => e.type)).toEqual(['Ping']);
+          expect(Date.now() - t0).toBeLessThan(500); // the poll interval in these tests is 10 s
+        } finally {
+          await subscription.stop();
+        }
+      });
+
+      it.runIf(factory.supportsCommitHook)(
+        'sees every event of 8 concurrent writers x 2,000 appends exactly once, in per-stream order',
+        { timeout: 180_000 },
+        async () => {
+          const writers = 8;
+          const appendsPerWriter = 2000;
+          const runStreams = Array.from({ length: writers }, () => stream());
+          const inRun = new Set(runStreams);
+          const slowStore = await factory.create({
+            // random short delays inside the writing transactions, so commits land out of position order
+            beforeCommit: async () => {
+              const r = Math.random();
+              if (r < 0.3) await sleep(Math.floor(Math.random() * 3));
+              else if (r < 0.32) await sleep(5 + Math.floor(Math.random() * 15));
+            },
+          });
+          const from = await store.head();
+          const seen = new Map<string, number[]>();
+          const positions = new Set<string>();
+          let total = 0;
+          let duplicates = 0;
+          let resolveAll!: () => void;
+          const allSeen = new Promise<void>((resolve) => (resolveAll = resolve));
+          const subscription = store.subscribe({
+            after: from,
+            batchSize: 250,
+            onBatch: async (events) => {
+              for (const e of events) {
+                if (!inRun.has(e.streamId)) continue;
+                const key = e.position.globalPosition.toString();
+                if (positions.has(key)) duplicates++;
+                positions.add(key);
+                const versions = seen.get(e.streamId) ?? [];
+                versions.push(e.streamVersion);
+                seen.set(e.streamId, versions);
+                total++;
+              }
+              if (total >= writers * appendsPerWriter) resolveAll();
+            },
+          });
+          try {
+            await Promise.all(
+              runStreams.map(async (streamId) => {
+                for (let i = 0; i < appendsPerWriter; i++) {
+                  await slowStore.append([{ streamId, expectedVersion: i === 0 ? 'no_stream' : i, events: [event('Tick', { i })] }]);
+                }
+              }),
+            );
+            await Promise.race([allSeen, sleep(60_000)]);
+            expect(duplicates).toBe(0);
+            expect(total).toBe(writers * appendsPerWriter);
+            for (const streamId of runStreams) {
+              expect(seen.get(streamId)).toEqual(Array.from({ length: appendsPerWriter }, (_, i) => i + 1));
+            }
+          } finally {
+            await subscription.stop();
+            await slowStore.close();
+          }
+        },
+      );
+    });
+
+    it('starts from the beginning of the log with START', async () => {
+      const all = await store.readAll(START, 5);
+      expect(all.length).toBeGreaterThan(0);
+    });
+  });
+}

@@ -1,0 +1,2 @@
+export * from './types.ts';
+export { createPostgresEventStore, migrateEventStore, EVENTS_CHANNEL, type PostgresEventStoreOptions } from './postgres.ts';
