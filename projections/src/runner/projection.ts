@@ -1,0 +1,35 @@
+import type { RecordedEvent } from '@forum/command-service/eventstore';
+import type { Knex } from '@forum/platform';
+
+/**
+ * A named, versioned read model. Its tables live in the schema
+ * `<name>_v<version>`; while a batch is applied the transaction's search_path
+ * is that schema, so handlers use bare table names. Readers see the live
+ * version through views in the `read` schema, named by `exposes`.
+ */
+export interface Projection {
+  readonly name: string;
+  readonly version: number;
+  /** View name in `read` → table name in the projection's schema. */
+  readonly exposes: Readonly<Record<string, string>>;
+  /** Creates the tables (runs in the projection's schema, inside a transaction). */
+  migrate(trx: Knex.Transaction): Promise<void>;
+  /** Applies a batch of events, in log order, inside the batch's transaction. */
+  apply(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void>;
+}
+
+export const schemaOf = (projection: Pick<Projection, 'name' | 'version'>) => `${projection.name}_v${projection.version}`;
+export const READ_SCHEMA = 'read';
+export const CHECKPOINTS_CHANNEL = 'forum_checkpoints';
+
+/** Builds `apply` from one handler per event type; types without a handler pass by. */
+export function byEventType(
+  handlers: Record<string, (trx: Knex.Transaction, event: RecordedEvent) => Promise<void>>,
+): Projection['apply'] {
+  return async (trx, events) => {
+    for (const event of events) {
+      const handler = handlers[event.type];
+      if (handler) await handler(trx, event);
+    }
+  };
+}
