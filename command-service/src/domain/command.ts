@@ -1,0 +1,28 @@
+import type { EventMetadata } from '@forum/contracts';
+
+/**
+ * What a decider may know besides the command's data: who asks and when.
+ * Only the service's wiring makes clocks and ids; deciders stay pure.
+ */
+export interface CommandMeta {
+  readonly actorId: string;
+  readonly now: Date;
+  readonly correlationId: string;
+  readonly causationId: string | null;
+  readonly requestId: string | null;
+}
+
+export function eventMetadata(meta: CommandMeta, schemaVersion: number): EventMetadata {
+  return {
+    actorId: meta.actorId,
+    correlationId: meta.correlationId,
+    causationId: meta.causationId,
+    requestId: meta.requestId,
+    schemaVersion,
+  };
+}
+
+/** Exhaustiveness check for switches over unions. */
+export function unreachable(value: never): never {
+  throw new Error(`Unhandled case: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,90 @@
+import { positionToken } from '@forum/contracts';
+import type { AppendResult, EventStore, StreamAppend } from '../eventstore/index.ts';
+import { WrongExpectedVersionError } from '../eventstore/index.ts';
+import { ErrorCode } from '@forum/contracts';
+import { BusinessRuleError, ConflictError } from '@forum/platform';
+
+/** The caller's Idempotency-Key (scoped to the caller and the call) and a digest of its request. */
+export interface Idempotency {
+  readonly key: string;
+  readonly fingerprint: string;
+}
+
+export class IdempotencyKeyReusedError extends BusinessRuleError {
+  constructor() {
+    super(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'This Idempotency-Key was already used for a different request');
+  }
+}
+
+interface Stored<Answer> {
+  readonly answer: Answer;
+  readonly fingerprint: string;
+}
+
+export interface Decision<Answer> {
+  readonly appends: readonly StreamAppend[];
+  readonly answer: (result: AppendResult) => Answer;
+}
+
+export interface Executed<Answer> {
+  readonly answer: Answer;
+  /** True when an earlier request with the same idempotency key answered this. */
+  readonly duplicate: boolean;
+}
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Load → decide → append with expected versions. On a version conflict
+ * another writer got there first: load again and decide again, a bounded
+ * number of times. With an idempotency key, a key already used returns its
+ * first answer without deciding.
+ */
+export async function execute<Answer>(
+  store: EventStore,
+  decideOnce: () => Promise<Decision<Answer>>,
+  idempotency?: Idempotency,
+): Promise<Executed<Answer>> {
+  const replay = (stored: Stored<Answer>): Executed<Answer> => {
+    if (stored.fingerprint !== idempotency!.fingerprint) throw new IdempotencyKeyReusedError();
+    return { answer: stored.answer, duplicate: true };
+  };
+  if (idempotency) {
+    const earlier = await store.idempotentAnswer<Stored<Answer>>(idempotency.key);
+    if (earlier !== null) return replay(earlier);
+  }
+  for (let attempt = 1; ; attempt++) {
+    const decision = await decideOnce();
+    try {
+      if (idempotency) {
+        const outcome = await store.appendIdempotent<Stored<Answer>>(decision.appends, {
+          key: idempotency.key,
+          answer: (result) => ({ answer: decision.answer(result), fingerprint: idempotency.fingerprint }),
+        });
+        return outcome.duplicate ? replay(outcome.answer) : { answer: outcome.answer.answer, duplicate: false };
+      }
+      return { answer: decision.answer(await store.append(decision.appends)), duplicate: false };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('Too many concurrent changes; try again');
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
+}
+
+/** A stream folded into its state, with the version to expect when appending. */
+export async function load<State, Event>(
+  store: EventStore,
+  streamId: string,
+  evolve: (state: State, event: Event) => State,
+  initial: State,
+): Promise<{ state: State; version: number }> {
+  const { version, events } = await store.readStream(streamId);
+  let state = initial;
+  for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
+  return { state, version };
+}
+
+export const expectedVersionOf = (version: number) => (version === 0 ? ('no_stream' as const) : version);
+
+export const positionOf = (result: AppendResult) => positionToken(result.lastPosition);

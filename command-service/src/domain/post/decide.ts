@@ -1,0 +1,66 @@
+import { ANONYMOUS_NAME, type PostEvent } from '@forum/contracts';
+import { ConflictError, ValidationError } from '@forum/platform';
+import { unreachable, type CommandMeta } from '../command.ts';
+import { canonicalTag, type TagsState } from '../tag/tag.ts';
+import type { PostState } from './post.ts';
+
+/**
+ * Rules enforced here (spec §3, §5; issue "whole forum on the API"):
+ * - a post is created once under its id;
+ * - its tags are existing tag names (spelled as the tag is), without repeats;
+ * - author name, email and photo come from the caller's identity, time from the clock.
+ */
+export interface Author {
+  readonly id: string;
+  readonly name: string;
+  readonly email: string;
+  readonly photo: string;
+}
+
+export type CreatePost = {
+  type: 'CreatePost';
+  data: { postId: string; title: string; description: string; tags: readonly string[]; author: Author };
+};
+export type PostCommand = CreatePost;
+
+export interface PostContext {
+  readonly tags: TagsState;
+}
+
+export function decide(command: PostCommand, state: PostState, context: PostContext, meta: CommandMeta): PostEvent[] {
+  switch (command.type) {
+    case 'CreatePost':
+      return createPost(command, state, context, meta);
+    default:
+      return unreachable(command.type);
+  }
+}
+
+function createPost(command: CreatePost, state: PostState, context: PostContext, meta: CommandMeta): PostEvent[] {
+  if (state.status !== 'none') throw new ConflictError(`Post ${command.data.postId} already exists`);
+  const tags: string[] = [];
+  const unknown: string[] = [];
+  for (const name of command.data.tags) {
+    const tag = canonicalTag(context.tags, name);
+    if (tag === null) unknown.push(name);
+    else if (!tags.includes(tag)) tags.push(tag);
+  }
+  if (unknown.length > 0) throw new ValidationError({ tags: unknown.map((name) => `Unknown tag "${name}"`) });
+  const { author } = command.data;
+  return [
+    {
+      type: 'PostCreated',
+      data: {
+        postId: command.data.postId,
+        title: command.data.title,
+        description: command.data.description,
+        tags,
+        authorId: author.id,
+        authorName: author.name.trim() || ANONYMOUS_NAME,
+        authorEmail: author.email,
+        authorPhoto: author.photo,
+        createdAt: meta.now.toISOString(),
+      },
+    },
+  ];
+}

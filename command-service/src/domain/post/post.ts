@@ -1,0 +1,19 @@
+import { postStream, type PostEvent } from '@forum/contracts';
+import { unreachable } from '../command.ts';
+
+export { postStream };
+
+export type PostState =
+  | { readonly status: 'none' }
+  | { readonly status: 'created'; readonly authorId: string };
+
+export const initialPostState: PostState = { status: 'none' };
+
+export function evolve(state: PostState, event: PostEvent): PostState {
+  switch (event.type) {
+    case 'PostCreated':
+      return { status: 'created', authorId: event.data.authorId };
+    default:
+      return unreachable(event.type);
+  }
+}

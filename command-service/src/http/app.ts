@@ -1,0 +1,28 @@
+import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestLogger, createHttpApp, type Logger, type TokenVerifier } from '@forum/platform';
+import type { Express } from 'express';
+import type { ForumCommands } from '../domain/forum.ts';
+import type { EventStore } from '../eventstore/index.ts';
+import { postRoutes } from './posts.ts';
+
+export interface CommandAppDeps {
+  readonly store: EventStore;
+  readonly commands: ForumCommands;
+  readonly verifyToken: TokenVerifier;
+  readonly logger: Logger;
+  readonly clock: () => Date;
+}
+
+/** The write side of /api: every method but GET and HEAD. */
+export function createCommandApp(deps: CommandAppDeps): Express {
+  const app = createHttpApp();
+  app.use(requestLogger(deps.logger));
+  app.use(
+    healthRoutes({
+      eventStore: async () => ({ ok: true, detail: { head: (await deps.store.head()).globalPosition.toString() } }),
+    }),
+  );
+  app.use('/api', jsonBody(), postRoutes(deps));
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import { CreatePostRequest } from '@forum/contracts';
+import { parseInput, principalOf, requireAuth } from '@forum/platform';
+import { Router } from 'express';
+import type { CommandAppDeps } from './app.ts';
+import { commandMeta, idempotencyOf, sendAccepted } from './context.ts';
+
+export function postRoutes({ commands, verifyToken, clock }: CommandAppDeps): Router {
+  const router = Router();
+
+  router.post('/posts', requireAuth(verifyToken), async (req, res) => {
+    const principal = principalOf(res);
+    const body = parseInput(CreatePostRequest, req.body);
+    const executed = await commands.createPost(
+      {
+        postId: randomUUID(),
+        title: body.title,
+        description: body.description,
+        tags: body.tags,
+        author: { id: principal.subject, name: principal.name, email: principal.email, photo: principal.picture },
+      },
+      commandMeta(req, principal, clock()),
+      idempotencyOf(req, principal),
+    );
+    sendAccepted(res, 201, executed);
+  });
+
+  return router;
+}

@@ -1,0 +1,31 @@
+/**
+ * command-service on its own (the distributed layout): against DATABASE_URL
+ * and the issuer at OIDC_ISSUER.
+ */
+import { createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
+import { CommandServiceConfig } from './config.ts';
+import { createForumCommands } from './domain/forum.ts';
+import { createPostgresEventStore } from './eventstore/index.ts';
+import { createCommandApp } from './http/app.ts';
+
+const config = loadConfig(CommandServiceConfig);
+const logger = createLogger('command-service', config.LOG_LEVEL);
+const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL });
+const app = createCommandApp({
+  store,
+  commands: createForumCommands(store),
+  verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
+  logger,
+  clock: () => new Date(),
+});
+const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'command-service listening'));
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    logger.info({ signal }, 'stopping');
+    server.close(async () => {
+      await store.close();
+      process.exit(0);
+    });
+  });
+}

@@ -1,0 +1,25 @@
+import { DatabaseUrl, DEFAULT_AUDIENCE, IssuerUrl, LogLevel, Port } from '@forum/platform';
+import { z } from 'zod';
+
+const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** Configuration of `npm start`: everything in one process, embedded defaults for what is not set. */
+export const EmbeddedConfig = z.object({
+  PORT: Port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Where browsers reach the forum; the embedded realm's issuer is `${PUBLIC_URL}/realms/forum`. */
+  PUBLIC_URL: z.string().url().optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  /** An external PostgreSQL; when absent, an embedded one runs in DATA_DIR. */
+  DATABASE_URL: DatabaseUrl.optional(),
+  /** An external issuer (Keycloak realm URL); when absent, the embedded realm serves /realms/forum. */
+  OIDC_ISSUER: IssuerUrl.optional(),
+  OIDC_AUDIENCE: z.string().min(1).default(DEFAULT_AUDIENCE),
+  OIDC_JWKS_URL: z.string().url().optional(),
+  /** Demo accounts, tags and posts on first start (embedded realm only). */
+  DEMO_DATA: flag.default(true),
+  LOG_LEVEL: LogLevel,
+  MIN_POSITION_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
+  READY_MAX_LAG: z.coerce.number().int().min(0).default(10_000),
+});
+export type EmbeddedConfig = z.infer<typeof EmbeddedConfig>;

@@ -1,0 +1,158 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createCommandApp, createForumCommands } from '@forum/command-service';
+import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
+import { createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
+import { allProjections, createProjectionRunner, type ProjectionRunner } from '@forum/projections';
+import { CheckpointWatcher, createQueryApp, projectionsCheck } from '@forum/query-service';
+import { createIdentityRealm, type IdentityRealm } from '../identity/index.ts';
+import type { EmbeddedConfig } from './config.ts';
+import { createGateway } from './gateway.ts';
+import { startEmbeddedPostgres, type RunningPostgres } from './postgres.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface RunningForum {
+  readonly url: string;
+  readonly port: number;
+  readonly issuer: string;
+  readonly databaseUrl: string;
+  readonly store: EventStore;
+  readonly db: Knex;
+  readonly realm: IdentityRealm | null;
+  readonly runner: ProjectionRunner;
+  readonly logger: Logger;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole product in one process: PostgreSQL (embedded unless DATABASE_URL),
+ * the event store, the projection runner, command- and query-service, the
+ * embedded identity realm (unless OIDC_ISSUER) and the gateway on one port.
+ */
+export async function startForum(config: EmbeddedConfig, logger: Logger = createLogger('forum', config.LOG_LEVEL)): Promise<RunningForum> {
+  const stack: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stack.reverse()) await stop().catch((error) => logger.error({ err: error }, 'error while stopping'));
+    stack.length = 0;
+  };
+  try {
+    let databaseUrl = config.DATABASE_URL;
+    if (!databaseUrl) {
+      const postgres: RunningPostgres = await startEmbeddedPostgres({
+        dataDir: path.resolve(root, config.DATA_DIR),
+        database: 'forum',
+        log: (line) => logger.debug({ component: 'postgres' }, line),
+      });
+      stack.push(() => postgres.stop());
+      databaseUrl = postgres.url;
+    }
+
+    const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 20 });
+    stack.push(() => store.close());
+    const db = createKnex(databaseUrl, { max: 20 });
+    stack.push(() => db.destroy());
+
+    const runner = createProjectionRunner({ db, connectionString: databaseUrl, store, projections: allProjections, logger: logger.child({ service: 'projections' }) });
+    await runner.start();
+    stack.push(() => runner.stop());
+
+    const watcher = new CheckpointWatcher(databaseUrl, logger);
+    await watcher.start();
+    stack.push(() => watcher.close());
+
+    // Bind first: the public URL (and so the issuer) may depend on the port the OS gives
+    let gateway: RequestListener | null = null;
+    const server = await listen(config.PORT, config.HOST, (req, res) => {
+      if (gateway) return gateway(req, res);
+      res.writeHead(503, { 'Retry-After': '1' }).end();
+    });
+    stack.push(() => closeServer(server));
+    const port = (server.address() as { port: number }).port;
+    const url = (config.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+    const internal = `http://127.0.0.1:${port}`;
+
+    let realm: IdentityRealm | null = null;
+    let issuer = config.OIDC_ISSUER;
+    let jwksUrl = config.OIDC_JWKS_URL;
+    if (!issuer) {
+      realm = await createIdentityRealm({ publicOrigin: url, db, logger: logger.child({ service: 'identity' }), audience: config.OIDC_AUDIENCE });
+      stack.push(() => realm!.close());
+      issuer = realm.issuer;
+      jwksUrl ??= `${internal}/realms/forum/protocol/openid-connect/certs`;
+    }
+    const verifyToken = createTokenVerifier({ issuer, audience: config.OIDC_AUDIENCE, jwksUrl });
+
+    const commands = createForumCommands(store);
+    const command = createCommandApp({ store, commands, verifyToken, logger: logger.child({ service: 'command-service' }), clock: () => new Date() });
+    const query = createQueryApp({
+      db,
+      watcher,
+      verifyToken,
+      logger: logger.child({ service: 'query-service' }),
+      maxWaitMs: config.MIN_POSITION_WAIT_MS,
+      maxLag: config.READY_MAX_LAG,
+    });
+    gateway = createGateway({
+      command,
+      query,
+      identity: realm?.handler,
+      forumWebDir: path.join(root, 'forum-web/dist'),
+      adminWebDir: path.join(root, 'admin-web/dist'),
+      logger,
+      checks: {
+        database: () => databaseCheck(db),
+        eventStore: async () => ({ ok: true, detail: { head: (await store.head()).globalPosition.toString() } }),
+        projections: async () => {
+          const workers = runner.workers();
+          const check = await projectionsCheck(db, config.READY_MAX_LAG);
+          return { ok: check.ok && workers.every((w) => w.state === 'running' || w.state === 'standby'), detail: check.detail };
+        },
+      },
+    });
+
+    if (realm && config.DEMO_DATA) await seedDemoData(realm, commands, logger);
+
+    return { url, port, issuer, databaseUrl, store, db, realm, runner, logger, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+function listen(port: number, host: string, handler: RequestListener): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer(handler);
+    server.keepAliveTimeout = 65_000;
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 3000).unref();
+  });
+}
+
+export function banner(forum: RunningForum): string {
+  const lines = [
+    '',
+    `  Forum is running at ${forum.url}`,
+    `  Admin console:      ${forum.url}/admin`,
+    `  Identity (issuer):  ${forum.issuer}`,
+  ];
+  if (forum.realm) {
+    lines.push('', `  Demo accounts (password ${DEMO_PASSWORD}):`);
+    for (const account of DEMO_ACCOUNTS) lines.push(`    ${account.email.padEnd(20)} ${(account.roles as readonly string[]).includes('admin') ? 'admin' : 'user'}`);
+  }
+  lines.push('', '  Ctrl-C stops everything.', '');
+  return lines.join('\n');
+}

@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHttpApp, errorHandler, runChecks, type Logger, type ReadinessCheck } from '@forum/platform';
+import express, { type Express, type RequestHandler } from 'express';
+
+export interface GatewayRoutes {
+  readonly command: Express;
+  readonly query: Express;
+  /** The embedded realm; absent when an external issuer is configured. */
+  readonly identity?: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly forumWebDir: string;
+  readonly adminWebDir: string;
+  readonly checks: Record<string, ReadinessCheck>;
+  readonly logger: Logger;
+}
+
+/**
+ * One origin for the whole product: `/` forum-web, `/admin` admin-web,
+ * `GET|HEAD /api/*` query-service, other methods on `/api/*` command-service,
+ * `/realms/forum/*` the embedded identity realm.
+ */
+export function createGateway(routes: GatewayRoutes): Express {
+  const app = createHttpApp();
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks = await runChecks(routes.checks, 2000);
+    const ready = Object.values(checks).every((c) => c.ok);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks });
+  });
+  if (routes.identity) app.use('/realms/forum', routes.identity);
+  app.use('/api', (req, res, next) => {
+    // the services own full paths: give them back the /api prefix
+    req.url = req.originalUrl;
+    const service = req.method === 'GET' || req.method === 'HEAD' ? routes.query : routes.command;
+    service(req, res, next);
+  });
+  app.use('/admin', spa(routes.adminWebDir, 'admin-web'));
+  app.use('/', spa(routes.forumWebDir, 'forum-web'));
+  app.use(errorHandler(routes.logger));
+  return app;
+}
+
+/** A built single-page app: its files, and index.html for every other GET that wants a page. */
+function spa(dir: string, name: string): RequestHandler {
+  const index = path.join(dir, 'index.html');
+  const files = express.static(dir, { index: false, maxAge: '1h', immutable: false });
+  const router = express.Router();
+  router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }));
+  router.use(files);
+  router.get('/{*splat}', (req, res) => {
+    if (!existsSync(index)) {
+      res.status(503).type('text').send(`${name} is not built: run "npm run build:web" (npm start does it for you).`);
+      return;
+    }
+    res.set('Cache-Control', 'no-cache').sendFile(index);
+  });
+  return router;
+}

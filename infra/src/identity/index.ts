@@ -1,0 +1,1 @@
+export { createIdentityRealm, REALM_PATH, type IdentityRealm, type IdentityRealmOptions } from './realm.ts';

@@ -1,0 +1,333 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createKnex, createLogger, createTokenVerifier, type Knex } from '@forum/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../testing/index.ts';
+import { deleteExpired } from './adapter.ts';
+import { createIdentityRealm, type IdentityRealm } from './index.ts';
+
+const AUDIENCE = 'urn:forum:api';
+const PASSWORD = 'Forum#2026';
+const logger = createLogger('identity-test', 'silent');
+
+let database: { url: string; drop(): Promise<void> };
+let db: Knex;
+let server: Server;
+let origin: string;
+let issuer: string;
+let realm: IdentityRealm;
+/** The express app listens before the realm exists (the realm needs the port): a late-bound handler. */
+let mounted: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+
+const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
+const decodeJwt = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+
+class CookieJar {
+  private readonly cookies = new Map<string, string>();
+  store(res: Response) {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const expired = attributes.some((a) => /expires=Thu, 01 Jan 1970/i.test(a) || /max-age=0\b/i.test(a.trim()));
+      if (!value || expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  get header() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
+async function get(url: string, jar?: CookieJar, headers: Record<string, string> = {}) {
+  const res = await fetch(new URL(url, origin), { redirect: 'manual', headers: { ...headers, ...(jar ? { cookie: jar.header } : {}) } });
+  jar?.store(res);
+  return res;
+}
+
+async function postForm(url: string, form: Record<string, string>, jar?: CookieJar, headers: Record<string, string> = {}) {
+  const res = await fetch(new URL(url, origin), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers, ...(jar ? { cookie: jar.header } : {}) },
+    body: new URLSearchParams(form).toString(),
+  });
+  jar?.store(res);
+  return res;
+}
+
+const tokenUrl = () => `${issuer}/protocol/openid-connect/token`;
+
+async function passwordGrant(username: string, password: string) {
+  return postForm(tokenUrl(), { grant_type: 'password', client_id: 'forum-cli', username, password, scope: 'openid' });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase('identity');
+  db = createKnex(database.url);
+  const app = express();
+  app.use('/realms/forum', (req, res, next) => (mounted ? mounted(req, res) : next()));
+  server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  realm = await createIdentityRealm({ publicOrigin: origin, db, logger, audience: AUDIENCE });
+  mounted = realm.handler;
+  issuer = realm.issuer;
+  await realm.accounts.create({ email: 'Admin@Forum.local', password: PASSWORD, name: 'Admin', roles: ['admin'] });
+  await realm.accounts.create({ email: 'alice@forum.local', password: PASSWORD, name: 'Alice', picture: 'https://example.test/alice.png' });
+});
+
+afterAll(async () => {
+  await realm?.close();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await db?.destroy();
+  await database?.drop();
+});
+
+describe('identity realm', () => {
+  it('issues a verifiable JWT access token to forum-cli with the password grant', async () => {
+    const res = await passwordGrant('admin@forum.local', PASSWORD);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body.token_type).toBe('Bearer');
+    expect(body.expires_in).toBe(300);
+    expect(typeof body.id_token).toBe('string');
+
+    const verify = createTokenVerifier({ issuer, audience: AUDIENCE });
+    const principal = await verify(String(body.access_token));
+    expect(principal.email).toBe('admin@forum.local');
+    expect(principal.name).toBe('Admin');
+    expect(principal.username).toBe('admin@forum.local');
+    expect([...principal.roles].sort()).toEqual(['admin', 'user']);
+    expect(principal.subject).toMatch(/^[0-9a-f-]{36}$/);
+
+    const claims = decodeJwt(String(body.access_token));
+    expect(claims).toMatchObject({ iss: issuer, aud: AUDIENCE, azp: 'forum-cli', email_verified: false });
+    expect(Number(claims.exp) - Number(claims.iat)).toBe(300);
+    expect(decodeJwt(String(body.id_token))).toMatchObject({ aud: 'forum-cli', email: 'admin@forum.local', name: 'Admin' });
+
+    const alice = await verify(String(((await (await passwordGrant('ALICE@forum.local', PASSWORD)).json()) as { access_token: string }).access_token));
+    expect(alice).toMatchObject({ email: 'alice@forum.local', name: 'Alice', picture: 'https://example.test/alice.png', roles: ['user'] });
+  });
+
+  it('refuses a wrong password like Keycloak: 400 invalid_grant and no token', async () => {
+    for (const [username, password] of [
+      ['alice@forum.local', 'Wrong#2026'],
+      ['nobody@forum.local', PASSWORD],
+    ] as const) {
+      const res = await passwordGrant(username, password);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(body.error).toBe('invalid_grant');
+      expect(body.access_token).toBeUndefined();
+    }
+  });
+
+  it('runs the authorization code + PKCE flow for forum-web through the login page', async () => {
+    const jar = new CookieJar();
+    const verifier = base64url(randomBytes(32));
+    const state = base64url(randomBytes(12));
+    const nonce = base64url(randomBytes(12));
+    // keycloak-js sends the current page as redirect_uri (not one of the registered exact URIs)
+    const redirectUri = `${origin}/posts/42?tab=comments`;
+    const authorize = new URL(`${issuer}/protocol/openid-connect/auth`);
+    authorize.search = new URLSearchParams({
+      client_id: 'forum-web',
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      response_mode: 'fragment',
+      scope: 'openid',
+      state,
+      nonce,
+      code_challenge: base64url(createHash('sha256').update(verifier).digest()),
+      code_challenge_method: 'S256',
+    }).toString();
+
+    const start = await get(authorize.href, jar);
+    expect(start.status).toBe(303);
+    const loginUrl = start.headers.get('location')!;
+    expect(loginUrl).toMatch(/^\/realms\/forum\/login-actions\/authenticate\/[\w-]+$/);
+
+    const page = await get(loginUrl, jar);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const html = await page.text();
+    expect(html).toContain('Forum');
+    expect(html).toContain('Forgot password?');
+    expect(html).toContain('Register');
+    expect(html).toContain('id="toggle-password"');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1]!;
+    const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!;
+    expect(action).toBe(loginUrl);
+
+    const forged = await postForm(action, { csrf: 'forged', email: 'alice@forum.local', password: PASSWORD }, jar);
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get('location')).toBeNull();
+
+    const wrong = await postForm(action, { csrf, email: 'alice@forum.local', password: 'Nope#2026' }, jar);
+    expect(wrong.status).toBe(200);
+    expect(await wrong.text()).toContain('Invalid email or password.');
+
+    const submitted = await postForm(action, { csrf, email: 'alice@forum.local', password: PASSWORD }, jar);
+    expect(submitted.status).toBe(303);
+    const resume = await get(submitted.headers.get('location')!, jar);
+    expect(resume.status).toBe(303);
+    const callback = new URL(resume.headers.get('location')!);
+    expect(`${callback.origin}${callback.pathname}${callback.search}`).toBe(redirectUri);
+    const response = new URLSearchParams(callback.hash.slice(1));
+    expect(response.get('state')).toBe(state);
+    const code = response.get('code')!;
+    expect(code).toBeTruthy();
+
+    const exchange = await postForm(
+      tokenUrl(),
+      { grant_type: 'authorization_code', client_id: 'forum-web', code, redirect_uri: redirectUri, code_verifier: verifier },
+      undefined,
+      { origin },
+    );
+    expect(exchange.status).toBe(200);
+    expect(exchange.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(exchange.headers.get('access-control-allow-credentials')).toBe('true');
+    const tokens = (await exchange.json()) as { access_token: string; id_token: string; refresh_token: string };
+
+    const verify = createTokenVerifier({ issuer, audience: AUDIENCE });
+    expect(await verify(tokens.access_token)).toMatchObject({ email: 'alice@forum.local', name: 'Alice', roles: ['user'] });
+    expect(decodeJwt(tokens.access_token)).toMatchObject({ azp: 'forum-web', realm_access: { roles: ['user'] } });
+    expect(decodeJwt(tokens.id_token)).toMatchObject({
+      aud: 'forum-web',
+      nonce,
+      email: 'alice@forum.local',
+      name: 'Alice',
+      picture: 'https://example.test/alice.png',
+    });
+    // keycloak-js decodes the refresh token as a JWT
+    expect(decodeJwt(tokens.refresh_token)).toMatchObject({ typ: 'Refresh', azp: 'forum-web', iss: issuer });
+
+    const userinfo = await get(`${issuer}/protocol/openid-connect/userinfo`, undefined, { authorization: `Bearer ${tokens.access_token}`, origin });
+    expect(userinfo.status).toBe(200);
+    expect(userinfo.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(await userinfo.json()).toMatchObject({ email: 'alice@forum.local', name: 'Alice', preferred_username: 'alice@forum.local' });
+
+    const refreshed = await postForm(tokenUrl(), { grant_type: 'refresh_token', client_id: 'forum-web', refresh_token: tokens.refresh_token });
+    expect(refreshed.status).toBe(200);
+    const next = (await refreshed.json()) as { access_token: string; refresh_token: string };
+    expect(await verify(next.access_token)).toMatchObject({ email: 'alice@forum.local' });
+    expect(next.refresh_token).not.toBe(tokens.refresh_token);
+
+    // the SSO session is in place: a silent check (prompt=none) answers with a code straight away
+    authorize.searchParams.set('prompt', 'none');
+    authorize.searchParams.set('redirect_uri', `${origin}/silent-check-sso.html`);
+    const silent = await get(authorize.href, jar);
+    expect(silent.status).toBe(303);
+    expect(new URLSearchParams(new URL(silent.headers.get('location')!).hash.slice(1)).get('code')).toBeTruthy();
+
+    // logout without a confirmation screen: the page submits itself, then back to the app
+    const logout = await get(
+      `${issuer}/protocol/openid-connect/logout?client_id=forum-web&post_logout_redirect_uri=${encodeURIComponent(`${origin}/posts/42`)}`,
+      jar,
+    );
+    expect(logout.status).toBe(200);
+    const logoutHtml = await logout.text();
+    expect(logoutHtml).toContain('.submit()');
+    const logoutAction = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(logoutHtml)![1]!;
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(logoutHtml)![1]!;
+    const confirmed = await postForm(logoutAction, { xsrf, logout: 'yes' }, jar);
+    expect(confirmed.status).toBe(303);
+    expect(confirmed.headers.get('location')).toBe(`${origin}/posts/42`);
+    const afterLogout = await get(authorize.href, jar);
+    expect(new URLSearchParams(new URL(afterLogout.headers.get('location')!).hash.slice(1)).get('error')).toBe('login_required');
+  });
+
+  it('refuses redirect URIs outside the client origin and path prefix', async () => {
+    const attempt = (clientId: string, redirectUri: string) => {
+      const url = new URL(`${issuer}/protocol/openid-connect/auth`);
+      url.search = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: 'openid',
+        state: 's',
+        code_challenge: base64url(createHash('sha256').update('v'.repeat(43)).digest()),
+        code_challenge_method: 'S256',
+      }).toString();
+      return get(url.href);
+    };
+    for (const [clientId, redirectUri] of [
+      ['forum-web', 'http://evil.example/'],
+      ['forum-web', `${origin}.evil.example/`],
+      ['forum-web', `http://user@${origin.slice('http://'.length)}/`],
+      ['forum-web', origin.replace('http:', 'https:') + '/'],
+      ['admin-web', `${origin}/posts`],
+      ['admin-web', `${origin}/admin/../posts`],
+      ['admin-web', `${origin}/administrator`],
+      ['forum-web', `${origin}/realms/forum/protocol/openid-connect/auth`],
+    ] as const) {
+      const res = await attempt(clientId, redirectUri);
+      expect(res.status, `${clientId} ${redirectUri}`).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(await res.text()).toContain('redirect_uri');
+    }
+    const allowed = await attempt('admin-web', `${origin}/admin/users?page=2`);
+    expect(allowed.status).toBe(303);
+  });
+
+  it("serves Keycloak's endpoint layout and keeps its keys across restarts", async () => {
+    const discovery = await get(`${issuer}/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+    const doc = (await discovery.json()) as Record<string, unknown>;
+    expect(doc).toMatchObject({
+      issuer,
+      authorization_endpoint: `${issuer}/protocol/openid-connect/auth`,
+      token_endpoint: `${issuer}/protocol/openid-connect/token`,
+      userinfo_endpoint: `${issuer}/protocol/openid-connect/userinfo`,
+      jwks_uri: `${issuer}/protocol/openid-connect/certs`,
+      end_session_endpoint: `${issuer}/protocol/openid-connect/logout`,
+    });
+    const jwks = (await (await get(`${issuer}/protocol/openid-connect/certs`)).json()) as { keys: Array<Record<string, unknown>> };
+    expect(jwks.keys).toHaveLength(1);
+    expect(jwks.keys[0]).not.toHaveProperty('d');
+    const probe = await get(`${issuer}/protocol/openid-connect/3p-cookies/step1.html`);
+    expect(await probe.text()).toContain('"unsupported"');
+
+    const before = ((await (await passwordGrant('alice@forum.local', PASSWORD)).json()) as { access_token: string }).access_token;
+    await realm.close();
+    realm = await createIdentityRealm({ publicOrigin: origin, db, logger, audience: AUDIENCE });
+    mounted = realm.handler;
+    const verify = createTokenVerifier({ issuer, audience: AUDIENCE });
+    expect(await verify(before)).toMatchObject({ email: 'alice@forum.local' });
+    const after = ((await (await passwordGrant('alice@forum.local', PASSWORD)).json()) as { access_token: string }).access_token;
+    expect(await verify(after)).toMatchObject({ email: 'alice@forum.local' });
+  });
+
+  it('starts safely when two processes start at once on an empty database', async () => {
+    const other = await createTestDatabase('identity');
+    const knex = createKnex(other.url);
+    try {
+      const realms = await Promise.all(
+        [1, 2, 3].map(() => createIdentityRealm({ publicOrigin: origin, db: knex, logger, audience: AUDIENCE })),
+      );
+      const secrets = await knex.withSchema('identity').from('secrets').select('name', 'value');
+      expect(secrets.map((s: { name: string }) => s.name).sort()).toEqual(['cookie-keys', 'refresh-token-key', 'signing-keys']);
+      await Promise.all(realms.map((r) => r.close()));
+      expect(await deleteExpired(knex)).toBe(0);
+    } finally {
+      await knex.destroy();
+      await other.drop();
+    }
+  });
+
+  it('creates accounts with unique case-insensitive emails and the password rules', async () => {
+    await expect(realm.accounts.create({ email: 'ALICE@forum.local', password: PASSWORD, name: 'Alice 2' })).rejects.toThrow(/already exists/);
+    await expect(realm.accounts.create({ email: 'weak@forum.local', password: 'weakpass', name: 'Weak' })).rejects.toThrow();
+    const { id } = await realm.accounts.create({ email: ' Bob@Forum.local ', password: PASSWORD, name: 'Bob' });
+    expect(await realm.accounts.findByEmail('bob@FORUM.local')).toEqual({ id, email: 'bob@forum.local', name: 'Bob', picture: '', roles: ['user'] });
+    expect(await realm.accounts.findByEmail('nobody@forum.local')).toBeNull();
+    const stored = await db.withSchema('identity').from('accounts').where({ id }).first('password_hash');
+    expect(stored.password_hash).toMatch(/^scrypt\$N=\d+,r=8,p=1\$/);
+    expect(stored.password_hash).not.toContain(PASSWORD);
+  });
+});

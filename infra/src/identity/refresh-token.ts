@@ -1,0 +1,63 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * oidc-provider's refresh tokens are opaque, but keycloak-js decodes the refresh
+ * token as a JWT (and breaks on anything else). The opaque value therefore
+ * travels inside a small HS256 JWT shaped like Keycloak's (`typ: Refresh`); the
+ * provider sees only the opaque value again when the token comes back.
+ */
+export interface RefreshEnvelope {
+  wrap(opaque: string, claims: RefreshClaims): string;
+  /** The opaque value, or undefined when the envelope is not one of ours. */
+  unwrap(value: unknown): string | undefined;
+}
+
+export interface RefreshClaims {
+  iat: number;
+  exp?: number;
+  sub?: string;
+  azp?: string;
+  sid?: string;
+  scope?: string;
+}
+
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+export function refreshEnvelope(key: string, issuer: string): RefreshEnvelope {
+  const secret = Buffer.from(key, 'base64url');
+  const sign = (input: string) => createHmac('sha256', secret).update(input).digest();
+
+  return {
+    wrap(opaque, claims) {
+      const payload = {
+        exp: claims.exp,
+        iat: claims.iat,
+        jti: opaque,
+        iss: issuer,
+        aud: issuer,
+        sub: claims.sub,
+        typ: 'Refresh',
+        azp: claims.azp,
+        sid: claims.sid,
+        scope: claims.scope,
+      };
+      const body = `${HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+      return `${body}.${sign(body).toString('base64url')}`;
+    },
+
+    unwrap(value) {
+      if (typeof value !== 'string' || value.length > 8192) return undefined;
+      const parts = value.split('.');
+      if (parts.length !== 3 || parts[0] !== HEADER) return undefined;
+      const expected = sign(`${parts[0]}.${parts[1]}`);
+      const given = Buffer.from(parts[2]!, 'base64url');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+      try {
+        const payload = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as { jti?: unknown; typ?: unknown };
+        return payload.typ === 'Refresh' && typeof payload.jti === 'string' ? payload.jti : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/** The projection runner on its own (the distributed layout), against DATABASE_URL. */
+import { createPostgresEventStore } from '@forum/command-service/eventstore';
+import { createHttpApp, createKnex, createLogger, databaseCheck, DatabaseUrl, healthRoutes, loadConfig, LogLevel, Port } from '@forum/platform';
+import { z } from 'zod';
+import { allProjections } from './index.ts';
+import { createProjectionRunner } from './runner/runner.ts';
+import { projectionStatus } from './runner/status.ts';
+
+const config = loadConfig(
+  z.object({ PORT: Port.default(3003), DATABASE_URL: DatabaseUrl, LOG_LEVEL: LogLevel, READY_MAX_LAG: z.coerce.number().int().min(0).default(10_000) }),
+);
+const logger = createLogger('projections', config.LOG_LEVEL);
+const db = createKnex(config.DATABASE_URL);
+const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL });
+const runner = createProjectionRunner({ db, connectionString: config.DATABASE_URL, store, projections: allProjections, logger });
+await runner.start();
+
+const app = createHttpApp();
+app.use(
+  healthRoutes({
+    database: () => databaseCheck(db),
+    projections: async () => {
+      const status = await projectionStatus(db);
+      const workers = runner.workers();
+      return {
+        ok: workers.every((w) => w.state === 'running' || w.state === 'standby') && status.every((s) => s.state !== 'live' || s.lag <= config.READY_MAX_LAG),
+        detail: { workers: workers.map(({ name, version, state }) => ({ name, version, state })), status },
+      };
+    },
+  }),
+);
+const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'projection runner health on port'));
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    server.close();
+    void runner.stop().then(async () => {
+      await store.close();
+      await db.destroy();
+      process.exit(0);
+    });
+  });
+}

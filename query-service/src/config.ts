@@ -1,0 +1,14 @@
+import { DatabaseUrl, DEFAULT_AUDIENCE, IssuerUrl, LogLevel, Port } from '@forum/platform';
+import { z } from 'zod';
+
+export const QueryServiceConfig = z.object({
+  PORT: Port.default(3002),
+  DATABASE_URL: DatabaseUrl,
+  OIDC_ISSUER: IssuerUrl,
+  OIDC_AUDIENCE: z.string().min(1).default(DEFAULT_AUDIENCE),
+  OIDC_JWKS_URL: z.string().url().optional(),
+  LOG_LEVEL: LogLevel,
+  MIN_POSITION_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
+  READY_MAX_LAG: z.coerce.number().int().min(0).default(10_000),
+});
+export type QueryServiceConfig = z.infer<typeof QueryServiceConfig>;

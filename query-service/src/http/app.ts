@@ -1,0 +1,63 @@
+import {
+  createHttpApp,
+  databaseCheck,
+  errorHandler,
+  healthRoutes,
+  notFoundHandler,
+  optionalAuth,
+  requestLogger,
+  type Knex,
+  type Logger,
+  type TokenVerifier,
+} from '@forum/platform';
+import { projectionStatus } from '@forum/projections';
+import type { Express } from 'express';
+import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
+import { createPostsStore, createTagsStore } from '../store/posts.ts';
+import { minPosition } from './consistency.ts';
+import { postRoutes } from './posts.ts';
+import { tagRoutes } from './tags.ts';
+
+export interface QueryAppDeps {
+  readonly db: Knex;
+  readonly watcher: CheckpointWatcher;
+  readonly verifyToken: TokenVerifier;
+  readonly logger: Logger;
+  /** Longest wait for X-Min-Position. */
+  readonly maxWaitMs: number;
+  /** Readiness fails when a live projection is further behind than this many events. */
+  readonly maxLag: number;
+}
+
+/** The read side of /api: GET and HEAD, from the read models only. */
+export function createQueryApp(deps: QueryAppDeps): Express {
+  const app = createHttpApp();
+  app.use(requestLogger(deps.logger));
+  app.use(
+    healthRoutes({
+      database: () => databaseCheck(deps.db),
+      projections: () => projectionsCheck(deps.db, deps.maxLag),
+    }),
+  );
+  app.use(
+    '/api',
+    optionalAuth(deps.verifyToken),
+    minPosition(deps.watcher, deps.maxWaitMs),
+    postRoutes(createPostsStore(deps.db)),
+    tagRoutes(createTagsStore(deps.db)),
+  );
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logger));
+  return app;
+}
+
+/** Every live projection is running and within `maxLag` events of the head. */
+export async function projectionsCheck(db: Knex, maxLag: number) {
+  const status = await projectionStatus(db);
+  const live = status.filter((p) => p.state === 'live' || p.state === 'halted');
+  const problems = live.filter((p) => p.state === 'halted' || p.lag > maxLag);
+  return {
+    ok: live.length > 0 && problems.length === 0,
+    detail: live.map(({ name, version, state, lag, error }) => ({ name, version, state, lag, ...(error ? { error } : {}) })),
+  };
+}

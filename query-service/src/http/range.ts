@@ -1,0 +1,52 @@
+import { ValidationError } from '@forum/platform';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+
+/**
+ * react-admin's list protocol (ra-data-simple-rest): `range=[0,9]`,
+ * `sort=["field","ASC"]`, `filter={}`; the answer is the array with
+ * `Content-Range: <resource> 0-9/<total>`.
+ */
+export interface RangeQuery {
+  start: number;
+  end: number;
+  field: string;
+  direction: 'ASC' | 'DESC';
+  filter: Record<string, unknown>;
+}
+
+const MAX_RANGE = 100;
+const json = <T extends z.ZodType>(schema: T) =>
+  z.string().transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Must be JSON' });
+      return z.NEVER;
+    }
+  }).pipe(schema);
+
+const RangeParams = z.object({
+  range: json(z.tuple([z.number().int().min(0), z.number().int().min(0)]).refine(([s, e]) => e >= s && e - s < MAX_RANGE, `At most ${MAX_RANGE} rows, end >= start`)),
+  sort: json(z.tuple([z.string(), z.enum(['ASC', 'DESC', 'asc', 'desc'])])).optional(),
+  filter: json(z.record(z.string(), z.unknown())).optional(),
+});
+
+/** The react-admin query of a list call, or null when the call is not one. */
+export function rangeQuery(req: Request): RangeQuery | null {
+  if (req.query.range === undefined) return null;
+  const parsed = RangeParams.safeParse(req.query);
+  if (!parsed.success) {
+    throw new ValidationError(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? '_'), [i.message]])));
+  }
+  const [start, end] = parsed.data.range;
+  const [field, direction] = parsed.data.sort ?? ['id', 'ASC'];
+  return { start, end, field, direction: direction.toUpperCase() as 'ASC' | 'DESC', filter: parsed.data.filter ?? {} };
+}
+
+export function sendRange(res: Response, resource: string, items: unknown[], start: number, total: number) {
+  const end = items.length > 0 ? start + items.length - 1 : start;
+  res.set('Content-Range', `${resource} ${items.length > 0 ? `${start}-${end}` : '*'}/${total}`);
+  res.set('Access-Control-Expose-Headers', 'Content-Range');
+  res.json(items);
+}

@@ -1,0 +1,3 @@
+export { createQueryApp, projectionsCheck, type QueryAppDeps } from './http/app.ts';
+export { CheckpointWatcher } from './store/checkpoint-watcher.ts';
+export { QueryServiceConfig } from './config.ts';

@@ -1,0 +1,30 @@
+/** query-service on its own (the distributed layout), against DATABASE_URL. */
+import { createKnex, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
+import { QueryServiceConfig } from './config.ts';
+import { createQueryApp } from './http/app.ts';
+import { CheckpointWatcher } from './store/checkpoint-watcher.ts';
+
+const config = loadConfig(QueryServiceConfig);
+const logger = createLogger('query-service', config.LOG_LEVEL);
+const db = createKnex(config.DATABASE_URL, { max: 20 });
+const watcher = new CheckpointWatcher(config.DATABASE_URL, logger);
+await watcher.start();
+const app = createQueryApp({
+  db,
+  watcher,
+  verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
+  logger,
+  maxWaitMs: config.MIN_POSITION_WAIT_MS,
+  maxLag: config.READY_MAX_LAG,
+});
+const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'query-service listening'));
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    server.close(async () => {
+      await watcher.close();
+      await db.destroy();
+      process.exit(0);
+    });
+  });
+}

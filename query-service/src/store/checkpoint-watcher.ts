@@ -1,0 +1,122 @@
+import { compareLogPositions, type LogPosition } from '@forum/contracts';
+import type { Logger } from '@forum/platform';
+import { CHECKPOINTS_CHANNEL } from '@forum/projections';
+import pg from 'pg';
+
+/**
+ * Knows how far the live projections have got. The runner NOTIFYs after each
+ * batch; a periodic refresh covers a lost connection and projections that go
+ * live or halt. A position is reached when every live projection has passed it.
+ */
+export class CheckpointWatcher {
+  private live = new Map<string, LogPosition>();
+  private waiters = new Set<() => void>();
+  private client: pg.Client | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly logger: Logger,
+    private readonly refreshMs = 1000,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.listen().catch((error) => this.logger.warn({ err: error }, 'checkpoint LISTEN failed; polling'));
+    await this.refresh();
+    this.timer = setInterval(() => void this.refresh(), this.refreshMs);
+    this.timer.unref();
+  }
+
+  private async listen() {
+    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'forum-query-checkpoints' });
+    client.on('notification', (message) => this.onNotify(message.payload ?? ''));
+    client.on('error', () => {
+      this.client = null;
+      client.end().catch(() => {});
+      if (!this.closed) setTimeout(() => void this.listen().catch(() => {}), 1000).unref();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${CHECKPOINTS_CHANNEL}`);
+    this.client = client;
+  }
+
+  private onNotify(payload: string) {
+    const match = /^(.+):(\d+):(\d+)\.(\d+)$/.exec(payload);
+    if (!match) return;
+    const key = `${match[1]}:${match[2]}`;
+    if (!this.live.has(key)) return; // a build that is not live yet; refresh() picks up new live versions
+    this.live.set(key, { transactionId: BigInt(match[3]!), globalPosition: BigInt(match[4]!) });
+    this.wakeAll();
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      const { rows } = await (await this.queryClient()).query<{ name: string; version: number; tx: string; pos: string }>(
+        `SELECT name, version, tx::text AS tx, pos::text AS pos FROM projections.checkpoints WHERE state = 'live'`,
+      );
+      const next = new Map<string, LogPosition>();
+      for (const row of rows) {
+        const fromDb = { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) };
+        const known = this.live.get(`${row.name}:${row.version}`);
+        next.set(`${row.name}:${row.version}`, known && compareLogPositions(known, fromDb) > 0 ? known : fromDb);
+      }
+      this.live = next;
+      this.wakeAll();
+    } catch (error) {
+      this.logger.debug({ err: error }, 'checkpoints not readable yet');
+    }
+  }
+
+  private refreshClient: pg.Client | null = null;
+  private async queryClient(): Promise<pg.Client> {
+    if (this.refreshClient) return this.refreshClient;
+    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'forum-query-checkpoints' });
+    client.on('error', () => {
+      if (this.refreshClient === client) this.refreshClient = null;
+    });
+    await client.connect();
+    this.refreshClient = client;
+    return client;
+  }
+
+  reached(position: LogPosition): boolean {
+    if (this.live.size === 0) return false;
+    for (const checkpoint of this.live.values()) if (compareLogPositions(checkpoint, position) < 0) return false;
+    return true;
+  }
+
+  /** True when every live projection has applied `position` within `timeoutMs`. */
+  async waitFor(position: LogPosition, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.reached(position)) {
+      const left = deadline - Date.now();
+      if (left <= 0 || this.closed) return false;
+      const notified = await new Promise<boolean>((resolve) => {
+        const done = (byNotify: boolean) => {
+          clearTimeout(timer);
+          this.waiters.delete(wake);
+          resolve(byNotify);
+        };
+        const wake = () => done(true);
+        const timer = setTimeout(() => done(false), Math.min(left, 250));
+        this.waiters.add(wake);
+      });
+      // A quiet slice may mean a lost NOTIFY: ask the database
+      if (!notified && !this.reached(position) && Date.now() < deadline) await this.refresh();
+    }
+    return true;
+  }
+
+  private wakeAll() {
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  async close() {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.wakeAll();
+    await this.client?.end().catch(() => {});
+    await this.refreshClient?.end().catch(() => {});
+  }
+}

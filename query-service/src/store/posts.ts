@@ -1,0 +1,77 @@
+import { PAGE_SIZE, type PostSort } from '@forum/contracts';
+import type { Knex } from '@forum/platform';
+
+export interface PostRow {
+  id: string;
+  title: string;
+  description: string;
+  summary: string;
+  tags: string[];
+  author_id: string;
+  author_name: string;
+  author_email: string;
+  author_photo: string;
+  created_at: Date;
+  up_vote: number;
+  down_vote: number;
+  comment_count: number;
+}
+
+const LIST_COLUMNS = 'id, title, summary, tags, author_name, author_photo, created_at, up_vote, down_vote, comment_count';
+const ORDER: Record<PostSort, string> = {
+  newest: 'created_at DESC, id DESC',
+  popularity: 'score DESC, created_at DESC, id DESC',
+};
+
+/** Sortable fields of the react-admin list, and their columns. */
+export const POST_SORT_FIELDS: Record<string, string> = {
+  id: 'id',
+  createdAt: 'created_at',
+  title: 'title',
+  upVote: 'up_vote',
+  downVote: 'down_vote',
+  commentCount: 'comment_count',
+  authorName: 'author_name',
+};
+
+export function createPostsStore(db: Knex) {
+  return {
+    async page(page: number, sort: PostSort): Promise<{ rows: PostRow[]; total: number }> {
+      const [rows, total] = await Promise.all([
+        db.raw<{ rows: PostRow[] }>(`SELECT ${LIST_COLUMNS} FROM read.posts ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`, [PAGE_SIZE, (page - 1) * PAGE_SIZE]),
+        this.total(),
+      ]);
+      return { rows: rows.rows, total };
+    },
+
+    async range(start: number, end: number, field: string, direction: 'ASC' | 'DESC'): Promise<{ rows: PostRow[]; total: number }> {
+      const column = POST_SORT_FIELDS[field] ?? 'created_at';
+      const [rows, total] = await Promise.all([
+        db.raw<{ rows: PostRow[] }>(`SELECT ${LIST_COLUMNS} FROM read.posts ORDER BY ${column} ${direction}, id ${direction} LIMIT ? OFFSET ?`, [end - start + 1, start]),
+        this.total(),
+      ]);
+      return { rows: rows.rows, total };
+    },
+
+    async total(): Promise<number> {
+      const { rows } = await db.raw<{ rows: { value: number }[] }>(`SELECT value FROM read.post_counters WHERE name = 'posts'`);
+      return Number(rows[0]?.value ?? 0);
+    },
+
+    async byId(id: string): Promise<PostRow | null> {
+      const { rows } = await db.raw<{ rows: PostRow[] }>(`SELECT * FROM read.posts WHERE id = ?`, [id]);
+      return rows[0] ?? null;
+    },
+  };
+}
+export type PostsStore = ReturnType<typeof createPostsStore>;
+
+export function createTagsStore(db: Knex) {
+  return {
+    async names(): Promise<string[]> {
+      const { rows } = await db.raw<{ rows: { name: string }[] }>('SELECT name FROM read.tags ORDER BY lower(name)');
+      return rows.map((r) => r.name);
+    },
+  };
+}
+export type TagsStore = ReturnType<typeof createTagsStore>;
