@@ -7,7 +7,9 @@ export class ConfigError extends Error {}
  * this in their entry point and pass the result down; nothing else reads process.env.
  */
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
-  const result = schema.safeParse(env);
+  // An empty variable (`DATABASE_URL=`) means "not set", as in most tools
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = schema.safeParse(present);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n');
     throw new ConfigError(`Invalid configuration:\n${problems}`);

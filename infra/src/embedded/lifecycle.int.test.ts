@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './postgres.ts';
+
+const main = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
+let dataDir: string;
+let port: number;
+
+function start(): { child: ChildProcess; ready: Promise<string> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', OIDC_ISSUER: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const ready = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner in 60 s:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('Ctrl-C stops everything')) {
+        clearTimeout(timer);
+        resolve(output);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before the banner:\n${output}`));
+    });
+  });
+  return { child, ready };
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+
+async function postmasterPid(): Promise<number | null> {
+  const file = path.join(dataDir, 'pg', 'postmaster.pid');
+  if (!existsSync(file)) return null;
+  return Number.parseInt((await readFile(file, 'utf8')).split('\n')[0]!, 10);
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function login(): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${port}/realms/forum/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username: 'bob@forum.local', password: 'Forum#2026' }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'forum-lifecycle-'));
+  port = await freePort();
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+describe('npm start (infra/src/embedded/main.ts)', () => {
+  it('keeps data across restarts, recovers a PostgreSQL left running by a killed run, and stops cleanly on SIGTERM', { timeout: 180_000 }, async () => {
+    // First start: a new cluster in DATA_DIR, demo data, the banner with URL and accounts
+    const first = start();
+    const banner = await first.ready;
+    expect(banner).toContain(`Forum is running at http://localhost:${port}`);
+    expect(banner).toContain('alice@forum.local');
+    const token = await login();
+    const created = await fetch(`http://127.0.0.1:${port}/api/posts`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: 'Survives restarts', description: 'Kept in .data', tags: [] }),
+    });
+    expect(created.status).toBe(201);
+
+    // kill -9: node dies, its PostgreSQL keeps running with the data directory locked
+    const pid = await postmasterPid();
+    expect(pid).not.toBeNull();
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    expect(alive(pid!)).toBe(true);
+
+    // Second start: the leftover server is detected and stopped, not a crash
+    const second = start();
+    await second.ready;
+    expect(alive(pid!)).toBe(false);
+    const page = (await (await fetch(`http://127.0.0.1:${port}/api/posts`)).json()) as { posts: { title: string }[]; totalCount: number };
+    expect(page.posts.map((p) => p.title)).toContain('Survives restarts');
+    expect(page.totalCount).toBe(7); // six demo posts, seeded once, and ours
+    // the sessions and keys of the realm survived too: the token of the first run still works
+    const again = await fetch(`http://127.0.0.1:${port}/api/posts`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: 'Same token', description: 'Keys are kept', tags: [] }),
+    });
+    expect(again.status).toBe(201);
+
+    // SIGTERM: everything stops, PostgreSQL included
+    const secondPid = await postmasterPid();
+    second.child.kill('SIGTERM');
+    expect(await exited(second.child)).toEqual({ code: 0, signal: null });
+    expect(alive(secondPid!)).toBe(false);
+  });
+});

@@ -1,0 +1,54 @@
+import { createLogger } from '@forum/platform';
+import { EmbeddedConfig } from '../embedded/config.ts';
+import { startForum, type RunningForum } from '../embedded/forum.ts';
+import { DEMO_PASSWORD } from '../embedded/seed.ts';
+import { createTestDatabase } from './database.ts';
+
+export interface TestForum extends RunningForum {
+  /** An access token from the password grant of client forum-cli. */
+  tokenFor(email: string, password?: string): Promise<string>;
+  /** fetch against the forum, with a bearer token when `token` is given. */
+  api(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+}
+
+/** The whole forum on a free port, against a fresh database of the run's PostgreSQL. */
+export async function startTestForum(env: Record<string, string> = {}): Promise<TestForum> {
+  const database = await createTestDatabase('forum');
+  const config = EmbeddedConfig.parse({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: database.url,
+    LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
+    ...env,
+  });
+  const forum = await startForum({ ...config, PUBLIC_URL: undefined }, createLogger('test-forum', config.LOG_LEVEL));
+  const base = `http://127.0.0.1:${forum.port}`;
+  const tokens = new Map<string, string>();
+
+  return {
+    ...forum,
+    async tokenFor(email, password = DEMO_PASSWORD) {
+      const cached = tokens.get(`${email}:${password}`);
+      if (cached) return cached;
+      const response = await fetch(`${base}/realms/forum/protocol/openid-connect/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username: email, password, scope: 'openid' }),
+      });
+      const body = (await response.json()) as { access_token?: string };
+      if (!response.ok || !body.access_token) throw new Error(`no token for ${email}: ${response.status} ${JSON.stringify(body)}`);
+      tokens.set(`${email}:${password}`, body.access_token);
+      return body.access_token;
+    },
+    api(path, init = {}) {
+      const { token, json, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (token) headers.set('Authorization', `Bearer ${token}`);
+      if (json !== undefined) headers.set('Content-Type', 'application/json');
+      return fetch(`${base}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    },
+    async stop() {
+      await forum.stop();
+      await database.drop();
+    },
+  };
+}
