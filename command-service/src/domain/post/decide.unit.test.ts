@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { CommandMeta } from '../command.ts';
+import { evolve as evolveTags, initialTagsState } from '../tag/tag.ts';
+import { decide, type CreatePost } from './decide.ts';
+import { evolve, initialPostState } from './post.ts';
+
+const meta: CommandMeta = { actorId: 'u-alice', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: 'r' };
+const tags = [
+  { type: 'TagCreated' as const, data: { tagId: '00000000-0000-4000-8000-000000000001', name: 'React', createdAt: meta.now.toISOString() } },
+  { type: 'TagCreated' as const, data: { tagId: '00000000-0000-4000-8000-000000000002', name: 'Node.js', createdAt: meta.now.toISOString() } },
+].reduce(evolveTags, initialTagsState);
+
+const createPost = (overrides: Partial<CreatePost['data']> = {}): CreatePost => ({
+  type: 'CreatePost',
+  data: {
+    postId: '11111111-1111-4111-8111-111111111111',
+    title: 'Hello',
+    description: 'World',
+    tags: ['react'],
+    author: { id: 'u-alice', name: 'Alice', email: 'alice@forum.local', photo: 'https://img/alice.png' },
+    ...overrides,
+  },
+});
+
+describe('given no post', () => {
+  it('when CreatePost, then PostCreated with the author, the clock and the canonical tag names', () => {
+    expect(decide(createPost({ tags: ['react', 'NODE.JS', 'React'] }), initialPostState, { tags }, meta)).toEqual([
+      {
+        type: 'PostCreated',
+        data: {
+          postId: '11111111-1111-4111-8111-111111111111',
+          title: 'Hello',
+          description: 'World',
+          tags: ['React', 'Node.js'],
+          authorId: 'u-alice',
+          authorName: 'Alice',
+          authorEmail: 'alice@forum.local',
+          authorPhoto: 'https://img/alice.png',
+          createdAt: '2026-11-21T10:00:00.000Z',
+        },
+      },
+    ]);
+  });
+
+  it("when the author has no display name, then the post is by 'Anonymous'", () => {
+    const [event] = decide(createPost({ author: { id: 'u', name: '  ', email: 'x@y.z', photo: '' } }), initialPostState, { tags }, meta);
+    expect(event!.data.authorName).toBe('Anonymous');
+  });
+
+  it('when a tag does not exist, then a validation error names it', () => {
+    expect(() => decide(createPost({ tags: ['react', 'cobol'] }), initialPostState, { tags }, meta)).toThrowError(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', details: { tags: ['Unknown tag "cobol"'] } }),
+    );
+  });
+});
+
+describe('given a created post', () => {
+  const created = decide(createPost(), initialPostState, { tags }, meta).reduce(evolve, initialPostState);
+  it('when CreatePost with the same id, then a conflict', () => {
+    expect(() => decide(createPost(), created, { tags }, meta)).toThrowError(expect.objectContaining({ status: 409 }));
+  });
+});
