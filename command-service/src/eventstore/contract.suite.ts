@@ -157,7 +157,12 @@ export function eventStoreContract(adapter: string, factory: EventStoreFactory) 
           expect(whileHeld.map((e) => e.streamId)).not.toContain(fastStream);
           release();
           await slow;
-          const read = (await store.readAll(start, 1000)).map((e) => e.streamId);
+          // both are committed now; readers see them once no older transaction is open
+          let read: string[] = [];
+          for (let i = 0; i < 100 && !(read.includes(slowStream) && read.includes(fastStream)); i++) {
+            read = (await store.readAll(start, 1000)).map((e) => e.streamId);
+            if (!read.includes(fastStream)) await sleep(20);
+          }
           expect(read).toContain(slowStream);
           expect(read).toContain(fastStream);
           expect(read.indexOf(slowStream)).toBeLessThan(read.indexOf(fastStream));

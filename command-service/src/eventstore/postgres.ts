@@ -12,6 +12,7 @@ import type {
   Subscription,
 } from './types.ts';
 import { WrongExpectedVersionError } from './types.ts';
+import { CoalescingNotifier } from './notifier.ts';
 
 export const EVENTS_CHANNEL = 'forum_events';
 
@@ -41,43 +42,30 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   pool.on('error', () => {}); // an idle client's error surfaces on its next use
   await migrateEventStore(pool);
   const wake = new Wakeup(options.connectionString);
+  const notifier = new CoalescingNotifier((payload) => pool.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, payload]));
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
 
-  async function appendInTransaction(
-    client: pg.PoolClient,
-    appends: readonly StreamAppend[],
-  ): Promise<AppendResult> {
+  /** Appends to several streams in one transaction (one statement per stream). */
+  async function appendInTransaction(client: pg.PoolClient, appends: readonly StreamAppend[]): Promise<AppendResult> {
     const versions: Record<string, number> = {};
     let lastPosition = START;
     // One lock order for every writer, so multi-stream appends never deadlock each other
     const ordered = [...appends].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0));
     for (const append of ordered) {
       if (append.events.length === 0) continue;
-      const count = append.events.length;
-      const next = await bumpStreamVersion(client, append, count);
-      const first = next - count + 1;
-      const inserted = await client.query<{ pos: string; tx: string }>(
-        `INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata)
-         SELECT $1, v, t, d, m FROM unnest($2::int[], $3::text[], $4::jsonb[], $5::jsonb[]) AS e(v, t, d, m)
-         RETURNING global_position::text AS pos, transaction_id::text AS tx`,
-        [
-          append.streamId,
-          append.events.map((_, i) => first + i),
-          append.events.map((e) => e.type),
-          append.events.map((e) => JSON.stringify(e.data)),
-          append.events.map((e) => JSON.stringify(e.metadata)),
-        ],
-      );
-      versions[append.streamId] = next;
-      for (const row of inserted.rows) {
-        const position = { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) };
-        if (compareLogPositions(position, lastPosition) > 0) lastPosition = position;
-      }
+      const appended = await appendStatement(client, append);
+      versions[append.streamId] = appended.version;
+      if (compareLogPositions(appended.last, lastPosition) > 0) lastPosition = appended.last;
     }
     if (compareLogPositions(lastPosition, START) === 0) throw new Error('An append needs at least one event');
-    await client.query(`SELECT pg_notify('${EVENTS_CHANNEL}', '')`);
     if (options.beforeCommit) await options.beforeCommit(appends);
     return { versions, lastPosition };
+  }
+
+  /** After a commit: wake this process's subscribers now, and other processes' through NOTIFY. */
+  function committed() {
+    wake.wakeAll();
+    notifier.notify();
   }
 
   async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -96,8 +84,18 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   }
 
   const store: EventStore = {
-    append(appends) {
-      return inTransaction((client) => appendInTransaction(client, appends));
+    async append(appends) {
+      let result: AppendResult;
+      const single = appends.filter((a) => a.events.length > 0);
+      if (single.length === 1 && !options.beforeCommit) {
+        // The common case: one statement, its own transaction, no round trip while it holds locks
+        const appended = await appendStatement(pool, single[0]!);
+        result = { versions: { [single[0]!.streamId]: appended.version }, lastPosition: appended.last };
+      } else {
+        result = await inTransaction((client) => appendInTransaction(client, appends));
+      }
+      committed();
+      return result;
     },
 
     async appendIdempotent<Answer>(appends: readonly StreamAppend[], idempotency: IdempotentAppend<Answer>): Promise<AppendOutcome<Answer>> {
@@ -112,6 +110,9 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
             JSON.stringify(answer),
           ]);
           return { duplicate: false as const, result, answer };
+        }).then((outcome) => {
+          committed();
+          return outcome;
         });
       } catch (error) {
         if ((error as { code?: string }).code !== '23505' || (error as { constraint?: string }).constraint !== 'idempotency_keys_pkey') throw error;
@@ -165,31 +166,50 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   return store;
 }
 
-async function bumpStreamVersion(client: pg.PoolClient, append: StreamAppend, count: number): Promise<number> {
-  const { streamId, expectedVersion } = append;
-  let rows: { version: number }[];
-  if (expectedVersion === 'any') {
-    ({ rows } = await client.query(
-      `INSERT INTO eventstore.streams (stream_id, version) VALUES ($1, $2)
-       ON CONFLICT (stream_id) DO UPDATE SET version = eventstore.streams.version + EXCLUDED.version
-       RETURNING version`,
-      [streamId, count],
-    ));
-  } else if (expectedVersion === 'no_stream' || expectedVersion === 0) {
-    ({ rows } = await client.query(
-      `INSERT INTO eventstore.streams (stream_id, version) VALUES ($1, $2) ON CONFLICT (stream_id) DO NOTHING RETURNING version`,
-      [streamId, count],
-    ));
-  } else {
-    ({ rows } = await client.query(
-      `UPDATE eventstore.streams SET version = version + $3 WHERE stream_id = $1 AND version = $2 RETURNING version`,
-      [streamId, expectedVersion, count],
-    ));
+/**
+ * Appends one stream's events in one statement: the version bump checks the
+ * expectation and takes the stream's row lock; the events follow only when it
+ * returned a row. No row means the expectation failed.
+ */
+const BUMP: Record<'any' | 'no_stream' | 'version', string> = {
+  any: `INSERT INTO eventstore.streams AS s (stream_id, version) VALUES ($1, $2)
+        ON CONFLICT (stream_id) DO UPDATE SET version = s.version + EXCLUDED.version RETURNING version`,
+  no_stream: `INSERT INTO eventstore.streams (stream_id, version) VALUES ($1, $2) ON CONFLICT (stream_id) DO NOTHING RETURNING version`,
+  version: `UPDATE eventstore.streams SET version = version + $2 WHERE stream_id = $1 AND version = $6 RETURNING version`,
+};
+
+async function appendStatement(
+  db: pg.Pool | pg.PoolClient,
+  append: StreamAppend,
+): Promise<{ version: number; last: LogPosition }> {
+  const { streamId, expectedVersion, events } = append;
+  const kind = expectedVersion === 'any' ? 'any' : expectedVersion === 'no_stream' || expectedVersion === 0 ? 'no_stream' : 'version';
+  const { rows } = await db.query<{ version: number | null; pos: string | null; tx: string | null; actual: number | null }>(
+    `WITH bumped AS (${BUMP[kind]}),
+     inserted AS (
+       INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata)
+       SELECT $1, b.version - $2 + e.ord, e.type, e.data, e.metadata
+       FROM bumped b, unnest($3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(type, data, metadata, ord)
+       RETURNING global_position, transaction_id
+     )
+     SELECT (SELECT version FROM bumped) AS version,
+            (SELECT max(global_position)::text FROM inserted) AS pos,
+            (SELECT max(transaction_id)::text FROM inserted) AS tx,
+            (SELECT version FROM eventstore.streams WHERE stream_id = $1) AS actual`,
+    [
+      streamId,
+      events.length,
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data)),
+      events.map((e) => JSON.stringify(e.metadata)),
+      ...(kind === 'version' ? [expectedVersion] : []),
+    ],
+  );
+  const row = rows[0]!;
+  if (row.version === null || row.pos === null || row.tx === null) {
+    throw new WrongExpectedVersionError(streamId, expectedVersion, row.actual ?? 0);
   }
-  const row = rows[0];
-  if (row) return row.version;
-  const current = await client.query<{ version: number }>('SELECT version FROM eventstore.streams WHERE stream_id = $1', [streamId]);
-  throw new WrongExpectedVersionError(streamId, expectedVersion, current.rows[0]?.version ?? 0);
+  return { version: row.version, last: { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) } };
 }
 
 interface EventRow {
@@ -291,7 +311,7 @@ class Wakeup {
     await this.connecting;
   }
 
-  private wakeAll() {
+  wakeAll() {
     const waiters = [...this.waiters];
     this.waiters.clear();
     for (const wake of waiters) wake();
@@ -374,10 +394,12 @@ async function eventsBeyond(pool: pg.Pool, position: LogPosition): Promise<boole
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const done = () => {
       clearTimeout(timer);
+      signal.removeEventListener('abort', done);
       resolve();
-    }, { once: true });
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 }

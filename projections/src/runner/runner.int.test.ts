@@ -70,8 +70,7 @@ const appliedStats = async (schema: string) =>
 describe('projection runner', () => {
   it('resumes after kill -9 in the middle of a batch with nothing lost and nothing applied twice', { timeout: 120_000 }, async () => {
     await appendTicks(4, 500); // 2,000 events
-    const all = await store.readAll({ transactionId: 0n, globalPosition: 0n }, 10_000);
-    expect(all).toHaveLength(2000);
+    const all = await waitFor(() => store.readAll({ transactionId: 0n, globalPosition: 0n }, 10_000), (events) => events.length === 2000);
     const crashAt = all[1234]!.position.globalPosition;
 
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'testing/crash-fixture.ts')], {

@@ -1,5 +1,5 @@
 import { positionToken, type LogPosition } from '@forum/contracts';
-import type { EventStore, RecordedEvent, Subscription } from '@forum/command-service/eventstore';
+import { CoalescingNotifier, type EventStore, type RecordedEvent, type Subscription } from '@forum/command-service/eventstore';
 import type { Knex, Logger } from '@forum/platform';
 import pg from 'pg';
 import { ensureCheckpoint, migrateCheckpoints } from './checkpoints.ts';
@@ -66,6 +66,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     private wake: (() => void) | null = null;
     private readonly schema: string;
     private readonly log: Logger;
+    private readonly notifier = new CoalescingNotifier((payload) => db.raw('SELECT pg_notify(?, ?)', [CHECKPOINTS_CHANNEL, payload]));
 
     constructor(readonly projection: Projection) {
       this.schema = schemaOf(projection);
@@ -181,6 +182,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       const { projection, schema } = this;
       const from = this.position!;
       const to = events.at(-1)!.position;
+      const started = performance.now();
       await db.transaction(async (trx) => {
         await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
         await projection.apply(trx, events);
@@ -190,9 +192,11 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
           [to.transactionId.toString(), to.globalPosition.toString(), projection.name, projection.version, from.transactionId.toString(), from.globalPosition.toString()],
         );
         if (moved.rowCount !== 1) throw new CheckpointMoved(`checkpoint of ${projection.name} v${projection.version} moved under us`);
-        await trx.raw('SELECT pg_notify(?, ?)', [CHECKPOINTS_CHANNEL, `${projection.name}:${projection.version}:${positionToken(to)}`]);
       });
       this.position = to;
+      this.log.debug({ events: events.length, ms: Math.round(performance.now() - started) }, 'batch applied');
+      // after the commit: readers waiting on X-Min-Position learn the new checkpoint
+      this.notifier.notify(`${projection.name}:${projection.version}:${positionToken(to)}`);
     }
 
     private async halt(event: RecordedEvent, error: unknown) {
