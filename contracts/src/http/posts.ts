@@ -51,3 +51,7 @@ export const PostDetail = PostListItem.extend({
 export type PostDetail = z.infer<typeof PostDetail>;
 
 export const postPageCount = (totalCount: number) => Math.max(1, Math.ceil(totalCount / PAGE_SIZE));
+
+/** GET /api/tags: the public tag list, names only. */
+export const TagNames = z.array(z.string());
+export type TagNames = z.infer<typeof TagNames>;

@@ -1,0 +1,30 @@
+import { createTheme } from '@mui/material/styles';
+
+/** System fonts: the app fetches nothing from outside its own origin. */
+const fontFamily = [
+  'system-ui',
+  '-apple-system',
+  '"Segoe UI"',
+  'Roboto',
+  '"Helvetica Neue"',
+  'Arial',
+  '"Noto Sans"',
+  'sans-serif',
+].join(',');
+
+export const theme = createTheme({
+  palette: {
+    primary: { main: '#3949ab' },
+    secondary: { main: '#00897b' },
+    background: { default: '#f4f5fa' },
+  },
+  shape: { borderRadius: 10 },
+  typography: {
+    fontFamily,
+    button: { textTransform: 'none', fontWeight: 600 },
+  },
+  components: {
+    MuiCard: { defaultProps: { variant: 'outlined' } },
+    MuiButton: { defaultProps: { disableElevation: true } },
+  },
+});

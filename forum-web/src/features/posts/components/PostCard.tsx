@@ -1,0 +1,78 @@
+import { FALLBACK_TAG, type PostListItem } from '@forum/contracts';
+import { Box, Card, CardContent, Chip, Link, Skeleton, Stack, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router-dom';
+import { AuthorAvatar } from '../../../components/AuthorAvatar';
+import { PostStats } from '../../../components/PostStats';
+import { formatDate } from '../../../lib/format';
+
+export const postPath = (id: string) => `/post/${encodeURIComponent(id)}`;
+
+/**
+ * One post of the home list. The title is the link; its ::after covers the card,
+ * so the whole card is clickable while the link's name stays the title.
+ */
+export function PostCard({ post }: { post: PostListItem }) {
+  const tag = post.tags[0] ?? FALLBACK_TAG;
+  return (
+    <Card
+      component="article"
+      sx={{
+        position: 'relative',
+        transition: 'border-color 150ms, box-shadow 150ms',
+        '&:hover': { borderColor: 'primary.light', boxShadow: 3 },
+        '&:focus-within': { outline: 2, outlineColor: 'primary.main', outlineOffset: 2 },
+      }}
+    >
+      <CardContent sx={{ p: { xs: 2, sm: 2.5 } }}>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+          <AuthorAvatar name={post.authorName} photo={post.authorPhoto} />
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <Typography variant="subtitle2" noWrap>
+              {post.authorName}
+            </Typography>
+            <Typography variant="caption" color="text.secondary" component="time" dateTime={post.createdAt}>
+              {formatDate(post.createdAt)}
+            </Typography>
+          </Box>
+          <Chip label={tag} size="small" color="primary" variant="outlined" />
+        </Stack>
+        <Typography variant="h6" component="h3" sx={{ mt: 1.5, fontWeight: 600, lineHeight: 1.3, overflowWrap: 'anywhere' }}>
+          <Link
+            component={RouterLink}
+            to={postPath(post._id)}
+            color="inherit"
+            underline="none"
+            sx={{ '&::after': { content: '""', position: 'absolute', inset: 0 }, '&:focus-visible': { outline: 'none' } }}
+          >
+            {post.title}
+          </Link>
+        </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.75, overflowWrap: 'anywhere' }}>
+          {post.summary}
+        </Typography>
+        <Box sx={{ mt: 2 }}>
+          <PostStats upVote={post.upVote} downVote={post.downVote} commentCount={post.commentCount} />
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}
+
+export function PostCardSkeleton() {
+  return (
+    <Card aria-hidden>
+      <CardContent sx={{ p: { xs: 2, sm: 2.5 } }}>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+          <Skeleton variant="circular" width={40} height={40} />
+          <Box sx={{ flex: 1 }}>
+            <Skeleton width="30%" />
+            <Skeleton width="20%" />
+          </Box>
+        </Stack>
+        <Skeleton variant="text" sx={{ mt: 1.5, fontSize: '1.4rem' }} width="70%" />
+        <Skeleton width="95%" />
+        <Skeleton width="40%" sx={{ mt: 2 }} />
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,87 @@
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import { Box, Button, Divider, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import { Link } from 'react-router-dom';
+import { AuthorAvatar } from '../../../components/AuthorAvatar';
+import { NotFoundMessage } from '../../../components/NotFoundMessage';
+import { PostStats } from '../../../components/PostStats';
+import { TagChip } from '../../../components/TagChip';
+import { formatDate } from '../../../lib/format';
+import { isNotFound } from '../../../lib/http-error';
+import { useGetPostQuery } from '../api/get-post';
+
+/** Post detail (spec §2), read only for now: votes, comments and sharing come with their issues. */
+export function PostDetails({ id }: { id: string }) {
+  const { data: post, error, isLoading } = useGetPostQuery(id);
+
+  if (isLoading) return <PostDetailsSkeleton />;
+  if (isNotFound(error)) return <NotFoundMessage title="Post not found" message="This post does not exist or was removed." />;
+  if (!post) {
+    return (
+      <Stack spacing={2} sx={{ py: 6, alignItems: 'center' }}>
+        <Typography variant="h5" component="h1">
+          This post could not be loaded.
+        </Typography>
+        <Button component={Link} to="/" variant="contained">
+          Back to Home
+        </Button>
+      </Stack>
+    );
+  }
+
+  return (
+    <Box component="article">
+      <title>{`${post.title} · Forum`}</title>
+      <Button component={Link} to="/" startIcon={<ArrowBack />} sx={{ mb: 2 }}>
+        All posts
+      </Button>
+      <Paper variant="outlined" sx={{ p: { xs: 2.5, md: 4 } }}>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 2.5 }}>
+          <AuthorAvatar name={post.authorName} photo={post.authorPhoto} size={48} />
+          <Box>
+            <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+              {post.authorName}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" component="time" dateTime={post.createdAt}>
+              {formatDate(post.createdAt)}
+            </Typography>
+          </Box>
+        </Stack>
+        <Typography variant="h4" component="h1" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
+          {post.title}
+        </Typography>
+        {post.tags.length > 0 && (
+          <Stack component="ul" aria-label="Tags" direction="row" sx={{ flexWrap: 'wrap', gap: 1, listStyle: 'none', p: 0, m: 0, mt: 1.5 }}>
+            {post.tags.map((tag) => (
+              <li key={tag}>
+                <TagChip tag={tag} />
+              </li>
+            ))}
+          </Stack>
+        )}
+        <Typography component="div" sx={{ mt: 3, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', lineHeight: 1.75 }}>
+          {post.description}
+        </Typography>
+        <Divider sx={{ my: 3 }} />
+        <PostStats upVote={post.upVote} downVote={post.downVote} commentCount={post.commentCount} />
+      </Paper>
+    </Box>
+  );
+}
+
+function PostDetailsSkeleton() {
+  return (
+    <Paper variant="outlined" aria-busy="true" aria-label="Loading post" sx={{ p: { xs: 2.5, md: 4 } }}>
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 2.5 }}>
+        <Skeleton variant="circular" width={48} height={48} />
+        <Box sx={{ flex: 1 }}>
+          <Skeleton width="25%" />
+          <Skeleton width="15%" />
+        </Box>
+      </Stack>
+      <Skeleton sx={{ fontSize: '2rem' }} width="60%" />
+      <Skeleton width="100%" sx={{ mt: 3 }} />
+      <Skeleton width="100%" />
+      <Skeleton width="80%" />
+    </Paper>
+  );
+}

@@ -1,0 +1,72 @@
+import { PAGE_SIZE, postPageCount } from '@forum/contracts';
+import { Box, Paper, Stack, Typography } from '@mui/material';
+import { useEffect, useRef } from 'react';
+import { useGetPostsQuery } from '../api/get-posts';
+import { usePostListParams } from '../hooks/use-post-list-params';
+import { PostCard, PostCardSkeleton } from './PostCard';
+import { PostPager } from './PostPager';
+import { SortSelect } from './SortSelect';
+
+/** The home post list (spec §2 Home): sort selector, a page of cards, Prev / Next. */
+export function PostList() {
+  const { page, sort, setPage, setSort } = usePostListParams();
+  const { data, currentData, error, isError, isLoading, isFetching } = useGetPostsQuery({ page, sort });
+
+  // Spec §8: a failed load is silent for the reader (console only) and empties the list.
+  useEffect(() => {
+    if (error) console.error('Loading posts failed', error);
+  }, [error]);
+
+  const totalPages = postPageCount(isError ? 0 : (data?.totalCount ?? 0));
+
+  // Spec §4: the page is clamped to the pages that exist (a stale link, posts deleted meanwhile).
+  useEffect(() => {
+    if (currentData && page > postPageCount(currentData.totalCount)) {
+      setPage(postPageCount(currentData.totalCount), { replace: true });
+    }
+  }, [currentData, page, setPage]);
+
+  const posts = isError ? [] : (data?.posts ?? []);
+  const sectionRef = useRef<HTMLElement>(null);
+  const goToPage = (next: number) => {
+    setPage(next);
+    sectionRef.current?.scrollIntoView({ block: 'start' });
+  };
+
+  return (
+    <Box component="section" ref={sectionRef} aria-labelledby="posts-heading" sx={{ scrollMarginTop: 80 }}>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 2, flexWrap: 'wrap' }}>
+        <Typography id="posts-heading" variant="h5" component="h2" sx={{ fontWeight: 700 }}>
+          Posts
+        </Typography>
+        <SortSelect value={sort} onChange={setSort} />
+      </Stack>
+
+      {isLoading ? (
+        <Stack spacing={2} aria-busy="true" aria-label="Loading posts">
+          {Array.from({ length: PAGE_SIZE }, (_, i) => (
+            <PostCardSkeleton key={i} />
+          ))}
+        </Stack>
+      ) : posts.length === 0 ? (
+        <Paper variant="outlined" sx={{ py: 6, textAlign: 'center' }}>
+          <Typography color="text.secondary">No posts found.</Typography>
+        </Paper>
+      ) : (
+        <Stack
+          spacing={2}
+          aria-busy={isFetching}
+          sx={{ opacity: isFetching ? 0.6 : 1, transition: 'opacity 150ms' }}
+        >
+          {posts.map((post) => (
+            <PostCard key={post._id} post={post} />
+          ))}
+        </Stack>
+      )}
+
+      <Box sx={{ mt: 3 }}>
+        <PostPager page={page} totalPages={totalPages} onPageChange={goToPage} />
+      </Box>
+    </Box>
+  );
+}

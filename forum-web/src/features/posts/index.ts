@@ -1,0 +1,2 @@
+export { PostList } from './components/PostList';
+export { PostDetails } from './components/PostDetails';

@@ -1,0 +1,79 @@
+import { Box, Stack, Typography } from '@mui/material';
+import { keyframes } from '@mui/material/styles';
+import { useEffect } from 'react';
+import { TagChip } from '../../../components/TagChip';
+import { useGetTagsQuery } from '../api/get-tags';
+
+const scroll = keyframes`
+  from { transform: translateX(0); }
+  to { transform: translateX(-100%); }
+`;
+
+/**
+ * The home tag strip (spec §2, §9): every tag, scrolling in a 20-second loop.
+ * Two copies of the list each move by their own width, so the loop has no seam;
+ * the second copy is hidden from assistive tech and the tab order. The strip
+ * stops on hover and focus, and becomes a plain scrollable row for readers who
+ * ask for reduced motion.
+ */
+export function TagStrip() {
+  const { data: tags = [], error } = useGetTagsQuery();
+
+  useEffect(() => {
+    if (error) console.error('Loading tags failed', error);
+  }, [error]);
+
+  if (tags.length === 0) return null;
+
+  const copy = (hidden: boolean) => (
+    <Stack
+      component="ul"
+      direction="row"
+      aria-hidden={hidden || undefined}
+      className="tag-strip-copy"
+      sx={{
+        listStyle: 'none',
+        m: 0,
+        p: 0,
+        pr: 1,
+        gap: 1,
+        flexShrink: 0,
+        minWidth: '100%',
+        justifyContent: 'space-around',
+        animation: `${scroll} 20s linear infinite`,
+      }}
+    >
+      {tags.map((tag) => (
+        <li key={tag}>
+          <TagChip tag={tag} size="medium" tabIndex={hidden ? -1 : undefined} />
+        </li>
+      ))}
+    </Stack>
+  );
+
+  return (
+    <Box component="nav" aria-labelledby="tag-strip-heading">
+      <Typography id="tag-strip-heading" variant="overline" component="h2" color="text.secondary">
+        Browse by tag
+      </Typography>
+      <Box
+        sx={{
+          display: 'flex',
+          overflow: 'hidden',
+          py: 0.5,
+          maskImage: 'linear-gradient(to right, transparent, #000 4%, #000 96%, transparent)',
+          '&:hover .tag-strip-copy, &:focus-within .tag-strip-copy': { animationPlayState: 'paused' },
+          '@media (prefers-reduced-motion: reduce)': {
+            overflowX: 'auto',
+            maskImage: 'none',
+            '& .tag-strip-copy': { animation: 'none', minWidth: 'auto', justifyContent: 'flex-start' },
+            '& .tag-strip-copy[aria-hidden]': { display: 'none' },
+          },
+        }}
+      >
+        {copy(false)}
+        {copy(true)}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,1 @@
+export { TagStrip } from './components/TagStrip';
