@@ -22,3 +22,10 @@ export const Port = z.coerce.number().int().min(0).max(65535);
 export const DatabaseUrl = z.string().url().refine((u) => /^postgres(ql)?:/.test(u), 'must be a postgres:// URL');
 export const IssuerUrl = z.string().url();
 export const DEFAULT_AUDIENCE = 'urn:forum:api';
+
+/** How a service finds and checks the issuer of its access tokens. */
+export const oidcSettings = {
+  OIDC_ISSUER: IssuerUrl,
+  OIDC_AUDIENCE: z.string().min(1).default(DEFAULT_AUDIENCE),
+  OIDC_JWKS_URL: z.string().url().optional(),
+};

@@ -45,7 +45,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(status).json(errorBody(ErrorCode.VALIDATION_FAILED, 'The request could not be read'));
       return;
     }
-    (req as { log?: Logger }).log?.error({ err: error }, 'unhandled error') ?? logger.error({ err: error }, 'unhandled error');
+    // pino-http's request logger carries the request id; fall back to the service logger
+    ((req as { log?: Logger }).log ?? logger).error({ err: error }, 'unhandled error');
     res.status(500).json(errorBody(ErrorCode.INTERNAL, 'Something went wrong on our side'));
   };
 }

@@ -1,12 +1,10 @@
-import { DatabaseUrl, DEFAULT_AUDIENCE, IssuerUrl, LogLevel, Port } from '@forum/platform';
+import { DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
 import { z } from 'zod';
 
 export const QueryServiceConfig = z.object({
   PORT: Port.default(3002),
   DATABASE_URL: DatabaseUrl,
-  OIDC_ISSUER: IssuerUrl,
-  OIDC_AUDIENCE: z.string().min(1).default(DEFAULT_AUDIENCE),
-  OIDC_JWKS_URL: z.string().url().optional(),
+  ...oidcSettings,
   LOG_LEVEL: LogLevel,
   MIN_POSITION_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
   READY_MAX_LAG: z.coerce.number().int().min(0).default(10_000),

@@ -1,4 +1,4 @@
-import { DatabaseUrl, DEFAULT_AUDIENCE, IssuerUrl, LogLevel, Port } from '@forum/platform';
+import { DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
 import { z } from 'zod';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -13,9 +13,9 @@ export const EmbeddedConfig = z.object({
   /** An external PostgreSQL; when absent, an embedded one runs in DATA_DIR. */
   DATABASE_URL: DatabaseUrl.optional(),
   /** An external issuer (Keycloak realm URL); when absent, the embedded realm serves /realms/forum. */
-  OIDC_ISSUER: IssuerUrl.optional(),
-  OIDC_AUDIENCE: z.string().min(1).default(DEFAULT_AUDIENCE),
-  OIDC_JWKS_URL: z.string().url().optional(),
+  OIDC_ISSUER: oidcSettings.OIDC_ISSUER.optional(),
+  OIDC_AUDIENCE: oidcSettings.OIDC_AUDIENCE,
+  OIDC_JWKS_URL: oidcSettings.OIDC_JWKS_URL,
   /** Demo accounts, tags and posts on first start (embedded realm only). */
   DEMO_DATA: flag.default(true),
   LOG_LEVEL: LogLevel,
