@@ -36,12 +36,16 @@ export const POST_SORT_FIELDS: Record<string, string> = {
 
 export function createPostsStore(db: Knex) {
   return {
+    /** The home page: one statement for the page and its total (the counter row), a single round trip. */
     async page(page: number, sort: PostSort): Promise<{ rows: PostRow[]; total: number }> {
-      const [rows, total] = await Promise.all([
-        db.raw<{ rows: PostRow[] }>(`SELECT ${LIST_COLUMNS} FROM read.posts ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`, [PAGE_SIZE, (page - 1) * PAGE_SIZE]),
-        this.total(),
-      ]);
-      return { rows: rows.rows, total };
+      const { rows } = await db.raw<{ rows: (PostRow & { total: number })[] }>(
+        `SELECT c.value AS total, p.* FROM read.post_counters c
+         LEFT JOIN LATERAL (SELECT ${LIST_COLUMNS} FROM read.posts ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?) p ON true
+         WHERE c.name = 'posts'`,
+        [PAGE_SIZE, (page - 1) * PAGE_SIZE],
+      );
+      const total = Number(rows[0]?.total ?? 0);
+      return { rows: rows.filter((row) => row.id !== null).map(({ total: _, ...row }) => row), total };
     },
 
     async range(start: number, end: number, field: string, direction: 'ASC' | 'DESC'): Promise<{ rows: PostRow[]; total: number }> {
