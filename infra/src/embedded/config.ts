@@ -16,6 +16,18 @@ export const EmbeddedConfig = z.object({
   OIDC_ISSUER: oidcSettings.OIDC_ISSUER.optional(),
   OIDC_AUDIENCE: oidcSettings.OIDC_AUDIENCE,
   OIDC_JWKS_URL: oidcSettings.OIDC_JWKS_URL,
+  /** Emails that are admins from their first sign-in (comma-separated). */
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((list) => list.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+  /** 'Continue with Google' in the embedded realm: an upstream OpenID provider (Google unless GOOGLE_ISSUER says otherwise). */
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_ISSUER: z.string().url().default('https://accounts.google.com'),
+  /** Mail of the embedded realm (password reset): smtp(s)://user:pass@host:port. Unset: a local mailbox page and the log. */
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().min(3).default('Forum <no-reply@forum.local>'),
   /** Demo accounts, tags and posts on first start (embedded realm only). */
   DEMO_DATA: flag.default(true),
   LOG_LEVEL: LogLevel,
