@@ -1,4 +1,4 @@
-import { DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
+import { adminEmails, DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
 import { z } from 'zod';
 
 export const CommandServiceConfig = z.object({
@@ -6,5 +6,6 @@ export const CommandServiceConfig = z.object({
   DATABASE_URL: DatabaseUrl,
   ...oidcSettings,
   LOG_LEVEL: LogLevel,
+  ADMIN_EMAILS: adminEmails,
 });
 export type CommandServiceConfig = z.infer<typeof CommandServiceConfig>;

@@ -13,7 +13,7 @@ const logger = createLogger('command-service', config.LOG_LEVEL);
 const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL });
 const app = createCommandApp({
   store,
-  commands: createForumCommands(store),
+  commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS }),
   verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
   logger,
   clock: () => new Date(),

@@ -4,3 +4,4 @@ export * from './position.ts';
 export * from './events/index.ts';
 export * from './http/posts.ts';
 export * from './http/commands.ts';
+export * from './http/me.ts';

@@ -29,3 +29,9 @@ export const oidcSettings = {
   OIDC_AUDIENCE: z.string().min(1).default(DEFAULT_AUDIENCE),
   OIDC_JWKS_URL: z.string().url().optional(),
 };
+
+/** A comma-separated list of emails, lower-cased. */
+export const adminEmails = z
+  .string()
+  .default('')
+  .transform((list) => list.split(',').map((email) => email.trim().toLowerCase()).filter(Boolean));

@@ -3,6 +3,7 @@ import { createKnex, createLogger, createTokenVerifier, loadConfig } from '@foru
 import { QueryServiceConfig } from './config.ts';
 import { createQueryApp } from './http/app.ts';
 import { CheckpointWatcher } from './store/checkpoint-watcher.ts';
+import { httpRegistrar } from './http/viewer.ts';
 
 const config = loadConfig(QueryServiceConfig);
 const logger = createLogger('query-service', config.LOG_LEVEL);
@@ -13,6 +14,7 @@ const app = createQueryApp({
   db,
   watcher,
   verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
+  registrar: httpRegistrar(config.COMMAND_SERVICE_URL),
   logger,
   maxWaitMs: config.MIN_POSITION_WAIT_MS,
   maxLag: config.READY_MAX_LAG,

@@ -1,4 +1,4 @@
-import { positionToken } from '@forum/contracts';
+import { positionToken, type LogPosition } from '@forum/contracts';
 import type { AppendResult, EventStore, StreamAppend } from '../eventstore/index.ts';
 import { WrongExpectedVersionError } from '../eventstore/index.ts';
 import { ErrorCode } from '@forum/contracts';
@@ -23,7 +23,8 @@ interface Stored<Answer> {
 
 export interface Decision<Answer> {
   readonly appends: readonly StreamAppend[];
-  readonly answer: (result: AppendResult) => Answer;
+  /** `result` is null when the decision appends nothing (the command changed nothing). */
+  readonly answer: (result: AppendResult | null) => Answer;
 }
 
 export interface Executed<Answer> {
@@ -55,6 +56,7 @@ export async function execute<Answer>(
   }
   for (let attempt = 1; ; attempt++) {
     const decision = await decideOnce();
+    if (decision.appends.every((append) => append.events.length === 0)) return { answer: decision.answer(null), duplicate: false };
     try {
       if (idempotency) {
         const outcome = await store.appendIdempotent<Stored<Answer>>(decision.appends, {
@@ -72,17 +74,17 @@ export async function execute<Answer>(
   }
 }
 
-/** A stream folded into its state, with the version to expect when appending. */
+/** A stream folded into its state, with the version to expect when appending and its last event's position. */
 export async function load<State, Event>(
   store: EventStore,
   streamId: string,
   evolve: (state: State, event: Event) => State,
   initial: State,
-): Promise<{ state: State; version: number }> {
+): Promise<{ state: State; version: number; position: LogPosition | null }> {
   const { version, events } = await store.readStream(streamId);
   let state = initial;
   for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
-  return { state, version };
+  return { state, version, position: events.at(-1)?.position ?? null };
 }
 
 export const expectedVersionOf = (version: number) => (version === 0 ? ('no_stream' as const) : version);

@@ -2,6 +2,7 @@ import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestLogger, c
 import type { Express } from 'express';
 import type { ForumCommands } from '../domain/forum.ts';
 import type { EventStore } from '../eventstore/index.ts';
+import { meRoutes } from './me.ts';
 import { postRoutes } from './posts.ts';
 
 export interface CommandAppDeps {
@@ -21,7 +22,7 @@ export function createCommandApp(deps: CommandAppDeps): Express {
       eventStore: async () => ({ ok: true, detail: { head: (await deps.store.head()).globalPosition.toString() } }),
     }),
   );
-  app.use('/api', jsonBody(), postRoutes(deps));
+  app.use('/api', jsonBody(), postRoutes(deps), meRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

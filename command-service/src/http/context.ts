@@ -3,7 +3,7 @@ import { HEADER_EVENT_POSITION, HEADER_IDEMPOTENCY_KEY } from '@forum/contracts'
 import { correlationIdOf, ValidationError, type Principal } from '@forum/platform';
 import type { Request, Response } from 'express';
 import type { CommandMeta } from '../domain/command.ts';
-import type { Accepted } from '../domain/forum.ts';
+import type { Accepted, Identity } from '../domain/forum.ts';
 import type { Executed, Idempotency } from '../domain/handle.ts';
 
 export function commandMeta(req: Request, principal: Principal, now: Date): CommandMeta {
@@ -31,8 +31,14 @@ export function idempotencyOf(req: Request, principal: Principal): Idempotency |
   };
 }
 
+/** The claims a first registration records, from the verified token. */
+export function identityOf(principal: Principal): Identity {
+  return { userId: principal.subject, email: principal.email, name: principal.name, photoURL: principal.picture };
+}
+
 export function sendAccepted(res: Response, status: number, executed: Executed<Accepted>) {
-  res.status(status).set(HEADER_EVENT_POSITION, executed.answer.position);
+  res.status(status);
+  if (executed.answer.position) res.set(HEADER_EVENT_POSITION, executed.answer.position);
   if (executed.duplicate) res.set('Idempotent-Replayed', 'true');
   res.json(executed.answer);
 }

@@ -3,7 +3,7 @@ import { CreatePostRequest } from '@forum/contracts';
 import { parseInput, principalOf, requireAuth } from '@forum/platform';
 import { Router } from 'express';
 import type { CommandAppDeps } from './app.ts';
-import { commandMeta, idempotencyOf, sendAccepted } from './context.ts';
+import { commandMeta, identityOf, idempotencyOf, sendAccepted } from './context.ts';
 
 export function postRoutes({ commands, verifyToken, clock }: CommandAppDeps): Router {
   const router = Router();
@@ -12,13 +12,8 @@ export function postRoutes({ commands, verifyToken, clock }: CommandAppDeps): Ro
     const principal = principalOf(res);
     const body = parseInput(CreatePostRequest, req.body);
     const executed = await commands.createPost(
-      {
-        postId: randomUUID(),
-        title: body.title,
-        description: body.description,
-        tags: body.tags,
-        author: { id: principal.subject, name: principal.name, email: principal.email, photo: principal.picture },
-      },
+      identityOf(principal),
+      { postId: randomUUID(), title: body.title, description: body.description, tags: body.tags },
       commandMeta(req, principal, clock()),
       idempotencyOf(req, principal),
     );

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 
-/** What every accepted command answers: the new id (when one was made) and the event's position token. */
+/**
+ * What every accepted command answers: the id it concerns and the position token
+ * of its last event (absent when the command changed nothing).
+ */
 export const CommandAccepted = z.object({
   id: z.string().optional(),
-  position: z.string(),
+  position: z.string().optional(),
 });
 export type CommandAccepted = z.infer<typeof CommandAccepted>;

@@ -1,4 +1,4 @@
-import { DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
+import { adminEmails, DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
 import { z } from 'zod';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -17,10 +17,7 @@ export const EmbeddedConfig = z.object({
   OIDC_AUDIENCE: oidcSettings.OIDC_AUDIENCE,
   OIDC_JWKS_URL: oidcSettings.OIDC_JWKS_URL,
   /** Emails that are admins from their first sign-in (comma-separated). */
-  ADMIN_EMAILS: z
-    .string()
-    .default('')
-    .transform((list) => list.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+  ADMIN_EMAILS: adminEmails,
   /** 'Continue with Google' in the embedded realm: an upstream OpenID provider (Google unless GOOGLE_ISSUER says otherwise). */
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),

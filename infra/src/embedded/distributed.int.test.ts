@@ -50,9 +50,9 @@ afterAll(async () => {
 describe('the distributed layout: each service on its own', () => {
   it('command-service, query-service and the projection runner run alone against DATABASE_URL and OIDC_ISSUER', { timeout: 90_000 }, async () => {
     const env = { DATABASE_URL: forum.databaseUrl, OIDC_ISSUER: forum.issuer, OIDC_JWKS_URL: `http://127.0.0.1:${forum.port}/realms/forum/protocol/openid-connect/certs` };
-    const [command, query, projections] = await Promise.all([
-      runAlone('command-service', env),
-      runAlone('query-service', env),
+    const command = await runAlone('command-service', env);
+    const [query, projections] = await Promise.all([
+      runAlone('query-service', { ...env, COMMAND_SERVICE_URL: command }),
       runAlone('projections', { DATABASE_URL: forum.databaseUrl }),
     ]);
     expect((await fetch(`${command}/healthz`)).status).toBe(200);
@@ -70,5 +70,12 @@ describe('the distributed layout: each service on its own', () => {
     expect(read.status).toBe(200);
     expect(await read.json()).toMatchObject({ _id: id, title: 'Written by the lone command-service', authorName: 'Alice Martin' });
     expect((await fetch(`${command}/api/posts`, { method: 'POST' })).status).toBe(401);
+
+    // a subject's first request to the lone query-service is registered through the lone command-service
+    await forum.realm!.accounts.create({ email: 'hana@forum.local', password: 'Secret#2026', name: 'Hana' });
+    const hana = await forum.tokenFor('hana@forum.local', 'Secret#2026');
+    const me = await fetch(`${query}/api/me`, { headers: { Authorization: `Bearer ${hana}` } });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ name: 'Hana', email: 'hana@forum.local', role: 'user' });
   });
 });

@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCommandApp, createForumCommands } from '@forum/command-service';
+import { createCommandApp, createForumCommands, identityOf } from '@forum/command-service';
 import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
 import { createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
 import { allProjections, createProjectionRunner, type ProjectionRunner } from '@forum/projections';
@@ -85,12 +85,16 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     }
     const verifyToken = createTokenVerifier({ issuer, audience: config.OIDC_AUDIENCE, jwksUrl });
 
-    const commands = createForumCommands(store);
+    const commands = createForumCommands(store, { adminEmails: config.ADMIN_EMAILS });
     const command = createCommandApp({ store, commands, verifyToken, logger: logger.child({ service: 'command-service' }), clock: () => new Date() });
     const query = createQueryApp({
       db,
       watcher,
       verifyToken,
+      // in one process the read side reaches the write side directly
+      registrar: async ({ principal, correlationId, requestId }) =>
+        (await commands.registerUser(identityOf(principal), { actorId: principal.subject, now: new Date(), correlationId, causationId: requestId, requestId })).answer
+          .position ?? null,
       logger: logger.child({ service: 'query-service' }),
       maxWaitMs: config.MIN_POSITION_WAIT_MS,
       maxLag: config.READY_MAX_LAG,

@@ -90,6 +90,14 @@ export async function seedDemoData(realm: IdentityRealm, commands: ForumCommands
   };
 
   let written = 0;
+  // The forum's own records of the demo users; the admin's role is a forum fact, granted by an event
+  for (const demo of DEMO_ACCOUNTS) {
+    const account = accounts.get(demo.email)!;
+    const who = { userId: account.id, email: account.email, name: account.name, photoURL: account.picture };
+    const step = `user:${demo.email}`;
+    await commands.registerUser(who, { ...meta(step), actorId: account.id });
+    if ((demo.roles as readonly string[]).includes('admin') && (await commands.grantAdmin(account.id, 'demo-data', meta(`admin:${demo.email}`))).answer.position) written++;
+  }
   for (const name of DEMO_TAGS) {
     const step = `tag:${name}`;
     const result = await commands.createTag({ tagId: uuidFor(step), name }, meta(step), once(step)).catch((error: { code?: string }) => {
@@ -102,13 +110,8 @@ export async function seedDemoData(realm: IdentityRealm, commands: ForumCommands
     const author = accounts.get(post.author)!;
     const step = `post:${index}`;
     const result = await commands.createPost(
-      {
-        postId: uuidFor(step),
-        title: post.title,
-        description: post.description,
-        tags: post.tags,
-        author: { id: author.id, name: author.name, email: author.email, photo: author.picture },
-      },
+      { userId: author.id, email: author.email, name: author.name, photoURL: author.picture },
+      { postId: uuidFor(step), title: post.title, description: post.description, tags: post.tags },
       // spread the demo posts over the last hours so the newest-first order reads naturally
       { ...meta(step), actorId: author.id, now: new Date(Date.now() - (DEMO_POSTS.length - index) * 3_600_000) },
       once(step),

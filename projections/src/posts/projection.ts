@@ -1,4 +1,4 @@
-import { summarize, type PostCreated } from '@forum/contracts';
+import { summarize, type PostCreated, type ProfileUpdated } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import type { Projection } from '../runner/projection.ts';
 
@@ -32,6 +32,7 @@ export const postsProjection: Projection = {
       CREATE INDEX IF NOT EXISTS posts_newest ON posts (created_at DESC, id DESC);
       CREATE INDEX IF NOT EXISTS posts_popular ON posts (score DESC, created_at DESC, id DESC);
       CREATE INDEX IF NOT EXISTS posts_tags ON posts USING gin (tags);
+      CREATE INDEX IF NOT EXISTS posts_author ON posts (author_id);
       CREATE TABLE IF NOT EXISTS counters (name text PRIMARY KEY, value bigint NOT NULL);
       INSERT INTO counters (name, value) VALUES ('posts', 0) ON CONFLICT DO NOTHING;
     `);
@@ -65,6 +66,13 @@ export const postsProjection: Projection = {
         case 'PostCreated':
           created.push((event as RecordedEvent<'PostCreated', PostCreated['data']>).data);
           break;
+        case 'ProfileUpdated': {
+          // posts show their author's current name and photo
+          await flush();
+          const profile = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+          await trx.raw('UPDATE posts SET author_name = ?, author_photo = ? WHERE author_id = ?', [profile.name, profile.photoURL, profile.userId]);
+          break;
+        }
         default:
           await flush();
       }

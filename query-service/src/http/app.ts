@@ -14,14 +14,19 @@ import { projectionStatus } from '@forum/projections';
 import type { Express } from 'express';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import { createPostsStore, createTagsStore } from '../store/posts.ts';
+import { createUsersStore } from '../store/users.ts';
 import { minPosition } from './consistency.ts';
+import { meRoutes } from './me.ts';
 import { postRoutes } from './posts.ts';
 import { tagRoutes } from './tags.ts';
+import { viewer, type Registrar } from './viewer.ts';
 
 export interface QueryAppDeps {
   readonly db: Knex;
   readonly watcher: CheckpointWatcher;
   readonly verifyToken: TokenVerifier;
+  /** Records a subject's first authenticated request on the write side. */
+  readonly registrar: Registrar;
   readonly logger: Logger;
   /** Longest wait for X-Min-Position. */
   readonly maxWaitMs: number;
@@ -42,7 +47,10 @@ export function createQueryApp(deps: QueryAppDeps): Express {
   app.use(
     '/api',
     optionalAuth(deps.verifyToken),
+    // wait for the caller's position first: their own record may be what they just changed
     minPosition(deps.watcher, deps.maxWaitMs),
+    viewer(createUsersStore(deps.db), deps.registrar, deps.watcher, deps.maxWaitMs),
+    meRoutes(),
     postRoutes(createPostsStore(deps.db)),
     tagRoutes(createTagsStore(deps.db)),
   );

@@ -1,8 +1,9 @@
 import { ListPostsQuery, PostDetail, type PostListItem, type PostsPage } from '@forum/contracts';
-import { NotFoundError, parseInput, type Principal } from '@forum/platform';
+import { NotFoundError, parseInput } from '@forum/platform';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { PostRow, PostsStore } from '../store/posts.ts';
+import type { UserRow } from '../store/users.ts';
 import { rangeQuery, sendRange } from './range.ts';
 
 type ListRow = Omit<PostRow, 'description' | 'author_id' | 'author_email'>;
@@ -20,15 +21,14 @@ const listItem = (row: ListRow): PostListItem => ({
   commentCount: row.comment_count,
 });
 
-/** Emails are shown only to their owner and to admins. */
-const maySeeEmail = (principal: Principal | undefined, ownerId: string) =>
-  principal !== undefined && (principal.subject === ownerId || principal.roles.includes('admin'));
+/** Emails are shown only to their owner and to admins (the forum's role, not the token's). */
+const maySeeEmail = (viewer: UserRow | undefined, ownerId: string) => viewer !== undefined && (viewer.id === ownerId || viewer.role === 'admin');
 
-export function postDetail(row: PostRow, principal: Principal | undefined): PostDetail {
+export function postDetail(row: PostRow, viewer: UserRow | undefined): PostDetail {
   return {
     ...listItem(row),
     description: row.description,
-    ...(maySeeEmail(principal, row.author_id) ? { authorEmail: row.author_email } : {}),
+    ...(maySeeEmail(viewer, row.author_id) ? { authorEmail: row.author_email } : {}),
   };
 }
 
@@ -54,7 +54,7 @@ export function postRoutes(posts: PostsStore): Router {
     const { id } = parseInput(PostId, req.params);
     const row = await posts.byId(id);
     if (!row) throw new NotFoundError('No such post');
-    res.json(postDetail(row, res.locals.principal));
+    res.json(postDetail(row, res.locals.viewer));
   });
 
   return router;

@@ -1,0 +1,28 @@
+import { UpdateMeRequest } from '@forum/contracts';
+import { parseInput, principalOf, requireAuth } from '@forum/platform';
+import { Router } from 'express';
+import type { CommandAppDeps } from './app.ts';
+import { commandMeta, identityOf, idempotencyOf, sendAccepted } from './context.ts';
+
+export function meRoutes({ commands, verifyToken, clock }: CommandAppDeps): Router {
+  const router = Router();
+  const auth = requireAuth(verifyToken);
+
+  /** The display name and photo of the caller ('Change Photo'). */
+  router.patch('/me', auth, async (req, res) => {
+    const principal = principalOf(res);
+    const body = parseInput(UpdateMeRequest, req.body);
+    sendAccepted(res, 200, await commands.updateProfile(identityOf(principal), body, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
+  });
+
+  /**
+   * Records the caller's first authenticated request. The query side calls it
+   * (with the caller's token) when it meets a subject it does not know yet.
+   */
+  router.post('/me/registration', auth, async (req, res) => {
+    const principal = principalOf(res);
+    sendAccepted(res, 200, await commands.registerUser(identityOf(principal), commandMeta(req, principal, clock())));
+  });
+
+  return router;
+}

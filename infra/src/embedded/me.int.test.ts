@@ -1,0 +1,112 @@
+import { HEADER_MIN_POSITION, type Me, type PostDetail } from '@forum/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestForum, type TestForum } from '../testing/forum.ts';
+
+const PASSWORD = 'Secret#2026';
+let forum: TestForum;
+
+beforeAll(async () => {
+  forum = await startTestForum({ ADMIN_EMAILS: 'Chief@Forum.local, other@forum.local' });
+});
+afterAll(() => forum?.stop());
+
+async function newAccount(email: string, extra: { roles?: string[]; picture?: string } = {}) {
+  const { id } = await forum.realm!.accounts.create({ email, password: PASSWORD, name: `Name of ${email}`, ...extra });
+  return { id, token: await forum.tokenFor(email, PASSWORD) };
+}
+const userEvents = async (id: string) => (await forum.store.readStream(`user-${id}`)).events.map((e) => e.type);
+
+describe('the forum record of a user', () => {
+  it('begins with the first authenticated request: GET /api/me registers the subject from the token once, even with 5 requests at once', async () => {
+    const carol = await newAccount('carol@forum.local', { picture: 'https://img.example/carol.png' });
+    expect(await userEvents(carol.id)).toEqual([]);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => forum.api('/api/me', { token: carol.token })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    const me = (await answers[0]!.json()) as Me;
+    expect(me).toMatchObject({ _id: carol.id, name: 'Name of carol@forum.local', email: 'carol@forum.local', photoURL: 'https://img.example/carol.png', role: 'user', isMember: false });
+    expect(await userEvents(carol.id)).toEqual(['UserRegistered']);
+  });
+
+  it('begins with a command as well: the first post registers its author in the same append', async () => {
+    const dave = await newAccount('dave@forum.local');
+    const created = await forum.api('/api/posts', { method: 'POST', token: dave.token, json: { title: 'First', description: 'Hello', tags: [] } });
+    expect(created.status).toBe(201);
+    const { events } = await forum.store.readStream(`user-${dave.id}`);
+    const post = await forum.store.readStream(`post-${((await created.json()) as { id: string }).id}`);
+    expect(events.map((e) => e.type)).toEqual(['UserRegistered']);
+    expect(events[0]!.position.transactionId).toBe(post.events[0]!.position.transactionId); // one transaction
+  });
+
+  it('GET /api/me without a token answers 401', async () => {
+    expect((await forum.api('/api/me')).status).toBe(401);
+  });
+});
+
+describe('PATCH /api/me', () => {
+  it('changes the display name and photo, and the posts show them', async () => {
+    const erin = await newAccount('erin@forum.local');
+    const created = await forum.api('/api/posts', { method: 'POST', token: erin.token, json: { title: 'Mine', description: 'By Erin', tags: [] } });
+    const { id: postId } = (await created.json()) as { id: string };
+    const patched = await forum.api('/api/me', { method: 'PATCH', token: erin.token, json: { displayName: '  Erin E.  ', photoURL: 'https://img.example/erin.png' } });
+    expect(patched.status).toBe(200);
+    const { position } = (await patched.json()) as { position: string };
+    expect(patched.headers.get('X-Event-Position')).toBe(position);
+    const me = (await (await forum.api('/api/me', { token: erin.token, headers: { [HEADER_MIN_POSITION]: position } })).json()) as Me;
+    expect(me).toMatchObject({ name: 'Erin E.', photoURL: 'https://img.example/erin.png' });
+    const post = (await (await forum.api(`/api/posts/${postId}`, { headers: { [HEADER_MIN_POSITION]: position } })).json()) as PostDetail;
+    expect(post).toMatchObject({ authorName: 'Erin E.', authorPhoto: 'https://img.example/erin.png' });
+    expect(await userEvents(erin.id)).toEqual(['UserRegistered', 'ProfileUpdated']);
+  });
+
+  it('changes nothing, and appends nothing, when the values are the same', async () => {
+    const fay = await newAccount('fay@forum.local');
+    await forum.api('/api/me', { token: fay.token });
+    const same = await forum.api('/api/me', { method: 'PATCH', token: fay.token, json: { displayName: 'Name of fay@forum.local' } });
+    expect(same.status).toBe(200);
+    expect(same.headers.get('X-Event-Position')).toBeNull();
+    expect(await userEvents(fay.id)).toEqual(['UserRegistered']);
+  });
+
+  it.each([
+    [{}, '_'],
+    [{ displayName: '   ' }, 'displayName'],
+    [{ photoURL: 'javascript:alert(1)' }, 'photoURL'],
+    [{ photoURL: 'not a url' }, 'photoURL'],
+  ])('refuses %j with 400 VALIDATION_FAILED on %s and appends nothing', async (body, field) => {
+    const gus = await newAccount(`gus-${field}-${Math.random().toString(36).slice(2, 6)}@forum.local`);
+    await forum.api('/api/me', { token: gus.token });
+    const response = await forum.api('/api/me', { method: 'PATCH', token: gus.token, json: body });
+    expect(response.status).toBe(400);
+    const error = ((await response.json()) as { error: { code: string; details: Record<string, string[]> } }).error;
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(Object.keys(error.details)).toContain(field);
+    expect(await userEvents(gus.id)).toEqual(['UserRegistered']);
+  });
+});
+
+describe('roles are the forum\'s facts', () => {
+  it('makes an email of ADMIN_EMAILS an admin at its first request (case ignored), by an event', async () => {
+    const chief = await newAccount('chief@forum.local');
+    const me = (await (await forum.api('/api/me', { token: chief.token })).json()) as Me;
+    expect(me.role).toBe('admin');
+    const { events } = await forum.store.readStream(`user-${chief.id}`);
+    expect(events.map((e) => [e.type, (e.data as { reason?: string }).reason])).toEqual([
+      ['UserRegistered', undefined],
+      ['AdminRoleGranted', 'admin-emails'],
+    ]);
+  });
+
+  it('does not take the admin role from the token: a realm admin is a plain user of the forum until granted', async () => {
+    const realmAdmin = await newAccount('realm-admin@forum.local', { roles: ['admin'] });
+    const me = (await (await forum.api('/api/me', { token: realmAdmin.token })).json()) as Me;
+    expect(me.role).toBe('user');
+    // and so it does not see other users' emails
+    const alice = await forum.tokenFor('alice@forum.local');
+    const created = await forum.api('/api/posts', { method: 'POST', token: alice, json: { title: 'Alice only', description: 'x', tags: [] } });
+    const { id, position } = (await created.json()) as { id: string; position: string };
+    const asRealmAdmin = (await (await forum.api(`/api/posts/${id}`, { token: realmAdmin.token, headers: { [HEADER_MIN_POSITION]: position } })).json()) as PostDetail;
+    expect(asRealmAdmin).not.toHaveProperty('authorEmail');
+    const asForumAdmin = (await (await forum.api(`/api/posts/${id}`, { token: await forum.tokenFor('admin@forum.local') })).json()) as PostDetail;
+    expect(asForumAdmin.authorEmail).toBe('alice@forum.local');
+  });
+});

@@ -1,0 +1,61 @@
+import { parsePositionToken } from '@forum/contracts';
+import { correlationIdOf, UnavailableError, type Principal } from '@forum/platform';
+import type { RequestHandler } from 'express';
+import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
+import type { UserRow, UsersStore } from '../store/users.ts';
+
+/**
+ * Asks the write side to record a subject's first authenticated request.
+ * Answers the position of the registration's events, or null when the
+ * subject was known already.
+ */
+export type Registrar = (call: { principal: Principal; authorization: string; correlationId: string; requestId: string }) => Promise<string | null>;
+
+/** The registrar of the distributed layout: command-service's POST /api/me/registration, with the caller's token. */
+export function httpRegistrar(commandServiceUrl: string): Registrar {
+  const url = new URL('/api/me/registration', commandServiceUrl).href;
+  return async ({ authorization, correlationId, requestId }) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { Authorization: authorization, 'X-Correlation-Id': correlationId, 'X-Request-Id': requestId },
+      signal: AbortSignal.timeout(5000),
+    });
+    if (!response.ok) throw new UnavailableError(`Registration failed with ${response.status}`);
+    return ((await response.json()) as { position?: string }).position ?? null;
+  };
+}
+
+declare global {
+  namespace Express {
+    interface Locals {
+      /** The caller's forum record (role and membership are the forum's facts, not the token's). */
+      viewer?: UserRow;
+    }
+  }
+}
+
+/**
+ * For a caller with a token: their forum record, registering them first if
+ * this is their first authenticated request (then waiting until it is readable).
+ */
+export function viewer(users: UsersStore, registrar: Registrar, watcher: CheckpointWatcher, maxWaitMs: number): RequestHandler {
+  return async (req, res, next) => {
+    const principal = res.locals.principal;
+    if (!principal) return next();
+    let row = await users.byId(principal.subject);
+    if (!row) {
+      const position = await registrar({
+        principal,
+        authorization: req.headers.authorization!,
+        correlationId: correlationIdOf(req),
+        requestId: String(req.id),
+      });
+      const target = position ? parsePositionToken(position) : null;
+      if (target) await watcher.waitFor(target, maxWaitMs);
+      row = await users.byId(principal.subject);
+      if (!row) throw new UnavailableError('Your account is being set up; try again in a moment');
+    }
+    res.locals.viewer = row;
+    next();
+  };
+}
