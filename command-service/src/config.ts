@@ -1,4 +1,5 @@
 import { adminEmails, DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
+import { paymentSettings } from './payment/settings.ts';
 import { z } from 'zod';
 
 export const CommandServiceConfig = z.object({
@@ -7,5 +8,6 @@ export const CommandServiceConfig = z.object({
   ...oidcSettings,
   LOG_LEVEL: LogLevel,
   ADMIN_EMAILS: adminEmails,
+  ...paymentSettings,
 });
 export type CommandServiceConfig = z.infer<typeof CommandServiceConfig>;

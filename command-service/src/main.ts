@@ -2,18 +2,22 @@
  * command-service on its own (the distributed layout): against DATABASE_URL
  * and the issuer at OIDC_ISSUER.
  */
-import { createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
+import { createKnex, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
 import { CommandServiceConfig } from './config.ts';
 import { createForumCommands } from './domain/forum.ts';
 import { createPostgresEventStore } from './eventstore/index.ts';
 import { createCommandApp } from './http/app.ts';
+import { readModelDirectory } from './lookup/users.ts';
+import { paymentProviderFrom } from './payment/settings.ts';
 
 const config = loadConfig(CommandServiceConfig);
 const logger = createLogger('command-service', config.LOG_LEVEL);
 const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL });
+const db = createKnex(config.DATABASE_URL, { max: 5 });
 const app = createCommandApp({
   store,
-  commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS }),
+  commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config) }),
+  directory: readModelDirectory(db),
   verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
   logger,
   clock: () => new Date(),
@@ -25,6 +29,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     logger.info({ signal }, 'stopping');
     server.close(async () => {
       await store.close();
+      await db.destroy();
       process.exit(0);
     });
   });

@@ -11,6 +11,10 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   UNAVAILABLE: 'UNAVAILABLE',
   INTERNAL: 'INTERNAL',
+  POST_LIMIT_REACHED: 'POST_LIMIT_REACHED',
+  ALREADY_MEMBER: 'ALREADY_MEMBER',
+  PURCHASE_IN_PROGRESS: 'PURCHASE_IN_PROGRESS',
+  PAYMENT_FAILED: 'PAYMENT_FAILED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});
 

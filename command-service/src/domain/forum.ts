@@ -1,4 +1,6 @@
-import { eventDefinitions, positionToken, type ForumEvent, type UserEvent } from '@forum/contracts';
+import { ErrorCode, eventDefinitions, MEMBERSHIP_PRICE, positionToken, type ForumEvent, type UserEvent } from '@forum/contracts';
+import { BusinessRuleError, ForbiddenError } from '@forum/platform';
+import type { PaymentProvider } from '../payment/port.ts';
 import type { EventStore, NewEvent, StreamAppend } from '../eventstore/index.ts';
 import { eventMetadata, type CommandMeta } from './command.ts';
 import { execute, expectedVersionOf, load, positionOf, type Executed, type Idempotency } from './handle.ts';
@@ -26,6 +28,15 @@ export interface Identity {
 export interface ForumCommandsOptions {
   /** Emails that are admins from their first sign-in (lower case). */
   readonly adminEmails: readonly string[];
+  readonly payment: PaymentProvider;
+  /** A membership purchase with no outcome after this long is resumed by the next request (crash recovery). */
+  readonly purchaseStaleAfterMs?: number;
+}
+
+export class PaymentFailedError extends BusinessRuleError {
+  constructor(reason: string) {
+    super(ErrorCode.PAYMENT_FAILED, 'Payment failed. Please try again.', { reason });
+  }
 }
 
 function toNewEvents(events: readonly ForumEvent[], meta: CommandMeta): NewEvent[] {
@@ -41,7 +52,8 @@ function toNewEvents(events: readonly ForumEvent[], meta: CommandMeta): NewEvent
  * decides, and appends. The actor's own stream comes first: a subject the
  * forum has not seen yet is registered in the same atomic append.
  */
-export function createForumCommands(store: EventStore, options: ForumCommandsOptions = { adminEmails: [] }) {
+export function createForumCommands(store: EventStore, options: ForumCommandsOptions) {
+  const staleAfterMs = options.purchaseStaleAfterMs ?? 5 * 60_000;
   async function loadActor(who: Identity, meta: CommandMeta) {
     const loaded = await load(store, userStream(who.userId), evolveUser, initialUserState);
     if (loaded.state.status !== 'unknown') return { ...loaded, registration: [] as UserEvent[] };
@@ -108,15 +120,19 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
             load(store, TAGS_STREAM, evolveTags, initialTagsState),
           ]);
           const author = registered(actor.state);
+          const authored = decideUser({ type: 'AuthorPost', data: { postId: input.postId } }, actor.state, meta);
           const events = decidePost(
-            { type: 'CreatePost', data: { ...input, author: { id: author.userId, name: author.name, email: author.email, photo: author.photoURL } } },
+            {
+              type: 'CreatePost',
+              data: { ...input, author: { id: author.userId, name: author.name, email: author.email, photo: author.photoURL }, knownTags: tags.state },
+            },
             post.state,
-            { tags: tags.state },
             meta,
           );
           return {
             appends: [
-              ...actorAppend(who, actor, [], meta),
+              // the author's stream, at the version read: concurrent creates of one author conflict here
+              ...actorAppend(who, actor, authored, meta),
               { streamId: postStream(input.postId), expectedVersion: expectedVersionOf(post.version), events: toNewEvents(events, meta) },
             ],
             answer: (result) => ({ id: input.postId, position: positionOf(result!) }),
@@ -124,6 +140,82 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
         },
         idempotency,
       );
+    },
+
+    /** DELETE /api/my-posts/:id: by the author or an admin; frees the author's slot in the same append. */
+    deletePost(who: Identity, postId: string, meta: CommandMeta, idempotency?: Idempotency): Promise<Executed<Accepted>> {
+      return execute(
+        store,
+        async () => {
+          const [actor, post] = await Promise.all([loadActor(who, meta), load(store, postStream(postId), evolvePost, initialPostState)]);
+          const events = decidePost(
+            { type: 'DeletePost', data: { postId, actorId: who.userId, actorIsAdmin: registered(actor.state).role === 'admin' } },
+            post.state,
+            meta,
+          );
+          const authorId = post.state.status === 'none' ? who.userId : post.state.authorId;
+          const author = authorId === who.userId ? actor : { ...(await load(store, userStream(authorId), evolveUser, initialUserState)), registration: [] };
+          const freed = decideUser({ type: 'RemoveAuthoredPost', data: { postId } }, author.state, meta);
+          const appends: StreamAppend[] = [
+            { streamId: postStream(postId), expectedVersion: expectedVersionOf(post.version), events: toNewEvents(events, meta) },
+          ];
+          if (authorId === who.userId) appends.push(...actorAppend(who, actor, freed, meta));
+          else {
+            appends.push(...actorAppend(who, actor, [], meta));
+            if (freed.length > 0) appends.push({ streamId: userStream(authorId), expectedVersion: expectedVersionOf(author.version), events: toNewEvents(freed, meta) });
+          }
+          return { appends, answer: (result) => ({ id: postId, position: positionOf(result!) }) };
+        },
+        idempotency,
+      );
+    },
+
+    /**
+     * PATCH /api/users/membership/:email. Records the attempt, charges once
+     * (the attempt id is the provider's idempotency key), records the outcome.
+     * `targetUserId` is the caller's own id, or another user's for an admin.
+     */
+    async purchaseMembership(who: Identity, targetUserId: string, attemptId: string, meta: CommandMeta): Promise<Executed<Accepted>> {
+      let target: { userId: string; email: string } | null = null;
+      let attempt = attemptId;
+      await execute(store, async () => {
+        const self = targetUserId === who.userId;
+        const actor = await loadActor(who, meta);
+        if (!self && registered(actor.state).role !== 'admin') throw new ForbiddenError('You can only buy membership for yourself');
+        const user = self ? actor : { ...(await load(store, userStream(targetUserId), evolveUser, initialUserState)), registration: [] as UserEvent[] };
+        const events = decideUser({ type: 'StartMembershipPurchase', data: { attemptId, staleAfterMs } }, user.state, meta);
+        const state = registered(user.state);
+        target = { userId: state.userId, email: state.email };
+        attempt = events.length > 0 ? attemptId : state.pendingPurchase!.attemptId; // [] = resume the stale attempt
+        const appends = self
+          ? actorAppend(who, actor, events, meta)
+          : [...actorAppend(who, actor, [], meta), ...(events.length ? [{ streamId: userStream(targetUserId), expectedVersion: expectedVersionOf(user.version), events: toNewEvents(events, meta) }] : [])];
+        return { appends, answer: () => ({}) };
+      });
+      const customer = target!;
+      const charged = await options.payment.charge({
+        idempotencyKey: attempt,
+        amountCents: MEMBERSHIP_PRICE.amountCents,
+        currency: MEMBERSHIP_PRICE.currency,
+        customer: { id: customer.userId, email: customer.email },
+        description: 'Forum Gold membership (one-time)',
+      });
+      const outcome = await execute(store, async () => {
+        const user = await load(store, userStream(customer.userId), evolveUser, initialUserState);
+        const events = decideUser(
+          charged.ok
+            ? { type: 'CompleteMembershipPurchase', data: { attemptId: attempt, paymentReference: charged.reference } }
+            : { type: 'FailMembershipPurchase', data: { attemptId: attempt, reason: charged.reason } },
+          user.state,
+          meta,
+        );
+        return {
+          appends: events.length ? [{ streamId: userStream(customer.userId), expectedVersion: expectedVersionOf(user.version), events: toNewEvents(events, meta) }] : [],
+          answer: (result) => ({ id: customer.userId, ...(result && { position: positionOf(result) }) }),
+        };
+      });
+      if (!charged.ok) throw new PaymentFailedError(charged.reason);
+      return outcome;
     },
 
     createTag(input: { tagId: string; name: string }, meta: CommandMeta, idempotency?: Idempotency): Promise<Executed<Accepted>> {

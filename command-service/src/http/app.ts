@@ -2,6 +2,8 @@ import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestLogger, c
 import type { Express } from 'express';
 import type { ForumCommands } from '../domain/forum.ts';
 import type { EventStore } from '../eventstore/index.ts';
+import type { UserDirectory } from '../lookup/users.ts';
+import { membershipRoutes } from './membership.ts';
 import { meRoutes } from './me.ts';
 import { postRoutes } from './posts.ts';
 
@@ -11,6 +13,7 @@ export interface CommandAppDeps {
   readonly verifyToken: TokenVerifier;
   readonly logger: Logger;
   readonly clock: () => Date;
+  readonly directory: UserDirectory;
 }
 
 /** The write side of /api: every method but GET and HEAD. */
@@ -22,7 +25,7 @@ export function createCommandApp(deps: CommandAppDeps): Express {
       eventStore: async () => ({ ok: true, detail: { head: (await deps.store.head()).globalPosition.toString() } }),
     }),
   );
-  app.use('/api', jsonBody(), postRoutes(deps), meRoutes(deps));
+  app.use('/api', jsonBody(), postRoutes(deps), meRoutes(deps), membershipRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CreatePostRequest } from '@forum/contracts';
+import { CreatePostRequest, PostIdParams } from '@forum/contracts';
 import { parseInput, principalOf, requireAuth } from '@forum/platform';
 import { Router } from 'express';
 import type { CommandAppDeps } from './app.ts';
@@ -18,6 +18,12 @@ export function postRoutes({ commands, verifyToken, clock }: CommandAppDeps): Ro
       idempotencyOf(req, principal),
     );
     sendAccepted(res, 201, executed);
+  });
+
+  router.delete('/my-posts/:id', requireAuth(verifyToken), async (req, res) => {
+    const principal = principalOf(res);
+    const { id } = parseInput(PostIdParams, req.params);
+    sendAccepted(res, 200, await commands.deletePost(identityOf(principal), id, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
   });
 
   return router;

@@ -1,6 +1,16 @@
-import { PostCreated, type PostEvent } from './post.ts';
+import { PostCreated, PostDeleted, type PostEvent } from './post.ts';
 import { TagCreated, type TagEvent } from './tag.ts';
-import { AdminRoleGranted, ProfileUpdated, UserRegistered, type UserEvent } from './user.ts';
+import {
+  AdminRoleGranted,
+  AuthoredPostRemoved,
+  MembershipPurchased,
+  MembershipPurchaseFailed,
+  MembershipPurchaseStarted,
+  PostAuthored,
+  ProfileUpdated,
+  UserRegistered,
+  type UserEvent,
+} from './user.ts';
 
 export * from './define.ts';
 export * from './post.ts';
@@ -10,10 +20,16 @@ export * from './user.ts';
 /** Every event type of the forum, with the schema of its current version. */
 export const eventDefinitions = {
   [PostCreated.type]: PostCreated,
+  [PostDeleted.type]: PostDeleted,
   [TagCreated.type]: TagCreated,
   [UserRegistered.type]: UserRegistered,
   [ProfileUpdated.type]: ProfileUpdated,
   [AdminRoleGranted.type]: AdminRoleGranted,
+  [PostAuthored.type]: PostAuthored,
+  [AuthoredPostRemoved.type]: AuthoredPostRemoved,
+  [MembershipPurchaseStarted.type]: MembershipPurchaseStarted,
+  [MembershipPurchased.type]: MembershipPurchased,
+  [MembershipPurchaseFailed.type]: MembershipPurchaseFailed,
 } as const;
 
 export type ForumEvent = PostEvent | TagEvent | UserEvent;

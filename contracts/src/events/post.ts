@@ -20,4 +20,12 @@ export const PostCreated = defineEvent(
 );
 export type PostCreated = { type: 'PostCreated'; data: z.infer<typeof PostCreated.schema> };
 
-export type PostEvent = PostCreated;
+/** The post leaves every list; its comments with it. By its author or an admin. */
+export const PostDeleted = defineEvent(
+  'PostDeleted',
+  1,
+  z.object({ postId: z.string().uuid(), authorId: z.string(), deletedBy: z.string(), deletedAt: isoDate }),
+);
+export type PostDeleted = { type: 'PostDeleted'; data: z.infer<typeof PostDeleted.schema> };
+
+export type PostEvent = PostCreated | PostDeleted;

@@ -34,4 +34,58 @@ export const AdminRoleGranted = defineEvent(
 );
 export type AdminRoleGranted = { type: 'AdminRoleGranted'; data: z.infer<typeof AdminRoleGranted.schema> };
 
-export type UserEvent = UserRegistered | ProfileUpdated | AdminRoleGranted;
+/**
+ * The user's side of a post's life. The free post limit is a rule about the
+ * user, so the user's stream counts their live posts: creating or deleting a
+ * post appends here too, in the same transaction, and concurrent creates of
+ * one user conflict on this stream's version.
+ */
+export const PostAuthored = defineEvent('PostAuthored', 1, z.object({ userId: z.string(), postId: z.string().uuid(), at: isoDate }));
+export type PostAuthored = { type: 'PostAuthored'; data: z.infer<typeof PostAuthored.schema> };
+
+export const AuthoredPostRemoved = defineEvent('AuthoredPostRemoved', 1, z.object({ userId: z.string(), postId: z.string().uuid(), at: isoDate }));
+export type AuthoredPostRemoved = { type: 'AuthoredPostRemoved'; data: z.infer<typeof AuthoredPostRemoved.schema> };
+
+/**
+ * Gold membership (one-time $9.99). The purchase is recorded before the charge
+ * so that two requests at once cannot both charge: the second meets the first's
+ * attempt in the stream. The attempt id is the payment provider's idempotency
+ * key, so a retry after a crash completes the same charge instead of a new one.
+ */
+export const MembershipPurchaseStarted = defineEvent(
+  'MembershipPurchaseStarted',
+  1,
+  z.object({ userId: z.string(), attemptId: z.string().uuid(), amountCents: z.number().int(), currency: z.string(), startedAt: isoDate }),
+);
+export type MembershipPurchaseStarted = { type: 'MembershipPurchaseStarted'; data: z.infer<typeof MembershipPurchaseStarted.schema> };
+
+export const MembershipPurchased = defineEvent(
+  'MembershipPurchased',
+  1,
+  z.object({
+    userId: z.string(),
+    attemptId: z.string().uuid(),
+    paymentReference: z.string(),
+    amountCents: z.number().int(),
+    currency: z.string(),
+    purchasedAt: isoDate,
+  }),
+);
+export type MembershipPurchased = { type: 'MembershipPurchased'; data: z.infer<typeof MembershipPurchased.schema> };
+
+export const MembershipPurchaseFailed = defineEvent(
+  'MembershipPurchaseFailed',
+  1,
+  z.object({ userId: z.string(), attemptId: z.string().uuid(), reason: z.string(), failedAt: isoDate }),
+);
+export type MembershipPurchaseFailed = { type: 'MembershipPurchaseFailed'; data: z.infer<typeof MembershipPurchaseFailed.schema> };
+
+export type UserEvent =
+  | UserRegistered
+  | ProfileUpdated
+  | AdminRoleGranted
+  | PostAuthored
+  | AuthoredPostRemoved
+  | MembershipPurchaseStarted
+  | MembershipPurchased
+  | MembershipPurchaseFailed;

@@ -55,3 +55,13 @@ export const postPageCount = (totalCount: number) => Math.max(1, Math.ceil(total
 /** GET /api/tags: the public tag list, names only. */
 export const TagNames = z.array(z.string());
 export type TagNames = z.infer<typeof TagNames>;
+
+/** `:id` of a post in a path. */
+export const PostIdParams = z.object({ id: z.string().uuid('Not a post id') });
+
+/** `:email` of a user in a path (my-posts, user-post-count, user-profile). */
+export const EmailParams = z.object({ email: z.string().trim().toLowerCase().email('Not an email address') });
+
+/** GET /api/user-post-count/:email */
+export const PostCount = z.object({ count: z.number().int() });
+export type PostCount = z.infer<typeof PostCount>;

@@ -1,3 +1,4 @@
+import { paymentSettings } from '@forum/command-service';
 import { adminEmails, DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
 import { z } from 'zod';
 
@@ -18,6 +19,7 @@ export const EmbeddedConfig = z.object({
   OIDC_JWKS_URL: oidcSettings.OIDC_JWKS_URL,
   /** Emails that are admins from their first sign-in (comma-separated). */
   ADMIN_EMAILS: adminEmails,
+  ...paymentSettings,
   /** 'Continue with Google' in the embedded realm: an upstream OpenID provider (Google unless GOOGLE_ISSUER says otherwise). */
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),

@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCommandApp, createForumCommands, identityOf } from '@forum/command-service';
+import { createCommandApp, createForumCommands, identityOf, paymentProviderFrom, readModelDirectory } from '@forum/command-service';
 import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
 import { createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
 import { allProjections, createProjectionRunner, type ProjectionRunner } from '@forum/projections';
@@ -85,8 +85,15 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     }
     const verifyToken = createTokenVerifier({ issuer, audience: config.OIDC_AUDIENCE, jwksUrl });
 
-    const commands = createForumCommands(store, { adminEmails: config.ADMIN_EMAILS });
-    const command = createCommandApp({ store, commands, verifyToken, logger: logger.child({ service: 'command-service' }), clock: () => new Date() });
+    const commands = createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config) });
+    const command = createCommandApp({
+      store,
+      commands,
+      verifyToken,
+      directory: readModelDirectory(db),
+      logger: logger.child({ service: 'command-service' }),
+      clock: () => new Date(),
+    });
     const query = createQueryApp({
       db,
       watcher,

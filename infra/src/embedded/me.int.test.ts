@@ -33,7 +33,7 @@ describe('the forum record of a user', () => {
     expect(created.status).toBe(201);
     const { events } = await forum.store.readStream(`user-${dave.id}`);
     const post = await forum.store.readStream(`post-${((await created.json()) as { id: string }).id}`);
-    expect(events.map((e) => e.type)).toEqual(['UserRegistered']);
+    expect(events.map((e) => e.type)).toEqual(['UserRegistered', 'PostAuthored']);
     expect(events[0]!.position.transactionId).toBe(post.events[0]!.position.transactionId); // one transaction
   });
 
@@ -55,7 +55,7 @@ describe('PATCH /api/me', () => {
     expect(me).toMatchObject({ name: 'Erin E.', photoURL: 'https://img.example/erin.png' });
     const post = (await (await forum.api(`/api/posts/${postId}`, { headers: { [HEADER_MIN_POSITION]: position } })).json()) as PostDetail;
     expect(post).toMatchObject({ authorName: 'Erin E.', authorPhoto: 'https://img.example/erin.png' });
-    expect(await userEvents(erin.id)).toEqual(['UserRegistered', 'ProfileUpdated']);
+    expect(await userEvents(erin.id)).toEqual(['UserRegistered', 'PostAuthored', 'ProfileUpdated']);
   });
 
   it('changes nothing, and appends nothing, when the values are the same', async () => {

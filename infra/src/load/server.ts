@@ -22,7 +22,7 @@ export async function startBenchServer(): Promise<BenchServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'forum-bench-'));
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', DATABASE_URL: '', OIDC_ISSUER: '' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', DATABASE_URL: '', OIDC_ISSUER: '', PAYMENT_DEMO_DELAY_MS: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {

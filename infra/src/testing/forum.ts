@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createLogger } from '@forum/platform';
 import { EmbeddedConfig } from '../embedded/config.ts';
 import { startForum, type RunningForum } from '../embedded/forum.ts';
@@ -7,6 +8,8 @@ import { createTestDatabase } from './database.ts';
 export interface TestForum extends RunningForum {
   /** An access token from the password grant of client forum-cli. */
   tokenFor(email: string, password?: string): Promise<string>;
+  /** A new account of the embedded realm (unique email) with a token; the forum registers it on first use. */
+  newUser(name: string): Promise<{ id: string; email: string; token: string }>;
   /** fetch against the forum, with a bearer token when `token` is given. */
   api(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
 }
@@ -25,9 +28,7 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
   const base = `http://127.0.0.1:${forum.port}`;
   const tokens = new Map<string, string>();
 
-  return {
-    ...forum,
-    async tokenFor(email, password = DEMO_PASSWORD) {
+  const tokenFor = async (email: string, password = DEMO_PASSWORD) => {
       const cached = tokens.get(`${email}:${password}`);
       if (cached) return cached;
       const response = await fetch(`${base}/realms/forum/protocol/openid-connect/token`, {
@@ -38,6 +39,16 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
       if (!response.ok || !body.access_token) throw new Error(`no token for ${email}: ${response.status} ${JSON.stringify(body)}`);
       tokens.set(`${email}:${password}`, body.access_token);
       return body.access_token;
+  };
+
+  return {
+    ...forum,
+    tokenFor,
+    async newUser(name) {
+      const email = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(4).toString('hex')}@forum.test`;
+      const password = 'Secret#2026';
+      const { id } = await forum.realm!.accounts.create({ email, password, name });
+      return { id, email, token: await tokenFor(email, password) };
     },
     api(path, init = {}) {
       const { token, json, ...rest } = init;

@@ -1,4 +1,4 @@
-import { summarize, type PostCreated, type ProfileUpdated } from '@forum/contracts';
+import { summarize, type PostCreated, type PostDeleted, type ProfileUpdated } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import type { Projection } from '../runner/projection.ts';
 
@@ -66,6 +66,16 @@ export const postsProjection: Projection = {
         case 'PostCreated':
           created.push((event as RecordedEvent<'PostCreated', PostCreated['data']>).data);
           break;
+        case 'PostDeleted': {
+          await flush();
+          const { postId } = (event as RecordedEvent<'PostDeleted', PostDeleted['data']>).data;
+          await trx.raw(
+            `WITH gone AS (DELETE FROM posts WHERE id = ? RETURNING 1)
+             UPDATE counters SET value = value - (SELECT count(*) FROM gone) WHERE name = 'posts'`,
+            [postId],
+          );
+          break;
+        }
         case 'ProfileUpdated': {
           // posts show their author's current name and photo
           await flush();

@@ -1,4 +1,4 @@
-import type { AdminRoleGranted, ProfileUpdated, UserRegistered } from '@forum/contracts';
+import type { AdminRoleGranted, MembershipPurchased, ProfileUpdated, UserRegistered } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import { byEventType, type Projection } from '../runner/projection.ts';
 
@@ -39,6 +39,10 @@ export const usersProjection: Projection = {
     async AdminRoleGranted(trx, event: RecordedEvent) {
       const grant = (event as RecordedEvent<'AdminRoleGranted', AdminRoleGranted['data']>).data;
       await trx.raw(`UPDATE users SET role = 'admin' WHERE id = ?`, [grant.userId]);
+    },
+    async MembershipPurchased(trx, event: RecordedEvent) {
+      const purchase = (event as RecordedEvent<'MembershipPurchased', MembershipPurchased['data']>).data;
+      await trx.raw('UPDATE users SET is_member = true WHERE id = ?', [purchase.userId]);
     },
   }),
 };

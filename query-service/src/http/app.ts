@@ -44,14 +44,15 @@ export function createQueryApp(deps: QueryAppDeps): Express {
       projections: () => projectionsCheck(deps.db, deps.maxLag),
     }),
   );
+  const users = createUsersStore(deps.db);
   app.use(
     '/api',
     optionalAuth(deps.verifyToken),
     // wait for the caller's position first: their own record may be what they just changed
     minPosition(deps.watcher, deps.maxWaitMs),
-    viewer(createUsersStore(deps.db), deps.registrar, deps.watcher, deps.maxWaitMs),
+    viewer(users, deps.registrar, deps.watcher, deps.maxWaitMs),
     meRoutes(),
-    postRoutes(createPostsStore(deps.db)),
+    postRoutes(createPostsStore(deps.db), users),
     tagRoutes(createTagsStore(deps.db)),
   );
   app.use(notFoundHandler);

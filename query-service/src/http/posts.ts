@@ -1,9 +1,8 @@
-import { ListPostsQuery, PostDetail, type PostListItem, type PostsPage } from '@forum/contracts';
-import { NotFoundError, parseInput } from '@forum/platform';
+import { EmailParams, ListPostsQuery, PostIdParams, type PostCount, type PostDetail, type PostListItem, type PostsPage } from '@forum/contracts';
+import { ForbiddenError, NotFoundError, parseInput, UnauthenticatedError } from '@forum/platform';
 import { Router } from 'express';
-import { z } from 'zod';
 import type { PostRow, PostsStore } from '../store/posts.ts';
-import type { UserRow } from '../store/users.ts';
+import type { UserRow, UsersStore } from '../store/users.ts';
 import { rangeQuery, sendRange } from './range.ts';
 
 type ListRow = Omit<PostRow, 'description' | 'author_id' | 'author_email'>;
@@ -32,10 +31,35 @@ export function postDetail(row: PostRow, viewer: UserRow | undefined): PostDetai
   };
 }
 
-const PostId = z.object({ id: z.string().uuid('Not a post id') });
 
-export function postRoutes(posts: PostsStore): Router {
+/**
+ * The user an `:email` path names, when the caller may see it: their own
+ * email, or any email for an admin (404 when there is no such user).
+ */
+async function ownerOrAdmin(users: UsersStore, viewer: UserRow | undefined, email: string): Promise<UserRow> {
+  if (!viewer) throw new UnauthenticatedError();
+  if (viewer.email === email) return viewer;
+  if (viewer.role !== 'admin') throw new ForbiddenError('You can only see your own posts');
+  const user = await users.byEmail(email);
+  if (!user) throw new NotFoundError('No such user');
+  return user;
+}
+
+export function postRoutes(posts: PostsStore, users: UsersStore): Router {
   const router = Router();
+
+  router.get('/my-posts/:email', async (req, res) => {
+    const { email } = parseInput(EmailParams, req.params);
+    const owner = await ownerOrAdmin(users, res.locals.viewer, email);
+    res.json((await posts.byAuthor(owner.id)).map(listItem));
+  });
+
+  router.get('/user-post-count/:email', async (req, res) => {
+    const { email } = parseInput(EmailParams, req.params);
+    const owner = await ownerOrAdmin(users, res.locals.viewer, email);
+    const body: PostCount = { count: await posts.countByAuthor(owner.id) };
+    res.json(body);
+  });
 
   router.get('/posts', async (req, res) => {
     const range = rangeQuery(req);
@@ -51,7 +75,7 @@ export function postRoutes(posts: PostsStore): Router {
   });
 
   router.get('/posts/:id', async (req, res) => {
-    const { id } = parseInput(PostId, req.params);
+    const { id } = parseInput(PostIdParams, req.params);
     const row = await posts.byId(id);
     if (!row) throw new NotFoundError('No such post');
     res.json(postDetail(row, res.locals.viewer));

@@ -62,6 +62,20 @@ export function createPostsStore(db: Knex) {
       return Number(rows[0]?.value ?? 0);
     },
 
+    /** A user's posts, newest first (My Posts). */
+    async byAuthor(authorId: string): Promise<PostRow[]> {
+      const { rows } = await db.raw<{ rows: PostRow[] }>(
+        `SELECT ${LIST_COLUMNS} FROM read.posts WHERE author_id = ? ORDER BY created_at DESC, id DESC`,
+        [authorId],
+      );
+      return rows;
+    },
+
+    async countByAuthor(authorId: string): Promise<number> {
+      const { rows } = await db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM read.posts WHERE author_id = ?', [authorId]);
+      return rows[0]?.n ?? 0;
+    },
+
     async byId(id: string): Promise<PostRow | null> {
       const { rows } = await db.raw<{ rows: PostRow[] }>(`SELECT * FROM read.posts WHERE id = ?`, [id]);
       return rows[0] ?? null;

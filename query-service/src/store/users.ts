@@ -16,6 +16,10 @@ export function createUsersStore(db: Knex) {
       const { rows } = await db.raw<{ rows: UserRow[] }>('SELECT * FROM read.users WHERE id = ?', [id]);
       return rows[0] ?? null;
     },
+    async byEmail(email: string): Promise<UserRow | null> {
+      const { rows } = await db.raw<{ rows: UserRow[] }>('SELECT * FROM read.users WHERE lower(email) = lower(?) ORDER BY registered_at LIMIT 1', [email]);
+      return rows[0] ?? null;
+    },
   };
 }
 export type UsersStore = ReturnType<typeof createUsersStore>;

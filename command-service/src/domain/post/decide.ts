@@ -1,5 +1,5 @@
 import { ANONYMOUS_NAME, type PostEvent } from '@forum/contracts';
-import { ConflictError, ValidationError } from '@forum/platform';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@forum/platform';
 import { unreachable, type CommandMeta } from '../command.ts';
 import { canonicalTag, type TagsState } from '../tag/tag.ts';
 import type { PostState } from './post.ts';
@@ -8,7 +8,8 @@ import type { PostState } from './post.ts';
  * Rules enforced here (spec §3, §5; issue "whole forum on the API"):
  * - a post is created once under its id;
  * - its tags are existing tag names (spelled as the tag is), without repeats;
- * - author name, email and photo come from the caller's identity, time from the clock.
+ * - author name, email and photo come from the caller's identity, time from the clock;
+ * - a post is deleted by its author or an admin, once.
  */
 export interface Author {
   readonly id: string;
@@ -19,29 +20,29 @@ export interface Author {
 
 export type CreatePost = {
   type: 'CreatePost';
-  data: { postId: string; title: string; description: string; tags: readonly string[]; author: Author };
+  /** `knownTags`: the tags stream's state, which the requested `tags` must name. */
+  data: { postId: string; title: string; description: string; tags: readonly string[]; author: Author; knownTags: TagsState };
 };
-export type PostCommand = CreatePost;
+export type DeletePost = { type: 'DeletePost'; data: { postId: string; actorId: string; actorIsAdmin: boolean } };
+export type PostCommand = CreatePost | DeletePost;
 
-export interface PostContext {
-  readonly tags: TagsState;
-}
-
-export function decide(command: PostCommand, state: PostState, context: PostContext, meta: CommandMeta): PostEvent[] {
+export function decide(command: PostCommand, state: PostState, meta: CommandMeta): PostEvent[] {
   switch (command.type) {
     case 'CreatePost':
-      return createPost(command, state, context, meta);
+      return createPost(command, state, meta);
+    case 'DeletePost':
+      return deletePost(command, state, meta);
     default:
-      return unreachable(command.type);
+      return unreachable(command);
   }
 }
 
-function createPost(command: CreatePost, state: PostState, context: PostContext, meta: CommandMeta): PostEvent[] {
+function createPost(command: CreatePost, state: PostState, meta: CommandMeta): PostEvent[] {
   if (state.status !== 'none') throw new ConflictError(`Post ${command.data.postId} already exists`);
   const tags: string[] = [];
   const unknown: string[] = [];
   for (const name of command.data.tags) {
-    const tag = canonicalTag(context.tags, name);
+    const tag = canonicalTag(command.data.knownTags, name);
     if (tag === null) unknown.push(name);
     else if (!tags.includes(tag)) tags.push(tag);
   }
@@ -63,4 +64,11 @@ function createPost(command: CreatePost, state: PostState, context: PostContext,
       },
     },
   ];
+}
+
+function deletePost(command: DeletePost, state: PostState, meta: CommandMeta): PostEvent[] {
+  if (state.status !== 'created') throw new NotFoundError('No such post');
+  const { postId, actorId, actorIsAdmin } = command.data;
+  if (state.authorId !== actorId && !actorIsAdmin) throw new ForbiddenError('Only the author or an admin can delete this post');
+  return [{ type: 'PostDeleted', data: { postId, authorId: state.authorId, deletedBy: actorId, deletedAt: meta.now.toISOString() } }];
 }

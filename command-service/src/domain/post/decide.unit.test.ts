@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandMeta } from '../command.ts';
 import { evolve as evolveTags, initialTagsState } from '../tag/tag.ts';
-import { decide, type CreatePost } from './decide.ts';
+import { decide, type CreatePost, type DeletePost } from './decide.ts';
 import { evolve, initialPostState } from './post.ts';
 
 const meta: CommandMeta = { actorId: 'u-alice', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: 'r' };
@@ -9,6 +9,11 @@ const tags = [
   { type: 'TagCreated' as const, data: { tagId: '00000000-0000-4000-8000-000000000001', name: 'React', createdAt: meta.now.toISOString() } },
   { type: 'TagCreated' as const, data: { tagId: '00000000-0000-4000-8000-000000000002', name: 'Node.js', createdAt: meta.now.toISOString() } },
 ].reduce(evolveTags, initialTagsState);
+
+const deletePost = (actorId: string, actorIsAdmin: boolean): DeletePost => ({
+  type: 'DeletePost',
+  data: { postId: '11111111-1111-4111-8111-111111111111', actorId, actorIsAdmin },
+});
 
 const createPost = (overrides: Partial<CreatePost['data']> = {}): CreatePost => ({
   type: 'CreatePost',
@@ -18,13 +23,14 @@ const createPost = (overrides: Partial<CreatePost['data']> = {}): CreatePost => 
     description: 'World',
     tags: ['react'],
     author: { id: 'u-alice', name: 'Alice', email: 'alice@forum.local', photo: 'https://img/alice.png' },
+    knownTags: tags,
     ...overrides,
   },
 });
 
 describe('given no post', () => {
   it('when CreatePost, then PostCreated with the author, the clock and the canonical tag names', () => {
-    expect(decide(createPost({ tags: ['react', 'NODE.JS', 'React'] }), initialPostState, { tags }, meta)).toEqual([
+    expect(decide(createPost({ tags: ['react', 'NODE.JS', 'React'] }), initialPostState, meta)).toEqual([
       {
         type: 'PostCreated',
         data: {
@@ -43,20 +49,44 @@ describe('given no post', () => {
   });
 
   it("when the author has no display name, then the post is by 'Anonymous'", () => {
-    const [event] = decide(createPost({ author: { id: 'u', name: '  ', email: 'x@y.z', photo: '' } }), initialPostState, { tags }, meta);
-    expect(event!.data.authorName).toBe('Anonymous');
+    const [event] = decide(createPost({ author: { id: 'u', name: '  ', email: 'x@y.z', photo: '' } }), initialPostState, meta);
+    expect(event).toMatchObject({ type: 'PostCreated', data: { authorName: 'Anonymous' } });
   });
 
   it('when a tag does not exist, then a validation error names it', () => {
-    expect(() => decide(createPost({ tags: ['react', 'cobol'] }), initialPostState, { tags }, meta)).toThrowError(
+    expect(() => decide(createPost({ tags: ['react', 'cobol'] }), initialPostState, meta)).toThrowError(
       expect.objectContaining({ code: 'VALIDATION_FAILED', details: { tags: ['Unknown tag "cobol"'] } }),
     );
   });
 });
 
 describe('given a created post', () => {
-  const created = decide(createPost(), initialPostState, { tags }, meta).reduce(evolve, initialPostState);
+  const created = decide(createPost(), initialPostState, meta).reduce(evolve, initialPostState);
   it('when CreatePost with the same id, then a conflict', () => {
-    expect(() => decide(createPost(), created, { tags }, meta)).toThrowError(expect.objectContaining({ status: 409 }));
+    expect(() => decide(createPost(), created, meta)).toThrowError(expect.objectContaining({ status: 409 }));
+  });
+  it('when its author deletes it, then PostDeleted', () => {
+    expect(decide(deletePost('u-alice', false), created, meta)).toEqual([
+      { type: 'PostDeleted', data: { postId: '11111111-1111-4111-8111-111111111111', authorId: 'u-alice', deletedBy: 'u-alice', deletedAt: '2026-11-21T10:00:00.000Z' } },
+    ]);
+  });
+  it('when an admin deletes it, then PostDeleted by the admin', () => {
+    expect(decide(deletePost('u-admin', true), created, meta)).toMatchObject([{ type: 'PostDeleted', data: { authorId: 'u-alice', deletedBy: 'u-admin' } }]);
+  });
+  it('when another user deletes it, then 403 FORBIDDEN', () => {
+    expect(() => decide(deletePost('u-bob', false), created, meta)).toThrowError(expect.objectContaining({ status: 403, code: 'FORBIDDEN' }));
+  });
+});
+
+describe('given a deleted post', () => {
+  const deleted = [...decide(createPost(), initialPostState, meta), ...decide(deletePost('u-alice', false), decide(createPost(), initialPostState, meta).reduce(evolve, initialPostState), meta)].reduce(evolve, initialPostState);
+  it('when DeletePost again, then 404 NOT_FOUND', () => {
+    expect(() => decide(deletePost('u-alice', false), deleted, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+  });
+});
+
+describe('given no post', () => {
+  it('when DeletePost, then 404 NOT_FOUND', () => {
+    expect(() => decide(deletePost('u-alice', true), initialPostState, meta)).toThrowError(expect.objectContaining({ status: 404 }));
   });
 });

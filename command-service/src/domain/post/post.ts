@@ -5,7 +5,8 @@ export { postStream };
 
 export type PostState =
   | { readonly status: 'none' }
-  | { readonly status: 'created'; readonly authorId: string };
+  | { readonly status: 'created'; readonly authorId: string }
+  | { readonly status: 'deleted'; readonly authorId: string };
 
 export const initialPostState: PostState = { status: 'none' };
 
@@ -13,7 +14,9 @@ export function evolve(state: PostState, event: PostEvent): PostState {
   switch (event.type) {
     case 'PostCreated':
       return { status: 'created', authorId: event.data.authorId };
+    case 'PostDeleted':
+      return { status: 'deleted', authorId: event.data.authorId };
     default:
-      return unreachable(event.type);
+      return unreachable(event);
   }
 }

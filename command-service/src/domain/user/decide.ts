@@ -1,5 +1,5 @@
-import { ANONYMOUS_NAME, type UserEvent } from '@forum/contracts';
-import { ConflictError, NotFoundError } from '@forum/platform';
+import { ANONYMOUS_NAME, ErrorCode, FREE_POST_LIMIT, MEMBERSHIP_PRICE, type UserEvent } from '@forum/contracts';
+import { BusinessRuleError, ConflictError, NotFoundError } from '@forum/platform';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { UserState } from './user.ts';
 
@@ -7,7 +7,11 @@ import type { UserState } from './user.ts';
  * Rules (issue "identity", item 5):
  * - the forum's record of a user starts with their first authenticated request, from the token's claims;
  * - emails listed in ADMIN_EMAILS are admins from that moment; roles are never taken from the token;
- * - a user changes their own display name and photo; there is no demotion of an admin.
+ * - a user changes their own display name and photo; there is no demotion of an admin;
+ * - a non-member owns at most FREE_POST_LIMIT live posts (a deleted post frees its slot); members have no limit;
+ * - membership is bought once: a member asking again gets ALREADY_MEMBER; while a purchase is under way a
+ *   second one is refused, unless the first went stale (a crash between charge and record), which is resumed
+ *   with the same attempt id so the provider does not charge twice.
  */
 export type RegisterUser = {
   type: 'RegisterUser';
@@ -15,7 +19,41 @@ export type RegisterUser = {
 };
 export type UpdateProfile = { type: 'UpdateProfile'; data: { displayName?: string; photoURL?: string } };
 export type GrantAdmin = { type: 'GrantAdmin'; data: { reason: 'operator' | 'admin' | 'demo-data' } };
-export type UserCommand = RegisterUser | UpdateProfile | GrantAdmin;
+export type AuthorPost = { type: 'AuthorPost'; data: { postId: string } };
+export type RemoveAuthoredPost = { type: 'RemoveAuthoredPost'; data: { postId: string } };
+export type StartMembershipPurchase = { type: 'StartMembershipPurchase'; data: { attemptId: string; staleAfterMs: number } };
+export type CompleteMembershipPurchase = { type: 'CompleteMembershipPurchase'; data: { attemptId: string; paymentReference: string } };
+export type FailMembershipPurchase = { type: 'FailMembershipPurchase'; data: { attemptId: string; reason: string } };
+export type UserCommand =
+  | RegisterUser
+  | UpdateProfile
+  | GrantAdmin
+  | AuthorPost
+  | RemoveAuthoredPost
+  | StartMembershipPurchase
+  | CompleteMembershipPurchase
+  | FailMembershipPurchase;
+
+export class AlreadyMemberError extends ConflictError {
+  constructor() {
+    super('You are already a member', ErrorCode.ALREADY_MEMBER);
+  }
+}
+
+export class PurchaseInProgressError extends ConflictError {
+  constructor() {
+    super('A membership purchase is already under way', ErrorCode.PURCHASE_IN_PROGRESS);
+  }
+}
+
+export class PostLimitReachedError extends BusinessRuleError {
+  constructor(count: number) {
+    super(ErrorCode.POST_LIMIT_REACHED, `Free members can have at most ${FREE_POST_LIMIT} posts. Become a member for unlimited posts.`, {
+      count,
+      limit: FREE_POST_LIMIT,
+    });
+  }
+}
 
 export class AlreadyRegisteredError extends ConflictError {
   constructor() {
@@ -31,6 +69,16 @@ export function decide(command: UserCommand, state: UserState, meta: CommandMeta
       return updateProfile(command, state, meta);
     case 'GrantAdmin':
       return grantAdmin(command, state, meta);
+    case 'AuthorPost':
+      return authorPost(command, state, meta);
+    case 'RemoveAuthoredPost':
+      return removeAuthoredPost(command, state, meta);
+    case 'StartMembershipPurchase':
+      return startPurchase(command, state, meta);
+    case 'CompleteMembershipPurchase':
+      return completePurchase(command, state, meta);
+    case 'FailMembershipPurchase':
+      return failPurchase(command, state, meta);
     default:
       return unreachable(command);
   }
@@ -61,4 +109,46 @@ function grantAdmin(command: GrantAdmin, state: UserState, meta: CommandMeta): U
   if (state.status !== 'registered') throw new NotFoundError('No such user');
   if (state.role === 'admin') return []; // making an admin admin again changes nothing
   return [{ type: 'AdminRoleGranted', data: { userId: state.userId, reason: command.data.reason, grantedAt: meta.now.toISOString() } }];
+}
+
+function authorPost(command: AuthorPost, state: UserState, meta: CommandMeta): UserEvent[] {
+  if (state.status !== 'registered') throw new NotFoundError('No such user');
+  if (!state.isMember && state.livePosts.size >= FREE_POST_LIMIT) throw new PostLimitReachedError(state.livePosts.size);
+  return [{ type: 'PostAuthored', data: { userId: state.userId, postId: command.data.postId, at: meta.now.toISOString() } }];
+}
+
+function removeAuthoredPost(command: RemoveAuthoredPost, state: UserState, meta: CommandMeta): UserEvent[] {
+  if (state.status !== 'registered' || !state.livePosts.has(command.data.postId)) return [];
+  return [{ type: 'AuthoredPostRemoved', data: { userId: state.userId, postId: command.data.postId, at: meta.now.toISOString() } }];
+}
+
+/** [] means: resume the pending attempt (its id is in the state). */
+function startPurchase(command: StartMembershipPurchase, state: UserState, meta: CommandMeta): UserEvent[] {
+  if (state.status !== 'registered') throw new NotFoundError('No such user');
+  if (state.isMember) throw new AlreadyMemberError();
+  if (state.pendingPurchase) {
+    const age = meta.now.getTime() - Date.parse(state.pendingPurchase.startedAt);
+    if (age < command.data.staleAfterMs) throw new PurchaseInProgressError();
+    return [];
+  }
+  const { amountCents, currency } = MEMBERSHIP_PRICE;
+  return [
+    { type: 'MembershipPurchaseStarted', data: { userId: state.userId, attemptId: command.data.attemptId, amountCents, currency, startedAt: meta.now.toISOString() } },
+  ];
+}
+
+function completePurchase(command: CompleteMembershipPurchase, state: UserState, meta: CommandMeta): UserEvent[] {
+  if (state.status !== 'registered' || state.pendingPurchase?.attemptId !== command.data.attemptId) return [];
+  const { amountCents, currency } = MEMBERSHIP_PRICE;
+  return [
+    {
+      type: 'MembershipPurchased',
+      data: { userId: state.userId, attemptId: command.data.attemptId, paymentReference: command.data.paymentReference, amountCents, currency, purchasedAt: meta.now.toISOString() },
+    },
+  ];
+}
+
+function failPurchase(command: FailMembershipPurchase, state: UserState, meta: CommandMeta): UserEvent[] {
+  if (state.status !== 'registered' || state.pendingPurchase?.attemptId !== command.data.attemptId) return [];
+  return [{ type: 'MembershipPurchaseFailed', data: { userId: state.userId, attemptId: command.data.attemptId, reason: command.data.reason, failedAt: meta.now.toISOString() } }];
 }

@@ -12,6 +12,11 @@ export type UserState =
       readonly name: string;
       readonly photoURL: string;
       readonly role: Role;
+      readonly isMember: boolean;
+      /** Posts of theirs that are not deleted: what the free limit counts. */
+      readonly livePosts: ReadonlySet<string>;
+      /** A membership purchase that has started and not yet ended. */
+      readonly pendingPurchase: { readonly attemptId: string; readonly startedAt: string } | null;
     };
 
 export const initialUserState: UserState = { status: 'unknown' };
@@ -19,11 +24,35 @@ export const initialUserState: UserState = { status: 'unknown' };
 export function evolve(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserRegistered':
-      return { status: 'registered', userId: event.data.userId, email: event.data.email, name: event.data.name, photoURL: event.data.photoURL, role: 'user' };
+      return {
+        status: 'registered',
+        userId: event.data.userId,
+        email: event.data.email,
+        name: event.data.name,
+        photoURL: event.data.photoURL,
+        role: 'user',
+        isMember: false,
+        livePosts: new Set(),
+        pendingPurchase: null,
+      };
     case 'ProfileUpdated':
       return state.status === 'registered' ? { ...state, name: event.data.name, photoURL: event.data.photoURL } : state;
     case 'AdminRoleGranted':
       return state.status === 'registered' ? { ...state, role: 'admin' } : state;
+    case 'PostAuthored':
+      return state.status === 'registered' ? { ...state, livePosts: new Set(state.livePosts).add(event.data.postId) } : state;
+    case 'AuthoredPostRemoved': {
+      if (state.status !== 'registered') return state;
+      const livePosts = new Set(state.livePosts);
+      livePosts.delete(event.data.postId);
+      return { ...state, livePosts };
+    }
+    case 'MembershipPurchaseStarted':
+      return state.status === 'registered' ? { ...state, pendingPurchase: { attemptId: event.data.attemptId, startedAt: event.data.startedAt } } : state;
+    case 'MembershipPurchased':
+      return state.status === 'registered' ? { ...state, isMember: true, pendingPurchase: null } : state;
+    case 'MembershipPurchaseFailed':
+      return state.status === 'registered' ? { ...state, pendingPurchase: null } : state;
     default:
       return unreachable(event);
   }

@@ -1,0 +1,116 @@
+import { FREE_POST_LIMIT, type UserEvent } from '@forum/contracts';
+import { describe, expect, it } from 'vitest';
+import type { CommandMeta } from '../command.ts';
+import { decide, type UserCommand } from './decide.ts';
+import { evolve, initialUserState, type UserState } from './user.ts';
+
+const meta: CommandMeta = { actorId: 'u-1', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: null };
+const at = meta.now.toISOString();
+const given = (events: UserEvent[]): UserState => events.reduce(evolve, initialUserState);
+const when = (state: UserState, command: UserCommand) => decide(command, state, meta);
+const registered: UserEvent = { type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Ann', photoURL: '', registeredAt: at } };
+const authored = (n: number): UserEvent[] =>
+  Array.from({ length: n }, (_, i) => ({ type: 'PostAuthored', data: { userId: 'u-1', postId: `00000000-0000-4000-8000-00000000000${i}`, at } }));
+const post = '11111111-1111-4111-8111-111111111111';
+
+describe('given no record of the subject', () => {
+  it('when RegisterUser, then UserRegistered with the email lower-cased', () => {
+    expect(when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'Ann@Forum.local', name: 'Ann', photoURL: 'p', adminEmails: [] } })).toEqual([
+      { type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Ann', photoURL: 'p', registeredAt: at } },
+    ]);
+  });
+  it('when RegisterUser with an email of ADMIN_EMAILS, then also AdminRoleGranted', () => {
+    expect(when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'ann@forum.local', name: '', photoURL: '', adminEmails: ['ann@forum.local'] } })).toEqual([
+      { type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Anonymous', photoURL: '', registeredAt: at } },
+      { type: 'AdminRoleGranted', data: { userId: 'u-1', reason: 'admin-emails', grantedAt: at } },
+    ]);
+  });
+  it('when UpdateProfile, then 404', () => {
+    expect(() => when(initialUserState, { type: 'UpdateProfile', data: { displayName: 'x' } })).toThrowError(expect.objectContaining({ status: 404 }));
+  });
+});
+
+describe('given a registered user', () => {
+  const state = given([registered]);
+  it('when RegisterUser again, then 409 ALREADY_REGISTERED', () => {
+    expect(() => when(state, { type: 'RegisterUser', data: { userId: 'u-1', email: 'a@b.c', name: 'A', photoURL: '', adminEmails: [] } })).toThrowError(
+      expect.objectContaining({ code: 'ALREADY_REGISTERED' }),
+    );
+  });
+  it('when UpdateProfile with a new name, then ProfileUpdated keeping the photo', () => {
+    expect(when(state, { type: 'UpdateProfile', data: { displayName: 'Annie' } })).toEqual([
+      { type: 'ProfileUpdated', data: { userId: 'u-1', name: 'Annie', photoURL: '', updatedAt: at } },
+    ]);
+  });
+  it('when UpdateProfile with the same values, then nothing', () => {
+    expect(when(state, { type: 'UpdateProfile', data: { displayName: 'Ann', photoURL: '' } })).toEqual([]);
+  });
+  it('when GrantAdmin, then AdminRoleGranted; and again, nothing', () => {
+    const events = when(state, { type: 'GrantAdmin', data: { reason: 'operator' } });
+    expect(events).toEqual([{ type: 'AdminRoleGranted', data: { userId: 'u-1', reason: 'operator', grantedAt: at } }]);
+    expect(when(given([registered, ...events]), { type: 'GrantAdmin', data: { reason: 'admin' } })).toEqual([]);
+  });
+  it(`when AuthorPost with ${FREE_POST_LIMIT - 1} live posts, then PostAuthored`, () => {
+    expect(when(given([registered, ...authored(FREE_POST_LIMIT - 1)]), { type: 'AuthorPost', data: { postId: post } })).toEqual([
+      { type: 'PostAuthored', data: { userId: 'u-1', postId: post, at } },
+    ]);
+  });
+});
+
+describe(`given a free user with ${FREE_POST_LIMIT} live posts`, () => {
+  const atLimit = given([registered, ...authored(FREE_POST_LIMIT)]);
+  it('when AuthorPost, then 422 POST_LIMIT_REACHED', () => {
+    expect(() => when(atLimit, { type: 'AuthorPost', data: { postId: post } })).toThrowError(
+      expect.objectContaining({ status: 422, code: 'POST_LIMIT_REACHED', details: { count: FREE_POST_LIMIT, limit: FREE_POST_LIMIT } }),
+    );
+  });
+  it('when one of them was removed, then AuthorPost passes again', () => {
+    const freed = given([registered, ...authored(FREE_POST_LIMIT), { type: 'AuthoredPostRemoved', data: { userId: 'u-1', postId: '00000000-0000-4000-8000-000000000000', at } }]);
+    expect(when(freed, { type: 'AuthorPost', data: { postId: post } })).toHaveLength(1);
+  });
+  it('when RemoveAuthoredPost of a post not theirs, then nothing', () => {
+    expect(when(atLimit, { type: 'RemoveAuthoredPost', data: { postId: post } })).toEqual([]);
+  });
+});
+
+describe('membership', () => {
+  const attempt = '22222222-2222-4222-8222-222222222222';
+  const start = (staleAfterMs = 60_000): UserCommand => ({ type: 'StartMembershipPurchase', data: { attemptId: attempt, staleAfterMs } });
+  const started: UserEvent = { type: 'MembershipPurchaseStarted', data: { userId: 'u-1', attemptId: attempt, amountCents: 999, currency: 'USD', startedAt: at } };
+
+  it('given a free user, when StartMembershipPurchase, then the attempt at $9.99', () => {
+    expect(when(given([registered]), start())).toEqual([started]);
+  });
+  it('given an attempt under way, when another starts, then 409 PURCHASE_IN_PROGRESS', () => {
+    expect(() => when(given([registered, started]), start())).toThrowError(expect.objectContaining({ status: 409, code: 'PURCHASE_IN_PROGRESS' }));
+  });
+  it('given an attempt gone stale (a crash after the charge), when another starts, then it resumes the same attempt', () => {
+    const later = { ...meta, now: new Date(meta.now.getTime() + 120_000) };
+    expect(decide(start(60_000), given([registered, started]), later)).toEqual([]);
+  });
+  it('given an attempt, when it completes, then MembershipPurchased; and completing it again changes nothing', () => {
+    const complete: UserCommand = { type: 'CompleteMembershipPurchase', data: { attemptId: attempt, paymentReference: 'ref-1' } };
+    const purchased = when(given([registered, started]), complete);
+    expect(purchased).toEqual([
+      { type: 'MembershipPurchased', data: { userId: 'u-1', attemptId: attempt, paymentReference: 'ref-1', amountCents: 999, currency: 'USD', purchasedAt: at } },
+    ]);
+    expect(when(given([registered, started, ...purchased]), complete)).toEqual([]);
+  });
+  it('given a failed attempt, the user is still free and may try again', () => {
+    const failed = when(given([registered, started]), { type: 'FailMembershipPurchase', data: { attemptId: attempt, reason: 'card_declined' } });
+    expect(failed).toMatchObject([{ type: 'MembershipPurchaseFailed', data: { reason: 'card_declined' } }]);
+    const state = given([registered, started, ...failed]);
+    expect(state).toMatchObject({ isMember: false, pendingPurchase: null });
+    expect(when(state, start())).toHaveLength(1);
+  });
+  it('given a member, when StartMembershipPurchase, then 409 ALREADY_MEMBER; and the post limit does not apply', () => {
+    const member = given([
+      registered,
+      started,
+      { type: 'MembershipPurchased', data: { userId: 'u-1', attemptId: attempt, paymentReference: 'r', amountCents: 999, currency: 'USD', purchasedAt: at } },
+      ...authored(FREE_POST_LIMIT + 3),
+    ]);
+    expect(() => when(member, start())).toThrowError(expect.objectContaining({ status: 409, code: 'ALREADY_MEMBER' }));
+    expect(when(member, { type: 'AuthorPost', data: { postId: post } })).toHaveLength(1);
+  });
+});
