@@ -78,7 +78,18 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     let issuer = config.OIDC_ISSUER;
     let jwksUrl = config.OIDC_JWKS_URL;
     if (!issuer) {
-      realm = await createIdentityRealm({ publicOrigin: url, db, logger: logger.child({ service: 'identity' }), audience: config.OIDC_AUDIENCE });
+      realm = await createIdentityRealm({
+        publicOrigin: url,
+        db,
+        logger: logger.child({ service: 'identity' }),
+        audience: config.OIDC_AUDIENCE,
+        adminEmails: config.ADMIN_EMAILS,
+        google:
+          config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
+            ? { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET, issuer: config.GOOGLE_ISSUER }
+            : undefined,
+        mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
+      });
       stack.push(() => realm!.close());
       issuer = realm.issuer;
       jwksUrl ??= `${internal}/realms/forum/protocol/openid-connect/certs`;
@@ -110,6 +121,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       command,
       query,
       identity: realm?.handler,
+      identityAdmin: realm?.adminHandler,
       forumWebDir: path.join(root, 'forum-web/dist'),
       adminWebDir: path.join(root, 'admin-web/dist'),
       logger,

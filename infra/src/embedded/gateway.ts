@@ -9,6 +9,8 @@ export interface GatewayRoutes {
   readonly query: Express;
   /** The embedded realm; absent when an external issuer is configured. */
   readonly identity?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The embedded realm's Keycloak-compatible admin API (`/admin/realms/forum/users`). */
+  readonly identityAdmin?: (req: IncomingMessage, res: ServerResponse) => void;
   readonly forumWebDir: string;
   readonly adminWebDir: string;
   readonly checks: Record<string, ReadinessCheck>;
@@ -37,6 +39,7 @@ export function createGateway(routes: GatewayRoutes): Express {
     const service = req.method === 'GET' || req.method === 'HEAD' ? routes.query : routes.command;
     service(req, res, next);
   });
+  if (routes.identityAdmin) app.use('/admin/realms/forum', routes.identityAdmin);
   app.use('/admin', spa(routes.adminWebDir, 'admin-web'));
   app.use('/', spa(routes.forumWebDir, 'forum-web'));
   app.use(errorHandler(routes.logger));

@@ -1,7 +1,8 @@
-import { createHmac, createPublicKey, timingSafeEqual, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createTokenVerifier, type Knex, type Logger } from '@forum/platform';
+import { PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
+import { ConflictError, createTokenVerifier, type Knex, type Logger } from '@forum/platform';
 import Provider, {
   errors,
   type Account,
@@ -12,9 +13,29 @@ import Provider, {
   type ResourceServer,
 } from 'oidc-provider';
 import { deleteExpired, postgresAdapter } from './adapter.ts';
-import { loginPage, logoutPage, messagePage, THIRD_PARTY_COOKIES_HTML, type Page } from './pages.ts';
+import { ADMIN_PATH, createAdminHandler } from './admin.ts';
+import { BrokerError, createGoogleBroker, deleteExpiredBrokerStates, GOOGLE, type GoogleOptions } from './broker.ts';
+import { createCsrf } from './csrf.ts';
+import { appendVary, clientAddress, isLocalRequest, methodNotAllowed, readForm, redirect, sendJson, sendPage } from './http.ts';
+import { createMailer, deleteOldMail, type MailOptions } from './mail.ts';
+import {
+  escapeHtml,
+  forgotPasswordPage,
+  loginPage,
+  logoutPage,
+  mailboxPage,
+  messagePage,
+  registerPage,
+  resetPasswordPage,
+  resetRequestedPage,
+  THIRD_PARTY_COOKIES_HTML,
+  type GoogleButton,
+  type Page,
+  type RegisterField,
+} from './pages.ts';
 import { refreshEnvelope } from './refresh-token.ts';
-import { createAccountStore, prepareStore, type AccountRecord } from './store.ts';
+import { createAccountStore, isEmail, normalizeEmail, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
+import { createThrottle, DEFAULT_THROTTLE, deleteExpiredLimits, tooManyAttemptsMessage, tooManyRequestsMessage, type ThrottleLimits } from './throttle.ts';
 
 export interface IdentityRealmOptions {
   /** e.g. 'http://localhost:3000'; issuer = `${publicOrigin}/realms/forum` */
@@ -26,12 +47,24 @@ export interface IdentityRealmOptions {
   audience: string;
   /** default 300 */
   accessTokenTtlSeconds?: number;
+  /** 'Continue with Google' (and `kc_idp_hint=google`); absent: the button is shown disabled. */
+  google?: GoogleOptions;
+  /** Password-reset mail; without `smtpUrl` mails go to the development mailbox `{issuer}/mailbox` and the log. */
+  mail?: MailOptions;
+  /** Accounts with these emails get the role 'admin' when they are created or sign in (config ADMIN_EMAILS). */
+  adminEmails?: readonly string[];
+  /** Brute-force and abuse limits (see DEFAULT_THROTTLE). */
+  throttle?: Partial<ThrottleLimits>;
+  /** Behind a reverse proxy: count throttles against the last X-Forwarded-For address instead of the TCP peer. */
+  trustProxy?: boolean;
 }
 
 export interface IdentityRealm {
   readonly issuer: string;
   /** plain Node request handler; the gateway mounts it with express `app.use('/realms/forum', realm.handler)` */
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Keycloak's admin REST API for accounts; the gateway mounts it with `app.use('/admin/realms/forum', realm.adminHandler)`. */
+  readonly adminHandler: (req: IncomingMessage, res: ServerResponse) => void;
   readonly accounts: {
     create(input: { email: string; password: string; name: string; picture?: string; roles?: string[] }): Promise<{ id: string }>;
     findByEmail(email: string): Promise<{ id: string; email: string; name: string; picture: string; roles: string[] } | null>;
@@ -45,12 +78,28 @@ const OIDC = '/protocol/openid-connect';
 const LOGIN_PATH = '/login-actions/authenticate';
 const REGISTER_PATH = '/login-actions/registration';
 const RESET_PATH = '/login-actions/reset-credentials';
+const ACTION_TOKEN_PATH = '/login-actions/action-token';
+const BROKER_LOGIN_PATH = `/broker/${GOOGLE}/login`;
+const BROKER_ENDPOINT_PATH = `/broker/${GOOGLE}/endpoint`;
+const MAILBOX_PATH = '/mailbox';
+export { ADMIN_PATH };
+
+/** The spec's success toast of a reset request (§8), and the answer that reveals nothing. */
+export const RESET_SENT_MESSAGE = 'A password reset email is sent. Please check your email.';
+export const RESET_NEUTRAL_MESSAGE = 'If an account exists for that email, we sent a link to reset the password.';
+export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists.';
+const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
+const DISABLED_MESSAGE = 'Account is disabled, contact your administrator.';
+const UNVERIFIED_GOOGLE_MESSAGE =
+  'The email address of your Google account is not verified, so it cannot be used to sign in here. Verify it with Google, or sign in with your email and password.';
+const GOOGLE_UNCONFIGURED = 'Google sign-in is not configured on this server.';
+const RESET_TOKEN_KIND = 'reset-password';
+const RESET_TOKEN_TTL_SECONDS = 30 * 60;
 
 const SSO_SESSION_MAX_SECONDS = 10 * 60 * 60;
 const SSO_SESSION_IDLE_SECONDS = 30 * 60;
 const INTERACTION_TTL_SECONDS = 30 * 60;
 const CLEANUP_EVERY_MS = 10 * 60_000;
-const FORM_LIMIT_BYTES = 16 * 1024;
 
 const FIRST_PARTY = new Set(['forum-web', 'admin-web', 'forum-cli']);
 const OIDC_SCOPES = ['openid', 'email', 'profile'];
@@ -88,38 +137,6 @@ function publicJwk(jwk: JsonWebKey): JWK {
   return { kty, n, e, kid, alg, use } as JWK;
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams | null> {
-  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') return null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > FORM_LIMIT_BYTES) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}
-
-function sendPage(res: ServerResponse, page: Page) {
-  res.statusCode = page.status;
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Content-Security-Policy', page.csp);
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.end(page.html);
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-store');
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.end(JSON.stringify(body));
-}
-
 function pageOnContext(ctx: KoaContextWithOIDC, page: Page) {
   ctx.status = page.status;
   ctx.type = 'html';
@@ -129,13 +146,6 @@ function pageOnContext(ctx: KoaContextWithOIDC, page: Page) {
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.body = page.html;
-}
-
-function appendVary(res: ServerResponse, field: string) {
-  const current = String(res.getHeader('Vary') ?? '');
-  if (!current.split(',').some((v) => v.trim().toLowerCase() === field.toLowerCase())) {
-    res.setHeader('Vary', current ? `${current}, ${field}` : field);
-  }
 }
 
 export async function createIdentityRealm(options: IdentityRealmOptions): Promise<IdentityRealm> {
@@ -152,6 +162,25 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const csrfKey = Buffer.from(secrets.cookieKeys[0] ?? '', 'base64url');
   const allowedOrigins = new Set([publicOrigin]);
   const formTargets = [...allowedOrigins];
+  const secureCookies = new URL(publicOrigin).protocol === 'https:';
+  const csrf = createCsrf(csrfKey, { path: REALM_PATH, secure: secureCookies });
+  const throttle = createThrottle(db, { ...DEFAULT_THROTTLE, ...options.throttle });
+  const trustProxy = options.trustProxy ?? false;
+  const mailer = createMailer(options.mail, db, log);
+  const google = options.google?.clientId && options.google.clientSecret ? createGoogleBroker(options.google, issuer, db, log) : null;
+  const adminEmails = new Set((options.adminEmails ?? []).map(normalizeEmail).filter(Boolean));
+  if (mailer.mode === 'mailbox') log.warn({ mailbox: `${issuer}${MAILBOX_PATH}` }, 'SMTP_URL is not set: mails go to the development mailbox and the log');
+
+  /** Every account creation: ADMIN_EMAILS are admins from the start. */
+  const createAccount = (input: NewAccount) =>
+    accounts.create({ ...input, roles: [...(input.roles ?? []), ...(adminEmails.has(normalizeEmail(input.email ?? '')) ? ['admin'] : [])] });
+  /** ... and from their next sign-in when the account existed before. */
+  async function promoteAdmin(record: AccountRecord) {
+    if (adminEmails.has(record.email) && !record.roles.includes('admin')) {
+      await accounts.addRole(record.id, 'admin');
+      record.roles.push('admin');
+    }
+  }
 
   /** keycloak-js sends the current page as redirect_uri: each browser client owns one path prefix of its origin. */
   const redirectPrefixes = new Map<string, URL>([
@@ -220,7 +249,8 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       keys: secrets.cookieKeys,
       names: { session: 'forum_idp_session', interaction: 'forum_idp_interaction', resume: 'forum_idp_resume' },
       long: { httpOnly: true, sameSite: 'lax', path: REALM_PATH },
-      short: { httpOnly: true, sameSite: 'lax' },
+      // the interaction cookie covers every page of the realm (login, register, the Google callback): one pending sign-in per browser, like Keycloak's auth session
+      short: { httpOnly: true, sameSite: 'lax', path: REALM_PATH },
     },
     routes: {
       authorization: `${OIDC}/auth`,
@@ -275,8 +305,17 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       RefreshToken: SSO_SESSION_IDLE_SECONDS,
     },
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // kc_idp_hint: keycloak-js `login({ idpHint })`; forum_screen=register: set by the registrations endpoint
+    extraParams: ['kc_idp_hint', 'forum_screen'],
     interactions: {
-      url: (_ctx, interaction) => `${REALM_PATH}${LOGIN_PATH}/${interaction.uid}`,
+      url: (_ctx, interaction) => {
+        const { uid, params, prompt } = interaction;
+        if (prompt.name === 'login') {
+          if (google && params.kc_idp_hint === GOOGLE) return `${REALM_PATH}${BROKER_LOGIN_PATH}?interaction=${uid}`;
+          if (params.forum_screen === 'register') return `${REALM_PATH}${REGISTER_PATH}/${uid}`;
+        }
+        return `${REALM_PATH}${LOGIN_PATH}/${uid}`;
+      },
     },
     findAccount: async (_ctx, sub) => {
       const record = await accounts.findById(sub);
@@ -383,11 +422,28 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         throw new errors.InvalidRequest("missing required parameters 'username' and 'password'");
       }
       const client = ctx.oidc.client;
+      const address = clientAddress(ctx.req, trustProxy);
+      // throttled: 400 invalid_grant like any refused sign-in (Keycloak's answer), saying when to try again
+      const refuseThrottled = (retryMs: number) => {
+        log.info({ clientId: client.clientId, grantType: 'password' }, 'sign-in refused: too many failed attempts');
+        ctx.set('Retry-After', String(Math.ceil(retryMs / 1000)));
+        return new errors.CustomOIDCProviderError('invalid_grant', tooManyAttemptsMessage(retryMs));
+      };
+      const locked = await throttle.loginLocked(params.username, address);
+      if (locked) throw refuseThrottled(locked);
       const record = await accounts.authenticate(params.username, params.password);
       if (!record) {
+        const lock = await throttle.loginFailed(params.username, address);
+        if (lock) throw refuseThrottled(lock);
         log.info({ clientId: client.clientId, grantType: 'password' }, 'sign-in refused: invalid credentials');
         throw new errors.CustomOIDCProviderError('invalid_grant', 'Invalid user credentials');
       }
+      if (!record.enabled) {
+        log.info({ clientId: client.clientId, accountId: record.id, grantType: 'password' }, 'sign-in refused: account disabled');
+        throw new errors.CustomOIDCProviderError('invalid_grant', 'Account disabled');
+      }
+      await throttle.loginSucceeded(params.username);
+      await promoteAdmin(record);
       // Keycloak's default client scopes apply even when not asked for
       const scopes = new Set(['openid', 'email', 'profile'].filter((s) => requested.includes(s) || s !== 'openid'));
       const scope = [...scopes].join(' ');
@@ -450,13 +506,12 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     },
   });
 
-  const csrfFor = (uid: string) => createHmac('sha256', csrfKey).update(`login:${uid}`).digest('base64url');
-  const csrfValid = (uid: string, given: unknown) => {
-    if (typeof given !== 'string') return false;
-    const expected = Buffer.from(csrfFor(uid));
-    const actual = Buffer.from(given);
-    return actual.length === expected.length && timingSafeEqual(actual, expected);
-  };
+  type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
+  const loginUrl = (uid: string) => `${REALM_PATH}${LOGIN_PATH}/${uid}`;
+  const registerUrl = (uid: string) => `${REALM_PATH}${REGISTER_PATH}/${uid}`;
+  const forgotUrl = (uid?: string) => `${REALM_PATH}${RESET_PATH}${uid ? `?interaction=${uid}` : ''}`;
+  const googleButton = (uid: string): GoogleButton =>
+    google ? { href: `${REALM_PATH}${BROKER_LOGIN_PATH}?interaction=${uid}` } : { unavailable: GOOGLE_UNCONFIGURED };
 
   async function userinfo(req: IncomingMessage, res: ServerResponse) {
     if (req.method !== 'GET' && req.method !== 'POST') {
@@ -488,100 +543,429 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     sendJson(res, 200, { ...idTokenClaims(record), realm_access: { roles: record.roles } });
   }
 
-  async function login(req: IncomingMessage, res: ServerResponse, uid: string) {
-    const expired = () =>
-      sendPage(
-        res,
-        messagePage({
-          title: 'Your sign-in page has expired',
-          message: 'Go back to the forum and sign in again.',
-          status: 400,
-          link: { href: `${publicOrigin}/`, label: 'Back to the forum' },
-          formTargets,
-        }),
-      );
-    if (req.method !== 'GET' && req.method !== 'POST') {
-      res.statusCode = 405;
-      res.setHeader('Allow', 'GET, POST');
-      res.end();
-      return;
-    }
-    let details: Awaited<ReturnType<Provider['interactionDetails']>>;
+  function expiredPage(res: ServerResponse) {
+    sendPage(
+      res,
+      messagePage({
+        title: 'Your sign-in page has expired',
+        message: 'Go back to the forum and sign in again.',
+        status: 400,
+        link: { href: `${publicOrigin}/`, label: 'Back to the forum' },
+        formTargets,
+      }),
+    );
+  }
+
+  /**
+   * The pending sign-in `uid` of this browser (oidc-provider's signed interaction cookie), or null
+   * when the answer was sent: the expired page, or the consent step done without a screen.
+   */
+  async function pendingLogin(req: IncomingMessage, res: ServerResponse, uid: string | null): Promise<Details | null> {
+    let details: Details;
     try {
       details = await provider.interactionDetails(req, res);
     } catch {
-      expired();
-      return;
+      expiredPage(res);
+      return null;
     }
     if (details.uid !== uid) {
-      expired();
-      return;
+      expiredPage(res);
+      return null;
     }
-
     if (details.prompt.name === 'consent') {
-      // only reached for clients loadExistingGrant does not cover: grant what is missing, no screen
-      const missing = details.prompt.details as {
-        missingOIDCScope?: string[];
-        missingOIDCClaims?: string[];
-        missingResourceScopes?: Record<string, string[]>;
-      };
-      const accountId = details.session?.accountId;
-      const clientId = String(details.params.client_id);
-      if (!accountId || !FIRST_PARTY.has(clientId)) {
-        await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'consent required' });
-        return;
-      }
-      const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId, clientId });
-      if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope);
-      if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-      for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes);
-      const grantId = await grant.save();
-      await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
-      return;
+      await finishConsent(req, res, details);
+      return null;
     }
     if (details.prompt.name !== 'login') {
-      expired();
+      expiredPage(res);
+      return null;
+    }
+    return details;
+  }
+
+  /** Only reached for clients loadExistingGrant does not cover: grant what is missing, no screen. */
+  async function finishConsent(req: IncomingMessage, res: ServerResponse, details: Details) {
+    const missing = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
+    const accountId = details.session?.accountId;
+    const clientId = String(details.params.client_id);
+    if (!accountId || !FIRST_PARTY.has(clientId)) {
+      await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'consent required' });
       return;
     }
+    const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId, clientId });
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope);
+    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes);
+    const grantId = await grant.save();
+    await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  }
 
-    const action = `${REALM_PATH}${LOGIN_PATH}/${uid}`;
-    const view = (email: string, error?: string) =>
-      loginPage({
-        action,
-        csrf: csrfFor(uid),
-        email,
-        error,
-        registerUrl: `${REALM_PATH}${REGISTER_PATH}?interaction=${uid}`,
-        resetUrl: `${REALM_PATH}${RESET_PATH}?interaction=${uid}`,
-        formTargets,
-      });
+  function loginView(uid: string, options: { email: string; error?: string; info?: string[]; status?: number }): Page {
+    return loginPage({
+      action: loginUrl(uid),
+      csrf: csrf.forInteraction('login', uid),
+      email: options.email,
+      error: options.error,
+      info: options.info,
+      status: options.status,
+      registerUrl: registerUrl(uid),
+      resetUrl: forgotUrl(uid),
+      google: googleButton(uid),
+      formTargets,
+    });
+  }
+
+  async function signIn(req: IncomingMessage, res: ServerResponse, details: Details, record: AccountRecord, how: string, amr?: string[]) {
+    await promoteAdmin(record);
+    log.info({ clientId: details.params.client_id, accountId: record.id, method: how }, 'signed in');
+    await provider.interactionFinished(req, res, { login: { accountId: record.id, ...(amr ? { amr } : {}) } }, { mergeWithLastSubmission: false });
+  }
+
+  async function login(req: IncomingMessage, res: ServerResponse, uid: string) {
+    if (req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(res, 'GET, POST');
+    const details = await pendingLogin(req, res, uid);
+    if (!details) return;
 
     if (req.method === 'GET') {
       const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.slice(0, 254) : '';
-      sendPage(res, view(hint));
+      sendPage(res, loginView(uid, { email: hint }));
       return;
     }
 
     const form = await readForm(req);
     const email = (form?.get('email') ?? '').trim().slice(0, 254);
-    if (!form || !csrfValid(uid, form.get('csrf'))) {
-      sendPage(res, { ...view(email, 'Your session has expired. Please sign in again.'), status: 403 });
+    if (!form || !csrf.validForInteraction('login', uid, form.get('csrf'))) {
+      sendPage(res, loginView(uid, { email, error: 'Your session has expired. Please sign in again.', status: 403 }));
+      return;
+    }
+    const address = clientAddress(req, trustProxy);
+    const locked = await throttle.loginLocked(email, address);
+    if (locked) {
+      log.info({ clientId: details.params.client_id }, 'sign-in refused: too many failed attempts');
+      sendPage(res, loginView(uid, { email, error: tooManyAttemptsMessage(locked), status: 429 }));
       return;
     }
     const record = await accounts.authenticate(email, form.get('password') ?? '');
     if (!record) {
-      log.info({ clientId: details.params.client_id }, 'sign-in refused: invalid credentials');
-      sendPage(res, view(email, 'Invalid email or password.'));
+      const lock = await throttle.loginFailed(email, address);
+      log.info({ clientId: details.params.client_id, locked: lock > 0 }, 'sign-in refused: invalid credentials');
+      sendPage(res, lock ? loginView(uid, { email, error: tooManyAttemptsMessage(lock), status: 429 }) : loginView(uid, { email, error: INVALID_CREDENTIALS_MESSAGE }));
       return;
     }
-    log.info({ clientId: details.params.client_id, accountId: record.id }, 'signed in');
-    await provider.interactionFinished(req, res, { login: { accountId: record.id, amr: ['pwd'] } }, { mergeWithLastSubmission: false });
+    if (!record.enabled) {
+      log.info({ accountId: record.id }, 'sign-in refused: account disabled');
+      sendPage(res, loginView(uid, { email, error: DISABLED_MESSAGE, status: 403 }));
+      return;
+    }
+    await throttle.loginSucceeded(email);
+    await signIn(req, res, details, record, 'password', ['pwd']);
   }
 
-  function placeholder(res: ServerResponse, title: string, message: string, query: URLSearchParams) {
+  // ---- registration (keycloak-js register(), the login page's Register link)
+  async function register(req: IncomingMessage, res: ServerResponse, uid: string) {
+    if (req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(res, 'GET, POST');
+    const details = await pendingLogin(req, res, uid);
+    if (!details) return;
+    const view = (values: { name: string; photo: string; email: string }, errors: Partial<Record<RegisterField, string>> = {}, error?: string, status?: number) =>
+      registerPage({
+        action: registerUrl(uid),
+        csrf: csrf.forInteraction('register', uid),
+        values,
+        errors,
+        error,
+        status,
+        loginUrl: loginUrl(uid),
+        google: googleButton(uid),
+        formTargets,
+      });
+
+    if (req.method === 'GET') {
+      const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.slice(0, 254) : '';
+      sendPage(res, view({ name: '', photo: '', email: hint }));
+      return;
+    }
+
+    const form = await readForm(req);
+    const values = {
+      name: (form?.get('name') ?? '').trim().slice(0, 200),
+      photo: (form?.get('photo') ?? '').trim().slice(0, 4096),
+      email: normalizeEmail(form?.get('email') ?? '').slice(0, 254),
+    };
+    if (!form || !csrf.validForInteraction('register', uid, form.get('csrf'))) {
+      sendPage(res, view(values, {}, 'Your session has expired. Please try again.', 403));
+      return;
+    }
+    const password = form.get('password') ?? '';
+    const confirm = form.get('password-confirm') ?? '';
+    const errors: Partial<Record<RegisterField, string>> = {};
+    if (!values.name) errors.name = 'Name is required.';
+    else if (values.name.length > 100) errors.name = 'Name must be at most 100 characters.';
+    if (!values.photo) errors.photo = 'Photo URL is required.';
+    else if (!isWebUrl(values.photo)) errors.photo = 'Enter a valid photo URL (http or https).';
+    if (!values.email) errors.email = 'Email is required.';
+    else if (!isEmail(values.email)) errors.email = 'Enter a valid email address.';
+    const problem = passwordProblem(password);
+    if (problem) errors.password = problem;
+    else if (password !== confirm) errors['password-confirm'] = PASSWORD_MISMATCH_MESSAGE;
+    if (Object.keys(errors).length > 0) {
+      sendPage(res, view(values, errors, undefined, 400));
+      return;
+    }
+
+    const address = clientAddress(req, trustProxy);
+    const wait = await throttle.registrationLocked(address);
+    if (wait) {
+      sendPage(res, view(values, {}, tooManyRequestsMessage(wait), 429));
+      return;
+    }
+    let id: string;
+    try {
+      ({ id } = await createAccount({ email: values.email, password, name: values.name, picture: values.photo }));
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
+      await throttle.registrationCounted(address);
+      sendPage(res, view(values, { email: DUPLICATE_EMAIL_MESSAGE }, undefined, 409));
+      return;
+    }
+    await throttle.registrationCounted(address);
+    const record = (await accounts.findById(id))!;
+    log.info({ clientId: details.params.client_id, accountId: id }, 'account registered');
+    await signIn(req, res, details, record, 'registration', ['pwd']);
+  }
+
+  // ---- forgot password: the same answer whether or not the account exists; the work happens afterwards
+  const background = new Set<Promise<void>>();
+  function inBackground(work: () => Promise<void>) {
+    const job = work()
+      .catch((err: unknown) => log.error({ err }, 'identity background job failed'))
+      .finally(() => background.delete(job));
+    background.add(job);
+  }
+
+  async function sendResetMail(email: string, interactionUid: string | null) {
+    if (!(await throttle.resetMailAllowed(email))) {
+      log.info('password reset mail not sent: too many for this email');
+      return;
+    }
+    const account = await accounts.findByEmail(email);
+    if (!account || !account.enabled) {
+      log.info('password reset requested for an email without an (enabled) account');
+      return;
+    }
+    const token = await accounts.issueActionToken(RESET_TOKEN_KIND, account.id, RESET_TOKEN_TTL_SECONDS, interactionUid);
+    const link = `${issuer}${ACTION_TOKEN_PATH}?key=${token}`;
+    const minutes = RESET_TOKEN_TTL_SECONDS / 60;
+    await mailer.send({
+      to: account.email,
+      subject: 'Reset your Forum password',
+      text: `Hello ${account.name},\n\nSomeone (hopefully you) asked to reset the password of your Forum account ${account.email}.\n\nOpen this link within ${minutes} minutes to choose a new password:\n${link}\n\nThe link works once. If you did not ask for this, ignore this mail: your password stays as it is.\n`,
+      html: `<p>Hello ${escapeHtml(account.name)},</p><p>Someone (hopefully you) asked to reset the password of your Forum account ${escapeHtml(account.email)}.</p><p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works once, for ${minutes} minutes).</p><p>If you did not ask for this, ignore this mail: your password stays as it is.</p>`,
+      link,
+    });
+    log.info({ accountId: account.id }, 'password reset mail sent');
+  }
+
+  async function forgotPassword(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+    if (req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(res, 'GET, POST');
+    const form = req.method === 'POST' ? await readForm(req) : null;
+    const given = form?.get('interaction') ?? query.get('interaction');
+    const uid = given && UID.test(given) ? given : undefined;
+    const view = (email: string, error?: string, status?: number) =>
+      forgotPasswordPage({
+        action: `${REALM_PATH}${RESET_PATH}`,
+        csrf: csrf.issue(req, res, 'forgot'),
+        email,
+        interaction: uid,
+        error,
+        status,
+        loginUrl: uid ? loginUrl(uid) : undefined,
+        formTargets,
+      });
+    if (req.method === 'GET') {
+      const hint = query.get('email') ?? '';
+      sendPage(res, view(isEmail(normalizeEmail(hint)) ? normalizeEmail(hint) : ''));
+      return;
+    }
+    const email = normalizeEmail(form?.get('email') ?? '').slice(0, 254);
+    if (!form || !csrf.valid(req, 'forgot', form.get('csrf'))) {
+      sendPage(res, view(email, 'Your session has expired. Please try again.', 403));
+      return;
+    }
+    if (!isEmail(email)) {
+      sendPage(res, view(email, 'Enter a valid email address.', 400));
+      return;
+    }
+    const wait = await throttle.resetRequested(clientAddress(req, trustProxy));
+    if (wait) {
+      sendPage(res, view(email, tooManyRequestsMessage(wait), 429));
+      return;
+    }
+    inBackground(() => sendResetMail(email, uid ?? null));
+    sendPage(res, resetRequestedPage({ lines: [RESET_SENT_MESSAGE, RESET_NEUTRAL_MESSAGE], loginUrl: uid ? loginUrl(uid) : undefined, formTargets }));
+  }
+
+  function refusedLinkPage(res: ServerResponse, status: 'used' | 'expired' | 'unknown') {
+    const text = {
+      used: { title: 'This link was already used', message: 'This password reset link has already been used. Request a new one if you still need to reset your password.', code: 410 },
+      expired: { title: 'This link has expired', message: `Password reset links work for ${RESET_TOKEN_TTL_SECONDS / 60} minutes. Request a new one.`, code: 410 },
+      unknown: { title: 'This link is not valid', message: 'This password reset link is not valid. Request a new one.', code: 400 },
+    }[status];
+    sendPage(res, messagePage({ title: text.title, message: text.message, status: text.code, link: { href: forgotUrl(), label: 'Request a new link' }, formTargets }));
+  }
+
+  async function resetPassword(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+    if (req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(res, 'GET, POST');
+    const form = req.method === 'POST' ? await readForm(req) : null;
+    const key = (form?.get('key') ?? query.get('key') ?? '').slice(0, 128);
+    const state = await accounts.inspectActionToken(RESET_TOKEN_KIND, key);
+    if (state.status !== 'valid') return refusedLinkPage(res, state.status);
+    const account = await accounts.findById(state.accountId);
+    if (!account) return refusedLinkPage(res, 'unknown');
+    const view = (errors: Partial<Record<'password' | 'password-confirm', string>>, error?: string, status?: number) =>
+      resetPasswordPage({
+        action: `${REALM_PATH}${ACTION_TOKEN_PATH}`,
+        csrf: csrf.issue(req, res, 'reset'),
+        key,
+        email: account.email,
+        errors,
+        error,
+        status,
+        formTargets,
+      });
+    if (req.method === 'GET') {
+      sendPage(res, view({}));
+      return;
+    }
+    if (!form || !csrf.valid(req, 'reset', form.get('csrf'))) {
+      sendPage(res, view({}, 'Your session has expired. Please try again.', 403));
+      return;
+    }
+    const password = form.get('password') ?? '';
+    const problem = passwordProblem(password);
+    if (problem || password !== (form.get('password-confirm') ?? '')) {
+      sendPage(res, view(problem ? { password: problem } : { 'password-confirm': PASSWORD_MISMATCH_MESSAGE }, undefined, 400));
+      return;
+    }
+    const used = await accounts.useActionToken(RESET_TOKEN_KIND, key, (accountId, trx) => accounts.setPassword(accountId, password, trx));
+    if (used.status !== 'valid') return refusedLinkPage(res, used.status);
+    await throttle.loginSucceeded(account.email); // the owner of the mailbox: lift a lock on the account
+    log.info({ accountId: account.id }, 'password reset');
+    // back to the sign-in that was pending when the link was asked for, if it still is
+    const pending = used.interactionUid && (await provider.Interaction.find(used.interactionUid)) ? used.interactionUid : null;
+    sendPage(
+      res,
+      messagePage({
+        title: 'Your password has been updated',
+        message: 'You can now sign in with your new password.',
+        link: pending ? { href: loginUrl(pending), label: 'Sign in' } : { href: `${publicOrigin}/`, label: 'Back to the forum' },
+        formTargets,
+      }),
+    );
+  }
+
+  // ---- Google
+  async function brokerLogin(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+    if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
     const uid = query.get('interaction');
-    const link = uid && UID.test(uid) ? { href: `${REALM_PATH}${LOGIN_PATH}/${uid}`, label: 'Back to sign in' } : { href: `${publicOrigin}/`, label: 'Back to the forum' };
-    sendPage(res, messagePage({ title, message, link, formTargets }));
+    const details = await pendingLogin(req, res, uid && UID.test(uid) ? uid : null);
+    if (!details) return;
+    if (!google) {
+      sendPage(res, loginView(details.uid, { email: '', error: GOOGLE_UNCONFIGURED, status: 404 }));
+      return;
+    }
+    let location: string;
+    try {
+      const hint = typeof details.params.login_hint === 'string' && isEmail(details.params.login_hint) ? details.params.login_hint : undefined;
+      location = await google.start(details.uid, hint);
+    } catch (err) {
+      log.warn({ err }, 'Google sign-in could not start');
+      sendPage(res, loginView(details.uid, { email: '', error: 'Google sign-in is not available right now. Please try again later.', status: 502 }));
+      return;
+    }
+    redirect(res, location);
+  }
+
+  async function brokerEndpoint(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+    if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
+    if (!google) {
+      sendPage(res, messagePage({ title: 'Not found', message: GOOGLE_UNCONFIGURED, status: 404, formTargets }));
+      return;
+    }
+    const claimed = await google.claimState(query.get('state'));
+    if (!claimed) return expiredPage(res);
+    // the browser that started this sign-in must be the one finishing it
+    const details = await pendingLogin(req, res, claimed.interactionUid);
+    if (!details) return;
+    const uid = details.uid;
+    const refuse = (error: string, status: number) => sendPage(res, loginView(uid, { email: '', error, status }));
+
+    let identity;
+    try {
+      identity = await google.finish(query, claimed);
+    } catch (err) {
+      if (err instanceof BrokerError) return refuse(err.message, err.reason === 'cancelled' ? 200 : 400);
+      throw err;
+    }
+    let record = await accounts.findLinked(GOOGLE, identity.subject);
+    let created = false;
+    if (!record) {
+      if (!identity.emailVerified) {
+        log.info({ provider: GOOGLE }, 'sign-in refused: upstream email not verified');
+        return refuse(UNVERIFIED_GOOGLE_MESSAGE, 403);
+      }
+      record = await accounts.findByEmail(identity.email);
+      if (!record) {
+        try {
+          await createAccount({
+            email: identity.email,
+            password: null,
+            name: (identity.name || identity.email.split('@')[0]!).slice(0, 100),
+            picture: isWebUrl(identity.picture) ? identity.picture : '',
+            emailVerified: true,
+          });
+          created = true;
+        } catch (err) {
+          if (!(err instanceof ConflictError)) throw err; // made meanwhile: use it
+        }
+        record = await accounts.findByEmail(identity.email);
+        if (!record) throw new Error('account vanished after creation');
+      } else {
+        await accounts.markEmailVerified(record.id);
+      }
+      await accounts.link(GOOGLE, identity.subject, record.id, identity.email);
+    }
+    if (!record.enabled) {
+      log.info({ accountId: record.id }, 'sign-in refused: account disabled');
+      return refuse(DISABLED_MESSAGE, 403);
+    }
+    if (created) log.info({ accountId: record.id, provider: GOOGLE }, 'account registered');
+    await signIn(req, res, details, record, GOOGLE);
+  }
+
+  // ---- development mailbox
+  async function mailbox(req: IncomingMessage, res: ServerResponse) {
+    if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
+    if (mailer.mode !== 'mailbox') {
+      sendPage(res, messagePage({ title: 'Not found', message: 'This realm sends its mail through SMTP; there is no local mailbox.', status: 404, formTargets }));
+      return;
+    }
+    if (!isLocalRequest(req)) {
+      sendPage(res, messagePage({ title: 'Not available', message: 'The development mailbox can only be opened from this machine.', status: 403, formTargets }));
+      return;
+    }
+    sendPage(res, mailboxPage(await mailer.recent(50), formTargets));
+  }
+
+  /** keycloak-js register(): the usual authorization request on another path; the pending sign-in starts on the register page. */
+  function registrations(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+    if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
+    query.delete('forum_screen');
+    query.set('forum_screen', 'register');
+    redirect(res, `${REALM_PATH}${OIDC}/auth?${query.toString()}`);
   }
 
   /** Answers CORS for the allowed origins with credentials; true when the request (a preflight) is done. */
@@ -624,16 +1008,26 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       res.end(THIRD_PARTY_COOKIES_HTML);
       return;
     }
+    if (path === `${OIDC}/registrations`) return registrations(req, res, url.searchParams);
     if (path.startsWith(`${LOGIN_PATH}/`)) {
       const uid = path.slice(LOGIN_PATH.length + 1);
       if (UID.test(uid)) return login(req, res, uid);
     }
-    if (path === REGISTER_PATH || path === `${OIDC}/registrations`) {
-      return placeholder(res, 'Create an account', 'Registration is not open yet. Please check back soon.', url.searchParams);
+    if (path.startsWith(`${REGISTER_PATH}/`)) {
+      const uid = path.slice(REGISTER_PATH.length + 1);
+      if (UID.test(uid)) return register(req, res, uid);
     }
-    if (path === RESET_PATH) {
-      return placeholder(res, 'Forgot your password?', 'Password reset is not available yet. Please contact an administrator.', url.searchParams);
+    if (path === REGISTER_PATH) {
+      // the old link shape: /login-actions/registration?interaction=…
+      const uid = url.searchParams.get('interaction');
+      if (uid && UID.test(uid)) return redirect(res, registerUrl(uid));
+      return expiredPage(res);
     }
+    if (path === RESET_PATH) return forgotPassword(req, res, url.searchParams);
+    if (path === ACTION_TOKEN_PATH) return resetPassword(req, res, url.searchParams);
+    if (path === BROKER_LOGIN_PATH) return brokerLogin(req, res, url.searchParams);
+    if (path === BROKER_ENDPOINT_PATH) return brokerEndpoint(req, res, url.searchParams);
+    if (path === MAILBOX_PATH) return mailbox(req, res);
     await callback(req, res);
   }
 
@@ -645,18 +1039,28 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     });
   };
 
+  const adminHandler = createAdminHandler({ publicOrigin, accounts, createAccount, verifyAccessToken, log });
+
+  async function cleanupRecords() {
+    await deleteExpired(db);
+    await deleteExpiredBrokerStates(db);
+    await deleteExpiredLimits(db);
+    await deleteOldMail(db);
+    await db.raw(`DELETE FROM ${SCHEMA}.action_tokens WHERE expires_at < now() - interval '1 day'`);
+  }
   const cleanup = setInterval(() => {
-    deleteExpired(db).catch((err: unknown) => log.warn({ err }, 'could not delete expired identity records'));
+    cleanupRecords().catch((err: unknown) => log.warn({ err }, 'could not delete expired identity records'));
   }, CLEANUP_EVERY_MS);
   cleanup.unref();
 
-  log.info({ issuer }, 'identity realm ready');
+  log.info({ issuer, google: google !== null, mail: mailer.mode }, 'identity realm ready');
 
   return {
     issuer,
     handler,
+    adminHandler,
     accounts: {
-      create: (input) => accounts.create(input),
+      create: (input) => createAccount(input),
       findByEmail: async (email) => {
         const record = await accounts.findByEmail(email);
         return record && { id: record.id, email: record.email, name: record.name, picture: record.picture, roles: record.roles };
@@ -664,6 +1068,19 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     },
     async close() {
       clearInterval(cleanup);
+      await Promise.allSettled([...background]);
+      mailer.close();
     },
   };
+}
+
+/** An absolute http(s) URL without credentials, as a photo address. */
+function isWebUrl(value: string): boolean {
+  if (value.length > 2048 || /\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !!url.hostname;
+  } catch {
+    return false;
+  }
 }

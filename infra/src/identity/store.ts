@@ -42,6 +42,52 @@ const DDL = [
   `CREATE INDEX IF NOT EXISTS oidc_payloads_uid ON ${SCHEMA}.oidc_payloads (uid) WHERE uid IS NOT NULL`,
   `CREATE INDEX IF NOT EXISTS oidc_payloads_user_code ON ${SCHEMA}.oidc_payloads (user_code) WHERE user_code IS NOT NULL`,
   `CREATE INDEX IF NOT EXISTS oidc_payloads_expires_at ON ${SCHEMA}.oidc_payloads (expires_at) WHERE expires_at IS NOT NULL`,
+  `CREATE INDEX IF NOT EXISTS oidc_payloads_account ON ${SCHEMA}.oidc_payloads ((payload->>'accountId')) WHERE payload->>'accountId' IS NOT NULL`,
+  // Keycloak's `enabled`; an empty password_hash means "no password" (Google-only accounts)
+  `ALTER TABLE ${SCHEMA}.accounts ADD COLUMN IF NOT EXISTS enabled boolean NOT NULL DEFAULT true`,
+  `CREATE TABLE IF NOT EXISTS ${SCHEMA}.federated_identities (
+     provider text NOT NULL,
+     subject text NOT NULL,
+     account_id uuid NOT NULL REFERENCES ${SCHEMA}.accounts (id) ON DELETE CASCADE,
+     email text NOT NULL,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (provider, subject)
+   )`,
+  `CREATE INDEX IF NOT EXISTS federated_identities_account ON ${SCHEMA}.federated_identities (account_id)`,
+  /** One-time links sent by mail (password reset): only a hash of the token is kept. */
+  `CREATE TABLE IF NOT EXISTS ${SCHEMA}.action_tokens (
+     token_hash text PRIMARY KEY,
+     kind text NOT NULL,
+     account_id uuid NOT NULL REFERENCES ${SCHEMA}.accounts (id) ON DELETE CASCADE,
+     interaction_uid text,
+     expires_at timestamptz NOT NULL,
+     used_at timestamptz,
+     created_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  `CREATE INDEX IF NOT EXISTS action_tokens_account ON ${SCHEMA}.action_tokens (account_id) WHERE used_at IS NULL`,
+  /** state → PKCE verifier and nonce of a sign-in at an upstream provider (Google) in flight. */
+  `CREATE TABLE IF NOT EXISTS ${SCHEMA}.broker_states (
+     state_hash text PRIMARY KEY,
+     provider text NOT NULL,
+     interaction_uid text NOT NULL,
+     code_verifier text NOT NULL,
+     nonce text NOT NULL,
+     expires_at timestamptz NOT NULL
+   )`,
+  /** Development mailbox: the mails the realm would have sent when no SMTP server is configured. */
+  `CREATE TABLE IF NOT EXISTS ${SCHEMA}.mailbox (
+     id bigserial PRIMARY KEY,
+     recipient text NOT NULL,
+     subject text NOT NULL,
+     body text NOT NULL,
+     created_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  /** rate-limiter-flexible's PostgreSQL store (its own layout; keys are hashed). */
+  `CREATE TABLE IF NOT EXISTS ${SCHEMA}.rate_limits (
+     key text PRIMARY KEY,
+     points integer NOT NULL DEFAULT 0,
+     expire bigint
+   )`,
 ];
 
 export interface RealmSecrets {
@@ -109,14 +155,21 @@ export interface AccountRecord {
   name: string;
   picture: string;
   roles: string[];
+  enabled: boolean;
+  /** false for accounts made through Google (or the admin API without credentials) until a password is set */
+  hasPassword: boolean;
+  createdAt: Date;
 }
 
 export interface NewAccount {
   email: string;
-  password: string;
+  /** null or absent: an account without a password (it signs in through Google, or resets a password first) */
+  password?: string | null;
   name: string;
   picture?: string;
   roles?: string[];
+  emailVerified?: boolean;
+  enabled?: boolean;
 }
 
 interface AccountRow {
@@ -126,7 +179,9 @@ interface AccountRow {
   name: string;
   picture: string;
   roles: string[];
+  enabled: boolean;
   password_hash: string;
+  created_at: Date;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -136,61 +191,178 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-function toRecord(row: AccountRow): AccountRecord {
-  const roles = [...new Set(['user', ...(row.roles ?? [])])];
-  return { id: row.id, email: row.email, emailVerified: row.email_verified, name: row.name, picture: row.picture, roles };
+export function isEmail(email: string): boolean {
+  return EMAIL.test(email) && email.length <= 254;
 }
 
-const COLUMNS = ['id', 'email', 'email_verified', 'name', 'picture', 'roles'];
+function toRecord(row: AccountRow): AccountRecord {
+  const roles = [...new Set(['user', ...(row.roles ?? [])])];
+  return {
+    id: row.id,
+    email: row.email,
+    emailVerified: row.email_verified,
+    name: row.name,
+    picture: row.picture,
+    roles,
+    enabled: row.enabled,
+    hasPassword: row.password_hash !== '',
+    createdAt: row.created_at,
+  };
+}
+
+const COLUMNS = ['id', 'email', 'email_verified', 'name', 'picture', 'roles', 'enabled', 'password_hash', 'created_at'];
+
+const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
+
+export type ActionTokenState = { status: 'valid'; accountId: string; interactionUid: string | null } | { status: 'used' | 'expired' | 'unknown' };
 
 export function createAccountStore(db: Knex) {
   const accounts = () => db.withSchema(SCHEMA).from<AccountRow>('accounts');
+  const byRow = (row: unknown) => (row ? toRecord(row as AccountRow) : null);
 
   return {
     async create(input: NewAccount): Promise<{ id: string }> {
       const email = normalizeEmail(input.email ?? '');
       const name = (input.name ?? '').trim();
       const problems: Record<string, string[]> = {};
-      if (!EMAIL.test(email) || email.length > 254) problems.email = ['Enter a valid email address'];
+      if (!isEmail(email)) problems.email = ['Enter a valid email address'];
       if (!name || name.length > 100) problems.name = ['Name must be 1 to 100 characters'];
-      const passwordIssue = passwordProblem(input.password ?? '');
+      const password = input.password ?? null;
+      const passwordIssue = password === null ? null : passwordProblem(password);
       if (passwordIssue) problems.password = [passwordIssue];
       const roles = [...new Set(['user', ...(input.roles ?? [])].map((role) => role.trim()).filter(Boolean))];
       if (Object.keys(problems).length > 0) throw new ValidationError(problems);
 
       const id = randomUUID();
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = password === null ? '' : await hashPassword(password);
       const result = await db.raw(
-        `INSERT INTO ${SCHEMA}.accounts (id, email, name, picture, password_hash, roles)
-         VALUES (?, ?, ?, ?, ?, ?::text[])
+        `INSERT INTO ${SCHEMA}.accounts (id, email, name, picture, password_hash, roles, email_verified, enabled)
+         VALUES (?, ?, ?, ?, ?, ?::text[], ?, ?)
          ON CONFLICT (email) DO NOTHING
          RETURNING id`,
-        [id, email, name, input.picture ?? '', passwordHash, roles],
+        [id, email, name, input.picture ?? '', passwordHash, roles, input.emailVerified ?? false, input.enabled ?? true],
       );
       if (result.rows.length === 0) throw new ConflictError('An account with this email already exists');
       return { id };
     },
 
     async findByEmail(email: string): Promise<AccountRecord | null> {
-      const row = await accounts().select(COLUMNS).where({ email: normalizeEmail(email) }).first();
-      return row ? toRecord(row as AccountRow) : null;
+      return byRow(await accounts().select(COLUMNS).where({ email: normalizeEmail(email) }).first());
     },
 
     async findById(id: string): Promise<AccountRecord | null> {
       if (!UUID.test(id)) return null;
-      const row = await accounts().select(COLUMNS).where({ id }).first();
-      return row ? toRecord(row as AccountRow) : null;
+      return byRow(await accounts().select(COLUMNS).where({ id }).first());
     },
 
-    /** The account when the email and password match; null otherwise (same time either way). */
+    async list(first: number, max: number): Promise<AccountRecord[]> {
+      const rows = await accounts().select(COLUMNS).orderBy([{ column: 'created_at' }, { column: 'id' }]).offset(first).limit(max);
+      return rows.map((row) => toRecord(row as AccountRow));
+    },
+
+    /**
+     * The account when the email and password match; null otherwise (same time either way,
+     * also for accounts without a password). Disabled accounts are returned: the caller says so.
+     */
     async authenticate(email: string, password: string): Promise<AccountRecord | null> {
       if (typeof email !== 'string' || typeof password !== 'string' || password.length > 1024) return null;
-      const row = (await accounts()
-        .select([...COLUMNS, 'password_hash'])
-        .where({ email: normalizeEmail(email) })
-        .first()) as AccountRow | undefined;
-      if (!row) return burnPasswordCheck(password).then(() => null);
+      const row = (await accounts().select(COLUMNS).where({ email: normalizeEmail(email) }).first()) as AccountRow | undefined;
+      if (!row || row.password_hash === '') return burnPasswordCheck(password).then(() => null);
       return (await verifyPassword(password, row.password_hash)) ? toRecord(row) : null;
+    },
+
+    /** Sets a new password (rules of spec §5) and ends the account's sessions and refresh tokens. */
+    async setPassword(accountId: string, password: string, trx: Knex | Knex.Transaction = db): Promise<void> {
+      const issue = passwordProblem(password);
+      if (issue) throw new ValidationError({ password: [issue] });
+      const passwordHash = await hashPassword(password);
+      await trx.raw(`UPDATE ${SCHEMA}.accounts SET password_hash = ? WHERE id = ?`, [passwordHash, accountId]);
+      await trx.raw(
+        `DELETE FROM ${SCHEMA}.oidc_payloads
+         WHERE model IN ('Session', 'Grant', 'RefreshToken', 'AuthorizationCode') AND payload->>'accountId' = ?`,
+        [accountId],
+      );
+    },
+
+    async addRole(accountId: string, role: string): Promise<void> {
+      await db.raw(
+        `UPDATE ${SCHEMA}.accounts SET roles = array_append(roles, ?) WHERE id = ? AND NOT (? = ANY (roles))`,
+        [role, accountId, role],
+      );
+    },
+
+    async markEmailVerified(accountId: string): Promise<void> {
+      await db.raw(`UPDATE ${SCHEMA}.accounts SET email_verified = true WHERE id = ? AND NOT email_verified`, [accountId]);
+    },
+
+    // ---- identities at upstream providers (Google)
+    async findLinked(provider: string, subject: string): Promise<AccountRecord | null> {
+      const result = await db.raw(
+        `SELECT ${COLUMNS.map((column) => `a.${column}`).join(', ')}
+         FROM ${SCHEMA}.accounts a JOIN ${SCHEMA}.federated_identities f ON f.account_id = a.id
+         WHERE f.provider = ? AND f.subject = ?`,
+        [provider, subject],
+      );
+      return byRow(result.rows[0]);
+    },
+
+    async link(provider: string, subject: string, accountId: string, email: string): Promise<void> {
+      await db.raw(
+        `INSERT INTO ${SCHEMA}.federated_identities (provider, subject, account_id, email) VALUES (?, ?, ?, ?)
+         ON CONFLICT (provider, subject) DO NOTHING`,
+        [provider, subject, accountId, email],
+      );
+    },
+
+    // ---- one-time links sent by mail
+    /** A new random token (32 bytes); only its SHA-256 is stored. */
+    async issueActionToken(kind: string, accountId: string, ttlSeconds: number, interactionUid: string | null): Promise<string> {
+      const token = randomBytes(32).toString('base64url');
+      await db.raw(
+        `INSERT INTO ${SCHEMA}.action_tokens (token_hash, kind, account_id, interaction_uid, expires_at)
+         VALUES (?, ?, ?, ?, now() + make_interval(secs => ?))`,
+        [sha256Hex(token), kind, accountId, interactionUid, ttlSeconds],
+      );
+      return token;
+    },
+
+    async inspectActionToken(kind: string, token: string): Promise<ActionTokenState> {
+      if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { status: 'unknown' };
+      const result = await db.raw(
+        `SELECT account_id, interaction_uid, used_at IS NOT NULL AS used, expires_at <= now() AS expired
+         FROM ${SCHEMA}.action_tokens WHERE token_hash = ? AND kind = ?`,
+        [sha256Hex(token), kind],
+      );
+      const row = result.rows[0] as { account_id: string; interaction_uid: string | null; used: boolean; expired: boolean } | undefined;
+      if (!row) return { status: 'unknown' };
+      if (row.used) return { status: 'used' };
+      if (row.expired) return { status: 'expired' };
+      return { status: 'valid', accountId: row.account_id, interactionUid: row.interaction_uid };
+    },
+
+    /**
+     * Uses the token once: inside one transaction the token (and every other open token of the
+     * account) is marked used and `apply` runs; a token used or expired meanwhile gives its state.
+     */
+    async useActionToken(kind: string, token: string, apply: (accountId: string, trx: Knex.Transaction) => Promise<void>): Promise<ActionTokenState> {
+      const state = await this.inspectActionToken(kind, token);
+      if (state.status !== 'valid') return state;
+      return db.transaction(async (trx) => {
+        const claimed = await trx.raw(
+          `UPDATE ${SCHEMA}.action_tokens SET used_at = now()
+           WHERE token_hash = ? AND kind = ? AND used_at IS NULL AND expires_at > now()
+           RETURNING account_id, interaction_uid`,
+          [sha256Hex(token), kind],
+        );
+        const row = claimed.rows[0] as { account_id: string; interaction_uid: string | null } | undefined;
+        if (!row) return { status: 'used' } as const;
+        await trx.raw(`UPDATE ${SCHEMA}.action_tokens SET used_at = now() WHERE account_id = ? AND kind = ? AND used_at IS NULL`, [
+          row.account_id,
+          kind,
+        ]);
+        await apply(row.account_id, trx);
+        return { status: 'valid', accountId: row.account_id, interactionUid: row.interaction_uid } as const;
+      });
     },
   };
 }

@@ -1,0 +1,226 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PASSWORD_RULES, passwordProblem } from '@forum/contracts';
+import { ConflictError, ValidationError, type Logger, type TokenVerifier } from '@forum/platform';
+import { z } from 'zod';
+import { methodNotAllowed, readJson, sendJson } from './http.ts';
+import { isEmail, normalizeEmail, type AccountRecord, type AccountStore, type NewAccount } from './store.ts';
+
+/**
+ * The part of Keycloak's admin REST API that scripts use to make accounts:
+ *   POST /admin/realms/forum/users            (UserRepresentation with a password credential)
+ *   GET  /admin/realms/forum/users?email=…    (exact match; also username=…, first, max)
+ *   GET  /admin/realms/forum/users/{id}
+ * Only for a bearer access token of the realm whose account has the role 'admin'.
+ */
+export const ADMIN_PATH = '/admin/realms/forum';
+
+/** Keycloak's message keys for the password policy rules, in the order of contracts' PASSWORD_RULES. */
+const POLICY_ERRORS = [
+  'invalidPasswordMinLengthMessage',
+  'invalidPasswordMinUpperCaseCharsMessage',
+  'invalidPasswordMinLowerCaseCharsMessage',
+  'invalidPasswordMinSpecialCharsMessage',
+] as const;
+
+const UserRepresentation = z.looseObject({
+  username: z.string().max(254).optional(),
+  email: z.string().max(254).optional(),
+  firstName: z.string().max(100).optional(),
+  lastName: z.string().max(100).optional(),
+  enabled: z.boolean().optional(),
+  emailVerified: z.boolean().optional(),
+  attributes: z.record(z.string(), z.array(z.string())).optional(),
+  credentials: z
+    .array(z.looseObject({ type: z.string().optional(), value: z.string().max(1024).optional(), temporary: z.boolean().optional() }))
+    .max(5)
+    .optional(),
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function toRepresentation(record: AccountRecord) {
+  return {
+    id: record.id,
+    username: record.email,
+    email: record.email,
+    emailVerified: record.emailVerified,
+    firstName: record.name,
+    enabled: record.enabled,
+    createdTimestamp: record.createdAt.getTime(),
+    attributes: record.picture ? { picture: [record.picture] } : {},
+    totp: false,
+    requiredActions: [],
+  };
+}
+
+export interface AdminApiOptions {
+  publicOrigin: string;
+  accounts: AccountStore;
+  createAccount(input: NewAccount): Promise<{ id: string }>;
+  verifyAccessToken: TokenVerifier;
+  log: Logger;
+}
+
+export function createAdminHandler(options: AdminApiOptions) {
+  const { accounts, log } = options;
+  const error = (res: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    sendJson(res, status, body, headers);
+
+  /** The admin behind the bearer token, or null when the answer (401/403) was sent. */
+  async function authorize(req: IncomingMessage, res: ServerResponse): Promise<AccountRecord | null> {
+    const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(String(req.headers.authorization ?? ''));
+    if (!match) {
+      error(res, 401, { error: 'HTTP 401 Unauthorized' }, { 'WWW-Authenticate': 'Bearer realm="forum"' });
+      return null;
+    }
+    let subject: string;
+    try {
+      subject = (await options.verifyAccessToken(match[1]!)).subject;
+    } catch {
+      error(res, 401, { error: 'HTTP 401 Unauthorized' }, { 'WWW-Authenticate': 'Bearer realm="forum", error="invalid_token"' });
+      return null;
+    }
+    // the account's roles as they are now, not as they were when the token was issued
+    const caller = await accounts.findById(subject);
+    if (!caller || !caller.enabled) {
+      error(res, 401, { error: 'HTTP 401 Unauthorized' }, { 'WWW-Authenticate': 'Bearer realm="forum", error="invalid_token"' });
+      return null;
+    }
+    if (!caller.roles.includes('admin')) {
+      error(res, 403, { error: 'HTTP 403 Forbidden' });
+      return null;
+    }
+    return caller;
+  }
+
+  async function createUser(req: IncomingMessage, res: ServerResponse, caller: AccountRecord) {
+    const body = await readJson(req);
+    if (!body.ok) {
+      const status = body.reason === 'type' ? 415 : body.reason === 'size' ? 413 : 400;
+      error(res, status, { error: 'unknown_error', errorMessage: body.reason === 'type' ? 'Content-Type must be application/json' : 'The body is not valid JSON' });
+      return;
+    }
+    const parsed = UserRepresentation.safeParse(body.value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      error(res, 400, { error: 'unknown_error', errorMessage: `Invalid field ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}` });
+      return;
+    }
+    const rep = parsed.data;
+    // the realm signs in with the email: username must be the email (or absent)
+    const email = normalizeEmail(rep.email ?? (rep.username?.includes('@') ? rep.username : '') ?? '');
+    if (!isEmail(email)) {
+      error(res, 400, { field: 'email', error: 'error-invalid-email', errorMessage: 'Enter a valid email address' });
+      return;
+    }
+    if (rep.username && normalizeEmail(rep.username) !== email) {
+      error(res, 400, { field: 'username', error: 'error-invalid-username', errorMessage: 'The username must be the email address' });
+      return;
+    }
+    const credentials = rep.credentials ?? [];
+    if (credentials.some((c) => (c.type ?? 'password') !== 'password')) {
+      error(res, 400, { error: 'invalid_credential', errorMessage: 'Only password credentials are supported' });
+      return;
+    }
+    if (credentials.some((c) => c.temporary === true)) {
+      error(res, 400, { error: 'invalid_credential', errorMessage: 'Temporary passwords are not supported' });
+      return;
+    }
+    if (credentials.length > 1) {
+      error(res, 400, { error: 'invalid_credential', errorMessage: 'Give at most one password credential' });
+      return;
+    }
+    const password = credentials[0]?.value ?? null;
+    if (credentials.length === 1 && password === null) {
+      error(res, 400, { error: 'invalid_credential', errorMessage: 'The password credential has no value' });
+      return;
+    }
+    if (password !== null) {
+      const problem = passwordProblem(password);
+      if (problem) {
+        const index = PASSWORD_RULES.findIndex((rule) => rule.message === problem);
+        error(res, 400, { error: POLICY_ERRORS[index] ?? 'invalidPasswordMessage', errorMessage: problem });
+        return;
+      }
+    }
+    const name = [rep.firstName?.trim(), rep.lastName?.trim()].filter(Boolean).join(' ') || email.split('@')[0]!;
+    const picture = rep.attributes?.picture?.[0] ?? '';
+    if (picture && !/^https?:\/\/\S+$/i.test(picture)) {
+      error(res, 400, { field: 'picture', error: 'error-invalid-uri', errorMessage: 'The picture must be an http(s) URL' });
+      return;
+    }
+    try {
+      const { id } = await options.createAccount({
+        email,
+        password,
+        name: name.slice(0, 100),
+        picture,
+        emailVerified: rep.emailVerified ?? false,
+        enabled: rep.enabled ?? false, // Keycloak: a user is disabled unless `enabled: true`
+      });
+      log.info({ accountId: id, by: caller.id }, 'account created through the admin API');
+      res.statusCode = 201;
+      res.setHeader('Location', `${options.publicOrigin}${ADMIN_PATH}/users/${id}`);
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Content-Length', '0');
+      res.end();
+    } catch (err) {
+      if (err instanceof ConflictError) {
+        error(res, 409, { errorMessage: 'User exists with same email' });
+        return;
+      }
+      if (err instanceof ValidationError) {
+        const [field, messages] = Object.entries(err.fieldErrors)[0] ?? ['body', ['is not valid']];
+        error(res, 400, { field, error: 'unknown_error', errorMessage: (messages as string[])[0] });
+        return;
+      }
+      throw err;
+    }
+  }
+
+  async function listUsers(res: ServerResponse, query: URLSearchParams) {
+    const email = query.get('email') ?? query.get('username');
+    if (email !== null) {
+      const record = await accounts.findByEmail(email);
+      sendJson(res, 200, record ? [toRepresentation(record)] : []);
+      return;
+    }
+    const first = Math.max(0, Number.parseInt(query.get('first') ?? '0', 10) || 0);
+    const max = Math.min(100, Math.max(1, Number.parseInt(query.get('max') ?? '100', 10) || 100));
+    sendJson(res, 200, (await accounts.list(first, max)).map(toRepresentation));
+  }
+
+  async function route(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) {
+    // mounted by express the prefix is already gone; on a bare server strip it here
+    let path = new URL(req.url ?? '/', 'http://admin.invalid').pathname;
+    if (req.originalUrl === undefined && (path === ADMIN_PATH || path.startsWith(`${ADMIN_PATH}/`))) path = path.slice(ADMIN_PATH.length) || '/';
+    const query = new URL(req.url ?? '/', 'http://admin.invalid').searchParams;
+    path = path.replace(/\/+$/, '') || '/';
+
+    const users = path === '/users';
+    const one = /^\/users\/([^/]+)$/.exec(path);
+    if (!users && !one) {
+      error(res, 404, { error: 'Not Found' });
+      return;
+    }
+    if (users && req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(res, 'GET, POST');
+    if (one && req.method !== 'GET') return methodNotAllowed(res, 'GET');
+
+    const caller = await authorize(req, res);
+    if (!caller) return;
+    if (users && req.method === 'POST') return createUser(req, res, caller);
+    if (users) return listUsers(res, query);
+    const id = one![1]!;
+    const record = UUID.test(id) ? await accounts.findById(id) : null;
+    if (!record) error(res, 404, { error: 'User not found' });
+    else sendJson(res, 200, toRepresentation(record));
+  }
+
+  return (req: IncomingMessage, res: ServerResponse) => {
+    route(req, res).catch((err: unknown) => {
+      log.error({ err }, 'identity admin request failed');
+      if (!res.headersSent) sendJson(res, 500, { error: 'unknown_error' });
+      else res.end();
+    });
+  };
+}

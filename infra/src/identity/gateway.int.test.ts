@@ -1,0 +1,59 @@
+import { createTokenVerifier } from '@forum/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestForum, type TestForum } from '../testing/index.ts';
+
+/** The realm inside the whole forum: config wiring (ADMIN_EMAILS, GOOGLE_*) and the gateway's /admin/realms/forum mount. */
+let forum: TestForum;
+
+beforeAll(async () => {
+  forum = await startTestForum({
+    ADMIN_EMAILS: 'Boss@Forum.local, other@forum.local',
+    GOOGLE_CLIENT_ID: 'configured.apps.example',
+    GOOGLE_CLIENT_SECRET: 'not-used-in-this-test',
+  });
+});
+
+afterAll(async () => {
+  await forum?.stop();
+});
+
+describe('the realm in the forum', () => {
+  it('serves the admin API at /admin/realms/forum (not the admin SPA); ADMIN_EMAILS are admins from the start', async () => {
+    const anonymous = await forum.api('/admin/realms/forum/users', { method: 'POST', json: {} });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('content-type')).toMatch(/^application\/json/);
+
+    const created = await forum.api('/admin/realms/forum/users', {
+      method: 'POST',
+      token: await forum.tokenFor('admin@forum.local'),
+      json: { username: 'boss@forum.local', email: 'boss@forum.local', firstName: 'Big', lastName: 'Boss', enabled: true, credentials: [{ type: 'password', value: 'Boss#Pass1', temporary: false }] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toMatch(new RegExp(`^${forum.url}/admin/realms/forum/users/[0-9a-f-]{36}$`));
+
+    const verify = createTokenVerifier({ issuer: forum.issuer, audience: 'urn:forum:api' });
+    const boss = await verify(await forum.tokenFor('boss@forum.local', 'Boss#Pass1'));
+    expect([...boss.roles].sort()).toEqual(['admin', 'user']);
+    expect(boss.name).toBe('Big Boss');
+  });
+
+  it('shows Continue with Google as a link when GOOGLE_CLIENT_ID/SECRET are set', async () => {
+    const auth = new URL(`${forum.issuer}/protocol/openid-connect/auth`);
+    auth.search = new URLSearchParams({
+      client_id: 'forum-web',
+      redirect_uri: `${forum.url}/`,
+      response_type: 'code',
+      scope: 'openid',
+      state: 's',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    }).toString();
+    const start = await fetch(auth, { redirect: 'manual' });
+    const cookie = start.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const page = await fetch(new URL(start.headers.get('location')!, forum.url), { headers: { cookie } });
+    expect(await page.text()).toMatch(/<a class="social" id="social-google" href="\/realms\/forum\/broker\/google\/login\?interaction=[\w-]+">/);
+  });
+});

@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULES } from '@forum/contracts';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+import { authorizationRequest, startHarness, type Harness } from './test-support.ts';
+
+/**
+ * The realm's pages in Debian's Chromium: their inline scripts run under the pages' CSP
+ * (hash-allowed), the register page checks the rules of contracts before submitting.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const chromiumMissing = !existsSync(CHROMIUM);
+if (chromiumMissing) console.warn(`${import.meta.filename} skipped: Debian chromium (${CHROMIUM}) not installed`);
+
+describe.skipIf(chromiumMissing)('realm pages in Chromium', () => {
+  let h: Harness;
+  let browser: Browser;
+  let page: Page;
+  let problems: string[];
+
+  beforeAll(async () => {
+    h = await startHarness();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  beforeEach(async () => {
+    page = await browser.newPage();
+    problems = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text()); // CSP refusals land here
+    });
+  });
+
+  afterEach(async () => {
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('register: the rules in order and the confirmation are checked in the page; the toggle shows the password', { timeout: 30_000 }, async () => {
+    const request = authorizationRequest(h, { path: 'registrations' });
+    await page.goto(request.url);
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    await page.getByLabel('Name').fill('Browser User');
+    await page.getByLabel('Photo URL').fill('https://example.test/b.png');
+    await page.getByLabel('Email').fill('browser@forum.local');
+    const password = page.locator('#password');
+    const error = page.locator('#password-error');
+
+    await password.fill('Ab!');
+    await password.blur();
+    await expect.poll(() => error.textContent()).toBe(PASSWORD_RULES[0].message);
+    await password.fill('abcdefg!');
+    await expect.poll(() => error.textContent()).toBe(PASSWORD_RULES[1].message);
+    await password.fill('ABCDEFG!');
+    await expect.poll(() => error.textContent()).toBe(PASSWORD_RULES[2].message);
+    await password.fill('Abcdefgh');
+    await expect.poll(() => error.textContent()).toBe(PASSWORD_RULES[3].message);
+    await password.fill('Abcdefg!');
+    await expect.poll(() => error.isHidden()).toBe(true);
+
+    await page.locator('#toggle-password').click();
+    expect(await password.getAttribute('type')).toBe('text');
+    expect(await page.locator('#toggle-password').textContent()).toBe('Hide');
+
+    // a mismatch stops the submit in the page
+    await page.locator('#password-confirm').fill('Abcdefg?');
+    const before = page.url();
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect.poll(() => page.locator('#password-confirm-error').textContent()).toBe(PASSWORD_MISMATCH_MESSAGE);
+    expect(page.url()).toBe(before);
+
+    await page.locator('#password-confirm').fill('Abcdefg!');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.waitForURL((url) => url.origin === h.origin && url.pathname === '/post/7');
+    expect(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('code')).toBeTruthy();
+  });
+
+  it('login: the page works under its CSP, with the toggle and the Register link', { timeout: 30_000 }, async () => {
+    await page.goto(authorizationRequest(h).url);
+    await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
+    await page.getByLabel('Password', { exact: true }).fill('secret');
+    await page.locator('#toggle-password').click();
+    expect(await page.locator('#password').getAttribute('type')).toBe('text');
+    expect(await page.getByRole('button', { name: 'Continue with Google' }).isDisabled()).toBe(true);
+    await page.getByRole('link', { name: 'Register' }).click();
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+  });
+});

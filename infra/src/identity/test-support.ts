@@ -1,0 +1,207 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createKnex, createLogger, type Knex } from '@forum/platform';
+import { createTestDatabase } from '../testing/index.ts';
+import { createIdentityRealm, type IdentityRealm, type IdentityRealmOptions } from './index.ts';
+
+/** Test helpers of the realm's integration tests (real PostgreSQL, real HTTP). Not a test file itself. */
+
+export const AUDIENCE = 'urn:forum:api';
+export const logger = createLogger('identity-test', process.env.TEST_LOG ?? 'silent');
+
+export const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
+export const decodeJwt = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+
+/** A browser's cookies (by name only: enough for one host in tests). */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+  store(res: Response) {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const expired = attributes.some((a) => /expires=Thu, 01 Jan 1970/i.test(a) || /max-age=0\b/i.test(a.trim()));
+      if (!value || expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  get header() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+  has(name: string) {
+    return this.cookies.has(name);
+  }
+}
+
+export function formValue(html: string, name: string): string {
+  const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html) ?? new RegExp(`name="${name}"[^>]* value="([^"]*)"`).exec(html);
+  if (!match) throw new Error(`no form field ${name} in the page`);
+  return match[1]!.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
+}
+
+export function formAction(html: string): string {
+  const match = /<form method="post" action="([^"]+)"/.exec(html);
+  if (!match) throw new Error('no form in the page');
+  return match[1]!.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
+}
+
+/** The text of the page's alert, if any. */
+export function alertOf(html: string): string | null {
+  const match = /<div class="alert" role="alert">([^<]*)<\/div>/.exec(html);
+  return match ? match[1]!.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))) : null;
+}
+
+/** The inline error under a field, if shown. */
+export function fieldErrorOf(html: string, field: string): string | null {
+  const match = new RegExp(`<p class="field-error" id="${field}-error">([^<]*)</p>`).exec(html);
+  return match ? match[1]!.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))) : null;
+}
+
+export interface Harness {
+  readonly origin: string;
+  readonly issuer: string;
+  readonly db: Knex;
+  realm: IdentityRealm;
+  /** A second realm process on the same database (the first is closed), like a restart. */
+  restart(options?: Partial<IdentityRealmOptions>): Promise<void>;
+  get(url: string, jar?: CookieJar, headers?: Record<string, string>): Promise<Response>;
+  postForm(url: string, form: Record<string, string>, jar?: CookieJar, headers?: Record<string, string>): Promise<Response>;
+  passwordGrant(username: string, password: string, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: Partial<IdentityRealmOptions> = {}): Promise<Harness> {
+  const database = await createTestDatabase('identity');
+  const db = createKnex(database.url);
+  const app = express();
+  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  let admin: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  app.use('/realms/forum', (req, res, next) => (handler ? handler(req, res) : next()));
+  app.use('/admin/realms/forum', (req, res, next) => (admin ? admin(req, res) : next()));
+  // the app's pages (where sign-ins return to)
+  app.use((_req, res) => {
+    res.type('html').send('<!DOCTYPE html><title>app</title>');
+  });
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const start = async (extra: Partial<IdentityRealmOptions>) => {
+    const realm = await createIdentityRealm({ publicOrigin: origin, db, logger, audience: AUDIENCE, ...options, ...extra });
+    handler = realm.handler;
+    admin = realm.adminHandler;
+    return realm;
+  };
+
+  const get = async (url: string, jar?: CookieJar, headers: Record<string, string> = {}) => {
+    const res = await fetch(new URL(url, origin), { redirect: 'manual', headers: { ...headers, ...(jar ? { cookie: jar.header } : {}) } });
+    jar?.store(res);
+    return res;
+  };
+  const postForm = async (url: string, form: Record<string, string>, jar?: CookieJar, headers: Record<string, string> = {}) => {
+    const res = await fetch(new URL(url, origin), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers, ...(jar ? { cookie: jar.header } : {}) },
+      body: new URLSearchParams(form).toString(),
+    });
+    jar?.store(res);
+    return res;
+  };
+
+  const harness: Harness = {
+    origin,
+    issuer: `${origin}/realms/forum`,
+    db,
+    realm: await start({}),
+    async restart(extra = {}) {
+      await harness.realm.close();
+      harness.realm = await start(extra);
+    },
+    get,
+    postForm,
+    passwordGrant: (username, password, headers = {}) =>
+      postForm(`${origin}/realms/forum/protocol/openid-connect/token`, { grant_type: 'password', client_id: 'forum-cli', username, password, scope: 'openid' }, undefined, headers),
+    async close() {
+      await harness.realm.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.destroy();
+      await database.drop();
+    },
+  };
+  return harness;
+}
+
+/** An authorization request as keycloak-js builds it (PKCE, state, nonce, fragment response mode). */
+export function authorizationRequest(
+  harness: Pick<Harness, 'origin' | 'issuer'>,
+  options: { clientId?: string; redirectUri?: string; path?: 'auth' | 'registrations'; extra?: Record<string, string> } = {},
+) {
+  const verifier = base64url(randomBytes(32));
+  const state = base64url(randomBytes(12));
+  const nonce = base64url(randomBytes(12));
+  const redirectUri = options.redirectUri ?? `${harness.origin}/post/7?from=test`;
+  const url = new URL(`${harness.issuer}/protocol/openid-connect/${options.path ?? 'auth'}`);
+  url.search = new URLSearchParams({
+    client_id: options.clientId ?? 'forum-web',
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    response_mode: 'fragment',
+    scope: 'openid',
+    state,
+    nonce,
+    code_challenge: base64url(createHash('sha256').update(verifier).digest()),
+    code_challenge_method: 'S256',
+    ...options.extra,
+  }).toString();
+  return { url: url.href, verifier, state, nonce, redirectUri, clientId: options.clientId ?? 'forum-web' };
+}
+
+/**
+ * Follows redirects (any origin) until one leaves for the app, i.e. a URL on `appOrigin` outside
+ * the realm; returns that URL, or the last response when a page answers instead.
+ */
+export async function followToApp(
+  first: Response,
+  jar: CookieJar,
+  appOrigin: string,
+): Promise<{ appUrl: URL; response?: undefined } | { appUrl?: undefined; response: Response }> {
+  let res = first;
+  for (let hops = 0; hops < 20; hops++) {
+    const location = res.headers.get('location');
+    if (res.status < 300 || res.status >= 400 || !location) return { response: res };
+    const next = new URL(location, res.url);
+    if (next.origin === appOrigin && !next.pathname.startsWith('/realms/')) return { appUrl: next };
+    res = await fetch(next, { redirect: 'manual', headers: { cookie: jar.header } });
+    jar.store(res);
+  }
+  throw new Error('too many redirects');
+}
+
+/** The authorization code of a fragment-mode response, after checking state. */
+export function codeOf(appUrl: URL, expected: { state: string; redirectUri: string }): string {
+  const response = new URLSearchParams(appUrl.hash.slice(1));
+  if (`${appUrl.origin}${appUrl.pathname}${appUrl.search}` !== expected.redirectUri) throw new Error(`back at ${appUrl.href}, expected ${expected.redirectUri}`);
+  if (response.get('error')) throw new Error(`authorization error ${response.get('error')}: ${response.get('error_description')}`);
+  if (response.get('state') !== expected.state) throw new Error('state mismatch');
+  return response.get('code')!;
+}
+
+export async function exchangeCode(
+  harness: Pick<Harness, 'postForm' | 'issuer'>,
+  code: string,
+  request: { verifier: string; redirectUri: string; clientId: string },
+): Promise<{ access_token: string; id_token: string; refresh_token: string }> {
+  const res = await harness.postForm(`${harness.issuer}/protocol/openid-connect/token`, {
+    grant_type: 'authorization_code',
+    client_id: request.clientId,
+    code,
+    redirect_uri: request.redirectUri,
+    code_verifier: request.verifier,
+  });
+  if (res.status !== 200) throw new Error(`code exchange: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { access_token: string; id_token: string; refresh_token: string };
+}
