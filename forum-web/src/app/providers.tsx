@@ -1,16 +1,21 @@
 import { CssBaseline, ThemeProvider } from '@mui/material';
+import type { Auth } from '@forum/web-auth';
+import { AuthProvider } from '@forum/web-auth/react';
 import type { ReactNode } from 'react';
 import { Provider as ReduxProvider } from 'react-redux';
+import { ToastProvider } from '../components/toast/ToastProvider';
 import type { AppStore } from './store';
 import { theme } from './theme';
 
-export function AppProviders({ store, children }: { store: AppStore; children: ReactNode }) {
+export function AppProviders({ store, auth, children }: { store: AppStore; auth: Auth; children: ReactNode }) {
   return (
-    <ReduxProvider store={store}>
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
-        {children}
-      </ThemeProvider>
-    </ReduxProvider>
+    <AuthProvider auth={auth}>
+      <ReduxProvider store={store}>
+        <ThemeProvider theme={theme}>
+          <CssBaseline />
+          <ToastProvider>{children}</ToastProvider>
+        </ThemeProvider>
+      </ReduxProvider>
+    </AuthProvider>
   );
 }

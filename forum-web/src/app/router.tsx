@@ -1,11 +1,12 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { RootLayout } from '../components/layout/RootLayout';
+import { RequireAuth } from '../components/RequireAuth';
 import { AboutPage } from './routes/about';
 import { ComingSoonPage } from './routes/coming-soon';
 import { ContactPage } from './routes/contact';
 import { RouteErrorPage } from './routes/error';
 import { HomePage } from './routes/home';
-import { JoinUsPage } from './routes/join-us';
+import { JoinUsPage, RegisterPage } from './routes/join-us';
 import { NotFoundPage } from './routes/not-found';
 import { PostPage } from './routes/post';
 import { TagPage } from './routes/tag';
@@ -23,9 +24,30 @@ export const routes: RouteObject[] = [
       { path: 'about', element: <AboutPage /> },
       { path: 'contact', element: <ContactPage /> },
       { path: 'joinUs', element: <JoinUsPage /> },
+      { path: 'joinUs/register', element: <RegisterPage /> },
       {
         path: 'membership',
-        element: <ComingSoonPage title="Upgrade to Premium" message="Gold membership is coming soon." />,
+        element: (
+          <RequireAuth>
+            <ComingSoonPage title="Upgrade to Premium" message="Gold membership is coming soon." />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: 'leaderboard',
+        element: (
+          <RequireAuth>
+            <ComingSoonPage title="Leaderboard" message="The leaderboard is coming soon." />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: 'dashboard/*',
+        element: (
+          <RequireAuth>
+            <ComingSoonPage title="Dashboard" message="Your profile and your posts will be here soon." />
+          </RequireAuth>
+        ),
       },
       { path: '*', element: <NotFoundPage /> },
     ],

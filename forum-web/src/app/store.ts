@@ -1,12 +1,12 @@
 import { configureStore } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
-import { api } from '../lib/api';
+import { api, type ApiExtra } from '../lib/api';
 
-/** A fresh store; tests make their own. */
-export function makeStore() {
+/** A fresh store; tests make their own. `token` gives the api its bearer token (signed in) or undefined. */
+export function makeStore(extra: ApiExtra = {}) {
   const store = configureStore({
     reducer: { [api.reducerPath]: api.reducer },
-    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(api.middleware),
+    middleware: (getDefaultMiddleware) => getDefaultMiddleware({ thunk: { extraArgument: extra } }).concat(api.middleware),
   });
   // Lets the api's refetchOnFocus / refetchOnReconnect see those browser events.
   setupListeners(store.dispatch);

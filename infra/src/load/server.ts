@@ -10,7 +10,7 @@ const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../embe
 
 export interface BenchServer {
   readonly base: string;
-  token(email: string): Promise<string>;
+  token(email: string, password?: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -36,10 +36,10 @@ export async function startBenchServer(): Promise<BenchServer> {
   const base = `http://127.0.0.1:${port}`;
   return {
     base,
-    async token(email) {
+    async token(email, password = DEMO_PASSWORD) {
       const response = await fetch(`${base}/realms/forum/protocol/openid-connect/token`, {
         method: 'POST',
-        body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username: email, password: DEMO_PASSWORD }),
+        body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username: email, password }),
       });
       return ((await response.json()) as { access_token: string }).access_token;
     },

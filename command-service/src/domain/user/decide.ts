@@ -111,9 +111,15 @@ function grantAdmin(command: GrantAdmin, state: UserState, meta: CommandMeta): U
   return [{ type: 'AdminRoleGranted', data: { userId: state.userId, reason: command.data.reason, grantedAt: meta.now.toISOString() } }];
 }
 
+/**
+ * A member's posts are not counted here: membership is for good, so the limit
+ * never applies again, and a stream that grew with every post would make each
+ * command of a prolific member slower (every command loads the actor's stream).
+ */
 function authorPost(command: AuthorPost, state: UserState, meta: CommandMeta): UserEvent[] {
   if (state.status !== 'registered') throw new NotFoundError('No such user');
-  if (!state.isMember && state.livePosts.size >= FREE_POST_LIMIT) throw new PostLimitReachedError(state.livePosts.size);
+  if (state.isMember) return [];
+  if (state.livePosts.size >= FREE_POST_LIMIT) throw new PostLimitReachedError(state.livePosts.size);
   return [{ type: 'PostAuthored', data: { userId: state.userId, postId: command.data.postId, at: meta.now.toISOString() } }];
 }
 

@@ -3,18 +3,33 @@ import MenuIcon from '@mui/icons-material/Menu';
 import { AppBar, Box, Button, Container, IconButton, Menu, MenuItem, Toolbar, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
+import { useAuthState } from '../../lib/auth';
+import { AccountMenu } from './AccountMenu';
 
-/** Links every reader sees; membership, leaderboard and admin join them with sign-in. */
-const links = [
-  { to: '/', label: 'Home' },
-  { to: '/about', label: 'About' },
-  { to: '/contact', label: 'Contact' },
-] as const;
+interface NavLinkSpec {
+  to: string;
+  label: string;
+  /** another app of the gateway (admin-web): a full page load, not a client-side route */
+  external?: boolean;
+}
+
+/** Spec §2 Shell: membership and leaderboard join the links with sign-in, AdminDashboard for admins. */
+function linksFor(signedIn: boolean, admin: boolean): NavLinkSpec[] {
+  return [
+    { to: '/', label: 'Home' },
+    ...(signedIn ? [{ to: '/membership', label: 'Membership' }, { to: '/leaderboard', label: 'Leaderboard' }] : []),
+    ...(admin ? [{ to: '/admin', label: 'AdminDashboard', external: true }] : []),
+    { to: '/about', label: 'About' },
+    { to: '/contact', label: 'Contact' },
+  ];
+}
 
 /** The fixed top bar (spec §2 Shell); below md the links fold into a menu. */
 export function NavBar() {
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const closeMenu = () => setMenuAnchor(null);
+  const { user } = useAuthState();
+  const links = linksFor(user !== null, user?.roles.includes('admin') ?? false);
 
   return (
     <AppBar position="fixed" elevation={0} sx={{ borderBottom: 1, borderColor: 'primary.dark' }}>
@@ -33,11 +48,17 @@ export function NavBar() {
               <MenuIcon />
             </IconButton>
             <Menu id="nav-menu" anchorEl={menuAnchor} open={Boolean(menuAnchor)} onClose={closeMenu}>
-              {links.map((link) => (
-                <MenuItem key={link.to} component={Link} to={link.to} onClick={closeMenu}>
-                  {link.label}
-                </MenuItem>
-              ))}
+              {links.map((link) =>
+                link.external ? (
+                  <MenuItem key={link.to} component="a" href={link.to} onClick={closeMenu}>
+                    {link.label}
+                  </MenuItem>
+                ) : (
+                  <MenuItem key={link.to} component={Link} to={link.to} onClick={closeMenu}>
+                    {link.label}
+                  </MenuItem>
+                ),
+              )}
             </Menu>
           </Box>
 
@@ -52,24 +73,28 @@ export function NavBar() {
           </Typography>
 
           <Box component="nav" aria-label="Main" sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5, flexGrow: 1 }}>
-            {links.map((link) => (
-              <Button
-                key={link.to}
-                component={NavLink}
-                to={link.to}
-                end
-                color="inherit"
-                sx={{ opacity: 0.85, '&.active': { opacity: 1, bgcolor: 'rgba(255 255 255 / 0.14)' } }}
-              >
-                {link.label}
-              </Button>
-            ))}
+            {links.map((link) =>
+              link.external ? (
+                <Button key={link.to} component="a" href={link.to} color="inherit" sx={{ opacity: 0.85 }}>
+                  {link.label}
+                </Button>
+              ) : (
+                <Button
+                  key={link.to}
+                  component={NavLink}
+                  to={link.to}
+                  end
+                  color="inherit"
+                  sx={{ opacity: 0.85, '&.active': { opacity: 1, bgcolor: 'rgba(255 255 255 / 0.14)' } }}
+                >
+                  {link.label}
+                </Button>
+              ),
+            )}
           </Box>
           <Box sx={{ flexGrow: { xs: 1, md: 0 } }} />
 
-          <Button component={Link} to="/joinUs" variant="contained" color="secondary" disableElevation>
-            Join Us
-          </Button>
+          <AccountMenu />
         </Toolbar>
       </Container>
     </AppBar>

@@ -1,0 +1,201 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestForum, type TestForum } from '@forum/infra/testing';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+/**
+ * Sign-in journeys through the realm's own login page, in Debian's Chromium, against the whole
+ * product (gateway, built web apps, embedded realm, services) on a free port.
+ * E2E_ARTIFACTS=<dir> keeps a screenshot of the signed-in forum there.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const PASSWORD = 'Forum#2026';
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const chromiumMissing = !existsSync(CHROMIUM);
+if (chromiumMissing) console.warn(`e2e/auth.e2e.test.ts skipped: Debian chromium (${CHROMIUM}) not installed (apt-get install -y chromium)`);
+
+describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', () => {
+  let forum: TestForum;
+  let userDataDir: string;
+  let context: BrowserContext;
+  let page: Page;
+  let pageErrors: string[];
+
+  beforeAll(async () => {
+    for (const app of ['forum-web', 'admin-web']) {
+      if (!existsSync(path.join(root, app, 'dist/index.html'))) throw new Error(`${app} is not built: run "npm run build:web" first (npm test does)`);
+    }
+    [forum, userDataDir] = await Promise.all([startTestForum(), mkdtemp(path.join(os.tmpdir(), 'forum-e2e-chromium-'))]);
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 800 },
+    });
+    // lets forum-web expose its token getter to this test (see forum-web/src/main.tsx)
+    await context.addInitScript(() => {
+      (globalThis as { __FORUM_E2E__?: boolean }).__FORUM_E2E__ = true;
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await forum?.stop();
+    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    await context.clearCookies();
+    page = await context.newPage();
+    pageErrors = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  });
+
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail' && process.env.E2E_ARTIFACTS) {
+      await mkdir(process.env.E2E_ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS, `failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}.png`) }).catch(() => {});
+    }
+    await page.close();
+    expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+  });
+
+  /** With E2E_ARTIFACTS=<dir>, a screenshot of the page as it is now (after transitions settle). */
+  async function snapshot(name: string) {
+    if (!process.env.E2E_ARTIFACTS) return;
+    await mkdir(process.env.E2E_ARTIFACTS, { recursive: true });
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS, `${name}.png`) });
+  }
+
+  /** Fills the realm's login page (infra/src/identity/pages.ts) and submits it. */
+  async function signInAtRealm(email: string) {
+    await page.waitForURL((url) => url.pathname.startsWith('/realms/forum/login-actions/authenticate/'));
+    await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  }
+
+  it('forum-web: Join Us on /about signs alice in, back on /about; her token creates a post; Logout signs her out', { timeout: 90_000 }, async () => {
+    await page.goto(`${forum.url}/about`);
+    await page.getByRole('heading', { name: 'About the Forum' }).waitFor();
+
+    await page.getByRole('link', { name: 'Join Us' }).click();
+    await signInAtRealm('alice@forum.local');
+
+    // back on the page she came from, the code taken out of the URL, signed in
+    await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/about' && url.hash === '');
+    await page.getByRole('heading', { name: 'About the Forum' }).waitFor();
+    const avatar = page.getByRole('button', { name: 'Alice Martin' });
+    await avatar.waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Login Successfully' }).waitFor();
+    await expect.poll(() => page.getByRole('link', { name: 'Join Us' }).count()).toBe(0);
+    await snapshot('forum-signed-in');
+
+    // the API accepts the page's own access token
+    const created = await page.evaluate(async () => {
+      const token = await (globalThis as { __FORUM_AUTH__?: { token(): Promise<string | undefined> } }).__FORUM_AUTH__?.token();
+      const response = await fetch('/api/posts', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ title: 'Written in the browser', description: 'Posted with the token of the signed-in page.', tags: ['React'] }),
+      });
+      return { status: response.status, body: (await response.json()) as { id?: string } };
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.id).toEqual(expect.any(String));
+
+    // and the app's own API calls carry it too (RTK Query's base query)
+    const listRequest = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/posts' && request.method() === 'GET');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+    expect((await listRequest).headers().authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+
+    // the menu: name, Dashboard, Logout
+    await avatar.click();
+    const menu = page.getByRole('menu');
+    await menu.getByText('Alice Martin').waitFor();
+    await menu.getByRole('menuitem', { name: 'Dashboard' }).waitFor();
+    await snapshot('forum-account-menu');
+    await menu.getByRole('menuitem', { name: 'Logout' }).click();
+
+    await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/');
+    await page.getByRole('alert').filter({ hasText: 'Logout Successfully' }).waitFor();
+    await page.getByRole('link', { name: 'Join Us' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Alice Martin' }).count()).toBe(0);
+
+    // the realm's session is over too: a reload stays signed out
+    await page.reload();
+    await page.getByRole('link', { name: 'Join Us' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Alice Martin' }).count()).toBe(0);
+  });
+
+  it('forum-web: a signed-in reload needs no trip through the realm, and the token is refreshed before it expires', { timeout: 90_000 }, async () => {
+    await page.clock.install();
+    await page.goto(`${forum.url}/about`);
+    await page.getByRole('link', { name: 'Join Us' }).click();
+    await signInAtRealm('bob@forum.local');
+    await page.getByRole('button', { name: 'Bob Chen' }).waitFor();
+
+    // check-sso runs in a hidden iframe (silent-check-sso.html): the page itself is loaded once
+    const mainFrameUrls: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) mainFrameUrls.push(new URL(frame.url()).pathname);
+    });
+    await page.reload();
+    await page.getByRole('button', { name: 'Bob Chen' }).waitFor();
+    expect(mainFrameUrls).toEqual(['/about']);
+
+    // 5-minute access tokens: 4.5 minutes on, the scheduled refresh has fetched a new one without being asked
+    const token = () => page.evaluate(() => (globalThis as { __FORUM_AUTH__?: { token(): Promise<string | undefined> } }).__FORUM_AUTH__?.token());
+    const refreshed = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/protocol/openid-connect/token'));
+    const before = await token();
+    await page.clock.fastForward('04:30');
+    expect((await refreshed).status()).toBe(200);
+    const after = await token();
+    expect(after).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(after).not.toBe(before);
+    const status = await page.evaluate(async (bearer) => (await fetch('/api/posts?page=1', { headers: { Authorization: `Bearer ${bearer}` } })).status, after);
+    expect(status).toBe(200);
+  });
+
+  it('admin-web: a visitor at /admin goes to the realm login and, signed in as admin, gets the console', { timeout: 90_000 }, async () => {
+    await page.goto(`${forum.url}/admin`);
+    await signInAtRealm('admin@forum.local');
+
+    await page.waitForURL((url) => url.origin === forum.url && url.pathname.startsWith('/admin') && url.hash === '');
+    await page.getByRole('cell', { name: 'Welcome to the forum!' }).waitFor();
+    await page.getByRole('menuitem', { name: 'Posts' }).waitFor();
+    // react-admin's user menu shows the identity from the token and offers Logout
+    const userMenu = page.getByRole('button', { name: 'Profile' });
+    await expect.poll(() => userMenu.textContent(), { timeout: 10_000 }).toContain('Forum Admin');
+    await snapshot('admin-console');
+    await userMenu.click();
+    await page.getByRole('menuitem', { name: 'Logout' }).waitFor();
+  });
+
+  it('admin-web: a signed-in user without the admin role sees Access Denied', { timeout: 90_000 }, async () => {
+    await page.goto(`${forum.url}/admin`);
+    await signInAtRealm('bob@forum.local');
+
+    await page.waitForURL((url) => url.origin === forum.url && url.pathname.startsWith('/admin'));
+    await page.getByText('You must be an admin to access this page').waitFor();
+    expect(await page.getByRole('cell', { name: 'Welcome to the forum!' }).count()).toBe(0);
+  });
+});

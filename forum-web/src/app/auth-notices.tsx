@@ -1,0 +1,21 @@
+import { useEffect } from 'react';
+import { useToast } from '../components/toast/ToastProvider';
+import { useAuth, useAuthState } from '../lib/auth';
+
+const GREETING = { login: 'Login Successfully', register: 'Register Successfully', logout: 'Logout Successfully' } as const;
+
+/** Spec §8: a toast when the page comes back from the realm after signing in, registering or signing out. */
+export function AuthNotices() {
+  const auth = useAuth();
+  const { status, error } = useAuthState();
+  const toast = useToast();
+
+  useEffect(() => {
+    if (status === 'loading') return;
+    const returned = auth.takeReturn();
+    if (returned) toast({ message: GREETING[returned], severity: 'success' });
+    else if (error) toast({ message: `Sign-in failed (${error})`, severity: 'error' });
+  }, [auth, error, status, toast]);
+
+  return null;
+}

@@ -1,0 +1,52 @@
+import { Alert, Snackbar, type AlertColor } from '@mui/material';
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+
+export interface Toast {
+  message: string;
+  severity?: AlertColor;
+}
+
+type ShowToast = (toast: Toast) => void;
+
+const ToastContext = createContext<ShowToast | null>(null);
+
+/** Spec §9: notifications at the top right, closing after 5 s, paused while hovered or the window is in the background. */
+export const TOAST_DURATION_MS = 5000;
+
+/** One toast at a time; a newer one replaces the one on screen. */
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [current, setCurrent] = useState<(Toast & { key: number }) | null>(null);
+  const [open, setOpen] = useState(false);
+  const show = useCallback<ShowToast>((toast) => {
+    setCurrent({ ...toast, key: Date.now() });
+    setOpen(true);
+  }, []);
+  const close = (_event?: unknown, reason?: string) => {
+    if (reason !== 'clickaway') setOpen(false);
+  };
+  const value = useMemo(() => show, [show]);
+
+  return (
+    <ToastContext.Provider value={value}>
+      {children}
+      <Snackbar
+        key={current?.key}
+        open={open}
+        autoHideDuration={TOAST_DURATION_MS}
+        onClose={close}
+        anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+        sx={{ mt: { xs: 7, sm: 8 } }}
+      >
+        <Alert onClose={close} severity={current?.severity ?? 'success'} variant="filled" sx={{ width: '100%' }}>
+          {current?.message}
+        </Alert>
+      </Snackbar>
+    </ToastContext.Provider>
+  );
+}
+
+export function useToast(): ShowToast {
+  const show = useContext(ToastContext);
+  if (!show) throw new Error('useToast() needs a <ToastProvider> above it');
+  return show;
+}

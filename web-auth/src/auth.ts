@@ -1,0 +1,304 @@
+import Keycloak from 'keycloak-js';
+import { refreshDelayMs, userFromClaims, type AuthUser } from './helpers.ts';
+
+/** Where the realm is and who the app is: keycloak-js builds `${url}/realms/${realm}/protocol/openid-connect/…`. */
+export interface AuthOptions {
+  /** The identity server, e.g. `location.origin` (embedded realm, or Keycloak behind the same origin). */
+  readonly url: string;
+  readonly realm: string;
+  /** 'forum-web' or 'admin-web': public clients, authorization code + PKCE. */
+  readonly clientId: string;
+}
+
+export interface AuthInitOptions {
+  /** Only 'check-sso': public pages stay public, a session at the realm signs the visitor in without a prompt. */
+  readonly onLoad?: 'check-sso';
+  /** The session iframe needs third-party cookies and is not served by the embedded realm. */
+  readonly checkLoginIframe?: false;
+  readonly pkceMethod?: 'S256';
+  /**
+   * A page of the app's own origin that posts its URL to the parent
+   * (`<script>parent.postMessage(location.href, location.origin)</script>`): check-sso then runs in a
+   * hidden iframe instead of sending the whole page through the realm on every load.
+   */
+  readonly silentCheckSsoRedirectUri?: string;
+  /** How long the first check may take before the visitor is treated as signed out (default 10 s). */
+  readonly timeoutMs?: number;
+}
+
+export type AuthStatus = 'loading' | 'authenticated' | 'anonymous';
+
+export interface AuthState {
+  readonly status: AuthStatus;
+  readonly user: AuthUser | null;
+  /** Why the last sign-in or check failed (an OAuth error code or a message), else null. */
+  readonly error: string | null;
+}
+
+/** What the page just came back from, once: the apps greet it (spec §8 'Login Successfully', 'Logout Successfully'). */
+export type AuthReturn = 'login' | 'register' | 'logout';
+
+export interface LoginOptions {
+  /** Where the realm sends the browser back to; default the current page. */
+  readonly redirectUri?: string;
+  /** Skip the realm's login page and go straight to that identity provider (Keycloak's `kc_idp_hint`, e.g. 'google'). */
+  readonly idpHint?: string;
+  readonly loginHint?: string;
+  /** Replace the current history entry (a /joinUs page that only forwards), so Back does not bounce to the realm again. */
+  readonly replace?: boolean;
+}
+
+export interface Auth {
+  readonly keycloak: Keycloak;
+  /** Idempotent: later calls return the first call's promise. */
+  init(options?: AuthInitOptions): Promise<AuthState>;
+  getState(): AuthState;
+  /** Called on every change of status, user or roles; returns the unsubscribe function. */
+  onChange(listener: (state: AuthState) => void): () => void;
+  /** What the page came back from ('login', 'register', 'logout'), or null; cleared by reading it. */
+  takeReturn(): AuthReturn | null;
+  login(options?: LoginOptions): Promise<never>;
+  register(options?: Omit<LoginOptions, 'idpHint'>): Promise<never>;
+  logout(options: { redirectUri: string }): Promise<never>;
+  /** A fresh access token (refreshed when it expires within 30 s), or undefined when signed out; waits for init(). */
+  token(): Promise<string | undefined>;
+  hasRole(role: string): boolean;
+}
+
+/** token() refreshes a token that expires within this many seconds (`updateToken(30)`). */
+export const MIN_VALIDITY_SECONDS = 30;
+/** The scheduled refresh runs this long before expiry, ahead of token()'s window so requests rarely wait. */
+const REFRESH_AHEAD_SECONDS = 45;
+const RETRY_REFRESH_MS = 10_000;
+const PENDING_TTL_MS = 15 * 60_000;
+const DEFAULT_INIT_TIMEOUT_MS = 10_000;
+
+const never = () => new Promise<never>(() => {});
+
+function errorText(error: unknown): string {
+  if (error && typeof error === 'object') {
+    const { error: code, error_description: description, message } = error as { error?: unknown; error_description?: unknown; message?: unknown };
+    if (typeof code === 'string') return typeof description === 'string' && description ? `${code}: ${description}` : code;
+    if (typeof message === 'string') return message;
+  }
+  return String(error);
+}
+
+/**
+ * The browser side of sign-in, shared by forum-web and admin-web: keycloak-js against the
+ * realm (the embedded one or Keycloak), plain TypeScript with a subscription for the UI.
+ * Tokens live in memory only; a reload asks the realm again (check-sso).
+ */
+export function createAuth(options: AuthOptions): Auth {
+  const keycloak = new Keycloak({ url: options.url, realm: options.realm, clientId: options.clientId });
+  const pendingKey = `web-auth:${options.clientId}:pending`;
+  const listeners = new Set<(state: AuthState) => void>();
+  let state: AuthState = { status: 'loading', user: null, error: null };
+  let initialized = false;
+  let initPromise: Promise<AuthState> | null = null;
+  let returned: AuthReturn | null = null;
+  let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+  // ---- state
+
+  function publish(error: string | null = state.error) {
+    const user = keycloak.authenticated ? userFromClaims(keycloak.tokenParsed, keycloak.idTokenParsed) : null;
+    // 'loading' until init() settles, so the apps learn what the page came back from (takeReturn) before they render
+    const status: AuthStatus = !initialized ? 'loading' : user ? 'authenticated' : 'anonymous';
+    const same =
+      state.status === status &&
+      state.error === error &&
+      state.user?.id === user?.id &&
+      state.user?.name === user?.name &&
+      state.user?.email === user?.email &&
+      state.user?.picture === user?.picture &&
+      state.user?.roles.join() === user?.roles.join();
+    if (same) return;
+    state = { status, user, error };
+    for (const listener of [...listeners]) listener(state);
+  }
+
+  // ---- what the page is coming back from (survives the round trip through the realm, per tab)
+
+  function rememberPending(action: AuthReturn) {
+    try {
+      sessionStorage.setItem(pendingKey, JSON.stringify({ action, at: Date.now() }));
+    } catch {
+      // storage disabled: the page simply does not greet the return
+    }
+  }
+
+  function takePending(): AuthReturn | null {
+    try {
+      const raw = sessionStorage.getItem(pendingKey);
+      sessionStorage.removeItem(pendingKey);
+      if (!raw) return null;
+      const { action, at } = JSON.parse(raw) as { action?: unknown; at?: unknown };
+      if (typeof at !== 'number' || Date.now() - at > PENDING_TTL_MS) return null;
+      return action === 'login' || action === 'register' || action === 'logout' ? action : null;
+    } catch {
+      return null;
+    }
+  }
+
+  // ---- refresh ahead of expiry
+
+  function scheduleRefresh(delayMs?: number) {
+    clearTimeout(refreshTimer);
+    refreshTimer = undefined;
+    if (!keycloak.authenticated) return;
+    const delay = delayMs ?? refreshDelayMs(keycloak.tokenParsed?.exp, keycloak.timeSkew, Date.now(), REFRESH_AHEAD_SECONDS);
+    if (delay === null) return;
+    refreshTimer = setTimeout(() => {
+      // forced: a refresh in between (token()) would have rescheduled this timer
+      keycloak.updateToken(-1).catch(() => {
+        // a refused refresh token (session ended) has already signed the page out; a network failure is retried
+        if (keycloak.authenticated) scheduleRefresh(RETRY_REFRESH_MS);
+      });
+    }, delay);
+  }
+
+  keycloak.onAuthSuccess = () => {
+    publish(null);
+    scheduleRefresh();
+  };
+  keycloak.onAuthRefreshSuccess = () => {
+    publish();
+    scheduleRefresh();
+  };
+  keycloak.onAuthLogout = () => {
+    clearTimeout(refreshTimer);
+    publish();
+  };
+  keycloak.onAuthRefreshError = () => publish();
+
+  if (typeof document !== 'undefined') {
+    // timers of background tabs are throttled: catch up when the tab is seen again
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible' && initialized) scheduleRefresh();
+    });
+  }
+
+  async function ready() {
+    if (!initPromise) throw new Error('web-auth: call init() first');
+    await initPromise;
+  }
+
+  async function go(url: string, replace: boolean | undefined): Promise<never> {
+    if (replace) window.location.replace(url);
+    else window.location.assign(url);
+    return never();
+  }
+
+  return {
+    keycloak,
+
+    init(initOptions = {}) {
+      initPromise ??= (async () => {
+        const timeoutMs = initOptions.timeoutMs ?? DEFAULT_INIT_TIMEOUT_MS;
+        const sameOrigin = new URL(options.url, window.location.href).origin === window.location.origin;
+        const started = keycloak.init({
+          onLoad: initOptions.onLoad ?? 'check-sso',
+          checkLoginIframe: initOptions.checkLoginIframe ?? false,
+          pkceMethod: initOptions.pkceMethod ?? 'S256',
+          responseMode: 'fragment',
+          silentCheckSsoRedirectUri: initOptions.silentCheckSsoRedirectUri,
+          // On the page's own origin the check-sso iframe is first-party, so blocked third-party cookies
+          // do not matter; the embedded realm's probe always answers "unsupported", and keycloak-js would
+          // then send the whole page through the realm on every load.
+          silentCheckSsoFallback: !sameOrigin,
+          messageReceiveTimeout: timeoutMs,
+        });
+        let error: string | null = null;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const timedOut = new Error(`the sign-in service did not answer within ${timeoutMs} ms`);
+        try {
+          await Promise.race([
+            started,
+            new Promise((_, reject) => {
+              timer = setTimeout(() => reject(timedOut), timeoutMs);
+            }),
+          ]);
+        } catch (failure) {
+          if (failure === timedOut) {
+            // not a failed sign-in: the page goes on signed out, and a late answer still signs it in (onAuthSuccess)
+            console.warn(`web-auth: ${timedOut.message}`);
+          } else {
+            error = errorText(failure);
+          }
+          started.catch(() => {});
+        } finally {
+          clearTimeout(timer);
+        }
+        initialized = true;
+        const pending = takePending();
+        if ((pending === 'login' || pending === 'register') && keycloak.authenticated) returned = pending;
+        if (pending === 'logout' && !keycloak.authenticated) returned = 'logout';
+        publish(error);
+        scheduleRefresh();
+        return state;
+      })();
+      return initPromise;
+    },
+
+    getState: () => state,
+
+    onChange(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+
+    takeReturn() {
+      const value = returned;
+      returned = null;
+      return value;
+    },
+
+    async login(loginOptions = {}) {
+      await ready();
+      const url = await keycloak.createLoginUrl({
+        redirectUri: loginOptions.redirectUri ?? window.location.href,
+        idpHint: loginOptions.idpHint,
+        loginHint: loginOptions.loginHint,
+      });
+      rememberPending('login');
+      return go(url, loginOptions.replace);
+    },
+
+    async register(registerOptions = {}) {
+      await ready();
+      const url = await keycloak.createRegisterUrl({
+        redirectUri: registerOptions.redirectUri ?? window.location.href,
+        loginHint: registerOptions.loginHint,
+      });
+      rememberPending('register');
+      return go(url, registerOptions.replace);
+    },
+
+    async logout({ redirectUri }) {
+      await ready();
+      clearTimeout(refreshTimer);
+      rememberPending('logout');
+      // GET to the end-session endpoint with id_token_hint; Keycloak signs out without a confirmation page
+      await keycloak.logout({ redirectUri });
+      return never();
+    },
+
+    async token() {
+      // a call made while the page still checks its session waits for the answer rather than going out anonymous
+      if (initPromise) await initPromise;
+      if (!keycloak.authenticated) return undefined;
+      try {
+        await keycloak.updateToken(MIN_VALIDITY_SECONDS);
+      } catch {
+        // refused (the session is over: keycloak-js has signed the page out) or unreachable (the current token may still do)
+      }
+      if (!keycloak.authenticated || !keycloak.token) return undefined;
+      return keycloak.isTokenExpired() ? undefined : keycloak.token;
+    },
+
+    hasRole: (role) => state.user?.roles.includes(role) ?? false,
+  };
+}
