@@ -1,92 +1,30 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
-import { createKnex, createLogger, createTokenVerifier, type Knex } from '@forum/platform';
+import { createKnex, createTokenVerifier, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../testing/index.ts';
 import { deleteExpired } from './adapter.ts';
-import { createIdentityRealm, type IdentityRealm } from './index.ts';
+import { createIdentityRealm } from './index.ts';
+import { AUDIENCE, base64url, CookieJar, decodeJwt, logger, startHarness, type Harness } from './test-support.ts';
 
-const AUDIENCE = 'urn:forum:api';
 const PASSWORD = 'Forum#2026';
-const logger = createLogger('identity-test', 'silent');
 
-let database: { url: string; drop(): Promise<void> };
+let h: Harness;
 let db: Knex;
-let server: Server;
 let origin: string;
 let issuer: string;
-let realm: IdentityRealm;
-/** The express app listens before the realm exists (the realm needs the port): a late-bound handler. */
-let mounted: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-
-const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
-const decodeJwt = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
-
-class CookieJar {
-  private readonly cookies = new Map<string, string>();
-  store(res: Response) {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = line.split(';');
-      const eq = pair.indexOf('=');
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const expired = attributes.some((a) => /expires=Thu, 01 Jan 1970/i.test(a) || /max-age=0\b/i.test(a.trim()));
-      if (!value || expired) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-  get header() {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-}
-
-async function get(url: string, jar?: CookieJar, headers: Record<string, string> = {}) {
-  const res = await fetch(new URL(url, origin), { redirect: 'manual', headers: { ...headers, ...(jar ? { cookie: jar.header } : {}) } });
-  jar?.store(res);
-  return res;
-}
-
-async function postForm(url: string, form: Record<string, string>, jar?: CookieJar, headers: Record<string, string> = {}) {
-  const res = await fetch(new URL(url, origin), {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers, ...(jar ? { cookie: jar.header } : {}) },
-    body: new URLSearchParams(form).toString(),
-  });
-  jar?.store(res);
-  return res;
-}
-
+const get = (...args: Parameters<Harness['get']>) => h.get(...args);
+const postForm = (...args: Parameters<Harness['postForm']>) => h.postForm(...args);
 const tokenUrl = () => `${issuer}/protocol/openid-connect/token`;
-
-async function passwordGrant(username: string, password: string) {
-  return postForm(tokenUrl(), { grant_type: 'password', client_id: 'forum-cli', username, password, scope: 'openid' });
-}
+const passwordGrant = (username: string, password: string) => h.passwordGrant(username, password);
 
 beforeAll(async () => {
-  database = await createTestDatabase('identity');
-  db = createKnex(database.url);
-  const app = express();
-  app.use('/realms/forum', (req, res, next) => (mounted ? mounted(req, res) : next()));
-  server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  realm = await createIdentityRealm({ publicOrigin: origin, db, logger, audience: AUDIENCE });
-  mounted = realm.handler;
-  issuer = realm.issuer;
-  await realm.accounts.create({ email: 'Admin@Forum.local', password: PASSWORD, name: 'Admin', roles: ['admin'] });
-  await realm.accounts.create({ email: 'alice@forum.local', password: PASSWORD, name: 'Alice', picture: 'https://example.test/alice.png' });
+  h = await startHarness();
+  ({ db, origin, issuer } = h);
+  await h.realm.accounts.create({ email: 'Admin@Forum.local', password: PASSWORD, name: 'Admin', roles: ['admin'] });
+  await h.realm.accounts.create({ email: 'alice@forum.local', password: PASSWORD, name: 'Alice', picture: 'https://example.test/alice.png' });
 });
 
-afterAll(async () => {
-  await realm?.close();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await db?.destroy();
-  await database?.drop();
-});
+afterAll(() => h?.close());
 
 describe('identity realm', () => {
   it('issues a verifiable JWT access token to forum-cli with the password grant', async () => {
@@ -294,9 +232,7 @@ describe('identity realm', () => {
     expect(await probe.text()).toContain('"unsupported"');
 
     const before = ((await (await passwordGrant('alice@forum.local', PASSWORD)).json()) as { access_token: string }).access_token;
-    await realm.close();
-    realm = await createIdentityRealm({ publicOrigin: origin, db, logger, audience: AUDIENCE });
-    mounted = realm.handler;
+    await h.restart();
     const verify = createTokenVerifier({ issuer, audience: AUDIENCE });
     expect(await verify(before)).toMatchObject({ email: 'alice@forum.local' });
     const after = ((await (await passwordGrant('alice@forum.local', PASSWORD)).json()) as { access_token: string }).access_token;
@@ -321,11 +257,11 @@ describe('identity realm', () => {
   });
 
   it('creates accounts with unique case-insensitive emails and the password rules', async () => {
-    await expect(realm.accounts.create({ email: 'ALICE@forum.local', password: PASSWORD, name: 'Alice 2' })).rejects.toThrow(/already exists/);
-    await expect(realm.accounts.create({ email: 'weak@forum.local', password: 'weakpass', name: 'Weak' })).rejects.toThrow();
-    const { id } = await realm.accounts.create({ email: ' Bob@Forum.local ', password: PASSWORD, name: 'Bob' });
-    expect(await realm.accounts.findByEmail('bob@FORUM.local')).toEqual({ id, email: 'bob@forum.local', name: 'Bob', picture: '', roles: ['user'] });
-    expect(await realm.accounts.findByEmail('nobody@forum.local')).toBeNull();
+    await expect(h.realm.accounts.create({ email: 'ALICE@forum.local', password: PASSWORD, name: 'Alice 2' })).rejects.toThrow(/already exists/);
+    await expect(h.realm.accounts.create({ email: 'weak@forum.local', password: 'weakpass', name: 'Weak' })).rejects.toThrow();
+    const { id } = await h.realm.accounts.create({ email: ' Bob@Forum.local ', password: PASSWORD, name: 'Bob' });
+    expect(await h.realm.accounts.findByEmail('bob@FORUM.local')).toEqual({ id, email: 'bob@forum.local', name: 'Bob', picture: '', roles: ['user'] });
+    expect(await h.realm.accounts.findByEmail('nobody@forum.local')).toBeNull();
     const stored = await db.withSchema('identity').from('accounts').where({ id }).first('password_hash');
     expect(stored.password_hash).toMatch(/^scrypt\$N=\d+,r=8,p=1\$/);
     expect(stored.password_hash).not.toContain(PASSWORD);
