@@ -1,29 +1,16 @@
-import { ErrorCode, eventDefinitions, MEMBERSHIP_PRICE, positionToken, type ForumEvent, type UserEvent } from '@forum/contracts';
+import { ErrorCode, MEMBERSHIP_PRICE, positionToken, type UserEvent } from '@forum/contracts';
 import { BusinessRuleError, ForbiddenError } from '@forum/platform';
 import type { PaymentProvider } from '../payment/port.ts';
-import type { EventStore, NewEvent, StreamAppend } from '../eventstore/index.ts';
-import { eventMetadata, type CommandMeta } from './command.ts';
+import type { EventStore, StreamAppend } from '../eventstore/index.ts';
+import { createActors, registered, toNewEvents, type Accepted, type Identity } from './actor.ts';
+import type { CommandMeta } from './command.ts';
 import { execute, expectedVersionOf, load, positionOf, type Executed, type Idempotency } from './handle.ts';
 import { decide as decidePost } from './post/decide.ts';
 import { evolve as evolvePost, initialPostState, postStream } from './post/post.ts';
 import { decide as decideTag } from './tag/decide.ts';
 import { evolve as evolveTags, initialTagsState, TAGS_STREAM } from './tag/tag.ts';
 import { decide as decideUser, type GrantAdmin } from './user/decide.ts';
-import { evolve as evolveUser, initialUserState, userStream, type UserState } from './user/user.ts';
-
-export interface Accepted {
-  readonly id?: string;
-  /** Absent when the command changed nothing (nothing to wait for). */
-  readonly position?: string;
-}
-
-/** Who acts, as the identity provider vouches for it: the claims a first registration records. */
-export interface Identity {
-  readonly userId: string;
-  readonly email: string;
-  readonly name: string;
-  readonly photoURL: string;
-}
+import { evolve as evolveUser, initialUserState, userStream } from './user/user.ts';
 
 export interface ForumCommandsOptions {
   /** Emails that are admins from their first sign-in (lower case). */
@@ -39,14 +26,6 @@ export class PaymentFailedError extends BusinessRuleError {
   }
 }
 
-function toNewEvents(events: readonly ForumEvent[], meta: CommandMeta): NewEvent[] {
-  return events.map((event) => ({
-    type: event.type,
-    data: event.data,
-    metadata: eventMetadata(meta, eventDefinitions[event.type].schemaVersion),
-  }));
-}
-
 /**
  * The forum's command side: each method loads the streams a rule needs,
  * decides, and appends. The actor's own stream comes first: a subject the
@@ -54,17 +33,7 @@ function toNewEvents(events: readonly ForumEvent[], meta: CommandMeta): NewEvent
  */
 export function createForumCommands(store: EventStore, options: ForumCommandsOptions) {
   const staleAfterMs = options.purchaseStaleAfterMs ?? 5 * 60_000;
-  async function loadActor(who: Identity, meta: CommandMeta) {
-    const loaded = await load(store, userStream(who.userId), evolveUser, initialUserState);
-    if (loaded.state.status !== 'unknown') return { ...loaded, registration: [] as UserEvent[] };
-    const registration = decideUser({ type: 'RegisterUser', data: { ...who, adminEmails: options.adminEmails } }, loaded.state, meta);
-    return { state: registration.reduce(evolveUser, loaded.state), version: loaded.version, position: loaded.position, registration };
-  }
-
-  function actorAppend(who: Identity, actor: { version: number; registration: readonly UserEvent[] }, events: readonly UserEvent[], meta: CommandMeta): StreamAppend[] {
-    const all = [...actor.registration, ...events];
-    return all.length === 0 ? [] : [{ streamId: userStream(who.userId), expectedVersion: expectedVersionOf(actor.version), events: toNewEvents(all, meta) }];
-  }
+  const actors = createActors(store, options.adminEmails);
 
   return {
     /**
@@ -74,9 +43,9 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
      */
     registerUser(who: Identity, meta: CommandMeta): Promise<Executed<Accepted>> {
       return execute(store, async () => {
-        const actor = await loadActor(who, meta);
+        const actor = await actors.load(who, meta);
         return {
-          appends: actorAppend(who, actor, [], meta),
+          appends: actors.append(who, actor, [], meta),
           answer: (result) => ({ id: who.userId, position: result ? positionOf(result) : positionToken(actor.position!) }),
         };
       });
@@ -86,9 +55,9 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
       return execute(
         store,
         async () => {
-          const actor = await loadActor(who, meta);
+          const actor = await actors.load(who, meta);
           const events = decideUser({ type: 'UpdateProfile', data: input }, actor.state, meta);
-          return { appends: actorAppend(who, actor, events, meta), answer: (result) => ({ id: who.userId, ...(result && { position: positionOf(result) }) }) };
+          return { appends: actors.append(who, actor, events, meta), answer: (result) => ({ id: who.userId, ...(result && { position: positionOf(result) }) }) };
         },
         idempotency,
       );
@@ -115,7 +84,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
         store,
         async () => {
           const [actor, post, tags] = await Promise.all([
-            loadActor(who, meta),
+            actors.load(who, meta),
             load(store, postStream(input.postId), evolvePost, initialPostState),
             load(store, TAGS_STREAM, evolveTags, initialTagsState),
           ]);
@@ -132,7 +101,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
           return {
             appends: [
               // the author's stream, at the version read: concurrent creates of one author conflict here
-              ...actorAppend(who, actor, authored, meta),
+              ...actors.append(who, actor, authored, meta),
               { streamId: postStream(input.postId), expectedVersion: expectedVersionOf(post.version), events: toNewEvents(events, meta) },
             ],
             answer: (result) => ({ id: input.postId, position: positionOf(result!) }),
@@ -147,7 +116,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
       return execute(
         store,
         async () => {
-          const [actor, post] = await Promise.all([loadActor(who, meta), load(store, postStream(postId), evolvePost, initialPostState)]);
+          const [actor, post] = await Promise.all([actors.load(who, meta), load(store, postStream(postId), evolvePost, initialPostState)]);
           const events = decidePost(
             { type: 'DeletePost', data: { postId, actorId: who.userId, actorIsAdmin: registered(actor.state).role === 'admin' } },
             post.state,
@@ -159,9 +128,9 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
           const appends: StreamAppend[] = [
             { streamId: postStream(postId), expectedVersion: expectedVersionOf(post.version), events: toNewEvents(events, meta) },
           ];
-          if (authorId === who.userId) appends.push(...actorAppend(who, actor, freed, meta));
+          if (authorId === who.userId) appends.push(...actors.append(who, actor, freed, meta));
           else {
-            appends.push(...actorAppend(who, actor, [], meta));
+            appends.push(...actors.append(who, actor, [], meta));
             if (freed.length > 0) appends.push({ streamId: userStream(authorId), expectedVersion: expectedVersionOf(author.version), events: toNewEvents(freed, meta) });
           }
           return { appends, answer: (result) => ({ id: postId, position: positionOf(result!) }) };
@@ -180,7 +149,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
       let attempt = attemptId;
       await execute(store, async () => {
         const self = targetUserId === who.userId;
-        const actor = await loadActor(who, meta);
+        const actor = await actors.load(who, meta);
         if (!self && registered(actor.state).role !== 'admin') throw new ForbiddenError('You can only buy membership for yourself');
         const user = self ? actor : { ...(await load(store, userStream(targetUserId), evolveUser, initialUserState)), registration: [] as UserEvent[] };
         const events = decideUser({ type: 'StartMembershipPurchase', data: { attemptId, staleAfterMs } }, user.state, meta);
@@ -188,8 +157,8 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
         target = { userId: state.userId, email: state.email };
         attempt = events.length > 0 ? attemptId : state.pendingPurchase!.attemptId; // [] = resume the stale attempt
         const appends = self
-          ? actorAppend(who, actor, events, meta)
-          : [...actorAppend(who, actor, [], meta), ...(events.length ? [{ streamId: userStream(targetUserId), expectedVersion: expectedVersionOf(user.version), events: toNewEvents(events, meta) }] : [])];
+          ? actors.append(who, actor, events, meta)
+          : [...actors.append(who, actor, [], meta), ...(events.length ? [{ streamId: userStream(targetUserId), expectedVersion: expectedVersionOf(user.version), events: toNewEvents(events, meta) }] : [])];
         return { appends, answer: () => ({}) };
       });
       const customer = target!;
@@ -235,9 +204,6 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
   };
 }
 
-function registered(state: UserState) {
-  if (state.status !== 'registered') throw new Error('the actor is registered by loadActor');
-  return state;
-}
-
 export type ForumCommands = ReturnType<typeof createForumCommands>;
+
+export type { Accepted, Identity };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { compareLogPositions, START, type EventMetadata } from '@forum/contracts';
+import { compareLogPositions, START, type EventMetadata, type LogPosition } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore, NewEvent, RecordedEvent, StreamAppend } from './types.ts';
 import { WrongExpectedVersionError } from './types.ts';
@@ -28,6 +28,21 @@ const metadata = (overrides: Partial<EventMetadata> = {}): EventMetadata => ({
 const event = (type: string, data: unknown = {}): NewEvent => ({ type, data, metadata: metadata() });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Reads the log until `done` holds. Readers see an event once no older
+ * transaction is open anywhere on the server (the horizon is cluster-wide),
+ * so a read right after a commit may briefly not show it yet.
+ */
+async function readAllUntil(store: EventStore, after: LogPosition, done: (events: RecordedEvent[]) => boolean): Promise<RecordedEvent[]> {
+  let events: RecordedEvent[] = [];
+  for (let i = 0; i < 200; i++) {
+    events = await store.readAll(after, 10_000);
+    if (done(events)) return events;
+    await sleep(10);
+  }
+  return events;
+}
 
 export function eventStoreContract(adapter: string, factory: EventStoreFactory) {
   describe(`event store contract: ${adapter}`, () => {
@@ -129,7 +144,7 @@ export function eventStoreContract(adapter: string, factory: EventStoreFactory) 
         const id = stream();
         await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event('A'), event('B')] }]);
         await store.append([{ streamId: id, expectedVersion: 2, events: [event('C')] }]);
-        const read = (await store.readAll(before, 1000)).filter((e) => e.streamId === id);
+        const read = (await readAllUntil(store, before, (all) => all.filter((e) => e.streamId === id).length >= 3)).filter((e) => e.streamId === id);
         expect(read.map((e) => e.type)).toEqual(['A', 'B', 'C']);
         for (let i = 1; i < read.length; i++) expect(compareLogPositions(read[i - 1]!.position, read[i]!.position)).toBeLessThan(0);
         const after = await store.readAll(read[1]!.position, 1000);

@@ -1,0 +1,60 @@
+import { eventDefinitions, type ForumEvent, type UserEvent } from '@forum/contracts';
+import type { EventStore, NewEvent, StreamAppend } from '../eventstore/index.ts';
+import { eventMetadata, type CommandMeta } from './command.ts';
+import { expectedVersionOf, load } from './handle.ts';
+import { decide as decideUser } from './user/decide.ts';
+import { evolve as evolveUser, initialUserState, userStream, type UserState } from './user/user.ts';
+
+/** What a command answers: the id it concerns and its last event's position (absent when nothing changed). */
+export interface Accepted {
+  readonly id?: string;
+  readonly position?: string;
+}
+
+/** Who acts, as the identity provider vouches for it: the claims a first registration records. */
+export interface Identity {
+  readonly userId: string;
+  readonly email: string;
+  readonly name: string;
+  readonly photoURL: string;
+}
+
+export function toNewEvents(events: readonly ForumEvent[], meta: CommandMeta): NewEvent[] {
+  return events.map((event) => ({
+    type: event.type,
+    data: event.data,
+    metadata: eventMetadata(meta, eventDefinitions[event.type].schemaVersion),
+  }));
+}
+
+export type Actor = Awaited<ReturnType<Actors['load']>>;
+export type RegisteredUser = Extract<UserState, { status: 'registered' }>;
+
+/**
+ * The acting user's own stream. Every command loads it first: a subject the
+ * forum has not seen yet is registered in the same atomic append as the
+ * command's own events, and its role decides what it may do.
+ */
+export function createActors(store: EventStore, adminEmails: readonly string[]) {
+  return {
+    async load(who: Identity, meta: CommandMeta) {
+      const loaded = await load(store, userStream(who.userId), evolveUser, initialUserState);
+      if (loaded.state.status !== 'unknown') return { ...loaded, registration: [] as UserEvent[] };
+      const registration = decideUser({ type: 'RegisterUser', data: { ...who, adminEmails } }, loaded.state, meta);
+      return { state: registration.reduce(evolveUser, loaded.state), version: loaded.version, position: loaded.position, registration };
+    },
+
+    /** The actor's registration (when new) and `events` on the actor's stream, at the version read. */
+    append(who: Identity, actor: { version: number; registration: readonly UserEvent[] }, events: readonly UserEvent[], meta: CommandMeta): StreamAppend[] {
+      const all = [...actor.registration, ...events];
+      return all.length === 0 ? [] : [{ streamId: userStream(who.userId), expectedVersion: expectedVersionOf(actor.version), events: toNewEvents(all, meta) }];
+    },
+  };
+}
+export type Actors = ReturnType<typeof createActors>;
+
+/** The actor after `Actors.load`: always registered (a new subject is registered by the load). */
+export function registered(state: UserState): RegisteredUser {
+  if (state.status !== 'registered') throw new Error('the actor is registered by Actors.load');
+  return state;
+}
