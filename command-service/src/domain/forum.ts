@@ -1,5 +1,5 @@
 import { ErrorCode, MEMBERSHIP_PRICE, positionToken, type UserEvent } from '@forum/contracts';
-import { BusinessRuleError, ForbiddenError } from '@forum/platform';
+import { BusinessRuleError, ForbiddenError, UnavailableError } from '@forum/platform';
 import type { PaymentProvider } from '../payment/port.ts';
 import type { EventStore, StreamAppend } from '../eventstore/index.ts';
 import { createActors, registered, toNewEvents, type Accepted, type Identity } from './actor.ts';
@@ -15,7 +15,8 @@ import { evolve as evolveUser, initialUserState, userStream } from './user/user.
 export interface ForumCommandsOptions {
   /** Emails that are admins from their first sign-in (lower case). */
   readonly adminEmails: readonly string[];
-  readonly payment: PaymentProvider;
+  /** Needed only by the membership purchase (tools like forumctl run without one). */
+  readonly payment?: PaymentProvider;
   /** A membership purchase with no outcome after this long is resumed by the next request (crash recovery). */
   readonly purchaseStaleAfterMs?: number;
 }
@@ -145,6 +146,8 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
      * `targetUserId` is the caller's own id, or another user's for an admin.
      */
     async purchaseMembership(who: Identity, targetUserId: string, attemptId: string, meta: CommandMeta): Promise<Executed<Accepted>> {
+      const payment = options.payment;
+      if (!payment) throw new UnavailableError('No payment provider is configured');
       let target: { userId: string; email: string } | null = null;
       let attempt = attemptId;
       await execute(store, async () => {
@@ -162,7 +165,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
         return { appends, answer: () => ({}) };
       });
       const customer = target!;
-      const charged = await options.payment.charge({
+      const charged = await payment.charge({
         idempotencyKey: attempt,
         amountCents: MEMBERSHIP_PRICE.amountCents,
         currency: MEMBERSHIP_PRICE.currency,

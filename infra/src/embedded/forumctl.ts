@@ -1,0 +1,49 @@
+/**
+ * `npm run forumctl -- <command>`: against DATABASE_URL when set, else the
+ * embedded forum's PostgreSQL in DATA_DIR (the running one of `npm start`, or
+ * started just for this command and stopped after it).
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runForumctl } from '@forum/projections/cli';
+import { startEmbeddedPostgres } from './postgres.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const io = { out: (t: string) => void process.stdout.write(t), err: (t: string) => void process.stderr.write(t) };
+
+async function runningEmbedded(dataDir: string): Promise<string | null> {
+  const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const [pid, , , port] = (await readFile(pidFile, 'utf8')).split('\n');
+  try {
+    process.kill(Number(pid), 0);
+  } catch {
+    return null;
+  }
+  const password = (await readFile(path.join(dataDir, 'pg-password'), 'utf8')).trim();
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/forum`;
+}
+
+const argv = process.argv.slice(2);
+let code: number;
+if (process.env.DATABASE_URL) {
+  code = await runForumctl(argv, process.env.DATABASE_URL, io);
+} else {
+  const dataDir = path.resolve(root, process.env.DATA_DIR || '.data');
+  const running = await runningEmbedded(dataDir);
+  if (running) code = await runForumctl(argv, running, io);
+  else if (!existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))) {
+    io.err(`No forum data in ${dataDir}: run npm start once, or set DATABASE_URL.\n`);
+    code = 1;
+  } else {
+    const postgres = await startEmbeddedPostgres({ dataDir, database: 'forum' });
+    try {
+      code = await runForumctl(argv, postgres.url, io);
+    } finally {
+      await postgres.stop();
+    }
+  }
+}
+process.exit(code);

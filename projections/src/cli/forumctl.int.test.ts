@@ -1,0 +1,91 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { HEADER_MIN_POSITION, type Me } from '@forum/contracts';
+import { createTestDatabase, startTestForum, type TestForum } from '@forum/infra/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runForumctl } from './forumctl.ts';
+
+let forum: TestForum;
+let dir: string;
+beforeAll(async () => {
+  forum = await startTestForum();
+  dir = await mkdtemp(path.join(os.tmpdir(), 'forumctl-'));
+});
+afterAll(async () => {
+  await forum?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function ctl(args: string[], url = forum.databaseUrl) {
+  let out = '';
+  let err = '';
+  const code = await runForumctl(args, url, { out: (t) => (out += t), err: (t) => (err += t) });
+  return { code, out, err };
+}
+
+describe('forumctl', () => {
+  it('export → import into an empty store → export is byte-identical, positions and metadata kept', async () => {
+    const user = await forum.newUser('Exporter');
+    for (let i = 0; i < 3; i++) await forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: `Kept ${i} "quoted" é`, description: 'x', tags: ['React'] } });
+    const first = path.join(dir, 'first.ndjson');
+    expect((await ctl(['export', '--out', first])).code).toBe(0);
+    const target = await createTestDatabase('import');
+    try {
+      const imported = await ctl(['import', first], target.url);
+      expect(imported.code, imported.err).toBe(0);
+      const second = path.join(dir, 'second.ndjson');
+      expect((await ctl(['export', '--out', second], target.url)).code).toBe(0);
+      const [a, b] = await Promise.all([readFile(first, 'utf8'), readFile(second, 'utf8')]);
+      expect(b).toBe(a);
+      expect(a.split('\n').filter(Boolean).length).toBeGreaterThan(20);
+      // a second import into the now non-empty store is refused and changes nothing
+      const again = await ctl(['import', first], target.url);
+      expect(again.code).not.toBe(0);
+      const third = path.join(dir, 'third.ndjson');
+      await ctl(['export', '--out', third], target.url);
+      expect(await readFile(third, 'utf8')).toBe(a);
+    } finally {
+      await target.drop();
+    }
+  });
+
+  it('exports a range of positions', async () => {
+    const { out } = await ctl(['export', '--from', '2', '--to', '4']);
+    expect(out.trim().split('\n').map((line) => (JSON.parse(line) as { position: number }).position)).toEqual([2, 3, 4]);
+  });
+
+  it('make-admin makes a registered user an admin by an event with the operator as actor', async () => {
+    const user = await forum.newUser('Promoted');
+    await forum.api('/api/me', { token: user.token });
+    const made = await ctl(['make-admin', user.email]);
+    expect(made.code, made.err).toBe(0);
+    const { events } = await forum.store.readStream(`user-${user.id}`);
+    expect(events.at(-1)).toMatchObject({ type: 'AdminRoleGranted', data: { reason: 'operator' }, metadata: { actorId: expect.stringMatching(/^operator:/) } });
+    const position = /event at (\S+),/.exec(made.out)![1]!;
+    expect(((await (await forum.api('/api/me', { token: user.token, headers: { [HEADER_MIN_POSITION]: position } })).json()) as Me).role).toBe('admin');
+    expect((await ctl(['make-admin', user.email])).out).toContain('was an admin already');
+    expect((await ctl(['make-admin', 'nobody@forum.test'])).code).toBe(1);
+  });
+
+  it('history shows a user\'s or a post\'s audit trail with positions, actors and correlation ids', async () => {
+    const user = await forum.newUser('Historian');
+    const created = await forum.api('/api/posts', { method: 'POST', token: user.token, headers: { 'X-Correlation-Id': 'corr-history' }, json: { title: 'Audited', description: 'x', tags: [] } });
+    const { id } = (await created.json()) as { id: string };
+    const post = await ctl(['history', '--post', id, '--json']);
+    expect(post.code).toBe(0);
+    expect(JSON.parse(post.out)).toEqual([expect.objectContaining({ type: 'PostCreated', actor: user.id, correlationId: 'corr-history', version: 1 })]);
+    const table = await ctl(['history', '--user', user.email]);
+    expect(table.out).toMatch(/UserRegistered[\s\S]*PostAuthored/);
+    expect((await ctl(['history', '--user', 'nobody@forum.test'])).code).toBe(1);
+  });
+
+  it('status lists every projection with its checkpoint and lag', async () => {
+    const status = await ctl(['status', '--json']);
+    expect(status.code).toBe(0);
+    const rows = JSON.parse(status.out) as { name: string; state: string; lag: number }[];
+    expect(rows.map((r) => r.name)).toEqual(expect.arrayContaining(['posts', 'tags', 'users']));
+    expect(rows.every((r) => r.state === 'live')).toBe(true);
+    expect((await ctl(['nonsense'])).code).toBe(2);
+  });
+});
