@@ -21,6 +21,22 @@ export const POST_DESCRIPTION_MAX = 20_000;
 export const POST_TAGS_MAX = 5;
 export const TAG_NAME_MAX = 30;
 export const COMMENT_MAX = 5_000;
+export const WARNING_REASON_MAX = 500;
+/** What a warning says when the admin gives no reason (the spec's Warn User sends none). */
+export const DEFAULT_WARNING_REASON = 'A moderator has warned you about content that breaks the community rules.';
+export const SEARCH_QUERY_MAX = 200;
+/** The spec's unpaged calls (`/posts/search?tag=` without `page`, the reported comments) answer at most this many rows. */
+export const UNPAGED_LIST_MAX = 100;
+
+/** Admin area and Contact page: limits the spec leaves open. */
+export const ANNOUNCEMENT_TITLE_MAX = 200;
+export const ANNOUNCEMENT_DESCRIPTION_MAX = 5_000;
+export const CONTACT_NAME_MAX = 100;
+export const CONTACT_EMAIL_MAX = 254;
+export const CONTACT_MESSAGE_MAX = 5_000;
+/** Contact messages accepted per client address in a sliding window; beyond, 429 RATE_LIMITED. */
+export const CONTACT_RATE_LIMIT = { messages: 5, windowMs: 10 * 60_000 } as const;
+export const ADMIN_SEARCH_MAX = 100;
 
 export const POST_SORTS = ['newest', 'popularity'] as const;
 export type PostSort = (typeof POST_SORTS)[number];

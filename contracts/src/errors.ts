@@ -15,6 +15,9 @@ export const ErrorCode = {
   ALREADY_MEMBER: 'ALREADY_MEMBER',
   PURCHASE_IN_PROGRESS: 'PURCHASE_IN_PROGRESS',
   PAYMENT_FAILED: 'PAYMENT_FAILED',
+  ILLEGAL_VOTE_TRANSITION: 'ILLEGAL_VOTE_TRANSITION',
+  ALREADY_REPORTED: 'ALREADY_REPORTED',
+  TAG_EXISTS: 'TAG_EXISTS',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});
 

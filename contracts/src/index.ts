@@ -5,3 +5,5 @@ export * from './events/index.ts';
 export * from './http/posts.ts';
 export * from './http/commands.ts';
 export * from './http/me.ts';
+export * from './http/admin.ts';
+export * from './http/community.ts';

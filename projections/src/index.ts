@@ -1,3 +1,8 @@
+import { announcementsProjection } from './announcements/projection.ts';
+import { auditProjection } from './audit/projection.ts';
+import { commentsProjection } from './comments/projection.ts';
+import { contactProjection } from './contact/projection.ts';
+import { notificationsProjection } from './notifications/projection.ts';
 import { postsProjection } from './posts/projection.ts';
 import type { Projection } from './runner/projection.ts';
 import { tagsProjection } from './tags/projection.ts';
@@ -8,6 +13,8 @@ export * from './runner/projection.ts';
 export * from './runner/runner.ts';
 export * from './runner/status.ts';
 export { postsProjection, tagsProjection, usersProjection };
+export { announcementsProjection, auditProjection, contactProjection };
+export { commentsProjection, notificationsProjection };
 
 /** Every read model of the forum, at its current version. */
-export const allProjections: readonly Projection[] = [postsProjection, tagsProjection, usersProjection];
+export const allProjections: readonly Projection[] = [postsProjection, tagsProjection, usersProjection, announcementsProjection, contactProjection, auditProjection, commentsProjection, notificationsProjection];

@@ -4,6 +4,8 @@ import type { PaymentProvider } from '../payment/port.ts';
 import type { EventStore, StreamAppend } from '../eventstore/index.ts';
 import { createActors, registered, toNewEvents, type Accepted, type Identity } from './actor.ts';
 import type { CommandMeta } from './command.ts';
+import { createAdminCommands } from './admin/commands.ts';
+import { createCommunityCommands } from './community/commands.ts';
 import { execute, expectedVersionOf, load, positionOf, type Executed, type Idempotency } from './handle.ts';
 import { decide as decidePost } from './post/decide.ts';
 import { evolve as evolvePost, initialPostState, postStream } from './post/post.ts';
@@ -37,6 +39,8 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
   const actors = createActors(store, options.adminEmails);
 
   return {
+    ...createCommunityCommands(store, actors),
+    ...createAdminCommands(store, actors),
     /**
      * Records a subject's first authenticated request. For a known subject it
      * appends nothing and answers the position of the record as it stands, so a

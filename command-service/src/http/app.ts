@@ -3,6 +3,8 @@ import type { Express } from 'express';
 import type { ForumCommands } from '../domain/forum.ts';
 import type { EventStore } from '../eventstore/index.ts';
 import type { UserDirectory } from '../lookup/users.ts';
+import { adminRoutes, contactRoutes } from './admin.ts';
+import { communityRoutes } from './community.ts';
 import { membershipRoutes } from './membership.ts';
 import { meRoutes } from './me.ts';
 import { postRoutes } from './posts.ts';
@@ -25,7 +27,7 @@ export function createCommandApp(deps: CommandAppDeps): Express {
       eventStore: async () => ({ ok: true, detail: { head: (await deps.store.head()).globalPosition.toString() } }),
     }),
   );
-  app.use('/api', jsonBody(), postRoutes(deps), meRoutes(deps), membershipRoutes(deps));
+  app.use('/api', jsonBody(), postRoutes(deps), meRoutes(deps), membershipRoutes(deps), communityRoutes(deps), adminRoutes(deps), contactRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

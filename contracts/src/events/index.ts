@@ -1,5 +1,9 @@
+import { CommentAdded, CommentRemoved, CommentReported, type CommentEvent, type CommentReportEvent } from './comment.ts';
+import { UserWarned, WarningsRead, type NotificationEvent } from './notification.ts';
 import { PostCreated, PostDeleted, type PostEvent } from './post.ts';
-import { TagCreated, type TagEvent } from './tag.ts';
+import { TagCreated, TagDeleted, type TagEvent } from './tag.ts';
+import { AnnouncementPublished, type AnnouncementEvent } from './announcement.ts';
+import { ContactMessageReceived, type ContactEvent } from './contact.ts';
 import {
   AdminRoleGranted,
   AuthoredPostRemoved,
@@ -11,10 +15,16 @@ import {
   UserRegistered,
   type UserEvent,
 } from './user.ts';
+import { VoteCast, type VoteEvent } from './vote.ts';
 
 export * from './define.ts';
+export * from './comment.ts';
+export * from './notification.ts';
+export * from './vote.ts';
 export * from './post.ts';
 export * from './tag.ts';
+export * from './announcement.ts';
+export * from './contact.ts';
 export * from './user.ts';
 
 /** Every event type of the forum, with the schema of its current version. */
@@ -22,6 +32,9 @@ export const eventDefinitions = {
   [PostCreated.type]: PostCreated,
   [PostDeleted.type]: PostDeleted,
   [TagCreated.type]: TagCreated,
+  [TagDeleted.type]: TagDeleted,
+  [AnnouncementPublished.type]: AnnouncementPublished,
+  [ContactMessageReceived.type]: ContactMessageReceived,
   [UserRegistered.type]: UserRegistered,
   [ProfileUpdated.type]: ProfileUpdated,
   [AdminRoleGranted.type]: AdminRoleGranted,
@@ -30,7 +43,13 @@ export const eventDefinitions = {
   [MembershipPurchaseStarted.type]: MembershipPurchaseStarted,
   [MembershipPurchased.type]: MembershipPurchased,
   [MembershipPurchaseFailed.type]: MembershipPurchaseFailed,
+  [VoteCast.type]: VoteCast,
+  [CommentAdded.type]: CommentAdded,
+  [CommentRemoved.type]: CommentRemoved,
+  [CommentReported.type]: CommentReported,
+  [UserWarned.type]: UserWarned,
+  [WarningsRead.type]: WarningsRead,
 } as const;
 
-export type ForumEvent = PostEvent | TagEvent | UserEvent;
+export type ForumEvent = PostEvent | TagEvent | UserEvent | VoteEvent | CommentEvent | CommentReportEvent | NotificationEvent | AnnouncementEvent | ContactEvent;
 export type ForumEventType = ForumEvent['type'];

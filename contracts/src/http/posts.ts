@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SIZE, POST_DESCRIPTION_MAX, POST_SORTS, POST_TAGS_MAX, POST_TITLE_MAX } from '../constants.ts';
+import { VOTES } from '../events/vote.ts';
 
 /**
  * POST /api/posts. The spec's client also sends upVote, downVote, authorName,
@@ -43,10 +44,14 @@ export type PostListItem = z.infer<typeof PostListItem>;
 export const PostsPage = z.object({ posts: z.array(PostListItem), totalCount: z.number() });
 export type PostsPage = z.infer<typeof PostsPage>;
 
-/** GET /api/posts/:id. authorEmail is present only for the author and admins. */
+/**
+ * GET /api/posts/:id. authorEmail is present only for the author and admins;
+ * myVote, the caller's own vote, only when a token is sent.
+ */
 export const PostDetail = PostListItem.extend({
   description: z.string(),
   authorEmail: z.string().optional(),
+  myVote: z.enum(VOTES).optional(),
 });
 export type PostDetail = z.infer<typeof PostDetail>;
 

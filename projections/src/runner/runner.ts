@@ -37,6 +37,8 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
   const batchSize = options.batchSize ?? 500;
   const standbyRetryMs = options.standbyRetryMs ?? 2000;
   let lockClient: Promise<pg.Client> | null = null;
+  /** The lock session's queries run one at a time (a pg client takes one query at once). */
+  let lockQueue: Promise<unknown> = Promise.resolve();
   let stopped = false;
 
   /** One session holds every advisory lock of this runner; concurrent callers share it. */
@@ -106,12 +108,16 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     }
 
     private async tryLock(): Promise<boolean> {
-      const client = await lockSession();
-      const { rows } = await client.query<{ locked: boolean }>(
-        'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
-        [LOCK_CLASS, `${this.projection.name}:${this.projection.version}`],
-      );
-      return rows[0]?.locked === true;
+      const attempt = lockQueue.then(async () => {
+        const client = await lockSession();
+        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [
+          LOCK_CLASS,
+          `${this.projection.name}:${this.projection.version}`,
+        ]);
+        return rows[0]?.locked === true;
+      });
+      lockQueue = attempt.catch(() => {});
+      return attempt;
     }
 
     private async prepare() {

@@ -1,8 +1,11 @@
-import type { TagCreated } from '@forum/contracts';
+import type { TagCreated, TagDeleted } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import { byEventType, type Projection } from '../runner/projection.ts';
 
-/** The tag list: the public array of names and the admin list with ids. */
+/**
+ * The tag list: the public array of names and the admin list with ids. A
+ * deleted tag leaves it (posts keep their tag text), which frees its name.
+ */
 export const tagsProjection: Projection = {
   name: 'tags',
   version: 1,
@@ -21,6 +24,10 @@ export const tagsProjection: Projection = {
     async TagCreated(trx, event: RecordedEvent) {
       const tag = (event as RecordedEvent<'TagCreated', TagCreated['data']>).data;
       await trx.raw(`INSERT INTO tags (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, [tag.tagId, tag.name, tag.createdAt]);
+    },
+    async TagDeleted(trx, event: RecordedEvent) {
+      const tag = (event as RecordedEvent<'TagDeleted', TagDeleted['data']>).data;
+      await trx.raw('DELETE FROM tags WHERE id = ?', [tag.tagId]);
     },
   }),
 };

@@ -19,6 +19,8 @@ export const usersProjection: Projection = {
         registered_at timestamptz NOT NULL
       );
       CREATE INDEX IF NOT EXISTS users_email ON users (lower(email));
+      -- the admin's user list, by name
+      CREATE INDEX IF NOT EXISTS users_name ON users (lower(name), id);
       CREATE TABLE IF NOT EXISTS counters (name text PRIMARY KEY, value bigint NOT NULL);
       INSERT INTO counters (name, value) VALUES ('users', 0) ON CONFLICT DO NOTHING;
     `);

@@ -13,9 +13,13 @@ import {
 import { projectionStatus } from '@forum/projections';
 import type { Express } from 'express';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
+import { createAdminStore } from '../store/admin.ts';
+import { createCommunityStore } from '../store/community.ts';
 import { createPostsStore, createTagsStore } from '../store/posts.ts';
 import { createUsersStore } from '../store/users.ts';
 import { minPosition } from './consistency.ts';
+import { adminRoutes, announcementRoutes } from './admin.ts';
+import { communityRoutes } from './community.ts';
 import { meRoutes } from './me.ts';
 import { postRoutes } from './posts.ts';
 import { tagRoutes } from './tags.ts';
@@ -52,8 +56,12 @@ export function createQueryApp(deps: QueryAppDeps): Express {
     minPosition(deps.watcher, deps.maxWaitMs),
     viewer(users, deps.registrar, deps.watcher, deps.maxWaitMs),
     meRoutes(),
+    // before postRoutes: /posts/search is not a post id
+    communityRoutes(createCommunityStore(deps.db)),
     postRoutes(createPostsStore(deps.db), users),
     tagRoutes(createTagsStore(deps.db)),
+    adminRoutes(createAdminStore(deps.db), users),
+    announcementRoutes(createAdminStore(deps.db)),
   );
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

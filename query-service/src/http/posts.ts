@@ -1,4 +1,4 @@
-import { EmailParams, ListPostsQuery, PostIdParams, type PostCount, type PostDetail, type PostListItem, type PostsPage } from '@forum/contracts';
+import { EmailParams, ListPostsQuery, PostIdParams, type PostCount, type PostDetail, type PostListItem, type PostsPage, type Vote } from '@forum/contracts';
 import { ForbiddenError, NotFoundError, parseInput, UnauthenticatedError } from '@forum/platform';
 import { Router } from 'express';
 import type { PostRow, PostsStore } from '../store/posts.ts';
@@ -7,7 +7,7 @@ import { rangeQuery, sendRange } from './range.ts';
 
 type ListRow = Omit<PostRow, 'description' | 'author_id' | 'author_email'>;
 
-const listItem = (row: ListRow): PostListItem => ({
+export const listItem = (row: ListRow): PostListItem => ({
   _id: row.id,
   title: row.title,
   summary: row.summary,
@@ -23,11 +23,12 @@ const listItem = (row: ListRow): PostListItem => ({
 /** Emails are shown only to their owner and to admins (the forum's role, not the token's). */
 const maySeeEmail = (viewer: UserRow | undefined, ownerId: string) => viewer !== undefined && (viewer.id === ownerId || viewer.role === 'admin');
 
-export function postDetail(row: PostRow, viewer: UserRow | undefined): PostDetail {
+export function postDetail(row: PostRow & { my_vote?: Vote }, viewer: UserRow | undefined): PostDetail {
   return {
     ...listItem(row),
     description: row.description,
     ...(maySeeEmail(viewer, row.author_id) ? { authorEmail: row.author_email } : {}),
+    ...(row.my_vote !== undefined ? { myVote: row.my_vote } : {}),
   };
 }
 
@@ -76,7 +77,7 @@ export function postRoutes(posts: PostsStore, users: UsersStore): Router {
 
   router.get('/posts/:id', async (req, res) => {
     const { id } = parseInput(PostIdParams, req.params);
-    const row = await posts.byId(id);
+    const row = await posts.byId(id, res.locals.viewer?.id);
     if (!row) throw new NotFoundError('No such post');
     res.json(postDetail(row, res.locals.viewer));
   });

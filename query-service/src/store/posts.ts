@@ -1,4 +1,4 @@
-import { PAGE_SIZE, type PostSort } from '@forum/contracts';
+import { PAGE_SIZE, type PostSort, type Vote } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 
 export interface PostRow {
@@ -17,7 +17,7 @@ export interface PostRow {
   comment_count: number;
 }
 
-const LIST_COLUMNS = 'id, title, summary, tags, author_name, author_photo, created_at, up_vote, down_vote, comment_count';
+export const LIST_COLUMNS = 'id, title, summary, tags, author_name, author_photo, created_at, up_vote, down_vote, comment_count';
 const ORDER: Record<PostSort, string> = {
   newest: 'created_at DESC, id DESC',
   popularity: 'score DESC, created_at DESC, id DESC',
@@ -76,9 +76,18 @@ export function createPostsStore(db: Knex) {
       return rows[0]?.n ?? 0;
     },
 
-    async byId(id: string): Promise<PostRow | null> {
-      const { rows } = await db.raw<{ rows: PostRow[] }>(`SELECT * FROM read.posts WHERE id = ?`, [id]);
-      return rows[0] ?? null;
+    /** A post, with `viewerId`'s own vote ('none' when they have not voted, absent without a viewer). */
+    async byId(id: string, viewerId?: string): Promise<(PostRow & { my_vote?: Vote }) | null> {
+      const { rows } = await db.raw<{ rows: (PostRow & { my_vote: Vote | null })[] }>(
+        `SELECT p.${LIST_COLUMNS.split(', ').join(', p.')}, p.description, p.author_id, p.author_email, v.vote AS my_vote
+         FROM read.posts p LEFT JOIN read.post_votes v ON v.post_id = p.id AND v.user_id = ?
+         WHERE p.id = ?`,
+        [viewerId ?? null, id],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      const { my_vote, ...post } = row;
+      return viewerId === undefined ? post : { ...post, my_vote: my_vote ?? 'none' };
     },
   };
 }

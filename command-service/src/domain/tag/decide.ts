@@ -1,17 +1,22 @@
-import type { TagEvent } from '@forum/contracts';
-import { ConflictError } from '@forum/platform';
+import { ErrorCode, type TagEvent } from '@forum/contracts';
+import { ConflictError, NotFoundError } from '@forum/platform';
 import { unreachable, type CommandMeta } from '../command.ts';
-import type { TagsState } from './tag.ts';
+import { tagById, type TagsState } from './tag.ts';
 
 /**
- * Rules (spec §6, admin tags): a tag name is unique ignoring case.
+ * Rules (spec §6 admin tags; issue "whole forum on the API"):
+ * - a tag name is trimmed and unique ignoring case among the live tags;
+ * - a tag is deleted by its id, once (404 for an unknown or deleted one); posts keep their tag text;
+ * - a deleted tag's name may be created again (as a new tag).
+ * Who may do it (an admin) is the handler's check: the seed creates tags as the system.
  */
 export type CreateTag = { type: 'CreateTag'; data: { tagId: string; name: string } };
-export type TagCommand = CreateTag;
+export type DeleteTag = { type: 'DeleteTag'; data: { tagId: string } };
+export type TagCommand = CreateTag | DeleteTag;
 
 export class TagExistsError extends ConflictError {
   constructor(name: string) {
-    super(`The tag "${name}" already exists`, 'TAG_EXISTS');
+    super(`The tag "${name}" already exists`, ErrorCode.TAG_EXISTS);
   }
 }
 
@@ -19,8 +24,10 @@ export function decide(command: TagCommand, state: TagsState, meta: CommandMeta)
   switch (command.type) {
     case 'CreateTag':
       return createTag(command, state, meta);
+    case 'DeleteTag':
+      return deleteTag(command, state, meta);
     default:
-      return unreachable(command.type);
+      return unreachable(command);
   }
 }
 
@@ -28,4 +35,10 @@ function createTag(command: CreateTag, state: TagsState, meta: CommandMeta): Tag
   const name = command.data.name.trim();
   if (state.byName.has(name.toLowerCase())) throw new TagExistsError(name);
   return [{ type: 'TagCreated', data: { tagId: command.data.tagId, name, createdAt: meta.now.toISOString() } }];
+}
+
+function deleteTag(command: DeleteTag, state: TagsState, meta: CommandMeta): TagEvent[] {
+  const tag = tagById(state, command.data.tagId);
+  if (!tag) throw new NotFoundError('No such tag');
+  return [{ type: 'TagDeleted', data: { tagId: tag.id, name: tag.name, deletedAt: meta.now.toISOString() } }];
 }

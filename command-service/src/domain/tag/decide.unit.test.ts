@@ -1,26 +1,65 @@
+import type { TagEvent } from '@forum/contracts';
 import { describe, expect, it } from 'vitest';
 import type { CommandMeta } from '../command.ts';
 import { decide } from './decide.ts';
-import { canonicalTag, evolve, initialTagsState } from './tag.ts';
+import { canonicalTag, evolve, initialTagsState, type TagsState } from './tag.ts';
 
 const meta: CommandMeta = { actorId: 'admin', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: null };
-const create = (name: string, tagId = '00000000-0000-4000-8000-000000000009') => ({ type: 'CreateTag' as const, data: { tagId, name } });
+const at = meta.now.toISOString();
+const REACT = '00000000-0000-4000-8000-000000000009';
+const VUE = '00000000-0000-4000-8000-000000000010';
+const create = (name: string, tagId = REACT) => ({ type: 'CreateTag' as const, data: { tagId, name } });
+const remove = (tagId: string) => ({ type: 'DeleteTag' as const, data: { tagId } });
+const given = (events: TagEvent[]): TagsState => events.reduce(evolve, initialTagsState);
+const created = (name: string, tagId: string): TagEvent => ({ type: 'TagCreated', data: { tagId, name, createdAt: at } });
+const deleted = (name: string, tagId: string): TagEvent => ({ type: 'TagDeleted', data: { tagId, name, deletedAt: at } });
 
 describe('given no tags', () => {
   it('when CreateTag, then TagCreated with the trimmed name', () => {
-    expect(decide(create('  React '), initialTagsState, meta)).toEqual([
-      { type: 'TagCreated', data: { tagId: '00000000-0000-4000-8000-000000000009', name: 'React', createdAt: '2026-11-21T10:00:00.000Z' } },
-    ]);
+    expect(decide(create('  React '), initialTagsState, meta)).toEqual([created('React', REACT)]);
+  });
+  it('when DeleteTag, then 404', () => {
+    expect(() => decide(remove(REACT), initialTagsState, meta)).toThrowError(expect.objectContaining({ status: 404, code: 'NOT_FOUND' }));
   });
 });
 
 describe('given the tag React', () => {
-  const state = decide(create('React'), initialTagsState, meta).reduce(evolve, initialTagsState);
+  const state = given([created('React', REACT)]);
   it('when CreateTag "react" (another case), then 409 TAG_EXISTS', () => {
-    expect(() => decide(create('react'), state, meta)).toThrowError(expect.objectContaining({ status: 409, code: 'TAG_EXISTS' }));
+    expect(() => decide(create('react', VUE), state, meta)).toThrowError(expect.objectContaining({ status: 409, code: 'TAG_EXISTS' }));
   });
-  it('resolves names ignoring case to the tag\'s own spelling', () => {
+  it("resolves names ignoring case to the tag's own spelling", () => {
     expect(canonicalTag(state, ' REACT ')).toBe('React');
     expect(canonicalTag(state, 'vue')).toBeNull();
+  });
+  it('when DeleteTag of its id, then TagDeleted with its name', () => {
+    expect(decide(remove(REACT), state, meta)).toEqual([deleted('React', REACT)]);
+  });
+  it('when DeleteTag of another id, then 404', () => {
+    expect(() => decide(remove(VUE), state, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+  });
+});
+
+describe('given the tag React, deleted', () => {
+  const state = given([created('React', REACT), deleted('React', REACT)]);
+  it('is no longer a tag a post can name', () => {
+    expect(canonicalTag(state, 'React')).toBeNull();
+  });
+  it('when DeleteTag again, then 404', () => {
+    expect(() => decide(remove(REACT), state, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+  });
+  it('when CreateTag "REACT" under a new id, then TagCreated: the name is free again', () => {
+    expect(decide(create('REACT', VUE), state, meta)).toEqual([created('REACT', VUE)]);
+  });
+});
+
+describe('given React deleted and created again under a new id', () => {
+  const state = given([created('React', REACT), deleted('React', REACT), created('React', VUE)]);
+  it('when DeleteTag of the old id, then 404; the new tag stays', () => {
+    expect(() => decide(remove(REACT), state, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(canonicalTag(state, 'react')).toBe('React');
+  });
+  it('when DeleteTag of the new id, then TagDeleted', () => {
+    expect(decide(remove(VUE), state, meta)).toEqual([deleted('React', VUE)]);
   });
 });

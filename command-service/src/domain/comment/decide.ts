@@ -1,0 +1,66 @@
+import { ANONYMOUS_NAME, COMMENT_MAX, type CommentEvent } from '@forum/contracts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@forum/platform';
+import { unreachable, type CommandMeta } from '../command.ts';
+import type { Author } from '../post/decide.ts';
+import type { PostState } from '../post/post.ts';
+import type { CommentState } from './comment.ts';
+
+/**
+ * Rules enforced here (spec §3 Comment, §5; issue "whole forum on the API", Comments and Moderation):
+ * - a comment is added once under its id, to a post that exists and is not deleted;
+ * - its text is trimmed and 1 to COMMENT_MAX characters (an empty one is refused, never stored);
+ * - author name (fallback 'Anonymous'), email and photo come from the caller's forum record, time from the clock;
+ * - only an admin removes a comment, once; removing it takes it out of every list and resolves its reports.
+ */
+export type AddComment = {
+  type: 'AddComment';
+  data: { commentId: string; postId: string; text: string; author: Author; post: PostState };
+};
+export type RemoveComment = { type: 'RemoveComment'; data: { commentId: string; actorId: string; actorIsAdmin: boolean } };
+export type CommentCommand = AddComment | RemoveComment;
+
+export function decide(command: CommentCommand, state: CommentState, meta: CommandMeta): CommentEvent[] {
+  switch (command.type) {
+    case 'AddComment':
+      return addComment(command, state, meta);
+    case 'RemoveComment':
+      return removeComment(command, state, meta);
+    default:
+      return unreachable(command);
+  }
+}
+
+function addComment(command: AddComment, state: CommentState, meta: CommandMeta): CommentEvent[] {
+  const { commentId, postId, author, post } = command.data;
+  if (state.status !== 'none') throw new ConflictError(`Comment ${commentId} already exists`);
+  if (post.status !== 'created') throw new NotFoundError('No such post');
+  const text = command.data.text.trim();
+  if (text.length === 0) throw new ValidationError({ text: ['Comment must not be empty'] });
+  if (text.length > COMMENT_MAX) throw new ValidationError({ text: [`Comment must be at most ${COMMENT_MAX} characters`] });
+  return [
+    {
+      type: 'CommentAdded',
+      data: {
+        commentId,
+        postId,
+        text,
+        authorId: author.id,
+        authorName: author.name.trim() || ANONYMOUS_NAME,
+        authorEmail: author.email,
+        authorPhoto: author.photo,
+        createdAt: meta.now.toISOString(),
+      },
+    },
+  ];
+}
+
+function removeComment(command: RemoveComment, state: CommentState, meta: CommandMeta): CommentEvent[] {
+  if (!command.data.actorIsAdmin) throw new ForbiddenError('Only an admin can remove a comment');
+  if (state.status !== 'added') throw new NotFoundError('No such comment');
+  return [
+    {
+      type: 'CommentRemoved',
+      data: { commentId: command.data.commentId, postId: state.postId, authorId: state.authorId, removedBy: command.data.actorId, removedAt: meta.now.toISOString() },
+    },
+  ];
+}

@@ -1,0 +1,66 @@
+import { ANONYMOUS_NAME, COMMENT_MAX } from '@forum/contracts';
+import { describe, expect, it } from 'vitest';
+import type { CommandMeta } from '../command.ts';
+import type { PostState } from '../post/post.ts';
+import { evolve, initialCommentState } from './comment.ts';
+import { decide, type AddComment, type RemoveComment } from './decide.ts';
+
+const meta: CommandMeta = { actorId: 'u-bob', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: 'r' };
+const at = meta.now.toISOString();
+const commentId = '22222222-2222-4222-8222-222222222222';
+const postId = '11111111-1111-4111-8111-111111111111';
+const live: PostState = { status: 'created', authorId: 'u-alice' };
+const bob = { id: 'u-bob', name: 'Bob', email: 'bob@forum.local', photo: 'https://img/bob.png' };
+const add = (overrides: Partial<AddComment['data']> = {}): AddComment => ({ type: 'AddComment', data: { commentId, postId, text: '  Nice post!  ', author: bob, post: live, ...overrides } });
+const remove = (actorIsAdmin: boolean): RemoveComment => ({ type: 'RemoveComment', data: { commentId, actorId: actorIsAdmin ? 'u-admin' : 'u-bob', actorIsAdmin } });
+const added = decide(add(), initialCommentState, meta);
+
+describe('given no comment', () => {
+  it('when AddComment on a live post, then CommentAdded with the trimmed text, the author and the clock', () => {
+    expect(added).toEqual([
+      {
+        type: 'CommentAdded',
+        data: { commentId, postId, text: 'Nice post!', authorId: 'u-bob', authorName: 'Bob', authorEmail: 'bob@forum.local', authorPhoto: 'https://img/bob.png', createdAt: at },
+      },
+    ]);
+  });
+  it("when the author has no display name, then the comment is by 'Anonymous'", () => {
+    expect(decide(add({ author: { ...bob, name: ' ' } }), initialCommentState, meta)).toMatchObject([{ data: { authorName: ANONYMOUS_NAME } }]);
+  });
+  it('when the text is empty after trimming, then 400 on text', () => {
+    expect(() => decide(add({ text: ' \n\t ' }), initialCommentState, meta)).toThrowError(expect.objectContaining({ status: 400, details: { text: ['Comment must not be empty'] } }));
+  });
+  it(`when the text is longer than ${COMMENT_MAX} characters, then 400; exactly ${COMMENT_MAX} passes`, () => {
+    expect(() => decide(add({ text: 'x'.repeat(COMMENT_MAX + 1) }), initialCommentState, meta)).toThrowError(expect.objectContaining({ status: 400 }));
+    expect(decide(add({ text: 'x'.repeat(COMMENT_MAX) }), initialCommentState, meta)).toHaveLength(1);
+  });
+  it.each([{ status: 'none' } as PostState, { status: 'deleted', authorId: 'u-alice' } as PostState])('when the post is %j, then 404', (post) => {
+    expect(() => decide(add({ post }), initialCommentState, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+  });
+  it('when an admin removes it, then 404', () => {
+    expect(() => decide(remove(true), initialCommentState, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+  });
+});
+
+describe('given an added comment', () => {
+  const state = added.reduce(evolve, initialCommentState);
+  it('when AddComment with the same id, then 409', () => {
+    expect(() => decide(add(), state, meta)).toThrowError(expect.objectContaining({ status: 409 }));
+  });
+  it('when an admin removes it, then CommentRemoved naming the post, the author and the admin', () => {
+    expect(decide(remove(true), state, meta)).toEqual([{ type: 'CommentRemoved', data: { commentId, postId, authorId: 'u-bob', removedBy: 'u-admin', removedAt: at } }]);
+  });
+  it('when a non-admin (even its author) removes it, then 403 FORBIDDEN', () => {
+    expect(() => decide(remove(false), state, meta)).toThrowError(expect.objectContaining({ status: 403, code: 'FORBIDDEN' }));
+  });
+});
+
+describe('given a removed comment', () => {
+  const state = [...added, ...decide(remove(true), added.reduce(evolve, initialCommentState), meta)].reduce(evolve, initialCommentState);
+  it('when an admin removes it again, then 404', () => {
+    expect(() => decide(remove(true), state, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+  });
+  it('when a non-admin removes it, then 403 first (no hint whether it exists)', () => {
+    expect(() => decide(remove(false), state, meta)).toThrowError(expect.objectContaining({ status: 403 }));
+  });
+});

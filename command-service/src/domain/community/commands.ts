@@ -1,0 +1,194 @@
+import type { ReportFeedback, Vote } from '@forum/contracts';
+import type { EventStore, StreamAppend } from '../../eventstore/index.ts';
+import { registered, toNewEvents, type Accepted, type Actors, type Identity, type RegisteredUser } from '../actor.ts';
+import type { CommandMeta } from '../command.ts';
+import { decide as decideComment } from '../comment/decide.ts';
+import { commentStream, evolve as evolveComment, initialCommentState, type CommentState } from '../comment/comment.ts';
+import { execute, expectedVersionOf, load, positionOf, type Executed, type Idempotency } from '../handle.ts';
+import { decide as decideNotification } from '../notification/decide.ts';
+import { evolve as evolveNotifications, initialNotificationsState, notificationsStream } from '../notification/notification.ts';
+import type { Author } from '../post/decide.ts';
+import { evolve as evolvePost, initialPostState, postStream } from '../post/post.ts';
+import { decide as decideReport } from '../report/decide.ts';
+import { commentReportStream, evolve as evolveReport, initialReportState } from '../report/report.ts';
+import { evolve as evolveUser, initialUserState, userStream } from '../user/user.ts';
+import { decide as decideVote, type VoteCommand } from '../vote/decide.ts';
+import { evolve as evolveVote, initialVoteState, voteStream } from '../vote/vote.ts';
+
+export interface VoteAnswer extends Accepted {
+  readonly vote: Vote;
+}
+
+const authorOf = (user: RegisteredUser): Author => ({ id: user.userId, name: user.name, email: user.email, photo: user.photoURL });
+
+/**
+ * The community's commands: votes, comments, reports, moderation and warnings.
+ * Each rule that must hold under concurrent requests is decided on one small
+ * stream (a voter's vote on a post, a comment, one user's report of a comment,
+ * a user's notifications), so unrelated users never contend.
+ */
+export function createCommunityCommands(store: EventStore, actors: Actors) {
+  const loadPost = (postId: string) => load(store, postStream(postId), evolvePost, initialPostState);
+  const loadComment = (commentId: string) => load(store, commentStream(commentId), evolveComment, initialCommentState);
+
+  /** Loads the caller and the post, decides on the caller's vote stream. */
+  function vote(who: Identity, postId: string, command: (post: Awaited<ReturnType<typeof loadPost>>['state']) => VoteCommand, meta: CommandMeta, idempotency?: Idempotency) {
+    return execute<VoteAnswer>(
+      store,
+      async () => {
+        const streamId = voteStream(postId, who.userId);
+        const [actor, post, current] = await Promise.all([actors.load(who, meta), loadPost(postId), load(store, streamId, evolveVote, initialVoteState)]);
+        const events = decideVote(command(post.state), current.state, meta);
+        const after = events.reduce(evolveVote, current.state);
+        return {
+          appends: [...actors.append(who, actor, [], meta), { streamId, expectedVersion: expectedVersionOf(current.version), events: toNewEvents(events, meta) }],
+          answer: (result) => ({ id: postId, ...(result && { position: positionOf(result) }), vote: after.current }),
+        };
+      },
+      idempotency,
+    );
+  }
+
+  return {
+    /** PUT /api/posts/:id/vote. */
+    setVote(who: Identity, input: { postId: string; vote: Vote }, meta: CommandMeta, idempotency?: Idempotency): Promise<Executed<VoteAnswer>> {
+      return vote(who, input.postId, (post) => ({ type: 'SetVote', data: { postId: input.postId, userId: who.userId, vote: input.vote, post } }), meta, idempotency);
+    },
+
+    /** PATCH /api/posts/:id/vote (the spec's call). */
+    changeVote(
+      who: Identity,
+      input: { postId: string; likeChange: -1 | 0 | 1; dislikeChange: -1 | 0 | 1 },
+      meta: CommandMeta,
+      idempotency?: Idempotency,
+    ): Promise<Executed<VoteAnswer>> {
+      const { postId, likeChange, dislikeChange } = input;
+      return vote(who, postId, (post) => ({ type: 'ChangeVote', data: { postId, userId: who.userId, likeChange, dislikeChange, post } }), meta, idempotency);
+    },
+
+    /** POST /api/comments. */
+    addComment(who: Identity, input: { commentId: string; postId: string; text: string }, meta: CommandMeta, idempotency?: Idempotency): Promise<Executed<Accepted>> {
+      return execute(
+        store,
+        async () => {
+          const [actor, post, comment] = await Promise.all([actors.load(who, meta), loadPost(input.postId), loadComment(input.commentId)]);
+          const events = decideComment({ type: 'AddComment', data: { ...input, author: authorOf(registered(actor.state)), post: post.state } }, comment.state, meta);
+          return {
+            appends: [
+              ...actors.append(who, actor, [], meta),
+              { streamId: commentStream(input.commentId), expectedVersion: expectedVersionOf(comment.version), events: toNewEvents(events, meta) },
+            ],
+            answer: (result) => ({ id: input.commentId, position: positionOf(result!) }),
+          };
+        },
+        idempotency,
+      );
+    },
+
+    /** POST /api/comments/:commentId/report. */
+    reportComment(who: Identity, input: { commentId: string; feedback: ReportFeedback }, meta: CommandMeta, idempotency?: Idempotency): Promise<Executed<Accepted>> {
+      return execute(
+        store,
+        async () => {
+          const streamId = commentReportStream(input.commentId, who.userId);
+          const [actor, comment, report] = await Promise.all([actors.load(who, meta), loadComment(input.commentId), load(store, streamId, evolveReport, initialReportState)]);
+          const post = comment.state.status === 'none' ? { state: initialPostState } : await loadPost(comment.state.postId);
+          const events = decideReport(
+            { type: 'ReportComment', data: { ...input, reporter: authorOf(registered(actor.state)), comment: comment.state, post: post.state } },
+            report.state,
+            meta,
+          );
+          return {
+            appends: [...actors.append(who, actor, [], meta), { streamId, expectedVersion: expectedVersionOf(report.version), events: toNewEvents(events, meta) }],
+            answer: (result) => ({ id: input.commentId, position: positionOf(result!) }),
+          };
+        },
+        idempotency,
+      );
+    },
+
+    /** DELETE /api/admin/comments/:commentId (admin). */
+    removeComment(who: Identity, commentId: string, meta: CommandMeta, idempotency?: Idempotency): Promise<Executed<Accepted>> {
+      return execute(
+        store,
+        async () => {
+          const [actor, comment] = await Promise.all([actors.load(who, meta), loadComment(commentId)]);
+          const events = decideComment(
+            { type: 'RemoveComment', data: { commentId, actorId: who.userId, actorIsAdmin: registered(actor.state).role === 'admin' } },
+            comment.state,
+            meta,
+          );
+          return {
+            appends: [...actors.append(who, actor, [], meta), { streamId: commentStream(commentId), expectedVersion: expectedVersionOf(comment.version), events: toNewEvents(events, meta) }],
+            answer: (result) => ({ id: commentId, position: positionOf(result!) }),
+          };
+        },
+        idempotency,
+      );
+    },
+
+    /**
+     * POST /api/admin/warn-user/:authorEmail (admin). `targetUserId` is whom the
+     * email names (null when nobody): the admin check comes first, so a
+     * non-admin learns nothing about which emails exist.
+     */
+    warnUser(
+      who: Identity,
+      input: { warningId: string; targetUserId: string | null; reason?: string; commentId?: string },
+      meta: CommandMeta,
+      idempotency?: Idempotency,
+    ): Promise<Executed<Accepted>> {
+      return execute(
+        store,
+        async () => {
+          const { warningId, targetUserId, reason, commentId } = input;
+          const [actor, target, comment] = await Promise.all([
+            actors.load(who, meta),
+            targetUserId === null ? { state: initialUserState } : load(store, userStream(targetUserId), evolveUser, initialUserState),
+            commentId === undefined ? undefined : loadComment(commentId),
+          ]);
+          const notifications = targetUserId === null ? { state: initialNotificationsState, version: 0 } : await load(store, notificationsStream(targetUserId), evolveNotifications, initialNotificationsState);
+          const events = decideNotification(
+            {
+              type: 'WarnUser',
+              data: {
+                warningId,
+                ...(reason !== undefined && { reason }),
+                ...(commentId !== undefined && { commentId }),
+                actorId: who.userId,
+                actorIsAdmin: registered(actor.state).role === 'admin',
+                target: target.state,
+                ...(comment && { comment: comment.state as CommentState }),
+              },
+            },
+            notifications.state,
+            meta,
+          );
+          const appends: StreamAppend[] = [...actors.append(who, actor, [], meta)];
+          appends.push({ streamId: notificationsStream(targetUserId!), expectedVersion: expectedVersionOf(notifications.version), events: toNewEvents(events, meta) });
+          return { appends, answer: (result) => ({ id: warningId, position: positionOf(result!) }) };
+        },
+        idempotency,
+      );
+    },
+
+    /** POST /api/me/notifications/read: the caller's own warnings. */
+    markNotificationsRead(who: Identity, input: { ids?: readonly string[]; upTo?: string }, meta: CommandMeta, idempotency?: Idempotency): Promise<Executed<Accepted>> {
+      return execute(
+        store,
+        async () => {
+          const streamId = notificationsStream(who.userId);
+          const [actor, notifications] = await Promise.all([actors.load(who, meta), load(store, streamId, evolveNotifications, initialNotificationsState)]);
+          const events = decideNotification({ type: 'MarkWarningsRead', data: { userId: who.userId, ...input } }, notifications.state, meta);
+          return {
+            appends: [...actors.append(who, actor, [], meta), { streamId, expectedVersion: expectedVersionOf(notifications.version), events: toNewEvents(events, meta) }],
+            answer: (result) => ({ id: who.userId, ...(result && { position: positionOf(result) }) }),
+          };
+        },
+        idempotency,
+      );
+    },
+  };
+}
+
+export type CommunityCommands = ReturnType<typeof createCommunityCommands>;

@@ -1,0 +1,74 @@
+import { DEFAULT_WARNING_REASON, type NotificationEvent } from '@forum/contracts';
+import { ConflictError, ForbiddenError, NotFoundError } from '@forum/platform';
+import { unreachable, type CommandMeta } from '../command.ts';
+import type { CommentState } from '../comment/comment.ts';
+import type { UserState } from '../user/user.ts';
+import type { NotificationsState } from './notification.ts';
+
+/**
+ * Rules enforced here (spec §2 Reported Comments 'Warn User', §4; issue "whole forum on the API", Moderation):
+ * - only an admin warns a user, and only a user the forum knows (404 otherwise);
+ * - a warning that names a comment names one the warned user wrote (404 otherwise; removed ones count:
+ *   an admin often removes the comment and then warns its author);
+ * - without a reason the warning says DEFAULT_WARNING_REASON;
+ * - the warned user marks their warnings read: by id, up to a time, or all; marking read ones again appends nothing.
+ */
+export type WarnUser = {
+  type: 'WarnUser';
+  data: {
+    warningId: string;
+    reason?: string;
+    commentId?: string;
+    actorId: string;
+    actorIsAdmin: boolean;
+    /** The warned user's stream, and the named comment's stream when `commentId` is given. */
+    target: UserState;
+    comment?: CommentState;
+  };
+};
+export type MarkWarningsRead = { type: 'MarkWarningsRead'; data: { userId: string; ids?: readonly string[]; upTo?: string } };
+export type NotificationCommand = WarnUser | MarkWarningsRead;
+
+export function decide(command: NotificationCommand, state: NotificationsState, meta: CommandMeta): NotificationEvent[] {
+  switch (command.type) {
+    case 'WarnUser':
+      return warnUser(command, state, meta);
+    case 'MarkWarningsRead':
+      return markRead(command, state, meta);
+    default:
+      return unreachable(command);
+  }
+}
+
+function warnUser(command: WarnUser, state: NotificationsState, meta: CommandMeta): NotificationEvent[] {
+  const { warningId, reason, commentId, actorId, actorIsAdmin, target, comment } = command.data;
+  if (!actorIsAdmin) throw new ForbiddenError('Only an admin can warn a user');
+  if (target.status !== 'registered') throw new NotFoundError('No such user');
+  if (commentId !== undefined && (comment === undefined || comment.status === 'none' || comment.authorId !== target.userId)) {
+    throw new NotFoundError('No such comment by this user');
+  }
+  if (state.warnings.has(warningId)) throw new ConflictError(`Warning ${warningId} already exists`);
+  return [
+    {
+      type: 'UserWarned',
+      data: {
+        warningId,
+        userId: target.userId,
+        reason: reason?.trim() || DEFAULT_WARNING_REASON,
+        ...(commentId !== undefined && { commentId }),
+        warnedBy: actorId,
+        warnedAt: meta.now.toISOString(),
+      },
+    },
+  ];
+}
+
+function markRead(command: MarkWarningsRead, state: NotificationsState, meta: CommandMeta): NotificationEvent[] {
+  const { userId, ids, upTo } = command.data;
+  const limit = upTo === undefined ? null : Date.parse(upTo);
+  const warningIds = [...state.warnings]
+    .filter(([id, warning]) => !warning.read && (ids === undefined || ids.includes(id)) && (limit === null || Date.parse(warning.createdAt) <= limit))
+    .map(([id]) => id);
+  if (warningIds.length === 0) return [];
+  return [{ type: 'WarningsRead', data: { userId, warningIds, readAt: meta.now.toISOString() } }];
+}

@@ -1,0 +1,80 @@
+import { DEFAULT_WARNING_REASON, type NotificationEvent } from '@forum/contracts';
+import { describe, expect, it } from 'vitest';
+import type { CommandMeta } from '../command.ts';
+import type { CommentState } from '../comment/comment.ts';
+import type { UserState } from '../user/user.ts';
+import { decide, type MarkWarningsRead, type WarnUser } from './decide.ts';
+import { evolve, initialNotificationsState, type NotificationsState } from './notification.ts';
+
+const meta: CommandMeta = { actorId: 'u-admin', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: 'r' };
+const at = meta.now.toISOString();
+const bob: UserState = { status: 'registered', userId: 'u-bob', email: 'bob@forum.local', name: 'Bob', photoURL: '', role: 'user', isMember: false, livePosts: new Set(), pendingPurchase: null };
+const w1 = '33333333-3333-4333-8333-333333333331';
+const w2 = '33333333-3333-4333-8333-333333333332';
+const commentId = '22222222-2222-4222-8222-222222222222';
+const bobsComment: CommentState = { status: 'added', postId: '11111111-1111-4111-8111-111111111111', authorId: 'u-bob' };
+const warn = (overrides: Partial<WarnUser['data']> = {}): WarnUser => ({
+  type: 'WarnUser',
+  data: { warningId: w1, actorId: 'u-admin', actorIsAdmin: true, target: bob, ...overrides },
+});
+const warned = (warningId: string, warnedAt: string): NotificationEvent => ({
+  type: 'UserWarned',
+  data: { warningId, userId: 'u-bob', reason: 'r', warnedBy: 'u-admin', warnedAt },
+});
+const given = (events: NotificationEvent[]): NotificationsState => events.reduce(evolve, initialNotificationsState);
+const markRead = (data: Partial<MarkWarningsRead['data']> = {}): MarkWarningsRead => ({ type: 'MarkWarningsRead', data: { userId: 'u-bob', ...data } });
+
+describe('given a user with no warnings', () => {
+  it('when an admin warns them with a reason and a comment of theirs, then UserWarned naming both and the admin', () => {
+    expect(decide(warn({ reason: '  Be kind  ', commentId, comment: bobsComment }), initialNotificationsState, meta)).toEqual([
+      { type: 'UserWarned', data: { warningId: w1, userId: 'u-bob', reason: 'Be kind', commentId, warnedBy: 'u-admin', warnedAt: at } },
+    ]);
+  });
+  it('when an admin warns them without a reason (the spec sends none), then the default reason', () => {
+    expect(decide(warn(), initialNotificationsState, meta)).toEqual([
+      { type: 'UserWarned', data: { warningId: w1, userId: 'u-bob', reason: DEFAULT_WARNING_REASON, warnedBy: 'u-admin', warnedAt: at } },
+    ]);
+  });
+  it('when the comment was removed already, then the warning may still name it', () => {
+    expect(decide(warn({ commentId, comment: { ...bobsComment, status: 'removed' } }), initialNotificationsState, meta)).toHaveLength(1);
+  });
+  it('when a non-admin warns, then 403 FORBIDDEN (before anything else)', () => {
+    expect(() => decide(warn({ actorIsAdmin: false, target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ status: 403 }));
+  });
+  it('when the user is unknown, then 404', () => {
+    expect(() => decide(warn({ target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ status: 404, message: 'No such user' }));
+  });
+  it.each([
+    ['an unknown comment', { status: 'none' } as CommentState],
+    ["another user's comment", { ...bobsComment, authorId: 'u-carl' } as CommentState],
+  ])('when the warning names %s, then 404', (_, comment) => {
+    expect(() => decide(warn({ commentId, comment }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+  });
+  it('when MarkWarningsRead, then nothing', () => {
+    expect(decide(markRead(), initialNotificationsState, meta)).toEqual([]);
+  });
+});
+
+describe('given two unread warnings', () => {
+  const state = given([warned(w1, '2026-11-20T10:00:00.000Z'), warned(w2, '2026-11-21T09:00:00.000Z')]);
+  it('when MarkWarningsRead without ids or upTo, then all of them are read', () => {
+    expect(decide(markRead(), state, meta)).toEqual([{ type: 'WarningsRead', data: { userId: 'u-bob', warningIds: [w1, w2], readAt: at } }]);
+  });
+  it('when MarkWarningsRead with ids, then only those (unknown ids are ignored)', () => {
+    expect(decide(markRead({ ids: [w2, '44444444-4444-4444-8444-444444444444'] }), state, meta)).toMatchObject([{ data: { warningIds: [w2] } }]);
+  });
+  it('when MarkWarningsRead upTo a time, then those created up to it', () => {
+    expect(decide(markRead({ upTo: '2026-11-20T10:00:00.000Z' }), state, meta)).toMatchObject([{ data: { warningIds: [w1] } }]);
+  });
+  it('when the same warning id is used again, then 409', () => {
+    expect(() => decide(warn(), state, meta)).toThrowError(expect.objectContaining({ status: 409 }));
+  });
+});
+
+describe('given all warnings read', () => {
+  const state = given([warned(w1, '2026-11-20T10:00:00.000Z'), { type: 'WarningsRead', data: { userId: 'u-bob', warningIds: [w1], readAt: at } }]);
+  it('when MarkWarningsRead again, then nothing (idempotent)', () => {
+    expect(decide(markRead(), state, meta)).toEqual([]);
+    expect(decide(markRead({ ids: [w1] }), state, meta)).toEqual([]);
+  });
+});

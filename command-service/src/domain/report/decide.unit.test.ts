@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { CommandMeta } from '../command.ts';
+import type { CommentState } from '../comment/comment.ts';
+import type { PostState } from '../post/post.ts';
+import { decide, type ReportComment } from './decide.ts';
+import { evolve, initialReportState } from './report.ts';
+
+const meta: CommandMeta = { actorId: 'u-carl', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: 'r' };
+const commentId = '22222222-2222-4222-8222-222222222222';
+const postId = '11111111-1111-4111-8111-111111111111';
+const comment: CommentState = { status: 'added', postId, authorId: 'u-bob' };
+const live: PostState = { status: 'created', authorId: 'u-alice' };
+const carl = { id: 'u-carl', name: 'Carl', email: 'carl@forum.local', photo: '' };
+const report = (overrides: Partial<ReportComment['data']> = {}): ReportComment => ({
+  type: 'ReportComment',
+  data: { commentId, reporter: carl, feedback: 'spam', comment, post: live, ...overrides },
+});
+
+describe('given no report of this comment by this user', () => {
+  it('when ReportComment, then CommentReported with the reporter from their record and the clock', () => {
+    expect(decide(report(), initialReportState, meta)).toEqual([
+      {
+        type: 'CommentReported',
+        data: { commentId, postId, reporterId: 'u-carl', reporterName: 'Carl', reporterEmail: 'carl@forum.local', reporterPhoto: '', feedback: 'spam', reportedAt: meta.now.toISOString() },
+      },
+    ]);
+  });
+  it.each([
+    ['an unknown comment', { comment: { status: 'none' } as CommentState }],
+    ['a removed comment', { comment: { ...comment, status: 'removed' } as CommentState }],
+    ['a comment of a deleted post', { post: { status: 'deleted', authorId: 'u-alice' } as PostState }],
+  ])('when reporting %s, then 404', (_, overrides) => {
+    expect(() => decide(report(overrides), initialReportState, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+  });
+});
+
+describe('given the user reported this comment already', () => {
+  const state = decide(report(), initialReportState, meta).reduce(evolve, initialReportState);
+  it('when ReportComment again (any feedback), then 409 ALREADY_REPORTED', () => {
+    expect(() => decide(report({ feedback: 'offensive' }), state, meta)).toThrowError(expect.objectContaining({ status: 409, code: 'ALREADY_REPORTED' }));
+  });
+  it('when the comment was removed meanwhile, then 404 (the report is resolved, there is nothing to report)', () => {
+    expect(() => decide(report({ comment: { ...comment, status: 'removed' } }), state, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+  });
+});

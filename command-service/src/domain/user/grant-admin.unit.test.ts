@@ -1,0 +1,32 @@
+import type { UserEvent } from '@forum/contracts';
+import { describe, expect, it } from 'vitest';
+import type { CommandMeta } from '../command.ts';
+import { decide } from './decide.ts';
+import { evolve, initialUserState, type UserState } from './user.ts';
+
+/** 'Make Admin' (PATCH /api/admin/users/make-admin/:userId): the GrantAdmin rules as the admin area uses them. */
+const meta: CommandMeta = { actorId: 'admin-1', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: null };
+const at = meta.now.toISOString();
+const given = (events: UserEvent[]): UserState => events.reduce(evolve, initialUserState);
+const makeAdmin = { type: 'GrantAdmin' as const, data: { reason: 'admin' as const } };
+const registered: UserEvent = { type: 'UserRegistered', data: { userId: 'u-2', email: 'bob@forum.local', name: 'Bob', photoURL: '', registeredAt: at } };
+
+describe('given no record of the user', () => {
+  it('when GrantAdmin by an admin, then 404', () => {
+    expect(() => decide(makeAdmin, initialUserState, meta)).toThrowError(expect.objectContaining({ status: 404, code: 'NOT_FOUND' }));
+  });
+});
+
+describe('given a plain user', () => {
+  it("when GrantAdmin by an admin, then AdminRoleGranted with reason 'admin'", () => {
+    expect(decide(makeAdmin, given([registered]), meta)).toEqual([{ type: 'AdminRoleGranted', data: { userId: 'u-2', reason: 'admin', grantedAt: at } }]);
+  });
+});
+
+describe('given an admin', () => {
+  const state = given([registered, { type: 'AdminRoleGranted', data: { userId: 'u-2', reason: 'admin-emails', grantedAt: at } }]);
+  it('when GrantAdmin again, then nothing: making an admin admin again is a no-op (and there is no demotion)', () => {
+    expect(decide(makeAdmin, state, meta)).toEqual([]);
+    expect(state).toMatchObject({ role: 'admin' });
+  });
+});

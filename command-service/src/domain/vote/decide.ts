@@ -1,0 +1,73 @@
+import { ErrorCode, type Vote, type VoteEvent } from '@forum/contracts';
+import { ConflictError, NotFoundError } from '@forum/platform';
+import { unreachable, type CommandMeta } from '../command.ts';
+import type { PostState } from '../post/post.ts';
+import type { VoteState } from './vote.ts';
+
+/**
+ * Rules enforced here (spec §4 Vote; issue "whole forum on the API", Votes):
+ * - one vote per user per post: up, down or none, decided on the (post, voter) stream alone;
+ * - the post exists and is not deleted;
+ * - SetVote (PUT) sets the vote; the same vote again appends nothing;
+ * - ChangeVote (the spec's PATCH {likeChange, dislikeChange}) is accepted only as a legal transition
+ *   from the current vote: like when none (+1, 0), undo a like (-1, 0), like when disliked (+1, -1),
+ *   and the mirror images for dislike; anything else is 409 ILLEGAL_VOTE_TRANSITION with the current vote;
+ * - voting on one's own post is allowed (the spec does not forbid it).
+ */
+export type SetVote = { type: 'SetVote'; data: { postId: string; userId: string; vote: Vote; post: PostState } };
+export type ChangeVote = {
+  type: 'ChangeVote';
+  data: { postId: string; userId: string; likeChange: -1 | 0 | 1; dislikeChange: -1 | 0 | 1; post: PostState };
+};
+export type VoteCommand = SetVote | ChangeVote;
+
+export class IllegalVoteTransitionError extends ConflictError {
+  constructor(current: Vote) {
+    super(`That vote change is not possible from your current vote (${current})`, ErrorCode.ILLEGAL_VOTE_TRANSITION, { current });
+  }
+}
+
+export function decide(command: VoteCommand, state: VoteState, meta: CommandMeta): VoteEvent[] {
+  switch (command.type) {
+    case 'SetVote':
+      return setVote(command, state, meta);
+    case 'ChangeVote':
+      return changeVote(command, state, meta);
+    default:
+      return unreachable(command);
+  }
+}
+
+function requireLivePost(post: PostState) {
+  if (post.status !== 'created') throw new NotFoundError('No such post');
+}
+
+function cast(postId: string, userId: string, previous: Vote, vote: Vote, meta: CommandMeta): VoteEvent[] {
+  if (previous === vote) return [];
+  return [{ type: 'VoteCast', data: { postId, userId, previous, vote, at: meta.now.toISOString() } }];
+}
+
+function setVote(command: SetVote, state: VoteState, meta: CommandMeta): VoteEvent[] {
+  requireLivePost(command.data.post);
+  return cast(command.data.postId, command.data.userId, state.current, command.data.vote, meta);
+}
+
+/**
+ * The vote a change leads to, or null when it is not a legal transition: the
+ * like and dislike counts of the voter (each 0 or 1, not both 1) plus the
+ * change must again be such counts, and something must change.
+ */
+export function voteAfter(current: Vote, likeChange: number, dislikeChange: number): Vote | null {
+  if (likeChange === 0 && dislikeChange === 0) return null;
+  const likes = (current === 'up' ? 1 : 0) + likeChange;
+  const dislikes = (current === 'down' ? 1 : 0) + dislikeChange;
+  if (likes < 0 || likes > 1 || dislikes < 0 || dislikes > 1 || likes + dislikes > 1) return null;
+  return likes === 1 ? 'up' : dislikes === 1 ? 'down' : 'none';
+}
+
+function changeVote(command: ChangeVote, state: VoteState, meta: CommandMeta): VoteEvent[] {
+  requireLivePost(command.data.post);
+  const next = voteAfter(state.current, command.data.likeChange, command.data.dislikeChange);
+  if (next === null) throw new IllegalVoteTransitionError(state.current);
+  return cast(command.data.postId, command.data.userId, state.current, next, meta);
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { AdminUserIdParams, CONTACT_RATE_LIMIT, ContactMessageRequest, CreateAnnouncementRequest, CreateTagRequest, TagIdParams } from '@forum/contracts';
+import { optionalAuth, parseInput, principalOf, requireAuth, type Principal } from '@forum/platform';
+import { Router } from 'express';
+import type { CommandAppDeps } from './app.ts';
+import { commandMeta, identityOf, idempotencyOf, sendAccepted } from './context.ts';
+import { clientKey, createMemoryRateLimiter, RateLimitedError, type RateLimiter } from './rate-limit.ts';
+
+/**
+ * The admin area's writes. Each needs a token (401) and the forum's admin role,
+ * which the command checks on the caller's own stream (403 FORBIDDEN).
+ */
+export function adminRoutes({ commands, verifyToken, clock }: CommandAppDeps): Router {
+  const router = Router();
+  const auth = requireAuth(verifyToken);
+
+  router.post('/admin/tags', auth, async (req, res) => {
+    const principal = principalOf(res);
+    const { name } = parseInput(CreateTagRequest, req.body);
+    const executed = await commands.addTag(identityOf(principal), { tagId: randomUUID(), name }, commandMeta(req, principal, clock()), idempotencyOf(req, principal));
+    sendAccepted(res, 201, executed);
+  });
+
+  router.delete('/admin/tags/:id', auth, async (req, res) => {
+    const principal = principalOf(res);
+    const { id } = parseInput(TagIdParams, req.params);
+    sendAccepted(res, 200, await commands.deleteTag(identityOf(principal), id, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
+  });
+
+  router.patch('/admin/users/make-admin/:userId', auth, async (req, res) => {
+    const principal = principalOf(res);
+    const { userId } = parseInput(AdminUserIdParams, req.params);
+    sendAccepted(res, 200, await commands.makeAdmin(identityOf(principal), userId, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
+  });
+
+  router.post('/admin/announcements', auth, async (req, res) => {
+    const principal = principalOf(res);
+    const body = parseInput(CreateAnnouncementRequest, req.body);
+    const executed = await commands.publishAnnouncement(
+      identityOf(principal),
+      { announcementId: randomUUID(), title: body.title, description: body.description },
+      commandMeta(req, principal, clock()),
+      idempotencyOf(req, principal),
+    );
+    sendAccepted(res, 201, executed);
+  });
+
+  return router;
+}
+
+/** Whoever sends a contact message without a token (the metadata's actorId). */
+const VISITOR: Principal = { subject: 'anonymous', email: '', name: '', picture: '', username: '', roles: [] };
+
+/**
+ * The Contact page: anyone may write (a token, when sent, must be valid and
+ * names the actor), at most CONTACT_RATE_LIMIT messages per client address.
+ * Only well-formed messages count against the limit; a refused one appends nothing.
+ */
+export function contactRoutes(
+  { commands, verifyToken, clock }: CommandAppDeps,
+  limiter: RateLimiter = createMemoryRateLimiter({ points: CONTACT_RATE_LIMIT.messages, windowMs: CONTACT_RATE_LIMIT.windowMs }),
+): Router {
+  const router = Router();
+
+  router.post('/contact', optionalAuth(verifyToken), async (req, res) => {
+    const body = parseInput(ContactMessageRequest, req.body);
+    // req.ip is the socket's address unless the app is told to trust a proxy ('trust proxy')
+    const decision = limiter.consume(clientKey(req.ip ?? req.socket.remoteAddress));
+    if (!decision.allowed) {
+      res.set('Retry-After', String(Math.ceil(decision.retryAfterMs / 1000)));
+      throw new RateLimitedError(decision.retryAfterMs);
+    }
+    const meta = commandMeta(req, res.locals.principal ?? VISITOR, clock());
+    sendAccepted(res, 201, await commands.receiveContactMessage({ messageId: randomUUID(), ...body }, meta));
+  });
+
+  return router;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { defineEvent, isoDate } from './define.ts';
+
+/**
+ * A user's notifications (warnings from the moderators) live in a stream of
+ * their own rather than the user's stream: the user's stream is loaded by every
+ * command the user sends, and moderation should not contend with the user's
+ * own writes (a new post, a membership purchase).
+ */
+export const notificationsStream = (userId: string) => `notifications-${userId}`;
+
+/** An admin warned the user (the admin is the event's metadata.actorId, and `warnedBy`). */
+export const UserWarned = defineEvent(
+  'UserWarned',
+  1,
+  z.object({
+    warningId: z.string().uuid(),
+    userId: z.string(),
+    reason: z.string(),
+    commentId: z.string().uuid().optional(),
+    warnedBy: z.string(),
+    warnedAt: isoDate,
+  }),
+);
+export type UserWarned = { type: 'UserWarned'; data: z.infer<typeof UserWarned.schema> };
+
+export const WarningsRead = defineEvent(
+  'WarningsRead',
+  1,
+  z.object({ userId: z.string(), warningIds: z.array(z.string().uuid()).min(1), readAt: isoDate }),
+);
+export type WarningsRead = { type: 'WarningsRead'; data: z.infer<typeof WarningsRead.schema> };
+
+export type NotificationEvent = UserWarned | WarningsRead;

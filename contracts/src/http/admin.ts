@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import {
+  ADMIN_SEARCH_MAX,
+  ANNOUNCEMENT_DESCRIPTION_MAX,
+  ANNOUNCEMENT_TITLE_MAX,
+  CONTACT_EMAIL_MAX,
+  CONTACT_MESSAGE_MAX,
+  CONTACT_NAME_MAX,
+  TAG_NAME_MAX,
+} from '../constants.ts';
+import { ROLES } from './me.ts';
+
+/** A required text field: trimmed, `required` when missing, not a string or blank, at most `max` characters. */
+const requiredText = (required: string, label: string, max: number) =>
+  z.string({ error: required }).trim().min(1, required).max(max, `${label} must be at most ${max} characters`);
+
+const page = z.coerce.number({ error: 'Page must be a number' }).int('Page must be a whole number').min(1, 'Page starts at 1').default(1);
+
+// ─── the admin check and the dashboard ──────────────────────────────────────
+
+/** GET /api/users/admin/:email */
+export const AdminCheck = z.object({ admin: z.boolean() });
+export type AdminCheck = z.infer<typeof AdminCheck>;
+
+/** GET /api/admin/stats: the admin card and the three stat cards. */
+export const AdminStats = z.object({
+  admin: z.object({ name: z.string(), email: z.string(), photoURL: z.string(), role: z.enum(ROLES) }),
+  stats: z.object({ totalPosts: z.number().int(), totalComments: z.number().int(), totalUsers: z.number().int() }),
+});
+export type AdminStats = z.infer<typeof AdminStats>;
+
+// ─── tags ───────────────────────────────────────────────────────────────────
+
+/** An item of GET /api/admin/tags (the public GET /api/tags lists names only). */
+export const AdminTag = z.object({ _id: z.string(), name: z.string() });
+export type AdminTag = z.infer<typeof AdminTag>;
+
+/** POST /api/admin/tags ('Add Tag'): unique ignoring case (409 TAG_EXISTS). */
+export const CreateTagRequest = z.object({ name: requiredText('Tag name is required', 'Tag name', TAG_NAME_MAX) });
+export type CreateTagRequest = z.infer<typeof CreateTagRequest>;
+
+export const TagAdded = z.object({ success: z.literal(true), id: z.string(), tag: AdminTag, position: z.string() });
+export type TagAdded = z.infer<typeof TagAdded>;
+
+/** DELETE /api/admin/tags/:id */
+export const TagIdParams = z.object({ id: z.string().uuid('Not a tag id') });
+export const TagRemoved = z.object({ success: z.literal(true), id: z.string(), position: z.string() });
+export type TagRemoved = z.infer<typeof TagRemoved>;
+
+// ─── users ──────────────────────────────────────────────────────────────────
+
+/** GET /api/admin/users?page=&search= (Manage Users): name or email contains `search`, ignoring case. */
+export const AdminUsersQuery = z.object({
+  page,
+  search: z.string().trim().max(ADMIN_SEARCH_MAX, `Search must be at most ${ADMIN_SEARCH_MAX} characters`).default(''),
+});
+export type AdminUsersQuery = z.infer<typeof AdminUsersQuery>;
+
+export const AdminUser = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  photoURL: z.string(),
+  role: z.enum(ROLES),
+  isMember: z.boolean(),
+});
+export type AdminUser = z.infer<typeof AdminUser>;
+
+export const AdminUsersPage = z.object({ users: z.array(AdminUser), totalUsers: z.number().int() });
+export type AdminUsersPage = z.infer<typeof AdminUsersPage>;
+
+/** PATCH /api/admin/users/make-admin/:userId (the user's forum id, the identity provider's subject). */
+export const AdminUserIdParams = z.object({ userId: z.string().trim().min(1, 'Not a user id').max(255, 'Not a user id') });
+
+// ─── announcements ──────────────────────────────────────────────────────────
+
+/** POST /api/admin/announcements: spec §5's messages when a field is missing or blank. */
+export const CreateAnnouncementRequest = z.object({
+  title: requiredText('Title is required', 'Title', ANNOUNCEMENT_TITLE_MAX),
+  description: requiredText('Description is required', 'Description', ANNOUNCEMENT_DESCRIPTION_MAX),
+});
+export type CreateAnnouncementRequest = z.infer<typeof CreateAnnouncementRequest>;
+
+/** An item of GET /api/announcements, newest first. */
+export const Announcement = z.object({
+  _id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  authorName: z.string(),
+  authorPhoto: z.string(),
+  date: z.string(),
+});
+export type Announcement = z.infer<typeof Announcement>;
+
+// ─── contact ────────────────────────────────────────────────────────────────
+
+/** POST /api/contact (the Contact page; no token needed). */
+export const ContactMessageRequest = z.object({
+  name: requiredText('Name is required', 'Name', CONTACT_NAME_MAX),
+  email: z
+    .string({ error: 'Email is required' })
+    .trim()
+    .min(1, 'Email is required')
+    .max(CONTACT_EMAIL_MAX, `Email must be at most ${CONTACT_EMAIL_MAX} characters`)
+    .email('Not a valid email address'),
+  message: requiredText('Message is required', 'Message', CONTACT_MESSAGE_MAX),
+});
+export type ContactMessageRequest = z.infer<typeof ContactMessageRequest>;
+
+/** GET /api/admin/contact-messages?page=, newest first. */
+export const ContactMessagesQuery = z.object({ page });
+export const ContactMessage = z.object({ _id: z.string(), name: z.string(), email: z.string(), message: z.string(), receivedAt: z.string() });
+export type ContactMessage = z.infer<typeof ContactMessage>;
+export const ContactMessagesPage = z.object({ messages: z.array(ContactMessage), totalMessages: z.number().int() });
+export type ContactMessagesPage = z.infer<typeof ContactMessagesPage>;
+
+// ─── staff action log ───────────────────────────────────────────────────────
+
+/** The events the staff action log lists (AdminRoleGranted only when an admin or the operator granted it, PostDeleted only when not by its author). */
+export const AUDIT_TYPES = [
+  'AdminRoleGranted',
+  'TagCreated',
+  'TagDeleted',
+  'AnnouncementPublished',
+  'CommentRemoved',
+  'UserWarned',
+  'PostDeleted',
+] as const;
+export type AuditType = (typeof AUDIT_TYPES)[number];
+
+/** GET /api/admin/audit?actor=&type=&page=: `actor` is a user id or an email. */
+const emptyIsAbsent = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+export const AuditQuery = z.object({
+  actor: z.preprocess(emptyIsAbsent, z.string().trim().max(320, 'Actor must be at most 320 characters').optional()),
+  type: z.preprocess(emptyIsAbsent, z.enum(AUDIT_TYPES, `Type must be one of ${AUDIT_TYPES.join(', ')}`).optional()),
+  page,
+});
+export type AuditQuery = z.infer<typeof AuditQuery>;
+
+export const AUDIT_TARGETS = ['user', 'post', 'comment', 'tag', 'announcement'] as const;
+
+export const AuditEntry = z.object({
+  _id: z.string(),
+  at: z.string(),
+  /** name and email from the forum's record of the actor; for the system's own writes, the id and ''. */
+  actor: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+  type: z.enum(AUDIT_TYPES),
+  target: z.object({ type: z.enum(AUDIT_TARGETS), id: z.string() }),
+  summary: z.string(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const AuditPage = z.object({ entries: z.array(AuditEntry), total: z.number().int() });
+export type AuditPage = z.infer<typeof AuditPage>;

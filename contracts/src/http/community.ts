@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { COMMENT_MAX, REPORT_FEEDBACK, SEARCH_QUERY_MAX, WARNING_REASON_MAX } from '../constants.ts';
+import { VOTES } from '../events/vote.ts';
+import { PostListItem } from './posts.ts';
+
+// ── votes ────────────────────────────────────────────────────────────────
+
+/** PUT /api/posts/:id/vote: sets the caller's vote; the same vote again changes nothing. */
+export const SetVoteRequest = z.object({ vote: z.enum(VOTES, 'Vote must be up, down or none') });
+export type SetVoteRequest = z.infer<typeof SetVoteRequest>;
+
+const change = z.union([z.literal(-1), z.literal(0), z.literal(1)], 'Must be -1, 0 or 1');
+/** PATCH /api/posts/:id/vote (the spec's call): a change that must be legal from the caller's current vote (spec §4). */
+export const ChangeVoteRequest = z.object({ likeChange: change, dislikeChange: change });
+export type ChangeVoteRequest = z.infer<typeof ChangeVoteRequest>;
+
+/** What both vote calls answer: the post, the event's position (absent when nothing changed) and the caller's vote now. */
+export const VoteAccepted = z.object({ id: z.string(), position: z.string().optional(), vote: z.enum(VOTES) });
+export type VoteAccepted = z.infer<typeof VoteAccepted>;
+
+// ── comments ─────────────────────────────────────────────────────────────
+
+/**
+ * POST /api/comments. The spec's client also sends authorName, authorPhoto and
+ * createdAt: they come from the caller's forum record and the server clock.
+ */
+export const AddCommentRequest = z.object({
+  postId: z.string().uuid('Not a post id'),
+  text: z.string('Comment is required').trim().min(1, 'Comment must not be empty').max(COMMENT_MAX, `Comment must be at most ${COMMENT_MAX} characters`),
+});
+export type AddCommentRequest = z.infer<typeof AddCommentRequest>;
+
+/** GET /api/comments/:postId items. authorEmail only for the comment's author and admins. */
+export const CommentItem = z.object({
+  _id: z.string(),
+  postId: z.string(),
+  text: z.string(),
+  authorName: z.string(),
+  authorEmail: z.string().optional(),
+  authorPhoto: z.string(),
+  createdAt: z.string(),
+});
+export type CommentItem = z.infer<typeof CommentItem>;
+
+export const PostIdOfCommentsParams = z.object({ postId: z.string().uuid('Not a post id') });
+export const CommentIdParams = z.object({ commentId: z.string().uuid('Not a comment id') });
+
+// ── reports and moderation ───────────────────────────────────────────────
+
+/** POST /api/comments/:commentId/report. The spec's reporterEmail is the caller's, from the token. */
+export const ReportCommentRequest = z.object({
+  feedback: z.enum(REPORT_FEEDBACK, `Feedback must be one of ${REPORT_FEEDBACK.join(', ')}`),
+});
+export type ReportCommentRequest = z.infer<typeof ReportCommentRequest>;
+
+const Person = z.object({ name: z.string(), email: z.string(), photoURL: z.string() });
+
+/**
+ * GET /api/admin/reported-comments: one row per open report, newest first.
+ * `_id` is the reported comment's id (what Delete and the post link use, as in
+ * the spec's client); `reportId` tells rows of one comment apart;
+ * `reportCount` is the number of open reports of that comment.
+ */
+export const ReportedComment = z.object({
+  _id: z.string(),
+  reportId: z.string(),
+  text: z.string(),
+  postId: z.string(),
+  author: Person,
+  reporter: Person,
+  feedback: z.enum(REPORT_FEEDBACK),
+  reportedAt: z.string(),
+  reportCount: z.number().int(),
+});
+export type ReportedComment = z.infer<typeof ReportedComment>;
+
+/** POST /api/admin/warn-user/:authorEmail (the spec sends no body: everything is optional). */
+export const WarnUserRequest = z
+  .object({
+    reason: z.string().trim().min(1, 'Reason must not be empty').max(WARNING_REASON_MAX, `Reason must be at most ${WARNING_REASON_MAX} characters`).optional(),
+    commentId: z.string().uuid('Not a comment id').optional(),
+  })
+  .default({});
+export type WarnUserRequest = z.infer<typeof WarnUserRequest>;
+
+export const AuthorEmailParams = z.object({ authorEmail: z.string().trim().toLowerCase().email('Not an email address') });
+
+// ── notifications ────────────────────────────────────────────────────────
+
+export const NotificationItem = z.object({
+  _id: z.string(),
+  kind: z.literal('warning'),
+  reason: z.string(),
+  commentId: z.string().optional(),
+  createdAt: z.string(),
+  read: z.boolean(),
+});
+export type NotificationItem = z.infer<typeof NotificationItem>;
+
+/** GET /api/me/notifications, newest first. */
+export const Notifications = z.object({ notifications: z.array(NotificationItem), unread: z.number().int() });
+export type Notifications = z.infer<typeof Notifications>;
+
+/**
+ * POST /api/me/notifications/read: `ids`, or every one created up to `upTo`
+ * (an ISO time, e.g. the newest createdAt the client showed), or all of them
+ * when neither is sent.
+ */
+export const MarkNotificationsReadRequest = z
+  .object({
+    upTo: z.string().datetime({ offset: true, message: 'upTo must be an ISO date-time' }).optional(),
+    ids: z.array(z.string().uuid('Not a notification id')).min(1, 'ids must not be empty').max(500).optional(),
+  })
+  .refine((body) => body.upTo === undefined || body.ids === undefined, { message: 'Send upTo or ids, not both', path: ['_'] })
+  .default({});
+export type MarkNotificationsReadRequest = z.infer<typeof MarkNotificationsReadRequest>;
+
+// ── leaderboard, profile, search ─────────────────────────────────────────
+
+/** GET /api/users/top-voted items (no email: the list is public). */
+export const TopVotedUser = z.object({ _id: z.string(), name: z.string(), photoURL: z.string(), totalVote: z.number().int() });
+export type TopVotedUser = z.infer<typeof TopVotedUser>;
+
+export const BADGES = ['Gold', 'Bronze'] as const;
+
+/** GET /api/user-profile/:email. `email` only for the user themself and admins. */
+export const UserProfile = z.object({
+  user: z.object({
+    _id: z.string(),
+    name: z.string(),
+    photoURL: z.string(),
+    role: z.enum(['user', 'admin']),
+    isMember: z.boolean(),
+    badge: z.enum(BADGES),
+    email: z.string().optional(),
+  }),
+  stats: z.object({ posts: z.number().int(), comments: z.number().int(), upVotes: z.number().int() }),
+  recentPosts: z.array(PostListItem),
+});
+export type UserProfile = z.infer<typeof UserProfile>;
+
+/**
+ * GET /api/posts/search?tag=…|q=…[&page=n]. `tag` matches a post's tag ignoring
+ * case; `q` is full-text over title and description (web-search syntax:
+ * words, "quoted phrases", -excluded), ranked. Both may be combined.
+ */
+export const SearchPostsQuery = z
+  .object({
+    tag: z.string().trim().min(1, 'Tag must not be empty').max(100).optional(),
+    q: z.string().trim().min(1, 'Search text must not be empty').max(SEARCH_QUERY_MAX, `Search text must be at most ${SEARCH_QUERY_MAX} characters`).optional(),
+    page: z.coerce.number().int().min(1).optional(),
+  })
+  .refine((query) => query.tag !== undefined || query.q !== undefined, { message: 'Send tag, q or both', path: ['_'] });
+export type SearchPostsQuery = z.infer<typeof SearchPostsQuery>;

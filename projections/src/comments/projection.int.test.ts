@@ -1,0 +1,83 @@
+import type { CommentAdded, CommentReported, ReportFeedback } from '@forum/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectionHarness } from '../testing/given.ts';
+import { commentsProjection } from './projection.ts';
+
+let harness: Awaited<ReturnType<typeof projectionHarness>>;
+beforeAll(async () => {
+  harness = await projectionHarness('comments_projection');
+});
+afterAll(() => harness?.stop());
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const added = (c: number, post: number, author = 'u-ann') =>
+  harness.event<CommentAdded['data']>('CommentAdded', {
+    commentId: uuid(c),
+    postId: uuid(post),
+    text: `Comment ${c}`,
+    authorId: author,
+    authorName: author,
+    authorEmail: `${author}@forum.test`,
+    authorPhoto: '',
+    createdAt: new Date(Date.UTC(2026, 0, c)).toISOString(),
+  });
+const reported = (c: number, reporter: string, feedback: ReportFeedback = 'spam') =>
+  harness.event<CommentReported['data']>('CommentReported', {
+    commentId: uuid(c),
+    postId: uuid(0),
+    reporterId: reporter,
+    reporterName: reporter,
+    reporterEmail: `${reporter}@forum.test`,
+    reporterPhoto: '',
+    feedback,
+    reportedAt: new Date().toISOString(),
+  });
+const removed = (c: number, post: number, author = 'u-ann') =>
+  harness.event('CommentRemoved', { commentId: uuid(c), postId: uuid(post), authorId: author, removedBy: 'u-admin', removedAt: new Date().toISOString() });
+const postDeleted = (post: number) => harness.event('PostDeleted', { postId: uuid(post), authorId: 'u-x', deletedBy: 'u-x', deletedAt: new Date().toISOString() });
+
+describe('given comments, reports, a removal and a deleted post', () => {
+  const events = () => [
+    added(1, 100),
+    added(2, 100, 'u-ben'),
+    added(3, 200, 'u-ben'),
+    added(4, 300),
+    reported(1, 'r1'),
+    reported(1, 'r2', 'offensive'),
+    reported(2, 'r1'),
+    reported(4, 'r1'),
+    removed(1, 100),
+    reported(1, 'r3'), // raced the removal: resolved already
+    postDeleted(300),
+    added(5, 300), // raced its post's deletion: never listed
+  ];
+
+  it.each([1, 4, 1000])('then lists and counts are exact whatever the batch size (%i)', async (batchSize) => {
+    const model = await harness.fresh(commentsProjection);
+    await model.given(events(), batchSize);
+    expect(await model.rows('SELECT id, post_id, report_count FROM comments ORDER BY id')).toEqual([
+      { id: uuid(2), post_id: uuid(100), report_count: 1 },
+      { id: uuid(3), post_id: uuid(200), report_count: 0 },
+    ]);
+    expect(await model.rows('SELECT comment_id, reporter_id FROM reports')).toEqual([{ comment_id: uuid(2), reporter_id: 'r1' }]);
+    expect(await model.rows('SELECT name, value::int FROM counters ORDER BY name')).toEqual([
+      { name: 'comments', value: 2 },
+      { name: 'reports', value: 1 },
+    ]);
+    expect(await model.rows('SELECT user_id, comments FROM commenter_stats ORDER BY user_id')).toEqual([
+      { user_id: 'u-ann', comments: 0 },
+      { user_id: 'u-ben', comments: 2 },
+    ]);
+  });
+
+  it('when a commenter or reporter changes their name, then their comments and reports show it', async () => {
+    const model = await harness.fresh(commentsProjection);
+    await model.given([
+      ...events(),
+      harness.event('ProfileUpdated', { userId: 'u-ben', name: 'Benjamin', photoURL: 'b.png', updatedAt: new Date().toISOString() }),
+      harness.event('ProfileUpdated', { userId: 'r1', name: 'Reporter One', photoURL: '', updatedAt: new Date().toISOString() }),
+    ]);
+    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM comments WHERE author_id = 'u-ben'")).toEqual([{ author_name: 'Benjamin', author_photo: 'b.png' }]);
+    expect(await model.rows('SELECT reporter_name FROM reports')).toEqual([{ reporter_name: 'Reporter One' }]);
+  });
+});

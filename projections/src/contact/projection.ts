@@ -1,0 +1,36 @@
+import type { ContactMessageReceived } from '@forum/contracts';
+import type { RecordedEvent } from '@forum/command-service/eventstore';
+import { byEventType, type Projection } from '../runner/projection.ts';
+
+/** The Contact page's messages, for the admins, newest first, with their total in a counter row. */
+export const contactProjection: Projection = {
+  name: 'contact',
+  version: 1,
+  exposes: { contact_messages: 'messages', contact_counters: 'counters' },
+  async migrate(trx) {
+    await trx.raw(`
+      CREATE TABLE IF NOT EXISTS messages (
+        id uuid PRIMARY KEY,
+        name text NOT NULL,
+        email text NOT NULL,
+        message text NOT NULL,
+        received_at timestamptz NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS messages_newest ON messages (received_at DESC, id DESC);
+      CREATE TABLE IF NOT EXISTS counters (name text PRIMARY KEY, value bigint NOT NULL);
+      INSERT INTO counters (name, value) VALUES ('messages', 0) ON CONFLICT DO NOTHING;
+    `);
+  },
+  apply: byEventType({
+    async ContactMessageReceived(trx, event: RecordedEvent) {
+      const m = (event as RecordedEvent<'ContactMessageReceived', ContactMessageReceived['data']>).data;
+      await trx.raw(
+        `WITH inserted AS (
+           INSERT INTO messages (id, name, email, message, received_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING 1
+         )
+         UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'messages'`,
+        [m.messageId, m.name, m.email, m.message, m.receivedAt],
+      );
+    },
+  }),
+};

@@ -1,0 +1,131 @@
+import type { CommentAdded, PostCreated, Vote } from '@forum/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectionHarness } from '../testing/given.ts';
+import { postsProjection } from './projection.ts';
+
+let harness: Awaited<ReturnType<typeof projectionHarness>>;
+beforeAll(async () => {
+  harness = await projectionHarness('posts_projection');
+});
+afterAll(() => harness?.stop());
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const created = (n: number, author = 'u-ann', tags: string[] = []) =>
+  harness.event<PostCreated['data']>('PostCreated', {
+    postId: uuid(n),
+    title: `Post ${n}`,
+    description: `About number ${n}`,
+    tags,
+    authorId: author,
+    authorName: author === 'u-ann' ? 'Ann' : 'Ben',
+    authorEmail: `${author}@forum.test`,
+    authorPhoto: '',
+    createdAt: new Date(Date.UTC(2026, 0, n)).toISOString(),
+  });
+const vote = (n: number, userId: string, previous: Vote, next: Vote) =>
+  harness.event('VoteCast', { postId: uuid(n), userId, previous, vote: next, at: new Date().toISOString() });
+const comment = (n: number, c: number) =>
+  harness.event<CommentAdded['data']>('CommentAdded', {
+    commentId: uuid(1000 + c),
+    postId: uuid(n),
+    text: 't',
+    authorId: 'u-ben',
+    authorName: 'Ben',
+    authorEmail: 'b@forum.test',
+    authorPhoto: '',
+    createdAt: new Date().toISOString(),
+  });
+const removed = (n: number, c: number) =>
+  harness.event('CommentRemoved', { commentId: uuid(1000 + c), postId: uuid(n), authorId: 'u-ben', removedBy: 'u-admin', removedAt: new Date().toISOString() });
+const deleted = (n: number, author = 'u-ann') => harness.event('PostDeleted', { postId: uuid(n), authorId: author, deletedBy: author, deletedAt: new Date().toISOString() });
+
+describe('given posts, votes and comments in one batch or in many', () => {
+  const events = () => [
+    created(1, 'u-ann', ['React', 'Node.js']),
+    created(2, 'u-ann', ['React']),
+    created(3, 'u-ben'),
+    vote(1, 'v1', 'none', 'up'),
+    vote(1, 'v2', 'none', 'up'),
+    vote(1, 'v1', 'up', 'down'),
+    vote(2, 'v1', 'none', 'up'),
+    vote(3, 'v1', 'none', 'up'),
+    comment(1, 1),
+    comment(1, 2),
+    removed(1, 1),
+    vote(1, 'v3', 'none', 'up'),
+    deleted(2),
+    vote(2, 'v2', 'none', 'up'), // raced the deletion: changes nothing
+    comment(2, 3),
+  ];
+
+  it.each([1, 3, 1000])('then the counts are exact whatever the batch size (%i)', async (batchSize) => {
+    const model = await harness.fresh(postsProjection);
+    await model.given(events(), batchSize);
+    expect(await model.rows('SELECT id, up_vote, down_vote, comment_count, score FROM posts ORDER BY id')).toEqual([
+      { id: uuid(1), up_vote: 2, down_vote: 1, comment_count: 1, score: 1 },
+      { id: uuid(3), up_vote: 1, down_vote: 0, comment_count: 0, score: 1 },
+    ]);
+    expect(await model.rows('SELECT user_id, posts, up_votes FROM author_stats ORDER BY user_id')).toEqual([
+      { user_id: 'u-ann', posts: 1, up_votes: 2 },
+      { user_id: 'u-ben', posts: 1, up_votes: 1 },
+    ]);
+    expect(await model.rows('SELECT tag_key, posts FROM tag_counters ORDER BY tag_key')).toEqual([
+      { tag_key: 'node.js', posts: 1 },
+      { tag_key: 'react', posts: 1 },
+    ]);
+    expect(await model.rows("SELECT value::int FROM counters WHERE name = 'posts'")).toEqual([{ value: 2 }]);
+    expect(await model.rows('SELECT post_id, user_id, vote FROM votes ORDER BY post_id, user_id')).toEqual([
+      { post_id: uuid(1), user_id: 'v1', vote: 'down' },
+      { post_id: uuid(1), user_id: 'v2', vote: 'up' },
+      { post_id: uuid(1), user_id: 'v3', vote: 'up' },
+      { post_id: uuid(3), user_id: 'v1', vote: 'up' },
+    ]);
+  });
+
+  it('then full-text search finds them by words of the title and the description', async () => {
+    const model = await harness.fresh(postsProjection);
+    await model.given(events());
+    expect(await model.rows("SELECT id FROM posts WHERE search @@ websearch_to_tsquery('english', 'numbers') ORDER BY id")).toEqual([{ id: uuid(1) }, { id: uuid(3) }]);
+  });
+
+  it('when the author changes their name, then the posts and the leaderboard show it', async () => {
+    const model = await harness.fresh(postsProjection);
+    await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ann', name: 'Annie', photoURL: 'p', updatedAt: new Date().toISOString() })]);
+    expect(await model.rows("SELECT DISTINCT author_name FROM posts WHERE author_id = 'u-ann'")).toEqual([{ author_name: 'Annie' }]);
+    expect(await model.rows("SELECT name, photo_url FROM author_stats WHERE user_id = 'u-ann'")).toEqual([{ name: 'Annie', photo_url: 'p' }]);
+  });
+});
+
+describe('given a read model built before votes, comments and search existed', () => {
+  it('when the new build migrates it, then it gains the columns and counters in place, backfilled once', async () => {
+    const model = await harness.fresh(postsProjection, async (trx) => {
+      // the posts table as the first build created it, with two posts
+      await trx.raw(`
+        CREATE TABLE posts (
+          id uuid PRIMARY KEY, title text NOT NULL, description text NOT NULL, summary text NOT NULL, tags text[] NOT NULL,
+          author_id text NOT NULL, author_name text NOT NULL, author_email text NOT NULL, author_photo text NOT NULL,
+          created_at timestamptz NOT NULL, up_vote integer NOT NULL DEFAULT 0, down_vote integer NOT NULL DEFAULT 0,
+          comment_count integer NOT NULL DEFAULT 0, score integer GENERATED ALWAYS AS (up_vote - down_vote) STORED
+        );
+        CREATE TABLE counters (name text PRIMARY KEY, value bigint NOT NULL);
+        INSERT INTO counters VALUES ('posts', 2);
+        INSERT INTO posts (id, title, description, summary, tags, author_id, author_name, author_email, author_photo, created_at) VALUES
+          ('${uuid(1)}', 'Old one', 'Kubernetes tips', 's', '{React,DevOps}', 'u-old', 'Old', 'o@x', '', '2025-01-01'),
+          ('${uuid(2)}', 'Old two', 'More', 's', '{react}', 'u-old', 'Old', 'o@x', '', '2025-01-02');
+      `);
+    });
+    expect(await model.rows('SELECT id, tag_keys FROM posts ORDER BY id')).toEqual([
+      { id: uuid(1), tag_keys: ['devops', 'react'] },
+      { id: uuid(2), tag_keys: ['react'] },
+    ]);
+    expect(await model.rows('SELECT tag_key, posts FROM tag_counters ORDER BY tag_key')).toEqual([
+      { tag_key: 'devops', posts: 1 },
+      { tag_key: 'react', posts: 2 },
+    ]);
+    expect(await model.rows('SELECT user_id, name, posts, up_votes FROM author_stats')).toEqual([{ user_id: 'u-old', name: 'Old', posts: 2, up_votes: 0 }]);
+    expect(await model.rows("SELECT id FROM posts WHERE search @@ websearch_to_tsquery('english', 'kubernetes')")).toEqual([{ id: uuid(1) }]);
+    // votes on the old posts count from now on
+    await model.given([vote(1, 'v', 'none', 'up')]);
+    expect(await model.rows('SELECT up_votes FROM author_stats')).toEqual([{ up_votes: 1 }]);
+  });
+});

@@ -1,0 +1,60 @@
+import type { RecordedEvent } from '@forum/command-service/eventstore';
+import { createTestDatabase } from '@forum/infra/testing';
+import { createKnex, type Knex } from '@forum/platform';
+import type { Projection } from '../runner/projection.ts';
+
+/**
+ * A projection on its own, in a scratch schema of a fresh database: given
+ * events (applied in batches as the runner would), then read its tables.
+ */
+export async function projectionHarness(prefix: string) {
+  const database = await createTestDatabase(prefix);
+  const db = createKnex(database.url);
+  let schemas = 0;
+  let position = 0n;
+
+  return {
+    db,
+    /** A new empty schema with the projection migrated (twice: migrations run at every start). */
+    async fresh(projection: Projection, before?: (trx: Knex.Transaction) => Promise<void>) {
+      const schema = `${projection.name}_t${++schemas}`;
+      const inSchema = async <T>(work: (trx: Knex.Transaction) => Promise<T>) =>
+        db.transaction(async (trx) => {
+          await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+          await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
+          return work(trx);
+        });
+      if (before) await inSchema(before);
+      await inSchema((trx) => projection.migrate(trx));
+      await inSchema((trx) => projection.migrate(trx));
+      return {
+        schema,
+        inSchema,
+        /** Applies the events in batches of `batchSize` (default: all at once). */
+        async given(events: readonly RecordedEvent[], batchSize = events.length) {
+          for (let i = 0; i < events.length; i += Math.max(batchSize, 1)) await inSchema((trx) => projection.apply(trx, events.slice(i, i + batchSize)));
+        },
+        async rows<T>(sql: string, bindings: readonly Knex.RawBinding[] = []): Promise<T[]> {
+          return inSchema(async (trx) => (await trx.raw<{ rows: T[] }>(sql, bindings as Knex.RawBinding[])).rows);
+        },
+      };
+    },
+    /** An event as the store records it. */
+    event<Data>(type: string, data: Data, streamId = 'test'): RecordedEvent<string, Data> {
+      position += 1n;
+      return {
+        streamId,
+        streamVersion: 1,
+        type,
+        data,
+        metadata: { actorId: 'test', correlationId: 'c', causationId: null, requestId: null, schemaVersion: 1 },
+        position: { transactionId: position, globalPosition: position },
+        recordedAt: new Date(),
+      };
+    },
+    async stop() {
+      await db.destroy();
+      await database.drop();
+    },
+  };
+}

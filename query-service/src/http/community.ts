@@ -1,0 +1,149 @@
+import {
+  EmailParams,
+  PostIdOfCommentsParams,
+  SearchPostsQuery,
+  type CommentItem,
+  type NotificationItem,
+  type Notifications,
+  type PostsPage,
+  type ReportedComment,
+  type TopVotedUser,
+  type UserProfile,
+  UNPAGED_LIST_MAX,
+} from '@forum/contracts';
+import { ForbiddenError, NotFoundError, parseInput, UnauthenticatedError } from '@forum/platform';
+import { Router, type Response } from 'express';
+import type { CommentRow, CommunityStore, NotificationRow, ReportRow } from '../store/community.ts';
+import type { UserRow } from '../store/users.ts';
+import { listItem } from './posts.ts';
+import { rangeQuery, sendRange } from './range.ts';
+
+
+/** Emails are shown only to their owner and to admins (the forum's role, not the token's). */
+const maySeeEmail = (viewer: UserRow | undefined, ownerId: string) => viewer !== undefined && (viewer.id === ownerId || viewer.role === 'admin');
+
+const comment = (row: CommentRow, viewer: UserRow | undefined): CommentItem => ({
+  _id: row.id,
+  postId: row.post_id,
+  text: row.text,
+  authorName: row.author_name,
+  ...(maySeeEmail(viewer, row.author_id) ? { authorEmail: row.author_email } : {}),
+  authorPhoto: row.author_photo,
+  createdAt: row.created_at.toISOString(),
+});
+
+const reportedComment = (row: ReportRow): ReportedComment => ({
+  _id: row.comment_id,
+  reportId: row.report_id,
+  text: row.text,
+  postId: row.post_id,
+  author: { name: row.author_name, email: row.author_email, photoURL: row.author_photo },
+  reporter: { name: row.reporter_name, email: row.reporter_email, photoURL: row.reporter_photo },
+  feedback: row.feedback,
+  reportedAt: row.reported_at.toISOString(),
+  reportCount: row.report_count,
+});
+
+const notification = (row: NotificationRow): NotificationItem => ({
+  _id: row.id,
+  kind: row.kind,
+  reason: row.reason,
+  ...(row.comment_id !== null ? { commentId: row.comment_id } : {}),
+  createdAt: row.created_at.toISOString(),
+  read: row.read,
+});
+
+function signedIn(res: Response): UserRow {
+  const viewer = res.locals.viewer;
+  if (!viewer) throw new UnauthenticatedError();
+  return viewer;
+}
+
+function admin(res: Response): UserRow {
+  const viewer = signedIn(res);
+  if (viewer.role !== 'admin') throw new ForbiddenError('You must be an admin to access this page');
+  return viewer;
+}
+
+/** Comments, reported comments, notifications, the leaderboard, profiles and post search. */
+export function communityRoutes(community: CommunityStore): Router {
+  const router = Router();
+
+  /**
+   * GET /api/posts/search?tag=…|q=…[&page=n]. The spec's call (`tag` alone,
+   * no `page`) answers its array (newest first, at most UNPAGED_LIST_MAX, the
+   * full count in X-Total-Count); with `page` or `q` the answer is the home
+   * page's `{posts, totalCount}`, 5 a page.
+   */
+  router.get('/posts/search', async (req, res) => {
+    const { tag, q, page } = parseInput(SearchPostsQuery, req.query);
+    if (q === undefined) {
+      const { rows, total } = await community.byTag(tag!, page ?? null);
+      if (page === undefined) {
+        res.set('X-Total-Count', String(total)).set('Access-Control-Expose-Headers', 'X-Total-Count');
+        res.json(rows.map(listItem));
+        return;
+      }
+      const body: PostsPage = { posts: rows.map(listItem), totalCount: total };
+      res.json(body);
+      return;
+    }
+    const { rows, total } = await community.fullText(q, tag ?? null, page ?? 1);
+    const body: PostsPage = { posts: rows.map(listItem), totalCount: total };
+    res.json(body);
+  });
+
+  router.get('/comments/:postId', async (req, res) => {
+    const { postId } = parseInput(PostIdOfCommentsParams, req.params);
+    const [exists, rows] = await Promise.all([community.postExists(postId), community.commentsOf(postId)]);
+    if (!exists) throw new NotFoundError('No such post');
+    res.json(rows.map((row) => comment(row, res.locals.viewer)));
+  });
+
+  router.get('/admin/reported-comments', async (req, res) => {
+    admin(res);
+    const range = rangeQuery(req);
+    if (range) {
+      const { rows, total } = await community.reports(range.end - range.start + 1, range.start, range.direction);
+      sendRange(res, 'reported-comments', rows.map((row) => ({ id: row.report_id, ...reportedComment(row) })), range.start, total);
+      return;
+    }
+    const { rows } = await community.reports(UNPAGED_LIST_MAX, 0);
+    res.json(rows.map(reportedComment));
+  });
+
+  router.get('/me/notifications', async (_req, res) => {
+    const viewer = signedIn(res);
+    const { rows, unread } = await community.notificationsOf(viewer.id);
+    const body: Notifications = { notifications: rows.map(notification), unread };
+    res.json(body);
+  });
+
+  router.get('/users/top-voted', async (_req, res) => {
+    const leaders: TopVotedUser[] = (await community.topVoted()).map((row) => ({ _id: row.user_id, name: row.name, photoURL: row.photo_url, totalVote: row.up_votes }));
+    res.json(leaders);
+  });
+
+  router.get('/user-profile/:email', async (req, res) => {
+    const { email } = parseInput(EmailParams, req.params);
+    const user = await community.profile(email);
+    if (!user) throw new NotFoundError('No such user');
+    const recent = await community.recentPosts(user.id);
+    const body: UserProfile = {
+      user: {
+        _id: user.id,
+        name: user.name,
+        photoURL: user.photo_url,
+        role: user.role,
+        isMember: user.is_member,
+        badge: user.is_member ? 'Gold' : 'Bronze',
+        ...(maySeeEmail(res.locals.viewer, user.id) ? { email: user.email } : {}),
+      },
+      stats: { posts: Number(user.posts), comments: Number(user.comments), upVotes: Number(user.up_votes) },
+      recentPosts: recent.map(listItem),
+    };
+    res.json(body);
+  });
+
+  return router;
+}

@@ -1,0 +1,183 @@
+import { ADMIN_PAGE_SIZE, UNPAGED_LIST_MAX, type AuditType } from '@forum/contracts';
+import type { Knex } from '@forum/platform';
+
+export interface AdminUserRow {
+  id: string;
+  email: string;
+  name: string;
+  photo_url: string;
+  role: 'user' | 'admin';
+  is_member: boolean;
+  registered_at: Date;
+}
+
+export interface AdminTagRow {
+  id: string;
+  name: string;
+}
+
+export interface AnnouncementRow {
+  id: string;
+  title: string;
+  description: string;
+  author_name: string;
+  author_photo: string;
+  published_at: Date;
+}
+
+export interface ContactMessageRow {
+  id: string;
+  name: string;
+  email: string;
+  message: string;
+  received_at: Date;
+}
+
+export interface AuditRow {
+  id: string;
+  at: Date;
+  actor_id: string;
+  actor_name: string | null;
+  actor_email: string | null;
+  type: AuditType;
+  target_type: 'user' | 'post' | 'comment' | 'tag' | 'announcement';
+  target_id: string;
+  summary: string;
+}
+
+/** Sortable fields of the react-admin user list, and their columns. */
+export const USER_SORT_FIELDS: Record<string, string> = {
+  id: 'id',
+  name: 'lower(name)',
+  email: 'lower(email)',
+  role: 'role',
+  isMember: 'is_member',
+  registeredAt: 'registered_at',
+};
+
+const USER_COLUMNS = 'id, email, name, photo_url, role, is_member, registered_at';
+
+/** `text` as a LIKE pattern that matches it anywhere, lower-cased, its wildcards escaped. */
+const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+const SEARCH = `(lower(name) LIKE ? ESCAPE '\\' OR lower(email) LIKE ? ESCAPE '\\')`;
+
+const counter = async (db: Knex, sql: string, params: readonly Knex.RawBinding[] = []) => {
+  const { rows } = await db.raw<{ rows: { value: string | number | null }[] }>(sql, params);
+  return Number(rows[0]?.value ?? 0);
+};
+
+export function createAdminStore(db: Knex) {
+  /**
+   * Users by name. Without a search: a page off the (lower(name), id) index and the
+   * total from the counter row. With one: "name or email contains", ignoring case,
+   * which no b-tree index serves; it scans the users table (fine for an admin
+   * screen up to ~10^5 users; pg_trgm's GIN index is the upgrade where that
+   * extension may be installed).
+   */
+  async function users(offset: number, limit: number, search: string, order = 'lower(name) ASC, id ASC'): Promise<{ rows: AdminUserRow[]; total: number }> {
+    if (search === '') {
+      const [rows, total] = await Promise.all([
+        db.raw<{ rows: AdminUserRow[] }>(`SELECT ${USER_COLUMNS} FROM read.users ORDER BY ${order} LIMIT ? OFFSET ?`, [limit, offset]),
+        counter(db, `SELECT value FROM read.user_counters WHERE name = 'users'`),
+      ]);
+      return { rows: rows.rows, total };
+    }
+    const pattern = containsPattern(search);
+    const [rows, total] = await Promise.all([
+      db.raw<{ rows: AdminUserRow[] }>(`SELECT ${USER_COLUMNS} FROM read.users WHERE ${SEARCH} ORDER BY ${order} LIMIT ? OFFSET ?`, [pattern, pattern, limit, offset]),
+      counter(db, `SELECT count(*) AS value FROM read.users WHERE ${SEARCH}`, [pattern, pattern]),
+    ]);
+    return { rows: rows.rows, total };
+  }
+
+  return {
+    /** The admin dashboard's stat cards, from counter rows. Comments count 0 until the comments read model exists. */
+    async stats(): Promise<{ totalPosts: number; totalComments: number; totalUsers: number }> {
+      const { rows } = await db.raw<{ rows: { posts: string | null; users: string | null; comments_view: boolean }[] }>(
+        `SELECT (SELECT value FROM read.post_counters WHERE name = 'posts') AS posts,
+                (SELECT value FROM read.user_counters WHERE name = 'users') AS users,
+                to_regclass('read.comment_counters') IS NOT NULL AS comments_view`,
+      );
+      const row = rows[0]!;
+      const totalComments = row.comments_view ? await counter(db, `SELECT value FROM read.comment_counters WHERE name = 'comments'`) : 0;
+      return { totalPosts: Number(row.posts ?? 0), totalComments, totalUsers: Number(row.users ?? 0) };
+    },
+
+    async tags(): Promise<AdminTagRow[]> {
+      const { rows } = await db.raw<{ rows: AdminTagRow[] }>('SELECT id, name FROM read.tags ORDER BY lower(name), id');
+      return rows;
+    },
+
+    async userById(id: string): Promise<AdminUserRow | null> {
+      const { rows } = await db.raw<{ rows: AdminUserRow[] }>(`SELECT ${USER_COLUMNS} FROM read.users WHERE id = ?`, [id]);
+      return rows[0] ?? null;
+    },
+
+    usersPage: (page: number, search: string) => users((page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE, search),
+
+    usersRange: (start: number, end: number, search: string, field: string, direction: 'ASC' | 'DESC') =>
+      users(start, end - start + 1, search, `${USER_SORT_FIELDS[field] ?? 'lower(name)'} ${direction}, id ${direction}`),
+
+    /** The newest announcements (the spec's unpaged call: at most UNPAGED_LIST_MAX). */
+    async announcements(offset = 0, limit = UNPAGED_LIST_MAX): Promise<{ rows: AnnouncementRow[]; total: number }> {
+      const [rows, total] = await Promise.all([
+        db.raw<{ rows: AnnouncementRow[] }>(
+          `SELECT id, title, description, author_name, author_photo, published_at FROM read.announcements
+           ORDER BY published_at DESC, id DESC LIMIT ? OFFSET ?`,
+          [limit, offset],
+        ),
+        counter(db, `SELECT value FROM read.announcement_counters WHERE name = 'announcements'`),
+      ]);
+      return { rows: rows.rows, total };
+    },
+
+    async contactMessages(offset: number, limit: number): Promise<{ rows: ContactMessageRow[]; total: number }> {
+      const [rows, total] = await Promise.all([
+        db.raw<{ rows: ContactMessageRow[] }>(
+          'SELECT id, name, email, message, received_at FROM read.contact_messages ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?',
+          [limit, offset],
+        ),
+        counter(db, `SELECT value FROM read.contact_counters WHERE name = 'messages'`),
+      ]);
+      return { rows: rows.rows, total };
+    },
+
+    /**
+     * The staff action log, newest first. `actor` is a user id or an email (every
+     * forum record with that email). Totals come from the projection's counter
+     * rows per actor, per type and per both.
+     */
+    async audit(filter: { actor?: string; type?: AuditType }, offset: number, limit: number): Promise<{ rows: AuditRow[]; total: number }> {
+      let actorIds: string[] | null = null;
+      if (filter.actor !== undefined) {
+        actorIds = filter.actor.includes('@')
+          ? (await db.raw<{ rows: { id: string }[] }>('SELECT id FROM read.audit_people WHERE lower(email) = lower(?)', [filter.actor])).rows.map((r) => r.id)
+          : [filter.actor];
+        if (actorIds.length === 0) return { rows: [], total: 0 };
+      }
+      const where: string[] = [];
+      const params: Knex.RawBinding[] = [];
+      if (actorIds) {
+        where.push('e.actor_id = ANY(?)');
+        params.push(actorIds);
+      }
+      if (filter.type) {
+        where.push('e.type = ?');
+        params.push(filter.type);
+      }
+      const [rows, total] = await Promise.all([
+        db.raw<{ rows: AuditRow[] }>(
+          `SELECT e.global_position::text AS id, e.at, e.actor_id, p.name AS actor_name, p.email AS actor_email,
+                  e.type, e.target_type, e.target_id, e.summary
+           FROM read.audit_entries e LEFT JOIN read.audit_people p ON p.id = e.actor_id
+           ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+           ORDER BY e.at DESC, e.global_position DESC LIMIT ? OFFSET ?`,
+          [...params, limit, offset],
+        ),
+        counter(db, 'SELECT sum(value) AS value FROM read.audit_counters WHERE actor_id = ANY(?) AND type = ?', [actorIds ?? [''], filter.type ?? '']),
+      ]);
+      return { rows: rows.rows, total };
+    },
+  };
+}
+export type AdminStore = ReturnType<typeof createAdminStore>;

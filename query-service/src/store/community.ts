@@ -1,0 +1,174 @@
+import { LEADERBOARD_SIZE, PAGE_SIZE, RECENT_POSTS, UNPAGED_LIST_MAX, type ReportFeedback } from '@forum/contracts';
+import type { Knex } from '@forum/platform';
+import { LIST_COLUMNS, type PostRow } from './posts.ts';
+import type { UserRow } from './users.ts';
+
+export type ListRow = Omit<PostRow, 'description' | 'author_id' | 'author_email'>;
+
+export interface CommentRow {
+  id: string;
+  post_id: string;
+  text: string;
+  author_id: string;
+  author_name: string;
+  author_email: string;
+  author_photo: string;
+  created_at: Date;
+}
+
+export interface ReportRow {
+  report_id: string;
+  comment_id: string;
+  text: string;
+  post_id: string;
+  author_name: string;
+  author_email: string;
+  author_photo: string;
+  reporter_name: string;
+  reporter_email: string;
+  reporter_photo: string;
+  feedback: ReportFeedback;
+  reported_at: Date;
+  report_count: number;
+}
+
+export interface NotificationRow {
+  id: string;
+  kind: 'warning';
+  reason: string;
+  comment_id: string | null;
+  created_at: Date;
+  read: boolean;
+}
+
+export interface LeaderRow {
+  user_id: string;
+  name: string;
+  photo_url: string;
+  up_votes: number;
+}
+
+export type ProfileRow = UserRow & { posts: number; comments: number; up_votes: number };
+
+const counter = async (db: Knex, sql: string) => {
+  const { rows } = await db.raw<{ rows: { value: string | number }[] }>(sql);
+  return Number(rows[0]?.value ?? 0);
+};
+
+/** Comments, reports, notifications, the leaderboard, profiles and the searches. */
+export function createCommunityStore(db: Knex) {
+  return {
+    async postExists(postId: string): Promise<boolean> {
+      const { rows } = await db.raw<{ rows: unknown[] }>('SELECT 1 FROM read.posts WHERE id = ?', [postId]);
+      return rows.length > 0;
+    },
+
+    /** A post's comments, oldest first. */
+    async commentsOf(postId: string): Promise<CommentRow[]> {
+      const { rows } = await db.raw<{ rows: CommentRow[] }>(
+        `SELECT id, post_id, text, author_id, author_name, author_email, author_photo, created_at
+         FROM read.comments WHERE post_id = ? ORDER BY created_at, id`,
+        [postId],
+      );
+      return rows;
+    },
+
+    /** Open reports, one row per report, newest first (or oldest with `direction` ASC), and their total (a counter row). */
+    async reports(limit: number, offset: number, direction: 'ASC' | 'DESC' = 'DESC'): Promise<{ rows: ReportRow[]; total: number }> {
+      const [rows, total] = await Promise.all([
+        db.raw<{ rows: ReportRow[] }>(
+          `SELECT r.id AS report_id, r.comment_id, c.text, c.post_id, c.author_name, c.author_email, c.author_photo,
+                  r.reporter_name, r.reporter_email, r.reporter_photo, r.feedback, r.reported_at, c.report_count
+           FROM read.comment_reports r JOIN read.comments c ON c.id = r.comment_id
+           ORDER BY r.reported_at ${direction}, r.id ${direction} LIMIT ? OFFSET ?`,
+          [limit, offset],
+        ),
+        counter(db, `SELECT value FROM read.comment_counters WHERE name = 'reports'`),
+      ]);
+      return { rows: rows.rows, total };
+    },
+
+    /** A user's notifications, newest first, with the number unread. */
+    async notificationsOf(userId: string): Promise<{ rows: NotificationRow[]; unread: number }> {
+      const { rows } = await db.raw<{ rows: (NotificationRow & { unread: string })[] }>(
+        `SELECT id, kind, reason, comment_id, created_at, read, count(*) FILTER (WHERE NOT read) OVER () AS unread
+         FROM read.notifications WHERE user_id = ? ORDER BY created_at DESC, id DESC`,
+        [userId],
+      );
+      return { rows: rows.map(({ unread: _, ...row }) => row), unread: Number(rows[0]?.unread ?? 0) };
+    },
+
+    /** The leaderboard: up-votes received on live posts, from the per-author counter rows. */
+    async topVoted(): Promise<LeaderRow[]> {
+      const { rows } = await db.raw<{ rows: LeaderRow[] }>(
+        `SELECT user_id, name, photo_url, up_votes FROM read.author_stats WHERE up_votes > 0
+         ORDER BY up_votes DESC, name, user_id LIMIT ?`,
+        [LEADERBOARD_SIZE],
+      );
+      return rows;
+    },
+
+    /** A user by email with their three statistics (counter rows), or null. */
+    async profile(email: string): Promise<ProfileRow | null> {
+      const { rows } = await db.raw<{ rows: ProfileRow[] }>(
+        `SELECT u.*, coalesce(a.posts, 0) AS posts, coalesce(c.comments, 0) AS comments, coalesce(a.up_votes, 0) AS up_votes
+         FROM read.users u
+         LEFT JOIN read.author_stats a ON a.user_id = u.id
+         LEFT JOIN read.commenter_stats c ON c.user_id = u.id
+         WHERE lower(u.email) = lower(?) ORDER BY u.registered_at LIMIT 1`,
+        [email],
+      );
+      return rows[0] ?? null;
+    },
+
+    async recentPosts(authorId: string): Promise<ListRow[]> {
+      const { rows } = await db.raw<{ rows: ListRow[] }>(
+        `SELECT ${LIST_COLUMNS} FROM read.posts WHERE author_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+        [authorId, RECENT_POSTS],
+      );
+      return rows;
+    },
+
+    /**
+     * Posts with a tag (ignoring case), newest first. `page` null: the spec's
+     * unpaged call, at most UNPAGED_LIST_MAX. The total is the tag's counter row.
+     */
+    async byTag(tag: string, page: number | null): Promise<{ rows: ListRow[]; total: number }> {
+      const key = tag.toLowerCase();
+      const limit = page === null ? UNPAGED_LIST_MAX : PAGE_SIZE;
+      const offset = page === null ? 0 : (page - 1) * PAGE_SIZE;
+      const { rows } = await db.raw<{ rows: (ListRow & { total: string | null })[] }>(
+        `SELECT (SELECT posts FROM read.post_tag_counters WHERE tag_key = ?) AS total, p.*
+         FROM (SELECT 1) one
+         LEFT JOIN LATERAL (SELECT ${LIST_COLUMNS} FROM read.posts WHERE tag_keys @> ARRAY[?]::text[] ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) p ON true`,
+        [key, key, limit, offset],
+      );
+      return { rows: rows.filter((row) => row.id !== null).map(({ total: _, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
+    },
+
+    /**
+     * Full-text search over title (ranked higher) and description, in
+     * web-search syntax, optionally within a tag; best match first, then newest.
+     * The total counts the matches (ranking needs them all anyway).
+     */
+    async fullText(q: string, tag: string | null, page: number): Promise<{ rows: ListRow[]; total: number }> {
+      const tagFilter = tag === null ? '' : 'AND tag_keys @> ARRAY[?]::text[]';
+      const bindings: Knex.RawBinding[] = [q, ...(tag === null ? [] : [tag.toLowerCase()]), PAGE_SIZE, (page - 1) * PAGE_SIZE];
+      const { rows } = await db.raw<{ rows: (ListRow & { total: number; rank: number | null })[] }>(
+        `WITH matches AS (
+           SELECT id, created_at, ts_rank(search, query) AS rank
+           FROM read.posts, websearch_to_tsquery('english', ?) AS query
+           WHERE search @@ query ${tagFilter}
+         ),
+         hits AS (SELECT id, rank FROM matches ORDER BY rank DESC, created_at DESC, id DESC LIMIT ? OFFSET ?)
+         SELECT (SELECT count(*) FROM matches)::integer AS total, h.rank, p.*
+         FROM (SELECT 1) one
+         LEFT JOIN (hits h JOIN LATERAL (SELECT ${LIST_COLUMNS} FROM read.posts WHERE id = h.id) p ON true) ON true
+         ORDER BY h.rank DESC, p.created_at DESC, p.id DESC`,
+        bindings,
+      );
+      return { rows: rows.filter((row) => row.id !== null).map(({ total: _, rank: __, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
+    },
+  };
+}
+export type CommunityStore = ReturnType<typeof createCommunityStore>;
