@@ -194,6 +194,12 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
       return outcome;
     },
 
+    /** Whether a user is an admin now (a read of their stream; appends nothing). */
+    async isAdmin(userId: string): Promise<boolean> {
+      const { state } = await load(store, userStream(userId), evolveUser, initialUserState);
+      return state.status === 'registered' && state.role === 'admin';
+    },
+
     createTag(input: { tagId: string; name: string }, meta: CommandMeta, idempotency?: Idempotency): Promise<Executed<Accepted>> {
       return execute(
         store,

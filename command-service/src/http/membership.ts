@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EmailParams } from '@forum/contracts';
-import { NotFoundError, parseInput, principalOf, requireAuth } from '@forum/platform';
+import { ForbiddenError, NotFoundError, parseInput, principalOf, requireAuth } from '@forum/platform';
 import { Router } from 'express';
 import type { CommandAppDeps } from './app.ts';
 import { commandMeta, identityOf, sendAccepted } from './context.ts';
@@ -12,8 +12,14 @@ export function membershipRoutes({ commands, verifyToken, clock, directory }: Co
   router.patch('/users/membership/:email', requireAuth(verifyToken), async (req, res) => {
     const principal = principalOf(res);
     const { email } = parseInput(EmailParams, req.params);
-    const targetUserId = email === principal.email ? principal.subject : await directory.userIdByEmail(email);
-    if (!targetUserId) throw new NotFoundError('No such user');
+    let targetUserId = principal.subject;
+    if (email !== principal.email) {
+      // who may ask comes before whether the user exists: a non-admin learns nothing about other emails
+      if (!(await commands.isAdmin(principal.subject))) throw new ForbiddenError('You can only buy membership for yourself');
+      const found = await directory.userIdByEmail(email);
+      if (!found) throw new NotFoundError('No such user');
+      targetUserId = found;
+    }
     sendAccepted(res, 200, await commands.purchaseMembership(identityOf(principal), targetUserId, randomUUID(), commandMeta(req, principal, clock())));
   });
 
