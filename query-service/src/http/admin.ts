@@ -17,25 +17,12 @@ import {
   type ContactMessage,
   type ContactMessagesPage,
 } from '@forum/contracts';
-import { ForbiddenError, NotFoundError, parseInput, UnauthenticatedError, ValidationError } from '@forum/platform';
-import { Router, type RequestHandler, type Response } from 'express';
+import { parseInput, ValidationError } from '@forum/platform';
+import { Router } from 'express';
 import type { AdminStore, AdminUserRow, AnnouncementRow, AuditRow, ContactMessageRow } from '../store/admin.ts';
-import type { UserRow, UsersStore } from '../store/users.ts';
+import type { UsersStore } from '../store/users.ts';
+import { adminOf, adminOnly, ownerOrAdmin } from './access.ts';
 import { rangeQuery, sendRange } from './range.ts';
-
-/** The caller's forum record when it has the admin role (the forum's role, never the token's). */
-function adminOf(res: Response): UserRow {
-  const viewer = res.locals.viewer;
-  if (!viewer) throw new UnauthenticatedError();
-  if (viewer.role !== 'admin') throw new ForbiddenError('You must be an admin to access this page');
-  return viewer;
-}
-
-/** Every /api/admin/* read: 401 without a token, 403 FORBIDDEN for anyone but an admin. */
-const adminOnly: RequestHandler = (_req, res, next) => {
-  adminOf(res);
-  next();
-};
 
 const adminUser = (row: AdminUserRow): AdminUser => ({
   _id: row.id,
@@ -84,14 +71,7 @@ export function adminRoutes(admin: AdminStore, users: UsersStore): Router {
   /** The spec's admin check: for the caller's own email, or any email for an admin (404 when unknown). */
   router.get('/users/admin/:email', async (req, res) => {
     const { email } = parseInput(EmailParams, req.params);
-    const viewer = res.locals.viewer;
-    if (!viewer) throw new UnauthenticatedError();
-    let user: UserRow | null = viewer;
-    if (viewer.email !== email) {
-      if (viewer.role !== 'admin') throw new ForbiddenError('You can only check your own role');
-      user = await users.byEmail(email);
-      if (!user) throw new NotFoundError('No such user');
-    }
+    const user = await ownerOrAdmin(users, res, email, 'You can only check your own role');
     const body: AdminCheck = { admin: user.role === 'admin' };
     res.json(body);
   });

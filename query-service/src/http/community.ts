@@ -11,16 +11,15 @@ import {
   type UserProfile,
   UNPAGED_LIST_MAX,
 } from '@forum/contracts';
-import { ForbiddenError, NotFoundError, parseInput, UnauthenticatedError } from '@forum/platform';
-import { Router, type Response } from 'express';
+import { NotFoundError, parseInput } from '@forum/platform';
+import { Router } from 'express';
 import type { CommentRow, CommunityStore, NotificationRow, ReportRow } from '../store/community.ts';
 import type { UserRow } from '../store/users.ts';
 import { listItem } from './posts.ts';
+import { adminOf, maySeeEmail, signedIn } from './access.ts';
 import { rangeQuery, sendRange } from './range.ts';
 
 
-/** Emails are shown only to their owner and to admins (the forum's role, not the token's). */
-const maySeeEmail = (viewer: UserRow | undefined, ownerId: string) => viewer !== undefined && (viewer.id === ownerId || viewer.role === 'admin');
 
 const comment = (row: CommentRow, viewer: UserRow | undefined): CommentItem => ({
   _id: row.id,
@@ -52,18 +51,6 @@ const notification = (row: NotificationRow): NotificationItem => ({
   createdAt: row.created_at.toISOString(),
   read: row.read,
 });
-
-function signedIn(res: Response): UserRow {
-  const viewer = res.locals.viewer;
-  if (!viewer) throw new UnauthenticatedError();
-  return viewer;
-}
-
-function admin(res: Response): UserRow {
-  const viewer = signedIn(res);
-  if (viewer.role !== 'admin') throw new ForbiddenError('You must be an admin to access this page');
-  return viewer;
-}
 
 /** Comments, reported comments, notifications, the leaderboard, profiles and post search. */
 export function communityRoutes(community: CommunityStore): Router {
@@ -101,7 +88,7 @@ export function communityRoutes(community: CommunityStore): Router {
   });
 
   router.get('/admin/reported-comments', async (req, res) => {
-    admin(res);
+    adminOf(res);
     const range = rangeQuery(req);
     if (range) {
       const { rows, total } = await community.reports(range.end - range.start + 1, range.start, range.direction);

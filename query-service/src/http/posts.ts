@@ -1,8 +1,9 @@
 import { EmailParams, ListPostsQuery, PostIdParams, type PostCount, type PostDetail, type PostListItem, type PostsPage, type Vote } from '@forum/contracts';
-import { ForbiddenError, NotFoundError, parseInput, UnauthenticatedError } from '@forum/platform';
+import { NotFoundError, parseInput } from '@forum/platform';
 import { Router } from 'express';
 import type { PostRow, PostsStore } from '../store/posts.ts';
 import type { UserRow, UsersStore } from '../store/users.ts';
+import { maySeeEmail, ownerOrAdmin } from './access.ts';
 import { rangeQuery, sendRange } from './range.ts';
 
 type ListRow = Omit<PostRow, 'description' | 'author_id' | 'author_email'>;
@@ -20,8 +21,6 @@ export const listItem = (row: ListRow): PostListItem => ({
   commentCount: row.comment_count,
 });
 
-/** Emails are shown only to their owner and to admins (the forum's role, not the token's). */
-const maySeeEmail = (viewer: UserRow | undefined, ownerId: string) => viewer !== undefined && (viewer.id === ownerId || viewer.role === 'admin');
 
 export function postDetail(row: PostRow & { my_vote?: Vote }, viewer: UserRow | undefined): PostDetail {
   return {
@@ -33,31 +32,18 @@ export function postDetail(row: PostRow & { my_vote?: Vote }, viewer: UserRow | 
 }
 
 
-/**
- * The user an `:email` path names, when the caller may see it: their own
- * email, or any email for an admin (404 when there is no such user).
- */
-async function ownerOrAdmin(users: UsersStore, viewer: UserRow | undefined, email: string): Promise<UserRow> {
-  if (!viewer) throw new UnauthenticatedError();
-  if (viewer.email === email) return viewer;
-  if (viewer.role !== 'admin') throw new ForbiddenError('You can only see your own posts');
-  const user = await users.byEmail(email);
-  if (!user) throw new NotFoundError('No such user');
-  return user;
-}
-
 export function postRoutes(posts: PostsStore, users: UsersStore): Router {
   const router = Router();
 
   router.get('/my-posts/:email', async (req, res) => {
     const { email } = parseInput(EmailParams, req.params);
-    const owner = await ownerOrAdmin(users, res.locals.viewer, email);
+    const owner = await ownerOrAdmin(users, res, email, 'You can only see your own posts');
     res.json((await posts.byAuthor(owner.id)).map(listItem));
   });
 
   router.get('/user-post-count/:email', async (req, res) => {
     const { email } = parseInput(EmailParams, req.params);
-    const owner = await ownerOrAdmin(users, res.locals.viewer, email);
+    const owner = await ownerOrAdmin(users, res, email, 'You can only see your own posts');
     const body: PostCount = { count: await posts.countByAuthor(owner.id) };
     res.json(body);
   });
