@@ -8,7 +8,7 @@ import {
   CONTACT_NAME_MAX,
   TAG_NAME_MAX,
 } from '../constants.ts';
-import { ROLES } from './me.ts';
+import { Me, ROLES } from './me.ts';
 
 /** A required text field: trimmed, `required` when missing, not a string or blank, at most `max` characters. */
 const requiredText = (required: string, label: string, max: number) =>
@@ -56,14 +56,8 @@ export const AdminUsersQuery = z.object({
 });
 export type AdminUsersQuery = z.infer<typeof AdminUsersQuery>;
 
-export const AdminUser = z.object({
-  _id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  photoURL: z.string(),
-  role: z.enum(ROLES),
-  isMember: z.boolean(),
-});
+/** A user as the admin lists show them: the profile of GET /api/me without its registration date. */
+export const AdminUser = Me.omit({ registeredAt: true });
 export type AdminUser = z.infer<typeof AdminUser>;
 
 export const AdminUsersPage = z.object({ users: z.array(AdminUser), totalUsers: z.number().int() });

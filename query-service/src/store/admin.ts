@@ -1,15 +1,9 @@
 import { ADMIN_PAGE_SIZE, UNPAGED_LIST_MAX, type AuditType } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
+import type { UserRow } from './users.ts';
 
-export interface AdminUserRow {
-  id: string;
-  email: string;
-  name: string;
-  photo_url: string;
-  role: 'user' | 'admin';
-  is_member: boolean;
-  registered_at: Date;
-}
+/** The admin lists read the same users read model as everyone else. */
+export type AdminUserRow = UserRow;
 
 export interface AdminTagRow {
   id: string;
