@@ -71,9 +71,10 @@ export function createPostsStore(db: Knex) {
       return rows;
     },
 
+    /** Live posts of an author, from the counter the posts projection keeps (no count per request). */
     async countByAuthor(authorId: string): Promise<number> {
-      const { rows } = await db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM read.posts WHERE author_id = ?', [authorId]);
-      return rows[0]?.n ?? 0;
+      const { rows } = await db.raw<{ rows: { posts: number }[] }>('SELECT posts FROM read.author_stats WHERE user_id = ?', [authorId]);
+      return rows[0]?.posts ?? 0;
     },
 
     /** A post, with `viewerId`'s own vote ('none' when they have not voted, absent without a viewer). */
