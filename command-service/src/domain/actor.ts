@@ -19,12 +19,17 @@ export interface Identity {
   readonly photoURL: string;
 }
 
-export function toNewEvents(events: readonly ForumEvent[], meta: CommandMeta): NewEvent[] {
+function toNewEvents(events: readonly ForumEvent[], meta: CommandMeta): NewEvent[] {
   return events.map((event) => ({
     type: event.type,
     data: event.data,
     metadata: eventMetadata(meta, eventDefinitions[event.type].schemaVersion),
   }));
+}
+
+/** `events` for one stream at the version it was read at; nothing when there are no events. */
+export function appendTo(streamId: string, read: { readonly version: number }, events: readonly ForumEvent[], meta: CommandMeta): StreamAppend[] {
+  return events.length === 0 ? [] : [{ streamId, expectedVersion: expectedVersionOf(read.version), events: toNewEvents(events, meta) }];
 }
 
 export type Actor = Awaited<ReturnType<Actors['load']>>;
@@ -46,8 +51,7 @@ export function createActors(store: EventStore, adminEmails: readonly string[]) 
 
     /** The actor's registration (when new) and `events` on the actor's stream, at the version read. */
     append(who: Identity, actor: { version: number; registration: readonly UserEvent[] }, events: readonly UserEvent[], meta: CommandMeta): StreamAppend[] {
-      const all = [...actor.registration, ...events];
-      return all.length === 0 ? [] : [{ streamId: userStream(who.userId), expectedVersion: expectedVersionOf(actor.version), events: toNewEvents(all, meta) }];
+      return appendTo(userStream(who.userId), actor, [...actor.registration, ...events], meta);
     },
   };
 }

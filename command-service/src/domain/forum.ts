@@ -2,11 +2,11 @@ import { ErrorCode, MEMBERSHIP_PRICE, positionToken, type UserEvent } from '@for
 import { BusinessRuleError, ForbiddenError, UnavailableError } from '@forum/platform';
 import type { PaymentProvider } from '../payment/port.ts';
 import type { EventStore, StreamAppend } from '../eventstore/index.ts';
-import { createActors, registered, toNewEvents, type Accepted, type Identity } from './actor.ts';
+import { appendTo, createActors, registered, type Accepted, type Identity } from './actor.ts';
 import type { CommandMeta } from './command.ts';
 import { createAdminCommands } from './admin/commands.ts';
 import { createCommunityCommands } from './community/commands.ts';
-import { execute, expectedVersionOf, load, positionOf, type Executed, type Idempotency } from './handle.ts';
+import { execute, load, positionOf, type Executed, type Idempotency } from './handle.ts';
 import { decide as decidePost } from './post/decide.ts';
 import { evolve as evolvePost, initialPostState, postStream } from './post/post.ts';
 import { decide as decideTag } from './tag/decide.ts';
@@ -73,7 +73,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
         const user = await load(store, userStream(userId), evolveUser, initialUserState);
         const events = decideUser({ type: 'GrantAdmin', data: { reason } }, user.state, meta);
         return {
-          appends: events.length === 0 ? [] : [{ streamId: userStream(userId), expectedVersion: expectedVersionOf(user.version), events: toNewEvents(events, meta) }],
+          appends: appendTo(userStream(userId), user, events, meta),
           answer: (result) => ({ id: userId, ...(result && { position: positionOf(result) }) }),
         };
       });
@@ -107,7 +107,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
             appends: [
               // the author's stream, at the version read: concurrent creates of one author conflict here
               ...actors.append(who, actor, authored, meta),
-              { streamId: postStream(input.postId), expectedVersion: expectedVersionOf(post.version), events: toNewEvents(events, meta) },
+              ...appendTo(postStream(input.postId), post, events, meta),
             ],
             answer: (result) => ({ id: input.postId, position: positionOf(result!) }),
           };
@@ -131,12 +131,12 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
           const author = authorId === who.userId ? actor : { ...(await load(store, userStream(authorId), evolveUser, initialUserState)), registration: [] };
           const freed = decideUser({ type: 'RemoveAuthoredPost', data: { postId } }, author.state, meta);
           const appends: StreamAppend[] = [
-            { streamId: postStream(postId), expectedVersion: expectedVersionOf(post.version), events: toNewEvents(events, meta) },
+            ...appendTo(postStream(postId), post, events, meta),
           ];
           if (authorId === who.userId) appends.push(...actors.append(who, actor, freed, meta));
           else {
             appends.push(...actors.append(who, actor, [], meta));
-            if (freed.length > 0) appends.push({ streamId: userStream(authorId), expectedVersion: expectedVersionOf(author.version), events: toNewEvents(freed, meta) });
+            appends.push(...appendTo(userStream(authorId), author, freed, meta));
           }
           return { appends, answer: (result) => ({ id: postId, position: positionOf(result!) }) };
         },
@@ -165,7 +165,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
         attempt = events.length > 0 ? attemptId : state.pendingPurchase!.attemptId; // [] = resume the stale attempt
         const appends = self
           ? actors.append(who, actor, events, meta)
-          : [...actors.append(who, actor, [], meta), ...(events.length ? [{ streamId: userStream(targetUserId), expectedVersion: expectedVersionOf(user.version), events: toNewEvents(events, meta) }] : [])];
+          : [...actors.append(who, actor, [], meta), ...appendTo(userStream(targetUserId), user, events, meta)];
         return { appends, answer: () => ({}) };
       });
       const customer = target!;
@@ -186,7 +186,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
           meta,
         );
         return {
-          appends: events.length ? [{ streamId: userStream(customer.userId), expectedVersion: expectedVersionOf(user.version), events: toNewEvents(events, meta) }] : [],
+          appends: appendTo(userStream(customer.userId), user, events, meta),
           answer: (result) => ({ id: customer.userId, ...(result && { position: positionOf(result) }) }),
         };
       });
@@ -207,7 +207,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
           const tags = await load(store, TAGS_STREAM, evolveTags, initialTagsState);
           const events = decideTag({ type: 'CreateTag', data: input }, tags.state, meta);
           return {
-            appends: [{ streamId: TAGS_STREAM, expectedVersion: expectedVersionOf(tags.version), events: toNewEvents(events, meta) }],
+            appends: appendTo(TAGS_STREAM, tags, events, meta),
             answer: (result) => ({ id: input.tagId, position: positionOf(result!) }),
           };
         },

@@ -1,13 +1,13 @@
 import type { UserEvent } from '@forum/contracts';
 import { ForbiddenError } from '@forum/platform';
 import type { EventStore, StreamAppend } from '../../eventstore/index.ts';
-import { registered, toNewEvents, type Accepted, type Actor, type Actors, type Identity } from '../actor.ts';
+import { appendTo, registered, type Accepted, type Actor, type Actors, type Identity } from '../actor.ts';
 import { decide as decideAnnouncement } from '../announcement/decide.ts';
 import { announcementStream, evolve as evolveAnnouncement, initialAnnouncementState } from '../announcement/announcement.ts';
 import type { CommandMeta } from '../command.ts';
 import { decide as decideContact } from '../contact/decide.ts';
 import { contactMessageStream, evolve as evolveContact, initialContactMessageState } from '../contact/contact.ts';
-import { execute, expectedVersionOf, load, positionOf, type Executed, type Idempotency } from '../handle.ts';
+import { execute, load, positionOf, type Executed, type Idempotency } from '../handle.ts';
 import { decide as decideTag } from '../tag/decide.ts';
 import { evolve as evolveTags, initialTagsState, TAGS_STREAM } from '../tag/tag.ts';
 import { decide as decideUser } from '../user/decide.ts';
@@ -54,7 +54,7 @@ export function createAdminCommands(store: EventStore, actors: Actors) {
           return {
             appends: [
               ...actors.append(who, actor, [], meta),
-              { streamId: TAGS_STREAM, expectedVersion: expectedVersionOf(tags.version), events: toNewEvents(events, meta) },
+              ...appendTo(TAGS_STREAM, tags, events, meta),
             ],
             answer: (result) => ({ success: true, id: input.tagId, tag: { _id: input.tagId, name }, position: positionOf(result!) }),
           };
@@ -74,7 +74,7 @@ export function createAdminCommands(store: EventStore, actors: Actors) {
           return {
             appends: [
               ...actors.append(who, actor, [], meta),
-              { streamId: TAGS_STREAM, expectedVersion: expectedVersionOf(tags.version), events: toNewEvents(events, meta) },
+              ...appendTo(TAGS_STREAM, tags, events, meta),
             ],
             answer: (result) => ({ success: true, id: tagId, position: positionOf(result!) }),
           };
@@ -101,7 +101,7 @@ export function createAdminCommands(store: EventStore, actors: Actors) {
             ? actors.append(who, actor, events, meta)
             : [
                 ...actors.append(who, actor, [], meta),
-                ...(events.length > 0 ? [{ streamId: userStream(userId), expectedVersion: expectedVersionOf(user.version), events: toNewEvents(events, meta) }] : []),
+                ...appendTo(userStream(userId), user, events, meta),
               ];
           return { appends, answer: (result) => ({ id: userId, ...(result && { position: positionOf(result) }) }) };
         },
@@ -133,7 +133,7 @@ export function createAdminCommands(store: EventStore, actors: Actors) {
           return {
             appends: [
               ...actors.append(who, actor, [], meta),
-              { streamId: announcementStream(input.announcementId), expectedVersion: expectedVersionOf(announcement.version), events: toNewEvents(events, meta) },
+              ...appendTo(announcementStream(input.announcementId), announcement, events, meta),
             ],
             answer: (result) => ({ id: input.announcementId, position: positionOf(result!) }),
           };
@@ -151,7 +151,7 @@ export function createAdminCommands(store: EventStore, actors: Actors) {
         const message = await load(store, contactMessageStream(input.messageId), evolveContact, initialContactMessageState);
         const events = decideContact({ type: 'ReceiveContactMessage', data: input }, message.state, meta);
         return {
-          appends: [{ streamId: contactMessageStream(input.messageId), expectedVersion: expectedVersionOf(message.version), events: toNewEvents(events, meta) }],
+          appends: appendTo(contactMessageStream(input.messageId), message, events, meta),
           answer: (result) => ({ id: input.messageId, position: positionOf(result!) }),
         };
       });

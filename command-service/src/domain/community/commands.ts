@@ -1,10 +1,10 @@
 import type { ReportFeedback, Vote } from '@forum/contracts';
 import type { EventStore, StreamAppend } from '../../eventstore/index.ts';
-import { registered, toNewEvents, type Accepted, type Actors, type Identity, type RegisteredUser } from '../actor.ts';
+import { appendTo, registered, type Accepted, type Actors, type Identity, type RegisteredUser } from '../actor.ts';
 import type { CommandMeta } from '../command.ts';
 import { decide as decideComment } from '../comment/decide.ts';
 import { commentStream, evolve as evolveComment, initialCommentState, type CommentState } from '../comment/comment.ts';
-import { execute, expectedVersionOf, load, positionOf, type Executed, type Idempotency } from '../handle.ts';
+import { execute, load, positionOf, type Executed, type Idempotency } from '../handle.ts';
 import { decide as decideNotification } from '../notification/decide.ts';
 import { evolve as evolveNotifications, initialNotificationsState, notificationsStream } from '../notification/notification.ts';
 import type { Author } from '../post/decide.ts';
@@ -41,7 +41,7 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
         const events = decideVote(command(post.state), current.state, meta);
         const after = events.reduce(evolveVote, current.state);
         return {
-          appends: [...actors.append(who, actor, [], meta), { streamId, expectedVersion: expectedVersionOf(current.version), events: toNewEvents(events, meta) }],
+          appends: [...actors.append(who, actor, [], meta), ...appendTo(streamId, current, events, meta)],
           answer: (result) => ({ id: postId, ...(result && { position: positionOf(result) }), vote: after.current }),
         };
       },
@@ -76,7 +76,7 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
           return {
             appends: [
               ...actors.append(who, actor, [], meta),
-              { streamId: commentStream(input.commentId), expectedVersion: expectedVersionOf(comment.version), events: toNewEvents(events, meta) },
+              ...appendTo(commentStream(input.commentId), comment, events, meta),
             ],
             answer: (result) => ({ id: input.commentId, position: positionOf(result!) }),
           };
@@ -99,7 +99,7 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
             meta,
           );
           return {
-            appends: [...actors.append(who, actor, [], meta), { streamId, expectedVersion: expectedVersionOf(report.version), events: toNewEvents(events, meta) }],
+            appends: [...actors.append(who, actor, [], meta), ...appendTo(streamId, report, events, meta)],
             answer: (result) => ({ id: input.commentId, position: positionOf(result!) }),
           };
         },
@@ -119,7 +119,7 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
             meta,
           );
           return {
-            appends: [...actors.append(who, actor, [], meta), { streamId: commentStream(commentId), expectedVersion: expectedVersionOf(comment.version), events: toNewEvents(events, meta) }],
+            appends: [...actors.append(who, actor, [], meta), ...appendTo(commentStream(commentId), comment, events, meta)],
             answer: (result) => ({ id: commentId, position: positionOf(result!) }),
           };
         },
@@ -165,7 +165,7 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
             meta,
           );
           const appends: StreamAppend[] = [...actors.append(who, actor, [], meta)];
-          appends.push({ streamId: notificationsStream(targetUserId!), expectedVersion: expectedVersionOf(notifications.version), events: toNewEvents(events, meta) });
+          appends.push(...appendTo(notificationsStream(targetUserId!), notifications, events, meta));
           return { appends, answer: (result) => ({ id: warningId, position: positionOf(result!) }) };
         },
         idempotency,
@@ -181,7 +181,7 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
           const [actor, notifications] = await Promise.all([actors.load(who, meta), load(store, streamId, evolveNotifications, initialNotificationsState)]);
           const events = decideNotification({ type: 'MarkWarningsRead', data: { userId: who.userId, ...input } }, notifications.state, meta);
           return {
-            appends: [...actors.append(who, actor, [], meta), { streamId, expectedVersion: expectedVersionOf(notifications.version), events: toNewEvents(events, meta) }],
+            appends: [...actors.append(who, actor, [], meta), ...appendTo(streamId, notifications, events, meta)],
             answer: (result) => ({ id: who.userId, ...(result && { position: positionOf(result) }) }),
           };
         },
