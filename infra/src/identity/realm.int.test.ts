@@ -1,10 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { createKnex, createTokenVerifier, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../testing/index.ts';
 import { deleteExpired } from './adapter.ts';
 import { createIdentityRealm } from './index.ts';
-import { AUDIENCE, base64url, CookieJar, decodeJwt, logger, startHarness, type Harness } from './test-support.ts';
+import { AUDIENCE, authorizationRequest, CookieJar, decodeJwt, logger, startHarness, type Harness } from './test-support.ts';
 
 const PASSWORD = 'Forum#2026';
 
@@ -67,23 +66,9 @@ describe('identity realm', () => {
 
   it('runs the authorization code + PKCE flow for forum-web through the login page', async () => {
     const jar = new CookieJar();
-    const verifier = base64url(randomBytes(32));
-    const state = base64url(randomBytes(12));
-    const nonce = base64url(randomBytes(12));
     // keycloak-js sends the current page as redirect_uri (not one of the registered exact URIs)
-    const redirectUri = `${origin}/posts/42?tab=comments`;
-    const authorize = new URL(`${issuer}/protocol/openid-connect/auth`);
-    authorize.search = new URLSearchParams({
-      client_id: 'forum-web',
-      redirect_uri: redirectUri,
-      response_type: 'code',
-      response_mode: 'fragment',
-      scope: 'openid',
-      state,
-      nonce,
-      code_challenge: base64url(createHash('sha256').update(verifier).digest()),
-      code_challenge_method: 'S256',
-    }).toString();
+    const { url, verifier, state, nonce, redirectUri } = authorizationRequest(h, { redirectUri: `${origin}/posts/42?tab=comments` });
+    const authorize = new URL(url);
 
     const start = await get(authorize.href, jar);
     expect(start.status).toBe(303);
@@ -181,19 +166,7 @@ describe('identity realm', () => {
   });
 
   it('refuses redirect URIs outside the client origin and path prefix', async () => {
-    const attempt = (clientId: string, redirectUri: string) => {
-      const url = new URL(`${issuer}/protocol/openid-connect/auth`);
-      url.search = new URLSearchParams({
-        client_id: clientId,
-        redirect_uri: redirectUri,
-        response_type: 'code',
-        scope: 'openid',
-        state: 's',
-        code_challenge: base64url(createHash('sha256').update('v'.repeat(43)).digest()),
-        code_challenge_method: 'S256',
-      }).toString();
-      return get(url.href);
-    };
+    const attempt = (clientId: string, redirectUri: string) => get(authorizationRequest(h, { clientId, redirectUri }).url);
     for (const [clientId, redirectUri] of [
       ['forum-web', 'http://evil.example/'],
       ['forum-web', `${origin}.evil.example/`],
