@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => forum?.stop());
 
 type ErrorBody = { error: { code: string; message: string; details?: Record<string, string[]> } };
-const eventCount = async () => (await forum.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM eventstore.events')).rows[0]!.n;
+const eventCount = () => forum.eventCount();
 const after = (position: string) => ({ headers: { [HEADER_MIN_POSITION]: position } });
 const json = async <T>(response: Response | Promise<Response>): Promise<T> => (await (await response).json()) as T;
 /** A new user the forum knows (registered by a first read). */

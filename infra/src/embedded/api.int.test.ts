@@ -6,7 +6,7 @@ let forum: TestForum;
 let alice: string;
 let bob: string;
 
-const eventCount = async () => (await forum.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM eventstore.events')).rows[0]!.n;
+const eventCount = () => forum.eventCount();
 const postsCreated = async () =>
   (await forum.db.raw<{ rows: { n: number }[] }>(`SELECT count(*)::int AS n FROM eventstore.events WHERE type = 'PostCreated'`)).rows[0]!.n;
 const newPost = (title: string, extra: Record<string, unknown> = {}) => ({ title, description: `About ${title}`, tags: ['React'], ...extra });

@@ -34,7 +34,7 @@ afterAll(() => forum?.stop());
 type User = Awaited<ReturnType<TestForum['newUser']>>;
 type ErrorBody = { error: { code: string; message: string; details?: unknown } };
 
-const eventCount = async () => (await forum.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM eventstore.events')).rows[0]!.n;
+const eventCount = () => forum.eventCount();
 const streamTypes = async (id: string) => (await forum.store.readStream(id)).events.map((e) => e.type);
 const at = (position: string | undefined): Record<string, string> => (position ? { [HEADER_MIN_POSITION]: position } : {});
 async function json<T>(response: Response | Promise<Response>, status = 200): Promise<T> {

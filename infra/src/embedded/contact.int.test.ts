@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => forum?.stop());
 
 type ErrorBody = { error: { code: string; message: string; details?: Record<string, string[]> } };
-const eventCount = async () => (await forum.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM eventstore.events')).rows[0]!.n;
+const eventCount = () => forum.eventCount();
 const contact = (body: unknown, token?: string) => forum.api('/api/contact', { method: 'POST', json: body, ...(token && { token }) });
 const message = { name: 'Vera Visitor', email: 'vera@example.com', message: 'Do you have a dark mode?' };
 async function send(body: unknown, token?: string) {

@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => forum?.stop());
 
 const newUser = (name: string) => forum.newUser(name);
-const eventCount = async () => (await forum.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM eventstore.events')).rows[0]!.n;
+const eventCount = () => forum.eventCount();
 const create = (token: string, title = 'A post') => forum.api('/api/posts', { method: 'POST', token, json: { title, description: 'Text', tags: [] } });
 /** Creates n posts; answers their ids, and the position of the last one as `position`. */
 async function createMany(token: string, n: number) {

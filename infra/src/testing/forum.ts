@@ -10,6 +10,8 @@ export interface TestForum extends RunningForum {
   tokenFor(email: string, password?: string): Promise<string>;
   /** A new account of the embedded realm (unique email) with a token; the forum registers it on first use. */
   newUser(name: string): Promise<{ id: string; email: string; token: string }>;
+  /** Every event committed so far (the table, not a reader: no horizon in the way). */
+  eventCount(): Promise<number>;
   /** fetch against the forum, with a bearer token when `token` is given. */
   api(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
 }
@@ -49,6 +51,9 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
       const password = 'Secret#2026';
       const { id } = await forum.realm!.accounts.create({ email, password, name });
       return { id, email, token: await tokenFor(email, password) };
+    },
+    async eventCount() {
+      return (await forum.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM eventstore.events')).rows[0]!.n;
     },
     api(path, init = {}) {
       const { token, json, ...rest } = init;
