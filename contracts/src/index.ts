@@ -2,6 +2,7 @@ export * from './constants.ts';
 export * from './errors.ts';
 export * from './position.ts';
 export * from './events/index.ts';
+export * from './events/upcast.ts';
 export * from './http/posts.ts';
 export * from './http/commands.ts';
 export * from './http/me.ts';

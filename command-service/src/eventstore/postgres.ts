@@ -1,4 +1,4 @@
-import { compareLogPositions, START, type EventMetadata, type LogPosition } from '@forum/contracts';
+import { compareLogPositions, START, upcast, type EventMetadata, type LogPosition } from '@forum/contracts';
 import pg from 'pg';
 import type {
   AppendOutcome,
@@ -227,8 +227,9 @@ interface EventRow {
 const SELECT_EVENTS = `SELECT global_position::text AS pos, transaction_id::text AS tx, stream_id, stream_version, type, data, metadata, recorded_at
   FROM eventstore.events`;
 
+/** Stored rows keep the shape they were written in; readers (folds, projections, subscribers) get the current one. */
 function toRecordedEvent(row: EventRow): RecordedEvent {
-  return {
+  return upcast({
     streamId: row.stream_id,
     streamVersion: row.stream_version,
     type: row.type,
@@ -236,7 +237,7 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     metadata: row.metadata,
     position: { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) },
     recordedAt: row.recorded_at,
-  };
+  });
 }
 
 export async function migrateEventStore(pool: pg.Pool): Promise<void> {

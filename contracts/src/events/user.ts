@@ -18,13 +18,31 @@ export const UserRegistered = defineEvent(
 );
 export type UserRegistered = { type: 'UserRegistered'; data: z.infer<typeof UserRegistered.schema> };
 
-/** 'Change Photo' and display-name updates (spec §2 My Profile, §3 current user). */
+/**
+ * 'Change Photo' and display-name updates (spec §2 My Profile, §3 current user).
+ * v2 carries only what the request changed, so two devices changing the name
+ * and the photo at once do not overwrite each other with stale values.
+ */
 export const ProfileUpdated = defineEvent(
+  'ProfileUpdated',
+  2,
+  z.object({
+    userId: z.string(),
+    changes: z
+      .object({ name: z.string().optional(), photoURL: z.string().optional() })
+      .refine((changes) => changes.name !== undefined || changes.photoURL !== undefined, 'a profile update changes at least one field'),
+    updatedAt: isoDate,
+  }),
+);
+export type ProfileUpdated = { type: 'ProfileUpdated'; data: z.infer<typeof ProfileUpdated.schema> };
+
+/** Stored before v2: a full replacement of both fields. Read through the upcaster (upcast.ts), never written. */
+export const ProfileUpdatedV1 = defineEvent(
   'ProfileUpdated',
   1,
   z.object({ userId: z.string(), name: z.string(), photoURL: z.string(), updatedAt: isoDate }),
 );
-export type ProfileUpdated = { type: 'ProfileUpdated'; data: z.infer<typeof ProfileUpdated.schema> };
+export type ProfileUpdatedV1 = { type: 'ProfileUpdated'; data: z.infer<typeof ProfileUpdatedV1.schema> };
 
 /** The user became an admin (ADMIN_EMAILS at registration, the operator, or another admin). No demotion exists. */
 export const AdminRoleGranted = defineEvent(

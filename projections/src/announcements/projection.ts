@@ -37,8 +37,12 @@ export const announcementsProjection: Projection = {
       );
     },
     async ProfileUpdated(trx, event: RecordedEvent) {
-      const profile = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
-      await trx.raw('UPDATE announcements SET author_name = ?, author_photo = ? WHERE author_id = ?', [profile.name, profile.photoURL, profile.userId]);
+      const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+      await trx.raw('UPDATE announcements SET author_name = coalesce(?, author_name), author_photo = coalesce(?, author_photo) WHERE author_id = ?', [
+        changes.name ?? null,
+        changes.photoURL ?? null,
+        userId,
+      ]);
     },
   }),
 };

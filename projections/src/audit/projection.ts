@@ -136,9 +136,12 @@ export const auditProjection: Projection = {
         names.set(user.userId, user.name);
         people.set(user.userId, { name: user.name, email: user.email });
       } else if (event.type === 'ProfileUpdated') {
-        const profile = event.data as ProfileUpdated['data'];
-        names.set(profile.userId, profile.name);
-        people.set(profile.userId, { name: profile.name, email: people.get(profile.userId)?.email ?? null });
+        // the audit log keeps names only: a photo-only update changes nothing here
+        const { userId, changes } = event.data as ProfileUpdated['data'];
+        if (changes.name !== undefined) {
+          names.set(userId, changes.name);
+          people.set(userId, { name: changes.name, email: people.get(userId)?.email ?? null });
+        }
       } else {
         const entry = entryOf(event, nameOf);
         if (entry) entries.push(entry);

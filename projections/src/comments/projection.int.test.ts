@@ -74,10 +74,28 @@ describe('given comments, reports, a removal and a deleted post', () => {
     const model = await harness.fresh(commentsProjection);
     await model.given([
       ...events(),
-      harness.event('ProfileUpdated', { userId: 'u-ben', name: 'Benjamin', photoURL: 'b.png', updatedAt: new Date().toISOString() }),
-      harness.event('ProfileUpdated', { userId: 'r1', name: 'Reporter One', photoURL: '', updatedAt: new Date().toISOString() }),
+      harness.event('ProfileUpdated', { userId: 'u-ben', changes: { name: 'Benjamin', photoURL: 'b.png' }, updatedAt: new Date().toISOString() }),
+      harness.event('ProfileUpdated', { userId: 'r1', changes: { name: 'Reporter One' }, updatedAt: new Date().toISOString() }),
     ]);
     expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM comments WHERE author_id = 'u-ben'")).toEqual([{ author_name: 'Benjamin', author_photo: 'b.png' }]);
     expect(await model.rows('SELECT reporter_name FROM reports')).toEqual([{ reporter_name: 'Reporter One' }]);
+  });
+
+  it('when a commenter changes only their photo, then their name stays', async () => {
+    const model = await harness.fresh(commentsProjection);
+    await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ben', changes: { photoURL: 'b2.png' }, updatedAt: new Date().toISOString() })]);
+    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM comments WHERE author_id = 'u-ben'")).toEqual([{ author_name: 'u-ben', author_photo: 'b2.png' }]);
+  });
+
+  it('when a ProfileUpdated stored as v1 (both fields) is read, then comments and reports show both', async () => {
+    const model = await harness.fresh(commentsProjection);
+    const at = new Date().toISOString();
+    await model.given([
+      ...events(),
+      harness.event('ProfileUpdated', { userId: 'u-ben', name: 'Benjamin', photoURL: 'b.png', updatedAt: at }, 'test', 1),
+      harness.event('ProfileUpdated', { userId: 'r1', name: 'Reporter One', photoURL: 'r.png', updatedAt: at }, 'test', 1),
+    ]);
+    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM comments WHERE author_id = 'u-ben'")).toEqual([{ author_name: 'Benjamin', author_photo: 'b.png' }]);
+    expect(await model.rows('SELECT reporter_name, reporter_photo FROM reports')).toEqual([{ reporter_name: 'Reporter One', reporter_photo: 'r.png' }]);
   });
 });

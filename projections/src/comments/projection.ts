@@ -133,11 +133,14 @@ async function applyRun(trx: Knex.Transaction, run: readonly RecordedEvent[]) {
     case 'ProfileUpdated': {
       // comments and reports show their people's current name and photo (emails do not change)
       for (const event of run) {
-        const profile = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+        // only the fields the update changed
+        const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+        const name = changes.name ?? null;
+        const photo = changes.photoURL ?? null;
         await trx.raw(
-          `WITH written AS (UPDATE comments SET author_name = ?, author_photo = ? WHERE author_id = ?)
-           UPDATE reports SET reporter_name = ?, reporter_photo = ? WHERE reporter_id = ?`,
-          [profile.name, profile.photoURL, profile.userId, profile.name, profile.photoURL, profile.userId],
+          `WITH written AS (UPDATE comments SET author_name = coalesce(?, author_name), author_photo = coalesce(?, author_photo) WHERE author_id = ?)
+           UPDATE reports SET reporter_name = coalesce(?, reporter_name), reporter_photo = coalesce(?, reporter_photo) WHERE reporter_id = ?`,
+          [name, photo, userId, name, photo, userId],
         );
       }
       return;

@@ -90,9 +90,23 @@ describe('given posts, votes and comments in one batch or in many', () => {
 
   it('when the author changes their name, then the posts and the leaderboard show it', async () => {
     const model = await harness.fresh(postsProjection);
-    await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ann', name: 'Annie', photoURL: 'p', updatedAt: new Date().toISOString() })]);
+    await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ann', changes: { name: 'Annie', photoURL: 'p' }, updatedAt: new Date().toISOString() })]);
     expect(await model.rows("SELECT DISTINCT author_name FROM posts WHERE author_id = 'u-ann'")).toEqual([{ author_name: 'Annie' }]);
     expect(await model.rows("SELECT name, photo_url FROM author_stats WHERE user_id = 'u-ann'")).toEqual([{ name: 'Annie', photo_url: 'p' }]);
+  });
+
+  it('when the author changes only their photo, then their name stays', async () => {
+    const model = await harness.fresh(postsProjection);
+    await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ann', changes: { photoURL: 'p2' }, updatedAt: new Date().toISOString() })]);
+    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM posts WHERE author_id = 'u-ann'")).toEqual([{ author_name: 'Ann', author_photo: 'p2' }]);
+    expect(await model.rows("SELECT name, photo_url FROM author_stats WHERE user_id = 'u-ann'")).toEqual([{ name: 'Ann', photo_url: 'p2' }]);
+  });
+
+  it('when a ProfileUpdated stored as v1 (both fields) is read, then it sets both', async () => {
+    const model = await harness.fresh(postsProjection);
+    await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ann', name: 'Annie', photoURL: 'p1', updatedAt: new Date().toISOString() }, 'test', 1)]);
+    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM posts WHERE author_id = 'u-ann'")).toEqual([{ author_name: 'Annie', author_photo: 'p1' }]);
+    expect(await model.rows("SELECT name, photo_url FROM author_stats WHERE user_id = 'u-ann'")).toEqual([{ name: 'Annie', photo_url: 'p1' }]);
   });
 });
 

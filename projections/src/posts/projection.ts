@@ -171,11 +171,14 @@ export const postsProjection: Projection = {
         case 'ProfileUpdated': {
           // posts and the leaderboard show their author's current name and photo
           await flush();
-          const profile = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+          // only the fields the update changed
+          const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+          const name = changes.name ?? null;
+          const photo = changes.photoURL ?? null;
           await trx.raw(
-            `WITH authored AS (UPDATE posts SET author_name = ?, author_photo = ? WHERE author_id = ?)
-             UPDATE author_stats SET name = ?, photo_url = ? WHERE user_id = ?`,
-            [profile.name, profile.photoURL, profile.userId, profile.name, profile.photoURL, profile.userId],
+            `WITH authored AS (UPDATE posts SET author_name = coalesce(?, author_name), author_photo = coalesce(?, author_photo) WHERE author_id = ?)
+             UPDATE author_stats SET name = coalesce(?, name), photo_url = coalesce(?, photo_url) WHERE user_id = ?`,
+            [name, photo, userId, name, photo, userId],
           );
           break;
         }

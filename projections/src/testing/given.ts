@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '@forum/command-service/eventstore';
+import { currentSchemaVersion, upcast } from '@forum/contracts';
 import { createTestDatabase } from '@forum/infra/testing';
 import { createKnex, type Knex } from '@forum/platform';
 import type { Projection } from '../runner/projection.ts';
@@ -39,18 +40,22 @@ export async function projectionHarness(prefix: string) {
         },
       };
     },
-    /** An event as the store records it. */
-    event<Data>(type: string, data: Data, streamId = 'test'): RecordedEvent<string, Data> {
+    /**
+     * An event as the store hands it to readers: written at `schemaVersion`
+     * (default: the type's current version; give an older one for data as an
+     * older build stored it) and upcast on read, as the store adapter does.
+     */
+    event<Data>(type: string, data: Data, streamId = 'test', schemaVersion = currentSchemaVersion(type) ?? 1): RecordedEvent<string, Data> {
       position += 1n;
-      return {
+      return upcast({
         streamId,
         streamVersion: 1,
         type,
         data,
-        metadata: { actorId: 'test', correlationId: 'c', causationId: null, requestId: null, schemaVersion: 1 },
+        metadata: { actorId: 'test', correlationId: 'c', causationId: null, requestId: null, schemaVersion },
         position: { transactionId: position, globalPosition: position },
         recordedAt: new Date(),
-      };
+      });
     },
     async stop() {
       await db.destroy();

@@ -35,8 +35,13 @@ export const usersProjection: Projection = {
       if (inserted.rowCount === 1) await trx.raw(`UPDATE counters SET value = value + 1 WHERE name = 'users'`);
     },
     async ProfileUpdated(trx, event: RecordedEvent) {
-      const profile = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
-      await trx.raw('UPDATE users SET name = ?, photo_url = ? WHERE id = ?', [profile.name, profile.photoURL, profile.userId]);
+      // only the fields the update changed (a v1 event arrives upcast with both)
+      const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+      await trx.raw('UPDATE users SET name = coalesce(?, name), photo_url = coalesce(?, photo_url) WHERE id = ?', [
+        changes.name ?? null,
+        changes.photoURL ?? null,
+        userId,
+      ]);
     },
     async AdminRoleGranted(trx, event: RecordedEvent) {
       const grant = (event as RecordedEvent<'AdminRoleGranted', AdminRoleGranted['data']>).data;

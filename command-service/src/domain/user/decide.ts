@@ -99,10 +99,14 @@ function register(command: RegisterUser, state: UserState, meta: CommandMeta): U
 
 function updateProfile(command: UpdateProfile, state: UserState, meta: CommandMeta): UserEvent[] {
   if (state.status !== 'registered') throw new NotFoundError('No such user');
-  const name = command.data.displayName ?? state.name;
-  const photoURL = command.data.photoURL ?? state.photoURL;
-  if (name === state.name && photoURL === state.photoURL) return [];
-  return [{ type: 'ProfileUpdated', data: { userId: state.userId, name, photoURL, updatedAt: meta.now.toISOString() } }];
+  // only the fields that change, so concurrent updates of the other field are not overwritten with stale values
+  const { displayName, photoURL } = command.data;
+  const changes = {
+    ...(displayName !== undefined && displayName !== state.name && { name: displayName }),
+    ...(photoURL !== undefined && photoURL !== state.photoURL && { photoURL }),
+  };
+  if (changes.name === undefined && changes.photoURL === undefined) return [];
+  return [{ type: 'ProfileUpdated', data: { userId: state.userId, changes, updatedAt: meta.now.toISOString() } }];
 }
 
 function grantAdmin(command: GrantAdmin, state: UserState, meta: CommandMeta): UserEvent[] {

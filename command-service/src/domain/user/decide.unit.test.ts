@@ -37,13 +37,27 @@ describe('given a registered user', () => {
       expect.objectContaining({ code: 'ALREADY_REGISTERED' }),
     );
   });
-  it('when UpdateProfile with a new name, then ProfileUpdated keeping the photo', () => {
+  it('when UpdateProfile with a new name, then ProfileUpdated with only the name', () => {
     expect(when(state, { type: 'UpdateProfile', data: { displayName: 'Annie' } })).toEqual([
-      { type: 'ProfileUpdated', data: { userId: 'u-1', name: 'Annie', photoURL: '', updatedAt: at } },
+      { type: 'ProfileUpdated', data: { userId: 'u-1', changes: { name: 'Annie' }, updatedAt: at } },
+    ]);
+  });
+  it('when UpdateProfile with the same name and a new photo, then ProfileUpdated with only the photo', () => {
+    expect(when(state, { type: 'UpdateProfile', data: { displayName: 'Ann', photoURL: 'p.png' } })).toEqual([
+      { type: 'ProfileUpdated', data: { userId: 'u-1', changes: { photoURL: 'p.png' }, updatedAt: at } },
     ]);
   });
   it('when UpdateProfile with the same values, then nothing', () => {
     expect(when(state, { type: 'UpdateProfile', data: { displayName: 'Ann', photoURL: '' } })).toEqual([]);
+    expect(when(state, { type: 'UpdateProfile', data: {} })).toEqual([]);
+  });
+  it('when the name and the photo were changed by separate updates, then the state holds both', () => {
+    const after = given([
+      registered,
+      { type: 'ProfileUpdated', data: { userId: 'u-1', changes: { name: 'Annie' }, updatedAt: at } },
+      { type: 'ProfileUpdated', data: { userId: 'u-1', changes: { photoURL: 'p.png' }, updatedAt: at } },
+    ]);
+    expect(after).toMatchObject({ name: 'Annie', photoURL: 'p.png' });
   });
   it('when GrantAdmin, then AdminRoleGranted; and again, nothing', () => {
     const events = when(state, { type: 'GrantAdmin', data: { reason: 'operator' } });

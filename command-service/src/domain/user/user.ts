@@ -36,7 +36,10 @@ export function evolve(state: UserState, event: UserEvent): UserState {
         pendingPurchase: null,
       };
     case 'ProfileUpdated':
-      return state.status === 'registered' ? { ...state, name: event.data.name, photoURL: event.data.photoURL } : state;
+      // v2 names only the changed fields (a v1 event arrives upcast with both)
+      return state.status === 'registered'
+        ? { ...state, name: event.data.changes.name ?? state.name, photoURL: event.data.changes.photoURL ?? state.photoURL }
+        : state;
     case 'AdminRoleGranted':
       return state.status === 'registered' ? { ...state, role: 'admin' } : state;
     case 'PostAuthored':

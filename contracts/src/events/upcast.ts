@@ -1,0 +1,82 @@
+import type { z } from 'zod';
+import type { EventMetadata } from './define.ts';
+import { eventDefinitions } from './index.ts';
+import { ProfileUpdated, ProfileUpdatedV1 } from './user.ts';
+
+/**
+ * Schema evolution. Stored events are never rewritten: an event keeps the
+ * shape and `metadata.schemaVersion` it was appended with, and readers (the
+ * command side's folds and the projections alike) see it in the current shape
+ * through these upcasters, applied by the event store adapter on read.
+ *
+ * To evolve an event: bump its version in its `defineEvent`, keep the old
+ * schema next to it (`XxxV1`), and register an upcaster from each old version
+ * to the next one here.
+ */
+export interface Upcaster<From, To> {
+  readonly type: string;
+  /** The version this upcaster reads; it returns data of version `from + 1`. */
+  readonly from: number;
+  readonly upcast: (data: From) => To;
+}
+
+function upcaster<FromSchema extends z.ZodType, To>(
+  definition: { type: string; schemaVersion: number; schema: FromSchema },
+  upcast: (data: z.infer<FromSchema>) => To,
+): Upcaster<z.infer<FromSchema>, To> {
+  return { type: definition.type, from: definition.schemaVersion, upcast };
+}
+
+/** Every upcaster of the forum, by event type and the version it reads. */
+export const upcasters: readonly Upcaster<never, unknown>[] = [
+  // v1 replaced both fields; v2 names the changed ones, and a v1 update changed (set) both
+  upcaster(ProfileUpdatedV1, ({ userId, name, photoURL, updatedAt }): z.infer<typeof ProfileUpdated.schema> => ({
+    userId,
+    changes: { name, photoURL },
+    updatedAt,
+  })),
+];
+
+const byTypeAndVersion = new Map(upcasters.map((u) => [`${u.type}@${u.from}`, u as Upcaster<unknown, unknown>]));
+
+/** An event was stored by a newer build than this one, or by an older one whose upcaster is missing. */
+export class UnknownSchemaVersionError extends Error {
+  readonly code = 'UNKNOWN_SCHEMA_VERSION';
+  constructor(
+    readonly eventType: string,
+    readonly schemaVersion: number,
+    readonly currentVersion: number,
+    reason: string,
+  ) {
+    super(`${eventType} has schemaVersion ${schemaVersion}, this build reads up to ${currentVersion}: ${reason}`);
+    this.name = 'UnknownSchemaVersionError';
+  }
+}
+
+/** The version this build writes and reads an event type in, or undefined for a type the forum does not define. */
+export function currentSchemaVersion(type: string): number | undefined {
+  return (eventDefinitions as Record<string, { schemaVersion: number } | undefined>)[type]?.schemaVersion;
+}
+
+/**
+ * The event in its current shape: the upcasters chained from its stored
+ * version to the current one, and the metadata stamped with the current
+ * version. Events already current, and types the forum does not define, pass
+ * through untouched (the same object). A version newer than this build knows
+ * throws, rather than being mis-read.
+ */
+export function upcast<E extends { type: string; data: unknown; metadata: EventMetadata }>(event: E): E {
+  const current = currentSchemaVersion(event.type);
+  const stored = event.metadata.schemaVersion;
+  if (current === undefined || stored === current) return event;
+  if (stored > current) {
+    throw new UnknownSchemaVersionError(event.type, stored, current, 'it was written by a newer version of the code; deploy that version before reading it');
+  }
+  let data = event.data;
+  for (let version = stored; version < current; version++) {
+    const step = byTypeAndVersion.get(`${event.type}@${version}`);
+    if (!step) throw new UnknownSchemaVersionError(event.type, stored, current, `no upcaster from version ${version}`);
+    data = step.upcast(data);
+  }
+  return { ...event, data, metadata: { ...event.metadata, schemaVersion: current } };
+}
