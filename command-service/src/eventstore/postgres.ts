@@ -1,4 +1,4 @@
-import { compareLogPositions, START, upcast, type EventMetadata, type LogPosition } from '@forum/contracts';
+import { compareLogPositions, START, upcastOnRead, type EventMetadata, type LogPosition } from '@forum/contracts';
 import pg from 'pg';
 import type {
   AppendOutcome,
@@ -229,7 +229,7 @@ const SELECT_EVENTS = `SELECT global_position::text AS pos, transaction_id::text
 
 /** Stored rows keep the shape they were written in; readers (folds, projections, subscribers) get the current one. */
 function toRecordedEvent(row: EventRow): RecordedEvent {
-  return upcast({
+  return upcastOnRead({
     streamId: row.stream_id,
     streamVersion: row.stream_version,
     type: row.type,

@@ -80,3 +80,26 @@ export function upcast<E extends { type: string; data: unknown; metadata: EventM
   }
   return { ...event, data, metadata: { ...event.metadata, schemaVersion: current } };
 }
+
+/**
+ * `upcast` for an event store's reads. An event this build cannot read (a
+ * newer version) is still delivered, with its stored metadata, but reading its
+ * `data` throws the UnknownSchemaVersionError. A reader that does not look at
+ * it (a projection that does not handle its type) passes it by; one that does
+ * fails on that very event: a command on its stream fails, and a projection
+ * halts on it as on any poison event, at its position, instead of every
+ * reader of the log stopping at the read.
+ */
+export function upcastOnRead<E extends { type: string; data: unknown; metadata: EventMetadata }>(event: E): E {
+  try {
+    return upcast(event);
+  } catch (error) {
+    if (!(error instanceof UnknownSchemaVersionError)) throw error;
+    return Object.defineProperty({ ...event }, 'data', {
+      enumerable: true,
+      get() {
+        throw error;
+      },
+    });
+  }
+}
