@@ -24,7 +24,7 @@ app.use(
       const workers = runner.workers();
       return {
         ok: workers.every((w) => w.state === 'running' || w.state === 'standby') && status.every((s) => s.state !== 'live' || s.lag <= config.READY_MAX_LAG),
-        detail: { workers: workers.map(({ name, version, state }) => ({ name, version, state })), status },
+        detail: { workers: workers.map(({ name, version, build, role, state }) => ({ name, version, build, role, state })), status },
       };
     },
   }),

@@ -146,3 +146,36 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 
 export const AuditPage = z.object({ entries: z.array(AuditEntry), total: z.number().int() });
 export type AuditPage = z.infer<typeof AuditPage>;
+
+// ─── projections (operators) ────────────────────────────────────────────────
+
+/**
+ * An item of GET /api/admin/projections: one build of a read model. A rebuild
+ * is a new build beside the live one (`building`), switched in when caught up.
+ */
+export const ProjectionStatus = z.object({
+  name: z.string(),
+  version: z.number().int(),
+  build: z.number().int(),
+  /** The schema holding the build's tables; the `read` views point at the live build's. */
+  schema: z.string(),
+  /** `halted`: stopped at an event it cannot apply (see `error` and `failedPosition`); the other projections go on. */
+  state: z.enum(['live', 'building', 'halted']),
+  role: z.enum(['live', 'building']),
+  checkpoint: z.string(),
+  head: z.string(),
+  /** Events behind the head of the log. */
+  lag: z.number().int(),
+  error: z.string().nullable(),
+  failedPosition: z.string().nullable(),
+  /** Who asked for this build (a rebuild), if anyone did. */
+  requestedBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ProjectionStatus = z.infer<typeof ProjectionStatus>;
+
+/** POST /api/admin/projections/:name/rebuild */
+export const ProjectionNameParams = z.object({ name: z.string().trim().min(1, 'Not a projection').max(63, 'Not a projection') });
+export const RebuildStarted = z.object({ success: z.literal(true), resumed: z.boolean(), projection: ProjectionStatus });
+export type RebuildStarted = z.infer<typeof RebuildStarted>;

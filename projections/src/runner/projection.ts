@@ -21,6 +21,8 @@ export interface Projection {
 export const schemaOf = (projection: Pick<Projection, 'name' | 'version'>) => `${projection.name}_v${projection.version}`;
 export const READ_SCHEMA = 'read';
 export const CHECKPOINTS_CHANNEL = 'forum_checkpoints';
+/** Runners LISTEN here for builds to pick up (a rebuild was requested, a build switched in). */
+export const CONTROL_CHANNEL = 'forum_projection_control';
 
 /** Builds `apply` from one handler per event type; types without a handler pass by. */
 export function byEventType(

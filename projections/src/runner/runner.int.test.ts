@@ -83,7 +83,7 @@ describe('projection runner', () => {
     expect(exit, stderr).toEqual({ code: null, signal: 'SIGKILL' });
 
     // The killed batch left nothing behind: what is applied is exactly what the checkpoint covers
-    const afterCrash = await readCheckpoint(db, 'counting', 1);
+    const afterCrash = await readCheckpoint(db, { name: 'counting', version: 1, build: 1 });
     const appliedBefore = await appliedStats('counting_v1');
     const coveredBefore = all.findIndex((e) => e.position.globalPosition === afterCrash!.position.globalPosition) + 1;
     expect(coveredBefore).toBeGreaterThan(1000);

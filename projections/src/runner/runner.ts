@@ -2,46 +2,72 @@ import { positionToken, type LogPosition } from '@forum/contracts';
 import { CoalescingNotifier, type EventStore, type RecordedEvent, type Subscription } from '@forum/command-service/eventstore';
 import type { Knex, Logger } from '@forum/platform';
 import pg from 'pg';
-import { ensureCheckpoint, migrateCheckpoints } from './checkpoints.ts';
-import { CHECKPOINTS_CHANNEL, READ_SCHEMA, schemaOf, type Projection } from './projection.ts';
+import {
+  buildLabel,
+  buildSchema,
+  buildsToRun,
+  migrateCheckpoints,
+  readCheckpoint,
+  switchToBuild,
+  type BuildKey,
+  type BuildState,
+  type CheckpointRow,
+} from './checkpoints.ts';
+import { CHECKPOINTS_CHANNEL, CONTROL_CHANNEL, READ_SCHEMA, type Projection } from './projection.ts';
 
 export interface RunnerOptions {
   db: Knex;
-  /** For the session that holds the advisory locks (one live runner per projection version). */
+  /** For the session that holds the advisory locks (one runner per build) and listens for new builds. */
   connectionString: string;
   store: EventStore;
   projections: readonly Projection[];
   logger: Logger;
   batchSize?: number;
-  /** How often a standby runner tries to take over. */
+  /** Batch size while a build replays the log (bigger batches, fewer commits). */
+  buildBatchSize?: number;
+  /** How often a standby runner tries to take over, and how often new builds are looked for. */
   standbyRetryMs?: number;
+  /** `building`: work only on builds being built (forumctl rebuild), leaving the live ones to the forum's runner. */
+  only?: 'building';
 }
 
 export type WorkerState = 'starting' | 'standby' | 'running' | 'halted' | 'stopped';
 
-export interface ProjectionRunner {
-  /** Resolves once every projection has either taken its lock or gone to standby. */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /** What this process is doing with each projection. */
-  workers(): { name: string; version: number; state: WorkerState; position: LogPosition | null }[];
+export interface WorkerInfo extends BuildKey {
+  role: BuildState;
+  state: WorkerState;
+  position: LogPosition | null;
 }
 
-/** Thrown when a batch finds its checkpoint moved by someone else: this runner lost ownership. */
+export interface ProjectionRunner {
+  /** Resolves once every build has either taken its lock or gone to standby. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** What this process is doing with each build it knows of. */
+  workers(): WorkerInfo[];
+  /** Looks for new builds now (a rebuild request) instead of at the next poll. */
+  sync(): Promise<void>;
+}
+
+/** Thrown when a batch finds its checkpoint moved or retired by someone else: this runner lost the build. */
 class CheckpointMoved extends Error {}
+class PoisonEvent extends Error {}
 
 const LOCK_CLASS = 4242;
 
 export function createProjectionRunner(options: RunnerOptions): ProjectionRunner {
   const { db, store, logger } = options;
   const batchSize = options.batchSize ?? 500;
+  const buildBatchSize = options.buildBatchSize ?? 5000;
   const standbyRetryMs = options.standbyRetryMs ?? 2000;
   let lockClient: Promise<pg.Client> | null = null;
   /** The lock session's queries run one at a time (a pg client takes one query at once). */
   let lockQueue: Promise<unknown> = Promise.resolve();
   let stopped = false;
+  const workers = new Map<string, Worker>();
+  const checkpointNotifier = new CoalescingNotifier((payload) => db.raw('SELECT pg_notify(?, ?)', [CHECKPOINTS_CHANNEL, payload]));
 
-  /** One session holds every advisory lock of this runner; concurrent callers share it. */
+  /** One session holds every advisory lock of this runner and listens for new builds. */
   function lockSession(): Promise<pg.Client> {
     lockClient ??= (async () => {
       const client = new pg.Client({ connectionString: options.connectionString, application_name: 'forum-projection-locks' });
@@ -49,9 +75,14 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         // Losing the session releases the locks: every worker must stop writing and start over
         logger.error({ err: error }, 'projection lock session lost');
         lockClient = null;
-        for (const worker of workers) worker.restart();
+        for (const worker of workers.values()) {
+          worker.locked = false;
+          worker.restart();
+        }
       });
+      client.on('notification', () => void syncAll());
       await client.connect();
+      await client.query(`LISTEN ${CONTROL_CHANNEL}`);
       return client;
     })().catch((error) => {
       lockClient = null;
@@ -60,35 +91,54 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     return lockClient;
   }
 
+  function onLockSession<T>(query: (client: pg.Client) => Promise<T>): Promise<T> {
+    const attempt = lockQueue.then(async () => query(await lockSession()));
+    lockQueue = attempt.catch(() => {});
+    return attempt;
+  }
+
+  const lockKey = (key: BuildKey) => `${key.name}:${key.version}:${key.build}`;
+
   class Worker {
     state: WorkerState = 'starting';
+    role: BuildState;
+    /** This runner's lock session holds the build's advisory lock (taken once: it counts re-entries). */
+    locked = false;
     position: LogPosition | null = null;
     private subscription: Subscription | null = null;
     private loop: Promise<void> | null = null;
     private wake: (() => void) | null = null;
+    private switchTimer: NodeJS.Timeout | null = null;
+    /** Batches and switch attempts of this build, one at a time. */
+    private serial: Promise<unknown> = Promise.resolve();
     private readonly schema: string;
     private readonly log: Logger;
-    private readonly notifier = new CoalescingNotifier((payload) => db.raw('SELECT pg_notify(?, ?)', [CHECKPOINTS_CHANNEL, payload]));
 
-    constructor(readonly projection: Projection) {
-      this.schema = schemaOf(projection);
-      this.log = logger.child({ projection: projection.name, version: projection.version });
+    constructor(
+      readonly projection: Projection,
+      readonly key: BuildKey,
+      role: BuildState,
+    ) {
+      this.role = role;
+      this.schema = buildSchema(key);
+      this.log = logger.child({ projection: key.name, version: key.version, build: key.build });
     }
 
-    /** Runs until stopped; resolves `ready` after the first lock attempt. */
+    /** Runs until stopped or retired; calls `ready` after the first lock attempt. */
     run(ready: () => void) {
       this.loop = (async () => {
         while (!stopped) {
           try {
             const owner = await this.tryLock();
             if (!owner) {
-              if (this.state !== 'standby') this.log.info('another runner owns this projection: standing by');
+              if (this.state !== 'standby') this.log.info('another runner owns this build: standing by');
               this.state = 'standby';
               ready();
               await this.pause(standbyRetryMs);
               continue;
             }
-            await this.prepare();
+            const row = await this.prepare();
+            if (!row) break; // retired: someone switched past it
             this.state = 'running';
             ready();
             await this.follow();
@@ -99,69 +149,82 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
               ready();
               return; // halted until restarted; the lock stays with us so no other runner retries it blindly
             }
-            this.log.warn({ err: error }, 'projection worker restarting');
-            await this.pause(1000);
+            if (!(error instanceof CheckpointMoved)) this.log.warn({ err: error }, 'projection worker restarting');
+            await this.pause(error instanceof CheckpointMoved ? 0 : 1000);
           }
         }
         this.state = 'stopped';
+        ready();
+        workers.delete(lockKey(this.key));
+        await this.unlock();
       })();
     }
 
     private async tryLock(): Promise<boolean> {
-      const attempt = lockQueue.then(async () => {
-        const client = await lockSession();
-        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [
-          LOCK_CLASS,
-          `${this.projection.name}:${this.projection.version}`,
-        ]);
+      if (this.locked) return true;
+      this.locked = await onLockSession(async (client) => {
+        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [LOCK_CLASS, lockKey(this.key)]);
         return rows[0]?.locked === true;
       });
-      lockQueue = attempt.catch(() => {});
-      return attempt;
+      return this.locked;
     }
 
-    private async prepare() {
+    private async unlock() {
+      if (!this.locked || !lockClient || stopped) return;
+      this.locked = false;
+      await onLockSession((client) => client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, lockKey(this.key)])).catch(() => {});
+    }
+
+    /** Creates the build's tables; a live build (re)publishes its views. Null when the build is retired. */
+    private async prepare(): Promise<CheckpointRow | null> {
       const { projection, schema } = this;
+      const row = await readCheckpoint(db, this.key);
+      if (!row || row.state === 'retired') {
+        this.log.info('build retired: stopping');
+        return null;
+      }
       await db.transaction(async (trx) => {
         await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
         await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
         await projection.migrate(trx);
       });
-      const checkpoint = await ensureCheckpoint(db, projection.name, projection.version);
-      if (checkpoint.state === 'halted') {
-        this.log.info({ failedPosition: checkpoint.failedPosition && positionToken(checkpoint.failedPosition) }, 'resuming a halted projection');
-      }
-      const live = await db.raw<{ rows: { version: number }[] }>(
-        `SELECT version FROM projections.checkpoints WHERE name = ? AND state = 'live'`,
-        [projection.name],
-      );
-      const liveVersions = live.rows.map((r) => r.version);
-      // The first version of a projection serves at once; a later one switches in when caught up
-      const nextState = liveVersions.includes(projection.version) || liveVersions.length === 0 ? 'live' : 'building';
+      if (row.error) this.log.info({ failedPosition: row.failedPosition && positionToken(row.failedPosition) }, 'resuming a halted build');
       await db.transaction(async (trx) => {
-        if (nextState === 'live') await publishViews(trx, projection);
+        if (row.state === 'live') await publishViews(trx, projection, schema);
         await trx.raw(
-          `UPDATE projections.checkpoints SET state = ?, error = NULL, failed_tx = NULL, failed_pos = NULL, updated_at = now()
-           WHERE name = ? AND version = ?`,
-          [nextState, projection.name, projection.version],
+          `UPDATE projections.checkpoints SET error = NULL, failed_tx = NULL, failed_pos = NULL, updated_at = now()
+           WHERE name = ? AND version = ? AND build = ? AND error IS NOT NULL`,
+          [this.key.name, this.key.version, this.key.build],
         );
       });
-      this.position = checkpoint.position;
+      this.role = row.state;
+      this.position = row.position;
+      return row;
     }
 
     private async follow() {
       const subscription = store.subscribe({
         after: this.position!,
-        batchSize,
-        onBatch: (events) => this.applyBatch(events),
+        batchSize: this.role === 'building' ? buildBatchSize : batchSize,
+        onBatch: (events) => this.inTurn(() => this.applyBatch(events)),
       });
       this.subscription = subscription;
+      // A build may reach the head with a full batch and then see no event for a while: look regularly
+      if (this.role === 'building') this.switchTimer = setInterval(() => void this.inTurn(() => this.trySwitch()).catch(() => {}), 500);
       try {
         await subscription.done;
       } finally {
         this.subscription = null;
+        if (this.switchTimer) clearInterval(this.switchTimer);
+        this.switchTimer = null;
       }
-      if (!stopped) throw new Error('subscription ended');
+      if (!stopped) throw new CheckpointMoved('subscription ended');
+    }
+
+    private inTurn<T>(step: () => Promise<T>): Promise<T> {
+      const next = this.serial.then(step);
+      this.serial = next.catch(() => {});
+      return next;
     }
 
     private async applyBatch(events: readonly RecordedEvent[]) {
@@ -182,36 +245,56 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
           }
         }
       }
+      if (this.role === 'building' && events.length < buildBatchSize) await this.trySwitch();
     }
 
     private async commit(events: readonly RecordedEvent[]) {
-      const { projection, schema } = this;
+      const { projection, schema, key } = this;
       const from = this.position!;
       const to = events.at(-1)!.position;
       const started = performance.now();
       await db.transaction(async (trx) => {
         await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
+        // A build's batches may be lost in a crash: the checkpoint goes with them, so they are replayed
+        if (this.role === 'building') await trx.raw('SET LOCAL synchronous_commit TO off');
         await projection.apply(trx, events);
         const moved = await trx.raw(
           `UPDATE projections.checkpoints SET tx = ?::text::xid8, pos = ?, updated_at = now()
-           WHERE name = ? AND version = ? AND tx = ?::text::xid8 AND pos = ?`,
-          [to.transactionId.toString(), to.globalPosition.toString(), projection.name, projection.version, from.transactionId.toString(), from.globalPosition.toString()],
+           WHERE name = ? AND version = ? AND build = ? AND tx = ?::text::xid8 AND pos = ? AND state <> 'retired'`,
+          [to.transactionId.toString(), to.globalPosition.toString(), key.name, key.version, key.build, from.transactionId.toString(), from.globalPosition.toString()],
         );
-        if (moved.rowCount !== 1) throw new CheckpointMoved(`checkpoint of ${projection.name} v${projection.version} moved under us`);
+        if (moved.rowCount !== 1) throw new CheckpointMoved(`checkpoint of ${buildLabel(key)} moved or retired under us`);
       });
       this.position = to;
       this.log.debug({ events: events.length, ms: Math.round(performance.now() - started) }, 'batch applied');
       // after the commit: readers waiting on X-Min-Position learn the new checkpoint
-      this.notifier.notify(`${projection.name}:${projection.version}:${positionToken(to)}`);
+      if (this.role === 'live') checkpointNotifier.notify(`${schema}:${positionToken(to)}`);
+    }
+
+    /** A build that has caught up with the live one takes its place. */
+    private async trySwitch() {
+      if (this.role !== 'building' || stopped) return;
+      const outcome = await switchToBuild(db, this.key, (trx) => publishViews(trx, this.projection, this.schema));
+      if (!outcome.switched) return;
+      this.role = 'live';
+      this.log.info({ position: this.position && positionToken(this.position), retired: outcome.retired && buildLabel(outcome.retired) }, 'build switched in: reads now come from it');
+      await db.raw('SELECT pg_notify(?, ?)', [CHECKPOINTS_CHANNEL, `switched:${this.key.name}`]);
+      await db.raw('SELECT pg_notify(?, ?)', [CONTROL_CHANNEL, `switched:${this.key.name}`]);
+      // From now on this build follows the log as the live one does: small batches, durable commits
+      void this.subscription?.stop();
+      if (outcome.retired) await dropBuild(db, outcome.retired, this.log);
     }
 
     private async halt(event: RecordedEvent, error: unknown) {
+      // A build retired under us fails on its dropped tables: that is the end of the build, not a poison event
+      const row = await readCheckpoint(db, this.key);
+      if (!row || row.state === 'retired') throw new CheckpointMoved(`${buildLabel(this.key)} was retired`);
       const message = error instanceof Error ? error.message : String(error);
       this.log.error({ err: error, position: positionToken(event.position), type: event.type, streamId: event.streamId }, 'projection halted on an event it cannot apply');
       await db.raw(
-        `UPDATE projections.checkpoints SET state = 'halted', error = ?, failed_tx = ?::text::xid8, failed_pos = ?, updated_at = now()
-         WHERE name = ? AND version = ?`,
-        [`${event.type} in ${event.streamId}: ${message}`, event.position.transactionId.toString(), event.position.globalPosition.toString(), this.projection.name, this.projection.version],
+        `UPDATE projections.checkpoints SET error = ?, failed_tx = ?::text::xid8, failed_pos = ?, updated_at = now()
+         WHERE name = ? AND version = ? AND build = ?`,
+        [`${event.type} in ${event.streamId}: ${message}`, event.position.transactionId.toString(), event.position.globalPosition.toString(), this.key.name, this.key.version, this.key.build],
       );
       throw new PoisonEvent(message);
     }
@@ -238,34 +321,102 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     }
   }
 
-  const workers = options.projections.map((projection) => new Worker(projection));
+  let syncing: Promise<void> | null = null;
+  let syncAgain = false;
+
+  /** Starts a worker for every build of our projections that has none yet; resolves when each has tried its lock. */
+  async function syncAll(): Promise<void> {
+    if (syncing) {
+      syncAgain = true;
+      return syncing;
+    }
+    syncing = (async () => {
+      do {
+        syncAgain = false;
+        await Promise.all(options.projections.map((projection) => syncProjection(projection)));
+      } while (syncAgain && !stopped);
+    })().finally(() => {
+      syncing = null;
+    });
+    return syncing;
+  }
+
+  async function syncProjection(projection: Projection): Promise<void> {
+    if (stopped) return;
+    const { builds, retired, superseded } = await buildsToRun(db, projection);
+    if (superseded) {
+      logger.warn({ projection: projection.name, version: projection.version }, 'a newer version of this projection is live: this code version does nothing');
+    }
+    for (const old of retired) await dropBuild(db, old, logger);
+    // Workers of builds that were retired (switched past) stop now rather than at their next event
+    for (const worker of workers.values()) {
+      if (worker.projection === projection && !builds.some((b) => lockKey(b) === lockKey(worker.key))) worker.restart();
+    }
+    const started: Promise<void>[] = [];
+    for (const build of builds) {
+      if (options.only === 'building' && build.state !== 'building') continue;
+      if (workers.has(lockKey(build)) || stopped) continue;
+      const worker = new Worker(projection, build, build.state);
+      workers.set(lockKey(build), worker);
+      started.push(new Promise<void>((resolve) => worker.run(resolve)));
+    }
+    await Promise.all(started);
+  }
+
+  let poller: NodeJS.Timeout | null = null;
 
   return {
     async start() {
       await migrateCheckpoints(db);
-      await Promise.all(workers.map((worker) => new Promise<void>((resolve) => worker.run(resolve))));
+      await lockSession();
+      await syncAll();
+      poller = setInterval(() => void syncAll().catch((error) => logger.warn({ err: error }, 'looking for projection builds failed')), standbyRetryMs);
+      poller.unref();
     },
     async stop() {
       stopped = true;
-      await Promise.all(workers.map((worker) => worker.stop()));
+      if (poller) clearInterval(poller);
+      await syncing?.catch(() => {});
+      await Promise.all([...workers.values()].map((worker) => worker.stop()));
       const session = lockClient;
       lockClient = null;
       await session?.then((client) => client.end()).catch(() => {});
     },
     workers() {
-      return workers.map((w) => ({ name: w.projection.name, version: w.projection.version, state: w.state, position: w.position }));
+      return [...workers.values()].map((w) => ({ ...w.key, role: w.role, state: w.state, position: w.position }));
     },
+    sync: syncAll,
   };
 }
 
-class PoisonEvent extends Error {}
-
-async function publishViews(trx: Knex.Transaction, projection: Projection) {
-  const schema = schemaOf(projection);
+/**
+ * Points the `read` views at a build's tables. CREATE OR REPLACE keeps each
+ * view's identity, so a reader mid-query is never left without one; a new
+ * version whose columns differ replaces the view inside the same transaction.
+ */
+async function publishViews(trx: Knex.Transaction, projection: Projection, schema: string) {
   await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${READ_SCHEMA}"`);
   for (const [view, table] of Object.entries(projection.exposes)) {
-    await trx.raw(`DROP VIEW IF EXISTS "${READ_SCHEMA}"."${view}"`);
-    await trx.raw(`CREATE VIEW "${READ_SCHEMA}"."${view}" AS SELECT * FROM "${schema}"."${table}"`);
+    const definition = `SELECT * FROM "${schema}"."${table}"`;
+    try {
+      await trx.transaction((savepoint) => savepoint.raw(`CREATE OR REPLACE VIEW "${READ_SCHEMA}"."${view}" AS ${definition}`));
+    } catch {
+      await trx.raw(`DROP VIEW IF EXISTS "${READ_SCHEMA}"."${view}"`);
+      await trx.raw(`CREATE VIEW "${READ_SCHEMA}"."${view}" AS ${definition}`);
+    }
+  }
+}
+
+/** Drops a retired build's schema; a runner still writing to it holds it up for a moment at most. */
+async function dropBuild(db: Knex, build: BuildKey, log: Logger) {
+  const schema = buildSchema(build);
+  try {
+    await db.transaction(async (trx) => {
+      await trx.raw(`SET LOCAL lock_timeout TO '10s'`);
+      await trx.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    });
+  } catch (error) {
+    log.warn({ err: error, schema }, 'could not drop a retired build yet; the next look will try again');
   }
 }
 
@@ -278,8 +429,8 @@ function isTransient(error: unknown): boolean {
     code === '40001' || // serialization failure
     code === '40P01' || // deadlock
     code === '53300' || // too many connections
+    code === '55P03' || // lock not available (lock_timeout)
     ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code) ||
     /Connection terminated|Timeout acquiring a connection/i.test((error as Error | null)?.message ?? '')
   );
 }
-

@@ -68,13 +68,20 @@ export function createQueryApp(deps: QueryAppDeps): Express {
   return app;
 }
 
-/** Every live projection is running and within `maxLag` events of the head. */
+/** Every live projection is running and within `maxLag` events of the head; a rebuild under way is shown, not a problem. */
 export async function projectionsCheck(db: Knex, maxLag: number) {
   const status = await projectionStatus(db);
-  const live = status.filter((p) => p.state === 'live' || p.state === 'halted');
+  const live = status.filter((p) => p.role === 'live');
   const problems = live.filter((p) => p.state === 'halted' || p.lag > maxLag);
   return {
     ok: live.length > 0 && problems.length === 0,
-    detail: live.map(({ name, version, state, lag, error }) => ({ name, version, state, lag, ...(error ? { error } : {}) })),
+    detail: status.map(({ name, version, build, state, lag, error, failedPosition }) => ({
+      name,
+      version,
+      build,
+      state,
+      lag,
+      ...(error ? { error, failedPosition } : {}),
+    })),
   };
 }

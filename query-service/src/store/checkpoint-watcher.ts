@@ -1,12 +1,13 @@
 import { compareLogPositions, type LogPosition } from '@forum/contracts';
 import type { Logger } from '@forum/platform';
-import { CHECKPOINTS_CHANNEL } from '@forum/projections';
+import { buildSchema, CHECKPOINTS_CHANNEL } from '@forum/projections';
 import pg from 'pg';
 
 /**
  * Knows how far the live projections have got. The runner NOTIFYs after each
- * batch; a periodic refresh covers a lost connection and projections that go
- * live or halt. A position is reached when every live projection has passed it.
+ * batch (keyed by the build's schema) and when a rebuild switches in; a
+ * periodic refresh covers a lost connection and builds that go live or halt.
+ * A position is reached when every live, running projection has passed it.
  */
 export class CheckpointWatcher {
   private live = new Map<string, LogPosition>();
@@ -42,24 +43,30 @@ export class CheckpointWatcher {
   }
 
   private onNotify(payload: string) {
-    const match = /^(.+):(\d+):(\d+)\.(\d+)$/.exec(payload);
+    if (payload.startsWith('switched:')) {
+      void this.refresh(); // a rebuild switched in: its build is the live one now
+      return;
+    }
+    const match = /^(.+):(\d+)\.(\d+)$/.exec(payload);
     if (!match) return;
-    const key = `${match[1]}:${match[2]}`;
-    if (!this.live.has(key)) return; // a build that is not live yet; refresh() picks up new live versions
-    this.live.set(key, { transactionId: BigInt(match[3]!), globalPosition: BigInt(match[4]!) });
+    const key = match[1]!;
+    if (!this.live.has(key)) return; // a build that is not live yet; refresh() picks up new live builds
+    this.live.set(key, { transactionId: BigInt(match[2]!), globalPosition: BigInt(match[3]!) });
     this.wakeAll();
   }
 
   async refresh(): Promise<void> {
     try {
-      const { rows } = await (await this.queryClient()).query<{ name: string; version: number; tx: string; pos: string }>(
-        `SELECT name, version, tx::text AS tx, pos::text AS pos FROM projections.checkpoints WHERE state = 'live'`,
+      // a halted projection is left out: it would hold every reader back until it is fixed
+      const { rows } = await (await this.queryClient()).query<{ name: string; version: number; build: number; tx: string; pos: string }>(
+        `SELECT name, version, build, tx::text AS tx, pos::text AS pos FROM projections.checkpoints WHERE state = 'live' AND error IS NULL`,
       );
       const next = new Map<string, LogPosition>();
       for (const row of rows) {
         const fromDb = { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) };
-        const known = this.live.get(`${row.name}:${row.version}`);
-        next.set(`${row.name}:${row.version}`, known && compareLogPositions(known, fromDb) > 0 ? known : fromDb);
+        const key = buildSchema(row);
+        const known = this.live.get(key);
+        next.set(key, known && compareLogPositions(known, fromDb) > 0 ? known : fromDb);
       }
       this.live = next;
       this.wakeAll();

@@ -4,11 +4,13 @@ import type { Projection } from '../projection.ts';
  * A deliberately non-idempotent projection: every event it applies adds a row
  * and bumps a counter, so an event applied twice shows up as a duplicate row.
  */
-export function countingProjection(options: { name?: string; onEvent?: (globalPosition: bigint) => void } = {}): Projection {
+export function countingProjection(
+  options: { name?: string; version?: number; exposes?: Record<string, string>; onEvent?: (globalPosition: bigint) => void | Promise<void> } = {},
+): Projection {
   return {
     name: options.name ?? 'counting',
-    version: 1,
-    exposes: {},
+    version: options.version ?? 1,
+    exposes: options.exposes ?? {},
     async migrate(trx) {
       await trx.raw(`
         CREATE TABLE IF NOT EXISTS applied (pos bigint NOT NULL, stream_id text NOT NULL, stream_version integer NOT NULL);
@@ -17,15 +19,14 @@ export function countingProjection(options: { name?: string; onEvent?: (globalPo
       `);
     },
     async apply(trx, events) {
-      for (const event of events) {
-        await trx.raw('INSERT INTO applied (pos, stream_id, stream_version) VALUES (?, ?, ?)', [
-          event.position.globalPosition.toString(),
-          event.streamId,
-          event.streamVersion,
-        ]);
-        await trx.raw('UPDATE total SET value = value + 1 WHERE id = 1');
-        options.onEvent?.(event.position.globalPosition);
-      }
+      await trx.raw('INSERT INTO applied (pos, stream_id, stream_version) SELECT * FROM unnest(?::bigint[], ?::text[], ?::int[])', [
+        events.map((e) => e.position.globalPosition.toString()),
+        events.map((e) => e.streamId),
+        events.map((e) => e.streamVersion),
+      ]);
+      await trx.raw('UPDATE total SET value = value + ? WHERE id = 1', [events.length]);
+      // after the batch's rows are written, before its transaction commits
+      for (const event of events) await options.onEvent?.(event.position.globalPosition);
     },
   };
 }
