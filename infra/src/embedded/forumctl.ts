@@ -11,7 +11,13 @@ import { runForumctl } from '@forum/projections/cli';
 import { startEmbeddedPostgres } from './postgres.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const io = { out: (t: string) => void process.stdout.write(t), err: (t: string) => void process.stderr.write(t) };
+const io = {
+  out: (t: string) => void process.stdout.write(t),
+  err: (t: string) => void process.stderr.write(t),
+  terminal: process.stderr.isTTY ? process.stderr : undefined,
+  // Ctrl-C stops a rebuild where it is (its build keeps its checkpoint) instead of killing the process mid-batch
+  interrupted: new Promise<void>((resolve) => process.once('SIGINT', () => resolve())),
+};
 
 async function runningEmbedded(dataDir: string): Promise<string | null> {
   const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');

@@ -5,20 +5,29 @@ import { parseArgs } from 'node:util';
 import { positionToken } from '@forum/contracts';
 import { createForumCommands } from '@forum/command-service';
 import { createPostgresEventStore, type RecordedEvent } from '@forum/command-service/eventstore';
-import { createKnex } from '@forum/platform';
+import { createKnex, createLogger } from '@forum/platform';
 import pg from 'pg';
-import { migrateCheckpoints } from '../runner/checkpoints.ts';
+import { allProjections } from '../index.ts';
+import { buildLabel, migrateCheckpoints } from '../runner/checkpoints.ts';
 import { projectionStatus } from '../runner/status.ts';
 import { exportEvents, importEvents } from './log-file.ts';
+import { progressReporter, rebuildProjections } from './rebuild.ts';
+import { verifyProjection, verifyReport } from './verify.ts';
 
 export interface CliIo {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** The terminal for progress bars (absent: plain progress lines on `err`). */
+  terminal?: NodeJS.WriteStream;
+  /** Resolves on Ctrl-C: a rebuild stops where it is, to resume next time. */
+  interrupted?: Promise<void>;
 }
 
 const USAGE = `forumctl <command>
 
-  status [--json]                        projections: version, state, checkpoint, head, lag, error
+  status [--json]                        projections: version, build, state, checkpoint, head, lag, error
+  rebuild <projection>... | --all        blue-green rebuild: replays into a new build, switches reads when caught up
+  verify [projection...]                 replays into a scratch schema and compares with the live read models
   history <stream-id> [--json]           the audit trail of one stream
   history --user <email> | --post <id>   the same, for a user or a post
   export [--from N] [--to N] [--out F]   events as NDJSON (stdout unless --out)
@@ -38,6 +47,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
       from: { type: 'string' },
       to: { type: 'string' },
       out: { type: 'string' },
+      all: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -59,12 +69,81 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
           else
             io.out(
               table(
-                ['projection', 'version', 'state', 'checkpoint', 'head', 'lag', 'error'],
-                status.map((s) => [s.name, String(s.version), s.state, s.checkpoint, s.head, String(s.lag), s.error ? `${s.error} (at ${s.failedPosition})` : '']),
+                ['projection', 'version', 'build', 'state', 'checkpoint', 'head', 'lag', 'error'],
+                status.map((s) => [
+                  s.name,
+                  String(s.version),
+                  String(s.build),
+                  s.state === 'live' ? 'running' : s.state === 'building' ? 'rebuilding' : 'halted',
+                  s.checkpoint,
+                  s.head,
+                  String(s.lag),
+                  s.error ? `${s.error} (at ${s.failedPosition})` : '',
+                ]),
               ),
             );
           return status.some((s) => s.state === 'halted') ? 1 : 0;
         } finally {
+          await db.destroy();
+        }
+      }
+      case 'rebuild': {
+        const projections = values.all ? allProjections : pick(rest, io);
+        if (!projections || projections.length === 0) {
+          if (!values.all && rest.length === 0) io.err(`rebuild needs a projection name or --all (${names()})\n`);
+          return 2;
+        }
+        const db = createKnex(databaseUrl, { max: projections.length + 4 });
+        const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: Math.min(projections.length + 2, 10) });
+        const reporter = progressReporter(io.err, io.terminal ?? null);
+        try {
+          await migrateCheckpoints(db);
+          const outcome = await rebuildProjections({
+            db,
+            connectionString: databaseUrl,
+            store,
+            projections,
+            requestedBy: `operator:${os.userInfo().username}`,
+            logger: createLogger('forumctl', process.env.LOG_LEVEL || 'silent'),
+            onProgress: (progress) => reporter.update(progress),
+            interrupted: io.interrupted,
+          });
+          reporter.stop();
+          for (const failed of outcome.failed) {
+            io.err(`${buildLabel(failed.build)}: ${failed.state === 'gone' ? 'was replaced by another build' : `halted: ${failed.error}`}\n`);
+          }
+          if (outcome.failed.length > 0) return 1;
+          if (outcome.interrupted) {
+            io.err('interrupted: the builds keep their checkpoints. Run the same command again to resume (a running forum resumes them itself).\n');
+            return 130;
+          }
+          const events = Math.max(...outcome.progress.map((p) => p.head));
+          io.out(
+            `rebuilt ${outcome.progress.map((p) => buildLabel(p.build)).join(', ')}: reads switched to the new builds; ` +
+              `${events.toLocaleString('en')} events in ${outcome.seconds.toFixed(1)} s (${Math.round(events / outcome.seconds).toLocaleString('en')} events/s)\n`,
+          );
+          return 0;
+        } finally {
+          reporter.stop();
+          await store.close();
+          await db.destroy();
+        }
+      }
+      case 'verify': {
+        const projections = rest.length === 0 ? allProjections : pick(rest, io);
+        if (!projections) return 2;
+        const db = createKnex(databaseUrl, { max: 2 });
+        const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 1 });
+        try {
+          let ok = true;
+          for (const projection of projections) {
+            const result = await verifyProjection(db, store, projection);
+            ok &&= result.ok;
+            (result.ok ? io.out : io.err)(verifyReport(result));
+          }
+          return ok ? 0 : 1;
+        } finally {
+          await store.close();
           await db.destroy();
         }
       }
@@ -145,6 +224,18 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
   } finally {
     await client.end();
   }
+}
+
+const names = () => allProjections.map((p) => p.name).join(', ');
+
+/** The projections named on the command line; null (and a message) when one is unknown. */
+function pick(requested: readonly string[], io: CliIo) {
+  const unknown = requested.filter((name) => !allProjections.some((p) => p.name === name));
+  if (unknown.length > 0) {
+    io.err(`Unknown projection ${unknown.join(', ')}: one of ${names()}\n`);
+    return null;
+  }
+  return allProjections.filter((p) => requested.includes(p.name));
 }
 
 /** The stream of the user registered with this email, from the log itself (not a read model). */
