@@ -3,6 +3,8 @@
  * and the issuer at OIDC_ISSUER.
  */
 import { createKnex, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
+// the composition root wires the projections' control for the admin API's rebuilds
+import { allProjections, createProjectionControl } from '@forum/projections';
 import { CommandServiceConfig } from './config.ts';
 import { createForumCommands } from './domain/forum.ts';
 import { createPostgresEventStore } from './eventstore/index.ts';
@@ -18,6 +20,7 @@ const app = createCommandApp({
   store,
   commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config) }),
   directory: readModelDirectory(db),
+  projections: createProjectionControl(db, allProjections),
   verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
   logger,
   clock: () => new Date(),

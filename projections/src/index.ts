@@ -9,6 +9,7 @@ import { tagsProjection } from './tags/projection.ts';
 import { usersProjection } from './users/projection.ts';
 
 export * from './runner/checkpoints.ts';
+export * from './runner/control.ts';
 export * from './runner/projection.ts';
 export * from './runner/runner.ts';
 export * from './runner/status.ts';

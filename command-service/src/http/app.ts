@@ -7,6 +7,7 @@ import { adminRoutes, contactRoutes } from './admin.ts';
 import { communityRoutes } from './community.ts';
 import { membershipRoutes } from './membership.ts';
 import { meRoutes } from './me.ts';
+import { operationsRoutes, type ProjectionControlPort } from './operations.ts';
 import { postRoutes } from './posts.ts';
 
 export interface CommandAppDeps {
@@ -16,6 +17,8 @@ export interface CommandAppDeps {
   readonly logger: Logger;
   readonly clock: () => Date;
   readonly directory: UserDirectory;
+  /** Rebuilds from the admin API; without it POST /api/admin/projections/:name/rebuild answers 503. */
+  readonly projections?: ProjectionControlPort;
 }
 
 /** The write side of /api: every method but GET and HEAD. */
@@ -27,7 +30,7 @@ export function createCommandApp(deps: CommandAppDeps): Express {
       eventStore: async () => ({ ok: true, detail: { head: (await deps.store.head()).globalPosition.toString() } }),
     }),
   );
-  app.use('/api', jsonBody(), postRoutes(deps), meRoutes(deps), membershipRoutes(deps), communityRoutes(deps), adminRoutes(deps), contactRoutes(deps));
+  app.use('/api', jsonBody(), postRoutes(deps), meRoutes(deps), membershipRoutes(deps), communityRoutes(deps), adminRoutes(deps), contactRoutes(deps), operationsRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createCommandApp, createForumCommands, identityOf, paymentProviderFrom, readModelDirectory } from '@forum/command-service';
 import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
 import { createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
-import { allProjections, createProjectionRunner, type ProjectionRunner } from '@forum/projections';
+import { allProjections, createProjectionControl, createProjectionRunner, type ProjectionRunner } from '@forum/projections';
 import { CheckpointWatcher, createQueryApp, projectionsCheck } from '@forum/query-service';
 import { createIdentityRealm, type IdentityRealm } from '../identity/index.ts';
 import type { EmbeddedConfig } from './config.ts';
@@ -102,6 +102,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       commands,
       verifyToken,
       directory: readModelDirectory(db),
+      projections: createProjectionControl(db, allProjections),
       logger: logger.child({ service: 'command-service' }),
       clock: () => new Date(),
     });

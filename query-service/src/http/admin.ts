@@ -16,6 +16,7 @@ import {
   type AuditType,
   type ContactMessage,
   type ContactMessagesPage,
+  type ProjectionStatus,
 } from '@forum/contracts';
 import { parseInput, ValidationError } from '@forum/platform';
 import { Router } from 'express';
@@ -124,6 +125,12 @@ export function adminRoutes(admin: AdminStore, users: UsersStore): Router {
   });
 
   /** The staff action log, newest first; `actor` (id or email) and `type` narrow it. */
+  // the projections' builds, checkpoints, lag and any halt (operators; POST …/:name/rebuild is on the command side)
+  router.get('/admin/projections', adminOnly, async (_req, res) => {
+    const body: ProjectionStatus[] = await admin.projections();
+    res.json(body);
+  });
+
   router.get('/admin/audit', adminOnly, async (req, res) => {
     const range = rangeQuery(req);
     if (range) {

@@ -1,5 +1,6 @@
 import { ADMIN_PAGE_SIZE, UNPAGED_LIST_MAX, type AuditType } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
+import { projectionStatus } from '@forum/projections';
 import type { UserRow } from './users.ts';
 
 /** The admin lists read the same users read model as everyone else. */
@@ -85,6 +86,9 @@ export function createAdminStore(db: Knex) {
   }
 
   return {
+    /** Every projection build (live, building, halted) with its checkpoint and lag. */
+    projections: () => projectionStatus(db),
+
     /** The admin dashboard's stat cards, from counter rows. Comments count 0 until the comments read model exists. */
     async stats(): Promise<{ totalPosts: number; totalComments: number; totalUsers: number }> {
       const { rows } = await db.raw<{ rows: { posts: string | null; users: string | null; comments_view: boolean }[] }>(

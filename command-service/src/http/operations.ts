@@ -1,0 +1,29 @@
+import { ProjectionNameParams, type RebuildStarted } from '@forum/contracts';
+import { ForbiddenError, NotFoundError, parseInput, principalOf, requireAuth, UnavailableError } from '@forum/platform';
+import { Router } from 'express';
+import type { CommandAppDeps } from './app.ts';
+
+/**
+ * The projections' control, as the admin API uses it (a port: the projection
+ * runner's implementation in-process, or the distributed layout's).
+ */
+export interface ProjectionControlPort {
+  requestRebuild(name: string, requestedBy: string): Promise<Omit<RebuildStarted, 'success'> | null>;
+}
+
+/** POST /api/admin/projections/:name/rebuild: admins start a blue-green rebuild (202; the runner does the work). */
+export function operationsRoutes({ commands, verifyToken, projections, logger }: CommandAppDeps): Router {
+  const router = Router();
+  router.post('/admin/projections/:name/rebuild', requireAuth(verifyToken), async (req, res) => {
+    const principal = principalOf(res);
+    const { name } = parseInput(ProjectionNameParams, req.params);
+    if (!(await commands.isAdmin(principal.subject))) throw new ForbiddenError('You must be an admin to do this');
+    if (!projections) throw new UnavailableError('Projection control is not configured for this service');
+    const started = await projections.requestRebuild(name, principal.subject);
+    if (!started) throw new NotFoundError(`No projection named ${name}`);
+    logger.info({ projection: name, build: started.projection.build, resumed: started.resumed, actorId: principal.subject }, 'projection rebuild requested');
+    const body: RebuildStarted = { success: true, ...started };
+    res.status(202).json(body);
+  });
+  return router;
+}

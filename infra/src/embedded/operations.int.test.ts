@@ -1,0 +1,94 @@
+import { HEADER_MIN_POSITION, positionToken, userStream, type Me, type PostsPage, type ProjectionStatus, type RebuildStarted } from '@forum/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestForum, type TestForum } from '../testing/forum.ts';
+
+/** The admin API of the operators' console: projection status and blue-green rebuilds. */
+let forum: TestForum;
+let admin: string;
+let user: { id: string; token: string };
+beforeAll(async () => {
+  forum = await startTestForum();
+  admin = await forum.tokenFor('admin@forum.local');
+  await forum.api('/api/me', { token: admin });
+  user = await forum.newUser('Operator Watcher');
+  await forum.api('/api/me', { token: user.token });
+});
+afterAll(() => forum?.stop());
+
+const statusOf = async () => {
+  const response = await forum.api('/api/admin/projections', { token: admin });
+  expect(response.status).toBe(200);
+  return (await response.json()) as ProjectionStatus[];
+};
+
+async function waitFor<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('GET /api/admin/projections and POST /api/admin/projections/:name/rebuild', () => {
+  it('lists every projection with its build, state, checkpoint and lag', async () => {
+    const status = await statusOf();
+    expect(status.map((s) => s.name).sort()).toEqual(['announcements', 'audit', 'comments', 'contact', 'notifications', 'posts', 'tags', 'users']);
+    expect(status.every((s) => s.state === 'live' && s.role === 'live' && s.error === null)).toBe(true);
+    expect(status.find((s) => s.name === 'posts')).toMatchObject({ version: 1, build: 1, schema: 'posts_v1', checkpoint: expect.stringMatching(/^\d+\.\d+$/) });
+  });
+
+  it('starts a blue-green rebuild that the forum runs and switches in, recording who asked', { timeout: 60_000 }, async () => {
+    const post = await forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: 'Survives the rebuild', description: 'x', tags: [] } });
+    const { position } = (await post.json()) as { position: string };
+    const before = (await (await forum.api('/api/posts', { headers: { [HEADER_MIN_POSITION]: position } })).json()) as PostsPage;
+
+    const response = await forum.api('/api/admin/projections/posts/rebuild', { method: 'POST', token: admin });
+    expect(response.status).toBe(202);
+    const started = (await response.json()) as RebuildStarted;
+    const adminId = ((await (await forum.api('/api/me', { token: admin })).json()) as Me)._id;
+    expect(started).toMatchObject({ success: true, resumed: false, projection: { name: 'posts', build: 2, requestedBy: adminId } });
+
+    const switched = await waitFor(statusOf, (all) => all.some((s) => s.name === 'posts' && s.build === 2 && s.role === 'live'));
+    expect(switched.filter((s) => s.name === 'posts')).toHaveLength(1); // the old build is gone
+    expect(((await (await forum.api('/api/posts')).json()) as PostsPage).totalCount).toBe(before.totalCount);
+  });
+
+  it('refuses visitors (401), users (403), unknown projections (404) and bad names (400)', async () => {
+    expect((await forum.api('/api/admin/projections')).status).toBe(401);
+    expect((await forum.api('/api/admin/projections', { token: user.token })).status).toBe(403);
+    expect((await forum.api('/api/admin/projections/posts/rebuild', { method: 'POST' })).status).toBe(401);
+    expect((await forum.api('/api/admin/projections/posts/rebuild', { method: 'POST', token: user.token })).status).toBe(403);
+    const unknown = await forum.api('/api/admin/projections/nonsense/rebuild', { method: 'POST', token: admin });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    expect((await forum.api(`/api/admin/projections/${'x'.repeat(64)}/rebuild`, { method: 'POST', token: admin })).status).toBe(400);
+    expect((await statusOf()).every((s) => s.build <= 2)).toBe(true);
+  });
+
+  it('shows a poison event: the projections that cannot read it halt with its position and error, the others go on, /readyz says so', { timeout: 60_000 }, async () => {
+    // an event written by a newer build of the forum than this one
+    const { version } = await forum.store.readStream(userStream(user.id));
+    const poison = await forum.store.append([
+      {
+        streamId: userStream(user.id),
+        expectedVersion: version,
+        events: [{ type: 'ProfileUpdated', data: { userId: user.id, future: true }, metadata: { actorId: user.id, correlationId: 'poison', causationId: null, requestId: null, schemaVersion: 99 } }],
+      },
+    ]);
+    const status = await waitFor(statusOf, (all) => all.find((s) => s.name === 'users')?.state === 'halted');
+    expect(status.find((s) => s.name === 'users')).toMatchObject({
+      role: 'live',
+      failedPosition: positionToken(poison.lastPosition),
+      error: expect.stringContaining('schemaVersion 99'),
+    });
+    // projections that do not read ProfileUpdated go on
+    const tag = await forum.api('/api/admin/tags', { method: 'POST', token: admin, json: { name: 'after-poison' } });
+    expect(tag.status).toBe(201);
+    await waitFor(statusOf, (all) => all.find((s) => s.name === 'tags')?.lag === 0);
+    const ready = await forum.api('/readyz');
+    expect(ready.status).toBe(503);
+    expect(JSON.stringify(await ready.json())).toContain('schemaVersion 99');
+  });
+});
