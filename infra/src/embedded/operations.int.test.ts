@@ -1,6 +1,7 @@
 import { HEADER_MIN_POSITION, positionToken, userStream, type Me, type PostsPage, type ProjectionStatus, type RebuildStarted } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
+import { waitFor } from '../testing/wait.ts';
 
 /** The admin API of the operators' console: projection status and blue-green rebuilds. */
 let forum: TestForum;
@@ -20,16 +21,6 @@ const statusOf = async () => {
   expect(response.status).toBe(200);
   return (await response.json()) as ProjectionStatus[];
 };
-
-async function waitFor<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('GET /api/admin/projections and POST /api/admin/projections/:name/rebuild', () => {
   it('lists every projection with its build, state, checkpoint and lag', async () => {

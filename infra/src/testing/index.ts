@@ -1,2 +1,3 @@
 export * from './database.ts';
 export * from './forum.ts';
+export * from './wait.ts';

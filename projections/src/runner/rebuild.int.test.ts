@@ -1,58 +1,29 @@
-import { createPostgresEventStore, type EventStore, type NewEvent } from '@forum/command-service/eventstore';
-import { createTestDatabase } from '@forum/infra/testing';
-import { createKnex, createLogger, type Knex } from '@forum/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@forum/infra/testing';
+import { createKnex, createLogger } from '@forum/platform';
+import { describe, expect, it } from 'vitest';
 import { readCheckpoint, requestRebuild } from './checkpoints.ts';
 import { createProjectionRunner } from './runner.ts';
 import { projectionStatus } from './status.ts';
 import { countingProjection } from './testing/counting-projection.ts';
+import { tick, useTickLog } from './testing/ticks.ts';
 
 const logger = createLogger('test', process.env.TEST_LOG ?? 'silent');
-const tick = (i: number): NewEvent => ({
-  type: 'Tick',
-  data: { i },
-  metadata: { actorId: 'test', correlationId: `c${i}`, causationId: null, requestId: null, schemaVersion: 1 },
-});
 
-let database: { url: string; drop(): Promise<void> };
-let store: EventStore;
-let db: Knex;
-
-beforeAll(async () => {
-  database = await createTestDatabase('rebuild');
-  store = await createPostgresEventStore({ connectionString: database.url });
-  db = createKnex(database.url);
-});
-afterAll(async () => {
-  await store.close();
-  await db.destroy();
-  await database.drop();
-});
+const log = useTickLog('rebuild');
 
 async function appendTicks(count: number) {
   const streamId = `tick-${Math.random().toString(36).slice(2)}`;
   for (let i = 0; i < count; i += 100) {
-    await store.append([{ streamId, expectedVersion: i === 0 ? 'no_stream' : i, events: Array.from({ length: Math.min(100, count - i) }, (_, k) => tick(i + k)) }]);
+    await log.store.append([{ streamId, expectedVersion: i === 0 ? 'no_stream' : i, events: Array.from({ length: Math.min(100, count - i) }, (_, k) => tick(i + k)) }]);
   }
 }
 
-async function waitFor<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const eventCount = async () => (await db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM eventstore.events')).rows[0]!.n;
 const schemaExists = async (schema: string) =>
-  (await db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = ?', [schema])).rows[0]!.n === 1;
+  (await log.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = ?', [schema])).rows[0]!.n === 1;
 /** What readers see through the `read` views: rows, distinct positions and the running total. */
 const readModel = async (name: string) =>
   (
-    await db.raw<{ rows: { rows: number; distinct_positions: number; total: number }[] }>(
+    await log.db.raw<{ rows: { rows: number; distinct_positions: number; total: number }[] }>(
       `SELECT (SELECT count(*) FROM read."${name}_applied")::int AS rows,
               (SELECT count(DISTINCT pos) FROM read."${name}_applied")::int AS distinct_positions,
               (SELECT value FROM read."${name}_total")::int AS total`,
@@ -64,10 +35,10 @@ const visible = (name: string, options: Parameters<typeof countingProjection>[0]
 
 describe('blue-green rebuild', () => {
   it('switches reads to a rebuilt copy while reads and writes go on: no read fails, none goes back, no event is missing', { timeout: 120_000 }, async () => {
-    const runner = createProjectionRunner({ db, connectionString: database.url, store, logger, projections: [visible('bg')], buildBatchSize: 500, standbyRetryMs: 200 });
+    const runner = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('bg')], buildBatchSize: 500, standbyRetryMs: 200 });
     await runner.start();
     await appendTicks(3000);
-    const before = await eventCount();
+    const before = await log.eventCount();
     await waitFor(() => readModel('bg'), (m) => m.total === before);
 
     let writing = true;
@@ -81,7 +52,7 @@ describe('blue-green rebuild', () => {
     })();
     let reading = true;
     const reads = { ok: 0, failed: 0, wentBack: 0, errors: [] as string[] };
-    const reader = createKnex(database.url, { max: 4 });
+    const reader = createKnex(log.url, { max: 4 });
     const readers = Array.from({ length: 3 }, async () => {
       let last = 0;
       while (reading) {
@@ -99,10 +70,10 @@ describe('blue-green rebuild', () => {
     });
 
     try {
-      const request = await requestRebuild(db, { name: 'bg', version: 1 }, 'operator:test');
+      const request = await requestRebuild(log.db, { name: 'bg', version: 1 }, 'operator:test');
       expect(request).toMatchObject({ resumed: false, build: { name: 'bg', version: 1, build: 2, state: 'building', requestedBy: 'operator:test' } });
       // the forum's runner learns of the build from the NOTIFY, builds it and switches reads to it
-      await waitFor(() => readCheckpoint(db, { name: 'bg', version: 1, build: 2 }), (row) => row?.state === 'live');
+      await waitFor(() => readCheckpoint(log.db, { name: 'bg', version: 1, build: 2 }), (row) => row?.state === 'live');
       await new Promise((resolve) => setTimeout(resolve, 300)); // reads and writes go on after the switch
     } finally {
       writing = false;
@@ -113,7 +84,7 @@ describe('blue-green rebuild', () => {
     const written = await writes;
     expect(written).toBeGreaterThan(0);
 
-    const total = await eventCount();
+    const total = await log.eventCount();
     const model = await waitFor(() => readModel('bg'), (m) => m.rows >= total);
     try {
       expect(model).toEqual({ rows: total, distinct_positions: total, total });
@@ -122,10 +93,10 @@ describe('blue-green rebuild', () => {
       expect(reads.ok).toBeGreaterThan(10);
       // the old build is retired and its schema dropped; the new one follows new events
       expect(await waitFor(() => schemaExists('bg_v1'), (exists) => !exists)).toBe(false);
-      expect((await readCheckpoint(db, { name: 'bg', version: 1, build: 1 }))?.state).toBe('retired');
+      expect((await readCheckpoint(log.db, { name: 'bg', version: 1, build: 1 }))?.state).toBe('retired');
       await appendTicks(10);
       await waitFor(() => readModel('bg'), (m) => m.total === total + 10);
-      const status = (await projectionStatus(db)).filter((s) => s.name === 'bg');
+      const status = (await projectionStatus(log.db)).filter((s) => s.name === 'bg');
       expect(status).toMatchObject([{ build: 2, schema: 'bg_v1_b2', state: 'live', lag: 0, requestedBy: 'operator:test' }]);
     } finally {
       await runner.stop();
@@ -133,15 +104,15 @@ describe('blue-green rebuild', () => {
   });
 
   it('resumes an interrupted rebuild from its checkpoint, and never runs two builds of one projection', { timeout: 120_000 }, async () => {
-    const live = createProjectionRunner({ db, connectionString: database.url, store, logger, projections: [visible('resume')] });
+    const live = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('resume')] });
     await live.start();
     await appendTicks(4000);
-    const total = await eventCount();
+    const total = await log.eventCount();
     await waitFor(() => readModel('resume'), (m) => m.total === total);
     await live.stop(); // the forum is down: the rebuild runs on its own, as forumctl's does
 
-    const first = await requestRebuild(db, { name: 'resume', version: 1 }, 'operator:test');
-    const again = await requestRebuild(db, { name: 'resume', version: 1 }, 'operator:other');
+    const first = await requestRebuild(log.db, { name: 'resume', version: 1 }, 'operator:test');
+    const again = await requestRebuild(log.db, { name: 'resume', version: 1 }, 'operator:other');
     expect(again).toMatchObject({ resumed: true, build: { build: first.build.build } });
 
     // a slow build, interrupted part way
@@ -151,18 +122,18 @@ describe('blue-green rebuild', () => {
         if (++applied % 500 === 0) await new Promise((resolve) => setTimeout(resolve, 20));
       },
     });
-    const builder = createProjectionRunner({ db, connectionString: database.url, store, logger, projections: [slow], only: 'building', buildBatchSize: 250 });
+    const builder = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [slow], only: 'building', buildBatchSize: 250 });
     await builder.start();
     // a second builder stands by: the build has one owner
-    const second = createProjectionRunner({ db, connectionString: database.url, store, logger, projections: [visible('resume')], only: 'building', standbyRetryMs: 100 });
+    const second = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('resume')], only: 'building', standbyRetryMs: 100 });
     await second.start();
     expect(second.workers()).toMatchObject([{ build: 2, role: 'building', state: 'standby' }]);
     await second.stop();
 
     const key = { name: 'resume', version: 1, build: 2 };
-    const part = await waitFor(() => readCheckpoint(db, key), (row) => (row?.position.globalPosition ?? 0n) > 1000n);
+    const part = await waitFor(() => readCheckpoint(log.db, key), (row) => (row?.position.globalPosition ?? 0n) > 1000n);
     await builder.stop();
-    const interrupted = await readCheckpoint(db, key);
+    const interrupted = await readCheckpoint(log.db, key);
     expect(interrupted?.state).toBe('building');
     expect(interrupted!.position.globalPosition).toBeGreaterThanOrEqual(part!.position.globalPosition);
     expect(interrupted!.position.globalPosition).toBeLessThan(BigInt(total));
@@ -170,16 +141,16 @@ describe('blue-green rebuild', () => {
     // running it again goes on from the checkpoint: the first event it applies is past it
     let firstApplied: bigint | null = null;
     const resumed = createProjectionRunner({
-      db,
-      connectionString: database.url,
-      store,
+      db: log.db,
+      connectionString: log.url,
+      store: log.store,
       logger,
       only: 'building',
       projections: [visible('resume', { onEvent: (pos) => void (firstApplied ??= pos) })],
     });
     await resumed.start();
     try {
-      await waitFor(() => readCheckpoint(db, key), (row) => row?.state === 'live');
+      await waitFor(() => readCheckpoint(log.db, key), (row) => row?.state === 'live');
       expect(firstApplied).toBeGreaterThan(interrupted!.position.globalPosition);
       expect(await readModel('resume')).toEqual({ rows: total, distinct_positions: total, total });
       expect(await schemaExists('resume_v1')).toBe(false);
@@ -189,25 +160,25 @@ describe('blue-green rebuild', () => {
   });
 
   it('builds a new version of a projection beside the old one and switches when it has caught up', { timeout: 60_000 }, async () => {
-    const v1 = createProjectionRunner({ db, connectionString: database.url, store, logger, projections: [visible('upgrade')] });
+    const v1 = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('upgrade')] });
     await v1.start();
     await appendTicks(500);
-    const total = await eventCount();
+    const total = await log.eventCount();
     await waitFor(() => readModel('upgrade'), (m) => m.total === total);
     await v1.stop();
 
-    const v2 = createProjectionRunner({ db, connectionString: database.url, store, logger, projections: [visible('upgrade', { version: 2 })] });
+    const v2 = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('upgrade', { version: 2 })] });
     await v2.start();
     try {
-      await waitFor(() => readCheckpoint(db, { name: 'upgrade', version: 2, build: 1 }), (row) => row?.state === 'live');
+      await waitFor(() => readCheckpoint(log.db, { name: 'upgrade', version: 2, build: 1 }), (row) => row?.state === 'live');
       expect(await readModel('upgrade')).toEqual({ rows: total, distinct_positions: total, total });
-      expect((await readCheckpoint(db, { name: 'upgrade', version: 1, build: 1 }))?.state).toBe('retired');
+      expect((await readCheckpoint(log.db, { name: 'upgrade', version: 1, build: 1 }))?.state).toBe('retired');
       expect(await waitFor(() => schemaExists('upgrade_v1'), (exists) => !exists)).toBe(false);
     } finally {
       await v2.stop();
     }
     // the old code, started again by mistake, finds itself superseded and builds nothing
-    const stale = createProjectionRunner({ db, connectionString: database.url, store, logger, projections: [visible('upgrade')] });
+    const stale = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('upgrade')] });
     await stale.start();
     expect(stale.workers()).toEqual([]);
     await stale.stop();

@@ -1,66 +1,36 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPostgresEventStore, type EventStore, type NewEvent } from '@forum/command-service/eventstore';
-import { createTestDatabase } from '@forum/infra/testing';
-import { createKnex, createLogger, type Knex } from '@forum/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@forum/infra/testing';
+import { createKnex, createLogger } from '@forum/platform';
+import { describe, expect, it } from 'vitest';
 import { readCheckpoint } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 import { createProjectionRunner } from './runner.ts';
 import { projectionStatus } from './status.ts';
 import { countingProjection } from './testing/counting-projection.ts';
+import { tick, useTickLog } from './testing/ticks.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const logger = createLogger('test', process.env.TEST_LOG ?? 'silent');
-const tick = (i: number): NewEvent => ({
-  type: 'Tick',
-  data: { i },
-  metadata: { actorId: 'test', correlationId: `c${i}`, causationId: null, requestId: null, schemaVersion: 1 },
-});
 
-let database: { url: string; drop(): Promise<void> };
-let store: EventStore;
-let db: Knex;
-
-beforeAll(async () => {
-  database = await createTestDatabase('runner');
-  store = await createPostgresEventStore({ connectionString: database.url });
-  db = createKnex(database.url);
-});
-afterAll(async () => {
-  await store.close();
-  await db.destroy();
-  await database.drop();
-});
+const log = useTickLog('runner');
 
 async function appendTicks(streams: number, perStream: number) {
   await Promise.all(
     Array.from({ length: streams }, async (_, s) => {
       const streamId = `tick-${s}-${Math.random().toString(36).slice(2)}`;
       for (let i = 0; i < perStream; i += 10) {
-        await store.append([{ streamId, expectedVersion: i === 0 ? 'no_stream' : i, events: Array.from({ length: 10 }, (_, k) => tick(i + k)) }]);
+        await log.store.append([{ streamId, expectedVersion: i === 0 ? 'no_stream' : i, events: Array.from({ length: 10 }, (_, k) => tick(i + k)) }]);
       }
     }),
   );
 }
 
-async function waitFor<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Every committed event, whatever readers' horizons are doing. */
-const eventCount = async () => (await db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM eventstore.events')).rows[0]!.n;
 
 const appliedStats = async (schema: string) =>
   (
-    await db.raw<{ rows: { rows: number; distinct_positions: number; total: number }[] }>(
+    await log.db.raw<{ rows: { rows: number; distinct_positions: number; total: number }[] }>(
       `SELECT (SELECT count(*) FROM "${schema}".applied)::int AS rows,
               (SELECT count(DISTINCT pos) FROM "${schema}".applied)::int AS distinct_positions,
               (SELECT value FROM "${schema}".total)::int AS total`,
@@ -70,11 +40,11 @@ const appliedStats = async (schema: string) =>
 describe('projection runner', () => {
   it('resumes after kill -9 in the middle of a batch with nothing lost and nothing applied twice', { timeout: 120_000 }, async () => {
     await appendTicks(4, 500); // 2,000 events
-    const all = await waitFor(() => store.readAll({ transactionId: 0n, globalPosition: 0n }, 10_000), (events) => events.length === 2000);
+    const all = await waitFor(() => log.store.readAll({ transactionId: 0n, globalPosition: 0n }, 10_000), (events) => events.length === 2000);
     const crashAt = all[1234]!.position.globalPosition;
 
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'testing/crash-fixture.ts')], {
-      env: { ...process.env, DATABASE_URL: database.url, CRASH_AT: crashAt.toString() },
+      env: { ...process.env, DATABASE_URL: log.url, CRASH_AT: crashAt.toString() },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -83,19 +53,19 @@ describe('projection runner', () => {
     expect(exit, stderr).toEqual({ code: null, signal: 'SIGKILL' });
 
     // The killed batch left nothing behind: what is applied is exactly what the checkpoint covers
-    const afterCrash = await readCheckpoint(db, { name: 'counting', version: 1, build: 1 });
+    const afterCrash = await readCheckpoint(log.db, { name: 'counting', version: 1, build: 1 });
     const appliedBefore = await appliedStats('counting_v1');
     const coveredBefore = all.findIndex((e) => e.position.globalPosition === afterCrash!.position.globalPosition) + 1;
     expect(coveredBefore).toBeGreaterThan(1000);
     expect(coveredBefore).toBeLessThan(1235);
     expect(appliedBefore).toEqual({ rows: coveredBefore, distinct_positions: coveredBefore, total: coveredBefore });
 
-    const runner = createProjectionRunner({ db, connectionString: database.url, store, logger, projections: [countingProjection()] });
+    const runner = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [countingProjection()] });
     await runner.start();
     try {
       const stats = await waitFor(() => appliedStats('counting_v1'), (s) => s.rows >= 2000);
       expect(stats).toEqual({ rows: 2000, distinct_positions: 2000, total: 2000 });
-      const perStream = await db.raw<{ rows: { ordered: boolean }[] }>(
+      const perStream = await log.db.raw<{ rows: { ordered: boolean }[] }>(
         `SELECT bool_and(ok) AS ordered FROM (
            SELECT stream_version = row_number() OVER (PARTITION BY stream_id ORDER BY pos) AS ok FROM counting_v1.applied) t`,
       );
@@ -107,14 +77,14 @@ describe('projection runner', () => {
 
   it('lets one runner own a projection while a second stands by, and hands over when the first stops', { timeout: 60_000 }, async () => {
     const projection = () => countingProjection({ name: 'standby' });
-    const first = createProjectionRunner({ db, connectionString: database.url, store, logger, projections: [projection()], standbyRetryMs: 100 });
-    const second = createProjectionRunner({ db, connectionString: database.url, store, logger, projections: [projection()], standbyRetryMs: 100 });
+    const first = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [projection()], standbyRetryMs: 100 });
+    const second = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [projection()], standbyRetryMs: 100 });
     await first.start();
     await second.start();
     expect(first.workers()[0]!.state).toBe('running');
     expect(second.workers()[0]!.state).toBe('standby');
 
-    const before = await eventCount();
+    const before = await log.eventCount();
     await waitFor(() => appliedStats('standby_v1'), (s) => s.rows === before);
     await first.stop();
     await appendTicks(2, 100);
@@ -140,13 +110,13 @@ describe('projection runner', () => {
       },
     };
     const healthy = countingProjection({ name: 'healthy' });
-    const runner = createProjectionRunner({ db, connectionString: database.url, store, logger, projections: [fragile, healthy] });
+    const runner = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [fragile, healthy] });
     await runner.start();
-    const poison = await store.append([{ streamId: 'poison-1', expectedVersion: 'no_stream', events: [{ ...tick(0), type: 'Poison' }] }]);
-    await store.append([{ streamId: 'after-poison', expectedVersion: 'no_stream', events: [tick(1)] }]);
-    const total = await eventCount();
+    const poison = await log.store.append([{ streamId: 'poison-1', expectedVersion: 'no_stream', events: [{ ...tick(0), type: 'Poison' }] }]);
+    await log.store.append([{ streamId: 'after-poison', expectedVersion: 'no_stream', events: [tick(1)] }]);
+    const total = await log.eventCount();
 
-    const halted = await waitFor(() => projectionStatus(db), (all) => all.find((p) => p.name === 'fragile')?.state === 'halted');
+    const halted = await waitFor(() => projectionStatus(log.db), (all) => all.find((p) => p.name === 'fragile')?.state === 'halted');
     const fragileStatus = halted.find((p) => p.name === 'fragile')!;
     expect(fragileStatus.failedPosition).toBe(`${poison.lastPosition.transactionId}.${poison.lastPosition.globalPosition}`);
     expect(fragileStatus.error).toContain('cannot read this event');
@@ -158,12 +128,12 @@ describe('projection runner', () => {
     await runner.stop();
 
     broken = false;
-    const restarted = createProjectionRunner({ db, connectionString: database.url, store, logger, projections: [fragile] });
+    const restarted = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [fragile] });
     await restarted.start();
     try {
       const stats = await waitFor(() => appliedStats('fragile_v1'), (s) => s.rows === total);
       expect(stats).toEqual({ rows: total, distinct_positions: total, total });
-      expect((await projectionStatus(db)).find((p) => p.name === 'fragile')).toMatchObject({ state: 'live', error: null, lag: 0 });
+      expect((await projectionStatus(log.db)).find((p) => p.name === 'fragile')).toMatchObject({ state: 'live', error: null, lag: 0 });
     } finally {
       await restarted.stop();
     }
