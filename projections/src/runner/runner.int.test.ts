@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '@forum/infra/testing';
-import { createKnex, createLogger } from '@forum/platform';
+import { createLogger } from '@forum/platform';
 import { describe, expect, it } from 'vitest';
 import { readCheckpoint } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
