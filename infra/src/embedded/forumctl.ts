@@ -4,11 +4,10 @@
  * started just for this command and stopped after it).
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runForumctl } from '@forum/projections/cli';
-import { startEmbeddedPostgres } from './postgres.ts';
+import { runningEmbeddedUrl, startEmbeddedPostgres } from './postgres.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const io = {
@@ -19,26 +18,13 @@ const io = {
   interrupted: new Promise<void>((resolve) => process.once('SIGINT', () => resolve())),
 };
 
-async function runningEmbedded(dataDir: string): Promise<string | null> {
-  const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const [pid, , , port] = (await readFile(pidFile, 'utf8')).split('\n');
-  try {
-    process.kill(Number(pid), 0);
-  } catch {
-    return null;
-  }
-  const password = (await readFile(path.join(dataDir, 'pg-password'), 'utf8')).trim();
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/forum`;
-}
-
 const argv = process.argv.slice(2);
 let code: number;
 if (process.env.DATABASE_URL) {
   code = await runForumctl(argv, process.env.DATABASE_URL, io);
 } else {
   const dataDir = path.resolve(root, process.env.DATA_DIR || '.data');
-  const running = await runningEmbedded(dataDir);
+  const running = await runningEmbeddedUrl(dataDir, 'forum');
   if (running) code = await runForumctl(argv, running, io);
   else if (!existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))) {
     io.err(`No forum data in ${dataDir}: run npm start once, or set DATABASE_URL.\n`);

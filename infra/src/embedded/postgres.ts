@@ -163,3 +163,17 @@ async function exited(pid: number, timeoutMs: number): Promise<boolean> {
   }
   return false;
 }
+
+/** The URL of the PostgreSQL a running forum started in `dataDir`, or null when none runs there. */
+export async function runningEmbeddedUrl(dataDir: string, database: string): Promise<string | null> {
+  const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const [pid, , , port] = (await readFile(pidFile, 'utf8')).split('\n');
+  try {
+    process.kill(Number(pid), 0);
+  } catch {
+    return null;
+  }
+  const password = (await readFile(path.join(dataDir, 'pg-password'), 'utf8')).trim();
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
