@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: figures for the first slice, measured end to end over HTTP
+ * `npm run bench` (or `-- slice`): figures for the first slice, measured end to end over HTTP
  * against `npm start`'s stack (embedded PostgreSQL with fsync on).
  *
  *   posts created/s   POST /api/posts from WRITERS concurrent clients
