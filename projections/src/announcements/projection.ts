@@ -1,6 +1,6 @@
 import type { AnnouncementPublished, ProfileUpdated } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
-import { byEventType, type Projection } from '../runner/projection.ts';
+import type { Projection } from '../runner/projection.ts';
 
 /** Announcements, newest first, with their author's current name and photo (as posts show them). */
 export const announcementsProjection: Projection = {
@@ -24,25 +24,46 @@ export const announcementsProjection: Projection = {
       INSERT INTO counters (name, value) VALUES ('announcements', 0) ON CONFLICT DO NOTHING;
     `);
   },
-  apply: byEventType({
-    async AnnouncementPublished(trx, event: RecordedEvent) {
-      const a = (event as RecordedEvent<'AnnouncementPublished', AnnouncementPublished['data']>).data;
+  async apply(trx, events) {
+    // Two statements a batch: authors' new names and photos on the announcements that were there
+    // before the batch, then the batch's announcements carrying the changes that came after them.
+    const published = new Map<string, AnnouncementPublished['data']>();
+    const changes = new Map<string, { name?: string; photoURL?: string }>();
+    for (const event of events) {
+      if (event.type === 'AnnouncementPublished') {
+        const a = (event as RecordedEvent<'AnnouncementPublished', AnnouncementPublished['data']>).data;
+        if (!published.has(a.announcementId)) published.set(a.announcementId, { ...a });
+      } else if (event.type === 'ProfileUpdated') {
+        // only the fields the update changed (a v1 event arrives upcast with both)
+        const { userId, changes: changed } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+        changes.set(userId, { ...changes.get(userId), ...changed });
+        for (const a of published.values()) {
+          if (a.authorId !== userId) continue;
+          if (changed.name !== undefined) a.authorName = changed.name;
+          if (changed.photoURL !== undefined) a.authorPhoto = changed.photoURL;
+        }
+      }
+    }
+    if (changes.size > 0) {
+      await trx.raw(
+        `UPDATE announcements a SET author_name = coalesce(c.name, a.author_name), author_photo = coalesce(c."photoURL", a.author_photo)
+         FROM jsonb_to_recordset(?::jsonb) AS c("userId" text, name text, "photoURL" text)
+         WHERE a.author_id = c."userId"`,
+        [JSON.stringify([...changes].map(([userId, changed]) => ({ userId, ...changed })))],
+      );
+    }
+    if (published.size > 0) {
       await trx.raw(
         `WITH inserted AS (
            INSERT INTO announcements (id, title, description, author_id, author_name, author_photo, published_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING 1
+           SELECT "announcementId", title, description, "authorId", "authorName", "authorPhoto", "publishedAt"
+           FROM jsonb_to_recordset(?::jsonb) AS x(
+             "announcementId" uuid, title text, description text, "authorId" text, "authorName" text, "authorPhoto" text, "publishedAt" timestamptz)
+           ON CONFLICT (id) DO NOTHING RETURNING 1
          )
          UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'announcements'`,
-        [a.announcementId, a.title, a.description, a.authorId, a.authorName, a.authorPhoto, a.publishedAt],
+        [JSON.stringify([...published.values()])],
       );
-    },
-    async ProfileUpdated(trx, event: RecordedEvent) {
-      const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
-      await trx.raw('UPDATE announcements SET author_name = coalesce(?, author_name), author_photo = coalesce(?, author_photo) WHERE author_id = ?', [
-        changes.name ?? null,
-        changes.photoURL ?? null,
-        userId,
-      ]);
-    },
-  }),
+    }
+  },
 };

@@ -99,3 +99,36 @@ describe('given comments, reports, a removal and a deleted post', () => {
     expect(await model.rows('SELECT reporter_name, reporter_photo FROM reports')).toEqual([{ reporter_name: 'Reporter One', reporter_photo: 'r.png' }]);
   });
 });
+
+describe('given one batch that holds what the log says in order (the batch is folded and written set-based)', () => {
+  const renamed = (userId: string, name: string) => harness.event('ProfileUpdated', { userId, changes: { name }, updatedAt: new Date().toISOString() });
+
+  it('when a comment and a report come before their people rename, and another comment after, then each shows the name the log gives it', async () => {
+    const model = await harness.fresh(commentsProjection);
+    await model.given([added(1, 100, 'u-ann'), reported(1, 'r1'), renamed('u-ann', 'Annie'), renamed('r1', 'Reporter'), added(2, 100, 'u-ann')]);
+    expect(await model.rows('SELECT id, author_name FROM comments ORDER BY id')).toEqual([
+      { id: uuid(1), author_name: 'Annie' },
+      { id: uuid(2), author_name: 'u-ann' }, // as its event says: it was decided after the rename
+    ]);
+    expect(await model.rows('SELECT reporter_name FROM reports')).toEqual([{ reporter_name: 'Reporter' }]);
+  });
+
+  it('when a comment is reported before it is added (never written so, but possible in a log), then the report is lost as it would be one event at a time', async () => {
+    const model = await harness.fresh(commentsProjection);
+    await model.given([reported(1, 'r1'), added(1, 100), reported(1, 'r2')]);
+    expect(await model.rows('SELECT reporter_id FROM reports')).toEqual([{ reporter_id: 'r2' }]);
+    expect(await model.rows('SELECT report_count FROM comments')).toEqual([{ report_count: 1 }]);
+  });
+
+  it('when comments on an earlier post are deleted with it and new ones on it follow in the batch, then none is listed or counted', async () => {
+    const model = await harness.fresh(commentsProjection);
+    await model.given([added(1, 100), added(2, 100, 'u-ben')]);
+    await model.given([reported(2, 'r1'), postDeleted(100), added(3, 100), reported(3, 'r1')]);
+    expect(await model.rows('SELECT * FROM comments')).toEqual([]);
+    expect(await model.rows('SELECT * FROM reports')).toEqual([]);
+    expect(await model.rows('SELECT name, value::int FROM counters ORDER BY name')).toEqual([
+      { name: 'comments', value: 0 },
+      { name: 'reports', value: 0 },
+    ]);
+  });
+});

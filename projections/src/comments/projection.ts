@@ -51,102 +51,146 @@ export const commentsProjection: Projection = {
     `);
   },
   async apply(trx, events) {
-    // Consecutive events of one type are applied by one set-based statement.
-    let run: RecordedEvent[] = [];
-    const flush = async () => {
-      if (run.length === 0) return;
-      const batch = run;
-      run = [];
-      await applyRun(trx, batch);
-    };
+    // A batch is folded here and written in at most six statements, whatever its size, in an
+    // order that gives what the log's order gives:
+    //   1. name and photo changes, on the rows that were there before the batch (the batch's own
+    //      comments and reports carry the changes that came after them);
+    //   2. the batch's comments (not under a post deleted before the batch);
+    //   3. its reports (of comments there by then);
+    //   4. its removals, 5. its post deletions (with their comments).
+    // Something added and then removed or deleted in the batch is counted and then uncounted;
+    // a report or comment that raced a removal or deletion is resolved by it. The one order
+    // these steps cannot give, a comment added after its id was reported or removed in the
+    // batch, cannot come from the command side; it starts a new segment all the same.
+    let segment = newSegment();
     for (const event of events) {
-      if (!HANDLED.has(event.type)) continue;
-      if (run.length > 0 && run[0]!.type !== event.type) await flush();
-      run.push(event);
+      switch (event.type) {
+        case 'CommentAdded': {
+          const comment = (event as RecordedEvent<'CommentAdded', CommentAdded['data']>).data;
+          if (segment.touched.has(comment.commentId)) {
+            await applySegment(trx, segment);
+            segment = newSegment();
+          }
+          // the first of two adds of one id wins (ON CONFLICT DO NOTHING), in the batch as in the table
+          if (!segment.added.has(comment.commentId)) segment.added.set(comment.commentId, { ...comment });
+          break;
+        }
+        case 'CommentReported': {
+          const report = (event as RecordedEvent<'CommentReported', CommentReported['data']>).data;
+          segment.touched.add(report.commentId);
+          const key = `${report.commentId} ${report.reporterId}`;
+          if (!segment.reports.has(key)) segment.reports.set(key, { ...report });
+          break;
+        }
+        case 'CommentRemoved': {
+          const { commentId } = (event as RecordedEvent<'CommentRemoved', CommentRemoved['data']>).data;
+          segment.touched.add(commentId);
+          segment.removed.add(commentId);
+          break;
+        }
+        case 'PostDeleted':
+          segment.deletedPosts.add((event as RecordedEvent<'PostDeleted', PostDeleted['data']>).data.postId);
+          break;
+        case 'ProfileUpdated': {
+          // only the fields the update changed (a v1 event arrives upcast with both)
+          const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+          segment.profiles.set(userId, { ...segment.profiles.get(userId), ...changes });
+          for (const comment of segment.added.values()) {
+            if (comment.authorId !== userId) continue;
+            if (changes.name !== undefined) comment.authorName = changes.name;
+            if (changes.photoURL !== undefined) comment.authorPhoto = changes.photoURL;
+          }
+          for (const report of segment.reports.values()) {
+            if (report.reporterId !== userId) continue;
+            if (changes.name !== undefined) report.reporterName = changes.name;
+            if (changes.photoURL !== undefined) report.reporterPhoto = changes.photoURL;
+          }
+          break;
+        }
+        default:
+          break;
+      }
     }
-    await flush();
+    await applySegment(trx, segment);
   },
 };
 
-const HANDLED = new Set(['CommentAdded', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated']);
+interface Segment {
+  added: Map<string, CommentAdded['data']>;
+  reports: Map<string, CommentReported['data']>;
+  removed: Set<string>;
+  deletedPosts: Set<string>;
+  profiles: Map<string, { name?: string; photoURL?: string }>;
+  /** Comment ids reported or removed in the segment. */
+  touched: Set<string>;
+}
 
-async function applyRun(trx: Knex.Transaction, run: readonly RecordedEvent[]) {
+function newSegment(): Segment {
+  return { added: new Map(), reports: new Map(), removed: new Set(), deletedPosts: new Set(), profiles: new Map(), touched: new Set() };
+}
+
+async function applySegment(trx: Knex.Transaction, segment: Segment) {
   const json = (rows: unknown[]) => JSON.stringify(rows);
-  switch (run[0]!.type) {
-    case 'CommentAdded': {
-      const rows = run.map((event) => (event as RecordedEvent<'CommentAdded', CommentAdded['data']>).data);
-      await trx.raw(
-        `WITH input AS (
-           SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
-             "commentId" uuid, "postId" uuid, text text, "authorId" text, "authorName" text, "authorEmail" text, "authorPhoto" text, "createdAt" timestamptz)
-         ),
-         inserted AS (
-           INSERT INTO comments (id, post_id, text, author_id, author_name, author_email, author_photo, created_at)
-           SELECT "commentId", "postId", text, "authorId", "authorName", "authorEmail", "authorPhoto", "createdAt" FROM input i
-           WHERE NOT EXISTS (SELECT 1 FROM deleted_posts d WHERE d.post_id = i."postId")
-           ON CONFLICT (id) DO NOTHING
-           RETURNING author_id
-         ),
-         totals AS (UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'comments')
-         INSERT INTO commenter_stats (user_id, comments) SELECT author_id, count(*) FROM inserted GROUP BY author_id
-         ON CONFLICT (user_id) DO UPDATE SET comments = commenter_stats.comments + excluded.comments`,
-        [json(rows)],
-      );
-      return;
-    }
-    case 'CommentRemoved': {
-      const ids = run.map((event) => (event as RecordedEvent<'CommentRemoved', CommentRemoved['data']>).data.commentId);
-      await removeComments(trx, 'id = ANY (?::uuid[])', [ids]);
-      return;
-    }
-    case 'PostDeleted': {
-      const ids = run.map((event) => (event as RecordedEvent<'PostDeleted', PostDeleted['data']>).data.postId);
-      await trx.raw('INSERT INTO deleted_posts (post_id) SELECT unnest(?::uuid[]) ON CONFLICT DO NOTHING', [ids]);
-      await removeComments(trx, 'post_id = ANY (?::uuid[])', [ids]);
-      return;
-    }
-    case 'CommentReported': {
-      const rows = run.map((event) => (event as RecordedEvent<'CommentReported', CommentReported['data']>).data);
-      // a report of a comment that is gone (removed, or its post deleted, meanwhile) is resolved already
-      await trx.raw(
-        `WITH input AS (
-           SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
-             "commentId" uuid, "reporterId" text, "reporterName" text, "reporterEmail" text, "reporterPhoto" text, feedback text, "reportedAt" timestamptz)
-         ),
-         inserted AS (
-           INSERT INTO reports (id, comment_id, reporter_id, reporter_name, reporter_email, reporter_photo, feedback, reported_at)
-           SELECT md5(i."commentId"::text || ' ' || i."reporterId")::uuid, i."commentId", i."reporterId", i."reporterName", i."reporterEmail",
-                  i."reporterPhoto", i.feedback, i."reportedAt"
-           FROM input i WHERE EXISTS (SELECT 1 FROM comments c WHERE c.id = i."commentId")
-           ON CONFLICT DO NOTHING
-           RETURNING comment_id
-         ),
-         per_comment AS (
-           UPDATE comments c SET report_count = c.report_count + n.reports
-           FROM (SELECT comment_id, count(*)::integer AS reports FROM inserted GROUP BY comment_id) n WHERE c.id = n.comment_id
-         )
-         UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'reports'`,
-        [json(rows)],
-      );
-      return;
-    }
-    case 'ProfileUpdated': {
-      // comments and reports show their people's current name and photo (emails do not change)
-      for (const event of run) {
-        // only the fields the update changed
-        const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
-        const name = changes.name ?? null;
-        const photo = changes.photoURL ?? null;
-        await trx.raw(
-          `WITH written AS (UPDATE comments SET author_name = coalesce(?, author_name), author_photo = coalesce(?, author_photo) WHERE author_id = ?)
-           UPDATE reports SET reporter_name = coalesce(?, reporter_name), reporter_photo = coalesce(?, reporter_photo) WHERE reporter_id = ?`,
-          [name, photo, userId, name, photo, userId],
-        );
-      }
-      return;
-    }
-    default:
-      throw new Error(`comments projection: no handler for ${run[0]!.type}`);
+  if (segment.profiles.size > 0) {
+    // comments and reports show their people's current name and photo (emails do not change)
+    await trx.raw(
+      `WITH changes AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, name text, "photoURL" text)),
+       written AS (
+         UPDATE comments c SET author_name = coalesce(x.name, c.author_name), author_photo = coalesce(x."photoURL", c.author_photo)
+         FROM changes x WHERE c.author_id = x."userId"
+       )
+       UPDATE reports r SET reporter_name = coalesce(x.name, r.reporter_name), reporter_photo = coalesce(x."photoURL", r.reporter_photo)
+       FROM changes x WHERE r.reporter_id = x."userId"`,
+      [json([...segment.profiles].map(([userId, changes]) => ({ userId, ...changes })))],
+    );
+  }
+  if (segment.added.size > 0) {
+    await trx.raw(
+      `WITH input AS (
+         SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
+           "commentId" uuid, "postId" uuid, text text, "authorId" text, "authorName" text, "authorEmail" text, "authorPhoto" text, "createdAt" timestamptz)
+       ),
+       inserted AS (
+         INSERT INTO comments (id, post_id, text, author_id, author_name, author_email, author_photo, created_at)
+         SELECT "commentId", "postId", text, "authorId", "authorName", "authorEmail", "authorPhoto", "createdAt" FROM input i
+         WHERE NOT EXISTS (SELECT 1 FROM deleted_posts d WHERE d.post_id = i."postId")
+         ON CONFLICT (id) DO NOTHING
+         RETURNING author_id
+       ),
+       totals AS (UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'comments')
+       INSERT INTO commenter_stats (user_id, comments) SELECT author_id, count(*) FROM inserted GROUP BY author_id
+       ON CONFLICT (user_id) DO UPDATE SET comments = commenter_stats.comments + excluded.comments`,
+      [json([...segment.added.values()])],
+    );
+  }
+  if (segment.reports.size > 0) {
+    // a report of a comment that is gone (removed, or its post deleted) is resolved already
+    await trx.raw(
+      `WITH input AS (
+         SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
+           "commentId" uuid, "reporterId" text, "reporterName" text, "reporterEmail" text, "reporterPhoto" text, feedback text, "reportedAt" timestamptz)
+       ),
+       inserted AS (
+         INSERT INTO reports (id, comment_id, reporter_id, reporter_name, reporter_email, reporter_photo, feedback, reported_at)
+         SELECT md5(i."commentId"::text || ' ' || i."reporterId")::uuid, i."commentId", i."reporterId", i."reporterName", i."reporterEmail",
+                i."reporterPhoto", i.feedback, i."reportedAt"
+         FROM input i WHERE EXISTS (SELECT 1 FROM comments c WHERE c.id = i."commentId")
+         ON CONFLICT DO NOTHING
+         RETURNING comment_id
+       ),
+       per_comment AS (
+         UPDATE comments c SET report_count = c.report_count + n.reports
+         FROM (SELECT comment_id, count(*)::integer AS reports FROM inserted GROUP BY comment_id) n WHERE c.id = n.comment_id
+       )
+       UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'reports'`,
+      [json([...segment.reports.values()])],
+    );
+  }
+  if (segment.removed.size > 0) await removeComments(trx, 'id = ANY (?::uuid[])', [[...segment.removed]]);
+  if (segment.deletedPosts.size > 0) {
+    const ids = [...segment.deletedPosts];
+    await trx.raw('INSERT INTO deleted_posts (post_id) SELECT unnest(?::uuid[]) ON CONFLICT DO NOTHING', [ids]);
+    await removeComments(trx, 'post_id = ANY (?::uuid[])', [ids]);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { ContactMessageReceived } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
-import { byEventType, type Projection } from '../runner/projection.ts';
+import type { Projection } from '../runner/projection.ts';
 
 /** The Contact page's messages, for the admins, newest first, with their total in a counter row. */
 export const contactProjection: Projection = {
@@ -21,16 +21,20 @@ export const contactProjection: Projection = {
       INSERT INTO counters (name, value) VALUES ('messages', 0) ON CONFLICT DO NOTHING;
     `);
   },
-  apply: byEventType({
-    async ContactMessageReceived(trx, event: RecordedEvent) {
-      const m = (event as RecordedEvent<'ContactMessageReceived', ContactMessageReceived['data']>).data;
-      await trx.raw(
-        `WITH inserted AS (
-           INSERT INTO messages (id, name, email, message, received_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING 1
-         )
-         UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'messages'`,
-        [m.messageId, m.name, m.email, m.message, m.receivedAt],
-      );
-    },
-  }),
+  async apply(trx, events) {
+    const messages = events
+      .filter((event) => event.type === 'ContactMessageReceived')
+      .map((event) => (event as RecordedEvent<'ContactMessageReceived', ContactMessageReceived['data']>).data);
+    if (messages.length === 0) return;
+    await trx.raw(
+      `WITH inserted AS (
+         INSERT INTO messages (id, name, email, message, received_at)
+         SELECT "messageId", name, email, message, "receivedAt"
+         FROM jsonb_to_recordset(?::jsonb) AS x("messageId" uuid, name text, email text, message text, "receivedAt" timestamptz)
+         ON CONFLICT (id) DO NOTHING RETURNING 1
+       )
+       UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'messages'`,
+      [JSON.stringify(messages)],
+    );
+  },
 };

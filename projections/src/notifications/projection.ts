@@ -1,6 +1,6 @@
 import type { UserWarned, WarningsRead } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
-import { byEventType, type Projection } from '../runner/projection.ts';
+import type { Projection } from '../runner/projection.ts';
 
 /**
  * Each user's notifications (the moderators' warnings) and whether they were
@@ -25,17 +25,40 @@ export const notificationsProjection: Projection = {
       CREATE INDEX IF NOT EXISTS notifications_of_user ON notifications (user_id, created_at DESC, id DESC);
     `);
   },
-  apply: byEventType({
-    async UserWarned(trx, event: RecordedEvent) {
-      const warning = (event as RecordedEvent<'UserWarned', UserWarned['data']>).data;
+  async apply(trx, events) {
+    // Two statements a batch: reads of warnings that were there before the batch, then the batch's
+    // warnings, read already when a later WarningsRead of the batch names them (log order).
+    const warnings = new Map<string, { warningId: string; userId: string; reason: string; commentId: string | null; warnedAt: string; read: boolean }>();
+    const reads: { userId: string; warningIds: string[] }[] = [];
+    for (const event of events) {
+      if (event.type === 'UserWarned') {
+        const w = (event as RecordedEvent<'UserWarned', UserWarned['data']>).data;
+        if (!warnings.has(w.warningId)) warnings.set(w.warningId, { warningId: w.warningId, userId: w.userId, reason: w.reason, commentId: w.commentId ?? null, warnedAt: w.warnedAt, read: false });
+      } else if (event.type === 'WarningsRead') {
+        const read = (event as RecordedEvent<'WarningsRead', WarningsRead['data']>).data;
+        reads.push({ userId: read.userId, warningIds: read.warningIds });
+        for (const id of read.warningIds) {
+          const warning = warnings.get(id);
+          if (warning && warning.userId === read.userId) warning.read = true;
+        }
+      }
+    }
+    if (reads.length > 0) {
       await trx.raw(
-        `INSERT INTO notifications (id, user_id, kind, reason, comment_id, created_at) VALUES (?, ?, 'warning', ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-        [warning.warningId, warning.userId, warning.reason, warning.commentId ?? null, warning.warnedAt],
+        `UPDATE notifications n SET read = true
+         FROM (SELECT DISTINCT r."userId", unnest(r."warningIds")::uuid AS id FROM jsonb_to_recordset(?::jsonb) AS r("userId" text, "warningIds" text[])) r
+         WHERE n.id = r.id AND n.user_id = r."userId"`,
+        [JSON.stringify(reads)],
       );
-    },
-    async WarningsRead(trx, event: RecordedEvent) {
-      const read = (event as RecordedEvent<'WarningsRead', WarningsRead['data']>).data;
-      await trx.raw('UPDATE notifications SET read = true WHERE user_id = ? AND id = ANY (?::uuid[])', [read.userId, read.warningIds]);
-    },
-  }),
+    }
+    if (warnings.size > 0) {
+      await trx.raw(
+        `INSERT INTO notifications (id, user_id, kind, reason, comment_id, created_at, read)
+         SELECT "warningId", "userId", 'warning', reason, "commentId", "warnedAt", read
+         FROM jsonb_to_recordset(?::jsonb) AS x("warningId" uuid, "userId" text, reason text, "commentId" uuid, "warnedAt" timestamptz, read boolean)
+         ON CONFLICT (id) DO NOTHING`,
+        [JSON.stringify([...warnings.values()])],
+      );
+    }
+  },
 };

@@ -143,3 +143,44 @@ describe('given a read model built before votes, comments and search existed', (
     expect(await model.rows('SELECT up_votes FROM author_stats')).toEqual([{ up_votes: 1 }]);
   });
 });
+
+describe('given one batch that holds what the log says in order (the batch is folded and written set-based)', () => {
+  const renamed = (name: string) => harness.event('ProfileUpdated', { userId: 'u-ann', changes: { name }, updatedAt: new Date().toISOString() });
+
+  it('when a post, a rename of its author and another post follow each other, then both posts and the leaderboard show the new name', async () => {
+    const model = await harness.fresh(postsProjection);
+    await model.given([created(1), renamed('Annie'), created(2), vote(2, 'v1', 'none', 'up')]);
+    expect(await model.rows('SELECT id, author_name FROM posts ORDER BY id')).toEqual([
+      { id: uuid(1), author_name: 'Annie' },
+      { id: uuid(2), author_name: 'Ann' }, // as its event says: it was decided after the rename
+    ]);
+    expect(await model.rows('SELECT name, posts, up_votes FROM author_stats')).toEqual([{ name: 'Ann', posts: 2, up_votes: 1 }]);
+  });
+
+  it('when an earlier batch made the posts, and this one renames, votes and deletes two posts of one author with one tag, then the counts come out per author and per tag', async () => {
+    const model = await harness.fresh(postsProjection);
+    await model.given([created(1, 'u-ann', ['React']), created(2, 'u-ann', ['React']), created(3, 'u-ann', ['React'])]);
+    await model.given([renamed('Annie'), vote(1, 'v1', 'none', 'up'), vote(2, 'v1', 'none', 'up'), vote(3, 'v1', 'none', 'up'), deleted(1), deleted(2)]);
+    expect(await model.rows('SELECT id, author_name, up_vote FROM posts')).toEqual([{ id: uuid(3), author_name: 'Annie', up_vote: 1 }]);
+    expect(await model.rows('SELECT name, posts, up_votes FROM author_stats')).toEqual([{ name: 'Annie', posts: 1, up_votes: 1 }]);
+    expect(await model.rows('SELECT tag_key, posts FROM tag_counters')).toEqual([{ tag_key: 'react', posts: 1 }]);
+    expect(await model.rows('SELECT post_id FROM votes')).toEqual([{ post_id: uuid(3) }]);
+  });
+
+  it('when a post is created and deleted in the batch, then nothing of it is left, counters included', async () => {
+    const model = await harness.fresh(postsProjection);
+    await model.given([created(1, 'u-ann', ['React']), vote(1, 'v1', 'none', 'up'), comment(1, 1), deleted(1)]);
+    expect(await model.rows('SELECT * FROM posts')).toEqual([]);
+    expect(await model.rows('SELECT * FROM votes')).toEqual([]);
+    expect(await model.rows("SELECT value::int FROM counters WHERE name = 'posts'")).toEqual([{ value: 0 }]);
+    expect(await model.rows('SELECT tag_key, posts FROM tag_counters')).toEqual([{ tag_key: 'react', posts: 0 }]);
+    expect(await model.rows('SELECT posts, up_votes FROM author_stats')).toEqual([{ posts: 0, up_votes: 0 }]);
+  });
+
+  it('when a vote names a post before the post is created (never written so, but possible in a log), then it is lost as it would be one event at a time', async () => {
+    const model = await harness.fresh(postsProjection);
+    await model.given([vote(1, 'v1', 'none', 'up'), created(1), vote(1, 'v2', 'none', 'up')]);
+    expect(await model.rows('SELECT up_vote FROM posts')).toEqual([{ up_vote: 1 }]);
+    expect(await model.rows('SELECT user_id FROM votes')).toEqual([{ user_id: 'v2' }]);
+  });
+});

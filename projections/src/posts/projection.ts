@@ -109,86 +109,131 @@ export const postsProjection: Projection = {
     `);
   },
   async apply(trx, events) {
-    // Runs of PostCreated become one set-based statement, and so do the votes and comment
-    // counts between two other events: a batch costs a few round trips whatever its size,
-    // which is what lets the projection keep up under load. Creates are flushed before the
-    // deltas, which is their log order too (a vote or comment is decided on an existing post).
-    let created: PostCreated['data'][] = [];
-    let deltas = new Map<string, { up: number; down: number; comments: number }>();
-    let votes = new Map<string, { postId: string; userId: string; vote: Vote }>();
-    const deltaOf = (postId: string) => {
-      let delta = deltas.get(postId);
-      if (!delta) deltas.set(postId, (delta = { up: 0, down: 0, comments: 0 }));
-      return delta;
-    };
-    const flush = async () => {
-      if (created.length > 0) {
-        const rows = created;
-        created = [];
-        await insertPosts(trx, rows);
-      }
-      if (deltas.size > 0 || votes.size > 0) {
-        const changes = [...deltas].map(([postId, delta]) => ({ postId, ...delta }));
-        const cast = [...votes.values()];
-        deltas = new Map();
-        votes = new Map();
-        await applyDeltas(trx, changes, cast);
-      }
-    };
+    // A batch is folded here and written in at most four statements, whatever its size, in an
+    // order that gives what the log's order gives:
+    //   1. authors' name and photo changes, on the rows that were there before the batch (the
+    //      batch's own posts carry the changes that came after them);
+    //   2. the batch's posts; 3. its votes and comment counts, as deltas per post (a vote or
+    //      comment is decided on an existing post, so after the post in the log);
+    //   4. its deletions: a post created and deleted in the batch is counted and uncounted, and
+    //      what raced a deletion (a vote, a comment) is counted on the row and leaves with it.
+    // The one order these steps cannot give, a post created after a vote, comment or deletion of
+    // its id in the batch, cannot come from the command side; it starts a new segment all the same.
+    let segment = newSegment();
     for (const event of events) {
       switch (event.type) {
-        case 'PostCreated':
-          created.push((event as RecordedEvent<'PostCreated', PostCreated['data']>).data);
+        case 'PostCreated': {
+          const post = (event as RecordedEvent<'PostCreated', PostCreated['data']>).data;
+          if (segment.touched.has(post.postId)) {
+            await applySegment(trx, segment);
+            segment = newSegment();
+          }
+          // the first of two creates of one id wins (ON CONFLICT DO NOTHING), in the batch as in the table
+          if (!segment.created.has(post.postId)) segment.created.set(post.postId, { ...post });
           break;
+        }
         case 'VoteCast': {
           const { postId, userId, previous, vote } = (event as RecordedEvent<'VoteCast', VoteCast['data']>).data;
-          const delta = deltaOf(postId);
+          const delta = deltaOf(segment, postId);
           delta.up += Number(vote === 'up') - Number(previous === 'up');
           delta.down += Number(vote === 'down') - Number(previous === 'down');
-          votes.set(`${postId} ${userId}`, { postId, userId, vote });
+          segment.votes.set(`${postId} ${userId}`, { postId, userId, vote });
           break;
         }
         case 'CommentAdded':
-          deltaOf((event as RecordedEvent<'CommentAdded', CommentAdded['data']>).data.postId).comments += 1;
+          deltaOf(segment, (event as RecordedEvent<'CommentAdded', CommentAdded['data']>).data.postId).comments += 1;
           break;
         case 'CommentRemoved':
-          deltaOf((event as RecordedEvent<'CommentRemoved', CommentRemoved['data']>).data.postId).comments -= 1;
+          deltaOf(segment, (event as RecordedEvent<'CommentRemoved', CommentRemoved['data']>).data.postId).comments -= 1;
           break;
         case 'PostDeleted': {
-          await flush();
           const { postId } = (event as RecordedEvent<'PostDeleted', PostDeleted['data']>).data;
-          // the post leaves the lists, the totals, its tags' counts and its author's statistics
-          await trx.raw(
-            `WITH gone AS (DELETE FROM posts WHERE id = ? RETURNING author_id, up_vote, tag_keys),
-             totals AS (UPDATE counters SET value = value - (SELECT count(*) FROM gone) WHERE name = 'posts'),
-             tags AS (UPDATE tag_counters SET posts = posts - 1 WHERE tag_key IN (SELECT unnest(tag_keys) FROM gone)),
-             voters AS (DELETE FROM votes WHERE post_id = ?)
-             UPDATE author_stats s SET posts = s.posts - 1, up_votes = s.up_votes - g.up_vote FROM gone g WHERE s.user_id = g.author_id`,
-            [postId, postId],
-          );
+          segment.touched.add(postId);
+          segment.deleted.add(postId);
           break;
         }
         case 'ProfileUpdated': {
-          // posts and the leaderboard show their author's current name and photo
-          await flush();
-          // only the fields the update changed
+          // posts and the leaderboard show their author's current name and photo; only the
+          // fields the update changed (a v1 event arrives upcast with both)
           const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
-          const name = changes.name ?? null;
-          const photo = changes.photoURL ?? null;
-          await trx.raw(
-            `WITH authored AS (UPDATE posts SET author_name = coalesce(?, author_name), author_photo = coalesce(?, author_photo) WHERE author_id = ?)
-             UPDATE author_stats SET name = coalesce(?, name), photo_url = coalesce(?, photo_url) WHERE user_id = ?`,
-            [name, photo, userId, name, photo, userId],
-          );
+          segment.profiles.set(userId, { ...segment.profiles.get(userId), ...changes });
+          for (const post of segment.created.values()) {
+            if (post.authorId !== userId) continue;
+            if (changes.name !== undefined) post.authorName = changes.name;
+            if (changes.photoURL !== undefined) post.authorPhoto = changes.photoURL;
+          }
           break;
         }
         default:
           break;
       }
     }
-    await flush();
+    await applySegment(trx, segment);
   },
 };
+
+interface Segment {
+  created: Map<string, PostCreated['data']>;
+  deltas: Map<string, { up: number; down: number; comments: number }>;
+  /** Each voter's latest vote on a post. */
+  votes: Map<string, { postId: string; userId: string; vote: Vote }>;
+  deleted: Set<string>;
+  profiles: Map<string, { name?: string; photoURL?: string }>;
+  /** Post ids with a delta or a deletion in the segment. */
+  touched: Set<string>;
+}
+
+function newSegment(): Segment {
+  return { created: new Map(), deltas: new Map(), votes: new Map(), deleted: new Set(), profiles: new Map(), touched: new Set() };
+}
+
+function deltaOf(segment: Segment, postId: string) {
+  let delta = segment.deltas.get(postId);
+  if (!delta) {
+    segment.deltas.set(postId, (delta = { up: 0, down: 0, comments: 0 }));
+    segment.touched.add(postId);
+  }
+  return delta;
+}
+
+async function applySegment(trx: Knex.Transaction, segment: Segment) {
+  if (segment.profiles.size > 0) {
+    await trx.raw(
+      `WITH changes AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, name text, "photoURL" text)),
+       authored AS (
+         UPDATE posts p SET author_name = coalesce(x.name, p.author_name), author_photo = coalesce(x."photoURL", p.author_photo)
+         FROM changes x WHERE p.author_id = x."userId"
+       )
+       UPDATE author_stats s SET name = coalesce(x.name, s.name), photo_url = coalesce(x."photoURL", s.photo_url)
+       FROM changes x WHERE s.user_id = x."userId"`,
+      [JSON.stringify([...segment.profiles].map(([userId, changes]) => ({ userId, ...changes })))],
+    );
+  }
+  if (segment.created.size > 0) await insertPosts(trx, [...segment.created.values()]);
+  if (segment.deltas.size > 0) {
+    await applyDeltas(
+      trx,
+      [...segment.deltas].filter(([, d]) => d.up !== 0 || d.down !== 0 || d.comments !== 0).map(([postId, delta]) => ({ postId, ...delta })),
+      [...segment.votes.values()],
+    );
+  }
+  if (segment.deleted.size > 0) {
+    // the posts leave the lists, the totals, their tags' counts and their authors' statistics
+    const ids = [...segment.deleted];
+    await trx.raw(
+      `WITH gone AS (DELETE FROM posts WHERE id = ANY (?::uuid[]) RETURNING author_id, up_vote, tag_keys),
+       totals AS (UPDATE counters SET value = value - (SELECT count(*) FROM gone) WHERE name = 'posts'),
+       tags AS (
+         UPDATE tag_counters t SET posts = t.posts - g.n
+         FROM (SELECT k, count(*)::integer AS n FROM gone, unnest(tag_keys) AS k GROUP BY k) g WHERE t.tag_key = g.k
+       ),
+       voters AS (DELETE FROM votes WHERE post_id = ANY (?::uuid[]))
+       UPDATE author_stats s SET posts = s.posts - g.n, up_votes = s.up_votes - g.up
+       FROM (SELECT author_id, count(*)::integer AS n, sum(up_vote)::integer AS up FROM gone GROUP BY author_id) g WHERE s.user_id = g.author_id`,
+      [ids, ids],
+    );
+  }
+}
 
 async function insertPosts(trx: Knex.Transaction, created: readonly PostCreated['data'][]) {
   const rows = created.map((post) => ({ ...post, summary: summarize(post.description), tagKeys: [...new Set(post.tags.map((tag) => tag.toLowerCase()))] }));

@@ -1,6 +1,6 @@
 import type { TagCreated, TagDeleted } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
-import { byEventType, type Projection } from '../runner/projection.ts';
+import type { Projection } from '../runner/projection.ts';
 
 /**
  * The tag list: the public array of names and the admin list with ids. A
@@ -20,14 +20,35 @@ export const tagsProjection: Projection = {
       CREATE UNIQUE INDEX IF NOT EXISTS tags_name ON tags (lower(name));
     `);
   },
-  apply: byEventType({
-    async TagCreated(trx, event: RecordedEvent) {
-      const tag = (event as RecordedEvent<'TagCreated', TagCreated['data']>).data;
-      await trx.raw(`INSERT INTO tags (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, [tag.tagId, tag.name, tag.createdAt]);
-    },
-    async TagDeleted(trx, event: RecordedEvent) {
-      const tag = (event as RecordedEvent<'TagDeleted', TagDeleted['data']>).data;
-      await trx.raw('DELETE FROM tags WHERE id = ?', [tag.tagId]);
-    },
-  }),
+  async apply(trx, events) {
+    // Runs of creations and of deletions, each one statement, in log order: a name freed by a
+    // deletion may be taken by a later creation, so the two kinds do not commute. Within a run
+    // of creations the rows go in log order, and a name or id already taken keeps the first.
+    let run: RecordedEvent[] = [];
+    const flush = async () => {
+      if (run.length === 0) return;
+      const batch = run;
+      run = [];
+      if (batch[0]!.type === 'TagCreated') {
+        const rows = batch.map((event) => (event as RecordedEvent<'TagCreated', TagCreated['data']>).data);
+        await trx.raw(
+          `INSERT INTO tags (id, name, created_at)
+           SELECT "tagId", name, "createdAt"
+           FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS ("tagId" uuid, name text, "createdAt" timestamptz)) WITH ORDINALITY AS x("tagId", name, "createdAt", ord)
+           ORDER BY ord
+           ON CONFLICT DO NOTHING`,
+          [JSON.stringify(rows)],
+        );
+      } else {
+        const ids = batch.map((event) => (event as RecordedEvent<'TagDeleted', TagDeleted['data']>).data.tagId);
+        await trx.raw('DELETE FROM tags WHERE id = ANY (?::uuid[])', [ids]);
+      }
+    };
+    for (const event of events) {
+      if (event.type !== 'TagCreated' && event.type !== 'TagDeleted') continue;
+      if (run.length > 0 && run[0]!.type !== event.type) await flush();
+      run.push(event);
+    }
+    await flush();
+  },
 };

@@ -36,3 +36,33 @@ describe('given a registered user', () => {
     expect(await model.rows('SELECT name, photo_url FROM users')).toEqual([{ name: 'Annie', photo_url: 'v1.png' }]);
   });
 });
+
+describe('given one batch that holds what the log says in order (the batch is folded and written set-based)', () => {
+  const user = (id: string, name: string) =>
+    harness.event<UserRegistered['data']>('UserRegistered', { userId: id, email: `${id}@forum.test`, name, photoURL: '', registeredAt: at() });
+
+  it('when users register, change their profile, become admin and member, and one registers again, then each row is what the log says and the total counts each once', async () => {
+    const model = await harness.fresh(usersProjection);
+    await model.given([user('u-old', 'Old')]);
+    await model.given([
+      harness.event('ProfileUpdated', { userId: 'u-old', changes: { name: 'Older' }, updatedAt: at() }),
+      user('u-new', 'New'),
+      harness.event('ProfileUpdated', { userId: 'u-new', changes: { photoURL: 'n.png' }, updatedAt: at() }),
+      harness.event('AdminRoleGranted', { userId: 'u-new', reason: 'admin', grantedAt: at() }),
+      user('u-old', 'Again'), // a registration seen again changes nothing
+      harness.event('MembershipPurchased', { userId: 'u-old', attemptId: '00000000-0000-4000-8000-000000000001', paymentReference: 'p', amountCents: 999, currency: 'USD', purchasedAt: at() }),
+      harness.event('ProfileUpdated', { userId: 'u-new', changes: { name: 'Newer' }, updatedAt: at() }),
+    ]);
+    expect(await model.rows('SELECT id, name, photo_url, role, is_member FROM users ORDER BY id')).toEqual([
+      { id: 'u-new', name: 'Newer', photo_url: 'n.png', role: 'admin', is_member: false },
+      { id: 'u-old', name: 'Older', photo_url: '', role: 'user', is_member: true },
+    ]);
+    expect(await model.rows("SELECT value::int FROM counters WHERE name = 'users'")).toEqual([{ value: 2 }]);
+  });
+
+  it('when an update names a user before their registration (never written so, but possible in a log), then it is lost as it would be one event at a time', async () => {
+    const model = await harness.fresh(usersProjection);
+    await model.given([harness.event('ProfileUpdated', { userId: 'u-ann', changes: { name: 'Early' }, updatedAt: at() }), registered()]);
+    expect(await model.rows('SELECT name FROM users')).toEqual([{ name: 'Ann' }]);
+  });
+});

@@ -1,6 +1,6 @@
 import type { AdminRoleGranted, MembershipPurchased, ProfileUpdated, UserRegistered } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
-import { byEventType, type Projection } from '../runner/projection.ts';
+import type { Projection } from '../runner/projection.ts';
 
 /** The forum's users: profiles, roles and membership, and the total for the admin stats. */
 export const usersProjection: Projection = {
@@ -25,31 +25,78 @@ export const usersProjection: Projection = {
       INSERT INTO counters (name, value) VALUES ('users', 0) ON CONFLICT DO NOTHING;
     `);
   },
-  apply: byEventType({
-    async UserRegistered(trx, event: RecordedEvent) {
-      const user = (event as RecordedEvent<'UserRegistered', UserRegistered['data']>).data;
-      const inserted = await trx.raw(
-        `INSERT INTO users (id, email, name, photo_url, registered_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-        [user.userId, user.email, user.name, user.photoURL, user.registeredAt],
+  async apply(trx, events) {
+    // A batch is folded here and written in two statements, whatever its size: changes to users
+    // registered before the batch, then the batch's registrations carrying the changes that came
+    // after them. Both in this order is the log's order too: an update of an existing row cannot
+    // depend on a registration in the batch, and a registration's row takes only later changes.
+    const registrations = new Map<string, UserRow>();
+    const existing = new Map<string, Change>();
+    for (const event of events) {
+      switch (event.type) {
+        case 'UserRegistered': {
+          const user = (event as RecordedEvent<'UserRegistered', UserRegistered['data']>).data;
+          // a registration seen again changes nothing (ON CONFLICT DO NOTHING), in the batch as in the table
+          if (!registrations.has(user.userId)) {
+            registrations.set(user.userId, { id: user.userId, email: user.email, name: user.name, photoURL: user.photoURL, admin: false, member: false, registeredAt: user.registeredAt });
+          }
+          break;
+        }
+        case 'ProfileUpdated': {
+          // only the fields the update changed (a v1 event arrives upcast with both)
+          const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+          change(userId, { ...(changes.name !== undefined && { name: changes.name }), ...(changes.photoURL !== undefined && { photoURL: changes.photoURL }) });
+          break;
+        }
+        case 'AdminRoleGranted':
+          change((event as RecordedEvent<'AdminRoleGranted', AdminRoleGranted['data']>).data.userId, { admin: true });
+          break;
+        case 'MembershipPurchased':
+          change((event as RecordedEvent<'MembershipPurchased', MembershipPurchased['data']>).data.userId, { member: true });
+          break;
+        default:
+          break;
+      }
+    }
+    function change(userId: string, fields: Change) {
+      // the row as it stands in the table (if any), and the batch's own registration (if any) from here on
+      existing.set(userId, { ...existing.get(userId), ...fields });
+      const registered = registrations.get(userId);
+      if (registered) Object.assign(registered, fields);
+    }
+
+    if (existing.size > 0) {
+      await trx.raw(
+        `UPDATE users u SET name = coalesce(c.name, u.name), photo_url = coalesce(c."photoURL", u.photo_url),
+           role = CASE WHEN c.admin THEN 'admin' ELSE u.role END, is_member = u.is_member OR coalesce(c.member, false)
+         FROM jsonb_to_recordset(?::jsonb) AS c(id text, name text, "photoURL" text, admin boolean, member boolean)
+         WHERE u.id = c.id`,
+        [JSON.stringify([...existing].map(([id, fields]) => ({ id, ...fields })))],
       );
-      if (inserted.rowCount === 1) await trx.raw(`UPDATE counters SET value = value + 1 WHERE name = 'users'`);
-    },
-    async ProfileUpdated(trx, event: RecordedEvent) {
-      // only the fields the update changed (a v1 event arrives upcast with both)
-      const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
-      await trx.raw('UPDATE users SET name = coalesce(?, name), photo_url = coalesce(?, photo_url) WHERE id = ?', [
-        changes.name ?? null,
-        changes.photoURL ?? null,
-        userId,
-      ]);
-    },
-    async AdminRoleGranted(trx, event: RecordedEvent) {
-      const grant = (event as RecordedEvent<'AdminRoleGranted', AdminRoleGranted['data']>).data;
-      await trx.raw(`UPDATE users SET role = 'admin' WHERE id = ?`, [grant.userId]);
-    },
-    async MembershipPurchased(trx, event: RecordedEvent) {
-      const purchase = (event as RecordedEvent<'MembershipPurchased', MembershipPurchased['data']>).data;
-      await trx.raw('UPDATE users SET is_member = true WHERE id = ?', [purchase.userId]);
-    },
-  }),
+    }
+    if (registrations.size > 0) {
+      await trx.raw(
+        `WITH inserted AS (
+           INSERT INTO users (id, email, name, photo_url, role, is_member, registered_at)
+           SELECT id, email, name, "photoURL", CASE WHEN admin THEN 'admin' ELSE 'user' END, member, "registeredAt"
+           FROM jsonb_to_recordset(?::jsonb) AS x(id text, email text, name text, "photoURL" text, admin boolean, member boolean, "registeredAt" timestamptz)
+           ON CONFLICT (id) DO NOTHING
+           RETURNING 1
+         )
+         UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'users'`,
+        [JSON.stringify([...registrations.values()])],
+      );
+    }
+  },
 };
+
+interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+  photoURL: string;
+  admin: boolean;
+  member: boolean;
+  registeredAt: string;
+}
+type Change = Partial<Pick<UserRow, 'name' | 'photoURL' | 'admin' | 'member'>>;
