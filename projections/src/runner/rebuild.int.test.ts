@@ -183,4 +183,29 @@ describe('blue-green rebuild', () => {
     expect(stale.workers()).toEqual([]);
     await stale.stop();
   });
+
+  it('builds replaying the log together share one read of it', { timeout: 60_000 }, async () => {
+    const names = ['share_a', 'share_b', 'share_c'];
+    const first = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: names.map((n) => visible(n)) });
+    await first.start();
+    await appendTicks(2000);
+    const total = await log.eventCount();
+    for (const name of names) await waitFor(() => readModel(name), (m) => m.total === total);
+    await first.stop();
+
+    let reads = 0;
+    const counting = { ...log.store, readAll: (...args: Parameters<typeof log.store.readAll>) => (reads++, log.store.readAll(...args)) };
+    for (const name of names) await requestRebuild(log.db, { name, version: 1 }, 'operator:test');
+    const builder = createProjectionRunner({ db: log.db, connectionString: log.url, store: counting, logger, projections: names.map((n) => visible(n)), only: 'building', buildBatchSize: 1000 });
+    await builder.start();
+    try {
+      for (const name of names) await waitFor(() => projectionStatus(log.db), (all) => all.some((s) => s.name === name && s.build === 2 && s.role === 'live'));
+      for (const name of names) expect(await readModel(name)).toEqual({ rows: total, distinct_positions: total, total });
+      // one pass over the log (a batch per 1,000 events and the tail), not one per build
+      expect(reads).toBeLessThan(Math.ceil(total / 1000) + 20);
+      expect(reads).toBeGreaterThanOrEqual(Math.ceil(total / 1000));
+    } finally {
+      await builder.stop();
+    }
+  });
 });

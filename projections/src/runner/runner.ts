@@ -14,6 +14,7 @@ import {
   type CheckpointRow,
 } from './checkpoints.ts';
 import { CHECKPOINTS_CHANNEL, CONTROL_CHANNEL, READ_SCHEMA, type Projection } from './projection.ts';
+import { SharedLogReader } from './shared-log.ts';
 
 export interface RunnerOptions {
   db: Knex;
@@ -65,10 +66,12 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
   let lockQueue: Promise<unknown> = Promise.resolve();
   let stopped = false;
   const workers = new Map<string, Worker>();
+  const buildReader = new SharedLogReader(store, buildBatchSize);
   const checkpointNotifier = new CoalescingNotifier((payload) => db.raw('SELECT pg_notify(?, ?)', [CHECKPOINTS_CHANNEL, payload]));
 
   /** One session holds every advisory lock of this runner and listens for new builds. */
   function lockSession(): Promise<pg.Client> {
+    if (stopped) return Promise.reject(new Error('the projection runner is stopped'));
     lockClient ??= (async () => {
       const client = new pg.Client({ connectionString: options.connectionString, application_name: 'forum-projection-locks' });
       client.on('error', (error) => {
@@ -104,6 +107,8 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     role: BuildState;
     /** This runner's lock session holds the build's advisory lock (taken once: it counts re-entries). */
     locked = false;
+    /** Replaying the log (a build, or a live build far behind) rather than following its head. */
+    private replaying = false;
     position: LogPosition | null = null;
     private subscription: Subscription | null = null;
     private loop: Promise<void> | null = null;
@@ -203,11 +208,11 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     }
 
     private async follow() {
-      const subscription = store.subscribe({
-        after: this.position!,
-        batchSize: this.role === 'building' ? buildBatchSize : batchSize,
-        onBatch: (events) => this.inTurn(() => this.applyBatch(events)),
-      });
+      const onBatch = (events: readonly RecordedEvent[]) => this.inTurn(() => this.applyBatch(events));
+      // Builds, and live builds far behind (a first start on an imported log), replay the log
+      // through the shared reader in big batches; a live build near the head follows it on its own
+      this.replaying = this.role === 'building' || Number((await store.head()).globalPosition - this.position!.globalPosition) > buildBatchSize;
+      const subscription = this.replaying ? buildReader.subscribe({ after: this.position!, onBatch }) : store.subscribe({ after: this.position!, batchSize, onBatch });
       this.subscription = subscription;
       // A build may reach the head with a full batch and then see no event for a while: look regularly
       if (this.role === 'building') this.switchTimer = setInterval(() => void this.inTurn(() => this.trySwitch()).catch(() => {}), 500);
@@ -246,6 +251,8 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         }
       }
       if (this.role === 'building' && events.length < buildBatchSize) await this.trySwitch();
+      // a live build that has replayed up to the head goes back to following it in small batches
+      else if (this.role === 'live' && this.replaying && events.length < buildBatchSize) void this.subscription?.stop();
     }
 
     private async commit(events: readonly RecordedEvent[]) {
@@ -255,8 +262,8 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       const started = performance.now();
       await db.transaction(async (trx) => {
         await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
-        // A build's batches may be lost in a crash: the checkpoint goes with them, so they are replayed
-        if (this.role === 'building') await trx.raw('SET LOCAL synchronous_commit TO off');
+        // A replayed batch may be lost in a crash: its checkpoint goes with it, so it is replayed again
+        if (this.replaying) await trx.raw('SET LOCAL synchronous_commit TO off');
         await projection.apply(trx, events);
         const moved = await trx.raw(
           `UPDATE projections.checkpoints SET tx = ?::text::xid8, pos = ?, updated_at = now()
