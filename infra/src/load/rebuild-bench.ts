@@ -1,0 +1,118 @@
+/**
+ * `npm run bench -- rebuild`: a synthetic log of REBUILD_EVENTS events (default
+ * 1,000,000) with the forum's real event types in a realistic mix, loaded into
+ * a fresh forum's event store; the forum builds its read models from it; then
+ * every projection is rebuilt blue-green, as `forumctl rebuild --all` does,
+ * while READ_CONNECTIONS clients keep reading the forum's pages. Prints the
+ * rebuild's events/s and how many reads failed during it.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { createPostgresEventStore } from '@forum/command-service/eventstore';
+import { createKnex, createLogger } from '@forum/platform';
+import { allProjections, projectionStatus } from '@forum/projections';
+import { rebuildProjections } from '@forum/projections/rebuild';
+import { startEmbeddedPostgres } from '../embedded/postgres.ts';
+import { startBenchServer } from './server.ts';
+import { ms } from './stats.ts';
+import { loadSyntheticLog } from './synthetic-log.ts';
+
+const EVENTS = Number(process.env.REBUILD_EVENTS ?? 1_000_000);
+const READ_CONNECTIONS = Number(process.env.READ_CONNECTIONS ?? 4);
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+// 1. The log, loaded into the data folder before the forum first starts on it
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'forum-rebuild-bench-'));
+const postgres = await startEmbeddedPostgres({ dataDir, database: 'forum' });
+say(`loading a synthetic log of ${EVENTS.toLocaleString('en')} events…`);
+const loaded = await loadSyntheticLog(postgres.url, { events: EVENTS, seed: 42, onProgress: () => {} });
+await postgres.stop();
+say(`loaded ${loaded.events.toLocaleString('en')} events in ${(loaded.ms / 1000).toFixed(1)} s`);
+
+// 2. The forum on it (no demo data: the log is the data); it builds its read models first
+const server = await startBenchServer({ dataDir, env: { DEMO_DATA: 'false' } });
+const db = createKnex(server.databaseUrl, { max: 12 });
+const store = await createPostgresEventStore({ connectionString: server.databaseUrl, poolSize: 10 });
+try {
+  const firstStart = performance.now();
+  const caughtUp = async () => {
+    for (;;) {
+      const status = await projectionStatus(db);
+      if (status.length === allProjections.length && status.every((s) => s.role === 'live' && s.lag === 0)) return;
+      const halted = status.find((s) => s.error);
+      if (halted) throw new Error(`${halted.name} halted: ${halted.error}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
+  await caughtUp();
+  const firstSeconds = (performance.now() - firstStart) / 1000;
+  say(`the forum built its read models in ${firstSeconds.toFixed(1)} s`);
+
+  // 3. Readers on the forum's pages for the whole rebuild
+  const { rows: posts } = await db.raw<{ rows: { id: string }[] }>('SELECT id FROM read.posts ORDER BY created_at DESC LIMIT 20');
+  const paths = [
+    '/api/posts?page=1',
+    '/api/posts?page=20&sort=popularity',
+    '/api/tags',
+    '/api/users/top-voted',
+    '/api/announcements',
+    ...posts.flatMap((p) => [`/api/posts/${p.id}`, `/api/comments/${p.id}`]),
+  ];
+  let next = 0;
+  let finished: (result: autocannon.Result) => void = () => {};
+  const readResult = new Promise<autocannon.Result>((resolve) => (finished = resolve));
+  const readers = autocannon(
+    {
+      url: server.base,
+      connections: READ_CONNECTIONS,
+      duration: 3600,
+      requests: [{ setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }) }],
+    },
+    (error, result) => (error ? say(`readers: ${error.message}`) : finished(result)),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+
+  // 4. Rebuild every projection (as `forumctl rebuild --all`; the forum's runner may take some builds)
+  say(`rebuilding ${allProjections.length} projections while ${READ_CONNECTIONS} clients read…`);
+  let lastLine = 0;
+  const outcome = await rebuildProjections({
+    db,
+    connectionString: server.databaseUrl,
+    store,
+    projections: allProjections,
+    requestedBy: 'operator:bench',
+    logger: createLogger('rebuild-bench', process.env.LOG_LEVEL || 'silent'),
+    onProgress(progress) {
+      if (performance.now() - lastLine < 5000) return;
+      lastLine = performance.now();
+      const slowest = progress.reduce((a, b) => (a.position <= b.position ? a : b));
+      say(`  ${progress.filter((p) => p.state === 'live').length}/${progress.length} switched; slowest ${slowest.build.name} at ${Math.floor((slowest.position * 100) / Math.max(1, slowest.head))}%`);
+    },
+  });
+  readers.stop();
+  const reads = await readResult;
+  if (outcome.failed.length > 0) throw new Error(`rebuild failed: ${outcome.failed.map((f) => `${f.build.name}: ${f.error ?? f.state}`).join('; ')}`);
+
+  const events = loaded.events;
+  const failedReads = reads.non2xx + reads.errors + reads.timeouts;
+  const lines = [
+    '',
+    `forum bench: rebuild (${os.cpus().length} cores, Node ${process.version}, PostgreSQL with fsync on)`,
+    `  log                  ${events.toLocaleString('en').padStart(10)} events (${Object.entries(loaded.byType)
+      .sort((a, b) => b[1] - a[1])
+      .map(([type, n]) => `${type} ${n.toLocaleString('en')}`)
+      .join(', ')})`,
+    `  first build          ${Math.round(events / firstSeconds).toLocaleString('en').padStart(10)} events/s (${firstSeconds.toFixed(1)} s, all ${allProjections.length} projections, forum idle)`,
+    `  rebuild, all         ${Math.round(events / outcome.seconds).toLocaleString('en').padStart(10)} events/s (${outcome.seconds.toFixed(1)} s for ${allProjections.length} projections, blue-green, switched)`,
+    `  reads during it      ${reads.requests.total.toLocaleString('en').padStart(10)} (${READ_CONNECTIONS} connections, ${Math.round(reads.requests.average)}/s, p99 ${ms(reads.latency.p99)}), failed: ${failedReads}`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  if (failedReads > 0) process.exitCode = 1;
+} finally {
+  await store.close();
+  await db.destroy();
+  await server.stop();
+}
