@@ -48,8 +48,8 @@ export const announcementsProjection: Projection = {
       await trx.raw(
         `UPDATE announcements a SET author_name = coalesce(c.name, a.author_name), author_photo = coalesce(c."photoURL", a.author_photo)
          FROM jsonb_to_recordset(?::jsonb) AS c("userId" text, name text, "photoURL" text)
-         WHERE a.author_id = c."userId"`,
-        [JSON.stringify([...changes].map(([userId, changed]) => ({ userId, ...changed })))],
+         WHERE a.author_id = c."userId" AND a.author_id = ANY (?::text[])`,
+        [JSON.stringify([...changes].map(([userId, changed]) => ({ userId, ...changed }))), [...changes.keys()]],
       );
     }
     if (published.size > 0) {

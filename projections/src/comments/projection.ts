@@ -137,11 +137,12 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
       `WITH changes AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, name text, "photoURL" text)),
        written AS (
          UPDATE comments c SET author_name = coalesce(x.name, c.author_name), author_photo = coalesce(x."photoURL", c.author_photo)
-         FROM changes x WHERE c.author_id = x."userId"
+         FROM changes x WHERE c.author_id = x."userId" AND c.author_id = ANY (?::text[])
        )
        UPDATE reports r SET reporter_name = coalesce(x.name, r.reporter_name), reporter_photo = coalesce(x."photoURL", r.reporter_photo)
-       FROM changes x WHERE r.reporter_id = x."userId"`,
-      [json([...segment.profiles].map(([userId, changes]) => ({ userId, ...changes })))],
+       FROM changes x WHERE r.reporter_id = x."userId" AND r.reporter_id = ANY (?::text[])`,
+      // the ids again as an array: the planner then reads the rows through the indexes, not the whole tables
+      [json([...segment.profiles].map(([userId, changes]) => ({ userId, ...changes }))), [...segment.profiles.keys()], [...segment.profiles.keys()]],
     );
   }
   if (segment.added.size > 0) {

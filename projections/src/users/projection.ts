@@ -70,8 +70,8 @@ export const usersProjection: Projection = {
         `UPDATE users u SET name = coalesce(c.name, u.name), photo_url = coalesce(c."photoURL", u.photo_url),
            role = CASE WHEN c.admin THEN 'admin' ELSE u.role END, is_member = u.is_member OR coalesce(c.member, false)
          FROM jsonb_to_recordset(?::jsonb) AS c(id text, name text, "photoURL" text, admin boolean, member boolean)
-         WHERE u.id = c.id`,
-        [JSON.stringify([...existing].map(([id, fields]) => ({ id, ...fields })))],
+         WHERE u.id = c.id AND u.id = ANY (?::text[])`,
+        [JSON.stringify([...existing].map(([id, fields]) => ({ id, ...fields }))), [...existing.keys()]],
       );
     }
     if (registrations.size > 0) {
