@@ -1,0 +1,219 @@
+/**
+ * How fast each projection replays the log from scratch, and what of that is
+ * reading the log and what applying it.
+ *
+ *   npx tsx infra/src/load/replay-bench.ts [events] [--batch 500,5000] [--only posts,users] [--no-alone] [--no-together] [--no-reads] [--fast]
+ *                                          [--projections <module exporting `projections`>]   (to compare other versions of them)
+ *
+ * A throwaway embedded PostgreSQL (durable settings as `npm start` has them,
+ * unless --fast), the synthetic log loaded into it, then for each batch size:
+ * every projection at once with the real runner (a fresh database has no
+ * checkpoints, so each builds from the start), timed until every checkpoint is
+ * at the head; then each projection alone. `--no-reads` skips the read-only
+ * passes over the log (as the store reads it, as text, filtered by type).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { START } from '@forum/contracts';
+import { createPostgresEventStore, type RecordedEvent } from '@forum/command-service/eventstore';
+import { allProjections, createProjectionRunner, projectionStatus, type Projection } from '@forum/projections';
+import { createKnex, createLogger, type Knex } from '@forum/platform';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../embedded/postgres.ts';
+import { loadSyntheticLog } from './synthetic-log.ts';
+
+/** The event types each projection reads (for the filtered-read pass only). */
+const TYPES: Record<string, readonly string[]> = {
+  posts: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated'],
+  comments: ['CommentAdded', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated'],
+  users: ['UserRegistered', 'ProfileUpdated', 'AdminRoleGranted', 'MembershipPurchased'],
+  tags: ['TagCreated', 'TagDeleted'],
+  announcements: ['AnnouncementPublished', 'ProfileUpdated'],
+  contact: ['ContactMessageReceived'],
+  notifications: ['UserWarned', 'WarningsRead'],
+  audit: ['UserRegistered', 'ProfileUpdated', 'AdminRoleGranted', 'TagCreated', 'TagDeleted', 'AnnouncementPublished', 'CommentRemoved', 'UserWarned', 'PostDeleted'],
+};
+
+interface Timing {
+  batches: number;
+  events: number;
+  /** Inside the projection's apply. */
+  applyMs: number;
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    batch: { type: 'string', default: '500' },
+    only: { type: 'string' },
+    'no-alone': { type: 'boolean', default: false },
+    'no-together': { type: 'boolean', default: false },
+    'no-reads': { type: 'boolean', default: false },
+    fast: { type: 'boolean', default: false },
+    seed: { type: 'string', default: '1' },
+    projections: { type: 'string' },
+  },
+});
+const eventsWanted = Number(positionals[0] ?? 1_000_000);
+const batchSizes = values.batch.split(',').map(Number);
+const available: readonly Projection[] = values.projections
+  ? ((await import(path.resolve(values.projections))) as { projections: readonly Projection[] }).projections
+  : allProjections;
+const chosen = values.only ? available.filter((p) => values.only!.split(',').includes(p.name)) : available;
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'forum-replay-'));
+const server = await startEmbeddedPostgres({ dataDir, database: 'forum', fast: values.fast });
+const url = server.url;
+const db = createKnex(url, { max: 20 });
+const logger = createLogger('replay-bench', 'warn');
+const rate = (events: number, ms: number) => `${Math.round((events / ms) * 1000).toLocaleString('en-US')} ev/s`;
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+try {
+  console.log(`PostgreSQL ${values.fast ? 'fast (fsync off)' : 'durable'}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const loaded = await loadSyntheticLog(url, { events: eventsWanted, seed: Number(values.seed) });
+  const total = loaded.events;
+  console.log(`loaded ${total.toLocaleString('en-US')} events (${loaded.streams.toLocaleString('en-US')} streams) in ${s(loaded.ms)}: ${rate(total, loaded.ms)}`);
+  console.log('  ' + Object.entries(loaded.byType).sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${n}`).join(', '));
+
+  if (!values['no-reads']) {
+    for (const size of batchSizes) await readPasses(size, total);
+  }
+
+  for (const size of batchSizes) {
+    if (!values['no-together']) {
+      const run = await replay(chosen, size);
+      console.log(`\nall ${chosen.length} projections together, batch ${size}: ${s(run.ms)}, ${rate(total, run.ms)} (log events / wall time)`);
+      for (const [name, t] of Object.entries(run.timings)) {
+        console.log(`  ${name.padEnd(14)} apply ${s(t.applyMs).padStart(7)}  ${t.batches} batches`);
+      }
+    }
+    if (!values['no-alone']) {
+      console.log(`\neach projection alone, batch ${size}: wall = apply + the rest (reading the log, checkpoint, commit)`);
+      for (const projection of chosen) {
+        const run = await replay([projection], size);
+        const t = run.timings[projection.name]!;
+        console.log(
+          `  ${projection.name.padEnd(14)} ${s(run.ms).padStart(7)} ${rate(total, run.ms).padStart(14)}   apply ${s(t.applyMs).padStart(7)}  rest ${s(run.ms - t.applyMs).padStart(7)}  ${t.batches} batches`,
+        );
+      }
+    }
+  }
+} finally {
+  await db.destroy();
+  await server.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+/** Replays `projections` from an empty read side until every checkpoint is at the head. */
+async function replay(projections: readonly Projection[], batchSize: number): Promise<{ ms: number; timings: Record<string, Timing> }> {
+  await resetReadSide(db);
+  const timings: Record<string, Timing> = {};
+  const timed = projections.map((projection): Projection => {
+    const t: Timing = (timings[projection.name] = { batches: 0, events: 0, applyMs: 0 });
+    return {
+      ...projection,
+      async apply(trx: Knex.Transaction, events: readonly RecordedEvent[]) {
+        const started = performance.now();
+        await projection.apply(trx, events);
+        t.applyMs += performance.now() - started;
+        t.batches += 1;
+        t.events += events.length;
+      },
+    };
+  });
+  const store = await createPostgresEventStore({ connectionString: url, poolSize: projections.length + 2 });
+  const runner = createProjectionRunner({ db, connectionString: url, store, projections: timed, logger, batchSize, buildBatchSize: batchSize });
+  const started = performance.now();
+  let ms = 0;
+  // not awaited before polling: the bench measures until the checkpoints reach the head, whenever start() resolves
+  const starting = runner.start();
+  starting.catch(() => {});
+  try {
+    for (;;) {
+      const status = (await projectionStatus(db)).filter((row) => projections.some((p) => p.name === row.name));
+      const halted = status.find((row) => row.error);
+      if (halted) throw new Error(`${halted.name} halted: ${halted.error}`);
+      if (status.length === projections.length && status.every((row) => row.lag === 0)) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    ms = performance.now() - started;
+    const resolved = await Promise.race([starting.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 10_000))]);
+    if (!resolved) console.log(`  (runner.start() had not resolved 10 s after every checkpoint reached the head)`);
+  } finally {
+    await runner.stop();
+    await store.close();
+  }
+  return { ms, timings };
+}
+
+/** Drops every projection schema, the checkpoints and the read views: the next runner starts from nothing. */
+async function resetReadSide(knex: Knex) {
+  const { rows } = await knex.raw<{ rows: { nspname: string }[] }>(
+    `SELECT nspname FROM pg_namespace WHERE nspname IN ('projections', 'read') OR nspname ~ ?`,
+    [`^(${allProjections.map((p) => p.name).join('|')})_v[0-9]+`],
+  );
+  for (const { nspname } of rows) await knex.raw(`DROP SCHEMA "${nspname}" CASCADE`);
+}
+
+/** The log read once, without applying it: as the store reads it, as text, and filtered to one projection's types. */
+async function readPasses(batchSize: number, total: number) {
+  console.log(`\nreading the whole log once, batch ${batchSize}`);
+  const store = await createPostgresEventStore({ connectionString: url, poolSize: 2 });
+  try {
+    let started = performance.now();
+    let after = START;
+    let count = 0;
+    for (;;) {
+      const events = await store.readAll(after, batchSize);
+      if (events.length === 0) break;
+      count += events.length;
+      after = events.at(-1)!.position;
+    }
+    const storeMs = performance.now() - started;
+    console.log(`  store.readAll (jsonb parsed by pg)   ${s(storeMs).padStart(7)} ${rate(count, storeMs).padStart(14)}`);
+
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const scan = async (columns: string, filter: string, params: unknown[]) => {
+        let tx = '0';
+        let pos = '0';
+        let rows = 0;
+        const t0 = performance.now();
+        for (;;) {
+          const result = await client.query<{ tx: string; pos: string }>(
+            `SELECT transaction_id::text AS tx, global_position::text AS pos, ${columns} FROM eventstore.events
+             WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND transaction_id < pg_snapshot_xmin(pg_current_snapshot()) ${filter}
+             ORDER BY transaction_id, global_position LIMIT ${batchSize}`,
+            [tx, pos, ...params],
+          );
+          if (result.rows.length === 0) break;
+          rows += result.rows.length;
+          tx = result.rows.at(-1)!.tx;
+          pos = result.rows.at(-1)!.pos;
+        }
+        return { rows, ms: performance.now() - t0 };
+      };
+      const text = await scan('stream_id, stream_version, type, data::text AS data, metadata::text AS metadata, recorded_at', '', []);
+      console.log(`  same rows, data and metadata as text  ${s(text.ms).padStart(7)} ${rate(text.rows, text.ms).padStart(14)}`);
+      const bare = await scan('stream_id, stream_version, type, recorded_at', '', []);
+      console.log(`  same rows without data and metadata   ${s(bare.ms).padStart(7)} ${rate(bare.rows, bare.ms).padStart(14)}`);
+      for (const projection of chosen) {
+        const types = TYPES[projection.name];
+        if (!types) continue;
+        started = performance.now();
+        const filtered = await scan('stream_id, stream_version, type, data, metadata, recorded_at', 'AND type = ANY($3::text[])', [types]);
+        console.log(
+          `  only ${projection.name}'s types (${filtered.rows} rows)`.padEnd(40) + `${s(filtered.ms).padStart(7)} ${rate(total, filtered.ms).padStart(14)} (log events / time)`,
+        );
+      }
+    } finally {
+      await client.end();
+    }
+  } finally {
+    await store.close();
+  }
+}
