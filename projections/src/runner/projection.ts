@@ -14,6 +14,13 @@ export interface Projection {
   readonly exposes: Readonly<Record<string, string>>;
   /** Creates the tables (runs in the projection's schema, inside a transaction). */
   migrate(trx: Knex.Transaction): Promise<void>;
+  /**
+   * Creates the secondary indexes that serve reads (idempotently). A build
+   * replaying the log creates them once it has caught up: building an index
+   * once is far cheaper than maintaining it through a million updates. What
+   * `apply` itself looks rows up by belongs in `migrate`.
+   */
+  indexes?(trx: Knex.Transaction): Promise<void>;
   /** Applies a batch of events, in log order, inside the batch's transaction. */
   apply(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void>;
 }

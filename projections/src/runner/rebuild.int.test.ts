@@ -115,11 +115,13 @@ describe('blue-green rebuild', () => {
     const again = await requestRebuild(log.db, { name: 'resume', version: 1 }, 'operator:other');
     expect(again).toMatchObject({ resumed: true, build: { build: first.build.build } });
 
-    // a slow build, interrupted part way
+    // a build held part way (its 1,500th event waits for the gate), then interrupted
     let applied = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
     const slow = visible('resume', {
       onEvent: async () => {
-        if (++applied % 500 === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        if (++applied === 1500) await gate;
       },
     });
     const builder = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [slow], only: 'building', buildBatchSize: 250 });
@@ -131,8 +133,12 @@ describe('blue-green rebuild', () => {
     await second.stop();
 
     const key = { name: 'resume', version: 1, build: 2 };
-    const part = await waitFor(() => readCheckpoint(log.db, key), (row) => (row?.position.globalPosition ?? 0n) > 1000n);
-    await builder.stop();
+    await waitFor(async () => applied, (n) => n >= 1500);
+    const part = await readCheckpoint(log.db, key);
+    expect(part!.position.globalPosition).toBeGreaterThan(0n);
+    const stopping = builder.stop();
+    release();
+    await stopping;
     const interrupted = await readCheckpoint(log.db, key);
     expect(interrupted?.state).toBe('building');
     expect(interrupted!.position.globalPosition).toBeGreaterThanOrEqual(part!.position.globalPosition);
@@ -196,7 +202,16 @@ describe('blue-green rebuild', () => {
     let reads = 0;
     const counting = { ...log.store, readAll: (...args: Parameters<typeof log.store.readAll>) => (reads++, log.store.readAll(...args)) };
     for (const name of names) await requestRebuild(log.db, { name, version: 1 }, 'operator:test');
-    const builder = createProjectionRunner({ db: log.db, connectionString: log.url, store: counting, logger, projections: names.map((n) => visible(n)), only: 'building', buildBatchSize: 1000 });
+    const indexedAt: number[] = [];
+    const builder = createProjectionRunner({
+      db: log.db,
+      connectionString: log.url,
+      store: counting,
+      logger,
+      projections: names.map((n) => visible(n, { onIndexes: (rows) => indexedAt.push(rows) })),
+      only: 'building',
+      buildBatchSize: 1000,
+    });
     await builder.start();
     try {
       for (const name of names) await waitFor(() => projectionStatus(log.db), (all) => all.some((s) => s.name === name && s.build === 2 && s.role === 'live'));
@@ -204,6 +219,9 @@ describe('blue-green rebuild', () => {
       // one pass over the log (a batch per 1,000 events and the tail), not one per build
       expect(reads).toBeLessThan(Math.ceil(total / 1000) + 20);
       expect(reads).toBeGreaterThanOrEqual(Math.ceil(total / 1000));
+      // the read indexes were built once each build had replayed the log, not maintained through it
+      expect(indexedAt.length).toBeGreaterThanOrEqual(3);
+      expect(indexedAt.every((rows) => rows === total)).toBe(true);
     } finally {
       await builder.stop();
     }

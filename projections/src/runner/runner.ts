@@ -109,6 +109,11 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     locked = false;
     /** Replaying the log (a build, or a live build far behind) rather than following its head. */
     private replaying = false;
+    /** The read indexes wait for the end of the replay. */
+    private indexesPending = false;
+    /** The last batch was the log's tail, or none came for a while: time to finish the replay. */
+    private atTail = false;
+    private lastBatchAt = 0;
     position: LogPosition | null = null;
     private subscription: Subscription | null = null;
     private loop: Promise<void> | null = null;
@@ -188,10 +193,15 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         this.log.info('build retired: stopping');
         return null;
       }
+      // Builds, and live builds far behind (a first start on an imported log), replay the log
+      // through the shared reader in big batches; a live build near the head follows it on its own
+      this.replaying = row.state === 'building' || Number((await store.head()).globalPosition - row.position.globalPosition) > buildBatchSize;
+      this.indexesPending = this.replaying && projection.indexes !== undefined;
       await db.transaction(async (trx) => {
         await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
         await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
         await projection.migrate(trx);
+        if (!this.indexesPending) await projection.indexes?.(trx);
       });
       if (row.error) this.log.info({ failedPosition: row.failedPosition && positionToken(row.failedPosition) }, 'resuming a halted build');
       await db.transaction(async (trx) => {
@@ -209,13 +219,26 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
 
     private async follow() {
       const onBatch = (events: readonly RecordedEvent[]) => this.inTurn(() => this.applyBatch(events));
-      // Builds, and live builds far behind (a first start on an imported log), replay the log
-      // through the shared reader in big batches; a live build near the head follows it on its own
-      this.replaying = this.role === 'building' || Number((await store.head()).globalPosition - this.position!.globalPosition) > buildBatchSize;
-      const subscription = this.replaying ? buildReader.subscribe({ after: this.position!, onBatch }) : store.subscribe({ after: this.position!, batchSize, onBatch });
+      this.atTail = false;
+      this.lastBatchAt = performance.now();
+      const caughtUp = () => {
+        if (this.atTail) return;
+        this.atTail = true;
+        void this.inTurn(() => this.finishReplay()).catch(() => {});
+      };
+      const subscription = this.replaying
+        ? buildReader.subscribe({ after: this.position!, onBatch, onCaughtUp: caughtUp })
+        : store.subscribe({ after: this.position!, batchSize, onBatch });
       this.subscription = subscription;
+      // stop() may have come while this build was between subscriptions: it found none to stop
+      if (stopped) void subscription.stop();
       // A build may reach the head with a full batch and then see no event for a while: look regularly
-      if (this.role === 'building') this.switchTimer = setInterval(() => void this.inTurn(() => this.trySwitch()).catch(() => {}), 500);
+      if (this.replaying) {
+        this.switchTimer = setInterval(() => {
+          if (!this.atTail && performance.now() - this.lastBatchAt < 5000) return;
+          void this.inTurn(() => this.finishReplay()).catch(() => {});
+        }, 500);
+      }
       try {
         await subscription.done;
       } finally {
@@ -250,9 +273,29 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
           }
         }
       }
-      if (this.role === 'building' && events.length < buildBatchSize) await this.trySwitch();
-      // a live build that has replayed up to the head goes back to following it in small batches
-      else if (this.role === 'live' && this.replaying && events.length < buildBatchSize) void this.subscription?.stop();
+      this.lastBatchAt = performance.now();
+      this.atTail = events.length < buildBatchSize;
+      if (this.replaying && this.atTail) await this.finishReplay();
+    }
+
+    /**
+     * At the tail of a replay: the read indexes are built, then a build takes
+     * the live one's place, and a live build goes back to following the head
+     * in small batches.
+     */
+    private async finishReplay() {
+      if (!this.replaying || stopped) return;
+      if (this.indexesPending) {
+        const started = performance.now();
+        await db.transaction(async (trx) => {
+          await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
+          await this.projection.indexes!(trx);
+        });
+        this.indexesPending = false;
+        this.log.info({ ms: Math.round(performance.now() - started) }, 'read indexes built after the replay');
+      }
+      if (this.role === 'building') await this.trySwitch();
+      else void this.subscription?.stop();
     }
 
     private async commit(events: readonly RecordedEvent[]) {
@@ -288,6 +331,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       await db.raw('SELECT pg_notify(?, ?)', [CHECKPOINTS_CHANNEL, `switched:${this.key.name}`]);
       await db.raw('SELECT pg_notify(?, ?)', [CONTROL_CHANNEL, `switched:${this.key.name}`]);
       // From now on this build follows the log as the live one does: small batches, durable commits
+      this.replaying = false;
       void this.subscription?.stop();
       if (outcome.retired) await dropBuild(db, outcome.retired, this.log);
     }

@@ -4,6 +4,7 @@ import type { EventStore, RecordedEvent, Subscription } from '@forum/command-ser
 interface Consumer {
   after: LogPosition;
   onBatch: (events: readonly RecordedEvent[]) => Promise<void>;
+  onCaughtUp?: () => void;
   stopped: boolean;
   finish: (error?: unknown) => void;
   done: Promise<void>;
@@ -28,13 +29,14 @@ export class SharedLogReader {
     private readonly idleMs = 50,
   ) {}
 
-  subscribe(options: { after: LogPosition; onBatch: (events: readonly RecordedEvent[]) => Promise<void> }): Subscription {
+  /** `onCaughtUp`: the log has nothing after the consumer's position for now. */
+  subscribe(options: { after: LogPosition; onBatch: (events: readonly RecordedEvent[]) => Promise<void>; onCaughtUp?: () => void }): Subscription {
     let finish!: (error?: unknown) => void;
     const done = new Promise<void>((resolve, reject) => {
       finish = (error) => (error === undefined ? resolve() : reject(error));
     });
     done.catch(() => {});
-    const consumer: Consumer = { after: options.after, onBatch: options.onBatch, stopped: false, finish, done };
+    const consumer: Consumer = { after: options.after, onBatch: options.onBatch, onCaughtUp: options.onCaughtUp, stopped: false, finish, done };
     this.consumers.add(consumer);
     if (!this.running) void this.loop();
     return {
@@ -60,6 +62,7 @@ export class SharedLogReader {
         const batch: RecordedEvent[] = prefetched && compareLogPositions(prefetched.from, from) === 0 ? await prefetched.batch : await this.store.readAll(from, this.batchSize);
         prefetched = null;
         if (batch.length === 0) {
+          for (const consumer of this.consumers) if (!consumer.stopped) consumer.onCaughtUp?.();
           await new Promise<void>((resolve) => {
             const wake = () => {
               clearTimeout(timer);

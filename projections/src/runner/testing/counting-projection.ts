@@ -5,7 +5,14 @@ import type { Projection } from '../projection.ts';
  * and bumps a counter, so an event applied twice shows up as a duplicate row.
  */
 export function countingProjection(
-  options: { name?: string; version?: number; exposes?: Record<string, string>; onEvent?: (globalPosition: bigint) => void | Promise<void> } = {},
+  options: {
+    name?: string;
+    version?: number;
+    exposes?: Record<string, string>;
+    onEvent?: (globalPosition: bigint) => void | Promise<void>;
+    /** Called when the runner creates the read indexes, with the rows applied by then. */
+    onIndexes?: (rowsApplied: number) => void;
+  } = {},
 ): Projection {
   return {
     name: options.name ?? 'counting',
@@ -17,6 +24,10 @@ export function countingProjection(
         CREATE TABLE IF NOT EXISTS total (id integer PRIMARY KEY, value bigint NOT NULL);
         INSERT INTO total VALUES (1, 0) ON CONFLICT DO NOTHING;
       `);
+    },
+    async indexes(trx) {
+      await trx.raw('CREATE INDEX IF NOT EXISTS applied_stream ON applied (stream_id, stream_version)');
+      options.onIndexes?.((await trx.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM applied')).rows[0]!.n);
     },
     async apply(trx, events) {
       await trx.raw('INSERT INTO applied (pos, stream_id, stream_version) SELECT * FROM unnest(?::bigint[], ?::text[], ?::int[])', [
