@@ -113,7 +113,7 @@ describe('forumctl', () => {
 
     const rebuilt = await ctl(['rebuild', 'posts', 'users']);
     expect(rebuilt.code, rebuilt.err).toBe(0);
-    expect(rebuilt.out).toMatch(/rebuilt posts v1 build \d+, users v1 build \d+: reads switched/);
+    expect(rebuilt.out).toMatch(/rebuilt posts v2 build \d+, users v1 build \d+: reads switched/);
     const status = JSON.parse((await ctl(['status', '--json'])).out) as { name: string; build: number; state: string }[];
     expect(status.filter((s) => s.name === 'posts')).toEqual([expect.objectContaining({ state: 'live', build: expect.any(Number) })]);
     expect(status.find((s) => s.name === 'posts')!.build).toBeGreaterThan(1);

@@ -110,40 +110,6 @@ describe('given posts, votes and comments in one batch or in many', () => {
   });
 });
 
-describe('given a read model built before votes, comments and search existed', () => {
-  it('when the new build migrates it, then it gains the columns and counters in place, backfilled once', async () => {
-    const model = await harness.fresh(postsProjection, async (trx) => {
-      // the posts table as the first build created it, with two posts
-      await trx.raw(`
-        CREATE TABLE posts (
-          id uuid PRIMARY KEY, title text NOT NULL, description text NOT NULL, summary text NOT NULL, tags text[] NOT NULL,
-          author_id text NOT NULL, author_name text NOT NULL, author_email text NOT NULL, author_photo text NOT NULL,
-          created_at timestamptz NOT NULL, up_vote integer NOT NULL DEFAULT 0, down_vote integer NOT NULL DEFAULT 0,
-          comment_count integer NOT NULL DEFAULT 0, score integer GENERATED ALWAYS AS (up_vote - down_vote) STORED
-        );
-        CREATE TABLE counters (name text PRIMARY KEY, value bigint NOT NULL);
-        INSERT INTO counters VALUES ('posts', 2);
-        INSERT INTO posts (id, title, description, summary, tags, author_id, author_name, author_email, author_photo, created_at) VALUES
-          ('${uuid(1)}', 'Old one', 'Kubernetes tips', 's', '{React,DevOps}', 'u-old', 'Old', 'o@x', '', '2025-01-01'),
-          ('${uuid(2)}', 'Old two', 'More', 's', '{react}', 'u-old', 'Old', 'o@x', '', '2025-01-02');
-      `);
-    });
-    expect(await model.rows('SELECT id, tag_keys FROM posts ORDER BY id')).toEqual([
-      { id: uuid(1), tag_keys: ['devops', 'react'] },
-      { id: uuid(2), tag_keys: ['react'] },
-    ]);
-    expect(await model.rows('SELECT tag_key, posts FROM tag_counters ORDER BY tag_key')).toEqual([
-      { tag_key: 'devops', posts: 1 },
-      { tag_key: 'react', posts: 2 },
-    ]);
-    expect(await model.rows('SELECT user_id, name, posts, up_votes FROM author_stats')).toEqual([{ user_id: 'u-old', name: 'Old', posts: 2, up_votes: 0 }]);
-    expect(await model.rows("SELECT id FROM posts WHERE search @@ websearch_to_tsquery('english', 'kubernetes')")).toEqual([{ id: uuid(1) }]);
-    // votes on the old posts count from now on
-    await model.given([vote(1, 'v', 'none', 'up')]);
-    expect(await model.rows('SELECT up_votes FROM author_stats')).toEqual([{ up_votes: 1 }]);
-  });
-});
-
 describe('given one batch that holds what the log says in order (the batch is folded and written set-based)', () => {
   const renamed = (name: string) => harness.event('ProfileUpdated', { userId: 'u-ann', changes: { name }, updatedAt: new Date().toISOString() });
 

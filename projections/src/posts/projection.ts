@@ -22,14 +22,14 @@ import type { Projection } from '../runner/projection.ts';
  * `vote`, so the counts follow without reading any other vote, and a batch of
  * votes on one post becomes one UPDATE of that post.
  *
- * The migration is additive (ADD COLUMN / CREATE … IF NOT EXISTS and one-time
- * backfills recorded in `migrations`), so a read model built by an earlier
- * build keeps serving while it gains the new columns: nothing it had applied
- * needs replaying, since the events that feed the new columns are new too.
+ * Version 2 is version 1's tables without its in-place backfills: schema
+ * changes are new versions now, built blue-green beside the live one. The
+ * read indexes (newest, popular, tags, full text, an author's newest) come
+ * in `indexes`, so a replay does not rewrite their entries at every vote.
  */
 export const postsProjection: Projection = {
   name: 'posts',
-  version: 1,
+  version: 2,
   exposes: { posts: 'posts', post_counters: 'counters', post_votes: 'votes', author_stats: 'author_stats', post_tag_counters: 'tag_counters' },
   async migrate(trx) {
     await trx.raw(`
@@ -39,6 +39,8 @@ export const postsProjection: Projection = {
         description text NOT NULL,
         summary text NOT NULL,
         tags text[] NOT NULL,
+        -- tag search ignores case: the lower-cased tags
+        tag_keys text[] NOT NULL DEFAULT '{}',
         author_id text NOT NULL,
         author_name text NOT NULL,
         author_email text NOT NULL,
@@ -47,30 +49,19 @@ export const postsProjection: Projection = {
         up_vote integer NOT NULL DEFAULT 0,
         down_vote integer NOT NULL DEFAULT 0,
         comment_count integer NOT NULL DEFAULT 0,
-        score integer GENERATED ALWAYS AS (up_vote - down_vote) STORED
+        score integer GENERATED ALWAYS AS (up_vote - down_vote) STORED,
+        -- full-text search over title (weight A) and description (B). PostgreSQL 18 makes a
+        -- generated column virtual unless told otherwise, and a GIN index needs it STORED
+        search tsvector GENERATED ALWAYS AS (
+          setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', description), 'B')
+        ) STORED
       );
-      CREATE INDEX IF NOT EXISTS posts_newest ON posts (created_at DESC, id DESC);
-      CREATE INDEX IF NOT EXISTS posts_popular ON posts (score DESC, created_at DESC, id DESC);
+      -- a user's newest posts (profile, My Posts); also how a profile change finds the author's posts
+      CREATE INDEX IF NOT EXISTS posts_author_newest ON posts (author_id, created_at DESC, id DESC);
       CREATE TABLE IF NOT EXISTS counters (name text PRIMARY KEY, value bigint NOT NULL);
       INSERT INTO counters (name, value) VALUES ('posts', 0) ON CONFLICT DO NOTHING;
-
-      -- tag search ignores case: the lower-cased tags, and the number of posts per lower-cased tag
-      ALTER TABLE posts ADD COLUMN IF NOT EXISTS tag_keys text[] NOT NULL DEFAULT '{}';
-      CREATE INDEX IF NOT EXISTS posts_tag_keys ON posts USING gin (tag_keys);
+      -- the number of posts per lower-cased tag
       CREATE TABLE IF NOT EXISTS tag_counters (tag_key text PRIMARY KEY, posts integer NOT NULL);
-      -- full-text search over title (weight A) and description (B). PostgreSQL 18 makes a
-      -- generated column virtual unless told otherwise, and a GIN index needs it STORED
-      ALTER TABLE posts ADD COLUMN IF NOT EXISTS search tsvector GENERATED ALWAYS AS (
-        setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', description), 'B')
-      ) STORED;
-      CREATE INDEX IF NOT EXISTS posts_search ON posts USING gin (search);
-      -- a user's newest posts (profile, My Posts)
-      CREATE INDEX IF NOT EXISTS posts_author_newest ON posts (author_id, created_at DESC, id DESC);
-      -- indexes no read uses cost every write (a vote rewrites the post's entry in each):
-      -- tags are searched through tag_keys, an author's posts through posts_author_newest
-      DROP INDEX IF EXISTS posts_tags;
-      DROP INDEX IF EXISTS posts_author;
-
       -- each voter's current vote (the post page shows the caller's own)
       CREATE TABLE IF NOT EXISTS votes (
         post_id uuid NOT NULL,
@@ -86,28 +77,16 @@ export const postsProjection: Projection = {
         posts integer NOT NULL DEFAULT 0,
         up_votes integer NOT NULL DEFAULT 0
       );
-      CREATE INDEX IF NOT EXISTS author_stats_top ON author_stats (up_votes DESC, name, user_id) WHERE up_votes > 0;
-
-      CREATE TABLE IF NOT EXISTS migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
     `);
-    // one-time backfills of the new columns and counters from the posts already projected
+  },
+  async indexes(trx) {
+    // A vote rewrites its post's entry in each of these (the score changes): nothing else is indexed
     await trx.raw(`
-      WITH first AS (INSERT INTO migrations (name) VALUES ('tags-authors-2026-11') ON CONFLICT DO NOTHING RETURNING 1),
-      keys AS (
-        UPDATE posts SET tag_keys = ARRAY(SELECT DISTINCT lower(t) FROM unnest(tags) AS t)
-        WHERE EXISTS (SELECT 1 FROM first) AND cardinality(tags) > 0
-      ),
-      tagged AS (
-        INSERT INTO tag_counters (tag_key, posts)
-        SELECT k, count(DISTINCT p.id) FROM posts p, LATERAL (SELECT DISTINCT lower(t) AS k FROM unnest(p.tags) AS t) l
-        WHERE EXISTS (SELECT 1 FROM first) GROUP BY k
-        ON CONFLICT (tag_key) DO NOTHING
-      )
-      INSERT INTO author_stats (user_id, name, photo_url, posts, up_votes)
-      SELECT DISTINCT ON (author_id) author_id, author_name, author_photo, count(*) OVER (PARTITION BY author_id), sum(up_vote) OVER (PARTITION BY author_id)
-      FROM posts WHERE EXISTS (SELECT 1 FROM first)
-      ORDER BY author_id, created_at DESC
-      ON CONFLICT (user_id) DO NOTHING
+      CREATE INDEX IF NOT EXISTS posts_newest ON posts (created_at DESC, id DESC);
+      CREATE INDEX IF NOT EXISTS posts_popular ON posts (score DESC, created_at DESC, id DESC);
+      CREATE INDEX IF NOT EXISTS posts_tag_keys ON posts USING gin (tag_keys);
+      CREATE INDEX IF NOT EXISTS posts_search ON posts USING gin (search);
+      CREATE INDEX IF NOT EXISTS author_stats_top ON author_stats (up_votes DESC, name, user_id) WHERE up_votes > 0;
     `);
   },
   async apply(trx, events) {

@@ -28,6 +28,7 @@ export async function projectionHarness(prefix: string) {
       if (before) await inSchema(before);
       await inSchema((trx) => projection.migrate(trx));
       await inSchema((trx) => projection.migrate(trx));
+      await inSchema(async (trx) => projection.indexes?.(trx));
       return {
         schema,
         inSchema,
