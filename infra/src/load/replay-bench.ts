@@ -133,7 +133,7 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
   starting.catch(() => {});
   try {
     for (;;) {
-      const status = (await projectionStatus(db)).filter((row) => projections.some((p) => p.name === row.name));
+      const status = (await projectionStatus(db).catch(() => [])).filter((row) => projections.some((p) => p.name === row.name)); // [] until the runner made its tables
       const halted = status.find((row) => row.error);
       if (halted) throw new Error(`${halted.name} halted: ${halted.error}`);
       if (status.length === projections.length && status.every((row) => row.lag === 0)) break;
