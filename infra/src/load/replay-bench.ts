@@ -41,6 +41,8 @@ interface Timing {
   events: number;
   /** Inside the projection's apply. */
   applyMs: number;
+  /** Building its read indexes (null: not yet, or it has none). */
+  indexesMs: number | null;
 }
 
 const { values, positionals } = parseArgs({
@@ -87,7 +89,7 @@ try {
       const run = await replay(chosen, size);
       console.log(`\nall ${chosen.length} projections together, batch ${size}: ${s(run.ms)}, ${rate(total, run.ms)} (log events / wall time)`);
       for (const [name, t] of Object.entries(run.timings)) {
-        console.log(`  ${name.padEnd(14)} apply ${s(t.applyMs).padStart(7)}  ${t.batches} batches`);
+        console.log(`  ${name.padEnd(14)} apply ${s(t.applyMs).padStart(7)}  ${t.batches} batches${t.indexesMs === null ? '' : `, read indexes ${s(t.indexesMs)}`}`);
       }
     }
     if (!values['no-alone']) {
@@ -96,7 +98,7 @@ try {
         const run = await replay([projection], size);
         const t = run.timings[projection.name]!;
         console.log(
-          `  ${projection.name.padEnd(14)} ${s(run.ms).padStart(7)} ${rate(total, run.ms).padStart(14)}   apply ${s(t.applyMs).padStart(7)}  rest ${s(run.ms - t.applyMs).padStart(7)}  ${t.batches} batches`,
+          `  ${projection.name.padEnd(14)} ${s(run.ms).padStart(7)} ${rate(total, run.ms).padStart(14)}   apply ${s(t.applyMs).padStart(7)}  rest ${s(run.ms - t.applyMs).padStart(7)}  ${t.batches} batches${t.indexesMs === null ? '' : `, read indexes ${s(t.indexesMs)}`}`,
         );
       }
     }
@@ -112,7 +114,8 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
   await resetReadSide(db);
   const timings: Record<string, Timing> = {};
   const timed = projections.map((projection): Projection => {
-    const t: Timing = (timings[projection.name] = { batches: 0, events: 0, applyMs: 0 });
+    const t: Timing = (timings[projection.name] = { batches: 0, events: 0, applyMs: 0, indexesMs: null });
+    const indexes = projection.indexes;
     return {
       ...projection,
       async apply(trx: Knex.Transaction, events: readonly RecordedEvent[]) {
@@ -122,6 +125,14 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
         t.batches += 1;
         t.events += events.length;
       },
+      // the read indexes a replay builds at its end are part of it
+      ...(indexes && {
+        async indexes(trx: Knex.Transaction) {
+          const started = performance.now();
+          await indexes(trx);
+          t.indexesMs = performance.now() - started;
+        },
+      }),
     };
   });
   const store = await createPostgresEventStore({ connectionString: url, poolSize: projections.length + 2 });
@@ -136,7 +147,8 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
       const status = (await projectionStatus(db).catch(() => [])).filter((row) => projections.some((p) => p.name === row.name)); // [] until the runner made its tables
       const halted = status.find((row) => row.error);
       if (halted) throw new Error(`${halted.name} halted: ${halted.error}`);
-      if (status.length === projections.length && status.every((row) => row.lag === 0)) break;
+      const indexed = projections.every((p) => !p.indexes || timings[p.name]!.indexesMs !== null);
+      if (status.length === projections.length && status.every((row) => row.lag === 0) && indexed) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     ms = performance.now() - started;
