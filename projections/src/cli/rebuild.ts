@@ -1,7 +1,7 @@
 import type { EventStore } from '@forum/command-service/eventstore';
 import type { Knex, Logger } from '@forum/platform';
 import cliProgress from 'cli-progress';
-import { buildLabel, readCheckpoint, requestRebuild, type BuildKey, type CheckpointRow } from '../runner/checkpoints.ts';
+import { buildLabel, notifyRunners, readCheckpoint, requestRebuild, type BuildKey, type CheckpointRow } from '../runner/checkpoints.ts';
 import type { Projection } from '../runner/projection.ts';
 import { createProjectionRunner } from '../runner/runner.ts';
 
@@ -38,8 +38,10 @@ export type RebuildOutcome = { interrupted: boolean; failed: RebuildProgress[]; 
  */
 export async function rebuildProjections(options: RebuildOptions): Promise<RebuildOutcome> {
   const { db, store } = options;
+  // The builds are asked for quietly and taken by this process's runner before other runners
+  // hear of them: one process then replays the log once for all of them
   const requests = [];
-  for (const projection of options.projections) requests.push(await requestRebuild(db, projection, options.requestedBy));
+  for (const projection of options.projections) requests.push(await requestRebuild(db, projection, options.requestedBy, { notify: false }));
   const runner = createProjectionRunner({
     db,
     connectionString: options.connectionString,
@@ -53,6 +55,7 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
   const started = performance.now();
   const rates = new Map<string, { at: number; position: number; rate: number }>();
   await runner.start();
+  await notifyRunners(db, 'build:requested');
   let interrupted = false;
   void options.interrupted?.then(() => (interrupted = true));
   try {

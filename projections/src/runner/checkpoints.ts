@@ -189,7 +189,12 @@ export type RebuildRequest = { build: CheckpointRow; resumed: boolean };
  * rebuilds of one projection never run at once. A projection runner picks the
  * build up (a NOTIFY tells runners at once).
  */
-export async function requestRebuild(db: Knex, projection: Pick<Projection, 'name' | 'version'>, requestedBy: string): Promise<RebuildRequest> {
+export async function requestRebuild(
+  db: Knex,
+  projection: Pick<Projection, 'name' | 'version'>,
+  requestedBy: string,
+  options: { notify?: boolean } = {},
+): Promise<RebuildRequest> {
   const request = await db.transaction(async (trx) => {
     await lockName(trx, projection.name);
     const all = await buildsOf(trx, projection.name);
@@ -200,8 +205,13 @@ export async function requestRebuild(db: Knex, projection: Pick<Projection, 'nam
     const hasLive = all.some((b) => b.state === 'live');
     return { build: await insertBuild(trx, key, hasLive ? 'building' : 'live', requestedBy), resumed: false };
   });
-  await db.raw('SELECT pg_notify(?, ?)', [CONTROL_CHANNEL, `build:${projection.name}`]);
+  if (options.notify ?? true) await notifyRunners(db, `build:${projection.name}`);
   return request;
+}
+
+/** Tells every projection runner to look for new builds now. */
+export async function notifyRunners(db: Knex, payload: string): Promise<void> {
+  await db.raw('SELECT pg_notify(?, ?)', [CONTROL_CHANNEL, payload]);
 }
 
 export type SwitchOutcome = { switched: true; retired: CheckpointRow | null } | { switched: false; reason: 'behind' | 'not-building' };

@@ -7,6 +7,7 @@ import {
   buildSchema,
   buildsToRun,
   migrateCheckpoints,
+  notifyRunners,
   readCheckpoint,
   switchToBuild,
   type BuildKey,
@@ -329,7 +330,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       this.role = 'live';
       this.log.info({ position: this.position && positionToken(this.position), retired: outcome.retired && buildLabel(outcome.retired) }, 'build switched in: reads now come from it');
       await db.raw('SELECT pg_notify(?, ?)', [CHECKPOINTS_CHANNEL, `switched:${this.key.name}`]);
-      await db.raw('SELECT pg_notify(?, ?)', [CONTROL_CHANNEL, `switched:${this.key.name}`]);
+      await notifyRunners(db, `switched:${this.key.name}`);
       // From now on this build follows the log as the live one does: small batches, durable commits
       this.replaying = false;
       void this.subscription?.stop();
