@@ -55,7 +55,17 @@ export class CheckpointWatcher {
     this.wakeAll();
   }
 
-  async refresh(): Promise<void> {
+  private refreshing: Promise<void> | null = null;
+
+  /** Reads the live checkpoints; calls that come while one is under way share it (one client, one query at a time). */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.readLive().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private async readLive(): Promise<void> {
     try {
       // a halted projection is left out: it would hold every reader back until it is fixed
       const { rows } = await (await this.queryClient()).query<{ name: string; version: number; build: number; tx: string; pos: string }>(
