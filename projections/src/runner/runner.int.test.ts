@@ -95,6 +95,11 @@ describe('projection runner', () => {
     } finally {
       await second.stop();
     }
+    // stopped runners leave no session behind (the lock sessions release their builds)
+    const sessions = await log.db.raw<{ rows: { n: number }[] }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-projection-locks'`,
+    );
+    expect(sessions.rows[0]!.n).toBe(0);
   });
 
   it('halts only the projection whose handler throws, at the failing event, and resumes it after a restart', { timeout: 60_000 }, async () => {
