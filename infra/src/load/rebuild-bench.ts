@@ -3,7 +3,8 @@
  * 1,000,000) with the forum's real event types in a realistic mix, loaded into
  * a fresh forum's event store; the forum builds its read models from it; then
  * every projection is rebuilt blue-green, as `forumctl rebuild --all` does,
- * while READ_CONNECTIONS clients keep reading the forum's pages. Prints the
+ * while READ_CONNECTIONS clients keep reading the forum's pages (READ_RATE
+ * requests/s in all, 200 by default; 0 for as fast as they can). Prints the
  * rebuild's events/s and how many reads failed during it.
  */
 import { mkdtemp } from 'node:fs/promises';
@@ -21,6 +22,8 @@ import { loadSyntheticLog } from './synthetic-log.ts';
 
 const EVENTS = Number(process.env.REBUILD_EVENTS ?? 1_000_000);
 const READ_CONNECTIONS = Number(process.env.READ_CONNECTIONS ?? 4);
+/** A forum's steady read traffic during the rebuild (requests/s over all connections); 0 reads as fast as it can. */
+const READ_RATE = Number(process.env.READ_RATE ?? 200);
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 // 1. The log, loaded into the data folder before the forum first starts on it
@@ -67,6 +70,7 @@ try {
     {
       url: server.base,
       connections: READ_CONNECTIONS,
+      ...(READ_RATE > 0 ? { overallRate: READ_RATE } : {}),
       duration: 3600,
       requests: [{ setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }) }],
     },
@@ -75,7 +79,7 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 1000));
 
   // 4. Rebuild every projection (as `forumctl rebuild --all`; the forum's runner may take some builds)
-  say(`rebuilding ${allProjections.length} projections while ${READ_CONNECTIONS} clients read…`);
+  say(`rebuilding ${allProjections.length} projections while ${READ_CONNECTIONS} clients read${READ_RATE > 0 ? ` (${READ_RATE}/s)` : ""}…`);
   let lastLine = 0;
   const outcome = await rebuildProjections({
     db,
@@ -106,7 +110,7 @@ try {
       .join(', ')})`,
     `  first build          ${Math.round(events / firstSeconds).toLocaleString('en').padStart(10)} events/s (${firstSeconds.toFixed(1)} s, all ${allProjections.length} projections, forum idle)`,
     `  rebuild, all         ${Math.round(events / outcome.seconds).toLocaleString('en').padStart(10)} events/s (${outcome.seconds.toFixed(1)} s for ${allProjections.length} projections, blue-green, switched)`,
-    `  reads during it      ${reads.requests.total.toLocaleString('en').padStart(10)} (${READ_CONNECTIONS} connections, ${Math.round(reads.requests.average)}/s, p99 ${ms(reads.latency.p99)}), failed: ${failedReads}`,
+    `  reads during it      ${reads.requests.total.toLocaleString('en').padStart(10)} (${READ_CONNECTIONS} connections, ${Math.round(reads.requests.average)}/s${READ_RATE > 0 ? ` paced at ${READ_RATE}/s` : ''}, p99 ${ms(reads.latency.p99)}), failed: ${failedReads}`,
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
