@@ -173,11 +173,21 @@ describe('blue-green rebuild', () => {
     await waitFor(() => readModel('upgrade'), (m) => m.total === total);
     await v1.stop();
 
-    const v2 = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('upgrade', { version: 2 })] });
+    // v2 changes the exposed table's columns: its views are replaced, not just repointed
+    const upgraded = visible('upgrade', { version: 2 });
+    const v2Projection = {
+      ...upgraded,
+      async migrate(trx: Parameters<typeof upgraded.migrate>[0]) {
+        await trx.raw('CREATE TABLE IF NOT EXISTS applied (note text, pos bigint NOT NULL, stream_id text NOT NULL, stream_version integer NOT NULL)');
+        await upgraded.migrate(trx);
+      },
+    };
+    const v2 = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [v2Projection] });
     await v2.start();
     try {
       await waitFor(() => readCheckpoint(log.db, { name: 'upgrade', version: 2, build: 1 }), (row) => row?.state === 'live');
       expect(await readModel('upgrade')).toEqual({ rows: total, distinct_positions: total, total });
+      expect((await log.db.raw(`SELECT note FROM read.upgrade_applied LIMIT 1`)).rows).toEqual([{ note: null }]);
       expect((await readCheckpoint(log.db, { name: 'upgrade', version: 1, build: 1 }))?.state).toBe('retired');
       expect(await waitFor(() => schemaExists('upgrade_v1'), (exists) => !exists)).toBe(false);
     } finally {
