@@ -38,10 +38,6 @@ export type RebuildOutcome = { interrupted: boolean; failed: RebuildProgress[]; 
  */
 export async function rebuildProjections(options: RebuildOptions): Promise<RebuildOutcome> {
   const { db, store } = options;
-  // The builds are asked for quietly and taken by this process's runner before other runners
-  // hear of them: one process then replays the log once for all of them
-  const requests = [];
-  for (const projection of options.projections) requests.push(await requestRebuild(db, projection, options.requestedBy, { notify: false }));
   const runner = createProjectionRunner({
     db,
     connectionString: options.connectionString,
@@ -55,6 +51,11 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
   const started = performance.now();
   const rates = new Map<string, { at: number; position: number; rate: number }>();
   await runner.start();
+  // The builds are asked for quietly and taken by this process's runner at once, before other
+  // runners hear of them (or poll): one process then replays the log once for all of them
+  const requests = [];
+  for (const projection of options.projections) requests.push(await requestRebuild(db, projection, options.requestedBy, { notify: false }));
+  await runner.sync();
   await notifyRunners(db, 'build:requested');
   let interrupted = false;
   void options.interrupted?.then(() => (interrupted = true));
