@@ -1,4 +1,5 @@
 import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestLogger, createHttpApp, type Logger, type TokenVerifier } from '@forum/platform';
+import type { ProjectionControl } from '@forum/projections';
 import type { Express } from 'express';
 import type { ForumCommands } from '../domain/forum.ts';
 import type { EventStore } from '../eventstore/index.ts';
@@ -7,7 +8,7 @@ import { adminRoutes, contactRoutes } from './admin.ts';
 import { communityRoutes } from './community.ts';
 import { membershipRoutes } from './membership.ts';
 import { meRoutes } from './me.ts';
-import { operationsRoutes, type ProjectionControlPort } from './operations.ts';
+import { operationsRoutes } from './operations.ts';
 import { postRoutes } from './posts.ts';
 
 export interface CommandAppDeps {
@@ -18,7 +19,7 @@ export interface CommandAppDeps {
   readonly clock: () => Date;
   readonly directory: UserDirectory;
   /** Rebuilds from the admin API; without it POST /api/admin/projections/:name/rebuild answers 503. */
-  readonly projections?: ProjectionControlPort;
+  readonly projections?: ProjectionControl;
 }
 
 /** The write side of /api: every method but GET and HEAD. */

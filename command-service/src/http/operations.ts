@@ -3,14 +3,6 @@ import { ForbiddenError, NotFoundError, parseInput, principalOf, requireAuth, Un
 import { Router } from 'express';
 import type { CommandAppDeps } from './app.ts';
 
-/**
- * The projections' control, as the admin API uses it (a port: the projection
- * runner's implementation in-process, or the distributed layout's).
- */
-export interface ProjectionControlPort {
-  requestRebuild(name: string, requestedBy: string): Promise<Omit<RebuildStarted, 'success'> | null>;
-}
-
 /** POST /api/admin/projections/:name/rebuild: admins start a blue-green rebuild (202; the runner does the work). */
 export function operationsRoutes({ commands, verifyToken, projections, logger }: CommandAppDeps): Router {
   const router = Router();

@@ -1,20 +1,18 @@
-import type { ProjectionStatus } from '@forum/contracts';
+import type { RebuildStarted } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { buildSchema, requestRebuild } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 import { projectionStatus } from './status.ts';
 
-/** What the admin API may do with the projections: see them, and start a blue-green rebuild. */
+/** What the admin API's rebuild call does with the projections (the status list is read on the query side). */
 export interface ProjectionControl {
-  status(): Promise<ProjectionStatus[]>;
   /** Null when no projection has that name. A rebuild under way is answered (resumed) rather than started twice. */
-  requestRebuild(name: string, requestedBy: string): Promise<{ resumed: boolean; projection: ProjectionStatus } | null>;
+  requestRebuild(name: string, requestedBy: string): Promise<Omit<RebuildStarted, 'success'> | null>;
 }
 
 /** Requests go into projections.checkpoints; whichever projection runner is up picks the build up. */
 export function createProjectionControl(db: Knex, projections: readonly Projection[]): ProjectionControl {
   return {
-    status: () => projectionStatus(db),
     async requestRebuild(name, requestedBy) {
       const projection = projections.find((p) => p.name === name);
       if (!projection) return null;
