@@ -1,7 +1,7 @@
 import type { EventStore } from '@forum/command-service/eventstore';
 import type { Knex, Logger } from '@forum/platform';
 import cliProgress from 'cli-progress';
-import { buildLabel, notifyRunners, readCheckpoint, requestRebuild, type BuildKey, type CheckpointRow } from '../runner/checkpoints.ts';
+import { buildLabel, notifyRunners, readCheckpoints, requestRebuild, type BuildKey, type CheckpointRow } from '../runner/checkpoints.ts';
 import type { Projection } from '../runner/projection.ts';
 import { createProjectionRunner } from '../runner/runner.ts';
 
@@ -61,7 +61,9 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
   void options.interrupted?.then(() => (interrupted = true));
   try {
     for (;;) {
-      const progress = await Promise.all(requests.map(({ build }) => progressOf(db, build, rates)));
+      // one look a tick: the builds' checkpoints and the log's head
+      const [rows, head] = await Promise.all([readCheckpoints(db, { retired: true }), store.head()]);
+      const progress = requests.map(({ build }) => progressOf(build, rows, Number(head.globalPosition), rates));
       options.onProgress?.(progress);
       const failed = progress.filter((p) => p.state === 'halted' || p.state === 'gone');
       const done = progress.every((p) => p.state !== 'building');
@@ -73,11 +75,13 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
   }
 }
 
-async function progressOf(db: Knex, build: CheckpointRow, rates: Map<string, { at: number; position: number; rate: number }>): Promise<RebuildProgress> {
-  const [row, head] = await Promise.all([
-    readCheckpoint(db, build),
-    db.raw<{ rows: { head: string | null }[] }>('SELECT max(global_position)::text AS head FROM eventstore.events'),
-  ]);
+function progressOf(
+  build: CheckpointRow,
+  rows: readonly CheckpointRow[],
+  head: number,
+  rates: Map<string, { at: number; position: number; rate: number }>,
+): RebuildProgress {
+  const row = rows.find((r) => r.name === build.name && r.version === build.version && r.build === build.build);
   const position = Number(row?.position.globalPosition ?? 0n);
   const key = buildLabel(build);
   const now = performance.now();
@@ -89,7 +93,7 @@ async function progressOf(db: Knex, build: CheckpointRow, rates: Map<string, { a
   return {
     build: { name: build.name, version: build.version, build: build.build },
     position,
-    head: Number(head.rows[0]?.head ?? 0),
+    head,
     eventsPerSecond: Math.round(rate),
     state: !row || row.state === 'retired' ? 'gone' : row.error ? 'halted' : row.state,
     error: row?.error ?? null,
