@@ -112,9 +112,8 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     private replaying = false;
     /** The read indexes wait for the end of the replay. */
     private indexesPending = false;
-    /** The last batch was the log's tail, or none came for a while: time to finish the replay. */
+    /** The shared reader found nothing past this build's checkpoint: time to finish the replay. */
     private atTail = false;
-    private lastBatchAt = 0;
     position: LogPosition | null = null;
     private subscription: Subscription | null = null;
     private loop: Promise<void> | null = null;
@@ -221,7 +220,6 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     private async follow() {
       const onBatch = (events: readonly RecordedEvent[]) => this.inTurn(() => this.applyBatch(events));
       this.atTail = false;
-      this.lastBatchAt = performance.now();
       const caughtUp = () => {
         if (this.atTail) return;
         this.atTail = true;
@@ -233,11 +231,10 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       this.subscription = subscription;
       // stop() may have come while this build was between subscriptions: it found none to stop
       if (stopped) void subscription.stop();
-      // A build may reach the head with a full batch and then see no event for a while: look regularly
+      // At the tail, a build that is not ahead of the live one yet tries again shortly
       if (this.replaying) {
         this.switchTimer = setInterval(() => {
-          if (!this.atTail && performance.now() - this.lastBatchAt < 5000) return;
-          void this.inTurn(() => this.finishReplay()).catch(() => {});
+          if (this.atTail) void this.inTurn(() => this.finishReplay()).catch(() => {});
         }, 500);
       }
       try {
@@ -274,9 +271,8 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
           }
         }
       }
-      this.lastBatchAt = performance.now();
-      this.atTail = events.length < buildBatchSize;
-      if (this.replaying && this.atTail) await this.finishReplay();
+      // more of the log came: the tail is further on
+      this.atTail = false;
     }
 
     /**
