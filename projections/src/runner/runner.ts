@@ -441,14 +441,19 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
  * Points the `read` views at a build's tables. CREATE OR REPLACE keeps each
  * view's identity, so a reader mid-query is never left without one; a new
  * version whose columns differ replaces the view inside the same transaction.
+ * Readers lock the views in their own order, so the switch waits for each
+ * view only briefly: rather than deadlock with a reader (and have PostgreSQL
+ * cancel one of them, maybe the reader), it gives up and is tried again.
  */
 async function publishViews(trx: Knex.Transaction, projection: Projection, schema: string) {
+  await trx.raw(`SET LOCAL lock_timeout TO '100ms'`);
   await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${READ_SCHEMA}"`);
   for (const [view, table] of Object.entries(projection.exposes)) {
     const definition = `SELECT * FROM "${schema}"."${table}"`;
     try {
       await trx.transaction((savepoint) => savepoint.raw(`CREATE OR REPLACE VIEW "${READ_SCHEMA}"."${view}" AS ${definition}`));
-    } catch {
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42P16') throw error; // other columns: replace the view
       await trx.raw(`DROP VIEW IF EXISTS "${READ_SCHEMA}"."${view}"`);
       await trx.raw(`CREATE VIEW "${READ_SCHEMA}"."${view}" AS ${definition}`);
     }
