@@ -1,5 +1,6 @@
 import type { AnnouncementPublished, ProfileUpdated } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
+import { AUTHOR, carryProfileChange, type ProfileChanges } from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
 
 /** Announcements, newest first, with their author's current name and photo (as posts show them). */
@@ -28,7 +29,7 @@ export const announcementsProjection: Projection = {
     // Two statements a batch: authors' new names and photos on the announcements that were there
     // before the batch, then the batch's announcements carrying the changes that came after them.
     const published = new Map<string, AnnouncementPublished['data']>();
-    const changes = new Map<string, { name?: string; photoURL?: string }>();
+    const changes = new Map<string, ProfileChanges>();
     for (const event of events) {
       if (event.type === 'AnnouncementPublished') {
         const a = (event as RecordedEvent<'AnnouncementPublished', AnnouncementPublished['data']>).data;
@@ -37,11 +38,7 @@ export const announcementsProjection: Projection = {
         // only the fields the update changed (a v1 event arrives upcast with both)
         const { userId, changes: changed } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
         changes.set(userId, { ...changes.get(userId), ...changed });
-        for (const a of published.values()) {
-          if (a.authorId !== userId) continue;
-          if (changed.name !== undefined) a.authorName = changed.name;
-          if (changed.photoURL !== undefined) a.authorPhoto = changed.photoURL;
-        }
+        carryProfileChange(published.values(), AUTHOR, userId, changed);
       }
     }
     if (changes.size > 0) {

@@ -1,7 +1,10 @@
 import type { CommentAdded, CommentRemoved, CommentReported, PostDeleted, ProfileUpdated } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
+import { AUTHOR, carryProfileChange, type ProfileChanges } from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
+
+const REPORTER = { id: 'reporterId', name: 'reporterName', photo: 'reporterPhoto' } as const;
 
 /**
  * Comments (the post page's list, oldest first), their open reports (the admin's
@@ -95,16 +98,8 @@ export const commentsProjection: Projection = {
           // only the fields the update changed (a v1 event arrives upcast with both)
           const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
           segment.profiles.set(userId, { ...segment.profiles.get(userId), ...changes });
-          for (const comment of segment.added.values()) {
-            if (comment.authorId !== userId) continue;
-            if (changes.name !== undefined) comment.authorName = changes.name;
-            if (changes.photoURL !== undefined) comment.authorPhoto = changes.photoURL;
-          }
-          for (const report of segment.reports.values()) {
-            if (report.reporterId !== userId) continue;
-            if (changes.name !== undefined) report.reporterName = changes.name;
-            if (changes.photoURL !== undefined) report.reporterPhoto = changes.photoURL;
-          }
+          carryProfileChange(segment.added.values(), AUTHOR, userId, changes);
+          carryProfileChange(segment.reports.values(), REPORTER, userId, changes);
           break;
         }
         default:
@@ -120,7 +115,7 @@ interface Segment {
   reports: Map<string, CommentReported['data']>;
   removed: Set<string>;
   deletedPosts: Set<string>;
-  profiles: Map<string, { name?: string; photoURL?: string }>;
+  profiles: Map<string, ProfileChanges>;
   /** Comment ids reported or removed in the segment. */
   touched: Set<string>;
 }

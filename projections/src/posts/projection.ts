@@ -10,6 +10,7 @@ import {
 } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
+import { AUTHOR, carryProfileChange, type ProfileChanges } from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
 
 /**
@@ -143,11 +144,7 @@ export const postsProjection: Projection = {
           // fields the update changed (a v1 event arrives upcast with both)
           const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
           segment.profiles.set(userId, { ...segment.profiles.get(userId), ...changes });
-          for (const post of segment.created.values()) {
-            if (post.authorId !== userId) continue;
-            if (changes.name !== undefined) post.authorName = changes.name;
-            if (changes.photoURL !== undefined) post.authorPhoto = changes.photoURL;
-          }
+          carryProfileChange(segment.created.values(), AUTHOR, userId, changes);
           break;
         }
         default:
@@ -164,7 +161,7 @@ interface Segment {
   /** Each voter's latest vote on a post. */
   votes: Map<string, { postId: string; userId: string; vote: Vote }>;
   deleted: Set<string>;
-  profiles: Map<string, { name?: string; photoURL?: string }>;
+  profiles: Map<string, ProfileChanges>;
   /** Post ids with a delta or a deletion in the segment. */
   touched: Set<string>;
 }
