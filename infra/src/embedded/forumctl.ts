@@ -14,8 +14,9 @@ const io = {
   out: (t: string) => void process.stdout.write(t),
   err: (t: string) => void process.stderr.write(t),
   terminal: process.stderr.isTTY ? process.stderr : undefined,
-  // Ctrl-C stops a rebuild where it is (its build keeps its checkpoint) instead of killing the process mid-batch
-  interrupted: new Promise<void>((resolve) => process.once('SIGINT', () => resolve())),
+  // Ctrl-C stops a rebuild where it is (its build keeps its checkpoint) instead of killing the process
+  // mid-batch; other commands keep Ctrl-C's default
+  interrupted: () => new Promise<void>((resolve) => process.once('SIGINT', () => resolve())),
 };
 
 const argv = process.argv.slice(2);

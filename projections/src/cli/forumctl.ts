@@ -19,8 +19,8 @@ export interface CliIo {
   err: (text: string) => void;
   /** The terminal for progress bars (absent: plain progress lines on `err`). */
   terminal?: NodeJS.WriteStream;
-  /** Resolves on Ctrl-C: a rebuild stops where it is, to resume next time. */
-  interrupted?: Promise<void>;
+  /** Takes over Ctrl-C for a command that stops cleanly (a rebuild, to resume next time); resolves on it. */
+  interrupted?: () => Promise<void>;
 }
 
 const USAGE = `forumctl <command>
@@ -106,7 +106,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
             requestedBy: `operator:${os.userInfo().username}`,
             logger: createLogger('forumctl', process.env.LOG_LEVEL || 'silent'),
             onProgress: (progress) => reporter.update(progress),
-            interrupted: io.interrupted,
+            interrupted: io.interrupted?.(),
           });
           reporter.stop();
           for (const failed of outcome.failed) {
