@@ -2,6 +2,7 @@ import { eventDefinitions, type ForumEvent, type UserEvent } from '@forum/contra
 import type { EventStore, NewEvent, StreamAppend } from '../eventstore/index.ts';
 import { eventMetadata, type CommandMeta } from './command.ts';
 import { expectedVersionOf, load } from './handle.ts';
+import type { Author } from './post/decide.ts';
 import { decide as decideUser } from './user/decide.ts';
 import { evolve as evolveUser, initialUserState, userStream, type UserState } from './user/user.ts';
 
@@ -62,3 +63,6 @@ export function registered(state: UserState): RegisteredUser {
   if (state.status !== 'registered') throw new Error('the actor is registered by Actors.load');
   return state;
 }
+
+/** The actor as the author of what they write (posts, comments, reports, announcements): their forum record now. */
+export const authorOf = (user: RegisteredUser): Author => ({ id: user.userId, name: user.name, email: user.email, photo: user.photoURL });

@@ -2,7 +2,7 @@ import { ErrorCode, MEMBERSHIP_PRICE, positionToken, type UserEvent } from '@for
 import { BusinessRuleError, ForbiddenError, UnavailableError } from '@forum/platform';
 import type { PaymentProvider } from '../payment/port.ts';
 import type { EventStore, StreamAppend } from '../eventstore/index.ts';
-import { appendTo, createActors, registered, type Accepted, type Identity } from './actor.ts';
+import { appendTo, authorOf, createActors, registered, type Accepted, type Identity } from './actor.ts';
 import type { CommandMeta } from './command.ts';
 import { createAdminCommands } from './admin/commands.ts';
 import { createCommunityCommands } from './community/commands.ts';
@@ -93,12 +93,11 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
             load(store, postStream(input.postId), evolvePost, initialPostState),
             load(store, TAGS_STREAM, evolveTags, initialTagsState),
           ]);
-          const author = registered(actor.state);
           const authored = decideUser({ type: 'AuthorPost', data: { postId: input.postId } }, actor.state, meta);
           const events = decidePost(
             {
               type: 'CreatePost',
-              data: { ...input, author: { id: author.userId, name: author.name, email: author.email, photo: author.photoURL }, knownTags: tags.state },
+              data: { ...input, author: authorOf(registered(actor.state)), knownTags: tags.state },
             },
             post.state,
             meta,

@@ -1,7 +1,7 @@
 import type { UserEvent } from '@forum/contracts';
 import { ForbiddenError } from '@forum/platform';
 import type { EventStore, StreamAppend } from '../../eventstore/index.ts';
-import { appendTo, registered, type Accepted, type Actor, type Actors, type Identity } from '../actor.ts';
+import { appendTo, authorOf, registered, type Accepted, type Actor, type Actors, type Identity } from '../actor.ts';
 import { decide as decideAnnouncement } from '../announcement/decide.ts';
 import { announcementStream, evolve as evolveAnnouncement, initialAnnouncementState } from '../announcement/announcement.ts';
 import type { CommandMeta } from '../command.ts';
@@ -124,9 +124,8 @@ export function createAdminCommands(store: EventStore, actors: Actors) {
             load(store, announcementStream(input.announcementId), evolveAnnouncement, initialAnnouncementState),
           ]);
           requireAdmin(actor);
-          const author = registered(actor.state);
           const events = decideAnnouncement(
-            { type: 'PublishAnnouncement', data: { ...input, author: { id: author.userId, name: author.name, photo: author.photoURL } } },
+            { type: 'PublishAnnouncement', data: { ...input, author: authorOf(registered(actor.state)) } },
             announcement.state,
             meta,
           );

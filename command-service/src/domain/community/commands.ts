@@ -1,13 +1,12 @@
 import type { ReportFeedback, Vote } from '@forum/contracts';
 import type { EventStore, StreamAppend } from '../../eventstore/index.ts';
-import { appendTo, registered, type Accepted, type Actors, type Identity, type RegisteredUser } from '../actor.ts';
+import { appendTo, authorOf, registered, type Accepted, type Actors, type Identity } from '../actor.ts';
 import type { CommandMeta } from '../command.ts';
 import { decide as decideComment } from '../comment/decide.ts';
 import { commentStream, evolve as evolveComment, initialCommentState, type CommentState } from '../comment/comment.ts';
 import { execute, load, positionOf, type Executed, type Idempotency } from '../handle.ts';
 import { decide as decideNotification } from '../notification/decide.ts';
 import { evolve as evolveNotifications, initialNotificationsState, notificationsStream } from '../notification/notification.ts';
-import type { Author } from '../post/decide.ts';
 import { evolve as evolvePost, initialPostState, postStream } from '../post/post.ts';
 import { decide as decideReport } from '../report/decide.ts';
 import { commentReportStream, evolve as evolveReport, initialReportState } from '../report/report.ts';
@@ -19,7 +18,6 @@ export interface VoteAnswer extends Accepted {
   readonly vote: Vote;
 }
 
-const authorOf = (user: RegisteredUser): Author => ({ id: user.userId, name: user.name, email: user.email, photo: user.photoURL });
 
 /**
  * The community's commands: votes, comments, reports, moderation and warnings.
