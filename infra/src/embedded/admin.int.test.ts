@@ -7,7 +7,6 @@ import {
   type AdminUsersPage,
   type Announcement,
   type AuditPage,
-  type Me,
   type PostDetail,
 } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,8 +17,7 @@ let admin: { id: string; token: string };
 
 beforeAll(async () => {
   forum = await startTestForum();
-  const token = await forum.tokenFor('admin@forum.local');
-  admin = { id: ((await (await forum.api('/api/me', { token })).json()) as Me)._id, token };
+  admin = await forum.demoAdmin();
 });
 afterAll(() => forum?.stop());
 

@@ -1,4 +1,4 @@
-import { CONTACT_MESSAGE_MAX, CONTACT_RATE_LIMIT, HEADER_MIN_POSITION, type ContactMessagesPage, type Me } from '@forum/contracts';
+import { CONTACT_MESSAGE_MAX, CONTACT_RATE_LIMIT, HEADER_MIN_POSITION, type ContactMessagesPage } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 
@@ -13,8 +13,7 @@ let sent = 0;
 
 beforeAll(async () => {
   forum = await startTestForum();
-  const token = await forum.tokenFor('admin@forum.local');
-  admin = { id: ((await (await forum.api('/api/me', { token })).json()) as Me)._id, token };
+  admin = await forum.demoAdmin();
 });
 afterAll(() => forum?.stop());
 

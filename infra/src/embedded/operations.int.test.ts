@@ -1,4 +1,4 @@
-import { HEADER_MIN_POSITION, positionToken, userStream, type Me, type PostsPage, type ProjectionStatus, type RebuildStarted } from '@forum/contracts';
+import { HEADER_MIN_POSITION, positionToken, userStream, type PostsPage, type ProjectionStatus, type RebuildStarted } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { waitFor } from '../testing/wait.ts';
@@ -6,11 +6,11 @@ import { waitFor } from '../testing/wait.ts';
 /** The admin API of the operators' console: projection status and blue-green rebuilds. */
 let forum: TestForum;
 let admin: string;
+let adminId: string;
 let user: { id: string; token: string };
 beforeAll(async () => {
   forum = await startTestForum();
-  admin = await forum.tokenFor('admin@forum.local');
-  await forum.api('/api/me', { token: admin });
+  ({ id: adminId, token: admin } = await forum.demoAdmin());
   user = await forum.newUser('Operator Watcher');
   await forum.api('/api/me', { token: user.token });
 });
@@ -38,7 +38,6 @@ describe('GET /api/admin/projections and POST /api/admin/projections/:name/rebui
     const response = await forum.api('/api/admin/projections/posts/rebuild', { method: 'POST', token: admin });
     expect(response.status).toBe(202);
     const started = (await response.json()) as RebuildStarted;
-    const adminId = ((await (await forum.api('/api/me', { token: admin })).json()) as Me)._id;
     expect(started).toMatchObject({ success: true, resumed: false, projection: { name: 'posts', build: 2, requestedBy: adminId } });
 
     const switched = await waitFor(statusOf, (all) => all.some((s) => s.name === 'posts' && s.build === 2 && s.role === 'live'));

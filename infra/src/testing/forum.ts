@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Me } from '@forum/contracts';
 import { createLogger } from '@forum/platform';
 import { EmbeddedConfig } from '../embedded/config.ts';
 import { startForum, type RunningForum } from '../embedded/forum.ts';
@@ -10,6 +11,8 @@ export interface TestForum extends RunningForum {
   tokenFor(email: string, password?: string): Promise<string>;
   /** A new account of the embedded realm (unique email) with a token; the forum registers it on first use. */
   newUser(name: string): Promise<{ id: string; email: string; token: string }>;
+  /** The demo admin, signed in and registered with the forum (GET /api/me), with their forum id. */
+  demoAdmin(): Promise<{ id: string; token: string }>;
   /** Every event committed so far (the table, not a reader: no horizon in the way). */
   eventCount(): Promise<number>;
   /** fetch against the forum, with a bearer token when `token` is given. */
@@ -43,6 +46,14 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
       return body.access_token;
   };
 
+  const api: TestForum['api'] = (path, init = {}) => {
+    const { token, json, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+    if (json !== undefined) headers.set('Content-Type', 'application/json');
+    return fetch(`${base}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+  };
+
   return {
     ...forum,
     tokenFor,
@@ -52,16 +63,15 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
       const { id } = await forum.realm!.accounts.create({ email, password, name });
       return { id, email, token: await tokenFor(email, password) };
     },
+    async demoAdmin() {
+      const token = await tokenFor('admin@forum.local');
+      const me = (await (await api('/api/me', { token })).json()) as Me;
+      return { id: me._id, token };
+    },
     async eventCount() {
       return (await forum.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM eventstore.events')).rows[0]!.n;
     },
-    api(path, init = {}) {
-      const { token, json, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      if (token) headers.set('Authorization', `Bearer ${token}`);
-      if (json !== undefined) headers.set('Content-Type', 'application/json');
-      return fetch(`${base}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
-    },
+    api,
     async stop() {
       await forum.stop();
       await database.drop();
