@@ -4,7 +4,7 @@ import { createHttpApp, createKnex, createLogger, databaseCheck, DatabaseUrl, he
 import { z } from 'zod';
 import { allProjections } from './index.ts';
 import { createProjectionRunner } from './runner/runner.ts';
-import { projectionStatus } from './runner/status.ts';
+import { projectionsCheck } from './runner/status.ts';
 
 const config = loadConfig(
   z.object({ PORT: Port.default(3003), DATABASE_URL: DatabaseUrl, LOG_LEVEL: LogLevel, READY_MAX_LAG: z.coerce.number().int().min(0).default(10_000) }),
@@ -20,11 +20,11 @@ app.use(
   healthRoutes({
     database: () => databaseCheck(db),
     projections: async () => {
-      const status = await projectionStatus(db);
+      const check = await projectionsCheck(db, config.READY_MAX_LAG);
       const workers = runner.workers();
       return {
-        ok: workers.every((w) => w.state === 'running' || w.state === 'standby') && status.every((s) => s.state !== 'live' || s.lag <= config.READY_MAX_LAG),
-        detail: { workers: workers.map(({ name, version, build, role, state }) => ({ name, version, build, role, state })), status },
+        ok: check.ok && workers.every((w) => w.state === 'running' || w.state === 'standby'),
+        detail: { workers: workers.map(({ name, version, build, role, state }) => ({ name, version, build, role, state })), status: check.detail },
       };
     },
   }),

@@ -29,3 +29,21 @@ export async function projectionStatus(db: Knex): Promise<ProjectionStatus[]> {
     };
   });
 }
+
+/** Every live projection is running and within `maxLag` events of the head; a rebuild under way is shown, not a problem. */
+export async function projectionsCheck(db: Knex, maxLag: number) {
+  const status = await projectionStatus(db);
+  const live = status.filter((p) => p.role === 'live');
+  const problems = live.filter((p) => p.state === 'halted' || p.lag > maxLag);
+  return {
+    ok: live.length > 0 && problems.length === 0,
+    detail: status.map(({ name, version, build, state, lag, error, failedPosition }) => ({
+      name,
+      version,
+      build,
+      state,
+      lag,
+      ...(error ? { error, failedPosition } : {}),
+    })),
+  };
+}

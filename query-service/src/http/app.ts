@@ -10,7 +10,7 @@ import {
   type Logger,
   type TokenVerifier,
 } from '@forum/platform';
-import { projectionStatus } from '@forum/projections';
+import { projectionsCheck } from '@forum/projections';
 import type { Express } from 'express';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import { createAdminStore } from '../store/admin.ts';
@@ -66,22 +66,4 @@ export function createQueryApp(deps: QueryAppDeps): Express {
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;
-}
-
-/** Every live projection is running and within `maxLag` events of the head; a rebuild under way is shown, not a problem. */
-export async function projectionsCheck(db: Knex, maxLag: number) {
-  const status = await projectionStatus(db);
-  const live = status.filter((p) => p.role === 'live');
-  const problems = live.filter((p) => p.state === 'halted' || p.lag > maxLag);
-  return {
-    ok: live.length > 0 && problems.length === 0,
-    detail: status.map(({ name, version, build, state, lag, error, failedPosition }) => ({
-      name,
-      version,
-      build,
-      state,
-      lag,
-      ...(error ? { error, failedPosition } : {}),
-    })),
-  };
 }
