@@ -1,4 +1,5 @@
 import type { ProfileUpdated } from '@forum/contracts';
+import type { Knex } from '@forum/platform';
 
 export type ProfileChanges = ProfileUpdated['data']['changes'];
 
@@ -28,3 +29,39 @@ export function carryProfileChange<K extends string>(
     if (changes.photoURL !== undefined) row[fields.photo] = changes.photoURL;
   }
 }
+
+/**
+ * A rebuild's name and photo changes, as facts with their log positions, kept
+ * until the replay settles (see `Projection.replay`): a row written before a
+ * person's latest change of a field takes it, a row written after keeps its own.
+ */
+export const REPLAY_PROFILES_TABLE = 'CREATE TABLE IF NOT EXISTS replay_profiles (user_id text NOT NULL, name text, photo_url text, pos bigint NOT NULL)';
+
+export interface ProfileChangeFact {
+  userId: string;
+  name: string | null;
+  photoUrl: string | null;
+  /** The ProfileUpdated's global position. */
+  pos: string;
+}
+
+export function profileChangeFact(userId: string, changes: ProfileChanges, position: bigint): ProfileChangeFact {
+  return { userId, name: changes.name ?? null, photoUrl: changes.photoURL ?? null, pos: position.toString() };
+}
+
+export async function stageProfileChanges(trx: Knex.Transaction, facts: readonly ProfileChangeFact[]): Promise<void> {
+  await trx.raw(
+    `INSERT INTO replay_profiles (user_id, name, photo_url, pos)
+     SELECT "userId", name, "photoUrl", pos FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, name text, "photoUrl" text, pos bigint)`,
+    [JSON.stringify(facts)],
+  );
+}
+
+/** Per person, the latest staged name and photo and their positions (name_pos, photo_pos: null when unchanged). */
+export const LATEST_PROFILE_CHANGES = `
+  SELECT user_id,
+         (array_agg(name ORDER BY pos DESC) FILTER (WHERE name IS NOT NULL))[1] AS name,
+         max(pos) FILTER (WHERE name IS NOT NULL) AS name_pos,
+         (array_agg(photo_url ORDER BY pos DESC) FILTER (WHERE photo_url IS NOT NULL))[1] AS photo_url,
+         max(pos) FILTER (WHERE photo_url IS NOT NULL) AS photo_pos
+  FROM replay_profiles GROUP BY user_id`;

@@ -2,7 +2,7 @@
  * How fast each projection replays the log from scratch, and what of that is
  * reading the log and what applying it.
  *
- *   npx tsx infra/src/load/replay-bench.ts [events] [--batch 500,5000] [--only posts,users] [--no-alone] [--no-together] [--no-reads] [--fast]
+ *   npx tsx infra/src/load/replay-bench.ts [events] [--batch 500,5000] [--only posts,users] [--no-alone] [--no-together] [--no-reads] [--fast] [--rebuild]
  *                                          [--projections <module exporting `projections`>]   (to compare other versions of them)
  *
  * A throwaway embedded PostgreSQL (durable settings as `npm start` has them,
@@ -11,14 +11,17 @@
  * checkpoints, so each builds from the start), timed until every checkpoint is
  * at the head; then each projection alone. `--no-reads` skips the read-only
  * passes over the log (as the store reads it, as text, filtered by type).
+ * `--rebuild` replays as a blue-green rebuild does (staged, where a projection
+ * can, then settled and switched in) instead of as a first build.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { START } from '@forum/contracts';
 import { createPostgresEventStore, type RecordedEvent } from '@forum/command-service/eventstore';
-import { allProjections, createProjectionRunner, projectionStatus, type Projection } from '@forum/projections';
+import { allProjections, createProjectionRunner, migrateCheckpoints, projectionStatus, requestRebuild, type Projection } from '@forum/projections';
 import { createKnex, createLogger, type Knex } from '@forum/platform';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../embedded/postgres.ts';
@@ -45,6 +48,8 @@ interface Timing {
   indexesMs: number | null;
   /** The runner built them before the first batch (so the replay kept them up to date). */
   indexedFirst?: boolean;
+  /** Settling a staged replay. */
+  settleMs?: number;
 }
 
 const { values, positionals } = parseArgs({
@@ -58,6 +63,7 @@ const { values, positionals } = parseArgs({
     fast: { type: 'boolean', default: false },
     seed: { type: 'string', default: '1' },
     projections: { type: 'string' },
+    rebuild: { type: 'boolean', default: false },
   },
 });
 const eventsWanted = Number(positionals[0] ?? 1_000_000);
@@ -117,16 +123,27 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
   const timings: Record<string, Timing> = {};
   const timed = projections.map((projection): Projection => {
     const t: Timing = (timings[projection.name] = { batches: 0, events: 0, applyMs: 0, indexesMs: null });
-    const indexes = projection.indexes;
+    const { indexes, replay } = projection;
+    const timedApply = (apply: Projection['apply']) => async (trx: Knex.Transaction, events: readonly RecordedEvent[]) => {
+      const started = performance.now();
+      await apply(trx, events);
+      t.applyMs += performance.now() - started;
+      t.batches += 1;
+      t.events += events.length;
+    };
     return {
       ...projection,
-      async apply(trx: Knex.Transaction, events: readonly RecordedEvent[]) {
-        const started = performance.now();
-        await projection.apply(trx, events);
-        t.applyMs += performance.now() - started;
-        t.batches += 1;
-        t.events += events.length;
-      },
+      apply: timedApply(projection.apply),
+      ...(replay && {
+        replay: {
+          apply: timedApply(replay.apply),
+          async settle(trx: Knex.Transaction) {
+            const started = performance.now();
+            await replay.settle(trx);
+            t.settleMs = (t.settleMs ?? 0) + performance.now() - started;
+          },
+        },
+      }),
       // the read indexes a replay builds at its end are part of it
       ...(indexes && {
         async indexes(trx: Knex.Transaction) {
@@ -141,8 +158,32 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
     };
   });
   const store = await createPostgresEventStore({ connectionString: url, poolSize: projections.length + 2 });
-  const runner = createProjectionRunner({ db, connectionString: url, store, projections: timed, logger, batchSize, buildBatchSize: batchSize });
+  if (values.rebuild) {
+    // an (empty) live build at the head for each, and a rebuild asked for: the runner builds the new ones
+    await migrateCheckpoints(db);
+    const head = await store.head();
+    for (const projection of projections) {
+      await db.raw(`INSERT INTO projections.checkpoints (name, version, build, state, tx, pos) VALUES (?, ?, 1, 'live', ?::text::xid8, ?)`, [
+        projection.name,
+        projection.version,
+        head.transactionId.toString(),
+        head.globalPosition.toString(),
+      ]);
+      await requestRebuild(db, projection, 'replay-bench', { notify: false });
+    }
+  }
+  const runner = createProjectionRunner({
+    db,
+    connectionString: url,
+    store,
+    projections: timed,
+    logger,
+    batchSize,
+    buildBatchSize: batchSize,
+    ...(values.rebuild && { only: 'building' as const }),
+  });
   const started = performance.now();
+  const busy0 = busyJiffies(); const cpu0 = process.cpuUsage();
   let ms = 0;
   // not awaited before polling: the bench measures until the checkpoints reach the head, whenever start() resolves
   const starting = runner.start();
@@ -153,10 +194,13 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
       const halted = status.find((row) => row.error);
       if (halted) throw new Error(`${halted.name} halted: ${halted.error}`);
       const indexed = projections.every((p) => !p.indexes || timings[p.name]!.indexesMs !== null);
-      if (status.length === projections.length && status.every((row) => row.lag === 0) && indexed) break;
+      const done = values.rebuild ? status.every((row) => row.build > 1 && row.role === 'live') : status.every((row) => row.lag === 0);
+      if (status.length === projections.length && done && indexed) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     ms = performance.now() - started;
+    const c = process.cpuUsage(cpu0);
+    console.log(`  CPU: machine busy ${((busyJiffies() - busy0) / 100).toFixed(1)} s, this node ${((c.user + c.system) / 1e6).toFixed(1)} s`);
     const resolved = await Promise.race([starting.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 10_000))]);
     if (!resolved) console.log(`  (runner.start() had not resolved 10 s after every checkpoint reached the head)`);
   } finally {
@@ -167,8 +211,9 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
 }
 
 function indexNote(t: Timing) {
-  if (t.indexesMs === null) return '';
-  return t.indexedFirst ? ', read indexes built before the replay' : `, read indexes after it ${s(t.indexesMs)}`;
+  const settled = t.settleMs === undefined ? '' : `, settled in ${s(t.settleMs)}`;
+  if (t.indexesMs === null) return settled;
+  return settled + (t.indexedFirst ? ', read indexes built before the replay' : `, read indexes after it ${s(t.indexesMs)}`);
 }
 
 /** Drops every projection schema, the checkpoints and the read views: the next runner starts from nothing. */
@@ -238,4 +283,10 @@ async function readPasses(batchSize: number, total: number) {
   } finally {
     await store.close();
   }
+}
+
+/** CPU time the whole machine has been busy (user, nice, system, irq, softirq), in 1/100 s. */
+function busyJiffies() {
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return user + nice + system + irq + softirq;
 }

@@ -38,8 +38,16 @@ afterAll(async () => {
 });
 
 let schemas = 0;
+/**
+ * How a replay goes through the log: the ordinary `apply` (a live build), or
+ * the projection's staged replay settled at the end (a rebuild), or a rebuild
+ * that settles, follows the log the ordinary way for a while, and is then
+ * restarted (staging again) before it settles for good.
+ */
+type Mode = 'ordinary' | 'staged' | 'restarted' | 'unsettled';
+
 /** Every table of the projection, each row as JSON text, in a stable order. */
-async function replay(projection: Projection, events: readonly RecordedEvent[], batchSize: number): Promise<Record<string, string[]>> {
+async function replay(projection: Projection, events: readonly RecordedEvent[], batchSize: number, mode: Mode = 'ordinary'): Promise<Record<string, string[]>> {
   const schema = `eq_${projection.name}_${++schemas}`;
   const inSchema = <T>(work: (trx: Knex.Transaction) => Promise<T>) =>
     db.transaction(async (trx) => {
@@ -50,12 +58,28 @@ async function replay(projection: Projection, events: readonly RecordedEvent[], 
   await inSchema((trx) => projection.migrate(trx));
   // the one-event batches of the baseline share transactions (the result is the same, the test is faster)
   const perTransaction = batchSize === 1 ? 200 : batchSize;
+  const staged = projection.replay;
+  const settleAt = mode === 'restarted' ? [Math.floor(events.length / 3), Math.floor((events.length * 2) / 3)] : [];
+  let staging = mode !== 'ordinary' && staged !== undefined;
   for (let i = 0; i < events.length; i += perTransaction) {
     await inSchema(async (trx) => {
       const slice = events.slice(i, i + perTransaction);
-      for (let j = 0; j < slice.length; j += batchSize) await projection.apply(trx, slice.slice(j, j + batchSize));
+      for (let j = 0; j < slice.length; j += batchSize) {
+        const batch = slice.slice(j, j + batchSize);
+        await (staging ? staged!.apply(trx, batch) : projection.apply(trx, batch));
+        const done = i + j + batch.length;
+        // settled a third of the way in, ordinary until two thirds, then a restart stages the rest
+        if (staging && done >= settleAt[0]! && settleAt.length === 2) {
+          await staged!.settle(trx);
+          staging = false;
+        } else if (!staging && staged && mode === 'restarted' && done >= settleAt[1]!) {
+          staging = true;
+          settleAt.length = 0;
+        }
+      }
     });
   }
+  if (staging && mode !== 'unsettled') await inSchema((trx) => staged!.settle(trx));
   const { rows: tables } = await db.raw<{ rows: { table_name: string }[] }>(
     `SELECT table_name FROM information_schema.tables WHERE table_schema = ? AND table_type = 'BASE TABLE' AND table_name <> 'migrations' ORDER BY table_name`,
     [schema],
@@ -83,4 +107,18 @@ describe('given a realistic log of 2.5k events', () => {
     expect(Object.values(baseline).some((rows) => rows.length > 0)).toBe(true);
     for (const size of [7, 333, log.length]) expect(await replay(projection, log, size), `batch ${size}`).toEqual(baseline);
   }, 120_000);
+
+  it.each(allProjections.filter((p) => p.replay).map((p) => [p.name, p] as const))(
+    'when %s replays it staged (as a rebuild does) and settles, in batches of 1, 7, 333 or all at once, or settles, goes on and restarts, then its tables are the ordinary ones',
+    async (_name, projection) => {
+      const baseline = await replay(projection, log, 333);
+      // before it settles, the staged replay has recorded facts (in tables that are empty once it has)
+      const unsettled = await replay(projection, log, 333, 'unsettled');
+      expect(Object.entries(unsettled).filter(([table, rows]) => table.startsWith('replay_') && rows.length > 0).length).toBeGreaterThan(0);
+      expect(unsettled).not.toEqual(baseline);
+      for (const size of [1, 7, 333, log.length]) expect(await replay(projection, log, size, 'staged'), `staged, batch ${size}`).toEqual(baseline);
+      for (const size of [7, 333]) expect(await replay(projection, log, size, 'restarted'), `restarted, batch ${size}`).toEqual(baseline);
+    },
+    120_000,
+  );
 });

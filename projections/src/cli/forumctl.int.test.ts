@@ -5,6 +5,7 @@ import { HEADER_MIN_POSITION, type Me, type PostsPage } from '@forum/contracts';
 import { createTestDatabase, startTestForum, type TestForum } from '@forum/infra/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runForumctl } from './forumctl.ts';
+import { postsProjection, usersProjection } from '../index.ts';
 
 let forum: TestForum;
 let dir: string;
@@ -113,7 +114,7 @@ describe('forumctl', () => {
 
     const rebuilt = await ctl(['rebuild', 'posts', 'users']);
     expect(rebuilt.code, rebuilt.err).toBe(0);
-    expect(rebuilt.out).toMatch(/rebuilt posts v2 build \d+, users v1 build \d+: reads switched/);
+    expect(rebuilt.out).toMatch(new RegExp(`rebuilt posts v${postsProjection.version} build \\d+, users v${usersProjection.version} build \\d+: reads switched`));
     const status = JSON.parse((await ctl(['status', '--json'])).out) as { name: string; build: number; state: string }[];
     expect(status.filter((s) => s.name === 'posts')).toEqual([expect.objectContaining({ state: 'live', build: expect.any(Number) })]);
     expect(status.find((s) => s.name === 'posts')!.build).toBeGreaterThan(1);

@@ -1,7 +1,16 @@
 import type { CommentAdded, CommentRemoved, CommentReported, PostDeleted, ProfileUpdated } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
-import { AUTHOR, carryProfileChange, type ProfileChanges } from '../profile-changes.ts';
+import {
+  AUTHOR,
+  carryProfileChange,
+  LATEST_PROFILE_CHANGES,
+  profileChangeFact,
+  REPLAY_PROFILES_TABLE,
+  stageProfileChanges,
+  type ProfileChangeFact,
+  type ProfileChanges,
+} from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
 
 const REPORTER = { id: 'reporterId', name: 'reporterName', photo: 'reporterPhoto' } as const;
@@ -14,10 +23,15 @@ const REPORTER = { id: 'reporterId', name: 'reporterName', photo: 'reporterPhoto
  * A comment leaves the lists when an admin removes it (its reports are resolved
  * with it) or when its post is deleted. Deleted posts are remembered, so a
  * comment that raced its post's deletion does not come back.
+ *
+ * Version 2 keeps the log position each comment and report was written at,
+ * so that a rebuild can record name and photo changes as facts and settle
+ * them once at the end (a change reaches exactly the rows it reached in the
+ * log), rather than rewriting a person's comments at every change.
  */
 export const commentsProjection: Projection = {
   name: 'comments',
-  version: 1,
+  version: 2,
   exposes: { comments: 'comments', comment_reports: 'reports', comment_counters: 'counters', commenter_stats: 'commenter_stats' },
   async migrate(trx) {
     await trx.raw(`
@@ -30,6 +44,8 @@ export const commentsProjection: Projection = {
         author_email text NOT NULL,
         author_photo text NOT NULL,
         created_at timestamptz NOT NULL,
+        -- the log position of its CommentAdded
+        created_pos bigint NOT NULL,
         report_count integer NOT NULL DEFAULT 0
       );
       CREATE INDEX IF NOT EXISTS comments_of_post ON comments (post_id, created_at, id);
@@ -43,6 +59,7 @@ export const commentsProjection: Projection = {
         reporter_photo text NOT NULL,
         feedback text NOT NULL,
         reported_at timestamptz NOT NULL,
+        reported_pos bigint NOT NULL,
         PRIMARY KEY (comment_id, reporter_id)
       );
       CREATE INDEX IF NOT EXISTS reports_newest ON reports (reported_at DESC, id DESC);
@@ -51,82 +68,96 @@ export const commentsProjection: Projection = {
       CREATE TABLE IF NOT EXISTS commenter_stats (user_id text PRIMARY KEY, comments integer NOT NULL);
       CREATE TABLE IF NOT EXISTS counters (name text PRIMARY KEY, value bigint NOT NULL);
       INSERT INTO counters (name, value) VALUES ('comments', 0), ('reports', 0) ON CONFLICT DO NOTHING;
+      -- a rebuild's name and photo changes with their log positions, until it settles (empty otherwise)
+      ${REPLAY_PROFILES_TABLE};
     `);
   },
-  async apply(trx, events) {
-    // A batch is folded here and written in at most six statements, whatever its size, in an
-    // order that gives what the log's order gives:
-    //   1. name and photo changes, on the rows that were there before the batch (the batch's own
-    //      comments and reports carry the changes that came after them);
-    //   2. the batch's comments (not under a post deleted before the batch);
-    //   3. its reports (of comments there by then);
-    //   4. its removals, 5. its post deletions (with their comments).
-    // Something added and then removed or deleted in the batch is counted and then uncounted;
-    // a report or comment that raced a removal or deletion is resolved by it. The one order
-    // these steps cannot give, a comment added after its id was reported or removed in the
-    // batch, cannot come from the command side; it starts a new segment all the same.
-    let segment = newSegment();
-    for (const event of events) {
-      switch (event.type) {
-        case 'CommentAdded': {
-          const comment = (event as RecordedEvent<'CommentAdded', CommentAdded['data']>).data;
-          if (segment.touched.has(comment.commentId)) {
-            await applySegment(trx, segment);
-            segment = newSegment();
-          }
-          // the first of two adds of one id wins (ON CONFLICT DO NOTHING), in the batch as in the table
-          if (!segment.added.has(comment.commentId)) segment.added.set(comment.commentId, { ...comment });
-          break;
-        }
-        case 'CommentReported': {
-          const report = (event as RecordedEvent<'CommentReported', CommentReported['data']>).data;
-          segment.touched.add(report.commentId);
-          const key = `${report.commentId} ${report.reporterId}`;
-          if (!segment.reports.has(key)) segment.reports.set(key, { ...report });
-          break;
-        }
-        case 'CommentRemoved': {
-          const { commentId } = (event as RecordedEvent<'CommentRemoved', CommentRemoved['data']>).data;
-          segment.touched.add(commentId);
-          segment.removed.add(commentId);
-          break;
-        }
-        case 'PostDeleted':
-          segment.deletedPosts.add((event as RecordedEvent<'PostDeleted', PostDeleted['data']>).data.postId);
-          break;
-        case 'ProfileUpdated': {
-          // only the fields the update changed (a v1 event arrives upcast with both)
-          const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
-          segment.profiles.set(userId, { ...segment.profiles.get(userId), ...changes });
-          carryProfileChange(segment.added.values(), AUTHOR, userId, changes);
-          carryProfileChange(segment.reports.values(), REPORTER, userId, changes);
-          break;
-        }
-        default:
-          break;
-      }
-    }
-    await applySegment(trx, segment);
+  apply: (trx, events) => applyBatch(trx, events, false),
+  replay: {
+    apply: (trx, events) => applyBatch(trx, events, true),
+    settle,
   },
 };
 
+/** `staged`: the batch's name and photo changes of earlier rows are recorded as facts for `settle`. */
+async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[], staged: boolean) {
+  // A batch is folded here and written in at most six statements, whatever its size, in an
+  // order that gives what the log's order gives:
+  //   1. name and photo changes, on the rows that were there before the batch (the batch's own
+  //      comments and reports carry the changes that came after them);
+  //   2. the batch's comments (not under a post deleted before the batch);
+  //   3. its reports (of comments there by then);
+  //   4. its removals, 5. its post deletions (with their comments).
+  // Something added and then removed or deleted in the batch is counted and then uncounted;
+  // a report or comment that raced a removal or deletion is resolved by it. The one order
+  // these steps cannot give, a comment added after its id was reported or removed in the
+  // batch, cannot come from the command side; it starts a new segment all the same.
+  let segment = newSegment();
+  for (const event of events) {
+    switch (event.type) {
+      case 'CommentAdded': {
+        const comment = (event as RecordedEvent<'CommentAdded', CommentAdded['data']>).data;
+        if (segment.touched.has(comment.commentId)) {
+          await applySegment(trx, segment, staged);
+          segment = newSegment();
+        }
+        // the first of two adds of one id wins (ON CONFLICT DO NOTHING), in the batch as in the table
+        if (!segment.added.has(comment.commentId)) segment.added.set(comment.commentId, { ...comment, createdPos: event.position.globalPosition.toString() });
+        break;
+      }
+      case 'CommentReported': {
+        const report = (event as RecordedEvent<'CommentReported', CommentReported['data']>).data;
+        segment.touched.add(report.commentId);
+        const key = `${report.commentId} ${report.reporterId}`;
+        if (!segment.reports.has(key)) segment.reports.set(key, { ...report, reportedPos: event.position.globalPosition.toString() });
+        break;
+      }
+      case 'CommentRemoved': {
+        const { commentId } = (event as RecordedEvent<'CommentRemoved', CommentRemoved['data']>).data;
+        segment.touched.add(commentId);
+        segment.removed.add(commentId);
+        break;
+      }
+      case 'PostDeleted':
+        segment.deletedPosts.add((event as RecordedEvent<'PostDeleted', PostDeleted['data']>).data.postId);
+        break;
+      case 'ProfileUpdated': {
+        // only the fields the update changed (a v1 event arrives upcast with both)
+        const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+        segment.profiles.set(userId, { ...segment.profiles.get(userId), ...changes });
+        segment.profileChanges.push(profileChangeFact(userId, changes, event.position.globalPosition));
+        carryProfileChange(segment.added.values(), AUTHOR, userId, changes);
+        carryProfileChange(segment.reports.values(), REPORTER, userId, changes);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  await applySegment(trx, segment, staged);
+}
+
 interface Segment {
-  added: Map<string, CommentAdded['data']>;
-  reports: Map<string, CommentReported['data']>;
+  added: Map<string, CommentAdded['data'] & { createdPos: string }>;
+  reports: Map<string, CommentReported['data'] & { reportedPos: string }>;
   removed: Set<string>;
   deletedPosts: Set<string>;
   profiles: Map<string, ProfileChanges>;
+  /** Each change as it came, with its log position (a staged replay records them). */
+  profileChanges: ProfileChangeFact[];
   /** Comment ids reported or removed in the segment. */
   touched: Set<string>;
 }
 
 function newSegment(): Segment {
-  return { added: new Map(), reports: new Map(), removed: new Set(), deletedPosts: new Set(), profiles: new Map(), touched: new Set() };
+  return { added: new Map(), reports: new Map(), removed: new Set(), deletedPosts: new Set(), profiles: new Map(), profileChanges: [], touched: new Set() };
 }
 
-async function applySegment(trx: Knex.Transaction, segment: Segment) {
+async function applySegment(trx: Knex.Transaction, segment: Segment, staged: boolean) {
   const json = (rows: unknown[]) => JSON.stringify(rows);
-  if (segment.profiles.size > 0) {
+  if (segment.profiles.size > 0 && staged) {
+    await stageProfileChanges(trx, segment.profileChanges);
+  } else if (segment.profiles.size > 0) {
     // comments and reports show their people's current name and photo (emails do not change)
     await trx.raw(
       `WITH changes AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, name text, "photoURL" text)),
@@ -144,11 +175,11 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
     await trx.raw(
       `WITH input AS (
          SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
-           "commentId" uuid, "postId" uuid, text text, "authorId" text, "authorName" text, "authorEmail" text, "authorPhoto" text, "createdAt" timestamptz)
+           "commentId" uuid, "postId" uuid, text text, "authorId" text, "authorName" text, "authorEmail" text, "authorPhoto" text, "createdAt" timestamptz, "createdPos" bigint)
        ),
        inserted AS (
-         INSERT INTO comments (id, post_id, text, author_id, author_name, author_email, author_photo, created_at)
-         SELECT "commentId", "postId", text, "authorId", "authorName", "authorEmail", "authorPhoto", "createdAt" FROM input i
+         INSERT INTO comments (id, post_id, text, author_id, author_name, author_email, author_photo, created_at, created_pos)
+         SELECT "commentId", "postId", text, "authorId", "authorName", "authorEmail", "authorPhoto", "createdAt", "createdPos" FROM input i
          WHERE NOT EXISTS (SELECT 1 FROM deleted_posts d WHERE d.post_id = i."postId")
          ON CONFLICT (id) DO NOTHING
          RETURNING author_id
@@ -164,12 +195,12 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
     await trx.raw(
       `WITH input AS (
          SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
-           "commentId" uuid, "reporterId" text, "reporterName" text, "reporterEmail" text, "reporterPhoto" text, feedback text, "reportedAt" timestamptz)
+           "commentId" uuid, "reporterId" text, "reporterName" text, "reporterEmail" text, "reporterPhoto" text, feedback text, "reportedAt" timestamptz, "reportedPos" bigint)
        ),
        inserted AS (
-         INSERT INTO reports (id, comment_id, reporter_id, reporter_name, reporter_email, reporter_photo, feedback, reported_at)
+         INSERT INTO reports (id, comment_id, reporter_id, reporter_name, reporter_email, reporter_photo, feedback, reported_at, reported_pos)
          SELECT md5(i."commentId"::text || ' ' || i."reporterId")::uuid, i."commentId", i."reporterId", i."reporterName", i."reporterEmail",
-                i."reporterPhoto", i.feedback, i."reportedAt"
+                i."reporterPhoto", i.feedback, i."reportedAt", i."reportedPos"
          FROM input i WHERE EXISTS (SELECT 1 FROM comments c WHERE c.id = i."commentId")
          ON CONFLICT DO NOTHING
          RETURNING comment_id
@@ -203,4 +234,24 @@ async function removeComments(trx: Knex.Transaction, where: string, bindings: re
      WHERE name IN ('comments', 'reports')`,
     bindings,
   );
+}
+
+/**
+ * Completes a staged replay: a comment or report written before its person's
+ * latest name or photo change takes it. The facts are then cleared.
+ */
+async function settle(trx: Knex.Transaction) {
+  await trx.raw(`
+    WITH latest AS (${LATEST_PROFILE_CHANGES}),
+    written AS (
+      UPDATE comments c SET
+        author_name = CASE WHEN c.created_pos < x.name_pos THEN x.name ELSE c.author_name END,
+        author_photo = CASE WHEN c.created_pos < x.photo_pos THEN x.photo_url ELSE c.author_photo END
+      FROM latest x WHERE c.author_id = x.user_id AND (c.created_pos < x.name_pos OR c.created_pos < x.photo_pos)
+    )
+    UPDATE reports r SET
+      reporter_name = CASE WHEN r.reported_pos < x.name_pos THEN x.name ELSE r.reporter_name END,
+      reporter_photo = CASE WHEN r.reported_pos < x.photo_pos THEN x.photo_url ELSE r.reporter_photo END
+    FROM latest x WHERE r.reporter_id = x.user_id AND (r.reported_pos < x.name_pos OR r.reported_pos < x.photo_pos)`);
+  await trx.raw('TRUNCATE replay_profiles');
 }

@@ -10,7 +10,16 @@ import {
 } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
-import { AUTHOR, carryProfileChange, type ProfileChanges } from '../profile-changes.ts';
+import {
+  AUTHOR,
+  carryProfileChange,
+  LATEST_PROFILE_CHANGES,
+  profileChangeFact,
+  REPLAY_PROFILES_TABLE,
+  stageProfileChanges,
+  type ProfileChangeFact,
+  type ProfileChanges,
+} from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
 
 /**
@@ -27,10 +36,16 @@ import type { Projection } from '../runner/projection.ts';
  * changes are new versions now, built blue-green beside the live one. The
  * read indexes (newest, popular, tags, full text, an author's newest) come
  * in `indexes`, so a replay does not rewrite their entries at every vote.
+ *
+ * Version 3 replays a rebuild in stages: votes, comment counts and name
+ * changes are recorded as facts (`replay_*`, append-only) and settled once at
+ * the end, rather than rewriting a wide post row some 600k times per million
+ * events. Each post keeps the log position it was created at (`created_pos`),
+ * so a settled name change reaches exactly the posts it reached in the log.
  */
 export const postsProjection: Projection = {
   name: 'posts',
-  version: 2,
+  version: 3,
   exposes: { posts: 'posts', post_counters: 'counters', post_votes: 'votes', author_stats: 'author_stats', post_tag_counters: 'tag_counters' },
   async migrate(trx) {
     await trx.raw(`
@@ -47,6 +62,8 @@ export const postsProjection: Projection = {
         author_email text NOT NULL,
         author_photo text NOT NULL,
         created_at timestamptz NOT NULL,
+        -- the log position of its PostCreated
+        created_pos bigint NOT NULL,
         up_vote integer NOT NULL DEFAULT 0,
         down_vote integer NOT NULL DEFAULT 0,
         comment_count integer NOT NULL DEFAULT 0,
@@ -83,6 +100,11 @@ export const postsProjection: Projection = {
         posts integer NOT NULL DEFAULT 0,
         up_votes integer NOT NULL DEFAULT 0
       );
+      -- a replay's facts, until it settles (empty otherwise): each voter's latest vote and the count
+      -- deltas per post of each batch, and each name or photo change with its log position
+      CREATE TABLE IF NOT EXISTS replay_votes (post_id uuid NOT NULL, user_id text NOT NULL, vote text NOT NULL, pos bigint NOT NULL);
+      CREATE TABLE IF NOT EXISTS replay_counts (post_id uuid NOT NULL, up integer NOT NULL, down integer NOT NULL, comments integer NOT NULL);
+      ${REPLAY_PROFILES_TABLE};
     `);
   },
   async indexes(trx) {
@@ -95,79 +117,95 @@ export const postsProjection: Projection = {
       CREATE INDEX IF NOT EXISTS author_stats_top ON author_stats (up_votes DESC, name, user_id) WHERE up_votes > 0;
     `);
   },
-  async apply(trx, events) {
-    // A batch is folded here and written in at most four statements, whatever its size, in an
-    // order that gives what the log's order gives:
-    //   1. authors' name and photo changes, on the rows that were there before the batch (the
-    //      batch's own posts carry the changes that came after them);
-    //   2. the batch's posts; 3. its votes and comment counts, as deltas per post (a vote or
-    //      comment is decided on an existing post, so after the post in the log);
-    //   4. its deletions: a post created and deleted in the batch is counted and uncounted, and
-    //      what raced a deletion (a vote, a comment) is counted on the row and leaves with it.
-    // The one order these steps cannot give, a post created after a vote, comment or deletion of
-    // its id in the batch, cannot come from the command side; it starts a new segment all the same.
-    let segment = newSegment();
-    for (const event of events) {
-      switch (event.type) {
-        case 'PostCreated': {
-          const post = (event as RecordedEvent<'PostCreated', PostCreated['data']>).data;
-          if (segment.touched.has(post.postId)) {
-            await applySegment(trx, segment);
-            segment = newSegment();
-          }
-          // the first of two creates of one id wins (ON CONFLICT DO NOTHING), in the batch as in the table
-          if (!segment.created.has(post.postId)) segment.created.set(post.postId, { ...post });
-          break;
-        }
-        case 'VoteCast': {
-          const { postId, userId, previous, vote } = (event as RecordedEvent<'VoteCast', VoteCast['data']>).data;
-          const delta = deltaOf(segment, postId);
-          delta.up += Number(vote === 'up') - Number(previous === 'up');
-          delta.down += Number(vote === 'down') - Number(previous === 'down');
-          segment.votes.set(`${postId} ${userId}`, { postId, userId, vote });
-          break;
-        }
-        case 'CommentAdded':
-          deltaOf(segment, (event as RecordedEvent<'CommentAdded', CommentAdded['data']>).data.postId).comments += 1;
-          break;
-        case 'CommentRemoved':
-          deltaOf(segment, (event as RecordedEvent<'CommentRemoved', CommentRemoved['data']>).data.postId).comments -= 1;
-          break;
-        case 'PostDeleted': {
-          const { postId } = (event as RecordedEvent<'PostDeleted', PostDeleted['data']>).data;
-          segment.touched.add(postId);
-          segment.deleted.add(postId);
-          break;
-        }
-        case 'ProfileUpdated': {
-          // posts and the leaderboard show their author's current name and photo; only the
-          // fields the update changed (a v1 event arrives upcast with both)
-          const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
-          segment.profiles.set(userId, { ...segment.profiles.get(userId), ...changes });
-          carryProfileChange(segment.created.values(), AUTHOR, userId, changes);
-          break;
-        }
-        default:
-          break;
-      }
-    }
-    await applySegment(trx, segment);
+  apply: (trx, events) => applyBatch(trx, events, false),
+  replay: {
+    apply: (trx, events) => applyBatch(trx, events, true),
+    settle,
   },
 };
 
+/**
+ * `staged`: the batch's votes, count deltas and name changes of earlier posts
+ * are recorded as facts for `settle`; the rest is written as always.
+ */
+async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[], staged: boolean) {
+  // A batch is folded here and written in at most four statements, whatever its size, in an
+  // order that gives what the log's order gives:
+  //   1. authors' name and photo changes, on the rows that were there before the batch (the
+  //      batch's own posts carry the changes that came after them);
+  //   2. the batch's posts; 3. its votes and comment counts, as deltas per post (a vote or
+  //      comment is decided on an existing post, so after the post in the log);
+  //   4. its deletions: a post created and deleted in the batch is counted and uncounted, and
+  //      what raced a deletion (a vote, a comment) is counted on the row and leaves with it.
+  // The one order these steps cannot give, a post created after a vote, comment or deletion of
+  // its id in the batch, cannot come from the command side; it starts a new segment all the same.
+  let segment = newSegment();
+  for (const event of events) {
+    switch (event.type) {
+      case 'PostCreated': {
+        const post = (event as RecordedEvent<'PostCreated', PostCreated['data']>).data;
+        if (segment.touched.has(post.postId)) {
+          await applySegment(trx, segment, staged);
+          segment = newSegment();
+        }
+        // the first of two creates of one id wins (ON CONFLICT DO NOTHING), in the batch as in the table
+        if (!segment.created.has(post.postId)) segment.created.set(post.postId, { ...post, createdPos: event.position.globalPosition });
+        break;
+      }
+      case 'VoteCast': {
+        const { postId, userId, previous, vote } = (event as RecordedEvent<'VoteCast', VoteCast['data']>).data;
+        const delta = deltaOf(segment, postId);
+        delta.up += Number(vote === 'up') - Number(previous === 'up');
+        delta.down += Number(vote === 'down') - Number(previous === 'down');
+        segment.votes.set(`${postId} ${userId}`, { postId, userId, vote, pos: event.position.globalPosition });
+        break;
+      }
+      case 'CommentAdded':
+        deltaOf(segment, (event as RecordedEvent<'CommentAdded', CommentAdded['data']>).data.postId).comments += 1;
+        break;
+      case 'CommentRemoved':
+        deltaOf(segment, (event as RecordedEvent<'CommentRemoved', CommentRemoved['data']>).data.postId).comments -= 1;
+        break;
+      case 'PostDeleted': {
+        const { postId } = (event as RecordedEvent<'PostDeleted', PostDeleted['data']>).data;
+        segment.touched.add(postId);
+        segment.deleted.add(postId);
+        break;
+      }
+      case 'ProfileUpdated': {
+        // posts and the leaderboard show their author's current name and photo; only the
+        // fields the update changed (a v1 event arrives upcast with both)
+        const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+        segment.profiles.set(userId, { ...segment.profiles.get(userId), ...changes });
+        segment.profileChanges.push(profileChangeFact(userId, changes, event.position.globalPosition));
+        carryProfileChange(segment.created.values(), AUTHOR, userId, changes);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  await applySegment(trx, segment, staged);
+}
+
+type CreatedPost = PostCreated['data'] & { createdPos: bigint };
+
 interface Segment {
-  created: Map<string, PostCreated['data']>;
+  created: Map<string, CreatedPost>;
   deltas: Map<string, { up: number; down: number; comments: number }>;
   /** Each voter's latest vote on a post. */
-  votes: Map<string, { postId: string; userId: string; vote: Vote }>;
+  votes: Map<string, { postId: string; userId: string; vote: Vote; pos: bigint }>;
   deleted: Set<string>;
+  /** Per person, what the segment's changes come to. */
   profiles: Map<string, ProfileChanges>;
+  /** Each change as it came (a staged replay records them with their positions). */
+  profileChanges: ProfileChangeFact[];
   /** Post ids with a delta or a deletion in the segment. */
   touched: Set<string>;
 }
 
 function newSegment(): Segment {
-  return { created: new Map(), deltas: new Map(), votes: new Map(), deleted: new Set(), profiles: new Map(), touched: new Set() };
+  return { created: new Map(), deltas: new Map(), votes: new Map(), deleted: new Set(), profiles: new Map(), profileChanges: [], touched: new Set() };
 }
 
 function deltaOf(segment: Segment, postId: string) {
@@ -179,8 +217,16 @@ function deltaOf(segment: Segment, postId: string) {
   return delta;
 }
 
-async function applySegment(trx: Knex.Transaction, segment: Segment) {
-  if (segment.profiles.size > 0) {
+async function applySegment(trx: Knex.Transaction, segment: Segment, staged: boolean) {
+  if (segment.profiles.size > 0 && staged) {
+    // the leaderboard's rows now (one per person); the posts' rows when the replay settles
+    await trx.raw(
+      `UPDATE author_stats s SET name = coalesce(x.name, s.name), photo_url = coalesce(x."photoURL", s.photo_url)
+       FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, name text, "photoURL" text) WHERE s.user_id = x."userId" AND s.user_id = ANY (?::text[])`,
+      [JSON.stringify([...segment.profiles].map(([userId, changes]) => ({ userId, ...changes }))), [...segment.profiles.keys()]],
+    );
+    await stageProfileChanges(trx, segment.profileChanges);
+  } else if (segment.profiles.size > 0) {
     await trx.raw(
       `WITH changes AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, name text, "photoURL" text)),
        authored AS (
@@ -194,11 +240,28 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
     );
   }
   if (segment.created.size > 0) await insertPosts(trx, [...segment.created.values()]);
-  if (segment.deltas.size > 0) {
+  if (segment.deltas.size > 0 && staged) {
+    const deltas = [...segment.deltas].filter(([, d]) => d.up !== 0 || d.down !== 0 || d.comments !== 0);
+    const votes = [...segment.votes.values()];
+    await trx.raw(
+      `WITH counts AS (INSERT INTO replay_counts (post_id, up, down, comments) SELECT * FROM unnest(?::uuid[], ?::integer[], ?::integer[], ?::integer[]))
+       INSERT INTO replay_votes (post_id, user_id, vote, pos) SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[])`,
+      [
+        deltas.map(([postId]) => postId),
+        deltas.map(([, d]) => d.up),
+        deltas.map(([, d]) => d.down),
+        deltas.map(([, d]) => d.comments),
+        votes.map((v) => v.postId),
+        votes.map((v) => v.userId),
+        votes.map((v) => v.vote),
+        votes.map((v) => v.pos.toString()),
+      ],
+    );
+  } else if (segment.deltas.size > 0) {
     await applyDeltas(
       trx,
       [...segment.deltas].filter(([, d]) => d.up !== 0 || d.down !== 0 || d.comments !== 0).map(([postId, delta]) => ({ postId, ...delta })),
-      [...segment.votes.values()],
+      [...segment.votes.values()].map(({ postId, userId, vote }) => ({ postId, userId, vote })),
     );
   }
   if (segment.deleted.size > 0) {
@@ -219,17 +282,22 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
   }
 }
 
-async function insertPosts(trx: Knex.Transaction, created: readonly PostCreated['data'][]) {
-  const rows = created.map((post) => ({ ...post, summary: summarize(post.description), tagKeys: [...new Set(post.tags.map((tag) => tag.toLowerCase()))] }));
+async function insertPosts(trx: Knex.Transaction, created: readonly CreatedPost[]) {
+  const rows = created.map((post) => ({
+    ...post,
+    createdPos: post.createdPos.toString(),
+    summary: summarize(post.description),
+    tagKeys: [...new Set(post.tags.map((tag) => tag.toLowerCase()))],
+  }));
   await trx.raw(
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
          "postId" uuid, title text, description text, summary text, tags text[], "tagKeys" text[], "authorId" text,
-         "authorName" text, "authorEmail" text, "authorPhoto" text, "createdAt" timestamptz)
+         "authorName" text, "authorEmail" text, "authorPhoto" text, "createdAt" timestamptz, "createdPos" bigint)
      ),
      inserted AS (
-       INSERT INTO posts (id, title, description, summary, tags, tag_keys, author_id, author_name, author_email, author_photo, created_at)
-       SELECT "postId", title, description, summary, tags, "tagKeys", "authorId", "authorName", "authorEmail", "authorPhoto", "createdAt" FROM input
+       INSERT INTO posts (id, title, description, summary, tags, tag_keys, author_id, author_name, author_email, author_photo, created_at, created_pos)
+       SELECT "postId", title, description, summary, tags, "tagKeys", "authorId", "authorName", "authorEmail", "authorPhoto", "createdAt", "createdPos" FROM input
        ON CONFLICT (id) DO NOTHING
        RETURNING author_id, author_name, author_photo, tag_keys, created_at
      ),
@@ -275,4 +343,39 @@ async function applyDeltas(
      ON CONFLICT (post_id, user_id) DO UPDATE SET vote = excluded.vote`,
     [JSON.stringify(changes), JSON.stringify(cast)],
   );
+}
+
+/**
+ * Completes a staged replay: each post's vote and comment counts and its
+ * author's up-votes move by the sums of the recorded deltas, each voter's
+ * latest vote is kept, and a post created before its author's latest name or
+ * photo change takes it. Facts about posts deleted since change nothing (their
+ * rows are gone). The facts are then cleared, in the same transaction.
+ */
+async function settle(trx: Knex.Transaction) {
+  await trx.raw(`
+    WITH sums AS (
+      SELECT post_id, sum(up)::integer AS up, sum(down)::integer AS down, sum(comments)::integer AS comments FROM replay_counts GROUP BY post_id
+    ),
+    changed AS (
+      UPDATE posts p SET up_vote = p.up_vote + s.up, down_vote = p.down_vote + s.down, comment_count = p.comment_count + s.comments
+      FROM sums s WHERE p.id = s.post_id AND (s.up <> 0 OR s.down <> 0 OR s.comments <> 0)
+      RETURNING p.author_id, s.up
+    )
+    UPDATE author_stats s SET up_votes = s.up_votes + a.up
+    FROM (SELECT author_id, sum(up)::integer AS up FROM changed GROUP BY author_id) a
+    WHERE s.user_id = a.author_id AND a.up <> 0`);
+  await trx.raw(`
+    INSERT INTO votes (post_id, user_id, vote)
+    SELECT DISTINCT ON (v.post_id, v.user_id) v.post_id, v.user_id, v.vote
+    FROM replay_votes v WHERE EXISTS (SELECT 1 FROM posts p WHERE p.id = v.post_id)
+    ORDER BY v.post_id, v.user_id, v.pos DESC
+    ON CONFLICT (post_id, user_id) DO UPDATE SET vote = excluded.vote`);
+  await trx.raw(`
+    WITH latest AS (${LATEST_PROFILE_CHANGES})
+    UPDATE posts p SET
+      author_name = CASE WHEN p.created_pos < c.name_pos THEN c.name ELSE p.author_name END,
+      author_photo = CASE WHEN p.created_pos < c.photo_pos THEN c.photo_url ELSE p.author_photo END
+    FROM latest c WHERE p.author_id = c.user_id AND (p.created_pos < c.name_pos OR p.created_pos < c.photo_pos)`);
+  await trx.raw('TRUNCATE replay_counts, replay_votes, replay_profiles');
 }

@@ -112,6 +112,8 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     private replaying = false;
     /** The read indexes wait for the end of the replay. */
     private indexesPending = false;
+    /** A build no one reads yet goes through the log the projection's cheaper way, settled at the tail. */
+    private staging = false;
     /** The shared reader found nothing past this build's checkpoint: time to finish the replay. */
     private atTail = false;
     position: LogPosition | null = null;
@@ -197,6 +199,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       // through the shared reader in big batches; a live build near the head follows it on its own
       this.replaying = row.state === 'building' || Number((await store.head()).globalPosition - row.position.globalPosition) > buildBatchSize;
       this.indexesPending = this.replaying && projection.indexes !== undefined;
+      this.staging = row.state === 'building' && projection.replay !== undefined;
       await db.transaction(async (trx) => {
         await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
         await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
@@ -276,12 +279,23 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     }
 
     /**
-     * At the tail of a replay: the read indexes are built, then a build takes
+     * At the tail of a replay: a staged build settles, the read indexes are built, then a build takes
      * the live one's place, and a live build goes back to following the head
      * in small batches.
      */
     private async finishReplay() {
       if (!this.replaying || stopped) return;
+      if (this.staging) {
+        const started = performance.now();
+        await db.transaction(async (trx) => {
+          await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
+          await trx.raw('SET LOCAL synchronous_commit TO off');
+          await this.projection.replay!.settle(trx);
+        });
+        // what comes after (the log's new events until the switch) is applied the ordinary way
+        this.staging = false;
+        this.log.info({ ms: Math.round(performance.now() - started) }, 'replay settled');
+      }
       if (this.indexesPending) {
         const started = performance.now();
         await db.transaction(async (trx) => {
@@ -304,7 +318,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
         // A replayed batch may be lost in a crash: its checkpoint goes with it, so it is replayed again
         if (this.replaying) await trx.raw('SET LOCAL synchronous_commit TO off');
-        await projection.apply(trx, events);
+        await (this.staging ? projection.replay!.apply(trx, events) : projection.apply(trx, events));
         const moved = await trx.raw(
           `UPDATE projections.checkpoints SET tx = ?::text::xid8, pos = ?, updated_at = now()
            WHERE name = ? AND version = ? AND build = ? AND tx = ?::text::xid8 AND pos = ? AND state <> 'retired'`,

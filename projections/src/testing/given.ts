@@ -36,6 +36,12 @@ export async function projectionHarness(prefix: string) {
         async given(events: readonly RecordedEvent[], batchSize = events.length) {
           for (let i = 0; i < events.length; i += Math.max(batchSize, 1)) await inSchema((trx) => projection.apply(trx, events.slice(i, i + batchSize)));
         },
+        /** As a rebuild replays them: the projection's staged replay in batches of `batchSize`, then settled. */
+        async replayed(events: readonly RecordedEvent[], batchSize = events.length) {
+          const replay = projection.replay ?? { apply: projection.apply, settle: async () => {} };
+          for (let i = 0; i < events.length; i += Math.max(batchSize, 1)) await inSchema((trx) => replay.apply(trx, events.slice(i, i + batchSize)));
+          await inSchema((trx) => replay.settle(trx));
+        },
         async rows<T>(sql: string, bindings: readonly Knex.RawBinding[] = []): Promise<T[]> {
           return inSchema(async (trx) => (await trx.raw<{ rows: T[] }>(sql, bindings as Knex.RawBinding[])).rows);
         },
