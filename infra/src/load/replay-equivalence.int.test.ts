@@ -1,6 +1,6 @@
 import { START } from '@forum/contracts';
 import { createPostgresEventStore, type RecordedEvent } from '@forum/command-service/eventstore';
-import { allProjections, type Projection } from '@forum/projections';
+import { allProjections, settleReplay, type Projection } from '@forum/projections';
 import { createKnex, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../testing/database.ts';
@@ -70,7 +70,7 @@ async function replay(projection: Projection, events: readonly RecordedEvent[], 
         const done = i + j + batch.length;
         // settled a third of the way in, ordinary until two thirds, then a restart stages the rest
         if (staging && done >= settleAt[0]! && settleAt.length === 2) {
-          await staged!.settle(trx);
+          await settleReplay(trx, projection);
           staging = false;
         } else if (!staging && staged && mode === 'restarted' && done >= settleAt[1]!) {
           staging = true;
@@ -79,7 +79,7 @@ async function replay(projection: Projection, events: readonly RecordedEvent[], 
       }
     });
   }
-  if (staging && mode !== 'unsettled') await inSchema((trx) => staged!.settle(trx));
+  if (staging && mode !== 'unsettled') await inSchema((trx) => settleReplay(trx, projection));
   const { rows: tables } = await db.raw<{ rows: { table_name: string }[] }>(
     `SELECT table_name FROM information_schema.tables WHERE table_schema = ? AND table_type = 'BASE TABLE' AND table_name <> 'migrations' ORDER BY table_name`,
     [schema],

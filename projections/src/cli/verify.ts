@@ -2,7 +2,7 @@ import { compareLogPositions, positionToken, START, type LogPosition } from '@fo
 import type { EventStore } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
 import { buildSchema, liveBuild } from '../runner/checkpoints.ts';
-import type { Projection } from '../runner/projection.ts';
+import { settleReplay, type Projection } from '../runner/projection.ts';
 
 export interface TableDiff {
   view: string;
@@ -52,7 +52,7 @@ export async function verifyProjection(db: Knex, store: EventStore, projection: 
       await (projection.replay ? projection.replay.apply(trx, events) : projection.apply(trx, events));
       position = events.at(-1)!.position;
     }
-    await projection.replay?.settle(trx);
+    await settleReplay(trx, projection);
     const tables: TableDiff[] = [];
     for (const [view, table] of Object.entries(projection.exposes)) {
       const live = `"${liveSchema}"."${table}"`;

@@ -75,7 +75,7 @@ export const commentsProjection: Projection = {
   apply: (trx, events) => applyBatch(trx, events, false),
   replay: {
     apply: (trx, events) => applyBatch(trx, events, true),
-    settle,
+    settle: [settle],
   },
 };
 

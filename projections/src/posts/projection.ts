@@ -120,7 +120,8 @@ export const postsProjection: Projection = {
   apply: (trx, events) => applyBatch(trx, events, false),
   replay: {
     apply: (trx, events) => applyBatch(trx, events, true),
-    settle,
+    // each voter's latest vote apart from the posts' rows, at once
+    settle: [settleVotes, settleCountsAndNames],
   },
 };
 
@@ -346,13 +347,28 @@ async function applyDeltas(
 }
 
 /**
- * Completes a staged replay: each post's vote and comment counts and its
- * author's up-votes move by the sums of the recorded deltas, each voter's
- * latest vote is kept, and a post created before its author's latest name or
- * photo change takes it. Facts about posts deleted since change nothing (their
- * rows are gone). The facts are then cleared, in the same transaction.
+ * Completes a staged replay, in two steps that touch different rows. Facts
+ * about posts deleted since change nothing (their rows are gone). Each step
+ * clears its facts in its own transaction.
+ *
+ * Each voter's latest vote is kept.
  */
-async function settle(trx: Knex.Transaction) {
+async function settleVotes(trx: Knex.Transaction) {
+  await trx.raw(`
+    INSERT INTO votes (post_id, user_id, vote)
+    SELECT DISTINCT ON (v.post_id, v.user_id) v.post_id, v.user_id, v.vote
+    FROM replay_votes v WHERE EXISTS (SELECT 1 FROM posts p WHERE p.id = v.post_id)
+    ORDER BY v.post_id, v.user_id, v.pos DESC
+    ON CONFLICT (post_id, user_id) DO UPDATE SET vote = excluded.vote`);
+  await trx.raw('TRUNCATE replay_votes');
+}
+
+/**
+ * Each post's vote and comment counts and its author's up-votes move by the
+ * sums of the recorded deltas, and a post created before its author's latest
+ * name or photo change takes it (one step: both rewrite the posts' rows).
+ */
+async function settleCountsAndNames(trx: Knex.Transaction) {
   await trx.raw(`
     WITH sums AS (
       SELECT post_id, sum(up)::integer AS up, sum(down)::integer AS down, sum(comments)::integer AS comments FROM replay_counts GROUP BY post_id
@@ -366,16 +382,10 @@ async function settle(trx: Knex.Transaction) {
     FROM (SELECT author_id, sum(up)::integer AS up FROM changed GROUP BY author_id) a
     WHERE s.user_id = a.author_id AND a.up <> 0`);
   await trx.raw(`
-    INSERT INTO votes (post_id, user_id, vote)
-    SELECT DISTINCT ON (v.post_id, v.user_id) v.post_id, v.user_id, v.vote
-    FROM replay_votes v WHERE EXISTS (SELECT 1 FROM posts p WHERE p.id = v.post_id)
-    ORDER BY v.post_id, v.user_id, v.pos DESC
-    ON CONFLICT (post_id, user_id) DO UPDATE SET vote = excluded.vote`);
-  await trx.raw(`
     WITH latest AS (${LATEST_PROFILE_CHANGES})
     UPDATE posts p SET
       author_name = CASE WHEN p.created_pos < c.name_pos THEN c.name ELSE p.author_name END,
       author_photo = CASE WHEN p.created_pos < c.photo_pos THEN c.photo_url ELSE p.author_photo END
     FROM latest c WHERE p.author_id = c.user_id AND (p.created_pos < c.name_pos OR p.created_pos < c.photo_pos)`);
-  await trx.raw('TRUNCATE replay_counts, replay_votes, replay_profiles');
+  await trx.raw('TRUNCATE replay_counts, replay_profiles');
 }

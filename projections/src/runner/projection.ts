@@ -31,11 +31,20 @@ export interface Projection {
    * votes become one aggregation instead of a million row updates). Settling
    * then applying more batches the ordinary way, or staging more and settling
    * again, gives the tables the ordinary `apply` gives.
+   *
+   * `settle` is a list of steps that touch different rows, each complete in
+   * itself (it clears the facts it settled): the runner runs them at once,
+   * each in its own transaction.
    */
   replay?: {
     apply(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void>;
-    settle(trx: Knex.Transaction): Promise<void>;
+    settle: readonly ((trx: Knex.Transaction) => Promise<void>)[];
   };
+}
+
+/** Settles a staged replay in one transaction, one step after another. */
+export async function settleReplay(trx: Knex.Transaction, projection: Projection): Promise<void> {
+  for (const step of projection.replay?.settle ?? []) await step(trx);
 }
 
 export const schemaOf = (projection: Pick<Projection, 'name' | 'version'>) => `${projection.name}_v${projection.version}`;

@@ -287,11 +287,15 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       if (!this.replaying || stopped) return;
       if (this.staging) {
         const started = performance.now();
-        await db.transaction(async (trx) => {
-          await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
-          await trx.raw('SET LOCAL synchronous_commit TO off');
-          await this.projection.replay!.settle(trx);
-        });
+        await Promise.all(
+          this.projection.replay!.settle.map((step) =>
+            db.transaction(async (trx) => {
+              await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
+              await trx.raw('SET LOCAL synchronous_commit TO off');
+              await step(trx);
+            }),
+          ),
+        );
         // what comes after (the log's new events until the switch) is applied the ordinary way
         this.staging = false;
         this.log.info({ ms: Math.round(performance.now() - started) }, 'replay settled');
