@@ -34,12 +34,23 @@ const visible = (name: string, options: Parameters<typeof countingProjection>[0]
   countingProjection({ name, exposes: { [`${name}_applied`]: 'applied', [`${name}_total`]: 'total' }, ...options });
 
 describe('blue-green rebuild', () => {
+  // the rebuild stages its totals and settles them before it switches in (the live build never stages)
   it('switches reads to a rebuilt copy while reads and writes go on: no read fails, none goes back, no event is missing', { timeout: 120_000 }, async () => {
-    const runner = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('bg')], buildBatchSize: 500, standbyRetryMs: 200 });
+    const runner = createProjectionRunner({
+      db: log.db,
+      connectionString: log.url,
+      store: log.store,
+      logger,
+      projections: [visible('bg', { staged: true })],
+      buildBatchSize: 500,
+      standbyRetryMs: 200,
+    });
     await runner.start();
     await appendTicks(3000);
     const before = await log.eventCount();
     await waitFor(() => readModel('bg'), (m) => m.total === before);
+    // the first build was live from its first batch: it applied the ordinary way, staging nothing
+    expect((await log.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM bg_v1.replay_total')).rows[0]!.n).toBe(0);
 
     let writing = true;
     const writes = (async () => {
@@ -120,6 +131,7 @@ describe('blue-green rebuild', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const slow = visible('resume', {
+      staged: true,
       onEvent: async () => {
         if (++applied === 1500) await gate;
       },
@@ -152,7 +164,7 @@ describe('blue-green rebuild', () => {
       store: log.store,
       logger,
       only: 'building',
-      projections: [visible('resume', { onEvent: (pos) => void (firstApplied ??= pos) })],
+      projections: [visible('resume', { staged: true, onEvent: (pos) => void (firstApplied ??= pos) })],
     });
     await resumed.start();
     try {

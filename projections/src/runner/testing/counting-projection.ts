@@ -1,3 +1,5 @@
+import type { RecordedEvent } from '@forum/command-service/eventstore';
+import type { Knex } from '@forum/platform';
 import type { Projection } from '../projection.ts';
 
 /**
@@ -12,9 +14,18 @@ export function countingProjection(
     onEvent?: (globalPosition: bigint) => void | Promise<void>;
     /** Called when the runner creates the read indexes, with the rows applied by then. */
     onIndexes?: (rowsApplied: number) => void;
+    /** A rebuild stages the total's increments (`replay_total`) and settles them at its tail. */
+    staged?: boolean;
   } = {},
 ): Projection {
-  return {
+  const insertApplied = async (trx: Knex.Transaction, events: readonly RecordedEvent[]) => {
+    await trx.raw('INSERT INTO applied (pos, stream_id, stream_version) SELECT * FROM unnest(?::bigint[], ?::text[], ?::int[])', [
+      events.map((e) => e.position.globalPosition.toString()),
+      events.map((e) => e.streamId),
+      events.map((e) => e.streamVersion),
+    ]);
+  };
+  const projection: Projection = {
     name: options.name ?? 'counting',
     version: options.version ?? 1,
     exposes: options.exposes ?? {},
@@ -23,6 +34,7 @@ export function countingProjection(
         CREATE TABLE IF NOT EXISTS applied (pos bigint NOT NULL, stream_id text NOT NULL, stream_version integer NOT NULL);
         CREATE TABLE IF NOT EXISTS total (id integer PRIMARY KEY, value bigint NOT NULL);
         INSERT INTO total VALUES (1, 0) ON CONFLICT DO NOTHING;
+        CREATE TABLE IF NOT EXISTS replay_total (n integer NOT NULL);
       `);
     },
     async indexes(trx) {
@@ -30,14 +42,27 @@ export function countingProjection(
       options.onIndexes?.((await trx.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM applied')).rows[0]!.n);
     },
     async apply(trx, events) {
-      await trx.raw('INSERT INTO applied (pos, stream_id, stream_version) SELECT * FROM unnest(?::bigint[], ?::text[], ?::int[])', [
-        events.map((e) => e.position.globalPosition.toString()),
-        events.map((e) => e.streamId),
-        events.map((e) => e.streamVersion),
-      ]);
+      await insertApplied(trx, events);
       await trx.raw('UPDATE total SET value = value + ? WHERE id = 1', [events.length]);
       // after the batch's rows are written, before its transaction commits
       for (const event of events) await options.onEvent?.(event.position.globalPosition);
+    },
+  };
+  if (!options.staged) return projection;
+  return {
+    ...projection,
+    replay: {
+      async apply(trx, events) {
+        await insertApplied(trx, events);
+        await trx.raw('INSERT INTO replay_total (n) VALUES (?)', [events.length]);
+        for (const event of events) await options.onEvent?.(event.position.globalPosition);
+      },
+      settle: [
+        async (trx) => {
+          await trx.raw('UPDATE total SET value = value + (SELECT coalesce(sum(n), 0) FROM replay_total) WHERE id = 1');
+          await trx.raw('TRUNCATE replay_total');
+        },
+      ],
     },
   };
 }
