@@ -49,6 +49,21 @@ export function profileChangeFact(userId: string, changes: ProfileChanges, posit
   return { userId, name: changes.name ?? null, photoUrl: changes.photoURL ?? null, pos: position.toString() };
 }
 
+/**
+ * Per person, what a batch's changes come to (a later field wins), as rows for
+ * `jsonb_to_recordset(…) AS x("userId" text, name text, "photoURL" text)`.
+ */
+export function mergedProfileChanges(facts: readonly ProfileChangeFact[]): { userId: string; name?: string; photoURL?: string }[] {
+  const merged = new Map<string, { userId: string; name?: string; photoURL?: string }>();
+  for (const { userId, name, photoUrl } of facts) {
+    const person = merged.get(userId) ?? { userId };
+    if (name !== null) person.name = name;
+    if (photoUrl !== null) person.photoURL = photoUrl;
+    merged.set(userId, person);
+  }
+  return [...merged.values()];
+}
+
 export async function stageProfileChanges(trx: Knex.Transaction, facts: readonly ProfileChangeFact[]): Promise<void> {
   await trx.raw(
     `INSERT INTO replay_profiles (user_id, name, photo_url, pos)

@@ -5,11 +5,11 @@ import {
   AUTHOR,
   carryProfileChange,
   LATEST_PROFILE_CHANGES,
+  mergedProfileChanges,
   profileChangeFact,
   REPLAY_PROFILES_TABLE,
   stageProfileChanges,
   type ProfileChangeFact,
-  type ProfileChanges,
 } from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
 
@@ -124,7 +124,6 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
       case 'ProfileUpdated': {
         // only the fields the update changed (a v1 event arrives upcast with both)
         const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
-        segment.profiles.set(userId, { ...segment.profiles.get(userId), ...changes });
         segment.profileChanges.push(profileChangeFact(userId, changes, event.position.globalPosition));
         carryProfileChange(segment.added.values(), AUTHOR, userId, changes);
         carryProfileChange(segment.reports.values(), REPORTER, userId, changes);
@@ -142,22 +141,23 @@ interface Segment {
   reports: Map<string, CommentReported['data'] & { reportedPos: string }>;
   removed: Set<string>;
   deletedPosts: Set<string>;
-  profiles: Map<string, ProfileChanges>;
-  /** Each change as it came, with its log position (a staged replay records them). */
+  /** Name and photo changes, as they came (a staged replay records them with their positions). */
   profileChanges: ProfileChangeFact[];
   /** Comment ids reported or removed in the segment. */
   touched: Set<string>;
 }
 
 function newSegment(): Segment {
-  return { added: new Map(), reports: new Map(), removed: new Set(), deletedPosts: new Set(), profiles: new Map(), profileChanges: [], touched: new Set() };
+  return { added: new Map(), reports: new Map(), removed: new Set(), deletedPosts: new Set(), profileChanges: [], touched: new Set() };
 }
 
 async function applySegment(trx: Knex.Transaction, segment: Segment, staged: boolean) {
   const json = (rows: unknown[]) => JSON.stringify(rows);
-  if (segment.profiles.size > 0 && staged) {
+  if (segment.profileChanges.length > 0 && staged) {
     await stageProfileChanges(trx, segment.profileChanges);
-  } else if (segment.profiles.size > 0) {
+  } else if (segment.profileChanges.length > 0) {
+    const changes = mergedProfileChanges(segment.profileChanges);
+    const ids = changes.map((change) => change.userId);
     // comments and reports show their people's current name and photo (emails do not change)
     await trx.raw(
       `WITH changes AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, name text, "photoURL" text)),
@@ -168,7 +168,7 @@ async function applySegment(trx: Knex.Transaction, segment: Segment, staged: boo
        UPDATE reports r SET reporter_name = coalesce(x.name, r.reporter_name), reporter_photo = coalesce(x."photoURL", r.reporter_photo)
        FROM changes x WHERE r.reporter_id = x."userId" AND r.reporter_id = ANY (?::text[])`,
       // the ids again as an array: the planner then reads the rows through the indexes, not the whole tables
-      [json([...segment.profiles].map(([userId, changes]) => ({ userId, ...changes }))), [...segment.profiles.keys()], [...segment.profiles.keys()]],
+      [json(changes), ids, ids],
     );
   }
   if (segment.added.size > 0) {

@@ -14,11 +14,11 @@ import {
   AUTHOR,
   carryProfileChange,
   LATEST_PROFILE_CHANGES,
+  mergedProfileChanges,
   profileChangeFact,
   REPLAY_PROFILES_TABLE,
   stageProfileChanges,
   type ProfileChangeFact,
-  type ProfileChanges,
 } from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
 
@@ -150,7 +150,7 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
           segment = newSegment();
         }
         // the first of two creates of one id wins (ON CONFLICT DO NOTHING), in the batch as in the table
-        if (!segment.created.has(post.postId)) segment.created.set(post.postId, { ...post, createdPos: event.position.globalPosition });
+        if (!segment.created.has(post.postId)) segment.created.set(post.postId, { ...post, createdPos: event.position.globalPosition.toString() });
         break;
       }
       case 'VoteCast': {
@@ -158,7 +158,7 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
         const delta = deltaOf(segment, postId);
         delta.up += Number(vote === 'up') - Number(previous === 'up');
         delta.down += Number(vote === 'down') - Number(previous === 'down');
-        segment.votes.set(`${postId} ${userId}`, { postId, userId, vote, pos: event.position.globalPosition });
+        segment.votes.set(`${postId} ${userId}`, { postId, userId, vote, pos: event.position.globalPosition.toString() });
         break;
       }
       case 'CommentAdded':
@@ -177,7 +177,6 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
         // posts and the leaderboard show their author's current name and photo; only the
         // fields the update changed (a v1 event arrives upcast with both)
         const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
-        segment.profiles.set(userId, { ...segment.profiles.get(userId), ...changes });
         segment.profileChanges.push(profileChangeFact(userId, changes, event.position.globalPosition));
         carryProfileChange(segment.created.values(), AUTHOR, userId, changes);
         break;
@@ -189,24 +188,22 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
   await applySegment(trx, segment, staged);
 }
 
-type CreatedPost = PostCreated['data'] & { createdPos: bigint };
+type CreatedPost = PostCreated['data'] & { createdPos: string };
 
 interface Segment {
   created: Map<string, CreatedPost>;
   deltas: Map<string, { up: number; down: number; comments: number }>;
   /** Each voter's latest vote on a post. */
-  votes: Map<string, { postId: string; userId: string; vote: Vote; pos: bigint }>;
+  votes: Map<string, { postId: string; userId: string; vote: Vote; pos: string }>;
   deleted: Set<string>;
-  /** Per person, what the segment's changes come to. */
-  profiles: Map<string, ProfileChanges>;
-  /** Each change as it came (a staged replay records them with their positions). */
+  /** Name and photo changes, as they came (a staged replay records them with their positions). */
   profileChanges: ProfileChangeFact[];
   /** Post ids with a delta or a deletion in the segment. */
   touched: Set<string>;
 }
 
 function newSegment(): Segment {
-  return { created: new Map(), deltas: new Map(), votes: new Map(), deleted: new Set(), profiles: new Map(), profileChanges: [], touched: new Set() };
+  return { created: new Map(), deltas: new Map(), votes: new Map(), deleted: new Set(), profileChanges: [], touched: new Set() };
 }
 
 function deltaOf(segment: Segment, postId: string) {
@@ -219,25 +216,25 @@ function deltaOf(segment: Segment, postId: string) {
 }
 
 async function applySegment(trx: Knex.Transaction, segment: Segment, staged: boolean) {
-  if (segment.profiles.size > 0 && staged) {
-    // the leaderboard's rows now (one per person); the posts' rows when the replay settles
+  if (segment.profileChanges.length > 0) {
+    const changes = mergedProfileChanges(segment.profileChanges);
+    const ids = changes.map((change) => change.userId);
+    // the posts' rows now, or when a staged replay settles
+    if (staged) await stageProfileChanges(trx, segment.profileChanges);
+    else {
+      await trx.raw(
+        `UPDATE posts p SET author_name = coalesce(x.name, p.author_name), author_photo = coalesce(x."photoURL", p.author_photo)
+         FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, name text, "photoURL" text)
+         WHERE p.author_id = x."userId" AND p.author_id = ANY (?::text[])`,
+        // the ids again as an array: the planner then reads the rows through the index, not the whole table
+        [JSON.stringify(changes), ids],
+      );
+    }
+    // the leaderboard's rows (one per person)
     await trx.raw(
       `UPDATE author_stats s SET name = coalesce(x.name, s.name), photo_url = coalesce(x."photoURL", s.photo_url)
        FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, name text, "photoURL" text) WHERE s.user_id = x."userId" AND s.user_id = ANY (?::text[])`,
-      [JSON.stringify([...segment.profiles].map(([userId, changes]) => ({ userId, ...changes }))), [...segment.profiles.keys()]],
-    );
-    await stageProfileChanges(trx, segment.profileChanges);
-  } else if (segment.profiles.size > 0) {
-    await trx.raw(
-      `WITH changes AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, name text, "photoURL" text)),
-       authored AS (
-         UPDATE posts p SET author_name = coalesce(x.name, p.author_name), author_photo = coalesce(x."photoURL", p.author_photo)
-         FROM changes x WHERE p.author_id = x."userId" AND p.author_id = ANY (?::text[])
-       )
-       UPDATE author_stats s SET name = coalesce(x.name, s.name), photo_url = coalesce(x."photoURL", s.photo_url)
-       FROM changes x WHERE s.user_id = x."userId" AND s.user_id = ANY (?::text[])`,
-      // the ids again as an array: the planner then reads the rows through the index, not the whole table
-      [JSON.stringify([...segment.profiles].map(([userId, changes]) => ({ userId, ...changes }))), [...segment.profiles.keys()], [...segment.profiles.keys()]],
+      [JSON.stringify(changes), ids],
     );
   }
   if (segment.created.size > 0) await insertPosts(trx, [...segment.created.values()]);
@@ -255,7 +252,7 @@ async function applySegment(trx: Knex.Transaction, segment: Segment, staged: boo
         votes.map((v) => v.postId),
         votes.map((v) => v.userId),
         votes.map((v) => v.vote),
-        votes.map((v) => v.pos.toString()),
+        votes.map((v) => v.pos),
       ],
     );
   } else if (segment.deltas.size > 0) {
@@ -286,7 +283,6 @@ async function applySegment(trx: Knex.Transaction, segment: Segment, staged: boo
 async function insertPosts(trx: Knex.Transaction, created: readonly CreatedPost[]) {
   const rows = created.map((post) => ({
     ...post,
-    createdPos: post.createdPos.toString(),
     summary: summarize(post.description),
     tagKeys: [...new Set(post.tags.map((tag) => tag.toLowerCase()))],
   }));
