@@ -1,7 +1,7 @@
 import { eventDefinitions, type ForumEvent, type UserEvent } from '@forum/contracts';
-import type { EventStore, NewEvent, StreamAppend } from '../eventstore/index.ts';
+import type { AppendResult, EventStore, NewEvent, StreamAppend } from '../eventstore/index.ts';
 import { eventMetadata, type CommandMeta } from './command.ts';
-import { expectedVersionOf, load } from './handle.ts';
+import { expectedVersionOf, load, positionOf } from './handle.ts';
 import type { Author } from './post/decide.ts';
 import { decide as decideUser } from './user/decide.ts';
 import { evolve as evolveUser, initialUserState, userStream, type UserState } from './user/user.ts';
@@ -11,6 +11,11 @@ export interface Accepted {
   readonly id?: string;
   readonly position?: string;
 }
+
+/** The answer of a command about `id`: its last event's position, or none when it appended nothing. */
+export const acceptedAs =
+  (id: string) =>
+  (result: AppendResult | null): Accepted => ({ id, ...(result && { position: positionOf(result) }) });
 
 /** Who acts, as the identity provider vouches for it: the claims a first registration records. */
 export interface Identity {

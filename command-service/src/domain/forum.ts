@@ -2,7 +2,7 @@ import { ErrorCode, MEMBERSHIP_PRICE, positionToken, type UserEvent } from '@for
 import { BusinessRuleError, ForbiddenError, UnavailableError } from '@forum/platform';
 import type { PaymentProvider } from '../payment/port.ts';
 import type { EventStore, StreamAppend } from '../eventstore/index.ts';
-import { appendTo, authorOf, createActors, registered, type Accepted, type Identity } from './actor.ts';
+import { acceptedAs, appendTo, authorOf, createActors, registered, type Accepted, type Identity } from './actor.ts';
 import type { CommandMeta } from './command.ts';
 import { createAdminCommands } from './admin/commands.ts';
 import { createCommunityCommands } from './community/commands.ts';
@@ -62,7 +62,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
         async () => {
           const actor = await actors.load(who, meta);
           const events = decideUser({ type: 'UpdateProfile', data: input }, actor.state, meta);
-          return { appends: actors.append(who, actor, events, meta), answer: (result) => ({ id: who.userId, ...(result && { position: positionOf(result) }) }) };
+          return { appends: actors.append(who, actor, events, meta), answer: acceptedAs(who.userId) };
         },
         idempotency,
       );
@@ -74,7 +74,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
         const events = decideUser({ type: 'GrantAdmin', data: { reason } }, user.state, meta);
         return {
           appends: appendTo(userStream(userId), user, events, meta),
-          answer: (result) => ({ id: userId, ...(result && { position: positionOf(result) }) }),
+          answer: acceptedAs(userId),
         };
       });
     },
@@ -108,7 +108,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
               ...actors.append(who, actor, authored, meta),
               ...appendTo(postStream(input.postId), post, events, meta),
             ],
-            answer: (result) => ({ id: input.postId, position: positionOf(result!) }),
+            answer: acceptedAs(input.postId),
           };
         },
         idempotency,
@@ -137,7 +137,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
             appends.push(...actors.append(who, actor, [], meta));
             appends.push(...appendTo(userStream(authorId), author, freed, meta));
           }
-          return { appends, answer: (result) => ({ id: postId, position: positionOf(result!) }) };
+          return { appends, answer: acceptedAs(postId) };
         },
         idempotency,
       );
@@ -186,7 +186,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
         );
         return {
           appends: appendTo(userStream(customer.userId), user, events, meta),
-          answer: (result) => ({ id: customer.userId, ...(result && { position: positionOf(result) }) }),
+          answer: acceptedAs(customer.userId),
         };
       });
       if (!charged.ok) throw new PaymentFailedError(charged.reason);
@@ -207,7 +207,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
           const events = decideTag({ type: 'CreateTag', data: input }, tags.state, meta);
           return {
             appends: appendTo(TAGS_STREAM, tags, events, meta),
-            answer: (result) => ({ id: input.tagId, position: positionOf(result!) }),
+            answer: acceptedAs(input.tagId),
           };
         },
         idempotency,

@@ -1,7 +1,7 @@
 import type { UserEvent } from '@forum/contracts';
 import { ForbiddenError } from '@forum/platform';
 import type { EventStore, StreamAppend } from '../../eventstore/index.ts';
-import { appendTo, authorOf, registered, type Accepted, type Actor, type Actors, type Identity } from '../actor.ts';
+import { acceptedAs, appendTo, authorOf, registered, type Accepted, type Actor, type Actors, type Identity } from '../actor.ts';
 import { decide as decideAnnouncement } from '../announcement/decide.ts';
 import { announcementStream, evolve as evolveAnnouncement, initialAnnouncementState } from '../announcement/announcement.ts';
 import type { CommandMeta } from '../command.ts';
@@ -103,7 +103,7 @@ export function createAdminCommands(store: EventStore, actors: Actors) {
                 ...actors.append(who, actor, [], meta),
                 ...appendTo(userStream(userId), user, events, meta),
               ];
-          return { appends, answer: (result) => ({ id: userId, ...(result && { position: positionOf(result) }) }) };
+          return { appends, answer: acceptedAs(userId) };
         },
         idempotency,
       );
@@ -134,7 +134,7 @@ export function createAdminCommands(store: EventStore, actors: Actors) {
               ...actors.append(who, actor, [], meta),
               ...appendTo(announcementStream(input.announcementId), announcement, events, meta),
             ],
-            answer: (result) => ({ id: input.announcementId, position: positionOf(result!) }),
+            answer: acceptedAs(input.announcementId),
           };
         },
         idempotency,
@@ -151,7 +151,7 @@ export function createAdminCommands(store: EventStore, actors: Actors) {
         const events = decideContact({ type: 'ReceiveContactMessage', data: input }, message.state, meta);
         return {
           appends: appendTo(contactMessageStream(input.messageId), message, events, meta),
-          answer: (result) => ({ id: input.messageId, position: positionOf(result!) }),
+          answer: acceptedAs(input.messageId),
         };
       });
     },

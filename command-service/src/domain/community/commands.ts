@@ -1,6 +1,6 @@
 import type { ReportFeedback, Vote } from '@forum/contracts';
 import type { EventStore, StreamAppend } from '../../eventstore/index.ts';
-import { appendTo, authorOf, registered, type Accepted, type Actors, type Identity } from '../actor.ts';
+import { acceptedAs, appendTo, authorOf, registered, type Accepted, type Actors, type Identity } from '../actor.ts';
 import type { CommandMeta } from '../command.ts';
 import { decide as decideComment } from '../comment/decide.ts';
 import { commentStream, evolve as evolveComment, initialCommentState, type CommentState } from '../comment/comment.ts';
@@ -76,7 +76,7 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
               ...actors.append(who, actor, [], meta),
               ...appendTo(commentStream(input.commentId), comment, events, meta),
             ],
-            answer: (result) => ({ id: input.commentId, position: positionOf(result!) }),
+            answer: acceptedAs(input.commentId),
           };
         },
         idempotency,
@@ -98,7 +98,7 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
           );
           return {
             appends: [...actors.append(who, actor, [], meta), ...appendTo(streamId, report, events, meta)],
-            answer: (result) => ({ id: input.commentId, position: positionOf(result!) }),
+            answer: acceptedAs(input.commentId),
           };
         },
         idempotency,
@@ -118,7 +118,7 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
           );
           return {
             appends: [...actors.append(who, actor, [], meta), ...appendTo(commentStream(commentId), comment, events, meta)],
-            answer: (result) => ({ id: commentId, position: positionOf(result!) }),
+            answer: acceptedAs(commentId),
           };
         },
         idempotency,
@@ -164,7 +164,7 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
           );
           const appends: StreamAppend[] = [...actors.append(who, actor, [], meta)];
           appends.push(...appendTo(notificationsStream(targetUserId!), notifications, events, meta));
-          return { appends, answer: (result) => ({ id: warningId, position: positionOf(result!) }) };
+          return { appends, answer: acceptedAs(warningId) };
         },
         idempotency,
       );
@@ -180,7 +180,7 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
           const events = decideNotification({ type: 'MarkWarningsRead', data: { userId: who.userId, ...input } }, notifications.state, meta);
           return {
             appends: [...actors.append(who, actor, [], meta), ...appendTo(streamId, notifications, events, meta)],
-            answer: (result) => ({ id: who.userId, ...(result && { position: positionOf(result) }) }),
+            answer: acceptedAs(who.userId),
           };
         },
         idempotency,
