@@ -1,39 +1,4 @@
-import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { webAppConfig } from '@forum/web-auth/vite';
 
-/** The gateway serves this console under /admin, with /api and the identity realm on the same origin. */
-const gateway = 'http://localhost:3000';
-
-export default defineConfig({
-  base: '/admin/',
-  plugins: [react()],
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    rolldownOptions: {
-      output: {
-        // Libraries change less often than the console: separate chunks stay cached across releases.
-        codeSplitting: {
-          groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie)[\\/]/, priority: 4 },
-            { name: 'mui', test: /node_modules[\\/](@mui|@emotion|@babel|stylis|react-transition-group|react-is|clsx|prop-types|hoist-non-react-statics)[\\/]/, priority: 3 },
-            { name: 'react-admin', test: /node_modules[\\/](react-admin|ra-[^/\\]+)[\\/]/, priority: 2 },
-            { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
-          ],
-        },
-      },
-    },
-  },
-  server: {
-    proxy: {
-      '/api': gateway,
-      '/realms': gateway,
-    },
-  },
-  preview: {
-    proxy: {
-      '/api': gateway,
-      '/realms': gateway,
-    },
-  },
-});
+/** The gateway serves this console under /admin. */
+export default webAppConfig({ base: '/admin/', libraries: [{ name: 'react-admin', test: /node_modules[\\/](react-admin|ra-[^/\\]+)[\\/]/ }] });

@@ -1,4 +1,4 @@
-import { createAuth, identityServer, type Auth } from '@forum/web-auth';
+import { createAuth, identityServer, SILENT_CHECK_SSO_PAGE, type Auth } from '@forum/web-auth';
 
 /** Where the console lives on the gateway ('/admin/'); the realm accepts admin-web's redirects under it. */
 export const consoleUrl = () => new URL(import.meta.env.BASE_URL, window.location.origin).href;
@@ -10,4 +10,4 @@ export function makeAuth(): Auth {
 }
 
 export const initAuth = (auth: Auth) =>
-  auth.init({ onLoad: 'check-sso', checkLoginIframe: false, pkceMethod: 'S256', silentCheckSsoRedirectUri: `${consoleUrl()}silent-check-sso.html` });
+  auth.init({ onLoad: 'check-sso', checkLoginIframe: false, pkceMethod: 'S256', silentCheckSsoRedirectUri: `${consoleUrl()}${SILENT_CHECK_SSO_PAGE}` });

@@ -1,4 +1,4 @@
-import { createAuth, identityServer, type Auth } from '@forum/web-auth';
+import { createAuth, identityServer, SILENT_CHECK_SSO_PAGE, type Auth } from '@forum/web-auth';
 
 export { useAuth, useAuthState } from '@forum/web-auth/react';
 export type { Auth, AuthState, AuthUser } from '@forum/web-auth';
@@ -10,7 +10,7 @@ export function makeAuth(): Auth {
 }
 
 /** Registered for forum-web at the realm; a same-origin page, so check-sso needs no full-page round trip. */
-export const silentCheckSsoRedirectUri = () => `${window.location.origin}/silent-check-sso.html`;
+export const silentCheckSsoRedirectUri = () => `${window.location.origin}/${SILENT_CHECK_SSO_PAGE}`;
 
 /** Routes that need a signed-in user (spec §2): signing out there goes home rather than back to the page. */
 export function loginRequired(pathname: string): boolean {
