@@ -7,6 +7,7 @@ import {
   type AdminUsersPage,
   type Announcement,
   type AuditPage,
+  type ErrorBody,
   type PostDetail,
 } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => forum?.stop());
 
-type ErrorBody = { error: { code: string; message: string; details?: Record<string, string[]> } };
 const eventCount = () => forum.eventCount();
 const after = (position: string) => ({ headers: { [HEADER_MIN_POSITION]: position } });
 const json = async <T>(response: Response | Promise<Response>): Promise<T> => (await (await response).json()) as T;

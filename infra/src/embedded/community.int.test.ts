@@ -9,6 +9,7 @@ import {
   positionToken,
   RECENT_POSTS,
   type CommentItem,
+  type ErrorBody,
   type Notifications,
   type PostDetail,
   type PostListItem,
@@ -32,7 +33,6 @@ beforeAll(async () => {
 afterAll(() => forum?.stop());
 
 type User = Awaited<ReturnType<TestForum['newUser']>>;
-type ErrorBody = { error: { code: string; message: string; details?: unknown } };
 
 const eventCount = () => forum.eventCount();
 const streamTypes = async (id: string) => (await forum.store.readStream(id)).events.map((e) => e.type);

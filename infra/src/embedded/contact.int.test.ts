@@ -1,4 +1,4 @@
-import { CONTACT_MESSAGE_MAX, CONTACT_RATE_LIMIT, HEADER_MIN_POSITION, type ContactMessagesPage } from '@forum/contracts';
+import { CONTACT_MESSAGE_MAX, CONTACT_RATE_LIMIT, HEADER_MIN_POSITION, type ContactMessagesPage, type ErrorBody } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 
@@ -17,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => forum?.stop());
 
-type ErrorBody = { error: { code: string; message: string; details?: Record<string, string[]> } };
 const eventCount = () => forum.eventCount();
 const contact = (body: unknown, token?: string) => forum.api('/api/contact', { method: 'POST', json: body, ...(token && { token }) });
 const message = { name: 'Vera Visitor', email: 'vera@example.com', message: 'Do you have a dark mode?' };
