@@ -1,6 +1,6 @@
 import { START } from '@forum/contracts';
 import { createPostgresEventStore, type RecordedEvent } from '@forum/command-service/eventstore';
-import { allProjections, settleReplay, type Projection } from '@forum/projections';
+import { allProjections, replayApply, settleReplay, type Projection } from '@forum/projections';
 import { createKnex, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../testing/database.ts';
@@ -58,21 +58,21 @@ async function replay(projection: Projection, events: readonly RecordedEvent[], 
   await inSchema((trx) => projection.migrate(trx));
   // the one-event batches of the baseline share transactions (the result is the same, the test is faster)
   const perTransaction = batchSize === 1 ? 200 : batchSize;
-  const staged = projection.replay;
+  const stages = projection.replay !== undefined;
   const settleAt = mode === 'restarted' ? [Math.floor(events.length / 3), Math.floor((events.length * 2) / 3)] : [];
-  let staging = mode !== 'ordinary' && staged !== undefined;
+  let staging = mode !== 'ordinary' && stages;
   for (let i = 0; i < events.length; i += perTransaction) {
     await inSchema(async (trx) => {
       const slice = events.slice(i, i + perTransaction);
       for (let j = 0; j < slice.length; j += batchSize) {
         const batch = slice.slice(j, j + batchSize);
-        await (staging ? staged!.apply(trx, batch) : projection.apply(trx, batch));
+        await (staging ? replayApply(projection) : projection.apply)(trx, batch);
         const done = i + j + batch.length;
         // settled a third of the way in, ordinary until two thirds, then a restart stages the rest
         if (staging && done >= settleAt[0]! && settleAt.length === 2) {
           await settleReplay(trx, projection);
           staging = false;
-        } else if (!staging && staged && mode === 'restarted' && done >= settleAt[1]!) {
+        } else if (!staging && stages && mode === 'restarted' && done >= settleAt[1]!) {
           staging = true;
           settleAt.length = 0;
         }

@@ -2,7 +2,7 @@ import { compareLogPositions, positionToken, START, type LogPosition } from '@fo
 import type { EventStore } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
 import { buildSchema, liveBuild } from '../runner/checkpoints.ts';
-import { settleReplay, type Projection } from '../runner/projection.ts';
+import { replayApply, settleReplay, type Projection } from '../runner/projection.ts';
 
 export interface TableDiff {
   view: string;
@@ -49,7 +49,7 @@ export async function verifyProjection(db: Knex, store: EventStore, projection: 
       const events = (await store.readAll(position, batchSize)).filter((e) => compareLogPositions(e.position, target) <= 0);
       if (events.length === 0) throw new Error(`the log ends before the live checkpoint ${positionToken(target)}`);
       // no one reads the scratch copy: the projection's cheaper replay, settled at the end
-      await (projection.replay ? projection.replay.apply(trx, events) : projection.apply(trx, events));
+      await replayApply(projection)(trx, events);
       position = events.at(-1)!.position;
     }
     await settleReplay(trx, projection);

@@ -42,6 +42,9 @@ export interface Projection {
   };
 }
 
+/** How a build no one reads applies a batch: staged where the projection can, else the ordinary way. */
+export const replayApply = (projection: Projection): Projection['apply'] => projection.replay?.apply ?? projection.apply;
+
 /** Settles a staged replay in one transaction, one step after another. */
 export async function settleReplay(trx: Knex.Transaction, projection: Projection): Promise<void> {
   for (const step of projection.replay?.settle ?? []) await step(trx);

@@ -14,7 +14,7 @@ import {
   type BuildState,
   type CheckpointRow,
 } from './checkpoints.ts';
-import { CHECKPOINTS_CHANNEL, CONTROL_CHANNEL, READ_SCHEMA, type Projection } from './projection.ts';
+import { CHECKPOINTS_CHANNEL, CONTROL_CHANNEL, READ_SCHEMA, replayApply, type Projection } from './projection.ts';
 import { SharedLogReader } from './shared-log.ts';
 
 export interface RunnerOptions {
@@ -322,7 +322,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
         // A replayed batch may be lost in a crash: its checkpoint goes with it, so it is replayed again
         if (this.replaying) await trx.raw('SET LOCAL synchronous_commit TO off');
-        await (this.staging ? projection.replay!.apply(trx, events) : projection.apply(trx, events));
+        await (this.staging ? replayApply(projection) : projection.apply)(trx, events);
         const moved = await trx.raw(
           `UPDATE projections.checkpoints SET tx = ?::text::xid8, pos = ?, updated_at = now()
            WHERE name = ? AND version = ? AND build = ? AND tx = ?::text::xid8 AND pos = ? AND state <> 'retired'`,

@@ -2,7 +2,7 @@ import type { RecordedEvent } from '@forum/command-service/eventstore';
 import { currentSchemaVersion, upcast } from '@forum/contracts';
 import { createTestDatabase } from '@forum/infra/testing';
 import { createKnex, type Knex } from '@forum/platform';
-import { settleReplay, type Projection } from '../runner/projection.ts';
+import { replayApply, settleReplay, type Projection } from '../runner/projection.ts';
 
 /**
  * A projection on its own, in a scratch schema of a fresh database: given
@@ -38,7 +38,7 @@ export async function projectionHarness(prefix: string) {
         },
         /** As a rebuild replays them: the projection's staged replay in batches of `batchSize`, then settled. */
         async replayed(events: readonly RecordedEvent[], batchSize = events.length) {
-          const apply = projection.replay?.apply ?? projection.apply;
+          const apply = replayApply(projection);
           for (let i = 0; i < events.length; i += Math.max(batchSize, 1)) await inSchema((trx) => apply(trx, events.slice(i, i + batchSize)));
           await inSchema((trx) => settleReplay(trx, projection));
         },
