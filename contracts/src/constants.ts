@@ -56,8 +56,11 @@ export function passwordProblem(password: string): string | null {
   return PASSWORD_RULES.find((rule) => !rule.test(password))?.message ?? null;
 }
 
-/** Card preview: the description cut at SUMMARY_LENGTH characters, then '...'. */
-export function summarize(description: string): string {
-  const chars = [...description];
-  return chars.length > SUMMARY_LENGTH ? chars.slice(0, SUMMARY_LENGTH).join('') + '...' : description;
+/**
+ * Card preview: the description cut at SUMMARY_LENGTH characters (not UTF-16
+ * units), then '...'. In SQL, over the text expression `description`: the
+ * read model computes it where it writes the post.
+ */
+export function summarizeSql(description: string): string {
+  return `CASE WHEN length(${description}) > ${SUMMARY_LENGTH} THEN left(${description}, ${SUMMARY_LENGTH}) || '...' ELSE ${description} END`;
 }

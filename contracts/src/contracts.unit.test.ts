@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { passwordProblem, summarize } from './constants.ts';
+import { passwordProblem } from './constants.ts';
 import { compareLogPositions, parsePositionToken, positionToken } from './position.ts';
-
-describe('summarize', () => {
-  it('keeps a description of 80 characters or fewer as it is', () => {
-    expect(summarize('a'.repeat(80))).toBe('a'.repeat(80));
-  });
-  it("cuts a longer one at 80 characters and adds '...'", () => {
-    expect(summarize('b'.repeat(81))).toBe('b'.repeat(80) + '...');
-  });
-  it('counts characters, not UTF-16 units', () => {
-    expect(summarize('😀'.repeat(81))).toBe('😀'.repeat(80) + '...');
-  });
-});
 
 describe('passwordProblem (spec §5, in order)', () => {
   it.each([

@@ -37,6 +37,10 @@ export function carryProfileChange<K extends string>(
  */
 export const REPLAY_PROFILES_TABLE = 'CREATE TABLE IF NOT EXISTS replay_profiles (user_id text NOT NULL, name text, photo_url text, pos bigint NOT NULL)';
 
+/** A range's name and photo changes (see `Projection.replay`) as rows (user_id, name, photo_url, pos); `?` is the log. */
+const LOG_PROFILE_CHANGES = `SELECT data->>'userId' AS user_id, data->'changes'->>'name' AS name, data->'changes'->>'photoURL' AS photo_url, pos
+  FROM ? e WHERE type = 'ProfileUpdated'`;
+
 export interface ProfileChangeFact {
   userId: string;
   name: string | null;
@@ -64,19 +68,22 @@ export function mergedProfileChanges(facts: readonly ProfileChangeFact[]): { use
   return [...merged.values()];
 }
 
-export async function stageProfileChanges(trx: Knex.Transaction, facts: readonly ProfileChangeFact[]): Promise<void> {
-  await trx.raw(
-    `INSERT INTO replay_profiles (user_id, name, photo_url, pos)
-     SELECT "userId", name, "photoUrl", pos FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, name text, "photoUrl" text, pos bigint)`,
-    [JSON.stringify(facts)],
-  );
+/** Records a range's name and photo changes as facts, for `settle`. */
+export async function stageProfileChanges(trx: Knex.Transaction, log: Knex.Raw): Promise<void> {
+  await trx.raw(`INSERT INTO replay_profiles (user_id, name, photo_url, pos) ${LOG_PROFILE_CHANGES}`, [log]);
 }
 
-/** Per person, the latest staged name and photo and their positions (name_pos, photo_pos: null when unchanged). */
-export const LATEST_PROFILE_CHANGES = `
+/** Per person, the latest name and photo of `changes` (rows as `replay_profiles`) and their positions (name_pos, photo_pos: null when unchanged). */
+export const latestProfileChanges = (changes: string) => `
   SELECT user_id,
          (array_agg(name ORDER BY pos DESC) FILTER (WHERE name IS NOT NULL))[1] AS name,
          max(pos) FILTER (WHERE name IS NOT NULL) AS name_pos,
          (array_agg(photo_url ORDER BY pos DESC) FILTER (WHERE photo_url IS NOT NULL))[1] AS photo_url,
          max(pos) FILTER (WHERE photo_url IS NOT NULL) AS photo_pos
-  FROM replay_profiles GROUP BY user_id`;
+  FROM (${changes}) c GROUP BY user_id`;
+
+/** Per person, the latest staged name and photo (see `latestProfileChanges`). */
+export const LATEST_PROFILE_CHANGES = latestProfileChanges('SELECT * FROM replay_profiles');
+
+/** Per person, the latest name and photo of a range of the log (see `latestProfileChanges`); `?` is the log. */
+export const LATEST_PROFILE_CHANGES_IN_LOG = latestProfileChanges(LOG_PROFILE_CHANGES);

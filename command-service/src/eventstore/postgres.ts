@@ -1,11 +1,13 @@
-import { compareLogPositions, START, upcastOnRead, type EventMetadata, type LogPosition } from '@forum/contracts';
+import { compareLogPositions, currentSchemaVersion, sqlReadableVersions, START, upcastOnRead, upcastSql, type EventMetadata, type LogPosition } from '@forum/contracts';
 import pg from 'pg';
 import type {
   AppendOutcome,
   AppendResult,
   EventStore,
   IdempotentAppend,
+  LogRange,
   RecordedEvent,
+  SqlLog,
   StreamAppend,
   StreamRead,
   SubscribeOptions,
@@ -158,12 +160,84 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       return runSubscription(store, pool, wake, pollIntervalMs, subscribeOptions);
     },
 
+    sql: sqlLog(pool),
+
     async close() {
       await wake.close();
       await pool.end();
     },
   };
   return store;
+}
+
+/** The log in SQL (see `SqlLog`), read in the same order and with the same bound as `readAll`. */
+function sqlLog(pool: pg.Pool): SqlLog {
+  // the same database, the same server run, the same events table: the same log
+  const IDENTITY = `SELECT current_database() AS database, pg_postmaster_start_time()::text AS started,
+    to_regclass('eventstore.events')::oid::text AS log, has_table_privilege('eventstore.events', 'SELECT') AS readable`;
+  let identity: Promise<Record<string, unknown> | undefined> | null = null;
+  const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  return {
+    async sharedWith(query) {
+      identity ??= pool.query<Record<string, unknown>>(IDENTITY).then(({ rows }) => rows[0]);
+      const [theirs, ours] = await Promise.all([query(IDENTITY).then((rows) => rows[0]).catch(() => undefined), identity]);
+      return theirs !== undefined && ours !== undefined && theirs.readable === true && ['database', 'started', 'log'].every((key) => theirs[key] === ours[key]);
+    },
+
+    async nextRange(after, { limit, types, until }) {
+      // types the forum does not define pass as they are (as through `upcast`)
+      const defined = types.filter((type) => currentSchemaVersion(type) !== undefined);
+      const readable = defined.flatMap((type) => sqlReadableVersions(type).map((version) => `${type}@${version}`));
+      const { rows } = await pool.query<{ tx: string; pos: string; n: string; lowest: string; highest: string }>(
+        `WITH next AS (
+           SELECT transaction_id, global_position, type, metadata->>'schemaVersion' AS version,
+                  row_number() OVER (ORDER BY transaction_id, global_position) AS n
+           FROM (SELECT * FROM eventstore.events
+                 WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+                   AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+                   AND ($6::text IS NULL OR (transaction_id, global_position) <= ($6::text::xid8, $7::bigint))
+                 ORDER BY transaction_id, global_position LIMIT $3) e
+         ),
+         unreadable AS (SELECT min(n) AS n FROM next WHERE type = ANY ($4::text[]) AND NOT (type || '@' || coalesce(version, '?')) = ANY ($5::text[]))
+         SELECT transaction_id::text AS tx, global_position::text AS pos, n::text,
+                min(global_position) OVER ()::text AS lowest, max(global_position) OVER ()::text AS highest
+         FROM next WHERE n < coalesce((SELECT n FROM unreadable), $3 + 1) ORDER BY n DESC LIMIT 1`,
+        [after.transactionId.toString(), after.globalPosition.toString(), limit, defined, readable, until?.transactionId.toString() ?? null, until?.globalPosition.toString() ?? null],
+      );
+      const last = rows[0];
+      if (!last) return null;
+      return {
+        range: { after, upTo: { transactionId: BigInt(last.tx), globalPosition: BigInt(last.pos) }, lowest: BigInt(last.lowest), highest: BigInt(last.highest) },
+        events: Number(last.n),
+      };
+    },
+
+    events(range: LogRange, types: readonly string[]) {
+      const upcasts = types.flatMap((type) =>
+        sqlReadableVersions(type).flatMap((version) => {
+          const expression = upcastSql(type, version, 'data');
+          return expression === 'data' ? [] : [`WHEN type = ${literal(type)} AND metadata->>'schemaVersion' = '${version}' THEN ${expression}`];
+        }),
+      );
+      const data = upcasts.length > 0 ? `CASE ${upcasts.join(' ')} ELSE data END` : 'data';
+      return {
+        sql: `(SELECT global_position AS pos, type, stream_id, stream_version, ${data} AS data FROM eventstore.events
+               WHERE type IN (${types.map(() => '?').join(', ')})
+                 AND global_position BETWEEN ?::bigint AND ?::bigint
+                 AND (transaction_id, global_position) > (?::text::xid8, ?::bigint)
+                 AND (transaction_id, global_position) <= (?::text::xid8, ?::bigint))`,
+        bindings: [
+          ...types,
+          range.lowest.toString(),
+          range.highest.toString(),
+          range.after.transactionId.toString(),
+          range.after.globalPosition.toString(),
+          range.upTo.transactionId.toString(),
+          range.upTo.globalPosition.toString(),
+        ],
+      };
+    },
+  };
 }
 
 /**

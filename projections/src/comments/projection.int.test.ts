@@ -136,7 +136,7 @@ describe('given one batch that holds what the log says in order (the batch is fo
 describe('given a rebuild, which replays staged and settles at the end', () => {
   const rename = (userId: string, changes: { name?: string; photoURL?: string }) => harness.event('ProfileUpdated', { userId, changes, updatedAt: new Date().toISOString() });
 
-  it.each([1, 3, 1000])('when comments, reports, removals and renames come in batches of %i, then the tables are those the ordinary replay gives', async (batchSize) => {
+  it.each([1, 3, 1000])('when comments, reports, removals and renames come in batches (staged: ranges) of %i, then the tables are those the ordinary replay gives', async (batchSize) => {
     const log = [
       added(1, 100),
       added(2, 100, 'u-ben'),

@@ -72,15 +72,15 @@ export const commentsProjection: Projection = {
       ${REPLAY_PROFILES_TABLE};
     `);
   },
-  apply: (trx, events) => applyBatch(trx, events, false),
+  apply: applyBatch,
   replay: {
-    apply: (trx, events) => applyBatch(trx, events, true),
+    types: ['CommentAdded', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated'],
+    stage,
     settle: [settle],
   },
 };
 
-/** `staged`: the batch's name and photo changes of earlier rows are recorded as facts for `settle`. */
-async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[], staged: boolean) {
+async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[]) {
   // A batch is folded here and written in at most six statements, whatever its size, in an
   // order that gives what the log's order gives:
   //   1. name and photo changes, on the rows that were there before the batch (the batch's own
@@ -98,7 +98,7 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
       case 'CommentAdded': {
         const comment = (event as RecordedEvent<'CommentAdded', CommentAdded['data']>).data;
         if (segment.touched.has(comment.commentId)) {
-          await applySegment(trx, segment, staged);
+          await applySegment(trx, segment);
           segment = newSegment();
         }
         // the first of two adds of one id wins (ON CONFLICT DO NOTHING), in the batch as in the table
@@ -133,7 +133,7 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
         break;
     }
   }
-  await applySegment(trx, segment, staged);
+  await applySegment(trx, segment);
 }
 
 interface Segment {
@@ -141,7 +141,7 @@ interface Segment {
   reports: Map<string, CommentReported['data'] & { reportedPos: string }>;
   removed: Set<string>;
   deletedPosts: Set<string>;
-  /** Name and photo changes, as they came (a staged replay records them with their positions). */
+  /** Name and photo changes, as they came. */
   profileChanges: ProfileChangeFact[];
   /** Comment ids reported or removed in the segment. */
   touched: Set<string>;
@@ -151,11 +151,9 @@ function newSegment(): Segment {
   return { added: new Map(), reports: new Map(), removed: new Set(), deletedPosts: new Set(), profileChanges: [], touched: new Set() };
 }
 
-async function applySegment(trx: Knex.Transaction, segment: Segment, staged: boolean) {
+async function applySegment(trx: Knex.Transaction, segment: Segment) {
   const json = (rows: unknown[]) => JSON.stringify(rows);
-  if (segment.profileChanges.length > 0 && staged) {
-    await stageProfileChanges(trx, segment.profileChanges);
-  } else if (segment.profileChanges.length > 0) {
+  if (segment.profileChanges.length > 0) {
     const changes = mergedProfileChanges(segment.profileChanges);
     const ids = changes.map((change) => change.userId);
     // comments and reports show their people's current name and photo (emails do not change)
@@ -172,53 +170,107 @@ async function applySegment(trx: Knex.Transaction, segment: Segment, staged: boo
     );
   }
   if (segment.added.size > 0) {
-    await trx.raw(
-      `WITH input AS (
-         SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
-           "commentId" uuid, "postId" uuid, text text, "authorId" text, "authorName" text, "authorEmail" text, "authorPhoto" text, "createdAt" timestamptz, "createdPos" bigint)
-       ),
-       inserted AS (
-         INSERT INTO comments (id, post_id, text, author_id, author_name, author_email, author_photo, created_at, created_pos)
-         SELECT "commentId", "postId", text, "authorId", "authorName", "authorEmail", "authorPhoto", "createdAt", "createdPos" FROM input i
-         WHERE NOT EXISTS (SELECT 1 FROM deleted_posts d WHERE d.post_id = i."postId")
-         ON CONFLICT (id) DO NOTHING
-         RETURNING author_id
-       ),
-       totals AS (UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'comments')
-       INSERT INTO commenter_stats (user_id, comments) SELECT author_id, count(*) FROM inserted GROUP BY author_id
-       ON CONFLICT (user_id) DO UPDATE SET comments = commenter_stats.comments + excluded.comments`,
+    await insertComments(
+      trx,
+      `SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
+         "commentId" uuid, "postId" uuid, text text, "authorId" text, "authorName" text, "authorEmail" text, "authorPhoto" text, "createdAt" timestamptz, "createdPos" bigint)`,
       [json([...segment.added.values()])],
     );
   }
   if (segment.reports.size > 0) {
-    // a report of a comment that is gone (removed, or its post deleted) is resolved already
-    await trx.raw(
-      `WITH input AS (
-         SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
-           "commentId" uuid, "reporterId" text, "reporterName" text, "reporterEmail" text, "reporterPhoto" text, feedback text, "reportedAt" timestamptz, "reportedPos" bigint)
-       ),
-       inserted AS (
-         INSERT INTO reports (id, comment_id, reporter_id, reporter_name, reporter_email, reporter_photo, feedback, reported_at, reported_pos)
-         SELECT md5(i."commentId"::text || ' ' || i."reporterId")::uuid, i."commentId", i."reporterId", i."reporterName", i."reporterEmail",
-                i."reporterPhoto", i.feedback, i."reportedAt", i."reportedPos"
-         FROM input i WHERE EXISTS (SELECT 1 FROM comments c WHERE c.id = i."commentId")
-         ON CONFLICT DO NOTHING
-         RETURNING comment_id
-       ),
-       per_comment AS (
-         UPDATE comments c SET report_count = c.report_count + n.reports
-         FROM (SELECT comment_id, count(*)::integer AS reports FROM inserted GROUP BY comment_id) n WHERE c.id = n.comment_id
-       )
-       UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'reports'`,
+    await insertReports(
+      trx,
+      `SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
+         "commentId" uuid, "reporterId" text, "reporterName" text, "reporterEmail" text, "reporterPhoto" text, feedback text, "reportedAt" timestamptz, "reportedPos" bigint)`,
       [json([...segment.reports.values()])],
     );
   }
   if (segment.removed.size > 0) await removeComments(trx, 'id = ANY (?::uuid[])', [[...segment.removed]]);
-  if (segment.deletedPosts.size > 0) {
-    const ids = [...segment.deletedPosts];
-    await trx.raw('INSERT INTO deleted_posts (post_id) SELECT unnest(?::uuid[]) ON CONFLICT DO NOTHING', [ids]);
-    await removeComments(trx, 'post_id = ANY (?::uuid[])', [ids]);
-  }
+  if (segment.deletedPosts.size > 0) await deletePosts(trx, 'SELECT unnest(?::uuid[])', [[...segment.deletedPosts]]);
+}
+
+/** Inserts the comments `input` selects (columns as CommentAdded's data, and "createdPos"), not under a deleted post, and counts them. */
+async function insertComments(trx: Knex.Transaction, input: string, bindings: readonly Knex.RawBinding[]) {
+  await trx.raw(
+    `WITH input AS (${input}),
+     inserted AS (
+       INSERT INTO comments (id, post_id, text, author_id, author_name, author_email, author_photo, created_at, created_pos)
+       SELECT "commentId", "postId", text, "authorId", "authorName", "authorEmail", "authorPhoto", "createdAt", "createdPos" FROM input i
+       WHERE NOT EXISTS (SELECT 1 FROM deleted_posts d WHERE d.post_id = i."postId")
+       ON CONFLICT (id) DO NOTHING
+       RETURNING author_id
+     ),
+     totals AS (UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'comments')
+     INSERT INTO commenter_stats (user_id, comments) SELECT author_id, count(*) FROM inserted GROUP BY author_id
+     ON CONFLICT (user_id) DO UPDATE SET comments = commenter_stats.comments + excluded.comments`,
+    bindings,
+  );
+}
+
+/**
+ * Inserts the reports `input` selects (columns as CommentReported's data, and
+ * "reportedPos") of comments that are there, and counts them. A report of a
+ * comment that is gone (removed, or its post deleted) is resolved already.
+ */
+async function insertReports(trx: Knex.Transaction, input: string, bindings: readonly Knex.RawBinding[]) {
+  await trx.raw(
+    `WITH input AS (${input}),
+     inserted AS (
+       INSERT INTO reports (id, comment_id, reporter_id, reporter_name, reporter_email, reporter_photo, feedback, reported_at, reported_pos)
+       SELECT md5(i."commentId"::text || ' ' || i."reporterId")::uuid, i."commentId", i."reporterId", i."reporterName", i."reporterEmail",
+              i."reporterPhoto", i.feedback, i."reportedAt", i."reportedPos"
+       FROM input i WHERE EXISTS (SELECT 1 FROM comments c WHERE c.id = i."commentId")
+       ON CONFLICT DO NOTHING
+       RETURNING comment_id
+     ),
+     per_comment AS (
+       UPDATE comments c SET report_count = c.report_count + n.reports
+       FROM (SELECT comment_id, count(*)::integer AS reports FROM inserted GROUP BY comment_id) n WHERE c.id = n.comment_id
+     )
+     UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'reports'`,
+    bindings,
+  );
+}
+
+/** Remembers the posts `ids` selects as deleted and takes their comments away. */
+async function deletePosts(trx: Knex.Transaction, ids: string, bindings: readonly Knex.RawBinding[]) {
+  await trx.raw(`INSERT INTO deleted_posts (post_id) ${ids} ON CONFLICT DO NOTHING`, bindings);
+  await removeComments(trx, `post_id IN (${ids})`, bindings);
+}
+
+/**
+ * A range of the log, staged (see `Projection.replay`), in the order the
+ * ordinary replay of a batch takes: the range's comments (each with its
+ * names as the event has them; they take later changes when the replay
+ * settles) not under a post deleted before them, its reports of comments
+ * there, its removals, then its post deletions. The first of two adds or
+ * reports of one id wins.
+ */
+async function stage(trx: Knex.Transaction, log: Knex.Raw) {
+  await stageProfileChanges(trx, log);
+  await insertComments(
+    trx,
+    `SELECT DISTINCT ON ((data->>'commentId')::uuid)
+            (data->>'commentId')::uuid AS "commentId", (data->>'postId')::uuid AS "postId", data->>'text' AS text,
+            data->>'authorId' AS "authorId", data->>'authorName' AS "authorName", data->>'authorEmail' AS "authorEmail",
+            data->>'authorPhoto' AS "authorPhoto", (data->>'createdAt')::timestamptz AS "createdAt", pos AS "createdPos"
+     FROM ? e
+     WHERE type = 'CommentAdded'
+       AND NOT EXISTS (SELECT 1 FROM ? d WHERE d.type = 'PostDeleted' AND d.data->>'postId' = e.data->>'postId' AND d.pos < e.pos)
+     ORDER BY (data->>'commentId')::uuid, pos`,
+    [log, log],
+  );
+  await insertReports(
+    trx,
+    `SELECT DISTINCT ON (data->>'commentId', data->>'reporterId')
+            (data->>'commentId')::uuid AS "commentId", data->>'reporterId' AS "reporterId", data->>'reporterName' AS "reporterName",
+            data->>'reporterEmail' AS "reporterEmail", data->>'reporterPhoto' AS "reporterPhoto", data->>'feedback' AS feedback,
+            (data->>'reportedAt')::timestamptz AS "reportedAt", pos AS "reportedPos"
+     FROM ? e WHERE type = 'CommentReported' ORDER BY data->>'commentId', data->>'reporterId', pos`,
+    [log],
+  );
+  await removeComments(trx, `id IN (SELECT (data->>'commentId')::uuid FROM ? e WHERE type = 'CommentRemoved')`, [log]);
+  await deletePosts(trx, `SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted'`, [log]);
 }
 
 /** Takes comments out of the lists and counts, resolving their open reports. */

@@ -154,7 +154,7 @@ describe('given one batch that holds what the log says in order (the batch is fo
 describe('given a rebuild, which replays staged and settles at the end', () => {
   const rename = (changes: { name?: string; photoURL?: string }) => harness.event('ProfileUpdated', { userId: 'u-ann', changes, updatedAt: new Date().toISOString() });
 
-  it.each([1, 4, 1000])('when posts, votes, comments, deletions and renames come in batches of %i, then the tables are those the ordinary replay gives', async (batchSize) => {
+  it.each([1, 4, 1000])('when posts, votes, comments, deletions and renames come in batches (staged: ranges) of %i, then the tables are those the ordinary replay gives', async (batchSize) => {
     const log = [
       created(1, 'u-ann', ['React']),
       created(2, 'u-ann', ['React', 'Vue']),
@@ -187,5 +187,31 @@ describe('given a rebuild, which replays staged and settles at the end', () => {
       { id: uuid(4), author_name: 'Ann', author_photo: '', up_vote: 1, down_vote: 0, comment_count: 0 },
     ]);
     expect(await rebuilt.rows('SELECT count(*)::int AS n FROM replay_votes')).toEqual([{ n: 0 }]);
+  });
+});
+
+describe('given posts with long descriptions and mixed-case tags', () => {
+  const described = (n: number, description: string, tags: string[]) => {
+    const event = created(n, 'u-ann', tags);
+    return { ...event, data: { ...event.data, description } };
+  };
+
+  it('when they are replayed the ordinary way or staged, then each card has its summary (80 characters, not UTF-16 units, then "...") and its tags once, lower-cased, in order', async () => {
+    const log = [described(1, 'a'.repeat(80), ['React', 'react', 'CSS']), described(2, 'b'.repeat(81), []), described(3, '😀'.repeat(81), ['Node.js'])];
+    const expected = [
+      { summary: 'a'.repeat(80), tags: ['React', 'react', 'CSS'], tag_keys: ['react', 'css'] },
+      { summary: 'b'.repeat(80) + '...', tags: [], tag_keys: [] },
+      { summary: '😀'.repeat(80) + '...', tags: ['Node.js'], tag_keys: ['node.js'] },
+    ];
+    const ordinary = await harness.fresh(postsProjection);
+    await ordinary.given(log);
+    const rebuilt = await harness.fresh(postsProjection);
+    await rebuilt.replayed(log);
+    for (const model of [ordinary, rebuilt]) expect(await model.rows('SELECT summary, tags, tag_keys FROM posts ORDER BY created_at')).toEqual(expected);
+    expect(await rebuilt.rows('SELECT tag_key, posts FROM tag_counters ORDER BY tag_key')).toEqual([
+      { tag_key: 'css', posts: 1 },
+      { tag_key: 'node.js', posts: 1 },
+      { tag_key: 'react', posts: 1 },
+    ]);
   });
 });

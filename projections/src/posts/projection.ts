@@ -1,5 +1,5 @@
 import {
-  summarize,
+  summarizeSql,
   type CommentAdded,
   type CommentRemoved,
   type PostCreated,
@@ -14,6 +14,7 @@ import {
   AUTHOR,
   carryProfileChange,
   LATEST_PROFILE_CHANGES,
+  LATEST_PROFILE_CHANGES_IN_LOG,
   mergedProfileChanges,
   profileChangeFact,
   REPLAY_PROFILES_TABLE,
@@ -37,11 +38,12 @@ import type { Projection } from '../runner/projection.ts';
  * read indexes (newest, popular, tags, full text, an author's newest) come
  * in `indexes`, so a replay does not rewrite their entries at every vote.
  *
- * Version 3 replays a rebuild in stages: votes, comment counts and name
- * changes are recorded as facts (`replay_*`, append-only) and settled once at
- * the end, rather than rewriting a wide post row some 600k times per million
- * events. Each post keeps the log position it was created at (`created_pos`),
- * so a settled name change reaches exactly the posts it reached in the log.
+ * Version 3 replays a rebuild in stages, set-wise from the log: votes,
+ * comment counts and name changes are recorded as facts (`replay_*`,
+ * append-only) and settled once at the end, rather than rewriting a wide post
+ * row some 600k times per million events. Each post keeps the log position it
+ * was created at (`created_pos`), so a settled name change reaches exactly the
+ * posts it reached in the log.
  */
 export const postsProjection: Projection = {
   name: 'posts',
@@ -117,19 +119,16 @@ export const postsProjection: Projection = {
       CREATE INDEX IF NOT EXISTS author_stats_top ON author_stats (up_votes DESC, name, user_id) WHERE up_votes > 0;
     `);
   },
-  apply: (trx, events) => applyBatch(trx, events, false),
+  apply: applyBatch,
   replay: {
-    apply: (trx, events) => applyBatch(trx, events, true),
+    types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated'],
+    stage,
     // each voter's latest vote apart from the posts' rows, at once
     settle: [settleVotes, settleCountsAndNames],
   },
 };
 
-/**
- * `staged`: the batch's votes, count deltas and name changes of earlier posts
- * are recorded as facts for `settle`; the rest is written as always.
- */
-async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[], staged: boolean) {
+async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[]) {
   // A batch is folded here and written in at most four statements, whatever its size, in an
   // order that gives what the log's order gives:
   //   1. authors' name and photo changes, on the rows that were there before the batch (the
@@ -146,7 +145,7 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
       case 'PostCreated': {
         const post = (event as RecordedEvent<'PostCreated', PostCreated['data']>).data;
         if (segment.touched.has(post.postId)) {
-          await applySegment(trx, segment, staged);
+          await applySegment(trx, segment);
           segment = newSegment();
         }
         // the first of two creates of one id wins (ON CONFLICT DO NOTHING), in the batch as in the table
@@ -185,7 +184,7 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
         break;
     }
   }
-  await applySegment(trx, segment, staged);
+  await applySegment(trx, segment);
 }
 
 type CreatedPost = PostCreated['data'] & { createdPos: string };
@@ -196,7 +195,7 @@ interface Segment {
   /** Each voter's latest vote on a post. */
   votes: Map<string, { postId: string; userId: string; vote: Vote; pos: string }>;
   deleted: Set<string>;
-  /** Name and photo changes, as they came (a staged replay records them with their positions). */
+  /** Name and photo changes, as they came. */
   profileChanges: ProfileChangeFact[];
   /** Post ids with a delta or a deletion in the segment. */
   touched: Set<string>;
@@ -215,21 +214,17 @@ function deltaOf(segment: Segment, postId: string) {
   return delta;
 }
 
-async function applySegment(trx: Knex.Transaction, segment: Segment, staged: boolean) {
+async function applySegment(trx: Knex.Transaction, segment: Segment) {
   if (segment.profileChanges.length > 0) {
     const changes = mergedProfileChanges(segment.profileChanges);
     const ids = changes.map((change) => change.userId);
-    // the posts' rows now, or when a staged replay settles
-    if (staged) await stageProfileChanges(trx, segment.profileChanges);
-    else {
-      await trx.raw(
+    await trx.raw(
         `UPDATE posts p SET author_name = coalesce(x.name, p.author_name), author_photo = coalesce(x."photoURL", p.author_photo)
          FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, name text, "photoURL" text)
          WHERE p.author_id = x."userId" AND p.author_id = ANY (?::text[])`,
         // the ids again as an array: the planner then reads the rows through the index, not the whole table
-        [JSON.stringify(changes), ids],
-      );
-    }
+      [JSON.stringify(changes), ids],
+    );
     // the leaderboard's rows (one per person)
     await trx.raw(
       `UPDATE author_stats s SET name = coalesce(x.name, s.name), photo_url = coalesce(x."photoURL", s.photo_url)
@@ -238,63 +233,59 @@ async function applySegment(trx: Knex.Transaction, segment: Segment, staged: boo
     );
   }
   if (segment.created.size > 0) await insertPosts(trx, [...segment.created.values()]);
-  if (segment.deltas.size > 0 && staged) {
-    const deltas = [...segment.deltas].filter(([, d]) => d.up !== 0 || d.down !== 0 || d.comments !== 0);
-    const votes = [...segment.votes.values()];
-    await trx.raw(
-      `WITH counts AS (INSERT INTO replay_counts (post_id, up, down, comments) SELECT * FROM unnest(?::uuid[], ?::integer[], ?::integer[], ?::integer[]))
-       INSERT INTO replay_votes (post_id, user_id, vote, pos) SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[])`,
-      [
-        deltas.map(([postId]) => postId),
-        deltas.map(([, d]) => d.up),
-        deltas.map(([, d]) => d.down),
-        deltas.map(([, d]) => d.comments),
-        votes.map((v) => v.postId),
-        votes.map((v) => v.userId),
-        votes.map((v) => v.vote),
-        votes.map((v) => v.pos),
-      ],
-    );
-  } else if (segment.deltas.size > 0) {
+  if (segment.deltas.size > 0) {
     await applyDeltas(
       trx,
       [...segment.deltas].filter(([, d]) => d.up !== 0 || d.down !== 0 || d.comments !== 0).map(([postId, delta]) => ({ postId, ...delta })),
       [...segment.votes.values()].map(({ postId, userId, vote }) => ({ postId, userId, vote })),
     );
   }
-  if (segment.deleted.size > 0) {
-    // the posts leave the lists, the totals, their tags' counts and their authors' statistics
-    const ids = [...segment.deleted];
-    await trx.raw(
-      `WITH gone AS (DELETE FROM posts WHERE id = ANY (?::uuid[]) RETURNING author_id, up_vote, tag_keys),
-       totals AS (UPDATE counters SET value = value - (SELECT count(*) FROM gone) WHERE name = 'posts'),
-       tags AS (
-         UPDATE tag_counters t SET posts = t.posts - g.n
-         FROM (SELECT k, count(*)::integer AS n FROM gone, unnest(tag_keys) AS k GROUP BY k) g WHERE t.tag_key = g.k
-       ),
-       voters AS (DELETE FROM votes WHERE post_id = ANY (?::uuid[]))
-       UPDATE author_stats s SET posts = s.posts - g.n, up_votes = s.up_votes - g.up
-       FROM (SELECT author_id, count(*)::integer AS n, sum(up_vote)::integer AS up FROM gone GROUP BY author_id) g WHERE s.user_id = g.author_id`,
-      [ids, ids],
-    );
-  }
+  // the posts leave the lists, the totals, their tags' counts and their authors' statistics
+  if (segment.deleted.size > 0) await deletePosts(trx, 'SELECT unnest(?::uuid[])', [[...segment.deleted]]);
+}
+
+/** Deletes the posts whose ids `ids` selects, with what counts them. */
+async function deletePosts(trx: Knex.Transaction, ids: string, bindings: readonly Knex.RawBinding[]) {
+  await trx.raw(
+    `WITH gone AS (DELETE FROM posts WHERE id IN (${ids}) RETURNING id, author_id, up_vote, tag_keys),
+     totals AS (UPDATE counters SET value = value - (SELECT count(*) FROM gone) WHERE name = 'posts'),
+     tags AS (
+       UPDATE tag_counters t SET posts = t.posts - g.n
+       FROM (SELECT k, count(*)::integer AS n FROM gone, unnest(tag_keys) AS k GROUP BY k) g WHERE t.tag_key = g.k
+     ),
+     voters AS (DELETE FROM votes v USING gone g WHERE v.post_id = g.id)
+     UPDATE author_stats s SET posts = s.posts - g.n, up_votes = s.up_votes - g.up
+     FROM (SELECT author_id, count(*)::integer AS n, sum(up_vote)::integer AS up FROM gone GROUP BY author_id) g WHERE s.user_id = g.author_id`,
+    bindings,
+  );
 }
 
 async function insertPosts(trx: Knex.Transaction, created: readonly CreatedPost[]) {
-  const rows = created.map((post) => ({
-    ...post,
-    summary: summarize(post.description),
-    tagKeys: [...new Set(post.tags.map((tag) => tag.toLowerCase()))],
-  }));
+  await insertPostsFrom(
+    trx,
+    `SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
+       "postId" uuid, title text, description text, tags text[], "authorId" text,
+       "authorName" text, "authorEmail" text, "authorPhoto" text, "createdAt" timestamptz, "createdPos" bigint)`,
+    [JSON.stringify(created)],
+  );
+}
+
+/**
+ * Inserts the posts `input` selects (columns as PostCreated's data, and
+ * "createdPos"), with their summaries and lower-cased tags, and counts them:
+ * the total, per tag, per author (whose name and photo are taken from their
+ * newest post). The first of two creates of one id wins.
+ */
+async function insertPostsFrom(trx: Knex.Transaction, input: string, bindings: readonly Knex.RawBinding[]) {
   await trx.raw(
-    `WITH input AS (
-       SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
-         "postId" uuid, title text, description text, summary text, tags text[], "tagKeys" text[], "authorId" text,
-         "authorName" text, "authorEmail" text, "authorPhoto" text, "createdAt" timestamptz, "createdPos" bigint)
-     ),
+    `WITH input AS (${input}),
      inserted AS (
        INSERT INTO posts (id, title, description, summary, tags, tag_keys, author_id, author_name, author_email, author_photo, created_at, created_pos)
-       SELECT "postId", title, description, summary, tags, "tagKeys", "authorId", "authorName", "authorEmail", "authorPhoto", "createdAt", "createdPos" FROM input
+       SELECT "postId", title, description, ${summarizeSql('description')}, tags,
+              -- each tag once, lower-cased, in the order of the tags
+              ARRAY(SELECT k FROM (SELECT lower(t) AS k, min(o) AS o FROM unnest(tags) WITH ORDINALITY AS x(t, o) GROUP BY 1) keys ORDER BY o),
+              "authorId", "authorName", "authorEmail", "authorPhoto", "createdAt", "createdPos"
+       FROM input
        ON CONFLICT (id) DO NOTHING
        RETURNING author_id, author_name, author_photo, tag_keys, created_at
      ),
@@ -308,7 +299,7 @@ async function insertPosts(trx: Knex.Transaction, created: readonly CreatedPost[
      SELECT DISTINCT ON (author_id) author_id, author_name, author_photo, count(*) OVER (PARTITION BY author_id)
      FROM inserted ORDER BY author_id, created_at DESC
      ON CONFLICT (user_id) DO UPDATE SET posts = author_stats.posts + excluded.posts, name = excluded.name, photo_url = excluded.photo_url`,
-    [JSON.stringify(rows)],
+    bindings,
   );
 }
 
@@ -340,6 +331,53 @@ async function applyDeltas(
      ON CONFLICT (post_id, user_id) DO UPDATE SET vote = excluded.vote`,
     [JSON.stringify(changes), JSON.stringify(cast)],
   );
+}
+
+/**
+ * A range of the log, staged (see `Projection.replay`), in the order the
+ * ordinary replay of a batch takes: the range's posts (each with its name as
+ * the event has it) and what counts them; the range's name changes on the
+ * leaderboard where they come after the person's newest post of the range
+ * (the posts take theirs when the replay settles); the votes and count deltas
+ * as facts; then the deletions. A post's row carries no votes before the
+ * replay settles, so a deletion takes none from its author's up-votes, and
+ * the facts of deleted posts settle into nothing.
+ */
+async function stage(trx: Knex.Transaction, log: Knex.Raw) {
+  await stageProfileChanges(trx, log);
+  await insertPostsFrom(
+    trx,
+    `SELECT DISTINCT ON ((data->>'postId')::uuid)
+            (data->>'postId')::uuid AS "postId", data->>'title' AS title, data->>'description' AS description,
+            ARRAY(SELECT t FROM jsonb_array_elements_text(data->'tags') WITH ORDINALITY AS x(t, o) ORDER BY o) AS tags,
+            data->>'authorId' AS "authorId", data->>'authorName' AS "authorName", data->>'authorEmail' AS "authorEmail",
+            data->>'authorPhoto' AS "authorPhoto", (data->>'createdAt')::timestamptz AS "createdAt", pos AS "createdPos"
+     FROM ? e WHERE type = 'PostCreated' ORDER BY (data->>'postId')::uuid, pos`,
+    [log],
+  );
+  await trx.raw(
+    `WITH changes AS (${LATEST_PROFILE_CHANGES_IN_LOG}),
+     newest_post AS (SELECT data->>'authorId' AS user_id, max(pos) AS pos FROM ? e WHERE type = 'PostCreated' GROUP BY 1)
+     UPDATE author_stats s SET
+       name = CASE WHEN c.name_pos > coalesce(p.pos, 0) THEN c.name ELSE s.name END,
+       photo_url = CASE WHEN c.photo_pos > coalesce(p.pos, 0) THEN c.photo_url ELSE s.photo_url END
+     FROM changes c LEFT JOIN newest_post p ON p.user_id = c.user_id WHERE s.user_id = c.user_id`,
+    [log, log],
+  );
+  await trx.raw(
+    `WITH votes AS (
+       INSERT INTO replay_votes (post_id, user_id, vote, pos)
+       SELECT (data->>'postId')::uuid, data->>'userId', data->>'vote', pos FROM ? e WHERE type = 'VoteCast'
+     )
+     INSERT INTO replay_counts (post_id, up, down, comments)
+     SELECT (data->>'postId')::uuid,
+            sum(CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'up')::integer - (data->>'previous' = 'up')::integer ELSE 0 END),
+            sum(CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'down')::integer - (data->>'previous' = 'down')::integer ELSE 0 END),
+            sum(CASE type WHEN 'CommentAdded' THEN 1 WHEN 'CommentRemoved' THEN -1 ELSE 0 END)
+     FROM ? e WHERE type IN ('VoteCast', 'CommentAdded', 'CommentRemoved') GROUP BY 1`,
+    [log, log],
+  );
+  await deletePosts(trx, `SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted'`, [log]);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@forum/command-service/eventstore';
+import type { EventStore, LogRange, RecordedEvent, SqlLog } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
 
 /**
@@ -25,29 +25,44 @@ export interface Projection {
   apply(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void>;
   /**
    * A cheaper way through the log for a build that no one reads yet (a
-   * rebuild, `verify`'s scratch copy). `apply` may leave part of a batch's
-   * effect recorded as facts in the build's own tables, committed with the
-   * batch's checkpoint, and `settle` completes them all at once (a million
-   * votes become one aggregation instead of a million row updates). Settling
-   * then applying more batches the ordinary way, or staging more and settling
-   * again, gives the tables the ordinary `apply` gives.
+   * rebuild, `verify`'s scratch copy), when the log is in the read models'
+   * database (the PostgreSQL event store): `stage` goes through a whole range
+   * of it set-wise in SQL (`log`: the range's events of `types`, see
+   * `SqlLog.events`), committed with the range's checkpoint. It may leave part
+   * of the range's effect recorded as facts in the build's own tables, which
+   * `settle` completes all at once (a million votes become one aggregation
+   * instead of a million row updates). Staging ranges, then settling, then
+   * applying more batches the ordinary way (or staging and settling again)
+   * gives the tables the ordinary `apply` gives.
    *
    * `settle` is a list of steps that touch different rows, each complete in
    * itself (it clears the facts it settled): the runner runs them at once,
    * each in its own transaction.
    */
   replay?: {
-    apply(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void>;
+    readonly types: readonly string[];
+    stage(trx: Knex.Transaction, log: Knex.Raw): Promise<void>;
     settle: readonly ((trx: Knex.Transaction) => Promise<void>)[];
   };
 }
 
-/** How a build no one reads applies a batch: staged where the projection can, else the ordinary way. */
-export const replayApply = (projection: Projection): Projection['apply'] => projection.replay?.apply ?? projection.apply;
+/** Stages a range of the log (see `Projection.replay`) in the transaction's schema. */
+export async function stageRange(trx: Knex.Transaction, projection: Projection, log: SqlLog, range: LogRange): Promise<void> {
+  const { types, stage } = projection.replay!;
+  const { sql, bindings } = log.events(range, types);
+  await stage(trx, trx.raw(sql, bindings));
+}
 
 /** Settles a staged replay in one transaction, one step after another. */
 export async function settleReplay(trx: Knex.Transaction, projection: Projection): Promise<void> {
   for (const step of projection.replay?.settle ?? []) await step(trx);
+}
+
+/** The log in SQL, when the event store has it in the database `db` works in (null: replays go event by event). */
+export async function sqlLogIn(db: Knex, store: EventStore): Promise<SqlLog | null> {
+  const log = store.sql;
+  if (!log) return null;
+  return (await log.sharedWith(async (sql) => (await db.raw<{ rows: Record<string, unknown>[] }>(sql)).rows)) ? log : null;
 }
 
 export const schemaOf = (projection: Pick<Projection, 'name' | 'version'>) => `${projection.name}_v${projection.version}`;

@@ -136,7 +136,7 @@ describe('blue-green rebuild', () => {
         if (++applied === 1500) await gate;
       },
     });
-    const builder = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [slow], only: 'building', buildBatchSize: 250 });
+    const builder = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [slow], only: 'building', buildBatchSize: 250, stageRangeSize: 250 });
     await builder.start();
     // a second builder stands by: the build has one owner
     const second = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('resume')], only: 'building', standbyRetryMs: 100 });

@@ -1,5 +1,5 @@
 import { positionToken, type LogPosition } from '@forum/contracts';
-import { CoalescingNotifier, type EventStore, type RecordedEvent, type Subscription } from '@forum/command-service/eventstore';
+import { CoalescingNotifier, type EventStore, type LogRange, type RecordedEvent, type SqlLog, type Subscription } from '@forum/command-service/eventstore';
 import type { Knex, Logger } from '@forum/platform';
 import pg from 'pg';
 import {
@@ -14,7 +14,7 @@ import {
   type BuildState,
   type CheckpointRow,
 } from './checkpoints.ts';
-import { CHECKPOINTS_CHANNEL, CONTROL_CHANNEL, READ_SCHEMA, replayApply, type Projection } from './projection.ts';
+import { CHECKPOINTS_CHANNEL, CONTROL_CHANNEL, READ_SCHEMA, sqlLogIn, stageRange, type Projection } from './projection.ts';
 import { SharedLogReader } from './shared-log.ts';
 
 export interface RunnerOptions {
@@ -27,6 +27,8 @@ export interface RunnerOptions {
   batchSize?: number;
   /** Batch size while a build replays the log (bigger batches, fewer commits). */
   buildBatchSize?: number;
+  /** Events per transaction (and checkpoint) while a build stages the log set-wise (see `Projection.replay`). */
+  stageRangeSize?: number;
   /** How often a standby runner tries to take over, and how often new builds are looked for. */
   standbyRetryMs?: number;
   /** `building`: work only on builds being built (forumctl rebuild), leaving the live ones to the forum's runner. */
@@ -61,6 +63,9 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
   const { db, store, logger } = options;
   const batchSize = options.batchSize ?? 500;
   const buildBatchSize = options.buildBatchSize ?? 5000;
+  const stageRangeSize = options.stageRangeSize ?? 100_000;
+  /** The log in SQL, when it is in the read models' database (learnt at start). */
+  let sqlLog: SqlLog | null = null;
   const standbyRetryMs = options.standbyRetryMs ?? 2000;
   let lockClient: Promise<pg.Client> | null = null;
   /** The lock session's queries run one at a time (a pg client takes one query at once). */
@@ -112,7 +117,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     private replaying = false;
     /** The read indexes wait for the end of the replay. */
     private indexesPending = false;
-    /** A build no one reads yet goes through the log the projection's cheaper way, settled at the tail. */
+    /** A build no one reads yet stages the log set-wise (the projection's cheaper way), then settles. */
     private staging = false;
     /** The shared reader found nothing past this build's checkpoint: time to finish the replay. */
     private atTail = false;
@@ -199,7 +204,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       // through the shared reader in big batches; a live build near the head follows it on its own
       this.replaying = row.state === 'building' || Number((await store.head()).globalPosition - row.position.globalPosition) > buildBatchSize;
       this.indexesPending = this.replaying && projection.indexes !== undefined;
-      this.staging = row.state === 'building' && projection.replay !== undefined;
+      this.staging = row.state === 'building' && projection.replay !== undefined && sqlLog !== null;
       await db.transaction(async (trx) => {
         await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
         await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
@@ -221,6 +226,8 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     }
 
     private async follow() {
+      if (this.staging) await this.inTurn(() => this.stage());
+      if (stopped) return;
       const onBatch = (events: readonly RecordedEvent[]) => this.inTurn(() => this.applyBatch(events));
       this.atTail = false;
       const caughtUp = () => {
@@ -257,8 +264,9 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     }
 
     private async applyBatch(events: readonly RecordedEvent[]) {
+      const apply = (batch: readonly RecordedEvent[]) => this.commit(batch.at(-1)!.position, (trx) => this.projection.apply(trx, batch));
       try {
-        await this.commit(events);
+        await apply(events);
       } catch (error) {
         if (error instanceof CheckpointMoved || isTransient(error) || events.length === 1) {
           if (events.length === 1 && !(error instanceof CheckpointMoved) && !isTransient(error)) await this.halt(events[0]!, error);
@@ -267,7 +275,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         // Find the event that fails: everything before it is applied and checkpointed
         for (const event of events) {
           try {
-            await this.commit([event]);
+            await apply([event]);
           } catch (single) {
             if (!(single instanceof CheckpointMoved) && !isTransient(single)) await this.halt(event, single);
             throw single;
@@ -279,27 +287,52 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     }
 
     /**
-     * At the tail of a replay: a staged build settles, the read indexes are built, then a build takes
+     * A build stages the log range by range, each with its checkpoint in one transaction, up to the
+     * log's tail as it was found (or an event only the ordinary way reads), then settles; the ordinary way goes on
+     * from there. A range that fails to stage (bad data in an event) is left to the ordinary way
+     * too, which finds the event and halts on it.
+     */
+    private async stage() {
+      const { types } = this.projection.replay!;
+      const started = performance.now();
+      let events = 0;
+      while (!stopped) {
+        const next = await sqlLog!.nextRange(this.position!, { limit: stageRangeSize, types });
+        if (!next) break;
+        try {
+          await this.commit(next.range.upTo, (trx) => stageRange(trx, this.projection, sqlLog!, next.range));
+        } catch (error) {
+          if (error instanceof CheckpointMoved || isTransient(error)) throw error;
+          this.log.warn({ err: error, after: positionToken(next.range.after) }, 'a range of the log did not stage: the ordinary way goes on from there');
+          break;
+        }
+        events += next.events;
+        // a short range reached the tail: the ordinary way follows whatever the log gains meanwhile
+        if (next.events < stageRangeSize) break;
+      }
+      if (stopped) return;
+      const staged = performance.now();
+      await Promise.all(
+        this.projection.replay!.settle.map((step) =>
+          db.transaction(async (trx) => {
+            await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
+            await trx.raw('SET LOCAL synchronous_commit TO off');
+            await step(trx);
+          }),
+        ),
+      );
+      // what comes after (the log's new events until the switch) is applied the ordinary way
+      this.staging = false;
+      this.log.info({ events, stagedMs: Math.round(staged - started), settledMs: Math.round(performance.now() - staged) }, 'replay staged and settled');
+    }
+
+    /**
+     * At the tail of a replay: the read indexes are built, then a build takes
      * the live one's place, and a live build goes back to following the head
      * in small batches.
      */
     private async finishReplay() {
       if (!this.replaying || stopped) return;
-      if (this.staging) {
-        const started = performance.now();
-        await Promise.all(
-          this.projection.replay!.settle.map((step) =>
-            db.transaction(async (trx) => {
-              await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
-              await trx.raw('SET LOCAL synchronous_commit TO off');
-              await step(trx);
-            }),
-          ),
-        );
-        // what comes after (the log's new events until the switch) is applied the ordinary way
-        this.staging = false;
-        this.log.info({ ms: Math.round(performance.now() - started) }, 'replay settled');
-      }
       if (this.indexesPending) {
         const started = performance.now();
         await db.transaction(async (trx) => {
@@ -313,16 +346,16 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       else void this.subscription?.stop();
     }
 
-    private async commit(events: readonly RecordedEvent[]) {
-      const { projection, schema, key } = this;
+    /** Writes what takes the build to `to`, with the checkpoint, in one transaction. */
+    private async commit(to: LogPosition, write: (trx: Knex.Transaction) => Promise<void>) {
+      const { schema, key } = this;
       const from = this.position!;
-      const to = events.at(-1)!.position;
       const started = performance.now();
       await db.transaction(async (trx) => {
         await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
         // A replayed batch may be lost in a crash: its checkpoint goes with it, so it is replayed again
         if (this.replaying) await trx.raw('SET LOCAL synchronous_commit TO off');
-        await (this.staging ? replayApply(projection) : projection.apply)(trx, events);
+        await write(trx);
         const moved = await trx.raw(
           `UPDATE projections.checkpoints SET tx = ?::text::xid8, pos = ?, updated_at = now()
            WHERE name = ? AND version = ? AND build = ? AND tx = ?::text::xid8 AND pos = ? AND state <> 'retired'`,
@@ -331,7 +364,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         if (moved.rowCount !== 1) throw new CheckpointMoved(`checkpoint of ${buildLabel(key)} moved or retired under us`);
       });
       this.position = to;
-      this.log.debug({ events: events.length, ms: Math.round(performance.now() - started) }, 'batch applied');
+      this.log.debug({ position: positionToken(to), ms: Math.round(performance.now() - started) }, 'batch applied');
       // after the commit: readers waiting on X-Min-Position learn the new checkpoint
       if (this.role === 'live') checkpointNotifier.notify(`${schema}:${positionToken(to)}`);
     }
@@ -434,6 +467,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
   return {
     async start() {
       await migrateCheckpoints(db);
+      sqlLog = await sqlLogIn(db, store);
       await lockSession();
       await syncAll();
       poller = setInterval(() => void syncAll().catch((error) => logger.warn({ err: error }, 'looking for projection builds failed')), standbyRetryMs);

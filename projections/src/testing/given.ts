@@ -1,8 +1,8 @@
-import type { RecordedEvent } from '@forum/command-service/eventstore';
-import { currentSchemaVersion, upcast } from '@forum/contracts';
+import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@forum/command-service/eventstore';
+import { currentSchemaVersion, upcast, type LogPosition } from '@forum/contracts';
 import { createTestDatabase } from '@forum/infra/testing';
 import { createKnex, type Knex } from '@forum/platform';
-import { replayApply, settleReplay, type Projection } from '../runner/projection.ts';
+import { settleReplay, stageRange, type Projection } from '../runner/projection.ts';
 
 /**
  * A projection on its own, in a scratch schema of a fresh database: given
@@ -13,6 +13,23 @@ export async function projectionHarness(prefix: string) {
   const db = createKnex(database.url);
   let schemas = 0;
   let position = 0n;
+  /** The log a replay stages from (created when first needed). */
+  let store: Promise<EventStore> | null = null;
+
+  /** Writes the events into the log as the store keeps them, at their positions (each in a transaction of its own). */
+  async function logged(events: readonly RecordedEvent[]): Promise<EventStore> {
+    store ??= createPostgresEventStore({ connectionString: database.url, poolSize: 2 });
+    const log = await store;
+    await db.raw(
+      `INSERT INTO eventstore.events (global_position, transaction_id, stream_id, stream_version, type, data, metadata)
+       OVERRIDING SYSTEM VALUE
+       SELECT pos, pos::text::xid8, stream_id, pos, type, data, metadata
+       FROM jsonb_to_recordset(?::jsonb) AS x(pos bigint, stream_id text, type text, data jsonb, metadata jsonb)
+       ON CONFLICT DO NOTHING`,
+      [JSON.stringify(events.map((e) => ({ pos: e.position.globalPosition.toString(), stream_id: e.streamId, type: e.type, data: e.data, metadata: e.metadata })))],
+    );
+    return log;
+  }
 
   return {
     db,
@@ -36,10 +53,23 @@ export async function projectionHarness(prefix: string) {
         async given(events: readonly RecordedEvent[], batchSize = events.length) {
           for (let i = 0; i < events.length; i += Math.max(batchSize, 1)) await inSchema((trx) => projection.apply(trx, events.slice(i, i + batchSize)));
         },
-        /** As a rebuild replays them: the projection's staged replay in batches of `batchSize`, then settled. */
-        async replayed(events: readonly RecordedEvent[], batchSize = events.length) {
-          const apply = replayApply(projection);
-          for (let i = 0; i < events.length; i += Math.max(batchSize, 1)) await inSchema((trx) => apply(trx, events.slice(i, i + batchSize)));
+        /**
+         * As a rebuild replays them: written to the log (which holds only events given here),
+         * staged set-wise in ranges of `rangeSize` events, then settled. The events come in
+         * the order `event` made them, after those of any earlier call.
+         */
+        async replayed(events: readonly RecordedEvent[], rangeSize = events.length) {
+          const positions = events.map((e) => e.position.globalPosition);
+          if (positions.some((p, i) => i > 0 && p <= positions[i - 1]!)) throw new Error('replayed() takes events in the order they were made');
+          const log = (await logged(events)).sql!;
+          const at = (pos: bigint): LogPosition => ({ transactionId: pos, globalPosition: pos });
+          const until = at(positions.at(-1)!);
+          let after = at(positions[0]! - 1n);
+          for (let next; (next = await log.nextRange(after, { limit: rangeSize, types: projection.replay!.types, until })); after = next.range.upTo) {
+            const { range } = next;
+            await inSchema((trx) => stageRange(trx, projection, log, range));
+          }
+          if (after.globalPosition !== until.globalPosition) throw new Error(`staging stopped at ${after.globalPosition}, before ${until.globalPosition}`);
           await inSchema((trx) => settleReplay(trx, projection));
         },
         async rows<T>(sql: string, bindings: readonly Knex.RawBinding[] = []): Promise<T[]> {
@@ -65,6 +95,7 @@ export async function projectionHarness(prefix: string) {
       });
     },
     async stop() {
+      await (await store)?.close();
       await db.destroy();
       await database.drop();
     },

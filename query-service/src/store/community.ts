@@ -134,14 +134,14 @@ export function createCommunityStore(db: Knex) {
      * unpaged call, at most UNPAGED_LIST_MAX. The total is the tag's counter row.
      */
     async byTag(tag: string, page: number | null): Promise<{ rows: ListRow[]; total: number }> {
-      const key = tag.toLowerCase();
       const limit = page === null ? UNPAGED_LIST_MAX : PAGE_SIZE;
       const offset = page === null ? 0 : (page - 1) * PAGE_SIZE;
       const { rows } = await db.raw<{ rows: (ListRow & { total: string | null })[] }>(
-        `SELECT (SELECT posts FROM read.post_tag_counters WHERE tag_key = ?) AS total, p.*
+        // lower-cased as the posts projection lower-cases tags (PostgreSQL's lower())
+        `SELECT (SELECT posts FROM read.post_tag_counters WHERE tag_key = lower(?)) AS total, p.*
          FROM (SELECT 1) one
-         LEFT JOIN LATERAL (SELECT ${LIST_COLUMNS} FROM read.posts WHERE tag_keys @> ARRAY[?]::text[] ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) p ON true`,
-        [key, key, limit, offset],
+         LEFT JOIN LATERAL (SELECT ${LIST_COLUMNS} FROM read.posts WHERE tag_keys @> ARRAY[lower(?)]::text[] ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) p ON true`,
+        [tag, tag, limit, offset],
       );
       return { rows: rows.filter((row) => row.id !== null).map(({ total: _, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
     },
@@ -152,8 +152,8 @@ export function createCommunityStore(db: Knex) {
      * The total counts the matches (ranking needs them all anyway).
      */
     async fullText(q: string, tag: string | null, page: number): Promise<{ rows: ListRow[]; total: number }> {
-      const tagFilter = tag === null ? '' : 'AND tag_keys @> ARRAY[?]::text[]';
-      const bindings: Knex.RawBinding[] = [q, ...(tag === null ? [] : [tag.toLowerCase()]), PAGE_SIZE, (page - 1) * PAGE_SIZE];
+      const tagFilter = tag === null ? '' : 'AND tag_keys @> ARRAY[lower(?)]::text[]';
+      const bindings: Knex.RawBinding[] = [q, ...(tag === null ? [] : [tag]), PAGE_SIZE, (page - 1) * PAGE_SIZE];
       const { rows } = await db.raw<{ rows: (ListRow & { total: number; rank: number | null })[] }>(
         `WITH matches AS (
            SELECT id, created_at, ts_rank(search, query) AS rank

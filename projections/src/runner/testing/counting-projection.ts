@@ -14,7 +14,7 @@ export function countingProjection(
     onEvent?: (globalPosition: bigint) => void | Promise<void>;
     /** Called when the runner creates the read indexes, with the rows applied by then. */
     onIndexes?: (rowsApplied: number) => void;
-    /** A rebuild stages the total's increments (`replay_total`) and settles them at its tail. */
+    /** A rebuild stages the log's ticks set-wise, the total's increments as facts (`replay_total`) settled at its tail. */
     staged?: boolean;
   } = {},
 ): Projection {
@@ -52,10 +52,14 @@ export function countingProjection(
   return {
     ...projection,
     replay: {
-      async apply(trx, events) {
-        await insertApplied(trx, events);
-        await trx.raw('INSERT INTO replay_total (n) VALUES (?)', [events.length]);
-        for (const event of events) await options.onEvent?.(event.position.globalPosition);
+      types: ['Tick'],
+      async stage(trx, log) {
+        const { rows } = await trx.raw<{ rows: { pos: string }[] }>(
+          'INSERT INTO applied (pos, stream_id, stream_version) SELECT pos, stream_id, stream_version FROM ? e ORDER BY pos RETURNING pos',
+          [log],
+        );
+        await trx.raw('INSERT INTO replay_total (n) VALUES (?)', [rows.length]);
+        for (const { pos } of rows) await options.onEvent?.(BigInt(pos));
       },
       settle: [
         async (trx) => {
