@@ -170,6 +170,14 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   return store;
 }
 
+/** A range's ends, as bindings for `(transaction_id, global_position) > (after) AND … <= (upTo)`. */
+const bounds = (range: LogRange) => [
+  range.after.transactionId.toString(),
+  range.after.globalPosition.toString(),
+  range.upTo.transactionId.toString(),
+  range.upTo.globalPosition.toString(),
+];
+
 /** The log in SQL (see `SqlLog`), read in the same order and with the same bound as `readAll`. */
 function sqlLog(pool: pg.Pool): SqlLog {
   // the same database, the same server run, the same events table: the same log
@@ -188,7 +196,7 @@ function sqlLog(pool: pg.Pool): SqlLog {
       // types the forum does not define pass as they are (as through `upcast`)
       const defined = types.filter((type) => currentSchemaVersion(type) !== undefined);
       const readable = defined.flatMap((type) => sqlReadableVersions(type).map((version) => `${type}@${version}`));
-      const { rows } = await pool.query<{ tx: string; pos: string; n: string; lowest: string; highest: string }>(
+      const { rows } = await pool.query<{ tx: string; pos: string; events: string; lowest: string; highest: string }>(
         `WITH next AS (
            SELECT transaction_id, global_position, type, metadata->>'schemaVersion' AS version,
                   row_number() OVER (ORDER BY transaction_id, global_position) AS n
@@ -199,17 +207,29 @@ function sqlLog(pool: pg.Pool): SqlLog {
                  ORDER BY transaction_id, global_position LIMIT $3) e
          ),
          unreadable AS (SELECT min(n) AS n FROM next WHERE type = ANY ($4::text[]) AND NOT (type || '@' || coalesce(version, '?')) = ANY ($5::text[]))
-         SELECT transaction_id::text AS tx, global_position::text AS pos, n::text,
+         SELECT transaction_id::text AS tx, global_position::text AS pos, n::text AS events,
                 min(global_position) OVER ()::text AS lowest, max(global_position) OVER ()::text AS highest
-         FROM next WHERE n < coalesce((SELECT n FROM unreadable), $3 + 1) ORDER BY n DESC LIMIT 1`,
+         FROM next WHERE n < coalesce((SELECT n FROM unreadable), $3 + 1) ORDER BY next.n DESC LIMIT 1`,
         [after.transactionId.toString(), after.globalPosition.toString(), limit, defined, readable, until?.transactionId.toString() ?? null, until?.globalPosition.toString() ?? null],
       );
       const last = rows[0];
       if (!last) return null;
       return {
         range: { after, upTo: { transactionId: BigInt(last.tx), globalPosition: BigInt(last.pos) }, lowest: BigInt(last.lowest), highest: BigInt(last.highest) },
-        events: Number(last.n),
+        events: Number(last.events),
       };
+    },
+
+    async read(range, types) {
+      const { rows } = await pool.query<EventRow>(
+        `${SELECT_EVENTS}
+         WHERE type = ANY ($1::text[]) AND global_position BETWEEN $2::bigint AND $3::bigint
+           AND (transaction_id, global_position) > ($4::text::xid8, $5::bigint)
+           AND (transaction_id, global_position) <= ($6::text::xid8, $7::bigint)
+         ORDER BY events.transaction_id, events.global_position`,
+        [types, range.lowest.toString(), range.highest.toString(), ...bounds(range)],
+      );
+      return rows.map(toRecordedEvent);
     },
 
     events(range: LogRange, types: readonly string[]) {
@@ -226,15 +246,7 @@ function sqlLog(pool: pg.Pool): SqlLog {
                  AND global_position BETWEEN ?::bigint AND ?::bigint
                  AND (transaction_id, global_position) > (?::text::xid8, ?::bigint)
                  AND (transaction_id, global_position) <= (?::text::xid8, ?::bigint))`,
-        bindings: [
-          ...types,
-          range.lowest.toString(),
-          range.highest.toString(),
-          range.after.transactionId.toString(),
-          range.after.globalPosition.toString(),
-          range.upTo.transactionId.toString(),
-          range.upTo.globalPosition.toString(),
-        ],
+        bindings: [...types, range.lowest.toString(), range.highest.toString(), ...bounds(range)],
       };
     },
   };

@@ -93,4 +93,12 @@ describe('given a log with a v1 and a v2 ProfileUpdated, an event of another typ
     expect(rest?.events).toBe(1);
     expect((await rowsOf(rest!.range, ['ProfileUpdated'])).map((r) => r.stream_id)).toEqual(['user-3']);
   });
+
+  it('counts a range of more than nine events as a number, to its last event', async () => {
+    const [, , , newer] = await store.readAll(START, 10);
+    await store.append([{ streamId: 'ticks', expectedVersion: 'any', events: Array.from({ length: 11 }, (_, n) => ({ type: 'Tick', data: { n }, metadata: meta(1) })) }]);
+    const rest = await store.sql!.nextRange(newer!.position, { limit: 100, types: ['Tick'] });
+    expect(rest).toMatchObject({ events: 12, range: { upTo: await store.head() } });
+    expect(await store.sql!.read(rest!.range, ['Tick'])).toEqual((await store.readAll(newer!.position, 100)).filter((e) => e.type === 'Tick'));
+  });
 });

@@ -129,6 +129,8 @@ export interface SqlLog {
    * bindings.
    */
   events(range: LogRange, types: readonly string[]): { sql: string; bindings: string[] };
+  /** The range's events of `types`, in log order, as `readAll` gives them (a reader that skips the other types). */
+  read(range: LogRange, types: readonly string[]): Promise<RecordedEvent[]>;
 }
 
 export class WrongExpectedVersionError extends Error {

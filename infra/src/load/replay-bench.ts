@@ -27,17 +27,6 @@ import pg from 'pg';
 import { startEmbeddedPostgres } from '../embedded/postgres.ts';
 import { loadSyntheticLog } from './synthetic-log.ts';
 
-/** The event types each projection reads (for the filtered-read pass only). */
-const TYPES: Record<string, readonly string[]> = {
-  posts: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated'],
-  comments: ['CommentAdded', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated'],
-  users: ['UserRegistered', 'ProfileUpdated', 'AdminRoleGranted', 'MembershipPurchased'],
-  tags: ['TagCreated', 'TagDeleted'],
-  announcements: ['AnnouncementPublished', 'ProfileUpdated'],
-  contact: ['ContactMessageReceived'],
-  notifications: ['UserWarned', 'WarningsRead'],
-  audit: ['UserRegistered', 'ProfileUpdated', 'AdminRoleGranted', 'TagCreated', 'TagDeleted', 'AnnouncementPublished', 'CommentRemoved', 'UserWarned', 'PostDeleted'],
-};
 
 interface Timing {
   batches: number;
@@ -136,7 +125,6 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
       apply: timedApply(projection.apply),
       ...(replay && {
         replay: {
-          types: replay.types,
           async stage(trx: Knex.Transaction, log: Knex.Raw) {
             const started = performance.now();
             await replay.stage(trx, log);
@@ -276,8 +264,7 @@ async function readPasses(batchSize: number, total: number) {
       const bare = await scan('stream_id, stream_version, type, recorded_at', '', []);
       console.log(`  same rows without data and metadata   ${s(bare.ms).padStart(7)} ${rate(bare.rows, bare.ms).padStart(14)}`);
       for (const projection of chosen) {
-        const types = TYPES[projection.name];
-        if (!types) continue;
+        const { types } = projection;
         started = performance.now();
         const filtered = await scan('stream_id, stream_version, type, data, metadata, recorded_at', 'AND type = ANY($3::text[])', [types]);
         console.log(

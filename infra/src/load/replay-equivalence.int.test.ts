@@ -72,7 +72,7 @@ async function replay(projection: Projection, events: readonly RecordedEvent[], 
     const log = store.sql!;
     let after: LogPosition = from === 0 ? START : events[from - 1]!.position;
     const until = events[to - 1]!.position;
-    for (let next; (next = await log.nextRange(after, { limit: size, types: projection.replay!.types, until })); after = next.range.upTo) {
+    for (let next; (next = await log.nextRange(after, { limit: size, types: projection.types, until })); after = next.range.upTo) {
       const { range } = next;
       await inSchema((trx) => stageRange(trx, projection, log, range));
     }

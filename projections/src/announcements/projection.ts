@@ -7,6 +7,7 @@ import type { Projection } from '../runner/projection.ts';
 export const announcementsProjection: Projection = {
   name: 'announcements',
   version: 1,
+  types: ['AnnouncementPublished', 'ProfileUpdated'],
   exposes: { announcements: 'announcements', announcement_counters: 'counters' },
   async migrate(trx) {
     await trx.raw(`

@@ -95,6 +95,8 @@ const AUDITED = new Set<string>(AUDIT_TYPES);
 export const auditProjection: Projection = {
   name: 'audit',
   version: 1,
+  // what it records, and the events that name the people it shows
+  types: [...AUDIT_TYPES, 'UserRegistered', 'ProfileUpdated'],
   exposes: { audit_entries: 'entries', audit_people: 'people', audit_counters: 'counters' },
   async migrate(trx) {
     await trx.raw(`

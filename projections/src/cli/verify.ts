@@ -50,7 +50,7 @@ export async function verifyProjection(db: Knex, store: EventStore, projection: 
     // no one reads the scratch copy: the projection's cheaper replay where it has one, settled, then the ordinary way
     const log = projection.replay ? await sqlLogIn(trx, store) : null;
     if (log) {
-      for (let next; (next = await log.nextRange(position, { limit: STAGE_RANGE, types: projection.replay!.types, until: target })); ) {
+      for (let next; (next = await log.nextRange(position, { limit: STAGE_RANGE, types: projection.types, until: target })); ) {
         await stageRange(trx, projection, log, next.range);
         position = next.range.upTo;
       }

@@ -32,6 +32,7 @@ const REPORTER = { id: 'reporterId', name: 'reporterName', photo: 'reporterPhoto
 export const commentsProjection: Projection = {
   name: 'comments',
   version: 2,
+  types: ['CommentAdded', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated'],
   exposes: { comments: 'comments', comment_reports: 'reports', comment_counters: 'counters', commenter_stats: 'commenter_stats' },
   async migrate(trx) {
     await trx.raw(`
@@ -74,7 +75,6 @@ export const commentsProjection: Projection = {
   },
   apply: applyBatch,
   replay: {
-    types: ['CommentAdded', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated'],
     stage,
     settle: [settle],
   },

@@ -6,6 +6,7 @@ import type { Projection } from '../runner/projection.ts';
 export const contactProjection: Projection = {
   name: 'contact',
   version: 1,
+  types: ['ContactMessageReceived'],
   exposes: { contact_messages: 'messages', contact_counters: 'counters' },
   async migrate(trx) {
     await trx.raw(`

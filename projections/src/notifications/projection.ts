@@ -10,6 +10,7 @@ import type { Projection } from '../runner/projection.ts';
 export const notificationsProjection: Projection = {
   name: 'notifications',
   version: 1,
+  types: ['UserWarned', 'WarningsRead'],
   exposes: { notifications: 'notifications' },
   async migrate(trx) {
     await trx.raw(`

@@ -48,6 +48,7 @@ import type { Projection } from '../runner/projection.ts';
 export const postsProjection: Projection = {
   name: 'posts',
   version: 3,
+  types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated'],
   exposes: { posts: 'posts', post_counters: 'counters', post_votes: 'votes', author_stats: 'author_stats', post_tag_counters: 'tag_counters' },
   async migrate(trx) {
     await trx.raw(`
@@ -121,7 +122,6 @@ export const postsProjection: Projection = {
   },
   apply: applyBatch,
   replay: {
-    types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated'],
     stage,
     // each voter's latest vote apart from the posts' rows, at once
     settle: [settleVotes, settleCountsAndNames],

@@ -12,6 +12,11 @@ export interface Projection {
   readonly version: number;
   /** View name in `read` → table name in the projection's schema. */
   readonly exposes: Readonly<Record<string, string>>;
+  /**
+   * The event types `apply` reads. A replay reads only these from the log
+   * (where it can filter it), its checkpoint still moving over the others.
+   */
+  readonly types: readonly string[];
   /** Creates the tables (runs in the projection's schema, inside a transaction). */
   migrate(trx: Knex.Transaction): Promise<void>;
   /**
@@ -27,8 +32,8 @@ export interface Projection {
    * A cheaper way through the log for a build that no one reads yet (a
    * rebuild, `verify`'s scratch copy), when the log is in the read models'
    * database (the PostgreSQL event store): `stage` goes through a whole range
-   * of it set-wise in SQL (`log`: the range's events of `types`, see
-   * `SqlLog.events`), committed with the range's checkpoint. It may leave part
+   * of it set-wise in SQL (`log`: the range's events of the projection's
+   * `types`, see `SqlLog.events`), committed with the range's checkpoint. It may leave part
    * of the range's effect recorded as facts in the build's own tables, which
    * `settle` completes all at once (a million votes become one aggregation
    * instead of a million row updates). Staging ranges, then settling, then
@@ -40,7 +45,6 @@ export interface Projection {
    * each in its own transaction.
    */
   replay?: {
-    readonly types: readonly string[];
     stage(trx: Knex.Transaction, log: Knex.Raw): Promise<void>;
     settle: readonly ((trx: Knex.Transaction) => Promise<void>)[];
   };
@@ -48,9 +52,8 @@ export interface Projection {
 
 /** Stages a range of the log (see `Projection.replay`) in the transaction's schema. */
 export async function stageRange(trx: Knex.Transaction, projection: Projection, log: SqlLog, range: LogRange): Promise<void> {
-  const { types, stage } = projection.replay!;
-  const { sql, bindings } = log.events(range, types);
-  await stage(trx, trx.raw(sql, bindings));
+  const { sql, bindings } = log.events(range, projection.types);
+  await projection.replay!.stage(trx, trx.raw(sql, bindings));
 }
 
 /** Settles a staged replay in one transaction, one step after another. */

@@ -222,7 +222,13 @@ describe('blue-green rebuild', () => {
     await first.stop();
 
     let reads = 0;
-    const counting = { ...log.store, readAll: (...args: Parameters<typeof log.store.readAll>) => (reads++, log.store.readAll(...args)) };
+    const sql = log.store.sql!;
+    const counting = {
+      ...log.store,
+      readAll: (...args: Parameters<typeof log.store.readAll>) => (reads++, log.store.readAll(...args)),
+      // the builds name their event types: the reader fetches only those
+      sql: { ...sql, read: (...args: Parameters<typeof sql.read>) => (reads++, sql.read(...args)) },
+    };
     for (const name of names) await requestRebuild(log.db, { name, version: 1 }, 'operator:test');
     const indexedAt: number[] = [];
     const builder = createProjectionRunner({
@@ -238,9 +244,9 @@ describe('blue-green rebuild', () => {
     try {
       for (const name of names) await waitFor(() => projectionStatus(log.db), (all) => all.some((s) => s.name === name && s.build === 2 && s.role === 'live'));
       for (const name of names) expect(await readModel(name)).toEqual({ rows: total, distinct_positions: total, total });
-      // one pass over the log (a batch per 1,000 events and the tail), not one per build
+      // one pass over the log (at most a batch per 1,000 events, and the tail), not one per build
       expect(reads).toBeLessThan(Math.ceil(total / 1000) + 20);
-      expect(reads).toBeGreaterThanOrEqual(Math.ceil(total / 1000));
+      expect(reads).toBeGreaterThan(0);
       // the read indexes were built once each build had replayed the log, not maintained through it
       expect(indexedAt.length).toBeGreaterThanOrEqual(3);
       expect(indexedAt.every((rows) => rows === total)).toBe(true);

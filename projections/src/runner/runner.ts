@@ -1,5 +1,5 @@
 import { positionToken, type LogPosition } from '@forum/contracts';
-import { CoalescingNotifier, type EventStore, type LogRange, type RecordedEvent, type SqlLog, type Subscription } from '@forum/command-service/eventstore';
+import { CoalescingNotifier, type EventStore, type RecordedEvent, type SqlLog, type Subscription } from '@forum/command-service/eventstore';
 import type { Knex, Logger } from '@forum/platform';
 import pg from 'pg';
 import {
@@ -228,7 +228,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     private async follow() {
       if (this.staging) await this.inTurn(() => this.stage());
       if (stopped) return;
-      const onBatch = (events: readonly RecordedEvent[]) => this.inTurn(() => this.applyBatch(events));
+      const onBatch = (events: readonly RecordedEvent[], upTo = events.at(-1)!.position) => this.inTurn(() => this.applyBatch(events, upTo));
       this.atTail = false;
       const caughtUp = () => {
         if (this.atTail) return;
@@ -236,8 +236,8 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         void this.inTurn(() => this.finishReplay()).catch(() => {});
       };
       const subscription = this.replaying
-        ? buildReader.subscribe({ after: this.position!, onBatch, onCaughtUp: caughtUp })
-        : store.subscribe({ after: this.position!, batchSize, onBatch });
+        ? buildReader.subscribe({ after: this.position!, types: this.projection.types, onBatch: (batch) => onBatch(batch.events, batch.upTo), onCaughtUp: caughtUp })
+        : store.subscribe({ after: this.position!, batchSize, onBatch: (events) => onBatch(events) });
       this.subscription = subscription;
       // stop() may have come while this build was between subscriptions: it found none to stop
       if (stopped) void subscription.stop();
@@ -263,12 +263,16 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       return next;
     }
 
-    private async applyBatch(events: readonly RecordedEvent[]) {
-      const apply = (batch: readonly RecordedEvent[]) => this.commit(batch.at(-1)!.position, (trx) => this.projection.apply(trx, batch));
+    /** Applies the events read up to `upTo` (those of other types passed by). */
+    private async applyBatch(events: readonly RecordedEvent[], upTo: LogPosition) {
+      const apply = (batch: readonly RecordedEvent[], to = batch.at(-1)!.position) =>
+        this.commit(to, async (trx) => {
+          if (batch.length > 0) await this.projection.apply(trx, batch);
+        });
       try {
-        await apply(events);
+        await apply(events, upTo);
       } catch (error) {
-        if (error instanceof CheckpointMoved || isTransient(error) || events.length === 1) {
+        if (error instanceof CheckpointMoved || isTransient(error) || events.length <= 1) {
           if (events.length === 1 && !(error instanceof CheckpointMoved) && !isTransient(error)) await this.halt(events[0]!, error);
           throw error;
         }
@@ -281,6 +285,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
             throw single;
           }
         }
+        await apply([], upTo);
       }
       // more of the log came: the tail is further on
       this.atTail = false;
@@ -293,11 +298,10 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
      * too, which finds the event and halts on it.
      */
     private async stage() {
-      const { types } = this.projection.replay!;
       const started = performance.now();
       let events = 0;
       while (!stopped) {
-        const next = await sqlLog!.nextRange(this.position!, { limit: stageRangeSize, types });
+        const next = await sqlLog!.nextRange(this.position!, { limit: stageRangeSize, types: this.projection.types });
         if (!next) break;
         try {
           await this.commit(next.range.upTo, (trx) => stageRange(trx, this.projection, sqlLog!, next.range));

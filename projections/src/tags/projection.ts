@@ -9,6 +9,7 @@ import type { Projection } from '../runner/projection.ts';
 export const tagsProjection: Projection = {
   name: 'tags',
   version: 1,
+  types: ['TagCreated', 'TagDeleted'],
   exposes: { tags: 'tags' },
   async migrate(trx) {
     await trx.raw(`

@@ -65,7 +65,7 @@ export async function projectionHarness(prefix: string) {
           const at = (pos: bigint): LogPosition => ({ transactionId: pos, globalPosition: pos });
           const until = at(positions.at(-1)!);
           let after = at(positions[0]! - 1n);
-          for (let next; (next = await log.nextRange(after, { limit: rangeSize, types: projection.replay!.types, until })); after = next.range.upTo) {
+          for (let next; (next = await log.nextRange(after, { limit: rangeSize, types: projection.types, until })); after = next.range.upTo) {
             const { range } = next;
             await inSchema((trx) => stageRange(trx, projection, log, range));
           }

@@ -6,6 +6,7 @@ import type { Projection } from '../runner/projection.ts';
 export const usersProjection: Projection = {
   name: 'users',
   version: 1,
+  types: ['UserRegistered', 'ProfileUpdated', 'AdminRoleGranted', 'MembershipPurchased'],
   exposes: { users: 'users', user_counters: 'counters' },
   async migrate(trx) {
     await trx.raw(`

@@ -28,6 +28,8 @@ export function countingProjection(
   const projection: Projection = {
     name: options.name ?? 'counting',
     version: options.version ?? 1,
+    // the tick logs hold nothing else
+    types: ['Tick'],
     exposes: options.exposes ?? {},
     async migrate(trx) {
       await trx.raw(`
@@ -52,7 +54,6 @@ export function countingProjection(
   return {
     ...projection,
     replay: {
-      types: ['Tick'],
       async stage(trx, log) {
         const { rows } = await trx.raw<{ rows: { pos: string }[] }>(
           'INSERT INTO applied (pos, stream_id, stream_version) SELECT pos, stream_id, stream_version FROM ? e ORDER BY pos RETURNING pos',
