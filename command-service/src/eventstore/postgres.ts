@@ -196,27 +196,36 @@ function sqlLog(pool: pg.Pool): SqlLog {
       // types the forum does not define pass as they are (as through `upcast`)
       const defined = types.filter((type) => currentSchemaVersion(type) !== undefined);
       const readable = defined.flatMap((type) => sqlReadableVersions(type).map((version) => `${type}@${version}`));
-      const { rows } = await pool.query<{ tx: string; pos: string; events: string; lowest: string; highest: string }>(
-        `WITH next AS (
-           SELECT transaction_id, global_position, type, metadata->>'schemaVersion' AS version,
-                  row_number() OVER (ORDER BY transaction_id, global_position) AS n
-           FROM (SELECT * FROM eventstore.events
-                 WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-                   AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-                   AND ($6::text IS NULL OR (transaction_id, global_position) <= ($6::text::xid8, $7::bigint))
-                 ORDER BY transaction_id, global_position LIMIT $3) e
+      const { rows } = await pool.query<{ events: string; lowest: string | null; highest: string | null; last: string | null }>(
+        `WITH next AS MATERIALIZED (
+           SELECT transaction_id, global_position, type,
+                  CASE WHEN type = ANY ($4::text[]) THEN coalesce(metadata->>'schemaVersion', '?') END AS version
+           FROM eventstore.events
+           WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+             AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+             AND ($6::text IS NULL OR (transaction_id, global_position) <= ($6::text::xid8, $7::bigint))
+           ORDER BY transaction_id, global_position LIMIT $3
          ),
-         unreadable AS (SELECT min(n) AS n FROM next WHERE type = ANY ($4::text[]) AND NOT (type || '@' || coalesce(version, '?')) = ANY ($5::text[]))
-         SELECT transaction_id::text AS tx, global_position::text AS pos, n::text AS events,
-                min(global_position) OVER ()::text AS lowest, max(global_position) OVER ()::text AS highest
-         FROM next WHERE n < coalesce((SELECT n FROM unreadable), $3 + 1) ORDER BY next.n DESC LIMIT 1`,
+         unreadable AS MATERIALIZED (
+           SELECT transaction_id AS tx, global_position AS pos FROM next
+           WHERE version IS NOT NULL AND NOT (type || '@' || version) = ANY ($5::text[])
+           ORDER BY transaction_id, global_position LIMIT 1
+         ),
+         kept AS (
+           SELECT n.transaction_id, n.global_position FROM next n LEFT JOIN unreadable u ON true
+           WHERE u.tx IS NULL OR (n.transaction_id, n.global_position) < (u.tx, u.pos)
+         )
+         SELECT count(*)::text AS events, min(global_position)::text AS lowest, max(global_position)::text AS highest,
+                (SELECT transaction_id::text || ' ' || global_position FROM kept ORDER BY transaction_id DESC, global_position DESC LIMIT 1) AS last
+         FROM kept`,
         [after.transactionId.toString(), after.globalPosition.toString(), limit, defined, readable, until?.transactionId.toString() ?? null, until?.globalPosition.toString() ?? null],
       );
-      const last = rows[0];
-      if (!last) return null;
+      const { events, lowest, highest, last } = rows[0]!;
+      if (last === null || lowest === null || highest === null) return null;
+      const [tx, pos] = last.split(' ');
       return {
-        range: { after, upTo: { transactionId: BigInt(last.tx), globalPosition: BigInt(last.pos) }, lowest: BigInt(last.lowest), highest: BigInt(last.highest) },
-        events: Number(last.events),
+        range: { after, upTo: { transactionId: BigInt(tx!), globalPosition: BigInt(pos!) }, lowest: BigInt(lowest), highest: BigInt(highest) },
+        events: Number(events),
       };
     },
 

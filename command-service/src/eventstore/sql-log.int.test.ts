@@ -43,6 +43,19 @@ afterAll(async () => {
   await other.drop();
 });
 
+/**
+ * Until readers see the whole log: they read only transactions older than the cluster's oldest
+ * running one, and other test files' transactions run in the same cluster.
+ */
+async function settled() {
+  const head = await store.head();
+  for (let tries = 0; tries < 200; tries++) {
+    if ((await store.readAll(START, 1000)).at(-1)?.position.globalPosition === head.globalPosition) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the log did not settle');
+}
+
 const query = (c: pg.Client) => async (sql: string) => (await c.query(sql)).rows;
 const rowsOf = async (range: LogRange, types: readonly string[]) => {
   const { sql, bindings } = store.sql!.events(range, types);
@@ -64,6 +77,7 @@ describe('given a log with a v1 and a v2 ProfileUpdated, an event of another typ
   });
 
   it('ranges end before the event SQL cannot read, and none starts at it', async () => {
+    await settled();
     const first = await store.sql!.nextRange(START, { limit: 100, types: ['ProfileUpdated'] });
     expect(first?.events).toBe(3);
     const [, , third, newer] = await store.readAll(START, 10);
@@ -97,6 +111,7 @@ describe('given a log with a v1 and a v2 ProfileUpdated, an event of another typ
   it('counts a range of more than nine events as a number, to its last event', async () => {
     const [, , , newer] = await store.readAll(START, 10);
     await store.append([{ streamId: 'ticks', expectedVersion: 'any', events: Array.from({ length: 11 }, (_, n) => ({ type: 'Tick', data: { n }, metadata: meta(1) })) }]);
+    await settled();
     const rest = await store.sql!.nextRange(newer!.position, { limit: 100, types: ['Tick'] });
     expect(rest).toMatchObject({ events: 12, range: { upTo: await store.head() } });
     expect(await store.sql!.read(rest!.range, ['Tick'])).toEqual((await store.readAll(newer!.position, 100)).filter((e) => e.type === 'Tick'));
