@@ -41,31 +41,19 @@ export const REPLAY_PROFILES_TABLE = 'CREATE TABLE IF NOT EXISTS replay_profiles
 const LOG_PROFILE_CHANGES = `SELECT data->>'userId' AS user_id, data->'changes'->>'name' AS name, data->'changes'->>'photoURL' AS photo_url, pos
   FROM ? e WHERE type = 'ProfileUpdated'`;
 
-export interface ProfileChangeFact {
+/** Per person, what a batch's name and photo changes come to, as a row for `jsonb_to_recordset(…) AS x("userId" text, name text, "photoURL" text)`. */
+export interface MergedProfileChange {
   userId: string;
-  name: string | null;
-  photoUrl: string | null;
-  /** The ProfileUpdated's global position. */
-  pos: string;
+  name?: string;
+  photoURL?: string;
 }
 
-export function profileChangeFact(userId: string, changes: ProfileChanges, position: bigint): ProfileChangeFact {
-  return { userId, name: changes.name ?? null, photoUrl: changes.photoURL ?? null, pos: position.toString() };
-}
-
-/**
- * Per person, what a batch's changes come to (a later field wins), as rows for
- * `jsonb_to_recordset(…) AS x("userId" text, name text, "photoURL" text)`.
- */
-export function mergedProfileChanges(facts: readonly ProfileChangeFact[]): { userId: string; name?: string; photoURL?: string }[] {
-  const merged = new Map<string, { userId: string; name?: string; photoURL?: string }>();
-  for (const { userId, name, photoUrl } of facts) {
-    const person = merged.get(userId) ?? { userId };
-    if (name !== null) person.name = name;
-    if (photoUrl !== null) person.photoURL = photoUrl;
-    merged.set(userId, person);
-  }
-  return [...merged.values()];
+/** Adds a profile change to a batch's merged changes: only the fields it changed, a later one winning. */
+export function mergeProfileChange(merged: Map<string, MergedProfileChange>, userId: string, changes: ProfileChanges): void {
+  const person = merged.get(userId) ?? { userId };
+  if (changes.name !== undefined) person.name = changes.name;
+  if (changes.photoURL !== undefined) person.photoURL = changes.photoURL;
+  merged.set(userId, person);
 }
 
 /** Records a range's name and photo changes as facts, for `settle`. */

@@ -5,11 +5,10 @@ import {
   AUTHOR,
   carryProfileChange,
   LATEST_PROFILE_CHANGES,
-  mergedProfileChanges,
-  profileChangeFact,
+  mergeProfileChange,
   REPLAY_PROFILES_TABLE,
   stageProfileChanges,
-  type ProfileChangeFact,
+  type MergedProfileChange,
 } from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
 
@@ -124,7 +123,7 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
       case 'ProfileUpdated': {
         // only the fields the update changed (a v1 event arrives upcast with both)
         const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
-        segment.profileChanges.push(profileChangeFact(userId, changes, event.position.globalPosition));
+        mergeProfileChange(segment.profileChanges, userId, changes);
         carryProfileChange(segment.added.values(), AUTHOR, userId, changes);
         carryProfileChange(segment.reports.values(), REPORTER, userId, changes);
         break;
@@ -141,20 +140,20 @@ interface Segment {
   reports: Map<string, CommentReported['data'] & { reportedPos: string }>;
   removed: Set<string>;
   deletedPosts: Set<string>;
-  /** Name and photo changes, as they came. */
-  profileChanges: ProfileChangeFact[];
+  /** Name and photo changes, merged per person. */
+  profileChanges: Map<string, MergedProfileChange>;
   /** Comment ids reported or removed in the segment. */
   touched: Set<string>;
 }
 
 function newSegment(): Segment {
-  return { added: new Map(), reports: new Map(), removed: new Set(), deletedPosts: new Set(), profileChanges: [], touched: new Set() };
+  return { added: new Map(), reports: new Map(), removed: new Set(), deletedPosts: new Set(), profileChanges: new Map(), touched: new Set() };
 }
 
 async function applySegment(trx: Knex.Transaction, segment: Segment) {
   const json = (rows: unknown[]) => JSON.stringify(rows);
-  if (segment.profileChanges.length > 0) {
-    const changes = mergedProfileChanges(segment.profileChanges);
+  if (segment.profileChanges.size > 0) {
+    const changes = [...segment.profileChanges.values()];
     const ids = changes.map((change) => change.userId);
     // comments and reports show their people's current name and photo (emails do not change)
     await trx.raw(

@@ -15,11 +15,10 @@ import {
   carryProfileChange,
   LATEST_PROFILE_CHANGES,
   LATEST_PROFILE_CHANGES_IN_LOG,
-  mergedProfileChanges,
-  profileChangeFact,
+  mergeProfileChange,
   REPLAY_PROFILES_TABLE,
   stageProfileChanges,
-  type ProfileChangeFact,
+  type MergedProfileChange,
 } from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
 
@@ -176,7 +175,7 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
         // posts and the leaderboard show their author's current name and photo; only the
         // fields the update changed (a v1 event arrives upcast with both)
         const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
-        segment.profileChanges.push(profileChangeFact(userId, changes, event.position.globalPosition));
+        mergeProfileChange(segment.profileChanges, userId, changes);
         carryProfileChange(segment.created.values(), AUTHOR, userId, changes);
         break;
       }
@@ -195,14 +194,14 @@ interface Segment {
   /** Each voter's latest vote on a post. */
   votes: Map<string, { postId: string; userId: string; vote: Vote; pos: string }>;
   deleted: Set<string>;
-  /** Name and photo changes, as they came. */
-  profileChanges: ProfileChangeFact[];
+  /** Name and photo changes, merged per person. */
+  profileChanges: Map<string, MergedProfileChange>;
   /** Post ids with a delta or a deletion in the segment. */
   touched: Set<string>;
 }
 
 function newSegment(): Segment {
-  return { created: new Map(), deltas: new Map(), votes: new Map(), deleted: new Set(), profileChanges: [], touched: new Set() };
+  return { created: new Map(), deltas: new Map(), votes: new Map(), deleted: new Set(), profileChanges: new Map(), touched: new Set() };
 }
 
 function deltaOf(segment: Segment, postId: string) {
@@ -215,8 +214,8 @@ function deltaOf(segment: Segment, postId: string) {
 }
 
 async function applySegment(trx: Knex.Transaction, segment: Segment) {
-  if (segment.profileChanges.length > 0) {
-    const changes = mergedProfileChanges(segment.profileChanges);
+  if (segment.profileChanges.size > 0) {
+    const changes = [...segment.profileChanges.values()];
     const ids = changes.map((change) => change.userId);
     await trx.raw(
         `UPDATE posts p SET author_name = coalesce(x.name, p.author_name), author_photo = coalesce(x."photoURL", p.author_photo)
