@@ -1,6 +1,6 @@
-import { START, type LogPosition } from '@forum/contracts';
+import { START } from '@forum/contracts';
 import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@forum/command-service/eventstore';
-import { allProjections, settleReplay, stageRange, type Projection } from '@forum/projections';
+import { allProjections, settleReplay, stageUntil, type Projection } from '@forum/projections';
 import { createKnex, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../testing/database.ts';
@@ -69,14 +69,9 @@ async function replay(projection: Projection, events: readonly RecordedEvent[], 
     }
   };
   const staged = async (from: number, to: number) => {
-    const log = store.sql!;
-    let after: LogPosition = from === 0 ? START : events[from - 1]!.position;
     const until = events[to - 1]!.position;
-    for (let next; (next = await log.nextRange(after, { limit: size, types: projection.types, until })); after = next.range.upTo) {
-      const { range } = next;
-      await inSchema((trx) => stageRange(trx, projection, log, range));
-    }
-    expect(after).toEqual(until);
+    const after = from === 0 ? START : events[from - 1]!.position;
+    expect(await stageUntil(store.sql!, projection, { after, until, rangeSize: size }, inSchema)).toEqual(until);
   };
   const third = Math.floor(events.length / 3);
   if (mode === 'ordinary') await ordinary(0, events.length);

@@ -2,7 +2,7 @@ import { compareLogPositions, positionToken, START, type LogPosition } from '@fo
 import type { EventStore } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
 import { buildSchema, liveBuild } from '../runner/checkpoints.ts';
-import { settleReplay, sqlLogIn, stageRange, type Projection } from '../runner/projection.ts';
+import { settleReplay, sqlLogIn, stageUntil, type Projection } from '../runner/projection.ts';
 
 export interface TableDiff {
   view: string;
@@ -50,10 +50,7 @@ export async function verifyProjection(db: Knex, store: EventStore, projection: 
     // no one reads the scratch copy: the projection's cheaper replay where it has one, settled, then the ordinary way
     const log = projection.replay ? await sqlLogIn(trx, store) : null;
     if (log) {
-      for (let next; (next = await log.nextRange(position, { limit: STAGE_RANGE, types: projection.types, until: target })); ) {
-        await stageRange(trx, projection, log, next.range);
-        position = next.range.upTo;
-      }
+      position = await stageUntil(log, projection, { after: START, until: target, rangeSize: STAGE_RANGE }, (work) => work(trx));
       await settleReplay(trx, projection);
     }
     while (compareLogPositions(position, target) < 0) {

@@ -1,4 +1,5 @@
 import type { EventStore, LogRange, RecordedEvent, SqlLog } from '@forum/command-service/eventstore';
+import type { LogPosition } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 
 /**
@@ -54,6 +55,26 @@ export interface Projection {
 export async function stageRange(trx: Knex.Transaction, projection: Projection, log: SqlLog, range: LogRange): Promise<void> {
   const { sql, bindings } = log.events(range, projection.types);
   await projection.replay!.stage(trx, trx.raw(sql, bindings));
+}
+
+/**
+ * Stages the log after `after` up to `until`, range by range (at most
+ * `rangeSize` events each), each range in a transaction `inTransaction`
+ * gives (the same one throughout, or one per range). Returns where staging
+ * stopped: `until`, or before an event only the ordinary way reads.
+ */
+export async function stageUntil(
+  log: SqlLog,
+  projection: Projection,
+  stretch: { after: LogPosition; until: LogPosition; rangeSize: number },
+  inTransaction: (work: (trx: Knex.Transaction) => Promise<void>) => Promise<void>,
+): Promise<LogPosition> {
+  let after = stretch.after;
+  for (let next; (next = await log.nextRange(after, { limit: stretch.rangeSize, types: projection.types, until: stretch.until })); after = next.range.upTo) {
+    const { range } = next;
+    await inTransaction((trx) => stageRange(trx, projection, log, range));
+  }
+  return after;
 }
 
 /** Settles a staged replay in one transaction, one step after another. */

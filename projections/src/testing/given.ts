@@ -2,7 +2,7 @@ import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@
 import { currentSchemaVersion, upcast, type LogPosition } from '@forum/contracts';
 import { createTestDatabase } from '@forum/infra/testing';
 import { createKnex, type Knex } from '@forum/platform';
-import { settleReplay, stageRange, type Projection } from '../runner/projection.ts';
+import { settleReplay, stageUntil, type Projection } from '../runner/projection.ts';
 
 /**
  * A projection on its own, in a scratch schema of a fresh database: given
@@ -64,11 +64,7 @@ export async function projectionHarness(prefix: string) {
           const log = (await logged(events)).sql!;
           const at = (pos: bigint): LogPosition => ({ transactionId: pos, globalPosition: pos });
           const until = at(positions.at(-1)!);
-          let after = at(positions[0]! - 1n);
-          for (let next; (next = await log.nextRange(after, { limit: rangeSize, types: projection.types, until })); after = next.range.upTo) {
-            const { range } = next;
-            await inSchema((trx) => stageRange(trx, projection, log, range));
-          }
+          const after = await stageUntil(log, projection, { after: at(positions[0]! - 1n), until, rangeSize }, inSchema);
           if (after.globalPosition !== until.globalPosition) throw new Error(`staging stopped at ${after.globalPosition}, before ${until.globalPosition}`);
           await inSchema((trx) => settleReplay(trx, projection));
         },
