@@ -170,8 +170,19 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   return store;
 }
 
-/** A range's ends, as bindings for `(transaction_id, global_position) > (after) AND … <= (upTo)`. */
-const bounds = (range: LogRange) => [
+/**
+ * The events of a range, with its placeholders numbered by `param` (pg's `$n`, or knex's `?`):
+ * bounded by global positions first, so that an index serves it, then by log order.
+ */
+const inRange = (param: (i: number) => string) =>
+  `global_position BETWEEN ${param(0)}::bigint AND ${param(1)}::bigint
+   AND (transaction_id, global_position) > (${param(2)}::text::xid8, ${param(3)}::bigint)
+   AND (transaction_id, global_position) <= (${param(4)}::text::xid8, ${param(5)}::bigint)`;
+
+/** The bindings of `inRange`. */
+const rangeBindings = (range: LogRange) => [
+  range.lowest.toString(),
+  range.highest.toString(),
   range.after.transactionId.toString(),
   range.after.globalPosition.toString(),
   range.upTo.transactionId.toString(),
@@ -231,12 +242,8 @@ function sqlLog(pool: pg.Pool): SqlLog {
 
     async read(range, types) {
       const { rows } = await pool.query<EventRow>(
-        `${SELECT_EVENTS}
-         WHERE type = ANY ($1::text[]) AND global_position BETWEEN $2::bigint AND $3::bigint
-           AND (transaction_id, global_position) > ($4::text::xid8, $5::bigint)
-           AND (transaction_id, global_position) <= ($6::text::xid8, $7::bigint)
-         ORDER BY events.transaction_id, events.global_position`,
-        [types, range.lowest.toString(), range.highest.toString(), ...bounds(range)],
+        `${SELECT_EVENTS} WHERE type = ANY ($1::text[]) AND ${inRange((i) => `$${i + 2}`)} ORDER BY events.transaction_id, events.global_position`,
+        [types, ...rangeBindings(range)],
       );
       return rows.map(toRecordedEvent);
     },
@@ -251,11 +258,8 @@ function sqlLog(pool: pg.Pool): SqlLog {
       const data = upcasts.length > 0 ? `CASE ${upcasts.join(' ')} ELSE data END` : 'data';
       return {
         sql: `(SELECT global_position AS pos, type, stream_id, stream_version, ${data} AS data FROM eventstore.events
-               WHERE type IN (${types.map(() => '?').join(', ')})
-                 AND global_position BETWEEN ?::bigint AND ?::bigint
-                 AND (transaction_id, global_position) > (?::text::xid8, ?::bigint)
-                 AND (transaction_id, global_position) <= (?::text::xid8, ?::bigint))`,
-        bindings: [...types, range.lowest.toString(), range.highest.toString(), ...bounds(range)],
+               WHERE type IN (${types.map(() => '?').join(', ')}) AND ${inRange(() => '?')})`,
+        bindings: [...types, ...rangeBindings(range)],
       };
     },
   };
