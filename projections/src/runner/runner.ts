@@ -15,7 +15,7 @@ import {
   type CheckpointRow,
 } from './checkpoints.ts';
 import { CHECKPOINTS_CHANNEL, CONTROL_CHANNEL, READ_SCHEMA, sqlLogIn, stageRange, type Projection } from './projection.ts';
-import { SharedLogReader } from './shared-log.ts';
+import { SharedLogReader, type LogBatch } from './shared-log.ts';
 
 export interface RunnerOptions {
   db: Knex;
@@ -228,7 +228,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     private async follow() {
       if (this.staging) await this.inTurn(() => this.stage());
       if (stopped) return;
-      const onBatch = (events: readonly RecordedEvent[], upTo = events.at(-1)!.position) => this.inTurn(() => this.applyBatch(events, upTo));
+      const onBatch = (batch: LogBatch) => this.inTurn(() => this.applyBatch(batch));
       this.atTail = false;
       const caughtUp = () => {
         if (this.atTail) return;
@@ -236,8 +236,8 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         void this.inTurn(() => this.finishReplay()).catch(() => {});
       };
       const subscription = this.replaying
-        ? buildReader.subscribe({ after: this.position!, types: this.projection.types, onBatch: (batch) => onBatch(batch.events, batch.upTo), onCaughtUp: caughtUp })
-        : store.subscribe({ after: this.position!, batchSize, onBatch: (events) => onBatch(events) });
+        ? buildReader.subscribe({ after: this.position!, types: this.projection.types, onBatch, onCaughtUp: caughtUp })
+        : store.subscribe({ after: this.position!, batchSize, onBatch: (events) => onBatch({ events, upTo: events.at(-1)!.position }) });
       this.subscription = subscription;
       // stop() may have come while this build was between subscriptions: it found none to stop
       if (stopped) void subscription.stop();
@@ -264,7 +264,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     }
 
     /** Applies the events read up to `upTo` (those of other types passed by). */
-    private async applyBatch(events: readonly RecordedEvent[], upTo: LogPosition) {
+    private async applyBatch({ events, upTo }: LogBatch) {
       const apply = (batch: readonly RecordedEvent[], to = batch.at(-1)!.position) =>
         this.commit(to, async (trx) => {
           if (batch.length > 0) await this.projection.apply(trx, batch);
