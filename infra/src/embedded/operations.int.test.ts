@@ -1,4 +1,5 @@
 import { HEADER_MIN_POSITION, positionToken, userStream, type PostsPage, type ProjectionStatus, type RebuildStarted } from '@forum/contracts';
+import { postsProjection } from '@forum/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { waitFor } from '../testing/wait.ts';
@@ -27,7 +28,7 @@ describe('GET /api/admin/projections and POST /api/admin/projections/:name/rebui
     const status = await statusOf();
     expect(status.map((s) => s.name).sort()).toEqual(['announcements', 'audit', 'comments', 'contact', 'notifications', 'posts', 'tags', 'users']);
     expect(status.every((s) => s.state === 'live' && s.role === 'live' && s.error === null)).toBe(true);
-    expect(status.find((s) => s.name === 'posts')).toMatchObject({ version: 3, build: 1, schema: 'posts_v3', checkpoint: expect.stringMatching(/^\d+\.\d+$/) });
+    expect(status.find((s) => s.name === 'posts')).toMatchObject({ version: postsProjection.version, build: 1, schema: `posts_v${postsProjection.version}`, checkpoint: expect.stringMatching(/^\d+\.\d+$/) });
   });
 
   it('starts a blue-green rebuild that the forum runs and switches in, recording who asked', { timeout: 60_000 }, async () => {

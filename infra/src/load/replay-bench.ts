@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { START } from '@forum/contracts';
-import { createPostgresEventStore, type RecordedEvent } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, type LogRange, type RecordedEvent, type SqlLog } from '@forum/command-service/eventstore';
 import { allProjections, createProjectionRunner, migrateCheckpoints, projectionStatus, requestRebuild, type Projection } from '@forum/projections';
 import { createKnex, createLogger, type Knex } from '@forum/platform';
 import pg from 'pg';
@@ -125,16 +125,16 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
       apply: timedApply(projection.apply),
       ...(replay && {
         replay: {
-          async stage(trx: Knex.Transaction, log: Knex.Raw) {
+          async stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange) {
             const started = performance.now();
-            await replay.stage(trx, log);
+            await replay.stage(trx, log, range);
             t.applyMs += performance.now() - started;
             t.batches += 1;
           },
           // the steps run at once: the time of the longest
-          settle: replay.settle.map((step) => async (trx: Knex.Transaction) => {
+          settle: replay.settle.map((step) => async (trx: Knex.Transaction, log: SqlLog) => {
             const started = performance.now();
-            await step(trx);
+            await step(trx, log);
             t.settleMs = Math.max(t.settleMs ?? 0, performance.now() - started);
           }),
         },

@@ -77,11 +77,11 @@ async function replay(projection: Projection, events: readonly RecordedEvent[], 
   if (mode === 'ordinary') await ordinary(0, events.length);
   else if (mode === 'restarted') {
     await staged(0, third);
-    await inSchema((trx) => settleReplay(trx, projection));
+    await inSchema((trx) => settleReplay(trx, projection, store.sql!));
     await ordinary(third, 2 * third);
     await staged(2 * third, events.length);
   } else await staged(0, events.length);
-  if (mode === 'staged' || mode === 'restarted') await inSchema((trx) => settleReplay(trx, projection));
+  if (mode === 'staged' || mode === 'restarted') await inSchema((trx) => settleReplay(trx, projection, store.sql!));
   const { rows: tables } = await db.raw<{ rows: { table_name: string }[] }>(
     `SELECT table_name FROM information_schema.tables WHERE table_schema = ? AND table_type = 'BASE TABLE' AND table_name <> 'migrations' ORDER BY table_name`,
     [schema],

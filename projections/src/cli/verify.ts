@@ -51,7 +51,7 @@ export async function verifyProjection(db: Knex, store: EventStore, projection: 
     const log = projection.replay ? await sqlLogIn(trx, store) : null;
     if (log) {
       position = await stageUntil(log, projection, { after: START, until: target, rangeSize: STAGE_RANGE }, (work) => work(trx));
-      await settleReplay(trx, projection);
+      await settleReplay(trx, projection, log);
     }
     while (compareLogPositions(position, target) < 0) {
       const events = (await store.readAll(position, batchSize)).filter((e) => compareLogPositions(e.position, target) <= 0);

@@ -186,7 +186,7 @@ describe('given a rebuild, which replays staged and settles at the end', () => {
       { id: uuid(3), author_name: 'Ann', author_photo: 'p9', up_vote: 0, down_vote: 0, comment_count: 1 },
       { id: uuid(4), author_name: 'Ann', author_photo: '', up_vote: 1, down_vote: 0, comment_count: 0 },
     ]);
-    expect(await rebuilt.rows('SELECT count(*)::int AS n FROM replay_votes')).toEqual([{ n: 0 }]);
+    expect(await rebuilt.rows('SELECT count(*)::int AS n FROM replay_spans')).toEqual([{ n: 0 }]);
   });
 });
 

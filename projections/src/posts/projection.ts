@@ -8,7 +8,7 @@ import {
   type Vote,
   type VoteCast,
 } from '@forum/contracts';
-import type { RecordedEvent } from '@forum/command-service/eventstore';
+import type { LogRange, RecordedEvent, SqlLog } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
 import {
   AUTHOR,
@@ -20,7 +20,8 @@ import {
   stageProfileChanges,
   type MergedProfileChange,
 } from '../profile-changes.ts';
-import type { Projection } from '../runner/projection.ts';
+import { logRelation, type Projection } from '../runner/projection.ts';
+import { extendSpans, REPLAY_SPANS_TABLE, takeSpan } from '../staged-spans.ts';
 
 /**
  * Posts as the home page, the post page, the searches, the leaderboard and the
@@ -38,15 +39,18 @@ import type { Projection } from '../runner/projection.ts';
  * in `indexes`, so a replay does not rewrite their entries at every vote.
  *
  * Version 3 replays a rebuild in stages, set-wise from the log: votes,
- * comment counts and name changes are recorded as facts (`replay_*`,
- * append-only) and settled once at the end, rather than rewriting a wide post
- * row some 600k times per million events. Each post keeps the log position it
- * was created at (`created_pos`), so a settled name change reaches exactly the
- * posts it reached in the log.
+ * comment counts and name changes are settled once at the end, rather than
+ * rewriting a wide post row some 600k times per million events. Each post
+ * keeps the log position it was created at (`created_pos`), so a settled name
+ * change reaches exactly the posts it reached in the log.
+ *
+ * Version 4 settles votes and counts by reading the staged stretch of the log
+ * again (`replay_spans`), once, instead of writing some 555k vote facts per
+ * million events at staging and reading them back.
  */
 export const postsProjection: Projection = {
   name: 'posts',
-  version: 3,
+  version: 4,
   types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated'],
   exposes: { posts: 'posts', post_counters: 'counters', post_votes: 'votes', author_stats: 'author_stats', post_tag_counters: 'tag_counters' },
   async migrate(trx) {
@@ -102,10 +106,9 @@ export const postsProjection: Projection = {
         posts integer NOT NULL DEFAULT 0,
         up_votes integer NOT NULL DEFAULT 0
       );
-      -- a replay's facts, until it settles (empty otherwise): each voter's latest vote and the count
-      -- deltas per post of each batch, and each name or photo change with its log position
-      CREATE TABLE IF NOT EXISTS replay_votes (post_id uuid NOT NULL, user_id text NOT NULL, vote text NOT NULL, pos bigint NOT NULL);
-      CREATE TABLE IF NOT EXISTS replay_counts (post_id uuid NOT NULL, up integer NOT NULL, down integer NOT NULL, comments integer NOT NULL);
+      -- a replay's stretch of the log to settle votes and counts from, and its name and photo changes
+      -- with their log positions, until it settles (empty otherwise)
+      ${REPLAY_SPANS_TABLE};
       ${REPLAY_PROFILES_TABLE};
     `);
   },
@@ -337,12 +340,12 @@ async function applyDeltas(
  * ordinary replay of a batch takes: the range's posts (each with its name as
  * the event has it) and what counts them; the range's name changes on the
  * leaderboard where they come after the person's newest post of the range
- * (the posts take theirs when the replay settles); the votes and count deltas
- * as facts; then the deletions. A post's row carries no votes before the
- * replay settles, so a deletion takes none from its author's up-votes, and
- * the facts of deleted posts settle into nothing.
+ * (the posts take theirs when the replay settles); then the deletions. The
+ * range joins the span its votes and counts settle from. A post's row carries
+ * no votes before the replay settles, so a deletion takes none from its
+ * author's up-votes, and the votes of deleted posts settle into nothing.
  */
-async function stage(trx: Knex.Transaction, log: Knex.Raw) {
+async function stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange) {
   await stageProfileChanges(trx, log);
   await insertPostsFrom(
     trx,
@@ -363,62 +366,67 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw) {
      FROM changes c LEFT JOIN newest_post p ON p.user_id = c.user_id WHERE s.user_id = c.user_id`,
     [log, log],
   );
-  await trx.raw(
-    `WITH votes AS (
-       INSERT INTO replay_votes (post_id, user_id, vote, pos)
-       SELECT (data->>'postId')::uuid, data->>'userId', data->>'vote', pos FROM ? e WHERE type = 'VoteCast'
-     )
-     INSERT INTO replay_counts (post_id, up, down, comments)
-     SELECT (data->>'postId')::uuid,
-            sum(CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'up')::integer - (data->>'previous' = 'up')::integer ELSE 0 END),
-            sum(CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'down')::integer - (data->>'previous' = 'down')::integer ELSE 0 END),
-            sum(CASE type WHEN 'CommentAdded' THEN 1 WHEN 'CommentRemoved' THEN -1 ELSE 0 END)
-     FROM ? e WHERE type IN ('VoteCast', 'CommentAdded', 'CommentRemoved') GROUP BY 1`,
-    [log, log],
-  );
   await deletePosts(trx, `SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted'`, [log]);
+  await extendSpans(trx, [VOTES, COUNTS], range);
 }
 
+const VOTES = 'votes';
+const COUNTS = 'counts';
+
 /**
- * Completes a staged replay, in two steps that touch different rows. Facts
- * about posts deleted since change nothing (their rows are gone). Each step
- * clears its facts in its own transaction.
+ * Completes a staged replay, in two steps that touch different rows, each
+ * reading the staged stretch of the log once. What was cast on or written
+ * under posts deleted since changes nothing (their rows are gone).
  *
  * Each voter's latest vote is kept.
  */
-async function settleVotes(trx: Knex.Transaction) {
-  await trx.raw(`
-    INSERT INTO votes (post_id, user_id, vote)
-    SELECT DISTINCT ON (v.post_id, v.user_id) v.post_id, v.user_id, v.vote
-    FROM replay_votes v WHERE EXISTS (SELECT 1 FROM posts p WHERE p.id = v.post_id)
-    ORDER BY v.post_id, v.user_id, v.pos DESC
-    ON CONFLICT (post_id, user_id) DO UPDATE SET vote = excluded.vote`);
-  await trx.raw('TRUNCATE replay_votes');
+async function settleVotes(trx: Knex.Transaction, log: SqlLog) {
+  const span = await takeSpan(trx, VOTES);
+  if (!span) return;
+  await trx.raw(
+    `INSERT INTO votes (post_id, user_id, vote)
+     SELECT DISTINCT ON (v.post_id, v.user_id) v.post_id, v.user_id, v.vote
+     FROM (SELECT (data->>'postId')::uuid AS post_id, data->>'userId' AS user_id, data->>'vote' AS vote, pos FROM ? e WHERE type = 'VoteCast') v
+     WHERE EXISTS (SELECT 1 FROM posts p WHERE p.id = v.post_id)
+     ORDER BY v.post_id, v.user_id, v.pos DESC
+     ON CONFLICT (post_id, user_id) DO UPDATE SET vote = excluded.vote`,
+    [logRelation(trx, log, span, ['VoteCast'])],
+  );
 }
 
 /**
  * Each post's vote and comment counts and its author's up-votes move by the
- * sums of the recorded deltas, and a post created before its author's latest
+ * deltas of the staged stretch (a VoteCast says `previous` → `vote`, as the
+ * ordinary replay counts them), and a post created before its author's latest
  * name or photo change takes it (one step: both rewrite the posts' rows).
  */
-async function settleCountsAndNames(trx: Knex.Transaction) {
-  await trx.raw(`
-    WITH sums AS (
-      SELECT post_id, sum(up)::integer AS up, sum(down)::integer AS down, sum(comments)::integer AS comments FROM replay_counts GROUP BY post_id
-    ),
-    changed AS (
-      UPDATE posts p SET up_vote = p.up_vote + s.up, down_vote = p.down_vote + s.down, comment_count = p.comment_count + s.comments
-      FROM sums s WHERE p.id = s.post_id AND (s.up <> 0 OR s.down <> 0 OR s.comments <> 0)
-      RETURNING p.author_id, s.up
-    )
-    UPDATE author_stats s SET up_votes = s.up_votes + a.up
-    FROM (SELECT author_id, sum(up)::integer AS up FROM changed GROUP BY author_id) a
-    WHERE s.user_id = a.author_id AND a.up <> 0`);
+async function settleCountsAndNames(trx: Knex.Transaction, log: SqlLog) {
+  const span = await takeSpan(trx, COUNTS);
+  if (span) {
+    await trx.raw(
+      `WITH sums AS (
+         SELECT (data->>'postId')::uuid AS post_id,
+                sum(CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'up')::integer - (data->>'previous' = 'up')::integer ELSE 0 END)::integer AS up,
+                sum(CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'down')::integer - (data->>'previous' = 'down')::integer ELSE 0 END)::integer AS down,
+                sum(CASE type WHEN 'CommentAdded' THEN 1 WHEN 'CommentRemoved' THEN -1 ELSE 0 END)::integer AS comments
+         FROM ? e GROUP BY 1
+       ),
+       changed AS (
+         UPDATE posts p SET up_vote = p.up_vote + s.up, down_vote = p.down_vote + s.down, comment_count = p.comment_count + s.comments
+         FROM sums s WHERE p.id = s.post_id AND (s.up <> 0 OR s.down <> 0 OR s.comments <> 0)
+         RETURNING p.author_id, s.up
+       )
+       UPDATE author_stats s SET up_votes = s.up_votes + a.up
+       FROM (SELECT author_id, sum(up)::integer AS up FROM changed GROUP BY author_id) a
+       WHERE s.user_id = a.author_id AND a.up <> 0`,
+      [logRelation(trx, log, span, ['VoteCast', 'CommentAdded', 'CommentRemoved'])],
+    );
+  }
   await trx.raw(`
     WITH latest AS (${LATEST_PROFILE_CHANGES})
     UPDATE posts p SET
       author_name = CASE WHEN p.created_pos < c.name_pos THEN c.name ELSE p.author_name END,
       author_photo = CASE WHEN p.created_pos < c.photo_pos THEN c.photo_url ELSE p.author_photo END
     FROM latest c WHERE p.author_id = c.user_id AND (p.created_pos < c.name_pos OR p.created_pos < c.photo_pos)`);
-  await trx.raw('TRUNCATE replay_counts, replay_profiles');
+  await trx.raw('TRUNCATE replay_profiles');
 }

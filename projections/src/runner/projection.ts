@@ -43,18 +43,24 @@ export interface Projection {
    *
    * `settle` is a list of steps that touch different rows, each complete in
    * itself (it clears the facts it settled): the runner runs them at once,
-   * each in its own transaction.
+   * each in its own transaction. A step may read the staged ranges again
+   * from `log` (see `staged-spans.ts`) instead of recording facts about them.
    */
   replay?: {
-    stage(trx: Knex.Transaction, log: Knex.Raw): Promise<void>;
-    settle: readonly ((trx: Knex.Transaction) => Promise<void>)[];
+    stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange): Promise<void>;
+    settle: readonly ((trx: Knex.Transaction, log: SqlLog) => Promise<void>)[];
   };
 }
 
 /** Stages a range of the log (see `Projection.replay`) in the transaction's schema. */
 export async function stageRange(trx: Knex.Transaction, projection: Projection, log: SqlLog, range: LogRange): Promise<void> {
-  const { sql, bindings } = log.events(range, projection.types);
-  await projection.replay!.stage(trx, trx.raw(sql, bindings));
+  await projection.replay!.stage(trx, logRelation(trx, log, range, projection.types), range);
+}
+
+/** A range's events of `types` as a relation for a FROM clause (see `SqlLog.events`). */
+export function logRelation(trx: Knex.Transaction, log: SqlLog, range: LogRange, types: readonly string[]): Knex.Raw {
+  const { sql, bindings } = log.events(range, types);
+  return trx.raw(sql, bindings);
 }
 
 /**
@@ -78,8 +84,8 @@ export async function stageUntil(
 }
 
 /** Settles a staged replay in one transaction, one step after another. */
-export async function settleReplay(trx: Knex.Transaction, projection: Projection): Promise<void> {
-  for (const step of projection.replay?.settle ?? []) await step(trx);
+export async function settleReplay(trx: Knex.Transaction, projection: Projection, log: SqlLog): Promise<void> {
+  for (const step of projection.replay?.settle ?? []) await step(trx, log);
 }
 
 /** The log in SQL, when the event store has it in the database `db` works in (null: replays go event by event). */

@@ -321,7 +321,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
           db.transaction(async (trx) => {
             await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
             await trx.raw('SET LOCAL synchronous_commit TO off');
-            await step(trx);
+            await step(trx, sqlLog!);
           }),
         ),
       );

@@ -66,7 +66,7 @@ export async function projectionHarness(prefix: string) {
           const until = at(positions.at(-1)!);
           const after = await stageUntil(log, projection, { after: at(positions[0]! - 1n), until, rangeSize }, inSchema);
           if (after.globalPosition !== until.globalPosition) throw new Error(`staging stopped at ${after.globalPosition}, before ${until.globalPosition}`);
-          await inSchema((trx) => settleReplay(trx, projection));
+          await inSchema((trx) => settleReplay(trx, projection, log));
         },
         async rows<T>(sql: string, bindings: readonly Knex.RawBinding[] = []): Promise<T[]> {
           return inSchema(async (trx) => (await trx.raw<{ rows: T[] }>(sql, bindings as Knex.RawBinding[])).rows);
