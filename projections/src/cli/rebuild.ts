@@ -68,7 +68,8 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       const failed = progress.filter((p) => p.state === 'halted' || p.state === 'gone');
       const done = progress.every((p) => p.state !== 'building');
       if (done || interrupted || failed.length > 0) return { interrupted: !done && interrupted, failed, progress, seconds: (performance.now() - started) / 1000 };
-      await Promise.race([new Promise((resolve) => setTimeout(resolve, 500)), options.interrupted]);
+      // (without `interrupted`, Promise.race would take the missing value as settled and spin)
+      await Promise.race([new Promise((resolve) => setTimeout(resolve, 500)), ...(options.interrupted ? [options.interrupted] : [])]);
     }
   } finally {
     await runner.stop();

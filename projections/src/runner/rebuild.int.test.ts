@@ -1,6 +1,7 @@
 import { waitFor } from '@forum/infra/testing';
 import { createKnex, createLogger } from '@forum/platform';
 import { describe, expect, it } from 'vitest';
+import { rebuildProjections } from '../cli/rebuild.ts';
 import { readCheckpoint, requestRebuild } from './checkpoints.ts';
 import { createProjectionRunner } from './runner.ts';
 import { projectionStatus } from './status.ts';
@@ -253,5 +254,39 @@ describe('blue-green rebuild', () => {
     } finally {
       await builder.stop();
     }
+  });
+
+  it('waits between looks at the builds\' progress, with or without a way to interrupt it', { timeout: 60_000 }, async () => {
+    const live = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('paced')] });
+    await live.start();
+    await appendTicks(300);
+    const total = await log.eventCount();
+    await waitFor(() => readModel('paced'), (m) => m.total === total);
+    await live.stop();
+
+    // the rebuild takes a second and a half at its first event
+    let first = true;
+    const slow = visible('paced', {
+      staged: true,
+      onEvent: async () => {
+        if (first) await new Promise((resolve) => setTimeout(resolve, 1500));
+        first = false;
+      },
+    });
+    let looks = 0;
+    const outcome = await rebuildProjections({
+      db: log.db,
+      connectionString: log.url,
+      store: log.store,
+      projections: [slow],
+      requestedBy: 'operator:test',
+      logger,
+      onProgress: () => void (looks += 1),
+    });
+    expect(outcome.failed).toEqual([]);
+    expect(await readModel('paced')).toEqual({ rows: total, distinct_positions: total, total });
+    // about two looks a second (a loop that did not wait made thousands, each two queries)
+    expect(looks).toBeGreaterThanOrEqual(2);
+    expect(looks).toBeLessThanOrEqual(Math.ceil(outcome.seconds * 2) + 2);
   });
 });
