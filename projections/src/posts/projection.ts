@@ -401,37 +401,41 @@ async function settleVotes(trx: Knex.Transaction, log: SqlLog) {
  * Each post's vote and comment counts and its author's up-votes move by the
  * deltas of the staged stretch (a VoteCast says `previous` → `vote`, as the
  * ordinary replay counts them), and a post created before its author's latest
- * name or photo change takes it (one step: both rewrite the posts' rows).
+ * name or photo change takes it: one step, each post's row rewritten once.
  */
 async function settleCountsAndNames(trx: Knex.Transaction, log: SqlLog) {
   const span = await takeSpan(trx, COUNTS);
-  if (span) {
-    await trx.raw(
-      // each event's deltas first, so that what is grouped is narrow rows rather than whole events
-      `WITH deltas AS (
-         SELECT (data->>'postId')::uuid AS post_id,
+  // each event's deltas first, so that what is grouped is narrow rows rather than whole events
+  const deltas = span
+    ? trx.raw(
+        `SELECT (data->>'postId')::uuid AS post_id,
                 CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'up')::integer - (data->>'previous' = 'up')::integer ELSE 0 END AS up,
                 CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'down')::integer - (data->>'previous' = 'down')::integer ELSE 0 END AS down,
                 CASE type WHEN 'CommentAdded' THEN 1 WHEN 'CommentRemoved' THEN -1 ELSE 0 END AS comments
-         FROM ? e
-       ),
-       sums AS (SELECT post_id, sum(up)::integer AS up, sum(down)::integer AS down, sum(comments)::integer AS comments FROM deltas GROUP BY 1),
-       changed AS (
-         UPDATE posts p SET up_vote = p.up_vote + s.up, down_vote = p.down_vote + s.down, comment_count = p.comment_count + s.comments
-         FROM sums s WHERE p.id = s.post_id AND (s.up <> 0 OR s.down <> 0 OR s.comments <> 0)
-         RETURNING p.author_id, s.up
-       )
-       UPDATE author_stats s SET up_votes = s.up_votes + a.up
-       FROM (SELECT author_id, sum(up)::integer AS up FROM changed GROUP BY author_id) a
-       WHERE s.user_id = a.author_id AND a.up <> 0`,
-      [logRelation(trx, log, span, ['VoteCast', 'CommentAdded', 'CommentRemoved'])],
-    );
-  }
-  await trx.raw(`
-    WITH latest AS (${LATEST_PROFILE_CHANGES})
-    UPDATE posts p SET
-      author_name = CASE WHEN p.created_pos < c.name_pos THEN c.name ELSE p.author_name END,
-      author_photo = CASE WHEN p.created_pos < c.photo_pos THEN c.photo_url ELSE p.author_photo END
-    FROM latest c WHERE p.author_id = c.user_id AND (p.created_pos < c.name_pos OR p.created_pos < c.photo_pos)`);
+         FROM ? e`,
+        [logRelation(trx, log, span, ['VoteCast', 'CommentAdded', 'CommentRemoved'])],
+      )
+    : trx.raw('SELECT NULL::uuid AS post_id, 0 AS up, 0 AS down, 0 AS comments WHERE false');
+  await trx.raw(
+    `WITH sums AS (SELECT post_id, sum(up)::integer AS up, sum(down)::integer AS down, sum(comments)::integer AS comments FROM (?) d GROUP BY 1),
+     latest AS (${LATEST_PROFILE_CHANGES}),
+     settled AS (
+       SELECT q.id, coalesce(s.up, 0) AS up, coalesce(s.down, 0) AS down, coalesce(s.comments, 0) AS comments,
+              CASE WHEN q.created_pos < c.name_pos THEN c.name ELSE q.author_name END AS author_name,
+              CASE WHEN q.created_pos < c.photo_pos THEN c.photo_url ELSE q.author_photo END AS author_photo
+       FROM posts q LEFT JOIN sums s ON s.post_id = q.id LEFT JOIN latest c ON c.user_id = q.author_id
+       WHERE s.up <> 0 OR s.down <> 0 OR s.comments <> 0 OR q.created_pos < c.name_pos OR q.created_pos < c.photo_pos
+     ),
+     changed AS (
+       UPDATE posts p SET up_vote = p.up_vote + x.up, down_vote = p.down_vote + x.down, comment_count = p.comment_count + x.comments,
+              author_name = x.author_name, author_photo = x.author_photo
+       FROM settled x WHERE p.id = x.id
+       RETURNING p.author_id, x.up
+     )
+     UPDATE author_stats s SET up_votes = s.up_votes + a.up
+     FROM (SELECT author_id, sum(up)::integer AS up FROM changed GROUP BY author_id) a
+     WHERE s.user_id = a.author_id AND a.up <> 0`,
+    [deltas],
+  );
   await trx.raw('TRUNCATE replay_profiles');
 }

@@ -73,6 +73,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
   let stopped = false;
   const workers = new Map<string, Worker>();
   const buildReader = new SharedLogReader(store, buildBatchSize);
+  const stagedRanges = stagedRangesOf(options.projections, stageRangeSize);
   const checkpointNotifier = new CoalescingNotifier((payload) => db.raw('SELECT pg_notify(?, ?)', [CHECKPOINTS_CHANNEL, payload]));
 
   /** One session holds every advisory lock of this runner and listens for new builds. */
@@ -301,7 +302,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       const started = performance.now();
       let events = 0;
       while (!stopped) {
-        const next = await sqlLog!.nextRange(this.position!, { limit: stageRangeSize, types: this.projection.types });
+        const next = await stagedRanges.next(sqlLog!, this.position!);
         if (!next) break;
         try {
           await this.commit(next.range.upTo, (trx) => stageRange(trx, this.projection, sqlLog!, next.range));
@@ -500,6 +501,31 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
  * view only briefly: rather than deadlock with a reader (and have PostgreSQL
  * cancel one of them, maybe the reader), it gives up and is tried again.
  */
+/**
+ * The ranges this runner's builds stage the log in. Builds that stage together
+ * go through the log in the same ranges (bounded by the first event of any of
+ * their types SQL cannot read), so each range is looked up once for all of them
+ * (a look reads every event's schema version: 2 s per million events).
+ */
+function stagedRangesOf(projections: readonly Projection[], size: number) {
+  const types = [...new Set(projections.filter((p) => p.replay).flatMap((p) => p.types))].sort();
+  const found = new Map<string, ReturnType<SqlLog['nextRange']>>();
+  return {
+    next(log: SqlLog, after: LogPosition): ReturnType<SqlLog['nextRange']> {
+      const key = positionToken(after);
+      let range = found.get(key);
+      if (!range) {
+        range = log.nextRange(after, { limit: size, types });
+        found.set(key, range);
+        range.catch(() => found.delete(key));
+        // the builds are a few ranges apart at most
+        for (const old of found.keys()) if (found.size > 16) found.delete(old);
+      }
+      return range;
+    },
+  };
+}
+
 /**
  * A replay's transactions: a replayed batch may be lost in a crash, its checkpoint going with it,
  * so it is replayed again; and the set-wise statements of a staged replay sort and hash hundreds
