@@ -62,11 +62,17 @@ export async function projectionHarness(prefix: string) {
           const positions = events.map((e) => e.position.globalPosition);
           if (positions.some((p, i) => i > 0 && p <= positions[i - 1]!)) throw new Error('replayed() takes events in the order they were made');
           const log = (await logged(events)).sql!;
+          const indexNames = async () =>
+            (await db.raw<{ rows: { indexname: string }[] }>('SELECT indexname FROM pg_indexes WHERE schemaname = ? ORDER BY 1', [schema])).rows.map((r) => r.indexname);
+          const indexed = await indexNames();
           const at = (pos: bigint): LogPosition => ({ transactionId: pos, globalPosition: pos });
           const until = at(positions.at(-1)!);
           const after = await stageUntil(log, projection, { after: at(positions[0]! - 1n), until, rangeSize }, inSchema);
           if (after.globalPosition !== until.globalPosition) throw new Error(`staging stopped at ${after.globalPosition}, before ${until.globalPosition}`);
           await inSchema((trx) => settleReplay(trx, projection, log));
+          // a staged replay may set indexes aside while it stages: settled, the tables have them all again
+          const settled = await indexNames();
+          if (settled.join() !== indexed.join()) throw new Error(`indexes after settling: ${settled.join(', ')}; before staging: ${indexed.join(', ')}`);
         },
         async rows<T>(sql: string, bindings: readonly Knex.RawBinding[] = []): Promise<T[]> {
           return inSchema(async (trx) => (await trx.raw<{ rows: T[] }>(sql, bindings as Knex.RawBinding[])).rows);
