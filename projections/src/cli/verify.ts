@@ -2,7 +2,7 @@ import { compareLogPositions, positionToken, START, type LogPosition } from '@fo
 import type { EventStore } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
 import { buildSchema, liveBuild } from '../runner/checkpoints.ts';
-import { settleReplay, sqlLogIn, stageUntil, type Projection } from '../runner/projection.ts';
+import { REPLAY_SETTINGS, settleReplay, sqlLogIn, STAGE_RANGE_SIZE, stageUntil, type Projection } from '../runner/projection.ts';
 
 export interface TableDiff {
   view: string;
@@ -20,8 +20,6 @@ export type VerifyResult =
   | { name: string; ok: false; position: string | null; tables: TableDiff[]; problem?: string };
 
 const SHOWN = 20;
-/** Events per staged range (see `Projection.replay`). */
-const STAGE_RANGE = 100_000;
 
 /**
  * Replays the whole log into a scratch schema and compares every table the
@@ -50,7 +48,8 @@ export async function verifyProjection(db: Knex, store: EventStore, projection: 
     // no one reads the scratch copy: the projection's cheaper replay where it has one, settled, then the ordinary way
     const log = projection.replay ? await sqlLogIn(trx, store) : null;
     if (log) {
-      position = await stageUntil(log, projection, { after: START, until: target, rangeSize: STAGE_RANGE }, (work) => work(trx));
+      await trx.raw(REPLAY_SETTINGS);
+      position = await stageUntil(log, projection, { after: START, until: target, rangeSize: STAGE_RANGE_SIZE }, (work) => work(trx));
       await settleReplay(trx, projection, log);
     }
     while (compareLogPositions(position, target) < 0) {

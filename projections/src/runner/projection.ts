@@ -52,6 +52,16 @@ export interface Projection {
   };
 }
 
+/** Events per transaction (and checkpoint) of a staged replay (see `Projection.replay`). */
+export const STAGE_RANGE_SIZE = 100_000;
+
+/**
+ * A replay's transactions: a replayed batch may be lost in a crash, its checkpoint going with it,
+ * so it is replayed again; and the set-wise statements of a staged replay sort and hash hundreds
+ * of thousands of rows, in memory rather than in temporary files (the default is 4 MB).
+ */
+export const REPLAY_SETTINGS = "SET LOCAL synchronous_commit TO off; SET LOCAL work_mem TO '128MB'";
+
 /** Stages a range of the log (see `Projection.replay`) in the transaction's schema. */
 export async function stageRange(trx: Knex.Transaction, projection: Projection, log: SqlLog, range: LogRange): Promise<void> {
   await projection.replay!.stage(trx, logRelation(trx, log, range, projection.types), range);

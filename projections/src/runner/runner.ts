@@ -14,7 +14,7 @@ import {
   type BuildState,
   type CheckpointRow,
 } from './checkpoints.ts';
-import { CHECKPOINTS_CHANNEL, CONTROL_CHANNEL, READ_SCHEMA, sqlLogIn, stageRange, type Projection } from './projection.ts';
+import { CHECKPOINTS_CHANNEL, CONTROL_CHANNEL, READ_SCHEMA, REPLAY_SETTINGS, sqlLogIn, STAGE_RANGE_SIZE, stageRange, type Projection } from './projection.ts';
 import { SharedLogReader, type LogBatch } from './shared-log.ts';
 
 export interface RunnerOptions {
@@ -63,7 +63,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
   const { db, store, logger } = options;
   const batchSize = options.batchSize ?? 500;
   const buildBatchSize = options.buildBatchSize ?? 5000;
-  const stageRangeSize = options.stageRangeSize ?? 100_000;
+  const stageRangeSize = options.stageRangeSize ?? STAGE_RANGE_SIZE;
   /** The log in SQL, when it is in the read models' database (learnt at start). */
   let sqlLog: SqlLog | null = null;
   const standbyRetryMs = options.standbyRetryMs ?? 2000;
@@ -494,14 +494,6 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
 }
 
 /**
- * Points the `read` views at a build's tables. CREATE OR REPLACE keeps each
- * view's identity, so a reader mid-query is never left without one; a new
- * version whose columns differ replaces the view inside the same transaction.
- * Readers lock the views in their own order, so the switch waits for each
- * view only briefly: rather than deadlock with a reader (and have PostgreSQL
- * cancel one of them, maybe the reader), it gives up and is tried again.
- */
-/**
  * The ranges this runner's builds stage the log in. Builds that stage together
  * go through the log in the same ranges (bounded by the first event of any of
  * their types SQL cannot read), so each range is looked up once for all of them
@@ -527,12 +519,13 @@ function stagedRangesOf(projections: readonly Projection[], size: number) {
 }
 
 /**
- * A replay's transactions: a replayed batch may be lost in a crash, its checkpoint going with it,
- * so it is replayed again; and the set-wise statements of a staged replay sort and hash hundreds
- * of thousands of rows, in memory rather than in temporary files (the default is 4 MB).
+ * Points the `read` views at a build's tables. CREATE OR REPLACE keeps each
+ * view's identity, so a reader mid-query is never left without one; a new
+ * version whose columns differ replaces the view inside the same transaction.
+ * Readers lock the views in their own order, so the switch waits for each
+ * view only briefly: rather than deadlock with a reader (and have PostgreSQL
+ * cancel one of them, maybe the reader), it gives up and is tried again.
  */
-const REPLAY_SETTINGS = "SET LOCAL synchronous_commit TO off; SET LOCAL work_mem TO '128MB'";
-
 async function publishViews(trx: Knex.Transaction, projection: Projection, schema: string) {
   await trx.raw(`SET LOCAL lock_timeout TO '100ms'`);
   await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${READ_SCHEMA}"`);
