@@ -305,6 +305,12 @@ async function insertPostsFrom(trx: Knex.Transaction, input: string, bindings: r
   );
 }
 
+/** The authors' up-votes follow their posts' (`changed`: rows of author_id and the post's up-vote delta). */
+const AUTHORS_UP_VOTES = `
+  UPDATE author_stats s SET up_votes = s.up_votes + a.up
+  FROM (SELECT author_id, sum(up)::integer AS up FROM changed GROUP BY author_id) a
+  WHERE s.user_id = a.author_id AND a.up <> 0`;
+
 /**
  * Vote and comment deltas per post, the authors' up-votes that follow, and each
  * voter's latest vote, in one statement. A post deleted meanwhile has no row,
@@ -322,11 +328,7 @@ async function applyDeltas(
        FROM delta d WHERE p.id = d."postId" AND (d.up <> 0 OR d.down <> 0 OR d.comments <> 0)
        RETURNING p.author_id, d.up
      ),
-     authors AS (
-       UPDATE author_stats s SET up_votes = s.up_votes + a.up
-       FROM (SELECT author_id, sum(up)::integer AS up FROM changed GROUP BY author_id) a
-       WHERE s.user_id = a.author_id AND a.up <> 0
-     ),
+     authors AS (${AUTHORS_UP_VOTES}),
      cast_votes AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x("postId" uuid, "userId" text, vote text))
      INSERT INTO votes (post_id, user_id, vote)
      SELECT v."postId", v."userId", v.vote FROM cast_votes v WHERE EXISTS (SELECT 1 FROM posts p WHERE p.id = v."postId")
@@ -432,9 +434,7 @@ async function settleCountsAndNames(trx: Knex.Transaction, log: SqlLog) {
        FROM settled x WHERE p.id = x.id
        RETURNING p.author_id, x.up
      )
-     UPDATE author_stats s SET up_votes = s.up_votes + a.up
-     FROM (SELECT author_id, sum(up)::integer AS up FROM changed GROUP BY author_id) a
-     WHERE s.user_id = a.author_id AND a.up <> 0`,
+     ${AUTHORS_UP_VOTES}`,
     [deltas],
   );
   await trx.raw('TRUNCATE replay_profiles');
