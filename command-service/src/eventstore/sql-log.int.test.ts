@@ -1,4 +1,4 @@
-import { START, type EventMetadata, type LogPosition } from '@forum/contracts';
+import { compareLogPositions, START, type EventMetadata, type LogPosition } from '@forum/contracts';
 import { createTestDatabase } from '@forum/infra/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,5 +115,112 @@ describe('given a log with a v1 and a v2 ProfileUpdated, an event of another typ
     const rest = await store.sql!.nextRange(newer!.position, { limit: 100, types: ['Tick'] });
     expect(rest).toMatchObject({ events: 12, range: { upTo: await store.head() } });
     expect(await store.sql!.read(rest!.range, ['Tick'])).toEqual((await store.readAll(newer!.position, 100)).filter((e) => e.type === 'Tick'));
+  });
+});
+
+describe('the log keeps a catalog of the schema versions it holds', () => {
+  const catalog = async (c: pg.Client) =>
+    (await c.query<{ type: string; version: string }>('SELECT type, version FROM eventstore.schema_versions ORDER BY type, version')).rows.map((r) => `${r.type}@${r.version}`);
+
+  it('lists each type and version appended, and those of the events without a version', async () => {
+    await client.query(
+      `INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata) VALUES ('raw', 1, 'Tick', '{}', '{}')`,
+    );
+    expect(await catalog(client)).toEqual(['ProfileUpdated@1', 'ProfileUpdated@2', 'ProfileUpdated@99', 'Tick@1', 'Tick@?']);
+  });
+
+  it('catalogues a log written before the catalog when the store first starts on it', async () => {
+    const db = await createTestDatabase('sql_log_catalog');
+    const c = new pg.Client({ connectionString: db.url });
+    try {
+      const first = await createPostgresEventStore({ connectionString: db.url, poolSize: 1 });
+      await first.append([{ streamId: 's', expectedVersion: 'any', events: [{ type: 'Tick', data: {}, metadata: meta(1) }] }]);
+      await c.connect();
+      // as an event store of before the catalog left it
+      await c.query('DROP TRIGGER events_schema_versions ON eventstore.events; DROP TABLE eventstore.schema_versions');
+      await first.append([{ streamId: 's', expectedVersion: 'any', events: [{ type: 'ProfileUpdated', data: {}, metadata: meta(7) }] }]);
+      await first.close();
+      const again = await createPostgresEventStore({ connectionString: db.url, poolSize: 1 });
+      await again.close();
+      expect(await catalog(c)).toEqual(['ProfileUpdated@7', 'Tick@1']);
+    } finally {
+      await c.end().catch(() => {});
+      await db.drop();
+    }
+  });
+});
+
+describe('given transactions that commit out of the order of their positions', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let log: EventStore;
+  const writers: pg.Client[] = [];
+  afterAll(async () => {
+    for (const writer of writers) await writer.end();
+    await log?.close();
+    await db?.drop();
+  });
+
+  it('ends each range at its last event in log order, with or without reading the versions', async () => {
+    db = await createTestDatabase('sql_log_order');
+    log = await createPostgresEventStore({ connectionString: db.url, poolSize: 2 });
+    for (let i = 0; i < 2; i++) {
+      const writer = new pg.Client({ connectionString: db.url });
+      await writer.connect();
+      writers.push(writer);
+    }
+    const [early, late] = writers as [pg.Client, pg.Client];
+    const insert = (c: pg.Client, stream: string, n: number) =>
+      c.query(
+        `INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata)
+         SELECT $1, v, 'VoteCast', '{}', $2::jsonb FROM generate_series(1, $3::integer) v`,
+        [stream, JSON.stringify(meta(1)), n],
+      );
+    // The first VoteCast catalogues its version (a writer of a pair not yet committed waits for it)
+    await insert(early, 'first', 1);
+    // Round after round, the transaction that began first (the lower id) takes the higher positions
+    for (let round = 0; round < 5; round++) {
+      await early.query('BEGIN');
+      await early.query('SELECT pg_current_xact_id()');
+      await late.query('BEGIN');
+      await late.query('SELECT pg_current_xact_id()');
+      await insert(late, `late-${round}`, 3 + round);
+      await insert(early, `early-${round}`, 2);
+      await late.query('COMMIT');
+      await early.query('COMMIT');
+    }
+    const head = await log.head();
+    for (let tries = 0; (await log.readAll(START, 1000)).length < 36 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+    const all = await log.readAll(START, 1000);
+    expect(all).toHaveLength(36);
+    expect(all.at(-1)!.position.globalPosition).toBeLessThan(head.globalPosition);
+
+    const ranges = async () => {
+      const found = [];
+      for (const limit of [1, 4, 7, 100]) {
+        let after: LogPosition = START;
+        for (let next = await log.sql!.nextRange(after, { limit, types: ['VoteCast'] }); next; next = await log.sql!.nextRange(after, { limit, types: ['VoteCast'] })) {
+          const events = all.filter((e) => compareLogPositions(e.position, after) > 0).slice(0, limit);
+          expect(next).toEqual({
+            range: {
+              after,
+              upTo: events.at(-1)!.position,
+              lowest: events.map((e) => e.position.globalPosition).reduce((a, b) => (a < b ? a : b)),
+              highest: events.map((e) => e.position.globalPosition).reduce((a, b) => (a > b ? a : b)),
+            },
+            events: events.length,
+          });
+          found.push(next);
+          after = next.range.upTo;
+        }
+        expect(after).toEqual(all.at(-1)!.position);
+      }
+      return found;
+    };
+    // every VoteCast here is v1: each range is read off the index
+    const quick = await ranges();
+    // a version SQL cannot read, catalogued as if some VoteCast held it: each event's version is read
+    await early.query(`INSERT INTO eventstore.schema_versions (type, version) VALUES ('VoteCast', '98')`);
+    expect(await ranges()).toEqual(quick);
+    expect(quick.length).toBeGreaterThan(40);
   });
 });
