@@ -2,7 +2,7 @@ import { compareLogPositions, positionToken, START, type LogPosition } from '@fo
 import type { EventStore } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
 import { buildSchema, liveBuild } from '../runner/checkpoints.ts';
-import { REPLAY_SETTINGS, settleReplay, sqlLogIn, STAGE_RANGE_SIZE, stageUntil, type Projection } from '../runner/projection.ts';
+import { REPLAY_SETTINGS, settleReplay, sqlLogIn, STAGE_RANGE_SIZE, stageUntil, tablesOf, type Projection } from '../runner/projection.ts';
 
 export interface TableDiff {
   view: string;
@@ -59,7 +59,7 @@ export async function verifyProjection(db: Knex, store: EventStore, projection: 
       position = events.at(-1)!.position;
     }
     const tables: TableDiff[] = [];
-    for (const [view, table] of Object.entries(projection.exposes)) {
+    for (const [view, table] of Object.entries(projection.exposes).flatMap(([view, shown]) => tablesOf(shown).map((table) => [view, table] as const))) {
       const live = `"${liveSchema}"."${table}"`;
       const replay = `"${scratch}"."${table}"`;
       const { rows } = await trx.raw<{ rows: { rows: number; only_live: number; only_replay: number }[] }>(

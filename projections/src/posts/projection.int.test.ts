@@ -82,10 +82,11 @@ describe('given posts, votes and comments in one batch or in many', () => {
     ]);
   });
 
-  it('then full-text search finds them by words of the title and the description', async () => {
+  it('then full-text search finds them by words of the title and the description, and no longer the deleted one', async () => {
     const model = await harness.fresh(postsProjection);
     await model.given(events());
-    expect(await model.rows("SELECT id FROM posts WHERE search @@ websearch_to_tsquery('english', 'numbers') ORDER BY id")).toEqual([{ id: uuid(1) }, { id: uuid(3) }]);
+    expect(await model.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'numbers') ORDER BY id")).toEqual([{ id: uuid(1) }, { id: uuid(3) }]);
+    expect(await model.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'post') ORDER BY id")).toEqual([{ id: uuid(1) }, { id: uuid(3) }]);
   });
 
   it('when the author changes their name, then the posts and the leaderboard show it', async () => {
@@ -137,6 +138,7 @@ describe('given one batch that holds what the log says in order (the batch is fo
     const model = await harness.fresh(postsProjection);
     await model.given([created(1, 'u-ann', ['React']), vote(1, 'v1', 'none', 'up'), comment(1, 1), deleted(1)]);
     expect(await model.rows('SELECT * FROM posts')).toEqual([]);
+    expect(await model.rows('SELECT * FROM post_search')).toEqual([]);
     expect(await model.rows('SELECT * FROM votes')).toEqual([]);
     expect(await model.rows("SELECT value::int FROM counters WHERE name = 'posts'")).toEqual([{ value: 0 }]);
     expect(await model.rows('SELECT tag_key, posts FROM tag_counters')).toEqual([{ tag_key: 'react', posts: 0 }]);
@@ -177,7 +179,7 @@ describe('given a rebuild, which replays staged and settles at the end', () => {
     await ordinary.given(log, batchSize);
     const rebuilt = await harness.fresh(postsProjection);
     await rebuilt.replayed(log, batchSize);
-    for (const table of ['posts', 'votes', 'counters', 'tag_counters', 'author_stats']) {
+    for (const table of ['posts', 'post_search', 'votes', 'counters', 'tag_counters', 'author_stats']) {
       const sql = `SELECT to_jsonb(t)::text AS row FROM ${table} t ORDER BY 1`;
       expect(await rebuilt.rows(sql), table).toEqual(await ordinary.rows(sql));
     }
@@ -187,6 +189,7 @@ describe('given a rebuild, which replays staged and settles at the end', () => {
       { id: uuid(4), author_name: 'Ann', author_photo: '', up_vote: 1, down_vote: 0, comment_count: 0 },
     ]);
     expect(await rebuilt.rows('SELECT count(*)::int AS n FROM replay_spans')).toEqual([{ n: 0 }]);
+    expect(await rebuilt.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'number') ORDER BY id")).toEqual([uuid(1), uuid(3), uuid(4)].map((id) => ({ id })));
   });
 });
 

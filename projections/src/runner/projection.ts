@@ -11,8 +11,12 @@ import type { Knex } from '@forum/platform';
 export interface Projection {
   readonly name: string;
   readonly version: number;
-  /** View name in `read` → table name in the projection's schema. */
-  readonly exposes: Readonly<Record<string, string>>;
+  /**
+   * View name in `read` → what it shows: a table of the projection's schema,
+   * or a query over its tables (bare names; `tables`: those it reads, which
+   * `verify` compares).
+   */
+  readonly exposes: Readonly<Record<string, string | ExposedQuery>>;
   /**
    * The event types `apply` reads. A replay reads only these from the log
    * (where it can filter it), its checkpoint still moving over the others.
@@ -51,6 +55,15 @@ export interface Projection {
     settle: readonly ((trx: Knex.Transaction, log: SqlLog) => Promise<void>)[];
   };
 }
+
+/** A `read` view defined by a query over a projection's tables (see `Projection.exposes`). */
+export interface ExposedQuery {
+  readonly select: string;
+  readonly tables: readonly string[];
+}
+
+/** The tables behind an exposed view. */
+export const tablesOf = (shown: string | ExposedQuery): readonly string[] => (typeof shown === 'string' ? [shown] : shown.tables);
 
 /** Events per transaction (and checkpoint) of a staged replay (see `Projection.replay`). */
 export const STAGE_RANGE_SIZE = 100_000;

@@ -1,4 +1,5 @@
 import { waitFor } from '@forum/infra/testing';
+import pg from 'pg';
 import { createKnex, createLogger } from '@forum/platform';
 import { describe, expect, it } from 'vitest';
 import { rebuildProjections } from '../cli/rebuild.ts';
@@ -110,6 +111,12 @@ describe('blue-green rebuild', () => {
       await waitFor(() => readModel('bg'), (m) => m.total === total + 10);
       const status = (await projectionStatus(log.db)).filter((s) => s.name === 'bg');
       expect(status).toMatchObject([{ build: 2, schema: 'bg_v1_b2', state: 'live', lag: 0, requestedBy: 'operator:test' }]);
+      // it went live with its tables analysed: the planner knows what the replay put in them
+      const { rows: analysed } = await log.db.raw<{ rows: { relname: string; analysed: boolean }[] }>(
+        `SELECT relname, last_analyze IS NOT NULL AS analysed FROM pg_stat_user_tables WHERE schemaname = 'bg_v1_b2' ORDER BY relname`,
+      );
+      expect(analysed.length).toBeGreaterThan(1);
+      expect(analysed.filter((t) => !t.analysed)).toEqual([]);
     } finally {
       await runner.stop();
     }
@@ -175,6 +182,50 @@ describe('blue-green rebuild', () => {
       expect(await schemaExists('resume_v1')).toBe(false);
     } finally {
       await resumed.stop();
+    }
+  });
+
+  it('switches in only once readers can use its indexes: not while a transaction older than them runs', { timeout: 60_000 }, async () => {
+    const base = visible('aged');
+    // an index over the running total, which each batch updates in place (HOT): built while an older
+    // transaction still may see the total's old versions, the planner leaves it out for readers as old
+    const aged = {
+      ...base,
+      async indexes(trx: Parameters<typeof base.migrate>[0]) {
+        await base.indexes!(trx);
+        await trx.raw('CREATE INDEX IF NOT EXISTS total_value ON total (value)');
+      },
+    };
+    const runner = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [aged], buildBatchSize: 100, standbyRetryMs: 200 });
+    await runner.start();
+    const older = new pg.Client({ connectionString: log.url });
+    await older.connect();
+    try {
+      await appendTicks(1000);
+      const total = await log.eventCount();
+      await waitFor(() => readModel('aged'), (m) => m.total === total);
+      await older.query('BEGIN');
+      await older.query('SELECT pg_current_xact_id()');
+      await requestRebuild(log.db, { name: 'aged', version: 1 }, 'operator:test');
+      const checked = await waitFor(
+        () => log.db.raw<{ rows: { indcheckxmin: boolean }[] }>(`SELECT indcheckxmin FROM pg_index WHERE indexrelid = to_regclass('aged_v1_b2.total_value')`),
+        (result) => result.rows.length === 1,
+      );
+      expect(checked.rows).toEqual([{ indcheckxmin: true }]);
+      // caught up, indexed, and still building while the older transaction runs
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await readCheckpoint(log.db, { name: 'aged', version: 1, build: 2 })).toMatchObject({ state: 'building', position: await log.store.head() });
+      await older.query('COMMIT');
+      await waitFor(() => readCheckpoint(log.db, { name: 'aged', version: 1, build: 2 }), (row) => row?.state === 'live');
+      // a reader now may use it (one row: the planner takes it only when told to avoid scanning)
+      const plan = await log.db.transaction(async (trx) => {
+        await trx.raw('SET LOCAL enable_seqscan TO off');
+        return (await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>('EXPLAIN SELECT * FROM read.aged_total WHERE value = 1')).rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toMatch(/total_value/);
+    } finally {
+      await older.end();
+      await runner.stop();
     }
   });
 

@@ -118,6 +118,10 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     private replaying = false;
     /** The read indexes wait for the end of the replay. */
     private indexesPending = false;
+    /** So do the statistics of the tables the replay filled. */
+    private statisticsPending = false;
+    /** Its switch has waited for readers to be able to use its indexes (said once). */
+    private waitedForIndexes = false;
     /** A build no one reads yet stages the log set-wise (the projection's cheaper way), then settles. */
     private staging = false;
     /** The shared reader found nothing past this build's checkpoint: time to finish the replay. */
@@ -205,6 +209,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       // through the shared reader in big batches; a live build near the head follows it on its own
       this.replaying = row.state === 'building' || Number((await store.head()).globalPosition - row.position.globalPosition) > buildBatchSize;
       this.indexesPending = this.replaying && projection.indexes !== undefined;
+      this.statisticsPending = this.replaying;
       this.staging = row.state === 'building' && projection.replay !== undefined && sqlLog !== null;
       await db.transaction(async (trx) => {
         await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
@@ -317,35 +322,42 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       }
       if (stopped) return;
       const staged = performance.now();
-      await Promise.all(
+      const stepsMs = await Promise.all(
         this.projection.replay!.settle.map((step) =>
           db.transaction(async (trx) => {
             await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
             await trx.raw(REPLAY_SETTINGS);
             await step(trx, sqlLog!);
+            return Math.round(performance.now() - staged);
           }),
         ),
       );
       // what comes after (the log's new events until the switch) is applied the ordinary way
       this.staging = false;
-      this.log.info({ events, stagedMs: Math.round(staged - started), settledMs: Math.round(performance.now() - staged) }, 'replay staged and settled');
+      this.log.info({ events, stagedMs: Math.round(staged - started), settledMs: Math.round(performance.now() - staged), stepsMs }, 'replay staged and settled');
     }
 
     /**
-     * At the tail of a replay: the read indexes are built, then a build takes
-     * the live one's place, and a live build goes back to following the head
-     * in small batches.
+     * At the tail of a replay: the read indexes are built and the tables
+     * analysed, then a build takes the live one's place, and a live build goes
+     * back to following the head in small batches.
      */
     private async finishReplay() {
       if (!this.replaying || stopped) return;
-      if (this.indexesPending) {
+      if (this.indexesPending || this.statisticsPending) {
         const started = performance.now();
+        let indexedMs = 0;
         await db.transaction(async (trx) => {
           await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
-          await this.projection.indexes!(trx);
+          if (this.indexesPending) await this.projection.indexes!(trx);
+          indexedMs = Math.round(performance.now() - started);
+          // Tables just filled have no statistics until autovacuum comes by (a minute or more): the
+          // planner would guess, and might scan a whole table for one post's comments
+          await analyzeSchema(trx, this.schema);
         });
         this.indexesPending = false;
-        this.log.info({ ms: Math.round(performance.now() - started) }, 'read indexes built after the replay');
+        this.statisticsPending = false;
+        this.log.info({ ms: Math.round(performance.now() - started), indexedMs }, 'read indexes built and tables analysed after the replay');
       }
       if (this.role === 'building') await this.trySwitch();
       else void this.subscription?.stop();
@@ -376,6 +388,11 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     /** A build that has caught up with the live one takes its place. */
     private async trySwitch() {
       if (this.role !== 'building' || stopped) return;
+      if (!(await indexesUsable(db, this.schema))) {
+        if (!this.waitedForIndexes) this.log.info('waiting for transactions older than its indexes before it switches in');
+        this.waitedForIndexes = true;
+        return;
+      }
       const outcome = await switchToBuild(db, this.key, (trx) => publishViews(trx, this.projection, this.schema));
       if (!outcome.switched) return;
       this.role = 'live';
@@ -529,8 +546,15 @@ function stagedRangesOf(projections: readonly Projection[], size: number) {
 async function publishViews(trx: Knex.Transaction, projection: Projection, schema: string) {
   await trx.raw(`SET LOCAL lock_timeout TO '100ms'`);
   await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${READ_SCHEMA}"`);
-  for (const [view, table] of Object.entries(projection.exposes)) {
-    const definition = `SELECT * FROM "${schema}"."${table}"`;
+  const { rows } = await trx.raw<{ rows: { path: string }[] }>(`SELECT current_setting('search_path') AS path`);
+  const searchPath = rows[0]!.path;
+  for (const [view, shown] of Object.entries(projection.exposes)) {
+    let definition = `SELECT * FROM "${schema}"."${shown}"`;
+    if (typeof shown !== 'string') {
+      // the query's bare table names are the build's: PostgreSQL binds them into the view as it is created
+      await trx.raw(`SELECT set_config('search_path', ?, true)`, [`"${schema}"`]);
+      definition = shown.select;
+    }
     try {
       await trx.transaction((savepoint) => savepoint.raw(`CREATE OR REPLACE VIEW "${READ_SCHEMA}"."${view}" AS ${definition}`));
     } catch (error) {
@@ -539,6 +563,34 @@ async function publishViews(trx: Knex.Transaction, projection: Projection, schem
       await trx.raw(`CREATE VIEW "${READ_SCHEMA}"."${view}" AS ${definition}`);
     }
   }
+  await trx.raw(`SELECT set_config('search_path', ?, true)`, [searchPath]);
+}
+
+/** Gathers the planner's statistics of every table in `schema`. */
+async function analyzeSchema(trx: Knex.Transaction, schema: string) {
+  const { rows } = await trx.raw<{ rows: { name: string }[] }>('SELECT quote_ident(schemaname) || \'.\' || quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = ?', [schema]);
+  if (rows.length > 0) await trx.raw(`ANALYZE ${rows.map((r) => r.name).join(', ')}`);
+}
+
+/**
+ * Whether readers starting now can use every index of `schema`. An index
+ * built over rows a replay updated, while older transactions still ran (a
+ * long settle of another build), is marked `indcheckxmin`: the planner leaves
+ * it out of queries whose snapshot is older than the index, so that until
+ * those transactions end, a build switched in would answer by scanning its
+ * tables (each post's comments out of 270k rows, say).
+ */
+async function indexesUsable(db: Knex, schema: string): Promise<boolean> {
+  const { rows } = await db.raw<{ rows: { usable: boolean }[] }>(
+    `SELECT NOT EXISTS (
+       SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = ? AND i.indcheckxmin
+         -- usable once its creator is older than the oldest transaction running (as ages: xids wrap)
+         AND age(i.xmin) <= age((pg_snapshot_xmin(pg_current_snapshot())::text::numeric % 4294967296)::text::xid)
+     ) AS usable`,
+    [schema],
+  );
+  return rows[0]!.usable;
 }
 
 /** Drops a retired build's schema; a runner still writing to it holds it up for a moment at most. */
