@@ -33,8 +33,8 @@ interface Timing {
   events: number;
   /** Inside the projection's apply. */
   applyMs: number;
-  /** Building its read indexes (null: not yet, or it has none). */
-  indexesMs: number | null;
+  /** When its read indexes were all there, since the replay began (null: not yet, or it has none). */
+  indexedAtMs: number | null;
   /** The runner built them before the first batch (so the replay kept them up to date). */
   indexedFirst?: boolean;
   /** Settling a staged replay. */
@@ -111,8 +111,8 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
   await resetReadSide(db);
   const timings: Record<string, Timing> = {};
   const timed = projections.map((projection): Projection => {
-    const t: Timing = (timings[projection.name] = { batches: 0, events: 0, applyMs: 0, indexesMs: null });
-    const { indexes, replay } = projection;
+    const t: Timing = (timings[projection.name] = { batches: 0, events: 0, applyMs: 0, indexedAtMs: null });
+    const { replay } = projection;
     const timedApply = (apply: Projection['apply']) => async (trx: Knex.Transaction, events: readonly RecordedEvent[]) => {
       const started = performance.now();
       await apply(trx, events);
@@ -137,17 +137,6 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
             await step(trx, log);
             t.settleMs = Math.max(t.settleMs ?? 0, performance.now() - started);
           }),
-        },
-      }),
-      // the read indexes a replay builds at its end are part of it
-      ...(indexes && {
-        async indexes(trx: Knex.Transaction) {
-          const started = performance.now();
-          await indexes(trx);
-          // the first time counts (a live build that finished its replay calls it again, finding them there)
-          if (t.indexesMs !== null) return;
-          t.indexesMs = performance.now() - started;
-          t.indexedFirst = t.batches === 0;
         },
       }),
     };
@@ -188,7 +177,18 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
       const status = (await projectionStatus(db).catch(() => [])).filter((row) => projections.some((p) => p.name === row.name)); // [] until the runner made its tables
       const halted = status.find((row) => row.error);
       if (halted) throw new Error(`${halted.name} halted: ${halted.error}`);
-      const indexed = projections.every((p) => !p.indexes || timings[p.name]!.indexesMs !== null);
+      // the read indexes a replay builds at its end are part of it: seen in the build's schema
+      for (const projection of projections) {
+        const t = timings[projection.name]!;
+        const row = status.find((r) => r.name === projection.name && (!values.rebuild || r.build > 1));
+        if (!projection.indexes || t.indexedAtMs !== null || !row) continue;
+        const names = projection.indexes.map((statement) => /INDEX IF NOT EXISTS (\w+)/.exec(statement)![1]!);
+        const { rows } = await db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = ? AND indexname = ANY (?)', [row.schema, names]);
+        if (rows[0]!.n < names.length) continue;
+        t.indexedAtMs = performance.now() - started;
+        t.indexedFirst = t.batches === 0;
+      }
+      const indexed = projections.every((p) => !p.indexes || timings[p.name]!.indexedAtMs !== null);
       const done = values.rebuild ? status.every((row) => row.build > 1 && row.role === 'live') : status.every((row) => row.lag === 0);
       if (status.length === projections.length && done && indexed) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -207,8 +207,8 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
 
 function indexNote(t: Timing) {
   const settled = t.settleMs === undefined ? '' : `, settled in ${s(t.settleMs)}`;
-  if (t.indexesMs === null) return settled;
-  return settled + (t.indexedFirst ? ', read indexes built before the replay' : `, read indexes after it ${s(t.indexesMs)}`);
+  if (t.indexedAtMs === null) return settled;
+  return settled + (t.indexedFirst ? ', read indexes built before the replay' : `, read indexes there at ${s(t.indexedAtMs)}`);
 }
 
 /** Drops every projection schema, the checkpoints and the read views: the next runner starts from nothing. */

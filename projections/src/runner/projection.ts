@@ -25,12 +25,14 @@ export interface Projection {
   /** Creates the tables (runs in the projection's schema, inside a transaction). */
   migrate(trx: Knex.Transaction): Promise<void>;
   /**
-   * Creates the secondary indexes that serve reads (idempotently). A build
-   * replaying the log creates them once it has caught up: building an index
-   * once is far cheaper than maintaining it through a million updates. What
-   * `apply` itself looks rows up by belongs in `migrate`.
+   * The statements that create the secondary indexes serving reads, one index
+   * each, idempotently (IF NOT EXISTS; in the projection's schema). A build
+   * replaying the log creates them once it has caught up, at once, each in a
+   * transaction of its own: building an index once is far cheaper than
+   * maintaining it through a million updates. What `apply` itself looks rows
+   * up by belongs in `migrate`.
    */
-  indexes?(trx: Knex.Transaction): Promise<void>;
+  readonly indexes?: readonly string[];
   /** Applies a batch of events, in log order, inside the batch's transaction. */
   apply(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void>;
   /**

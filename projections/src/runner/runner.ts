@@ -215,7 +215,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
         await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
         await projection.migrate(trx);
-        if (!this.indexesPending) await projection.indexes?.(trx);
+        if (!this.indexesPending) for (const statement of projection.indexes ?? []) await trx.raw(statement);
       });
       if (row.error) this.log.info({ failedPosition: row.failedPosition && positionToken(row.failedPosition) }, 'resuming a halted build');
       await db.transaction(async (trx) => {
@@ -346,15 +346,17 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       if (!this.replaying || stopped) return;
       if (this.indexesPending || this.statisticsPending) {
         const started = performance.now();
-        let indexedMs = 0;
-        await db.transaction(async (trx) => {
-          await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
-          if (this.indexesPending) await this.projection.indexes!(trx);
-          indexedMs = Math.round(performance.now() - started);
-          // Tables just filled have no statistics until autovacuum comes by (a minute or more): the
-          // planner would guess, and might scan a whole table for one post's comments
-          await analyzeSchema(trx, this.schema);
-        });
+        const inSchema = (statement: string) =>
+          db.transaction(async (trx) => {
+            await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
+            await trx.raw(statement);
+          });
+        // each index, then each table, in a transaction of its own: at once, on the cores the replay leaves
+        if (this.indexesPending) await Promise.all(this.projection.indexes!.map(inSchema));
+        const indexedMs = Math.round(performance.now() - started);
+        // Tables just filled have no statistics until autovacuum comes by (a minute or more): the
+        // planner would guess, and might scan a whole table for one post's comments
+        await Promise.all((await tablesIn(db, this.schema)).map((table) => inSchema(`ANALYZE ${table}`)));
         this.indexesPending = false;
         this.statisticsPending = false;
         this.log.info({ ms: Math.round(performance.now() - started), indexedMs }, 'read indexes built and tables analysed after the replay');
@@ -566,10 +568,10 @@ async function publishViews(trx: Knex.Transaction, projection: Projection, schem
   await trx.raw(`SELECT set_config('search_path', ?, true)`, [searchPath]);
 }
 
-/** Gathers the planner's statistics of every table in `schema`. */
-async function analyzeSchema(trx: Knex.Transaction, schema: string) {
-  const { rows } = await trx.raw<{ rows: { name: string }[] }>('SELECT quote_ident(schemaname) || \'.\' || quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = ?', [schema]);
-  if (rows.length > 0) await trx.raw(`ANALYZE ${rows.map((r) => r.name).join(', ')}`);
+/** The tables in `schema`, each as a qualified, quoted name. */
+async function tablesIn(db: Knex, schema: string): Promise<string[]> {
+  const { rows } = await db.raw<{ rows: { name: string }[] }>(`SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = ?`, [schema]);
+  return rows.map((r) => r.name);
 }
 
 /**

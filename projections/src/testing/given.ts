@@ -45,7 +45,9 @@ export async function projectionHarness(prefix: string) {
       if (before) await inSchema(before);
       await inSchema((trx) => projection.migrate(trx));
       await inSchema((trx) => projection.migrate(trx));
-      await inSchema(async (trx) => projection.indexes?.(trx));
+      await inSchema(async (trx) => {
+        for (const statement of projection.indexes ?? []) await trx.raw(statement);
+      });
       return {
         schema,
         inSchema,

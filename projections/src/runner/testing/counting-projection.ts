@@ -12,8 +12,6 @@ export function countingProjection(
     version?: number;
     exposes?: Record<string, string>;
     onEvent?: (globalPosition: bigint) => void | Promise<void>;
-    /** Called when the runner creates the read indexes, with the rows applied by then. */
-    onIndexes?: (rowsApplied: number) => void;
     /** A rebuild stages the log's ticks set-wise, the total's increments as facts (`replay_total`) settled at its tail. */
     staged?: boolean;
   } = {},
@@ -39,10 +37,7 @@ export function countingProjection(
         CREATE TABLE IF NOT EXISTS replay_total (n integer NOT NULL);
       `);
     },
-    async indexes(trx) {
-      await trx.raw('CREATE INDEX IF NOT EXISTS applied_stream ON applied (stream_id, stream_version)');
-      options.onIndexes?.((await trx.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM applied')).rows[0]!.n);
-    },
+    indexes: ['CREATE INDEX IF NOT EXISTS applied_stream ON applied (stream_id, stream_version)'],
     async apply(trx, events) {
       await insertApplied(trx, events);
       await trx.raw('UPDATE total SET value = value + ? WHERE id = 1', [events.length]);
