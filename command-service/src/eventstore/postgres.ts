@@ -189,6 +189,13 @@ const rangeBindings = (range: LogRange) => [
   range.upTo.globalPosition.toString(),
 ];
 
+/** An event's stored schema version, as the catalog `eventstore.schema_versions` lists it ('?': none in its metadata). */
+const STORED_VERSION = `coalesce(metadata->>'schemaVersion', '?')`;
+
+/** Catalogues the (type, version) pairs of the events `from` selects. */
+const CATALOGUE_VERSIONS = (from: string) =>
+  `INSERT INTO eventstore.schema_versions (type, version) SELECT DISTINCT type, ${STORED_VERSION} FROM ${from} ON CONFLICT DO NOTHING`;
+
 /**
  * `columns` of the `limit` events after a position in log order, below the oldest running
  * transaction and up to `until` (the $1 to $7 of `nextRange`).
@@ -198,6 +205,14 @@ const nextEvents = (columns: string) => `SELECT ${columns} FROM eventstore.event
     AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
     AND ($6::text IS NULL OR (transaction_id, global_position) <= ($6::text::xid8, $7::bigint))
   ORDER BY transaction_id, global_position LIMIT $3`;
+
+/** What `nextRange` finds: its events, their lowest and highest positions, and its last event in log order (transaction id, position). */
+interface NextRangeRow {
+  events: string;
+  lowest: string | null;
+  highest: string | null;
+  last: [string, string] | null;
+}
 
 /** The log in SQL (see `SqlLog`), read in the same order and with the same bound as `readAll`. */
 function sqlLog(pool: pg.Pool): SqlLog {
@@ -222,7 +237,7 @@ function sqlLog(pool: pg.Pool): SqlLog {
       // same snapshot), the range is read off the log-order index alone: 30 ms per 100k events instead
       // of 170 ms reading each event's version. Otherwise each event's version is read, to end the range
       // before the first event SQL cannot read.
-      const fast = await pool.query<{ events: string; lowest: string | null; highest: string | null; last: string[] | null; unreadable: boolean }>(
+      const fast = await pool.query<NextRangeRow & { unreadable: boolean }>(
         `SELECT count(*)::text AS events, min(global_position)::text AS lowest, max(global_position)::text AS highest,
                 -- the last event in log order, as a pair (a transaction id, epoch and all, stays far below 2^63)
                 max(ARRAY[transaction_id::text::bigint, global_position]) AS last,
@@ -230,14 +245,11 @@ function sqlLog(pool: pg.Pool): SqlLog {
          FROM (${nextEvents('transaction_id, global_position')}) next`,
         bindings,
       );
-      let found: { events: string; lowest: string | null; highest: string | null; last: string | null };
-      if (!fast.rows[0]!.unreadable) {
-        const { last, ...rest } = fast.rows[0]!;
-        found = { ...rest, last: last && last.join(' ') };
-      } else {
-        const { rows } = await pool.query<typeof found>(
+      let found: NextRangeRow = fast.rows[0]!;
+      if (fast.rows[0]!.unreadable) {
+        const { rows } = await pool.query<NextRangeRow>(
           `WITH next AS MATERIALIZED (${nextEvents(`transaction_id, global_position, type,
-             CASE WHEN type = ANY ($4::text[]) THEN coalesce(metadata->>'schemaVersion', '?') END AS version`)}),
+             CASE WHEN type = ANY ($4::text[]) THEN ${STORED_VERSION} END AS version`)}),
            unreadable AS MATERIALIZED (
              SELECT transaction_id AS tx, global_position AS pos FROM next
              WHERE version IS NOT NULL AND NOT (type || '@' || version) = ANY ($5::text[])
@@ -248,7 +260,7 @@ function sqlLog(pool: pg.Pool): SqlLog {
              WHERE u.tx IS NULL OR (n.transaction_id, n.global_position) < (u.tx, u.pos)
            )
            SELECT count(*)::text AS events, min(global_position)::text AS lowest, max(global_position)::text AS highest,
-                  (SELECT transaction_id::text || ' ' || global_position FROM kept ORDER BY transaction_id DESC, global_position DESC LIMIT 1) AS last
+                  (SELECT ARRAY[transaction_id::text::bigint, global_position] FROM kept ORDER BY transaction_id DESC, global_position DESC LIMIT 1) AS last
            FROM kept`,
           bindings,
         );
@@ -256,9 +268,9 @@ function sqlLog(pool: pg.Pool): SqlLog {
       }
       const { events, lowest, highest, last } = found;
       if (last === null || lowest === null || highest === null) return null;
-      const [tx, pos] = last.split(' ');
+      const [tx, pos] = last;
       return {
-        range: { after, upTo: { transactionId: BigInt(tx!), globalPosition: BigInt(pos!) }, lowest: BigInt(lowest), highest: BigInt(highest) },
+        range: { after, upTo: { transactionId: BigInt(tx), globalPosition: BigInt(pos) }, lowest: BigInt(lowest), highest: BigInt(highest) },
         events: Number(events),
       };
     },
@@ -411,16 +423,13 @@ export async function migrateEventStore(pool: pg.Pool): Promise<void> {
       );
       CREATE OR REPLACE FUNCTION eventstore.catalog_schema_versions() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-          INSERT INTO eventstore.schema_versions (type, version)
-          SELECT DISTINCT type, coalesce(metadata->>'schemaVersion', '?') FROM appended
-          ON CONFLICT DO NOTHING;
+          ${CATALOGUE_VERSIONS('appended')};
           RETURN NULL;
         END $$;
       CREATE OR REPLACE TRIGGER events_schema_versions AFTER INSERT ON eventstore.events
         REFERENCING NEW TABLE AS appended FOR EACH STATEMENT EXECUTE FUNCTION eventstore.catalog_schema_versions();
       -- a log written before the catalog: catalogued once, behind the trigger's lock on new events
-      ${rows[0]!.catalogued ? '' : `INSERT INTO eventstore.schema_versions (type, version)
-        SELECT DISTINCT type, coalesce(metadata->>'schemaVersion', '?') FROM eventstore.events ON CONFLICT DO NOTHING;`}
+      ${rows[0]!.catalogued ? '' : `${CATALOGUE_VERSIONS('eventstore.events')};`}
     `);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [SCHEMA_LOCK]).catch(() => {});

@@ -393,11 +393,10 @@ const VOTES = 'votes';
 const COUNTS = 'counts';
 
 /**
- * Completes a staged replay, in two steps that touch different rows, each
- * reading the staged stretch of the log once. What was cast on or written
- * under posts deleted since changes nothing (their rows are gone).
- *
- * Each voter's latest vote is kept.
+ * Completes a staged replay (with `settleCountsAndNames` and `settleSearch`,
+ * steps that touch different rows): each voter's latest vote of the staged
+ * stretch of the log, read once. What was cast on posts deleted since
+ * changes nothing (their rows are gone).
  */
 async function settleVotes(trx: Knex.Transaction, log: SqlLog) {
   const span = await takeSpan(trx, VOTES);

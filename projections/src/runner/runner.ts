@@ -515,8 +515,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
 /**
  * The ranges this runner's builds stage the log in. Builds that stage together
  * go through the log in the same ranges (bounded by the first event of any of
- * their types SQL cannot read), so each range is looked up once for all of them
- * (a look reads every event's schema version: 2 s per million events).
+ * their types SQL cannot read), so each range is looked up once for all of them.
  */
 function stagedRangesOf(projections: readonly Projection[], size: number) {
   const types = [...new Set(projections.filter((p) => p.replay).flatMap((p) => p.types))].sort();
