@@ -116,10 +116,8 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     locked = false;
     /** Replaying the log (a build, or a live build far behind) rather than following its head. */
     private replaying = false;
-    /** The read indexes wait for the end of the replay. */
-    private indexesPending = false;
-    /** So do the statistics of the tables the replay filled. */
-    private statisticsPending = false;
+    /** The read indexes and the tables' statistics wait for the end of the replay. */
+    private tailPending = false;
     /** Its switch has waited for readers to be able to use its indexes (said once). */
     private waitedForIndexes = false;
     /** A build no one reads yet stages the log set-wise (the projection's cheaper way), then settles. */
@@ -208,14 +206,12 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       // Builds, and live builds far behind (a first start on an imported log), replay the log
       // through the shared reader in big batches; a live build near the head follows it on its own
       this.replaying = row.state === 'building' || Number((await store.head()).globalPosition - row.position.globalPosition) > buildBatchSize;
-      this.indexesPending = this.replaying && projection.indexes !== undefined;
-      this.statisticsPending = this.replaying;
+      this.tailPending = this.replaying;
       this.staging = row.state === 'building' && projection.replay !== undefined && sqlLog !== null;
-      await db.transaction(async (trx) => {
+      await this.inSchema(async (trx) => {
         await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-        await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
         await projection.migrate(trx);
-        if (!this.indexesPending) for (const statement of projection.indexes ?? []) await trx.raw(statement);
+        if (!this.tailPending) for (const statement of projection.indexes ?? []) await trx.raw(statement);
       });
       if (row.error) this.log.info({ failedPosition: row.failedPosition && positionToken(row.failedPosition) }, 'resuming a halted build');
       await db.transaction(async (trx) => {
@@ -261,6 +257,14 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         this.switchTimer = null;
       }
       if (!stopped) throw new CheckpointMoved('subscription ended');
+    }
+
+    /** A transaction whose search_path is the build's schema, so the projection's SQL names its tables bare. */
+    private inSchema<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+      return db.transaction(async (trx) => {
+        await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
+        return work(trx);
+      });
     }
 
     private inTurn<T>(step: () => Promise<T>): Promise<T> {
@@ -324,8 +328,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       const staged = performance.now();
       const stepsMs = await Promise.all(
         this.projection.replay!.settle.map((step) =>
-          db.transaction(async (trx) => {
-            await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
+          this.inSchema(async (trx) => {
             await trx.raw(REPLAY_SETTINGS);
             await step(trx, sqlLog!);
             return Math.round(performance.now() - staged);
@@ -344,21 +347,16 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
      */
     private async finishReplay() {
       if (!this.replaying || stopped) return;
-      if (this.indexesPending || this.statisticsPending) {
+      if (this.tailPending) {
         const started = performance.now();
-        const inSchema = (statement: string) =>
-          db.transaction(async (trx) => {
-            await trx.raw(`SET LOCAL search_path TO "${this.schema}", public`);
-            await trx.raw(statement);
-          });
+        const run = (statement: string) => this.inSchema((trx) => trx.raw(statement));
         // each index, then each table, in a transaction of its own: at once, on the cores the replay leaves
-        if (this.indexesPending) await Promise.all(this.projection.indexes!.map(inSchema));
+        await Promise.all((this.projection.indexes ?? []).map(run));
         const indexedMs = Math.round(performance.now() - started);
         // Tables just filled have no statistics until autovacuum comes by (a minute or more): the
         // planner would guess, and might scan a whole table for one post's comments
-        await Promise.all((await tablesIn(db, this.schema)).map((table) => inSchema(`ANALYZE ${table}`)));
-        this.indexesPending = false;
-        this.statisticsPending = false;
+        await Promise.all((await tablesIn(db, this.schema)).map((table) => run(`ANALYZE ${table}`)));
+        this.tailPending = false;
         this.log.info({ ms: Math.round(performance.now() - started), indexedMs }, 'read indexes built and tables analysed after the replay');
       }
       if (this.role === 'building') await this.trySwitch();
@@ -370,8 +368,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       const { schema, key } = this;
       const from = this.position!;
       const started = performance.now();
-      await db.transaction(async (trx) => {
-        await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
+      await this.inSchema(async (trx) => {
         if (this.replaying) await trx.raw(REPLAY_SETTINGS);
         await write(trx);
         const moved = await trx.raw(
