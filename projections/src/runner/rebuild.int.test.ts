@@ -4,7 +4,8 @@ import { createKnex, createLogger } from '@forum/platform';
 import { describe, expect, it } from 'vitest';
 import { rebuildProjections } from '../cli/rebuild.ts';
 import { readCheckpoint, requestRebuild } from './checkpoints.ts';
-import { createProjectionRunner } from './runner.ts';
+import type { Projection } from './projection.ts';
+import { createProjectionRunner, type RunnerOptions } from './runner.ts';
 import { projectionStatus } from './status.ts';
 import { countingProjection } from './testing/counting-projection.ts';
 import { tick, useTickLog } from './testing/ticks.ts';
@@ -35,18 +36,25 @@ const readModel = async (name: string) =>
 const visible = (name: string, options: Parameters<typeof countingProjection>[0] = {}) =>
   countingProjection({ name, exposes: { [`${name}_applied`]: 'applied', [`${name}_total`]: 'total' }, ...options });
 
+/** A runner of `projections` on the test log, with `options` on top. */
+const runnerFor = (projections: readonly Projection[], options: Partial<RunnerOptions> = {}) =>
+  createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections, ...options });
+
+/** `ticks` more ticks, applied by the live builds of `names` (visible); then their runner stops, as the forum would. The log's events in all. */
+async function liveThenStopped(names: readonly string[], ticks: number): Promise<number> {
+  const live = runnerFor(names.map((name) => visible(name)));
+  await live.start();
+  await appendTicks(ticks);
+  const total = await log.eventCount();
+  for (const name of names) await waitFor(() => readModel(name), (m) => m.total === total);
+  await live.stop();
+  return total;
+}
+
 describe('blue-green rebuild', () => {
   // the rebuild stages its totals and settles them before it switches in (the live build never stages)
   it('switches reads to a rebuilt copy while reads and writes go on: no read fails, none goes back, no event is missing', { timeout: 120_000 }, async () => {
-    const runner = createProjectionRunner({
-      db: log.db,
-      connectionString: log.url,
-      store: log.store,
-      logger,
-      projections: [visible('bg', { staged: true })],
-      buildBatchSize: 500,
-      standbyRetryMs: 200,
-    });
+    const runner = runnerFor([visible('bg', { staged: true })], { buildBatchSize: 500, standbyRetryMs: 200 });
     await runner.start();
     await appendTicks(3000);
     const before = await log.eventCount();
@@ -123,12 +131,8 @@ describe('blue-green rebuild', () => {
   });
 
   it('resumes an interrupted rebuild from its checkpoint, and never runs two builds of one projection', { timeout: 120_000 }, async () => {
-    const live = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('resume')] });
-    await live.start();
-    await appendTicks(4000);
-    const total = await log.eventCount();
-    await waitFor(() => readModel('resume'), (m) => m.total === total);
-    await live.stop(); // the forum is down: the rebuild runs on its own, as forumctl's does
+    // the forum is down: the rebuild runs on its own, as forumctl's does
+    const total = await liveThenStopped(['resume'], 4000);
 
     const first = await requestRebuild(log.db, { name: 'resume', version: 1 }, 'operator:test');
     const again = await requestRebuild(log.db, { name: 'resume', version: 1 }, 'operator:other');
@@ -144,10 +148,10 @@ describe('blue-green rebuild', () => {
         if (++applied === 1500) await gate;
       },
     });
-    const builder = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [slow], only: 'building', buildBatchSize: 250, stageRangeSize: 250 });
+    const builder = runnerFor([slow], { only: 'building', buildBatchSize: 250, stageRangeSize: 250 });
     await builder.start();
     // a second builder stands by: the build has one owner
-    const second = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('resume')], only: 'building', standbyRetryMs: 100 });
+    const second = runnerFor([visible('resume')], { only: 'building', standbyRetryMs: 100 });
     await second.start();
     expect(second.workers()).toMatchObject([{ build: 2, role: 'building', state: 'standby' }]);
     await second.stop();
@@ -166,14 +170,7 @@ describe('blue-green rebuild', () => {
 
     // running it again goes on from the checkpoint: the first event it applies is past it
     let firstApplied: bigint | null = null;
-    const resumed = createProjectionRunner({
-      db: log.db,
-      connectionString: log.url,
-      store: log.store,
-      logger,
-      only: 'building',
-      projections: [visible('resume', { staged: true, onEvent: (pos) => void (firstApplied ??= pos) })],
-    });
+    const resumed = runnerFor([visible('resume', { staged: true, onEvent: (pos) => void (firstApplied ??= pos) })], { only: 'building' });
     await resumed.start();
     try {
       await waitFor(() => readCheckpoint(log.db, key), (row) => row?.state === 'live');
@@ -193,7 +190,7 @@ describe('blue-green rebuild', () => {
       ...base,
       indexes: [...base.indexes!, 'CREATE INDEX IF NOT EXISTS total_value ON total (value)'],
     };
-    const runner = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [aged], buildBatchSize: 100, standbyRetryMs: 200 });
+    const runner = runnerFor([aged], { buildBatchSize: 100, standbyRetryMs: 200 });
     await runner.start();
     const older = new pg.Client({ connectionString: log.url });
     await older.connect();
@@ -227,12 +224,7 @@ describe('blue-green rebuild', () => {
   });
 
   it('builds a new version of a projection beside the old one and switches when it has caught up', { timeout: 60_000 }, async () => {
-    const v1 = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('upgrade')] });
-    await v1.start();
-    await appendTicks(500);
-    const total = await log.eventCount();
-    await waitFor(() => readModel('upgrade'), (m) => m.total === total);
-    await v1.stop();
+    const total = await liveThenStopped(['upgrade'], 500);
 
     // v2 changes the exposed table's columns: its views are replaced, not just repointed
     const upgraded = visible('upgrade', { version: 2 });
@@ -243,7 +235,7 @@ describe('blue-green rebuild', () => {
         await upgraded.migrate(trx);
       },
     };
-    const v2 = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [v2Projection] });
+    const v2 = runnerFor([v2Projection]);
     await v2.start();
     try {
       await waitFor(() => readCheckpoint(log.db, { name: 'upgrade', version: 2, build: 1 }), (row) => row?.state === 'live');
@@ -255,7 +247,7 @@ describe('blue-green rebuild', () => {
       await v2.stop();
     }
     // the old code, started again by mistake, finds itself superseded and builds nothing
-    const stale = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('upgrade')] });
+    const stale = runnerFor([visible('upgrade')]);
     await stale.start();
     expect(stale.workers()).toEqual([]);
     await stale.stop();
@@ -263,12 +255,7 @@ describe('blue-green rebuild', () => {
 
   it('builds replaying the log together share one read of it', { timeout: 60_000 }, async () => {
     const names = ['share_a', 'share_b', 'share_c'];
-    const first = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: names.map((n) => visible(n)) });
-    await first.start();
-    await appendTicks(2000);
-    const total = await log.eventCount();
-    for (const name of names) await waitFor(() => readModel(name), (m) => m.total === total);
-    await first.stop();
+    const total = await liveThenStopped(names, 2000);
 
     let reads = 0;
     const sql = log.store.sql!;
@@ -279,15 +266,7 @@ describe('blue-green rebuild', () => {
       sql: { ...sql, read: (...args: Parameters<typeof sql.read>) => (reads++, sql.read(...args)) },
     };
     for (const name of names) await requestRebuild(log.db, { name, version: 1 }, 'operator:test');
-    const builder = createProjectionRunner({
-      db: log.db,
-      connectionString: log.url,
-      store: counting,
-      logger,
-      projections: names.map((n) => visible(n)),
-      only: 'building',
-      buildBatchSize: 1000,
-    });
+    const builder = runnerFor(names.map((n) => visible(n)), { store: counting, only: 'building', buildBatchSize: 1000 });
     await builder.start();
     try {
       for (const name of names) await waitFor(() => projectionStatus(log.db), (all) => all.some((s) => s.name === name && s.build === 2 && s.role === 'live'));
@@ -310,12 +289,7 @@ describe('blue-green rebuild', () => {
   });
 
   it('waits between looks at the builds\' progress, with or without a way to interrupt it', { timeout: 60_000 }, async () => {
-    const live = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [visible('paced')] });
-    await live.start();
-    await appendTicks(300);
-    const total = await log.eventCount();
-    await waitFor(() => readModel('paced'), (m) => m.total === total);
-    await live.stop();
+    const total = await liveThenStopped(['paced'], 300);
 
     // the rebuild takes a second and a half at its first event
     let first = true;
