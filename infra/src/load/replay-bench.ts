@@ -21,7 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { START } from '@forum/contracts';
 import { createPostgresEventStore, type LogRange, type RecordedEvent, type SqlLog } from '@forum/command-service/eventstore';
-import { allProjections, createProjectionRunner, migrateCheckpoints, projectionStatus, requestRebuild, type Projection } from '@forum/projections';
+import { allProjections, createProjectionRunner, indexStatements, migrateCheckpoints, projectionStatus, requestRebuild, type Projection } from '@forum/projections';
 import { createKnex, createLogger, type Knex } from '@forum/platform';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../embedded/postgres.ts';
@@ -182,7 +182,7 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
         const t = timings[projection.name]!;
         const row = status.find((r) => r.name === projection.name && (!values.rebuild || r.build > 1));
         if (!projection.indexes || t.indexedAtMs !== null || !row) continue;
-        const names = projection.indexes.map((statement) => /INDEX IF NOT EXISTS (\w+)/.exec(statement)![1]!);
+        const names = indexStatements(projection).map((statement) => /INDEX IF NOT EXISTS (\w+)/.exec(statement)![1]!);
         const { rows } = await db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = ? AND indexname = ANY (?)', [row.schema, names]);
         if (rows[0]!.n < names.length) continue;
         t.indexedAtMs = performance.now() - started;

@@ -122,13 +122,15 @@ export const postsProjection: Projection = {
     `);
   },
   // A vote rewrites its post's entry in each of these (the score changes): nothing else is indexed
-  indexes: [
-    'CREATE INDEX IF NOT EXISTS posts_newest ON posts (created_at DESC, id DESC)',
-    'CREATE INDEX IF NOT EXISTS posts_popular ON posts (score DESC, created_at DESC, id DESC)',
-    'CREATE INDEX IF NOT EXISTS posts_tag_keys ON posts USING gin (tag_keys)',
-    'CREATE INDEX IF NOT EXISTS posts_search ON post_search USING gin (search)',
-    'CREATE INDEX IF NOT EXISTS author_stats_top ON author_stats (up_votes DESC, name, user_id) WHERE up_votes > 0',
-  ],
+  indexes: {
+    posts: [
+      'CREATE INDEX IF NOT EXISTS posts_newest ON posts (created_at DESC, id DESC)',
+      'CREATE INDEX IF NOT EXISTS posts_popular ON posts (score DESC, created_at DESC, id DESC)',
+      'CREATE INDEX IF NOT EXISTS posts_tag_keys ON posts USING gin (tag_keys)',
+    ],
+    post_search: ['CREATE INDEX IF NOT EXISTS posts_search ON post_search USING gin (search)'],
+    author_stats: ['CREATE INDEX IF NOT EXISTS author_stats_top ON author_stats (up_votes DESC, name, user_id) WHERE up_votes > 0'],
+  },
   apply: applyBatch,
   replay: {
     stage,

@@ -25,14 +25,15 @@ export interface Projection {
   /** Creates the tables (runs in the projection's schema, inside a transaction). */
   migrate(trx: Knex.Transaction): Promise<void>;
   /**
-   * The statements that create the secondary indexes serving reads, one index
-   * each, idempotently (IF NOT EXISTS; in the projection's schema). A build
-   * replaying the log creates them once it has caught up, at once, each in a
-   * transaction of its own: building an index once is far cheaper than
-   * maintaining it through a million updates. What `apply` itself looks rows
-   * up by belongs in `migrate`.
+   * Per table, the statements that create the secondary indexes serving
+   * reads on it, one index each, idempotently (IF NOT EXISTS; in the
+   * projection's schema). A build replaying the log creates them once it has
+   * caught up, at once, each in a transaction of its own, and analyses each
+   * table as soon as its own indexes are there: building an index once is
+   * far cheaper than maintaining it through a million updates. What `apply`
+   * itself looks rows up by belongs in `migrate`.
    */
-  readonly indexes?: readonly string[];
+  readonly indexes?: Readonly<Record<string, readonly string[]>>;
   /** Applies a batch of events, in log order, inside the batch's transaction. */
   apply(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void>;
   /**
@@ -72,14 +73,22 @@ export const STAGE_RANGE_SIZE = 100_000;
 
 /**
  * A replay's transactions: a replayed batch may be lost in a crash, its checkpoint going with it,
- * so it is replayed again; and the set-wise statements of a staged replay sort and hash hundreds
- * of thousands of rows, in memory rather than in temporary files (the default is 4 MB).
+ * so it is replayed again; the set-wise statements of a staged replay sort and hash hundreds
+ * of thousands of rows, in memory rather than in temporary files (the default is 4 MB); and they
+ * read a range's events of a type through the index by type, which the planner prices as random
+ * reads of a disk at the default cost (4): it would then check every event of the range instead
+ * (a range's 11k posts out of 100k events: 60 to 130 ms instead of 25 to 55 ms).
  */
-export const REPLAY_SETTINGS = "SET LOCAL synchronous_commit TO off; SET LOCAL work_mem TO '128MB'";
+export const REPLAY_SETTINGS = "SET LOCAL synchronous_commit TO off; SET LOCAL work_mem TO '128MB'; SET LOCAL random_page_cost TO 1.1";
 
 /** Stages a range of the log (see `Projection.replay`) in the transaction's schema. */
 export async function stageRange(trx: Knex.Transaction, projection: Projection, log: SqlLog, range: LogRange): Promise<void> {
   await projection.replay!.stage(trx, logRelation(trx, log, range, projection.types), range);
+}
+
+/** Every statement of a projection's `indexes`, table after table. */
+export function indexStatements(projection: Pick<Projection, 'indexes'>): string[] {
+  return Object.values(projection.indexes ?? {}).flat();
 }
 
 /** A range's events of `types` as a relation for a FROM clause (see `SqlLog.events`). */

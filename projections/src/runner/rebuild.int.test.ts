@@ -188,7 +188,7 @@ describe('blue-green rebuild', () => {
     // transaction still may see the total's old versions, the planner leaves it out for readers as old
     const aged = {
       ...base,
-      indexes: [...base.indexes!, 'CREATE INDEX IF NOT EXISTS total_value ON total (value)'],
+      indexes: { ...base.indexes, total: ['CREATE INDEX IF NOT EXISTS total_value ON total (value)'] },
     };
     const runner = runnerFor([aged], { buildBatchSize: 100, standbyRetryMs: 200 });
     await runner.start();

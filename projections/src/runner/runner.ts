@@ -14,7 +14,7 @@ import {
   type BuildState,
   type CheckpointRow,
 } from './checkpoints.ts';
-import { CHECKPOINTS_CHANNEL, CONTROL_CHANNEL, READ_SCHEMA, REPLAY_SETTINGS, sqlLogIn, STAGE_RANGE_SIZE, stageRange, type Projection } from './projection.ts';
+import { CHECKPOINTS_CHANNEL, CONTROL_CHANNEL, indexStatements, READ_SCHEMA, REPLAY_SETTINGS, sqlLogIn, STAGE_RANGE_SIZE, stageRange, type Projection } from './projection.ts';
 import { SharedLogReader, type LogBatch } from './shared-log.ts';
 
 export interface RunnerOptions {
@@ -211,7 +211,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       await this.inSchema(async (trx) => {
         await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
         await projection.migrate(trx);
-        if (!this.tailPending) for (const statement of projection.indexes ?? []) await trx.raw(statement);
+        if (!this.tailPending) for (const statement of indexStatements(projection)) await trx.raw(statement);
       });
       if (row.error) this.log.info({ failedPosition: row.failedPosition && positionToken(row.failedPosition) }, 'resuming a halted build');
       await db.transaction(async (trx) => {
@@ -349,13 +349,22 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       if (!this.replaying || stopped) return;
       if (this.tailPending) {
         const started = performance.now();
-        const run = (statement: string) => this.inSchema((trx) => trx.raw(statement));
-        // each index, then each table, in a transaction of its own: at once, on the cores the replay leaves
-        await Promise.all((this.projection.indexes ?? []).map(run));
-        const indexedMs = Math.round(performance.now() - started);
-        // Tables just filled have no statistics until autovacuum comes by (a minute or more): the
-        // planner would guess, and might scan a whole table for one post's comments
-        await Promise.all((await tablesIn(db, this.schema)).map((table) => run(`ANALYZE ${table}`)));
+        const run = (statement: string, bindings: readonly string[] = []) => this.inSchema((trx) => trx.raw(statement, bindings));
+        const indexes = this.projection.indexes ?? {};
+        let indexedMs = 0;
+        // Each table's indexes, then its statistics (tables just filled have none until autovacuum
+        // comes by, a minute or more: the planner would guess, and might scan a whole table for one
+        // post's comments), each statement in a transaction of its own: all tables at once, on the
+        // cores the replay leaves. A table's analysis waits only for its own indexes (it cannot run
+        // beside them: their locks conflict).
+        const tables = new Set([...(await tablesIn(db, this.schema)), ...Object.keys(indexes)]);
+        await Promise.all(
+          [...tables].map(async (table) => {
+            await Promise.all((indexes[table] ?? []).map((statement) => run(statement)));
+            indexedMs = Math.max(indexedMs, Math.round(performance.now() - started));
+            await run('ANALYZE ??', [table]);
+          }),
+        );
         this.tailPending = false;
         this.log.info({ ms: Math.round(performance.now() - started), indexedMs }, 'read indexes built and tables analysed after the replay');
       }
@@ -566,7 +575,7 @@ async function publishViews(trx: Knex.Transaction, projection: Projection, schem
 
 /** The tables in `schema`, each as a qualified, quoted name. */
 async function tablesIn(db: Knex, schema: string): Promise<string[]> {
-  const { rows } = await db.raw<{ rows: { name: string }[] }>(`SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = ?`, [schema]);
+  const { rows } = await db.raw<{ rows: { name: string }[] }>('SELECT tablename AS name FROM pg_tables WHERE schemaname = ?', [schema]);
   return rows.map((r) => r.name);
 }
 

@@ -2,7 +2,7 @@ import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@
 import { currentSchemaVersion, upcast, type LogPosition } from '@forum/contracts';
 import { createTestDatabase } from '@forum/infra/testing';
 import { createKnex, type Knex } from '@forum/platform';
-import { settleReplay, stageUntil, type Projection } from '../runner/projection.ts';
+import { indexStatements, settleReplay, stageUntil, type Projection } from '../runner/projection.ts';
 
 /**
  * A projection on its own, in a scratch schema of a fresh database: given
@@ -46,7 +46,7 @@ export async function projectionHarness(prefix: string) {
       await inSchema((trx) => projection.migrate(trx));
       await inSchema((trx) => projection.migrate(trx));
       await inSchema(async (trx) => {
-        for (const statement of projection.indexes ?? []) await trx.raw(statement);
+        for (const statement of indexStatements(projection)) await trx.raw(statement);
       });
       return {
         schema,

@@ -37,7 +37,7 @@ export function countingProjection(
         CREATE TABLE IF NOT EXISTS replay_total (n integer NOT NULL);
       `);
     },
-    indexes: ['CREATE INDEX IF NOT EXISTS applied_stream ON applied (stream_id, stream_version)'],
+    indexes: { applied: ['CREATE INDEX IF NOT EXISTS applied_stream ON applied (stream_id, stream_version)'] },
     async apply(trx, events) {
       await insertApplied(trx, events);
       await trx.raw('UPDATE total SET value = value + ? WHERE id = 1', [events.length]);
