@@ -232,9 +232,12 @@ describe('comments', () => {
     expect(await eventCount()).toBe(afterDelete);
   });
 
-  it('GET /api/comments/:postId answers 404 for an unknown post and 400 for a malformed id', async () => {
+  it('GET /api/comments/:postId answers 404 for an unknown post and 400 for a malformed id, and [] for a post without comments', async () => {
     await errorOf(forum.api(`/api/comments/${NO_POST}`), 404);
     await errorOf(forum.api('/api/comments/nope'), 400);
+    const author = await registeredUser('Quiet');
+    const { id: postId, position } = await createPost(author.token);
+    expect(await comments(postId, undefined, position)).toEqual([]);
   });
 
   it('deleting a post takes its comments out of the lists, the counts and the reported list', async () => {

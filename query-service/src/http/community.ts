@@ -82,8 +82,8 @@ export function communityRoutes(community: CommunityStore): Router {
 
   router.get('/comments/:postId', async (req, res) => {
     const { postId } = parseInput(PostIdOfCommentsParams, req.params);
-    const [exists, rows] = await Promise.all([community.postExists(postId), community.commentsOf(postId)]);
-    if (!exists) throw new NotFoundError('No such post');
+    const rows = await community.commentsOf(postId);
+    if (!rows) throw new NotFoundError('No such post');
     res.json(rows.map((row) => comment(row, res.locals.viewer)));
   });
 

@@ -58,19 +58,20 @@ const counter = async (db: Knex, sql: string) => {
 /** Comments, reports, notifications, the leaderboard, profiles and the searches. */
 export function createCommunityStore(db: Knex) {
   return {
-    async postExists(postId: string): Promise<boolean> {
-      const { rows } = await db.raw<{ rows: unknown[] }>('SELECT 1 FROM read.posts WHERE id = ?', [postId]);
-      return rows.length > 0;
-    },
-
-    /** A post's comments, oldest first. */
-    async commentsOf(postId: string): Promise<CommentRow[]> {
-      const { rows } = await db.raw<{ rows: CommentRow[] }>(
-        `SELECT id, post_id, text, author_id, author_name, author_email, author_photo, created_at
-         FROM read.comments WHERE post_id = ? ORDER BY created_at, id`,
+    /** A post's comments, oldest first; null when there is no such post. One statement: the post's row, then its comments. */
+    async commentsOf(postId: string): Promise<CommentRow[] | null> {
+      const { rows } = await db.raw<{ rows: (CommentRow | { id: null })[] }>(
+        `SELECT c.* FROM read.posts p
+         LEFT JOIN LATERAL (
+           SELECT id, post_id, text, author_id, author_name, author_email, author_photo, created_at
+           FROM read.comments WHERE post_id = p.id ORDER BY created_at, id
+         ) c ON true
+         WHERE p.id = ?
+         ORDER BY c.created_at, c.id`,
         [postId],
       );
-      return rows;
+      if (rows.length === 0) return null;
+      return rows.filter((row): row is CommentRow => row.id !== null);
     },
 
     /** Open reports, one row per report, newest first (or oldest with `direction` ASC), and their total (a counter row). */
