@@ -573,7 +573,7 @@ async function publishViews(trx: Knex.Transaction, projection: Projection, schem
   await trx.raw(`SELECT set_config('search_path', ?, true)`, [searchPath]);
 }
 
-/** The tables in `schema`, each as a qualified, quoted name. */
+/** The names of the tables in `schema`. */
 async function tablesIn(db: Knex, schema: string): Promise<string[]> {
   const { rows } = await db.raw<{ rows: { name: string }[] }>('SELECT tablename AS name FROM pg_tables WHERE schemaname = ?', [schema]);
   return rows.map((r) => r.name);
