@@ -91,6 +91,11 @@ export function indexStatements(projection: Pick<Projection, 'indexes'>): string
   return Object.values(projection.indexes ?? {}).flat();
 }
 
+/** Creates a projection's read indexes one after another, in the transaction's schema (a build's tail builds them at once instead). */
+export async function createReadIndexes(trx: Knex.Transaction, projection: Pick<Projection, 'indexes'>): Promise<void> {
+  for (const statement of indexStatements(projection)) await trx.raw(statement);
+}
+
 /** A range's events of `types` as a relation for a FROM clause (see `SqlLog.events`). */
 export function logRelation(trx: Knex.Transaction, log: SqlLog, range: LogRange, types: readonly string[]): Knex.Raw {
   const { sql, bindings } = log.events(range, types);

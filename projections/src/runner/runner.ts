@@ -14,7 +14,7 @@ import {
   type BuildState,
   type CheckpointRow,
 } from './checkpoints.ts';
-import { CHECKPOINTS_CHANNEL, CONTROL_CHANNEL, indexStatements, READ_SCHEMA, REPLAY_SETTINGS, sqlLogIn, STAGE_RANGE_SIZE, stageRange, type Projection } from './projection.ts';
+import { CHECKPOINTS_CHANNEL, CONTROL_CHANNEL, createReadIndexes, READ_SCHEMA, REPLAY_SETTINGS, sqlLogIn, STAGE_RANGE_SIZE, stageRange, type Projection } from './projection.ts';
 import { SharedLogReader, type LogBatch } from './shared-log.ts';
 
 export interface RunnerOptions {
@@ -211,7 +211,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       await this.inSchema(async (trx) => {
         await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
         await projection.migrate(trx);
-        if (!this.tailPending) for (const statement of indexStatements(projection)) await trx.raw(statement);
+        if (!this.tailPending) await createReadIndexes(trx, projection);
       });
       if (row.error) this.log.info({ failedPosition: row.failedPosition && positionToken(row.failedPosition) }, 'resuming a halted build');
       await db.transaction(async (trx) => {
@@ -553,15 +553,11 @@ function stagedRangesOf(projections: readonly Projection[], size: number) {
 async function publishViews(trx: Knex.Transaction, projection: Projection, schema: string) {
   await trx.raw(`SET LOCAL lock_timeout TO '100ms'`);
   await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${READ_SCHEMA}"`);
+  // a query's bare table names are the build's: PostgreSQL binds them into the view as it is created
   const { rows } = await trx.raw<{ rows: { path: string }[] }>(`SELECT current_setting('search_path') AS path`);
-  const searchPath = rows[0]!.path;
+  await trx.raw(`SELECT set_config('search_path', ?, true)`, [`"${schema}"`]);
   for (const [view, shown] of Object.entries(projection.exposes)) {
-    let definition = `SELECT * FROM "${schema}"."${shown}"`;
-    if (typeof shown !== 'string') {
-      // the query's bare table names are the build's: PostgreSQL binds them into the view as it is created
-      await trx.raw(`SELECT set_config('search_path', ?, true)`, [`"${schema}"`]);
-      definition = shown.select;
-    }
+    const definition = typeof shown === 'string' ? `SELECT * FROM "${schema}"."${shown}"` : shown.select;
     try {
       await trx.transaction((savepoint) => savepoint.raw(`CREATE OR REPLACE VIEW "${READ_SCHEMA}"."${view}" AS ${definition}`));
     } catch (error) {
@@ -570,7 +566,7 @@ async function publishViews(trx: Knex.Transaction, projection: Projection, schem
       await trx.raw(`CREATE VIEW "${READ_SCHEMA}"."${view}" AS ${definition}`);
     }
   }
-  await trx.raw(`SELECT set_config('search_path', ?, true)`, [searchPath]);
+  await trx.raw(`SELECT set_config('search_path', ?, true)`, [rows[0]!.path]);
 }
 
 /** The names of the tables in `schema`. */

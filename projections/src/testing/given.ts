@@ -2,7 +2,7 @@ import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@
 import { currentSchemaVersion, upcast, type LogPosition } from '@forum/contracts';
 import { createTestDatabase } from '@forum/infra/testing';
 import { createKnex, type Knex } from '@forum/platform';
-import { indexStatements, settleReplay, stageUntil, type Projection } from '../runner/projection.ts';
+import { createReadIndexes, settleReplay, stageUntil, type Projection } from '../runner/projection.ts';
 
 /**
  * A projection on its own, in a scratch schema of a fresh database: given
@@ -45,9 +45,7 @@ export async function projectionHarness(prefix: string) {
       if (before) await inSchema(before);
       await inSchema((trx) => projection.migrate(trx));
       await inSchema((trx) => projection.migrate(trx));
-      await inSchema(async (trx) => {
-        for (const statement of indexStatements(projection)) await trx.raw(statement);
-      });
+      await inSchema((trx) => createReadIndexes(trx, projection));
       return {
         schema,
         inSchema,
