@@ -136,11 +136,20 @@ describe('given one batch that holds what the log says in order (the batch is fo
 describe('given a rebuild, which replays staged and settles at the end', () => {
   const rename = (userId: string, changes: { name?: string; photoURL?: string }) => harness.event('ProfileUpdated', { userId, changes, updatedAt: new Date().toISOString() });
 
-  it.each([1, 3, 1000])('when comments, reports, removals and renames come in batches (staged: ranges) of %i, then the tables are those the ordinary replay gives', async (batchSize) => {
+  it.each([1, 3, 1000])('when comments, reports, removals, deletions and renames come in batches (staged: ranges) of %i, then the tables are those the ordinary replay gives', async (batchSize) => {
     const log = [
       added(1, 100),
       added(2, 100, 'u-ben'),
+      added(6, 400, 'u-ben'),
+      added(7, 400),
+      reported(6, 'r2'),
       reported(2, 'r1'),
+      // a staged replay takes post 400's comments away when it settles: what later ranges
+      // report or remove of them comes to nothing
+      postDeleted(400),
+      reported(6, 'r1'),
+      reported(7, 'r1'),
+      removed(6, 400, 'u-ben'),
       rename('u-ann', { name: 'Annie' }),
       rename('r1', { photoURL: 'r1.png' }),
       // written before the rename was read, appended after it: keeps the name it was written with
