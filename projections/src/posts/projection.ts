@@ -139,9 +139,9 @@ export const postsProjection: Projection = {
   apply: applyBatch,
   replay: {
     stage,
-    // each voter's latest vote, the posts' counts and names, and their vectors (in two halves: the
-    // longest step by far, 44 µs a post), at once
-    settle: [settleVotes, settleCountsAndNames, settleSearch('id < ?'), settleSearch('id >= ?')],
+    // each voter's latest vote with the posts' counts and names (one read of the log for both), and
+    // the posts' vectors, at once: two steps of about 4.7 s each per million events
+    settle: [settleVotesCountsAndNames, settleSearch],
   },
 };
 
@@ -396,55 +396,46 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange) {
   await extendSpans(trx, [VOTES, COUNTS], range);
 }
 
+/** The spans votes and counts settle from: two names, as builds staged before they settled together kept them (taken one at a time then). */
 const VOTES = 'votes';
 const COUNTS = 'counts';
 
 /**
- * Completes a staged replay (with `settleCountsAndNames` and `settleSearch`,
- * steps that touch different rows): each voter's latest vote of the staged
- * stretch of the log, read once. What was cast on posts deleted since
- * changes nothing (their rows are gone).
+ * Completes a staged replay (with `settleSearch`, which touches other rows),
+ * reading the staged stretch of the log once: each voter's latest vote; each
+ * post's vote and comment counts and its author's up-votes move by the
+ * stretch's deltas (a VoteCast says `previous` → `vote`, as the ordinary
+ * replay counts them); and a post created before its author's latest name or
+ * photo change takes it. Each post's row is rewritten once. What was cast on
+ * posts deleted since changes nothing (their rows are gone).
  */
-async function settleVotes(trx: Knex.Transaction, log: SqlLog) {
-  const span = await takeSpan(trx, VOTES);
-  if (!span) return;
-  // A build's first settle finds no votes to conflict with: a plain insert then skips the
-  // speculative insertion ON CONFLICT makes of each row (1 s instead of 2.6 s for 540k votes)
-  const voted = await anyRow(trx, 'votes');
-  await trx.raw(
-    `INSERT INTO votes (post_id, user_id, vote)
-     SELECT DISTINCT ON (v.post_id, v.user_id) v.post_id, v.user_id, v.vote
-     FROM (SELECT (data->>'postId')::uuid AS post_id, data->>'userId' AS user_id, data->>'vote' AS vote, pos FROM ? e WHERE type = 'VoteCast') v
-     WHERE EXISTS (SELECT 1 FROM posts p WHERE p.id = v.post_id)
-     ORDER BY v.post_id, v.user_id, v.pos DESC
-     ${voted ? 'ON CONFLICT (post_id, user_id) DO UPDATE SET vote = excluded.vote' : ''}`,
-    [logRelation(trx, log, span, ['VoteCast'])],
-  );
-}
-
-/**
- * Each post's vote and comment counts and its author's up-votes move by the
- * deltas of the staged stretch (a VoteCast says `previous` → `vote`, as the
- * ordinary replay counts them), and a post created before its author's latest
- * name or photo change takes it: one step, each post's row rewritten once.
- */
-async function settleCountsAndNames(trx: Knex.Transaction, log: SqlLog) {
-  const span = await takeSpan(trx, COUNTS);
-  // each event's deltas first, so that what is grouped is narrow rows rather than whole events
-  // (OFFSET 0 keeps the planner from pulling the deltas up into the grouping, which then sorted
-  // 835k whole events per million, spilling 258 MB to disk, instead of hashing narrow rows)
-  const deltas = span
+async function settleVotesCountsAndNames(trx: Knex.Transaction, log: SqlLog) {
+  const votes = await takeSpan(trx, VOTES);
+  const counts = await takeSpan(trx, COUNTS);
+  // staging extends both in one statement: apart, one was settled already (by a build before they settled together)
+  const span = counts ?? votes;
+  if (votes && counts && (votes.after.globalPosition !== counts.after.globalPosition || votes.upTo.globalPosition !== counts.upTo.globalPosition)) {
+    throw new Error('the staged spans of votes and counts differ');
+  }
+  // Each event's deltas and vote in narrow rows, read once for both (OFFSET 0 keeps the planner from
+  // pulling the deltas up into the grouping, which then sorted 835k whole events per million,
+  // spilling 258 MB to disk, instead of hashing narrow rows); a million events: 82 MB in memory
+  const events = span
     ? trx.raw(
-        `SELECT (data->>'postId')::uuid AS post_id,
+        `SELECT (data->>'postId')::uuid AS post_id, data->>'userId' AS user_id, data->>'vote' AS vote, pos,
                 CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'up')::integer - (data->>'previous' = 'up')::integer ELSE 0 END AS up,
                 CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'down')::integer - (data->>'previous' = 'down')::integer ELSE 0 END AS down,
                 CASE type WHEN 'CommentAdded' THEN 1 WHEN 'CommentRemoved' THEN -1 ELSE 0 END AS comments
          FROM ? e OFFSET 0`,
-        [logRelation(trx, log, span, ['VoteCast', 'CommentAdded', 'CommentRemoved'])],
+        [logRelation(trx, log, span, counts ? ['VoteCast', 'CommentAdded', 'CommentRemoved'] : ['VoteCast'])],
       )
-    : trx.raw('SELECT NULL::uuid AS post_id, 0 AS up, 0 AS down, 0 AS comments WHERE false');
+    : trx.raw('SELECT NULL::uuid AS post_id, NULL AS user_id, NULL AS vote, 0::bigint AS pos, 0 AS up, 0 AS down, 0 AS comments WHERE false');
+  // A build's first settle finds no votes to conflict with: a plain insert then skips the
+  // speculative insertion ON CONFLICT makes of each row (1 s instead of 2.6 s for 540k votes)
+  const voted = votes && (await anyRow(trx, 'votes'));
   await trx.raw(
-    `WITH sums AS (SELECT post_id, sum(up)::integer AS up, sum(down)::integer AS down, sum(comments)::integer AS comments FROM (?) d GROUP BY 1),
+    `WITH e AS (?),
+     sums AS (SELECT post_id, sum(up)::integer AS up, sum(down)::integer AS down, sum(comments)::integer AS comments FROM e ${counts ? '' : 'WHERE false'} GROUP BY 1),
      latest AS (${LATEST_PROFILE_CHANGES}),
      settled AS (
        SELECT q.id, coalesce(s.up, 0) AS up, coalesce(s.down, 0) AS down, coalesce(s.comments, 0) AS comments,
@@ -458,33 +449,38 @@ async function settleCountsAndNames(trx: Knex.Transaction, log: SqlLog) {
               author_name = x.author_name, author_photo = x.author_photo
        FROM settled x WHERE p.id = x.id
        RETURNING p.author_id, x.up
-     )
-     ${AUTHORS_UP_VOTES}`,
-    [deltas],
+     ),
+     authors AS (${AUTHORS_UP_VOTES})
+     ${
+       votes
+         ? `INSERT INTO votes (post_id, user_id, vote)
+            SELECT DISTINCT ON (v.post_id, v.user_id) v.post_id, v.user_id, v.vote
+            FROM e v WHERE v.vote IS NOT NULL AND EXISTS (SELECT 1 FROM posts p WHERE p.id = v.post_id)
+            ORDER BY v.post_id, v.user_id, v.pos DESC
+            ${voted ? 'ON CONFLICT (post_id, user_id) DO UPDATE SET vote = excluded.vote' : ''}`
+         : 'SELECT'
+     }`,
+    [events],
   );
   await trx.raw('TRUNCATE replay_profiles');
 }
 
 /**
- * Each post staged, of those whose id `half` selects (compared with the
- * middle uuid), gets its full-text vector. It reads the posts' rows while
- * `settleCountsAndNames` rewrites them, and writes only their `post_search` rows.
+ * Each post staged gets its full-text vector (44 µs a post, the longest step:
+ * 4.6 s per million events). It reads the posts' rows while
+ * `settleVotesCountsAndNames` rewrites them, and writes only `post_search`.
  */
-function settleSearch(half: 'id < ?' | 'id >= ?') {
-  const middle = '80000000-0000-0000-0000-000000000000';
-  return async (trx: Knex.Transaction) => {
-    // a build's first settle finds no vectors yet: nothing to look for
-    const searchable = await anyRow(trx, `post_search WHERE ${half}`, [middle]);
-    await trx.raw(
-      `INSERT INTO post_search (id, search) SELECT id, ${SEARCH_VECTOR} FROM posts p
-       WHERE ${half} ${searchable ? 'AND NOT EXISTS (SELECT 1 FROM post_search s WHERE s.id = p.id)' : ''}`,
-      [middle],
-    );
-  };
+async function settleSearch(trx: Knex.Transaction) {
+  // a build's first settle finds no vectors yet: nothing to look for
+  const searchable = await anyRow(trx, 'post_search');
+  await trx.raw(
+    `INSERT INTO post_search (id, search) SELECT id, ${SEARCH_VECTOR} FROM posts p
+     ${searchable ? 'WHERE NOT EXISTS (SELECT 1 FROM post_search s WHERE s.id = p.id)' : ''}`,
+  );
 }
 
-/** Whether `from` (a table, maybe with a WHERE clause) has a row: a first settle finds its table empty and can skip looking for conflicts. */
-async function anyRow(trx: Knex.Transaction, from: string, bindings: readonly Knex.RawBinding[] = []): Promise<boolean> {
-  const { rows } = await trx.raw<{ rows: { any: boolean }[] }>(`SELECT EXISTS (SELECT 1 FROM ${from}) AS any`, bindings);
+/** Whether a table has a row: a first settle finds its table empty and can skip looking for conflicts. */
+async function anyRow(trx: Knex.Transaction, table: string): Promise<boolean> {
+  const { rows } = await trx.raw<{ rows: { any: boolean }[] }>('SELECT EXISTS (SELECT 1 FROM ??) AS any', [table]);
   return rows[0]!.any;
 }

@@ -56,9 +56,10 @@ export async function projectionHarness(prefix: string) {
         /**
          * As a rebuild replays them: written to the log (which holds only events given here),
          * staged set-wise in ranges of `rangeSize` events, then settled. The events come in
-         * the order `event` made them, after those of any earlier call.
+         * the order `event` made them, after those of any earlier call. `beforeSettle` runs in
+         * the schema between the two (to leave the build as an interrupted one would be).
          */
-        async replayed(events: readonly RecordedEvent[], rangeSize = events.length) {
+        async replayed(events: readonly RecordedEvent[], rangeSize = events.length, beforeSettle?: (trx: Knex.Transaction) => Promise<void>) {
           const positions = events.map((e) => e.position.globalPosition);
           if (positions.some((p, i) => i > 0 && p <= positions[i - 1]!)) throw new Error('replayed() takes events in the order they were made');
           const log = (await logged(events)).sql!;
@@ -69,6 +70,7 @@ export async function projectionHarness(prefix: string) {
           const until = at(positions.at(-1)!);
           const after = await stageUntil(log, projection, { after: at(positions[0]! - 1n), until, rangeSize }, inSchema);
           if (after.globalPosition !== until.globalPosition) throw new Error(`staging stopped at ${after.globalPosition}, before ${until.globalPosition}`);
+          if (beforeSettle) await inSchema(beforeSettle);
           await inSchema((trx) => settleReplay(trx, projection, log));
           // a staged replay may set indexes aside while it stages: settled, the tables have them all again
           const settled = await indexNames();
