@@ -58,14 +58,11 @@ const counter = async (db: Knex, sql: string) => {
 /** Comments, reports, notifications, the leaderboard, profiles and the searches. */
 export function createCommunityStore(db: Knex) {
   return {
-    /** A post's comments, oldest first; null when there is no such post. One statement: the post's row, then its comments. */
+    /** A post's comments, oldest first; null when there is no such post. One statement: the post's row, its comments joined in. */
     async commentsOf(postId: string): Promise<CommentRow[] | null> {
       const { rows } = await db.raw<{ rows: (CommentRow | { id: null })[] }>(
-        `SELECT c.* FROM read.posts p
-         LEFT JOIN LATERAL (
-           SELECT id, post_id, text, author_id, author_name, author_email, author_photo, created_at
-           FROM read.comments WHERE post_id = p.id ORDER BY created_at, id
-         ) c ON true
+        `SELECT c.id, c.post_id, c.text, c.author_id, c.author_name, c.author_email, c.author_photo, c.created_at
+         FROM read.posts p LEFT JOIN read.comments c ON c.post_id = p.id
          WHERE p.id = ?
          ORDER BY c.created_at, c.id`,
         [postId],
