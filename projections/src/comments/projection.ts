@@ -242,8 +242,13 @@ async function insertReports(trx: Knex.Transaction, input: string, bindings: rea
 
 /** Remembers the posts `ids` selects as deleted and takes their comments away. */
 async function deletePosts(trx: Knex.Transaction, ids: string, bindings: readonly Knex.RawBinding[]) {
-  await trx.raw(`INSERT INTO deleted_posts (post_id) ${ids} ON CONFLICT DO NOTHING`, bindings);
+  await rememberDeletedPosts(trx, ids, bindings);
   await removeComments(trx, `post_id IN (${ids})`, bindings);
+}
+
+/** Remembers the posts `ids` selects as deleted: no comment is added under them any more. */
+async function rememberDeletedPosts(trx: Knex.Transaction, ids: string, bindings: readonly Knex.RawBinding[]) {
+  await trx.raw(`INSERT INTO deleted_posts (post_id) ${ids} ON CONFLICT DO NOTHING`, bindings);
 }
 
 /**
@@ -283,7 +288,7 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw) {
   await removeComments(trx, `id IN (SELECT (data->>'commentId')::uuid FROM ? e WHERE type = 'CommentRemoved')`, [log]);
   // the deleted posts' comments already there leave when the replay settles: one pass over the
   // comments then, rather than one per range (no index by post while staging)
-  await trx.raw(`INSERT INTO deleted_posts (post_id) SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted' ON CONFLICT DO NOTHING`, [log]);
+  await rememberDeletedPosts(trx, `SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted'`, [log]);
 }
 
 /** Takes comments out of the lists and counts, resolving their open reports. */

@@ -180,8 +180,7 @@ describe('given a rebuild, which replays staged and settles at the end', () => {
     const rebuilt = await harness.fresh(postsProjection);
     await rebuilt.replayed(log, batchSize);
     for (const table of ['posts', 'post_search', 'votes', 'counters', 'tag_counters', 'author_stats']) {
-      const sql = `SELECT to_jsonb(t)::text AS row FROM ${table} t ORDER BY 1`;
-      expect(await rebuilt.rows(sql), table).toEqual(await ordinary.rows(sql));
+      expect(await rebuilt.tableRows(table), table).toEqual(await ordinary.tableRows(table));
     }
     expect(await rebuilt.rows('SELECT id, author_name, author_photo, up_vote, down_vote, comment_count FROM posts ORDER BY id')).toEqual([
       { id: uuid(1), author_name: 'Annie', author_photo: 'p9', up_vote: 0, down_vote: 1, comment_count: 0 },
@@ -192,8 +191,8 @@ describe('given a rebuild, which replays staged and settles at the end', () => {
     expect(await rebuilt.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'number') ORDER BY id")).toEqual([uuid(1), uuid(3), uuid(4)].map((id) => ({ id })));
   });
 
-  it.each(['votes', 'counts'])(
-    'when a build staged before votes and counts settled together had settled only its %s, then settling completes the rest as the ordinary replay gives it',
+  it.each(['votes', 'counts', 'votes and counts'])(
+    'when a build staged before votes and counts settled together had settled its %s, then settling completes the rest as the ordinary replay gives it',
     async (done) => {
       const log = [created(1), created(2, 'u-ben'), vote(1, 'v1', 'none', 'up'), vote(1, 'v2', 'none', 'down'), comment(2, 1), rename({ name: 'Annie' }), vote(1, 'v1', 'up', 'down')];
       const ordinary = await harness.fresh(postsProjection);
@@ -201,9 +200,8 @@ describe('given a rebuild, which replays staged and settles at the end', () => {
       const rebuilt = await harness.fresh(postsProjection);
       // what that build's step for them wrote, with its span taken
       await rebuilt.replayed(log, 3, async (trx) => {
-        if (done === 'votes') {
-          await trx.raw(`INSERT INTO votes SELECT * FROM "${ordinary.schema}".votes`);
-        } else {
+        if (done.includes('votes')) await trx.raw(`INSERT INTO votes SELECT * FROM "${ordinary.schema}".votes`);
+        if (done.includes('counts')) {
           await trx.raw(
             `UPDATE posts r SET up_vote = o.up_vote, down_vote = o.down_vote, comment_count = o.comment_count, author_name = o.author_name, author_photo = o.author_photo
              FROM "${ordinary.schema}".posts o WHERE o.id = r.id`,
@@ -211,11 +209,11 @@ describe('given a rebuild, which replays staged and settles at the end', () => {
           await trx.raw(`UPDATE author_stats r SET up_votes = o.up_votes FROM "${ordinary.schema}".author_stats o WHERE o.user_id = r.user_id`);
           await trx.raw('TRUNCATE replay_profiles');
         }
-        expect((await trx.raw('DELETE FROM replay_spans WHERE step = ?', [done])).rowCount).toBe(1);
+        const steps = done.split(' and ');
+        expect((await trx.raw('DELETE FROM replay_spans WHERE step = ANY (?)', [steps])).rowCount).toBe(steps.length);
       });
       for (const table of ['posts', 'votes', 'author_stats', 'replay_spans', 'replay_profiles']) {
-        const sql = `SELECT to_jsonb(t)::text AS row FROM ${table} t ORDER BY 1`;
-        expect(await rebuilt.rows(sql), table).toEqual(await ordinary.rows(sql));
+        expect(await rebuilt.tableRows(table), table).toEqual(await ordinary.tableRows(table));
       }
       expect(await rebuilt.rows('SELECT count(*)::int AS n FROM votes')).toEqual([{ n: 2 }]);
     },

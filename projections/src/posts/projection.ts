@@ -396,6 +396,9 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange) {
   await extendSpans(trx, [VOTES, COUNTS], range);
 }
 
+/** A relation shaped as `SqlLog.events`' (pos, type, data), with no rows. */
+const NO_EVENTS = "(SELECT 0::bigint AS pos, ''::text AS type, '{}'::jsonb AS data WHERE false)";
+
 /** The spans votes and counts settle from: two names, as builds staged before they settled together kept them (taken one at a time then). */
 const VOTES = 'votes';
 const COUNTS = 'counts';
@@ -420,16 +423,15 @@ async function settleVotesCountsAndNames(trx: Knex.Transaction, log: SqlLog) {
   // Each event's deltas and vote in narrow rows, read once for both (OFFSET 0 keeps the planner from
   // pulling the deltas up into the grouping, which then sorted 835k whole events per million,
   // spilling 258 MB to disk, instead of hashing narrow rows); a million events: 82 MB in memory
-  const events = span
-    ? trx.raw(
-        `SELECT (data->>'postId')::uuid AS post_id, data->>'userId' AS user_id, data->>'vote' AS vote, pos,
-                CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'up')::integer - (data->>'previous' = 'up')::integer ELSE 0 END AS up,
-                CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'down')::integer - (data->>'previous' = 'down')::integer ELSE 0 END AS down,
-                CASE type WHEN 'CommentAdded' THEN 1 WHEN 'CommentRemoved' THEN -1 ELSE 0 END AS comments
-         FROM ? e OFFSET 0`,
-        [logRelation(trx, log, span, counts ? ['VoteCast', 'CommentAdded', 'CommentRemoved'] : ['VoteCast'])],
-      )
-    : trx.raw('SELECT NULL::uuid AS post_id, NULL AS user_id, NULL AS vote, 0::bigint AS pos, 0 AS up, 0 AS down, 0 AS comments WHERE false');
+  const events = trx.raw(
+    `SELECT (data->>'postId')::uuid AS post_id, data->>'userId' AS user_id, data->>'vote' AS vote, pos,
+            CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'up')::integer - (data->>'previous' = 'up')::integer ELSE 0 END AS up,
+            CASE WHEN type = 'VoteCast' THEN (data->>'vote' = 'down')::integer - (data->>'previous' = 'down')::integer ELSE 0 END AS down,
+            CASE type WHEN 'CommentAdded' THEN 1 WHEN 'CommentRemoved' THEN -1 ELSE 0 END AS comments
+     FROM ? e OFFSET 0`,
+    // no span (nothing staged since the last settle, names still to settle): a log with no events
+    [span ? logRelation(trx, log, span, counts ? ['VoteCast', 'CommentAdded', 'CommentRemoved'] : ['VoteCast']) : trx.raw(NO_EVENTS)],
+  );
   // A build's first settle finds no votes to conflict with: a plain insert then skips the
   // speculative insertion ON CONFLICT makes of each row (1 s instead of 2.6 s for 540k votes)
   const voted = votes && (await anyRow(trx, 'votes'));

@@ -79,6 +79,10 @@ export async function projectionHarness(prefix: string) {
         async rows<T>(sql: string, bindings: readonly Knex.RawBinding[] = []): Promise<T[]> {
           return inSchema(async (trx) => (await trx.raw<{ rows: T[] }>(sql, bindings as Knex.RawBinding[])).rows);
         },
+        /** A table's whole rows as JSON text, in order: what two replays of one log compare. */
+        async tableRows(table: string): Promise<string[]> {
+          return (await this.rows<{ row: string }>('SELECT to_jsonb(t)::text AS row FROM ?? t ORDER BY 1', [table])).map((r) => r.row);
+        },
       };
     },
     /**
