@@ -114,7 +114,7 @@ describe('projection runner', () => {
         }
       },
     };
-    const healthy = countingProjection({ name: 'healthy' });
+    const healthy = countingProjection({ name: 'healthy', types: ['Tick', 'Poison'] });
     const runner = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [fragile, healthy] });
     await runner.start();
     const poison = await log.store.append([{ streamId: 'poison-1', expectedVersion: 'no_stream', events: [{ ...tick(0), type: 'Poison' }] }]);
@@ -141,6 +141,35 @@ describe('projection runner', () => {
       expect((await projectionStatus(log.db)).find((p) => p.name === 'fragile')).toMatchObject({ state: 'live', error: null, lag: 0 });
     } finally {
       await restarted.stop();
+    }
+  });
+
+  it('shows no lag once a build has applied the last event in log order, though a transaction that began earlier wrote higher positions', { timeout: 60_000 }, async () => {
+    const runner = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [countingProjection({ name: 'interleaved' })] });
+    await runner.start();
+    const client = await log.db.client.acquireConnection();
+    try {
+      // the earlier transaction takes its id, a later one appends and commits, then the earlier one writes
+      await log.db.raw('BEGIN; SELECT pg_current_xact_id()').connection(client);
+      await log.store.append([{ streamId: `later-${Date.now()}`, expectedVersion: 'no_stream', events: [tick(0), tick(1)] }]);
+      await log.db
+        .raw(
+          `INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata)
+           SELECT 'earlier-' || ?, v, 'Tick', '{"i":0}', '{"actorId":"test","correlationId":"c","causationId":null,"requestId":null,"schemaVersion":1}' FROM generate_series(1, 5) v`,
+          [Date.now()],
+        )
+        .connection(client);
+      await log.db.raw('COMMIT').connection(client);
+    } finally {
+      await log.db.client.releaseConnection(client);
+    }
+    const total = (await log.db.raw<{ rows: { n: number }[] }>(`SELECT count(*)::int AS n FROM eventstore.events WHERE type = 'Tick'`)).rows[0]!.n;
+    try {
+      await waitFor(() => appliedStats('interleaved_v1'), (s) => s.rows === total);
+      const status = await waitFor(() => projectionStatus(log.db), (all) => all.some((p) => p.name === 'interleaved' && p.lag === 0), 3000);
+      expect(status.find((p) => p.name === 'interleaved')).toMatchObject({ state: 'live', lag: 0 });
+    } finally {
+      await runner.stop();
     }
   });
 });

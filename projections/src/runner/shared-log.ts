@@ -10,7 +10,21 @@ export interface LogBatch {
 /** How many batches' worth of the log a filtered read goes through at once. */
 const FILTERED_SCAN = 10;
 
+/** What a read fetches, fixed when it starts: from where, which types, and for whom. */
+interface ReadPlan {
+  readonly from: LogPosition;
+  /** The event types read (undefined: all). */
+  readonly types: readonly string[] | undefined;
+  /** `types` as a key, to match a prefetched read with the next plan. */
+  readonly key: string;
+  /** The consumers subscribed when the read started: only they may take its batch. */
+  readonly served: ReadonlySet<Consumer>;
+}
+
 interface Read extends LogBatch {
+  readonly plan: ReadPlan;
+  /** The types the batch holds every event of (undefined: all; a log not in SQL is read whole). */
+  readonly types: readonly string[] | undefined;
   /** As many events as asked for: more may follow at once. */
   readonly full: boolean;
 }
@@ -50,7 +64,7 @@ export class SharedLogReader {
     private readonly idleMs = 50,
   ) {}
 
-  /** `onCaughtUp`: the log has nothing after the consumer's position for now. */
+  /** `onCaughtUp`: the consumer has reached the end of the log as a read found it. */
   subscribe(options: { after: LogPosition; types?: readonly string[]; onBatch: (batch: LogBatch) => Promise<void>; onCaughtUp?: () => void }): Subscription {
     let finish!: (error?: unknown) => void;
     const done = new Promise<void>((resolve, reject) => {
@@ -74,19 +88,18 @@ export class SharedLogReader {
 
   private async loop() {
     this.running = true;
-    let prefetched: { from: LogPosition; types: string; batch: Promise<Read | null> } | null = null;
+    let prefetched: { plan: ReadPlan; read: Promise<Read | null> } | null = null;
     try {
       for (;;) {
         this.retireStopped();
         if (this.consumers.size === 0) return;
-        const from = [...this.consumers].map((c) => c.after).reduce((a, b) => (compareLogPositions(a, b) <= 0 ? a : b));
-        const types = this.typesRead();
-        const key = types?.join() ?? '*';
+        const plan = this.plan(this.lowestPosition());
         const batch: Read | null =
-          prefetched && compareLogPositions(prefetched.from, from) === 0 && prefetched.types === key ? await prefetched.batch : await this.read(from, types);
+          prefetched && compareLogPositions(prefetched.plan.from, plan.from) === 0 && prefetched.plan.key === plan.key ? await prefetched.read : await this.read(plan);
         prefetched = null;
         if (batch === null) {
-          for (const consumer of this.consumers) if (!consumer.stopped) consumer.onCaughtUp?.();
+          // nothing after the read's start: caught up, those it was read for that were not behind it
+          for (const consumer of this.consumers) if (this.readFor({ plan, types: undefined }, consumer)) consumer.onCaughtUp?.();
           await new Promise<void>((resolve) => {
             const wake = () => {
               clearTimeout(timer);
@@ -98,21 +111,25 @@ export class SharedLogReader {
           });
           continue;
         }
-        // the next batch is read while this one is applied
+        // the next batch is read while this one is applied, for the consumers here now, of the same types
         if (batch.full) {
-          const next = this.read(batch.upTo, types);
-          next.catch(() => {});
-          prefetched = { from: batch.upTo, types: key, batch: next };
+          const next: ReadPlan = { ...this.plan(batch.upTo), types: batch.plan.types, key: batch.plan.key };
+          const read = this.read(next);
+          read.catch(() => {});
+          prefetched = { plan: next, read };
         }
         await Promise.all(
           [...this.consumers].map(async (consumer) => {
-            if (consumer.stopped || compareLogPositions(batch.upTo, consumer.after) <= 0) return;
+            if (!this.readFor(batch, consumer) || compareLogPositions(batch.upTo, consumer.after) <= 0) return;
             const events = batch.events.filter(
               (e) => compareLogPositions(e.position, consumer.after) > 0 && (consumer.types === undefined || consumer.types.includes(e.type)),
             );
             try {
               await consumer.onBatch({ events, upTo: batch.upTo });
               consumer.after = batch.upTo;
+              // a batch short of the size asked for ends where the log ended: a log written to
+              // all the time may never answer a read with nothing
+              if (!batch.full) consumer.onCaughtUp?.();
             } catch (error) {
               consumer.stopped = true;
               this.consumers.delete(consumer);
@@ -130,6 +147,30 @@ export class SharedLogReader {
     }
   }
 
+  /**
+   * Whether a read's batch is the whole log of the consumer's types after its
+   * position, up to the batch's end: the consumer was subscribed when the read
+   * started, is not behind where it started, and reads none of the types it
+   * left out. A consumer's position moves over a batch only then: one that
+   * joined meanwhile waits for the next read, which starts from its position
+   * and reads its types.
+   */
+  private readFor({ plan, types }: Pick<Read, 'plan' | 'types'>, consumer: Consumer): boolean {
+    if (consumer.stopped || !plan.served.has(consumer) || compareLogPositions(plan.from, consumer.after) > 0) return false;
+    if (types === undefined) return true;
+    return consumer.types !== undefined && consumer.types.every((type) => types.includes(type));
+  }
+
+  /** A read from `from` of the types the consumers subscribed now read, for them. */
+  private plan(from: LogPosition): ReadPlan {
+    const types = this.typesRead();
+    return { from, types, key: types?.join() ?? '*', served: new Set([...this.consumers].filter((c) => !c.stopped)) };
+  }
+
+  private lowestPosition(): LogPosition {
+    return [...this.consumers].map((c) => c.after).reduce((a, b) => (compareLogPositions(a, b) <= 0 ? a : b));
+  }
+
   /** The types some consumer reads (undefined: all, as one of them reads all). */
   private typesRead(): string[] | undefined {
     const types = new Set<string>();
@@ -140,19 +181,21 @@ export class SharedLogReader {
     return [...types].sort();
   }
 
-  /** The next batch after `from` (null: nothing after it yet), only of `types` where the log is in SQL. */
-  private async read(from: LogPosition, types: readonly string[] | undefined): Promise<Read | null> {
+  /** The next batch after the plan's start (null: nothing after it yet), only of its types where the log is in SQL. */
+  private async read(plan: ReadPlan): Promise<Read | null> {
+    const { from, types } = plan;
     const log = this.store.sql;
     if (types && log) {
       // a stretch of the log some times a batch: most of it is of types no build here reads
       const limit = this.batchSize * FILTERED_SCAN;
       const next = await log.nextRange(from, { limit, types: [] });
       if (!next) return null;
-      return { events: await log.read(next.range, types), upTo: next.range.upTo, full: next.events === limit };
+      return { plan, types, events: await log.read(next.range, types), upTo: next.range.upTo, full: next.events === limit };
     }
     const events = await this.store.readAll(from, this.batchSize);
     if (events.length === 0) return null;
-    return { events, upTo: events.at(-1)!.position, full: events.length === this.batchSize };
+    // every type: each consumer takes its own
+    return { plan, types: undefined, events, upTo: events.at(-1)!.position, full: events.length === this.batchSize };
   }
 
   private retireStopped() {

@@ -1,16 +1,28 @@
-import { positionToken, type ProjectionStatus } from '@forum/contracts';
+import { compareLogPositions, positionToken, type LogPosition, type ProjectionStatus } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { buildSchema, readCheckpoints } from './checkpoints.ts';
 
-/** Every live or building projection build with its checkpoint, the log's head and its lag. */
+/**
+ * Every live or building projection build with its checkpoint, the log's head and its lag.
+ * The lag counts from the last event in log order (transaction, then position): a
+ * transaction that took its id before another but wrote after it has the log's highest
+ * positions, yet comes before it, so a build past both is caught up however high those are.
+ */
 export async function projectionStatus(db: Knex): Promise<ProjectionStatus[]> {
   const [checkpoints, head] = await Promise.all([
     readCheckpoints(db),
-    db.raw<{ rows: { head: string | null }[] }>('SELECT max(global_position)::text AS head FROM eventstore.events'),
+    db.raw<{ rows: { head: string | null; tx: string | null; pos: string | null }[] }>(
+      `SELECT (SELECT max(global_position) FROM eventstore.events)::text AS head, last.tx, last.pos
+       FROM (SELECT NULL) nothing
+       LEFT JOIN (SELECT transaction_id::text AS tx, global_position::text AS pos FROM eventstore.events ORDER BY transaction_id DESC, global_position DESC LIMIT 1) last ON true`,
+    ),
   ]);
-  const headPosition = BigInt(head.rows[0]?.head ?? '0');
+  const row = head.rows[0];
+  const headPosition = BigInt(row?.head ?? '0');
+  const last: LogPosition | null = row?.tx && row.pos ? { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) } : null;
   return checkpoints.map((c): ProjectionStatus => {
     const role = c.state === 'building' ? 'building' : 'live';
+    const behind = last !== null && compareLogPositions(c.position, last) < 0;
     return {
       name: c.name,
       version: c.version,
@@ -20,7 +32,7 @@ export async function projectionStatus(db: Knex): Promise<ProjectionStatus[]> {
       role,
       checkpoint: positionToken(c.position),
       head: headPosition.toString(),
-      lag: Math.max(0, Number(headPosition - c.position.globalPosition)),
+      lag: behind ? Math.max(1, Number(headPosition - c.position.globalPosition)) : 0,
       error: c.error,
       failedPosition: c.failedPosition ? positionToken(c.failedPosition) : null,
       requestedBy: c.requestedBy,

@@ -14,6 +14,8 @@ export function countingProjection(
     onEvent?: (globalPosition: bigint) => void | Promise<void>;
     /** A rebuild stages the log's ticks set-wise, the total's increments as facts (`replay_total`) settled at its tail. */
     staged?: boolean;
+    /** The event types it counts (default `Tick`, all a tick log holds). */
+    types?: readonly string[];
   } = {},
 ): Projection {
   const insertApplied = async (trx: Knex.Transaction, events: readonly RecordedEvent[]) => {
@@ -27,7 +29,7 @@ export function countingProjection(
     name: options.name ?? 'counting',
     version: options.version ?? 1,
     // the tick logs hold nothing else
-    types: ['Tick'],
+    types: options.types ?? ['Tick'],
     exposes: options.exposes ?? {},
     async migrate(trx) {
       await trx.raw(`
@@ -38,7 +40,9 @@ export function countingProjection(
       `);
     },
     indexes: { applied: ['CREATE INDEX IF NOT EXISTS applied_stream ON applied (stream_id, stream_version)'] },
-    async apply(trx, events) {
+    async apply(trx, all) {
+      // a live build following the log is handed every event: it counts those of its types
+      const events = all.filter((e) => projection.types.includes(e.type));
       await insertApplied(trx, events);
       await trx.raw('UPDATE total SET value = value + ? WHERE id = 1', [events.length]);
       // after the batch's rows are written, before its transaction commits

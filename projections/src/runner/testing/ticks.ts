@@ -4,8 +4,8 @@ import { createKnex, type Knex } from '@forum/platform';
 import { afterAll, beforeAll } from 'vitest';
 
 /** A synthetic event the counting projection applies: the runner does not care what events mean. */
-export const tick = (i: number): NewEvent => ({
-  type: 'Tick',
+export const tick = (i: number, type = 'Tick'): NewEvent => ({
+  type,
   data: { i },
   metadata: { actorId: 'test', correlationId: `c${i}`, causationId: null, requestId: null, schemaVersion: 1 },
 });
