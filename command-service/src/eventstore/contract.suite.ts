@@ -188,6 +188,22 @@ export function eventStoreContract(adapter: string, factory: EventStoreFactory) 
       });
     });
 
+    describe('tally', () => {
+      it('counts the events of some types up to a position in log order, with the sum of their positions', async (context) => {
+        if (!store.tally) return context.skip('this adapter does not count its log');
+        const [a, b] = [`A${randomUUID().slice(0, 8)}`, `B${randomUUID().slice(0, 8)}`];
+        const start = await store.head();
+        const id = stream();
+        await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event(a), event(b), event(a), event(b)] }]);
+        const read = (await readAllUntil(store, start, (all) => all.filter((e) => e.streamId === id).length >= 4)).filter((e) => e.streamId === id);
+        const sum = (events: RecordedEvent[]) => events.reduce((total, e) => total + e.position.globalPosition, 0n);
+        expect(await store.tally([a], read[1]!.position)).toEqual({ events: 1n, positions: sum([read[0]!]) });
+        expect(await store.tally([a], read[3]!.position)).toEqual({ events: 2n, positions: sum([read[0]!, read[2]!]) });
+        expect(await store.tally([a, b], read[3]!.position)).toEqual({ events: 4n, positions: sum(read) });
+        expect(await store.tally([`none-${a}`], read[3]!.position)).toEqual({ events: 0n, positions: 0n });
+      });
+    });
+
     describe('idempotent appends', () => {
       it('appends once per key and returns the first answer to a retry', async () => {
         const id = stream();

@@ -147,6 +147,15 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       return rows.map(toRecordedEvent);
     },
 
+    async tally(types, upTo) {
+      const { rows } = await pool.query<{ events: string; positions: string }>(
+        `SELECT count(*)::text AS events, coalesce(sum(global_position), 0)::text AS positions FROM eventstore.events
+         WHERE type = ANY ($1::text[]) AND (transaction_id, global_position) <= ($2::text::xid8, $3::bigint)`,
+        [types, upTo.transactionId.toString(), upTo.globalPosition.toString()],
+      );
+      return { events: BigInt(rows[0]!.events), positions: BigInt(rows[0]!.positions) };
+    },
+
     async head(): Promise<LogPosition> {
       const { rows } = await pool.query<{ tx: string; pos: string }>(
         `SELECT transaction_id::text AS tx, global_position::text AS pos FROM eventstore.events

@@ -86,9 +86,22 @@ export interface EventStore {
   /** Position of the newest event (START when empty). */
   head(): Promise<LogPosition>;
   subscribe(options: SubscribeOptions): Subscription;
+  /**
+   * How many events of `types` the log holds up to and including `upTo` (in log order), and the
+   * sum of their global positions: what a reader that was handed each of them once has counted.
+   * Only transactions that have finished count, so ask about a position a reader has reached.
+   * Optional: an adapter that cannot count cheaply leaves it out.
+   */
+  tally?(types: readonly string[], upTo: LogPosition): Promise<LogTally>;
   /** The log as a relation in its database, where the adapter keeps it in PostgreSQL. */
   readonly sql?: SqlLog;
   close(): Promise<void>;
+}
+
+/** A count of events and the sum of their global positions (see `EventStore.tally`). */
+export interface LogTally {
+  readonly events: bigint;
+  readonly positions: bigint;
 }
 
 /** A stretch of the log in log order: the events after `after`, up to and including `upTo`. */

@@ -26,7 +26,8 @@ export interface CliIo {
 const USAGE = `forumctl <command>
 
   status [--json]                        projections: version, build, state, checkpoint, head, lag, error
-  rebuild <projection>... | --all        blue-green rebuild: replays into a new build, switches reads when caught up
+  rebuild <projection>... | --all        blue-green rebuild: replays into a new build, switches reads when caught up,
+         [--no-verify]                   then compares the new builds with a replay (as verify does) unless --no-verify
   verify [projection...]                 replays into a scratch schema and compares with the live read models
   history <stream-id> [--json]           the audit trail of one stream
   history --user <email> | --post <id>   the same, for a user or a post
@@ -48,6 +49,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
       to: { type: 'string' },
       out: { type: 'string' },
       all: { type: 'boolean', default: false },
+      'no-verify': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -122,7 +124,17 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
             `rebuilt ${outcome.progress.map((p) => buildLabel(p.build)).join(', ')}: reads switched to the new builds; ` +
               `${events.toLocaleString('en')} events in ${outcome.seconds.toFixed(1)} s (${Math.round(events / outcome.seconds).toLocaleString('en')} events/s)\n`,
           );
-          return 0;
+          if (values['no-verify']) return 0;
+          // what was switched in is compared with a replay of the log up to its checkpoint
+          const differing: string[] = [];
+          for (const projection of projections) {
+            const result = await verifyProjection(db, store, projection);
+            if (!result.ok) differing.push(projection.name);
+            (result.ok ? io.out : io.err)(verifyReport(result));
+          }
+          if (differing.length === 0) return 0;
+          io.err(`the rebuilt ${differing.join(', ')} differ from a replay of the log: see above; forumctl rebuild ${differing.join(' ')} builds them again\n`);
+          return 1;
         } finally {
           reporter.stop();
           await store.close();

@@ -1,4 +1,5 @@
 import { compareLogPositions, type LogPosition } from '@forum/contracts';
+import type { LogTally } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
 import { CONTROL_CHANNEL, schemaOf, type Projection } from './projection.ts';
 
@@ -25,6 +26,13 @@ export interface CheckpointRow extends BuildKey {
   requestedBy: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /**
+   * The events of the projection's types the build was handed up to its checkpoint, and the sum of
+   * their positions, committed with it (null: a build made before builds counted them).
+   */
+  applied: LogTally | null;
+  /** Its tables are known to be wrong (its replay did not account for the log): never resumed, replaced by the next rebuild. */
+  discarded: boolean;
 }
 
 export const buildSchema = (key: BuildKey) => schemaOf(key) + (key.build === 1 ? '' : `_b${key.build}`);
@@ -50,6 +58,10 @@ export async function migrateCheckpoints(db: Knex): Promise<void> {
     ALTER TABLE projections.checkpoints ADD COLUMN IF NOT EXISTS build integer NOT NULL DEFAULT 1;
     ALTER TABLE projections.checkpoints ADD COLUMN IF NOT EXISTS requested_by text;
     ALTER TABLE projections.checkpoints ADD COLUMN IF NOT EXISTS created_at timestamptz NOT NULL DEFAULT now();
+    -- what each build was handed of the log (see CheckpointRow.applied); NULL for builds made before
+    ALTER TABLE projections.checkpoints ADD COLUMN IF NOT EXISTS applied_events bigint;
+    ALTER TABLE projections.checkpoints ADD COLUMN IF NOT EXISTS applied_positions numeric;
+    ALTER TABLE projections.checkpoints ADD COLUMN IF NOT EXISTS discarded boolean NOT NULL DEFAULT false;
     -- 'halted' was a state before builds: it is now the error column on a live build
     UPDATE projections.checkpoints SET state = 'live' WHERE state = 'halted';
     DO $$ BEGIN
@@ -76,10 +88,14 @@ interface RawCheckpoint {
   requested_by: string | null;
   created_at: Date;
   updated_at: Date;
+  applied_events: string | null;
+  applied_positions: string | null;
+  discarded: boolean;
 }
 
 const SELECT = `SELECT name, version, build, tx::text AS tx, pos::text AS pos, state, error,
-  failed_tx::text AS failed_tx, failed_pos::text AS failed_pos, requested_by, created_at, updated_at FROM projections.checkpoints`;
+  failed_tx::text AS failed_tx, failed_pos::text AS failed_pos, requested_by, created_at, updated_at,
+  applied_events::text AS applied_events, applied_positions::text AS applied_positions, discarded FROM projections.checkpoints`;
 
 function toRow(raw: RawCheckpoint): CheckpointRow {
   return {
@@ -94,6 +110,8 @@ function toRow(raw: RawCheckpoint): CheckpointRow {
     requestedBy: raw.requested_by,
     createdAt: raw.created_at,
     updatedAt: raw.updated_at,
+    applied: raw.applied_events !== null && raw.applied_positions !== null ? { events: BigInt(raw.applied_events), positions: BigInt(raw.applied_positions) } : null,
+    discarded: raw.discarded,
   };
 }
 
@@ -127,7 +145,7 @@ async function buildsOf(trx: Knex.Transaction, name: string): Promise<Checkpoint
 }
 
 async function insertBuild(trx: Knex.Transaction, key: BuildKey, state: BuildState, requestedBy: string | null): Promise<CheckpointRow> {
-  await trx.raw(`INSERT INTO projections.checkpoints (name, version, build, state, requested_by) VALUES (?, ?, ?, ?, ?)`, [
+  await trx.raw(`INSERT INTO projections.checkpoints (name, version, build, state, requested_by, applied_events, applied_positions) VALUES (?, ?, ?, ?, ?, 0, 0)`, [
     key.name,
     key.version,
     key.build,
@@ -199,7 +217,7 @@ export async function requestRebuild(
     await lockName(trx, projection.name);
     const all = await buildsOf(trx, projection.name);
     const building = all.find((b) => b.state === 'building');
-    if (building && building.version === projection.version) return { build: building, resumed: true };
+    if (building && building.version === projection.version && !building.discarded) return { build: building, resumed: true };
     if (building) await setState(trx, building, 'retired');
     const key = { name: projection.name, version: projection.version, build: nextBuild(all, projection.version) };
     const hasLive = all.some((b) => b.state === 'live');
@@ -214,7 +232,10 @@ export async function notifyRunners(db: Knex, payload: string): Promise<void> {
   await db.raw('SELECT pg_notify(?, ?)', [CONTROL_CHANNEL, payload]);
 }
 
-export type SwitchOutcome = { switched: true; retired: CheckpointRow | null } | { switched: false; reason: 'behind' | 'not-building' };
+export type SwitchOutcome =
+  | { switched: true; retired: CheckpointRow | null }
+  | { switched: false; reason: 'behind' | 'not-building' }
+  | { switched: false; reason: 'unaccounted'; problem: string };
 
 /**
  * Makes a caught-up build live in one transaction: the read views point at
@@ -227,6 +248,8 @@ export async function switchToBuild(
   db: Knex,
   key: BuildKey,
   publish: (trx: Knex.Transaction) => Promise<void>,
+  /** What is wrong with the build's replay, checked once it is due to switch (null: nothing). */
+  unaccounted: (mine: CheckpointRow) => Promise<string | null> = async () => null,
 ): Promise<SwitchOutcome> {
   return db.transaction(async (trx) => {
     await lockName(trx, key.name);
@@ -236,9 +259,24 @@ export async function switchToBuild(
     if (!mine || mine.state !== 'building' || mine.error) return { switched: false, reason: 'not-building' } as const;
     const live = builds.find((b) => b.state === 'live') ?? null;
     if (live && compareLogPositions(mine.position, live.position) < 0) return { switched: false, reason: 'behind' } as const;
+    const problem = await unaccounted(mine);
+    if (problem !== null) return { switched: false, reason: 'unaccounted', problem } as const;
     await publish(trx);
     if (live) await setState(trx, live, 'retired');
     await setState(trx, mine, 'live');
     return { switched: true, retired: live } as const;
   });
+}
+
+/**
+ * Halts a build whose tables are known to be wrong, for good: the error says why, `status`,
+ * `/readyz` and the admin API show it, the live build keeps serving, and the next rebuild request
+ * replaces it instead of resuming it.
+ */
+export async function discardBuild(db: Knex, key: BuildKey, error: string, at: LogPosition): Promise<void> {
+  await db.raw(
+    `UPDATE projections.checkpoints SET discarded = true, error = ?, failed_tx = ?::text::xid8, failed_pos = ?, updated_at = now()
+     WHERE name = ? AND version = ? AND build = ? AND state = 'building'`,
+    [error, at.transactionId.toString(), at.globalPosition.toString(), key.name, key.version, key.build],
+  );
 }

@@ -6,7 +6,7 @@ import { rebuildProjections } from '../cli/rebuild.ts';
 import { readCheckpoint, requestRebuild } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 import { createProjectionRunner, type RunnerOptions } from './runner.ts';
-import { projectionStatus } from './status.ts';
+import { projectionsCheck, projectionStatus } from './status.ts';
 import { countingProjection } from './testing/counting-projection.ts';
 import { tick, useTickLog } from './testing/ticks.ts';
 
@@ -315,5 +315,52 @@ describe('blue-green rebuild', () => {
     // about two looks a second (a loop that did not wait made thousands, each two queries)
     expect(looks).toBeGreaterThanOrEqual(2);
     expect(looks).toBeLessThanOrEqual(Math.ceil(outcome.seconds * 2) + 2);
+  });
+
+  it('does not switch in a build whose replay missed events: it halts with the reason, the live build serves on, the next rebuild replaces it', { timeout: 60_000 }, async () => {
+    const total = await liveThenStopped(['unaccounted'], 1200);
+    // a reader that loses every 97th event on the way, as the shared reader once did
+    const lossy = {
+      ...log.store,
+      sql: { ...log.store.sql!, read: async (...args: Parameters<NonNullable<typeof log.store.sql>['read']>) => (await log.store.sql!.read(...args)).filter((e) => e.position.globalPosition % 97n !== 0n) },
+    };
+    const first = await requestRebuild(log.db, { name: 'unaccounted', version: 1 }, 'operator:test');
+    const builder = runnerFor([visible('unaccounted')], { store: lossy, only: 'building', buildBatchSize: 300 });
+    await builder.start();
+    let status;
+    try {
+      status = await waitFor(() => projectionStatus(log.db), (all) => all.some((s) => s.name === 'unaccounted' && s.build === first.build.build && s.state === 'halted'));
+    } finally {
+      await builder.stop();
+    }
+    const lost = (await log.db.raw<{ rows: { n: number }[] }>(`SELECT count(*)::int AS n FROM eventstore.events WHERE global_position % 97 = 0`)).rows[0]!.n;
+    const halted = status.find((s) => s.name === 'unaccounted' && s.role === 'building')!;
+    expect(halted.error).toBe(
+      `its replay does not account for the log: it applied ${total - lost} of the ${total} events of its types (Tick) up to ${halted.checkpoint}. ` +
+        'Not switched in: the live build goes on serving; rebuild unaccounted again for a new build',
+    );
+    // reads still come from the live build, whole; readiness stays (a halted rebuild is shown, not a problem)
+    expect(status.filter((s) => s.name === 'unaccounted').map((s) => [s.build, s.role, s.state])).toEqual([
+      [1, 'live', 'live'],
+      [first.build.build, 'building', 'halted'],
+    ]);
+    expect(await readModel('unaccounted')).toEqual({ rows: total, distinct_positions: total, total });
+    // (this file's other projections are stopped and behind: /readyz's detail is what is checked here)
+    const check = await projectionsCheck(log.db, 1_000_000);
+    expect(check.detail.filter((d) => d.name === 'unaccounted')).toEqual([
+      { name: 'unaccounted', version: 1, build: 1, state: 'live', lag: 0 },
+      { name: 'unaccounted', version: 1, build: first.build.build, state: 'halted', lag: expect.any(Number), error: halted.error, failedPosition: halted.checkpoint },
+    ]);
+
+    // a runner started again does not resume it; a rebuild request replaces it
+    const again = runnerFor([visible('unaccounted')], { only: 'building' });
+    await again.start();
+    expect(again.workers()).toMatchObject([{ build: first.build.build, state: 'halted' }]);
+    await again.stop();
+    const outcome = await rebuildProjections({ db: log.db, connectionString: log.url, store: log.store, projections: [visible('unaccounted')], requestedBy: 'operator:test', logger });
+    expect(outcome.failed).toEqual([]);
+    expect(outcome.progress).toMatchObject([{ build: { build: first.build.build + 1 }, state: 'live' }]);
+    expect((await readCheckpoint(log.db, first.build))?.state).toBe('retired');
+    expect(await readModel('unaccounted')).toEqual({ rows: total, distinct_positions: total, total });
   });
 });

@@ -168,6 +168,11 @@ describe('projection runner', () => {
       await waitFor(() => appliedStats('interleaved_v1'), (s) => s.rows === total);
       const status = await waitFor(() => projectionStatus(log.db), (all) => all.some((p) => p.name === 'interleaved' && p.lag === 0), 3000);
       expect(status.find((p) => p.name === 'interleaved')).toMatchObject({ state: 'live', lag: 0 });
+      // the log's tally up to the checkpoint counts the earlier transaction's events, though their positions are higher
+      const checkpoint = (await readCheckpoint(log.db, { name: 'interleaved', version: 1, build: 1 }))!;
+      const { rows } = await log.db.raw<{ rows: { positions: string }[] }>(`SELECT sum(global_position)::text AS positions FROM eventstore.events WHERE type = 'Tick'`);
+      expect(await log.store.tally!(['Tick'], checkpoint.position)).toEqual({ events: BigInt(total), positions: BigInt(rows[0]!.positions) });
+      expect(checkpoint.applied).toEqual({ events: BigInt(total), positions: BigInt(rows[0]!.positions) });
     } finally {
       await runner.stop();
     }

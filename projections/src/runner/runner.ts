@@ -1,11 +1,12 @@
 import { positionToken, type LogPosition } from '@forum/contracts';
-import { CoalescingNotifier, type EventStore, type RecordedEvent, type SqlLog, type Subscription } from '@forum/command-service/eventstore';
+import { CoalescingNotifier, type EventStore, type LogTally, type RecordedEvent, type SqlLog, type Subscription } from '@forum/command-service/eventstore';
 import type { Knex, Logger } from '@forum/platform';
 import pg from 'pg';
 import {
   buildLabel,
   buildSchema,
   buildsToRun,
+  discardBuild,
   migrateCheckpoints,
   notifyRunners,
   readCheckpoint,
@@ -14,7 +15,18 @@ import {
   type BuildState,
   type CheckpointRow,
 } from './checkpoints.ts';
-import { CHECKPOINTS_CHANNEL, CONTROL_CHANNEL, createReadIndexes, READ_SCHEMA, REPLAY_SETTINGS, sqlLogIn, STAGE_RANGE_SIZE, stageRange, type Projection } from './projection.ts';
+import {
+  CHECKPOINTS_CHANNEL,
+  CONTROL_CHANNEL,
+  createReadIndexes,
+  logRelation,
+  READ_SCHEMA,
+  REPLAY_SETTINGS,
+  sqlLogIn,
+  STAGE_RANGE_SIZE,
+  stageRange,
+  type Projection,
+} from './projection.ts';
 import { SharedLogReader, type LogBatch } from './shared-log.ts';
 
 export interface RunnerOptions {
@@ -55,7 +67,22 @@ export interface ProjectionRunner {
 
 /** Thrown when a batch finds its checkpoint moved or retired by someone else: this runner lost the build. */
 class CheckpointMoved extends Error {}
-class PoisonEvent extends Error {}
+/** The build stops where it is, its error recorded, until restarted (a poison event) or for good (discarded). */
+class Halted extends Error {}
+
+const NOTHING: LogTally = { events: 0n, positions: 0n };
+
+/** The events of `types` among `events`, counted as `EventStore.tally` counts the log. */
+function tallyOf(events: readonly RecordedEvent[], types: readonly string[]): LogTally {
+  let count = 0n;
+  let positions = 0n;
+  for (const event of events) {
+    if (!types.includes(event.type)) continue;
+    count += 1n;
+    positions += event.position.globalPosition;
+  }
+  return { events: count, positions };
+}
 
 const LOCK_CLASS = 4242;
 
@@ -164,7 +191,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
             await this.follow();
           } catch (error) {
             if (stopped) break;
-            if (error instanceof PoisonEvent) {
+            if (error instanceof Halted) {
               this.state = 'halted';
               ready();
               return; // halted until restarted; the lock stays with us so no other runner retries it blindly
@@ -202,6 +229,10 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       if (!row || row.state === 'retired') {
         this.log.info('build retired: stopping');
         return null;
+      }
+      if (row.discarded) {
+        this.log.error({ error: row.error }, 'build discarded: its replay did not account for the log; a new rebuild replaces it');
+        throw new Halted(row.error ?? 'discarded');
       }
       // Builds, and live builds far behind (a first start on an imported log), replay the log
       // through the shared reader in big batches; a live build near the head follows it on its own
@@ -278,6 +309,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       const apply = (batch: readonly RecordedEvent[], to = batch.at(-1)!.position) =>
         this.commit(to, async (trx) => {
           if (batch.length > 0) await this.projection.apply(trx, batch);
+          return tallyOf(batch, this.projection.types);
         });
       try {
         await apply(events, upTo);
@@ -314,7 +346,15 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         const next = await stagedRanges.next(sqlLog!, this.position!);
         if (!next) break;
         try {
-          await this.commit(next.range.upTo, (trx) => stageRange(trx, this.projection, sqlLog!, next.range));
+          await this.commit(next.range.upTo, async (trx) => {
+            await stageRange(trx, this.projection, sqlLog!, next.range);
+            // what the range handed the projection, counted from the same relation
+            const { rows } = await trx.raw<{ rows: { events: string; positions: string }[] }>(
+              'SELECT count(*)::text AS events, coalesce(sum(pos), 0)::text AS positions FROM ? e',
+              [logRelation(trx, sqlLog!, next.range, this.projection.types)],
+            );
+            return { events: BigInt(rows[0]!.events), positions: BigInt(rows[0]!.positions) };
+          });
         } catch (error) {
           if (error instanceof CheckpointMoved || isTransient(error)) throw error;
           this.log.warn({ err: error, after: positionToken(next.range.after) }, 'a range of the log did not stage: the ordinary way goes on from there');
@@ -372,18 +412,29 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       else void this.subscription?.stop();
     }
 
-    /** Writes what takes the build to `to`, with the checkpoint, in one transaction. */
-    private async commit(to: LogPosition, write: (trx: Knex.Transaction) => Promise<void>) {
+    /** Writes what takes the build to `to`, with the checkpoint and what it was handed of the log (`write`'s tally), in one transaction. */
+    private async commit(to: LogPosition, write: (trx: Knex.Transaction) => Promise<LogTally | void>) {
       const { schema, key } = this;
       const from = this.position!;
       const started = performance.now();
       await this.inSchema(async (trx) => {
         if (this.replaying) await trx.raw(REPLAY_SETTINGS);
-        await write(trx);
+        const tally = (await write(trx)) ?? NOTHING;
         const moved = await trx.raw(
-          `UPDATE projections.checkpoints SET tx = ?::text::xid8, pos = ?, updated_at = now()
+          `UPDATE projections.checkpoints SET tx = ?::text::xid8, pos = ?, updated_at = now(),
+             applied_events = applied_events + ?::bigint, applied_positions = applied_positions + ?::numeric
            WHERE name = ? AND version = ? AND build = ? AND tx = ?::text::xid8 AND pos = ? AND state <> 'retired'`,
-          [to.transactionId.toString(), to.globalPosition.toString(), key.name, key.version, key.build, from.transactionId.toString(), from.globalPosition.toString()],
+          [
+            to.transactionId.toString(),
+            to.globalPosition.toString(),
+            tally.events.toString(),
+            tally.positions.toString(),
+            key.name,
+            key.version,
+            key.build,
+            from.transactionId.toString(),
+            from.globalPosition.toString(),
+          ],
         );
         if (moved.rowCount !== 1) throw new CheckpointMoved(`checkpoint of ${buildLabel(key)} moved or retired under us`);
       });
@@ -401,7 +452,19 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         this.waitedForIndexes = true;
         return;
       }
-      const outcome = await switchToBuild(db, this.key, (trx) => publishViews(trx, this.projection, this.schema));
+      const outcome = await switchToBuild(
+        db,
+        this.key,
+        (trx) => publishViews(trx, this.projection, this.schema),
+        (mine) => this.unaccounted(mine),
+      );
+      if (!outcome.switched && outcome.reason === 'unaccounted') {
+        this.log.error({ problem: outcome.problem }, 'build not switched in: its replay does not account for the log');
+        await discardBuild(db, this.key, outcome.problem, this.position!);
+        // its run loop finds it discarded and halts
+        void this.subscription?.stop();
+        return;
+      }
       if (!outcome.switched) return;
       this.role = 'live';
       this.log.info({ position: this.position && positionToken(this.position), retired: outcome.retired && buildLabel(outcome.retired) }, 'build switched in: reads now come from it');
@@ -411,6 +474,27 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       this.replaying = false;
       void this.subscription?.stop();
       if (outcome.retired) await dropBuild(db, outcome.retired, this.log);
+    }
+
+    /**
+     * Whether the build was handed every event of its types up to its checkpoint, once: what it
+     * counted as it applied them against the log's own count (and sum of positions) up to there.
+     * Null when it was, or cannot be checked (an event store that cannot count, a build from
+     * before builds counted).
+     */
+    private async unaccounted(mine: CheckpointRow): Promise<string | null> {
+      if (!store.tally || !mine.applied) {
+        this.log.warn('the event store cannot count its log, or the build predates counting: switching in without checking its replay');
+        return null;
+      }
+      const types = this.projection.types;
+      const log = await store.tally(types, mine.position);
+      if (log.events === mine.applied.events && log.positions === mine.applied.positions) return null;
+      const counted = log.events === mine.applied.events ? `${log.events} events, but not the same ones,` : `${mine.applied.events} of the ${log.events} events`;
+      return (
+        `its replay does not account for the log: it applied ${counted} of its types (${types.join(', ')}) up to ${positionToken(mine.position)}. ` +
+        `Not switched in: the live build goes on serving; rebuild ${this.key.name} again for a new build`
+      );
     }
 
     private async halt(event: RecordedEvent, error: unknown) {
@@ -424,7 +508,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
          WHERE name = ? AND version = ? AND build = ?`,
         [`${event.type} in ${event.streamId}: ${message}`, event.position.transactionId.toString(), event.position.globalPosition.toString(), this.key.name, this.key.version, this.key.build],
       );
-      throw new PoisonEvent(message);
+      throw new Halted(message);
     }
 
     private pause(ms: number) {
