@@ -148,9 +148,18 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     },
 
     async tally(types, upTo) {
+      // Log order is (transaction, position): the events up to `upTo` are those at or below its
+      // position, read off the index by type and position alone, less those of later transactions
+      // among them, plus those of earlier transactions above it. Both corrections are the few
+      // transactions that ran beside the one of `upTo`: a reader at the head asks.
       const { rows } = await pool.query<{ events: string; positions: string }>(
-        `SELECT count(*)::text AS events, coalesce(sum(global_position), 0)::text AS positions FROM eventstore.events
-         WHERE type = ANY ($1::text[]) AND (transaction_id, global_position) <= ($2::text::xid8, $3::bigint)`,
+        `SELECT (below.n - later.n + earlier.n)::text AS events, (below.s - later.s + earlier.s)::text AS positions
+         FROM (SELECT count(*) AS n, coalesce(sum(global_position), 0) AS s FROM eventstore.events
+               WHERE type = ANY ($1::text[]) AND global_position <= $3::bigint) below,
+              (SELECT count(*) AS n, coalesce(sum(global_position), 0) AS s FROM eventstore.events
+               WHERE transaction_id > $2::text::xid8 AND global_position <= $3::bigint AND type = ANY ($1::text[])) later,
+              (SELECT count(*) AS n, coalesce(sum(global_position), 0) AS s FROM eventstore.events
+               WHERE global_position > $3::bigint AND transaction_id < $2::text::xid8 AND type = ANY ($1::text[])) earlier`,
         [types, upTo.transactionId.toString(), upTo.globalPosition.toString()],
       );
       return { events: BigInt(rows[0]!.events), positions: BigInt(rows[0]!.positions) };

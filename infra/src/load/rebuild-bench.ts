@@ -15,6 +15,7 @@ import { createPostgresEventStore } from '@forum/command-service/eventstore';
 import { createKnex, createLogger } from '@forum/platform';
 import { allProjections, projectionStatus } from '@forum/projections';
 import { rebuildProjections } from '@forum/projections/rebuild';
+import { verifyProjection, verifyReport } from '@forum/projections/verify';
 import { startEmbeddedPostgres } from '../embedded/postgres.ts';
 import { startBenchServer } from './server.ts';
 import { ms } from './stats.ts';
@@ -127,6 +128,24 @@ try {
   ];
   process.stdout.write(lines.join('\n') + '\n');
   if (failedReads > 0) process.exitCode = 1;
+
+  // 5. A fast rebuild that loses rows is a failed one: each new build against a replay of the log (not timed above)
+  const verifyStart = performance.now();
+  const differing: string[] = [];
+  for (const projection of allProjections) {
+    const result = await verifyProjection(db, store, projection);
+    if (!result.ok) {
+      differing.push(projection.name);
+      say(verifyReport(result).trimEnd());
+    }
+  }
+  const verifySeconds = ((performance.now() - verifyStart) / 1000).toFixed(1);
+  process.stdout.write(
+    differing.length === 0
+      ? `  verified             every projection equals a replay of the log (${verifySeconds} s)\n`
+      : `  verified             DIFFERS from a replay: ${differing.join(', ')} (${verifySeconds} s)\n`,
+  );
+  if (differing.length > 0) process.exitCode = 1;
 } finally {
   await store.close();
   await db.destroy();

@@ -1,4 +1,4 @@
-import { positionToken, type LogPosition } from '@forum/contracts';
+import { compareLogPositions, positionToken, type LogPosition } from '@forum/contracts';
 import { CoalescingNotifier, type EventStore, type LogTally, type RecordedEvent, type SqlLog, type Subscription } from '@forum/command-service/eventstore';
 import type { Knex, Logger } from '@forum/platform';
 import pg from 'pg';
@@ -7,6 +7,7 @@ import {
   buildSchema,
   buildsToRun,
   discardBuild,
+  liveBuild,
   migrateCheckpoints,
   notifyRunners,
   readCheckpoint,
@@ -342,19 +343,25 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     private async stage() {
       const started = performance.now();
       let events = 0;
+      // The staged stretch is counted once, from the log, when staging ends (counting each range's
+      // relation cost a tenth of the staging); where it began is kept with the checkpoint until
+      // then, so a build restarted part way still counts it all
+      const stagedFrom = (await readCheckpoint(db, this.key))?.stagedFrom ?? this.position!;
+      await db.raw(`UPDATE projections.checkpoints SET staged_from = ? WHERE name = ? AND version = ? AND build = ? AND staged_from IS NULL`, [
+        positionToken(stagedFrom),
+        this.key.name,
+        this.key.version,
+        this.key.build,
+      ]);
       while (!stopped) {
         const next = await stagedRanges.next(sqlLog!, this.position!);
         if (!next) break;
+        // ranges follow one another with nothing between them: the count from the log holds
+        if (compareLogPositions(next.range.after, this.position!) !== 0) {
+          throw new Error(`a staged range starts at ${positionToken(next.range.after)}, not at the build's ${positionToken(this.position!)}`);
+        }
         try {
-          await this.commit(next.range.upTo, async (trx) => {
-            await stageRange(trx, this.projection, sqlLog!, next.range);
-            // what the range handed the projection, counted from the same relation
-            const { rows } = await trx.raw<{ rows: { events: string; positions: string }[] }>(
-              'SELECT count(*)::text AS events, coalesce(sum(pos), 0)::text AS positions FROM ? e',
-              [logRelation(trx, sqlLog!, next.range, this.projection.types)],
-            );
-            return { events: BigInt(rows[0]!.events), positions: BigInt(rows[0]!.positions) };
-          });
+          await this.commit(next.range.upTo, (trx) => stageRange(trx, this.projection, sqlLog!, next.range));
         } catch (error) {
           if (error instanceof CheckpointMoved || isTransient(error)) throw error;
           this.log.warn({ err: error, after: positionToken(next.range.after) }, 'a range of the log did not stage: the ordinary way goes on from there');
@@ -365,6 +372,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         if (next.events < stageRangeSize) break;
       }
       if (stopped) return;
+      await this.countStaged(stagedFrom);
       const staged = performance.now();
       const stepsMs = await Promise.all(
         this.projection.replay!.settle.map((step) =>
@@ -378,6 +386,23 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       // what comes after (the log's new events until the switch) is applied the ordinary way
       this.staging = false;
       this.log.info({ events, stagedMs: Math.round(staged - started), settledMs: Math.round(performance.now() - staged), stepsMs }, 'replay staged and settled');
+    }
+
+    /** Counts the staged stretch, from `from` to the build's position, in `applied` (see `stage`). */
+    private async countStaged(from: LogPosition) {
+      const to = this.position!;
+      const tally = store.tally && compareLogPositions(from, to) < 0 ? await this.stretchTally(from, to) : NOTHING;
+      const { rowCount } = await db.raw(
+        `UPDATE projections.checkpoints SET staged_from = NULL, applied_events = applied_events + ?::bigint, applied_positions = applied_positions + ?::numeric
+         WHERE name = ? AND version = ? AND build = ? AND staged_from = ? AND tx = ?::text::xid8 AND pos = ?`,
+        [tally.events.toString(), tally.positions.toString(), this.key.name, this.key.version, this.key.build, positionToken(from), to.transactionId.toString(), to.globalPosition.toString()],
+      );
+      if (rowCount !== 1) throw new CheckpointMoved(`checkpoint of ${buildLabel(this.key)} moved or retired under us`);
+    }
+
+    private async stretchTally(from: LogPosition, to: LogPosition): Promise<LogTally> {
+      const [end, start] = await Promise.all([store.tally!(this.projection.types, to), store.tally!(this.projection.types, from)]);
+      return { events: end.events - start.events, positions: end.positions - start.positions };
     }
 
     /**
@@ -452,19 +477,20 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         this.waitedForIndexes = true;
         return;
       }
-      const outcome = await switchToBuild(
-        db,
-        this.key,
-        (trx) => publishViews(trx, this.projection, this.schema),
-        (mine) => this.unaccounted(mine),
-      );
-      if (!outcome.switched && outcome.reason === 'unaccounted') {
-        this.log.error({ problem: outcome.problem }, 'build not switched in: its replay does not account for the log');
-        await discardBuild(db, this.key, outcome.problem, this.position!);
+      // Behind the live build it cannot switch yet (the switch checks again): no use counting the log
+      const live = await liveBuild(db, this.key.name);
+      if (live && compareLogPositions(this.position!, live.position) < 0) return;
+      // Counted before the switch's transaction, which would hold back every reader of the log
+      // meanwhile; the build does not move until this turn ends
+      const problem = await this.unaccounted();
+      if (problem !== null) {
+        this.log.error({ problem }, 'build not switched in: its replay does not account for the log');
+        await discardBuild(db, this.key, problem, this.position!);
         // its run loop finds it discarded and halts
         void this.subscription?.stop();
         return;
       }
+      const outcome = await switchToBuild(db, this.key, (trx) => publishViews(trx, this.projection, this.schema));
       if (!outcome.switched) return;
       this.role = 'live';
       this.log.info({ position: this.position && positionToken(this.position), retired: outcome.retired && buildLabel(outcome.retired) }, 'build switched in: reads now come from it');
@@ -482,7 +508,9 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
      * Null when it was, or cannot be checked (an event store that cannot count, a build from
      * before builds counted).
      */
-    private async unaccounted(mine: CheckpointRow): Promise<string | null> {
+    private async unaccounted(): Promise<string | null> {
+      const mine = await readCheckpoint(db, this.key);
+      if (!mine) return null; // retired meanwhile: the switch finds out
       if (!store.tally || !mine.applied) {
         this.log.warn('the event store cannot count its log, or the build predates counting: switching in without checking its replay');
         return null;
