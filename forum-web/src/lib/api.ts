@@ -1,4 +1,5 @@
-import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+import { compareLogPositions, HEADER_EVENT_POSITION, HEADER_MIN_POSITION, parsePositionToken } from '@forum/contracts';
+import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 
 /**
  * fetchBaseQuery resolves relative URLs against nothing under jsdom, so the base
@@ -14,20 +15,55 @@ export interface ApiExtra {
 }
 
 /**
+ * Read-your-writes: the position of the newest event this tab's commands appended (their
+ * `X-Event-Position`). Every later read carries it as `X-Min-Position`, so the query service
+ * answers only once the read models show the user's own write.
+ */
+export class WrittenPosition {
+  private token: string | null = null;
+
+  /** Keeps `token` if it is further on in the log than the one kept. */
+  saw(token: string | null | undefined): void {
+    const next = token ? parsePositionToken(token) : null;
+    if (!next) return;
+    const kept = this.token ? parsePositionToken(this.token) : null;
+    if (!kept || compareLogPositions(next, kept) > 0) this.token = token!;
+  }
+
+  get(): string | null {
+    return this.token;
+  }
+}
+
+/** This tab's writes (see `WrittenPosition`). */
+export const writtenPosition = new WrittenPosition();
+
+const rawBaseQuery = fetchBaseQuery({
+  baseUrl: apiBaseUrl(),
+  // signed in: every call carries the access token, refreshed first when it expires within 30 s
+  prepareHeaders: async (headers, { extra, type }) => {
+    const token = await (extra as ApiExtra | undefined)?.token?.();
+    if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
+    const position = writtenPosition.get();
+    if (type === 'query' && position && !headers.has(HEADER_MIN_POSITION)) headers.set(HEADER_MIN_POSITION, position);
+    return headers;
+  },
+});
+
+/** fetchBaseQuery, remembering the position of every command's answer for the reads after it. */
+const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, queryApi, extraOptions) => {
+  const result = await rawBaseQuery(args, queryApi, extraOptions);
+  if (queryApi.type === 'mutation') writtenPosition.saw(result.meta?.response?.headers.get(HEADER_EVENT_POSITION));
+  return result;
+};
+
+/**
  * The one RTK Query API of the app. Features add their endpoints with
  * `api.injectEndpoints`, one request per file, next to the feature.
  */
 export const api = createApi({
   reducerPath: 'api',
-  baseQuery: fetchBaseQuery({
-    baseUrl: apiBaseUrl(),
-    // signed in: every call carries the access token, refreshed first when it expires within 30 s
-    prepareHeaders: async (headers, { extra }) => {
-      const token = await (extra as ApiExtra | undefined)?.token?.();
-      if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
-      return headers;
-    },
-  }),
+  baseQuery,
   tagTypes: ['Post', 'Tag'],
   endpoints: () => ({}),
   // Votes and comment counts move while a tab sits in the background.

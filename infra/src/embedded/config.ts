@@ -32,5 +32,8 @@ export const EmbeddedConfig = z.object({
   LOG_LEVEL: LogLevel,
   MIN_POSITION_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
   READY_MAX_LAG: z.coerce.number().int().min(0).default(10_000),
+  /** The built web apps the gateway serves (default: each workspace's dist/), e.g. a build of a branch beside the usual one. */
+  FORUM_WEB_DIR: z.string().min(1).optional(),
+  ADMIN_WEB_DIR: z.string().min(1).optional(),
 });
 export type EmbeddedConfig = z.infer<typeof EmbeddedConfig>;

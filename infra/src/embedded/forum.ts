@@ -123,8 +123,8 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       query,
       identity: realm?.handler,
       identityAdmin: realm?.adminHandler,
-      forumWebDir: path.join(root, 'forum-web/dist'),
-      adminWebDir: path.join(root, 'admin-web/dist'),
+      forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),
+      adminWebDir: config.ADMIN_WEB_DIR ? path.resolve(config.ADMIN_WEB_DIR) : path.join(root, 'admin-web/dist'),
       logger,
       checks: {
         database: () => databaseCheck(db),
