@@ -3,6 +3,7 @@ import type { Auth } from '@forum/web-auth';
 import { AuthProvider } from '@forum/web-auth/react';
 import type { ReactNode } from 'react';
 import { Provider as ReduxProvider } from 'react-redux';
+import { DialogProvider } from '../components/dialog/DialogProvider';
 import { ToastProvider } from '../components/toast/ToastProvider';
 import type { AppStore } from './store';
 import { theme } from './theme';
@@ -13,7 +14,9 @@ export function AppProviders({ store, auth, children }: { store: AppStore; auth:
       <ReduxProvider store={store}>
         <ThemeProvider theme={theme}>
           <CssBaseline />
-          <ToastProvider>{children}</ToastProvider>
+          <ToastProvider>
+            <DialogProvider>{children}</DialogProvider>
+          </ToastProvider>
         </ThemeProvider>
       </ReduxProvider>
     </AuthProvider>
