@@ -85,6 +85,8 @@ export const Announcement = z.object({
   date: z.string(),
 });
 export type Announcement = z.infer<typeof Announcement>;
+/** GET /api/announcements without a range: every announcement, newest first. */
+export const AnnouncementList = z.array(Announcement);
 
 // ─── contact ────────────────────────────────────────────────────────────────
 

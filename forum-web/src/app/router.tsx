@@ -1,5 +1,6 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { RootLayout } from '../components/layout/RootLayout';
+import { NotificationBell } from '../features/notifications';
 import { RequireAuth } from '../components/RequireAuth';
 import { AboutPage } from './routes/about';
 import { ComingSoonPage } from './routes/coming-soon';
@@ -15,7 +16,7 @@ import { TagPage } from './routes/tag';
 export const routes: RouteObject[] = [
   {
     path: '/',
-    element: <RootLayout />,
+    element: <RootLayout navActions={<NotificationBell />} />,
     errorElement: <RouteErrorPage />,
     children: [
       { index: true, element: <HomePage /> },

@@ -64,7 +64,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Post', 'Tag'],
+  tagTypes: ['Post', 'Tag', 'Announcement', 'Notification', 'Me', 'Comment', 'Leaderboard'],
   endpoints: () => ({}),
   // Votes and comment counts move while a tab sits in the background.
   refetchOnFocus: true,

@@ -1,7 +1,17 @@
+import { ErrorBody, FieldErrors } from '@forum/contracts';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
 
 /** True when an RTK Query error is the server's 404. */
 export function isNotFound(error: FetchBaseQueryError | SerializedError | undefined): boolean {
   return error !== undefined && 'status' in error && error.status === 404;
+}
+
+/** The server's error (code, message, field messages) in an RTK Query error, when it sent one. */
+export function serverError(error: FetchBaseQueryError | SerializedError | undefined): { status: number | null; code: string; message: string; fields: FieldErrors } | null {
+  if (!error || !('status' in error)) return null;
+  const body = ErrorBody.safeParse(error.data);
+  if (!body.success) return null;
+  const fields = FieldErrors.safeParse(body.data.error.details);
+  return { status: typeof error.status === 'number' ? error.status : null, code: body.data.error.code, message: body.data.error.message, fields: fields.success ? fields.data : {} };
 }

@@ -1,8 +1,9 @@
 import { Box, Stack, Typography } from '@mui/material';
-import { PostList } from '../../features/posts';
+import { Announcements } from '../../features/notifications';
+import { PostList, TagSearch } from '../../features/posts';
 import { TagStrip } from '../../features/tags';
 
-/** Spec §2 Home. The tag search form and announcements come with their issues. */
+/** Spec §2 Home: search by tag, the tag strip, announcements, the post list. */
 export function HomePage() {
   return (
     <Stack spacing={4}>
@@ -14,7 +15,9 @@ export function HomePage() {
           Read what the community is talking about, and browse posts by tag.
         </Typography>
       </Box>
+      <TagSearch />
       <TagStrip />
+      <Announcements />
       <PostList />
     </Stack>
   );

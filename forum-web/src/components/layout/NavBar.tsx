@@ -1,7 +1,7 @@
 import ForumOutlined from '@mui/icons-material/ForumOutlined';
 import MenuIcon from '@mui/icons-material/Menu';
 import { AppBar, Box, Button, Container, IconButton, Menu, MenuItem, Toolbar, Typography } from '@mui/material';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useAuthState } from '../../lib/auth';
 import { AccountMenu } from './AccountMenu';
@@ -25,7 +25,7 @@ function linksFor(signedIn: boolean, admin: boolean): NavLinkSpec[] {
 }
 
 /** The fixed top bar (spec §2 Shell); below md the links fold into a menu. */
-export function NavBar() {
+export function NavBar({ actions }: { actions?: ReactNode }) {
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const closeMenu = () => setMenuAnchor(null);
   const { user } = useAuthState();
@@ -94,6 +94,7 @@ export function NavBar() {
           </Box>
           <Box sx={{ flexGrow: { xs: 1, md: 0 } }} />
 
+          {actions}
           <AccountMenu />
         </Toolbar>
       </Container>

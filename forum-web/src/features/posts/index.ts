@@ -1,2 +1,3 @@
 export { PostList } from './components/PostList';
 export { PostDetails } from './components/PostDetails';
+export { TagSearch } from './components/TagSearch';

@@ -1,0 +1,1 @@
+export { useSendContactMessageMutation } from './api/send-message';

@@ -1,0 +1,41 @@
+import { Avatar, Card, CardContent, Stack, Typography } from '@mui/material';
+import { formatDate } from '../../../lib/format';
+import { useGetAnnouncementsQuery } from '../api/get-announcements';
+
+/** Spec §2 Home: the announcements block (title, description, author, date, photo), fed by GET /api/announcements. */
+export function Announcements() {
+  const { data } = useGetAnnouncementsQuery();
+  if (!data || data.length === 0) return null;
+  return (
+    <section aria-labelledby="announcements-heading">
+      <Typography id="announcements-heading" variant="h6" component="h2" sx={{ fontWeight: 700, mb: 1.5 }}>
+        Announcements
+      </Typography>
+      <Stack spacing={1.5}>
+        {data.slice(0, 3).map((a) => (
+          <Card key={a._id} component="article" variant="outlined" sx={{ borderLeft: 4, borderLeftColor: 'secondary.main' }}>
+            <CardContent>
+              <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1 }}>
+                <Avatar src={a.authorPhoto || undefined} alt="" sx={{ width: 32, height: 32 }}>
+                  {a.authorName.charAt(0)}
+                </Avatar>
+                <Typography variant="body2">
+                  <strong>{a.authorName}</strong> ·{' '}
+                  <Typography component="time" variant="body2" color="text.secondary" dateTime={a.date}>
+                    {formatDate(a.date)}
+                  </Typography>
+                </Typography>
+              </Stack>
+              <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
+                {a.title}
+              </Typography>
+              <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
+                {a.description}
+              </Typography>
+            </CardContent>
+          </Card>
+        ))}
+      </Stack>
+    </section>
+  );
+}
