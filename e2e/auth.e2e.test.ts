@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { startTestForum, type TestForum } from '@forum/infra/testing';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, chromiumMissingMessage } from './support.ts';
 
 /**
  * Sign-in journeys through the realm's own login page, in Debian's Chromium, against the whole
@@ -13,22 +14,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
  * E2E_ARTIFACTS=<dir> keeps a screenshot of the signed-in forum there.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PASSWORD = 'Forum#2026';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const chromiumMissing = !existsSync(CHROMIUM);
-if (chromiumMissing) console.warn(`e2e/auth.e2e.test.ts skipped: Debian chromium (${CHROMIUM}) not installed (apt-get install -y chromium)`);
+if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/auth.e2e.test.ts'));
 
 describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', () => {
   let forum: TestForum;

@@ -58,7 +58,8 @@ export function NotificationBell() {
     <>
       <Tooltip title="Notifications">
         <IconButton color="inherit" aria-label={label} aria-haspopup="dialog" aria-controls={anchor ? popoverId : undefined} onClick={(e) => open(e.currentTarget)}>
-          <Badge badgeContent={count} color="secondary" max={99}>
+          {/* the count is in the button's name: the badge is for the eye */}
+          <Badge badgeContent={count > 0 ? count : undefined} color="secondary" max={99} slotProps={{ badge: { 'aria-hidden': true } }}>
             <NotificationsOutlined />
           </Badge>
         </IconButton>

@@ -27,7 +27,7 @@ export function PostCard({ post }: { post: PostListItem }) {
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
           <AuthorAvatar name={post.authorName} photo={post.authorPhoto} />
           <Box sx={{ flex: 1, minWidth: 0 }}>
-            <Typography variant="subtitle2" noWrap>
+            <Typography variant="subtitle2" component="p" noWrap>
               {post.authorName}
             </Typography>
             <Typography variant="caption" color="text.secondary" component="time" dateTime={post.createdAt}>

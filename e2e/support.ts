@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's Chromium, driven by playwright-core (`npx playwright install` cannot download browsers here). */
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const chromiumMissing = !existsSync(CHROMIUM);
+/** Why a journey file is skipped where Chromium is not installed. */
+export const chromiumMissingMessage = (file: string) => `${file} skipped: Debian chromium (${CHROMIUM}) not installed (apt-get install -y chromium)`;
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * axe-core on the page as it is now: the violations of impact serious or critical (what the
+ * journeys require to be none), each with the first elements it names.
+ */
+export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: axeSource });
+  const violations = await page.evaluate(async () => {
+    // (this runs in the page; the test's TypeScript has no DOM types)
+    const page = globalThis as unknown as {
+      document: unknown;
+      axe: { run(context: unknown, options: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> };
+    };
+    const result = await page.axe.run(page.document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** With E2E_ARTIFACTS=<dir>, a screenshot of the page (after transitions settle). */
+export async function snapshot(page: Page, name: string): Promise<void> {
+  if (!process.env.E2E_ARTIFACTS) return;
+  await mkdir(process.env.E2E_ARTIFACTS, { recursive: true });
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS, `${name}.png`), fullPage: true });
+}
