@@ -8,7 +8,7 @@ import type { Projection } from './projection.ts';
 import { createProjectionRunner, type ProjectionRunner } from './runner.ts';
 import { projectionStatus } from './status.ts';
 import { countingProjection } from './testing/counting-projection.ts';
-import { tick, useTickLog } from './testing/ticks.ts';
+import { openTickLog, tick, type TickLog } from './testing/ticks.ts';
 
 /**
  * The runner, tried at random: several projections of random event types (some
@@ -28,7 +28,6 @@ const SEEDS = Number(process.env.RUNNER_FUZZ_SEEDS ?? 3);
 const TYPES = ['Tick', 'Tock', 'Tack', 'Tuck'];
 
 const logger = createLogger('test', process.env.TEST_LOG ?? 'silent');
-const log = useTickLog('runner_fuzz');
 
 /** mulberry32: a small seeded generator. */
 function generator(seed: number) {
@@ -94,7 +93,7 @@ function chaotic(projection: Projection, chaos: Chaos, g: Generator): Projection
 }
 
 /** Random appends of 1 to 40 events of random types (some seeds leave a type out) on random streams, two at once. */
-function writer(g: Generator, types: readonly string[], prefix: string) {
+function writer(log: TickLog, g: Generator, types: readonly string[], prefix: string) {
   let n = 0;
   const appendOne = async () => {
     const events = Array.from({ length: g.int(1, 40) }, () => tick(n++, g.pick(types)));
@@ -109,7 +108,8 @@ function writer(g: Generator, types: readonly string[], prefix: string) {
   };
 }
 
-async function fuzz(seed: number) {
+/** One seed's run, on a database of its own: every seed replays a log of its own size. */
+async function fuzz(log: TickLog, seed: number) {
   const g = generator(seed);
   const types = TYPES.filter(() => g.chance(0.8));
   if (types.length === 0) types.push('Tick');
@@ -129,7 +129,7 @@ async function fuzz(seed: number) {
   const projections = base.map((p) => chaotic(p, chaos, g));
   const store = chaoticStore(log.store, chaos, g);
   const names = projections.map((p) => p.name);
-  const write = writer(g, types, `fz${seed}`);
+  const write = writer(log, g, types, `fz${seed}`);
   const runners: ProjectionRunner[] = [];
   const startRunner = async (only?: 'building') => {
     const options = { batchSize: g.int(1, 300), buildBatchSize: g.int(20, 2000), stageRangeSize: g.int(50, 1500), standbyRetryMs: 100 };
@@ -223,6 +223,11 @@ async function fuzz(seed: number) {
 
 describe('the projection runner, at random', () => {
   it.each(Array.from({ length: SEEDS }, (_, i) => FROM + i))('seed %i: every projection ends equal to a replay of the log', { timeout: 180_000 }, async (seed) => {
-    await fuzz(seed);
+    const log = await openTickLog('runner_fuzz');
+    try {
+      await fuzz(log, seed);
+    } finally {
+      await log.close();
+    }
   });
 });

@@ -18,21 +18,34 @@ export interface TickLog {
   eventCount(): Promise<number>;
 }
 
+/** A database of its own with an event store, dropped by `close()`. */
+export async function openTickLog(prefix: string): Promise<TickLog & { close(): Promise<void> }> {
+  const database = await createTestDatabase(prefix);
+  const store = await createPostgresEventStore({ connectionString: database.url });
+  const db = createKnex(database.url);
+  return {
+    url: database.url,
+    store,
+    db,
+    eventCount: async () => (await db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM eventstore.events')).rows[0]!.n,
+    async close() {
+      await store.close();
+      await db.destroy();
+      await database.drop();
+    },
+  };
+}
+
 /** A test file's own database with an event store, made before its tests and dropped after them. */
 export function useTickLog(prefix: string): TickLog {
-  let database: { url: string; drop(): Promise<void> };
+  let opened: Awaited<ReturnType<typeof openTickLog>> | undefined;
   const log = {} as { url: string; store: EventStore; db: Knex; eventCount(): Promise<number> };
   beforeAll(async () => {
-    database = await createTestDatabase(prefix);
-    log.url = database.url;
-    log.store = await createPostgresEventStore({ connectionString: database.url });
-    log.db = createKnex(database.url);
-    log.eventCount = async () => (await log.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM eventstore.events')).rows[0]!.n;
+    opened = await openTickLog(prefix);
+    Object.assign(log, { url: opened.url, store: opened.store, db: opened.db, eventCount: opened.eventCount });
   });
   afterAll(async () => {
-    await log.store?.close();
-    await log.db?.destroy();
-    await database?.drop();
+    await opened?.close();
   });
   return log;
 }
