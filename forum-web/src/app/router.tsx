@@ -2,14 +2,16 @@ import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { RootLayout } from '../components/layout/RootLayout';
 import { NotificationBell } from '../features/notifications';
 import { RequireAuth } from '../components/RequireAuth';
+import { DashboardLayout, MembershipPage } from '../features/account';
 import { AboutPage } from './routes/about';
-import { ComingSoonPage } from './routes/coming-soon';
 import { ContactPage } from './routes/contact';
 import { RouteErrorPage } from './routes/error';
 import { HomePage } from './routes/home';
 import { JoinUsPage, RegisterPage } from './routes/join-us';
 import { NotFoundPage } from './routes/not-found';
+import { LeaderboardPage } from './routes/leaderboard';
 import { PostPage } from './routes/post';
+import { PostCommentsPage } from './routes/post-comments';
 import { TagPage } from './routes/tag';
 
 /** The route table of spec §2; the pages of later issues are placeholders until then. */
@@ -21,6 +23,14 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <HomePage /> },
       { path: 'post/:id', element: <PostPage /> },
+      {
+        path: 'post/:postId/comments',
+        element: (
+          <RequireAuth>
+            <PostCommentsPage />
+          </RequireAuth>
+        ),
+      },
       { path: 'tags/:tag', element: <TagPage /> },
       { path: 'about', element: <AboutPage /> },
       { path: 'contact', element: <ContactPage /> },
@@ -30,7 +40,7 @@ export const routes: RouteObject[] = [
         path: 'membership',
         element: (
           <RequireAuth>
-            <ComingSoonPage title="Upgrade to Premium" message="Gold membership is coming soon." />
+            <MembershipPage />
           </RequireAuth>
         ),
       },
@@ -38,7 +48,7 @@ export const routes: RouteObject[] = [
         path: 'leaderboard',
         element: (
           <RequireAuth>
-            <ComingSoonPage title="Leaderboard" message="The leaderboard is coming soon." />
+            <LeaderboardPage />
           </RequireAuth>
         ),
       },
@@ -46,7 +56,7 @@ export const routes: RouteObject[] = [
         path: 'dashboard/*',
         element: (
           <RequireAuth>
-            <ComingSoonPage title="Dashboard" message="Your profile and your posts will be here soon." />
+            <DashboardLayout />
           </RequireAuth>
         ),
       },

@@ -1,7 +1,8 @@
 import { useParams } from 'react-router-dom';
-import { ComingSoonPage } from './coming-soon';
+import { TaggedPosts } from '../../features/tags';
 
+/** /tags/:tag (spec §2 Tag page). */
 export function TagPage() {
   const { tag = '' } = useParams();
-  return <ComingSoonPage title={`Posts Tagged with: #${tag}`} message="Browsing posts by tag is coming soon." />;
+  return <TaggedPosts key={tag} tag={tag} />;
 }

@@ -1,1 +1,2 @@
 export { TagStrip } from './components/TagStrip';
+export { TaggedPosts } from './components/TaggedPosts';

@@ -1,16 +1,23 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
+import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import { Box, Button, Divider, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { AuthorAvatar } from '../../../components/AuthorAvatar';
 import { NotFoundMessage } from '../../../components/NotFoundMessage';
-import { PostStats } from '../../../components/PostStats';
 import { TagChip } from '../../../components/TagChip';
 import { formatDate } from '../../../lib/format';
 import { isNotFound } from '../../../lib/http-error';
 import { useGetPostQuery } from '../api/get-post';
+import { postPath } from './PostCard';
+import { ShareMenu } from './ShareMenu';
+import { VoteButtons } from './VoteButtons';
 
-/** Post detail (spec §2), read only for now: votes, comments and sharing come with their issues. */
-export function PostDetails({ id }: { id: string }) {
+/**
+ * Post detail (spec §2): author, date, title, tags, description, like and dislike, the
+ * comment count and the share menu. `children` (the comments) show once the post has loaded.
+ */
+export function PostDetails({ id, children }: { id: string; children?: ReactNode }) {
   const { data: post, error, isLoading } = useGetPostQuery(id);
 
   if (isLoading) return <PostDetailsSkeleton />;
@@ -62,8 +69,16 @@ export function PostDetails({ id }: { id: string }) {
           {post.description}
         </Typography>
         <Divider sx={{ my: 3 }} />
-        <PostStats upVote={post.upVote} downVote={post.downVote} commentCount={post.commentCount} />
+        <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1.5 }}>
+          <VoteButtons postId={post._id} upVote={post.upVote} downVote={post.downVote} myVote={post.myVote} />
+          <Button href="#comments" size="small" color="inherit" startIcon={<ChatBubbleOutline />} sx={{ color: 'text.secondary' }}>
+            {post.commentCount} {post.commentCount === 1 ? 'comment' : 'comments'}
+          </Button>
+          <Box sx={{ flexGrow: 1 }} />
+          <ShareMenu url={new URL(postPath(post._id), window.location.origin).href} title={post.title} />
+        </Stack>
       </Paper>
+      {children}
     </Box>
   );
 }

@@ -1,0 +1,16 @@
+import { CommandAccepted, type CreatePostRequest } from '@forum/contracts';
+import { api } from '../../../lib/api';
+
+/** POST /api/posts — Create Post. Author, votes and date come from the token and the server. */
+export const createPostApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    createPost: build.mutation<CommandAccepted, CreatePostRequest>({
+      query: (body) => ({ url: 'posts', method: 'POST', body }),
+      responseSchema: CommandAccepted,
+      // on failure too: a 422 POST_LIMIT_REACHED means the count shown was stale
+      invalidatesTags: [{ type: 'Post', id: 'LIST' }, { type: 'Post', id: 'MINE' }],
+    }),
+  }),
+});
+
+export const { useCreatePostMutation } = createPostApi;

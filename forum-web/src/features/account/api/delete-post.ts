@@ -1,0 +1,19 @@
+import { CommandAccepted } from '@forum/contracts';
+import { api } from '../../../lib/api';
+
+/** DELETE /api/my-posts/:id — the author deletes their own post. */
+export const deletePostApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    deletePost: build.mutation<CommandAccepted, string>({
+      query: (id) => ({ url: `my-posts/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      responseSchema: CommandAccepted,
+      invalidatesTags: (_result, _error, id) => [
+        { type: 'Post', id },
+        { type: 'Post', id: 'LIST' },
+        { type: 'Post', id: 'MINE' },
+      ],
+    }),
+  }),
+});
+
+export const { useDeletePostMutation } = deletePostApi;

@@ -1,0 +1,15 @@
+import { Me } from '@forum/contracts';
+import { api } from '../../../lib/api';
+
+/** GET /api/me — the caller's forum record: name, photo, role and whether they are a member. */
+export const getMeApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getMe: build.query<Me, void>({
+      query: () => 'me',
+      responseSchema: Me,
+      providesTags: ['Me'],
+    }),
+  }),
+});
+
+export const { useGetMeQuery } = getMeApi;

@@ -1,0 +1,18 @@
+import { PostListItem } from '@forum/contracts';
+import { api } from '../../../lib/api';
+
+const MyPosts = PostListItem.array();
+type MyPosts = PostListItem[];
+
+/** GET /api/my-posts/:email — every post of the user, newest first (the API does not page it). */
+export const getMyPostsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getMyPosts: build.query<MyPosts, string>({
+      query: (email) => `my-posts/${encodeURIComponent(email)}`,
+      responseSchema: MyPosts,
+      providesTags: (result) => [{ type: 'Post', id: 'MINE' }, ...(result?.map((post) => ({ type: 'Post' as const, id: post._id })) ?? [])],
+    }),
+  }),
+});
+
+export const { useGetMyPostsQuery } = getMyPostsApi;

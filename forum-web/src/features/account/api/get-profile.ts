@@ -1,0 +1,15 @@
+import { UserProfile } from '@forum/contracts';
+import { api } from '../../../lib/api';
+
+/** GET /api/user-profile/:email — My Profile: the user, their badge, three counters and the recent posts. */
+export const getProfileApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getProfile: build.query<UserProfile, string>({
+      query: (email) => `user-profile/${encodeURIComponent(email)}`,
+      responseSchema: UserProfile,
+      providesTags: ['Me', { type: 'Post', id: 'MINE' }],
+    }),
+  }),
+});
+
+export const { useGetProfileQuery } = getProfileApi;

@@ -1,0 +1,213 @@
+import { ANONYMOUS_NAME, CreatePostRequest, ErrorCode, POST_TAGS_MAX, POST_TITLE_MAX, type FieldErrors } from '@forum/contracts';
+import Lock from '@mui/icons-material/LockOutlined';
+import { Alert, Autocomplete, Avatar, Box, Button, Card, CardContent, Chip, Paper, Skeleton, Stack, TextField, Typography } from '@mui/material';
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { useRef, useState, type FormEvent } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import defaultAvatar from '../../../assets/default-avatar.svg';
+import { useDialogs } from '../../../components/dialog/DialogProvider';
+import { useToast } from '../../../components/toast/ToastProvider';
+import { useAuthState } from '../../../lib/auth';
+import { serverError } from '../../../lib/http-error';
+import { useCreatePostMutation } from '../api/create-post';
+import { useGetMeQuery } from '../api/get-me';
+import { useGetPostCountQuery } from '../api/get-post-count';
+import { useGetTagOptionsQuery } from '../api/get-tag-options';
+import { postLimitState, type PostLimitState } from '../rules/post-limit';
+
+/** Spec §2 Create New Post: the free-limit notes, or the 'Post Limit Reached' panel instead of the form. */
+export function AddPost() {
+  const { user } = useAuthState();
+  const email = user?.email ?? '';
+  const me = useGetMeQuery(undefined, { skip: !user });
+  const count = useGetPostCountQuery(email, { skip: !email });
+
+  if (me.isLoading || count.isLoading) {
+    return (
+      <Stack spacing={2} aria-busy="true" aria-label="Loading the post form">
+        <Skeleton variant="text" width={240} height={48} />
+        <Skeleton variant="rounded" height={360} />
+      </Stack>
+    );
+  }
+  if (!me.data || !count.data) return <Alert severity="error">The post form could not be loaded. Please try again later.</Alert>;
+
+  const limit = postLimitState(count.data.count, me.data.isMember);
+  return (
+    <Stack spacing={3}>
+      <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
+        Add Post
+      </Typography>
+      {limit.kind === 'reached' ? (
+        <PostLimitReached limit={limit.limit} />
+      ) : (
+        <>
+          <PostLimitNote state={limit} />
+          <NewPostForm authorName={me.data.name || ANONYMOUS_NAME} authorPhoto={me.data.photoURL} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function PostLimitNote({ state }: { state: PostLimitState }) {
+  if (state.kind !== 'free') return null;
+  return (
+    <Alert severity={state.warning ? 'warning' : 'info'}>
+      <span>{`You have created ${state.count} out of ${state.limit} posts.`}</span>
+      {state.warning && <strong style={{ display: 'block', marginTop: 4 }}>You're approaching the limit for free users.</strong>}
+    </Alert>
+  );
+}
+
+function PostLimitReached({ limit }: { limit: number }) {
+  return (
+    <Paper component="section" aria-labelledby="limit-title" variant="outlined" sx={{ p: { xs: 3, sm: 5 }, textAlign: 'center' }}>
+      <Lock color="warning" aria-hidden sx={{ fontSize: 48 }} />
+      <Typography id="limit-title" variant="h5" component="h2" sx={{ fontWeight: 700, mt: 1 }}>
+        Post Limit Reached
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 1, mb: 3 }}>
+        {`Free users can create up to ${limit} posts. Become a member to post as much as you like.`}
+      </Typography>
+      <Button component={RouterLink} to="/membership" variant="contained" size="large">
+        Become a Member
+      </Button>
+    </Paper>
+  );
+}
+
+type Field = 'title' | 'description' | 'tags';
+
+function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPhoto: string }) {
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+  const [tags, setTags] = useState<string[]>([]);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const tagOptions = useGetTagOptionsQuery();
+  const [createPost, { isLoading }] = useCreatePostMutation();
+  const toast = useToast();
+  const dialogs = useDialogs();
+  const navigate = useNavigate();
+
+  const titleRef = useRef<HTMLInputElement>(null);
+  const descriptionRef = useRef<HTMLTextAreaElement>(null);
+
+  /** One message per field, and the first field in error takes the focus so it is read out. */
+  const showErrors = (fields: FieldErrors) => {
+    const next = { title: fields.title?.[0], description: fields.description?.[0], tags: Object.entries(fields).find(([path]) => path.startsWith('tags'))?.[1][0] };
+    setErrors(next);
+    if (next.title) titleRef.current?.focus();
+    else if (next.description) descriptionRef.current?.focus();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = CreatePostRequest.safeParse({ title, description, tags });
+    if (!parsed.success) {
+      const fields: FieldErrors = {};
+      for (const issue of parsed.error.issues) (fields[issue.path.join('.')] ??= []).push(issue.message);
+      showErrors(fields);
+      return;
+    }
+    try {
+      await createPost(parsed.data).unwrap();
+    } catch (error) {
+      const server = serverError(error as FetchBaseQueryError);
+      if (server?.code === ErrorCode.POST_LIMIT_REACHED) {
+        // the count shown was stale: the page turns into the limit panel once it is read again
+        await dialogs.alert({ title: 'Post Limit Reached', message: server.message });
+        return;
+      }
+      if (server) showErrors(server.fields);
+      toast({ message: 'Failed to create post', severity: 'error' });
+      return;
+    }
+    toast({ message: 'Your post has been created.' });
+    navigate('/dashboard/my-post');
+  };
+
+  const clear = (field: Field) => setErrors((current) => ({ ...current, [field]: undefined }));
+
+  return (
+    <Card>
+      <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 3 }}>
+          <Avatar src={authorPhoto || defaultAvatar} alt="" aria-hidden slotProps={{ img: { referrerPolicy: 'no-referrer' } }}>
+            <img src={defaultAvatar} alt="" width={40} height={40} />
+          </Avatar>
+          <Box>
+            <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+              Posting as
+            </Typography>
+            <Typography sx={{ fontWeight: 600 }}>{authorName}</Typography>
+          </Box>
+        </Stack>
+        <Box component="form" onSubmit={(event) => void submit(event)} noValidate aria-label="New post">
+          <Stack spacing={2.5}>
+            <TextField
+              label="Post Title *"
+              inputRef={titleRef}
+              value={title}
+              onChange={(event) => {
+                setTitle(event.target.value);
+                clear('title');
+              }}
+              error={!!errors.title}
+              helperText={errors.title}
+              slotProps={{ htmlInput: { maxLength: POST_TITLE_MAX, 'aria-required': true } }}
+              fullWidth
+            />
+            <TextField
+              label="Post Description *"
+              inputRef={descriptionRef}
+              value={description}
+              onChange={(event) => {
+                setDescription(event.target.value);
+                clear('description');
+              }}
+              error={!!errors.description}
+              helperText={errors.description}
+              slotProps={{ htmlInput: { 'aria-required': true } }}
+              multiline
+              rows={6}
+              fullWidth
+            />
+            <Autocomplete
+              multiple
+              disableCloseOnSelect
+              options={tagOptions.data ?? []}
+              loading={tagOptions.isLoading}
+              value={tags}
+              onChange={(_event, value) => {
+                setTags(value);
+                clear('tags');
+              }}
+              getOptionDisabled={(option) => tags.length >= POST_TAGS_MAX && !tags.includes(option)}
+              filterSelectedOptions
+              renderValue={(value, getItemProps) =>
+                value.map((tag, index) => {
+                  const { key, ...itemProps } = getItemProps({ index });
+                  return <Chip key={key} label={`#${tag}`} size="small" color="primary" variant="outlined" {...itemProps} />;
+                })
+              }
+              renderInput={(params) => (
+                <TextField
+                  {...params}
+                  label="Tags (Select at least one)"
+                  error={!!errors.tags}
+                  helperText={errors.tags ?? (tagOptions.isError ? 'The tags could not be loaded.' : `Up to ${POST_TAGS_MAX} tags.`)}
+                />
+              )}
+            />
+            <Box>
+              <Button type="submit" variant="contained" size="large" loading={isLoading}>
+                Create Post
+              </Button>
+            </Box>
+          </Stack>
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,104 @@
+// @vitest-environment jsdom
+import { FREE_POST_LIMIT } from '@forum/contracts';
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { currentPath, me, renderAt, stubApi, type Routes } from '../testing/render';
+import { AddPost } from './AddPost';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const reads = (count: number, isMember = false): Routes => ({
+  'GET /api/me': () => ({ body: me(isMember) }),
+  'GET /api/user-post-count/bob%40forum.local': () => ({ body: { count } }),
+  'GET /api/tags': () => ({ body: ['React', 'DevOps', 'Career'] }),
+});
+
+const renderPage = () => renderAt(<AddPost />, { path: '/dashboard/add-post' });
+const WARNING = "You're approaching the limit for free users.";
+
+describe('Add Post: the free limit', () => {
+  it.each([0, 1, 2, 3])('a free user with %i posts sees the count line and the form, no warning', async (count) => {
+    stubApi(reads(count));
+    renderPage();
+    expect(await screen.findByText(`You have created ${count} out of ${FREE_POST_LIMIT} posts.`)).toBeTruthy();
+    expect(screen.queryByText(WARNING)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Create Post' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Post Limit Reached' })).toBeNull();
+  });
+
+  it('a free user with 4 posts is also warned', async () => {
+    stubApi(reads(4));
+    renderPage();
+    expect(await screen.findByText(`You have created 4 out of ${FREE_POST_LIMIT} posts.`)).toBeTruthy();
+    expect(screen.getByText(WARNING)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Create Post' })).toBeTruthy();
+  });
+
+  it('a free user with 5 posts gets the Post Limit Reached panel instead of the form', async () => {
+    stubApi(reads(5));
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Post Limit Reached' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Become a Member' }).getAttribute('href')).toBe('/membership');
+    expect(screen.queryByRole('button', { name: 'Create Post' })).toBeNull();
+    expect(screen.queryByRole('textbox', { name: 'Post Title *' })).toBeNull();
+  });
+
+  it('a member sees neither the count nor the panel, whatever their count', async () => {
+    stubApi(reads(12, true));
+    renderPage();
+    expect(await screen.findByRole('button', { name: 'Create Post' })).toBeTruthy();
+    expect(screen.queryByText(/You have created/)).toBeNull();
+    expect(screen.queryByText(WARNING)).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Post Limit Reached' })).toBeNull();
+  });
+});
+
+describe('Add Post: the form', () => {
+  it('shows the author and sends title, description and the chosen tags, then goes to My Posts', async () => {
+    let sent: unknown;
+    stubApi({
+      ...reads(1),
+      'POST /api/posts': async (request) => {
+        sent = await request.json();
+        return { status: 201, body: { id: '6f1c8a52-1111-4a4a-9a9a-000000000001', position: '12.3' } };
+      },
+    });
+    renderPage();
+    expect(await screen.findByText('Bob Chen')).toBeTruthy();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Post Title *' }), 'My new post');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Post Description *' }), 'Some words');
+    await userEvent.click(screen.getByRole('combobox', { name: 'Tags (Select at least one)' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'React' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create Post' }));
+    await waitFor(() => expect(currentPath()).toBe('/dashboard/my-post'));
+    expect(sent).toEqual({ title: 'My new post', description: 'Some words', tags: ['React'] });
+  });
+
+  it('asks for title and description before sending anything', async () => {
+    const { calls } = stubApi(reads(0));
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Create Post' }));
+    expect(await screen.findByText('Title is required')).toBeTruthy();
+    expect(screen.getByText('Description is required')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Post Title *' }));
+    expect(calls).not.toContain('POST /api/posts');
+  });
+
+  it('on failure says Failed to create post and shows the server messages on the fields', async () => {
+    stubApi({
+      ...reads(0),
+      'POST /api/posts': () => ({ status: 400, body: { error: { code: 'VALIDATION_FAILED', message: 'Invalid request', details: { title: ['Title is too spammy'] } } } }),
+    });
+    renderPage();
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Post Title *' }), 'BUY NOW');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Post Description *' }), 'cheap');
+    await userEvent.click(screen.getByRole('button', { name: 'Create Post' }));
+    expect(await screen.findByText('Failed to create post')).toBeTruthy();
+    expect(screen.getByText('Title is too spammy')).toBeTruthy();
+    expect(currentPath()).toBe('/dashboard/add-post');
+  });
+});

@@ -1,0 +1,147 @@
+import { type PostListItem, RECENT_POSTS } from '@forum/contracts';
+import PhotoCamera from '@mui/icons-material/PhotoCameraOutlined';
+import WorkspacePremium from '@mui/icons-material/WorkspacePremium';
+import MilitaryTech from '@mui/icons-material/MilitaryTech';
+import { Alert, Avatar, Box, Button, Card, CardContent, Chip, Link, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import defaultAvatar from '../../../assets/default-avatar.svg';
+import { PostStats } from '../../../components/PostStats';
+import { useAuthState } from '../../../lib/auth';
+import { formatDate } from '../../../lib/format';
+import { useGetProfileQuery } from '../api/get-profile';
+import { ChangePhotoDialog } from './ChangePhotoDialog';
+import { GOLD } from './MembershipPage';
+
+/** Spec §2 My Profile: photo, name, email, Change Photo, the badge, three statistics and the recent posts. */
+export function MyProfile() {
+  const { user } = useAuthState();
+  const email = user?.email ?? '';
+  const { data: profile, isLoading, isError } = useGetProfileQuery(email, { skip: !email });
+  const [changing, setChanging] = useState(false);
+  // shown at once; the profile read after the change carries the same address
+  const [changedPhoto, setChangedPhoto] = useState<string | null>(null);
+
+  if (isLoading) return <ProfileSkeleton />;
+  if (isError || !profile) return <Alert severity="error">Your profile could not be loaded. Please try again later.</Alert>;
+
+  const { user: me, stats, recentPosts } = profile;
+  const photo = changedPhoto ?? me.photoURL;
+  const gold = me.badge === 'Gold';
+
+  return (
+    <Stack spacing={3}>
+      <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
+        My Profile
+      </Typography>
+      <Card>
+        <CardContent sx={{ p: { xs: 2.5, sm: 3 } }}>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: 'center' }}>
+            <Avatar
+              src={photo || defaultAvatar}
+              alt={`Photo of ${me.name}`}
+              slotProps={{ img: { referrerPolicy: 'no-referrer' } }}
+              sx={{ width: 112, height: 112, border: 3, borderColor: gold ? GOLD : 'divider' }}
+            >
+              <img src={defaultAvatar} alt="" width={112} height={112} />
+            </Avatar>
+            <Stack spacing={1} sx={{ flex: 1, minWidth: 0, alignItems: { xs: 'center', sm: 'flex-start' }, textAlign: { xs: 'center', sm: 'left' } }}>
+              <Typography variant="h5" component="h2" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
+                {me.name}
+              </Typography>
+              <Typography color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                {me.email ?? email}
+              </Typography>
+              <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', justifyContent: 'center', rowGap: 1 }}>
+                {gold ? (
+                  <Chip icon={<WorkspacePremium />} label="Gold" sx={{ bgcolor: '#fdf6dc', color: '#7a5d00', fontWeight: 700, '& .MuiChip-icon': { color: GOLD } }} />
+                ) : (
+                  <Chip icon={<MilitaryTech />} label="Bronze Member" sx={{ bgcolor: '#f6ebe2', color: '#7a4a24', fontWeight: 700, '& .MuiChip-icon': { color: '#b06d3b' } }} />
+                )}
+              </Stack>
+              <Button variant="outlined" startIcon={<PhotoCamera />} onClick={() => setChanging(true)} sx={{ mt: 1 }}>
+                Change Photo
+              </Button>
+            </Stack>
+          </Stack>
+        </CardContent>
+      </Card>
+      {changing && <ChangePhotoDialog open current={photo} onClose={() => setChanging(false)} onChanged={setChangedPhoto} />}
+
+      <Box component="section" aria-labelledby="stats-heading">
+        <Typography id="stats-heading" variant="h6" component="h2" sx={{ mb: 1.5, fontWeight: 700 }}>
+          Statistics
+        </Typography>
+        <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'repeat(3, 1fr)', gap: { xs: 1, sm: 2 } }}>
+          <Statistic label="Posts" value={stats.posts} />
+          <Statistic label="Comments written" value={stats.comments} />
+          <Statistic label="Up votes received" value={stats.upVotes} />
+        </Box>
+      </Box>
+
+      <Box component="section" aria-labelledby="recent-heading">
+        <Typography id="recent-heading" variant="h6" component="h2" sx={{ mb: 1.5, fontWeight: 700 }}>
+          Recent posts
+        </Typography>
+        {recentPosts.length === 0 ? (
+          <Paper variant="outlined" sx={{ p: 3, textAlign: 'center' }}>
+            <Typography color="text.secondary">You have not written any posts yet.</Typography>
+            <Button component={RouterLink} to="/dashboard/add-post" sx={{ mt: 1 }}>
+              Add Post
+            </Button>
+          </Paper>
+        ) : (
+          <Stack spacing={1.5}>
+            {recentPosts.slice(0, RECENT_POSTS).map((post) => (
+              <RecentPost key={post._id} post={post} />
+            ))}
+          </Stack>
+        )}
+      </Box>
+    </Stack>
+  );
+}
+
+function Statistic({ label, value }: { label: string; value: number }) {
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, display: 'flex', flexDirection: 'column-reverse', alignItems: 'center', justifyContent: 'flex-end', textAlign: 'center' }}>
+      <Typography component="dt" color="text.secondary" variant="body2">
+        {label}
+      </Typography>
+      <Typography component="dd" variant="h4" sx={{ m: 0, fontWeight: 800, color: 'primary.main', fontSize: { xs: '1.6rem', sm: '2.125rem' } }}>
+        {value}
+      </Typography>
+    </Paper>
+  );
+}
+
+function RecentPost({ post }: { post: PostListItem }) {
+  return (
+    <Card component="article">
+      <CardContent sx={{ '&:last-child': { pb: 2 } }}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
+          <Box sx={{ minWidth: 0 }}>
+            <Link component={RouterLink} to={`/post/${encodeURIComponent(post._id)}`} variant="subtitle1" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+              {post.title}
+            </Link>
+            <Typography variant="caption" color="text.secondary" component="time" dateTime={post.createdAt} sx={{ display: 'block' }}>
+              {formatDate(post.createdAt)}
+            </Typography>
+          </Box>
+          <PostStats upVote={post.upVote} downVote={post.downVote} commentCount={post.commentCount} />
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}
+
+function ProfileSkeleton() {
+  return (
+    <Stack spacing={3} aria-busy="true" aria-label="Loading your profile">
+      <Skeleton variant="text" width={200} height={48} />
+      <Skeleton variant="rounded" height={160} />
+      <Skeleton variant="rounded" height={96} />
+      <Skeleton variant="rounded" height={180} />
+    </Stack>
+  );
+}

@@ -1,0 +1,88 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BOB, renderAt, stubApi } from '../testing/render';
+import { MyProfile } from './MyProfile';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const recent = (n: number) => ({
+  _id: `6f1c8a52-1111-4a4a-9a9a-00000000000${n}`,
+  title: `Post number ${n}`,
+  summary: '',
+  tags: [],
+  authorName: BOB.name,
+  authorPhoto: '',
+  createdAt: '2026-11-20T09:30:00.000Z',
+  upVote: n,
+  downVote: 0,
+  commentCount: 2 * n,
+});
+
+const profile = (isMember: boolean, photoURL = '') => ({
+  user: { _id: BOB.id, name: BOB.name, photoURL, role: 'user', isMember, badge: isMember ? 'Gold' : 'Bronze', email: BOB.email },
+  stats: { posts: 4, comments: 9, upVotes: 13 },
+  recentPosts: [recent(1), recent(2), recent(3)],
+});
+
+const renderPage = () => renderAt(<MyProfile />, { path: '/dashboard' });
+
+describe('My Profile', () => {
+  it('shows the name, email, Bronze badge, three statistics and the recent posts with votes and comments', async () => {
+    stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }) });
+    renderPage();
+    expect(await screen.findByRole('heading', { name: BOB.name })).toBeTruthy();
+    expect(screen.getByText(BOB.email)).toBeTruthy();
+    expect(screen.getByText('Bronze Member')).toBeTruthy();
+    const stats = screen.getByRole('heading', { name: 'Statistics' }).parentElement!;
+    expect(stats.textContent).toContain('Posts4');
+    expect(stats.textContent).toContain('Comments written9');
+    expect(stats.textContent).toContain('Up votes received13');
+    const posts = screen.getAllByRole('article');
+    expect(posts).toHaveLength(3);
+    expect(posts[1]!.textContent).toContain('2 up votes');
+    expect(posts[1]!.textContent).toContain('4 comments');
+  });
+
+  it('shows Gold for a member', async () => {
+    stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(true) }) });
+    renderPage();
+    expect(await screen.findByText('Gold')).toBeTruthy();
+    expect(screen.queryByText('Bronze Member')).toBeNull();
+  });
+
+  it('Change Photo sends the new address and shows the new photo at once', async () => {
+    let sent: unknown;
+    const url = 'https://img.example/bob.png';
+    stubApi({
+      'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }),
+      'PATCH /api/me': async (request) => {
+        sent = await request.json();
+        return { body: { id: BOB.id, position: '30.1' } };
+      },
+    });
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Change Photo' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change Photo' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Photo URL' }), url);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toEqual({ photoURL: url });
+    expect(screen.getByRole('img', { name: `Photo of ${BOB.name}` }).getAttribute('src')).toBe(url);
+  });
+
+  it('Change Photo refuses an address that is not http(s) without calling the server', async () => {
+    const { calls } = stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }) });
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Change Photo' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change Photo' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Photo URL' }), 'javascript:alert(1)');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Photo URL must be a http(s) URL')).toBeTruthy();
+    expect(calls).not.toContain('PATCH /api/me');
+  });
+});

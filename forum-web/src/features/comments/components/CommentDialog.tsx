@@ -1,0 +1,31 @@
+import type { CommentItem } from '@forum/contracts';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
+import { useId } from 'react';
+import { AuthorAvatar } from '../../../components/AuthorAvatar';
+import { formatDateTime } from '../hooks/comment-preview';
+
+/** 'Read more' (spec §2): the author, the full text, when it was posted, Close. */
+export function CommentDialog({ comment, open, onClose }: { comment: CommentItem; open: boolean; onClose: () => void }) {
+  const titleId = useId();
+  return (
+    <Dialog open={open} onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
+      <DialogTitle id={titleId}>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+          <AuthorAvatar name={comment.authorName} photo={comment.authorPhoto} size={36} />
+          <span>Comment by {comment.authorName}</span>
+        </Stack>
+      </DialogTitle>
+      <DialogContent>
+        <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{comment.text}</Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+          Posted on <time dateTime={comment.createdAt}>{formatDateTime(comment.createdAt)}</time>
+        </Typography>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} variant="contained" autoFocus>
+          Close
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,42 @@
+import { Button, Stack, TextField } from '@mui/material';
+import { COMMENT_MAX } from '@forum/contracts';
+import { useState, type FormEvent } from 'react';
+import { useToast } from '../../../components/toast/ToastProvider';
+import { useAddCommentMutation } from '../api/add-comment';
+
+/** Spec §4 Comment posting: an empty comment (after trimming) is ignored; after success the input clears. */
+export function CommentForm({ postId }: { postId: string }) {
+  const [text, setText] = useState('');
+  const [addComment, { isLoading }] = useAddCommentMutation();
+  const toast = useToast();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = text.trim();
+    if (trimmed.length === 0 || isLoading) return;
+    const result = await addComment({ postId, text: trimmed });
+    if ('error' in result) {
+      toast({ message: 'Failed to post comment', severity: 'error' });
+      return;
+    }
+    setText('');
+  };
+
+  return (
+    <Stack component="form" onSubmit={submit} direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
+      <TextField
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        placeholder="Write a comment..."
+        slotProps={{ htmlInput: { 'aria-label': 'Write a comment', maxLength: COMMENT_MAX } }}
+        multiline
+        minRows={2}
+        fullWidth
+        size="small"
+      />
+      <Button type="submit" variant="contained" disabled={isLoading} sx={{ flexShrink: 0, minWidth: 96 }}>
+        {isLoading ? 'Posting...' : 'Post'}
+      </Button>
+    </Stack>
+  );
+}

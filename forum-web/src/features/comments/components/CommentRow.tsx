@@ -1,0 +1,105 @@
+import { ErrorCode, REPORT_FEEDBACK, type CommentItem, type ReportCommentRequest } from '@forum/contracts';
+import { Box, Button, FormControl, MenuItem, Select, Stack, TableCell, TableRow, Typography } from '@mui/material';
+import { useState } from 'react';
+import { AuthorAvatar } from '../../../components/AuthorAvatar';
+import { useToast } from '../../../components/toast/ToastProvider';
+import { serverError } from '../../../lib/http-error';
+import { useReportCommentMutation } from '../api/report-comment';
+import { commentPreview } from '../hooks/comment-preview';
+import { CommentDialog } from './CommentDialog';
+
+type Feedback = ReportCommentRequest['feedback'];
+
+/** Spec §2: what each feedback option says. */
+export const FEEDBACK_LABELS: Record<Feedback, string> = {
+  spam: 'This is spam',
+  inappropriate: 'Inappropriate content',
+  offensive: 'Offensive language',
+};
+
+/**
+ * One comment of the comments table (spec §2 Post Comments, §4 Comment report): choosing a
+ * feedback enables Report; after the report the choice is cleared. A comment this reader has
+ * reported (now, or earlier as the server says) is not reported a second time.
+ */
+export function CommentRow({ comment }: { comment: CommentItem }) {
+  const [feedback, setFeedback] = useState<Feedback | ''>('');
+  const [reported, setReported] = useState(false);
+  const [reading, setReading] = useState(false);
+  const [report, { isLoading }] = useReportCommentMutation();
+  const toast = useToast();
+  const { preview, cut } = commentPreview(comment.text);
+
+  const submit = async () => {
+    if (!feedback) return;
+    const result = await report({ commentId: comment._id, feedback });
+    if ('data' in result) {
+      setFeedback('');
+      setReported(true);
+      toast({ message: 'Reported! Your report has been submitted' });
+    } else if (serverError(result.error)?.code === ErrorCode.ALREADY_REPORTED) {
+      setFeedback('');
+      setReported(true);
+      toast({ message: 'You have already reported this comment. It was not reported again.', severity: 'info' });
+    } else {
+      toast({ message: 'Failed to submit report', severity: 'error' });
+    }
+  };
+
+  return (
+    <TableRow>
+      <TableCell>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+          <AuthorAvatar name={comment.authorName} photo={comment.authorPhoto} size={36} />
+          <Box sx={{ minWidth: 0 }}>
+            <Typography variant="subtitle2" component="div">
+              {comment.authorName}
+            </Typography>
+            {comment.authorEmail && (
+              <Typography variant="caption" component="div" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                {comment.authorEmail}
+              </Typography>
+            )}
+          </Box>
+        </Stack>
+      </TableCell>
+      <TableCell sx={{ overflowWrap: 'anywhere' }}>
+        {preview}
+        {cut && (
+          <>
+            {' '}
+            <Button size="small" onClick={() => setReading(true)} sx={{ p: 0, minWidth: 0, verticalAlign: 'baseline', textTransform: 'none' }}>
+              Read more
+            </Button>
+            <CommentDialog comment={comment} open={reading} onClose={() => setReading(false)} />
+          </>
+        )}
+      </TableCell>
+      <TableCell>
+        <FormControl size="small" sx={{ minWidth: 190 }} disabled={reported || isLoading}>
+          <Select
+            value={feedback}
+            displayEmpty
+            onChange={(event) => setFeedback(event.target.value as Feedback | '')}
+            inputProps={{ 'aria-label': `Feedback on the comment by ${comment.authorName}` }}
+            renderValue={(value) => (value ? FEEDBACK_LABELS[value as Feedback] : <Box component="span" sx={{ color: 'text.secondary' }}>Select Feedback</Box>)}
+          >
+            <MenuItem value="" disabled>
+              Select Feedback
+            </MenuItem>
+            {REPORT_FEEDBACK.map((option) => (
+              <MenuItem key={option} value={option}>
+                {FEEDBACK_LABELS[option]}
+              </MenuItem>
+            ))}
+          </Select>
+        </FormControl>
+      </TableCell>
+      <TableCell>
+        <Button variant="contained" color="error" size="small" disabled={!feedback || reported || isLoading} onClick={() => void submit()}>
+          {reported ? 'Reported' : isLoading ? 'Reporting...' : 'Report'}
+        </Button>
+      </TableCell>
+    </TableRow>
+  );
+}

@@ -1,0 +1,116 @@
+// @vitest-environment jsdom
+import { COMMENT_PREVIEW_LENGTH, type CommentItem } from '@forum/contracts';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describeRequest, json, renderWithApp } from '../../../testing/render-with-app';
+import { CommentsTable } from './CommentsTable';
+
+const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
+const LONG_TEXT = 'Blue-green deploys need backward compatible migrations first.';
+const comments: CommentItem[] = [
+  { _id: 'c1', postId: POST_ID, text: 'Short one', authorName: 'Bob Chen', authorEmail: 'bob@forum.local', authorPhoto: '', createdAt: '2026-11-23T18:00:00.000Z' },
+  { _id: 'c2', postId: POST_ID, text: LONG_TEXT, authorName: 'Carol Diaz', authorPhoto: '', createdAt: '2026-11-23T19:30:00.000Z' },
+];
+
+function fakeServer({ list = comments, reportStatus = 201 }: { list?: CommentItem[]; reportStatus?: number } = {}) {
+  const reports: Array<{ path: string; body: unknown }> = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const { method, path } = describeRequest(input, init);
+      if (method === 'GET' && path === `/comments/${POST_ID}`) return json(list);
+      if (method === 'POST' && path.endsWith('/report')) {
+        reports.push({ path, body: await (input as Request).clone().json() });
+        if (reportStatus === 409) return json({ error: { code: 'ALREADY_REPORTED', message: 'You have already reported this comment' } }, 409);
+        if (reportStatus !== 201) return json({ error: { code: 'INTERNAL', message: 'boom' } }, reportStatus);
+        return json({ id: 'r1', position: '901.1' }, 201);
+      }
+      return json({ error: { code: 'NOT_FOUND', message: 'no' } }, 404);
+    }),
+  );
+  return { reports };
+}
+
+const renderTable = () => renderWithApp(<CommentsTable postId={POST_ID} />, { path: `/post/${POST_ID}/comments`, route: '/post/:postId/comments' });
+const rowOf = async (name: string) => (await screen.findByRole('cell', { name: new RegExp(name) })).closest('tr')!;
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('the comments table', () => {
+  it("shows each commenter, the email only where the server gave it, and cuts long comments with 'Read more'", async () => {
+    fakeServer();
+    renderTable();
+    const bob = await rowOf('Bob Chen');
+    within(bob).getByText('bob@forum.local');
+    within(bob).getByText('Short one');
+    expect(within(bob).queryByRole('button', { name: 'Read more' })).toBeNull();
+
+    const carol = await rowOf('Carol Diaz');
+    expect(within(carol).queryByText(/@/)).toBeNull();
+    within(carol).getByText(`${LONG_TEXT.slice(0, COMMENT_PREVIEW_LENGTH)}...`, { exact: false });
+    expect(within(carol).queryByText(LONG_TEXT)).toBeNull();
+
+    await userEvent.click(within(carol).getByRole('button', { name: 'Read more' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Comment by Carol Diaz' });
+    within(dialog).getByText(LONG_TEXT);
+    within(dialog).getByText(/Posted on/);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('enables Report only once a feedback is chosen, sends it, confirms and clears the choice', async () => {
+    const { reports } = fakeServer();
+    renderTable();
+    const bob = await rowOf('Bob Chen');
+    const report = within(bob).getByRole('button', { name: 'Report' });
+    expect(report).toHaveProperty('disabled', true);
+
+    await userEvent.click(within(bob).getByRole('combobox', { name: 'Feedback on the comment by Bob Chen' }));
+    const options = within(await screen.findByRole('listbox')).getAllByRole('option').map((option) => option.textContent);
+    expect(options).toEqual(['Select Feedback', 'This is spam', 'Inappropriate content', 'Offensive language']);
+    await userEvent.click(screen.getByRole('option', { name: 'Offensive language' }));
+    expect(within(bob).getByRole('button', { name: 'Report' })).toHaveProperty('disabled', false);
+
+    await userEvent.click(within(bob).getByRole('button', { name: 'Report' }));
+    await screen.findByText('Reported! Your report has been submitted');
+    expect(reports).toEqual([{ path: '/comments/c1/report', body: { feedback: 'offensive' } }]);
+    within(bob).getByText('Select Feedback');
+    expect(within(bob).getByRole('button', { name: 'Reported' })).toHaveProperty('disabled', true);
+  });
+
+  it('says clearly when the comment was already reported, and does not offer a second report', async () => {
+    const { reports } = fakeServer({ reportStatus: 409 });
+    renderTable();
+    const carol = await rowOf('Carol Diaz');
+    await userEvent.click(within(carol).getByRole('combobox'));
+    await userEvent.click(await screen.findByRole('option', { name: 'This is spam' }));
+    await userEvent.click(within(carol).getByRole('button', { name: 'Report' }));
+
+    await screen.findByText(/You have already reported this comment/);
+    expect(within(carol).getByRole('button', { name: 'Reported' })).toHaveProperty('disabled', true);
+    expect(reports).toHaveLength(1);
+  });
+
+  it("toasts 'Failed to submit report' when the report fails, keeping the choice to try again", async () => {
+    fakeServer({ reportStatus: 500 });
+    renderTable();
+    const bob = await rowOf('Bob Chen');
+    await userEvent.click(within(bob).getByRole('combobox'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Inappropriate content' }));
+    await userEvent.click(within(bob).getByRole('button', { name: 'Report' }));
+    await screen.findByText('Failed to submit report');
+    expect(within(bob).getByRole('button', { name: 'Report' })).toHaveProperty('disabled', false);
+  });
+
+  it("says 'Loading comments...' first, then 'No comments yet. Be the first to comment!' for a post without comments", async () => {
+    fakeServer({ list: [] });
+    renderTable();
+    screen.getByText('Loading comments...');
+    await screen.findByText('No comments yet. Be the first to comment!');
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+});

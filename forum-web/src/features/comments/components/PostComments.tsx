@@ -1,0 +1,112 @@
+import FlagOutlined from '@mui/icons-material/FlagOutlined';
+import { Box, Button, Link, List, ListItem, ListItemAvatar, ListItemText, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import { useEffect, useRef } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { AuthorAvatar } from '../../../components/AuthorAvatar';
+import { useAuthState } from '../../../lib/auth';
+import { useGetCommentsQuery } from '../api/get-comments';
+import { formatDateTime } from '../hooks/comment-preview';
+import { CommentForm } from './CommentForm';
+
+export const commentsPagePath = (postId: string) => `/post/${encodeURIComponent(postId)}/comments`;
+
+/**
+ * The comments under a post (spec §2 Post detail): the list, the form for signed-in readers,
+ * 'Login to comment' for visitors, and the link to the comments page. The section's id is
+ * 'comments', so /post/{id}#comments (My Posts' Comments action) lands here.
+ */
+export function PostComments({ postId }: { postId: string }) {
+  const { status } = useAuthState();
+  const location = useLocation();
+  const { data: comments = [], error, isLoading } = useGetCommentsQuery(postId);
+  const sectionRef = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    if (error) console.error('Loading comments failed', error);
+  }, [error]);
+
+  // The list arrives after the page: scroll to it once it is there when the link asked for it.
+  const scrolled = useRef(false);
+  useEffect(() => {
+    if (location.hash === '#comments' && !isLoading && !scrolled.current) {
+      scrolled.current = true;
+      sectionRef.current?.scrollIntoView({ block: 'start' });
+    }
+  }, [isLoading, location.hash]);
+
+  return (
+    <Paper
+      component="section"
+      id="comments"
+      ref={sectionRef}
+      variant="outlined"
+      aria-labelledby="comments-heading"
+      sx={{ mt: 3, p: { xs: 2.5, md: 4 }, scrollMarginTop: 80 }}
+    >
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1, mb: 2 }}>
+        <Typography id="comments-heading" variant="h6" component="h2" sx={{ fontWeight: 700 }}>
+          Comments
+        </Typography>
+        <Button component={RouterLink} to={commentsPagePath(postId)} size="small" startIcon={<FlagOutlined />}>
+          View and report comments
+        </Button>
+      </Stack>
+
+      {status === 'authenticated' ? (
+        <CommentForm postId={postId} />
+      ) : status === 'anonymous' ? (
+        // No '#comments' in the way back: the realm refuses a return address with a fragment.
+        <Typography color="text.secondary">
+          <Link component={RouterLink} to="/joinUs" state={{ from: location.pathname }} sx={{ fontWeight: 600 }}>
+            Login to comment
+          </Link>
+        </Typography>
+      ) : null}
+
+      {isLoading ? (
+        <Stack spacing={2} sx={{ mt: 3 }} aria-busy="true" aria-label="Loading comments">
+          {[0, 1].map((i) => (
+            <Stack key={i} direction="row" spacing={1.5}>
+              <Skeleton variant="circular" width={36} height={36} />
+              <Box sx={{ flex: 1 }}>
+                <Skeleton width="30%" />
+                <Skeleton width="80%" />
+              </Box>
+            </Stack>
+          ))}
+        </Stack>
+      ) : comments.length === 0 ? (
+        <Typography color="text.secondary" sx={{ mt: 3 }}>
+          No comments yet. Be the first to comment!
+        </Typography>
+      ) : (
+        <List aria-label="Comments" sx={{ mt: 2 }}>
+          {comments.map((comment) => (
+            <ListItem key={comment._id} alignItems="flex-start" disableGutters divider>
+              <ListItemAvatar sx={{ minWidth: 48 }}>
+                <AuthorAvatar name={comment.authorName} photo={comment.authorPhoto} size={36} />
+              </ListItemAvatar>
+              <ListItemText
+                primary={
+                  <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline', flexWrap: 'wrap' }}>
+                    <Typography component="span" variant="subtitle2">
+                      {comment.authorName}
+                    </Typography>
+                    <Typography component="time" variant="caption" color="text.secondary" dateTime={comment.createdAt}>
+                      {formatDateTime(comment.createdAt)}
+                    </Typography>
+                  </Stack>
+                }
+                secondary={comment.text}
+                slotProps={{
+                  primary: { component: 'div' },
+                  secondary: { component: 'p', color: 'text.primary', sx: { mt: 0.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' } },
+                }}
+              />
+            </ListItem>
+          ))}
+        </List>
+      )}
+    </Paper>
+  );
+}

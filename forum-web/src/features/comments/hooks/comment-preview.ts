@@ -1,0 +1,19 @@
+import { COMMENT_PREVIEW_LENGTH } from '@forum/contracts';
+
+/**
+ * Spec §2 Post Comments / §9: a comment longer than COMMENT_PREVIEW_LENGTH characters is cut
+ * there and followed by '...'. Characters, not UTF-16 units, so an emoji is never split.
+ */
+export function commentPreview(text: string): { preview: string; cut: boolean } {
+  const characters = Array.from(text);
+  if (characters.length <= COMMENT_PREVIEW_LENGTH) return { preview: text, cut: false };
+  return { preview: `${characters.slice(0, COMMENT_PREVIEW_LENGTH).join('')}...`, cut: true };
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** 'Posted on' date and time in the reader's locale; the raw value when unparsable. */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTimeFormat.format(date);
+}

@@ -1,0 +1,2 @@
+export { PostComments, commentsPagePath } from './components/PostComments';
+export { CommentsTable } from './components/CommentsTable';

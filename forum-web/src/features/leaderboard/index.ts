@@ -1,0 +1,1 @@
+export { Leaderboard } from './components/Leaderboard';

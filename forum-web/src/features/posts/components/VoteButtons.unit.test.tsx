@@ -1,0 +1,118 @@
+// @vitest-environment jsdom
+import type { PostDetail } from '@forum/contracts';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describeRequest, json, renderWithApp } from '../../../testing/render-with-app';
+import { PostDetails } from './PostDetails';
+
+const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
+const post = (changes: Partial<PostDetail> = {}): PostDetail => ({
+  _id: POST_ID,
+  title: 'Zero-downtime deploys',
+  summary: 'Blue-green...',
+  description: 'Blue-green with two processes behind nginx works.',
+  tags: ['DevOps'],
+  authorName: 'Bob Chen',
+  authorPhoto: '',
+  createdAt: '2026-11-23T18:58:54.361Z',
+  upVote: 3,
+  downVote: 1,
+  commentCount: 2,
+  myVote: 'none',
+  ...changes,
+});
+
+/** A server whose vote answer waits until the test releases it. */
+function fakeServer({ initial, afterVote, voteStatus = 200 }: { initial: PostDetail; afterVote: PostDetail; voteStatus?: number }) {
+  let current = initial;
+  let release: () => void = () => {};
+  const votes: unknown[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const { method, path } = describeRequest(input, init);
+    if (method === 'GET' && path === `/posts/${POST_ID}`) return json(current);
+    if (method === 'PUT' && path === `/posts/${POST_ID}/vote`) {
+      votes.push(await (input as Request).clone().json());
+      await new Promise<void>((resolve) => (release = resolve));
+      if (voteStatus !== 200) return json({ error: { code: 'INTERNAL', message: 'boom' } }, voteStatus);
+      current = afterVote;
+      return json({ id: POST_ID, vote: afterVote.myVote, position: '900.1' });
+    }
+    return json({ error: { code: 'NOT_FOUND', message: 'no' } }, 404);
+  });
+  vi.stubGlobal('fetch', fetch);
+  return { votes, release: () => release() };
+}
+
+const group = () => screen.getByRole('group', { name: 'Vote on this post' });
+const like = () => within(group()).getByRole('button', { name: /^Like/ });
+const dislike = () => within(group()).getByRole('button', { name: /^Dislike/ });
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('the vote buttons of a post', () => {
+  it('sends the like, keeps both buttons disabled and the counts unchanged until the server answers, then shows the new counts', async () => {
+    const server = fakeServer({ initial: post(), afterVote: post({ upVote: 4, myVote: 'up' }) });
+    renderWithApp(<PostDetails id={POST_ID} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Like 3' }));
+
+    await waitFor(() => expect(server.votes).toEqual([{ vote: 'up' }]));
+    expect(like()).toHaveProperty('disabled', true);
+    expect(dislike()).toHaveProperty('disabled', true);
+    within(group()).getByRole('button', { name: 'Like 3' });
+
+    server.release();
+    await within(group()).findByRole('button', { name: 'Like 4' });
+    expect(like()).toHaveProperty('disabled', false);
+    expect(like().getAttribute('aria-pressed')).toBe('true');
+    within(group()).getByRole('button', { name: 'Dislike 1' });
+  });
+
+  it('switches a dislike to a like with one request', async () => {
+    const server = fakeServer({ initial: post({ myVote: 'down' }), afterVote: post({ upVote: 4, downVote: 0, myVote: 'up' }) });
+    renderWithApp(<PostDetails id={POST_ID} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Like 3' }));
+    server.release();
+    await within(group()).findByRole('button', { name: 'Dislike 0' });
+    within(group()).getByRole('button', { name: 'Like 4' });
+    expect(server.votes).toEqual([{ vote: 'up' }]);
+  });
+
+  it('undoes a like when liked again', async () => {
+    const server = fakeServer({ initial: post({ myVote: 'up' }), afterVote: post({ upVote: 2, myVote: 'none' }) });
+    renderWithApp(<PostDetails id={POST_ID} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Like 3' }));
+    server.release();
+    await within(group()).findByRole('button', { name: 'Like 2' });
+    expect(server.votes).toEqual([{ vote: 'none' }]);
+    expect(like().getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it("says 'Failed to register your vote' in an Error dialog and leaves the counts when the vote fails", async () => {
+    const server = fakeServer({ initial: post(), afterVote: post(), voteStatus: 500 });
+    renderWithApp(<PostDetails id={POST_ID} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Dislike 1' }));
+    server.release();
+
+    const dialog = await screen.findByRole('dialog', { name: 'Error' });
+    within(dialog).getByText('Failed to register your vote');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(dislike()).toHaveProperty('disabled', false));
+    within(group()).getByRole('button', { name: 'Dislike 1' });
+    within(group()).getByRole('button', { name: 'Like 3' });
+  });
+
+  it('asks a visitor to sign in instead of voting, and signs in when they agree', async () => {
+    const server = fakeServer({ initial: post({ myVote: undefined }), afterVote: post() });
+    const { login } = renderWithApp(<PostDetails id={POST_ID} />, { signedIn: false });
+    await userEvent.click(await screen.findByRole('button', { name: 'Like 3' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Sign in to vote' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign in' }));
+    expect(login).toHaveBeenCalledTimes(1);
+    expect(server.votes).toEqual([]);
+  });
+});
