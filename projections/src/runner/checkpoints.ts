@@ -279,3 +279,21 @@ export async function discardBuild(db: Knex, key: BuildKey, error: string, at: L
     [error, at.transactionId.toString(), at.globalPosition.toString(), key.name, key.version, key.build],
   );
 }
+
+/**
+ * Runs `publish` (pointing the read views at the build) only if the build is still live, under
+ * the projection's lock, so that no switch comes between the look and the views. A worker that
+ * read its row as live just before a switch would otherwise point the views back at the build
+ * being retired, and dropping that build's schema would take the views with it.
+ */
+export async function publishIfLive(trx: Knex.Transaction, key: BuildKey, publish: (trx: Knex.Transaction) => Promise<void>): Promise<boolean> {
+  await lockName(trx, key.name);
+  const { rows } = await trx.raw<{ rows: { state: BuildState }[] }>(`SELECT state FROM projections.checkpoints WHERE name = ? AND version = ? AND build = ?`, [
+    key.name,
+    key.version,
+    key.build,
+  ]);
+  if (rows[0]?.state !== 'live') return false;
+  await publish(trx);
+  return true;
+}

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { createKnex, createLogger } from '@forum/platform';
 import { describe, expect, it } from 'vitest';
 import { rebuildProjections } from '../cli/rebuild.ts';
-import { readCheckpoint, requestRebuild } from './checkpoints.ts';
+import { publishIfLive, readCheckpoint, requestRebuild } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 import { createProjectionRunner, type RunnerOptions } from './runner.ts';
 import { projectionsCheck, projectionStatus } from './status.ts';
@@ -363,5 +363,29 @@ describe('blue-green rebuild', () => {
     expect(outcome.progress).toMatchObject([{ build: { build: first.build.build + 1 }, state: 'live' }]);
     expect((await readCheckpoint(log.db, first.build))?.state).toBe('retired');
     expect(await readModel('unaccounted')).toEqual({ rows: total, distinct_positions: total, total });
+  });
+
+  it('a worker that read its build as live before a switch does not point the views back at it', { timeout: 60_000 }, async () => {
+    const total = await liveThenStopped(['stale'], 200);
+    const outcome = await rebuildProjections({ db: log.db, connectionString: log.url, store: log.store, projections: [visible('stale')], requestedBy: 'operator:test', logger });
+    expect(outcome.failed).toEqual([]);
+    const viewedSchema = async () =>
+      (await log.db.raw<{ rows: { schema: string }[] }>(
+        `SELECT DISTINCT n.nspname AS schema FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid JOIN pg_class v ON v.oid = r.ev_class
+         JOIN pg_class t ON t.oid = d.refobjid JOIN pg_namespace n ON n.oid = t.relnamespace
+         WHERE v.relname = 'stale_applied' AND t.oid <> v.oid`,
+      )).rows.map((r) => r.schema);
+    expect(await viewedSchema()).toEqual(['stale_v1_b2']);
+    // the old build's worker, holding a row read before the switch, tries to republish its views
+    let published = false;
+    const republished = await log.db.transaction((trx) =>
+      publishIfLive(trx, { name: 'stale', version: 1, build: 1 }, async (t) => {
+        published = true;
+        await t.raw(`CREATE OR REPLACE VIEW read.stale_applied AS SELECT * FROM stale_v1.applied`);
+      }),
+    );
+    expect([republished, published]).toEqual([false, false]);
+    expect(await viewedSchema()).toEqual(['stale_v1_b2']);
+    expect(await readModel('stale')).toEqual({ rows: total, distinct_positions: total, total });
   });
 });

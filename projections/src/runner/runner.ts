@@ -9,6 +9,7 @@ import {
   discardBuild,
   liveBuild,
   migrateCheckpoints,
+  publishIfLive,
   notifyRunners,
   readCheckpoint,
   switchToBuild,
@@ -246,14 +247,20 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         if (!this.tailPending) await createReadIndexes(trx, projection);
       });
       if (row.error) this.log.info({ failedPosition: row.failedPosition && positionToken(row.failedPosition) }, 'resuming a halted build');
-      await db.transaction(async (trx) => {
-        if (row.state === 'live') await publishViews(trx, projection, schema);
+      const published = await db.transaction(async (trx) => {
+        // the row may be stale: a switch since then retired this build, and its views are the new build's
+        if (row.state === 'live' && !(await publishIfLive(trx, this.key, (t) => publishViews(t, projection, schema)))) return false;
         await trx.raw(
           `UPDATE projections.checkpoints SET error = NULL, failed_tx = NULL, failed_pos = NULL, updated_at = now()
            WHERE name = ? AND version = ? AND build = ? AND error IS NOT NULL`,
           [this.key.name, this.key.version, this.key.build],
         );
+        return true;
       });
+      if (!published) {
+        this.log.info('build retired: stopping');
+        return null;
+      }
       this.role = row.state;
       this.position = row.position;
       return row;
