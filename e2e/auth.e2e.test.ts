@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { startTestForum, type TestForum } from '@forum/infra/testing';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, chromiumMissingMessage } from './support.ts';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, chromiumMissingMessage, snapshot } from './support.ts';
 
 /**
  * Sign-in journeys through the realm's own login page, in Debian's Chromium, against the whole
@@ -65,14 +65,6 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     expect(pageErrors, 'uncaught errors in the page').toEqual([]);
   });
 
-  /** With E2E_ARTIFACTS=<dir>, a screenshot of the page as it is now (after transitions settle). */
-  async function snapshot(name: string) {
-    if (!process.env.E2E_ARTIFACTS) return;
-    await mkdir(process.env.E2E_ARTIFACTS, { recursive: true });
-    await page.waitForTimeout(400);
-    await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS, `${name}.png`) });
-  }
-
   /** Fills the realm's login page (infra/src/identity/pages.ts) and submits it. */
   async function signInAtRealm(email: string) {
     await page.waitForURL((url) => url.pathname.startsWith('/realms/forum/login-actions/authenticate/'));
@@ -96,7 +88,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     await avatar.waitFor();
     await page.getByRole('alert').filter({ hasText: 'Login Successfully' }).waitFor();
     await expect.poll(() => page.getByRole('link', { name: 'Join Us' }).count()).toBe(0);
-    await snapshot('forum-signed-in');
+    await snapshot(page, 'forum-signed-in');
 
     // the API accepts the page's own access token
     const created = await page.evaluate(async () => {
@@ -121,7 +113,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     const menu = page.getByRole('menu');
     await menu.getByText('Alice Martin').waitFor();
     await menu.getByRole('menuitem', { name: 'Dashboard' }).waitFor();
-    await snapshot('forum-account-menu');
+    await snapshot(page, 'forum-account-menu');
     await menu.getByRole('menuitem', { name: 'Logout' }).click();
 
     await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/');
@@ -174,7 +166,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     // react-admin's user menu shows the identity from the token and offers Logout
     const userMenu = page.getByRole('button', { name: 'Profile' });
     await expect.poll(() => userMenu.textContent(), { timeout: 10_000 }).toContain('Forum Admin');
-    await snapshot('admin-console');
+    await snapshot(page, 'admin-console');
     await userMenu.click();
     await page.getByRole('menuitem', { name: 'Logout' }).waitFor();
   });

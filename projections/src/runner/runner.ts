@@ -154,6 +154,8 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     /** The shared reader found nothing past this build's checkpoint: time to finish the replay. */
     private atTail = false;
     position: LogPosition | null = null;
+    /** Where an earlier run's staging began, not yet counted (see `stage`), as the row said at `prepare`. */
+    private stagedFrom: LogPosition | null = null;
     private subscription: Subscription | null = null;
     private loop: Promise<void> | null = null;
     private wake: (() => void) | null = null;
@@ -263,6 +265,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       }
       this.role = row.state;
       this.position = row.position;
+      this.stagedFrom = row.stagedFrom;
       return row;
     }
 
@@ -353,7 +356,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       // The staged stretch is counted once, from the log, when staging ends (counting each range's
       // relation cost a tenth of the staging); where it began is kept with the checkpoint until
       // then, so a build restarted part way still counts it all
-      const stagedFrom = (await readCheckpoint(db, this.key))?.stagedFrom ?? this.position!;
+      const stagedFrom = this.stagedFrom ?? this.position!;
       await db.raw(`UPDATE projections.checkpoints SET staged_from = ? WHERE name = ? AND version = ? AND build = ? AND staged_from IS NULL`, [
         positionToken(stagedFrom),
         this.key.name,

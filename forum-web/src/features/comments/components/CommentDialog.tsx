@@ -2,7 +2,7 @@ import type { CommentItem } from '@forum/contracts';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
 import { useId } from 'react';
 import { AuthorAvatar } from '../../../components/AuthorAvatar';
-import { formatDateTime } from '../hooks/comment-preview';
+import { formatDateTime } from '../../../lib/format';
 
 /** 'Read more' (spec §2): the author, the full text, when it was posted, Close. */
 export function CommentDialog({ comment, open, onClose }: { comment: CommentItem; open: boolean; onClose: () => void }) {

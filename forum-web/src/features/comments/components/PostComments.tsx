@@ -5,7 +5,7 @@ import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { AuthorAvatar } from '../../../components/AuthorAvatar';
 import { useAuthState } from '../../../lib/auth';
 import { useGetCommentsQuery } from '../api/get-comments';
-import { formatDateTime } from '../hooks/comment-preview';
+import { formatDateTime } from '../../../lib/format';
 import { CommentForm } from './CommentForm';
 
 export const commentsPagePath = (postId: string) => `/post/${encodeURIComponent(postId)}/comments`;

@@ -9,11 +9,3 @@ export function commentPreview(text: string): { preview: string; cut: boolean } 
   if (characters.length <= COMMENT_PREVIEW_LENGTH) return { preview: text, cut: false };
   return { preview: `${characters.slice(0, COMMENT_PREVIEW_LENGTH).join('')}...`, cut: true };
 }
-
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/** 'Posted on' date and time in the reader's locale; the raw value when unparsable. */
-export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateTimeFormat.format(date);
-}
