@@ -15,9 +15,7 @@ const proxy = { '/api': gateway, '/realms': gateway };
 export function webAppConfig(options: { base: string; libraries?: readonly { name: string; test: RegExp }[] }): UserConfig {
   const groups = [
     { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie)[\\/]/ },
-    { name: 'mui', test: /node_modules[\\/](@mui|@emotion|@babel|stylis|react-transition-group|react-is|clsx|prop-types|hoist-non-react-statics)[\\/]/ },
     ...(options.libraries ?? []),
-    { name: 'vendor', test: /node_modules[\\/]/ },
   ];
   return defineConfig({
     base: options.base,

@@ -5,6 +5,8 @@
 export const FREE_POST_LIMIT = 5;
 export const POST_LIMIT_WARNING_FROM = 4;
 export const PAGE_SIZE = 5;
+/** Pages of the home list: ceil(totalCount / PAGE_SIZE), and at least one (the empty list's). */
+export const postPageCount = (totalCount: number) => Math.max(1, Math.ceil(totalCount / PAGE_SIZE));
 export const ADMIN_PAGE_SIZE = 10;
 export const RECENT_POSTS = 3;
 export const LEADERBOARD_SIZE = 20;

@@ -1,4 +1,4 @@
-import Keycloak from 'keycloak-js';
+import type Keycloak from 'keycloak-js';
 import { refreshDelayMs, userFromClaims, type AuthUser } from './helpers.ts';
 
 /** Where the realm is and who the app is: keycloak-js builds `${url}/realms/${realm}/protocol/openid-connect/…`. */
@@ -49,7 +49,6 @@ export interface LoginOptions {
 }
 
 export interface Auth {
-  readonly keycloak: Keycloak;
   /** Idempotent: later calls return the first call's promise. */
   init(options?: AuthInitOptions): Promise<AuthState>;
   getState(): AuthState;
@@ -90,7 +89,8 @@ function errorText(error: unknown): string {
  * Tokens live in memory only; a reload asks the realm again (check-sso).
  */
 export function createAuth(options: AuthOptions): Auth {
-  const keycloak = new Keycloak({ url: options.url, realm: options.realm, clientId: options.clientId });
+  // keycloak-js arrives with init(): it is not part of what a page needs to show itself first
+  let keycloak: Keycloak | null = null;
   const pendingKey = `web-auth:${options.clientId}:pending`;
   const listeners = new Set<(state: AuthState) => void>();
   let state: AuthState = { status: 'loading', user: null, error: null };
@@ -102,7 +102,7 @@ export function createAuth(options: AuthOptions): Auth {
   // ---- state
 
   function publish(error: string | null = state.error) {
-    const user = keycloak.authenticated ? userFromClaims(keycloak.tokenParsed, keycloak.idTokenParsed) : null;
+    const user = keycloak?.authenticated ? userFromClaims(keycloak.tokenParsed, keycloak.idTokenParsed) : null;
     // 'loading' until init() settles, so the apps learn what the page came back from (takeReturn) before they render
     const status: AuthStatus = !initialized ? 'loading' : user ? 'authenticated' : 'anonymous';
     const same =
@@ -146,31 +146,37 @@ export function createAuth(options: AuthOptions): Auth {
   function scheduleRefresh(delayMs?: number) {
     clearTimeout(refreshTimer);
     refreshTimer = undefined;
-    if (!keycloak.authenticated) return;
-    const delay = delayMs ?? refreshDelayMs(keycloak.tokenParsed?.exp, keycloak.timeSkew, Date.now(), REFRESH_AHEAD_SECONDS);
+    const kc = keycloak;
+    if (!kc?.authenticated) return;
+    const delay = delayMs ?? refreshDelayMs(kc.tokenParsed?.exp, kc.timeSkew, Date.now(), REFRESH_AHEAD_SECONDS);
     if (delay === null) return;
     refreshTimer = setTimeout(() => {
       // forced: a refresh in between (token()) would have rescheduled this timer
-      keycloak.updateToken(-1).catch(() => {
+      kc.updateToken(-1).catch(() => {
         // a refused refresh token (session ended) has already signed the page out; a network failure is retried
-        if (keycloak.authenticated) scheduleRefresh(RETRY_REFRESH_MS);
+        if (kc.authenticated) scheduleRefresh(RETRY_REFRESH_MS);
       });
     }, delay);
   }
 
-  keycloak.onAuthSuccess = () => {
-    publish(null);
-    scheduleRefresh();
-  };
-  keycloak.onAuthRefreshSuccess = () => {
-    publish();
-    scheduleRefresh();
-  };
-  keycloak.onAuthLogout = () => {
-    clearTimeout(refreshTimer);
-    publish();
-  };
-  keycloak.onAuthRefreshError = () => publish();
+  async function loadKeycloak(): Promise<Keycloak> {
+    const { default: KeycloakClient } = await import('keycloak-js');
+    const kc = new KeycloakClient({ url: options.url, realm: options.realm, clientId: options.clientId });
+    kc.onAuthSuccess = () => {
+      publish(null);
+      scheduleRefresh();
+    };
+    kc.onAuthRefreshSuccess = () => {
+      publish();
+      scheduleRefresh();
+    };
+    kc.onAuthLogout = () => {
+      clearTimeout(refreshTimer);
+      publish();
+    };
+    kc.onAuthRefreshError = () => publish();
+    return kc;
+  }
 
   if (typeof document !== 'undefined') {
     // timers of background tabs are throttled: catch up when the tab is seen again
@@ -179,9 +185,11 @@ export function createAuth(options: AuthOptions): Auth {
     });
   }
 
-  async function ready() {
+  async function ready(): Promise<Keycloak> {
     if (!initPromise) throw new Error('web-auth: call init() first');
     await initPromise;
+    if (!keycloak) throw new Error(`web-auth: the sign-in client did not load (${state.error ?? 'unknown error'})`);
+    return keycloak;
   }
 
   async function go(url: string, replace: boolean | undefined): Promise<never> {
@@ -191,13 +199,20 @@ export function createAuth(options: AuthOptions): Auth {
   }
 
   return {
-    keycloak,
-
     init(initOptions = {}) {
       initPromise ??= (async () => {
         const timeoutMs = initOptions.timeoutMs ?? DEFAULT_INIT_TIMEOUT_MS;
         const sameOrigin = new URL(options.url, window.location.href).origin === window.location.origin;
-        const started = keycloak.init({
+        let kc: Keycloak;
+        try {
+          kc = keycloak = await loadKeycloak();
+        } catch (failure) {
+          // the client's chunk did not load (offline, a release replaced it): the page goes on signed out
+          initialized = true;
+          publish(errorText(failure));
+          return state;
+        }
+        const started = kc.init({
           onLoad: initOptions.onLoad ?? 'check-sso',
           checkLoginIframe: initOptions.checkLoginIframe ?? false,
           pkceMethod: initOptions.pkceMethod ?? 'S256',
@@ -232,8 +247,8 @@ export function createAuth(options: AuthOptions): Auth {
         }
         initialized = true;
         const pending = takePending();
-        if ((pending === 'login' || pending === 'register') && keycloak.authenticated) returned = pending;
-        if (pending === 'logout' && !keycloak.authenticated) returned = 'logout';
+        if ((pending === 'login' || pending === 'register') && kc.authenticated) returned = pending;
+        if (pending === 'logout' && !kc.authenticated) returned = 'logout';
         publish(error);
         scheduleRefresh();
         return state;
@@ -257,8 +272,8 @@ export function createAuth(options: AuthOptions): Auth {
     },
 
     async login(loginOptions = {}) {
-      await ready();
-      const url = await keycloak.createLoginUrl({
+      const kc = await ready();
+      const url = await kc.createLoginUrl({
         redirectUri: loginOptions.redirectUri ?? window.location.href,
         idpHint: loginOptions.idpHint,
         loginHint: loginOptions.loginHint,
@@ -268,8 +283,8 @@ export function createAuth(options: AuthOptions): Auth {
     },
 
     async register(registerOptions = {}) {
-      await ready();
-      const url = await keycloak.createRegisterUrl({
+      const kc = await ready();
+      const url = await kc.createRegisterUrl({
         redirectUri: registerOptions.redirectUri ?? window.location.href,
         loginHint: registerOptions.loginHint,
       });
@@ -278,25 +293,26 @@ export function createAuth(options: AuthOptions): Auth {
     },
 
     async logout({ redirectUri }) {
-      await ready();
+      const kc = await ready();
       clearTimeout(refreshTimer);
       rememberPending('logout');
       // GET to the end-session endpoint with id_token_hint; Keycloak signs out without a confirmation page
-      await keycloak.logout({ redirectUri });
+      await kc.logout({ redirectUri });
       return never();
     },
 
     async token() {
       // a call made while the page still checks its session waits for the answer rather than going out anonymous
       if (initPromise) await initPromise;
-      if (!keycloak.authenticated) return undefined;
+      const kc = keycloak;
+      if (!kc?.authenticated) return undefined;
       try {
-        await keycloak.updateToken(MIN_VALIDITY_SECONDS);
+        await kc.updateToken(MIN_VALIDITY_SECONDS);
       } catch {
         // refused (the session is over: keycloak-js has signed the page out) or unreachable (the current token may still do)
       }
-      if (!keycloak.authenticated || !keycloak.token) return undefined;
-      return keycloak.isTokenExpired() ? undefined : keycloak.token;
+      if (!kc.authenticated || !kc.token) return undefined;
+      return kc.isTokenExpired() ? undefined : kc.token;
     },
 
     hasRole: (role) => state.user?.roles.includes(role) ?? false,

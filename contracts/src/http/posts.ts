@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAGE_SIZE, POST_DESCRIPTION_MAX, POST_SORTS, POST_TAGS_MAX, POST_TITLE_MAX } from '../constants.ts';
+import { POST_DESCRIPTION_MAX, POST_SORTS, POST_TAGS_MAX, POST_TITLE_MAX } from '../constants.ts';
 import { VOTES } from '../events/vote.ts';
 
 /**
@@ -54,8 +54,6 @@ export const PostDetail = PostListItem.extend({
   myVote: z.enum(VOTES).optional(),
 });
 export type PostDetail = z.infer<typeof PostDetail>;
-
-export const postPageCount = (totalCount: number) => Math.max(1, Math.ceil(totalCount / PAGE_SIZE));
 
 /** GET /api/tags: the public tag list, names only. */
 export const TagNames = z.array(z.string());

@@ -1,10 +1,10 @@
 import { hasAuthCallback } from '@forum/web-auth';
 import { useRef } from 'react';
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import { PageSpinner } from '../components/PageSpinner';
 import { useAuthState } from '../lib/auth';
 import { AuthNotices } from './auth-notices';
-import { makeRouter } from './router';
+import { AppRoutes } from './router';
 
 /**
  * The pages render at once while the sign-in state loads (the bar shows a spinner in its place),
@@ -13,14 +13,14 @@ import { makeRouter } from './router';
  */
 export function App() {
   const { status } = useAuthState();
-  const router = useRef<ReturnType<typeof makeRouter> | null>(null);
   const returning = useRef(hasAuthCallback(window.location.href));
   if (status === 'loading' && returning.current) return <PageSpinner fullScreen />;
-  router.current ??= makeRouter();
   return (
     <>
       <AuthNotices />
-      <RouterProvider router={router.current} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </>
   );
 }

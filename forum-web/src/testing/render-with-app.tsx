@@ -1,36 +1,60 @@
-import type { Auth, AuthState } from '@forum/web-auth';
+import type { Auth, AuthState, AuthUser } from '@forum/web-auth';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { AppProviders } from '../app/providers';
 import { makeStore } from '../app/store';
 
-/** A stand-in for the realm: signed in as a test user, or a visitor; `login` is a spy. */
-export function fakeAuth(signedIn: boolean) {
-  const state: AuthState = signedIn
-    ? { status: 'authenticated', user: { id: 'u-1', email: 'alice@forum.local', name: 'Alice', picture: '', roles: ['user'] }, error: null }
-    : { status: 'anonymous', user: null, error: null };
-  const login = vi.fn(() => new Promise<never>(() => {}));
-  const auth = {
+/** The person the component tests sign in as, unless a test names another. */
+export const ALICE: AuthUser = { id: 'u-1', email: 'alice@forum.local', name: 'Alice', picture: '', roles: ['user'] };
+
+/** A stand-in for the realm (no keycloak-js): `user` signed in, or a visitor; `login` is a spy. */
+export function fakeAuth(user: AuthUser | null) {
+  const state: AuthState = user ? { status: 'authenticated', user, error: null } : { status: 'anonymous', user: null, error: null };
+  const never = () => new Promise<never>(() => {});
+  const login = vi.fn(never);
+  const auth: Auth = {
     getState: () => state,
     onChange: () => () => {},
     init: async () => state,
     takeReturn: () => null,
     login,
-    register: vi.fn(),
-    logout: vi.fn(),
-    token: async () => (signedIn ? 'test-token' : undefined),
-    hasRole: () => false,
-  } as unknown as Auth;
+    register: vi.fn(never),
+    logout: vi.fn(never),
+    token: async () => (user ? 'test-token' : undefined),
+    hasRole: (role) => user?.roles.includes(role) ?? false,
+  };
   return { auth, login };
 }
 
-/** Renders `element` at `path` with the app's providers (store, auth, theme, toasts, dialogs) and a memory router. */
-export function renderWithApp(element: ReactElement, { signedIn = true, path = '/', route = '/' }: { signedIn?: boolean; path?: string; route?: string } = {}) {
-  const { auth, login } = fakeAuth(signedIn);
+function Where() {
+  const location = useLocation();
+  return <output aria-label="Current page">{location.pathname}</output>;
+}
+
+/**
+ * The screen `element` at `path` (matched by `route`) with the app's own providers (store, auth,
+ * theme, toasts, dialogs), a fresh store and a memory router; any other path shows 'Another page'.
+ * `user` is signed in (default ALICE; null for a visitor).
+ */
+export function renderAt(element: ReactElement, { path = '/', route = path, user = ALICE }: { path?: string; route?: string; user?: AuthUser | null } = {}) {
+  const { auth, login } = fakeAuth(user);
   const store = makeStore({ token: () => auth.token() });
-  const router = createMemoryRouter([{ path: route, element }], { initialEntries: [path] });
+  const router = createMemoryRouter(
+    [
+      { path: route, element: <WithWhere>{element}</WithWhere> },
+      {
+        path: '*',
+        element: (
+          <WithWhere>
+            <p>Another page</p>
+          </WithWhere>
+        ),
+      },
+    ],
+    { initialEntries: [path] },
+  );
   const view = render(
     <AppProviders store={store} auth={auth}>
       <RouterProvider router={router} />
@@ -38,6 +62,23 @@ export function renderWithApp(element: ReactElement, { signedIn = true, path = '
   );
   return { ...view, store, login, router };
 }
+
+function WithWhere({ children }: { children: ReactElement }) {
+  return (
+    <>
+      {children}
+      <Where />
+    </>
+  );
+}
+
+/** As `renderAt`, signed in as ALICE or (signedIn: false) a visitor. */
+export function renderWithApp(element: ReactElement, { signedIn = true, path = '/', route = '/' }: { signedIn?: boolean; path?: string; route?: string } = {}) {
+  return renderAt(element, { path, route, user: signedIn ? ALICE : null });
+}
+
+/** The path the router is at (read off the page even while a dialog hides the rest from the accessibility tree). */
+export const currentPath = () => document.querySelector('output[aria-label="Current page"]')?.textContent ?? null;
 
 /** A JSON answer as fetch gives it. */
 export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
@@ -47,4 +88,23 @@ export const json = (body: unknown, status = 200, headers: Record<string, string
 export function describeRequest(input: RequestInfo | URL, init?: RequestInit): { method: string; path: string } {
   const request = input instanceof Request ? input : new Request(input, init);
   return { method: request.method, path: new URL(request.url).pathname.replace(/^\/api/, '') };
+}
+
+export type Reply = { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>;
+/** Answers by "METHOD /api/path"; an unknown call answers 404 so a test sees it. */
+export type Routes = Record<string, (request: Request) => Reply>;
+
+/** Replaces fetch for the api: each call is recorded as "METHOD /api/path" and answered from `routes`. */
+export function stubApi(routes: Routes) {
+  const calls: string[] = [];
+  const fetch = vi.fn(async (input: Request | string | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const key = `${request.method} ${new URL(request.url).pathname}`;
+    calls.push(key);
+    const handler = routes[key];
+    const reply = handler ? await handler(request) : { status: 404, body: { error: { code: 'NOT_FOUND', message: `No stub for ${key}` } } };
+    return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { 'Content-Type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fetch);
+  return { calls };
 }

@@ -1,5 +1,6 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+
+const AppDialog = lazy(() => import('./AppDialog'));
 
 /** A question with two answers: `confirm` resolves true when the person chose the confirming one. */
 export interface ConfirmOptions {
@@ -23,7 +24,7 @@ interface Dialogs {
   alert(options: AlertOptions): Promise<void>;
 }
 
-type Open = { kind: 'confirm'; options: ConfirmOptions } | { kind: 'alert'; options: AlertOptions };
+export type Open = { kind: 'confirm'; options: ConfirmOptions } | { kind: 'alert'; options: AlertOptions };
 
 const DialogContext = createContext<Dialogs | null>(null);
 
@@ -33,11 +34,14 @@ const DialogContext = createContext<Dialogs | null>(null);
  */
 export function DialogProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState<Open | null>(null);
+  // the last dialog opened: what the dialog shows while it closes
+  const [shown, setShown] = useState<Open | null>(null);
   const resolver = useRef<((answer: boolean) => void) | null>(null);
 
   const ask = useCallback((next: Open) => {
     resolver.current?.(false);
     setOpen(next);
+    setShown(next);
     return new Promise<boolean>((resolve) => (resolver.current = resolve));
   }, []);
   const answer = (value: boolean) => {
@@ -53,35 +57,15 @@ export function DialogProvider({ children }: { children: ReactNode }) {
     [ask],
   );
 
-  const titleId = 'app-dialog-title';
-  const messageId = 'app-dialog-message';
   return (
     <DialogContext.Provider value={dialogs}>
       {children}
-      <Dialog open={open !== null} onClose={() => answer(false)} aria-labelledby={titleId} aria-describedby={messageId} maxWidth="xs" fullWidth>
-        {open && (
-          <>
-            <DialogTitle id={titleId}>{open.options.title}</DialogTitle>
-            <DialogContent>
-              <DialogContentText id={messageId}>{open.options.message}</DialogContentText>
-            </DialogContent>
-            <DialogActions>
-              {open.kind === 'confirm' ? (
-                <>
-                  <Button onClick={() => answer(false)}>{open.options.cancelLabel ?? 'Cancel'}</Button>
-                  <Button onClick={() => answer(true)} variant="contained" color={open.options.destructive ? 'error' : 'primary'} autoFocus>
-                    {open.options.confirmLabel ?? 'Yes'}
-                  </Button>
-                </>
-              ) : (
-                <Button onClick={() => answer(true)} variant="contained" autoFocus>
-                  {open.options.okLabel ?? 'OK'}
-                </Button>
-              )}
-            </DialogActions>
-          </>
-        )}
-      </Dialog>
+      {/* the dialog's code loads when the first one opens, and stays for the closing transition */}
+      {shown && (
+        <Suspense fallback={null}>
+          <AppDialog open={open !== null} dialog={shown} onAnswer={answer} />
+        </Suspense>
+      )}
     </DialogContext.Provider>
   );
 }

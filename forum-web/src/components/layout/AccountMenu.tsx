@@ -1,10 +1,12 @@
-import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
-import Logout from '@mui/icons-material/Logout';
-import { Avatar, Box, Button, CircularProgress, Divider, IconButton, ListItemIcon, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
-import { useId, useState } from 'react';
+import { Avatar, Button, CircularProgress, IconButton } from '@mui/material';
+import { lazy, Suspense, useId, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import defaultAvatar from '../../assets/default-avatar.svg';
 import { loginRequired, useAuth, useAuthState } from '../../lib/auth';
+import { Hint } from '../Hint';
+
+const loadUserMenu = () => import('./UserMenu');
+const UserMenu = lazy(loadUserMenu);
 
 /** Right end of the bar (spec §2 Shell): 'Join Us' for visitors; the user's picture and a menu once signed in. */
 export function AccountMenu() {
@@ -12,6 +14,7 @@ export function AccountMenu() {
   const { status, user } = useAuthState();
   const location = useLocation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [menuOpened, setMenuOpened] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const menuId = useId();
   const here = `${location.pathname}${location.search}${location.hash}`;
@@ -36,9 +39,16 @@ export function AccountMenu() {
 
   return (
     <>
-      <Tooltip title={user.name}>
+      <Hint title={user.name}>
         <IconButton
-          onClick={(event) => setAnchor(event.currentTarget)}
+          onClick={(event) => {
+            setAnchor(event.currentTarget);
+            setMenuOpened(true);
+          }}
+          onPointerEnter={loadUserMenu}
+          onFocus={loadUserMenu}
+          // its name here, not from the hint, which loads after the page
+          aria-label={user.name}
           aria-controls={anchor ? menuId : undefined}
           aria-haspopup="menu"
           aria-expanded={anchor ? 'true' : undefined}
@@ -54,38 +64,13 @@ export function AccountMenu() {
             <img src={defaultAvatar} alt="" width={36} height={36} />
           </Avatar>
         </IconButton>
-      </Tooltip>
-      <Menu
-        id={menuId}
-        anchorEl={anchor}
-        open={Boolean(anchor)}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ paper: { sx: { minWidth: 220, mt: 1 } } }}
-      >
-        <Box sx={{ px: 2, py: 1 }}>
-          <Typography sx={{ fontWeight: 700 }}>{user.name}</Typography>
-          {user.email && (
-            <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-              {user.email}
-            </Typography>
-          )}
-        </Box>
-        <Divider />
-        <MenuItem component={Link} to="/dashboard" onClick={() => setAnchor(null)}>
-          <ListItemIcon>
-            <DashboardOutlined fontSize="small" />
-          </ListItemIcon>
-          Dashboard
-        </MenuItem>
-        <MenuItem onClick={logout}>
-          <ListItemIcon>
-            <Logout fontSize="small" />
-          </ListItemIcon>
-          Logout
-        </MenuItem>
-      </Menu>
+      </Hint>
+      {/* the menu's code loads when it is first opened (or pointed at) */}
+      {menuOpened && (
+        <Suspense fallback={null}>
+          <UserMenu id={menuId} anchor={anchor} user={user} onClose={() => setAnchor(null)} onLogout={logout} />
+        </Suspense>
+      )}
     </>
   );
 }

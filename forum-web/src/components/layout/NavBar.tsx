@@ -1,12 +1,15 @@
 import ForumOutlined from '@mui/icons-material/ForumOutlined';
 import MenuIcon from '@mui/icons-material/Menu';
-import { AppBar, Box, Button, Container, IconButton, Menu, MenuItem, Toolbar, Typography } from '@mui/material';
-import { useState, type ReactNode } from 'react';
+import { AppBar, Box, Button, Container, IconButton, Toolbar, Typography } from '@mui/material';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useAuthState } from '../../lib/auth';
 import { AccountMenu } from './AccountMenu';
 
-interface NavLinkSpec {
+const loadNavMenu = () => import('./NavMenu');
+const NavMenu = lazy(loadNavMenu);
+
+export interface NavLinkSpec {
   to: string;
   label: string;
   /** another app of the gateway (admin-web): a full page load, not a client-side route */
@@ -27,6 +30,7 @@ function linksFor(signedIn: boolean, admin: boolean): NavLinkSpec[] {
 /** The fixed top bar (spec §2 Shell); below md the links fold into a menu. */
 export function NavBar({ actions }: { actions?: ReactNode }) {
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const [menuOpened, setMenuOpened] = useState(false);
   const closeMenu = () => setMenuAnchor(null);
   const { user } = useAuthState();
   const links = linksFor(user !== null, user?.roles.includes('admin') ?? false);
@@ -43,23 +47,21 @@ export function NavBar({ actions }: { actions?: ReactNode }) {
               aria-controls={menuAnchor ? 'nav-menu' : undefined}
               aria-haspopup="true"
               aria-expanded={menuAnchor ? 'true' : undefined}
-              onClick={(event) => setMenuAnchor(event.currentTarget)}
+              onClick={(event) => {
+                setMenuAnchor(event.currentTarget);
+                setMenuOpened(true);
+              }}
+              onPointerEnter={loadNavMenu}
+              onFocus={loadNavMenu}
             >
               <MenuIcon />
             </IconButton>
-            <Menu id="nav-menu" anchorEl={menuAnchor} open={Boolean(menuAnchor)} onClose={closeMenu}>
-              {links.map((link) =>
-                link.external ? (
-                  <MenuItem key={link.to} component="a" href={link.to} onClick={closeMenu}>
-                    {link.label}
-                  </MenuItem>
-                ) : (
-                  <MenuItem key={link.to} component={Link} to={link.to} onClick={closeMenu}>
-                    {link.label}
-                  </MenuItem>
-                ),
-              )}
-            </Menu>
+            {/* the menu's code loads when it is first opened (or pointed at) */}
+            {menuOpened && (
+              <Suspense fallback={null}>
+                <NavMenu id="nav-menu" anchor={menuAnchor} links={links} onClose={closeMenu} />
+              </Suspense>
+            )}
           </Box>
 
           <Typography

@@ -1,21 +1,31 @@
 import { Box, Container, Toolbar } from '@mui/material';
-import type { ReactNode } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Suspense, type ReactNode } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
+import { Outlet, useLocation } from 'react-router-dom';
+import { PageSpinner } from '../PageSpinner';
 import { Footer } from './Footer';
 import { NavBar } from './NavBar';
+import { PageError } from './PageError';
+import { ScrollToTop } from './ScrollToTop';
 
 /** The public shell: fixed navigation bar (`navActions`: what the app adds before the account menu, the bell), the page, footer. */
 export function RootLayout({ navActions }: { navActions?: ReactNode }) {
+  const { pathname } = useLocation();
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
       <NavBar actions={navActions} />
       {/* Keeps the page clear of the fixed bar. */}
       <Toolbar aria-hidden />
       <Container component="main" maxWidth="md" sx={{ py: { xs: 3, md: 5 }, flexGrow: 1 }}>
-        <Outlet />
+        {/* a page that throws shows the error page until the next page; the pages load as their own chunks */}
+        <ErrorBoundary fallback={<PageError />} onError={(error) => console.error(error)} resetKeys={[pathname]}>
+          <Suspense fallback={<PageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
       </Container>
       <Footer />
-      <ScrollRestoration />
+      <ScrollToTop />
     </Box>
   );
 }

@@ -1,5 +1,7 @@
-import { Alert, Snackbar, type AlertColor } from '@mui/material';
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import type { AlertColor } from '@mui/material';
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+
+const ToastSnackbar = lazy(() => import('./ToastSnackbar'));
 
 export interface Toast {
   message: string;
@@ -29,18 +31,12 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={value}>
       {children}
-      <Snackbar
-        key={current?.key}
-        open={open}
-        autoHideDuration={TOAST_DURATION_MS}
-        onClose={close}
-        anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
-        sx={{ mt: { xs: 7, sm: 8 } }}
-      >
-        <Alert onClose={close} severity={current?.severity ?? 'success'} variant="filled" sx={{ width: '100%' }}>
-          {current?.message}
-        </Alert>
-      </Snackbar>
+      {/* the toast's code loads with the first toast */}
+      {current && (
+        <Suspense fallback={null}>
+          <ToastSnackbar toast={current} open={open} onClose={close} />
+        </Suspense>
+      )}
     </ToastContext.Provider>
   );
 }

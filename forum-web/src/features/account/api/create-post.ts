@@ -1,4 +1,5 @@
-import { CommandAccepted, type CreatePostRequest } from '@forum/contracts';
+import type { CommandAccepted, CreatePostRequest } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 
 /** POST /api/posts — Create Post. Author, votes and date come from the token and the server. */
@@ -6,7 +7,7 @@ export const createPostApi = api.injectEndpoints({
   endpoints: (build) => ({
     createPost: build.mutation<CommandAccepted, CreatePostRequest>({
       query: (body) => ({ url: 'posts', method: 'POST', body }),
-      responseSchema: CommandAccepted,
+      responseSchema: contract('CommandAccepted'),
       // on failure too: a 422 POST_LIMIT_REACHED means the count shown was stale
       invalidatesTags: [{ type: 'Post', id: 'LIST' }, { type: 'Post', id: 'MINE' }],
     }),

@@ -1,4 +1,5 @@
-import { CommandAccepted } from '@forum/contracts';
+import type { CommandAccepted } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 
 /** DELETE /api/my-posts/:id — the author deletes their own post. */
@@ -6,7 +7,7 @@ export const deletePostApi = api.injectEndpoints({
   endpoints: (build) => ({
     deletePost: build.mutation<CommandAccepted, string>({
       query: (id) => ({ url: `my-posts/${encodeURIComponent(id)}`, method: 'DELETE' }),
-      responseSchema: CommandAccepted,
+      responseSchema: contract('CommandAccepted'),
       invalidatesTags: (_result, _error, id) => [
         { type: 'Post', id },
         { type: 'Post', id: 'LIST' },

@@ -1,4 +1,5 @@
-import { Me } from '@forum/contracts';
+import type { Me } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 
 /** GET /api/me — the caller's forum record: name, photo, role and whether they are a member. */
@@ -6,7 +7,7 @@ export const getMeApi = api.injectEndpoints({
   endpoints: (build) => ({
     getMe: build.query<Me, void>({
       query: () => 'me',
-      responseSchema: Me,
+      responseSchema: contract('Me'),
       providesTags: ['Me'],
     }),
   }),

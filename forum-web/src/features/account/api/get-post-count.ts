@@ -1,4 +1,5 @@
-import { PostCount } from '@forum/contracts';
+import type { PostCount } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 
 /** GET /api/user-post-count/:email — how many posts the user has, for the free limit. */
@@ -6,7 +7,7 @@ export const getPostCountApi = api.injectEndpoints({
   endpoints: (build) => ({
     getPostCount: build.query<PostCount, string>({
       query: (email) => `user-post-count/${encodeURIComponent(email)}`,
-      responseSchema: PostCount,
+      responseSchema: contract('PostCount'),
       providesTags: [{ type: 'Post', id: 'MINE' }],
     }),
   }),

@@ -1,4 +1,5 @@
-import { TagNames } from '@forum/contracts';
+import type { TagNames } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 
 /**
@@ -9,7 +10,7 @@ export const getTagOptionsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getTagOptions: build.query<TagNames, void>({
       query: () => 'tags',
-      responseSchema: TagNames,
+      responseSchema: contract('TagNames'),
       providesTags: [{ type: 'Tag', id: 'LIST' }],
     }),
   }),

@@ -1,4 +1,5 @@
-import { CommandAccepted } from '@forum/contracts';
+import type { CommandAccepted } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 
 /**
@@ -9,7 +10,7 @@ export const purchaseMembershipApi = api.injectEndpoints({
   endpoints: (build) => ({
     purchaseMembership: build.mutation<CommandAccepted, string>({
       query: (email) => ({ url: `users/membership/${encodeURIComponent(email)}`, method: 'PATCH' }),
-      responseSchema: CommandAccepted,
+      responseSchema: contract('CommandAccepted'),
       // a failure may still mean 'already a member' (another tab): read the record again either way
       invalidatesTags: ['Me'],
     }),

@@ -1,4 +1,5 @@
-import { CommandAccepted, type UpdateMeRequest } from '@forum/contracts';
+import type { CommandAccepted, UpdateMeRequest } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 
 /** PATCH /api/me — 'Change Photo' (and the display name). The caller's posts show the new photo too. */
@@ -6,7 +7,7 @@ export const updateMeApi = api.injectEndpoints({
   endpoints: (build) => ({
     updateMe: build.mutation<CommandAccepted, UpdateMeRequest>({
       query: (body) => ({ url: 'me', method: 'PATCH', body }),
-      responseSchema: CommandAccepted,
+      responseSchema: contract('CommandAccepted'),
       invalidatesTags: (_result, error) => (error ? [] : ['Me', 'Post']),
     }),
   }),

@@ -36,7 +36,7 @@ export function AddPost() {
   return (
     <Stack spacing={3}>
       <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
-        Add Post
+        Create New Post
       </Typography>
       {limit.kind === 'reached' ? (
         <PostLimitReached limit={limit.limit} />

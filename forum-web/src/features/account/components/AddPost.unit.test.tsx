@@ -3,7 +3,8 @@ import { FREE_POST_LIMIT } from '@forum/contracts';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { currentPath, me, renderAt, stubApi, type Routes } from '../testing/render';
+import { currentPath, stubApi, type Routes } from '../../../testing/render-with-app';
+import { BOB, me, renderAt } from '../testing/fixtures';
 import { AddPost } from './AddPost';
 
 afterEach(() => {

@@ -3,7 +3,8 @@ import { MEMBERSHIP_PRICE } from '@forum/contracts';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { currentPath, me, renderAt, stubApi } from '../testing/render';
+import { currentPath, stubApi } from '../../../testing/render-with-app';
+import { BOB, me, renderAt } from '../testing/fixtures';
 import { MembershipPage } from './MembershipPage';
 
 afterEach(() => {

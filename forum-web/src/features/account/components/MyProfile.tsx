@@ -121,7 +121,7 @@ function RecentPost({ post }: { post: PostListItem }) {
       <CardContent sx={{ '&:last-child': { pb: 2 } }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
           <Box sx={{ minWidth: 0 }}>
-            <Link component={RouterLink} to={`/post/${encodeURIComponent(post._id)}`} variant="subtitle1" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+            <Link component={RouterLink} to={`/post/${encodeURIComponent(post._id)}`} variant="subtitle1" sx={{ display: 'inline-block', fontWeight: 600, lineHeight: 1.4, overflowWrap: 'anywhere' }}>
               {post.title}
             </Link>
             <Typography variant="caption" color="text.secondary" component="time" dateTime={post.createdAt} sx={{ display: 'block' }}>

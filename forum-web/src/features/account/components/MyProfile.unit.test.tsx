@@ -2,7 +2,8 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BOB, renderAt, stubApi } from '../testing/render';
+import { stubApi } from '../../../testing/render-with-app';
+import { BOB, renderAt } from '../testing/fixtures';
 import { MyProfile } from './MyProfile';
 
 afterEach(() => {

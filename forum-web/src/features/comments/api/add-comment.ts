@@ -1,4 +1,5 @@
-import { CommandAccepted, type AddCommentRequest } from '@forum/contracts';
+import type { CommandAccepted, AddCommentRequest } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 
 /**
@@ -9,7 +10,7 @@ export const addCommentApi = api.injectEndpoints({
   endpoints: (build) => ({
     addComment: build.mutation<CommandAccepted, AddCommentRequest>({
       query: (body) => ({ url: 'comments', method: 'POST', body }),
-      responseSchema: CommandAccepted,
+      responseSchema: contract('CommandAccepted'),
       invalidatesTags: (_result, error, { postId }) =>
         error
           ? []

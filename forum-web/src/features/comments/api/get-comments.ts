@@ -1,14 +1,13 @@
-import { CommentItem } from '@forum/contracts';
+import type { CommentItem } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
-
-const CommentList = CommentItem.array();
 
 /** GET /api/comments/:postId — every comment of a post, oldest first. */
 export const getCommentsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getComments: build.query<CommentItem[], string>({
       query: (postId) => `comments/${encodeURIComponent(postId)}`,
-      responseSchema: CommentList,
+      responseSchema: contract('CommentList'),
       providesTags: (_result, _error, postId) => [{ type: 'Comment', id: postId }],
     }),
   }),

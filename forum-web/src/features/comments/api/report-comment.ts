@@ -1,4 +1,5 @@
-import { CommandAccepted, type ReportCommentRequest } from '@forum/contracts';
+import type { CommandAccepted, ReportCommentRequest } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 
 /** POST /api/comments/:commentId/report {feedback}; a second report by the same reader is 409 ALREADY_REPORTED. */
@@ -6,7 +7,7 @@ export const reportCommentApi = api.injectEndpoints({
   endpoints: (build) => ({
     reportComment: build.mutation<CommandAccepted, { commentId: string } & ReportCommentRequest>({
       query: ({ commentId, feedback }) => ({ url: `comments/${encodeURIComponent(commentId)}/report`, method: 'POST', body: { feedback } }),
-      responseSchema: CommandAccepted,
+      responseSchema: contract('CommandAccepted'),
     }),
   }),
 });

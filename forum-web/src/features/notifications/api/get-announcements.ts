@@ -1,4 +1,5 @@
-import { AnnouncementList, type Announcement } from '@forum/contracts';
+import type { AnnouncementList, Announcement } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 
 /** GET /api/announcements — public, newest first. */
@@ -6,7 +7,7 @@ export const getAnnouncementsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getAnnouncements: build.query<Announcement[], void>({
       query: () => 'announcements',
-      responseSchema: AnnouncementList,
+      responseSchema: contract('AnnouncementList'),
       providesTags: ['Announcement'],
     }),
   }),

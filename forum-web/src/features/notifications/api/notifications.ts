@@ -1,4 +1,5 @@
-import { Notifications, type MarkNotificationsReadRequest } from '@forum/contracts';
+import type { Notifications, MarkNotificationsReadRequest } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 
 /** GET /api/me/notifications (the signed-in user's warnings, newest first) and POST /api/me/notifications/read. */
@@ -6,7 +7,7 @@ export const notificationsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getNotifications: build.query<Notifications, void>({
       query: () => 'me/notifications',
-      responseSchema: Notifications,
+      responseSchema: contract('Notifications'),
       providesTags: ['Notification'],
     }),
     markNotificationsRead: build.mutation<unknown, MarkNotificationsReadRequest>({

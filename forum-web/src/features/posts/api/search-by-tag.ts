@@ -1,4 +1,5 @@
-import { PostsPage } from '@forum/contracts';
+import type { PostsPage } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 
 /** GET /api/posts/search?tag=…&page=n — the home page's search by tag, 5 a page. */
@@ -6,7 +7,7 @@ export const searchByTagApi = api.injectEndpoints({
   endpoints: (build) => ({
     searchPostsByTag: build.query<PostsPage, { tag: string; page: number }>({
       query: ({ tag, page }) => ({ url: 'posts/search', params: { tag, page } }),
-      responseSchema: PostsPage,
+      responseSchema: contract('PostsPage'),
       providesTags: ['Post'],
     }),
   }),

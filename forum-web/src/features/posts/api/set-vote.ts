@@ -1,4 +1,5 @@
-import { SetVoteRequest, VoteAccepted } from '@forum/contracts';
+import type { SetVoteRequest, VoteAccepted } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 import { voteChange } from '../hooks/vote-transition';
 import { getPostApi } from './get-post';
@@ -11,7 +12,7 @@ export const setVoteApi = api.injectEndpoints({
   endpoints: (build) => ({
     setVote: build.mutation<VoteAccepted, { postId: string } & SetVoteRequest>({
       query: ({ postId, vote }) => ({ url: `posts/${encodeURIComponent(postId)}/vote`, method: 'PUT', body: { vote } }),
-      responseSchema: VoteAccepted,
+      responseSchema: contract('VoteAccepted'),
       async onQueryStarted({ postId }, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
         if (!data) return;

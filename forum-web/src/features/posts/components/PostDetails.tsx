@@ -53,7 +53,7 @@ export function PostDetails({ id, children }: { id: string; children?: ReactNode
             </Typography>
           </Box>
         </Stack>
-        <Typography variant="h4" component="h1" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
+        <Typography variant="h4" component="h1" sx={{ fontWeight: 700, overflowWrap: 'anywhere', fontSize: { xs: '1.75rem', sm: '2.125rem' } }}>
           {post.title}
         </Typography>
         {post.tags.length > 0 && (

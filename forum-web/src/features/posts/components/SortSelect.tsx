@@ -1,5 +1,6 @@
 import { POST_SORTS, type PostSort } from '@forum/contracts';
-import { MenuItem, TextField } from '@mui/material';
+import { FormControl, InputLabel, NativeSelect, OutlinedInput } from '@mui/material';
+import { useId } from 'react';
 
 const sortLabels: Record<PostSort, string> = { newest: 'Newest', popularity: 'Popularity' };
 
@@ -8,21 +9,29 @@ interface SortSelectProps {
   onChange: (sort: PostSort) => void;
 }
 
+/**
+ * Spec §2 Home: the sort selector. The browser's own select: the phone's picker on a phone,
+ * the keyboard as everywhere else, and no menu code for the home page to load.
+ */
 export function SortSelect({ value, onChange }: SortSelectProps) {
+  const id = useId();
   return (
-    <TextField
-      select
-      size="small"
-      label="Sort by"
-      value={value}
-      onChange={(event) => onChange(event.target.value as PostSort)}
-      sx={{ minWidth: 160 }}
-    >
-      {POST_SORTS.map((sort) => (
-        <MenuItem key={sort} value={sort}>
-          {sortLabels[sort]}
-        </MenuItem>
-      ))}
-    </TextField>
+    <FormControl size="small" sx={{ minWidth: 160 }}>
+      <InputLabel htmlFor={id} shrink>
+        Sort by
+      </InputLabel>
+      <NativeSelect
+        value={value}
+        onChange={(event) => onChange(event.target.value as PostSort)}
+        input={<OutlinedInput label="Sort by" notched />}
+        inputProps={{ id }}
+      >
+        {POST_SORTS.map((sort) => (
+          <option key={sort} value={sort}>
+            {sortLabels[sort]}
+          </option>
+        ))}
+      </NativeSelect>
+    </FormControl>
   );
 }

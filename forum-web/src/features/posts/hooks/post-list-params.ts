@@ -1,16 +1,17 @@
-import { ListPostsQuery, type PostSort } from '@forum/contracts';
+import { POST_SORTS, type ListPostsQuery, type PostSort } from '@forum/contracts';
 
 /**
- * The home list's page and sort as they appear in the address (?page=2&sort=popularity),
- * read with the query-service's own schema; a value it rejects falls back to its default (page 1, newest).
+ * The home list's page and sort as they appear in the address (?page=2&sort=popularity), read
+ * as the query-service reads them (a safe whole number from 1; one of POST_SORTS); anything else
+ * falls back to the default (page 1, newest). Plain code rather than the contract's zod schema,
+ * which the home page does not load before it first renders.
  */
 export function parsePostListParams(search: URLSearchParams): ListPostsQuery {
-  const { page, sort } = ListPostsQuery.shape;
-  const parsedPage = page.safeParse(search.get('page') ?? undefined);
-  const parsedSort = sort.safeParse(search.get('sort') ?? undefined);
+  const page = Number(search.get('page') ?? undefined);
+  const sort = search.get('sort');
   return {
-    page: parsedPage.success ? parsedPage.data : 1,
-    sort: parsedSort.success ? parsedSort.data : 'newest',
+    page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
+    sort: POST_SORTS.find((known) => known === sort) ?? 'newest',
   };
 }
 

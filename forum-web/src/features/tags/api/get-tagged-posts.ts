@@ -1,8 +1,7 @@
-import { PostListItem } from '@forum/contracts';
+import type { PostListItem } from '@forum/contracts';
 import type { FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import { api } from '../../../lib/api';
-
-const PostList = PostListItem.array();
+import { contract } from '../../../lib/contract';
 
 export interface TaggedPosts {
   posts: PostListItem[];
@@ -15,7 +14,7 @@ export const getTaggedPostsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getTaggedPosts: build.query<TaggedPosts, string>({
       query: (tag) => ({ url: 'posts/search', params: { tag } }),
-      rawResponseSchema: PostList,
+      rawResponseSchema: contract('PostList'),
       transformResponse: (posts: PostListItem[], meta) => {
         const total = Number((meta as FetchBaseQueryMeta | undefined)?.response?.headers.get('X-Total-Count'));
         return { posts, total: Number.isFinite(total) && total >= posts.length ? total : posts.length };

@@ -1,4 +1,5 @@
-import { TagNames } from '@forum/contracts';
+import type { TagNames } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 
 /** GET /api/tags — every tag name, for the home tag strip. */
@@ -6,7 +7,7 @@ export const getTagsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getTags: build.query<TagNames, void>({
       query: () => 'tags',
-      responseSchema: TagNames,
+      responseSchema: contract('TagNames'),
       providesTags: [{ type: 'Tag', id: 'LIST' }],
     }),
   }),

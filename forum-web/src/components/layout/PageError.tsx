@@ -1,12 +1,7 @@
 import { Button, Container, Stack, Typography } from '@mui/material';
-import { useEffect } from 'react';
-import { useRouteError } from 'react-router-dom';
 
-/** Shown instead of a blank page when rendering a route throws. */
-export function RouteErrorPage() {
-  const error = useRouteError();
-  useEffect(() => console.error(error), [error]);
-
+/** Shown in place of a page whose rendering threw (RootLayout's error boundary); the bar and footer stay. */
+export function PageError() {
   return (
     <Container maxWidth="sm">
       <Stack spacing={2} sx={{ py: 10, alignItems: 'center', textAlign: 'center' }}>

@@ -1,0 +1,1 @@
+export { DashboardLayout as DashboardPage } from '../../features/account';

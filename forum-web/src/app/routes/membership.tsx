@@ -1,0 +1,1 @@
+export { MembershipPage } from '../../features/account';

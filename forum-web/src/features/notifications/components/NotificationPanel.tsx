@@ -1,0 +1,68 @@
+import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
+import WarningAmberOutlined from '@mui/icons-material/WarningAmberOutlined';
+import type { Announcement, NotificationItem } from '@forum/contracts';
+import { Box, Divider, List, ListItem, ListItemIcon, ListItemText, Popover, Typography } from '@mui/material';
+import { formatDate } from '../../../lib/format';
+
+interface NotificationPanelProps {
+  id: string;
+  /** the bell; the panel is open while there is one */
+  anchor: HTMLElement | null;
+  onClose: () => void;
+  warnings: readonly NotificationItem[];
+  announcements: readonly Announcement[];
+  /** the announcements new to this browser */
+  fresh: ReadonlySet<string>;
+}
+
+/** What the bell lists (its own chunk): the person's warnings, then the announcements, newest first. */
+export default function NotificationPanel({ id, anchor, onClose, warnings, announcements, fresh }: NotificationPanelProps) {
+  return (
+    <Popover
+      id={id}
+      open={anchor !== null}
+      anchorEl={anchor}
+      onClose={onClose}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      slotProps={{ paper: { sx: { width: 360, maxWidth: 'calc(100vw - 16px)', maxHeight: 480 }, role: 'dialog', 'aria-label': 'Notifications' } }}
+    >
+      <Box sx={{ px: 2, pt: 1.5, pb: 1 }}>
+        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700 }}>
+          Notifications
+        </Typography>
+      </Box>
+      <Divider />
+      {announcements.length === 0 && warnings.length === 0 ? (
+        <Typography sx={{ p: 2 }} color="text.secondary">
+          You're all caught up.
+        </Typography>
+      ) : (
+        <List dense aria-label="Notifications">
+          {warnings.map((w) => (
+            <ListItem key={w._id} alignItems="flex-start" sx={{ bgcolor: w.read ? undefined : 'warning.50' }}>
+              <ListItemIcon sx={{ minWidth: 36, mt: 0.5 }}>
+                <WarningAmberOutlined color="warning" aria-hidden />
+              </ListItemIcon>
+              <ListItemText
+                primary={`Warning from a moderator${w.read ? '' : ' (new)'}`}
+                secondary={`${w.reason} · ${formatDate(w.createdAt)}`}
+              />
+            </ListItem>
+          ))}
+          {announcements.map((a) => (
+            <ListItem key={a._id} alignItems="flex-start">
+              <ListItemIcon sx={{ minWidth: 36, mt: 0.5 }}>
+                <CampaignOutlined color="primary" aria-hidden />
+              </ListItemIcon>
+              <ListItemText
+                primary={`${a.title}${fresh.has(a._id) ? ' (new)' : ''}`}
+                secondary={`${a.description} · ${a.authorName}, ${formatDate(a.date)}`}
+              />
+            </ListItem>
+          ))}
+        </List>
+      )}
+    </Popover>
+  );
+}
