@@ -2,7 +2,10 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import { startTestForum, type TestForum } from '@forum/infra/testing';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 /** Debian's Chromium, driven by playwright-core (`npx playwright install` cannot download browsers here). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -60,4 +63,50 @@ export async function snapshot(page: Page, name: string): Promise<void> {
   await mkdir(process.env.E2E_ARTIFACTS, { recursive: true });
   await page.waitForTimeout(400);
   await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** What a journey file's tests drive: set before each test by `setUpJourneys`. */
+export interface Journey {
+  forum: TestForum;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The hooks of a journey file (call it inside its describe): one forum (startTestForum, the demo
+ * data) and one Chromium for the file; a fresh desktop context preferring reduced motion (the home
+ * tag strip stands still, MUI's transitions are short) and page for each test, which must end with
+ * no uncaught error in the page. With E2E_ARTIFACTS, a failing test leaves a screenshot there.
+ */
+export function setUpJourneys(name: string): Journey {
+  const journey = {} as Journey;
+  let pageErrors: string[] = [];
+  beforeAll(async () => {
+    const webDir = process.env.FORUM_WEB_DIR ?? path.join(root, 'forum-web/dist');
+    if (!existsSync(path.join(webDir, 'index.html'))) throw new Error('forum-web is not built: run "npm run build:web" first (npm test does)');
+    [journey.forum, journey.browser] = await Promise.all([startTestForum(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await journey.browser?.close();
+    await journey.forum?.stop();
+  });
+  beforeEach(async () => {
+    journey.context = await journey.browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+    journey.page = await journey.context.newPage();
+    pageErrors = [];
+    journey.page.on('pageerror', (error) => pageErrors.push(error.message));
+  });
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail' && process.env.E2E_ARTIFACTS) {
+      await mkdir(process.env.E2E_ARTIFACTS, { recursive: true });
+      const file = `failed-${name}-${task.name.slice(0, 40).replace(/\W+/g, '-')}.png`;
+      await journey.page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS, file) }).catch(() => {});
+    }
+    await journey.context.close();
+    expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+  });
+  return journey;
 }

@@ -1,10 +1,7 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startTestForum, type TestForum } from '@forum/infra/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, DESKTOP, launchChromium, PHONE, seriousA11yViolations, snapshot } from './support.ts';
+import type { TestForum } from '@forum/infra/testing';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { chromiumMissing, chromiumMissingMessage, PHONE, seriousA11yViolations, setUpJourneys, snapshot } from './support.ts';
 
 /**
  * A visitor's journeys through forum-web, in Debian's Chromium, against the whole product on a
@@ -12,34 +9,14 @@ import { chromiumMissing, chromiumMissingMessage, DESKTOP, launchChromium, PHONE
  * the bell after an admin's announcement, the Contact page. axe-core finds no serious or
  * critical violation on any screen.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/visitor.e2e.test.ts'));
 
 describe.skipIf(chromiumMissing)('a visitor in the forum, in Chromium', () => {
+  const journey = setUpJourneys('visitor');
   let forum: TestForum;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  let pageErrors: string[];
-
-  beforeAll(async () => {
-    if (!existsSync(path.join(root, 'forum-web/dist/index.html'))) throw new Error('forum-web is not built: run "npm run build:web" first (npm test does)');
-    [forum, browser] = await Promise.all([startTestForum(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await forum?.stop();
-  });
-  beforeEach(async () => {
-    // the tag strip loops unless the person prefers reduced motion; a moving link is never still enough to click
-    context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
-    page = await context.newPage();
-    pageErrors = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-  });
-  afterEach(async () => {
-    await context.close();
-    expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+  beforeEach(() => {
+    ({ forum, page } = journey);
   });
 
   async function expectAccessible(screen: string) {

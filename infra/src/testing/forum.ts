@@ -27,6 +27,8 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
     HOST: '127.0.0.1',
     DATABASE_URL: database.url,
     LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
+    // a journey can run against a build beside the usual one (see the README's FORUM_WEB_DIR)
+    ...pick(process.env, ['FORUM_WEB_DIR', 'ADMIN_WEB_DIR']),
     ...env,
   });
   const forum = await startForum({ ...config, PUBLIC_URL: undefined }, createLogger('test-forum', config.LOG_LEVEL));
@@ -77,4 +79,8 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
       await database.drop();
     },
   };
+}
+
+function pick(source: NodeJS.ProcessEnv, keys: readonly string[]): Record<string, string> {
+  return Object.fromEntries(keys.flatMap((key) => (source[key] ? [[key, source[key]]] : [])));
 }

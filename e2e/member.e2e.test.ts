@@ -1,0 +1,334 @@
+import type { TestForum } from '@forum/infra/testing';
+import type { Locator, Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { chromiumMissing, chromiumMissingMessage, seriousA11yViolations, setUpJourneys, snapshot } from './support.ts';
+
+/**
+ * Signed-in users' journeys through forum-web, in Debian's Chromium, against the whole product
+ * on a free port: a free user writing up to the limit and buying Gold, voting on someone else's
+ * post, commenting and reporting a comment, deleting an own post. Each journey is a new realm
+ * account that signs in on the realm's own login page. axe-core finds no serious or critical
+ * violation on any screen, and each journey does one of its key steps by keyboard alone.
+ * (Signing out from the avatar menu is auth.e2e.test.ts's.)
+ */
+/** The password `forum.newUser` gives its accounts. */
+const PASSWORD = 'Secret#2026';
+if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/member.e2e.test.ts'));
+
+interface Member {
+  id: string;
+  email: string;
+  token: string;
+  name: string;
+}
+
+describe.skipIf(chromiumMissing)('signed-in members of the forum, in Chromium', () => {
+  const journey = setUpJourneys('member');
+  let forum: TestForum;
+  let page: Page;
+  beforeEach(() => {
+    ({ forum, page } = journey);
+  });
+
+  async function expectAccessible(screen: string) {
+    expect(await seriousA11yViolations(page), `axe on ${screen}`).toEqual([]);
+  }
+
+  async function newMember(name: string): Promise<Member> {
+    return { ...(await forum.newUser(name)), name };
+  }
+
+  /** Waits until the read side has applied the event at `position` (a command's answer). */
+  async function readModelsReach(position: string) {
+    await expect
+      .poll(async () => (await forum.api('/api/tags', { headers: { 'X-Min-Position': position } })).headers.get('x-read-behind'), { timeout: 15_000 })
+      .toBeNull();
+  }
+
+  /** A post written through the API with the member's token; its id once the read side shows it. */
+  async function apiPost(member: Member, title: string, tags = ['Career']): Promise<string> {
+    const response = await forum.api('/api/posts', { method: 'POST', token: member.token, json: { title, description: `${title}: written through the API for the journey.`, tags } });
+    expect(response.status).toBe(201);
+    const { id, position } = (await response.json()) as { id: string; position: string };
+    await readModelsReach(position);
+    return id;
+  }
+
+  /** The realm's login page (infra/src/identity/pages.ts), as auth.e2e.test.ts fills it; then back in the forum at `landing`. */
+  async function signInAtRealm(member: Member, landing: string) {
+    await page.waitForURL((url) => url.pathname.startsWith('/realms/forum/login-actions/authenticate/'));
+    await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.origin === forum.url && url.pathname === landing && url.hash === '');
+    await page.getByRole('button', { name: member.name }).waitFor();
+  }
+
+  /** A page that needs sign-in sends the visitor through the realm and back to it. */
+  async function signInAt(member: Member, guardedPath: string) {
+    await page.goto(`${forum.url}${guardedPath}`);
+    await signInAtRealm(member, guardedPath);
+  }
+
+  /** Presses Tab until `target` has the focus (a person's way through the page), then says so. */
+  async function tabTo(target: Locator, maxPresses = 25) {
+    for (let presses = 0; presses < maxPresses; presses++) {
+      await page.keyboard.press('Tab');
+      if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
+    }
+    throw new Error(`${target.toString()} not reached with ${maxPresses} presses of Tab`);
+  }
+
+  const toast = (text: string) => page.getByRole('alert').filter({ hasText: text });
+
+  it('a free user writes up to the limit of 5, buys Gold membership, then writes a 6th post', { timeout: 150_000 }, async () => {
+    const fiona = await newMember('Fiona Free');
+    // the first three through the API, the rest through the form
+    for (const n of [1, 2, 3]) await apiPost(fiona, `Fiona's post ${n}`);
+
+    await signInAt(fiona, '/dashboard/add-post');
+    await page.getByRole('heading', { name: 'Create New Post', level: 1 }).waitFor();
+    await page.getByText('You have created 3 out of 5 posts.', { exact: true }).waitFor();
+    expect(await page.getByText("You're approaching the limit for free users.").count()).toBe(0);
+    await expectAccessible('add post');
+
+    // the 4th post: its tag picked from the list with the arrow keys, the form sent with Tab and Enter
+    const fourth = 'Keyboard-only layouts for forms';
+    await page.getByRole('textbox', { name: 'Post Title *' }).fill(fourth);
+    await page.getByRole('textbox', { name: 'Post Description *' }).fill('Every control of this form can be reached and used with the keyboard.');
+    const tags = page.getByRole('combobox', { name: 'Tags (Select at least one)' });
+    await tags.focus();
+    await page.keyboard.type('Desi');
+    await page.getByRole('option', { name: 'Design' }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: '#Design' }).waitFor();
+    await snapshot(page, 'member-add-post');
+    await tabTo(page.getByRole('button', { name: 'Create Post' }));
+    await page.keyboard.press('Enter');
+
+    await page.waitForURL((url) => url.pathname === '/dashboard/my-post');
+    await toast('Your post has been created.').waitFor();
+    const myPosts = page.getByRole('table', { name: 'My posts' });
+    await myPosts.getByRole('link', { name: fourth, exact: true }).waitFor();
+    await expectAccessible('my posts');
+
+    // 4 of 5: the warning; the 5th post with the mouse, tags picked from the list
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Add Post' }).click();
+    await page.getByText('You have created 4 out of 5 posts.', { exact: true }).waitFor();
+    await page.getByText("You're approaching the limit for free users.", { exact: true }).waitFor();
+    await expectAccessible('add post with the warning');
+    const fifth = 'Fifth and last free post';
+    await page.getByRole('textbox', { name: 'Post Title *' }).fill(fifth);
+    await page.getByRole('textbox', { name: 'Post Description *' }).fill('The last one before the free limit.');
+    await page.getByRole('combobox', { name: 'Tags (Select at least one)' }).click();
+    await page.getByRole('option', { name: 'React' }).click();
+    await page.getByRole('option', { name: 'JavaScript' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Create Post' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/my-post');
+    await myPosts.getByRole('link', { name: fifth, exact: true }).waitFor();
+    expect(await myPosts.getByRole('row').count()).toBe(1 + 5);
+
+    // 5 of 5: the panel instead of the form
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Add Post' }).click();
+    const limit = page.getByRole('region', { name: 'Post Limit Reached' });
+    await limit.waitFor();
+    expect(await page.getByRole('button', { name: 'Create Post' }).count()).toBe(0);
+    await expectAccessible('post limit reached');
+    await snapshot(page, 'member-post-limit');
+    await limit.getByRole('link', { name: 'Become a Member' }).click();
+
+    // the Membership page: Gold for $9.99, once
+    await page.waitForURL((url) => url.pathname === '/membership');
+    await page.getByRole('heading', { name: 'Upgrade to Premium', level: 1 }).waitFor();
+    const card = page.getByRole('region', { name: 'Gold Membership' });
+    await card.getByText('$9.99', { exact: true }).waitFor();
+    await expectAccessible('membership');
+    await card.getByRole('button', { name: 'Upgrade Now' }).click();
+    await card.getByRole('button', { name: 'Processing...' }).waitFor();
+    const success = page.getByRole('dialog', { name: 'Success!' });
+    await success.getByText('You are now a premium member with Gold badge!', { exact: true }).waitFor({ timeout: 20_000 });
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await expectAccessible('the success message over the dashboard');
+    await success.getByRole('button', { name: 'OK' }).click();
+    await success.waitFor({ state: 'detached' });
+
+    // My Profile shows the Gold badge
+    await page.getByRole('heading', { name: 'My Profile', level: 1 }).waitFor();
+    await page.getByText('Gold', { exact: true }).waitFor();
+    expect(await page.getByText('Bronze Member').count()).toBe(0);
+    await expectAccessible('my profile as a member');
+    await snapshot(page, 'member-gold-profile');
+
+    // the Membership page knows
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Membership' }).click();
+    const already = page.getByRole('button', { name: 'You are already a member' });
+    await already.waitFor();
+    expect(await already.isDisabled()).toBe(true);
+    await page.getByText('You are enjoying premium benefits!', { exact: true }).waitFor();
+    await expectAccessible('membership as a member');
+
+    // no limit any more: a 6th post through the form
+    await page.goto(`${forum.url}/dashboard/add-post`);
+    await page.getByRole('textbox', { name: 'Post Title *' }).waitFor();
+    expect(await page.getByText(/You have created \d+ out of 5 posts\./).count()).toBe(0);
+    const sixth = 'Sixth post, as a Gold member';
+    await page.getByRole('textbox', { name: 'Post Title *' }).fill(sixth);
+    await page.getByRole('textbox', { name: 'Post Description *' }).fill('Beyond the free limit.');
+    await page.getByRole('combobox', { name: 'Tags (Select at least one)' }).click();
+    await page.getByRole('option', { name: 'Career' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Create Post' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/my-post');
+    await myPosts.getByRole('link', { name: sixth, exact: true }).waitFor();
+    expect(await myPosts.getByRole('row').count()).toBe(1 + 6);
+  });
+
+  it("likes, unlikes, dislikes and switches back to like on someone else's post; the counts follow", { timeout: 90_000 }, async () => {
+    const [paul, vera] = await Promise.all([newMember('Paul Poster'), newMember('Vera Voter')]);
+    const postId = await apiPost(paul, 'Tabs or spaces, once and for all', ['Off-topic']);
+
+    // on the post, a visitor: Join Us, signed in on the realm, back on the post
+    await page.goto(`${forum.url}/post/${postId}`);
+    await page.getByRole('heading', { name: 'Tabs or spaces, once and for all', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Join Us' }).click();
+    await signInAtRealm(vera, `/post/${postId}`);
+
+    const votes = page.getByRole('group', { name: 'Vote on this post' });
+    const like = votes.getByRole('button', { name: /^Like \d+$/ });
+    const dislike = votes.getByRole('button', { name: /^Dislike \d+$/ });
+    /** Waits for the two buttons to read as given: their counts in the name, the reader's own vote as pressed. */
+    const expectVotes = async (likes: number, liked: boolean, dislikes: number, disliked: boolean) => {
+      await votes.getByRole('button', { name: `Like ${likes}`, exact: true, pressed: liked, disabled: false }).waitFor();
+      await votes.getByRole('button', { name: `Dislike ${dislikes}`, exact: true, pressed: disliked, disabled: false }).waitFor();
+    };
+    await expectVotes(0, false, 0, false);
+    await expectAccessible('post, signed in');
+
+    // like, by keyboard
+    await tabTo(like);
+    await page.keyboard.press('Space');
+    await expectVotes(1, true, 0, false);
+    await snapshot(page, 'member-liked');
+    // like again: undone
+    await like.click();
+    await expectVotes(0, false, 0, false);
+    // dislike
+    await dislike.click();
+    await expectVotes(0, false, 1, true);
+    // like while disliked: switches (+1 like, -1 dislike)
+    await like.click();
+    await expectVotes(1, true, 0, false);
+    await expectAccessible('post, liked');
+
+    // the server kept it
+    await page.reload();
+    await expectVotes(1, true, 0, false);
+  });
+
+  it('comments on a post, then reads and reports a comment on the comments page, once', { timeout: 90_000 }, async () => {
+    const [paul, carl] = await Promise.all([newMember('Paul Author'), newMember('Carl Commenter')]);
+    const postId = await apiPost(paul, 'Which database for a small forum?', ['Databases']);
+    const paulsComment = 'Tell us what you tried already, and what went wrong with it.';
+    const added = await forum.api('/api/comments', { method: 'POST', token: paul.token, json: { postId, text: paulsComment } });
+    expect(added.status).toBe(201);
+    await readModelsReach(((await added.json()) as { position: string }).position);
+
+    await page.goto(`${forum.url}/post/${postId}`);
+    await page.getByRole('link', { name: 'Join Us' }).click();
+    await signInAtRealm(carl, `/post/${postId}`);
+
+    // the comment form: typed, then Tab to Post and Enter
+    const comments = page.getByRole('region', { name: 'Comments' });
+    const input = comments.getByRole('textbox', { name: 'Write a comment' });
+    expect(await input.getAttribute('placeholder')).toBe('Write a comment...');
+    await comments.getByRole('list', { name: 'Comments' }).getByText(paulsComment).waitFor();
+    const mine = 'PostgreSQL has served us well for years.';
+    await input.fill(mine);
+    await tabTo(comments.getByRole('button', { name: 'Post', exact: true }));
+    await page.keyboard.press('Enter');
+    await comments.getByRole('list', { name: 'Comments' }).getByText(mine, { exact: true }).waitFor();
+    expect(await input.inputValue()).toBe('');
+    await page.getByRole('link', { name: '2 comments' }).waitFor();
+    await expectAccessible('post with a new comment');
+    await snapshot(page, 'member-commented');
+
+    // the comments page
+    await comments.getByRole('link', { name: 'View and report comments' }).click();
+    await page.waitForURL((url) => url.pathname === `/post/${postId}/comments`);
+    await page.getByRole('heading', { name: 'Post Comments', level: 1 }).waitFor();
+    const table = page.getByRole('table', { name: 'Comments' });
+    const row = table.getByRole('row').filter({ hasText: paul.name });
+    await row.getByText(`${paulsComment.slice(0, 20)}...`).waitFor();
+    expect(await table.getByRole('row').count()).toBe(1 + 2);
+    await expectAccessible('comments page');
+
+    // Read more: the whole comment
+    await row.getByRole('button', { name: 'Read more' }).click();
+    const full = page.getByRole('dialog', { name: `Comment by ${paul.name}` });
+    await full.getByText(paulsComment, { exact: true }).waitFor();
+    await full.getByText(/^Posted on /).waitFor();
+    await expectAccessible('read more');
+    await full.getByRole('button', { name: 'Close' }).click();
+    await full.waitFor({ state: 'detached' });
+
+    // Report waits for a feedback
+    const report = row.getByRole('button', { name: 'Report' });
+    expect(await report.isDisabled()).toBe(true);
+    const feedback = row.getByRole('combobox', { name: `Feedback on the comment by ${paul.name}` });
+    expect(await feedback.textContent()).toBe('Select Feedback');
+    await feedback.click();
+    await page.getByRole('option', { name: 'This is spam' }).click();
+    expect(await report.isEnabled()).toBe(true);
+    await snapshot(page, 'member-report-chosen');
+    await report.click();
+    await toast('Reported! Your report has been submitted').waitFor();
+    expect(await row.getByRole('button', { name: 'Reported' }).isDisabled()).toBe(true);
+    expect(await feedback.textContent()).toBe('Select Feedback');
+    await expectAccessible('comments page after a report');
+
+    // a second report of the same comment, after a reload, is refused and said so
+    await page.reload();
+    await feedback.click();
+    await page.getByRole('option', { name: 'Offensive language' }).click();
+    await row.getByRole('button', { name: 'Report' }).click();
+    await toast('You have already reported this comment. It was not reported again.').waitFor();
+    expect(await row.getByRole('button', { name: 'Reported' }).isDisabled()).toBe(true);
+  });
+
+  it('deletes an own post from My Posts after confirming', { timeout: 90_000 }, async () => {
+    const dora = await newMember('Dora Deleter');
+    const kept = "Notes from this year's meetup";
+    const doomed = 'A post written in haste';
+    await apiPost(dora, kept);
+    await apiPost(dora, doomed);
+
+    await signInAt(dora, '/dashboard/my-post');
+    const myPosts = page.getByRole('table', { name: 'My posts' });
+    await myPosts.getByRole('link', { name: doomed, exact: true }).waitFor();
+    await myPosts.getByRole('link', { name: kept, exact: true }).waitFor();
+    await expectAccessible('my posts');
+
+    // by keyboard: Tab to Delete, Enter; the confirming answer has the focus
+    await tabTo(myPosts.getByRole('button', { name: `Delete ${doomed}` }));
+    await page.keyboard.press('Enter');
+    const confirm = page.getByRole('dialog', { name: 'Are you sure?' });
+    await confirm.getByText("You won't be able to revert this!", { exact: true }).waitFor();
+    await confirm.getByRole('button', { name: 'Yes, delete it!' }).waitFor();
+    await expectAccessible('delete confirmation');
+    await snapshot(page, 'member-delete-confirm');
+    await page.keyboard.press('Enter');
+
+    const deleted = page.getByRole('dialog', { name: 'Deleted!' });
+    await deleted.getByText('Your post has been deleted.', { exact: true }).waitFor();
+    await expectAccessible('deleted');
+    await deleted.getByRole('button', { name: 'OK' }).click();
+    await deleted.waitFor({ state: 'detached' });
+    await myPosts.getByRole('link', { name: doomed, exact: true }).waitFor({ state: 'detached' });
+    await myPosts.getByRole('link', { name: kept, exact: true }).waitFor();
+    expect(await myPosts.getByRole('row').count()).toBe(1 + 1);
+  });
+});
