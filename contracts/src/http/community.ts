@@ -134,7 +134,8 @@ export const UserProfile = z.object({
     badge: z.enum(BADGES),
     email: z.string().optional(),
   }),
-  stats: z.object({ posts: z.number().int(), comments: z.number().int(), upVotes: z.number().int() }),
+  /** live posts; comments the user wrote; comments and up votes their live posts received */
+  stats: z.object({ posts: z.number().int(), comments: z.number().int(), commentsReceived: z.number().int(), upVotes: z.number().int() }),
   recentPosts: z.array(PostListItem),
 });
 export type UserProfile = z.infer<typeof UserProfile>;

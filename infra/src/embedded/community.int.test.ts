@@ -493,7 +493,7 @@ describe('profile: GET /api/user-profile/:email', () => {
     const visitor = await json<UserProfile>(forum.api(`/api/user-profile/${user.email}`, { headers: at(position) }));
     expect(visitor).toEqual({
       user: { _id: user.id, name: 'Uma', photoURL: '', role: 'user', isMember: false, badge: 'Bronze' },
-      stats: { posts: 4, comments: 2, upVotes: 2 },
+      stats: { posts: 4, comments: 2, commentsReceived: 3, upVotes: 2 },
       recentPosts: [
         expect.objectContaining({ _id: posts[3]!.id, title: 'Uma 3', upVote: 1, downVote: 0, commentCount: 2 }),
         expect.objectContaining({ _id: posts[2]!.id, upVote: 1, downVote: 1, commentCount: 0 }),
@@ -508,7 +508,7 @@ describe('profile: GET /api/user-profile/:email', () => {
     // a deleted post leaves the statistics: its post, its up-vote and its comments
     const deleted = await deletePost(posts[3]!.id, user.token);
     const after = await json<UserProfile>(forum.api(`/api/user-profile/${user.email}`, { headers: at(deleted.position) }));
-    expect(after.stats).toEqual({ posts: 3, comments: 1, upVotes: 1 });
+    expect(after.stats).toEqual({ posts: 3, comments: 1, commentsReceived: 1, upVotes: 1 });
     expect(after.recentPosts.map((p) => p._id)).toEqual([posts[2]!.id, posts[1]!.id, posts[0]!.id]);
   });
 
@@ -517,7 +517,7 @@ describe('profile: GET /api/user-profile/:email', () => {
     const { position } = await json<{ position: string }>(forum.api(`/api/users/membership/${member.email}`, { method: 'PATCH', token: member.token }));
     const profile = await json<UserProfile>(forum.api(`/api/user-profile/${member.email}`, { headers: at(position) }));
     expect(profile.user).toMatchObject({ isMember: true, badge: 'Gold' });
-    expect(profile.stats).toEqual({ posts: 0, comments: 0, upVotes: 0 });
+    expect(profile.stats).toEqual({ posts: 0, comments: 0, commentsReceived: 0, upVotes: 0 });
     expect(profile.recentPosts).toEqual([]);
   });
 

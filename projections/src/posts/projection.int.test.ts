@@ -53,6 +53,7 @@ describe('given posts, votes and comments in one batch or in many', () => {
     comment(1, 2),
     removed(1, 1),
     vote(1, 'v3', 'none', 'up'),
+    comment(2, 4), // received, then gone with its post
     deleted(2),
     vote(2, 'v2', 'none', 'up'), // raced the deletion: changes nothing
     comment(2, 3),
@@ -65,9 +66,10 @@ describe('given posts, votes and comments in one batch or in many', () => {
       { id: uuid(1), up_vote: 2, down_vote: 1, comment_count: 1, score: 1 },
       { id: uuid(3), up_vote: 1, down_vote: 0, comment_count: 0, score: 1 },
     ]);
-    expect(await model.rows('SELECT user_id, posts, up_votes FROM author_stats ORDER BY user_id')).toEqual([
-      { user_id: 'u-ann', posts: 1, up_votes: 2 },
-      { user_id: 'u-ben', posts: 1, up_votes: 1 },
+    // comments received: post 1's two less the one removed; the comment on post 2 came after its deletion
+    expect(await model.rows('SELECT user_id, posts, up_votes, comments FROM author_stats ORDER BY user_id')).toEqual([
+      { user_id: 'u-ann', posts: 1, up_votes: 2, comments: 1 },
+      { user_id: 'u-ben', posts: 1, up_votes: 1, comments: 0 },
     ]);
     expect(await model.rows('SELECT tag_key, posts FROM tag_counters ORDER BY tag_key')).toEqual([
       { tag_key: 'node.js', posts: 1 },
@@ -127,9 +129,9 @@ describe('given one batch that holds what the log says in order (the batch is fo
   it('when an earlier batch made the posts, and this one renames, votes and deletes two posts of one author with one tag, then the counts come out per author and per tag', async () => {
     const model = await harness.fresh(postsProjection);
     await model.given([created(1, 'u-ann', ['React']), created(2, 'u-ann', ['React']), created(3, 'u-ann', ['React'])]);
-    await model.given([renamed('Annie'), vote(1, 'v1', 'none', 'up'), vote(2, 'v1', 'none', 'up'), vote(3, 'v1', 'none', 'up'), deleted(1), deleted(2)]);
+    await model.given([renamed('Annie'), vote(1, 'v1', 'none', 'up'), vote(2, 'v1', 'none', 'up'), vote(3, 'v1', 'none', 'up'), comment(1, 1), comment(3, 2), deleted(1), deleted(2)]);
     expect(await model.rows('SELECT id, author_name, up_vote FROM posts')).toEqual([{ id: uuid(3), author_name: 'Annie', up_vote: 1 }]);
-    expect(await model.rows('SELECT name, posts, up_votes FROM author_stats')).toEqual([{ name: 'Annie', posts: 1, up_votes: 1 }]);
+    expect(await model.rows('SELECT name, posts, up_votes, comments FROM author_stats')).toEqual([{ name: 'Annie', posts: 1, up_votes: 1, comments: 1 }]);
     expect(await model.rows('SELECT tag_key, posts FROM tag_counters')).toEqual([{ tag_key: 'react', posts: 1 }]);
     expect(await model.rows('SELECT post_id FROM votes')).toEqual([{ post_id: uuid(3) }]);
   });
@@ -142,7 +144,7 @@ describe('given one batch that holds what the log says in order (the batch is fo
     expect(await model.rows('SELECT * FROM votes')).toEqual([]);
     expect(await model.rows("SELECT value::int FROM counters WHERE name = 'posts'")).toEqual([{ value: 0 }]);
     expect(await model.rows('SELECT tag_key, posts FROM tag_counters')).toEqual([{ tag_key: 'react', posts: 0 }]);
-    expect(await model.rows('SELECT posts, up_votes FROM author_stats')).toEqual([{ posts: 0, up_votes: 0 }]);
+    expect(await model.rows('SELECT posts, up_votes, comments FROM author_stats')).toEqual([{ posts: 0, up_votes: 0, comments: 0 }]);
   });
 
   it('when a vote names a post before the post is created (never written so, but possible in a log), then it is lost as it would be one event at a time', async () => {
@@ -206,7 +208,7 @@ describe('given a rebuild, which replays staged and settles at the end', () => {
             `UPDATE posts r SET up_vote = o.up_vote, down_vote = o.down_vote, comment_count = o.comment_count, author_name = o.author_name, author_photo = o.author_photo
              FROM "${ordinary.schema}".posts o WHERE o.id = r.id`,
           );
-          await trx.raw(`UPDATE author_stats r SET up_votes = o.up_votes FROM "${ordinary.schema}".author_stats o WHERE o.user_id = r.user_id`);
+          await trx.raw(`UPDATE author_stats r SET up_votes = o.up_votes, comments = o.comments FROM "${ordinary.schema}".author_stats o WHERE o.user_id = r.user_id`);
           await trx.raw('TRUNCATE replay_profiles');
         }
         const steps = done.split(' and ');

@@ -53,10 +53,14 @@ import { extendSpans, REPLAY_SPANS_TABLE, takeSpan } from '../staged-spans.ts';
  * staged replay builds the vectors (44 µs a post, the largest single cost of
  * inserting one) as a settle step beside the votes and counts, rather than
  * on the one connection that stages the posts range by range.
+ *
+ * Version 6 counts the comments each author's live posts received
+ * (`author_stats.comments`, My Profile's second statistic), moved by the
+ * same comment deltas as the posts' own counts.
  */
 export const postsProjection: Projection = {
   name: 'posts',
-  version: 5,
+  version: 6,
   types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated'],
   exposes: {
     // a post's vector is unique to it: a read that takes no `search` leaves the join out
@@ -112,13 +116,14 @@ export const postsProjection: Projection = {
         vote text NOT NULL,
         PRIMARY KEY (post_id, user_id)
       );
-      -- per author: live posts and up-votes received on them (leaderboard, profile)
+      -- per author: live posts, and the up-votes and comments they received (leaderboard, profile)
       CREATE TABLE IF NOT EXISTS author_stats (
         user_id text PRIMARY KEY,
         name text NOT NULL,
         photo_url text NOT NULL,
         posts integer NOT NULL DEFAULT 0,
-        up_votes integer NOT NULL DEFAULT 0
+        up_votes integer NOT NULL DEFAULT 0,
+        comments integer NOT NULL DEFAULT 0
       );
       -- a replay's stretch of the log to settle votes and counts from, and its name and photo changes
       -- with their log positions, until it settles (empty otherwise)
@@ -264,7 +269,7 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
 /** Deletes the posts whose ids `ids` selects, with what counts them. */
 async function deletePosts(trx: Knex.Transaction, ids: string, bindings: readonly Knex.RawBinding[]) {
   await trx.raw(
-    `WITH gone AS (DELETE FROM posts WHERE id IN (${ids}) RETURNING id, author_id, up_vote, tag_keys),
+    `WITH gone AS (DELETE FROM posts WHERE id IN (${ids}) RETURNING id, author_id, up_vote, comment_count, tag_keys),
      totals AS (UPDATE counters SET value = value - (SELECT count(*) FROM gone) WHERE name = 'posts'),
      tags AS (
        UPDATE tag_counters t SET posts = t.posts - g.n
@@ -272,8 +277,9 @@ async function deletePosts(trx: Knex.Transaction, ids: string, bindings: readonl
      ),
      voters AS (DELETE FROM votes v USING gone g WHERE v.post_id = g.id),
      searched AS (DELETE FROM post_search s USING gone g WHERE s.id = g.id)
-     UPDATE author_stats s SET posts = s.posts - g.n, up_votes = s.up_votes - g.up
-     FROM (SELECT author_id, count(*)::integer AS n, sum(up_vote)::integer AS up FROM gone GROUP BY author_id) g WHERE s.user_id = g.author_id`,
+     UPDATE author_stats s SET posts = s.posts - g.n, up_votes = s.up_votes - g.up, comments = s.comments - g.comments
+     FROM (SELECT author_id, count(*)::integer AS n, sum(up_vote)::integer AS up, sum(comment_count)::integer AS comments FROM gone GROUP BY author_id) g
+     WHERE s.user_id = g.author_id`,
     bindings,
   );
 }
@@ -328,11 +334,11 @@ async function insertPostsFrom(trx: Knex.Transaction, vectors: 'with their vecto
   );
 }
 
-/** The authors' up-votes follow their posts' (`changed`: rows of author_id and the post's up-vote delta). */
-const AUTHORS_UP_VOTES = `
-  UPDATE author_stats s SET up_votes = s.up_votes + a.up
-  FROM (SELECT author_id, sum(up)::integer AS up FROM changed GROUP BY author_id) a
-  WHERE s.user_id = a.author_id AND a.up <> 0`;
+/** The authors' up-votes and comments received follow their posts' (`changed`: rows of author_id and the post's up-vote and comment deltas). */
+const AUTHORS_COUNTS = `
+  UPDATE author_stats s SET up_votes = s.up_votes + a.up, comments = s.comments + a.comments
+  FROM (SELECT author_id, sum(up)::integer AS up, sum(comments)::integer AS comments FROM changed GROUP BY author_id) a
+  WHERE s.user_id = a.author_id AND (a.up <> 0 OR a.comments <> 0)`;
 
 /**
  * Vote and comment deltas per post, the authors' up-votes that follow, and each
@@ -349,9 +355,9 @@ async function applyDeltas(
      changed AS (
        UPDATE posts p SET up_vote = p.up_vote + d.up, down_vote = p.down_vote + d.down, comment_count = p.comment_count + d.comments
        FROM delta d WHERE p.id = d."postId" AND (d.up <> 0 OR d.down <> 0 OR d.comments <> 0)
-       RETURNING p.author_id, d.up
+       RETURNING p.author_id, d.up, d.comments
      ),
-     authors AS (${AUTHORS_UP_VOTES}),
+     authors AS (${AUTHORS_COUNTS}),
      cast_votes AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x("postId" uuid, "userId" text, vote text))
      INSERT INTO votes (post_id, user_id, vote)
      SELECT v."postId", v."userId", v.vote FROM cast_votes v WHERE EXISTS (SELECT 1 FROM posts p WHERE p.id = v."postId")
@@ -450,9 +456,9 @@ async function settleVotesCountsAndNames(trx: Knex.Transaction, log: SqlLog) {
        UPDATE posts p SET up_vote = p.up_vote + x.up, down_vote = p.down_vote + x.down, comment_count = p.comment_count + x.comments,
               author_name = x.author_name, author_photo = x.author_photo
        FROM settled x WHERE p.id = x.id
-       RETURNING p.author_id, x.up
+       RETURNING p.author_id, x.up, x.comments
      ),
-     authors AS (${AUTHORS_UP_VOTES})
+     authors AS (${AUTHORS_COUNTS})
      ${
        votes
          ? `INSERT INTO votes (post_id, user_id, vote)

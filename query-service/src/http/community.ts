@@ -126,7 +126,7 @@ export function communityRoutes(community: CommunityStore): Router {
         badge: user.is_member ? 'Gold' : 'Bronze',
         ...(maySeeEmail(res.locals.viewer, user.id) ? { email: user.email } : {}),
       },
-      stats: { posts: Number(user.posts), comments: Number(user.comments), upVotes: Number(user.up_votes) },
+      stats: { posts: Number(user.posts), comments: Number(user.comments), commentsReceived: Number(user.comments_received), upVotes: Number(user.up_votes) },
       recentPosts: recent.map(listItem),
     };
     res.json(body);

@@ -48,7 +48,7 @@ export interface LeaderRow {
   up_votes: number;
 }
 
-export type ProfileRow = UserRow & { posts: number; comments: number; up_votes: number };
+export type ProfileRow = UserRow & { posts: number; comments: number; comments_received: number; up_votes: number };
 
 const counter = async (db: Knex, sql: string) => {
   const { rows } = await db.raw<{ rows: { value: string | number }[] }>(sql);
@@ -106,10 +106,10 @@ export function createCommunityStore(db: Knex) {
       return rows;
     },
 
-    /** A user by email with their three statistics (counter rows), or null. */
+    /** A user by email with their statistics (counter rows), or null. */
     async profile(email: string): Promise<ProfileRow | null> {
       const { rows } = await db.raw<{ rows: ProfileRow[] }>(
-        `SELECT u.*, coalesce(a.posts, 0) AS posts, coalesce(c.comments, 0) AS comments, coalesce(a.up_votes, 0) AS up_votes
+        `SELECT u.*, coalesce(a.posts, 0) AS posts, coalesce(c.comments, 0) AS comments, coalesce(a.comments, 0) AS comments_received, coalesce(a.up_votes, 0) AS up_votes
          FROM read.users u
          LEFT JOIN read.author_stats a ON a.user_id = u.id
          LEFT JOIN read.commenter_stats c ON c.user_id = u.id

@@ -74,7 +74,7 @@ export function MyProfile() {
         </Typography>
         <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'repeat(3, 1fr)', gap: { xs: 1, sm: 2 } }}>
           <Statistic label="Posts" value={stats.posts} />
-          <Statistic label="Comments written" value={stats.comments} />
+          <Statistic label="Comments received" value={stats.commentsReceived} />
           <Statistic label="Up votes received" value={stats.upVotes} />
         </Box>
       </Box>

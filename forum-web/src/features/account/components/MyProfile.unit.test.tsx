@@ -26,7 +26,7 @@ const recent = (n: number) => ({
 
 const profile = (isMember: boolean, photoURL = '') => ({
   user: { _id: BOB.id, name: BOB.name, photoURL, role: 'user', isMember, badge: isMember ? 'Gold' : 'Bronze', email: BOB.email },
-  stats: { posts: 4, comments: 9, upVotes: 13 },
+  stats: { posts: 4, comments: 2, commentsReceived: 9, upVotes: 13 },
   recentPosts: [recent(1), recent(2), recent(3)],
 });
 
@@ -41,7 +41,7 @@ describe('My Profile', () => {
     expect(screen.getByText('Bronze Member')).toBeTruthy();
     const stats = screen.getByRole('heading', { name: 'Statistics' }).parentElement!;
     expect(stats.textContent).toContain('Posts4');
-    expect(stats.textContent).toContain('Comments written9');
+    expect(stats.textContent).toContain('Comments received9');
     expect(stats.textContent).toContain('Up votes received13');
     const posts = screen.getAllByRole('article');
     expect(posts).toHaveLength(3);
