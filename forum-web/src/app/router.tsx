@@ -1,13 +1,9 @@
 import { lazy, type ComponentType } from 'react';
 import { useRoutes, type RouteObject } from 'react-router-dom';
-import { RootLayout } from '../components/layout/RootLayout';
 import { RequireAuth } from '../components/RequireAuth';
-import { NotificationBell } from '../features/notifications';
+import { Shell } from './shell';
 
-/**
- * Each page is its own chunk, loaded when it is first opened (the layout shows a spinner in its
- * place meanwhile; later navigations keep the old page until the new one is ready).
- */
+/** Each page is its own chunk, loaded when it is first opened (the layout shows a spinner in its place meanwhile). */
 function page<M>(load: () => Promise<M>, name: keyof M) {
   return lazy(async () => ({ default: (await load())[name] as ComponentType }));
 }
@@ -33,7 +29,7 @@ const NotFoundPage = page(() => import('./routes/not-found'), 'NotFoundPage');
 export const routes: RouteObject[] = [
   {
     path: '/',
-    element: <RootLayout navActions={<NotificationBell />} />,
+    element: <Shell />,
     children: [
       { index: true, element: <HomePage /> },
       { path: 'post/:id', element: <PostPage /> },

@@ -8,8 +8,11 @@ import { Hint } from '../Hint';
 const loadUserMenu = () => import('./UserMenu');
 const UserMenu = lazy(loadUserMenu);
 
-/** Right end of the bar (spec §2 Shell): 'Join Us' for visitors; the user's picture and a menu once signed in. */
-export function AccountMenu() {
+/**
+ * Right end of the bar (spec §2 Shell): 'Join Us' for visitors; the user's picture and a menu once
+ * signed in. `picture`: the photo the forum has (a changed photo shows at once), else the token's.
+ */
+export function AccountMenu({ picture }: { picture?: string }) {
   const auth = useAuth();
   const { status, user } = useAuthState();
   const location = useLocation();
@@ -57,7 +60,7 @@ export function AccountMenu() {
         >
           <Avatar
             alt=""
-            src={user.picture || defaultAvatar}
+            src={picture || user.picture || defaultAvatar}
             slotProps={{ img: { referrerPolicy: 'no-referrer' } }}
             sx={{ width: 36, height: 36, border: 2, borderColor: 'rgba(255 255 255 / 0.7)' }}
           >

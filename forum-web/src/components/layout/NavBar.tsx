@@ -27,8 +27,8 @@ function linksFor(signedIn: boolean, admin: boolean): NavLinkSpec[] {
   ];
 }
 
-/** The fixed top bar (spec §2 Shell); below md the links fold into a menu. */
-export function NavBar({ actions }: { actions?: ReactNode }) {
+/** The fixed top bar (spec §2 Shell); below md the links fold into a menu. `picture`: the signed-in user's photo as the forum has it. */
+export function NavBar({ actions, picture }: { actions?: ReactNode; picture?: string }) {
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [menuOpened, setMenuOpened] = useState(false);
   const closeMenu = () => setMenuAnchor(null);
@@ -97,7 +97,7 @@ export function NavBar({ actions }: { actions?: ReactNode }) {
           <Box sx={{ flexGrow: { xs: 1, md: 0 } }} />
 
           {actions}
-          <AccountMenu />
+          <AccountMenu picture={picture} />
         </Toolbar>
       </Container>
     </AppBar>

@@ -8,12 +8,15 @@ import { NavBar } from './NavBar';
 import { PageError } from './PageError';
 import { ScrollToTop } from './ScrollToTop';
 
-/** The public shell: fixed navigation bar (`navActions`: what the app adds before the account menu, the bell), the page, footer. */
-export function RootLayout({ navActions }: { navActions?: ReactNode }) {
+/**
+ * The public shell: fixed navigation bar (`navActions`: what the app adds before the account menu,
+ * the bell; `userPicture`: the signed-in user's photo as the forum has it), the page, footer.
+ */
+export function RootLayout({ navActions, userPicture }: { navActions?: ReactNode; userPicture?: string }) {
   const { pathname } = useLocation();
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
-      <NavBar actions={navActions} />
+      <NavBar actions={navActions} picture={userPicture} />
       {/* Keeps the page clear of the fixed bar. */}
       <Toolbar aria-hidden />
       <Container component="main" maxWidth="md" sx={{ py: { xs: 3, md: 5 }, flexGrow: 1 }}>
