@@ -127,6 +127,15 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     expect(await page.getByRole('button', { name: 'Alice Martin' }).count()).toBe(0);
   });
 
+  it('forum-web: a guarded address with a fragment signs the visitor in and comes back to it, fragment and all', { timeout: 90_000 }, async () => {
+    // a redirect URI may not carry a fragment: the realm refused the return address before
+    await page.goto(`${forum.url}/leaderboard#top`);
+    await signInAtRealm('bob@forum.local');
+    await page.getByRole('heading', { name: 'Leaderboard', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname + new URL(page.url()).hash).toBe('/leaderboard#top');
+    await page.getByRole('button', { name: 'Bob Chen' }).waitFor();
+  });
+
   it('forum-web: a signed-in reload needs no trip through the realm, and the token is refreshed before it expires', { timeout: 90_000 }, async () => {
     await page.clock.install();
     await page.goto(`${forum.url}/about`);

@@ -120,25 +120,43 @@ export function createAuth(options: AuthOptions): Auth {
 
   // ---- what the page is coming back from (survives the round trip through the realm, per tab)
 
-  function rememberPending(action: AuthReturn) {
+  function rememberPending(action: AuthReturn, hash = '') {
     try {
-      sessionStorage.setItem(pendingKey, JSON.stringify({ action, at: Date.now() }));
+      sessionStorage.setItem(pendingKey, JSON.stringify({ action, at: Date.now(), hash }));
     } catch {
       // storage disabled: the page simply does not greet the return
     }
   }
 
-  function takePending(): AuthReturn | null {
+  function takePending(): { action: AuthReturn; hash: string } | null {
     try {
       const raw = sessionStorage.getItem(pendingKey);
       sessionStorage.removeItem(pendingKey);
       if (!raw) return null;
-      const { action, at } = JSON.parse(raw) as { action?: unknown; at?: unknown };
+      const { action, at, hash } = JSON.parse(raw) as { action?: unknown; at?: unknown; hash?: unknown };
       if (typeof at !== 'number' || Date.now() - at > PENDING_TTL_MS) return null;
-      return action === 'login' || action === 'register' || action === 'logout' ? action : null;
+      if (action !== 'login' && action !== 'register' && action !== 'logout') return null;
+      return { action, hash: typeof hash === 'string' && hash.startsWith('#') ? hash : '' };
     } catch {
       return null;
     }
+  }
+
+  /**
+   * A redirect URI may not carry a fragment (OAuth 2.0; the realm refuses it), and keycloak-js
+   * uses the fragment for its answer: the page's own fragment ('#comments') waits in the pending
+   * record and comes back once the answer is read.
+   */
+  function withoutFragment(uri: string): { uri: string; hash: string } {
+    const url = new URL(uri, window.location.href);
+    const hash = url.hash;
+    url.hash = '';
+    return { uri: url.href, hash };
+  }
+
+  function restoreFragment(hash: string) {
+    if (!hash || window.location.hash) return;
+    window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}${hash}`);
   }
 
   // ---- refresh ahead of expiry
@@ -247,8 +265,9 @@ export function createAuth(options: AuthOptions): Auth {
         }
         initialized = true;
         const pending = takePending();
-        if ((pending === 'login' || pending === 'register') && kc.authenticated) returned = pending;
-        if (pending === 'logout' && !kc.authenticated) returned = 'logout';
+        if ((pending?.action === 'login' || pending?.action === 'register') && kc.authenticated) returned = pending.action;
+        if (pending?.action === 'logout' && !kc.authenticated) returned = 'logout';
+        if (pending) restoreFragment(pending.hash);
         publish(error);
         scheduleRefresh();
         return state;
@@ -273,31 +292,34 @@ export function createAuth(options: AuthOptions): Auth {
 
     async login(loginOptions = {}) {
       const kc = await ready();
+      const back = withoutFragment(loginOptions.redirectUri ?? window.location.href);
       const url = await kc.createLoginUrl({
-        redirectUri: loginOptions.redirectUri ?? window.location.href,
+        redirectUri: back.uri,
         idpHint: loginOptions.idpHint,
         loginHint: loginOptions.loginHint,
       });
-      rememberPending('login');
+      rememberPending('login', back.hash);
       return go(url, loginOptions.replace);
     },
 
     async register(registerOptions = {}) {
       const kc = await ready();
+      const back = withoutFragment(registerOptions.redirectUri ?? window.location.href);
       const url = await kc.createRegisterUrl({
-        redirectUri: registerOptions.redirectUri ?? window.location.href,
+        redirectUri: back.uri,
         loginHint: registerOptions.loginHint,
       });
-      rememberPending('register');
+      rememberPending('register', back.hash);
       return go(url, registerOptions.replace);
     },
 
     async logout({ redirectUri }) {
       const kc = await ready();
       clearTimeout(refreshTimer);
-      rememberPending('logout');
+      const back = withoutFragment(redirectUri);
+      rememberPending('logout', back.hash);
       // GET to the end-session endpoint with id_token_hint; Keycloak signs out without a confirmation page
-      await kc.logout({ redirectUri });
+      await kc.logout({ redirectUri: back.uri });
       return never();
     },
 
