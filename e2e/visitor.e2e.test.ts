@@ -81,6 +81,9 @@ describe.skipIf(chromiumMissing)('a visitor in the forum, in Chromium', () => {
     const menu = page.getByRole('menu');
     await menu.waitFor();
     expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Home', 'About', 'Contact']);
+    // the page you are on is marked, as the wide bar marks it
+    expect(await menu.getByRole('menuitem', { name: 'Home' }).getAttribute('aria-current')).toBe('page');
+    expect(await menu.getByRole('menuitem', { name: 'About' }).getAttribute('aria-current')).toBeNull();
     await expectAccessible('phone menu');
     await snapshot(page, 'visitor-phone-menu');
     await menu.getByRole('menuitem', { name: 'About' }).click();

@@ -12,7 +12,7 @@ import { serverError } from '../../../lib/http-error';
 import { useCreatePostMutation } from '../api/create-post';
 import { useGetMeQuery } from '../api/get-me';
 import { useGetPostCountQuery } from '../api/get-post-count';
-import { useGetTagOptionsQuery } from '../api/get-tag-options';
+import { useGetTagsQuery } from '../../../lib/tags';
 import { postLimitState, type PostLimitState } from '../rules/post-limit';
 
 /** Spec §2 Create New Post: the free-limit notes, or the 'Post Limit Reached' panel instead of the form. */
@@ -84,7 +84,7 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
   const [description, setDescription] = useState('');
   const [tags, setTags] = useState<string[]>([]);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const tagOptions = useGetTagOptionsQuery();
+  const tagOptions = useGetTagsQuery();
   const [createPost, { isLoading }] = useCreatePostMutation();
   const toast = useToast();
   const dialogs = useDialogs();

@@ -2,7 +2,7 @@ import { Box, Stack, Typography } from '@mui/material';
 import { keyframes } from '@mui/material/styles';
 import { useEffect } from 'react';
 import { TagChip } from '../../../components/TagChip';
-import { useGetTagsQuery } from '../api/get-tags';
+import { useGetTagsQuery } from '../../../lib/tags';
 
 const scroll = keyframes`
   from { transform: translateX(0); }

@@ -1,8 +1,11 @@
 import type { TagNames } from '@forum/contracts';
-import { contract } from '../../../lib/contract';
-import { api } from '../../../lib/api';
+import { api } from './api';
+import { contract } from './contract';
 
-/** GET /api/tags — every tag name, for the home tag strip. */
+/**
+ * GET /api/tags — every tag name: the home tag strip and Add Post's choices. Shared here rather
+ * than in a feature (features do not import each other), so both read one cached answer.
+ */
 export const getTagsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getTags: build.query<TagNames, void>({
