@@ -1,12 +1,23 @@
 import type { Auth } from '@forum/web-auth';
 import { Box, CircularProgress } from '@mui/material';
-import { useEffect, useMemo, useState } from 'react';
-import { Admin, Resource } from 'react-admin';
+import { lazy, useEffect, useMemo, useState } from 'react';
+import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { AccessDenied } from './AccessDenied';
 import { ADMIN_ROLE, createAuthProvider } from './authProvider';
 import { createDataProvider } from './dataProvider';
+import { ConsoleLayout } from './layout/ConsoleLayout';
+import { MakeAnnouncement } from './resources/announcements/MakeAnnouncement';
+import audit from './resources/audit';
+import contactMessages from './resources/contact-messages';
+import { HistoryPage } from './resources/history/HistoryPage';
+import manageUsers from './resources/manage-users';
 import posts from './resources/posts';
+import projections from './resources/projections';
+import reportedComments from './resources/reported-comments';
+
+// the dashboard brings the chart library: its own chunk
+const Dashboard = lazy(() => import('./resources/dashboard/Dashboard'));
 
 type Access = 'checking' | 'open' | 'denied';
 
@@ -58,8 +69,19 @@ export function App({ auth }: { auth: Auth }) {
               dataProvider={dataProvider}
               loginPage={false}
               accessDenied={AccessDenied}
+              layout={ConsoleLayout}
+              dashboard={Dashboard}
             >
+              <Resource name="manage-users" {...manageUsers} recordRepresentation="name" />
+              <Resource name="reported-comments" {...reportedComments} />
+              <Resource name="audit" {...audit} />
+              <Resource name="contact-messages" {...contactMessages} />
+              <Resource name="projections" {...projections} />
               <Resource name="posts" {...posts} recordRepresentation="title" />
+              <CustomRoutes>
+                <Route path="/make-announcement" element={<MakeAnnouncement />} />
+                <Route path="/history/:kind/:id" element={<HistoryPage />} />
+              </CustomRoutes>
             </Admin>
           }
         />

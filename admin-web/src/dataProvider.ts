@@ -1,16 +1,64 @@
+import { compareLogPositions, HEADER_EVENT_POSITION, HEADER_MIN_POSITION, parsePositionToken, type CreateAnnouncementRequest, type WarnUserRequest } from '@forum/contracts';
 import simpleRestProvider from 'ra-data-simple-rest';
-import { fetchUtils, type DataProvider, type RaRecord } from 'react-admin';
+import { fetchUtils, HttpError, type DataProvider, type RaRecord } from 'react-admin';
 
 /** The access token of the signed-in admin (refreshed when it expires within 30 s), or undefined. */
 export type TokenSource = () => Promise<string | undefined>;
 
-/** ra's fetchJson with the admin's bearer token on every call. */
-export function authenticatedHttpClient(token: TokenSource) {
+/**
+ * Read-your-writes: the position of the newest event this console's commands appended (their
+ * `X-Event-Position`). Every read after a command carries it as `X-Min-Position`, so the list a
+ * moderator comes back to already shows what they just did (the read side is eventually consistent).
+ */
+export class WrittenPosition {
+  private token: string | null = null;
+
+  saw(token: string | null | undefined): void {
+    const next = token ? parsePositionToken(token) : null;
+    if (!next) return;
+    const kept = this.token ? parsePositionToken(this.token) : null;
+    if (!kept || compareLogPositions(next, kept) > 0) this.token = token!;
+  }
+
+  get(): string | null {
+    return this.token;
+  }
+}
+
+/**
+ * ra's fetchJson with the admin's bearer token on every call, the console's written position on
+ * every read, and every answer's position remembered.
+ */
+export function authenticatedHttpClient(token: TokenSource, written: WrittenPosition = new WrittenPosition()) {
   return async (url: string, options: fetchUtils.Options = {}) => {
     const current = await token();
-    return fetchUtils.fetchJson(url, current ? { ...options, user: { authenticated: true, token: `Bearer ${current}` } } : options);
+    const headers = new Headers(options.headers as HeadersInit | undefined);
+    const method = (options.method ?? 'GET').toUpperCase();
+    const position = written.get();
+    if (method === 'GET' && position && !headers.has(HEADER_MIN_POSITION)) headers.set(HEADER_MIN_POSITION, position);
+    const result = await fetchUtils.fetchJson(url, { ...options, headers, ...(current ? { user: { authenticated: true, token: `Bearer ${current}` } } : {}) });
+    if (method !== 'GET') written.saw(result.headers.get(HEADER_EVENT_POSITION));
+    return result;
   };
 }
+
+/**
+ * The console's resources (their paths under /admin, spec §2) and the API each reads
+ * (ra-data-simple-rest: `?range=[0,9]&sort=…&filter=…`, answered with `Content-Range`).
+ */
+export const RESOURCE_ENDPOINTS = {
+  'manage-users': 'admin/users',
+  'reported-comments': 'admin/reported-comments',
+  tags: 'admin/tags',
+  announcements: 'announcements',
+  audit: 'admin/audit',
+  'contact-messages': 'admin/contact-messages',
+  projections: 'admin/projections',
+  posts: 'posts',
+} as const;
+export type ConsoleResource = keyof typeof RESOURCE_ENDPOINTS;
+
+const endpointOf = (resource: string) => (RESOURCE_ENDPOINTS as Record<string, string>)[resource] ?? resource;
 
 /** The forum's records are keyed `_id` (spec §3); react-admin needs `id`. */
 function withId<T extends RaRecord>(record: T): T {
@@ -18,29 +66,79 @@ function withId<T extends RaRecord>(record: T): T {
   return raw.id === undefined && raw._id !== undefined ? { ...raw, id: raw._id } : record;
 }
 
+/** What every command answers: the id it acted on and the position of its last event. */
+export interface Accepted {
+  id?: string;
+  position?: string;
+}
+
 /**
- * Reads go through ra-data-simple-rest against the query-service: with a `range`
- * parameter it answers a JSON array and `Content-Range: posts 0-9/23`.
+ * The moderation and operations verbs beside react-admin's CRUD (react-admin's CRM demo style:
+ * typed methods called with `useDataProvider<ForumDataProvider>()`). Each is pessimistic: it
+ * resolves once the command is accepted, and the reads after it wait for its position.
  */
-export function createDataProvider(token: TokenSource): DataProvider {
-  const restProvider = simpleRestProvider('/api', authenticatedHttpClient(token));
+export interface ForumDataProvider extends DataProvider {
+  addTag(name: string): Promise<Accepted>;
+  deleteTag(id: string): Promise<Accepted>;
+  makeAdmin(userId: string): Promise<Accepted>;
+  deleteComment(commentId: string): Promise<Accepted>;
+  warnUser(authorEmail: string, warning?: WarnUserRequest): Promise<Accepted>;
+  createAnnouncement(announcement: CreateAnnouncementRequest): Promise<Accepted>;
+  rebuildProjection(name: string): Promise<Accepted>;
+}
+
+/**
+ * Reads go through ra-data-simple-rest against the query-service; the verbs are plain calls to
+ * the command-service. An error answer becomes react-admin's HttpError with the server's message
+ * (`{ error: { code, message } }`) and its code in `body`.
+ */
+export function createDataProvider(token: TokenSource, written: WrittenPosition = new WrittenPosition()): ForumDataProvider {
+  const http = authenticatedHttpClient(token, written);
+  const restProvider = simpleRestProvider('/api', http);
+  const send = async (path: string, method: string, body?: unknown): Promise<Accepted> => {
+    const { json } = await http(`/api/${path}`, { method, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    return (json ?? {}) as Accepted;
+  };
   return {
     ...restProvider,
     getList: async (resource, params) => {
-      const result = await restProvider.getList(resource, params);
+      const result = await restProvider.getList(endpointOf(resource), params);
       return { ...result, data: result.data.map(withId) };
     },
     getOne: async (resource, params) => {
-      const result = await restProvider.getOne(resource, params);
+      const result = await restProvider.getOne(endpointOf(resource), params);
       return { ...result, data: withId(result.data) };
     },
     getMany: async (resource, params) => {
-      const result = await restProvider.getMany(resource, params);
+      const result = await restProvider.getMany(endpointOf(resource), params);
       return { ...result, data: result.data.map(withId) };
     },
     getManyReference: async (resource, params) => {
-      const result = await restProvider.getManyReference(resource, params);
+      const result = await restProvider.getManyReference(endpointOf(resource), params);
       return { ...result, data: result.data.map(withId) };
     },
+    addTag: (name) => send('admin/tags', 'POST', { name }),
+    deleteTag: (id) => send(`admin/tags/${encodeURIComponent(id)}`, 'DELETE'),
+    makeAdmin: (userId) => send(`admin/users/make-admin/${encodeURIComponent(userId)}`, 'PATCH'),
+    deleteComment: (commentId) => send(`admin/comments/${encodeURIComponent(commentId)}`, 'DELETE'),
+    warnUser: (authorEmail, warning = {}) => send(`admin/warn-user/${encodeURIComponent(authorEmail)}`, 'POST', warning),
+    createAnnouncement: (announcement) => send('admin/announcements', 'POST', announcement),
+    rebuildProjection: (name) => send(`admin/projections/${encodeURIComponent(name)}/rebuild`, 'POST'),
   };
+}
+
+/** The server's message of a failed call (its `{ error: { message } }`), else `fallback`: the spec's own failure text. */
+export function serverMessage(error: unknown, fallback: string): string {
+  if (error instanceof HttpError) {
+    const body = error.body as { error?: { message?: unknown } } | undefined;
+    if (typeof body?.error?.message === 'string' && body.error.message) return body.error.message;
+  }
+  return fallback;
+}
+
+/** The server's error code of a failed call (e.g. TAG_EXISTS), or null. */
+export function serverCode(error: unknown): string | null {
+  if (!(error instanceof HttpError)) return null;
+  const body = error.body as { error?: { code?: unknown } } | undefined;
+  return typeof body?.error?.code === 'string' ? body.error.code : null;
 }

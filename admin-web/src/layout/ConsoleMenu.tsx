@@ -1,0 +1,34 @@
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
+import { Divider, ListSubheader, MenuItem, ListItemIcon, ListItemText } from '@mui/material';
+import { Menu, useSidebarState } from 'react-admin';
+
+/**
+ * Spec §2 admin side menu: Admin Profile (the dashboard), Manage Users, Reported Comments, Make
+ * Announcement; then the operators' pages (beyond the spec) and a way back to the forum.
+ */
+export function ConsoleMenu() {
+  const [open] = useSidebarState();
+  return (
+    <Menu>
+      <Menu.DashboardItem primaryText="Admin Profile" />
+      <Menu.ResourceItem name="manage-users" />
+      <Menu.ResourceItem name="reported-comments" />
+      <Menu.Item to="/make-announcement" primaryText="Make Announcement" leftIcon={<CampaignOutlined />} />
+      <Divider sx={{ my: 1 }} />
+      {open && <ListSubheader sx={{ bgcolor: 'transparent', lineHeight: 2 }}>Operations</ListSubheader>}
+      <Menu.ResourceItem name="audit" />
+      <Menu.ResourceItem name="contact-messages" />
+      <Menu.ResourceItem name="projections" />
+      <Menu.ResourceItem name="posts" />
+      <Divider sx={{ my: 1 }} />
+      {/* a full page load: the forum is another app of the gateway */}
+      <MenuItem component="a" href="/">
+        <ListItemIcon>
+          <ArrowBack fontSize="small" />
+        </ListItemIcon>
+        <ListItemText>Back to the forum</ListItemText>
+      </MenuItem>
+    </Menu>
+  );
+}
