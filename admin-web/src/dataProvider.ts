@@ -1,4 +1,4 @@
-import { compareLogPositions, HEADER_EVENT_POSITION, HEADER_MIN_POSITION, parsePositionToken, type CreateAnnouncementRequest, type WarnUserRequest } from '@forum/contracts';
+import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type CreateAnnouncementRequest, type WarnUserRequest } from '@forum/contracts';
 import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, HttpError, type DataProvider, type RaRecord } from 'react-admin';
 
@@ -6,28 +6,9 @@ import { fetchUtils, HttpError, type DataProvider, type RaRecord } from 'react-a
 export type TokenSource = () => Promise<string | undefined>;
 
 /**
- * Read-your-writes: the position of the newest event this console's commands appended (their
- * `X-Event-Position`). Every read after a command carries it as `X-Min-Position`, so the list a
- * moderator comes back to already shows what they just did (the read side is eventually consistent).
- */
-export class WrittenPosition {
-  private token: string | null = null;
-
-  saw(token: string | null | undefined): void {
-    const next = token ? parsePositionToken(token) : null;
-    if (!next) return;
-    const kept = this.token ? parsePositionToken(this.token) : null;
-    if (!kept || compareLogPositions(next, kept) > 0) this.token = token!;
-  }
-
-  get(): string | null {
-    return this.token;
-  }
-}
-
-/**
  * ra's fetchJson with the admin's bearer token on every call, the console's written position on
- * every read, and every answer's position remembered.
+ * every read (read-your-writes: the list a moderator comes back to shows what they just did),
+ * and every command's position remembered.
  */
 export function authenticatedHttpClient(token: TokenSource, written: WrittenPosition = new WrittenPosition()) {
   return async (url: string, options: fetchUtils.Options = {}) => {

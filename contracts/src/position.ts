@@ -34,3 +34,24 @@ export const HEADER_READ_BEHIND = 'X-Read-Behind';
 export const HEADER_IDEMPOTENCY_KEY = 'Idempotency-Key';
 export const HEADER_REQUEST_ID = 'X-Request-Id';
 export const HEADER_CORRELATION_ID = 'X-Correlation-Id';
+
+/**
+ * Read-your-writes: the position of the newest event a client's commands appended (their
+ * `X-Event-Position`), to send as `X-Min-Position` on its reads after them: read-your-writes on
+ * an eventually consistent read side (forum-web's api, admin-web's data provider).
+ */
+export class WrittenPosition {
+  private token: string | null = null;
+
+  /** Keeps `token` if it is further on in the log than the one kept. */
+  saw(token: string | null | undefined): void {
+    const next = token ? parsePositionToken(token) : null;
+    if (!next) return;
+    const kept = this.token ? parsePositionToken(this.token) : null;
+    if (!kept || compareLogPositions(next, kept) > 0) this.token = token!;
+  }
+
+  get(): string | null {
+    return this.token;
+  }
+}

@@ -1,4 +1,4 @@
-import { compareLogPositions, HEADER_EVENT_POSITION, HEADER_MIN_POSITION, parsePositionToken } from '@forum/contracts';
+import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition } from '@forum/contracts';
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 
 /**
@@ -15,27 +15,9 @@ export interface ApiExtra {
 }
 
 /**
- * Read-your-writes: the position of the newest event this tab's commands appended (their
- * `X-Event-Position`). Every later read carries it as `X-Min-Position`, so the query service
+ * This tab's writes: every later read carries the newest as `X-Min-Position`, so the query service
  * answers only once the read models show the user's own write.
  */
-export class WrittenPosition {
-  private token: string | null = null;
-
-  /** Keeps `token` if it is further on in the log than the one kept. */
-  saw(token: string | null | undefined): void {
-    const next = token ? parsePositionToken(token) : null;
-    if (!next) return;
-    const kept = this.token ? parsePositionToken(this.token) : null;
-    if (!kept || compareLogPositions(next, kept) > 0) this.token = token!;
-  }
-
-  get(): string | null {
-    return this.token;
-  }
-}
-
-/** This tab's writes (see `WrittenPosition`). */
 export const writtenPosition = new WrittenPosition();
 
 const rawBaseQuery = fetchBaseQuery({

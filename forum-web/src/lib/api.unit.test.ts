@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiBaseUrl, WrittenPosition } from './api';
+import { WrittenPosition } from '@forum/contracts';
+import { apiBaseUrl } from './api';
 
 describe('WrittenPosition', () => {
   it('keeps the position furthest on in log order (transaction first), whatever order answers come in', () => {
