@@ -1,4 +1,4 @@
-import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type CreateAnnouncementRequest, type WarnUserRequest } from '@forum/contracts';
+import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type AdminStats, type CreateAnnouncementRequest, type WarnUserRequest } from '@forum/contracts';
 import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, HttpError, type DataProvider, type RaRecord } from 'react-admin';
 
@@ -59,6 +59,8 @@ export interface Accepted {
  * resolves once the command is accepted, and the reads after it wait for its position.
  */
 export interface ForumDataProvider extends DataProvider {
+  /** GET /api/admin/stats: the admin card and the three totals. */
+  getStats(): Promise<AdminStats>;
   addTag(name: string): Promise<Accepted>;
   deleteTag(id: string): Promise<Accepted>;
   makeAdmin(userId: string): Promise<Accepted>;
@@ -98,6 +100,7 @@ export function createDataProvider(token: TokenSource, written: WrittenPosition 
       const result = await restProvider.getManyReference(endpointOf(resource), params);
       return { ...result, data: result.data.map(withId) };
     },
+    getStats: async () => (await http('/api/admin/stats')).json as AdminStats,
     addTag: (name) => send('admin/tags', 'POST', { name }),
     deleteTag: (id) => send(`admin/tags/${encodeURIComponent(id)}`, 'DELETE'),
     makeAdmin: (userId) => send(`admin/users/make-admin/${encodeURIComponent(userId)}`, 'PATCH'),
