@@ -84,6 +84,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export function setUpJourneys(name: string): Journey {
   const journey = {} as Journey;
   let pageErrors: string[] = [];
+  let consoleLines: string[] = [];
   beforeAll(async () => {
     const webDir = process.env.FORUM_WEB_DIR ?? path.join(root, 'forum-web/dist');
     if (!existsSync(path.join(webDir, 'index.html'))) throw new Error('forum-web is not built: run "npm run build:web" first (npm test does)');
@@ -97,13 +98,20 @@ export function setUpJourneys(name: string): Journey {
     journey.context = await journey.browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
     journey.page = await journey.context.newPage();
     pageErrors = [];
+    consoleLines = [];
     journey.page.on('pageerror', (error) => pageErrors.push(error.message));
+    journey.page.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
   });
   afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail' && process.env.E2E_ARTIFACTS) {
-      await mkdir(process.env.E2E_ARTIFACTS, { recursive: true });
-      const file = `failed-${name}-${task.name.slice(0, 40).replace(/\W+/g, '-')}.png`;
-      await journey.page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS, file) }).catch(() => {});
+    if (task.result?.state === 'fail') {
+      // what the page showed, for a failure in CI where no screenshot is kept
+      const shown = await journey.page.locator('body').innerText({ timeout: 2000 }).catch(() => '(no page text)');
+      console.error(`${name}: "${task.name}" failed on ${journey.page.url()}; the page showed:\n${shown.slice(0, 1500)}\nconsole: ${consoleLines.slice(-10).join('\n')}`);
+      if (process.env.E2E_ARTIFACTS) {
+        await mkdir(process.env.E2E_ARTIFACTS, { recursive: true });
+        const file = `failed-${name}-${task.name.slice(0, 40).replace(/\W+/g, '-')}.png`;
+        await journey.page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS, file) }).catch(() => {});
+      }
     }
     await journey.context.close();
     expect(pageErrors, 'uncaught errors in the page').toEqual([]);

@@ -6,7 +6,7 @@ import ThumbUpOutlined from '@mui/icons-material/ThumbUpOutlined';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
 import { Alert, Box, Button, Card, CardContent, Chip, Link, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Typography, useMediaQuery, useTheme } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { visuallyHidden } from '../../../lib/a11y';
@@ -25,7 +25,10 @@ const postPath = (id: string) => `/post/${encodeURIComponent(id)}`;
 export function MyPosts() {
   const { user } = useAuthState();
   const email = user?.email ?? '';
-  const { data: posts, isLoading, isError } = useGetMyPostsQuery(email, { skip: !email });
+  const { data: posts, isLoading, error } = useGetMyPostsQuery(email, { skip: !email });
+  useEffect(() => {
+    if (error) console.error('Loading my posts failed', error);
+  }, [error]);
   const [page, setPage] = useState(0);
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
 
@@ -47,7 +50,8 @@ export function MyPosts() {
       </Stack>
       {isLoading ? (
         <Skeleton variant="rounded" height={240} aria-label="Loading your posts" />
-      ) : isError || !posts ? (
+      ) : !posts ? (
+        // a failed refresh keeps the list it has; only a list never loaded is an error
         <Alert severity="error">Your posts could not be loaded. Please try again later.</Alert>
       ) : posts.length === 0 ? (
         <Paper variant="outlined" sx={{ py: 6, px: 2, textAlign: 'center' }}>
