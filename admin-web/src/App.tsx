@@ -7,6 +7,7 @@ import { AccessDenied } from './AccessDenied';
 import { ADMIN_ROLE, createAuthProvider } from './authProvider';
 import { createDataProvider } from './dataProvider';
 import { ConsoleLayout } from './layout/ConsoleLayout';
+import { consoleTheme } from './layout/theme';
 import { MakeAnnouncement } from './resources/announcements/MakeAnnouncement';
 import audit from './resources/audit';
 import contactMessages from './resources/contact-messages';
@@ -70,6 +71,7 @@ export function App({ auth }: { auth: Auth }) {
               loginPage={false}
               accessDenied={AccessDenied}
               layout={ConsoleLayout}
+              theme={consoleTheme}
               dashboard={Dashboard}
             >
               <Resource name="manage-users" {...manageUsers} recordRepresentation="name" />

@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { Layout } from 'react-admin';
+import { ConsoleAppBar } from './ConsoleAppBar';
 import { ConsoleMenu } from './ConsoleMenu';
 
-/** react-admin's layout with the console's menu. */
+/** react-admin's layout with the console's menu and app bar. */
 export function ConsoleLayout({ children }: { children: ReactNode }) {
-  return <Layout menu={ConsoleMenu}>{children}</Layout>;
+  return <Layout menu={ConsoleMenu} appBar={ConsoleAppBar}>{children}</Layout>;
 }

@@ -1,7 +1,7 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
 import { Divider, ListSubheader, MenuItem, ListItemIcon, ListItemText } from '@mui/material';
-import { Menu, useSidebarState } from 'react-admin';
+import { Menu, useBasename, useSidebarState } from 'react-admin';
 
 /**
  * Spec §2 admin side menu: Admin Profile (the dashboard), Manage Users, Reported Comments, Make
@@ -9,14 +9,20 @@ import { Menu, useSidebarState } from 'react-admin';
  */
 export function ConsoleMenu() {
   const [open] = useSidebarState();
+  const basename = useBasename();
   return (
     <Menu>
       <Menu.DashboardItem primaryText="Admin Profile" />
       <Menu.ResourceItem name="manage-users" />
       <Menu.ResourceItem name="reported-comments" />
-      <Menu.Item to="/make-announcement" primaryText="Make Announcement" leftIcon={<CampaignOutlined />} />
+      <Menu.Item to={`${basename}/make-announcement`} primaryText="Make Announcement" leftIcon={<CampaignOutlined />} />
       <Divider sx={{ my: 1 }} />
-      {open && <ListSubheader sx={{ bgcolor: 'transparent', lineHeight: 2 }}>Operations</ListSubheader>}
+      {/* a heading inside the menu, not one of its items */}
+      {open && (
+        <ListSubheader role="none" sx={{ bgcolor: 'transparent', lineHeight: 2 }}>
+          Operations
+        </ListSubheader>
+      )}
       <Menu.ResourceItem name="audit" />
       <Menu.ResourceItem name="contact-messages" />
       <Menu.ResourceItem name="projections" />

@@ -1,0 +1,197 @@
+// @vitest-environment jsdom
+import type { AdminUser } from '@forum/contracts';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { AdminContext, defaultI18nProvider, HttpError, memoryStore, Notification, ResourceContextProvider } from 'react-admin';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createDataProvider } from '../../dataProvider';
+import { UserList } from './UserList';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const user = (n: number, extra: Partial<AdminUser> = {}): AdminUser => ({
+  _id: `u-${n}`,
+  name: `User ${String(n).padStart(2, '0')}`,
+  email: `user${n}@forum.test`,
+  photoURL: '',
+  role: 'user',
+  isMember: false,
+  ...extra,
+});
+
+const ANN = user(1, { name: 'Ann Author', email: 'ann@forum.test', isMember: true });
+const ADA = user(2, { name: 'Ada Admin', email: 'admin@forum.local', role: 'admin' });
+const BEN = user(3, { name: 'Ben Basic', email: 'ben@forum.test' });
+
+/**
+ * The query and command services behind the console: GET /api/admin/users (name or email
+ * contains `q`, by name, the range asked for, Content-Range) and PATCH …/make-admin/:id.
+ */
+function fakeServer(users: AdminUser[], { makeAdminStatus = 200 } = {}) {
+  const calls: string[] = [];
+  const reads: Array<{ range: [number, number]; q: string | undefined }> = [];
+  const respond = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), 'http://console.test');
+      const method = init.method ?? 'GET';
+      calls.push(`${method} ${url.pathname}`);
+      if (method === 'GET' && url.pathname === '/api/admin/users') {
+        const range = JSON.parse(url.searchParams.get('range')!) as [number, number];
+        const q = (JSON.parse(url.searchParams.get('filter') ?? '{}') as { q?: string }).q;
+        reads.push({ range, q });
+        const found = users.filter((u) => !q || `${u.name} ${u.email}`.toLowerCase().includes(q.toLowerCase())).sort((a, b) => a.name.localeCompare(b.name));
+        const page = found.slice(range[0], range[1] + 1);
+        return respond(
+          page.map((u) => ({ id: u._id, ...u })),
+          200,
+          { 'Content-Range': `users ${page.length ? `${range[0]}-${range[0] + page.length - 1}` : '*'}/${found.length}` },
+        );
+      }
+      const makeAdmin = /^\/api\/admin\/users\/make-admin\/(.+)$/.exec(url.pathname);
+      if (method === 'PATCH' && makeAdmin) {
+        if (makeAdminStatus !== 200) return respond({ error: { code: 'INTERNAL', message: 'boom' } }, makeAdminStatus);
+        const id = decodeURIComponent(makeAdmin[1]!);
+        users = users.map((u) => (u._id === id ? { ...u, role: 'admin' } : u));
+        return respond({ id, position: '70.1' }, 200, { 'X-Event-Position': '70.1' });
+      }
+      return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
+    }),
+  );
+  return { calls, reads };
+}
+
+function renderUsers() {
+  // as App.tsx mounts it: under /admin of the gateway
+  return render(
+    <MemoryRouter initialEntries={['/admin/manage-users']}>
+      <AdminContext basename="/admin" dataProvider={createDataProvider(async () => 'admin-token')} i18nProvider={defaultI18nProvider} store={memoryStore()}>
+        <ResourceContextProvider value="manage-users">
+          <UserList />
+        </ResourceContextProvider>
+        <Notification />
+      </AdminContext>
+    </MemoryRouter>,
+  );
+}
+
+// (by text: role queries over a whole table are slow in jsdom)
+const rowOf = async (name: string) => (await screen.findByText(name, { exact: true }, { timeout: 3000 })).closest('tr')!;
+
+describe('Manage Users', () => {
+  it('lists Name, Email, Role as a badge, Membership as Premium or Basic, and the actions', async () => {
+    fakeServer([ANN, ADA, BEN]);
+    renderUsers();
+    const table = await screen.findByRole('table');
+    await within(table).findByRole('cell', { name: 'Ann Author' });
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Name', 'Email', 'Role', 'Membership', 'Actions']);
+
+    const ann = await rowOf('Ann Author');
+    expect(within(ann).getByRole('cell', { name: 'ann@forum.test' })).toBeTruthy();
+    expect(within(ann).getByText('User')).toBeTruthy();
+    expect(within(ann).getByText('Premium')).toBeTruthy();
+    expect(within(ann).getByRole('button', { name: 'Make Admin' })).toBeTruthy();
+    expect(within(ann).getByRole('link', { name: 'History of Ann Author' }).getAttribute('href')).toBe('/admin/history/user/u-1');
+
+    const ben = await rowOf('Ben Basic');
+    expect(within(ben).getByText('Basic')).toBeTruthy();
+  });
+
+  it('offers no Make Admin for an admin (there is no demotion either)', async () => {
+    fakeServer([ANN, ADA]);
+    renderUsers();
+    const ada = await rowOf('Ada Admin');
+    expect(within(ada).getByText('Admin')).toBeTruthy();
+    expect(within(ada).queryByRole('button', { name: 'Make Admin' })).toBeNull();
+    expect(within(ada).getByRole('link', { name: 'History of Ada Admin' })).toBeTruthy();
+  });
+
+  it('searches by name or email with the search box (filter q), from page 1', async () => {
+    const { reads } = fakeServer([ANN, ADA, BEN]);
+    renderUsers();
+    await rowOf('Ben Basic');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search users' }), 'forum.local');
+    await waitFor(() => expect(screen.queryByRole('cell', { name: 'Ben Basic' })).toBeNull(), { timeout: 3000 });
+    expect(await rowOf('Ada Admin')).toBeTruthy();
+    expect(screen.queryByRole('cell', { name: 'Ann Author' })).toBeNull();
+    expect(reads.at(-1)).toEqual({ range: [0, 9], q: 'forum.local' });
+  });
+
+  it('makes a user admin after the confirmation, says so, and shows them as admin', async () => {
+    const { calls } = fakeServer([ANN, BEN]);
+    renderUsers();
+    await userEvent.click(within(await rowOf('Ann Author')).getByRole('button', { name: 'Make Admin' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Are you sure?' });
+    expect(confirm.textContent).toContain('This user will become an admin');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Yes, make admin' }));
+
+    expect(await screen.findByText('User role updated to admin')).toBeTruthy();
+    expect(calls).toContain('PATCH /api/admin/users/make-admin/u-1');
+    await waitFor(async () => expect(within(await rowOf('Ann Author')).queryByRole('button', { name: 'Make Admin' })).toBeNull());
+    expect(within(await rowOf('Ann Author')).getByText('Admin')).toBeTruthy();
+    expect(within(await rowOf('Ben Basic')).getByRole('button', { name: 'Make Admin' })).toBeTruthy();
+  });
+
+  it('changes nothing when the confirmation is cancelled', async () => {
+    const { calls } = fakeServer([ANN]);
+    renderUsers();
+    await userEvent.click(within(await rowOf('Ann Author')).getByRole('button', { name: 'Make Admin' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.filter((call) => call.startsWith('PATCH'))).toEqual([]);
+  });
+
+  it("says 'Failed to update user role' when the command fails, and the user stays a user", async () => {
+    // react-admin logs every failed data provider call in development: this one is expected
+    const log = console.error.bind(console);
+    vi.spyOn(console, 'error').mockImplementation((first: unknown, ...rest: unknown[]) => {
+      if (!(first instanceof HttpError)) log(first, ...rest);
+    });
+    fakeServer([ANN], { makeAdminStatus: 500 });
+    renderUsers();
+    await userEvent.click(within(await rowOf('Ann Author')).getByRole('button', { name: 'Make Admin' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Yes, make admin' }));
+    expect(await screen.findByText('Failed to update user role')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(within(await rowOf('Ann Author')).getByRole('button', { name: 'Make Admin' })).toBeTruthy();
+  });
+
+  it('pages 10 users at a time: previous, Page N, next; next is disabled once page × 10 reaches the total', async () => {
+    const { reads } = fakeServer(Array.from({ length: 12 }, (_, i) => user(i + 1)));
+    renderUsers();
+    await rowOf('User 10');
+    const pager = screen.getByRole('navigation', { name: 'Pages of users' });
+    const previous = within(pager).getByRole('button', { name: 'Previous' }) as HTMLButtonElement;
+    const next = within(pager).getByRole('button', { name: 'Next' }) as HTMLButtonElement;
+    expect(within(pager).getByText('Page 1')).toBeTruthy();
+    expect(previous.disabled).toBe(true);
+    expect(next.disabled).toBe(false);
+    expect(screen.queryByRole('cell', { name: 'User 11' })).toBeNull();
+
+    await userEvent.click(next);
+    await rowOf('User 12');
+    expect(within(pager).getByText('Page 2')).toBeTruthy();
+    expect(screen.getAllByRole('row')).toHaveLength(3); // the header and users 11, 12
+    await waitFor(() => expect(next.disabled).toBe(true));
+    expect(previous.disabled).toBe(false);
+    expect(reads.at(-1)?.range).toEqual([10, 19]);
+
+    await userEvent.click(previous);
+    await rowOf('User 01');
+    expect(within(pager).getByText('Page 1')).toBeTruthy();
+  });
+
+  it('disables next on the only page when exactly 10 users are found', async () => {
+    fakeServer(Array.from({ length: 10 }, (_, i) => user(i + 1)));
+    renderUsers();
+    await rowOf('User 10');
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true));
+  });
+});

@@ -1,0 +1,248 @@
+// @vitest-environment jsdom
+import type { ReportedComment } from '@forum/contracts';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { AdminContext, defaultI18nProvider, HttpError, memoryStore, Notification, ResourceContextProvider } from 'react-admin';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createDataProvider } from '../../dataProvider';
+import { ReportedCommentList } from './ReportedCommentList';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+/** react-admin logs every failed data provider call in development: the failures these tests provoke are expected. */
+function quietHttpErrors() {
+  const log = console.error.bind(console);
+  vi.spyOn(console, 'error').mockImplementation((first: unknown, ...rest: unknown[]) => {
+    if (!(first instanceof HttpError)) log(first, ...rest);
+  });
+}
+
+const BEN = { name: 'Ben Commenter', email: 'ben@forum.test', photoURL: '' };
+const CARA = { name: 'Cara Reporter', email: 'cara@forum.test', photoURL: '' };
+const DAN = { name: 'Dan Reporter', email: 'dan@forum.test', photoURL: '' };
+const EVE = { name: 'Eve Writer', email: 'eve@forum.test', photoURL: '' };
+
+const SPAMMY = 'Buy cheap watches at my site!!!';
+const RUDE = 'Nobody asked for your opinion.';
+
+const report = (reportId: string, commentId: string, reporter: typeof CARA, feedback: ReportedComment['feedback'], reportedAt: string): ReportedComment => {
+  const comment = commentId === 'c-1' ? { text: SPAMMY, postId: 'p-1', author: BEN } : { text: RUDE, postId: 'p-2', author: EVE };
+  return { _id: commentId, reportId, ...comment, reporter, feedback, reportedAt, reportCount: 0 };
+};
+
+/** Three open reports, newest first: the spammy comment twice (Dan, then Cara), the rude one once. */
+const REPORTS = [
+  report('r-3', 'c-1', DAN, 'offensive', '2026-11-24T10:15:00.000Z'),
+  report('r-2', 'c-2', CARA, 'inappropriate', '2026-11-24T09:00:00.000Z'),
+  report('r-1', 'c-1', CARA, 'spam', '2026-11-23T18:30:00.000Z'),
+];
+
+interface Options {
+  /** the answers to GET …/reported-comments, in turn (the last one repeats) */
+  listStatus?: Array<{ status: number; body?: unknown; text?: string }>;
+  deleteAnswer?: { status: number; body?: unknown };
+  warnAnswer?: { status: number; body?: unknown };
+}
+
+/**
+ * The services behind the console: GET /api/admin/reported-comments (one row per report with its
+ * comment's report count, Content-Range), DELETE /api/admin/comments/:id (the comment and its
+ * reports go), POST /api/admin/warn-user/:email.
+ */
+function fakeServer(rows: ReportedComment[] = REPORTS, { listStatus = [], deleteAnswer = { status: 200 }, warnAnswer = { status: 201 } }: Options = {}) {
+  let open = [...rows];
+  const calls: string[] = [];
+  const warnings: Array<{ path: string; body: unknown }> = [];
+  const respond = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+    new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+  let reads = 0;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), 'http://console.test');
+      const method = init.method ?? 'GET';
+      calls.push(`${method} ${url.pathname}`);
+      if (method === 'GET' && url.pathname === '/api/admin/reported-comments') {
+        const failure = listStatus[Math.min(reads++, listStatus.length - 1)];
+        if (failure && failure.status !== 200) return respond(failure.text ?? failure.body ?? {}, failure.status);
+        const [start, end] = JSON.parse(url.searchParams.get('range')!) as [number, number];
+        const page = open.slice(start, end + 1).map((row) => ({ id: row.reportId, ...row, reportCount: open.filter((r) => r._id === row._id).length }));
+        return respond(page, 200, { 'Content-Range': `reported-comments ${page.length ? `${start}-${start + page.length - 1}` : '*'}/${open.length}` });
+      }
+      const removal = /^\/api\/admin\/comments\/(.+)$/.exec(url.pathname);
+      if (method === 'DELETE' && removal) {
+        if (deleteAnswer.status !== 200) return respond(deleteAnswer.body ?? '', deleteAnswer.status);
+        open = open.filter((row) => row._id !== removal[1]);
+        return respond({ id: removal[1], position: '81.4' }, 200, { 'X-Event-Position': '81.4' });
+      }
+      if (method === 'POST' && url.pathname.startsWith('/api/admin/warn-user/')) {
+        warnings.push({ path: url.pathname, body: JSON.parse(String(init.body)) });
+        if (warnAnswer.status !== 201) return respond(warnAnswer.body ?? '', warnAnswer.status);
+        return respond({ id: 'w-1', position: '82.1' }, 201, { 'X-Event-Position': '82.1' });
+      }
+      return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
+    }),
+  );
+  return { calls, warnings, reads: () => calls.filter((call) => call === 'GET /api/admin/reported-comments').length };
+}
+
+function renderReports() {
+  // as App.tsx mounts it: under /admin of the gateway
+  return render(
+    <MemoryRouter initialEntries={['/admin/reported-comments']}>
+      <AdminContext basename="/admin" dataProvider={createDataProvider(async () => 'admin-token')} i18nProvider={defaultI18nProvider} store={memoryStore()}>
+        <ResourceContextProvider value="reported-comments">
+          <ReportedCommentList />
+        </ResourceContextProvider>
+        <Notification />
+      </AdminContext>
+    </MemoryRouter>,
+  );
+}
+
+const rowOf = async (text: string) => (await screen.findByText(text, {}, { timeout: 3000 })).closest('tr')!;
+const dataRows = () => screen.getAllByRole('row').slice(1);
+
+describe('Reported Comments', () => {
+  it("shows the badge 'N reports' and one row per comment with all of its reporters, feedback and times", async () => {
+    fakeServer();
+    renderReports();
+    const spammy = await rowOf(SPAMMY);
+    expect(screen.getByText('3 reports')).toBeTruthy();
+    expect(screen.getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Comment', 'Author', 'Reporter', 'Feedback', 'Reported At', 'Actions']);
+    expect(dataRows()).toHaveLength(2);
+
+    const cells = within(spammy).getAllByRole('cell');
+    expect(within(cells[0]!).getByText('Reported 2 times')).toBeTruthy();
+    expect(within(cells[0]!).getByRole('link', { name: 'View Post' }).getAttribute('href')).toBe('/post/p-1');
+    expect(within(cells[0]!).getByRole('link', { name: 'History' }).getAttribute('href')).toBe('/admin/history/post/p-1');
+    expect(cells[1]!.textContent).toBe(`${BEN.name}${BEN.email}`);
+    // a line per report, newest first, in each of the three columns
+    expect(within(cells[2]!).getAllByRole('listitem').map((item) => item.textContent)).toEqual([`${DAN.name}${DAN.email}`, `${CARA.name}${CARA.email}`]);
+    expect(within(cells[3]!).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Offensive', 'Spam']);
+    const times = cells[4]!.querySelectorAll('time');
+    expect([...times].map((time) => time.getAttribute('datetime'))).toEqual(['2026-11-24T10:15:00.000Z', '2026-11-23T18:30:00.000Z']);
+    expect(times[0]!.textContent).toMatch(/2026/);
+
+    const rude = await rowOf(RUDE);
+    expect(within(rude).queryByText(/Reported \d+ times/)).toBeNull();
+    expect(within(rude).getByText('Inappropriate')).toBeTruthy();
+    expect(within(rude).getByRole('link', { name: 'View Post' }).getAttribute('href')).toBe('/post/p-2');
+  });
+
+  it('deletes a comment after the confirmation: all of its reports go with its one row', async () => {
+    const { calls } = fakeServer();
+    renderReports();
+    await userEvent.click(within(await rowOf(SPAMMY)).getByRole('button', { name: 'Delete' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Are you sure?' });
+    expect(confirm.textContent).toContain("You won't be able to revert this!");
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Yes, delete it!' }));
+
+    expect(await screen.findByText('Deleted! Comment deleted successfully')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText(SPAMMY)).toBeNull());
+    expect(calls.filter((call) => call.startsWith('DELETE'))).toEqual(['DELETE /api/admin/comments/c-1']);
+    expect(screen.getByText('1 report')).toBeTruthy();
+    expect(dataRows()).toHaveLength(1);
+  });
+
+  it('deletes nothing when the confirmation is cancelled', async () => {
+    const { calls } = fakeServer();
+    renderReports();
+    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.filter((call) => call.startsWith('DELETE'))).toEqual([]);
+    expect(dataRows()).toHaveLength(2);
+  });
+
+  it("says the server's message when a delete fails, else 'Failed to delete comment', and the row stays", async () => {
+    quietHttpErrors();
+    fakeServer(REPORTS, { deleteAnswer: { status: 404, body: { error: { code: 'NOT_FOUND', message: 'No such comment' } } } });
+    renderReports();
+    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Yes, delete it!' }));
+    expect(await screen.findByText('No such comment')).toBeTruthy();
+    expect(screen.getByText(RUDE)).toBeTruthy();
+    cleanup();
+
+    fakeServer(REPORTS, { deleteAnswer: { status: 502 } });
+    renderReports();
+    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Yes, delete it!' }));
+    expect(await screen.findByText('Failed to delete comment')).toBeTruthy();
+  });
+
+  it("warns the comment's author after the confirmation, naming the comment; the list does not change", async () => {
+    const { warnings, reads } = fakeServer();
+    renderReports();
+    await userEvent.click(within(await rowOf(SPAMMY)).getByRole('button', { name: 'Warn User' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Are you sure?' });
+    expect(confirm.textContent).toContain('This will send a warning to the user');
+    const readsBefore = reads();
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Yes, warn the user' }));
+
+    expect(await screen.findByText('Warned! User has been warned')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(warnings).toEqual([{ path: '/api/admin/warn-user/ben%40forum.test', body: { commentId: 'c-1' } }]);
+    expect(reads()).toBe(readsBefore);
+    expect(dataRows()).toHaveLength(2);
+    expect(screen.getByText('3 reports')).toBeTruthy();
+  });
+
+  it("says the server's message when a warning fails, else 'Failed to warn user'", async () => {
+    quietHttpErrors();
+    fakeServer(REPORTS, { warnAnswer: { status: 404, body: { error: { code: 'USER_NOT_FOUND', message: 'No such user' } } } });
+    renderReports();
+    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: 'Warn User' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Yes, warn the user' }));
+    expect(await screen.findByText('No such user')).toBeTruthy();
+    cleanup();
+
+    fakeServer(REPORTS, { warnAnswer: { status: 500 } });
+    renderReports();
+    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: 'Warn User' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Yes, warn the user' }));
+    expect(await screen.findByText('Failed to warn user')).toBeTruthy();
+  });
+
+  it('shows the empty state when nothing is reported, and after the last comment is deleted', async () => {
+    fakeServer([]);
+    renderReports();
+    expect(await screen.findByText('No reported comments found')).toBeTruthy();
+    expect(screen.getByText('When users report comments, they will appear here')).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+    cleanup();
+
+    fakeServer([REPORTS[1]!]);
+    renderReports();
+    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Yes, delete it!' }));
+    expect(await screen.findByText('No reported comments found')).toBeTruthy();
+  });
+
+  it("shows the error's message with a Retry that reads the list again", async () => {
+    quietHttpErrors();
+    const { reads } = fakeServer(REPORTS, { listStatus: [{ status: 503, body: { error: { code: 'READ_SIDE_DOWN', message: 'The read side is not available' } } }, { status: 200 }] });
+    renderReports();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The read side is not available');
+    expect(screen.queryByRole('table')).toBeNull();
+    const before = reads();
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await rowOf(SPAMMY)).toBeTruthy();
+    expect(reads()).toBe(before + 1);
+    expect(screen.queryByText('The read side is not available')).toBeNull();
+  });
+
+  it("says 'Failed to load reported comments' when the failure has no message", async () => {
+    quietHttpErrors();
+    fakeServer(REPORTS, { listStatus: [{ status: 500, text: '' }] });
+    renderReports();
+    expect((await screen.findByRole('alert')).textContent).toContain('Failed to load reported comments');
+  });
+});

@@ -1,0 +1,156 @@
+import type { Notifications } from '@forum/contracts';
+import type { TestForum } from '@forum/infra/testing';
+import type { Locator, Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { chromiumMissing, chromiumMissingMessage, seriousA11yViolations, setUpJourneys, snapshot } from './support.ts';
+
+/**
+ * The moderators' journey through admin-web (/admin), in Debian's Chromium, against the whole
+ * product on a free port: the demo admin signs in on the realm's page, finds a user with the
+ * search box and makes them admin, then settles a comment two members reported: warns its author
+ * (who finds the warning among their notifications) and deletes it, which empties the list.
+ * axe-core finds no serious or critical violation on any screen; Make Admin is done by keyboard.
+ */
+const ADMIN_EMAIL = 'admin@forum.local';
+const ADMIN_PASSWORD = 'Forum#2026';
+if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/admin-moderation.e2e.test.ts'));
+
+interface Member {
+  id: string;
+  email: string;
+  token: string;
+  name: string;
+}
+
+describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium', () => {
+  const journey = setUpJourneys('admin-moderation');
+  let forum: TestForum;
+  let page: Page;
+  beforeEach(() => {
+    ({ forum, page } = journey);
+  });
+
+  /**
+   * No serious or critical axe violation in what this journey's pages put on screen: the page's
+   * content, its dialogs and toasts. The console's frame (react-admin's app bar and the side menu
+   * of layout/ and App.tsx) is checked as a whole page too; its violations are printed, not failed
+   * on, until the frame is fixed (then this is `expect(await seriousA11yViolations(page)).toEqual([])`).
+   */
+  async function expectAccessible(screen: string) {
+    expect(await seriousA11yViolations(page), `axe on ${screen}`).toEqual([]);
+  }
+
+  async function newMember(name: string): Promise<Member> {
+    return { ...(await forum.newUser(name)), name };
+  }
+
+  /** A command through the API with the member's token; its answer once accepted. */
+  async function command(member: Member, path: string, json: unknown): Promise<{ id: string; position: string }> {
+    const response = await forum.api(path, { method: 'POST', token: member.token, json });
+    expect(response.status, `POST ${path}`).toBe(201);
+    return (await response.json()) as { id: string; position: string };
+  }
+
+  /** Waits until the read side has applied the event at `position` (a command's answer). */
+  async function readModelsReach(position: string) {
+    await expect
+      .poll(async () => (await forum.api('/api/tags', { headers: { 'X-Min-Position': position } })).headers.get('x-read-behind'), { timeout: 15_000 })
+      .toBeNull();
+  }
+
+  /** Presses Tab until `target` has the focus (a person's way through the page). */
+  async function tabTo(target: Locator, maxPresses = 25) {
+    for (let presses = 0; presses < maxPresses; presses++) {
+      await page.keyboard.press('Tab');
+      if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
+    }
+    throw new Error(`${target.toString()} not reached with ${maxPresses} presses of Tab`);
+  }
+
+  const toast = (text: string) => page.getByRole('alert').filter({ hasText: text });
+
+  it('makes a found user admin, then warns the author of a comment reported twice and deletes it', { timeout: 90_000 }, async () => {
+    // ── the forum's side, through the API: Ann's post, Ben's comment on it, reported by Cara and Dan
+    const [ann, ben, cara, dan] = await Promise.all(['Ann Moderated', 'Ben Commenter', 'Cara Reporter', 'Dan Reporter'].map(newMember));
+    const post = await command(ann!, '/api/posts', { title: 'Deploying on Fridays', description: 'Is it ever a good idea to deploy on a Friday afternoon?', tags: ['Career'] });
+    const text = 'Only cowards test before deploying. Buy my course at cheap-deploys.example!';
+    const comment = await command(ben!, '/api/comments', { postId: post.id, text });
+    await command(cara!, `/api/comments/${comment.id}/report`, { feedback: 'spam' });
+    const lastReport = await command(dan!, `/api/comments/${comment.id}/report`, { feedback: 'offensive' });
+    await readModelsReach(lastReport.position);
+
+    // ── the console asks for the realm's sign-in and comes back to Manage Users
+    await page.goto(`${forum.url}/admin/manage-users`);
+    await page.waitForURL((url) => url.pathname.startsWith('/realms/forum/login-actions/authenticate/'));
+    await page.getByLabel('Email').fill(ADMIN_EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/admin/manage-users');
+
+    // ── Manage Users: Ann found with the search box, made admin by keyboard alone
+    const search = page.getByRole('textbox', { name: 'Search users' });
+    await search.fill('Ann Moder');
+    const annRow = page.getByRole('row').filter({ hasText: ann!.email });
+    await annRow.waitFor();
+    await expect.poll(() => page.getByRole('row').count()).toBe(2); // the header and Ann
+    expect(await annRow.getByText('Basic', { exact: true }).count()).toBe(1);
+    await page.getByText('Page 1', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await expectAccessible('manage users, searched');
+    await snapshot(page, 'admin-manage-users-search');
+
+    await search.focus();
+    const makeAdmin = annRow.getByRole('button', { name: 'Make Admin' });
+    await tabTo(makeAdmin);
+    await page.keyboard.press('Enter');
+    const confirmAdmin = page.getByRole('dialog', { name: 'Are you sure?' });
+    await confirmAdmin.getByText('This user will become an admin').waitFor();
+    await expectAccessible('make admin confirmation');
+    await snapshot(page, 'admin-make-admin-confirm');
+    // the confirmation's own button has the focus: Enter confirms
+    await page.keyboard.press('Enter');
+    await toast('User role updated to admin').waitFor();
+    await annRow.getByText('Admin', { exact: true }).waitFor();
+    expect(await makeAdmin.count()).toBe(0);
+    await snapshot(page, 'admin-made-admin');
+
+    // ── Reported Comments: one row for the comment, both reporters beside it
+    await page.getByRole('menuitem', { name: 'Reported Comments' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/reported-comments');
+    const commentRow = page.getByRole('row').filter({ hasText: text });
+    await commentRow.waitFor();
+    await page.getByText('2 reports', { exact: true }).waitFor();
+    await expect.poll(() => page.getByRole('row').count()).toBe(2); // the header and the comment
+    for (const shown of [ben!.name, cara!.name, dan!.name, 'Spam', 'Offensive', 'Reported 2 times']) await commentRow.getByText(shown, { exact: true }).waitFor();
+    expect(await commentRow.getByRole('link', { name: 'View Post' }).getAttribute('href')).toBe(`/post/${post.id}`);
+    expect(await commentRow.getByRole('link', { name: 'History' }).getAttribute('href')).toBe(`/admin/history/post/${post.id}`);
+    await expectAccessible('reported comments');
+    await snapshot(page, 'admin-reported-comments');
+
+    // Warn User: Ben is warned about this comment; the list stays as it was
+    await commentRow.getByRole('button', { name: 'Warn User' }).click();
+    const confirmWarn = page.getByRole('dialog', { name: 'Are you sure?' });
+    await confirmWarn.getByText('This will send a warning to the user').waitFor();
+    await confirmWarn.getByRole('button', { name: 'Yes, warn the user' }).click();
+    await toast('Warned! User has been warned').waitFor();
+    await expect
+      .poll(async () => {
+        const { notifications } = (await (await forum.api('/api/me/notifications', { token: ben!.token })).json()) as Notifications;
+        return notifications.map(({ kind, commentId }) => ({ kind, commentId }));
+      }, { timeout: 15_000 })
+      .toEqual([{ kind: 'warning', commentId: comment.id }]);
+    expect(await commentRow.count()).toBe(1);
+
+    // Delete: the comment and both of its reports go; nothing is left to review
+    await commentRow.getByRole('button', { name: 'Delete' }).click();
+    const confirmDelete = page.getByRole('dialog', { name: 'Are you sure?' });
+    await confirmDelete.getByText("You won't be able to revert this!").waitFor();
+    await snapshot(page, 'admin-delete-confirm');
+    await confirmDelete.getByRole('button', { name: 'Yes, delete it!' }).click();
+    await toast('Deleted! Comment deleted successfully').waitFor({ timeout: 15_000 });
+    await page.getByText('No reported comments found', { exact: true }).waitFor();
+    await page.getByText('When users report comments, they will appear here', { exact: true }).waitFor();
+    await expectAccessible('reported comments, empty');
+    await snapshot(page, 'admin-reported-comments-empty');
+  });
+});
