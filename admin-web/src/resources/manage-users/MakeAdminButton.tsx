@@ -1,8 +1,7 @@
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
-import { Button } from '@mui/material';
-import { useState } from 'react';
-import { Confirm, useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
+import { useDataProvider, useRecordContext } from 'react-admin';
 import { ADMIN_ROLE } from '../../authProvider';
+import { ConfirmedAction } from '../../components/ConfirmedAction';
 import type { ForumDataProvider } from '../../dataProvider';
 import type { UserRecord } from './types';
 
@@ -14,40 +13,17 @@ import type { UserRecord } from './types';
 export function MakeAdminButton() {
   const user = useRecordContext<UserRecord>();
   const dataProvider = useDataProvider<ForumDataProvider>();
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const [open, setOpen] = useState(false);
-  const [pending, setPending] = useState(false);
   if (!user || user.role === ADMIN_ROLE) return null;
-
-  const makeAdmin = async () => {
-    setPending(true);
-    try {
-      await dataProvider.makeAdmin(String(user.id));
-      notify('User role updated to admin', { type: 'success' });
-      refresh();
-    } catch {
-      notify('Failed to update user role', { type: 'error' });
-    } finally {
-      setPending(false);
-      setOpen(false);
-    }
-  };
-
   return (
-    <>
-      <Button size="small" variant="outlined" startIcon={<AdminPanelSettingsOutlined />} disabled={pending} onClick={() => setOpen(true)}>
-        Make Admin
-      </Button>
-      <Confirm
-        isOpen={open}
-        loading={pending}
-        title="Are you sure?"
-        content="This user will become an admin"
-        confirm="Yes, make admin"
-        onConfirm={() => void makeAdmin()}
-        onClose={() => setOpen(false)}
-      />
-    </>
+    <ConfirmedAction
+      label="Make Admin"
+      icon={<AdminPanelSettingsOutlined />}
+      question="This user will become an admin"
+      confirmLabel="Yes, make admin"
+      run={() => dataProvider.makeAdmin(String(user.id))}
+      success="User role updated to admin"
+      failure="Failed to update user role"
+      refresh
+    />
   );
 }

@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
 import type { AdminUser } from '@forum/contracts';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AdminContext, defaultI18nProvider, HttpError, memoryStore, Notification, ResourceContextProvider } from 'react-admin';
-import { MemoryRouter } from 'react-router-dom';
+import { HttpError } from 'react-admin';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createDataProvider } from '../../dataProvider';
+import { renderConsole, respond } from '../../testing/console';
 import { UserList } from './UserList';
 
 afterEach(() => {
@@ -35,8 +34,6 @@ const BEN = user(3, { name: 'Ben Basic', email: 'ben@forum.test' });
 function fakeServer(users: AdminUser[], { makeAdminStatus = 200 } = {}) {
   const calls: string[] = [];
   const reads: Array<{ range: [number, number]; q: string | undefined }> = [];
-  const respond = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
@@ -68,19 +65,7 @@ function fakeServer(users: AdminUser[], { makeAdminStatus = 200 } = {}) {
   return { calls, reads };
 }
 
-function renderUsers() {
-  // as App.tsx mounts it: under /admin of the gateway
-  return render(
-    <MemoryRouter initialEntries={['/admin/manage-users']}>
-      <AdminContext basename="/admin" dataProvider={createDataProvider(async () => 'admin-token')} i18nProvider={defaultI18nProvider} store={memoryStore()}>
-        <ResourceContextProvider value="manage-users">
-          <UserList />
-        </ResourceContextProvider>
-        <Notification />
-      </AdminContext>
-    </MemoryRouter>,
-  );
-}
+const renderUsers = () => renderConsole(<UserList />, { path: '/admin/manage-users', resource: 'manage-users' });
 
 // (by text: role queries over a whole table are slow in jsdom)
 const rowOf = async (name: string) => (await screen.findByText(name, { exact: true }, { timeout: 3000 })).closest('tr')!;

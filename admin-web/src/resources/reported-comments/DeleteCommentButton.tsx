@@ -1,8 +1,7 @@
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
-import { Button } from '@mui/material';
-import { useState } from 'react';
-import { Confirm, useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
-import { serverMessage, type ForumDataProvider } from '../../dataProvider';
+import { useDataProvider, useRecordContext } from 'react-admin';
+import { ConfirmedAction } from '../../components/ConfirmedAction';
+import type { ForumDataProvider } from '../../dataProvider';
 import type { ReportedCommentGroup } from './groupReports';
 
 /**
@@ -12,41 +11,20 @@ import type { ReportedCommentGroup } from './groupReports';
 export function DeleteCommentButton() {
   const comment = useRecordContext<ReportedCommentGroup>();
   const dataProvider = useDataProvider<ForumDataProvider>();
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const [open, setOpen] = useState(false);
-  const [pending, setPending] = useState(false);
   if (!comment) return null;
-
-  const remove = async () => {
-    setPending(true);
-    try {
-      await dataProvider.deleteComment(comment.id);
-      notify('Deleted! Comment deleted successfully', { type: 'success' });
-      refresh();
-    } catch (error) {
-      notify(serverMessage(error, 'Failed to delete comment'), { type: 'error' });
-    } finally {
-      setPending(false);
-      setOpen(false);
-    }
-  };
-
   return (
-    <>
-      <Button size="small" color="error" variant="outlined" startIcon={<DeleteOutlined />} disabled={pending} onClick={() => setOpen(true)}>
-        Delete
-      </Button>
-      <Confirm
-        isOpen={open}
-        loading={pending}
-        title="Are you sure?"
-        content="You won't be able to revert this!"
-        confirm="Yes, delete it!"
-        confirmColor="warning"
-        onConfirm={() => void remove()}
-        onClose={() => setOpen(false)}
-      />
-    </>
+    <ConfirmedAction
+      label="Delete"
+      color="error"
+      icon={<DeleteOutlined />}
+      question="You won't be able to revert this!"
+      confirmLabel="Yes, delete it!"
+      destructive
+      run={() => dataProvider.deleteComment(comment.id)}
+      success="Deleted! Comment deleted successfully"
+      failure="Failed to delete comment"
+      serverMessageFirst
+      refresh
+    />
   );
 }

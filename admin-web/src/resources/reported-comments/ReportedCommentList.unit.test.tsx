@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
 import type { ReportedComment } from '@forum/contracts';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AdminContext, defaultI18nProvider, HttpError, memoryStore, Notification, ResourceContextProvider } from 'react-admin';
-import { MemoryRouter } from 'react-router-dom';
+import { HttpError } from 'react-admin';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createDataProvider } from '../../dataProvider';
+import { renderConsole, respond } from '../../testing/console';
 import { ReportedCommentList } from './ReportedCommentList';
 
 afterEach(() => {
@@ -91,19 +90,7 @@ function fakeServer(rows: ReportedComment[] = REPORTS, { listStatus = [], delete
   return { calls, warnings, reads: () => calls.filter((call) => call === 'GET /api/admin/reported-comments').length };
 }
 
-function renderReports() {
-  // as App.tsx mounts it: under /admin of the gateway
-  return render(
-    <MemoryRouter initialEntries={['/admin/reported-comments']}>
-      <AdminContext basename="/admin" dataProvider={createDataProvider(async () => 'admin-token')} i18nProvider={defaultI18nProvider} store={memoryStore()}>
-        <ResourceContextProvider value="reported-comments">
-          <ReportedCommentList />
-        </ResourceContextProvider>
-        <Notification />
-      </AdminContext>
-    </MemoryRouter>,
-  );
-}
+const renderReports = () => renderConsole(<ReportedCommentList />, { path: '/admin/reported-comments', resource: 'reported-comments' });
 
 const rowOf = async (text: string) => (await screen.findByText(text, {}, { timeout: 3000 })).closest('tr')!;
 const dataRows = () => screen.getAllByRole('row').slice(1);

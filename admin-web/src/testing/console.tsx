@@ -1,0 +1,25 @@
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { AdminContext, defaultI18nProvider, memoryStore, Notification, ResourceContextProvider } from 'react-admin';
+import { MemoryRouter } from 'react-router-dom';
+import { createDataProvider, type ForumDataProvider } from '../dataProvider';
+
+/**
+ * A page of the console as App.tsx mounts it (react-admin under /admin of the gateway, English
+ * texts, a fresh store, toasts), on the real data provider against the stubbed fetch unless the
+ * test passes its own. `resource` puts the page in that resource's context.
+ */
+export function renderConsole(element: ReactElement, { path, resource, dataProvider }: { path: string; resource?: string; dataProvider?: ForumDataProvider }) {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <AdminContext basename="/admin" dataProvider={dataProvider ?? createDataProvider(async () => 'admin-token')} i18nProvider={defaultI18nProvider} store={memoryStore()}>
+        {resource ? <ResourceContextProvider value={resource}>{element}</ResourceContextProvider> : element}
+        <Notification />
+      </AdminContext>
+    </MemoryRouter>,
+  );
+}
+
+/** A JSON answer as fetch gives it. */
+export const respond = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
