@@ -1,4 +1,4 @@
-import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type AdminStats, type CreateAnnouncementRequest, type WarnUserRequest } from '@forum/contracts';
+import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type AdminStats, type CreateAnnouncementRequest, type HistoryKind, type StreamHistory, type WarnUserRequest } from '@forum/contracts';
 import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, HttpError, type DataProvider, type RaRecord } from 'react-admin';
 
@@ -68,6 +68,8 @@ export interface ForumDataProvider extends DataProvider {
   warnUser(authorEmail: string, warning?: WarnUserRequest): Promise<Accepted>;
   createAnnouncement(announcement: CreateAnnouncementRequest): Promise<Accepted>;
   rebuildProjection(name: string): Promise<Accepted>;
+  /** GET /api/admin/history/:kind/:id: the events of a user's or a post's stream, oldest first (404 when it has none). */
+  getHistory(kind: HistoryKind, id: string): Promise<StreamHistory>;
 }
 
 /**
@@ -108,6 +110,7 @@ export function createDataProvider(token: TokenSource, written: WrittenPosition 
     warnUser: (authorEmail, warning = {}) => send(`admin/warn-user/${encodeURIComponent(authorEmail)}`, 'POST', warning),
     createAnnouncement: (announcement) => send('admin/announcements', 'POST', announcement),
     rebuildProjection: (name) => send(`admin/projections/${encodeURIComponent(name)}/rebuild`, 'POST'),
+    getHistory: async (kind, id) => (await http(`/api/admin/history/${encodeURIComponent(kind)}/${encodeURIComponent(id)}`)).json as StreamHistory,
   };
 }
 

@@ -13,6 +13,7 @@ export * from './runner/control.ts';
 export * from './runner/projection.ts';
 export * from './runner/runner.ts';
 export * from './runner/status.ts';
+export * from './history.ts';
 export { postsProjection, tagsProjection, usersProjection };
 export { announcementsProjection, auditProjection, contactProjection };
 export { commentsProjection, notificationsProjection };

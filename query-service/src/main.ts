@@ -1,5 +1,6 @@
 /** query-service on its own (the distributed layout), against DATABASE_URL. */
 import { createKnex, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
+import { openStreamReader } from '@forum/projections';
 import { QueryServiceConfig } from './config.ts';
 import { createQueryApp } from './http/app.ts';
 import { CheckpointWatcher } from './store/checkpoint-watcher.ts';
@@ -10,8 +11,11 @@ const logger = createLogger('query-service', config.LOG_LEVEL);
 const db = createKnex(config.DATABASE_URL, { max: 20 });
 const watcher = new CheckpointWatcher(config.DATABASE_URL, logger);
 await watcher.start();
+// the admins' history of a user or a post reads its stream from the event store
+const events = await openStreamReader(config.DATABASE_URL);
 const app = createQueryApp({
   db,
+  events,
   watcher,
   verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
   registrar: httpRegistrar(config.COMMAND_SERVICE_URL),
@@ -25,6 +29,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     server.close(async () => {
       await watcher.close();
+      await events.close();
       await db.destroy();
       process.exit(0);
     });

@@ -124,14 +124,61 @@ export const AUDIT_TYPES = [
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 
-/** GET /api/admin/audit?actor=&type=&page=: `actor` is a user id or an email. */
 const emptyIsAbsent = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
-export const AuditQuery = z.object({
-  actor: z.preprocess(emptyIsAbsent, z.string().trim().max(320, 'Actor must be at most 320 characters').optional()),
+
+const isoDate = z.iso.date();
+const isoDateTime = z.iso.datetime({ offset: true });
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A bound of the log's date filter: an ISO 8601 date, or a date-time with its time zone (Z or an offset). */
+const timeBound = (label: string) =>
+  z.preprocess(
+    emptyIsAbsent,
+    z
+      .string({ error: `${label} must be a date` })
+      .trim()
+      .max(40, `${label} must be an ISO 8601 date (2026-05-01) or date-time with a time zone (2026-05-01T09:30:00Z)`)
+      .refine(
+        (value) => isoDate.safeParse(value).success || isoDateTime.safeParse(value).success,
+        `${label} must be an ISO 8601 date (2026-05-01) or date-time with a time zone (2026-05-01T09:30:00Z)`,
+      )
+      .optional(),
+  );
+
+const auditFilterFields = {
+  actor: z.preprocess(emptyIsAbsent, z.string({ error: 'Actor must be a user id or an email' }).trim().max(320, 'Actor must be at most 320 characters').optional()),
   type: z.preprocess(emptyIsAbsent, z.enum(AUDIT_TYPES, `Type must be one of ${AUDIT_TYPES.join(', ')}`).optional()),
-  page,
-});
-export type AuditQuery = z.infer<typeof AuditQuery>;
+  since: timeBound('Since'),
+  until: timeBound('Until'),
+};
+
+/**
+ * `since` and `until` as the half-open span [from, before) of `at`: `since` from its first
+ * instant (a date alone: 00:00 UTC), `until` up to and including its last (a date alone: that whole
+ * day, UTC; a date-time: to the millisecond, as `at` is shown). An empty span is a 400 on `until`.
+ */
+function auditSpan<T extends { since?: string | undefined; until?: string | undefined }>({ since, until, ...rest }: T, ctx: z.RefinementCtx) {
+  const dateOnly = (value: string) => isoDate.safeParse(value).success;
+  const from = since === undefined ? undefined : new Date(dateOnly(since) ? `${since}T00:00:00Z` : since);
+  const before = until === undefined ? undefined : new Date(dateOnly(until) ? Date.parse(`${until}T00:00:00Z`) + DAY_MS : Date.parse(until) + 1);
+  if (from && before && from.getTime() >= before.getTime()) {
+    ctx.addIssue({ code: 'custom', path: ['until'], message: 'Until must not be before since' });
+    return z.NEVER;
+  }
+  return { ...rest, ...(from && { from }), ...(before && { before }) };
+}
+
+/**
+ * The staff action log's filter (GET /api/admin/audit's query, or react-admin's `filter` JSON):
+ * `actor` is a user id or an email; `type` one of AUDIT_TYPES; `since`/`until` ISO 8601 dates or
+ * date-times (see auditSpan), parsed into `from` (inclusive) and `before` (exclusive). Bad input is
+ * a 400 VALIDATION_FAILED with a message per field.
+ */
+export const AuditFilter = z.object(auditFilterFields).transform(auditSpan);
+export type AuditFilter = z.output<typeof AuditFilter>;
+
+/** GET /api/admin/audit?actor=&type=&since=&until=&page= */
+export const AuditQuery = z.object({ ...auditFilterFields, page }).transform(auditSpan);
+export type AuditQuery = z.output<typeof AuditQuery>;
 
 export const AUDIT_TARGETS = ['user', 'post', 'comment', 'tag', 'announcement'] as const;
 
@@ -181,3 +228,56 @@ export type ProjectionStatus = z.infer<typeof ProjectionStatus>;
 export const ProjectionNameParams = z.object({ name: z.string().trim().min(1, 'Not a projection').max(63, 'Not a projection') });
 export const RebuildStarted = z.object({ success: z.literal(true), resumed: z.boolean(), projection: ProjectionStatus });
 export type RebuildStarted = z.infer<typeof RebuildStarted>;
+
+// ─── the history of a user or a post (the event log itself) ─────────────────
+
+/** Whose history: a user's stream (`user-<id>`) or a post's (`post-<id>`). */
+export const HISTORY_KINDS = ['user', 'post'] as const;
+export type HistoryKind = (typeof HISTORY_KINDS)[number];
+
+const postId = z.string().uuid();
+
+/** GET /api/admin/history/:kind/:id: a post's id is a UUID, a user's is their forum id (the identity provider's subject). */
+export const HistoryParams = z
+  .object({
+    kind: z.enum(HISTORY_KINDS, 'Kind must be user or post'),
+    id: z
+      .string()
+      .trim()
+      .min(1, 'Not an id')
+      .max(255, 'Not an id')
+      .regex(/^[^\s\p{Cc}]+$/u, 'Not an id'),
+  })
+  .superRefine(({ kind, id }, ctx) => {
+    if (kind === 'post' && !postId.safeParse(id).success) ctx.addIssue({ code: 'custom', path: ['id'], message: 'Not a post id' });
+  });
+export type HistoryParams = z.output<typeof HistoryParams>;
+
+/** One event of a stream as `forumctl history --json` prints it and the history API answers it. */
+export const HistoryEntry = z.object({
+  /** The event's log position (the opaque token of X-Event-Position). */
+  position: z.string(),
+  /** Its number in the stream, from 1. */
+  version: z.number().int(),
+  at: z.string(),
+  type: z.string(),
+  /** Who caused it: a user id, or `system:…` / `operator:…`. */
+  actor: z.string(),
+  correlationId: z.string(),
+  data: z.unknown(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+/**
+ * GET /api/admin/history/:kind/:id: the stream's events, oldest first (404 when it has none), and
+ * the name and email of each user among their actors that the forum knows (by id; the system's
+ * and operators' actors are not users).
+ */
+export const StreamHistory = z.object({
+  kind: z.enum(HISTORY_KINDS),
+  id: z.string(),
+  streamId: z.string(),
+  events: z.array(HistoryEntry),
+  actors: z.record(z.string(), z.object({ name: z.string(), email: z.string() })),
+});
+export type StreamHistory = z.infer<typeof StreamHistory>;

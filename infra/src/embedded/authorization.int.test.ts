@@ -140,6 +140,8 @@ const rows: Row[] = [
   ['POST /api/admin/announcements', () => ({ method: 'POST', path: '/api/admin/announcements', json: { title: 'News', description: 'Text' } }), [401, 403, 403, 201]],
   ['GET /api/admin/contact-messages', () => ({ method: 'GET', path: '/api/admin/contact-messages' }), [401, 403, 403, 200]],
   ['GET /api/admin/audit', () => ({ method: 'GET', path: '/api/admin/audit' }), [401, 403, 403, 200]],
+  ['GET /api/admin/history/user/:id', () => ({ method: 'GET', path: `/api/admin/history/user/${owner.id}` }), [401, 403, 403, 200]],
+  ['GET /api/admin/history/post/:id', () => ({ method: 'GET', path: `/api/admin/history/post/${postId}` }), [401, 403, 403, 200]],
   ['GET /api/admin/projections', () => ({ method: 'GET', path: '/api/admin/projections' }), [401, 403, 403, 200]],
   ['POST /api/admin/projections/:name/rebuild', () => ({ method: 'POST', path: '/api/admin/projections/tags/rebuild' }), [401, 403, 403, 202]],
 ];

@@ -108,6 +108,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     });
     const query = createQueryApp({
       db,
+      events: store,
       watcher,
       verifyToken,
       // in one process the read side reaches the write side directly

@@ -31,6 +31,16 @@ describe('GET /api/admin/projections and POST /api/admin/projections/:name/rebui
     expect(status.find((s) => s.name === 'posts')).toMatchObject({ version: postsProjection.version, build: 1, schema: `posts_v${postsProjection.version}`, checkpoint: expect.stringMatching(/^\d+\.\d+$/) });
   });
 
+  it("answers react-admin's range protocol too: each build keyed <name>-<build>, the total in Content-Range", async () => {
+    const all = await statusOf();
+    const response = await forum.api('/api/admin/projections?range=[0,1]&sort=["name","ASC"]&filter={}', { token: admin });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Range')).toBe(`projections 0-1/${all.length}`);
+    const page = (await response.json()) as (ProjectionStatus & { id: string })[];
+    expect(page.map((p) => p.id)).toEqual(all.slice(0, 2).map((p) => `${p.name}-${p.build}`));
+    expect(page[0]).toMatchObject({ name: all[0]!.name, build: all[0]!.build, state: 'live' });
+  });
+
   it('starts a blue-green rebuild that the forum runs and switches in, recording who asked', { timeout: 60_000 }, async () => {
     const post = await forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: 'Survives the rebuild', description: 'x', tags: [] } });
     const { position } = (await post.json()) as { position: string };

@@ -2,11 +2,12 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { positionToken } from '@forum/contracts';
+import type { HistoryEntry } from '@forum/contracts';
 import { createForumCommands } from '@forum/command-service';
-import { createPostgresEventStore, type RecordedEvent } from '@forum/command-service/eventstore';
+import { createPostgresEventStore } from '@forum/command-service/eventstore';
 import { createKnex, createLogger } from '@forum/platform';
 import pg from 'pg';
+import { streamHistory } from '../history.ts';
 import { allProjections } from '../index.ts';
 import { buildLabel, migrateCheckpoints } from '../runner/checkpoints.ts';
 import { projectionStatus } from '../runner/status.ts';
@@ -167,12 +168,12 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
         }
         const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 1 });
         try {
-          const { events } = await store.readStream(streamId);
-          if (events.length === 0) {
+          const history = await streamHistory(store, streamId);
+          if (history.length === 0) {
             io.err(`No events in ${streamId}\n`);
             return 1;
           }
-          io.out(values.json ? JSON.stringify(events.map(historyEntry), null, 2) + '\n' : historyTable(streamId, events));
+          io.out(values.json ? JSON.stringify(history, null, 2) + '\n' : historyTable(streamId, history));
           return 0;
         } finally {
           await store.close();
@@ -259,25 +260,12 @@ async function userStreamOf(client: pg.Client, email: string): Promise<string | 
   return rows[0]?.stream_id ?? null;
 }
 
-function historyEntry(event: RecordedEvent) {
-  return {
-    position: positionToken(event.position),
-    version: event.streamVersion,
-    at: event.recordedAt.toISOString(),
-    type: event.type,
-    actor: event.metadata.actorId,
-    correlationId: event.metadata.correlationId,
-    data: event.data,
-  };
-}
-
-function historyTable(streamId: string, events: readonly RecordedEvent[]): string {
+function historyTable(streamId: string, history: readonly HistoryEntry[]): string {
   return (
-    `${streamId}: ${events.length} events\n` +
+    `${streamId}: ${history.length} events\n` +
     table(
       ['#', 'position', 'at', 'type', 'actor', 'correlation', 'data'],
-      events.map((e) => {
-        const entry = historyEntry(e);
+      history.map((entry) => {
         const data = JSON.stringify(entry.data);
         return [String(entry.version), entry.position, entry.at, entry.type, entry.actor, entry.correlationId, data.length > 80 ? `${data.slice(0, 77)}...` : data];
       }),

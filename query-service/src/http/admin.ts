@@ -1,10 +1,13 @@
 import {
   ADMIN_PAGE_SIZE,
   AdminUsersQuery,
+  AuditFilter,
   AuditQuery,
-  AUDIT_TYPES,
   ContactMessagesQuery,
   EmailParams,
+  HistoryParams,
+  postStream,
+  userStream,
   type AdminCheck,
   type AdminStats,
   type AdminTag,
@@ -13,12 +16,13 @@ import {
   type Announcement,
   type AuditEntry,
   type AuditPage,
-  type AuditType,
   type ContactMessage,
   type ContactMessagesPage,
   type ProjectionStatus,
+  type StreamHistory,
 } from '@forum/contracts';
-import { parseInput, ValidationError } from '@forum/platform';
+import { NotFoundError, parseInput } from '@forum/platform';
+import { streamHistory, type StreamReader } from '@forum/projections';
 import { Router } from 'express';
 import type { AdminStore, AdminUserRow, AnnouncementRow, AuditRow, ContactMessageRow } from '../store/admin.ts';
 import type { UsersStore } from '../store/users.ts';
@@ -66,7 +70,14 @@ const filterText = (filter: Record<string, unknown>, ...keys: string[]) => {
   return '';
 };
 
-export function adminRoutes(admin: AdminStore, users: UsersStore): Router {
+/** A filter narrows the log: its empty values are left out. */
+const auditFilterOf = ({ actor, type, from, before }: AuditFilter) => ({ ...(actor && { actor }), ...(type && { type }), ...(from && { from }), ...(before && { before }) });
+
+/**
+ * The console's reads (admins only: 401 without a token, 403 for anyone else) and the spec's admin
+ * check. `events` reads one stream of the event log, for the history of a user or a post.
+ */
+export function adminRoutes(admin: AdminStore, users: UsersStore, events: StreamReader): Router {
   const router = Router();
 
   /** The spec's admin check: for the caller's own email, or any email for an admin (404 when unknown). */
@@ -124,27 +135,50 @@ export function adminRoutes(admin: AdminStore, users: UsersStore): Router {
     res.json(body);
   });
 
-  /** The staff action log, newest first; `actor` (id or email) and `type` narrow it. */
-  // the projections' builds, checkpoints, lag and any halt (operators; POST …/:name/rebuild is on the command side)
-  router.get('/admin/projections', adminOnly, async (_req, res) => {
-    const body: ProjectionStatus[] = await admin.projections();
-    res.json(body);
+  // the projections' builds, checkpoints, lag and any halt (operators; POST …/:name/rebuild is on the command side);
+  // react-admin's list reads them with `range`, each build keyed `<name>-<build>`
+  router.get('/admin/projections', adminOnly, async (req, res) => {
+    const status: ProjectionStatus[] = await admin.projections();
+    const range = rangeQuery(req);
+    if (range) {
+      const page = status.slice(range.start, range.end + 1);
+      sendRange(res, 'projections', page.map((build) => ({ id: `${build.name}-${build.build}`, ...build })), range.start, status.length);
+      return;
+    }
+    res.json(status);
   });
 
+  /**
+   * The staff action log, newest first; `actor` (id or email), `type` and the dates `since` and
+   * `until` narrow it, in the query or in react-admin's `filter` (400 VALIDATION_FAILED when one is bad).
+   */
   router.get('/admin/audit', adminOnly, async (req, res) => {
     const range = rangeQuery(req);
     if (range) {
-      const actor = filterText(range.filter, 'actor');
-      const type = filterText(range.filter, 'type');
-      if (type && !(AUDIT_TYPES as readonly string[]).includes(type)) throw new ValidationError({ filter: [`Type must be one of ${AUDIT_TYPES.join(', ')}`] });
-      const filter = { ...(actor && { actor }), ...(type && { type: type as AuditType }) };
+      const filter = auditFilterOf(parseInput(AuditFilter, range.filter));
       const { rows, total } = await admin.audit(filter, range.start, range.end - range.start + 1);
       sendRange(res, 'audit', rows.map((row) => ({ id: row.id, ...auditEntry(row) })), range.start, total);
       return;
     }
-    const { actor, type, page } = parseInput(AuditQuery, req.query);
-    const { rows, total } = await admin.audit({ ...(actor && { actor }), ...(type && { type }) }, (page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE);
+    const { page, ...filter } = parseInput(AuditQuery, req.query);
+    const { rows, total } = await admin.audit(auditFilterOf(filter), (page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE);
     const body: AuditPage = { entries: rows.map(auditEntry), total };
+    res.json(body);
+  });
+
+  /**
+   * The history of a user or a post: its stream of the event log, oldest first, as `forumctl
+   * history` shows it, with the names of the users among its actors (the users read model).
+   * 404 when the stream has no events; 400 for a kind or an id that cannot be one.
+   */
+  router.get('/admin/history/:kind/:id', adminOnly, async (req, res) => {
+    const { kind, id } = parseInput(HistoryParams, req.params);
+    const streamId = kind === 'post' ? postStream(id) : userStream(id);
+    const history = await streamHistory(events, streamId);
+    if (history.length === 0) throw new NotFoundError(kind === 'post' ? 'No such post' : 'No such user');
+    const people = await admin.people([...new Set(history.map((entry) => entry.actor))]);
+    const actors = Object.fromEntries(people.map((person) => [person.id, { name: person.name, email: person.email }]));
+    const body: StreamHistory = { kind, id, streamId, events: history, actors };
     res.json(body);
   });
 

@@ -10,7 +10,7 @@ import {
   type Logger,
   type TokenVerifier,
 } from '@forum/platform';
-import { projectionsCheck } from '@forum/projections';
+import { projectionsCheck, type StreamReader } from '@forum/projections';
 import type { Express } from 'express';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import { createAdminStore } from '../store/admin.ts';
@@ -27,6 +27,8 @@ import { viewer, type Registrar } from './viewer.ts';
 
 export interface QueryAppDeps {
   readonly db: Knex;
+  /** Reads one stream of the event log: the admins' history of a user or a post (the one read that is not of a read model). */
+  readonly events: StreamReader;
   readonly watcher: CheckpointWatcher;
   readonly verifyToken: TokenVerifier;
   /** Records a subject's first authenticated request on the write side. */
@@ -38,7 +40,7 @@ export interface QueryAppDeps {
   readonly maxLag: number;
 }
 
-/** The read side of /api: GET and HEAD, from the read models only. */
+/** The read side of /api: GET and HEAD, from the read models (and, for the admins' history, one stream of the log). */
 export function createQueryApp(deps: QueryAppDeps): Express {
   const app = createHttpApp();
   app.use(requestLogger(deps.logger));
@@ -60,7 +62,7 @@ export function createQueryApp(deps: QueryAppDeps): Express {
     communityRoutes(createCommunityStore(deps.db)),
     postRoutes(createPostsStore(deps.db), users),
     tagRoutes(createTagsStore(deps.db)),
-    adminRoutes(createAdminStore(deps.db), users),
+    adminRoutes(createAdminStore(deps.db), users, deps.events),
     announcementRoutes(createAdminStore(deps.db)),
   );
   app.use(notFoundHandler);

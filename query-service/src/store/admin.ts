@@ -40,6 +40,14 @@ export interface AuditRow {
   summary: string;
 }
 
+/** What narrows the staff action log: `from` inclusive, `before` exclusive (AuditFilter's span). */
+export interface AuditLogFilter {
+  actor?: string;
+  type?: AuditType;
+  from?: Date;
+  before?: Date;
+}
+
 /** Sortable fields of the react-admin user list, and their columns. */
 export const USER_SORT_FIELDS: Record<string, string> = {
   id: 'id',
@@ -111,6 +119,13 @@ export function createAdminStore(db: Knex) {
       return rows[0] ?? null;
     },
 
+    /** Name and email of each of these users the forum knows. */
+    async people(ids: readonly string[]): Promise<{ id: string; name: string; email: string }[]> {
+      if (ids.length === 0) return [];
+      const { rows } = await db.raw<{ rows: { id: string; name: string; email: string }[] }>('SELECT id, name, email FROM read.users WHERE id = ANY(?)', [[...ids]]);
+      return rows;
+    },
+
     usersPage: (page: number, search: string) => users((page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE, search),
 
     usersRange: (start: number, end: number, search: string, field: string, direction: 'ASC' | 'DESC') =>
@@ -142,10 +157,12 @@ export function createAdminStore(db: Knex) {
 
     /**
      * The staff action log, newest first. `actor` is a user id or an email (every
-     * forum record with that email). Totals come from the projection's counter
-     * rows per actor, per type and per both.
+     * forum record with that email); `from` (inclusive) and `before` (exclusive)
+     * bound `at`. Without a time bound the total comes from the projection's counter
+     * rows per actor, per type and per both; with one it is counted off the entries'
+     * `at` indexes.
      */
-    async audit(filter: { actor?: string; type?: AuditType }, offset: number, limit: number): Promise<{ rows: AuditRow[]; total: number }> {
+    async audit(filter: AuditLogFilter, offset: number, limit: number): Promise<{ rows: AuditRow[]; total: number }> {
       let actorIds: string[] | null = null;
       if (filter.actor !== undefined) {
         actorIds = filter.actor.includes('@')
@@ -163,16 +180,28 @@ export function createAdminStore(db: Knex) {
         where.push('e.type = ?');
         params.push(filter.type);
       }
+      if (filter.from) {
+        where.push('e.at >= ?');
+        params.push(filter.from);
+      }
+      if (filter.before) {
+        where.push('e.at < ?');
+        params.push(filter.before);
+      }
+      const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+      const timed = filter.from !== undefined || filter.before !== undefined;
       const [rows, total] = await Promise.all([
         db.raw<{ rows: AuditRow[] }>(
           `SELECT e.global_position::text AS id, e.at, e.actor_id, p.name AS actor_name, p.email AS actor_email,
                   e.type, e.target_type, e.target_id, e.summary
            FROM read.audit_entries e LEFT JOIN read.audit_people p ON p.id = e.actor_id
-           ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+           ${whereSql}
            ORDER BY e.at DESC, e.global_position DESC LIMIT ? OFFSET ?`,
           [...params, limit, offset],
         ),
-        counter(db, 'SELECT sum(value) AS value FROM read.audit_counters WHERE actor_id = ANY(?) AND type = ?', [actorIds ?? [''], filter.type ?? '']),
+        timed
+          ? counter(db, `SELECT count(*) AS value FROM read.audit_entries e ${whereSql}`, params)
+          : counter(db, 'SELECT sum(value) AS value FROM read.audit_counters WHERE actor_id = ANY(?) AND type = ?', [actorIds ?? [''], filter.type ?? '']),
       ]);
       return { rows: rows.rows, total };
     },

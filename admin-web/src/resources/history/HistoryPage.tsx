@@ -1,6 +1,202 @@
-import { Title } from 'react-admin';
+import { HISTORY_KINDS, type HistoryEntry, type HistoryKind, type StreamHistory } from '@forum/contracts';
+import OpenInNew from '@mui/icons-material/OpenInNew';
+import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Link as MuiLink, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { Fragment, useId, useState } from 'react';
+import { HttpError, Link, Title, useDataProvider } from 'react-admin';
+import { useParams } from 'react-router-dom';
+import { serverMessage, type ForumDataProvider } from '../../dataProvider';
+import { isUserId, useHistoryPath } from './HistoryLink';
+import { dataPreview, namesIn, subjectOf } from './historyLabels';
 
-/** The event history of a user or a post (/admin/history/:kind/:id) (being built: issue 17). */
+const isKind = (kind: string | undefined): kind is HistoryKind => (HISTORY_KINDS as readonly (string | undefined)[]).includes(kind);
+
+/** A refusal (4xx) is the answer; only a failure of the server or the network is worth a second try. */
+const retryServerErrors = (failures: number, error: Error) => !(error instanceof HttpError && error.status < 500) && failures < 2;
+
+/** GET /api/admin/history/:kind/:id through the data provider's getHistory. */
+function useHistory(kind: HistoryKind | null, id: string) {
+  const dataProvider = useDataProvider<ForumDataProvider>();
+  return useQuery<StreamHistory, Error>({
+    queryKey: ['admin', 'getHistory', kind, id],
+    queryFn: () => dataProvider.getHistory(kind!, id),
+    enabled: kind !== null && id !== '',
+    retry: retryServerErrors,
+  });
+}
+
+/** A long id at a glance: its first characters (the whole id on hover and in the opened data). */
+const short = (id: string) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);
+
+/** Who caused an event: a user by name where known (to their history), else the id as it is. */
+function Actor({ actor, names, self }: { actor: string; names: Map<string, string>; self: boolean }) {
+  const historyPath = useHistoryPath();
+  const name = names.get(actor);
+  if (!isUserId(actor)) return <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>{actor}</Typography>;
+  if (self) return <Typography variant="body2">{name ?? short(actor)} (this user)</Typography>;
+  return (
+    <Link to={historyPath('user', actor)} variant="body2" title={actor} sx={{ fontFamily: name ? undefined : 'monospace' }}>
+      {name ?? short(actor)}
+    </Link>
+  );
+}
+
+const oneLine = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
+
+/** One event: its number, time, type, actor, position and correlation id; its data on one line and, opened, in full with its metadata. */
+function EventRow({ event, names, kind, id }: { event: HistoryEntry; names: Map<string, string>; kind: HistoryKind; id: string }) {
+  const [open, setOpen] = useState(false);
+  const dataId = useId();
+  return (
+    <Fragment>
+      <TableRow sx={open ? { '& > td': { borderBottom: 'none' } } : undefined}>
+        <TableCell>{event.version}</TableCell>
+        <TableCell sx={{ whiteSpace: 'nowrap' }}>
+          <time dateTime={event.at} title={event.at}>
+            {new Date(event.at).toLocaleString()}
+          </time>
+        </TableCell>
+        <TableCell>
+          <Chip size="small" variant="outlined" label={event.type} />
+        </TableCell>
+        <TableCell sx={{ whiteSpace: 'nowrap' }}>
+          <Actor actor={event.actor} names={names} self={kind === 'user' && event.actor === id} />
+        </TableCell>
+        <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>{event.position}</TableCell>
+        <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }} title={event.correlationId}>
+          {short(event.correlationId)}
+        </TableCell>
+        <TableCell sx={{ width: '100%', maxWidth: 0 }}>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <Typography variant="body2" sx={{ fontFamily: 'monospace', color: 'text.secondary', flex: 1, minWidth: 0, ...oneLine }}>
+              {dataPreview(event.data, 200)}
+            </Typography>
+            <Button size="small" sx={{ flexShrink: 0 }} aria-expanded={open} aria-controls={open ? dataId : undefined} aria-label={`${open ? 'Hide' : 'Show'} data of event ${event.version}, ${event.type}`} onClick={() => setOpen(!open)}>
+              {open ? 'Hide data' : 'Show data'}
+            </Button>
+          </Stack>
+        </TableCell>
+      </TableRow>
+      {open && (
+        <TableRow>
+          <TableCell colSpan={7} sx={{ pt: 0 }}>
+            <Box id={dataId}>
+              <Typography variant="caption" component="p" color="text.secondary" sx={{ mb: 0.5, overflowWrap: 'anywhere' }}>
+                {event.at} · actor {event.actor} · correlation id {event.correlationId} · position {event.position}
+              </Typography>
+              <Box
+                component="pre"
+                aria-label={`Data of event ${event.version}, ${event.type}`}
+                tabIndex={0}
+                sx={{ m: 0, p: 1.5, bgcolor: 'grey.100', borderRadius: 1, overflowX: 'auto', fontSize: 13, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+              >
+                {JSON.stringify(event.data, null, 2)}
+              </Box>
+            </Box>
+          </TableCell>
+        </TableRow>
+      )}
+    </Fragment>
+  );
+}
+
+/** The messages of a 400's fields (`details`), e.g. 'Not a post id'. */
+function fieldMessages(error: HttpError): string[] {
+  const details = (error.body as { error?: { details?: unknown } } | undefined)?.error?.details;
+  if (!details || typeof details !== 'object') return [];
+  return Object.values(details as Record<string, unknown>).flatMap((messages) => (Array.isArray(messages) ? messages.filter((m): m is string => typeof m === 'string') : []));
+}
+
+function Failure({ kind, id, error, retry }: { kind: string; id: string; error: Error; retry: () => void }) {
+  if (error instanceof HttpError && error.status === 404) {
+    return <Alert severity="info">No history: there is no {kind} with the id {id}.</Alert>;
+  }
+  if (error instanceof HttpError && error.status < 500) {
+    const fields = fieldMessages(error);
+    return <Alert severity="error">{fields.length > 0 ? fields.join('. ') : serverMessage(error, 'This history cannot be shown')}</Alert>;
+  }
+  return (
+    <Alert severity="error" action={<Button color="inherit" size="small" onClick={retry}>Retry</Button>}>
+      {serverMessage(error, 'Failed to load the history')}
+    </Alert>
+  );
+}
+
+/**
+ * The history of a user or a post (/admin/history/:kind/:id): the events of its stream, oldest
+ * first, as `forumctl history` shows them (number, time, type, actor, position, correlation id),
+ * each event's data a click away.
+ */
 export function HistoryPage() {
-  return <Title title="History" />;
+  const params = useParams<{ kind: string; id: string }>();
+  const kind = isKind(params.kind) ? params.kind : null;
+  const id = params.id ?? '';
+  const { data, error, isPending, refetch } = useHistory(kind, id);
+  const subject = kind && data ? subjectOf(kind, id, data.events) : kind ? `${kind} ${id}` : 'an unknown kind';
+  const heading = `History of ${subject}`;
+  // the forum's names of the actors, else those the stream's own events give
+  const names = new Map<string, string>(data ? [...namesIn(data.events), ...Object.entries(data.actors).map(([actor, person]) => [actor, person.name] as const)] : []);
+
+  return (
+    <Box sx={{ py: 2 }}>
+      <Title title="History" />
+      <Card>
+        <CardContent>
+          <Typography variant="h5" component="h1" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+            {heading}
+          </Typography>
+          {data && (
+            <Stack direction="row" spacing={2} useFlexGap sx={{ mt: 0.5, alignItems: 'center', flexWrap: 'wrap' }}>
+              <Typography variant="body2" color="text.secondary">
+                Stream <code>{data.streamId}</code>: {data.events.length} {data.events.length === 1 ? 'event' : 'events'}, oldest first
+              </Typography>
+              {kind === 'post' && (
+                <MuiLink href={`/post/${encodeURIComponent(id)}`} variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+                  View Post
+                  <OpenInNew sx={{ fontSize: 14 }} aria-hidden />
+                </MuiLink>
+              )}
+            </Stack>
+          )}
+        </CardContent>
+        {!kind && (
+          <CardContent>
+            <Alert severity="error">Only users and posts have a history here.</Alert>
+          </CardContent>
+        )}
+        {kind && isPending && !error && (
+          <Box role="status" aria-label="Loading the history" sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
+            <CircularProgress />
+          </Box>
+        )}
+        {kind && error && (
+          <CardContent>
+            <Failure kind={kind} id={id} error={error} retry={() => void refetch()} />
+          </CardContent>
+        )}
+        {kind && data && (
+          <TableContainer>
+            <Table size="small" aria-label={`Events of ${subject}`}>
+              <TableHead>
+                <TableRow sx={{ '& > th': { whiteSpace: 'nowrap' } }}>
+                  <TableCell>#</TableCell>
+                  <TableCell>Time</TableCell>
+                  <TableCell>Event</TableCell>
+                  <TableCell>Actor</TableCell>
+                  <TableCell>Position</TableCell>
+                  <TableCell>Correlation id</TableCell>
+                  <TableCell>Data</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {data.events.map((event) => (
+                  <EventRow key={event.position} event={event} names={names} kind={kind} id={id} />
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+      </Card>
+    </Box>
+  );
 }

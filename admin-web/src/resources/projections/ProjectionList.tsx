@@ -1,12 +1,93 @@
-import { DataTable, List } from 'react-admin';
+import { Box } from '@mui/material';
+import { useEffect } from 'react';
+import { DataTable, List, useListContext, useNotify } from 'react-admin';
+import { CheckpointField, ErrorField, LagField, StateField, VersionField } from './ProjectionFields';
+import { RebuildButton } from './RebuildButton';
+import { POLL_MS, progressOf, RebuildsProvider, useRebuilds, type ProjectionRecord } from './rebuilds';
 
-/** Projections (being built: issue 17). */
-export function ProjectionList() {
+const Column = DataTable.Col<ProjectionRecord>;
+
+/**
+ * Follows the rebuilds this console started: says how far each has come, and once its new build
+ * is the live one (the old one gone) says so; a build that halts is said too.
+ */
+function RebuildProgress() {
+  const { data } = useListContext<ProjectionRecord>();
+  const { watching, done, status, say } = useRebuilds();
+  const notify = useNotify();
+  useEffect(() => {
+    if (!data) return;
+    for (const [name, from] of watching) {
+      const live = data.find((b) => b.name === name && b.role === 'live');
+      const building = data.find((b) => b.name === name && b.role === 'building');
+      if (building?.state === 'halted') {
+        done(name);
+        say(`The rebuild of ${name} halted: ${building.error ?? 'unknown error'}`);
+        notify(`The rebuild of ${name} halted`, { type: 'error' });
+      } else if (live && live.build > from && !building) {
+        done(name);
+        say(`${name} rebuilt: build ${live.build} is live`);
+        notify(`${name} rebuilt: build ${live.build} is live`, { type: 'success' });
+      } else if (building) {
+        say(`Rebuilding ${name}: ${progressOf(building)}% of the log`);
+      }
+    }
+  }, [data, watching, done, say, notify]);
   return (
-    <List exporter={false} title="Projections">
+    <Box role="status" aria-live="polite" sx={{ px: 2, py: status ? 1 : 0, typography: 'body2', color: 'text.secondary' }}>
+      {status}
+    </Box>
+  );
+}
+
+function ProjectionTable() {
+  const { watching } = useRebuilds();
+  return (
+    <List
+      exporter={false}
+      title="Projections"
+      actions={false}
+      pagination={false}
+      perPage={100}
+      sort={{ field: 'name', order: 'ASC' }}
+      // read again every POLL_MS while a build is under way or a rebuild asked for here is not live yet
+      queryOptions={{ refetchInterval: (query) => (watching.size > 0 || query.state.data?.data.some((b) => b.role === 'building') ? POLL_MS : false) }}
+    >
+      <RebuildProgress />
       <DataTable bulkActionButtons={false} rowClick={false}>
-        <DataTable.Col source="name" />
+        <Column source="name" label="Projection" disableSort />
+        <Column source="version" label="Version" disableSort>
+          <VersionField />
+        </Column>
+        <Column source="state" label="State" disableSort>
+          <StateField />
+        </Column>
+        <Column source="checkpoint" label="Checkpoint" disableSort>
+          <CheckpointField />
+        </Column>
+        <Column source="lag" label="Lag" disableSort>
+          <LagField />
+        </Column>
+        <Column source="error" label="Error" disableSort>
+          <ErrorField />
+        </Column>
+        <Column label="Actions" disableSort>
+          <RebuildButton />
+        </Column>
       </DataTable>
     </List>
+  );
+}
+
+/**
+ * The read models (/admin/projections): each build with its version, state, checkpoint, lag and,
+ * when halted, its error; Rebuild starts a blue-green rebuild and the page follows it until the
+ * new build is live.
+ */
+export function ProjectionList() {
+  return (
+    <RebuildsProvider>
+      <ProjectionTable />
+    </RebuildsProvider>
   );
 }

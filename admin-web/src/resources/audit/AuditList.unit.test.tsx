@@ -1,0 +1,137 @@
+// @vitest-environment jsdom
+import type { AuditEntry } from '@forum/contracts';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderConsole, respond } from '../../testing/console';
+import { AuditList } from './AuditList';
+import { endOfLocalDay, localDay, startOfLocalDay } from './dateBounds';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const ADA = { id: 'u-ada', name: 'Ada Admin', email: 'admin@forum.local' };
+const OPERATOR = { id: 'operator:root', name: 'operator:root', email: '' };
+const POST_ID = '6f1c2f9e-2b7a-4c1e-9a63-2f0f8d7c6b5a';
+
+const ENTRIES: AuditEntry[] = [
+  { _id: '40', at: '2026-11-24T10:15:00.000Z', actor: ADA, type: 'PostDeleted', target: { type: 'post', id: POST_ID }, summary: 'Deleted a post by Ben' },
+  { _id: '30', at: '2026-11-23T09:00:00.000Z', actor: ADA, type: 'TagCreated', target: { type: 'tag', id: 't-1' }, summary: 'Created the tag #Rust' },
+  { _id: '20', at: '2026-11-22T18:30:00.000Z', actor: OPERATOR, type: 'AdminRoleGranted', target: { type: 'user', id: 'u-ann' }, summary: 'Made Ann Author an admin' },
+];
+
+type Filter = { actor?: string; type?: string; since?: string; until?: string };
+
+/** GET /api/admin/audit as react-admin reads it: `filter` (actor, type, since, until) narrows the entries, newest first. */
+function fakeServer(entries: AuditEntry[] = ENTRIES) {
+  const filters: Filter[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://console.test');
+      if (url.pathname !== '/api/admin/audit') return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
+      const filter = JSON.parse(url.searchParams.get('filter') ?? '{}') as Filter;
+      filters.push(filter);
+      const found = entries.filter(
+        (e) =>
+          (!filter.type || e.type === filter.type) &&
+          (!filter.actor || e.actor.id === filter.actor || e.actor.email === filter.actor) &&
+          (!filter.since || e.at >= filter.since) &&
+          (!filter.until || e.at <= filter.until),
+      );
+      return respond(
+        found.map((e) => ({ id: e._id, ...e })),
+        200,
+        { 'Content-Range': `audit ${found.length ? `0-${found.length - 1}` : '*'}/${found.length}` },
+      );
+    }),
+  );
+  return { filters };
+}
+
+const renderAudit = () => renderConsole(<AuditList />, { path: '/admin/audit', resource: 'audit' });
+const rowOf = async (summary: string) => (await screen.findByText(summary, { exact: true }, { timeout: 3000 })).closest('tr')!;
+
+describe('Staff actions (the audit log)', () => {
+  it('lists each action with its time, actor, type, target and summary; users and posts link to their history', async () => {
+    fakeServer();
+    renderAudit();
+    const deleted = await rowOf('Deleted a post by Ben');
+    expect(within(screen.getByRole('table')).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Time', 'Actor', 'Type', 'Target', 'Summary']);
+    expect(within(deleted).getByText('Post deleted')).toBeTruthy();
+    expect(within(deleted).getByText('admin@forum.local')).toBeTruthy();
+    expect(within(deleted).getByRole('link', { name: 'Ada Admin' }).getAttribute('href')).toBe('/admin/history/user/u-ada');
+    expect(within(deleted).getByRole('link', { name: `History of post ${POST_ID}` }).getAttribute('href')).toBe(`/admin/history/post/${POST_ID}`);
+    expect(within(deleted).getByText(new Date('2026-11-24T10:15:00.000Z').toLocaleDateString(), { exact: false })).toBeTruthy();
+
+    const tag = await rowOf('Created the tag #Rust');
+    expect(within(tag).getByText('Tag created')).toBeTruthy();
+    expect(within(tag).queryByRole('link', { name: /^History of/ })).toBeNull(); // tags have no history page
+
+    const grant = await rowOf('Made Ann Author an admin');
+    expect(within(grant).getByRole('link', { name: 'History of user u-ann' }).getAttribute('href')).toBe('/admin/history/user/u-ann');
+    // the operator is no user of the forum: no link
+    expect(within(grant).queryByRole('link', { name: 'operator:root' })).toBeNull();
+    expect(within(grant).getByText('operator:root')).toBeTruthy();
+  });
+
+  it('filters by type with a select of the audit types', async () => {
+    const { filters } = fakeServer();
+    renderAudit();
+    await rowOf('Created the tag #Rust');
+    await userEvent.click(screen.getByRole('combobox', { name: 'Type' }));
+    const options = within(await screen.findByRole('listbox')).getAllByRole('option').map((o) => o.textContent);
+    expect(options).toEqual(['All types', 'Made admin', 'Tag created', 'Tag deleted', 'Announcement published', 'Comment removed', 'User warned', 'Post deleted']);
+    await userEvent.click(screen.getByRole('option', { name: 'Tag created' }));
+    await waitFor(() => expect(screen.queryByText('Deleted a post by Ben')).toBeNull(), { timeout: 3000 });
+    expect(screen.getByText('Created the tag #Rust')).toBeTruthy();
+    expect(filters.at(-1)).toEqual({ type: 'TagCreated' });
+  });
+
+  it('filters by actor (an email or an id)', async () => {
+    const { filters } = fakeServer();
+    renderAudit();
+    await rowOf('Created the tag #Rust');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Actor (email or id)' }), 'admin@forum.local');
+    await waitFor(() => expect(screen.queryByText('Made Ann Author an admin')).toBeNull(), { timeout: 3000 });
+    expect(filters.at(-1)).toEqual({ actor: 'admin@forum.local' });
+    expect(screen.getByText('Deleted a post by Ben')).toBeTruthy();
+  });
+
+  it("filters by date: From and To are whole days where the admin is, sent as the instants they start and end", async () => {
+    const { filters } = fakeServer();
+    renderAudit();
+    await rowOf('Created the tag #Rust');
+    const from = screen.getByLabelText('From') as HTMLInputElement;
+    const to = screen.getByLabelText('To') as HTMLInputElement;
+    const day = localDay('2026-11-23T09:00:00.000Z');
+    fireEvent.change(from, { target: { value: day } });
+    fireEvent.blur(from);
+    fireEvent.change(to, { target: { value: day } });
+    fireEvent.blur(to);
+    await waitFor(() => expect(filters.at(-1)).toEqual({ since: startOfLocalDay(day), until: endOfLocalDay(day) }), { timeout: 3000 });
+    await waitFor(() => expect(screen.queryByText('Deleted a post by Ben')).toBeNull(), { timeout: 3000 });
+    expect(screen.getByText('Created the tag #Rust')).toBeTruthy();
+    expect(screen.queryByText('Made Ann Author an admin')).toBeNull();
+    // the inputs still show the days picked
+    expect(from.value).toBe(day);
+    expect(to.value).toBe(day);
+  });
+});
+
+describe('the date bounds', () => {
+  it('turn a local day into the instants it starts and ends, and back', () => {
+    const start = startOfLocalDay('2026-03-29');
+    const end = endOfLocalDay('2026-03-29');
+    expect(new Date(start).getHours()).toBe(0);
+    expect(new Date(end).getHours()).toBe(23);
+    expect(Date.parse(end) - Date.parse(start)).toBeGreaterThan(22 * 3600_000); // a day, DST or not
+    expect(localDay(start)).toBe('2026-03-29');
+    expect(localDay(end)).toBe('2026-03-29');
+    expect(startOfLocalDay('')).toBe('');
+    expect(localDay(undefined)).toBe('');
+  });
+});

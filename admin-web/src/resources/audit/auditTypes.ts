@@ -1,0 +1,15 @@
+import { AUDIT_TYPES, type AuditType } from '@forum/contracts';
+
+/** What each staff action is called on screen (the API's types: AUDIT_TYPES). */
+export const AUDIT_TYPE_LABELS: Record<AuditType, string> = {
+  AdminRoleGranted: 'Made admin',
+  TagCreated: 'Tag created',
+  TagDeleted: 'Tag deleted',
+  AnnouncementPublished: 'Announcement published',
+  CommentRemoved: 'Comment removed',
+  UserWarned: 'User warned',
+  PostDeleted: 'Post deleted',
+};
+
+/** The type filter's choices, in the contracts' order. */
+export const AUDIT_TYPE_CHOICES = AUDIT_TYPES.map((type) => ({ id: type, name: AUDIT_TYPE_LABELS[type] }));

@@ -1,0 +1,179 @@
+// @vitest-environment jsdom
+import type { StreamHistory } from '@forum/contracts';
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpError } from 'react-admin';
+import { Route, Routes } from 'react-router-dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderConsole, respond } from '../../testing/console';
+import { HistoryPage } from './HistoryPage';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const POST_ID = '6f1c2f9e-2b7a-4c1e-9a63-2f0f8d7c6b5a';
+const LONG_DESCRIPTION = 'Why deploying on a Friday afternoon is fine when the pipeline is good. '.repeat(3).trim();
+
+const POST_HISTORY: StreamHistory = {
+  kind: 'post',
+  id: POST_ID,
+  streamId: `post-${POST_ID}`,
+  events: [
+    {
+      position: '812.15',
+      version: 1,
+      at: '2026-11-24T10:15:00.000Z',
+      type: 'PostCreated',
+      actor: 'u-ann',
+      correlationId: 'corr-create',
+      data: { postId: POST_ID, title: 'Deploying on Fridays', description: LONG_DESCRIPTION, tags: ['DevOps'], authorId: 'u-ann', authorName: 'Ann Author' },
+    },
+    {
+      position: '901.40',
+      version: 2,
+      at: '2026-11-25T08:00:00.000Z',
+      type: 'PostDeleted',
+      actor: 'u-ada',
+      correlationId: 'corr-delete',
+      data: { postId: POST_ID, authorId: 'u-ann', deletedBy: 'u-ada', deletedAt: '2026-11-25T08:00:00.000Z' },
+    },
+    {
+      position: '950.2',
+      version: 3,
+      at: '2026-11-26T08:00:00.000Z',
+      type: 'PostRestored',
+      actor: '0b7e9a52-1c1e-4d4f-9d57-5a2f3c8e9b10',
+      correlationId: '3f0c1d7e-88aa-4b0e-a1f4-6c2b9d0e7a55',
+      data: { postId: POST_ID },
+    },
+  ],
+  // the forum's names of the actors it knows (Ann's comes from the post's own event)
+  actors: { 'u-ada': { name: 'Ada Admin', email: 'admin@forum.local' } },
+};
+
+/** GET /api/admin/history/:kind/:id answered with `history`, or with `status` and its error. */
+function fakeServer(answer: { history?: StreamHistory; status?: number; code?: string; message?: string; details?: unknown }) {
+  const calls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://console.test');
+      calls.push(url.pathname);
+      if (answer.history) return respond(answer.history);
+      return respond({ error: { code: answer.code ?? 'NOT_FOUND', message: answer.message ?? 'No such post', details: answer.details } }, answer.status ?? 404);
+    }),
+  );
+  return { calls };
+}
+
+/** react-admin logs every failed data provider call in development: the failures these tests provoke are expected. */
+function quietHttpErrors() {
+  const log = console.error.bind(console);
+  vi.spyOn(console, 'error').mockImplementation((first: unknown, ...rest: unknown[]) => {
+    if (!(first instanceof HttpError)) log(first, ...rest);
+  });
+}
+
+const renderHistory = (path: string) =>
+  renderConsole(
+    <Routes>
+      <Route path="/admin/history/:kind/:id" element={<HistoryPage />} />
+    </Routes>,
+    { path },
+  );
+
+describe('the history of a post or a user', () => {
+  it("shows a post's events oldest first: number, time, type, actor, position and correlation id, named after its title", async () => {
+    const { calls } = fakeServer({ history: POST_HISTORY });
+    renderHistory(`/admin/history/post/${POST_ID}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'History of the post “Deploying on Fridays”' })).toBeTruthy();
+    expect(calls).toEqual([`/api/admin/history/post/${POST_ID}`]);
+    expect(screen.getByText(`post-${POST_ID}`)).toBeTruthy();
+    expect(screen.getByText(/3 events, oldest first/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'View Post' }).getAttribute('href')).toBe(`/post/${POST_ID}`);
+
+    const table = screen.getByRole('table', { name: 'Events of the post “Deploying on Fridays”' });
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['#', 'Time', 'Event', 'Actor', 'Position', 'Correlation id', 'Data']);
+    const [, created, deleted, restored] = within(table).getAllByRole('row');
+    expect(within(created!).getAllByRole('cell').slice(0, 1).map((c) => c.textContent)).toEqual(['1']);
+    expect(within(created!).getByText('PostCreated')).toBeTruthy();
+    expect(within(created!).getByText('812.15')).toBeTruthy();
+    expect(within(created!).getByText('corr-create')).toBeTruthy();
+    expect(within(created!).getByText(new Date('2026-11-24T10:15:00.000Z').toLocaleString())).toBeTruthy();
+    // the author's name from the post's own event, linked to their history
+    expect(within(created!).getByRole('link', { name: 'Ann Author' }).getAttribute('href')).toBe('/admin/history/user/u-ann');
+    expect(within(deleted!).getByText('PostDeleted')).toBeTruthy();
+    expect(within(deleted!).getByRole('link', { name: 'Ada Admin' }).getAttribute('href')).toBe('/admin/history/user/u-ada');
+    // an actor the forum does not name: the start of their id (all of it on hover), as the correlation id
+    const unknown = within(restored!).getByRole('link', { name: '0b7e9a52…' });
+    expect(unknown.getAttribute('href')).toBe('/admin/history/user/0b7e9a52-1c1e-4d4f-9d57-5a2f3c8e9b10');
+    expect(unknown.getAttribute('title')).toBe('0b7e9a52-1c1e-4d4f-9d57-5a2f3c8e9b10');
+    expect(within(restored!).getByText('3f0c1d7e…').getAttribute('title')).toBe('3f0c1d7e-88aa-4b0e-a1f4-6c2b9d0e7a55');
+  });
+
+  it("shows each event's data on one line, and in full when opened", async () => {
+    fakeServer({ history: POST_HISTORY });
+    renderHistory(`/admin/history/post/${POST_ID}`);
+    const show = await screen.findByRole('button', { name: 'Show data of event 1, PostCreated' });
+    expect(show.getAttribute('aria-expanded')).toBe('false');
+    // shortened on the line: the long description is not all there
+    expect(screen.queryByText(LONG_DESCRIPTION, { exact: false })).toBeNull();
+
+    await userEvent.click(show);
+    const hide = screen.getByRole('button', { name: 'Hide data of event 1, PostCreated' });
+    expect(hide.getAttribute('aria-expanded')).toBe('true');
+    const data = document.getElementById(hide.getAttribute('aria-controls')!)!;
+    expect(JSON.parse(within(data).getByLabelText('Data of event 1, PostCreated').textContent!)).toEqual(POST_HISTORY.events[0]!.data);
+    expect(data.textContent).toContain('correlation id corr-create · position 812.15');
+    // the other event stays closed
+    expect(screen.getByRole('button', { name: 'Show data of event 2, PostDeleted' }).getAttribute('aria-expanded')).toBe('false');
+
+    await userEvent.click(hide);
+    expect(screen.getByRole('button', { name: 'Show data of event 1, PostCreated' })).toBeTruthy();
+    expect(document.getElementById(data.id)).toBeNull();
+  });
+
+  it("names a user's history after them, and their own actions as theirs", async () => {
+    fakeServer({
+      history: {
+        kind: 'user',
+        id: 'u-ann',
+        streamId: 'user-u-ann',
+        events: [
+          { position: '10.3', version: 1, at: '2026-11-20T08:00:00.000Z', type: 'UserRegistered', actor: 'u-ann', correlationId: 'c-1', data: { userId: 'u-ann', name: 'Ann', email: 'ann@forum.test' } },
+          { position: '11.4', version: 2, at: '2026-11-21T08:00:00.000Z', type: 'ProfileUpdated', actor: 'u-ann', correlationId: 'c-2', data: { userId: 'u-ann', changes: { name: 'Ann Author' } } },
+          { position: '12.9', version: 3, at: '2026-11-22T08:00:00.000Z', type: 'AdminRoleGranted', actor: 'operator:root', correlationId: 'c-3', data: { userId: 'u-ann', reason: 'operator' } },
+        ],
+        actors: { 'u-ann': { name: 'Ann Author', email: 'ann@forum.test' } },
+      },
+    });
+    renderHistory('/admin/history/user/u-ann');
+    expect(await screen.findByRole('heading', { level: 1, name: 'History of Ann Author' })).toBeTruthy();
+    expect(screen.getAllByText('Ann Author (this user)')).toHaveLength(2);
+    expect(screen.getByText('operator:root')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'operator:root' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'View Post' })).toBeNull();
+  });
+
+  it("says when there is no such post (404), and what is wrong with a bad id (400's field messages)", async () => {
+    quietHttpErrors();
+    fakeServer({ status: 404 });
+    renderHistory(`/admin/history/post/${POST_ID}`);
+    expect(await screen.findByText(`No history: there is no post with the id ${POST_ID}.`)).toBeTruthy();
+    cleanup();
+
+    fakeServer({ status: 400, code: 'VALIDATION_FAILED', message: 'The request is not valid', details: { id: ['Not a post id'] } });
+    renderHistory('/admin/history/post/not-a-post');
+    expect(await screen.findByText('Not a post id')).toBeTruthy();
+  });
+
+  it('asks nothing for a kind that has no history', async () => {
+    const { calls } = fakeServer({ history: POST_HISTORY });
+    renderHistory('/admin/history/comment/c-1');
+    expect(await screen.findByText('Only users and posts have a history here.')).toBeTruthy();
+    expect(calls).toEqual([]);
+  });
+});

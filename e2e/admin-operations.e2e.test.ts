@@ -1,0 +1,136 @@
+import type { TestForum } from '@forum/infra/testing';
+import type { Locator, Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { chromiumMissing, chromiumMissingMessage, seriousA11yViolations, setUpJourneys, snapshot } from './support.ts';
+
+/**
+ * The operators' journey through admin-web (/admin), in Debian's Chromium, against the whole
+ * product on a free port: the demo admin signs in on the realm's page, narrows the staff action log
+ * to post deletions (by keyboard alone), follows the deleted post's entry to its history and opens
+ * its PostCreated event, reads a contact message a visitor has just sent, and rebuilds the tags
+ * projection until its new build is live. axe-core finds no serious or critical violation on any screen.
+ */
+const ADMIN_EMAIL = 'admin@forum.local';
+const ADMIN_PASSWORD = 'Forum#2026';
+if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/admin-operations.e2e.test.ts'));
+
+describe.skipIf(chromiumMissing)('operators in the admin console, in Chromium', () => {
+  const journey = setUpJourneys('admin-operations');
+  let forum: TestForum;
+  let page: Page;
+  beforeEach(() => {
+    ({ forum, page } = journey);
+  });
+
+  async function expectAccessible(screen: string) {
+    expect(await seriousA11yViolations(page), `axe on ${screen}`).toEqual([]);
+  }
+
+  /** A call through the API; its answer once accepted. */
+  async function accepted(path: string, init: { method: string; token?: string; json?: unknown }, status: number): Promise<{ id: string; position: string }> {
+    const response = await forum.api(path, init);
+    expect(response.status, `${init.method} ${path}`).toBe(status);
+    return (await response.json()) as { id: string; position: string };
+  }
+
+  /** Waits until the read side has applied the event at `position` (a command's answer). */
+  async function readModelsReach(position: string) {
+    await expect
+      .poll(async () => (await forum.api('/api/tags', { headers: { 'X-Min-Position': position } })).headers.get('x-read-behind'), { timeout: 15_000 })
+      .toBeNull();
+  }
+
+  /** Presses Tab until `target` has the focus (a person's way through the page). */
+  async function tabTo(target: Locator, maxPresses = 30) {
+    for (let presses = 0; presses < maxPresses; presses++) {
+      await page.keyboard.press('Tab');
+      if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
+    }
+    throw new Error(`${target.toString()} not reached with ${maxPresses} presses of Tab`);
+  }
+
+  it('reads the staff action log by type, a post’s history, the contact inbox, and rebuilds a projection', { timeout: 90_000 }, async () => {
+    // ── the forum's side, through the API: a member's post that the admin deletes, a visitor's message
+    const member = await forum.newUser('Rita Removed');
+    const admin = await forum.demoAdmin();
+    const title = 'Selling cheap watches here';
+    const post = await accepted('/api/posts', { method: 'POST', token: member.token, json: { title, description: 'Best prices in town, message me!', tags: ['Career'] } }, 201);
+    await accepted(`/api/my-posts/${post.id}`, { method: 'DELETE', token: admin.token }, 200);
+    const message = `Hello team! ${'I would love a dark theme for reading the forum late at night. '.repeat(4)}Thanks for the forum.`;
+    const sent = await accepted('/api/contact', { method: 'POST', json: { name: 'Vera Visitor', email: 'vera@example.com', message } }, 201);
+    await readModelsReach(sent.position);
+
+    // ── the console asks for the realm's sign-in and comes back to the staff action log
+    await page.goto(`${forum.url}/admin/audit`);
+    await page.waitForURL((url) => url.pathname.startsWith('/realms/forum/login-actions/authenticate/'));
+    await page.getByLabel('Email').fill(ADMIN_EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/admin/audit');
+
+    // ── Staff actions: the demo data's tags are there; the type filter, by keyboard alone, keeps the post deletions
+    await page.getByRole('row').filter({ hasText: 'Created the tag #React' }).waitFor();
+    const deletion = page.getByRole('row').filter({ hasText: 'Deleted a post by Rita Removed' });
+    const type = page.getByRole('combobox', { name: 'Type' });
+    await page.getByRole('textbox', { name: 'Actor (email or id)' }).focus();
+    await tabTo(type);
+    await page.keyboard.press('Enter');
+    await page.getByRole('option', { name: 'Post deleted' }).waitFor();
+    await page.keyboard.press('End'); // the last type
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'Created the tag' }).count(), { timeout: 10_000 }).toBe(0);
+    await deletion.waitFor();
+    expect(await type.textContent()).toBe('Post deleted');
+    expect(new URL(page.url()).searchParams.get('filter')).toBe(JSON.stringify({ type: 'PostDeleted' }));
+    expect(await deletion.getByRole('link', { name: 'Forum Admin' }).getAttribute('href')).toMatch(/^\/admin\/history\/user\//);
+    await expectAccessible('staff actions, post deletions');
+    await snapshot(page, 'admin-audit-post-deleted');
+
+    // ── the deleted post's history, from its entry: created by Rita, deleted by the admin
+    await deletion.getByRole('link', { name: `History of post ${post.id}` }).click();
+    await page.waitForURL((url) => url.pathname === `/admin/history/post/${post.id}`);
+    await page.getByRole('heading', { level: 1, name: `History of the post “${title}”` }).waitFor();
+    const events = page.getByRole('table', { name: `Events of the post “${title}”` });
+    const created = events.getByRole('row').filter({ hasText: 'PostCreated' });
+    expect(await created.getByRole('link', { name: 'Rita Removed' }).getAttribute('href')).toBe(`/admin/history/user/${member.id}`);
+    const deleted = events.getByRole('row').filter({ hasText: 'PostDeleted' });
+    expect(await deleted.getByRole('link', { name: 'Forum Admin' }).getAttribute('href')).toBe(`/admin/history/user/${admin.id}`);
+    expect(await events.getByRole('row').count()).toBe(3); // the header and the two events
+    await page.getByRole('button', { name: 'Show data of event 1, PostCreated' }).click();
+    const data = page.getByLabel('Data of event 1, PostCreated', { exact: true });
+    expect(JSON.parse(await data.innerText())).toMatchObject({ postId: post.id, title, authorName: 'Rita Removed' });
+    await expectAccessible('post history, data open');
+    await snapshot(page, 'admin-post-history');
+
+    // ── Contact messages: Vera's, newest first, opened in full
+    await page.getByRole('menuitem', { name: 'Contact messages' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/contact-messages');
+    const vera = page.getByRole('row').filter({ hasText: 'Vera Visitor' });
+    await vera.waitFor();
+    expect(await vera.getByRole('link', { name: 'vera@example.com' }).getAttribute('href')).toBe('mailto:vera@example.com');
+    expect(await vera.getByText(message).count()).toBe(0);
+    await vera.getByRole('button', { name: 'Read more of the message from Vera Visitor' }).click();
+    await vera.getByText(message).waitFor();
+    await expectAccessible('contact messages');
+    await snapshot(page, 'admin-contact-messages');
+
+    // ── Projections: tags rebuilt blue-green; the page follows the new build until it is live
+    await page.getByRole('menuitem', { name: 'Projections' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/projections');
+    const tags = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'tags', exact: true }) });
+    await tags.getByText('v1 · build 1').waitFor();
+    await expectAccessible('projections');
+    await tags.getByRole('button', { name: 'Rebuild tags' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Rebuild tags?' });
+    await confirm.getByText('A new build of tags replays the whole event log').waitFor();
+    await expectAccessible('rebuild confirmation');
+    await snapshot(page, 'admin-projections-confirm');
+    await confirm.getByRole('button', { name: 'Yes, rebuild' }).click();
+    await page.getByRole('status').filter({ hasText: 'tags rebuilt: build 2 is live' }).waitFor({ timeout: 20_000 });
+    await tags.getByText('v1 · build 2').waitFor();
+    await expect.poll(() => tags.count()).toBe(1); // the old build is gone
+    await tags.getByText('Live', { exact: true }).waitFor();
+    await expectAccessible('projections, rebuilt');
+    await snapshot(page, 'admin-projections-rebuilt');
+  });
+});
