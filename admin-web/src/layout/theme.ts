@@ -7,6 +7,8 @@ export const consoleTheme: RaThemeOptions = {
     ...defaultTheme.palette,
     primary: { main: '#3949ab' },
     secondary: { main: '#303f9f' },
+    // dark enough for an error label on react-admin's grey filled fields (4.5:1)
+    error: { main: '#c62828' },
     background: { default: '#f4f5fa' },
   },
 };

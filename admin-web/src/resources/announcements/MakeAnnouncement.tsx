@@ -1,6 +1,76 @@
-import { Title } from 'react-admin';
+import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
+import { ANNOUNCEMENT_DESCRIPTION_MAX, ANNOUNCEMENT_TITLE_MAX, type CreateAnnouncementRequest } from '@forum/contracts';
+import { Box, Button, Card, CardContent, Typography } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Form, HttpError, maxLength, TextInput, Title, useBasename, useDataProvider, useNotify } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import type { ForumDataProvider } from '../../dataProvider';
 
-/** Spec §2 Make Announcement (/admin/make-announcement) (being built: issue 17). */
+/** A required text (spec §5's message when it is missing or only spaces, as the API decides). */
+const requiredText = (message: string) => Object.assign((value: unknown) => (typeof value === 'string' && value.trim() ? undefined : message), { isRequired: true });
+
+const validateTitle = [requiredText('Title is required'), maxLength(ANNOUNCEMENT_TITLE_MAX, `Title must be at most ${ANNOUNCEMENT_TITLE_MAX} characters`)];
+const validateDescription = [requiredText('Description is required'), maxLength(ANNOUNCEMENT_DESCRIPTION_MAX, `Description must be at most ${ANNOUNCEMENT_DESCRIPTION_MAX} characters`)];
+
+/** The API's own field messages of a refused announcement (400 VALIDATION_FAILED), to show on the fields. */
+function fieldErrorsOf(error: unknown): Record<string, string> | undefined {
+  if (!(error instanceof HttpError)) return undefined;
+  const details = (error.body as { error?: { details?: unknown } } | undefined)?.error?.details;
+  if (!details || typeof details !== 'object') return undefined;
+  const fields = Object.entries(details as Record<string, unknown>).flatMap(([field, messages]) =>
+    (field === 'title' || field === 'description') && Array.isArray(messages) && typeof messages[0] === 'string' ? [[field, messages[0]] as const] : [],
+  );
+  return fields.length ? Object.fromEntries(fields) : undefined;
+}
+
+/**
+ * Spec §2 Make Announcement (/admin/make-announcement): Title and Description, both required,
+ * 'Post Announcement' ('Posting...' while sending). Once accepted the form is emptied and the
+ * console goes back to its dashboard; the forum's bell shows the announcement.
+ */
 export function MakeAnnouncement() {
-  return <Title title="Make Announcement" />;
+  const dataProvider = useDataProvider<ForumDataProvider>();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const basename = useBasename();
+  // a new key is a new, empty form
+  const [formKey, setFormKey] = useState(0);
+  const { mutateAsync, isPending } = useMutation({ mutationFn: (announcement: CreateAnnouncementRequest) => dataProvider.createAnnouncement(announcement) });
+
+  const submit = async (values: Record<string, unknown>) => {
+    try {
+      await mutateAsync({ title: String(values.title ?? '').trim(), description: String(values.description ?? '').trim() });
+    } catch (error) {
+      notify('Failed to create announcement', { type: 'error' });
+      return fieldErrorsOf(error);
+    }
+    notify('Announcement created successfully', { type: 'success' });
+    setFormKey((key) => key + 1);
+    navigate(basename || '/');
+    return undefined;
+  };
+
+  return (
+    <Box sx={{ py: 2, maxWidth: 760 }}>
+      <Title title="Make Announcement" />
+      <Card component="section" aria-labelledby="make-announcement-heading">
+        <CardContent>
+          <Typography id="make-announcement-heading" variant="h6" component="h1" sx={{ fontWeight: 700 }}>
+            Make Announcement
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            Everyone on the forum sees it under the notification bell.
+          </Typography>
+          <Form key={formKey} onSubmit={submit} noValidate disableInvalidFormNotification defaultValues={{ title: '', description: '' }}>
+            <TextInput source="title" label="Title" validate={validateTitle} />
+            <TextInput source="description" label="Description" validate={validateDescription} multiline minRows={6} />
+            <Button type="submit" variant="contained" startIcon={<CampaignOutlined />} disabled={isPending} sx={{ mt: 1 }}>
+              {isPending ? 'Posting...' : 'Post Announcement'}
+            </Button>
+          </Form>
+        </CardContent>
+      </Card>
+    </Box>
+  );
 }

@@ -1,0 +1,68 @@
+import Add from '@mui/icons-material/Add';
+import { TAG_NAME_MAX } from '@forum/contracts';
+import { Button, InputAdornment, Stack, TextField } from '@mui/material';
+import { useState, type FormEvent, type Ref } from 'react';
+import { useDataProvider, useNotify } from 'react-admin';
+import { serverCode, type ForumDataProvider } from '../../dataProvider';
+
+/** What the admin typed, as a tag's name: the # is the page's, not part of the name. */
+const tagName = (typed: string) => typed.trim().replace(/^#+/, '').trim();
+
+/**
+ * Spec §2 Manage Tags: 'Enter new tag' and 'Add Tag'. The name is required; the command is
+ * pessimistic (the toast comes with the server's answer) and the tags are read again after it.
+ */
+export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElement>; onAdded: () => unknown }) {
+  const dataProvider = useDataProvider<ForumDataProvider>();
+  const notify = useNotify();
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const name = tagName(value);
+    if (!name) {
+      setError('Tag name is required');
+      return;
+    }
+    setPending(true);
+    try {
+      await dataProvider.addTag(name);
+      notify('Tag added successfully', { type: 'success' });
+      setValue('');
+      await onAdded();
+    } catch (failure) {
+      // a name taken, ignoring case: say which, so the admin need not guess
+      notify(serverCode(failure) === 'TAG_EXISTS' ? `Failed to add tag: #${name} already exists` : 'Failed to add tag', { type: 'error' });
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <Stack component="form" noValidate onSubmit={(event) => void submit(event)} direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
+      <TextField
+        inputRef={inputRef}
+        label="Enter new tag"
+        size="small"
+        required
+        value={value}
+        error={error !== null}
+        helperText={error ?? ' '}
+        onChange={(event) => {
+          setValue(event.target.value);
+          setError(null);
+        }}
+        sx={{ flex: 1, maxWidth: { sm: 360 } }}
+        slotProps={{
+          input: { startAdornment: <InputAdornment position="start">#</InputAdornment> },
+          htmlInput: { maxLength: TAG_NAME_MAX, autoComplete: 'off' },
+        }}
+      />
+      <Button type="submit" variant="contained" startIcon={<Add />} loading={pending} loadingPosition="start" sx={{ whiteSpace: 'nowrap', minHeight: 48 }}>
+        Add Tag
+      </Button>
+    </Stack>
+  );
+}
