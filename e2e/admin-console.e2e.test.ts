@@ -1,8 +1,8 @@
 import type { AdminStats } from '@forum/contracts';
 import type { TestForum } from '@forum/infra/testing';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, DESKTOP, PHONE, seriousA11yViolations, setUpJourneys, snapshot } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, setUpJourneys, snapshot } from './support.ts';
 
 /**
  * The admin's own pages of admin-web (/admin), in Debian's Chromium, against the whole product on
@@ -18,26 +18,13 @@ if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/admin-console.e2e.
 
 describe.skipIf(chromiumMissing)('the admin dashboard and Make Announcement, in Chromium', () => {
   const journey = setUpJourneys('admin-console');
+  const { expectAccessible, tabTo, toast } = journeySteps(journey);
   let forum: TestForum;
   let page: Page;
   beforeEach(() => {
     ({ forum, page } = journey);
   });
 
-  async function expectAccessible(screen: string) {
-    expect(await seriousA11yViolations(page), `axe on ${screen}`).toEqual([]);
-  }
-
-  /** Presses Tab until `target` has the focus (a person's way through the page). */
-  async function tabTo(target: Locator, maxPresses = 20) {
-    for (let presses = 0; presses < maxPresses; presses++) {
-      await page.keyboard.press('Tab');
-      if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
-    }
-    throw new Error(`${target.toString()} not reached with ${maxPresses} presses of Tab`);
-  }
-
-  const toast = (text: string) => page.getByRole('alert').filter({ hasText: text });
   const isFocused = (name: string) => page.getByRole('textbox', { name }).evaluate((element) => element === element.ownerDocument.activeElement);
 
   it('shows the stats, adds and deletes a tag, posts an announcement the forum’s bell shows', { timeout: 90_000 }, async () => {

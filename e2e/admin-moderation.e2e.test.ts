@@ -1,8 +1,8 @@
 import type { Notifications } from '@forum/contracts';
 import type { TestForum } from '@forum/infra/testing';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, seriousA11yViolations, setUpJourneys, snapshot } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, snapshot } from './support.ts';
 
 /**
  * The moderators' journey through admin-web (/admin), in Debian's Chromium, against the whole
@@ -24,21 +24,12 @@ interface Member {
 
 describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium', () => {
   const journey = setUpJourneys('admin-moderation');
+  const { expectAccessible, tabTo, readModelsReach, toast } = journeySteps(journey);
   let forum: TestForum;
   let page: Page;
   beforeEach(() => {
     ({ forum, page } = journey);
   });
-
-  /**
-   * No serious or critical axe violation in what this journey's pages put on screen: the page's
-   * content, its dialogs and toasts. The console's frame (react-admin's app bar and the side menu
-   * of layout/ and App.tsx) is checked as a whole page too; its violations are printed, not failed
-   * on, until the frame is fixed (then this is `expect(await seriousA11yViolations(page)).toEqual([])`).
-   */
-  async function expectAccessible(screen: string) {
-    expect(await seriousA11yViolations(page), `axe on ${screen}`).toEqual([]);
-  }
 
   async function newMember(name: string): Promise<Member> {
     return { ...(await forum.newUser(name)), name };
@@ -50,24 +41,6 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
     expect(response.status, `POST ${path}`).toBe(201);
     return (await response.json()) as { id: string; position: string };
   }
-
-  /** Waits until the read side has applied the event at `position` (a command's answer). */
-  async function readModelsReach(position: string) {
-    await expect
-      .poll(async () => (await forum.api('/api/tags', { headers: { 'X-Min-Position': position } })).headers.get('x-read-behind'), { timeout: 15_000 })
-      .toBeNull();
-  }
-
-  /** Presses Tab until `target` has the focus (a person's way through the page). */
-  async function tabTo(target: Locator, maxPresses = 25) {
-    for (let presses = 0; presses < maxPresses; presses++) {
-      await page.keyboard.press('Tab');
-      if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
-    }
-    throw new Error(`${target.toString()} not reached with ${maxPresses} presses of Tab`);
-  }
-
-  const toast = (text: string) => page.getByRole('alert').filter({ hasText: text });
 
   it('makes a found user admin, then warns the author of a comment reported twice and deletes it', { timeout: 90_000 }, async () => {
     // ── the forum's side, through the API: Ann's post, Ben's comment on it, reported by Cara and Dan

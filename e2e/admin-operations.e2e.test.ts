@@ -1,7 +1,7 @@
 import type { TestForum } from '@forum/infra/testing';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, seriousA11yViolations, setUpJourneys, snapshot } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, snapshot } from './support.ts';
 
 /**
  * The operators' journey through admin-web (/admin), in Debian's Chromium, against the whole
@@ -16,37 +16,18 @@ if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/admin-operations.e
 
 describe.skipIf(chromiumMissing)('operators in the admin console, in Chromium', () => {
   const journey = setUpJourneys('admin-operations');
+  const { expectAccessible, tabTo, readModelsReach } = journeySteps(journey);
   let forum: TestForum;
   let page: Page;
   beforeEach(() => {
     ({ forum, page } = journey);
   });
 
-  async function expectAccessible(screen: string) {
-    expect(await seriousA11yViolations(page), `axe on ${screen}`).toEqual([]);
-  }
-
   /** A call through the API; its answer once accepted. */
   async function accepted(path: string, init: { method: string; token?: string; json?: unknown }, status: number): Promise<{ id: string; position: string }> {
     const response = await forum.api(path, init);
     expect(response.status, `${init.method} ${path}`).toBe(status);
     return (await response.json()) as { id: string; position: string };
-  }
-
-  /** Waits until the read side has applied the event at `position` (a command's answer). */
-  async function readModelsReach(position: string) {
-    await expect
-      .poll(async () => (await forum.api('/api/tags', { headers: { 'X-Min-Position': position } })).headers.get('x-read-behind'), { timeout: 15_000 })
-      .toBeNull();
-  }
-
-  /** Presses Tab until `target` has the focus (a person's way through the page). */
-  async function tabTo(target: Locator, maxPresses = 30) {
-    for (let presses = 0; presses < maxPresses; presses++) {
-      await page.keyboard.press('Tab');
-      if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
-    }
-    throw new Error(`${target.toString()} not reached with ${maxPresses} presses of Tab`);
   }
 
   it('reads the staff action log by type, a post’s history, the contact inbox, and rebuilds a projection', { timeout: 90_000 }, async () => {

@@ -1,7 +1,7 @@
 import type { TestForum } from '@forum/infra/testing';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, seriousA11yViolations, setUpJourneys, snapshot } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, snapshot } from './support.ts';
 
 /**
  * Signed-in users' journeys through forum-web, in Debian's Chromium, against the whole product
@@ -24,25 +24,15 @@ interface Member {
 
 describe.skipIf(chromiumMissing)('signed-in members of the forum, in Chromium', () => {
   const journey = setUpJourneys('member');
+  const { expectAccessible, tabTo, readModelsReach, toast } = journeySteps(journey);
   let forum: TestForum;
   let page: Page;
   beforeEach(() => {
     ({ forum, page } = journey);
   });
 
-  async function expectAccessible(screen: string) {
-    expect(await seriousA11yViolations(page), `axe on ${screen}`).toEqual([]);
-  }
-
   async function newMember(name: string): Promise<Member> {
     return { ...(await forum.newUser(name)), name };
-  }
-
-  /** Waits until the read side has applied the event at `position` (a command's answer). */
-  async function readModelsReach(position: string) {
-    await expect
-      .poll(async () => (await forum.api('/api/tags', { headers: { 'X-Min-Position': position } })).headers.get('x-read-behind'), { timeout: 15_000 })
-      .toBeNull();
   }
 
   /** A post written through the API with the member's token; its id once the read side shows it. */
@@ -70,17 +60,6 @@ describe.skipIf(chromiumMissing)('signed-in members of the forum, in Chromium', 
     await page.goto(`${forum.url}${guardedPath}`);
     await signInAtRealm(member, guardedPath);
   }
-
-  /** Presses Tab until `target` has the focus (a person's way through the page), then says so. */
-  async function tabTo(target: Locator, maxPresses = 25) {
-    for (let presses = 0; presses < maxPresses; presses++) {
-      await page.keyboard.press('Tab');
-      if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
-    }
-    throw new Error(`${target.toString()} not reached with ${maxPresses} presses of Tab`);
-  }
-
-  const toast = (text: string) => page.getByRole('alert').filter({ hasText: text });
 
   it('a free user writes up to the limit of 5, buys Gold membership, then writes a 6th post', { timeout: 150_000 }, async () => {
     const fiona = await newMember('Fiona Free');

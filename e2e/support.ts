@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestForum, type TestForum } from '@forum/infra/testing';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 /** Debian's Chromium, driven by playwright-core (`npx playwright install` cannot download browsers here). */
@@ -117,4 +117,30 @@ export function setUpJourneys(name: string): Journey {
     expect(pageErrors, 'uncaught errors in the page').toEqual([]);
   });
   return journey;
+}
+
+/** The steps the journeys share, on the journey's page and forum of the moment. */
+export function journeySteps(journey: Journey) {
+  return {
+    /** axe-core finds no serious or critical violation on the page as it is. */
+    async expectAccessible(screen: string) {
+      expect(await seriousA11yViolations(journey.page), `axe on ${screen}`).toEqual([]);
+    },
+    /** Presses Tab until `target` has the focus (a person's way through the page). */
+    async tabTo(target: Locator, maxPresses = 30) {
+      for (let presses = 0; presses < maxPresses; presses++) {
+        await journey.page.keyboard.press('Tab');
+        if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
+      }
+      throw new Error(`${target.toString()} not reached with ${maxPresses} presses of Tab`);
+    },
+    /** Waits until the read side has applied the event at `position` (a command's answer). */
+    async readModelsReach(position: string) {
+      await expect
+        .poll(async () => (await journey.forum.api('/api/tags', { headers: { 'X-Min-Position': position } })).headers.get('x-read-behind'), { timeout: 15_000 })
+        .toBeNull();
+    },
+    /** A toast (MUI's Alert, react-admin's notification) with `text`. */
+    toast: (text: string) => journey.page.getByRole('alert').filter({ hasText: text }),
+  };
 }

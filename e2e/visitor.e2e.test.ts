@@ -1,7 +1,7 @@
 import type { TestForum } from '@forum/infra/testing';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, PHONE, seriousA11yViolations, setUpJourneys, snapshot } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, journeySteps, PHONE, setUpJourneys, snapshot } from './support.ts';
 
 /**
  * A visitor's journeys through forum-web, in Debian's Chromium, against the whole product on a
@@ -13,15 +13,12 @@ if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/visitor.e2e.test.t
 
 describe.skipIf(chromiumMissing)('a visitor in the forum, in Chromium', () => {
   const journey = setUpJourneys('visitor');
+  const { expectAccessible } = journeySteps(journey);
   let forum: TestForum;
   let page: Page;
   beforeEach(() => {
     ({ forum, page } = journey);
   });
-
-  async function expectAccessible(screen: string) {
-    expect(await seriousA11yViolations(page), `axe on ${screen}`).toEqual([]);
-  }
 
   it('home → search by tag → a tag → a post → an unknown page → back home', { timeout: 90_000 }, async () => {
     await page.goto(`${forum.url}/`);

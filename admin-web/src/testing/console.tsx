@@ -1,6 +1,7 @@
-import { render } from '@testing-library/react';
+import { cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { AdminContext, defaultI18nProvider, memoryStore, Notification, ResourceContextProvider } from 'react-admin';
+import { AdminContext, defaultI18nProvider, HttpError, memoryStore, Notification, ResourceContextProvider } from 'react-admin';
+import { afterEach, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
 import { createDataProvider, type ForumDataProvider } from '../dataProvider';
 
@@ -23,3 +24,18 @@ export function renderConsole(element: ReactElement, { path, resource, dataProvi
 /** A JSON answer as fetch gives it. */
 export const respond = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+
+/** react-admin logs every failed data provider call in development: the failures a test provokes are expected. */
+export function quietHttpErrors() {
+  const log = console.error.bind(console);
+  vi.spyOn(console, 'error').mockImplementation((first: unknown, ...rest: unknown[]) => {
+    if (!(first instanceof HttpError)) log(first, ...rest);
+  });
+}
+
+// every console test starts from a clean page, a real fetch and real console
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});

@@ -1,24 +1,12 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpError } from 'react-admin';
+
 import { Route, Routes, useLocation } from 'react-router-dom';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderConsole, respond } from '../../testing/console';
+import { describe, expect, it, vi } from 'vitest';
+import { quietHttpErrors, renderConsole, respond } from '../../testing/console';
 import { MakeAnnouncement } from './MakeAnnouncement';
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
-
-function quietHttpErrors() {
-  const log = console.error.bind(console);
-  vi.spyOn(console, 'error').mockImplementation((first: unknown, ...rest: unknown[]) => {
-    if (!(first instanceof HttpError)) log(first, ...rest);
-  });
-}
 
 /**
  * POST /api/admin/announcements, answered when the test says so (`release`), with `answer`

@@ -1,17 +1,11 @@
 // @vitest-environment jsdom
 import type { AuditEntry } from '@forum/contracts';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderConsole, respond } from '../../testing/console';
 import { AuditList } from './AuditList';
 import { endOfLocalDay, localDay, startOfLocalDay } from './dateBounds';
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
 
 const ADA = { id: 'u-ada', name: 'Ada Admin', email: 'admin@forum.local' };
 const OPERATOR = { id: 'operator:root', name: 'operator:root', email: '' };

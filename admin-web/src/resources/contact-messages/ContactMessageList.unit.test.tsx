@@ -1,16 +1,11 @@
 // @vitest-environment jsdom
 import type { ContactMessage } from '@forum/contracts';
-import { cleanup, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderConsole, respond } from '../../testing/console';
 import { ContactMessageList } from './ContactMessageList';
 import { PREVIEW_CHARS } from './ExpandableText';
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 const LONG = `I would like to know ${'whether the forum could host a study group for our class, '.repeat(5)}and who to ask.`;
 const MESSAGES: ContactMessage[] = [

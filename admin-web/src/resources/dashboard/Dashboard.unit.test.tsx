@@ -1,22 +1,16 @@
 // @vitest-environment jsdom
 import type { AdminStats } from '@forum/contracts';
-import { cleanup, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpError } from 'react-admin';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderConsole, respond } from '../../testing/console';
+
+import { describe, expect, it, vi } from 'vitest';
+import { quietHttpErrors, renderConsole, respond } from '../../testing/console';
 import Dashboard from './Dashboard';
 
 // the chart library draws with layout jsdom has not: what the chart is given is what is checked here
 vi.mock('./StatsChart', () => ({
   default: ({ stats }: { stats: AdminStats['stats'] }) => <p>chart of {JSON.stringify(stats)}</p>,
 }));
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
 
 const STATS: AdminStats = {
   admin: { name: 'Ada Admin', email: 'ada@forum.test', photoURL: '', role: 'admin' },
@@ -59,10 +53,7 @@ describe('Admin Profile (the dashboard)', () => {
   });
 
   it('says the statistics failed to load, with a Retry that reads them again', async () => {
-    const log = console.error.bind(console);
-    vi.spyOn(console, 'error').mockImplementation((first: unknown, ...rest: unknown[]) => {
-      if (!(first instanceof HttpError)) log(first, ...rest);
-    });
+    quietHttpErrors();
     const down = { status: 503, body: { error: { code: 'UNAVAILABLE', message: 'down' } } };
     const { reads } = fakeServer([
       down,

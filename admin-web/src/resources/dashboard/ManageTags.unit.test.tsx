@@ -2,24 +2,11 @@
 import type { AdminTag } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpError } from 'react-admin';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderConsole, respond } from '../../testing/console';
+
+import { describe, expect, it, vi } from 'vitest';
+import { quietHttpErrors, renderConsole, respond } from '../../testing/console';
 import { ManageTags } from './ManageTags';
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
-
-/** react-admin logs every failed data provider call in development: the failures these tests provoke are expected. */
-function quietHttpErrors() {
-  const log = console.error.bind(console);
-  vi.spyOn(console, 'error').mockImplementation((first: unknown, ...rest: unknown[]) => {
-    if (!(first instanceof HttpError)) log(first, ...rest);
-  });
-}
 
 const TAGS: AdminTag[] = [
   { _id: 't-1', name: 'Databases' },

@@ -2,17 +2,11 @@
 import type { StreamHistory } from '@forum/contracts';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpError } from 'react-admin';
-import { Route, Routes } from 'react-router-dom';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderConsole, respond } from '../../testing/console';
-import { HistoryPage } from './HistoryPage';
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+import { Route, Routes } from 'react-router-dom';
+import { describe, expect, it, vi } from 'vitest';
+import { quietHttpErrors, renderConsole, respond } from '../../testing/console';
+import { HistoryPage } from './HistoryPage';
 
 const POST_ID = '6f1c2f9e-2b7a-4c1e-9a63-2f0f8d7c6b5a';
 const LONG_DESCRIPTION = 'Why deploying on a Friday afternoon is fine when the pipeline is good. '.repeat(3).trim();
@@ -67,14 +61,6 @@ function fakeServer(answer: { history?: StreamHistory; status?: number; code?: s
     }),
   );
   return { calls };
-}
-
-/** react-admin logs every failed data provider call in development: the failures these tests provoke are expected. */
-function quietHttpErrors() {
-  const log = console.error.bind(console);
-  vi.spyOn(console, 'error').mockImplementation((first: unknown, ...rest: unknown[]) => {
-    if (!(first instanceof HttpError)) log(first, ...rest);
-  });
 }
 
 const renderHistory = (path: string) =>

@@ -1,17 +1,11 @@
 // @vitest-environment jsdom
 import type { AdminUser } from '@forum/contracts';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpError } from 'react-admin';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderConsole, respond } from '../../testing/console';
-import { UserList } from './UserList';
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+import { describe, expect, it, vi } from 'vitest';
+import { quietHttpErrors, renderConsole, respond } from '../../testing/console';
+import { UserList } from './UserList';
 
 const user = (n: number, extra: Partial<AdminUser> = {}): AdminUser => ({
   _id: `u-${n}`,
@@ -134,11 +128,7 @@ describe('Manage Users', () => {
   });
 
   it("says 'Failed to update user role' when the command fails, and the user stays a user", async () => {
-    // react-admin logs every failed data provider call in development: this one is expected
-    const log = console.error.bind(console);
-    vi.spyOn(console, 'error').mockImplementation((first: unknown, ...rest: unknown[]) => {
-      if (!(first instanceof HttpError)) log(first, ...rest);
-    });
+    quietHttpErrors();
     fakeServer([ANN], { makeAdminStatus: 500 });
     renderUsers();
     await userEvent.click(within(await rowOf('Ann Author')).getByRole('button', { name: 'Make Admin' }));

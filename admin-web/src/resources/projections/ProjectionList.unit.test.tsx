@@ -1,18 +1,12 @@
 // @vitest-environment jsdom
 import type { ProjectionStatus } from '@forum/contracts';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpError } from 'react-admin';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderConsole, respond } from '../../testing/console';
+
+import { describe, expect, it, vi } from 'vitest';
+import { quietHttpErrors, renderConsole, respond } from '../../testing/console';
 import { ProjectionList } from './ProjectionList';
 import { POLL_MS } from './rebuilds';
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
 
 const build = (name: string, extra: Partial<ProjectionStatus> = {}): ProjectionStatus => ({
   name,
@@ -158,10 +152,7 @@ describe('Projections', () => {
   });
 
   it("asks nothing when the confirmation is cancelled, and shows the server's message when the rebuild is refused", async () => {
-    const log = console.error.bind(console);
-    vi.spyOn(console, 'error').mockImplementation((first: unknown, ...rest: unknown[]) => {
-      if (!(first instanceof HttpError)) log(first, ...rest);
-    });
+    quietHttpErrors();
     const { calls } = fakeServer([build('tags')], [], 503);
     renderProjections();
     await userEvent.click(within(await rowOf('tags')).getByRole('button', { name: 'Rebuild tags' }));

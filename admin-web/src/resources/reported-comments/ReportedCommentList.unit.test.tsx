@@ -2,24 +2,11 @@
 import type { ReportedComment } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpError } from 'react-admin';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderConsole, respond } from '../../testing/console';
+
+import { describe, expect, it, vi } from 'vitest';
+import { quietHttpErrors, renderConsole, respond } from '../../testing/console';
 import { ReportedCommentList } from './ReportedCommentList';
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
-
-/** react-admin logs every failed data provider call in development: the failures these tests provoke are expected. */
-function quietHttpErrors() {
-  const log = console.error.bind(console);
-  vi.spyOn(console, 'error').mockImplementation((first: unknown, ...rest: unknown[]) => {
-    if (!(first instanceof HttpError)) log(first, ...rest);
-  });
-}
 
 const BEN = { name: 'Ben Commenter', email: 'ben@forum.test', photoURL: '' };
 const CARA = { name: 'Cara Reporter', email: 'cara@forum.test', photoURL: '' };
