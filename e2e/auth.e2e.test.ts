@@ -181,12 +181,15 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     await page.getByRole('menuitem', { name: 'Logout' }).waitFor();
   });
 
-  it('admin-web: a signed-in user without the admin role sees Access Denied', { timeout: 90_000 }, async () => {
+  it('admin-web: a signed-in user without the admin role sees Access Denied, then the forum', { timeout: 90_000 }, async () => {
     await page.goto(`${forum.url}/admin`);
     await signInAtRealm('bob@forum.local');
 
     await page.waitForURL((url) => url.origin === forum.url && url.pathname.startsWith('/admin'));
     await page.getByText('You must be an admin to access this page').waitFor();
     expect(await page.getByRole('cell', { name: 'Welcome to the forum!' }).count()).toBe(0);
+    // then the forum opens on its own
+    await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/', { timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Welcome to the Forum', level: 1 }).waitFor();
   });
 });
