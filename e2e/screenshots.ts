@@ -69,6 +69,7 @@ async function main() {
     log('votes, comments and an announcement added');
 
     for (const width of ['desktop', 'phone'] as const) await captureAt(chromium.value, forum, demo, width);
+    await captureConsole(chromium.value, forum, demo);
     const shown = path.relative(process.cwd(), outDir);
     log(`done: screenshots in ${shown.startsWith('..') ? outDir : shown || '.'}`);
   } finally {
@@ -105,8 +106,9 @@ async function addDemoActivity(forum: TestForum): Promise<Demo> {
 
   let position: string | undefined;
   const write = async (what: string, call: Promise<Response>) => {
-    const body = (await (await expectOk(call, what)).json()) as { position?: string };
+    const body = (await (await expectOk(call, what)).json()) as { id?: string; position?: string };
     if (body.position) position = body.position;
+    return body.id;
   };
   const votes: [string, string, 'up' | 'down'][] = [
     [alice, react, 'up'],
@@ -125,7 +127,22 @@ async function addDemoActivity(forum: TestForum): Promise<Demo> {
     [admin, 'Same here. A lint rule that forbids deep imports keeps the boundaries honest.'],
     [bob, 'Thanks both! We will try feature folders in the next sprint.'],
   ];
-  for (const [token, text] of comments) await write('POST comment', forum.api('/api/comments', { method: 'POST', token, json: { postId: react, text } }));
+  const commentIds: (string | undefined)[] = [];
+  for (const [token, text] of comments) commentIds.push(await write('POST comment', forum.api('/api/comments', { method: 'POST', token, json: { postId: react, text } })));
+  // for the moderators' queue: bob's comment reported twice, alice's once
+  const reports: [string, string | undefined, string][] = [
+    [alice, commentIds[2], 'spam'],
+    [admin, commentIds[2], 'offensive'],
+    [bob, commentIds[0], 'inappropriate'],
+  ];
+  for (const [token, commentId, feedback] of reports) await write('POST report', forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token, json: { feedback } }));
+  await write(
+    'POST contact',
+    forum.api('/api/contact', {
+      method: 'POST',
+      json: { name: 'Dana Reader', email: 'dana@example.test', message: 'Could the forum host a study group for our evening class? We are about twelve people.' },
+    }),
+  );
   await write(
     'POST announcement',
     forum.api('/api/admin/announcements', {
@@ -276,6 +293,68 @@ async function captureAt(browser: Browser, forum: TestForum, demo: Demo, width: 
     await context.close();
   }
   if (pageErrors.length > 0) console.warn(`uncaught errors in the page (${width}):\n  ${pageErrors.join('\n  ')}`);
+}
+
+/** The admin console (admin-web) at desktop width, signed in as the demo admin. */
+async function captureConsole(browser: Browser, forum: TestForum, demo: Demo) {
+  const viewport = VIEWPORTS.desktop;
+  const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const at = (route: string) => page.goto(`${forum.url}${route}`);
+  const shot = async (name: string) => {
+    await settle(page);
+    const file = path.join(outDir, `${name}-desktop.png`);
+    const pageHeight = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+    await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width: viewport.width, height: Math.min(pageHeight, Math.round(viewport.height * MAX_SCREENS)) }, animations: 'disabled' });
+    log(path.basename(file));
+  };
+  try {
+    await at('/admin');
+    await page.waitForURL((url) => url.pathname.startsWith('/realms/forum/login-actions/authenticate/'));
+    await page.getByLabel('Email').fill('admin@forum.local');
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Admin Profile', level: 1 }).waitFor();
+    await page.getByRole('region', { name: 'Admin card' }).waitFor();
+    await page.getByText('#React', { exact: true }).waitFor();
+    await page.locator('.MuiChartsSurface-root').first().waitFor();
+    await shot('admin-dashboard');
+
+    await at('/admin/manage-users');
+    await page.getByRole('cell', { name: 'Alice Martin', exact: true }).waitFor();
+    await shot('admin-manage-users');
+
+    await at('/admin/reported-comments');
+    await page.getByText('Thanks both! We will try feature folders in the next sprint.').waitFor();
+    await shot('admin-reported-comments');
+
+    await at('/admin/make-announcement');
+    await page.getByRole('button', { name: 'Post Announcement' }).waitFor();
+    await shot('admin-make-announcement');
+
+    await at('/admin/audit');
+    await page.getByText('New: Gold membership', { exact: false }).first().waitFor();
+    await shot('admin-staff-actions');
+
+    await at(`/admin/history/post/${demo.reactPostId}`);
+    await page.getByText('PostCreated').first().waitFor();
+    await shot('admin-history');
+
+    await at('/admin/contact-messages');
+    await page.getByText('Dana Reader').waitFor();
+    await shot('admin-contact-messages');
+
+    await at('/admin/projections');
+    await page.getByRole('button', { name: 'Rebuild posts' }).waitFor();
+    await shot('admin-projections');
+  } catch (error) {
+    const file = path.join(outDir, 'failed-console.png');
+    await page.screenshot({ path: file }).catch(() => {});
+    console.error(`failed at ${page.url()} (console); the page is in ${file}`);
+    throw error;
+  } finally {
+    await context.close();
+  }
 }
 
 /** Lets transitions end, images decode and fonts load before a shot. */
