@@ -1,8 +1,9 @@
 import type { AdminStats } from '@forum/contracts';
+import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import type { TestForum } from '@forum/infra/testing';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, setUpJourneys, snapshot } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
 
 /**
  * The admin's own pages of admin-web (/admin), in Debian's Chromium, against the whole product on
@@ -13,7 +14,6 @@ import { chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, 
  * shows the announcement. axe-core finds no serious or critical violation on either page.
  */
 const ADMIN_EMAIL = 'admin@forum.local';
-const ADMIN_PASSWORD = 'Forum#2026';
 if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/admin-console.e2e.test.ts'));
 
 describe.skipIf(chromiumMissing)('the admin dashboard and Make Announcement, in Chromium', () => {
@@ -33,10 +33,7 @@ describe.skipIf(chromiumMissing)('the admin dashboard and Make Announcement, in 
 
     // ── the console asks for the realm's sign-in and comes back to its dashboard
     await page.goto(`${forum.url}/admin`);
-    await page.waitForURL((url) => url.pathname.startsWith('/realms/forum/login-actions/authenticate/'));
-    await page.getByLabel('Email').fill(ADMIN_EMAIL);
-    await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signInAtRealm(page, ADMIN_EMAIL, DEMO_PASSWORD);
     await page.waitForURL((url) => url.origin === forum.url && /^\/admin\/?$/.test(url.pathname));
 
     // ── Admin Profile: the admin card, the totals the API gives, the chart of them

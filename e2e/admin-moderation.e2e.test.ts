@@ -1,8 +1,9 @@
 import type { Notifications } from '@forum/contracts';
-import type { TestForum } from '@forum/infra/testing';
+import { DEMO_PASSWORD } from '@forum/infra/embedded';
+import type { NewUser, TestForum } from '@forum/infra/testing';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, snapshot } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
 
 /**
  * The moderators' journey through admin-web (/admin), in Debian's Chromium, against the whole
@@ -12,15 +13,7 @@ import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, s
  * axe-core finds no serious or critical violation on any screen; Make Admin is done by keyboard.
  */
 const ADMIN_EMAIL = 'admin@forum.local';
-const ADMIN_PASSWORD = 'Forum#2026';
 if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/admin-moderation.e2e.test.ts'));
-
-interface Member {
-  id: string;
-  email: string;
-  token: string;
-  name: string;
-}
 
 describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium', () => {
   const journey = setUpJourneys('admin-moderation');
@@ -31,12 +24,8 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
     ({ forum, page } = journey);
   });
 
-  async function newMember(name: string): Promise<Member> {
-    return { ...(await forum.newUser(name)), name };
-  }
-
   /** A command through the API with the member's token; its answer once accepted. */
-  async function command(member: Member, path: string, json: unknown): Promise<{ id: string; position: string }> {
+  async function command(member: NewUser, path: string, json: unknown): Promise<{ id: string; position: string }> {
     const response = await forum.api(path, { method: 'POST', token: member.token, json });
     expect(response.status, `POST ${path}`).toBe(201);
     return (await response.json()) as { id: string; position: string };
@@ -44,7 +33,7 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
 
   it('makes a found user admin, then warns the author of a comment reported twice and deletes it', { timeout: 90_000 }, async () => {
     // ── the forum's side, through the API: Ann's post, Ben's comment on it, reported by Cara and Dan
-    const [ann, ben, cara, dan] = await Promise.all(['Ann Moderated', 'Ben Commenter', 'Cara Reporter', 'Dan Reporter'].map(newMember));
+    const [ann, ben, cara, dan] = await Promise.all(['Ann Moderated', 'Ben Commenter', 'Cara Reporter', 'Dan Reporter'].map((name) => forum.newUser(name)));
     const post = await command(ann!, '/api/posts', { title: 'Deploying on Fridays', description: 'Is it ever a good idea to deploy on a Friday afternoon?', tags: ['Career'] });
     const text = 'Only cowards test before deploying. Buy my course at cheap-deploys.example!';
     const comment = await command(ben!, '/api/comments', { postId: post.id, text });
@@ -54,10 +43,7 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
 
     // ── the console asks for the realm's sign-in and comes back to Manage Users
     await page.goto(`${forum.url}/admin/manage-users`);
-    await page.waitForURL((url) => url.pathname.startsWith('/realms/forum/login-actions/authenticate/'));
-    await page.getByLabel('Email').fill(ADMIN_EMAIL);
-    await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signInAtRealm(page, ADMIN_EMAIL, DEMO_PASSWORD);
     await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/admin/manage-users');
 
     // ── Manage Users: Ann found with the search box, made admin by keyboard alone

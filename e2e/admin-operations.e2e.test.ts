@@ -1,7 +1,8 @@
+import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import type { TestForum } from '@forum/infra/testing';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, snapshot } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
 
 /**
  * The operators' journey through admin-web (/admin), in Debian's Chromium, against the whole
@@ -11,7 +12,6 @@ import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, s
  * projection until its new build is live. axe-core finds no serious or critical violation on any screen.
  */
 const ADMIN_EMAIL = 'admin@forum.local';
-const ADMIN_PASSWORD = 'Forum#2026';
 if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/admin-operations.e2e.test.ts'));
 
 describe.skipIf(chromiumMissing)('operators in the admin console, in Chromium', () => {
@@ -43,10 +43,7 @@ describe.skipIf(chromiumMissing)('operators in the admin console, in Chromium', 
 
     // ── the console asks for the realm's sign-in and comes back to the staff action log
     await page.goto(`${forum.url}/admin/audit`);
-    await page.waitForURL((url) => url.pathname.startsWith('/realms/forum/login-actions/authenticate/'));
-    await page.getByLabel('Email').fill(ADMIN_EMAIL);
-    await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signInAtRealm(page, ADMIN_EMAIL, DEMO_PASSWORD);
     await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/admin/audit');
 
     // ── Staff actions: the demo data's tags are there; the type filter, by keyboard alone, keeps the post deletions

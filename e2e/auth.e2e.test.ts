@@ -3,10 +3,11 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import { startTestForum, type TestForum } from '@forum/infra/testing';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, chromiumMissingMessage, snapshot } from './support.ts';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, chromiumMissingMessage, signInAtRealm, snapshot } from './support.ts';
 
 /**
  * Sign-in journeys through the realm's own login page, in Debian's Chromium, against the whole
@@ -14,7 +15,6 @@ import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, chromiumMissingMessage, snaps
  * E2E_ARTIFACTS=<dir> keeps a screenshot of the signed-in forum there.
  */
 
-const PASSWORD = 'Forum#2026';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/auth.e2e.test.ts'));
@@ -65,21 +65,12 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     expect(pageErrors, 'uncaught errors in the page').toEqual([]);
   });
 
-  /** Fills the realm's login page (infra/src/identity/pages.ts) and submits it. */
-  async function signInAtRealm(email: string) {
-    await page.waitForURL((url) => url.pathname.startsWith('/realms/forum/login-actions/authenticate/'));
-    await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  }
-
   it('forum-web: Join Us on /about signs alice in, back on /about; her token creates a post; Logout signs her out', { timeout: 90_000 }, async () => {
     await page.goto(`${forum.url}/about`);
     await page.getByRole('heading', { name: 'About the Forum' }).waitFor();
 
     await page.getByRole('link', { name: 'Join Us' }).click();
-    await signInAtRealm('alice@forum.local');
+    await signInAtRealm(page, 'alice@forum.local', DEMO_PASSWORD);
 
     // back on the page she came from, the code taken out of the URL, signed in
     await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/about' && url.hash === '');
@@ -130,7 +121,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
   it('forum-web: a guarded address with a fragment signs the visitor in and comes back to it, fragment and all', { timeout: 90_000 }, async () => {
     // a redirect URI may not carry a fragment: the realm refused the return address before
     await page.goto(`${forum.url}/leaderboard#top`);
-    await signInAtRealm('bob@forum.local');
+    await signInAtRealm(page, 'bob@forum.local', DEMO_PASSWORD);
     await page.getByRole('heading', { name: 'Leaderboard', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname + new URL(page.url()).hash).toBe('/leaderboard#top');
     await page.getByRole('button', { name: 'Bob Chen' }).waitFor();
@@ -140,7 +131,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     await page.clock.install();
     await page.goto(`${forum.url}/about`);
     await page.getByRole('link', { name: 'Join Us' }).click();
-    await signInAtRealm('bob@forum.local');
+    await signInAtRealm(page, 'bob@forum.local', DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Bob Chen' }).waitFor();
 
     // check-sso runs in a hidden iframe (silent-check-sso.html): the page itself is loaded once
@@ -167,7 +158,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
 
   it('admin-web: a visitor at /admin goes to the realm login and, signed in as admin, gets the console', { timeout: 90_000 }, async () => {
     await page.goto(`${forum.url}/admin`);
-    await signInAtRealm('admin@forum.local');
+    await signInAtRealm(page, 'admin@forum.local', DEMO_PASSWORD);
 
     await page.waitForURL((url) => url.origin === forum.url && url.pathname.startsWith('/admin') && url.hash === '');
     await page.getByRole('menuitem', { name: 'Admin Profile' }).waitFor();
@@ -183,7 +174,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
 
   it('admin-web: a signed-in user without the admin role sees Access Denied, then the forum', { timeout: 90_000 }, async () => {
     await page.goto(`${forum.url}/admin`);
-    await signInAtRealm('bob@forum.local');
+    await signInAtRealm(page, 'bob@forum.local', DEMO_PASSWORD);
 
     await page.waitForURL((url) => url.origin === forum.url && url.pathname.startsWith('/admin'));
     await page.getByText('You must be an admin to access this page').waitFor();

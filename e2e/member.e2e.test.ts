@@ -1,7 +1,7 @@
-import type { TestForum } from '@forum/infra/testing';
+import type { NewUser, TestForum } from '@forum/infra/testing';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, snapshot } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
 
 /**
  * Signed-in users' journeys through forum-web, in Debian's Chromium, against the whole product
@@ -11,16 +11,7 @@ import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, s
  * violation on any screen, and each journey does one of its key steps by keyboard alone.
  * (Signing out from the avatar menu is auth.e2e.test.ts's.)
  */
-/** The password `forum.newUser` gives its accounts. */
-const PASSWORD = 'Secret#2026';
 if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/member.e2e.test.ts'));
-
-interface Member {
-  id: string;
-  email: string;
-  token: string;
-  name: string;
-}
 
 describe.skipIf(chromiumMissing)('signed-in members of the forum, in Chromium', () => {
   const journey = setUpJourneys('member');
@@ -31,12 +22,8 @@ describe.skipIf(chromiumMissing)('signed-in members of the forum, in Chromium', 
     ({ forum, page } = journey);
   });
 
-  async function newMember(name: string): Promise<Member> {
-    return { ...(await forum.newUser(name)), name };
-  }
-
   /** A post written through the API with the member's token; its id once the read side shows it. */
-  async function apiPost(member: Member, title: string, tags = ['Career']): Promise<string> {
+  async function apiPost(member: NewUser, title: string, tags = ['Career']): Promise<string> {
     const response = await forum.api('/api/posts', { method: 'POST', token: member.token, json: { title, description: `${title}: written through the API for the journey.`, tags } });
     expect(response.status).toBe(201);
     const { id, position } = (await response.json()) as { id: string; position: string };
@@ -44,25 +31,21 @@ describe.skipIf(chromiumMissing)('signed-in members of the forum, in Chromium', 
     return id;
   }
 
-  /** The realm's login page (infra/src/identity/pages.ts), as auth.e2e.test.ts fills it; then back in the forum at `landing`. */
-  async function signInAtRealm(member: Member, landing: string) {
-    await page.waitForURL((url) => url.pathname.startsWith('/realms/forum/login-actions/authenticate/'));
-    await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
-    await page.getByLabel('Email').fill(member.email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  /** Signs the member in on the realm's page; then they are back in the forum at `landing`, signed in. */
+  async function signInBackAt(member: NewUser, landing: string) {
+    await signInAtRealm(page, member.email, member.password);
     await page.waitForURL((url) => url.origin === forum.url && url.pathname === landing && url.hash === '');
     await page.getByRole('button', { name: member.name }).waitFor();
   }
 
   /** A page that needs sign-in sends the visitor through the realm and back to it. */
-  async function signInAt(member: Member, guardedPath: string) {
+  async function signInAt(member: NewUser, guardedPath: string) {
     await page.goto(`${forum.url}${guardedPath}`);
-    await signInAtRealm(member, guardedPath);
+    await signInBackAt(member, guardedPath);
   }
 
   it('a free user writes up to the limit of 5, buys Gold membership, then writes a 6th post', { timeout: 150_000 }, async () => {
-    const fiona = await newMember('Fiona Free');
+    const fiona = await forum.newUser('Fiona Free');
     // the first three through the API, the rest through the form
     for (const n of [1, 2, 3]) await apiPost(fiona, `Fiona's post ${n}`);
 
@@ -167,14 +150,14 @@ describe.skipIf(chromiumMissing)('signed-in members of the forum, in Chromium', 
   });
 
   it("likes, unlikes, dislikes and switches back to like on someone else's post; the counts follow", { timeout: 90_000 }, async () => {
-    const [paul, vera] = await Promise.all([newMember('Paul Poster'), newMember('Vera Voter')]);
+    const [paul, vera] = await Promise.all([forum.newUser('Paul Poster'), forum.newUser('Vera Voter')]);
     const postId = await apiPost(paul, 'Tabs or spaces, once and for all', ['Off-topic']);
 
     // on the post, a visitor: Join Us, signed in on the realm, back on the post
     await page.goto(`${forum.url}/post/${postId}`);
     await page.getByRole('heading', { name: 'Tabs or spaces, once and for all', level: 1 }).waitFor();
     await page.getByRole('link', { name: 'Join Us' }).click();
-    await signInAtRealm(vera, `/post/${postId}`);
+    await signInBackAt(vera, `/post/${postId}`);
 
     const votes = page.getByRole('group', { name: 'Vote on this post' });
     const like = votes.getByRole('button', { name: /^Like \d+$/ });
@@ -209,7 +192,7 @@ describe.skipIf(chromiumMissing)('signed-in members of the forum, in Chromium', 
   });
 
   it('comments on a post, then reads and reports a comment on the comments page, once', { timeout: 90_000 }, async () => {
-    const [paul, carl] = await Promise.all([newMember('Paul Author'), newMember('Carl Commenter')]);
+    const [paul, carl] = await Promise.all([forum.newUser('Paul Author'), forum.newUser('Carl Commenter')]);
     const postId = await apiPost(paul, 'Which database for a small forum?', ['Databases']);
     const paulsComment = 'Tell us what you tried already, and what went wrong with it.';
     const added = await forum.api('/api/comments', { method: 'POST', token: paul.token, json: { postId, text: paulsComment } });
@@ -218,7 +201,7 @@ describe.skipIf(chromiumMissing)('signed-in members of the forum, in Chromium', 
 
     await page.goto(`${forum.url}/post/${postId}`);
     await page.getByRole('link', { name: 'Join Us' }).click();
-    await signInAtRealm(carl, `/post/${postId}`);
+    await signInBackAt(carl, `/post/${postId}`);
 
     // the comment form: typed, then Tab to Post and Enter
     const comments = page.getByRole('region', { name: 'Comments' });
@@ -279,7 +262,7 @@ describe.skipIf(chromiumMissing)('signed-in members of the forum, in Chromium', 
   });
 
   it('deletes an own post from My Posts after confirming', { timeout: 90_000 }, async () => {
-    const dora = await newMember('Dora Deleter');
+    const dora = await forum.newUser('Dora Deleter');
     const kept = "Notes from this year's meetup";
     const doomed = 'A post written in haste';
     await apiPost(dora, kept);

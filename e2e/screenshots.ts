@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_PASSWORD, startEmbeddedPostgres } from '@forum/infra/embedded';
 import { startTestForum, type TestForum } from '@forum/infra/testing';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, chromiumMissing, DESKTOP, launchChromium, PHONE } from './support.ts';
+import { CHROMIUM, chromiumMissing, DESKTOP, launchChromium, PHONE, signInAtRealm } from './support.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.resolve(process.argv[2] ?? process.env.SCREENSHOTS_DIR ?? path.join(root, 'docs/screenshots'));
@@ -231,11 +231,7 @@ async function captureAt(browser: Browser, forum: TestForum, demo: Demo, width: 
 
     // ── signed in, on the realm's own login page ──
     await at('/joinUs');
-    await page.waitForURL((url) => url.pathname.startsWith('/realms/forum/login-actions/authenticate/'));
-    await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
-    await page.getByLabel('Email').fill(USER.email);
-    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signInAtRealm(page, USER.email, DEMO_PASSWORD);
     await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/' && url.hash === '');
     await page.getByRole('button', { name: USER.name }).waitFor();
     // the 'Login Successfully' toast would sit on every shot for 5 s: close it
@@ -310,10 +306,7 @@ async function captureConsole(browser: Browser, forum: TestForum, demo: Demo) {
   };
   try {
     await at('/admin');
-    await page.waitForURL((url) => url.pathname.startsWith('/realms/forum/login-actions/authenticate/'));
-    await page.getByLabel('Email').fill('admin@forum.local');
-    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signInAtRealm(page, 'admin@forum.local', DEMO_PASSWORD);
     await page.getByRole('heading', { name: 'Admin Profile', level: 1 }).waitFor();
     await page.getByRole('region', { name: 'Admin card' }).waitFor();
     await page.getByText('#React', { exact: true }).waitFor();

@@ -65,6 +65,18 @@ export async function snapshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
+/**
+ * Fills the realm's own login page (infra/src/identity/pages.ts) once the app has sent the browser
+ * there, and submits it; the realm then sends the browser back to the app.
+ */
+export async function signInAtRealm(page: Page, email: string, password: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname.startsWith('/realms/forum/login-actions/authenticate/'));
+  await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
 /** What a journey file's tests drive: set before each test by `setUpJourneys`. */
 export interface Journey {
   forum: TestForum;
@@ -106,7 +118,11 @@ export function setUpJourneys(name: string): Journey {
     if (task.result?.state === 'fail') {
       // what the page showed, for a failure in CI where no screenshot is kept
       const shown = await journey.page.locator('body').innerText({ timeout: 2000 }).catch(() => '(no page text)');
-      console.error(`${name}: "${task.name}" failed on ${journey.page.url()}; the page showed:\n${shown.slice(0, 1500)}\nconsole: ${consoleLines.slice(-10).join('\n')}`);
+      // what is hidden from assistive technology (role queries skip it): a dialog's leftovers show here
+      const hidden = await journey.page
+        .evaluate("[...document.querySelectorAll('[aria-hidden=true], [inert]')].filter((e) => e.querySelector('main')).map((e) => e.tagName + '#' + e.id + '.' + e.className).join(', ')")
+        .catch(() => '?');
+      console.error(`${name}: "${task.name}" failed on ${journey.page.url()}; the page showed:\n${shown.slice(0, 1500)}\nconsole: ${consoleLines.slice(-10).join('\n')}\nhidden around the page: ${String(hidden) || 'nothing'}`);
       if (process.env.E2E_ARTIFACTS) {
         await mkdir(process.env.E2E_ARTIFACTS, { recursive: true });
         const file = `failed-${name}-${task.name.slice(0, 40).replace(/\W+/g, '-')}.png`;

@@ -21,9 +21,31 @@ export function renderConsole(element: ReactElement, { path, resource, dataProvi
   );
 }
 
-/** A JSON answer as fetch gives it. */
+/** A JSON answer as fetch gives it (a string body is sent as it is: a server's broken answer). */
 export const respond = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+  new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+
+/** What a stubbed server sees of a request. */
+export interface StubRequest {
+  url: URL;
+  method: string;
+  init: RequestInit;
+}
+
+/** Replaces fetch with `answer`; every call is kept as "METHOD /path" in `calls`. */
+export function stubServer(answer: (request: StubRequest) => Response | Promise<Response>) {
+  const calls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), 'http://console.test');
+      const method = init.method ?? 'GET';
+      calls.push(`${method} ${url.pathname}`);
+      return answer({ url, method, init });
+    }),
+  );
+  return { calls };
+}
 
 /** react-admin logs every failed data provider call in development: the failures a test provokes are expected. */
 export function quietHttpErrors() {

@@ -1,4 +1,4 @@
-import { Chip, type ChipProps } from '@mui/material';
+import { Chip, Stack, type ChipProps, type SxProps, type Theme } from '@mui/material';
 import { Link } from 'react-router-dom';
 
 export const tagPath = (tag: string) => `/tags/${encodeURIComponent(tag)}`;
@@ -24,5 +24,19 @@ export function TagChip({ tag, size = 'small', tabIndex }: TagChipProps) {
       tabIndex={tabIndex}
       sx={{ bgcolor: 'background.paper' }}
     />
+  );
+}
+
+/** A post's tags as a list of chips (spec §2: each to its tag page); none, nothing. */
+export function TagList({ tags, sx }: { tags: readonly string[]; sx?: SxProps<Theme> }) {
+  if (tags.length === 0) return null;
+  return (
+    <Stack component="ul" aria-label="Tags" direction="row" sx={[{ flexWrap: 'wrap', gap: 1, listStyle: 'none', p: 0, m: 0 }, ...(Array.isArray(sx) ? sx : [sx])]}>
+      {tags.map((tag) => (
+        <li key={tag}>
+          <TagChip tag={tag} />
+        </li>
+      ))}
+    </Stack>
   );
 }

@@ -6,11 +6,20 @@ import { startForum, type RunningForum } from '../embedded/forum.ts';
 import { DEMO_PASSWORD } from '../embedded/seed.ts';
 import { createTestDatabase } from './database.ts';
 
+/** An account `newUser` made. */
+export interface NewUser {
+  id: string;
+  name: string;
+  email: string;
+  password: string;
+  token: string;
+}
+
 export interface TestForum extends RunningForum {
   /** An access token from the password grant of client forum-cli. */
   tokenFor(email: string, password?: string): Promise<string>;
-  /** A new account of the embedded realm (unique email) with a token; the forum registers it on first use. */
-  newUser(name: string): Promise<{ id: string; email: string; token: string }>;
+  /** A new account of the embedded realm (unique email) with its password and a token; the forum registers it on first use. */
+  newUser(name: string): Promise<NewUser>;
   /** The demo admin, signed in and registered with the forum (GET /api/me), with their forum id. */
   demoAdmin(): Promise<{ id: string; token: string }>;
   /** Every event committed so far (the table, not a reader: no horizon in the way). */
@@ -63,7 +72,7 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
       const email = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(4).toString('hex')}@forum.test`;
       const password = 'Secret#2026';
       const { id } = await forum.realm!.accounts.create({ email, password, name });
-      return { id, email, token: await tokenFor(email, password) };
+      return { id, name, email, password, token: await tokenFor(email, password) };
     },
     async demoAdmin() {
       const token = await tokenFor('admin@forum.local');

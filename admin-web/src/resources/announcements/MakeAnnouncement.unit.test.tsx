@@ -1,12 +1,10 @@
 // @vitest-environment jsdom
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-
 import { Route, Routes, useLocation } from 'react-router-dom';
-import { describe, expect, it, vi } from 'vitest';
-import { quietHttpErrors, renderConsole, respond } from '../../testing/console';
+import { describe, expect, it } from 'vitest';
+import { quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { MakeAnnouncement } from './MakeAnnouncement';
-
 
 /**
  * POST /api/admin/announcements, answered when the test says so (`release`), with `answer`
@@ -18,18 +16,14 @@ function fakeServer(answer: { status: number; body?: unknown } = { status: 201, 
   const answered = new Promise<void>((resolve) => {
     release = resolve;
   });
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const url = new URL(String(input), 'http://console.test');
-      if ((init.method ?? 'GET') === 'POST' && url.pathname === '/api/admin/announcements') {
-        sent.push(JSON.parse(String(init.body)));
-        await answered;
-        return respond(answer.body ?? '', answer.status, answer.status < 300 ? { 'X-Event-Position': '90.1' } : {});
-      }
-      return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
-    }),
-  );
+  stubServer(async ({ url, method, init }) => {
+    if ((init.method ?? 'GET') === 'POST' && url.pathname === '/api/admin/announcements') {
+      sent.push(JSON.parse(String(init.body)));
+      await answered;
+      return respond(answer.body ?? '', answer.status, answer.status < 300 ? { 'X-Event-Position': '90.1' } : {});
+    }
+    return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
+  });
   return { sent, release };
 }
 

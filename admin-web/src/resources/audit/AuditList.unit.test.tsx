@@ -2,8 +2,8 @@
 import type { AuditEntry } from '@forum/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
-import { renderConsole, respond } from '../../testing/console';
+import { describe, expect, it } from 'vitest';
+import { renderConsole, respond, stubServer } from '../../testing/console';
 import { AuditList } from './AuditList';
 import { endOfLocalDay, localDay, startOfLocalDay } from './dateBounds';
 
@@ -22,27 +22,23 @@ type Filter = { actor?: string; type?: string; since?: string; until?: string };
 /** GET /api/admin/audit as react-admin reads it: `filter` (actor, type, since, until) narrows the entries, newest first. */
 function fakeServer(entries: AuditEntry[] = ENTRIES) {
   const filters: Filter[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = new URL(String(input), 'http://console.test');
-      if (url.pathname !== '/api/admin/audit') return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
-      const filter = JSON.parse(url.searchParams.get('filter') ?? '{}') as Filter;
-      filters.push(filter);
-      const found = entries.filter(
-        (e) =>
-          (!filter.type || e.type === filter.type) &&
-          (!filter.actor || e.actor.id === filter.actor || e.actor.email === filter.actor) &&
-          (!filter.since || e.at >= filter.since) &&
-          (!filter.until || e.at <= filter.until),
-      );
-      return respond(
-        found.map((e) => ({ id: e._id, ...e })),
-        200,
-        { 'Content-Range': `audit ${found.length ? `0-${found.length - 1}` : '*'}/${found.length}` },
-      );
-    }),
-  );
+  stubServer(async ({ url }) => {
+    if (url.pathname !== '/api/admin/audit') return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
+    const filter = JSON.parse(url.searchParams.get('filter') ?? '{}') as Filter;
+    filters.push(filter);
+    const found = entries.filter(
+      (e) =>
+        (!filter.type || e.type === filter.type) &&
+        (!filter.actor || e.actor.id === filter.actor || e.actor.email === filter.actor) &&
+        (!filter.since || e.at >= filter.since) &&
+        (!filter.until || e.at <= filter.until),
+    );
+    return respond(
+      found.map((e) => ({ id: e._id, ...e })),
+      200,
+      { 'Content-Range': `audit ${found.length ? `0-${found.length - 1}` : '*'}/${found.length}` },
+    );
+  });
   return { filters };
 }
 

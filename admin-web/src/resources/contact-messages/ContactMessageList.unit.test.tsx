@@ -2,8 +2,8 @@
 import type { ContactMessage } from '@forum/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
-import { renderConsole, respond } from '../../testing/console';
+import { describe, expect, it } from 'vitest';
+import { renderConsole, respond, stubServer } from '../../testing/console';
 import { ContactMessageList } from './ContactMessageList';
 import { PREVIEW_CHARS } from './ExpandableText';
 
@@ -16,18 +16,14 @@ const MESSAGES: ContactMessage[] = [
 /** GET /api/admin/contact-messages (newest first, Content-Range), its `sort` and `range` recorded. */
 function fakeServer(messages: ContactMessage[] = MESSAGES) {
   const queries: URLSearchParams[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = new URL(String(input), 'http://console.test');
-      queries.push(url.searchParams);
-      return respond(
-        messages.map((m) => ({ id: m._id, ...m })),
-        200,
-        { 'Content-Range': `contact-messages ${messages.length ? `0-${messages.length - 1}` : '*'}/${messages.length}` },
-      );
-    }),
-  );
+  stubServer(async ({ url }) => {
+    queries.push(url.searchParams);
+    return respond(
+      messages.map((m) => ({ id: m._id, ...m })),
+      200,
+      { 'Content-Range': `contact-messages ${messages.length ? `0-${messages.length - 1}` : '*'}/${messages.length}` },
+    );
+  });
   return { queries };
 }
 

@@ -2,9 +2,8 @@
 import type { AdminStats } from '@forum/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-
 import { describe, expect, it, vi } from 'vitest';
-import { quietHttpErrors, renderConsole, respond } from '../../testing/console';
+import { quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import Dashboard from './Dashboard';
 
 // the chart library draws with layout jsdom has not: what the chart is given is what is checked here
@@ -20,18 +19,14 @@ const STATS: AdminStats = {
 /** GET /api/admin/stats (the answers in turn, the last repeating) and an empty GET /api/admin/tags. */
 function fakeServer(answers: Array<{ status: number; body: unknown }>) {
   let reads = 0;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = new URL(String(input), 'http://console.test');
-      if (url.pathname === '/api/admin/stats') {
-        const answer = answers[Math.min(reads++, answers.length - 1)]!;
-        return respond(answer.body, answer.status);
-      }
-      if (url.pathname === '/api/admin/tags') return respond([], 200, { 'Content-Range': 'tags */0' });
-      return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
-    }),
-  );
+  stubServer(async ({ url }) => {
+    if (url.pathname === '/api/admin/stats') {
+      const answer = answers[Math.min(reads++, answers.length - 1)]!;
+      return respond(answer.body, answer.status);
+    }
+    if (url.pathname === '/api/admin/tags') return respond([], 200, { 'Content-Range': 'tags */0' });
+    return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
+  });
   return { reads: () => reads };
 }
 

@@ -2,11 +2,9 @@
 import type { AdminTag } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-
-import { describe, expect, it, vi } from 'vitest';
-import { quietHttpErrors, renderConsole, respond } from '../../testing/console';
+import { describe, expect, it } from 'vitest';
+import { quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { ManageTags } from './ManageTags';
-
 
 const TAGS: AdminTag[] = [
   { _id: 't-1', name: 'Databases' },
@@ -25,49 +23,42 @@ interface Options {
  */
 function fakeServer(tags: AdminTag[] = TAGS, { addAnswer, deleteAnswer }: Options = {}) {
   let live = [...tags];
-  const calls: string[] = [];
   const added: unknown[] = [];
   const readPositions: Array<string | null> = [];
   let position = 40;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const url = new URL(String(input), 'http://console.test');
-      const method = init.method ?? 'GET';
-      calls.push(`${method} ${url.pathname}`);
-      if (method === 'GET' && url.pathname === '/api/admin/tags') {
-        readPositions.push(new Headers(init.headers).get('X-Min-Position'));
-        const [start, end] = JSON.parse(url.searchParams.get('range')!) as [number, number];
-        const sorted = [...live].sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
-        const page = sorted.slice(start, end + 1);
-        return respond(
-          page.map((tag) => ({ id: tag._id, ...tag })),
-          200,
-          { 'Content-Range': `tags ${page.length ? `${start}-${start + page.length - 1}` : '*'}/${sorted.length}` },
-        );
+  const { calls } = stubServer(async ({ url, method, init }) => {
+    if (method === 'GET' && url.pathname === '/api/admin/tags') {
+      readPositions.push(new Headers(init.headers).get('X-Min-Position'));
+      const [start, end] = JSON.parse(url.searchParams.get('range')!) as [number, number];
+      const sorted = [...live].sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
+      const page = sorted.slice(start, end + 1);
+      return respond(
+        page.map((tag) => ({ id: tag._id, ...tag })),
+        200,
+        { 'Content-Range': `tags ${page.length ? `${start}-${start + page.length - 1}` : '*'}/${sorted.length}` },
+      );
+    }
+    if (method === 'POST' && url.pathname === '/api/admin/tags') {
+      const { name } = JSON.parse(String(init.body)) as { name: string };
+      added.push({ name });
+      if (addAnswer) return respond(addAnswer.body ?? '', addAnswer.status);
+      if (live.some((tag) => tag.name.toLowerCase() === name.toLowerCase())) {
+        return respond({ error: { code: 'TAG_EXISTS', message: `The tag "${name}" already exists` } }, 409);
       }
-      if (method === 'POST' && url.pathname === '/api/admin/tags') {
-        const { name } = JSON.parse(String(init.body)) as { name: string };
-        added.push({ name });
-        if (addAnswer) return respond(addAnswer.body ?? '', addAnswer.status);
-        if (live.some((tag) => tag.name.toLowerCase() === name.toLowerCase())) {
-          return respond({ error: { code: 'TAG_EXISTS', message: `The tag "${name}" already exists` } }, 409);
-        }
-        const tag = { _id: `t-${live.length + 10}`, name };
-        live = [...live, tag];
-        const at = `${++position}.1`;
-        return respond({ success: true, id: tag._id, tag, position: at }, 201, { 'X-Event-Position': at });
-      }
-      const removal = /^\/api\/admin\/tags\/(.+)$/.exec(url.pathname);
-      if (method === 'DELETE' && removal) {
-        if (deleteAnswer) return respond(deleteAnswer.body ?? '', deleteAnswer.status);
-        live = live.filter((tag) => tag._id !== removal[1]);
-        const at = `${++position}.1`;
-        return respond({ success: true, id: removal[1], position: at }, 200, { 'X-Event-Position': at });
-      }
-      return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
-    }),
-  );
+      const tag = { _id: `t-${live.length + 10}`, name };
+      live = [...live, tag];
+      const at = `${++position}.1`;
+      return respond({ success: true, id: tag._id, tag, position: at }, 201, { 'X-Event-Position': at });
+    }
+    const removal = /^\/api\/admin\/tags\/(.+)$/.exec(url.pathname);
+    if (method === 'DELETE' && removal) {
+      if (deleteAnswer) return respond(deleteAnswer.body ?? '', deleteAnswer.status);
+      live = live.filter((tag) => tag._id !== removal[1]);
+      const at = `${++position}.1`;
+      return respond({ success: true, id: removal[1], position: at }, 200, { 'X-Event-Position': at });
+    }
+    return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
+  });
   return { calls, added, readPositions, reads: () => calls.filter((call) => call === 'GET /api/admin/tags').length };
 }
 

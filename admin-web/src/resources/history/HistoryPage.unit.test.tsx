@@ -2,10 +2,9 @@
 import type { StreamHistory } from '@forum/contracts';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-
 import { Route, Routes } from 'react-router-dom';
-import { describe, expect, it, vi } from 'vitest';
-import { quietHttpErrors, renderConsole, respond } from '../../testing/console';
+import { describe, expect, it } from 'vitest';
+import { quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { HistoryPage } from './HistoryPage';
 
 const POST_ID = '6f1c2f9e-2b7a-4c1e-9a63-2f0f8d7c6b5a';
@@ -51,15 +50,11 @@ const POST_HISTORY: StreamHistory = {
 /** GET /api/admin/history/:kind/:id answered with `history`, or with `status` and its error. */
 function fakeServer(answer: { history?: StreamHistory; status?: number; code?: string; message?: string; details?: unknown }) {
   const calls: string[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = new URL(String(input), 'http://console.test');
-      calls.push(url.pathname);
-      if (answer.history) return respond(answer.history);
-      return respond({ error: { code: answer.code ?? 'NOT_FOUND', message: answer.message ?? 'No such post', details: answer.details } }, answer.status ?? 404);
-    }),
-  );
+  stubServer(async ({ url }) => {
+    calls.push(url.pathname);
+    if (answer.history) return respond(answer.history);
+    return respond({ error: { code: answer.code ?? 'NOT_FOUND', message: answer.message ?? 'No such post', details: answer.details } }, answer.status ?? 404);
+  });
   return { calls };
 }
 

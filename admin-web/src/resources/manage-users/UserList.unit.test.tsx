@@ -2,9 +2,8 @@
 import type { AdminUser } from '@forum/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-
-import { describe, expect, it, vi } from 'vitest';
-import { quietHttpErrors, renderConsole, respond } from '../../testing/console';
+import { describe, expect, it } from 'vitest';
+import { quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { UserList } from './UserList';
 
 const user = (n: number, extra: Partial<AdminUser> = {}): AdminUser => ({
@@ -26,36 +25,29 @@ const BEN = user(3, { name: 'Ben Basic', email: 'ben@forum.test' });
  * contains `q`, by name, the range asked for, Content-Range) and PATCH …/make-admin/:id.
  */
 function fakeServer(users: AdminUser[], { makeAdminStatus = 200 } = {}) {
-  const calls: string[] = [];
   const reads: Array<{ range: [number, number]; q: string | undefined }> = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const url = new URL(String(input), 'http://console.test');
-      const method = init.method ?? 'GET';
-      calls.push(`${method} ${url.pathname}`);
-      if (method === 'GET' && url.pathname === '/api/admin/users') {
-        const range = JSON.parse(url.searchParams.get('range')!) as [number, number];
-        const q = (JSON.parse(url.searchParams.get('filter') ?? '{}') as { q?: string }).q;
-        reads.push({ range, q });
-        const found = users.filter((u) => !q || `${u.name} ${u.email}`.toLowerCase().includes(q.toLowerCase())).sort((a, b) => a.name.localeCompare(b.name));
-        const page = found.slice(range[0], range[1] + 1);
-        return respond(
-          page.map((u) => ({ id: u._id, ...u })),
-          200,
-          { 'Content-Range': `users ${page.length ? `${range[0]}-${range[0] + page.length - 1}` : '*'}/${found.length}` },
-        );
-      }
-      const makeAdmin = /^\/api\/admin\/users\/make-admin\/(.+)$/.exec(url.pathname);
-      if (method === 'PATCH' && makeAdmin) {
-        if (makeAdminStatus !== 200) return respond({ error: { code: 'INTERNAL', message: 'boom' } }, makeAdminStatus);
-        const id = decodeURIComponent(makeAdmin[1]!);
-        users = users.map((u) => (u._id === id ? { ...u, role: 'admin' } : u));
-        return respond({ id, position: '70.1' }, 200, { 'X-Event-Position': '70.1' });
-      }
-      return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
-    }),
-  );
+  const { calls } = stubServer(async ({ url, method }) => {
+    if (method === 'GET' && url.pathname === '/api/admin/users') {
+      const range = JSON.parse(url.searchParams.get('range')!) as [number, number];
+      const q = (JSON.parse(url.searchParams.get('filter') ?? '{}') as { q?: string }).q;
+      reads.push({ range, q });
+      const found = users.filter((u) => !q || `${u.name} ${u.email}`.toLowerCase().includes(q.toLowerCase())).sort((a, b) => a.name.localeCompare(b.name));
+      const page = found.slice(range[0], range[1] + 1);
+      return respond(
+        page.map((u) => ({ id: u._id, ...u })),
+        200,
+        { 'Content-Range': `users ${page.length ? `${range[0]}-${range[0] + page.length - 1}` : '*'}/${found.length}` },
+      );
+    }
+    const makeAdmin = /^\/api\/admin\/users\/make-admin\/(.+)$/.exec(url.pathname);
+    if (method === 'PATCH' && makeAdmin) {
+      if (makeAdminStatus !== 200) return respond({ error: { code: 'INTERNAL', message: 'boom' } }, makeAdminStatus);
+      const id = decodeURIComponent(makeAdmin[1]!);
+      users = users.map((u) => (u._id === id ? { ...u, role: 'admin' } : u));
+      return respond({ id, position: '70.1' }, 200, { 'X-Event-Position': '70.1' });
+    }
+    return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
+  });
   return { calls, reads };
 }
 

@@ -2,9 +2,8 @@
 import type { ProjectionStatus } from '@forum/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-
-import { describe, expect, it, vi } from 'vitest';
-import { quietHttpErrors, renderConsole, respond } from '../../testing/console';
+import { describe, expect, it } from 'vitest';
+import { quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { ProjectionList } from './ProjectionList';
 import { POLL_MS } from './rebuilds';
 
@@ -35,31 +34,24 @@ function fakeServer(initial: ProjectionStatus[], afterRebuild: ProjectionStatus[
   let builds = initial;
   const steps = [...afterRebuild];
   let rebuilt = false;
-  const calls: string[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const url = new URL(String(input), 'http://console.test');
-      const method = init.method ?? 'GET';
-      calls.push(`${method} ${url.pathname}`);
-      if (method === 'GET' && url.pathname === '/api/admin/projections') {
-        if (rebuilt && steps.length > 0) builds = steps.length > 1 ? steps.shift()! : steps[0]!;
-        return respond(
-          builds.map((b) => ({ id: `${b.name}-${b.build}`, ...b })),
-          200,
-          { 'Content-Range': `projections 0-${builds.length - 1}/${builds.length}` },
-        );
-      }
-      const rebuild = /^\/api\/admin\/projections\/(.+)\/rebuild$/.exec(url.pathname);
-      if (method === 'POST' && rebuild) {
-        if (rebuildStatus !== 202) return respond({ error: { code: 'UNAVAILABLE', message: 'Projection control is not configured for this service' } }, rebuildStatus);
-        rebuilt = true;
-        const name = decodeURIComponent(rebuild[1]!);
-        return respond({ success: true, resumed: false, projection: build(name, { build: 2, state: 'building', role: 'building', lag: 100, checkpoint: '0.0' }) }, 202);
-      }
-      return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
-    }),
-  );
+  const { calls } = stubServer(async ({ url, method }) => {
+    if (method === 'GET' && url.pathname === '/api/admin/projections') {
+      if (rebuilt && steps.length > 0) builds = steps.length > 1 ? steps.shift()! : steps[0]!;
+      return respond(
+        builds.map((b) => ({ id: `${b.name}-${b.build}`, ...b })),
+        200,
+        { 'Content-Range': `projections 0-${builds.length - 1}/${builds.length}` },
+      );
+    }
+    const rebuild = /^\/api\/admin\/projections\/(.+)\/rebuild$/.exec(url.pathname);
+    if (method === 'POST' && rebuild) {
+      if (rebuildStatus !== 202) return respond({ error: { code: 'UNAVAILABLE', message: 'Projection control is not configured for this service' } }, rebuildStatus);
+      rebuilt = true;
+      const name = decodeURIComponent(rebuild[1]!);
+      return respond({ success: true, resumed: false, projection: build(name, { build: 2, state: 'building', role: 'building', lag: 100, checkpoint: '0.0' }) }, 202);
+    }
+    return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
+  });
   return { calls, reads: () => calls.filter((c) => c === 'GET /api/admin/projections').length };
 }
 

@@ -2,11 +2,9 @@
 import type { ReportedComment } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-
-import { describe, expect, it, vi } from 'vitest';
-import { quietHttpErrors, renderConsole, respond } from '../../testing/console';
+import { describe, expect, it } from 'vitest';
+import { quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { ReportedCommentList } from './ReportedCommentList';
-
 
 const BEN = { name: 'Ben Commenter', email: 'ben@forum.test', photoURL: '' };
 const CARA = { name: 'Cara Reporter', email: 'cara@forum.test', photoURL: '' };
@@ -42,38 +40,29 @@ interface Options {
  */
 function fakeServer(rows: ReportedComment[] = REPORTS, { listStatus = [], deleteAnswer = { status: 200 }, warnAnswer = { status: 201 } }: Options = {}) {
   let open = [...rows];
-  const calls: string[] = [];
   const warnings: Array<{ path: string; body: unknown }> = [];
-  const respond = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-    new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
   let reads = 0;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const url = new URL(String(input), 'http://console.test');
-      const method = init.method ?? 'GET';
-      calls.push(`${method} ${url.pathname}`);
-      if (method === 'GET' && url.pathname === '/api/admin/reported-comments') {
-        const failure = listStatus[Math.min(reads++, listStatus.length - 1)];
-        if (failure && failure.status !== 200) return respond(failure.text ?? failure.body ?? {}, failure.status);
-        const [start, end] = JSON.parse(url.searchParams.get('range')!) as [number, number];
-        const page = open.slice(start, end + 1).map((row) => ({ id: row.reportId, ...row, reportCount: open.filter((r) => r._id === row._id).length }));
-        return respond(page, 200, { 'Content-Range': `reported-comments ${page.length ? `${start}-${start + page.length - 1}` : '*'}/${open.length}` });
-      }
-      const removal = /^\/api\/admin\/comments\/(.+)$/.exec(url.pathname);
-      if (method === 'DELETE' && removal) {
-        if (deleteAnswer.status !== 200) return respond(deleteAnswer.body ?? '', deleteAnswer.status);
-        open = open.filter((row) => row._id !== removal[1]);
-        return respond({ id: removal[1], position: '81.4' }, 200, { 'X-Event-Position': '81.4' });
-      }
-      if (method === 'POST' && url.pathname.startsWith('/api/admin/warn-user/')) {
-        warnings.push({ path: url.pathname, body: JSON.parse(String(init.body)) });
-        if (warnAnswer.status !== 201) return respond(warnAnswer.body ?? '', warnAnswer.status);
-        return respond({ id: 'w-1', position: '82.1' }, 201, { 'X-Event-Position': '82.1' });
-      }
-      return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
-    }),
-  );
+  const { calls } = stubServer(async ({ url, method, init }) => {
+    if (method === 'GET' && url.pathname === '/api/admin/reported-comments') {
+      const failure = listStatus[Math.min(reads++, listStatus.length - 1)];
+      if (failure && failure.status !== 200) return respond(failure.text ?? failure.body ?? {}, failure.status);
+      const [start, end] = JSON.parse(url.searchParams.get('range')!) as [number, number];
+      const page = open.slice(start, end + 1).map((row) => ({ id: row.reportId, ...row, reportCount: open.filter((r) => r._id === row._id).length }));
+      return respond(page, 200, { 'Content-Range': `reported-comments ${page.length ? `${start}-${start + page.length - 1}` : '*'}/${open.length}` });
+    }
+    const removal = /^\/api\/admin\/comments\/(.+)$/.exec(url.pathname);
+    if (method === 'DELETE' && removal) {
+      if (deleteAnswer.status !== 200) return respond(deleteAnswer.body ?? '', deleteAnswer.status);
+      open = open.filter((row) => row._id !== removal[1]);
+      return respond({ id: removal[1], position: '81.4' }, 200, { 'X-Event-Position': '81.4' });
+    }
+    if (method === 'POST' && url.pathname.startsWith('/api/admin/warn-user/')) {
+      warnings.push({ path: url.pathname, body: JSON.parse(String(init.body)) });
+      if (warnAnswer.status !== 201) return respond(warnAnswer.body ?? '', warnAnswer.status);
+      return respond({ id: 'w-1', position: '82.1' }, 201, { 'X-Event-Position': '82.1' });
+    }
+    return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
+  });
   return { calls, warnings, reads: () => calls.filter((call) => call === 'GET /api/admin/reported-comments').length };
 }
 

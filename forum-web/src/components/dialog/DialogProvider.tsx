@@ -34,14 +34,15 @@ const DialogContext = createContext<Dialogs | null>(null);
  */
 export function DialogProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState<Open | null>(null);
-  // the last dialog opened: what the dialog shows while it closes
-  const [shown, setShown] = useState<Open | null>(null);
+  // the last dialog opened: what the dialog shows while it closes; each its own Modal (`key`), so a
+  // message right after a confirmation never reopens a Modal still closing (MUI's aria-hidden bookkeeping)
+  const [shown, setShown] = useState<{ dialog: Open; key: number } | null>(null);
   const resolver = useRef<((answer: boolean) => void) | null>(null);
 
   const ask = useCallback((next: Open) => {
     resolver.current?.(false);
     setOpen(next);
-    setShown(next);
+    setShown((last) => ({ dialog: next, key: (last?.key ?? 0) + 1 }));
     return new Promise<boolean>((resolve) => (resolver.current = resolve));
   }, []);
   const answer = (value: boolean) => {
@@ -63,7 +64,7 @@ export function DialogProvider({ children }: { children: ReactNode }) {
       {/* the dialog's code loads when the first one opens, and stays for the closing transition */}
       {shown && (
         <Suspense fallback={null}>
-          <AppDialog open={open !== null} dialog={shown} onAnswer={answer} />
+          <AppDialog key={shown.key} open={open !== null} dialog={shown.dialog} onAnswer={answer} />
         </Suspense>
       )}
     </DialogContext.Provider>

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { AuthorAvatar } from '../../../components/AuthorAvatar';
 import { NotFoundMessage } from '../../../components/NotFoundMessage';
-import { TagChip } from '../../../components/TagChip';
+import { TagList } from '../../../components/TagChip';
 import { formatDate } from '../../../lib/format';
 import { isNotFound } from '../../../lib/http-error';
 import { useGetPostQuery } from '../api/get-post';
@@ -56,15 +56,7 @@ export function PostDetails({ id, children }: { id: string; children?: ReactNode
         <Typography variant="h4" component="h1" sx={{ fontWeight: 700, overflowWrap: 'anywhere', fontSize: { xs: '1.75rem', sm: '2.125rem' } }}>
           {post.title}
         </Typography>
-        {post.tags.length > 0 && (
-          <Stack component="ul" aria-label="Tags" direction="row" sx={{ flexWrap: 'wrap', gap: 1, listStyle: 'none', p: 0, m: 0, mt: 1.5 }}>
-            {post.tags.map((tag) => (
-              <li key={tag}>
-                <TagChip tag={tag} />
-              </li>
-            ))}
-          </Stack>
-        )}
+        <TagList tags={post.tags} sx={{ mt: 1.5 }} />
         <Typography component="div" sx={{ mt: 3, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', lineHeight: 1.75 }}>
           {post.description}
         </Typography>

@@ -1,7 +1,7 @@
 import { Box, Card, CardContent, Grid, Link, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { TagChip } from '../../../components/TagChip';
+import { TagList } from '../../../components/TagChip';
 import { useGetTaggedPostsQuery } from '../api/get-tagged-posts';
 
 const postPath = (id: string) => `/post/${encodeURIComponent(id)}`;
@@ -72,15 +72,7 @@ export function TaggedPosts({ tag }: { tag: string }) {
                   <Typography variant="body2" color="text.secondary" sx={{ mt: 1, flex: 1, overflowWrap: 'anywhere' }}>
                     {post.summary}
                   </Typography>
-                  {post.tags.length > 0 && (
-                    <Stack component="ul" aria-label="Tags" direction="row" sx={{ flexWrap: 'wrap', gap: 1, listStyle: 'none', p: 0, m: 0, mt: 2 }}>
-                      {post.tags.map((name) => (
-                        <li key={name}>
-                          <TagChip tag={name} />
-                        </li>
-                      ))}
-                    </Stack>
-                  )}
+                  <TagList tags={post.tags} sx={{ mt: 2 }} />
                 </CardContent>
               </Card>
             </Grid>
