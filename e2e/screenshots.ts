@@ -69,7 +69,7 @@ async function main() {
     log('votes, comments and an announcement added');
 
     for (const width of ['desktop', 'phone'] as const) await captureAt(chromium.value, forum, demo, width);
-    await captureConsole(chromium.value, forum, demo);
+    for (const width of ['desktop', 'phone'] as const) await captureConsole(chromium.value, forum, demo, width);
     const shown = path.relative(process.cwd(), outDir);
     log(`done: screenshots in ${shown.startsWith('..') ? outDir : shown || '.'}`);
   } finally {
@@ -291,15 +291,15 @@ async function captureAt(browser: Browser, forum: TestForum, demo: Demo, width: 
   if (pageErrors.length > 0) console.warn(`uncaught errors in the page (${width}):\n  ${pageErrors.join('\n  ')}`);
 }
 
-/** The admin console (admin-web) at desktop width, signed in as the demo admin. */
-async function captureConsole(browser: Browser, forum: TestForum, demo: Demo) {
-  const viewport = VIEWPORTS.desktop;
+/** The admin console (admin-web), signed in as the demo admin. */
+async function captureConsole(browser: Browser, forum: TestForum, demo: Demo, width: Width) {
+  const viewport = VIEWPORTS[width];
   const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
   const page = await context.newPage();
   const at = (route: string) => page.goto(`${forum.url}${route}`);
   const shot = async (name: string) => {
     await settle(page);
-    const file = path.join(outDir, `${name}-desktop.png`);
+    const file = path.join(outDir, `${name}-${width}.png`);
     const pageHeight = (await page.evaluate('document.documentElement.scrollHeight')) as number;
     await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width: viewport.width, height: Math.min(pageHeight, Math.round(viewport.height * MAX_SCREENS)) }, animations: 'disabled' });
     log(path.basename(file));
@@ -314,7 +314,7 @@ async function captureConsole(browser: Browser, forum: TestForum, demo: Demo) {
     await shot('admin-dashboard');
 
     await at('/admin/manage-users');
-    await page.getByRole('cell', { name: 'Alice Martin', exact: true }).waitFor();
+    await page.getByText('alice@forum.local', { exact: true }).waitFor();
     await shot('admin-manage-users');
 
     await at('/admin/reported-comments');
@@ -341,9 +341,9 @@ async function captureConsole(browser: Browser, forum: TestForum, demo: Demo) {
     await page.getByRole('button', { name: 'Rebuild posts' }).waitFor();
     await shot('admin-projections');
   } catch (error) {
-    const file = path.join(outDir, 'failed-console.png');
+    const file = path.join(outDir, `failed-console-${width}.png`);
     await page.screenshot({ path: file }).catch(() => {});
-    console.error(`failed at ${page.url()} (console); the page is in ${file}`);
+    console.error(`failed at ${page.url()} (console, ${width}); the page is in ${file}`);
     throw error;
   } finally {
     await context.close();

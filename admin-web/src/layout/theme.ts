@@ -11,4 +11,6 @@ export const consoleTheme: RaThemeOptions = {
     error: { main: '#c62828' },
     background: { default: '#f4f5fa' },
   },
+  // the spec's texts as written ('Make Admin', 'Add Tag'), not in capitals
+  typography: { ...defaultTheme.typography, button: { textTransform: 'none', fontWeight: 600 } },
 };

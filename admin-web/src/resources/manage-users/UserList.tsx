@@ -1,6 +1,6 @@
 import { ADMIN_PAGE_SIZE } from '@forum/contracts';
-import { Stack } from '@mui/material';
-import { DataTable, List, SearchInput } from 'react-admin';
+import { Card, CardActions, CardContent, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { DataTable, List, RecordContextProvider, SearchInput, useListContext } from 'react-admin';
 import { MakeAdminButton } from './MakeAdminButton';
 import { MembershipField } from './MembershipField';
 import { RoleField } from './RoleField';
@@ -13,8 +13,47 @@ const userFilters = [<SearchInput key="q" source="q" alwaysOn slotProps={{ htmlI
 
 const Column = DataTable.Col<UserRecord>;
 
-/** Spec §2 Manage Users (/admin/manage-users): search, the users 10 a page, 'Make Admin'. */
+/** The actions of a user's row or card. */
+function UserActions() {
+  return (
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+      <MakeAdminButton />
+      <UserHistoryLink />
+    </Stack>
+  );
+}
+
+/** On a phone, a card per user: name, email, role and membership, the actions. */
+function UserCards() {
+  const { data } = useListContext<UserRecord>();
+  return (
+    <Stack spacing={1.5} sx={{ p: 1 }}>
+      {(data ?? []).map((user) => (
+        <RecordContextProvider key={user.id} value={user}>
+          <Card variant="outlined" component="article" aria-label={user.name}>
+            <CardContent sx={{ pb: 1 }}>
+              <Typography sx={{ fontWeight: 600 }}>{user.name}</Typography>
+              <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                {user.email}
+              </Typography>
+              <Stack direction="row" spacing={1.5} sx={{ mt: 1, alignItems: 'center' }}>
+                <RoleField />
+                <MembershipField />
+              </Stack>
+            </CardContent>
+            <CardActions sx={{ px: 2, pb: 2 }}>
+              <UserActions />
+            </CardActions>
+          </Card>
+        </RecordContextProvider>
+      ))}
+    </Stack>
+  );
+}
+
+/** Spec §2 Manage Users (/admin/manage-users): search, the users 10 a page, 'Make Admin'; cards on a phone. */
 export function UserList() {
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
   return (
     <List
       exporter={false}
@@ -25,22 +64,23 @@ export function UserList() {
       sort={{ field: 'name', order: 'ASC' }}
       pagination={<UserPagination />}
     >
-      <DataTable bulkActionButtons={false} rowClick={false}>
-        <Column source="name" label="Name" />
-        <Column source="email" label="Email" />
-        <Column source="role" label="Role">
-          <RoleField />
-        </Column>
-        <Column source="isMember" label="Membership">
-          <MembershipField />
-        </Column>
-        <Column label="Actions" disableSort>
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-            <MakeAdminButton />
-            <UserHistoryLink />
-          </Stack>
-        </Column>
-      </DataTable>
+      {phone ? (
+        <UserCards />
+      ) : (
+        <DataTable bulkActionButtons={false} rowClick={false}>
+          <Column source="name" label="Name" />
+          <Column source="email" label="Email" />
+          <Column source="role" label="Role">
+            <RoleField />
+          </Column>
+          <Column source="isMember" label="Membership">
+            <MembershipField />
+          </Column>
+          <Column label="Actions" disableSort>
+            <UserActions />
+          </Column>
+        </DataTable>
+      )}
     </List>
   );
 }
