@@ -54,7 +54,8 @@ describe.skipIf(chromiumMissing)('operators in the admin console, in Chromium', 
     await tabTo(type);
     await page.keyboard.press('Enter');
     await page.getByRole('option', { name: 'Post deleted' }).waitFor();
-    await page.keyboard.press('End'); // the last type
+    await page.keyboard.press('End'); // the last type, projection rebuilds; the one before it
+    await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'Created the tag' }).count(), { timeout: 10_000 }).toBe(0);
     await deletion.waitFor();
@@ -110,5 +111,15 @@ describe.skipIf(chromiumMissing)('operators in the admin console, in Chromium', 
     await tags.getByText('Live', { exact: true }).waitFor();
     await expectAccessible('projections, rebuilt');
     await snapshot(page, 'admin-projections-rebuilt');
+
+    // ── the rebuild is a staff action: the admin asked for tags' build 2
+    await page.getByRole('menuitem', { name: 'Staff actions' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/audit');
+    await type.click();
+    await page.getByRole('option', { name: 'Projection rebuild' }).click();
+    const rebuild = page.getByRole('row').filter({ hasText: 'Started a rebuild of tags (tags v1 build 2)' });
+    await rebuild.waitFor();
+    await rebuild.getByText('Projection rebuild').waitFor();
+    expect(await rebuild.getByRole('link', { name: 'Forum Admin' }).count()).toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import { PostCreated, PostDeleted, type PostEvent } from './post.ts';
 import { TagCreated, TagDeleted, type TagEvent } from './tag.ts';
 import { AnnouncementPublished, type AnnouncementEvent } from './announcement.ts';
 import { ContactMessageReceived, type ContactEvent } from './contact.ts';
+import { ProjectionRebuildRequested, type OperationsEvent } from './operations.ts';
 import {
   AdminRoleGranted,
   AuthoredPostRemoved,
@@ -25,6 +26,7 @@ export * from './post.ts';
 export * from './tag.ts';
 export * from './announcement.ts';
 export * from './contact.ts';
+export * from './operations.ts';
 export * from './user.ts';
 
 /** Every event type of the forum, with the schema of its current version. */
@@ -49,7 +51,8 @@ export const eventDefinitions = {
   [CommentReported.type]: CommentReported,
   [UserWarned.type]: UserWarned,
   [WarningsRead.type]: WarningsRead,
+  [ProjectionRebuildRequested.type]: ProjectionRebuildRequested,
 } as const;
 
-export type ForumEvent = PostEvent | TagEvent | UserEvent | VoteEvent | CommentEvent | CommentReportEvent | NotificationEvent | AnnouncementEvent | ContactEvent;
+export type ForumEvent = PostEvent | TagEvent | UserEvent | VoteEvent | CommentEvent | CommentReportEvent | NotificationEvent | AnnouncementEvent | ContactEvent | OperationsEvent;
 export type ForumEventType = ForumEvent['type'];

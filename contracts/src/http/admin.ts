@@ -121,6 +121,7 @@ export const AUDIT_TYPES = [
   'CommentRemoved',
   'UserWarned',
   'PostDeleted',
+  'ProjectionRebuildRequested',
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 
@@ -180,7 +181,7 @@ export type AuditFilter = z.output<typeof AuditFilter>;
 export const AuditQuery = z.object({ ...auditFilterFields, page }).transform(auditSpan);
 export type AuditQuery = z.output<typeof AuditQuery>;
 
-export const AUDIT_TARGETS = ['user', 'post', 'comment', 'tag', 'announcement'] as const;
+export const AUDIT_TARGETS = ['user', 'post', 'comment', 'tag', 'announcement', 'projection'] as const;
 
 export const AuditEntry = z.object({
   _id: z.string(),

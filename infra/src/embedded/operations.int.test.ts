@@ -1,4 +1,4 @@
-import { HEADER_MIN_POSITION, positionToken, userStream, type PostsPage, type ProjectionStatus, type RebuildStarted } from '@forum/contracts';
+import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, positionToken, type AuditPage, userStream, type PostsPage, type ProjectionStatus, type RebuildStarted } from '@forum/contracts';
 import { postsProjection } from '@forum/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
@@ -54,6 +54,20 @@ describe('GET /api/admin/projections and POST /api/admin/projections/:name/rebui
     const switched = await waitFor(statusOf, (all) => all.some((s) => s.name === 'posts' && s.build === 2 && s.role === 'live'));
     expect(switched.filter((s) => s.name === 'posts')).toHaveLength(1); // the old build is gone
     expect(((await (await forum.api('/api/posts')).json()) as PostsPage).totalCount).toBe(before.totalCount);
+
+    // the request is a staff action: in the log as soon as its position is read, the admin its actor
+    const recorded = response.headers.get(HEADER_EVENT_POSITION);
+    expect(recorded).toMatch(/^\d+\.\d+$/);
+    const log = await forum.api('/api/admin/audit?type=ProjectionRebuildRequested', { token: admin, headers: { [HEADER_MIN_POSITION]: recorded! } });
+    expect(log.status).toBe(200);
+    expect(((await log.json()) as AuditPage).entries).toEqual([
+      expect.objectContaining({
+        type: 'ProjectionRebuildRequested',
+        actor: expect.objectContaining({ id: adminId }),
+        target: { type: 'projection', id: 'posts' },
+        summary: `Started a rebuild of posts (posts v${postsProjection.version} build 2)`,
+      }),
+    ]);
   });
 
   it('refuses visitors (401), users (403), unknown projections (404) and bad names (400)', async () => {
@@ -66,6 +80,9 @@ describe('GET /api/admin/projections and POST /api/admin/projections/:name/rebui
     expect(await unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
     expect((await forum.api(`/api/admin/projections/${'x'.repeat(64)}/rebuild`, { method: 'POST', token: admin })).status).toBe(400);
     expect((await statusOf()).every((s) => s.build <= 2)).toBe(true);
+    // nothing refused was recorded
+    const log = (await (await forum.api('/api/admin/audit?type=ProjectionRebuildRequested', { token: admin })).json()) as AuditPage;
+    expect(log.entries.every((entry) => entry.actor.id === adminId && entry.target.id === 'posts')).toBe(true);
   });
 
   it('shows a poison event: the projections that cannot read it halt with its position and error, the others go on, /readyz says so', { timeout: 60_000 }, async () => {

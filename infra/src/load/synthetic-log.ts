@@ -29,6 +29,7 @@ import {
   commentReportStream,
   commentStream,
   contactMessageStream,
+  projectionStream,
   eventDefinitions,
   notificationsStream,
   postStream,
@@ -87,6 +88,8 @@ const WORDS = (
 const FIRST = 'Ada Alan Grace Linus Margaret Dennis Barbara Ken Radia Tim Guido Bjarne Anders Brendan Yukihiro Rob Frances Edsger Donald Leslie Sophie Hedy Katherine Mary Ida'.split(' ');
 const LAST = 'Lovelace Turing Hopper Torvalds Hamilton Ritchie Liskov Thompson Perlman Berners-Lee Rossum Stroustrup Hejlsberg Eich Matsumoto Pike Allen Dijkstra Knuth Lamport Wilson Lamarr Johnson Jackson Rhodes'.split(' ');
 const SCHEMA_VERSIONS = Object.fromEntries(Object.values(eventDefinitions).map((d) => [d.type, d.schemaVersion])) as Record<ForumEventType, number>;
+/** Projections an operator rebuilds now and then (build 1 is the first start's). */
+const REBUILT = ['posts', 'users', 'comments', 'audit'];
 const TAG_NAMES = ['React', 'Node.js', 'TypeScript', 'PostgreSQL', 'DevOps', 'Career', 'Show and Tell', 'Help', 'Rust', 'Python', 'CSS', 'Security', 'Testing', 'Off-topic', 'Announcements', 'Mobile', 'Cloud', 'Databases', 'AI', 'General'];
 
 // ---------------------------------------------------------------------------
@@ -149,7 +152,8 @@ type Kind =
   | 'announce'
   | 'contact'
   | 'makeAdmin'
-  | 'tag';
+  | 'tag'
+  | 'rebuild';
 
 /**
  * Commands of each kind for about `events` events: per 1M about 10k users, 100k posts,
@@ -175,6 +179,7 @@ function plan(events: number, floors = true): Record<Kind, number> {
     contact: Math.round(events / 2000),
     makeAdmin: floor(events / 250_000, 2),
     tag: floor(events / 500_000, 1),
+    rebuild: floor(events / 1_000_000, 1),
   };
   const perCommand: Partial<Record<Kind, number>> = { post: 1.15, membership: 2, tag: 2, deletePost: 1.5 };
   const estimate = (Object.keys(counts) as Kind[]).reduce((sum, kind) => sum + counts[kind] * (perCommand[kind] ?? 1), 0);
@@ -232,6 +237,7 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
   const liveComments: Comment[] = [];
   const tags: Tag[] = [];
   let tagsVersion = 0;
+  const builds = new Map<string, number>();
   const reports = new Set<number>();
 
   const removeFrom = <T extends { slot: number }>(list: T[], item: T) => {
@@ -628,6 +634,21 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
         });
       }
       return command(pick(admins).id, [userAppend(user, [{ type: 'AdminRoleGranted', data: { userId: user.id, reason: 'admin', grantedAt: now() } }])]);
+    },
+    rebuild() {
+      // an admin in the console or the operator CLI asks for a projection rebuild
+      const name = pick(REBUILT);
+      const build = (builds.get(name) ?? 1) + 1;
+      builds.set(name, build);
+      const operator = rand() < 0.5 || admins.length === 0;
+      const append: Append = {
+        streamId: projectionStream(name),
+        version: build - 2,
+        events: [{ type: 'ProjectionRebuildRequested', data: { projection: name, version: 1, build, resumed: false, requestedAt: now() } }],
+      };
+      return operator
+        ? command('operator:root', [append], { correlationId: `forumctl-${clock}`, causationId: null, requestId: null })
+        : command(pick(admins).id, [append]);
     },
     tag() {
       // an admin retires a tag and creates another: posts keep the old text

@@ -1,10 +1,12 @@
 import {
+  AUDIT_TARGETS,
   AUDIT_TYPES,
   type AdminRoleGranted,
   type AnnouncementPublished,
   type AuditType,
   type CommentRemoved,
   type PostDeleted,
+  type ProjectionRebuildRequested,
   type ProfileUpdated,
   type TagCreated,
   type TagDeleted,
@@ -14,7 +16,7 @@ import {
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import type { Projection } from '../runner/projection.ts';
 
-type TargetType = 'user' | 'post' | 'comment' | 'tag' | 'announcement';
+type TargetType = (typeof AUDIT_TARGETS)[number];
 interface Entry {
   position: string;
   at: string;
@@ -78,6 +80,17 @@ function entryOf(event: RecordedEvent, nameOf: (userId: string) => string): Entr
       if (p.deletedBy === p.authorId) return null;
       return { ...base, type: 'PostDeleted', targetType: 'post', targetId: p.postId, summary: `Deleted a post by ${nameOf(p.authorId)}` };
     }
+    case 'ProjectionRebuildRequested': {
+      const r = event.data as ProjectionRebuildRequested['data'];
+      const build = `${r.projection} v${r.version} build ${r.build}`;
+      return {
+        ...base,
+        type: 'ProjectionRebuildRequested',
+        targetType: 'projection',
+        targetId: r.projection,
+        summary: r.resumed ? `Asked for a rebuild of ${r.projection}: joined ${build}, already under way` : `Started a rebuild of ${r.projection} (${build})`,
+      };
+    }
     default:
       return null;
   }
@@ -94,7 +107,8 @@ const AUDITED = new Set<string>(AUDIT_TYPES);
  */
 export const auditProjection: Projection = {
   name: 'audit',
-  version: 1,
+  // 2: projection rebuilds are staff actions
+  version: 2,
   // what it records, and the events that name the people it shows
   types: [...AUDIT_TYPES, 'UserRegistered', 'ProfileUpdated'],
   exposes: { audit_entries: 'entries', audit_people: 'people', audit_counters: 'counters' },

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { HEADER_MIN_POSITION, type Me, type PostsPage } from '@forum/contracts';
+import { HEADER_MIN_POSITION, type AuditPage, type Me, type PostsPage } from '@forum/contracts';
 import { createTestDatabase, startTestForum, type TestForum } from '@forum/infra/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runForumctl } from './forumctl.ts';
@@ -126,6 +126,15 @@ describe('forumctl', () => {
     expect(((await (await forum.api('/api/posts', { headers: { [HEADER_MIN_POSITION]: next.position } })).json()) as PostsPage).totalCount).toBe(before.totalCount + 1);
     expect((await ctl(['verify', 'posts', 'users'])).code).toBe(0);
     expect((await ctl(['rebuild'])).code).toBe(2);
+
+    // each request is in the staff action log, the operator its actor
+    const { token: admin } = await forum.demoAdmin();
+    const log = await forum.api('/api/admin/audit?type=ProjectionRebuildRequested', { token: admin, headers: { [HEADER_MIN_POSITION]: next.position } });
+    const operator = `operator:${os.userInfo().username}`;
+    expect(((await log.json()) as AuditPage).entries.map((e) => [e.actor.id, e.target.id, e.summary])).toEqual([
+      [operator, 'users', expect.stringMatching(/^Started a rebuild of users \(users v\d+ build \d+\)$/)],
+      [operator, 'posts', expect.stringMatching(/^Started a rebuild of posts \(posts v\d+ build \d+\)$/)],
+    ]);
   });
 
   it('status lists every projection with its checkpoint and lag', async () => {

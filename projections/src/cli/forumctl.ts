@@ -37,6 +37,11 @@ const USAGE = `forumctl <command>
   make-admin <email>                     make a registered user an admin (an event; the operator is the actor)
 `;
 
+/** The metadata of an operator's command: the operator is the actor; one correlation id per command. */
+function operatorMeta(operator: string) {
+  return { actorId: operator, now: new Date(), correlationId: `forumctl-${Date.now()}`, causationId: null, requestId: null };
+}
+
 /** Runs one forumctl command against the database; answers the process exit code. */
 export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -99,6 +104,8 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
         const db = createKnex(databaseUrl, { max: projections.length + 4 });
         const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: Math.min(projections.length + 2, 10) });
         const reporter = progressReporter(io.err, io.terminal ?? null);
+        const operator = `operator:${os.userInfo().username}`;
+        const commands = createForumCommands(store, { adminEmails: [] });
         try {
           await migrateCheckpoints(db);
           const outcome = await rebuildProjections({
@@ -106,7 +113,11 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
             connectionString: databaseUrl,
             store,
             projections,
-            requestedBy: `operator:${os.userInfo().username}`,
+            requestedBy: operator,
+            // each request is recorded for the staff action log, the operator its actor
+            onRequested: async ({ build, resumed }) => {
+              await commands.recordRebuildRequest('operator', { projection: build.name, version: build.version, build: build.build, resumed }, operatorMeta(operator));
+            },
             logger: createLogger('forumctl', process.env.LOG_LEVEL || 'silent'),
             onProgress: (progress) => reporter.update(progress),
             interrupted: io.interrupted?.(),
@@ -214,13 +225,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
         const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 1 });
         try {
           const operator = `operator:${os.userInfo().username}`;
-          const executed = await createForumCommands(store, { adminEmails: [] }).grantAdmin(streamId.slice('user-'.length), 'operator', {
-            actorId: operator,
-            now: new Date(),
-            correlationId: `forumctl-${Date.now()}`,
-            causationId: null,
-            requestId: null,
-          });
+          const executed = await createForumCommands(store, { adminEmails: [] }).grantAdmin(streamId.slice('user-'.length), 'operator', operatorMeta(operator));
           io.out(executed.answer.position ? `${email} is now an admin (event at ${executed.answer.position}, actor ${operator})\n` : `${email} was an admin already\n`);
           return 0;
         } finally {

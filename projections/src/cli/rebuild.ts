@@ -1,7 +1,7 @@
 import type { EventStore } from '@forum/command-service/eventstore';
 import type { Knex, Logger } from '@forum/platform';
 import cliProgress from 'cli-progress';
-import { buildLabel, notifyRunners, readCheckpoints, requestRebuild, type BuildKey, type CheckpointRow } from '../runner/checkpoints.ts';
+import { buildLabel, notifyRunners, readCheckpoints, requestRebuild, type BuildKey, type CheckpointRow, type RebuildRequest } from '../runner/checkpoints.ts';
 import type { Projection } from '../runner/projection.ts';
 import { createProjectionRunner } from '../runner/runner.ts';
 
@@ -27,6 +27,8 @@ export interface RebuildOptions {
   /** Resolves when the caller wants to stop (Ctrl-C): the builds stay where they are and resume next time. */
   interrupted?: Promise<void>;
   buildBatchSize?: number;
+  /** Called with each build once it is requested (forumctl records the request in the event log). */
+  onRequested?: (request: RebuildRequest) => Promise<void>;
 }
 
 export type RebuildOutcome = { interrupted: boolean; failed: RebuildProgress[]; progress: RebuildProgress[]; seconds: number };
@@ -54,7 +56,11 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
   // The builds are asked for quietly and taken by this process's runner at once, before other
   // runners hear of them (or poll): one process then replays the log once for all of them
   const requests = [];
-  for (const projection of options.projections) requests.push(await requestRebuild(db, projection, options.requestedBy, { notify: false }));
+  for (const projection of options.projections) {
+    const request = await requestRebuild(db, projection, options.requestedBy, { notify: false });
+    requests.push(request);
+    await options.onRequested?.(request);
+  }
   await runner.sync();
   await notifyRunners(db, 'build:requested');
   let interrupted = false;

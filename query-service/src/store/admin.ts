@@ -1,4 +1,4 @@
-import { ADMIN_PAGE_SIZE, UNPAGED_LIST_MAX, type AuditType } from '@forum/contracts';
+import { ADMIN_PAGE_SIZE, UNPAGED_LIST_MAX, type AuditEntry, type AuditType } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { projectionStatus } from '@forum/projections';
 import type { UserRow } from './users.ts';
@@ -35,7 +35,7 @@ export interface AuditRow {
   actor_name: string | null;
   actor_email: string | null;
   type: AuditType;
-  target_type: 'user' | 'post' | 'comment' | 'tag' | 'announcement';
+  target_type: AuditEntry['target']['type'];
   target_id: string;
   summary: string;
 }

@@ -9,6 +9,7 @@ export const AUDIT_TYPE_LABELS: Record<AuditType, string> = {
   CommentRemoved: 'Comment removed',
   UserWarned: 'User warned',
   PostDeleted: 'Post deleted',
+  ProjectionRebuildRequested: 'Projection rebuild',
 };
 
 /** The type filter's choices, in the contracts' order. */

@@ -8,6 +8,7 @@ import type { CommandMeta } from '../command.ts';
 import { decide as decideContact } from '../contact/decide.ts';
 import { contactMessageStream, evolve as evolveContact, initialContactMessageState } from '../contact/contact.ts';
 import { execute, load, positionOf, type Executed, type Idempotency } from '../handle.ts';
+import { evolve as evolveProjection, initialProjectionState, projectionStream, recordRebuild } from '../operations/projection.ts';
 import { decide as decideTag } from '../tag/decide.ts';
 import { evolve as evolveTags, initialTagsState, TAGS_STREAM } from '../tag/tag.ts';
 import { decide as decideUser } from '../user/decide.ts';
@@ -139,6 +140,33 @@ export function createAdminCommands(store: EventStore, actors: Actors) {
         },
         idempotency,
       );
+    },
+
+    /**
+     * Records a projection rebuild the runner accepted (POST /api/admin/projections/:name/rebuild
+     * after its request, or `forumctl rebuild` with `who` 'operator' and the operator in `meta`), for
+     * the staff action log. An admin is checked like every admin action; the route checks first too,
+     * so that a non-admin starts nothing.
+     */
+    recordRebuildRequest(
+      who: Identity | 'operator',
+      build: { projection: string; version: number; build: number; resumed: boolean },
+      meta: CommandMeta,
+    ): Promise<Executed<Accepted>> {
+      return execute(store, async () => {
+        const [actor, projection] = await Promise.all([
+          who === 'operator' ? null : actors.load(who, meta),
+          load(store, projectionStream(build.projection), evolveProjection, initialProjectionState),
+        ]);
+        if (actor) requireAdmin(actor);
+        return {
+          appends: [
+            ...(actor && who !== 'operator' ? actors.append(who, actor, [], meta) : []),
+            ...appendTo(projectionStream(build.projection), projection, recordRebuild(build, meta), meta),
+          ],
+          answer: acceptedAs(build.projection),
+        };
+      });
     },
 
     /**
