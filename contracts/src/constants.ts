@@ -27,6 +27,12 @@ export const WARNING_REASON_MAX = 500;
 /** What a warning says when the admin gives no reason (the spec's Warn User sends none). */
 export const DEFAULT_WARNING_REASON = 'A moderator has warned you about content that breaks the community rules.';
 export const SEARCH_QUERY_MAX = 200;
+/**
+ * Full-text search (`?q=`) ranks the newest SEARCH_MATCH_CAP matches at most: its total is exact
+ * up to this many and 'more than SEARCH_MATCH_CAP' above (`totalCountCapped`), so a common word
+ * costs what a rare one does.
+ */
+export const SEARCH_MATCH_CAP = 1000;
 /** The spec's unpaged calls (`/posts/search?tag=` without `page`, the reported comments) answer at most this many rows. */
 export const UNPAGED_LIST_MAX = 100;
 

@@ -18,6 +18,10 @@ export const ErrorCode = {
   ILLEGAL_VOTE_TRANSITION: 'ILLEGAL_VOTE_TRANSITION',
   ALREADY_REPORTED: 'ALREADY_REPORTED',
   TAG_EXISTS: 'TAG_EXISTS',
+  /** A read ran out of time (statement timeout): try again. */
+  READ_TIMEOUT: 'READ_TIMEOUT',
+  /** Too many reads of one kind at once (e.g. searches): try again shortly (Retry-After). */
+  BUSY: 'BUSY',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});
 

@@ -2,6 +2,8 @@ import type { ErrorBody } from '@forum/contracts';
 import { ErrorCode } from '@forum/contracts';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { AppError } from './errors.ts';
+import { BusyError } from './bulkhead.ts';
+import { isQueryCanceled, ReadTimeoutError } from './read-db.ts';
 import type { Logger } from './logger.ts';
 
 /** An Express app with the settings every service shares. */
@@ -27,7 +29,9 @@ export const notFoundHandler: RequestHandler = (_req, res) => {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     if (res.headersSent) return;
+    if (isQueryCanceled(error)) error = new ReadTimeoutError();
     if (error instanceof AppError) {
+      if (error instanceof ReadTimeoutError || error instanceof BusyError) res.set('Retry-After', '1');
       res.status(error.status).json(errorBody(error.code, error.message, error.details));
       return;
     }

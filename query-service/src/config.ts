@@ -1,5 +1,30 @@
-import { DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
+import { createReadKnex, DatabaseUrl, LogLevel, oidcSettings, Port, type Knex } from '@forum/platform';
 import { z } from 'zod';
+
+/** The read side's settings: the same in the query-service and in the embedded forum. */
+export const readSettings = {
+  MIN_POSITION_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
+  READY_MAX_LAG: z.coerce.number().int().min(0).default(10_000),
+  /** Connections of the read pool. */
+  READ_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(16),
+  /** Every read statement's time limit (PostgreSQL's statement_timeout); past it the read answers 503 READ_TIMEOUT. */
+  READ_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
+  /** Full-text searches running at once (more wait, up to SEARCH_QUEUE, then 503 BUSY); keep it well under READ_POOL_SIZE. */
+  SEARCH_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  SEARCH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
+};
+type ReadSettings = { [K in keyof typeof readSettings]: z.infer<(typeof readSettings)[K]> };
+
+/** The read pool of the settings. */
+export const createReadDb = (databaseUrl: string, settings: ReadSettings): Knex =>
+  createReadKnex(databaseUrl, { max: settings.READ_POOL_SIZE, statementTimeoutMs: settings.READ_STATEMENT_TIMEOUT_MS });
+
+/** What createQueryApp takes of the settings. */
+export const readLimits = (settings: ReadSettings) => ({
+  maxWaitMs: settings.MIN_POSITION_WAIT_MS,
+  maxLag: settings.READY_MAX_LAG,
+  search: { concurrency: settings.SEARCH_CONCURRENCY, queue: settings.SEARCH_QUEUE, maxWaitMs: settings.READ_STATEMENT_TIMEOUT_MS },
+});
 
 export const QueryServiceConfig = z.object({
   PORT: Port.default(3002),
@@ -8,7 +33,6 @@ export const QueryServiceConfig = z.object({
   LOG_LEVEL: LogLevel,
   /** Where the command-service answers, for registering a subject's first authenticated request. */
   COMMAND_SERVICE_URL: z.string().url().default('http://127.0.0.1:3001'),
-  MIN_POSITION_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
-  READY_MAX_LAG: z.coerce.number().int().min(0).default(10_000),
+  ...readSettings,
 });
 export type QueryServiceConfig = z.infer<typeof QueryServiceConfig>;

@@ -1,14 +1,14 @@
 /** query-service on its own (the distributed layout), against DATABASE_URL. */
-import { createKnex, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
+import { createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
 import { openStreamReader } from '@forum/projections';
-import { QueryServiceConfig } from './config.ts';
+import { createReadDb, QueryServiceConfig, readLimits } from './config.ts';
 import { createQueryApp } from './http/app.ts';
 import { CheckpointWatcher } from './store/checkpoint-watcher.ts';
 import { httpRegistrar } from './http/viewer.ts';
 
 const config = loadConfig(QueryServiceConfig);
 const logger = createLogger('query-service', config.LOG_LEVEL);
-const db = createKnex(config.DATABASE_URL, { max: 20 });
+const db = createReadDb(config.DATABASE_URL, config);
 const watcher = new CheckpointWatcher(config.DATABASE_URL, logger);
 await watcher.start();
 // the admins' history of a user or a post reads its stream from the event store
@@ -20,8 +20,7 @@ const app = createQueryApp({
   verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
   registrar: httpRegistrar(config.COMMAND_SERVICE_URL),
   logger,
-  maxWaitMs: config.MIN_POSITION_WAIT_MS,
-  maxLag: config.READY_MAX_LAG,
+  ...readLimits(config),
 });
 const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'query-service listening'));
 

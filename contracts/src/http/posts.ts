@@ -45,6 +45,14 @@ export const PostsPage = z.object({ posts: z.array(PostListItem), totalCount: z.
 export type PostsPage = z.infer<typeof PostsPage>;
 
 /**
+ * GET /api/posts/search with `q`: a page of the best-ranked among the newest SEARCH_MATCH_CAP
+ * matches. `totalCountCapped` true: more than `totalCount` (= SEARCH_MATCH_CAP) posts match, and
+ * the pages cover those; false: `totalCount` is exact.
+ */
+export const SearchPage = PostsPage.extend({ totalCountCapped: z.boolean() });
+export type SearchPage = z.infer<typeof SearchPage>;
+
+/**
  * GET /api/posts/:id. authorEmail is present only for the author and admins;
  * myVote, the caller's own vote, only when a token is sent.
  */

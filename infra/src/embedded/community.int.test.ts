@@ -569,10 +569,10 @@ describe('search: GET /api/posts/search', () => {
     expect(phrase.posts.map((p) => p._id)).toEqual([inTitle.id]);
     // English stemming: "spice" finds "spices"
     expect((await json<PostsPage>(forum.api('/api/posts/search?q=spice'))).posts.map((p) => p._id)).toEqual([inTitle.id]);
-    expect(await json(forum.api('/api/posts/search?q=qwertyuiopasdf'))).toEqual({ posts: [], totalCount: 0 });
-    expect(await json(forum.api('/api/posts/search?q=zanzibar&page=2'))).toEqual({ posts: [], totalCount: 3 });
+    expect(await json(forum.api('/api/posts/search?q=qwertyuiopasdf'))).toEqual({ posts: [], totalCount: 0, totalCountCapped: false });
+    expect(await json(forum.api('/api/posts/search?q=zanzibar&page=2'))).toEqual({ posts: [], totalCount: 3, totalCountCapped: false });
     // combined with a tag
-    expect(await json(forum.api('/api/posts/search?q=zanzibar&tag=react'))).toEqual({ posts: [], totalCount: 0 });
+    expect(await json(forum.api('/api/posts/search?q=zanzibar&tag=react'))).toEqual({ posts: [], totalCount: 0, totalCountCapped: false });
   });
 
   it('answers 400 without tag or q, with an empty one, or with a bad page', async () => {

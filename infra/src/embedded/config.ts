@@ -1,5 +1,6 @@
 import { paymentSettings } from '@forum/command-service';
 import { adminEmails, DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
+import { readSettings } from '@forum/query-service';
 import { z } from 'zod';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -30,8 +31,7 @@ export const EmbeddedConfig = z.object({
   /** Demo accounts, tags and posts on first start (embedded realm only). */
   DEMO_DATA: flag.default(true),
   LOG_LEVEL: LogLevel,
-  MIN_POSITION_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
-  READY_MAX_LAG: z.coerce.number().int().min(0).default(10_000),
+  ...readSettings,
   /** The built web apps the gateway serves (default: each workspace's dist/), e.g. a build of a branch beside the usual one. */
   FORUM_WEB_DIR: z.string().min(1).optional(),
   ADMIN_WEB_DIR: z.string().min(1).optional(),

@@ -5,7 +5,7 @@ import { createCommandApp, createForumCommands, identityOf, paymentProviderFrom,
 import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
 import { createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
-import { CheckpointWatcher, createQueryApp } from '@forum/query-service';
+import { CheckpointWatcher, createQueryApp, createReadDb, readLimits } from '@forum/query-service';
 import { createIdentityRealm, type IdentityRealm } from '../identity/index.ts';
 import type { EmbeddedConfig } from './config.ts';
 import { createGateway } from './gateway.ts';
@@ -54,6 +54,9 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     stack.push(() => store.close());
     const db = createKnex(databaseUrl, { max: 20 });
     stack.push(() => db.destroy());
+    // the read side's own pool: its statements have a time limit the projections' must not have
+    const readDb = createReadDb(databaseUrl, config);
+    stack.push(() => readDb.destroy());
 
     const runner = createProjectionRunner({ db, connectionString: databaseUrl, store, projections: allProjections, logger: logger.child({ service: 'projections' }) });
     await runner.start();
@@ -107,7 +110,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       clock: () => new Date(),
     });
     const query = createQueryApp({
-      db,
+      db: readDb,
       events: store,
       watcher,
       verifyToken,
@@ -116,8 +119,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
         (await commands.registerUser(identityOf(principal), { actorId: principal.subject, now: new Date(), correlationId, causationId: requestId, requestId })).answer
           .position ?? null,
       logger: logger.child({ service: 'query-service' }),
-      maxWaitMs: config.MIN_POSITION_WAIT_MS,
-      maxLag: config.READY_MAX_LAG,
+      ...readLimits(config),
     });
     gateway = createGateway({
       command,

@@ -9,6 +9,8 @@ import {
   type Knex,
   type Logger,
   type TokenVerifier,
+  bulkhead,
+  cancelWhenClientLeaves,
 } from '@forum/platform';
 import { projectionsCheck, type StreamReader } from '@forum/projections';
 import type { Express } from 'express';
@@ -38,12 +40,16 @@ export interface QueryAppDeps {
   readonly maxWaitMs: number;
   /** Readiness fails when a live projection is further behind than this many events. */
   readonly maxLag: number;
+  /** The full-text search's bulkhead: how many run at once, how many may wait, and how long. */
+  readonly search: { readonly concurrency: number; readonly queue: number; readonly maxWaitMs: number };
 }
+
 
 /** The read side of /api: GET and HEAD, from the read models (and, for the admins' history, one stream of the log). */
 export function createQueryApp(deps: QueryAppDeps): Express {
   const app = createHttpApp();
   app.use(requestLogger(deps.logger));
+  app.use(cancelWhenClientLeaves);
   app.use(
     healthRoutes({
       database: () => databaseCheck(deps.db),
@@ -59,7 +65,7 @@ export function createQueryApp(deps: QueryAppDeps): Express {
     viewer(users, deps.registrar, deps.watcher, deps.maxWaitMs),
     meRoutes(),
     // before postRoutes: /posts/search is not a post id
-    communityRoutes(createCommunityStore(deps.db)),
+    communityRoutes(createCommunityStore(deps.db), bulkhead({ what: 'searches', ...deps.search })),
     postRoutes(createPostsStore(deps.db), users),
     tagRoutes(createTagsStore(deps.db)),
     adminRoutes(createAdminStore(deps.db), users, deps.events),

@@ -6,13 +6,14 @@ import {
   type NotificationItem,
   type Notifications,
   type PostsPage,
+  type SearchPage,
   type ReportedComment,
   type TopVotedUser,
   type UserProfile,
   UNPAGED_LIST_MAX,
 } from '@forum/contracts';
 import { NotFoundError, parseInput } from '@forum/platform';
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { CommentRow, CommunityStore, NotificationRow, ReportRow } from '../store/community.ts';
 import type { UserRow } from '../store/users.ts';
 import { listItem } from './posts.ts';
@@ -53,7 +54,8 @@ const notification = (row: NotificationRow): NotificationItem => ({
 });
 
 /** Comments, reported comments, notifications, the leaderboard, profiles and post search. */
-export function communityRoutes(community: CommunityStore): Router {
+/** `searches`: the full-text search's bulkhead (see createQueryApp). */
+export function communityRoutes(community: CommunityStore, searches: RequestHandler): Router {
   const router = Router();
 
   /**
@@ -62,7 +64,8 @@ export function communityRoutes(community: CommunityStore): Router {
    * full count in X-Total-Count); with `page` or `q` the answer is the home
    * page's `{posts, totalCount}`, 5 a page.
    */
-  router.get('/posts/search', async (req, res) => {
+  // full-text searches take their turn in the bulkhead; the spec's search by tag does not
+  router.get('/posts/search', (req, res, next) => (req.query.q === undefined ? next() : searches(req, res, next)), async (req, res) => {
     const { tag, q, page } = parseInput(SearchPostsQuery, req.query);
     if (q === undefined) {
       const { rows, total } = await community.byTag(tag!, page ?? null);
@@ -75,8 +78,8 @@ export function communityRoutes(community: CommunityStore): Router {
       res.json(body);
       return;
     }
-    const { rows, total } = await community.fullText(q, tag ?? null, page ?? 1);
-    const body: PostsPage = { posts: rows.map(listItem), totalCount: total };
+    const { rows, total, capped } = await community.fullText(q, tag ?? null, page ?? 1);
+    const body: SearchPage = { posts: rows.map(listItem), totalCount: total, totalCountCapped: capped };
     res.json(body);
   });
 

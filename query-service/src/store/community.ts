@@ -1,4 +1,4 @@
-import { LEADERBOARD_SIZE, PAGE_SIZE, RECENT_POSTS, UNPAGED_LIST_MAX, type ReportFeedback } from '@forum/contracts';
+import { LEADERBOARD_SIZE, PAGE_SIZE, RECENT_POSTS, SEARCH_MATCH_CAP, UNPAGED_LIST_MAX, type ReportFeedback } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { LIST_COLUMNS, type PostRow } from './posts.ts';
 import type { UserRow } from './users.ts';
@@ -145,27 +145,40 @@ export function createCommunityStore(db: Knex) {
     },
 
     /**
-     * Full-text search over title (ranked higher) and description, in
-     * web-search syntax, optionally within a tag; best match first, then newest.
-     * The total counts the matches (ranking needs them all anyway).
+     * Full-text search over title (ranked higher) and description, in web-search syntax,
+     * optionally within a tag. Bounded whatever the words: the candidates are the newest
+     * SEARCH_MATCH_CAP matches (through the search index, or the newest-first index for a word
+     * in half the posts, as the planner finds cheaper), ranked best match first, then newest.
+     * The total is exact up to the cap; `capped` says more match.
      */
-    async fullText(q: string, tag: string | null, page: number): Promise<{ rows: ListRow[]; total: number }> {
-      const tagFilter = tag === null ? '' : 'AND tag_keys @> ARRAY[lower(?)]::text[]';
-      const bindings: Knex.RawBinding[] = [q, ...(tag === null ? [] : [tag]), PAGE_SIZE, (page - 1) * PAGE_SIZE];
+    async fullText(q: string, tag: string | null, page: number): Promise<{ rows: ListRow[]; total: number; capped: boolean }> {
+      const tagFilter = tag === null ? '' : 'AND p.tag_keys @> ARRAY[lower(?)]::text[]';
+      const bindings: Knex.RawBinding[] = [q, ...(tag === null ? [] : [tag]), SEARCH_MATCH_CAP + 1, SEARCH_MATCH_CAP, PAGE_SIZE, (page - 1) * PAGE_SIZE];
       const { rows } = await db.raw<{ rows: (ListRow & { total: number; rank: number | null })[] }>(
-        `WITH matches AS (
-           SELECT id, created_at, ts_rank(search, query) AS rank
-           FROM read.posts, websearch_to_tsquery('english', ?) AS query
-           WHERE search @@ query ${tagFilter}
+        `WITH query AS (SELECT websearch_to_tsquery('english', ?) AS q),
+         candidates AS MATERIALIZED (
+           SELECT p.id, p.created_at FROM read.posts p, query
+           WHERE p.search @@ query.q ${tagFilter}
+           ORDER BY p.created_at DESC, p.id DESC LIMIT ?
          ),
-         hits AS (SELECT id, rank FROM matches ORDER BY rank DESC, created_at DESC, id DESC LIMIT ? OFFSET ?)
-         SELECT (SELECT count(*) FROM matches)::integer AS total, h.rank, p.*
+         ranked AS (
+           SELECT c.id, c.created_at, ts_rank(p.search, query.q) AS rank
+           FROM (SELECT id, created_at FROM candidates ORDER BY created_at DESC, id DESC LIMIT ?) c
+           JOIN read.posts p ON p.id = c.id, query
+         ),
+         hits AS (SELECT id, rank, created_at FROM ranked ORDER BY rank DESC, created_at DESC, id DESC LIMIT ? OFFSET ?)
+         SELECT (SELECT count(*) FROM candidates)::integer AS total, h.rank, p.*
          FROM (SELECT 1) one
          LEFT JOIN (hits h JOIN LATERAL (SELECT ${LIST_COLUMNS} FROM read.posts WHERE id = h.id) p ON true) ON true
          ORDER BY h.rank DESC, p.created_at DESC, p.id DESC`,
         bindings,
       );
-      return { rows: rows.filter((row) => row.id !== null).map(({ total: _, rank: __, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
+      const matches = Number(rows[0]?.total ?? 0);
+      return {
+        rows: rows.filter((row) => row.id !== null).map(({ total: _, rank: __, ...row }) => row),
+        total: Math.min(matches, SEARCH_MATCH_CAP),
+        capped: matches > SEARCH_MATCH_CAP,
+      };
     },
   };
 }

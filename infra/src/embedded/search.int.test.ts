@@ -1,0 +1,110 @@
+import { ErrorCode, PAGE_SIZE, SEARCH_MATCH_CAP, type PostsPage, type SearchPage } from '@forum/contracts';
+import { createKnex, type Knex } from '@forum/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSyntheticLog } from '../load/synthetic-log.ts';
+import { createTestDatabase } from '../testing/database.ts';
+import { startTestForum, type TestForum } from '../testing/forum.ts';
+import { waitFor } from '../testing/wait.ts';
+
+/**
+ * Full-text search that cannot hurt the forum: bounded candidates whatever the words, an exact
+ * total up to SEARCH_MATCH_CAP and 'more than' above it, and a bulkhead that keeps a flood of
+ * searches from taking the read pool. A synthetic log of a few thousand posts: its common words
+ * are in a third of them, as in a real forum.
+ */
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let forum: TestForum;
+let db: Knex;
+const SEARCH_CONCURRENCY = 2;
+
+beforeAll(async () => {
+  database = await createTestDatabase('search');
+  await loadSyntheticLog(database.url, { events: 40_000, seed: 7 });
+  forum = await startTestForum({ DATABASE_URL: database.url, DEMO_DATA: 'false', SEARCH_CONCURRENCY: String(SEARCH_CONCURRENCY), SEARCH_QUEUE: '4' });
+  db = createKnex(database.url, { max: 2 });
+  // the first build of the read models, over the whole log
+  await waitFor(async () => (await forum.api('/readyz')).status, (status) => status === 200, 120_000, 200);
+}, 180_000);
+afterAll(async () => {
+  await db?.destroy();
+  await forum?.stop();
+  await database?.drop();
+});
+
+const search = async (query: string) => {
+  const response = await forum.api(`/api/posts/search?${query}`);
+  expect(response.status, query).toBe(200);
+  return (await response.json()) as SearchPage;
+};
+
+/** The posts matching `q`, newest first, as the read model has them. */
+const matching = async (q: string) =>
+  (
+    await db.raw<{ rows: { id: string }[] }>(
+      `SELECT id FROM read.posts WHERE search @@ websearch_to_tsquery('english', ?) ORDER BY created_at DESC, id DESC`,
+      [q],
+    )
+  ).rows.map((row) => row.id);
+
+describe('GET /api/posts/search?q=', () => {
+  it(`ranks the newest ${SEARCH_MATCH_CAP} matches of a common word, and says more match`, async () => {
+    const all = await matching('database');
+    expect(all.length).toBeGreaterThan(SEARCH_MATCH_CAP); // the log makes it common
+    const newest = new Set(all.slice(0, SEARCH_MATCH_CAP));
+
+    const first = await search('q=database');
+    expect(first).toMatchObject({ totalCount: SEARCH_MATCH_CAP, totalCountCapped: true });
+    expect(first.posts).toHaveLength(PAGE_SIZE);
+    expect(first.posts.every((post) => newest.has(post._id))).toBe(true);
+    const lastPage = SEARCH_MATCH_CAP / PAGE_SIZE;
+    const last = await search(`q=database&page=${lastPage}`);
+    expect(last.posts).toHaveLength(PAGE_SIZE);
+    expect(last.posts.every((post) => newest.has(post._id))).toBe(true);
+    expect((await search(`q=database&page=${lastPage + 1}`)).posts).toEqual([]);
+  });
+
+  it('gives a rarer search every match, once, with its exact total', async () => {
+    const q = 'kubernetes android -mobile';
+    const all = await matching(q);
+    expect(all.length).toBeGreaterThan(PAGE_SIZE);
+    expect(all.length).toBeLessThanOrEqual(SEARCH_MATCH_CAP);
+    const pages: string[] = [];
+    for (let page = 1; page <= Math.ceil(all.length / PAGE_SIZE); page++) {
+      const answer = await search(`q=${encodeURIComponent(q)}&page=${page}`);
+      expect(answer).toMatchObject({ totalCount: all.length, totalCountCapped: false });
+      pages.push(...answer.posts.map((post) => post._id));
+    }
+    expect(pages.toSorted()).toEqual(all.toSorted());
+  });
+
+  it('keeps a flood of searches to its bulkhead: the home page and a post answer meanwhile, the excess is told to retry', async () => {
+    const words = ['database', 'index', 'query', 'cache', 'deploy', 'build', 'test', 'release', 'version', 'feature', 'design', 'review'];
+    let most = 0;
+    let flooding = true;
+    const watching = (async () => {
+      while (flooding) {
+        const { rows } = await db.raw<{ rows: { n: number }[] }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'forum-read' AND state = 'active' AND query LIKE '%websearch_to_tsquery%'`,
+        );
+        most = Math.max(most, rows[0]!.n);
+      }
+    })();
+    const flood = Array.from({ length: 120 }, (_, i) => forum.api(`/api/posts/search?q=${words[i % words.length]}%20${words[(i * 7) % words.length]}&page=${1 + (i % 9)}`));
+    const home = await forum.api('/api/posts');
+    expect(home.status).toBe(200);
+    const { posts } = (await home.json()) as PostsPage;
+    expect((await forum.api(`/api/posts/${posts[0]!._id}`)).status).toBe(200);
+
+    const answers = await Promise.all(flood);
+    flooding = false;
+    await watching;
+    const refused = answers.filter((answer) => answer.status === 503);
+    expect(answers.every((answer) => answer.status === 200 || answer.status === 503)).toBe(true);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]!.headers.get('Retry-After')).toBe('1');
+    expect(((await refused[0]!.json()) as { error: { code: string } }).error.code).toBe(ErrorCode.BUSY);
+    expect(most).toBeLessThanOrEqual(SEARCH_CONCURRENCY);
+    // the spec's search by tag is not a full-text search: it does not wait for the bulkhead
+    expect((await forum.api('/api/posts/search?tag=react')).status).toBe(200);
+  });
+});
