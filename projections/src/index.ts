@@ -14,6 +14,7 @@ export * from './runner/projection.ts';
 export * from './runner/runner.ts';
 export * from './runner/status.ts';
 export * from './history.ts';
+export { pageThroughBlocks, PAGE_BLOCK, type PostList } from './posts/pages.ts';
 export { postsProjection, tagsProjection, usersProjection };
 export { announcementsProjection, auditProjection, contactProjection };
 export { commentsProjection, notificationsProjection };

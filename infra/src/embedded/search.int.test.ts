@@ -108,3 +108,32 @@ describe('GET /api/posts/search?q=', () => {
     expect((await forum.api('/api/posts/search?tag=react')).status).toBe(200);
   });
 });
+
+describe('deep pages', () => {
+  it('are the pages OFFSET gives, through the page anchors or, while a replay has them out of date, without', async () => {
+    const total = ((await (await forum.api('/api/posts')).json()) as PostsPage).totalCount;
+    const deep = Math.ceil(total / PAGE_SIZE / 2);
+    const cases = [`sort=newest&page=${deep}`, `sort=popularity&page=${deep}`, `page=${Math.ceil(total / PAGE_SIZE)}`];
+    const read = async () => Promise.all(cases.map(async (query) => ((await (await forum.api(`/api/posts?${query}`)).json()) as PostsPage)));
+    const anchored = await read();
+    const order = { newest: 'created_at DESC, id DESC', popularity: 'score DESC, created_at DESC, id DESC' };
+    for (const [i, query] of cases.entries()) {
+      const page = Number(new URLSearchParams(query).get('page'));
+      const sort = (new URLSearchParams(query).get('sort') ?? 'newest') as keyof typeof order;
+      const { rows } = await db.raw<{ rows: { id: string }[] }>(`SELECT id FROM read.posts ORDER BY ${order[sort]} LIMIT ? OFFSET ?`, [PAGE_SIZE, (page - 1) * PAGE_SIZE]);
+      expect(anchored[i]!.posts.map((p) => p._id), query).toEqual(rows.map((r) => r.id));
+      expect(anchored[i]!.totalCount).toBe(total);
+      expect(anchored[i]!.posts.length).toBeGreaterThan(0);
+    }
+    const tag = ((await (await forum.api('/api/tags')).json()) as { name: string }[])[0]!.name;
+    const tagged = ((await (await forum.api(`/api/posts/search?tag=${encodeURIComponent(tag)}&page=3`)).json()) as PostsPage);
+    await db.raw('UPDATE read.post_page_settings SET valid = false');
+    try {
+      expect(await read()).toEqual(anchored);
+      expect(await (await forum.api(`/api/posts/search?tag=${encodeURIComponent(tag)}&page=3`)).json()).toEqual(tagged);
+    } finally {
+      await db.raw('UPDATE read.post_page_settings SET valid = true');
+    }
+  });
+});
+

@@ -22,6 +22,7 @@ import {
 } from '../profile-changes.ts';
 import { logRelation, type Projection } from '../runner/projection.ts';
 import { extendSpans, REPLAY_SPANS_TABLE, takeSpan } from '../staged-spans.ts';
+import { PAGE_BLOCKS_MIGRATION, pageBlockProblems, rebuildPageBlocks } from './pages.ts';
 
 /**
  * Posts as the home page, the post page, the searches, the leaderboard and the
@@ -60,12 +61,14 @@ import { extendSpans, REPLAY_SPANS_TABLE, takeSpan } from '../staged-spans.ts';
  */
 export const postsProjection: Projection = {
   name: 'posts',
-  version: 6,
+  // 7: page anchors (pages.ts)
+  version: 7,
   types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated'],
   exposes: {
     // a post's vector is unique to it: a read that takes no `search` leaves the join out
     posts: { select: 'SELECT p.*, s.search FROM posts p LEFT JOIN post_search s ON s.id = p.id', tables: ['posts', 'post_search'] },
-    post_counters: 'counters', post_votes: 'votes', author_stats: 'author_stats', post_tag_counters: 'tag_counters' },
+    post_counters: 'counters', post_votes: 'votes', author_stats: 'author_stats', post_tag_counters: 'tag_counters',
+    post_page_blocks: 'page_blocks', post_page_settings: 'page_settings' },
   async migrate(trx) {
     await trx.raw(`
       CREATE TABLE IF NOT EXISTS posts (
@@ -130,7 +133,10 @@ export const postsProjection: Projection = {
       ${REPLAY_SPANS_TABLE};
       ${REPLAY_PROFILES_TABLE};
     `);
+    await trx.raw(PAGE_BLOCKS_MIGRATION);
   },
+  afterReplay: rebuildPageBlocks,
+  derived: { views: ['post_page_blocks', 'post_page_settings'], problems: pageBlockProblems },
   // A vote rewrites its post's entry in each of these (the score changes): nothing else is indexed
   indexes: {
     posts: [

@@ -53,6 +53,18 @@ export interface Projection {
    * each in its own transaction. A step may read the staged ranges again
    * from `log` (see `staged-spans.ts`) instead of recording facts about them.
    */
+  /**
+   * Runs once a replay that deferred the read indexes has built them (see `indexes`), in the
+   * build's schema: what the projection keeps beside its rows and could not keep up cheaply
+   * without the indexes (statements that ran with `forum.deferred` on, see DEFERRED_SETTING).
+   */
+  afterReplay?(trx: Knex.Transaction): Promise<void>;
+  /**
+   * Views whose rows depend on how the log came in batches, not only on the log (page anchors):
+   * `verify` and the batch-size tests do not compare them row for row with a replay, but ask
+   * `problems` (in the build's schema) what is inconsistent in them.
+   */
+  derived?: { readonly views: readonly string[]; problems(trx: Knex.Transaction): Promise<string[]> };
   replay?: {
     stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange): Promise<void>;
     settle: readonly ((trx: Knex.Transaction, log: SqlLog) => Promise<void>)[];
@@ -80,6 +92,12 @@ export const STAGE_RANGE_SIZE = 100_000;
  * (a range's 11k posts out of 100k events: 60 to 130 ms instead of 25 to 55 ms).
  */
 export const REPLAY_SETTINGS = "SET LOCAL synchronous_commit TO off; SET LOCAL work_mem TO '128MB'; SET LOCAL random_page_cost TO 1.1";
+
+/**
+ * Set in the transactions of a replay whose read indexes are not built yet: what a projection
+ * keeps up through them (page anchors) waits for `afterReplay` instead.
+ */
+export const DEFERRED_SETTING = "SET LOCAL forum.deferred TO 'on'";
 
 /** Stages a range of the log (see `Projection.replay`) in the transaction's schema. */
 export async function stageRange(trx: Knex.Transaction, projection: Projection, log: SqlLog, range: LogRange): Promise<void> {

@@ -24,6 +24,7 @@ import {
   logRelation,
   READ_SCHEMA,
   REPLAY_SETTINGS,
+  DEFERRED_SETTING,
   sqlLogIn,
   STAGE_RANGE_SIZE,
   stageRange,
@@ -388,6 +389,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
         this.projection.replay!.settle.map((step) =>
           this.inSchema(async (trx) => {
             await trx.raw(REPLAY_SETTINGS);
+            await trx.raw(DEFERRED_SETTING);
             await step(trx, sqlLog!);
             return Math.round(performance.now() - staged);
           }),
@@ -440,6 +442,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
             await run('ANALYZE ??', [table]);
           }),
         );
+        if (this.projection.afterReplay) await this.inSchema((trx) => this.projection.afterReplay!(trx));
         this.tailPending = false;
         this.log.info({ ms: Math.round(performance.now() - started), indexedMs }, 'read indexes built and tables analysed after the replay');
       }
@@ -454,6 +457,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       const started = performance.now();
       await this.inSchema(async (trx) => {
         if (this.replaying) await trx.raw(REPLAY_SETTINGS);
+        if (this.tailPending) await trx.raw(DEFERRED_SETTING);
         const tally = (await write(trx)) ?? NOTHING;
         const moved = await trx.raw(
           `UPDATE projections.checkpoints SET tx = ?::text::xid8, pos = ?, updated_at = now(),

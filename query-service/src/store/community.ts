@@ -1,6 +1,6 @@
 import { LEADERBOARD_SIZE, PAGE_SIZE, RECENT_POSTS, SEARCH_MATCH_CAP, UNPAGED_LIST_MAX, type ReportFeedback } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
-import { LIST_COLUMNS, type PostRow } from './posts.ts';
+import { LIST_COLUMNS, pageOf, type PostRow } from './posts.ts';
 import type { UserRow } from './users.ts';
 
 export type ListRow = Omit<PostRow, 'description' | 'author_id' | 'author_email'>;
@@ -134,6 +134,11 @@ export function createCommunityStore(db: Knex) {
     async byTag(tag: string, page: number | null): Promise<{ rows: ListRow[]; total: number }> {
       const limit = page === null ? UNPAGED_LIST_MAX : PAGE_SIZE;
       const offset = page === null ? 0 : (page - 1) * PAGE_SIZE;
+      // a deep page through the page anchors
+      if (offset > 0) {
+        const anchored = await pageOf(db, { kind: 'tag', tag }, offset, limit, { sql: 'SELECT posts FROM read.post_tag_counters WHERE tag_key = lower(?)', bindings: [tag] });
+        if (anchored) return anchored;
+      }
       const { rows } = await db.raw<{ rows: (ListRow & { total: string | null })[] }>(
         // lower-cased as the posts projection lower-cases tags (PostgreSQL's lower())
         `SELECT (SELECT posts FROM read.post_tag_counters WHERE tag_key = lower(?)) AS total, p.*

@@ -1,5 +1,6 @@
 import { PAGE_SIZE, type PostSort, type Vote } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
+import { pageThroughBlocks, type PostList } from '@forum/projections';
 
 export interface PostRow {
   id: string;
@@ -34,10 +35,35 @@ export const POST_SORT_FIELDS: Record<string, string> = {
   authorName: 'author_name',
 };
 
+/**
+ * `limit` posts of a list from `offset` through the page anchors (see @forum/projections' pages.ts),
+ * or null when the anchors are out of date (a replay is under way): then the caller pages with OFFSET.
+ */
+const POSTS_TOTAL = { sql: `SELECT value FROM read.post_counters WHERE name = 'posts'`, bindings: [] };
+
+export async function pageOf(
+  db: Knex,
+  list: PostList,
+  offset: number,
+  limit: number,
+  total: { sql: string; bindings: Knex.RawBinding[] },
+): Promise<{ rows: Omit<PostRow, 'description' | 'author_id' | 'author_email'>[]; total: number } | null> {
+  const names = { posts: 'read.posts', blocks: 'read.post_page_blocks', settings: 'read.post_page_settings', columns: LIST_COLUMNS, total };
+  const { sql, bindings } = pageThroughBlocks(list, names, offset, limit);
+  const { rows } = await db.raw<{ rows: (PostRow & { current: boolean; total: number | null })[] }>(sql, bindings);
+  if (!rows[0]?.current) return null;
+  return { rows: rows.filter((row) => row.id !== null).map(({ current: _, total: __, ...row }) => row), total: Number(rows[0].total ?? 0) };
+}
+
 export function createPostsStore(db: Knex) {
   return {
-    /** The home page: one statement for the page and its total (the counter row), a single round trip. */
+    /**
+     * The home page: the page through the posts projection's page anchors (any page in about the
+     * time of the first) and the total (the counter row); with OFFSET while the anchors are out of date.
+     */
     async page(page: number, sort: PostSort): Promise<{ rows: PostRow[]; total: number }> {
+      const anchored = await pageOf(db, { kind: sort === 'newest' ? 'newest' : 'popular' }, (page - 1) * PAGE_SIZE, PAGE_SIZE, POSTS_TOTAL);
+      if (anchored) return anchored as { rows: PostRow[]; total: number };
       const { rows } = await db.raw<{ rows: (PostRow & { total: number })[] }>(
         `SELECT c.value AS total, p.* FROM read.post_counters c
          LEFT JOIN LATERAL (SELECT ${LIST_COLUMNS} FROM read.posts ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?) p ON true
@@ -58,7 +84,7 @@ export function createPostsStore(db: Knex) {
     },
 
     async total(): Promise<number> {
-      const { rows } = await db.raw<{ rows: { value: number }[] }>(`SELECT value FROM read.post_counters WHERE name = 'posts'`);
+      const { rows } = await db.raw<{ rows: { value: number }[] }>(POSTS_TOTAL.sql);
       return Number(rows[0]?.value ?? 0);
     },
 

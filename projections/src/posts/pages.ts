@@ -1,0 +1,225 @@
+import type { Knex } from '@forum/platform';
+
+/**
+ * Any page of a post list in about the time of the first: page anchors the posts projection keeps.
+ *
+ * Each ordered list of posts — 'newest' (created_at, id), 'popular' (score, created_at, id) and
+ * 'tag:<key>' (a tag's posts, newest first) — is cut into blocks of consecutive posts. A block is
+ * named by its lowest key (`lo`, inclusive; the list's first block starts at the lowest possible
+ * key) and knows how many posts it holds. Page N then needs the blocks' running sizes (a few
+ * thousand small rows at a million posts), one step into the block holding its first row, and at
+ * most a block of rows skipped there — not the (N − 1) × PAGE_SIZE rows an OFFSET walks.
+ *
+ * Triggers keep the sizes exact on every write to `posts` (insert, delete, a vote that moves a
+ * post in 'popular'), split a block that grows past twice PAGE_BLOCK rows at its middle post, and
+ * drop emptied ones. A replay without its read indexes (a build, a first start on a big log:
+ * `forum.deferred` on) would make splits scan the table, so there the triggers only mark the
+ * anchors out of date, and the build makes them afresh from its rows once its indexes exist
+ * (`rebuildPageBlocks`, from `afterReplay`). Readers of out-of-date anchors page with OFFSET.
+ *
+ * The blocks depend on the order in which batches came, not only on the log: `verify` and the
+ * batch-size tests check them with `pageBlockProblems` (every size matches the posts in its
+ * range) instead of row for row.
+ */
+
+/** Posts per block when anchors are made afresh; a block splits past twice this. */
+export const PAGE_BLOCK = 1000;
+
+const LOWEST = `-2147483648, '-infinity'::timestamptz, '00000000-0000-0000-0000-000000000000'::uuid`;
+
+/** A list's entries of a relation of post rows: (list, s, c, id), in each list's ascending key order. */
+const entriesOf = (rows: string) => `
+  SELECT 'newest'::text AS list, 0 AS s, created_at AS c, id FROM ${rows}
+  UNION ALL SELECT 'popular', score, created_at, id FROM ${rows}
+  UNION ALL SELECT 'tag:' || k, 0, created_at, id FROM ${rows}, unnest(tag_keys) AS k`;
+
+/** Adds each delta (list, s, c, id, d) to the size of the block holding its key. */
+const applyDeltas = (deltas: string) => `
+  WITH deltas AS (${deltas})
+  UPDATE page_blocks b SET size = b.size + x.d
+  FROM (
+    SELECT l.list, l.lo_score, l.lo_created, l.lo_id, sum(e.d)::integer AS d
+    FROM deltas e CROSS JOIN LATERAL (
+      SELECT list, lo_score, lo_created, lo_id FROM page_blocks
+      WHERE list = e.list AND (lo_score, lo_created, lo_id) <= (e.s, e.c, e.id)
+      ORDER BY lo_score DESC, lo_created DESC, lo_id DESC LIMIT 1
+    ) l
+    GROUP BY 1, 2, 3, 4
+  ) x
+  WHERE (b.list, b.lo_score, b.lo_created, b.lo_id) = (x.list, x.lo_score, x.lo_created, x.lo_id)`;
+
+/** Tables, functions and triggers of the anchors (in the build's schema, after `posts`). */
+export const PAGE_BLOCKS_MIGRATION = `
+  CREATE TABLE IF NOT EXISTS page_blocks (
+    list text NOT NULL,
+    lo_score integer NOT NULL,
+    lo_created timestamptz NOT NULL,
+    lo_id uuid NOT NULL,
+    size integer NOT NULL,
+    PRIMARY KEY (list, lo_score, lo_created, lo_id)
+  );
+  -- one row: the block size, and whether the blocks match the posts (false while a replay defers them)
+  CREATE TABLE IF NOT EXISTS page_settings (one boolean PRIMARY KEY DEFAULT true CHECK (one), block integer NOT NULL, valid boolean NOT NULL);
+  INSERT INTO page_settings (block, valid) VALUES (${PAGE_BLOCK}, true) ON CONFLICT DO NOTHING;
+
+  CREATE OR REPLACE FUNCTION page_blocks_split(p_list text, p_score integer, p_created timestamptz, p_id uuid, p_size integer) RETURNS void
+  LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  DECLARE
+    v_hi record;
+    v_mid record;
+  BEGIN
+    SELECT lo_score, lo_created, lo_id INTO v_hi FROM page_blocks
+    WHERE list = p_list AND (lo_score, lo_created, lo_id) > (p_score, p_created, p_id)
+    ORDER BY lo_score, lo_created, lo_id LIMIT 1;
+    IF NOT FOUND THEN SELECT 2147483647 AS lo_score, 'infinity'::timestamptz AS lo_created, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid AS lo_id INTO v_hi; END IF;
+    -- the block's middle post: (size / 2) posts of the block come before it
+    IF p_list = 'newest' THEN
+      SELECT 0 AS score, created_at, id INTO v_mid FROM posts
+      WHERE (created_at, id) >= (p_created, p_id) AND (created_at, id) < (v_hi.lo_created, v_hi.lo_id)
+      ORDER BY created_at, id OFFSET p_size / 2 LIMIT 1;
+    ELSIF p_list = 'popular' THEN
+      SELECT score, created_at, id INTO v_mid FROM posts
+      WHERE (score, created_at, id) >= (p_score, p_created, p_id) AND (score, created_at, id) < (v_hi.lo_score, v_hi.lo_created, v_hi.lo_id)
+      ORDER BY score, created_at, id OFFSET p_size / 2 LIMIT 1;
+    ELSE
+      SELECT 0 AS score, created_at, id INTO v_mid FROM posts
+      WHERE tag_keys @> ARRAY[substr(p_list, 5)] AND (created_at, id) >= (p_created, p_id) AND (created_at, id) < (v_hi.lo_created, v_hi.lo_id)
+      ORDER BY created_at, id OFFSET p_size / 2 LIMIT 1;
+    END IF;
+    IF v_mid.id IS NULL THEN
+      RAISE EXCEPTION 'page block % (%, %, %) holds fewer posts than its size %', p_list, p_score, p_created, p_id, p_size;
+    END IF;
+    UPDATE page_blocks SET size = p_size / 2 WHERE (list, lo_score, lo_created, lo_id) = (p_list, p_score, p_created, p_id);
+    INSERT INTO page_blocks (list, lo_score, lo_created, lo_id, size) VALUES (p_list, v_mid.score, v_mid.created_at, v_mid.id, p_size - p_size / 2);
+  END
+  $fn$;
+
+  CREATE OR REPLACE FUNCTION page_blocks_follow() RETURNS trigger
+  LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  DECLARE
+    v_settings record;
+    v_block record;
+  BEGIN
+    -- read first: anchors already out of date take no lock (a replay's settle steps run side by side)
+    SELECT block, valid INTO v_settings FROM page_settings;
+    IF NOT v_settings.valid THEN RETURN NULL; END IF;
+    IF current_setting('forum.deferred', true) = 'on' THEN
+      UPDATE page_settings SET valid = false;
+      RETURN NULL;
+    END IF;
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO page_blocks (list, lo_score, lo_created, lo_id, size)
+      SELECT DISTINCT e.list, ${LOWEST}, 0 FROM (${entriesOf('new_rows')}) e
+      ON CONFLICT DO NOTHING;
+      ${applyDeltas(`SELECT list, s, c, id, 1 AS d FROM (${entriesOf('new_rows')}) e`)};
+    ELSIF TG_OP = 'DELETE' THEN
+      ${applyDeltas(`SELECT list, s, c, id, -1 AS d FROM (${entriesOf('old_rows')}) e`)};
+    ELSE
+      -- a vote moves a post in 'popular' (nothing else of a post's keys changes)
+      ${applyDeltas(`
+        SELECT 'popular'::text AS list, m.s, m.c, m.id, m.d FROM old_rows o JOIN new_rows n ON n.id = o.id,
+          LATERAL (VALUES (o.score, o.created_at, o.id, -1), (n.score, n.created_at, n.id, 1)) AS m(s, c, id, d)
+        WHERE o.score <> n.score`)};
+    END IF;
+    FOR v_block IN SELECT * FROM page_blocks WHERE size > 2 * v_settings.block LOOP
+      PERFORM page_blocks_split(v_block.list, v_block.lo_score, v_block.lo_created, v_block.lo_id, v_block.size);
+    END LOOP;
+    DELETE FROM page_blocks WHERE size = 0 AND lo_created <> '-infinity';
+    RETURN NULL;
+  END
+  $fn$;
+
+  DROP TRIGGER IF EXISTS page_blocks_insert ON posts;
+  DROP TRIGGER IF EXISTS page_blocks_delete ON posts;
+  DROP TRIGGER IF EXISTS page_blocks_update ON posts;
+  CREATE TRIGGER page_blocks_insert AFTER INSERT ON posts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION page_blocks_follow();
+  CREATE TRIGGER page_blocks_delete AFTER DELETE ON posts REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION page_blocks_follow();
+  CREATE TRIGGER page_blocks_update AFTER UPDATE ON posts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION page_blocks_follow();
+`;
+
+/** Makes every list's anchors afresh from the posts (blocks of `page_settings.block`), and marks them current. */
+export async function rebuildPageBlocks(trx: Knex.Transaction): Promise<void> {
+  await trx.raw(`
+    -- (not TRUNCATE: a live build's readers go on reading the old rows meanwhile, and page with OFFSET)
+    DELETE FROM page_blocks;
+    WITH ranked AS (
+      SELECT list, s, c, id, row_number() OVER (PARTITION BY list ORDER BY s, c, id) - 1 AS rn, count(*) OVER (PARTITION BY list) AS n
+      FROM (${entriesOf('posts')}) e
+    )
+    INSERT INTO page_blocks (list, lo_score, lo_created, lo_id, size)
+    SELECT list,
+           CASE WHEN rn = 0 THEN -2147483648 ELSE s END,
+           CASE WHEN rn = 0 THEN '-infinity'::timestamptz ELSE c END,
+           CASE WHEN rn = 0 THEN '00000000-0000-0000-0000-000000000000'::uuid ELSE id END,
+           least(p.block, n - rn)
+    FROM ranked, page_settings p WHERE rn % p.block = 0;
+    UPDATE page_settings SET valid = true;
+  `);
+}
+
+/** What is wrong with the anchors (empty: nothing): a block whose size is not the number of posts in its range, or posts before a list's first block. */
+export async function pageBlockProblems(trx: Knex.Transaction): Promise<string[]> {
+  const { rows: settings } = await trx.raw<{ rows: { valid: boolean }[] }>('SELECT valid FROM page_settings');
+  if (!settings[0]?.valid) return [];
+  const { rows } = await trx.raw<{ rows: { list: string; lo: string | null; size: number | null; n: number }[] }>(`
+    WITH marks AS (
+      SELECT list, lo_score AS s, lo_created AS c, lo_id AS id, 1 AS is_block, size FROM page_blocks
+      UNION ALL SELECT list, s, c, id, 0, 0 FROM (${entriesOf('posts')}) e
+    ),
+    numbered AS (
+      SELECT *, sum(is_block) OVER (PARTITION BY list ORDER BY s, c, id, is_block DESC) AS block_no FROM marks
+    )
+    SELECT list, max(CASE WHEN is_block = 1 THEN concat_ws(' ', s, c, id) END) AS lo,
+           max(size) FILTER (WHERE is_block = 1) AS size, (count(*) FILTER (WHERE is_block = 0))::integer AS n
+    FROM numbered GROUP BY list, block_no
+    HAVING max(size) FILTER (WHERE is_block = 1) IS DISTINCT FROM (count(*) FILTER (WHERE is_block = 0))::integer
+       AND NOT (max(size) FILTER (WHERE is_block = 1) IS NULL AND count(*) FILTER (WHERE is_block = 0) = 0)
+    ORDER BY list, block_no LIMIT 20`);
+  return rows.map((row) => (row.lo === null ? `${row.list}: ${row.n} posts before its first block` : `${row.list} block ${row.lo}: size ${row.size}, holds ${row.n}`));
+}
+
+/** How a list orders and filters posts (`p`: the posts relation's alias). */
+export type PostList = { kind: 'newest' } | { kind: 'popular' } | { kind: 'tag'; tag: string };
+
+/**
+ * The statement for `limit` posts of `list` from `offset`, through the anchors, or null rows when
+ * they are out of date (see `pageThroughBlocks`). `relation` names the posts (read.posts);
+ * `blocks`/`settings`: the anchors' tables (read.post_page_blocks, read.post_page_settings).
+ * Columns: `columns` of the posts, plus `current` (false: the anchors were out of date, no rows)
+ * and `total` when `names.total` gives the statement of the list's total (one round trip for both).
+ */
+export function pageThroughBlocks(
+  list: PostList,
+  names: { posts: string; blocks: string; settings: string; columns: string; total?: { sql: string; bindings: Knex.RawBinding[] } },
+  offset: number,
+  limit: number,
+): { sql: string; bindings: Knex.RawBinding[] } {
+  // a tag as given: lower-cased as the projection lower-cases tags (PostgreSQL's lower())
+  const listName = list.kind === 'tag' ? list.tag : list.kind;
+  const [key, order, filter] =
+    list.kind === 'popular'
+      ? ['(p.score, p.created_at, p.id)', 'p.score DESC, p.created_at DESC, p.id DESC', '']
+      : ['(p.created_at, p.id)', 'p.created_at DESC, p.id DESC', list.kind === 'tag' ? 'p.tag_keys @> ARRAY[lower(?)]::text[] AND' : ''];
+  const above = list.kind === 'popular' ? '(t.hi_score, t.hi_created, t.hi_id)' : '(t.hi_created, t.hi_id)';
+  const sql = `
+    WITH settings AS (SELECT valid FROM ${names.settings}),
+    blocks AS (
+      SELECT size, sum(size) OVER w AS upto,
+             coalesce(lag(lo_score) OVER w, 2147483647) AS hi_score,
+             coalesce(lag(lo_created) OVER w, 'infinity'::timestamptz) AS hi_created,
+             coalesce(lag(lo_id) OVER w, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid) AS hi_id
+      FROM ${names.blocks} WHERE list = ${list.kind === 'tag' ? `'tag:' || lower(?)` : '?'} AND (SELECT valid FROM settings)
+      WINDOW w AS (ORDER BY lo_score DESC, lo_created DESC, lo_id DESC)
+    ),
+    target AS (SELECT * FROM blocks WHERE upto > ? ORDER BY upto LIMIT 1)
+    SELECT s.valid AS current, ${names.total ? `(${names.total.sql}) AS total, ` : ''}r.*
+    FROM settings s
+    LEFT JOIN (target t CROSS JOIN LATERAL (
+      SELECT ${names.columns} FROM ${names.posts} p
+      WHERE ${filter} ${key} < ${above}
+      ORDER BY ${order} OFFSET (? - (t.upto - t.size)) LIMIT ?
+    ) r) ON true
+    ORDER BY ${list.kind === 'popular' ? 'r.up_vote - r.down_vote DESC, ' : ''}r.created_at DESC, r.id DESC`;
+  const bindings: Knex.RawBinding[] = [listName, offset, ...(names.total?.bindings ?? []), ...(list.kind === 'tag' ? [list.tag] : []), offset, limit];
+  return { sql, bindings };
+}
