@@ -12,6 +12,8 @@ export const readSettings = {
   /** Full-text searches running at once (more wait, up to SEARCH_QUEUE, then 503 BUSY); keep it well under READ_POOL_SIZE. */
   SEARCH_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   SEARCH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
+  /** Visitors' answers kept in memory until the read side's version changes (0: none kept, no ETags). */
+  VISITOR_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
 };
 type ReadSettings = { [K in keyof typeof readSettings]: z.infer<(typeof readSettings)[K]> };
 
@@ -24,6 +26,7 @@ export const readLimits = (settings: ReadSettings) => ({
   maxWaitMs: settings.MIN_POSITION_WAIT_MS,
   maxLag: settings.READY_MAX_LAG,
   search: { concurrency: settings.SEARCH_CONCURRENCY, queue: settings.SEARCH_QUEUE, maxWaitMs: settings.READ_STATEMENT_TIMEOUT_MS },
+  visitorCacheEntries: settings.VISITOR_CACHE_ENTRIES,
 });
 
 export const QueryServiceConfig = z.object({

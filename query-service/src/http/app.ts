@@ -26,6 +26,7 @@ import { meRoutes } from './me.ts';
 import { postRoutes } from './posts.ts';
 import { tagRoutes } from './tags.ts';
 import { viewer, type Registrar } from './viewer.ts';
+import { visitorCache } from './visitor-cache.ts';
 
 export interface QueryAppDeps {
   readonly db: Knex;
@@ -42,6 +43,8 @@ export interface QueryAppDeps {
   readonly maxLag: number;
   /** The full-text search's bulkhead: how many run at once, how many may wait, and how long. */
   readonly search: { readonly concurrency: number; readonly queue: number; readonly maxWaitMs: number };
+  /** Visitors' answers kept in memory (see visitorCache); 0: none. */
+  readonly visitorCacheEntries: number;
 }
 
 
@@ -63,6 +66,7 @@ export function createQueryApp(deps: QueryAppDeps): Express {
     // wait for the caller's position first: their own record may be what they just changed
     minPosition(deps.watcher, deps.maxWaitMs),
     viewer(users, deps.registrar, deps.watcher, deps.maxWaitMs),
+    visitorCache(deps.watcher, { maxEntries: deps.visitorCacheEntries }),
     meRoutes(),
     // before postRoutes: /posts/search is not a post id
     communityRoutes(createCommunityStore(deps.db), bulkhead({ what: 'searches', ...deps.search })),

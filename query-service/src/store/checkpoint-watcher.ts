@@ -2,6 +2,7 @@ import { compareLogPositions, type LogPosition } from '@forum/contracts';
 import type { Logger } from '@forum/platform';
 import { buildSchema, CHECKPOINTS_CHANNEL } from '@forum/projections';
 import pg from 'pg';
+import { createHash } from 'node:crypto';
 
 /**
  * Knows how far the live projections have got. The runner NOTIFYs after each
@@ -11,6 +12,8 @@ import pg from 'pg';
  */
 export class CheckpointWatcher {
   private live = new Map<string, LogPosition>();
+  /** What the live builds have applied, as one short string; null until known (see `version`). */
+  private fingerprint: string | null = null;
   private waiters = new Set<() => void>();
   private client: pg.Client | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -52,7 +55,7 @@ export class CheckpointWatcher {
     const key = match[1]!;
     if (!this.live.has(key)) return; // a build that is not live yet; refresh() picks up new live builds
     this.live.set(key, { transactionId: BigInt(match[2]!), globalPosition: BigInt(match[3]!) });
-    this.wakeAll();
+    this.changed();
   }
 
   private refreshing: Promise<void> | null = null;
@@ -79,7 +82,7 @@ export class CheckpointWatcher {
         next.set(key, known && compareLogPositions(known, fromDb) > 0 ? known : fromDb);
       }
       this.live = next;
-      this.wakeAll();
+      this.changed();
     } catch (error) {
       this.logger.debug({ err: error }, 'checkpoints not readable yet');
     }
@@ -123,6 +126,21 @@ export class CheckpointWatcher {
       if (!notified && !this.reached(position) && Date.now() < deadline) await this.refresh();
     }
     return true;
+  }
+
+  /**
+   * The read side's version: which builds are live and how far each has got. It changes whenever
+   * a read model may have (a batch applied, a rebuild switched in), and is the same in every
+   * query-service that sees the same checkpoints; null before the first read of them.
+   */
+  version(): string | null {
+    return this.fingerprint;
+  }
+
+  private changed() {
+    const entries = [...this.live].map(([key, p]) => `${key}@${p.transactionId}.${p.globalPosition}`).sort();
+    this.fingerprint = entries.length === 0 ? null : createHash('sha256').update(entries.join(',')).digest('base64url').slice(0, 22);
+    this.wakeAll();
   }
 
   private wakeAll() {
