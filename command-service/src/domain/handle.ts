@@ -74,17 +74,43 @@ export async function execute<Answer>(
   }
 }
 
-/** A stream folded into its state, with the version to expect when appending and its last event's position. */
+interface Folded {
+  readonly evolve: unknown;
+  readonly state: unknown;
+  readonly version: number;
+  readonly position: LogPosition | null;
+}
+
+/** Streams folded lately, per store, most recently used last. */
+const folded = new WeakMap<EventStore, Map<string, Folded>>();
+/** How many folded streams a store keeps (users, posts and votes being decided on now). */
+export const FOLDED_STREAMS_KEPT = 20_000;
+
+/**
+ * A stream folded into its state, with the version to expect when appending and its last event's
+ * position. A stream folded lately is not read again from its start: only the events after the
+ * version kept are read and folded on (events never change and versions have no gaps, so this is
+ * the state a full read gives; another writer's append is among them, and a conflict's retry
+ * reads it too). `evolve` must not change the state it is given.
+ */
 export async function load<State, Event>(
   store: EventStore,
   streamId: string,
   evolve: (state: State, event: Event) => State,
   initial: State,
 ): Promise<{ state: State; version: number; position: LogPosition | null }> {
-  const { version, events } = await store.readStream(streamId);
-  let state = initial;
+  let streams = folded.get(store);
+  if (!streams) folded.set(store, (streams = new Map()));
+  const kept = streams.get(streamId);
+  const from = kept && kept.evolve === evolve ? kept : { state: initial, version: 0, position: null };
+  const { version, events } = await store.readStream(streamId, { afterVersion: from.version });
+  let state = from.state as State;
   for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
-  return { state, version, position: events.at(-1)?.position ?? null };
+  const loaded = { state, version, position: events.at(-1)?.position ?? from.position };
+  streams.delete(streamId);
+  streams.set(streamId, { evolve, ...loaded });
+  if (streams.size > FOLDED_STREAMS_KEPT) streams.delete(streams.keys().next().value!);
+  return loaded;
 }
 
 export const expectedVersionOf = (version: number) => (version === 0 ? ('no_stream' as const) : version);

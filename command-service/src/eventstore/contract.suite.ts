@@ -139,6 +139,15 @@ export function eventStoreContract(adapter: string, factory: EventStoreFactory) 
         expect(await store.readStream(stream())).toEqual({ version: 0, events: [] });
       });
 
+      it('reads only the events after a version a reader has folded already', async () => {
+        const id = stream();
+        await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event('A'), event('B'), event('C')] }]);
+        const rest = await store.readStream(id, { afterVersion: 1 });
+        expect(rest.version).toBe(3);
+        expect(rest.events.map((e) => [e.type, e.streamVersion])).toEqual([['B', 2], ['C', 3]]);
+        expect(await store.readStream(id, { afterVersion: 3 })).toEqual({ version: 3, events: [] });
+      });
+
       it('reads the global log after a position, in order', async () => {
         const before = await store.head();
         const id = stream();

@@ -129,10 +129,11 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       return rows[0]?.answer ?? null;
     },
 
-    async readStream(streamId: string): Promise<StreamRead> {
-      const { rows } = await pool.query<EventRow>(`${SELECT_EVENTS} WHERE stream_id = $1 ORDER BY events.stream_version`, [streamId]);
+    async readStream(streamId: string, options: { afterVersion?: number } = {}): Promise<StreamRead> {
+      const after = options.afterVersion ?? 0;
+      const { rows } = await pool.query<EventRow>(`${SELECT_EVENTS} WHERE stream_id = $1 AND stream_version > $2 ORDER BY events.stream_version`, [streamId, after]);
       const events = rows.map(toRecordedEvent);
-      return { version: events.at(-1)?.streamVersion ?? 0, events };
+      return { version: events.at(-1)?.streamVersion ?? after, events };
     },
 
     async readAll(after: LogPosition, limit: number): Promise<RecordedEvent[]> {

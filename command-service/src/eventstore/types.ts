@@ -77,7 +77,12 @@ export interface EventStore {
   appendIdempotent<Answer>(appends: readonly StreamAppend[], idempotency: IdempotentAppend<Answer>): Promise<AppendOutcome<Answer>>;
   /** The stored answer of an idempotency key, or null if it was never used. */
   idempotentAnswer<Answer>(key: string): Promise<Answer | null>;
-  readStream(streamId: string): Promise<StreamRead>;
+  /**
+   * A stream's events in order; with `afterVersion`, only those after it (a reader that has
+   * folded the first `afterVersion` already). `version` is the last event's, or `afterVersion`
+   * when none follows it.
+   */
+  readStream(streamId: string, options?: { afterVersion?: number }): Promise<StreamRead>;
   /**
    * Events after `after` in log order, never skipping one that commits late:
    * only events of transactions that have finished are returned.
