@@ -20,7 +20,7 @@ app.use(
   healthRoutes({
     database: () => databaseCheck(db),
     projections: async () => {
-      const check = await projectionsCheck(db, config.READY_MAX_LAG);
+      const check = await projectionsCheck(db, config.READY_MAX_LAG, allProjections);
       const workers = runner.workers();
       return {
         ok: check.ok && workers.every((w) => w.state === 'running' || w.state === 'standby'),

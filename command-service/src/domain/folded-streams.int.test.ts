@@ -48,7 +48,7 @@ describe('streams folded and kept by two command processes', () => {
     const who = member();
     const [a, b] = processes as [ForumCommands, ForumCommands];
     const ids: string[] = [];
-    for (let i = 0; i < FREE_POST_LIMIT; i++) ids.push((await post(a, who)).answer.id);
+    for (let i = 0; i < FREE_POST_LIMIT; i++) ids.push((await post(a, who)).answer.id!);
     await expect(post(a, who)).rejects.toMatchObject({ code: ErrorCode.POST_LIMIT_REACHED });
     await b.deletePost(who, ids[0]!, { ...meta(), actorId: who.userId });
     // a's kept state still counts five posts; it reads the deletion after it and posts

@@ -134,7 +134,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
         eventStore: async () => ({ ok: true, detail: { head: (await store.head()).globalPosition.toString() } }),
         projections: async () => {
           const workers = runner.workers();
-          const check = await projectionsCheck(db, config.READY_MAX_LAG);
+          const check = await projectionsCheck(db, config.READY_MAX_LAG, allProjections);
           return { ok: check.ok && workers.every((w) => w.state === 'running' || w.state === 'standby'), detail: check.detail };
         },
       },

@@ -85,6 +85,20 @@ describe('GET /api/admin/projections and POST /api/admin/projections/:name/rebui
     expect(log.entries.every((entry) => entry.actor.id === adminId && entry.target.id === 'posts')).toBe(true);
   });
 
+  it('is ready only while every live build has its read indexes: one missing is named, and readiness comes back with it', async () => {
+    expect((await forum.api('/readyz')).status).toBe(200);
+    const posts = (await statusOf()).find((s) => s.name === 'posts')!;
+    await forum.db.raw(`DROP INDEX "${posts.schema}".posts_newest`);
+    try {
+      const ready = await forum.api('/readyz');
+      expect(ready.status).toBe(503);
+      expect(JSON.stringify(await ready.json())).toContain('"missingIndexes":["posts_newest"]');
+    } finally {
+      await forum.db.raw(`CREATE INDEX IF NOT EXISTS posts_newest ON "${posts.schema}".posts (created_at DESC, id DESC)`);
+    }
+    await waitFor(async () => (await forum.api('/readyz')).status, (status) => status === 200);
+  });
+
   it('shows a poison event: the projections that cannot read it halt with its position and error, the others go on, /readyz says so', { timeout: 60_000 }, async () => {
     // an event written by a newer build of the forum than this one
     const { version } = await forum.store.readStream(userStream(user.id));

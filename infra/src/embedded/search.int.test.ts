@@ -20,10 +20,18 @@ const SEARCH_CONCURRENCY = 2;
 beforeAll(async () => {
   database = await createTestDatabase('search');
   await loadSyntheticLog(database.url, { events: 40_000, seed: 7 });
-  forum = await startTestForum({ DATABASE_URL: database.url, DEMO_DATA: 'false', SEARCH_CONCURRENCY: String(SEARCH_CONCURRENCY), SEARCH_QUEUE: '4' });
   db = createKnex(database.url, { max: 2 });
-  // the first build of the read models, over the whole log
-  await waitFor(async () => (await forum.api('/readyz')).status, (status) => status === 200, 120_000, 200);
+  forum = await startTestForum({ DATABASE_URL: database.url, DEMO_DATA: 'false', SEARCH_CONCURRENCY: String(SEARCH_CONCURRENCY), SEARCH_QUEUE: '4' });
+  // the first build of the read models, over the whole log: ready only once the read indexes are there
+  const readyWithIndexes = async () => {
+    if ((await forum.api('/readyz')).status !== 200) return null;
+    const { rows } = await db.raw<{ rows: { n: number }[] }>(
+      `SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'posts_newest'
+         AND schemaname = (SELECT 'posts_v' || version || CASE WHEN build = 1 THEN '' ELSE '_b' || build END FROM projections.checkpoints WHERE name = 'posts' AND state = 'live')`,
+    );
+    return rows[0]!.n;
+  };
+  expect(await waitFor(readyWithIndexes, (n) => n !== null, 120_000, 50)).toBe(1);
 }, 180_000);
 afterAll(async () => {
   await db?.destroy();

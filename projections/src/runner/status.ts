@@ -1,6 +1,7 @@
 import { compareLogPositions, positionToken, type LogPosition, type ProjectionStatus } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { buildSchema, readCheckpoints } from './checkpoints.ts';
+import { indexStatements, type Projection } from './projection.ts';
 
 /**
  * Every live or building projection build with its checkpoint, the log's head and its lag.
@@ -42,20 +43,57 @@ export async function projectionStatus(db: Knex): Promise<ProjectionStatus[]> {
   });
 }
 
-/** Every live projection is running and within `maxLag` events of the head; a rebuild under way is shown, not a problem. */
-export async function projectionsCheck(db: Knex, maxLag: number) {
+/** The name of the index a read-index statement creates (`CREATE INDEX IF NOT EXISTS <name> ON …`). */
+const INDEX_NAME = /^CREATE (?:UNIQUE )?INDEX IF NOT EXISTS (\w+) ON /i;
+
+/** The read indexes a projection declares, by name (see `Projection.indexes`). */
+export function readIndexNames(projection: Pick<Projection, 'name' | 'indexes'>): string[] {
+  return indexStatements(projection).map((statement) => {
+    const name = INDEX_NAME.exec(statement)?.[1];
+    if (!name) throw new Error(`${projection.name}: a read index statement readiness cannot name: ${statement}`);
+    return name;
+  });
+}
+
+/**
+ * Per schema, the indexes there that readers can use: built (valid and ready) and, for one built
+ * with `indcheckxmin`, older than every transaction running (see `indexesUsable` in runner.ts).
+ */
+async function usableIndexes(db: Knex, schemas: readonly string[]): Promise<Map<string, Set<string>>> {
+  const { rows } = await db.raw<{ rows: { schema: string; name: string }[] }>(
+    `SELECT n.nspname AS schema, c.relname AS name
+     FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = ANY(?) AND i.indisvalid AND i.indisready
+       AND (NOT i.indcheckxmin OR age(i.xmin) <= age((pg_snapshot_xmin(pg_current_snapshot())::text::numeric % 4294967296)::text::xid))`,
+    [[...schemas]],
+  );
+  const usable = new Map<string, Set<string>>();
+  for (const row of rows) usable.set(row.schema, (usable.get(row.schema) ?? new Set()).add(row.name));
+  return usable;
+}
+
+/**
+ * Ready when every live projection is running, within `maxLag` events of the head, and has every
+ * read index its code declares, usable (a first build replaying a big log builds them at its end:
+ * until then its pages would scan whole tables). A rebuild under way is shown, not a problem.
+ */
+export async function projectionsCheck(db: Knex, maxLag: number, projections: readonly Pick<Projection, 'name' | 'indexes'>[]) {
   const status = await projectionStatus(db);
   const live = status.filter((p) => p.role === 'live');
-  const problems = live.filter((p) => p.state === 'halted' || p.lag > maxLag);
+  const usable = await usableIndexes(db, live.map((p) => p.schema));
+  const declared = new Map(projections.map((p) => [p.name, readIndexNames(p)]));
+  const missing = new Map(live.map((p) => [p.schema, (declared.get(p.name) ?? []).filter((name) => !usable.get(p.schema)?.has(name))]));
+  const problems = live.filter((p) => p.state === 'halted' || p.lag > maxLag || missing.get(p.schema)!.length > 0);
   return {
     ok: live.length > 0 && problems.length === 0,
-    detail: status.map(({ name, version, build, state, lag, error, failedPosition }) => ({
+    detail: status.map(({ name, version, build, state, lag, error, failedPosition, schema, role }) => ({
       name,
       version,
       build,
       state,
       lag,
       ...(error ? { error, failedPosition } : {}),
+      ...(role === 'live' && missing.get(schema)!.length > 0 ? { missingIndexes: missing.get(schema) } : {}),
     })),
   };
 }

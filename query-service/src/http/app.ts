@@ -12,7 +12,7 @@ import {
   bulkhead,
   cancelWhenClientLeaves,
 } from '@forum/platform';
-import { projectionsCheck, type StreamReader } from '@forum/projections';
+import { allProjections, projectionsCheck, type StreamReader } from '@forum/projections';
 import type { Express } from 'express';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import { createAdminStore } from '../store/admin.ts';
@@ -56,7 +56,7 @@ export function createQueryApp(deps: QueryAppDeps): Express {
   app.use(
     healthRoutes({
       database: () => databaseCheck(deps.db),
-      projections: () => projectionsCheck(deps.db, deps.maxLag),
+      projections: () => projectionsCheck(deps.db, deps.maxLag, allProjections),
     }),
   );
   const users = createUsersStore(deps.db);
