@@ -121,5 +121,24 @@ describe.skipIf(chromiumMissing)('operators in the admin console, in Chromium', 
     await rebuild.waitFor();
     await rebuild.getByText('Projection rebuild').waitFor();
     expect(await rebuild.getByRole('link', { name: 'Forum Admin' }).count()).toBe(1);
+
+    // ── on a phone: each operators' page fits the screen, its records as cards with their actions
+    // (the desktop's open side menu would open as a drawer over the page: a phone starts afresh)
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+    await page.getByRole('article', { name: 'Started a rebuild of tags (tags v1 build 2)' }).waitFor();
+    expect(await fits()).toBe(true);
+    await page.goto(`${forum.url}/admin/contact-messages`);
+    await page.getByRole('article', { name: 'Message from Vera Visitor' }).getByRole('button', { name: 'Read more of the message from Vera Visitor' }).waitFor();
+    expect(await fits()).toBe(true);
+    await page.goto(`${forum.url}/admin/projections`);
+    await page.getByRole('article', { name: 'tags, build 2' }).getByRole('button', { name: 'Rebuild tags' }).waitFor();
+    expect(await fits()).toBe(true);
+    await expectAccessible('projections on a phone');
+    await page.goto(`${forum.url}/admin/history/post/${post.id}`);
+    await page.getByRole('button', { name: 'Show data of event 1, PostCreated' }).waitFor();
+    expect(await fits()).toBe(true);
+    await expectAccessible('post history on a phone');
   });
 });

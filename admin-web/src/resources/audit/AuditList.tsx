@@ -1,5 +1,6 @@
 import { ADMIN_PAGE_SIZE } from '@forum/contracts';
-import { DataTable, DateField, DateInput, List, Pagination, SelectInput, TextInput } from 'react-admin';
+import { DateField, DateInput, List, Pagination, SelectInput, TextInput } from 'react-admin';
+import { ColumnsOrCards, type ListColumn } from '../../components/RecordCards';
 import { ActorField, AuditTypeField, TargetField, type AuditRecord } from './AuditFields';
 import { AUDIT_TYPE_CHOICES } from './auditTypes';
 import { endOfLocalDay, localDay, startOfLocalDay } from './dateBounds';
@@ -16,7 +17,13 @@ export const auditFilters = [
   <DateInput key="until" source="until" label="To" alwaysOn format={localDay} parse={endOfLocalDay} />,
 ];
 
-const Column = DataTable.Col<AuditRecord>;
+const AUDIT_COLUMNS: ListColumn[] = [
+  { label: 'Time', source: 'at', field: <DateField source="at" showTime /> },
+  { label: 'Actor', source: 'actor', field: <ActorField /> },
+  { label: 'Type', source: 'type', field: <AuditTypeField /> },
+  { label: 'Target', source: 'target', field: <TargetField /> },
+  { label: 'Summary', source: 'summary' },
+];
 
 /**
  * The staff action log (/admin/audit): every admin action, newest first, with its time, who did
@@ -34,21 +41,7 @@ export function AuditList() {
       sort={{ field: 'at', order: 'DESC' }}
       pagination={<Pagination rowsPerPageOptions={[ADMIN_PAGE_SIZE, 25, 50]} />}
     >
-      <DataTable bulkActionButtons={false} rowClick={false}>
-        <Column source="at" label="Time" disableSort>
-          <DateField source="at" showTime />
-        </Column>
-        <Column source="actor" label="Actor" disableSort>
-          <ActorField />
-        </Column>
-        <Column source="type" label="Type" disableSort>
-          <AuditTypeField />
-        </Column>
-        <Column source="target" label="Target" disableSort>
-          <TargetField />
-        </Column>
-        <Column source="summary" label="Summary" disableSort />
-      </DataTable>
+      <ColumnsOrCards<AuditRecord> columns={AUDIT_COLUMNS} label={(entry) => entry.summary} />
     </List>
   );
 }

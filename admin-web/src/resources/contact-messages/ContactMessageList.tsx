@@ -1,19 +1,19 @@
 import { ADMIN_PAGE_SIZE, type ContactMessage } from '@forum/contracts';
 import MailOutlined from '@mui/icons-material/MailOutlined';
 import { Box, Link as MuiLink, Typography } from '@mui/material';
-import { DataTable, DateField, List, Pagination, useRecordContext } from 'react-admin';
+import { DateField, List, Pagination, useRecordContext } from 'react-admin';
+import { ColumnsOrCards, type ListColumn } from '../../components/RecordCards';
 import { ExpandableText } from './ExpandableText';
 
 type ContactRecord = ContactMessage & { id: string };
 
-const Column = DataTable.Col<ContactRecord>;
 
 /** The sender's address, to answer them from the operator's own mail program. */
 function EmailField() {
   const message = useRecordContext<ContactRecord>();
   if (!message) return null;
   return (
-    <MuiLink href={`mailto:${message.email}`} variant="body2" sx={{ whiteSpace: 'nowrap' }}>
+    <MuiLink href={`mailto:${message.email}`} variant="body2" sx={{ whiteSpace: { md: 'nowrap' }, overflowWrap: 'anywhere' }}>
       {message.email}
     </MuiLink>
   );
@@ -39,6 +39,13 @@ function NoMessages() {
   );
 }
 
+const CONTACT_COLUMNS: ListColumn[] = [
+  { label: 'Name', source: 'name' },
+  { label: 'Email', source: 'email', field: <EmailField /> },
+  { label: 'Received', source: 'receivedAt', field: <DateField source="receivedAt" showTime /> },
+  { label: 'Message', source: 'message', field: <MessageField /> },
+];
+
 /** The inbox of the Contact page (/admin/contact-messages), newest first: who wrote, their email, when, and what. */
 export function ContactMessageList() {
   return (
@@ -51,18 +58,7 @@ export function ContactMessageList() {
       pagination={<Pagination rowsPerPageOptions={[ADMIN_PAGE_SIZE, 25, 50]} />}
       empty={<NoMessages />}
     >
-      <DataTable bulkActionButtons={false} rowClick={false}>
-        <Column source="name" label="Name" disableSort />
-        <Column source="email" label="Email" disableSort>
-          <EmailField />
-        </Column>
-        <Column source="receivedAt" label="Received" disableSort>
-          <DateField source="receivedAt" showTime />
-        </Column>
-        <Column source="message" label="Message" disableSort>
-          <MessageField />
-        </Column>
-      </DataTable>
+      <ColumnsOrCards<ContactRecord> columns={CONTACT_COLUMNS} label={(message) => `Message from ${message.name}`} />
     </List>
   );
 }

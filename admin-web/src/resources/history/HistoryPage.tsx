@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Fragment, useId, useState } from 'react';
 import { HttpError, Link, Title, useDataProvider } from 'react-admin';
 import { useParams } from 'react-router-dom';
+import { CardLine, usePhone } from '../../components/RecordCards';
 import { serverMessage, type ForumDataProvider } from '../../dataProvider';
 import { isUserId, useHistoryPath } from './HistoryLink';
 import { dataPreview, namesIn, subjectOf } from './historyLabels';
@@ -43,6 +44,70 @@ function Actor({ actor, names, self }: { actor: string; names: Map<string, strin
 
 const oneLine = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
 
+/** An event's data in full, with its metadata (opened from its row or card). */
+function EventData({ event, id }: { event: HistoryEntry; id: string }) {
+  return (
+    <Box id={id}>
+      <Typography variant="caption" component="p" color="text.secondary" sx={{ mb: 0.5, overflowWrap: 'anywhere' }}>
+        {event.at} · actor {event.actor} · correlation id {event.correlationId} · position {event.position}
+      </Typography>
+      <Box
+        component="pre"
+        aria-label={`Data of event ${event.version}, ${event.type}`}
+        tabIndex={0}
+        sx={{ m: 0, p: 1.5, bgcolor: 'grey.100', borderRadius: 1, overflowX: 'auto', fontSize: 13, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+      >
+        {JSON.stringify(event.data, null, 2)}
+      </Box>
+    </Box>
+  );
+}
+
+/** The button that shows or hides an event's data. */
+function DataToggle({ event, open, dataId, onToggle }: { event: HistoryEntry; open: boolean; dataId: string; onToggle: () => void }) {
+  return (
+    <Button size="small" sx={{ flexShrink: 0 }} aria-expanded={open} aria-controls={open ? dataId : undefined} aria-label={`${open ? 'Hide' : 'Show'} data of event ${event.version}, ${event.type}`} onClick={onToggle}>
+      {open ? 'Hide data' : 'Show data'}
+    </Button>
+  );
+}
+
+/** On a phone, one event as a card: the row's facts one under another, its data a click away. */
+function EventCard({ event, names, kind, id }: { event: HistoryEntry; names: Map<string, string>; kind: HistoryKind; id: string }) {
+  const [open, setOpen] = useState(false);
+  const dataId = useId();
+  return (
+    <Card variant="outlined" component="article" aria-label={`Event ${event.version}, ${event.type}`} sx={{ overflowWrap: 'anywhere' }}>
+      <CardContent sx={{ pb: 1 }}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.5 }}>
+          <Typography variant="body2" color="text.secondary">
+            #{event.version}
+          </Typography>
+          <Chip size="small" variant="outlined" label={event.type} />
+        </Stack>
+        <CardLine label="Time">
+          <time dateTime={event.at}>{new Date(event.at).toLocaleString()}</time>
+        </CardLine>
+        <CardLine label="Actor">
+          <Actor actor={event.actor} names={names} self={kind === 'user' && event.actor === id} />
+        </CardLine>
+        <CardLine label="Position">
+          <Box component="span" sx={{ fontFamily: 'monospace' }}>
+            {event.position}
+          </Box>
+        </CardLine>
+        <CardLine label="Correlation id">
+          <Box component="span" sx={{ fontFamily: 'monospace' }}>
+            {event.correlationId}
+          </Box>
+        </CardLine>
+        <DataToggle event={event} open={open} dataId={dataId} onToggle={() => setOpen(!open)} />
+        {open && <EventData event={event} id={dataId} />}
+      </CardContent>
+    </Card>
+  );
+}
+
 /** One event: its number, time, type, actor, position and correlation id; its data on one line and, opened, in full with its metadata. */
 function EventRow({ event, names, kind, id }: { event: HistoryEntry; names: Map<string, string>; kind: HistoryKind; id: string }) {
   const [open, setOpen] = useState(false);
@@ -71,28 +136,14 @@ function EventRow({ event, names, kind, id }: { event: HistoryEntry; names: Map<
             <Typography variant="body2" sx={{ fontFamily: 'monospace', color: 'text.secondary', flex: 1, minWidth: 0, ...oneLine }}>
               {dataPreview(event.data, 200)}
             </Typography>
-            <Button size="small" sx={{ flexShrink: 0 }} aria-expanded={open} aria-controls={open ? dataId : undefined} aria-label={`${open ? 'Hide' : 'Show'} data of event ${event.version}, ${event.type}`} onClick={() => setOpen(!open)}>
-              {open ? 'Hide data' : 'Show data'}
-            </Button>
+            <DataToggle event={event} open={open} dataId={dataId} onToggle={() => setOpen(!open)} />
           </Stack>
         </TableCell>
       </TableRow>
       {open && (
         <TableRow>
           <TableCell colSpan={7} sx={{ pt: 0 }}>
-            <Box id={dataId}>
-              <Typography variant="caption" component="p" color="text.secondary" sx={{ mb: 0.5, overflowWrap: 'anywhere' }}>
-                {event.at} · actor {event.actor} · correlation id {event.correlationId} · position {event.position}
-              </Typography>
-              <Box
-                component="pre"
-                aria-label={`Data of event ${event.version}, ${event.type}`}
-                tabIndex={0}
-                sx={{ m: 0, p: 1.5, bgcolor: 'grey.100', borderRadius: 1, overflowX: 'auto', fontSize: 13, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-              >
-                {JSON.stringify(event.data, null, 2)}
-              </Box>
-            </Box>
+            <EventData event={event} id={dataId} />
           </TableCell>
         </TableRow>
       )}
@@ -135,6 +186,7 @@ export function HistoryPage() {
   const subject = kind && data ? subjectOf(kind, id, data.events) : kind ? `${kind} ${id}` : 'an unknown kind';
   const heading = `History of ${subject}`;
   // the forum's names of the actors, else those the stream's own events give
+  const phone = usePhone();
   const names = new Map<string, string>(data ? [...namesIn(data.events), ...Object.entries(data.actors).map(([actor, person]) => [actor, person.name] as const)] : []);
 
   return (
@@ -147,7 +199,7 @@ export function HistoryPage() {
           </Typography>
           {data && (
             <Stack direction="row" spacing={2} useFlexGap sx={{ mt: 0.5, alignItems: 'center', flexWrap: 'wrap' }}>
-              <Typography variant="body2" color="text.secondary">
+              <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
                 Stream <code>{data.streamId}</code>: {data.events.length} {data.events.length === 1 ? 'event' : 'events'}, oldest first
               </Typography>
               {kind === 'post' && (
@@ -174,7 +226,16 @@ export function HistoryPage() {
             <Failure kind={kind} id={id} error={error} retry={() => void refetch()} />
           </CardContent>
         )}
-        {kind && data && (
+        {kind && data && phone && (
+          <Stack spacing={1.5} sx={{ p: 1 }} role="list" aria-label={`Events of ${subject}`}>
+            {data.events.map((event) => (
+              <Box role="listitem" key={event.position}>
+                <EventCard event={event} names={names} kind={kind} id={id} />
+              </Box>
+            ))}
+          </Stack>
+        )}
+        {kind && data && !phone && (
           <TableContainer>
             <Table size="small" aria-label={`Events of ${subject}`}>
               <TableHead>

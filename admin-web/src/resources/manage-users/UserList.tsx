@@ -1,6 +1,7 @@
 import { ADMIN_PAGE_SIZE } from '@forum/contracts';
-import { Card, CardActions, CardContent, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
-import { DataTable, List, RecordContextProvider, SearchInput, useListContext } from 'react-admin';
+import { Stack, Typography } from '@mui/material';
+import { DataTable, List, SearchInput, useRecordContext } from 'react-admin';
+import { RecordCards, usePhone } from '../../components/RecordCards';
 import { MakeAdminButton } from './MakeAdminButton';
 import { MembershipField } from './MembershipField';
 import { RoleField } from './RoleField';
@@ -25,35 +26,33 @@ function UserActions() {
 
 /** On a phone, a card per user: name, email, role and membership, the actions. */
 function UserCards() {
-  const { data } = useListContext<UserRecord>();
   return (
-    <Stack spacing={1.5} sx={{ p: 1 }}>
-      {(data ?? []).map((user) => (
-        <RecordContextProvider key={user.id} value={user}>
-          <Card variant="outlined" component="article" aria-label={user.name}>
-            <CardContent sx={{ pb: 1 }}>
-              <Typography sx={{ fontWeight: 600 }}>{user.name}</Typography>
-              <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                {user.email}
-              </Typography>
-              <Stack direction="row" spacing={1.5} sx={{ mt: 1, alignItems: 'center' }}>
-                <RoleField />
-                <MembershipField />
-              </Stack>
-            </CardContent>
-            <CardActions sx={{ px: 2, pb: 2 }}>
-              <UserActions />
-            </CardActions>
-          </Card>
-        </RecordContextProvider>
-      ))}
-    </Stack>
+    <RecordCards<UserRecord> label={(user) => user.name} actions={<UserActions />}>
+      <UserCardContent />
+    </RecordCards>
+  );
+}
+
+function UserCardContent() {
+  const user = useRecordContext<UserRecord>();
+  if (!user) return null;
+  return (
+    <>
+      <Typography sx={{ fontWeight: 600 }}>{user.name}</Typography>
+      <Typography variant="body2" color="text.secondary">
+        {user.email}
+      </Typography>
+      <Stack direction="row" spacing={1.5} sx={{ mt: 1, alignItems: 'center' }}>
+        <RoleField />
+        <MembershipField />
+      </Stack>
+    </>
   );
 }
 
 /** Spec §2 Manage Users (/admin/manage-users): search, the users 10 a page, 'Make Admin'; cards on a phone. */
 export function UserList() {
-  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
+  const phone = usePhone();
   return (
     <List
       exporter={false}

@@ -1,11 +1,11 @@
 import { Box } from '@mui/material';
 import { useEffect } from 'react';
-import { DataTable, List, useListContext, useNotify } from 'react-admin';
+import { List, useListContext, useNotify } from 'react-admin';
+import { ColumnsOrCards, type ListColumn } from '../../components/RecordCards';
 import { CheckpointField, ErrorField, LagField, StateField, VersionField } from './ProjectionFields';
 import { RebuildButton } from './RebuildButton';
 import { POLL_MS, progressOf, RebuildsProvider, useRebuilds, type ProjectionRecord } from './rebuilds';
 
-const Column = DataTable.Col<ProjectionRecord>;
 
 /**
  * Follows the rebuilds this console started: says how far each has come, and once its new build
@@ -40,6 +40,15 @@ function RebuildProgress() {
   );
 }
 
+const PROJECTION_COLUMNS: ListColumn[] = [
+  { label: 'Projection', source: 'name' },
+  { label: 'Version', source: 'version', field: <VersionField /> },
+  { label: 'State', source: 'state', field: <StateField /> },
+  { label: 'Checkpoint', source: 'checkpoint', field: <CheckpointField /> },
+  { label: 'Lag', source: 'lag', field: <LagField /> },
+  { label: 'Error', source: 'error', field: <ErrorField />, optional: true },
+];
+
 function ProjectionTable() {
   const { watching } = useRebuilds();
   return (
@@ -54,27 +63,7 @@ function ProjectionTable() {
       queryOptions={{ refetchInterval: (query) => (watching.size > 0 || query.state.data?.data.some((b) => b.role === 'building') ? POLL_MS : false) }}
     >
       <RebuildProgress />
-      <DataTable bulkActionButtons={false} rowClick={false}>
-        <Column source="name" label="Projection" disableSort />
-        <Column source="version" label="Version" disableSort>
-          <VersionField />
-        </Column>
-        <Column source="state" label="State" disableSort>
-          <StateField />
-        </Column>
-        <Column source="checkpoint" label="Checkpoint" disableSort>
-          <CheckpointField />
-        </Column>
-        <Column source="lag" label="Lag" disableSort>
-          <LagField />
-        </Column>
-        <Column source="error" label="Error" disableSort>
-          <ErrorField />
-        </Column>
-        <Column label="Actions" disableSort>
-          <RebuildButton />
-        </Column>
-      </DataTable>
+      <ColumnsOrCards<ProjectionRecord> columns={PROJECTION_COLUMNS} label={(build) => `${build.name}, build ${build.build}`} actions={<RebuildButton />} />
     </List>
   );
 }
