@@ -31,6 +31,7 @@ import {
   type Projection,
 } from './projection.ts';
 import { SharedLogReader, type LogBatch } from './shared-log.ts';
+import { INDEX_NOT_YET_USABLE_SQL } from './status.ts';
 
 export interface RunnerOptions {
   db: Knex;
@@ -713,9 +714,7 @@ async function indexesUsable(db: Knex, schema: string): Promise<boolean> {
   const { rows } = await db.raw<{ rows: { usable: boolean }[] }>(
     `SELECT NOT EXISTS (
        SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-       WHERE n.nspname = ? AND i.indcheckxmin
-         -- usable once its creator is older than the oldest transaction running (as ages: xids wrap)
-         AND age(i.xmin) <= age((pg_snapshot_xmin(pg_current_snapshot())::text::numeric % 4294967296)::text::xid)
+       WHERE n.nspname = ? AND ${INDEX_NOT_YET_USABLE_SQL}
      ) AS usable`,
     [schema],
   );

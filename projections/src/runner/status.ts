@@ -56,15 +56,20 @@ export function readIndexNames(projection: Pick<Projection, 'name' | 'indexes'>)
 }
 
 /**
- * Per schema, the indexes there that readers can use: built (valid and ready) and, for one built
- * with `indcheckxmin`, older than every transaction running (see `indexesUsable` in runner.ts).
+ * SQL over `pg_index i`: true for an index built with `indcheckxmin` (over rows updated in place
+ * while older transactions ran) that a reader starting now cannot use yet. The planner leaves such
+ * an index out of a query whose snapshot's xmin is not past the `pg_index` row's creator; it is
+ * usable once that creator is older than every transaction running. Compared as ages: xids wrap,
+ * and a frozen row is as old as can be. Shared by readiness and the switch of a rebuilt build.
  */
+export const INDEX_NOT_YET_USABLE_SQL = `(i.indcheckxmin AND age(i.xmin) <= age((pg_snapshot_xmin(pg_current_snapshot())::text::numeric % 4294967296)::text::xid))`;
+
+/** Per schema, the indexes there that readers can use: built (valid and ready) and not waiting on older transactions. */
 async function usableIndexes(db: Knex, schemas: readonly string[]): Promise<Map<string, Set<string>>> {
   const { rows } = await db.raw<{ rows: { schema: string; name: string }[] }>(
     `SELECT n.nspname AS schema, c.relname AS name
      FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = ANY(?) AND i.indisvalid AND i.indisready
-       AND (NOT i.indcheckxmin OR age(i.xmin) <= age((pg_snapshot_xmin(pg_current_snapshot())::text::numeric % 4294967296)::text::xid))`,
+     WHERE n.nspname = ANY(?) AND i.indisvalid AND i.indisready AND NOT ${INDEX_NOT_YET_USABLE_SQL}`,
     [[...schemas]],
   );
   const usable = new Map<string, Set<string>>();

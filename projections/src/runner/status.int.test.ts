@@ -1,0 +1,64 @@
+import { waitFor } from '@forum/infra/testing';
+import pg from 'pg';
+import { createLogger } from '@forum/platform';
+import { describe, expect, it } from 'vitest';
+import { createProjectionRunner } from './runner.ts';
+import { projectionsCheck } from './status.ts';
+import { countingProjection } from './testing/counting-projection.ts';
+import { tick, useTickLog } from './testing/ticks.ts';
+
+const logger = createLogger('test', process.env.TEST_LOG ?? 'silent');
+
+const log = useTickLog('status');
+
+/** Whether a reader starting now plans `SELECT … WHERE value = 1` on the live build's `total` with the index `total_value`. */
+async function readerUsesIndex(): Promise<boolean> {
+  const plan = await log.db.transaction(async (trx) => {
+    await trx.raw('SET LOCAL enable_seqscan TO off');
+    return (await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>('EXPLAIN SELECT * FROM aged_v1.total WHERE value = 1')).rows.map((r) => r['QUERY PLAN']).join('\n');
+  });
+  return /total_value/.test(plan);
+}
+
+describe('readiness and the read indexes of a live build', () => {
+  it('counts an index built with indcheckxmin as missing while a transaction older than it runs, and as there once it ends', { timeout: 60_000 }, async () => {
+    const base = countingProjection({ name: 'aged' });
+    // an index over the running total, which the replay updates in place (HOT): built while an older
+    // transaction still may see the total's old versions, the planner leaves it out for readers as old
+    const aged = { ...base, indexes: { ...base.indexes, total: ['CREATE INDEX IF NOT EXISTS total_value ON total (value)'] } };
+    const streamId = 'ticks';
+    for (let i = 0; i < 2000; i += 100) {
+      await log.store.append([{ streamId, expectedVersion: i === 0 ? 'no_stream' : i, events: Array.from({ length: 100 }, (_, k) => tick(i + k)) }]);
+    }
+    const older = new pg.Client({ connectionString: log.url });
+    await older.connect();
+    // the first build of `aged` is live from its start: it replays the log, then builds its indexes
+    const runner = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [aged], buildBatchSize: 100 });
+    try {
+      await older.query('BEGIN');
+      await older.query('SELECT pg_current_xact_id()');
+      await runner.start();
+      const checked = await waitFor(
+        () => log.db.raw<{ rows: { indcheckxmin: boolean }[] }>(`SELECT indcheckxmin FROM pg_index WHERE indexrelid = to_regclass('aged_v1.total_value')`),
+        (result) => result.rows.length === 1,
+        30_000,
+      );
+      expect(checked.rows).toEqual([{ indcheckxmin: true }]);
+      await waitFor(() => log.db.raw<{ rows: unknown[] }>(`SELECT 1 FROM pg_index WHERE indexrelid = to_regclass('aged_v1.applied_stream')`), (r) => r.rows.length === 1);
+
+      // the planner leaves it out for a reader starting now: readiness says so
+      expect(await readerUsesIndex()).toBe(false);
+      const before = await projectionsCheck(log.db, 1_000_000, [aged]);
+      expect(before.ok).toBe(false);
+      expect(before.detail).toEqual([{ name: 'aged', version: 1, build: 1, state: 'live', lag: expect.any(Number), missingIndexes: ['total_value'] }]);
+
+      await older.query('COMMIT');
+      expect(await readerUsesIndex()).toBe(true);
+      const after = await projectionsCheck(log.db, 1_000_000, [aged]);
+      expect(after).toEqual({ ok: true, detail: [{ name: 'aged', version: 1, build: 1, state: 'live', lag: expect.any(Number) }] });
+    } finally {
+      await older.end();
+      await runner.stop();
+    }
+  });
+});
