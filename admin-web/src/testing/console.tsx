@@ -25,6 +25,16 @@ export function renderConsole(element: ReactElement, { path, resource, dataProvi
 export const respond = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
 
+/** A phone's width for MUI's useMediaQuery (jsdom has no matchMedia), undone after each test: `(max-width:…)` queries match below `width`. */
+export function atPhoneWidth(width = 390) {
+  vi.stubGlobal('matchMedia', (media: string) => {
+    const max = /max-width:\s*([\d.]+)px/.exec(media);
+    const min = /min-width:\s*([\d.]+)px/.exec(media);
+    const matches = (!max || width <= Number(max[1])) && (!min || width >= Number(min[1]));
+    return { matches, media, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false };
+  });
+}
+
 /** What a stubbed server sees of a request. */
 export interface StubRequest {
   url: URL;

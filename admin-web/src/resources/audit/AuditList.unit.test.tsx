@@ -3,7 +3,7 @@ import type { AuditEntry } from '@forum/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { renderConsole, respond, stubServer } from '../../testing/console';
+import { atPhoneWidth, renderConsole, respond, stubServer } from '../../testing/console';
 import { AuditList } from './AuditList';
 import { endOfLocalDay, localDay, startOfLocalDay } from './dateBounds';
 
@@ -123,5 +123,31 @@ describe('the date bounds', () => {
     expect(localDay(end)).toBe('2026-03-29');
     expect(startOfLocalDay('')).toBe('');
     expect(localDay(undefined)).toBe('');
+  });
+});
+
+describe('Staff actions on a phone', () => {
+  it('shows each action as a card with its time, actor, type, target and summary, and the same history links; the filters stay', async () => {
+    atPhoneWidth();
+    fakeServer();
+    renderAudit();
+    const deleted = await screen.findByRole('article', { name: 'Deleted a post by Ben' }, { timeout: 3000 });
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getAllByRole('article').map((card) => card.getAttribute('aria-label'))).toEqual(ENTRIES.map((e) => e.summary));
+    for (const label of ['Time', 'Actor', 'Type', 'Target', 'Summary']) expect(within(deleted).getByText(label)).toBeTruthy();
+    expect(within(deleted).getByText('Post deleted')).toBeTruthy();
+    expect(within(deleted).getByText('admin@forum.local')).toBeTruthy();
+    expect(within(deleted).getByRole('link', { name: 'Ada Admin' }).getAttribute('href')).toBe('/admin/history/user/u-ada');
+    expect(within(deleted).getByRole('link', { name: `History of post ${POST_ID}` }).getAttribute('href')).toBe(`/admin/history/post/${POST_ID}`);
+    const grant = screen.getByRole('article', { name: 'Made Ann Author an admin' });
+    expect(within(grant).getByRole('link', { name: 'History of user u-ann' }).getAttribute('href')).toBe('/admin/history/user/u-ann');
+    expect(within(screen.getByRole('article', { name: 'Created the tag #Rust' })).queryByRole('link', { name: /^History of/ })).toBeNull();
+    // the filters are all there, and still narrow the cards
+    expect(screen.getByRole('textbox', { name: 'Actor (email or id)' })).toBeTruthy();
+    expect(screen.getByLabelText('From')).toBeTruthy();
+    expect(screen.getByLabelText('To')).toBeTruthy();
+    await userEvent.click(screen.getByRole('combobox', { name: 'Type' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Tag created' }));
+    await waitFor(() => expect(screen.getAllByRole('article').map((card) => card.getAttribute('aria-label'))).toEqual(['Created the tag #Rust']), { timeout: 3000 });
   });
 });

@@ -3,7 +3,7 @@ import type { ContactMessage } from '@forum/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { renderConsole, respond, stubServer } from '../../testing/console';
+import { atPhoneWidth, renderConsole, respond, stubServer } from '../../testing/console';
 import { ContactMessageList } from './ContactMessageList';
 import { PREVIEW_CHARS } from './ExpandableText';
 
@@ -60,5 +60,24 @@ describe('Contact messages', () => {
     fakeServer([]);
     renderInbox();
     expect(await screen.findByText('No contact messages yet', {}, { timeout: 3000 })).toBeTruthy();
+  });
+});
+
+describe('Contact messages on a phone', () => {
+  it('shows each message as a card: name, email, time received and message, a long one with Read more', async () => {
+    atPhoneWidth();
+    fakeServer();
+    renderInbox();
+    const nora = await screen.findByRole('article', { name: 'Message from Nora Newest' }, { timeout: 3000 });
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getAllByRole('article').map((card) => card.getAttribute('aria-label'))).toEqual(['Message from Nora Newest', 'Message from Olaf Older']);
+    for (const label of ['Name', 'Email', 'Received', 'Message']) expect(within(nora).getByText(label)).toBeTruthy();
+    expect(within(nora).getByText('Nora Newest')).toBeTruthy();
+    expect(within(nora).getByRole('link', { name: 'nora@example.com' }).getAttribute('href')).toBe('mailto:nora@example.com');
+    expect(within(nora).getByText(new Date('2026-11-24T10:15:00.000Z').toLocaleDateString(), { exact: false })).toBeTruthy();
+    expect(within(nora).queryByText(LONG)).toBeNull();
+    await userEvent.click(within(nora).getByRole('button', { name: 'Read more of the message from Nora Newest' }));
+    expect(within(nora).getByText(LONG)).toBeTruthy();
+    expect(within(screen.getByRole('article', { name: 'Message from Olaf Older' })).queryByRole('button')).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import { quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
+import { atPhoneWidth, quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { HistoryPage } from './HistoryPage';
 
 const POST_ID = '6f1c2f9e-2b7a-4c1e-9a63-2f0f8d7c6b5a';
@@ -156,5 +156,28 @@ describe('the history of a post or a user', () => {
     renderHistory('/admin/history/comment/c-1');
     expect(await screen.findByText('Only users and posts have a history here.')).toBeTruthy();
     expect(calls).toEqual([]);
+  });
+});
+
+describe('a history on a phone', () => {
+  it('shows each event as a card: number, type, time, actor, position and correlation id, its data a click away', async () => {
+    atPhoneWidth();
+    fakeServer({ history: POST_HISTORY });
+    renderHistory(`/admin/history/post/${POST_ID}`);
+    const events = await screen.findByRole('list', { name: 'Events of the post “Deploying on Fridays”' }, { timeout: 3000 });
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(within(events).getAllByRole('article').map((card) => card.getAttribute('aria-label'))).toEqual(['Event 1, PostCreated', 'Event 2, PostDeleted', 'Event 3, PostRestored']);
+    const created = screen.getByRole('article', { name: 'Event 1, PostCreated' });
+    expect(within(created).getByText('#1')).toBeTruthy();
+    expect(within(created).getByText(new Date('2026-11-24T10:15:00.000Z').toLocaleString())).toBeTruthy();
+    expect(within(created).getByRole('link', { name: 'Ann Author' }).getAttribute('href')).toBe('/admin/history/user/u-ann');
+    expect(within(created).getByText('812.15')).toBeTruthy();
+    expect(within(created).getByText('corr-create')).toBeTruthy();
+    expect(within(screen.getByRole('article', { name: 'Event 2, PostDeleted' })).getByRole('link', { name: 'Ada Admin' })).toBeTruthy();
+
+    await userEvent.click(within(created).getByRole('button', { name: 'Show data of event 1, PostCreated' }));
+    expect(JSON.parse(within(created).getByLabelText('Data of event 1, PostCreated').textContent!)).toEqual(POST_HISTORY.events[0]!.data);
+    await userEvent.click(within(created).getByRole('button', { name: 'Hide data of event 1, PostCreated' }));
+    expect(within(created).queryByLabelText('Data of event 1, PostCreated')).toBeNull();
   });
 });

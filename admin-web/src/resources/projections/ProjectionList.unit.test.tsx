@@ -3,7 +3,7 @@ import type { ProjectionStatus } from '@forum/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
+import { atPhoneWidth, quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { ProjectionList } from './ProjectionList';
 import { POLL_MS } from './rebuilds';
 
@@ -157,5 +157,31 @@ describe('Projections', () => {
     expect(await screen.findByText('Projection control is not configured for this service')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(within(await rowOf('tags')).getByRole('button', { name: 'Rebuild tags' })).toBeTruthy();
+  });
+});
+
+describe('Projections on a phone', () => {
+  it("shows each build as a card with its facts, a halted one's error, and its Rebuild button, which asks first", async () => {
+    atPhoneWidth();
+    fakeServer([build('posts', { checkpoint: '812.15' }), build('users', { state: 'halted', error: 'cannot read ProfileUpdated', failedPosition: '905.77', lag: 3 })]);
+    renderProjections();
+    const posts = await screen.findByRole('article', { name: 'posts, build 1' }, { timeout: 3000 });
+    expect(screen.queryByRole('table')).toBeNull();
+    for (const label of ['Projection', 'Version', 'State', 'Checkpoint', 'Lag']) expect(within(posts).getByText(label)).toBeTruthy();
+    expect(within(posts).getByText('v1 · build 1')).toBeTruthy();
+    expect(within(posts).getByText('Live')).toBeTruthy();
+    expect(within(posts).getByText('812.15')).toBeTruthy();
+    expect(within(posts).getByText('caught up')).toBeTruthy();
+    expect(within(posts).queryByText('Error')).toBeNull(); // no error, no line for it
+    const users = screen.getByRole('article', { name: 'users, build 1' });
+    expect(within(users).getByText('Halted')).toBeTruthy();
+    expect(within(users).getByText('cannot read ProfileUpdated')).toBeTruthy();
+    expect(within(users).getByText('at position 905.77')).toBeTruthy();
+    expect(within(users).getByRole('button', { name: 'Rebuild users' })).toBeTruthy();
+
+    await userEvent.click(within(posts).getByRole('button', { name: 'Rebuild posts' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Rebuild posts?' });
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });
