@@ -12,15 +12,19 @@ export interface BenchServer {
   readonly base: string;
   /** The forum's embedded PostgreSQL. */
   readonly databaseUrl: string;
+  /** The forum's process (its memory: /proc/<pid>/status). */
+  readonly pid: number;
   token(email: string, password?: string): Promise<string>;
-  stop(): Promise<void>;
+  /** Stops the forum; its data folder goes too unless `keepData` (to start it again on the same data). */
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
 /**
  * `npm start`'s entry in its own process (so the load generator does not share
- * its event loop), on a fresh data folder with durable PostgreSQL settings.
+ * its event loop), on a fresh data folder with durable PostgreSQL settings; or on the running
+ * PostgreSQL at `databaseUrl` (which then outlives the forum, as a deployment's does).
  */
-export async function startBenchServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<BenchServer> {
+export async function startBenchServer(options: { dataDir?: string; env?: Record<string, string>; databaseUrl?: string } = {}): Promise<BenchServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'forum-bench-')));
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', main], {
@@ -30,7 +34,7 @@ export async function startBenchServer(options: { dataDir?: string; env?: Record
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
-      DATABASE_URL: '',
+      DATABASE_URL: options.databaseUrl ?? '',
       OIDC_ISSUER: '',
       PAYMENT_DEMO_DELAY_MS: '0',
       ...options.env,
@@ -46,11 +50,12 @@ export async function startBenchServer(options: { dataDir?: string; env?: Record
     child.once('exit', (code) => reject(new Error(`forum exited with ${code}`)));
   });
   const base = `http://127.0.0.1:${port}`;
-  const databaseUrl = await runningEmbeddedUrl(dataDir, 'forum');
+  const databaseUrl = options.databaseUrl ?? (await runningEmbeddedUrl(dataDir, 'forum'));
   if (!databaseUrl) throw new Error(`no PostgreSQL running in ${dataDir}`);
   return {
     base,
     databaseUrl,
+    pid: child.pid!,
     async token(email, password = DEMO_PASSWORD) {
       const response = await fetch(`${base}/realms/forum/protocol/openid-connect/token`, {
         method: 'POST',
@@ -58,11 +63,37 @@ export async function startBenchServer(options: { dataDir?: string; env?: Record
       });
       return ((await response.json()) as { access_token: string }).access_token;
     },
-    async stop() {
+    async stop({ keepData = false } = {}) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
-      await rm(dataDir, { recursive: true, force: true });
+      if (!keepData) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * `count` members made the way scripts make users (Keycloak's admin API shape), each a Gold member
+ * so the free limit of 5 posts does not stop them; their tokens. One user per writer: commands of
+ * different users touch different streams, as a forum's traffic does. `tokens` signs them in
+ * again (an access token lasts 5 minutes).
+ */
+export async function benchWriters(server: BenchServer, count: number, prefix = 'bench-writer'): Promise<{ tokens: () => Promise<string[]> }> {
+  const admin = await server.token('admin@forum.local');
+  const password = 'Bench#2026';
+  const emails: string[] = [];
+  for (let n = 0; n < count; n++) {
+    const email = `${prefix}-${n}@forum.local`;
+    const made = await fetch(`${server.base}/admin/realms/forum/users`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: email, email, firstName: `Writer ${n}`, enabled: true, credentials: [{ type: 'password', value: password, temporary: false }] }),
+    });
+    if (made.status !== 201) throw new Error(`user ${email}: ${made.status} ${await made.text()}`);
+    const token = await server.token(email, password);
+    const bought = await fetch(`${server.base}/api/users/membership/${email}`, { method: 'PATCH', headers: { Authorization: `Bearer ${token}` } });
+    if (bought.status !== 200) throw new Error(`membership for ${email}: ${bought.status} ${await bought.text()}`);
+    emails.push(email);
+  }
+  return { tokens: () => Promise.all(emails.map((email) => server.token(email, password))) };
 }

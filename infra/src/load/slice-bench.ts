@@ -11,7 +11,7 @@
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, HEADER_READ_BEHIND } from '@forum/contracts';
-import { startBenchServer } from './server.ts';
+import { benchWriters, startBenchServer } from './server.ts';
 import { ms, percentile } from './stats.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -20,24 +20,7 @@ const READ_CONNECTIONS = Number(process.env.READ_CONNECTIONS ?? 32);
 
 const server = await startBenchServer();
 try {
-  // One user per writer, made the way scripts make users (Keycloak's admin API shape), each a
-  // Gold member so the free limit of 5 posts does not stop them
-  const admin = await server.token('admin@forum.local');
-  const tokens: string[] = [];
-  for (let n = 0; n < WRITERS; n++) {
-    const email = `bench-writer-${n}@forum.local`;
-    const password = 'Bench#2026';
-    const made = await fetch(`${server.base}/admin/realms/forum/users`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: email, email, firstName: `Writer ${n}`, enabled: true, credentials: [{ type: 'password', value: password, temporary: false }] }),
-    });
-    if (made.status !== 201) throw new Error(`user ${email}: ${made.status} ${await made.text()}`);
-    const token = await server.token(email, password);
-    const bought = await fetch(`${server.base}/api/users/membership/${email}`, { method: 'PATCH', headers: { Authorization: `Bearer ${token}` } });
-    if (bought.status !== 200) throw new Error(`membership for ${email}: ${bought.status} ${await bought.text()}`);
-    tokens.push(token);
-  }
+  const tokens = await (await benchWriters(server, WRITERS)).tokens();
 
   // Phase 1: writes, with one extra client sampling the projection lag
   const writeLatencies: number[] = [];

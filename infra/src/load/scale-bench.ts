@@ -1,0 +1,346 @@
+/**
+ * `npm run bench -- scale`: the forum at scale, side by side with the least a Node.js server can do.
+ *
+ * 1. A synthetic log of SCALE_EVENTS events (default 1,000,000, about 104,000 posts; 10,000,000
+ *    for the long run) is loaded into a fresh data folder, and the forum (`npm start`'s entry, its
+ *    own process) builds its read models from it; then VACUUM ANALYZE and a CHECKPOINT, as a forum
+ *    that has run a while has had.
+ * 2. Every read of the API (spec §7's public and member calls, the admin console's) is asked once
+ *    of a query app like the forum's, here, recording the statements it runs (sql-capture.ts); a
+ *    bare `node:http` + `pg` server (bare-server.ts, its own process) answers each with those same
+ *    statements.
+ * 3. Each read, from SCALE_CONNECTIONS (50) connections: SCALE_ROUNDS (3) rounds of SCALE_SECONDS
+ *    (4) against the forum, then the bare server, interleaved; the medians. The forum runs without
+ *    its visitor cache here: every read runs its statements.
+ * 4. The forum again on the same data with its visitor cache (the default): the visitors' hottest
+ *    reads, against the bare server again.
+ * 5. Commands from WRITERS (16) clients, each its own Gold member: posts, votes, comments; against
+ *    the bare server's one-INSERT write and a pgbench-like loop of single-row INSERTs.
+ * 6. What it took: disk (the event log, the read models) and the forum process's memory.
+ *
+ * Prints Markdown tables (for the README). Exit code 1 if any request failed.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { createKnex } from '@forum/platform';
+import { allProjections, projectionStatus } from '@forum/projections';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../embedded/postgres.ts';
+import type { BareRoutes } from './bare-server.ts';
+import { benchWriters, startBenchServer, type BenchServer } from './server.ts';
+import { captureReads, type ReadToCapture } from './sql-capture.ts';
+import { percentile } from './stats.ts';
+import { loadSyntheticLog } from './synthetic-log.ts';
+
+const EVENTS = Number(process.env.SCALE_EVENTS ?? 1_000_000);
+const CONNECTIONS = Number(process.env.SCALE_CONNECTIONS ?? 50);
+const ROUNDS = Number(process.env.SCALE_ROUNDS ?? 3);
+const SECONDS = Number(process.env.SCALE_SECONDS ?? 4);
+const WRITERS = Number(process.env.WRITERS ?? 16);
+/** Only the reads whose name contains this (e.g. `home`); all by default. */
+const ONLY = process.env.SCALE_ONLY ?? '';
+const say = (line: string) => process.stderr.write(`${line}\n`);
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+interface Figures {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+  readonly bytes: number;
+}
+
+const median = (values: readonly number[]) => percentile(values, 50);
+const medianOf = (runs: readonly Figures[]): Figures => ({
+  rps: median(runs.map((r) => r.rps)),
+  p50: median(runs.map((r) => r.p50)),
+  p99: median(runs.map((r) => r.p99)),
+  errors: runs.reduce((sum, r) => sum + r.errors, 0),
+  bytes: median(runs.map((r) => r.bytes)),
+});
+
+async function cannon(url: string, headers: Record<string, string>, connections = CONNECTIONS): Promise<Figures> {
+  const result = await autocannon({ url, headers, connections, duration: SECONDS });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+    bytes: result.throughput.total / Math.max(1, result.requests.total),
+  };
+}
+
+/** `clients` loops sending `request(client, i)` for SECONDS; answers other than `expect` count as errors. */
+async function loop(clients: number, expect: number, request: (client: number, i: number) => Promise<Response>): Promise<Figures> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let bytes = 0;
+  const until = performance.now() + SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      for (let i = 0; performance.now() < until; i++) {
+        const sent = performance.now();
+        const response = await request(client, i);
+        bytes += (await response.arrayBuffer()).byteLength;
+        if (response.status !== expect) errors++;
+        else latencies.push(performance.now() - sent);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, bytes: bytes / Math.max(1, latencies.length + errors) };
+}
+
+/** Rounds of `forum` then `bare`, interleaved; each side's medians. */
+async function sideBySide(label: string, forum: () => Promise<Figures>, bare: () => Promise<Figures>) {
+  const forumRuns: Figures[] = [];
+  const bareRuns: Figures[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    forumRuns.push(await forum());
+    bareRuns.push(await bare());
+  }
+  const row = { label, forum: medianOf(forumRuns), bare: medianOf(bareRuns) };
+  say(`  ${label}: forum ${Math.round(row.forum.rps)}/s p50 ${row.forum.p50} ms, bare ${Math.round(row.bare.rps)}/s p50 ${row.bare.p50} ms (${(row.forum.rps / row.bare.rps).toFixed(2)})`);
+  return row;
+}
+
+type Row = Awaited<ReturnType<typeof sideBySide>>;
+
+const msText = (value: number) => (Number.isFinite(value) ? (value >= 100 ? `${Math.round(value)}` : value.toFixed(1)) : '—');
+const table = (title: string, rows: readonly Row[]) => [
+  `| ${title} | forum req/s | p50 ms | p99 ms | errors | bare req/s | p50 ms | p99 ms | forum / bare | bytes (forum / bare) |`,
+  '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+  ...rows.map(
+    ({ label, forum, bare }) =>
+      `| ${label} | ${Math.round(forum.rps).toLocaleString('en')} | ${msText(forum.p50)} | ${msText(forum.p99)} | ${forum.errors} | ${Math.round(bare.rps).toLocaleString('en')} | ${msText(bare.p50)} | ${msText(bare.p99)} | ${(forum.rps / bare.rps).toFixed(2)} | ${Math.round(forum.bytes)} / ${Math.round(bare.bytes)} |`,
+  ),
+];
+
+async function waitUntilReady(server: BenchServer) {
+  const db = createKnex(server.databaseUrl, { max: 2 });
+  try {
+    for (;;) {
+      const status = await projectionStatus(db);
+      const halted = status.find((s) => s.error);
+      if (halted) throw new Error(`${halted.name} halted: ${halted.error}`);
+      const ready = await fetch(`${server.base}/readyz`).then((r) => r.status === 200, () => false);
+      if (ready && status.length === allProjections.length && status.every((s) => s.role === 'live' && s.lag === 0)) return;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function startBare(routes: BareRoutes, folder: string) {
+  const file = path.join(folder, 'bare-routes.json');
+  await writeFile(file, JSON.stringify(routes));
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'bare-server.ts'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const match = /listening (\d+)/.exec(output);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the bare server exited with ${code}`)));
+  });
+  return {
+    base: `http://127.0.0.1:${port}`,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+async function memoryOf(pid: number) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+// ── 1. the log and the forum on it ───────────────────────────────────────
+const started = performance.now();
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'forum-scale-bench-'));
+const postgres = await startEmbeddedPostgres({ dataDir, database: 'forum' });
+say(`loading a synthetic log of ${EVENTS.toLocaleString('en')} events…`);
+const loaded = await loadSyntheticLog(postgres.url, { events: EVENTS, seed: 42, onProgress: () => {} });
+say(`loaded in ${(loaded.ms / 1000).toFixed(1)} s; the forum builds its read models…`);
+
+// PostgreSQL runs on its own, as a deployment's does: the forum starts twice on it
+const forumEnv = { READY_MAX_LAG: '0' };
+let server = await startBenchServer({ dataDir, databaseUrl: postgres.url, env: { ...forumEnv, VISITOR_CACHE_ENTRIES: '0' } });
+const rows: Row[] = [];
+const cachedRows: Row[] = [];
+const commandRows: Row[] = [];
+let failed = 0;
+let reference: Figures | null = null;
+let bare: Awaited<ReturnType<typeof startBare>> | null = null;
+try {
+  const buildStart = performance.now();
+  await waitUntilReady(server);
+  const buildSeconds = (performance.now() - buildStart) / 1000;
+  const db = createKnex(server.databaseUrl, { max: 2 });
+  await db.raw('VACUUM (ANALYZE)');
+  await db.raw('CHECKPOINT');
+  say(`read models built in ${buildSeconds.toFixed(1)} s, vacuumed, analysed and checkpointed`);
+
+  // ── 2. what is read, and the statements the forum reads it with ─────────
+  const one = async <T>(sql: string) => ((await db.raw<{ rows: T[] }>(sql)).rows[0] as T);
+  const { posts, users } = await one<{ posts: number; users: number }>('SELECT (SELECT count(*) FROM read.posts)::int AS posts, (SELECT count(*) FROM read.users)::int AS users');
+  const { id: post } = await one<{ id: string }>('SELECT id FROM read.posts ORDER BY comment_count DESC, id LIMIT 1');
+  const { tag, n: tagged } = await one<{ tag: string; n: number }>('SELECT t AS tag, count(*)::int AS n FROM read.posts, unnest(tags) t GROUP BY t ORDER BY 2 DESC LIMIT 1');
+  const { email } = await one<{ email: string }>('SELECT author_email AS email FROM read.posts GROUP BY author_email ORDER BY count(*) DESC LIMIT 1');
+  // pages as deep into each list as page 5,000 of 20,800 is at 1M events (the issue's figure): 96% of the way
+  const deep = (count: number, size: number) => Math.max(1, Math.floor(Math.ceil(count / size) * 0.96));
+  const admin = () => server.token('admin@forum.local');
+  const reads: (ReadToCapture & { signedIn?: boolean; connections?: number })[] = [
+    { name: 'home, newest, page 1', path: '/posts?page=1&sort=newest' },
+    { name: `home, newest, page ${deep(posts, 5)}`, path: `/posts?page=${deep(posts, 5)}&sort=newest` },
+    { name: 'home, popular, page 1', path: '/posts?page=1&sort=popularity' },
+    { name: `home, popular, page ${deep(posts, 5)}`, path: `/posts?page=${deep(posts, 5)}&sort=popularity` },
+    { name: 'a post', path: `/posts/${post}` },
+    { name: "a post's comments", path: `/comments/${post}` },
+    { name: 'search by tag (spec §7, 100 rows)', path: `/posts/search?tag=${encodeURIComponent(tag)}` },
+    { name: 'tag page 1', path: `/posts/search?tag=${encodeURIComponent(tag)}&page=1` },
+    { name: `tag page ${deep(tagged, 5)}`, path: `/posts/search?tag=${encodeURIComponent(tag)}&page=${deep(tagged, 5)}` },
+    // as many at once as the search's bulkhead lets run and wait (SEARCH_CONCURRENCY 4 + SEARCH_QUEUE 32): more answer 503 BUSY by design
+    { name: 'full-text search ?q=database (32 connections)', path: '/posts/search?q=database', connections: 32 },
+    { name: 'tags', path: '/tags' },
+    { name: 'leaderboard', path: '/users/top-voted' },
+    { name: 'a profile', path: `/user-profile/${encodeURIComponent(email)}` },
+    { name: 'announcements', path: '/announcements' },
+    { name: 'me (signed in)', path: '/me', signedIn: true },
+    { name: 'my posts (signed in)', path: `/my-posts/${encodeURIComponent(email)}`, signedIn: true },
+    { name: 'post count (signed in)', path: `/user-post-count/${encodeURIComponent(email)}`, signedIn: true },
+    { name: 'notifications (signed in)', path: '/me/notifications', signedIn: true },
+    { name: 'admin: stats', path: '/admin/stats', signedIn: true },
+    { name: 'admin: users page 1', path: '/admin/users?page=1', signedIn: true },
+    { name: `admin: users page ${deep(users, 10)}`, path: `/admin/users?page=${deep(users, 10)}`, signedIn: true },
+    { name: 'admin: users search', path: '/admin/users?page=1&search=ann', signedIn: true },
+    { name: 'admin: tags', path: '/admin/tags', signedIn: true },
+    { name: 'admin: reported comments', path: '/admin/reported-comments', signedIn: true },
+    { name: 'admin: contact messages', path: '/admin/contact-messages', signedIn: true },
+    { name: 'admin: staff actions', path: '/admin/audit', signedIn: true },
+    { name: 'admin: projections', path: '/admin/projections', signedIn: true },
+    { name: "admin: a post's history", path: `/admin/history/post/${post}`, signedIn: true },
+  ].filter((read) => read.name.includes(ONLY));
+  const token = await admin();
+  const issuer = `http://localhost:${new URL(server.base).port}/realms/forum`;
+  const captured = await captureReads(server.databaseUrl, server.base, issuer, reads.map((read) => ({ ...read, ...(read.signedIn ? { token } : {}) })));
+  for (const [name, read] of captured) {
+    if (read.status !== 200) throw new Error(`${name}: the query app answered ${read.status}`);
+    if (read.statements.length === 0) throw new Error(`${name}: no statement recorded`);
+  }
+  bare = await startBare({ databaseUrl: server.databaseUrl, poolSize: 16, reads: Object.fromEntries([...captured].map(([name, read]) => [name, read.statements])) }, dataDir);
+  say(`${reads.length} reads captured (${[...captured.values()].reduce((n, r) => n + r.statements.length, 0)} statements); the bare server answers them`);
+
+  // ── 3. every read, uncached, side by side ───────────────────────────────
+  const measureReads = async (list: typeof reads, into: Row[]) => {
+    for (const read of list) {
+      const headers: Record<string, string> = read.signedIn ? { Authorization: `Bearer ${await admin()}` } : {};
+      into.push(await sideBySide(read.name, () => cannon(`${server.base}/api${read.path}`, headers, read.connections), () => cannon(`${bare!.base}/read/${encodeURIComponent(read.name)}`, {}, read.connections)));
+    }
+  };
+  say(`reads, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s each side:`);
+  await measureReads(reads, rows);
+  const memory = await memoryOf(server.pid);
+
+  // ── 4. the visitors' hottest reads, from the forum's memory ─────────────
+  await server.stop({ keepData: true });
+  server = await startBenchServer({ dataDir, databaseUrl: postgres.url, env: forumEnv });
+  await waitUntilReady(server);
+  say('visitors\' reads with the visitor cache:');
+  const hottest = ['home, newest, page 1', 'home, popular, page 1', 'a post', "a post's comments", 'tag page 1', 'leaderboard'];
+  await measureReads(reads.filter((read) => hottest.includes(read.name)), cachedRows);
+
+  // ── 5. commands ─────────────────────────────────────────────────────────
+  if (!ONLY) {
+    say(`commands, ${WRITERS} clients:`);
+    const writers = await benchWriters(server, WRITERS, 'scale-writer');
+    const targets = (await db.raw<{ rows: { id: string }[] }>('SELECT id FROM read.posts ORDER BY random() LIMIT 4000')).rows.map((r) => r.id);
+    const send = (method: string, url: string, token: string | null, body: unknown) =>
+      fetch(url, { method, headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+    const bareWrite = (body: (client: number, i: number) => unknown) => () => loop(WRITERS, 201, (client, i) => send('POST', `${bare!.base}/write`, null, body(client, i)));
+    const postBody = (client: number, i: number) => ({ title: `Scale post ${client}-${i}`, description: 'Written by npm run bench -- scale. '.repeat(6), tags: [tag] });
+    const votes = new Map<string, 'up' | 'none'>();
+    const voteOn = (client: number, i: number) => {
+      const postId = targets[(client * 251 + i) % targets.length]!;
+      const key = `${client}:${postId}`;
+      const vote = votes.get(key) === 'up' ? 'none' : 'up';
+      votes.set(key, vote);
+      return { postId, vote };
+    };
+    const commentBody = (client: number, i: number) => ({ postId: targets[(client * 131 + i) % targets.length]!, text: `Scale comment ${client}-${i}: a few words of agreement.` });
+    let tokens = await writers.tokens();
+    const fresh = async () => void (tokens = await writers.tokens());
+    commandRows.push(
+      await sideBySide('create a post', async () => (await fresh(), loop(WRITERS, 201, (c, i) => send('POST', `${server.base}/api/posts`, tokens[c]!, postBody(c, i)))), bareWrite(postBody)),
+    );
+    commandRows.push(
+      await sideBySide(
+        'vote',
+        async () => (await fresh(), loop(WRITERS, 200, (c, i) => {
+          const { postId, vote } = voteOn(c, i);
+          return send('PUT', `${server.base}/api/posts/${postId}/vote`, tokens[c]!, { vote });
+        })),
+        bareWrite((c, i) => voteOn(c, i)),
+      ),
+    );
+    commandRows.push(
+      await sideBySide('comment', async () => (await fresh(), loop(WRITERS, 201, (c, i) => send('POST', `${server.base}/api/comments`, tokens[c]!, commentBody(c, i)))), bareWrite(commentBody)),
+    );
+    // a pgbench-like reference: single-row INSERT transactions straight from pg, no HTTP
+    const pool = new pg.Pool({ connectionString: server.databaseUrl, max: WRITERS });
+    const inserts = await loop(WRITERS, 201, async (c, i) => {
+      await pool.query('INSERT INTO bench_bare.writes (body) VALUES ($1::jsonb)', [JSON.stringify({ c, i })]);
+      return new Response(null, { status: 201 });
+    });
+    await pool.end();
+    reference = inserts;
+  }
+
+  // ── 6. what it took ─────────────────────────────────────────────────────
+  const liveSchemas = (await projectionStatus(db)).filter((s) => s.role === 'live').map((s) => s.schema);
+  const sizes = (await db.raw<{ rows: { database: string; events: string; read: string }[] }>(
+    `SELECT pg_database_size(current_database()) AS database,
+            pg_total_relation_size('eventstore.events') AS events,
+            (SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+              WHERE c.relkind = 'r' AND n.nspname = ANY(?)) AS read`,
+    [liveSchemas],
+  )).rows[0]!;
+  await db.destroy();
+  const gb = (bytes: string | number) => (Number(bytes) / 2 ** 30).toFixed(2);
+  const perMillion = (bytes: string | number) => ((Number(bytes) / 2 ** 30) * (1_000_000 / Math.max(1, posts))).toFixed(1);
+
+  failed = [...rows, ...cachedRows, ...commandRows].reduce((n, row) => n + row.forum.errors + row.bare.errors, 0) + (reference?.errors ?? 0);
+  const lines = [
+    '',
+    `forum bench: scale (${os.cpus().length} cores, Node ${process.version}, PostgreSQL with fsync on): ${loaded.events.toLocaleString('en')} events, ${posts.toLocaleString('en')} posts, ${users.toLocaleString('en')} users; read models built in ${buildSeconds.toFixed(0)} s`,
+    `${CONNECTIONS} connections per read, ${ROUNDS} interleaved rounds of ${SECONDS} s per side, medians; the bare server runs the statements the forum ran for the same read`,
+    '',
+    ...table('read (no visitor cache)', rows),
+    '',
+    ...(cachedRows.length ? [...table('visitor read, from the forum\'s memory', cachedRows), ''] : []),
+    ...(commandRows.length ? [...table(`command (${WRITERS} clients; bare: one INSERT)`, commandRows), ''] : []),
+    ...(reference ? [`reference: single-row INSERT transactions straight from pg (no HTTP), ${WRITERS} connections: ${Math.round(reference.rps).toLocaleString('en')}/s, p50 ${msText(reference.p50)} ms, p99 ${msText(reference.p99)} ms`, ''] : []),
+    `disk: ${gb(sizes.database)} GB in all (event log ${gb(sizes.events)} GB, read models ${gb(sizes.read)} GB): per million posts ${perMillion(sizes.database)} GB (log ${perMillion(sizes.events)} GB, read models ${perMillion(sizes.read)} GB)`,
+    `memory: the forum process ${Math.round(memory.rssMb)} MB resident after the reads (peak ${Math.round(memory.peakMb)} MB); PostgreSQL's shared buffers apart`,
+    `failed requests: ${failed}; ${((performance.now() - started) / 60_000).toFixed(1)} min in all`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+} finally {
+  await bare?.stop();
+  await server.stop({ keepData: true });
+  await postgres.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
+if (failed > 0) process.exitCode = 1;

@@ -1,0 +1,99 @@
+/**
+ * The statements the query-service runs for a read, as it runs them: the scale bench's bare
+ * baseline replays them (see bare-server.ts), so the two answer with the same SQL.
+ *
+ * A query app is built here, in this process, as the forum builds its own (same settings, but no
+ * visitor cache: every read runs its statements), on the forum's database and identity realm;
+ * each read is asked once to warm up and once more with every pg statement of that request
+ * recorded (pg.Client's query, which knex and the event store both go through, followed along
+ * the request's async context).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import http from 'node:http';
+import { once } from 'node:events';
+import { createPostgresEventStore } from '@forum/command-service/eventstore';
+import { createLogger, createTokenVerifier, DEFAULT_AUDIENCE } from '@forum/platform';
+import { CheckpointWatcher, createQueryApp, createReadDb, readLimits, readSettings } from '@forum/query-service';
+import pg from 'pg';
+import { z } from 'zod';
+import type { CapturedStatement } from './bare-server.ts';
+
+export interface ReadToCapture {
+  readonly name: string;
+  /** Under /api, with its query string. */
+  readonly path: string;
+  readonly token?: string;
+}
+
+export interface CapturedRead {
+  readonly statements: CapturedStatement[];
+  readonly status: number;
+  readonly bytes: number;
+}
+
+const recording = new AsyncLocalStorage<CapturedStatement[]>();
+
+/** Records every statement a pg client runs inside `recording` (once per process). */
+function recordStatements() {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown; __recorded?: boolean };
+  if (proto.__recorded) return;
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const sink = recording.getStore();
+    const [config, values] = args;
+    if (sink) {
+      if (typeof config === 'string') sink.push({ text: config, ...(Array.isArray(values) ? { values } : {}) });
+      else if (config && typeof (config as { text?: unknown }).text === 'string') {
+        const { text, values: configValues, name } = config as { text: string; values?: unknown[]; name?: string };
+        const bound = configValues ?? (Array.isArray(values) ? values : undefined);
+        sink.push({ text, ...(bound ? { values: bound } : {}), ...(name ? { name } : {}) });
+      }
+    }
+    return original.apply(this, args);
+  };
+  proto.__recorded = true;
+}
+
+/** Each read's statements, status and answer size, from a query app like the forum's on `databaseUrl`, trusting tokens of `forumBase`'s realm. */
+export async function captureReads(databaseUrl: string, forumBase: string, issuer: string, reads: readonly ReadToCapture[]): Promise<Map<string, CapturedRead>> {
+  recordStatements();
+  const settings = z.object(readSettings).parse({ VISITOR_CACHE_ENTRIES: 0 });
+  const logger = createLogger('sql-capture', 'silent');
+  const db = createReadDb(databaseUrl, settings);
+  const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 2 });
+  const watcher = new CheckpointWatcher(databaseUrl, logger);
+  await watcher.start();
+  const app = createQueryApp({
+    db,
+    events: store,
+    watcher,
+    verifyToken: createTokenVerifier({ issuer, audience: DEFAULT_AUDIENCE, jwksUrl: `${forumBase}/realms/forum/protocol/openid-connect/certs` }),
+    registrar: async () => null,
+    logger,
+    ...readLimits(settings),
+  });
+  let sink: CapturedStatement[] | null = null;
+  const server = http.createServer((req, res) => (sink ? recording.run(sink, () => app(req, res)) : app(req, res)));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const captured = new Map<string, CapturedRead>();
+  try {
+    for (const read of reads) {
+      const ask = () => fetch(`${base}/api${read.path}`, { headers: read.token ? { Authorization: `Bearer ${read.token}` } : {} });
+      await (await ask()).arrayBuffer();
+      const statements: CapturedStatement[] = [];
+      sink = statements;
+      const response = await ask();
+      const bytes = (await response.arrayBuffer()).byteLength;
+      sink = null;
+      captured.set(read.name, { statements, status: response.status, bytes });
+    }
+  } finally {
+    server.close();
+    await watcher.close();
+    await store.close();
+    await db.destroy();
+  }
+  return captured;
+}
