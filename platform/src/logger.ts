@@ -2,9 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HEADER_CORRELATION_ID, HEADER_REQUEST_ID } from '@forum/contracts';
 import { pino, type Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 
 export type { Logger };
+
+declare module 'http' {
+  interface IncomingMessage {
+    /** The request id (see assignRequestId). */
+    id?: string;
+    /** A logger carrying the request id (see requestLogger). */
+    log?: Logger;
+  }
+}
 
 export function createLogger(service: string, level = 'info'): Logger {
   return pino({ level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime });
@@ -17,33 +25,55 @@ export function incomingId(value: string | string[] | undefined): string {
   return typeof value === 'string' && SAFE_ID.test(value) ? value : randomUUID();
 }
 
-/** JSON access log with a request id (X-Request-Id in and out) and the correlation id. */
+/** A request's id: the caller's X-Request-Id when it is a sane one, else a new one; set on the answer and kept on `req.id`. */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
+  const id = incomingId(req.headers[REQUEST_ID_HEADER]);
+  req.id = id;
+  res.setHeader(HEADER_REQUEST_ID, id);
+  return id;
+}
+
+const REQUEST_ID_HEADER = HEADER_REQUEST_ID.toLowerCase();
+
+/**
+ * The access log line of an answered request, as pino-http writes it (`req`, `res`,
+ * `responseTime`, `correlationId`, 'request completed'): info, warn from 400, error from 500; only
+ * when the logger's level lets that through (nothing is built for a line nobody reads).
+ */
+export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse, startedAt: number): void {
+  const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  logger[level](
+    {
+      req: { id: req.id, method: req.method, url: req.url },
+      res: { statusCode: res.statusCode },
+      responseTime: Math.round(performance.now() - startedAt),
+      correlationId: correlationIdOf(req),
+    },
+    'request completed',
+  );
+}
+
+/**
+ * Middleware: the request id (X-Request-Id in and out), `req.log` (a child logger with the request
+ * id, made when first used) and the access log line when the answer is sent. Light on purpose: on
+ * the read side's hottest paths this runs for every request.
+ */
 export function requestLogger(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId(req: IncomingMessage, res: ServerResponse) {
-      const id = incomingId(req.headers[HEADER_REQUEST_ID.toLowerCase()]);
-      res.setHeader(HEADER_REQUEST_ID, id);
-      return id;
-    },
-    customProps(req: IncomingMessage) {
-      return { correlationId: correlationIdOf(req) };
-    },
-    customLogLevel(_req, res, error) {
-      if (error || res.statusCode >= 500) return 'error';
-      return res.statusCode >= 400 ? 'warn' : 'info';
-    },
-    serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  });
+  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    const startedAt = performance.now();
+    const id = assignRequestId(req, res);
+    let child: Logger | undefined;
+    Object.defineProperty(req, 'log', { configurable: true, get: () => (child ??= logger.child({ req: { id, method: req.method, url: req.url } })) });
+    res.once('finish', () => logAnswer(logger, req, res, startedAt));
+    next();
+  };
 }
 
 const correlationIds = new WeakMap<IncomingMessage, string>();
 
 /** The correlation id of a request: the caller's X-Correlation-Id, else the request id. */
-export function correlationIdOf(req: IncomingMessage & { id?: unknown }): string {
+export function correlationIdOf(req: IncomingMessage): string {
   let id = correlationIds.get(req);
   if (!id) {
     const sent = req.headers[HEADER_CORRELATION_ID.toLowerCase()];

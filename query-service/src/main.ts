@@ -1,4 +1,5 @@
 /** query-service on its own (the distributed layout), against DATABASE_URL. */
+import http from 'node:http';
 import { createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
 import { openStreamReader } from '@forum/projections';
 import { createReadDb, QueryServiceConfig, readLimits } from './config.ts';
@@ -22,7 +23,9 @@ const app = createQueryApp({
   logger,
   ...readLimits(config),
 });
-const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'query-service listening'));
+// visitors' answers kept in memory go out before Express sees the request
+const server = http.createServer((req, res) => void (app.serveFromMemory(req, res) || app(req, res)));
+server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'query-service listening'));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHttpApp, errorHandler, runChecks, type Logger, type ReadinessCheck } from '@forum/platform';
+import type { QueryApp } from '@forum/query-service';
 import express, { type Express, type RequestHandler } from 'express';
 
 export interface GatewayRoutes {
   readonly command: Express;
-  readonly query: Express;
+  readonly query: QueryApp;
   /** The embedded realm; absent when an external issuer is configured. */
   readonly identity?: (req: IncomingMessage, res: ServerResponse) => void;
   /** The embedded realm's Keycloak-compatible admin API (`/admin/realms/forum/users`). */
@@ -22,7 +23,7 @@ export interface GatewayRoutes {
  * `GET|HEAD /api/*` query-service, other methods on `/api/*` command-service,
  * `/realms/forum/*` the embedded identity realm.
  */
-export function createGateway(routes: GatewayRoutes): Express {
+export function createGateway(routes: GatewayRoutes): (req: IncomingMessage, res: ServerResponse) => void {
   const app = createHttpApp();
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -33,17 +34,22 @@ export function createGateway(routes: GatewayRoutes): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks });
   });
   if (routes.identity) app.use('/realms/forum', routes.identity);
-  app.use('/api', (req, res, next) => {
-    // the services own full paths: give them back the /api prefix
-    req.url = req.originalUrl;
-    const service = req.method === 'GET' || req.method === 'HEAD' ? routes.query : routes.command;
-    service(req, res, next);
-  });
   if (routes.identityAdmin) app.use('/admin/realms/forum', routes.identityAdmin);
   app.use('/admin', spa(routes.adminWebDir, 'admin-web'));
   app.use('/', spa(routes.forumWebDir, 'forum-web'));
   app.use(errorHandler(routes.logger));
-  return app;
+  // /api goes straight to its service (which has its own not-found and error answers): one
+  // framework in the way of a read, not two; a visitor's answer kept in memory goes out first
+  return (req, res) => {
+    const url = req.url ?? '';
+    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/api?')) {
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        if (!routes.query.serveFromMemory(req, res)) routes.query(req, res);
+      } else routes.command(req, res);
+      return;
+    }
+    app(req, res);
+  };
 }
 
 /** A built single-page app: its files, and index.html for every other GET that wants a page. */

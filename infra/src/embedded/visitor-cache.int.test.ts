@@ -36,6 +36,21 @@ describe("visitors' reads", () => {
     expect(await same.json()).toEqual(await first.json());
   });
 
+  it('from memory carry the same bytes and headers as from the database, and the request id; HEAD has no body', async () => {
+    const fresh = await forum.api('/api/tags', { headers: { 'X-Request-Id': 'fresh-read' } });
+    const kept = await forum.api('/api/tags', { headers: { 'X-Request-Id': 'kept-read' } });
+    expect([fresh.status, kept.status]).toEqual([200, 200]);
+    expect([fresh.headers.get('X-Request-Id'), kept.headers.get('X-Request-Id')]).toEqual(['fresh-read', 'kept-read']);
+    for (const name of ['Content-Type', 'ETag', 'Cache-Control', 'Vary']) expect(kept.headers.get(name)).toBe(fresh.headers.get(name));
+    const body = await kept.text();
+    expect(body).toBe(await fresh.text());
+    expect(Number(kept.headers.get('Content-Length'))).toBe(Buffer.byteLength(body));
+    const head = await forum.api('/api/tags', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('Content-Length')).toBe(kept.headers.get('Content-Length'));
+    expect(await head.text()).toBe('');
+  });
+
   it('are never older than a position the visitor asks for: each vote shows at once, ETag or not', async () => {
     const created = await forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Counted votes', description: 'x', tags: [] } });
     const { id, position } = (await created.json()) as { id: string; position: string };

@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HEADER_MIN_POSITION } from '@forum/contracts';
 import type { RequestHandler, Response } from 'express';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 
@@ -9,6 +11,7 @@ const PUBLIC_READ = /^\/(posts(\/[^/]+)?|comments\/[^/]+|users\/top-voted|user-p
 
 interface Cached {
   readonly body: string;
+  readonly bytes: number;
   readonly headers: readonly (readonly [string, string])[];
 }
 
@@ -25,8 +28,20 @@ interface Cached {
  * until the watcher knows the position applied, and that same notice changed the version, so
  * nothing kept from before can answer it. An answer is kept only if the version did not change
  * while it was read; it may then hold more than the version says, never less.
+ *
+ * `middleware` keeps answers, and serves them, within the query app. `serve` answers from memory
+ * before any framework sees the request (the HTTP server's first step: no Express, no router, no
+ * middleware), or returns false and leaves the request to the app; it takes only what the app
+ * would answer from memory the same way: a GET or HEAD of a kept URL, with no Authorization and
+ * no X-Min-Position.
  */
-export function visitorCache(watcher: CheckpointWatcher, options: { maxEntries: number }): RequestHandler {
+export interface VisitorCache {
+  readonly middleware: RequestHandler;
+  /** `onHit` runs when the request is answered from memory, before the answer is written (to add the request's own headers). */
+  serve(req: IncomingMessage, res: ServerResponse, onHit: () => void): boolean;
+}
+
+export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEntries: number }): VisitorCache {
   let version: string | null = null;
   let entries = new Map<string, Cached>();
   const current = () => {
@@ -37,13 +52,13 @@ export function visitorCache(watcher: CheckpointWatcher, options: { maxEntries: 
     }
     return now;
   };
-  return (req, res, next) => {
+  const validators = (at: string) => [['ETag', `W/"${at}"`], ['Cache-Control', 'no-cache'], ['Vary', 'Authorization']] as const;
+  const middleware: RequestHandler = (req, res, next) => {
     if (options.maxEntries === 0 || (req.method !== 'GET' && req.method !== 'HEAD') || res.locals.principal || !PUBLIC_READ.test(req.path)) return next();
     const at = current();
     if (at === null) return next();
-    const etag = `W/"${at}"`;
-    res.set('ETag', etag).set('Cache-Control', 'no-cache').set('Vary', 'Authorization');
-    if (matches(req.get('If-None-Match'), etag)) {
+    for (const [name, value] of validators(at)) res.set(name, value);
+    if (matches(req.get('If-None-Match'), `W/"${at}"`)) {
       res.status(304).end();
       return;
     }
@@ -61,10 +76,28 @@ export function visitorCache(watcher: CheckpointWatcher, options: { maxEntries: 
         const value = res.get(name);
         return value === undefined ? [] : [[name, value] as const];
       });
-      entries.set(key, { body, headers });
+      entries.set(key, { body, bytes: Buffer.byteLength(body), headers });
     });
     next();
   };
+  const minPosition = HEADER_MIN_POSITION.toLowerCase();
+  const serve: VisitorCache['serve'] = (req, res, onHit) => {
+    if (options.maxEntries === 0 || (req.method !== 'GET' && req.method !== 'HEAD') || req.headers.authorization !== undefined || req.headers[minPosition] !== undefined) return false;
+    const at = current();
+    const hit = at === null ? undefined : entries.get(req.url ?? '');
+    if (at === null || !hit) return false;
+    onHit();
+    for (const [name, value] of validators(at)) res.setHeader(name, value);
+    if (matches(req.headers['if-none-match'], `W/"${at}"`)) {
+      res.writeHead(304).end();
+      return true;
+    }
+    for (const [name, value] of hit.headers) res.setHeader(name, value);
+    res.setHeader('Content-Length', hit.bytes);
+    res.writeHead(200).end(req.method === 'HEAD' ? undefined : hit.body);
+    return true;
+  };
+  return { middleware, serve };
 }
 
 /** If-None-Match holds `etag` (a list, or *). */
