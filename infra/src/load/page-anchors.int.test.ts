@@ -49,7 +49,7 @@ async function everyPage(schema: string, list: PostList) {
   const anchored: string[][] = [];
   const offsetPaged: string[][] = [];
   for (let offset = 0; offset <= all.length; offset += PAGE) {
-    const { sql, bindings } = pageThroughBlocks(list, { posts: `"${schema}".posts`, blocks: `"${schema}".page_blocks`, settings: `"${schema}".page_settings`, columns: COLUMNS }, offset, PAGE);
+    const { sql, bindings } = pageThroughBlocks(list, { posts: `"${schema}".posts`, blocks: `"${schema}".page_blocks`, settings: `"${schema}".page_settings`, tags: `"${schema}".post_tags`, columns: COLUMNS }, offset, PAGE);
     const { rows } = await db.raw<{ rows: { current: boolean; id: string | null }[] }>(sql, bindings);
     expect(rows[0]!.current).toBe(true);
     anchored.push(rows.filter((r) => r.id !== null).map((r) => r.id!));

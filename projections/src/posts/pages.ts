@@ -17,6 +17,9 @@ import type { Knex } from '@forum/platform';
  * anchors out of date, and the build makes them afresh from its rows once its indexes exist
  * (`rebuildPageBlocks`, from `afterReplay`). Readers of out-of-date anchors page with OFFSET.
  *
+ * A tag's list walks `post_tags` (each post under each of its tags, keyed tag, newest first),
+ * which the same trigger keeps: one step into its index, not a walk of every post checking its tags.
+ *
  * The blocks depend on the order in which batches came, not only on the log: `verify` and the
  * batch-size tests check them with `pageBlockProblems` (every size matches the posts in its
  * range) instead of row for row.
@@ -58,6 +61,15 @@ export const PAGE_BLOCKS_MIGRATION = `
     size integer NOT NULL,
     PRIMARY KEY (list, lo_score, lo_created, lo_id)
   );
+  -- each post under each of its tags (lower-cased), in a tag's list order: a tag's page walks this
+  -- index, not every post checking its tags; kept in step with posts by page_blocks_follow, always
+  -- (a replay too: the anchors may wait, a tag's page may not)
+  CREATE TABLE IF NOT EXISTS post_tags (
+    tag_key text NOT NULL,
+    created_at timestamptz NOT NULL,
+    id uuid NOT NULL,
+    PRIMARY KEY (tag_key, created_at, id)
+  );
   -- one row: the block size, and whether the blocks match the posts (false while a replay defers them)
   CREATE TABLE IF NOT EXISTS page_settings (one boolean PRIMARY KEY DEFAULT true CHECK (one), block integer NOT NULL, valid boolean NOT NULL);
   INSERT INTO page_settings (block, valid) VALUES (${PAGE_BLOCK}, true) ON CONFLICT DO NOTHING;
@@ -82,8 +94,8 @@ export const PAGE_BLOCKS_MIGRATION = `
       WHERE (score, created_at, id) >= (p_score, p_created, p_id) AND (score, created_at, id) < (v_hi.lo_score, v_hi.lo_created, v_hi.lo_id)
       ORDER BY score, created_at, id OFFSET p_size / 2 LIMIT 1;
     ELSE
-      SELECT 0 AS score, created_at, id INTO v_mid FROM posts
-      WHERE tag_keys @> ARRAY[substr(p_list, 5)] AND (created_at, id) >= (p_created, p_id) AND (created_at, id) < (v_hi.lo_created, v_hi.lo_id)
+      SELECT 0 AS score, created_at, id INTO v_mid FROM post_tags
+      WHERE tag_key = substr(p_list, 5) AND (created_at, id) >= (p_created, p_id) AND (created_at, id) < (v_hi.lo_created, v_hi.lo_id)
       ORDER BY created_at, id OFFSET p_size / 2 LIMIT 1;
     END IF;
     IF v_mid.id IS NULL THEN
@@ -100,6 +112,13 @@ export const PAGE_BLOCKS_MIGRATION = `
     v_settings record;
     v_block record;
   BEGIN
+    -- a tag's list first (a split below reads it); posts change neither tags nor time once written
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO post_tags (tag_key, created_at, id) SELECT k, created_at, id FROM new_rows, unnest(tag_keys) AS k ON CONFLICT DO NOTHING;
+    ELSIF TG_OP = 'DELETE' THEN
+      DELETE FROM post_tags t USING (SELECT k, created_at, id FROM old_rows, unnest(tag_keys) AS k) o
+      WHERE (t.tag_key, t.created_at, t.id) = (o.k, o.created_at, o.id);
+    END IF;
     -- read first: anchors already out of date take no lock (a replay's settle steps run side by side)
     SELECT block, valid INTO v_settings FROM page_settings;
     IF NOT v_settings.valid THEN RETURN NULL; END IF;
@@ -190,17 +209,26 @@ export type PostList = { kind: 'newest' } | { kind: 'popular' } | { kind: 'tag';
  */
 export function pageThroughBlocks(
   list: PostList,
-  names: { posts: string; blocks: string; settings: string; columns: string; total?: { sql: string; bindings: Knex.RawBinding[] } },
+  names: { posts: string; blocks: string; settings: string; tags: string; columns: string; total?: { sql: string; bindings: Knex.RawBinding[] } },
   offset: number,
   limit: number,
 ): { sql: string; bindings: Knex.RawBinding[] } {
   // a tag as given: lower-cased as the projection lower-cases tags (PostgreSQL's lower())
   const listName = list.kind === 'tag' ? list.tag : list.kind;
-  const [key, order, filter] =
-    list.kind === 'popular'
-      ? ['(p.score, p.created_at, p.id)', 'p.score DESC, p.created_at DESC, p.id DESC', '']
-      : ['(p.created_at, p.id)', 'p.created_at DESC, p.id DESC', list.kind === 'tag' ? 'p.tag_keys @> ARRAY[lower(?)]::text[] AND' : ''];
+  const [key, order] =
+    list.kind === 'popular' ? ['(p.score, p.created_at, p.id)', 'p.score DESC, p.created_at DESC, p.id DESC'] : ['(p.created_at, p.id)', 'p.created_at DESC, p.id DESC'];
   const above = list.kind === 'popular' ? '(t.hi_score, t.hi_created, t.hi_id)' : '(t.hi_created, t.hi_id)';
+  // the rows of the page inside the target block: a tag's from its own index (post_tags), the others' from the posts'
+  const rows =
+    list.kind === 'tag'
+      ? `SELECT p.* FROM (
+           SELECT g.id FROM ${names.tags} g
+           WHERE g.tag_key = lower(?) AND (g.created_at, g.id) < ${above}
+           ORDER BY g.created_at DESC, g.id DESC OFFSET (? - (t.upto - t.size)) LIMIT ?
+         ) g CROSS JOIN LATERAL (SELECT ${names.columns} FROM ${names.posts} p WHERE p.id = g.id) p`
+      : `SELECT ${names.columns} FROM ${names.posts} p
+         WHERE ${key} < ${above}
+         ORDER BY ${order} OFFSET (? - (t.upto - t.size)) LIMIT ?`;
   const sql = `
     WITH settings AS (SELECT valid FROM ${names.settings}),
     blocks AS (
@@ -214,11 +242,7 @@ export function pageThroughBlocks(
     target AS (SELECT * FROM blocks WHERE upto > ? ORDER BY upto LIMIT 1)
     SELECT s.valid AS current, ${names.total ? `(${names.total.sql}) AS total, ` : ''}r.*
     FROM settings s
-    LEFT JOIN (target t CROSS JOIN LATERAL (
-      SELECT ${names.columns} FROM ${names.posts} p
-      WHERE ${filter} ${key} < ${above}
-      ORDER BY ${order} OFFSET (? - (t.upto - t.size)) LIMIT ?
-    ) r) ON true
+    LEFT JOIN (target t CROSS JOIN LATERAL (${rows}) r) ON true
     ORDER BY ${list.kind === 'popular' ? 'r.up_vote - r.down_vote DESC, ' : ''}r.created_at DESC, r.id DESC`;
   const bindings: Knex.RawBinding[] = [listName, offset, ...(names.total?.bindings ?? []), ...(list.kind === 'tag' ? [list.tag] : []), offset, limit];
   return { sql, bindings };

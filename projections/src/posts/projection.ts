@@ -61,14 +61,14 @@ import { PAGE_BLOCKS_MIGRATION, pageBlockProblems, rebuildPageBlocks } from './p
  */
 export const postsProjection: Projection = {
   name: 'posts',
-  // 7: page anchors (pages.ts)
-  version: 7,
+  // 7: page anchors (pages.ts); 8: a tag's list in its own index (post_tags)
+  version: 8,
   types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated'],
   exposes: {
     // a post's vector is unique to it: a read that takes no `search` leaves the join out
     posts: { select: 'SELECT p.*, s.search FROM posts p LEFT JOIN post_search s ON s.id = p.id', tables: ['posts', 'post_search'] },
     post_counters: 'counters', post_votes: 'votes', author_stats: 'author_stats', post_tag_counters: 'tag_counters',
-    post_page_blocks: 'page_blocks', post_page_settings: 'page_settings' },
+    post_page_blocks: 'page_blocks', post_page_settings: 'page_settings', post_tags: 'post_tags' },
   async migrate(trx) {
     await trx.raw(`
       CREATE TABLE IF NOT EXISTS posts (

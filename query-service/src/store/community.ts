@@ -1,5 +1,5 @@
 import { LEADERBOARD_SIZE, PAGE_SIZE, RECENT_POSTS, SEARCH_MATCH_CAP, UNPAGED_LIST_MAX, type ReportFeedback } from '@forum/contracts';
-import type { Knex } from '@forum/platform';
+import { prepared, type Knex } from '@forum/platform';
 import { LIST_COLUMNS, pageOf, type PostRow } from './posts.ts';
 import type { UserRow } from './users.ts';
 
@@ -60,7 +60,8 @@ export function createCommunityStore(db: Knex) {
   return {
     /** A post's comments, oldest first; null when there is no such post. One statement: the post's row, its comments joined in. */
     async commentsOf(postId: string): Promise<CommentRow[] | null> {
-      const { rows } = await db.raw<{ rows: (CommentRow | { id: null })[] }>(
+      const { rows }: { rows: (CommentRow | { id: null })[] } = await prepared(
+        db,
         `SELECT c.id, c.post_id, c.text, c.author_id, c.author_name, c.author_email, c.author_photo, c.created_at
          FROM read.posts p LEFT JOIN read.comments c ON c.post_id = p.id
          WHERE p.id = ?
@@ -98,7 +99,8 @@ export function createCommunityStore(db: Knex) {
 
     /** The leaderboard: up-votes received on live posts, from the per-author counter rows. */
     async topVoted(): Promise<LeaderRow[]> {
-      const { rows } = await db.raw<{ rows: LeaderRow[] }>(
+      const { rows }: { rows: LeaderRow[] } = await prepared(
+        db,
         `SELECT user_id, name, photo_url, up_votes FROM read.author_stats WHERE up_votes > 0
          ORDER BY up_votes DESC, name, user_id LIMIT ?`,
         [LEADERBOARD_SIZE],
@@ -139,11 +141,17 @@ export function createCommunityStore(db: Knex) {
         const anchored = await pageOf(db, { kind: 'tag', tag }, offset, limit, { sql: 'SELECT posts FROM read.post_tag_counters WHERE tag_key = lower(?)', bindings: [tag] });
         if (anchored) return anchored;
       }
-      const { rows } = await db.raw<{ rows: (ListRow & { total: string | null })[] }>(
-        // lower-cased as the posts projection lower-cases tags (PostgreSQL's lower())
+      const { rows }: { rows: (ListRow & { total: string | null })[] } = await prepared(
+        db,
+        // lower-cased as the posts projection lower-cases tags (PostgreSQL's lower()); the tag's
+        // own index (post_tags) gives the newest, the posts their columns
         `SELECT (SELECT posts FROM read.post_tag_counters WHERE tag_key = lower(?)) AS total, p.*
          FROM (SELECT 1) one
-         LEFT JOIN LATERAL (SELECT ${LIST_COLUMNS} FROM read.posts WHERE tag_keys @> ARRAY[lower(?)]::text[] ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) p ON true`,
+         LEFT JOIN (
+           (SELECT id FROM read.post_tags WHERE tag_key = lower(?) ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) g
+           CROSS JOIN LATERAL (SELECT ${LIST_COLUMNS} FROM read.posts WHERE id = g.id) p
+         ) ON true
+         ORDER BY p.created_at DESC, p.id DESC`,
         [tag, tag, limit, offset],
       );
       return { rows: rows.filter((row) => row.id !== null).map(({ total: _, ...row }) => row), total: Number(rows[0]?.total ?? 0) };

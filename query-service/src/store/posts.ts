@@ -1,5 +1,5 @@
 import { PAGE_SIZE, type PostSort, type Vote } from '@forum/contracts';
-import type { Knex } from '@forum/platform';
+import { prepared, type Knex } from '@forum/platform';
 import { pageThroughBlocks, type PostList } from '@forum/projections';
 
 export interface PostRow {
@@ -48,9 +48,9 @@ export async function pageOf(
   limit: number,
   total: { sql: string; bindings: Knex.RawBinding[] },
 ): Promise<{ rows: Omit<PostRow, 'description' | 'author_id' | 'author_email'>[]; total: number } | null> {
-  const names = { posts: 'read.posts', blocks: 'read.post_page_blocks', settings: 'read.post_page_settings', columns: LIST_COLUMNS, total };
+  const names = { posts: 'read.posts', blocks: 'read.post_page_blocks', settings: 'read.post_page_settings', tags: 'read.post_tags', columns: LIST_COLUMNS, total };
   const { sql, bindings } = pageThroughBlocks(list, names, offset, limit);
-  const { rows } = await db.raw<{ rows: (PostRow & { current: boolean; total: number | null })[] }>(sql, bindings);
+  const { rows }: { rows: (PostRow & { current: boolean; total: number | null })[] } = await prepared(db, sql, bindings);
   if (!rows[0]?.current) return null;
   return { rows: rows.filter((row) => row.id !== null).map(({ current: _, total: __, ...row }) => row), total: Number(rows[0].total ?? 0) };
 }
@@ -105,7 +105,8 @@ export function createPostsStore(db: Knex) {
 
     /** A post, with `viewerId`'s own vote ('none' when they have not voted, absent without a viewer). */
     async byId(id: string, viewerId?: string): Promise<(PostRow & { my_vote?: Vote }) | null> {
-      const { rows } = await db.raw<{ rows: (PostRow & { my_vote: Vote | null })[] }>(
+      const { rows }: { rows: (PostRow & { my_vote: Vote | null })[] } = await prepared(
+        db,
         `SELECT p.${LIST_COLUMNS.split(', ').join(', p.')}, p.description, p.author_id, p.author_email, v.vote AS my_vote
          FROM read.posts p LEFT JOIN read.post_votes v ON v.post_id = p.id AND v.user_id = ?
          WHERE p.id = ?`,

@@ -1,0 +1,50 @@
+import { createReadKnex, prepared, type Knex } from '@forum/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../testing/database.ts';
+
+/**
+ * The read side's hottest reads are prepared statements: parsed and planned once per connection.
+ * A read model switched in under the same view name must not break them, even when its columns
+ * change type (a prepared statement's result may not change shape in PostgreSQL).
+ */
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Knex;
+
+beforeAll(async () => {
+  database = await createTestDatabase('prepared_reads');
+  // one connection: every statement below runs on it, as a busy pool's connection would
+  db = createReadKnex(database.url, { max: 1, statementTimeoutMs: 3000 });
+  await db.raw(`CREATE SCHEMA b1; CREATE SCHEMA b2; CREATE SCHEMA view_of;
+    CREATE TABLE b1.items (id integer PRIMARY KEY, score integer NOT NULL); INSERT INTO b1.items VALUES (1, 10), (2, 20);
+    CREATE TABLE b2.items (id integer PRIMARY KEY, score numeric NOT NULL); INSERT INTO b2.items VALUES (1, 10.5), (2, 20.5);
+    CREATE VIEW view_of.items AS SELECT id, score FROM b1.items`);
+});
+afterAll(async () => {
+  await db?.destroy();
+  await database?.drop();
+});
+
+const READ = 'SELECT id, score FROM view_of.items WHERE id = ?';
+const preparedNames = async () => (await db.raw<{ rows: { name: string; statement: string }[] }>('SELECT name, statement FROM pg_prepared_statements')).rows;
+
+describe('prepared reads', () => {
+  it('are prepared once on a connection and run by name after', async () => {
+    expect((await prepared(db, READ, [1])).rows).toEqual([{ id: 1, score: 10 }]);
+    expect((await prepared(db, READ, [2])).rows).toEqual([{ id: 2, score: 20 }]);
+    const names = await preparedNames();
+    expect(names).toHaveLength(1);
+    expect(names[0]!.name).toMatch(/^forum_[0-9a-f]{24}$/);
+    expect(names[0]!.statement).toContain('FROM view_of.items');
+  });
+
+  it('follow a view switched to a build with the same columns, and one whose columns changed type', async () => {
+    await db.raw('CREATE OR REPLACE VIEW view_of.items AS SELECT id, score FROM b1.items WHERE score > 10');
+    expect((await prepared(db, READ, [1])).rows).toEqual([]);
+    expect((await prepared(db, READ, [2])).rows).toEqual([{ id: 2, score: 20 }]);
+    // a rebuild switched in whose score is numeric: the statement's result changes type
+    await db.raw('DROP VIEW view_of.items; CREATE VIEW view_of.items AS SELECT id, score FROM b2.items');
+    expect((await prepared(db, READ, [1])).rows).toEqual([{ id: 1, score: '10.5' }]);
+    expect((await prepared(db, READ, [2])).rows).toEqual([{ id: 2, score: '20.5' }]);
+    expect(await preparedNames()).toHaveLength(1);
+  });
+});
