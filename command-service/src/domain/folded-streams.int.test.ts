@@ -38,10 +38,15 @@ describe('streams folded and kept by two command processes', () => {
     // each process folds the user's stream first, so both start from kept states
     for (const commands of processes) await commands.registerUser(who, meta());
     const outcomes = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => post(processes[i % 2]!, who)));
-    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(FREE_POST_LIMIT);
+    const made = outcomes.filter((o) => o.status === 'fulfilled').length;
+    expect(made).toBeLessThanOrEqual(FREE_POST_LIMIT);
+    // a refusal is the limit, or (on a loaded machine, a request that lost every retry) a conflict to try again
     for (const outcome of outcomes.filter((o) => o.status === 'rejected')) {
-      expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: ErrorCode.POST_LIMIT_REACHED });
+      expect([ErrorCode.POST_LIMIT_REACHED, ErrorCode.CONFLICT]).toContain((outcome as PromiseRejectedResult).reason.code);
     }
+    // whatever the race left, the user ends with exactly the free limit of posts, from either process
+    for (let more = made; more < FREE_POST_LIMIT; more++) await post(processes[more % 2]!, who);
+    for (const commands of processes) await expect(post(commands, who)).rejects.toMatchObject({ code: ErrorCode.POST_LIMIT_REACHED });
   });
 
   it('see what the other appended: a post deleted by one frees a place for the other', async () => {

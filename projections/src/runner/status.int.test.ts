@@ -53,7 +53,9 @@ describe('readiness and the read indexes of a live build', () => {
       expect(before.detail).toEqual([{ name: 'aged', version: 1, build: 1, state: 'live', lag: expect.any(Number), missingIndexes: ['total_value'] }]);
 
       await older.query('COMMIT');
-      expect(await readerUsesIndex()).toBe(true);
+      // usable once no transaction older than the index runs: tests beside this one share the
+      // PostgreSQL server (and its oldest transaction), so wait for theirs too
+      expect(await waitFor(readerUsesIndex, (usable) => usable, 30_000)).toBe(true);
       const after = await projectionsCheck(log.db, 1_000_000, [aged]);
       expect(after).toEqual({ ok: true, detail: [{ name: 'aged', version: 1, build: 1, state: 'live', lag: expect.any(Number) }] });
     } finally {
