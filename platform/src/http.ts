@@ -49,7 +49,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(status).json(errorBody(ErrorCode.VALIDATION_FAILED, 'The request could not be read'));
       return;
     }
-    // pino-http's request logger carries the request id; fall back to the service logger
+    // the request logger's child carries the request id; fall back to the service logger
     ((req as { log?: Logger }).log ?? logger).error({ err: error }, 'unhandled error');
     res.status(500).json(errorBody(ErrorCode.INTERNAL, 'Something went wrong on our side'));
   };

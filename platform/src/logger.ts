@@ -36,7 +36,7 @@ export function assignRequestId(req: IncomingMessage, res: ServerResponse): stri
 const REQUEST_ID_HEADER = HEADER_REQUEST_ID.toLowerCase();
 
 /**
- * The access log line of an answered request, as pino-http writes it (`req`, `res`,
+ * The access log line of an answered request, in the shape pino-http wrote (`req`, `res`,
  * `responseTime`, `correlationId`, 'request completed'): info, warn from 400, error from 500; only
  * when the logger's level lets that through (nothing is built for a line nobody reads).
  */
