@@ -28,10 +28,12 @@ describe('the dialogs', () => {
       </DialogProvider>,
     );
     await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
-    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Are you sure?' })).getByRole('button', { name: 'Yes, delete it!' }));
-    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Deleted!' })).getByRole('button', { name: 'OK' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // the first dialog of a run loads its module: on a busy machine that takes more than a second
+    const slow = { timeout: 5000 };
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Are you sure?' }, slow)).getByRole('button', { name: 'Yes, delete it!' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Deleted!' }, slow)).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), slow);
     // nothing of the page is left hidden from assistive technology (getByRole skips aria-hidden)
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Delete' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Delete' })).toBeTruthy(), slow);
   });
 });
