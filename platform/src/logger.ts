@@ -41,22 +41,25 @@ const REQUEST_ID_HEADER = HEADER_REQUEST_ID.toLowerCase();
  * when the logger's level lets that through (nothing is built for a line nobody reads).
  */
 export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse, startedAt: number): void {
-  const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+  // a client that left before the answer was sent: as pino-http did, a warning
+  const aborted = !res.writableFinished;
+  const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 || aborted ? 'warn' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   logger[level](
     {
-      req: { id: req.id, method: req.method, url: req.url },
+      // Express trims a mounted router's prefix off req.url while it runs: the URL as it came
+      req: { id: req.id, method: req.method, url: (req as { originalUrl?: string }).originalUrl ?? req.url },
       res: { statusCode: res.statusCode },
       responseTime: Math.round(performance.now() - startedAt),
       correlationId: correlationIdOf(req),
     },
-    'request completed',
+    aborted ? 'request aborted' : 'request completed',
   );
 }
 
 /**
  * Middleware: the request id (X-Request-Id in and out), `req.log` (a child logger with the request
- * id, made when first used) and the access log line when the answer is sent. Light on purpose: on
+ * id, made when first used) and the access log line once the answer is sent or the client left. Light on purpose: on
  * the read side's hottest paths this runs for every request.
  */
 export function requestLogger(logger: Logger) {
@@ -65,7 +68,7 @@ export function requestLogger(logger: Logger) {
     const id = assignRequestId(req, res);
     let child: Logger | undefined;
     Object.defineProperty(req, 'log', { configurable: true, get: () => (child ??= logger.child({ req: { id, method: req.method, url: req.url } })) });
-    res.once('finish', () => logAnswer(logger, req, res, startedAt));
+    res.once('close', () => logAnswer(logger, req, res, startedAt));
     next();
   };
 }

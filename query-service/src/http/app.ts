@@ -95,7 +95,7 @@ export function createQueryApp(deps: QueryAppDeps): QueryApp {
     serveFromMemory(req: IncomingMessage, res: ServerResponse) {
       const startedAt = performance.now();
       const served = cache.serve(req, res, () => assignRequestId(req, res));
-      if (served) logAnswer(deps.logger, req, res, startedAt);
+      if (served && deps.logger.isLevelEnabled('warn')) res.once('close', () => logAnswer(deps.logger, req, res, startedAt));
       return served;
     },
   });

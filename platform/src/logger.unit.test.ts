@@ -1,0 +1,81 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import express from 'express';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { requestLogger } from './logger.ts';
+
+/** The access log over a real HTTP server: what an operator reads for each request. */
+const servers: import('node:http').Server[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+async function serve(level: string) {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level }, new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) }));
+  const app = express();
+  app.use(requestLogger(logger));
+  const api = express.Router();
+  api.get('/posts', (req, res) => {
+    req.log!.info('inside');
+    res.json({ ok: true });
+  });
+  api.get('/missing', (_req, res) => void res.status(404).json({}));
+  api.get('/never', () => {});
+  app.use('/api', api);
+  const server = app.listen(0, '127.0.0.1');
+  servers.push(server);
+  await once(server, 'listening');
+  return { lines, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe('the request log', () => {
+  it('gives each request an id (the caller’s when sane) and logs its answer with the URL as it came', async () => {
+    const { lines, base } = await serve('info');
+    const answer = await fetch(`${base}/api/posts?page=2`, { headers: { 'X-Request-Id': 'req-42', 'X-Correlation-Id': 'corr-7' } });
+    expect(answer.headers.get('X-Request-Id')).toBe('req-42');
+    await answer.arrayBuffer();
+    const generated = await fetch(`${base}/api/posts`, { headers: { 'X-Request-Id': 'not a sane id!' } });
+    expect(generated.headers.get('X-Request-Id')).toMatch(/^[0-9a-f-]{36}$/);
+    await generated.arrayBuffer();
+    await settle();
+    expect(lines.find((l) => l.msg === 'inside')).toMatchObject({ req: { id: 'req-42', method: 'GET' } });
+    expect(lines.find((l) => l.msg === 'request completed')).toMatchObject({
+      level: 30,
+      req: { id: 'req-42', method: 'GET', url: '/api/posts?page=2' },
+      res: { statusCode: 200 },
+      correlationId: 'corr-7',
+      responseTime: expect.any(Number),
+    });
+  });
+
+  it('warns of a 4xx, and of a client that left before its answer', async () => {
+    const { lines, base } = await serve('info');
+    await (await fetch(`${base}/api/missing`)).arrayBuffer();
+    const leaving = new AbortController();
+    const never = fetch(`${base}/api/never`, { signal: leaving.signal }).catch(() => null);
+    await settle();
+    leaving.abort();
+    await never;
+    await settle();
+    expect(lines.filter((l) => l.msg !== 'inside').map((l) => [l.level, l.msg, (l.req as { url: string }).url])).toEqual([
+      [40, 'request completed', '/api/missing'],
+      [40, 'request aborted', '/api/never'],
+    ]);
+  });
+
+  it('writes nothing for answered requests below its level', async () => {
+    const { lines, base } = await serve('error');
+    await (await fetch(`${base}/api/posts`)).arrayBuffer();
+    await (await fetch(`${base}/api/missing`)).arrayBuffer();
+    await settle();
+    expect(lines).toEqual([]);
+  });
+});
