@@ -44,6 +44,11 @@ export interface AxeViolation {
  * journeys require to be none), each with the first elements it names.
  */
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  // a dialog still fading in has its text at part opacity, which axe measures as low contrast:
+  // let finite transitions end first (a spinner's endless one never does)
+  await page
+    .waitForFunction(`document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)`, undefined, { timeout: 3000 })
+    .catch(() => {});
   await page.addScriptTag({ path: axeSource });
   const violations = await page.evaluate(async () => {
     // (this runs in the page; the test's TypeScript has no DOM types)
