@@ -52,23 +52,28 @@ export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEnt
     }
     return now;
   };
-  const validators = (at: string) => [['ETag', `W/"${at}"`], ['Cache-Control', 'no-cache'], ['Vary', 'Authorization']] as const;
+  /** The validators of version `at`, then a 304 or the kept answer; false when neither applies (nothing kept, no match). */
+  const answer = (req: IncomingMessage, res: ServerResponse, at: string, hit: Cached | undefined): boolean => {
+    const etag = `W/"${at}"`;
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Vary', 'Authorization');
+    if (matches(req.headers['if-none-match'], etag)) {
+      res.writeHead(304).end();
+      return true;
+    }
+    if (!hit) return false;
+    for (const [name, value] of hit.headers) res.setHeader(name, value);
+    res.setHeader('Content-Length', hit.bytes);
+    res.writeHead(200).end(req.method === 'HEAD' ? undefined : hit.body);
+    return true;
+  };
   const middleware: RequestHandler = (req, res, next) => {
     if (options.maxEntries === 0 || (req.method !== 'GET' && req.method !== 'HEAD') || res.locals.principal || !PUBLIC_READ.test(req.path)) return next();
     const at = current();
     if (at === null) return next();
-    for (const [name, value] of validators(at)) res.set(name, value);
-    if (matches(req.get('If-None-Match'), `W/"${at}"`)) {
-      res.status(304).end();
-      return;
-    }
     const key = req.originalUrl;
-    const hit = entries.get(key);
-    if (hit) {
-      for (const [name, value] of hit.headers) res.set(name, value);
-      res.status(200).send(hit.body);
-      return;
-    }
+    if (answer(req, res, at, entries.get(key))) return;
     keepWhatIsSent(res, (body) => {
       if (res.statusCode !== 200 || current() !== at) return;
       if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
@@ -87,15 +92,7 @@ export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEnt
     const hit = at === null ? undefined : entries.get(req.url ?? '');
     if (at === null || !hit) return false;
     onHit();
-    for (const [name, value] of validators(at)) res.setHeader(name, value);
-    if (matches(req.headers['if-none-match'], `W/"${at}"`)) {
-      res.writeHead(304).end();
-      return true;
-    }
-    for (const [name, value] of hit.headers) res.setHeader(name, value);
-    res.setHeader('Content-Length', hit.bytes);
-    res.writeHead(200).end(req.method === 'HEAD' ? undefined : hit.body);
-    return true;
+    return answer(req, res, at, hit);
   };
   return { middleware, serve };
 }
