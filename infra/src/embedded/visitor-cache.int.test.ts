@@ -24,16 +24,24 @@ const accepted = async (response: Promise<Response>) => {
 
 describe("visitors' reads", () => {
   it('carry an ETag; asked again with it, answer 304 while nothing changed', async () => {
-    const first = await forum.api('/api/posts');
-    expect(first.status).toBe(200);
-    const etag = first.headers.get('ETag');
-    expect(etag).toMatch(/^W\/".+"$/);
-    expect(first.headers.get('Cache-Control')).toBe('no-cache');
-    const again = await forum.api('/api/posts', { headers: { 'If-None-Match': etag! } });
-    expect(again.status).toBe(304);
-    const same = await forum.api('/api/posts');
-    expect(same.headers.get('ETag')).toBe(etag);
-    expect(await same.json()).toEqual(await first.json());
+    // the read side may still be applying the users made above: a moved version is a new ETag, so try again
+    for (let tries = 1; ; tries++) {
+      const first = await forum.api('/api/posts');
+      expect(first.status).toBe(200);
+      const etag = first.headers.get('ETag');
+      expect(etag).toMatch(/^W\/".+"$/);
+      expect(first.headers.get('Cache-Control')).toBe('no-cache');
+      const again = await forum.api('/api/posts', { headers: { 'If-None-Match': etag! } });
+      const same = await forum.api('/api/posts');
+      const moved = again.status === 200 && again.headers.get('ETag') !== etag;
+      if (!moved && same.headers.get('ETag') === etag) {
+        expect(again.status).toBe(304);
+        expect(await same.json()).toEqual(await first.json());
+        return;
+      }
+      expect(tries, 'the read side never held still for three reads').toBeLessThan(50);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   });
 
   it('from memory carry the same bytes and headers as from the database, and the request id; HEAD has no body', async () => {
