@@ -1,13 +1,16 @@
 import type { AdminRoleGranted, MembershipPurchased, ProfileUpdated, UserRegistered } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
+import type { Knex } from '@forum/platform';
 import type { Projection } from '../runner/projection.ts';
+import { REGISTERED_KEY, USER_BLOCKS_MIGRATION, USER_LIST_INDEXES, rebuildUserBlocks, userBlockProblems } from './pages.ts';
 
 /** The forum's users: profiles, roles and membership, and the total for the admin stats. */
 export const usersProjection: Projection = {
   name: 'users',
-  version: 1,
+  // 2: page anchors for the admin's list (pages.ts), and "contains" searches through trigrams
+  version: 2,
   types: ['UserRegistered', 'ProfileUpdated', 'AdminRoleGranted', 'MembershipPurchased'],
-  exposes: { users: 'users', user_counters: 'counters' },
+  exposes: { users: 'users', user_counters: 'counters', user_page_blocks: 'user_blocks', user_page_settings: 'user_page_settings' },
   async migrate(trx) {
     await trx.raw(`
       CREATE TABLE IF NOT EXISTS users (
@@ -17,15 +20,20 @@ export const usersProjection: Projection = {
         photo_url text NOT NULL,
         role text NOT NULL DEFAULT 'user',
         is_member boolean NOT NULL DEFAULT false,
-        registered_at timestamptz NOT NULL
+        registered_at timestamptz NOT NULL,
+        -- the admin list's key for 'registeredAt' (see pages.ts)
+        registered_key text NOT NULL
       );
-      CREATE INDEX IF NOT EXISTS users_email ON users (lower(email));
-      -- the admin's user list, by name
-      CREATE INDEX IF NOT EXISTS users_name ON users (lower(name), id);
+      -- the admin's user list, in each of its sorts (and a user by email)
+      ${USER_LIST_INDEXES}
       CREATE TABLE IF NOT EXISTS counters (name text PRIMARY KEY, value bigint NOT NULL);
       INSERT INTO counters (name, value) VALUES ('users', 0) ON CONFLICT DO NOTHING;
     `);
+    await trx.raw(USER_BLOCKS_MIGRATION);
+    await searchIndexes(trx);
   },
+  afterReplay: rebuildUserBlocks,
+  derived: { views: ['user_page_blocks', 'user_page_settings'], problems: userBlockProblems },
   async apply(trx, events) {
     // A batch is folded here and written in two statements, whatever its size: changes to users
     // registered before the batch, then the batch's registrations carrying the changes that came
@@ -78,8 +86,8 @@ export const usersProjection: Projection = {
     if (registrations.size > 0) {
       await trx.raw(
         `WITH inserted AS (
-           INSERT INTO users (id, email, name, photo_url, role, is_member, registered_at)
-           SELECT id, email, name, "photoURL", CASE WHEN admin THEN 'admin' ELSE 'user' END, member, "registeredAt"
+           INSERT INTO users (id, email, name, photo_url, role, is_member, registered_at, registered_key)
+           SELECT id, email, name, "photoURL", CASE WHEN admin THEN 'admin' ELSE 'user' END, member, "registeredAt", ${REGISTERED_KEY('"registeredAt"')}
            FROM jsonb_to_recordset(?::jsonb) AS x(id text, email text, name text, "photoURL" text, admin boolean, member boolean, "registeredAt" timestamptz)
            ON CONFLICT (id) DO NOTHING
            RETURNING 1
@@ -90,6 +98,32 @@ export const usersProjection: Projection = {
     }
   },
 };
+
+/**
+ * The admin's "name or email contains" search through trigram indexes, where PostgreSQL has
+ * pg_trgm (a trusted extension: the database's owner may add it; PostgreSQL's packages ship it).
+ * It goes in the public schema, not the build's: a retired build's schema is dropped with all in it.
+ * Without it the search reads every user (see the query-service's admin store).
+ */
+async function searchIndexes(trx: Knex.Transaction) {
+  try {
+    await trx.transaction(async (savepoint) => {
+      await savepoint.raw(`DO $$ BEGIN
+        IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN CREATE EXTENSION pg_trgm SCHEMA public; END IF;
+      END $$`);
+    });
+  } catch {
+    // not there to add, or not ours to add (another build may have added it meanwhile: asked again below)
+  }
+  const { rows } = await trx.raw<{ rows: { schema: string }[] }>(
+    `SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`,
+  );
+  const schema = rows[0]?.schema;
+  if (!schema) return;
+  await trx.raw(`
+    CREATE INDEX IF NOT EXISTS users_name_trgm ON users USING gin (lower(name) "${schema}".gin_trgm_ops);
+    CREATE INDEX IF NOT EXISTS users_email_trgm ON users USING gin (lower(email) "${schema}".gin_trgm_ops);`);
+}
 
 interface UserRow {
   id: string;

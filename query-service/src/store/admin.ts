@@ -1,6 +1,6 @@
 import { ADMIN_PAGE_SIZE, UNPAGED_LIST_MAX, type AuditEntry, type AuditType } from '@forum/contracts';
-import type { Knex } from '@forum/platform';
-import { projectionStatus } from '@forum/projections';
+import { prepared, type Knex } from '@forum/platform';
+import { projectionStatus, USER_LISTS, usersThroughBlocks, type UserList } from '@forum/projections';
 import type { UserRow } from './users.ts';
 
 /** The admin lists read the same users read model as everyone else. */
@@ -48,17 +48,8 @@ export interface AuditLogFilter {
   before?: Date;
 }
 
-/** Sortable fields of the react-admin user list, and their columns. */
-export const USER_SORT_FIELDS: Record<string, string> = {
-  id: 'id',
-  name: 'lower(name)',
-  email: 'lower(email)',
-  role: 'role',
-  isMember: 'is_member',
-  registeredAt: 'registered_at',
-};
-
 const USER_COLUMNS = 'id, email, name, photo_url, role, is_member, registered_at';
+const USERS_TOTAL = `SELECT value FROM read.user_counters WHERE name = 'users'`;
 
 /** `text` as a LIKE pattern that matches it anywhere, lower-cased, its wildcards escaped. */
 const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
@@ -71,19 +62,22 @@ const counter = async (db: Knex, sql: string, params: readonly Knex.RawBinding[]
 
 export function createAdminStore(db: Knex) {
   /**
-   * Users by name. Without a search: a page off the (lower(name), id) index and the
-   * total from the counter row. With one: "name or email contains", ignoring case,
-   * which no b-tree index serves; it scans the users table (fine for an admin
-   * screen up to ~10^5 users; pg_trgm's GIN index is the upgrade where that
-   * extension may be installed).
+   * Users in one of the admin list's sorts (USER_LISTS: the name by default). Without a search: the
+   * page through the users projection's page anchors (any page in about the time of the first; with
+   * OFFSET while a replay has them out of date) and the total from the counter row, in one statement.
+   * With one: "name or email contains", ignoring case, through the trigram indexes where PostgreSQL
+   * has pg_trgm (three letters or more), else reading every user; the matches page with OFFSET.
    */
-  async function users(offset: number, limit: number, search: string, order = 'lower(name) ASC, id ASC'): Promise<{ rows: AdminUserRow[]; total: number }> {
+  async function users(offset: number, limit: number, search: string, list: UserList = 'name', direction: 'ASC' | 'DESC' = 'ASC'): Promise<{ rows: AdminUserRow[]; total: number }> {
+    const order = `${USER_LISTS[list]} ${direction}, id ${direction}`;
     if (search === '') {
-      const [rows, total] = await Promise.all([
-        db.raw<{ rows: AdminUserRow[] }>(`SELECT ${USER_COLUMNS} FROM read.users ORDER BY ${order} LIMIT ? OFFSET ?`, [limit, offset]),
-        counter(db, `SELECT value FROM read.user_counters WHERE name = 'users'`),
-      ]);
-      return { rows: rows.rows, total };
+      const names = { users: 'read.users', blocks: 'read.user_page_blocks', settings: 'read.user_page_settings', columns: USER_COLUMNS, total: USERS_TOTAL };
+      const { sql, bindings } = usersThroughBlocks(list, direction, names, offset, limit);
+      const { rows }: { rows: (AdminUserRow & { current: boolean; total: string | null; sort_key: string })[] } = await prepared(db, sql, bindings);
+      const total = Number(rows[0]?.total ?? 0);
+      if (rows[0]?.current) return { rows: rows.filter((row) => row.id !== null).map(({ current: _, total: __, sort_key: ___, ...row }) => row), total };
+      const offsetPaged = await db.raw<{ rows: AdminUserRow[] }>(`SELECT ${USER_COLUMNS} FROM read.users ORDER BY ${order} LIMIT ? OFFSET ?`, [limit, offset]);
+      return { rows: offsetPaged.rows, total };
     }
     const pattern = containsPattern(search);
     const [rows, total] = await Promise.all([
@@ -129,7 +123,7 @@ export function createAdminStore(db: Knex) {
     usersPage: (page: number, search: string) => users((page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE, search),
 
     usersRange: (start: number, end: number, search: string, field: string, direction: 'ASC' | 'DESC') =>
-      users(start, end - start + 1, search, `${USER_SORT_FIELDS[field] ?? 'lower(name)'} ${direction}, id ${direction}`),
+      users(start, end - start + 1, search, Object.hasOwn(USER_LISTS, field) ? (field as UserList) : 'name', direction),
 
     /** The newest announcements (the spec's unpaged call: at most UNPAGED_LIST_MAX). */
     async announcements(offset = 0, limit = UNPAGED_LIST_MAX): Promise<{ rows: AnnouncementRow[]; total: number }> {
