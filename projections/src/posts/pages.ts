@@ -232,14 +232,16 @@ export function pageThroughBlocks(
   const sql = `
     WITH settings AS (SELECT valid FROM ${names.settings}),
     blocks AS (
-      SELECT size, sum(size) OVER w AS upto,
+      SELECT lo_score, lo_created, lo_id, size, sum(size) OVER w AS upto,
              coalesce(lag(lo_score) OVER w, 2147483647) AS hi_score,
              coalesce(lag(lo_created) OVER w, 'infinity'::timestamptz) AS hi_created,
              coalesce(lag(lo_id) OVER w, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid) AS hi_id
       FROM ${names.blocks} WHERE list = ${list.kind === 'tag' ? `'tag:' || lower(?)` : '?'} AND (SELECT valid FROM settings)
       WINDOW w AS (ORDER BY lo_score DESC, lo_created DESC, lo_id DESC)
     ),
-    target AS (SELECT * FROM blocks WHERE upto > ? ORDER BY upto LIMIT 1)
+    -- the first block past the offset, in the window's own order (the running sum only grows along it): no sort, and
+    -- the window stops there (page 1 reads one block, not the list's thousand)
+    target AS (SELECT * FROM blocks WHERE upto > ? ORDER BY lo_score DESC, lo_created DESC, lo_id DESC LIMIT 1)
     SELECT s.valid AS current, ${names.total ? `(${names.total.sql}) AS total, ` : ''}r.*
     FROM settings s
     LEFT JOIN (target t CROSS JOIN LATERAL (${rows}) r) ON true
