@@ -25,32 +25,37 @@ export const notFoundHandler: RequestHandler = (_req, res) => {
   res.status(404).json(errorBody(ErrorCode.NOT_FOUND, 'No such endpoint'));
 };
 
-/** The one place that turns errors into the HTTP error body. Never sends a stack trace. */
+/** What an error answers: its status, body and headers; `unexpected` ones are to be logged. Never a stack trace. */
+export interface ErrorAnswer {
+  readonly status: number;
+  readonly body: ErrorBody;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly unexpected: boolean;
+}
+
+/** The one place that turns errors into the HTTP error answer (errorHandler, and the read side's answers without Express). */
+export function errorAnswer(error: unknown): ErrorAnswer {
+  const answer = (status: number, body: ErrorBody, headers: Record<string, string> = {}, unexpected = false) => ({ status, body, headers, unexpected });
+  if (isQueryCanceled(error)) error = new ReadTimeoutError();
+  if (error instanceof AppError) {
+    const retry: Record<string, string> = error instanceof ReadTimeoutError || error instanceof BusyError ? { 'Retry-After': '1' } : {};
+    return answer(error.status, errorBody(error.code, error.message, error.details), retry);
+  }
+  // body-parser's errors carry a status and a type
+  const { status, type } = (error ?? {}) as { status?: unknown; type?: unknown };
+  if (type === 'entity.parse.failed') return answer(400, errorBody(ErrorCode.VALIDATION_FAILED, 'The body is not valid JSON'));
+  if (type === 'entity.too.large') return answer(413, errorBody('PAYLOAD_TOO_LARGE', 'The body is too large'));
+  if (typeof status === 'number' && status >= 400 && status < 500) return answer(status, errorBody(ErrorCode.VALIDATION_FAILED, 'The request could not be read'));
+  return answer(500, errorBody(ErrorCode.INTERNAL, 'Something went wrong on our side'), {}, true);
+}
+
+/** Express's last handler: the error's answer (errorAnswer), unexpected errors logged. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     if (res.headersSent) return;
-    if (isQueryCanceled(error)) error = new ReadTimeoutError();
-    if (error instanceof AppError) {
-      if (error instanceof ReadTimeoutError || error instanceof BusyError) res.set('Retry-After', '1');
-      res.status(error.status).json(errorBody(error.code, error.message, error.details));
-      return;
-    }
-    // body-parser's errors carry a status and a type
-    const status = typeof error?.status === 'number' ? error.status : 500;
-    if (error?.type === 'entity.parse.failed') {
-      res.status(400).json(errorBody(ErrorCode.VALIDATION_FAILED, 'The body is not valid JSON'));
-      return;
-    }
-    if (error?.type === 'entity.too.large') {
-      res.status(413).json(errorBody('PAYLOAD_TOO_LARGE', 'The body is too large'));
-      return;
-    }
-    if (status >= 400 && status < 500) {
-      res.status(status).json(errorBody(ErrorCode.VALIDATION_FAILED, 'The request could not be read'));
-      return;
-    }
+    const answer = errorAnswer(error);
     // the request logger's child carries the request id; fall back to the service logger
-    ((req as { log?: Logger }).log ?? logger).error({ err: error }, 'unhandled error');
-    res.status(500).json(errorBody(ErrorCode.INTERNAL, 'Something went wrong on our side'));
+    if (answer.unexpected) ((req as { log?: Logger }).log ?? logger).error({ err: error }, 'unhandled error');
+    res.status(answer.status).set(answer.headers).json(answer.body);
   };
 }

@@ -24,7 +24,7 @@ const app = createQueryApp({
   ...readLimits(config),
 });
 // visitors' answers kept in memory go out before Express sees the request
-const server = http.createServer((req, res) => void (app.serveFromMemory(req, res) || app(req, res)));
+const server = http.createServer((req, res) => void (app.serveDirectly(req, res) || app(req, res)));
 server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'query-service listening'));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -44,7 +44,7 @@ export function createGateway(routes: GatewayRoutes): (req: IncomingMessage, res
     const url = req.url ?? '';
     if (url.startsWith('/api/') || url === '/api' || url.startsWith('/api?')) {
       if (req.method === 'GET' || req.method === 'HEAD') {
-        if (!routes.query.serveFromMemory(req, res)) routes.query(req, res);
+        if (!routes.query.serveDirectly(req, res)) routes.query(req, res);
       } else routes.command(req, res);
       return;
     }

@@ -30,6 +30,7 @@ import { postRoutes } from './posts.ts';
 import { tagRoutes } from './tags.ts';
 import { viewer, type Registrar } from './viewer.ts';
 import { createVisitorCache } from './visitor-cache.ts';
+import { createHotReads } from './hot-reads.ts';
 
 export interface QueryAppDeps {
   readonly db: Knex;
@@ -52,13 +53,16 @@ export interface QueryAppDeps {
 
 
 /**
- * The read side's handler for an HTTP server: visitors' answers kept in memory go out before any
- * framework sees the request; the rest goes to the app. Start the server with this, not with the
- * app itself (the app alone answers the same, only slower).
+ * The read side's handler for an HTTP server: visitors' answers kept in memory, and the visitors'
+ * hottest reads, go out before any framework sees the request; the rest goes to the app. Start
+ * the server with `serveDirectly` first, not with the app alone (which answers the same, only slower).
  */
 export interface QueryApp extends Express {
-  /** Answers `req` from memory if it can (see VisitorCache.serve) and returns true; else false, and the app is to take it. */
-  serveFromMemory(req: IncomingMessage, res: ServerResponse): boolean;
+  /**
+   * Answers `req` from memory (see VisitorCache.serve), or as one of the hot reads (see
+   * createHotReads), and returns true; else false, and the app is to take it.
+   */
+  serveDirectly(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
 /** The read side of /api: GET and HEAD, from the read models (and, for the admins' history, one stream of the log). */
@@ -74,6 +78,9 @@ export function createQueryApp(deps: QueryAppDeps): QueryApp {
     }),
   );
   const users = createUsersStore(deps.db);
+  const posts = createPostsStore(deps.db);
+  const community = createCommunityStore(deps.db);
+  const serveHot = createHotReads({ posts, community }, cache, deps.logger);
   app.use(
     '/api',
     optionalAuth(deps.verifyToken),
@@ -83,8 +90,8 @@ export function createQueryApp(deps: QueryAppDeps): QueryApp {
     cache.middleware,
     meRoutes(),
     // before postRoutes: /posts/search is not a post id
-    communityRoutes(createCommunityStore(deps.db), bulkhead({ what: 'searches', ...deps.search })),
-    postRoutes(createPostsStore(deps.db), users),
+    communityRoutes(community, bulkhead({ what: 'searches', ...deps.search })),
+    postRoutes(posts, users),
     tagRoutes(createTagsStore(deps.db)),
     adminRoutes(createAdminStore(deps.db), users, deps.events),
     announcementRoutes(createAdminStore(deps.db)),
@@ -92,11 +99,11 @@ export function createQueryApp(deps: QueryAppDeps): QueryApp {
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return Object.assign(app, {
-    serveFromMemory(req: IncomingMessage, res: ServerResponse) {
+    serveDirectly(req: IncomingMessage, res: ServerResponse) {
       const startedAt = performance.now();
       const served = cache.serve(req, res, () => assignRequestId(req, res));
       if (served && deps.logger.isLevelEnabled('warn')) res.once('close', () => logAnswer(deps.logger, req, res, startedAt));
-      return served;
+      return served || serveHot(req, res);
     },
   });
 }

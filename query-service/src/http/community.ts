@@ -5,6 +5,7 @@ import {
   type CommentItem,
   type NotificationItem,
   type Notifications,
+  type PostListItem,
   type PostsPage,
   type SearchPage,
   type ReportedComment,
@@ -53,6 +54,28 @@ const notification = (row: NotificationRow): NotificationItem => ({
   read: row.read,
 });
 
+/**
+ * The spec's search by tag (`page` absent: its array, newest first, at most UNPAGED_LIST_MAX, with
+ * the full count in X-Total-Count), or a page of a tag's posts like the home page's.
+ */
+export async function taggedPosts(community: CommunityStore, tag: string, page: number | undefined): Promise<{ body: PostListItem[] | PostsPage; headers: Record<string, string> }> {
+  const { rows, total } = await community.byTag(tag, page ?? null);
+  if (page === undefined) return { body: rows.map(listItem), headers: { 'X-Total-Count': String(total), 'Access-Control-Expose-Headers': 'X-Total-Count' } };
+  return { body: { posts: rows.map(listItem), totalCount: total }, headers: {} };
+}
+
+/** A post's comments, oldest first, as `viewer` may see them (emails for their authors and admins). */
+export async function commentsOfPost(community: CommunityStore, postId: string, viewer: UserRow | undefined): Promise<CommentItem[]> {
+  const rows = await community.commentsOf(postId);
+  if (!rows) throw new NotFoundError('No such post');
+  return rows.map((row) => comment(row, viewer));
+}
+
+/** The leaderboard: the users with the most up-votes on their live posts. */
+export async function leaderboard(community: CommunityStore): Promise<TopVotedUser[]> {
+  return (await community.topVoted()).map((row) => ({ _id: row.user_id, name: row.name, photoURL: row.photo_url, totalVote: row.up_votes }));
+}
+
 /** Comments, reported comments, notifications, the leaderboard, profiles and post search. */
 /** `searches`: the full-text search's bulkhead (see createQueryApp). */
 export function communityRoutes(community: CommunityStore, searches: RequestHandler): Router {
@@ -68,14 +91,8 @@ export function communityRoutes(community: CommunityStore, searches: RequestHand
   router.get('/posts/search', (req, res, next) => (req.query.q === undefined ? next() : searches(req, res, next)), async (req, res) => {
     const { tag, q, page } = parseInput(SearchPostsQuery, req.query);
     if (q === undefined) {
-      const { rows, total } = await community.byTag(tag!, page ?? null);
-      if (page === undefined) {
-        res.set('X-Total-Count', String(total)).set('Access-Control-Expose-Headers', 'X-Total-Count');
-        res.json(rows.map(listItem));
-        return;
-      }
-      const body: PostsPage = { posts: rows.map(listItem), totalCount: total };
-      res.json(body);
+      const { body, headers } = await taggedPosts(community, tag!, page);
+      res.set(headers).json(body);
       return;
     }
     const { rows, total, capped } = await community.fullText(q, tag ?? null, page ?? 1);
@@ -85,9 +102,7 @@ export function communityRoutes(community: CommunityStore, searches: RequestHand
 
   router.get('/comments/:postId', async (req, res) => {
     const { postId } = parseInput(PostIdOfCommentsParams, req.params);
-    const rows = await community.commentsOf(postId);
-    if (!rows) throw new NotFoundError('No such post');
-    res.json(rows.map((row) => comment(row, res.locals.viewer)));
+    res.json(await commentsOfPost(community, postId, res.locals.viewer));
   });
 
   router.get('/admin/reported-comments', async (req, res) => {
@@ -110,8 +125,7 @@ export function communityRoutes(community: CommunityStore, searches: RequestHand
   });
 
   router.get('/users/top-voted', async (_req, res) => {
-    const leaders: TopVotedUser[] = (await community.topVoted()).map((row) => ({ _id: row.user_id, name: row.name, photoURL: row.photo_url, totalVote: row.up_votes }));
-    res.json(leaders);
+    res.json(await leaderboard(community));
   });
 
   router.get('/user-profile/:email', async (req, res) => {

@@ -32,6 +32,19 @@ export function postDetail(row: PostRow & { my_vote?: Vote }, viewer: UserRow | 
 }
 
 
+/** The home page (spec §7 GET /posts): a page of the newest or most popular posts, and their total. */
+export async function homePage(posts: PostsStore, { page, sort }: ListPostsQuery): Promise<PostsPage> {
+  const { rows, total } = await posts.page(page, sort);
+  return { posts: rows.map(listItem), totalCount: total };
+}
+
+/** A post as `viewer` may see it (their own vote; the author's email for the author and admins). */
+export async function postById(posts: PostsStore, id: string, viewer: UserRow | undefined): Promise<PostDetail> {
+  const row = await posts.byId(id, viewer?.id);
+  if (!row) throw new NotFoundError('No such post');
+  return postDetail(row, viewer);
+}
+
 export function postRoutes(posts: PostsStore, users: UsersStore): Router {
   const router = Router();
 
@@ -55,17 +68,12 @@ export function postRoutes(posts: PostsStore, users: UsersStore): Router {
       sendRange(res, 'posts', rows.map((row) => ({ id: row.id, ...listItem(row) })), range.start, total);
       return;
     }
-    const { page, sort } = parseInput(ListPostsQuery, req.query);
-    const { rows, total } = await posts.page(page, sort);
-    const body: PostsPage = { posts: rows.map(listItem), totalCount: total };
-    res.json(body);
+    res.json(await homePage(posts, parseInput(ListPostsQuery, req.query)));
   });
 
   router.get('/posts/:id', async (req, res) => {
     const { id } = parseInput(PostIdParams, req.params);
-    const row = await posts.byId(id, res.locals.viewer?.id);
-    if (!row) throw new NotFoundError('No such post');
-    res.json(postDetail(row, res.locals.viewer));
+    res.json(await postById(posts, id, res.locals.viewer));
   });
 
   return router;

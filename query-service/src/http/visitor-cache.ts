@@ -37,6 +37,13 @@ interface Cached {
  */
 export interface VisitorCache {
   readonly middleware: RequestHandler;
+  /**
+   * For a visitor's public read of `key` (its URL), before it is read: the validators of the
+   * current version, and a 304 or the kept answer if they apply ('answered'); else a function to
+   * call with the 200's JSON text once its headers are set, which keeps it if the version held.
+   * Undefined when nothing is kept (no version yet, or no room configured).
+   */
+  begin(req: IncomingMessage, res: ServerResponse, key: string): 'answered' | ((body: string) => void) | undefined;
   /** `onHit` runs when the request is answered from memory, before the answer is written (to add the request's own headers). */
   serve(req: IncomingMessage, res: ServerResponse, onHit: () => void): boolean;
 }
@@ -68,21 +75,26 @@ export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEnt
     res.writeHead(200).end(req.method === 'HEAD' ? undefined : hit.body);
     return true;
   };
-  const middleware: RequestHandler = (req, res, next) => {
-    if (options.maxEntries === 0 || (req.method !== 'GET' && req.method !== 'HEAD') || res.locals.principal || !PUBLIC_READ.test(req.path)) return next();
+  const begin: VisitorCache['begin'] = (req, res, key) => {
+    if (options.maxEntries === 0) return undefined;
     const at = current();
-    if (at === null) return next();
-    const key = req.originalUrl;
-    if (answer(req, res, at, entries.get(key))) return;
-    keepWhatIsSent(res, (body) => {
+    if (at === null) return undefined;
+    if (answer(req, res, at, entries.get(key))) return 'answered';
+    return (body) => {
       if (res.statusCode !== 200 || current() !== at) return;
       if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
       const headers = KEPT_HEADERS.flatMap((name) => {
-        const value = res.get(name);
-        return value === undefined ? [] : [[name, value] as const];
+        const value = res.getHeader(name);
+        return value === undefined ? [] : [[name, String(value)] as const];
       });
       entries.set(key, { body, bytes: Buffer.byteLength(body), headers });
-    });
+    };
+  };
+  const middleware: RequestHandler = (req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || res.locals.principal || !PUBLIC_READ.test(req.path)) return next();
+    const keep = begin(req, res, req.originalUrl);
+    if (keep === 'answered') return;
+    if (keep) keepWhatIsSent(res, keep);
     next();
   };
   const minPosition = HEADER_MIN_POSITION.toLowerCase();
@@ -94,7 +106,7 @@ export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEnt
     onHit();
     return answer(req, res, at, hit);
   };
-  return { middleware, serve };
+  return { middleware, serve, begin };
 }
 
 /** If-None-Match holds `etag` (a list, or *). */
