@@ -148,6 +148,26 @@ export function eventStoreContract(adapter: string, factory: EventStoreFactory) 
         expect(await store.readStream(id, { afterVersion: 3 })).toEqual({ version: 3, events: [] });
       });
 
+      it('gives reads asked for at once each its own stream and version (the same stream twice, an unknown one)', async () => {
+        const [a, b] = [stream(), stream()];
+        await store.append([{ streamId: a, expectedVersion: 'no_stream', events: [event('A1'), event('A2'), event('A3')] }]);
+        await store.append([{ streamId: b, expectedVersion: 'no_stream', events: [event('B1')] }]);
+        const reads = await Promise.all([
+          store.readStream(a),
+          store.readStream(b),
+          store.readStream(stream()),
+          store.readStream(a, { afterVersion: 2 }),
+          store.readStream(b, { afterVersion: 1 }),
+        ]);
+        expect(reads.map((read) => [read.version, read.events.map((e) => e.type)])).toEqual([
+          [3, ['A1', 'A2', 'A3']],
+          [1, ['B1']],
+          [0, []],
+          [3, ['A3']],
+          [1, []],
+        ]);
+      });
+
       it('reads the global log after a position, in order', async () => {
         const before = await store.head();
         const id = stream();

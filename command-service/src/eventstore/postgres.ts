@@ -1,4 +1,5 @@
 import { compareLogPositions, currentSchemaVersion, sqlReadableVersions, START, upcastOnRead, upcastSql, type EventMetadata, type LogPosition } from '@forum/contracts';
+import DataLoader from 'dataloader';
 import pg from 'pg';
 import type {
   AppendOutcome,
@@ -85,6 +86,26 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     }
   }
 
+  /**
+   * Stream reads asked for in one turn of the event loop go to PostgreSQL as one statement: a
+   * command loads its streams side by side (the actor's, the post's, the vote's), and commands
+   * arriving together load theirs together; one round trip instead of one per stream. Never a
+   * cache: each read sees the log as the statement finds it.
+   */
+  const streamReads = new DataLoader<{ streamId: string; after: number }, RecordedEvent[]>(
+    async (wanted) => {
+      const { rows } = await pool.query<EventRow & { ord: string }>({
+        name: 'forum_read_streams',
+        text: READ_STREAMS,
+        values: [wanted.map((w) => w.streamId), wanted.map((w) => w.after)],
+      });
+      const events: RecordedEvent[][] = wanted.map(() => []);
+      for (const row of rows) events[Number(row.ord) - 1]!.push(toRecordedEvent(row));
+      return events;
+    },
+    { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 500 },
+  );
+
   const store: EventStore = {
     async append(appends) {
       let result: AppendResult;
@@ -131,8 +152,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
 
     async readStream(streamId: string, options: { afterVersion?: number } = {}): Promise<StreamRead> {
       const after = options.afterVersion ?? 0;
-      const { rows } = await pool.query<EventRow>(`${SELECT_EVENTS} WHERE stream_id = $1 AND stream_version > $2 ORDER BY events.stream_version`, [streamId, after]);
-      const events = rows.map(toRecordedEvent);
+      const events = await streamReads.load({ streamId, after });
       return { version: events.at(-1)?.streamVersion ?? after, events };
     },
 
@@ -337,8 +357,10 @@ async function appendStatement(
 ): Promise<{ version: number; last: LogPosition }> {
   const { streamId, expectedVersion, events } = append;
   const kind = expectedVersion === 'any' ? 'any' : expectedVersion === 'no_stream' || expectedVersion === 0 ? 'no_stream' : 'version';
-  const { rows } = await db.query<{ version: number | null; pos: string | null; tx: string | null; actual: number | null }>(
-    `WITH bumped AS (${BUMP[kind]}),
+  // prepared once per connection (one text per kind): the planner's work is most of a small append's
+  const { rows } = await db.query<{ version: number | null; pos: string | null; tx: string | null; actual: number | null }>({
+    name: `forum_append_${kind}`,
+    text: `WITH bumped AS (${BUMP[kind]}),
      inserted AS (
        INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata)
        SELECT $1, b.version - $2 + e.ord, e.type, e.data, e.metadata
@@ -349,7 +371,7 @@ async function appendStatement(
             (SELECT max(global_position)::text FROM inserted) AS pos,
             (SELECT max(transaction_id)::text FROM inserted) AS tx,
             (SELECT version FROM eventstore.streams WHERE stream_id = $1) AS actual`,
-    [
+    values: [
       streamId,
       events.length,
       events.map((e) => e.type),
@@ -357,7 +379,7 @@ async function appendStatement(
       events.map((e) => JSON.stringify(e.metadata)),
       ...(kind === 'version' ? [expectedVersion] : []),
     ],
-  );
+  });
   const row = rows[0]!;
   if (row.version === null || row.pos === null || row.tx === null) {
     throw new WrongExpectedVersionError(streamId, expectedVersion, row.actual ?? 0);
@@ -379,6 +401,12 @@ interface EventRow {
 // Positions leave as text (exact), under names that cannot shadow the columns in ORDER BY
 const SELECT_EVENTS = `SELECT global_position::text AS pos, transaction_id::text AS tx, stream_id, stream_version, type, data, metadata, recorded_at
   FROM eventstore.events`;
+
+/** The events after a version of each of several streams ($1: their ids, $2: the versions), each read's by its `ord` (from 1), in stream order. */
+const READ_STREAMS = `SELECT w.ord, e.global_position::text AS pos, e.transaction_id::text AS tx, e.stream_id, e.stream_version, e.type, e.data, e.metadata, e.recorded_at
+  FROM unnest($1::text[], $2::integer[]) WITH ORDINALITY AS w(stream_id, after, ord)
+  JOIN eventstore.events e ON e.stream_id = w.stream_id AND e.stream_version > w.after
+  ORDER BY w.ord, e.stream_version`;
 
 /** Stored rows keep the shape they were written in; readers (folds, projections, subscribers) get the current one. */
 function toRecordedEvent(row: EventRow): RecordedEvent {
