@@ -1,4 +1,5 @@
 import type { Knex } from '@forum/platform';
+import { applyBlockDeltas, blocksFollower, type PageBlocks } from '../page-blocks.ts';
 
 /**
  * Any page of a post list in about the time of the first: page anchors the posts projection keeps.
@@ -36,20 +37,11 @@ const entriesOf = (rows: string) => `
   UNION ALL SELECT 'popular', score, created_at, id FROM ${rows}
   UNION ALL SELECT 'tag:' || k, 0, created_at, id FROM ${rows}, unnest(tag_keys) AS k`;
 
+/** The posts' anchors: blocks keyed (score, created_at, id), the lowest key naming each list's first block. */
+const ANCHORS: PageBlocks = { blocks: 'page_blocks', settings: 'page_settings', key: ['lo_score', 'lo_created', 'lo_id'], first: "lo_created = '-infinity'" };
+
 /** Adds each delta (list, s, c, id, d) to the size of the block holding its key. */
-const applyDeltas = (deltas: string) => `
-  WITH deltas AS (${deltas})
-  UPDATE page_blocks b SET size = b.size + x.d
-  FROM (
-    SELECT l.list, l.lo_score, l.lo_created, l.lo_id, sum(e.d)::integer AS d
-    FROM deltas e CROSS JOIN LATERAL (
-      SELECT list, lo_score, lo_created, lo_id FROM page_blocks
-      WHERE list = e.list AND (lo_score, lo_created, lo_id) <= (e.s, e.c, e.id)
-      ORDER BY lo_score DESC, lo_created DESC, lo_id DESC LIMIT 1
-    ) l
-    GROUP BY 1, 2, 3, 4
-  ) x
-  WHERE (b.list, b.lo_score, b.lo_created, b.lo_id) = (x.list, x.lo_score, x.lo_created, x.lo_id)`;
+const applyDeltas = (deltas: string) => applyBlockDeltas(ANCHORS, ['s', 'c', 'id'], deltas);
 
 /** Tables, functions and triggers of the anchors (in the build's schema, after `posts`). */
 export const PAGE_BLOCKS_MIGRATION = `
@@ -106,54 +98,31 @@ export const PAGE_BLOCKS_MIGRATION = `
   END
   $fn$;
 
-  CREATE OR REPLACE FUNCTION page_blocks_follow() RETURNS trigger
-  LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
-  DECLARE
-    v_settings record;
-    v_block record;
-  BEGIN
-    -- a tag's list first (a split below reads it); posts change neither tags nor time once written
+  ${blocksFollower(ANCHORS, {
+    name: 'page_blocks_follow',
+    triggers: 'page_blocks',
+    table: 'posts',
+    split: 'page_blocks_split',
+    // a tag's list first (a split reads it), whatever the anchors' state; posts change neither tags nor time once written
+    before: `
     IF TG_OP = 'INSERT' THEN
       INSERT INTO post_tags (tag_key, created_at, id) SELECT k, created_at, id FROM new_rows, unnest(tag_keys) AS k ON CONFLICT DO NOTHING;
     ELSIF TG_OP = 'DELETE' THEN
       DELETE FROM post_tags t USING (SELECT k, created_at, id FROM old_rows, unnest(tag_keys) AS k) o
       WHERE (t.tag_key, t.created_at, t.id) = (o.k, o.created_at, o.id);
-    END IF;
-    -- read first: anchors already out of date take no lock (a replay's settle steps run side by side)
-    SELECT block, valid INTO v_settings FROM page_settings;
-    IF NOT v_settings.valid THEN RETURN NULL; END IF;
-    IF current_setting('forum.deferred', true) = 'on' THEN
-      UPDATE page_settings SET valid = false;
-      RETURN NULL;
-    END IF;
-    IF TG_OP = 'INSERT' THEN
+    END IF;`,
+    onInsert: `
       INSERT INTO page_blocks (list, lo_score, lo_created, lo_id, size)
       SELECT DISTINCT e.list, ${LOWEST}, 0 FROM (${entriesOf('new_rows')}) e
       ON CONFLICT DO NOTHING;
-      ${applyDeltas(`SELECT list, s, c, id, 1 AS d FROM (${entriesOf('new_rows')}) e`)};
-    ELSIF TG_OP = 'DELETE' THEN
-      ${applyDeltas(`SELECT list, s, c, id, -1 AS d FROM (${entriesOf('old_rows')}) e`)};
-    ELSE
-      -- a vote moves a post in 'popular' (nothing else of a post's keys changes)
-      ${applyDeltas(`
+      ${applyDeltas(`SELECT list, s, c, id, 1 AS d FROM (${entriesOf('new_rows')}) e`)}`,
+    onDelete: applyDeltas(`SELECT list, s, c, id, -1 AS d FROM (${entriesOf('old_rows')}) e`),
+    // a vote moves a post in 'popular' (nothing else of a post's keys changes)
+    onUpdate: applyDeltas(`
         SELECT 'popular'::text AS list, m.s, m.c, m.id, m.d FROM old_rows o JOIN new_rows n ON n.id = o.id,
           LATERAL (VALUES (o.score, o.created_at, o.id, -1), (n.score, n.created_at, n.id, 1)) AS m(s, c, id, d)
-        WHERE o.score <> n.score`)};
-    END IF;
-    FOR v_block IN SELECT * FROM page_blocks WHERE size > 2 * v_settings.block LOOP
-      PERFORM page_blocks_split(v_block.list, v_block.lo_score, v_block.lo_created, v_block.lo_id, v_block.size);
-    END LOOP;
-    DELETE FROM page_blocks WHERE size = 0 AND lo_created <> '-infinity';
-    RETURN NULL;
-  END
-  $fn$;
-
-  DROP TRIGGER IF EXISTS page_blocks_insert ON posts;
-  DROP TRIGGER IF EXISTS page_blocks_delete ON posts;
-  DROP TRIGGER IF EXISTS page_blocks_update ON posts;
-  CREATE TRIGGER page_blocks_insert AFTER INSERT ON posts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION page_blocks_follow();
-  CREATE TRIGGER page_blocks_delete AFTER DELETE ON posts REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION page_blocks_follow();
-  CREATE TRIGGER page_blocks_update AFTER UPDATE ON posts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION page_blocks_follow();
+        WHERE o.score <> n.score`),
+  })}
 `;
 
 /** Makes every list's anchors afresh from the posts (blocks of `page_settings.block`), and marks them current. */

@@ -1,4 +1,5 @@
 import type { Knex } from '@forum/platform';
+import { applyBlockDeltas, blocksFollower, type PageBlocks } from '../page-blocks.ts';
 
 /**
  * Any page of the admin's user list, in any of its sorts and both directions, in about the time of
@@ -39,18 +40,11 @@ const lists = Object.entries(USER_LISTS) as [UserList, string][];
 /** Each list's entries (list, k, id) of a relation of user rows. */
 const entriesOf = (rows: string) => lists.map(([list, key]) => `SELECT '${list}'::text AS list, ${key} AS k, id FROM ${rows}`).join(' UNION ALL ');
 
+/** The users' anchors: blocks keyed (k, id), ('', '') naming each list's first block. */
+const ANCHORS: PageBlocks = { blocks: 'user_blocks', settings: 'user_page_settings', key: ['lo_k', 'lo_id'], first: "lo_id = ''" };
+
 /** Adds each delta (list, k, id, d) to the size of the block holding its key. */
-const applyDeltas = (deltas: string) => `
-  WITH deltas AS (${deltas})
-  UPDATE user_blocks b SET size = b.size + x.d
-  FROM (
-    SELECT l.list, l.lo_k, l.lo_id, sum(e.d)::integer AS d
-    FROM deltas e CROSS JOIN LATERAL (
-      SELECT list, lo_k, lo_id FROM user_blocks WHERE list = e.list AND (lo_k, lo_id) <= (e.k, e.id) ORDER BY lo_k DESC, lo_id DESC LIMIT 1
-    ) l
-    GROUP BY 1, 2, 3
-  ) x
-  WHERE (b.list, b.lo_k, b.lo_id) = (x.list, x.lo_k, x.lo_id)`;
+const applyDeltas = (deltas: string) => applyBlockDeltas(ANCHORS, ['k', 'id'], deltas);
 
 /** One index per list on (key, id), for the blocks' splits and the pages' reads. */
 export const USER_LIST_INDEXES = `
@@ -93,43 +87,19 @@ export const USER_BLOCKS_MIGRATION = `
   END
   $fn$;
 
-  CREATE OR REPLACE FUNCTION user_blocks_follow() RETURNS trigger
-  LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
-  DECLARE
-    v_settings record;
-    v_block record;
-  BEGIN
-    SELECT block, valid INTO v_settings FROM user_page_settings;
-    IF NOT v_settings.valid THEN RETURN NULL; END IF;
-    IF current_setting('forum.deferred', true) = 'on' THEN
-      UPDATE user_page_settings SET valid = false;
-      RETURN NULL;
-    END IF;
-    IF TG_OP = 'INSERT' THEN
-      ${applyDeltas(`SELECT list, k, id, 1 AS d FROM (${entriesOf('new_rows')}) n`)};
-    ELSIF TG_OP = 'DELETE' THEN
-      ${applyDeltas(`SELECT list, k, id, -1 AS d FROM (${entriesOf('old_rows')}) o`)};
-    ELSE
-      -- an update moves a user in the lists whose key it changed
-      ${applyDeltas(`
+  ${blocksFollower(ANCHORS, {
+    name: 'user_blocks_follow',
+    triggers: 'user_blocks',
+    table: 'users',
+    split: 'user_blocks_split',
+    onInsert: applyDeltas(`SELECT list, k, id, 1 AS d FROM (${entriesOf('new_rows')}) n`),
+    onDelete: applyDeltas(`SELECT list, k, id, -1 AS d FROM (${entriesOf('old_rows')}) o`),
+    // an update moves a user in the lists whose key it changed
+    onUpdate: applyDeltas(`
         SELECT o.list, m.k, o.id, m.d FROM (${entriesOf('old_rows')}) o JOIN (${entriesOf('new_rows')}) n ON (n.list, n.id) = (o.list, o.id),
           LATERAL (VALUES (o.k, -1), (n.k, 1)) AS m(k, d)
-        WHERE o.k IS DISTINCT FROM n.k`)};
-    END IF;
-    FOR v_block IN SELECT * FROM user_blocks WHERE size > 2 * v_settings.block LOOP
-      PERFORM user_blocks_split(v_block.list, v_block.lo_k, v_block.lo_id, v_block.size);
-    END LOOP;
-    DELETE FROM user_blocks WHERE size = 0 AND lo_id <> '';
-    RETURN NULL;
-  END
-  $fn$;
-
-  DROP TRIGGER IF EXISTS user_blocks_insert ON users;
-  DROP TRIGGER IF EXISTS user_blocks_delete ON users;
-  DROP TRIGGER IF EXISTS user_blocks_update ON users;
-  CREATE TRIGGER user_blocks_insert AFTER INSERT ON users REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION user_blocks_follow();
-  CREATE TRIGGER user_blocks_delete AFTER DELETE ON users REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION user_blocks_follow();
-  CREATE TRIGGER user_blocks_update AFTER UPDATE ON users REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION user_blocks_follow();
+        WHERE o.k IS DISTINCT FROM n.k`),
+  })}
 `;
 
 /** Makes every list's anchors afresh from the users (blocks of `user_page_settings.block`), and marks them current. */
