@@ -64,13 +64,22 @@ export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerRespo
  */
 export function requestLogger(logger: Logger) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    const startedAt = performance.now();
-    const id = assignRequestId(req, res);
+    const id = trackAnswer(logger, req, res);
     let child: Logger | undefined;
     Object.defineProperty(req, 'log', { configurable: true, get: () => (child ??= logger.child({ req: { id, method: req.method, url: req.url } })) });
-    res.once('close', () => logAnswer(logger, req, res, startedAt));
     next();
   };
+}
+
+/**
+ * A request answered with or without Express: its id (X-Request-Id in and out, returned) and its
+ * access log line once the answer is sent or the client left (see logAnswer), unless the logger is silent.
+ */
+export function trackAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse): string {
+  const startedAt = performance.now();
+  const id = assignRequestId(req, res);
+  if (logger.isLevelEnabled('error')) res.once('close', () => logAnswer(logger, req, res, startedAt));
+  return id;
 }
 
 const correlationIds = new WeakMap<IncomingMessage, string>();

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { ErrorCode } from '@forum/contracts';
 import type { RequestHandler } from 'express';
@@ -26,14 +27,17 @@ export function withRequestSignal<T>(signal: AbortSignal, fn: () => T): T {
   return requestSignals.run(signal, fn);
 }
 
-/** Middleware: the request's read statements are cancelled when its client goes away before the answer is sent. */
-export const cancelWhenClientLeaves: RequestHandler = (_req, res, next) => {
+/** Runs `fn` on behalf of the request `res` answers: its read statements are cancelled when the client goes away before the answer is sent. */
+export function cancelledIfClientLeaves<T>(res: ServerResponse, fn: () => T): T {
   const controller = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) controller.abort();
   });
-  withRequestSignal(controller.signal, next);
-};
+  return withRequestSignal(controller.signal, fn);
+}
+
+/** Middleware: the request's read statements are cancelled when its client goes away before the answer is sent. */
+export const cancelWhenClientLeaves: RequestHandler = (_req, res, next) => cancelledIfClientLeaves(res, next);
 
 /** PostgreSQL's query_canceled: a statement timeout or a cancel request. */
 const QUERY_CANCELED = '57014';

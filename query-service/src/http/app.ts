@@ -11,8 +11,7 @@ import {
   type TokenVerifier,
   bulkhead,
   cancelWhenClientLeaves,
-  assignRequestId,
-  logAnswer,
+  trackAnswer,
 } from '@forum/platform';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allProjections, projectionsCheck, type StreamReader } from '@forum/projections';
@@ -100,10 +99,7 @@ export function createQueryApp(deps: QueryAppDeps): QueryApp {
   app.use(errorHandler(deps.logger));
   return Object.assign(app, {
     serveDirectly(req: IncomingMessage, res: ServerResponse) {
-      const startedAt = performance.now();
-      const served = cache.serve(req, res, () => assignRequestId(req, res));
-      if (served && deps.logger.isLevelEnabled('warn')) res.once('close', () => logAnswer(deps.logger, req, res, startedAt));
-      return served || serveHot(req, res);
+      return cache.serve(req, res, () => trackAnswer(deps.logger, req, res)) || serveHot(req, res);
     },
   });
 }

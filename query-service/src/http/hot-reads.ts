@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { HEADER_MIN_POSITION, ListPostsQuery, PostIdOfCommentsParams, PostIdParams, SearchPostsQuery } from '@forum/contracts';
-import { assignRequestId, errorAnswer, logAnswer, withRequestSignal, type Logger } from '@forum/platform';
+import { cancelledIfClientLeaves, errorAnswer, trackAnswer, type Logger } from '@forum/platform';
 import { z } from 'zod';
 import type { CommunityStore } from '../store/community.ts';
 import type { PostsStore } from '../store/posts.ts';
@@ -85,15 +85,9 @@ export function createHotReads(stores: { posts: PostsStore; community: Community
   };
 
   function respond(req: IncomingMessage, res: ServerResponse, answer: () => Promise<Answer>) {
-    const startedAt = performance.now();
-    assignRequestId(req, res);
-    if (logger.isLevelEnabled('warn')) res.once('close', () => logAnswer(logger, req, res, startedAt));
+    trackAnswer(logger, req, res);
     const keep = cache.begin(req, res, req.url ?? '');
     if (keep === 'answered') return;
-    const controller = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort();
-    });
     const send = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}) => {
       if (res.headersSent || res.destroyed) return;
       const text = JSON.stringify(body);
@@ -104,7 +98,7 @@ export function createHotReads(stores: { posts: PostsStore; community: Community
       if (status === 200) keep?.(text);
       res.end(req.method === 'HEAD' ? undefined : text);
     };
-    withRequestSignal(controller.signal, answer).then(
+    cancelledIfClientLeaves(res, answer).then(
       ({ body, headers }) => send(200, body, headers),
       (error: unknown) => {
         const failed = errorAnswer(error);
