@@ -399,11 +399,13 @@ interface EventRow {
 }
 
 // Positions leave as text (exact), under names that cannot shadow the columns in ORDER BY
-const SELECT_EVENTS = `SELECT global_position::text AS pos, transaction_id::text AS tx, stream_id, stream_version, type, data, metadata, recorded_at
+const eventColumns = (alias: string) =>
+  `${alias}global_position::text AS pos, ${alias}transaction_id::text AS tx, ${alias}stream_id, ${alias}stream_version, ${alias}type, ${alias}data, ${alias}metadata, ${alias}recorded_at`;
+const SELECT_EVENTS = `SELECT ${eventColumns('')}
   FROM eventstore.events`;
 
 /** The events after a version of each of several streams ($1: their ids, $2: the versions), each read's by its `ord` (from 1), in stream order. */
-const READ_STREAMS = `SELECT w.ord, e.global_position::text AS pos, e.transaction_id::text AS tx, e.stream_id, e.stream_version, e.type, e.data, e.metadata, e.recorded_at
+const READ_STREAMS = `SELECT w.ord, ${eventColumns('e.')}
   FROM unnest($1::text[], $2::integer[]) WITH ORDINALITY AS w(stream_id, after, ord)
   JOIN eventstore.events e ON e.stream_id = w.stream_id AND e.stream_version > w.after
   ORDER BY w.ord, e.stream_version`;
