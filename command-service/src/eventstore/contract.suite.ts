@@ -101,6 +101,43 @@ export function eventStoreContract(adapter: string, factory: EventStoreFactory) 
         expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof WrongExpectedVersionError)).toBe(true);
         expect((await store.readStream(id)).version).toBe(2);
       });
+
+      it('gives appends asked for at once each its own expectation: the stale, the taken and the doubled fail alone', async () => {
+        const [existing, stale, taken, fresh, twice, any] = [stream(), stream(), stream(), stream(), stream(), stream()];
+        for (const id of [existing, stale, taken]) await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event('A')] }]);
+        const many = Array.from({ length: 20 }, () => stream());
+        const results = await Promise.allSettled([
+          store.append([{ streamId: existing, expectedVersion: 1, events: [event('B'), event('C')] }]),
+          store.append([{ streamId: stale, expectedVersion: 3, events: [event('B')] }]),
+          store.append([{ streamId: taken, expectedVersion: 'no_stream', events: [event('B')] }]),
+          store.append([{ streamId: fresh, expectedVersion: 'no_stream', events: [event('A'), event('B')] }]),
+          store.append([{ streamId: twice, expectedVersion: 'no_stream', events: [event('first')] }]),
+          store.append([{ streamId: twice, expectedVersion: 'no_stream', events: [event('second')] }]),
+          store.append([{ streamId: any, expectedVersion: 'any', events: [event('A')] }]),
+          ...many.map((id, i) => store.append([{ streamId: id, expectedVersion: 'no_stream', events: Array.from({ length: 1 + (i % 3) }, (_, j) => event(`E${j}`)) }])),
+        ]);
+        const [ok, staleResult, takenResult, freshResult, first, second, anyResult, ...rest] = results;
+        expect(ok).toMatchObject({ status: 'fulfilled', value: { versions: { [existing]: 3 } } });
+        expect(staleResult).toMatchObject({ status: 'rejected', reason: { name: 'WrongExpectedVersionError', streamId: stale, actual: 1 } });
+        expect(takenResult).toMatchObject({ status: 'rejected', reason: { name: 'WrongExpectedVersionError', streamId: taken, actual: 1 } });
+        expect(freshResult).toMatchObject({ status: 'fulfilled', value: { versions: { [fresh]: 2 } } });
+        expect([first, second].map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+        expect(anyResult).toMatchObject({ status: 'fulfilled', value: { versions: { [any]: 1 } } });
+        expect(rest.every((r, i) => r.status === 'fulfilled' && r.value.versions[many[i]!] === 1 + (i % 3))).toBe(true);
+        // each stream holds what its own append said, in order; the failed ones are as they were
+        expect((await store.readStream(existing)).events.map((e) => [e.type, e.streamVersion])).toEqual([['A', 1], ['B', 2], ['C', 3]]);
+        expect((await store.readStream(stale)).version).toBe(1);
+        expect((await store.readStream(taken)).events.map((e) => e.type)).toEqual(['A']);
+        expect((await store.readStream(twice)).events).toHaveLength(1);
+        for (const [i, id] of many.entries()) {
+          const read = await store.readStream(id);
+          expect(read.events.map((e) => e.type)).toEqual(Array.from({ length: 1 + (i % 3) }, (_, j) => `E${j}`));
+          // in the log, a stream's events come in the order of its versions
+          const positions = read.events.map((e) => e.position.globalPosition);
+          expect([...positions].sort((a, b) => (a < b ? -1 : 1))).toEqual(positions);
+          expect(rest[i]).toMatchObject({ value: { lastPosition: read.events.at(-1)!.position } });
+        }
+      });
     });
 
     describe('several streams in one append', () => {

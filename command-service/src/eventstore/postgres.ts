@@ -29,6 +29,7 @@ export interface PostgresEventStoreOptions {
 }
 
 const SCHEMA_LOCK = 7_243_901;
+const DEADLOCK_DETECTED = '40P01';
 
 /**
  * The event store on PostgreSQL.
@@ -71,7 +72,23 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     notifier.notify();
   }
 
+  /**
+   * A transaction PostgreSQL chose to end a deadlock with is tried again: it was rolled back
+   * whole. Writers lock existing streams in one order, but a group commit inserts its new streams
+   * after locking its existing ones, so a transaction inserting one of them before locking one of
+   * those can meet it the other way round (two commands creating the same stream at once).
+   */
   async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await inTransactionOnce(work);
+      } catch (error) {
+        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  async function inTransactionOnce<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
@@ -106,13 +123,43 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 500 },
   );
 
+  /**
+   * Group commit: one-stream appends asked for in one turn of the event loop (commands arriving
+   * together) go to PostgreSQL as one statement, one transaction, one WAL flush. Each keeps its own
+   * expectation: those whose expectation holds are appended together, those it fails for (and a
+   * second append to a stream already in the statement, and every append if the statement itself
+   * fails) are appended alone afterwards, as they would have been without the batch, which gives
+   * them their own answer (a conflict with the version found).
+   */
+  const oneStreamAppends = new DataLoader<StreamAppend, Appended>(
+    async (wanted) => {
+      if (wanted.length === 1) return [await appendStatement(pool, wanted[0]!).catch((error: Error) => error)];
+      const answers: (Appended | Error | undefined)[] = wanted.map(() => undefined);
+      const batched = new Map<string, number>();
+      wanted.forEach((append, i) => {
+        if (append.expectedVersion !== 'any' && !batched.has(append.streamId)) batched.set(append.streamId, i);
+      });
+      if (batched.size > 1) {
+        try {
+          for (const [streamId, appended] of await appendStatements(pool, [...batched.values()].map((i) => wanted[i]!))) answers[batched.get(streamId)!] = appended;
+        } catch {
+          // each on its own below
+        }
+      }
+      for (const [i, append] of wanted.entries()) answers[i] ??= await appendStatement(pool, append).catch((error: Error) => error);
+      return answers as (Appended | Error)[];
+    },
+    { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 200 },
+  );
+
   const store: EventStore = {
     async append(appends) {
       let result: AppendResult;
       const single = appends.filter((a) => a.events.length > 0);
       if (single.length === 1 && !options.beforeCommit) {
-        // The common case: one statement, its own transaction, no round trip while it holds locks
-        const appended = await appendStatement(pool, single[0]!);
+        // The common case: one stream, no round trip while it holds locks, committed with the
+        // other commands' appends of the moment
+        const appended = await oneStreamAppends.load(single[0]!);
         result = { versions: { [single[0]!.streamId]: appended.version }, lastPosition: appended.last };
       } else {
         result = await inTransaction((client) => appendInTransaction(client, appends));
@@ -351,10 +398,12 @@ const BUMP: Record<'any' | 'no_stream' | 'version', string> = {
   version: `UPDATE eventstore.streams SET version = version + $2 WHERE stream_id = $1 AND version = $6 RETURNING version`,
 };
 
-async function appendStatement(
-  db: pg.Pool | pg.PoolClient,
-  append: StreamAppend,
-): Promise<{ version: number; last: LogPosition }> {
+interface Appended {
+  readonly version: number;
+  readonly last: LogPosition;
+}
+
+async function appendStatement(db: pg.Pool | pg.PoolClient, append: StreamAppend): Promise<Appended> {
   const { streamId, expectedVersion, events } = append;
   const kind = expectedVersion === 'any' ? 'any' : expectedVersion === 'no_stream' || expectedVersion === 0 ? 'no_stream' : 'version';
   // prepared once per connection (one text per kind): the planner's work is most of a small append's
@@ -385,6 +434,64 @@ async function appendStatement(
     throw new WrongExpectedVersionError(streamId, expectedVersion, row.actual ?? 0);
   }
   return { version: row.version, last: { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) } };
+}
+
+/**
+ * Appends to several streams (each once, expecting a version or no stream) in one statement and
+ * one transaction; answers the streams appended to. Existing streams' rows are locked first, in
+ * stream order, as every writer takes them (`appendInTransaction`); new streams are inserted in
+ * stream order after them. A stream whose expectation fails is left as it is: not among the answers.
+ */
+async function appendStatements(db: pg.Pool, appends: readonly StreamAppend[]): Promise<Map<string, Appended>> {
+  const events = appends.flatMap((append, i) => append.events.map((event, j) => ({ i, j, event })));
+  const { rows } = await db.query<{ stream_id: string; version: number; pos: string; tx: string }>({
+    name: 'forum_append_batch',
+    text: `WITH wanted AS MATERIALIZED (
+       SELECT * FROM unnest($1::text[], $2::integer[], $3::integer[]) AS w(stream_id, n, expected)
+     ),
+     locked AS MATERIALIZED (
+       SELECT s.stream_id, s.version FROM eventstore.streams s
+       WHERE s.stream_id = ANY ($1::text[]) ORDER BY s.stream_id FOR UPDATE
+     ),
+     bumped AS (
+       UPDATE eventstore.streams s SET version = s.version + w.n
+       FROM wanted w JOIN locked l USING (stream_id)
+       WHERE s.stream_id = w.stream_id AND w.expected > 0 AND l.version = w.expected
+       RETURNING s.stream_id, s.version
+     ),
+     created AS (
+       INSERT INTO eventstore.streams (stream_id, version)
+       SELECT w.stream_id, w.n FROM wanted w
+       WHERE w.expected = 0 AND NOT EXISTS (SELECT 1 FROM locked l WHERE l.stream_id = w.stream_id)
+       ORDER BY w.stream_id
+       ON CONFLICT (stream_id) DO NOTHING
+       RETURNING stream_id, version
+     ),
+     done AS (SELECT stream_id, version FROM bumped UNION ALL SELECT stream_id, version FROM created),
+     inserted AS (
+       INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata)
+       SELECT d.stream_id, d.version - w.n + e.ord, e.type, e.data, e.metadata
+       FROM unnest($4::integer[], $5::integer[], $6::text[], $7::jsonb[], $8::jsonb[]) AS e(i, ord, type, data, metadata)
+       JOIN wanted w ON w.stream_id = ($1::text[])[e.i]
+       JOIN done d ON d.stream_id = w.stream_id
+       ORDER BY e.i, e.ord
+       RETURNING stream_id, global_position, transaction_id
+     )
+     SELECT d.stream_id, d.version, max(i.global_position)::text AS pos, max(i.transaction_id)::text AS tx
+     FROM done d JOIN inserted i ON i.stream_id = d.stream_id
+     GROUP BY d.stream_id, d.version`,
+    values: [
+      appends.map((a) => a.streamId),
+      appends.map((a) => a.events.length),
+      appends.map((a) => (a.expectedVersion === 'no_stream' ? 0 : (a.expectedVersion as number))),
+      events.map((e) => e.i + 1),
+      events.map((e) => e.j + 1),
+      events.map((e) => e.event.type),
+      events.map((e) => JSON.stringify(e.event.data)),
+      events.map((e) => JSON.stringify(e.event.metadata)),
+    ],
+  });
+  return new Map(rows.map((row) => [row.stream_id, { version: row.version, last: { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) } }]));
 }
 
 interface EventRow {

@@ -105,7 +105,7 @@ describe('projection runner', () => {
   it('halts only the projection whose handler throws, at the failing event, and resumes it after a restart', { timeout: 60_000 }, async () => {
     let broken = true;
     const fragile: Projection = {
-      ...countingProjection({ name: 'fragile' }),
+      ...countingProjection({ name: 'fragile', types: ['Tick', 'Poison'] }),
       async apply(trx, events) {
         for (const event of events) {
           if (broken && event.type === 'Poison') throw new Error('cannot read this event');
@@ -141,6 +141,34 @@ describe('projection runner', () => {
       expect((await projectionStatus(log.db)).find((p) => p.name === 'fragile')).toMatchObject({ state: 'live', error: null, lag: 0 });
     } finally {
       await restarted.stop();
+    }
+  });
+
+  it('moves a live checkpoint over events of types it does not read without applying them, and applies its own', { timeout: 60_000 }, async () => {
+    const batches: string[][] = [];
+    const picky: Projection = { ...countingProjection({ name: 'picky', types: ['Picked'] }) };
+    const counted = picky.apply;
+    picky.apply = async (trx, events) => {
+      batches.push(events.map((e) => e.type));
+      await counted(trx, events.filter((e) => e.type === 'Picked'));
+    };
+    const runner = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [picky] });
+    await runner.start();
+    try {
+      await waitFor(() => projectionStatus(log.db), (all) => all.find((p) => p.name === 'picky')?.lag === 0);
+      batches.length = 0;
+      const stream = `passing-${Date.now()}`;
+      await log.store.append([{ streamId: stream, expectedVersion: 'no_stream', events: [tick(0), tick(1)] }]);
+      await waitFor(() => projectionStatus(log.db), (all) => all.find((p) => p.name === 'picky')?.lag === 0);
+      const head = await log.store.head();
+      expect((await readCheckpoint(log.db, { name: 'picky', version: 1, build: 1 }))!.position).toEqual(head);
+      expect(batches).toEqual([]);
+      await log.store.append([{ streamId: stream, expectedVersion: 2, events: [tick(2), { ...tick(3), type: 'Picked' }] }]);
+      await waitFor(() => appliedStats('picky_v1'), (s) => s.rows === 1);
+      expect(batches.flat()).toContain('Picked');
+      expect((await readCheckpoint(log.db, { name: 'picky', version: 1, build: 1 }))!.position).toEqual(await log.store.head());
+    } finally {
+      await runner.stop();
     }
   });
 

@@ -319,11 +319,17 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
 
     /** Applies the events read up to `upTo` (those of other types passed by). */
     private async applyBatch({ events, upTo }: LogBatch) {
+      const { types } = this.projection;
       const apply = (batch: readonly RecordedEvent[], to = batch.at(-1)!.position) =>
-        this.commit(to, async (trx) => {
-          if (batch.length > 0) await this.projection.apply(trx, batch);
-          return tallyOf(batch, this.projection.types);
-        });
+        this.commit(
+          to,
+          batch.some((event) => types.includes(event.type))
+            ? async (trx) => {
+                await this.projection.apply(trx, batch);
+                return tallyOf(batch, types);
+              }
+            : null,
+        );
       try {
         await apply(events, upTo);
       } catch (error) {
@@ -452,15 +458,17 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     }
 
     /** Writes what takes the build to `to`, with the checkpoint and what it was handed of the log (`write`'s tally), in one transaction. */
-    private async commit(to: LogPosition, write: (trx: Knex.Transaction) => Promise<LogTally | void>) {
+    /**
+     * `write` then the checkpoint moved to `to`, in one transaction. With no `write` (a stretch of
+     * the log with none of the build's types, as most of a busy log is for most builds) the
+     * checkpoint moves alone, in one statement: no transaction, no search_path.
+     */
+    private async commit(to: LogPosition, write: ((trx: Knex.Transaction) => Promise<LogTally | void>) | null) {
       const { schema, key } = this;
       const from = this.position!;
       const started = performance.now();
-      await this.inSchema(async (trx) => {
-        if (this.replaying) await trx.raw(REPLAY_SETTINGS);
-        if (this.tailPending) await trx.raw(DEFERRED_SETTING);
-        const tally = (await write(trx)) ?? NOTHING;
-        const moved = await trx.raw(
+      const move = async (db: Knex | Knex.Transaction, tally: LogTally) => {
+        const moved = await db.raw(
           `UPDATE projections.checkpoints SET tx = ?::text::xid8, pos = ?, updated_at = now(),
              applied_events = applied_events + ?::bigint, applied_positions = applied_positions + ?::numeric
            WHERE name = ? AND version = ? AND build = ? AND tx = ?::text::xid8 AND pos = ? AND state <> 'retired'`,
@@ -477,7 +485,14 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
           ],
         );
         if (moved.rowCount !== 1) throw new CheckpointMoved(`checkpoint of ${buildLabel(key)} moved or retired under us`);
-      });
+      };
+      if (write === null && !this.replaying && !this.tailPending) await move(db, NOTHING);
+      else
+        await this.inSchema(async (trx) => {
+          if (this.replaying) await trx.raw(REPLAY_SETTINGS);
+          if (this.tailPending) await trx.raw(DEFERRED_SETTING);
+          await move(trx, (await write?.(trx)) ?? NOTHING);
+        });
       this.position = to;
       this.log.debug({ position: positionToken(to), ms: Math.round(performance.now() - started) }, 'batch applied');
       // after the commit: readers waiting on X-Min-Position learn the new checkpoint
