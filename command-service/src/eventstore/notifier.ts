@@ -2,29 +2,44 @@
  * Sends NOTIFY after commits instead of inside the writing transactions:
  * PostgreSQL takes a database-wide lock at the commit of any transaction that
  * notified, which serialises committers and defeats group commit. Concurrent
- * calls coalesce into at most one NOTIFY in flight and one queued after it.
+ * calls coalesce into at most one send in flight; those that come meanwhile go
+ * together in the next, the latest payload of each key (a build's checkpoint
+ * notification replaces its own earlier one, never another build's).
  * A notification is only a wake-up hint; listeners poll as a fallback.
  */
 export class CoalescingNotifier {
   private inFlight = false;
-  private pending: string | null = null;
+  private readonly pending = new Map<string, string>();
 
-  /** `send` issues `SELECT pg_notify(channel, payload)` on a connection outside any transaction. */
-  constructor(private readonly send: (payload: string) => Promise<unknown>) {}
+  /**
+   * `send` issues one NOTIFY per payload, all in one statement, on a connection outside any
+   * transaction; `keyOf` says which payloads replace each other (by default, equal ones).
+   */
+  constructor(
+    private readonly send: (payloads: readonly string[]) => Promise<unknown>,
+    private readonly keyOf: (payload: string) => string = (payload) => payload,
+  ) {}
 
   notify(payload = ''): void {
-    if (this.inFlight) {
-      this.pending = payload;
-      return;
-    }
+    const key = this.keyOf(payload);
+    this.pending.delete(key);
+    this.pending.set(key, payload);
+    this.flush();
+  }
+
+  private flush(): void {
+    if (this.inFlight || this.pending.size === 0) return;
+    const payloads = [...this.pending.values()];
+    this.pending.clear();
     this.inFlight = true;
-    void this.send(payload)
+    void this.send(payloads)
       .catch(() => {})
       .finally(() => {
         this.inFlight = false;
-        const next = this.pending;
-        this.pending = null;
-        if (next !== null) this.notify(next);
+        this.flush();
       });
   }
 }
+
+/** One statement sending a NOTIFY on `$1` for each payload of `$2`. */
+export const NOTIFY_ALL = 'SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload';

@@ -22,6 +22,9 @@ describe('PostgreSQL event store: deadlocks', () => {
     const store = await createPostgresEventStore({ connectionString: url, pollIntervalMs: 10_000 });
     const other = new pg.Client({ connectionString: url });
     await other.connect();
+    // activity is read outside the other writer's transaction, which would see one snapshot of it
+    const probe = new pg.Client({ connectionString: url });
+    await probe.connect();
     try {
       const [created, existing] = [`a-${Date.now()}`, `b-${Date.now()}`];
       const event = { type: 'T', data: {}, metadata: { actorId: 'test', correlationId: 'c', causationId: null, requestId: null, schemaVersion: 1 } };
@@ -36,7 +39,7 @@ describe('PostgreSQL event store: deadlocks', () => {
       append.catch(() => {});
       // the append has inserted its new stream and waits for the row
       await waitFor(
-        async () => (await other.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-eventstore' AND wait_event_type = 'Lock'`)).rows[0].n,
+        async () => (await probe.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-eventstore' AND wait_event_type = 'Lock'`)).rows[0].n,
         (n) => n === 1,
       );
       // the other writer now waits for the append's new stream: a cycle, which PostgreSQL ends by
@@ -49,6 +52,7 @@ describe('PostgreSQL event store: deadlocks', () => {
       expect((await store.readStream(existing)).version).toBe(1);
     } finally {
       await other.end();
+      await probe.end();
       await store.close();
     }
   });

@@ -15,7 +15,7 @@ import type {
   Subscription,
 } from './types.ts';
 import { WrongExpectedVersionError } from './types.ts';
-import { CoalescingNotifier } from './notifier.ts';
+import { CoalescingNotifier, NOTIFY_ALL } from './notifier.ts';
 
 export const EVENTS_CHANNEL = 'forum_events';
 
@@ -46,7 +46,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   pool.on('error', () => {}); // an idle client's error surfaces on its next use
   await migrateEventStore(pool);
   const wake = new Wakeup(options.connectionString);
-  const notifier = new CoalescingNotifier((payload) => pool.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, payload]));
+  const notifier = new CoalescingNotifier((payloads) => pool.query(NOTIFY_ALL, [EVENTS_CHANNEL, payloads]));
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
 
   /** Appends to several streams in one transaction (one statement per stream). */

@@ -1,6 +1,7 @@
 import { compareLogPositions, positionToken, type LogPosition } from '@forum/contracts';
 import { CoalescingNotifier, type EventStore, type LogTally, type RecordedEvent, type SqlLog, type Subscription } from '@forum/command-service/eventstore';
 import type { Knex, Logger } from '@forum/platform';
+import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import {
   buildLabel,
@@ -41,6 +42,8 @@ export interface RunnerOptions {
   projections: readonly Projection[];
   logger: Logger;
   batchSize?: number;
+  /** How long a live build waits to look again after a batch with none of its types (PASSING_PAUSE_MS). */
+  passingPauseMs?: number;
   /** Batch size while a build replays the log (bigger batches, fewer commits). */
   buildBatchSize?: number;
   /** Events per transaction (and checkpoint) while a build stages the log set-wise (see `Projection.replay`). */
@@ -89,10 +92,18 @@ function tallyOf(events: readonly RecordedEvent[], types: readonly string[]): Lo
 }
 
 const LOCK_CLASS = 4242;
+/**
+ * A live build that found none of its types in a batch looks at the log again after this long:
+ * under a stream of other builds' events it moves its checkpoint at most about a hundred times a
+ * second instead of once per commit. A reader asking for a position (X-Min-Position) of such a build
+ * waits at most this much longer; a batch of its own types is followed at once.
+ */
+export const PASSING_PAUSE_MS = 10;
 
 export function createProjectionRunner(options: RunnerOptions): ProjectionRunner {
   const { db, store, logger } = options;
   const batchSize = options.batchSize ?? 500;
+  const passingPauseMs = options.passingPauseMs ?? PASSING_PAUSE_MS;
   const buildBatchSize = options.buildBatchSize ?? 5000;
   const stageRangeSize = options.stageRangeSize ?? STAGE_RANGE_SIZE;
   /** The log in SQL, when it is in the read models' database (learnt at start). */
@@ -105,7 +116,11 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
   const workers = new Map<string, Worker>();
   const buildReader = new SharedLogReader(store, buildBatchSize);
   const stagedRanges = stagedRangesOf(options.projections, stageRangeSize);
-  const checkpointNotifier = new CoalescingNotifier((payload) => db.raw('SELECT pg_notify(?, ?)', [CHECKPOINTS_CHANNEL, payload]));
+  // one notification per build, the latest: a reader waiting on one build's position learns it
+  const checkpointNotifier = new CoalescingNotifier(
+    (payloads) => db.raw('SELECT pg_notify(?, payload) FROM unnest(?::text[]) AS payload', [CHECKPOINTS_CHANNEL, [...payloads]]),
+    (payload) => payload.slice(0, payload.lastIndexOf(':')),
+  );
 
   /** One session holds every advisory lock of this runner and listens for new builds. */
   function lockSession(): Promise<pg.Client> {
@@ -283,7 +298,16 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       };
       const subscription = this.replaying
         ? buildReader.subscribe({ after: this.position!, types: this.projection.types, onBatch, onCaughtUp: caughtUp })
-        : store.subscribe({ after: this.position!, batchSize, onBatch: (events) => onBatch({ events, upTo: events.at(-1)!.position }) });
+        : store.subscribe({
+            after: this.position!,
+            batchSize,
+            onBatch: async (events) => {
+              await onBatch({ events, upTo: events.at(-1)!.position });
+              // Passing over a busy log of other builds' types: the next look waits a moment, so
+              // the checkpoint moves in fewer, longer steps; a batch of its own types goes on at once
+              if (events.length < batchSize && !events.some((event) => this.projection.types.includes(event.type))) await delay(passingPauseMs);
+            },
+          });
       this.subscription = subscription;
       // stop() may have come while this build was between subscriptions: it found none to stop
       if (stopped) void subscription.stop();
