@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { UnauthenticatedError } from './errors.ts';
 
 /** Who is calling, as the identity provider vouches for it. */
@@ -21,7 +22,18 @@ export interface TokenVerifierOptions {
   jwksUrl?: string;
   /** Local key set, for tests that sign their own tokens. */
   keys?: JWTVerifyGetKey;
+  /** The most a verified token is answered from memory before it is checked again (VERIFIED_MAX_AGE_MS). */
+  verifiedMaxAgeMs?: number;
 }
+
+/**
+ * A verified token is answered from memory until it expires, and for at most this long: a client
+ * sends the same token with each call for minutes, and checking its signature is a good part of a
+ * command's work. A key taken out of the issuer's key set stops being trusted at most this late.
+ */
+export const VERIFIED_MAX_AGE_MS = 60_000;
+/** How many verified tokens are kept (the least recently used go first). */
+const VERIFIED_KEPT = 5_000;
 
 export type TokenVerifier = (token: string) => Promise<Principal>;
 
@@ -29,7 +41,8 @@ const ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
 
 /**
  * Verifies OIDC access tokens (JWT) against the issuer's JWKS: signature,
- * algorithm, issuer, audience, expiry and not-before.
+ * algorithm, issuer, audience, expiry and not-before. A token verified lately is
+ * answered from memory until its expiry (see VERIFIED_MAX_AGE_MS); a refusal is never kept.
  */
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
   const keys =
@@ -38,7 +51,12 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       cooldownDuration: 30_000,
       cacheMaxAge: 10 * 60_000,
     });
+  const maxAgeMs = options.verifiedMaxAgeMs ?? VERIFIED_MAX_AGE_MS;
+  const verified = new LRUCache<string, { principal: Principal; until: number }>({ max: VERIFIED_KEPT });
   return async (token) => {
+    const kept = verified.get(token);
+    if (kept && Date.now() < kept.until) return kept.principal;
+    if (kept) verified.delete(token);
     try {
       const { payload } = await jwtVerify(token, keys, {
         issuer: options.issuer,
@@ -50,14 +68,16 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       const str = (value: unknown) => (typeof value === 'string' ? value : '');
       const realmAccess = payload.realm_access as { roles?: unknown } | undefined;
       const roles = Array.isArray(realmAccess?.roles) ? realmAccess.roles.filter((r): r is string => typeof r === 'string') : [];
-      return {
+      const principal: Principal = Object.freeze({
         subject: payload.sub!,
         email: str(payload.email).toLowerCase(),
         name: str(payload.name),
         picture: str(payload.picture),
         username: str(payload.preferred_username),
-        roles,
-      };
+        roles: Object.freeze(roles),
+      });
+      verified.set(token, { principal, until: Math.min(payload.exp! * 1000, Date.now() + maxAgeMs) });
+      return principal;
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) {
         const reason = error instanceof joseErrors.JWTExpired ? 'The token has expired' : 'The token is not valid';

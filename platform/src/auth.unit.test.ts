@@ -1,5 +1,5 @@
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTokenVerifier, type TokenVerifier } from './auth.ts';
 
 type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
@@ -9,12 +9,14 @@ const audience = 'urn:forum:api';
 let verify: TokenVerifier;
 let sign: (claims: Record<string, unknown>, options?: { exp?: number; alg?: string; key?: PrivateKey }) => Promise<string>;
 let otherKey: PrivateKey;
+let keys: ReturnType<typeof createLocalJWKSet>;
 
 beforeAll(async () => {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   otherKey = (await generateKeyPair('RS256')).privateKey;
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-  verify = createTokenVerifier({ issuer, audience, keys: createLocalJWKSet({ keys: [jwk] }) });
+  keys = createLocalJWKSet({ keys: [jwk] });
+  verify = createTokenVerifier({ issuer, audience, keys });
   sign = (claims, options = {}) =>
     new SignJWT({ email: 'Alice@Forum.local', name: 'Alice', realm_access: { roles: ['user', 'admin'] }, ...claims })
       .setProtectedHeader({ alg: options.alg ?? 'RS256', kid: 'k1' })
@@ -48,5 +50,47 @@ describe('createTokenVerifier', () => {
     ['garbage', async () => 'not.a.jwt', 'The token is not valid'],
   ])('refuses %s with 401 UNAUTHENTICATED', async (_name, token, message) => {
     await expect(verify(await token())).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED', message });
+  });
+});
+
+describe('createTokenVerifier: verified tokens kept', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** A verifier on the same keys that counts the signature checks it makes. */
+  const counting = (maxAgeMs?: number) => {
+    let checks = 0;
+    const verifier = createTokenVerifier({ issuer, audience, keys: (...args) => (checks++, keys(...args)), ...(maxAgeMs && { verifiedMaxAgeMs: maxAgeMs }) });
+    return { verifier, checks: () => checks };
+  };
+
+  it('checks a token once and answers it again from memory, the same principal', async () => {
+    const { verifier, checks } = counting();
+    const token = await sign({});
+    const first = await verifier(token);
+    expect(await verifier(token)).toEqual(first);
+    expect(checks()).toBe(1);
+    await verifier(await sign({ name: 'Other' }));
+    expect(checks()).toBe(2);
+  });
+
+  it('checks it again once it has expired (and refuses it), or after the most it is kept', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { verifier, checks } = counting(60_000);
+    const token = await sign({}, { exp: Math.floor(Date.now() / 1000) + 120 });
+    await verifier(token);
+    vi.setSystemTime(Date.now() + 61_000);
+    await verifier(token);
+    expect(checks()).toBe(2);
+    vi.setSystemTime(Date.now() + 120_000);
+    await expect(verifier(token)).rejects.toMatchObject({ status: 401, message: 'The token has expired' });
+    expect(checks()).toBe(3);
+  });
+
+  it('keeps no refusal: a bad token is checked each time', async () => {
+    const { verifier, checks } = counting();
+    const token = await sign({}, { key: otherKey });
+    await expect(verifier(token)).rejects.toMatchObject({ status: 401 });
+    await expect(verifier(token)).rejects.toMatchObject({ status: 401 });
+    expect(checks()).toBe(2);
   });
 });
