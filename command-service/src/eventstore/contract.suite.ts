@@ -217,6 +217,30 @@ export function eventStoreContract(adapter: string, factory: EventStoreFactory) 
         expect(after.filter((e) => e.streamId === id).map((e) => e.type)).toEqual(['C']);
       });
 
+      it('gives reads of the global log asked for at once each what it would read alone (the same read twice, other limits)', async () => {
+        const before = await store.head();
+        const id = stream();
+        await store.append([{ streamId: id, expectedVersion: 'no_stream', events: ['A', 'B', 'C', 'D', 'E'].map((type) => event(type)) }]);
+        const all = (await readAllUntil(store, before, (events) => events.filter((e) => e.streamId === id).length === 5)).filter((e) => e.streamId === id);
+        const asked: [LogPosition, number][] = [
+          [before, 1000],
+          [all[1]!.position, 2],
+          [before, 1000],
+          [all[3]!.position, 1000],
+          [all[4]!.position, 1000],
+          [all[1]!.position, 1],
+        ];
+        const alone = [];
+        for (const [after, limit] of asked) alone.push(await store.readAll(after, limit));
+        const together = await Promise.all(asked.map(([after, limit]) => store.readAll(after, limit)));
+        const mine = (events: readonly { streamId: string; type: string }[]) => events.filter((e) => e.streamId === id).map((e) => e.type);
+        expect(together.map(mine)).toEqual(alone.map(mine));
+        expect(together.map(mine)).toEqual([['A', 'B', 'C', 'D', 'E'], ['C', 'D'], ['A', 'B', 'C', 'D', 'E'], ['E'], [], ['C']]);
+        // each read has its own array
+        together[0]!.pop();
+        expect(together[2]!.length).toBe(alone[2]!.length);
+      });
+
       it.runIf(factory.supportsCommitHook)('never skips an event whose transaction commits late', async () => {
         let release!: () => void;
         const held = new Promise<void>((resolve) => (release = resolve));

@@ -152,6 +152,38 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 200 },
   );
 
+  /**
+   * Reads of the global log asked for in one turn of the event loop (subscribers woken by the same
+   * commit) go as one statement, and those from the same position for as many events share one
+   * read. Each answers what it would have alone: the events after its position, below the oldest
+   * running transaction as the statement finds it.
+   */
+  const logReads = new DataLoader<{ after: LogPosition; limit: number }, RecordedEvent[]>(
+    async (asked) => {
+      // the same read asked for twice is read once
+      const keyOf = ({ after, limit }: { after: LogPosition; limit: number }) => `${after.transactionId}.${after.globalPosition}:${limit}`;
+      const distinct = new Map(asked.map((read) => [keyOf(read), read]));
+      const wanted = [...distinct.values()];
+      let events: RecordedEvent[][];
+      if (wanted.length === 1) {
+        const { after, limit } = wanted[0]!;
+        const { rows } = await pool.query<EventRow>({ name: 'forum_read_all', text: READ_ALL, values: [after.transactionId.toString(), after.globalPosition.toString(), limit] });
+        events = [rows.map(toRecordedEvent)];
+      } else {
+        const { rows } = await pool.query<EventRow & { ord: string }>({
+          name: 'forum_read_all_batch',
+          text: READ_ALL_BATCH,
+          values: [wanted.map((w) => w.after.transactionId.toString()), wanted.map((w) => w.after.globalPosition.toString()), wanted.map((w) => w.limit)],
+        });
+        events = wanted.map(() => []);
+        for (const row of rows) events[Number(row.ord) - 1]!.push(toRecordedEvent(row));
+      }
+      const byKey = new Map(wanted.map((read, i) => [keyOf(read), events[i]!]));
+      return asked.map((read) => [...byKey.get(keyOf(read))!]);
+    },
+    { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 50 },
+  );
+
   const store: EventStore = {
     async append(appends) {
       let result: AppendResult;
@@ -203,16 +235,8 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       return { version: events.at(-1)?.streamVersion ?? after, events };
     },
 
-    async readAll(after: LogPosition, limit: number): Promise<RecordedEvent[]> {
-      const { rows } = await pool.query<EventRow>(
-        `${SELECT_EVENTS}
-         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-           AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-         ORDER BY events.transaction_id, events.global_position
-         LIMIT $3`,
-        [after.transactionId.toString(), after.globalPosition.toString(), limit],
-      );
-      return rows.map(toRecordedEvent);
+    readAll(after: LogPosition, limit: number): Promise<RecordedEvent[]> {
+      return logReads.load({ after, limit });
     },
 
     async tally(types, upTo) {
@@ -516,6 +540,24 @@ const READ_STREAMS = `SELECT w.ord, ${eventColumns('e.')}
   FROM unnest($1::text[], $2::integer[]) WITH ORDINALITY AS w(stream_id, after, ord)
   JOIN eventstore.events e ON e.stream_id = w.stream_id AND e.stream_version > w.after
   ORDER BY w.ord, e.stream_version`;
+
+/** The events after a position ($1, $2) in log order, below the oldest transaction still running; at most $3. */
+const READ_ALL = `${SELECT_EVENTS}
+  WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+    AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+  ORDER BY events.transaction_id, events.global_position
+  LIMIT $3`;
+
+/** READ_ALL for several positions at once ($1, $2, $3: their transactions, positions and limits), each read's rows by its `ord` (from 1). */
+const READ_ALL_BATCH = `SELECT w.ord, e.* FROM unnest($1::text[], $2::bigint[], $3::integer[]) WITH ORDINALITY AS w(tx, pos, lim, ord)
+  CROSS JOIN LATERAL (
+    SELECT ${eventColumns('')} FROM eventstore.events
+    WHERE (transaction_id, global_position) > (w.tx::xid8, w.pos)
+      AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+    ORDER BY events.transaction_id, events.global_position
+    LIMIT w.lim
+  ) e
+  ORDER BY w.ord, e.tx::xid8, e.pos::bigint`;
 
 /** Stored rows keep the shape they were written in; readers (folds, projections, subscribers) get the current one. */
 function toRecordedEvent(row: EventRow): RecordedEvent {

@@ -2,6 +2,7 @@ import { compareLogPositions, positionToken, type LogPosition } from '@forum/con
 import { CoalescingNotifier, type EventStore, type LogTally, type RecordedEvent, type SqlLog, type Subscription } from '@forum/command-service/eventstore';
 import type { Knex, Logger } from '@forum/platform';
 import { setTimeout as delay } from 'node:timers/promises';
+import DataLoader from 'dataloader';
 import pg from 'pg';
 import {
   buildLabel,
@@ -120,6 +121,37 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
   const checkpointNotifier = new CoalescingNotifier(
     (payloads) => db.raw('SELECT pg_notify(?, payload) FROM unnest(?::text[]) AS payload', [CHECKPOINTS_CHANNEL, [...payloads]]),
     (payload) => payload.slice(0, payload.lastIndexOf(':')),
+  );
+
+  /**
+   * Checkpoints moved alone (over batches of none of a build's types) in one turn of the event loop
+   * move in one statement: the builds passing a busy log of other types wake, read and move
+   * together. Each move keeps its own condition (the build and the position it moves from);
+   * the answer says whether it moved.
+   */
+  const checkpointMoves = new DataLoader<{ key: BuildKey; from: LogPosition; to: LogPosition }, boolean>(
+    async (moves) => {
+      const { rows } = await db.raw<{ rows: { ord: string }[] }>(
+        `UPDATE projections.checkpoints c SET tx = m.to_tx::xid8, pos = m.to_pos, updated_at = now()
+         FROM unnest(?::text[], ?::integer[], ?::integer[], ?::text[], ?::bigint[], ?::text[], ?::bigint[])
+              WITH ORDINALITY AS m(name, version, build, from_tx, from_pos, to_tx, to_pos, ord)
+         WHERE c.name = m.name AND c.version = m.version AND c.build = m.build
+           AND c.tx = m.from_tx::xid8 AND c.pos = m.from_pos AND c.state <> 'retired'
+         RETURNING m.ord`,
+        [
+          moves.map((m) => m.key.name),
+          moves.map((m) => m.key.version),
+          moves.map((m) => m.key.build),
+          moves.map((m) => m.from.transactionId.toString()),
+          moves.map((m) => m.from.globalPosition.toString()),
+          moves.map((m) => m.to.transactionId.toString()),
+          moves.map((m) => m.to.globalPosition.toString()),
+        ],
+      );
+      const moved = new Set(rows.map((row) => Number(row.ord) - 1));
+      return moves.map((_, i) => moved.has(i));
+    },
+    { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
   );
 
   /** One session holds every advisory lock of this runner and listens for new builds. */
@@ -481,42 +513,44 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       else void this.subscription?.stop();
     }
 
-    /** Writes what takes the build to `to`, with the checkpoint and what it was handed of the log (`write`'s tally), in one transaction. */
     /**
-     * `write` then the checkpoint moved to `to`, in one transaction. With no `write` (a stretch of
-     * the log with none of the build's types, as most of a busy log is for most builds) the
-     * checkpoint moves alone, in one statement: no transaction, no search_path.
+     * Writes what takes the build to `to`, with the checkpoint and what it was handed of the log
+     * (`write`'s tally), in one transaction. With no `write` (a stretch of the log with none of the
+     * build's types, as most of a busy log is for most builds) the live checkpoint moves alone,
+     * with those of the other builds moving at the same moment (`checkpointMoves`).
      */
     private async commit(to: LogPosition, write: ((trx: Knex.Transaction) => Promise<LogTally | void>) | null) {
       const { schema, key } = this;
       const from = this.position!;
       const started = performance.now();
-      const move = async (db: Knex | Knex.Transaction, tally: LogTally) => {
-        const moved = await db.raw(
-          `UPDATE projections.checkpoints SET tx = ?::text::xid8, pos = ?, updated_at = now(),
-             applied_events = applied_events + ?::bigint, applied_positions = applied_positions + ?::numeric
-           WHERE name = ? AND version = ? AND build = ? AND tx = ?::text::xid8 AND pos = ? AND state <> 'retired'`,
-          [
-            to.transactionId.toString(),
-            to.globalPosition.toString(),
-            tally.events.toString(),
-            tally.positions.toString(),
-            key.name,
-            key.version,
-            key.build,
-            from.transactionId.toString(),
-            from.globalPosition.toString(),
-          ],
-        );
-        if (moved.rowCount !== 1) throw new CheckpointMoved(`checkpoint of ${buildLabel(key)} moved or retired under us`);
-      };
-      if (write === null && !this.replaying && !this.tailPending) await move(db, NOTHING);
-      else
-        await this.inSchema(async (trx) => {
-          if (this.replaying) await trx.raw(REPLAY_SETTINGS);
-          if (this.tailPending) await trx.raw(DEFERRED_SETTING);
-          await move(trx, (await write?.(trx)) ?? NOTHING);
-        });
+      const moved =
+        write === null && !this.replaying && !this.tailPending
+          ? await checkpointMoves.load({ key, from, to })
+          : await this.inSchema(async (trx) => {
+              if (this.replaying) await trx.raw(REPLAY_SETTINGS);
+              if (this.tailPending) await trx.raw(DEFERRED_SETTING);
+              const tally = (await write?.(trx)) ?? NOTHING;
+              const updated = await trx.raw(
+                `UPDATE projections.checkpoints SET tx = ?::text::xid8, pos = ?, updated_at = now(),
+                   applied_events = applied_events + ?::bigint, applied_positions = applied_positions + ?::numeric
+                 WHERE name = ? AND version = ? AND build = ? AND tx = ?::text::xid8 AND pos = ? AND state <> 'retired'`,
+                [
+                  to.transactionId.toString(),
+                  to.globalPosition.toString(),
+                  tally.events.toString(),
+                  tally.positions.toString(),
+                  key.name,
+                  key.version,
+                  key.build,
+                  from.transactionId.toString(),
+                  from.globalPosition.toString(),
+                ],
+              );
+              // the transaction rolls back with what `write` wrote
+              if (updated.rowCount !== 1) throw new CheckpointMoved(`checkpoint of ${buildLabel(key)} moved or retired under us`);
+              return true;
+            });
+      if (!moved) throw new CheckpointMoved(`checkpoint of ${buildLabel(key)} moved or retired under us`);
       this.position = to;
       this.log.debug({ position: positionToken(to), ms: Math.round(performance.now() - started) }, 'batch applied');
       // after the commit: readers waiting on X-Min-Position learn the new checkpoint
