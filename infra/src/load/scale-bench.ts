@@ -14,8 +14,9 @@
  *    its visitor cache here: every read runs its statements.
  * 4. The forum again on the same data with its visitor cache (the default): the visitors' hottest
  *    reads, against the bare server again.
- * 5. Commands from WRITERS (16) clients, each its own Gold member: posts, votes, comments; against
- *    the bare server's one-INSERT write and a pgbench-like loop of single-row INSERTs.
+ * 5. Commands from WRITERS (16) connections (autocannon), spread over as many Gold members: posts,
+ *    votes, comments, each once unmeasured first; against the bare server's one-INSERT write and a
+ *    pgbench-like loop of single-row INSERTs.
  * 6. What it took: disk (the event log, the read models) and the forum process's memory.
  *
  * Prints Markdown tables (for the README). Exit code 1 if any request failed.
@@ -70,6 +71,45 @@ async function cannon(url: string, headers: Record<string, string>, connections 
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
+    bytes: result.throughput.total / Math.max(1, result.requests.total),
+  };
+}
+
+/**
+ * Commands from WRITERS connections for SECONDS (autocannon, as for the reads: the load generator
+ * shares the machine's two cores, and a fetch loop's own work per request was as much as a bare
+ * server's); `next(i)` makes the run's i-th request. Answers other than `expect` count as errors.
+ */
+async function commandCannon(base: string, expect: number, next: (i: number) => { method: string; path: string; body: unknown; token?: string }): Promise<Figures> {
+  let sent = 0;
+  let unexpected = 0;
+  const result = await autocannon({
+    url: base,
+    connections: WRITERS,
+    duration: SECONDS,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const { method, path, body, token } = next(sent++);
+          return {
+            ...request,
+            method: method as 'POST',
+            path,
+            body: JSON.stringify(body),
+            headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+          };
+        },
+        onResponse: (status) => {
+          if (status !== expect) unexpected++;
+        },
+      },
+    ],
+  });
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: unexpected + result.errors + result.timeouts,
     bytes: result.throughput.total / Math.max(1, result.requests.total),
   };
 }
@@ -266,37 +306,32 @@ try {
     say(`commands, ${WRITERS} clients:`);
     const writers = await benchWriters(server, WRITERS, 'scale-writer');
     const targets = (await db.raw<{ rows: { id: string }[] }>('SELECT id FROM read.posts ORDER BY random() LIMIT 4000')).rows.map((r) => r.id);
-    const send = (method: string, url: string, token: string | null, body: unknown) =>
-      fetch(url, { method, headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
-    const bareWrite = (body: (client: number, i: number) => unknown) => () => loop(WRITERS, 201, (client, i) => send('POST', `${bare!.base}/write`, null, body(client, i)));
-    const postBody = (client: number, i: number) => ({ title: `Scale post ${client}-${i}`, description: 'Written by npm run bench -- scale. '.repeat(6), tags: [tag] });
+    // request i of a run is client i % WRITERS's: at most WRITERS in flight, never two on one vote
+    const client = (i: number) => i % WRITERS;
+    const postBody = (i: number) => ({ title: `Scale post ${i}`, description: 'Written by npm run bench -- scale. '.repeat(6), tags: [tag] });
     const votes = new Map<string, 'up' | 'none'>();
-    const voteOn = (client: number, i: number) => {
-      const postId = targets[(client * 251 + i) % targets.length]!;
-      const key = `${client}:${postId}`;
+    const voteOn = (i: number) => {
+      const postId = targets[i % targets.length]!;
+      const key = `${client(i)}:${postId}`;
       const vote = votes.get(key) === 'up' ? 'none' : 'up';
       votes.set(key, vote);
       return { postId, vote };
     };
-    const commentBody = (client: number, i: number) => ({ postId: targets[(client * 131 + i) % targets.length]!, text: `Scale comment ${client}-${i}: a few words of agreement.` });
+    const commentBody = (i: number) => ({ postId: targets[(i * 7) % targets.length]!, text: `Scale comment ${i}: a few words of agreement.` });
     let tokens = await writers.tokens();
-    const fresh = async () => void (tokens = await writers.tokens());
-    commandRows.push(
-      await sideBySide('create a post', async () => (await fresh(), loop(WRITERS, 201, (c, i) => send('POST', `${server.base}/api/posts`, tokens[c]!, postBody(c, i)))), bareWrite(postBody)),
-    );
-    commandRows.push(
-      await sideBySide(
-        'vote',
-        async () => (await fresh(), loop(WRITERS, 200, (c, i) => {
-          const { postId, vote } = voteOn(c, i);
-          return send('PUT', `${server.base}/api/posts/${postId}/vote`, tokens[c]!, { vote });
-        })),
-        bareWrite((c, i) => voteOn(c, i)),
-      ),
-    );
-    commandRows.push(
-      await sideBySide('comment', async () => (await fresh(), loop(WRITERS, 201, (c, i) => send('POST', `${server.base}/api/comments`, tokens[c]!, commentBody(c, i)))), bareWrite(commentBody)),
-    );
+    const forum = (expect: number, method: string, request: (i: number) => { path: string; body: unknown }) => async () => {
+      tokens = await writers.tokens();
+      return commandCannon(server.base, expect, (i) => ({ method, ...request(i), token: tokens[client(i)]! }));
+    };
+    const bareWrite = (body: (i: number) => unknown) => () => commandCannon(bare!.base, 201, (i) => ({ method: 'POST', path: '/write', body: body(i) }));
+    const commands = [
+      { label: 'create a post', forum: forum(201, 'POST', (i) => ({ path: '/api/posts', body: postBody(i) })), bare: bareWrite(postBody) },
+      { label: 'vote', forum: forum(200, 'PUT', (i) => { const { postId, vote } = voteOn(i); return { path: `/api/posts/${postId}/vote`, body: { vote } }; }), bare: bareWrite(voteOn) },
+      { label: 'comment', forum: forum(201, 'POST', (i) => ({ path: '/api/comments', body: commentBody(i) })), bare: bareWrite(commentBody) },
+    ];
+    // a forum that has been running: each command once before the measured rounds (the JIT, PostgreSQL's caches)
+    for (const command of commands) await command.forum();
+    for (const command of commands) commandRows.push(await sideBySide(command.label, command.forum, command.bare));
     // a pgbench-like reference: single-row INSERT transactions straight from pg, no HTTP
     const pool = new pg.Pool({ connectionString: server.databaseUrl, max: WRITERS });
     const inserts = await loop(WRITERS, 201, async (c, i) => {

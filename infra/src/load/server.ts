@@ -23,11 +23,12 @@ export interface BenchServer {
  * `npm start`'s entry in its own process (so the load generator does not share
  * its event loop), on a fresh data folder with durable PostgreSQL settings; or on the running
  * PostgreSQL at `databaseUrl` (which then outlives the forum, as a deployment's does).
+ * BENCH_NODE_ARGS adds options to its node command (say `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 export async function startBenchServer(options: { dataDir?: string; env?: Record<string, string>; databaseUrl?: string } = {}): Promise<BenchServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'forum-bench-')));
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', main], {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', main], {
     env: {
       ...process.env,
       PORT: String(port),
