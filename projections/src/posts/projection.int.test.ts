@@ -89,6 +89,10 @@ describe('given posts, votes and comments in one batch or in many', () => {
     await model.given(events());
     expect(await model.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'numbers') ORDER BY id")).toEqual([{ id: uuid(1) }, { id: uuid(3) }]);
     expect(await model.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'post') ORDER BY id")).toEqual([{ id: uuid(1) }, { id: uuid(3) }]);
+    // each vector carries its post's creation time, to be walked newest first
+    expect(await model.rows('SELECT count(*)::int AS n FROM post_search s JOIN posts p USING (id) WHERE s.created_at = p.created_at')).toEqual([
+      { n: (await model.rows<{ n: number }>('SELECT count(*)::int AS n FROM posts'))[0]!.n },
+    ]);
   });
 
   it('when the author changes their name, then the posts and the leaderboard show it', async () => {

@@ -58,17 +58,23 @@ import { PAGE_BLOCKS_MIGRATION, pageBlockProblems, rebuildPageBlocks } from './p
  * Version 6 counts the comments each author's live posts received
  * (`author_stats.comments`, My Profile's second statistic), moved by the
  * same comment deltas as the posts' own counts.
+ *
+ * Version 9 keeps each post's creation time beside its vector, with an index
+ * newest first: a full-text search for a common word walks the vectors in
+ * creation order (`read.post_search`), a page or two per hundred posts, instead
+ * of looking each post up by id (at a million events, 38,657 posts looked at for
+ * 1,001 matches: 8.7 ms instead of 52 to 78 ms).
  */
 export const postsProjection: Projection = {
   name: 'posts',
-  // 7: page anchors (pages.ts); 8: a tag's list in its own index (post_tags)
-  version: 8,
+  // 7: page anchors (pages.ts); 8: a tag's list in its own index (post_tags); 9: post_search newest first
+  version: 9,
   types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated'],
   exposes: {
     // a post's vector is unique to it: a read that takes no `search` leaves the join out
     posts: { select: 'SELECT p.*, s.search FROM posts p LEFT JOIN post_search s ON s.id = p.id', tables: ['posts', 'post_search'] },
     post_counters: 'counters', post_votes: 'votes', author_stats: 'author_stats', post_tag_counters: 'tag_counters',
-    post_page_blocks: 'page_blocks', post_page_settings: 'page_settings', post_tags: 'post_tags' },
+    post_page_blocks: 'page_blocks', post_page_settings: 'page_settings', post_tags: 'post_tags', post_search: 'post_search' },
   async migrate(trx) {
     await trx.raw(`
       CREATE TABLE IF NOT EXISTS posts (
@@ -94,6 +100,8 @@ export const postsProjection: Projection = {
       -- each post's full-text vector (SEARCH_VECTOR), written with the post (a staged replay: when it settles)
       CREATE TABLE IF NOT EXISTS post_search (
         id uuid PRIMARY KEY,
+        -- the post's, to walk the vectors newest first
+        created_at timestamptz NOT NULL,
         search tsvector NOT NULL
       );
       -- Room on each page for its rows' next versions: a vote or comment count that changes no indexed
@@ -144,7 +152,10 @@ export const postsProjection: Projection = {
       'CREATE INDEX IF NOT EXISTS posts_popular ON posts (score DESC, created_at DESC, id DESC)',
       'CREATE INDEX IF NOT EXISTS posts_tag_keys ON posts USING gin (tag_keys)',
     ],
-    post_search: ['CREATE INDEX IF NOT EXISTS posts_search ON post_search USING gin (search)'],
+    post_search: [
+      'CREATE INDEX IF NOT EXISTS posts_search ON post_search USING gin (search)',
+      'CREATE INDEX IF NOT EXISTS post_search_newest ON post_search (created_at DESC, id DESC)',
+    ],
     author_stats: ['CREATE INDEX IF NOT EXISTS author_stats_top ON author_stats (up_votes DESC, name, user_id) WHERE up_votes > 0'],
   },
   apply: applyBatch,
@@ -312,7 +323,7 @@ const SEARCH_VECTOR = `setweight(to_tsvector('english', title), 'A') || setweigh
  * leaves their vectors to its settle (`settleSearch`).
  */
 async function insertPostsFrom(trx: Knex.Transaction, vectors: 'with their vectors' | 'vectors when settled', input: string, bindings: readonly Knex.RawBinding[]) {
-  const searchable = vectors === 'with their vectors' ? `searchable AS (INSERT INTO post_search (id, search) SELECT id, ${SEARCH_VECTOR} FROM inserted),` : '';
+  const searchable = vectors === 'with their vectors' ? `searchable AS (INSERT INTO post_search (id, created_at, search) SELECT id, created_at, ${SEARCH_VECTOR} FROM inserted),` : '';
   await trx.raw(
     `WITH input AS (${input}),
      inserted AS (
@@ -488,7 +499,7 @@ async function settleSearch(trx: Knex.Transaction) {
   // a build's first settle finds no vectors yet: nothing to look for
   const searchable = await anyRow(trx, 'post_search');
   await trx.raw(
-    `INSERT INTO post_search (id, search) SELECT id, ${SEARCH_VECTOR} FROM posts p
+    `INSERT INTO post_search (id, created_at, search) SELECT id, created_at, ${SEARCH_VECTOR} FROM posts p
      ${searchable ? 'WHERE NOT EXISTS (SELECT 1 FROM post_search s WHERE s.id = p.id)' : ''}`,
   );
 }
