@@ -88,7 +88,7 @@ describe('forumctl', () => {
     await forum.api('/api/posts', { headers: { [HEADER_MIN_POSITION]: position } });
     const clean = await ctl(['verify']);
     expect(clean.code, clean.err).toBe(0);
-    expect(clean.out).toMatch(/^posts: ok \(\d+ rows in 7 tables/m);
+    expect(clean.out).toMatch(/^posts: ok \(\d+ rows in 8 tables/m);
     expect(clean.out).toMatch(/^users: ok/m);
 
     const schema = (JSON.parse((await ctl(['status', '--json'])).out) as { name: string; schema: string }[]).find((s) => s.name === 'posts')!.schema;
