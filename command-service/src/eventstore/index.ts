@@ -1,3 +1,3 @@
 export * from './types.ts';
 export { createPostgresEventStore, migrateEventStore, EVENTS_CHANNEL, type PostgresEventStoreOptions } from './postgres.ts';
-export { CoalescingNotifier } from './notifier.ts';
+export { CoalescingNotifier, ONE_TURN } from './notifier.ts';

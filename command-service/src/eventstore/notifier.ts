@@ -43,3 +43,10 @@ export class CoalescingNotifier {
 
 /** One statement sending a NOTIFY on `$1` for each payload of `$2`. */
 export const NOTIFY_ALL = 'SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload';
+
+/**
+ * DataLoader options for statements that gather what is asked for in one turn of the event loop
+ * (commands or subscribers woken together) and cache nothing: each batch reads the database as
+ * it stands.
+ */
+export const ONE_TURN = { cache: false, batchScheduleFn: (dispatch: () => void) => setImmediate(dispatch) } as const;

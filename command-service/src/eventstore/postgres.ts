@@ -15,7 +15,7 @@ import type {
   Subscription,
 } from './types.ts';
 import { WrongExpectedVersionError } from './types.ts';
-import { CoalescingNotifier, NOTIFY_ALL } from './notifier.ts';
+import { CoalescingNotifier, NOTIFY_ALL, ONE_TURN } from './notifier.ts';
 
 export const EVENTS_CHANNEL = 'forum_events';
 
@@ -120,7 +120,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       for (const row of rows) events[Number(row.ord) - 1]!.push(toRecordedEvent(row));
       return events;
     },
-    { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 500 },
+    { ...ONE_TURN, maxBatchSize: 500 },
   );
 
   /**
@@ -149,7 +149,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       for (const [i, append] of wanted.entries()) answers[i] ??= await appendStatement(pool, append).catch((error: Error) => error);
       return answers as (Appended | Error)[];
     },
-    { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 200 },
+    { ...ONE_TURN, maxBatchSize: 200 },
   );
 
   /**
@@ -181,7 +181,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       const byKey = new Map(wanted.map((read, i) => [keyOf(read), events[i]!]));
       return asked.map((read) => [...byKey.get(keyOf(read))!]);
     },
-    { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 50 },
+    { ...ONE_TURN, maxBatchSize: 50 },
   );
 
   const store: EventStore = {
@@ -541,22 +541,17 @@ const READ_STREAMS = `SELECT w.ord, ${eventColumns('e.')}
   JOIN eventstore.events e ON e.stream_id = w.stream_id AND e.stream_version > w.after
   ORDER BY w.ord, e.stream_version`;
 
-/** The events after a position ($1, $2) in log order, below the oldest transaction still running; at most $3. */
-const READ_ALL = `${SELECT_EVENTS}
-  WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+/** The events after a position in log order, below the oldest transaction still running; at most `limit`. */
+const eventsAfter = (tx: string, pos: string, limit: string) => `${SELECT_EVENTS}
+  WHERE (transaction_id, global_position) > (${tx}::xid8, ${pos}::bigint)
     AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
   ORDER BY events.transaction_id, events.global_position
-  LIMIT $3`;
+  LIMIT ${limit}`;
+const READ_ALL = eventsAfter('$1::text', '$2', '$3');
 
 /** READ_ALL for several positions at once ($1, $2, $3: their transactions, positions and limits), each read's rows by its `ord` (from 1). */
 const READ_ALL_BATCH = `SELECT w.ord, e.* FROM unnest($1::text[], $2::bigint[], $3::integer[]) WITH ORDINALITY AS w(tx, pos, lim, ord)
-  CROSS JOIN LATERAL (
-    SELECT ${eventColumns('')} FROM eventstore.events
-    WHERE (transaction_id, global_position) > (w.tx::xid8, w.pos)
-      AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-    ORDER BY events.transaction_id, events.global_position
-    LIMIT w.lim
-  ) e
+  CROSS JOIN LATERAL (${eventsAfter('w.tx', 'w.pos', 'w.lim')}) e
   ORDER BY w.ord, e.tx::xid8, e.pos::bigint`;
 
 /** Stored rows keep the shape they were written in; readers (folds, projections, subscribers) get the current one. */

@@ -1,5 +1,5 @@
 import { compareLogPositions, positionToken, type LogPosition } from '@forum/contracts';
-import { CoalescingNotifier, type EventStore, type LogTally, type RecordedEvent, type SqlLog, type Subscription } from '@forum/command-service/eventstore';
+import { CoalescingNotifier, ONE_TURN, type EventStore, type LogTally, type RecordedEvent, type SqlLog, type Subscription } from '@forum/command-service/eventstore';
 import type { Knex, Logger } from '@forum/platform';
 import { setTimeout as delay } from 'node:timers/promises';
 import DataLoader from 'dataloader';
@@ -151,7 +151,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       const moved = new Set(rows.map((row) => Number(row.ord) - 1));
       return moves.map((_, i) => moved.has(i));
     },
-    { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+    ONE_TURN,
   );
 
   /** One session holds every advisory lock of this runner and listens for new builds. */
