@@ -12,6 +12,11 @@ export const EmbeddedConfig = z.object({
   /** Where browsers reach the forum; the embedded realm's issuer is `${PUBLIC_URL}/realms/forum`. */
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().min(1).default('.data'),
+  /** The embedded PostgreSQL's page cache (shared_buffers), e.g. 2GB; by default a quarter of this machine's memory, 512MB to 8GB. */
+  PG_SHARED_BUFFERS: z
+    .string()
+    .regex(/^\d+(kB|MB|GB|TB)$/, 'a size such as 512MB or 2GB')
+    .optional(),
   /** An external PostgreSQL; when absent, an embedded one runs in DATA_DIR. */
   DATABASE_URL: DatabaseUrl.optional(),
   /** An external issuer (Keycloak realm URL); when absent, the embedded realm serves /realms/forum. */

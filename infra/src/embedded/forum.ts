@@ -44,6 +44,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       const postgres: RunningPostgres = await startEmbeddedPostgres({
         dataDir: path.resolve(root, config.DATA_DIR),
         database: 'forum',
+        ...(config.PG_SHARED_BUFFERS ? { sharedBuffers: config.PG_SHARED_BUFFERS } : {}),
         log: (line) => logger.debug({ component: 'postgres' }, line),
       });
       stack.push(() => postgres.stop());
