@@ -1,3 +1,6 @@
+/** The least time between two sends of one notifier (ms): what a busy channel adds to a listener's wait. */
+export const NOTIFY_GAP_MS = 10;
+
 /**
  * Sends NOTIFY after commits instead of inside the writing transactions:
  * PostgreSQL takes a database-wide lock at the commit of any transaction that
@@ -5,10 +8,15 @@
  * calls coalesce into at most one send in flight; those that come meanwhile go
  * together in the next, the latest payload of each key (a build's checkpoint
  * notification replaces its own earlier one, never another build's).
+ * Sends start at least `minGapMs` apart: an idle channel notifies at once, a busy
+ * one about every `minGapMs` (without the gap, a busy channel sent one statement
+ * after another: a quarter of the forum's statements under load).
  * A notification is only a wake-up hint; listeners poll as a fallback.
  */
 export class CoalescingNotifier {
   private inFlight = false;
+  private waiting: NodeJS.Timeout | null = null;
+  private lastSent = Number.NEGATIVE_INFINITY;
   private readonly pending = new Map<string, string>();
 
   /**
@@ -18,6 +26,7 @@ export class CoalescingNotifier {
   constructor(
     private readonly send: (payloads: readonly string[]) => Promise<unknown>,
     private readonly keyOf: (payload: string) => string = (payload) => payload,
+    private readonly minGapMs = NOTIFY_GAP_MS,
   ) {}
 
   notify(payload = ''): void {
@@ -28,10 +37,20 @@ export class CoalescingNotifier {
   }
 
   private flush(): void {
-    if (this.inFlight || this.pending.size === 0) return;
+    if (this.inFlight || this.waiting || this.pending.size === 0) return;
+    const wait = this.lastSent + this.minGapMs - performance.now();
+    if (wait > 0) {
+      this.waiting = setTimeout(() => {
+        this.waiting = null;
+        this.flush();
+      }, wait);
+      this.waiting.unref();
+      return;
+    }
     const payloads = [...this.pending.values()];
     this.pending.clear();
     this.inFlight = true;
+    this.lastSent = performance.now();
     void this.send(payloads)
       .catch(() => {})
       .finally(() => {

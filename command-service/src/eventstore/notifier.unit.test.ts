@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CoalescingNotifier } from './notifier.ts';
+import { CoalescingNotifier, NOTIFY_GAP_MS } from './notifier.ts';
 
 describe('CoalescingNotifier', () => {
   it('sends one notification at a time and the latest of each key that came meanwhile, none lost', async () => {
@@ -8,7 +8,7 @@ describe('CoalescingNotifier', () => {
     const notifier = new CoalescingNotifier(async (payloads) => {
       sent.push([...payloads]);
       await new Promise<void>((resolve) => (release = resolve));
-    }, (payload) => payload.split(':')[0]!);
+    }, (payload) => payload.split(':')[0]!, 0);
     notifier.notify('posts:1');
     // while the first is in flight: two builds move, one of them twice
     notifier.notify('tags:5');
@@ -23,5 +23,33 @@ describe('CoalescingNotifier', () => {
     expect(sent).toHaveLength(2);
     notifier.notify('posts:2');
     expect(sent.at(-1)).toEqual(['posts:2']);
+  });
+
+  it(`starts sends at least the gap apart (${NOTIFY_GAP_MS} ms by default): an idle channel at once, a busy one gathered`, async () => {
+    const gapMs = 60;
+    const sent: { at: number; payloads: string[] }[] = [];
+    const notifier = new CoalescingNotifier(async (payloads) => {
+      sent.push({ at: performance.now(), payloads: [...payloads] });
+    }, undefined, gapMs);
+    const start = performance.now();
+    notifier.notify('a');
+    expect(sent).toEqual([{ at: expect.any(Number), payloads: ['a'] }]); // at once
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // the first send is done; these come within the gap: one send for all of them, when the gap is over
+    notifier.notify('b');
+    notifier.notify('c');
+    notifier.notify('b');
+    expect(sent).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, gapMs + 30));
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.payloads).toEqual(['c', 'b']);
+    expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(gapMs - 1);
+    // idle for longer than the gap: at once again
+    await new Promise((resolve) => setTimeout(resolve, gapMs + 10));
+    const before = performance.now();
+    notifier.notify('d');
+    expect(sent).toHaveLength(3);
+    expect(sent[2]!.at - before).toBeLessThan(gapMs);
+    expect(sent[2]!.at - start).toBeGreaterThan(gapMs);
   });
 });

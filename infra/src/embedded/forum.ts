@@ -59,13 +59,22 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     const readDb = createReadDb(databaseUrl, config);
     stack.push(() => readDb.destroy());
 
-    const runner = createProjectionRunner({ db, connectionString: databaseUrl, store, projections: allProjections, logger: logger.child({ service: 'projections' }) });
+    // the query side beside the runner hears its checkpoints at once, not by NOTIFY (it reads them all as it starts)
+    let watcher: CheckpointWatcher | null = null;
+    const runner = createProjectionRunner({
+      db,
+      connectionString: databaseUrl,
+      store,
+      projections: allProjections,
+      logger: logger.child({ service: 'projections' }),
+      onCheckpoint: (notification) => watcher?.notified(notification),
+    });
     await runner.start();
     stack.push(() => runner.stop());
 
-    const watcher = new CheckpointWatcher(databaseUrl, logger);
+    watcher = new CheckpointWatcher(databaseUrl, logger);
     await watcher.start();
-    stack.push(() => watcher.close());
+    stack.push(() => watcher!.close());
 
     // Bind first: the public URL (and so the issuer) may depend on the port the OS gives
     let gateway: RequestListener | null = null;

@@ -205,4 +205,35 @@ describe('projection runner', () => {
       await runner.stop();
     }
   });
+
+  it('tells onCheckpoint each checkpoint a live build commits, at once and in order, as its schema and position', { timeout: 60_000 }, async () => {
+    const heard: string[] = [];
+    const runner = createProjectionRunner({
+      db: log.db,
+      connectionString: log.url,
+      store: log.store,
+      logger,
+      projections: [countingProjection({ name: 'heard' })],
+      onCheckpoint: (notification) => heard.push(notification),
+    });
+    await runner.start();
+    try {
+      await appendTicks(3, 30);
+      const total = (await log.db.raw<{ rows: { n: number }[] }>(`SELECT count(*)::int AS n FROM eventstore.events WHERE type = 'Tick'`)).rows[0]!.n;
+      await waitFor(() => appliedStats('heard_v1'), (s) => s.rows === total);
+      const checkpoint = (await readCheckpoint(log.db, { name: 'heard', version: 1, build: 1 }))!;
+      await waitFor(async () => heard.at(-1), (last) => last === `heard_v1:${checkpoint.position.transactionId}.${checkpoint.position.globalPosition}`, 3000);
+      const positions = heard.map((n) => {
+        const [, tx, pos] = /^heard_v1:(\d+)\.(\d+)$/.exec(n)!;
+        return [BigInt(tx!), BigInt(pos!)] as const;
+      });
+      for (let i = 1; i < positions.length; i++) {
+        const [tx0, pos0] = positions[i - 1]!;
+        const [tx1, pos1] = positions[i]!;
+        expect(tx1 > tx0 || (tx1 === tx0 && pos1 > pos0)).toBe(true);
+      }
+    } finally {
+      await runner.stop();
+    }
+  });
 });

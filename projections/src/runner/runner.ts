@@ -53,6 +53,12 @@ export interface RunnerOptions {
   standbyRetryMs?: number;
   /** `building`: work only on builds being built (forumctl rebuild), leaving the live ones to the forum's runner. */
   only?: 'building';
+  /**
+   * Hears this runner's checkpoint notifications at once (a query side in this process), as
+   * other processes hear them by NOTIFY on CHECKPOINTS_CHANNEL, which a busy runner sends at most
+   * every NOTIFY_GAP_MS.
+   */
+  onCheckpoint?: (notification: string) => void;
 }
 
 export type WorkerState = 'starting' | 'standby' | 'running' | 'halted' | 'stopped';
@@ -122,6 +128,10 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     (payloads) => db.raw('SELECT pg_notify(?, payload) FROM unnest(?::text[]) AS payload', [CHECKPOINTS_CHANNEL, [...payloads]]),
     (payload) => payload.slice(0, payload.lastIndexOf(':')),
   );
+  const notifyCheckpoint = (payload: string) => {
+    options.onCheckpoint?.(payload);
+    checkpointNotifier.notify(payload);
+  };
 
   /**
    * Checkpoints moved alone (over batches of none of a build's types) in one turn of the event loop
@@ -554,7 +564,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       this.position = to;
       this.log.debug({ position: positionToken(to), ms: Math.round(performance.now() - started) }, 'batch applied');
       // after the commit: readers waiting on X-Min-Position learn the new checkpoint
-      if (this.role === 'live') checkpointNotifier.notify(`${schema}:${positionToken(to)}`);
+      if (this.role === 'live') notifyCheckpoint(`${schema}:${positionToken(to)}`);
     }
 
     /** A build that has caught up with the live one takes its place. */
@@ -582,6 +592,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
       if (!outcome.switched) return;
       this.role = 'live';
       this.log.info({ position: this.position && positionToken(this.position), retired: outcome.retired && buildLabel(outcome.retired) }, 'build switched in: reads now come from it');
+      options.onCheckpoint?.(`switched:${this.key.name}`);
       await db.raw('SELECT pg_notify(?, ?)', [CHECKPOINTS_CHANNEL, `switched:${this.key.name}`]);
       await notifyRunners(db, `switched:${this.key.name}`);
       // From now on this build follows the log as the live one does: small batches, durable commits

@@ -34,7 +34,7 @@ export class CheckpointWatcher {
 
   private async listen() {
     const client = new pg.Client({ connectionString: this.connectionString, application_name: 'forum-query-checkpoints' });
-    client.on('notification', (message) => this.onNotify(message.payload ?? ''));
+    client.on('notification', (message) => this.notified(message.payload ?? ''));
     client.on('error', () => {
       this.client = null;
       client.end().catch(() => {});
@@ -45,7 +45,11 @@ export class CheckpointWatcher {
     this.client = client;
   }
 
-  private onNotify(payload: string) {
+  /**
+   * A checkpoint notification: by NOTIFY, or straight from a runner in this process (which NOTIFYs
+   * too, later). A build's position only moves forward: the later copy of a notification changes nothing.
+   */
+  notified(payload: string) {
     if (payload.startsWith('switched:')) {
       void this.refresh(); // a rebuild switched in: its build is the live one now
       return;
@@ -53,8 +57,11 @@ export class CheckpointWatcher {
     const match = /^(.+):(\d+)\.(\d+)$/.exec(payload);
     if (!match) return;
     const key = match[1]!;
-    if (!this.live.has(key)) return; // a build that is not live yet; refresh() picks up new live builds
-    this.live.set(key, { transactionId: BigInt(match[2]!), globalPosition: BigInt(match[3]!) });
+    const known = this.live.get(key);
+    if (!known) return; // a build that is not live yet; refresh() picks up new live builds
+    const position = { transactionId: BigInt(match[2]!), globalPosition: BigInt(match[3]!) };
+    if (compareLogPositions(position, known) <= 0) return;
+    this.live.set(key, position);
     this.changed();
   }
 

@@ -1,0 +1,49 @@
+import { buildSchema } from '@forum/projections';
+import { createLogger, createKnex, type Knex } from '@forum/platform';
+import { CheckpointWatcher } from '@forum/query-service';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestForum, type TestForum } from '../testing/forum.ts';
+
+/**
+ * The query side's checkpoint watcher hears a build's checkpoint twice in the forum's one process:
+ * straight from the runner, and later by NOTIFY. The later copy (an older position by then) must
+ * not move the build back: readers would wait again, and the visitors' cache, keyed by what the
+ * builds have applied, would answer from an older key.
+ */
+let forum: TestForum;
+let db: Knex;
+let watcher: CheckpointWatcher;
+
+beforeAll(async () => {
+  forum = await startTestForum();
+  db = createKnex(forum.databaseUrl, { max: 2 });
+  watcher = new CheckpointWatcher(forum.databaseUrl, createLogger('watcher-test', 'silent'));
+  await watcher.start();
+}, 120_000);
+afterAll(async () => {
+  await watcher?.close();
+  await db?.destroy();
+  await forum?.stop();
+});
+
+describe('CheckpointWatcher', () => {
+  it('moves a build only forward, whatever order its notifications come in', async () => {
+    const { rows } = await db.raw<{ rows: { name: string; version: number; build: number; tx: string; pos: string }[] }>(
+      `SELECT name, version, build, tx::text AS tx, pos::text AS pos FROM projections.checkpoints WHERE state = 'live' AND error IS NULL`,
+    );
+    expect(rows.length).toBeGreaterThan(1);
+    const ahead = { transactionId: BigInt(rows[0]!.tx) + 1000n, globalPosition: 1n };
+    const token = (p: { transactionId: bigint; globalPosition: bigint }) => `${p.transactionId}.${p.globalPosition}`;
+    expect(watcher.reached(ahead)).toBe(false);
+    for (const row of rows) watcher.notified(`${buildSchema(row)}:${token(ahead)}`);
+    expect(watcher.reached(ahead)).toBe(true);
+    const version = watcher.version();
+    // the NOTIFY of an earlier batch arrives after
+    watcher.notified(`${buildSchema(rows[0]!)}:${rows[0]!.tx}.${rows[0]!.pos}`);
+    expect(watcher.reached(ahead)).toBe(true);
+    expect(watcher.version()).toBe(version);
+    // and a refresh from the table keeps what was heard
+    await watcher.refresh();
+    expect(watcher.reached(ahead)).toBe(true);
+  });
+});
