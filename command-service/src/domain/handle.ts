@@ -3,6 +3,7 @@ import type { AppendResult, EventStore, StreamAppend } from '../eventstore/index
 import { WrongExpectedVersionError } from '../eventstore/index.ts';
 import { ErrorCode } from '@forum/contracts';
 import { BusinessRuleError, ConflictError } from '@forum/platform';
+import { LRUCache } from 'lru-cache';
 
 /** The caller's Idempotency-Key (scoped to the caller and the call) and a digest of its request. */
 export interface Idempotency {
@@ -81,8 +82,8 @@ interface Folded {
   readonly position: LogPosition | null;
 }
 
-/** Streams folded lately, per store, most recently used last. */
-const folded = new WeakMap<EventStore, Map<string, Folded>>();
+/** Streams folded lately, per store (an LRU: a Map used as one scanned its deleted entries at each eviction). */
+const folded = new WeakMap<EventStore, LRUCache<string, Folded>>();
 /** How many folded streams a store keeps (users, posts and votes being decided on now). */
 export const FOLDED_STREAMS_KEPT = 20_000;
 
@@ -100,16 +101,14 @@ export async function load<State, Event>(
   initial: State,
 ): Promise<{ state: State; version: number; position: LogPosition | null }> {
   let streams = folded.get(store);
-  if (!streams) folded.set(store, (streams = new Map()));
+  if (!streams) folded.set(store, (streams = new LRUCache({ max: FOLDED_STREAMS_KEPT })));
   const kept = streams.get(streamId);
   const from = kept && kept.evolve === evolve ? kept : { state: initial, version: 0, position: null };
   const { version, events } = await store.readStream(streamId, { afterVersion: from.version });
   let state = from.state as State;
   for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
   const loaded = { state, version, position: events.at(-1)?.position ?? from.position };
-  streams.delete(streamId);
   streams.set(streamId, { evolve, ...loaded });
-  if (streams.size > FOLDED_STREAMS_KEPT) streams.delete(streams.keys().next().value!);
   return loaded;
 }
 
