@@ -6,7 +6,7 @@ import { acceptedAs, appendTo, authorOf, createActors, registered, type Accepted
 import type { CommandMeta } from './command.ts';
 import { createAdminCommands } from './admin/commands.ts';
 import { createCommunityCommands } from './community/commands.ts';
-import { execute, load, positionOf, type Executed, type Idempotency } from './handle.ts';
+import { execute, load, loadNamedNow, positionOf, type Executed, type Idempotency } from './handle.ts';
 import { decide as decidePost } from './post/decide.ts';
 import { evolve as evolvePost, initialPostState, postStream } from './post/post.ts';
 import { decide as decideTag } from './tag/decide.ts';
@@ -87,10 +87,11 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
     ): Promise<Executed<Accepted>> {
       return execute(
         store,
-        async () => {
+        async (attempt) => {
           const [actor, post, tags] = await Promise.all([
             actors.load(who, meta),
-            load(store, postStream(input.postId), evolvePost, initialPostState),
+            // the post's id is this request's own: nothing to read (see loadNamedNow)
+            loadNamedNow(attempt, store, postStream(input.postId), evolvePost, initialPostState),
             load(store, TAGS_STREAM, evolveTags, initialTagsState),
           ]);
           const authored = decideUser({ type: 'AuthorPost', data: { postId: input.postId } }, actor.state, meta);

@@ -44,7 +44,7 @@ const MAX_ATTEMPTS = 5;
  */
 export async function execute<Answer>(
   store: EventStore,
-  decideOnce: () => Promise<Decision<Answer>>,
+  decideOnce: (attempt: number) => Promise<Decision<Answer>>,
   idempotency?: Idempotency,
 ): Promise<Executed<Answer>> {
   const replay = (stored: Stored<Answer>): Executed<Answer> => {
@@ -56,7 +56,7 @@ export async function execute<Answer>(
     if (earlier !== null) return replay(earlier);
   }
   for (let attempt = 1; ; attempt++) {
-    const decision = await decideOnce();
+    const decision = await decideOnce(attempt);
     if (decision.appends.every((append) => append.events.length === 0)) return { answer: decision.answer(null), duplicate: false };
     try {
       if (idempotency) {
@@ -110,6 +110,21 @@ export async function load<State, Event>(
   const loaded = { state, version, position: events.at(-1)?.position ?? from.position };
   streams.set(streamId, { evolve, ...loaded });
   return loaded;
+}
+
+/**
+ * A stream the caller has just named with a random id of its own (a new comment, a new post), as
+ * `load` would give it, on a first attempt without reading it: it is new. Its append expects no
+ * stream, so an id that exists after all conflicts, and the next attempt (`attempt` > 1) reads it.
+ */
+export function loadNamedNow<State, Event>(
+  attempt: number,
+  store: EventStore,
+  streamId: string,
+  evolve: (state: State, event: Event) => State,
+  initial: State,
+): Promise<{ state: State; version: number; position: LogPosition | null }> {
+  return attempt === 1 ? Promise.resolve({ state: initial, version: 0, position: null }) : load(store, streamId, evolve, initial);
 }
 
 export const expectedVersionOf = (version: number) => (version === 0 ? ('no_stream' as const) : version);

@@ -4,7 +4,7 @@ import { acceptedAs, appendTo, authorOf, registered, type Accepted, type Actors,
 import type { CommandMeta } from '../command.ts';
 import { decide as decideComment } from '../comment/decide.ts';
 import { commentStream, evolve as evolveComment, initialCommentState, type CommentState } from '../comment/comment.ts';
-import { execute, load, positionOf, type Executed, type Idempotency } from '../handle.ts';
+import { execute, load, loadNamedNow, positionOf, type Executed, type Idempotency } from '../handle.ts';
 import { decide as decideNotification } from '../notification/decide.ts';
 import { evolve as evolveNotifications, initialNotificationsState, notificationsStream } from '../notification/notification.ts';
 import { evolve as evolvePost, initialPostState, postStream } from '../post/post.ts';
@@ -68,8 +68,13 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
     addComment(who: Identity, input: { commentId: string; postId: string; text: string }, meta: CommandMeta, idempotency?: Idempotency): Promise<Executed<Accepted>> {
       return execute(
         store,
-        async () => {
-          const [actor, post, comment] = await Promise.all([actors.load(who, meta), loadPost(input.postId), loadComment(input.commentId)]);
+        async (attempt) => {
+          // the comment's id is this request's own: nothing to read (see loadNamedNow)
+          const [actor, post, comment] = await Promise.all([
+            actors.load(who, meta),
+            loadPost(input.postId),
+            loadNamedNow(attempt, store, commentStream(input.commentId), evolveComment, initialCommentState),
+          ]);
           const events = decideComment({ type: 'AddComment', data: { ...input, author: authorOf(registered(actor.state)), post: post.state } }, comment.state, meta);
           return {
             appends: [
