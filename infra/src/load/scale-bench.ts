@@ -4,7 +4,8 @@
  * 1. A synthetic log of SCALE_EVENTS events (default 1,000,000, about 104,000 posts; 10,000,000
  *    for the long run) is loaded into a fresh data folder, and the forum (`npm start`'s entry, its
  *    own process) builds its read models from it; then VACUUM ANALYZE and a CHECKPOINT, as a forum
- *    that has run a while has had.
+ *    that has run a while has had. With SCALE_DATA_DIR the folder is kept, and a later run on it
+ *    measures the log it holds without loading or building again (a 10M log takes 20 minutes).
  * 2. Every read of the API (spec §7's public and member calls, the admin console's) is asked once
  *    of a query app like the forum's, here, recording the statements it runs (sql-capture.ts); a
  *    bare `node:http` + `pg` server (bare-server.ts, its own process) answers each with those same
@@ -200,6 +201,21 @@ async function startBare(routes: BareRoutes, folder: string) {
   };
 }
 
+/** The log a kept folder (SCALE_DATA_DIR) holds from an earlier run, or null when it holds none yet. */
+async function loadedBefore(url: string): Promise<{ events: number; ms: number } | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ events: string | null }>(
+      `SELECT CASE WHEN to_regclass('eventstore.events') IS NULL THEN NULL ELSE (SELECT count(*) FROM eventstore.events)::text END AS events`,
+    );
+    const events = Number(rows[0]?.events ?? 0);
+    return events > 0 ? { events, ms: 0 } : null;
+  } finally {
+    await client.end();
+  }
+}
+
 async function memoryOf(pid: number) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
@@ -208,11 +224,14 @@ async function memoryOf(pid: number) {
 
 // ── 1. the log and the forum on it ───────────────────────────────────────
 const started = performance.now();
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'forum-scale-bench-'));
+const keptDir = process.env.SCALE_DATA_DIR;
+const dataDir = keptDir ? path.resolve(keptDir) : await mkdtemp(path.join(os.tmpdir(), 'forum-scale-bench-'));
 const postgres = await startEmbeddedPostgres({ dataDir, database: 'forum' });
-say(`loading a synthetic log of ${EVENTS.toLocaleString('en')} events…`);
-const loaded = await loadSyntheticLog(postgres.url, { events: EVENTS, seed: 42, onProgress: () => {} });
-say(`loaded in ${(loaded.ms / 1000).toFixed(1)} s; the forum builds its read models…`);
+const loaded = await loadedBefore(postgres.url);
+if (loaded) say(`${dataDir} holds a log of ${loaded.events.toLocaleString('en')} events: measured as it is (SCALE_EVENTS does not apply)`);
+else say(`loading a synthetic log of ${EVENTS.toLocaleString('en')} events…`);
+const log = loaded ?? (await loadSyntheticLog(postgres.url, { events: EVENTS, seed: 42, onProgress: () => {} }));
+if (!loaded) say(`loaded in ${(log.ms / 1000).toFixed(1)} s; the forum builds its read models…`);
 
 // PostgreSQL runs on its own, as a deployment's does: the forum starts twice on it
 const forumEnv = { READY_MAX_LAG: '0' };
@@ -358,7 +377,7 @@ try {
   failed = [...rows, ...cachedRows, ...commandRows].reduce((n, row) => n + row.forum.errors + row.bare.errors, 0) + (reference?.errors ?? 0);
   const lines = [
     '',
-    `forum bench: scale (${os.cpus().length} cores, Node ${process.version}, PostgreSQL with fsync on): ${loaded.events.toLocaleString('en')} events, ${posts.toLocaleString('en')} posts, ${users.toLocaleString('en')} users; read models built in ${buildSeconds.toFixed(0)} s`,
+    `forum bench: scale (${os.cpus().length} cores, Node ${process.version}, PostgreSQL with fsync on): ${log.events.toLocaleString('en')} events, ${posts.toLocaleString('en')} posts, ${users.toLocaleString('en')} users; ${loaded ? `read models built by an earlier run (${dataDir})` : `read models built in ${buildSeconds.toFixed(0)} s`}`,
     `${CONNECTIONS} connections per read, ${ROUNDS} interleaved rounds of ${SECONDS} s per side, medians; the bare server runs the statements the forum ran for the same read`,
     '',
     ...table('read (no visitor cache)', rows),
@@ -376,6 +395,6 @@ try {
   await bare?.stop();
   await server.stop({ keepData: true });
   await postgres.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  if (!keptDir) await rm(dataDir, { recursive: true, force: true });
 }
 if (failed > 0) process.exitCode = 1;
