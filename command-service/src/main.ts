@@ -2,6 +2,7 @@
  * command-service on its own (the distributed layout): against DATABASE_URL
  * and the issuer at OIDC_ISSUER.
  */
+import http from 'node:http';
 import { createKnex, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
 // the composition root wires the projections' control for the admin API's rebuilds
 import { allProjections, createProjectionControl } from '@forum/projections';
@@ -25,7 +26,8 @@ const app = createCommandApp({
   logger,
   clock: () => new Date(),
 });
-const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'command-service listening'));
+const server = http.createServer((req, res) => void (app.serveDirectly(req, res) || app(req, res)));
+server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'command-service listening'));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

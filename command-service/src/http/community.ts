@@ -13,18 +13,37 @@ import {
 import { parseInput, principalOf, requireAuth } from '@forum/platform';
 import { Router } from 'express';
 import type { CommandAppDeps } from './app.ts';
-import { commandMeta, identityOf, idempotencyOf, sendAccepted } from './context.ts';
+import type { ForumCommands } from '../domain/forum.ts';
+import { callOf, commandMeta, identityOf, idempotencyOf, sendAccepted, type RouteCommand } from './context.ts';
+
+/** PUT /api/posts/:id/vote (a hot command, see createHotCommands). */
+export const setVote =
+  (commands: ForumCommands): RouteCommand =>
+  async (principal, params, body, call) => {
+    const { id } = parseInput(PostIdParams, params);
+    const { vote } = parseInput(SetVoteRequest, body);
+    const { meta, idempotency } = call();
+    return commands.setVote(identityOf(principal), { postId: id, vote }, meta, idempotency);
+  };
+
+/** POST /api/comments (a hot command, see createHotCommands): the comment's id is the request's own. */
+export const addComment =
+  (commands: ForumCommands): RouteCommand =>
+  async (principal, _params, body, call) => {
+    const input = parseInput(AddCommentRequest, body);
+    const { meta, idempotency } = call();
+    return commands.addComment(identityOf(principal), { commentId: randomUUID(), ...input }, meta, idempotency);
+  };
 
 /** Votes, comments, reports, moderation and the caller's notifications. */
 export function communityRoutes({ commands, verifyToken, clock, directory }: CommandAppDeps): Router {
   const router = Router();
   const auth = requireAuth(verifyToken);
 
+  const vote = setVote(commands);
   router.put('/posts/:id/vote', auth, async (req, res) => {
     const principal = principalOf(res);
-    const { id } = parseInput(PostIdParams, req.params);
-    const { vote } = parseInput(SetVoteRequest, req.body);
-    sendAccepted(res, 200, await commands.setVote(identityOf(principal), { postId: id, vote }, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
+    sendAccepted(res, 200, await vote(principal, req.params, req.body, () => callOf(req, principal, clock())));
   });
 
   router.patch('/posts/:id/vote', auth, async (req, res) => {
@@ -34,11 +53,10 @@ export function communityRoutes({ commands, verifyToken, clock, directory }: Com
     sendAccepted(res, 200, await commands.changeVote(identityOf(principal), { postId: id, ...body }, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
   });
 
+  const comment = addComment(commands);
   router.post('/comments', auth, async (req, res) => {
     const principal = principalOf(res);
-    const body = parseInput(AddCommentRequest, req.body);
-    const executed = await commands.addComment(identityOf(principal), { commentId: randomUUID(), ...body }, commandMeta(req, principal, clock()), idempotencyOf(req, principal));
-    sendAccepted(res, 201, executed);
+    sendAccepted(res, 201, await comment(principal, req.params, req.body, () => callOf(req, principal, clock())));
   });
 
   router.post('/comments/:commentId/report', auth, async (req, res) => {

@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHttpApp, errorHandler, runChecks, type Logger, type ReadinessCheck } from '@forum/platform';
+import type { CommandApp } from '@forum/command-service';
 import type { QueryApp } from '@forum/query-service';
 import express, { type Express, type RequestHandler } from 'express';
 
 export interface GatewayRoutes {
-  readonly command: Express;
+  readonly command: CommandApp;
   readonly query: QueryApp;
   /** The embedded realm; absent when an external issuer is configured. */
   readonly identity?: (req: IncomingMessage, res: ServerResponse) => void;
@@ -39,13 +40,14 @@ export function createGateway(routes: GatewayRoutes): (req: IncomingMessage, res
   app.use('/', spa(routes.forumWebDir, 'forum-web'));
   app.use(errorHandler(routes.logger));
   // /api goes straight to its service (which has its own not-found and error answers): one
-  // framework in the way of a read, not two; a visitor's answer kept in memory goes out first
+  // framework in the way of a read, not two; a visitor's answer kept in memory, the hottest
+  // reads and the hottest commands go out before any
   return (req, res) => {
     const url = req.url ?? '';
     if (url.startsWith('/api/') || url === '/api' || url.startsWith('/api?')) {
       if (req.method === 'GET' || req.method === 'HEAD') {
         if (!routes.query.serveDirectly(req, res)) routes.query(req, res);
-      } else routes.command(req, res);
+      } else if (!routes.command.serveDirectly(req, res)) routes.command(req, res);
       return;
     }
     app(req, res);
