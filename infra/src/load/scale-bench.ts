@@ -206,10 +206,9 @@ async function loadedBefore(url: string): Promise<{ events: number; ms: number }
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ events: string | null }>(
-      `SELECT CASE WHEN to_regclass('eventstore.events') IS NULL THEN NULL ELSE (SELECT count(*) FROM eventstore.events)::text END AS events`,
-    );
-    const events = Number(rows[0]?.events ?? 0);
+    const { rows } = await client.query<{ table: string | null }>(`SELECT to_regclass('eventstore.events')::text AS table`);
+    if (!rows[0]?.table) return null;
+    const events = Number((await client.query<{ n: string }>('SELECT count(*)::text AS n FROM eventstore.events')).rows[0]!.n);
     return events > 0 ? { events, ms: 0 } : null;
   } finally {
     await client.end();
