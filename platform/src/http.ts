@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { ErrorBody } from '@forum/contracts';
 import { ErrorCode } from '@forum/contracts';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
@@ -15,7 +16,20 @@ export function createHttpApp(): Express {
   return app;
 }
 
-export const jsonBody = (limit = '100kb'): RequestHandler => express.json({ limit, strict: true });
+/** The largest JSON body the services read (bytes): jsonBody's, and the hot commands' that read it without Express. */
+export const JSON_BODY_LIMIT = 100 * 1024;
+
+export const jsonBody = (limit = JSON_BODY_LIMIT): RequestHandler => express.json({ limit, strict: true });
+
+/** `body` as JSON with its status and headers, as Express's `res.json` sends it, for answers written without Express. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}) {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
 
 export function errorBody(code: string, message: string, details?: unknown): ErrorBody {
   return { error: details === undefined ? { code, message } : { code, message, details } };

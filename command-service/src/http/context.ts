@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HEADER_EVENT_POSITION, HEADER_IDEMPOTENCY_KEY } from '@forum/contracts';
-import { correlationIdOf, ValidationError, type Principal } from '@forum/platform';
+import { correlationIdOf, sendJson, ValidationError, type Principal } from '@forum/platform';
 import type { Request } from 'express';
 import type { CommandMeta } from '../domain/command.ts';
 import type { Accepted, Identity } from '../domain/forum.ts';
@@ -60,11 +60,8 @@ export function identityOf(principal: Principal): Identity {
 
 /** A command's answer: its status, the position of what it wrote, and whether it replays an earlier answer. */
 export function sendAccepted(res: ServerResponse, status: number, executed: Executed<Accepted>) {
-  const body = JSON.stringify(executed.answer);
-  res.statusCode = status;
-  if (executed.answer.position) res.setHeader(HEADER_EVENT_POSITION, executed.answer.position);
-  if (executed.duplicate) res.setHeader('Idempotent-Replayed', 'true');
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(body);
+  const headers: Record<string, string> = {};
+  if (executed.answer.position) headers[HEADER_EVENT_POSITION] = executed.answer.position;
+  if (executed.duplicate) headers['Idempotent-Replayed'] = 'true';
+  sendJson(res, status, executed.answer, headers);
 }

@@ -1,13 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HEADER_IDEMPOTENCY_KEY } from '@forum/contracts';
-import { errorAnswer, trackAnswer, type Logger, type Principal, type TokenVerifier } from '@forum/platform';
+import { errorAnswer, JSON_BODY_LIMIT, sendJson, trackAnswer, type Logger, type Principal, type TokenVerifier } from '@forum/platform';
 import type { ForumCommands } from '../domain/forum.ts';
 import { addComment, setVote } from './community.ts';
 import { commandMeta, idempotencyFor, sendAccepted, type RouteCommand } from './context.ts';
 import { createPost } from './posts.ts';
-
-/** The most a command's body may be, as the app's JSON body parser takes it (jsonBody's 100kb). */
-export const HOT_BODY_LIMIT = 100 * 1024;
 
 interface HotCommand {
   readonly method: string;
@@ -43,15 +40,23 @@ export function createHotCommands(deps: { commands: ForumCommands; verifyToken: 
     const url = req.url ?? '';
     if (!url.startsWith('/api/') || url.includes('?')) return false;
     const path = url.slice(4);
-    const command = hot.find((c) => c.method === req.method && c.path.test(path));
-    if (!command) return false;
+    let command: HotCommand | undefined;
+    let match: RegExpExecArray | null = null;
+    for (const candidate of hot) {
+      match = candidate.method === req.method ? candidate.path.exec(path) : null;
+      if (match) {
+        command = candidate;
+        break;
+      }
+    }
+    if (!command || !match) return false;
     const { authorization, 'content-type': type, 'content-encoding': encoding, 'content-length': length, 'transfer-encoding': chunked } = req.headers;
     if (!authorization?.startsWith('Bearer ') || !isJsonInUtf8(type) || (encoding !== undefined && encoding !== 'identity') || chunked !== undefined) return false;
     const size = Number(length);
-    if (length === undefined || !Number.isInteger(size) || size > HOT_BODY_LIMIT) return false;
+    if (length === undefined || !Number.isInteger(size) || size > JSON_BODY_LIMIT) return false;
     let params: Record<string, string>;
     try {
-      params = Object.fromEntries(Object.entries(command.path.exec(path)!.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
+      params = Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
     } catch {
       return false;
     }
@@ -74,12 +79,7 @@ export function createHotCommands(deps: { commands: ForumCommands; verifyToken: 
       if (res.headersSent || res.destroyed) return;
       const failed = errorAnswer(error);
       if (failed.unexpected) logger.error({ err: error, req: { id: req.id, method: req.method, url: req.url } }, 'unhandled error');
-      const text = JSON.stringify(failed.body);
-      res.statusCode = failed.status;
-      for (const [name, value] of Object.entries(failed.headers)) res.setHeader(name, value);
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.setHeader('Content-Length', Buffer.byteLength(text));
-      res.end(text);
+      sendJson(res, failed.status, failed.body, failed.headers);
     }
   }
 }
@@ -98,7 +98,7 @@ async function jsonOf(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > HOT_BODY_LIMIT) throw Object.assign(new Error('request entity too large'), { status: 413, type: 'entity.too.large' });
+    if (size > JSON_BODY_LIMIT) throw Object.assign(new Error('request entity too large'), { status: 413, type: 'entity.too.large' });
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');

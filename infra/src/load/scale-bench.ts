@@ -202,14 +202,14 @@ async function startBare(routes: BareRoutes, folder: string) {
 }
 
 /** The log a kept folder (SCALE_DATA_DIR) holds from an earlier run, or null when it holds none yet. */
-async function loadedBefore(url: string): Promise<{ events: number; ms: number } | null> {
+async function loadedBefore(url: string): Promise<number | null> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const { rows } = await client.query<{ table: string | null }>(`SELECT to_regclass('eventstore.events')::text AS table`);
     if (!rows[0]?.table) return null;
     const events = Number((await client.query<{ n: string }>('SELECT count(*)::text AS n FROM eventstore.events')).rows[0]!.n);
-    return events > 0 ? { events, ms: 0 } : null;
+    return events > 0 ? events : null;
   } finally {
     await client.end();
   }
@@ -227,10 +227,16 @@ const keptDir = process.env.SCALE_DATA_DIR;
 const dataDir = keptDir ? path.resolve(keptDir) : await mkdtemp(path.join(os.tmpdir(), 'forum-scale-bench-'));
 const postgres = await startEmbeddedPostgres({ dataDir, database: 'forum' });
 const loaded = await loadedBefore(postgres.url);
-if (loaded) say(`${dataDir} holds a log of ${loaded.events.toLocaleString('en')} events: measured as it is (SCALE_EVENTS does not apply)`);
-else say(`loading a synthetic log of ${EVENTS.toLocaleString('en')} events…`);
-const log = loaded ?? (await loadSyntheticLog(postgres.url, { events: EVENTS, seed: 42, onProgress: () => {} }));
-if (!loaded) say(`loaded in ${(log.ms / 1000).toFixed(1)} s; the forum builds its read models…`);
+let events: number;
+if (loaded) {
+  events = loaded;
+  say(`${dataDir} holds a log of ${events.toLocaleString('en')} events: measured as it is (SCALE_EVENTS does not apply)`);
+} else {
+  say(`loading a synthetic log of ${EVENTS.toLocaleString('en')} events…`);
+  const log = await loadSyntheticLog(postgres.url, { events: EVENTS, seed: 42, onProgress: () => {} });
+  events = log.events;
+  say(`loaded in ${(log.ms / 1000).toFixed(1)} s; the forum builds its read models…`);
+}
 
 // PostgreSQL runs on its own, as a deployment's does: the forum starts twice on it
 const forumEnv = { READY_MAX_LAG: '0' };
@@ -376,7 +382,7 @@ try {
   failed = [...rows, ...cachedRows, ...commandRows].reduce((n, row) => n + row.forum.errors + row.bare.errors, 0) + (reference?.errors ?? 0);
   const lines = [
     '',
-    `forum bench: scale (${os.cpus().length} cores, Node ${process.version}, PostgreSQL with fsync on): ${log.events.toLocaleString('en')} events, ${posts.toLocaleString('en')} posts, ${users.toLocaleString('en')} users; ${loaded ? `read models built by an earlier run (${dataDir})` : `read models built in ${buildSeconds.toFixed(0)} s`}`,
+    `forum bench: scale (${os.cpus().length} cores, Node ${process.version}, PostgreSQL with fsync on): ${events.toLocaleString('en')} events, ${posts.toLocaleString('en')} posts, ${users.toLocaleString('en')} users; ${loaded ? `read models built by an earlier run (${dataDir})` : `read models built in ${buildSeconds.toFixed(0)} s`}`,
     `${CONNECTIONS} connections per read, ${ROUNDS} interleaved rounds of ${SECONDS} s per side, medians; the bare server runs the statements the forum ran for the same read`,
     '',
     ...table('read (no visitor cache)', rows),
