@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { AdminUserIdParams, CONTACT_RATE_LIMIT, ContactMessageRequest, CreateAnnouncementRequest, CreateTagRequest, TagIdParams } from '@forum/contracts';
 import { optionalAuth, parseInput, principalOf, requireAuth, type Principal } from '@forum/platform';
 import { Router } from 'express';
+import { newId } from '../ids.ts';
 import type { CommandAppDeps } from './app.ts';
 import { commandMeta, identityOf, idempotencyOf, sendAccepted } from './context.ts';
 import { clientKey, createMemoryRateLimiter, RateLimitedError, type RateLimiter } from './rate-limit.ts';
@@ -17,7 +17,7 @@ export function adminRoutes({ commands, verifyToken, clock }: CommandAppDeps): R
   router.post('/admin/tags', auth, async (req, res) => {
     const principal = principalOf(res);
     const { name } = parseInput(CreateTagRequest, req.body);
-    const executed = await commands.addTag(identityOf(principal), { tagId: randomUUID(), name }, commandMeta(req, principal, clock()), idempotencyOf(req, principal));
+    const executed = await commands.addTag(identityOf(principal), { tagId: newId(), name }, commandMeta(req, principal, clock()), idempotencyOf(req, principal));
     sendAccepted(res, 201, executed);
   });
 
@@ -38,7 +38,7 @@ export function adminRoutes({ commands, verifyToken, clock }: CommandAppDeps): R
     const body = parseInput(CreateAnnouncementRequest, req.body);
     const executed = await commands.publishAnnouncement(
       identityOf(principal),
-      { announcementId: randomUUID(), title: body.title, description: body.description },
+      { announcementId: newId(), title: body.title, description: body.description },
       commandMeta(req, principal, clock()),
       idempotencyOf(req, principal),
     );
@@ -71,7 +71,7 @@ export function contactRoutes(
       throw new RateLimitedError(decision.retryAfterMs);
     }
     const meta = commandMeta(req, res.locals.principal ?? VISITOR, clock());
-    sendAccepted(res, 201, await commands.receiveContactMessage({ messageId: randomUUID(), ...body }, meta));
+    sendAccepted(res, 201, await commands.receiveContactMessage({ messageId: newId(), ...body }, meta));
   });
 
   return router;

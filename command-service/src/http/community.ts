@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   AddCommentRequest,
   AuthorEmailParams,
@@ -12,6 +11,7 @@ import {
 } from '@forum/contracts';
 import { parseInput, principalOf, requireAuth } from '@forum/platform';
 import { Router } from 'express';
+import { newId } from '../ids.ts';
 import type { CommandAppDeps } from './app.ts';
 import type { ForumCommands } from '../domain/forum.ts';
 import { callOf, commandMeta, identityOf, idempotencyOf, sendAccepted, type RouteCommand } from './context.ts';
@@ -32,7 +32,7 @@ export const addComment =
   async (principal, _params, body, call) => {
     const input = parseInput(AddCommentRequest, body);
     const { meta, idempotency } = call();
-    return commands.addComment(identityOf(principal), { commentId: randomUUID(), ...input }, meta, idempotency);
+    return commands.addComment(identityOf(principal), { commentId: newId(), ...input }, meta, idempotency);
   };
 
 /** Votes, comments, reports, moderation and the caller's notifications. */
@@ -80,7 +80,7 @@ export function communityRoutes({ commands, verifyToken, clock, directory }: Com
     const targetUserId = await directory.userIdByEmail(authorEmail);
     const executed = await commands.warnUser(
       identityOf(principal),
-      { warningId: randomUUID(), targetUserId, ...body },
+      { warningId: newId(), targetUserId, ...body },
       commandMeta(req, principal, clock()),
       idempotencyOf(req, principal),
     );

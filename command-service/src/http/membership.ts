@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { EmailParams } from '@forum/contracts';
 import { ForbiddenError, NotFoundError, parseInput, principalOf, requireAuth } from '@forum/platform';
 import { Router } from 'express';
+import { newId } from '../ids.ts';
 import type { CommandAppDeps } from './app.ts';
 import { commandMeta, identityOf, sendAccepted } from './context.ts';
 
@@ -20,7 +20,7 @@ export function membershipRoutes({ commands, verifyToken, clock, directory }: Co
       if (!found) throw new NotFoundError('No such user');
       targetUserId = found;
     }
-    sendAccepted(res, 200, await commands.purchaseMembership(identityOf(principal), targetUserId, randomUUID(), commandMeta(req, principal, clock())));
+    sendAccepted(res, 200, await commands.purchaseMembership(identityOf(principal), targetUserId, newId(), commandMeta(req, principal, clock())));
   });
 
   return router;

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { CreatePostRequest, PostIdParams } from '@forum/contracts';
 import { parseInput, principalOf, requireAuth } from '@forum/platform';
 import { Router } from 'express';
+import { newId } from '../ids.ts';
 import type { CommandAppDeps } from './app.ts';
 import type { ForumCommands } from '../domain/forum.ts';
 import { callOf, commandMeta, identityOf, idempotencyOf, sendAccepted, type RouteCommand } from './context.ts';
@@ -12,7 +12,7 @@ export const createPost =
   async (principal, _params, body, call) => {
     const input = parseInput(CreatePostRequest, body);
     const { meta, idempotency } = call();
-    return commands.createPost(identityOf(principal), { postId: randomUUID(), title: input.title, description: input.description, tags: input.tags }, meta, idempotency);
+    return commands.createPost(identityOf(principal), { postId: newId(), title: input.title, description: input.description, tags: input.tags }, meta, idempotency);
   };
 
 export function postRoutes({ commands, verifyToken, clock }: CommandAppDeps): Router {

@@ -18,6 +18,7 @@
  *   a user reports a comment once, only admins moderate, tags on a post are live tags.
  */
 import pg from 'pg';
+import { v7 } from 'uuid';
 import {
   ANONYMOUS_NAME,
   DEFAULT_WARNING_REASON,
@@ -207,6 +208,18 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
       HEX[(c >>> 8) & 255]! + HEX[c & 255]! + HEX[d >>> 24]! + HEX[(d >>> 16) & 255]! + HEX[(d >>> 8) & 255]! + HEX[d & 255]!
     );
   };
+  /** An id as the command service names one (command-service/src/ids.ts): a UUIDv7 of the command's time, its random bits from the seed. */
+  const timeId = () => {
+    const random = new Uint8Array(16);
+    for (let i = 0; i < 16; i += 4) {
+      const r = (rand() * 4294967296) >>> 0;
+      random[i] = r >>> 24;
+      random[i + 1] = (r >>> 16) & 255;
+      random[i + 2] = (r >>> 8) & 255;
+      random[i + 3] = r & 255;
+    }
+    return v7({ msecs: clock, random });
+  };
   const words = (min: number, max: number) => {
     const count = min + int(max - min + 1);
     let text = pick(WORDS);
@@ -328,7 +341,7 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
   }
 
   function createPost(author: User, pending: Append['events'] = []): SyntheticEvent[] {
-    const post: Post = { n: posts.length, id: uuid(), author, version: 1, live: true, slot: livePosts.length, votes: null };
+    const post: Post = { n: posts.length, id: timeId(), author, version: 1, live: true, slot: livePosts.length, votes: null };
     posts.push(post);
     livePosts.push(post);
     const chosen = new Set<string>();
@@ -414,7 +427,7 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
       const post = livePost();
       if (!post) return null;
       const author = actor();
-      const comment: Comment = { n: comments.length, id: uuid(), post, author, live: true, slot: liveComments.length };
+      const comment: Comment = { n: comments.length, id: timeId(), post, author, live: true, slot: liveComments.length };
       comments.push(comment);
       liveComments.push(comment);
       return command(author.id, [
@@ -523,7 +536,7 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
       for (let tries = 0; tries < 20; tries++) {
         const user = actor();
         if (user.member) continue;
-        const attemptId = uuid();
+        const attemptId = timeId();
         const { amountCents, currency } = MEMBERSHIP_PRICE;
         const started = command(user.id, [
           userAppend(user, [{ type: 'MembershipPurchaseStarted', data: { userId: user.id, attemptId, amountCents, currency, startedAt: now() } }]),
@@ -550,7 +563,7 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
       const comment = pick(comments);
       const target = comment.author;
       const admin = pick(admins);
-      const warningId = uuid();
+      const warningId = timeId();
       const reason = rand() < 0.5 ? DEFAULT_WARNING_REASON : sentence(4, 20);
       const append: Append = {
         streamId: notificationsStream(target.id),
@@ -582,7 +595,7 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
     announce() {
       if (admins.length === 0) return null;
       const admin = pick(admins);
-      const announcementId = uuid();
+      const announcementId = timeId();
       return command(admin.id, [
         {
           streamId: announcementStream(announcementId),
@@ -605,7 +618,7 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
       ]);
     },
     contact() {
-      const messageId = uuid();
+      const messageId = timeId();
       return command('anonymous', [
         {
           streamId: contactMessageStream(messageId),
@@ -659,7 +672,7 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
       tags.splice(index, 1);
       const deleted = command(admin.id, [{ streamId: TAGS_STREAM, version: tagsVersion, events: [{ type: 'TagDeleted', data: { tagId: gone.id, name: gone.name, deletedAt: now() } }] }]);
       tagsVersion += 1;
-      const tag = { id: uuid(), name: `${gone.name} ${tagsVersion}` };
+      const tag = { id: timeId(), name: `${gone.name} ${tagsVersion}` };
       tags.push(tag);
       const created = command(admin.id, [{ streamId: TAGS_STREAM, version: tagsVersion, events: [{ type: 'TagCreated', data: { tagId: tag.id, name: tag.name, createdAt: now() } }] }]);
       tagsVersion += 1;
@@ -673,7 +686,7 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
   todo.register -= 1;
   remaining -= 1;
   for (const name of TAG_NAMES) {
-    const tag = { id: uuid(), name };
+    const tag = { id: timeId(), name };
     tags.push(tag);
     yield* command(founder.id, [{ streamId: TAGS_STREAM, version: tagsVersion, events: [{ type: 'TagCreated', data: { tagId: tag.id, name, createdAt: now() } }] }]);
     tagsVersion += 1;

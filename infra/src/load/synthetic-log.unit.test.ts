@@ -38,6 +38,21 @@ describe('a synthetic log of 20k events', () => {
     for (const type of Object.keys(eventDefinitions)) if (type !== 'MembershipPurchaseFailed' && type !== 'WarningsRead') expect(count(type), type).toBeGreaterThan(0);
   });
 
+  it('names what the command service names as it does (ids.ts): a UUIDv7 of the command’s time, so ids made later sort later', () => {
+    const named = { TagCreated: 'tagId', PostCreated: 'postId', CommentAdded: 'commentId', UserWarned: 'warningId', AnnouncementPublished: 'announcementId', ContactMessageReceived: 'messageId', MembershipPurchaseStarted: 'attemptId' } as const;
+    const ids: string[] = [];
+    for (const event of log) {
+      const field = named[event.type as keyof typeof named];
+      if (!field) continue;
+      const id = data(event)[field]!;
+      expect(id, event.type).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(parseInt(id.replace(/-/g, '').slice(0, 12), 16), event.type).toBe(Date.parse(event.recordedAt));
+      ids.push(id);
+    }
+    expect(ids.length).toBeGreaterThan(count('CommentAdded'));
+    expect([...ids].sort()).toEqual(ids);
+  });
+
   it('numbers every stream’s events 1, 2, 3, … in log order', () => {
     const versions = new Map<string, number>();
     for (const event of log) {
