@@ -51,7 +51,9 @@ export const PAGE_BLOCKS_MIGRATION = `
     lo_created timestamptz NOT NULL,
     lo_id uuid NOT NULL,
     size integer NOT NULL,
-    PRIMARY KEY (list, lo_score, lo_created, lo_id)
+    -- size included: a page's running sums are an index-only scan of the list's blocks (a block's
+    -- row is rewritten at each change of its size, so the table's rows of one list are scattered)
+    PRIMARY KEY (list, lo_score, lo_created, lo_id) INCLUDE (size)
   );
   -- each post under each of its tags (lower-cased), in a tag's list order: a tag's page walks this
   -- index, not every post checking its tags; kept in step with posts by page_blocks_follow, always
@@ -184,28 +186,32 @@ export function pageThroughBlocks(
 ): { sql: string; bindings: Knex.RawBinding[] } {
   // a tag as given: lower-cased as the projection lower-cases tags (PostgreSQL's lower())
   const listName = list.kind === 'tag' ? list.tag : list.kind;
-  const [key, order] =
-    list.kind === 'popular' ? ['(p.score, p.created_at, p.id)', 'p.score DESC, p.created_at DESC, p.id DESC'] : ['(p.created_at, p.id)', 'p.created_at DESC, p.id DESC'];
   const above = list.kind === 'popular' ? '(t.hi_score, t.hi_created, t.hi_id)' : '(t.hi_created, t.hi_id)';
-  // the rows of the page inside the target block: a tag's from its own index (post_tags), the others' from the posts'
-  const rows =
+  // the page inside the target block. 'newest' reads its rows straight from its index: rows made one
+  // after another sit together in the table, so the rows skipped share a few pages. A tag's and
+  // 'popular' skip on their keys alone (an index-only scan of post_tags' and of the popular index)
+  // and read only the page's posts: in 'popular' order each skipped row would be on a page of its own.
+  const ids =
     list.kind === 'tag'
-      ? `SELECT p.* FROM (
-           SELECT g.id FROM ${names.tags} g
-           WHERE g.tag_key = lower(?) AND (g.created_at, g.id) < ${above}
-           ORDER BY g.created_at DESC, g.id DESC OFFSET (? - (t.upto - t.size)) LIMIT ?
-         ) g CROSS JOIN LATERAL (SELECT ${names.columns} FROM ${names.posts} p WHERE p.id = g.id) p`
-      : `SELECT ${names.columns} FROM ${names.posts} p
-         WHERE ${key} < ${above}
-         ORDER BY ${order} OFFSET (? - (t.upto - t.size)) LIMIT ?`;
+      ? `SELECT g.id FROM ${names.tags} g
+         WHERE g.tag_key = lower(?) AND (g.created_at, g.id) < ${above}
+         ORDER BY g.created_at DESC, g.id DESC OFFSET (? - (t.upto - t.size)) LIMIT ?`
+      : list.kind === 'popular'
+        ? `SELECT p.score, p.created_at, p.id FROM ${names.posts} p
+           WHERE (p.score, p.created_at, p.id) < ${above}
+           ORDER BY p.score DESC, p.created_at DESC, p.id DESC OFFSET (? - (t.upto - t.size)) LIMIT ?`
+        : null;
+  const rows = ids
+    ? `SELECT p.* FROM (${ids}) g CROSS JOIN LATERAL (SELECT ${names.columns} FROM ${names.posts} p WHERE p.id = g.id) p`
+    : `SELECT ${names.columns} FROM ${names.posts} p
+       WHERE (p.created_at, p.id) < ${above}
+       ORDER BY p.created_at DESC, p.id DESC OFFSET (? - (t.upto - t.size)) LIMIT ?`;
+  const listOf = list.kind === 'tag' ? `'tag:' || lower(?)` : '?';
   const sql = `
     WITH settings AS (SELECT valid FROM ${names.settings}),
     blocks AS (
-      SELECT lo_score, lo_created, lo_id, size, sum(size) OVER w AS upto,
-             coalesce(lag(lo_score) OVER w, 2147483647) AS hi_score,
-             coalesce(lag(lo_created) OVER w, 'infinity'::timestamptz) AS hi_created,
-             coalesce(lag(lo_id) OVER w, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid) AS hi_id
-      FROM ${names.blocks} WHERE list = ${list.kind === 'tag' ? `'tag:' || lower(?)` : '?'} AND (SELECT valid FROM settings)
+      SELECT lo_score, lo_created, lo_id, size, sum(size) OVER w AS upto
+      FROM ${names.blocks} WHERE list = ${listOf} AND (SELECT valid FROM settings)
       WINDOW w AS (ORDER BY lo_score DESC, lo_created DESC, lo_id DESC)
     ),
     -- the first block past the offset, in the window's own order (the running sum only grows along it): no sort, and
@@ -213,8 +219,21 @@ export function pageThroughBlocks(
     target AS (SELECT * FROM blocks WHERE upto > ? ORDER BY lo_score DESC, lo_created DESC, lo_id DESC LIMIT 1)
     SELECT s.valid AS current, ${names.total ? `(${names.total.sql}) AS total, ` : ''}r.*
     FROM settings s
-    LEFT JOIN (target t CROSS JOIN LATERAL (${rows}) r) ON true
+    LEFT JOIN (
+      target b
+      -- where the block ends: the next block's lowest key (one step into the index), or past the highest key
+      LEFT JOIN LATERAL (
+        SELECT lo_score, lo_created, lo_id FROM ${names.blocks}
+        WHERE list = ${listOf} AND (lo_score, lo_created, lo_id) > (b.lo_score, b.lo_created, b.lo_id)
+        ORDER BY lo_score, lo_created, lo_id LIMIT 1
+      ) n ON true
+      CROSS JOIN LATERAL (
+        SELECT b.size, b.upto, coalesce(n.lo_score, 2147483647) AS hi_score, coalesce(n.lo_created, 'infinity'::timestamptz) AS hi_created,
+               coalesce(n.lo_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid) AS hi_id
+      ) t
+      CROSS JOIN LATERAL (${rows}) r
+    ) ON true
     ORDER BY ${list.kind === 'popular' ? 'r.up_vote - r.down_vote DESC, ' : ''}r.created_at DESC, r.id DESC`;
-  const bindings: Knex.RawBinding[] = [listName, offset, ...(names.total?.bindings ?? []), ...(list.kind === 'tag' ? [list.tag] : []), offset, limit];
+  const bindings: Knex.RawBinding[] = [listName, offset, ...(names.total?.bindings ?? []), listName, ...(list.kind === 'tag' ? [list.tag] : []), offset, limit];
   return { sql, bindings };
 }
