@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ErrorCode } from '@forum/contracts';
 import { DEMO_PASSWORD } from '../embedded/seed.ts';
 import { freePort, runningEmbeddedUrl } from '../embedded/postgres.ts';
 
@@ -77,7 +78,7 @@ export async function startBenchServer(options: { dataDir?: string; env?: Record
  * `count` members made the way scripts make users (Keycloak's admin API shape), each a Gold member
  * so the free limit of 5 posts does not stop them; their tokens. One user per writer: commands of
  * different users touch different streams, as a forum's traffic does. `tokens` signs them in
- * again (an access token lasts 5 minutes).
+ * again (an access token lasts 5 minutes). Writers an earlier run made are signed in as they are.
  */
 export async function benchWriters(server: BenchServer, count: number, prefix = 'bench-writer'): Promise<{ tokens: () => Promise<string[]> }> {
   const admin = await server.token('admin@forum.local');
@@ -90,10 +91,12 @@ export async function benchWriters(server: BenchServer, count: number, prefix = 
       headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ username: email, email, firstName: `Writer ${n}`, enabled: true, credentials: [{ type: 'password', value: password, temporary: false }] }),
     });
-    if (made.status !== 201) throw new Error(`user ${email}: ${made.status} ${await made.text()}`);
+    // 409: an earlier run on the same data (SCALE_DATA_DIR) made this writer, with this password
+    if (made.status !== 201 && made.status !== 409) throw new Error(`user ${email}: ${made.status} ${await made.text()}`);
     const token = await server.token(email, password);
     const bought = await fetch(`${server.base}/api/users/membership/${email}`, { method: 'PATCH', headers: { Authorization: `Bearer ${token}` } });
-    if (bought.status !== 200) throw new Error(`membership for ${email}: ${bought.status} ${await bought.text()}`);
+    const already = bought.status === 409 && ((await bought.clone().json()) as { error?: { code?: string } }).error?.code === ErrorCode.ALREADY_MEMBER;
+    if (bought.status !== 200 && !already) throw new Error(`membership for ${email}: ${bought.status} ${await bought.text()}`);
     emails.push(email);
   }
   return { tokens: () => Promise.all(emails.map((email) => server.token(email, password))) };
