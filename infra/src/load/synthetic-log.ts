@@ -18,7 +18,7 @@
  *   a user reports a comment once, only admins moderate, tags on a post are live tags.
  */
 import pg from 'pg';
-import { v7 } from 'uuid';
+import { v4, v7 } from 'uuid';
 import {
   ANONYMOUS_NAME,
   DEFAULT_WARNING_REASON,
@@ -75,8 +75,6 @@ function prng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 const WORDS = (
   'the a of to and in is it that for on with as this be are was by not at from or have an they which one you all were her would ' +
@@ -196,21 +194,9 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
   const rand = prng(options.seed ?? 1);
   const int = (n: number) => Math.floor(rand() * n);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  const uuid = () => {
-    const a = (rand() * 4294967296) >>> 0;
-    const b = (rand() * 4294967296) >>> 0;
-    const c = (rand() * 4294967296) >>> 0;
-    const d = (rand() * 4294967296) >>> 0;
-    return (
-      HEX[a >>> 24]! + HEX[(a >>> 16) & 255]! + HEX[(a >>> 8) & 255]! + HEX[a & 255]! + '-' +
-      HEX[b >>> 24]! + HEX[(b >>> 16) & 255]! + '-4' + HEX[(b >>> 8) & 15]!.slice(1) + HEX[b & 255]! + '-' +
-      HEX[0x80 | ((c >>> 24) & 0x3f)]! + HEX[(c >>> 16) & 255]! + '-' +
-      HEX[(c >>> 8) & 255]! + HEX[c & 255]! + HEX[d >>> 24]! + HEX[(d >>> 16) & 255]! + HEX[(d >>> 8) & 255]! + HEX[d & 255]!
-    );
-  };
-  /** An id as the command service names one (command-service/src/ids.ts): a UUIDv7 of the command's time, its random bits from the seed. */
-  const timeId = () => {
-    const random = new Uint8Array(16);
+  /** 16 bytes from the seed: the random bits of an id (one buffer: an id is made of it at once). */
+  const random = new Uint8Array(16);
+  const seeded = () => {
     for (let i = 0; i < 16; i += 4) {
       const r = (rand() * 4294967296) >>> 0;
       random[i] = r >>> 24;
@@ -218,8 +204,12 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
       random[i + 2] = (r >>> 8) & 255;
       random[i + 3] = r & 255;
     }
-    return v7({ msecs: clock, random });
+    return random;
   };
+  /** A random id (v4), as the identity provider names users and a request is named. */
+  const uuid = () => v4({ random: seeded() });
+  /** An id as the command service names one (command-service/src/ids.ts): a UUIDv7 of the command's time. */
+  const timeId = () => v7({ msecs: clock, random: seeded() });
   const words = (min: number, max: number) => {
     const count = min + int(max - min + 1);
     let text = pick(WORDS);

@@ -206,12 +206,11 @@ export function pageThroughBlocks(
     : `SELECT ${names.columns} FROM ${names.posts} p
        WHERE (p.created_at, p.id) < ${above}
        ORDER BY p.created_at DESC, p.id DESC OFFSET (? - (t.upto - t.size)) LIMIT ?`;
-  const listOf = list.kind === 'tag' ? `'tag:' || lower(?)` : '?';
   const sql = `
     WITH settings AS (SELECT valid FROM ${names.settings}),
     blocks AS (
-      SELECT lo_score, lo_created, lo_id, size, sum(size) OVER w AS upto
-      FROM ${names.blocks} WHERE list = ${listOf} AND (SELECT valid FROM settings)
+      SELECT list, lo_score, lo_created, lo_id, size, sum(size) OVER w AS upto
+      FROM ${names.blocks} WHERE list = ${list.kind === 'tag' ? `'tag:' || lower(?)` : '?'} AND (SELECT valid FROM settings)
       WINDOW w AS (ORDER BY lo_score DESC, lo_created DESC, lo_id DESC)
     ),
     -- the first block past the offset, in the window's own order (the running sum only grows along it): no sort, and
@@ -224,7 +223,7 @@ export function pageThroughBlocks(
       -- where the block ends: the next block's lowest key (one step into the index), or past the highest key
       LEFT JOIN LATERAL (
         SELECT lo_score, lo_created, lo_id FROM ${names.blocks}
-        WHERE list = ${listOf} AND (lo_score, lo_created, lo_id) > (b.lo_score, b.lo_created, b.lo_id)
+        WHERE list = b.list AND (lo_score, lo_created, lo_id) > (b.lo_score, b.lo_created, b.lo_id)
         ORDER BY lo_score, lo_created, lo_id LIMIT 1
       ) n ON true
       CROSS JOIN LATERAL (
@@ -234,6 +233,6 @@ export function pageThroughBlocks(
       CROSS JOIN LATERAL (${rows}) r
     ) ON true
     ORDER BY ${list.kind === 'popular' ? 'r.up_vote - r.down_vote DESC, ' : ''}r.created_at DESC, r.id DESC`;
-  const bindings: Knex.RawBinding[] = [listName, offset, ...(names.total?.bindings ?? []), listName, ...(list.kind === 'tag' ? [list.tag] : []), offset, limit];
+  const bindings: Knex.RawBinding[] = [listName, offset, ...(names.total?.bindings ?? []), ...(list.kind === 'tag' ? [list.tag] : []), offset, limit];
   return { sql, bindings };
 }
