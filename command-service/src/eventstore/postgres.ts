@@ -427,6 +427,8 @@ interface Appended {
   readonly last: LogPosition;
 }
 
+const STREAM_VERSION = 'SELECT version FROM eventstore.streams WHERE stream_id = $1';
+
 async function appendStatement(db: pg.Pool | pg.PoolClient, append: StreamAppend): Promise<Appended> {
   const { streamId, expectedVersion, events } = append;
   const kind = expectedVersion === 'any' ? 'any' : expectedVersion === 'no_stream' || expectedVersion === 0 ? 'no_stream' : 'version';
@@ -455,7 +457,9 @@ async function appendStatement(db: pg.Pool | pg.PoolClient, append: StreamAppend
   });
   const row = rows[0]!;
   if (row.version === null || row.pos === null || row.tx === null) {
-    throw new WrongExpectedVersionError(streamId, expectedVersion, row.actual ?? 0);
+    // the statement's snapshot predates a writer it waited for: a fresh statement sees what that writer committed
+    const { rows: now } = await db.query<{ version: number }>({ name: 'forum_stream_version', text: STREAM_VERSION, values: [streamId] });
+    throw new WrongExpectedVersionError(streamId, expectedVersion, now[0]?.version ?? row.actual ?? 0);
   }
   return { version: row.version, last: { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) } };
 }
