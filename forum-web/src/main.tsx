@@ -1,5 +1,9 @@
+import createCache from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
+import { pageNonce } from '@forum/web-auth';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { config as zodConfig } from 'zod';
 import { App } from './app/app';
 import { AppProviders } from './app/providers';
 import { makeStore } from './app/store';
@@ -8,15 +12,22 @@ import { makeAuth, silentCheckSsoRedirectUri } from './lib/auth';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
+// zod compiles object parsers with `new Function` where it may, and its probe for that is a CSP
+// violation on a page without 'unsafe-eval' (the apps'): the app's schemas parse without compiling
+zodConfig({ jitless: true });
+
 const auth = makeAuth();
 void auth.init({ onLoad: 'check-sso', checkLoginIframe: false, pkceMethod: 'S256', silentCheckSsoRedirectUri: silentCheckSsoRedirectUri() });
 // The end-to-end tests call the API with the page's own token; the flag is set only by their browser.
 if (window.__FORUM_E2E__ === true) window.__FORUM_AUTH__ = { token: () => auth.token() };
 
+// MUI's styles go into <style> elements carrying the page's CSP nonce
 createRoot(root).render(
   <StrictMode>
-    <AppProviders store={makeStore({ token: () => auth.token() })} auth={auth}>
-      <App />
-    </AppProviders>
+    <CacheProvider value={createCache({ key: 'css', nonce: pageNonce() })}>
+      <AppProviders store={makeStore({ token: () => auth.token() })} auth={auth}>
+        <App />
+      </AppProviders>
+    </CacheProvider>
   </StrictMode>,
 );
