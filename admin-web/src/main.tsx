@@ -1,3 +1,5 @@
+// first: before any schema is built (see the module)
+import '@forum/contracts/parse-without-eval';
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { pageNonce } from '@forum/web-auth';

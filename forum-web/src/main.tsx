@@ -1,9 +1,10 @@
+// first: before any schema is built (see the module)
+import '@forum/contracts/parse-without-eval';
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { pageNonce } from '@forum/web-auth';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { config as zodConfig } from 'zod';
 import { App } from './app/app';
 import { AppProviders } from './app/providers';
 import { makeStore } from './app/store';
@@ -11,10 +12,6 @@ import { makeAuth, silentCheckSsoRedirectUri } from './lib/auth';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-
-// zod compiles object parsers with `new Function` where it may, and its probe for that is a CSP
-// violation on a page without 'unsafe-eval' (the apps'): the app's schemas parse without compiling
-zodConfig({ jitless: true });
 
 const auth = makeAuth();
 void auth.init({ onLoad: 'check-sso', checkLoginIframe: false, pkceMethod: 'S256', silentCheckSsoRedirectUri: silentCheckSsoRedirectUri() });
