@@ -7,7 +7,7 @@ import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import { startTestForum, type TestForum } from '@forum/infra/testing';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, chromiumMissingMessage, signInAtRealm, snapshot } from './support.ts';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, chromiumMissingMessage, signInAtRealm, snapshot, watchCspViolations } from './support.ts';
 
 /**
  * Sign-in journeys through the realm's own login page, in Debian's Chromium, against the whole
@@ -25,6 +25,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
   let context: BrowserContext;
   let page: Page;
   let pageErrors: string[];
+  const cspViolations: string[] = [];
 
   beforeAll(async () => {
     for (const app of ['forum-web', 'admin-web']) {
@@ -37,6 +38,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
       args: CHROMIUM_ARGS,
       viewport: { width: 1280, height: 800 },
     });
+    await watchCspViolations(context, cspViolations);
     // lets forum-web expose its token getter to this test (see forum-web/src/main.tsx)
     await context.addInitScript(() => {
       (globalThis as { __FORUM_E2E__?: boolean }).__FORUM_E2E__ = true;
@@ -53,6 +55,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     await context.clearCookies();
     page = await context.newPage();
     pageErrors = [];
+    cspViolations.length = 0;
     page.on('pageerror', (error) => pageErrors.push(error.message));
   });
 
@@ -63,6 +66,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     }
     await page.close();
     expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+    expect(cspViolations, 'CSP violations the browser reported').toEqual([]);
   });
 
   it('forum-web: Join Us on /about signs alice in, back on /about; her token creates a post; Logout signs her out', { timeout: 90_000 }, async () => {

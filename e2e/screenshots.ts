@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_PASSWORD, startEmbeddedPostgres } from '@forum/infra/embedded';
 import { startTestForum, type TestForum } from '@forum/infra/testing';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, chromiumMissing, DESKTOP, launchChromium, PHONE, signInAtRealm } from './support.ts';
+import { CHROMIUM, chromiumMissing, DESKTOP, launchChromium, PHONE, signInAtRealm, takeCspViolations } from './support.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.resolve(process.argv[2] ?? process.env.SCREENSHOTS_DIR ?? path.join(root, 'docs/screenshots'));
@@ -70,6 +70,9 @@ async function main() {
 
     for (const width of ['desktop', 'phone'] as const) await captureAt(chromium.value, forum, demo, width);
     for (const width of ['desktop', 'phone'] as const) await captureConsole(chromium.value, forum, demo, width);
+    // every screen was shown under the gateway's CSP: none of them may have had something refused
+    const violations = takeCspViolations(chromium.value);
+    if (violations.length > 0) throw new Error(`CSP violations on the screens:\n${violations.join('\n')}`);
     const shown = path.relative(process.cwd(), outDir);
     log(`done: screenshots in ${shown.startsWith('..') ? outDir : shown || '.'}`);
   } finally {

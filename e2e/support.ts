@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +26,55 @@ export const chromiumMissingMessage = (file: string) => `${file} skipped: Debian
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+/**
+ * Debian's Chromium, headless. Every context it makes (`newContext`, `newPage`) watches for CSP
+ * violations (watchCspViolations) into the browser's list, which `takeCspViolations` reads.
+ */
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const violations: string[] = [];
+  cspViolations.set(browser, violations);
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await watchCspViolations(context, violations);
+    return context;
+  };
+  return browser;
+}
+
+/** What each browser of launchChromium's has reported and the tests have not taken yet. */
+const cspViolations = new WeakMap<Browser, string[]>();
+const CSP_REPORT_BINDING = '__forumCspViolation';
+
+/**
+ * Collects into `into` every Content-Security-Policy violation the browser reports in `context`,
+ * in any page or frame: the `securitypolicyviolation` event (a script, style, image, connection
+ * or frame the page's CSP refused, or an eval), and the console's "Refused to …" lines (which
+ * also tell of a page that refused to be framed). The journeys require none.
+ */
+export async function watchCspViolations(context: BrowserContext, into: string[]): Promise<void> {
+  await context.exposeBinding(CSP_REPORT_BINDING, (_source, line: string) => void into.push(line));
+  await context.addInitScript((binding: string) => {
+    // (this runs in the page; the test's TypeScript has no DOM types)
+    const page = globalThis as unknown as {
+      document: { addEventListener(type: string, listener: (event: Record<string, unknown>) => void, capture: boolean): void };
+      location: { href: string };
+    } & Record<string, (line: string) => void>;
+    page.document.addEventListener(
+      'securitypolicyviolation',
+      (event) => page[binding]!(`${String(event.effectiveDirective)} refused ${String(event.blockedURI) || '(inline)'} on ${page.location.href} (${String(event.sourceFile) || '?'}:${String(event.lineNumber)})`),
+      true,
+    );
+  }, CSP_REPORT_BINDING);
+  context.on('console', (message) => {
+    if (/^Refused to |Content Security Policy/.test(message.text())) into.push(`console: ${message.text()}`);
+  });
+}
+
+/** The CSP violations `browser` (launchChromium's) has reported since the last call, and forgets them. */
+export function takeCspViolations(browser: Browser): string[] {
+  return cspViolations.get(browser)?.splice(0) ?? [];
 }
 
 const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -45,12 +92,15 @@ export interface AxeViolation {
  */
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
   // a dialog still fading in has its text at part opacity, which axe measures as low contrast:
-  // let finite transitions end first (a spinner's endless one never does)
-  await page
-    .waitForFunction(`document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)`, undefined, { timeout: 3000 })
-    .catch(() => {});
-  await page.addScriptTag({ path: axeSource });
-  const violations = await page.evaluate(async () => {
+  // let finite transitions end first (a spinner's endless one never does), checked on each frame
+  // from the next one on (a transition React has just asked for starts there), 3 s at most
+  const transitionsEnded = `new Promise((resolve) => {
+    const until = Date.now() + 3000;
+    const ended = () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity);
+    const check = () => (ended() || Date.now() > until ? resolve() : requestAnimationFrame(check));
+    requestAnimationFrame(check);
+  })`;
+  const runAxe = async () => {
     // (this runs in the page; the test's TypeScript has no DOM types)
     const page = globalThis as unknown as {
       document: unknown;
@@ -58,8 +108,33 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
     };
     const result = await page.axe.run(page.document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
-  });
+  };
+  const violations = await evaluateInOwnWorld<AxeViolation[]>(page, [transitionsEnded, await readFile(axeSource, 'utf8'), `(${runAxe.toString()})()`]);
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * Evaluates `expressions` in turn in a world of its own in the page's main frame, as a browser
+ * extension's script runs, and returns the last one's value (a promise awaited, the value as
+ * JSON). Such a world reads the page's DOM but not its globals, and the page's CSP does not
+ * apply to it: axe-core compiles some of its messages with `new Function`, which the apps' CSP
+ * refuses (and reports) in the page's own world.
+ */
+async function evaluateInOwnWorld<T>(page: Page, expressions: readonly string[]): Promise<T> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    const { executionContextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'e2e-tools', grantUniveralAccess: true });
+    let value: unknown;
+    for (const expression of expressions) {
+      const answer = await cdp.send('Runtime.evaluate', { expression, contextId: executionContextId, awaitPromise: true, returnByValue: true });
+      if (answer.exceptionDetails) throw new Error(`in the page: ${answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text}`);
+      value = answer.result.value;
+    }
+    return value as T;
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
 }
 
 /** With E2E_ARTIFACTS=<dir>, a screenshot of the page (after transitions settle). */
@@ -96,7 +171,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  * The hooks of a journey file (call it inside its describe): one forum (startTestForum, the demo
  * data) and one Chromium for the file; a fresh desktop context preferring reduced motion (the home
  * tag strip stands still, MUI's transitions are short) and page for each test, which must end with
- * no uncaught error in the page. With E2E_ARTIFACTS, a failing test leaves a screenshot there.
+ * no uncaught error in the page and no CSP violation in any of its browser's pages. With
+ * E2E_ARTIFACTS, a failing test leaves a screenshot there.
  */
 export function setUpJourneys(name: string): Journey {
   const journey = {} as Journey;
@@ -112,6 +188,7 @@ export function setUpJourneys(name: string): Journey {
     await journey.forum?.stop();
   });
   beforeEach(async () => {
+    takeCspViolations(journey.browser); // an earlier test's, already failed on
     journey.context = await journey.browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
     journey.page = await journey.context.newPage();
     pageErrors = [];
@@ -136,6 +213,7 @@ export function setUpJourneys(name: string): Journey {
     }
     await journey.context.close();
     expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+    expect(takeCspViolations(journey.browser), 'CSP violations the browser reported').toEqual([]);
   });
   return journey;
 }

@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Connect, type Plugin, type UserConfig } from 'vite';
-import { SILENT_CHECK_SSO_HTML, SILENT_CHECK_SSO_PAGE } from './src/silent-check-sso.ts';
+import { CSP_NONCE_PLACEHOLDER } from '@forum/contracts';
+import { SILENT_CHECK_SSO_HTML, SILENT_CHECK_SSO_JS, SILENT_CHECK_SSO_PAGE, SILENT_CHECK_SSO_SCRIPT } from './src/silent-check-sso.ts';
 
 /** The gateway serves the built apps, /api and the identity realm on one origin; Vite's dev and preview servers proxy to it. */
 const gateway = 'http://localhost:3000';
@@ -9,7 +10,10 @@ const proxy = { '/api': gateway, '/realms': gateway };
 /**
  * The Vite config of a forum web app (forum-web, admin-web): React, libraries
  * in their own chunks (they change less often than the app, so they stay cached
- * across releases), the gateway proxied, and the silent check-sso page.
+ * across releases), the gateway proxied, the silent check-sso page, and the
+ * place for the gateway's CSP nonce: Vite puts CSP_NONCE_PLACEHOLDER on the
+ * page's script, style and link tags and in `<meta property="csp-nonce">`, where
+ * the apps read it for the styles they insert (see pageNonce).
  * `libraries`: the app's own library chunks, between MUI and the rest.
  */
 export function webAppConfig(options: { base: string; libraries?: readonly { name: string; test: RegExp }[] }): UserConfig {
@@ -20,6 +24,7 @@ export function webAppConfig(options: { base: string; libraries?: readonly { nam
   return defineConfig({
     base: options.base,
     plugins: [react(), silentCheckSso()],
+    html: { cspNonce: CSP_NONCE_PLACEHOLDER },
     build: {
       outDir: 'dist',
       emptyOutDir: true,
@@ -35,23 +40,28 @@ export function webAppConfig(options: { base: string; libraries?: readonly { nam
   });
 }
 
-/** Serves the silent check-sso page under the app's base (dev, preview) and emits it into the build. */
+/** Serves the silent check-sso page and its script under the app's base (dev, preview) and emits them into the build. */
 function silentCheckSso(): Plugin {
-  let path = `/${SILENT_CHECK_SSO_PAGE}`;
+  const files = [
+    { name: SILENT_CHECK_SSO_PAGE, type: 'text/html; charset=utf-8', source: SILENT_CHECK_SSO_HTML },
+    { name: SILENT_CHECK_SSO_SCRIPT, type: 'text/javascript; charset=utf-8', source: SILENT_CHECK_SSO_JS },
+  ];
+  let base = '/';
   const serve: Connect.NextHandleFunction = (req, res, next) => {
-    if (req.url?.split('?')[0] !== path) return next();
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.end(SILENT_CHECK_SSO_HTML);
+    const file = files.find(({ name }) => req.url?.split('?')[0] === `${base}${name}`);
+    if (!file) return next();
+    res.setHeader('Content-Type', file.type);
+    res.end(file.source);
   };
   return {
     name: 'forum-silent-check-sso',
     configResolved(config) {
-      path = `${config.base}${SILENT_CHECK_SSO_PAGE}`;
+      base = config.base;
     },
     configureServer: (server) => void server.middlewares.use(serve),
     configurePreviewServer: (server) => void server.middlewares.use(serve),
     generateBundle() {
-      this.emitFile({ type: 'asset', fileName: SILENT_CHECK_SSO_PAGE, source: SILENT_CHECK_SSO_HTML });
+      for (const { name, source } of files) this.emitFile({ type: 'asset', fileName: name, source });
     },
   };
 }

@@ -1,3 +1,8 @@
+// first: before any schema is built (see the module)
+import '@forum/contracts/parse-without-eval';
+import createCache from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
+import { pageNonce } from '@forum/web-auth';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
@@ -13,10 +18,13 @@ void auth.init({ onLoad: 'check-sso', checkLoginIframe: false, pkceMethod: 'S256
 // The end-to-end tests call the API with the page's own token; the flag is set only by their browser.
 if (window.__FORUM_E2E__ === true) window.__FORUM_AUTH__ = { token: () => auth.token() };
 
+// MUI's styles go into <style> elements carrying the page's CSP nonce
 createRoot(root).render(
   <StrictMode>
-    <AppProviders store={makeStore({ token: () => auth.token() })} auth={auth}>
-      <App />
-    </AppProviders>
+    <CacheProvider value={createCache({ key: 'css', nonce: pageNonce() })}>
+      <AppProviders store={makeStore({ token: () => auth.token() })} auth={auth}>
+        <App />
+      </AppProviders>
+    </CacheProvider>
   </StrictMode>,
 );

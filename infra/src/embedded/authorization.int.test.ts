@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
+import { securityHeaderProblems } from '../testing/security-headers.ts';
 
 /**
  * Every endpoint × visitor, user, member and admin, with the status each must
@@ -147,9 +148,10 @@ const rows: Row[] = [
 ];
 
 describe('authorization matrix', () => {
-  it('answers every endpoint for visitor, user, member and admin with the expected status', { timeout: 180_000 }, async () => {
+  it('answers every endpoint for visitor, user, member and admin with the expected status and the security headers', { timeout: 180_000 }, async () => {
     const actual: Record<string, number[]> = {};
     const expected: Record<string, number[]> = {};
+    const headerProblems: Record<string, string[]> = {};
     for (const [name, call, statuses] of rows) {
       expected[name] = statuses;
       actual[name] = [];
@@ -159,8 +161,11 @@ describe('authorization matrix', () => {
         const response = await forum.api(request.path, { method: request.method, ...(token ? { token } : {}), ...(request.json !== undefined ? { json: request.json } : {}) });
         await response.arrayBuffer();
         actual[name].push(response.status);
+        const problems = securityHeaderProblems(response.headers, 'strict');
+        if (problems.length > 0) headerProblems[`${name} as ${role}`] = problems;
       }
     }
     expect(actual).toEqual(expected);
+    expect(headerProblems).toEqual({});
   });
 });

@@ -5,12 +5,21 @@ import { z } from 'zod';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/** A comma-separated list of web origins (`https://app.example.com`, no path), each as a browser sends it in `Origin`. */
+const origins = z
+  .string()
+  .default('')
+  .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean))
+  .pipe(z.array(z.string().refine((value) => URL.canParse(value) && new URL(value).origin === value, 'must be an origin such as https://app.example.com (scheme, host and port only)')));
+
 /** Configuration of `npm start`: everything in one process, embedded defaults for what is not set. */
 export const EmbeddedConfig = z.object({
   PORT: Port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  /** Where browsers reach the forum; the embedded realm's issuer is `${PUBLIC_URL}/realms/forum`. */
+  /** Where browsers reach the forum; the embedded realm's issuer is `${PUBLIC_URL}/realms/forum`. When https, answers carry HSTS. */
   PUBLIC_URL: z.string().url().optional(),
+  /** Pages of these origins may call /api from the browser (CORS); none by default (docs/security/headers.md). */
+  CORS_ORIGINS: origins,
   DATA_DIR: z.string().min(1).default('.data'),
   /** The embedded PostgreSQL's page cache (shared_buffers), e.g. 2GB; by default a quarter of this machine's memory, 512MB to 8GB. */
   PG_SHARED_BUFFERS: z

@@ -9,6 +9,7 @@ import { CheckpointWatcher, createQueryApp, createReadDb, readLimits } from '@fo
 import { createIdentityRealm, type IdentityRealm } from '../identity/index.ts';
 import type { EmbeddedConfig } from './config.ts';
 import { createGateway } from './gateway.ts';
+import { createSecurityHeaders } from './security-headers.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './postgres.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed.ts';
 
@@ -76,10 +77,16 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     await watcher.start();
     stack.push(() => watcher!.close());
 
+    const headers = createSecurityHeaders({
+      https: config.PUBLIC_URL !== undefined && new URL(config.PUBLIC_URL).protocol === 'https:',
+      externalIssuer: config.OIDC_ISSUER,
+      corsOrigins: config.CORS_ORIGINS,
+    });
     // Bind first: the public URL (and so the issuer) may depend on the port the OS gives
     let gateway: RequestListener | null = null;
     const server = await listen(config.PORT, config.HOST, (req, res) => {
       if (gateway) return gateway(req, res);
+      headers.every(req, res);
       res.writeHead(503, { 'Retry-After': '1' }).end();
     });
     stack.push(() => closeServer(server));
@@ -139,6 +146,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),
       adminWebDir: config.ADMIN_WEB_DIR ? path.resolve(config.ADMIN_WEB_DIR) : path.join(root, 'admin-web/dist'),
       logger,
+      headers,
       checks: {
         database: () => databaseCheck(db),
         eventStore: async () => ({ ok: true, detail: { head: (await store.head()).globalPosition.toString() } }),

@@ -1,10 +1,12 @@
-import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CSP_NONCE_PLACEHOLDER, SILENT_CHECK_SSO_PAGE } from '@forum/contracts';
 import { createHttpApp, errorHandler, runChecks, type Logger, type ReadinessCheck } from '@forum/platform';
 import type { CommandApp } from '@forum/command-service';
 import type { QueryApp } from '@forum/query-service';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
+import type { SecurityHeaders } from './security-headers.ts';
 
 export interface GatewayRoutes {
   readonly command: CommandApp;
@@ -17,14 +19,20 @@ export interface GatewayRoutes {
   readonly adminWebDir: string;
   readonly checks: Record<string, ReadinessCheck>;
   readonly logger: Logger;
+  /** The browser security headers every answer carries (createSecurityHeaders). */
+  readonly headers: SecurityHeaders;
 }
+
+/** keycloak-js frames the realm's third-party-cookie probe (`…/3p-cookies/step1.html`) from the apps' pages. */
+const REALM_PROBE = /^\/realms\/forum\/protocol\/openid-connect\/3p-cookies\//;
 
 /**
  * One origin for the whole product: `/` forum-web, `/admin` admin-web,
  * `GET|HEAD /api/*` query-service, other methods on `/api/*` command-service,
- * `/realms/forum/*` the embedded identity realm.
+ * `/realms/forum/*` the embedded identity realm. Every answer carries the security headers.
  */
 export function createGateway(routes: GatewayRoutes): (req: IncomingMessage, res: ServerResponse) => void {
+  const { headers } = routes;
   const app = createHttpApp();
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -36,37 +44,58 @@ export function createGateway(routes: GatewayRoutes): (req: IncomingMessage, res
   });
   if (routes.identity) app.use('/realms/forum', routes.identity);
   if (routes.identityAdmin) app.use('/admin/realms/forum', routes.identityAdmin);
-  app.use('/admin', spa(routes.adminWebDir, 'admin-web'));
-  app.use('/', spa(routes.forumWebDir, 'forum-web'));
+  // the console's base is /admin/ (its assets, and the realm's redirects back to it)
+  app.get('/admin', (req, res, next) => (req.path === '/admin' ? res.redirect(301, `/admin/${req.originalUrl.slice('/admin'.length)}`) : next()));
+  app.use('/admin', spa(routes.adminWebDir, 'admin-web', headers));
+  app.use('/', spa(routes.forumWebDir, 'forum-web', headers));
   app.use(errorHandler(routes.logger));
   // /api goes straight to its service (which has its own not-found and error answers): one
   // framework in the way of a read, not two; a visitor's answer kept in memory, the hottest
   // reads and the hottest commands go out before any
   return (req, res) => {
+    headers.every(req, res);
     const url = req.url ?? '';
     if (url.startsWith('/api/') || url === '/api' || url.startsWith('/api?')) {
+      if (headers.cors(req, res)) return;
       if (req.method === 'GET' || req.method === 'HEAD') {
         if (!routes.query.serveDirectly(req, res)) routes.query(req, res);
       } else if (!routes.command.serveDirectly(req, res)) routes.command(req, res);
       return;
     }
+    if (routes.identity && url.startsWith('/realms/')) (REALM_PROBE.test(url) ? headers.realmProbe : headers.realm)(req, res);
     app(req, res);
   };
 }
 
-/** A built single-page app: its files, and index.html for every other GET that wants a page. */
-function spa(dir: string, name: string): RequestHandler {
+/**
+ * A built single-page app: its files, and index.html for every other GET that wants a page, with a
+ * fresh CSP nonce in the place the build left for it (never cached: the nonce is this answer's).
+ */
+function spa(dir: string, name: string, headers: SecurityHeaders): RequestHandler {
   const index = path.join(dir, 'index.html');
-  const files = express.static(dir, { index: false, maxAge: '1h', immutable: false });
+  // no directory redirects: send's own redirect answer replaces the gateway's CSP with a weaker one
+  const files = express.static(dir, {
+    index: false,
+    redirect: false,
+    maxAge: '1h',
+    immutable: false,
+    setHeaders: (res, file) => {
+      if (path.basename(file) === SILENT_CHECK_SSO_PAGE) headers.checkSsoPage(res.req, res);
+    },
+  });
   const router = express.Router();
-  router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }));
+  router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false, redirect: false }));
   router.use(files);
-  router.get('/{*splat}', (req, res) => {
-    if (!existsSync(index)) {
+  router.get('/{*splat}', async (req, res) => {
+    let html: string;
+    try {
+      html = await readFile(index, 'utf8');
+    } catch {
       res.status(503).type('text').send(`${name} is not built: run "npm run build:web" (npm start does it for you).`);
       return;
     }
-    res.set('Cache-Control', 'no-cache').sendFile(index);
+    const nonce = headers.appDocument(req, res);
+    res.set('Cache-Control', 'no-store').type('html').send(html.replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
   });
   return router;
 }

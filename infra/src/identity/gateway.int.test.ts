@@ -1,6 +1,6 @@
 import { createTokenVerifier } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestForum, type TestForum } from '../testing/index.ts';
+import { realmLoginPage, startTestForum, type TestForum } from '../testing/index.ts';
 
 /** The realm inside the whole forum: config wiring (ADMIN_EMAILS, GOOGLE_*) and the gateway's /admin/realms/forum mount. */
 let forum: TestForum;
@@ -38,22 +38,7 @@ describe('the realm in the forum', () => {
   });
 
   it('shows Continue with Google as a link when GOOGLE_CLIENT_ID/SECRET are set', async () => {
-    const auth = new URL(`${forum.issuer}/protocol/openid-connect/auth`);
-    auth.search = new URLSearchParams({
-      client_id: 'forum-web',
-      redirect_uri: `${forum.url}/`,
-      response_type: 'code',
-      scope: 'openid',
-      state: 's',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      code_challenge_method: 'S256',
-    }).toString();
-    const start = await fetch(auth, { redirect: 'manual' });
-    const cookie = start.headers
-      .getSetCookie()
-      .map((line) => line.split(';')[0])
-      .join('; ');
-    const page = await fetch(new URL(start.headers.get('location')!, forum.url), { headers: { cookie } });
+    const page = await realmLoginPage(forum);
     expect(await page.text()).toMatch(/<a class="social" id="social-google" href="\/realms\/forum\/broker\/google\/login\?interaction=[\w-]+">/);
   });
 });

@@ -40,7 +40,7 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
     ...pick(process.env, ['FORUM_WEB_DIR', 'ADMIN_WEB_DIR']),
     ...env,
   });
-  const forum = await startForum({ ...config, PUBLIC_URL: undefined }, createLogger('test-forum', config.LOG_LEVEL));
+  const forum = await startForum(config, createLogger('test-forum', config.LOG_LEVEL));
   const base = `http://127.0.0.1:${forum.port}`;
   const tokens = new Map<string, string>();
 

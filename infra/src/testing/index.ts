@@ -1,3 +1,5 @@
 export * from './database.ts';
 export * from './forum.ts';
 export * from './wait.ts';
+export * from './security-headers.ts';
+export * from './realm.ts';

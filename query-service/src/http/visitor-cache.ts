@@ -64,7 +64,9 @@ export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEnt
     const etag = `W/"${at}"`;
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'no-cache');
-    res.setHeader('Vary', 'Authorization');
+    // beside what the answer varies on already (the gateway's CORS: Origin), not in its place
+    const vary = res.getHeader('Vary');
+    res.setHeader('Vary', vary ? `${String(vary)}, Authorization` : 'Authorization');
     if (matches(req.headers['if-none-match'], etag)) {
       res.writeHead(304).end();
       return true;
