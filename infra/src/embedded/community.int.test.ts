@@ -20,6 +20,7 @@ import {
 } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
+import { json } from '../testing/json.ts';
 
 let forum: TestForum;
 let admin: string;
@@ -37,12 +38,6 @@ type User = Awaited<ReturnType<TestForum['newUser']>>;
 const eventCount = () => forum.eventCount();
 const streamTypes = async (id: string) => (await forum.store.readStream(id)).events.map((e) => e.type);
 const at = (position: string | undefined): Record<string, string> => (position ? { [HEADER_MIN_POSITION]: position } : {});
-async function json<T>(response: Response | Promise<Response>, status = 200): Promise<T> {
-  const r = await response;
-  const body = (await r.json()) as T;
-  expect(r.status, JSON.stringify(body)).toBe(status);
-  return body;
-}
 const errorOf = async (response: Response | Promise<Response>, status: number) => (await json<ErrorBody>(response, status)).error;
 
 /** A user who has made one request, so that later "appends nothing" counts are not disturbed by their registration. */
