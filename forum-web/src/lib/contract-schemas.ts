@@ -7,7 +7,7 @@ import { PostListItem, TopVotedUser } from '@forum/contracts';
 
 export { AnnouncementList, CommandAccepted, CommentsPage, Me, Notifications, PostCount, PostDetail, PostsPage, TagNames, UserProfile, VoteAccepted } from '@forum/contracts';
 
-/** GET /api/my-posts/:email: every post of the user (not paged). */
+/** GET /api/my-posts/:email: the user's newest posts (up to UNPAGED_LIST_MAX; all counted in X-Total-Count). */
 export const MyPosts = PostListItem.array();
 /** GET /api/posts/search?tag= without a page: every post with the tag (up to UNPAGED_LIST_MAX). */
 export const PostList = PostListItem.array();

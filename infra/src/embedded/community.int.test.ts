@@ -387,6 +387,7 @@ describe('moderation', () => {
         { _id: plain.id, kind: 'warning', reason: DEFAULT_WARNING_REASON, createdAt: expect.any(String), read: false },
       ],
       unread: 2,
+      totalCount: 2,
     });
 
     const one = await json<{ position: string }>(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { ids: [plain.id] } }));
@@ -427,7 +428,7 @@ describe('moderation', () => {
     const user = await registeredUser('Tess');
     await errorOf(forum.api('/api/me/notifications'), 401);
     await errorOf(forum.api('/api/me/notifications/read', { method: 'POST' }), 401);
-    expect(await json(forum.api('/api/me/notifications', { token: user.token }))).toEqual({ notifications: [], unread: 0 });
+    expect(await json(forum.api('/api/me/notifications', { token: user.token }))).toEqual({ notifications: [], unread: 0, totalCount: 0 });
     const events = await eventCount();
     await errorOf(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { upTo: new Date().toISOString(), ids: [NO_POST] } }), 400);
     await errorOf(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { ids: ['nope'] } }), 400);

@@ -133,14 +133,14 @@ export function communityRoutes(community: CommunityStore, searches: RequestHand
       sendRange(res, 'reported-comments', rows.map((row) => ({ id: row.report_id, ...reportedComment(row) })), range.start, total);
       return;
     }
-    const { rows } = await community.reports(UNPAGED_LIST_MAX, 0);
-    res.json(rows.map(reportedComment));
+    const { rows, total } = await community.reports(UNPAGED_LIST_MAX, 0);
+    res.set(totalCountHeaders(total)).json(rows.map(reportedComment));
   });
 
   router.get('/me/notifications', async (_req, res) => {
     const viewer = signedIn(res);
-    const { rows, unread } = await community.notificationsOf(viewer.id);
-    const body: Notifications = { notifications: rows.map(notification), unread };
+    const { rows, total, unread } = await community.notificationsOf(viewer.id);
+    const body: Notifications = { notifications: rows.map(notification), unread, totalCount: total };
     res.json(body);
   });
 

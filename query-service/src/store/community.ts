@@ -107,14 +107,19 @@ export function createCommunityStore(db: Knex) {
       return { rows: rows.rows, total };
     },
 
-    /** A user's notifications, newest first, with the number unread. */
-    async notificationsOf(userId: string): Promise<{ rows: NotificationRow[]; unread: number }> {
-      const { rows } = await db.raw<{ rows: (NotificationRow & { unread: string })[] }>(
-        `SELECT id, kind, reason, comment_id, created_at, read, count(*) FILTER (WHERE NOT read) OVER () AS unread
-         FROM read.notifications WHERE user_id = ? ORDER BY created_at DESC, id DESC`,
-        [userId],
-      );
-      return { rows: rows.map(({ unread: _, ...row }) => row), unread: Number(rows[0]?.unread ?? 0) };
+    /** A user's newest UNPAGED_LIST_MAX notifications, how many they have, and how many of them are unread. */
+    async notificationsOf(userId: string): Promise<{ rows: NotificationRow[]; total: number; unread: number }> {
+      const [rows, counts] = await Promise.all([
+        db.raw<{ rows: NotificationRow[] }>(
+          `SELECT id, kind, reason, comment_id, created_at, read FROM read.notifications WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+          [userId, UNPAGED_LIST_MAX],
+        ),
+        db.raw<{ rows: { total: number; unread: number }[] }>(
+          `SELECT count(*)::integer AS total, (count(*) FILTER (WHERE NOT read))::integer AS unread FROM read.notifications WHERE user_id = ?`,
+          [userId],
+        ),
+      ]);
+      return { rows: rows.rows, total: counts.rows[0]?.total ?? 0, unread: counts.rows[0]?.unread ?? 0 };
     },
 
     /** The leaderboard: up-votes received on live posts, from the per-author counter rows. */
