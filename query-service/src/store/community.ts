@@ -107,19 +107,14 @@ export function createCommunityStore(db: Knex) {
       return { rows: rows.rows, total };
     },
 
-    /** A user's newest UNPAGED_LIST_MAX notifications, how many they have, and how many of them are unread. */
+    /** A user's newest UNPAGED_LIST_MAX notifications, how many they have, and how many of them are unread (counted before the limit). */
     async notificationsOf(userId: string): Promise<{ rows: NotificationRow[]; total: number; unread: number }> {
-      const [rows, counts] = await Promise.all([
-        db.raw<{ rows: NotificationRow[] }>(
-          `SELECT id, kind, reason, comment_id, created_at, read FROM read.notifications WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
-          [userId, UNPAGED_LIST_MAX],
-        ),
-        db.raw<{ rows: { total: number; unread: number }[] }>(
-          `SELECT count(*)::integer AS total, (count(*) FILTER (WHERE NOT read))::integer AS unread FROM read.notifications WHERE user_id = ?`,
-          [userId],
-        ),
-      ]);
-      return { rows: rows.rows, total: counts.rows[0]?.total ?? 0, unread: counts.rows[0]?.unread ?? 0 };
+      const { rows } = await db.raw<{ rows: (NotificationRow & { total: number; unread: number })[] }>(
+        `SELECT id, kind, reason, comment_id, created_at, read, count(*) OVER ()::integer AS total, (count(*) FILTER (WHERE NOT read) OVER ())::integer AS unread
+         FROM read.notifications WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+        [userId, UNPAGED_LIST_MAX],
+      );
+      return { rows: rows.map(({ total: _, unread: __, ...row }) => row), total: rows[0]?.total ?? 0, unread: rows[0]?.unread ?? 0 };
     },
 
     /** The leaderboard: up-votes received on live posts, from the per-author counter rows. */
