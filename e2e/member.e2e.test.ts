@@ -1,7 +1,8 @@
 import type { NewUser, TestForum } from '@forum/infra/testing';
-import type { Page } from 'playwright-core';
+import { COMMENT_PAGE_SIZE } from '@forum/contracts';
+import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, journeySteps, PHONE, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
 
 /**
  * Signed-in users' journeys through forum-web, in Debian's Chromium, against the whole product
@@ -259,6 +260,53 @@ describe.skipIf(chromiumMissing)('signed-in members of the forum, in Chromium', 
     await row.getByRole('button', { name: 'Report' }).click();
     await toast('You have already reported this comment. It was not reported again.').waitFor();
     expect(await row.getByRole('button', { name: 'Reported' }).isDisabled()).toBe(true);
+  });
+
+  it('reads a long discussion a page at a time, on the post and on the comments page, with the keyboard', { timeout: 120_000 }, async () => {
+    const people = await Promise.all(['Ana', 'Ben', 'Cleo', 'Dev', 'Eli'].map((name) => forum.newUser(`${name} Talker`)));
+    const postId = await apiPost(people[0]!, 'A long discussion');
+    const count = COMMENT_PAGE_SIZE + 5;
+    let position = '';
+    for (let i = 1; i <= count; i++) {
+      const added = await forum.api('/api/comments', { method: 'POST', token: people[i % people.length]!.token, json: { postId, text: `Reply number ${i}` } });
+      expect(added.status).toBe(201);
+      position = ((await added.json()) as { position: string }).position;
+    }
+    await readModelsReach(position);
+    const replies = (list: Locator) => list.getByText(/^Reply number \d+$/).allTextContents();
+
+    // a visitor on the post: the newest page first
+    await page.goto(`${forum.url}/post/${postId}`);
+    const comments = page.getByRole('region', { name: 'Comments' });
+    const list = comments.getByRole('list', { name: 'Comments' });
+    await list.getByText(`Reply number ${count}`, { exact: true }).waitFor();
+    expect(await replies(list)).toEqual(Array.from({ length: COMMENT_PAGE_SIZE }, (_, i) => `Reply number ${count - i}`));
+    const status = comments.getByRole('status');
+    expect(await status.textContent()).toBe(`Showing ${COMMENT_PAGE_SIZE} of ${count} comments`);
+    await expectAccessible('post with more comments to show');
+    await snapshot(page, 'post-show-more-comments');
+
+    // Show more comments, by keyboard: the older ones below, and the focus on the status once all are there
+    await tabTo(comments.getByRole('button', { name: 'Show more comments' }), 80);
+    await page.keyboard.press('Enter');
+    await list.getByText('Reply number 1', { exact: true }).waitFor();
+    expect(await replies(list)).toEqual(Array.from({ length: count }, (_, i) => `Reply number ${count - i}`));
+    expect(await status.textContent()).toBe(`Showing all ${count} comments`);
+    expect(await status.evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
+    expect(await comments.getByRole('button', { name: 'Show more comments' }).count()).toBe(0);
+    await expectAccessible('post with all its comments');
+
+    // the comments page, signed in: a page of rows, then the rest
+    await signInAt(people[1]!, `/post/${postId}/comments`);
+    const table = page.getByRole('table', { name: 'Comments' });
+    await table.getByText(`Reply number ${count}`, { exact: true }).waitFor();
+    expect(await table.getByRole('row').count()).toBe(1 + COMMENT_PAGE_SIZE);
+    await page.getByRole('button', { name: 'Show more comments' }).click();
+    await table.getByText('Reply number 1', { exact: true }).waitFor();
+    expect(await table.getByRole('row').count()).toBe(1 + count);
+    await expectAccessible('comments page with all comments');
+    await page.setViewportSize(PHONE);
+    await snapshot(page, 'post-comments-all-phone');
   });
 
   it('deletes an own post from My Posts after confirming', { timeout: 90_000 }, async () => {

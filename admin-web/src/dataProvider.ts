@@ -68,8 +68,8 @@ export interface ForumDataProvider extends DataProvider {
   warnUser(authorEmail: string, warning?: WarnUserRequest): Promise<Accepted>;
   createAnnouncement(announcement: CreateAnnouncementRequest): Promise<Accepted>;
   rebuildProjection(name: string): Promise<Accepted>;
-  /** GET /api/admin/history/:kind/:id: the events of a user's or a post's stream, oldest first (404 when it has none). */
-  getHistory(kind: HistoryKind, id: string): Promise<StreamHistory>;
+  /** GET /api/admin/history/:kind/:id?after=: a page of the events of a user's or a post's stream after version `after`, oldest first (404 when it has none). */
+  getHistory(kind: HistoryKind, id: string, after?: number): Promise<StreamHistory>;
 }
 
 /**
@@ -110,7 +110,8 @@ export function createDataProvider(token: TokenSource, written: WrittenPosition 
     warnUser: (authorEmail, warning = {}) => send(`admin/warn-user/${encodeURIComponent(authorEmail)}`, 'POST', warning),
     createAnnouncement: (announcement) => send('admin/announcements', 'POST', announcement),
     rebuildProjection: (name) => send(`admin/projections/${encodeURIComponent(name)}/rebuild`, 'POST'),
-    getHistory: async (kind, id) => (await http(`/api/admin/history/${encodeURIComponent(kind)}/${encodeURIComponent(id)}`)).json as StreamHistory,
+    getHistory: async (kind, id, after = 0) =>
+      (await http(`/api/admin/history/${encodeURIComponent(kind)}/${encodeURIComponent(id)}${after > 0 ? `?after=${after}` : ''}`)).json as StreamHistory,
   };
 }
 

@@ -33,7 +33,11 @@ export const SEARCH_QUERY_MAX = 200;
  * costs what a rare one does.
  */
 export const SEARCH_MATCH_CAP = 1000;
-/** The spec's unpaged calls (`/posts/search?tag=` without `page`, the reported comments) answer at most this many rows. */
+/**
+ * The spec's unpaged calls (`/comments/:postId`, `/posts/search?tag=` without `page`, `/my-posts/:email`,
+ * the reported comments, the announcements) answer at most this many rows, the first in the list's
+ * order, and the whole list's count in X-Total-Count (HEADER_TOTAL_COUNT).
+ */
 export const UNPAGED_LIST_MAX = 100;
 
 /** Admin area and Contact page: limits the spec leaves open. */
@@ -80,3 +84,16 @@ export function passwordProblem(password: string): string | null {
 export function summarizeSql(description: string): string {
   return `CASE WHEN length(${description}) > ${SUMMARY_LENGTH} THEN left(${description}, ${SUMMARY_LENGTH}) || '...' ELSE ${description} END`;
 }
+
+// ── Paging: every list the API answers is bounded (issue #27, row 4) ──────────
+/** Comments of a post on one page of GET /api/posts/:id/comments unless `limit` says otherwise, and the most `limit` may ask. */
+export const COMMENT_PAGE_SIZE = 20;
+export const COMMENT_PAGE_MAX = 100;
+/** Events of a stream's history (GET /api/admin/history/:kind/:id) on one page, from `after` on. */
+export const HISTORY_PAGE_SIZE = 200;
+/**
+ * The public tag list (GET /api/tags) and the admins' (GET /api/admin/tags without a range) answer
+ * at most this many tags, by name: every tag a post may take is offered in one list, so the bound
+ * is far above what a forum's admins curate; X-Total-Count tells when it cut.
+ */
+export const TAG_LIST_MAX = 1000;

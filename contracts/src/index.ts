@@ -8,3 +8,4 @@ export * from './http/commands.ts';
 export * from './http/me.ts';
 export * from './http/admin.ts';
 export * from './http/community.ts';
+export * from './http/paging.ts';

@@ -23,9 +23,12 @@ export function historyEntry(event: RecordedEvent): HistoryEntry {
   };
 }
 
-/** The stream's history, oldest first; empty when the stream has no events (nothing by that id). */
-export async function streamHistory(reader: StreamReader, streamId: string): Promise<HistoryEntry[]> {
-  const { events } = await reader.readStream(streamId);
+/**
+ * The stream's history, oldest first; empty when the stream has no events (nothing by that id).
+ * With `page`: at most `limit` events after version `after`.
+ */
+export async function streamHistory(reader: StreamReader, streamId: string, page?: { after: number; limit: number }): Promise<HistoryEntry[]> {
+  const { events } = await reader.readStream(streamId, page && { afterVersion: page.after, maxCount: page.limit });
   return events.map(historyEntry);
 }
 

@@ -185,6 +185,22 @@ export function eventStoreContract(adapter: string, factory: EventStoreFactory) 
         expect(await store.readStream(id, { afterVersion: 3 })).toEqual({ version: 3, events: [] });
       });
 
+      it('reads at most `maxCount` events, from the start or after a version', async () => {
+        const id = stream();
+        await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event('A'), event('B'), event('C'), event('D')] }]);
+        const versions = async (options: { afterVersion?: number; maxCount: number }) => {
+          const read = await store.readStream(id, options);
+          return [read.version, read.events.map((e) => e.streamVersion)];
+        };
+        expect(await versions({ maxCount: 2 })).toEqual([2, [1, 2]]);
+        expect(await versions({ afterVersion: 2, maxCount: 1 })).toEqual([3, [3]]);
+        expect(await versions({ afterVersion: 3, maxCount: 10 })).toEqual([4, [4]]);
+        expect(await versions({ afterVersion: 4, maxCount: 10 })).toEqual([4, []]);
+        expect(await versions({ afterVersion: 2 ** 31 - 2, maxCount: 10 })).toEqual([2 ** 31 - 2, []]);
+        const [capped, whole] = await Promise.all([store.readStream(id, { maxCount: 1 }), store.readStream(id)]);
+        expect([capped.events.length, whole.events.length]).toEqual([1, 4]);
+      });
+
       it('gives reads asked for at once each its own stream and version (the same stream twice, an unknown one)', async () => {
         const [a, b] = [stream(), stream()];
         await store.append([{ streamId: a, expectedVersion: 'no_stream', events: [event('A1'), event('A2'), event('A3')] }]);

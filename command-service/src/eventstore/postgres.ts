@@ -109,12 +109,12 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
    * arriving together load theirs together; one round trip instead of one per stream. Never a
    * cache: each read sees the log as the statement finds it.
    */
-  const streamReads = new DataLoader<{ streamId: string; after: number }, RecordedEvent[]>(
+  const streamReads = new DataLoader<{ streamId: string; after: number; upTo: number }, RecordedEvent[]>(
     async (wanted) => {
       const { rows } = await pool.query<EventRow & { ord: string }>({
         name: 'forum_read_streams',
         text: READ_STREAMS,
-        values: [wanted.map((w) => w.streamId), wanted.map((w) => w.after)],
+        values: [wanted.map((w) => w.streamId), wanted.map((w) => w.after), wanted.map((w) => w.upTo)],
       });
       const events: RecordedEvent[][] = wanted.map(() => []);
       for (const row of rows) events[Number(row.ord) - 1]!.push(toRecordedEvent(row));
@@ -229,9 +229,11 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       return rows[0]?.answer ?? null;
     },
 
-    async readStream(streamId: string, options: { afterVersion?: number } = {}): Promise<StreamRead> {
+    async readStream(streamId: string, options: { afterVersion?: number; maxCount?: number } = {}): Promise<StreamRead> {
       const after = options.afterVersion ?? 0;
-      const events = await streamReads.load({ streamId, after });
+      // versions count a stream's events from 1 without gaps: the next `maxCount` are those up to after + maxCount
+      const upTo = options.maxCount === undefined ? MAX_VERSION : Math.min(MAX_VERSION, after + options.maxCount);
+      const events = await streamReads.load({ streamId, after, upTo });
       return { version: events.at(-1)?.streamVersion ?? after, events };
     },
 
@@ -541,9 +543,11 @@ const SELECT_EVENTS = `SELECT ${eventColumns('')}
 
 /** The events after a version of each of several streams ($1: their ids, $2: the versions), each read's by its `ord` (from 1), in stream order. */
 const READ_STREAMS = `SELECT w.ord, ${eventColumns('e.')}
-  FROM unnest($1::text[], $2::integer[]) WITH ORDINALITY AS w(stream_id, after, ord)
-  JOIN eventstore.events e ON e.stream_id = w.stream_id AND e.stream_version > w.after
+  FROM unnest($1::text[], $2::integer[], $3::integer[]) WITH ORDINALITY AS w(stream_id, after, up_to, ord)
+  JOIN eventstore.events e ON e.stream_id = w.stream_id AND e.stream_version > w.after AND e.stream_version <= w.up_to
   ORDER BY w.ord, e.stream_version`;
+/** The highest stream version a read asks up to (stream_version is an integer column). */
+const MAX_VERSION = 2 ** 31 - 1;
 
 /** The events after a position in log order, below the oldest transaction still running; at most `limit`. */
 const eventsAfter = (tx: string, pos: string, limit: string) => `${SELECT_EVENTS}

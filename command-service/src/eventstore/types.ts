@@ -79,10 +79,10 @@ export interface EventStore {
   idempotentAnswer<Answer>(key: string): Promise<Answer | null>;
   /**
    * A stream's events in order; with `afterVersion`, only those after it (a reader that has
-   * folded the first `afterVersion` already). `version` is the last event's, or `afterVersion`
-   * when none follows it.
+   * folded the first `afterVersion` already); with `maxCount`, at most that many (a page of a
+   * long stream). `version` is the last event's read, or `afterVersion` when none follows it.
    */
-  readStream(streamId: string, options?: { afterVersion?: number }): Promise<StreamRead>;
+  readStream(streamId: string, options?: { afterVersion?: number; maxCount?: number }): Promise<StreamRead>;
   /**
    * Events after `after` in log order, never skipping one that commits late:
    * only events of transactions that have finished are returned.

@@ -85,7 +85,7 @@ export const Announcement = z.object({
   date: z.string(),
 });
 export type Announcement = z.infer<typeof Announcement>;
-/** GET /api/announcements without a range: every announcement, newest first. */
+/** GET /api/announcements without a range: the newest UNPAGED_LIST_MAX announcements, newest first (all of them counted in X-Total-Count). */
 export const AnnouncementList = z.array(Announcement);
 
 // ─── contact ────────────────────────────────────────────────────────────────
@@ -269,10 +269,16 @@ export const HistoryEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
+/** GET /api/admin/history/:kind/:id?after=<version>: the page of the stream's events after that version (0: from its first). */
+export const HistoryQuery = z.object({
+  after: z.coerce.number('After must be a version').int('After must be a whole number').min(0, 'After starts at 0').max(2 ** 31 - 1, 'After must be a version').default(0),
+});
+
 /**
- * GET /api/admin/history/:kind/:id: the stream's events, oldest first (404 when it has none), and
- * the name and email of each user among their actors that the forum knows (by id; the system's
- * and operators' actors are not users).
+ * GET /api/admin/history/:kind/:id: the stream's events, oldest first, HISTORY_PAGE_SIZE at most
+ * after `after` (404 when it has none at all), and the name and email of each user among their
+ * actors that the forum knows (by id; the system's and operators' actors are not users).
+ * `nextAfter`: the `after` of the next page, null on the last.
  */
 export const StreamHistory = z.object({
   kind: z.enum(HISTORY_KINDS),
@@ -280,5 +286,6 @@ export const StreamHistory = z.object({
   streamId: z.string(),
   events: z.array(HistoryEntry),
   actors: z.record(z.string(), z.object({ name: z.string(), email: z.string() })),
+  nextAfter: z.number().int().nullable(),
 });
 export type StreamHistory = z.infer<typeof StreamHistory>;

@@ -97,8 +97,11 @@ export const NotificationItem = z.object({
 });
 export type NotificationItem = z.infer<typeof NotificationItem>;
 
-/** GET /api/me/notifications, newest first. */
-export const Notifications = z.object({ notifications: z.array(NotificationItem), unread: z.number().int() });
+/**
+ * GET /api/me/notifications: the newest UNPAGED_LIST_MAX, newest first; `unread` counts the unread
+ * among all of them, `totalCount` all of them (more than `notifications` holds when it is cut).
+ */
+export const Notifications = z.object({ notifications: z.array(NotificationItem), unread: z.number().int(), totalCount: z.number().int() });
 export type Notifications = z.infer<typeof Notifications>;
 
 /**

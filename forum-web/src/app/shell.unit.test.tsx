@@ -22,7 +22,7 @@ describe('the shell', () => {
         return { body: { id: ALICE.id, position: '30.1' } };
       },
       'GET /api/announcements': () => ({ body: [] }),
-      'GET /api/me/notifications': () => ({ body: { notifications: [], unread: 0 } }),
+      'GET /api/me/notifications': () => ({ body: { notifications: [], unread: 0, totalCount: 0 } }),
     });
     const { store } = renderAt(<Shell />);
     const avatar = () => screen.getByRole('button', { name: ALICE.name }).querySelector('img')?.getAttribute('src');

@@ -90,7 +90,8 @@ export function describeRequest(input: RequestInfo | URL, init?: RequestInit): {
   return { method: request.method, path: new URL(request.url).pathname.replace(/^\/api/, '') };
 }
 
-export type Reply = { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>;
+type Answer = { status?: number; body?: unknown; headers?: Record<string, string> };
+export type Reply = Answer | Promise<Answer>;
 /** Answers by "METHOD /api/path"; an unknown call answers 404 so a test sees it. */
 export type Routes = Record<string, (request: Request) => Reply>;
 
@@ -103,7 +104,7 @@ export function stubApi(routes: Routes) {
     calls.push(key);
     const handler = routes[key];
     const reply = handler ? await handler(request) : { status: 404, body: { error: { code: 'NOT_FOUND', message: `No stub for ${key}` } } };
-    return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { 'Content-Type': 'application/json' } });
+    return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { 'Content-Type': 'application/json', ...('headers' in reply ? reply.headers : {}) } });
   });
   vi.stubGlobal('fetch', fetch);
   return { calls };

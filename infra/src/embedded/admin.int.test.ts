@@ -452,6 +452,7 @@ describe('the history of a user or a post (GET /api/admin/history/:kind/:id)', (
       ],
       // who the actors are, from the users read model
       actors: { [author.id]: { name: 'Chronicled', email: author.email }, [admin.id]: { name: 'Forum Admin', email: 'admin@forum.local' } },
+      nextAfter: null,
     });
     const positions = history.events.map((e) => BigInt(e.position.split('.')[1]!));
     expect(positions[1]! > positions[0]!).toBe(true);

@@ -20,6 +20,7 @@ import {
 } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
+import { json } from '../testing/json.ts';
 
 let forum: TestForum;
 let admin: string;
@@ -37,12 +38,6 @@ type User = Awaited<ReturnType<TestForum['newUser']>>;
 const eventCount = () => forum.eventCount();
 const streamTypes = async (id: string) => (await forum.store.readStream(id)).events.map((e) => e.type);
 const at = (position: string | undefined): Record<string, string> => (position ? { [HEADER_MIN_POSITION]: position } : {});
-async function json<T>(response: Response | Promise<Response>, status = 200): Promise<T> {
-  const r = await response;
-  const body = (await r.json()) as T;
-  expect(r.status, JSON.stringify(body)).toBe(status);
-  return body;
-}
 const errorOf = async (response: Response | Promise<Response>, status: number) => (await json<ErrorBody>(response, status)).error;
 
 /** A user who has made one request, so that later "appends nothing" counts are not disturbed by their registration. */
@@ -392,6 +387,7 @@ describe('moderation', () => {
         { _id: plain.id, kind: 'warning', reason: DEFAULT_WARNING_REASON, createdAt: expect.any(String), read: false },
       ],
       unread: 2,
+      totalCount: 2,
     });
 
     const one = await json<{ position: string }>(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { ids: [plain.id] } }));
@@ -432,7 +428,7 @@ describe('moderation', () => {
     const user = await registeredUser('Tess');
     await errorOf(forum.api('/api/me/notifications'), 401);
     await errorOf(forum.api('/api/me/notifications/read', { method: 'POST' }), 401);
-    expect(await json(forum.api('/api/me/notifications', { token: user.token }))).toEqual({ notifications: [], unread: 0 });
+    expect(await json(forum.api('/api/me/notifications', { token: user.token }))).toEqual({ notifications: [], unread: 0, totalCount: 0 });
     const events = await eventCount();
     await errorOf(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { upTo: new Date().toISOString(), ids: [NO_POST] } }), 400);
     await errorOf(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { ids: ['nope'] } }), 400);

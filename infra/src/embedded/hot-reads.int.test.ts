@@ -99,9 +99,12 @@ describe("visitors' hottest reads", () => {
     '/api/posts/search?tag=T1&page=1',
     `/api/posts/${postId}`,
     `/api/comments/${postId}`,
+    `/api/posts/${postId}/comments`,
+    `/api/posts/${postId}/comments?order=newest&limit=1`,
     '/api/users/top-voted',
     `/api/posts/${missing}`,
     `/api/comments/${missing}`,
+    `/api/posts/${missing}/comments`,
   ];
 
   it('answer without Express what the app answers, byte for byte, errors too', async () => {

@@ -6,7 +6,10 @@ import {
   ContactMessagesQuery,
   EmailParams,
   HistoryParams,
+  HistoryQuery,
+  HISTORY_PAGE_SIZE,
   postStream,
+  TAG_LIST_MAX,
   userStream,
   type AdminCheck,
   type AdminStats,
@@ -27,7 +30,7 @@ import { Router } from 'express';
 import type { AdminStore, AdminUserRow, AnnouncementRow, AuditRow, ContactMessageRow } from '../store/admin.ts';
 import type { UsersStore } from '../store/users.ts';
 import { adminOf, adminOnly, ownerOrAdmin } from './access.ts';
-import { rangeQuery, sendRange } from './range.ts';
+import { rangeQuery, sendRange, totalCountHeaders } from './range.ts';
 
 const adminUser = (row: AdminUserRow): AdminUser => ({
   _id: row.id,
@@ -97,15 +100,16 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Stream
     res.json(body);
   });
 
+  /** The spec's admin tag list: its first TAG_LIST_MAX tags by name, all of them counted in X-Total-Count; or react-admin's range. */
   router.get('/admin/tags', adminOnly, async (req, res) => {
-    const tags: AdminTag[] = (await admin.tags()).map((row) => ({ _id: row.id, name: row.name }));
     const range = rangeQuery(req);
+    const { rows, total } = await admin.tags(range?.start ?? 0, range ? range.end - range.start + 1 : TAG_LIST_MAX);
+    const tags: AdminTag[] = rows.map((row) => ({ _id: row.id, name: row.name }));
     if (range) {
-      const page = tags.slice(range.start, range.end + 1);
-      sendRange(res, 'tags', page.map((tag) => ({ id: tag._id, ...tag })), range.start, tags.length);
+      sendRange(res, 'tags', tags.map((tag) => ({ id: tag._id, ...tag })), range.start, total);
       return;
     }
-    res.json(tags);
+    res.set(totalCountHeaders(total)).json(tags);
   });
 
   router.get('/admin/users', adminOnly, async (req, res) => {
@@ -168,24 +172,29 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Stream
 
   /**
    * The history of a user or a post: its stream of the event log, oldest first, as `forumctl
-   * history` shows it, with the names of the users among its actors (the users read model).
-   * 404 when the stream has no events; 400 for a kind or an id that cannot be one.
+   * history` shows it, a page of HISTORY_PAGE_SIZE events after `after`, with the names of the
+   * users among its actors (the users read model). 404 when the stream has no events; 400 for a
+   * kind, an id or an `after` that cannot be one. A page after the stream's end is empty.
    */
   router.get('/admin/history/:kind/:id', adminOnly, async (req, res) => {
     const { kind, id } = parseInput(HistoryParams, req.params);
+    const { after } = parseInput(HistoryQuery, req.query);
     const streamId = kind === 'post' ? postStream(id) : userStream(id);
-    const history = await streamHistory(events, streamId);
-    if (history.length === 0) throw new NotFoundError(kind === 'post' ? 'No such post' : 'No such user');
+    // one event more than the page: whether another page follows
+    const read = await streamHistory(events, streamId, { after, limit: HISTORY_PAGE_SIZE + 1 });
+    const missing = () => new NotFoundError(kind === 'post' ? 'No such post' : 'No such user');
+    if (read.length === 0 && (after === 0 || (await streamHistory(events, streamId, { after: 0, limit: 1 })).length === 0)) throw missing();
+    const history = read.slice(0, HISTORY_PAGE_SIZE);
     const people = await admin.people([...new Set(history.map((entry) => entry.actor))]);
     const actors = Object.fromEntries(people.map((person) => [person.id, { name: person.name, email: person.email }]));
-    const body: StreamHistory = { kind, id, streamId, events: history, actors };
+    const body: StreamHistory = { kind, id, streamId, events: history, actors, nextAfter: read.length > HISTORY_PAGE_SIZE ? history.at(-1)!.version : null };
     res.json(body);
   });
 
   return router;
 }
 
-/** GET /api/announcements: public, newest first (the bell counts them). */
+/** GET /api/announcements: public, newest first (the bell counts them): the newest UNPAGED_LIST_MAX, all of them counted in X-Total-Count; or react-admin's range. */
 export function announcementRoutes(admin: AdminStore): Router {
   const router = Router();
   router.get('/announcements', async (req, res) => {
@@ -195,8 +204,9 @@ export function announcementRoutes(admin: AdminStore): Router {
       sendRange(res, 'announcements', rows.map((row) => ({ id: row.id, ...announcement(row) })), range.start, total);
       return;
     }
-    const body: Announcement[] = (await admin.announcements()).rows.map(announcement);
-    res.json(body);
+    const { rows, total } = await admin.announcements();
+    const body: Announcement[] = rows.map(announcement);
+    res.set(totalCountHeaders(total)).json(body);
   });
   return router;
 }

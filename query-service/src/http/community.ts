@@ -1,6 +1,10 @@
 import {
   EmailParams,
+  pageCursor,
+  PostCommentsQuery,
   PostIdOfCommentsParams,
+  PostIdParams,
+  type CommentsPage,
   SearchPostsQuery,
   type CommentItem,
   type NotificationItem,
@@ -19,7 +23,7 @@ import type { CommentRow, CommunityStore, NotificationRow, ReportRow } from '../
 import type { UserRow } from '../store/users.ts';
 import { listItem } from './posts.ts';
 import { adminOf, maySeeEmail, signedIn } from './access.ts';
-import { rangeQuery, sendRange } from './range.ts';
+import { rangeQuery, sendRange, totalCountHeaders } from './range.ts';
 
 
 
@@ -60,15 +64,25 @@ const notification = (row: NotificationRow): NotificationItem => ({
  */
 export async function taggedPosts(community: CommunityStore, tag: string, page: number | undefined): Promise<{ body: PostListItem[] | PostsPage; headers: Record<string, string> }> {
   const { rows, total } = await community.byTag(tag, page ?? null);
-  if (page === undefined) return { body: rows.map(listItem), headers: { 'X-Total-Count': String(total), 'Access-Control-Expose-Headers': 'X-Total-Count' } };
+  if (page === undefined) return { body: rows.map(listItem), headers: totalCountHeaders(total) };
   return { body: { posts: rows.map(listItem), totalCount: total }, headers: {} };
 }
 
-/** A post's comments, oldest first, as `viewer` may see them (emails for their authors and admins). */
-export async function commentsOfPost(community: CommunityStore, postId: string, viewer: UserRow | undefined): Promise<CommentItem[]> {
-  const rows = await community.commentsOf(postId);
-  if (!rows) throw new NotFoundError('No such post');
-  return rows.map((row) => comment(row, viewer));
+/**
+ * The spec's GET /api/comments/:postId: a post's first UNPAGED_LIST_MAX comments, oldest first, as
+ * `viewer` may see them (emails for their authors and admins), and all of them counted in X-Total-Count.
+ */
+export async function commentsOfPost(community: CommunityStore, postId: string, viewer: UserRow | undefined): Promise<{ body: CommentItem[]; headers: Record<string, string> }> {
+  const page = await community.commentsOf(postId, { order: 'oldest', after: null, limit: UNPAGED_LIST_MAX });
+  if (!page) throw new NotFoundError('No such post');
+  return { body: page.rows.map((row) => comment(row, viewer)), headers: totalCountHeaders(page.total) };
+}
+
+/** GET /api/posts/:id/comments: a keyset page of a post's comments (see PostCommentsQuery), as `viewer` may see them. */
+export async function postCommentsPage(community: CommunityStore, postId: string, query: PostCommentsQuery, viewer: UserRow | undefined): Promise<CommentsPage> {
+  const page = await community.commentsOf(postId, query);
+  if (!page) throw new NotFoundError('No such post');
+  return { comments: page.rows.map((row) => comment(row, viewer)), nextCursor: page.next && pageCursor(query.order, page.next), totalCount: page.total };
 }
 
 /** The leaderboard: the users with the most up-votes on their live posts. */
@@ -102,7 +116,13 @@ export function communityRoutes(community: CommunityStore, searches: RequestHand
 
   router.get('/comments/:postId', async (req, res) => {
     const { postId } = parseInput(PostIdOfCommentsParams, req.params);
-    res.json(await commentsOfPost(community, postId, res.locals.viewer));
+    const { body, headers } = await commentsOfPost(community, postId, res.locals.viewer);
+    res.set(headers).json(body);
+  });
+
+  router.get('/posts/:id/comments', async (req, res) => {
+    const { id } = parseInput(PostIdParams, req.params);
+    res.json(await postCommentsPage(community, id, parseInput(PostCommentsQuery, req.query), res.locals.viewer));
   });
 
   router.get('/admin/reported-comments', async (req, res) => {
@@ -113,14 +133,14 @@ export function communityRoutes(community: CommunityStore, searches: RequestHand
       sendRange(res, 'reported-comments', rows.map((row) => ({ id: row.report_id, ...reportedComment(row) })), range.start, total);
       return;
     }
-    const { rows } = await community.reports(UNPAGED_LIST_MAX, 0);
-    res.json(rows.map(reportedComment));
+    const { rows, total } = await community.reports(UNPAGED_LIST_MAX, 0);
+    res.set(totalCountHeaders(total)).json(rows.map(reportedComment));
   });
 
   router.get('/me/notifications', async (_req, res) => {
     const viewer = signedIn(res);
-    const { rows, unread } = await community.notificationsOf(viewer.id);
-    const body: Notifications = { notifications: rows.map(notification), unread };
+    const { rows, total, unread } = await community.notificationsOf(viewer.id);
+    const body: Notifications = { notifications: rows.map(notification), unread, totalCount: total };
     res.json(body);
   });
 

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import { HEADER_MIN_POSITION, ListPostsQuery, PostIdOfCommentsParams, PostIdParams, SearchPostsQuery } from '@forum/contracts';
+import { HEADER_MIN_POSITION, ListPostsQuery, PostCommentsQuery, PostIdOfCommentsParams, PostIdParams, SearchPostsQuery } from '@forum/contracts';
 import { cancelledIfClientLeaves, errorAnswer, trackAnswer, type Logger } from '@forum/platform';
 import { z } from 'zod';
 import type { CommunityStore } from '../store/community.ts';
 import type { PostsStore } from '../store/posts.ts';
-import { commentsOfPost, leaderboard, taggedPosts } from './community.ts';
+import { commentsOfPost, leaderboard, postCommentsPage, taggedPosts } from './community.ts';
 import { homePage, postById } from './posts.ts';
 import type { VisitorCache } from './visitor-cache.ts';
 
@@ -53,7 +53,13 @@ export function createHotReads(stores: { posts: PostsStore; community: Community
       answer: async ({ tag, page }) => taggedPosts(community, tag!, page),
     }),
     hotRead({ path: /^\/posts\/(?<id>[^/]+)$/, query: [], input: PostIdParams, answer: async ({ id }) => ({ body: await postById(posts, id, undefined) }) }),
-    hotRead({ path: /^\/comments\/(?<postId>[^/]+)$/, query: [], input: PostIdOfCommentsParams, answer: async ({ postId }) => ({ body: await commentsOfPost(community, postId, undefined) }) }),
+    hotRead({
+      path: /^\/posts\/(?<id>[^/]+)\/comments$/,
+      query: ['order', 'after', 'limit'],
+      input: PostIdParams.and(PostCommentsQuery),
+      answer: async ({ id, ...page }) => ({ body: await postCommentsPage(community, id, page, undefined) }),
+    }),
+    hotRead({ path: /^\/comments\/(?<postId>[^/]+)$/, query: [], input: PostIdOfCommentsParams, answer: async ({ postId }) => commentsOfPost(community, postId, undefined) }),
     hotRead({ path: /^\/users\/top-voted$/, query: [], input: z.object({}), answer: async () => ({ body: await leaderboard(community) }) }),
   ];
   const minPosition = HEADER_MIN_POSITION.toLowerCase();

@@ -4,7 +4,7 @@ import { Router } from 'express';
 import type { PostRow, PostsStore } from '../store/posts.ts';
 import type { UserRow, UsersStore } from '../store/users.ts';
 import { maySeeEmail, ownerOrAdmin } from './access.ts';
-import { rangeQuery, sendRange } from './range.ts';
+import { rangeQuery, sendRange, totalCountHeaders } from './range.ts';
 
 type ListRow = Omit<PostRow, 'description' | 'author_id' | 'author_email'>;
 
@@ -48,10 +48,12 @@ export async function postById(posts: PostsStore, id: string, viewer: UserRow | 
 export function postRoutes(posts: PostsStore, users: UsersStore): Router {
   const router = Router();
 
+  /** The spec's My Posts: the user's newest UNPAGED_LIST_MAX posts; all of them counted in X-Total-Count. */
   router.get('/my-posts/:email', async (req, res) => {
     const { email } = parseInput(EmailParams, req.params);
     const owner = await ownerOrAdmin(users, res, email, 'You can only see your own posts');
-    res.json((await posts.byAuthor(owner.id)).map(listItem));
+    const { rows, total } = await posts.byAuthor(owner.id);
+    res.set(totalCountHeaders(total)).json(rows.map(listItem));
   });
 
   router.get('/user-post-count/:email', async (req, res) => {

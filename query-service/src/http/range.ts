@@ -1,3 +1,4 @@
+import { HEADER_TOTAL_COUNT } from '@forum/contracts';
 import { ValidationError } from '@forum/platform';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
@@ -49,4 +50,9 @@ export function sendRange(res: Response, resource: string, items: unknown[], sta
   res.set('Content-Range', `${resource} ${items.length > 0 ? `${start}-${end}` : '*'}/${total}`);
   res.set('Access-Control-Expose-Headers', 'Content-Range');
   res.json(items);
+}
+
+/** The headers of a bounded bare-array answer (the spec's unpaged calls): the whole list's count, readable by a script of another origin. */
+export function totalCountHeaders(total: number): Record<string, string> {
+  return { [HEADER_TOTAL_COUNT]: String(total), 'Access-Control-Expose-Headers': HEADER_TOTAL_COUNT };
 }

@@ -7,7 +7,7 @@ import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 const KEPT_HEADERS = ['content-type', 'x-total-count', 'content-range', 'access-control-expose-headers'];
 
 /** The public reads (paths under /api): what a visitor may read. The rest need a token, and answer 401 without one. */
-const PUBLIC_READ = /^\/(posts(\/[^/]+)?|comments\/[^/]+|users\/top-voted|user-profile\/[^/]+|tags|announcements)$/;
+const PUBLIC_READ = /^\/(posts(\/[^/]+(\/comments)?)?|comments\/[^/]+|users\/top-voted|user-profile\/[^/]+|tags|announcements)$/;
 
 interface Cached {
   readonly body: string;

@@ -103,9 +103,13 @@ export function createAdminStore(db: Knex) {
       return { totalPosts: Number(row.posts ?? 0), totalComments, totalUsers: Number(row.users ?? 0) };
     },
 
-    async tags(): Promise<AdminTagRow[]> {
-      const { rows } = await db.raw<{ rows: AdminTagRow[] }>('SELECT id, name FROM read.tags ORDER BY lower(name), id');
-      return rows;
+    /** `limit` tags from `offset`, by name, and how many there are (an admin-curated list: counted, not kept in a counter). */
+    async tags(offset: number, limit: number): Promise<{ rows: AdminTagRow[]; total: number }> {
+      const [rows, total] = await Promise.all([
+        db.raw<{ rows: AdminTagRow[] }>('SELECT id, name FROM read.tags ORDER BY lower(name), id LIMIT ? OFFSET ?', [limit, offset]),
+        counter(db, 'SELECT count(*) AS value FROM read.tags'),
+      ]);
+      return { rows: rows.rows, total };
     },
 
     async userById(id: string): Promise<AdminUserRow | null> {

@@ -1,7 +1,8 @@
-import { LEADERBOARD_SIZE, PAGE_SIZE, RECENT_POSTS, SEARCH_MATCH_CAP, UNPAGED_LIST_MAX, type ReportFeedback } from '@forum/contracts';
+import { LEADERBOARD_SIZE, PAGE_SIZE, RECENT_POSTS, SEARCH_MATCH_CAP, UNPAGED_LIST_MAX, type KeysetPosition, type ListOrder, type ReportFeedback } from '@forum/contracts';
 import { prepared, type Knex } from '@forum/platform';
 import { LIST_COLUMNS, pageOf, type PostRow } from './posts.ts';
 import type { UserRow } from './users.ts';
+import { AT_MICROS, MICROS_OF } from './keyset.ts';
 
 export type ListRow = Omit<PostRow, 'description' | 'author_id' | 'author_email'>;
 
@@ -58,18 +59,37 @@ const counter = async (db: Knex, sql: string) => {
 /** Comments, reports, notifications, the leaderboard, profiles and the searches. */
 export function createCommunityStore(db: Knex) {
   return {
-    /** A post's comments, oldest first; null when there is no such post. One statement: the post's row, its comments joined in. */
-    async commentsOf(postId: string): Promise<CommentRow[] | null> {
-      const { rows }: { rows: (CommentRow | { id: null })[] } = await prepared(
+    /**
+     * A page of a post's comments in `order` after `after` (a keyset position; null: from the
+     * start), at most `limit`, and the post's comment count (its counter on the post's row); null
+     * when there is no such post. One statement: the post's row, the page joined in through the
+     * comments' index by post and time (comments_of_post), so any page costs what the first does.
+     * `next` is where the page after this one starts (null when this one is the last).
+     */
+    async commentsOf(postId: string, page: { order: ListOrder; after: KeysetPosition | null; limit: number }): Promise<{ rows: CommentRow[]; total: number; next: KeysetPosition | null } | null> {
+      const direction = page.order === 'oldest' ? 'ASC' : 'DESC';
+      const { rows }: { rows: (CommentRow & { total: number; micros: string | null })[] } = await prepared(
         db,
-        `SELECT c.id, c.post_id, c.text, c.author_id, c.author_name, c.author_email, c.author_photo, c.created_at
-         FROM read.posts p LEFT JOIN read.comments c ON c.post_id = p.id
+        `SELECT p.comment_count AS total, c.*
+         FROM read.posts p
+         LEFT JOIN LATERAL (
+           SELECT c.id, c.post_id, c.text, c.author_id, c.author_name, c.author_email, c.author_photo, c.created_at, ${MICROS_OF('c.created_at')} AS micros
+           FROM read.comments c
+           WHERE c.post_id = p.id ${page.after ? `AND (c.created_at, c.id) ${direction === 'ASC' ? '>' : '<'} (${AT_MICROS}, ?::uuid)` : ''}
+           ORDER BY c.created_at ${direction}, c.id ${direction} LIMIT ?
+         ) c ON true
          WHERE p.id = ?
-         ORDER BY c.created_at, c.id`,
-        [postId],
+         ORDER BY c.created_at ${direction}, c.id ${direction}`,
+        [...(page.after ? [page.after.micros, page.after.id] : []), page.limit + 1, postId],
       );
       if (rows.length === 0) return null;
-      return rows.filter((row): row is CommentRow => row.id !== null);
+      const found = rows.filter((row) => row.id !== null);
+      const last = found.length > page.limit ? found[page.limit - 1]! : null;
+      return {
+        rows: found.slice(0, page.limit).map(({ total: _, micros: __, ...row }) => row),
+        total: Number(rows[0]!.total),
+        next: last && { micros: last.micros!, id: last.id },
+      };
     },
 
     /** Open reports, one row per report, newest first (or oldest with `direction` ASC), and their total (a counter row). */
@@ -87,14 +107,14 @@ export function createCommunityStore(db: Knex) {
       return { rows: rows.rows, total };
     },
 
-    /** A user's notifications, newest first, with the number unread. */
-    async notificationsOf(userId: string): Promise<{ rows: NotificationRow[]; unread: number }> {
-      const { rows } = await db.raw<{ rows: (NotificationRow & { unread: string })[] }>(
-        `SELECT id, kind, reason, comment_id, created_at, read, count(*) FILTER (WHERE NOT read) OVER () AS unread
-         FROM read.notifications WHERE user_id = ? ORDER BY created_at DESC, id DESC`,
-        [userId],
+    /** A user's newest UNPAGED_LIST_MAX notifications, how many they have, and how many of them are unread (counted before the limit). */
+    async notificationsOf(userId: string): Promise<{ rows: NotificationRow[]; total: number; unread: number }> {
+      const { rows } = await db.raw<{ rows: (NotificationRow & { total: number; unread: number })[] }>(
+        `SELECT id, kind, reason, comment_id, created_at, read, count(*) OVER ()::integer AS total, (count(*) FILTER (WHERE NOT read) OVER ())::integer AS unread
+         FROM read.notifications WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+        [userId, UNPAGED_LIST_MAX],
       );
-      return { rows: rows.map(({ unread: _, ...row }) => row), unread: Number(rows[0]?.unread ?? 0) };
+      return { rows: rows.map(({ total: _, unread: __, ...row }) => row), total: rows[0]?.total ?? 0, unread: rows[0]?.unread ?? 0 };
     },
 
     /** The leaderboard: up-votes received on live posts, from the per-author counter rows. */

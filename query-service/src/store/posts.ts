@@ -1,4 +1,4 @@
-import { PAGE_SIZE, type PostSort, type Vote } from '@forum/contracts';
+import { PAGE_SIZE, TAG_LIST_MAX, UNPAGED_LIST_MAX, type PostSort, type Vote } from '@forum/contracts';
 import { prepared, type Knex } from '@forum/platform';
 import { pageThroughBlocks, type PostList } from '@forum/projections';
 
@@ -88,13 +88,19 @@ export function createPostsStore(db: Knex) {
       return Number(rows[0]?.value ?? 0);
     },
 
-    /** A user's posts, newest first (My Posts). */
-    async byAuthor(authorId: string): Promise<PostRow[]> {
-      const { rows } = await db.raw<{ rows: PostRow[] }>(
-        `SELECT ${LIST_COLUMNS} FROM read.posts WHERE author_id = ? ORDER BY created_at DESC, id DESC`,
-        [authorId],
+    /**
+     * My Posts: a user's newest UNPAGED_LIST_MAX posts (an author's index), and how many they have
+     * (the counter the posts projection keeps), in one statement.
+     */
+    async byAuthor(authorId: string): Promise<{ rows: PostRow[]; total: number }> {
+      const { rows }: { rows: (PostRow & { total: number | null })[] } = await prepared(
+        db,
+        `SELECT (SELECT posts FROM read.author_stats WHERE user_id = ?) AS total, p.*
+         FROM (SELECT 1) one
+         LEFT JOIN LATERAL (SELECT ${LIST_COLUMNS} FROM read.posts WHERE author_id = ? ORDER BY created_at DESC, id DESC LIMIT ?) p ON true`,
+        [authorId, authorId, UNPAGED_LIST_MAX],
       );
-      return rows;
+      return { rows: rows.filter((row) => row.id !== null).map(({ total: _, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
     },
 
     /** Live posts of an author, from the counter the posts projection keeps (no count per request). */
@@ -123,9 +129,13 @@ export type PostsStore = ReturnType<typeof createPostsStore>;
 
 export function createTagsStore(db: Knex) {
   return {
-    async names(): Promise<string[]> {
-      const { rows } = await db.raw<{ rows: { name: string }[] }>('SELECT name FROM read.tags ORDER BY lower(name)');
-      return rows.map((r) => r.name);
+    /** The public tag list: the first TAG_LIST_MAX names by name, and how many there are. */
+    async names(): Promise<{ names: string[]; total: number }> {
+      const { rows } = await db.raw<{ rows: { name: string; total: number }[] }>(
+        `SELECT name, count(*) OVER ()::integer AS total FROM read.tags ORDER BY lower(name) LIMIT ?`,
+        [TAG_LIST_MAX],
+      );
+      return { names: rows.map((r) => r.name), total: rows[0]?.total ?? 0 };
     },
   };
 }

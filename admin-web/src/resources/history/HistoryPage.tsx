@@ -1,7 +1,7 @@
 import { HISTORY_KINDS, type HistoryEntry, type HistoryKind, type StreamHistory } from '@forum/contracts';
 import OpenInNew from '@mui/icons-material/OpenInNew';
 import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Link as MuiLink, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Fragment, useId, useState } from 'react';
 import { HttpError, Link, Title, useDataProvider } from 'react-admin';
 import { useParams } from 'react-router-dom';
@@ -15,15 +15,28 @@ const isKind = (kind: string | undefined): kind is HistoryKind => (HISTORY_KINDS
 /** A refusal (4xx) is the answer; only a failure of the server or the network is worth a second try. */
 const retryServerErrors = (failures: number, error: Error) => !(error instanceof HttpError && error.status < 500) && failures < 2;
 
-/** GET /api/admin/history/:kind/:id through the data provider's getHistory. */
+/**
+ * GET /api/admin/history/:kind/:id through the data provider's getHistory, a page at a time: the
+ * pages read so far as one history (their events in order, their actors together).
+ */
 function useHistory(kind: HistoryKind | null, id: string) {
   const dataProvider = useDataProvider<ForumDataProvider>();
-  return useQuery<StreamHistory, Error>({
+  const query = useInfiniteQuery({
     queryKey: ['admin', 'getHistory', kind, id],
-    queryFn: () => dataProvider.getHistory(kind!, id),
+    queryFn: ({ pageParam }) => dataProvider.getHistory(kind!, id, pageParam),
+    initialPageParam: 0,
+    getNextPageParam: (last: StreamHistory) => last.nextAfter ?? undefined,
     enabled: kind !== null && id !== '',
     retry: retryServerErrors,
   });
+  const pages = query.data?.pages;
+  const data: StreamHistory | undefined = pages?.[0] && {
+    ...pages[0],
+    events: pages.flatMap((page) => page.events),
+    actors: Object.assign({}, ...pages.map((page) => page.actors)),
+    nextAfter: pages.at(-1)!.nextAfter,
+  };
+  return { ...query, data };
 }
 
 /** A long id at a glance: its first characters (the whole id on hover and in the opened data). */
@@ -176,13 +189,13 @@ function Failure({ kind, id, error, retry }: { kind: string; id: string; error: 
 /**
  * The history of a user or a post (/admin/history/:kind/:id): the events of its stream, oldest
  * first, as `forumctl history` shows them (number, time, type, actor, position, correlation id),
- * each event's data a click away.
+ * each event's data a click away; a long stream a page at a time ('Show more events').
  */
 export function HistoryPage() {
   const params = useParams<{ kind: string; id: string }>();
   const kind = isKind(params.kind) ? params.kind : null;
   const id = params.id ?? '';
-  const { data, error, isPending, refetch } = useHistory(kind, id);
+  const { data, error, isPending, refetch, hasNextPage, fetchNextPage, isFetchingNextPage } = useHistory(kind, id);
   const subject = kind && data ? subjectOf(kind, id, data.events) : kind ? `${kind} ${id}` : 'an unknown kind';
   const heading = `History of ${subject}`;
   // the forum's names of the actors, else those the stream's own events give
@@ -200,7 +213,7 @@ export function HistoryPage() {
           {data && (
             <Stack direction="row" spacing={2} useFlexGap sx={{ mt: 0.5, alignItems: 'center', flexWrap: 'wrap' }}>
               <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                Stream <code>{data.streamId}</code>: {data.events.length} {data.events.length === 1 ? 'event' : 'events'}, oldest first
+                Stream <code>{data.streamId}</code>: {hasNextPage ? `its first ${data.events.length} events` : `${data.events.length} ${data.events.length === 1 ? 'event' : 'events'}`}, oldest first
               </Typography>
               {kind === 'post' && (
                 <MuiLink href={`/post/${encodeURIComponent(id)}`} variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
@@ -256,6 +269,13 @@ export function HistoryPage() {
               </TableBody>
             </Table>
           </TableContainer>
+        )}
+        {kind && data && hasNextPage && (
+          <CardContent sx={{ display: 'flex', justifyContent: 'center' }}>
+            <Button variant="outlined" aria-disabled={isFetchingNextPage} onClick={() => isFetchingNextPage || void fetchNextPage()}>
+              {isFetchingNextPage ? 'Loading more events...' : 'Show more events'}
+            </Button>
+          </CardContent>
         )}
       </Card>
     </Box>

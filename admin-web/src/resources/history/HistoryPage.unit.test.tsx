@@ -45,6 +45,7 @@ const POST_HISTORY: StreamHistory = {
   ],
   // the forum's names of the actors it knows (Ann's comes from the post's own event)
   actors: { 'u-ada': { name: 'Ada Admin', email: 'admin@forum.local' } },
+  nextAfter: null,
 };
 
 /** GET /api/admin/history/:kind/:id answered with `history`, or with `status` and its error. */
@@ -129,6 +130,7 @@ describe('the history of a post or a user', () => {
           { position: '12.9', version: 3, at: '2026-11-22T08:00:00.000Z', type: 'AdminRoleGranted', actor: 'operator:root', correlationId: 'c-3', data: { userId: 'u-ann', reason: 'operator' } },
         ],
         actors: { 'u-ann': { name: 'Ann Author', email: 'ann@forum.test' } },
+        nextAfter: null,
       },
     });
     renderHistory('/admin/history/user/u-ann');
@@ -137,6 +139,28 @@ describe('the history of a post or a user', () => {
     expect(screen.getByText('operator:root')).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'operator:root' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'View Post' })).toBeNull();
+  });
+
+  it("shows a long stream a page at a time: 'Show more events' asks for the events after the last one shown", async () => {
+    const [first, second, third] = POST_HISTORY.events;
+    const calls: string[] = [];
+    stubServer(async ({ url }) => {
+      calls.push(`${url.pathname}${url.search}`);
+      const after = Number(url.searchParams.get('after') ?? 0);
+      return respond(after === 0 ? { ...POST_HISTORY, events: [first!, second!], nextAfter: 2 } : { ...POST_HISTORY, events: [third!], actors: {}, nextAfter: null });
+    });
+    renderHistory(`/admin/history/post/${POST_ID}`);
+    const table = await screen.findByRole('table', { name: 'Events of the post “Deploying on Fridays”' });
+    expect(within(table).getAllByRole('row')).toHaveLength(1 + 2);
+    screen.getByText(/its first 2 events, oldest first/);
+    await userEvent.click(screen.getByRole('button', { name: 'Show more events' }));
+    await within(table).findByText('PostRestored');
+    expect(within(table).getAllByRole('row')).toHaveLength(1 + 3);
+    expect(calls).toEqual([`/api/admin/history/post/${POST_ID}`, `/api/admin/history/post/${POST_ID}?after=2`]);
+    expect(screen.queryByRole('button', { name: 'Show more events' })).toBeNull();
+    screen.getByText(/3 events, oldest first/);
+    // the first page's actors still name their events
+    expect(within(table).getAllByRole('link', { name: 'Ada Admin' }).length).toBeGreaterThan(0);
   });
 
   it("says when there is no such post (404), and what is wrong with a bad id (400's field messages)", async () => {

@@ -16,7 +16,7 @@ import { serverError } from '../../../lib/http-error';
 import { useDeletePostMutation } from '../api/delete-post';
 import { useGetMyPostsQuery } from '../api/get-my-posts';
 
-/** The API answers every post at once; the table pages them itself. */
+/** The API answers the newest posts at once (up to UNPAGED_LIST_MAX); the table pages them itself. */
 export const MY_POSTS_PAGE_SIZE = 10;
 
 const postPath = (id: string) => `/post/${encodeURIComponent(id)}`;
@@ -25,7 +25,8 @@ const postPath = (id: string) => `/post/${encodeURIComponent(id)}`;
 export function MyPosts() {
   const { user } = useAuthState();
   const email = user?.email ?? '';
-  const { data: posts, isLoading, error } = useGetMyPostsQuery(email, { skip: !email });
+  const { data, isLoading, error } = useGetMyPostsQuery(email, { skip: !email });
+  const posts = data?.posts;
   useEffect(() => {
     if (error) console.error('Loading my posts failed', error);
   }, [error]);
@@ -98,6 +99,11 @@ export function MyPosts() {
               rowsPerPage={MY_POSTS_PAGE_SIZE}
               rowsPerPageOptions={[]}
             />
+          )}
+          {data && data.total > data.posts.length && (
+            <Typography variant="body2" color="text.secondary" sx={{ p: 2 }}>
+              Showing your newest {data.posts.length} of {data.total} posts.
+            </Typography>
           )}
         </Paper>
       )}

@@ -41,6 +41,20 @@ describe('My Posts', () => {
     expect(within(row).getByRole('link', { name: 'Comments of Zero-downtime deploys' }).getAttribute('href')).toBe(`/post/${ID}#comments`);
   });
 
+  it('says when the list is the newest of more posts than the API answers at once', async () => {
+    stubApi({ 'GET /api/my-posts/bob%40forum.local': () => ({ body: [post], headers: { 'X-Total-Count': '150' } }) });
+    renderPage();
+    await screen.findByRole('table', { name: 'My posts' });
+    expect(screen.getByText('Showing your newest 1 of 150 posts.')).toBeTruthy();
+  });
+
+  it('says nothing more when it has them all', async () => {
+    stubApi({ 'GET /api/my-posts/bob%40forum.local': () => ({ body: [post], headers: { 'X-Total-Count': '1' } }) });
+    renderPage();
+    await screen.findByRole('table', { name: 'My posts' });
+    expect(screen.queryByText(/Showing your newest/)).toBeNull();
+  });
+
   it('shows an Add New Post link when there are no posts', async () => {
     stubApi({ 'GET /api/my-posts/bob%40forum.local': () => ({ body: [] }) });
     renderPage();

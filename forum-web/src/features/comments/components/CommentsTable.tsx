@@ -3,12 +3,13 @@ import { Button, Paper, Table, TableBody, TableCell, TableContainer, TableHead, 
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useToast } from '../../../components/toast/ToastProvider';
-import { useGetCommentsQuery } from '../api/get-comments';
+import { useCommentPages } from '../hooks/use-comment-pages';
 import { CommentRow } from './CommentRow';
+import { ShowMoreComments } from './ShowMoreComments';
 
-/** The Post Comments screen (spec §2, /post/{postId}/comments): every comment of a post, each with its report controls. */
+/** The Post Comments screen (spec §2, /post/{postId}/comments): a post's comments, newest first a page at a time, each with its report controls. */
 export function CommentsTable({ postId }: { postId: string }) {
-  const { data: comments = [], error, isLoading } = useGetCommentsQuery(postId);
+  const { comments, pages, total, hasMore, loadMore, isLoading, isLoadingMore, error } = useCommentPages(postId);
   const navigate = useNavigate();
   const toast = useToast();
 
@@ -75,6 +76,7 @@ export function CommentsTable({ postId }: { postId: string }) {
           </Table>
         </TableContainer>
       )}
+      {comments.length > 0 && <ShowMoreComments shown={comments.length} total={total} pages={pages} hasMore={hasMore} loading={isLoadingMore} onShowMore={loadMore} />}
     </>
   );
 }

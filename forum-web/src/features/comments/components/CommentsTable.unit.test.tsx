@@ -4,6 +4,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { describeRequest, json, renderWithApp } from '../../../testing/render-with-app';
+import { commentPage } from '../testing/comment-pages';
 import { CommentsTable } from './CommentsTable';
 
 const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
@@ -13,13 +14,13 @@ const comments: CommentItem[] = [
   { _id: 'c2', postId: POST_ID, text: LONG_TEXT, authorName: 'Carol Diaz', authorPhoto: '', createdAt: '2026-11-23T19:30:00.000Z' },
 ];
 
-function fakeServer({ list = comments, reportStatus = 201 }: { list?: CommentItem[]; reportStatus?: number } = {}) {
+function fakeServer({ list = comments, reportStatus = 201, pageSize = 20 }: { list?: CommentItem[]; reportStatus?: number; pageSize?: number } = {}) {
   const reports: Array<{ path: string; body: unknown }> = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const { method, path } = describeRequest(input, init);
-      if (method === 'GET' && path === `/comments/${POST_ID}`) return json(list);
+      if (method === 'GET' && path === `/posts/${POST_ID}/comments`) return json(commentPage(list, input as Request, pageSize));
       if (method === 'POST' && path.endsWith('/report')) {
         reports.push({ path, body: await (input as Request).clone().json() });
         if (reportStatus === 409) return json({ error: { code: 'ALREADY_REPORTED', message: 'You have already reported this comment' } }, 409);
@@ -34,6 +35,9 @@ function fakeServer({ list = comments, reportStatus = 201 }: { list?: CommentIte
 
 const renderTable = () => renderWithApp(<CommentsTable postId={POST_ID} />, { path: `/post/${POST_ID}/comments`, route: '/post/:postId/comments' });
 const rowOf = async (name: string) => (await screen.findByRole('cell', { name: new RegExp(name) })).closest('tr')!;
+
+/** The live status under the list that says how many comments are shown (the router's 'Current page' is a status too). */
+const shownStatus = () => screen.getAllByRole('status').find((status) => status.textContent?.startsWith('Showing'));
 
 afterEach(() => {
   cleanup();
@@ -104,6 +108,20 @@ describe('the comments table', () => {
     await userEvent.click(within(bob).getByRole('button', { name: 'Report' }));
     await screen.findByText('Failed to submit report');
     expect(within(bob).getByRole('button', { name: 'Report' })).toHaveProperty('disabled', false);
+  });
+
+  it("shows a page of comments and 'Show more comments' adds the next rows, saying how many are shown", async () => {
+    const many = Array.from({ length: 3 }, (_, i) => ({ ...comments[0]!, _id: `m${i}`, authorName: `Reader ${i}` }));
+    fakeServer({ list: many, pageSize: 2 });
+    renderTable();
+    await rowOf('Reader 1');
+    expect(screen.queryByRole('cell', { name: /Reader 2/ })).toBeNull();
+    expect(shownStatus()?.textContent).toBe('Showing 2 of 3 comments');
+    await userEvent.click(screen.getByRole('button', { name: 'Show more comments' }));
+    await rowOf('Reader 2');
+    expect(screen.getAllByRole('row')).toHaveLength(1 + 3);
+    expect(screen.queryByRole('button', { name: 'Show more comments' })).toBeNull();
+    expect(shownStatus()?.textContent).toBe('Showing all 3 comments');
   });
 
   it("says 'Loading comments...' first, then 'No comments yet. Be the first to comment!' for a post without comments", async () => {

@@ -4,21 +4,23 @@ import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { AuthorAvatar } from '../../../components/AuthorAvatar';
 import { useAuthState } from '../../../lib/auth';
-import { useGetCommentsQuery } from '../api/get-comments';
 import { formatDateTime } from '../../../lib/format';
+import { useCommentPages } from '../hooks/use-comment-pages';
 import { CommentForm } from './CommentForm';
+import { ShowMoreComments } from './ShowMoreComments';
 
 export const commentsPagePath = (postId: string) => `/post/${encodeURIComponent(postId)}/comments`;
 
 /**
- * The comments under a post (spec §2 Post detail): the list, the form for signed-in readers,
- * 'Login to comment' for visitors, and the link to the comments page. The section's id is
- * 'comments', so /post/{id}#comments (My Posts' Comments action) lands here.
+ * The comments under a post (spec §2 Post detail): the list, newest first a page at a time with
+ * 'Show more comments', the form for signed-in readers, 'Login to comment' for visitors, and the
+ * link to the comments page. The section's id is 'comments', so /post/{id}#comments (My Posts'
+ * Comments action) lands here.
  */
 export function PostComments({ postId }: { postId: string }) {
   const { status } = useAuthState();
   const location = useLocation();
-  const { data: comments = [], error, isLoading } = useGetCommentsQuery(postId);
+  const { comments, pages, total, hasMore, loadMore, isLoading, isLoadingMore, error } = useCommentPages(postId);
   const sectionRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
@@ -107,6 +109,7 @@ export function PostComments({ postId }: { postId: string }) {
           ))}
         </List>
       )}
+      {comments.length > 0 && <ShowMoreComments shown={comments.length} total={total} pages={pages} hasMore={hasMore} loading={isLoadingMore} onShowMore={loadMore} />}
     </Paper>
   );
 }

@@ -4,24 +4,25 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { describeRequest, json, renderWithApp } from '../../../testing/render-with-app';
+import { commentPage } from '../testing/comment-pages';
 import { PostComments } from './PostComments';
 
 const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
 const first: CommentItem = { _id: 'c1', postId: POST_ID, text: 'First!', authorName: 'Bob Chen', authorPhoto: '', createdAt: '2026-11-23T18:00:00.000Z' };
 
-function fakeServer({ addStatus = 201 }: { addStatus?: number } = {}) {
-  const list = [first];
+/** Comments newest first, `pageSize` a page. */
+function fakeServer({ addStatus = 201, list = [first], pageSize = 20 }: { addStatus?: number; list?: CommentItem[]; pageSize?: number } = {}) {
   const added: unknown[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const { method, path } = describeRequest(input, init);
-      if (method === 'GET' && path === `/comments/${POST_ID}`) return json(list);
+      if (method === 'GET' && path === `/posts/${POST_ID}/comments`) return json(commentPage(list, input as Request, pageSize));
       if (method === 'POST' && path === '/comments') {
         const body = (await (input as Request).clone().json()) as { text: string };
         added.push(body);
         if (addStatus !== 201) return json({ error: { code: 'INTERNAL', message: 'boom' } }, addStatus);
-        list.push({ ...first, _id: 'c2', text: body.text, authorName: 'Alice' });
+        list.unshift({ ...first, _id: 'c2', text: body.text, authorName: 'Alice' });
         return json({ id: 'c2', position: '902.1' }, 201);
       }
       return json({ error: { code: 'NOT_FOUND', message: 'no' } }, 404);
@@ -31,6 +32,9 @@ function fakeServer({ addStatus = 201 }: { addStatus?: number } = {}) {
 }
 
 const renderComments = (signedIn = true) => renderWithApp(<PostComments postId={POST_ID} />, { signedIn, path: `/post/${POST_ID}`, route: '/post/:id' });
+
+/** The live status under the list that says how many comments are shown (the router's 'Current page' is a status too). */
+const shownStatus = () => screen.getAllByRole('status').find((status) => status.textContent?.startsWith('Showing'));
 
 afterEach(() => {
   cleanup();
@@ -52,6 +56,40 @@ describe('the comments under a post', () => {
     await within(list).findByText('Thanks, this helped');
     expect(added).toEqual([{ postId: POST_ID, text: 'Thanks, this helped' }]);
     expect((input as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it("shows the newest comments first, and 'Show more comments' adds the next page below them, saying how many are shown", async () => {
+    const list = Array.from({ length: 5 }, (_, i) => ({ ...first, _id: `c${5 - i}`, text: `Comment ${5 - i}` }));
+    fakeServer({ list, pageSize: 2 });
+    renderComments(false);
+    const comments = await screen.findByRole('list', { name: 'Comments' });
+    const texts = () => within(comments).getAllByRole('listitem').map((item) => within(item).getByText(/^Comment \d$/).textContent);
+    expect(texts()).toEqual(['Comment 5', 'Comment 4']);
+    expect(shownStatus()?.textContent).toBe('Showing 2 of 5 comments');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Show more comments' }));
+    await waitFor(() => expect(texts()).toEqual(['Comment 5', 'Comment 4', 'Comment 3', 'Comment 2']));
+    expect(shownStatus()?.textContent).toBe('Showing 4 of 5 comments');
+
+    // from the keyboard; when the last page has come the button goes and the focus moves to the status
+    screen.getByRole('button', { name: 'Show more comments' }).focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(texts()).toEqual(['Comment 5', 'Comment 4', 'Comment 3', 'Comment 2', 'Comment 1']));
+    expect(screen.queryByRole('button', { name: 'Show more comments' })).toBeNull();
+    expect(shownStatus()?.textContent).toBe('Showing all 5 comments');
+    expect(document.activeElement).toBe(shownStatus());
+  });
+
+  it('puts a new comment first, keeping the pages already shown', async () => {
+    const list = Array.from({ length: 3 }, (_, i) => ({ ...first, _id: `c${3 - i}`, text: `Comment ${3 - i}` }));
+    fakeServer({ list, pageSize: 2 });
+    renderComments();
+    const comments = await screen.findByRole('list', { name: 'Comments' });
+    await userEvent.click(screen.getByRole('button', { name: 'Show more comments' }));
+    await within(comments).findByText('Comment 1');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Write a comment' }), 'Newest');
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }));
+    await waitFor(() => expect(within(comments).getAllByRole('listitem').map((item) => item.querySelector('p')?.textContent)).toEqual(['Newest', 'Comment 3', 'Comment 2', 'Comment 1']));
   });
 
   it('ignores a comment that is empty after trimming', async () => {

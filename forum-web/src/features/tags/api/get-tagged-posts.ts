@@ -1,7 +1,7 @@
 import type { PostListItem } from '@forum/contracts';
-import type { FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import { api } from '../../../lib/api';
 import { contract } from '../../../lib/contract';
+import { totalCountOf } from '../../../lib/total-count';
 
 export interface TaggedPosts {
   posts: PostListItem[];
@@ -15,10 +15,7 @@ export const getTaggedPostsApi = api.injectEndpoints({
     getTaggedPosts: build.query<TaggedPosts, string>({
       query: (tag) => ({ url: 'posts/search', params: { tag } }),
       rawResponseSchema: contract('PostList'),
-      transformResponse: (posts: PostListItem[], meta) => {
-        const total = Number((meta as FetchBaseQueryMeta | undefined)?.response?.headers.get('X-Total-Count'));
-        return { posts, total: Number.isFinite(total) && total >= posts.length ? total : posts.length };
-      },
+      transformResponse: (posts: PostListItem[], meta) => ({ posts, total: totalCountOf(meta, posts.length) }),
       providesTags: (result) => [{ type: 'Post', id: 'LIST' }, ...(result?.posts.map((post) => ({ type: 'Post' as const, id: post._id })) ?? [])],
     }),
   }),

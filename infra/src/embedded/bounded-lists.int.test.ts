@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { NewEvent, StreamAppend } from '@forum/command-service/eventstore';
+import {
+  ADMIN_PAGE_SIZE,
+  announcementStream,
+  COMMENT_PAGE_MAX,
+  COMMENT_PAGE_SIZE,
+  commentReportStream,
+  commentStream,
+  compareLogPositions,
+  contactMessageStream,
+  HEADER_MIN_POSITION,
+  HEADER_TOTAL_COUNT,
+  HISTORY_PAGE_SIZE,
+  LEADERBOARD_SIZE,
+  notificationsStream,
+  PAGE_SIZE,
+  positionToken,
+  postStream,
+  RECENT_POSTS,
+  TAG_LIST_MAX,
+  TAGS_STREAM,
+  UNPAGED_LIST_MAX,
+  userStream,
+  voteStream,
+  type StreamHistory,
+} from '@forum/contracts';
+import { allProjections } from '@forum/projections';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
+import { json } from '../testing/json.ts';
+
+/**
+ * No GET of the API answers an unbounded list (issue #27, row 4): each list that can grow is
+ * filled past its bound (straight into the log: more than a member may send through the API in a
+ * test), and its answer holds at most the bound and says how many there are, or pages. The last
+ * test holds this table to every GET route the query service declares.
+ */
+let forum: TestForum;
+let admin: string;
+let member: NewUser;
+let postId: string;
+let commentId: string;
+let position: string;
+const OVER = 5;
+const BULK_TAG = 'Bulk';
+
+const at = (): Record<string, string> => ({ [HEADER_MIN_POSITION]: position });
+const now = (i: number) => new Date(Date.parse('2026-05-01T00:00:00Z') + i * 1000).toISOString();
+
+/** One stream's new events, as the services write them (a system actor; the projections read only the data). */
+function events(streamId: string, written: readonly { type: string; data: unknown }[], actorId = 'system:bounded-lists-test'): StreamAppend {
+  const metadata = { actorId, correlationId: randomUUID(), causationId: null, requestId: null, schemaVersion: 1 };
+  return { streamId, expectedVersion: 'any', events: written.map((event): NewEvent => ({ ...event, metadata })) };
+}
+const times = <T,>(count: number, make: (i: number) => T) => Array.from({ length: count }, (_, i) => make(i));
+
+beforeAll(async () => {
+  forum = await startTestForum();
+  admin = (await forum.demoAdmin()).token;
+  member = await forum.newUser('Prolific Member');
+  await json(forum.api('/api/me', { token: member.token }));
+  const author = { authorId: member.id, authorName: member.name, authorEmail: member.email, authorPhoto: '' };
+  const many = UNPAGED_LIST_MAX + OVER;
+  const postIds = times(many, () => randomUUID());
+  postId = postIds[0]!;
+  commentId = randomUUID();
+  // the posts first (one append writes its streams in the order of their ids): what follows is about them
+  const posts = await forum.store.append(
+    // a member's posts, all with one tag
+    postIds.map((id, i) => events(postStream(id), [{ type: 'PostCreated', data: { postId: id, title: `Bulk ${i}`, description: 'Filling a list', tags: [BULK_TAG], ...author, createdAt: now(i) } }])),
+  );
+  const appends: StreamAppend[] = [
+    // one comment on their first post, reported by many
+    events(commentStream(commentId), [{ type: 'CommentAdded', data: { commentId, postId, text: 'Reported a lot', ...author, createdAt: now(0) } }]),
+    ...times(many, (i) =>
+      events(commentReportStream(commentId, `reporter-${i}`), [
+        { type: 'CommentReported', data: { commentId, postId, reporterId: `reporter-${i}`, reporterName: `Reporter ${i}`, reporterEmail: `reporter-${i}@forum.test`, reporterPhoto: '', feedback: 'spam', reportedAt: now(i) } },
+      ]),
+    ),
+    // many comments on the first post
+    ...times(many, (i) => {
+      const id = randomUUID();
+      return events(commentStream(id), [{ type: 'CommentAdded', data: { commentId: id, postId, text: `Comment ${i}`, ...author, createdAt: now(i + 1) } }]);
+    }),
+    // warnings to the member
+    events(
+      notificationsStream(member.id),
+      times(many, (i) => ({ type: 'UserWarned', data: { warningId: randomUUID(), userId: member.id, reason: `Warning ${i}`, warnedBy: 'system:test', warnedAt: now(i) } })),
+    ),
+    // announcements
+    ...times(many, (i) => {
+      const id = randomUUID();
+      return events(announcementStream(id), [{ type: 'AnnouncementPublished', data: { announcementId: id, title: `News ${i}`, description: 'Read me', authorId: 'system:test', authorName: 'Admin', authorPhoto: '', publishedAt: now(i) } }]);
+    }),
+    // tags
+    events(TAGS_STREAM, times(TAG_LIST_MAX + OVER, (i) => ({ type: 'TagCreated', data: { tagId: randomUUID(), name: `bulk-tag-${String(i).padStart(4, '0')}`, createdAt: now(i) } }))),
+    // contact messages, users and a leaderboard longer than a page
+    ...times(ADMIN_PAGE_SIZE + OVER, (i) => {
+      const id = randomUUID();
+      return events(contactMessageStream(id), [{ type: 'ContactMessageReceived', data: { messageId: id, name: `Visitor ${i}`, email: `visitor-${i}@forum.test`, message: 'Hello', receivedAt: now(i) } }]);
+    }),
+    ...times(ADMIN_PAGE_SIZE + OVER, (i) => events(userStream(`bulk-user-${i}`), [{ type: 'UserRegistered', data: { userId: `bulk-user-${i}`, email: `bulk-${i}@forum.test`, name: `Bulk User ${i}`, photoURL: '', registeredAt: now(i) } }])),
+    ...times(LEADERBOARD_SIZE + OVER, (i) => {
+      const id = randomUUID();
+      const authorId = `liked-author-${i}`;
+      return events(postStream(id), [{ type: 'PostCreated', data: { postId: id, title: 'Liked', description: 'x', tags: [], authorId, authorName: `Liked ${i}`, authorEmail: `liked-${i}@forum.test`, authorPhoto: '', createdAt: now(i) } }]);
+    }),
+    // a long history: the member changing their name again and again
+    events(userStream(member.id), times(HISTORY_PAGE_SIZE + OVER, (i) => ({ type: 'ProfileUpdated', data: { userId: member.id, changes: { name: `Prolific ${i}` }, updatedAt: now(i) } })), member.id),
+  ];
+  const written = await forum.store.append(appends);
+  // an up vote for each liked author's post (their ids are known only now)
+  const liked = (await forum.db.raw<{ rows: { id: string }[] }>(`SELECT data->>'postId' AS id FROM eventstore.events WHERE type = 'PostCreated' AND data->>'authorId' LIKE 'liked-author-%'`)).rows;
+  const votes = await forum.store.append(liked.map(({ id }) => events(voteStream(id, 'voter'), [{ type: 'VoteCast', data: { postId: id, userId: 'voter', previous: 'none', vote: 'up', at: now(0) } }])));
+  position = positionToken([posts, written, votes].map((append) => append.lastPosition).sort(compareLogPositions).at(-1)!);
+}, 120_000);
+afterAll(() => forum?.stop());
+
+/** A list GET and what it answers: the array (or the named list of an object) and what it says of the total. */
+async function list(path: string, token?: string) {
+  const response = await forum.api(path, { headers: at(), ...(token && { token }) });
+  const body = await json<unknown>(response);
+  return { body, total: response.headers.get(HEADER_TOTAL_COUNT), range: response.headers.get('Content-Range') };
+}
+const lengthOf = (body: unknown, key?: string) => (key ? (body as Record<string, unknown[]>)[key]! : (body as unknown[])).length;
+
+/**
+ * Every GET route of the query service (its path as declared) → how its answer is bounded, checked
+ * over the filled read models. A route that answers no list says so.
+ */
+const BOUNDS: Record<string, (() => Promise<void>) | 'not a list'> = {
+  '/me': 'not a list',
+  '/posts/:id': 'not a list',
+  '/user-post-count/:email': 'not a list',
+  '/users/admin/:email': 'not a list',
+  '/admin/stats': 'not a list',
+  async '/posts'() {
+    const page = await list('/api/posts?page=2');
+    expect(lengthOf(page.body, 'posts')).toBe(PAGE_SIZE);
+    expect((page.body as { totalCount: number }).totalCount).toBeGreaterThan(UNPAGED_LIST_MAX);
+    const range = await list('/api/posts?range=[0,99]');
+    expect([lengthOf(range.body), range.range]).toEqual([100, expect.stringMatching(/^posts 0-99\/\d+$/)]);
+    expect((await forum.api('/api/posts?range=[0,100]')).status).toBe(400);
+  },
+  async '/posts/search'() {
+    const tagged = await list(`/api/posts/search?tag=${BULK_TAG}`);
+    expect([lengthOf(tagged.body), tagged.total]).toEqual([UNPAGED_LIST_MAX, String(UNPAGED_LIST_MAX + OVER)]);
+    const searched = await list('/api/posts/search?q=filling');
+    expect(lengthOf(searched.body, 'posts')).toBe(PAGE_SIZE);
+    expect(searched.body).toMatchObject({ totalCount: UNPAGED_LIST_MAX + OVER, totalCountCapped: false });
+  },
+  async '/comments/:postId'() {
+    const comments = await list(`/api/comments/${postId}`);
+    expect([lengthOf(comments.body), comments.total]).toEqual([UNPAGED_LIST_MAX, String(UNPAGED_LIST_MAX + OVER + 1)]);
+  },
+  async '/posts/:id/comments'() {
+    const page = await list(`/api/posts/${postId}/comments`);
+    expect(lengthOf(page.body, 'comments')).toBe(COMMENT_PAGE_SIZE);
+    expect(page.body).toMatchObject({ nextCursor: expect.any(String), totalCount: UNPAGED_LIST_MAX + OVER + 1 });
+    expect(lengthOf((await list(`/api/posts/${postId}/comments?limit=${COMMENT_PAGE_MAX}`)).body, 'comments')).toBe(COMMENT_PAGE_MAX);
+    expect((await forum.api(`/api/posts/${postId}/comments?limit=${COMMENT_PAGE_MAX + 1}`)).status).toBe(400);
+  },
+  async '/my-posts/:email'() {
+    const mine = await list(`/api/my-posts/${member.email}`, member.token);
+    expect([lengthOf(mine.body), mine.total]).toEqual([UNPAGED_LIST_MAX, String(UNPAGED_LIST_MAX + OVER)]);
+    expect((mine.body as { title: string }[])[0]!.title).toBe(`Bulk ${UNPAGED_LIST_MAX + OVER - 1}`);
+  },
+  async '/user-profile/:email'() {
+    const profile = await list(`/api/user-profile/${member.email}`);
+    expect(lengthOf(profile.body, 'recentPosts')).toBe(RECENT_POSTS);
+  },
+  async '/users/top-voted'() {
+    expect(lengthOf((await list('/api/users/top-voted')).body)).toBe(LEADERBOARD_SIZE);
+  },
+  async '/me/notifications'() {
+    const mine = await list('/api/me/notifications', member.token);
+    expect(lengthOf(mine.body, 'notifications')).toBe(UNPAGED_LIST_MAX);
+    expect(mine.body).toMatchObject({ totalCount: UNPAGED_LIST_MAX + OVER, unread: UNPAGED_LIST_MAX + OVER });
+    expect((mine.body as { notifications: { reason: string }[] }).notifications[0]!.reason).toBe(`Warning ${UNPAGED_LIST_MAX + OVER - 1}`);
+  },
+  async '/admin/reported-comments'() {
+    const reports = await list('/api/admin/reported-comments', admin);
+    expect([lengthOf(reports.body), reports.total]).toEqual([UNPAGED_LIST_MAX, String(UNPAGED_LIST_MAX + OVER)]);
+    const range = await list('/api/admin/reported-comments?range=[0,9]', admin);
+    expect([lengthOf(range.body), range.range]).toEqual([10, `reported-comments 0-9/${UNPAGED_LIST_MAX + OVER}`]);
+  },
+  async '/announcements'() {
+    const news = await list('/api/announcements');
+    expect([lengthOf(news.body), news.total]).toEqual([UNPAGED_LIST_MAX, String(UNPAGED_LIST_MAX + OVER)]);
+  },
+  async '/tags'() {
+    const tags = await list('/api/tags');
+    expect(lengthOf(tags.body)).toBe(TAG_LIST_MAX);
+    expect(Number(tags.total)).toBeGreaterThanOrEqual(TAG_LIST_MAX + OVER);
+  },
+  async '/admin/tags'() {
+    const tags = await list('/api/admin/tags', admin);
+    expect(lengthOf(tags.body)).toBe(TAG_LIST_MAX);
+    const total = Number(tags.total);
+    expect(total).toBeGreaterThanOrEqual(TAG_LIST_MAX + OVER);
+    const range = await list('/api/admin/tags?range=[1000,1009]', admin);
+    expect([lengthOf(range.body), range.range]).toEqual([Math.min(10, total - 1000), `tags 1000-${1000 + Math.min(10, total - 1000) - 1}/${total}`]);
+  },
+  async '/admin/users'() {
+    const users = await list('/api/admin/users?page=1', admin);
+    expect(lengthOf(users.body, 'users')).toBe(ADMIN_PAGE_SIZE);
+    expect((users.body as { totalUsers: number }).totalUsers).toBeGreaterThan(ADMIN_PAGE_SIZE + OVER);
+    expect((await forum.api('/api/admin/users?range=[0,500]', { token: admin })).status).toBe(400);
+  },
+  async '/admin/contact-messages'() {
+    const messages = await list('/api/admin/contact-messages', admin);
+    expect(lengthOf(messages.body, 'messages')).toBe(ADMIN_PAGE_SIZE);
+    expect(messages.body).toMatchObject({ totalMessages: ADMIN_PAGE_SIZE + OVER });
+  },
+  async '/admin/audit'() {
+    const audit = await list(`/api/admin/audit?type=TagCreated`, admin);
+    expect(lengthOf(audit.body, 'entries')).toBe(ADMIN_PAGE_SIZE);
+    expect((audit.body as { total: number }).total).toBeGreaterThanOrEqual(TAG_LIST_MAX + OVER);
+  },
+  async '/admin/projections'() {
+    // one live build of each projection, and a rebuild beside it at most: bounded by the code
+    expect(lengthOf((await list('/api/admin/projections', admin)).body)).toBeLessThanOrEqual(2 * allProjections.length);
+  },
+  async '/admin/history/:kind/:id'() {
+    const first = (await list(`/api/admin/history/user/${member.id}`, admin)).body as StreamHistory;
+    expect(first.events).toHaveLength(HISTORY_PAGE_SIZE);
+    expect(first.events.map((e) => e.version)).toEqual(times(HISTORY_PAGE_SIZE, (i) => i + 1));
+    expect(first.nextAfter).toBe(HISTORY_PAGE_SIZE);
+    const rest = (await list(`/api/admin/history/user/${member.id}?after=${first.nextAfter}`, admin)).body as StreamHistory;
+    expect(rest.events[0]!.version).toBe(HISTORY_PAGE_SIZE + 1);
+    expect(rest.nextAfter).toBeNull();
+    const beyond = (await list(`/api/admin/history/user/${member.id}?after=99999`, admin)).body as StreamHistory;
+    expect([beyond.events, beyond.nextAfter]).toEqual([[], null]);
+    for (const after of ['-1', 'x', '1.5', '99999999999']) expect((await forum.api(`/api/admin/history/user/${member.id}?after=${after}`, { token: admin })).status, after).toBe(400);
+    expect((await forum.api(`/api/admin/history/user/no-such-user?after=5`, { token: admin })).status).toBe(404);
+  },
+};
+
+describe('every list the API answers is bounded', () => {
+  for (const [route, check] of Object.entries(BOUNDS)) {
+    if (check === 'not a list') continue;
+    it(`GET /api${route}`, check);
+  }
+
+  it('the table above names every GET route of the query service', () => {
+    const http = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../query-service/src/http');
+    const declared = readdirSync(http)
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) => [...readFileSync(path.join(http, file), 'utf8').matchAll(/router\.get\(\s*'([^']+)'/g)].map((match) => match[1]!));
+    expect(declared.length).toBeGreaterThan(10);
+    expect([...new Set(declared)].sort()).toEqual(Object.keys(BOUNDS).sort());
+  });
+});
