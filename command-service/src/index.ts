@@ -4,5 +4,8 @@ export { identityOf } from './http/context.ts';
 export type { CommandMeta } from './domain/command.ts';
 export { CommandServiceConfig } from './config.ts';
 export { paymentSettings, paymentProviderFrom } from './payment/settings.ts';
+export { writeLimitSettings } from './limits/settings.ts';
+export { createPostgresWriteLimits, type PostgresWriteLimits } from './limits/postgres.ts';
+export type { WriteLimits } from './domain/limits.ts';
 export { readModelDirectory, type UserDirectory } from './lookup/users.ts';
 export type { PaymentProvider } from './payment/port.ts';

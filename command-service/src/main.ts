@@ -10,6 +10,7 @@ import { CommandServiceConfig } from './config.ts';
 import { createForumCommands } from './domain/forum.ts';
 import { createPostgresEventStore } from './eventstore/index.ts';
 import { createCommandApp } from './http/app.ts';
+import { createPostgresWriteLimits } from './limits/postgres.ts';
 import { readModelDirectory } from './lookup/users.ts';
 import { paymentProviderFrom } from './payment/settings.ts';
 
@@ -17,9 +18,10 @@ const config = loadConfig(CommandServiceConfig);
 const logger = createLogger('command-service', config.LOG_LEVEL);
 const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL });
 const db = createKnex(config.DATABASE_URL, { max: 5 });
+const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ connectionString: config.DATABASE_URL, limits: config.WRITE_LIMITS, logger }));
 const app = createCommandApp({
   store,
-  commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config) }),
+  commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), ...(limits && { limits }) }),
   directory: readModelDirectory(db),
   projections: createProjectionControl(db, allProjections),
   verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
@@ -35,6 +37,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     server.close(async () => {
       await store.close();
       await db.destroy();
+      await limits?.close();
       process.exit(0);
     });
   });

@@ -46,9 +46,34 @@ export const ANNOUNCEMENT_DESCRIPTION_MAX = 5_000;
 export const CONTACT_NAME_MAX = 100;
 export const CONTACT_EMAIL_MAX = 254;
 export const CONTACT_MESSAGE_MAX = 5_000;
-/** Contact messages accepted per client address in a sliding window; beyond, 429 RATE_LIMITED. */
-export const CONTACT_RATE_LIMIT = { messages: 5, windowMs: 10 * 60_000 } as const;
 export const ADMIN_SEARCH_MAX = 100;
+
+// ---- Write limits (abuse limits): the arithmetic behind each number is in docs/security/abuse-limits.md
+
+/** At most `points` writes in a window of `seconds` that opens with the first of them (a fixed window). */
+export interface WriteWindow {
+  readonly points: number;
+  readonly seconds: number;
+}
+/** A kind's two windows: a short one that stops a burst at once, a long one that caps a sustained rate. */
+export interface WriteLimit {
+  readonly burst: WriteWindow;
+  readonly sustained: WriteWindow;
+}
+export const WRITE_KINDS = ['post', 'comment', 'vote', 'report', 'profile', 'contact'] as const;
+export type WriteKind = (typeof WRITE_KINDS)[number];
+/**
+ * Accepted writes per member (contact: per client address) in each window; one more answers 429
+ * RATE_LIMITED with Retry-After. Only writes that change something count (see the docs).
+ */
+export const WRITE_LIMITS: Readonly<Record<WriteKind, WriteLimit>> = {
+  post: { burst: { points: 5, seconds: 60 }, sustained: { points: 20, seconds: 3600 } },
+  comment: { burst: { points: 12, seconds: 60 }, sustained: { points: 120, seconds: 3600 } },
+  vote: { burst: { points: 60, seconds: 60 }, sustained: { points: 600, seconds: 3600 } },
+  report: { burst: { points: 10, seconds: 60 }, sustained: { points: 60, seconds: 3600 } },
+  profile: { burst: { points: 5, seconds: 60 }, sustained: { points: 20, seconds: 3600 } },
+  contact: { burst: { points: 5, seconds: 600 }, sustained: { points: 20, seconds: 86_400 } },
+};
 
 export const POST_SORTS = ['newest', 'popularity'] as const;
 export type PostSort = (typeof POST_SORTS)[number];

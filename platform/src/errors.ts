@@ -55,6 +55,16 @@ export class BusinessRuleError extends AppError {
   }
 }
 
+/** Over a limit (429): `retryAfterSeconds` is when to try again, sent as Retry-After and in the details. */
+export class RateLimitedError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, ErrorCode.RATE_LIMITED, message, { retryAfterSeconds });
+  }
+}
+
 export class UnavailableError extends AppError {
   constructor(message: string) {
     super(503, ErrorCode.UNAVAILABLE, message);

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { ErrorBody } from '@forum/contracts';
 import { ErrorCode } from '@forum/contracts';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import { AppError } from './errors.ts';
+import { AppError, RateLimitedError } from './errors.ts';
 import { BusyError } from './bulkhead.ts';
 import { isQueryCanceled, ReadTimeoutError } from './read-db.ts';
 import type { Logger } from './logger.ts';
@@ -52,7 +52,8 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   const answer = (status: number, body: ErrorBody, headers: Record<string, string> = {}, unexpected = false) => ({ status, body, headers, unexpected });
   if (isQueryCanceled(error)) error = new ReadTimeoutError();
   if (error instanceof AppError) {
-    const retry: Record<string, string> = error instanceof ReadTimeoutError || error instanceof BusyError ? { 'Retry-After': '1' } : {};
+    const retry: Record<string, string> =
+      error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : error instanceof ReadTimeoutError || error instanceof BusyError ? { 'Retry-After': '1' } : {};
     return answer(error.status, errorBody(error.code, error.message, error.details), retry);
   }
   // body-parser's errors carry a status and a type

@@ -7,6 +7,7 @@ import type { CommandMeta } from './command.ts';
 import { createAdminCommands } from './admin/commands.ts';
 import { createCommunityCommands } from './community/commands.ts';
 import { execute, load, loadNamedNow, positionOf, type Executed, type Idempotency } from './handle.ts';
+import { unlimited, type Costs, type WriteLimits } from './limits.ts';
 import { decide as decidePost } from './post/decide.ts';
 import { evolve as evolvePost, initialPostState, postStream } from './post/post.ts';
 import { decide as decideTag } from './tag/decide.ts';
@@ -21,6 +22,8 @@ export interface ForumCommandsOptions {
   readonly payment?: PaymentProvider;
   /** A membership purchase with no outcome after this long is resumed by the next request (crash recovery). */
   readonly purchaseStaleAfterMs?: number;
+  /** The members' write limits (and the Contact page's); none: unlimited (tools, the demo data). */
+  readonly limits?: WriteLimits;
 }
 
 export class PaymentFailedError extends BusinessRuleError {
@@ -37,10 +40,12 @@ export class PaymentFailedError extends BusinessRuleError {
 export function createForumCommands(store: EventStore, options: ForumCommandsOptions) {
   const staleAfterMs = options.purchaseStaleAfterMs ?? 5 * 60_000;
   const actors = createActors(store, options.adminEmails);
+  const limits = options.limits ?? unlimited;
+  const cost: Costs = (kind, key) => () => limits.take(kind, key);
 
   return {
-    ...createCommunityCommands(store, actors),
-    ...createAdminCommands(store, actors),
+    ...createCommunityCommands(store, actors, cost),
+    ...createAdminCommands(store, actors, cost),
     /**
      * Records a subject's first authenticated request. For a known subject it
      * appends nothing and answers the position of the record as it stands, so a
@@ -65,6 +70,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
           return { appends: actors.append(who, actor, events, meta), answer: acceptedAs(who.userId) };
         },
         idempotency,
+        cost('profile', who.userId),
       );
     },
 
@@ -113,6 +119,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
           };
         },
         idempotency,
+        cost('post', who.userId),
       );
     },
 

@@ -4,6 +4,7 @@ import { WrongExpectedVersionError } from '../eventstore/index.ts';
 import { ErrorCode } from '@forum/contracts';
 import { BusinessRuleError, ConflictError } from '@forum/platform';
 import { LRUCache } from 'lru-cache';
+import type { Cost, Taken } from './limits.ts';
 
 /** The caller's Idempotency-Key (scoped to the caller and the call) and a digest of its request. */
 export interface Idempotency {
@@ -41,11 +42,17 @@ const MAX_ATTEMPTS = 5;
  * another writer got there first: load again and decide again, a bounded
  * number of times. With an idempotency key, a key already used returns its
  * first answer without deciding.
+ *
+ * `cost` (a write limit) is taken once, when a decision first has events to append: a refused
+ * input, a rule that says no, a decision that changes nothing and a replay cost nothing. With an
+ * idempotency key it is taken once the key is held (inside the append), so retries of one
+ * command sent at once count once; whatever ends without this command's own append gives it back.
  */
 export async function execute<Answer>(
   store: EventStore,
   decideOnce: (attempt: number) => Promise<Decision<Answer>>,
   idempotency?: Idempotency,
+  cost?: Cost,
 ): Promise<Executed<Answer>> {
   const replay = (stored: Stored<Answer>): Executed<Answer> => {
     if (stored.fingerprint !== idempotency!.fingerprint) throw new IdempotencyKeyReusedError();
@@ -55,23 +62,39 @@ export async function execute<Answer>(
     const earlier = await store.idempotentAnswer<Stored<Answer>>(idempotency.key);
     if (earlier !== null) return replay(earlier);
   }
-  for (let attempt = 1; ; attempt++) {
-    const decision = await decideOnce(attempt);
-    if (decision.appends.every((append) => append.events.length === 0)) return { answer: decision.answer(null), duplicate: false };
-    try {
-      if (idempotency) {
-        const outcome = await store.appendIdempotent<Stored<Answer>>(decision.appends, {
-          key: idempotency.key,
-          answer: (result) => ({ answer: decision.answer(result), fingerprint: idempotency.fingerprint }),
-        });
-        return outcome.duplicate ? replay(outcome.answer) : { answer: outcome.answer.answer, duplicate: false };
+  let taken: Promise<Taken> | undefined;
+  const take = async () => {
+    if (cost) await (taken ??= cost());
+  };
+  let appended = false;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const decision = await decideOnce(attempt);
+      if (decision.appends.every((append) => append.events.length === 0)) return { answer: decision.answer(null), duplicate: false };
+      try {
+        if (idempotency) {
+          const outcome = await store.appendIdempotent<Stored<Answer>>(decision.appends, {
+            key: idempotency.key,
+            answer: (result) => ({ answer: decision.answer(result), fingerprint: idempotency.fingerprint }),
+            beforeAppend: take,
+          });
+          if (outcome.duplicate) return replay(outcome.answer);
+          appended = true;
+          return { answer: outcome.answer.answer, duplicate: false };
+        }
+        await take();
+        const result = await store.append(decision.appends);
+        appended = true;
+        return { answer: decision.answer(result), duplicate: false };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+        if (attempt >= MAX_ATTEMPTS) throw new ConflictError('Too many concurrent changes; try again');
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
       }
-      return { answer: decision.answer(await store.append(decision.appends)), duplicate: false };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
-      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('Too many concurrent changes; try again');
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
     }
+  } finally {
+    // a refused take counted nothing (its promise rejects): nothing to give back
+    if (taken && !appended) await (await taken.catch(() => null))?.giveBack();
   }
 }
 

@@ -341,6 +341,32 @@ export function eventStoreContract(adapter: string, factory: EventStoreFactory) 
         expect((await store.readStream(id)).version).toBe(1);
       });
 
+      it('runs beforeAppend only in the call that holds the key: concurrent calls with one key run it once', async () => {
+        const id = stream();
+        const key = `k-${randomUUID()}`;
+        let runs = 0;
+        const beforeAppend = async () => {
+          runs++;
+        };
+        await Promise.all(
+          Array.from({ length: 8 }, () => store.appendIdempotent([{ streamId: id, expectedVersion: 'any', events: [event('A')] }], { key, answer: () => 1, beforeAppend })),
+        );
+        expect(runs).toBe(1);
+      });
+
+      it('writes nothing and keeps the key free when beforeAppend throws', async () => {
+        const id = stream();
+        const key = `k-${randomUUID()}`;
+        const refused = new Error('over the limit');
+        await expect(
+          store.appendIdempotent([{ streamId: id, expectedVersion: 'no_stream', events: [event('A')] }], { key, answer: () => 1, beforeAppend: () => Promise.reject(refused) }),
+        ).rejects.toBe(refused);
+        expect((await store.readStream(id)).version).toBe(0);
+        expect(await store.idempotentAnswer(key)).toBeNull();
+        const later = await store.appendIdempotent([{ streamId: id, expectedVersion: 'no_stream', events: [event('A')] }], { key, answer: () => 2 });
+        expect(later).toMatchObject({ duplicate: false, answer: 2 });
+      });
+
       it('forgets a key whose append failed', async () => {
         const id = stream();
         const key = `k-${randomUUID()}`;

@@ -205,6 +205,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
         return await inTransaction(async (client) => {
           // Taken first: a concurrent call with the same key waits here until this one ends
           await client.query('INSERT INTO eventstore.idempotency_keys (key) VALUES ($1)', [idempotency.key]);
+          await idempotency.beforeAppend?.();
           const result = await appendInTransaction(client, appends);
           const answer = idempotency.answer(result);
           await client.query('UPDATE eventstore.idempotency_keys SET answer = $2 WHERE key = $1', [

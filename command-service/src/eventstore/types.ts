@@ -41,6 +41,11 @@ export interface IdempotentAppend<Answer> {
   readonly key: string;
   /** What a retry with the same key gets back, computed from the append's result. */
   readonly answer: (result: AppendResult) => Answer;
+  /**
+   * Runs once the key is held and before the events are written (a concurrent call with the same
+   * key waits until this one ends); if it throws, nothing is written and the key stays free.
+   */
+  readonly beforeAppend?: () => Promise<void>;
 }
 
 export type AppendOutcome<Answer> =

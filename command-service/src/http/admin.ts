@@ -1,10 +1,10 @@
-import { AdminUserIdParams, CONTACT_RATE_LIMIT, ContactMessageRequest, CreateAnnouncementRequest, CreateTagRequest, TagIdParams } from '@forum/contracts';
+import { AdminUserIdParams, ContactMessageRequest, CreateAnnouncementRequest, CreateTagRequest, TagIdParams } from '@forum/contracts';
 import { optionalAuth, parseInput, principalOf, requireAuth, type Principal } from '@forum/platform';
 import { Router } from 'express';
 import { newId } from '../ids.ts';
 import type { CommandAppDeps } from './app.ts';
 import { commandMeta, identityOf, idempotencyOf, sendAccepted } from './context.ts';
-import { clientKey, createMemoryRateLimiter, RateLimitedError, type RateLimiter } from './rate-limit.ts';
+import { clientKey } from './client-address.ts';
 
 /**
  * The admin area's writes. Each needs a token (401) and the forum's admin role,
@@ -53,25 +53,17 @@ const VISITOR: Principal = { subject: 'anonymous', email: '', name: '', picture:
 
 /**
  * The Contact page: anyone may write (a token, when sent, must be valid and
- * names the actor), at most CONTACT_RATE_LIMIT messages per client address.
- * Only well-formed messages count against the limit; a refused one appends nothing.
+ * names the actor); the contact limit counts by the client's address.
  */
-export function contactRoutes(
-  { commands, verifyToken, clock }: CommandAppDeps,
-  limiter: RateLimiter = createMemoryRateLimiter({ points: CONTACT_RATE_LIMIT.messages, windowMs: CONTACT_RATE_LIMIT.windowMs }),
-): Router {
+export function contactRoutes({ commands, verifyToken, clock }: CommandAppDeps): Router {
   const router = Router();
 
   router.post('/contact', optionalAuth(verifyToken), async (req, res) => {
     const body = parseInput(ContactMessageRequest, req.body);
-    // req.ip is the socket's address unless the app is told to trust a proxy ('trust proxy')
-    const decision = limiter.consume(clientKey(req.ip ?? req.socket.remoteAddress));
-    if (!decision.allowed) {
-      res.set('Retry-After', String(Math.ceil(decision.retryAfterMs / 1000)));
-      throw new RateLimitedError(decision.retryAfterMs);
-    }
     const meta = commandMeta(req, res.locals.principal ?? VISITOR, clock());
-    sendAccepted(res, 201, await commands.receiveContactMessage({ messageId: newId(), ...body }, meta));
+    // req.ip is the socket's address unless the app is told to trust a proxy ('trust proxy')
+    const sender = clientKey(req.ip ?? req.socket.remoteAddress);
+    sendAccepted(res, 201, await commands.receiveContactMessage({ messageId: newId(), ...body }, meta, sender));
   });
 
   return router;

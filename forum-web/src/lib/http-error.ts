@@ -15,3 +15,12 @@ export function serverError(error: FetchBaseQueryError | SerializedError | undef
   const fields = FieldErrors.safeParse(body.data.error.details);
   return { status: typeof error.status === 'number' ? error.status : null, code: body.data.error.code, message: body.data.error.message, fields: fields.success ? fields.data : {} };
 }
+
+/**
+ * The server's message when it refused for a write limit (429): it says what happened and when to
+ * try again ('Too many comments. Try again in 2 minutes.'). Null for any other failure, which keeps its own text.
+ */
+export function rateLimitMessage(error: FetchBaseQueryError | SerializedError | undefined): string | null {
+  const server = serverError(error);
+  return server?.status === 429 ? server.message : null;
+}

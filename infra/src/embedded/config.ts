@@ -1,4 +1,4 @@
-import { paymentSettings } from '@forum/command-service';
+import { paymentSettings, writeLimitSettings } from '@forum/command-service';
 import { adminEmails, DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
 import { readSettings } from '@forum/query-service';
 import { z } from 'zod';
@@ -35,6 +35,7 @@ export const EmbeddedConfig = z.object({
   /** Emails that are admins from their first sign-in (comma-separated). */
   ADMIN_EMAILS: adminEmails,
   ...paymentSettings,
+  ...writeLimitSettings,
   /** 'Continue with Google' in the embedded realm: an upstream OpenID provider (Google unless GOOGLE_ISSUER says otherwise). */
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),

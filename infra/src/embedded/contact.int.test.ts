@@ -1,12 +1,8 @@
-import { CONTACT_MESSAGE_MAX, CONTACT_RATE_LIMIT, HEADER_MIN_POSITION, type ContactMessagesPage, type ErrorBody } from '@forum/contracts';
+import { CONTACT_MESSAGE_MAX, HEADER_MIN_POSITION, type ContactMessagesPage, type ErrorBody } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 
-/**
- * Every request here comes from 127.0.0.1, so the tests share one client
- * address's budget of CONTACT_RATE_LIMIT.messages: `sent` counts what they spent,
- * and the rate-limit test at the end spends the rest.
- */
+/** The Contact page's limit per client address is in write-limits.int.test.ts with the other limits. */
 let forum: TestForum;
 let admin: { id: string; token: string };
 let sent = 0;
@@ -53,7 +49,7 @@ describe('POST /api/contact', () => {
     ['blank fields', { name: ' ', email: ' ', message: '\n' }, ['name', 'email', 'message']],
     ['a bad email', { ...message, email: 'vera@' }, ['email']],
     ['a message that is too long', { ...message, message: 'x'.repeat(CONTACT_MESSAGE_MAX + 1) }, ['message']],
-  ])('refuses %s with 400 on each field, appends nothing and does not count against the limit', async (_case, body, fields) => {
+  ])('refuses %s with 400 on each field and appends nothing', async (_case, body, fields) => {
     const before = await eventCount();
     const response = await contact(body);
     expect(response.status).toBe(400);
@@ -89,21 +85,5 @@ describe('GET /api/admin/contact-messages', () => {
     const response = await forum.api('/api/admin/contact-messages', { token: user.token });
     expect(response.status).toBe(403);
     expect(((await response.json()) as ErrorBody).error.code).toBe('FORBIDDEN');
-  });
-});
-
-describe('the rate limit of the Contact page', () => {
-  it(`accepts ${CONTACT_RATE_LIMIT.messages} messages per client address in ${CONTACT_RATE_LIMIT.windowMs / 60_000} minutes, then 429 RATE_LIMITED with Retry-After, appending nothing`, async () => {
-    while (sent < CONTACT_RATE_LIMIT.messages) await send(message);
-    const before = await eventCount();
-    const refused = await contact(message);
-    expect(refused.status).toBe(429);
-    expect(((await refused.json()) as ErrorBody).error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many messages\. Try again in \d+ minutes?\.$/) });
-    const retryAfter = Number(refused.headers.get('Retry-After'));
-    expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(CONTACT_RATE_LIMIT.windowMs / 1000);
-    // a signed-in sender from the same address is counted too
-    expect((await contact(message, admin.token)).status).toBe(429);
-    expect(await eventCount()).toBe(before);
   });
 });

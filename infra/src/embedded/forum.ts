@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCommandApp, createForumCommands, identityOf, paymentProviderFrom, readModelDirectory } from '@forum/command-service';
+import { createCommandApp, createForumCommands, createPostgresWriteLimits, identityOf, paymentProviderFrom, readModelDirectory } from '@forum/command-service';
 import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
 import { createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
@@ -116,7 +116,10 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     }
     const verifyToken = createTokenVerifier({ issuer, audience: config.OIDC_AUDIENCE, jwksUrl });
 
-    const commands = createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config) });
+    const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ connectionString: databaseUrl, limits: config.WRITE_LIMITS, logger: logger.child({ service: 'command-service' }) }));
+    if (limits) stack.push(() => limits.close());
+    const options = { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config) };
+    const commands = createForumCommands(store, { ...options, ...(limits && { limits }) });
     const command = createCommandApp({
       store,
       commands,
@@ -158,7 +161,8 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       },
     });
 
-    if (realm && config.DEMO_DATA) await seedDemoData(realm, commands, logger);
+    // the demo data is the operator's, not a member's writes: not limited
+    if (realm && config.DEMO_DATA) await seedDemoData(realm, createForumCommands(store, options), logger);
 
     return { url, port, issuer, databaseUrl, store, db, realm, runner, logger, stop: stopAll };
   } catch (error) {

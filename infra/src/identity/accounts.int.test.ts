@@ -200,6 +200,18 @@ describe('register page', () => {
     const tokens = await exchangeCode(h, codeOf(back.appUrl!, request), request);
     expect(decodeJwt(tokens.access_token)).toMatchObject({ azp: 'admin-web', email });
   });
+
+  it('throttles registrations per client address (a taken email counts too): 10 an hour, then 429 saying when; another address goes on', async () => {
+    const jar = new CookieJar();
+    const { pageUrl, html } = await openRegisterPage(jar);
+    const form = { csrf: formValue(html, 'csrf'), name: 'Again', photo: 'https://example.test/a.png', email: 'alice@forum.local', password: PASSWORD, 'password-confirm': PASSWORD };
+    const from = address();
+    for (let i = 0; i < 10; i++) expect((await h.postForm(pageUrl, form, jar, { 'x-forwarded-for': from })).status).toBe(409);
+    const refused = await h.postForm(pageUrl, form, jar, { 'x-forwarded-for': from });
+    expect(refused.status).toBe(429);
+    expect(alertOf(await refused.text())).toMatch(/^Too many requests\. Try again in \d+ minutes?\.$/);
+    expect((await h.postForm(pageUrl, form, jar, { 'x-forwarded-for': address() })).status).toBe(409);
+  });
 });
 
 describe('forgot password', () => {

@@ -717,7 +717,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     }
 
     const address = clientAddress(req, trustProxy);
-    const wait = await throttle.registrationLocked(address);
+    const wait = await throttle.registrationAttempted(address);
     if (wait) {
       sendPage(res, view(values, {}, tooManyRequestsMessage(wait), 429));
       return;
@@ -727,11 +727,9 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       ({ id } = await createAccount({ email: values.email, password, name: values.name, picture: values.photo }));
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
-      await throttle.registrationCounted(address);
       sendPage(res, view(values, { email: DUPLICATE_EMAIL_MESSAGE }, undefined, 409));
       return;
     }
-    await throttle.registrationCounted(address);
     const record = (await accounts.findById(id))!;
     log.info({ clientId: details.params.client_id, accountId: id }, 'account registered');
     await signIn(req, res, details, record, 'registration', ['pwd']);

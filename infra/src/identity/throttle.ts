@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@forum/platform';
-import { RateLimiterPostgres, type RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { SCHEMA } from './store.ts';
 
 /**
@@ -95,6 +95,20 @@ class Counter {
     return Math.max(res.msBeforeNext, 1000);
   }
 
+  /**
+   * Counts one when the key is within the limit (0), else the milliseconds until it may try again:
+   * one statement, so concurrent requests (in any process) never let more than `points` through.
+   */
+  async take(key: string): Promise<number> {
+    try {
+      await this.limiter.consume(keyOf(key));
+      return 0;
+    } catch (refused) {
+      if (refused instanceof RateLimiterRes) return Math.max(refused.msBeforeNext, 1000);
+      throw refused;
+    }
+  }
+
   async reset(key: string): Promise<void> {
     await this.limiter.delete(keyOf(key));
   }
@@ -124,23 +138,16 @@ export function createThrottle(db: Knex, limits: ThrottleLimits) {
       await byAccount.reset(account(email));
     },
     /** Counts a forgot-password request; ms to wait when the address is over its limit, else 0. */
-    async resetRequested(address: string): Promise<number> {
-      const wait = await resetByAddress.retryAfterMs(address);
-      if (wait) return wait;
-      await resetByAddress.hit(address);
-      return 0;
+    resetRequested(address: string): Promise<number> {
+      return resetByAddress.take(address);
     },
     /** May one more reset mail go to this email now? (Counts it when yes.) */
     async resetMailAllowed(email: string): Promise<boolean> {
-      if (await resetByEmail.retryAfterMs(account(email))) return false;
-      await resetByEmail.hit(account(email));
-      return true;
+      return (await resetByEmail.take(account(email))) === 0;
     },
-    async registrationLocked(address: string): Promise<number> {
-      return registerByAddress.retryAfterMs(address);
-    },
-    async registrationCounted(address: string): Promise<void> {
-      await registerByAddress.hit(address);
+    /** Counts a registration attempt (a new account, or an email already taken); ms to wait when the address is over its limit, else 0. */
+    registrationAttempted(address: string): Promise<number> {
+      return registerByAddress.take(address);
     },
   };
 }

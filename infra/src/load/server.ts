@@ -39,6 +39,8 @@ export async function startBenchServer(options: { dataDir?: string; env?: Record
       DATABASE_URL: options.databaseUrl ?? '',
       OIDC_ISSUER: '',
       PAYMENT_DEMO_DELAY_MS: '0',
+      // the benches measure the forum's throughput, not its write limits
+      WRITE_LIMITS: 'off',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -8,6 +8,7 @@ import type { CommandMeta } from '../command.ts';
 import { decide as decideContact } from '../contact/decide.ts';
 import { contactMessageStream, evolve as evolveContact, initialContactMessageState } from '../contact/contact.ts';
 import { execute, load, positionOf, type Executed, type Idempotency } from '../handle.ts';
+import type { Costs } from '../limits.ts';
 import { evolve as evolveProjection, initialProjectionState, projectionStream, recordRebuild } from '../operations/projection.ts';
 import { decide as decideTag } from '../tag/decide.ts';
 import { evolve as evolveTags, initialTagsState, TAGS_STREAM } from '../tag/tag.ts';
@@ -41,7 +42,7 @@ function requireAdmin(actor: Actor): void {
  * page's message. Every admin action's events carry the acting admin in their
  * metadata (`actorId`), which is what the staff action log lists.
  */
-export function createAdminCommands(store: EventStore, actors: Actors) {
+export function createAdminCommands(store: EventStore, actors: Actors, cost: Costs) {
   return {
     /** 'Add Tag' (POST /api/admin/tags). The tags stream decides uniqueness, so two admins adding one name at once get one tag and one 409. */
     addTag(who: Identity, input: { tagId: string; name: string }, meta: CommandMeta, idempotency?: Idempotency): Promise<Executed<TagAddedAnswer>> {
@@ -173,15 +174,21 @@ export function createAdminCommands(store: EventStore, actors: Actors) {
      * The Contact page (POST /api/contact): anyone, no token needed, so there is
      * no actor stream to load; the rate limit per client address is the route's.
      */
-    receiveContactMessage(input: { messageId: string; name: string; email: string; message: string }, meta: CommandMeta): Promise<Executed<Accepted>> {
-      return execute(store, async () => {
-        const message = await load(store, contactMessageStream(input.messageId), evolveContact, initialContactMessageState);
-        const events = decideContact({ type: 'ReceiveContactMessage', data: input }, message.state, meta);
-        return {
-          appends: appendTo(contactMessageStream(input.messageId), message, events, meta),
-          answer: acceptedAs(input.messageId),
-        };
-      });
+    /** `sender` is what the contact limit counts by: the client's address (anyone may write, signed in or not). */
+    receiveContactMessage(input: { messageId: string; name: string; email: string; message: string }, meta: CommandMeta, sender: string): Promise<Executed<Accepted>> {
+      return execute(
+        store,
+        async () => {
+          const message = await load(store, contactMessageStream(input.messageId), evolveContact, initialContactMessageState);
+          const events = decideContact({ type: 'ReceiveContactMessage', data: input }, message.state, meta);
+          return {
+            appends: appendTo(contactMessageStream(input.messageId), message, events, meta),
+            answer: acceptedAs(input.messageId),
+          };
+        },
+        undefined,
+        cost('contact', sender),
+      );
     },
   };
 }

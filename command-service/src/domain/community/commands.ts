@@ -5,6 +5,7 @@ import type { CommandMeta } from '../command.ts';
 import { decide as decideComment } from '../comment/decide.ts';
 import { commentStream, evolve as evolveComment, initialCommentState, type CommentState } from '../comment/comment.ts';
 import { execute, load, loadNamedNow, positionOf, type Executed, type Idempotency } from '../handle.ts';
+import type { Costs } from '../limits.ts';
 import { decide as decideNotification } from '../notification/decide.ts';
 import { evolve as evolveNotifications, initialNotificationsState, notificationsStream } from '../notification/notification.ts';
 import { evolve as evolvePost, initialPostState, postStream } from '../post/post.ts';
@@ -25,7 +26,7 @@ export interface VoteAnswer extends Accepted {
  * stream (a voter's vote on a post, a comment, one user's report of a comment,
  * a user's notifications), so unrelated users never contend.
  */
-export function createCommunityCommands(store: EventStore, actors: Actors) {
+export function createCommunityCommands(store: EventStore, actors: Actors, cost: Costs) {
   const loadPost = (postId: string) => load(store, postStream(postId), evolvePost, initialPostState);
   const loadComment = (commentId: string) => load(store, commentStream(commentId), evolveComment, initialCommentState);
 
@@ -44,6 +45,7 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
         };
       },
       idempotency,
+      cost('vote', who.userId),
     );
   }
 
@@ -85,6 +87,7 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
           };
         },
         idempotency,
+        cost('comment', who.userId),
       );
     },
 
@@ -107,6 +110,7 @@ export function createCommunityCommands(store: EventStore, actors: Actors) {
           };
         },
         idempotency,
+        cost('report', who.userId),
       );
     },
 

@@ -24,13 +24,7 @@ export function ContactPage() {
     }
     const problem = serverError(result.error);
     setFields(problem?.fields ?? {});
-    setOutcome({
-      kind: 'failed',
-      message:
-        problem?.status === 429
-          ? `${problem.message} Please wait a few minutes before sending another message.`
-          : (problem?.message ?? 'Your message could not be sent. Please try again.'),
-    });
+    setOutcome({ kind: 'failed', message: problem?.message ?? 'Your message could not be sent. Please try again.' });
   };
 
   const fieldError = (name: string) => fields[name]?.[0];

@@ -8,7 +8,7 @@ import defaultAvatar from '../../../assets/default-avatar.svg';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { useAuthState } from '../../../lib/auth';
-import { serverError } from '../../../lib/http-error';
+import { rateLimitMessage, serverError } from '../../../lib/http-error';
 import { useCreatePostMutation } from '../api/create-post';
 import { useGetMeQuery } from '../api/get-me';
 import { useGetPostCountQuery } from '../api/get-post-count';
@@ -120,7 +120,7 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
         return;
       }
       if (server) showErrors(server.fields);
-      toast({ message: 'Failed to create post', severity: 'error' });
+      toast({ message: rateLimitMessage(error as FetchBaseQueryError) ?? 'Failed to create post', severity: 'error' });
       return;
     }
     toast({ message: 'Your post has been created.' });

@@ -89,17 +89,17 @@ describe('Add Post: the form', () => {
     expect(calls).not.toContain('POST /api/posts');
   });
 
-  it('on failure says Failed to create post and shows the server messages on the fields', async () => {
-    stubApi({
-      ...reads(0),
-      'POST /api/posts': () => ({ status: 400, body: { error: { code: 'VALIDATION_FAILED', message: 'Invalid request', details: { title: ['Title is too spammy'] } } } }),
-    });
+  it.each([
+    ['a refusal of the fields', 400, { code: 'VALIDATION_FAILED', message: 'Invalid request', details: { title: ['Title is too spammy'] } }, ['Failed to create post', 'Title is too spammy']],
+    // over the post limit: the server's message says when to try again
+    ['a 429', 429, { code: 'RATE_LIMITED', message: 'Too many posts. Try again in 1 minute.', details: { retryAfterSeconds: 51 } }, ['Too many posts. Try again in 1 minute.']],
+  ])('on %s says so (%s), with the server messages on the fields, and stays', async (_case, status, error, shown) => {
+    stubApi({ ...reads(0), 'POST /api/posts': () => ({ status, body: { error } }) });
     renderPage();
     await userEvent.type(await screen.findByRole('textbox', { name: 'Post Title *' }), 'BUY NOW');
     await userEvent.type(screen.getByRole('textbox', { name: 'Post Description *' }), 'cheap');
     await userEvent.click(screen.getByRole('button', { name: 'Create Post' }));
-    expect(await screen.findByText('Failed to create post')).toBeTruthy();
-    expect(screen.getByText('Title is too spammy')).toBeTruthy();
+    for (const text of shown) expect(await screen.findByText(text)).toBeTruthy();
     expect(currentPath()).toBe('/dashboard/add-post');
   });
 });

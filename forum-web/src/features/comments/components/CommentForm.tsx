@@ -2,6 +2,7 @@ import { Button, Stack, TextField } from '@mui/material';
 import { COMMENT_MAX } from '@forum/contracts';
 import { useState, type FormEvent } from 'react';
 import { useToast } from '../../../components/toast/ToastProvider';
+import { rateLimitMessage } from '../../../lib/http-error';
 import { useAddCommentMutation } from '../api/add-comment';
 
 /** Spec §4 Comment posting: an empty comment (after trimming) is ignored; after success the input clears. */
@@ -16,7 +17,7 @@ export function CommentForm({ postId }: { postId: string }) {
     if (trimmed.length === 0 || isLoading) return;
     const result = await addComment({ postId, text: trimmed });
     if ('error' in result) {
-      toast({ message: 'Failed to post comment', severity: 'error' });
+      toast({ message: rateLimitMessage(result.error) ?? 'Failed to post comment', severity: 'error' });
       return;
     }
     setText('');

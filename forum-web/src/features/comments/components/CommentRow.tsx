@@ -3,7 +3,7 @@ import { Box, Button, FormControl, MenuItem, Select, Stack, TableCell, TableRow,
 import { useState } from 'react';
 import { AuthorAvatar } from '../../../components/AuthorAvatar';
 import { useToast } from '../../../components/toast/ToastProvider';
-import { serverError } from '../../../lib/http-error';
+import { rateLimitMessage, serverError } from '../../../lib/http-error';
 import { useReportCommentMutation } from '../api/report-comment';
 import { commentPreview } from '../hooks/comment-preview';
 import { CommentDialog } from './CommentDialog';
@@ -42,7 +42,7 @@ export function CommentRow({ comment }: { comment: CommentItem }) {
       setReported(true);
       toast({ message: 'You have already reported this comment. It was not reported again.', severity: 'info' });
     } else {
-      toast({ message: 'Failed to submit report', severity: 'error' });
+      toast({ message: rateLimitMessage(result.error) ?? 'Failed to submit report', severity: 'error' });
     }
   };
 

@@ -24,6 +24,7 @@ function fakeServer({ list = comments, reportStatus = 201, pageSize = 20 }: { li
       if (method === 'POST' && path.endsWith('/report')) {
         reports.push({ path, body: await (input as Request).clone().json() });
         if (reportStatus === 409) return json({ error: { code: 'ALREADY_REPORTED', message: 'You have already reported this comment' } }, 409);
+        if (reportStatus === 429) return json({ error: { code: 'RATE_LIMITED', message: 'Too many reports. Try again in 38 minutes.', details: { retryAfterSeconds: 2251 } } }, 429, { 'Retry-After': '2251' });
         if (reportStatus !== 201) return json({ error: { code: 'INTERNAL', message: 'boom' } }, reportStatus);
         return json({ id: 'r1', position: '901.1' }, 201);
       }
@@ -99,15 +100,19 @@ describe('the comments table', () => {
     expect(reports).toHaveLength(1);
   });
 
-  it("toasts 'Failed to submit report' when the report fails, keeping the choice to try again", async () => {
-    fakeServer({ reportStatus: 500 });
+  it.each([
+    [500, 'Failed to submit report'],
+    // over the report limit: the server's message says when to try again
+    [429, 'Too many reports. Try again in 38 minutes.'],
+  ])('when the report fails with %i, toasts "%s", keeping the choice to try again', async (status, toast) => {
+    fakeServer({ reportStatus: status });
     renderTable();
     const bob = await rowOf('Bob Chen');
     await userEvent.click(within(bob).getByRole('combobox'));
     await userEvent.click(await screen.findByRole('option', { name: 'Inappropriate content' }));
     await userEvent.click(within(bob).getByRole('button', { name: 'Report' }));
-    await screen.findByText('Failed to submit report');
-    expect(within(bob).getByRole('button', { name: 'Report' })).toHaveProperty('disabled', false);
+    await screen.findByText(toast);
+    await waitFor(() => expect(within(bob).getByRole('button', { name: 'Report' })).toHaveProperty('disabled', false));
   });
 
   it("shows a page of comments and 'Show more comments' adds the next rows, saying how many are shown", async () => {

@@ -8,6 +8,7 @@ import { commentPage } from '../testing/comment-pages';
 import { PostComments } from './PostComments';
 
 const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
+const TOO_MANY = 'Too many comments. Try again in 2 minutes.';
 const first: CommentItem = { _id: 'c1', postId: POST_ID, text: 'First!', authorName: 'Bob Chen', authorPhoto: '', createdAt: '2026-11-23T18:00:00.000Z' };
 
 /** Comments newest first, `pageSize` a page. */
@@ -21,6 +22,7 @@ function fakeServer({ addStatus = 201, list = [first], pageSize = 20 }: { addSta
       if (method === 'POST' && path === '/comments') {
         const body = (await (input as Request).clone().json()) as { text: string };
         added.push(body);
+        if (addStatus === 429) return json({ error: { code: 'RATE_LIMITED', message: TOO_MANY, details: { retryAfterSeconds: 95 } } }, 429, { 'Retry-After': '95' });
         if (addStatus !== 201) return json({ error: { code: 'INTERNAL', message: 'boom' } }, addStatus);
         list.unshift({ ...first, _id: 'c2', text: body.text, authorName: 'Alice' });
         return json({ id: 'c2', position: '902.1' }, 201);
@@ -102,14 +104,18 @@ describe('the comments under a post', () => {
     expect(added).toEqual([]);
   });
 
-  it("toasts 'Failed to post comment' and keeps the text when posting fails", async () => {
-    fakeServer({ addStatus: 500 });
+  it.each([
+    [500, 'Failed to post comment'],
+    // over the comment limit: the server's message says when to try again
+    [429, TOO_MANY],
+  ])('when posting fails with %i, toasts "%s" and keeps the text', async (status, toast) => {
+    fakeServer({ addStatus: status });
     renderComments();
     await screen.findByRole('list', { name: 'Comments' });
     const input = screen.getByRole('textbox', { name: 'Write a comment' });
     await userEvent.type(input, 'Lost?');
     await userEvent.click(screen.getByRole('button', { name: 'Post' }));
-    await screen.findByText('Failed to post comment');
+    await screen.findByText(toast);
     expect((input as HTMLTextAreaElement).value).toBe('Lost?');
   });
 

@@ -6,6 +6,7 @@ import ThumbUpOutlined from '@mui/icons-material/ThumbUpOutlined';
 import { Box, Button, Stack } from '@mui/material';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useAuth, useAuthState } from '../../../lib/auth';
+import { rateLimitMessage } from '../../../lib/http-error';
 import { useSetVoteMutation } from '../api/set-vote';
 import { voteRequest, type VoteClick } from '../hooks/vote-transition';
 
@@ -40,7 +41,7 @@ export function VoteButtons({ postId, upVote, downVote, myVote = 'none' }: VoteB
       return;
     }
     const result = await setVote({ postId, ...voteRequest(myVote, which) });
-    if ('error' in result) await dialogs.alert({ title: 'Error', message: 'Failed to register your vote' });
+    if ('error' in result) await dialogs.alert({ title: 'Error', message: rateLimitMessage(result.error) ?? 'Failed to register your vote' });
   };
 
   const liked = myVote === 'up';

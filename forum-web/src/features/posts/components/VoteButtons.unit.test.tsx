@@ -34,6 +34,7 @@ function fakeServer({ initial, afterVote, voteStatus = 200 }: { initial: PostDet
     if (method === 'PUT' && path === `/posts/${POST_ID}/vote`) {
       votes.push(await (input as Request).clone().json());
       await new Promise<void>((resolve) => (release = resolve));
+      if (voteStatus === 429) return json({ error: { code: 'RATE_LIMITED', message: 'Too many votes. Try again in 40 seconds.', details: { retryAfterSeconds: 40 } } }, 429, { 'Retry-After': '40' });
       if (voteStatus !== 200) return json({ error: { code: 'INTERNAL', message: 'boom' } }, voteStatus);
       current = afterVote;
       return json({ id: POST_ID, vote: afterVote.myVote, position: '900.1' });
@@ -91,14 +92,18 @@ describe('the vote buttons of a post', () => {
     expect(like().getAttribute('aria-pressed')).toBe('false');
   });
 
-  it("says 'Failed to register your vote' in an Error dialog and leaves the counts when the vote fails", async () => {
-    const server = fakeServer({ initial: post(), afterVote: post(), voteStatus: 500 });
+  it.each([
+    [500, 'Failed to register your vote'],
+    // over the vote limit: the server's message says when to try again
+    [429, 'Too many votes. Try again in 40 seconds.'],
+  ])('when the vote fails with %i, says "%s" in an Error dialog and leaves the counts', async (status, message) => {
+    const server = fakeServer({ initial: post(), afterVote: post(), voteStatus: status });
     renderWithApp(<PostDetails id={POST_ID} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Dislike 1' }));
     server.release();
 
     const dialog = await screen.findByRole('dialog', { name: 'Error' });
-    within(dialog).getByText('Failed to register your vote');
+    within(dialog).getByText(message);
     await userEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
     await waitFor(() => expect(dislike()).toHaveProperty('disabled', false));
     within(group()).getByRole('button', { name: 'Dislike 1' });

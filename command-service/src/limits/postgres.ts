@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { WRITE_KINDS, type WriteKind, type WriteLimit, type WriteWindow } from '@forum/contracts';
+import type { Logger } from '@forum/platform';
+import pg from 'pg';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { tooManyWrites, type Taken, type WriteLimits } from '../domain/limits.ts';
+
+declare module 'rate-limiter-flexible' {
+  interface RateLimiterStoreAbstract {
+    /** How long a key (as stored: with its prefix) is still refused from this process's memory, ms; 0 when it is not. */
+    getInMemoryBlockMsBeforeExpire(rlKey: string): number;
+  }
+}
+
+const SCHEMA = 'write_limits';
+const TABLE = 'counters';
+const MIGRATION_LOCK = 7_243_927;
+/** Rows of windows that ended this long ago are deleted, every CLEANUP_EVERY_MS. */
+const KEEP_ENDED_MS = 60 * 60_000;
+const CLEANUP_EVERY_MS = 5 * 60_000;
+
+export interface PostgresWriteLimits extends WriteLimits {
+  close(): Promise<void>;
+}
+
+/**
+ * The write limits, counted in PostgreSQL by rate-limiter-flexible, so every command-service
+ * process on one database enforces one limit. Each kind has two fixed windows (contracts'
+ * WRITE_LIMITS); a write is taken from both in one round trip (two upserts side by side), and
+ * given back to both when either refuses, so a refused request spends nothing.
+ *
+ * What spares the database: a key refused once is refused from this process's memory until its
+ * window ends (inMemoryBlockOnConsumed), so a flood past the limit costs no statement; the
+ * counters' table is UNLOGGED (no WAL flush for a count; a crash of PostgreSQL empties it, which
+ * only restarts the windows). If PostgreSQL fails a count, an in-memory limiter of the same numbers
+ * counts instead (insuranceLimiter): per process, but never unlimited and never a failed write.
+ */
+export async function createPostgresWriteLimits(options: {
+  connectionString: string;
+  limits: Readonly<Record<WriteKind, WriteLimit>>;
+  logger: Logger;
+  poolSize?: number;
+}): Promise<PostgresWriteLimits> {
+  const { logger } = options;
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10, application_name: 'forum-write-limits' });
+  pool.on('error', () => {}); // an idle client's error surfaces on its next use
+  await migrate(pool);
+  // the store's failures are logged here; the library then counts in the insurance limiter
+  const store = {
+    query: (query: pg.QueryConfig) =>
+      pool.query(query).catch((error: unknown) => {
+        logger.warn({ err: error }, 'write limits: PostgreSQL failed a count; counting in this process until it answers');
+        throw error;
+      }),
+  };
+  const counters = Object.fromEntries(
+    WRITE_KINDS.map((kind) => [kind, (['burst', 'sustained'] as const).map((window) => counter(store, `${kind}:${window}`, options.limits[kind][window]))]),
+  ) as Record<WriteKind, RateLimiterPostgres[]>;
+
+  const cleanup = setInterval(() => {
+    pool.query(`DELETE FROM ${SCHEMA}.${TABLE} WHERE expire < $1`, [Date.now() - KEEP_ENDED_MS]).catch((error: unknown) => logger.warn({ err: error }, 'write limits: cleanup failed'));
+  }, CLEANUP_EVERY_MS);
+  cleanup.unref();
+
+  /** Uncounts what was counted, unless its window has ended meanwhile (that would start a new one below zero). */
+  async function giveBack(key: string, counted: readonly { counter: RateLimiterPostgres; until: number }[]) {
+    await Promise.all(
+      counted
+        .filter(({ until }) => Date.now() < until)
+        .map(({ counter }) => counter.reward(key).catch((error: unknown) => logger.warn({ err: error }, 'write limits: could not give a write back'))),
+    );
+  }
+
+  return {
+    async take(kind, of) {
+      const windows = counters[kind];
+      const key = keyOf(of);
+      const blockedMs = Math.max(...windows.map((window) => window.getInMemoryBlockMsBeforeExpire(window.getKey(key))));
+      if (blockedMs > 0) throw tooManyWrites(kind, blockedMs);
+      const results = await Promise.allSettled(windows.map((window) => window.consume(key)));
+      const counted = results.flatMap((result, i) => (result.status === 'fulfilled' ? [{ counter: windows[i]!, until: Date.now() + result.value.msBeforeNext }] : []));
+      const refusals = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+      if (refusals.length === 0) return { giveBack: () => giveBack(key, counted) } satisfies Taken;
+      await giveBack(key, counted);
+      const failure = refusals.find((refusal) => !(refusal instanceof RateLimiterRes));
+      if (failure) throw failure;
+      throw tooManyWrites(kind, Math.max(...refusals.map((refusal) => (refusal as RateLimiterRes).msBeforeNext)));
+    },
+    async close() {
+      clearInterval(cleanup);
+      await pool.end();
+    },
+  };
+}
+
+function counter(store: { query: (query: pg.QueryConfig) => Promise<pg.QueryResult> }, prefix: string, window: WriteWindow): RateLimiterPostgres {
+  return new RateLimiterPostgres({
+    storeClient: store,
+    storeType: 'pool',
+    schemaName: SCHEMA,
+    tableName: TABLE,
+    tableCreated: true, // by migrate()
+    clearExpiredByTimeout: false, // one cleanup for the table, not one per counter
+    keyPrefix: prefix,
+    points: window.points,
+    duration: window.seconds,
+    // the first refusal keeps the key refused in memory until its window ends
+    inMemoryBlockOnConsumed: window.points + 1,
+    insuranceLimiter: new RateLimiterMemory({ keyPrefix: prefix, points: window.points, duration: window.seconds }),
+  });
+}
+
+/** Keys are hashed: no member ids or client addresses in the table, and one length. */
+const keyOf = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+/** rate-limiter-flexible's PostgreSQL layout, made once by whichever process starts first. */
+async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
+    await client.query(`CREATE UNLOGGED TABLE IF NOT EXISTS ${SCHEMA}.${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

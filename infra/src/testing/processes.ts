@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../embedded/postgres.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Services started by `startService`; `stopServices` ends them. */
+const children: ChildProcess[] = [];
+
+/** One service's own entry point (`<workspace>/src/main.ts`) as a separate process, answering on a free port once ready. */
+export async function startService(workspace: string, env: Record<string, string>): Promise<string> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, workspace, 'src/main.ts')], {
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  children.push(child);
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`${workspace} exited: ${stderr}`);
+    const ready = await fetch(`${base}/readyz`).then((r) => r.status === 200, () => false);
+    if (ready) return base;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${workspace} not ready: ${stderr}`);
+}
+
+/** Stops every service `startService` started (SIGTERM), and waits for them to exit. */
+export async function stopServices(): Promise<void> {
+  await Promise.all(
+    children.splice(0).map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+}
