@@ -1,3 +1,4 @@
+import { HEADER_MIN_POSITION } from '@forum/contracts';
 import { createKnex, type Knex } from '@forum/platform';
 import { version } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,11 +34,15 @@ describe('ids the server names', () => {
     };
     const before = Date.now();
     await ok(forum.api('/api/admin/tags', { method: 'POST', token: admin.token, json: { name: 'Ids' } }));
+    let position = '';
     for (let i = 0; i < 3; i++) {
       const post = await ok(forum.api('/api/posts', { method: 'POST', token: member.token, json: { title: `Post ${i}`, description: 'Named by the server', tags: ['Ids'] } }));
       const { id } = (await post.json()) as { id: string };
-      await ok(forum.api('/api/comments', { method: 'POST', token: member.token, json: { postId: id, text: `Comment ${i}` } }));
+      const comment = await ok(forum.api('/api/comments', { method: 'POST', token: member.token, json: { postId: id, text: `Comment ${i}` } }));
+      ({ position } = (await comment.json()) as { position: string });
     }
+    // warning by email finds the member in the read models: once they hold the member's writes
+    await ok(forum.api('/api/me', { token: member.token, headers: { [HEADER_MIN_POSITION]: position } }));
     await ok(forum.api(`/api/admin/warn-user/${member.email}`, { method: 'POST', token: admin.token, json: { reason: 'Be kind' } }));
     await ok(forum.api('/api/admin/announcements', { method: 'POST', token: admin.token, json: { title: 'Ids', description: 'Time-ordered' } }));
     await ok(forum.api('/api/contact', { method: 'POST', json: { name: 'Ann', email: 'ann@forum.test', message: 'Hello' } }));

@@ -12,7 +12,8 @@ import { tick, useTickLog } from './testing/ticks.ts';
 
 const logger = createLogger('test', process.env.TEST_LOG ?? 'silent');
 
-const log = useTickLog('rebuild');
+// some tests here hold a transaction open, which would stall the projections of tests on the shared server
+const log = useTickLog('rebuild', { isolated: true });
 
 async function appendTicks(count: number) {
   const streamId = `tick-${Math.random().toString(36).slice(2)}`;

@@ -9,7 +9,8 @@ import { tick, useTickLog } from './testing/ticks.ts';
 
 const logger = createLogger('test', process.env.TEST_LOG ?? 'silent');
 
-const log = useTickLog('status');
+// the test holds a transaction open, which would stall the projections of tests on the shared server
+const log = useTickLog('status', { isolated: true });
 
 /** Whether a reader starting now plans `SELECT … WHERE value = 1` on the live build's `total` with the index `total_value`. */
 async function readerUsesIndex(): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { createPostgresEventStore, type EventStore, type NewEvent } from '@forum/command-service/eventstore';
-import { createTestDatabase } from '@forum/infra/testing';
+import { createIsolatedDatabase, createTestDatabase } from '@forum/infra/testing';
 import { createKnex, type Knex } from '@forum/platform';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -18,9 +18,12 @@ export interface TickLog {
   eventCount(): Promise<number>;
 }
 
-/** A database of its own with an event store, dropped by `close()`. */
-export async function openTickLog(prefix: string): Promise<TickLog & { close(): Promise<void> }> {
-  const database = await createTestDatabase(prefix);
+/**
+ * A database of its own with an event store, dropped by `close()`; `isolated`: on a PostgreSQL
+ * server of its own, for a test that holds a transaction open (see createIsolatedDatabase).
+ */
+export async function openTickLog(prefix: string, options: { isolated?: boolean } = {}): Promise<TickLog & { close(): Promise<void> }> {
+  const database = options.isolated ? await createIsolatedDatabase(prefix) : await createTestDatabase(prefix);
   const store = await createPostgresEventStore({ connectionString: database.url });
   const db = createKnex(database.url);
   return {
@@ -37,11 +40,11 @@ export async function openTickLog(prefix: string): Promise<TickLog & { close(): 
 }
 
 /** A test file's own database with an event store, made before its tests and dropped after them. */
-export function useTickLog(prefix: string): TickLog {
+export function useTickLog(prefix: string, options: { isolated?: boolean } = {}): TickLog {
   let opened: Awaited<ReturnType<typeof openTickLog>> | undefined;
   const log = {} as { url: string; store: EventStore; db: Knex; eventCount(): Promise<number> };
   beforeAll(async () => {
-    opened = await openTickLog(prefix);
+    opened = await openTickLog(prefix, options);
     Object.assign(log, { url: opened.url, store: opened.store, db: opened.db, eventCount: opened.eventCount });
   });
   afterAll(async () => {
