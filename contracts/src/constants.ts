@@ -72,3 +72,9 @@ export function passwordProblem(password: string): string | null {
 export function summarizeSql(description: string): string {
   return `CASE WHEN length(${description}) > ${SUMMARY_LENGTH} THEN left(${description}, ${SUMMARY_LENGTH}) || '...' ELSE ${description} END`;
 }
+
+/* ---- Identity: email addresses, verification and sign-in throttling (issue 27, identity) ---- */
+/** The longest email address (RFC 5321's path limit less the angle brackets), and its parts. */
+export const EMAIL_MAX = 254;
+export const EMAIL_LOCAL_PART_MAX = 64;
+export const EMAIL_DOMAIN_LABEL_MAX = 63;

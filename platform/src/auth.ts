@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { normalizeEmail } from '@forum/contracts';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { UnauthenticatedError } from './errors.ts';
@@ -70,7 +71,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       const roles = Array.isArray(realmAccess?.roles) ? realmAccess.roles.filter((r): r is string => typeof r === 'string') : [];
       const principal: Principal = Object.freeze({
         subject: payload.sub!,
-        email: str(payload.email).toLowerCase(),
+        email: normalizeEmail(str(payload.email)),
         name: str(payload.name),
         picture: str(payload.picture),
         username: str(payload.preferred_username),

@@ -202,6 +202,76 @@ describe('register page', () => {
   });
 });
 
+describe('email addresses: one account per mailbox, however the address is written', () => {
+  async function register(email: string) {
+    const jar = new CookieJar();
+    const { pageUrl, html } = await openRegisterPage(jar);
+    return h.postForm(
+      pageUrl,
+      { csrf: formValue(html, 'csrf'), name: 'Same Mailbox', photo: 'https://example.test/m.png', email, password: PASSWORD, 'password-confirm': PASSWORD },
+      jar,
+      { 'x-forwarded-for': address() },
+    );
+  }
+
+  it('refuses to register alice@forum.local. (trailing dot), another case, surrounding spaces or another Unicode form as a new account', async () => {
+    for (const variant of ['alice@forum.local.', ' ALICE@Forum.Local. ']) {
+      const res = await register(variant);
+      expect(res.status, variant).toBe(409);
+      expect(fieldErrorOf(await res.text(), 'email')).toBe(DUPLICATE_EMAIL_MESSAGE);
+    }
+    const precomposed = `ren\u00e9-${randomBytes(3).toString('hex')}@forum.local`;
+    await h.realm.accounts.create({ email: precomposed, password: PASSWORD, name: 'René' });
+    expect((await register(precomposed.replace('\u00e9', 'e\u0301'))).status).toBe(409);
+    expect((await register('alice@forum.local..')).status).toBe(400);
+    const rows = await h.db.withSchema('identity').from('accounts').whereLike('email', 'alice@forum.local%').pluck('email');
+    expect(rows).toEqual(['alice@forum.local']);
+  });
+
+  it('signs in (page and password grant), resets the password and finds the account (admin API) with any spelling of the address', async () => {
+    const jar = new CookieJar();
+    const login = await openLoginPage(jar);
+    const signedIn = await h.postForm(formAction(login.html), { csrf: formValue(login.html, 'csrf'), email: ' Alice@Forum.LOCAL. ', password: PASSWORD }, jar, {
+      'x-forwarded-for': address(),
+    });
+    expect(signedIn.status).toBe(303);
+    expect((await h.passwordGrant('ALICE@forum.local.', PASSWORD, { 'x-forwarded-for': address() })).status).toBe(200);
+
+    const email = uniqueEmail('dotted');
+    await h.realm.accounts.create({ email, password: PASSWORD, name: 'Dotted' });
+    const formJar = new CookieJar();
+    const form = await (await h.get(`${h.issuer}/login-actions/reset-credentials`, formJar)).text();
+    await h.postForm(formAction(form), { csrf: formValue(form, 'csrf'), email: `${email.toUpperCase()}.` }, formJar, { 'x-forwarded-for': address() });
+    expect(await mailboxLinkFor(email)).toMatch(/action-token\?key=/);
+
+    const token = await tokenFor('admin@forum.local');
+    const duplicate = await fetch(`${h.origin}/admin/realms/forum/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ email: 'Alice@Forum.local.', enabled: true, credentials: [{ type: 'password', value: PASSWORD }] }),
+    });
+    expect(duplicate.status).toBe(409);
+    const found = await fetch(`${h.origin}/admin/realms/forum/users?email=${encodeURIComponent(' ALICE@forum.local. ')}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await found.json()) as Array<{ email: string }>).map((user) => user.email)).toEqual(['alice@forum.local']);
+  });
+
+  it('stores addresses written before normalisation in their normal form at the next start, unless another account holds it', async () => {
+    const tag = randomBytes(3).toString('hex');
+    const insert = (email: string, age: string) =>
+      h.db.raw(`INSERT INTO identity.accounts (id, email, name, password_hash, created_at) VALUES (gen_random_uuid(), ?, 'Old', '', now() - ?::interval)`, [email, age]);
+    await insert(`dot-${tag}@forum.local.`, '2 days');
+    await insert(`nfd-${tag}-e\u0301@forum.local`, '2 days');
+    await insert(`nfd-${tag}-e\u0301@forum.local.`, '1 day');
+    await insert(`taken-${tag}@forum.local`, '2 days');
+    await insert(`taken-${tag}@forum.local.`, '1 day');
+    await h.restart({ trustProxy: true });
+    const emails = ((await h.db.withSchema('identity').from('accounts').whereLike('email', `%${tag}%`).orderBy('email').pluck('email')) as string[]).sort();
+    expect(emails).toEqual(
+      [`dot-${tag}@forum.local`, `nfd-${tag}-\u00e9@forum.local`, `nfd-${tag}-e\u0301@forum.local.`, `taken-${tag}@forum.local`, `taken-${tag}@forum.local.`].sort(),
+    );
+  });
+});
+
 describe('forgot password', () => {
   async function requestReset(email: string, jar = new CookieJar(), from = address()) {
     const form = await h.get(`${h.issuer}/login-actions/reset-credentials`, jar);

@@ -1,7 +1,7 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
+import { isEmail, normalizeEmail, PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
 import { ConflictError, createTokenVerifier, type Knex, type Logger } from '@forum/platform';
 import Provider, {
   errors,
@@ -34,7 +34,7 @@ import {
   type RegisterField,
 } from './pages.ts';
 import { refreshEnvelope } from './refresh-token.ts';
-import { createAccountStore, isEmail, normalizeEmail, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
+import { createAccountStore, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
 import { createThrottle, DEFAULT_THROTTLE, deleteExpiredLimits, tooManyAttemptsMessage, tooManyRequestsMessage, type ThrottleLimits } from './throttle.ts';
 
 export interface IdentityRealmOptions {
@@ -637,7 +637,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     }
 
     const form = await readForm(req);
-    const email = (form?.get('email') ?? '').trim().slice(0, 254);
+    const email = normalizeEmail(form?.get('email') ?? '');
     if (!form || !csrf.validForInteraction('login', uid, form.get('csrf'))) {
       sendPage(res, loginView(uid, { email, error: 'Your session has expired. Please sign in again.', status: 403 }));
       return;
@@ -693,7 +693,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     const values = {
       name: (form?.get('name') ?? '').trim().slice(0, 200),
       photo: (form?.get('photo') ?? '').trim().slice(0, 4096),
-      email: normalizeEmail(form?.get('email') ?? '').slice(0, 254),
+      email: normalizeEmail(form?.get('email') ?? ''),
     };
     if (!form || !csrf.validForInteraction('register', uid, form.get('csrf'))) {
       sendPage(res, view(values, {}, 'Your session has expired. Please try again.', 403));
@@ -790,7 +790,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       sendPage(res, view(isEmail(normalizeEmail(hint)) ? normalizeEmail(hint) : ''));
       return;
     }
-    const email = normalizeEmail(form?.get('email') ?? '').slice(0, 254);
+    const email = normalizeEmail(form?.get('email') ?? '');
     if (!form || !csrf.valid(req, 'forgot', form.get('csrf'))) {
       sendPage(res, view(email, 'Your session has expired. Please try again.', 403));
       return;
@@ -879,7 +879,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     }
     let location: string;
     try {
-      const hint = typeof details.params.login_hint === 'string' && isEmail(details.params.login_hint) ? details.params.login_hint : undefined;
+      const hint = typeof details.params.login_hint === 'string' && isEmail(normalizeEmail(details.params.login_hint)) ? normalizeEmail(details.params.login_hint) : undefined;
       location = await google.start(details.uid, hint);
     } catch (err) {
       log.warn({ err }, 'Google sign-in could not start');

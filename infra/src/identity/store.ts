@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync, randomBytes, randomUUID, type JsonWebKey } from 'node:crypto';
-import { passwordProblem } from '@forum/contracts';
+import { isEmail, normalizeEmail, passwordProblem } from '@forum/contracts';
 import { ConflictError, ValidationError, type Knex } from '@forum/platform';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
 
@@ -88,6 +88,23 @@ const DDL = [
      points integer NOT NULL DEFAULT 0,
      expire bigint
    )`,
+  /**
+   * Addresses stored before normalizeEmail took the domain's trailing dot and NFC into account, in
+   * that form now; the oldest account keeps an address several spellings share, and an address whose
+   * normal form another account holds already is left as it is (no spelling reaches it: an operator
+   * decides, see docs/security/identity.md).
+   */
+  `UPDATE ${SCHEMA}.accounts a SET email = t.target
+   FROM (
+     SELECT DISTINCT ON (c.target) c.id, c.target
+     FROM (
+       SELECT id, created_at, normalize(regexp_replace(email, '\\.$', ''), NFC) AS target
+       FROM ${SCHEMA}.accounts WHERE email LIKE '%@%.' OR email IS NOT NFC NORMALIZED
+     ) c
+     WHERE NOT EXISTS (SELECT 1 FROM ${SCHEMA}.accounts b WHERE b.email = c.target)
+     ORDER BY c.target, c.created_at, c.id
+   ) t
+   WHERE a.id = t.id`,
 ];
 
 export interface RealmSecrets {
@@ -185,16 +202,6 @@ interface AccountRow {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
-
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-export function isEmail(email: string): boolean {
-  return EMAIL.test(email) && email.length <= 254;
-}
-
 function toRecord(row: AccountRow): AccountRecord {
   const roles = [...new Set(['user', ...(row.roles ?? [])])];
   return {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { normalizeEmail } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { RateLimiterPostgres, type RateLimiterRes } from 'rate-limiter-flexible';
 import { SCHEMA } from './store.ts';
@@ -106,7 +107,7 @@ export function createThrottle(db: Knex, limits: ThrottleLimits) {
   const resetByAddress = new Counter(db, 'reset_address', limits.resetRequestsPerAddress, limits.resetWindowSeconds);
   const resetByEmail = new Counter(db, 'reset_email', limits.resetMailsPerEmail, limits.resetWindowSeconds);
   const registerByAddress = new Counter(db, 'register_address', limits.registrationsPerAddress, 60 * 60);
-  const account = (email: string) => email.trim().toLowerCase();
+  const account = normalizeEmail;
 
   return {
     /** Before checking a password: ms until this sign-in may be tried, 0 when it may. */
