@@ -78,3 +78,5 @@ export function summarizeSql(description: string): string {
 export const EMAIL_MAX = 254;
 export const EMAIL_LOCAL_PART_MAX = 64;
 export const EMAIL_DOMAIN_LABEL_MAX = 63;
+/** How long the link of an email-verification mail works (it works once). */
+export const EMAIL_VERIFICATION_TTL_SECONDS = 24 * 60 * 60;

@@ -19,6 +19,8 @@ import {
   followToApp,
   formAction,
   formValue,
+  mailLinkFor,
+  randomAddress,
   startHarness,
   type Harness,
 } from './test-support.ts';
@@ -28,7 +30,7 @@ const NEW_PASSWORD = 'Better!Pass9';
 
 let h: Harness;
 /** Every test counts its throttles against its own client address (the realm trusts X-Forwarded-For here). */
-const address = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+const address = randomAddress;
 const uniqueEmail = (name: string) => `${name}-${randomBytes(4).toString('hex')}@forum.local`;
 
 /** One password per rule of contracts, breaking exactly that rule (and passing the ones before it). */
@@ -79,17 +81,7 @@ async function openLoginPage(jar: CookieJar, request = authorizationRequest(h)) 
   return { request, pageUrl, html: await page.text() };
 }
 
-async function mailboxLinkFor(email: string, timeoutMs = 5000): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const html = await (await h.get(`${h.issuer}/mailbox`)).text();
-    const article = html.split('<article class="mail">').slice(1).find((a) => a.includes(`To ${email}`));
-    const link = article && /href="([^"]+action-token[^"]+)"/.exec(article)?.[1];
-    if (link) return link.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no mail for ${email}`);
-}
+const mailboxLinkFor = (email: string) => mailLinkFor(h, email, 'action-token');
 
 describe('register page', () => {
   it('is reached from keycloak-js register() and has the fields, the toggle, the inline checks and the brand', async () => {

@@ -397,6 +397,30 @@ ${options.link ? `<p class="footer"><a href="${escapeHtml(options.link.href)}">$
   return renderPage({ title: options.title, body, status: options.status ?? 200, formTargets: options.formTargets });
 }
 
+/** A message and one button that posts a small form (hidden fields), e.g. 'Send a new link'. */
+export function buttonPage(options: {
+  title: string;
+  message: string;
+  action: string;
+  fields: Readonly<Record<string, string>>;
+  button: string;
+  status?: number;
+  link?: { href: string; label: string };
+  formTargets: readonly string[];
+}): Page {
+  const hidden = Object.entries(options.fields)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('\n');
+  const body = `<h1>${escapeHtml(options.title)}</h1>
+<p class="muted">${escapeHtml(options.message)}</p>
+<form method="post" action="${escapeHtml(options.action)}">
+${hidden}
+<button type="submit" class="primary">${escapeHtml(options.button)}</button>
+</form>
+${options.link ? `<p class="footer"><a href="${escapeHtml(options.link.href)}">${escapeHtml(options.link.label)}</a></p>` : ''}`;
+  return renderPage({ title: options.title, body, status: options.status ?? 200, formTargets: options.formTargets });
+}
+
 /**
  * oidc-provider's logout form, submitted at once (Keycloak signs out without asking).
  * `logout=yes` ends the whole session, not just the one client.

@@ -1,7 +1,7 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isEmail, normalizeEmail, PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
+import { EMAIL_VERIFICATION_TTL_SECONDS, isEmail, normalizeEmail, PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
 import { ConflictError, createTokenVerifier, type Knex, type Logger } from '@forum/platform';
 import Provider, {
   errors,
@@ -19,6 +19,7 @@ import { createCsrf } from './csrf.ts';
 import { appendVary, clientAddress, isLocalRequest, methodNotAllowed, readForm, redirect, sendJson, sendPage } from './http.ts';
 import { createMailer, deleteOldMail, type MailOptions } from './mail.ts';
 import {
+  buttonPage,
   escapeHtml,
   forgotPasswordPage,
   loginPage,
@@ -51,7 +52,7 @@ export interface IdentityRealmOptions {
   google?: GoogleOptions;
   /** Password-reset mail; without `smtpUrl` mails go to the development mailbox `{issuer}/mailbox` and the log. */
   mail?: MailOptions;
-  /** Accounts with these emails get the role 'admin' when they are created or sign in (config ADMIN_EMAILS). */
+  /** Accounts with these emails get the role 'admin' once the email is verified: when created so, when verified, or at sign-in (config ADMIN_EMAILS). */
   adminEmails?: readonly string[];
   /** Brute-force and abuse limits (see DEFAULT_THROTTLE). */
   throttle?: Partial<ThrottleLimits>;
@@ -66,7 +67,8 @@ export interface IdentityRealm {
   /** Keycloak's admin REST API for accounts; the gateway mounts it with `app.use('/admin/realms/forum', realm.adminHandler)`. */
   readonly adminHandler: (req: IncomingMessage, res: ServerResponse) => void;
   readonly accounts: {
-    create(input: { email: string; password: string; name: string; picture?: string; roles?: string[] }): Promise<{ id: string }>;
+    /** `emailVerified`: the operator vouches for the address (ADMIN_EMAILS make admins only of verified addresses). */
+    create(input: { email: string; password: string; name: string; picture?: string; roles?: string[]; emailVerified?: boolean }): Promise<{ id: string }>;
     findByEmail(email: string): Promise<{ id: string; email: string; name: string; picture: string; roles: string[] } | null>;
   };
   close(): Promise<void>;
@@ -79,6 +81,7 @@ const LOGIN_PATH = '/login-actions/authenticate';
 const REGISTER_PATH = '/login-actions/registration';
 const RESET_PATH = '/login-actions/reset-credentials';
 const ACTION_TOKEN_PATH = '/login-actions/action-token';
+const VERIFY_EMAIL_PATH = '/login-actions/verify-email';
 const BROKER_LOGIN_PATH = `/broker/${GOOGLE}/login`;
 const BROKER_ENDPOINT_PATH = `/broker/${GOOGLE}/endpoint`;
 const MAILBOX_PATH = '/mailbox';
@@ -94,6 +97,7 @@ const UNVERIFIED_GOOGLE_MESSAGE =
   'The email address of your Google account is not verified, so it cannot be used to sign in here. Verify it with Google, or sign in with your email and password.';
 const GOOGLE_UNCONFIGURED = 'Google sign-in is not configured on this server.';
 const RESET_TOKEN_KIND = 'reset-password';
+const VERIFY_TOKEN_KIND = 'verify-email';
 const RESET_TOKEN_TTL_SECONDS = 30 * 60;
 
 const SSO_SESSION_MAX_SECONDS = 10 * 60 * 60;
@@ -171,15 +175,28 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const adminEmails = new Set((options.adminEmails ?? []).map(normalizeEmail).filter(Boolean));
   if (mailer.mode === 'mailbox') log.warn({ mailbox: `${issuer}${MAILBOX_PATH}` }, 'SMTP_URL is not set: mails go to the development mailbox and the log');
 
-  /** Every account creation: ADMIN_EMAILS are admins from the start. */
+  /**
+   * ADMIN_EMAILS make admins only of verified addresses: otherwise whoever registers a listed
+   * address first would be admin. An account made verified is admin from the start ...
+   */
   const createAccount = (input: NewAccount) =>
-    accounts.create({ ...input, roles: [...(input.roles ?? []), ...(adminEmails.has(normalizeEmail(input.email ?? '')) ? ['admin'] : [])] });
-  /** ... and from their next sign-in when the account existed before. */
+    accounts.create({
+      ...input,
+      roles: [...(input.roles ?? []), ...(input.emailVerified && adminEmails.has(normalizeEmail(input.email ?? '')) ? ['admin'] : [])],
+    });
+  /** ... one verified later from then on (see emailProven), and one listed later from its next sign-in. */
   async function promoteAdmin(record: AccountRecord) {
-    if (adminEmails.has(record.email) && !record.roles.includes('admin')) {
+    if (record.emailVerified && adminEmails.has(record.email) && !record.roles.includes('admin')) {
       await accounts.addRole(record.id, 'admin');
       record.roles.push('admin');
     }
+  }
+  /** The owner of the mailbox is known (a verification link followed, a mailed reset done): verified, and admin when listed. */
+  async function emailProven(accountId: string) {
+    await accounts.markEmailVerified(accountId);
+    const record = await accounts.findById(accountId);
+    if (record) await promoteAdmin(record);
+    return record;
   }
 
   /** keycloak-js sends the current page as redirect_uri: each browser client owns one path prefix of its origin. */
@@ -734,6 +751,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     await throttle.registrationCounted(address);
     const record = (await accounts.findById(id))!;
     log.info({ clientId: details.params.client_id, accountId: id }, 'account registered');
+    inBackground(() => sendVerificationMail(record));
     await signIn(req, res, details, record, 'registration', ['pwd']);
   }
 
@@ -746,6 +764,17 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     background.add(job);
   }
 
+  /** A one-time link for `account` (only its hash is kept), in the mail `compose` writes around it. */
+  async function mailLink(
+    account: AccountRecord,
+    action: { kind: string; path: string; ttlSeconds: number; interactionUid: string | null },
+    compose: (link: string) => { subject: string; text: string; html: string },
+  ) {
+    const token = await accounts.issueActionToken(action.kind, account.id, action.ttlSeconds, action.interactionUid);
+    const link = `${issuer}${action.path}?key=${token}`;
+    await mailer.send({ to: account.email, ...compose(link), link });
+  }
+
   async function sendResetMail(email: string, interactionUid: string | null) {
     if (!(await throttle.resetMailAllowed(email))) {
       log.info('password reset mail not sent: too many for this email');
@@ -756,16 +785,12 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       log.info('password reset requested for an email without an (enabled) account');
       return;
     }
-    const token = await accounts.issueActionToken(RESET_TOKEN_KIND, account.id, RESET_TOKEN_TTL_SECONDS, interactionUid);
-    const link = `${issuer}${ACTION_TOKEN_PATH}?key=${token}`;
     const minutes = RESET_TOKEN_TTL_SECONDS / 60;
-    await mailer.send({
-      to: account.email,
+    await mailLink(account, { kind: RESET_TOKEN_KIND, path: ACTION_TOKEN_PATH, ttlSeconds: RESET_TOKEN_TTL_SECONDS, interactionUid }, (link) => ({
       subject: 'Reset your Forum password',
       text: `Hello ${account.name},\n\nSomeone (hopefully you) asked to reset the password of your Forum account ${account.email}.\n\nOpen this link within ${minutes} minutes to choose a new password:\n${link}\n\nThe link works once. If you did not ask for this, ignore this mail: your password stays as it is.\n`,
       html: `<p>Hello ${escapeHtml(account.name)},</p><p>Someone (hopefully you) asked to reset the password of your Forum account ${escapeHtml(account.email)}.</p><p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works once, for ${minutes} minutes).</p><p>If you did not ask for this, ignore this mail: your password stays as it is.</p>`,
-      link,
-    });
+    }));
     log.info({ accountId: account.id }, 'password reset mail sent');
   }
 
@@ -806,6 +831,75 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     }
     inBackground(() => sendResetMail(email, uid ?? null));
     sendPage(res, resetRequestedPage({ lines: [RESET_SENT_MESSAGE, RESET_NEUTRAL_MESSAGE], loginUrl: uid ? loginUrl(uid) : undefined, formTargets }));
+  }
+
+  // ---- email verification: the link registration mails; following it proves the mailbox
+  async function sendVerificationMail(account: AccountRecord) {
+    const hours = EMAIL_VERIFICATION_TTL_SECONDS / 3600;
+    await mailLink(account, { kind: VERIFY_TOKEN_KIND, path: VERIFY_EMAIL_PATH, ttlSeconds: EMAIL_VERIFICATION_TTL_SECONDS, interactionUid: null }, (link) => ({
+      subject: 'Confirm your email address for Forum',
+      text: `Hello ${account.name},\n\nWelcome to Forum! Please confirm that ${account.email} is your email address by opening this link:\n${link}\n\nThe link works once, for ${hours} hours. If you did not create a Forum account, ignore this mail: nothing happens.\n`,
+      html: `<p>Hello ${escapeHtml(account.name)},</p><p>Welcome to Forum! Please confirm that ${escapeHtml(account.email)} is your email address.</p><p><a href="${escapeHtml(link)}">Confirm my email address</a> (the link works once, for ${hours} hours).</p><p>If you did not create a Forum account, ignore this mail: nothing happens.</p>`,
+    }));
+    log.info({ accountId: account.id }, 'email verification mail sent');
+  }
+
+  const confirmedPage = (email: string) =>
+    messagePage({
+      title: 'Your email address is confirmed',
+      message: `Thank you: ${email} is confirmed as the address of your account.`,
+      link: { href: `${publicOrigin}/`, label: 'Back to the forum' },
+      formTargets,
+    });
+  const invalidVerificationPage = () =>
+    messagePage({ title: 'This link is not valid', message: 'This link to confirm an email address is not valid. Check that you opened the whole link from the mail.', status: 400, formTargets });
+
+  async function verifyEmail(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+    if (req.method === 'POST') return resendVerification(req, res);
+    if (req.method !== 'GET') return methodNotAllowed(res, 'GET, POST');
+    const key = (query.get('key') ?? '').slice(0, 128);
+    const used = await accounts.useActionToken(VERIFY_TOKEN_KIND, key, (accountId, trx) => accounts.markEmailVerified(accountId, trx));
+    if (used.status === 'unknown') return sendPage(res, invalidVerificationPage());
+    const record = used.status === 'valid' ? await emailProven(used.accountId) : await accounts.findById(used.accountId);
+    if (!record) return sendPage(res, invalidVerificationPage());
+    if (used.status === 'valid') log.info({ accountId: record.id }, 'email verified');
+    // a link used already (a mail scanner may open links first) or expired after the address was confirmed: say so
+    if (record.emailVerified) return sendPage(res, confirmedPage(record.email));
+    sendPage(
+      res,
+      buttonPage({
+        title: 'This link has expired',
+        message: `Links to confirm your email address work for ${EMAIL_VERIFICATION_TTL_SECONDS / 3600} hours. We can send you a new one.`,
+        action: `${REALM_PATH}${VERIFY_EMAIL_PATH}`,
+        fields: { csrf: csrf.issue(req, res, 'verify'), key },
+        button: 'Send a new link',
+        status: 410,
+        formTargets,
+      }),
+    );
+  }
+
+  async function resendVerification(req: IncomingMessage, res: ServerResponse) {
+    const form = await readForm(req);
+    const key = (form?.get('key') ?? '').slice(0, 128);
+    if (!form || !csrf.valid(req, 'verify', form.get('csrf'))) {
+      sendPage(res, messagePage({ title: 'Your session has expired', message: 'Open the link from the mail again.', status: 403, formTargets }));
+      return;
+    }
+    const state = await accounts.inspectActionToken(VERIFY_TOKEN_KIND, key);
+    const record = state.status === 'unknown' ? null : await accounts.findById(state.accountId);
+    if (!record) return sendPage(res, invalidVerificationPage());
+    if (record.emailVerified) return sendPage(res, confirmedPage(record.email));
+    const wait = await throttle.verificationMailRequested(record.email);
+    if (wait) {
+      sendPage(res, messagePage({ title: 'Please wait a little', message: tooManyRequestsMessage(wait), status: 429, formTargets }));
+      return;
+    }
+    inBackground(() => sendVerificationMail(record));
+    sendPage(
+      res,
+      resetRequestedPage({ lines: [`We sent a new link to ${record.email}. It works once, for ${EMAIL_VERIFICATION_TTL_SECONDS / 3600} hours.`], formTargets }),
+    );
   }
 
   function refusedLinkPage(res: ServerResponse, status: 'used' | 'expired' | 'unknown') {
@@ -850,8 +944,12 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       sendPage(res, view(problem ? { password: problem } : { 'password-confirm': PASSWORD_MISMATCH_MESSAGE }, undefined, 400));
       return;
     }
-    const used = await accounts.useActionToken(RESET_TOKEN_KIND, key, (accountId, trx) => accounts.setPassword(accountId, password, trx));
+    const used = await accounts.useActionToken(RESET_TOKEN_KIND, key, async (accountId, trx) => {
+      await accounts.setPassword(accountId, password, trx);
+      await accounts.markEmailVerified(accountId, trx); // the link came through the mailbox (Keycloak does the same)
+    });
     if (used.status !== 'valid') return refusedLinkPage(res, used.status);
+    await emailProven(account.id);
     await throttle.loginSucceeded(account.email); // the owner of the mailbox: lift a lock on the account
     log.info({ accountId: account.id }, 'password reset');
     // back to the sign-in that was pending when the link was asked for, if it still is
@@ -1025,6 +1123,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     }
     if (path === RESET_PATH) return forgotPassword(req, res, url.searchParams);
     if (path === ACTION_TOKEN_PATH) return resetPassword(req, res, url.searchParams);
+    if (path === VERIFY_EMAIL_PATH) return verifyEmail(req, res, url.searchParams);
     if (path === BROKER_LOGIN_PATH) return brokerLogin(req, res, url.searchParams);
     if (path === BROKER_ENDPOINT_PATH) return brokerEndpoint(req, res, url.searchParams);
     if (path === MAILBOX_PATH) return mailbox(req, res);

@@ -221,7 +221,10 @@ const COLUMNS = ['id', 'email', 'email_verified', 'name', 'picture', 'roles', 'e
 
 const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
 
-export type ActionTokenState = { status: 'valid'; accountId: string; interactionUid: string | null } | { status: 'used' | 'expired' | 'unknown' };
+export type ActionTokenState =
+  | { status: 'valid'; accountId: string; interactionUid: string | null }
+  | { status: 'used' | 'expired'; accountId: string }
+  | { status: 'unknown' };
 
 export function createAccountStore(db: Knex) {
   const accounts = () => db.withSchema(SCHEMA).from<AccountRow>('accounts');
@@ -298,8 +301,8 @@ export function createAccountStore(db: Knex) {
       );
     },
 
-    async markEmailVerified(accountId: string): Promise<void> {
-      await db.raw(`UPDATE ${SCHEMA}.accounts SET email_verified = true WHERE id = ? AND NOT email_verified`, [accountId]);
+    async markEmailVerified(accountId: string, trx: Knex | Knex.Transaction = db): Promise<void> {
+      await trx.raw(`UPDATE ${SCHEMA}.accounts SET email_verified = true WHERE id = ? AND NOT email_verified`, [accountId]);
     },
 
     // ---- identities at upstream providers (Google)
@@ -342,8 +345,8 @@ export function createAccountStore(db: Knex) {
       );
       const row = result.rows[0] as { account_id: string; interaction_uid: string | null; used: boolean; expired: boolean } | undefined;
       if (!row) return { status: 'unknown' };
-      if (row.used) return { status: 'used' };
-      if (row.expired) return { status: 'expired' };
+      if (row.used) return { status: 'used', accountId: row.account_id };
+      if (row.expired) return { status: 'expired', accountId: row.account_id };
       return { status: 'valid', accountId: row.account_id, interactionUid: row.interaction_uid };
     },
 
@@ -362,7 +365,7 @@ export function createAccountStore(db: Knex) {
           [sha256Hex(token), kind],
         );
         const row = claimed.rows[0] as { account_id: string; interaction_uid: string | null } | undefined;
-        if (!row) return { status: 'used' } as const;
+        if (!row) return { status: 'used', accountId: state.accountId } as const;
         await trx.raw(`UPDATE ${SCHEMA}.action_tokens SET used_at = now() WHERE account_id = ? AND kind = ? AND used_at IS NULL`, [
           row.account_id,
           kind,

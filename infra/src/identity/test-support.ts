@@ -11,6 +11,9 @@ import { createIdentityRealm, type IdentityRealm, type IdentityRealmOptions } fr
 export const AUDIENCE = 'urn:forum:api';
 export const logger = createLogger('identity-test', process.env.TEST_LOG ?? 'silent');
 
+/** A client address of its own for a test's throttles (with `trustProxy`, sent as X-Forwarded-For). */
+export const randomAddress = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+
 export const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 export const decodeJwt = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
 
@@ -204,4 +207,21 @@ export async function exchangeCode(
   });
   if (res.status !== 200) throw new Error(`code exchange: ${res.status} ${await res.text()}`);
   return (await res.json()) as { access_token: string; id_token: string; refresh_token: string };
+}
+
+/** The action link (`/login-actions/<action>?key=…`) of the newest development-mailbox mail to `email` that has one, once it is there. */
+export async function mailLinkFor(harness: Pick<Harness, 'get' | 'issuer'>, email: string, action: 'action-token' | 'verify-email', timeoutMs = 5000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const html = await (await harness.get(`${harness.issuer}/mailbox`)).text();
+    const links = html
+      .split('<article class="mail">')
+      .slice(1)
+      .filter((article) => article.includes(`To ${email}`))
+      .map((article) => new RegExp(`href="([^"]+/login-actions/${action}\\?[^"]+)"`).exec(article)?.[1]);
+    const link = links.find(Boolean);
+    if (link) return link.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no ${action} mail for ${email}`);
 }

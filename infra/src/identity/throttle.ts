@@ -19,7 +19,7 @@ export interface ThrottleLimits {
   lockSeconds: number;
   /** Forgot-password requests per client address per window (refused beyond). Default 5 per 15 minutes. */
   resetRequestsPerAddress: number;
-  /** Reset mails per email per window (further requests send nothing, silently). Default 3 per 15 minutes. */
+  /** Reset mails per email per window (further requests send nothing, silently); also the new verification links one email may ask for. Default 3 per 15 minutes. */
   resetMailsPerEmail: number;
   resetWindowSeconds: number;
   /** Registrations (and duplicate-email attempts) per client address per hour. Default 10. */
@@ -106,6 +106,7 @@ export function createThrottle(db: Knex, limits: ThrottleLimits) {
   const byAddress = new Counter(db, 'login_address', limits.loginFailuresPerAddress, limits.loginWindowSeconds, limits.lockSeconds);
   const resetByAddress = new Counter(db, 'reset_address', limits.resetRequestsPerAddress, limits.resetWindowSeconds);
   const resetByEmail = new Counter(db, 'reset_email', limits.resetMailsPerEmail, limits.resetWindowSeconds);
+  const verifyByEmail = new Counter(db, 'verify_email', limits.resetMailsPerEmail, limits.resetWindowSeconds);
   const registerByAddress = new Counter(db, 'register_address', limits.registrationsPerAddress, 60 * 60);
   const account = normalizeEmail;
 
@@ -129,6 +130,13 @@ export function createThrottle(db: Knex, limits: ThrottleLimits) {
       const wait = await resetByAddress.retryAfterMs(address);
       if (wait) return wait;
       await resetByAddress.hit(address);
+      return 0;
+    },
+    /** Counts a request for a new verification mail to this email; ms to wait when it is over its limit, else 0. */
+    async verificationMailRequested(email: string): Promise<number> {
+      const wait = await verifyByEmail.retryAfterMs(account(email));
+      if (wait) return wait;
+      await verifyByEmail.hit(account(email));
       return 0;
     },
     /** May one more reset mail go to this email now? (Counts it when yes.) */
