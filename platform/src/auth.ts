@@ -9,6 +9,8 @@ export interface Principal {
   /** The token's subject: the user's stable id at the issuer. */
   readonly subject: string;
   readonly email: string;
+  /** The token's `email_verified`: the issuer vouches that the caller owns `email` (absent or anything but true: no). */
+  readonly emailVerified: boolean;
   readonly name: string;
   readonly picture: string;
   readonly username: string;
@@ -72,6 +74,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       const principal: Principal = Object.freeze({
         subject: payload.sub!,
         email: normalizeEmail(str(payload.email)),
+        emailVerified: payload.email_verified === true,
         name: str(payload.name),
         picture: str(payload.picture),
         username: str(payload.preferred_username),
