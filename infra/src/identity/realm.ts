@@ -1031,8 +1031,11 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         }
         record = await accounts.findByEmail(identity.email);
         if (!record) throw new Error('account vanished after creation');
-      } else {
-        await accounts.markEmailVerified(record.id);
+      } else if (!record.emailVerified && (await accounts.takeBackUnverified(record.id))) {
+        // whoever registered this address first never proved it (account pre-hijacking): Google proves the
+        // mailbox, so its owner gets the account and the first registrant's password and sign-ins end (Firebase's rule)
+        log.info({ accountId: record.id, provider: GOOGLE }, 'unverified account taken back by the verified owner: password dropped, sessions ended');
+        record = (await accounts.findById(record.id))!;
       }
       await accounts.link(GOOGLE, identity.subject, record.id, identity.email);
     }

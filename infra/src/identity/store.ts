@@ -226,6 +226,15 @@ export type ActionTokenState =
   | { status: 'used' | 'expired'; accountId: string }
   | { status: 'unknown' };
 
+/** Ends every sign-in of the account: browser sessions, grants, refresh tokens and codes not yet exchanged. */
+async function endSessions(trx: Knex | Knex.Transaction, accountId: string): Promise<void> {
+  await trx.raw(
+    `DELETE FROM ${SCHEMA}.oidc_payloads
+     WHERE model IN ('Session', 'Grant', 'RefreshToken', 'AuthorizationCode') AND payload->>'accountId' = ?`,
+    [accountId],
+  );
+}
+
 export function createAccountStore(db: Knex) {
   const accounts = () => db.withSchema(SCHEMA).from<AccountRow>('accounts');
   const byRow = (row: unknown) => (row ? toRecord(row as AccountRow) : null);
@@ -287,11 +296,25 @@ export function createAccountStore(db: Knex) {
       if (issue) throw new ValidationError({ password: [issue] });
       const passwordHash = await hashPassword(password);
       await trx.raw(`UPDATE ${SCHEMA}.accounts SET password_hash = ? WHERE id = ?`, [passwordHash, accountId]);
-      await trx.raw(
-        `DELETE FROM ${SCHEMA}.oidc_payloads
-         WHERE model IN ('Session', 'Grant', 'RefreshToken', 'AuthorizationCode') AND payload->>'accountId' = ?`,
-        [accountId],
-      );
+      await endSessions(trx, accountId);
+    },
+
+    /**
+     * The verified owner of the address takes an unverified account back: its password (chosen by
+     * whoever registered first, who may not own the mailbox) goes, with every session, refresh token
+     * and open mailed link; the email is verified. False when the account was verified meanwhile.
+     */
+    async takeBackUnverified(accountId: string): Promise<boolean> {
+      return db.transaction(async (trx) => {
+        const taken = await trx.raw(
+          `UPDATE ${SCHEMA}.accounts SET password_hash = '', email_verified = true WHERE id = ? AND NOT email_verified RETURNING id`,
+          [accountId],
+        );
+        if (taken.rows.length === 0) return false;
+        await endSessions(trx, accountId);
+        await trx.raw(`UPDATE ${SCHEMA}.action_tokens SET used_at = now() WHERE account_id = ? AND used_at IS NULL`, [accountId]);
+        return true;
+      });
     },
 
     async addRole(accountId: string, role: string): Promise<void> {
