@@ -410,49 +410,8 @@ describe('forgot password', () => {
   });
 });
 
-describe('brute-force protection', () => {
-  it('locks an account after 5 wrong passwords: the right one is refused too, on the page and in the password grant; it holds across a restart', async () => {
-    const email = uniqueEmail('target');
-    await h.realm.accounts.create({ email, password: PASSWORD, name: 'Target' });
-    const jar = new CookieJar();
-    const { pageUrl, html } = await openLoginPage(jar);
-    const csrf = formValue(html, 'csrf');
-    for (let i = 1; i <= 5; i++) {
-      // from different addresses: the account is what is counted
-      const res = await h.postForm(pageUrl, { csrf, email, password: `Wrong#${i}abc` }, jar, { 'x-forwarded-for': address() });
-      const message = alertOf(await res.text());
-      if (i < 5) expect(message).toBe('Invalid email or password.');
-      else expect(message).toBe('Too many failed attempts. Try again in 15 minutes.');
-    }
-    const right = await h.postForm(pageUrl, { csrf, email, password: PASSWORD }, jar, { 'x-forwarded-for': address() });
-    expect(right.status).toBe(429);
-    expect(alertOf(await right.text())).toMatch(/^Too many failed attempts\. Try again in 1[45] minutes\.$/);
-
-    const grant = await h.passwordGrant(email, PASSWORD, { 'x-forwarded-for': address() });
-    expect(grant.status).toBe(400);
-    expect(Number(grant.headers.get('retry-after'))).toBeGreaterThan(800);
-    const body = (await grant.json()) as { error: string; error_description: string };
-    expect(body.error).toBe('invalid_grant');
-    expect(body.error_description).toMatch(/^Too many failed attempts\. Try again in 1[45] minutes\.$/);
-
-    await h.restart({ trustProxy: true });
-    expect((await h.passwordGrant(email, PASSWORD, { 'x-forwarded-for': address() })).status).toBe(400);
-    // other accounts are not affected
-    expect((await h.passwordGrant('alice@forum.local', PASSWORD, { 'x-forwarded-for': address() })).status).toBe(200);
-  });
-
-  it('locks a client address after 20 failures, whatever the accounts', async () => {
-    const from = address();
-    for (let i = 0; i < 20; i++) {
-      const res = await h.passwordGrant(uniqueEmail('spray'), 'Wrong#pass1', { 'x-forwarded-for': from });
-      expect(res.status).toBe(400);
-    }
-    const blocked = await h.passwordGrant('alice@forum.local', PASSWORD, { 'x-forwarded-for': from });
-    expect(blocked.status).toBe(400);
-    expect(((await blocked.json()) as { error_description: string }).error_description).toMatch(/^Too many failed attempts/);
-    expect((await h.passwordGrant('alice@forum.local', PASSWORD, { 'x-forwarded-for': address() })).status).toBe(200);
-  });
-
+/** The sign-in back-off itself: throttle.int.test.ts (from real client addresses). */
+describe('login form', () => {
   it('refuses a login form without its CSRF token', async () => {
     const jar = new CookieJar();
     const { pageUrl } = await openLoginPage(jar);

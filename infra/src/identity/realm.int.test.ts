@@ -220,7 +220,7 @@ describe('identity realm', () => {
         [1, 2, 3].map(() => createIdentityRealm({ publicOrigin: origin, db: knex, logger, audience: AUDIENCE })),
       );
       const secrets = await knex.withSchema('identity').from('secrets').select('name', 'value');
-      expect(secrets.map((s: { name: string }) => s.name).sort()).toEqual(['cookie-keys', 'refresh-token-key', 'signing-keys']);
+      expect(secrets.map((s: { name: string }) => s.name).sort()).toEqual(['cookie-keys', 'refresh-token-key', 'signing-keys', 'throttle-key']);
       await Promise.all(realms.map((r) => r.close()));
       expect(await deleteExpired(knex)).toBe(0);
     } finally {

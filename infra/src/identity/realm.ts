@@ -36,6 +36,7 @@ import {
 } from './pages.ts';
 import { refreshEnvelope } from './refresh-token.ts';
 import { createAccountStore, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
+import { createLoginBackoff, deleteExpiredBackoff } from './login-backoff.ts';
 import { createThrottle, DEFAULT_THROTTLE, deleteExpiredLimits, tooManyAttemptsMessage, tooManyRequestsMessage, type ThrottleLimits } from './throttle.ts';
 
 export interface IdentityRealmOptions {
@@ -54,7 +55,7 @@ export interface IdentityRealmOptions {
   mail?: MailOptions;
   /** Accounts with these emails get the role 'admin' once the email is verified: when created so, when verified, or at sign-in (config ADMIN_EMAILS). */
   adminEmails?: readonly string[];
-  /** Brute-force and abuse limits (see DEFAULT_THROTTLE). */
+  /** Abuse limits of mail and registration (see DEFAULT_THROTTLE); failed sign-ins back off by LOGIN_BACKOFF of contracts. */
   throttle?: Partial<ThrottleLimits>;
   /** Behind a reverse proxy: count throttles against the last X-Forwarded-For address instead of the TCP peer. */
   trustProxy?: boolean;
@@ -169,6 +170,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const secureCookies = new URL(publicOrigin).protocol === 'https:';
   const csrf = createCsrf(csrfKey, { path: REALM_PATH, secure: secureCookies });
   const throttle = createThrottle(db, { ...DEFAULT_THROTTLE, ...options.throttle });
+  const backoff = createLoginBackoff(db, Buffer.from(secrets.throttleKey, 'base64url'));
   const trustProxy = options.trustProxy ?? false;
   const mailer = createMailer(options.mail, db, log);
   const google = options.google?.clientId && options.google.clientSecret ? createGoogleBroker(options.google, issuer, db, log) : null;
@@ -446,12 +448,11 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         ctx.set('Retry-After', String(Math.ceil(retryMs / 1000)));
         return new errors.CustomOIDCProviderError('invalid_grant', tooManyAttemptsMessage(retryMs));
       };
-      const locked = await throttle.loginLocked(params.username, address);
-      if (locked) throw refuseThrottled(locked);
+      const attempt = await backoff.attempt(params.username, address);
+      if (attempt.waitMs) throw refuseThrottled(attempt.waitMs);
       const record = await accounts.authenticate(params.username, params.password);
       if (!record) {
-        const lock = await throttle.loginFailed(params.username, address);
-        if (lock) throw refuseThrottled(lock);
+        if (attempt.waitAfterFailureMs) throw refuseThrottled(attempt.waitAfterFailureMs);
         log.info({ clientId: client.clientId, grantType: 'password' }, 'sign-in refused: invalid credentials');
         throw new errors.CustomOIDCProviderError('invalid_grant', 'Invalid user credentials');
       }
@@ -459,7 +460,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         log.info({ clientId: client.clientId, accountId: record.id, grantType: 'password' }, 'sign-in refused: account disabled');
         throw new errors.CustomOIDCProviderError('invalid_grant', 'Account disabled');
       }
-      await throttle.loginSucceeded(params.username);
+      await attempt.succeeded();
       await promoteAdmin(record);
       // Keycloak's default client scopes apply even when not asked for
       const scopes = new Set(['openid', 'email', 'profile'].filter((s) => requested.includes(s) || s !== 'openid'));
@@ -659,18 +660,17 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       sendPage(res, loginView(uid, { email, error: 'Your session has expired. Please sign in again.', status: 403 }));
       return;
     }
-    const address = clientAddress(req, trustProxy);
-    const locked = await throttle.loginLocked(email, address);
-    if (locked) {
+    const attempt = await backoff.attempt(email, clientAddress(req, trustProxy));
+    if (attempt.waitMs) {
       log.info({ clientId: details.params.client_id }, 'sign-in refused: too many failed attempts');
-      sendPage(res, loginView(uid, { email, error: tooManyAttemptsMessage(locked), status: 429 }));
+      sendPage(res, loginView(uid, { email, error: tooManyAttemptsMessage(attempt.waitMs), status: 429 }));
       return;
     }
     const record = await accounts.authenticate(email, form.get('password') ?? '');
     if (!record) {
-      const lock = await throttle.loginFailed(email, address);
-      log.info({ clientId: details.params.client_id, locked: lock > 0 }, 'sign-in refused: invalid credentials');
-      sendPage(res, lock ? loginView(uid, { email, error: tooManyAttemptsMessage(lock), status: 429 }) : loginView(uid, { email, error: INVALID_CREDENTIALS_MESSAGE }));
+      const wait = attempt.waitAfterFailureMs;
+      log.info({ clientId: details.params.client_id, held: wait > 0 }, 'sign-in refused: invalid credentials');
+      sendPage(res, wait ? loginView(uid, { email, error: tooManyAttemptsMessage(wait), status: 429 }) : loginView(uid, { email, error: INVALID_CREDENTIALS_MESSAGE }));
       return;
     }
     if (!record.enabled) {
@@ -678,7 +678,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       sendPage(res, loginView(uid, { email, error: DISABLED_MESSAGE, status: 403 }));
       return;
     }
-    await throttle.loginSucceeded(email);
+    await attempt.succeeded();
     await signIn(req, res, details, record, 'password', ['pwd']);
   }
 
@@ -749,6 +749,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       return;
     }
     await throttle.registrationCounted(address);
+    await backoff.proven(values.email, address);
     const record = (await accounts.findById(id))!;
     log.info({ clientId: details.params.client_id, accountId: id }, 'account registered');
     inBackground(() => sendVerificationMail(record));
@@ -950,7 +951,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     });
     if (used.status !== 'valid') return refusedLinkPage(res, used.status);
     await emailProven(account.id);
-    await throttle.loginSucceeded(account.email); // the owner of the mailbox: lift a lock on the account
+    await backoff.proven(account.email, clientAddress(req, trustProxy)); // the owner of the mailbox is at this address
     log.info({ accountId: account.id }, 'password reset');
     // back to the sign-in that was pending when the link was asked for, if it still is
     const pending = used.interactionUid && (await provider.Interaction.find(used.interactionUid)) ? used.interactionUid : null;
@@ -1034,6 +1035,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       } else if (!record.emailVerified && (await accounts.takeBackUnverified(record.id))) {
         // whoever registered this address first never proved it (account pre-hijacking): Google proves the
         // mailbox, so its owner gets the account and the first registrant's password and sign-ins end (Firebase's rule)
+        await backoff.forgetFamiliar(record.email);
         log.info({ accountId: record.id, provider: GOOGLE }, 'unverified account taken back by the verified owner: password dropped, sessions ended');
         record = (await accounts.findById(record.id))!;
       }
@@ -1044,6 +1046,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       return refuse(DISABLED_MESSAGE, 403);
     }
     if (created) log.info({ accountId: record.id, provider: GOOGLE }, 'account registered');
+    await backoff.proven(record.email, clientAddress(req, trustProxy));
     await signIn(req, res, details, record, GOOGLE);
   }
 
@@ -1147,6 +1150,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     await deleteExpired(db);
     await deleteExpiredBrokerStates(db);
     await deleteExpiredLimits(db);
+    await deleteExpiredBackoff(db);
     await deleteOldMail(db);
     await db.raw(`DELETE FROM ${SCHEMA}.action_tokens WHERE expires_at < now() - interval '1 day'`);
   }

@@ -88,6 +88,20 @@ const DDL = [
      points integer NOT NULL DEFAULT 0,
      expire bigint
    )`,
+  /** The sign-in back-off (login-backoff.ts): failures and waits per key (an HMAC of the pair, account or address). */
+  `CREATE TABLE IF NOT EXISTS ${SCHEMA}.login_backoff (
+     key text PRIMARY KEY,
+     failures integer NOT NULL,
+     blocked_until timestamptz NOT NULL,
+     forget_at timestamptz NOT NULL
+   )`,
+  /** Addresses an account signed in from lately (HMACs of account and address; account_key to forget them all). */
+  `CREATE TABLE IF NOT EXISTS ${SCHEMA}.familiar_addresses (
+     key text PRIMARY KEY,
+     account_key text NOT NULL,
+     expires_at timestamptz NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS familiar_addresses_account ON ${SCHEMA}.familiar_addresses (account_key)`,
   /**
    * Addresses stored before normalizeEmail took the domain's trailing dot and NFC into account, in
    * that form now; the oldest account keeps an address several spellings share, and an address whose
@@ -114,6 +128,8 @@ export interface RealmSecrets {
   cookieKeys: string[];
   /** HMAC key of the JWT envelope around refresh tokens. */
   refreshTokenKey: string;
+  /** HMAC key of the sign-in back-off's keys. */
+  throttleKey: string;
 }
 
 function base64url(input: Buffer | string) {
@@ -135,6 +151,7 @@ const SECRET_FACTORIES: Record<string, () => unknown> = {
   'signing-keys': () => ({ keys: [newSigningKey()] }),
   'cookie-keys': () => ({ keys: [base64url(randomBytes(32))] }),
   'refresh-token-key': () => ({ key: base64url(randomBytes(32)) }),
+  'throttle-key': () => ({ key: base64url(randomBytes(32)) }),
 };
 
 /**
@@ -161,6 +178,7 @@ export async function prepareStore(db: Knex): Promise<RealmSecrets> {
       signingKeys: (byName.get('signing-keys')?.keys ?? []) as JsonWebKey[],
       cookieKeys: (byName.get('cookie-keys')?.keys ?? []) as string[],
       refreshTokenKey: byName.get('refresh-token-key')?.key ?? '',
+      throttleKey: byName.get('throttle-key')?.key ?? '',
     };
   });
 }

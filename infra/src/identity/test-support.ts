@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createKnex, createLogger, type Knex } from '@forum/platform';
@@ -224,4 +224,38 @@ export async function mailLinkFor(harness: Pick<Harness, 'get' | 'issuer'>, emai
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`no ${action} mail for ${email}`);
+}
+
+/**
+ * Another client of the realm, at another address of this machine (all of 127.0.0.0/8 is loopback):
+ * its requests leave from `localAddress`, which the realm sees as their peer (no proxy headers needed).
+ */
+export function clientAt(harness: Pick<Harness, 'origin' | 'issuer'>, localAddress: string) {
+  const send = (url: string, init: { method?: string; headers?: Record<string, string>; body?: string }, jar?: CookieJar) =>
+    new Promise<Response>((resolve, reject) => {
+      const headers = { ...init.headers, ...(jar ? { cookie: jar.header } : {}) };
+      const req = httpRequest(new URL(url, harness.origin), { method: init.method ?? 'GET', localAddress, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const answer = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) for (const one of [value ?? []].flat()) answer.append(name, one);
+          const response = new Response(Buffer.concat(chunks), { status: res.statusCode, headers: answer });
+          jar?.store(response);
+          resolve(response);
+        });
+      });
+      req.on('error', reject);
+      req.end(init.body);
+    });
+  const postForm = (url: string, form: Record<string, string>, jar?: CookieJar) =>
+    send(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }, jar);
+  return {
+    address: localAddress,
+    get: (url: string, jar?: CookieJar) => send(url, {}, jar),
+    postForm,
+    passwordGrant: (username: string, password: string) =>
+      postForm(`${harness.issuer}/protocol/openid-connect/token`, { grant_type: 'password', client_id: 'forum-cli', username, password, scope: 'openid' }),
+  };
 }
