@@ -14,9 +14,10 @@ import { SCHEMA } from './store.ts';
  * (familiar: a right password, a registration, a reset through the mailed link, Google) is held
  * only by its own pair: the attacker's failures elsewhere never refuse the owner there.
  *
- * An attempt is counted as a failure before its password is checked, in one transaction over its
- * keys, and given back when the password was right: attempts sent all at once cannot check more
- * passwords than the waits allow. Everything is in PostgreSQL, so it holds across restarts and
+ * A pair's failures beyond its free ones count on the pair only: one address alone never makes the
+ * account or itself wait for others. An attempt is counted as a failure before its password is
+ * checked, in one transaction over its keys, and given back when the password was right: attempts
+ * sent all at once cannot check more passwords than the waits allow. Everything is in PostgreSQL, so it holds across restarts and
  * between processes; keys are HMACs under a realm secret (no emails or addresses in the tables).
  */
 type Policy = { readonly free: number; readonly firstWaitSeconds: number; readonly maxWaitSeconds: number };
@@ -41,9 +42,17 @@ export function createLoginBackoff(db: Knex, secret: Buffer) {
   const settings = LOGIN_BACKOFF;
   const mac = (...parts: string[]) => createHmac('sha256', secret).update(parts.join('\u0000')).digest('base64url');
 
-  /** Counts one failure on `key` unless it is waiting: the ms the next try then waits, or the ms this one must wait. */
-  async function take(trx: Knex.Transaction, key: string, policy: Policy): Promise<{ taken: boolean; ms: number }> {
-    const bindings = { key, free: policy.free, first: policy.firstWaitSeconds, max: policy.maxWaitSeconds, forget: settings.forgetAfterSeconds };
+  const bindingsOf = (key: string, policy: Policy) => ({
+    key,
+    free: policy.free,
+    first: policy.firstWaitSeconds,
+    max: policy.maxWaitSeconds,
+    forget: settings.forgetAfterSeconds,
+  });
+
+  /** Counts one failure on `key` unless it is waiting: then `passed` with the key's failures and the ms the next try waits, else the ms to wait. */
+  async function count(trx: Knex.Transaction, key: string, policy: Policy): Promise<{ passed: boolean; ms: number; failures: number }> {
+    const bindings = bindingsOf(key, policy);
     await trx.raw(`DELETE FROM ${BACKOFF} WHERE key = :key AND forget_at <= now()`, bindings);
     const counted = await trx.raw(
       `INSERT INTO ${BACKOFF} AS b (key, failures, blocked_until, forget_at)
@@ -53,12 +62,20 @@ export function createLoginBackoff(db: Knex, secret: Buffer) {
          blocked_until = now() + make_interval(secs => ${waitSql('b.failures + 1')}),
          forget_at = excluded.forget_at
        WHERE b.blocked_until <= now()
-       RETURNING ceil(extract(epoch FROM b.blocked_until - now()) * 1000) AS ms`,
+       RETURNING b.failures, ceil(extract(epoch FROM b.blocked_until - now()) * 1000) AS ms`,
       bindings,
     );
-    if (counted.rows.length > 0) return { taken: true, ms: Number(counted.rows[0].ms) };
-    const waiting = await trx.raw(`SELECT ceil(extract(epoch FROM blocked_until - now()) * 1000) AS ms FROM ${BACKOFF} WHERE key = :key`, bindings);
-    return { taken: false, ms: Math.max(1000, Number(waiting.rows[0]?.ms ?? 1000)) };
+    const row = counted.rows[0] as { failures: number; ms: string } | undefined;
+    return row ? { passed: true, ms: Number(row.ms), failures: row.failures } : { passed: false, ms: await waitOf(trx, key), failures: 0 };
+  }
+
+  /** The ms `key` still waits (at least a second), or 0. */
+  async function waitOf(trx: Knex.Transaction, key: string): Promise<number> {
+    const waiting = await trx.raw(
+      `SELECT ceil(extract(epoch FROM blocked_until - now()) * 1000) AS ms FROM ${BACKOFF} WHERE key = :key AND blocked_until > now() AND forget_at > now()`,
+      { key },
+    );
+    return waiting.rows.length ? Math.max(1000, Number(waiting.rows[0].ms)) : 0;
   }
 
   async function makeFamiliar(account: string, address: string, trx: Knex | Knex.Transaction = db) {
@@ -74,25 +91,33 @@ export function createLoginBackoff(db: Knex, secret: Buffer) {
     async attempt(email: string, address: string): Promise<LoginAttempt> {
       const account = normalizeEmail(email);
       const familiar = await db.raw(`SELECT 1 FROM ${FAMILIAR} WHERE key = :key AND expires_at > now()`, { key: mac('familiar', account, address) });
-      // one order for every transaction (address, account, pair): two attempts never wait on each other's rows crosswise
-      const held: Array<[string, Policy]> = [
-        ...(familiar.rows.length > 0
+      const pair = mac('pair', address, account);
+      const shared: Array<[string, Policy]> =
+        familiar.rows.length > 0
           ? []
-          : ([
-              [mac('address', address), settings.address],
+          : [
               [mac('account', account), settings.account],
-            ] as Array<[string, Policy]>)),
-        [mac('pair', address, account), settings.pair],
-      ];
+              [mac('address', address), settings.address],
+            ];
+      const counted: Array<[string, Policy]> = [[pair, settings.pair]];
+      const refused = (ms: number): LoginAttempt => ({ waitMs: ms, waitAfterFailureMs: ms, succeeded: async () => {} });
+      // one order of keys for every transaction (pair, account, address): attempts never wait on each other's rows crosswise
       const trx = await db.transaction();
       let waitAfterFailureMs = 0;
       try {
-        for (const [key, policy] of held) {
-          const { taken, ms } = await take(trx, key, policy);
-          if (!taken) {
-            await trx.rollback();
-            return { waitMs: ms, waitAfterFailureMs: ms, succeeded: async () => {} };
+        const own = await count(trx, pair, settings.pair);
+        if (!own.passed) return (await trx.rollback(), refused(own.ms));
+        waitAfterFailureMs = own.ms;
+        for (const [key, policy] of shared) {
+          // past its free failures a pair is held by its own waits: one address alone cannot fill the account's or its own count
+          if (own.failures > settings.pair.free) {
+            const wait = await waitOf(trx, key);
+            if (wait) return (await trx.rollback(), refused(wait));
+            continue;
           }
+          const { passed, ms } = await count(trx, key, policy);
+          if (!passed) return (await trx.rollback(), refused(ms));
+          counted.push([key, policy]);
           waitAfterFailureMs = Math.max(waitAfterFailureMs, ms);
         }
         await trx.commit();
@@ -105,10 +130,16 @@ export function createLoginBackoff(db: Knex, secret: Buffer) {
         waitAfterFailureMs,
         async succeeded() {
           await db.transaction(async (done) => {
-            // the attempt's order of keys; the pair (last) forgets everything, the shared keys only this attempt
-            for (const [index, [key]] of held.entries()) {
-              if (index === held.length - 1) await done.raw(`DELETE FROM ${BACKOFF} WHERE key = :key`, { key });
-              else await done.raw(`UPDATE ${BACKOFF} SET failures = failures - 1 WHERE key = :key AND failures > 0`, { key });
+            // the attempt's order of keys: the pair forgets everything; the shared keys give this attempt back,
+            // and their wait is no longer than their failures now call for
+            for (const [key, policy] of counted) {
+              if (key === pair) await done.raw(`DELETE FROM ${BACKOFF} WHERE key = :key`, { key });
+              else
+                await done.raw(
+                  `UPDATE ${BACKOFF} SET failures = failures - 1, blocked_until = LEAST(blocked_until, now() + make_interval(secs => ${waitSql('failures - 1')}))
+                   WHERE key = :key AND failures > 0`,
+                  bindingsOf(key, policy),
+                );
             }
             await makeFamiliar(account, address, done);
           });

@@ -68,6 +68,18 @@ describe('the sign-in back-off', () => {
     expect((await owner.passwordGrant(email, PASSWORD)).status).toBe(200);
   });
 
+  it('lets one address that keeps guessing (waiting out each wait) hold only itself: the owner signs in from an address never used before', async () => {
+    const email = await newAccount('hammered');
+    const attacker = client();
+    for (let i = 1; i <= 3 * LOGIN_BACKOFF.account.free; i++) {
+      await waitsPass();
+      await attacker.passwordGrant(email, wrong(i));
+    }
+    expect((await client().passwordGrant(email, PASSWORD)).status).toBe(200);
+    expect((await loginForm(email, PASSWORD, client())).status).toBe(303);
+    expect((await loginForm(email, PASSWORD, attacker)).status).toBe(429);
+  });
+
   it('doubles the wait of a pair with each further failure: 1, 2, 4, 8, then at most 15 minutes', async () => {
     const email = await newAccount('patient');
     const attacker = client();
