@@ -41,12 +41,13 @@ export async function readJson(req: IncomingMessage, limit = 64 * 1024): Promise
   }
 }
 
-export function sendPage(res: ServerResponse, page: Page) {
+export function sendPage(res: ServerResponse, page: Page, options: { framed?: boolean } = {}) {
   res.statusCode = page.status;
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Content-Security-Policy', page.csp);
-  res.setHeader('X-Frame-Options', 'DENY');
+  // a page the forum frames says where in its CSP (frame-ancestors); the others are never framed
+  if (!options.framed) res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.end(page.html);

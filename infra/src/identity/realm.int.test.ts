@@ -148,9 +148,9 @@ describe('identity realm', () => {
     expect(silent.status).toBe(303);
     expect(new URLSearchParams(new URL(silent.headers.get('location')!).hash.slice(1)).get('code')).toBeTruthy();
 
-    // logout without a confirmation screen: the page submits itself, then back to the app
+    // logout as keycloak-js asks for it (with the session's id_token_hint): no confirmation screen, the page submits itself, then back to the app
     const logout = await get(
-      `${issuer}/protocol/openid-connect/logout?client_id=forum-web&post_logout_redirect_uri=${encodeURIComponent(`${origin}/posts/42`)}`,
+      `${issuer}/protocol/openid-connect/logout?client_id=forum-web&post_logout_redirect_uri=${encodeURIComponent(`${origin}/posts/42`)}&id_token_hint=${tokens.id_token}`,
       jar,
     );
     expect(logout.status).toBe(200);

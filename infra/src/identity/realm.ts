@@ -26,10 +26,11 @@ import {
   logoutPage,
   mailboxPage,
   messagePage,
+  providerCsp,
   registerPage,
   resetPasswordPage,
   resetRequestedPage,
-  THIRD_PARTY_COOKIES_HTML,
+  thirdPartyCookiesProbe,
   type GoogleButton,
   type Page,
   type RegisterField,
@@ -167,6 +168,8 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const csrfKey = Buffer.from(secrets.cookieKeys[0] ?? '', 'base64url');
   const allowedOrigins = new Set([publicOrigin]);
   const formTargets = [...allowedOrigins];
+  /** Who may frame the realm's answers meant for frames (keycloak-js's silent check and cookie probe): the forum itself. */
+  const frameAncestors = [...allowedOrigins];
   const secureCookies = new URL(publicOrigin).protocol === 'https:';
   const csrf = createCsrf(csrfKey, { path: REALM_PATH, secure: secureCookies });
   const throttle = createThrottle(db, { ...DEFAULT_THROTTLE, ...options.throttle });
@@ -255,6 +258,32 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     preferred_username: account.email,
   });
 
+  /**
+   * A logout request that carries the id_token_hint of this session's own sign-in (oidc-provider has
+   * checked its signature and audience): it comes from the app the user is signed into, so it signs
+   * out at once, as keycloak-js expects. Anything else (no hint, someone else's) asks first.
+   */
+  function hintsOwnSession(ctx: KoaContextWithOIDC): boolean {
+    const hint = ctx.oidc.entities.IdTokenHint as { payload?: { sub?: unknown; sid?: unknown; aud?: unknown } } | undefined;
+    const session = ctx.oidc.session;
+    if (!hint?.payload || !session?.accountId || hint.payload.sub !== session.accountId) return false;
+    return hint.payload.sid === undefined || (typeof hint.payload.aud === 'string' && hint.payload.sid === session.sidFor(hint.payload.aud));
+  }
+
+  /** "Sign out?" with a button: the same form oidc-provider would submit, posted only by the person. */
+  function logoutConfirmation(ctx: KoaContextWithOIDC): Page {
+    const back = ctx.oidc.params?.post_logout_redirect_uri;
+    return buttonPage({
+      title: 'Sign out',
+      message: 'Do you want to sign out of Forum?',
+      action: ctx.oidc.urlFor('end_session_confirm'),
+      fields: { xsrf: String(ctx.oidc.session?.state?.secret ?? ''), logout: 'yes' },
+      button: 'Sign out',
+      link: { href: typeof back === 'string' ? back : `${publicOrigin}/`, label: 'Stay signed in' },
+      formTargets,
+    });
+  }
+
   const toAccount = (record: AccountRecord): Account => ({
     accountId: record.id,
     claims: () => idTokenClaims(record),
@@ -309,7 +338,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       },
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: (ctx, form) => pageOnContext(ctx, logoutPage(form, formTargets)),
+        logoutSource: (ctx, form) => pageOnContext(ctx, hintsOwnSession(ctx) ? logoutPage(form, formTargets) : logoutConfirmation(ctx)),
         postLogoutSuccessSource: (ctx) =>
           pageOnContext(ctx, messagePage({ title: 'Signed out', message: 'You have been signed out.', formTargets })),
       },
@@ -1106,10 +1135,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
 
     if (path === `${OIDC}/userinfo`) return userinfo(req, res);
     if (path === `${OIDC}/3p-cookies/step1.html` || path === `${OIDC}/3p-cookies/step2.html`) {
-      res.statusCode = 200;
-      res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.setHeader('Cache-Control', 'no-store');
-      res.end(THIRD_PARTY_COOKIES_HTML);
+      sendPage(res, thirdPartyCookiesProbe(frameAncestors), { framed: true });
       return;
     }
     if (path === `${OIDC}/registrations`) return registrations(req, res, url.searchParams);
@@ -1133,6 +1159,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     if (path === BROKER_LOGIN_PATH) return brokerLogin(req, res, url.searchParams);
     if (path === BROKER_ENDPOINT_PATH) return brokerEndpoint(req, res, url.searchParams);
     if (path === MAILBOX_PATH) return mailbox(req, res);
+    res.setHeader('Content-Security-Policy', providerCsp(formTargets, frameAncestors));
     await callback(req, res);
   }
 
