@@ -122,3 +122,25 @@ export const HISTORY_PAGE_SIZE = 200;
  * is far above what a forum's admins curate; X-Total-Count tells when it cut.
  */
 export const TAG_LIST_MAX = 1000;
+
+/* ---- Identity: email addresses, verification and sign-in throttling (issue 27, identity) ---- */
+/** The longest email address (RFC 5321's path limit less the angle brackets), and its parts. */
+export const EMAIL_MAX = 254;
+export const EMAIL_LOCAL_PART_MAX = 64;
+export const EMAIL_DOMAIN_LABEL_MAX = 63;
+/** How long the link of an email-verification mail works (it works once). */
+export const EMAIL_VERIFICATION_TTL_SECONDS = 24 * 60 * 60;
+/**
+ * Sign-in back-off of the embedded realm (docs/security/identity.md has the arithmetic). Failed
+ * sign-ins count per (client address, account) pair, per account and per client address: `free`
+ * failures pass, then each further one makes the next try wait `firstWaitSeconds`, doubling up to
+ * `maxWaitSeconds`; failures are forgotten `forgetAfterSeconds` after the last one. An address the
+ * account signed in from lately (`familiarForSeconds`) is held only by its own pair's back-off.
+ */
+export const LOGIN_BACKOFF = {
+  pair: { free: 5, firstWaitSeconds: 60, maxWaitSeconds: 15 * 60 },
+  account: { free: 10, firstWaitSeconds: 60, maxWaitSeconds: 15 * 60 },
+  address: { free: 20, firstWaitSeconds: 60, maxWaitSeconds: 15 * 60 },
+  forgetAfterSeconds: 24 * 60 * 60,
+  familiarForSeconds: 30 * 24 * 60 * 60,
+} as const;

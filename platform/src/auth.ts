@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { normalizeEmail } from '@forum/contracts';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { UnauthenticatedError } from './errors.ts';
@@ -8,6 +9,8 @@ export interface Principal {
   /** The token's subject: the user's stable id at the issuer. */
   readonly subject: string;
   readonly email: string;
+  /** The token's `email_verified`: the issuer vouches that the caller owns `email` (absent or anything but true: no). */
+  readonly emailVerified: boolean;
   readonly name: string;
   readonly picture: string;
   readonly username: string;
@@ -70,7 +73,8 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       const roles = Array.isArray(realmAccess?.roles) ? realmAccess.roles.filter((r): r is string => typeof r === 'string') : [];
       const principal: Principal = Object.freeze({
         subject: payload.sub!,
-        email: str(payload.email).toLowerCase(),
+        email: normalizeEmail(str(payload.email)),
+        emailVerified: payload.email_verified === true,
         name: str(payload.name),
         picture: str(payload.picture),
         username: str(payload.preferred_username),

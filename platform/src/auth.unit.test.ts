@@ -30,7 +30,20 @@ beforeAll(async () => {
 
 describe('createTokenVerifier', () => {
   it('accepts a valid token and reads the Keycloak-shaped claims', async () => {
-    expect(await verify(await sign({}))).toEqual({ subject: 'u-1', email: 'alice@forum.local', name: 'Alice', picture: '', username: '', roles: ['user', 'admin'] });
+    expect(await verify(await sign({}))).toEqual({
+      subject: 'u-1',
+      email: 'alice@forum.local',
+      emailVerified: false,
+      name: 'Alice',
+      picture: '',
+      username: '',
+      roles: ['user', 'admin'],
+    });
+  });
+
+  it('reads email_verified (only true counts) and the email in its normal form', async () => {
+    expect(await verify(await sign({ email_verified: true, email: ' Alice@Forum.LOCAL. ' }))).toMatchObject({ email: 'alice@forum.local', emailVerified: true });
+    expect(await verify(await sign({ email_verified: 'true' }))).toMatchObject({ emailVerified: false });
   });
 
   it.each([

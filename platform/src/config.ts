@@ -1,3 +1,4 @@
+import { normalizeEmail } from '@forum/contracts';
 import { z } from 'zod';
 
 export class ConfigError extends Error {}
@@ -30,8 +31,8 @@ export const oidcSettings = {
   OIDC_JWKS_URL: z.string().url().optional(),
 };
 
-/** A comma-separated list of emails, lower-cased. */
+/** A comma-separated list of emails, each normalised (normalizeEmail: case, spaces, a trailing dot, NFC). */
 export const adminEmails = z
   .string()
   .default('')
-  .transform((list) => list.split(',').map((email) => email.trim().toLowerCase()).filter(Boolean));
+  .transform((list) => list.split(',').map(normalizeEmail).filter(Boolean));

@@ -20,6 +20,7 @@ const app = createQueryApp({
   watcher,
   verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
   registrar: httpRegistrar(config.COMMAND_SERVICE_URL),
+  adminEmails: config.ADMIN_EMAILS,
   logger,
   ...readLimits(config),
 });

@@ -3,7 +3,7 @@ import type { AppendResult, EventStore, NewEvent, StreamAppend } from '../events
 import { eventMetadata, type CommandMeta } from './command.ts';
 import { expectedVersionOf, load, positionOf } from './handle.ts';
 import type { Author } from './post/decide.ts';
-import { decide as decideUser } from './user/decide.ts';
+import { decide as decideUser, type UserCommand } from './user/decide.ts';
 import { evolve as evolveUser, initialUserState, userStream, type UserState } from './user/user.ts';
 
 /** What a command answers: the id it concerns and its last event's position (absent when nothing changed). */
@@ -21,6 +21,8 @@ export const acceptedAs =
 export interface Identity {
   readonly userId: string;
   readonly email: string;
+  /** The issuer vouches that the user owns `email` (the token's email_verified); absent: it does not. */
+  readonly emailVerified?: boolean;
   readonly name: string;
   readonly photoURL: string;
 }
@@ -44,14 +46,21 @@ export type RegisteredUser = Extract<UserState, { status: 'registered' }>;
 /**
  * The acting user's own stream. Every command loads it first: a subject the
  * forum has not seen yet is registered in the same atomic append as the
- * command's own events, and its role decides what it may do.
+ * command's own events, and its role decides what it may do. A known subject
+ * whose listed address (ADMIN_EMAILS) the token now vouches for is made admin
+ * in that append the same way (`registration`: what the forum records of the
+ * actor's arrival, before the command's own events). It costs a set lookup.
  */
 export function createActors(store: EventStore, adminEmails: readonly string[]) {
   return {
     async load(who: Identity, meta: CommandMeta) {
       const loaded = await load(store, userStream(who.userId), evolveUser, initialUserState);
-      if (loaded.state.status !== 'unknown') return { ...loaded, registration: [] as UserEvent[] };
-      const registration = decideUser({ type: 'RegisterUser', data: { ...who, adminEmails } }, loaded.state, meta);
+      const arrival: UserCommand =
+        loaded.state.status === 'unknown'
+          ? { type: 'RegisterUser', data: { ...who, adminEmails } }
+          : { type: 'GrantAdminByEmail', data: { email: who.email, emailVerified: who.emailVerified ?? false, adminEmails } };
+      const registration = decideUser(arrival, loaded.state, meta);
+      if (registration.length === 0) return { ...loaded, registration };
       return { state: registration.reduce(evolveUser, loaded.state), version: loaded.version, position: loaded.position, registration };
     },
 

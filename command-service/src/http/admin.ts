@@ -49,7 +49,7 @@ export function adminRoutes({ commands, verifyToken, clock }: CommandAppDeps): R
 }
 
 /** Whoever sends a contact message without a token (the metadata's actorId). */
-const VISITOR: Principal = { subject: 'anonymous', email: '', name: '', picture: '', username: '', roles: [] };
+const VISITOR: Principal = { subject: 'anonymous', email: '', emailVerified: false, name: '', picture: '', username: '', roles: [] };
 
 /**
  * The Contact page: anyone may write (a token, when sent, must be valid and

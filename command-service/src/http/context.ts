@@ -55,7 +55,7 @@ export type RouteCommand = (principal: Principal, params: unknown, body: unknown
 
 /** The claims a first registration records, from the verified token. */
 export function identityOf(principal: Principal): Identity {
-  return { userId: principal.subject, email: principal.email, name: principal.name, photoURL: principal.picture };
+  return { userId: principal.subject, email: principal.email, emailVerified: principal.emailVerified, name: principal.name, photoURL: principal.picture };
 }
 
 /** A command's answer: its status, the position of what it wrote, and whether it replays an earlier answer. */

@@ -138,6 +138,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       registrar: async ({ principal, correlationId, requestId }) =>
         (await commands.registerUser(identityOf(principal), { actorId: principal.subject, now: new Date(), correlationId, causationId: requestId, requestId })).answer
           .position ?? null,
+      adminEmails: config.ADMIN_EMAILS,
       logger: logger.child({ service: 'query-service' }),
       ...readLimits(config),
     });

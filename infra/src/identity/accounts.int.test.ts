@@ -19,6 +19,8 @@ import {
   followToApp,
   formAction,
   formValue,
+  mailLinkFor,
+  randomAddress,
   startHarness,
   type Harness,
 } from './test-support.ts';
@@ -28,7 +30,7 @@ const NEW_PASSWORD = 'Better!Pass9';
 
 let h: Harness;
 /** Every test counts its throttles against its own client address (the realm trusts X-Forwarded-For here). */
-const address = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+const address = randomAddress;
 const uniqueEmail = (name: string) => `${name}-${randomBytes(4).toString('hex')}@forum.local`;
 
 /** One password per rule of contracts, breaking exactly that rule (and passing the ones before it). */
@@ -79,17 +81,7 @@ async function openLoginPage(jar: CookieJar, request = authorizationRequest(h)) 
   return { request, pageUrl, html: await page.text() };
 }
 
-async function mailboxLinkFor(email: string, timeoutMs = 5000): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const html = await (await h.get(`${h.issuer}/mailbox`)).text();
-    const article = html.split('<article class="mail">').slice(1).find((a) => a.includes(`To ${email}`));
-    const link = article && /href="([^"]+action-token[^"]+)"/.exec(article)?.[1];
-    if (link) return link.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no mail for ${email}`);
-}
+const mailboxLinkFor = (email: string) => mailLinkFor(h, email, 'action-token');
 
 describe('register page', () => {
   it('is reached from keycloak-js register() and has the fields, the toggle, the inline checks and the brand', async () => {
@@ -211,6 +203,76 @@ describe('register page', () => {
     expect(refused.status).toBe(429);
     expect(alertOf(await refused.text())).toMatch(/^Too many requests\. Try again in \d+ minutes?\.$/);
     expect((await h.postForm(pageUrl, form, jar, { 'x-forwarded-for': address() })).status).toBe(409);
+  });
+});
+
+describe('email addresses: one account per mailbox, however the address is written', () => {
+  async function register(email: string) {
+    const jar = new CookieJar();
+    const { pageUrl, html } = await openRegisterPage(jar);
+    return h.postForm(
+      pageUrl,
+      { csrf: formValue(html, 'csrf'), name: 'Same Mailbox', photo: 'https://example.test/m.png', email, password: PASSWORD, 'password-confirm': PASSWORD },
+      jar,
+      { 'x-forwarded-for': address() },
+    );
+  }
+
+  it('refuses to register alice@forum.local. (trailing dot), another case, surrounding spaces or another Unicode form as a new account', async () => {
+    for (const variant of ['alice@forum.local.', ' ALICE@Forum.Local. ']) {
+      const res = await register(variant);
+      expect(res.status, variant).toBe(409);
+      expect(fieldErrorOf(await res.text(), 'email')).toBe(DUPLICATE_EMAIL_MESSAGE);
+    }
+    const precomposed = `ren\u00e9-${randomBytes(3).toString('hex')}@forum.local`;
+    await h.realm.accounts.create({ email: precomposed, password: PASSWORD, name: 'René' });
+    expect((await register(precomposed.replace('\u00e9', 'e\u0301'))).status).toBe(409);
+    expect((await register('alice@forum.local..')).status).toBe(400);
+    const rows = await h.db.withSchema('identity').from('accounts').whereLike('email', 'alice@forum.local%').pluck('email');
+    expect(rows).toEqual(['alice@forum.local']);
+  });
+
+  it('signs in (page and password grant), resets the password and finds the account (admin API) with any spelling of the address', async () => {
+    const jar = new CookieJar();
+    const login = await openLoginPage(jar);
+    const signedIn = await h.postForm(formAction(login.html), { csrf: formValue(login.html, 'csrf'), email: ' Alice@Forum.LOCAL. ', password: PASSWORD }, jar, {
+      'x-forwarded-for': address(),
+    });
+    expect(signedIn.status).toBe(303);
+    expect((await h.passwordGrant('ALICE@forum.local.', PASSWORD, { 'x-forwarded-for': address() })).status).toBe(200);
+
+    const email = uniqueEmail('dotted');
+    await h.realm.accounts.create({ email, password: PASSWORD, name: 'Dotted' });
+    const formJar = new CookieJar();
+    const form = await (await h.get(`${h.issuer}/login-actions/reset-credentials`, formJar)).text();
+    await h.postForm(formAction(form), { csrf: formValue(form, 'csrf'), email: `${email.toUpperCase()}.` }, formJar, { 'x-forwarded-for': address() });
+    expect(await mailboxLinkFor(email)).toMatch(/action-token\?key=/);
+
+    const token = await tokenFor('admin@forum.local');
+    const duplicate = await fetch(`${h.origin}/admin/realms/forum/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ email: 'Alice@Forum.local.', enabled: true, credentials: [{ type: 'password', value: PASSWORD }] }),
+    });
+    expect(duplicate.status).toBe(409);
+    const found = await fetch(`${h.origin}/admin/realms/forum/users?email=${encodeURIComponent(' ALICE@forum.local. ')}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await found.json()) as Array<{ email: string }>).map((user) => user.email)).toEqual(['alice@forum.local']);
+  });
+
+  it('stores addresses written before normalisation in their normal form at the next start, unless another account holds it', async () => {
+    const tag = randomBytes(3).toString('hex');
+    const insert = (email: string, age: string) =>
+      h.db.raw(`INSERT INTO identity.accounts (id, email, name, password_hash, created_at) VALUES (gen_random_uuid(), ?, 'Old', '', now() - ?::interval)`, [email, age]);
+    await insert(`dot-${tag}@forum.local.`, '2 days');
+    await insert(`nfd-${tag}-e\u0301@forum.local`, '2 days');
+    await insert(`nfd-${tag}-e\u0301@forum.local.`, '1 day');
+    await insert(`taken-${tag}@forum.local`, '2 days');
+    await insert(`taken-${tag}@forum.local.`, '1 day');
+    await h.restart({ trustProxy: true });
+    const emails = ((await h.db.withSchema('identity').from('accounts').whereLike('email', `%${tag}%`).orderBy('email').pluck('email')) as string[]).sort();
+    expect(emails).toEqual(
+      [`dot-${tag}@forum.local`, `nfd-${tag}-\u00e9@forum.local`, `nfd-${tag}-e\u0301@forum.local.`, `taken-${tag}@forum.local`, `taken-${tag}@forum.local.`].sort(),
+    );
   });
 });
 
@@ -360,49 +422,8 @@ describe('forgot password', () => {
   });
 });
 
-describe('brute-force protection', () => {
-  it('locks an account after 5 wrong passwords: the right one is refused too, on the page and in the password grant; it holds across a restart', async () => {
-    const email = uniqueEmail('target');
-    await h.realm.accounts.create({ email, password: PASSWORD, name: 'Target' });
-    const jar = new CookieJar();
-    const { pageUrl, html } = await openLoginPage(jar);
-    const csrf = formValue(html, 'csrf');
-    for (let i = 1; i <= 5; i++) {
-      // from different addresses: the account is what is counted
-      const res = await h.postForm(pageUrl, { csrf, email, password: `Wrong#${i}abc` }, jar, { 'x-forwarded-for': address() });
-      const message = alertOf(await res.text());
-      if (i < 5) expect(message).toBe('Invalid email or password.');
-      else expect(message).toBe('Too many failed attempts. Try again in 15 minutes.');
-    }
-    const right = await h.postForm(pageUrl, { csrf, email, password: PASSWORD }, jar, { 'x-forwarded-for': address() });
-    expect(right.status).toBe(429);
-    expect(alertOf(await right.text())).toMatch(/^Too many failed attempts\. Try again in 1[45] minutes\.$/);
-
-    const grant = await h.passwordGrant(email, PASSWORD, { 'x-forwarded-for': address() });
-    expect(grant.status).toBe(400);
-    expect(Number(grant.headers.get('retry-after'))).toBeGreaterThan(800);
-    const body = (await grant.json()) as { error: string; error_description: string };
-    expect(body.error).toBe('invalid_grant');
-    expect(body.error_description).toMatch(/^Too many failed attempts\. Try again in 1[45] minutes\.$/);
-
-    await h.restart({ trustProxy: true });
-    expect((await h.passwordGrant(email, PASSWORD, { 'x-forwarded-for': address() })).status).toBe(400);
-    // other accounts are not affected
-    expect((await h.passwordGrant('alice@forum.local', PASSWORD, { 'x-forwarded-for': address() })).status).toBe(200);
-  });
-
-  it('locks a client address after 20 failures, whatever the accounts', async () => {
-    const from = address();
-    for (let i = 0; i < 20; i++) {
-      const res = await h.passwordGrant(uniqueEmail('spray'), 'Wrong#pass1', { 'x-forwarded-for': from });
-      expect(res.status).toBe(400);
-    }
-    const blocked = await h.passwordGrant('alice@forum.local', PASSWORD, { 'x-forwarded-for': from });
-    expect(blocked.status).toBe(400);
-    expect(((await blocked.json()) as { error_description: string }).error_description).toMatch(/^Too many failed attempts/);
-    expect((await h.passwordGrant('alice@forum.local', PASSWORD, { 'x-forwarded-for': address() })).status).toBe(200);
-  });
-
+/** The sign-in back-off itself: throttle.int.test.ts (from real client addresses). */
+describe('login form', () => {
   it('refuses a login form without its CSRF token', async () => {
     const jar = new CookieJar();
     const { pageUrl } = await openLoginPage(jar);

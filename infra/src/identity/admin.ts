@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PASSWORD_RULES, passwordProblem } from '@forum/contracts';
+import { isEmail, normalizeEmail, PASSWORD_RULES, passwordProblem } from '@forum/contracts';
 import { ConflictError, ValidationError, type Logger, type TokenVerifier } from '@forum/platform';
 import { z } from 'zod';
 import { methodNotAllowed, readJson, sendJson } from './http.ts';
-import { isEmail, normalizeEmail, type AccountRecord, type AccountStore, type NewAccount } from './store.ts';
+import type { AccountRecord, AccountStore, NewAccount } from './store.ts';
 
 /**
  * The part of Keycloak's admin REST API that scripts use to make accounts:

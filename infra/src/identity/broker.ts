@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { normalizeEmail } from '@forum/contracts';
 import type { Knex, Logger } from '@forum/platform';
 import * as oidc from 'openid-client';
 import { SCHEMA } from './store.ts';
@@ -126,7 +127,7 @@ export function createGoogleBroker(options: GoogleOptions, realmIssuer: string, 
         }
         identity = {
           subject: str(claims.sub),
-          email: str(claims.email).toLowerCase(),
+          email: normalizeEmail(str(claims.email)),
           emailVerified: claims.email_verified === true || claims.email_verified === 'true',
           name: str(claims.name) || [str(claims.given_name), str(claims.family_name)].filter(Boolean).join(' '),
           picture: str(claims.picture),

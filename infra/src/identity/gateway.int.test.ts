@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 describe('the realm in the forum', () => {
-  it('serves the admin API at /admin/realms/forum (not the admin SPA); ADMIN_EMAILS are admins from the start', async () => {
+  it('serves the admin API at /admin/realms/forum (not the admin SPA); ADMIN_EMAILS made verified are admins from the start', async () => {
     const anonymous = await forum.api('/admin/realms/forum/users', { method: 'POST', json: {} });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('content-type')).toMatch(/^application\/json/);
@@ -26,7 +26,15 @@ describe('the realm in the forum', () => {
     const created = await forum.api('/admin/realms/forum/users', {
       method: 'POST',
       token: await forum.tokenFor('admin@forum.local'),
-      json: { username: 'boss@forum.local', email: 'boss@forum.local', firstName: 'Big', lastName: 'Boss', enabled: true, credentials: [{ type: 'password', value: 'Boss#Pass1', temporary: false }] },
+      json: {
+        username: 'boss@forum.local',
+        email: 'boss@forum.local',
+        firstName: 'Big',
+        lastName: 'Boss',
+        enabled: true,
+        emailVerified: true,
+        credentials: [{ type: 'password', value: 'Boss#Pass1', temporary: false }],
+      },
     });
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toMatch(new RegExp(`^${forum.url}/admin/realms/forum/users/[0-9a-f-]{36}$`));

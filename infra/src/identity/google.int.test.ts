@@ -11,6 +11,8 @@ import {
   decodeJwt,
   exchangeCode,
   followToApp,
+  formAction,
+  formValue,
   startHarness,
   type Harness,
 } from './test-support.ts';
@@ -105,7 +107,7 @@ beforeAll(async () => {
   h = await startHarness();
   await startStandIn(`${h.issuer}/broker/google/endpoint`);
   await h.restart({ google: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, issuer: googleIssuer } });
-  await h.realm.accounts.create({ email: 'alice@forum.local', password: PASSWORD, name: 'Alice', picture: 'https://example.test/alice.png' });
+  await h.realm.accounts.create({ email: 'alice@forum.local', password: PASSWORD, name: 'Alice', picture: 'https://example.test/alice.png', emailVerified: true });
 });
 
 afterAll(async () => {
@@ -159,7 +161,7 @@ describe('Google brokering', () => {
     expect(decodeJwt(second.id_token).sub).toBe(claims.sub);
   });
 
-  it("signs into the existing account whose email Google says is verified (from the login page's button)", async () => {
+  it("signs into the existing verified account whose email Google says is verified (from the login page's button); its password stays", async () => {
     const alice = (await h.realm.accounts.findByEmail('alice@forum.local'))!;
     const google = googleUser({ email: 'Alice@Forum.local', name: 'Alice at Google' });
     const { jar, request, start } = await signInWithGoogle(google, {});
@@ -173,6 +175,35 @@ describe('Google brokering', () => {
     expect(decodeJwt(tokens.id_token)).toMatchObject({ sub: alice.id, email: 'alice@forum.local', name: 'Alice', email_verified: true });
     // the password still works too
     expect((await h.passwordGrant('alice@forum.local', PASSWORD)).status).toBe(200);
+  });
+
+  it('takes an unverified password account with its email back for the verified Google owner: the password set by whoever registered first is dropped and its sessions and refresh tokens end', async () => {
+    // someone registers the address first, with a password of theirs, and keeps a browser session and a refresh token
+    const email = `victim-${randomBytes(3).toString('hex')}@forum.local`;
+    const { id } = await h.realm.accounts.create({ email, password: PASSWORD, name: 'Squatter' });
+    expect((await h.passwordGrant(email, PASSWORD)).status).toBe(200);
+    const squatter = new CookieJar();
+    const request = authorizationRequest(h);
+    const loginPage = await h.get((await h.get(request.url, squatter)).headers.get('location')!, squatter);
+    const html = await loginPage.text();
+    const signedIn = await h.postForm(formAction(html), { csrf: formValue(html, 'csrf'), email, password: PASSWORD }, squatter);
+    const squatterTokens = await exchangeCode(h, codeOf((await followToApp(signedIn, squatter, h.origin)).appUrl!, request), request);
+
+    // the owner of the mailbox signs in with Google (its email spelled another way)
+    const google = googleUser({ email: `${email.toUpperCase()}.`, name: 'Real Owner' });
+    const owner = await signInWithGoogle(google);
+    const back = await followToApp(owner.start, owner.jar, h.origin);
+    const tokens = await exchangeCode(h, codeOf(back.appUrl!, owner.request), owner.request);
+    expect(decodeJwt(tokens.id_token)).toMatchObject({ sub: id, email, email_verified: true });
+
+    const account = await h.db.withSchema('identity').from('accounts').where({ id }).first();
+    expect(account).toMatchObject({ email_verified: true, password_hash: '' });
+    expect((await h.passwordGrant(email, PASSWORD)).status).toBe(400);
+    const refresh = await h.postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'refresh_token', client_id: 'forum-web', refresh_token: squatterTokens.refresh_token });
+    expect(refresh.status).toBe(400);
+    const silent = authorizationRequest(h, { extra: { prompt: 'none' } });
+    const silentBack = await followToApp(await h.get(silent.url, squatter), squatter, h.origin);
+    expect(new URLSearchParams(silentBack.appUrl!.hash.slice(1)).get('error')).toBe('login_required');
   });
 
   it('refuses a Google account whose email is not verified, with a clear message', async () => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIPv6 } from 'node:net';
 import type { Page } from './pages.ts';
 
 /** Small helpers shared by the realm's hand-written endpoints (plain node:http). */
@@ -40,12 +41,13 @@ export async function readJson(req: IncomingMessage, limit = 64 * 1024): Promise
   }
 }
 
-export function sendPage(res: ServerResponse, page: Page) {
+export function sendPage(res: ServerResponse, page: Page, options: { framed?: boolean } = {}) {
   res.statusCode = page.status;
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Content-Security-Policy', page.csp);
-  res.setHeader('X-Frame-Options', 'DENY');
+  // a page the forum frames says where in its CSP (frame-ancestors); the others are never framed
+  if (!options.framed) res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.end(page.html);
@@ -113,16 +115,30 @@ export function isLocalRequest(req: IncomingMessage): boolean {
 
 /**
  * The address throttling counts against: the TCP peer, or with `trustProxy` the last
- * X-Forwarded-For entry (the one the proxy in front of us added).
+ * X-Forwarded-For entry (the one the proxy in front of us added). An IPv6 address counts
+ * by its /64: one subscriber gets a whole /64, so its addresses are one client.
  */
 export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  let address = (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
   if (trustProxy) {
     const forwarded = String(req.headers['x-forwarded-for'] ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-    const last = forwarded.at(-1);
-    if (last) return last;
+    address = forwarded.at(-1)?.replace(/^::ffff:/, '') ?? address;
   }
-  return (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
+  return isIPv6(address.replace(/%.*$/, '')) ? ipv6Prefix64(address.replace(/%.*$/, '')) : address;
+}
+
+/** `2001:db8:1:2::/64` of any address in it (the first four groups, without leading zeros). */
+function ipv6Prefix64(address: string): string {
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':').flatMap((group) => (group.includes('.') ? ['0', '0'] : [group])) : []);
+  const left = groups(head);
+  const right = groups(tail);
+  const all = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${all
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
 }

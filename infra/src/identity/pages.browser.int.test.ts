@@ -85,6 +85,36 @@ describe.skipIf(chromiumMissing)('realm pages in Chromium', () => {
     expect(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('code')).toBeTruthy();
   });
 
+  it('logout by a link without id_token_hint: the page asks, and its Sign out button signs out under its CSP', { timeout: 30_000 }, async () => {
+    await h.realm.accounts.create({ email: 'leaving@forum.local', password: 'Forum#2026', name: 'Leaving' });
+    await page.goto(authorizationRequest(h, { redirectUri: `${h.origin}/` }).url);
+    await page.getByLabel('Email').fill('leaving@forum.local');
+    await page.getByLabel('Password', { exact: true }).fill('Forum#2026');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.origin === h.origin && url.pathname === '/');
+
+    await page.goto(`${h.issuer}/protocol/openid-connect/logout?client_id=forum-web&post_logout_redirect_uri=${encodeURIComponent(`${h.origin}/`)}`);
+    await page.getByRole('heading', { name: 'Sign out' }).waitFor();
+    expect(await page.getByText('Do you want to sign out of Forum?').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${h.origin}/`);
+    // signed out: a new sign-in shows the login page again
+    await page.goto(authorizationRequest(h).url);
+    await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
+  });
+
+  it("keycloak-js's cookie probe runs its script under its CSP when the forum frames it", { timeout: 30_000 }, async () => {
+    await page.goto(`${h.origin}/app`);
+    // as keycloak-js does: a hidden frame of the probe, and the message it posts to its parent (in-page code, hence a string)
+    const message = await page.evaluate(`new Promise((resolve) => {
+      window.addEventListener('message', (event) => resolve(String(event.data)));
+      const frame = document.createElement('iframe');
+      frame.src = ${JSON.stringify(`${h.issuer}/protocol/openid-connect/3p-cookies/step1.html`)};
+      document.body.append(frame);
+    })`);
+    expect(message).toBe('unsupported');
+  });
+
   it('login: the page works under its CSP, with the toggle and the Register link', { timeout: 30_000 }, async () => {
     await page.goto(authorizationRequest(h).url);
     await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();

@@ -397,8 +397,33 @@ ${options.link ? `<p class="footer"><a href="${escapeHtml(options.link.href)}">$
   return renderPage({ title: options.title, body, status: options.status ?? 200, formTargets: options.formTargets });
 }
 
+/** A message and one button that posts a small form (hidden fields), e.g. 'Send a new link'. */
+export function buttonPage(options: {
+  title: string;
+  message: string;
+  action: string;
+  fields: Readonly<Record<string, string>>;
+  button: string;
+  status?: number;
+  link?: { href: string; label: string };
+  formTargets: readonly string[];
+}): Page {
+  const hidden = Object.entries(options.fields)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('\n');
+  const body = `<h1>${escapeHtml(options.title)}</h1>
+<p class="muted">${escapeHtml(options.message)}</p>
+<form method="post" action="${escapeHtml(options.action)}">
+${hidden}
+<button type="submit" class="primary">${escapeHtml(options.button)}</button>
+</form>
+${options.link ? `<p class="footer"><a href="${escapeHtml(options.link.href)}">${escapeHtml(options.link.label)}</a></p>` : ''}`;
+  return renderPage({ title: options.title, body, status: options.status ?? 200, formTargets: options.formTargets });
+}
+
 /**
- * oidc-provider's logout form, submitted at once (Keycloak signs out without asking).
+ * oidc-provider's logout form, submitted at once: only for a request that carries the id_token_hint
+ * of the session's own sign-in (keycloak-js sends it; Keycloak then signs out without asking).
  * `logout=yes` ends the whole session, not just the one client.
  */
 export function logoutPage(form: string, formTargets: readonly string[]): Page {
@@ -409,5 +434,29 @@ ${withLogout}
   return renderPage({ title: 'Signing out', body, script: AUTO_SUBMIT, formTargets });
 }
 
-/** keycloak-js third-party-cookie probe: always report "unsupported" so it skips the session iframe. */
-export const THIRD_PARTY_COOKIES_HTML = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>3p-cookies</title></head><body><script>window.parent.postMessage("unsupported", "*");</script></body></html>`;
+const PROBE_SCRIPT = `window.parent.postMessage("unsupported", "*");`;
+
+/**
+ * keycloak-js third-party-cookie probe: always report "unsupported" so it skips the session iframe.
+ * The forum's pages frame it (`frameAncestors`); its CSP allows its one script by hash, nothing else.
+ */
+export function thirdPartyCookiesProbe(frameAncestors: readonly string[]): Page {
+  const html = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>3p-cookies</title></head><body><script>${PROBE_SCRIPT}</script></body></html>`;
+  const csp = ["default-src 'none'", `script-src ${sha256(PROBE_SCRIPT)}`, `frame-ancestors ${frameAncestors.join(' ')}`, "form-action 'none'", "base-uri 'none'"].join('; ');
+  return { status: 200, html, csp };
+}
+
+/**
+ * The policy of every answer of oidc-provider itself (the realm's own pages set theirs): nothing may
+ * load or run, except what oidc-provider adds by hash to `script-src` (its self-submitting form_post
+ * page). The placeholder is the hash of an empty script, which allows nothing.
+ */
+export function providerCsp(formTargets: readonly string[], frameAncestors: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    `script-src ${sha256('')}`,
+    `form-action 'self' ${formTargets.join(' ')}`.trim(),
+    `frame-ancestors ${frameAncestors.join(' ')}`,
+    "base-uri 'none'",
+  ].join('; ');
+}

@@ -148,9 +148,9 @@ describe('identity realm', () => {
     expect(silent.status).toBe(303);
     expect(new URLSearchParams(new URL(silent.headers.get('location')!).hash.slice(1)).get('code')).toBeTruthy();
 
-    // logout without a confirmation screen: the page submits itself, then back to the app
+    // logout as keycloak-js asks for it (with the session's id_token_hint): no confirmation screen, the page submits itself, then back to the app
     const logout = await get(
-      `${issuer}/protocol/openid-connect/logout?client_id=forum-web&post_logout_redirect_uri=${encodeURIComponent(`${origin}/posts/42`)}`,
+      `${issuer}/protocol/openid-connect/logout?client_id=forum-web&post_logout_redirect_uri=${encodeURIComponent(`${origin}/posts/42`)}&id_token_hint=${tokens.id_token}`,
       jar,
     );
     expect(logout.status).toBe(200);
@@ -220,7 +220,7 @@ describe('identity realm', () => {
         [1, 2, 3].map(() => createIdentityRealm({ publicOrigin: origin, db: knex, logger, audience: AUDIENCE })),
       );
       const secrets = await knex.withSchema('identity').from('secrets').select('name', 'value');
-      expect(secrets.map((s: { name: string }) => s.name).sort()).toEqual(['cookie-keys', 'refresh-token-key', 'signing-keys']);
+      expect(secrets.map((s: { name: string }) => s.name).sort()).toEqual(['cookie-keys', 'refresh-token-key', 'signing-keys', 'throttle-key']);
       await Promise.all(realms.map((r) => r.close()));
       expect(await deleteExpired(knex)).toBe(0);
     } finally {

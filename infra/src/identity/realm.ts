@@ -1,7 +1,7 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
+import { EMAIL_VERIFICATION_TTL_SECONDS, isEmail, normalizeEmail, PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
 import { ConflictError, createTokenVerifier, type Knex, type Logger } from '@forum/platform';
 import Provider, {
   errors,
@@ -19,22 +19,25 @@ import { createCsrf } from './csrf.ts';
 import { appendVary, clientAddress, isLocalRequest, methodNotAllowed, readForm, redirect, sendJson, sendPage } from './http.ts';
 import { createMailer, deleteOldMail, type MailOptions } from './mail.ts';
 import {
+  buttonPage,
   escapeHtml,
   forgotPasswordPage,
   loginPage,
   logoutPage,
   mailboxPage,
   messagePage,
+  providerCsp,
   registerPage,
   resetPasswordPage,
   resetRequestedPage,
-  THIRD_PARTY_COOKIES_HTML,
+  thirdPartyCookiesProbe,
   type GoogleButton,
   type Page,
   type RegisterField,
 } from './pages.ts';
 import { refreshEnvelope } from './refresh-token.ts';
-import { createAccountStore, isEmail, normalizeEmail, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
+import { createAccountStore, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
+import { createLoginBackoff, deleteExpiredBackoff } from './login-backoff.ts';
 import { createThrottle, DEFAULT_THROTTLE, deleteExpiredLimits, tooManyAttemptsMessage, tooManyRequestsMessage, type ThrottleLimits } from './throttle.ts';
 
 export interface IdentityRealmOptions {
@@ -51,9 +54,9 @@ export interface IdentityRealmOptions {
   google?: GoogleOptions;
   /** Password-reset mail; without `smtpUrl` mails go to the development mailbox `{issuer}/mailbox` and the log. */
   mail?: MailOptions;
-  /** Accounts with these emails get the role 'admin' when they are created or sign in (config ADMIN_EMAILS). */
+  /** Accounts with these emails get the role 'admin' once the email is verified: when created so, when verified, or at sign-in (config ADMIN_EMAILS). */
   adminEmails?: readonly string[];
-  /** Brute-force and abuse limits (see DEFAULT_THROTTLE). */
+  /** Abuse limits of mail and registration (see DEFAULT_THROTTLE); failed sign-ins back off by LOGIN_BACKOFF of contracts. */
   throttle?: Partial<ThrottleLimits>;
   /** Behind a reverse proxy: count throttles against the last X-Forwarded-For address instead of the TCP peer. */
   trustProxy?: boolean;
@@ -66,7 +69,8 @@ export interface IdentityRealm {
   /** Keycloak's admin REST API for accounts; the gateway mounts it with `app.use('/admin/realms/forum', realm.adminHandler)`. */
   readonly adminHandler: (req: IncomingMessage, res: ServerResponse) => void;
   readonly accounts: {
-    create(input: { email: string; password: string; name: string; picture?: string; roles?: string[] }): Promise<{ id: string }>;
+    /** `emailVerified`: the operator vouches for the address (ADMIN_EMAILS make admins only of verified addresses). */
+    create(input: { email: string; password: string; name: string; picture?: string; roles?: string[]; emailVerified?: boolean }): Promise<{ id: string }>;
     findByEmail(email: string): Promise<{ id: string; email: string; name: string; picture: string; roles: string[] } | null>;
   };
   close(): Promise<void>;
@@ -79,6 +83,7 @@ const LOGIN_PATH = '/login-actions/authenticate';
 const REGISTER_PATH = '/login-actions/registration';
 const RESET_PATH = '/login-actions/reset-credentials';
 const ACTION_TOKEN_PATH = '/login-actions/action-token';
+const VERIFY_EMAIL_PATH = '/login-actions/verify-email';
 const BROKER_LOGIN_PATH = `/broker/${GOOGLE}/login`;
 const BROKER_ENDPOINT_PATH = `/broker/${GOOGLE}/endpoint`;
 const MAILBOX_PATH = '/mailbox';
@@ -94,6 +99,7 @@ const UNVERIFIED_GOOGLE_MESSAGE =
   'The email address of your Google account is not verified, so it cannot be used to sign in here. Verify it with Google, or sign in with your email and password.';
 const GOOGLE_UNCONFIGURED = 'Google sign-in is not configured on this server.';
 const RESET_TOKEN_KIND = 'reset-password';
+const VERIFY_TOKEN_KIND = 'verify-email';
 const RESET_TOKEN_TTL_SECONDS = 30 * 60;
 
 const SSO_SESSION_MAX_SECONDS = 10 * 60 * 60;
@@ -162,24 +168,40 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const csrfKey = Buffer.from(secrets.cookieKeys[0] ?? '', 'base64url');
   const allowedOrigins = new Set([publicOrigin]);
   const formTargets = [...allowedOrigins];
+  /** Who may frame the realm's answers meant for frames (keycloak-js's silent check and cookie probe): the forum itself. */
+  const frameAncestors = [...allowedOrigins];
   const secureCookies = new URL(publicOrigin).protocol === 'https:';
   const csrf = createCsrf(csrfKey, { path: REALM_PATH, secure: secureCookies });
   const throttle = createThrottle(db, { ...DEFAULT_THROTTLE, ...options.throttle });
+  const backoff = createLoginBackoff(db, Buffer.from(secrets.throttleKey, 'base64url'));
   const trustProxy = options.trustProxy ?? false;
   const mailer = createMailer(options.mail, db, log);
   const google = options.google?.clientId && options.google.clientSecret ? createGoogleBroker(options.google, issuer, db, log) : null;
   const adminEmails = new Set((options.adminEmails ?? []).map(normalizeEmail).filter(Boolean));
   if (mailer.mode === 'mailbox') log.warn({ mailbox: `${issuer}${MAILBOX_PATH}` }, 'SMTP_URL is not set: mails go to the development mailbox and the log');
 
-  /** Every account creation: ADMIN_EMAILS are admins from the start. */
+  /**
+   * ADMIN_EMAILS make admins only of verified addresses: otherwise whoever registers a listed
+   * address first would be admin. An account made verified is admin from the start ...
+   */
   const createAccount = (input: NewAccount) =>
-    accounts.create({ ...input, roles: [...(input.roles ?? []), ...(adminEmails.has(normalizeEmail(input.email ?? '')) ? ['admin'] : [])] });
-  /** ... and from their next sign-in when the account existed before. */
+    accounts.create({
+      ...input,
+      roles: [...(input.roles ?? []), ...(input.emailVerified && adminEmails.has(normalizeEmail(input.email ?? '')) ? ['admin'] : [])],
+    });
+  /** ... one verified later from then on (see emailProven), and one listed later from its next sign-in. */
   async function promoteAdmin(record: AccountRecord) {
-    if (adminEmails.has(record.email) && !record.roles.includes('admin')) {
+    if (record.emailVerified && adminEmails.has(record.email) && !record.roles.includes('admin')) {
       await accounts.addRole(record.id, 'admin');
       record.roles.push('admin');
     }
+  }
+  /** The owner of the mailbox is known (a verification link followed, a mailed reset done): verified, and admin when listed. */
+  async function emailProven(accountId: string) {
+    await accounts.markEmailVerified(accountId);
+    const record = await accounts.findById(accountId);
+    if (record) await promoteAdmin(record);
+    return record;
   }
 
   /** keycloak-js sends the current page as redirect_uri: each browser client owns one path prefix of its origin. */
@@ -236,6 +258,32 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     preferred_username: account.email,
   });
 
+  /**
+   * A logout request that carries the id_token_hint of this session's own sign-in (oidc-provider has
+   * checked its signature and audience): it comes from the app the user is signed into, so it signs
+   * out at once, as keycloak-js expects. Anything else (no hint, someone else's) asks first.
+   */
+  function hintsOwnSession(ctx: KoaContextWithOIDC): boolean {
+    const hint = ctx.oidc.entities.IdTokenHint as { payload?: { sub?: unknown; sid?: unknown; aud?: unknown } } | undefined;
+    const session = ctx.oidc.session;
+    if (!hint?.payload || !session?.accountId || hint.payload.sub !== session.accountId) return false;
+    return hint.payload.sid === undefined || (typeof hint.payload.aud === 'string' && hint.payload.sid === session.sidFor(hint.payload.aud));
+  }
+
+  /** "Sign out?" with a button: the same form oidc-provider would submit, posted only by the person. */
+  function logoutConfirmation(ctx: KoaContextWithOIDC): Page {
+    const back = ctx.oidc.params?.post_logout_redirect_uri;
+    return buttonPage({
+      title: 'Sign out',
+      message: 'Do you want to sign out of Forum?',
+      action: ctx.oidc.urlFor('end_session_confirm'),
+      fields: { xsrf: String(ctx.oidc.session?.state?.secret ?? ''), logout: 'yes' },
+      button: 'Sign out',
+      link: { href: typeof back === 'string' ? back : `${publicOrigin}/`, label: 'Stay signed in' },
+      formTargets,
+    });
+  }
+
   const toAccount = (record: AccountRecord): Account => ({
     accountId: record.id,
     claims: () => idTokenClaims(record),
@@ -290,7 +338,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       },
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: (ctx, form) => pageOnContext(ctx, logoutPage(form, formTargets)),
+        logoutSource: (ctx, form) => pageOnContext(ctx, hintsOwnSession(ctx) ? logoutPage(form, formTargets) : logoutConfirmation(ctx)),
         postLogoutSuccessSource: (ctx) =>
           pageOnContext(ctx, messagePage({ title: 'Signed out', message: 'You have been signed out.', formTargets })),
       },
@@ -429,12 +477,11 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         ctx.set('Retry-After', String(Math.ceil(retryMs / 1000)));
         return new errors.CustomOIDCProviderError('invalid_grant', tooManyAttemptsMessage(retryMs));
       };
-      const locked = await throttle.loginLocked(params.username, address);
-      if (locked) throw refuseThrottled(locked);
+      const attempt = await backoff.attempt(params.username, address);
+      if (attempt.waitMs) throw refuseThrottled(attempt.waitMs);
       const record = await accounts.authenticate(params.username, params.password);
       if (!record) {
-        const lock = await throttle.loginFailed(params.username, address);
-        if (lock) throw refuseThrottled(lock);
+        if (attempt.waitAfterFailureMs) throw refuseThrottled(attempt.waitAfterFailureMs);
         log.info({ clientId: client.clientId, grantType: 'password' }, 'sign-in refused: invalid credentials');
         throw new errors.CustomOIDCProviderError('invalid_grant', 'Invalid user credentials');
       }
@@ -442,7 +489,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         log.info({ clientId: client.clientId, accountId: record.id, grantType: 'password' }, 'sign-in refused: account disabled');
         throw new errors.CustomOIDCProviderError('invalid_grant', 'Account disabled');
       }
-      await throttle.loginSucceeded(params.username);
+      await attempt.succeeded();
       await promoteAdmin(record);
       // Keycloak's default client scopes apply even when not asked for
       const scopes = new Set(['openid', 'email', 'profile'].filter((s) => requested.includes(s) || s !== 'openid'));
@@ -637,23 +684,22 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     }
 
     const form = await readForm(req);
-    const email = (form?.get('email') ?? '').trim().slice(0, 254);
+    const email = normalizeEmail(form?.get('email') ?? '');
     if (!form || !csrf.validForInteraction('login', uid, form.get('csrf'))) {
       sendPage(res, loginView(uid, { email, error: 'Your session has expired. Please sign in again.', status: 403 }));
       return;
     }
-    const address = clientAddress(req, trustProxy);
-    const locked = await throttle.loginLocked(email, address);
-    if (locked) {
+    const attempt = await backoff.attempt(email, clientAddress(req, trustProxy));
+    if (attempt.waitMs) {
       log.info({ clientId: details.params.client_id }, 'sign-in refused: too many failed attempts');
-      sendPage(res, loginView(uid, { email, error: tooManyAttemptsMessage(locked), status: 429 }));
+      sendPage(res, loginView(uid, { email, error: tooManyAttemptsMessage(attempt.waitMs), status: 429 }));
       return;
     }
     const record = await accounts.authenticate(email, form.get('password') ?? '');
     if (!record) {
-      const lock = await throttle.loginFailed(email, address);
-      log.info({ clientId: details.params.client_id, locked: lock > 0 }, 'sign-in refused: invalid credentials');
-      sendPage(res, lock ? loginView(uid, { email, error: tooManyAttemptsMessage(lock), status: 429 }) : loginView(uid, { email, error: INVALID_CREDENTIALS_MESSAGE }));
+      const wait = attempt.waitAfterFailureMs;
+      log.info({ clientId: details.params.client_id, held: wait > 0 }, 'sign-in refused: invalid credentials');
+      sendPage(res, wait ? loginView(uid, { email, error: tooManyAttemptsMessage(wait), status: 429 }) : loginView(uid, { email, error: INVALID_CREDENTIALS_MESSAGE }));
       return;
     }
     if (!record.enabled) {
@@ -661,7 +707,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       sendPage(res, loginView(uid, { email, error: DISABLED_MESSAGE, status: 403 }));
       return;
     }
-    await throttle.loginSucceeded(email);
+    await attempt.succeeded();
     await signIn(req, res, details, record, 'password', ['pwd']);
   }
 
@@ -693,7 +739,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     const values = {
       name: (form?.get('name') ?? '').trim().slice(0, 200),
       photo: (form?.get('photo') ?? '').trim().slice(0, 4096),
-      email: normalizeEmail(form?.get('email') ?? '').slice(0, 254),
+      email: normalizeEmail(form?.get('email') ?? ''),
     };
     if (!form || !csrf.validForInteraction('register', uid, form.get('csrf'))) {
       sendPage(res, view(values, {}, 'Your session has expired. Please try again.', 403));
@@ -730,8 +776,10 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       sendPage(res, view(values, { email: DUPLICATE_EMAIL_MESSAGE }, undefined, 409));
       return;
     }
+    await backoff.proven(values.email, address);
     const record = (await accounts.findById(id))!;
     log.info({ clientId: details.params.client_id, accountId: id }, 'account registered');
+    inBackground(() => sendVerificationMail(record));
     await signIn(req, res, details, record, 'registration', ['pwd']);
   }
 
@@ -744,6 +792,17 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     background.add(job);
   }
 
+  /** A one-time link for `account` (only its hash is kept), in the mail `compose` writes around it. */
+  async function mailLink(
+    account: AccountRecord,
+    action: { kind: string; path: string; ttlSeconds: number; interactionUid: string | null },
+    compose: (link: string) => { subject: string; text: string; html: string },
+  ) {
+    const token = await accounts.issueActionToken(action.kind, account.id, action.ttlSeconds, action.interactionUid);
+    const link = `${issuer}${action.path}?key=${token}`;
+    await mailer.send({ to: account.email, ...compose(link), link });
+  }
+
   async function sendResetMail(email: string, interactionUid: string | null) {
     if (!(await throttle.resetMailAllowed(email))) {
       log.info('password reset mail not sent: too many for this email');
@@ -754,16 +813,12 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       log.info('password reset requested for an email without an (enabled) account');
       return;
     }
-    const token = await accounts.issueActionToken(RESET_TOKEN_KIND, account.id, RESET_TOKEN_TTL_SECONDS, interactionUid);
-    const link = `${issuer}${ACTION_TOKEN_PATH}?key=${token}`;
     const minutes = RESET_TOKEN_TTL_SECONDS / 60;
-    await mailer.send({
-      to: account.email,
+    await mailLink(account, { kind: RESET_TOKEN_KIND, path: ACTION_TOKEN_PATH, ttlSeconds: RESET_TOKEN_TTL_SECONDS, interactionUid }, (link) => ({
       subject: 'Reset your Forum password',
       text: `Hello ${account.name},\n\nSomeone (hopefully you) asked to reset the password of your Forum account ${account.email}.\n\nOpen this link within ${minutes} minutes to choose a new password:\n${link}\n\nThe link works once. If you did not ask for this, ignore this mail: your password stays as it is.\n`,
       html: `<p>Hello ${escapeHtml(account.name)},</p><p>Someone (hopefully you) asked to reset the password of your Forum account ${escapeHtml(account.email)}.</p><p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works once, for ${minutes} minutes).</p><p>If you did not ask for this, ignore this mail: your password stays as it is.</p>`,
-      link,
-    });
+    }));
     log.info({ accountId: account.id }, 'password reset mail sent');
   }
 
@@ -788,7 +843,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       sendPage(res, view(isEmail(normalizeEmail(hint)) ? normalizeEmail(hint) : ''));
       return;
     }
-    const email = normalizeEmail(form?.get('email') ?? '').slice(0, 254);
+    const email = normalizeEmail(form?.get('email') ?? '');
     if (!form || !csrf.valid(req, 'forgot', form.get('csrf'))) {
       sendPage(res, view(email, 'Your session has expired. Please try again.', 403));
       return;
@@ -804,6 +859,75 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     }
     inBackground(() => sendResetMail(email, uid ?? null));
     sendPage(res, resetRequestedPage({ lines: [RESET_SENT_MESSAGE, RESET_NEUTRAL_MESSAGE], loginUrl: uid ? loginUrl(uid) : undefined, formTargets }));
+  }
+
+  // ---- email verification: the link registration mails; following it proves the mailbox
+  async function sendVerificationMail(account: AccountRecord) {
+    const hours = EMAIL_VERIFICATION_TTL_SECONDS / 3600;
+    await mailLink(account, { kind: VERIFY_TOKEN_KIND, path: VERIFY_EMAIL_PATH, ttlSeconds: EMAIL_VERIFICATION_TTL_SECONDS, interactionUid: null }, (link) => ({
+      subject: 'Confirm your email address for Forum',
+      text: `Hello ${account.name},\n\nWelcome to Forum! Please confirm that ${account.email} is your email address by opening this link:\n${link}\n\nThe link works once, for ${hours} hours. If you did not create a Forum account, ignore this mail: nothing happens.\n`,
+      html: `<p>Hello ${escapeHtml(account.name)},</p><p>Welcome to Forum! Please confirm that ${escapeHtml(account.email)} is your email address.</p><p><a href="${escapeHtml(link)}">Confirm my email address</a> (the link works once, for ${hours} hours).</p><p>If you did not create a Forum account, ignore this mail: nothing happens.</p>`,
+    }));
+    log.info({ accountId: account.id }, 'email verification mail sent');
+  }
+
+  const confirmedPage = (email: string) =>
+    messagePage({
+      title: 'Your email address is confirmed',
+      message: `Thank you: ${email} is confirmed as the address of your account.`,
+      link: { href: `${publicOrigin}/`, label: 'Back to the forum' },
+      formTargets,
+    });
+  const invalidVerificationPage = () =>
+    messagePage({ title: 'This link is not valid', message: 'This link to confirm an email address is not valid. Check that you opened the whole link from the mail.', status: 400, formTargets });
+
+  async function verifyEmail(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+    if (req.method === 'POST') return resendVerification(req, res);
+    if (req.method !== 'GET') return methodNotAllowed(res, 'GET, POST');
+    const key = (query.get('key') ?? '').slice(0, 128);
+    const used = await accounts.useActionToken(VERIFY_TOKEN_KIND, key, (accountId, trx) => accounts.markEmailVerified(accountId, trx));
+    if (used.status === 'unknown') return sendPage(res, invalidVerificationPage());
+    const record = used.status === 'valid' ? await emailProven(used.accountId) : await accounts.findById(used.accountId);
+    if (!record) return sendPage(res, invalidVerificationPage());
+    if (used.status === 'valid') log.info({ accountId: record.id }, 'email verified');
+    // a link used already (a mail scanner may open links first) or expired after the address was confirmed: say so
+    if (record.emailVerified) return sendPage(res, confirmedPage(record.email));
+    sendPage(
+      res,
+      buttonPage({
+        title: 'This link has expired',
+        message: `Links to confirm your email address work for ${EMAIL_VERIFICATION_TTL_SECONDS / 3600} hours. We can send you a new one.`,
+        action: `${REALM_PATH}${VERIFY_EMAIL_PATH}`,
+        fields: { csrf: csrf.issue(req, res, 'verify'), key },
+        button: 'Send a new link',
+        status: 410,
+        formTargets,
+      }),
+    );
+  }
+
+  async function resendVerification(req: IncomingMessage, res: ServerResponse) {
+    const form = await readForm(req);
+    const key = (form?.get('key') ?? '').slice(0, 128);
+    if (!form || !csrf.valid(req, 'verify', form.get('csrf'))) {
+      sendPage(res, messagePage({ title: 'Your session has expired', message: 'Open the link from the mail again.', status: 403, formTargets }));
+      return;
+    }
+    const state = await accounts.inspectActionToken(VERIFY_TOKEN_KIND, key);
+    const record = state.status === 'unknown' ? null : await accounts.findById(state.accountId);
+    if (!record) return sendPage(res, invalidVerificationPage());
+    if (record.emailVerified) return sendPage(res, confirmedPage(record.email));
+    const wait = await throttle.verificationMailRequested(record.email);
+    if (wait) {
+      sendPage(res, messagePage({ title: 'Please wait a little', message: tooManyRequestsMessage(wait), status: 429, formTargets }));
+      return;
+    }
+    inBackground(() => sendVerificationMail(record));
+    sendPage(
+      res,
+      resetRequestedPage({ lines: [`We sent a new link to ${record.email}. It works once, for ${EMAIL_VERIFICATION_TTL_SECONDS / 3600} hours.`], formTargets }),
+    );
   }
 
   function refusedLinkPage(res: ServerResponse, status: 'used' | 'expired' | 'unknown') {
@@ -848,9 +972,13 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       sendPage(res, view(problem ? { password: problem } : { 'password-confirm': PASSWORD_MISMATCH_MESSAGE }, undefined, 400));
       return;
     }
-    const used = await accounts.useActionToken(RESET_TOKEN_KIND, key, (accountId, trx) => accounts.setPassword(accountId, password, trx));
+    const used = await accounts.useActionToken(RESET_TOKEN_KIND, key, async (accountId, trx) => {
+      await accounts.setPassword(accountId, password, trx);
+      await accounts.markEmailVerified(accountId, trx); // the link came through the mailbox (Keycloak does the same)
+    });
     if (used.status !== 'valid') return refusedLinkPage(res, used.status);
-    await throttle.loginSucceeded(account.email); // the owner of the mailbox: lift a lock on the account
+    await emailProven(account.id);
+    await backoff.proven(account.email, clientAddress(req, trustProxy)); // the owner of the mailbox is at this address
     log.info({ accountId: account.id }, 'password reset');
     // back to the sign-in that was pending when the link was asked for, if it still is
     const pending = used.interactionUid && (await provider.Interaction.find(used.interactionUid)) ? used.interactionUid : null;
@@ -877,7 +1005,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     }
     let location: string;
     try {
-      const hint = typeof details.params.login_hint === 'string' && isEmail(details.params.login_hint) ? details.params.login_hint : undefined;
+      const hint = typeof details.params.login_hint === 'string' && isEmail(normalizeEmail(details.params.login_hint)) ? normalizeEmail(details.params.login_hint) : undefined;
       location = await google.start(details.uid, hint);
     } catch (err) {
       log.warn({ err }, 'Google sign-in could not start');
@@ -931,8 +1059,12 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         }
         record = await accounts.findByEmail(identity.email);
         if (!record) throw new Error('account vanished after creation');
-      } else {
-        await accounts.markEmailVerified(record.id);
+      } else if (!record.emailVerified && (await accounts.takeBackUnverified(record.id))) {
+        // whoever registered this address first never proved it (account pre-hijacking): Google proves the
+        // mailbox, so its owner gets the account and the first registrant's password and sign-ins end (Firebase's rule)
+        await backoff.forgetFamiliar(record.email);
+        log.info({ accountId: record.id, provider: GOOGLE }, 'unverified account taken back by the verified owner: password dropped, sessions ended');
+        record = (await accounts.findById(record.id))!;
       }
       await accounts.link(GOOGLE, identity.subject, record.id, identity.email);
     }
@@ -941,6 +1073,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       return refuse(DISABLED_MESSAGE, 403);
     }
     if (created) log.info({ accountId: record.id, provider: GOOGLE }, 'account registered');
+    await backoff.proven(record.email, clientAddress(req, trustProxy));
     await signIn(req, res, details, record, GOOGLE);
   }
 
@@ -1000,10 +1133,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
 
     if (path === `${OIDC}/userinfo`) return userinfo(req, res);
     if (path === `${OIDC}/3p-cookies/step1.html` || path === `${OIDC}/3p-cookies/step2.html`) {
-      res.statusCode = 200;
-      res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.setHeader('Cache-Control', 'no-store');
-      res.end(THIRD_PARTY_COOKIES_HTML);
+      sendPage(res, thirdPartyCookiesProbe(frameAncestors), { framed: true });
       return;
     }
     if (path === `${OIDC}/registrations`) return registrations(req, res, url.searchParams);
@@ -1023,9 +1153,11 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     }
     if (path === RESET_PATH) return forgotPassword(req, res, url.searchParams);
     if (path === ACTION_TOKEN_PATH) return resetPassword(req, res, url.searchParams);
+    if (path === VERIFY_EMAIL_PATH) return verifyEmail(req, res, url.searchParams);
     if (path === BROKER_LOGIN_PATH) return brokerLogin(req, res, url.searchParams);
     if (path === BROKER_ENDPOINT_PATH) return brokerEndpoint(req, res, url.searchParams);
     if (path === MAILBOX_PATH) return mailbox(req, res);
+    res.setHeader('Content-Security-Policy', providerCsp(formTargets, frameAncestors));
     await callback(req, res);
   }
 
@@ -1043,6 +1175,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     await deleteExpired(db);
     await deleteExpiredBrokerStates(db);
     await deleteExpiredLimits(db);
+    await deleteExpiredBackoff(db);
     await deleteOldMail(db);
     await db.raw(`DELETE FROM ${SCHEMA}.action_tokens WHERE expires_at < now() - interval '1 day'`);
   }

@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync, randomBytes, randomUUID, type JsonWebKey } from 'node:crypto';
-import { passwordProblem } from '@forum/contracts';
+import { isEmail, normalizeEmail, passwordProblem } from '@forum/contracts';
 import { ConflictError, ValidationError, type Knex } from '@forum/platform';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
 
@@ -88,6 +88,37 @@ const DDL = [
      points integer NOT NULL DEFAULT 0,
      expire bigint
    )`,
+  /** The sign-in back-off (login-backoff.ts): failures and waits per key (an HMAC of the pair, account or address). */
+  `CREATE TABLE IF NOT EXISTS ${SCHEMA}.login_backoff (
+     key text PRIMARY KEY,
+     failures integer NOT NULL,
+     blocked_until timestamptz NOT NULL,
+     forget_at timestamptz NOT NULL
+   )`,
+  /** Addresses an account signed in from lately (HMACs of account and address; account_key to forget them all). */
+  `CREATE TABLE IF NOT EXISTS ${SCHEMA}.familiar_addresses (
+     key text PRIMARY KEY,
+     account_key text NOT NULL,
+     expires_at timestamptz NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS familiar_addresses_account ON ${SCHEMA}.familiar_addresses (account_key)`,
+  /**
+   * Addresses stored before normalizeEmail took the domain's trailing dot and NFC into account, in
+   * that form now; the oldest account keeps an address several spellings share, and an address whose
+   * normal form another account holds already is left as it is (no spelling reaches it: an operator
+   * decides, see docs/security/identity.md).
+   */
+  `UPDATE ${SCHEMA}.accounts a SET email = t.target
+   FROM (
+     SELECT DISTINCT ON (c.target) c.id, c.target
+     FROM (
+       SELECT id, created_at, normalize(regexp_replace(email, '\\.$', ''), NFC) AS target
+       FROM ${SCHEMA}.accounts WHERE email LIKE '%@%.' OR email IS NOT NFC NORMALIZED
+     ) c
+     WHERE NOT EXISTS (SELECT 1 FROM ${SCHEMA}.accounts b WHERE b.email = c.target)
+     ORDER BY c.target, c.created_at, c.id
+   ) t
+   WHERE a.id = t.id`,
 ];
 
 export interface RealmSecrets {
@@ -97,6 +128,8 @@ export interface RealmSecrets {
   cookieKeys: string[];
   /** HMAC key of the JWT envelope around refresh tokens. */
   refreshTokenKey: string;
+  /** HMAC key of the sign-in back-off's keys. */
+  throttleKey: string;
 }
 
 function base64url(input: Buffer | string) {
@@ -118,6 +151,7 @@ const SECRET_FACTORIES: Record<string, () => unknown> = {
   'signing-keys': () => ({ keys: [newSigningKey()] }),
   'cookie-keys': () => ({ keys: [base64url(randomBytes(32))] }),
   'refresh-token-key': () => ({ key: base64url(randomBytes(32)) }),
+  'throttle-key': () => ({ key: base64url(randomBytes(32)) }),
 };
 
 /**
@@ -144,6 +178,7 @@ export async function prepareStore(db: Knex): Promise<RealmSecrets> {
       signingKeys: (byName.get('signing-keys')?.keys ?? []) as JsonWebKey[],
       cookieKeys: (byName.get('cookie-keys')?.keys ?? []) as string[],
       refreshTokenKey: byName.get('refresh-token-key')?.key ?? '',
+      throttleKey: byName.get('throttle-key')?.key ?? '',
     };
   });
 }
@@ -185,16 +220,6 @@ interface AccountRow {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
-
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-export function isEmail(email: string): boolean {
-  return EMAIL.test(email) && email.length <= 254;
-}
-
 function toRecord(row: AccountRow): AccountRecord {
   const roles = [...new Set(['user', ...(row.roles ?? [])])];
   return {
@@ -214,7 +239,19 @@ const COLUMNS = ['id', 'email', 'email_verified', 'name', 'picture', 'roles', 'e
 
 const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
 
-export type ActionTokenState = { status: 'valid'; accountId: string; interactionUid: string | null } | { status: 'used' | 'expired' | 'unknown' };
+export type ActionTokenState =
+  | { status: 'valid'; accountId: string; interactionUid: string | null }
+  | { status: 'used' | 'expired'; accountId: string }
+  | { status: 'unknown' };
+
+/** Ends every sign-in of the account: browser sessions, grants, refresh tokens and codes not yet exchanged. */
+async function endSessions(trx: Knex | Knex.Transaction, accountId: string): Promise<void> {
+  await trx.raw(
+    `DELETE FROM ${SCHEMA}.oidc_payloads
+     WHERE model IN ('Session', 'Grant', 'RefreshToken', 'AuthorizationCode') AND payload->>'accountId' = ?`,
+    [accountId],
+  );
+}
 
 export function createAccountStore(db: Knex) {
   const accounts = () => db.withSchema(SCHEMA).from<AccountRow>('accounts');
@@ -277,11 +314,25 @@ export function createAccountStore(db: Knex) {
       if (issue) throw new ValidationError({ password: [issue] });
       const passwordHash = await hashPassword(password);
       await trx.raw(`UPDATE ${SCHEMA}.accounts SET password_hash = ? WHERE id = ?`, [passwordHash, accountId]);
-      await trx.raw(
-        `DELETE FROM ${SCHEMA}.oidc_payloads
-         WHERE model IN ('Session', 'Grant', 'RefreshToken', 'AuthorizationCode') AND payload->>'accountId' = ?`,
-        [accountId],
-      );
+      await endSessions(trx, accountId);
+    },
+
+    /**
+     * The verified owner of the address takes an unverified account back: its password (chosen by
+     * whoever registered first, who may not own the mailbox) goes, with every session, refresh token
+     * and open mailed link; the email is verified. False when the account was verified meanwhile.
+     */
+    async takeBackUnverified(accountId: string): Promise<boolean> {
+      return db.transaction(async (trx) => {
+        const taken = await trx.raw(
+          `UPDATE ${SCHEMA}.accounts SET password_hash = '', email_verified = true WHERE id = ? AND NOT email_verified RETURNING id`,
+          [accountId],
+        );
+        if (taken.rows.length === 0) return false;
+        await endSessions(trx, accountId);
+        await trx.raw(`UPDATE ${SCHEMA}.action_tokens SET used_at = now() WHERE account_id = ? AND used_at IS NULL`, [accountId]);
+        return true;
+      });
     },
 
     async addRole(accountId: string, role: string): Promise<void> {
@@ -291,8 +342,8 @@ export function createAccountStore(db: Knex) {
       );
     },
 
-    async markEmailVerified(accountId: string): Promise<void> {
-      await db.raw(`UPDATE ${SCHEMA}.accounts SET email_verified = true WHERE id = ? AND NOT email_verified`, [accountId]);
+    async markEmailVerified(accountId: string, trx: Knex | Knex.Transaction = db): Promise<void> {
+      await trx.raw(`UPDATE ${SCHEMA}.accounts SET email_verified = true WHERE id = ? AND NOT email_verified`, [accountId]);
     },
 
     // ---- identities at upstream providers (Google)
@@ -335,8 +386,8 @@ export function createAccountStore(db: Knex) {
       );
       const row = result.rows[0] as { account_id: string; interaction_uid: string | null; used: boolean; expired: boolean } | undefined;
       if (!row) return { status: 'unknown' };
-      if (row.used) return { status: 'used' };
-      if (row.expired) return { status: 'expired' };
+      if (row.used) return { status: 'used', accountId: row.account_id };
+      if (row.expired) return { status: 'expired', accountId: row.account_id };
       return { status: 'valid', accountId: row.account_id, interactionUid: row.interaction_uid };
     },
 
@@ -355,7 +406,7 @@ export function createAccountStore(db: Knex) {
           [sha256Hex(token), kind],
         );
         const row = claimed.rows[0] as { account_id: string; interaction_uid: string | null } | undefined;
-        if (!row) return { status: 'used' } as const;
+        if (!row) return { status: 'used', accountId: state.accountId } as const;
         await trx.raw(`UPDATE ${SCHEMA}.action_tokens SET used_at = now() WHERE account_id = ? AND kind = ? AND used_at IS NULL`, [
           row.account_id,
           kind,

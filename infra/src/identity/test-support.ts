@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createKnex, createLogger, type Knex } from '@forum/platform';
@@ -10,6 +10,9 @@ import { createIdentityRealm, type IdentityRealm, type IdentityRealmOptions } fr
 
 export const AUDIENCE = 'urn:forum:api';
 export const logger = createLogger('identity-test', process.env.TEST_LOG ?? 'silent');
+
+/** A client address of its own for a test's throttles (with `trustProxy`, sent as X-Forwarded-For). */
+export const randomAddress = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
 
 export const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 export const decodeJwt = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -204,4 +207,55 @@ export async function exchangeCode(
   });
   if (res.status !== 200) throw new Error(`code exchange: ${res.status} ${await res.text()}`);
   return (await res.json()) as { access_token: string; id_token: string; refresh_token: string };
+}
+
+/** The action link (`/login-actions/<action>?key=…`) of the newest development-mailbox mail to `email` that has one, once it is there. */
+export async function mailLinkFor(harness: Pick<Harness, 'get' | 'issuer'>, email: string, action: 'action-token' | 'verify-email', timeoutMs = 5000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const html = await (await harness.get(`${harness.issuer}/mailbox`)).text();
+    const links = html
+      .split('<article class="mail">')
+      .slice(1)
+      .filter((article) => article.includes(`To ${email}`))
+      .map((article) => new RegExp(`href="([^"]+/login-actions/${action}\\?[^"]+)"`).exec(article)?.[1]);
+    const link = links.find(Boolean);
+    if (link) return link.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no ${action} mail for ${email}`);
+}
+
+/**
+ * Another client of the realm, at another address of this machine (all of 127.0.0.0/8 is loopback):
+ * its requests leave from `localAddress`, which the realm sees as their peer (no proxy headers needed).
+ */
+export function clientAt(harness: Pick<Harness, 'origin' | 'issuer'>, localAddress: string) {
+  const send = (url: string, init: { method?: string; headers?: Record<string, string>; body?: string }, jar?: CookieJar) =>
+    new Promise<Response>((resolve, reject) => {
+      const headers = { ...init.headers, ...(jar ? { cookie: jar.header } : {}) };
+      const req = httpRequest(new URL(url, harness.origin), { method: init.method ?? 'GET', localAddress, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const answer = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) for (const one of [value ?? []].flat()) answer.append(name, one);
+          const response = new Response(Buffer.concat(chunks), { status: res.statusCode, headers: answer });
+          jar?.store(response);
+          resolve(response);
+        });
+      });
+      req.on('error', reject);
+      req.end(init.body);
+    });
+  const postForm = (url: string, form: Record<string, string>, jar?: CookieJar) =>
+    send(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }, jar);
+  return {
+    address: localAddress,
+    get: (url: string, jar?: CookieJar) => send(url, {}, jar),
+    postForm,
+    passwordGrant: (username: string, password: string) =>
+      postForm(`${harness.issuer}/protocol/openid-connect/token`, { grant_type: 'password', client_id: 'forum-cli', username, password, scope: 'openid' }),
+  };
 }

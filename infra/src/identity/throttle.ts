@@ -1,24 +1,18 @@
 import { createHash } from 'node:crypto';
+import { normalizeEmail } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { SCHEMA } from './store.ts';
 
 /**
- * Brute-force and abuse limits, counted in PostgreSQL (rate-limiter-flexible's
- * store), so they hold across restarts and between processes.
+ * Abuse limits of the realm's mail and registration, counted in PostgreSQL (rate-limiter-flexible's
+ * store), so they hold across restarts and between processes. Failed sign-ins have their own
+ * back-off (login-backoff.ts).
  */
 export interface ThrottleLimits {
-  /** Failed sign-ins (login page and password grant) per account email within the window; then locked. Default 5. */
-  loginFailuresPerAccount: number;
-  /** Failed sign-ins per client address within the window; then locked. Default 20. */
-  loginFailuresPerAddress: number;
-  /** Window in which failures add up, seconds. Default 900 (15 minutes). */
-  loginWindowSeconds: number;
-  /** How long a lock lasts from the failure that triggered it, seconds. Default 900. */
-  lockSeconds: number;
   /** Forgot-password requests per client address per window (refused beyond). Default 5 per 15 minutes. */
   resetRequestsPerAddress: number;
-  /** Reset mails per email per window (further requests send nothing, silently). Default 3 per 15 minutes. */
+  /** Reset mails per email per window (further requests send nothing, silently); also the new verification links one email may ask for. Default 3 per 15 minutes. */
   resetMailsPerEmail: number;
   resetWindowSeconds: number;
   /** Registrations (and duplicate-email attempts) per client address per hour. Default 10. */
@@ -26,10 +20,6 @@ export interface ThrottleLimits {
 }
 
 export const DEFAULT_THROTTLE: ThrottleLimits = {
-  loginFailuresPerAccount: 5,
-  loginFailuresPerAddress: 20,
-  loginWindowSeconds: 15 * 60,
-  lockSeconds: 15 * 60,
   resetRequestsPerAddress: 5,
   resetMailsPerEmail: 3,
   resetWindowSeconds: 15 * 60,
@@ -54,7 +44,7 @@ export const tooManyRequestsMessage = (retryMs: number) => {
 /** Keys are hashed: no emails or addresses in the table, and a fixed length. */
 const keyOf = (value: string) => createHash('sha256').update(value).digest('base64url');
 
-/** A counter of `points` per `duration` seconds; reaching it locks for `lockSeconds` (when given). */
+/** A counter of `points` per `duration` seconds. */
 class Counter {
   private readonly limiter: RateLimiterPostgres;
 
@@ -63,7 +53,6 @@ class Counter {
     prefix: string,
     readonly points: number,
     duration: number,
-    private readonly lockSeconds?: number,
   ) {
     this.limiter = new RateLimiterPostgres({
       storeClient: db,
@@ -76,23 +65,6 @@ class Counter {
       points,
       duration,
     });
-  }
-
-  /** Milliseconds until the key may try again, or 0 when it is not over the limit. */
-  async retryAfterMs(key: string): Promise<number> {
-    const res = await this.limiter.get(keyOf(key));
-    return res && res.consumedPoints >= this.points ? Math.max(res.msBeforeNext, 1000) : 0;
-  }
-
-  /** Counts one; returns the milliseconds until it may try again when this reached the limit, else 0. */
-  async hit(key: string): Promise<number> {
-    const res: RateLimiterRes = await this.limiter.penalty(keyOf(key), 1);
-    if (res.consumedPoints < this.points) return 0;
-    if (this.lockSeconds) {
-      await this.limiter.block(keyOf(key), this.lockSeconds);
-      return this.lockSeconds * 1000;
-    }
-    return Math.max(res.msBeforeNext, 1000);
   }
 
   /**
@@ -109,37 +81,23 @@ class Counter {
     }
   }
 
-  async reset(key: string): Promise<void> {
-    await this.limiter.delete(keyOf(key));
-  }
 }
 
 export function createThrottle(db: Knex, limits: ThrottleLimits) {
-  const byAccount = new Counter(db, 'login_account', limits.loginFailuresPerAccount, limits.loginWindowSeconds, limits.lockSeconds);
-  const byAddress = new Counter(db, 'login_address', limits.loginFailuresPerAddress, limits.loginWindowSeconds, limits.lockSeconds);
   const resetByAddress = new Counter(db, 'reset_address', limits.resetRequestsPerAddress, limits.resetWindowSeconds);
   const resetByEmail = new Counter(db, 'reset_email', limits.resetMailsPerEmail, limits.resetWindowSeconds);
+  const verifyByEmail = new Counter(db, 'verify_email', limits.resetMailsPerEmail, limits.resetWindowSeconds);
   const registerByAddress = new Counter(db, 'register_address', limits.registrationsPerAddress, 60 * 60);
-  const account = (email: string) => email.trim().toLowerCase();
+  const account = normalizeEmail;
 
   return {
-    /** Before checking a password: ms until this sign-in may be tried, 0 when it may. */
-    async loginLocked(email: string, address: string): Promise<number> {
-      const [a, b] = await Promise.all([byAccount.retryAfterMs(account(email)), byAddress.retryAfterMs(address)]);
-      return Math.max(a, b);
-    },
-    /** After a wrong password: ms of the lock it triggered, 0 when none. */
-    async loginFailed(email: string, address: string): Promise<number> {
-      const [a, b] = await Promise.all([byAccount.hit(account(email)), byAddress.hit(address)]);
-      return Math.max(a, b);
-    },
-    /** After a successful sign-in (or a password reset) the account's failures are forgotten (not the address's). */
-    async loginSucceeded(email: string): Promise<void> {
-      await byAccount.reset(account(email));
-    },
     /** Counts a forgot-password request; ms to wait when the address is over its limit, else 0. */
     resetRequested(address: string): Promise<number> {
       return resetByAddress.take(address);
+    },
+    /** Counts a request for a new verification mail to this email; ms to wait when it is over its limit, else 0. */
+    verificationMailRequested(email: string): Promise<number> {
+      return verifyByEmail.take(account(email));
     },
     /** May one more reset mail go to this email now? (Counts it when yes.) */
     async resetMailAllowed(email: string): Promise<boolean> {

@@ -39,6 +39,8 @@ export interface QueryAppDeps {
   readonly verifyToken: TokenVerifier;
   /** Records a subject's first authenticated request on the write side. */
   readonly registrar: Registrar;
+  /** ADMIN_EMAILS (normalised): a member whose token now vouches for a listed address is sent to the registrar once more, to be made admin. */
+  readonly adminEmails?: readonly string[];
   readonly logger: Logger;
   /** Longest wait for X-Min-Position. */
   readonly maxWaitMs: number;
@@ -85,7 +87,7 @@ export function createQueryApp(deps: QueryAppDeps): QueryApp {
     optionalAuth(deps.verifyToken),
     // wait for the caller's position first: their own record may be what they just changed
     minPosition(deps.watcher, deps.maxWaitMs),
-    viewer(users, deps.registrar, deps.watcher, deps.maxWaitMs),
+    viewer(users, deps.registrar, deps.watcher, deps.maxWaitMs, deps.adminEmails),
     cache.middleware,
     meRoutes(),
     // before postRoutes: /posts/search is not a post id

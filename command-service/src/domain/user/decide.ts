@@ -6,7 +6,9 @@ import type { UserState } from './user.ts';
 /**
  * Rules (issue "identity", item 5):
  * - the forum's record of a user starts with their first authenticated request, from the token's claims;
- * - emails listed in ADMIN_EMAILS are admins from that moment; roles are never taken from the token;
+ * - an email listed in ADMIN_EMAILS makes an admin only once the token vouches that it is verified (email_verified):
+ *   at registration, or at the first command (or registration check) after it is verified; roles are never taken
+ *   from the token, and whoever registers a listed address first without proving it stays a member;
  * - a user changes their own display name and photo; there is no demotion of an admin;
  * - a non-member owns at most FREE_POST_LIMIT live posts (a deleted post frees its slot); members have no limit;
  * - membership is bought once: a member asking again gets ALREADY_MEMBER; while a purchase is under way a
@@ -15,8 +17,10 @@ import type { UserState } from './user.ts';
  */
 export type RegisterUser = {
   type: 'RegisterUser';
-  data: { userId: string; email: string; name: string; photoURL: string; adminEmails: readonly string[] };
+  data: { userId: string; email: string; emailVerified?: boolean; name: string; photoURL: string; adminEmails: readonly string[] };
 };
+/** A known user whose token now vouches for their email: admin when it is listed in ADMIN_EMAILS. */
+export type GrantAdminByEmail = { type: 'GrantAdminByEmail'; data: { email: string; emailVerified: boolean; adminEmails: readonly string[] } };
 export type UpdateProfile = { type: 'UpdateProfile'; data: { displayName?: string; photoURL?: string } };
 export type GrantAdmin = { type: 'GrantAdmin'; data: { reason: 'operator' | 'admin' | 'demo-data' } };
 export type AuthorPost = { type: 'AuthorPost'; data: { postId: string } };
@@ -26,6 +30,7 @@ export type CompleteMembershipPurchase = { type: 'CompleteMembershipPurchase'; d
 export type FailMembershipPurchase = { type: 'FailMembershipPurchase'; data: { attemptId: string; reason: string } };
 export type UserCommand =
   | RegisterUser
+  | GrantAdminByEmail
   | UpdateProfile
   | GrantAdmin
   | AuthorPost
@@ -65,6 +70,8 @@ export function decide(command: UserCommand, state: UserState, meta: CommandMeta
   switch (command.type) {
     case 'RegisterUser':
       return register(command, state, meta);
+    case 'GrantAdminByEmail':
+      return grantAdminByEmail(command, state, meta);
     case 'UpdateProfile':
       return updateProfile(command, state, meta);
     case 'GrantAdmin':
@@ -86,16 +93,26 @@ export function decide(command: UserCommand, state: UserState, meta: CommandMeta
 
 function register(command: RegisterUser, state: UserState, meta: CommandMeta): UserEvent[] {
   if (state.status !== 'unknown') throw new AlreadyRegisteredError();
-  const { userId, email, name, photoURL, adminEmails } = command.data;
+  const { userId, email, emailVerified = false, name, photoURL, adminEmails } = command.data;
   const at = meta.now.toISOString();
-  const events: UserEvent[] = [
-    { type: 'UserRegistered', data: { userId, email: email.toLowerCase(), name: name.trim() || ANONYMOUS_NAME, photoURL, registeredAt: at } },
-  ];
-  if (email !== '' && adminEmails.includes(email.toLowerCase())) {
-    events.push({ type: 'AdminRoleGranted', data: { userId, reason: 'admin-emails', grantedAt: at } });
-  }
-  return events;
+  const registered: UserEvent = {
+    type: 'UserRegistered',
+    data: { userId, email: email.toLowerCase(), name: name.trim() || ANONYMOUS_NAME, photoURL, registeredAt: at },
+  };
+  return [registered, ...(isVerifiedAdminEmail(email, emailVerified, adminEmails) ? [adminByEmail(userId, at)] : [])];
 }
+
+function grantAdminByEmail(command: GrantAdminByEmail, state: UserState, meta: CommandMeta): UserEvent[] {
+  if (state.status !== 'registered') throw new NotFoundError('No such user');
+  const { email, emailVerified, adminEmails } = command.data;
+  if (state.role === 'admin' || !isVerifiedAdminEmail(email, emailVerified, adminEmails)) return [];
+  return [adminByEmail(state.userId, meta.now.toISOString())];
+}
+
+const isVerifiedAdminEmail = (email: string, emailVerified: boolean, adminEmails: readonly string[]) =>
+  emailVerified && email !== '' && adminEmails.includes(email.toLowerCase());
+
+const adminByEmail = (userId: string, at: string): UserEvent => ({ type: 'AdminRoleGranted', data: { userId, reason: 'admin-emails', grantedAt: at } });
 
 function updateProfile(command: UpdateProfile, state: UserState, meta: CommandMeta): UserEvent[] {
   if (state.status !== 'registered') throw new NotFoundError('No such user');

@@ -19,11 +19,25 @@ describe('given no record of the subject', () => {
       { type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Ann', photoURL: 'p', registeredAt: at } },
     ]);
   });
-  it('when RegisterUser with an email of ADMIN_EMAILS, then also AdminRoleGranted', () => {
-    expect(when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'ann@forum.local', name: '', photoURL: '', adminEmails: ['ann@forum.local'] } })).toEqual([
+  it('when RegisterUser with a verified email of ADMIN_EMAILS, then also AdminRoleGranted', () => {
+    expect(
+      when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'ann@forum.local', emailVerified: true, name: '', photoURL: '', adminEmails: ['ann@forum.local'] } }),
+    ).toEqual([
       { type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Anonymous', photoURL: '', registeredAt: at } },
       { type: 'AdminRoleGranted', data: { userId: 'u-1', reason: 'admin-emails', grantedAt: at } },
     ]);
+  });
+  it('when RegisterUser with an unverified (or not vouched) email of ADMIN_EMAILS, then only UserRegistered: whoever registers a listed address first is no admin', () => {
+    for (const emailVerified of [false, undefined]) {
+      expect(
+        when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'ann@forum.local', emailVerified, name: 'Ann', photoURL: '', adminEmails: ['ann@forum.local'] } }),
+      ).toEqual([{ type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Ann', photoURL: '', registeredAt: at } }]);
+    }
+  });
+  it('when GrantAdminByEmail, then 404', () => {
+    expect(() => when(initialUserState, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: true, adminEmails: ['ann@forum.local'] } })).toThrowError(
+      expect.objectContaining({ status: 404 }),
+    );
   });
   it('when UpdateProfile, then 404', () => {
     expect(() => when(initialUserState, { type: 'UpdateProfile', data: { displayName: 'x' } })).toThrowError(expect.objectContaining({ status: 404 }));
@@ -58,6 +72,17 @@ describe('given a registered user', () => {
       { type: 'ProfileUpdated', data: { userId: 'u-1', changes: { photoURL: 'p.png' }, updatedAt: at } },
     ]);
     expect(after).toMatchObject({ name: 'Annie', photoURL: 'p.png' });
+  });
+  it('when GrantAdminByEmail with its address of ADMIN_EMAILS now verified, then AdminRoleGranted (admin-emails); and again, nothing', () => {
+    const command = { type: 'GrantAdminByEmail' as const, data: { email: 'ann@forum.local', emailVerified: true, adminEmails: ['ann@forum.local'] } };
+    const events = when(state, command);
+    expect(events).toEqual([{ type: 'AdminRoleGranted', data: { userId: 'u-1', reason: 'admin-emails', grantedAt: at } }]);
+    expect(when(given([registered, ...events]), command)).toEqual([]);
+  });
+  it('when GrantAdminByEmail unverified, or not listed, then nothing', () => {
+    expect(when(state, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: false, adminEmails: ['ann@forum.local'] } })).toEqual([]);
+    expect(when(state, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: true, adminEmails: ['boss@forum.local'] } })).toEqual([]);
+    expect(when(state, { type: 'GrantAdminByEmail', data: { email: '', emailVerified: true, adminEmails: [''] } })).toEqual([]);
   });
   it('when GrantAdmin, then AdminRoleGranted; and again, nothing', () => {
     const events = when(state, { type: 'GrantAdmin', data: { reason: 'operator' } });
