@@ -36,15 +36,32 @@ export const SEARCH_MATCH_CAP = 1000;
 /** The spec's unpaged calls (`/posts/search?tag=` without `page`, the reported comments) answer at most this many rows. */
 export const UNPAGED_LIST_MAX = 100;
 
+/** An email address (RFC 5321's longest path less its brackets): the Contact page's, an `:email` of a path, the realm's accounts. */
+export const EMAIL_MAX = 254;
+
 /** Admin area and Contact page: limits the spec leaves open. */
 export const ANNOUNCEMENT_TITLE_MAX = 200;
 export const ANNOUNCEMENT_DESCRIPTION_MAX = 5_000;
 export const CONTACT_NAME_MAX = 100;
-export const CONTACT_EMAIL_MAX = 254;
+export const CONTACT_EMAIL_MAX = EMAIL_MAX;
 export const CONTACT_MESSAGE_MAX = 5_000;
 /** Contact messages accepted per client address in a sliding window; beyond, 429 RATE_LIMITED. */
 export const CONTACT_RATE_LIMIT = { messages: 5, windowMs: 10 * 60_000 } as const;
 export const ADMIN_SEARCH_MAX = 100;
+
+// ─── text and paging limits (see text-policy.ts; lengths in Unicode code points) ───
+
+/** A display name: the realm's register form, PATCH /api/me. */
+export const DISPLAY_NAME_MAX = 100;
+/** A photo address: the realm's register form, PATCH /api/me. */
+export const PHOTO_URL_MAX = 2048;
+/** A user's id (the identity provider's subject) in a path. */
+export const USER_ID_MAX = 255;
+/**
+ * The deepest page of every paged call (`?page=`, and react-admin's `range` start over ADMIN_PAGE_SIZE):
+ * 10 million pages, 50 million posts at PAGE_SIZE; every offset it gives stays within PostgreSQL's integer.
+ */
+export const PAGE_MAX = 10_000_000;
 
 export const POST_SORTS = ['newest', 'popularity'] as const;
 export type PostSort = (typeof POST_SORTS)[number];

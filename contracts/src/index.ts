@@ -1,4 +1,5 @@
 export * from './constants.ts';
+export * from './text-policy.ts';
 export * from './errors.ts';
 export * from './position.ts';
 export * from './events/index.ts';

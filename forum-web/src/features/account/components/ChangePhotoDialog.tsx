@@ -1,4 +1,4 @@
-import { UpdateMeRequest } from '@forum/contracts';
+import { updateMeRequest } from '@forum/contracts';
 import { Avatar, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { useId, useState, type FormEvent } from 'react';
@@ -24,7 +24,7 @@ export function ChangePhotoDialog({ open, current, onClose, onChanged }: ChangeP
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = UpdateMeRequest.safeParse({ photoURL: url.trim() });
+    const parsed = updateMeRequest(window.location.origin).safeParse({ photoURL: url.trim() });
     if (!parsed.success) {
       setProblem(parsed.error.issues[0]?.message ?? 'Enter a photo address');
       return;
