@@ -109,15 +109,17 @@ export function checkText(value: unknown, rule: TextRule): TextVerdict {
   return { ok: true, value: text };
 }
 
-/** A zod schema of a text field under `rule` (see checkText); `.optional()` for a field that may be left out. */
-export function text(rule: TextRule) {
-  return z.unknown().transform((value, ctx): string => {
-    const verdict = checkText(value, rule);
+/** A zod schema of what `check` keeps, its message as the issue when it refuses. */
+const checked = (check: (value: unknown) => TextVerdict) =>
+  z.unknown().transform((value, ctx): string => {
+    const verdict = check(value);
     if (verdict.ok) return verdict.value;
     ctx.addIssue({ code: 'custom', message: verdict.message });
     return z.NEVER;
   });
-}
+
+/** A zod schema of a text field under `rule` (see checkText); `.optional()` for a field that may be left out. */
+export const text = (rule: TextRule) => checked((value) => checkText(value, rule));
 
 const EMAIL = z.email();
 
@@ -190,15 +192,16 @@ export function photoUrlProblem(value: string, forumOrigin: string): string | nu
 }
 
 /**
- * A photo address for a forum served at `forumOrigin` (see photoUrlProblem), kept in its canonical
- * form (`URL.href`); `''` when `allowEmpty` (no photo).
+ * `value` as a photo address of a forum served at `forumOrigin` (see photoUrlProblem), kept in its
+ * canonical form (`URL.href`); `''` (no photo) unless `required` gives the message refusing it.
  */
-export function photoUrl(forumOrigin: string, { allowEmpty = false } = {}) {
-  return text({ kind: 'line', label: 'Photo URL', max: PHOTO_URL_MAX, ...(allowEmpty ? {} : { required: 'Photo URL is required' }) }).transform((value, ctx) => {
-    if (value === '') return value;
-    const problem = photoUrlProblem(value, forumOrigin);
-    if (problem === null) return new URL(value).href;
-    ctx.addIssue({ code: 'custom', message: problem });
-    return z.NEVER;
-  });
+export function checkPhotoUrl(value: unknown, forumOrigin: string, { required }: { required?: string } = {}): TextVerdict {
+  const verdict = checkText(value, { kind: 'line', label: 'Photo URL', max: PHOTO_URL_MAX, ...(required && { required }) });
+  if (!verdict.ok || verdict.value === '') return verdict;
+  const problem = photoUrlProblem(verdict.value, forumOrigin);
+  return problem === null ? { ok: true, value: new URL(verdict.value).href } : { ok: false, message: problem };
 }
+
+/** A zod schema of a photo address (see checkPhotoUrl); `''` when `allowEmpty` (no photo). */
+export const photoUrl = (forumOrigin: string, { allowEmpty = false } = {}) =>
+  checked((value) => checkPhotoUrl(value, forumOrigin, allowEmpty ? {} : { required: 'Photo URL is required' }));

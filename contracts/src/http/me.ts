@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DISPLAY_NAME_MAX } from '../constants.ts';
-import { photoUrl, text } from '../text-policy.ts';
+import { photoUrl, text, type TextRule } from '../text-policy.ts';
 
 export const ROLES = ['user', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -17,8 +17,8 @@ export const Me = z.object({
 });
 export type Me = z.infer<typeof Me>;
 
-/** A display name: the realm's register form and PATCH /api/me. */
-export const displayName = (required = 'Display name must not be empty') => text({ kind: 'name', label: 'Display name', max: DISPLAY_NAME_MAX, required });
+/** A display name's rule: the realm's register form and account store, PATCH /api/me. */
+export const displayNameRule = (label = 'Display name', required = `${label} must not be empty`): TextRule => ({ kind: 'name', label, max: DISPLAY_NAME_MAX, required });
 
 /**
  * PATCH /api/me on a forum served at `forumOrigin`: the display name and the photo ('Change
@@ -27,7 +27,7 @@ export const displayName = (required = 'Display name must not be empty') => text
 export const updateMeRequest = (forumOrigin: string) =>
   z
     .object({
-      displayName: displayName().optional(),
+      displayName: text(displayNameRule()).optional(),
       photoURL: photoUrl(forumOrigin, { allowEmpty: true }).optional(),
     })
     .refine((body) => body.displayName !== undefined || body.photoURL !== undefined, { message: 'Send displayName, photoURL or both', path: ['_'] });
