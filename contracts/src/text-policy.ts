@@ -79,6 +79,23 @@ export function textLength(value: string, kind: TextKind = 'line'): number {
   return codePoints(normalized(value, kind));
 }
 
+const characters = (n: number) => `${n} character${n === 1 ? '' : 's'}`;
+
+/**
+ * What a field's counter says of `value` under `max` (counted as the API counts): `text` to show
+ * (in the field's description), `over` for its error state, and `announcement` for a polite live
+ * region: it changes only when the value comes within a tenth of the limit, reaches it, or goes
+ * over, so a screen reader is told then and not at every key.
+ */
+export function characterCount(value: string, max: number, kind: TextKind = 'line') {
+  const count = textLength(value, kind);
+  const left = max - count;
+  const near = Math.max(1, Math.ceil(max / 10));
+  const text = left >= 0 ? `${characters(left)} left (${count} of ${max})` : `${characters(-left)} too many (the most is ${max})`;
+  const announcement = left < 0 ? `Too many characters: the most is ${max}` : left === 0 ? `Limit reached: ${max} characters` : left <= near ? `${characters(near)} or fewer left` : '';
+  return { count, left, over: left < 0, text, announcement };
+}
+
 /** `value` checked by `rule`: the text to keep, or the message that refuses it. */
 export function checkText(value: unknown, rule: TextRule): TextVerdict {
   const { kind, label, max } = rule;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CreatePostRequest, updateMeRequest } from './index.ts';
-import { checkText, codePoints, isLoopbackHost, NoBody, pageNumber, photoUrlProblem, textLength, type TextKind, type TextRule } from './text-policy.ts';
+import { characterCount, checkText, codePoints, isLoopbackHost, NoBody, pageNumber, photoUrlProblem, textLength, type TextKind, type TextRule } from './text-policy.ts';
 
 const rule = (kind: TextKind, max = 200): TextRule => ({ kind, label: 'Field', max, required: 'Field is required' });
 const verdict = (value: unknown, kind: TextKind, max?: number) => checkText(value, rule(kind, max));
@@ -138,6 +138,29 @@ describe('names and tags: no invisible or impersonating characters', () => {
   it('runs of white space in a name are one space', () => {
     expect(kept('Ann\u00a0\u00a0  Lee', 'name')).toBe('Ann Lee');
     expect(textLength('Ann\u00a0\u00a0  Lee', 'name')).toBe(7);
+  });
+});
+
+describe("the web apps' counters", () => {
+  it('count what the API counts: code points after NFC and trimming', () => {
+    expect(characterCount('Cafe\u0301 \u{1f600} ', 100)).toMatchObject({ count: 6, left: 94, over: false, text: '94 characters left (6 of 100)' });
+  });
+
+  it('announce only when the value comes near the limit, reaches it or goes over it', () => {
+    const announcements = [0, 5, 89, 90, 91, 99, 100, 101, 150].map((n) => characterCount('x'.repeat(n), 100).announcement);
+    expect(announcements).toEqual([
+      '',
+      '',
+      '',
+      '10 characters or fewer left',
+      '10 characters or fewer left',
+      '10 characters or fewer left',
+      'Limit reached: 100 characters',
+      'Too many characters: the most is 100',
+      'Too many characters: the most is 100',
+    ]);
+    expect(characterCount('x'.repeat(102), 100)).toMatchObject({ over: true, left: -2, text: '2 characters too many (the most is 100)' });
+    expect(characterCount('x'.repeat(4), 5).text).toBe('1 character left (4 of 5)');
   });
 });
 
