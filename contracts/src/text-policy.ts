@@ -79,7 +79,9 @@ export function textLength(value: string, kind: TextKind = 'line'): number {
   return codePoints(normalized(value, kind));
 }
 
-const characters = (n: number) => `${n} character${n === 1 ? '' : 's'}`;
+/** A count as the counters write it: 19,990 characters. */
+const number = (n: number) => n.toLocaleString('en-US');
+const characters = (n: number) => `${number(n)} character${n === 1 ? '' : 's'}`;
 
 /**
  * What a field's counter says of `value` under `max` (counted as the API counts): `text` to show
@@ -91,8 +93,8 @@ export function characterCount(value: string, max: number, kind: TextKind = 'lin
   const count = textLength(value, kind);
   const left = max - count;
   const near = Math.max(1, Math.ceil(max / 10));
-  const text = left >= 0 ? `${characters(left)} left (${count} of ${max})` : `${characters(-left)} too many (the most is ${max})`;
-  const announcement = left < 0 ? `Too many characters: the most is ${max}` : left === 0 ? `Limit reached: ${max} characters` : left <= near ? `${characters(near)} or fewer left` : '';
+  const text = left >= 0 ? `${characters(left)} left (${number(count)} of ${number(max)})` : `${characters(-left)} too many (the most is ${number(max)})`;
+  const announcement = left < 0 ? `Too many characters: the most is ${number(max)}` : left === 0 ? `Limit reached: ${characters(max)}` : left <= near ? `${characters(near)} or fewer left` : '';
   return { count, left, over: left < 0, text, announcement };
 }
 

@@ -66,7 +66,7 @@ export function MakeAnnouncement() {
           {/* validated on change: a text over its limit is in error at once, as its counter says */}
           <Form key={formKey} mode="onChange" onSubmit={submit} noValidate disableInvalidFormNotification defaultValues={{ title: '', description: '' }}>
             <CountedTextInput source="title" label="Title" validate={validateTitle} max={ANNOUNCEMENT_TITLE_MAX} kind="title" />
-            <CountedTextInput source="description" label="Description" validate={validateDescription} max={ANNOUNCEMENT_DESCRIPTION_MAX} kind="body" multiline minRows={6} />
+            <CountedTextInput source="description" label="Description" validate={validateDescription} max={ANNOUNCEMENT_DESCRIPTION_MAX} kind="body" multiline minRows={6} maxRows={16} />
             <Button type="submit" variant="contained" startIcon={<CampaignOutlined />} disabled={isPending} sx={{ mt: 1 }}>
               {isPending ? 'Posting...' : 'Post Announcement'}
             </Button>

@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { descriptionOf, quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { ManageTags } from './ManageTags';
 
+/** A number as the counters write it (19,990). */
+const n = (value: number) => value.toLocaleString('en-US');
+
 const TAGS: AdminTag[] = [
   { _id: 't-1', name: 'Databases' },
   { _id: 't-2', name: 'React' },
@@ -108,12 +111,12 @@ describe('Manage Tags', () => {
     const { added } = fakeServer();
     renderTags();
     await tagNames();
-    expect(descriptionOf(newTagInput())).toBe(`${TAG_NAME_MAX} characters left (0 of ${TAG_NAME_MAX})`);
+    expect(descriptionOf(newTagInput())).toBe(`${n(TAG_NAME_MAX)} characters left (0 of ${n(TAG_NAME_MAX)})`);
     await userEvent.type(newTagInput(), 'Rust');
-    expect(descriptionOf(newTagInput())).toBe(`${TAG_NAME_MAX - 4} characters left (4 of ${TAG_NAME_MAX})`);
+    expect(descriptionOf(newTagInput())).toBe(`${n(TAG_NAME_MAX - 4)} characters left (4 of ${n(TAG_NAME_MAX)})`);
     await userEvent.paste('y'.repeat(TAG_NAME_MAX));
     expect(newTagInput().getAttribute('aria-invalid')).toBe('true');
-    expect(descriptionOf(newTagInput())).toBe(`4 characters too many (the most is ${TAG_NAME_MAX})`);
+    expect(descriptionOf(newTagInput())).toBe(`4 characters too many (the most is ${n(TAG_NAME_MAX)})`);
     expect(newTagInput().hasAttribute('maxlength')).toBe(false);
     await userEvent.click(screen.getByRole('button', { name: 'Add Tag' }));
     expect(added).toEqual([]);

@@ -63,7 +63,7 @@ export function ContactPage() {
       <Stack component="form" spacing={2} onSubmit={submit} noValidate={false}>
         <CountedTextField {...field('name')} label="Name" required autoComplete="name" max={CONTACT_NAME_MAX} kind="name" />
         <CountedTextField {...field('email')} label="Email" type="email" required autoComplete="email" max={CONTACT_EMAIL_MAX} />
-        <CountedTextField {...field('message')} label="Message" required multiline minRows={4} max={CONTACT_MESSAGE_MAX} kind="body" />
+        <CountedTextField {...field('message')} label="Message" required multiline minRows={4} maxRows={14} max={CONTACT_MESSAGE_MAX} kind="body" />
         <div aria-live="polite">
           {outcome?.kind === 'sent' && <Alert severity="success">Thank you! Your message has been sent. We will get back to you soon.</Alert>}
           {outcome?.kind === 'failed' && <Alert severity="error">{outcome.message}</Alert>}

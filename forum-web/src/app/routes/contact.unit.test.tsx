@@ -6,6 +6,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { descriptionOf, renderAt, stubApi } from '../../testing/render-with-app';
 import { ContactPage } from './contact';
 
+/** A number as the counters write it (19,990). */
+const n = (value: number) => value.toLocaleString('en-US');
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -25,12 +28,12 @@ describe('Contact', () => {
     const name = screen.getByRole('textbox', { name: 'Name' });
     const email = screen.getByRole('textbox', { name: 'Email' });
     const message = screen.getByRole('textbox', { name: 'Message' });
-    expect(descriptionOf(name)).toBe(`${CONTACT_NAME_MAX} characters left (0 of ${CONTACT_NAME_MAX})`);
-    expect(descriptionOf(email)).toBe(`${CONTACT_EMAIL_MAX} characters left (0 of ${CONTACT_EMAIL_MAX})`);
+    expect(descriptionOf(name)).toBe(`${n(CONTACT_NAME_MAX)} characters left (0 of ${n(CONTACT_NAME_MAX)})`);
+    expect(descriptionOf(email)).toBe(`${n(CONTACT_EMAIL_MAX)} characters left (0 of ${n(CONTACT_EMAIL_MAX)})`);
     await userEvent.type(name, 'Vera');
     await userEvent.type(email, 'vera@example.com');
     await userEvent.type(message, 'Hello there');
-    expect(descriptionOf(message)).toBe(`${CONTACT_MESSAGE_MAX - 11} characters left (11 of ${CONTACT_MESSAGE_MAX})`);
+    expect(descriptionOf(message)).toBe(`${n(CONTACT_MESSAGE_MAX - 11)} characters left (11 of ${n(CONTACT_MESSAGE_MAX)})`);
     await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
     await screen.findByText('Thank you! Your message has been sent. We will get back to you soon.');
     expect(sent).toEqual({ name: 'Vera', email: 'vera@example.com', message: 'Hello there' });
@@ -46,7 +49,7 @@ describe('Contact', () => {
     await userEvent.click(message);
     await userEvent.paste('x'.repeat(CONTACT_MESSAGE_MAX + 3));
     expect(message.getAttribute('aria-invalid')).toBe('true');
-    expect(descriptionOf(message)).toBe(`3 characters too many (the most is ${CONTACT_MESSAGE_MAX})`);
+    expect(descriptionOf(message)).toBe(`3 characters too many (the most is ${n(CONTACT_MESSAGE_MAX)})`);
     await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(await screen.findByText(`Message must be at most ${CONTACT_MESSAGE_MAX} characters`)).toBeTruthy();
     expect(calls).not.toContain('POST /api/contact');

@@ -7,6 +7,9 @@ import { currentPath, descriptionOf, stubApi, type Routes } from '../../../testi
 import { BOB, me, renderAt } from '../testing/fixtures';
 import { AddPost } from './AddPost';
 
+/** A number as the counters write it (19,990). */
+const n = (value: number) => value.toLocaleString('en-US');
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -94,14 +97,14 @@ describe('Add Post: the form', () => {
     renderPage();
     const title = await screen.findByRole('textbox', { name: 'Post Title *' });
     const description = screen.getByRole('textbox', { name: 'Post Description *' });
-    expect(descriptionOf(title)).toBe(`${POST_TITLE_MAX} characters left (0 of ${POST_TITLE_MAX})`);
-    expect(descriptionOf(description)).toBe(`${POST_DESCRIPTION_MAX} characters left (0 of ${POST_DESCRIPTION_MAX})`);
+    expect(descriptionOf(title)).toBe(`${n(POST_TITLE_MAX)} characters left (0 of ${n(POST_TITLE_MAX)})`);
+    expect(descriptionOf(description)).toBe(`${n(POST_DESCRIPTION_MAX)} characters left (0 of ${n(POST_DESCRIPTION_MAX)})`);
     await userEvent.type(description, 'Short');
-    expect(descriptionOf(description)).toBe(`${POST_DESCRIPTION_MAX - 5} characters left (5 of ${POST_DESCRIPTION_MAX})`);
+    expect(descriptionOf(description)).toBe(`${n(POST_DESCRIPTION_MAX - 5)} characters left (5 of ${n(POST_DESCRIPTION_MAX)})`);
     await userEvent.click(title);
     await userEvent.paste('\u{1f600}'.repeat(POST_TITLE_MAX + 1));
     expect(title.getAttribute('aria-invalid')).toBe('true');
-    expect(descriptionOf(title)).toBe(`1 character too many (the most is ${POST_TITLE_MAX})`);
+    expect(descriptionOf(title)).toBe(`1 character too many (the most is ${n(POST_TITLE_MAX)})`);
     await userEvent.click(screen.getByRole('button', { name: 'Create Post' }));
     expect(await screen.findByText(`Title must be at most ${POST_TITLE_MAX} characters`)).toBeTruthy();
     expect(calls).not.toContain('POST /api/posts');

@@ -7,6 +7,9 @@ import { descriptionOf, stubApi } from '../../../testing/render-with-app';
 import { BOB, renderAt } from '../testing/fixtures';
 import { MyProfile } from './MyProfile';
 
+/** A number as the counters write it (19,990). */
+const n = (value: number) => value.toLocaleString('en-US');
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -103,8 +106,8 @@ describe('My Profile', () => {
     const name = within(dialog).getByRole('textbox', { name: 'Display name' });
     const photo = within(dialog).getByRole('textbox', { name: 'Photo URL' });
     expect((name as HTMLInputElement).value).toBe(BOB.name);
-    expect(descriptionOf(name)).toBe(`${DISPLAY_NAME_MAX - BOB.name.length} characters left (${BOB.name.length} of ${DISPLAY_NAME_MAX})`);
-    expect(descriptionOf(photo)).toContain(`${PHOTO_URL_MAX} characters left (0 of ${PHOTO_URL_MAX})`);
+    expect(descriptionOf(name)).toBe(`${n(DISPLAY_NAME_MAX - BOB.name.length)} characters left (${n(BOB.name.length)} of ${n(DISPLAY_NAME_MAX)})`);
+    expect(descriptionOf(photo)).toContain(`${n(PHOTO_URL_MAX)} characters left (0 of ${n(PHOTO_URL_MAX)})`);
     await userEvent.clear(name);
     await userEvent.paste('y'.repeat(DISPLAY_NAME_MAX + 1));
     expect(name.getAttribute('aria-invalid')).toBe('true');

@@ -34,6 +34,7 @@ export function CommentForm({ postId }: { postId: string }) {
         slotProps={{ htmlInput: { 'aria-label': 'Write a comment' } }}
         multiline
         minRows={2}
+        maxRows={10}
         fullWidth
         size="small"
       />

@@ -6,6 +6,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { describeRequest, descriptionOf, json, renderWithApp } from '../../../testing/render-with-app';
 import { PostComments } from './PostComments';
 
+/** A number as the counters write it (19,990). */
+const n = (value: number) => value.toLocaleString('en-US');
+
 const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
 const first: CommentItem = { _id: 'c1', postId: POST_ID, text: 'First!', authorName: 'Bob Chen', authorPhoto: '', createdAt: '2026-11-23T18:00:00.000Z' };
 
@@ -59,10 +62,10 @@ describe('the comments under a post', () => {
     renderComments();
     await screen.findByRole('list', { name: 'Comments' });
     const input = screen.getByRole('textbox', { name: 'Write a comment' });
-    expect(descriptionOf(input)).toBe(`${COMMENT_MAX} characters left (0 of ${COMMENT_MAX})`);
+    expect(descriptionOf(input)).toBe(`${n(COMMENT_MAX)} characters left (0 of ${n(COMMENT_MAX)})`);
     await userEvent.click(input);
     await userEvent.paste('x'.repeat(COMMENT_MAX + 2));
-    expect(descriptionOf(input)).toBe(`2 characters too many (the most is ${COMMENT_MAX})`);
+    expect(descriptionOf(input)).toBe(`2 characters too many (the most is ${n(COMMENT_MAX)})`);
     expect(input.getAttribute('aria-invalid')).toBe('true');
     await userEvent.click(screen.getByRole('button', { name: 'Post' }));
     await new Promise((resolve) => setTimeout(resolve, 50));
