@@ -32,18 +32,17 @@ export interface TextRule {
 
 export type TextVerdict = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly message: string };
 
-const LONE_SURROGATE = /\p{Cs}/u;
 /** C0 and C1 controls and DEL; multi-line texts keep tab and line feed. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 const CONTROL_BUT_TAB_AND_LF = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
 /** Embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069): they reorder the text around them. */
 const DIRECTION_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
 /**
- * What renders as nothing: white space, format characters (zero-width space, joiners, marks of
- * direction…), the default-ignorable code points (Hangul fillers, variation selectors, tags…),
- * the blank Braille pattern, and marks with no character to sit on.
+ * A character that renders as something: not white space, a format character (zero-width space,
+ * joiners, marks of direction…), a default-ignorable code point (Hangul fillers, variation
+ * selectors, tags…), the blank Braille pattern, or a mark (which needs a character to sit on).
  */
-const INVISIBLE = /[\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\p{M}]/gu;
+const VISIBLE = /[^\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\p{M}]/u;
 /** Invisible inside a name: default-ignorable and format characters, the blank Braille pattern. */
 const INVISIBLE_IN_NAME = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u;
 /** A recommended (RGI) emoji, sequences with zero-width joiners, variation selectors and tags included. */
@@ -61,11 +60,29 @@ const WORD_JOINERS = new RegExp(
 
 const hex = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
-/** Unicode code points in `value` (a pair of surrogates is one). */
+const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+
+/** Unicode code points in `value` (a pair of surrogates is one). A loop over UTF-16 units: several times faster than iterating the string. */
 export function codePoints(value: string): number {
-  let count = 0;
-  for (const _ of value) count += 1;
-  return count;
+  let pairs = 0;
+  for (let i = 0; i < value.length - 1; i++) {
+    if (isHigh(value.charCodeAt(i)) && isLow(value.charCodeAt(i + 1))) {
+      pairs += 1;
+      i += 1;
+    }
+  }
+  return value.length - pairs;
+}
+
+/** The first surrogate in `value` that is not half of a pair, or null. */
+function loneSurrogate(value: string): string | null {
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (isHigh(unit) && isLow(value.charCodeAt(i + 1))) i += 1;
+    else if (isHigh(unit) || isLow(unit)) return value[i]!;
+  }
+  return null;
 }
 
 /** The text as the policy keeps it, for counting: line breaks as LF, NFC, trimmed, spaces in names as one. */
@@ -108,14 +125,15 @@ export function checkText(value: unknown, rule: TextRule): TextVerdict {
   const tooLong = `${label} must be at most ${max} characters`;
   // more UTF-16 units than any text within the limit can have after normalisation: refused before any work
   if (value.length > 8 * max + 1024) return refuse(tooLong);
-  if (LONE_SURROGATE.test(value)) return refuse(`${label} contains a broken character (a lone UTF-16 surrogate, ${hex(value.match(LONE_SURROGATE)![0])})`);
+  const lone = loneSurrogate(value);
+  if (lone !== null) return refuse(`${label} contains a broken character (a lone UTF-16 surrogate, ${hex(lone)})`);
   const body = kind === 'body';
   const lf = body ? value.replace(/\r\n?/g, '\n') : value;
   const control = lf.match(body ? CONTROL_BUT_TAB_AND_LF : CONTROL);
   if (control) return refuse(`${label} must not contain control characters${body ? ' other than tab and line break' : ''} (${hex(control[0])})`);
   const text = normalized(lf, kind);
   if (text === '') return rule.required ? refuse(rule.required) : { ok: true, value: '' };
-  if (text.replace(INVISIBLE, '') === '') return refuse(`${label} must contain visible characters, not only invisible ones`);
+  if (!VISIBLE.test(text)) return refuse(`${label} must contain visible characters, not only invisible ones`);
   if (kind === 'title' || kind === 'name') {
     const direction = text.match(DIRECTION_CONTROL);
     if (direction) return refuse(`${label} must not contain text direction controls (${hex(direction[0])})`);
