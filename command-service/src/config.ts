@@ -5,6 +5,8 @@ import { z } from 'zod';
 
 export const CommandServiceConfig = z.object({
   PORT: Port.default(3001),
+  /** Where browsers reach the forum (e.g. https://forum.example): photo addresses may not point at it. */
+  PUBLIC_URL: z.string().url(),
   DATABASE_URL: DatabaseUrl,
   ...oidcSettings,
   LOG_LEVEL: LogLevel,

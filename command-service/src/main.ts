@@ -27,6 +27,7 @@ const app = createCommandApp({
   verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
   logger,
   clock: () => new Date(),
+  forumOrigin: new URL(config.PUBLIC_URL).origin,
 });
 const server = http.createServer((req, res) => void (app.serveDirectly(req, res) || app(req, res)));
 server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'command-service listening'));

@@ -40,11 +40,14 @@ export const SEARCH_MATCH_CAP = 1000;
  */
 export const UNPAGED_LIST_MAX = 100;
 
+/** An email address (RFC 5321's longest path less its brackets): the Contact page's, an `:email` of a path, the realm's accounts. */
+export const EMAIL_MAX = 254;
+
 /** Admin area and Contact page: limits the spec leaves open. */
 export const ANNOUNCEMENT_TITLE_MAX = 200;
 export const ANNOUNCEMENT_DESCRIPTION_MAX = 5_000;
 export const CONTACT_NAME_MAX = 100;
-export const CONTACT_EMAIL_MAX = 254;
+export const CONTACT_EMAIL_MAX = EMAIL_MAX;
 export const CONTACT_MESSAGE_MAX = 5_000;
 export const ADMIN_SEARCH_MAX = 100;
 
@@ -74,6 +77,20 @@ export const WRITE_LIMITS: Readonly<Record<WriteKind, WriteLimit>> = {
   profile: { burst: { points: 5, seconds: 60 }, sustained: { points: 20, seconds: 3600 } },
   contact: { burst: { points: 5, seconds: 600 }, sustained: { points: 20, seconds: 86_400 } },
 };
+
+// ─── text and paging limits (see text-policy.ts; lengths in Unicode code points) ───
+
+/** A display name: the realm's register form, PATCH /api/me. */
+export const DISPLAY_NAME_MAX = 100;
+/** A photo address: the realm's register form, PATCH /api/me. */
+export const PHOTO_URL_MAX = 2048;
+/** A user's id (the identity provider's subject) in a path. */
+export const USER_ID_MAX = 255;
+/**
+ * The deepest page of every paged call (`?page=`, and react-admin's `range` start over ADMIN_PAGE_SIZE):
+ * 10 million pages, 50 million posts at PAGE_SIZE; every offset it gives stays within PostgreSQL's integer.
+ */
+export const PAGE_MAX = 10_000_000;
 
 export const POST_SORTS = ['newest', 'popularity'] as const;
 export type PostSort = (typeof POST_SORTS)[number];
@@ -124,8 +141,7 @@ export const HISTORY_PAGE_SIZE = 200;
 export const TAG_LIST_MAX = 1000;
 
 /* ---- Identity: email addresses, verification and sign-in throttling (issue 27, identity) ---- */
-/** The longest email address (RFC 5321's path limit less the angle brackets), and its parts. */
-export const EMAIL_MAX = 254;
+/** The parts of an email address (EMAIL_MAX above bounds the whole). */
 export const EMAIL_LOCAL_PART_MAX = 64;
 export const EMAIL_DOMAIN_LABEL_MAX = 63;
 /** How long the link of an email-verification mail works (it works once). */

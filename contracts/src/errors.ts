@@ -22,6 +22,8 @@ export const ErrorCode = {
   READ_TIMEOUT: 'READ_TIMEOUT',
   /** Too many reads of one kind at once (e.g. searches): try again shortly (Retry-After). */
   BUSY: 'BUSY',
+  /** A body in a media type or charset the call does not read (415): send JSON in UTF-8. */
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});
 

@@ -1,5 +1,6 @@
 export * from './constants.ts';
 export * from './email.ts';
+export * from './text-policy.ts';
 export * from './errors.ts';
 export * from './position.ts';
 export * from './events/index.ts';

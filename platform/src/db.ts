@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { recordStatement } from './logger.ts';
 
 export type { Knex };
 
@@ -8,11 +9,21 @@ export type { Knex };
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
 export function createKnex(url: string, pool: { min?: number; max?: number } = {}): Knex {
-  return knexFactory({
-    client: 'pg',
-    connection: { connectionString: url, application_name: 'forum' },
-    pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
-  });
+  return withStatementsOnErrors(
+    knexFactory({
+      client: 'pg',
+      connection: { connectionString: url, application_name: 'forum' },
+      pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
+      // the statement of a failed query goes into its message as written, never with its values
+      compileSqlOnError: false,
+    }),
+  );
+}
+
+/** `db`, its failed queries' errors carrying their statement (see recordStatement). */
+export function withStatementsOnErrors(db: Knex): Knex {
+  db.on('query-error', (error: unknown, query: { sql?: unknown }) => recordStatement(error, query?.sql));
+  return db;
 }
 
 export async function databaseCheck(db: Knex) {

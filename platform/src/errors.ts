@@ -65,6 +65,13 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/** A body the service does not read: not JSON, or not in UTF-8 (415). */
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message = 'Send the body as JSON in UTF-8 (Content-Type: application/json)') {
+    super(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, message);
+  }
+}
+
 export class UnavailableError extends AppError {
   constructor(message: string) {
     super(503, ErrorCode.UNAVAILABLE, message);

@@ -1,8 +1,10 @@
-import type { ServerResponse } from 'node:http';
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse, type ParsedUrlQuery } from 'node:querystring';
 import type { ErrorBody } from '@forum/contracts';
 import { ErrorCode } from '@forum/contracts';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import { AppError, RateLimitedError } from './errors.ts';
+import { AppError, RateLimitedError, UnsupportedMediaTypeError, ValidationError } from './errors.ts';
 import { BusyError } from './bulkhead.ts';
 import { isQueryCanceled, ReadTimeoutError } from './read-db.ts';
 import type { Logger } from './logger.ts';
@@ -12,14 +14,55 @@ export function createHttpApp(): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('query parser', 'simple');
+  app.set('query parser', parseQueryString);
   return app;
 }
+
+/**
+ * A query string as Node's `querystring` reads it (a key sent twice is a list, which the schemas
+ * refuse), except that percent-encoded bytes that are not UTF-8 (`%ED%A0%80`, the bytes of a lone
+ * surrogate; `%FF`) are refused with 400 rather than read as U+FFFD.
+ */
+export function parseQueryString(text: string | null | undefined): ParsedUrlQuery {
+  if (!text) return {};
+  if (!isUtf8(bytesOf(text))) throw new ValidationError({ _: ['The query string is not valid UTF-8'] });
+  return parse(text);
+}
+
+/** The bytes a query string's text stands for: its %XX escapes decoded, the rest as it came (one byte a character). */
+const bytesOf = (text: string) => Buffer.from(text.replace(/%([0-9a-f]{2})/gi, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))), 'latin1');
+
+/** `Content-Type: application/json`, in UTF-8 if a charset is named: the only body the services read. */
+export function isJsonInUtf8(type: string | undefined): boolean {
+  if (!type) return false;
+  const [media, ...parameters] = type.split(';').map((part) => part.trim().toLowerCase());
+  if (media !== 'application/json') return false;
+  return parameters.every((parameter) => !parameter.startsWith('charset=') || parameter === 'charset=utf-8' || parameter === 'charset="utf-8"');
+}
+
+/** Whether a request carries a body (a length above 0, or chunks). */
+const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
+/** The error of a body that is not UTF-8: refused, not read with replacement characters. */
+export const notUtf8 = () => new ValidationError({ _: ['The body is not valid UTF-8'] }, 'The body is not valid UTF-8');
 
 /** The largest JSON body the services read (bytes): jsonBody's, and the hot commands' that read it without Express. */
 export const JSON_BODY_LIMIT = 100 * 1024;
 
-export const jsonBody = (limit = JSON_BODY_LIMIT): RequestHandler => express.json({ limit, strict: true });
+/**
+ * The JSON body of a command: a body in any other media type or charset is 415
+ * UNSUPPORTED_MEDIA_TYPE, one that is not UTF-8 400; without a body `req.body` is undefined.
+ */
+export const jsonBody = (limit = JSON_BODY_LIMIT): RequestHandler[] => [
+  (req, _res, next) => next(hasBody(req) && !isJsonInUtf8(req.headers['content-type']) ? new UnsupportedMediaTypeError() : undefined),
+  express.json({
+    limit,
+    strict: true,
+    verify: (_req, _res, buffer) => {
+      if (!isUtf8(buffer)) throw notUtf8();
+    },
+  }),
+];
 
 /** `body` as JSON with its status and headers, as Express's `res.json` sends it, for answers written without Express. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}) {
@@ -60,6 +103,7 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   const { status, type } = (error ?? {}) as { status?: unknown; type?: unknown };
   if (type === 'entity.parse.failed') return answer(400, errorBody(ErrorCode.VALIDATION_FAILED, 'The body is not valid JSON'));
   if (type === 'entity.too.large') return answer(413, errorBody('PAYLOAD_TOO_LARGE', 'The body is too large'));
+  if (status === 415) return answer(415, errorBody(ErrorCode.UNSUPPORTED_MEDIA_TYPE, new UnsupportedMediaTypeError().message));
   if (typeof status === 'number' && status >= 400 && status < 500) return answer(status, errorBody(ErrorCode.VALIDATION_FAILED, 'The request could not be read'));
   return answer(500, errorBody(ErrorCode.INTERNAL, 'Something went wrong on our side'), {}, true);
 }

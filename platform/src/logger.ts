@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HEADER_CORRELATION_ID, HEADER_REQUEST_ID } from '@forum/contracts';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -14,8 +14,38 @@ declare module 'http' {
   }
 }
 
-export function createLogger(service: string, level = 'info'): Logger {
-  return pino({ level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime });
+/** A service's logger (JSON lines on stdout, or on `destination`); errors under `err` are written by errorForLog. */
+export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
+  const options = { level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: errorForLog } };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+/** The fields of PostgreSQL's errors (pg's DatabaseError) that name what failed without quoting any value. */
+const DATABASE_ERROR_FIELDS = ['code', 'severity', 'routine', 'schema', 'table', 'column', 'constraint', 'dataType'] as const;
+
+/** A PostgreSQL error: a five-character SQLSTATE and a severity. */
+const isDatabaseError = (error: unknown): error is Record<string, unknown> =>
+  typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((error as { code: string }).code) && typeof (error as { severity?: unknown }).severity === 'string';
+
+/**
+ * An error as the log writes it. A database error is written by its PostgreSQL code, what it
+ * concerns (table, constraint…), the statement without its values (see recordStatement) and its
+ * stack's frames: its message, detail and `where` quote the values, which are what users sent.
+ * Any other error as pino writes it.
+ */
+export function errorForLog(error: unknown): unknown {
+  if (!isDatabaseError(error)) return pino.stdSerializers.err(error as Error);
+  const fields = Object.fromEntries(DATABASE_ERROR_FIELDS.flatMap((field) => (typeof error[field] === 'string' ? [[field, error[field]]] : [])));
+  const stack = typeof error.stack === 'string' ? error.stack.slice(Math.max(0, error.stack.indexOf('\n    at '))).trimStart() : undefined;
+  const statement = statements.get(error);
+  return { type: 'DatabaseError', ...fields, ...(statement && { statement }), ...(stack && { stack }) };
+}
+
+const statements = new WeakMap<object, string>();
+
+/** Keeps the statement of a failed query (its text with $1… placeholders, never the values) for its error, for errorForLog. */
+export function recordStatement(error: unknown, statement: unknown): void {
+  if (typeof error === 'object' && error !== null && typeof statement === 'string') statements.set(error, statement);
 }
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -38,12 +68,14 @@ const REQUEST_ID_HEADER = HEADER_REQUEST_ID.toLowerCase();
 /**
  * The access log line of an answered request, in the shape pino-http wrote (`req`, `res`,
  * `responseTime`, `correlationId`, 'request completed'): info, warn from 400, error from 500; only
- * when the logger's level lets that through (nothing is built for a line nobody reads).
+ * when the logger's level lets that through (nothing is built for a line nobody reads). A 503 with
+ * Retry-After (BUSY, READ_TIMEOUT: load the service shed on purpose) is a warning, not an error.
  */
 export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse, startedAt: number): void {
   // a client that left before the answer was sent: as pino-http did, a warning
   const aborted = !res.writableFinished;
-  const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 || aborted ? 'warn' : 'info';
+  const shed = res.statusCode === 503 && res.hasHeader('Retry-After');
+  const level = res.statusCode >= 500 && !shed ? 'error' : res.statusCode >= 400 || aborted ? 'warn' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   logger[level](
     {

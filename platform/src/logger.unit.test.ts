@@ -27,6 +27,8 @@ async function serve(level: string) {
   });
   api.get('/missing', (_req, res) => void res.status(404).json({}));
   api.get('/never', () => {});
+  api.get('/busy', (_req, res) => void res.status(503).set('Retry-After', '1').json({}));
+  api.get('/broken', (_req, res) => void res.status(500).json({}));
   app.use('/api', api);
   const server = app.listen(0, '127.0.0.1');
   servers.push(server);
@@ -68,6 +70,17 @@ describe('the request log', () => {
     expect(lines.filter((l) => l.msg !== 'inside').map((l) => [l.level, l.msg, (l.req as { url: string }).url])).toEqual([
       [40, 'request completed', '/api/missing'],
       [40, 'request aborted', '/api/never'],
+    ]);
+  });
+
+  it('warns of a 503 with Retry-After (a search refused as BUSY, a read timed out), and errs only on other 5xx', async () => {
+    const { lines, base } = await serve('info');
+    await (await fetch(`${base}/api/busy`)).arrayBuffer();
+    await (await fetch(`${base}/api/broken`)).arrayBuffer();
+    for (let waited = 0; lines.length < 2 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lines.map((l) => [l.level, (l.res as { statusCode: number }).statusCode])).toEqual([
+      [40, 503],
+      [50, 500],
     ]);
   });
 

@@ -5,6 +5,7 @@ import { ErrorCode } from '@forum/contracts';
 import type { RequestHandler } from 'express';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { withStatementsOnErrors } from './db.ts';
 import { AppError } from './errors.ts';
 
 /**
@@ -66,19 +67,22 @@ export function createReadKnex(url: string, options: ReadDbOptions): Knex {
       await client.end().catch(() => {});
     }
   };
-  return knexFactory({
-    client: 'pg',
-    connection: { connectionString: url, application_name: 'forum-read', statement_timeout: options.statementTimeoutMs },
-    pool: {
-      min: 0,
-      max: options.max,
-      afterCreate(connection: pg.Client, done: (error: Error | null, connection: pg.Client) => void) {
-        replansWhenResultChanges(connection);
-        cancellable(connection, cancel);
-        done(null, connection);
+  return withStatementsOnErrors(
+    knexFactory({
+      client: 'pg',
+      connection: { connectionString: url, application_name: 'forum-read', statement_timeout: options.statementTimeoutMs },
+      pool: {
+        min: 0,
+        max: options.max,
+        afterCreate(connection: pg.Client, done: (error: Error | null, connection: pg.Client) => void) {
+          replansWhenResultChanges(connection);
+          cancellable(connection, cancel);
+          done(null, connection);
+        },
       },
-    },
-  });
+      compileSqlOnError: false,
+    }),
+  );
 }
 
 /** A prepared statement's name: the same text, the same name (a hash of it; names are per connection). */

@@ -1,4 +1,4 @@
-import { AdminUserIdParams, ContactMessageRequest, CreateAnnouncementRequest, CreateTagRequest, TagIdParams } from '@forum/contracts';
+import { AdminUserIdParams, ContactMessageRequest, CreateAnnouncementRequest, CreateTagRequest, NoBody, TagIdParams } from '@forum/contracts';
 import { optionalAuth, parseInput, principalOf, requireAuth, type Principal } from '@forum/platform';
 import { Router } from 'express';
 import { newId } from '../ids.ts';
@@ -24,12 +24,14 @@ export function adminRoutes({ commands, verifyToken, clock }: CommandAppDeps): R
   router.delete('/admin/tags/:id', auth, async (req, res) => {
     const principal = principalOf(res);
     const { id } = parseInput(TagIdParams, req.params);
+    parseInput(NoBody, req.body);
     sendAccepted(res, 200, await commands.deleteTag(identityOf(principal), id, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
   });
 
   router.patch('/admin/users/make-admin/:userId', auth, async (req, res) => {
     const principal = principalOf(res);
     const { userId } = parseInput(AdminUserIdParams, req.params);
+    parseInput(NoBody, req.body);
     sendAccepted(res, 200, await commands.makeAdmin(identityOf(principal), userId, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
   });
 

@@ -20,6 +20,8 @@ export interface CommandAppDeps {
   readonly logger: Logger;
   readonly clock: () => Date;
   readonly directory: UserDirectory;
+  /** Where browsers reach the forum (an origin such as https://forum.example): photo addresses may not point at it. */
+  readonly forumOrigin: string;
   /** Rebuilds from the admin API; without it POST /api/admin/projections/:name/rebuild answers 503. */
   readonly projections?: ProjectionControl;
 }

@@ -4,6 +4,7 @@ import {
   ChangeVoteRequest,
   CommentIdParams,
   MarkNotificationsReadRequest,
+  NoBody,
   PostIdParams,
   ReportCommentRequest,
   SetVoteRequest,
@@ -69,6 +70,7 @@ export function communityRoutes({ commands, verifyToken, clock, directory }: Com
   router.delete('/admin/comments/:commentId', auth, async (req, res) => {
     const principal = principalOf(res);
     const { commentId } = parseInput(CommentIdParams, req.params);
+    parseInput(NoBody, req.body);
     sendAccepted(res, 200, await commands.removeComment(identityOf(principal), commentId, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
   });
 

@@ -1,6 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HEADER_IDEMPOTENCY_KEY } from '@forum/contracts';
-import { errorAnswer, JSON_BODY_LIMIT, sendJson, trackAnswer, type Logger, type Principal, type TokenVerifier } from '@forum/platform';
+import { errorAnswer, isJsonInUtf8, JSON_BODY_LIMIT, notUtf8, sendJson, trackAnswer, type Logger, type Principal, type TokenVerifier } from '@forum/platform';
 import type { ForumCommands } from '../domain/forum.ts';
 import { addComment, setVote } from './community.ts';
 import { commandMeta, idempotencyFor, sendAccepted, type RouteCommand } from './context.ts';
@@ -84,15 +85,7 @@ export function createHotCommands(deps: { commands: ForumCommands; verifyToken: 
   }
 }
 
-/** `application/json`, in UTF-8 if a charset is named: what the app's body parser reads as this does. */
-function isJsonInUtf8(type: string | undefined): boolean {
-  if (!type) return false;
-  const [media, ...parameters] = type.split(';').map((part) => part.trim().toLowerCase());
-  if (media !== 'application/json') return false;
-  return parameters.every((parameter) => !parameter.startsWith('charset=') || parameter === 'charset=utf-8' || parameter === 'charset="utf-8"');
-}
-
-/** The body as the app's strict JSON parser reads it: an object or an array; none at all is `{}`. */
+/** The body as the app's strict JSON parser reads it: UTF-8, an object or an array; none at all is `{}`. */
 async function jsonOf(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -101,7 +94,9 @@ async function jsonOf(req: IncomingMessage): Promise<unknown> {
     if (size > JSON_BODY_LIMIT) throw Object.assign(new Error('request entity too large'), { status: 413, type: 'entity.too.large' });
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  if (!isUtf8(bytes)) throw notUtf8();
+  const text = bytes.toString('utf8');
   if (text.length === 0) return {};
   let body: unknown;
   try {

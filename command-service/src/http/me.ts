@@ -1,12 +1,13 @@
-import { UpdateMeRequest } from '@forum/contracts';
+import { NoBody, updateMeRequest } from '@forum/contracts';
 import { parseInput, principalOf, requireAuth } from '@forum/platform';
 import { Router } from 'express';
 import type { CommandAppDeps } from './app.ts';
 import { commandMeta, identityOf, idempotencyOf, sendAccepted } from './context.ts';
 
-export function meRoutes({ commands, verifyToken, clock }: CommandAppDeps): Router {
+export function meRoutes({ commands, verifyToken, clock, forumOrigin }: CommandAppDeps): Router {
   const router = Router();
   const auth = requireAuth(verifyToken);
+  const UpdateMeRequest = updateMeRequest(forumOrigin);
 
   /** The display name and photo of the caller ('Change Photo'). */
   router.patch('/me', auth, async (req, res) => {
@@ -21,6 +22,7 @@ export function meRoutes({ commands, verifyToken, clock }: CommandAppDeps): Rout
    */
   router.post('/me/registration', auth, async (req, res) => {
     const principal = principalOf(res);
+    parseInput(NoBody, req.body);
     sendAccepted(res, 200, await commands.registerUser(identityOf(principal), commandMeta(req, principal, clock())));
   });
 

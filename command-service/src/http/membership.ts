@@ -1,4 +1,4 @@
-import { EmailParams } from '@forum/contracts';
+import { EmailParams, NoBody } from '@forum/contracts';
 import { ForbiddenError, NotFoundError, parseInput, principalOf, requireAuth } from '@forum/platform';
 import { Router } from 'express';
 import { newId } from '../ids.ts';
@@ -12,6 +12,7 @@ export function membershipRoutes({ commands, verifyToken, clock, directory }: Co
   router.patch('/users/membership/:email', requireAuth(verifyToken), async (req, res) => {
     const principal = principalOf(res);
     const { email } = parseInput(EmailParams, req.params);
+    parseInput(NoBody, req.body);
     let targetUserId = principal.subject;
     if (email !== principal.email) {
       // who may ask comes before whether the user exists: a non-admin learns nothing about other emails

@@ -1,4 +1,4 @@
-import { HEADER_EVENT_POSITION, ProjectionNameParams, type RebuildStarted } from '@forum/contracts';
+import { HEADER_EVENT_POSITION, NoBody, ProjectionNameParams, type RebuildStarted } from '@forum/contracts';
 import { ForbiddenError, NotFoundError, parseInput, principalOf, requireAuth, UnavailableError } from '@forum/platform';
 import { Router } from 'express';
 import type { CommandAppDeps } from './app.ts';
@@ -14,6 +14,7 @@ export function operationsRoutes({ commands, verifyToken, projections, logger, c
   router.post('/admin/projections/:name/rebuild', requireAuth(verifyToken), async (req, res) => {
     const principal = principalOf(res);
     const { name } = parseInput(ProjectionNameParams, req.params);
+    parseInput(NoBody, req.body);
     if (!(await commands.isAdmin(principal.subject))) throw new ForbiddenError('You must be an admin to do this');
     if (!projections) throw new UnavailableError('Projection control is not configured for this service');
     const started = await projections.requestRebuild(name, principal.subject);

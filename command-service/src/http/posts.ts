@@ -1,4 +1,4 @@
-import { CreatePostRequest, PostIdParams } from '@forum/contracts';
+import { CreatePostRequest, NoBody, PostIdParams } from '@forum/contracts';
 import { parseInput, principalOf, requireAuth } from '@forum/platform';
 import { Router } from 'express';
 import { newId } from '../ids.ts';
@@ -27,6 +27,7 @@ export function postRoutes({ commands, verifyToken, clock }: CommandAppDeps): Ro
   router.delete('/my-posts/:id', requireAuth(verifyToken), async (req, res) => {
     const principal = principalOf(res);
     const { id } = parseInput(PostIdParams, req.params);
+    parseInput(NoBody, req.body);
     sendAccepted(res, 200, await commands.deletePost(identityOf(principal), id, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
   });
 

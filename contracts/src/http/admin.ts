@@ -3,18 +3,20 @@ import {
   ADMIN_SEARCH_MAX,
   ANNOUNCEMENT_DESCRIPTION_MAX,
   ANNOUNCEMENT_TITLE_MAX,
-  CONTACT_EMAIL_MAX,
   CONTACT_MESSAGE_MAX,
   CONTACT_NAME_MAX,
-  TAG_NAME_MAX,
+  EMAIL_MAX,
+  USER_ID_MAX,
 } from '../constants.ts';
+import { emailText, identifier, pageNumber, text } from '../text-policy.ts';
 import { Me, ROLES } from './me.ts';
+import { tagName } from './posts.ts';
 
-/** A required text field: trimmed, `required` when missing, not a string or blank, at most `max` characters. */
-const requiredText = (required: string, label: string, max: number) =>
-  z.string({ error: required }).trim().min(1, required).max(max, `${label} must be at most ${max} characters`);
-
-const page = z.coerce.number({ error: 'Page must be a number' }).int('Page must be a whole number').min(1, 'Page starts at 1').default(1);
+const page = pageNumber.default(1);
+/** The staff action log's actor filter: a user id or an email. */
+const AUDIT_ACTOR_MAX = Math.max(USER_ID_MAX, EMAIL_MAX);
+/** A projection's name is part of PostgreSQL identifiers (at most 63 bytes, ASCII here). */
+const PROJECTION_NAME_MAX = 63;
 
 // ─── the admin check and the dashboard ──────────────────────────────────────
 
@@ -36,7 +38,7 @@ export const AdminTag = z.object({ _id: z.string(), name: z.string() });
 export type AdminTag = z.infer<typeof AdminTag>;
 
 /** POST /api/admin/tags ('Add Tag'): unique ignoring case (409 TAG_EXISTS). */
-export const CreateTagRequest = z.object({ name: requiredText('Tag name is required', 'Tag name', TAG_NAME_MAX) });
+export const CreateTagRequest = z.object({ name: tagName('Tag name', 'Tag name is required') });
 export type CreateTagRequest = z.infer<typeof CreateTagRequest>;
 
 export const TagAdded = z.object({ success: z.literal(true), id: z.string(), tag: AdminTag, position: z.string() });
@@ -52,7 +54,7 @@ export type TagRemoved = z.infer<typeof TagRemoved>;
 /** GET /api/admin/users?page=&search= (Manage Users): name or email contains `search`, ignoring case. */
 export const AdminUsersQuery = z.object({
   page,
-  search: z.string().trim().max(ADMIN_SEARCH_MAX, `Search must be at most ${ADMIN_SEARCH_MAX} characters`).default(''),
+  search: text({ kind: 'line', label: 'Search', max: ADMIN_SEARCH_MAX }).default(''),
 });
 export type AdminUsersQuery = z.infer<typeof AdminUsersQuery>;
 
@@ -64,14 +66,14 @@ export const AdminUsersPage = z.object({ users: z.array(AdminUser), totalUsers: 
 export type AdminUsersPage = z.infer<typeof AdminUsersPage>;
 
 /** PATCH /api/admin/users/make-admin/:userId (the user's forum id, the identity provider's subject). */
-export const AdminUserIdParams = z.object({ userId: z.string().trim().min(1, 'Not a user id').max(255, 'Not a user id') });
+export const AdminUserIdParams = z.object({ userId: identifier('user id') });
 
 // ─── announcements ──────────────────────────────────────────────────────────
 
 /** POST /api/admin/announcements: spec §5's messages when a field is missing or blank. */
 export const CreateAnnouncementRequest = z.object({
-  title: requiredText('Title is required', 'Title', ANNOUNCEMENT_TITLE_MAX),
-  description: requiredText('Description is required', 'Description', ANNOUNCEMENT_DESCRIPTION_MAX),
+  title: text({ kind: 'title', label: 'Title', max: ANNOUNCEMENT_TITLE_MAX, required: 'Title is required' }),
+  description: text({ kind: 'body', label: 'Description', max: ANNOUNCEMENT_DESCRIPTION_MAX, required: 'Description is required' }),
 });
 export type CreateAnnouncementRequest = z.infer<typeof CreateAnnouncementRequest>;
 
@@ -92,14 +94,9 @@ export const AnnouncementList = z.array(Announcement);
 
 /** POST /api/contact (the Contact page; no token needed). */
 export const ContactMessageRequest = z.object({
-  name: requiredText('Name is required', 'Name', CONTACT_NAME_MAX),
-  email: z
-    .string({ error: 'Email is required' })
-    .trim()
-    .min(1, 'Email is required')
-    .max(CONTACT_EMAIL_MAX, `Email must be at most ${CONTACT_EMAIL_MAX} characters`)
-    .email('Not a valid email address'),
-  message: requiredText('Message is required', 'Message', CONTACT_MESSAGE_MAX),
+  name: text({ kind: 'name', label: 'Name', max: CONTACT_NAME_MAX, required: 'Name is required' }),
+  email: emailText('Email'),
+  message: text({ kind: 'body', label: 'Message', max: CONTACT_MESSAGE_MAX, required: 'Message is required' }),
 });
 export type ContactMessageRequest = z.infer<typeof ContactMessageRequest>;
 
@@ -146,7 +143,7 @@ const timeBound = (label: string) =>
   );
 
 const auditFilterFields = {
-  actor: z.preprocess(emptyIsAbsent, z.string({ error: 'Actor must be a user id or an email' }).trim().max(320, 'Actor must be at most 320 characters').optional()),
+  actor: z.preprocess(emptyIsAbsent, text({ kind: 'line', label: 'Actor', max: AUDIT_ACTOR_MAX }).optional()),
   type: z.preprocess(emptyIsAbsent, z.enum(AUDIT_TYPES, `Type must be one of ${AUDIT_TYPES.join(', ')}`).optional()),
   since: timeBound('Since'),
   until: timeBound('Until'),
@@ -226,7 +223,7 @@ export const ProjectionStatus = z.object({
 export type ProjectionStatus = z.infer<typeof ProjectionStatus>;
 
 /** POST /api/admin/projections/:name/rebuild */
-export const ProjectionNameParams = z.object({ name: z.string().trim().min(1, 'Not a projection').max(63, 'Not a projection') });
+export const ProjectionNameParams = z.object({ name: identifier('projection', PROJECTION_NAME_MAX) });
 export const RebuildStarted = z.object({ success: z.literal(true), resumed: z.boolean(), projection: ProjectionStatus });
 export type RebuildStarted = z.infer<typeof RebuildStarted>;
 
@@ -242,12 +239,7 @@ const postId = z.string().uuid();
 export const HistoryParams = z
   .object({
     kind: z.enum(HISTORY_KINDS, 'Kind must be user or post'),
-    id: z
-      .string()
-      .trim()
-      .min(1, 'Not an id')
-      .max(255, 'Not an id')
-      .regex(/^[^\s\p{Cc}]+$/u, 'Not an id'),
+    id: identifier('id'),
   })
   .superRefine(({ kind, id }, ctx) => {
     if (kind === 'post' && !postId.safeParse(id).success) ctx.addIssue({ code: 'custom', path: ['id'], message: 'Not a post id' });

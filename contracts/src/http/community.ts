@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { COMMENT_MAX, REPORT_FEEDBACK, SEARCH_QUERY_MAX, WARNING_REASON_MAX } from '../constants.ts';
 import { VOTES } from '../events/vote.ts';
-import { PostListItem } from './posts.ts';
+import { emailText, pageNumber, text } from '../text-policy.ts';
+import { PostListItem, tagName } from './posts.ts';
 
 // ── votes ────────────────────────────────────────────────────────────────
 
@@ -26,7 +27,7 @@ export type VoteAccepted = z.infer<typeof VoteAccepted>;
  */
 export const AddCommentRequest = z.object({
   postId: z.string().uuid('Not a post id'),
-  text: z.string('Comment is required').trim().min(1, 'Comment must not be empty').max(COMMENT_MAX, `Comment must be at most ${COMMENT_MAX} characters`),
+  text: text({ kind: 'body', label: 'Comment', max: COMMENT_MAX, required: 'Comment must not be empty' }),
 });
 export type AddCommentRequest = z.infer<typeof AddCommentRequest>;
 
@@ -77,13 +78,13 @@ export type ReportedComment = z.infer<typeof ReportedComment>;
 /** POST /api/admin/warn-user/:authorEmail (the spec sends no body: everything is optional). */
 export const WarnUserRequest = z
   .object({
-    reason: z.string().trim().min(1, 'Reason must not be empty').max(WARNING_REASON_MAX, `Reason must be at most ${WARNING_REASON_MAX} characters`).optional(),
+    reason: text({ kind: 'body', label: 'Reason', max: WARNING_REASON_MAX, required: 'Reason must not be empty' }).optional(),
     commentId: z.string().uuid('Not a comment id').optional(),
   })
   .default({});
 export type WarnUserRequest = z.infer<typeof WarnUserRequest>;
 
-export const AuthorEmailParams = z.object({ authorEmail: z.string().trim().toLowerCase().email('Not an email address') });
+export const AuthorEmailParams = z.object({ authorEmail: emailText('Email', { invalid: 'Not an email address' }) });
 
 // ── notifications ────────────────────────────────────────────────────────
 
@@ -150,9 +151,9 @@ export type UserProfile = z.infer<typeof UserProfile>;
  */
 export const SearchPostsQuery = z
   .object({
-    tag: z.string().trim().min(1, 'Tag must not be empty').max(100).optional(),
-    q: z.string().trim().min(1, 'Search text must not be empty').max(SEARCH_QUERY_MAX, `Search text must be at most ${SEARCH_QUERY_MAX} characters`).optional(),
-    page: z.coerce.number().int().min(1).optional(),
+    tag: tagName('Tag').optional(),
+    q: text({ kind: 'line', label: 'Search text', max: SEARCH_QUERY_MAX, required: 'Search text must not be empty' }).optional(),
+    page: pageNumber.optional(),
   })
   .refine((query) => query.tag !== undefined || query.q !== undefined, { message: 'Send tag, q or both', path: ['_'] });
 export type SearchPostsQuery = z.infer<typeof SearchPostsQuery>;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DISPLAY_NAME_MAX } from '../constants.ts';
+import { photoUrl, text, type TextRule } from '../text-policy.ts';
 
 export const ROLES = ['user', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -15,16 +17,18 @@ export const Me = z.object({
 });
 export type Me = z.infer<typeof Me>;
 
-const PHOTO_URL_MAX = 2048;
-const DISPLAY_NAME_MAX = 100;
+/** A display name's rule: the realm's register form and account store, PATCH /api/me. */
+export const displayNameRule = (label = 'Display name', required = `${label} must not be empty`): TextRule => ({ kind: 'name', label, max: DISPLAY_NAME_MAX, required });
 
-/** PATCH /api/me: the display name and the photo ('Change Photo'); at least one of them. */
-export const UpdateMeRequest = z
-  .object({
-    displayName: z.string().trim().min(1, 'Display name must not be empty').max(DISPLAY_NAME_MAX, `Display name must be at most ${DISPLAY_NAME_MAX} characters`).optional(),
-    photoURL: z
-      .union([z.literal(''), z.string().trim().max(PHOTO_URL_MAX).url('Photo URL must be a http(s) URL').refine((u) => /^https?:\/\//i.test(u), 'Photo URL must be a http(s) URL')])
-      .optional(),
-  })
-  .refine((body) => body.displayName !== undefined || body.photoURL !== undefined, { message: 'Send displayName, photoURL or both', path: ['_'] });
-export type UpdateMeRequest = z.infer<typeof UpdateMeRequest>;
+/**
+ * PATCH /api/me on a forum served at `forumOrigin`: the display name and the photo ('Change
+ * Photo'; '' removes it), at least one of them. The photo may not point at the forum itself.
+ */
+export const updateMeRequest = (forumOrigin: string) =>
+  z
+    .object({
+      displayName: text(displayNameRule()).optional(),
+      photoURL: photoUrl(forumOrigin, { allowEmpty: true }).optional(),
+    })
+    .refine((body) => body.displayName !== undefined || body.photoURL !== undefined, { message: 'Send displayName, photoURL or both', path: ['_'] });
+export type UpdateMeRequest = z.infer<ReturnType<typeof updateMeRequest>>;

@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import { POST_DESCRIPTION_MAX, POST_SORTS, POST_TAGS_MAX, POST_TITLE_MAX } from '../constants.ts';
+import { POST_DESCRIPTION_MAX, POST_SORTS, POST_TAGS_MAX, POST_TITLE_MAX, TAG_NAME_MAX } from '../constants.ts';
 import { VOTES } from '../events/vote.ts';
+import { emailText, pageNumber, text } from '../text-policy.ts';
+
+/** A tag's name, as a post carries it, a search names it and an admin adds it. */
+export const tagName = (label: string, required = `${label} must not be empty`) => text({ kind: 'name', label, max: TAG_NAME_MAX, required });
 
 /**
  * POST /api/posts. The spec's client also sends upVote, downVote, authorName,
@@ -8,22 +12,18 @@ import { VOTES } from '../events/vote.ts';
  * server clock, so they are not part of the request and are dropped.
  */
 export const CreatePostRequest = z.object({
-  title: z.string().trim().min(1, 'Title is required').max(POST_TITLE_MAX, `Title must be at most ${POST_TITLE_MAX} characters`),
-  description: z
-    .string()
-    .trim()
-    .min(1, 'Description is required')
-    .max(POST_DESCRIPTION_MAX, `Description must be at most ${POST_DESCRIPTION_MAX} characters`),
+  title: text({ kind: 'title', label: 'Title', max: POST_TITLE_MAX, required: 'Title is required' }),
+  description: text({ kind: 'body', label: 'Description', max: POST_DESCRIPTION_MAX, required: 'Description is required' }),
   tags: z
-    .array(z.string().trim().min(1, 'Tag must not be empty'))
+    .array(tagName('Tag'), 'Tags must be a list')
     .max(POST_TAGS_MAX, `At most ${POST_TAGS_MAX} tags`)
     .default([]),
 });
 export type CreatePostRequest = z.infer<typeof CreatePostRequest>;
 
 export const ListPostsQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  sort: z.enum(POST_SORTS).default('newest'),
+  page: pageNumber.default(1),
+  sort: z.enum(POST_SORTS, `Sort must be one of ${POST_SORTS.join(', ')}`).default('newest'),
 });
 export type ListPostsQuery = z.infer<typeof ListPostsQuery>;
 
@@ -71,7 +71,7 @@ export type TagNames = z.infer<typeof TagNames>;
 export const PostIdParams = z.object({ id: z.string().uuid('Not a post id') });
 
 /** `:email` of a user in a path (my-posts, user-post-count, user-profile). */
-export const EmailParams = z.object({ email: z.string().trim().toLowerCase().email('Not an email address') });
+export const EmailParams = z.object({ email: emailText('Email', { invalid: 'Not an email address' }) });
 
 /** GET /api/user-post-count/:email */
 export const PostCount = z.object({ count: z.number().int() });

@@ -109,3 +109,6 @@ export function stubApi(routes: Routes) {
   vi.stubGlobal('fetch', fetch);
   return { calls };
 }
+
+/** The description of a field (the first element its aria-describedby names: the helper text), read with the field. */
+export const descriptionOf = (field: HTMLElement) => document.getElementById(field.getAttribute('aria-describedby')?.split(' ')[0] ?? '')?.textContent;

@@ -128,6 +128,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       projections: createProjectionControl(db, allProjections),
       logger: logger.child({ service: 'command-service' }),
       clock: () => new Date(),
+      forumOrigin: url,
     });
     const query = createQueryApp({
       db: readDb,

@@ -44,6 +44,7 @@ beforeAll(async () => {
     directory: readModelDirectory(db),
     logger: createLogger('hot-commands-test', 'silent'),
     clock: () => new Date(),
+    forumOrigin: forum.url,
   });
   hotBase = await serve((req, res) => {
     const served = app.serveDirectly(req, res);
@@ -164,7 +165,7 @@ describe("members' hottest commands", () => {
     const noToken = await fetch(`${hotBase}/api/comments`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ postId, text: 'x' }) });
     expect([direct.at(-1), noToken.status]).toEqual([false, 401]);
     const text = await send(hotBase, 'POST', '/api/comments', JSON.stringify({ postId, text: 'x' }), { 'Content-Type': 'text/plain' });
-    expect([text.direct, text.response.status]).toEqual([false, 400]);
+    expect([text.direct, text.response.status]).toEqual([false, 415]);
     const query = await send(hotBase, 'POST', '/api/comments?via=app', { postId, text: 'Via the app' });
     expect([query.direct, query.response.status]).toEqual([false, 201]);
     const streamed = await new Promise<{ status: number }>((resolve, reject) => {

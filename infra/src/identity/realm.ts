@@ -1,7 +1,7 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { EMAIL_VERIFICATION_TTL_SECONDS, isEmail, normalizeEmail, PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
+import { checkPhotoUrl, checkText, EMAIL_VERIFICATION_TTL_SECONDS, isEmail, normalizeEmail, PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
 import { ConflictError, createTokenVerifier, type Knex, type Logger } from '@forum/platform';
 import Provider, {
   errors,
@@ -36,7 +36,7 @@ import {
   type RegisterField,
 } from './pages.ts';
 import { refreshEnvelope } from './refresh-token.ts';
-import { createAccountStore, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
+import { ACCOUNT_NAME, createAccountStore, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
 import { createLoginBackoff, deleteExpiredBackoff } from './login-backoff.ts';
 import { createThrottle, DEFAULT_THROTTLE, deleteExpiredLimits, tooManyAttemptsMessage, tooManyRequestsMessage, type ThrottleLimits } from './throttle.ts';
 
@@ -163,7 +163,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const log = options.logger.child({ component: 'identity-realm' });
 
   const secrets = await prepareStore(db);
-  const accounts = createAccountStore(db);
+  const accounts = createAccountStore(db, { forumOrigin: publicOrigin });
   const envelope = refreshEnvelope(secrets.refreshTokenKey, issuer);
   const csrfKey = Buffer.from(secrets.cookieKeys[0] ?? '', 'base64url');
   const allowedOrigins = new Set([publicOrigin]);
@@ -736,9 +736,13 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     }
 
     const form = await readForm(req);
+    // the forum's text policy (contracts): what it keeps is what the account stores
+    const name = checkText(form?.get('name') ?? '', { ...ACCOUNT_NAME, required: 'Name is required.' });
+    const photo = checkPhotoUrl(form?.get('photo') ?? '', publicOrigin, { required: 'Photo URL is required.' });
+    const typed = (field: string) => Array.from((form?.get(field) ?? '').trim()).slice(0, 4096).join('');
     const values = {
-      name: (form?.get('name') ?? '').trim().slice(0, 200),
-      photo: (form?.get('photo') ?? '').trim().slice(0, 4096),
+      name: name.ok ? name.value : typed('name'),
+      photo: photo.ok ? photo.value : typed('photo'),
       email: normalizeEmail(form?.get('email') ?? ''),
     };
     if (!form || !csrf.validForInteraction('register', uid, form.get('csrf'))) {
@@ -748,10 +752,8 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     const password = form.get('password') ?? '';
     const confirm = form.get('password-confirm') ?? '';
     const errors: Partial<Record<RegisterField, string>> = {};
-    if (!values.name) errors.name = 'Name is required.';
-    else if (values.name.length > 100) errors.name = 'Name must be at most 100 characters.';
-    if (!values.photo) errors.photo = 'Photo URL is required.';
-    else if (!isWebUrl(values.photo)) errors.photo = 'Enter a valid photo URL (http or https).';
+    if (!name.ok) errors.name = name.message;
+    if (!photo.ok) errors.photo = photo.message;
     if (!values.email) errors.email = 'Email is required.';
     else if (!isEmail(values.email)) errors.email = 'Enter a valid email address.';
     const problem = passwordProblem(password);
@@ -1045,12 +1047,14 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       }
       record = await accounts.findByEmail(identity.email);
       if (!record) {
+        // Google's name when the forum's text policy takes it (cut to its length), else the email's local part
+        const name = checkText(Array.from(identity.name).slice(0, ACCOUNT_NAME.max).join(''), ACCOUNT_NAME);
         try {
           await createAccount({
             email: identity.email,
             password: null,
-            name: (identity.name || identity.email.split('@')[0]!).slice(0, 100),
-            picture: isWebUrl(identity.picture) ? identity.picture : '',
+            name: name.ok ? name.value : identity.email.split('@')[0]!,
+            picture: checkPhotoUrl(identity.picture, publicOrigin).ok ? identity.picture : '',
             emailVerified: true,
           });
           created = true;
@@ -1205,13 +1209,3 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   };
 }
 
-/** An absolute http(s) URL without credentials, as a photo address. */
-function isWebUrl(value: string): boolean {
-  if (value.length > 2048 || /\s/.test(value)) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !!url.hostname;
-  } catch {
-    return false;
-  }
-}

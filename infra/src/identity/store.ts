@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync, randomBytes, randomUUID, type JsonWebKey } from 'node:crypto';
-import { isEmail, normalizeEmail, passwordProblem } from '@forum/contracts';
+import { checkPhotoUrl, checkText, displayNameRule, isEmail, normalizeEmail, passwordProblem } from '@forum/contracts';
 import { ConflictError, ValidationError, type Knex } from '@forum/platform';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
 
@@ -253,22 +253,28 @@ async function endSessions(trx: Knex | Knex.Transaction, accountId: string): Pro
   );
 }
 
-export function createAccountStore(db: Knex) {
+/** An account's name: the forum's display name (its text policy, see contracts). */
+export const ACCOUNT_NAME = displayNameRule('Name', 'Name is required');
+
+/** `forumOrigin`: where browsers reach the forum; an account's picture may not point at it (see contracts' checkPhotoUrl). */
+export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: string }) {
   const accounts = () => db.withSchema(SCHEMA).from<AccountRow>('accounts');
   const byRow = (row: unknown) => (row ? toRecord(row as AccountRow) : null);
 
   return {
     async create(input: NewAccount): Promise<{ id: string }> {
       const email = normalizeEmail(input.email ?? '');
-      const name = (input.name ?? '').trim();
       const problems: Record<string, string[]> = {};
       if (!isEmail(email)) problems.email = ['Enter a valid email address'];
-      if (!name || name.length > 100) problems.name = ['Name must be 1 to 100 characters'];
+      const name = checkText(input.name, ACCOUNT_NAME);
+      if (!name.ok) problems.name = [name.message];
+      const picture = checkPhotoUrl(input.picture ?? '', forumOrigin);
+      if (!picture.ok) problems.picture = [picture.message];
       const password = input.password ?? null;
       const passwordIssue = password === null ? null : passwordProblem(password);
       if (passwordIssue) problems.password = [passwordIssue];
       const roles = [...new Set(['user', ...(input.roles ?? [])].map((role) => role.trim()).filter(Boolean))];
-      if (Object.keys(problems).length > 0) throw new ValidationError(problems);
+      if (!name.ok || !picture.ok || Object.keys(problems).length > 0) throw new ValidationError(problems);
 
       const id = randomUUID();
       const passwordHash = password === null ? '' : await hashPassword(password);
@@ -277,7 +283,7 @@ export function createAccountStore(db: Knex) {
          VALUES (?, ?, ?, ?, ?, ?::text[], ?, ?)
          ON CONFLICT (email) DO NOTHING
          RETURNING id`,
-        [id, email, name, input.picture ?? '', passwordHash, roles, input.emailVerified ?? false, input.enabled ?? true],
+        [id, email, name.value, picture.value, passwordHash, roles, input.emailVerified ?? false, input.enabled ?? true],
       );
       if (result.rows.length === 0) throw new ConflictError('An account with this email already exists');
       return { id };

@@ -67,11 +67,8 @@ const auditEntry = (row: AuditRow): AuditEntry => ({
   summary: row.summary,
 });
 
-/** A react-admin `filter` value as a string (absent, or not a string: ''). */
-const filterText = (filter: Record<string, unknown>, ...keys: string[]) => {
-  for (const key of keys) if (typeof filter[key] === 'string') return (filter[key] as string).trim();
-  return '';
-};
+/** react-admin's search of the users (`filter` {q} or {search}), under the same rules as `?search=`. */
+const AdminUserSearch = AdminUsersQuery.pick({ search: true });
 
 /** A filter narrows the log: its empty values are left out. */
 const auditFilterOf = ({ actor, type, from, before }: AuditFilter) => ({ ...(actor && { actor }), ...(type && { type }), ...(from && { from }), ...(before && { before }) });
@@ -115,7 +112,7 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Stream
   router.get('/admin/users', adminOnly, async (req, res) => {
     const range = rangeQuery(req);
     if (range) {
-      const search = filterText(range.filter, 'q', 'search');
+      const { search } = parseInput(AdminUserSearch, { search: range.filter.q ?? range.filter.search });
       const { rows, total } = await admin.usersRange(range.start, range.end, search, range.field, range.direction);
       sendRange(res, 'users', rows.map((row) => ({ id: row.id, ...adminUser(row) })), range.start, total);
       return;

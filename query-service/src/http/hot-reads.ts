@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseQuery } from 'node:querystring';
 import { HEADER_MIN_POSITION, ListPostsQuery, PostCommentsQuery, PostIdOfCommentsParams, PostIdParams, SearchPostsQuery } from '@forum/contracts';
-import { cancelledIfClientLeaves, errorAnswer, trackAnswer, type Logger } from '@forum/platform';
+import { cancelledIfClientLeaves, errorAnswer, parseQueryString, trackAnswer, type Logger } from '@forum/platform';
 import { z } from 'zod';
 import type { CommunityStore } from '../store/community.ts';
 import type { PostsStore } from '../store/posts.ts';
@@ -74,14 +73,16 @@ export function createHotReads(stores: { posts: PostsStore; community: Community
     for (const read of reads) {
       const match = read.path.exec(path);
       if (!match) continue;
-      const query = mark < 0 ? {} : parseQuery(url.slice(mark + 1));
-      if (Object.keys(query).some((key) => !read.query.includes(key))) return false;
+      let query: Record<string, unknown>;
       let params: Record<string, string>;
       try {
+        // a query string that is not UTF-8 goes to the app too, for its 400
+        query = mark < 0 ? {} : parseQueryString(url.slice(mark + 1));
         params = Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
       } catch {
         return false;
       }
+      if (Object.keys(query).some((key) => !read.query.includes(key))) return false;
       const input = read.input.safeParse({ ...query, ...params });
       if (!input.success) return false;
       respond(req, res, () => read.answer(input.data));

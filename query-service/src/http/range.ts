@@ -1,4 +1,4 @@
-import { HEADER_TOTAL_COUNT } from '@forum/contracts';
+import { ADMIN_PAGE_SIZE, HEADER_TOTAL_COUNT, PAGE_MAX } from '@forum/contracts';
 import { ValidationError } from '@forum/platform';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
@@ -17,6 +17,8 @@ export interface RangeQuery {
 }
 
 const MAX_RANGE = 100;
+/** The first row of a range is at most where the deepest page (PAGE_MAX) of the admin lists begins. */
+const MAX_START = PAGE_MAX * ADMIN_PAGE_SIZE;
 const json = <T extends z.ZodType>(schema: T) =>
   z.string().transform((text, ctx) => {
     try {
@@ -28,7 +30,7 @@ const json = <T extends z.ZodType>(schema: T) =>
   }).pipe(schema);
 
 const RangeParams = z.object({
-  range: json(z.tuple([z.number().int().min(0), z.number().int().min(0)]).refine(([s, e]) => e >= s && e - s < MAX_RANGE, `At most ${MAX_RANGE} rows, end >= start`)),
+  range: json(z.tuple([z.number().int().min(0).max(MAX_START), z.number().int().min(0)]).refine(([s, e]) => e >= s && e - s < MAX_RANGE, `At most ${MAX_RANGE} rows, end >= start`)),
   sort: json(z.tuple([z.string(), z.enum(['ASC', 'DESC', 'asc', 'desc'])])).optional(),
   filter: json(z.record(z.string(), z.unknown())).optional(),
 });

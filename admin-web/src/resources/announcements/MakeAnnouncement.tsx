@@ -3,15 +3,16 @@ import { ANNOUNCEMENT_DESCRIPTION_MAX, ANNOUNCEMENT_TITLE_MAX, type CreateAnnoun
 import { Box, Button, Card, CardContent, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Form, HttpError, maxLength, TextInput, Title, useBasename, useDataProvider, useNotify } from 'react-admin';
+import { Form, HttpError, Title, useBasename, useDataProvider, useNotify } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
+import { CountedTextInput } from '../../components/CountedTextInput';
 import type { ForumDataProvider } from '../../dataProvider';
 
 /** A required text (spec §5's message when it is missing or only spaces, as the API decides). */
 const requiredText = (message: string) => Object.assign((value: unknown) => (typeof value === 'string' && value.trim() ? undefined : message), { isRequired: true });
 
-const validateTitle = [requiredText('Title is required'), maxLength(ANNOUNCEMENT_TITLE_MAX, `Title must be at most ${ANNOUNCEMENT_TITLE_MAX} characters`)];
-const validateDescription = [requiredText('Description is required'), maxLength(ANNOUNCEMENT_DESCRIPTION_MAX, `Description must be at most ${ANNOUNCEMENT_DESCRIPTION_MAX} characters`)];
+const validateTitle = [requiredText('Title is required')];
+const validateDescription = [requiredText('Description is required')];
 
 /** The API's own field messages of a refused announcement (400 VALIDATION_FAILED), to show on the fields. */
 function fieldErrorsOf(error: unknown): Record<string, string> | undefined {
@@ -62,9 +63,10 @@ export function MakeAnnouncement() {
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             Everyone on the forum sees it under the notification bell.
           </Typography>
-          <Form key={formKey} onSubmit={submit} noValidate disableInvalidFormNotification defaultValues={{ title: '', description: '' }}>
-            <TextInput source="title" label="Title" validate={validateTitle} />
-            <TextInput source="description" label="Description" validate={validateDescription} multiline minRows={6} />
+          {/* validated on change: a text over its limit is in error at once, as its counter says */}
+          <Form key={formKey} mode="onChange" onSubmit={submit} noValidate disableInvalidFormNotification defaultValues={{ title: '', description: '' }}>
+            <CountedTextInput source="title" label="Title" validate={validateTitle} max={ANNOUNCEMENT_TITLE_MAX} kind="title" />
+            <CountedTextInput source="description" label="Description" validate={validateDescription} max={ANNOUNCEMENT_DESCRIPTION_MAX} kind="body" multiline minRows={6} maxRows={16} />
             <Button type="submit" variant="contained" startIcon={<CampaignOutlined />} disabled={isPending} sx={{ mt: 1 }}>
               {isPending ? 'Posting...' : 'Post Announcement'}
             </Button>

@@ -2,9 +2,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router-dom';
+import { ANNOUNCEMENT_DESCRIPTION_MAX, ANNOUNCEMENT_TITLE_MAX } from '@forum/contracts';
 import { describe, expect, it } from 'vitest';
-import { quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
+import { descriptionOf, quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { MakeAnnouncement } from './MakeAnnouncement';
+
+/** A number as the counters write it (19,990). */
+const n = (value: number) => value.toLocaleString('en-US');
 
 /**
  * POST /api/admin/announcements, answered when the test says so (`release`), with `answer`
@@ -130,5 +134,22 @@ describe('Make Announcement', () => {
     expect(await screen.findByText('Failed to create announcement')).toBeTruthy();
     expect(await screen.findByText('Title must be at most 200 characters')).toBeTruthy();
     expect(title().getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it(`counts the title against ${ANNOUNCEMENT_TITLE_MAX} and the description against ${ANNOUNCEMENT_DESCRIPTION_MAX} characters, as the API counts them; over the limit nothing is sent`, async () => {
+    const { sent } = fakeServer();
+    renderPage();
+    expect(descriptionOf(title())).toBe(`${n(ANNOUNCEMENT_TITLE_MAX)} characters left (0 of ${n(ANNOUNCEMENT_TITLE_MAX)})`);
+    expect(descriptionOf(description())).toBe(`${n(ANNOUNCEMENT_DESCRIPTION_MAX)} characters left (0 of ${n(ANNOUNCEMENT_DESCRIPTION_MAX)})`);
+    await userEvent.type(title(), 'Caf\u00e9 \u{1f389}');
+    expect(descriptionOf(title())).toBe(`${n(ANNOUNCEMENT_TITLE_MAX - 6)} characters left (6 of ${n(ANNOUNCEMENT_TITLE_MAX)})`);
+    await userEvent.click(description());
+    await userEvent.paste('x'.repeat(ANNOUNCEMENT_DESCRIPTION_MAX + 1));
+    // over the limit at once, before any submit: an error state that says by how much, and a polite announcement
+    await waitFor(() => expect(description().getAttribute('aria-invalid')).toBe('true'));
+    expect(descriptionOf(description())).toBe(`1 character too many (the most is ${n(ANNOUNCEMENT_DESCRIPTION_MAX)})`);
+    expect(screen.getByText('Too many characters: the most is 5,000')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Post Announcement' }));
+    expect(sent).toEqual([]);
   });
 });

@@ -1,16 +1,18 @@
 import Add from '@mui/icons-material/Add';
-import { TAG_NAME_MAX } from '@forum/contracts';
+import { characterCount, TAG_NAME_MAX } from '@forum/contracts';
 import { Button, InputAdornment, Stack, TextField } from '@mui/material';
 import { useState, type FormEvent, type Ref } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
+import { CountAnnouncement } from '../../components/CountedTextInput';
 import { serverCode, type ForumDataProvider } from '../../dataProvider';
 
 /** What the admin typed, as a tag's name: the # is the page's, not part of the name. */
 const tagName = (typed: string) => typed.trim().replace(/^#+/, '').trim();
 
 /**
- * Spec §2 Manage Tags: 'Enter new tag' and 'Add Tag'. The name is required; the command is
- * pessimistic (the toast comes with the server's answer) and the tags are read again after it.
+ * Spec §2 Manage Tags: 'Enter new tag' and 'Add Tag'. The name is required and counted against
+ * TAG_NAME_MAX as the API counts it (no `maxlength`: the browser counts UTF-16 units); the command
+ * is pessimistic (the toast comes with the server's answer) and the tags are read again after it.
  */
 export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElement>; onAdded: () => unknown }) {
   const dataProvider = useDataProvider<ForumDataProvider>();
@@ -19,6 +21,8 @@ export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElem
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
+  const count = characterCount(tagName(value), TAG_NAME_MAX, 'name');
+
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const name = tagName(value);
@@ -26,6 +30,7 @@ export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElem
       setError('Tag name is required');
       return;
     }
+    if (count.over) return;
     setPending(true);
     try {
       await dataProvider.addTag(name);
@@ -48,8 +53,13 @@ export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElem
         size="small"
         required
         value={value}
-        error={error !== null}
-        helperText={error ?? ' '}
+        error={error !== null || count.over}
+        helperText={
+          <>
+            {error && <span style={{ display: 'block' }}>{error} </span>}
+            {count.text}
+          </>
+        }
         onChange={(event) => {
           setValue(event.target.value);
           setError(null);
@@ -57,9 +67,10 @@ export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElem
         sx={{ flex: 1, maxWidth: { sm: 360 } }}
         slotProps={{
           input: { startAdornment: <InputAdornment position="start">#</InputAdornment> },
-          htmlInput: { maxLength: TAG_NAME_MAX, autoComplete: 'off' },
+          htmlInput: { autoComplete: 'off' },
         }}
       />
+      <CountAnnouncement announcement={count.announcement} />
       <Button type="submit" variant="contained" startIcon={<Add />} loading={pending} loadingPosition="start" sx={{ whiteSpace: 'nowrap', minHeight: 48 }}>
         Add Tag
       </Button>

@@ -4,6 +4,7 @@ import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import { Alert, Box, Button, Card, CardContent, Skeleton, Typography } from '@mui/material';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Title } from 'react-admin';
+import { visuallyHidden } from '../../components/visuallyHidden';
 import { AdminCard } from './AdminCard';
 import { ManageTags } from './ManageTags';
 import { StatCard } from './StatCard';
@@ -19,7 +20,6 @@ const STAT_ICONS: Record<StatKey, ReactNode> = {
   totalUsers: <PeopleOutlined />,
 };
 
-const visuallyHidden = { position: 'absolute', width: '1px', height: '1px', p: 0, m: '-1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap', border: 0 } as const;
 
 const chartSkeleton = <Skeleton variant="rounded" height={260} />;
 

@@ -1,10 +1,13 @@
 // @vitest-environment jsdom
-import type { AdminTag } from '@forum/contracts';
+import { TAG_NAME_MAX, type AdminTag } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
+import { descriptionOf, quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { ManageTags } from './ManageTags';
+
+/** A number as the counters write it (19,990). */
+const n = (value: number) => value.toLocaleString('en-US');
 
 const TAGS: AdminTag[] = [
   { _id: 't-1', name: 'Databases' },
@@ -102,6 +105,21 @@ describe('Manage Tags', () => {
     // typing clears the message
     await userEvent.type(newTagInput(), 'G');
     expect(screen.queryByText('Tag name is required')).toBeNull();
+  });
+
+  it(`counts the new tag's name against ${TAG_NAME_MAX} characters; over the limit it is in error and nothing is sent`, async () => {
+    const { added } = fakeServer();
+    renderTags();
+    await tagNames();
+    expect(descriptionOf(newTagInput())).toBe(`${n(TAG_NAME_MAX)} characters left (0 of ${n(TAG_NAME_MAX)})`);
+    await userEvent.type(newTagInput(), 'Rust');
+    expect(descriptionOf(newTagInput())).toBe(`${n(TAG_NAME_MAX - 4)} characters left (4 of ${n(TAG_NAME_MAX)})`);
+    await userEvent.paste('y'.repeat(TAG_NAME_MAX));
+    expect(newTagInput().getAttribute('aria-invalid')).toBe('true');
+    expect(descriptionOf(newTagInput())).toBe(`4 characters too many (the most is ${n(TAG_NAME_MAX)})`);
+    expect(newTagInput().hasAttribute('maxlength')).toBe(false);
+    await userEvent.click(screen.getByRole('button', { name: 'Add Tag' }));
+    expect(added).toEqual([]);
   });
 
   it('says which tag exists when the server answers 409 TAG_EXISTS, and keeps what was typed', async () => {

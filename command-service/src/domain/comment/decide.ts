@@ -1,4 +1,4 @@
-import { ANONYMOUS_NAME, COMMENT_MAX, type CommentEvent } from '@forum/contracts';
+import { ANONYMOUS_NAME, codePoints, COMMENT_MAX, type CommentEvent } from '@forum/contracts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@forum/platform';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { Author } from '../post/decide.ts';
@@ -36,7 +36,7 @@ function addComment(command: AddComment, state: CommentState, meta: CommandMeta)
   if (post.status !== 'created') throw new NotFoundError('No such post');
   const text = command.data.text.trim();
   if (text.length === 0) throw new ValidationError({ text: ['Comment must not be empty'] });
-  if (text.length > COMMENT_MAX) throw new ValidationError({ text: [`Comment must be at most ${COMMENT_MAX} characters`] });
+  if (codePoints(text) > COMMENT_MAX) throw new ValidationError({ text: [`Comment must be at most ${COMMENT_MAX} characters`] });
   return [
     {
       type: 'CommentAdded',

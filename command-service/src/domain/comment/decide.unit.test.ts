@@ -34,6 +34,10 @@ describe('given no comment', () => {
     expect(() => decide(add({ text: 'x'.repeat(COMMENT_MAX + 1) }), initialCommentState, meta)).toThrowError(expect.objectContaining({ status: 400 }));
     expect(decide(add({ text: 'x'.repeat(COMMENT_MAX) }), initialCommentState, meta)).toHaveLength(1);
   });
+  it(`counts characters as the web apps' counters do (code points): ${COMMENT_MAX} emoji pass, one more does not`, () => {
+    expect(decide(add({ text: '\u{1f600}'.repeat(COMMENT_MAX) }), initialCommentState, meta)).toHaveLength(1);
+    expect(() => decide(add({ text: '\u{1f600}'.repeat(COMMENT_MAX + 1) }), initialCommentState, meta)).toThrowError(expect.objectContaining({ status: 400 }));
+  });
   it.each([{ status: 'none' } as PostState, { status: 'deleted', authorId: 'u-alice' } as PostState])('when the post is %j, then 404', (post) => {
     expect(() => decide(add({ post }), initialCommentState, meta)).toThrowError(expect.objectContaining({ status: 404 }));
   });

@@ -1,23 +1,34 @@
-import { Alert, Button, Paper, Stack, TextField, Typography } from '@mui/material';
+import { CONTACT_EMAIL_MAX, CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX, ContactMessageRequest } from '@forum/contracts';
+import { Alert, Button, Paper, Stack, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
+import { CountedTextField } from '../../components/CountedTextField';
 import { useSendContactMessageMutation } from '../../features/contact';
 import { serverError } from '../../lib/http-error';
 
 type Outcome = { kind: 'sent' } | { kind: 'failed'; message: string } | null;
+const EMPTY = { name: '', email: '', message: '' };
 
 /** Spec §2 Static pages: name, email and message, all required; 'Send Message' sends them to the forum's team. */
 export function ContactPage() {
   const [send, { isLoading }] = useSendContactMessageMutation();
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [fields, setFields] = useState<Record<string, string[]>>({});
+  const [values, setValues] = useState(EMPTY);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    const result = await send({ name: String(data.get('name') ?? ''), email: String(data.get('email') ?? ''), message: String(data.get('message') ?? '') });
+    // the API's own checks first (lengths as its counters count), so a refusal needs no round trip
+    const parsed = ContactMessageRequest.safeParse(values);
+    if (!parsed.success) {
+      const problems: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) (problems[issue.path.join('.')] ??= []).push(issue.message);
+      setFields(problems);
+      setOutcome(null);
+      return;
+    }
+    const result = await send(parsed.data);
     if ('data' in result) {
-      form.reset();
+      setValues(EMPTY);
       setFields({});
       setOutcome({ kind: 'sent' });
       return;
@@ -27,7 +38,13 @@ export function ContactPage() {
     setOutcome({ kind: 'failed', message: problem?.message ?? 'Your message could not be sent. Please try again.' });
   };
 
-  const fieldError = (name: string) => fields[name]?.[0];
+  const field = (name: keyof typeof EMPTY) => ({
+    name,
+    value: values[name],
+    onChange: (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value })),
+    error: !!fields[name]?.[0],
+    helperText: fields[name]?.[0],
+  });
   return (
     <Paper variant="outlined" sx={{ p: { xs: 3, md: 5 } }}>
       <title>Contact · Forum</title>
@@ -38,9 +55,9 @@ export function ContactPage() {
         Questions, ideas or a problem with the forum? Write to us and we will answer by email.
       </Typography>
       <Stack component="form" spacing={2} onSubmit={submit} noValidate={false}>
-        <TextField name="name" label="Name" required autoComplete="name" error={!!fieldError('name')} helperText={fieldError('name')} />
-        <TextField name="email" label="Email" type="email" required autoComplete="email" error={!!fieldError('email')} helperText={fieldError('email')} />
-        <TextField name="message" label="Message" required multiline minRows={4} error={!!fieldError('message')} helperText={fieldError('message')} />
+        <CountedTextField {...field('name')} label="Name" required autoComplete="name" max={CONTACT_NAME_MAX} kind="name" />
+        <CountedTextField {...field('email')} label="Email" type="email" required autoComplete="email" max={CONTACT_EMAIL_MAX} />
+        <CountedTextField {...field('message')} label="Message" required multiline minRows={4} maxRows={14} max={CONTACT_MESSAGE_MAX} kind="body" />
         <div aria-live="polite">
           {outcome?.kind === 'sent' && <Alert severity="success">Thank you! Your message has been sent. We will get back to you soon.</Alert>}
           {outcome?.kind === 'failed' && <Alert severity="error">{outcome.message}</Alert>}

@@ -1,10 +1,11 @@
-import { ANONYMOUS_NAME, CreatePostRequest, ErrorCode, POST_TAGS_MAX, POST_TITLE_MAX, type FieldErrors } from '@forum/contracts';
+import { ANONYMOUS_NAME, CreatePostRequest, ErrorCode, POST_DESCRIPTION_MAX, POST_TAGS_MAX, POST_TITLE_MAX, type FieldErrors } from '@forum/contracts';
 import Lock from '@mui/icons-material/LockOutlined';
 import { Alert, Autocomplete, Avatar, Box, Button, Card, CardContent, Chip, Paper, Skeleton, Stack, TextField, Typography } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import defaultAvatar from '../../../assets/default-avatar.svg';
+import { CountedTextField } from '../../../components/CountedTextField';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { useAuthState } from '../../../lib/auth';
@@ -145,23 +146,27 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
         </Stack>
         <Box component="form" onSubmit={(event) => void submit(event)} noValidate aria-label="New post">
           <Stack spacing={2.5}>
-            <TextField
+            <CountedTextField
               label="Post Title *"
               inputRef={titleRef}
               value={title}
+              max={POST_TITLE_MAX}
+              kind="title"
               onChange={(event) => {
                 setTitle(event.target.value);
                 clear('title');
               }}
               error={!!errors.title}
               helperText={errors.title}
-              slotProps={{ htmlInput: { maxLength: POST_TITLE_MAX, 'aria-required': true } }}
+              slotProps={{ htmlInput: { 'aria-required': true } }}
               fullWidth
             />
-            <TextField
+            <CountedTextField
               label="Post Description *"
               inputRef={descriptionRef}
               value={description}
+              max={POST_DESCRIPTION_MAX}
+              kind="body"
               onChange={(event) => {
                 setDescription(event.target.value);
                 clear('description');

@@ -1,11 +1,14 @@
 // @vitest-environment jsdom
-import { FREE_POST_LIMIT } from '@forum/contracts';
+import { FREE_POST_LIMIT, POST_DESCRIPTION_MAX, POST_TITLE_MAX } from '@forum/contracts';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { currentPath, stubApi, type Routes } from '../../../testing/render-with-app';
+import { currentPath, descriptionOf, stubApi, type Routes } from '../../../testing/render-with-app';
 import { BOB, me, renderAt } from '../testing/fixtures';
 import { AddPost } from './AddPost';
+
+/** A number as the counters write it (19,990). */
+const n = (value: number) => value.toLocaleString('en-US');
 
 afterEach(() => {
   cleanup();
@@ -86,6 +89,24 @@ describe('Add Post: the form', () => {
     expect(await screen.findByText('Title is required')).toBeTruthy();
     expect(screen.getByText('Description is required')).toBeTruthy();
     expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Post Title *' }));
+    expect(calls).not.toContain('POST /api/posts');
+  });
+
+  it(`counts the title against ${POST_TITLE_MAX} and the description against ${POST_DESCRIPTION_MAX} characters; over the limit nothing is sent`, async () => {
+    const { calls } = stubApi(reads(0));
+    renderPage();
+    const title = await screen.findByRole('textbox', { name: 'Post Title *' });
+    const description = screen.getByRole('textbox', { name: 'Post Description *' });
+    expect(descriptionOf(title)).toBe(`${n(POST_TITLE_MAX)} characters left (0 of ${n(POST_TITLE_MAX)})`);
+    expect(descriptionOf(description)).toBe(`${n(POST_DESCRIPTION_MAX)} characters left (0 of ${n(POST_DESCRIPTION_MAX)})`);
+    await userEvent.type(description, 'Short');
+    expect(descriptionOf(description)).toBe(`${n(POST_DESCRIPTION_MAX - 5)} characters left (5 of ${n(POST_DESCRIPTION_MAX)})`);
+    await userEvent.click(title);
+    await userEvent.paste('\u{1f600}'.repeat(POST_TITLE_MAX + 1));
+    expect(title.getAttribute('aria-invalid')).toBe('true');
+    expect(descriptionOf(title)).toBe(`1 character too many (the most is ${n(POST_TITLE_MAX)})`);
+    await userEvent.click(screen.getByRole('button', { name: 'Create Post' }));
+    expect(await screen.findByText(`Title must be at most ${POST_TITLE_MAX} characters`)).toBeTruthy();
     expect(calls).not.toContain('POST /api/posts');
   });
 

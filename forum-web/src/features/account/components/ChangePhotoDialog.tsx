@@ -1,67 +1,92 @@
-import { UpdateMeRequest } from '@forum/contracts';
-import { Avatar, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { DISPLAY_NAME_MAX, PHOTO_URL_MAX, updateMeRequest, type UpdateMeRequest } from '@forum/contracts';
+import { Avatar, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { useId, useState, type FormEvent } from 'react';
+import { CountedTextField } from '../../../components/CountedTextField';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { serverError } from '../../../lib/http-error';
 import { useUpdateMeMutation } from '../api/update-me';
 
 interface ChangePhotoDialogProps {
   open: boolean;
-  current: string;
+  current: { photoURL: string; name: string };
   onClose: () => void;
-  /** The photo the server accepted, to show before the profile is read again. */
-  onChanged: (photoURL: string) => void;
+  /** What the server accepted, to show before the profile is read again. */
+  onChanged: (changes: UpdateMeRequest) => void;
 }
 
-/** 'Change Photo': a photo address (http or https; empty removes the photo) sent as PATCH /api/me. */
+type Field = 'photoURL' | 'displayName';
+
+/**
+ * 'Change Photo': the photo address (https; empty removes the photo) and the display name, sent
+ * as PATCH /api/me with what changed. Both are checked as the API checks them (the photo may not
+ * point at the forum itself, whose origin is this page's) and counted against their limits.
+ */
 export function ChangePhotoDialog({ open, current, onClose, onChanged }: ChangePhotoDialogProps) {
-  const [url, setUrl] = useState(current);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [url, setUrl] = useState(current.photoURL);
+  const [name, setName] = useState(current.name);
+  const [problems, setProblems] = useState<Partial<Record<Field, string>>>({});
   const [updateMe, { isLoading }] = useUpdateMeMutation();
   const toast = useToast();
   const titleId = useId();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = UpdateMeRequest.safeParse({ photoURL: url.trim() });
+    const changes = { ...(url.trim() !== current.photoURL && { photoURL: url.trim() }), ...(name !== current.name && { displayName: name }) };
+    if (Object.keys(changes).length === 0) return onClose();
+    const parsed = updateMeRequest(window.location.origin).safeParse(changes);
     if (!parsed.success) {
-      setProblem(parsed.error.issues[0]?.message ?? 'Enter a photo address');
+      setProblems(Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join('.'), issue.message])));
       return;
     }
     try {
       await updateMe(parsed.data).unwrap();
     } catch (error) {
       const server = serverError(error as FetchBaseQueryError);
-      setProblem(server?.fields.photoURL?.[0] ?? null);
-      toast({ message: server?.message ?? 'Failed to change the photo', severity: 'error' });
+      setProblems({ photoURL: server?.fields.photoURL?.[0], displayName: server?.fields.displayName?.[0] });
+      toast({ message: server?.message ?? 'Failed to change your profile', severity: 'error' });
       return;
     }
-    toast({ message: 'Photo updated' });
-    onChanged(parsed.data.photoURL ?? '');
+    toast({ message: 'Profile updated' });
+    onChanged(parsed.data);
     onClose();
   };
 
   return (
     <Dialog open={open} onClose={isLoading ? undefined : onClose} aria-labelledby={titleId} maxWidth="xs" fullWidth>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <DialogTitle id={titleId}>Change Photo</DialogTitle>
+        <DialogTitle id={titleId}>Your photo and name</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ alignItems: 'center', pt: 1 }}>
             <Avatar src={url.trim() || undefined} alt="" aria-hidden sx={{ width: 88, height: 88 }} slotProps={{ img: { referrerPolicy: 'no-referrer' } }} />
-            <TextField
+            <CountedTextField
               autoFocus
               fullWidth
               type="url"
               label="Photo URL"
               placeholder="https://…"
               value={url}
+              max={PHOTO_URL_MAX}
               onChange={(event) => {
                 setUrl(event.target.value);
-                setProblem(null);
+                setProblems((current) => ({ ...current, photoURL: undefined }));
               }}
-              error={problem !== null}
-              helperText={problem ?? 'The address of a picture on the web; leave empty to remove your photo.'}
+              error={!!problems.photoURL}
+              helperText={problems.photoURL ?? 'The address of a picture on the web (https); leave empty to remove your photo.'}
+            />
+            <CountedTextField
+              fullWidth
+              label="Display name"
+              autoComplete="nickname"
+              value={name}
+              max={DISPLAY_NAME_MAX}
+              kind="name"
+              onChange={(event) => {
+                setName(event.target.value);
+                setProblems((current) => ({ ...current, displayName: undefined }));
+              }}
+              error={!!problems.displayName}
+              helperText={problems.displayName}
             />
           </Stack>
         </DialogContent>

@@ -1,4 +1,4 @@
-import { type PostListItem, RECENT_POSTS } from '@forum/contracts';
+import { type PostListItem, RECENT_POSTS, type UpdateMeRequest } from '@forum/contracts';
 import PhotoCamera from '@mui/icons-material/PhotoCameraOutlined';
 import WorkspacePremium from '@mui/icons-material/WorkspacePremium';
 import MilitaryTech from '@mui/icons-material/MilitaryTech';
@@ -19,14 +19,15 @@ export function MyProfile() {
   const email = user?.email ?? '';
   const { data: profile, isLoading, isError } = useGetProfileQuery(email, { skip: !email });
   const [changing, setChanging] = useState(false);
-  // shown at once; the profile read after the change carries the same address
-  const [changedPhoto, setChangedPhoto] = useState<string | null>(null);
+  // shown at once; the profile read after the change carries the same values
+  const [changed, setChanged] = useState<UpdateMeRequest>({});
 
   if (isLoading) return <ProfileSkeleton />;
   if (isError || !profile) return <Alert severity="error">Your profile could not be loaded. Please try again later.</Alert>;
 
   const { user: me, stats, recentPosts } = profile;
-  const photo = changedPhoto ?? me.photoURL;
+  const photo = changed.photoURL ?? me.photoURL;
+  const name = changed.displayName ?? me.name;
   const gold = me.badge === 'Gold';
 
   return (
@@ -39,7 +40,7 @@ export function MyProfile() {
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: 'center' }}>
             <Avatar
               src={photo || defaultAvatar}
-              alt={`Photo of ${me.name}`}
+              alt={`Photo of ${name}`}
               slotProps={{ img: { referrerPolicy: 'no-referrer' } }}
               sx={{ width: 112, height: 112, border: 3, borderColor: gold ? GOLD : 'divider' }}
             >
@@ -47,7 +48,7 @@ export function MyProfile() {
             </Avatar>
             <Stack spacing={1} sx={{ flex: 1, minWidth: 0, alignItems: { xs: 'center', sm: 'flex-start' }, textAlign: { xs: 'center', sm: 'left' } }}>
               <Typography variant="h5" component="h2" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
-                {me.name}
+                {name}
               </Typography>
               <Typography color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
                 {me.email ?? email}
@@ -66,7 +67,7 @@ export function MyProfile() {
           </Stack>
         </CardContent>
       </Card>
-      {changing && <ChangePhotoDialog open current={photo} onClose={() => setChanging(false)} onChanged={setChangedPhoto} />}
+      {changing && <ChangePhotoDialog open current={{ photoURL: photo, name }} onClose={() => setChanging(false)} onChanged={(changes) => setChanged((before) => ({ ...before, ...changes }))} />}
 
       <Box component="section" aria-labelledby="stats-heading">
         <Typography id="stats-heading" variant="h6" component="h2" sx={{ mb: 1.5, fontWeight: 700 }}>

@@ -1,10 +1,14 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { DISPLAY_NAME_MAX, PHOTO_URL_MAX } from '@forum/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { stubApi } from '../../../testing/render-with-app';
+import { descriptionOf, stubApi } from '../../../testing/render-with-app';
 import { BOB, renderAt } from '../testing/fixtures';
 import { MyProfile } from './MyProfile';
+
+/** A number as the counters write it (19,990). */
+const n = (value: number) => value.toLocaleString('en-US');
 
 afterEach(() => {
   cleanup();
@@ -68,7 +72,7 @@ describe('My Profile', () => {
     });
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Change Photo' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Change Photo' });
+    const dialog = await screen.findByRole('dialog', { name: 'Your photo and name' });
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Photo URL' }), url);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -80,10 +84,40 @@ describe('My Profile', () => {
     const { calls } = stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }) });
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Change Photo' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Change Photo' });
+    const dialog = await screen.findByRole('dialog', { name: 'Your photo and name' });
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Photo URL' }), 'javascript:alert(1)');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByText('Photo URL must be a http(s) URL')).toBeTruthy();
+    expect(await within(dialog).findByText('Photo URL must start with https://')).toBeTruthy();
     expect(calls).not.toContain('PATCH /api/me');
+  });
+
+  it(`Change Photo also changes the display name; both are counted (${DISPLAY_NAME_MAX} and ${PHOTO_URL_MAX} characters) and only what changed is sent`, async () => {
+    let sent: unknown;
+    stubApi({
+      'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }),
+      'PATCH /api/me': async (request) => {
+        sent = await request.json();
+        return { body: { id: BOB.id, position: '31.1' } };
+      },
+    });
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Change Photo' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Your photo and name' });
+    const name = within(dialog).getByRole('textbox', { name: 'Display name' });
+    const photo = within(dialog).getByRole('textbox', { name: 'Photo URL' });
+    expect((name as HTMLInputElement).value).toBe(BOB.name);
+    expect(descriptionOf(name)).toBe(`${n(DISPLAY_NAME_MAX - BOB.name.length)} characters left (${n(BOB.name.length)} of ${n(DISPLAY_NAME_MAX)})`);
+    expect(descriptionOf(photo)).toContain(`${n(PHOTO_URL_MAX)} characters left (0 of ${n(PHOTO_URL_MAX)})`);
+    await userEvent.clear(name);
+    await userEvent.paste('y'.repeat(DISPLAY_NAME_MAX + 1));
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(`Display name must be at most ${DISPLAY_NAME_MAX} characters`)).toBeTruthy();
+    expect(sent).toBeUndefined();
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Bobby');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toEqual({ displayName: 'Bobby' });
   });
 });

@@ -1,11 +1,14 @@
 // @vitest-environment jsdom
-import type { CommentItem } from '@forum/contracts';
+import { COMMENT_MAX, type CommentItem } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeRequest, json, renderWithApp } from '../../../testing/render-with-app';
+import { describeRequest, descriptionOf, json, renderWithApp } from '../../../testing/render-with-app';
 import { commentPage } from '../testing/comment-pages';
 import { PostComments } from './PostComments';
+
+/** A number as the counters write it (19,990). */
+const n = (value: number) => value.toLocaleString('en-US');
 
 const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
 const TOO_MANY = 'Too many comments. Try again in 2 minutes.';
@@ -92,6 +95,21 @@ describe('the comments under a post', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Write a comment' }), 'Newest');
     await userEvent.click(screen.getByRole('button', { name: 'Post' }));
     await waitFor(() => expect(within(comments).getAllByRole('listitem').map((item) => item.querySelector('p')?.textContent)).toEqual(['Newest', 'Comment 3', 'Comment 2', 'Comment 1']));
+  });
+
+  it(`counts the comment against ${COMMENT_MAX} characters; over the limit the field is in error and nothing is sent`, async () => {
+    const { added } = fakeServer();
+    renderComments();
+    await screen.findByRole('list', { name: 'Comments' });
+    const input = screen.getByRole('textbox', { name: 'Write a comment' });
+    expect(descriptionOf(input)).toBe(`${n(COMMENT_MAX)} characters left (0 of ${n(COMMENT_MAX)})`);
+    await userEvent.click(input);
+    await userEvent.paste('x'.repeat(COMMENT_MAX + 2));
+    expect(descriptionOf(input)).toBe(`2 characters too many (the most is ${n(COMMENT_MAX)})`);
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(added).toEqual([]);
   });
 
   it('ignores a comment that is empty after trimming', async () => {

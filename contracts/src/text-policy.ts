@@ -1,0 +1,244 @@
+import { z } from 'zod';
+import { EMAIL_MAX, PAGE_MAX, PHOTO_URL_MAX, USER_ID_MAX } from './constants.ts';
+
+/**
+ * The one policy for every string a user sends: request bodies, query and path parameters, the
+ * realm's register form. docs/security/text-policy.md has the table and the reasons.
+ *
+ * Order: a single string → no lone surrogates → line breaks as LF (multi-line texts) → no control
+ * characters → NFC → trimmed → not empty / not only invisible characters → the kind's own rules →
+ * at most `max` code points. Bad text is refused, never repaired behind the sender's back, except
+ * for the lossless normalisations (CRLF → LF, NFC, trimming, runs of spaces in names).
+ */
+
+/**
+ * - `body`: multi-line text (a description, a comment, a message): tab and line feed allowed.
+ * - `line`: one line of free text (a search, a contact name).
+ * - `title`: one line shown as a heading: no text direction controls either.
+ * - `name`: who or what something is (a display name, a tag): no direction controls, no invisible
+ *   characters except inside an emoji sequence or a joining script's word, spaces in runs as one.
+ */
+export type TextKind = 'body' | 'line' | 'title' | 'name';
+
+export interface TextRule {
+  readonly kind: TextKind;
+  /** The field as the messages name it ('Title'). */
+  readonly label: string;
+  /** The most it may hold, in Unicode code points after normalisation (what the web apps' counters count). */
+  readonly max: number;
+  /** The message when the value is missing or empty; without it an empty value ('') is accepted. */
+  readonly required?: string;
+}
+
+export type TextVerdict = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly message: string };
+
+/** C0 and C1 controls and DEL; multi-line texts keep tab and line feed. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+const CONTROL_BUT_TAB_AND_LF = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
+/** Embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069): they reorder the text around them. */
+const DIRECTION_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
+/**
+ * A character that renders as something: not white space, a format character (zero-width space,
+ * joiners, marks of direction…), a default-ignorable code point (Hangul fillers, variation
+ * selectors, tags…), the blank Braille pattern, or a mark (which needs a character to sit on).
+ */
+const VISIBLE = /[^\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\p{M}]/u;
+/** Invisible inside a name: default-ignorable and format characters, the blank Braille pattern. */
+const INVISIBLE_IN_NAME = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u;
+/** A recommended (RGI) emoji, sequences with zero-width joiners, variation selectors and tags included. */
+const EMOJI = new RegExp('\\p{RGI_Emoji}', 'gv');
+/**
+ * Scripts whose words need ZWNJ / ZWJ (Persian's ZWNJ, the Indic scripts' half forms after a
+ * virama): there a joiner between two of the script's letters or marks is part of the word
+ * (after RFC 5892's CONTEXTJ rules, without their per-character tables).
+ */
+const JOINING_SCRIPTS = ['Arabic', 'Syriac', 'Nko', 'Mongolian', 'Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Myanmar', 'Khmer'];
+const WORD_JOINERS = new RegExp(
+  JOINING_SCRIPTS.map((script) => `(?<=[\\p{Script_Extensions=${script}}&&[\\p{L}\\p{M}]])[\\u200c\\u200d](?=[\\p{Script_Extensions=${script}}&&[\\p{L}\\p{M}]])`).join('|'),
+  'gv',
+);
+
+const hex = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
+const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+
+/** Unicode code points in `value` (a pair of surrogates is one). A loop over UTF-16 units: several times faster than iterating the string. */
+export function codePoints(value: string): number {
+  let pairs = 0;
+  for (let i = 0; i < value.length - 1; i++) {
+    if (isHigh(value.charCodeAt(i)) && isLow(value.charCodeAt(i + 1))) {
+      pairs += 1;
+      i += 1;
+    }
+  }
+  return value.length - pairs;
+}
+
+/** The first surrogate in `value` that is not half of a pair, or null. */
+function loneSurrogate(value: string): string | null {
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (isHigh(unit) && isLow(value.charCodeAt(i + 1))) i += 1;
+    else if (isHigh(unit) || isLow(unit)) return value[i]!;
+  }
+  return null;
+}
+
+/** The text as the policy keeps it, for counting: line breaks as LF, NFC, trimmed, spaces in names as one. */
+function normalized(value: string, kind: TextKind): string {
+  const text = (kind === 'body' ? value.replace(/\r\n?/g, '\n') : value).normalize('NFC').trim();
+  return kind === 'name' ? text.replace(/\s+/gu, ' ') : text;
+}
+
+/** How long `value` is as the policy counts it (code points of its normalised form): the web apps' counters. */
+export function textLength(value: string, kind: TextKind = 'line'): number {
+  return codePoints(normalized(value, kind));
+}
+
+/** A count as the counters write it: 19,990 characters. */
+const number = (n: number) => n.toLocaleString('en-US');
+const characters = (n: number) => `${number(n)} character${n === 1 ? '' : 's'}`;
+
+/**
+ * What a field's counter says of `value` under `max` (counted as the API counts): `text` to show
+ * (in the field's description), `over` for its error state, and `announcement` for a polite live
+ * region: it changes only when the value comes within a tenth of the limit, reaches it, or goes
+ * over, so a screen reader is told then and not at every key.
+ */
+export function characterCount(value: string, max: number, kind: TextKind = 'line') {
+  const count = textLength(value, kind);
+  const left = max - count;
+  const near = Math.max(1, Math.ceil(max / 10));
+  const text = left >= 0 ? `${characters(left)} left (${number(count)} of ${number(max)})` : `${characters(-left)} too many (the most is ${number(max)})`;
+  const announcement = left < 0 ? `Too many characters: the most is ${number(max)}` : left === 0 ? `Limit reached: ${characters(max)}` : left <= near ? `${characters(near)} or fewer left` : '';
+  return { count, left, over: left < 0, text, announcement };
+}
+
+/** `value` checked by `rule`: the text to keep, or the message that refuses it. */
+export function checkText(value: unknown, rule: TextRule): TextVerdict {
+  const { kind, label, max } = rule;
+  const refuse = (message: string): TextVerdict => ({ ok: false, message });
+  if (Array.isArray(value)) return refuse(`${label} must be sent once`);
+  if (value === undefined || value === null) return refuse(rule.required ?? `${label} must be text`);
+  if (typeof value !== 'string') return refuse(`${label} must be text`);
+  const tooLong = `${label} must be at most ${max} characters`;
+  // more UTF-16 units than any text within the limit can have after normalisation: refused before any work
+  if (value.length > 8 * max + 1024) return refuse(tooLong);
+  const lone = loneSurrogate(value);
+  if (lone !== null) return refuse(`${label} contains a broken character (a lone UTF-16 surrogate, ${hex(lone)})`);
+  const body = kind === 'body';
+  const lf = body ? value.replace(/\r\n?/g, '\n') : value;
+  const control = lf.match(body ? CONTROL_BUT_TAB_AND_LF : CONTROL);
+  if (control) return refuse(`${label} must not contain control characters${body ? ' other than tab and line break' : ''} (${hex(control[0])})`);
+  const text = normalized(lf, kind);
+  if (text === '') return rule.required ? refuse(rule.required) : { ok: true, value: '' };
+  if (!VISIBLE.test(text)) return refuse(`${label} must contain visible characters, not only invisible ones`);
+  if (kind === 'title' || kind === 'name') {
+    const direction = text.match(DIRECTION_CONTROL);
+    if (direction) return refuse(`${label} must not contain text direction controls (${hex(direction[0])})`);
+  }
+  if (kind === 'name') {
+    const invisible = text.replace(EMOJI, '').replace(WORD_JOINERS, '').match(INVISIBLE_IN_NAME);
+    if (invisible) return refuse(`${label} must not contain invisible characters (${hex(invisible[0])})`);
+  }
+  if (codePoints(text) > max) return refuse(tooLong);
+  return { ok: true, value: text };
+}
+
+/** A zod schema of what `check` keeps, its message as the issue when it refuses. */
+const checked = (check: (value: unknown) => TextVerdict) =>
+  z.unknown().transform((value, ctx): string => {
+    const verdict = check(value);
+    if (verdict.ok) return verdict.value;
+    ctx.addIssue({ code: 'custom', message: verdict.message });
+    return z.NEVER;
+  });
+
+/** A zod schema of a text field under `rule` (see checkText); `.optional()` for a field that may be left out. */
+export const text = (rule: TextRule) => checked((value) => checkText(value, rule));
+
+const EMAIL = z.email();
+
+/** An email address: one line of text, lower-cased, of the usual form. */
+export function emailText(label = 'Email', { required, invalid = 'Not a valid email address' }: { required?: string; invalid?: string } = {}) {
+  return text({ kind: 'line', label, max: EMAIL_MAX, required: required ?? `${label} is required` })
+    .transform((value) => value.toLowerCase())
+    .refine((value) => EMAIL.safeParse(value).success, invalid);
+}
+
+/** An id in a path (a user's, a projection's): one run of visible characters. */
+export function identifier(label: string, max = USER_ID_MAX) {
+  const invalid = `Not ${/^[aeiou]/i.test(label) ? 'an' : 'a'} ${label}`;
+  return text({ kind: 'line', label, max, required: invalid }).refine((value) => /^[^\s\p{C}]+$/u.test(value), invalid);
+}
+
+/**
+ * A page number of every paged call: 1 to PAGE_MAX. Sent twice (`?page=1&page=2`) it is not a number.
+ */
+export const pageNumber = z.coerce
+  .number({ error: 'Page must be a number' })
+  .int('Page must be a whole number')
+  .min(1, 'Page starts at 1')
+  .max(PAGE_MAX, `Page must be at most ${PAGE_MAX}`);
+
+/** The body of a call that takes none: nothing, or `{}` (what the spec's clients send); anything else is refused. */
+export const NoBody = z
+  .unknown()
+  .refine((body) => body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0), 'This call takes no body');
+
+// ─── photo addresses ────────────────────────────────────────────────────────
+
+const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+const LOOPBACK_V6 = /^\[(::1|::|::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4})\]$/;
+
+/** A host name that reaches this machine: localhost and its subdomains, 127.0.0.0/8, ::1, the unspecified addresses. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost') || LOOPBACK_V4.test(host) || host === '0.0.0.0' || LOOPBACK_V6.test(host);
+}
+
+const effectivePort = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : url.protocol === 'http:' ? '80' : '');
+
+/** Whether `url` is the forum itself: its origin, or a loopback name of it at the same port. */
+function isForumItself(url: URL, forum: URL): boolean {
+  if (url.origin === forum.origin) return true;
+  return isLoopbackHost(url.hostname) && isLoopbackHost(forum.hostname) && effectivePort(url) === effectivePort(forum);
+}
+
+/**
+ * What is wrong with `value` as a photo address of a forum served at `forumOrigin`, or null:
+ * https (http only for this machine while the forum itself is served from it over http), no user
+ * name or password in it, never the forum itself (each viewer's browser fetches it with their cookies).
+ */
+export function photoUrlProblem(value: string, forumOrigin: string): string | null {
+  if (/[\s\p{C}]/u.test(value)) return 'Photo URL must not contain spaces or invisible characters';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'Photo URL must be a web address (https://…)';
+  }
+  const forum = new URL(forumOrigin);
+  const localHttp = url.protocol === 'http:' && isLoopbackHost(url.hostname) && forum.protocol === 'http:' && isLoopbackHost(forum.hostname);
+  if (url.protocol !== 'https:' && !localHttp) return 'Photo URL must start with https://';
+  if (url.username || url.password) return 'Photo URL must not contain a user name or password';
+  if (isForumItself(url, forum)) return 'Photo URL must not point at the forum itself';
+  if (url.href.length > PHOTO_URL_MAX) return `Photo URL must be at most ${PHOTO_URL_MAX} characters`;
+  return null;
+}
+
+/**
+ * `value` as a photo address of a forum served at `forumOrigin` (see photoUrlProblem), kept in its
+ * canonical form (`URL.href`); `''` (no photo) unless `required` gives the message refusing it.
+ */
+export function checkPhotoUrl(value: unknown, forumOrigin: string, { required }: { required?: string } = {}): TextVerdict {
+  const verdict = checkText(value, { kind: 'line', label: 'Photo URL', max: PHOTO_URL_MAX, ...(required && { required }) });
+  if (!verdict.ok || verdict.value === '') return verdict;
+  const problem = photoUrlProblem(verdict.value, forumOrigin);
+  return problem === null ? { ok: true, value: new URL(verdict.value).href } : { ok: false, message: problem };
+}
+
+/** A zod schema of a photo address (see checkPhotoUrl); `''` when `allowEmpty` (no photo). */
+export const photoUrl = (forumOrigin: string, { allowEmpty = false } = {}) =>
+  checked((value) => checkPhotoUrl(value, forumOrigin, allowEmpty ? {} : { required: 'Photo URL is required' }));

@@ -1,0 +1,57 @@
+// @vitest-environment jsdom
+import { CONTACT_EMAIL_MAX, CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX } from '@forum/contracts';
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { descriptionOf, renderAt, stubApi } from '../../testing/render-with-app';
+import { ContactPage } from './contact';
+
+/** A number as the counters write it (19,990). */
+const n = (value: number) => value.toLocaleString('en-US');
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+
+describe('Contact', () => {
+  it('counts name, email and message against their limits and sends what was typed', async () => {
+    let sent: unknown;
+    stubApi({
+      'POST /api/contact': async (request) => {
+        sent = await request.json();
+        return { status: 201, body: { id: 'm1', position: '7.1' } };
+      },
+    });
+    renderAt(<ContactPage />, { path: '/contact', user: null });
+    const name = screen.getByRole('textbox', { name: 'Name' });
+    const email = screen.getByRole('textbox', { name: 'Email' });
+    const message = screen.getByRole('textbox', { name: 'Message' });
+    expect(descriptionOf(name)).toBe(`${n(CONTACT_NAME_MAX)} characters left (0 of ${n(CONTACT_NAME_MAX)})`);
+    expect(descriptionOf(email)).toBe(`${n(CONTACT_EMAIL_MAX)} characters left (0 of ${n(CONTACT_EMAIL_MAX)})`);
+    await userEvent.type(name, 'Vera');
+    await userEvent.type(email, 'vera@example.com');
+    await userEvent.type(message, 'Hello there');
+    expect(descriptionOf(message)).toBe(`${n(CONTACT_MESSAGE_MAX - 11)} characters left (11 of ${n(CONTACT_MESSAGE_MAX)})`);
+    await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
+    await screen.findByText('Thank you! Your message has been sent. We will get back to you soon.');
+    expect(sent).toEqual({ name: 'Vera', email: 'vera@example.com', message: 'Hello there' });
+    await waitFor(() => expect((message as HTMLTextAreaElement).value).toBe(''));
+  });
+
+  it('over the limit the message is in error and is not sent', async () => {
+    const { calls } = stubApi({});
+    renderAt(<ContactPage />, { path: '/contact', user: null });
+    const message = screen.getByRole('textbox', { name: 'Message' });
+    await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Vera');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Email' }), 'vera@example.com');
+    await userEvent.click(message);
+    await userEvent.paste('x'.repeat(CONTACT_MESSAGE_MAX + 3));
+    expect(message.getAttribute('aria-invalid')).toBe('true');
+    expect(descriptionOf(message)).toBe(`3 characters too many (the most is ${n(CONTACT_MESSAGE_MAX)})`);
+    await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByText(`Message must be at most ${CONTACT_MESSAGE_MAX} characters`)).toBeTruthy();
+    expect(calls).not.toContain('POST /api/contact');
+  });
+});

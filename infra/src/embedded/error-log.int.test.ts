@@ -1,0 +1,64 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { createHttpApp, createKnex, createLogger, createReadKnex, errorHandler, type Knex } from '@forum/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../testing/database.ts';
+import { waitFor } from '../testing/wait.ts';
+
+/**
+ * An unexpected database error is logged by its PostgreSQL code and its statement without values:
+ * knex writes the statement with its values into the error's message, and PostgreSQL quotes the
+ * values in its own message and detail, and those values are what a user sent.
+ */
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Knex;
+let readDb: Knex;
+
+beforeAll(async () => {
+  database = await createTestDatabase('error_log');
+  db = createKnex(database.url, { max: 2 });
+  readDb = createReadKnex(database.url, { max: 2, statementTimeoutMs: 5000 });
+  await db.raw('CREATE TABLE names (name text PRIMARY KEY)');
+  await db.raw('INSERT INTO names VALUES (?)', ['taken-secret']);
+}, 60_000);
+afterAll(async () => {
+  await db?.destroy();
+  await readDb?.destroy();
+  await database?.drop();
+});
+
+async function serveFailing(run: (text: string) => Promise<unknown>) {
+  const lines: Record<string, unknown>[] = [];
+  const raw: string[] = [];
+  const logger = createLogger('error-log-test', 'info', new Writable({ write: (chunk, _encoding, done) => (raw.push(String(chunk)), lines.push(JSON.parse(String(chunk))), done()) }));
+  const app = createHttpApp();
+  app.get('/fail', async (req) => {
+    await run(String(req.query.text));
+  });
+  app.use(errorHandler(logger));
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { lines, raw, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+describe('the error log of an unexpected database error', () => {
+  it.each([
+    ['a value PostgreSQL cannot read (its message quotes it)', () => db, 'SELECT ?::int AS n', '22P02'],
+    ['a duplicate key (its detail quotes the row)', () => db, 'INSERT INTO names VALUES (?)', '23505'],
+    ['the read pool', () => readDb, 'SELECT ?::uuid AS id', '22P02'],
+  ])('%s: the code and the statement, without the value', async (_case, pool, sql, code) => {
+    const secret = sql.startsWith('INSERT') ? 'taken-secret' : 'user-secret-text';
+    const served = await serveFailing((text) => pool().raw(sql, [text]));
+    try {
+      const answer = await fetch(`${served.base}/fail?text=${secret}`);
+      expect(answer.status).toBe(500);
+      expect(JSON.stringify(await answer.json())).not.toContain(secret);
+      const line = await waitFor(async () => served.lines.find((l) => l.msg === 'unhandled error'), (l) => l !== undefined, 5000, 20);
+      expect(line!.err).toMatchObject({ code, statement: sql.replace('?', '$1') });
+      expect(served.raw.join('')).not.toContain(secret);
+    } finally {
+      served.close();
+    }
+  });
+});
