@@ -146,4 +146,11 @@ describe('the sign-in back-off', () => {
     expect(answers.filter((message) => message === 'Invalid user credentials')).toHaveLength(LOGIN_BACKOFF.pair.free - 1);
     expect(answers.filter((message) => TOO_MANY.test(message))).toHaveLength(20 - (LOGIN_BACKOFF.pair.free - 1));
   });
+
+  it('lets people who sign in at the same moment from one address all in (an office behind one address)', async () => {
+    const office = client();
+    const emails = await Promise.all(Array.from({ length: 10 }, (_, i) => newAccount(`colleague-${i}`)));
+    const statuses = await Promise.all(emails.map(async (email) => (await office.passwordGrant(email, PASSWORD)).status));
+    expect(statuses).toEqual(Array(10).fill(200));
+  });
 });

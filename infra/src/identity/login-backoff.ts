@@ -38,6 +38,14 @@ const FAMILIAR = `${SCHEMA}.familiar_addresses`;
 const waitSql = (failures: string) =>
   `CASE WHEN ${failures} < :free THEN 0 ELSE LEAST(:first * power(2, ${failures} - :free), :max) END`;
 
+/**
+ * Until when the next try waits after `failures` failures: never ('-infinity') while they are free.
+ * The wall clock, not the transaction's start (now()): attempts at once compare their times with
+ * each other's, and one that began a moment earlier must not see the other's "no wait" as a wait.
+ */
+const blockedUntilSql = (failures: string) =>
+  `CASE WHEN ${waitSql(failures)} = 0 THEN '-infinity'::timestamptz ELSE clock_timestamp() + make_interval(secs => ${waitSql(failures)}) END`;
+
 export function createLoginBackoff(db: Knex, secret: Buffer) {
   const settings = LOGIN_BACKOFF;
   const mac = (...parts: string[]) => createHmac('sha256', secret).update(parts.join('\u0000')).digest('base64url');
@@ -56,13 +64,13 @@ export function createLoginBackoff(db: Knex, secret: Buffer) {
     await trx.raw(`DELETE FROM ${BACKOFF} WHERE key = :key AND forget_at <= now()`, bindings);
     const counted = await trx.raw(
       `INSERT INTO ${BACKOFF} AS b (key, failures, blocked_until, forget_at)
-       VALUES (:key, 1, now() + make_interval(secs => ${waitSql('1')}), now() + make_interval(secs => :forget))
+       VALUES (:key, 1, ${blockedUntilSql('1')}, now() + make_interval(secs => :forget))
        ON CONFLICT (key) DO UPDATE SET
          failures = b.failures + 1,
-         blocked_until = now() + make_interval(secs => ${waitSql('b.failures + 1')}),
+         blocked_until = ${blockedUntilSql('b.failures + 1')},
          forget_at = excluded.forget_at
-       WHERE b.blocked_until <= now()
-       RETURNING b.failures, ceil(extract(epoch FROM b.blocked_until - now()) * 1000) AS ms`,
+       WHERE b.blocked_until <= clock_timestamp()
+       RETURNING b.failures, CASE WHEN b.blocked_until = '-infinity' THEN 0 ELSE greatest(0, ceil(extract(epoch FROM b.blocked_until - clock_timestamp()) * 1000)) END AS ms`,
       bindings,
     );
     const row = counted.rows[0] as { failures: number; ms: string } | undefined;
@@ -72,7 +80,7 @@ export function createLoginBackoff(db: Knex, secret: Buffer) {
   /** The ms `key` still waits (at least a second), or 0. */
   async function waitOf(trx: Knex.Transaction, key: string): Promise<number> {
     const waiting = await trx.raw(
-      `SELECT ceil(extract(epoch FROM blocked_until - now()) * 1000) AS ms FROM ${BACKOFF} WHERE key = :key AND blocked_until > now() AND forget_at > now()`,
+      `SELECT ceil(extract(epoch FROM blocked_until - clock_timestamp()) * 1000) AS ms FROM ${BACKOFF} WHERE key = :key AND blocked_until > clock_timestamp() AND forget_at > now()`,
       { key },
     );
     return waiting.rows.length ? Math.max(1000, Number(waiting.rows[0].ms)) : 0;
@@ -136,7 +144,7 @@ export function createLoginBackoff(db: Knex, secret: Buffer) {
               if (key === pair) await done.raw(`DELETE FROM ${BACKOFF} WHERE key = :key`, { key });
               else
                 await done.raw(
-                  `UPDATE ${BACKOFF} SET failures = failures - 1, blocked_until = LEAST(blocked_until, now() + make_interval(secs => ${waitSql('failures - 1')}))
+                  `UPDATE ${BACKOFF} SET failures = failures - 1, blocked_until = LEAST(blocked_until, ${blockedUntilSql('failures - 1')})
                    WHERE key = :key AND failures > 0`,
                   bindingsOf(key, policy),
                 );
