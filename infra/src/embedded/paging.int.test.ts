@@ -193,7 +193,9 @@ describe('GET /api/posts/:id/comments', () => {
       ['?after=nonsense', 'after'],
       ['?after=', 'after'],
       [`?after=${'A'.repeat(5000)}`, 'after'],
-      ['?after=%00%ED%A0%80', 'after'],
+      ['?after=%00', 'after'],
+      // bytes that are not UTF-8: the whole query string is refused
+      ['?after=%ED%A0%80', '_'],
       [`?after=${Buffer.from('o:1:not-a-uuid').toString('base64url')}`, 'after'],
       // a cursor of the newest-first list does not go on oldest first
       [`?after=${cursor}`, 'after'],

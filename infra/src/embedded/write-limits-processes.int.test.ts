@@ -17,6 +17,7 @@ beforeAll(async () => {
     DATABASE_URL: forum.databaseUrl,
     OIDC_ISSUER: forum.issuer,
     OIDC_JWKS_URL: `http://127.0.0.1:${forum.port}/realms/forum/protocol/openid-connect/certs`,
+    PUBLIC_URL: forum.url,
     WRITE_LIMITS: JSON.stringify(LIMITS),
   };
   processes = await Promise.all([startService('command-service', env), startService('command-service', env)]);

@@ -168,8 +168,8 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const csrfKey = Buffer.from(secrets.cookieKeys[0] ?? '', 'base64url');
   const allowedOrigins = new Set([publicOrigin]);
   const formTargets = [...allowedOrigins];
-  /** Who may frame the realm's answers meant for frames (keycloak-js's silent check and cookie probe): the forum itself. */
-  const frameAncestors = [...allowedOrigins];
+  /** Who may frame the realm's answers meant for frames (keycloak-js's silent check and cookie probe): the forum's apps, on the realm's own origin. */
+  const frameAncestors = ["'self'"];
   const secureCookies = new URL(publicOrigin).protocol === 'https:';
   const csrf = createCsrf(csrfKey, { path: REALM_PATH, secure: secureCookies });
   const throttle = createThrottle(db, { ...DEFAULT_THROTTLE, ...options.throttle });

@@ -12,9 +12,9 @@ export type AnswerKind =
   | 'app-document'
   /** keycloak-js's check-sso page of an app, framed by the app itself */
   | 'check-sso-page'
-  /** the embedded realm's answers that bring no policy of their own (JSON, redirects) */
+  /** the embedded realm's provider answers (JSON, redirects, the authorization endpoint check-sso frames): its own policy */
   | 'realm'
-  /** the realm's third-party-cookie probe, framed by the apps */
+  /** the realm's third-party-cookie probe, framed by the apps: its own policy */
   | 'realm-probe'
   /** the realm's own pages (login, register, messages): their own hash-based policy */
   | 'realm-page';
@@ -53,9 +53,7 @@ function expectedCsp(kind: AnswerKind, issuerOrigin: string | undefined): Record
     case 'check-sso-page':
       return { 'default-src': "'none'", 'script-src': "'self'", 'base-uri': "'none'", 'form-action': "'none'", 'frame-ancestors': "'self'" };
     case 'realm':
-      return { 'object-src': "'none'", 'base-uri': "'none'", 'frame-ancestors': "'none'" };
     case 'realm-probe':
-      return { 'object-src': "'none'", 'base-uri': "'none'", 'frame-ancestors': "'self'" };
     case 'realm-page':
       return null; // the realm's own: checked by its shape below
     default: {
@@ -92,7 +90,7 @@ export function securityHeaderProblems(headers: Headers, kind: AnswerKind, expec
 
   exactly('x-content-type-options', 'nosniff');
   // the realm's pages send no referrer at all, stricter than the gateway's default
-  exactly('referrer-policy', kind === 'realm-page' ? 'no-referrer' : 'strict-origin-when-cross-origin');
+  exactly('referrer-policy', kind === 'realm-page' || kind === 'realm-probe' ? 'no-referrer' : 'strict-origin-when-cross-origin');
   exactly('cross-origin-opener-policy', 'same-origin');
   exactly('cross-origin-resource-policy', 'same-origin');
   exactly('x-frame-options', framedBySelf ? 'SAMEORIGIN' : 'DENY');
@@ -108,9 +106,12 @@ export function securityHeaderProblems(headers: Headers, kind: AnswerKind, expec
   const actual = parseCsp(csp);
   const expected = expectedCsp(kind, expectations.issuerOrigin);
   if (expected === null) {
-    // the realm's own page policy: nothing loads but what it names, script and style only by hash
+    // the realm's own policy: nothing loads but what it names, script and style only by hash; framed
+    // only by the apps' own origin where keycloak-js frames it (the probe, the authorization endpoint)
+    const frameAncestors = kind === 'realm-page' ? "'none'" : "'self'";
     if (actual['default-src'] !== "'none'") problems.push(`content-security-policy: default-src ${JSON.stringify(actual['default-src'])} on a realm page`);
-    if (actual['frame-ancestors'] !== "'none'") problems.push(`content-security-policy: frame-ancestors ${JSON.stringify(actual['frame-ancestors'])} on a realm page`);
+    if (actual['frame-ancestors'] !== frameAncestors) problems.push(`content-security-policy: frame-ancestors ${JSON.stringify(actual['frame-ancestors'])} on a realm page, expected ${frameAncestors}`);
+    if (actual['base-uri'] !== "'none'") problems.push(`content-security-policy: base-uri ${JSON.stringify(actual['base-uri'] ?? null)} on a realm page`);
     for (const directive of ['script-src', 'style-src']) {
       const sources = actual[directive] ?? '';
       if (!/^('sha256-[A-Za-z0-9+/=]+'|'none')$/.test(sources)) problems.push(`content-security-policy: ${directive} ${JSON.stringify(sources)} on a realm page (a hash or 'none' expected)`);
