@@ -113,8 +113,9 @@ export function securityHeaderProblems(headers: Headers, kind: AnswerKind, expec
     if (actual['frame-ancestors'] !== frameAncestors) problems.push(`content-security-policy: frame-ancestors ${JSON.stringify(actual['frame-ancestors'])} on a realm page, expected ${frameAncestors}`);
     if (actual['base-uri'] !== "'none'") problems.push(`content-security-policy: base-uri ${JSON.stringify(actual['base-uri'] ?? null)} on a realm page`);
     for (const directive of ['script-src', 'style-src']) {
-      const sources = actual[directive] ?? '';
-      if (!/^('sha256-[A-Za-z0-9+/=]+'|'none')$/.test(sources)) problems.push(`content-security-policy: ${directive} ${JSON.stringify(sources)} on a realm page (a hash or 'none' expected)`);
+      const sources = actual[directive];
+      // absent: default-src 'none' holds for it
+      if (sources !== undefined && !/^('sha256-[A-Za-z0-9+/=]+'|'none')$/.test(sources)) problems.push(`content-security-policy: ${directive} ${JSON.stringify(sources)} on a realm page (a hash or 'none' expected)`);
     }
     return problems;
   }
