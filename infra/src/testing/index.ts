@@ -1,3 +1,4 @@
 export * from './database.ts';
 export * from './forum.ts';
 export * from './wait.ts';
+export * from './routes.ts';
