@@ -3,7 +3,7 @@
  * and the issuer at OIDC_ISSUER.
  */
 import http from 'node:http';
-import { createKnex, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
+import { answerClientErrors, createKnex, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
 // the composition root wires the projections' control for the admin API's rebuilds
 import { allProjections, createProjectionControl } from '@forum/projections';
 import { CommandServiceConfig } from './config.ts';
@@ -30,6 +30,7 @@ const app = createCommandApp({
   forumOrigin: new URL(config.PUBLIC_URL).origin,
 });
 const server = http.createServer((req, res) => void (app.serveDirectly(req, res) || app(req, res)));
+answerClientErrors(server);
 server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'command-service listening'));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -9,6 +9,10 @@ export const ErrorCode = {
   CONFLICT: 'CONFLICT',
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
   RATE_LIMITED: 'RATE_LIMITED',
+  /** The body is larger than the service reads (413). */
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  /** The request's headers are larger than the server reads (431). */
+  HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
   UNAVAILABLE: 'UNAVAILABLE',
   INTERNAL: 'INTERNAL',
   POST_LIMIT_REACHED: 'POST_LIMIT_REACHED',

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { parse, type ParsedUrlQuery } from 'node:querystring';
+import type { Duplex } from 'node:stream';
 import type { ErrorBody } from '@forum/contracts';
 import { ErrorCode } from '@forum/contracts';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
@@ -102,7 +103,7 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   // body-parser's errors carry a status and a type
   const { status, type } = (error ?? {}) as { status?: unknown; type?: unknown };
   if (type === 'entity.parse.failed') return answer(400, errorBody(ErrorCode.VALIDATION_FAILED, 'The body is not valid JSON'));
-  if (type === 'entity.too.large') return answer(413, errorBody('PAYLOAD_TOO_LARGE', 'The body is too large'));
+  if (type === 'entity.too.large') return answer(413, errorBody(ErrorCode.PAYLOAD_TOO_LARGE, 'The body is too large'));
   if (status === 415) return answer(415, errorBody(ErrorCode.UNSUPPORTED_MEDIA_TYPE, new UnsupportedMediaTypeError().message));
   if (typeof status === 'number' && status >= 400 && status < 500) return answer(status, errorBody(ErrorCode.VALIDATION_FAILED, 'The request could not be read'));
   return answer(500, errorBody(ErrorCode.INTERNAL, 'Something went wrong on our side'), {}, true);
@@ -117,4 +118,27 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (answer.unexpected) ((req as { log?: Logger }).log ?? logger).error({ err: error }, 'unhandled error');
     res.status(answer.status).set(answer.headers).json(answer.body);
   };
+}
+
+/** What Node's HTTP parser refuses before any handler runs, by its error code. */
+const PARSER_REFUSALS: Readonly<Record<string, { status: number; reason: string; code: string; message: string }>> = {
+  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', code: ErrorCode.HEADERS_TOO_LARGE, message: 'The request headers are too large' },
+};
+
+/**
+ * A request Node's HTTP parser cannot read (broken framing, headers too large) gets the error
+ * body like any other refusal, instead of a bare status line, and its connection is closed.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const refusal = PARSER_REFUSALS[error.code ?? ''] ?? { status: 400, reason: 'Bad Request', code: ErrorCode.VALIDATION_FAILED, message: 'The request could not be read' };
+    const text = JSON.stringify(errorBody(refusal.code, refusal.message));
+    socket.end(
+      `HTTP/1.1 ${refusal.status} ${refusal.reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  });
 }

@@ -1,6 +1,6 @@
 /** query-service on its own (the distributed layout), against DATABASE_URL. */
 import http from 'node:http';
-import { createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
+import { answerClientErrors, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
 import { openStreamReader } from '@forum/projections';
 import { createReadDb, QueryServiceConfig, readLimits } from './config.ts';
 import { createQueryApp } from './http/app.ts';
@@ -26,6 +26,7 @@ const app = createQueryApp({
 });
 // visitors' answers kept in memory go out before Express sees the request
 const server = http.createServer((req, res) => void (app.serveDirectly(req, res) || app(req, res)));
+answerClientErrors(server);
 server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'query-service listening'));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

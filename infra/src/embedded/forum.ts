@@ -1,11 +1,11 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCommandApp, createForumCommands, createPostgresWriteLimits, identityOf, paymentProviderFrom, readModelDirectory } from '@forum/command-service';
+import { createCommandApp, createForumCommands, createPostgresWriteLimits, type CommandApp, identityOf, paymentProviderFrom, readModelDirectory } from '@forum/command-service';
 import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
-import { createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
+import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
-import { CheckpointWatcher, createQueryApp, createReadDb, readLimits } from '@forum/query-service';
+import { CheckpointWatcher, createQueryApp, createReadDb, readLimits, type QueryApp } from '@forum/query-service';
 import { createIdentityRealm, type IdentityRealm } from '../identity/index.ts';
 import type { EmbeddedConfig } from './config.ts';
 import { createGateway } from './gateway.ts';
@@ -24,6 +24,8 @@ export interface RunningForum {
   readonly db: Knex;
   readonly realm: IdentityRealm | null;
   readonly runner: ProjectionRunner;
+  /** The two services' apps behind the gateway (tests list their routes). */
+  readonly apps: { readonly command: CommandApp; readonly query: QueryApp };
   readonly logger: Logger;
   stop(): Promise<void>;
 }
@@ -166,7 +168,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     // the demo data is the operator's, not a member's writes: not limited
     if (realm && config.DEMO_DATA) await seedDemoData(realm, createForumCommands(store, options), logger);
 
-    return { url, port, issuer, databaseUrl, store, db, realm, runner, logger, stop: stopAll };
+    return { url, port, issuer, databaseUrl, store, db, realm, runner, apps: { command, query }, logger, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
@@ -177,6 +179,7 @@ function listen(port: number, host: string, handler: RequestListener): Promise<S
   return new Promise((resolve, reject) => {
     const server = createServer(handler);
     server.keepAliveTimeout = 65_000;
+    answerClientErrors(server);
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);

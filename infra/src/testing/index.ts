@@ -3,3 +3,4 @@ export * from './forum.ts';
 export * from './wait.ts';
 export * from './security-headers.ts';
 export * from './realm.ts';
+export * from './routes.ts';

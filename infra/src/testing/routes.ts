@@ -1,0 +1,10 @@
+/** An Express app's (or router's) routes as 'METHOD /path', mounted routers' under `prefix` (Express keeps no mount path to read back). */
+export function routesOf(app: { router: { stack: unknown[] } }, prefix = '/api'): string[] {
+  type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
+  const walk = (stack: Layer[], under: string): string[] =>
+    stack.flatMap((layer) => {
+      if (layer.route) return Object.keys(layer.route.methods).map((method) => `${method.toUpperCase()} ${under}${layer.route!.path}`);
+      return layer.handle?.stack ? walk(layer.handle.stack, prefix) : [];
+    });
+  return walk(app.router.stack as Layer[], '');
+}
