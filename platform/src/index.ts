@@ -7,3 +7,4 @@ export * from './health.ts';
 export * from './http.ts';
 export * from './logger.ts';
 export * from './read-db.ts';
+export * from './client-address.ts';
