@@ -72,3 +72,12 @@ export function passwordProblem(password: string): string | null {
 export function summarizeSql(description: string): string {
   return `CASE WHEN length(${description}) > ${SUMMARY_LENGTH} THEN left(${description}, ${SUMMARY_LENGTH}) || '...' ELSE ${description} END`;
 }
+
+/** Erasure (issue #27 item 7; docs/security/erasure.md). */
+/** Who an erased member's posts and comments are by, when their text is kept. */
+export const DELETED_USER_NAME = 'Deleted user';
+/** What history and export show in place of an erased field. */
+export const ERASED_MARK = '[erased]';
+/** What a member chooses for the text of their posts and comments when they erase their account. */
+export const ERASED_CONTENT_CHOICES = ['keep', 'erase'] as const;
+export type ErasedContentChoice = (typeof ERASED_CONTENT_CHOICES)[number];

@@ -22,6 +22,10 @@ export const ErrorCode = {
   READ_TIMEOUT: 'READ_TIMEOUT',
   /** Too many reads of one kind at once (e.g. searches): try again shortly (Retry-After). */
   BUSY: 'BUSY',
+  /** The account behind a still-valid token is disabled or erased (401). */
+  ACCOUNT_DISABLED: 'ACCOUNT_DISABLED',
+  /** An admin's erasure of their own account: that goes through their own dashboard. */
+  CANNOT_ERASE_SELF: 'CANNOT_ERASE_SELF',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});
 

@@ -4,6 +4,7 @@ import type { PaymentProvider } from '../payment/port.ts';
 import type { EventStore, StreamAppend } from '../eventstore/index.ts';
 import { acceptedAs, appendTo, authorOf, createActors, registered, type Accepted, type Identity } from './actor.ts';
 import type { CommandMeta } from './command.ts';
+import { createAccountCommands } from './account/commands.ts';
 import { createAdminCommands } from './admin/commands.ts';
 import { createCommunityCommands } from './community/commands.ts';
 import { execute, load, loadNamedNow, positionOf, type Executed, type Idempotency } from './handle.ts';
@@ -41,6 +42,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
   return {
     ...createCommunityCommands(store, actors),
     ...createAdminCommands(store, actors),
+    ...createAccountCommands(store, actors),
     /**
      * Records a subject's first authenticated request. For a known subject it
      * appends nothing and answers the position of the record as it stands, so a

@@ -3,6 +3,7 @@ import DataLoader from 'dataloader';
 import pg from 'pg';
 import type {
   AppendOutcome,
+  ErasedAs,
   AppendResult,
   EventStore,
   IdempotentAppend,
@@ -16,6 +17,7 @@ import type {
 } from './types.ts';
 import { WrongExpectedVersionError } from './types.ts';
 import { CoalescingNotifier, NOTIFY_ALL, ONE_TURN } from './notifier.ts';
+import { migrateSealing, sealStoredEvents, unsealed } from './sealing-sql.ts';
 
 export const EVENTS_CHANNEL = 'forum_events';
 
@@ -109,12 +111,12 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
    * arriving together load theirs together; one round trip instead of one per stream. Never a
    * cache: each read sees the log as the statement finds it.
    */
-  const streamReads = new DataLoader<{ streamId: string; after: number }, RecordedEvent[]>(
+  const streamReads = new DataLoader<{ streamId: string; after: number; erasedAs: ErasedAs }, RecordedEvent[]>(
     async (wanted) => {
       const { rows } = await pool.query<EventRow & { ord: string }>({
         name: 'forum_read_streams',
         text: READ_STREAMS,
-        values: [wanted.map((w) => w.streamId), wanted.map((w) => w.after)],
+        values: [wanted.map((w) => w.streamId), wanted.map((w) => w.after), wanted.map((w) => w.erasedAs)],
       });
       const events: RecordedEvent[][] = wanted.map(() => []);
       for (const row of rows) events[Number(row.ord) - 1]!.push(toRecordedEvent(row));
@@ -229,9 +231,9 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       return rows[0]?.answer ?? null;
     },
 
-    async readStream(streamId: string, options: { afterVersion?: number } = {}): Promise<StreamRead> {
+    async readStream(streamId: string, options: { afterVersion?: number; erasedAs?: ErasedAs } = {}): Promise<StreamRead> {
       const after = options.afterVersion ?? 0;
-      const events = await streamReads.load({ streamId, after });
+      const events = await streamReads.load({ streamId, after, erasedAs: options.erasedAs ?? 'placeholder' });
       return { version: events.at(-1)?.streamVersion ?? after, events };
     },
 
@@ -394,15 +396,19 @@ function sqlLog(pool: pg.Pool): SqlLog {
     },
 
     events(range: LogRange, types: readonly string[]) {
+      // each event opened once: the lateral subquery (OFFSET 0 keeps it one) is not copied into
+      // every expression that reads the data, as a plain column expression would be
+      const opened = 'o.opened';
       const upcasts = types.flatMap((type) =>
         sqlReadableVersions(type).flatMap((version) => {
-          const expression = upcastSql(type, version, 'data');
-          return expression === 'data' ? [] : [`WHEN type = ${literal(type)} AND metadata->>'schemaVersion' = '${version}' THEN ${expression}`];
+          const expression = upcastSql(type, version, opened);
+          return expression === opened ? [] : [`WHEN type = ${literal(type)} AND metadata->>'schemaVersion' = '${version}' THEN ${expression}`];
         }),
       );
-      const data = upcasts.length > 0 ? `CASE ${upcasts.join(' ')} ELSE data END` : 'data';
+      const data = upcasts.length > 0 ? `CASE ${upcasts.join(' ')} ELSE ${opened} END` : opened;
       return {
-        sql: `(SELECT global_position AS pos, type, stream_id, stream_version, ${data} AS data FROM eventstore.events
+        sql: `(SELECT global_position AS pos, type, stream_id, stream_version, ${data} AS data
+               FROM eventstore.events e CROSS JOIN LATERAL (SELECT ${unsealed('e.data')} AS opened OFFSET 0) o
                WHERE type IN (${types.map(() => '?').join(', ')}) AND ${inRange(() => '?')})`,
         bindings: [...types, ...rangeBindings(range)],
       };
@@ -530,14 +536,17 @@ interface EventRow {
 }
 
 // Positions leave as text (exact), under names that cannot shadow the columns in ORDER BY
-const eventColumns = (alias: string) =>
-  `${alias}global_position::text AS pos, ${alias}transaction_id::text AS tx, ${alias}stream_id, ${alias}stream_version, ${alias}type, ${alias}data, ${alias}metadata, ${alias}recorded_at`;
+const eventColumns = (alias: string, erasedAs = "'placeholder'") =>
+  `${alias}global_position::text AS pos, ${alias}transaction_id::text AS tx, ${alias}stream_id, ${alias}stream_version, ${alias}type, ${unsealed(`${alias}data`, erasedAs)} AS data, ${alias}metadata, ${alias}recorded_at`;
 const SELECT_EVENTS = `SELECT ${eventColumns('')}
   FROM eventstore.events`;
 
-/** The events after a version of each of several streams ($1: their ids, $2: the versions), each read's by its `ord` (from 1), in stream order. */
-const READ_STREAMS = `SELECT w.ord, ${eventColumns('e.')}
-  FROM unnest($1::text[], $2::integer[]) WITH ORDINALITY AS w(stream_id, after, ord)
+/**
+ * The events after a version of each of several streams ($1: their ids, $2: the versions, $3: how erased fields read,
+ * see ErasedAs), each read's by its `ord` (from 1), in stream order.
+ */
+const READ_STREAMS = `SELECT w.ord, ${eventColumns('e.', 'w.erased_as')}
+  FROM unnest($1::text[], $2::integer[], $3::text[]) WITH ORDINALITY AS w(stream_id, after, erased_as, ord)
   JOIN eventstore.events e ON e.stream_id = w.stream_id AND e.stream_version > w.after
   ORDER BY w.ord, e.stream_version`;
 
@@ -598,9 +607,10 @@ export async function migrateEventStore(pool: pg.Pool): Promise<void> {
         answer jsonb,
         created_at timestamptz NOT NULL DEFAULT now()
       );
-      -- The log is append-only: no UPDATE, DELETE or TRUNCATE of events, by anyone.
-      CREATE OR REPLACE FUNCTION eventstore.forbid_change() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN RAISE EXCEPTION 'events are immutable'; END $$;
+    `);
+    // personal data is sealed as it is written (and the log's one sanctioned rewrite is defined: forbid_change)
+    await migrateSealing(client);
+    await client.query(`
       CREATE OR REPLACE TRIGGER events_immutable BEFORE UPDATE OR DELETE ON eventstore.events
         FOR EACH ROW EXECUTE FUNCTION eventstore.forbid_change();
       CREATE OR REPLACE TRIGGER events_no_truncate BEFORE TRUNCATE ON eventstore.events
@@ -624,6 +634,8 @@ export async function migrateEventStore(pool: pg.Pool): Promise<void> {
       -- a log written before the catalog: catalogued once, behind the trigger's lock on new events
       ${rows[0]!.catalogued ? '' : `${CATALOGUE_VERSIONS('eventstore.events')};`}
     `);
+    // events stored before sealing existed are sealed once, behind the lock (other processes wait, then skip it)
+    await sealStoredEvents(client);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [SCHEMA_LOCK]).catch(() => {});
     client.release();

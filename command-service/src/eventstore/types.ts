@@ -47,6 +47,13 @@ export type AppendOutcome<Answer> =
   | { readonly duplicate: false; readonly result: AppendResult; readonly answer: Answer }
   | { readonly duplicate: true; readonly answer: Answer };
 
+/**
+ * How an erased member's personal data reads (docs/security/erasure.md): 'placeholder' (the
+ * default; readers that compute state: 'Deleted user', empty email, photo and text, what their
+ * erasure leaves in the read models) or 'marked' (readers that show the log to people: "[erased]").
+ */
+export type ErasedAs = 'placeholder' | 'marked';
+
 export interface StreamRead {
   readonly version: number;
   readonly events: readonly RecordedEvent[];
@@ -80,9 +87,9 @@ export interface EventStore {
   /**
    * A stream's events in order; with `afterVersion`, only those after it (a reader that has
    * folded the first `afterVersion` already). `version` is the last event's, or `afterVersion`
-   * when none follows it.
+   * when none follows it. Personal data comes opened, erased fields as `erasedAs` says.
    */
-  readStream(streamId: string, options?: { afterVersion?: number }): Promise<StreamRead>;
+  readStream(streamId: string, options?: { afterVersion?: number; erasedAs?: ErasedAs }): Promise<StreamRead>;
   /**
    * Events after `after` in log order, never skipping one that commits late:
    * only events of transactions that have finished are returned.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERASED_CONTENT_CHOICES } from '../constants.ts';
 
 export const ROLES = ['user', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -28,3 +29,12 @@ export const UpdateMeRequest = z
   })
   .refine((body) => body.displayName !== undefined || body.photoURL !== undefined, { message: 'Send displayName, photoURL or both', path: ['_'] });
 export type UpdateMeRequest = z.infer<typeof UpdateMeRequest>;
+
+/**
+ * DELETE /api/me and DELETE /api/admin/users/:userId: erase the account. `content`: whether the
+ * text of the member's posts and comments stays (shown by 'Deleted user') or goes with it.
+ */
+export const EraseAccountRequest = z.strictObject({
+  content: z.enum(ERASED_CONTENT_CHOICES, { error: "content must be 'keep' or 'erase'" }),
+});
+export type EraseAccountRequest = z.infer<typeof EraseAccountRequest>;
