@@ -1,4 +1,5 @@
 import { adminEmails, DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
+import { identityAdminSettings } from './identity-admin/settings.ts';
 import { paymentSettings } from './payment/settings.ts';
 import { z } from 'zod';
 
@@ -9,5 +10,6 @@ export const CommandServiceConfig = z.object({
   LOG_LEVEL: LogLevel,
   ADMIN_EMAILS: adminEmails,
   ...paymentSettings,
+  ...identityAdminSettings,
 });
 export type CommandServiceConfig = z.infer<typeof CommandServiceConfig>;

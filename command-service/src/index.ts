@@ -6,3 +6,4 @@ export { CommandServiceConfig } from './config.ts';
 export { paymentSettings, paymentProviderFrom } from './payment/settings.ts';
 export { readModelDirectory, type UserDirectory } from './lookup/users.ts';
 export type { PaymentProvider } from './payment/port.ts';
+export * from './identity-admin/index.ts';

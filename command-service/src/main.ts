@@ -10,6 +10,7 @@ import { CommandServiceConfig } from './config.ts';
 import { createForumCommands } from './domain/forum.ts';
 import { createPostgresEventStore } from './eventstore/index.ts';
 import { createCommandApp } from './http/app.ts';
+import { keycloakIdentityAdminFrom, startErasureReactor } from './identity-admin/index.ts';
 import { readModelDirectory } from './lookup/users.ts';
 import { paymentProviderFrom } from './payment/settings.ts';
 
@@ -17,10 +18,13 @@ const config = loadConfig(CommandServiceConfig);
 const logger = createLogger('command-service', config.LOG_LEVEL);
 const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL });
 const db = createKnex(config.DATABASE_URL, { max: 5 });
+const directory = readModelDirectory(db);
+// erased members' accounts leave the identity provider too (its admin API, when configured)
+const reactor = startErasureReactor({ db, connectionString: config.DATABASE_URL, identity: keycloakIdentityAdminFrom(config), logger });
 const app = createCommandApp({
   store,
-  commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config) }),
-  directory: readModelDirectory(db),
+  commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory }),
+  directory,
   projections: createProjectionControl(db, allProjections),
   verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
   logger,
@@ -33,6 +37,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     logger.info({ signal }, 'stopping');
     server.close(async () => {
+      await reactor.stop();
       await store.close();
       await db.destroy();
       process.exit(0);

@@ -23,9 +23,9 @@ export function historyEntry(event: RecordedEvent): HistoryEntry {
   };
 }
 
-/** The stream's history, oldest first; empty when the stream has no events (nothing by that id). */
+/** The stream's history, oldest first; empty when the stream has no events (nothing by that id). Erased personal data shows as erased. */
 export async function streamHistory(reader: StreamReader, streamId: string): Promise<HistoryEntry[]> {
-  const { events } = await reader.readStream(streamId);
+  const { events } = await reader.readStream(streamId, { erasedAs: 'marked' });
   return events.map(historyEntry);
 }
 

@@ -1,6 +1,7 @@
 import { ErrorCode, MEMBERSHIP_PRICE, positionToken, type UserEvent } from '@forum/contracts';
 import { BusinessRuleError, ForbiddenError, UnavailableError } from '@forum/platform';
 import type { PaymentProvider } from '../payment/port.ts';
+import type { UserDirectory } from '../lookup/users.ts';
 import type { EventStore, StreamAppend } from '../eventstore/index.ts';
 import { acceptedAs, appendTo, authorOf, createActors, registered, type Accepted, type Identity } from './actor.ts';
 import type { CommandMeta } from './command.ts';
@@ -22,6 +23,8 @@ export interface ForumCommandsOptions {
   readonly payment?: PaymentProvider;
   /** A membership purchase with no outcome after this long is resumed by the next request (crash recovery). */
   readonly purchaseStaleAfterMs?: number;
+  /** Finds what an erasure takes with it when the member chooses so (without one, their text is erased but their posts stay, by 'Deleted user'). */
+  readonly directory?: Pick<UserDirectory, 'contentOf'>;
 }
 
 export class PaymentFailedError extends BusinessRuleError {
@@ -42,7 +45,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
   return {
     ...createCommunityCommands(store, actors),
     ...createAdminCommands(store, actors),
-    ...createAccountCommands(store, actors),
+    ...createAccountCommands(store, actors, options.directory),
     /**
      * Records a subject's first authenticated request. For a known subject it
      * appends nothing and answers the position of the record as it stands, so a

@@ -1,4 +1,4 @@
 export * from './types.ts';
 export { createPostgresEventStore, migrateEventStore, EVENTS_CHANNEL, type PostgresEventStoreOptions } from './postgres.ts';
 export { CoalescingNotifier, ONE_TURN } from './notifier.ts';
-export { unsealed, SEAL_REWRITE } from './sealing-sql.ts';
+export { unsealed, ERASURES_CHANNEL, SEAL_REWRITE } from './sealing-sql.ts';

@@ -395,10 +395,11 @@ function sqlLog(pool: pg.Pool): SqlLog {
       return rows.map(toRecordedEvent);
     },
 
-    events(range: LogRange, types: readonly string[]) {
+    events(range: LogRange, types: readonly string[], open: readonly string[] = types) {
       // each event opened once: the lateral subquery (OFFSET 0 keeps it one) is not copied into
       // every expression that reads the data, as a plain column expression would be
       const opened = 'o.opened';
+      const opening = open.length === 0 ? 'e.data' : `CASE WHEN e.type IN (${open.map(literal).join(', ')}) THEN ${unsealed('e.data')} ELSE e.data END`;
       const upcasts = types.flatMap((type) =>
         sqlReadableVersions(type).flatMap((version) => {
           const expression = upcastSql(type, version, opened);
@@ -408,7 +409,7 @@ function sqlLog(pool: pg.Pool): SqlLog {
       const data = upcasts.length > 0 ? `CASE ${upcasts.join(' ')} ELSE ${opened} END` : opened;
       return {
         sql: `(SELECT global_position AS pos, type, stream_id, stream_version, ${data} AS data
-               FROM eventstore.events e CROSS JOIN LATERAL (SELECT ${unsealed('e.data')} AS opened OFFSET 0) o
+               FROM eventstore.events e CROSS JOIN LATERAL (SELECT ${opening} AS opened OFFSET 0) o
                WHERE type IN (${types.map(() => '?').join(', ')}) AND ${inRange(() => '?')})`,
         bindings: [...types, ...rangeBindings(range)],
       };

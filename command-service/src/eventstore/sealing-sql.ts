@@ -1,4 +1,4 @@
-import { AccountErased, ERASED_MARK, ERASED_VALUES, PERSONAL_DATA, PERSONAL_DATA_TYPES, SEALED_KEY } from '@forum/contracts';
+import { AccountErased, ERASED_MARK, ERASED_VALUES, PERSONAL_DATA, PERSONAL_DATA_TYPES, SEALED_KEY, SUBJECT_KEYS } from '@forum/contracts';
 import type pg from 'pg';
 
 /**
@@ -18,6 +18,9 @@ export const unsealed = (data: string, mode = "'placeholder'") =>
   // not the ? operator: knex reads it as a placeholder
   `CASE WHEN ${data} -> '${SEALED_KEY}' IS NOT NULL THEN eventstore.unseal(${data}, ${mode}) ELSE ${data} END`;
 
+/** Where an erasure is announced when it commits (its subject): the erasure reactor removes the identity provider's account. */
+export const ERASURES_CHANNEL = 'forum_erasures';
+
 /** The sealing rewrite of events stored before sealing existed: what `eventstore.migrations` records once it is done. */
 export const SEAL_REWRITE = 'seal-personal-data';
 /** Events sealed per transaction of the rewrite. */
@@ -35,13 +38,40 @@ async function pgcryptoSchema(client: pg.ClientBase): Promise<string> {
 }
 
 /**
+ * The body of `eventstore.seal` per stored type and version: the subject's keys, then one box per
+ * key holding the fields the event has (an optional one may be absent), taken out of the data.
+ */
+function sealCases(): string {
+  return Object.entries(PERSONAL_DATA)
+    .map(([key, spec]) => {
+      const boxes = SUBJECT_KEYS.filter((kind) => spec.keys[kind]).map((kind, index) => {
+        const fields = Object.entries(spec.keys[kind]!);
+        const at = (path: string) => `p_data #> ${literal(`{${path.split('.').join(',')}}`)}`;
+        const present = `jsonb_strip_nulls(jsonb_build_object(${fields.map(([path, what]) => `${literal(path)}, CASE WHEN ${at(path)} IS NOT NULL THEN ${literal(what)} END`).join(', ')}))`;
+        const plain = `jsonb_strip_nulls(jsonb_build_object(${fields.map(([path]) => `${literal(path)}, ${at(path)}`).join(', ')}))`;
+        return `v_fields := ${present};
+          IF v_fields <> '{}' THEN v_boxes := v_boxes || eventstore.seal_box(v_subject, ${literal(kind)}, v_keys[${SUBJECT_KEYS.indexOf(kind) + 1}], v_fields, ${plain}); END IF;`;
+      });
+      const removed = Object.values(spec.keys).flatMap((fields) => Object.keys(fields!)).map((path) => ` #- ${literal(`{${path.split('.').join(',')}}`)}`).join('');
+      return `WHEN ${literal(key)} THEN
+          v_subject := p_data ->> ${literal(spec.subject)};
+          IF v_subject IS NULL THEN RETURN p_data; END IF;
+          v_keys := keystore.keys_for(v_subject);
+          ${boxes.join('\n          ')}
+          IF v_boxes = '[]' THEN RETURN p_data; END IF;
+          RETURN (p_data${removed}) || jsonb_build_object('${SEALED_KEY}', v_boxes);`;
+    })
+    .join('\n        ');
+}
+
+/**
  * Creates (or brings up to date) the key store, the sealing functions and the triggers that seal
  * every event written and erase a member with their `AccountErased`; run under the event store's
  * schema lock, after its tables exist.
  */
 export async function migrateSealing(client: pg.ClientBase): Promise<void> {
   const crypto = `"${(await pgcryptoSchema(client)).replaceAll('"', '""')}"`;
-  const settings = JSON.stringify({ personal: PERSONAL_DATA, erased: ERASED_VALUES, mark: ERASED_MARK });
+  const settings = JSON.stringify({ erased: ERASED_VALUES, mark: ERASED_MARK });
   const types = PERSONAL_DATA_TYPES.map(literal).join(', ');
   const mac = (subject: string, kind: string, key: string) =>
     `${crypto}.hmac(convert_to(${subject} || E'\\n' || ${kind} || E'\\n', 'UTF8') || v_iv || v_ct, substring(${key} from 33 for 32), 'sha256')`;
@@ -66,69 +96,70 @@ export async function migrateSealing(client: pg.ClientBase): Promise<void> {
       position bigint NOT NULL,
       realm_removed_at timestamptz,
       attempts integer NOT NULL DEFAULT 0,
+      next_attempt_at timestamptz NOT NULL DEFAULT now(),
       last_error text
     );
     CREATE INDEX IF NOT EXISTS erasures_pending ON keystore.erasures (erased_at) WHERE realm_removed_at IS NULL;
     CREATE TABLE IF NOT EXISTS eventstore.migrations (name text PRIMARY KEY, completed_at timestamptz NOT NULL DEFAULT now(), detail jsonb);
 
-    -- the inventory of personal data (contracts' PERSONAL_DATA) and what erased fields read as
+    -- what erased fields read as, per what they are ('placeholder') and to people ('marked')
     CREATE OR REPLACE FUNCTION eventstore.sealing_settings() RETURNS jsonb LANGUAGE sql IMMUTABLE AS $fn$ SELECT ${literal(settings)}::jsonb $fn$;
 
-    -- a subject's key of a kind, made the first time; for an erased subject a key that is never stored (what it seals reads as erased)
-    CREATE OR REPLACE FUNCTION keystore.key_for(p_subject text, p_kind text) RETURNS bytea LANGUAGE plpgsql VOLATILE AS $fn$
-    DECLARE v_key bytea;
+    -- a subject's two keys (identity, content), made the first time; for an erased subject keys
+    -- that are never stored (what they seal reads as erased)
+    CREATE OR REPLACE FUNCTION keystore.keys_for(p_subject text) RETURNS bytea[] LANGUAGE plpgsql VOLATILE AS $fn$
+    DECLARE v_identity bytea; v_content bytea;
     BEGIN
-      SELECT material INTO v_key FROM keystore.subject_keys WHERE subject = p_subject AND kind = p_kind;
-      IF FOUND THEN RETURN v_key; END IF;
-      IF EXISTS (SELECT 1 FROM keystore.erasures WHERE subject = p_subject) THEN RETURN ${crypto}.gen_random_bytes(64); END IF;
-      INSERT INTO keystore.subject_keys (subject, kind, material) VALUES (p_subject, p_kind, ${crypto}.gen_random_bytes(64))
+      SELECT (array_agg(material) FILTER (WHERE kind = 'identity'))[1], (array_agg(material) FILTER (WHERE kind = 'content'))[1]
+        INTO v_identity, v_content FROM keystore.subject_keys WHERE subject = p_subject;
+      IF v_identity IS NOT NULL AND v_content IS NOT NULL THEN RETURN ARRAY[v_identity, v_content]; END IF;
+      IF EXISTS (SELECT 1 FROM keystore.erasures WHERE subject = p_subject) THEN
+        RETURN ARRAY[coalesce(v_identity, ${crypto}.gen_random_bytes(64)), coalesce(v_content, ${crypto}.gen_random_bytes(64))];
+      END IF;
+      INSERT INTO keystore.subject_keys (subject, kind, material)
+        VALUES (p_subject, 'identity', ${crypto}.gen_random_bytes(64)), (p_subject, 'content', ${crypto}.gen_random_bytes(64))
         ON CONFLICT (subject, kind) DO NOTHING;
-      SELECT material INTO v_key FROM keystore.subject_keys WHERE subject = p_subject AND kind = p_kind;
-      RETURN v_key;
+      SELECT (array_agg(material) FILTER (WHERE kind = 'identity'))[1], (array_agg(material) FILTER (WHERE kind = 'content'))[1]
+        INTO v_identity, v_content FROM keystore.subject_keys WHERE subject = p_subject;
+      RETURN ARRAY[v_identity, v_content];
     END $fn$;
 
-    -- an event's data with its personal fields (per type and stored version) moved into sealed boxes, one per key
-    CREATE OR REPLACE FUNCTION eventstore.seal(p_type text, p_version text, p_data jsonb) RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $fn$
-    DECLARE
-      v_spec jsonb := eventstore.sealing_settings() -> 'personal' -> (p_type || '@' || coalesce(p_version, '?'));
-      v_subject text; v_boxes jsonb := '[]'; v_kind text; v_fields jsonb; v_path text; v_what text;
-      v_plain jsonb; v_present jsonb; v_value jsonb; v_key bytea; v_iv bytea; v_ct bytea;
+    -- a box: the JSON of its fields encrypted under a key of the subject, with the MAC
+    CREATE OR REPLACE FUNCTION eventstore.seal_box(p_subject text, p_kind text, p_key bytea, p_fields jsonb, p_plain jsonb) RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $fn$
+    DECLARE v_iv bytea := ${crypto}.gen_random_bytes(16); v_ct bytea;
     BEGIN
-      IF v_spec IS NULL OR p_data ? '${SEALED_KEY}' THEN RETURN p_data; END IF;
-      v_subject := p_data ->> (v_spec ->> 'subject');
-      IF v_subject IS NULL THEN RETURN p_data; END IF;
-      FOR v_kind, v_fields IN SELECT key, value FROM jsonb_each(v_spec -> 'keys') ORDER BY key DESC LOOP
-        v_plain := '{}'; v_present := '{}';
-        FOR v_path, v_what IN SELECT key, value FROM jsonb_each_text(v_fields) LOOP
-          v_value := p_data #> string_to_array(v_path, '.');
-          IF v_value IS NOT NULL THEN
-            v_plain := v_plain || jsonb_build_object(v_path, v_value);
-            v_present := v_present || jsonb_build_object(v_path, v_what);
-            p_data := p_data #- string_to_array(v_path, '.');
-          END IF;
-        END LOOP;
-        CONTINUE WHEN v_plain = '{}';
-        v_key := keystore.key_for(v_subject, v_kind);
-        v_iv := ${crypto}.gen_random_bytes(16);
-        v_ct := ${crypto}.encrypt_iv(convert_to(v_plain::text, 'UTF8'), substring(v_key from 1 for 32), v_iv, 'aes-cbc/pad:pkcs');
-        v_boxes := v_boxes || jsonb_build_array(jsonb_build_object('s', v_subject, 'k', v_kind, 'f', v_present,
-          'c', translate(encode(v_iv || v_ct || ${mac('v_subject', 'v_kind', 'v_key')}, 'base64'), E'\\n', '')));
-      END LOOP;
-      IF v_boxes = '[]' THEN RETURN p_data; END IF;
-      RETURN p_data || jsonb_build_object('${SEALED_KEY}', v_boxes);
+      v_ct := ${crypto}.encrypt_iv(convert_to(p_plain::text, 'UTF8'), substring(p_key from 1 for 32), v_iv, 'aes-cbc/pad:pkcs');
+      RETURN jsonb_build_object('s', p_subject, 'k', p_kind, 'f', p_fields,
+        'c', translate(encode(v_iv || v_ct || ${mac('p_subject', 'p_kind', 'p_key')}, 'base64'), E'\\n', ''));
     END $fn$;
 
-    -- the data with its sealed fields back in place: opened while the key exists, else as erased ('placeholder' or 'marked')
+    -- an event's data with its personal fields (per type and stored version, contracts' PERSONAL_DATA)
+    -- moved into sealed boxes, one per key; written out per type, so that no loop runs a query
+    CREATE OR REPLACE FUNCTION eventstore.seal(p_type text, p_version text, p_data jsonb) RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $fn$
+    DECLARE v_subject text; v_keys bytea[]; v_fields jsonb; v_boxes jsonb := '[]';
+    BEGIN
+      IF p_data ? '${SEALED_KEY}' THEN RETURN p_data; END IF;
+      CASE p_type || '@' || coalesce(p_version, '?')
+        ${sealCases()}
+        ELSE RETURN p_data;
+      END CASE;
+    END $fn$;
+
+    -- the data with its sealed fields back in place: opened while the key exists, else as erased
+    -- ('placeholder': what each field is erased to; 'marked': the mark). The boxes of an event are
+    -- its one subject's: their keys are read in one look.
     CREATE OR REPLACE FUNCTION eventstore.unseal(p_data jsonb, p_mode text DEFAULT 'placeholder') RETURNS jsonb LANGUAGE plpgsql STABLE AS $fn$
     DECLARE
-      v_box jsonb; v_key bytea; v_raw bytea; v_n integer; v_iv bytea; v_ct bytea; v_opened jsonb; v_path text; v_what text;
-      v_settings jsonb := eventstore.sealing_settings();
+      v_boxes jsonb := p_data -> '${SEALED_KEY}'; v_box jsonb; v_keys bytea[]; v_kinds text[]; v_key bytea;
+      v_raw bytea; v_n integer; v_iv bytea; v_ct bytea; v_opened jsonb; v_path text; v_value jsonb;
     BEGIN
-      IF NOT p_data ? '${SEALED_KEY}' THEN RETURN p_data; END IF;
-      FOR v_box IN SELECT value FROM jsonb_array_elements(p_data -> '${SEALED_KEY}') LOOP
-        v_opened := NULL;
-        SELECT material INTO v_key FROM keystore.subject_keys WHERE subject = v_box ->> 's' AND kind = v_box ->> 'k';
-        IF FOUND THEN
+      IF v_boxes IS NULL THEN RETURN p_data; END IF;
+      p_data := p_data - '${SEALED_KEY}';
+      SELECT array_agg(material), array_agg(kind) INTO v_keys, v_kinds FROM keystore.subject_keys WHERE subject = v_boxes -> 0 ->> 's';
+      FOR i IN 0 .. jsonb_array_length(v_boxes) - 1 LOOP
+        v_box := v_boxes -> i;
+        v_key := CASE WHEN v_box ->> 's' = v_boxes -> 0 ->> 's' THEN v_keys[array_position(v_kinds, v_box ->> 'k')] END;
+        IF v_key IS NOT NULL THEN
           v_raw := decode(v_box ->> 'c', 'base64');
           v_n := length(v_raw);
           v_iv := substring(v_raw from 1 for 16);
@@ -137,13 +168,20 @@ export async function migrateSealing(client: pg.ClientBase): Promise<void> {
             RAISE EXCEPTION 'a sealed box of subject % does not match its key: the event was altered', v_box ->> 's' USING ERRCODE = 'data_corrupted';
           END IF;
           v_opened := convert_from(${crypto}.decrypt_iv(v_ct, substring(v_key from 1 for 32), v_iv, 'aes-cbc/pad:pkcs'), 'UTF8')::jsonb;
+        ELSE
+          SELECT jsonb_object_agg(key, CASE WHEN p_mode = 'marked' THEN eventstore.sealing_settings() -> 'mark' ELSE eventstore.sealing_settings() -> 'erased' -> value END)
+            INTO v_opened FROM jsonb_each_text(v_box -> 'f');
         END IF;
-        FOR v_path, v_what IN SELECT key, value FROM jsonb_each_text(v_box -> 'f') LOOP
-          p_data := jsonb_set(p_data, string_to_array(v_path, '.'),
-            coalesce(v_opened -> v_path, CASE WHEN p_mode = 'marked' THEN v_settings -> 'mark' ELSE v_settings -> 'erased' -> v_what END), true);
-        END LOOP;
+        IF strpos((v_box -> 'f')::text, '.') = 0 THEN
+          p_data := p_data || v_opened;
+        ELSE
+          -- a nested field ('changes.name'): set in its place, its parent kept
+          FOR v_path, v_value IN SELECT key, value FROM jsonb_each(v_opened) LOOP
+            p_data := jsonb_set(p_data, string_to_array(v_path, '.'), v_value, true);
+          END LOOP;
+        END IF;
       END LOOP;
-      RETURN p_data - '${SEALED_KEY}';
+      RETURN p_data;
     END $fn$;
 
     -- every event written is sealed, whoever writes it (the appends, an import, a test's fixture)
@@ -160,6 +198,7 @@ export async function migrateSealing(client: pg.ClientBase): Promise<void> {
         INSERT INTO keystore.erasures (subject, content_erased, position)
           VALUES (NEW.data ->> 'userId', NEW.data ->> 'content' = 'erased', NEW.global_position)
           ON CONFLICT (subject) DO NOTHING;
+        PERFORM pg_notify('${ERASURES_CHANNEL}', NEW.data ->> 'userId');
         RETURN NULL;
       END $fn$;
     CREATE OR REPLACE TRIGGER events_erase AFTER INSERT ON eventstore.events

@@ -151,9 +151,11 @@ export interface SqlLog {
    * The range's events of `types` as a relation for a FROM clause, with
    * columns `pos` (the global position, bigint), `type`, `stream_id`,
    * `stream_version` and `data` (jsonb, in the current shape), and its `?`
-   * bindings.
+   * bindings. Personal data comes opened (erased fields as placeholders) for
+   * the types in `opened` (default: all); the other types' come without their
+   * personal fields, for a reader that does not read them (opening costs).
    */
-  events(range: LogRange, types: readonly string[]): { sql: string; bindings: string[] };
+  events(range: LogRange, types: readonly string[], opened?: readonly string[]): { sql: string; bindings: string[] };
   /** The range's events of `types`, in log order, as `readAll` gives them (a reader that skips the other types). */
   read(range: LogRange, types: readonly string[]): Promise<RecordedEvent[]>;
 }

@@ -1,7 +1,19 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCommandApp, createForumCommands, identityOf, paymentProviderFrom, readModelDirectory } from '@forum/command-service';
+import { parsePositionToken } from '@forum/contracts';
+import {
+  createCommandApp,
+  createForumCommands,
+  identityOf,
+  keycloakIdentityAdminFrom,
+  paymentProviderFrom,
+  readModelDirectory,
+  startErasureReactor,
+  type Accepted,
+  type CommandMeta,
+  type IdentityAdmin,
+} from '@forum/command-service';
 import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
 import { createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
@@ -102,6 +114,12 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
             ? { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET, issuer: config.GOOGLE_ISSUER }
             : undefined,
         mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
+        // the admin API's disabling, enabling and deleting of an account reach the forum first, and
+        // answer once the read side refuses (or lets in) the account's tokens (docs/security/erasure.md)
+        accountHooks: {
+          accessChanging: async (accountId, enabled, adminId) => readable(await commands.setAccountAccess(accountId, enabled, realmAdminMeta(adminId))),
+          deleting: async (accountId, adminId) => readable(await commands.eraseDeletedAccount(accountId, realmAdminMeta(adminId))),
+        },
       });
       stack.push(() => realm!.close());
       issuer = realm.issuer;
@@ -109,12 +127,27 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     }
     const verifyToken = createTokenVerifier({ issuer, audience: config.OIDC_AUDIENCE, jwksUrl });
 
-    const commands = createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config) });
+    const directory = readModelDirectory(db);
+    const commands = createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory });
+    /** What the realm's admin API changes, as the forum records it: the realm's admin is the actor. */
+    const realmAdminMeta = (adminId: string): CommandMeta => ({ actorId: adminId, now: new Date(), correlationId: `identity-admin-${Date.now()}`, causationId: null, requestId: null });
+    /** Until the read side has applied what a command appended (or the read side's longest wait has passed). */
+    const readable = async ({ answer }: { answer: Accepted }) => {
+      const position = answer.position ? parsePositionToken(answer.position) : null;
+      if (position) await watcher!.waitFor(position, config.MIN_POSITION_WAIT_MS);
+    };
+
+    // an erased member's account leaves the identity provider too, reliably after the event
+    const identityAdmin: IdentityAdmin | null = realm
+      ? { removeAccount: async (id) => void (await realm!.accounts.remove(id)) }
+      : keycloakIdentityAdminFrom(config);
+    const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: identityAdmin, logger });
+    stack.push(() => reactor.stop());
     const command = createCommandApp({
       store,
       commands,
       verifyToken,
-      directory: readModelDirectory(db),
+      directory,
       projections: createProjectionControl(db, allProjections),
       logger: logger.child({ service: 'command-service' }),
       clock: () => new Date(),

@@ -259,7 +259,7 @@ function pick(requested: readonly string[], io: CliIo) {
 /** The stream of the user registered with this email, from the log itself (not a read model). */
 async function userStreamOf(client: pg.Client, email: string): Promise<string | null> {
   const { rows } = await client.query<{ stream_id: string }>(
-    `SELECT stream_id FROM eventstore.events WHERE type = 'UserRegistered' AND data->>'email' = lower($1) ORDER BY global_position LIMIT 1`,
+    `SELECT stream_id FROM eventstore.events WHERE type = 'UserRegistered' AND eventstore.unseal(data)->>'email' = lower($1) ORDER BY global_position LIMIT 1`,
     [email.trim()],
   );
   return rows[0]?.stream_id ?? null;

@@ -1,5 +1,6 @@
 import {
   summarizeSql,
+  type AccountErased,
   type CommentAdded,
   type CommentRemoved,
   type PostCreated,
@@ -13,6 +14,10 @@ import type { Knex } from '@forum/platform';
 import {
   AUTHOR,
   carryProfileChange,
+  anyErasureIn,
+  ERASED_IN_LOG,
+  ERASED_PERSON,
+  eraseStagedProfileChanges,
   LATEST_PROFILE_CHANGES,
   LATEST_PROFILE_CHANGES_IN_LOG,
   mergeProfileChange,
@@ -77,7 +82,9 @@ export const postsProjection: Projection = {
   // 7: page anchors (pages.ts); 8: a tag's list in its own index (post_tags); 9: post_search newest first;
   // 10: page blocks' sizes in their index
   version: 10,
-  types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated'],
+  types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated', 'AccountErased'],
+  // a comment counts by its post's id: its text and author are not read
+  opens: ['PostCreated', 'ProfileUpdated'],
   exposes: {
     // a post's vector is unique to it: a read that takes no `search` leaves the join out
     posts: { select: 'SELECT p.*, s.search FROM posts p LEFT JOIN post_search s ON s.id = p.id', tables: ['posts', 'post_search'] },
@@ -186,6 +193,7 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
   //      what raced a deletion (a vote, a comment) is counted on the row and leaves with it.
   // The one order these steps cannot give, a post created after a vote, comment or deletion of
   // its id in the batch, cannot come from the command side; it starts a new segment all the same.
+  // An erasure ends a segment too: it is written after what came before it.
   let segment = newSegment();
   for (const event of events) {
     switch (event.type) {
@@ -225,6 +233,13 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
         const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
         mergeProfileChange(segment.profileChanges, userId, changes);
         carryProfileChange(segment.created.values(), AUTHOR, userId, changes);
+        break;
+      }
+      case 'AccountErased': {
+        // after everything before it; their posts themselves were deleted by their own events if they chose so
+        await applySegment(trx, segment);
+        segment = newSegment();
+        await eraseAuthors(trx, 'SELECT ?::text', [(event as RecordedEvent<'AccountErased', AccountErased['data']>).data.userId]);
         break;
       }
       default:
@@ -289,6 +304,21 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
   }
   // the posts leave the lists, the totals, their tags' counts and their authors' statistics
   if (segment.deleted.size > 0) await deletePosts(trx, 'SELECT unnest(?::uuid[])', [[...segment.deleted]]);
+}
+
+/**
+ * Erased members (the user ids `users` selects) are 'Deleted user' on their posts and the
+ * leaderboard, with no email or photo: what their events read as from now on, so that a
+ * replay writes the same rows.
+ */
+async function eraseAuthors(trx: Knex.Transaction, users: string, bindings: readonly Knex.RawBinding[]) {
+  const { name, email, photo } = ERASED_PERSON;
+  await trx.raw(
+    `WITH erased AS (${users}),
+     written AS (UPDATE posts SET author_name = ?, author_email = ?, author_photo = ? WHERE author_id IN (SELECT * FROM erased))
+     UPDATE author_stats SET name = ?, photo_url = ? WHERE user_id IN (SELECT * FROM erased)`,
+    [...bindings, name, email, photo, name, photo],
+  );
 }
 
 /** Deletes the posts whose ids `ids` selects, with what counts them. */
@@ -424,6 +454,11 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange) {
     [log, log],
   );
   await deletePosts(trx, `SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted'`, [log]);
+  // the range's erasures, last (a build staged before them holds what their events said then)
+  if (await anyErasureIn(trx, log)) {
+    await eraseAuthors(trx, `SELECT user_id FROM (${ERASED_IN_LOG}) x`, [log]);
+    await eraseStagedProfileChanges(trx, log);
+  }
   await extendSpans(trx, [VOTES, COUNTS], range);
 }
 
