@@ -20,7 +20,7 @@ const store = await createPostgresEventStore({ connectionString: config.DATABASE
 const db = createKnex(config.DATABASE_URL, { max: 5 });
 const directory = readModelDirectory(db);
 // erased members' accounts leave the identity provider too (its admin API, when configured)
-const reactor = startErasureReactor({ db, connectionString: config.DATABASE_URL, identity: keycloakIdentityAdminFrom(config), logger });
+const reactor = startErasureReactor({ db, connectionString: config.DATABASE_URL, identity: keycloakIdentityAdminFrom(config), logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
 const app = createCommandApp({
   store,
   commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory }),

@@ -1,4 +1,4 @@
-import { ERASED_VALUES, type ProfileUpdated } from '@forum/contracts';
+import { ERASED_VALUES, type AccountErased, type ProfileUpdated } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 
 export type ProfileChanges = ProfileUpdated['data']['changes'];
@@ -79,8 +79,14 @@ export const LATEST_PROFILE_CHANGES_IN_LOG = latestProfileChanges(LOG_PROFILE_CH
 /** The members a relation of the log (`?`) erases: rows (user_id, content, pos). */
 export const ERASED_IN_LOG = `SELECT data->>'userId' AS user_id, data->>'content' AS content, pos FROM ? e WHERE type = 'AccountErased'`;
 
-/** What an erased member's name and photo read as (contracts' ERASED_VALUES), as bindings. */
-export const ERASED_PERSON = { name: ERASED_VALUES.name, email: ERASED_VALUES.email, photo: ERASED_VALUES.photo } as const;
+/** What an erased member's name, email, photo and (when it went too) text read as (contracts' ERASED_VALUES), as bindings. */
+export const ERASED_PERSON = { name: ERASED_VALUES.name, email: ERASED_VALUES.email, photo: ERASED_VALUES.photo, text: ERASED_VALUES.text } as const;
+
+/** The erasure of one member as a relation (user_id, content) for `ERASED_IN_LOG`'s readers; `?`, `?`: its user id and content. */
+export const ONE_ERASURE = 'SELECT ?::text AS user_id, ?::text AS content';
+
+/** The bindings of `ONE_ERASURE` for an AccountErased. */
+export const oneErasure = (erased: AccountErased['data']): Knex.RawBinding[] => [erased.userId, erased.content];
 
 /**
  * A range's erasures reach the name and photo changes staged before them: a rebuild that staged a

@@ -13,7 +13,16 @@ export interface ErasureReactorOptions {
   readonly logger: Logger;
   /** How often it looks anyway (another process's erasure missed, a failure to try again). */
   readonly intervalMs?: number;
+  /** How long after an erasure the account is removed (REALM_REMOVAL_GRACE_MS). */
+  readonly graceMs?: number;
 }
+
+/**
+ * An erased member's browser signs out of the identity provider right after their erasure, and the
+ * provider's sign-out needs the session the removal would delete: the account goes this long after
+ * the erasure (the forum refuses its tokens from the erasure on).
+ */
+export const REALM_REMOVAL_GRACE_MS = 10_000;
 
 export interface ErasureReactor {
   stop(): Promise<void>;
@@ -25,8 +34,9 @@ const MAX_BACKOFF_SECONDS = 600;
 /**
  * Removes erased members' accounts from the identity provider, reliably after the event: every
  * erasure leaves a row in `keystore.erasures` in the transaction of its `AccountErased`, and this
- * works through the rows not done yet, at once when one commits (LISTEN) and every `intervalMs`,
- * trying a failed one again with a growing pause, until the provider says the account is gone.
+ * works through the rows not done yet, from `graceMs` after the erasure (it hears of one as it
+ * commits, LISTEN, and looks every `intervalMs` too), trying a failed one again with a growing
+ * pause, until the provider says the account is gone.
  * Two processes may both try one: removing an account that is gone already counts as done.
  */
 export function startErasureReactor(options: ErasureReactorOptions): ErasureReactor {
@@ -37,11 +47,31 @@ export function startErasureReactor(options: ErasureReactorOptions): ErasureReac
   let again = false;
   let warned = false;
 
+  const graceSeconds = (options.graceMs ?? REALM_REMOVAL_GRACE_MS) / 1000;
+  let timer: NodeJS.Timeout | null = null;
+
+  /** Wakes again when the next pending erasure is due (its grace over, or its retry's pause). */
+  async function wakeWhenDue(): Promise<void> {
+    const { rows } = await db.raw<{ rows: { ms: number | null }[] }>(
+      `SELECT ceil(extract(epoch FROM min(greatest(next_attempt_at, erased_at + make_interval(secs => ?))) - now()) * 1000)::integer AS ms
+       FROM keystore.erasures WHERE realm_removed_at IS NULL`,
+      [graceSeconds],
+    );
+    const ms = rows[0]?.ms;
+    if (ms === null || ms === undefined || stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(wake, Math.max(0, ms) + 50);
+    timer.unref();
+  }
+
   async function pass(): Promise<void> {
     const { rows } = await db.raw<{ rows: { subject: string; attempts: number }[] }>(
-      `SELECT subject, attempts FROM keystore.erasures WHERE realm_removed_at IS NULL AND next_attempt_at <= now() ORDER BY erased_at LIMIT 100`,
+      `SELECT subject, attempts FROM keystore.erasures
+       WHERE realm_removed_at IS NULL AND next_attempt_at <= now() AND erased_at <= now() - make_interval(secs => ?)
+       ORDER BY erased_at LIMIT 100`,
+      [graceSeconds],
     );
-    if (rows.length === 0) return;
+    if (rows.length === 0) return wakeWhenDue();
     if (!identity) {
       if (!warned) log.warn({ pending: rows.length }, 'erased accounts are not removed from the identity provider: its admin API is not configured (IDENTITY_ADMIN_CLIENT_ID)');
       warned = true;
@@ -62,6 +92,7 @@ export function startErasureReactor(options: ErasureReactorOptions): ErasureReac
         log.warn({ subject, attempts: attempts + 1, err: error }, 'the identity provider did not remove an erased account; trying again later');
       }
     }
+    await wakeWhenDue();
   }
 
   function wake(): void {
@@ -87,14 +118,15 @@ export function startErasureReactor(options: ErasureReactorOptions): ErasureReac
     .connect()
     .then(() => listener.query(`LISTEN ${ERASURES_CHANNEL}`))
     .catch((error) => log.warn({ err: error }, 'could not listen for erasures; looking every interval'));
-  const timer = setInterval(wake, options.intervalMs ?? 30_000);
-  timer.unref();
+  const poll = setInterval(wake, options.intervalMs ?? 30_000);
+  poll.unref();
   void listening.then(wake);
 
   return {
     async stop() {
       stopped = true;
-      clearInterval(timer);
+      clearInterval(poll);
+      if (timer) clearTimeout(timer);
       await listening;
       await running;
       await listener.end().catch(() => {});

@@ -13,7 +13,8 @@ let forum: TestForum;
 let admin: { id: string; token: string };
 
 beforeAll(async () => {
-  forum = await startTestForum();
+  // no browser signs out here: the realm's account goes at once
+  forum = await startTestForum({ IDENTITY_REMOVAL_GRACE_MS: '0' });
   admin = await forum.demoAdmin();
 });
 afterAll(() => forum?.stop());

@@ -19,7 +19,8 @@ let dir: string;
 let admin: { id: string; token: string };
 
 beforeAll(async () => {
-  forum = await startTestForum();
+  // no browser signs out here: the realm's account goes at once
+  forum = await startTestForum({ IDENTITY_REMOVAL_GRACE_MS: '0' });
   dir = await mkdtemp(path.join(os.tmpdir(), 'erasure-'));
   admin = await forum.demoAdmin();
 });

@@ -141,7 +141,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     const identityAdmin: IdentityAdmin | null = realm
       ? { removeAccount: async (id) => void (await realm!.accounts.remove(id)) }
       : keycloakIdentityAdminFrom(config);
-    const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: identityAdmin, logger });
+    const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
     stack.push(() => reactor.stop());
     const command = createCommandApp({
       store,

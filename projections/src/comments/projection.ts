@@ -7,6 +7,8 @@ import {
   anyErasureIn,
   ERASED_IN_LOG,
   ERASED_PERSON,
+  ONE_ERASURE,
+  oneErasure,
   eraseStagedProfileChanges,
   LATEST_PROFILE_CHANGES,
   mergeProfileChange,
@@ -145,7 +147,7 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
         // after everything before it; their comments themselves were removed by their own events if they chose so
         await applySegment(trx, segment);
         segment = newSegment();
-        await erasePeople(trx, 'SELECT ?::text', [(event as RecordedEvent<'AccountErased', AccountErased['data']>).data.userId]);
+        await erasePeople(trx, ONE_ERASURE, oneErasure((event as RecordedEvent<'AccountErased', AccountErased['data']>).data));
         break;
       }
       default:
@@ -209,16 +211,21 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
 }
 
 /**
- * Erased members (the user ids `users` selects) are 'Deleted user' on their comments and reports,
- * with no email or photo: what their events read as from now on, so that a replay writes the same rows.
+ * Erased members (rows of user_id and content that `erasures` selects) are 'Deleted user' on their
+ * comments and reports, with no email or photo, and their comments' text is erased where it went
+ * too: what their events read as from now on, so that a replay writes the same rows. (Their
+ * comments themselves were removed by their own events then; this reaches what those missed.)
  */
-async function erasePeople(trx: Knex.Transaction, users: string, bindings: readonly Knex.RawBinding[]) {
-  const { name, email, photo } = ERASED_PERSON;
+async function erasePeople(trx: Knex.Transaction, erasures: string, bindings: readonly Knex.RawBinding[]) {
+  const { name, email, photo, text } = ERASED_PERSON;
   await trx.raw(
-    `WITH erased AS (${users}),
-     written AS (UPDATE comments SET author_name = ?, author_email = ?, author_photo = ? WHERE author_id IN (SELECT * FROM erased))
-     UPDATE reports SET reporter_name = ?, reporter_email = ?, reporter_photo = ? WHERE reporter_id IN (SELECT * FROM erased)`,
-    [...bindings, name, email, photo, name, email, photo],
+    `WITH erased AS (SELECT x.user_id, x.content = 'erased' AS content FROM (${erasures}) x),
+     written AS (
+       UPDATE comments c SET author_name = ?, author_email = ?, author_photo = ?, text = CASE WHEN e.content THEN ? ELSE c.text END
+       FROM erased e WHERE c.author_id = e.user_id
+     )
+     UPDATE reports SET reporter_name = ?, reporter_email = ?, reporter_photo = ? WHERE reporter_id IN (SELECT user_id FROM erased)`,
+    [...bindings, name, email, photo, text, name, email, photo],
   );
 }
 
@@ -316,7 +323,7 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw) {
   await rememberDeletedPosts(trx, `SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted'`, [log]);
   // the range's erasures, last (a build staged before them holds what their events said then)
   if (await anyErasureIn(trx, log)) {
-    await erasePeople(trx, `SELECT user_id FROM (${ERASED_IN_LOG}) x`, [log]);
+    await erasePeople(trx, `SELECT user_id, content FROM (${ERASED_IN_LOG}) x`, [log]);
     await eraseStagedProfileChanges(trx, log);
   }
 }

@@ -17,6 +17,8 @@ import {
   anyErasureIn,
   ERASED_IN_LOG,
   ERASED_PERSON,
+  ONE_ERASURE,
+  oneErasure,
   eraseStagedProfileChanges,
   LATEST_PROFILE_CHANGES,
   LATEST_PROFILE_CHANGES_IN_LOG,
@@ -239,7 +241,7 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
         // after everything before it; their posts themselves were deleted by their own events if they chose so
         await applySegment(trx, segment);
         segment = newSegment();
-        await eraseAuthors(trx, 'SELECT ?::text', [(event as RecordedEvent<'AccountErased', AccountErased['data']>).data.userId]);
+        await eraseAuthors(trx, ONE_ERASURE, oneErasure((event as RecordedEvent<'AccountErased', AccountErased['data']>).data));
         break;
       }
       default:
@@ -307,17 +309,26 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
 }
 
 /**
- * Erased members (the user ids `users` selects) are 'Deleted user' on their posts and the
- * leaderboard, with no email or photo: what their events read as from now on, so that a
- * replay writes the same rows.
+ * Erased members (rows of user_id and content that `erasures` selects) are 'Deleted user' on their
+ * posts and the leaderboard, with no email or photo, and their posts' text is erased where it went
+ * too: what their events read as from now on, so that a replay writes the same rows. (Their posts
+ * themselves were deleted by their own events then; this reaches what those missed.)
  */
-async function eraseAuthors(trx: Knex.Transaction, users: string, bindings: readonly Knex.RawBinding[]) {
-  const { name, email, photo } = ERASED_PERSON;
+async function eraseAuthors(trx: Knex.Transaction, erasures: string, bindings: readonly Knex.RawBinding[]) {
+  const { name, email, photo, text } = ERASED_PERSON;
   await trx.raw(
-    `WITH erased AS (${users}),
-     written AS (UPDATE posts SET author_name = ?, author_email = ?, author_photo = ? WHERE author_id IN (SELECT * FROM erased))
-     UPDATE author_stats SET name = ?, photo_url = ? WHERE user_id IN (SELECT * FROM erased)`,
-    [...bindings, name, email, photo, name, photo],
+    `WITH erased AS (SELECT x.user_id, x.content = 'erased' AS content, ?::text AS text FROM (${erasures}) x),
+     written AS (
+       UPDATE posts p SET author_name = ?, author_email = ?, author_photo = ?,
+         title = CASE WHEN e.content THEN e.text ELSE p.title END,
+         description = CASE WHEN e.content THEN e.text ELSE p.description END,
+         summary = CASE WHEN e.content THEN ${summarizeSql('e.text')} ELSE p.summary END
+       FROM erased e WHERE p.author_id = e.user_id
+       RETURNING p.id, p.title, p.description, e.content
+     ),
+     searched AS (UPDATE post_search SET search = ${SEARCH_VECTOR} FROM written w WHERE post_search.id = w.id AND w.content)
+     UPDATE author_stats SET name = ?, photo_url = ? WHERE user_id IN (SELECT user_id FROM erased)`,
+    [text, ...bindings, name, email, photo, name, photo],
   );
 }
 
@@ -456,7 +467,7 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange) {
   await deletePosts(trx, `SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted'`, [log]);
   // the range's erasures, last (a build staged before them holds what their events said then)
   if (await anyErasureIn(trx, log)) {
-    await eraseAuthors(trx, `SELECT user_id FROM (${ERASED_IN_LOG}) x`, [log]);
+    await eraseAuthors(trx, `SELECT user_id, content FROM (${ERASED_IN_LOG}) x`, [log]);
     await eraseStagedProfileChanges(trx, log);
   }
   await extendSpans(trx, [VOTES, COUNTS], range);
