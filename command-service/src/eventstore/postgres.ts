@@ -408,7 +408,7 @@ function sqlLog(pool: pg.Pool): SqlLog {
       );
       const data = upcasts.length > 0 ? `CASE ${upcasts.join(' ')} ELSE ${opened} END` : opened;
       return {
-        sql: `(SELECT global_position AS pos, type, stream_id, stream_version, ${data} AS data
+        sql: `(SELECT global_position AS pos, type, stream_id, stream_version, ${data} AS data, e.data AS stored
                FROM eventstore.events e CROSS JOIN LATERAL (SELECT ${opening} AS opened OFFSET 0) o
                WHERE type IN (${types.map(() => '?').join(', ')}) AND ${inRange(() => '?')})`,
         bindings: [...types, ...rangeBindings(range)],

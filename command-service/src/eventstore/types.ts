@@ -154,6 +154,9 @@ export interface SqlLog {
    * bindings. Personal data comes opened (erased fields as placeholders) for
    * the types in `opened` (default: all); the other types' come without their
    * personal fields, for a reader that does not read them (opening costs).
+   * Column `stored` is the data as stored (sealed, not upcast): a reader that
+   * wants only a field no version changed and that is never personal (an id)
+   * reads it there without the event being opened.
    */
   events(range: LogRange, types: readonly string[], opened?: readonly string[]): { sql: string; bindings: string[] };
   /** The range's events of `types`, in log order, as `readAll` gives them (a reader that skips the other types). */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { HEADER_MIN_POSITION, type AuditPage } from '@forum/contracts';
+import { runForumctl } from '@forum/projections/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { waitFor } from '../testing/wait.ts';
@@ -86,6 +87,26 @@ describe('an account disabled through the realm', () => {
     expect((await realmAdmin(member.id, 'DELETE', undefined, other.token)).status).toBe(403);
     expect(await forum.eventCount()).toBe(before);
     expect((await forum.api('/api/me', { token: member.token })).status).toBe(200);
+  });
+});
+
+describe('an account an external identity provider disabled (forumctl account)', () => {
+  it('is refused on writes at once and on reads once the read side has the event; enabled again, it is let in', async () => {
+    const member = await account();
+    expect((await forum.api('/api/me', { token: member.token })).status).toBe(200);
+    const ctl = async (...args: string[]) => {
+      let out = '';
+      const code = await runForumctl(args, forum.databaseUrl, { out: (t) => (out += t), err: (t) => (out += t) });
+      return { code, out, position: /event at (\S+),/.exec(out)?.[1] };
+    };
+    const disabled = await ctl('account', 'disable', member.id);
+    expect(disabled.code, disabled.out).toBe(0);
+    expect((await post(member.token)).status).toBe(401);
+    expect((await forum.api('/api/me', { token: member.token, headers: { [HEADER_MIN_POSITION]: disabled.position! } })).status).toBe(401);
+    expect((await ctl('account', 'disable', member.id)).out).toContain('was disabled already');
+    const enabled = await ctl('account', 'enable', member.id);
+    expect((await forum.api('/api/me', { token: member.token, headers: { [HEADER_MIN_POSITION]: enabled.position! } })).status).toBe(200);
+    expect((await ctl('account', 'pause', member.id)).code).toBe(2);
   });
 });
 

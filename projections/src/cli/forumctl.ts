@@ -35,6 +35,8 @@ const USAGE = `forumctl <command>
   export [--from N] [--to N] [--out F]   events as NDJSON (stdout unless --out)
   import <file>                          load an export into an empty event store
   make-admin <email>                     make a registered user an admin (an event; the operator is the actor)
+  account disable|enable <user-id>       what an external identity provider's admin did: the forum refuses (or accepts
+                                         again) the account's tokens at once (docs/security/erasure.md)
 `;
 
 /** The metadata of an operator's command: the operator is the actor; one correlation id per command. */
@@ -227,6 +229,22 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
           const operator = `operator:${os.userInfo().username}`;
           const executed = await createForumCommands(store, { adminEmails: [] }).grantAdmin(streamId.slice('user-'.length), 'operator', operatorMeta(operator));
           io.out(executed.answer.position ? `${email} is now an admin (event at ${executed.answer.position}, actor ${operator})\n` : `${email} was an admin already\n`);
+          return 0;
+        } finally {
+          await store.close();
+        }
+      }
+      case 'account': {
+        const [action, userId] = rest;
+        if ((action !== 'disable' && action !== 'enable') || !userId) {
+          io.err('account needs disable or enable, and a user id (the identity provider\'s subject)\n');
+          return 2;
+        }
+        const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 1 });
+        try {
+          const operator = `operator:${os.userInfo().username}`;
+          const executed = await createForumCommands(store, { adminEmails: [] }).setAccountAccess(userId, action === 'enable', operatorMeta(operator));
+          io.out(executed.answer.position ? `${userId} ${action}d (event at ${executed.answer.position}, actor ${operator})\n` : `${userId} was ${action}d already\n`);
           return 0;
         } finally {
           await store.close();
