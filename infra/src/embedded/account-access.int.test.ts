@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { HEADER_MIN_POSITION, type AuditPage } from '@forum/contracts';
+import { keycloakIdentityAdmin } from '@forum/command-service';
 import { runForumctl } from '@forum/projections/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
@@ -127,5 +128,18 @@ describe('an account deleted through the realm', () => {
       async () => (await forum.db.raw<{ rows: { done: boolean }[] }>('SELECT realm_removed_at IS NOT NULL AS done FROM keystore.erasures WHERE subject = ?', [member.id])).rows[0]?.done,
       (done) => done === true,
     );
+  });
+});
+
+describe('the identity-admin port against a Keycloak-shaped admin API (the embedded realm offers one)', () => {
+  it("removes an account with DELETE …/users/{id}, and counts one that is gone already as removed; a refusal is an error", async () => {
+    const member = await account(false);
+    const port = keycloakIdentityAdmin({ adminUrl: `${forum.url.replace('localhost', '127.0.0.1')}/admin/realms/forum`, token: async () => admin.token });
+    await port.removeAccount(member.id);
+    expect(await forum.realm!.accounts.findByEmail(member.email)).toBeNull();
+    await port.removeAccount(member.id);
+    const other = await account();
+    const refused = keycloakIdentityAdmin({ adminUrl: `${forum.url.replace('localhost', '127.0.0.1')}/admin/realms/forum`, token: async () => other.token });
+    await expect(refused.removeAccount(member.id)).rejects.toThrow('answered 403');
   });
 });
