@@ -1,4 +1,4 @@
-import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type AdminStats, type CreateAnnouncementRequest, type HistoryKind, type StreamHistory, type WarnUserRequest } from '@forum/contracts';
+import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type AdminStats, type CreateAnnouncementRequest, type ErasedContentChoice, type HistoryKind, type StreamHistory, type WarnUserRequest } from '@forum/contracts';
 import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, HttpError, type DataProvider, type RaRecord } from 'react-admin';
 
@@ -64,6 +64,8 @@ export interface ForumDataProvider extends DataProvider {
   addTag(name: string): Promise<Accepted>;
   deleteTag(id: string): Promise<Accepted>;
   makeAdmin(userId: string): Promise<Accepted>;
+  /** DELETE /api/admin/users/:userId: erases another user's account, their posts and comments kept or erased too. */
+  eraseUser(userId: string, content: ErasedContentChoice): Promise<Accepted>;
   deleteComment(commentId: string): Promise<Accepted>;
   warnUser(authorEmail: string, warning?: WarnUserRequest): Promise<Accepted>;
   createAnnouncement(announcement: CreateAnnouncementRequest): Promise<Accepted>;
@@ -106,6 +108,7 @@ export function createDataProvider(token: TokenSource, written: WrittenPosition 
     addTag: (name) => send('admin/tags', 'POST', { name }),
     deleteTag: (id) => send(`admin/tags/${encodeURIComponent(id)}`, 'DELETE'),
     makeAdmin: (userId) => send(`admin/users/make-admin/${encodeURIComponent(userId)}`, 'PATCH'),
+    eraseUser: (userId, content) => send(`admin/users/${encodeURIComponent(userId)}`, 'DELETE', { content }),
     deleteComment: (commentId) => send(`admin/comments/${encodeURIComponent(commentId)}`, 'DELETE'),
     warnUser: (authorEmail, warning = {}) => send(`admin/warn-user/${encodeURIComponent(authorEmail)}`, 'POST', warning),
     createAnnouncement: (announcement) => send('admin/announcements', 'POST', announcement),

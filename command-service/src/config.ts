@@ -1,5 +1,6 @@
 import { adminEmails, DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
 import { writeLimitSettings } from './limits/settings.ts';
+import { identityAdminSettings } from './identity-admin/settings.ts';
 import { paymentSettings } from './payment/settings.ts';
 import { z } from 'zod';
 
@@ -13,5 +14,6 @@ export const CommandServiceConfig = z.object({
   ADMIN_EMAILS: adminEmails,
   ...paymentSettings,
   ...writeLimitSettings,
+  ...identityAdminSettings,
 });
 export type CommandServiceConfig = z.infer<typeof CommandServiceConfig>;

@@ -9,3 +9,4 @@ export { createPostgresWriteLimits, type PostgresWriteLimits } from './limits/po
 export type { WriteLimits } from './domain/limits.ts';
 export { readModelDirectory, type UserDirectory } from './lookup/users.ts';
 export type { PaymentProvider } from './payment/port.ts';
+export * from './identity-admin/index.ts';

@@ -11,6 +11,7 @@ import { createForumCommands } from './domain/forum.ts';
 import { createPostgresEventStore } from './eventstore/index.ts';
 import { createCommandApp } from './http/app.ts';
 import { createPostgresWriteLimits } from './limits/postgres.ts';
+import { keycloakIdentityAdminFrom, startErasureReactor } from './identity-admin/index.ts';
 import { readModelDirectory } from './lookup/users.ts';
 import { paymentProviderFrom } from './payment/settings.ts';
 
@@ -19,10 +20,13 @@ const logger = createLogger('command-service', config.LOG_LEVEL);
 const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL });
 const db = createKnex(config.DATABASE_URL, { max: 5 });
 const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ connectionString: config.DATABASE_URL, limits: config.WRITE_LIMITS, logger }));
+const directory = readModelDirectory(db);
+// erased members' accounts leave the identity provider too (its admin API, when configured)
+const reactor = startErasureReactor({ db, connectionString: config.DATABASE_URL, identity: keycloakIdentityAdminFrom(config), logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
 const app = createCommandApp({
   store,
-  commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), ...(limits && { limits }) }),
-  directory: readModelDirectory(db),
+  commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory, ...(limits && { limits }) }),
+  directory,
   projections: createProjectionControl(db, allProjections),
   verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
   logger,
@@ -37,6 +41,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     logger.info({ signal }, 'stopping');
     server.close(async () => {
+      await reactor.stop();
       await store.close();
       await db.destroy();
       await limits?.close();

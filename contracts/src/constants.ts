@@ -160,3 +160,12 @@ export const LOGIN_BACKOFF = {
   forgetAfterSeconds: 24 * 60 * 60,
   familiarForSeconds: 30 * 24 * 60 * 60,
 } as const;
+
+/** Erasure (issue #27 item 7; docs/security/erasure.md). */
+/** Who an erased member's posts and comments are by, when their text is kept. */
+export const DELETED_USER_NAME = 'Deleted user';
+/** What history and export show in place of an erased field. */
+export const ERASED_MARK = '[erased]';
+/** What a member chooses for the text of their posts and comments when they erase their account. */
+export const ERASED_CONTENT_CHOICES = ['keep', 'erase'] as const;
+export type ErasedContentChoice = (typeof ERASED_CONTENT_CHOICES)[number];

@@ -28,6 +28,10 @@ export const ErrorCode = {
   BUSY: 'BUSY',
   /** A body in a media type or charset the call does not read (415): send JSON in UTF-8. */
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  /** The account behind a still-valid token is disabled or erased (401). */
+  ACCOUNT_DISABLED: 'ACCOUNT_DISABLED',
+  /** An admin's erasure of their own account: that goes through their own dashboard. */
+  CANNOT_ERASE_SELF: 'CANNOT_ERASE_SELF',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});
 

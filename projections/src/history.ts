@@ -25,10 +25,10 @@ export function historyEntry(event: RecordedEvent): HistoryEntry {
 
 /**
  * The stream's history, oldest first; empty when the stream has no events (nothing by that id).
- * With `page`: at most `limit` events after version `after`.
+ * With `page`: at most `limit` events after version `after`. Erased personal data shows as erased.
  */
 export async function streamHistory(reader: StreamReader, streamId: string, page?: { after: number; limit: number }): Promise<HistoryEntry[]> {
-  const { events } = await reader.readStream(streamId, page && { afterVersion: page.after, maxCount: page.limit });
+  const { events } = await reader.readStream(streamId, { erasedAs: 'marked', ...(page && { afterVersion: page.after, maxCount: page.limit }) });
   return events.map(historyEntry);
 }
 

@@ -1,4 +1,4 @@
-import type { ProfileUpdated } from '@forum/contracts';
+import { ERASED_VALUES, type AccountErased, type ProfileUpdated } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 
 export type ProfileChanges = ProfileUpdated['data']['changes'];
@@ -75,3 +75,33 @@ export const LATEST_PROFILE_CHANGES = latestProfileChanges('SELECT * FROM replay
 
 /** Per person, the latest name and photo of a range of the log (see `latestProfileChanges`); `?` is the log. */
 export const LATEST_PROFILE_CHANGES_IN_LOG = latestProfileChanges(LOG_PROFILE_CHANGES);
+
+/** The members a relation of the log (`?`) erases: rows (user_id, content, pos). */
+export const ERASED_IN_LOG = `SELECT data->>'userId' AS user_id, data->>'content' AS content, pos FROM ? e WHERE type = 'AccountErased'`;
+
+/** What an erased member's name, email, photo and (when it went too) text read as (contracts' ERASED_VALUES), as bindings. */
+export const ERASED_PERSON = { name: ERASED_VALUES.name, email: ERASED_VALUES.email, photo: ERASED_VALUES.photo, text: ERASED_VALUES.text } as const;
+
+/** The erasure of one member as a relation (user_id, content) for `ERASED_IN_LOG`'s readers; `?`, `?`: its user id and content. */
+export const ONE_ERASURE = 'SELECT ?::text AS user_id, ?::text AS content';
+
+/** The bindings of `ONE_ERASURE` for an AccountErased. */
+export const oneErasure = (erased: AccountErased['data']): Knex.RawBinding[] => [erased.userId, erased.content];
+
+/**
+ * A range's erasures reach the name and photo changes staged before them: a rebuild that staged a
+ * member's changes while their keys still existed must not settle their old name onto their rows.
+ */
+export async function eraseStagedProfileChanges(trx: Knex.Transaction, log: Knex.Raw): Promise<void> {
+  await trx.raw(
+    `UPDATE replay_profiles r SET name = CASE WHEN r.name IS NOT NULL THEN ? END, photo_url = CASE WHEN r.photo_url IS NOT NULL THEN ? END
+     FROM (${ERASED_IN_LOG}) x WHERE r.user_id = x.user_id`,
+    [ERASED_PERSON.name, ERASED_PERSON.photo, log],
+  );
+}
+
+/** Whether a relation of the log (`?`) holds an erasure: most ranges do not, and need no pass over the rows for one. */
+export async function anyErasureIn(trx: Knex.Transaction, log: Knex.Raw): Promise<boolean> {
+  const { rows } = await trx.raw<{ rows: { any: boolean }[] }>(`SELECT EXISTS (SELECT 1 FROM ? e WHERE type = 'AccountErased') AS any`, [log]);
+  return rows[0]!.any;
+}

@@ -1,6 +1,6 @@
 import { cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { AdminContext, defaultI18nProvider, HttpError, memoryStore, Notification, ResourceContextProvider } from 'react-admin';
+import { AdminContext, defaultI18nProvider, HttpError, memoryStore, Notification, ResourceContextProvider, type AuthProvider, type UserIdentity } from 'react-admin';
 import { afterEach, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
 import { createDataProvider, type ForumDataProvider } from '../dataProvider';
@@ -10,10 +10,27 @@ import { createDataProvider, type ForumDataProvider } from '../dataProvider';
  * texts, a fresh store, toasts), on the real data provider against the stubbed fetch unless the
  * test passes its own. `resource` puts the page in that resource's context.
  */
-export function renderConsole(element: ReactElement, { path, resource, dataProvider }: { path: string; resource?: string; dataProvider?: ForumDataProvider }) {
+export function renderConsole(
+  element: ReactElement,
+  { path, resource, dataProvider, identity }: { path: string; resource?: string; dataProvider?: ForumDataProvider; identity?: UserIdentity },
+) {
+  // `identity`: the signed-in admin (react-admin's getIdentity), for pages that tell the admin's own row apart
+  const authProvider: AuthProvider | undefined = identity && {
+    login: async () => {},
+    logout: async () => {},
+    checkAuth: async () => {},
+    checkError: async () => {},
+    getIdentity: async () => identity,
+  };
   return render(
     <MemoryRouter initialEntries={[path]}>
-      <AdminContext basename="/admin" dataProvider={dataProvider ?? createDataProvider(async () => 'admin-token')} i18nProvider={defaultI18nProvider} store={memoryStore()}>
+      <AdminContext
+        basename="/admin"
+        dataProvider={dataProvider ?? createDataProvider(async () => 'admin-token')}
+        authProvider={authProvider}
+        i18nProvider={defaultI18nProvider}
+        store={memoryStore()}
+      >
         {resource ? <ResourceContextProvider value={resource}>{element}</ResourceContextProvider> : element}
         <Notification />
       </AdminContext>

@@ -1,4 +1,5 @@
 import { eventDefinitions, type ForumEvent, type UserEvent } from '@forum/contracts';
+import { AccountDisabledError } from '@forum/platform';
 import type { AppendResult, EventStore, NewEvent, StreamAppend } from '../eventstore/index.ts';
 import { eventMetadata, type CommandMeta } from './command.ts';
 import { expectedVersionOf, load, positionOf } from './handle.ts';
@@ -55,6 +56,7 @@ export function createActors(store: EventStore, adminEmails: readonly string[]) 
   return {
     async load(who: Identity, meta: CommandMeta) {
       const loaded = await load(store, userStream(who.userId), evolveUser, initialUserState);
+      refuseClosedAccount(loaded.state);
       const arrival: UserCommand =
         loaded.state.status === 'unknown'
           ? { type: 'RegisterUser', data: { ...who, adminEmails } }
@@ -71,6 +73,15 @@ export function createActors(store: EventStore, adminEmails: readonly string[]) 
   };
 }
 export type Actors = ReturnType<typeof createActors>;
+
+/**
+ * The denylist on the write side (issue #27 row 11): a disabled or erased account's token is
+ * refused before anything is decided, from the actor's own stream that every command reads anyway.
+ */
+export function refuseClosedAccount(state: UserState): void {
+  if (state.status === 'erased') throw new AccountDisabledError('erased');
+  if (state.status === 'registered' ? state.disabled : state.disabled === true) throw new AccountDisabledError('disabled');
+}
 
 /** The actor after `Actors.load`: always registered (a new subject is registered by the load). */
 export function registered(state: UserState): RegisteredUser {

@@ -1,9 +1,11 @@
 import { ErrorCode, MEMBERSHIP_PRICE, positionToken, type UserEvent } from '@forum/contracts';
 import { BusinessRuleError, ForbiddenError, UnavailableError } from '@forum/platform';
 import type { PaymentProvider } from '../payment/port.ts';
+import type { UserDirectory } from '../lookup/users.ts';
 import type { EventStore, StreamAppend } from '../eventstore/index.ts';
 import { acceptedAs, appendTo, authorOf, createActors, registered, type Accepted, type Identity } from './actor.ts';
 import type { CommandMeta } from './command.ts';
+import { createAccountCommands } from './account/commands.ts';
 import { createAdminCommands } from './admin/commands.ts';
 import { createCommunityCommands } from './community/commands.ts';
 import { execute, load, loadNamedNow, positionOf, type Executed, type Idempotency } from './handle.ts';
@@ -24,6 +26,8 @@ export interface ForumCommandsOptions {
   readonly purchaseStaleAfterMs?: number;
   /** The members' write limits (and the Contact page's); none: unlimited (tools, the demo data). */
   readonly limits?: WriteLimits;
+  /** Finds what an erasure takes with it when the member chooses so (without one, their text is erased but their posts stay, by 'Deleted user'). */
+  readonly directory?: Pick<UserDirectory, 'contentOf'>;
 }
 
 export class PaymentFailedError extends BusinessRuleError {
@@ -46,6 +50,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
   return {
     ...createCommunityCommands(store, actors, cost),
     ...createAdminCommands(store, actors, cost),
+    ...createAccountCommands(store, actors, options.directory),
     /**
      * Records a subject's first authenticated request. For a known subject it
      * appends nothing and answers the position of the record as it stands, so a

@@ -3,6 +3,7 @@ import DataLoader from 'dataloader';
 import pg from 'pg';
 import type {
   AppendOutcome,
+  ErasedAs,
   AppendResult,
   EventStore,
   IdempotentAppend,
@@ -16,6 +17,7 @@ import type {
 } from './types.ts';
 import { WrongExpectedVersionError } from './types.ts';
 import { CoalescingNotifier, NOTIFY_ALL, ONE_TURN } from './notifier.ts';
+import { migrateSealing, sealStoredEvents, unsealed } from './sealing-sql.ts';
 
 export const EVENTS_CHANNEL = 'forum_events';
 
@@ -109,12 +111,12 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
    * arriving together load theirs together; one round trip instead of one per stream. Never a
    * cache: each read sees the log as the statement finds it.
    */
-  const streamReads = new DataLoader<{ streamId: string; after: number; upTo: number }, RecordedEvent[]>(
+  const streamReads = new DataLoader<{ streamId: string; after: number; upTo: number; erasedAs: ErasedAs }, RecordedEvent[]>(
     async (wanted) => {
       const { rows } = await pool.query<EventRow & { ord: string }>({
         name: 'forum_read_streams',
         text: READ_STREAMS,
-        values: [wanted.map((w) => w.streamId), wanted.map((w) => w.after), wanted.map((w) => w.upTo)],
+        values: [wanted.map((w) => w.streamId), wanted.map((w) => w.after), wanted.map((w) => w.upTo), wanted.map((w) => w.erasedAs)],
       });
       const events: RecordedEvent[][] = wanted.map(() => []);
       for (const row of rows) events[Number(row.ord) - 1]!.push(toRecordedEvent(row));
@@ -230,11 +232,11 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       return rows[0]?.answer ?? null;
     },
 
-    async readStream(streamId: string, options: { afterVersion?: number; maxCount?: number } = {}): Promise<StreamRead> {
+    async readStream(streamId: string, options: { afterVersion?: number; maxCount?: number; erasedAs?: ErasedAs } = {}): Promise<StreamRead> {
       const after = options.afterVersion ?? 0;
       // versions count a stream's events from 1 without gaps: the next `maxCount` are those up to after + maxCount
       const upTo = options.maxCount === undefined ? MAX_VERSION : Math.min(MAX_VERSION, after + options.maxCount);
-      const events = await streamReads.load({ streamId, after, upTo });
+      const events = await streamReads.load({ streamId, after, upTo, erasedAs: options.erasedAs ?? 'placeholder' });
       return { version: events.at(-1)?.streamVersion ?? after, events };
     },
 
@@ -396,16 +398,21 @@ function sqlLog(pool: pg.Pool): SqlLog {
       return rows.map(toRecordedEvent);
     },
 
-    events(range: LogRange, types: readonly string[]) {
+    events(range: LogRange, types: readonly string[], open: readonly string[] = types) {
+      // each event opened once: the lateral subquery (OFFSET 0 keeps it one) is not copied into
+      // every expression that reads the data, as a plain column expression would be
+      const opened = 'o.opened';
+      const opening = open.length === 0 ? 'e.data' : `CASE WHEN e.type IN (${open.map(literal).join(', ')}) THEN ${unsealed('e.data')} ELSE e.data END`;
       const upcasts = types.flatMap((type) =>
         sqlReadableVersions(type).flatMap((version) => {
-          const expression = upcastSql(type, version, 'data');
-          return expression === 'data' ? [] : [`WHEN type = ${literal(type)} AND metadata->>'schemaVersion' = '${version}' THEN ${expression}`];
+          const expression = upcastSql(type, version, opened);
+          return expression === opened ? [] : [`WHEN type = ${literal(type)} AND metadata->>'schemaVersion' = '${version}' THEN ${expression}`];
         }),
       );
-      const data = upcasts.length > 0 ? `CASE ${upcasts.join(' ')} ELSE data END` : 'data';
+      const data = upcasts.length > 0 ? `CASE ${upcasts.join(' ')} ELSE ${opened} END` : opened;
       return {
-        sql: `(SELECT global_position AS pos, type, stream_id, stream_version, ${data} AS data FROM eventstore.events
+        sql: `(SELECT global_position AS pos, type, stream_id, stream_version, ${data} AS data, e.data AS stored
+               FROM eventstore.events e CROSS JOIN LATERAL (SELECT ${opening} AS opened OFFSET 0) o
                WHERE type IN (${types.map(() => '?').join(', ')}) AND ${inRange(() => '?')})`,
         bindings: [...types, ...rangeBindings(range)],
       };
@@ -537,14 +544,17 @@ interface EventRow {
 }
 
 // Positions leave as text (exact), under names that cannot shadow the columns in ORDER BY
-const eventColumns = (alias: string) =>
-  `${alias}global_position::text AS pos, ${alias}transaction_id::text AS tx, ${alias}stream_id, ${alias}stream_version, ${alias}type, ${alias}data, ${alias}metadata, ${alias}recorded_at`;
+const eventColumns = (alias: string, erasedAs = "'placeholder'") =>
+  `${alias}global_position::text AS pos, ${alias}transaction_id::text AS tx, ${alias}stream_id, ${alias}stream_version, ${alias}type, ${unsealed(`${alias}data`, erasedAs)} AS data, ${alias}metadata, ${alias}recorded_at`;
 const SELECT_EVENTS = `SELECT ${eventColumns('')}
   FROM eventstore.events`;
 
-/** The events after a version of each of several streams ($1: their ids, $2: the versions), each read's by its `ord` (from 1), in stream order. */
-const READ_STREAMS = `SELECT w.ord, ${eventColumns('e.')}
-  FROM unnest($1::text[], $2::integer[], $3::integer[]) WITH ORDINALITY AS w(stream_id, after, up_to, ord)
+/**
+ * The events after a version of each of several streams, up to a version ($1: their ids, $2: the versions after,
+ * $3: the versions up to, $4: how erased fields read, see ErasedAs), each read's by its `ord` (from 1), in stream order.
+ */
+const READ_STREAMS = `SELECT w.ord, ${eventColumns('e.', 'w.erased_as')}
+  FROM unnest($1::text[], $2::integer[], $3::integer[], $4::text[]) WITH ORDINALITY AS w(stream_id, after, up_to, erased_as, ord)
   JOIN eventstore.events e ON e.stream_id = w.stream_id AND e.stream_version > w.after AND e.stream_version <= w.up_to
   ORDER BY w.ord, e.stream_version`;
 /** The highest stream version a read asks up to (stream_version is an integer column). */
@@ -607,9 +617,10 @@ export async function migrateEventStore(pool: pg.Pool): Promise<void> {
         answer jsonb,
         created_at timestamptz NOT NULL DEFAULT now()
       );
-      -- The log is append-only: no UPDATE, DELETE or TRUNCATE of events, by anyone.
-      CREATE OR REPLACE FUNCTION eventstore.forbid_change() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN RAISE EXCEPTION 'events are immutable'; END $$;
+    `);
+    // personal data is sealed as it is written (and the log's one sanctioned rewrite is defined: forbid_change)
+    await migrateSealing(client);
+    await client.query(`
       CREATE OR REPLACE TRIGGER events_immutable BEFORE UPDATE OR DELETE ON eventstore.events
         FOR EACH ROW EXECUTE FUNCTION eventstore.forbid_change();
       CREATE OR REPLACE TRIGGER events_no_truncate BEFORE TRUNCATE ON eventstore.events
@@ -633,6 +644,8 @@ export async function migrateEventStore(pool: pg.Pool): Promise<void> {
       -- a log written before the catalog: catalogued once, behind the trigger's lock on new events
       ${rows[0]!.catalogued ? '' : `${CATALOGUE_VERSIONS('eventstore.events')};`}
     `);
+    // events stored before sealing existed are sealed once, behind the lock (other processes wait, then skip it)
+    await sealStoredEvents(client);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [SCHEMA_LOCK]).catch(() => {});
     client.release();

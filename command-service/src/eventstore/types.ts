@@ -52,6 +52,13 @@ export type AppendOutcome<Answer> =
   | { readonly duplicate: false; readonly result: AppendResult; readonly answer: Answer }
   | { readonly duplicate: true; readonly answer: Answer };
 
+/**
+ * How an erased member's personal data reads (docs/security/erasure.md): 'placeholder' (the
+ * default; readers that compute state: 'Deleted user', empty email, photo and text, what their
+ * erasure leaves in the read models) or 'marked' (readers that show the log to people: "[erased]").
+ */
+export type ErasedAs = 'placeholder' | 'marked';
+
 export interface StreamRead {
   readonly version: number;
   readonly events: readonly RecordedEvent[];
@@ -86,8 +93,9 @@ export interface EventStore {
    * A stream's events in order; with `afterVersion`, only those after it (a reader that has
    * folded the first `afterVersion` already); with `maxCount`, at most that many (a page of a
    * long stream). `version` is the last event's read, or `afterVersion` when none follows it.
+   * Personal data comes opened, erased fields as `erasedAs` says.
    */
-  readStream(streamId: string, options?: { afterVersion?: number; maxCount?: number }): Promise<StreamRead>;
+  readStream(streamId: string, options?: { afterVersion?: number; maxCount?: number; erasedAs?: ErasedAs }): Promise<StreamRead>;
   /**
    * Events after `after` in log order, never skipping one that commits late:
    * only events of transactions that have finished are returned.
@@ -149,9 +157,14 @@ export interface SqlLog {
    * The range's events of `types` as a relation for a FROM clause, with
    * columns `pos` (the global position, bigint), `type`, `stream_id`,
    * `stream_version` and `data` (jsonb, in the current shape), and its `?`
-   * bindings.
+   * bindings. Personal data comes opened (erased fields as placeholders) for
+   * the types in `opened` (default: all); the other types' come without their
+   * personal fields, for a reader that does not read them (opening costs).
+   * Column `stored` is the data as stored (sealed, not upcast): a reader that
+   * wants only a field no version changed and that is never personal (an id)
+   * reads it there without the event being opened.
    */
-  events(range: LogRange, types: readonly string[]): { sql: string; bindings: string[] };
+  events(range: LogRange, types: readonly string[], opened?: readonly string[]): { sql: string; bindings: string[] };
   /** The range's events of `types`, in log order, as `readAll` gives them (a reader that skips the other types). */
   read(range: LogRange, types: readonly string[]): Promise<RecordedEvent[]>;
 }

@@ -1,4 +1,4 @@
-import { AdminUserIdParams, ContactMessageRequest, CreateAnnouncementRequest, CreateTagRequest, NoBody, TagIdParams } from '@forum/contracts';
+import { AdminUserIdParams, ContactMessageRequest, CreateAnnouncementRequest, CreateTagRequest, EraseAccountRequest, NoBody, TagIdParams } from '@forum/contracts';
 import { optionalAuth, parseInput, principalOf, requireAuth, type Principal } from '@forum/platform';
 import { Router } from 'express';
 import { newId } from '../ids.ts';
@@ -33,6 +33,14 @@ export function adminRoutes({ commands, verifyToken, clock }: CommandAppDeps): R
     const { userId } = parseInput(AdminUserIdParams, req.params);
     parseInput(NoBody, req.body);
     sendAccepted(res, 200, await commands.makeAdmin(identityOf(principal), userId, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
+  });
+
+  /** 'Delete user' in Manage Users: erases another user's account (docs/security/erasure.md). */
+  router.delete('/admin/users/:userId', auth, async (req, res) => {
+    const principal = principalOf(res);
+    const { userId } = parseInput(AdminUserIdParams, req.params);
+    const { content } = parseInput(EraseAccountRequest, req.body);
+    sendAccepted(res, 200, await commands.eraseUser(identityOf(principal), userId, content, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
   });
 
   router.post('/admin/announcements', auth, async (req, res) => {

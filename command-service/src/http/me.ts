@@ -1,4 +1,4 @@
-import { NoBody, updateMeRequest } from '@forum/contracts';
+import { EraseAccountRequest, NoBody, updateMeRequest } from '@forum/contracts';
 import { parseInput, principalOf, requireAuth } from '@forum/platform';
 import { Router } from 'express';
 import type { CommandAppDeps } from './app.ts';
@@ -14,6 +14,13 @@ export function meRoutes({ commands, verifyToken, clock, forumOrigin }: CommandA
     const principal = principalOf(res);
     const body = parseInput(UpdateMeRequest, req.body);
     sendAccepted(res, 200, await commands.updateProfile(identityOf(principal), body, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
+  });
+
+  /** Erases the caller's account (docs/security/erasure.md); `content`: whether their posts' and comments' text goes too. */
+  router.delete('/me', auth, async (req, res) => {
+    const principal = principalOf(res);
+    const { content } = parseInput(EraseAccountRequest, req.body);
+    sendAccepted(res, 200, await commands.eraseOwnAccount(identityOf(principal), content, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
   });
 
   /**

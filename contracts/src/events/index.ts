@@ -6,6 +6,9 @@ import { AnnouncementPublished, type AnnouncementEvent } from './announcement.ts
 import { ContactMessageReceived, type ContactEvent } from './contact.ts';
 import { ProjectionRebuildRequested, type OperationsEvent } from './operations.ts';
 import {
+  AccountDisabled,
+  AccountEnabled,
+  AccountErased,
   AdminRoleGranted,
   AuthoredPostRemoved,
   MembershipPurchased,
@@ -28,6 +31,7 @@ export * from './announcement.ts';
 export * from './contact.ts';
 export * from './operations.ts';
 export * from './user.ts';
+export * from './personal-data.ts';
 
 /** Every event type of the forum, with the schema of its current version. */
 export const eventDefinitions = {
@@ -45,6 +49,9 @@ export const eventDefinitions = {
   [MembershipPurchaseStarted.type]: MembershipPurchaseStarted,
   [MembershipPurchased.type]: MembershipPurchased,
   [MembershipPurchaseFailed.type]: MembershipPurchaseFailed,
+  [AccountErased.type]: AccountErased,
+  [AccountDisabled.type]: AccountDisabled,
+  [AccountEnabled.type]: AccountEnabled,
   [VoteCast.type]: VoteCast,
   [CommentAdded.type]: CommentAdded,
   [CommentRemoved.type]: CommentRemoved,

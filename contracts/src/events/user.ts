@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { defineEvent, isoDate } from './define.ts';
 
+/** Whether an erased member's posts and comments stayed (shown by 'Deleted user') or went with them. */
+export const ERASED_CONTENT = ['kept', 'erased'] as const;
+
 /** A user's stream is named by the identity provider's subject (`sub`). */
 export const userStream = (userId: string) => `user-${userId}`;
 
@@ -98,7 +101,34 @@ export const MembershipPurchaseFailed = defineEvent(
 );
 export type MembershipPurchaseFailed = { type: 'MembershipPurchaseFailed'; data: z.infer<typeof MembershipPurchaseFailed.schema> };
 
+/**
+ * The member's account is erased (by themselves or an admin, the metadata's actor): their keys
+ * are destroyed in the same transaction, so every copy of their personal data in the log reads
+ * as erased from now on (docs/security/erasure.md). Carries no personal data. The stream ends
+ * here: nothing is decided on it again.
+ */
+export const AccountErased = defineEvent(
+  'AccountErased',
+  1,
+  z.object({ userId: z.string(), content: z.enum(ERASED_CONTENT), erasedAt: isoDate }),
+);
+export type AccountErased = { type: 'AccountErased'; data: z.infer<typeof AccountErased.schema> };
+
+/**
+ * The identity realm disabled the account (an admin, the metadata's actor): the forum refuses its
+ * tokens at once, on reads and writes, until `AccountEnabled`. May open a stream the forum has not
+ * seen yet (an account disabled before its first request).
+ */
+export const AccountDisabled = defineEvent('AccountDisabled', 1, z.object({ userId: z.string(), disabledAt: isoDate }));
+export type AccountDisabled = { type: 'AccountDisabled'; data: z.infer<typeof AccountDisabled.schema> };
+
+export const AccountEnabled = defineEvent('AccountEnabled', 1, z.object({ userId: z.string(), enabledAt: isoDate }));
+export type AccountEnabled = { type: 'AccountEnabled'; data: z.infer<typeof AccountEnabled.schema> };
+
 export type UserEvent =
+  | AccountErased
+  | AccountDisabled
+  | AccountEnabled
   | UserRegistered
   | ProfileUpdated
   | AdminRoleGranted

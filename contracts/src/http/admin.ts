@@ -109,7 +109,10 @@ export type ContactMessagesPage = z.infer<typeof ContactMessagesPage>;
 
 // ─── staff action log ───────────────────────────────────────────────────────
 
-/** The events the staff action log lists (AdminRoleGranted only when an admin or the operator granted it, PostDeleted only when not by its author). */
+/**
+ * The events the staff action log lists (AdminRoleGranted only when an admin or the operator granted it, PostDeleted and
+ * CommentRemoved only when not by their author, AccountErased only when not by the member themselves).
+ */
 export const AUDIT_TYPES = [
   'AdminRoleGranted',
   'TagCreated',
@@ -119,6 +122,9 @@ export const AUDIT_TYPES = [
   'UserWarned',
   'PostDeleted',
   'ProjectionRebuildRequested',
+  'AccountErased',
+  'AccountDisabled',
+  'AccountEnabled',
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 

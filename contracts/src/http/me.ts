@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DISPLAY_NAME_MAX } from '../constants.ts';
+import { DISPLAY_NAME_MAX, ERASED_CONTENT_CHOICES } from '../constants.ts';
 import { photoUrl, text, type TextRule } from '../text-policy.ts';
 
 export const ROLES = ['user', 'admin'] as const;
@@ -32,3 +32,12 @@ export const updateMeRequest = (forumOrigin: string) =>
     })
     .refine((body) => body.displayName !== undefined || body.photoURL !== undefined, { message: 'Send displayName, photoURL or both', path: ['_'] });
 export type UpdateMeRequest = z.infer<ReturnType<typeof updateMeRequest>>;
+
+/**
+ * DELETE /api/me and DELETE /api/admin/users/:userId: erase the account. `content`: whether the
+ * text of the member's posts and comments stays (shown by 'Deleted user') or goes with it.
+ */
+export const EraseAccountRequest = z.strictObject({
+  content: z.enum(ERASED_CONTENT_CHOICES, { error: "content must be 'keep' or 'erase'" }),
+});
+export type EraseAccountRequest = z.infer<typeof EraseAccountRequest>;

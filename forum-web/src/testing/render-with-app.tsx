@@ -60,7 +60,7 @@ export function renderAt(element: ReactElement, { path = '/', route = path, user
       <RouterProvider router={router} />
     </AppProviders>,
   );
-  return { ...view, store, login, router };
+  return { ...view, store, login, auth, router };
 }
 
 function WithWhere({ children }: { children: ReactElement }) {

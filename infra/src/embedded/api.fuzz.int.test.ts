@@ -33,9 +33,9 @@ interface Answer {
 }
 
 let forum: TestForum;
-const tokens: Record<'member' | 'admin', string> = { member: '', admin: '' };
+const tokens: Record<'member' | 'admin' | 'doomed', string> = { member: '', admin: '', doomed: '' };
 /** What the calls aim at: kept ones, and doomed ones that the deleting calls may take away. */
-const fixtures = { postId: '', doomedPostId: '', commentId: '', doomedCommentId: '', tagId: '', memberId: '', memberEmail: '' };
+const fixtures = { postId: '', doomedPostId: '', commentId: '', doomedCommentId: '', tagId: '', memberId: '', memberEmail: '', doomedUserId: '' };
 
 beforeAll(async () => {
   // a far position in X-Min-Position waits its longest: short here, so each case is quick
@@ -61,6 +61,11 @@ beforeAll(async () => {
   fixtures.commentId = await comment('A comment to aim at');
   fixtures.doomedCommentId = await comment('A doomed comment');
   fixtures.tagId = (await ok(await forum.api('/api/admin/tags', { method: 'POST', token: tokens.admin, json: { name: 'fuzz' } }))).id;
+  // members the erasing calls may take away: one erases themselves, the admin erases the other
+  const [doomed, erased] = [await forum.newUser('Doomed Member'), await forum.newUser('Erased Member')];
+  tokens.doomed = doomed.token;
+  fixtures.doomedUserId = erased.id;
+  for (const token of [doomed.token, erased.token]) await eventually(() => forum.api('/api/me', { token }));
 }, 60_000);
 afterAll(() => forum?.stop());
 
@@ -168,12 +173,15 @@ const text = (...samples: string[]) => fc.constantFrom(...samples);
 
 type Params = Record<string, () => fc.Arbitrary<string>>;
 
-/** Each command's path parameters and body fields (valid values). */
-const commands: Record<string, { params?: Params; fields?: Record<string, fc.Arbitrary<unknown>> }> = {
+/** Each command's path parameters and body fields (valid values), and who calls it when not the member or the admin. */
+const commands: Record<string, { params?: Params; fields?: Record<string, fc.Arbitrary<unknown>>; caller?: 'doomed' }> = {
   'POST /api/posts': { fields: { title: text('A title'), description: text('Some words'), tags: fc.array(text('fuzz', 'General'), { maxLength: 6 }) } },
   'DELETE /api/my-posts/:id': { params: { id: ids.doomedPost } },
   'PATCH /api/me': { fields: { displayName: text('Fuzzy'), photoURL: text('https://example.com/a.png', '') } },
   'POST /api/me/registration': {},
+  // a valid case erases its caller: a member of its own, so that the others keep calling
+  'DELETE /api/me': { fields: { content: text('keep', 'erase') }, caller: 'doomed' },
+  'DELETE /api/admin/users/:userId': { params: { userId: fixture('doomedUserId') }, fields: { content: text('keep', 'erase') } },
   'PATCH /api/users/membership/:email': { params: { email: ids.email } },
   'PUT /api/posts/:id/vote': { params: { id: ids.post }, fields: { vote: text('up', 'down', 'none') } },
   'PATCH /api/posts/:id/vote': { params: { id: ids.post }, fields: { likeChange: fc.constantFrom(-1, 0, 1), dislikeChange: fc.constantFrom(-1, 0, 1) } },
@@ -224,7 +232,7 @@ function commandCall(route: string): fc.Arbitrary<Call> {
   );
   const valid = fc.record({
     params: validParams(route.split(' ')[1]!, spec.params),
-    auth: memberOrAdmin,
+    auth: spec.caller ? fc.constant(() => `Bearer ${tokens[spec.caller!]}`) : memberOrAdmin,
     type: fc.constant('application/json'),
     header: fc.constant(null),
     body: fc.record(spec.fields ?? {}).map((value) => Buffer.from(JSON.stringify(value))),

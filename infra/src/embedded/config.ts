@@ -1,4 +1,4 @@
-import { paymentSettings, writeLimitSettings } from '@forum/command-service';
+import { identityAdminSettings, paymentSettings, writeLimitSettings } from '@forum/command-service';
 import { adminEmails, DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
 import { readSettings } from '@forum/query-service';
 import { z } from 'zod';
@@ -34,6 +34,8 @@ export const EmbeddedConfig = z.object({
   OIDC_JWKS_URL: oidcSettings.OIDC_JWKS_URL,
   /** Emails that are admins from their first sign-in (comma-separated). */
   ADMIN_EMAILS: adminEmails,
+  /** With OIDC_ISSUER: the Keycloak admin API that removes erased members' accounts (docs/security/erasure.md). */
+  ...identityAdminSettings,
   ...paymentSettings,
   ...writeLimitSettings,
   /** 'Continue with Google' in the embedded realm: an upstream OpenID provider (Google unless GOOGLE_ISSUER says otherwise). */

@@ -1,7 +1,21 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCommandApp, createForumCommands, createPostgresWriteLimits, type CommandApp, identityOf, paymentProviderFrom, readModelDirectory } from '@forum/command-service';
+import { parsePositionToken } from '@forum/contracts';
+import {
+  createCommandApp,
+  createForumCommands,
+  createPostgresWriteLimits,
+  identityOf,
+  keycloakIdentityAdminFrom,
+  paymentProviderFrom,
+  readModelDirectory,
+  startErasureReactor,
+  type Accepted,
+  type CommandApp,
+  type CommandMeta,
+  type IdentityAdmin,
+} from '@forum/command-service';
 import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
 import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
@@ -111,6 +125,12 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
             ? { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET, issuer: config.GOOGLE_ISSUER }
             : undefined,
         mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
+        // the admin API's disabling, enabling and deleting of an account reach the forum first, and
+        // answer once the read side refuses (or lets in) the account's tokens (docs/security/erasure.md)
+        accountHooks: {
+          accessChanging: async (accountId, enabled, adminId) => readable(await commands.setAccountAccess(accountId, enabled, realmAdminMeta(adminId))),
+          deleting: async (accountId, adminId) => readable(await commands.eraseDeletedAccount(accountId, realmAdminMeta(adminId))),
+        },
       });
       stack.push(() => realm!.close());
       issuer = realm.issuer;
@@ -120,13 +140,28 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
 
     const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ connectionString: databaseUrl, limits: config.WRITE_LIMITS, logger: logger.child({ service: 'command-service' }) }));
     if (limits) stack.push(() => limits.close());
-    const options = { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config) };
+    const directory = readModelDirectory(db);
+    const options = { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory };
     const commands = createForumCommands(store, { ...options, ...(limits && { limits }) });
+    /** What the realm's admin API changes, as the forum records it: the realm's admin is the actor. */
+    const realmAdminMeta = (adminId: string): CommandMeta => ({ actorId: adminId, now: new Date(), correlationId: `identity-admin-${Date.now()}`, causationId: null, requestId: null });
+    /** Until the read side has applied what a command appended (or the read side's longest wait has passed). */
+    const readable = async ({ answer }: { answer: Accepted }) => {
+      const position = answer.position ? parsePositionToken(answer.position) : null;
+      if (position) await watcher!.waitFor(position, config.MIN_POSITION_WAIT_MS);
+    };
+
+    // an erased member's account leaves the identity provider too, reliably after the event
+    const identityAdmin: IdentityAdmin | null = realm
+      ? { removeAccount: async (id) => void (await realm!.accounts.remove(id)) }
+      : keycloakIdentityAdminFrom(config);
+    const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
+    stack.push(() => reactor.stop());
     const command = createCommandApp({
       store,
       commands,
       verifyToken,
-      directory: readModelDirectory(db),
+      directory,
       projections: createProjectionControl(db, allProjections),
       logger: logger.child({ service: 'command-service' }),
       clock: () => new Date(),

@@ -61,10 +61,12 @@ describe('given a user whose stream holds a ProfileUpdated stored at v1 by an ol
   });
 
   it('the row stays as stored (v1); readStream and readAll give it in the v2 shape with schemaVersion 2', async () => {
-    const { rows } = await forum.db.raw<{ rows: { data: unknown; metadata: EventMetadata }[] }>('SELECT data, metadata FROM eventstore.events WHERE global_position = ?', [
-      v1At.globalPosition.toString(),
-    ]);
-    expect(rows).toEqual([{ data: v1, metadata: metadata(user.id, 1) }]);
+    // stored at v1, its personal fields sealed (docs/security/erasure.md): opened, the v1 data as written
+    const { rows } = await forum.db.raw<{ rows: { data: unknown; metadata: EventMetadata; stored: string }[] }>(
+      'SELECT eventstore.unseal(data) AS data, metadata, data::text AS stored FROM eventstore.events WHERE global_position = ?',
+      [v1At.globalPosition.toString()],
+    );
+    expect(rows).toEqual([{ data: v1, metadata: metadata(user.id, 1), stored: expect.not.stringContaining('Vera From V1') }]);
 
     const v2 = { userId: user.id, changes: { name: 'Vera From V1', photoURL: 'https://img.example/v1.png' }, updatedAt: v1.updatedAt };
     const inStream = (await forum.store.readStream(userStream(user.id))).events.at(-1)!;

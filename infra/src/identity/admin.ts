@@ -10,7 +10,11 @@ import type { AccountRecord, AccountStore, NewAccount } from './store.ts';
  *   POST /admin/realms/forum/users            (UserRepresentation with a password credential)
  *   GET  /admin/realms/forum/users?email=…    (exact match; also username=…, first, max)
  *   GET  /admin/realms/forum/users/{id}
- * Only for a bearer access token of the realm whose account has the role 'admin'.
+ *   PUT  /admin/realms/forum/users/{id}        ({"enabled": true | false}; other fields are not changed here)
+ *   DELETE /admin/realms/forum/users/{id}
+ * Only for a bearer access token of the realm whose account has the role 'admin'. Disabling,
+ * enabling and deleting tell the forum first (AccountHooks), so that it refuses the account's
+ * tokens at once (docs/security/erasure.md).
  */
 export const ADMIN_PATH = '/admin/realms/forum';
 
@@ -53,13 +57,24 @@ export function toRepresentation(record: AccountRecord) {
   };
 }
 
+/** What the forum is told before the realm changes an account (the composition appends the forum's events). */
+export interface AccountHooks {
+  /** Before an account is enabled or disabled by `adminId`; the change waits until it resolves. */
+  accessChanging(accountId: string, enabled: boolean, adminId: string): Promise<void>;
+  /** Before an account is deleted by `adminId`: the forum erases it. */
+  deleting(accountId: string, adminId: string): Promise<void>;
+}
+
 export interface AdminApiOptions {
   publicOrigin: string;
   accounts: AccountStore;
   createAccount(input: NewAccount): Promise<{ id: string }>;
   verifyAccessToken: TokenVerifier;
   log: Logger;
+  hooks?: AccountHooks;
 }
+
+const AccessChange = z.looseObject({ enabled: z.boolean().optional() });
 
 export function createAdminHandler(options: AdminApiOptions) {
   const { accounts, log } = options;
@@ -204,7 +219,7 @@ export function createAdminHandler(options: AdminApiOptions) {
       return;
     }
     if (users && req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(res, 'GET, POST');
-    if (one && req.method !== 'GET') return methodNotAllowed(res, 'GET');
+    if (one && !['GET', 'PUT', 'DELETE'].includes(req.method ?? '')) return methodNotAllowed(res, 'GET, PUT, DELETE');
 
     const caller = await authorize(req, res);
     if (!caller) return;
@@ -212,8 +227,42 @@ export function createAdminHandler(options: AdminApiOptions) {
     if (users) return listUsers(res, query);
     const id = one![1]!;
     const record = UUID.test(id) ? await accounts.findById(id) : null;
-    if (!record) error(res, 404, { error: 'User not found' });
-    else sendJson(res, 200, toRepresentation(record));
+    if (!record) return error(res, 404, { error: 'User not found' });
+    if (req.method === 'PUT') return changeAccess(req, res, caller, record);
+    if (req.method === 'DELETE') return deleteUser(res, caller, record);
+    sendJson(res, 200, toRepresentation(record));
+  }
+
+  const noContent = (res: ServerResponse) => {
+    res.statusCode = 204;
+    res.setHeader('Cache-Control', 'no-store');
+    res.end();
+  };
+
+  /** PUT …/users/{id}: Keycloak's user update, of which the realm takes `enabled`; the forum is told first. */
+  async function changeAccess(req: IncomingMessage, res: ServerResponse, caller: AccountRecord, record: AccountRecord) {
+    const body = await readJson(req);
+    if (!body.ok) {
+      const status = body.reason === 'type' ? 415 : body.reason === 'size' ? 413 : 400;
+      return error(res, status, { error: 'unknown_error', errorMessage: body.reason === 'type' ? 'Content-Type must be application/json' : 'The body is not valid JSON' });
+    }
+    const parsed = AccessChange.safeParse(body.value);
+    if (!parsed.success) return error(res, 400, { error: 'unknown_error', errorMessage: 'Invalid field enabled: expected a boolean' });
+    const { enabled } = parsed.data;
+    if (enabled !== undefined && enabled !== record.enabled) {
+      await options.hooks?.accessChanging(record.id, enabled, caller.id);
+      await accounts.setEnabled(record.id, enabled);
+      log.info({ accountId: record.id, enabled, by: caller.id }, 'account access changed through the admin API');
+    }
+    noContent(res);
+  }
+
+  /** DELETE …/users/{id}: the forum erases the account first (its data then reads as erased), then the realm forgets it. */
+  async function deleteUser(res: ServerResponse, caller: AccountRecord, record: AccountRecord) {
+    await options.hooks?.deleting(record.id, caller.id);
+    await accounts.delete(record.id);
+    log.info({ accountId: record.id, by: caller.id }, 'account deleted through the admin API');
+    noContent(res);
   }
 
   return (req: IncomingMessage, res: ServerResponse) => {

@@ -9,5 +9,6 @@ export {
   type IdentityRealmOptions,
 } from './realm.ts';
 export type { GoogleOptions } from './broker.ts';
+export type { AccountHooks } from './admin.ts';
 export type { MailOptions } from './mail.ts';
 export { DEFAULT_THROTTLE, type ThrottleLimits } from './throttle.ts';

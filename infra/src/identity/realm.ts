@@ -13,7 +13,7 @@ import Provider, {
   type ResourceServer,
 } from 'oidc-provider';
 import { deleteExpired, postgresAdapter } from './adapter.ts';
-import { ADMIN_PATH, createAdminHandler } from './admin.ts';
+import { ADMIN_PATH, createAdminHandler, type AccountHooks } from './admin.ts';
 import { BrokerError, createGoogleBroker, deleteExpiredBrokerStates, GOOGLE, type GoogleOptions } from './broker.ts';
 import { createCsrf } from './csrf.ts';
 import { appendVary, clientAddress, isLocalRequest, methodNotAllowed, readForm, redirect, sendJson, sendPage } from './http.ts';
@@ -60,6 +60,8 @@ export interface IdentityRealmOptions {
   throttle?: Partial<ThrottleLimits>;
   /** Behind a reverse proxy: count throttles against the last X-Forwarded-For address instead of the TCP peer. */
   trustProxy?: boolean;
+  /** What the forum is told before the admin API disables, enables or deletes an account. */
+  accountHooks?: AccountHooks;
 }
 
 export interface IdentityRealm {
@@ -72,6 +74,8 @@ export interface IdentityRealm {
     /** `emailVerified`: the operator vouches for the address (ADMIN_EMAILS make admins only of verified addresses). */
     create(input: { email: string; password: string; name: string; picture?: string; roles?: string[]; emailVerified?: boolean }): Promise<{ id: string }>;
     findByEmail(email: string): Promise<{ id: string; email: string; name: string; picture: string; roles: string[] } | null>;
+    /** Deletes the account for good (an erased member's); false when there was none. */
+    remove(id: string): Promise<boolean>;
   };
   close(): Promise<void>;
 }
@@ -1173,7 +1177,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     });
   };
 
-  const adminHandler = createAdminHandler({ publicOrigin, accounts, createAccount, verifyAccessToken, log });
+  const adminHandler = createAdminHandler({ publicOrigin, accounts, createAccount, verifyAccessToken, log, hooks: options.accountHooks });
 
   async function cleanupRecords() {
     await deleteExpired(db);
@@ -1200,6 +1204,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         const record = await accounts.findByEmail(email);
         return record && { id: record.id, email: record.email, name: record.name, picture: record.picture, roles: record.roles };
       },
+      remove: (id) => accounts.delete(id),
     },
     async close() {
       clearInterval(cleanup);

@@ -348,6 +348,34 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
       );
     },
 
+    /**
+     * Enables or disables the account (Keycloak's `enabled`); disabling also ends its sessions,
+     * grants and refresh tokens. Answers whether the account exists.
+     */
+    async setEnabled(accountId: string, enabled: boolean): Promise<boolean> {
+      if (!UUID.test(accountId)) return false;
+      return db.transaction(async (trx) => {
+        const updated = await trx.raw(`UPDATE ${SCHEMA}.accounts SET enabled = ? WHERE id = ?`, [enabled, accountId]);
+        if (!enabled) await trx.raw(`DELETE FROM ${SCHEMA}.oidc_payloads WHERE payload->>'accountId' = ?`, [accountId]);
+        return (updated.rowCount ?? 0) > 0;
+      });
+    },
+
+    /**
+     * Deletes the account for good: its record, sessions, grants and tokens, links to other
+     * providers, one-time links, and the development mailbox's mails to it. Answers whether it existed.
+     */
+    async delete(accountId: string): Promise<boolean> {
+      if (!UUID.test(accountId)) return false;
+      return db.transaction(async (trx) => {
+        const gone = await trx.raw(`DELETE FROM ${SCHEMA}.accounts WHERE id = ? RETURNING email`, [accountId]);
+        const email = (gone.rows[0] as { email: string } | undefined)?.email;
+        await trx.raw(`DELETE FROM ${SCHEMA}.oidc_payloads WHERE payload->>'accountId' = ?`, [accountId]);
+        if (email !== undefined) await trx.raw(`DELETE FROM ${SCHEMA}.mailbox WHERE recipient = ?`, [email]);
+        return email !== undefined;
+      });
+    },
+
     async markEmailVerified(accountId: string, trx: Knex | Knex.Transaction = db): Promise<void> {
       await trx.raw(`UPDATE ${SCHEMA}.accounts SET email_verified = true WHERE id = ? AND NOT email_verified`, [accountId]);
     },

@@ -24,7 +24,7 @@ let byType: Record<string, number>;
 
 beforeAll(async () => {
   database = await createTestDatabase('rebuild_all');
-  ({ byType } = await loadSyntheticLog(database.url, { events: 6_000, seed: 15 }));
+  ({ byType } = await loadSyntheticLog(database.url, { events: 6_000, seed: 16 }));
   db = createKnex(database.url, { max: 4 });
   store = await createPostgresEventStore({ connectionString: database.url, poolSize: 2 });
   await migrateCheckpoints(db);

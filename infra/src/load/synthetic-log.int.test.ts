@@ -1,5 +1,6 @@
 import { START } from '@forum/contracts';
-import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
+import { randomBytes } from 'node:crypto';
+import { createPostgresEventStore, openData, sealData, type EventStore } from '@forum/command-service/eventstore';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../testing/database.ts';
@@ -24,12 +25,22 @@ afterAll(async () => {
 });
 
 describe('given an empty event store, when the synthetic log is loaded', () => {
-  it('then it holds every event of the log, with positions, versions, data and metadata as generated', async () => {
+  it('then it holds every event of the log, with positions, versions, data (sealed, and erased where its member was) and metadata as generated', async () => {
     const expected = [...syntheticLog({ events: 5_000, seed: 3 })];
     expect(loaded.events).toBe(expected.length);
     expect(Object.values(loaded.byType).reduce((a, b) => a + b, 0)).toBe(expected.length);
-    const { rows } = await client.query('SELECT global_position::int AS p, stream_id, stream_version, type, data, metadata, recorded_at FROM eventstore.events ORDER BY global_position');
+    // what an event's data reads as: as generated, its erased members' fields as erased (sealed here with a key of the test's)
+    const erasures = new Map(expected.filter((e) => e.type === 'AccountErased').map((e) => [e.data.userId as string, e.data.content as string]));
+    const key = randomBytes(64);
+    const readAs = (event: (typeof expected)[number]) =>
+      openData(sealData(event.type, event.metadata.schemaVersion, event.data, () => key), (subject, kind) =>
+        erasures.has(subject) && (kind === 'identity' || erasures.get(subject) === 'erased') ? undefined : key,
+      );
+    const { rows } = await client.query(
+      `SELECT global_position::int AS p, stream_id, stream_version, type, eventstore.unseal(data) AS data, metadata, recorded_at FROM eventstore.events ORDER BY global_position`,
+    );
     expect(rows.length).toBe(expected.length);
+    expect(erasures.size).toBeGreaterThan(0);
     rows.forEach((row, i) => {
       const event = expected[i]!;
       expect(row).toEqual({
@@ -37,7 +48,7 @@ describe('given an empty event store, when the synthetic log is loaded', () => {
         stream_id: event.streamId,
         stream_version: event.streamVersion,
         type: event.type,
-        data: event.data,
+        data: readAs(event),
         metadata: event.metadata,
         recorded_at: new Date(event.recordedAt),
       });

@@ -15,7 +15,10 @@
  * - the command side's rules hold: free members keep at most FREE_POST_LIMIT live
  *   posts, votes are VoteCast on vote-<post>-<user> with `previous` the stream's
  *   current vote, nobody votes on, comments on or reports under a deleted post,
- *   a user reports a comment once, only admins moderate, tags on a post are live tags.
+ *   a user reports a comment once, only admins moderate, tags on a post are live tags;
+ * - a few members erase their accounts (themselves or an admin), their posts and comments deleted
+ *   by the same command when their content goes too, and act no more; a few accounts are disabled
+ *   and enabled again by an admin.
  */
 import pg from 'pg';
 import { v4, v7 } from 'uuid';
@@ -24,6 +27,7 @@ import {
   DEFAULT_WARNING_REASON,
   FREE_POST_LIMIT,
   MEMBERSHIP_PRICE,
+  PERSONAL_DATA,
   REPORT_FEEDBACK,
   TAGS_STREAM,
   announcementStream,
@@ -108,6 +112,8 @@ interface User {
   readonly livePosts: Set<number>;
   notifications: number;
   unread: string[];
+  /** Their account was erased: the stream ended, nobody acts as them or on their stream again. */
+  erased: boolean;
 }
 
 interface Post {
@@ -152,7 +158,9 @@ type Kind =
   | 'contact'
   | 'makeAdmin'
   | 'tag'
-  | 'rebuild';
+  | 'rebuild'
+  | 'erase'
+  | 'access';
 
 /**
  * Commands of each kind for about `events` events: per 1M about 10k users, 100k posts,
@@ -179,8 +187,10 @@ function plan(events: number, floors = true): Record<Kind, number> {
     makeAdmin: floor(events / 250_000, 2),
     tag: floor(events / 500_000, 1),
     rebuild: floor(events / 1_000_000, 1),
+    erase: floor(users / 50, 1),
+    access: floor(users / 100, 1),
   };
-  const perCommand: Partial<Record<Kind, number>> = { post: 1.15, membership: 2, tag: 2, deletePost: 1.5 };
+  const perCommand: Partial<Record<Kind, number>> = { post: 1.15, membership: 2, tag: 2, deletePost: 1.5, erase: 6, access: 2 };
   const estimate = (Object.keys(counts) as Kind[]).reduce((sum, kind) => sum + counts[kind] * (perCommand[kind] ?? 1), 0);
   const scale = events / estimate;
   for (const kind of ['post', 'vote', 'comment', 'report', 'deletePost', 'removeComment', 'warn', 'readWarnings', 'contact'] as const) {
@@ -303,6 +313,7 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
       livePosts: new Set(),
       notifications: 0,
       unread: [],
+      erased: false,
     };
     users.push(user);
     return user;
@@ -476,7 +487,7 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
     deletePost() {
       const post = livePosts.length > 0 ? pick(livePosts) : undefined;
       if (!post || admins.length === 0) return null;
-      const by = rand() < 0.85 ? post.author : pick(admins);
+      const by = rand() < 0.85 && !post.author.erased ? post.author : pick(admins);
       post.live = false;
       removeFrom(livePosts, post);
       const at = now();
@@ -484,7 +495,7 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
         { streamId: postStream(post.id), version: post.version, events: [{ type: 'PostDeleted', data: { postId: post.id, authorId: post.author.id, deletedBy: by.id, deletedAt: at } }] },
       ];
       post.version += 1;
-      if (post.author.livePosts.delete(post.n)) {
+      if (post.author.livePosts.delete(post.n) && !post.author.erased) {
         appends.push(userAppend(post.author, [{ type: 'AuthoredPostRemoved', data: { userId: post.author.id, postId: post.id, at } }]));
       }
       return command(by.id, appends);
@@ -552,6 +563,7 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
       if (admins.length === 0 || comments.length === 0) return null;
       const comment = pick(comments);
       const target = comment.author;
+      if (target.erased) return null;
       const admin = pick(admins);
       const warningId = timeId();
       const reason = rand() < 0.5 ? DEFAULT_WARNING_REASON : sentence(4, 20);
@@ -652,6 +664,48 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
       return operator
         ? command('operator:root', [append], { correlationId: `forumctl-${clock}`, causationId: null, requestId: null })
         : command(pick(admins).id, [append]);
+    },
+    erase() {
+      // a member (not an admin, and not while the community is small) erases their account, or an admin does
+      const user = actor();
+      if (user.admin || registered.length < 60 || admins.length === 0) return null;
+      const by = rand() < 0.3 ? pick(admins) : user;
+      const content = rand() < 0.5 ? 'kept' : 'erased';
+      const at = now();
+      const appends: Append[] = [];
+      if (content === 'erased') {
+        // their posts and their comments on others' posts, as the read models list them (those on their posts go with them)
+        for (const post of livePosts.filter((p) => p.author === user)) {
+          appends.push({ streamId: postStream(post.id), version: post.version, events: [{ type: 'PostDeleted', data: { postId: post.id, authorId: user.id, deletedBy: by.id, deletedAt: at } }] });
+          post.version += 1;
+          post.live = false;
+          removeFrom(livePosts, post);
+        }
+        for (const comment of liveComments.filter((c) => c.author === user && c.post.live && c.post.author !== user)) {
+          appends.push({
+            streamId: commentStream(comment.id),
+            version: 1,
+            events: [{ type: 'CommentRemoved', data: { commentId: comment.id, postId: comment.post.id, authorId: user.id, removedBy: by.id, removedAt: at } }],
+          });
+          comment.live = false;
+          removeFrom(liveComments, comment);
+        }
+      }
+      appends.push(userAppend(user, [{ type: 'AccountErased', data: { userId: user.id, content, erasedAt: at } }]));
+      user.erased = true;
+      registered.splice(registered.indexOf(user), 1);
+      if (user.member) members.splice(members.indexOf(user), 1);
+      if (warned.includes(user)) warned.splice(warned.indexOf(user), 1);
+      return command(by.id, appends);
+    },
+    access() {
+      // an admin disables an account in the identity realm, and enables it again later
+      const user = actor();
+      if (user.admin || admins.length === 0) return null;
+      const admin = pick(admins);
+      const disabled = command(admin.id, [userAppend(user, [{ type: 'AccountDisabled', data: { userId: user.id, disabledAt: now() } }])]);
+      const enabled = command(admin.id, [userAppend(user, [{ type: 'AccountEnabled', data: { userId: user.id, enabledAt: now() } }])]);
+      return [...disabled, ...enabled];
     },
     tag() {
       // an admin retires a tag and creates another: posts keep the old text
@@ -758,7 +812,7 @@ export async function loadSyntheticLog(connectionString: string, options: LoadOp
   const statementRows = options.statementRows ?? 5000;
   const transactionRows = Math.max(options.transactionRows ?? 50_000, statementRows);
   const connections = Math.max(1, options.connections ?? 2);
-  const pool = new pg.Pool({ connectionString, max: connections, application_name: 'forum-synthetic-log' });
+  const pool = new pg.Pool({ connectionString, max: connections + 1, application_name: 'forum-synthetic-log' });
   pool.on('error', () => {});
   const lanes: pg.PoolClient[] = [];
   try {
@@ -783,6 +837,18 @@ export async function loadSyntheticLog(connectionString: string, options: LoadOp
       if (keep === 0) await chains[lane];
     };
 
+    // Each statement's members' keys are made first, committed on a connection of their own: the
+    // lanes' long transactions would otherwise make them in each other's way (and deadlock)
+    const keyMaker = await pool.connect();
+    lanes.push(keyMaker);
+    let subjects = new Set<string>();
+    const makeKeys = async () => {
+      if (subjects.size === 0) return;
+      const wanted = [...subjects];
+      subjects = new Set();
+      await keyMaker.query('SELECT count(keystore.keys_for(s)) FROM unnest($1::text[]) AS s', [wanted]);
+    };
+
     const byType: Record<string, number> = {};
     let count = 0;
     let transaction = -1;
@@ -802,6 +868,7 @@ export async function loadSyntheticLog(connectionString: string, options: LoadOp
       }
       const lane = transaction % connections;
       await settle(lane, 1);
+      await makeKeys();
       send(lane, INSERT_EVENTS, [param]);
       inTransaction += rows;
       if (inTransaction >= transactionRows) {
@@ -813,6 +880,8 @@ export async function loadSyntheticLog(connectionString: string, options: LoadOp
       for (const event of syntheticLog(options)) {
         count += 1;
         byType[event.type] = (byType[event.type] ?? 0) + 1;
+        const personal = PERSONAL_DATA[`${event.type}@${event.metadata.schemaVersion}`];
+        if (personal) subjects.add(String(event.data[personal.subject]));
         // stream ids and types are the generator's own (uuids and fixed names): nothing to escape
         rowsJson.push(
           `{"p":${count},"s":"${event.streamId}","v":${event.streamVersion},"t":"${event.type}","d":${JSON.stringify(event.data)},"m":${JSON.stringify(event.metadata)},"r":"${event.recordedAt}"}`,

@@ -1,13 +1,17 @@
-import type { AnnouncementPublished, ProfileUpdated } from '@forum/contracts';
+import type { AccountErased, AnnouncementPublished, ProfileUpdated } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
-import { AUTHOR, carryProfileChange, type ProfileChanges } from '../profile-changes.ts';
+import { AUTHOR, carryProfileChange, ERASED_PERSON, type ProfileChanges } from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
 
-/** Announcements, newest first, with their author's current name and photo (as posts show them). */
+/**
+ * Announcements, newest first, with their author's current name and photo (as posts show them).
+ * An erased author is 'Deleted user' with no photo, as a last change of both; the announcement's
+ * text is the forum's and stays.
+ */
 export const announcementsProjection: Projection = {
   name: 'announcements',
   version: 1,
-  types: ['AnnouncementPublished', 'ProfileUpdated'],
+  types: ['AnnouncementPublished', 'ProfileUpdated', 'AccountErased'],
   exposes: { announcements: 'announcements', announcement_counters: 'counters' },
   async migrate(trx) {
     await trx.raw(`
@@ -35,9 +39,12 @@ export const announcementsProjection: Projection = {
       if (event.type === 'AnnouncementPublished') {
         const a = (event as RecordedEvent<'AnnouncementPublished', AnnouncementPublished['data']>).data;
         if (!published.has(a.announcementId)) published.set(a.announcementId, { ...a });
-      } else if (event.type === 'ProfileUpdated') {
+      } else if (event.type === 'ProfileUpdated' || event.type === 'AccountErased') {
         // only the fields the update changed (a v1 event arrives upcast with both)
-        const { userId, changes: changed } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+        const { userId, changes: changed } =
+          event.type === 'ProfileUpdated'
+            ? (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data
+            : { userId: (event as RecordedEvent<'AccountErased', AccountErased['data']>).data.userId, changes: { name: ERASED_PERSON.name, photoURL: ERASED_PERSON.photo } };
         changes.set(userId, { ...changes.get(userId), ...changed });
         carryProfileChange(published.values(), AUTHOR, userId, changed);
       }

@@ -1,6 +1,9 @@
 import {
   AUDIT_TARGETS,
   AUDIT_TYPES,
+  type AccountDisabled,
+  type AccountEnabled,
+  type AccountErased,
   type AdminRoleGranted,
   type AnnouncementPublished,
   type AuditType,
@@ -14,10 +17,12 @@ import {
   type UserWarned,
 } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
+import type { Knex } from '@forum/platform';
+import { ERASED_PERSON } from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
 
 type TargetType = (typeof AUDIT_TARGETS)[number];
-interface Entry {
+interface Entry extends Partial<Named> {
   position: string;
   at: string;
   actorId: string;
@@ -26,6 +31,15 @@ interface Entry {
   targetId: string;
   summary: string;
 }
+
+/** Where a summary names a person: their id, and the name's place in it (in characters, from 1), so that their erasure can take it out. */
+interface Named {
+  namedUser: string;
+  nameAt: number;
+  nameLength: number;
+}
+
+const characters = (text: string) => [...text].length;
 type Person = { name: string; email: string | null };
 
 /** The user ids an event's summary names (before the batch is applied). */
@@ -39,6 +53,9 @@ function namedUsers(event: RecordedEvent): string[] {
       return [(event.data as PostDeleted['data']).authorId];
     case 'CommentRemoved':
       return [(event.data as CommentRemoved['data']).authorId];
+    case 'AccountDisabled':
+    case 'AccountEnabled':
+      return [(event.data as (AccountDisabled | AccountEnabled)['data']).userId];
     default:
       return [];
   }
@@ -47,12 +64,17 @@ function namedUsers(event: RecordedEvent): string[] {
 /** The staff-action entry of an event, or null when the event is not an admin action. */
 function entryOf(event: RecordedEvent, nameOf: (userId: string) => string): Entry | null {
   const base = { position: event.position.globalPosition.toString(), at: event.recordedAt.toISOString(), actorId: event.metadata.actorId };
+  /** A summary that names a user: `before` their name `after`. */
+  const naming = (before: string, userId: string, after = ''): Pick<Entry, 'summary'> & Named => {
+    const name = nameOf(userId);
+    return { summary: `${before}${name}${after}`, namedUser: userId, nameAt: characters(before) + 1, nameLength: characters(name) };
+  };
   switch (event.type) {
     case 'AdminRoleGranted': {
       const grant = event.data as AdminRoleGranted['data'];
       // ADMIN_EMAILS and the demo data are configuration, not a staff action
       if (grant.reason !== 'admin' && grant.reason !== 'operator') return null;
-      return { ...base, type: 'AdminRoleGranted', targetType: 'user', targetId: grant.userId, summary: `Made ${nameOf(grant.userId)} an admin` };
+      return { ...base, type: 'AdminRoleGranted', targetType: 'user', targetId: grant.userId, ...naming('Made ', grant.userId, ' an admin') };
     }
     case 'TagCreated': {
       const tag = event.data as TagCreated['data'];
@@ -68,17 +90,19 @@ function entryOf(event: RecordedEvent, nameOf: (userId: string) => string): Entr
     }
     case 'CommentRemoved': {
       const c = event.data as CommentRemoved['data'];
-      return { ...base, type: 'CommentRemoved', targetType: 'comment', targetId: c.commentId, summary: `Removed a comment by ${nameOf(c.authorId)}` };
+      // an author removing their own comment (when they erase their account) is not a staff action
+      if (c.removedBy === c.authorId) return null;
+      return { ...base, type: 'CommentRemoved', targetType: 'comment', targetId: c.commentId, ...naming('Removed a comment by ', c.authorId) };
     }
     case 'UserWarned': {
       const w = event.data as UserWarned['data'];
-      return { ...base, type: 'UserWarned', targetType: 'user', targetId: w.userId, summary: `Warned ${nameOf(w.userId)}: ${w.reason}` };
+      return { ...base, type: 'UserWarned', targetType: 'user', targetId: w.userId, ...naming('Warned ', w.userId, `: ${w.reason}`) };
     }
     case 'PostDeleted': {
       const p = event.data as PostDeleted['data'];
       // an author deleting their own post is not a staff action
       if (p.deletedBy === p.authorId) return null;
-      return { ...base, type: 'PostDeleted', targetType: 'post', targetId: p.postId, summary: `Deleted a post by ${nameOf(p.authorId)}` };
+      return { ...base, type: 'PostDeleted', targetType: 'post', targetId: p.postId, ...naming('Deleted a post by ', p.authorId) };
     }
     case 'ProjectionRebuildRequested': {
       const r = event.data as ProjectionRebuildRequested['data'];
@@ -90,6 +114,19 @@ function entryOf(event: RecordedEvent, nameOf: (userId: string) => string): Entr
         targetId: r.projection,
         summary: r.resumed ? `Asked for a rebuild of ${r.projection}: joined ${build}, already under way` : `Started a rebuild of ${r.projection} (${build})`,
       };
+    }
+    case 'AccountErased': {
+      const erased = event.data as AccountErased['data'];
+      // a member erasing their own account is not a staff action; the entry does not name them
+      if (base.actorId === erased.userId) return null;
+      const summary = erased.content === 'erased' ? 'Erased an account with its posts and comments' : 'Erased an account';
+      return { ...base, type: 'AccountErased', targetType: 'user', targetId: erased.userId, summary };
+    }
+    case 'AccountDisabled':
+    case 'AccountEnabled': {
+      const { userId } = event.data as (AccountDisabled | AccountEnabled)['data'];
+      const verb = event.type === 'AccountDisabled' ? 'Disabled' : 'Enabled';
+      return { ...base, type: event.type, targetType: 'user', targetId: userId, ...naming(`${verb} the account of `, userId) };
     }
     default:
       return null;
@@ -104,11 +141,15 @@ const AUDITED = new Set<string>(AUDIT_TYPES);
  * email) so that summaries name users as they were called at the time, the
  * actor filter can take an email, and a rebuild needs no other read model.
  * Totals per actor, per type and per both are counter rows.
+ *
+ * An erased member's record is 'Deleted user' with no email, and every summary that named
+ * them says 'Deleted user' instead (each entry keeps where its summary names whom).
  */
 export const auditProjection: Projection = {
   name: 'audit',
-  // 2: projection rebuilds are staff actions
-  version: 2,
+  // 2: projection rebuilds are staff actions; 3: entries know whom their summary names (erasure),
+  // and accounts erased, disabled and enabled by admins are staff actions
+  version: 3,
   // what it records, and the events that name the people it shows
   types: [...AUDIT_TYPES, 'UserRegistered', 'ProfileUpdated'],
   exposes: { audit_entries: 'entries', audit_people: 'people', audit_counters: 'counters' },
@@ -121,8 +162,13 @@ export const auditProjection: Projection = {
         type text NOT NULL,
         target_type text NOT NULL,
         target_id text NOT NULL,
-        summary text NOT NULL
+        summary text NOT NULL,
+        -- the user the summary names, and where (characters, from 1): their erasure takes the name out
+        named_user text,
+        name_at integer,
+        name_length integer
       );
+      CREATE INDEX IF NOT EXISTS entries_named_user ON entries (named_user) WHERE named_user IS NOT NULL;
       CREATE INDEX IF NOT EXISTS entries_newest ON entries (at DESC, global_position DESC);
       CREATE INDEX IF NOT EXISTS entries_actor ON entries (actor_id, at DESC, global_position DESC);
       CREATE INDEX IF NOT EXISTS entries_type ON entries (type, at DESC, global_position DESC);
@@ -161,38 +207,65 @@ export const auditProjection: Projection = {
       } else {
         const entry = entryOf(event, nameOf);
         if (entry) entries.push(entry);
+        if (event.type === 'AccountErased') {
+          // what came before it is written, then it takes the name out of all of it
+          const { userId } = event.data as AccountErased['data'];
+          await writeAudit(trx, people, entries);
+          people.clear();
+          entries.length = 0;
+          await erasePerson(trx, userId);
+          names.set(userId, ERASED_PERSON.name);
+        }
       }
     }
-
-    if (people.size > 0) {
-      await trx.raw(
-        `INSERT INTO people (id, name, email)
-         SELECT id, name, coalesce(email, '') FROM jsonb_to_recordset(?::jsonb) AS x(id text, name text, email text)
-         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, email = CASE WHEN EXCLUDED.email = '' THEN people.email ELSE EXCLUDED.email END`,
-        [JSON.stringify([...people].map(([id, person]) => ({ id, ...person })))],
-      );
-    }
-    if (entries.length > 0) {
-      await trx.raw(
-        `WITH input AS (
-           SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
-             position bigint, at timestamptz, "actorId" text, type text, "targetType" text, "targetId" text, summary text)
-         ),
-         inserted AS (
-           INSERT INTO entries (global_position, at, actor_id, type, target_type, target_id, summary)
-           SELECT position, at, "actorId", type, "targetType", "targetId", summary FROM input
-           ON CONFLICT (global_position) DO NOTHING
-           RETURNING actor_id, type
-         ),
-         keys AS (
-           SELECT k.actor_id, k.type FROM inserted i,
-             LATERAL (VALUES ('', ''), ('', i.type), (i.actor_id, ''), (i.actor_id, i.type)) AS k(actor_id, type)
-         )
-         INSERT INTO counters (actor_id, type, value)
-         SELECT actor_id, type, count(*) FROM keys GROUP BY actor_id, type
-         ON CONFLICT (actor_id, type) DO UPDATE SET value = counters.value + EXCLUDED.value`,
-        [JSON.stringify(entries)],
-      );
-    }
+    await writeAudit(trx, people, entries);
   },
 };
+
+/** A segment's people, then its entries with the counters they move. */
+async function writeAudit(trx: Knex.Transaction, people: ReadonlyMap<string, Person>, entries: readonly Entry[]) {
+  if (people.size > 0) {
+    await trx.raw(
+      `INSERT INTO people (id, name, email)
+       SELECT id, name, coalesce(email, '') FROM jsonb_to_recordset(?::jsonb) AS x(id text, name text, email text)
+       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, email = CASE WHEN EXCLUDED.email = '' THEN people.email ELSE EXCLUDED.email END`,
+      [JSON.stringify([...people].map(([id, person]) => ({ id, ...person })))],
+    );
+  }
+  if (entries.length > 0) {
+    await trx.raw(
+      `WITH input AS (
+         SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
+           position bigint, at timestamptz, "actorId" text, type text, "targetType" text, "targetId" text, summary text,
+           "namedUser" text, "nameAt" integer, "nameLength" integer)
+       ),
+       inserted AS (
+         INSERT INTO entries (global_position, at, actor_id, type, target_type, target_id, summary, named_user, name_at, name_length)
+         SELECT position, at, "actorId", type, "targetType", "targetId", summary, "namedUser", "nameAt", "nameLength" FROM input
+         ON CONFLICT (global_position) DO NOTHING
+         RETURNING actor_id, type
+       ),
+       keys AS (
+         SELECT k.actor_id, k.type FROM inserted i,
+           LATERAL (VALUES ('', ''), ('', i.type), (i.actor_id, ''), (i.actor_id, i.type)) AS k(actor_id, type)
+       )
+       INSERT INTO counters (actor_id, type, value)
+       SELECT actor_id, type, count(*) FROM keys GROUP BY actor_id, type
+       ON CONFLICT (actor_id, type) DO UPDATE SET value = counters.value + EXCLUDED.value`,
+      [JSON.stringify(entries)],
+    );
+  }
+}
+
+/**
+ * An erased member: their record is 'Deleted user' with no email, and the summaries that named
+ * them say 'Deleted user' where they said their name (what a replay of their events writes).
+ */
+async function erasePerson(trx: Knex.Transaction, userId: string) {
+  const { name, email } = ERASED_PERSON;
+  await trx.raw(
+    `WITH person AS (UPDATE people SET name = ?, email = ? WHERE id = ?)
+     UPDATE entries SET summary = overlay(summary PLACING ? FROM name_at FOR name_length), name_length = ? WHERE named_user = ?`,
+    [name, email, userId, name, characters(name), userId],
+  );
+}

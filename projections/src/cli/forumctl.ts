@@ -35,6 +35,8 @@ const USAGE = `forumctl <command>
   export [--from N] [--to N] [--out F]   events as NDJSON (stdout unless --out)
   import <file>                          load an export into an empty event store
   make-admin <email>                     make a registered user an admin (an event; the operator is the actor)
+  account disable|enable <user-id>       what an external identity provider's admin did: the forum refuses (or accepts
+                                         again) the account's tokens at once (docs/security/erasure.md)
 `;
 
 /** The metadata of an operator's command: the operator is the actor; one correlation id per command. */
@@ -232,6 +234,22 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
           await store.close();
         }
       }
+      case 'account': {
+        const [action, userId] = rest;
+        if ((action !== 'disable' && action !== 'enable') || !userId) {
+          io.err('account needs disable or enable, and a user id (the identity provider\'s subject)\n');
+          return 2;
+        }
+        const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 1 });
+        try {
+          const operator = `operator:${os.userInfo().username}`;
+          const executed = await createForumCommands(store, { adminEmails: [] }).setAccountAccess(userId, action === 'enable', operatorMeta(operator));
+          io.out(executed.answer.position ? `${userId} ${action}d (event at ${executed.answer.position}, actor ${operator})\n` : `${userId} was ${action}d already\n`);
+          return 0;
+        } finally {
+          await store.close();
+        }
+      }
       default:
         io.err(`Unknown command ${command}\n\n${USAGE}`);
         return 2;
@@ -259,7 +277,7 @@ function pick(requested: readonly string[], io: CliIo) {
 /** The stream of the user registered with this email, from the log itself (not a read model). */
 async function userStreamOf(client: pg.Client, email: string): Promise<string | null> {
   const { rows } = await client.query<{ stream_id: string }>(
-    `SELECT stream_id FROM eventstore.events WHERE type = 'UserRegistered' AND data->>'email' = lower($1) ORDER BY global_position LIMIT 1`,
+    `SELECT stream_id FROM eventstore.events WHERE type = 'UserRegistered' AND eventstore.unseal(data)->>'email' = lower($1) ORDER BY global_position LIMIT 1`,
     [email.trim()],
   );
   return rows[0]?.stream_id ?? null;

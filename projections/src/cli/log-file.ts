@@ -1,3 +1,4 @@
+import { unsealed } from '@forum/command-service/eventstore';
 import type pg from 'pg';
 
 /**
@@ -5,8 +6,13 @@ import type pg from 'pg';
  * line, in global-position order, with its position, stream, version, type,
  * data, metadata and time. The writing transaction's id is not part of it: it
  * belongs to the server that wrote the event, and an import takes its own.
+ *
+ * Personal data is exported opened, an erased member's as "[erased]": the file
+ * holds plain text of everyone else's (keep it as such). An import seals it again
+ * under new keys as it writes the events, and an imported `AccountErased` erases
+ * its member again, so the imported log reads as the exported one.
  */
-const EXPORT_SQL = `SELECT global_position, stream_id, stream_version, type, data::text AS data, metadata::text AS metadata,
+const EXPORT_SQL = `SELECT global_position, stream_id, stream_version, type, (${unsealed('data', "'marked'")})::text AS data, metadata::text AS metadata,
   to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at
   FROM eventstore.events WHERE global_position >= $1 AND global_position <= $2 AND global_position > $3
   ORDER BY global_position LIMIT $4`;

@@ -1,9 +1,15 @@
-import type { CommentAdded, CommentRemoved, CommentReported, PostDeleted, ProfileUpdated } from '@forum/contracts';
+import type { AccountErased, CommentAdded, CommentRemoved, CommentReported, PostDeleted, ProfileUpdated } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
 import {
   AUTHOR,
   carryProfileChange,
+  anyErasureIn,
+  ERASED_IN_LOG,
+  ERASED_PERSON,
+  ONE_ERASURE,
+  oneErasure,
+  eraseStagedProfileChanges,
   LATEST_PROFILE_CHANGES,
   mergeProfileChange,
   REPLAY_PROFILES_TABLE,
@@ -41,7 +47,7 @@ const LOOKUPS = `CREATE INDEX IF NOT EXISTS comments_of_post ON comments (post_i
 export const commentsProjection: Projection = {
   name: 'comments',
   version: 2,
-  types: ['CommentAdded', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated'],
+  types: ['CommentAdded', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated', 'AccountErased'],
   exposes: { comments: 'comments', comment_reports: 'reports', comment_counters: 'counters', commenter_stats: 'commenter_stats' },
   async migrate(trx) {
     await trx.raw(`
@@ -137,6 +143,13 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
         carryProfileChange(segment.reports.values(), REPORTER, userId, changes);
         break;
       }
+      case 'AccountErased': {
+        // after everything before it; their comments themselves were removed by their own events if they chose so
+        await applySegment(trx, segment);
+        segment = newSegment();
+        await erasePeople(trx, ONE_ERASURE, oneErasure((event as RecordedEvent<'AccountErased', AccountErased['data']>).data));
+        break;
+      }
       default:
         break;
     }
@@ -195,6 +208,25 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
   }
   if (segment.removed.size > 0) await removeComments(trx, 'id = ANY (?::uuid[])', [[...segment.removed]]);
   if (segment.deletedPosts.size > 0) await deletePosts(trx, 'SELECT unnest(?::uuid[])', [[...segment.deletedPosts]]);
+}
+
+/**
+ * Erased members (rows of user_id and content that `erasures` selects) are 'Deleted user' on their
+ * comments and reports, with no email or photo, and their comments' text is erased where it went
+ * too: what their events read as from now on, so that a replay writes the same rows. (Their
+ * comments themselves were removed by their own events then; this reaches what those missed.)
+ */
+async function erasePeople(trx: Knex.Transaction, erasures: string, bindings: readonly Knex.RawBinding[]) {
+  const { name, email, photo, text } = ERASED_PERSON;
+  await trx.raw(
+    `WITH erased AS (SELECT x.user_id, x.content = 'erased' AS content FROM (${erasures}) x),
+     written AS (
+       UPDATE comments c SET author_name = ?, author_email = ?, author_photo = ?, text = CASE WHEN e.content THEN ? ELSE c.text END
+       FROM erased e WHERE c.author_id = e.user_id
+     )
+     UPDATE reports SET reporter_name = ?, reporter_email = ?, reporter_photo = ? WHERE reporter_id IN (SELECT user_id FROM erased)`,
+    [...bindings, name, email, photo, text, name, email, photo],
+  );
 }
 
 /** Inserts the comments `input` selects (columns as CommentAdded's data, and "createdPos"), not under a deleted post, and counts them. */
@@ -289,6 +321,11 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw) {
   // the deleted posts' comments already there leave when the replay settles: one pass over the
   // comments then, rather than one per range (no index by post while staging)
   await rememberDeletedPosts(trx, `SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted'`, [log]);
+  // the range's erasures, last (a build staged before them holds what their events said then)
+  if (await anyErasureIn(trx, log)) {
+    await erasePeople(trx, `SELECT user_id, content FROM (${ERASED_IN_LOG}) x`, [log]);
+    await eraseStagedProfileChanges(trx, log);
+  }
 }
 
 /** Takes comments out of the lists and counts, resolving their open reports. */

@@ -1,16 +1,18 @@
-import type { UserWarned, WarningsRead } from '@forum/contracts';
+import type { AccountErased, UserWarned, WarningsRead } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
+import type { Knex } from '@forum/platform';
 import type { Projection } from '../runner/projection.ts';
 
 /**
  * Each user's notifications (the moderators' warnings) and whether they were
  * read. A user has few of them, so the unread count is read from the user's
- * rows through their index rather than kept as a counter.
+ * rows through their index rather than kept as a counter. An erased user's
+ * notifications are deleted.
  */
 export const notificationsProjection: Projection = {
   name: 'notifications',
   version: 1,
-  types: ['UserWarned', 'WarningsRead'],
+  types: ['UserWarned', 'WarningsRead', 'AccountErased'],
   exposes: { notifications: 'notifications' },
   async migrate(trx) {
     await trx.raw(`
@@ -27,12 +29,18 @@ export const notificationsProjection: Projection = {
     `);
   },
   async apply(trx, events) {
-    // Two statements a batch: reads of warnings that were there before the batch, then the batch's
-    // warnings, read already when a later WarningsRead of the batch names them (log order).
-    const warnings = new Map<string, { warningId: string; userId: string; reason: string; commentId: string | null; warnedAt: string; read: boolean }>();
+    // Two statements a segment: reads of warnings that were there before it, then its warnings,
+    // read already when a later WarningsRead of it names them (log order). An erasure ends a
+    // segment: it deletes what came before it.
+    const warnings = new Map<string, Warning>();
     const reads: { userId: string; warningIds: string[] }[] = [];
     for (const event of events) {
-      if (event.type === 'UserWarned') {
+      if (event.type === 'AccountErased') {
+        await writeNotifications(trx, warnings, reads);
+        warnings.clear();
+        reads.length = 0;
+        await trx.raw('DELETE FROM notifications WHERE user_id = ?', [(event as RecordedEvent<'AccountErased', AccountErased['data']>).data.userId]);
+      } else if (event.type === 'UserWarned') {
         const w = (event as RecordedEvent<'UserWarned', UserWarned['data']>).data;
         if (!warnings.has(w.warningId)) warnings.set(w.warningId, { warningId: w.warningId, userId: w.userId, reason: w.reason, commentId: w.commentId ?? null, warnedAt: w.warnedAt, read: false });
       } else if (event.type === 'WarningsRead') {
@@ -44,22 +52,29 @@ export const notificationsProjection: Projection = {
         }
       }
     }
-    if (reads.length > 0) {
-      await trx.raw(
-        `UPDATE notifications n SET read = true
-         FROM (SELECT DISTINCT r."userId", unnest(r."warningIds")::uuid AS id FROM jsonb_to_recordset(?::jsonb) AS r("userId" text, "warningIds" text[])) r
-         WHERE n.id = r.id AND n.user_id = r."userId"`,
-        [JSON.stringify(reads)],
-      );
-    }
-    if (warnings.size > 0) {
-      await trx.raw(
-        `INSERT INTO notifications (id, user_id, kind, reason, comment_id, created_at, read)
-         SELECT "warningId", "userId", 'warning', reason, "commentId", "warnedAt", read
-         FROM jsonb_to_recordset(?::jsonb) AS x("warningId" uuid, "userId" text, reason text, "commentId" uuid, "warnedAt" timestamptz, read boolean)
-         ON CONFLICT (id) DO NOTHING`,
-        [JSON.stringify([...warnings.values()])],
-      );
-    }
+    await writeNotifications(trx, warnings, reads);
   },
 };
+
+type Warning = { warningId: string; userId: string; reason: string; commentId: string | null; warnedAt: string; read: boolean };
+
+/** A segment's reads of earlier warnings, then its warnings. */
+async function writeNotifications(trx: Knex.Transaction, warnings: ReadonlyMap<string, Warning>, reads: readonly { userId: string; warningIds: string[] }[]) {
+  if (reads.length > 0) {
+    await trx.raw(
+      `UPDATE notifications n SET read = true
+       FROM (SELECT DISTINCT r."userId", unnest(r."warningIds")::uuid AS id FROM jsonb_to_recordset(?::jsonb) AS r("userId" text, "warningIds" text[])) r
+       WHERE n.id = r.id AND n.user_id = r."userId"`,
+      [JSON.stringify(reads)],
+    );
+  }
+  if (warnings.size > 0) {
+    await trx.raw(
+      `INSERT INTO notifications (id, user_id, kind, reason, comment_id, created_at, read)
+       SELECT "warningId", "userId", 'warning', reason, "commentId", "warnedAt", read
+       FROM jsonb_to_recordset(?::jsonb) AS x("warningId" uuid, "userId" text, reason text, "commentId" uuid, "warnedAt" timestamptz, read boolean)
+       ON CONFLICT (id) DO NOTHING`,
+      [JSON.stringify([...warnings.values()])],
+    );
+  }
+}

@@ -181,13 +181,7 @@ describe('given a rebuild, which replays staged and settles at the end', () => {
       vote(4, 'v1', 'none', 'up'),
       removed(1, 1),
     ];
-    const ordinary = await harness.fresh(postsProjection);
-    await ordinary.given(log, batchSize);
-    const rebuilt = await harness.fresh(postsProjection);
-    await rebuilt.replayed(log, batchSize);
-    for (const table of ['posts', 'post_search', 'votes', 'counters', 'tag_counters', 'author_stats']) {
-      expect(await rebuilt.tableRows(table), table).toEqual(await ordinary.tableRows(table));
-    }
+    const { rebuilt } = await harness.liveAndReplayed(postsProjection, log, batchSize, ['posts', 'post_search', 'votes', 'counters', 'tag_counters', 'author_stats']);
     expect(await rebuilt.rows('SELECT id, author_name, author_photo, up_vote, down_vote, comment_count FROM posts ORDER BY id')).toEqual([
       { id: uuid(1), author_name: 'Annie', author_photo: 'p9', up_vote: 0, down_vote: 1, comment_count: 0 },
       { id: uuid(3), author_name: 'Ann', author_photo: 'p9', up_vote: 0, down_vote: 0, comment_count: 1 },
@@ -250,4 +244,48 @@ describe('given posts with long descriptions and mixed-case tags', () => {
       { tag_key: 'react', posts: 1 },
     ]);
   });
+});
+
+describe('given a member who erases their account', () => {
+  const at = () => new Date().toISOString();
+  it.each([
+    ['kept', 1],
+    ['kept', 4],
+    ['erased', 1],
+    ['erased', 100],
+  ] as const)(
+    'then their posts and the leaderboard read as their events do from then on (content %s), the same live (batches of %i) and replayed',
+    async (content, batchSize) => {
+      const cy = `u-cy-${content}-${batchSize}`;
+      const post = (n: number, author = cy) =>
+        harness.event<PostCreated['data']>('PostCreated', {
+          ...created(n).data,
+          title: `Cy's heron ${n}`,
+          description: `Herons wait, says Cy ${n}`,
+          authorId: author,
+          authorName: author === cy ? 'Cy Quetzal' : 'Ben',
+          authorEmail: `${author}@forum.test`,
+          authorPhoto: author === cy ? 'cy.png' : '',
+        });
+      const log = [
+        post(60, cy),
+        post(61, cy),
+        post(62, 'u-ben'),
+        vote(60, 'v1', 'none', 'up'),
+        comment(60, 60),
+        harness.event('ProfileUpdated', { userId: cy, changes: { name: 'Cy Q.' }, updatedAt: at() }),
+        deleted(61, cy),
+        // a post its erasure's own deletions missed (written as the erasure was decided) keeps its row
+        harness.event('AccountErased', { userId: cy, content, erasedAt: at() }, `user-${cy}`),
+      ];
+      const { ordinary } = await harness.liveAndReplayed(postsProjection, log, batchSize, ['posts', 'post_search', 'votes', 'counters', 'tag_counters', 'author_stats']);
+      const text = content === 'erased' ? '' : `Cy's heron 60`;
+      expect(await ordinary.rows('SELECT title, summary, author_name, author_email, author_photo FROM posts WHERE author_id = ?', [cy])).toEqual([
+        { title: text, summary: content === 'erased' ? '' : 'Herons wait, says Cy 60', author_name: 'Deleted user', author_email: '', author_photo: '' },
+      ]);
+      expect(await ordinary.rows('SELECT name, photo_url FROM author_stats WHERE user_id = ?', [cy])).toEqual([{ name: 'Deleted user', photo_url: '' }]);
+      const found = await ordinary.rows("SELECT count(*)::int AS n FROM post_search WHERE search @@ websearch_to_tsquery('english', 'heron')");
+      expect(found).toEqual([{ n: content === 'erased' ? 1 : 2 }]);
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import {
   summarizeSql,
+  type AccountErased,
   type CommentAdded,
   type CommentRemoved,
   type PostCreated,
@@ -13,6 +14,12 @@ import type { Knex } from '@forum/platform';
 import {
   AUTHOR,
   carryProfileChange,
+  anyErasureIn,
+  ERASED_IN_LOG,
+  ERASED_PERSON,
+  ONE_ERASURE,
+  oneErasure,
+  eraseStagedProfileChanges,
   LATEST_PROFILE_CHANGES,
   LATEST_PROFILE_CHANGES_IN_LOG,
   mergeProfileChange,
@@ -77,7 +84,9 @@ export const postsProjection: Projection = {
   // 7: page anchors (pages.ts); 8: a tag's list in its own index (post_tags); 9: post_search newest first;
   // 10: page blocks' sizes in their index
   version: 10,
-  types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated'],
+  types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated', 'AccountErased'],
+  // a comment counts by its post's id: its text and author are not read
+  opens: ['PostCreated', 'ProfileUpdated'],
   exposes: {
     // a post's vector is unique to it: a read that takes no `search` leaves the join out
     posts: { select: 'SELECT p.*, s.search FROM posts p LEFT JOIN post_search s ON s.id = p.id', tables: ['posts', 'post_search'] },
@@ -186,6 +195,7 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
   //      what raced a deletion (a vote, a comment) is counted on the row and leaves with it.
   // The one order these steps cannot give, a post created after a vote, comment or deletion of
   // its id in the batch, cannot come from the command side; it starts a new segment all the same.
+  // An erasure ends a segment too: it is written after what came before it.
   let segment = newSegment();
   for (const event of events) {
     switch (event.type) {
@@ -225,6 +235,13 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
         const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
         mergeProfileChange(segment.profileChanges, userId, changes);
         carryProfileChange(segment.created.values(), AUTHOR, userId, changes);
+        break;
+      }
+      case 'AccountErased': {
+        // after everything before it; their posts themselves were deleted by their own events if they chose so
+        await applySegment(trx, segment);
+        segment = newSegment();
+        await eraseAuthors(trx, ONE_ERASURE, oneErasure((event as RecordedEvent<'AccountErased', AccountErased['data']>).data));
         break;
       }
       default:
@@ -289,6 +306,30 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
   }
   // the posts leave the lists, the totals, their tags' counts and their authors' statistics
   if (segment.deleted.size > 0) await deletePosts(trx, 'SELECT unnest(?::uuid[])', [[...segment.deleted]]);
+}
+
+/**
+ * Erased members (rows of user_id and content that `erasures` selects) are 'Deleted user' on their
+ * posts and the leaderboard, with no email or photo, and their posts' text is erased where it went
+ * too: what their events read as from now on, so that a replay writes the same rows. (Their posts
+ * themselves were deleted by their own events then; this reaches what those missed.)
+ */
+async function eraseAuthors(trx: Knex.Transaction, erasures: string, bindings: readonly Knex.RawBinding[]) {
+  const { name, email, photo, text } = ERASED_PERSON;
+  await trx.raw(
+    `WITH erased AS (SELECT x.user_id, x.content = 'erased' AS content, ?::text AS text FROM (${erasures}) x),
+     written AS (
+       UPDATE posts p SET author_name = ?, author_email = ?, author_photo = ?,
+         title = CASE WHEN e.content THEN e.text ELSE p.title END,
+         description = CASE WHEN e.content THEN e.text ELSE p.description END,
+         summary = CASE WHEN e.content THEN ${summarizeSql('e.text')} ELSE p.summary END
+       FROM erased e WHERE p.author_id = e.user_id
+       RETURNING p.id, p.title, p.description, e.content
+     ),
+     searched AS (UPDATE post_search SET search = ${SEARCH_VECTOR} FROM written w WHERE post_search.id = w.id AND w.content)
+     UPDATE author_stats SET name = ?, photo_url = ? WHERE user_id IN (SELECT user_id FROM erased)`,
+    [text, ...bindings, name, email, photo, name, photo],
+  );
 }
 
 /** Deletes the posts whose ids `ids` selects, with what counts them. */
@@ -416,7 +457,8 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange) {
   );
   await trx.raw(
     `WITH changes AS (${LATEST_PROFILE_CHANGES_IN_LOG}),
-     newest_post AS (SELECT data->>'authorId' AS user_id, max(pos) AS pos FROM ? e WHERE type = 'PostCreated' GROUP BY 1)
+     -- the author's id as stored: the posts need not be opened again for it
+     newest_post AS (SELECT stored->>'authorId' AS user_id, max(pos) AS pos FROM ? e WHERE type = 'PostCreated' GROUP BY 1)
      UPDATE author_stats s SET
        name = CASE WHEN c.name_pos > coalesce(p.pos, 0) THEN c.name ELSE s.name END,
        photo_url = CASE WHEN c.photo_pos > coalesce(p.pos, 0) THEN c.photo_url ELSE s.photo_url END
@@ -424,8 +466,16 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange) {
     [log, log],
   );
   await deletePosts(trx, `SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted'`, [log]);
+  // the range's erasures, last (a build staged before them holds what their events said then)
+  if (await anyErasureIn(trx, log)) {
+    await eraseAuthors(trx, `SELECT user_id, content FROM (${ERASED_IN_LOG}) x`, [log]);
+    await eraseStagedProfileChanges(trx, log);
+  }
   await extendSpans(trx, [VOTES, COUNTS], range);
 }
+
+/** The settle reads votes and comments by their posts' ids: none of their personal data (see `Projection.opens`). */
+const NOT_OPENED: readonly string[] = [];
 
 /** A relation shaped as `SqlLog.events`' (pos, type, data), with no rows. */
 const NO_EVENTS = "(SELECT 0::bigint AS pos, ''::text AS type, '{}'::jsonb AS data WHERE false)";
@@ -461,7 +511,7 @@ async function settleVotesCountsAndNames(trx: Knex.Transaction, log: SqlLog) {
             CASE type WHEN 'CommentAdded' THEN 1 WHEN 'CommentRemoved' THEN -1 ELSE 0 END AS comments
      FROM ? e OFFSET 0`,
     // no span (nothing staged since the last settle, names still to settle): a log with no events
-    [span ? logRelation(trx, log, span, counts ? ['VoteCast', 'CommentAdded', 'CommentRemoved'] : ['VoteCast']) : trx.raw(NO_EVENTS)],
+    [span ? logRelation(trx, log, span, counts ? ['VoteCast', 'CommentAdded', 'CommentRemoved'] : ['VoteCast'], NOT_OPENED) : trx.raw(NO_EVENTS)],
   );
   // A build's first settle finds no votes to conflict with: a plain insert then skips the
   // speculative insertion ON CONFLICT makes of each row (1 s instead of 2.6 s for 540k votes)

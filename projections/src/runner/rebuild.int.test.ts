@@ -66,9 +66,12 @@ describe('blue-green rebuild', () => {
     let writing = true;
     const writes = (async () => {
       let n = 0;
+      // writes go on at a forum's pace, not as fast as the machine allows: a rebuild chasing a
+      // writer that outruns it would catch up only by chance
       while (writing) {
         await appendTicks(20);
         n += 20;
+        await new Promise((resolve) => setTimeout(resolve, 5));
       }
       return n;
     })();

@@ -2,6 +2,7 @@ import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@
 import { currentSchemaVersion, upcast, type LogPosition } from '@forum/contracts';
 import { createTestDatabase } from '@forum/infra/testing';
 import { createKnex, type Knex } from '@forum/platform';
+import { expect } from 'vitest';
 import { createReadIndexes, settleReplay, stageUntil, type Projection } from '../runner/projection.ts';
 
 /**
@@ -101,6 +102,19 @@ export async function projectionHarness(prefix: string) {
         position: { transactionId: position, globalPosition: position },
         recordedAt: new Date(),
       });
+    },
+    /**
+     * The events applied as the live build does (in batches of `batchSize`) and replayed as a
+     * rebuild does (in ranges of `batchSize`), each into a fresh schema; `tables` must come out the
+     * same. Answers both, for the test to look at.
+     */
+    async liveAndReplayed(projection: Projection, log: readonly RecordedEvent[], batchSize: number, tables: readonly string[]) {
+      const ordinary = await this.fresh(projection);
+      await ordinary.given(log, batchSize);
+      const rebuilt = await this.fresh(projection);
+      await rebuilt.replayed(log, batchSize);
+      for (const table of tables) expect(await rebuilt.tableRows(table), table).toEqual(await ordinary.tableRows(table));
+      return { ordinary, rebuilt };
     },
     async stop() {
       await (await store)?.close();

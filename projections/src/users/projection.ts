@@ -1,16 +1,27 @@
-import type { AdminRoleGranted, MembershipPurchased, ProfileUpdated, UserRegistered } from '@forum/contracts';
+import type { AccountDisabled, AccountEnabled, AccountErased, AdminRoleGranted, MembershipPurchased, ProfileUpdated, UserRegistered } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
 import type { Projection } from '../runner/projection.ts';
 import { REGISTERED_KEY, USER_BLOCKS_MIGRATION, USER_LIST_INDEXES, rebuildUserBlocks, userBlockProblems } from './pages.ts';
 
-/** The forum's users: profiles, roles and membership, and the total for the admin stats. */
+/**
+ * The forum's users: profiles, roles and membership, and the total for the admin stats; and the
+ * accounts whose tokens are refused (`account_denials`: disabled or erased, issue #27 row 11),
+ * which the query side reads with the caller's own row. An erased user's row is deleted (their
+ * profile answers 404 and they leave the admin's list and counts); their denial stays.
+ */
 export const usersProjection: Projection = {
   name: 'users',
   // 2: page anchors for the admin's list (pages.ts), and "contains" searches through trigrams
   version: 2,
-  types: ['UserRegistered', 'ProfileUpdated', 'AdminRoleGranted', 'MembershipPurchased'],
-  exposes: { users: 'users', user_counters: 'counters', user_page_blocks: 'user_blocks', user_page_settings: 'user_page_settings' },
+  types: ['UserRegistered', 'ProfileUpdated', 'AdminRoleGranted', 'MembershipPurchased', 'AccountDisabled', 'AccountEnabled', 'AccountErased'],
+  exposes: {
+    users: 'users',
+    user_counters: 'counters',
+    user_page_blocks: 'user_blocks',
+    user_page_settings: 'user_page_settings',
+    account_denials: 'denials',
+  },
   async migrate(trx) {
     await trx.raw(`
       CREATE TABLE IF NOT EXISTS users (
@@ -28,6 +39,8 @@ export const usersProjection: Projection = {
       ${USER_LIST_INDEXES}
       CREATE TABLE IF NOT EXISTS counters (name text PRIMARY KEY, value bigint NOT NULL);
       INSERT INTO counters (name, value) VALUES ('users', 0) ON CONFLICT DO NOTHING;
+      -- accounts whose tokens are refused: 'disabled' (until enabled again) or 'erased' (for good)
+      CREATE TABLE IF NOT EXISTS denials (user_id text PRIMARY KEY, reason text NOT NULL CHECK (reason IN ('disabled', 'erased')));
     `);
     await trx.raw(USER_BLOCKS_MIGRATION);
     await searchIndexes(trx);
@@ -35,14 +48,39 @@ export const usersProjection: Projection = {
   afterReplay: rebuildUserBlocks,
   derived: { views: ['user_page_blocks', 'user_page_settings'], problems: userBlockProblems },
   async apply(trx, events) {
-    // A batch is folded here and written in two statements, whatever its size: changes to users
-    // registered before the batch, then the batch's registrations carrying the changes that came
-    // after them. Both in this order is the log's order too: an update of an existing row cannot
-    // depend on a registration in the batch, and a registration's row takes only later changes.
+    // A batch is folded and written in segments (writeUsers); an access change or an erasure ends
+    // one, so it is written after what came before it and before what comes after
     const registrations = new Map<string, UserRow>();
     const existing = new Map<string, Change>();
+    const flush = async () => {
+      await writeUsers(trx, registrations, existing);
+      registrations.clear();
+      existing.clear();
+    };
     for (const event of events) {
       switch (event.type) {
+        case 'AccountDisabled':
+        case 'AccountEnabled': {
+          const { userId } = event.data as (AccountDisabled | AccountEnabled)['data'];
+          await flush();
+          if (event.type === 'AccountDisabled') {
+            await trx.raw(`INSERT INTO denials (user_id, reason) VALUES (?, 'disabled') ON CONFLICT (user_id) DO NOTHING`, [userId]);
+          } else {
+            await trx.raw(`DELETE FROM denials WHERE user_id = ? AND reason = 'disabled'`, [userId]);
+          }
+          break;
+        }
+        case 'AccountErased': {
+          const { userId } = (event as RecordedEvent<'AccountErased', AccountErased['data']>).data;
+          await flush();
+          await trx.raw(
+            `WITH gone AS (DELETE FROM users WHERE id = ? RETURNING 1),
+             denied AS (INSERT INTO denials (user_id, reason) VALUES (?, 'erased') ON CONFLICT (user_id) DO UPDATE SET reason = 'erased')
+             UPDATE counters SET value = value - (SELECT count(*) FROM gone) WHERE name = 'users'`,
+            [userId, userId],
+          );
+          break;
+        }
         case 'UserRegistered': {
           const user = (event as RecordedEvent<'UserRegistered', UserRegistered['data']>).data;
           // a registration seen again changes nothing (ON CONFLICT DO NOTHING), in the batch as in the table
@@ -73,31 +111,40 @@ export const usersProjection: Projection = {
       const registered = registrations.get(userId);
       if (registered) Object.assign(registered, fields);
     }
-
-    if (existing.size > 0) {
-      await trx.raw(
-        `UPDATE users u SET name = coalesce(c.name, u.name), photo_url = coalesce(c."photoURL", u.photo_url),
-           role = CASE WHEN c.admin THEN 'admin' ELSE u.role END, is_member = u.is_member OR coalesce(c.member, false)
-         FROM jsonb_to_recordset(?::jsonb) AS c(id text, name text, "photoURL" text, admin boolean, member boolean)
-         WHERE u.id = c.id AND u.id = ANY (?::text[])`,
-        [JSON.stringify([...existing].map(([id, fields]) => ({ id, ...fields }))), [...existing.keys()]],
-      );
-    }
-    if (registrations.size > 0) {
-      await trx.raw(
-        `WITH inserted AS (
-           INSERT INTO users (id, email, name, photo_url, role, is_member, registered_at, registered_key)
-           SELECT id, email, name, "photoURL", CASE WHEN admin THEN 'admin' ELSE 'user' END, member, "registeredAt", ${REGISTERED_KEY('"registeredAt"')}
-           FROM jsonb_to_recordset(?::jsonb) AS x(id text, email text, name text, "photoURL" text, admin boolean, member boolean, "registeredAt" timestamptz)
-           ON CONFLICT (id) DO NOTHING
-           RETURNING 1
-         )
-         UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'users'`,
-        [JSON.stringify([...registrations.values()])],
-      );
-    }
+    await flush();
   },
 };
+
+/**
+ * A segment's changes to users registered before it, then its registrations carrying the changes
+ * that came after them, in two statements. Both in this order is the log's order too: an update of
+ * an existing row cannot depend on a registration in the segment, and a registration's row takes
+ * only later changes.
+ */
+async function writeUsers(trx: Knex.Transaction, registrations: ReadonlyMap<string, UserRow>, existing: ReadonlyMap<string, Change>) {
+  if (existing.size > 0) {
+    await trx.raw(
+      `UPDATE users u SET name = coalesce(c.name, u.name), photo_url = coalesce(c."photoURL", u.photo_url),
+         role = CASE WHEN c.admin THEN 'admin' ELSE u.role END, is_member = u.is_member OR coalesce(c.member, false)
+       FROM jsonb_to_recordset(?::jsonb) AS c(id text, name text, "photoURL" text, admin boolean, member boolean)
+       WHERE u.id = c.id AND u.id = ANY (?::text[])`,
+      [JSON.stringify([...existing].map(([id, fields]) => ({ id, ...fields }))), [...existing.keys()]],
+    );
+  }
+  if (registrations.size > 0) {
+    await trx.raw(
+      `WITH inserted AS (
+         INSERT INTO users (id, email, name, photo_url, role, is_member, registered_at, registered_key)
+         SELECT id, email, name, "photoURL", CASE WHEN admin THEN 'admin' ELSE 'user' END, member, "registeredAt", ${REGISTERED_KEY('"registeredAt"')}
+         FROM jsonb_to_recordset(?::jsonb) AS x(id text, email text, name text, "photoURL" text, admin boolean, member boolean, "registeredAt" timestamptz)
+         ON CONFLICT (id) DO NOTHING
+         RETURNING 1
+       )
+       UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'users'`,
+      [JSON.stringify([...registrations.values()])],
+    );
+  }
+}
 
 /**
  * The admin's "name or email contains" search through trigram indexes, where PostgreSQL has

@@ -1,5 +1,5 @@
-import { parsePositionToken } from '@forum/contracts';
-import { correlationIdOf, UnavailableError, type Principal } from '@forum/platform';
+import { ErrorBody, parsePositionToken } from '@forum/contracts';
+import { AccountDisabledError, AppError, correlationIdOf, UnavailableError, type Principal } from '@forum/platform';
 import type { RequestHandler } from 'express';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import type { UserRow, UsersStore } from '../store/users.ts';
@@ -20,6 +20,11 @@ export function httpRegistrar(commandServiceUrl: string): Registrar {
       headers: { Authorization: authorization, 'X-Correlation-Id': correlationId, 'X-Request-Id': requestId },
       signal: AbortSignal.timeout(5000),
     });
+    // a refused account (disabled or erased) is the caller's 401, not the service's failure
+    if (response.status === 401) {
+      const body = ErrorBody.safeParse(await response.json().catch(() => null));
+      if (body.success) throw new AppError(401, body.data.error.code, body.data.error.message);
+    }
     if (!response.ok) throw new UnavailableError(`Registration failed with ${response.status}`);
     return ((await response.json()) as { position?: string }).position ?? null;
   };
@@ -40,13 +45,18 @@ declare global {
  * A member whose token vouches for an address of ADMIN_EMAILS (verified since
  * they registered) goes to the registrar too, which makes them admin: one more
  * call for that user, once; everyone else pays a set lookup.
+ *
+ * A disabled or erased account's token is refused here, on every read (issue #27
+ * row 11): the denial comes with the record, in the same statement.
  */
 export function viewer(users: UsersStore, registrar: Registrar, watcher: CheckpointWatcher, maxWaitMs: number, adminEmails: readonly string[] = []): RequestHandler {
   const listed = new Set(adminEmails);
   return async (req, res, next) => {
     const principal = res.locals.principal;
     if (!principal) return next();
-    let row = await users.byId(principal.subject);
+    const found = await users.viewer(principal.subject);
+    if (found.denied) throw new AccountDisabledError(found.denied);
+    let row = found.row;
     const becomesAdmin = row !== null && row.role !== 'admin' && principal.emailVerified && listed.has(principal.email);
     if (!row || becomesAdmin) {
       const position = await registrar({

@@ -74,7 +74,7 @@ describe('Staff actions (the audit log)', () => {
     await rowOf('Created the tag #Rust');
     await userEvent.click(screen.getByRole('combobox', { name: 'Type' }));
     const options = within(await screen.findByRole('listbox')).getAllByRole('option').map((o) => o.textContent);
-    expect(options).toEqual(['All types', 'Made admin', 'Tag created', 'Tag deleted', 'Announcement published', 'Comment removed', 'User warned', 'Post deleted', 'Projection rebuild']);
+    expect(options).toEqual(['All types', 'Made admin', 'Tag created', 'Tag deleted', 'Announcement published', 'Comment removed', 'User warned', 'Post deleted', 'Projection rebuild', 'Account erased', 'Account disabled', 'Account enabled']);
     await userEvent.click(screen.getByRole('option', { name: 'Tag created' }));
     await waitFor(() => expect(screen.queryByText('Deleted a post by Ben')).toBeNull(), { timeout: 3000 });
     expect(screen.getByText('Created the tag #Rust')).toBeTruthy();

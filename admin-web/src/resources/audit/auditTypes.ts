@@ -10,6 +10,9 @@ export const AUDIT_TYPE_LABELS: Record<AuditType, string> = {
   UserWarned: 'User warned',
   PostDeleted: 'Post deleted',
   ProjectionRebuildRequested: 'Projection rebuild',
+  AccountErased: 'Account erased',
+  AccountDisabled: 'Account disabled',
+  AccountEnabled: 'Account enabled',
 };
 
 /** The type filter's choices, in the contracts' order. */

@@ -2,6 +2,7 @@ import { ADMIN_PAGE_SIZE } from '@forum/contracts';
 import { Stack, Typography } from '@mui/material';
 import { DataTable, List, SearchInput, useRecordContext } from 'react-admin';
 import { RecordCards, usePhone } from '../../components/RecordCards';
+import { EraseUserButton } from './EraseUserButton';
 import { MakeAdminButton } from './MakeAdminButton';
 import { MembershipField } from './MembershipField';
 import { RoleField } from './RoleField';
@@ -20,6 +21,7 @@ function UserActions() {
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
       <MakeAdminButton />
       <UserHistoryLink />
+      <EraseUserButton />
     </Stack>
   );
 }
@@ -50,7 +52,7 @@ function UserCardContent() {
   );
 }
 
-/** Spec §2 Manage Users (/admin/manage-users): search, the users 10 a page, 'Make Admin'; cards on a phone. */
+/** Spec §2 Manage Users (/admin/manage-users): search, the users 10 a page, 'Make Admin' (and 'Delete', erasure); cards on a phone. */
 export function UserList() {
   const phone = usePhone();
   return (

@@ -24,9 +24,10 @@ const BEN = user(3, { name: 'Ben Basic', email: 'ben@forum.test' });
  * The query and command services behind the console: GET /api/admin/users (name or email
  * contains `q`, by name, the range asked for, Content-Range) and PATCH …/make-admin/:id.
  */
-function fakeServer(users: AdminUser[], { makeAdminStatus = 200 } = {}) {
+function fakeServer(users: AdminUser[], { makeAdminStatus = 200, eraseStatus = 200 } = {}) {
   const reads: Array<{ range: [number, number]; q: string | undefined }> = [];
-  const { calls } = stubServer(async ({ url, method }) => {
+  const erased: Array<{ id: string; body: unknown }> = [];
+  const { calls } = stubServer(async ({ url, method, init }) => {
     if (method === 'GET' && url.pathname === '/api/admin/users') {
       const range = JSON.parse(url.searchParams.get('range')!) as [number, number];
       const q = (JSON.parse(url.searchParams.get('filter') ?? '{}') as { q?: string }).q;
@@ -46,12 +47,20 @@ function fakeServer(users: AdminUser[], { makeAdminStatus = 200 } = {}) {
       users = users.map((u) => (u._id === id ? { ...u, role: 'admin' } : u));
       return respond({ id, position: '70.1' }, 200, { 'X-Event-Position': '70.1' });
     }
+    const erase = /^\/api\/admin\/users\/([^/]+)$/.exec(url.pathname);
+    if (method === 'DELETE' && erase) {
+      if (eraseStatus !== 200) return respond({ error: { code: 'CANNOT_ERASE_SELF', message: 'You cannot erase your own account here.' } }, eraseStatus);
+      const id = decodeURIComponent(erase[1]!);
+      erased.push({ id, body: JSON.parse(String(init.body)) });
+      users = users.filter((u) => u._id !== id);
+      return respond({ id, position: '71.1' }, 200, { 'X-Event-Position': '71.1' });
+    }
     return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
   });
-  return { calls, reads };
+  return { calls, reads, erased };
 }
 
-const renderUsers = () => renderConsole(<UserList />, { path: '/admin/manage-users', resource: 'manage-users' });
+const renderUsers = (identity?: { id: string; fullName: string }) => renderConsole(<UserList />, { path: '/admin/manage-users', resource: 'manage-users', identity });
 
 // (by text: role queries over a whole table are slow in jsdom)
 const rowOf = async (name: string) => (await screen.findByText(name, { exact: true }, { timeout: 3000 })).closest('tr')!;
@@ -160,5 +169,45 @@ describe('Manage Users', () => {
     renderUsers();
     await rowOf('User 10');
     await waitFor(() => expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true));
+  });
+
+  it('deletes a user after a dialog that says what happens and asks about their posts and comments; the list reads again', async () => {
+    const { erased } = fakeServer([ANN, ADA, BEN]);
+    renderUsers({ id: ADA._id, fullName: ADA.name });
+    await userEvent.click(within(await rowOf('Ben Basic')).getByRole('button', { name: 'Delete Ben Basic' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Ben Basic?' });
+    expect(dialog.textContent).toContain('their name, email address and photo are erased from the forum');
+    expect(dialog.textContent).toContain('This cannot be undone.');
+    const confirm = within(dialog).getByRole('button', { name: 'Delete user' }) as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    await userEvent.click(within(within(dialog).getByRole('radiogroup', { name: 'Their posts and comments' })).getByRole('radio', { name: 'Delete them too' }));
+    await userEvent.click(confirm);
+    expect(await screen.findByText('User deleted')).toBeTruthy();
+    expect(erased).toEqual([{ id: BEN._id, body: { content: 'erase' } }]);
+    await waitFor(() => expect(screen.queryByRole('cell', { name: 'Ben Basic' })).toBeNull(), { timeout: 3000 });
+  });
+
+  it("offers no Delete on the admin's own row", async () => {
+    fakeServer([ANN, ADA]);
+    renderUsers({ id: ADA._id, fullName: ADA.name });
+    await waitFor(async () => expect(within(await rowOf('Ann Author')).getByRole('button', { name: 'Delete Ann Author' })).toBeTruthy());
+    expect(within(await rowOf('Ada Admin')).queryByRole('button', { name: 'Delete Ada Admin' })).toBeNull();
+  });
+
+  it("shows the server's message when the deletion is refused, and Cancel changes nothing", async () => {
+    quietHttpErrors();
+    const { calls } = fakeServer([ANN], { eraseStatus: 422 });
+    renderUsers();
+    await userEvent.click(within(await rowOf('Ann Author')).getByRole('button', { name: 'Delete Ann Author' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Delete Ann Author?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.filter((call) => call.startsWith('DELETE'))).toEqual([]);
+    await userEvent.click(within(await rowOf('Ann Author')).getByRole('button', { name: 'Delete Ann Author' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete Ann Author?' });
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Keep them, shown as written by “Deleted user”' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete user' }));
+    expect(await screen.findByText('You cannot erase your own account here.')).toBeTruthy();
+    expect(await rowOf('Ann Author')).toBeTruthy();
   });
 });

@@ -10,14 +10,18 @@ import type { CommentState } from './comment.ts';
  * - a comment is added once under its id, to a post that exists and is not deleted;
  * - its text is trimmed and 1 to COMMENT_MAX characters (an empty one is refused, never stored);
  * - author name (fallback 'Anonymous'), email and photo come from the caller's forum record, time from the clock;
- * - only an admin removes a comment, once; removing it takes it out of every list and resolves its reports.
+ * - only an admin removes a comment, once; removing it takes it out of every list and resolves its reports;
+ * - a member erasing their account with their content takes their comments that are still there
+ *   (EraseComment: the author's own, else nothing).
  */
 export type AddComment = {
   type: 'AddComment';
   data: { commentId: string; postId: string; text: string; author: Author; post: PostState };
 };
 export type RemoveComment = { type: 'RemoveComment'; data: { commentId: string; actorId: string; actorIsAdmin: boolean } };
-export type CommentCommand = AddComment | RemoveComment;
+/** `authorId`: the erased member; `actorId`: who erases them (themselves or an admin). */
+export type EraseComment = { type: 'EraseComment'; data: { commentId: string; authorId: string; actorId: string } };
+export type CommentCommand = AddComment | RemoveComment | EraseComment;
 
 export function decide(command: CommentCommand, state: CommentState, meta: CommandMeta): CommentEvent[] {
   switch (command.type) {
@@ -25,6 +29,8 @@ export function decide(command: CommentCommand, state: CommentState, meta: Comma
       return addComment(command, state, meta);
     case 'RemoveComment':
       return removeComment(command, state, meta);
+    case 'EraseComment':
+      return eraseComment(command, state, meta);
     default:
       return unreachable(command);
   }
@@ -63,4 +69,10 @@ function removeComment(command: RemoveComment, state: CommentState, meta: Comman
       data: { commentId: command.data.commentId, postId: state.postId, authorId: state.authorId, removedBy: command.data.actorId, removedAt: meta.now.toISOString() },
     },
   ];
+}
+
+function eraseComment(command: EraseComment, state: CommentState, meta: CommandMeta): CommentEvent[] {
+  const { commentId, authorId, actorId } = command.data;
+  if (state.status !== 'added' || state.authorId !== authorId) return [];
+  return [{ type: 'CommentRemoved', data: { commentId, postId: state.postId, authorId, removedBy: actorId, removedAt: meta.now.toISOString() } }];
 }

@@ -8,7 +8,7 @@ import { evolve, initialNotificationsState, type NotificationsState } from './no
 
 const meta: CommandMeta = { actorId: 'u-admin', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: 'r' };
 const at = meta.now.toISOString();
-const bob: UserState = { status: 'registered', userId: 'u-bob', email: 'bob@forum.local', name: 'Bob', photoURL: '', role: 'user', isMember: false, livePosts: new Set(), pendingPurchase: null };
+const bob: UserState = { status: 'registered', disabled: false, userId: 'u-bob', email: 'bob@forum.local', name: 'Bob', photoURL: '', role: 'user', isMember: false, livePosts: new Set(), pendingPurchase: null };
 const w1 = '33333333-3333-4333-8333-333333333331';
 const w2 = '33333333-3333-4333-8333-333333333332';
 const commentId = '22222222-2222-4222-8222-222222222222';

@@ -9,7 +9,9 @@ import type { PostState } from './post.ts';
  * - a post is created once under its id;
  * - its tags are existing tag names (spelled as the tag is), without repeats;
  * - author name, email and photo come from the caller's identity, time from the clock;
- * - a post is deleted by its author or an admin, once.
+ * - a post is deleted by its author or an admin, once;
+ * - a member erasing their account with their content takes their posts that are still there
+ *   (ErasePost: the author's own, else nothing).
  */
 export interface Author {
   readonly id: string;
@@ -24,7 +26,9 @@ export type CreatePost = {
   data: { postId: string; title: string; description: string; tags: readonly string[]; author: Author; knownTags: TagsState };
 };
 export type DeletePost = { type: 'DeletePost'; data: { postId: string; actorId: string; actorIsAdmin: boolean } };
-export type PostCommand = CreatePost | DeletePost;
+/** `authorId`: the erased member; `actorId`: who erases them (themselves or an admin). */
+export type ErasePost = { type: 'ErasePost'; data: { postId: string; authorId: string; actorId: string } };
+export type PostCommand = CreatePost | DeletePost | ErasePost;
 
 export function decide(command: PostCommand, state: PostState, meta: CommandMeta): PostEvent[] {
   switch (command.type) {
@@ -32,6 +36,8 @@ export function decide(command: PostCommand, state: PostState, meta: CommandMeta
       return createPost(command, state, meta);
     case 'DeletePost':
       return deletePost(command, state, meta);
+    case 'ErasePost':
+      return erasePost(command, state, meta);
     default:
       return unreachable(command);
   }
@@ -71,4 +77,10 @@ function deletePost(command: DeletePost, state: PostState, meta: CommandMeta): P
   const { postId, actorId, actorIsAdmin } = command.data;
   if (state.authorId !== actorId && !actorIsAdmin) throw new ForbiddenError('Only the author or an admin can delete this post');
   return [{ type: 'PostDeleted', data: { postId, authorId: state.authorId, deletedBy: actorId, deletedAt: meta.now.toISOString() } }];
+}
+
+function erasePost(command: ErasePost, state: PostState, meta: CommandMeta): PostEvent[] {
+  const { postId, authorId, actorId } = command.data;
+  if (state.status !== 'created' || state.authorId !== authorId) return [];
+  return [{ type: 'PostDeleted', data: { postId, authorId, deletedBy: actorId, deletedAt: meta.now.toISOString() } }];
 }

@@ -1,4 +1,4 @@
-import { ANONYMOUS_NAME, ErrorCode, FREE_POST_LIMIT, MEMBERSHIP_PRICE, type UserEvent } from '@forum/contracts';
+import { ANONYMOUS_NAME, ErrorCode, FREE_POST_LIMIT, MEMBERSHIP_PRICE, type AccountErased, type UserEvent } from '@forum/contracts';
 import { BusinessRuleError, ConflictError, NotFoundError } from '@forum/platform';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { UserState } from './user.ts';
@@ -13,7 +13,10 @@ import type { UserState } from './user.ts';
  * - a non-member owns at most FREE_POST_LIMIT live posts (a deleted post frees its slot); members have no limit;
  * - membership is bought once: a member asking again gets ALREADY_MEMBER; while a purchase is under way a
  *   second one is refused, unless the first went stale (a crash between charge and record), which is resumed
- *   with the same attempt id so the provider does not charge twice.
+ *   with the same attempt id so the provider does not charge twice;
+ * - an account is erased once (again: nothing); the erasure ends the stream (issue #27 item 7);
+ * - the identity realm's disabling and enabling of an account are recorded as they come, also for an
+ *   account the forum has not seen yet; an erased account stays erased (issue #27 row 11).
  */
 export type RegisterUser = {
   type: 'RegisterUser';
@@ -28,7 +31,12 @@ export type RemoveAuthoredPost = { type: 'RemoveAuthoredPost'; data: { postId: s
 export type StartMembershipPurchase = { type: 'StartMembershipPurchase'; data: { attemptId: string; staleAfterMs: number } };
 export type CompleteMembershipPurchase = { type: 'CompleteMembershipPurchase'; data: { attemptId: string; paymentReference: string } };
 export type FailMembershipPurchase = { type: 'FailMembershipPurchase'; data: { attemptId: string; reason: string } };
+/** `userId`: the stream's user (a stream with no registration has no record of it). */
+export type EraseAccount = { type: 'EraseAccount'; data: { userId: string; content: AccountErased['data']['content'] } };
+export type SetAccountAccess = { type: 'SetAccountAccess'; data: { userId: string; enabled: boolean } };
 export type UserCommand =
+  | EraseAccount
+  | SetAccountAccess
   | RegisterUser
   | GrantAdminByEmail
   | UpdateProfile
@@ -86,6 +94,10 @@ export function decide(command: UserCommand, state: UserState, meta: CommandMeta
       return completePurchase(command, state, meta);
     case 'FailMembershipPurchase':
       return failPurchase(command, state, meta);
+    case 'EraseAccount':
+      return erase(command, state, meta);
+    case 'SetAccountAccess':
+      return setAccess(command, state, meta);
     default:
       return unreachable(command);
   }
@@ -178,4 +190,20 @@ function completePurchase(command: CompleteMembershipPurchase, state: UserState,
 function failPurchase(command: FailMembershipPurchase, state: UserState, meta: CommandMeta): UserEvent[] {
   if (state.status !== 'registered' || state.pendingPurchase?.attemptId !== command.data.attemptId) return [];
   return [{ type: 'MembershipPurchaseFailed', data: { userId: state.userId, attemptId: command.data.attemptId, reason: command.data.reason, failedAt: meta.now.toISOString() } }];
+}
+
+/** Erasing an unknown subject still records it: the identity realm's account is removed from that record. */
+function erase(command: EraseAccount, state: UserState, meta: CommandMeta): UserEvent[] {
+  if (state.status === 'erased') return [];
+  const { userId, content } = command.data;
+  return [{ type: 'AccountErased', data: { userId, content, erasedAt: meta.now.toISOString() } }];
+}
+
+function setAccess(command: SetAccountAccess, state: UserState, meta: CommandMeta): UserEvent[] {
+  if (state.status === 'erased') return [];
+  const { userId, enabled } = command.data;
+  const disabled = state.status === 'registered' ? state.disabled : state.disabled === true;
+  if (disabled === !enabled) return [];
+  const at = meta.now.toISOString();
+  return [enabled ? { type: 'AccountEnabled', data: { userId, enabledAt: at } } : { type: 'AccountDisabled', data: { userId, disabledAt: at } }];
 }

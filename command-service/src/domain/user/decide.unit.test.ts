@@ -153,3 +153,33 @@ describe('membership', () => {
     expect(when(member, { type: 'AuthorPost', data: { postId: post } })).toEqual([]);
   });
 });
+
+describe('erasure and access (issue #27 item 7, row 11)', () => {
+  const erase = (content: 'kept' | 'erased'): UserCommand => ({ type: 'EraseAccount', data: { userId: 'u-1', content } });
+  const access = (enabled: boolean): UserCommand => ({ type: 'SetAccountAccess', data: { userId: 'u-1', enabled } });
+  it('given a registered user, when EraseAccount, then AccountErased with the choice, and the stream folds to erased', () => {
+    const events = when(given([registered]), erase('kept'));
+    expect(events).toEqual([{ type: 'AccountErased', data: { userId: 'u-1', content: 'kept', erasedAt: at } }]);
+    expect(given([registered, ...events])).toEqual({ status: 'erased' });
+  });
+  it('given an erased user, when EraseAccount again or SetAccountAccess, then nothing', () => {
+    const erased = given([registered, ...when(given([registered]), erase('erased'))]);
+    expect(when(erased, erase('kept'))).toEqual([]);
+    expect(when(erased, access(false))).toEqual([]);
+    expect(() => when(erased, { type: 'UpdateProfile', data: { displayName: 'x' } })).toThrowError(expect.objectContaining({ status: 404 }));
+  });
+  it('given a registered user, when disabled and enabled, then each once, folded in turn', () => {
+    const disabled = when(given([registered]), access(false));
+    expect(disabled).toEqual([{ type: 'AccountDisabled', data: { userId: 'u-1', disabledAt: at } }]);
+    expect(given([registered, ...disabled])).toMatchObject({ status: 'registered', disabled: true });
+    expect(when(given([registered, ...disabled]), access(false))).toEqual([]);
+    const enabled = when(given([registered, ...disabled]), access(true));
+    expect(enabled).toEqual([{ type: 'AccountEnabled', data: { userId: 'u-1', enabledAt: at } }]);
+    expect(given([registered, ...disabled, ...enabled])).toMatchObject({ status: 'registered', disabled: false });
+  });
+  it('given no record, when disabled, then the stream starts disabled and a later registration keeps it so', () => {
+    const disabled = when(initialUserState, access(false));
+    expect(given(disabled)).toEqual({ status: 'unknown', disabled: true });
+    expect(given([...disabled, registered])).toMatchObject({ status: 'registered', disabled: true });
+  });
+});

@@ -4,9 +4,12 @@ import { unreachable } from '../command.ts';
 export { userStream };
 
 export type UserState =
-  | { readonly status: 'unknown' }
+  /** `disabled`: the identity realm disabled the account before the forum saw it. */
+  | { readonly status: 'unknown'; readonly disabled?: true }
   | {
       readonly status: 'registered';
+      /** The identity realm disabled the account: its tokens are refused (AccountDisabled, until AccountEnabled). */
+      readonly disabled: boolean;
       readonly userId: string;
       readonly email: string;
       readonly name: string;
@@ -17,7 +20,9 @@ export type UserState =
       readonly livePosts: ReadonlySet<string>;
       /** A membership purchase that has started and not yet ended. */
       readonly pendingPurchase: { readonly attemptId: string; readonly startedAt: string } | null;
-    };
+    }
+  /** Erased (AccountErased): nothing of them is kept, and nothing is decided on the stream again. */
+  | { readonly status: 'erased' };
 
 export const initialUserState: UserState = { status: 'unknown' };
 
@@ -26,6 +31,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case 'UserRegistered':
       return {
         status: 'registered',
+        disabled: state.status === 'unknown' && state.disabled === true,
         userId: event.data.userId,
         email: event.data.email,
         name: event.data.name,
@@ -56,6 +62,14 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       return state.status === 'registered' ? { ...state, isMember: true, pendingPurchase: null } : state;
     case 'MembershipPurchaseFailed':
       return state.status === 'registered' ? { ...state, pendingPurchase: null } : state;
+    case 'AccountDisabled':
+      if (state.status === 'erased') return state;
+      return state.status === 'registered' ? { ...state, disabled: true } : { status: 'unknown', disabled: true };
+    case 'AccountEnabled':
+      if (state.status === 'erased') return state;
+      return state.status === 'registered' ? { ...state, disabled: false } : { status: 'unknown' };
+    case 'AccountErased':
+      return { status: 'erased' };
     default:
       return unreachable(event);
   }

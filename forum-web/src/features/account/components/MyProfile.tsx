@@ -11,6 +11,7 @@ import { useAuthState } from '../../../lib/auth';
 import { formatDate } from '../../../lib/format';
 import { useGetProfileQuery } from '../api/get-profile';
 import { ChangePhotoDialog } from './ChangePhotoDialog';
+import { DeleteAccountDialog } from './DeleteAccountDialog';
 import { GOLD } from './MembershipPage';
 
 /** Spec §2 My Profile: photo, name, email, Change Photo, the badge, three statistics and the recent posts. */
@@ -19,6 +20,7 @@ export function MyProfile() {
   const email = user?.email ?? '';
   const { data: profile, isLoading, isError } = useGetProfileQuery(email, { skip: !email });
   const [changing, setChanging] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   // shown at once; the profile read after the change carries the same values
   const [changed, setChanged] = useState<UpdateMeRequest>({});
 
@@ -99,6 +101,21 @@ export function MyProfile() {
           </Stack>
         )}
       </Box>
+
+      <Box component="section" aria-labelledby="delete-heading">
+        <Typography id="delete-heading" variant="h6" component="h2" sx={{ mb: 1.5, fontWeight: 700 }}>
+          Delete account
+        </Typography>
+        <Paper variant="outlined" sx={{ p: { xs: 2, sm: 2.5 }, borderColor: 'error.light' }}>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between' }}>
+            <Typography color="text.secondary">Erase your account and your personal data from the forum. You choose what happens to your posts and comments.</Typography>
+            <Button variant="outlined" color="error" onClick={() => setDeleting(true)} sx={{ flexShrink: 0 }}>
+              Delete my account
+            </Button>
+          </Stack>
+        </Paper>
+      </Box>
+      {deleting && <DeleteAccountDialog open onClose={() => setDeleting(false)} />}
     </Stack>
   );
 }

@@ -1,0 +1,38 @@
+import type { IdentityAdmin } from './port.ts';
+
+/** A service account's access token (OAuth client credentials), taken again shortly before it expires. */
+export function clientCredentialsToken(options: { tokenUrl: string; clientId: string; clientSecret: string }): () => Promise<string> {
+  let kept: { token: string; until: number } | null = null;
+  return async () => {
+    if (kept && Date.now() < kept.until) return kept.token;
+    const response = await fetch(options.tokenUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: options.clientId, client_secret: options.clientSecret }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const body = (await response.json().catch(() => ({}))) as { access_token?: string; expires_in?: number };
+    if (!response.ok || !body.access_token) throw new Error(`the identity provider gave no service-account token (${response.status})`);
+    kept = { token: body.access_token, until: Date.now() + Math.max(0, (body.expires_in ?? 60) - 30) * 1000 };
+    return body.access_token;
+  };
+}
+
+/**
+ * Keycloak's admin REST API for one realm (`adminUrl`: …/admin/realms/<realm>), which the embedded
+ * realm offers too: DELETE {adminUrl}/users/{id}, 204 when removed, 404 when not there.
+ */
+export function keycloakIdentityAdmin(options: { adminUrl: string; token: () => Promise<string> }): IdentityAdmin {
+  const base = options.adminUrl.replace(/\/+$/, '');
+  return {
+    async removeAccount(id) {
+      const response = await fetch(`${base}/users/${encodeURIComponent(id)}`, {
+        method: 'DELETE',
+        headers: { Authorization: `Bearer ${await options.token()}` },
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (response.status === 204 || response.status === 404) return;
+      throw new Error(`the identity provider's admin API answered ${response.status} to the removal of account ${id}`);
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import type { Knex, Logger } from '@forum/platform';
+import pg from 'pg';
+import { ERASURES_CHANNEL } from '../eventstore/index.ts';
+import type { IdentityAdmin } from './port.ts';
+
+export interface ErasureReactorOptions {
+  /** The event store's database (keystore.erasures). */
+  readonly db: Knex;
+  /** For the session that listens for erasures as they commit. */
+  readonly connectionString: string;
+  /** Null: no way to reach the identity provider (erasures wait, and the log says so). */
+  readonly identity: IdentityAdmin | null;
+  readonly logger: Logger;
+  /** How often it looks anyway (another process's erasure missed, a failure to try again). */
+  readonly intervalMs?: number;
+  /** How long after an erasure the account is removed (REALM_REMOVAL_GRACE_MS). */
+  readonly graceMs?: number;
+}
+
+/**
+ * An erased member's browser signs out of the identity provider right after their erasure, and the
+ * provider's sign-out needs the session the removal would delete: the account goes this long after
+ * the erasure (the forum refuses its tokens from the erasure on).
+ */
+export const REALM_REMOVAL_GRACE_MS = 10_000;
+
+export interface ErasureReactor {
+  stop(): Promise<void>;
+}
+
+/** The longest wait before an account the identity provider did not remove is tried again. */
+const MAX_BACKOFF_SECONDS = 600;
+
+/**
+ * Removes erased members' accounts from the identity provider, reliably after the event: every
+ * erasure leaves a row in `keystore.erasures` in the transaction of its `AccountErased`, and this
+ * works through the rows not done yet, from `graceMs` after the erasure (it hears of one as it
+ * commits, LISTEN, and looks every `intervalMs` too), trying a failed one again with a growing
+ * pause, until the provider says the account is gone.
+ * Two processes may both try one: removing an account that is gone already counts as done.
+ */
+export function startErasureReactor(options: ErasureReactorOptions): ErasureReactor {
+  const { db, identity, logger } = options;
+  const log = logger.child({ component: 'erasure-reactor' });
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let warned = false;
+
+  const graceSeconds = (options.graceMs ?? REALM_REMOVAL_GRACE_MS) / 1000;
+  let timer: NodeJS.Timeout | null = null;
+
+  /** Wakes again when the next pending erasure is due (its grace over, or its retry's pause). */
+  async function wakeWhenDue(): Promise<void> {
+    const { rows } = await db.raw<{ rows: { ms: number | null }[] }>(
+      `SELECT ceil(extract(epoch FROM min(greatest(next_attempt_at, erased_at + make_interval(secs => ?))) - now()) * 1000)::integer AS ms
+       FROM keystore.erasures WHERE realm_removed_at IS NULL`,
+      [graceSeconds],
+    );
+    const ms = rows[0]?.ms;
+    if (ms === null || ms === undefined || stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(wake, Math.max(0, ms) + 50);
+    timer.unref();
+  }
+
+  async function pass(): Promise<void> {
+    const { rows } = await db.raw<{ rows: { subject: string; attempts: number }[] }>(
+      `SELECT subject, attempts FROM keystore.erasures
+       WHERE realm_removed_at IS NULL AND next_attempt_at <= now() AND erased_at <= now() - make_interval(secs => ?)
+       ORDER BY erased_at LIMIT 100`,
+      [graceSeconds],
+    );
+    if (rows.length === 0) return wakeWhenDue();
+    if (!identity) {
+      if (!warned) log.warn({ pending: rows.length }, 'erased accounts are not removed from the identity provider: its admin API is not configured (IDENTITY_ADMIN_CLIENT_ID)');
+      warned = true;
+      return;
+    }
+    for (const { subject, attempts } of rows) {
+      if (stopped) return;
+      try {
+        await identity.removeAccount(subject);
+        await db.raw(`UPDATE keystore.erasures SET realm_removed_at = now(), last_error = NULL WHERE subject = ? AND realm_removed_at IS NULL`, [subject]);
+        log.info({ subject }, "an erased member's account was removed from the identity provider");
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await db.raw(
+          `UPDATE keystore.erasures SET attempts = attempts + 1, last_error = ?, next_attempt_at = now() + make_interval(secs => ?) WHERE subject = ?`,
+          [message, Math.min(MAX_BACKOFF_SECONDS, 2 ** attempts), subject],
+        );
+        log.warn({ subject, attempts: attempts + 1, err: error }, 'the identity provider did not remove an erased account; trying again later');
+      }
+    }
+    await wakeWhenDue();
+  }
+
+  function wake(): void {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await pass().catch((error) => log.warn({ err: error }, 'looking for erasures failed'));
+      } while (again && !stopped);
+    })().finally(() => {
+      running = null;
+    });
+  }
+
+  const listener = new pg.Client({ connectionString: options.connectionString, application_name: 'forum-erasure-reactor' });
+  listener.on('notification', wake);
+  listener.on('error', (error) => log.warn({ err: error }, 'the erasure listener lost its connection; looking every interval meanwhile'));
+  const listening = listener
+    .connect()
+    .then(() => listener.query(`LISTEN ${ERASURES_CHANNEL}`))
+    .catch((error) => log.warn({ err: error }, 'could not listen for erasures; looking every interval'));
+  const poll = setInterval(wake, options.intervalMs ?? 30_000);
+  poll.unref();
+  void listening.then(wake);
+
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(poll);
+      if (timer) clearTimeout(timer);
+      await listening;
+      await running;
+      await listener.end().catch(() => {});
+    },
+  };
+}

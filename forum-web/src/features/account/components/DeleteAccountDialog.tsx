@@ -1,0 +1,102 @@
+import type { ErasedContentChoice } from '@forum/contracts';
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  FormControl,
+  FormControlLabel,
+  FormLabel,
+  Radio,
+  RadioGroup,
+  Stack,
+  TextField,
+} from '@mui/material';
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { useId, useState, type FormEvent } from 'react';
+import { useToast } from '../../../components/toast/ToastProvider';
+import { useAuth } from '../../../lib/auth';
+import { serverError } from '../../../lib/http-error';
+import { useDeleteMeMutation } from '../api/delete-me';
+
+/** What the member types to confirm. */
+export const CONFIRM_WORD = 'DELETE';
+
+interface DeleteAccountDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+/**
+ * 'Delete my account': says what happens, asks whether the member's posts and comments stay
+ * (by 'Deleted user') or go, and wants the word DELETE typed; then erases the account
+ * (DELETE /api/me) and signs out.
+ */
+export function DeleteAccountDialog({ open, onClose }: DeleteAccountDialogProps) {
+  const [content, setContent] = useState<ErasedContentChoice | null>(null);
+  const [typed, setTyped] = useState('');
+  const [deleteMe, { isLoading }] = useDeleteMeMutation();
+  const [leaving, setLeaving] = useState(false);
+  const auth = useAuth();
+  const toast = useToast();
+  const titleId = useId();
+  const choiceId = useId();
+  const busy = isLoading || leaving;
+  const ready = content !== null && typed.trim() === CONFIRM_WORD;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!ready || busy) return;
+    try {
+      await deleteMe({ content }).unwrap();
+    } catch (error) {
+      toast({ message: serverError(error as FetchBaseQueryError)?.message ?? 'Your account could not be deleted. Please try again.', severity: 'error' });
+      return;
+    }
+    setLeaving(true);
+    void auth.logout({ redirectUri: new URL('/', window.location.origin).href });
+  };
+
+  return (
+    <Dialog open={open} onClose={busy ? undefined : onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <DialogTitle id={titleId}>Delete your account?</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2}>
+            <DialogContentText>
+              Your account will be deleted for good. Your name, email address and photo are erased from the forum, you can no longer sign in with this account,
+              and you will be signed out now.
+            </DialogContentText>
+            <Alert severity="warning">This cannot be undone.</Alert>
+            <FormControl required>
+              <FormLabel id={choiceId}>Your posts and comments</FormLabel>
+              <RadioGroup aria-labelledby={choiceId} value={content ?? ''} onChange={(event) => setContent(event.target.value as ErasedContentChoice)}>
+                <FormControlLabel value="keep" control={<Radio />} label="Keep them, shown as written by “Deleted user”" disabled={busy} />
+                <FormControlLabel value="erase" control={<Radio />} label="Delete them too" disabled={busy} />
+              </RadioGroup>
+            </FormControl>
+            <TextField
+              label={`Type ${CONFIRM_WORD} to confirm`}
+              value={typed}
+              onChange={(event) => setTyped(event.target.value)}
+              autoComplete="off"
+              disabled={busy}
+              fullWidth
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" color="error" disabled={!ready} loading={busy}>
+            Delete my account
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,74 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubApi } from '../../../testing/render-with-app';
+import { BOB, renderAt } from '../testing/fixtures';
+import { MyProfile } from './MyProfile';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const profile = {
+  user: { _id: BOB.id, name: BOB.name, photoURL: '', role: 'user', isMember: false, badge: 'Bronze', email: BOB.email },
+  stats: { posts: 0, comments: 0, commentsReceived: 0, upVotes: 0 },
+  recentPosts: [],
+};
+
+/** My Profile with the delete dialog open; `erase`: DELETE /api/me's answer. */
+async function openDialog(erase: (request: Request) => { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>) {
+  const { calls } = stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile }), 'DELETE /api/me': erase });
+  const view = renderAt(<MyProfile />, { path: '/dashboard' });
+  await userEvent.click(await screen.findByRole('button', { name: 'Delete my account' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' });
+  return { ...view, calls, dialog };
+}
+
+describe('Delete my account (My Profile)', () => {
+  it('says what happens, and deletes only after a choice and the typed word', async () => {
+    const { dialog, calls, auth } = await openDialog(() => ({ body: { id: BOB.id, position: '90.4' } }));
+    expect(dialog.textContent).toContain('Your name, email address and photo are erased from the forum');
+    expect(dialog.textContent).toContain('This cannot be undone.');
+    const confirm = within(dialog).getByRole('button', { name: 'Delete my account' });
+    expect(confirm.hasAttribute('disabled')).toBe(true);
+
+    const choice = within(dialog).getByRole('radiogroup', { name: 'Your posts and comments' });
+    await userEvent.click(within(choice).getByRole('radio', { name: 'Keep them, shown as written by “Deleted user”' }));
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Type DELETE to confirm' }), 'delete');
+    expect(confirm.hasAttribute('disabled')).toBe(true);
+    await userEvent.clear(within(dialog).getByRole('textbox', { name: 'Type DELETE to confirm' }));
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Type DELETE to confirm' }), 'DELETE');
+    expect(confirm.hasAttribute('disabled')).toBe(false);
+    expect(calls).not.toContain('DELETE /api/me');
+    await userEvent.click(confirm);
+    await waitFor(() => expect(auth.logout).toHaveBeenCalledWith({ redirectUri: `${window.location.origin}/` }));
+    expect(calls).toContain('DELETE /api/me');
+  });
+
+  it('sends the choice to delete posts and comments too', async () => {
+    let sent: unknown;
+    const { dialog, auth } = await openDialog(async (request) => {
+      sent = await request.json();
+      return { body: { id: BOB.id, position: '90.5' } };
+    });
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Delete them too' }));
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Type DELETE to confirm' }), 'DELETE');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    await waitFor(() => expect(auth.logout).toHaveBeenCalled());
+    expect(sent).toEqual({ content: 'erase' });
+  });
+
+  it("shows the server's message and stays signed in when the deletion fails; Cancel changes nothing", async () => {
+    const { dialog, auth, calls } = await openDialog(() => ({ status: 503, body: { error: { code: 'UNAVAILABLE', message: 'The forum is busy; try again.' } } }));
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Delete them too' }));
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Type DELETE to confirm' }), 'DELETE');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    expect(await screen.findByText('The forum is busy; try again.')).toBeTruthy();
+    expect(auth.logout).not.toHaveBeenCalled();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Delete your account?' })).toBeNull());
+    expect(calls.filter((call) => call === 'DELETE /api/me')).toHaveLength(1);
+  });
+});
