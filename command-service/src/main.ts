@@ -32,6 +32,7 @@ const app = createCommandApp({
   logger,
   clock: () => new Date(),
   forumOrigin: new URL(config.PUBLIC_URL).origin,
+  trustProxy: config.TRUST_PROXY,
 });
 const server = http.createServer((req, res) => void (app.serveDirectly(req, res) || app(req, res)));
 answerClientErrors(server);

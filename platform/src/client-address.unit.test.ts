@@ -25,12 +25,19 @@ describe('the client address limits count against', () => {
     expect(clientAddress(request('203.0.113.7', '198.51.100.9'), subnets)).toBe('203.0.113.7');
   });
 
-  it('counts an IPv6 client by its /64: one subscriber holds a whole /64', () => {
-    const none = TrustProxy.parse(undefined);
-    expect(clientAddress(request('2001:db8:1:2:3:4:5:6'), none)).toBe('2001:db8:1:2::/64');
-    expect(clientAddress(request('2001:db8:1:2::9'), none)).toBe('2001:db8:1:2::/64');
-    expect(clientAddress(request('2001:0db8:0001:0002:ffff::1'), none)).toBe('2001:db8:1:2::/64');
-    expect(clientAddress(request('::1'), none)).toBe('0:0:0:0::/64');
+  it.each([
+    ['2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2::9', '2001:db8:1:2::/64'],
+    ['2001:DB8:0001:0002:0:0:0:ffff', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+  ])('counts the IPv6 client %s by its /64 (%s): one subscriber holds a whole /64', (peer, counted) => {
+    expect(clientAddress(request(peer), TrustProxy.parse(undefined))).toBe(counted);
+  });
+
+  it('groups a forwarded IPv6 client the same way', () => {
+    expect(clientAddress(request('10.0.0.1', '198.51.100.7, 2001:db8:5:6:7:8:9:a'), TrustProxy.parse('1'))).toBe('2001:db8:5:6::/64');
   });
 
   it('refuses a setting that is neither off, a hop count nor addresses', () => {

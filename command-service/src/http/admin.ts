@@ -1,10 +1,9 @@
 import { AdminUserIdParams, ContactMessageRequest, CreateAnnouncementRequest, CreateTagRequest, EraseAccountRequest, NoBody, TagIdParams } from '@forum/contracts';
-import { optionalAuth, parseInput, principalOf, requireAuth, type Principal } from '@forum/platform';
+import { clientAddress, optionalAuth, parseInput, principalOf, requireAuth, type Principal } from '@forum/platform';
 import { Router } from 'express';
 import { newId } from '../ids.ts';
 import type { CommandAppDeps } from './app.ts';
 import { commandMeta, identityOf, idempotencyOf, sendAccepted } from './context.ts';
-import { clientKey } from './client-address.ts';
 
 /**
  * The admin area's writes. Each needs a token (401) and the forum's admin role,
@@ -65,14 +64,13 @@ const VISITOR: Principal = { subject: 'anonymous', email: '', emailVerified: fal
  * The Contact page: anyone may write (a token, when sent, must be valid and
  * names the actor); the contact limit counts by the client's address.
  */
-export function contactRoutes({ commands, verifyToken, clock }: CommandAppDeps): Router {
+export function contactRoutes({ commands, verifyToken, clock, trustProxy = () => false }: CommandAppDeps): Router {
   const router = Router();
 
   router.post('/contact', optionalAuth(verifyToken), async (req, res) => {
     const body = parseInput(ContactMessageRequest, req.body);
     const meta = commandMeta(req, res.locals.principal ?? VISITOR, clock());
-    // req.ip is the socket's address unless the app is told to trust a proxy ('trust proxy')
-    const sender = clientKey(req.ip ?? req.socket.remoteAddress);
+    const sender = clientAddress(req, trustProxy);
     sendAccepted(res, 201, await commands.receiveContactMessage({ messageId: newId(), ...body }, meta, sender));
   });
 

@@ -1,4 +1,4 @@
-import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestLogger, createHttpApp, type Logger, type TokenVerifier } from '@forum/platform';
+import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestLogger, createHttpApp, type Logger, type ProxyTrust, type TokenVerifier } from '@forum/platform';
 import type { ProjectionControl } from '@forum/projections';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
@@ -24,6 +24,8 @@ export interface CommandAppDeps {
   readonly forumOrigin: string;
   /** Rebuilds from the admin API; without it POST /api/admin/projections/:name/rebuild answers 503. */
   readonly projections?: ProjectionControl;
+  /** Which proxies may say who the client is (TRUST_PROXY); by default none: the TCP peer is. */
+  readonly trustProxy?: ProxyTrust;
 }
 
 /**

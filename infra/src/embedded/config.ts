@@ -1,5 +1,5 @@
 import { identityAdminSettings, paymentSettings, writeLimitSettings } from '@forum/command-service';
-import { adminEmails, DatabaseUrl, LogLevel, oidcSettings, Port } from '@forum/platform';
+import { adminEmails, DatabaseUrl, LogLevel, oidcSettings, Port, TrustProxy } from '@forum/platform';
 import { readSettings } from '@forum/query-service';
 import { z } from 'zod';
 
@@ -34,6 +34,8 @@ export const EmbeddedConfig = z.object({
   OIDC_JWKS_URL: oidcSettings.OIDC_JWKS_URL,
   /** Emails that are admins from their first sign-in (comma-separated). */
   ADMIN_EMAILS: adminEmails,
+  /** Which proxies in front may say who the client is (X-Forwarded-For), for the per-address limits: unset none, a hop count, or subnets. */
+  TRUST_PROXY: TrustProxy,
   /** With OIDC_ISSUER: the Keycloak admin API that removes erased members' accounts (docs/security/erasure.md). */
   ...identityAdminSettings,
   ...paymentSettings,

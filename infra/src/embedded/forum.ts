@@ -120,6 +120,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
         logger: logger.child({ service: 'identity' }),
         audience: config.OIDC_AUDIENCE,
         adminEmails: config.ADMIN_EMAILS,
+        trustProxy: config.TRUST_PROXY,
         google:
           config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
             ? { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET, issuer: config.GOOGLE_ISSUER }
@@ -166,6 +167,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       logger: logger.child({ service: 'command-service' }),
       clock: () => new Date(),
       forumOrigin: url,
+      trustProxy: config.TRUST_PROXY,
     });
     const query = createQueryApp({
       db: readDb,

@@ -142,6 +142,23 @@ describe('a flood of one kind stops at its limit, answers 429 with Retry-After, 
   });
 });
 
+describe('behind a proxy the forum trusts (TRUST_PROXY)', () => {
+  let proxied: TestForum;
+  beforeAll(async () => {
+    proxied = await startTestForum({ WRITE_LIMITS: JSON.stringify(LIMITS), TRUST_PROXY: 'loopback' });
+  });
+  afterAll(() => proxied?.stop());
+
+  it('counts contact messages by the address the proxy forwarded, not the proxy\'s own', async () => {
+    const message = { name: 'Vera Visitor', email: 'vera@example.com', message: 'Do you have a dark mode?' };
+    const from = (client: string) => proxied.api('/api/contact', { method: 'POST', json: message, headers: { 'X-Forwarded-For': client } });
+    const first = await Promise.all(Array.from({ length: 4 }, () => from('198.51.100.7')));
+    expect(first.map((r) => r.status).sort()).toEqual([201, 201, 201, 429]);
+    // another client behind the same proxy has its own limit
+    expect((await from('203.0.113.9')).status).toBe(201);
+  });
+});
+
 /** A POST of `body` to the forum sent from the local address `from` (all of 127.0.0.0/8 reaches 127.0.0.1). */
 function postFrom(from: string, path: string, body: unknown): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -23,6 +23,7 @@ import {
   randomAddress,
   startHarness,
   type Harness,
+  ONE_PROXY,
 } from './test-support.ts';
 
 const PASSWORD = 'Forum#2026';
@@ -42,7 +43,7 @@ const BREAKING = PASSWORD_RULES.map((rule) => {
 });
 
 beforeAll(async () => {
-  h = await startHarness({ trustProxy: true, mail: { from: 'Forum <no-reply@forum.local>' } });
+  h = await startHarness({ trustProxy: ONE_PROXY, mail: { from: 'Forum <no-reply@forum.local>' } });
   await h.realm.accounts.create({ email: 'admin@forum.local', password: PASSWORD, name: 'Admin', roles: ['admin'] });
   await h.realm.accounts.create({ email: 'alice@forum.local', password: PASSWORD, name: 'Alice', picture: 'https://example.test/alice.png' });
 });
@@ -268,7 +269,7 @@ describe('email addresses: one account per mailbox, however the address is writt
     await insert(`nfd-${tag}-e\u0301@forum.local.`, '1 day');
     await insert(`taken-${tag}@forum.local`, '2 days');
     await insert(`taken-${tag}@forum.local.`, '1 day');
-    await h.restart({ trustProxy: true });
+    await h.restart({ trustProxy: ONE_PROXY });
     const emails = ((await h.db.withSchema('identity').from('accounts').whereLike('email', `%${tag}%`).orderBy('email').pluck('email')) as string[]).sort();
     expect(emails).toEqual(
       [`dot-${tag}@forum.local`, `nfd-${tag}-\u00e9@forum.local`, `nfd-${tag}-e\u0301@forum.local.`, `taken-${tag}@forum.local`, `taken-${tag}@forum.local.`].sort(),
@@ -441,7 +442,7 @@ describe('sessions', () => {
     codeOf((await followToApp(res, jar, h.origin)).appUrl!, request);
     for (const cookie of res.headers.getSetCookie()) expect(cookie).toMatch(/httponly/i);
 
-    await h.restart({ trustProxy: true });
+    await h.restart({ trustProxy: ONE_PROXY });
     const silent = authorizationRequest(h, { redirectUri: `${h.origin}/silent-check-sso.html`, extra: { prompt: 'none' } });
     const back = await followToApp(await h.get(silent.url, jar), jar, h.origin);
     const tokens = await exchangeCode(h, codeOf(back.appUrl!, silent), silent);

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isIPv6 } from 'node:net';
 import type { Page } from './pages.ts';
 
 /** Small helpers shared by the realm's hand-written endpoints (plain node:http). */
@@ -113,32 +112,3 @@ export function isLocalRequest(req: IncomingMessage): boolean {
   return LOOPBACK.test(req.socket.remoteAddress ?? '');
 }
 
-/**
- * The address throttling counts against: the TCP peer, or with `trustProxy` the last
- * X-Forwarded-For entry (the one the proxy in front of us added). An IPv6 address counts
- * by its /64: one subscriber gets a whole /64, so its addresses are one client.
- */
-export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  let address = (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
-  if (trustProxy) {
-    const forwarded = String(req.headers['x-forwarded-for'] ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    address = forwarded.at(-1)?.replace(/^::ffff:/, '') ?? address;
-  }
-  return isIPv6(address.replace(/%.*$/, '')) ? ipv6Prefix64(address.replace(/%.*$/, '')) : address;
-}
-
-/** `2001:db8:1:2::/64` of any address in it (the first four groups, without leading zeros). */
-function ipv6Prefix64(address: string): string {
-  const [head = '', tail] = address.toLowerCase().split('::');
-  const groups = (part: string | undefined) => (part ? part.split(':').flatMap((group) => (group.includes('.') ? ['0', '0'] : [group])) : []);
-  const left = groups(head);
-  const right = groups(tail);
-  const all = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${all
-    .slice(0, 4)
-    .map((group) => Number.parseInt(group, 16).toString(16))
-    .join(':')}::/64`;
-}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizationRequest, codeOf, CookieJar, exchangeCode, followToApp, formAction, formValue, randomAddress, startHarness, type Harness } from './test-support.ts';
+import { authorizationRequest, codeOf, CookieJar, exchangeCode, followToApp, formAction, formValue, randomAddress, startHarness, type Harness, ONE_PROXY } from './test-support.ts';
 
 /**
  * Signing out by link (RP-initiated logout). Without an id_token_hint of the session's own sign-in
@@ -12,7 +12,7 @@ const PASSWORD = 'Forum#2026';
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ trustProxy: true });
+  h = await startHarness({ trustProxy: ONE_PROXY });
   await h.realm.accounts.create({ email: 'alice@forum.local', password: PASSWORD, name: 'Alice' });
   await h.realm.accounts.create({ email: 'mallory@forum.local', password: PASSWORD, name: 'Mallory' });
 });

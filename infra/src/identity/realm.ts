@@ -2,7 +2,7 @@ import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkPhotoUrl, checkText, EMAIL_VERIFICATION_TTL_SECONDS, isEmail, normalizeEmail, PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
-import { ConflictError, createTokenVerifier, type Knex, type Logger } from '@forum/platform';
+import { clientAddress, ConflictError, createTokenVerifier, type Knex, type Logger, type ProxyTrust } from '@forum/platform';
 import Provider, {
   errors,
   type Account,
@@ -16,7 +16,7 @@ import { deleteExpired, postgresAdapter } from './adapter.ts';
 import { ADMIN_PATH, createAdminHandler, type AccountHooks } from './admin.ts';
 import { BrokerError, createGoogleBroker, deleteExpiredBrokerStates, GOOGLE, type GoogleOptions } from './broker.ts';
 import { createCsrf } from './csrf.ts';
-import { appendVary, clientAddress, isLocalRequest, methodNotAllowed, readForm, redirect, sendJson, sendPage } from './http.ts';
+import { appendVary, isLocalRequest, methodNotAllowed, readForm, redirect, sendJson, sendPage } from './http.ts';
 import { createMailer, deleteOldMail, type MailOptions } from './mail.ts';
 import {
   buttonPage,
@@ -58,8 +58,8 @@ export interface IdentityRealmOptions {
   adminEmails?: readonly string[];
   /** Abuse limits of mail and registration (see DEFAULT_THROTTLE); failed sign-ins back off by LOGIN_BACKOFF of contracts. */
   throttle?: Partial<ThrottleLimits>;
-  /** Behind a reverse proxy: count throttles against the last X-Forwarded-For address instead of the TCP peer. */
-  trustProxy?: boolean;
+  /** Behind a reverse proxy: which proxies may say who the client is (TRUST_PROXY); by default none, the TCP peer is. */
+  trustProxy?: ProxyTrust;
   /** What the forum is told before the admin API disables, enables or deletes an account. */
   accountHooks?: AccountHooks;
 }
@@ -178,7 +178,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const csrf = createCsrf(csrfKey, { path: REALM_PATH, secure: secureCookies });
   const throttle = createThrottle(db, { ...DEFAULT_THROTTLE, ...options.throttle });
   const backoff = createLoginBackoff(db, Buffer.from(secrets.throttleKey, 'base64url'));
-  const trustProxy = options.trustProxy ?? false;
+  const trustProxy = options.trustProxy ?? (() => false);
   const mailer = createMailer(options.mail, db, log);
   const google = options.google?.clientId && options.google.clientSecret ? createGoogleBroker(options.google, issuer, db, log) : null;
   const adminEmails = new Set((options.adminEmails ?? []).map(normalizeEmail).filter(Boolean));

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DISPLAY_NAME_MAX } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizationRequest, CookieJar, fieldErrorOf, formValue, startHarness, type Harness } from './test-support.ts';
+import { authorizationRequest, CookieJar, fieldErrorOf, formValue, startHarness, type Harness, ONE_PROXY } from './test-support.ts';
 
 /**
  * The register form's name and photo, and the account store behind every way an account is made,
@@ -13,7 +13,7 @@ const address = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.r
 const uniqueEmail = (name: string) => `${name}-${randomBytes(4).toString('hex')}@forum.local`;
 
 beforeAll(async () => {
-  h = await startHarness({ trustProxy: true, mail: { from: 'Forum <no-reply@forum.local>' } });
+  h = await startHarness({ trustProxy: ONE_PROXY, mail: { from: 'Forum <no-reply@forum.local>' } });
 });
 afterAll(async () => {
   await h?.close();

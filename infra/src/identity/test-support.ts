@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createKnex, createLogger, type Knex } from '@forum/platform';
+import { createKnex, createLogger, TrustProxy, type Knex } from '@forum/platform';
 import { createTestDatabase } from '../testing/index.ts';
 import { createIdentityRealm, type IdentityRealm, type IdentityRealmOptions } from './index.ts';
 
@@ -11,7 +11,10 @@ import { createIdentityRealm, type IdentityRealm, type IdentityRealmOptions } fr
 export const AUDIENCE = 'urn:forum:api';
 export const logger = createLogger('identity-test', process.env.TEST_LOG ?? 'silent');
 
-/** A client address of its own for a test's throttles (with `trustProxy`, sent as X-Forwarded-For). */
+/** The realm behind one proxy (the test), which says who the client is in X-Forwarded-For. */
+export const ONE_PROXY = TrustProxy.parse('1');
+
+/** A client address of its own for a test's throttles (with `trustProxy: ONE_PROXY`, sent as X-Forwarded-For). */
 export const randomAddress = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
 
 export const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');

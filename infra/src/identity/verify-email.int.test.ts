@@ -13,6 +13,7 @@ import {
   randomAddress,
   startHarness,
   type Harness,
+  ONE_PROXY,
 } from './test-support.ts';
 
 /**
@@ -29,7 +30,7 @@ const address = randomAddress;
 
 beforeAll(async () => {
   h = await startHarness({
-    trustProxy: true,
+    trustProxy: ONE_PROXY,
     adminEmails: [listed('boss'), listed('chief'), listed('head'), listed('later'), listed('scripted')],
     mail: { from: 'Forum <no-reply@forum.local>' },
   });
@@ -165,7 +166,7 @@ describe('registering an address of ADMIN_EMAILS', () => {
       });
     const unverified = `unverified-${tag}@forum.local`;
     const verified = `verified-${tag}@forum.local`;
-    await h.restart({ trustProxy: true, adminEmails: [unverified, verified], mail: { from: 'Forum <no-reply@forum.local>' } });
+    await h.restart({ trustProxy: ONE_PROXY, adminEmails: [unverified, verified], mail: { from: 'Forum <no-reply@forum.local>' } });
     expect((await create(unverified)).status).toBe(201);
     expect((await create(verified, true)).status).toBe(201);
     expect(roles((await tokenFor(unverified)).access_token)).toEqual(['user']);
