@@ -5,7 +5,7 @@ import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import { chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
 
 /**
- * A member erases themselves from the dashboard (issue #27 item 7; docs/security/erasure.md):
+ * A member erases themselves from the dashboard (docs/security/erasure.md):
  * My Profile's 'Delete my account', a dialog that says what happens, the choice for their posts
  * and comments, the word typed; then they are signed out, their post shows by 'Deleted user', the
  * realm no longer knows them and their old token is refused. An admin deletes another user from

@@ -127,7 +127,7 @@ export function summarizeSql(description: string): string {
   return `CASE WHEN length(${description}) > ${SUMMARY_LENGTH} THEN left(${description}, ${SUMMARY_LENGTH}) || '...' ELSE ${description} END`;
 }
 
-// ── Paging: every list the API answers is bounded (issue #27, row 4) ──────────
+// ── Paging: every list the API answers is bounded (docs/security/paging.md) ──────────
 /** Comments of a post on one page of GET /api/posts/:id/comments unless `limit` says otherwise, and the most `limit` may ask. */
 export const COMMENT_PAGE_SIZE = 20;
 export const COMMENT_PAGE_MAX = 100;
@@ -140,7 +140,7 @@ export const HISTORY_PAGE_SIZE = 200;
  */
 export const TAG_LIST_MAX = 1000;
 
-/* ---- Identity: email addresses, verification and sign-in throttling (issue 27, identity) ---- */
+/* ---- Identity: email addresses, verification and sign-in throttling (docs/security/identity.md) ---- */
 /** The parts of an email address (EMAIL_MAX above bounds the whole). */
 export const EMAIL_LOCAL_PART_MAX = 64;
 export const EMAIL_DOMAIN_LABEL_MAX = 63;
@@ -161,7 +161,7 @@ export const LOGIN_BACKOFF = {
   familiarForSeconds: 30 * 24 * 60 * 60,
 } as const;
 
-/** Erasure (issue #27 item 7; docs/security/erasure.md). */
+/** Erasure (docs/security/erasure.md). */
 /** Who an erased member's posts and comments are by, when their text is kept. */
 export const DELETED_USER_NAME = 'Deleted user';
 /** What history and export show in place of an erased field. */

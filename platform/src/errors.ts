@@ -30,7 +30,7 @@ export class UnauthenticatedError extends AppError {
   }
 }
 
-/** A still-valid token of an account that is disabled or erased (issue #27 row 11): refused at once, on reads and writes. */
+/** A still-valid token of an account that is disabled or erased: refused at once, on reads and writes. */
 export class AccountDisabledError extends AppError {
   constructor(why: 'disabled' | 'erased') {
     super(401, ErrorCode.ACCOUNT_DISABLED, why === 'erased' ? 'This account has been deleted.' : 'Your account is disabled. Contact an administrator.');

@@ -75,7 +75,7 @@ export function createActors(store: EventStore, adminEmails: readonly string[]) 
 export type Actors = ReturnType<typeof createActors>;
 
 /**
- * The denylist on the write side (issue #27 row 11): a disabled or erased account's token is
+ * The denylist on the write side: a disabled or erased account's token is
  * refused before anything is decided, from the actor's own stream that every command reads anyway.
  */
 export function refuseClosedAccount(state: UserState): void {

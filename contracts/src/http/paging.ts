@@ -3,7 +3,7 @@ import { COMMENT_PAGE_MAX, COMMENT_PAGE_SIZE } from '../constants.ts';
 import { CommentItem } from './community.ts';
 
 /**
- * Pages of lists that grow (issue #27, row 4). A keyset page starts after the row a cursor names,
+ * Pages of lists that grow (docs/security/paging.md). A keyset page starts after the row a cursor names,
  * so page 1000 costs what page 1 does and rows added meanwhile neither repeat nor skip a row
  * of the pages still to come.
  */

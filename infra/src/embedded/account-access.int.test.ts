@@ -7,7 +7,7 @@ import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { waitFor } from '../testing/wait.ts';
 
 /**
- * Row 11 of issue #27: a disabled or deleted account's still-valid token is refused at once, on
+ * A disabled or deleted account's still-valid token is refused at once, on
  * reads and writes. The realm's admin API tells the forum before it changes the account, and
  * answers once the read side refuses the token too (docs/security/erasure.md).
  */

@@ -34,7 +34,7 @@ import { startTestForum, type NewUser, type TestForum } from '../testing/forum.t
 import { json } from '../testing/json.ts';
 
 /**
- * No GET of the API answers an unbounded list (issue #27, row 4): each list that can grow is
+ * No GET of the API answers an unbounded list (docs/security/paging.md): each list that can grow is
  * filled past its bound (straight into the log: more than a member may send through the API in a
  * test), and its answer holds at most the bound and says how many there are, or pages. The last
  * test holds this table to every GET route the query service declares.

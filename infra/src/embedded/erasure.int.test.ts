@@ -9,7 +9,7 @@ import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { waitFor } from '../testing/wait.ts';
 
 /**
- * A member erases themselves (issue #27 item 7; docs/security/erasure.md): afterwards nothing of
+ * A member erases themselves (docs/security/erasure.md): afterwards nothing of
  * their name, email and photo (and, if they chose so, their text) is left in the event log's
  * table, the read models, the identity realm's tables or the API's answers; rebuild and verify
  * succeed; history and export say erased; the realm forgets the account; their token is refused.

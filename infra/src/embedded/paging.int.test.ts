@@ -19,7 +19,7 @@ import { startTestForum, type NewUser, type TestForum } from '../testing/forum.t
 import { json } from '../testing/json.ts';
 
 /**
- * A post's comments in pages (issue #27, row 4): GET /api/posts/:id/comments walks them with a
+ * A post's comments in pages (docs/security/paging.md): GET /api/posts/:id/comments walks them with a
  * keyset cursor, oldest or newest first, and the spec's GET /api/comments/:postId answers the first
  * UNPAGED_LIST_MAX of them with the total in X-Total-Count. Over the real forum: HTTP, the
  * projections and PostgreSQL.

@@ -234,7 +234,7 @@ describe('row 8: pages are bounded, bodiless calls take no body', () => {
   });
 });
 
-describe('row 12: a photo address may not point at the forum itself', () => {
+describe('a photo address may not point at the forum itself', () => {
   it.each([
     'http://127.0.0.1:<port>/api/me',
     'http://localhost:<port>/realms/forum/protocol/openid-connect/logout',
@@ -254,7 +254,7 @@ describe('row 12: a photo address may not point at the forum itself', () => {
   });
 });
 
-describe('row 13: a body in another media type or charset is 415 UNSUPPORTED_MEDIA_TYPE', () => {
+describe('a body in another media type or charset is 415 UNSUPPORTED_MEDIA_TYPE', () => {
   const post = JSON.stringify({ title: 't', description: 'd', tags: ['Safe'] });
   it.each([
     ['application/json; charset=latin1', '/api/posts'],

@@ -6,7 +6,7 @@ import { REGISTERED_KEY, USER_BLOCKS_MIGRATION, USER_LIST_INDEXES, rebuildUserBl
 
 /**
  * The forum's users: profiles, roles and membership, and the total for the admin stats; and the
- * accounts whose tokens are refused (`account_denials`: disabled or erased, issue #27 row 11),
+ * accounts whose tokens are refused (`account_denials`: disabled or erased),
  * which the query side reads with the caller's own row. An erased user's row is deleted (their
  * profile answers 404 and they leave the admin's list and counts); their denial stays.
  */

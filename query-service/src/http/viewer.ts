@@ -46,8 +46,8 @@ declare global {
  * they registered) goes to the registrar too, which makes them admin: one more
  * call for that user, once; everyone else pays a set lookup.
  *
- * A disabled or erased account's token is refused here, on every read (issue #27
- * row 11): the denial comes with the record, in the same statement.
+ * A disabled or erased account's token is refused here, on every read: the denial
+ * comes with the record, in the same statement.
  */
 export function viewer(users: UsersStore, registrar: Registrar, watcher: CheckpointWatcher, maxWaitMs: number, adminEmails: readonly string[] = []): RequestHandler {
   const listed = new Set(adminEmails);

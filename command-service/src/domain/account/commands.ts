@@ -21,7 +21,7 @@ export class CannotEraseSelfError extends BusinessRuleError {
 const contentOf = (choice: ErasedContentChoice) => (choice === 'keep' ? ('kept' as const) : ('erased' as const));
 
 /**
- * An account's end and its access (issue #27 item 7 and row 11; docs/security/erasure.md). The
+ * An account's end and its access (docs/security/erasure.md). The
  * erasure is decided on the member's own stream; the event store destroys their keys in the
  * same transaction as it appends `AccountErased`. When the member's content goes too, their
  * posts are deleted and their comments removed by events of their own in that same append, so

@@ -14,9 +14,9 @@ import type { UserState } from './user.ts';
  * - membership is bought once: a member asking again gets ALREADY_MEMBER; while a purchase is under way a
  *   second one is refused, unless the first went stale (a crash between charge and record), which is resumed
  *   with the same attempt id so the provider does not charge twice;
- * - an account is erased once (again: nothing); the erasure ends the stream (issue #27 item 7);
+ * - an account is erased once (again: nothing); the erasure ends the stream (docs/security/erasure.md);
  * - the identity realm's disabling and enabling of an account are recorded as they come, also for an
- *   account the forum has not seen yet; an erased account stays erased (issue #27 row 11).
+ *   account the forum has not seen yet; an erased account stays erased.
  */
 export type RegisterUser = {
   type: 'RegisterUser';

@@ -154,7 +154,7 @@ describe('membership', () => {
   });
 });
 
-describe('erasure and access (issue #27 item 7, row 11)', () => {
+describe('erasure and access', () => {
   const erase = (content: 'kept' | 'erased'): UserCommand => ({ type: 'EraseAccount', data: { userId: 'u-1', content } });
   const access = (enabled: boolean): UserCommand => ({ type: 'SetAccountAccess', data: { userId: 'u-1', enabled } });
   it('given a registered user, when EraseAccount, then AccountErased with the choice, and the stream folds to erased', () => {
