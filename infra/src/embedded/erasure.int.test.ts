@@ -182,6 +182,8 @@ describe('a member who erases themselves with their posts and comments', () => {
     await command('/api/comments', 'POST', cy.token, { postId: deePost, text: 'Cy secret comment on wrens.' });
     await command('/api/comments', 'POST', dee.token, { postId: cyPost, text: 'Dee answers Cy.' });
     remember((await command(`/api/posts/${cyPost}/vote`, 'PUT', dee.token, { vote: 'up' })).position);
+    // the member has seen what they wrote before they erase it (what the erasure takes is found in the read models)
+    expect((await read(`/api/comments/${deePost}`)).status).toBe(200);
   });
 
   it('takes their posts (with the comments on them) and their comments away, and their text with them', async () => {
@@ -210,6 +212,7 @@ describe("an admin's erasure of an account", () => {
     const eve = await member('Eve');
     const fay = await member('Fay');
     remember((await command('/api/posts', 'POST', eve.token, { title: 'Eve posts', description: 'Something.', tags: [] })).position);
+    expect((await read('/api/posts')).status).toBe(200); // the read side has Eve's post, as the admin sees it
     const refused = await command(`/api/admin/users/${eve.id}`, 'DELETE', fay.token, { content: 'keep' });
     expect(refused.status).toBe(403);
     const self = await command(`/api/admin/users/${admin.id}`, 'DELETE', admin.token, { content: 'keep' });
