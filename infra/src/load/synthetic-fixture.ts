@@ -1,8 +1,7 @@
-import { setTimeout } from 'node:timers/promises';
-import { START } from '@forum/contracts';
 import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@forum/command-service/eventstore';
 import { createKnex, type Knex } from '@forum/platform';
 import { createTestDatabase } from '../testing/database.ts';
+import { readCommittedLog } from '../testing/log.ts';
 import { loadSyntheticLog } from './synthetic-log.ts';
 
 export interface SyntheticFixture {
@@ -20,19 +19,7 @@ export async function syntheticFixture(name: string, options: { events: number; 
   const store = await createPostgresEventStore({ connectionString: database.url, poolSize: 2 });
   const db = createKnex(database.url, { max: 2 });
   const { rows } = await db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM eventstore.events');
-  const total = rows[0]!.n;
-  // every event is committed, but a reader sees the log only below the server's oldest running
-  // transaction, which another test's may hold back for a moment: read until all are there
-  const log: RecordedEvent[] = [];
-  for (let after = START; log.length < total; ) {
-    const batch = await store.readAll(after, 1000);
-    if (batch.length === 0) {
-      await setTimeout(20);
-      continue;
-    }
-    log.push(...batch);
-    after = batch.at(-1)!.position;
-  }
+  const log = await readCommittedLog(store, rows[0]!.n);
   return {
     db,
     store,

@@ -1,9 +1,9 @@
-import { START } from '@forum/contracts';
 import { randomBytes } from 'node:crypto';
 import { createPostgresEventStore, openData, sealData, type EventStore } from '@forum/command-service/eventstore';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../testing/database.ts';
+import { readCommittedLog } from '../testing/log.ts';
 import { loadSyntheticLog, syntheticLog, type LoadResult } from './synthetic-log.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -58,13 +58,7 @@ describe('given an empty event store, when the synthetic log is loaded', () => {
   it('then it was written in several transactions, and the log order (transaction, position) is the position order', async () => {
     const { rows } = await client.query<{ transactions: number }>('SELECT count(DISTINCT transaction_id)::int AS transactions FROM eventstore.events');
     expect(rows[0]!.transactions).toBe(5);
-    const read = [];
-    for (let after = START; ; ) {
-      const batch = await store.readAll(after, 1000);
-      if (batch.length === 0) break;
-      read.push(...batch);
-      after = batch.at(-1)!.position;
-    }
+    const read = await readCommittedLog(store, loaded.events);
     expect(read.map((e) => Number(e.position.globalPosition))).toEqual(Array.from({ length: loaded.events }, (_, i) => i + 1));
   });
 

@@ -4,3 +4,4 @@ export * from './wait.ts';
 export * from './security-headers.ts';
 export * from './realm.ts';
 export * from './routes.ts';
+export * from './log.ts';
