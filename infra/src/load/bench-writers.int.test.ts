@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
+import { waitFor } from '../testing/wait.ts';
 import { benchWriters, type BenchServer } from './server.ts';
 
 /**
@@ -24,9 +25,9 @@ describe('bench writers', () => {
       const tokens = await writers.tokens();
       expect(tokens).toHaveLength(2);
       for (const token of tokens) {
-        const me = await forum.api('/api/me', { token });
-        expect(me.status).toBe(200);
-        expect(await me.json()).toMatchObject({ isMember: true });
+        // the read side shows the membership once it has applied the purchase
+        const me = await waitFor(async () => (await forum.api('/api/me', { token })).json() as Promise<{ isMember?: boolean }>, (m) => m.isMember === true);
+        expect(me).toMatchObject({ isMember: true });
       }
     }
   });
