@@ -11,6 +11,8 @@ export interface AuthUser {
   readonly picture: string;
   /** `realm_access.roles` of the token, e.g. ['user'] or ['user', 'admin']. */
   readonly roles: readonly string[];
+  /** `email_verified`: whether the account's owner has confirmed the address (absent: not known). */
+  readonly emailVerified?: boolean;
 }
 
 type Claims = Record<string, unknown>;
@@ -29,7 +31,8 @@ export function userFromClaims(access: Claims | undefined, id?: Claims): AuthUse
   const realmAccess = (access?.realm_access ?? id?.realm_access) as { roles?: unknown } | undefined;
   const roles = Array.isArray(realmAccess?.roles) ? realmAccess.roles.filter((r): r is string => typeof r === 'string') : [];
   const name = pick('name') || [pick('given_name'), pick('family_name')].filter(Boolean).join(' ') || email.split('@')[0] || pick('preferred_username') || 'Anonymous';
-  return { id: sub, email, name, picture: pick('picture'), roles };
+  const emailVerified = (access?.email_verified ?? id?.email_verified) === true;
+  return { id: sub, email, name, picture: pick('picture'), roles, emailVerified };
 }
 
 /**

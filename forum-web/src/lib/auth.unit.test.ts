@@ -7,7 +7,7 @@ import { loginRequired, returnPath } from './auth';
 describe('userFromClaims', () => {
   it('reads the user from the access token: id, email, name, picture and realm roles', () => {
     const user = userFromClaims({ sub: 'u1', email: 'alice@forum.local', name: 'Alice Martin', picture: 'https://x.test/a.png', realm_access: { roles: ['user', 'admin', 7] } });
-    expect(user).toEqual({ id: 'u1', email: 'alice@forum.local', name: 'Alice Martin', picture: 'https://x.test/a.png', roles: ['user', 'admin'] });
+    expect(user).toEqual({ id: 'u1', email: 'alice@forum.local', name: 'Alice Martin', picture: 'https://x.test/a.png', roles: ['user', 'admin'], emailVerified: false });
   });
 
   it('falls back to the ID token, then to given and family name, then to the email', () => {
@@ -17,6 +17,9 @@ describe('userFromClaims', () => {
   });
 
   it('is null without a subject', () => {
+    expect(userFromClaims({ sub: 'u1', email_verified: true })?.emailVerified).toBe(true);
+    expect(userFromClaims({ sub: 'u1', email_verified: false })?.emailVerified).toBe(false);
+    expect(userFromClaims({ sub: 'u1' })?.emailVerified).toBe(false);
     expect(userFromClaims(undefined)).toBeNull();
     expect(userFromClaims({ email: 'x@y.z' })).toBeNull();
   });

@@ -37,6 +37,11 @@ export function MyProfile() {
       <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
         My Profile
       </Typography>
+      {user?.emailVerified === false && (
+        <Alert severity="info">
+          Please confirm your email address: we sent a link to {user.email}. Open it to finish setting up your account.
+        </Alert>
+      )}
       <Card>
         <CardContent sx={{ p: { xs: 2.5, sm: 3 } }}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: 'center' }}>

@@ -36,6 +36,19 @@ const profile = (isMember: boolean, photoURL = '') => ({
 
 const renderPage = () => renderAt(<MyProfile />, { path: '/dashboard' });
 
+describe('My Profile of an account whose email address is not verified yet', () => {
+  it('says where the confirmation link went, and nothing once the address is verified', async () => {
+    stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }) });
+    renderAt(<MyProfile />, { path: '/dashboard', user: { ...BOB, emailVerified: false } });
+    const hint = await screen.findByText(/confirm your email address/);
+    expect(hint.textContent).toBe(`Please confirm your email address: we sent a link to ${BOB.email}. Open it to finish setting up your account.`);
+    cleanup();
+    renderAt(<MyProfile />, { path: '/dashboard', user: { ...BOB, emailVerified: true } });
+    await screen.findByRole('heading', { name: 'My Profile' });
+    expect(screen.queryByText(/confirm your email address/)).toBeNull();
+  });
+});
+
 describe('My Profile', () => {
   it('shows the name, email, Bronze badge, three statistics and the recent posts with votes and comments', async () => {
     stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }) });
