@@ -260,6 +260,11 @@ export const ACCOUNT_NAME = displayNameRule('Name', 'Name is required');
 export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: string }) {
   const accounts = () => db.withSchema(SCHEMA).from<AccountRow>('accounts');
   const byRow = (row: unknown) => (row ? toRecord(row as AccountRow) : null);
+  /** The account of an address; what is not an address (NUL, a lone surrogate, 300 kB) names none and is never asked for. */
+  const rowByEmail = async (email: string): Promise<unknown> => {
+    const normal = normalizeEmail(email);
+    return isEmail(normal) ? accounts().select(COLUMNS).where({ email: normal }).first() : undefined;
+  };
 
   return {
     async create(input: NewAccount): Promise<{ id: string }> {
@@ -290,7 +295,7 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
     },
 
     async findByEmail(email: string): Promise<AccountRecord | null> {
-      return byRow(await accounts().select(COLUMNS).where({ email: normalizeEmail(email) }).first());
+      return byRow(await rowByEmail(email));
     },
 
     async findById(id: string): Promise<AccountRecord | null> {
@@ -309,7 +314,7 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
      */
     async authenticate(email: string, password: string): Promise<AccountRecord | null> {
       if (typeof email !== 'string' || typeof password !== 'string' || password.length > 1024) return null;
-      const row = (await accounts().select(COLUMNS).where({ email: normalizeEmail(email) }).first()) as AccountRow | undefined;
+      const row = (await rowByEmail(email)) as AccountRow | undefined;
       if (!row || row.password_hash === '') return burnPasswordCheck(password).then(() => null);
       return (await verifyPassword(password, row.password_hash)) ? toRecord(row) : null;
     },
