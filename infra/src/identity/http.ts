@@ -5,15 +5,24 @@ import type { Page } from './pages.ts';
 
 const FORM_LIMIT_BYTES = 16 * 1024;
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/**
+ * The body, or null when it is larger than `limit`. Past the limit the rest is read and dropped,
+ * not the connection torn down, so the client gets the page that says what went wrong.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData).off('end', onEnd).off('error', reject);
+      req.resume();
+      resolve(null);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    req.on('data', onData).on('end', onEnd).on('error', reject);
+  });
 }
 
 function mediaType(req: IncomingMessage): string {
