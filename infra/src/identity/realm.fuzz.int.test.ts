@@ -1,0 +1,47 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostileString, urlEncoded } from '../testing/hostile.ts';
+import { ONE_PROXY, randomAddress, startHarness, type Harness } from './test-support.ts';
+
+/**
+ * Generated hostile input to the realm's doors a stranger reaches without a session: the password
+ * grant, the forgot-password and registration links, the one-time links, the admin API's search.
+ * Whatever arrives, never a 5xx. FUZZ_RUNS scales the cases as in the API's fuzz suite.
+ */
+const RUNS = Math.max(50, Math.ceil(Number(process.env.FUZZ_RUNS ?? 2_000) / 8));
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ trustProxy: ONE_PROXY });
+});
+afterAll(() => h?.close());
+
+const field = fc.oneof({ weight: 3, arbitrary: hostileString }, { weight: 1, arbitrary: fc.constantFrom('alice@forum.local', 'Forum#2026', '') });
+const expectNo5xx = (response: Response, what: string) => expect(response.status, what).toBeLessThan(500);
+
+describe("the realm's open doors under generated hostile input", () => {
+  it('the password grant: username, password and scope', async () => {
+    await fc.assert(
+      fc.asyncProperty(field, field, fc.option(hostileString), async (username, password, scope) => {
+        const response = await fetch(`${h.issuer}/protocol/openid-connect/token`, {
+          method: 'POST',
+          headers: { 'x-forwarded-for': randomAddress() },
+          body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username, password, ...(scope !== null && { scope }) }),
+        });
+        expectNo5xx(response, JSON.stringify([username.slice(0, 40), password.slice(0, 40)]));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('the links a stranger can open: forgot password, one-time keys, the admin search', async () => {
+    const pages = ['/login-actions/reset-credentials?email=', '/login-actions/action-token?key=', '/login-actions/verify-email?key=', '/login-actions/registration?interaction='];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...pages), hostileString.map(urlEncoded), async (page, value) => {
+        expectNo5xx(await fetch(`${h.issuer}${page}${value}`, { headers: { 'x-forwarded-for': randomAddress() }, redirect: 'manual' }), `${page}${value.slice(0, 60)}`);
+        expectNo5xx(await fetch(`${h.origin}/admin/realms/forum/users?email=${value}`, { headers: { Authorization: `Bearer ${value.slice(0, 100)}` } }), `admin search ${value.slice(0, 60)}`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
