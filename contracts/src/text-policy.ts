@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_MAX, PAGE_MAX, PHOTO_URL_MAX, USER_ID_MAX } from './constants.ts';
+import { isEmail, normalizeEmail } from './email.ts';
 
 /**
  * The one policy for every string a user sends: request bodies, query and path parameters, the
@@ -158,13 +159,14 @@ const checked = (check: (value: unknown) => TextVerdict) =>
 /** A zod schema of a text field under `rule` (see checkText); `.optional()` for a field that may be left out. */
 export const text = (rule: TextRule) => checked((value) => checkText(value, rule));
 
-const EMAIL = z.email();
-
-/** An email address: one line of text, lower-cased, of the usual form. */
+/**
+ * An email address: one line of text, in the form the realm keeps it (normalizeEmail) and of the form
+ * the realm accepts (isEmail), so every address an account can have is one the API takes.
+ */
 export function emailText(label = 'Email', { required, invalid = 'Not a valid email address' }: { required?: string; invalid?: string } = {}) {
   return text({ kind: 'line', label, max: EMAIL_MAX, required: required ?? `${label} is required` })
-    .transform((value) => value.toLowerCase())
-    .refine((value) => EMAIL.safeParse(value).success, invalid);
+    .transform(normalizeEmail)
+    .refine(isEmail, invalid);
 }
 
 /** An id in a path (a user's, a projection's): one run of visible characters. */
