@@ -1,7 +1,7 @@
 import { ErrorCode, type ErasedContentChoice } from '@forum/contracts';
-import { BusinessRuleError, ForbiddenError, NotFoundError } from '@forum/platform';
+import { AccountDisabledError, BusinessRuleError, ForbiddenError, NotFoundError } from '@forum/platform';
 import type { EventStore, StreamAppend } from '../../eventstore/index.ts';
-import { acceptedAs, appendTo, refuseClosedAccount, registered, type Accepted, type Actors, type Identity } from '../actor.ts';
+import { acceptedAs, appendTo, registered, type Accepted, type Actors, type Identity } from '../actor.ts';
 import type { CommandMeta } from '../command.ts';
 import type { UserDirectory } from '../../lookup/users.ts';
 import { decide as decideComment } from '../comment/decide.ts';
@@ -10,7 +10,7 @@ import { execute, load, type Executed, type Idempotency } from '../handle.ts';
 import { decide as decidePost } from '../post/decide.ts';
 import { evolve as evolvePost, initialPostState, postStream } from '../post/post.ts';
 import { decide as decideUser } from '../user/decide.ts';
-import { evolve as evolveUser, initialUserState, userStream } from '../user/user.ts';
+import { evolve as evolveUser, initialUserState, isDisabled, userStream } from '../user/user.ts';
 
 export class CannotEraseSelfError extends BusinessRuleError {
   constructor() {
@@ -56,7 +56,7 @@ export function createAccountCommands(store: EventStore, actors: Actors, directo
         store,
         async () => {
           const user = await loadUser(who.userId);
-          if (user.state.status !== 'erased') refuseClosedAccount(user.state);
+          if (isDisabled(user.state)) throw new AccountDisabledError('disabled');
           const events = decideUser({ type: 'EraseAccount', data: { userId: who.userId, content: contentOf(choice) } }, user.state, meta);
           const going = events.length > 0 ? await contentGoing(who.userId, choice, who.userId, meta) : [];
           return { appends: [...going, ...appendTo(userStream(who.userId), user, events, meta)], answer: acceptedAs(who.userId) };

@@ -1,7 +1,7 @@
 import { ANONYMOUS_NAME, ErrorCode, FREE_POST_LIMIT, MEMBERSHIP_PRICE, type AccountErased, type UserEvent } from '@forum/contracts';
 import { BusinessRuleError, ConflictError, NotFoundError } from '@forum/platform';
 import { unreachable, type CommandMeta } from '../command.ts';
-import type { UserState } from './user.ts';
+import { isDisabled, type UserState } from './user.ts';
 
 /**
  * Rules (issue "identity", item 5):
@@ -202,8 +202,7 @@ function erase(command: EraseAccount, state: UserState, meta: CommandMeta): User
 function setAccess(command: SetAccountAccess, state: UserState, meta: CommandMeta): UserEvent[] {
   if (state.status === 'erased') return [];
   const { userId, enabled } = command.data;
-  const disabled = state.status === 'registered' ? state.disabled : state.disabled === true;
-  if (disabled === !enabled) return [];
+  if (isDisabled(state) === !enabled) return [];
   const at = meta.now.toISOString();
   return [enabled ? { type: 'AccountEnabled', data: { userId, enabledAt: at } } : { type: 'AccountDisabled', data: { userId, disabledAt: at } }];
 }
