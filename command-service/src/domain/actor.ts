@@ -52,7 +52,8 @@ export type RegisteredUser = Extract<UserState, { status: 'registered' }>;
  * in that append the same way (`registration`: what the forum records of the
  * actor's arrival, before the command's own events). It costs a set lookup.
  */
-export function createActors(store: EventStore, adminEmails: readonly string[]) {
+export function createActors(store: EventStore, adminEmailList: readonly string[]) {
+  const adminEmails: ReadonlySet<string> = new Set(adminEmailList);
   return {
     async load(who: Identity, meta: CommandMeta) {
       const loaded = await load(store, userStream(who.userId), evolveUser, initialUserState);
