@@ -8,3 +8,4 @@ export * from './http.ts';
 export * from './logger.ts';
 export * from './read-db.ts';
 export * from './client-address.ts';
+export * from './limiter-key.ts';
