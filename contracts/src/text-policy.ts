@@ -86,15 +86,18 @@ function loneSurrogate(value: string): string | null {
   return null;
 }
 
-/** The text as the policy keeps it, for counting: line breaks as LF, NFC, trimmed, spaces in names as one. */
-function normalized(value: string, kind: TextKind): string {
-  const text = (kind === 'body' ? value.replace(/\r\n?/g, '\n') : value).normalize('NFC').trim();
+/** Line breaks as LF, in a multi-line text (a line has none to keep). */
+const lineFeeds = (value: string, kind: TextKind) => (kind === 'body' ? value.replace(/\r\n?/g, '\n') : value);
+
+/** The text (its line breaks LF already, see lineFeeds) as the policy keeps it: NFC, trimmed, spaces in names as one. */
+function normalized(lf: string, kind: TextKind): string {
+  const text = lf.normalize('NFC').trim();
   return kind === 'name' ? text.replace(/\s+/gu, ' ') : text;
 }
 
 /** How long `value` is as the policy counts it (code points of its normalised form): the web apps' counters. */
 export function textLength(value: string, kind: TextKind = 'line'): number {
-  return codePoints(normalized(value, kind));
+  return codePoints(normalized(lineFeeds(value, kind), kind));
 }
 
 /** A count as the counters write it: 19,990 characters. */
@@ -129,7 +132,7 @@ export function checkText(value: unknown, rule: TextRule): TextVerdict {
   const lone = loneSurrogate(value);
   if (lone !== null) return refuse(`${label} contains a broken character (a lone UTF-16 surrogate, ${hex(lone)})`);
   const body = kind === 'body';
-  const lf = body ? value.replace(/\r\n?/g, '\n') : value;
+  const lf = lineFeeds(value, kind);
   const control = lf.match(body ? CONTROL_BUT_TAB_AND_LF : CONTROL);
   if (control) return refuse(`${label} must not contain control characters${body ? ' other than tab and line break' : ''} (${hex(control[0])})`);
   const text = normalized(lf, kind);
