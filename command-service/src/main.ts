@@ -19,7 +19,7 @@ const config = loadConfig(CommandServiceConfig);
 const logger = createLogger('command-service', config.LOG_LEVEL);
 const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL });
 const db = createKnex(config.DATABASE_URL, { max: 5 });
-const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ connectionString: config.DATABASE_URL, limits: config.WRITE_LIMITS, logger }));
+const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, limits: config.WRITE_LIMITS, logger }));
 const directory = readModelDirectory(db);
 // erased members' accounts leave the identity provider too (its admin API, when configured)
 const reactor = startErasureReactor({ db, connectionString: config.DATABASE_URL, identity: keycloakIdentityAdminFrom(config), logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });

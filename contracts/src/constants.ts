@@ -91,6 +91,8 @@ export const USER_ID_MAX = 255;
  * 10 million pages, 50 million posts at PAGE_SIZE; every offset it gives stays within PostgreSQL's integer.
  */
 export const PAGE_MAX = 10_000_000;
+/** The highest version a stream can reach: the event store's stream_version is a PostgreSQL integer. */
+export const STREAM_VERSION_MAX = 2 ** 31 - 1;
 
 export const POST_SORTS = ['newest', 'popularity'] as const;
 export type PostSort = (typeof POST_SORTS)[number];

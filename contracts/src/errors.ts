@@ -28,7 +28,7 @@ export const ErrorCode = {
   BUSY: 'BUSY',
   /** A body in a media type or charset the call does not read (415): send JSON in UTF-8. */
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
-  /** The account behind a still-valid token is disabled or erased (401). */
+  /** The account behind a still-valid token is disabled or erased (401): see ACCOUNT_DENIALS. */
   ACCOUNT_DISABLED: 'ACCOUNT_DISABLED',
   /** An admin's erasure of their own account: that goes through their own dashboard. */
   CANNOT_ERASE_SELF: 'CANNOT_ERASE_SELF',
@@ -47,3 +47,17 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 /** `details` of VALIDATION_FAILED: one message per field path ("title", "tags.0"). */
 export const FieldErrors = z.record(z.string(), z.array(z.string()));
 export type FieldErrors = z.infer<typeof FieldErrors>;
+
+/** A zod error as FieldErrors: each issue's message under its path ('_' for the whole value). */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? issue.path.join('.') : '_';
+    (fields[key] ??= []).push(issue.message);
+  }
+  return fields;
+}
+
+/** Why the account behind a still-valid token is refused with ACCOUNT_DISABLED. */
+export const ACCOUNT_DENIALS = ['disabled', 'erased'] as const;
+export type AccountDenial = (typeof ACCOUNT_DENIALS)[number];

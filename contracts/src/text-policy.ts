@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_MAX, PAGE_MAX, PHOTO_URL_MAX, USER_ID_MAX } from './constants.ts';
+import { isEmail, normalizeEmail } from './email.ts';
 
 /**
  * The one policy for every string a user sends: request bodies, query and path parameters, the
@@ -85,15 +86,18 @@ function loneSurrogate(value: string): string | null {
   return null;
 }
 
-/** The text as the policy keeps it, for counting: line breaks as LF, NFC, trimmed, spaces in names as one. */
-function normalized(value: string, kind: TextKind): string {
-  const text = (kind === 'body' ? value.replace(/\r\n?/g, '\n') : value).normalize('NFC').trim();
+/** Line breaks as LF, in a multi-line text (a line has none to keep). */
+const lineFeeds = (value: string, kind: TextKind) => (kind === 'body' ? value.replace(/\r\n?/g, '\n') : value);
+
+/** The text (its line breaks LF already, see lineFeeds) as the policy keeps it: NFC, trimmed, spaces in names as one. */
+function normalized(lf: string, kind: TextKind): string {
+  const text = lf.normalize('NFC').trim();
   return kind === 'name' ? text.replace(/\s+/gu, ' ') : text;
 }
 
 /** How long `value` is as the policy counts it (code points of its normalised form): the web apps' counters. */
 export function textLength(value: string, kind: TextKind = 'line'): number {
-  return codePoints(normalized(value, kind));
+  return codePoints(normalized(lineFeeds(value, kind), kind));
 }
 
 /** A count as the counters write it: 19,990 characters. */
@@ -128,7 +132,7 @@ export function checkText(value: unknown, rule: TextRule): TextVerdict {
   const lone = loneSurrogate(value);
   if (lone !== null) return refuse(`${label} contains a broken character (a lone UTF-16 surrogate, ${hex(lone)})`);
   const body = kind === 'body';
-  const lf = body ? value.replace(/\r\n?/g, '\n') : value;
+  const lf = lineFeeds(value, kind);
   const control = lf.match(body ? CONTROL_BUT_TAB_AND_LF : CONTROL);
   if (control) return refuse(`${label} must not contain control characters${body ? ' other than tab and line break' : ''} (${hex(control[0])})`);
   const text = normalized(lf, kind);
@@ -158,13 +162,14 @@ const checked = (check: (value: unknown) => TextVerdict) =>
 /** A zod schema of a text field under `rule` (see checkText); `.optional()` for a field that may be left out. */
 export const text = (rule: TextRule) => checked((value) => checkText(value, rule));
 
-const EMAIL = z.email();
-
-/** An email address: one line of text, lower-cased, of the usual form. */
+/**
+ * An email address: one line of text, in the form the realm keeps it (normalizeEmail) and of the form
+ * the realm accepts (isEmail), so every address an account can have is one the API takes.
+ */
 export function emailText(label = 'Email', { required, invalid = 'Not a valid email address' }: { required?: string; invalid?: string } = {}) {
   return text({ kind: 'line', label, max: EMAIL_MAX, required: required ?? `${label} is required` })
-    .transform((value) => value.toLowerCase())
-    .refine((value) => EMAIL.safeParse(value).success, invalid);
+    .transform(normalizeEmail)
+    .refine(isEmail, invalid);
 }
 
 /** An id in a path (a user's, a projection's): one run of visible characters. */

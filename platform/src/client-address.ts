@@ -30,12 +30,15 @@ export const TrustProxy = z
     }
   });
 
+/** TRUST_PROXY unset: no proxy is trusted. */
+const NO_PROXY = TrustProxy.parse(undefined);
+
 /**
  * The client a limit counts against: the address the nearest untrusted hop gave (the TCP peer
- * when no proxy is trusted). IPv4 as is, also when IPv4-mapped; IPv6 by its /64, since one
- * subscriber is given a whole /64.
+ * when no proxy is trusted, as without `trust`). IPv4 as is, also when IPv4-mapped; IPv6 by its
+ * /64, since one subscriber is given a whole /64.
  */
-export function clientAddress(req: IncomingMessage, trust: ProxyTrust): string {
+export function clientAddress(req: IncomingMessage, trust: ProxyTrust = NO_PROXY): string {
   const address = proxyAddr(req, trust).replace(/%.*$/, '');
   if (!ipaddr.isValid(address)) return address || 'unknown';
   const parsed = ipaddr.process(address);

@@ -36,3 +36,10 @@ export const adminEmails = z
   .string()
   .default('')
   .transform((list) => list.split(',').map(normalizeEmail).filter(Boolean));
+
+/**
+ * Whether `email` (normalised, as platform/auth gives it) is listed in ADMIN_EMAILS (`list`, normalised)
+ * and the token vouches that its owner has it (email_verified): such a user becomes admin, unless
+ * they already are (the caller's check of the role).
+ */
+export const isVerifiedAdminEmail = (email: string, verified: boolean, list: ReadonlySet<string>): boolean => verified && email !== '' && list.has(email);

@@ -1,4 +1,4 @@
-import { ErrorCode, type FieldErrors } from '@forum/contracts';
+import { ErrorCode, fieldErrorsOf, type AccountDenial, type FieldErrors } from '@forum/contracts';
 import type { z } from 'zod';
 
 /**
@@ -32,7 +32,7 @@ export class UnauthenticatedError extends AppError {
 
 /** A still-valid token of an account that is disabled or erased: refused at once, on reads and writes. */
 export class AccountDisabledError extends AppError {
-  constructor(why: 'disabled' | 'erased') {
+  constructor(why: AccountDenial) {
     super(401, ErrorCode.ACCOUNT_DISABLED, why === 'erased' ? 'This account has been deleted.' : 'Your account is disabled. Contact an administrator.');
   }
 }
@@ -83,15 +83,6 @@ export class UnavailableError extends AppError {
   constructor(message: string) {
     super(503, ErrorCode.UNAVAILABLE, message);
   }
-}
-
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const fields: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length > 0 ? issue.path.join('.') : '_';
-    (fields[key] ??= []).push(issue.message);
-  }
-  return fields;
 }
 
 /** Parses input at the edge; a failure is a 400 VALIDATION_FAILED with one message per field. */

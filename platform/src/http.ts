@@ -26,9 +26,12 @@ export function createHttpApp(): Express {
  */
 export function parseQueryString(text: string | null | undefined): ParsedUrlQuery {
   if (!text) return {};
-  if (!isUtf8(bytesOf(text))) throw new ValidationError({ _: ['The query string is not valid UTF-8'] });
+  if (MAY_BE_OTHER_THAN_UTF8.test(text) && !isUtf8(bytesOf(text))) throw new ValidationError({ _: ['The query string is not valid UTF-8'] });
   return parse(text);
 }
+
+/** A %XX escape or a character past ASCII: without either the query string is ASCII, so UTF-8 (the usual case: no decoding needed). */
+const MAY_BE_OTHER_THAN_UTF8 = /[%\u0080-\uffff]/;
 
 /** The bytes a query string's text stands for: its %XX escapes decoded, the rest as it came (one byte a character). */
 const bytesOf = (text: string) => Buffer.from(text.replace(/%([0-9a-f]{2})/gi, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))), 'latin1');

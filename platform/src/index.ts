@@ -1,10 +1,12 @@
 export * from './auth.ts';
 export * from './bulkhead.ts';
 export * from './config.ts';
-export * from './db.ts';
+// withStatementsOnErrors and recordStatement are the package's own wiring of its knex instances
+export { createKnex, databaseCheck, type Knex } from './db.ts';
 export * from './errors.ts';
 export * from './health.ts';
 export * from './http.ts';
-export * from './logger.ts';
+export { assignRequestId, correlationIdOf, createLogger, incomingId, logAnswer, requestLogger, trackAnswer, type Logger } from './logger.ts';
 export * from './read-db.ts';
 export * from './client-address.ts';
+export * from './limiter-key.ts';

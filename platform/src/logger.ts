@@ -33,7 +33,7 @@ const isDatabaseError = (error: unknown): error is Record<string, unknown> =>
  * stack's frames: its message, detail and `where` quote the values, which are what users sent.
  * Any other error as pino writes it.
  */
-export function errorForLog(error: unknown): unknown {
+function errorForLog(error: unknown): unknown {
   if (!isDatabaseError(error)) return pino.stdSerializers.err(error as Error);
   const fields = Object.fromEntries(DATABASE_ERROR_FIELDS.flatMap((field) => (typeof error[field] === 'string' ? [[field, error[field]]] : [])));
   const stack = typeof error.stack === 'string' ? error.stack.slice(Math.max(0, error.stack.indexOf('\n    at '))).trimStart() : undefined;

@@ -5,7 +5,7 @@ import { eventMetadata, type CommandMeta } from './command.ts';
 import { expectedVersionOf, load, positionOf } from './handle.ts';
 import type { Author } from './post/decide.ts';
 import { decide as decideUser, type UserCommand } from './user/decide.ts';
-import { evolve as evolveUser, initialUserState, userStream, type UserState } from './user/user.ts';
+import { evolve as evolveUser, initialUserState, isDisabled, userStream, type UserState } from './user/user.ts';
 
 /** What a command answers: the id it concerns and its last event's position (absent when nothing changed). */
 export interface Accepted {
@@ -52,7 +52,8 @@ export type RegisteredUser = Extract<UserState, { status: 'registered' }>;
  * in that append the same way (`registration`: what the forum records of the
  * actor's arrival, before the command's own events). It costs a set lookup.
  */
-export function createActors(store: EventStore, adminEmails: readonly string[]) {
+export function createActors(store: EventStore, adminEmailList: readonly string[]) {
+  const adminEmails: ReadonlySet<string> = new Set(adminEmailList);
   return {
     async load(who: Identity, meta: CommandMeta) {
       const loaded = await load(store, userStream(who.userId), evolveUser, initialUserState);
@@ -80,7 +81,7 @@ export type Actors = ReturnType<typeof createActors>;
  */
 export function refuseClosedAccount(state: UserState): void {
   if (state.status === 'erased') throw new AccountDisabledError('erased');
-  if (state.status === 'registered' ? state.disabled : state.disabled === true) throw new AccountDisabledError('disabled');
+  if (isDisabled(state)) throw new AccountDisabledError('disabled');
 }
 
 /** The actor after `Actors.load`: always registered (a new subject is registered by the load). */

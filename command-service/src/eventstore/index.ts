@@ -2,4 +2,3 @@ export * from './types.ts';
 export { createPostgresEventStore, migrateEventStore, EVENTS_CHANNEL, type PostgresEventStoreOptions } from './postgres.ts';
 export { CoalescingNotifier, ONE_TURN } from './notifier.ts';
 export { unsealed, ERASURES_CHANNEL, SEAL_REWRITE } from './sealing-sql.ts';
-export { openData, sealData, type SealedBox } from './sealed-box.ts';

@@ -1,4 +1,4 @@
-import { compareLogPositions, currentSchemaVersion, sqlReadableVersions, START, upcastOnRead, upcastSql, type EventMetadata, type LogPosition } from '@forum/contracts';
+import { compareLogPositions, currentSchemaVersion, sqlReadableVersions, START, STREAM_VERSION_MAX, upcastOnRead, upcastSql, type EventMetadata, type LogPosition } from '@forum/contracts';
 import DataLoader from 'dataloader';
 import pg from 'pg';
 import type {
@@ -235,7 +235,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     async readStream(streamId: string, options: { afterVersion?: number; maxCount?: number; erasedAs?: ErasedAs } = {}): Promise<StreamRead> {
       const after = options.afterVersion ?? 0;
       // versions count a stream's events from 1 without gaps: the next `maxCount` are those up to after + maxCount
-      const upTo = options.maxCount === undefined ? MAX_VERSION : Math.min(MAX_VERSION, after + options.maxCount);
+      const upTo = options.maxCount === undefined ? STREAM_VERSION_MAX : Math.min(STREAM_VERSION_MAX, after + options.maxCount);
       const events = await streamReads.load({ streamId, after, upTo, erasedAs: options.erasedAs ?? 'placeholder' });
       return { version: events.at(-1)?.streamVersion ?? after, events };
     },
@@ -557,8 +557,6 @@ const READ_STREAMS = `SELECT w.ord, ${eventColumns('e.', 'w.erased_as')}
   FROM unnest($1::text[], $2::integer[], $3::integer[], $4::text[]) WITH ORDINALITY AS w(stream_id, after, up_to, erased_as, ord)
   JOIN eventstore.events e ON e.stream_id = w.stream_id AND e.stream_version > w.after AND e.stream_version <= w.up_to
   ORDER BY w.ord, e.stream_version`;
-/** The highest stream version a read asks up to (stream_version is an integer column). */
-const MAX_VERSION = 2 ** 31 - 1;
 
 /** The events after a position in log order, below the oldest transaction still running; at most `limit`. */
 const eventsAfter = (tx: string, pos: string, limit: string) => `${SELECT_EVENTS}

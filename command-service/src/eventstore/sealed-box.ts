@@ -9,7 +9,7 @@ import type { ErasedAs } from './types.ts';
  * then HMAC-SHA-256 over subject, key kind, IV and ciphertext; a key is 64 bytes (cipher, MAC).
  */
 
-export interface SealedBox {
+interface SealedBox {
   /** The subject (the member whose data it is). */
   readonly s: string;
   readonly k: SubjectKey;

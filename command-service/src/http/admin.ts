@@ -64,7 +64,7 @@ const VISITOR: Principal = { subject: 'anonymous', email: '', emailVerified: fal
  * The Contact page: anyone may write (a token, when sent, must be valid and
  * names the actor); the contact limit counts by the client's address.
  */
-export function contactRoutes({ commands, verifyToken, clock, trustProxy = () => false }: CommandAppDeps): Router {
+export function contactRoutes({ commands, verifyToken, clock, trustProxy }: CommandAppDeps): Router {
   const router = Router();
 
   router.post('/contact', optionalAuth(verifyToken), async (req, res) => {

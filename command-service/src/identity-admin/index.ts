@@ -1,4 +1,4 @@
 export type { IdentityAdmin } from './port.ts';
-export { clientCredentialsToken, keycloakIdentityAdmin } from './keycloak.ts';
+export { keycloakIdentityAdmin } from './keycloak.ts';
 export { identityAdminSettings, keycloakIdentityAdminFrom } from './settings.ts';
-export { REALM_REMOVAL_GRACE_MS, startErasureReactor, type ErasureReactor, type ErasureReactorOptions } from './reactor.ts';
+export { startErasureReactor } from './reactor.ts';

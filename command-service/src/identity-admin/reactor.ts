@@ -13,16 +13,9 @@ export interface ErasureReactorOptions {
   readonly logger: Logger;
   /** How often it looks anyway (another process's erasure missed, a failure to try again). */
   readonly intervalMs?: number;
-  /** How long after an erasure the account is removed (REALM_REMOVAL_GRACE_MS). */
-  readonly graceMs?: number;
+  /** How long after an erasure the account is removed (IDENTITY_REMOVAL_GRACE_MS). */
+  readonly graceMs: number;
 }
-
-/**
- * An erased member's browser signs out of the identity provider right after their erasure, and the
- * provider's sign-out needs the session the removal would delete: the account goes this long after
- * the erasure (the forum refuses its tokens from the erasure on).
- */
-export const REALM_REMOVAL_GRACE_MS = 10_000;
 
 export interface ErasureReactor {
   stop(): Promise<void>;
@@ -38,16 +31,38 @@ const MAX_BACKOFF_SECONDS = 600;
  * commits, LISTEN, and looks every `intervalMs` too), trying a failed one again with a growing
  * pause, until the provider says the account is gone.
  * Two processes may both try one: removing an account that is gone already counts as done.
+ * Without a way to reach the provider it looks once, to say in the log that erasures wait.
  */
 export function startErasureReactor(options: ErasureReactorOptions): ErasureReactor {
   const { db, identity, logger } = options;
   const log = logger.child({ component: 'erasure-reactor' });
+  const graceSeconds = options.graceMs / 1000;
+
+  /** Up to 100 pending erasures, oldest first, whose grace is over and whose next attempt is due. */
+  async function due(): Promise<{ subject: string; attempts: number }[]> {
+    const { rows } = await db.raw<{ rows: { subject: string; attempts: number }[] }>(
+      `SELECT subject, attempts FROM keystore.erasures
+       WHERE realm_removed_at IS NULL AND next_attempt_at <= now() AND erased_at <= now() - make_interval(secs => ?)
+       ORDER BY erased_at LIMIT 100`,
+      [graceSeconds],
+    );
+    return rows;
+  }
+
+  if (!identity) {
+    // nothing can be removed: no session listening and no polling, one look for the log
+    const looked = due()
+      .then((rows) => {
+        if (rows.length > 0) log.warn({ pending: rows.length }, 'erased accounts are not removed from the identity provider: its admin API is not configured (IDENTITY_ADMIN_CLIENT_ID)');
+      })
+      .catch((error) => log.warn({ err: error }, 'looking for erasures failed'));
+    return { stop: () => looked };
+  }
+  const provider = identity;
+
   let stopped = false;
   let running: Promise<void> | null = null;
   let again = false;
-  let warned = false;
-
-  const graceSeconds = (options.graceMs ?? REALM_REMOVAL_GRACE_MS) / 1000;
   let timer: NodeJS.Timeout | null = null;
 
   /** Wakes again when the next pending erasure is due (its grace over, or its retry's pause). */
@@ -65,22 +80,12 @@ export function startErasureReactor(options: ErasureReactorOptions): ErasureReac
   }
 
   async function pass(): Promise<void> {
-    const { rows } = await db.raw<{ rows: { subject: string; attempts: number }[] }>(
-      `SELECT subject, attempts FROM keystore.erasures
-       WHERE realm_removed_at IS NULL AND next_attempt_at <= now() AND erased_at <= now() - make_interval(secs => ?)
-       ORDER BY erased_at LIMIT 100`,
-      [graceSeconds],
-    );
+    const rows = await due();
     if (rows.length === 0) return wakeWhenDue();
-    if (!identity) {
-      if (!warned) log.warn({ pending: rows.length }, 'erased accounts are not removed from the identity provider: its admin API is not configured (IDENTITY_ADMIN_CLIENT_ID)');
-      warned = true;
-      return;
-    }
     for (const { subject, attempts } of rows) {
       if (stopped) return;
       try {
-        await identity.removeAccount(subject);
+        await provider.removeAccount(subject);
         await db.raw(`UPDATE keystore.erasures SET realm_removed_at = now(), last_error = NULL WHERE subject = ? AND realm_removed_at IS NULL`, [subject]);
         log.info({ subject }, "an erased member's account was removed from the identity provider");
       } catch (error) {

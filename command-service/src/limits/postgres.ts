@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { WRITE_KINDS, type WriteKind, type WriteLimit, type WriteWindow } from '@forum/contracts';
-import type { Logger } from '@forum/platform';
-import pg from 'pg';
+import { limiterKey, type Knex, type Logger } from '@forum/platform';
+import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { tooManyWrites, type Taken, type WriteLimits } from '../domain/limits.ts';
 
@@ -34,21 +33,20 @@ export interface PostgresWriteLimits extends WriteLimits {
  * counters' table is UNLOGGED (no WAL flush for a count; a crash of PostgreSQL empties it, which
  * only restarts the windows). If PostgreSQL fails a count, an in-memory limiter of the same numbers
  * counts instead (insuranceLimiter): per process, but never unlimited and never a failed write.
+ *
+ * The counts run on `db`'s connections (the service's knex), not on a pool of their own.
  */
 export async function createPostgresWriteLimits(options: {
-  connectionString: string;
+  db: Knex;
   limits: Readonly<Record<WriteKind, WriteLimit>>;
   logger: Logger;
-  poolSize?: number;
 }): Promise<PostgresWriteLimits> {
-  const { logger } = options;
-  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10, application_name: 'forum-write-limits' });
-  pool.on('error', () => {}); // an idle client's error surfaces on its next use
-  await migrate(pool);
+  const { db, logger } = options;
+  await migrate(db);
   // the store's failures are logged here; the library then counts in the insurance limiter
   const store = {
     query: (query: pg.QueryConfig) =>
-      pool.query(query).catch((error: unknown) => {
+      queryOn(db, query).catch((error: unknown) => {
         logger.warn({ err: error }, 'write limits: PostgreSQL failed a count; counting in this process until it answers');
         throw error;
       }),
@@ -58,7 +56,7 @@ export async function createPostgresWriteLimits(options: {
   ) as Record<WriteKind, RateLimiterPostgres[]>;
 
   const cleanup = setInterval(() => {
-    pool.query(`DELETE FROM ${SCHEMA}.${TABLE} WHERE expire < $1`, [Date.now() - KEEP_ENDED_MS]).catch((error: unknown) => logger.warn({ err: error }, 'write limits: cleanup failed'));
+    db.raw(`DELETE FROM ${SCHEMA}.${TABLE} WHERE expire < ?`, [Date.now() - KEEP_ENDED_MS]).catch((error: unknown) => logger.warn({ err: error }, 'write limits: cleanup failed'));
   }, CLEANUP_EVERY_MS);
   cleanup.unref();
 
@@ -74,7 +72,7 @@ export async function createPostgresWriteLimits(options: {
   return {
     async take(kind, of) {
       const windows = counters[kind];
-      const key = keyOf(of);
+      const key = limiterKey(of);
       const blockedMs = Math.max(...windows.map((window) => window.getInMemoryBlockMsBeforeExpire(window.getKey(key))));
       if (blockedMs > 0) throw tooManyWrites(kind, blockedMs);
       const results = await Promise.allSettled(windows.map((window) => window.consume(key)));
@@ -88,7 +86,6 @@ export async function createPostgresWriteLimits(options: {
     },
     async close() {
       clearInterval(cleanup);
-      await pool.end();
     },
   };
 }
@@ -110,22 +107,24 @@ function counter(store: { query: (query: pg.QueryConfig) => Promise<pg.QueryResu
   });
 }
 
-/** Keys are hashed: no member ids or client addresses in the table, and one length. */
-const keyOf = (value: string) => createHash('sha256').update(value).digest('base64url');
+/**
+ * One of rate-limiter-flexible's statements on a connection of `db`'s pool, as its 'knex' store
+ * runs them (pg's query config, so its named statements stay prepared per connection).
+ */
+async function queryOn(db: Knex, query: pg.QueryConfig): Promise<pg.QueryResult> {
+  const connection = (await db.client.acquireConnection()) as pg.PoolClient;
+  try {
+    return await connection.query(query);
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
+}
 
 /** rate-limiter-flexible's PostgreSQL layout, made once by whichever process starts first. */
-async function migrate(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
-    await client.query(`CREATE UNLOGGED TABLE IF NOT EXISTS ${SCHEMA}.${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+async function migrate(db: Knex): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+    await trx.raw(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
+    await trx.raw(`CREATE UNLOGGED TABLE IF NOT EXISTS ${SCHEMA}.${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
+  });
 }

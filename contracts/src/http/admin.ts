@@ -6,6 +6,7 @@ import {
   CONTACT_MESSAGE_MAX,
   CONTACT_NAME_MAX,
   EMAIL_MAX,
+  STREAM_VERSION_MAX,
   USER_ID_MAX,
 } from '../constants.ts';
 import { emailText, identifier, pageNumber, text } from '../text-policy.ts';
@@ -269,7 +270,7 @@ export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
 /** GET /api/admin/history/:kind/:id?after=<version>: the page of the stream's events after that version (0: from its first). */
 export const HistoryQuery = z.object({
-  after: z.coerce.number('After must be a version').int('After must be a whole number').min(0, 'After starts at 0').max(2 ** 31 - 1, 'After must be a version').default(0),
+  after: z.coerce.number('After must be a version').int('After must be a whole number').min(0, 'After starts at 0').max(STREAM_VERSION_MAX, 'After must be a version').default(0),
 });
 
 /**

@@ -11,7 +11,7 @@ import { CommentItem } from './community.ts';
 /** The whole list's count on an answer whose body is the spec's bare array (its first UNPAGED_LIST_MAX rows). */
 export const HEADER_TOTAL_COUNT = 'X-Total-Count';
 
-export const LIST_ORDERS = ['oldest', 'newest'] as const;
+const LIST_ORDERS = ['oldest', 'newest'] as const;
 export type ListOrder = (typeof LIST_ORDERS)[number];
 
 /**
@@ -35,7 +35,7 @@ export function pageCursor(order: ListOrder, at: KeysetPosition): string {
 }
 
 /** The position a cursor of `order` names, or null when it is not one (another order's, made up, cut). */
-export function parsePageCursor(cursor: string, order: ListOrder): KeysetPosition | null {
+function parsePageCursor(cursor: string, order: ListOrder): KeysetPosition | null {
   if (cursor.length > CURSOR_MAX || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
   let text: string;
   try {

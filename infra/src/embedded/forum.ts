@@ -139,7 +139,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     }
     const verifyToken = createTokenVerifier({ issuer, audience: config.OIDC_AUDIENCE, jwksUrl });
 
-    const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ connectionString: databaseUrl, limits: config.WRITE_LIMITS, logger: logger.child({ service: 'command-service' }) }));
+    const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, limits: config.WRITE_LIMITS, logger: logger.child({ service: 'command-service' }) }));
     if (limits) stack.push(() => limits.close());
     const directory = readModelDirectory(db);
     const options = { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory };

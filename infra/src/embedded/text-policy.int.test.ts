@@ -168,6 +168,22 @@ describe('every read that takes text refuses hostile text in its query and path'
   });
 });
 
+describe('an address the realm accepts is an address to the API too', () => {
+  it.each(['jösé@example.com', 'ann@bücher.de', 'ann@localhost'])('an account at %s reads its own profile by email and may send the contact form from it', async (address) => {
+    const [local, domain] = address.split('@');
+    const email = `${local}-${Math.random().toString(36).slice(2, 8)}@${domain}`;
+    const password = 'Secret#2026';
+    await forum.realm!.accounts.create({ email, password, name: 'Una Unicode' });
+    const token = await forum.tokenFor(email, password);
+    expect((await forum.api('/api/me', { token })).status).toBe(200);
+    const profile = await send('GET', `/api/user-profile/${encodeURIComponent(email)}`, { token });
+    expect(profile.status, profile.text).toBe(200);
+    expect((JSON.parse(profile.text) as { user: { email?: string } }).user.email).toBe(email);
+    const contact = await send('POST', '/api/contact', { body: JSON.stringify({ ...contactMessage, email }) });
+    expect([200, 201], contact.text).toContain(contact.status);
+  });
+});
+
 describe('path parameters of commands', () => {
   it.each([
     ['PATCH', '/api/admin/users/make-admin/%00'],

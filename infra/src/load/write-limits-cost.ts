@@ -76,7 +76,7 @@ try {
   }
 
   // the count alone: both windows' upserts, side by side, as a command takes them
-  const limits = await createPostgresWriteLimits({ connectionString: on.databaseUrl, limits: WRITE_LIMITS, logger: on.logger });
+  const limits = await createPostgresWriteLimits({ db: on.db, limits: WRITE_LIMITS, logger: on.logger });
   const takes: number[] = [];
   try {
     for (let i = 0; i < rounds * perRound; i++) {

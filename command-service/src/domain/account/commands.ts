@@ -1,7 +1,7 @@
 import { ErrorCode, type ErasedContentChoice } from '@forum/contracts';
-import { BusinessRuleError, ForbiddenError, NotFoundError } from '@forum/platform';
+import { AccountDisabledError, BusinessRuleError, ForbiddenError, NotFoundError } from '@forum/platform';
 import type { EventStore, StreamAppend } from '../../eventstore/index.ts';
-import { acceptedAs, appendTo, refuseClosedAccount, registered, type Accepted, type Actors, type Identity } from '../actor.ts';
+import { acceptedAs, appendTo, registered, type Accepted, type Actors, type Identity } from '../actor.ts';
 import type { CommandMeta } from '../command.ts';
 import type { UserDirectory } from '../../lookup/users.ts';
 import { decide as decideComment } from '../comment/decide.ts';
@@ -10,7 +10,7 @@ import { execute, load, type Executed, type Idempotency } from '../handle.ts';
 import { decide as decidePost } from '../post/decide.ts';
 import { evolve as evolvePost, initialPostState, postStream } from '../post/post.ts';
 import { decide as decideUser } from '../user/decide.ts';
-import { evolve as evolveUser, initialUserState, userStream } from '../user/user.ts';
+import { evolve as evolveUser, initialUserState, isDisabled, userStream } from '../user/user.ts';
 
 export class CannotEraseSelfError extends BusinessRuleError {
   constructor() {
@@ -18,7 +18,8 @@ export class CannotEraseSelfError extends BusinessRuleError {
   }
 }
 
-const contentOf = (choice: ErasedContentChoice) => (choice === 'keep' ? ('kept' as const) : ('erased' as const));
+/** The member's choice of what becomes of their content, as AccountErased records it. */
+const erasedContentOf = (choice: ErasedContentChoice) => (choice === 'keep' ? ('kept' as const) : ('erased' as const));
 
 /**
  * An account's end and its access (docs/security/erasure.md). The
@@ -49,6 +50,13 @@ export function createAccountCommands(store: EventStore, actors: Actors, directo
     ];
   }
 
+  /** `userId`'s erasure by `actorId` (`user`: their stream as loaded): AccountErased and, when their content goes, its deletions. */
+  async function erasure(userId: string, user: Awaited<ReturnType<typeof loadUser>>, choice: ErasedContentChoice, actorId: string, meta: CommandMeta): Promise<StreamAppend[]> {
+    const events = decideUser({ type: 'EraseAccount', data: { userId, content: erasedContentOf(choice) } }, user.state, meta);
+    const going = events.length > 0 ? await contentGoing(userId, choice, actorId, meta) : [];
+    return [...going, ...appendTo(userStream(userId), user, events, meta)];
+  }
+
   return {
     /** DELETE /api/me: the caller erases their own account (a disabled account cannot act). */
     eraseOwnAccount(who: Identity, choice: ErasedContentChoice, meta: CommandMeta, idempotency?: Idempotency): Promise<Executed<Accepted>> {
@@ -56,10 +64,8 @@ export function createAccountCommands(store: EventStore, actors: Actors, directo
         store,
         async () => {
           const user = await loadUser(who.userId);
-          if (user.state.status !== 'erased') refuseClosedAccount(user.state);
-          const events = decideUser({ type: 'EraseAccount', data: { userId: who.userId, content: contentOf(choice) } }, user.state, meta);
-          const going = events.length > 0 ? await contentGoing(who.userId, choice, who.userId, meta) : [];
-          return { appends: [...going, ...appendTo(userStream(who.userId), user, events, meta)], answer: acceptedAs(who.userId) };
+          if (isDisabled(user.state)) throw new AccountDisabledError('disabled');
+          return { appends: await erasure(who.userId, user, choice, who.userId, meta), answer: acceptedAs(who.userId) };
         },
         idempotency,
       );
@@ -75,9 +81,7 @@ export function createAccountCommands(store: EventStore, actors: Actors, directo
           if (userId === who.userId) throw new CannotEraseSelfError();
           const user = await loadUser(userId);
           if (user.state.status === 'unknown') throw new NotFoundError('No such user');
-          const events = decideUser({ type: 'EraseAccount', data: { userId, content: contentOf(choice) } }, user.state, meta);
-          const going = events.length > 0 ? await contentGoing(userId, choice, who.userId, meta) : [];
-          const appends: StreamAppend[] = [...actors.append(who, actor, [], meta), ...going, ...appendTo(userStream(userId), user, events, meta)];
+          const appends: StreamAppend[] = [...actors.append(who, actor, [], meta), ...(await erasure(userId, user, choice, who.userId, meta))];
           return { appends, answer: acceptedAs(userId) };
         },
         idempotency,
@@ -91,8 +95,7 @@ export function createAccountCommands(store: EventStore, actors: Actors, directo
     eraseDeletedAccount(userId: string, meta: CommandMeta): Promise<Executed<Accepted>> {
       return execute(store, async () => {
         const user = await loadUser(userId);
-        const events = decideUser({ type: 'EraseAccount', data: { userId, content: contentOf('keep') } }, user.state, meta);
-        return { appends: appendTo(userStream(userId), user, events, meta), answer: acceptedAs(userId) };
+        return { appends: await erasure(userId, user, 'keep', meta.actorId, meta), answer: acceptedAs(userId) };
       });
     },
 

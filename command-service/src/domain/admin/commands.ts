@@ -172,9 +172,9 @@ export function createAdminCommands(store: EventStore, actors: Actors, cost: Cos
 
     /**
      * The Contact page (POST /api/contact): anyone, no token needed, so there is
-     * no actor stream to load; the rate limit per client address is the route's.
+     * no actor stream to load. The command's cost is counted per `sender`, the client's
+     * address (anyone may write, signed in or not).
      */
-    /** `sender` is what the contact limit counts by: the client's address (anyone may write, signed in or not). */
     receiveContactMessage(input: { messageId: string; name: string; email: string; message: string }, meta: CommandMeta, sender: string): Promise<Executed<Accepted>> {
       return execute(
         store,

@@ -1,7 +1,7 @@
 import { ANONYMOUS_NAME, ErrorCode, FREE_POST_LIMIT, MEMBERSHIP_PRICE, type AccountErased, type UserEvent } from '@forum/contracts';
-import { BusinessRuleError, ConflictError, NotFoundError } from '@forum/platform';
+import { BusinessRuleError, ConflictError, isVerifiedAdminEmail, NotFoundError } from '@forum/platform';
 import { unreachable, type CommandMeta } from '../command.ts';
-import type { UserState } from './user.ts';
+import { isDisabled, type UserState } from './user.ts';
 
 /**
  * Rules (issue "identity", item 5):
@@ -20,10 +20,10 @@ import type { UserState } from './user.ts';
  */
 export type RegisterUser = {
   type: 'RegisterUser';
-  data: { userId: string; email: string; emailVerified?: boolean; name: string; photoURL: string; adminEmails: readonly string[] };
+  data: { userId: string; email: string; emailVerified?: boolean; name: string; photoURL: string; adminEmails: ReadonlySet<string> };
 };
 /** A known user whose token now vouches for their email: admin when it is listed in ADMIN_EMAILS. */
-export type GrantAdminByEmail = { type: 'GrantAdminByEmail'; data: { email: string; emailVerified: boolean; adminEmails: readonly string[] } };
+export type GrantAdminByEmail = { type: 'GrantAdminByEmail'; data: { email: string; emailVerified: boolean; adminEmails: ReadonlySet<string> } };
 export type UpdateProfile = { type: 'UpdateProfile'; data: { displayName?: string; photoURL?: string } };
 export type GrantAdmin = { type: 'GrantAdmin'; data: { reason: 'operator' | 'admin' | 'demo-data' } };
 export type AuthorPost = { type: 'AuthorPost'; data: { postId: string } };
@@ -107,11 +107,13 @@ function register(command: RegisterUser, state: UserState, meta: CommandMeta): U
   if (state.status !== 'unknown') throw new AlreadyRegisteredError();
   const { userId, email, emailVerified = false, name, photoURL, adminEmails } = command.data;
   const at = meta.now.toISOString();
+  // the record's email is lower case whoever registers (platform/auth already normalises a token's)
+  const address = email.toLowerCase();
   const registered: UserEvent = {
     type: 'UserRegistered',
-    data: { userId, email: email.toLowerCase(), name: name.trim() || ANONYMOUS_NAME, photoURL, registeredAt: at },
+    data: { userId, email: address, name: name.trim() || ANONYMOUS_NAME, photoURL, registeredAt: at },
   };
-  return [registered, ...(isVerifiedAdminEmail(email, emailVerified, adminEmails) ? [adminByEmail(userId, at)] : [])];
+  return [registered, ...(isVerifiedAdminEmail(address, emailVerified, adminEmails) ? [adminByEmail(userId, at)] : [])];
 }
 
 function grantAdminByEmail(command: GrantAdminByEmail, state: UserState, meta: CommandMeta): UserEvent[] {
@@ -120,9 +122,6 @@ function grantAdminByEmail(command: GrantAdminByEmail, state: UserState, meta: C
   if (state.role === 'admin' || !isVerifiedAdminEmail(email, emailVerified, adminEmails)) return [];
   return [adminByEmail(state.userId, meta.now.toISOString())];
 }
-
-const isVerifiedAdminEmail = (email: string, emailVerified: boolean, adminEmails: readonly string[]) =>
-  emailVerified && email !== '' && adminEmails.includes(email.toLowerCase());
 
 const adminByEmail = (userId: string, at: string): UserEvent => ({ type: 'AdminRoleGranted', data: { userId, reason: 'admin-emails', grantedAt: at } });
 
@@ -202,8 +201,7 @@ function erase(command: EraseAccount, state: UserState, meta: CommandMeta): User
 function setAccess(command: SetAccountAccess, state: UserState, meta: CommandMeta): UserEvent[] {
   if (state.status === 'erased') return [];
   const { userId, enabled } = command.data;
-  const disabled = state.status === 'registered' ? state.disabled : state.disabled === true;
-  if (disabled === !enabled) return [];
+  if (isDisabled(state) === !enabled) return [];
   const at = meta.now.toISOString();
   return [enabled ? { type: 'AccountEnabled', data: { userId, enabledAt: at } } : { type: 'AccountDisabled', data: { userId, disabledAt: at } }];
 }

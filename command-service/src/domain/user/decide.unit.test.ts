@@ -15,13 +15,13 @@ const post = '11111111-1111-4111-8111-111111111111';
 
 describe('given no record of the subject', () => {
   it('when RegisterUser, then UserRegistered with the email lower-cased', () => {
-    expect(when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'Ann@Forum.local', name: 'Ann', photoURL: 'p', adminEmails: [] } })).toEqual([
+    expect(when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'Ann@Forum.local', name: 'Ann', photoURL: 'p', adminEmails: new Set([]) } })).toEqual([
       { type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Ann', photoURL: 'p', registeredAt: at } },
     ]);
   });
   it('when RegisterUser with a verified email of ADMIN_EMAILS, then also AdminRoleGranted', () => {
     expect(
-      when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'ann@forum.local', emailVerified: true, name: '', photoURL: '', adminEmails: ['ann@forum.local'] } }),
+      when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'ann@forum.local', emailVerified: true, name: '', photoURL: '', adminEmails: new Set(['ann@forum.local']) } }),
     ).toEqual([
       { type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Anonymous', photoURL: '', registeredAt: at } },
       { type: 'AdminRoleGranted', data: { userId: 'u-1', reason: 'admin-emails', grantedAt: at } },
@@ -30,12 +30,12 @@ describe('given no record of the subject', () => {
   it('when RegisterUser with an unverified (or not vouched) email of ADMIN_EMAILS, then only UserRegistered: whoever registers a listed address first is no admin', () => {
     for (const emailVerified of [false, undefined]) {
       expect(
-        when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'ann@forum.local', emailVerified, name: 'Ann', photoURL: '', adminEmails: ['ann@forum.local'] } }),
+        when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'ann@forum.local', emailVerified, name: 'Ann', photoURL: '', adminEmails: new Set(['ann@forum.local']) } }),
       ).toEqual([{ type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Ann', photoURL: '', registeredAt: at } }]);
     }
   });
   it('when GrantAdminByEmail, then 404', () => {
-    expect(() => when(initialUserState, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: true, adminEmails: ['ann@forum.local'] } })).toThrowError(
+    expect(() => when(initialUserState, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: true, adminEmails: new Set(['ann@forum.local']) } })).toThrowError(
       expect.objectContaining({ status: 404 }),
     );
   });
@@ -47,7 +47,7 @@ describe('given no record of the subject', () => {
 describe('given a registered user', () => {
   const state = given([registered]);
   it('when RegisterUser again, then 409 ALREADY_REGISTERED', () => {
-    expect(() => when(state, { type: 'RegisterUser', data: { userId: 'u-1', email: 'a@b.c', name: 'A', photoURL: '', adminEmails: [] } })).toThrowError(
+    expect(() => when(state, { type: 'RegisterUser', data: { userId: 'u-1', email: 'a@b.c', name: 'A', photoURL: '', adminEmails: new Set([]) } })).toThrowError(
       expect.objectContaining({ code: 'ALREADY_REGISTERED' }),
     );
   });
@@ -74,15 +74,15 @@ describe('given a registered user', () => {
     expect(after).toMatchObject({ name: 'Annie', photoURL: 'p.png' });
   });
   it('when GrantAdminByEmail with its address of ADMIN_EMAILS now verified, then AdminRoleGranted (admin-emails); and again, nothing', () => {
-    const command = { type: 'GrantAdminByEmail' as const, data: { email: 'ann@forum.local', emailVerified: true, adminEmails: ['ann@forum.local'] } };
+    const command = { type: 'GrantAdminByEmail' as const, data: { email: 'ann@forum.local', emailVerified: true, adminEmails: new Set(['ann@forum.local']) } };
     const events = when(state, command);
     expect(events).toEqual([{ type: 'AdminRoleGranted', data: { userId: 'u-1', reason: 'admin-emails', grantedAt: at } }]);
     expect(when(given([registered, ...events]), command)).toEqual([]);
   });
   it('when GrantAdminByEmail unverified, or not listed, then nothing', () => {
-    expect(when(state, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: false, adminEmails: ['ann@forum.local'] } })).toEqual([]);
-    expect(when(state, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: true, adminEmails: ['boss@forum.local'] } })).toEqual([]);
-    expect(when(state, { type: 'GrantAdminByEmail', data: { email: '', emailVerified: true, adminEmails: [''] } })).toEqual([]);
+    expect(when(state, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: false, adminEmails: new Set(['ann@forum.local']) } })).toEqual([]);
+    expect(when(state, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: true, adminEmails: new Set(['boss@forum.local']) } })).toEqual([]);
+    expect(when(state, { type: 'GrantAdminByEmail', data: { email: '', emailVerified: true, adminEmails: new Set(['']) } })).toEqual([]);
   });
   it('when GrantAdmin, then AdminRoleGranted; and again, nothing', () => {
     const events = when(state, { type: 'GrantAdmin', data: { reason: 'operator' } });
