@@ -1,4 +1,4 @@
-import type { AccountErased, CommentAdded, CommentRemoved, CommentReported, PostDeleted, ProfileUpdated } from '@forum/contracts';
+import { ERASED_VALUES, type AccountErased, type CommentAdded, type CommentRemoved, type CommentReported, type PostDeleted, type ProfileUpdated } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
 import {
@@ -6,7 +6,6 @@ import {
   carryProfileChange,
   anyErasureIn,
   ERASED_IN_LOG,
-  ERASED_PERSON,
   ONE_ERASURE,
   oneErasure,
   eraseStagedProfileChanges,
@@ -217,7 +216,7 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
  * comments themselves were removed by their own events then; this reaches what those missed.)
  */
 async function erasePeople(trx: Knex.Transaction, erasures: string, bindings: readonly Knex.RawBinding[]) {
-  const { name, email, photo, text } = ERASED_PERSON;
+  const { name, email, photo, text } = ERASED_VALUES;
   await trx.raw(
     `WITH erased AS (SELECT x.user_id, x.content = 'erased' AS content FROM (${erasures}) x),
      written AS (
@@ -323,7 +322,7 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw) {
   await rememberDeletedPosts(trx, `SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted'`, [log]);
   // the range's erasures, last (a build staged before them holds what their events said then)
   if (await anyErasureIn(trx, log)) {
-    await erasePeople(trx, `SELECT user_id, content FROM (${ERASED_IN_LOG}) x`, [log]);
+    await erasePeople(trx, ERASED_IN_LOG, [log]);
     await eraseStagedProfileChanges(trx, log);
   }
 }

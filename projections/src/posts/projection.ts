@@ -1,4 +1,5 @@
 import {
+  ERASED_VALUES,
   summarizeSql,
   type AccountErased,
   type CommentAdded,
@@ -16,7 +17,6 @@ import {
   carryProfileChange,
   anyErasureIn,
   ERASED_IN_LOG,
-  ERASED_PERSON,
   ONE_ERASURE,
   oneErasure,
   eraseStagedProfileChanges,
@@ -315,7 +315,7 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
  * themselves were deleted by their own events then; this reaches what those missed.)
  */
 async function eraseAuthors(trx: Knex.Transaction, erasures: string, bindings: readonly Knex.RawBinding[]) {
-  const { name, email, photo, text } = ERASED_PERSON;
+  const { name, email, photo, text } = ERASED_VALUES;
   await trx.raw(
     `WITH erased AS (SELECT x.user_id, x.content = 'erased' AS content, ?::text AS text FROM (${erasures}) x),
      written AS (
@@ -468,7 +468,7 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange) {
   await deletePosts(trx, `SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted'`, [log]);
   // the range's erasures, last (a build staged before them holds what their events said then)
   if (await anyErasureIn(trx, log)) {
-    await eraseAuthors(trx, `SELECT user_id, content FROM (${ERASED_IN_LOG}) x`, [log]);
+    await eraseAuthors(trx, ERASED_IN_LOG, [log]);
     await eraseStagedProfileChanges(trx, log);
   }
   await extendSpans(trx, [VOTES, COUNTS], range);
