@@ -320,13 +320,14 @@ async function eraseAuthors(trx: Knex.Transaction, erasures: string, bindings: r
     `WITH erased AS (SELECT x.user_id, x.content = 'erased' AS content, ?::text AS text FROM (${erasures}) x),
      written AS (
        UPDATE posts p SET author_name = ?, author_email = ?, author_photo = ?,
+         -- the erased text ('') is its own summary, and has no words to search by
          title = CASE WHEN e.content THEN e.text ELSE p.title END,
          description = CASE WHEN e.content THEN e.text ELSE p.description END,
-         summary = CASE WHEN e.content THEN ${summarizeSql('e.text')} ELSE p.summary END
+         summary = CASE WHEN e.content THEN e.text ELSE p.summary END
        FROM erased e WHERE p.author_id = e.user_id
-       RETURNING p.id, p.title, p.description, e.content
+       RETURNING p.id, e.content
      ),
-     searched AS (UPDATE post_search SET search = ${SEARCH_VECTOR} FROM written w WHERE post_search.id = w.id AND w.content)
+     searched AS (UPDATE post_search s SET search = ''::tsvector FROM written w WHERE s.id = w.id AND w.content)
      UPDATE author_stats SET name = ?, photo_url = ? WHERE user_id IN (SELECT user_id FROM erased)`,
     [text, ...bindings, name, email, photo, name, photo],
   );
