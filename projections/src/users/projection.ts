@@ -48,8 +48,9 @@ export const usersProjection: Projection = {
   afterReplay: rebuildUserBlocks,
   derived: { views: ['user_page_blocks', 'user_page_settings'], problems: userBlockProblems },
   async apply(trx, events) {
-    // A batch is folded and written in segments (writeUsers); an access change or an erasure ends
-    // one, so it is written after what came before it and before what comes after
+    // A batch is folded and written in segments (writeUsers); an erasure ends one, so it is written
+    // after what came before it and before what comes after. An access change writes only the
+    // denials, which no segment writes: it needs no end of one.
     const registrations = new Map<string, UserRow>();
     const existing = new Map<string, Change>();
     const flush = async () => {
@@ -62,7 +63,6 @@ export const usersProjection: Projection = {
         case 'AccountDisabled':
         case 'AccountEnabled': {
           const { userId } = event.data as (AccountDisabled | AccountEnabled)['data'];
-          await flush();
           if (event.type === 'AccountDisabled') {
             await trx.raw(`INSERT INTO denials (user_id, reason) VALUES (?, 'disabled') ON CONFLICT (user_id) DO NOTHING`, [userId]);
           } else {
