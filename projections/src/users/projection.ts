@@ -1,4 +1,13 @@
-import type { AccountDisabled, AccountEnabled, AccountErased, AdminRoleGranted, MembershipPurchased, ProfileUpdated, UserRegistered } from '@forum/contracts';
+import {
+  ACCOUNT_DENIALS,
+  type AccountDisabled,
+  type AccountEnabled,
+  type AccountErased,
+  type AdminRoleGranted,
+  type MembershipPurchased,
+  type ProfileUpdated,
+  type UserRegistered,
+} from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
 import type { Projection } from '../runner/projection.ts';
@@ -40,7 +49,7 @@ export const usersProjection: Projection = {
       CREATE TABLE IF NOT EXISTS counters (name text PRIMARY KEY, value bigint NOT NULL);
       INSERT INTO counters (name, value) VALUES ('users', 0) ON CONFLICT DO NOTHING;
       -- accounts whose tokens are refused: 'disabled' (until enabled again) or 'erased' (for good)
-      CREATE TABLE IF NOT EXISTS denials (user_id text PRIMARY KEY, reason text NOT NULL CHECK (reason IN ('disabled', 'erased')));
+      CREATE TABLE IF NOT EXISTS denials (user_id text PRIMARY KEY, reason text NOT NULL CHECK (reason IN (${ACCOUNT_DENIALS.map((reason) => `'${reason}'`).join(', ')})));
     `);
     await trx.raw(USER_BLOCKS_MIGRATION);
     await searchIndexes(trx);
