@@ -1,7 +1,7 @@
 export { createCommandApp, type CommandApp, type CommandAppDeps } from './http/app.ts';
 export { createForumCommands, type ForumCommands, type Accepted, type Identity } from './domain/forum.ts';
 export { identityOf } from './http/context.ts';
-export type { CommandMeta } from './domain/command.ts';
+export { operatorMeta, type CommandMeta } from './domain/command.ts';
 export { CommandServiceConfig } from './config.ts';
 export { paymentSettings, paymentProviderFrom } from './payment/settings.ts';
 export { writeLimitSettings } from './limits/settings.ts';

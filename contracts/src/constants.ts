@@ -171,3 +171,7 @@ export const ERASED_MARK = '[erased]';
 /** What a member chooses for the text of their posts and comments when they erase their account. */
 export const ERASED_CONTENT_CHOICES = ['keep', 'erase'] as const;
 export type ErasedContentChoice = (typeof ERASED_CONTENT_CHOICES)[number];
+
+/** Why an account's still-valid tokens are refused: the identity realm disabled it, or it was erased. */
+export const ACCOUNT_DENIALS = ['disabled', 'erased'] as const;
+export type AccountDenial = (typeof ACCOUNT_DENIALS)[number];

@@ -76,11 +76,8 @@ export const LATEST_PROFILE_CHANGES = latestProfileChanges('SELECT * FROM replay
 /** Per person, the latest name and photo of a range of the log (see `latestProfileChanges`); `?` is the log. */
 export const LATEST_PROFILE_CHANGES_IN_LOG = latestProfileChanges(LOG_PROFILE_CHANGES);
 
-/** The members a relation of the log (`?`) erases: rows (user_id, content, pos). */
-export const ERASED_IN_LOG = `SELECT data->>'userId' AS user_id, data->>'content' AS content, pos FROM ? e WHERE type = 'AccountErased'`;
-
-/** What an erased member's name, email, photo and (when it went too) text read as (contracts' ERASED_VALUES), as bindings. */
-export const ERASED_PERSON = { name: ERASED_VALUES.name, email: ERASED_VALUES.email, photo: ERASED_VALUES.photo, text: ERASED_VALUES.text } as const;
+/** The members a relation of the log (`?`) erases: rows (user_id, content). */
+export const ERASED_IN_LOG = `SELECT data->>'userId' AS user_id, data->>'content' AS content FROM ? e WHERE type = 'AccountErased'`;
 
 /** The erasure of one member as a relation (user_id, content) for `ERASED_IN_LOG`'s readers; `?`, `?`: its user id and content. */
 export const ONE_ERASURE = 'SELECT ?::text AS user_id, ?::text AS content';
@@ -96,7 +93,7 @@ export async function eraseStagedProfileChanges(trx: Knex.Transaction, log: Knex
   await trx.raw(
     `UPDATE replay_profiles r SET name = CASE WHEN r.name IS NOT NULL THEN ? END, photo_url = CASE WHEN r.photo_url IS NOT NULL THEN ? END
      FROM (${ERASED_IN_LOG}) x WHERE r.user_id = x.user_id`,
-    [ERASED_PERSON.name, ERASED_PERSON.photo, log],
+    [ERASED_VALUES.name, ERASED_VALUES.photo, log],
   );
 }
 

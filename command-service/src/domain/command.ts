@@ -12,6 +12,15 @@ export interface CommandMeta {
   readonly requestId: string | null;
 }
 
+/**
+ * The metadata of a command an operator gives from outside any request (a command line, an
+ * identity provider's admin): they are the actor, nothing caused it, and `source` with the time
+ * is its correlation id.
+ */
+export function operatorMeta(actorId: string, source: string, now: Date): CommandMeta {
+  return { actorId, now, correlationId: `${source}-${now.getTime()}`, causationId: null, requestId: null };
+}
+
 export function eventMetadata(meta: CommandMeta, schemaVersion: number): EventMetadata {
   return {
     actorId: meta.actorId,

@@ -140,6 +140,13 @@ describe('tags in the admin area', () => {
     expect((await forum.api('/api/admin/tags', { token: (await registeredUser('TagReader')).token })).status).toBe(403);
   });
 
+  it('GET /api/admin/tags with a range past the last tag answers no rows and still counts them all', async () => {
+    const tags = await json<AdminTag[]>(forum.api('/api/admin/tags', { token: admin.token }));
+    const past = await forum.api(`/api/admin/tags?range=[${tags.length},${tags.length + 9}]`, { token: admin.token });
+    expect(past.headers.get('Content-Range')).toBe(`tags */${tags.length}`);
+    expect(await past.json()).toEqual([]);
+  });
+
   it('DELETE /api/admin/tags/:id removes the tag from both lists; posts keep its text; the name can be added again', async () => {
     const { id } = await json<{ id: string }>(addTag(admin.token, 'Kotlin'));
     const author = await registeredUser('Kotliner');

@@ -1,6 +1,6 @@
-import type { AccountErased, AnnouncementPublished, ProfileUpdated } from '@forum/contracts';
+import { ERASED_VALUES, type AccountErased, type AnnouncementPublished, type ProfileUpdated } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
-import { AUTHOR, carryProfileChange, ERASED_PERSON, type ProfileChanges } from '../profile-changes.ts';
+import { AUTHOR, carryProfileChange, type ProfileChanges } from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
 
 /**
@@ -44,7 +44,7 @@ export const announcementsProjection: Projection = {
         const { userId, changes: changed } =
           event.type === 'ProfileUpdated'
             ? (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data
-            : { userId: (event as RecordedEvent<'AccountErased', AccountErased['data']>).data.userId, changes: { name: ERASED_PERSON.name, photoURL: ERASED_PERSON.photo } };
+            : { userId: (event as RecordedEvent<'AccountErased', AccountErased['data']>).data.userId, changes: { name: ERASED_VALUES.name, photoURL: ERASED_VALUES.photo } };
         changes.set(userId, { ...changes.get(userId), ...changed });
         carryProfileChange(published.values(), AUTHOR, userId, changed);
       }

@@ -1,6 +1,7 @@
 import {
   AUDIT_TARGETS,
   AUDIT_TYPES,
+  ERASED_VALUES,
   type AccountDisabled,
   type AccountEnabled,
   type AccountErased,
@@ -18,7 +19,6 @@ import {
 } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
-import { ERASED_PERSON } from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
 
 type TargetType = (typeof AUDIT_TARGETS)[number];
@@ -214,7 +214,7 @@ export const auditProjection: Projection = {
           people.clear();
           entries.length = 0;
           await erasePerson(trx, userId);
-          names.set(userId, ERASED_PERSON.name);
+          names.set(userId, ERASED_VALUES.name);
         }
       }
     }
@@ -262,7 +262,7 @@ async function writeAudit(trx: Knex.Transaction, people: ReadonlyMap<string, Per
  * them say 'Deleted user' where they said their name (what a replay of their events writes).
  */
 async function erasePerson(trx: Knex.Transaction, userId: string) {
-  const { name, email } = ERASED_PERSON;
+  const { name, email } = ERASED_VALUES;
   await trx.raw(
     `WITH person AS (UPDATE people SET name = ?, email = ? WHERE id = ?)
      UPDATE entries SET summary = overlay(summary PLACING ? FROM name_at FOR name_length), name_length = ? WHERE named_user = ?`,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { HistoryEntry } from '@forum/contracts';
-import { createForumCommands } from '@forum/command-service';
+import { createForumCommands, operatorMeta, type Accepted, type CommandMeta, type ForumCommands } from '@forum/command-service';
 import { createPostgresEventStore } from '@forum/command-service/eventstore';
 import { createKnex, createLogger } from '@forum/platform';
 import pg from 'pg';
@@ -39,9 +39,22 @@ const USAGE = `forumctl <command>
                                          again) the account's tokens at once (docs/security/erasure.md)
 `;
 
+/** Who runs forumctl, as the actor of the commands it gives. */
+const operatorName = () => `operator:${os.userInfo().username}`;
+
 /** The metadata of an operator's command: the operator is the actor; one correlation id per command. */
-function operatorMeta(operator: string) {
-  return { actorId: operator, now: new Date(), correlationId: `forumctl-${Date.now()}`, causationId: null, requestId: null };
+const forumctlMeta = (operator: string) => operatorMeta(operator, 'forumctl', new Date());
+
+/** Gives one command as the operator, on an event store of its own: who the operator is, and the event's position (none: it changed nothing). */
+async function asOperator(databaseUrl: string, give: (commands: ForumCommands, meta: CommandMeta) => Promise<{ answer: Accepted }>) {
+  const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 1 });
+  try {
+    const operator = operatorName();
+    const { answer } = await give(createForumCommands(store, { adminEmails: [] }), forumctlMeta(operator));
+    return { operator, position: answer.position };
+  } finally {
+    await store.close();
+  }
 }
 
 /** Runs one forumctl command against the database; answers the process exit code. */
@@ -106,7 +119,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
         const db = createKnex(databaseUrl, { max: projections.length + 4 });
         const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: Math.min(projections.length + 2, 10) });
         const reporter = progressReporter(io.err, io.terminal ?? null);
-        const operator = `operator:${os.userInfo().username}`;
+        const operator = operatorName();
         const commands = createForumCommands(store, { adminEmails: [] });
         try {
           await migrateCheckpoints(db);
@@ -118,7 +131,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
             requestedBy: operator,
             // each request is recorded for the staff action log, the operator its actor
             onRequested: async ({ build, resumed }) => {
-              await commands.recordRebuildRequest('operator', { projection: build.name, version: build.version, build: build.build, resumed }, operatorMeta(operator));
+              await commands.recordRebuildRequest('operator', { projection: build.name, version: build.version, build: build.build, resumed }, forumctlMeta(operator));
             },
             logger: createLogger('forumctl', process.env.LOG_LEVEL || 'silent'),
             onProgress: (progress) => reporter.update(progress),
@@ -224,15 +237,9 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
           io.err(`No registered user with the email ${email}: they need to sign in once first\n`);
           return 1;
         }
-        const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 1 });
-        try {
-          const operator = `operator:${os.userInfo().username}`;
-          const executed = await createForumCommands(store, { adminEmails: [] }).grantAdmin(streamId.slice('user-'.length), 'operator', operatorMeta(operator));
-          io.out(executed.answer.position ? `${email} is now an admin (event at ${executed.answer.position}, actor ${operator})\n` : `${email} was an admin already\n`);
-          return 0;
-        } finally {
-          await store.close();
-        }
+        const { operator, position } = await asOperator(databaseUrl, (commands, meta) => commands.grantAdmin(streamId.slice('user-'.length), 'operator', meta));
+        io.out(position ? `${email} is now an admin (event at ${position}, actor ${operator})\n` : `${email} was an admin already\n`);
+        return 0;
       }
       case 'account': {
         const [action, userId] = rest;
@@ -240,15 +247,9 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
           io.err('account needs disable or enable, and a user id (the identity provider\'s subject)\n');
           return 2;
         }
-        const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 1 });
-        try {
-          const operator = `operator:${os.userInfo().username}`;
-          const executed = await createForumCommands(store, { adminEmails: [] }).setAccountAccess(userId, action === 'enable', operatorMeta(operator));
-          io.out(executed.answer.position ? `${userId} ${action}d (event at ${executed.answer.position}, actor ${operator})\n` : `${userId} was ${action}d already\n`);
-          return 0;
-        } finally {
-          await store.close();
-        }
+        const { operator, position } = await asOperator(databaseUrl, (commands, meta) => commands.setAccountAccess(userId, action === 'enable', meta));
+        io.out(position ? `${userId} ${action}d (event at ${position}, actor ${operator})\n` : `${userId} was ${action}d already\n`);
+        return 0;
       }
       default:
         io.err(`Unknown command ${command}\n\n${USAGE}`);

@@ -197,3 +197,32 @@ describe('given a member who erases their account', () => {
     ]);
   });
 });
+
+describe('given a rebuild that staged a member\'s comments and rename before their erasure', () => {
+  it('when it stages the erasure and settles, then their comments and reports read as erased, as live (not the name staged before)', async () => {
+    const at = () => new Date().toISOString();
+    const dee = 'u-dee-staged';
+    const before = [
+      added(30, 600, dee),
+      added(31, 600, 'u-ben'),
+      reported(31, dee),
+      harness.event('ProfileUpdated', { userId: dee, changes: { name: 'Dee R.', photoURL: 'dee.png' }, updatedAt: at() }),
+    ];
+    const erasure = [harness.event('AccountErased', { userId: dee, content: 'kept', erasedAt: at() }, `user-${dee}`)];
+    const ordinary = await harness.fresh(commentsProjection);
+    await ordinary.given([...before, ...erasure]);
+    const rebuilt = await harness.fresh(commentsProjection);
+    // staged while their keys were there: the rows and the staged rename hold their name
+    await rebuilt.staged(before);
+    await rebuilt.replayed(erasure);
+    for (const table of ['comments', 'reports', 'counters', 'commenter_stats', 'replay_profiles', 'replay_erasures']) {
+      expect(await rebuilt.tableRows(table), table).toEqual(await ordinary.tableRows(table));
+    }
+    expect(await rebuilt.rows('SELECT text, author_name, author_email, author_photo FROM comments WHERE author_id = ?', [dee])).toEqual([
+      { text: 'Comment 30', author_name: 'Deleted user', author_email: '', author_photo: '' },
+    ]);
+    expect(await rebuilt.rows('SELECT reporter_name, reporter_email, reporter_photo FROM reports WHERE reporter_id = ?', [dee])).toEqual([
+      { reporter_name: 'Deleted user', reporter_email: '', reporter_photo: '' },
+    ]);
+  });
+});

@@ -1,15 +1,12 @@
-import type { AccountErased, CommentAdded, CommentRemoved, CommentReported, PostDeleted, ProfileUpdated } from '@forum/contracts';
+import { ERASED_VALUES, type AccountErased, type CommentAdded, type CommentRemoved, type CommentReported, type PostDeleted, type ProfileUpdated } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
 import {
   AUTHOR,
   carryProfileChange,
-  anyErasureIn,
   ERASED_IN_LOG,
-  ERASED_PERSON,
   ONE_ERASURE,
   oneErasure,
-  eraseStagedProfileChanges,
   LATEST_PROFILE_CHANGES,
   mergeProfileChange,
   REPLAY_PROFILES_TABLE,
@@ -85,6 +82,8 @@ export const commentsProjection: Projection = {
       INSERT INTO counters (name, value) VALUES ('comments', 0), ('reports', 0) ON CONFLICT DO NOTHING;
       -- a rebuild's name and photo changes with their log positions, until it settles (empty otherwise)
       ${REPLAY_PROFILES_TABLE};
+      -- a rebuild's erasures (user id, content as AccountErased says), until it settles (empty otherwise)
+      CREATE TABLE IF NOT EXISTS replay_erasures (user_id text NOT NULL, content text NOT NULL);
     `);
   },
   apply: applyBatch,
@@ -217,7 +216,7 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
  * comments themselves were removed by their own events then; this reaches what those missed.)
  */
 async function erasePeople(trx: Knex.Transaction, erasures: string, bindings: readonly Knex.RawBinding[]) {
-  const { name, email, photo, text } = ERASED_PERSON;
+  const { name, email, photo, text } = ERASED_VALUES;
   await trx.raw(
     `WITH erased AS (SELECT x.user_id, x.content = 'erased' AS content FROM (${erasures}) x),
      written AS (
@@ -321,11 +320,9 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw) {
   // the deleted posts' comments already there leave when the replay settles: one pass over the
   // comments then, rather than one per range (no index by post while staging)
   await rememberDeletedPosts(trx, `SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted'`, [log]);
-  // the range's erasures, last (a build staged before them holds what their events said then)
-  if (await anyErasureIn(trx, log)) {
-    await erasePeople(trx, `SELECT user_id, content FROM (${ERASED_IN_LOG}) x`, [log]);
-    await eraseStagedProfileChanges(trx, log);
-  }
+  // the range's erasures reach what is staged when the replay settles (a build staged before them
+  // holds what their events said then): one pass over the comments then, rather than one per range
+  await trx.raw(`INSERT INTO replay_erasures (user_id, content) ${ERASED_IN_LOG}`, [log]);
 }
 
 /** Takes comments out of the lists and counts, resolving their open reports. */
@@ -346,7 +343,8 @@ async function removeComments(trx: Knex.Transaction, where: string, bindings: re
 /**
  * Completes a staged replay: the deleted posts' comments leave, a comment or
  * report written before its person's latest name or photo change takes it,
- * and the lookups are built again. The facts are then cleared.
+ * the lookups are built again, and the erased members' comments and reports
+ * read as erased (over any name the settle gave them). The facts are then cleared.
  */
 async function settle(trx: Knex.Transaction) {
   // every deleted post's (those of an earlier settle are gone already): one pass over the comments
@@ -365,5 +363,8 @@ async function settle(trx: Knex.Transaction) {
     FROM latest x WHERE r.reporter_id = x.user_id AND (r.reported_pos < x.name_pos OR r.reported_pos < x.photo_pos)`);
   // after the names: their rewrites then have fewer indexes to keep
   await trx.raw(LOOKUPS);
-  await trx.raw('TRUNCATE replay_profiles');
+  // after the names, which may have settled an erased member's old name onto their rows (and
+  // after the lookups: it reaches the erased members' rows through the author index)
+  await erasePeople(trx, 'SELECT user_id, content FROM replay_erasures', []);
+  await trx.raw('TRUNCATE replay_profiles, replay_erasures');
 }

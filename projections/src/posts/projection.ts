@@ -1,4 +1,5 @@
 import {
+  ERASED_VALUES,
   summarizeSql,
   type AccountErased,
   type CommentAdded,
@@ -16,7 +17,6 @@ import {
   carryProfileChange,
   anyErasureIn,
   ERASED_IN_LOG,
-  ERASED_PERSON,
   ONE_ERASURE,
   oneErasure,
   eraseStagedProfileChanges,
@@ -315,18 +315,19 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
  * themselves were deleted by their own events then; this reaches what those missed.)
  */
 async function eraseAuthors(trx: Knex.Transaction, erasures: string, bindings: readonly Knex.RawBinding[]) {
-  const { name, email, photo, text } = ERASED_PERSON;
+  const { name, email, photo, text } = ERASED_VALUES;
   await trx.raw(
     `WITH erased AS (SELECT x.user_id, x.content = 'erased' AS content, ?::text AS text FROM (${erasures}) x),
      written AS (
        UPDATE posts p SET author_name = ?, author_email = ?, author_photo = ?,
+         -- the erased text ('') is its own summary, and has no words to search by
          title = CASE WHEN e.content THEN e.text ELSE p.title END,
          description = CASE WHEN e.content THEN e.text ELSE p.description END,
-         summary = CASE WHEN e.content THEN ${summarizeSql('e.text')} ELSE p.summary END
+         summary = CASE WHEN e.content THEN e.text ELSE p.summary END
        FROM erased e WHERE p.author_id = e.user_id
-       RETURNING p.id, p.title, p.description, e.content
+       RETURNING p.id, e.content
      ),
-     searched AS (UPDATE post_search SET search = ${SEARCH_VECTOR} FROM written w WHERE post_search.id = w.id AND w.content)
+     searched AS (UPDATE post_search s SET search = ''::tsvector FROM written w WHERE s.id = w.id AND w.content)
      UPDATE author_stats SET name = ?, photo_url = ? WHERE user_id IN (SELECT user_id FROM erased)`,
     [text, ...bindings, name, email, photo, name, photo],
   );
@@ -468,7 +469,7 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange) {
   await deletePosts(trx, `SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted'`, [log]);
   // the range's erasures, last (a build staged before them holds what their events said then)
   if (await anyErasureIn(trx, log)) {
-    await eraseAuthors(trx, `SELECT user_id, content FROM (${ERASED_IN_LOG}) x`, [log]);
+    await eraseAuthors(trx, ERASED_IN_LOG, [log]);
     await eraseStagedProfileChanges(trx, log);
   }
   await extendSpans(trx, [VOTES, COUNTS], range);

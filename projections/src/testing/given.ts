@@ -1,4 +1,4 @@
-import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, type EventStore, type RecordedEvent, type SqlLog } from '@forum/command-service/eventstore';
 import { currentSchemaVersion, upcast, type LogPosition } from '@forum/contracts';
 import { createTestDatabase } from '@forum/infra/testing';
 import { createKnex, type Knex } from '@forum/platform';
@@ -47,6 +47,9 @@ export async function projectionHarness(prefix: string) {
       await inSchema((trx) => projection.migrate(trx));
       await inSchema((trx) => projection.migrate(trx));
       await inSchema((trx) => createReadIndexes(trx, projection));
+      const indexNames = async () =>
+        (await db.raw<{ rows: { indexname: string }[] }>('SELECT indexname FROM pg_indexes WHERE schemaname = ? ORDER BY 1', [schema])).rows.map((r) => r.indexname);
+      const indexed = await indexNames();
       return {
         schema,
         inSchema,
@@ -55,22 +58,26 @@ export async function projectionHarness(prefix: string) {
           for (let i = 0; i < events.length; i += Math.max(batchSize, 1)) await inSchema((trx) => projection.apply(trx, events.slice(i, i + batchSize)));
         },
         /**
-         * As a rebuild replays them: written to the log (which holds only events given here),
-         * staged set-wise in ranges of `rangeSize` events, then settled. The events come in
-         * the order `event` made them, after those of any earlier call. `beforeSettle` runs in
-         * the schema between the two (to leave the build as an interrupted one would be).
+         * As a rebuild stages them, not settled yet (`replayed` settles): written to the log
+         * (which holds only events given here), staged set-wise in ranges of `rangeSize` events.
+         * The events come in the order `event` made them, after those of any earlier call.
          */
-        async replayed(events: readonly RecordedEvent[], rangeSize = events.length, beforeSettle?: (trx: Knex.Transaction) => Promise<void>) {
+        async staged(events: readonly RecordedEvent[], rangeSize = events.length): Promise<SqlLog> {
           const positions = events.map((e) => e.position.globalPosition);
-          if (positions.some((p, i) => i > 0 && p <= positions[i - 1]!)) throw new Error('replayed() takes events in the order they were made');
+          if (positions.some((p, i) => i > 0 && p <= positions[i - 1]!)) throw new Error('staged() takes events in the order they were made');
           const log = (await logged(events)).sql!;
-          const indexNames = async () =>
-            (await db.raw<{ rows: { indexname: string }[] }>('SELECT indexname FROM pg_indexes WHERE schemaname = ? ORDER BY 1', [schema])).rows.map((r) => r.indexname);
-          const indexed = await indexNames();
           const at = (pos: bigint): LogPosition => ({ transactionId: pos, globalPosition: pos });
           const until = at(positions.at(-1)!);
           const after = await stageUntil(log, projection, { after: at(positions[0]! - 1n), until, rangeSize }, inSchema);
           if (after.globalPosition !== until.globalPosition) throw new Error(`staging stopped at ${after.globalPosition}, before ${until.globalPosition}`);
+          return log;
+        },
+        /**
+         * As a rebuild replays them: staged (see `staged`), then settled. `beforeSettle` runs in
+         * the schema between the two (to leave the build as an interrupted one would be).
+         */
+        async replayed(events: readonly RecordedEvent[], rangeSize = events.length, beforeSettle?: (trx: Knex.Transaction) => Promise<void>) {
+          const log = await this.staged(events, rangeSize);
           if (beforeSettle) await inSchema(beforeSettle);
           await inSchema((trx) => settleReplay(trx, projection, log));
           // a staged replay may set indexes aside while it stages: settled, the tables have them all again

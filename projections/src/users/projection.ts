@@ -1,4 +1,13 @@
-import type { AccountDisabled, AccountEnabled, AccountErased, AdminRoleGranted, MembershipPurchased, ProfileUpdated, UserRegistered } from '@forum/contracts';
+import {
+  ACCOUNT_DENIALS,
+  type AccountDisabled,
+  type AccountEnabled,
+  type AccountErased,
+  type AdminRoleGranted,
+  type MembershipPurchased,
+  type ProfileUpdated,
+  type UserRegistered,
+} from '@forum/contracts';
 import type { RecordedEvent } from '@forum/command-service/eventstore';
 import type { Knex } from '@forum/platform';
 import type { Projection } from '../runner/projection.ts';
@@ -40,7 +49,7 @@ export const usersProjection: Projection = {
       CREATE TABLE IF NOT EXISTS counters (name text PRIMARY KEY, value bigint NOT NULL);
       INSERT INTO counters (name, value) VALUES ('users', 0) ON CONFLICT DO NOTHING;
       -- accounts whose tokens are refused: 'disabled' (until enabled again) or 'erased' (for good)
-      CREATE TABLE IF NOT EXISTS denials (user_id text PRIMARY KEY, reason text NOT NULL CHECK (reason IN ('disabled', 'erased')));
+      CREATE TABLE IF NOT EXISTS denials (user_id text PRIMARY KEY, reason text NOT NULL CHECK (reason IN (${ACCOUNT_DENIALS.map((reason) => `'${reason}'`).join(', ')})));
     `);
     await trx.raw(USER_BLOCKS_MIGRATION);
     await searchIndexes(trx);
@@ -48,8 +57,9 @@ export const usersProjection: Projection = {
   afterReplay: rebuildUserBlocks,
   derived: { views: ['user_page_blocks', 'user_page_settings'], problems: userBlockProblems },
   async apply(trx, events) {
-    // A batch is folded and written in segments (writeUsers); an access change or an erasure ends
-    // one, so it is written after what came before it and before what comes after
+    // A batch is folded and written in segments (writeUsers); an erasure ends one, so it is written
+    // after what came before it and before what comes after. An access change writes only the
+    // denials, which no segment writes: it needs no end of one.
     const registrations = new Map<string, UserRow>();
     const existing = new Map<string, Change>();
     const flush = async () => {
@@ -62,7 +72,6 @@ export const usersProjection: Projection = {
         case 'AccountDisabled':
         case 'AccountEnabled': {
           const { userId } = event.data as (AccountDisabled | AccountEnabled)['data'];
-          await flush();
           if (event.type === 'AccountDisabled') {
             await trx.raw(`INSERT INTO denials (user_id, reason) VALUES (?, 'disabled') ON CONFLICT (user_id) DO NOTHING`, [userId]);
           } else {

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HEADER_MIN_POSITION } from '@forum/contracts';
+import { HEADER_MIN_POSITION, HEADER_TOTAL_COUNT } from '@forum/contracts';
 import type { RequestHandler, Response } from 'express';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 
-/** Headers of an answer that belong to its body (the rest are the request's own: request id, X-Read-Behind…). */
-const KEPT_HEADERS = ['content-type', 'x-total-count', 'content-range', 'access-control-expose-headers'];
+/** Headers of an answer that belong to its body (the rest are the request's own: request id, X-Read-Behind…, and the gateway's CORS). */
+const KEPT_HEADERS = ['content-type', HEADER_TOTAL_COUNT.toLowerCase(), 'content-range'];
 
 /** The public reads (paths under /api): what a visitor may read. The rest need a token, and answer 401 without one. */
 const PUBLIC_READ = /^\/(posts(\/[^/]+(\/comments)?)?|comments\/[^/]+|users\/top-voted|user-profile\/[^/]+|tags|announcements)$/;

@@ -105,11 +105,13 @@ export function createAdminStore(db: Knex) {
 
     /** `limit` tags from `offset`, by name, and how many there are (an admin-curated list: counted, not kept in a counter). */
     async tags(offset: number, limit: number): Promise<{ rows: AdminTagRow[]; total: number }> {
-      const [rows, total] = await Promise.all([
-        db.raw<{ rows: AdminTagRow[] }>('SELECT id, name FROM read.tags ORDER BY lower(name), id LIMIT ? OFFSET ?', [limit, offset]),
-        counter(db, 'SELECT count(*) AS value FROM read.tags'),
-      ]);
-      return { rows: rows.rows, total };
+      const { rows } = await db.raw<{ rows: (AdminTagRow & { total: number })[] }>(
+        'SELECT id, name, count(*) OVER ()::integer AS total FROM read.tags ORDER BY lower(name), id LIMIT ? OFFSET ?',
+        [limit, offset],
+      );
+      // a range past the last tag has no row to carry the count
+      const total = rows[0]?.total ?? (offset > 0 ? await counter(db, 'SELECT count(*) AS value FROM read.tags') : 0);
+      return { rows: rows.map(({ total: _, ...tag }) => tag), total };
     },
 
     async userById(id: string): Promise<AdminUserRow | null> {

@@ -1,3 +1,4 @@
+import type { AccountDenial } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 
 export interface UserRow {
@@ -10,14 +11,11 @@ export interface UserRow {
   registered_at: Date;
 }
 
-/** Why an account's tokens are refused (read.account_denials): the identity realm disabled it, or it was erased. */
-export type Denial = 'disabled' | 'erased';
-
 export function createUsersStore(db: Knex) {
   return {
     /** The caller's forum record and whether their account is denied, in one statement (every signed-in read asks). */
-    async viewer(id: string): Promise<{ row: UserRow | null; denied: Denial | null }> {
-      const { rows } = await db.raw<{ rows: (UserRow & { denied: Denial | null })[] }>(
+    async viewer(id: string): Promise<{ row: UserRow | null; denied: AccountDenial | null }> {
+      const { rows } = await db.raw<{ rows: (UserRow & { denied: AccountDenial | null })[] }>(
         `SELECT u.*, d.reason AS denied FROM (SELECT ?::text AS viewer) q
          LEFT JOIN read.users u ON u.id = q.viewer LEFT JOIN read.account_denials d ON d.user_id = q.viewer`,
         [id],
