@@ -57,7 +57,3 @@ export function fieldErrorsOf(error: z.ZodError): FieldErrors {
   }
   return fields;
 }
-
-/** Why the account behind a still-valid token is refused with ACCOUNT_DISABLED. */
-export const ACCOUNT_DENIALS = ['disabled', 'erased'] as const;
-export type AccountDenial = (typeof ACCOUNT_DENIALS)[number];

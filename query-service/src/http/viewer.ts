@@ -1,5 +1,5 @@
 import { ErrorBody, parsePositionToken } from '@forum/contracts';
-import { AccountDisabledError, AppError, correlationIdOf, UnavailableError, type Principal } from '@forum/platform';
+import { AccountDisabledError, AppError, correlationIdOf, isVerifiedAdminEmail, UnavailableError, type Principal } from '@forum/platform';
 import type { RequestHandler } from 'express';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import type { UserRow, UsersStore } from '../store/users.ts';
@@ -57,7 +57,7 @@ export function viewer(users: UsersStore, registrar: Registrar, watcher: Checkpo
     const found = await users.viewer(principal.subject);
     if (found.denied) throw new AccountDisabledError(found.denied);
     let row = found.row;
-    const becomesAdmin = row !== null && row.role !== 'admin' && principal.emailVerified && listed.has(principal.email);
+    const becomesAdmin = row !== null && row.role !== 'admin' && isVerifiedAdminEmail(principal.email, principal.emailVerified, listed);
     if (!row || becomesAdmin) {
       const position = await registrar({
         principal,
