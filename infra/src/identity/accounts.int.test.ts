@@ -538,6 +538,30 @@ describe('admin API (Keycloak layout)', () => {
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error_description: string }).error_description).toBe('Account disabled');
   });
+
+  it('fits a long name to the name policy by characters (an emoji is never cut in half)', async () => {
+    const token = await tokenFor('admin@forum.local');
+    for (const [firstName, kept] of [
+      ['😀'.repeat(60), `${'😀'.repeat(60)} ${'🎉'.repeat(39)}`],
+      [`A${'😀'.repeat(60)}`, `A${'😀'.repeat(60)} ${'🎉'.repeat(38)}`],
+    ]) {
+      const email = uniqueEmail('emoji');
+      const created = await post(token, representation(email, PASSWORD, { firstName, lastName: '🎉'.repeat(60) }));
+      expect(created.status, await created.clone().text()).toBe(201);
+      const found = await fetch(`${users()}?email=${encodeURIComponent(email)}`, { headers: { authorization: `Bearer ${token}` } });
+      const [user] = (await found.json()) as Array<{ firstName: string }>;
+      expect(user!.firstName).toBe(kept);
+    }
+  });
+
+  it('refuses a picture the forum would not show (error-invalid-uri)', async () => {
+    const token = await tokenFor('admin@forum.local');
+    for (const picture of ['http://example.test/p.png', `${h.origin}/p.png`]) {
+      const res = await post(token, representation(uniqueEmail('photo'), PASSWORD, { attributes: { picture: [picture] } }));
+      expect(res.status, picture).toBe(400);
+      expect(await res.json()).toMatchObject({ field: 'picture', error: 'error-invalid-uri' });
+    }
+  });
 });
 
 describe('housekeeping', () => {

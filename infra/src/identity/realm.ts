@@ -36,7 +36,7 @@ import {
   type RegisterField,
 } from './pages.ts';
 import { refreshEnvelope } from './refresh-token.ts';
-import { ACCOUNT_NAME, createAccountStore, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
+import { ACCOUNT_NAME, createAccountStore, fitAccountName, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
 import { createLoginBackoff, deleteExpiredBackoff } from './login-backoff.ts';
 import { createThrottle, DEFAULT_THROTTLE, deleteExpiredLimits, tooManyAttemptsMessage, tooManyRequestsMessage, type ThrottleLimits } from './throttle.ts';
 
@@ -1052,7 +1052,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       record = await accounts.findByEmail(identity.email);
       if (!record) {
         // Google's name when the forum's text policy takes it (cut to its length), else the email's local part
-        const name = checkText(Array.from(identity.name).slice(0, ACCOUNT_NAME.max).join(''), ACCOUNT_NAME);
+        const name = checkText(fitAccountName(identity.name), ACCOUNT_NAME);
         try {
           await createAccount({
             email: identity.email,

@@ -256,6 +256,9 @@ async function endSessions(trx: Knex | Knex.Transaction, accountId: string): Pro
 /** An account's name: the forum's display name (its text policy, see contracts). */
 export const ACCOUNT_NAME = displayNameRule('Name', 'Name is required');
 
+/** A name from elsewhere (Google, the admin API) cut to ACCOUNT_NAME's length by characters: never half an emoji. */
+export const fitAccountName = (name: string) => Array.from(name).slice(0, ACCOUNT_NAME.max).join('');
+
 /** `forumOrigin`: where browsers reach the forum; an account's picture may not point at it (see contracts' checkPhotoUrl). */
 export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: string }) {
   const accounts = () => db.withSchema(SCHEMA).from<AccountRow>('accounts');
