@@ -23,9 +23,6 @@ export interface GatewayRoutes {
   readonly headers: SecurityHeaders;
 }
 
-/** keycloak-js frames the realm's third-party-cookie probe (`…/3p-cookies/step1.html`) from the apps' pages. */
-const REALM_PROBE = /^\/realms\/forum\/protocol\/openid-connect\/3p-cookies\//;
-
 /**
  * One origin for the whole product: `/` forum-web, `/admin` admin-web,
  * `GET|HEAD /api/*` query-service, other methods on `/api/*` command-service,
@@ -62,7 +59,6 @@ export function createGateway(routes: GatewayRoutes): (req: IncomingMessage, res
       } else if (!routes.command.serveDirectly(req, res)) routes.command(req, res);
       return;
     }
-    if (routes.identity && url.startsWith('/realms/')) (REALM_PROBE.test(url) ? headers.realmProbe : headers.realm)(req, res);
     app(req, res);
   };
 }
