@@ -200,9 +200,8 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       record.roles.push('admin');
     }
   }
-  /** The owner of the mailbox is known (a verification link followed, a mailed reset done): verified, and admin when listed. */
+  /** The owner of the mailbox is known (a verification link followed, a mailed reset done; the caller marked it verified with the link's use): admin when listed. */
   async function emailProven(accountId: string) {
-    await accounts.markEmailVerified(accountId);
     const record = await accounts.findById(accountId);
     if (record) await promoteAdmin(record);
     return record;

@@ -384,7 +384,7 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
       });
     },
 
-    async markEmailVerified(accountId: string, trx: Knex | Knex.Transaction = db): Promise<void> {
+    async markEmailVerified(accountId: string, trx: Knex.Transaction): Promise<void> {
       await trx.raw(`UPDATE ${SCHEMA}.accounts SET email_verified = true WHERE id = ? AND NOT email_verified`, [accountId]);
     },
 
