@@ -154,7 +154,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
 
     // an erased member's account leaves the identity provider too, reliably after the event
     const identityAdmin: IdentityAdmin | null = realm
-      ? { removeAccount: async (id) => void (await realm!.accounts.remove(id)) }
+      ? { removeAccount: (id) => realm!.accounts.remove(id) }
       : keycloakIdentityAdminFrom(config);
     const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
     stack.push(() => reactor.stop());

@@ -74,8 +74,8 @@ export interface IdentityRealm {
     /** `emailVerified`: the operator vouches for the address (ADMIN_EMAILS make admins only of verified addresses). */
     create(input: { email: string; password: string; name: string; picture?: string; roles?: string[]; emailVerified?: boolean }): Promise<{ id: string }>;
     findByEmail(email: string): Promise<{ id: string; email: string; name: string; picture: string; roles: string[] } | null>;
-    /** Deletes the account for good (an erased member's); false when there was none. */
-    remove(id: string): Promise<boolean>;
+    /** Deletes the account for good (an erased member's); nothing to do when there is none. */
+    remove(id: string): Promise<void>;
   };
   close(): Promise<void>;
 }

@@ -244,13 +244,9 @@ export type ActionTokenState =
   | { status: 'used' | 'expired'; accountId: string }
   | { status: 'unknown' };
 
-/** Ends every sign-in of the account: browser sessions, grants, refresh tokens and codes not yet exchanged. */
+/** Ends every sign-in of the account: all oidc-provider keeps for it (browser sessions, grants, refresh tokens, codes not yet exchanged). */
 async function endSessions(trx: Knex | Knex.Transaction, accountId: string): Promise<void> {
-  await trx.raw(
-    `DELETE FROM ${SCHEMA}.oidc_payloads
-     WHERE model IN ('Session', 'Grant', 'RefreshToken', 'AuthorizationCode') AND payload->>'accountId' = ?`,
-    [accountId],
-  );
+  await trx.raw(`DELETE FROM ${SCHEMA}.oidc_payloads WHERE payload->>'accountId' = ?`, [accountId]);
 }
 
 /** An account's name: the forum's display name (its text policy, see contracts). */
@@ -356,31 +352,26 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
       );
     },
 
-    /**
-     * Enables or disables the account (Keycloak's `enabled`); disabling also ends its sessions,
-     * grants and refresh tokens. Answers whether the account exists.
-     */
-    async setEnabled(accountId: string, enabled: boolean): Promise<boolean> {
-      if (!UUID.test(accountId)) return false;
-      return db.transaction(async (trx) => {
-        const updated = await trx.raw(`UPDATE ${SCHEMA}.accounts SET enabled = ? WHERE id = ?`, [enabled, accountId]);
-        if (!enabled) await trx.raw(`DELETE FROM ${SCHEMA}.oidc_payloads WHERE payload->>'accountId' = ?`, [accountId]);
-        return (updated.rowCount ?? 0) > 0;
+    /** Enables or disables the account (Keycloak's `enabled`); disabling also ends its sessions, grants and refresh tokens. */
+    async setEnabled(accountId: string, enabled: boolean): Promise<void> {
+      if (!UUID.test(accountId)) return;
+      await db.transaction(async (trx) => {
+        await trx.raw(`UPDATE ${SCHEMA}.accounts SET enabled = ? WHERE id = ?`, [enabled, accountId]);
+        if (!enabled) await endSessions(trx, accountId);
       });
     },
 
     /**
      * Deletes the account for good: its record, sessions, grants and tokens, links to other
-     * providers, one-time links, and the development mailbox's mails to it. Answers whether it existed.
+     * providers, one-time links, and the development mailbox's mails to it.
      */
-    async delete(accountId: string): Promise<boolean> {
-      if (!UUID.test(accountId)) return false;
-      return db.transaction(async (trx) => {
+    async delete(accountId: string): Promise<void> {
+      if (!UUID.test(accountId)) return;
+      await db.transaction(async (trx) => {
         const gone = await trx.raw(`DELETE FROM ${SCHEMA}.accounts WHERE id = ? RETURNING email`, [accountId]);
         const email = (gone.rows[0] as { email: string } | undefined)?.email;
-        await trx.raw(`DELETE FROM ${SCHEMA}.oidc_payloads WHERE payload->>'accountId' = ?`, [accountId]);
+        await endSessions(trx, accountId);
         if (email !== undefined) await trx.raw(`DELETE FROM ${SCHEMA}.mailbox WHERE recipient = ?`, [email]);
-        return email !== undefined;
       });
     },
 
