@@ -82,10 +82,11 @@ function spa(dir: string, name: string, headers: SecurityHeaders): RequestHandle
   const router = express.Router();
   router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false, redirect: false }));
   router.use(files);
+  // read once it is there: a build while the server runs is not picked up (npm start builds first)
+  let html: string | undefined;
   router.get('/{*splat}', async (req, res) => {
-    let html: string;
     try {
-      html = await readFile(index, 'utf8');
+      html ??= await readFile(index, 'utf8');
     } catch {
       res.status(503).type('text').send(`${name} is not built: run "npm run build:web" (npm start does it for you).`);
       return;

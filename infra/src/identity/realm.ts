@@ -174,6 +174,8 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const formTargets = [...allowedOrigins];
   /** Who may frame the realm's answers meant for frames (keycloak-js's silent check and cookie probe): the forum's apps, on the realm's own origin. */
   const frameAncestors = ["'self'"];
+  const providerPolicy = providerCsp(formTargets, frameAncestors);
+  const cookiesProbe = thirdPartyCookiesProbe(frameAncestors);
   const secureCookies = new URL(publicOrigin).protocol === 'https:';
   const csrf = createCsrf(csrfKey, { path: REALM_PATH, secure: secureCookies });
   const throttle = createThrottle(db, { ...DEFAULT_THROTTLE, ...options.throttle });
@@ -1140,7 +1142,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
 
     if (path === `${OIDC}/userinfo`) return userinfo(req, res);
     if (path === `${OIDC}/3p-cookies/step1.html` || path === `${OIDC}/3p-cookies/step2.html`) {
-      sendPage(res, thirdPartyCookiesProbe(frameAncestors), { framed: true });
+      sendPage(res, cookiesProbe, { framed: true });
       return;
     }
     if (path === `${OIDC}/registrations`) return registrations(req, res, url.searchParams);
@@ -1164,7 +1166,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     if (path === BROKER_LOGIN_PATH) return brokerLogin(req, res, url.searchParams);
     if (path === BROKER_ENDPOINT_PATH) return brokerEndpoint(req, res, url.searchParams);
     if (path === MAILBOX_PATH) return mailbox(req, res);
-    res.setHeader('Content-Security-Policy', providerCsp(formTargets, frameAncestors));
+    res.setHeader('Content-Security-Policy', providerPolicy);
     await callback(req, res);
   }
 
