@@ -102,13 +102,23 @@ const DDL = [
      expires_at timestamptz NOT NULL
    )`,
   `CREATE INDEX IF NOT EXISTS familiar_addresses_account ON ${SCHEMA}.familiar_addresses (account_key)`,
-  /**
-   * Addresses stored before normalizeEmail took the domain's trailing dot and NFC into account, in
-   * that form now; the oldest account keeps an address several spellings share, and an address whose
-   * normal form another account holds already is left as it is (no spelling reaches it: an operator
-   * decides, see docs/security/identity.md).
-   */
-  `UPDATE ${SCHEMA}.accounts a SET email = t.target
+  /** One-time rewrites of the realm's data, each recorded when done (like eventstore.migrations). */
+  `CREATE TABLE IF NOT EXISTS ${SCHEMA}.migrations (
+     name text PRIMARY KEY,
+     completed_at timestamptz NOT NULL DEFAULT now()
+   )`,
+];
+
+/** The migration that rewrote stored addresses to their normal form (below). */
+const EMAILS_NORMALIZED = 'emails-normalized';
+
+/**
+ * Addresses stored before normalizeEmail took the domain's trailing dot and NFC into account, in
+ * that form now; the oldest account keeps an address several spellings share, and an address whose
+ * normal form another account holds already is left as it is (no spelling reaches it: an operator
+ * decides, see docs/security/identity.md). Once per database: new addresses are stored normal.
+ */
+const NORMALIZE_STORED_EMAILS = `UPDATE ${SCHEMA}.accounts a SET email = t.target
    FROM (
      SELECT DISTINCT ON (c.target) c.id, c.target
      FROM (
@@ -118,8 +128,7 @@ const DDL = [
      WHERE NOT EXISTS (SELECT 1 FROM ${SCHEMA}.accounts b WHERE b.email = c.target)
      ORDER BY c.target, c.created_at, c.id
    ) t
-   WHERE a.id = t.id`,
-];
+   WHERE a.id = t.id`;
 
 export interface RealmSecrets {
   /** Private RS256 signing keys (JWK), newest first. */
@@ -163,6 +172,8 @@ export async function prepareStore(db: Knex): Promise<RealmSecrets> {
   return db.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [INIT_LOCK]);
     for (const statement of DDL) await trx.raw(statement);
+    const due = await trx.raw(`INSERT INTO ${SCHEMA}.migrations (name) VALUES (?) ON CONFLICT (name) DO NOTHING RETURNING name`, [EMAILS_NORMALIZED]);
+    if (due.rows.length > 0) await trx.raw(NORMALIZE_STORED_EMAILS);
     for (const [name, factory] of Object.entries(SECRET_FACTORIES)) {
       await trx.raw(`INSERT INTO ${SCHEMA}.secrets (name, value) VALUES (?, ?::jsonb) ON CONFLICT (name) DO NOTHING`, [
         name,
