@@ -80,6 +80,12 @@ export interface IdentityRealm {
   close(): Promise<void>;
 }
 
+type PasswordSignIn =
+  | { result: 'held'; retryMs: number }
+  | { result: 'wrong'; retryMs: number }
+  | { result: 'disabled'; record: AccountRecord }
+  | { result: 'ok'; record: AccountRecord };
+
 /** Where the realm lives under the public origin (Keycloak's layout). */
 export const REALM_PATH = '/realms/forum';
 const OIDC = '/protocol/openid-connect';
@@ -207,6 +213,21 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     const record = await accounts.findById(accountId);
     if (record) await promoteAdmin(record);
     return record;
+  }
+
+  /**
+   * A sign-in with a password (the login form, the password grant) under the back-off: `held` before
+   * the password is checked; `wrong`, with the wait it brings (0: none yet); `disabled` for the right
+   * password of a disabled account; `ok` when the back-off has been told it was right.
+   */
+  async function passwordSignIn(req: IncomingMessage, email: string, password: string): Promise<PasswordSignIn> {
+    const attempt = await backoff.attempt(email, clientAddress(req, trustProxy));
+    if (attempt.waitMs) return { result: 'held', retryMs: attempt.waitMs };
+    const record = await accounts.authenticate(email, password);
+    if (!record) return { result: 'wrong', retryMs: attempt.waitAfterFailureMs };
+    if (!record.enabled) return { result: 'disabled', record };
+    await attempt.succeeded();
+    return { result: 'ok', record };
   }
 
   /** keycloak-js sends the current page as redirect_uri: each browser client owns one path prefix of its origin. */
@@ -475,26 +496,24 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         throw new errors.InvalidRequest("missing required parameters 'username' and 'password'");
       }
       const client = ctx.oidc.client;
-      const address = clientAddress(ctx.req, trustProxy);
       // throttled: 400 invalid_grant like any refused sign-in (Keycloak's answer), saying when to try again
       const refuseThrottled = (retryMs: number) => {
         log.info({ clientId: client.clientId, grantType: 'password' }, 'sign-in refused: too many failed attempts');
         ctx.set('Retry-After', String(Math.ceil(retryMs / 1000)));
         return new errors.CustomOIDCProviderError('invalid_grant', tooManyAttemptsMessage(retryMs));
       };
-      const attempt = await backoff.attempt(params.username, address);
-      if (attempt.waitMs) throw refuseThrottled(attempt.waitMs);
-      const record = await accounts.authenticate(params.username, params.password);
-      if (!record) {
-        if (attempt.waitAfterFailureMs) throw refuseThrottled(attempt.waitAfterFailureMs);
+      const outcome = await passwordSignIn(ctx.req, params.username, params.password);
+      if (outcome.result === 'held') throw refuseThrottled(outcome.retryMs);
+      if (outcome.result === 'wrong') {
+        if (outcome.retryMs) throw refuseThrottled(outcome.retryMs);
         log.info({ clientId: client.clientId, grantType: 'password' }, 'sign-in refused: invalid credentials');
         throw new errors.CustomOIDCProviderError('invalid_grant', 'Invalid user credentials');
       }
-      if (!record.enabled) {
+      const { record } = outcome;
+      if (outcome.result === 'disabled') {
         log.info({ clientId: client.clientId, accountId: record.id, grantType: 'password' }, 'sign-in refused: account disabled');
         throw new errors.CustomOIDCProviderError('invalid_grant', 'Account disabled');
       }
-      await attempt.succeeded();
       await promoteAdmin(record);
       // Keycloak's default client scopes apply even when not asked for
       const scopes = new Set(['openid', 'email', 'profile'].filter((s) => requested.includes(s) || s !== 'openid'));
@@ -694,26 +713,24 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       sendPage(res, loginView(uid, { email, error: 'Your session has expired. Please sign in again.', status: 403 }));
       return;
     }
-    const attempt = await backoff.attempt(email, clientAddress(req, trustProxy));
-    if (attempt.waitMs) {
+    const outcome = await passwordSignIn(req, email, form.get('password') ?? '');
+    if (outcome.result === 'held') {
       log.info({ clientId: details.params.client_id }, 'sign-in refused: too many failed attempts');
-      sendPage(res, loginView(uid, { email, error: tooManyAttemptsMessage(attempt.waitMs), status: 429 }));
+      sendPage(res, loginView(uid, { email, error: tooManyAttemptsMessage(outcome.retryMs), status: 429 }));
       return;
     }
-    const record = await accounts.authenticate(email, form.get('password') ?? '');
-    if (!record) {
-      const wait = attempt.waitAfterFailureMs;
+    if (outcome.result === 'wrong') {
+      const wait = outcome.retryMs;
       log.info({ clientId: details.params.client_id, held: wait > 0 }, 'sign-in refused: invalid credentials');
       sendPage(res, wait ? loginView(uid, { email, error: tooManyAttemptsMessage(wait), status: 429 }) : loginView(uid, { email, error: INVALID_CREDENTIALS_MESSAGE }));
       return;
     }
-    if (!record.enabled) {
-      log.info({ accountId: record.id }, 'sign-in refused: account disabled');
+    if (outcome.result === 'disabled') {
+      log.info({ accountId: outcome.record.id }, 'sign-in refused: account disabled');
       sendPage(res, loginView(uid, { email, error: DISABLED_MESSAGE, status: 403 }));
       return;
     }
-    await attempt.succeeded();
-    await signIn(req, res, details, record, 'password', ['pwd']);
+    await signIn(req, res, details, outcome.record, 'password', ['pwd']);
   }
 
   // ---- registration (keycloak-js register(), the login page's Register link)
