@@ -184,8 +184,9 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const cookiesProbe = thirdPartyCookiesProbe(frameAncestors);
   const secureCookies = new URL(publicOrigin).protocol === 'https:';
   const csrf = createCsrf(csrfKey, { path: REALM_PATH, secure: secureCookies });
-  const throttle = createThrottle(db, { ...DEFAULT_THROTTLE, ...options.throttle });
-  const backoff = createLoginBackoff(db, Buffer.from(secrets.throttleKey, 'base64url'));
+  const throttleKey = Buffer.from(secrets.throttleKey, 'base64url');
+  const throttle = createThrottle(db, { ...DEFAULT_THROTTLE, ...options.throttle }, throttleKey);
+  const backoff = createLoginBackoff(db, throttleKey);
   const trustProxy = options.trustProxy ?? (() => false);
   const mailer = createMailer(options.mail, db, log);
   const google = options.google?.clientId && options.google.clientSecret ? createGoogleBroker(options.google, issuer, db, log) : null;

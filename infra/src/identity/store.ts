@@ -82,7 +82,7 @@ const DDL = [
      body text NOT NULL,
      created_at timestamptz NOT NULL DEFAULT now()
    )`,
-  /** rate-limiter-flexible's PostgreSQL store (its own layout; keys are hashed). */
+  /** rate-limiter-flexible's PostgreSQL store (its own layout; keys are HMACs, see throttle.ts). */
   `CREATE TABLE IF NOT EXISTS ${SCHEMA}.rate_limits (
      key text PRIMARY KEY,
      points integer NOT NULL DEFAULT 0,
@@ -137,7 +137,7 @@ export interface RealmSecrets {
   cookieKeys: string[];
   /** HMAC key of the JWT envelope around refresh tokens. */
   refreshTokenKey: string;
-  /** HMAC key of the sign-in back-off's keys. */
+  /** HMAC key of the keys of the mail and registration limits and of the sign-in back-off. */
   throttleKey: string;
 }
 
