@@ -19,7 +19,6 @@ import { createCsrf } from './csrf.ts';
 import { appendVary, isLocalRequest, methodNotAllowed, readForm, redirect, sendJson, sendPage } from './http.ts';
 import { createMailer, deleteOldMail, type MailOptions } from './mail.ts';
 import {
-  buttonPage,
   escapeHtml,
   forgotPasswordPage,
   loginPage,
@@ -300,12 +299,10 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   /** "Sign out?" with a button: the same form oidc-provider would submit, posted only by the person. */
   function logoutConfirmation(ctx: KoaContextWithOIDC): Page {
     const back = ctx.oidc.params?.post_logout_redirect_uri;
-    return buttonPage({
+    return messagePage({
       title: 'Sign out',
       message: 'Do you want to sign out of Forum?',
-      action: ctx.oidc.urlFor('end_session_confirm'),
-      fields: { xsrf: String(ctx.oidc.session?.state?.secret ?? ''), logout: 'yes' },
-      button: 'Sign out',
+      form: { action: ctx.oidc.urlFor('end_session_confirm'), fields: { xsrf: String(ctx.oidc.session?.state?.secret ?? ''), logout: 'yes' }, button: 'Sign out' },
       link: { href: typeof back === 'string' ? back : `${publicOrigin}/`, label: 'Stay signed in' },
       formTargets,
     });
@@ -920,12 +917,10 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     if (record.emailVerified) return sendPage(res, confirmedPage(record.email));
     sendPage(
       res,
-      buttonPage({
+      messagePage({
         title: 'This link has expired',
         message: `Links to confirm your email address work for ${EMAIL_VERIFICATION_TTL_SECONDS / 3600} hours. We can send you a new one.`,
-        action: `${REALM_PATH}${VERIFY_EMAIL_PATH}`,
-        fields: { csrf: csrf.issue(req, res, 'verify'), key },
-        button: 'Send a new link',
+        form: { action: `${REALM_PATH}${VERIFY_EMAIL_PATH}`, fields: { csrf: csrf.issue(req, res, 'verify'), key }, button: 'Send a new link' },
         status: 410,
         formTargets,
       }),
