@@ -1,7 +1,6 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parsePositionToken } from '@forum/contracts';
 import {
   createCommandApp,
   createForumCommands,
@@ -148,8 +147,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     const realmAdminMeta = (adminId: string): CommandMeta => ({ actorId: adminId, now: new Date(), correlationId: `identity-admin-${Date.now()}`, causationId: null, requestId: null });
     /** Until the read side has applied what a command appended (or the read side's longest wait has passed). */
     const readable = async ({ answer }: { answer: Accepted }) => {
-      const position = answer.position ? parsePositionToken(answer.position) : null;
-      if (position) await watcher!.waitFor(position, config.MIN_POSITION_WAIT_MS);
+      await watcher!.waitForToken(answer.position, config.MIN_POSITION_WAIT_MS);
     };
 
     // an erased member's account leaves the identity provider too, reliably after the event
