@@ -37,7 +37,7 @@ import {
 import { refreshEnvelope } from './refresh-token.ts';
 import { ACCOUNT_NAME, createAccountStore, fitAccountName, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
 import { createLoginBackoff, deleteExpiredBackoff } from './login-backoff.ts';
-import { createThrottle, DEFAULT_THROTTLE, deleteExpiredLimits, tooManyAttemptsMessage, tooManyRequestsMessage, type ThrottleLimits } from './throttle.ts';
+import { createThrottle, DEFAULT_THROTTLE, deleteExpiredLimits, tooManyAttemptsMessage, tooManyRequestsMessage } from './throttle.ts';
 
 export interface IdentityRealmOptions {
   /** e.g. 'http://localhost:3000'; issuer = `${publicOrigin}/realms/forum` */
@@ -55,8 +55,6 @@ export interface IdentityRealmOptions {
   mail?: MailOptions;
   /** Accounts with these emails get the role 'admin' once the email is verified: when created so, when verified, or at sign-in (config ADMIN_EMAILS). */
   adminEmails?: readonly string[];
-  /** Abuse limits of mail and registration (see DEFAULT_THROTTLE); failed sign-ins back off by LOGIN_BACKOFF of contracts. */
-  throttle?: Partial<ThrottleLimits>;
   /** Behind a reverse proxy: which proxies may say who the client is (TRUST_PROXY); by default none, the TCP peer is. */
   trustProxy?: ProxyTrust;
   /** What the forum is told before the admin API disables, enables or deletes an account. */
@@ -184,7 +182,8 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const secureCookies = new URL(publicOrigin).protocol === 'https:';
   const csrf = createCsrf(csrfKey, { path: REALM_PATH, secure: secureCookies });
   const throttleKey = Buffer.from(secrets.throttleKey, 'base64url');
-  const throttle = createThrottle(db, { ...DEFAULT_THROTTLE, ...options.throttle }, throttleKey);
+  // abuse limits of mail and registration; failed sign-ins back off by LOGIN_BACKOFF of contracts
+  const throttle = createThrottle(db, DEFAULT_THROTTLE, throttleKey);
   const backoff = createLoginBackoff(db, throttleKey);
   const trustProxy = options.trustProxy ?? (() => false);
   const mailer = createMailer(options.mail, db, log);

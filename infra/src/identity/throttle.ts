@@ -9,7 +9,7 @@ import { SCHEMA } from './store.ts';
  * store), so they hold across restarts and between processes. Failed sign-ins have their own
  * back-off (login-backoff.ts).
  */
-export interface ThrottleLimits {
+interface ThrottleLimits {
   /** Forgot-password requests per client address per window (refused beyond). Default 5 per 15 minutes. */
   resetRequestsPerAddress: number;
   /** Reset mails per email per window (further requests send nothing, silently); also the new verification links one email may ask for. Default 3 per 15 minutes. */
