@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { DEPENDENCY_SECTIONS as SECTIONS, readTree } from './tree.ts';
+import { DEPENDENCY_SECTIONS as SECTIONS, readWorkspaces } from './tree.ts';
 
 export interface Outdated {
   readonly name: string;
@@ -32,10 +32,10 @@ export function newMajors(parsed: NpmOutdated): Outdated[] {
  * failure. Rejects when npm cannot answer (no network).
  */
 export function outdatedMajors(root: string): Promise<Outdated[]> {
-  const tree = readTree(root);
-  const ours = new Set(tree.workspaces.map((workspace) => workspace.manifest.name));
+  const { workspaces } = readWorkspaces(root);
+  const ours = new Set(workspaces.map((workspace) => workspace.manifest.name));
   // named, so that npm asks the registry about these and not about the workspaces (not published)
-  const names = [...new Set(tree.workspaces.flatMap(({ manifest }) => SECTIONS.flatMap((section) => Object.keys(manifest[section] ?? {}))))].filter((name) => !ours.has(name)).sort();
+  const names = [...new Set(workspaces.flatMap(({ manifest }) => SECTIONS.flatMap((section) => Object.keys(manifest[section] ?? {}))))].filter((name) => !ours.has(name)).sort();
   return new Promise((resolve, reject) => {
     // npm outdated exits 1 when anything is outdated: its JSON on stdout is the answer either way
     execFile('npm', ['outdated', '--json', '--workspaces', '--include-workspace-root', ...names], { cwd: root, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {

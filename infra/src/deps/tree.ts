@@ -70,11 +70,17 @@ const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) 
 /** The name a lockfile location installs: what follows its last node_modules/ (a scope and a name, or a name). */
 export const nameAt = (location: string) => location.slice(location.lastIndexOf('node_modules/') + 'node_modules/'.length);
 
+/** The root package.json and every workspace's (the root first, as the workspace ''). */
+export function readWorkspaces(root: string): Pick<DependencyTree, 'manifest' | 'workspaces'> {
+  const manifest = readJson<Manifest>(path.join(root, 'package.json'));
+  const workspaces = [{ dir: '', manifest }, ...(manifest.workspaces ?? []).map((dir) => ({ dir, manifest: readJson<Manifest>(path.join(root, dir, 'package.json')) }))];
+  return { manifest, workspaces };
+}
+
 /** The project at `root` as the checks read it. */
 export function readTree(root: string): DependencyTree {
-  const manifest = readJson<Manifest>(path.join(root, 'package.json'));
+  const { manifest, workspaces } = readWorkspaces(root);
   const lock = readJson<DependencyTree['lock']>(path.join(root, 'package-lock.json'));
-  const workspaces = [{ dir: '', manifest }, ...(manifest.workspaces ?? []).map((dir) => ({ dir, manifest: readJson<Manifest>(path.join(root, dir, 'package.json')) }))];
   const packages = Object.entries(lock.packages)
     .filter(([location, entry]) => location.includes('node_modules/') && !entry.link)
     .map(([location, entry]): LockedPackage => {

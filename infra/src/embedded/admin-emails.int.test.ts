@@ -1,6 +1,6 @@
 import type { Me } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizationRequest, codeOf, CookieJar, exchangeCode, followToApp, formAction, formValue, mailLinkFor } from '../identity/test-support.ts';
+import { CookieJar, mailLinkFor, registerThroughThePage } from '../identity/test-support.ts';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 
 /**
@@ -25,25 +25,19 @@ const harness = () => ({
   origin: forum.url,
   issuer: forum.issuer,
   get: (url: string, jar = new CookieJar()) => fetchManual(url, jar),
-  postForm: (url: string, form: Record<string, string>) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }),
+  postForm: (url: string, form: Record<string, string>, jar = new CookieJar()) =>
+    fetchManual(url, jar, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }),
 });
 
 /** The register page, as a person fills it in: back at the app signed in, as today. */
 async function register(email: string) {
-  const jar = new CookieJar();
-  const request = authorizationRequest(harness(), { path: 'registrations', redirectUri: `${forum.url}/about` });
-  let res = await fetchManual(request.url, jar);
-  while (res.status === 303 && !/login-actions\/registration\//.test(res.headers.get('location') ?? '')) res = await fetchManual(res.headers.get('location')!, jar);
-  const html = await (await fetchManual(res.headers.get('location')!, jar)).text();
-  const submitted = await fetchManual(formAction(html), jar, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrf: formValue(html, 'csrf'), name: 'Boss To Be', photo: 'https://img.example/boss.png', email, password: PASSWORD, 'password-confirm': PASSWORD }).toString(),
-  });
-  const back = await followToApp(submitted, jar, forum.url);
-  expect(back.appUrl?.pathname).toBe('/about');
-  return (await exchangeCode(harness(), codeOf(back.appUrl!, request), request)).access_token;
+  const { appUrl, tokens } = await registerThroughThePage(
+    harness(),
+    { email, password: PASSWORD, name: 'Boss To Be', photo: 'https://img.example/boss.png' },
+    { redirectUri: `${forum.url}/about` },
+  );
+  expect(appUrl?.pathname).toBe('/about');
+  return tokens.access_token;
 }
 
 const freshToken = async (email: string) => {

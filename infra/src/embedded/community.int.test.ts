@@ -2,7 +2,6 @@ import {
   COMMENT_MAX,
   compareLogPositions,
   DEFAULT_WARNING_REASON,
-  HEADER_MIN_POSITION,
   LEADERBOARD_SIZE,
   PAGE_SIZE,
   parsePositionToken,
@@ -19,7 +18,7 @@ import {
   type UserProfile,
 } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestForum, type TestForum } from '../testing/forum.ts';
+import { minPositionHeaders, startTestForum, type TestForum } from '../testing/forum.ts';
 import { json } from '../testing/json.ts';
 
 let forum: TestForum;
@@ -37,7 +36,6 @@ type User = Awaited<ReturnType<TestForum['newUser']>>;
 
 const eventCount = () => forum.eventCount();
 const streamTypes = async (id: string) => (await forum.store.readStream(id)).events.map((e) => e.type);
-const at = (position: string | undefined): Record<string, string> => (position ? { [HEADER_MIN_POSITION]: position } : {});
 const errorOf = async (response: Response | Promise<Response>, status: number) => (await json<ErrorBody>(response, status)).error;
 
 /** A user who has made one request, so that later "appends nothing" counts are not disturbed by their registration. */
@@ -52,17 +50,17 @@ async function createPost(token: string, post: { title?: string; description?: s
     201,
   );
 }
-const getPost = (id: string, token?: string, position?: string) => json<PostDetail>(forum.api(`/api/posts/${id}`, { ...(token && { token }), headers: at(position) }));
+const getPost = (id: string, token?: string, position?: string) => json<PostDetail>(forum.api(`/api/posts/${id}`, { ...(token && { token }), headers: minPositionHeaders(position) }));
 const setVote = (postId: string, token: string, vote: string) => forum.api(`/api/posts/${postId}/vote`, { method: 'PUT', token, json: { vote } });
 const changeVote = (postId: string, token: string, likeChange: number, dislikeChange: number) =>
   forum.api(`/api/posts/${postId}/vote`, { method: 'PATCH', token, json: { likeChange, dislikeChange } });
 const addComment = (token: string, postId: string, text: string) => forum.api('/api/comments', { method: 'POST', token, json: { postId, text } });
 const comments = (postId: string, token?: string, position?: string) =>
-  json<CommentItem[]>(forum.api(`/api/comments/${postId}`, { ...(token && { token }), headers: at(position) }));
+  json<CommentItem[]>(forum.api(`/api/comments/${postId}`, { ...(token && { token }), headers: minPositionHeaders(position) }));
 const report = (commentId: string, token: string, feedback: string) => forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token, json: { feedback } });
-const reported = (position?: string) => json<ReportedComment[]>(forum.api('/api/admin/reported-comments', { token: admin, headers: at(position) }));
+const reported = (position?: string) => json<ReportedComment[]>(forum.api('/api/admin/reported-comments', { token: admin, headers: minPositionHeaders(position) }));
 const deletePost = (id: string, token: string) => json<{ position: string }>(forum.api(`/api/my-posts/${id}`, { method: 'DELETE', token }));
-const topVoted = (position?: string) => json<TopVotedUser[]>(forum.api('/api/users/top-voted', { headers: at(position) }));
+const topVoted = (position?: string) => json<TopVotedUser[]>(forum.api('/api/users/top-voted', { headers: minPositionHeaders(position) }));
 const NO_POST = '00000000-0000-4000-8000-000000000000';
 
 describe('votes: PUT /api/posts/:id/vote', () => {
@@ -129,7 +127,7 @@ describe('votes: PUT /api/posts/:id/vote', () => {
     await json(setVote(liked.id, voters[0].token, 'up'));
     await json(setVote(liked.id, voters[1].token, 'up'));
     const { position } = await json<{ position: string }>(setVote(disliked.id, voters[0].token, 'down'));
-    const page = await json<PostsPage>(forum.api('/api/posts?sort=popularity', { headers: at(position) }));
+    const page = await json<PostsPage>(forum.api('/api/posts?sort=popularity', { headers: minPositionHeaders(position) }));
     expect(page.posts[0]).toMatchObject({ _id: liked.id, upVote: 2, downVote: 0 });
     const all: PostListItem[] = [];
     for (let p = 1; p <= Math.ceil(page.totalCount / PAGE_SIZE); p++) all.push(...(await json<PostsPage>(forum.api(`/api/posts?sort=popularity&page=${p}`))).posts);
@@ -380,7 +378,7 @@ describe('moderation', () => {
     expect(events.map((e) => e.type)).toEqual(['UserWarned', 'UserWarned']);
     expect(events[1]).toMatchObject({ data: { warningId: named.id, userId: user.id, reason: 'Please stay polite', commentId, warnedBy: adminId }, metadata: { actorId: adminId } });
 
-    const seen = await json<Notifications>(forum.api('/api/me/notifications', { token: user.token, headers: at(named.position) }));
+    const seen = await json<Notifications>(forum.api('/api/me/notifications', { token: user.token, headers: minPositionHeaders(named.position) }));
     expect(seen).toEqual({
       notifications: [
         { _id: named.id, kind: 'warning', reason: 'Please stay polite', commentId, createdAt: expect.any(String), read: false },
@@ -391,9 +389,9 @@ describe('moderation', () => {
     });
 
     const one = await json<{ position: string }>(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { ids: [plain.id] } }));
-    expect((await json<Notifications>(forum.api('/api/me/notifications', { token: user.token, headers: at(one.position) }))).unread).toBe(1);
+    expect((await json<Notifications>(forum.api('/api/me/notifications', { token: user.token, headers: minPositionHeaders(one.position) }))).unread).toBe(1);
     const all = await json<{ position: string }>(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token }));
-    const after = await json<Notifications>(forum.api('/api/me/notifications', { token: user.token, headers: at(all.position) }));
+    const after = await json<Notifications>(forum.api('/api/me/notifications', { token: user.token, headers: minPositionHeaders(all.position) }));
     expect(after.unread).toBe(0);
     expect(after.notifications.every((n) => n.read)).toBe(true);
     // nothing left to read: appends nothing
@@ -486,7 +484,7 @@ describe('profile: GET /api/user-profile/:email', () => {
     await json(addComment(fan.token, posts[3]!.id, 'Great'), 201);
     const { position } = await json<{ position: string }>(addComment(user.token, posts[3]!.id, 'Thanks'), 201);
 
-    const visitor = await json<UserProfile>(forum.api(`/api/user-profile/${user.email}`, { headers: at(position) }));
+    const visitor = await json<UserProfile>(forum.api(`/api/user-profile/${user.email}`, { headers: minPositionHeaders(position) }));
     expect(visitor).toEqual({
       user: { _id: user.id, name: 'Uma', photoURL: '', role: 'user', isMember: false, badge: 'Bronze' },
       stats: { posts: 4, comments: 2, commentsReceived: 3, upVotes: 2 },
@@ -503,7 +501,7 @@ describe('profile: GET /api/user-profile/:email', () => {
 
     // a deleted post leaves the statistics: its post, its up-vote and its comments
     const deleted = await deletePost(posts[3]!.id, user.token);
-    const after = await json<UserProfile>(forum.api(`/api/user-profile/${user.email}`, { headers: at(deleted.position) }));
+    const after = await json<UserProfile>(forum.api(`/api/user-profile/${user.email}`, { headers: minPositionHeaders(deleted.position) }));
     expect(after.stats).toEqual({ posts: 3, comments: 1, commentsReceived: 1, upVotes: 1 });
     expect(after.recentPosts.map((p) => p._id)).toEqual([posts[2]!.id, posts[1]!.id, posts[0]!.id]);
   });
@@ -511,7 +509,7 @@ describe('profile: GET /api/user-profile/:email', () => {
   it('shows the Gold badge of a member', async () => {
     const member = await registeredUser('Goldie');
     const { position } = await json<{ position: string }>(forum.api(`/api/users/membership/${member.email}`, { method: 'PATCH', token: member.token }));
-    const profile = await json<UserProfile>(forum.api(`/api/user-profile/${member.email}`, { headers: at(position) }));
+    const profile = await json<UserProfile>(forum.api(`/api/user-profile/${member.email}`, { headers: minPositionHeaders(position) }));
     expect(profile.user).toMatchObject({ isMember: true, badge: 'Gold' });
     expect(profile.stats).toEqual({ posts: 0, comments: 0, commentsReceived: 0, upVotes: 0 });
     expect(profile.recentPosts).toEqual([]);
@@ -529,7 +527,7 @@ describe('search: GET /api/posts/search', () => {
     const created = [];
     for (let i = 0; i < 7; i++) created.push(await createPost(authors[i % 2]!.token, { title: `Career ${i}`, tags: [i % 2 ? 'career' : 'CAREER', 'Design'] }));
     const position = created.at(-1)!.position;
-    const response = await forum.api('/api/posts/search?tag=cAreer', { headers: at(position) });
+    const response = await forum.api('/api/posts/search?tag=cAreer', { headers: minPositionHeaders(position) });
     expect(response.status).toBe(200);
     const all = (await response.json()) as PostListItem[];
     const total = Number(response.headers.get('X-Total-Count'));
@@ -547,7 +545,7 @@ describe('search: GET /api/posts/search', () => {
 
     // a deleted post leaves the results and the count
     const deleted = await deletePost(created[6]!.id, authors[0]!.token);
-    const afterDelete = await json<PostsPage>(forum.api('/api/posts/search?tag=career&page=1', { headers: at(deleted.position) }));
+    const afterDelete = await json<PostsPage>(forum.api('/api/posts/search?tag=career&page=1', { headers: minPositionHeaders(deleted.position) }));
     expect(afterDelete.totalCount).toBe(total - 1);
     expect(afterDelete.posts.map((p) => p._id)).not.toContain(created[6]!.id);
   });
@@ -558,7 +556,7 @@ describe('search: GET /api/posts/search', () => {
     const inText = await createPost(user.token, { title: 'Holiday', description: 'We flew to Zanzibar last spring and loved it' });
     const { position } = await createPost(user.token, { title: 'Zanzibar ferries', description: 'Boats between islands' });
 
-    const hits = await json<PostsPage>(forum.api('/api/posts/search?q=zanzibar', { headers: at(position) }));
+    const hits = await json<PostsPage>(forum.api('/api/posts/search?q=zanzibar', { headers: minPositionHeaders(position) }));
     expect(hits.totalCount).toBe(3);
     expect(hits.posts.at(-1)!._id).toBe(inText.id); // a title match ranks above a description match
     const phrase = await json<PostsPage>(forum.api(`/api/posts/search?q=${encodeURIComponent('zanzibar -ferries islands')}`));

@@ -1,11 +1,11 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parsePositionToken } from '@forum/contracts';
 import {
   createCommandApp,
   createForumCommands,
   createPostgresWriteLimits,
+  operatorMeta,
   identityOf,
   keycloakIdentityAdminFrom,
   paymentProviderFrom,
@@ -145,16 +145,15 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     const options = { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory };
     const commands = createForumCommands(store, { ...options, ...(limits && { limits }) });
     /** What the realm's admin API changes, as the forum records it: the realm's admin is the actor. */
-    const realmAdminMeta = (adminId: string): CommandMeta => ({ actorId: adminId, now: new Date(), correlationId: `identity-admin-${Date.now()}`, causationId: null, requestId: null });
+    const realmAdminMeta = (adminId: string): CommandMeta => operatorMeta(adminId, 'identity-admin', new Date());
     /** Until the read side has applied what a command appended (or the read side's longest wait has passed). */
     const readable = async ({ answer }: { answer: Accepted }) => {
-      const position = answer.position ? parsePositionToken(answer.position) : null;
-      if (position) await watcher!.waitFor(position, config.MIN_POSITION_WAIT_MS);
+      await watcher!.waitForToken(answer.position, config.MIN_POSITION_WAIT_MS);
     };
 
     // an erased member's account leaves the identity provider too, reliably after the event
     const identityAdmin: IdentityAdmin | null = realm
-      ? { removeAccount: async (id) => void (await realm!.accounts.remove(id)) }
+      ? { removeAccount: (id) => realm!.accounts.remove(id) }
       : keycloakIdentityAdminFrom(config);
     const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
     stack.push(() => reactor.stop());

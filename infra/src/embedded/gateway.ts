@@ -23,9 +23,6 @@ export interface GatewayRoutes {
   readonly headers: SecurityHeaders;
 }
 
-/** keycloak-js frames the realm's third-party-cookie probe (`…/3p-cookies/step1.html`) from the apps' pages. */
-const REALM_PROBE = /^\/realms\/forum\/protocol\/openid-connect\/3p-cookies\//;
-
 /**
  * One origin for the whole product: `/` forum-web, `/admin` admin-web,
  * `GET|HEAD /api/*` query-service, other methods on `/api/*` command-service,
@@ -62,7 +59,6 @@ export function createGateway(routes: GatewayRoutes): (req: IncomingMessage, res
       } else if (!routes.command.serveDirectly(req, res)) routes.command(req, res);
       return;
     }
-    if (routes.identity && url.startsWith('/realms/')) (REALM_PROBE.test(url) ? headers.realmProbe : headers.realm)(req, res);
     app(req, res);
   };
 }
@@ -86,10 +82,11 @@ function spa(dir: string, name: string, headers: SecurityHeaders): RequestHandle
   const router = express.Router();
   router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false, redirect: false }));
   router.use(files);
+  // read once it is there: a build while the server runs is not picked up (npm start builds first)
+  let html: string | undefined;
   router.get('/{*splat}', async (req, res) => {
-    let html: string;
     try {
-      html = await readFile(index, 'utf8');
+      html ??= await readFile(index, 'utf8');
     } catch {
       res.status(503).type('text').send(`${name} is not built: run "npm run build:web" (npm start does it for you).`);
       return;

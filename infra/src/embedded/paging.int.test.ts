@@ -4,7 +4,6 @@ import {
   COMMENT_PAGE_SIZE,
   CommentAdded,
   commentStream,
-  HEADER_MIN_POSITION,
   HEADER_TOTAL_COUNT,
   positionToken,
   UNPAGED_LIST_MAX,
@@ -15,7 +14,7 @@ import {
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureReads } from '../load/sql-capture.ts';
-import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
+import { minPositionHeaders, startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
 import { json } from '../testing/json.ts';
 
 /**
@@ -35,7 +34,6 @@ beforeAll(async () => {
 });
 afterAll(() => forum?.stop());
 
-const at = (position: string | undefined): Record<string, string> => (position ? { [HEADER_MIN_POSITION]: position } : {});
 
 
 /** A post of a new author (a free member may write five). */
@@ -78,7 +76,7 @@ async function seedComments(postId: string, times: readonly string[]): Promise<s
   return positionToken(result.lastPosition);
 }
 
-const page = (postId: string, query: string, position?: string) => json<CommentsPage>(forum.api(`/api/posts/${postId}/comments${query}`, { headers: at(position) }));
+const page = (postId: string, query: string, position?: string) => json<CommentsPage>(forum.api(`/api/posts/${postId}/comments${query}`, { headers: minPositionHeaders(position) }));
 
 /** Every page of a post's comments in `order`, `limit` a page, with the pages' sizes. */
 async function walk(postId: string, order: 'oldest' | 'newest', limit: number, position?: string) {
@@ -96,7 +94,7 @@ async function walk(postId: string, order: 'oldest' | 'newest', limit: number, p
 }
 
 const unpaged = async (postId: string, position?: string) => {
-  const response = await forum.api(`/api/comments/${postId}`, { headers: at(position) });
+  const response = await forum.api(`/api/comments/${postId}`, { headers: minPositionHeaders(position) });
   return { body: await json<CommentItem[]>(response), total: response.headers.get(HEADER_TOTAL_COUNT) };
 };
 const ids = (comments: readonly CommentItem[]) => comments.map((c) => c._id);
@@ -172,7 +170,7 @@ describe('GET /api/posts/:id/comments', () => {
   it('shows a comment author’s email to them and to admins, never to others', async () => {
     const postId = await createPost();
     const position = await comment(postId, 1, 'Mine');
-    const seenBy = async (token?: string) => (await json<CommentsPage>(forum.api(`/api/posts/${postId}/comments`, { headers: at(position), ...(token && { token }) }))).comments[0]!;
+    const seenBy = async (token?: string) => (await json<CommentsPage>(forum.api(`/api/posts/${postId}/comments`, { headers: minPositionHeaders(position), ...(token && { token }) }))).comments[0]!;
     expect(await seenBy()).not.toHaveProperty('authorEmail');
     expect(await seenBy(author.token)).not.toHaveProperty('authorEmail');
     expect(await seenBy(readers[0]!.token)).toMatchObject({ authorEmail: readers[0]!.email });

@@ -8,7 +8,8 @@ import helmet from 'helmet';
  * The browser security headers of every answer of the gateway, in one place (docs/security/headers.md):
  * helmet sets them, cors answers the configured origins. The gateway calls `every` before anything
  * else writes an answer, then the one policy its route needs; a handler that sets its own CSP (the
- * realm's pages) replaces the gateway's, which only ever stands in for a missing one.
+ * realm, on every answer it can be framed or run a script in) replaces the gateway's, which only
+ * ever stands in for a missing one.
  */
 export interface SecurityHeaderOptions {
   /** Browsers reach the forum over https (PUBLIC_URL is https): answers carry Strict-Transport-Security. */
@@ -30,10 +31,6 @@ export interface SecurityHeaders {
   appDocument(req: IncomingMessage, res: ServerResponse): string;
   /** keycloak-js's check-sso page of an app: an app page of the same origin frames it, its script is a file. */
   readonly checkSsoPage: Handler;
-  /** The embedded realm's answers: its pages bring their own CSP; this one only keeps them unframed. */
-  readonly realm: Handler;
-  /** The realm's third-party-cookie probe, which keycloak-js frames from the apps' pages. */
-  readonly realmProbe: Handler;
 }
 
 const SELF = "'self'";
@@ -108,17 +105,6 @@ export function createSecurityHeaders(options: SecurityHeaderOptions): SecurityH
   });
   const sameOriginFrames = helmet.xFrameOptions({ action: 'sameorigin' });
 
-  // The realm's pages set their own, stricter policy (hashes for their style and script); what
-  // else it answers (JSON, redirects, the probe) gets at least this. No fetch directive here: a
-  // realm page without a policy of its own is the realm's to tighten, not the gateway's to break.
-  const realmCsp = (frameAncestors: string) =>
-    helmet.contentSecurityPolicy({
-      useDefaults: false,
-      directives: { defaultSrc: helmet.contentSecurityPolicy.dangerouslyDisableDefaultSrc, objectSrc: [NONE], baseUri: [NONE], frameAncestors: [frameAncestors] },
-    });
-  const realm = realmCsp(NONE);
-  const realmProbe = realmCsp(SELF);
-
   const corsMiddleware =
     options.corsOrigins.length > 0
       ? cors({
@@ -150,7 +136,5 @@ export function createSecurityHeaders(options: SecurityHeaderOptions): SecurityH
       return nonce;
     },
     checkSsoPage: fixed((req, res, next) => checkSsoCsp(req, res, () => sameOriginFrames(req, res, next))),
-    realm: fixed(realm),
-    realmProbe: fixed((req, res, next) => realmProbe(req, res, () => sameOriginFrames(req, res, next))),
   };
 }

@@ -16,8 +16,8 @@ let realms: Throttle[];
 beforeAll(async () => {
   database = await createTestDatabase('throttle');
   pools = [createKnex(database.url, { max: 10 }), createKnex(database.url, { max: 10 })];
-  await prepareStore(pools[0]!);
-  realms = pools.map((db) => createThrottle(db, DEFAULT_THROTTLE));
+  const { throttleKey } = await prepareStore(pools[0]!);
+  realms = pools.map((db) => createThrottle(db, DEFAULT_THROTTLE, Buffer.from(throttleKey, 'base64url')));
 });
 afterAll(async () => {
   await Promise.all(pools?.map((db) => db.destroy()) ?? []);

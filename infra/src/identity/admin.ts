@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isEmail, normalizeEmail, PASSWORD_RULES, passwordProblem } from '@forum/contracts';
+import { checkPhotoUrl, isEmail, normalizeEmail, PASSWORD_RULES, passwordProblem } from '@forum/contracts';
 import { ConflictError, ValidationError, type Logger, type TokenVerifier } from '@forum/platform';
 import { z } from 'zod';
 import { methodNotAllowed, readJson, sendJson } from './http.ts';
-import type { AccountRecord, AccountStore, NewAccount } from './store.ts';
+import { fitAccountName, type AccountRecord, type AccountStore, type NewAccount } from './store.ts';
 
 /**
  * The part of Keycloak's admin REST API that scripts use to make accounts:
@@ -159,17 +159,18 @@ export function createAdminHandler(options: AdminApiOptions) {
       }
     }
     const name = [rep.firstName?.trim(), rep.lastName?.trim()].filter(Boolean).join(' ') || email.split('@')[0]!;
-    const picture = rep.attributes?.picture?.[0] ?? '';
-    if (picture && !/^https?:\/\/\S+$/i.test(picture)) {
-      error(res, 400, { field: 'picture', error: 'error-invalid-uri', errorMessage: 'The picture must be an http(s) URL' });
+    // the forum's rules for a photo (not its own origin; https, but for a forum on this machine): the store's, said as Keycloak would
+    const picture = checkPhotoUrl(rep.attributes?.picture?.[0] ?? '', options.publicOrigin);
+    if (!picture.ok) {
+      error(res, 400, { field: 'picture', error: 'error-invalid-uri', errorMessage: picture.message });
       return;
     }
     try {
       const { id } = await options.createAccount({
         email,
         password,
-        name: name.slice(0, 100),
-        picture,
+        name: fitAccountName(name),
+        picture: picture.value,
         emailVerified: rep.emailVerified ?? false,
         enabled: rep.enabled ?? false, // Keycloak: a user is disabled unless `enabled: true`
       });

@@ -54,8 +54,8 @@ export function sendPage(res: ServerResponse, page: Page, options: { framed?: bo
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Content-Security-Policy', page.csp);
-  // a page the forum frames says where in its CSP (frame-ancestors); the others are never framed
-  if (!options.framed) res.setHeader('X-Frame-Options', 'DENY');
+  // a page the forum frames says where in its CSP (frame-ancestors) and, for older browsers, here; the others are never framed
+  res.setHeader('X-Frame-Options', options.framed ? 'SAMEORIGIN' : 'DENY');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.end(page.html);

@@ -11,4 +11,3 @@ export {
 export type { GoogleOptions } from './broker.ts';
 export type { AccountHooks } from './admin.ts';
 export type { MailOptions } from './mail.ts';
-export { DEFAULT_THROTTLE, type ThrottleLimits } from './throttle.ts';

@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { LOGIN_BACKOFF, normalizeEmail } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { SCHEMA } from './store.ts';
+import { keyedMac } from './throttle.ts';
 
 /**
  * The sign-in back-off (password form and password grant): it throttles whoever guesses, not the
@@ -48,7 +48,7 @@ const blockedUntilSql = (failures: string) =>
 
 export function createLoginBackoff(db: Knex, secret: Buffer) {
   const settings = LOGIN_BACKOFF;
-  const mac = (...parts: string[]) => createHmac('sha256', secret).update(parts.join('\u0000')).digest('base64url');
+  const mac = keyedMac(secret);
 
   const bindingsOf = (key: string, policy: Policy) => ({
     key,

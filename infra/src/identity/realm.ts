@@ -19,7 +19,6 @@ import { createCsrf } from './csrf.ts';
 import { appendVary, isLocalRequest, methodNotAllowed, readForm, redirect, sendJson, sendPage } from './http.ts';
 import { createMailer, deleteOldMail, type MailOptions } from './mail.ts';
 import {
-  buttonPage,
   escapeHtml,
   forgotPasswordPage,
   loginPage,
@@ -36,9 +35,9 @@ import {
   type RegisterField,
 } from './pages.ts';
 import { refreshEnvelope } from './refresh-token.ts';
-import { ACCOUNT_NAME, createAccountStore, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
+import { ACCOUNT_NAME, createAccountStore, fitAccountName, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
 import { createLoginBackoff, deleteExpiredBackoff } from './login-backoff.ts';
-import { createThrottle, DEFAULT_THROTTLE, deleteExpiredLimits, tooManyAttemptsMessage, tooManyRequestsMessage, type ThrottleLimits } from './throttle.ts';
+import { createThrottle, DEFAULT_THROTTLE, deleteExpiredLimits, tooManyAttemptsMessage, tooManyRequestsMessage } from './throttle.ts';
 
 export interface IdentityRealmOptions {
   /** e.g. 'http://localhost:3000'; issuer = `${publicOrigin}/realms/forum` */
@@ -56,8 +55,6 @@ export interface IdentityRealmOptions {
   mail?: MailOptions;
   /** Accounts with these emails get the role 'admin' once the email is verified: when created so, when verified, or at sign-in (config ADMIN_EMAILS). */
   adminEmails?: readonly string[];
-  /** Abuse limits of mail and registration (see DEFAULT_THROTTLE); failed sign-ins back off by LOGIN_BACKOFF of contracts. */
-  throttle?: Partial<ThrottleLimits>;
   /** Behind a reverse proxy: which proxies may say who the client is (TRUST_PROXY); by default none, the TCP peer is. */
   trustProxy?: ProxyTrust;
   /** What the forum is told before the admin API disables, enables or deletes an account. */
@@ -74,11 +71,17 @@ export interface IdentityRealm {
     /** `emailVerified`: the operator vouches for the address (ADMIN_EMAILS make admins only of verified addresses). */
     create(input: { email: string; password: string; name: string; picture?: string; roles?: string[]; emailVerified?: boolean }): Promise<{ id: string }>;
     findByEmail(email: string): Promise<{ id: string; email: string; name: string; picture: string; roles: string[] } | null>;
-    /** Deletes the account for good (an erased member's); false when there was none. */
-    remove(id: string): Promise<boolean>;
+    /** Deletes the account for good (an erased member's); nothing to do when there is none. */
+    remove(id: string): Promise<void>;
   };
   close(): Promise<void>;
 }
+
+type PasswordSignIn =
+  | { result: 'held'; retryMs: number }
+  | { result: 'wrong'; retryMs: number }
+  | { result: 'disabled'; record: AccountRecord }
+  | { result: 'ok'; record: AccountRecord };
 
 /** Where the realm lives under the public origin (Keycloak's layout). */
 export const REALM_PATH = '/realms/forum';
@@ -174,11 +177,15 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const formTargets = [...allowedOrigins];
   /** Who may frame the realm's answers meant for frames (keycloak-js's silent check and cookie probe): the forum's apps, on the realm's own origin. */
   const frameAncestors = ["'self'"];
+  const providerPolicy = providerCsp(formTargets, frameAncestors);
+  const cookiesProbe = thirdPartyCookiesProbe(frameAncestors);
   const secureCookies = new URL(publicOrigin).protocol === 'https:';
   const csrf = createCsrf(csrfKey, { path: REALM_PATH, secure: secureCookies });
-  const throttle = createThrottle(db, { ...DEFAULT_THROTTLE, ...options.throttle });
-  const backoff = createLoginBackoff(db, Buffer.from(secrets.throttleKey, 'base64url'));
-  const trustProxy = options.trustProxy ?? (() => false);
+  const throttleKey = Buffer.from(secrets.throttleKey, 'base64url');
+  // abuse limits of mail and registration; failed sign-ins back off by LOGIN_BACKOFF of contracts
+  const throttle = createThrottle(db, DEFAULT_THROTTLE, throttleKey);
+  const backoff = createLoginBackoff(db, throttleKey);
+  const trustProxy = options.trustProxy;
   const mailer = createMailer(options.mail, db, log);
   const google = options.google?.clientId && options.google.clientSecret ? createGoogleBroker(options.google, issuer, db, log) : null;
   const adminEmails = new Set((options.adminEmails ?? []).map(normalizeEmail).filter(Boolean));
@@ -200,12 +207,26 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       record.roles.push('admin');
     }
   }
-  /** The owner of the mailbox is known (a verification link followed, a mailed reset done): verified, and admin when listed. */
+  /** The owner of the mailbox is known (a verification link followed, a mailed reset done; the caller marked it verified with the link's use): admin when listed. */
   async function emailProven(accountId: string) {
-    await accounts.markEmailVerified(accountId);
     const record = await accounts.findById(accountId);
     if (record) await promoteAdmin(record);
     return record;
+  }
+
+  /**
+   * A sign-in with a password (the login form, the password grant) under the back-off: `held` before
+   * the password is checked; `wrong`, with the wait it brings (0: none yet); `disabled` for the right
+   * password of a disabled account; `ok` when the back-off has been told it was right.
+   */
+  async function passwordSignIn(req: IncomingMessage, email: string, password: string): Promise<PasswordSignIn> {
+    const attempt = await backoff.attempt(email, clientAddress(req, trustProxy));
+    if (attempt.waitMs) return { result: 'held', retryMs: attempt.waitMs };
+    const record = await accounts.authenticate(email, password);
+    if (!record) return { result: 'wrong', retryMs: attempt.waitAfterFailureMs };
+    if (!record.enabled) return { result: 'disabled', record };
+    await attempt.succeeded();
+    return { result: 'ok', record };
   }
 
   /** keycloak-js sends the current page as redirect_uri: each browser client owns one path prefix of its origin. */
@@ -277,12 +298,10 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   /** "Sign out?" with a button: the same form oidc-provider would submit, posted only by the person. */
   function logoutConfirmation(ctx: KoaContextWithOIDC): Page {
     const back = ctx.oidc.params?.post_logout_redirect_uri;
-    return buttonPage({
+    return messagePage({
       title: 'Sign out',
       message: 'Do you want to sign out of Forum?',
-      action: ctx.oidc.urlFor('end_session_confirm'),
-      fields: { xsrf: String(ctx.oidc.session?.state?.secret ?? ''), logout: 'yes' },
-      button: 'Sign out',
+      form: { action: ctx.oidc.urlFor('end_session_confirm'), fields: { xsrf: String(ctx.oidc.session?.state?.secret ?? ''), logout: 'yes' }, button: 'Sign out' },
       link: { href: typeof back === 'string' ? back : `${publicOrigin}/`, label: 'Stay signed in' },
       formTargets,
     });
@@ -474,26 +493,24 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         throw new errors.InvalidRequest("missing required parameters 'username' and 'password'");
       }
       const client = ctx.oidc.client;
-      const address = clientAddress(ctx.req, trustProxy);
       // throttled: 400 invalid_grant like any refused sign-in (Keycloak's answer), saying when to try again
       const refuseThrottled = (retryMs: number) => {
         log.info({ clientId: client.clientId, grantType: 'password' }, 'sign-in refused: too many failed attempts');
         ctx.set('Retry-After', String(Math.ceil(retryMs / 1000)));
         return new errors.CustomOIDCProviderError('invalid_grant', tooManyAttemptsMessage(retryMs));
       };
-      const attempt = await backoff.attempt(params.username, address);
-      if (attempt.waitMs) throw refuseThrottled(attempt.waitMs);
-      const record = await accounts.authenticate(params.username, params.password);
-      if (!record) {
-        if (attempt.waitAfterFailureMs) throw refuseThrottled(attempt.waitAfterFailureMs);
+      const outcome = await passwordSignIn(ctx.req, params.username, params.password);
+      if (outcome.result === 'held') throw refuseThrottled(outcome.retryMs);
+      if (outcome.result === 'wrong') {
+        if (outcome.retryMs) throw refuseThrottled(outcome.retryMs);
         log.info({ clientId: client.clientId, grantType: 'password' }, 'sign-in refused: invalid credentials');
         throw new errors.CustomOIDCProviderError('invalid_grant', 'Invalid user credentials');
       }
-      if (!record.enabled) {
+      const { record } = outcome;
+      if (outcome.result === 'disabled') {
         log.info({ clientId: client.clientId, accountId: record.id, grantType: 'password' }, 'sign-in refused: account disabled');
         throw new errors.CustomOIDCProviderError('invalid_grant', 'Account disabled');
       }
-      await attempt.succeeded();
       await promoteAdmin(record);
       // Keycloak's default client scopes apply even when not asked for
       const scopes = new Set(['openid', 'email', 'profile'].filter((s) => requested.includes(s) || s !== 'openid'));
@@ -693,26 +710,24 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       sendPage(res, loginView(uid, { email, error: 'Your session has expired. Please sign in again.', status: 403 }));
       return;
     }
-    const attempt = await backoff.attempt(email, clientAddress(req, trustProxy));
-    if (attempt.waitMs) {
+    const outcome = await passwordSignIn(req, email, form.get('password') ?? '');
+    if (outcome.result === 'held') {
       log.info({ clientId: details.params.client_id }, 'sign-in refused: too many failed attempts');
-      sendPage(res, loginView(uid, { email, error: tooManyAttemptsMessage(attempt.waitMs), status: 429 }));
+      sendPage(res, loginView(uid, { email, error: tooManyAttemptsMessage(outcome.retryMs), status: 429 }));
       return;
     }
-    const record = await accounts.authenticate(email, form.get('password') ?? '');
-    if (!record) {
-      const wait = attempt.waitAfterFailureMs;
+    if (outcome.result === 'wrong') {
+      const wait = outcome.retryMs;
       log.info({ clientId: details.params.client_id, held: wait > 0 }, 'sign-in refused: invalid credentials');
       sendPage(res, wait ? loginView(uid, { email, error: tooManyAttemptsMessage(wait), status: 429 }) : loginView(uid, { email, error: INVALID_CREDENTIALS_MESSAGE }));
       return;
     }
-    if (!record.enabled) {
-      log.info({ accountId: record.id }, 'sign-in refused: account disabled');
+    if (outcome.result === 'disabled') {
+      log.info({ accountId: outcome.record.id }, 'sign-in refused: account disabled');
       sendPage(res, loginView(uid, { email, error: DISABLED_MESSAGE, status: 403 }));
       return;
     }
-    await attempt.succeeded();
-    await signIn(req, res, details, record, 'password', ['pwd']);
+    await signIn(req, res, details, outcome.record, 'password', ['pwd']);
   }
 
   // ---- registration (keycloak-js register(), the login page's Register link)
@@ -901,12 +916,10 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     if (record.emailVerified) return sendPage(res, confirmedPage(record.email));
     sendPage(
       res,
-      buttonPage({
+      messagePage({
         title: 'This link has expired',
         message: `Links to confirm your email address work for ${EMAIL_VERIFICATION_TTL_SECONDS / 3600} hours. We can send you a new one.`,
-        action: `${REALM_PATH}${VERIFY_EMAIL_PATH}`,
-        fields: { csrf: csrf.issue(req, res, 'verify'), key },
-        button: 'Send a new link',
+        form: { action: `${REALM_PATH}${VERIFY_EMAIL_PATH}`, fields: { csrf: csrf.issue(req, res, 'verify'), key }, button: 'Send a new link' },
         status: 410,
         formTargets,
       }),
@@ -1052,7 +1065,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       record = await accounts.findByEmail(identity.email);
       if (!record) {
         // Google's name when the forum's text policy takes it (cut to its length), else the email's local part
-        const name = checkText(Array.from(identity.name).slice(0, ACCOUNT_NAME.max).join(''), ACCOUNT_NAME);
+        const name = checkText(fitAccountName(identity.name), ACCOUNT_NAME);
         try {
           await createAccount({
             email: identity.email,
@@ -1141,7 +1154,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
 
     if (path === `${OIDC}/userinfo`) return userinfo(req, res);
     if (path === `${OIDC}/3p-cookies/step1.html` || path === `${OIDC}/3p-cookies/step2.html`) {
-      sendPage(res, thirdPartyCookiesProbe(frameAncestors), { framed: true });
+      sendPage(res, cookiesProbe, { framed: true });
       return;
     }
     if (path === `${OIDC}/registrations`) return registrations(req, res, url.searchParams);
@@ -1165,7 +1178,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     if (path === BROKER_LOGIN_PATH) return brokerLogin(req, res, url.searchParams);
     if (path === BROKER_ENDPOINT_PATH) return brokerEndpoint(req, res, url.searchParams);
     if (path === MAILBOX_PATH) return mailbox(req, res);
-    res.setHeader('Content-Security-Policy', providerCsp(formTargets, frameAncestors));
+    res.setHeader('Content-Security-Policy', providerPolicy);
     await callback(req, res);
   }
 

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { DISPLAY_NAME_MAX } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizationRequest, CookieJar, fieldErrorOf, formValue, startHarness, type Harness, ONE_PROXY } from './test-support.ts';
+import { CookieJar, fieldErrorOf, formValue, openRegisterPage, randomAddress, startHarness, type Harness, ONE_PROXY, uniqueEmail } from './test-support.ts';
 
 /**
  * The register form's name and photo, and the account store behind every way an account is made,
@@ -9,8 +8,6 @@ import { authorizationRequest, CookieJar, fieldErrorOf, formValue, startHarness,
  */
 const PASSWORD = 'Forum#2026';
 let h: Harness;
-const address = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
-const uniqueEmail = (name: string) => `${name}-${randomBytes(4).toString('hex')}@forum.local`;
 
 beforeAll(async () => {
   h = await startHarness({ trustProxy: ONE_PROXY, mail: { from: 'Forum <no-reply@forum.local>' } });
@@ -19,17 +16,10 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function openRegisterPage(jar: CookieJar) {
-  const request = authorizationRequest(h, { path: 'registrations' });
-  const auth = new URL((await h.get(request.url, jar)).headers.get('location')!, h.origin);
-  const pageUrl = (await h.get(auth.href, jar)).headers.get('location')!;
-  return { pageUrl, html: await (await h.get(pageUrl, jar)).text() };
-}
-
 async function register(name: string, photo: string, email = uniqueEmail('text')) {
   const jar = new CookieJar();
-  const { pageUrl, html } = await openRegisterPage(jar);
-  const res = await h.postForm(pageUrl, { csrf: formValue(html, 'csrf'), name, photo, email, password: PASSWORD, 'password-confirm': PASSWORD }, jar, { 'x-forwarded-for': address() });
+  const { pageUrl, html } = await openRegisterPage(h, jar);
+  const res = await h.postForm(pageUrl, { csrf: formValue(html, 'csrf'), name, photo, email, password: PASSWORD, 'password-confirm': PASSWORD }, jar, { 'x-forwarded-for': randomAddress() });
   return { status: res.status, page: res.status === 400 ? await res.text() : '', email };
 }
 

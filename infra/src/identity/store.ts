@@ -82,7 +82,7 @@ const DDL = [
      body text NOT NULL,
      created_at timestamptz NOT NULL DEFAULT now()
    )`,
-  /** rate-limiter-flexible's PostgreSQL store (its own layout; keys are hashed). */
+  /** rate-limiter-flexible's PostgreSQL store (its own layout; keys are HMACs, see throttle.ts). */
   `CREATE TABLE IF NOT EXISTS ${SCHEMA}.rate_limits (
      key text PRIMARY KEY,
      points integer NOT NULL DEFAULT 0,
@@ -102,13 +102,23 @@ const DDL = [
      expires_at timestamptz NOT NULL
    )`,
   `CREATE INDEX IF NOT EXISTS familiar_addresses_account ON ${SCHEMA}.familiar_addresses (account_key)`,
-  /**
-   * Addresses stored before normalizeEmail took the domain's trailing dot and NFC into account, in
-   * that form now; the oldest account keeps an address several spellings share, and an address whose
-   * normal form another account holds already is left as it is (no spelling reaches it: an operator
-   * decides, see docs/security/identity.md).
-   */
-  `UPDATE ${SCHEMA}.accounts a SET email = t.target
+  /** One-time rewrites of the realm's data, each recorded when done (like eventstore.migrations). */
+  `CREATE TABLE IF NOT EXISTS ${SCHEMA}.migrations (
+     name text PRIMARY KEY,
+     completed_at timestamptz NOT NULL DEFAULT now()
+   )`,
+];
+
+/** The migration that rewrote stored addresses to their normal form (below). */
+const EMAILS_NORMALIZED = 'emails-normalized';
+
+/**
+ * Addresses stored before normalizeEmail took the domain's trailing dot and NFC into account, in
+ * that form now; the oldest account keeps an address several spellings share, and an address whose
+ * normal form another account holds already is left as it is (no spelling reaches it: an operator
+ * decides, see docs/security/identity.md). Once per database: new addresses are stored normal.
+ */
+const NORMALIZE_STORED_EMAILS = `UPDATE ${SCHEMA}.accounts a SET email = t.target
    FROM (
      SELECT DISTINCT ON (c.target) c.id, c.target
      FROM (
@@ -118,8 +128,7 @@ const DDL = [
      WHERE NOT EXISTS (SELECT 1 FROM ${SCHEMA}.accounts b WHERE b.email = c.target)
      ORDER BY c.target, c.created_at, c.id
    ) t
-   WHERE a.id = t.id`,
-];
+   WHERE a.id = t.id`;
 
 export interface RealmSecrets {
   /** Private RS256 signing keys (JWK), newest first. */
@@ -128,7 +137,7 @@ export interface RealmSecrets {
   cookieKeys: string[];
   /** HMAC key of the JWT envelope around refresh tokens. */
   refreshTokenKey: string;
-  /** HMAC key of the sign-in back-off's keys. */
+  /** HMAC key of the keys of the mail and registration limits and of the sign-in back-off. */
   throttleKey: string;
 }
 
@@ -163,6 +172,8 @@ export async function prepareStore(db: Knex): Promise<RealmSecrets> {
   return db.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [INIT_LOCK]);
     for (const statement of DDL) await trx.raw(statement);
+    const due = await trx.raw(`INSERT INTO ${SCHEMA}.migrations (name) VALUES (?) ON CONFLICT (name) DO NOTHING RETURNING name`, [EMAILS_NORMALIZED]);
+    if (due.rows.length > 0) await trx.raw(NORMALIZE_STORED_EMAILS);
     for (const [name, factory] of Object.entries(SECRET_FACTORIES)) {
       await trx.raw(`INSERT INTO ${SCHEMA}.secrets (name, value) VALUES (?, ?::jsonb) ON CONFLICT (name) DO NOTHING`, [
         name,
@@ -244,17 +255,16 @@ export type ActionTokenState =
   | { status: 'used' | 'expired'; accountId: string }
   | { status: 'unknown' };
 
-/** Ends every sign-in of the account: browser sessions, grants, refresh tokens and codes not yet exchanged. */
+/** Ends every sign-in of the account: all oidc-provider keeps for it (browser sessions, grants, refresh tokens, codes not yet exchanged). */
 async function endSessions(trx: Knex | Knex.Transaction, accountId: string): Promise<void> {
-  await trx.raw(
-    `DELETE FROM ${SCHEMA}.oidc_payloads
-     WHERE model IN ('Session', 'Grant', 'RefreshToken', 'AuthorizationCode') AND payload->>'accountId' = ?`,
-    [accountId],
-  );
+  await trx.raw(`DELETE FROM ${SCHEMA}.oidc_payloads WHERE payload->>'accountId' = ?`, [accountId]);
 }
 
 /** An account's name: the forum's display name (its text policy, see contracts). */
 export const ACCOUNT_NAME = displayNameRule('Name', 'Name is required');
+
+/** A name from elsewhere (Google, the admin API) cut to ACCOUNT_NAME's length by characters: never half an emoji. */
+export const fitAccountName = (name: string) => Array.from(name).slice(0, ACCOUNT_NAME.max).join('');
 
 /** `forumOrigin`: where browsers reach the forum; an account's picture may not point at it (see contracts' checkPhotoUrl). */
 export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: string }) {
@@ -353,35 +363,30 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
       );
     },
 
-    /**
-     * Enables or disables the account (Keycloak's `enabled`); disabling also ends its sessions,
-     * grants and refresh tokens. Answers whether the account exists.
-     */
-    async setEnabled(accountId: string, enabled: boolean): Promise<boolean> {
-      if (!UUID.test(accountId)) return false;
-      return db.transaction(async (trx) => {
-        const updated = await trx.raw(`UPDATE ${SCHEMA}.accounts SET enabled = ? WHERE id = ?`, [enabled, accountId]);
-        if (!enabled) await trx.raw(`DELETE FROM ${SCHEMA}.oidc_payloads WHERE payload->>'accountId' = ?`, [accountId]);
-        return (updated.rowCount ?? 0) > 0;
+    /** Enables or disables the account (Keycloak's `enabled`); disabling also ends its sessions, grants and refresh tokens. */
+    async setEnabled(accountId: string, enabled: boolean): Promise<void> {
+      if (!UUID.test(accountId)) return;
+      await db.transaction(async (trx) => {
+        await trx.raw(`UPDATE ${SCHEMA}.accounts SET enabled = ? WHERE id = ?`, [enabled, accountId]);
+        if (!enabled) await endSessions(trx, accountId);
       });
     },
 
     /**
      * Deletes the account for good: its record, sessions, grants and tokens, links to other
-     * providers, one-time links, and the development mailbox's mails to it. Answers whether it existed.
+     * providers, one-time links, and the development mailbox's mails to it.
      */
-    async delete(accountId: string): Promise<boolean> {
-      if (!UUID.test(accountId)) return false;
-      return db.transaction(async (trx) => {
+    async delete(accountId: string): Promise<void> {
+      if (!UUID.test(accountId)) return;
+      await db.transaction(async (trx) => {
         const gone = await trx.raw(`DELETE FROM ${SCHEMA}.accounts WHERE id = ? RETURNING email`, [accountId]);
         const email = (gone.rows[0] as { email: string } | undefined)?.email;
-        await trx.raw(`DELETE FROM ${SCHEMA}.oidc_payloads WHERE payload->>'accountId' = ?`, [accountId]);
+        await endSessions(trx, accountId);
         if (email !== undefined) await trx.raw(`DELETE FROM ${SCHEMA}.mailbox WHERE recipient = ?`, [email]);
-        return email !== undefined;
       });
     },
 
-    async markEmailVerified(accountId: string, trx: Knex | Knex.Transaction = db): Promise<void> {
+    async markEmailVerified(accountId: string, trx: Knex.Transaction): Promise<void> {
       await trx.raw(`UPDATE ${SCHEMA}.accounts SET email_verified = true WHERE id = ? AND NOT email_verified`, [accountId]);
     },
 

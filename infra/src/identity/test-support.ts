@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { expect } from 'vitest';
 import { createKnex, createLogger, TrustProxy, type Knex } from '@forum/platform';
 import { createTestDatabase } from '../testing/index.ts';
 import { createIdentityRealm, type IdentityRealm, type IdentityRealmOptions } from './index.ts';
@@ -16,6 +17,9 @@ export const ONE_PROXY = TrustProxy.parse('1');
 
 /** A client address of its own for a test's throttles (with `trustProxy: ONE_PROXY`, sent as X-Forwarded-For). */
 export const randomAddress = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+
+/** An address no other test uses. */
+export const uniqueEmail = (name: string) => `${name}-${randomBytes(4).toString('hex')}@forum.local`;
 
 export const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 export const decodeJwt = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -261,4 +265,50 @@ export function clientAt(harness: Pick<Harness, 'origin' | 'issuer'>, localAddre
     passwordGrant: (username: string, password: string) =>
       postForm(`${harness.issuer}/protocol/openid-connect/token`, { grant_type: 'password', client_id: 'forum-cli', username, password, scope: 'openid' }),
   };
+}
+
+/** What a test browses the realm with: the harness, or the same calls through the whole forum. */
+export type Browser = Pick<Harness, 'origin' | 'issuer' | 'get' | 'postForm'>;
+
+/** The tokens of the password grant (forum-cli), from an address of its own. */
+export async function passwordTokens(harness: Pick<Harness, 'passwordGrant'>, email: string, password: string) {
+  const res = await harness.passwordGrant(email, password, { 'x-forwarded-for': randomAddress() });
+  expect(res.status, `${email}: ${await res.clone().text()}`).toBe(200);
+  return (await res.json()) as { access_token: string; id_token: string };
+}
+
+/** keycloak-js register(): the registrations endpoint, then the register page of the new pending sign-in. */
+export async function openRegisterPage(harness: Browser, jar: CookieJar, request = authorizationRequest(harness, { path: 'registrations' })) {
+  const start = await harness.get(request.url, jar);
+  expect(start.status).toBe(303);
+  const auth = new URL(start.headers.get('location')!, harness.origin);
+  expect(auth.pathname).toBe('/realms/forum/protocol/openid-connect/auth');
+  const toPage = await harness.get(auth.href, jar);
+  expect(toPage.status).toBe(303);
+  const pageUrl = toPage.headers.get('location')!;
+  expect(pageUrl).toMatch(/^\/realms\/forum\/login-actions\/registration\/[\w-]+$/);
+  const page = await harness.get(pageUrl, jar);
+  expect(page.status).toBe(200);
+  return { request, pageUrl, html: await page.text(), page };
+}
+
+/**
+ * keycloak-js register() with the register page filled in as a person would: back at the app
+ * (`redirectUri`) signed in, as today; where it came back and the tokens of the code.
+ */
+export async function registerThroughThePage(
+  harness: Browser,
+  account: { email: string; password: string; name: string; photo: string },
+  options: { redirectUri?: string; headers?: Record<string, string> } = {},
+) {
+  const jar = new CookieJar();
+  const request = authorizationRequest(harness, { path: 'registrations', redirectUri: options.redirectUri });
+  let res = await harness.get(request.url, jar);
+  while (res.status === 303 && !/login-actions\/registration\//.test(res.headers.get('location') ?? '')) res = await harness.get(res.headers.get('location')!, jar);
+  const html = await (await harness.get(res.headers.get('location')!, jar)).text();
+  const { email, password, name, photo } = account;
+  const submitted = await harness.postForm(formAction(html), { csrf: formValue(html, 'csrf'), name, photo, email, password, 'password-confirm': password }, jar, options.headers);
+  expect(submitted.status).toBe(303);
+  const back = await followToApp(submitted, jar, harness.origin);
+  return { appUrl: back.appUrl, tokens: await exchangeCode(harness, codeOf(back.appUrl!, request), request) };
 }

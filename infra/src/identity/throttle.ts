@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { normalizeEmail } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
@@ -9,7 +9,7 @@ import { SCHEMA } from './store.ts';
  * store), so they hold across restarts and between processes. Failed sign-ins have their own
  * back-off (login-backoff.ts).
  */
-export interface ThrottleLimits {
+interface ThrottleLimits {
   /** Forgot-password requests per client address per window (refused beyond). Default 5 per 15 minutes. */
   resetRequestsPerAddress: number;
   /** Reset mails per email per window (further requests send nothing, silently); also the new verification links one email may ask for. Default 3 per 15 minutes. */
@@ -41,8 +41,14 @@ export const tooManyRequestsMessage = (retryMs: number) => {
   return `Too many requests. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
 };
 
-/** Keys are hashed: no emails or addresses in the table, and a fixed length. */
-const keyOf = (value: string) => createHash('sha256').update(value).digest('base64url');
+/**
+ * The keys of the realm's limits (these and the sign-in back-off's): HMACs of their parts under the
+ * realm's throttle secret, so no email or address is in the tables, nor one a guess could be checked against.
+ */
+export const keyedMac =
+  (secret: Buffer) =>
+  (...parts: string[]) =>
+    createHmac('sha256', secret).update(parts.join('\u0000')).digest('base64url');
 
 /** A counter of `points` per `duration` seconds. */
 class Counter {
@@ -50,6 +56,7 @@ class Counter {
 
   constructor(
     db: Knex,
+    private readonly keyOf: (value: string) => string,
     prefix: string,
     readonly points: number,
     duration: number,
@@ -73,7 +80,7 @@ class Counter {
    */
   async take(key: string): Promise<number> {
     try {
-      await this.limiter.consume(keyOf(key));
+      await this.limiter.consume(this.keyOf(key));
       return 0;
     } catch (refused) {
       if (refused instanceof RateLimiterRes) return Math.max(refused.msBeforeNext, 1000);
@@ -83,11 +90,13 @@ class Counter {
 
 }
 
-export function createThrottle(db: Knex, limits: ThrottleLimits) {
-  const resetByAddress = new Counter(db, 'reset_address', limits.resetRequestsPerAddress, limits.resetWindowSeconds);
-  const resetByEmail = new Counter(db, 'reset_email', limits.resetMailsPerEmail, limits.resetWindowSeconds);
-  const verifyByEmail = new Counter(db, 'verify_email', limits.resetMailsPerEmail, limits.resetWindowSeconds);
-  const registerByAddress = new Counter(db, 'register_address', limits.registrationsPerAddress, 60 * 60);
+/** `secret`: the realm's throttle secret (its keys are HMACs under it, see keyedMac). */
+export function createThrottle(db: Knex, limits: ThrottleLimits, secret: Buffer) {
+  const mac = keyedMac(secret);
+  const resetByAddress = new Counter(db, mac, 'reset_address', limits.resetRequestsPerAddress, limits.resetWindowSeconds);
+  const resetByEmail = new Counter(db, mac, 'reset_email', limits.resetMailsPerEmail, limits.resetWindowSeconds);
+  const verifyByEmail = new Counter(db, mac, 'verify_email', limits.resetMailsPerEmail, limits.resetWindowSeconds);
+  const registerByAddress = new Counter(db, mac, 'register_address', limits.registrationsPerAddress, 60 * 60);
   const account = normalizeEmail;
 
   return {

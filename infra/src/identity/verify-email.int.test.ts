@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  authorizationRequest,
-  codeOf,
   CookieJar,
   decodeJwt,
-  exchangeCode,
-  followToApp,
   formAction,
   formValue,
   mailLinkFor,
+  passwordTokens,
   randomAddress,
+  registerThroughThePage,
   startHarness,
   type Harness,
   ONE_PROXY,
@@ -39,29 +37,11 @@ beforeAll(async () => {
 
 afterAll(() => h?.close());
 
-async function tokenFor(email: string, password = PASSWORD) {
-  const res = await h.passwordGrant(email, password, { 'x-forwarded-for': address() });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as { access_token: string; id_token: string };
-}
+const tokenFor = (email: string, password = PASSWORD) => passwordTokens(h, email, password);
 
 /** keycloak-js register() with the register page filled in: back at the app with tokens, as today. */
-async function registerThroughThePage(email: string) {
-  const jar = new CookieJar();
-  const request = authorizationRequest(h, { path: 'registrations' });
-  let res = await h.get(request.url, jar);
-  while (res.status === 303 && !/login-actions\/registration\//.test(res.headers.get('location') ?? '')) res = await h.get(res.headers.get('location')!, jar);
-  const html = await (await h.get(res.headers.get('location')!, jar)).text();
-  const submitted = await h.postForm(
-    formAction(html),
-    { csrf: formValue(html, 'csrf'), name: 'Would Be Boss', photo: 'https://example.test/boss.png', email, password: PASSWORD, 'password-confirm': PASSWORD },
-    jar,
-    { 'x-forwarded-for': address() },
-  );
-  expect(submitted.status).toBe(303);
-  const back = await followToApp(submitted, jar, h.origin);
-  return exchangeCode(h, codeOf(back.appUrl!, request), request);
-}
+const register = async (email: string) =>
+  (await registerThroughThePage(h, { email, password: PASSWORD, name: 'Would Be Boss', photo: 'https://example.test/boss.png' }, { headers: { 'x-forwarded-for': address() } })).tokens;
 
 const roles = (accessToken: string) => (decodeJwt(accessToken).realm_access as { roles: string[] }).roles;
 const adminApi = (accessToken: string) => fetch(`${h.origin}/admin/realms/forum/users`, { headers: { authorization: `Bearer ${accessToken}` } });
@@ -69,7 +49,7 @@ const adminApi = (accessToken: string) => fetch(`${h.origin}/admin/realms/forum/
 describe('registering an address of ADMIN_EMAILS', () => {
   it('signs in and returns to the app as today, unverified and without the admin role; the admin API refuses it', async () => {
     const email = listed('boss');
-    const tokens = await registerThroughThePage(email);
+    const tokens = await register(email);
     expect(decodeJwt(tokens.id_token)).toMatchObject({ email, email_verified: false });
     expect(decodeJwt(tokens.access_token)).toMatchObject({ email, email_verified: false });
     expect(roles(tokens.access_token)).toEqual(['user']);
@@ -79,7 +59,7 @@ describe('registering an address of ADMIN_EMAILS', () => {
 
   it('mails a verification link; following it verifies the email and makes the account admin; the link works once', async () => {
     const email = listed('chief');
-    await registerThroughThePage(email);
+    await register(email);
     const link = await mailLinkFor(h, email, 'verify-email');
     expect(link).toMatch(new RegExp(`^${h.issuer}/login-actions/verify-email\\?key=[\\w-]{43}$`));
     const mailbox = await (await h.get(`${h.issuer}/mailbox`)).text();
@@ -105,7 +85,7 @@ describe('registering an address of ADMIN_EMAILS', () => {
 
   it('offers a new link when the old one has expired, and a garbled one is refused', async () => {
     const email = listed('head');
-    await registerThroughThePage(email);
+    await register(email);
     const link = await mailLinkFor(h, email, 'verify-email');
     await h.db.raw(
       `UPDATE identity.action_tokens SET expires_at = now() - interval '1 minute'

@@ -15,11 +15,10 @@ export interface SyntheticFixture {
 /** A test database holding a synthetic log of `events` events, the log read back into memory, and connections to it. */
 export async function syntheticFixture(name: string, options: { events: number; seed: number }): Promise<SyntheticFixture> {
   const database = await createTestDatabase(name);
-  await loadSyntheticLog(database.url, options);
+  const { events } = await loadSyntheticLog(database.url, options);
   const store = await createPostgresEventStore({ connectionString: database.url, poolSize: 2 });
   const db = createKnex(database.url, { max: 2 });
-  const { rows } = await db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM eventstore.events');
-  const log = await readCommittedLog(store, rows[0]!.n);
+  const log = await readCommittedLog(store, events);
   return {
     db,
     store,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Me } from '@forum/contracts';
+import { HEADER_MIN_POSITION, type Me } from '@forum/contracts';
 import { createLogger } from '@forum/platform';
 import { EmbeddedConfig } from '../embedded/config.ts';
 import { startForum, type RunningForum } from '../embedded/forum.ts';
@@ -22,11 +22,14 @@ export interface TestForum extends RunningForum {
   newUser(name: string): Promise<NewUser>;
   /** The demo admin, signed in and registered with the forum (GET /api/me), with their forum id. */
   demoAdmin(): Promise<{ id: string; token: string }>;
-  /** Every event committed so far (the table, not a reader: no horizon in the way). */
-  eventCount(): Promise<number>;
+  /** Every event committed so far (the table, not a reader: no horizon in the way); or those of one type, caused by one actor when given. */
+  eventCount(of?: { type: string; actorId?: string }): Promise<number>;
   /** fetch against the forum, with a bearer token when `token` is given. */
   api(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
 }
+
+/** Headers of a read that waits for `position` (the X-Event-Position of a command, see minPosition); none without one. */
+export const minPositionHeaders = (position: string | undefined): Record<string, string> => (position ? { [HEADER_MIN_POSITION]: position } : {});
 
 /** The whole forum on a free port, against a fresh database of the run's PostgreSQL. */
 export async function startTestForum(env: Record<string, string> = {}): Promise<TestForum> {
@@ -81,8 +84,12 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
       const me = (await (await api('/api/me', { token })).json()) as Me;
       return { id: me._id, token };
     },
-    async eventCount() {
-      return (await forum.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM eventstore.events')).rows[0]!.n;
+    async eventCount(of) {
+      const { rows } = await forum.db.raw<{ rows: { n: number }[] }>(
+        `SELECT count(*)::int AS n FROM eventstore.events WHERE (?::text IS NULL OR type = ?) AND (?::text IS NULL OR metadata->>'actorId' = ?)`,
+        [of?.type ?? null, of?.type ?? null, of?.actorId ?? null, of?.actorId ?? null],
+      );
+      return rows[0]!.n;
     },
     api,
     async stop() {

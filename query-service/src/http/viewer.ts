@@ -1,4 +1,4 @@
-import { ErrorBody, parsePositionToken } from '@forum/contracts';
+import { ErrorBody } from '@forum/contracts';
 import { AccountDisabledError, AppError, correlationIdOf, isVerifiedAdminEmail, UnavailableError, type Principal } from '@forum/platform';
 import type { RequestHandler } from 'express';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
@@ -65,8 +65,7 @@ export function viewer(users: UsersStore, registrar: Registrar, watcher: Checkpo
         correlationId: correlationIdOf(req),
         requestId: String(req.id),
       });
-      const target = position ? parsePositionToken(position) : null;
-      if (target) await watcher.waitFor(target, maxWaitMs);
+      await watcher.waitForToken(position, maxWaitMs);
       row = await users.byId(principal.subject);
       if (!row) throw new UnavailableError('Your account is being set up; try again in a moment');
     }

@@ -1,4 +1,4 @@
-import { compareLogPositions, type LogPosition } from '@forum/contracts';
+import { compareLogPositions, parsePositionToken, type LogPosition } from '@forum/contracts';
 import type { Logger } from '@forum/platform';
 import { buildSchema, CHECKPOINTS_CHANNEL } from '@forum/projections';
 import pg from 'pg';
@@ -133,6 +133,12 @@ export class CheckpointWatcher {
       if (!notified && !this.reached(position) && Date.now() < deadline) await this.refresh();
     }
     return true;
+  }
+
+  /** waitFor the position a command answered (its X-Event-Position token); false at once for no token or one that is not a position. */
+  async waitForToken(token: string | null | undefined, timeoutMs: number): Promise<boolean> {
+    const position = token ? parsePositionToken(token) : null;
+    return position ? this.waitFor(position, timeoutMs) : false;
   }
 
   /**
