@@ -47,3 +47,13 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 /** `details` of VALIDATION_FAILED: one message per field path ("title", "tags.0"). */
 export const FieldErrors = z.record(z.string(), z.array(z.string()));
 export type FieldErrors = z.infer<typeof FieldErrors>;
+
+/** A zod failure as VALIDATION_FAILED's `details`: its messages by field path ('_' for the whole input). */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? issue.path.join('.') : '_';
+    (fields[key] ??= []).push(issue.message);
+  }
+  return fields;
+}

@@ -1,4 +1,4 @@
-import { CONTACT_EMAIL_MAX, CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX, ContactMessageRequest } from '@forum/contracts';
+import { CONTACT_EMAIL_MAX, CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX, ContactMessageRequest, fieldErrorsOf } from '@forum/contracts';
 import { Alert, Button, Paper, Stack, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { CountedTextField } from '../../components/CountedTextField';
@@ -20,9 +20,7 @@ export function ContactPage() {
     // the API's own checks first (lengths as its counters count), so a refusal needs no round trip
     const parsed = ContactMessageRequest.safeParse(values);
     if (!parsed.success) {
-      const problems: Record<string, string[]> = {};
-      for (const issue of parsed.error.issues) (problems[issue.path.join('.')] ??= []).push(issue.message);
-      setFields(problems);
+      setFields(fieldErrorsOf(parsed.error));
       setOutcome(null);
       return;
     }

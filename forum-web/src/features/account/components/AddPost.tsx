@@ -1,4 +1,4 @@
-import { ANONYMOUS_NAME, CreatePostRequest, ErrorCode, POST_DESCRIPTION_MAX, POST_TAGS_MAX, POST_TITLE_MAX, type FieldErrors } from '@forum/contracts';
+import { ANONYMOUS_NAME, CreatePostRequest, ErrorCode, fieldErrorsOf, POST_DESCRIPTION_MAX, POST_TAGS_MAX, POST_TITLE_MAX, type FieldErrors } from '@forum/contracts';
 import Lock from '@mui/icons-material/LockOutlined';
 import { Alert, Autocomplete, Avatar, Box, Button, Card, CardContent, Chip, Paper, Skeleton, Stack, TextField, Typography } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
@@ -106,9 +106,7 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
     event.preventDefault();
     const parsed = CreatePostRequest.safeParse({ title, description, tags });
     if (!parsed.success) {
-      const fields: FieldErrors = {};
-      for (const issue of parsed.error.issues) (fields[issue.path.join('.')] ??= []).push(issue.message);
-      showErrors(fields);
+      showErrors(fieldErrorsOf(parsed.error));
       return;
     }
     try {
