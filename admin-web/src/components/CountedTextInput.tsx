@@ -1,8 +1,8 @@
 import { characterCount, type TextKind } from '@forum/contracts';
 import { Box } from '@mui/material';
+import { visuallyHidden } from '@mui/utils';
 import { useMemo } from 'react';
 import { FormDataConsumer, TextInput, type TextInputProps, type Validator } from 'react-admin';
-import { visuallyHidden } from './visuallyHidden';
 
 
 /**

@@ -1,6 +1,6 @@
 import { characterCount, type TextKind } from '@forum/contracts';
 import { Box, TextField, type TextFieldProps } from '@mui/material';
-import { visuallyHidden } from '../lib/a11y';
+import { visuallyHidden } from '@mui/utils';
 
 export type CountedTextFieldProps = Omit<TextFieldProps, 'value'> & {
   value: string;
