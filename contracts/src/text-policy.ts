@@ -160,9 +160,12 @@ export const text = (rule: TextRule) => checked((value) => checkText(value, rule
 
 const EMAIL = z.email();
 
+/** An email address's rule as text (emailText adds its form). */
+export const emailRule = (label = 'Email', required = `${label} is required`): TextRule => ({ kind: 'line', label, max: EMAIL_MAX, required });
+
 /** An email address: one line of text, lower-cased, of the usual form. */
 export function emailText(label = 'Email', { required, invalid = 'Not a valid email address' }: { required?: string; invalid?: string } = {}) {
-  return text({ kind: 'line', label, max: EMAIL_MAX, required: required ?? `${label} is required` })
+  return text(emailRule(label, required))
     .transform((value) => value.toLowerCase())
     .refine((value) => EMAIL.safeParse(value).success, invalid);
 }
@@ -228,12 +231,15 @@ export function photoUrlProblem(value: string, forumOrigin: string): string | nu
   return null;
 }
 
+/** A photo address's rule as text (checkPhotoUrl adds what an address must be). */
+export const PHOTO_URL_RULE: TextRule = { kind: 'line', label: 'Photo URL', max: PHOTO_URL_MAX };
+
 /**
  * `value` as a photo address of a forum served at `forumOrigin` (see photoUrlProblem), kept in its
  * canonical form (`URL.href`); `''` (no photo) unless `required` gives the message refusing it.
  */
 export function checkPhotoUrl(value: unknown, forumOrigin: string, { required }: { required?: string } = {}): TextVerdict {
-  const verdict = checkText(value, { kind: 'line', label: 'Photo URL', max: PHOTO_URL_MAX, ...(required && { required }) });
+  const verdict = checkText(value, { ...PHOTO_URL_RULE, ...(required && { required }) });
   if (!verdict.ok || verdict.value === '') return verdict;
   const problem = photoUrlProblem(verdict.value, forumOrigin);
   return problem === null ? { ok: true, value: new URL(verdict.value).href } : { ok: false, message: problem };

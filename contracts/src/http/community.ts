@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { COMMENT_MAX, REPORT_FEEDBACK, SEARCH_QUERY_MAX, WARNING_REASON_MAX } from '../constants.ts';
 import { VOTES } from '../events/vote.ts';
-import { emailText, pageNumber, text } from '../text-policy.ts';
+import { emailText, pageNumber, text, type TextRule } from '../text-policy.ts';
 import { PostListItem, tagName } from './posts.ts';
 
 // ── votes ────────────────────────────────────────────────────────────────
@@ -21,13 +21,15 @@ export type VoteAccepted = z.infer<typeof VoteAccepted>;
 
 // ── comments ─────────────────────────────────────────────────────────────
 
+/** A comment's text (the comment form's counter counts by it). */
+export const COMMENT_RULE: TextRule = { kind: 'body', label: 'Comment', max: COMMENT_MAX, required: 'Comment must not be empty' };
 /**
  * POST /api/comments. The spec's client also sends authorName, authorPhoto and
  * createdAt: they come from the caller's forum record and the server clock.
  */
 export const AddCommentRequest = z.object({
   postId: z.string().uuid('Not a post id'),
-  text: text({ kind: 'body', label: 'Comment', max: COMMENT_MAX, required: 'Comment must not be empty' }),
+  text: text(COMMENT_RULE),
 });
 export type AddCommentRequest = z.infer<typeof AddCommentRequest>;
 

@@ -1,4 +1,4 @@
-import { ANONYMOUS_NAME, CreatePostRequest, ErrorCode, fieldErrorsOf, POST_DESCRIPTION_MAX, POST_TAGS_MAX, POST_TITLE_MAX, type FieldErrors } from '@forum/contracts';
+import { ANONYMOUS_NAME, CreatePostRequest, ErrorCode, fieldErrorsOf, POST_DESCRIPTION_RULE, POST_TAGS_MAX, POST_TITLE_RULE, type FieldErrors } from '@forum/contracts';
 import Lock from '@mui/icons-material/LockOutlined';
 import { Alert, Autocomplete, Avatar, Box, Button, Card, CardContent, Chip, Paper, Skeleton, Stack, TextField, Typography } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
@@ -148,8 +148,7 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
               label="Post Title *"
               inputRef={titleRef}
               value={title}
-              max={POST_TITLE_MAX}
-              kind="title"
+              rule={POST_TITLE_RULE}
               onChange={(event) => {
                 setTitle(event.target.value);
                 clear('title');
@@ -163,8 +162,7 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
               label="Post Description *"
               inputRef={descriptionRef}
               value={description}
-              max={POST_DESCRIPTION_MAX}
-              kind="body"
+              rule={POST_DESCRIPTION_RULE}
               onChange={(event) => {
                 setDescription(event.target.value);
                 clear('description');

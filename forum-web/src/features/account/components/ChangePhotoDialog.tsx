@@ -1,4 +1,4 @@
-import { DISPLAY_NAME_MAX, fieldErrorsOf, PHOTO_URL_MAX, updateMeRequest, type FieldErrors, type UpdateMeRequest } from '@forum/contracts';
+import { DISPLAY_NAME_RULE, fieldErrorsOf, PHOTO_URL_RULE, updateMeRequest, type FieldErrors, type UpdateMeRequest } from '@forum/contracts';
 import { Avatar, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { useId, useState, type FormEvent } from 'react';
@@ -69,7 +69,7 @@ export function ChangePhotoDialog({ open, current, onClose, onChanged }: ChangeP
               label="Photo URL"
               placeholder="https://…"
               value={url}
-              max={PHOTO_URL_MAX}
+              rule={PHOTO_URL_RULE}
               onChange={(event) => {
                 setUrl(event.target.value);
                 setProblems((current) => ({ ...current, photoURL: undefined }));
@@ -82,8 +82,7 @@ export function ChangePhotoDialog({ open, current, onClose, onChanged }: ChangeP
               label="Display name"
               autoComplete="nickname"
               value={name}
-              max={DISPLAY_NAME_MAX}
-              kind="name"
+              rule={DISPLAY_NAME_RULE}
               onChange={(event) => {
                 setName(event.target.value);
                 setProblems((current) => ({ ...current, displayName: undefined }));
