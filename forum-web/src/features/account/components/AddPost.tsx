@@ -9,7 +9,7 @@ import { CountedTextField } from '../../../components/CountedTextField';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { useAuthState } from '../../../lib/auth';
-import { rateLimitMessage, serverError } from '../../../lib/http-error';
+import { limitMessageOf, serverError } from '../../../lib/http-error';
 import { useCreatePostMutation } from '../api/create-post';
 import { useGetMeQuery } from '../api/get-me';
 import { useGetPostCountQuery } from '../api/get-post-count';
@@ -119,7 +119,7 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
         return;
       }
       if (server) showErrors(server.fields);
-      toast({ message: rateLimitMessage(error as FetchBaseQueryError) ?? 'Failed to create post', severity: 'error' });
+      toast({ message: limitMessageOf(server) ?? 'Failed to create post', severity: 'error' });
       return;
     }
     toast({ message: 'Your post has been created.' });
