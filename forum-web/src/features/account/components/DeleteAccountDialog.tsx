@@ -23,7 +23,7 @@ import { serverError } from '../../../lib/http-error';
 import { useDeleteMeMutation } from '../api/delete-me';
 
 /** What the member types to confirm. */
-export const CONFIRM_WORD = 'DELETE';
+const CONFIRM_WORD = 'DELETE';
 
 /** What may become of the member's posts and comments, as the dialog offers it. */
 const CONTENT_CHOICES: Record<ErasedContentChoice, string> = {
