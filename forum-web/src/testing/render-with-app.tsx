@@ -7,7 +7,7 @@ import { AppProviders } from '../app/providers';
 import { makeStore } from '../app/store';
 
 /** The person the component tests sign in as, unless a test names another. */
-export const ALICE: AuthUser = { id: 'u-1', email: 'alice@forum.local', name: 'Alice', picture: '', roles: ['user'] };
+export const ALICE: AuthUser = { id: 'u-1', email: 'alice@forum.local', name: 'Alice', picture: '', roles: ['user'], emailVerified: true };
 
 /** A stand-in for the realm (no keycloak-js): `user` signed in, or a visitor; `login` is a spy. */
 export function fakeAuth(user: AuthUser | null) {

@@ -3,7 +3,7 @@ import type { ReactElement } from 'react';
 import { renderAt as renderScreen } from '../../../testing/render-with-app';
 
 /** The account screens' test user. */
-export const BOB: AuthUser = { id: 'user-bob', email: 'bob@forum.local', name: 'Bob Chen', picture: '', roles: ['user'] };
+export const BOB: AuthUser = { id: 'user-bob', email: 'bob@forum.local', name: 'Bob Chen', picture: '', roles: ['user'], emailVerified: true };
 
 /** GET /api/me for BOB, a member or not. */
 export const me = (isMember: boolean) => ({
