@@ -78,7 +78,9 @@ export function takeCspViolations(browser: Browser): string[] {
   return cspViolations.get(browser)?.splice(0) ?? [];
 }
 
-const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** axe-core's script, read from disk once for every check of the run. */
+let axeSource: Promise<string> | undefined;
 
 export interface AxeViolation {
   id: string;
@@ -110,7 +112,7 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
     const result = await page.axe.run(page.document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
   };
-  const violations = await evaluateInOwnWorld<AxeViolation[]>(page, [transitionsEnded, await readFile(axeSource, 'utf8'), `(${runAxe.toString()})()`]);
+  const violations = await evaluateInOwnWorld<AxeViolation[]>(page, [transitionsEnded, await (axeSource ??= readFile(axePath, 'utf8')), `(${runAxe.toString()})()`]);
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
