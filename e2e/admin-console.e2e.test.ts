@@ -3,7 +3,7 @@ import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import type { TestForum } from '@forum/infra/testing';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
+import { ADMIN_EMAIL, chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
 
 /**
  * The admin's own pages of admin-web (/admin), in Debian's Chromium, against the whole product on
@@ -13,7 +13,6 @@ import { chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, 
  * form first shows both messages) and is back on the dashboard; a visitor's bell on the forum
  * shows the announcement. axe-core finds no serious or critical violation on either page.
  */
-const ADMIN_EMAIL = 'admin@forum.local';
 if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/admin-console.e2e.test.ts'));
 
 describe.skipIf(chromiumMissing)('the admin dashboard and Make Announcement, in Chromium', () => {

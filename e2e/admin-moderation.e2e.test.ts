@@ -3,7 +3,7 @@ import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import type { NewUser, TestForum } from '@forum/infra/testing';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
+import { ADMIN_EMAIL, chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
 
 /**
  * The moderators' journey through admin-web (/admin), in Debian's Chromium, against the whole
@@ -12,7 +12,6 @@ import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, s
  * (who finds the warning among their notifications) and deletes it, which empties the list.
  * axe-core finds no serious or critical violation on any screen; Make Admin is done by keyboard.
  */
-const ADMIN_EMAIL = 'admin@forum.local';
 if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/admin-moderation.e2e.test.ts'));
 
 describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium', () => {

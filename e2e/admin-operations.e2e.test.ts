@@ -2,7 +2,7 @@ import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import type { TestForum } from '@forum/infra/testing';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
+import { ADMIN_EMAIL, chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
 
 /**
  * The operators' journey through admin-web (/admin), in Debian's Chromium, against the whole
@@ -11,7 +11,6 @@ import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, s
  * its PostCreated event, reads a contact message a visitor has just sent, and rebuilds the tags
  * projection until its new build is live. axe-core finds no serious or critical violation on any screen.
  */
-const ADMIN_EMAIL = 'admin@forum.local';
 if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/admin-operations.e2e.test.ts'));
 
 describe.skipIf(chromiumMissing)('operators in the admin console, in Chromium', () => {

@@ -7,7 +7,7 @@ import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import { startTestForum, type TestForum } from '@forum/infra/testing';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, chromiumMissingMessage, signInAtRealm, snapshot, watchCspViolations } from './support.ts';
+import { ADMIN_EMAIL, CHROMIUM, CHROMIUM_ARGS, chromiumMissing, chromiumMissingMessage, signInAtRealm, snapshot, watchCspViolations } from './support.ts';
 
 /**
  * Sign-in journeys through the realm's own login page, in Debian's Chromium, against the whole
@@ -162,7 +162,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
 
   it('admin-web: a visitor at /admin goes to the realm login and, signed in as admin, gets the console', { timeout: 90_000 }, async () => {
     await page.goto(`${forum.url}/admin`);
-    await signInAtRealm(page, 'admin@forum.local', DEMO_PASSWORD);
+    await signInAtRealm(page, ADMIN_EMAIL, DEMO_PASSWORD);
 
     await page.waitForURL((url) => url.origin === forum.url && url.pathname.startsWith('/admin') && url.hash === '');
     await page.getByRole('menuitem', { name: 'Admin Profile' }).waitFor();

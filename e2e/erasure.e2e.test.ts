@@ -2,7 +2,7 @@ import type { PostDetail } from '@forum/contracts';
 import { waitFor } from '@forum/infra/testing';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '@forum/infra/embedded';
-import { chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
+import { ADMIN_EMAIL, chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
 
 /**
  * A member erases themselves from the dashboard (docs/security/erasure.md):
@@ -16,18 +16,14 @@ if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/erasure.e2e.test.t
 
 describe.skipIf(chromiumMissing)('a member erasing their account, in Chromium', () => {
   const journey = setUpJourneys('erasure');
-  const { expectAccessible, readModelsReach, tabTo } = journeySteps(journey);
+  const { expectAccessible, tabTo, apiPost, signInAt } = journeySteps(journey);
 
   it('deletes their account from My Profile, keeping their post by "Deleted user", and is signed out', { timeout: 120_000 }, async () => {
     const { forum, page } = journey;
     const gwen = await forum.newUser('Gwen Gone');
-    const created = await forum.api('/api/posts', { method: 'POST', token: gwen.token, json: { title: 'Gwen on gulls', description: 'Gulls are loud.', tags: ['Career'] } });
-    const { id: postId, position } = (await created.json()) as { id: string; position: string };
-    await readModelsReach(position);
+    const postId = await apiPost(gwen, 'Gwen on gulls');
 
-    await page.goto(`${forum.url}/dashboard`);
-    await signInAtRealm(page, gwen.email, gwen.password);
-    await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/dashboard');
+    await signInAt(gwen, '/dashboard');
     await page.getByRole('heading', { name: 'My Profile', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'Delete account' }).waitFor();
     await expectAccessible('my profile with Delete account');
@@ -71,14 +67,12 @@ describe.skipIf(chromiumMissing)('a member erasing their account, in Chromium', 
   it('an admin deletes a user from Manage Users, with their posts and comments', { timeout: 120_000 }, async () => {
     const { forum, page } = journey;
     const hal = await forum.newUser('Hal Removed');
-    const created = await forum.api('/api/posts', { method: 'POST', token: hal.token, json: { title: 'Hal on herons', description: 'Herons wait.', tags: ['Career'] } });
-    const { id: postId, position } = (await created.json()) as { id: string; position: string };
-    await readModelsReach(position);
+    const postId = await apiPost(hal, 'Hal on herons');
 
     // first on a phone (a card per user, the menu closed): the dialog fits; cancelled
     await page.setViewportSize(PHONE);
     await page.goto(`${forum.url}/admin/manage-users`);
-    await signInAtRealm(page, 'admin@forum.local', DEMO_PASSWORD);
+    await signInAtRealm(page, ADMIN_EMAIL, DEMO_PASSWORD);
     await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/admin/manage-users');
     await page.getByRole('textbox', { name: 'Search users' }).fill('Hal Removed');
     const dialog = page.getByRole('dialog', { name: 'Delete Hal Removed?' });

@@ -1,8 +1,8 @@
-import type { NewUser, TestForum } from '@forum/infra/testing';
+import type { TestForum } from '@forum/infra/testing';
 import { COMMENT_PAGE_SIZE } from '@forum/contracts';
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, journeySteps, PHONE, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, journeySteps, PHONE, setUpJourneys, snapshot } from './support.ts';
 
 /**
  * Signed-in users' journeys through forum-web, in Debian's Chromium, against the whole product
@@ -16,34 +16,12 @@ if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/member.e2e.test.ts
 
 describe.skipIf(chromiumMissing)('signed-in members of the forum, in Chromium', () => {
   const journey = setUpJourneys('member');
-  const { expectAccessible, tabTo, readModelsReach, toast } = journeySteps(journey);
+  const { expectAccessible, tabTo, readModelsReach, toast, apiPost, signInAt, signInBackAt } = journeySteps(journey);
   let forum: TestForum;
   let page: Page;
   beforeEach(() => {
     ({ forum, page } = journey);
   });
-
-  /** A post written through the API with the member's token; its id once the read side shows it. */
-  async function apiPost(member: NewUser, title: string, tags = ['Career']): Promise<string> {
-    const response = await forum.api('/api/posts', { method: 'POST', token: member.token, json: { title, description: `${title}: written through the API for the journey.`, tags } });
-    expect(response.status).toBe(201);
-    const { id, position } = (await response.json()) as { id: string; position: string };
-    await readModelsReach(position);
-    return id;
-  }
-
-  /** Signs the member in on the realm's page; then they are back in the forum at `landing`, signed in. */
-  async function signInBackAt(member: NewUser, landing: string) {
-    await signInAtRealm(page, member.email, member.password);
-    await page.waitForURL((url) => url.origin === forum.url && url.pathname === landing && url.hash === '');
-    await page.getByRole('button', { name: member.name }).waitFor();
-  }
-
-  /** A page that needs sign-in sends the visitor through the realm and back to it. */
-  async function signInAt(member: NewUser, guardedPath: string) {
-    await page.goto(`${forum.url}${guardedPath}`);
-    await signInBackAt(member, guardedPath);
-  }
 
   it('a free user writes up to the limit of 5, buys Gold membership, then writes a 6th post', { timeout: 150_000 }, async () => {
     const fiona = await forum.newUser('Fiona Free');

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_PASSWORD, startEmbeddedPostgres } from '@forum/infra/embedded';
 import { startTestForum, type TestForum } from '@forum/infra/testing';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, chromiumMissing, DESKTOP, launchChromium, PHONE, signInAtRealm, takeCspViolations } from './support.ts';
+import { ADMIN_EMAIL, CHROMIUM, chromiumMissing, DESKTOP, launchChromium, PHONE, signInAtRealm, takeCspViolations } from './support.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.resolve(process.argv[2] ?? process.env.SCREENSHOTS_DIR ?? path.join(root, 'docs/screenshots'));
@@ -85,7 +85,7 @@ async function main() {
 
 /** What the seed lacks for the screens to read well: votes (the leaderboard), comments, an announcement. */
 async function addDemoActivity(forum: TestForum): Promise<Demo> {
-  const [alice, bob, admin] = await Promise.all([forum.tokenFor('alice@forum.local'), forum.tokenFor('bob@forum.local'), forum.tokenFor('admin@forum.local')]);
+  const [alice, bob, admin] = await Promise.all([forum.tokenFor('alice@forum.local'), forum.tokenFor('bob@forum.local'), forum.tokenFor(ADMIN_EMAIL)]);
   // the demo posts' authors register with the forum on their first call
   for (const token of [alice, bob, admin]) await expectOk(forum.api('/api/me', { token }), 'GET /api/me');
 
@@ -309,7 +309,7 @@ async function captureConsole(browser: Browser, forum: TestForum, demo: Demo, wi
   };
   try {
     await at('/admin');
-    await signInAtRealm(page, 'admin@forum.local', DEMO_PASSWORD);
+    await signInAtRealm(page, ADMIN_EMAIL, DEMO_PASSWORD);
     await page.getByRole('heading', { name: 'Admin Profile', level: 1 }).waitFor();
     await page.getByRole('region', { name: 'Admin card' }).waitFor();
     await page.getByText('#React', { exact: true }).waitFor();

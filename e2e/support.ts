@@ -3,7 +3,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestForum, type TestForum } from '@forum/infra/testing';
+import { DEMO_ACCOUNTS } from '@forum/infra/embedded';
+import { startTestForum, type NewUser, type TestForum } from '@forum/infra/testing';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
@@ -77,7 +78,9 @@ export function takeCspViolations(browser: Browser): string[] {
   return cspViolations.get(browser)?.splice(0) ?? [];
 }
 
-const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** axe-core's script, read from disk once for every check of the run. */
+let axeSource: Promise<string> | undefined;
 
 export interface AxeViolation {
   id: string;
@@ -109,7 +112,7 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
     const result = await page.axe.run(page.document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
   };
-  const violations = await evaluateInOwnWorld<AxeViolation[]>(page, [transitionsEnded, await readFile(axeSource, 'utf8'), `(${runAxe.toString()})()`]);
+  const violations = await evaluateInOwnWorld<AxeViolation[]>(page, [transitionsEnded, await (axeSource ??= readFile(axePath, 'utf8')), `(${runAxe.toString()})()`]);
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
@@ -144,6 +147,9 @@ export async function snapshot(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(400);
   await page.screenshot({ path: path.join(process.env.E2E_ARTIFACTS, `${name}.png`), fullPage: true });
 }
+
+/** The demo admin's address (the seed's account with the admin role). */
+export const ADMIN_EMAIL = DEMO_ACCOUNTS.find((account) => (account.roles as readonly string[]).includes('admin'))!.email;
 
 /**
  * Fills the realm's own login page (infra/src/identity/pages.ts) once the app has sent the browser
@@ -220,7 +226,35 @@ export function setUpJourneys(name: string): Journey {
 
 /** The steps the journeys share, on the journey's page and forum of the moment. */
 export function journeySteps(journey: Journey) {
+  /** Waits until the read side has applied the event at `position` (a command's answer). */
+  const readModelsReach = async (position: string) => {
+    await expect
+      .poll(async () => (await journey.forum.api('/api/tags', { headers: { 'X-Min-Position': position } })).headers.get('x-read-behind'), { timeout: 15_000 })
+      .toBeNull();
+  };
+  /** Signs the member in on the realm's page; then they are back in the forum at `landing`, signed in. */
+  const signInBackAt = async (member: NewUser, landing: string) => {
+    const { forum, page } = journey;
+    await signInAtRealm(page, member.email, member.password);
+    await page.waitForURL((url) => url.origin === forum.url && url.pathname === landing && url.hash === '');
+    await page.getByRole('button', { name: member.name }).waitFor();
+  };
   return {
+    readModelsReach,
+    signInBackAt,
+    /** A page that needs sign-in sends the visitor through the realm and back to it, signed in as `member`. */
+    async signInAt(member: NewUser, guardedPath: string) {
+      await journey.page.goto(`${journey.forum.url}${guardedPath}`);
+      await signInBackAt(member, guardedPath);
+    },
+    /** A post written through the API with the member's token; its id once the read side shows it. */
+    async apiPost(member: NewUser, title: string, tags = ['Career']): Promise<string> {
+      const response = await journey.forum.api('/api/posts', { method: 'POST', token: member.token, json: { title, description: `${title}: written through the API for the journey.`, tags } });
+      expect(response.status).toBe(201);
+      const { id, position } = (await response.json()) as { id: string; position: string };
+      await readModelsReach(position);
+      return id;
+    },
     /** axe-core finds no serious or critical violation on the page as it is. */
     async expectAccessible(screen: string) {
       expect(await seriousA11yViolations(journey.page), `axe on ${screen}`).toEqual([]);
@@ -232,12 +266,6 @@ export function journeySteps(journey: Journey) {
         if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
       }
       throw new Error(`${target.toString()} not reached with ${maxPresses} presses of Tab`);
-    },
-    /** Waits until the read side has applied the event at `position` (a command's answer). */
-    async readModelsReach(position: string) {
-      await expect
-        .poll(async () => (await journey.forum.api('/api/tags', { headers: { 'X-Min-Position': position } })).headers.get('x-read-behind'), { timeout: 15_000 })
-        .toBeNull();
     },
     /** A toast (MUI's Alert, react-admin's notification) with `text`. */
     toast: (text: string) => journey.page.getByRole('alert').filter({ hasText: text }),

@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Connect, type Plugin, type UserConfig } from 'vite';
-import { CSP_NONCE_PLACEHOLDER } from '@forum/contracts';
-import { SILENT_CHECK_SSO_HTML, SILENT_CHECK_SSO_JS, SILENT_CHECK_SSO_PAGE, SILENT_CHECK_SSO_SCRIPT } from './src/silent-check-sso.ts';
+import { CSP_NONCE_PLACEHOLDER, SILENT_CHECK_SSO_PAGE, SILENT_CHECK_SSO_SCRIPT } from '@forum/contracts';
+import { SILENT_CHECK_SSO_HTML, SILENT_CHECK_SSO_JS } from './src/silent-check-sso.ts';
 
 /** The gateway serves the built apps, /api and the identity realm on one origin; Vite's dev and preview servers proxy to it. */
 const gateway = 'http://localhost:3000';

@@ -162,12 +162,15 @@ const checked = (check: (value: unknown) => TextVerdict) =>
 /** A zod schema of a text field under `rule` (see checkText); `.optional()` for a field that may be left out. */
 export const text = (rule: TextRule) => checked((value) => checkText(value, rule));
 
+/** An email address's rule as text (emailText adds its form). */
+export const emailRule = (label = 'Email', required = `${label} is required`): TextRule => ({ kind: 'line', label, max: EMAIL_MAX, required });
+
 /**
  * An email address: one line of text, in the form the realm keeps it (normalizeEmail) and of the form
  * the realm accepts (isEmail), so every address an account can have is one the API takes.
  */
 export function emailText(label = 'Email', { required, invalid = 'Not a valid email address' }: { required?: string; invalid?: string } = {}) {
-  return text({ kind: 'line', label, max: EMAIL_MAX, required: required ?? `${label} is required` })
+  return text(emailRule(label, required))
     .transform(normalizeEmail)
     .refine(isEmail, invalid);
 }
@@ -233,12 +236,15 @@ export function photoUrlProblem(value: string, forumOrigin: string): string | nu
   return null;
 }
 
+/** A photo address's rule as text (checkPhotoUrl adds what an address must be). */
+export const PHOTO_URL_RULE: TextRule = { kind: 'line', label: 'Photo URL', max: PHOTO_URL_MAX };
+
 /**
  * `value` as a photo address of a forum served at `forumOrigin` (see photoUrlProblem), kept in its
  * canonical form (`URL.href`); `''` (no photo) unless `required` gives the message refusing it.
  */
 export function checkPhotoUrl(value: unknown, forumOrigin: string, { required }: { required?: string } = {}): TextVerdict {
-  const verdict = checkText(value, { kind: 'line', label: 'Photo URL', max: PHOTO_URL_MAX, ...(required && { required }) });
+  const verdict = checkText(value, { ...PHOTO_URL_RULE, ...(required && { required }) });
   if (!verdict.ok || verdict.value === '') return verdict;
   const problem = photoUrlProblem(verdict.value, forumOrigin);
   return problem === null ? { ok: true, value: new URL(verdict.value).href } : { ok: false, message: problem };

@@ -11,8 +11,8 @@ export interface AuthUser {
   readonly picture: string;
   /** `realm_access.roles` of the token, e.g. ['user'] or ['user', 'admin']. */
   readonly roles: readonly string[];
-  /** `email_verified`: whether the account's owner has confirmed the address (absent: not known). */
-  readonly emailVerified?: boolean;
+  /** `email_verified`: whether the account's owner has confirmed the address (false when the token does not say). */
+  readonly emailVerified: boolean;
 }
 
 type Claims = Record<string, unknown>;

@@ -7,7 +7,7 @@
  */
 import { SILENT_CHECK_SSO_PAGE, SILENT_CHECK_SSO_SCRIPT } from '@forum/contracts';
 
-export { SILENT_CHECK_SSO_PAGE, SILENT_CHECK_SSO_SCRIPT };
+export { SILENT_CHECK_SSO_PAGE };
 
 export const SILENT_CHECK_SSO_HTML = `<!doctype html>
 <html lang="en">

@@ -1,49 +1,44 @@
-import { characterCount, type TextKind } from '@forum/contracts';
-import { Box } from '@mui/material';
+import { characterCount, type TextRule } from '@forum/contracts';
 import { useMemo } from 'react';
-import { FormDataConsumer, TextInput, type TextInputProps, type Validator } from 'react-admin';
-import { visuallyHidden } from './visuallyHidden';
-
+import { TextInput, type TextInputProps, type Validator } from 'react-admin';
+import { useWatch } from 'react-hook-form';
+import { CountAnnouncement } from './CountedTextField';
 
 /**
- * A polite live region with a counter's announcement (contracts' characterCount): it changes only
- * when the text nears, reaches or passes its limit, so a screen reader is told then, not at every key.
+ * `characterCount` under `rule`, remembering the last text it counted: the field's render and its
+ * validator (the form validates on change) ask of the same text at each key, and it is counted once.
  */
-export function CountAnnouncement({ announcement }: { announcement: string }) {
-  return (
-    <Box component="span" role="status" sx={visuallyHidden}>
-      {announcement}
-    </Box>
-  );
+function useCounter(rule: TextRule) {
+  return useMemo(() => {
+    let last: { value: string; count: ReturnType<typeof characterCount> } | undefined;
+    return (value: unknown) => {
+      const text = typeof value === 'string' ? value : '';
+      if (last?.value !== text) last = { value: text, count: characterCount(text, rule.max, rule.kind) };
+      return last.count;
+    };
+  }, [rule]);
 }
 
-/** A react-admin validator: at most `max` characters, counted as the API counts them; the message says by how much. */
-export const maxCharacters =
-  (max: number, kind: TextKind): Validator =>
-  (value: unknown) => {
-    const count = characterCount(typeof value === 'string' ? value : '', max, kind);
-    return count.over ? count.text : undefined;
-  };
-
 /**
- * A react-admin text input with a live count of its characters against `max` as its helper text
- * (the field's description). Over the limit it is in error at once (the form validates on change),
- * its message saying by how much.
+ * A react-admin text input with a live count of its characters against its rule (contracts) as its
+ * helper text (the field's description). Over the limit it is in error at once (the form validates
+ * on change), its message saying by how much. It watches its own field only: typing in another
+ * field does not render it again.
  */
-export function CountedTextInput({ max, kind = 'line', validate = [], ...props }: TextInputProps & { max: number; kind?: TextKind }) {
-  const validators = useMemo(() => [...(Array.isArray(validate) ? validate : [validate]), maxCharacters(max, kind)], [validate, max, kind]);
+export function CountedTextInput({ rule, validate = [], ...props }: TextInputProps & { rule: TextRule }) {
+  const countOf = useCounter(rule);
+  const validators = useMemo(() => {
+    const maxCharacters: Validator = (value: unknown) => {
+      const count = countOf(value);
+      return count.over ? count.text : undefined;
+    };
+    return [...(Array.isArray(validate) ? validate : [validate]), maxCharacters];
+  }, [validate, countOf]);
+  const count = countOf(useWatch({ name: props.source }));
   return (
-    <FormDataConsumer>
-      {({ formData }) => {
-        const value: unknown = (formData as Record<string, unknown>)[props.source];
-        const count = characterCount(typeof value === 'string' ? value : '', max, kind);
-        return (
-          <>
-            <TextInput {...props} validate={validators} helperText={count.text} />
-            <CountAnnouncement announcement={count.announcement} />
-          </>
-        );
-      }}
-    </FormDataConsumer>
+    <>
+      <TextInput {...props} validate={validators} helperText={count.text} />
+      <CountAnnouncement announcement={count.announcement} />
+    </>
   );
 }

@@ -9,9 +9,9 @@ import {
   STREAM_VERSION_MAX,
   USER_ID_MAX,
 } from '../constants.ts';
-import { emailText, identifier, pageNumber, text } from '../text-policy.ts';
+import { emailRule, emailText, identifier, pageNumber, text, type TextRule } from '../text-policy.ts';
 import { Me, ROLES } from './me.ts';
-import { tagName } from './posts.ts';
+import { tagNameRule } from './posts.ts';
 
 const page = pageNumber.default(1);
 /** The staff action log's actor filter: a user id or an email. */
@@ -38,8 +38,10 @@ export type AdminStats = z.infer<typeof AdminStats>;
 export const AdminTag = z.object({ _id: z.string(), name: z.string() });
 export type AdminTag = z.infer<typeof AdminTag>;
 
+/** The name of a tag an admin adds (Manage Tags' counter counts by it). */
+export const NEW_TAG_NAME_RULE = tagNameRule('Tag name', 'Tag name is required');
 /** POST /api/admin/tags ('Add Tag'): unique ignoring case (409 TAG_EXISTS). */
-export const CreateTagRequest = z.object({ name: tagName('Tag name', 'Tag name is required') });
+export const CreateTagRequest = z.object({ name: text(NEW_TAG_NAME_RULE) });
 export type CreateTagRequest = z.infer<typeof CreateTagRequest>;
 
 export const TagAdded = z.object({ success: z.literal(true), id: z.string(), tag: AdminTag, position: z.string() });
@@ -71,10 +73,13 @@ export const AdminUserIdParams = z.object({ userId: identifier('user id') });
 
 // ─── announcements ──────────────────────────────────────────────────────────
 
+/** An announcement's title and description (Make Announcement's counters count by them). */
+export const ANNOUNCEMENT_TITLE_RULE: TextRule = { kind: 'title', label: 'Title', max: ANNOUNCEMENT_TITLE_MAX, required: 'Title is required' };
+export const ANNOUNCEMENT_DESCRIPTION_RULE: TextRule = { kind: 'body', label: 'Description', max: ANNOUNCEMENT_DESCRIPTION_MAX, required: 'Description is required' };
 /** POST /api/admin/announcements: spec §5's messages when a field is missing or blank. */
 export const CreateAnnouncementRequest = z.object({
-  title: text({ kind: 'title', label: 'Title', max: ANNOUNCEMENT_TITLE_MAX, required: 'Title is required' }),
-  description: text({ kind: 'body', label: 'Description', max: ANNOUNCEMENT_DESCRIPTION_MAX, required: 'Description is required' }),
+  title: text(ANNOUNCEMENT_TITLE_RULE),
+  description: text(ANNOUNCEMENT_DESCRIPTION_RULE),
 });
 export type CreateAnnouncementRequest = z.infer<typeof CreateAnnouncementRequest>;
 
@@ -93,11 +98,15 @@ export const AnnouncementList = z.array(Announcement);
 
 // ─── contact ────────────────────────────────────────────────────────────────
 
+/** The Contact page's fields (its counters count by them). */
+export const CONTACT_NAME_RULE: TextRule = { kind: 'name', label: 'Name', max: CONTACT_NAME_MAX, required: 'Name is required' };
+export const CONTACT_EMAIL_RULE = emailRule('Email');
+export const CONTACT_MESSAGE_RULE: TextRule = { kind: 'body', label: 'Message', max: CONTACT_MESSAGE_MAX, required: 'Message is required' };
 /** POST /api/contact (the Contact page; no token needed). */
 export const ContactMessageRequest = z.object({
-  name: text({ kind: 'name', label: 'Name', max: CONTACT_NAME_MAX, required: 'Name is required' }),
+  name: text(CONTACT_NAME_RULE),
   email: emailText('Email'),
-  message: text({ kind: 'body', label: 'Message', max: CONTACT_MESSAGE_MAX, required: 'Message is required' }),
+  message: text(CONTACT_MESSAGE_RULE),
 });
 export type ContactMessageRequest = z.infer<typeof ContactMessageRequest>;
 

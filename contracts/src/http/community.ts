@@ -21,8 +21,8 @@ export type VoteAccepted = z.infer<typeof VoteAccepted>;
 
 // ── comments ─────────────────────────────────────────────────────────────
 
-/** A comment's text: the request's schema and the comment decider check it by this one rule. */
-export const commentTextRule: TextRule = { kind: 'body', label: 'Comment', max: COMMENT_MAX, required: 'Comment must not be empty' };
+/** A comment's text: the request's schema, the comment decider and the comment form's counter go by this one rule. */
+export const COMMENT_RULE: TextRule = { kind: 'body', label: 'Comment', max: COMMENT_MAX, required: 'Comment must not be empty' };
 
 /**
  * POST /api/comments. The spec's client also sends authorName, authorPhoto and
@@ -30,7 +30,7 @@ export const commentTextRule: TextRule = { kind: 'body', label: 'Comment', max: 
  */
 export const AddCommentRequest = z.object({
   postId: z.string().uuid('Not a post id'),
-  text: text(commentTextRule),
+  text: text(COMMENT_RULE),
 });
 export type AddCommentRequest = z.infer<typeof AddCommentRequest>;
 

@@ -19,6 +19,8 @@ export type Me = z.infer<typeof Me>;
 
 /** A display name's rule: the realm's register form and account store, PATCH /api/me. */
 export const displayNameRule = (label = 'Display name', required = `${label} must not be empty`): TextRule => ({ kind: 'name', label, max: DISPLAY_NAME_MAX, required });
+/** A display name as PATCH /api/me checks it ('Change Photo' counts by it). */
+export const DISPLAY_NAME_RULE = displayNameRule();
 
 /**
  * PATCH /api/me on a forum served at `forumOrigin`: the display name and the photo ('Change
@@ -27,7 +29,7 @@ export const displayNameRule = (label = 'Display name', required = `${label} mus
 export const updateMeRequest = (forumOrigin: string) =>
   z
     .object({
-      displayName: text(displayNameRule()).optional(),
+      displayName: text(DISPLAY_NAME_RULE).optional(),
       photoURL: photoUrl(forumOrigin, { allowEmpty: true }).optional(),
     })
     .refine((body) => body.displayName !== undefined || body.photoURL !== undefined, { message: 'Send displayName, photoURL or both', path: ['_'] });

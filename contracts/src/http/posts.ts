@@ -1,10 +1,15 @@
 import { z } from 'zod';
 import { POST_DESCRIPTION_MAX, POST_SORTS, POST_TAGS_MAX, POST_TITLE_MAX, TAG_NAME_MAX } from '../constants.ts';
 import { VOTES } from '../events/vote.ts';
-import { emailText, pageNumber, text } from '../text-policy.ts';
+import { emailText, pageNumber, text, type TextRule } from '../text-policy.ts';
 
 /** A tag's name, as a post carries it, a search names it and an admin adds it. */
-export const tagName = (label: string, required = `${label} must not be empty`) => text({ kind: 'name', label, max: TAG_NAME_MAX, required });
+export const tagNameRule = (label: string, required = `${label} must not be empty`): TextRule => ({ kind: 'name', label, max: TAG_NAME_MAX, required });
+export const tagName = (label: string, required?: string) => text(tagNameRule(label, required));
+
+/** A post's title and description (Add Post's counters count by them). */
+export const POST_TITLE_RULE: TextRule = { kind: 'title', label: 'Title', max: POST_TITLE_MAX, required: 'Title is required' };
+export const POST_DESCRIPTION_RULE: TextRule = { kind: 'body', label: 'Description', max: POST_DESCRIPTION_MAX, required: 'Description is required' };
 
 /**
  * POST /api/posts. The spec's client also sends upVote, downVote, authorName,
@@ -12,8 +17,8 @@ export const tagName = (label: string, required = `${label} must not be empty`) 
  * server clock, so they are not part of the request and are dropped.
  */
 export const CreatePostRequest = z.object({
-  title: text({ kind: 'title', label: 'Title', max: POST_TITLE_MAX, required: 'Title is required' }),
-  description: text({ kind: 'body', label: 'Description', max: POST_DESCRIPTION_MAX, required: 'Description is required' }),
+  title: text(POST_TITLE_RULE),
+  description: text(POST_DESCRIPTION_RULE),
   tags: z
     .array(tagName('Tag'), 'Tags must be a list')
     .max(POST_TAGS_MAX, `At most ${POST_TAGS_MAX} tags`)

@@ -2,8 +2,8 @@ import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import ThumbDownOutlined from '@mui/icons-material/ThumbDownOutlined';
 import ThumbUpOutlined from '@mui/icons-material/ThumbUpOutlined';
 import { Box, Stack, type SvgIconProps } from '@mui/material';
+import { visuallyHidden } from '@mui/utils';
 import type { ComponentType } from 'react';
-import { visuallyHidden } from '../lib/a11y';
 
 interface PostStatsProps {
   upVote: number;

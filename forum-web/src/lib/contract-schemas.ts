@@ -7,9 +7,7 @@ import { PostListItem, TopVotedUser } from '@forum/contracts';
 
 export { AnnouncementList, CommandAccepted, CommentsPage, Me, Notifications, PostCount, PostDetail, PostsPage, TagNames, UserProfile, VoteAccepted } from '@forum/contracts';
 
-/** GET /api/my-posts/:email: the user's newest posts (up to UNPAGED_LIST_MAX; all counted in X-Total-Count). */
-export const MyPosts = PostListItem.array();
-/** GET /api/posts/search?tag= without a page: every post with the tag (up to UNPAGED_LIST_MAX). */
+/** An unpaged list of posts (up to UNPAGED_LIST_MAX; all counted in X-Total-Count): GET /api/my-posts/:email, GET /api/posts/search?tag= without a page. */
 export const PostList = PostListItem.array();
 /** GET /api/users/top-voted */
 export const TopVotedUsers = TopVotedUser.array();

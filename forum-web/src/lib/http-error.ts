@@ -7,8 +7,11 @@ export function isNotFound(error: FetchBaseQueryError | SerializedError | undefi
   return error !== undefined && 'status' in error && error.status === 404;
 }
 
+/** What the server said of a failure: its status, code, message and field messages. */
+export type ServerError = { status: number | null; code: string; message: string; fields: FieldErrors };
+
 /** The server's error (code, message, field messages) in an RTK Query error, when it sent one. */
-export function serverError(error: FetchBaseQueryError | SerializedError | undefined): { status: number | null; code: string; message: string; fields: FieldErrors } | null {
+export function serverError(error: FetchBaseQueryError | SerializedError | undefined): ServerError | null {
   if (!error || !('status' in error)) return null;
   const body = ErrorBody.safeParse(error.data);
   if (!body.success) return null;
@@ -21,6 +24,8 @@ export function serverError(error: FetchBaseQueryError | SerializedError | undef
  * try again ('Too many comments. Try again in 2 minutes.'). Null for any other failure, which keeps its own text.
  */
 export function rateLimitMessage(error: FetchBaseQueryError | SerializedError | undefined): string | null {
-  const server = serverError(error);
-  return server?.status === 429 ? server.message : null;
+  return limitMessageOf(serverError(error));
 }
+
+/** rateLimitMessage of a server error already read (serverError). */
+export const limitMessageOf = (server: ServerError | null): string | null => (server?.status === 429 ? server.message : null);

@@ -7,7 +7,7 @@ import { AppProviders } from '../app/providers';
 import { makeStore } from '../app/store';
 
 /** The person the component tests sign in as, unless a test names another. */
-export const ALICE: AuthUser = { id: 'u-1', email: 'alice@forum.local', name: 'Alice', picture: '', roles: ['user'] };
+export const ALICE: AuthUser = { id: 'u-1', email: 'alice@forum.local', name: 'Alice', picture: '', roles: ['user'], emailVerified: true };
 
 /** A stand-in for the realm (no keycloak-js): `user` signed in, or a visitor; `login` is a spy. */
 export function fakeAuth(user: AuthUser | null) {
@@ -84,6 +84,10 @@ export const currentPath = () => document.querySelector('output[aria-label="Curr
 export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
 
+/** The API's 429 RATE_LIMITED answer: `message` says when to try again, in `seconds` (also its Retry-After). */
+export const rateLimited = (message: string, seconds: number) =>
+  json({ error: { code: 'RATE_LIMITED', message, details: { retryAfterSeconds: seconds } } }, 429, { 'Retry-After': String(seconds) });
+
 /** The method and path (under /api) of a request fetch received. */
 export function describeRequest(input: RequestInfo | URL, init?: RequestInit): { method: string; path: string } {
   const request = input instanceof Request ? input : new Request(input, init);
@@ -91,7 +95,8 @@ export function describeRequest(input: RequestInfo | URL, init?: RequestInit): {
 }
 
 type Answer = { status?: number; body?: unknown; headers?: Record<string, string> };
-export type Reply = Answer | Promise<Answer>;
+/** What a route answers: a status, body and headers, or a whole Response (such as rateLimited's). */
+export type Reply = Answer | Response | Promise<Answer | Response>;
 /** Answers by "METHOD /api/path"; an unknown call answers 404 so a test sees it. */
 export type Routes = Record<string, (request: Request) => Reply>;
 
@@ -104,11 +109,15 @@ export function stubApi(routes: Routes) {
     calls.push(key);
     const handler = routes[key];
     const reply = handler ? await handler(request) : { status: 404, body: { error: { code: 'NOT_FOUND', message: `No stub for ${key}` } } };
+    if (reply instanceof Response) return reply;
     return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { 'Content-Type': 'application/json', ...('headers' in reply ? reply.headers : {}) } });
   });
   vi.stubGlobal('fetch', fetch);
   return { calls };
 }
+
+/** A number as the counters write it (19,990). */
+export const n = (value: number) => value.toLocaleString('en-US');
 
 /** The description of a field (the first element its aria-describedby names: the helper text), read with the field. */
 export const descriptionOf = (field: HTMLElement) => document.getElementById(field.getAttribute('aria-describedby')?.split(' ')[0] ?? '')?.textContent;

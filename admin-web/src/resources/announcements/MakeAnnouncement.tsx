@@ -1,5 +1,5 @@
 import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
-import { ANNOUNCEMENT_DESCRIPTION_MAX, ANNOUNCEMENT_TITLE_MAX, type CreateAnnouncementRequest } from '@forum/contracts';
+import { ANNOUNCEMENT_DESCRIPTION_RULE, ANNOUNCEMENT_TITLE_RULE, type CreateAnnouncementRequest } from '@forum/contracts';
 import { Box, Button, Card, CardContent, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -65,8 +65,8 @@ export function MakeAnnouncement() {
           </Typography>
           {/* validated on change: a text over its limit is in error at once, as its counter says */}
           <Form key={formKey} mode="onChange" onSubmit={submit} noValidate disableInvalidFormNotification defaultValues={{ title: '', description: '' }}>
-            <CountedTextInput source="title" label="Title" validate={validateTitle} max={ANNOUNCEMENT_TITLE_MAX} kind="title" />
-            <CountedTextInput source="description" label="Description" validate={validateDescription} max={ANNOUNCEMENT_DESCRIPTION_MAX} kind="body" multiline minRows={6} maxRows={16} />
+            <CountedTextInput source="title" label="Title" validate={validateTitle} rule={ANNOUNCEMENT_TITLE_RULE} />
+            <CountedTextInput source="description" label="Description" validate={validateDescription} rule={ANNOUNCEMENT_DESCRIPTION_RULE} multiline minRows={6} maxRows={16} />
             <Button type="submit" variant="contained" startIcon={<CampaignOutlined />} disabled={isPending} sx={{ mt: 1 }}>
               {isPending ? 'Posting...' : 'Post Announcement'}
             </Button>

@@ -4,11 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { ANNOUNCEMENT_DESCRIPTION_MAX, ANNOUNCEMENT_TITLE_MAX } from '@forum/contracts';
 import { describe, expect, it } from 'vitest';
-import { descriptionOf, quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
+import { descriptionOf, n, quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { MakeAnnouncement } from './MakeAnnouncement';
-
-/** A number as the counters write it (19,990). */
-const n = (value: number) => value.toLocaleString('en-US');
 
 /**
  * POST /api/admin/announcements, answered when the test says so (`release`), with `answer`

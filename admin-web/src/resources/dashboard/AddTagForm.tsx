@@ -1,9 +1,9 @@
 import Add from '@mui/icons-material/Add';
-import { characterCount, TAG_NAME_MAX } from '@forum/contracts';
-import { Button, InputAdornment, Stack, TextField } from '@mui/material';
+import { NEW_TAG_NAME_RULE, textLength } from '@forum/contracts';
+import { Button, InputAdornment, Stack } from '@mui/material';
 import { useState, type FormEvent, type Ref } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
-import { CountAnnouncement } from '../../components/CountedTextInput';
+import { CountedTextField } from '../../components/CountedTextField';
 import { serverCode, type ForumDataProvider } from '../../dataProvider';
 
 /** What the admin typed, as a tag's name: the # is the page's, not part of the name. */
@@ -11,8 +11,8 @@ const tagName = (typed: string) => typed.trim().replace(/^#+/, '').trim();
 
 /**
  * Spec §2 Manage Tags: 'Enter new tag' and 'Add Tag'. The name is required and counted against
- * TAG_NAME_MAX as the API counts it (no `maxlength`: the browser counts UTF-16 units); the command
- * is pessimistic (the toast comes with the server's answer) and the tags are read again after it.
+ * NEW_TAG_NAME_RULE as the API counts it (no `maxlength`: the browser counts UTF-16 units); the
+ * command is pessimistic (the toast comes with the server's answer) and the tags are read again after it.
  */
 export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElement>; onAdded: () => unknown }) {
   const dataProvider = useDataProvider<ForumDataProvider>();
@@ -21,8 +21,6 @@ export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElem
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
-  const count = characterCount(tagName(value), TAG_NAME_MAX, 'name');
-
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const name = tagName(value);
@@ -30,7 +28,7 @@ export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElem
       setError('Tag name is required');
       return;
     }
-    if (count.over) return;
+    if (textLength(name, NEW_TAG_NAME_RULE.kind) > NEW_TAG_NAME_RULE.max) return;
     setPending(true);
     try {
       await dataProvider.addTag(name);
@@ -47,19 +45,16 @@ export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElem
 
   return (
     <Stack component="form" noValidate onSubmit={(event) => void submit(event)} direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
-      <TextField
+      <CountedTextField
         inputRef={inputRef}
         label="Enter new tag"
         size="small"
         required
         value={value}
-        error={error !== null || count.over}
-        helperText={
-          <>
-            {error && <span style={{ display: 'block' }}>{error} </span>}
-            {count.text}
-          </>
-        }
+        rule={NEW_TAG_NAME_RULE}
+        counted={tagName(value)}
+        error={error !== null}
+        helperText={error}
         onChange={(event) => {
           setValue(event.target.value);
           setError(null);
@@ -70,7 +65,6 @@ export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElem
           htmlInput: { autoComplete: 'off' },
         }}
       />
-      <CountAnnouncement announcement={count.announcement} />
       <Button type="submit" variant="contained" startIcon={<Add />} loading={pending} loadingPosition="start" sx={{ whiteSpace: 'nowrap', minHeight: 48 }}>
         Add Tag
       </Button>

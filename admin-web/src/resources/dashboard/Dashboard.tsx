@@ -2,9 +2,9 @@ import ChatBubbleOutlineOutlined from '@mui/icons-material/ChatBubbleOutlineOutl
 import ArticleOutlined from '@mui/icons-material/ArticleOutlined';
 import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import { Alert, Box, Button, Card, CardContent, Skeleton, Typography } from '@mui/material';
+import { visuallyHidden } from '@mui/utils';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Title } from 'react-admin';
-import { visuallyHidden } from '../../components/visuallyHidden';
 import { AdminCard } from './AdminCard';
 import { ManageTags } from './ManageTags';
 import { StatCard } from './StatCard';

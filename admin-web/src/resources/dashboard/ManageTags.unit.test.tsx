@@ -3,11 +3,8 @@ import { TAG_NAME_MAX, type AdminTag } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { descriptionOf, quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
+import { descriptionOf, n, quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { ManageTags } from './ManageTags';
-
-/** A number as the counters write it (19,990). */
-const n = (value: number) => value.toLocaleString('en-US');
 
 const TAGS: AdminTag[] = [
   { _id: 't-1', name: 'Databases' },

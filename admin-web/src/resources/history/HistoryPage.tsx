@@ -17,7 +17,8 @@ const retryServerErrors = (failures: number, error: Error) => !(error instanceof
 
 /**
  * GET /api/admin/history/:kind/:id through the data provider's getHistory, a page at a time: the
- * pages read so far as one history (their events in order, their actors together).
+ * pages read so far as one history (their events in order, their actors together; what comes
+ * next is the query's to know).
  */
 function useHistory(kind: HistoryKind | null, id: string) {
   const dataProvider = useDataProvider<ForumDataProvider>();
@@ -30,11 +31,10 @@ function useHistory(kind: HistoryKind | null, id: string) {
     retry: retryServerErrors,
   });
   const pages = query.data?.pages;
-  const data: StreamHistory | undefined = pages?.[0] && {
+  const data: Omit<StreamHistory, 'nextAfter'> | undefined = pages?.[0] && {
     ...pages[0],
     events: pages.flatMap((page) => page.events),
     actors: Object.assign({}, ...pages.map((page) => page.actors)),
-    nextAfter: pages.at(-1)!.nextAfter,
   };
   return { ...query, data };
 }

@@ -1,4 +1,4 @@
-import type { ErasedContentChoice } from '@forum/contracts';
+import { DELETED_USER_NAME, ERASED_CONTENT_CHOICES, type ErasedContentChoice } from '@forum/contracts';
 import PersonRemoveOutlined from '@mui/icons-material/PersonRemoveOutlined';
 import {
   Alert,
@@ -19,6 +19,12 @@ import { useId, useState } from 'react';
 import { useDataProvider, useGetIdentity, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import { serverMessage, type ForumDataProvider } from '../../dataProvider';
 import type { UserRecord } from './types';
+
+/** What may become of the user's posts and comments, as the dialog offers it. */
+const CONTENT_CHOICES: Record<ErasedContentChoice, string> = {
+  keep: `Keep them, shown as written by “${DELETED_USER_NAME}”`,
+  erase: 'Delete them too',
+};
 
 /**
  * 'Delete user' (docs/security/erasure.md): erases another user's account after a dialog that says
@@ -75,8 +81,9 @@ export function EraseUserButton() {
             <FormControl required>
               <FormLabel id={choiceId}>Their posts and comments</FormLabel>
               <RadioGroup aria-labelledby={choiceId} value={content ?? ''} onChange={(event) => setContent(event.target.value as ErasedContentChoice)}>
-                <FormControlLabel value="keep" control={<Radio />} label="Keep them, shown as written by “Deleted user”" disabled={pending} />
-                <FormControlLabel value="erase" control={<Radio />} label="Delete them too" disabled={pending} />
+                {ERASED_CONTENT_CHOICES.map((choice) => (
+                  <FormControlLabel key={choice} value={choice} control={<Radio />} label={CONTENT_CHOICES[choice]} disabled={pending} />
+                ))}
               </RadioGroup>
             </FormControl>
           </Stack>

@@ -1,4 +1,4 @@
-import { ANONYMOUS_NAME, checkText, commentTextRule, type CommentEvent } from '@forum/contracts';
+import { ANONYMOUS_NAME, checkText, COMMENT_RULE, type CommentEvent } from '@forum/contracts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@forum/platform';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { Author } from '../post/decide.ts';
@@ -8,7 +8,7 @@ import type { CommentState } from './comment.ts';
 /**
  * Rules enforced here (spec §3 Comment, §5; issue "whole forum on the API", Comments and Moderation):
  * - a comment is added once under its id, to a post that exists and is not deleted;
- * - its text is text by the comment's rule (commentTextRule: trimmed, 1 to COMMENT_MAX characters; an empty one is refused, never stored);
+ * - its text is text by the comment's rule (COMMENT_RULE: trimmed, 1 to COMMENT_MAX characters; an empty one is refused, never stored);
  * - author name (fallback 'Anonymous'), email and photo come from the caller's forum record, time from the clock;
  * - only an admin removes a comment, once; removing it takes it out of every list and resolves its reports;
  * - a member erasing their account with their content takes their comments that are still there
@@ -40,7 +40,7 @@ function addComment(command: AddComment, state: CommentState, meta: CommandMeta)
   const { commentId, postId, author, post } = command.data;
   if (state.status !== 'none') throw new ConflictError(`Comment ${commentId} already exists`);
   if (post.status !== 'created') throw new NotFoundError('No such post');
-  const checked = checkText(command.data.text, commentTextRule);
+  const checked = checkText(command.data.text, COMMENT_RULE);
   if (!checked.ok) throw new ValidationError({ text: [checked.message] });
   const text = checked.value;
   return [

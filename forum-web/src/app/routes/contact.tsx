@@ -1,4 +1,4 @@
-import { CONTACT_EMAIL_MAX, CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX, ContactMessageRequest } from '@forum/contracts';
+import { CONTACT_EMAIL_RULE, CONTACT_MESSAGE_RULE, CONTACT_NAME_RULE, ContactMessageRequest, fieldErrorsOf } from '@forum/contracts';
 import { Alert, Button, Paper, Stack, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { CountedTextField } from '../../components/CountedTextField';
@@ -20,9 +20,7 @@ export function ContactPage() {
     // the API's own checks first (lengths as its counters count), so a refusal needs no round trip
     const parsed = ContactMessageRequest.safeParse(values);
     if (!parsed.success) {
-      const problems: Record<string, string[]> = {};
-      for (const issue of parsed.error.issues) (problems[issue.path.join('.')] ??= []).push(issue.message);
-      setFields(problems);
+      setFields(fieldErrorsOf(parsed.error));
       setOutcome(null);
       return;
     }
@@ -55,9 +53,9 @@ export function ContactPage() {
         Questions, ideas or a problem with the forum? Write to us and we will answer by email.
       </Typography>
       <Stack component="form" spacing={2} onSubmit={submit} noValidate={false}>
-        <CountedTextField {...field('name')} label="Name" required autoComplete="name" max={CONTACT_NAME_MAX} kind="name" />
-        <CountedTextField {...field('email')} label="Email" type="email" required autoComplete="email" max={CONTACT_EMAIL_MAX} />
-        <CountedTextField {...field('message')} label="Message" required multiline minRows={4} maxRows={14} max={CONTACT_MESSAGE_MAX} kind="body" />
+        <CountedTextField {...field('name')} label="Name" required autoComplete="name" rule={CONTACT_NAME_RULE} />
+        <CountedTextField {...field('email')} label="Email" type="email" required autoComplete="email" rule={CONTACT_EMAIL_RULE} />
+        <CountedTextField {...field('message')} label="Message" required multiline minRows={4} maxRows={14} rule={CONTACT_MESSAGE_RULE} />
         <div aria-live="polite">
           {outcome?.kind === 'sent' && <Alert severity="success">Thank you! Your message has been sent. We will get back to you soon.</Alert>}
           {outcome?.kind === 'failed' && <Alert severity="error">{outcome.message}</Alert>}

@@ -3,11 +3,8 @@ import { CONTACT_EMAIL_MAX, CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX } from '@forum
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { descriptionOf, renderAt, stubApi } from '../../testing/render-with-app';
+import { descriptionOf, n, renderAt, stubApi } from '../../testing/render-with-app';
 import { ContactPage } from './contact';
-
-/** A number as the counters write it (19,990). */
-const n = (value: number) => value.toLocaleString('en-US');
 
 afterEach(() => {
   cleanup();

@@ -1,4 +1,4 @@
-import { ANONYMOUS_NAME, CreatePostRequest, ErrorCode, POST_DESCRIPTION_MAX, POST_TAGS_MAX, POST_TITLE_MAX, type FieldErrors } from '@forum/contracts';
+import { ANONYMOUS_NAME, CreatePostRequest, ErrorCode, fieldErrorsOf, POST_DESCRIPTION_RULE, POST_TAGS_MAX, POST_TITLE_RULE, type FieldErrors } from '@forum/contracts';
 import Lock from '@mui/icons-material/LockOutlined';
 import { Alert, Autocomplete, Avatar, Box, Button, Card, CardContent, Chip, Paper, Skeleton, Stack, TextField, Typography } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
@@ -9,7 +9,7 @@ import { CountedTextField } from '../../../components/CountedTextField';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { useAuthState } from '../../../lib/auth';
-import { rateLimitMessage, serverError } from '../../../lib/http-error';
+import { limitMessageOf, serverError } from '../../../lib/http-error';
 import { useCreatePostMutation } from '../api/create-post';
 import { useGetMeQuery } from '../api/get-me';
 import { useGetPostCountQuery } from '../api/get-post-count';
@@ -106,9 +106,7 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
     event.preventDefault();
     const parsed = CreatePostRequest.safeParse({ title, description, tags });
     if (!parsed.success) {
-      const fields: FieldErrors = {};
-      for (const issue of parsed.error.issues) (fields[issue.path.join('.')] ??= []).push(issue.message);
-      showErrors(fields);
+      showErrors(fieldErrorsOf(parsed.error));
       return;
     }
     try {
@@ -121,7 +119,7 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
         return;
       }
       if (server) showErrors(server.fields);
-      toast({ message: rateLimitMessage(error as FetchBaseQueryError) ?? 'Failed to create post', severity: 'error' });
+      toast({ message: limitMessageOf(server) ?? 'Failed to create post', severity: 'error' });
       return;
     }
     toast({ message: 'Your post has been created.' });
@@ -150,8 +148,7 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
               label="Post Title *"
               inputRef={titleRef}
               value={title}
-              max={POST_TITLE_MAX}
-              kind="title"
+              rule={POST_TITLE_RULE}
               onChange={(event) => {
                 setTitle(event.target.value);
                 clear('title');
@@ -165,8 +162,7 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
               label="Post Description *"
               inputRef={descriptionRef}
               value={description}
-              max={POST_DESCRIPTION_MAX}
-              kind="body"
+              rule={POST_DESCRIPTION_RULE}
               onChange={(event) => {
                 setDescription(event.target.value);
                 clear('description');

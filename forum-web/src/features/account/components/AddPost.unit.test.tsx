@@ -3,12 +3,9 @@ import { FREE_POST_LIMIT, POST_DESCRIPTION_MAX, POST_TITLE_MAX } from '@forum/co
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { currentPath, descriptionOf, stubApi, type Routes } from '../../../testing/render-with-app';
+import { currentPath, descriptionOf, n, rateLimited, stubApi, type Reply, type Routes } from '../../../testing/render-with-app';
 import { BOB, me, renderAt } from '../testing/fixtures';
 import { AddPost } from './AddPost';
-
-/** A number as the counters write it (19,990). */
-const n = (value: number) => value.toLocaleString('en-US');
 
 afterEach(() => {
   cleanup();
@@ -111,11 +108,16 @@ describe('Add Post: the form', () => {
   });
 
   it.each([
-    ['a refusal of the fields', 400, { code: 'VALIDATION_FAILED', message: 'Invalid request', details: { title: ['Title is too spammy'] } }, ['Failed to create post', 'Title is too spammy']],
+    [
+      'a refusal of the fields',
+      400,
+      () => ({ status: 400, body: { error: { code: 'VALIDATION_FAILED', message: 'Invalid request', details: { title: ['Title is too spammy'] } } } }),
+      ['Failed to create post', 'Title is too spammy'],
+    ],
     // over the post limit: the server's message says when to try again
-    ['a 429', 429, { code: 'RATE_LIMITED', message: 'Too many posts. Try again in 1 minute.', details: { retryAfterSeconds: 51 } }, ['Too many posts. Try again in 1 minute.']],
-  ])('on %s says so (%s), with the server messages on the fields, and stays', async (_case, status, error, shown) => {
-    stubApi({ ...reads(0), 'POST /api/posts': () => ({ status, body: { error } }) });
+    ['a 429', 429, () => rateLimited('Too many posts. Try again in 1 minute.', 51), ['Too many posts. Try again in 1 minute.']],
+  ])('on %s says so (%s), with the server messages on the fields, and stays', async (_case, _status, answer: () => Reply, shown) => {
+    stubApi({ ...reads(0), 'POST /api/posts': answer });
     renderPage();
     await userEvent.type(await screen.findByRole('textbox', { name: 'Post Title *' }), 'BUY NOW');
     await userEvent.type(screen.getByRole('textbox', { name: 'Post Description *' }), 'cheap');

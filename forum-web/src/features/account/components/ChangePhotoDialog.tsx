@@ -1,4 +1,4 @@
-import { DISPLAY_NAME_MAX, PHOTO_URL_MAX, updateMeRequest, type UpdateMeRequest } from '@forum/contracts';
+import { DISPLAY_NAME_RULE, fieldErrorsOf, PHOTO_URL_RULE, updateMeRequest, type FieldErrors, type UpdateMeRequest } from '@forum/contracts';
 import { Avatar, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { useId, useState, type FormEvent } from 'react';
@@ -16,6 +16,9 @@ interface ChangePhotoDialogProps {
 }
 
 type Field = 'photoURL' | 'displayName';
+
+/** The first message for each field (the form's own check or the server's). */
+const problemsOf = (fields: FieldErrors): Partial<Record<Field, string>> => ({ photoURL: fields.photoURL?.[0], displayName: fields.displayName?.[0] });
 
 /**
  * 'Change Photo': the photo address (https; empty removes the photo) and the display name, sent
@@ -36,14 +39,14 @@ export function ChangePhotoDialog({ open, current, onClose, onChanged }: ChangeP
     if (Object.keys(changes).length === 0) return onClose();
     const parsed = updateMeRequest(window.location.origin).safeParse(changes);
     if (!parsed.success) {
-      setProblems(Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join('.'), issue.message])));
+      setProblems(problemsOf(fieldErrorsOf(parsed.error)));
       return;
     }
     try {
       await updateMe(parsed.data).unwrap();
     } catch (error) {
       const server = serverError(error as FetchBaseQueryError);
-      setProblems({ photoURL: server?.fields.photoURL?.[0], displayName: server?.fields.displayName?.[0] });
+      setProblems(problemsOf(server?.fields ?? {}));
       toast({ message: server?.message ?? 'Failed to change your profile', severity: 'error' });
       return;
     }
@@ -66,7 +69,7 @@ export function ChangePhotoDialog({ open, current, onClose, onChanged }: ChangeP
               label="Photo URL"
               placeholder="https://…"
               value={url}
-              max={PHOTO_URL_MAX}
+              rule={PHOTO_URL_RULE}
               onChange={(event) => {
                 setUrl(event.target.value);
                 setProblems((current) => ({ ...current, photoURL: undefined }));
@@ -79,8 +82,7 @@ export function ChangePhotoDialog({ open, current, onClose, onChanged }: ChangeP
               label="Display name"
               autoComplete="nickname"
               value={name}
-              max={DISPLAY_NAME_MAX}
-              kind="name"
+              rule={DISPLAY_NAME_RULE}
               onChange={(event) => {
                 setName(event.target.value);
                 setProblems((current) => ({ ...current, displayName: undefined }));

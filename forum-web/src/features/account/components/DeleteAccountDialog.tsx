@@ -1,4 +1,4 @@
-import type { ErasedContentChoice } from '@forum/contracts';
+import { DELETED_USER_NAME, ERASED_CONTENT_CHOICES, type ErasedContentChoice } from '@forum/contracts';
 import {
   Alert,
   Button,
@@ -23,7 +23,13 @@ import { serverError } from '../../../lib/http-error';
 import { useDeleteMeMutation } from '../api/delete-me';
 
 /** What the member types to confirm. */
-export const CONFIRM_WORD = 'DELETE';
+const CONFIRM_WORD = 'DELETE';
+
+/** What may become of the member's posts and comments, as the dialog offers it. */
+const CONTENT_CHOICES: Record<ErasedContentChoice, string> = {
+  keep: `Keep them, shown as written by “${DELETED_USER_NAME}”`,
+  erase: 'Delete them too',
+};
 
 interface DeleteAccountDialogProps {
   open: boolean;
@@ -74,8 +80,9 @@ export function DeleteAccountDialog({ open, onClose }: DeleteAccountDialogProps)
             <FormControl required>
               <FormLabel id={choiceId}>Your posts and comments</FormLabel>
               <RadioGroup aria-labelledby={choiceId} value={content ?? ''} onChange={(event) => setContent(event.target.value as ErasedContentChoice)}>
-                <FormControlLabel value="keep" control={<Radio />} label="Keep them, shown as written by “Deleted user”" disabled={busy} />
-                <FormControlLabel value="erase" control={<Radio />} label="Delete them too" disabled={busy} />
+                {ERASED_CONTENT_CHOICES.map((choice) => (
+                  <FormControlLabel key={choice} value={choice} control={<Radio />} label={CONTENT_CHOICES[choice]} disabled={busy} />
+                ))}
               </RadioGroup>
             </FormControl>
             <TextField

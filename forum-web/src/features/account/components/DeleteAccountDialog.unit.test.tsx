@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '../../../testing/render-with-app';
-import { BOB, renderAt } from '../testing/fixtures';
+import { BOB, profile, renderAt } from '../testing/fixtures';
 import { MyProfile } from './MyProfile';
 
 afterEach(() => {
@@ -11,15 +11,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const profile = {
-  user: { _id: BOB.id, name: BOB.name, photoURL: '', role: 'user', isMember: false, badge: 'Bronze', email: BOB.email },
-  stats: { posts: 0, comments: 0, commentsReceived: 0, upVotes: 0 },
-  recentPosts: [],
-};
-
 /** My Profile with the delete dialog open; `erase`: DELETE /api/me's answer. */
 async function openDialog(erase: (request: Request) => { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>) {
-  const { calls } = stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile }), 'DELETE /api/me': erase });
+  const { calls } = stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }), 'DELETE /api/me': erase });
   const view = renderAt(<MyProfile />, { path: '/dashboard' });
   await userEvent.click(await screen.findByRole('button', { name: 'Delete my account' }));
   const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' });

@@ -37,7 +37,7 @@ export function MyProfile() {
       <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
         My Profile
       </Typography>
-      {user?.emailVerified === false && (
+      {user && !user.emailVerified && (
         <Alert severity="info">
           Please confirm your email address: we sent a link to {user.email}. Open it to finish setting up your account.
         </Alert>

@@ -3,35 +3,13 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { DISPLAY_NAME_MAX, PHOTO_URL_MAX } from '@forum/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { descriptionOf, stubApi } from '../../../testing/render-with-app';
-import { BOB, renderAt } from '../testing/fixtures';
+import { descriptionOf, n, stubApi } from '../../../testing/render-with-app';
+import { BOB, profile, renderAt } from '../testing/fixtures';
 import { MyProfile } from './MyProfile';
-
-/** A number as the counters write it (19,990). */
-const n = (value: number) => value.toLocaleString('en-US');
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
-});
-
-const recent = (n: number) => ({
-  _id: `6f1c8a52-1111-4a4a-9a9a-00000000000${n}`,
-  title: `Post number ${n}`,
-  summary: '',
-  tags: [],
-  authorName: BOB.name,
-  authorPhoto: '',
-  createdAt: '2026-11-20T09:30:00.000Z',
-  upVote: n,
-  downVote: 0,
-  commentCount: 2 * n,
-});
-
-const profile = (isMember: boolean, photoURL = '') => ({
-  user: { _id: BOB.id, name: BOB.name, photoURL, role: 'user', isMember, badge: isMember ? 'Gold' : 'Bronze', email: BOB.email },
-  stats: { posts: 4, comments: 2, commentsReceived: 9, upVotes: 13 },
-  recentPosts: [recent(1), recent(2), recent(3)],
 });
 
 const renderPage = () => renderAt(<MyProfile />, { path: '/dashboard' });

@@ -3,7 +3,7 @@ import type { ReactElement } from 'react';
 import { renderAt as renderScreen } from '../../../testing/render-with-app';
 
 /** The account screens' test user. */
-export const BOB: AuthUser = { id: 'user-bob', email: 'bob@forum.local', name: 'Bob Chen', picture: '', roles: ['user'] };
+export const BOB: AuthUser = { id: 'user-bob', email: 'bob@forum.local', name: 'Bob Chen', picture: '', roles: ['user'], emailVerified: true };
 
 /** GET /api/me for BOB, a member or not. */
 export const me = (isMember: boolean) => ({
@@ -14,6 +14,27 @@ export const me = (isMember: boolean) => ({
   role: 'user',
   isMember,
   registeredAt: '2026-11-01T10:00:00.000Z',
+});
+
+/** One of BOB's recent posts, numbered `n`: n up votes and 2n comments. */
+const recent = (n: number) => ({
+  _id: `6f1c8a52-1111-4a4a-9a9a-00000000000${n}`,
+  title: `Post number ${n}`,
+  summary: '',
+  tags: [],
+  authorName: BOB.name,
+  authorPhoto: '',
+  createdAt: '2026-11-20T09:30:00.000Z',
+  upVote: n,
+  downVote: 0,
+  commentCount: 2 * n,
+});
+
+/** GET /api/user-profile/:email for BOB, a member (Gold) or not (Bronze): four posts, three of them recent. */
+export const profile = (isMember: boolean, photoURL = '') => ({
+  user: { _id: BOB.id, name: BOB.name, photoURL, role: 'user', isMember, badge: isMember ? 'Gold' : 'Bronze', email: BOB.email },
+  stats: { posts: 4, comments: 2, commentsReceived: 9, upVotes: 13 },
+  recentPosts: [recent(1), recent(2), recent(3)],
 });
 
 /** The app's `renderAt`, signed in as BOB unless the test names another user. */

@@ -1,12 +1,12 @@
 import { Button, Stack } from '@mui/material';
-import { COMMENT_MAX, textLength } from '@forum/contracts';
+import { COMMENT_RULE, textLength } from '@forum/contracts';
 import { useState, type FormEvent } from 'react';
 import { CountedTextField } from '../../../components/CountedTextField';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { rateLimitMessage } from '../../../lib/http-error';
 import { useAddCommentMutation } from '../api/add-comment';
 
-/** Spec §4 Comment posting: an empty comment (after trimming) is ignored, one over COMMENT_MAX is not sent (its counter says so); after success the input clears. */
+/** Spec §4 Comment posting: an empty comment (after trimming) is ignored, one over its limit (COMMENT_RULE) is not sent (its counter says so); after success the input clears. */
 export function CommentForm({ postId }: { postId: string }) {
   const [text, setText] = useState('');
   const [addComment, { isLoading }] = useAddCommentMutation();
@@ -15,7 +15,7 @@ export function CommentForm({ postId }: { postId: string }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const trimmed = text.trim();
-    if (trimmed.length === 0 || textLength(trimmed, 'body') > COMMENT_MAX || isLoading) return;
+    if (trimmed.length === 0 || textLength(trimmed, COMMENT_RULE.kind) > COMMENT_RULE.max || isLoading) return;
     const result = await addComment({ postId, text: trimmed });
     if ('error' in result) {
       toast({ message: rateLimitMessage(result.error) ?? 'Failed to post comment', severity: 'error' });
@@ -28,8 +28,7 @@ export function CommentForm({ postId }: { postId: string }) {
     <Stack component="form" onSubmit={submit} direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
       <CountedTextField
         value={text}
-        max={COMMENT_MAX}
-        kind="body"
+        rule={COMMENT_RULE}
         onChange={(event) => setText(event.target.value)}
         placeholder="Write a comment..."
         slotProps={{ htmlInput: { 'aria-label': 'Write a comment' } }}

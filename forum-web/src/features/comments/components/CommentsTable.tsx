@@ -9,7 +9,8 @@ import { ShowMoreComments } from './ShowMoreComments';
 
 /** The Post Comments screen (spec §2, /post/{postId}/comments): a post's comments, newest first a page at a time, each with its report controls. */
 export function CommentsTable({ postId }: { postId: string }) {
-  const { comments, pages, total, hasMore, loadMore, isLoading, isLoadingMore, error } = useCommentPages(postId);
+  const commentPages = useCommentPages(postId);
+  const { comments, isLoading, error } = commentPages;
   const navigate = useNavigate();
   const toast = useToast();
 
@@ -76,7 +77,7 @@ export function CommentsTable({ postId }: { postId: string }) {
           </Table>
         </TableContainer>
       )}
-      {comments.length > 0 && <ShowMoreComments shown={comments.length} total={total} pages={pages} hasMore={hasMore} loading={isLoadingMore} onShowMore={loadMore} />}
+      {comments.length > 0 && <ShowMoreComments pages={commentPages} />}
     </>
   );
 }

@@ -3,8 +3,8 @@ import { COMMENT_PREVIEW_LENGTH, type CommentItem } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeRequest, json, renderWithApp } from '../../../testing/render-with-app';
-import { commentPage } from '../testing/comment-pages';
+import { describeRequest, json, rateLimited, renderWithApp } from '../../../testing/render-with-app';
+import { commentPage, shownStatus } from '../testing/comment-pages';
 import { CommentsTable } from './CommentsTable';
 
 const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
@@ -24,7 +24,7 @@ function fakeServer({ list = comments, reportStatus = 201, pageSize = 20 }: { li
       if (method === 'POST' && path.endsWith('/report')) {
         reports.push({ path, body: await (input as Request).clone().json() });
         if (reportStatus === 409) return json({ error: { code: 'ALREADY_REPORTED', message: 'You have already reported this comment' } }, 409);
-        if (reportStatus === 429) return json({ error: { code: 'RATE_LIMITED', message: 'Too many reports. Try again in 38 minutes.', details: { retryAfterSeconds: 2251 } } }, 429, { 'Retry-After': '2251' });
+        if (reportStatus === 429) return rateLimited('Too many reports. Try again in 38 minutes.', 2251);
         if (reportStatus !== 201) return json({ error: { code: 'INTERNAL', message: 'boom' } }, reportStatus);
         return json({ id: 'r1', position: '901.1' }, 201);
       }
@@ -36,9 +36,6 @@ function fakeServer({ list = comments, reportStatus = 201, pageSize = 20 }: { li
 
 const renderTable = () => renderWithApp(<CommentsTable postId={POST_ID} />, { path: `/post/${POST_ID}/comments`, route: '/post/:postId/comments' });
 const rowOf = async (name: string) => (await screen.findByRole('cell', { name: new RegExp(name) })).closest('tr')!;
-
-/** The live status under the list that says how many comments are shown (the router's 'Current page' is a status too). */
-const shownStatus = () => screen.getAllByRole('status').find((status) => status.textContent?.startsWith('Showing'));
 
 afterEach(() => {
   cleanup();

@@ -20,7 +20,8 @@ export const commentsPagePath = (postId: string) => `/post/${encodeURIComponent(
 export function PostComments({ postId }: { postId: string }) {
   const { status } = useAuthState();
   const location = useLocation();
-  const { comments, pages, total, hasMore, loadMore, isLoading, isLoadingMore, error } = useCommentPages(postId);
+  const commentPages = useCommentPages(postId);
+  const { comments, isLoading, error } = commentPages;
   const sectionRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
@@ -109,7 +110,7 @@ export function PostComments({ postId }: { postId: string }) {
           ))}
         </List>
       )}
-      {comments.length > 0 && <ShowMoreComments shown={comments.length} total={total} pages={pages} hasMore={hasMore} loading={isLoadingMore} onShowMore={loadMore} />}
+      {comments.length > 0 && <ShowMoreComments pages={commentPages} />}
     </Paper>
   );
 }

@@ -3,12 +3,9 @@ import { COMMENT_MAX, type CommentItem } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeRequest, descriptionOf, json, renderWithApp } from '../../../testing/render-with-app';
-import { commentPage } from '../testing/comment-pages';
+import { describeRequest, descriptionOf, json, n, rateLimited, renderWithApp } from '../../../testing/render-with-app';
+import { commentPage, shownStatus } from '../testing/comment-pages';
 import { PostComments } from './PostComments';
-
-/** A number as the counters write it (19,990). */
-const n = (value: number) => value.toLocaleString('en-US');
 
 const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
 const TOO_MANY = 'Too many comments. Try again in 2 minutes.';
@@ -25,7 +22,7 @@ function fakeServer({ addStatus = 201, list = [first], pageSize = 20 }: { addSta
       if (method === 'POST' && path === '/comments') {
         const body = (await (input as Request).clone().json()) as { text: string };
         added.push(body);
-        if (addStatus === 429) return json({ error: { code: 'RATE_LIMITED', message: TOO_MANY, details: { retryAfterSeconds: 95 } } }, 429, { 'Retry-After': '95' });
+        if (addStatus === 429) return rateLimited(TOO_MANY, 95);
         if (addStatus !== 201) return json({ error: { code: 'INTERNAL', message: 'boom' } }, addStatus);
         list.unshift({ ...first, _id: 'c2', text: body.text, authorName: 'Alice' });
         return json({ id: 'c2', position: '902.1' }, 201);
@@ -37,9 +34,6 @@ function fakeServer({ addStatus = 201, list = [first], pageSize = 20 }: { addSta
 }
 
 const renderComments = (signedIn = true) => renderWithApp(<PostComments postId={POST_ID} />, { signedIn, path: `/post/${POST_ID}`, route: '/post/:id' });
-
-/** The live status under the list that says how many comments are shown (the router's 'Current page' is a status too). */
-const shownStatus = () => screen.getAllByRole('status').find((status) => status.textContent?.startsWith('Showing'));
 
 afterEach(() => {
   cleanup();

@@ -1,4 +1,5 @@
 import type { CommentItem, CommentsPage } from '@forum/contracts';
+import { screen } from '@testing-library/react';
 
 /**
  * What the API answers a GET of /api/posts/:id/comments over `list` (newest first, the order the
@@ -11,3 +12,6 @@ export function commentPage(list: readonly CommentItem[], request: Request, size
   const start = Number(url.searchParams.get('after') ?? 0);
   return { comments: list.slice(start, start + size), nextCursor: start + size < list.length ? String(start + size) : null, totalCount: list.length };
 }
+
+/** The live status under the list that says how many comments are shown (the router's 'Current page' is a status too). */
+export const shownStatus = () => screen.getAllByRole('status').find((status) => status.textContent?.startsWith('Showing'));

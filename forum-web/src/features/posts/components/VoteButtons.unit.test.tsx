@@ -3,7 +3,7 @@ import type { PostDetail } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeRequest, json, renderWithApp } from '../../../testing/render-with-app';
+import { describeRequest, json, rateLimited, renderWithApp } from '../../../testing/render-with-app';
 import { PostDetails } from './PostDetails';
 
 const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
@@ -34,7 +34,7 @@ function fakeServer({ initial, afterVote, voteStatus = 200 }: { initial: PostDet
     if (method === 'PUT' && path === `/posts/${POST_ID}/vote`) {
       votes.push(await (input as Request).clone().json());
       await new Promise<void>((resolve) => (release = resolve));
-      if (voteStatus === 429) return json({ error: { code: 'RATE_LIMITED', message: 'Too many votes. Try again in 40 seconds.', details: { retryAfterSeconds: 40 } } }, 429, { 'Retry-After': '40' });
+      if (voteStatus === 429) return rateLimited('Too many votes. Try again in 40 seconds.', 40);
       if (voteStatus !== 200) return json({ error: { code: 'INTERNAL', message: 'boom' } }, voteStatus);
       current = afterVote;
       return json({ id: POST_ID, vote: afterVote.myVote, position: '900.1' });

@@ -1,2 +1,0 @@
-/** Hidden from sight, still read by screen readers (an `sx` value). */
-export const visuallyHidden = { position: 'absolute', width: '1px', height: '1px', p: 0, m: '-1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap', border: 0 } as const;
