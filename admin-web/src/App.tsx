@@ -6,6 +6,7 @@ import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { AccessDenied } from './AccessDenied';
 import { ADMIN_ROLE, createAuthProvider } from './authProvider';
 import { createDataProvider } from './dataProvider';
+import { i18nProvider } from './i18nProvider';
 import { ConsoleLayout } from './layout/ConsoleLayout';
 import { consoleTheme } from './layout/theme';
 import { MakeAnnouncement } from './resources/announcements/MakeAnnouncement';
@@ -68,6 +69,7 @@ export function App({ auth }: { auth: Auth }) {
               title="Forum Admin"
               authProvider={authProvider}
               dataProvider={dataProvider}
+              i18nProvider={i18nProvider}
               loginPage={false}
               accessDenied={AccessDenied}
               layout={ConsoleLayout}

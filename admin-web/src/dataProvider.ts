@@ -127,6 +127,16 @@ export function serverMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
+/** The first message for each field of a refused call (400 VALIDATION_FAILED's `details`), or {}. */
+export function serverFieldMessages(error: unknown): Record<string, string> {
+  if (!(error instanceof HttpError)) return {};
+  const details = (error.body as { error?: { details?: unknown } } | undefined)?.error?.details;
+  if (!details || typeof details !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(details as Record<string, unknown>).flatMap(([field, messages]) => (Array.isArray(messages) && typeof messages[0] === 'string' ? [[field, messages[0]]] : [])),
+  );
+}
+
 /** The server's error code of a failed call (e.g. TAG_EXISTS), or null. */
 export function serverCode(error: unknown): string | null {
   if (!(error instanceof HttpError)) return null;

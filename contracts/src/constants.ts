@@ -94,6 +94,13 @@ export const PAGE_MAX = 10_000_000;
 /** The highest version a stream can reach: the event store's stream_version is a PostgreSQL integer. */
 export const STREAM_VERSION_MAX = 2 ** 31 - 1;
 
+// ---- Photos (issue #28 item 9)
+/**
+ * How long Change Photo waits for a new photo address to load as an image in the member's browser
+ * before it says the link did not load (the server never fetches photos: each viewer's browser does).
+ */
+export const PHOTO_LOAD_TIMEOUT_MS = 10_000;
+
 export const POST_SORTS = ['newest', 'popularity'] as const;
 export type PostSort = (typeof POST_SORTS)[number];
 

@@ -1,6 +1,6 @@
 import { Card, CardActions, CardContent, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
 import type { ReactNode } from 'react';
-import { DataTable, RecordContextProvider, TextField, useListContext, useRecordContext, type RaRecord } from 'react-admin';
+import { DataTable, ListNoResults, RecordContextProvider, TextField, useListContext, useRecordContext, type RaRecord } from 'react-admin';
 
 /** Whether the console is on a phone's width (where a list's table would run off the screen). */
 export const usePhone = () => useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
@@ -8,9 +8,11 @@ export const usePhone = () => useMediaQuery((theme: Theme) => theme.breakpoints.
 /**
  * On a phone, a list's records as cards, one under another: each card is an article named by
  * `label` (its accessible name), shows `children` in the record's context and `actions` below.
+ * A page with no records says so as the table does (nothing matches the search, say).
  */
 export function RecordCards<R extends RaRecord>({ label, children, actions }: { label: (record: R) => string; children: ReactNode; actions?: ReactNode }) {
-  const { data } = useListContext<R>();
+  const { data, isPending } = useListContext<R>();
+  if (!isPending && data?.length === 0) return <ListNoResults />;
   return (
     <Stack spacing={1.5} sx={{ p: 1 }}>
       {(data ?? []).map((record) => (

@@ -1,4 +1,5 @@
 import { defaultTheme, type RaThemeOptions } from 'react-admin';
+import type { Theme } from '@mui/material';
 
 /** react-admin's default theme in the forum's colours (its light blue gave white text 3.1:1; these pass WCAG AA). */
 export const consoleTheme: RaThemeOptions = {
@@ -13,4 +14,16 @@ export const consoleTheme: RaThemeOptions = {
   },
   // the spec's texts as written ('Make Admin', 'Add Tag'), not in capitals
   typography: { ...defaultTheme.typography, button: { textTransform: 'none', fontWeight: 600 } },
+  components: {
+    ...defaultTheme.components,
+    // the not-found page greys its text with opacity 0.5 (2.9:1): the secondary text colour reads at AA, the icon stays grey
+    RaNotFound: {
+      styleOverrides: {
+        root: ({ theme }: { theme: Theme }) => ({
+          '& .RaNotFound-message': { opacity: 1, color: theme.palette.text.secondary },
+          '& .RaNotFound-icon': { color: theme.palette.text.disabled },
+        }),
+      },
+    },
+  },
 };

@@ -1,13 +1,14 @@
 import { cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { AdminContext, defaultI18nProvider, HttpError, memoryStore, Notification, ResourceContextProvider, type AuthProvider, type UserIdentity } from 'react-admin';
+import { AdminContext, HttpError, memoryStore, Notification, ResourceContextProvider, type AuthProvider, type UserIdentity } from 'react-admin';
 import { afterEach, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
 import { createDataProvider, type ForumDataProvider } from '../dataProvider';
+import { i18nProvider } from '../i18nProvider';
 
 /**
- * A page of the console as App.tsx mounts it (react-admin under /admin of the gateway, English
- * texts, a fresh store, toasts), on the real data provider against the stubbed fetch unless the
+ * A page of the console as App.tsx mounts it (react-admin under /admin of the gateway, the
+ * console's texts, a fresh store, toasts), on the real data provider against the stubbed fetch unless the
  * test passes its own. `resource` puts the page in that resource's context.
  */
 export function renderConsole(
@@ -28,7 +29,7 @@ export function renderConsole(
         basename="/admin"
         dataProvider={dataProvider ?? createDataProvider(async () => 'admin-token')}
         authProvider={authProvider}
-        i18nProvider={defaultI18nProvider}
+        i18nProvider={i18nProvider}
         store={memoryStore()}
       >
         {resource ? <ResourceContextProvider value={resource}>{element}</ResourceContextProvider> : element}

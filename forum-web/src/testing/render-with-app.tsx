@@ -121,3 +121,24 @@ export const n = (value: number) => value.toLocaleString('en-US');
 
 /** The description of a field (the first element its aria-describedby names: the helper text), read with the field. */
 export const descriptionOf = (field: HTMLElement) => document.getElementById(field.getAttribute('aria-describedby')?.split(' ')[0] ?? '')?.textContent;
+
+/**
+ * The browser's answer to loading a picture (jsdom loads none): `new Image()`'s decode() resolves
+ * for an address `isImage` accepts and rejects for any other, as a browser's does for a page or a
+ * broken link. Every address asked for is kept in `asked`.
+ */
+export function stubImages(isImage: (src: string) => boolean) {
+  const asked: string[] = [];
+  vi.stubGlobal(
+    'Image',
+    class {
+      src = '';
+      referrerPolicy = '';
+      decode() {
+        asked.push(this.src);
+        return isImage(this.src) ? Promise.resolve() : Promise.reject(new DOMException('The source image cannot be decoded.', 'EncodingError'));
+      }
+    },
+  );
+  return { asked };
+}

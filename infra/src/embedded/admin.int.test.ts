@@ -124,6 +124,15 @@ describe('tags in the admin area', () => {
     expect(Object.keys(body.error.details!)).toEqual(['name']);
   });
 
+  it(`#28.9 refuses an 80-character name with 400 VALIDATION_FAILED and the rule's message, never cutting it to ${TAG_NAME_MAX} and adding it`, async () => {
+    const name = 'Eighty'.repeat(14).slice(0, 80);
+    const body = await refused(() => addTag(admin.token, name), 400, 'VALIDATION_FAILED');
+    expect(body.error.details).toEqual({ name: [`Tag name must be at most ${TAG_NAME_MAX} characters`] });
+    const names = (await json<AdminTag[]>(forum.api('/api/admin/tags', { token: admin.token }))).map((tag) => tag.name.toLowerCase());
+    expect(names).not.toContain(name.slice(0, TAG_NAME_MAX).toLowerCase());
+    expect(names).not.toContain(name.toLowerCase());
+  });
+
   it('answers 401 without a token and 403 FORBIDDEN for a user, appending nothing', async () => {
     const user = await registeredUser('Tagger');
     await refused(() => addTag(undefined, 'Go'), 401, 'UNAUTHENTICATED');

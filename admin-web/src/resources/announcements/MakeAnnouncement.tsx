@@ -3,10 +3,10 @@ import { ANNOUNCEMENT_DESCRIPTION_RULE, ANNOUNCEMENT_TITLE_RULE, type CreateAnno
 import { Box, Button, Card, CardContent, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Form, HttpError, Title, useBasename, useDataProvider, useNotify } from 'react-admin';
+import { Form, Title, useBasename, useDataProvider, useNotify } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { CountedTextInput } from '../../components/CountedTextInput';
-import type { ForumDataProvider } from '../../dataProvider';
+import { serverFieldMessages, type ForumDataProvider } from '../../dataProvider';
 
 /** A required text (spec §5's message when it is missing or only spaces, as the API decides). */
 const requiredText = (message: string) => Object.assign((value: unknown) => (typeof value === 'string' && value.trim() ? undefined : message), { isRequired: true });
@@ -16,13 +16,8 @@ const validateDescription = [requiredText('Description is required')];
 
 /** The API's own field messages of a refused announcement (400 VALIDATION_FAILED), to show on the fields. */
 function fieldErrorsOf(error: unknown): Record<string, string> | undefined {
-  if (!(error instanceof HttpError)) return undefined;
-  const details = (error.body as { error?: { details?: unknown } } | undefined)?.error?.details;
-  if (!details || typeof details !== 'object') return undefined;
-  const fields = Object.entries(details as Record<string, unknown>).flatMap(([field, messages]) =>
-    (field === 'title' || field === 'description') && Array.isArray(messages) && typeof messages[0] === 'string' ? [[field, messages[0]] as const] : [],
-  );
-  return fields.length ? Object.fromEntries(fields) : undefined;
+  const { title, description } = serverFieldMessages(error);
+  return title || description ? { ...(title && { title }), ...(description && { description }) } : undefined;
 }
 
 /**

@@ -1,18 +1,20 @@
 import Add from '@mui/icons-material/Add';
-import { NEW_TAG_NAME_RULE, textLength } from '@forum/contracts';
+import { checkText, NEW_TAG_NAME_RULE } from '@forum/contracts';
 import { Button, InputAdornment, Stack } from '@mui/material';
 import { useState, type FormEvent, type Ref } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
 import { CountedTextField } from '../../components/CountedTextField';
-import { serverCode, type ForumDataProvider } from '../../dataProvider';
+import { serverCode, serverFieldMessages, type ForumDataProvider } from '../../dataProvider';
 
 /** What the admin typed, as a tag's name: the # is the page's, not part of the name. */
 const tagName = (typed: string) => typed.trim().replace(/^#+/, '').trim();
 
 /**
- * Spec §2 Manage Tags: 'Enter new tag' and 'Add Tag'. The name is required and counted against
- * NEW_TAG_NAME_RULE as the API counts it (no `maxlength`: the browser counts UTF-16 units); the
- * command is pessimistic (the toast comes with the server's answer) and the tags are read again after it.
+ * Spec §2 Manage Tags: 'Enter new tag' and 'Add Tag'. The name is counted against NEW_TAG_NAME_RULE
+ * as the API counts it (no `maxlength`: it would cut a pasted name without a word) and checked by the
+ * rule before it is sent: a name the rule refuses gets the rule's message on the field, as does one
+ * the server refuses. The command is pessimistic (the toast comes with the server's answer) and the
+ * tags are read again after it.
  */
 export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElement>; onAdded: () => unknown }) {
   const dataProvider = useDataProvider<ForumDataProvider>();
@@ -23,12 +25,12 @@ export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElem
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const name = tagName(value);
-    if (!name) {
-      setError('Tag name is required');
+    const verdict = checkText(tagName(value), NEW_TAG_NAME_RULE);
+    if (!verdict.ok) {
+      setError(verdict.message);
       return;
     }
-    if (textLength(name, NEW_TAG_NAME_RULE.kind) > NEW_TAG_NAME_RULE.max) return;
+    const name = verdict.value;
     setPending(true);
     try {
       await dataProvider.addTag(name);
@@ -36,6 +38,7 @@ export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElem
       setValue('');
       await onAdded();
     } catch (failure) {
+      setError(serverFieldMessages(failure).name ?? null);
       // a name taken, ignoring case: say which, so the admin need not guess
       notify(serverCode(failure) === 'TAG_EXISTS' ? `Failed to add tag: #${name} already exists` : 'Failed to add tag', { type: 'error' });
     } finally {

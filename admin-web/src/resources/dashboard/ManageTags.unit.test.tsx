@@ -119,6 +119,35 @@ describe('Manage Tags', () => {
     expect(added).toEqual([]);
   });
 
+  it(`#28.9 an 80-character tag is never cut to ${TAG_NAME_MAX}: Add Tag says the limit on the field, keeps every character typed and sends nothing`, async () => {
+    const { added } = fakeServer();
+    renderTags();
+    await tagNames();
+    const long = 'a'.repeat(80);
+    await userEvent.click(newTagInput());
+    await userEvent.paste(long);
+    await userEvent.click(screen.getByRole('button', { name: 'Add Tag' }));
+
+    expect(descriptionOf(newTagInput())).toBe(`Tag name must be at most ${TAG_NAME_MAX} characters ${80 - TAG_NAME_MAX} characters too many (the most is ${TAG_NAME_MAX})`);
+    expect((newTagInput() as HTMLInputElement).value).toBe(long);
+    expect(added).toEqual([]);
+    expect(screen.queryByText('Tag added successfully')).toBeNull();
+    expect(await tagNames()).toEqual(['#Databases', '#React']);
+  });
+
+  it("#28.9 a name the server refuses (400 VALIDATION_FAILED) shows the server's message on the field, not only 'Failed to add tag'", async () => {
+    quietHttpErrors();
+    const message = `Tag name must be at most ${TAG_NAME_MAX} characters`;
+    fakeServer(TAGS, { addAnswer: { status: 400, body: { error: { code: 'VALIDATION_FAILED', message: 'The request is not valid', details: { name: [message] } } } } });
+    renderTags();
+    await tagNames();
+    await userEvent.type(newTagInput(), 'Go{Enter}');
+    expect(await screen.findByText('Failed to add tag')).toBeTruthy();
+    expect(descriptionOf(newTagInput())).toContain(message);
+    expect(newTagInput().getAttribute('aria-invalid')).toBe('true');
+    expect((newTagInput() as HTMLInputElement).value).toBe('Go');
+  });
+
   it('says which tag exists when the server answers 409 TAG_EXISTS, and keeps what was typed', async () => {
     quietHttpErrors();
     const { reads } = fakeServer();

@@ -5,6 +5,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { CountedTextField } from '../../../components/CountedTextField';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { serverError } from '../../../lib/http-error';
+import { imageLoads } from '../../../lib/image-loads';
 import { useUpdateMeMutation } from '../api/update-me';
 
 interface ChangePhotoDialogProps {
@@ -17,19 +18,26 @@ interface ChangePhotoDialogProps {
 
 type Field = 'photoURL' | 'displayName';
 
+/** Said when the new photo address does not load as a picture here (a page, a broken link). */
+const NOT_AN_IMAGE = 'That link did not load as an image. Check the address and try again.';
+
 /** The first message for each field (the form's own check or the server's). */
 const problemsOf = (fields: FieldErrors): Partial<Record<Field, string>> => ({ photoURL: fields.photoURL?.[0], displayName: fields.displayName?.[0] });
 
 /**
  * 'Change Photo': the photo address (https; empty removes the photo) and the display name, sent
  * as PATCH /api/me with what changed. Both are checked as the API checks them (the photo may not
- * point at the forum itself, whose origin is this page's) and counted against their limits.
+ * point at the forum itself, whose origin is this page's) and counted against their limits. A new
+ * photo address must load as an image in this browser before anything is saved: the server cannot
+ * tell a picture from a page without fetching it, and a saved page would show as the default avatar.
  */
 export function ChangePhotoDialog({ open, current, onClose, onChanged }: ChangePhotoDialogProps) {
   const [url, setUrl] = useState(current.photoURL);
   const [name, setName] = useState(current.name);
   const [problems, setProblems] = useState<Partial<Record<Field, string>>>({});
-  const [updateMe, { isLoading }] = useUpdateMeMutation();
+  const [updateMe, { isLoading: saving }] = useUpdateMeMutation();
+  const [checking, setChecking] = useState(false);
+  const isLoading = saving || checking;
   const toast = useToast();
   const titleId = useId();
 
@@ -41,6 +49,15 @@ export function ChangePhotoDialog({ open, current, onClose, onChanged }: ChangeP
     if (!parsed.success) {
       setProblems(problemsOf(fieldErrorsOf(parsed.error)));
       return;
+    }
+    if (parsed.data.photoURL) {
+      setChecking(true);
+      const loads = await imageLoads(parsed.data.photoURL);
+      setChecking(false);
+      if (!loads) {
+        setProblems({ photoURL: NOT_AN_IMAGE });
+        return;
+      }
     }
     try {
       await updateMe(parsed.data).unwrap();

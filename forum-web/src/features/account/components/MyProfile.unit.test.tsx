@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { DISPLAY_NAME_MAX, PHOTO_URL_MAX } from '@forum/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { descriptionOf, n, stubApi } from '../../../testing/render-with-app';
+import { descriptionOf, n, stubApi, stubImages } from '../../../testing/render-with-app';
 import { BOB, profile, renderAt } from '../testing/fixtures';
 import { MyProfile } from './MyProfile';
 
@@ -54,6 +54,7 @@ describe('My Profile', () => {
   it('Change Photo sends the new address and shows the new photo at once', async () => {
     let sent: unknown;
     const url = 'https://img.example/bob.png';
+    const { asked } = stubImages((src) => src === url);
     stubApi({
       'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }),
       'PATCH /api/me': async (request) => {
@@ -68,7 +69,30 @@ describe('My Profile', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(sent).toEqual({ photoURL: url });
+    expect(asked).toEqual([url]);
     expect(screen.getByRole('img', { name: `Photo of ${BOB.name}` }).getAttribute('src')).toBe(url);
+  });
+
+  it("#28.9 Change Photo with a link that is not an image says so on the field and saves nothing: no 'Profile updated', the photo as it was", async () => {
+    const page = 'https://example.com/about.html';
+    const { asked } = stubImages(() => false);
+    const { calls } = stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }) });
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Change Photo' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Your photo and name' });
+    const photo = within(dialog).getByRole('textbox', { name: 'Photo URL' });
+    await userEvent.type(photo, page);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(descriptionOf(photo)).toContain('That link did not load as an image. Check the address and try again.'));
+    expect(photo.getAttribute('aria-invalid')).toBe('true');
+    expect(asked).toEqual([page]);
+    expect(calls).not.toContain('PATCH /api/me');
+    expect(screen.queryByText('Profile updated')).toBeNull();
+    expect(screen.getByRole('dialog', { name: 'Your photo and name' })).toBeTruthy();
+    // typing again clears the message
+    await userEvent.type(photo, 'x');
+    expect(descriptionOf(photo)).not.toContain('did not load');
   });
 
   it('Change Photo refuses an address that is not http(s) without calling the server', async () => {
