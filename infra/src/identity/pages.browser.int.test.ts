@@ -122,7 +122,7 @@ describe.skipIf(chromiumMissing)('realm pages in Chromium', () => {
     await page.locator('#toggle-password').click();
     expect(await page.locator('#password').getAttribute('type')).toBe('text');
     expect(await page.getByRole('button', { name: 'Continue with Google' }).isDisabled()).toBe(true);
-    await page.getByRole('link', { name: 'Register' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Register' }).click();
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
   });
 });

@@ -1,7 +1,7 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkPhotoUrl, checkText, EMAIL_VERIFICATION_TTL_SECONDS, isEmail, normalizeEmail, PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
+import { checkPhotoUrl, checkText, EMAIL_VERIFICATION_TTL_SECONDS, isEmail, JOIN_US_PATH, JOIN_US_REGISTER_PATH, normalizeEmail, PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
 import { clientAddress, ConflictError, createTokenVerifier, type Knex, type Logger, type ProxyTrust } from '@forum/platform';
 import Provider, {
   errors,
@@ -33,6 +33,7 @@ import {
   type GoogleButton,
   type Page,
   type RegisterField,
+  type Site,
 } from './pages.ts';
 import { refreshEnvelope } from './refresh-token.ts';
 import { ACCOUNT_NAME, createAccountStore, fitAccountName, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
@@ -175,6 +176,12 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const csrfKey = Buffer.from(secrets.cookieKeys[0] ?? '', 'base64url');
   const allowedOrigins = new Set([publicOrigin]);
   const formTargets = [...allowedOrigins];
+  const site: Site = {
+    formTargets,
+    home: `${publicOrigin}/`,
+    login: `${publicOrigin}${JOIN_US_PATH}`,
+    register: `${publicOrigin}${JOIN_US_REGISTER_PATH}`,
+  };
   /** Who may frame the realm's answers meant for frames (keycloak-js's silent check and cookie probe): the forum's apps, on the realm's own origin. */
   const frameAncestors = ["'self'"];
   const providerPolicy = providerCsp(formTargets, frameAncestors);
@@ -303,7 +310,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       message: 'Do you want to sign out of Forum?',
       form: { action: ctx.oidc.urlFor('end_session_confirm'), fields: { xsrf: String(ctx.oidc.session?.state?.secret ?? ''), logout: 'yes' }, button: 'Sign out' },
       link: { href: typeof back === 'string' ? back : `${publicOrigin}/`, label: 'Stay signed in' },
-      formTargets,
+      site,
     });
   }
 
@@ -361,9 +368,9 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       },
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: (ctx, form) => pageOnContext(ctx, hintsOwnSession(ctx) ? logoutPage(form, formTargets) : logoutConfirmation(ctx)),
+        logoutSource: (ctx, form) => pageOnContext(ctx, hintsOwnSession(ctx) ? logoutPage(form, site) : logoutConfirmation(ctx)),
         postLogoutSuccessSource: (ctx) =>
-          pageOnContext(ctx, messagePage({ title: 'Signed out', message: 'You have been signed out.', formTargets })),
+          pageOnContext(ctx, messagePage({ title: 'Signed out', message: 'You have been signed out.', site })),
       },
     },
     ttl: {
@@ -431,7 +438,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     renderError: (ctx, out) => {
       const status = ctx.status >= 400 ? ctx.status : 400;
       const message = out.error_description ? `${out.error_description} (${out.error})` : out.error;
-      pageOnContext(ctx, messagePage({ title: 'We are sorry…', message, status, formTargets }));
+      pageOnContext(ctx, messagePage({ title: 'We are sorry…', message, status, site }));
     },
   };
 
@@ -619,7 +626,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         message: 'Go back to the forum and sign in again.',
         status: 400,
         link: { href: `${publicOrigin}/`, label: 'Back to the forum' },
-        formTargets,
+        site,
       }),
     );
   }
@@ -683,7 +690,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       registerUrl: registerUrl(uid),
       resetUrl: forgotUrl(uid),
       google: googleButton(uid),
-      formTargets,
+      site,
     });
   }
 
@@ -745,7 +752,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         status,
         loginUrl: loginUrl(uid),
         google: googleButton(uid),
-        formTargets,
+        site,
       });
 
     if (req.method === 'GET') {
@@ -857,7 +864,8 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         error,
         status,
         loginUrl: uid ? loginUrl(uid) : undefined,
-        formTargets,
+        site,
+        join: uid ? { login: loginUrl(uid), register: registerUrl(uid) } : undefined,
       });
     if (req.method === 'GET') {
       const hint = query.get('email') ?? '';
@@ -879,7 +887,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       return;
     }
     inBackground(() => sendResetMail(email, uid ?? null));
-    sendPage(res, resetRequestedPage({ lines: [RESET_SENT_MESSAGE, RESET_NEUTRAL_MESSAGE], loginUrl: uid ? loginUrl(uid) : undefined, formTargets }));
+    sendPage(res, resetRequestedPage({ lines: [RESET_SENT_MESSAGE, RESET_NEUTRAL_MESSAGE], loginUrl: uid ? loginUrl(uid) : undefined, site }));
   }
 
   // ---- email verification: the link registration mails; following it proves the mailbox
@@ -898,10 +906,10 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       title: 'Your email address is confirmed',
       message: `Thank you: ${email} is confirmed as the address of your account.`,
       link: { href: `${publicOrigin}/`, label: 'Back to the forum' },
-      formTargets,
+      site,
     });
   const invalidVerificationPage = () =>
-    messagePage({ title: 'This link is not valid', message: 'This link to confirm an email address is not valid. Check that you opened the whole link from the mail.', status: 400, formTargets });
+    messagePage({ title: 'This link is not valid', message: 'This link to confirm an email address is not valid. Check that you opened the whole link from the mail.', status: 400, site });
 
   async function verifyEmail(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
     if (req.method === 'POST') return resendVerification(req, res);
@@ -921,7 +929,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         message: `Links to confirm your email address work for ${EMAIL_VERIFICATION_TTL_SECONDS / 3600} hours. We can send you a new one.`,
         form: { action: `${REALM_PATH}${VERIFY_EMAIL_PATH}`, fields: { csrf: csrf.issue(req, res, 'verify'), key }, button: 'Send a new link' },
         status: 410,
-        formTargets,
+        site,
       }),
     );
   }
@@ -930,7 +938,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     const form = await readForm(req);
     const key = (form?.get('key') ?? '').slice(0, 128);
     if (!form || !csrf.valid(req, 'verify', form.get('csrf'))) {
-      sendPage(res, messagePage({ title: 'Your session has expired', message: 'Open the link from the mail again.', status: 403, formTargets }));
+      sendPage(res, messagePage({ title: 'Your session has expired', message: 'Open the link from the mail again.', status: 403, site }));
       return;
     }
     const state = await accounts.inspectActionToken(VERIFY_TOKEN_KIND, key);
@@ -939,13 +947,13 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     if (record.emailVerified) return sendPage(res, confirmedPage(record.email));
     const wait = await throttle.verificationMailRequested(record.email);
     if (wait) {
-      sendPage(res, messagePage({ title: 'Please wait a little', message: tooManyRequestsMessage(wait), status: 429, formTargets }));
+      sendPage(res, messagePage({ title: 'Please wait a little', message: tooManyRequestsMessage(wait), status: 429, site }));
       return;
     }
     inBackground(() => sendVerificationMail(record));
     sendPage(
       res,
-      resetRequestedPage({ lines: [`We sent a new link to ${record.email}. It works once, for ${EMAIL_VERIFICATION_TTL_SECONDS / 3600} hours.`], formTargets }),
+      resetRequestedPage({ lines: [`We sent a new link to ${record.email}. It works once, for ${EMAIL_VERIFICATION_TTL_SECONDS / 3600} hours.`], site }),
     );
   }
 
@@ -955,7 +963,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       expired: { title: 'This link has expired', message: `Password reset links work for ${RESET_TOKEN_TTL_SECONDS / 60} minutes. Request a new one.`, code: 410 },
       unknown: { title: 'This link is not valid', message: 'This password reset link is not valid. Request a new one.', code: 400 },
     }[status];
-    sendPage(res, messagePage({ title: text.title, message: text.message, status: text.code, link: { href: forgotUrl(), label: 'Request a new link' }, formTargets }));
+    sendPage(res, messagePage({ title: text.title, message: text.message, status: text.code, link: { href: forgotUrl(), label: 'Request a new link' }, site }));
   }
 
   async function resetPassword(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
@@ -975,7 +983,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         errors,
         error,
         status,
-        formTargets,
+        site,
       });
     if (req.method === 'GET') {
       sendPage(res, view({}));
@@ -1007,7 +1015,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         title: 'Your password has been updated',
         message: 'You can now sign in with your new password.',
         link: pending ? { href: loginUrl(pending), label: 'Sign in' } : { href: `${publicOrigin}/`, label: 'Back to the forum' },
-        formTargets,
+        site,
       }),
     );
   }
@@ -1037,7 +1045,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   async function brokerEndpoint(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
     if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
     if (!google) {
-      sendPage(res, messagePage({ title: 'Not found', message: GOOGLE_UNCONFIGURED, status: 404, formTargets }));
+      sendPage(res, messagePage({ title: 'Not found', message: GOOGLE_UNCONFIGURED, status: 404, site }));
       return;
     }
     const claimed = await google.claimState(query.get('state'));
@@ -1102,14 +1110,14 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   async function mailbox(req: IncomingMessage, res: ServerResponse) {
     if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
     if (mailer.mode !== 'mailbox') {
-      sendPage(res, messagePage({ title: 'Not found', message: 'This realm sends its mail through SMTP; there is no local mailbox.', status: 404, formTargets }));
+      sendPage(res, messagePage({ title: 'Not found', message: 'This realm sends its mail through SMTP; there is no local mailbox.', status: 404, site }));
       return;
     }
     if (!isLocalRequest(req)) {
-      sendPage(res, messagePage({ title: 'Not available', message: 'The development mailbox can only be opened from this machine.', status: 403, formTargets }));
+      sendPage(res, messagePage({ title: 'Not available', message: 'The development mailbox can only be opened from this machine.', status: 403, site }));
       return;
     }
-    sendPage(res, mailboxPage(await mailer.recent(50), formTargets));
+    sendPage(res, mailboxPage(await mailer.recent(50), site));
   }
 
   /** keycloak-js register(): the usual authorization request on another path; the pending sign-in starts on the register page. */
