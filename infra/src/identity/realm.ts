@@ -16,6 +16,7 @@ import { deleteExpired, postgresAdapter } from './adapter.ts';
 import { ADMIN_PATH, createAdminHandler, type AccountHooks } from './admin.ts';
 import { BrokerError, createGoogleBroker, deleteExpiredBrokerStates, GOOGLE, type GoogleOptions } from './broker.ts';
 import { createCsrf } from './csrf.ts';
+import { createFlash, deleteExpiredFlashes } from './flash.ts';
 import { appendVary, isLocalRequest, methodNotAllowed, readForm, redirect, sendJson, sendPage } from './http.ts';
 import { createMailer, deleteOldMail, type MailOptions } from './mail.ts';
 import {
@@ -77,6 +78,10 @@ export interface IdentityRealm {
   };
   close(): Promise<void>;
 }
+
+/** What a refused form's page shows after the redirect (flash.ts). */
+type LoginFlash = { email: string; error: string; status?: number };
+type RegisterFlash = { values: { name: string; photo: string; email: string }; errors: Partial<Record<RegisterField, string>>; error?: string; status?: number };
 
 type PasswordSignIn =
   | { result: 'held'; retryMs: number }
@@ -192,6 +197,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   // abuse limits of mail and registration; failed sign-ins back off by LOGIN_BACKOFF of contracts
   const throttle = createThrottle(db, DEFAULT_THROTTLE, throttleKey);
   const backoff = createLoginBackoff(db, throttleKey);
+  const flash = createFlash(db);
   const trustProxy = options.trustProxy;
   const mailer = createMailer(options.mail, db, log);
   const google = options.google?.clientId && options.google.clientSecret ? createGoogleBroker(options.google, issuer, db, log) : null;
@@ -618,6 +624,9 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     sendJson(res, 200, { ...idTokenClaims(record), realm_access: { roles: record.roles } });
   }
 
+  const signedInPage = () =>
+    messagePage({ title: 'You are signed in', message: 'You are already signed in to Forum.', link: { href: `${publicOrigin}/`, label: 'Back to the forum' }, site });
+
   function expiredPage(res: ServerResponse) {
     sendPage(
       res,
@@ -640,7 +649,10 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     try {
       details = await provider.interactionDetails(req, res);
     } catch {
-      expiredPage(res);
+      // Back to a sign-in page after signing in: say so, rather than that the page expired
+      const session = await provider.Session.get(provider.createContext(req, res));
+      if (session.accountId) sendPage(res, signedInPage());
+      else expiredPage(res);
       return null;
     }
     if (details.uid !== uid) {
@@ -705,34 +717,35 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     const details = await pendingLogin(req, res, uid);
     if (!details) return;
 
+    const flashKey = `login:${uid}`;
     if (req.method === 'GET') {
+      const refused = await flash.take<LoginFlash>(flashKey);
       const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.slice(0, 254) : '';
-      sendPage(res, loginView(uid, { email: hint }));
+      sendPage(res, loginView(uid, refused ?? { email: hint }));
       return;
     }
 
     const form = await readForm(req);
     const email = normalizeEmail(form?.get('email') ?? '');
-    if (!form || !csrf.validForInteraction('login', uid, form.get('csrf'))) {
-      sendPage(res, loginView(uid, { email, error: 'Your session has expired. Please sign in again.', status: 403 }));
-      return;
-    }
+    /** Post-redirect-get: the page shows the refusal once, with the address typed (never the password). */
+    const refuse = async (error: string, status?: number) => {
+      await flash.put<LoginFlash>(flashKey, { email, error, status });
+      redirect(res, loginUrl(uid));
+    };
+    if (!form || !csrf.validForInteraction('login', uid, form.get('csrf'))) return refuse('Your session has expired. Please sign in again.', 403);
     const outcome = await passwordSignIn(req, email, form.get('password') ?? '');
     if (outcome.result === 'held') {
       log.info({ clientId: details.params.client_id }, 'sign-in refused: too many failed attempts');
-      sendPage(res, loginView(uid, { email, error: tooManyAttemptsMessage(outcome.retryMs), status: 429 }));
-      return;
+      return refuse(tooManyAttemptsMessage(outcome.retryMs), 429);
     }
     if (outcome.result === 'wrong') {
       const wait = outcome.retryMs;
       log.info({ clientId: details.params.client_id, held: wait > 0 }, 'sign-in refused: invalid credentials');
-      sendPage(res, wait ? loginView(uid, { email, error: tooManyAttemptsMessage(wait), status: 429 }) : loginView(uid, { email, error: INVALID_CREDENTIALS_MESSAGE }));
-      return;
+      return wait ? refuse(tooManyAttemptsMessage(wait), 429) : refuse(INVALID_CREDENTIALS_MESSAGE);
     }
     if (outcome.result === 'disabled') {
       log.info({ accountId: outcome.record.id }, 'sign-in refused: account disabled');
-      sendPage(res, loginView(uid, { email, error: DISABLED_MESSAGE, status: 403 }));
-      return;
+      return refuse(DISABLED_MESSAGE, 403);
     }
     await signIn(req, res, details, outcome.record, 'password', ['pwd']);
   }
@@ -755,9 +768,11 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         site,
       });
 
+    const flashKey = `register:${uid}`;
     if (req.method === 'GET') {
+      const refused = await flash.take<RegisterFlash>(flashKey);
       const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.slice(0, 254) : '';
-      sendPage(res, view({ name: '', photo: '', email: hint }));
+      sendPage(res, refused ? view(refused.values, refused.errors, refused.error, refused.status) : view({ name: '', photo: '', email: hint }));
       return;
     }
 
@@ -771,10 +786,12 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       photo: photo.ok ? photo.value : typed('photo'),
       email: normalizeEmail(form?.get('email') ?? ''),
     };
-    if (!form || !csrf.validForInteraction('register', uid, form.get('csrf'))) {
-      sendPage(res, view(values, {}, 'Your session has expired. Please try again.', 403));
-      return;
-    }
+    /** Post-redirect-get: the page shows the refusal once, with what was typed (never the passwords). */
+    const refuse = async (errors: Partial<Record<RegisterField, string>>, error?: string, status?: number) => {
+      await flash.put<RegisterFlash>(flashKey, { values, errors, error, status });
+      redirect(res, registerUrl(uid));
+    };
+    if (!form || !csrf.validForInteraction('register', uid, form.get('csrf'))) return refuse({}, 'Your session has expired. Please try again.', 403);
     const password = form.get('password') ?? '';
     const confirm = form.get('password-confirm') ?? '';
     const errors: Partial<Record<RegisterField, string>> = {};
@@ -785,24 +802,17 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     const problem = passwordProblem(password);
     if (problem) errors.password = problem;
     else if (password !== confirm) errors['password-confirm'] = PASSWORD_MISMATCH_MESSAGE;
-    if (Object.keys(errors).length > 0) {
-      sendPage(res, view(values, errors, undefined, 400));
-      return;
-    }
+    if (Object.keys(errors).length > 0) return refuse(errors, undefined, 400);
 
     const address = clientAddress(req, trustProxy);
     const wait = await throttle.registrationAttempted(address);
-    if (wait) {
-      sendPage(res, view(values, {}, tooManyRequestsMessage(wait), 429));
-      return;
-    }
+    if (wait) return refuse({}, tooManyRequestsMessage(wait), 429);
     let id: string;
     try {
       ({ id } = await createAccount({ email: values.email, password, name: values.name, picture: values.photo }));
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
-      sendPage(res, view(values, { email: DUPLICATE_EMAIL_MESSAGE }, undefined, 409));
-      return;
+      return refuse({ email: DUPLICATE_EMAIL_MESSAGE }, undefined, 409);
     }
     await backoff.proven(values.email, address);
     const record = (await accounts.findById(id))!;
@@ -1205,6 +1215,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     await deleteExpiredBrokerStates(db);
     await deleteExpiredLimits(db);
     await deleteExpiredBackoff(db);
+    await deleteExpiredFlashes(db);
     await deleteOldMail(db);
     await db.raw(`DELETE FROM ${SCHEMA}.action_tokens WHERE expires_at < now() - interval '1 day'`);
   }
