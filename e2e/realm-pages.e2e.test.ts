@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { BRAND } from '@forum/contracts';
 import type { TestForum } from '@forum/infra/testing';
 import type { Page } from 'playwright-core';
@@ -20,7 +21,7 @@ const background = (element: { ownerDocument: { defaultView: unknown } }) =>
 
 describe.skipIf(chromiumMissing)("the realm's pages, from the forum, in Chromium", () => {
   const journey = setUpJourneys('realm-pages');
-  const { expectAccessible } = journeySteps(journey);
+  const { expectAccessible, toast } = journeySteps(journey);
   let forum: TestForum;
   let page: Page;
   beforeEach(() => {
@@ -29,6 +30,29 @@ describe.skipIf(chromiumMissing)("the realm's pages, from the forum, in Chromium
 
   /** The realm's header: the brand link to the forum, Login and Register. */
   const header = () => page.getByRole('navigation', { name: BRAND.name });
+
+  it("#28.4 registering through the sign-in page's Register link greets 'Register Successfully'", { timeout: 90_000 }, async () => {
+    await page.goto(`${forum.url}/about`);
+    await page.getByRole('heading', { name: 'About the Forum' }).waitFor();
+    await page.getByRole('link', { name: 'Join Us' }).click();
+    await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
+    // the link under the sign-in form ("New to Forum? Register")
+    await page.getByRole('main').getByRole('link', { name: 'Register' }).click();
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+
+    const email = `newcomer-${randomBytes(4).toString('hex')}@forum.local`;
+    await page.getByLabel('Name').fill('New Comer');
+    await page.getByLabel('Photo URL').fill('https://example.test/newcomer.png');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('Forum#2026');
+    await page.getByLabel('Confirm password').fill('Forum#2026');
+    await page.getByRole('button', { name: 'Register' }).click();
+
+    await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/about' && url.hash === '');
+    await page.getByRole('button', { name: 'New Comer' }).waitFor();
+    await toast('Register Successfully').waitFor();
+    expect(await toast('Login Successfully').count()).toBe(0);
+  });
 
   it("#28.14 every realm page has the forum's header (brand link to /, Login, Register) in the forum's colours", { timeout: 90_000 }, async () => {
     await page.goto(`${forum.url}/about`);

@@ -188,3 +188,9 @@ export const BRAND = {
 /** The forum's join pages (spec §2 routes): where the realm's header sends a visitor with no sign-in under way. */
 export const JOIN_US_PATH = '/joinUs';
 export const JOIN_US_REGISTER_PATH = '/joinUs/register';
+/**
+ * A registration tells the app so in its authorization response: `kc_action=REGISTER_ACTION` with
+ * `kc_action_status=success`, the parameters Keycloak sends after an application-initiated action
+ * (keycloak-js hands them to `onActionUpdate`). docs/identity-pages.md says how Keycloak can send them.
+ */
+export const REGISTER_ACTION = 'register';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULES, passwordProblem } from '@forum/contracts';
+import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULES, passwordProblem, REGISTER_ACTION } from '@forum/contracts';
 import { createTokenVerifier } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteExpired } from './adapter.ts';
@@ -173,6 +173,9 @@ describe('register page', () => {
     );
     const back = await followToApp(res, jar, h.origin);
     expect(back.appUrl!.pathname).toBe('/admin/users');
+    // the response says the sign-in registered the account (keycloak-js: onActionUpdate), though the app asked for a sign-in
+    const response = new URLSearchParams(back.appUrl!.hash.slice(1));
+    expect([response.get('kc_action'), response.get('kc_action_status')]).toEqual([REGISTER_ACTION, 'success']);
     const tokens = await exchangeCode(h, codeOf(back.appUrl!, request), request);
     expect(decodeJwt(tokens.access_token)).toMatchObject({ azp: 'admin-web', email });
   });
@@ -236,6 +239,8 @@ describe('email addresses: one account per mailbox, however the address is writt
       'x-forwarded-for': address(),
     });
     expect(signedIn.status).toBe(303);
+    const signInBack = await followToApp(signedIn, jar, h.origin);
+    expect(new URLSearchParams(signInBack.appUrl!.hash.slice(1)).has('kc_action')).toBe(false);
     expect((await h.passwordGrant('ALICE@forum.local.', PASSWORD, { 'x-forwarded-for': address() })).status).toBe(200);
 
     const email = uniqueEmail('dotted');

@@ -1,7 +1,7 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkPhotoUrl, checkText, EMAIL_VERIFICATION_TTL_SECONDS, isEmail, JOIN_US_PATH, JOIN_US_REGISTER_PATH, normalizeEmail, PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
+import { checkPhotoUrl, checkText, EMAIL_VERIFICATION_TTL_SECONDS, isEmail, JOIN_US_PATH, JOIN_US_REGISTER_PATH, REGISTER_ACTION, normalizeEmail, PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
 import { clientAddress, ConflictError, createTokenVerifier, type Knex, type Logger, type ProxyTrust } from '@forum/platform';
 import Provider, {
   errors,
@@ -10,6 +10,7 @@ import Provider, {
   type Configuration,
   type JWK,
   type KoaContextWithOIDC,
+  type InteractionResults,
   type ResourceServer,
 } from 'oidc-provider';
 import { deleteExpired, postgresAdapter } from './adapter.ts';
@@ -123,6 +124,8 @@ const CLEANUP_EVERY_MS = 10 * 60_000;
 const FIRST_PARTY = new Set(['forum-web', 'admin-web', 'forum-cli']);
 const OIDC_SCOPES = ['openid', 'email', 'profile'];
 const UID = /^[A-Za-z0-9_-]{1,64}$/;
+/** The key of a sign-in's interaction result that says it registered the account. */
+const REGISTERED = 'forum_registered';
 
 /** Endpoints browsers call cross-origin with credentials (keycloak-js uses XHR with credentials). */
 const CREDENTIALED_CORS_PATHS = new Set([
@@ -568,6 +571,13 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       log.info({ event, path: ctx.path, error: err.error, description: err.error_description }, 'identity request refused'),
     );
   }
+  // A sign-in that registered the account says so in its authorization response, as Keycloak reports an
+  // application-initiated action's outcome (keycloak-js: onActionUpdate): the app greets it as a
+  // registration even when it asked for a sign-in (the login page's Register link). `out` is the
+  // response's parameters, still to be sent when this event is emitted.
+  provider.on('authorization.success', ((ctx: KoaContextWithOIDC, out: Record<string, unknown>) => {
+    if ((ctx.oidc.result as InteractionResults | undefined)?.[REGISTERED] === true) Object.assign(out, { kc_action: REGISTER_ACTION, kc_action_status: 'success' });
+  }) as (ctx: KoaContextWithOIDC) => void);
   provider.on('end_session.success', (ctx: KoaContextWithOIDC) => log.info({ clientId: ctx.oidc.client?.clientId }, 'signed out'));
 
   const callback = provider.callback();
@@ -706,10 +716,12 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     });
   }
 
-  async function signIn(req: IncomingMessage, res: ServerResponse, details: Details, record: AccountRecord, how: string, amr?: string[]) {
+  /** `registered`: the account was made by this sign-in (the authorization response says so, see below). */
+  async function signIn(req: IncomingMessage, res: ServerResponse, details: Details, record: AccountRecord, how: string, amr?: string[], registered = false) {
     await promoteAdmin(record);
     log.info({ clientId: details.params.client_id, accountId: record.id, method: how }, 'signed in');
-    await provider.interactionFinished(req, res, { login: { accountId: record.id, ...(amr ? { amr } : {}) } }, { mergeWithLastSubmission: false });
+    const result: InteractionResults = { login: { accountId: record.id, ...(amr ? { amr } : {}) }, ...(registered ? { [REGISTERED]: true } : {}) };
+    await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
   }
 
   async function login(req: IncomingMessage, res: ServerResponse, uid: string) {
@@ -818,7 +830,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     const record = (await accounts.findById(id))!;
     log.info({ clientId: details.params.client_id, accountId: id }, 'account registered');
     inBackground(() => sendVerificationMail(record));
-    await signIn(req, res, details, record, 'registration', ['pwd']);
+    await signIn(req, res, details, record, 'registration', ['pwd'], true);
   }
 
   // ---- forgot password: the same answer whether or not the account exists; the work happens afterwards
