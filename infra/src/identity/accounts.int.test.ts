@@ -67,6 +67,19 @@ async function openLoginPage(jar: CookieJar, request = authorizationRequest(h)) 
 
 const mailboxLinkFor = (email: string) => mailLinkFor(h, email, 'action-token');
 
+/** Posts a form without following its answer: a refusal must be a 303 to the form's GET page (post-redirect-get); where it goes. */
+async function refusedTo(url: string, form: Record<string, string>, jar: CookieJar): Promise<URL> {
+  const res = await fetch(new URL(url, h.origin), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header },
+    body: new URLSearchParams(form).toString(),
+  });
+  jar.store(res);
+  expect(res.status).toBe(303);
+  return new URL(res.headers.get('location')!, h.origin);
+}
+
 describe('register page', () => {
   it('is reached from keycloak-js register() and has the fields, the toggle, the inline checks and the brand', async () => {
     const jar = new CookieJar();
@@ -103,6 +116,7 @@ describe('register page', () => {
       expect(formValue(page, 'email')).toBe(values.email);
       expect(page).not.toContain(`value="${password}"`);
     }
+    expect((await refusedTo(pageUrl, { csrf, ...values, password: PASSWORD, 'password-confirm': `${PASSWORD}x` }, jar)).pathname).toBe(pageUrl);
     const mismatch = await h.postForm(pageUrl, { csrf, ...values, password: PASSWORD, 'password-confirm': `${PASSWORD}x` }, jar);
     expect(mismatch.status).toBe(400);
     const page = await mismatch.text();
@@ -329,6 +343,7 @@ describe('forgot password', () => {
     expect(resetHtml).toContain(email);
     const action = formAction(resetHtml);
     const csrf = formValue(resetHtml, 'csrf');
+    expect((await refusedTo(action, { csrf, key, password: 'weak', 'password-confirm': 'weak' }, resetJar)).href).toBe(link);
     // the same rules as registration, and the confirmation
     for (const { password, message } of BREAKING) {
       const weak = await h.postForm(action, { csrf, key, password, 'password-confirm': password }, resetJar);

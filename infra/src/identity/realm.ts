@@ -82,6 +82,8 @@ export interface IdentityRealm {
 
 /** What a refused form's page shows after the redirect (flash.ts). */
 type LoginFlash = { email: string; error: string; status?: number };
+type ForgotFlash = { email: string; error?: string; status?: number; sent?: boolean };
+type ResetFlash = { errors: Partial<Record<'password' | 'password-confirm', string>>; error?: string; status?: number } | { updated: { pending: string | null } };
 type RegisterFlash = { values: { name: string; photo: string; email: string }; errors: Partial<Record<RegisterField, string>>; error?: string; status?: number };
 
 type PasswordSignIn =
@@ -889,27 +891,28 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         site,
         join: uid ? { login: loginUrl(uid), register: registerUrl(uid) } : undefined,
       });
+    // no pending sign-in to key the flash by (the form works without one): this browser's own cookie
+    const flashKey = `forgot:${csrf.browserKey(req, res)}`;
     if (req.method === 'GET') {
+      const shown = await flash.take<ForgotFlash>(flashKey);
+      if (shown?.sent) return sendPage(res, resetRequestedPage({ lines: [RESET_SENT_MESSAGE, RESET_NEUTRAL_MESSAGE], loginUrl: uid ? loginUrl(uid) : undefined, site }));
+      if (shown) return sendPage(res, view(shown.email, shown.error, shown.status));
       const hint = query.get('email') ?? '';
       sendPage(res, view(isEmail(normalizeEmail(hint)) ? normalizeEmail(hint) : ''));
       return;
     }
     const email = normalizeEmail(form?.get('email') ?? '');
-    if (!form || !csrf.valid(req, 'forgot', form.get('csrf'))) {
-      sendPage(res, view(email, 'Your session has expired. Please try again.', 403));
-      return;
-    }
-    if (!isEmail(email)) {
-      sendPage(res, view(email, 'Enter a valid email address.', 400));
-      return;
-    }
+    /** Post-redirect-get: the outcome is shown once by the form's GET page. */
+    const answer = async (outcome: ForgotFlash) => {
+      await flash.put<ForgotFlash>(flashKey, outcome);
+      redirect(res, forgotUrl(uid));
+    };
+    if (!form || !csrf.valid(req, 'forgot', form.get('csrf'))) return answer({ email, error: 'Your session has expired. Please try again.', status: 403 });
+    if (!isEmail(email)) return answer({ email, error: 'Enter a valid email address.', status: 400 });
     const wait = await throttle.resetRequested(clientAddress(req, trustProxy));
-    if (wait) {
-      sendPage(res, view(email, tooManyRequestsMessage(wait), 429));
-      return;
-    }
+    if (wait) return answer({ email, error: tooManyRequestsMessage(wait), status: 429 });
     inBackground(() => sendResetMail(email, uid ?? null));
-    sendPage(res, resetRequestedPage({ lines: [RESET_SENT_MESSAGE, RESET_NEUTRAL_MESSAGE], loginUrl: uid ? loginUrl(uid) : undefined, site }));
+    await answer({ email: '', sent: true });
   }
 
   // ---- email verification: the link registration mails; following it proves the mailbox
@@ -988,10 +991,23 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     sendPage(res, messagePage({ title: text.title, message: text.message, status: text.code, link: { href: forgotUrl(), label: 'Request a new link' }, site }));
   }
 
+  /** Where a reset ends; `pending`: the sign-in that was under way when the link was asked for, if it still is. */
+  const passwordUpdatedPage = (pending: string | null) =>
+    messagePage({
+      title: 'Your password has been updated',
+      message: 'You can now sign in with your new password.',
+      link: pending ? { href: loginUrl(pending), label: 'Sign in' } : { href: `${publicOrigin}/`, label: 'Back to the forum' },
+      site,
+    });
+
   async function resetPassword(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
     if (req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(res, 'GET, POST');
     const form = req.method === 'POST' ? await readForm(req) : null;
     const key = (form?.get('key') ?? query.get('key') ?? '').slice(0, 128);
+    const flashKey = `reset:${key}`;
+    // the outcome of this link's form, once (it may have used the link: shown before the link is checked)
+    const shown = req.method === 'GET' && key ? await flash.take<ResetFlash>(flashKey) : null;
+    if (shown && 'updated' in shown) return sendPage(res, passwordUpdatedPage(shown.updated.pending));
     const state = await accounts.inspectActionToken(RESET_TOKEN_KIND, key);
     if (state.status !== 'valid') return refusedLinkPage(res, state.status);
     const account = await accounts.findById(state.accountId);
@@ -1008,18 +1024,19 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         site,
       });
     if (req.method === 'GET') {
-      sendPage(res, view({}));
+      sendPage(res, shown ? view(shown.errors, shown.error, shown.status) : view({}));
       return;
     }
-    if (!form || !csrf.valid(req, 'reset', form.get('csrf'))) {
-      sendPage(res, view({}, 'Your session has expired. Please try again.', 403));
-      return;
-    }
+    /** Post-redirect-get: the link's page shows the outcome once (never the passwords). */
+    const answer = async (outcome: ResetFlash) => {
+      await flash.put<ResetFlash>(flashKey, outcome);
+      redirect(res, `${REALM_PATH}${ACTION_TOKEN_PATH}?key=${encodeURIComponent(key)}`);
+    };
+    if (!form || !csrf.valid(req, 'reset', form.get('csrf'))) return answer({ errors: {}, error: 'Your session has expired. Please try again.', status: 403 });
     const password = form.get('password') ?? '';
     const problem = passwordProblem(password);
     if (problem || password !== (form.get('password-confirm') ?? '')) {
-      sendPage(res, view(problem ? { password: problem } : { 'password-confirm': PASSWORD_MISMATCH_MESSAGE }, undefined, 400));
-      return;
+      return answer({ errors: problem ? { password: problem } : { 'password-confirm': PASSWORD_MISMATCH_MESSAGE }, status: 400 });
     }
     const used = await accounts.useActionToken(RESET_TOKEN_KIND, key, async (accountId, trx) => {
       await accounts.setPassword(accountId, password, trx);
@@ -1029,17 +1046,8 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     await emailProven(account.id);
     await backoff.proven(account.email, clientAddress(req, trustProxy)); // the owner of the mailbox is at this address
     log.info({ accountId: account.id }, 'password reset');
-    // back to the sign-in that was pending when the link was asked for, if it still is
     const pending = used.interactionUid && (await provider.Interaction.find(used.interactionUid)) ? used.interactionUid : null;
-    sendPage(
-      res,
-      messagePage({
-        title: 'Your password has been updated',
-        message: 'You can now sign in with your new password.',
-        link: pending ? { href: loginUrl(pending), label: 'Sign in' } : { href: `${publicOrigin}/`, label: 'Back to the forum' },
-        site,
-      }),
-    );
+    await answer({ updated: { pending } });
   }
 
   // ---- Google
