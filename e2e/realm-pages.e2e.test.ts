@@ -73,6 +73,7 @@ describe.skipIf(chromiumMissing)("the realm's pages, from the forum, in Chromium
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
     expect(await header().getByRole('link', { name: 'Register' }).getAttribute('aria-current')).toBe('page');
     await expectAccessible('realm register');
+    await snapshot(page, 'realm-register');
     await header().getByRole('link', { name: 'Login' }).click();
     await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
 
