@@ -182,3 +182,22 @@ export type ErasedContentChoice = (typeof ERASED_CONTENT_CHOICES)[number];
 /** Why an account's still-valid tokens are refused: the identity realm disabled it, or it was erased. */
 export const ACCOUNT_DENIALS = ['disabled', 'erased'] as const;
 export type AccountDenial = (typeof ACCOUNT_DENIALS)[number];
+
+// ---- Brand and the sign-in pages (#28 realm): what forum-web, admin-web and the identity realm's pages share
+/** The product's name and colours: the apps' MUI themes and the realm's own pages read them from here. */
+export const BRAND = {
+  name: 'Forum',
+  /** White text on it passes WCAG AA (7.7:1); the apps' app bar, buttons and links. */
+  primary: '#3949ab',
+  secondary: '#00796b',
+  background: '#f4f5fa',
+} as const;
+/** The forum's join pages (spec §2 routes): where the realm's header sends a visitor with no sign-in under way. */
+export const JOIN_US_PATH = '/joinUs';
+export const JOIN_US_REGISTER_PATH = '/joinUs/register';
+/**
+ * A registration tells the app so in its authorization response: `kc_action=REGISTER_ACTION` with
+ * `kc_action_status=success`, the parameters Keycloak sends after an application-initiated action
+ * (keycloak-js hands them to `onActionUpdate`). docs/identity-pages.md says how Keycloak can send them.
+ */
+export const REGISTER_ACTION = 'register';

@@ -1,3 +1,4 @@
+import { REGISTER_ACTION } from '@forum/contracts';
 import type Keycloak from 'keycloak-js';
 import { refreshDelayMs, userFromClaims, type AuthUser } from './helpers.ts';
 
@@ -97,6 +98,8 @@ export function createAuth(options: AuthOptions): Auth {
   let initialized = false;
   let initPromise: Promise<AuthState> | null = null;
   let returned: AuthReturn | null = null;
+  /** The realm said the page's sign-in registered the account (also when the page asked for a sign-in). */
+  let registered = false;
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
   // ---- state
@@ -193,6 +196,9 @@ export function createAuth(options: AuthOptions): Auth {
       publish();
     };
     kc.onAuthRefreshError = () => publish();
+    kc.onActionUpdate = (status, action) => {
+      if (action === REGISTER_ACTION && status === 'success') registered = true;
+    };
     return kc;
   }
 
@@ -265,7 +271,7 @@ export function createAuth(options: AuthOptions): Auth {
         }
         initialized = true;
         const pending = takePending();
-        if ((pending?.action === 'login' || pending?.action === 'register') && kc.authenticated) returned = pending.action;
+        if ((pending?.action === 'login' || pending?.action === 'register') && kc.authenticated) returned = registered ? 'register' : pending.action;
         if (pending?.action === 'logout' && !kc.authenticated) returned = 'logout';
         if (pending) restoreFragment(pending.hash);
         publish(error);

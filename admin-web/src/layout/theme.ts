@@ -1,3 +1,4 @@
+import { BRAND } from '@forum/contracts';
 import { defaultTheme, type RaThemeOptions } from 'react-admin';
 import type { Theme } from '@mui/material';
 
@@ -6,11 +7,11 @@ export const consoleTheme: RaThemeOptions = {
   ...defaultTheme,
   palette: {
     ...defaultTheme.palette,
-    primary: { main: '#3949ab' },
+    primary: { main: BRAND.primary },
     secondary: { main: '#303f9f' },
     // dark enough for an error label on react-admin's grey filled fields (4.5:1)
     error: { main: '#c62828' },
-    background: { default: '#f4f5fa' },
+    background: { default: BRAND.background },
   },
   // the spec's texts as written ('Make Admin', 'Add Tag'), not in capitals
   typography: { ...defaultTheme.typography, button: { textTransform: 'none', fontWeight: 600 } },

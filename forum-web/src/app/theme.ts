@@ -1,3 +1,4 @@
+import { BRAND } from '@forum/contracts';
 import { createTheme } from '@mui/material/styles';
 
 /** System fonts: the app fetches nothing from outside its own origin. */
@@ -14,10 +15,10 @@ const fontFamily = [
 
 export const theme = createTheme({
   palette: {
-    primary: { main: '#3949ab' },
+    primary: { main: BRAND.primary },
     // dark enough for white text on contained buttons (WCAG AA, 4.5:1)
-    secondary: { main: '#00796b' },
-    background: { default: '#f4f5fa' },
+    secondary: { main: BRAND.secondary },
+    background: { default: BRAND.background },
   },
   shape: { borderRadius: 10 },
   typography: {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULES, passwordProblem } from '@forum/contracts';
+import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULES, passwordProblem, REGISTER_ACTION } from '@forum/contracts';
 import { createTokenVerifier } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteExpired } from './adapter.ts';
@@ -67,6 +67,19 @@ async function openLoginPage(jar: CookieJar, request = authorizationRequest(h)) 
 
 const mailboxLinkFor = (email: string) => mailLinkFor(h, email, 'action-token');
 
+/** Posts a form without following its answer: a refusal must be a 303 to the form's GET page (post-redirect-get); where it goes. */
+async function refusedTo(url: string, form: Record<string, string>, jar: CookieJar): Promise<URL> {
+  const res = await fetch(new URL(url, h.origin), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header },
+    body: new URLSearchParams(form).toString(),
+  });
+  jar.store(res);
+  expect(res.status).toBe(303);
+  return new URL(res.headers.get('location')!, h.origin);
+}
+
 describe('register page', () => {
   it('is reached from keycloak-js register() and has the fields, the toggle, the inline checks and the brand', async () => {
     const jar = new CookieJar();
@@ -103,6 +116,7 @@ describe('register page', () => {
       expect(formValue(page, 'email')).toBe(values.email);
       expect(page).not.toContain(`value="${password}"`);
     }
+    expect((await refusedTo(pageUrl, { csrf, ...values, password: PASSWORD, 'password-confirm': `${PASSWORD}x` }, jar)).pathname).toBe(pageUrl);
     const mismatch = await h.postForm(pageUrl, { csrf, ...values, password: PASSWORD, 'password-confirm': `${PASSWORD}x` }, jar);
     expect(mismatch.status).toBe(400);
     const page = await mismatch.text();
@@ -173,6 +187,9 @@ describe('register page', () => {
     );
     const back = await followToApp(res, jar, h.origin);
     expect(back.appUrl!.pathname).toBe('/admin/users');
+    // the response says the sign-in registered the account (keycloak-js: onActionUpdate), though the app asked for a sign-in
+    const response = new URLSearchParams(back.appUrl!.hash.slice(1));
+    expect([response.get('kc_action'), response.get('kc_action_status')]).toEqual([REGISTER_ACTION, 'success']);
     const tokens = await exchangeCode(h, codeOf(back.appUrl!, request), request);
     expect(decodeJwt(tokens.access_token)).toMatchObject({ azp: 'admin-web', email });
   });
@@ -236,6 +253,8 @@ describe('email addresses: one account per mailbox, however the address is writt
       'x-forwarded-for': address(),
     });
     expect(signedIn.status).toBe(303);
+    const signInBack = await followToApp(signedIn, jar, h.origin);
+    expect(new URLSearchParams(signInBack.appUrl!.hash.slice(1)).has('kc_action')).toBe(false);
     expect((await h.passwordGrant('ALICE@forum.local.', PASSWORD, { 'x-forwarded-for': address() })).status).toBe(200);
 
     const email = uniqueEmail('dotted');
@@ -324,6 +343,7 @@ describe('forgot password', () => {
     expect(resetHtml).toContain(email);
     const action = formAction(resetHtml);
     const csrf = formValue(resetHtml, 'csrf');
+    expect((await refusedTo(action, { csrf, key, password: 'weak', 'password-confirm': 'weak' }, resetJar)).href).toBe(link);
     // the same rules as registration, and the confirmation
     for (const { password, message } of BREAKING) {
       const weak = await h.postForm(action, { csrf, key, password, 'password-confirm': password }, resetJar);

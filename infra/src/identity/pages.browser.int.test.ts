@@ -122,7 +122,32 @@ describe.skipIf(chromiumMissing)('realm pages in Chromium', () => {
     await page.locator('#toggle-password').click();
     expect(await page.locator('#password').getAttribute('type')).toBe('text');
     expect(await page.getByRole('button', { name: 'Continue with Google' }).isDisabled()).toBe(true);
-    await page.getByRole('link', { name: 'Register' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Register' }).click();
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+  });
+
+  it('#28.8 Back after a failed then successful sign-in lands on a page, not on a resubmitted form', { timeout: 30_000 }, async () => {
+    await h.realm.accounts.create({ email: 'back@forum.local', password: 'Forum#2026', name: 'Back Again' });
+    await page.goto(`${h.origin}/about`);
+    await page.goto(authorizationRequest(h, { redirectUri: `${h.origin}/post/7` }).url);
+    await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
+    await page.getByLabel('Email').fill('back@forum.local');
+    await page.getByLabel('Password', { exact: true }).fill('Wrong#2026');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Invalid email or password.' }).waitFor();
+    // the answer to the failed post is a page of its own: the address typed stays, never the password
+    expect(await page.getByLabel('Email').inputValue()).toBe('back@forum.local');
+    expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
+    expect(page.url()).not.toContain('Wrong');
+
+    await page.getByLabel('Password', { exact: true }).fill('Forum#2026');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.origin === h.origin && url.pathname === '/post/7');
+
+    // Back: a page the browser loads with GET, no "Confirm Form Resubmission" (ERR_CACHE_MISS), that says where they are
+    const back = await page.goBack();
+    expect(back?.request().method()).toBe('GET');
+    await page.getByRole('heading', { name: 'You are signed in' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Back to the forum' }).getAttribute('href')).toBe(`${h.origin}/`);
   });
 });

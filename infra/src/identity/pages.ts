@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULES, PASSWORD_SPECIALS, passwordProblem } from '@forum/contracts';
+import { BRAND, PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULES, PASSWORD_SPECIALS, passwordProblem } from '@forum/contracts';
 
 /** Server-rendered pages of the realm: plain HTML, one inline style and script, no external assets. */
 
@@ -9,28 +9,39 @@ export function escapeHtml(value: unknown): string {
 
 const STYLE = `*{box-sizing:border-box}
 html{color-scheme:light}
-body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;justify-content:center;padding:24px 16px;background:#f4f6f8;color:#1f2937;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
-.brand{display:flex;align-items:center;gap:10px;margin-bottom:20px;font-size:1.75rem;font-weight:700;letter-spacing:-.02em;color:#1976d2}
-.brand .mark{display:inline-flex;align-items:center;justify-content:center;width:36px;height:36px;border-radius:10px;background:#1976d2;color:#fff;font-size:1.25rem}
+:root{--brand:${BRAND.primary};--brand-dark:color-mix(in srgb,var(--brand) 78%,#000);--brand-tint:color-mix(in srgb,var(--brand) 10%,#fff)}
+body{margin:0;min-height:100vh;display:flex;flex-direction:column;background:${BRAND.background};color:#1f2937;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+.topbar{background:var(--brand);color:#fff;box-shadow:0 2px 4px rgba(0,0,0,.12)}
+.topbar nav{display:flex;align-items:center;gap:4px;max-width:1200px;min-height:56px;margin:0 auto;padding:8px 16px}
+.topbar a{display:inline-flex;align-items:center;color:#fff;text-decoration:none;border-radius:10px}
+.topbar a:hover{text-decoration:none;background:rgba(255,255,255,.14)}
+.topbar a:focus-visible{outline:2px solid #fff;outline-offset:2px}
+.topbar .brand{gap:8px;margin-right:auto;padding:4px 8px 4px 0;font-size:1.25rem;font-weight:800;letter-spacing:-.01em}
+.topbar .brand:hover{background:none}
+.topbar .brand svg{width:24px;height:24px;fill:currentColor}
+.topbar .join{padding:6px 12px;font-weight:600;opacity:.9}
+.topbar .join[aria-current=page]{opacity:1;background:rgba(255,255,255,.16)}
+.content{flex:1;display:flex;flex-direction:column;align-items:center;justify-content:center;padding:24px 16px}
 .card{width:100%;max-width:400px;background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.08),0 8px 24px rgba(0,0,0,.06);padding:32px}
 h1{margin:0 0 20px;font-size:1.25rem;font-weight:600}
 p{margin:0 0 16px}
 label{display:block;margin:0 0 6px;font-size:.875rem;font-weight:600}
 .field{margin-bottom:16px}
 input[type=email],input[type=password],input[type=text],input[type=url]{width:100%;padding:10px 12px;font:inherit;color:inherit;background:#fff;border:1px solid #cbd5e1;border-radius:8px}
-input:focus{outline:2px solid #1976d2;outline-offset:1px;border-color:#1976d2}
+input:focus{outline:2px solid var(--brand);outline-offset:1px;border-color:var(--brand)}
 .password{position:relative}
 .password input{padding-right:72px}
-.toggle{position:absolute;right:6px;top:50%;transform:translateY(-50%);padding:6px 8px;border:0;border-radius:6px;background:none;color:#1976d2;font-family:inherit;font-size:.8125rem;font-weight:600;line-height:1;cursor:pointer}
-.toggle:hover{background:#e3f2fd}
+.toggle{position:absolute;right:6px;top:50%;transform:translateY(-50%);padding:6px 8px;border:0;border-radius:6px;background:none;color:var(--brand);font-family:inherit;font-size:.8125rem;font-weight:600;line-height:1;cursor:pointer}
+.toggle:hover{background:var(--brand-tint)}
 .row{display:flex;justify-content:flex-end;margin:-4px 0 16px;font-size:.875rem}
-.primary{display:block;width:100%;padding:12px;border:0;border-radius:8px;background:#1976d2;color:#fff;font-family:inherit;font-size:1rem;font-weight:600;line-height:1.2;text-align:center;cursor:pointer}
-.primary:hover{background:#1565c0}
+.primary{display:block;width:100%;padding:12px;border:0;border-radius:8px;background:var(--brand);color:#fff;font-family:inherit;font-size:1rem;font-weight:600;line-height:1.2;text-align:center;cursor:pointer}
+.primary:hover{background:var(--brand-dark)}
 .alert{margin-bottom:16px;padding:12px;border:1px solid #f5c2c0;border-radius:8px;background:#fdecea;color:#b71c1c;font-size:.9375rem}
 .muted{color:#4b5563;font-size:.9375rem}
 .footer{margin:20px 0 0;text-align:center;color:#4b5563;font-size:.9375rem}
-a{color:#1976d2;text-decoration:none}
+a{color:var(--brand);text-decoration:none}
 a:hover{text-decoration:underline}
+main p a,main pre a{text-decoration:underline;text-underline-offset:.15em}
 input[aria-invalid=true]{border-color:#d32f2f}
 .field-error{margin:6px 0 0;color:#b71c1c;font-size:.875rem}
 .notice{margin-bottom:16px;padding:12px;border:1px solid #b7dfb9;border-radius:8px;background:#edf7ee;color:#1b5e20;font-size:.9375rem}
@@ -103,31 +114,68 @@ export interface Page {
   csp: string;
 }
 
+/**
+ * What every page of the realm shares: the origins its forms may post to, and the header's links
+ * (spec §2: a brand link to the forum and Login and Register).
+ */
+export interface Site {
+  /** Origins a form may submit (or be redirected) to, besides 'self'. */
+  formTargets: readonly string[];
+  /** The forum's home page (the brand link). */
+  home: string;
+  /** Where Login and Register go when no sign-in is under way: the forum's join pages, which start one. */
+  login: string;
+  register: string;
+}
+
+/** The header's Login and Register on a page of a sign-in under way: that sign-in's own pages (maybe this one). */
+export interface JoinLinks {
+  login: string;
+  register: string;
+  current?: 'login' | 'register';
+}
+
+const FORUM_MARK = `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M15 4v7H5.17L4 12.17V4zm1-2H3c-.55 0-1 .45-1 1v14l4-4h10c.55 0 1-.45 1-1V3c0-.55-.45-1-1-1m5 4h-2v9H6v2c0 .55.45 1 1 1h11l4 4V7c0-.55-.45-1-1-1"/></svg>`;
+
+function header(site: Site, join: JoinLinks | undefined): string {
+  const link = (which: 'login' | 'register', label: string) =>
+    `<a class="join" href="${escapeHtml(join?.[which] ?? site[which])}"${join?.current === which ? ' aria-current="page"' : ''}>${label}</a>`;
+  return `<header class="topbar">
+<nav aria-label="${escapeHtml(BRAND.name)}">
+<a class="brand" href="${escapeHtml(site.home)}">${FORUM_MARK}<span>${escapeHtml(BRAND.name)}</span></a>
+${link('login', 'Login')}
+${link('register', 'Register')}
+</nav>
+</header>`;
+}
+
 interface PageOptions {
   title: string;
   body: string;
   script?: string;
   status?: number;
-  /** Origins a form on this page may submit (or be redirected) to, besides 'self'. */
-  formTargets: readonly string[];
+  site: Site;
+  join?: JoinLinks;
   wide?: boolean;
 }
 
-export function renderPage({ title, body, script, status = 200, formTargets, wide = false }: PageOptions): Page {
+export function renderPage({ title, body, script, status = 200, site, join, wide = false }: PageOptions): Page {
   const html = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)} · Forum</title>
+<title>${escapeHtml(title)} · ${escapeHtml(BRAND.name)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
-<div class="brand" aria-label="Forum"><span class="mark" aria-hidden="true">F</span><span>Forum</span></div>
+${header(site, join)}
+<div class="content">
 <main class="card${wide ? ' wide' : ''}">
 ${body}
 </main>
+</div>
 ${script ? `<script>${script}</script>` : ''}
 </body>
 </html>`;
@@ -136,7 +184,7 @@ ${script ? `<script>${script}</script>` : ''}
     `style-src ${sha256(STYLE)}`,
     `script-src ${script ? sha256(script) : "'none'"}`,
     "img-src 'self' data:",
-    `form-action 'self' ${formTargets.join(' ')}`.trim(),
+    `form-action 'self' ${site.formTargets.join(' ')}`.trim(),
     "frame-ancestors 'none'",
     "base-uri 'none'",
   ].join('; ');
@@ -214,7 +262,7 @@ export interface LoginView {
   resetUrl: string;
   google: GoogleButton;
   status?: number;
-  formTargets: readonly string[];
+  site: Site;
 }
 
 export function loginPage(view: LoginView): Page {
@@ -244,7 +292,8 @@ ${googleButton(view.google)}
     body,
     script: PASSWORD_TOGGLE,
     status: view.status ?? 200,
-    formTargets: view.formTargets,
+    site: view.site,
+    join: { login: view.action, register: view.registerUrl, current: 'login' },
   });
 }
 
@@ -259,7 +308,7 @@ export interface RegisterView {
   loginUrl: string;
   google: GoogleButton;
   status?: number;
-  formTargets: readonly string[];
+  site: Site;
 }
 
 export function registerPage(view: RegisterView): Page {
@@ -282,7 +331,8 @@ ${googleButton(view.google)}
     body,
     script: `${PASSWORD_TOGGLE}\n${PASSWORD_CHECK}`,
     status: view.status ?? 200,
-    formTargets: view.formTargets,
+    site: view.site,
+    join: { login: view.loginUrl, register: view.action, current: 'register' },
   });
 }
 
@@ -294,7 +344,8 @@ export interface ForgotView {
   error?: string;
   status?: number;
   loginUrl?: string;
-  formTargets: readonly string[];
+  site: Site;
+  join?: JoinLinks;
 }
 
 export function forgotPasswordPage(view: ForgotView): Page {
@@ -311,14 +362,14 @@ ${view.interaction ? `<input type="hidden" name="interaction" value="${escapeHtm
 <button type="submit" class="primary">Send reset link</button>
 </form>
 ${view.loginUrl ? `<p class="footer"><a href="${escapeHtml(view.loginUrl)}">Back to sign in</a></p>` : ''}`;
-  return renderPage({ title: 'Forgot password', body, status: view.status ?? 200, formTargets: view.formTargets });
+  return renderPage({ title: 'Forgot password', body, status: view.status ?? 200, site: view.site, join: view.join });
 }
 
-export function resetRequestedPage(options: { lines: readonly string[]; loginUrl?: string; formTargets: readonly string[] }): Page {
+export function resetRequestedPage(options: { lines: readonly string[]; loginUrl?: string; site: Site }): Page {
   const body = `<h1>Check your email</h1>
 ${notice(options.lines)}
 ${options.loginUrl ? `<p class="footer"><a href="${escapeHtml(options.loginUrl)}">Back to sign in</a></p>` : ''}`;
-  return renderPage({ title: 'Check your email', body, formTargets: options.formTargets });
+  return renderPage({ title: 'Check your email', body, site: options.site });
 }
 
 export interface ResetView {
@@ -329,7 +380,7 @@ export interface ResetView {
   errors: Partial<Record<'password' | 'password-confirm', string>>;
   error?: string;
   status?: number;
-  formTargets: readonly string[];
+  site: Site;
 }
 
 export function resetPasswordPage(view: ResetView): Page {
@@ -349,7 +400,7 @@ ${field({ id: 'password-confirm', label: 'Confirm password', type: 'password', a
     body,
     script: `${PASSWORD_TOGGLE}\n${PASSWORD_CHECK}`,
     status: view.status ?? 200,
-    formTargets: view.formTargets,
+    site: view.site,
   });
 }
 
@@ -366,7 +417,7 @@ function linkify(text: string): string {
   return parts.map((part, i) => (i % 2 === 1 ? `<a href="${escapeHtml(part)}">${escapeHtml(part)}</a>` : escapeHtml(part))).join('');
 }
 
-export function mailboxPage(mails: readonly MailboxEntry[], formTargets: readonly string[]): Page {
+export function mailboxPage(mails: readonly MailboxEntry[], site: Site): Page {
   const list = mails.length
     ? mails
         .map(
@@ -381,7 +432,7 @@ export function mailboxPage(mails: readonly MailboxEntry[], formTargets: readonl
   const body = `<h1>Mailbox</h1>
 <div class="dev" role="note"><strong>For development only.</strong> No mail server is configured (SMTP_URL is not set), so the mails the realm would send are kept here instead, newest first. Set SMTP_URL to send real mail; this page then goes away.</div>
 ${list}`;
-  return renderPage({ title: 'Mailbox', body, formTargets, wide: true });
+  return renderPage({ title: 'Mailbox', body, site, wide: true });
 }
 
 /** A title and a message, maybe one button that posts a small form, maybe a link on. */
@@ -392,7 +443,7 @@ export function messagePage(options: {
   link?: { href: string; label: string };
   /** One button that posts a small form (hidden fields), e.g. 'Send a new link'. */
   form?: { action: string; fields: Readonly<Record<string, string>>; button: string };
-  formTargets: readonly string[];
+  site: Site;
 }): Page {
   const { form } = options;
   const hidden = Object.entries(form?.fields ?? {})
@@ -408,7 +459,7 @@ ${hidden}
   const body = `<h1>${escapeHtml(options.title)}</h1>
 <p class="muted">${escapeHtml(options.message)}</p>
 ${button}${options.link ? `<p class="footer"><a href="${escapeHtml(options.link.href)}">${escapeHtml(options.link.label)}</a></p>` : ''}`;
-  return renderPage({ title: options.title, body, status: options.status ?? 200, formTargets: options.formTargets });
+  return renderPage({ title: options.title, body, status: options.status ?? 200, site: options.site });
 }
 
 /**
@@ -416,12 +467,12 @@ ${button}${options.link ? `<p class="footer"><a href="${escapeHtml(options.link.
  * of the session's own sign-in (keycloak-js sends it; Keycloak then signs out without asking).
  * `logout=yes` ends the whole session, not just the one client.
  */
-export function logoutPage(form: string, formTargets: readonly string[]): Page {
+export function logoutPage(form: string, site: Site): Page {
   const withLogout = form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form>');
   const body = `<h1>Signing you out…</h1>
 ${withLogout}
 <noscript><button type="submit" class="primary" form="op.logoutForm">Sign out</button></noscript>`;
-  return renderPage({ title: 'Signing out', body, script: AUTO_SUBMIT, formTargets });
+  return renderPage({ title: 'Signing out', body, script: AUTO_SUBMIT, site });
 }
 
 const PROBE_SCRIPT = `window.parent.postMessage("unsupported", "*");`;

@@ -1,7 +1,7 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkPhotoUrl, checkText, EMAIL_VERIFICATION_TTL_SECONDS, isEmail, normalizeEmail, PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
+import { checkPhotoUrl, checkText, EMAIL_VERIFICATION_TTL_SECONDS, isEmail, JOIN_US_PATH, JOIN_US_REGISTER_PATH, REGISTER_ACTION, normalizeEmail, PASSWORD_MISMATCH_MESSAGE, passwordProblem } from '@forum/contracts';
 import { clientAddress, ConflictError, createTokenVerifier, type Knex, type Logger, type ProxyTrust } from '@forum/platform';
 import Provider, {
   errors,
@@ -10,12 +10,14 @@ import Provider, {
   type Configuration,
   type JWK,
   type KoaContextWithOIDC,
+  type InteractionResults,
   type ResourceServer,
 } from 'oidc-provider';
 import { deleteExpired, postgresAdapter } from './adapter.ts';
 import { ADMIN_PATH, createAdminHandler, type AccountHooks } from './admin.ts';
 import { BrokerError, createGoogleBroker, deleteExpiredBrokerStates, GOOGLE, type GoogleOptions } from './broker.ts';
 import { createCsrf } from './csrf.ts';
+import { createFlash, deleteExpiredFlashes } from './flash.ts';
 import { appendVary, isLocalRequest, methodNotAllowed, readForm, redirect, sendJson, sendPage } from './http.ts';
 import { createMailer, deleteOldMail, type MailOptions } from './mail.ts';
 import {
@@ -33,6 +35,7 @@ import {
   type GoogleButton,
   type Page,
   type RegisterField,
+  type Site,
 } from './pages.ts';
 import { refreshEnvelope } from './refresh-token.ts';
 import { ACCOUNT_NAME, createAccountStore, fitAccountName, prepareStore, SCHEMA, type AccountRecord, type NewAccount } from './store.ts';
@@ -77,6 +80,12 @@ export interface IdentityRealm {
   close(): Promise<void>;
 }
 
+/** What a refused form's page shows after the redirect (flash.ts). */
+type LoginFlash = { email: string; error: string; status?: number };
+type ForgotFlash = { email: string; error?: string; status?: number; sent?: boolean };
+type ResetFlash = { errors: Partial<Record<'password' | 'password-confirm', string>>; error?: string; status?: number } | { updated: { pending: string | null } };
+type RegisterFlash = { values: { name: string; photo: string; email: string }; errors: Partial<Record<RegisterField, string>>; error?: string; status?: number };
+
 type PasswordSignIn =
   | { result: 'held'; retryMs: number }
   | { result: 'wrong'; retryMs: number }
@@ -117,6 +126,8 @@ const CLEANUP_EVERY_MS = 10 * 60_000;
 const FIRST_PARTY = new Set(['forum-web', 'admin-web', 'forum-cli']);
 const OIDC_SCOPES = ['openid', 'email', 'profile'];
 const UID = /^[A-Za-z0-9_-]{1,64}$/;
+/** The key of a sign-in's interaction result that says it registered the account. */
+const REGISTERED = 'forum_registered';
 
 /** Endpoints browsers call cross-origin with credentials (keycloak-js uses XHR with credentials). */
 const CREDENTIALED_CORS_PATHS = new Set([
@@ -175,6 +186,12 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const csrfKey = Buffer.from(secrets.cookieKeys[0] ?? '', 'base64url');
   const allowedOrigins = new Set([publicOrigin]);
   const formTargets = [...allowedOrigins];
+  const site: Site = {
+    formTargets,
+    home: `${publicOrigin}/`,
+    login: `${publicOrigin}${JOIN_US_PATH}`,
+    register: `${publicOrigin}${JOIN_US_REGISTER_PATH}`,
+  };
   /** Who may frame the realm's answers meant for frames (keycloak-js's silent check and cookie probe): the forum's apps, on the realm's own origin. */
   const frameAncestors = ["'self'"];
   const providerPolicy = providerCsp(formTargets, frameAncestors);
@@ -185,6 +202,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   // abuse limits of mail and registration; failed sign-ins back off by LOGIN_BACKOFF of contracts
   const throttle = createThrottle(db, DEFAULT_THROTTLE, throttleKey);
   const backoff = createLoginBackoff(db, throttleKey);
+  const flash = createFlash(db);
   const trustProxy = options.trustProxy;
   const mailer = createMailer(options.mail, db, log);
   const google = options.google?.clientId && options.google.clientSecret ? createGoogleBroker(options.google, issuer, db, log) : null;
@@ -303,7 +321,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       message: 'Do you want to sign out of Forum?',
       form: { action: ctx.oidc.urlFor('end_session_confirm'), fields: { xsrf: String(ctx.oidc.session?.state?.secret ?? ''), logout: 'yes' }, button: 'Sign out' },
       link: { href: typeof back === 'string' ? back : `${publicOrigin}/`, label: 'Stay signed in' },
-      formTargets,
+      site,
     });
   }
 
@@ -361,9 +379,9 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       },
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: (ctx, form) => pageOnContext(ctx, hintsOwnSession(ctx) ? logoutPage(form, formTargets) : logoutConfirmation(ctx)),
+        logoutSource: (ctx, form) => pageOnContext(ctx, hintsOwnSession(ctx) ? logoutPage(form, site) : logoutConfirmation(ctx)),
         postLogoutSuccessSource: (ctx) =>
-          pageOnContext(ctx, messagePage({ title: 'Signed out', message: 'You have been signed out.', formTargets })),
+          pageOnContext(ctx, messagePage({ title: 'Signed out', message: 'You have been signed out.', site })),
       },
     },
     ttl: {
@@ -431,7 +449,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     renderError: (ctx, out) => {
       const status = ctx.status >= 400 ? ctx.status : 400;
       const message = out.error_description ? `${out.error_description} (${out.error})` : out.error;
-      pageOnContext(ctx, messagePage({ title: 'We are sorry…', message, status, formTargets }));
+      pageOnContext(ctx, messagePage({ title: 'We are sorry…', message, status, site }));
     },
   };
 
@@ -555,6 +573,13 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       log.info({ event, path: ctx.path, error: err.error, description: err.error_description }, 'identity request refused'),
     );
   }
+  // A sign-in that registered the account says so in its authorization response, as Keycloak reports an
+  // application-initiated action's outcome (keycloak-js: onActionUpdate): the app greets it as a
+  // registration even when it asked for a sign-in (the login page's Register link). `out` is the
+  // response's parameters, still to be sent when this event is emitted.
+  provider.on('authorization.success', ((ctx: KoaContextWithOIDC, out: Record<string, unknown>) => {
+    if ((ctx.oidc.result as InteractionResults | undefined)?.[REGISTERED] === true) Object.assign(out, { kc_action: REGISTER_ACTION, kc_action_status: 'success' });
+  }) as (ctx: KoaContextWithOIDC) => void);
   provider.on('end_session.success', (ctx: KoaContextWithOIDC) => log.info({ clientId: ctx.oidc.client?.clientId }, 'signed out'));
 
   const callback = provider.callback();
@@ -611,6 +636,9 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     sendJson(res, 200, { ...idTokenClaims(record), realm_access: { roles: record.roles } });
   }
 
+  const signedInPage = () =>
+    messagePage({ title: 'You are signed in', message: 'You are already signed in to Forum.', link: { href: `${publicOrigin}/`, label: 'Back to the forum' }, site });
+
   function expiredPage(res: ServerResponse) {
     sendPage(
       res,
@@ -619,7 +647,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         message: 'Go back to the forum and sign in again.',
         status: 400,
         link: { href: `${publicOrigin}/`, label: 'Back to the forum' },
-        formTargets,
+        site,
       }),
     );
   }
@@ -633,7 +661,10 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     try {
       details = await provider.interactionDetails(req, res);
     } catch {
-      expiredPage(res);
+      // Back to a sign-in page after signing in: say so, rather than that the page expired
+      const session = await provider.Session.get(provider.createContext(req, res));
+      if (session.accountId) sendPage(res, signedInPage());
+      else expiredPage(res);
       return null;
     }
     if (details.uid !== uid) {
@@ -683,14 +714,16 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       registerUrl: registerUrl(uid),
       resetUrl: forgotUrl(uid),
       google: googleButton(uid),
-      formTargets,
+      site,
     });
   }
 
-  async function signIn(req: IncomingMessage, res: ServerResponse, details: Details, record: AccountRecord, how: string, amr?: string[]) {
+  /** `registered`: the account was made by this sign-in (the authorization response says so, see below). */
+  async function signIn(req: IncomingMessage, res: ServerResponse, details: Details, record: AccountRecord, how: string, amr?: string[], registered = false) {
     await promoteAdmin(record);
     log.info({ clientId: details.params.client_id, accountId: record.id, method: how }, 'signed in');
-    await provider.interactionFinished(req, res, { login: { accountId: record.id, ...(amr ? { amr } : {}) } }, { mergeWithLastSubmission: false });
+    const result: InteractionResults = { login: { accountId: record.id, ...(amr ? { amr } : {}) }, ...(registered ? { [REGISTERED]: true } : {}) };
+    await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
   }
 
   async function login(req: IncomingMessage, res: ServerResponse, uid: string) {
@@ -698,34 +731,35 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     const details = await pendingLogin(req, res, uid);
     if (!details) return;
 
+    const flashKey = `login:${uid}`;
     if (req.method === 'GET') {
+      const refused = await flash.take<LoginFlash>(flashKey);
       const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.slice(0, 254) : '';
-      sendPage(res, loginView(uid, { email: hint }));
+      sendPage(res, loginView(uid, refused ?? { email: hint }));
       return;
     }
 
     const form = await readForm(req);
     const email = normalizeEmail(form?.get('email') ?? '');
-    if (!form || !csrf.validForInteraction('login', uid, form.get('csrf'))) {
-      sendPage(res, loginView(uid, { email, error: 'Your session has expired. Please sign in again.', status: 403 }));
-      return;
-    }
+    /** Post-redirect-get: the page shows the refusal once, with the address typed (never the password). */
+    const refuse = async (error: string, status?: number) => {
+      await flash.put<LoginFlash>(flashKey, { email, error, status });
+      redirect(res, loginUrl(uid));
+    };
+    if (!form || !csrf.validForInteraction('login', uid, form.get('csrf'))) return refuse('Your session has expired. Please sign in again.', 403);
     const outcome = await passwordSignIn(req, email, form.get('password') ?? '');
     if (outcome.result === 'held') {
       log.info({ clientId: details.params.client_id }, 'sign-in refused: too many failed attempts');
-      sendPage(res, loginView(uid, { email, error: tooManyAttemptsMessage(outcome.retryMs), status: 429 }));
-      return;
+      return refuse(tooManyAttemptsMessage(outcome.retryMs), 429);
     }
     if (outcome.result === 'wrong') {
       const wait = outcome.retryMs;
       log.info({ clientId: details.params.client_id, held: wait > 0 }, 'sign-in refused: invalid credentials');
-      sendPage(res, wait ? loginView(uid, { email, error: tooManyAttemptsMessage(wait), status: 429 }) : loginView(uid, { email, error: INVALID_CREDENTIALS_MESSAGE }));
-      return;
+      return wait ? refuse(tooManyAttemptsMessage(wait), 429) : refuse(INVALID_CREDENTIALS_MESSAGE);
     }
     if (outcome.result === 'disabled') {
       log.info({ accountId: outcome.record.id }, 'sign-in refused: account disabled');
-      sendPage(res, loginView(uid, { email, error: DISABLED_MESSAGE, status: 403 }));
-      return;
+      return refuse(DISABLED_MESSAGE, 403);
     }
     await signIn(req, res, details, outcome.record, 'password', ['pwd']);
   }
@@ -745,12 +779,14 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         status,
         loginUrl: loginUrl(uid),
         google: googleButton(uid),
-        formTargets,
+        site,
       });
 
+    const flashKey = `register:${uid}`;
     if (req.method === 'GET') {
+      const refused = await flash.take<RegisterFlash>(flashKey);
       const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.slice(0, 254) : '';
-      sendPage(res, view({ name: '', photo: '', email: hint }));
+      sendPage(res, refused ? view(refused.values, refused.errors, refused.error, refused.status) : view({ name: '', photo: '', email: hint }));
       return;
     }
 
@@ -764,10 +800,12 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       photo: photo.ok ? photo.value : typed('photo'),
       email: normalizeEmail(form?.get('email') ?? ''),
     };
-    if (!form || !csrf.validForInteraction('register', uid, form.get('csrf'))) {
-      sendPage(res, view(values, {}, 'Your session has expired. Please try again.', 403));
-      return;
-    }
+    /** Post-redirect-get: the page shows the refusal once, with what was typed (never the passwords). */
+    const refuse = async (errors: Partial<Record<RegisterField, string>>, error?: string, status?: number) => {
+      await flash.put<RegisterFlash>(flashKey, { values, errors, error, status });
+      redirect(res, registerUrl(uid));
+    };
+    if (!form || !csrf.validForInteraction('register', uid, form.get('csrf'))) return refuse({}, 'Your session has expired. Please try again.', 403);
     const password = form.get('password') ?? '';
     const confirm = form.get('password-confirm') ?? '';
     const errors: Partial<Record<RegisterField, string>> = {};
@@ -778,30 +816,23 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     const problem = passwordProblem(password);
     if (problem) errors.password = problem;
     else if (password !== confirm) errors['password-confirm'] = PASSWORD_MISMATCH_MESSAGE;
-    if (Object.keys(errors).length > 0) {
-      sendPage(res, view(values, errors, undefined, 400));
-      return;
-    }
+    if (Object.keys(errors).length > 0) return refuse(errors, undefined, 400);
 
     const address = clientAddress(req, trustProxy);
     const wait = await throttle.registrationAttempted(address);
-    if (wait) {
-      sendPage(res, view(values, {}, tooManyRequestsMessage(wait), 429));
-      return;
-    }
+    if (wait) return refuse({}, tooManyRequestsMessage(wait), 429);
     let id: string;
     try {
       ({ id } = await createAccount({ email: values.email, password, name: values.name, picture: values.photo }));
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
-      sendPage(res, view(values, { email: DUPLICATE_EMAIL_MESSAGE }, undefined, 409));
-      return;
+      return refuse({ email: DUPLICATE_EMAIL_MESSAGE }, undefined, 409);
     }
     await backoff.proven(values.email, address);
     const record = (await accounts.findById(id))!;
     log.info({ clientId: details.params.client_id, accountId: id }, 'account registered');
     inBackground(() => sendVerificationMail(record));
-    await signIn(req, res, details, record, 'registration', ['pwd']);
+    await signIn(req, res, details, record, 'registration', ['pwd'], true);
   }
 
   // ---- forgot password: the same answer whether or not the account exists; the work happens afterwards
@@ -857,29 +888,31 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         error,
         status,
         loginUrl: uid ? loginUrl(uid) : undefined,
-        formTargets,
+        site,
+        join: uid ? { login: loginUrl(uid), register: registerUrl(uid) } : undefined,
       });
+    // no pending sign-in to key the flash by (the form works without one): this browser's own cookie
+    const flashKey = `forgot:${csrf.browserKey(req, res)}`;
     if (req.method === 'GET') {
+      const shown = await flash.take<ForgotFlash>(flashKey);
+      if (shown?.sent) return sendPage(res, resetRequestedPage({ lines: [RESET_SENT_MESSAGE, RESET_NEUTRAL_MESSAGE], loginUrl: uid ? loginUrl(uid) : undefined, site }));
+      if (shown) return sendPage(res, view(shown.email, shown.error, shown.status));
       const hint = query.get('email') ?? '';
       sendPage(res, view(isEmail(normalizeEmail(hint)) ? normalizeEmail(hint) : ''));
       return;
     }
     const email = normalizeEmail(form?.get('email') ?? '');
-    if (!form || !csrf.valid(req, 'forgot', form.get('csrf'))) {
-      sendPage(res, view(email, 'Your session has expired. Please try again.', 403));
-      return;
-    }
-    if (!isEmail(email)) {
-      sendPage(res, view(email, 'Enter a valid email address.', 400));
-      return;
-    }
+    /** Post-redirect-get: the outcome is shown once by the form's GET page. */
+    const answer = async (outcome: ForgotFlash) => {
+      await flash.put<ForgotFlash>(flashKey, outcome);
+      redirect(res, forgotUrl(uid));
+    };
+    if (!form || !csrf.valid(req, 'forgot', form.get('csrf'))) return answer({ email, error: 'Your session has expired. Please try again.', status: 403 });
+    if (!isEmail(email)) return answer({ email, error: 'Enter a valid email address.', status: 400 });
     const wait = await throttle.resetRequested(clientAddress(req, trustProxy));
-    if (wait) {
-      sendPage(res, view(email, tooManyRequestsMessage(wait), 429));
-      return;
-    }
+    if (wait) return answer({ email, error: tooManyRequestsMessage(wait), status: 429 });
     inBackground(() => sendResetMail(email, uid ?? null));
-    sendPage(res, resetRequestedPage({ lines: [RESET_SENT_MESSAGE, RESET_NEUTRAL_MESSAGE], loginUrl: uid ? loginUrl(uid) : undefined, formTargets }));
+    await answer({ email: '', sent: true });
   }
 
   // ---- email verification: the link registration mails; following it proves the mailbox
@@ -898,10 +931,10 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       title: 'Your email address is confirmed',
       message: `Thank you: ${email} is confirmed as the address of your account.`,
       link: { href: `${publicOrigin}/`, label: 'Back to the forum' },
-      formTargets,
+      site,
     });
   const invalidVerificationPage = () =>
-    messagePage({ title: 'This link is not valid', message: 'This link to confirm an email address is not valid. Check that you opened the whole link from the mail.', status: 400, formTargets });
+    messagePage({ title: 'This link is not valid', message: 'This link to confirm an email address is not valid. Check that you opened the whole link from the mail.', status: 400, site });
 
   async function verifyEmail(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
     if (req.method === 'POST') return resendVerification(req, res);
@@ -921,7 +954,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         message: `Links to confirm your email address work for ${EMAIL_VERIFICATION_TTL_SECONDS / 3600} hours. We can send you a new one.`,
         form: { action: `${REALM_PATH}${VERIFY_EMAIL_PATH}`, fields: { csrf: csrf.issue(req, res, 'verify'), key }, button: 'Send a new link' },
         status: 410,
-        formTargets,
+        site,
       }),
     );
   }
@@ -930,7 +963,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     const form = await readForm(req);
     const key = (form?.get('key') ?? '').slice(0, 128);
     if (!form || !csrf.valid(req, 'verify', form.get('csrf'))) {
-      sendPage(res, messagePage({ title: 'Your session has expired', message: 'Open the link from the mail again.', status: 403, formTargets }));
+      sendPage(res, messagePage({ title: 'Your session has expired', message: 'Open the link from the mail again.', status: 403, site }));
       return;
     }
     const state = await accounts.inspectActionToken(VERIFY_TOKEN_KIND, key);
@@ -939,13 +972,13 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     if (record.emailVerified) return sendPage(res, confirmedPage(record.email));
     const wait = await throttle.verificationMailRequested(record.email);
     if (wait) {
-      sendPage(res, messagePage({ title: 'Please wait a little', message: tooManyRequestsMessage(wait), status: 429, formTargets }));
+      sendPage(res, messagePage({ title: 'Please wait a little', message: tooManyRequestsMessage(wait), status: 429, site }));
       return;
     }
     inBackground(() => sendVerificationMail(record));
     sendPage(
       res,
-      resetRequestedPage({ lines: [`We sent a new link to ${record.email}. It works once, for ${EMAIL_VERIFICATION_TTL_SECONDS / 3600} hours.`], formTargets }),
+      resetRequestedPage({ lines: [`We sent a new link to ${record.email}. It works once, for ${EMAIL_VERIFICATION_TTL_SECONDS / 3600} hours.`], site }),
     );
   }
 
@@ -955,13 +988,26 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       expired: { title: 'This link has expired', message: `Password reset links work for ${RESET_TOKEN_TTL_SECONDS / 60} minutes. Request a new one.`, code: 410 },
       unknown: { title: 'This link is not valid', message: 'This password reset link is not valid. Request a new one.', code: 400 },
     }[status];
-    sendPage(res, messagePage({ title: text.title, message: text.message, status: text.code, link: { href: forgotUrl(), label: 'Request a new link' }, formTargets }));
+    sendPage(res, messagePage({ title: text.title, message: text.message, status: text.code, link: { href: forgotUrl(), label: 'Request a new link' }, site }));
   }
+
+  /** Where a reset ends; `pending`: the sign-in that was under way when the link was asked for, if it still is. */
+  const passwordUpdatedPage = (pending: string | null) =>
+    messagePage({
+      title: 'Your password has been updated',
+      message: 'You can now sign in with your new password.',
+      link: pending ? { href: loginUrl(pending), label: 'Sign in' } : { href: `${publicOrigin}/`, label: 'Back to the forum' },
+      site,
+    });
 
   async function resetPassword(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
     if (req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(res, 'GET, POST');
     const form = req.method === 'POST' ? await readForm(req) : null;
     const key = (form?.get('key') ?? query.get('key') ?? '').slice(0, 128);
+    const flashKey = `reset:${key}`;
+    // the outcome of this link's form, once (it may have used the link: shown before the link is checked)
+    const shown = req.method === 'GET' && key ? await flash.take<ResetFlash>(flashKey) : null;
+    if (shown && 'updated' in shown) return sendPage(res, passwordUpdatedPage(shown.updated.pending));
     const state = await accounts.inspectActionToken(RESET_TOKEN_KIND, key);
     if (state.status !== 'valid') return refusedLinkPage(res, state.status);
     const account = await accounts.findById(state.accountId);
@@ -975,21 +1021,22 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         errors,
         error,
         status,
-        formTargets,
+        site,
       });
     if (req.method === 'GET') {
-      sendPage(res, view({}));
+      sendPage(res, shown ? view(shown.errors, shown.error, shown.status) : view({}));
       return;
     }
-    if (!form || !csrf.valid(req, 'reset', form.get('csrf'))) {
-      sendPage(res, view({}, 'Your session has expired. Please try again.', 403));
-      return;
-    }
+    /** Post-redirect-get: the link's page shows the outcome once (never the passwords). */
+    const answer = async (outcome: ResetFlash) => {
+      await flash.put<ResetFlash>(flashKey, outcome);
+      redirect(res, `${REALM_PATH}${ACTION_TOKEN_PATH}?key=${encodeURIComponent(key)}`);
+    };
+    if (!form || !csrf.valid(req, 'reset', form.get('csrf'))) return answer({ errors: {}, error: 'Your session has expired. Please try again.', status: 403 });
     const password = form.get('password') ?? '';
     const problem = passwordProblem(password);
     if (problem || password !== (form.get('password-confirm') ?? '')) {
-      sendPage(res, view(problem ? { password: problem } : { 'password-confirm': PASSWORD_MISMATCH_MESSAGE }, undefined, 400));
-      return;
+      return answer({ errors: problem ? { password: problem } : { 'password-confirm': PASSWORD_MISMATCH_MESSAGE }, status: 400 });
     }
     const used = await accounts.useActionToken(RESET_TOKEN_KIND, key, async (accountId, trx) => {
       await accounts.setPassword(accountId, password, trx);
@@ -999,17 +1046,8 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     await emailProven(account.id);
     await backoff.proven(account.email, clientAddress(req, trustProxy)); // the owner of the mailbox is at this address
     log.info({ accountId: account.id }, 'password reset');
-    // back to the sign-in that was pending when the link was asked for, if it still is
     const pending = used.interactionUid && (await provider.Interaction.find(used.interactionUid)) ? used.interactionUid : null;
-    sendPage(
-      res,
-      messagePage({
-        title: 'Your password has been updated',
-        message: 'You can now sign in with your new password.',
-        link: pending ? { href: loginUrl(pending), label: 'Sign in' } : { href: `${publicOrigin}/`, label: 'Back to the forum' },
-        formTargets,
-      }),
-    );
+    await answer({ updated: { pending } });
   }
 
   // ---- Google
@@ -1037,7 +1075,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   async function brokerEndpoint(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
     if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
     if (!google) {
-      sendPage(res, messagePage({ title: 'Not found', message: GOOGLE_UNCONFIGURED, status: 404, formTargets }));
+      sendPage(res, messagePage({ title: 'Not found', message: GOOGLE_UNCONFIGURED, status: 404, site }));
       return;
     }
     const claimed = await google.claimState(query.get('state'));
@@ -1102,14 +1140,14 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   async function mailbox(req: IncomingMessage, res: ServerResponse) {
     if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
     if (mailer.mode !== 'mailbox') {
-      sendPage(res, messagePage({ title: 'Not found', message: 'This realm sends its mail through SMTP; there is no local mailbox.', status: 404, formTargets }));
+      sendPage(res, messagePage({ title: 'Not found', message: 'This realm sends its mail through SMTP; there is no local mailbox.', status: 404, site }));
       return;
     }
     if (!isLocalRequest(req)) {
-      sendPage(res, messagePage({ title: 'Not available', message: 'The development mailbox can only be opened from this machine.', status: 403, formTargets }));
+      sendPage(res, messagePage({ title: 'Not available', message: 'The development mailbox can only be opened from this machine.', status: 403, site }));
       return;
     }
-    sendPage(res, mailboxPage(await mailer.recent(50), formTargets));
+    sendPage(res, mailboxPage(await mailer.recent(50), site));
   }
 
   /** keycloak-js register(): the usual authorization request on another path; the pending sign-in starts on the register page. */
@@ -1197,6 +1235,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     await deleteExpiredBrokerStates(db);
     await deleteExpiredLimits(db);
     await deleteExpiredBackoff(db);
+    await deleteExpiredFlashes(db);
     await deleteOldMail(db);
     await db.raw(`DELETE FROM ${SCHEMA}.action_tokens WHERE expires_at < now() - interval '1 day'`);
   }

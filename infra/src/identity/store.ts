@@ -102,6 +102,12 @@ const DDL = [
      expires_at timestamptz NOT NULL
    )`,
   `CREATE INDEX IF NOT EXISTS familiar_addresses_account ON ${SCHEMA}.familiar_addresses (account_key)`,
+  /** What a refused form shows once on its page after the redirect (flash.ts): JSON text (it may hold a NUL, which jsonb cannot); keys are hashes. */
+  `CREATE TABLE IF NOT EXISTS ${SCHEMA}.form_flashes (
+     key text PRIMARY KEY,
+     value text NOT NULL,
+     expires_at timestamptz NOT NULL
+   )`,
   /** One-time rewrites of the realm's data, each recorded when done (like eventstore.migrations). */
   `CREATE TABLE IF NOT EXISTS ${SCHEMA}.migrations (
      name text PRIMARY KEY,

@@ -70,6 +70,17 @@ export function fieldErrorOf(html: string, field: string): string | null {
   return match ? match[1]!.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))) : null;
 }
 
+/**
+ * Where a form's answer sends the browser back to the form's own page (the realm's post-redirect-get
+ * after a refusal), else null.
+ */
+export function backToForm(res: Response, posted: URL): URL | null {
+  const location = res.headers.get('location');
+  if (res.status !== 303 || !location) return null;
+  const target = new URL(location, posted);
+  return target.origin === posted.origin && target.pathname === posted.pathname && target.pathname.includes('/login-actions/') ? target : null;
+}
+
 export interface Harness {
   readonly origin: string;
   readonly issuer: string;
@@ -78,6 +89,7 @@ export interface Harness {
   /** A second realm process on the same database (the first is closed), like a restart. */
   restart(options?: Partial<IdentityRealmOptions>): Promise<void>;
   get(url: string, jar?: CookieJar, headers?: Record<string, string>): Promise<Response>;
+  /** As a browser posts a form: a refused form's redirect back to its page is followed (backToForm). */
   postForm(url: string, form: Record<string, string>, jar?: CookieJar, headers?: Record<string, string>): Promise<Response>;
   passwordGrant(username: string, password: string, headers?: Record<string, string>): Promise<Response>;
   close(): Promise<void>;
@@ -112,14 +124,16 @@ export async function startHarness(options: Partial<IdentityRealmOptions> = {}):
     return res;
   };
   const postForm = async (url: string, form: Record<string, string>, jar?: CookieJar, headers: Record<string, string> = {}) => {
-    const res = await fetch(new URL(url, origin), {
+    const posted = new URL(url, origin);
+    const res = await fetch(posted, {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers, ...(jar ? { cookie: jar.header } : {}) },
       body: new URLSearchParams(form).toString(),
     });
     jar?.store(res);
-    return res;
+    const back = backToForm(res, posted);
+    return back ? get(back.href, jar, headers) : res;
   };
 
   const harness: Harness = {
@@ -256,8 +270,12 @@ export function clientAt(harness: Pick<Harness, 'origin' | 'issuer'>, localAddre
       req.on('error', reject);
       req.end(init.body);
     });
-  const postForm = (url: string, form: Record<string, string>, jar?: CookieJar) =>
-    send(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }, jar);
+  /** As a browser posts a form: a refused form's redirect back to its page is followed (backToForm). */
+  const postForm = async (url: string, form: Record<string, string>, jar?: CookieJar) => {
+    const res = await send(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }, jar);
+    const back = backToForm(res, new URL(url, harness.origin));
+    return back ? send(back.href, {}, jar) : res;
+  };
   return {
     address: localAddress,
     get: (url: string, jar?: CookieJar) => send(url, {}, jar),
