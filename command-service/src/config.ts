@@ -1,4 +1,4 @@
-import { adminEmails, DatabaseUrl, LogLevel, oidcSettings, Port, TrustProxy } from '@forum/platform';
+import { adminEmails, DatabaseUrl, logSettings, oidcSettings, Port, TrustProxy } from '@forum/platform';
 import { writeLimitSettings } from './limits/settings.ts';
 import { identityAdminSettings } from './identity-admin/settings.ts';
 import { paymentSettings } from './payment/settings.ts';
@@ -10,7 +10,7 @@ export const CommandServiceConfig = z.object({
   PUBLIC_URL: z.string().url(),
   DATABASE_URL: DatabaseUrl,
   ...oidcSettings,
-  LOG_LEVEL: LogLevel,
+  ...logSettings,
   ADMIN_EMAILS: adminEmails,
   /** Which proxies in front may say who the client is (X-Forwarded-For): unset none, a hop count, or subnets. */
   TRUST_PROXY: TrustProxy,

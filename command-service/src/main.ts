@@ -16,7 +16,7 @@ import { readModelDirectory } from './lookup/users.ts';
 import { paymentProviderFrom } from './payment/settings.ts';
 
 const config = loadConfig(CommandServiceConfig);
-const logger = createLogger('command-service', config.LOG_LEVEL);
+const logger = createLogger('command-service', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL });
 const db = createKnex(config.DATABASE_URL, { max: 5 });
 const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, limits: config.WRITE_LIMITS, logger }));

@@ -19,6 +19,11 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
 }
 
 export const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+/** LOG_FORMAT: `json` or `pretty` (one readable line each); unset, pretty when stdout is a terminal, else JSON (see logFormatFor). */
+export const LogFormat = z.enum(['json', 'pretty']).optional();
+export type LogFormat = NonNullable<z.infer<typeof LogFormat>>;
+/** What every service's log takes from the environment: LOG_LEVEL and LOG_FORMAT. */
+export const logSettings = { LOG_LEVEL: LogLevel, LOG_FORMAT: LogFormat };
 export const Port = z.coerce.number().int().min(0).max(65535);
 export const DatabaseUrl = z.string().url().refine((u) => /^postgres(ql)?:/.test(u), 'must be a postgres:// URL');
 export const IssuerUrl = z.string().url();

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HEADER_CORRELATION_ID, HEADER_REQUEST_ID } from '@forum/contracts';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import pretty, { type PrettyOptions } from 'pino-pretty';
+import type { LogFormat } from './config.ts';
 
 export type { Logger };
 
@@ -14,11 +16,56 @@ declare module 'http' {
   }
 }
 
-/** A service's logger (JSON lines on stdout, or on `destination`); errors under `err` are written by errorForLog. */
-export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
+/** The format of a log written to a stream: the one asked for (LOG_FORMAT), else pretty on a terminal and JSON anywhere else. */
+export const logFormatFor = (asked: LogFormat | undefined, isTerminal: boolean): LogFormat => asked ?? (isTerminal ? 'pretty' : 'json');
+
+/**
+ * A service's logger, on stdout or on `destination`, in `format` (see logFormatFor: without a
+ * destination, pretty when stdout is a terminal); errors under `err` are written by errorForLog.
+ */
+export function createLogger(service: string, level = 'info', output: { format?: LogFormat; destination?: DestinationStream } = {}): Logger {
   const options = { level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: errorForLog } };
-  return destination ? pino(options, destination) : pino(options);
+  const format = logFormatFor(output.format, output.destination === undefined && process.stdout.isTTY === true);
+  if (format === 'pretty') return pino(options, prettyStream(output.destination));
+  return output.destination ? pino(options, output.destination) : pino(options);
 }
+
+/**
+ * Fields the pretty line shows in its own way (see prettyLine), or that a person at a terminal does
+ * not need. pino-pretty writes its own time and level only when the line has them.
+ */
+const PRETTY_IGNORED = 'time,level,pid,hostname,service,req,res,responseTime,correlationId';
+
+/**
+ * Lines such as `21:26:23 INFO  forum: GET /api/posts → 200 in 3 ms` (see prettyLine), the other
+ * fields after them as JSON, an error's stack below. Written synchronously, so they come in order
+ * with what the process prints itself (the banner).
+ */
+function prettyStream(destination?: DestinationStream): DestinationStream {
+  return pretty({ destination: destination ?? 1, sync: true, ignore: PRETTY_IGNORED, singleLine: true, messageFormat: prettyLine });
+}
+
+const LEVEL_COLORS = { fatal: 'bgRed', error: 'red', warn: 'yellow', info: 'green', debug: 'blue', trace: 'gray' } as const;
+
+/**
+ * A line's time (local, to the second), level, service and message; for a request its method and
+ * URL first, and the answer's status and time in place of "request completed".
+ */
+const prettyLine: PrettyOptions['messageFormat'] = (log, messageKey, _levelLabel, { colors }) => {
+  const label = (pino.levels.labels[Number(log.level)] ?? 'user') as keyof typeof LEVEL_COLORS;
+  const level = colors[LEVEL_COLORS[label] ?? 'white'](label.toUpperCase().padEnd(5));
+  const time = typeof log.time === 'string' || typeof log.time === 'number' ? new Date(log.time).toTimeString().slice(0, 8) : '';
+  const service = typeof log.service === 'string' ? `${log.service}: ` : '';
+  const req = log.req as { method?: string; url?: string } | undefined;
+  const res = log.res as { statusCode?: number } | undefined;
+  const message = String(log[messageKey] ?? '');
+  const request = req?.method && req.url ? `${req.method} ${req.url}` : '';
+  const text =
+    message === 'request completed' && res?.statusCode !== undefined
+      ? `${request} → ${res.statusCode}${typeof log.responseTime === 'number' ? ` in ${log.responseTime} ms` : ''}`
+      : [request, message].filter(Boolean).join(' ');
+  return `${time} ${level} ${service}${text}`;
+};
 
 /** The fields of PostgreSQL's errors (pg's DatabaseError) that name what failed without quoting any value. */
 const DATABASE_ERROR_FIELDS = ['code', 'severity', 'routine', 'schema', 'table', 'column', 'constraint', 'dataType'] as const;

@@ -4,7 +4,9 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { requestLogger } from './logger.ts';
+import { z } from 'zod';
+import { ConfigError, loadConfig, logSettings } from './config.ts';
+import { createLogger, logFormatFor, requestLogger } from './logger.ts';
 
 /** The access log over a real HTTP server: what an operator reads for each request. */
 const servers: import('node:http').Server[] = [];
@@ -90,5 +92,42 @@ describe('the request log', () => {
     await (await fetch(`${base}/api/missing`)).arrayBuffer();
     await settle();
     expect(lines).toEqual([]);
+  });
+});
+
+describe('#28.17 the log format', () => {
+  const written = () => {
+    const chunks: string[] = [];
+    return { chunks, destination: new Writable({ write: (chunk, _encoding, done) => (chunks.push(String(chunk)), done()) }) };
+  };
+
+  it('#28.17 logs are pretty on a terminal and JSON elsewhere, unless LOG_FORMAT says which', () => {
+    expect(logFormatFor(undefined, true)).toBe('pretty');
+    expect(logFormatFor(undefined, false)).toBe('json');
+    expect(logFormatFor('json', true)).toBe('json');
+    expect(logFormatFor('pretty', false)).toBe('pretty');
+
+    const settings = z.object(logSettings);
+    expect(loadConfig(settings, { LOG_FORMAT: '' })).toEqual({ LOG_LEVEL: 'info' });
+    expect(loadConfig(settings, { LOG_FORMAT: 'json', LOG_LEVEL: 'warn' })).toEqual({ LOG_LEVEL: 'warn', LOG_FORMAT: 'json' });
+    expect(() => loadConfig(settings, { LOG_FORMAT: 'xml' })).toThrow(ConfigError);
+
+    // pretty: one line a person reads (time, level, service, message), the other fields after it
+    const pretty = written();
+    const logger = createLogger('forum', 'info', { format: 'pretty', destination: pretty.destination });
+    logger.child({ service: 'identity' }).warn({ mailbox: 'http://localhost:3000/realms/forum/mailbox' }, 'SMTP_URL is not set');
+    logger.info({ req: { id: 'r1', method: 'GET', url: '/api/posts?page=2' }, res: { statusCode: 200 }, responseTime: 3, correlationId: 'r1' }, 'request completed');
+    logger.error({ err: new Error('boom') }, 'failed');
+    const lines = pretty.chunks.join('').split('\n');
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d WARN  identity: SMTP_URL is not set \{"mailbox":"http:\/\/localhost:3000\/realms\/forum\/mailbox"\}$/);
+    expect(lines[1]).toMatch(/^\d\d:\d\d:\d\d INFO  forum: GET \/api\/posts\?page=2 → 200 in 3 ms$/);
+    expect(lines[2]).toMatch(/^\d\d:\d\d:\d\d ERROR forum: failed\s*$/);
+    expect(lines.slice(3).join('\n')).toContain('Error: boom');
+    expect(pretty.chunks.join('')).not.toContain('{"level"');
+
+    // JSON: what a log collector parses
+    const json = written();
+    createLogger('forum', 'info', { format: 'json', destination: json.destination }).info({ events: 15 }, 'demo data written');
+    expect(JSON.parse(json.chunks.join(''))).toMatchObject({ level: 30, service: 'forum', events: 15, msg: 'demo data written' });
   });
 });

@@ -1,4 +1,4 @@
-import { adminEmails, createReadKnex, DatabaseUrl, LogLevel, oidcSettings, Port, type Knex } from '@forum/platform';
+import { adminEmails, createReadKnex, DatabaseUrl, logSettings, oidcSettings, Port, type Knex } from '@forum/platform';
 import { z } from 'zod';
 
 /** The read side's settings: the same in the query-service and in the embedded forum. */
@@ -33,7 +33,7 @@ export const QueryServiceConfig = z.object({
   PORT: Port.default(3002),
   DATABASE_URL: DatabaseUrl,
   ...oidcSettings,
-  LOG_LEVEL: LogLevel,
+  ...logSettings,
   /** Where the command-service answers, for registering a subject's first authenticated request. */
   COMMAND_SERVICE_URL: z.string().url().default('http://127.0.0.1:3001'),
   /** The command-service's ADMIN_EMAILS, for the registration check (see viewer): set both alike. */

@@ -8,7 +8,7 @@ import { CheckpointWatcher } from './store/checkpoint-watcher.ts';
 import { httpRegistrar } from './http/viewer.ts';
 
 const config = loadConfig(QueryServiceConfig);
-const logger = createLogger('query-service', config.LOG_LEVEL);
+const logger = createLogger('query-service', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const db = createReadDb(config.DATABASE_URL, config);
 const watcher = new CheckpointWatcher(config.DATABASE_URL, logger);
 await watcher.start();

@@ -1,5 +1,5 @@
 import { identityAdminSettings, paymentSettings, writeLimitSettings } from '@forum/command-service';
-import { adminEmails, DatabaseUrl, LogLevel, oidcSettings, Port, TrustProxy } from '@forum/platform';
+import { adminEmails, DatabaseUrl, logSettings, oidcSettings, Port, TrustProxy } from '@forum/platform';
 import { readSettings } from '@forum/query-service';
 import { z } from 'zod';
 
@@ -49,7 +49,7 @@ export const EmbeddedConfig = z.object({
   MAIL_FROM: z.string().min(3).default('Forum <no-reply@forum.local>'),
   /** Demo accounts, tags and posts on first start (embedded realm only). */
   DEMO_DATA: flag.default(true),
-  LOG_LEVEL: LogLevel,
+  ...logSettings,
   ...readSettings,
   /** The built web apps the gateway serves (default: each workspace's dist/), e.g. a build of a branch beside the usual one. */
   FORUM_WEB_DIR: z.string().min(1).optional(),

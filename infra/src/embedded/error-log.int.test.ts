@@ -31,7 +31,7 @@ afterAll(async () => {
 async function serveFailing(run: (text: string) => Promise<unknown>) {
   const lines: Record<string, unknown>[] = [];
   const raw: string[] = [];
-  const logger = createLogger('error-log-test', 'info', new Writable({ write: (chunk, _encoding, done) => (raw.push(String(chunk)), lines.push(JSON.parse(String(chunk))), done()) }));
+  const logger = createLogger('error-log-test', 'info', { destination: new Writable({ write: (chunk, _encoding, done) => (raw.push(String(chunk)), lines.push(JSON.parse(String(chunk))), done()) }) });
   const app = createHttpApp();
   app.get('/fail', async (req) => {
     await run(String(req.query.text));

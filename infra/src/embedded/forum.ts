@@ -49,7 +49,7 @@ export interface RunningForum {
  * the event store, the projection runner, command- and query-service, the
  * embedded identity realm (unless OIDC_ISSUER) and the gateway on one port.
  */
-export async function startForum(config: EmbeddedConfig, logger: Logger = createLogger('forum', config.LOG_LEVEL)): Promise<RunningForum> {
+export async function startForum(config: EmbeddedConfig, logger: Logger = createLogger('forum', config.LOG_LEVEL, { format: config.LOG_FORMAT })): Promise<RunningForum> {
   const stack: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stack.reverse()) await stop().catch((error) => logger.error({ err: error }, 'error while stopping'));

@@ -11,9 +11,10 @@ const main = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 let dataDir: string;
 let port: number;
 
-function start(): { child: ChildProcess; ready: Promise<string> } {
+/** main.ts in a process of its own on `port`, with its data in `dataDir` unless `env` says otherwise; `ready` is all it printed up to its banner. */
+function start(env: Record<string, string> = {}): { child: ChildProcess; ready: Promise<string> } {
   const child = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', OIDC_ISSUER: '' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: '', DATABASE_URL: '', OIDC_ISSUER: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -110,5 +111,30 @@ describe('npm start (infra/src/embedded/main.ts)', () => {
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toEqual({ code: 0, signal: null });
     expect(alive(secondPid!)).toBe(false);
+  });
+});
+
+describe('#28.17 starting the forum', () => {
+  it('#28.17 in pretty mode prints a few readable lines and then the banner, with no raw JSON before it', { timeout: 120_000 }, async () => {
+    const firstStartDir = await mkdtemp(path.join(os.tmpdir(), 'forum-start-output-'));
+    try {
+      const forum = start({ DATA_DIR: firstStartDir, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' });
+      const output = await forum.ready;
+      // stopped as soon as it said it runs: the banner comes once SIGTERM reaches the forum's own handler
+      forum.child.kill('SIGTERM');
+      expect(await exited(forum.child)).toEqual({ code: 0, signal: null });
+      const beforeBanner = output
+        .slice(0, output.indexOf('Forum is running at'))
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean);
+      expect(beforeBanner.filter((line) => line.startsWith('{'))).toEqual([]);
+      // the realm's start and the first start's demo data, as a person reads them
+      expect(beforeBanner).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d INFO\s+identity: identity realm ready/));
+      expect(beforeBanner).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d INFO\s+forum: demo data written/));
+      expect(beforeBanner.length).toBeLessThanOrEqual(5);
+    } finally {
+      await rm(firstStartDir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,9 +4,8 @@ import { EmbeddedConfig } from './config.ts';
 import { banner, startForum } from './forum.ts';
 
 const config = loadConfig(EmbeddedConfig);
-const logger = createLogger('forum', config.LOG_LEVEL);
+const logger = createLogger('forum', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const forum = await startForum(config, logger);
-process.stdout.write(banner(forum) + '\n');
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -23,3 +22,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     void forum.stop().then(() => process.exit(0));
   });
 }
+
+// after the handlers: whoever reads the banner and stops the forum at once must reach them,
+// not the exit hook they replaced (its pending signal is dropped with it, and the forum ran on)
+process.stdout.write(banner(forum) + '\n');
