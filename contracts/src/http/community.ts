@@ -34,7 +34,10 @@ export const AddCommentRequest = z.object({
 });
 export type AddCommentRequest = z.infer<typeof AddCommentRequest>;
 
-/** GET /api/comments/:postId items. authorEmail only for the comment's author and admins. */
+/**
+ * GET /api/comments/:postId items. authorEmail only for the comment's author and admins; byMe
+ * (the caller wrote it: no report of one's own comment) only when a token is sent.
+ */
 export const CommentItem = z.object({
   _id: z.string(),
   postId: z.string(),
@@ -43,6 +46,7 @@ export const CommentItem = z.object({
   authorEmail: z.string().optional(),
   authorPhoto: z.string(),
   createdAt: z.string(),
+  byMe: z.boolean().optional(),
 });
 export type CommentItem = z.infer<typeof CommentItem>;
 

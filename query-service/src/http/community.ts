@@ -35,6 +35,7 @@ const comment = (row: CommentRow, viewer: UserRow | undefined): CommentItem => (
   ...(maySeeEmail(viewer, row.author_id) ? { authorEmail: row.author_email } : {}),
   authorPhoto: row.author_photo,
   createdAt: row.created_at.toISOString(),
+  ...(viewer !== undefined ? { byMe: row.author_id === viewer.id } : {}),
 });
 
 const reportedComment = (row: ReportRow): ReportedComment => ({

@@ -34,6 +34,14 @@ describe('given no report of this comment by this user', () => {
   });
 });
 
+describe("given the reporter's own comment (#28.2)", () => {
+  it('when ReportComment, then 422 OWN_COMMENT_REPORT', () => {
+    expect(() => decide(report({ comment: { ...comment, authorId: 'u-carl' } }), initialReportState, meta)).toThrowError(
+      expect.objectContaining({ status: 422, code: 'OWN_COMMENT_REPORT' }),
+    );
+  });
+});
+
 describe('given the user reported this comment already', () => {
   const state = decide(report(), initialReportState, meta).reduce(evolve, initialReportState);
   it('when ReportComment again (any feedback), then 409 ALREADY_REPORTED', () => {

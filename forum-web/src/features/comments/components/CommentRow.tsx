@@ -75,31 +75,44 @@ export function CommentRow({ comment }: { comment: CommentItem }) {
           </>
         )}
       </TableCell>
-      <TableCell>
-        <FormControl size="small" sx={{ minWidth: 190 }} disabled={reported || isLoading}>
-          <Select
-            value={feedback}
-            displayEmpty
-            onChange={(event) => setFeedback(event.target.value as Feedback | '')}
-            inputProps={{ 'aria-label': `Feedback on the comment by ${comment.authorName}` }}
-            renderValue={(value) => (value ? FEEDBACK_LABELS[value as Feedback] : <Box component="span" sx={{ color: 'text.secondary' }}>Select Feedback</Box>)}
-          >
-            <MenuItem value="" disabled>
-              Select Feedback
-            </MenuItem>
-            {REPORT_FEEDBACK.map((option) => (
-              <MenuItem key={option} value={option}>
-                {FEEDBACK_LABELS[option]}
-              </MenuItem>
-            ))}
-          </Select>
-        </FormControl>
-      </TableCell>
-      <TableCell>
-        <Button variant="contained" color="error" size="small" disabled={!feedback || reported || isLoading} onClick={() => void submit()}>
-          {reported ? 'Reported' : isLoading ? 'Reporting...' : 'Report'}
-        </Button>
-      </TableCell>
+      {comment.byMe ? (
+        <>
+          <TableCell />
+          <TableCell>
+            <Typography variant="body2" color="text.secondary">
+              Your comment
+            </Typography>
+          </TableCell>
+        </>
+      ) : (
+        <>
+          <TableCell>
+            <FormControl size="small" sx={{ minWidth: 190 }} disabled={reported || isLoading}>
+              <Select
+                value={feedback}
+                displayEmpty
+                onChange={(event) => setFeedback(event.target.value as Feedback | '')}
+                inputProps={{ 'aria-label': `Feedback on the comment by ${comment.authorName}` }}
+                renderValue={(value) => (value ? FEEDBACK_LABELS[value as Feedback] : <Box component="span" sx={{ color: 'text.secondary' }}>Select Feedback</Box>)}
+              >
+                <MenuItem value="" disabled>
+                  Select Feedback
+                </MenuItem>
+                {REPORT_FEEDBACK.map((option) => (
+                  <MenuItem key={option} value={option}>
+                    {FEEDBACK_LABELS[option]}
+                  </MenuItem>
+                ))}
+              </Select>
+            </FormControl>
+          </TableCell>
+          <TableCell>
+            <Button variant="contained" color="error" size="small" disabled={!feedback || reported || isLoading} onClick={() => void submit()}>
+              {reported ? 'Reported' : isLoading ? 'Reporting...' : 'Report'}
+            </Button>
+          </TableCell>
+        </>
+      )}
     </TableRow>
   );
 }

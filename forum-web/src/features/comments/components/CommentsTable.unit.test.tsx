@@ -112,6 +112,19 @@ describe('the comments table', () => {
     await waitFor(() => expect(within(bob).getByRole('button', { name: 'Report' })).toHaveProperty('disabled', false));
   });
 
+  it("#28.2 does not offer Report on the reader's own comment, and says why", async () => {
+    const { reports } = fakeServer({ list: [{ ...comments[0]!, byMe: true }, { ...comments[1]!, byMe: false }] });
+    renderTable();
+    const own = await rowOf('Bob Chen');
+    within(own).getByText('Your comment');
+    expect(within(own).queryByRole('combobox')).toBeNull();
+    expect(within(own).queryByRole('button', { name: /Report/ })).toBeNull();
+    const other = await rowOf('Carol Diaz');
+    within(other).getByRole('combobox', { name: 'Feedback on the comment by Carol Diaz' });
+    within(other).getByRole('button', { name: 'Report' });
+    expect(reports).toEqual([]);
+  });
+
   it("shows a page of comments and 'Show more comments' adds the next rows, saying how many are shown", async () => {
     const many = Array.from({ length: 3 }, (_, i) => ({ ...comments[0]!, _id: `m${i}`, authorName: `Reader ${i}` }));
     fakeServer({ list: many, pageSize: 2 });

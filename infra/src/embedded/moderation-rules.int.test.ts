@@ -1,0 +1,63 @@
+import { type CommentsPage, type ErrorBody, type PostDetail, type TopVotedUser } from '@forum/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { minPositionHeaders, startTestForum, type TestForum } from '../testing/forum.ts';
+import { json } from '../testing/json.ts';
+
+/** Issue #28's rules about one's own content, reports and warnings (docs/moderation.md), through the whole HTTP stack. */
+
+let forum: TestForum;
+
+beforeAll(async () => {
+  forum = await startTestForum();
+});
+afterAll(() => forum?.stop());
+
+type User = Awaited<ReturnType<TestForum['newUser']>>;
+
+const errorOf = async (response: Response | Promise<Response>, status: number) => (await json<ErrorBody>(response, status)).error;
+
+/** A user who has made one request, so that later "appends nothing" counts are not disturbed by their registration. */
+async function registeredUser(name: string): Promise<User> {
+  const user = await forum.newUser(name);
+  await json(forum.api('/api/me', { token: user.token }));
+  return user;
+}
+const createPost = (token: string, title = 'A post') =>
+  json<{ id: string; position: string }>(forum.api('/api/posts', { method: 'POST', token, json: { title, description: 'Some text', tags: [] } }), 201);
+const addComment = (token: string, postId: string, text: string) => json<{ id: string; position: string }>(forum.api('/api/comments', { method: 'POST', token, json: { postId, text } }), 201);
+const report = (commentId: string, token: string, feedback = 'spam') => forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token, json: { feedback } });
+const getPost = (id: string, token?: string, position?: string) => json<PostDetail>(forum.api(`/api/posts/${id}`, { ...(token && { token }), headers: minPositionHeaders(position) }));
+const commentsPage = (postId: string, token?: string, position?: string) =>
+  json<CommentsPage>(forum.api(`/api/posts/${postId}/comments`, { ...(token && { token }), headers: minPositionHeaders(position) }));
+
+describe('#28.2 own posts and comments', () => {
+  it('#28.2 a member cannot like or dislike their own post nor report their own comment: 422 with a stable code, nothing appended, the leaderboard unmoved', async () => {
+    const author = await registeredUser('Selma Self');
+    const other = await registeredUser('Otis Other');
+    const { id: postId } = await createPost(author.token, 'My own post');
+    const { id: commentId, position } = await addComment(author.token, postId, 'My own comment');
+    const events = await forum.eventCount();
+
+    const put = (vote: string) => forum.api(`/api/posts/${postId}/vote`, { method: 'PUT', token: author.token, json: { vote } });
+    const patch = (likeChange: number, dislikeChange: number) => forum.api(`/api/posts/${postId}/vote`, { method: 'PATCH', token: author.token, json: { likeChange, dislikeChange } });
+    for (const refused of [put('up'), put('down'), patch(1, 0), patch(0, 1)]) {
+      expect(await errorOf(refused, 422)).toEqual({ code: 'OWN_POST_VOTE', message: 'You cannot vote on your own post.' });
+    }
+    expect(await errorOf(report(commentId, author.token), 422)).toEqual({ code: 'OWN_COMMENT_REPORT', message: 'You cannot report your own comment.' });
+    expect(await forum.eventCount()).toBe(events);
+
+    // what is read says so: the post and the comment are the reader's own (and for no one else)
+    expect(await getPost(postId, author.token, position)).toMatchObject({ upVote: 0, downVote: 0, byMe: true, myVote: 'none' });
+    expect(await getPost(postId, other.token)).toMatchObject({ byMe: false });
+    expect(await getPost(postId)).not.toHaveProperty('byMe');
+    expect((await commentsPage(postId, author.token)).comments).toEqual([expect.objectContaining({ _id: commentId, byMe: true })]);
+    expect((await commentsPage(postId, other.token)).comments).toEqual([expect.objectContaining({ _id: commentId, byMe: false })]);
+    expect((await commentsPage(postId)).comments[0]).not.toHaveProperty('byMe');
+
+    // others still vote and report as before; the author's leaderboard line counts their votes only
+    const liked = await json<{ position: string }>(forum.api(`/api/posts/${postId}/vote`, { method: 'PUT', token: other.token, json: { vote: 'up' } }));
+    await json(report(commentId, other.token), 201);
+    const board = await json<TopVotedUser[]>(forum.api('/api/users/top-voted', { headers: minPositionHeaders(liked.position) }));
+    expect(board.find((row) => row._id === author.id)).toMatchObject({ totalVote: 1 });
+  });
+});
