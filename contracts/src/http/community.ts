@@ -36,7 +36,8 @@ export type AddCommentRequest = z.infer<typeof AddCommentRequest>;
 
 /**
  * GET /api/comments/:postId items. authorEmail only for the comment's author and admins; byMe
- * (the caller wrote it: no report of one's own comment) only when a token is sent.
+ * (the caller wrote it: no report of one's own comment) and reportedByMe (the caller reported it
+ * already: no second report) only when a token is sent.
  */
 export const CommentItem = z.object({
   _id: z.string(),
@@ -47,6 +48,7 @@ export const CommentItem = z.object({
   authorPhoto: z.string(),
   createdAt: z.string(),
   byMe: z.boolean().optional(),
+  reportedByMe: z.boolean().optional(),
 });
 export type CommentItem = z.infer<typeof CommentItem>;
 

@@ -1,4 +1,4 @@
-import { type CommentsPage, type ErrorBody, type PostDetail, type TopVotedUser } from '@forum/contracts';
+import { type CommentItem, type CommentsPage, type ErrorBody, type PostDetail, type TopVotedUser } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minPositionHeaders, startTestForum, type TestForum } from '../testing/forum.ts';
 import { json } from '../testing/json.ts';
@@ -59,5 +59,33 @@ describe('#28.2 own posts and comments', () => {
     await json(report(commentId, other.token), 201);
     const board = await json<TopVotedUser[]>(forum.api('/api/users/top-voted', { headers: minPositionHeaders(liked.position) }));
     expect(board.find((row) => row._id === author.id)).toMatchObject({ totalVote: 1 });
+  });
+});
+
+describe('#28.5 comments the reader reported', () => {
+  it('#28.5 the comments a signed-in member reported read as reportedByMe, on both comment lists; visitors (cached or not) and other members do not get it', async () => {
+    const author = await registeredUser('Rhea Writer');
+    const reporter = await registeredUser('Remy Reporter');
+    const other = await registeredUser('Olga Other');
+    const { id: postId } = await createPost(author.token);
+    const { id: reportedId } = await addComment(author.token, postId, 'Reported one');
+    const { id: keptId, position: added } = await addComment(author.token, postId, 'Kept one');
+
+    // a visitor reads first: that answer is kept for visitors
+    const before = await commentsPage(postId, undefined, added);
+    expect(before.comments.every((c) => !('reportedByMe' in c))).toBe(true);
+
+    const { position } = await json<{ position: string }>(report(reportedId, reporter.token), 201);
+    const flags = (page: CommentsPage) => Object.fromEntries(page.comments.map((c) => [c._id, c.reportedByMe]));
+    expect(flags(await commentsPage(postId, reporter.token, position))).toEqual({ [reportedId]: true, [keptId]: false });
+    expect(flags(await commentsPage(postId, other.token, position))).toEqual({ [reportedId]: false, [keptId]: false });
+    const spec = await json<CommentItem[]>(forum.api(`/api/comments/${postId}`, { token: reporter.token, headers: minPositionHeaders(position) }));
+    expect(Object.fromEntries(spec.map((c) => [c._id, c.reportedByMe]))).toEqual({ [reportedId]: true, [keptId]: false });
+
+    // visitors: from the cache or read afresh, nobody's reports
+    for (const visitor of [await commentsPage(postId), await commentsPage(postId, undefined, position), await json<CommentItem[]>(forum.api(`/api/comments/${postId}`))]) {
+      const items = 'comments' in visitor ? visitor.comments : visitor;
+      expect(items.map((c) => 'reportedByMe' in c || 'byMe' in c)).toEqual([false, false]);
+    }
   });
 });

@@ -35,7 +35,7 @@ const comment = (row: CommentRow, viewer: UserRow | undefined): CommentItem => (
   ...(maySeeEmail(viewer, row.author_id) ? { authorEmail: row.author_email } : {}),
   authorPhoto: row.author_photo,
   createdAt: row.created_at.toISOString(),
-  ...(viewer !== undefined ? { byMe: row.author_id === viewer.id } : {}),
+  ...(viewer !== undefined ? { byMe: row.author_id === viewer.id, reportedByMe: row.reported_by_me === true } : {}),
 });
 
 const reportedComment = (row: ReportRow): ReportedComment => ({
@@ -74,14 +74,14 @@ export async function taggedPosts(community: CommunityStore, tag: string, page: 
  * `viewer` may see them (emails for their authors and admins), and all of them counted in X-Total-Count.
  */
 export async function commentsOfPost(community: CommunityStore, postId: string, viewer: UserRow | undefined): Promise<{ body: CommentItem[]; headers: Record<string, string> }> {
-  const page = await community.commentsOf(postId, { order: 'oldest', after: null, limit: UNPAGED_LIST_MAX });
+  const page = await community.commentsOf(postId, { order: 'oldest', after: null, limit: UNPAGED_LIST_MAX }, viewer?.id);
   if (!page) throw new NotFoundError('No such post');
   return { body: page.rows.map((row) => comment(row, viewer)), headers: totalCountHeaders(page.total) };
 }
 
 /** GET /api/posts/:id/comments: a keyset page of a post's comments (see PostCommentsQuery), as `viewer` may see them. */
 export async function postCommentsPage(community: CommunityStore, postId: string, query: PostCommentsQuery, viewer: UserRow | undefined): Promise<CommentsPage> {
-  const page = await community.commentsOf(postId, query);
+  const page = await community.commentsOf(postId, query, viewer?.id);
   if (!page) throw new NotFoundError('No such post');
   return { comments: page.rows.map((row) => comment(row, viewer)), nextCursor: page.next && pageCursor(query.order, page.next), totalCount: page.total };
 }

@@ -15,6 +15,8 @@ export interface CommentRow {
   author_email: string;
   author_photo: string;
   created_at: Date;
+  /** Whether the reader the comments were read for reported it (absent when read for nobody). */
+  reported_by_me?: boolean;
 }
 
 export interface ReportRow {
@@ -64,23 +66,29 @@ export function createCommunityStore(db: Knex) {
      * start), at most `limit`, and the post's comment count (its counter on the post's row); null
      * when there is no such post. One statement: the post's row, the page joined in through the
      * comments' index by post and time (comments_of_post), so any page costs what the first does.
-     * `next` is where the page after this one starts (null when this one is the last).
+     * `next` is where the page after this one starts (null when this one is the last). With a
+     * `readerId`, each row says whether that reader reported it (their open report, by its key).
      */
-    async commentsOf(postId: string, page: { order: ListOrder; after: KeysetPosition | null; limit: number }): Promise<{ rows: CommentRow[]; total: number; next: KeysetPosition | null } | null> {
+    async commentsOf(
+      postId: string,
+      page: { order: ListOrder; after: KeysetPosition | null; limit: number },
+      readerId?: string,
+    ): Promise<{ rows: CommentRow[]; total: number; next: KeysetPosition | null } | null> {
       const direction = page.order === 'oldest' ? 'ASC' : 'DESC';
+      const reported = readerId === undefined ? '' : ', EXISTS (SELECT 1 FROM read.comment_reports r WHERE r.comment_id = c.id AND r.reporter_id = ?) AS reported_by_me';
       const { rows }: { rows: (CommentRow & { total: number; micros: string | null })[] } = await prepared(
         db,
         `SELECT p.comment_count AS total, c.*
          FROM read.posts p
          LEFT JOIN LATERAL (
-           SELECT c.id, c.post_id, c.text, c.author_id, c.author_name, c.author_email, c.author_photo, c.created_at, ${MICROS_OF('c.created_at')} AS micros
+           SELECT c.id, c.post_id, c.text, c.author_id, c.author_name, c.author_email, c.author_photo, c.created_at, ${MICROS_OF('c.created_at')} AS micros${reported}
            FROM read.comments c
            WHERE c.post_id = p.id ${page.after ? `AND (c.created_at, c.id) ${direction === 'ASC' ? '>' : '<'} (${AT_MICROS}, ?::uuid)` : ''}
            ORDER BY c.created_at ${direction}, c.id ${direction} LIMIT ?
          ) c ON true
          WHERE p.id = ?
          ORDER BY c.created_at ${direction}, c.id ${direction}`,
-        [...(page.after ? [page.after.micros, page.after.id] : []), page.limit + 1, postId],
+        [...(readerId === undefined ? [] : [readerId]), ...(page.after ? [page.after.micros, page.after.id] : []), page.limit + 1, postId],
       );
       if (rows.length === 0) return null;
       const found = rows.filter((row) => row.id !== null);
