@@ -85,7 +85,7 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
     await expectAccessible('reported comments');
     await snapshot(page, 'admin-reported-comments');
 
-    // Warn User: Ben is warned about this comment; the list stays as it was
+    // Warn User: Ben is warned about this comment; the comment stays, now marked as warned about (#28.6)
     await commentRow.getByRole('button', { name: 'Warn User' }).click();
     const confirmWarn = page.getByRole('dialog', { name: 'Are you sure?' });
     await confirmWarn.getByText('This will send a warning to the user').waitFor();
@@ -98,6 +98,9 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
       }, { timeout: 15_000 })
       .toEqual([{ kind: 'warning', commentId: comment.id }]);
     expect(await commentRow.count()).toBe(1);
+    await commentRow.getByText('Warned', { exact: true }).waitFor();
+    expect(await commentRow.getByRole('button', { name: 'Warn User' }).count()).toBe(0);
+    await expectAccessible('reported comments, warned');
 
     // Delete: the comment and both of its reports go; nothing is left to review
     await commentRow.getByRole('button', { name: 'Delete' }).click();

@@ -81,6 +81,8 @@ export const ReportedComment = z.object({
   feedback: z.enum(REPORT_FEEDBACK),
   reportedAt: z.string(),
   reportCount: z.number().int(),
+  /** The comment's author was warned about it (a comment is warned about once). */
+  warned: z.boolean(),
 });
 export type ReportedComment = z.infer<typeof ReportedComment>;
 
@@ -97,11 +99,19 @@ export const AuthorEmailParams = z.object({ authorEmail: emailText('Email', { in
 
 // ── notifications ────────────────────────────────────────────────────────
 
+/**
+ * A warning. One about a comment names it (`commentId`), its post (`postId`; `postTitle` while
+ * the post is there) and quotes the comment's start (`commentQuote`, WARNING_QUOTE_LENGTH
+ * characters); older warnings may name the comment alone.
+ */
 export const NotificationItem = z.object({
   _id: z.string(),
   kind: z.literal('warning'),
   reason: z.string(),
   commentId: z.string().optional(),
+  postId: z.string().optional(),
+  postTitle: z.string().optional(),
+  commentQuote: z.string().optional(),
   createdAt: z.string(),
   read: z.boolean(),
 });

@@ -273,6 +273,7 @@ describe('reports', () => {
         feedback: 'spam',
         reportedAt: expect.any(String),
         reportCount: 2,
+        warned: false,
       },
       expect.objectContaining({ reporter: { name: 'Hugo', email: reporters[0]!.email, photoURL: '' }, feedback: 'offensive', reportCount: 2 }),
     ]);
@@ -374,7 +375,7 @@ describe('moderation', () => {
     const seen = await json<Notifications>(forum.api('/api/me/notifications', { token: user.token, headers: minPositionHeaders(named.position) }));
     expect(seen).toEqual({
       notifications: [
-        { _id: named.id, kind: 'warning', reason: 'Please stay polite', commentId, createdAt: expect.any(String), read: false },
+        { _id: named.id, kind: 'warning', reason: 'Please stay polite', commentId, postId, postTitle: 'A post', commentQuote: 'Rude words', createdAt: expect.any(String), read: false },
         { _id: plain.id, kind: 'warning', reason: DEFAULT_WARNING_REASON, createdAt: expect.any(String), read: false },
       ],
       unread: 2,

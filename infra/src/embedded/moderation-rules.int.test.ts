@@ -1,4 +1,14 @@
-import { type CommentItem, type CommentsPage, type ErrorBody, type PostDetail, type TopVotedUser } from '@forum/contracts';
+import {
+  DEFAULT_WARNING_REASON,
+  WARNING_QUOTE_LENGTH,
+  type CommentItem,
+  type CommentsPage,
+  type ErrorBody,
+  type Notifications,
+  type PostDetail,
+  type ReportedComment,
+  type TopVotedUser,
+} from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minPositionHeaders, startTestForum, type TestForum } from '../testing/forum.ts';
 import { json } from '../testing/json.ts';
@@ -87,5 +97,48 @@ describe('#28.5 comments the reader reported', () => {
       const items = 'comments' in visitor ? visitor.comments : visitor;
       expect(items.map((c) => 'reportedByMe' in c || 'byMe' in c)).toEqual([false, false]);
     }
+  });
+});
+
+describe('#28.6 warnings name their comment, once', () => {
+  it('#28.6 a warning about a comment names it and its post (the notification: the post title and a short quote); a second one is 409 ALREADY_WARNED, also at once; the queue shows it', async () => {
+    const admin = await forum.demoAdmin();
+    const author = await registeredUser('Wanda Warned');
+    const reporter = await registeredUser('Rolf Reporter');
+    const { id: postId } = await createPost(author.token, 'Where the comment was');
+    const long = `${'Rude words, '.repeat(20)}and more.`;
+    const { id: commentId } = await addComment(author.token, postId, long);
+    const { id: otherId } = await addComment(author.token, postId, 'Fine words');
+    await json(report(commentId, reporter.token), 201);
+    await json(report(otherId, reporter.token), 201);
+    const warn = (body: unknown) => forum.api(`/api/admin/warn-user/${author.email}`, { method: 'POST', token: admin.token, json: body });
+
+    const warned = await json<{ id: string; position: string }>(warn({ commentId }), 201);
+    const quote = `${Array.from(long).slice(0, WARNING_QUOTE_LENGTH).join('')}...`;
+    const { events } = await forum.store.readStream(`notifications-${author.id}`);
+    expect(events.at(-1)).toMatchObject({ type: 'UserWarned', data: { warningId: warned.id, userId: author.id, commentId, postId, commentQuote: quote } });
+    // the quote is the member's own text: stored sealed under their content key, as the comment is
+    const stored = await forum.db.raw<{ rows: { data: Record<string, unknown> }[] }>(`SELECT data FROM eventstore.events WHERE type = 'UserWarned' AND data->>'warningId' = ?`, [warned.id]);
+    expect(stored.rows[0]!.data).not.toHaveProperty('commentQuote');
+    expect(JSON.stringify(stored.rows[0]!.data)).not.toContain('Rude words');
+
+    const seen = await json<Notifications>(forum.api('/api/me/notifications', { token: author.token, headers: minPositionHeaders(warned.position) }));
+    expect(seen.notifications).toEqual([
+      { _id: warned.id, kind: 'warning', reason: DEFAULT_WARNING_REASON, commentId, postId, postTitle: 'Where the comment was', commentQuote: quote, createdAt: expect.any(String), read: false },
+    ]);
+
+    // once per comment: refused and nothing appended, whoever asks and however many at once
+    const before = await forum.eventCount();
+    expect(await errorOf(warn({ commentId, reason: 'Again' }), 409)).toEqual({ code: 'ALREADY_WARNED', message: 'This comment has already been warned about.' });
+    const fresh = (await addComment(author.token, postId, 'Another one')).id;
+    const counted = await forum.eventCount();
+    expect(counted).toBe(before + 1);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => warn({ commentId: fresh })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    expect(await forum.eventCount()).toBe(counted + 1);
+
+    // the moderators' queue: the warned comment says so, the other does not
+    const rows = await json<ReportedComment[]>(forum.api('/api/admin/reported-comments', { token: admin.token, headers: minPositionHeaders(warned.position) }));
+    expect(Object.fromEntries(rows.filter((r) => r.postId === postId).map((r) => [r._id, r.warned]))).toEqual({ [commentId]: true, [otherId]: false });
   });
 });

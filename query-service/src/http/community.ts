@@ -48,6 +48,7 @@ const reportedComment = (row: ReportRow): ReportedComment => ({
   feedback: row.feedback,
   reportedAt: row.reported_at.toISOString(),
   reportCount: row.report_count,
+  warned: row.warned,
 });
 
 const notification = (row: NotificationRow): NotificationItem => ({
@@ -55,6 +56,9 @@ const notification = (row: NotificationRow): NotificationItem => ({
   kind: row.kind,
   reason: row.reason,
   ...(row.comment_id !== null ? { commentId: row.comment_id } : {}),
+  ...(row.post_id !== null ? { postId: row.post_id } : {}),
+  ...(row.post_title !== null ? { postTitle: row.post_title } : {}),
+  ...(row.comment_quote !== null ? { commentQuote: row.comment_quote } : {}),
   createdAt: row.created_at.toISOString(),
   read: row.read,
 });

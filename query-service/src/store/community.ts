@@ -33,6 +33,7 @@ export interface ReportRow {
   feedback: ReportFeedback;
   reported_at: Date;
   report_count: number;
+  warned: boolean;
 }
 
 export interface NotificationRow {
@@ -40,6 +41,10 @@ export interface NotificationRow {
   kind: 'warning';
   reason: string;
   comment_id: string | null;
+  post_id: string | null;
+  /** The post's title while the post is there. */
+  post_title: string | null;
+  comment_quote: string | null;
   created_at: Date;
   read: boolean;
 }
@@ -105,7 +110,8 @@ export function createCommunityStore(db: Knex) {
       const [rows, total] = await Promise.all([
         db.raw<{ rows: ReportRow[] }>(
           `SELECT r.id AS report_id, r.comment_id, c.text, c.post_id, c.author_name, c.author_email, c.author_photo,
-                  r.reporter_name, r.reporter_email, r.reporter_photo, r.feedback, r.reported_at, c.report_count
+                  r.reporter_name, r.reporter_email, r.reporter_photo, r.feedback, r.reported_at, c.report_count,
+                  EXISTS (SELECT 1 FROM read.notifications n WHERE n.comment_id = r.comment_id) AS warned
            FROM read.comment_reports r JOIN read.comments c ON c.id = r.comment_id
            ORDER BY r.reported_at ${direction}, r.id ${direction} LIMIT ? OFFSET ?`,
           [limit, offset],
@@ -115,11 +121,21 @@ export function createCommunityStore(db: Knex) {
       return { rows: rows.rows, total };
     },
 
-    /** A user's newest UNPAGED_LIST_MAX notifications, how many they have, and how many of them are unread (counted before the limit). */
+    /**
+     * A user's newest UNPAGED_LIST_MAX notifications, how many they have, and how many of them are
+     * unread (counted before the limit); a warning about a comment with its post's title while the
+     * post is there (the title is the post author's, read where it is kept).
+     */
     async notificationsOf(userId: string): Promise<{ rows: NotificationRow[]; total: number; unread: number }> {
       const { rows } = await db.raw<{ rows: (NotificationRow & { total: number; unread: number })[] }>(
-        `SELECT id, kind, reason, comment_id, created_at, read, count(*) OVER ()::integer AS total, (count(*) FILTER (WHERE NOT read) OVER ())::integer AS unread
-         FROM read.notifications WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+        `SELECT n.*, p.title AS post_title
+         FROM (
+           SELECT id, kind, reason, comment_id, post_id, comment_quote, created_at, read,
+                  count(*) OVER ()::integer AS total, (count(*) FILTER (WHERE NOT read) OVER ())::integer AS unread
+           FROM read.notifications WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?
+         ) n
+         LEFT JOIN read.posts p ON p.id = n.post_id
+         ORDER BY n.created_at DESC, n.id DESC`,
         [userId, UNPAGED_LIST_MAX],
       );
       return { rows: rows.map(({ total: _, unread: __, ...row }) => row), total: rows[0]?.total ?? 0, unread: rows[0]?.unread ?? 0 };
