@@ -86,7 +86,7 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
     await snapshot(page, 'admin-reported-comments');
 
     // Warn User: Ben is warned about this comment; the comment stays, now marked as warned about (#28.6)
-    await commentRow.getByRole('button', { name: 'Warn User' }).click();
+    await commentRow.getByRole('button', { name: `Warn User ${ben!.name} about the comment` }).click();
     const confirmWarn = page.getByRole('dialog', { name: 'Are you sure?' });
     await confirmWarn.getByText('This will send a warning to the user').waitFor();
     await confirmWarn.getByRole('button', { name: 'Yes, warn the user' }).click();
@@ -103,7 +103,7 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
     await expectAccessible('reported comments, warned');
 
     // Delete: the comment and both of its reports go; nothing is left to review
-    await commentRow.getByRole('button', { name: 'Delete' }).click();
+    await commentRow.getByRole('button', { name: `Delete the comment by ${ben!.name}` }).click();
     const confirmDelete = page.getByRole('dialog', { name: 'Are you sure?' });
     await confirmDelete.getByText("You won't be able to revert this!").waitFor();
     await snapshot(page, 'admin-delete-confirm');

@@ -172,6 +172,19 @@ describe('Reported Comments', () => {
     expect(screen.getByText('4 reports')).toBeTruthy();
   });
 
+  it('#28.13 names each Delete and Warn User after its comment and author, as My Posts names Delete after the post', async () => {
+    fakeServer();
+    renderReports();
+    const spammy = await rowOf(SPAMMY);
+    within(spammy).getByRole('button', { name: 'Delete the comment by Ben Commenter: Buy cheap watches at...' });
+    within(spammy).getByRole('button', { name: 'Warn User Ben Commenter about the comment: Buy cheap watches at...' });
+    const rude = await rowOf(RUDE);
+    within(rude).getByRole('button', { name: 'Delete the comment by Eve Writer: Nobody asked for you...' });
+    within(rude).getByRole('button', { name: 'Warn User Eve Writer about the comment: Nobody asked for you...' });
+    const names = screen.getAllByRole('button', { name: /^(Delete|Warn User)/ }).map((button) => button.getAttribute('aria-label'));
+    expect(new Set(names).size).toBe(names.length);
+  });
+
   it("says the server's message when a warning fails, else 'Failed to warn user'", async () => {
     quietHttpErrors();
     fakeServer(REPORTS, { warnAnswer: { status: 404, body: { error: { code: 'USER_NOT_FOUND', message: 'No such user' } } } });

@@ -3,7 +3,7 @@ import { Chip } from '@mui/material';
 import { useDataProvider, useRecordContext } from 'react-admin';
 import { ConfirmedAction } from '../../components/ConfirmedAction';
 import type { ForumDataProvider } from '../../dataProvider';
-import type { ReportedCommentGroup } from './groupReports';
+import { commentStart, type ReportedCommentGroup } from './groupReports';
 
 /**
  * Spec §2/§8 Warn User: a warning to the comment's author, naming the comment. The reports stay
@@ -19,6 +19,7 @@ export function WarnUserButton() {
   return (
     <ConfirmedAction
       label="Warn User"
+      ariaLabel={`Warn User ${comment.author.name} about the comment: ${commentStart(comment)}`}
       icon={<ReportProblemOutlined />}
       question="This will send a warning to the user"
       confirmLabel="Yes, warn the user"

@@ -1,4 +1,4 @@
-import type { ReportedComment } from '@forum/contracts';
+import { COMMENT_PREVIEW_LENGTH, cutText, type ReportedComment } from '@forum/contracts';
 
 /** A row of GET /api/admin/reported-comments as react-admin holds it: one report (`id` is its reportId, `_id` the comment's). */
 export type ReportRecord = ReportedComment & { id: string };
@@ -42,3 +42,6 @@ export function groupReports(rows: readonly ReportedComment[]): ReportedCommentG
   }
   return [...groups.values()];
 }
+
+/** A reported comment's start (the spec's preview length): what its row's buttons are named after, with its author. */
+export const commentStart = (comment: Pick<ReportedCommentGroup, 'text'>) => cutText(comment.text, COMMENT_PREVIEW_LENGTH).preview;
