@@ -3,6 +3,7 @@ import CheckCircleOutline from '@mui/icons-material/CheckCircleOutlineOutlined';
 import { Box, Button, FormControl, MenuItem, Select, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { AuthorAvatar } from '../../../components/AuthorAvatar';
+import { EmailText } from '../../../components/EmailText';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { rateLimitMessage, serverError } from '../../../lib/http-error';
 import { useReportCommentMutation } from '../api/report-comment';
@@ -72,11 +73,7 @@ export function CommentRow({ comment }: { comment: CommentItem }) {
             <Typography variant="subtitle2" component="div">
               {comment.authorName}
             </Typography>
-            {comment.authorEmail && (
-              <Typography variant="caption" component="div" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                {comment.authorEmail}
-              </Typography>
-            )}
+            {comment.authorEmail && <EmailText email={comment.authorEmail} variant="caption" component="div" color="text.secondary" />}
           </Box>
         </Stack>
       </TableCell>
@@ -94,7 +91,7 @@ export function CommentRow({ comment }: { comment: CommentItem }) {
       </TableCell>
       {comment.byMe ? (
         <ActionCells>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
             Your comment
           </Typography>
         </ActionCells>
