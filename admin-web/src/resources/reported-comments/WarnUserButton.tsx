@@ -15,7 +15,8 @@ export function WarnUserButton() {
   const comment = useRecordContext<ReportedCommentGroup>();
   const dataProvider = useDataProvider<ForumDataProvider>();
   if (!comment) return null;
-  if (comment.warned) return <Chip size="small" color="warning" variant="outlined" icon={<ReportProblemOutlined aria-hidden />} label="Warned" sx={{ alignSelf: 'flex-start' }} />;
+  // the text in the body's colour: the palette's warning orange is too light for small text on white
+  if (comment.warned) return <Chip size="small" variant="outlined" icon={<ReportProblemOutlined color="warning" aria-hidden />} label="Warned" sx={{ alignSelf: 'flex-start' }} />;
   return (
     <ConfirmedAction
       label="Warn User"
