@@ -3,7 +3,7 @@ import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import type { NewUser, TestForum } from '@forum/infra/testing';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
+import { ADMIN_EMAIL, chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, seriousA11yViolations, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
 
 /**
  * The moderators' journey through admin-web (/admin), in Debian's Chromium, against the whole
@@ -85,8 +85,8 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
     await expectAccessible('reported comments');
     await snapshot(page, 'admin-reported-comments');
 
-    // Warn User: Ben is warned about this comment; the list stays as it was
-    await commentRow.getByRole('button', { name: 'Warn User' }).click();
+    // Warn User: Ben is warned about this comment; the comment stays, now marked as warned about (#28.6)
+    await commentRow.getByRole('button', { name: `Warn User ${ben!.name} about the comment` }).click();
     const confirmWarn = page.getByRole('dialog', { name: 'Are you sure?' });
     await confirmWarn.getByText('This will send a warning to the user').waitFor();
     await confirmWarn.getByRole('button', { name: 'Yes, warn the user' }).click();
@@ -99,8 +99,41 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
       .toEqual([{ kind: 'warning', commentId: comment.id }]);
     expect(await commentRow.count()).toBe(1);
 
+    // Ben, in another browser: the bell's warning names the post (a link to it) and quotes his comment
+    const bens = await journey.browser.newContext({ viewport: PHONE, reducedMotion: 'reduce' });
+    try {
+      const forumPage = await bens.newPage();
+      await forumPage.goto(`${forum.url}/post/${post.id}`);
+      await forumPage.getByRole('link', { name: 'Join Us' }).click();
+      await signInAtRealm(forumPage, ben!.email, ben!.password);
+      await forumPage.getByRole('button', { name: /^Notifications, \d+ new$/ }).click();
+      const panel = forumPage.getByRole('dialog', { name: 'Notifications' });
+      await panel.getByText(`“${text}”`, { exact: true }).waitFor();
+      expect(await panel.getByRole('link', { name: 'Deploying on Fridays' }).getAttribute('href')).toBe(`/post/${post.id}`);
+      expect(await seriousA11yViolations(forumPage), 'axe on the warned member\'s notifications').toEqual([]);
+      await snapshot(forumPage, 'member-warning-notification-phone');
+    } finally {
+      await bens.close();
+    }
+
+    await commentRow.getByText('Warned', { exact: true }).waitFor();
+    expect(await commentRow.getByRole('button', { name: 'Warn User' }).count()).toBe(0);
+    await expectAccessible('reported comments, warned');
+    await snapshot(page, 'admin-reported-comments-warned');
+    // on a phone, the comment's card says so too (the desktop's open side menu would open as a
+    // drawer over the page: a phone starts afresh)
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    const card = page.getByRole('article', { name: `Comment by ${ben!.name}` });
+    await card.getByText('Warned', { exact: true }).waitFor();
+    expect(await card.getByRole('button', { name: 'Warn User' }).count()).toBe(0);
+    await snapshot(page, 'admin-reported-comments-warned-phone');
+    await page.setViewportSize(DESKTOP);
+    await page.reload();
+    await commentRow.waitFor();
+
     // Delete: the comment and both of its reports go; nothing is left to review
-    await commentRow.getByRole('button', { name: 'Delete' }).click();
+    await commentRow.getByRole('button', { name: `Delete the comment by ${ben!.name}` }).click();
     const confirmDelete = page.getByRole('dialog', { name: 'Are you sure?' });
     await confirmDelete.getByText("You won't be able to revert this!").waitFor();
     await snapshot(page, 'admin-delete-confirm');

@@ -26,6 +26,8 @@ export const COMMENT_MAX = 5_000;
 export const WARNING_REASON_MAX = 500;
 /** What a warning says when the admin gives no reason (the spec's Warn User sends none). */
 export const DEFAULT_WARNING_REASON = 'A moderator has warned you about content that breaks the community rules.';
+/** A warning about a comment quotes its start to the member: this many characters, then '...' (docs/moderation.md). */
+export const WARNING_QUOTE_LENGTH = 120;
 export const SEARCH_QUERY_MAX = 200;
 /**
  * Full-text search (`?q=`) ranks the newest SEARCH_MATCH_CAP matches at most: its total is exact

@@ -32,6 +32,14 @@ export const ErrorCode = {
   ACCOUNT_DISABLED: 'ACCOUNT_DISABLED',
   /** An admin's erasure of their own account: that goes through their own dashboard. */
   CANNOT_ERASE_SELF: 'CANNOT_ERASE_SELF',
+
+  // ── moderation: one's own content, warnings (issue #28, docs/moderation.md) ──
+  /** A vote (like or dislike) on the voter's own post (422). */
+  OWN_POST_VOTE: 'OWN_POST_VOTE',
+  /** A report of the reporter's own comment (422). */
+  OWN_COMMENT_REPORT: 'OWN_COMMENT_REPORT',
+  /** A second warning about one comment (409). */
+  ALREADY_WARNED: 'ALREADY_WARNED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});
 

@@ -64,6 +64,17 @@ const hex = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase
 const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
 const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
 
+/**
+ * `text` cut after `length` characters and followed by '...' when it is longer (the comments
+ * table's preview, a warning's quote of its comment). Characters, not UTF-16 units, so an emoji
+ * is never split.
+ */
+export function cutText(text: string, length: number): { preview: string; cut: boolean } {
+  const characters = Array.from(text);
+  if (characters.length <= length) return { preview: text, cut: false };
+  return { preview: `${characters.slice(0, length).join('')}...`, cut: true };
+}
+
 /** Unicode code points in `value` (a pair of surrogates is one). A loop over UTF-16 units: several times faster than iterating the string. */
 export function codePoints(value: string): number {
   let pairs = 0;

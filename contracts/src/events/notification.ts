@@ -9,7 +9,12 @@ import { defineEvent, isoDate } from './define.ts';
  */
 export const notificationsStream = (userId: string) => `notifications-${userId}`;
 
-/** An admin warned the user (the admin is the event's metadata.actorId, and `warnedBy`). */
+/**
+ * An admin warned the user (the admin is the event's metadata.actorId, and `warnedBy`). A warning
+ * about a comment names it, its post (`postId`) and quotes its start (`commentQuote`, the warned
+ * member's own text, sealed as theirs); warnings written before these fields existed name the
+ * comment alone, or nothing.
+ */
 export const UserWarned = defineEvent(
   'UserWarned',
   1,
@@ -18,6 +23,8 @@ export const UserWarned = defineEvent(
     userId: z.string(),
     reason: z.string(),
     commentId: z.string().uuid().optional(),
+    postId: z.string().uuid().optional(),
+    commentQuote: z.string().optional(),
     warnedBy: z.string(),
     warnedAt: isoDate,
   }),

@@ -34,7 +34,11 @@ export const AddCommentRequest = z.object({
 });
 export type AddCommentRequest = z.infer<typeof AddCommentRequest>;
 
-/** GET /api/comments/:postId items. authorEmail only for the comment's author and admins. */
+/**
+ * GET /api/comments/:postId items. authorEmail only for the comment's author and admins; byMe
+ * (the caller wrote it: no report of one's own comment) and reportedByMe (the caller reported it
+ * already: no second report) only when a token is sent.
+ */
 export const CommentItem = z.object({
   _id: z.string(),
   postId: z.string(),
@@ -43,6 +47,8 @@ export const CommentItem = z.object({
   authorEmail: z.string().optional(),
   authorPhoto: z.string(),
   createdAt: z.string(),
+  byMe: z.boolean().optional(),
+  reportedByMe: z.boolean().optional(),
 });
 export type CommentItem = z.infer<typeof CommentItem>;
 
@@ -75,6 +81,8 @@ export const ReportedComment = z.object({
   feedback: z.enum(REPORT_FEEDBACK),
   reportedAt: z.string(),
   reportCount: z.number().int(),
+  /** The comment's author was warned about it (a comment is warned about once). */
+  warned: z.boolean(),
 });
 export type ReportedComment = z.infer<typeof ReportedComment>;
 
@@ -91,11 +99,19 @@ export const AuthorEmailParams = z.object({ authorEmail: emailText('Email', { in
 
 // ── notifications ────────────────────────────────────────────────────────
 
+/**
+ * A warning. One about a comment names it (`commentId`), its post (`postId`; `postTitle` while
+ * the post is there) and quotes the comment's start (`commentQuote`, WARNING_QUOTE_LENGTH
+ * characters); older warnings may name the comment alone.
+ */
 export const NotificationItem = z.object({
   _id: z.string(),
   kind: z.literal('warning'),
   reason: z.string(),
   commentId: z.string().optional(),
+  postId: z.string().optional(),
+  postTitle: z.string().optional(),
+  commentQuote: z.string().optional(),
   createdAt: z.string(),
   read: z.boolean(),
 });

@@ -59,12 +59,14 @@ export type SearchPage = z.infer<typeof SearchPage>;
 
 /**
  * GET /api/posts/:id. authorEmail is present only for the author and admins;
- * myVote, the caller's own vote, only when a token is sent.
+ * myVote, the caller's own vote, and byMe, whether the caller wrote it (no votes
+ * on one's own post), only when a token is sent.
  */
 export const PostDetail = PostListItem.extend({
   description: z.string(),
   authorEmail: z.string().optional(),
   myVote: z.enum(VOTES).optional(),
+  byMe: z.boolean().optional(),
 });
 export type PostDetail = z.infer<typeof PostDetail>;
 

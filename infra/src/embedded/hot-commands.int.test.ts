@@ -55,7 +55,9 @@ beforeAll(async () => {
   const admin = await forum.demoAdmin();
   await forum.api('/api/admin/tags', { method: 'POST', token: admin.token, json: { name: 'Hot' } });
   token = (await forum.newUser('Hot Writer')).token;
-  const created = await forum.api('/api/posts', { method: 'POST', token, json: { title: 'A hot post', description: 'To vote and comment on', tags: ['Hot'] } });
+  // another member's post: nobody votes on their own
+  const author = await forum.newUser('Hot Author');
+  const created = await forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'A hot post', description: 'To vote and comment on', tags: ['Hot'] } });
   postId = ((await created.json()) as { id: string }).id;
 }, 60_000);
 afterAll(async () => {

@@ -573,7 +573,15 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
         events: [
           {
             type: 'UserWarned',
-            data: { warningId, userId: target.id, reason, ...(rand() < 0.7 && { commentId: comment.id }), warnedBy: admin.id, warnedAt: now() },
+            data: {
+              warningId,
+              userId: target.id,
+              reason,
+              // as the forum writes a warning about a comment: its post and a quote of it
+              ...(rand() < 0.7 && { commentId: comment.id, postId: comment.post.id, commentQuote: sentence(3, 12) }),
+              warnedBy: admin.id,
+              warnedAt: now(),
+            },
           },
         ],
       };

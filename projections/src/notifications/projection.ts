@@ -8,10 +8,14 @@ import type { Projection } from '../runner/projection.ts';
  * read. A user has few of them, so the unread count is read from the user's
  * rows through their index rather than kept as a counter. An erased user's
  * notifications are deleted.
+ *
+ * Version 2 keeps what a warning about a comment names besides the comment: its
+ * post and the quote of it; the moderators' queue asks by comment whether it
+ * was warned about.
  */
 export const notificationsProjection: Projection = {
   name: 'notifications',
-  version: 1,
+  version: 2,
   types: ['UserWarned', 'WarningsRead', 'AccountErased'],
   exposes: { notifications: 'notifications' },
   async migrate(trx) {
@@ -22,10 +26,13 @@ export const notificationsProjection: Projection = {
         kind text NOT NULL,
         reason text NOT NULL,
         comment_id uuid,
+        post_id uuid,
+        comment_quote text,
         created_at timestamptz NOT NULL,
         read boolean NOT NULL DEFAULT false
       );
       CREATE INDEX IF NOT EXISTS notifications_of_user ON notifications (user_id, created_at DESC, id DESC);
+      CREATE INDEX IF NOT EXISTS notifications_of_comment ON notifications (comment_id) WHERE comment_id IS NOT NULL;
     `);
   },
   async apply(trx, events) {
@@ -42,7 +49,18 @@ export const notificationsProjection: Projection = {
         await trx.raw('DELETE FROM notifications WHERE user_id = ?', [(event as RecordedEvent<'AccountErased', AccountErased['data']>).data.userId]);
       } else if (event.type === 'UserWarned') {
         const w = (event as RecordedEvent<'UserWarned', UserWarned['data']>).data;
-        if (!warnings.has(w.warningId)) warnings.set(w.warningId, { warningId: w.warningId, userId: w.userId, reason: w.reason, commentId: w.commentId ?? null, warnedAt: w.warnedAt, read: false });
+        if (!warnings.has(w.warningId)) {
+          warnings.set(w.warningId, {
+            warningId: w.warningId,
+            userId: w.userId,
+            reason: w.reason,
+            commentId: w.commentId ?? null,
+            postId: w.postId ?? null,
+            commentQuote: w.commentQuote ?? null,
+            warnedAt: w.warnedAt,
+            read: false,
+          });
+        }
       } else if (event.type === 'WarningsRead') {
         const read = (event as RecordedEvent<'WarningsRead', WarningsRead['data']>).data;
         reads.push({ userId: read.userId, warningIds: read.warningIds });
@@ -56,7 +74,16 @@ export const notificationsProjection: Projection = {
   },
 };
 
-type Warning = { warningId: string; userId: string; reason: string; commentId: string | null; warnedAt: string; read: boolean };
+type Warning = {
+  warningId: string;
+  userId: string;
+  reason: string;
+  commentId: string | null;
+  postId: string | null;
+  commentQuote: string | null;
+  warnedAt: string;
+  read: boolean;
+};
 
 /** A segment's reads of earlier warnings, then its warnings. */
 async function writeNotifications(trx: Knex.Transaction, warnings: ReadonlyMap<string, Warning>, reads: readonly { userId: string; warningIds: string[] }[]) {
@@ -70,9 +97,10 @@ async function writeNotifications(trx: Knex.Transaction, warnings: ReadonlyMap<s
   }
   if (warnings.size > 0) {
     await trx.raw(
-      `INSERT INTO notifications (id, user_id, kind, reason, comment_id, created_at, read)
-       SELECT "warningId", "userId", 'warning', reason, "commentId", "warnedAt", read
-       FROM jsonb_to_recordset(?::jsonb) AS x("warningId" uuid, "userId" text, reason text, "commentId" uuid, "warnedAt" timestamptz, read boolean)
+      `INSERT INTO notifications (id, user_id, kind, reason, comment_id, post_id, comment_quote, created_at, read)
+       SELECT "warningId", "userId", 'warning', reason, "commentId", "postId", "commentQuote", "warnedAt", read
+       FROM jsonb_to_recordset(?::jsonb) AS x(
+         "warningId" uuid, "userId" text, reason text, "commentId" uuid, "postId" uuid, "commentQuote" text, "warnedAt" timestamptz, read boolean)
        ON CONFLICT (id) DO NOTHING`,
       [JSON.stringify([...warnings.values()])],
     );

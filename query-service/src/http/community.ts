@@ -35,6 +35,7 @@ const comment = (row: CommentRow, viewer: UserRow | undefined): CommentItem => (
   ...(maySeeEmail(viewer, row.author_id) ? { authorEmail: row.author_email } : {}),
   authorPhoto: row.author_photo,
   createdAt: row.created_at.toISOString(),
+  ...(viewer !== undefined ? { byMe: row.author_id === viewer.id, reportedByMe: row.reported_by_me === true } : {}),
 });
 
 const reportedComment = (row: ReportRow): ReportedComment => ({
@@ -47,6 +48,7 @@ const reportedComment = (row: ReportRow): ReportedComment => ({
   feedback: row.feedback,
   reportedAt: row.reported_at.toISOString(),
   reportCount: row.report_count,
+  warned: row.warned,
 });
 
 const notification = (row: NotificationRow): NotificationItem => ({
@@ -54,6 +56,9 @@ const notification = (row: NotificationRow): NotificationItem => ({
   kind: row.kind,
   reason: row.reason,
   ...(row.comment_id !== null ? { commentId: row.comment_id } : {}),
+  ...(row.post_id !== null ? { postId: row.post_id } : {}),
+  ...(row.post_title !== null ? { postTitle: row.post_title } : {}),
+  ...(row.comment_quote !== null ? { commentQuote: row.comment_quote } : {}),
   createdAt: row.created_at.toISOString(),
   read: row.read,
 });
@@ -73,14 +78,14 @@ export async function taggedPosts(community: CommunityStore, tag: string, page: 
  * `viewer` may see them (emails for their authors and admins), and all of them counted in X-Total-Count.
  */
 export async function commentsOfPost(community: CommunityStore, postId: string, viewer: UserRow | undefined): Promise<{ body: CommentItem[]; headers: Record<string, string> }> {
-  const page = await community.commentsOf(postId, { order: 'oldest', after: null, limit: UNPAGED_LIST_MAX });
+  const page = await community.commentsOf(postId, { order: 'oldest', after: null, limit: UNPAGED_LIST_MAX }, viewer?.id);
   if (!page) throw new NotFoundError('No such post');
   return { body: page.rows.map((row) => comment(row, viewer)), headers: totalCountHeaders(page.total) };
 }
 
 /** GET /api/posts/:id/comments: a keyset page of a post's comments (see PostCommentsQuery), as `viewer` may see them. */
 export async function postCommentsPage(community: CommunityStore, postId: string, query: PostCommentsQuery, viewer: UserRow | undefined): Promise<CommentsPage> {
-  const page = await community.commentsOf(postId, query);
+  const page = await community.commentsOf(postId, query, viewer?.id);
   if (!page) throw new NotFoundError('No such post');
   return { comments: page.rows.map((row) => comment(row, viewer)), nextCursor: page.next && pageCursor(query.order, page.next), totalCount: page.total };
 }

@@ -28,6 +28,7 @@ export function postDetail(row: PostRow & { my_vote?: Vote }, viewer: UserRow | 
     description: row.description,
     ...(maySeeEmail(viewer, row.author_id) ? { authorEmail: row.author_email } : {}),
     ...(row.my_vote !== undefined ? { myVote: row.my_vote } : {}),
+    ...(viewer !== undefined ? { byMe: row.author_id === viewer.id } : {}),
   };
 }
 

@@ -15,6 +15,8 @@ export interface CommentRow {
   author_email: string;
   author_photo: string;
   created_at: Date;
+  /** Whether the reader the comments were read for reported it (absent when read for nobody). */
+  reported_by_me?: boolean;
 }
 
 export interface ReportRow {
@@ -31,6 +33,7 @@ export interface ReportRow {
   feedback: ReportFeedback;
   reported_at: Date;
   report_count: number;
+  warned: boolean;
 }
 
 export interface NotificationRow {
@@ -38,6 +41,10 @@ export interface NotificationRow {
   kind: 'warning';
   reason: string;
   comment_id: string | null;
+  post_id: string | null;
+  /** The post's title while the post is there. */
+  post_title: string | null;
+  comment_quote: string | null;
   created_at: Date;
   read: boolean;
 }
@@ -64,23 +71,29 @@ export function createCommunityStore(db: Knex) {
      * start), at most `limit`, and the post's comment count (its counter on the post's row); null
      * when there is no such post. One statement: the post's row, the page joined in through the
      * comments' index by post and time (comments_of_post), so any page costs what the first does.
-     * `next` is where the page after this one starts (null when this one is the last).
+     * `next` is where the page after this one starts (null when this one is the last). With a
+     * `readerId`, each row says whether that reader reported it (their open report, by its key).
      */
-    async commentsOf(postId: string, page: { order: ListOrder; after: KeysetPosition | null; limit: number }): Promise<{ rows: CommentRow[]; total: number; next: KeysetPosition | null } | null> {
+    async commentsOf(
+      postId: string,
+      page: { order: ListOrder; after: KeysetPosition | null; limit: number },
+      readerId?: string,
+    ): Promise<{ rows: CommentRow[]; total: number; next: KeysetPosition | null } | null> {
       const direction = page.order === 'oldest' ? 'ASC' : 'DESC';
+      const reported = readerId === undefined ? '' : ', EXISTS (SELECT 1 FROM read.comment_reports r WHERE r.comment_id = c.id AND r.reporter_id = ?) AS reported_by_me';
       const { rows }: { rows: (CommentRow & { total: number; micros: string | null })[] } = await prepared(
         db,
         `SELECT p.comment_count AS total, c.*
          FROM read.posts p
          LEFT JOIN LATERAL (
-           SELECT c.id, c.post_id, c.text, c.author_id, c.author_name, c.author_email, c.author_photo, c.created_at, ${MICROS_OF('c.created_at')} AS micros
+           SELECT c.id, c.post_id, c.text, c.author_id, c.author_name, c.author_email, c.author_photo, c.created_at, ${MICROS_OF('c.created_at')} AS micros${reported}
            FROM read.comments c
            WHERE c.post_id = p.id ${page.after ? `AND (c.created_at, c.id) ${direction === 'ASC' ? '>' : '<'} (${AT_MICROS}, ?::uuid)` : ''}
            ORDER BY c.created_at ${direction}, c.id ${direction} LIMIT ?
          ) c ON true
          WHERE p.id = ?
          ORDER BY c.created_at ${direction}, c.id ${direction}`,
-        [...(page.after ? [page.after.micros, page.after.id] : []), page.limit + 1, postId],
+        [...(readerId === undefined ? [] : [readerId]), ...(page.after ? [page.after.micros, page.after.id] : []), page.limit + 1, postId],
       );
       if (rows.length === 0) return null;
       const found = rows.filter((row) => row.id !== null);
@@ -97,7 +110,8 @@ export function createCommunityStore(db: Knex) {
       const [rows, total] = await Promise.all([
         db.raw<{ rows: ReportRow[] }>(
           `SELECT r.id AS report_id, r.comment_id, c.text, c.post_id, c.author_name, c.author_email, c.author_photo,
-                  r.reporter_name, r.reporter_email, r.reporter_photo, r.feedback, r.reported_at, c.report_count
+                  r.reporter_name, r.reporter_email, r.reporter_photo, r.feedback, r.reported_at, c.report_count,
+                  EXISTS (SELECT 1 FROM read.notifications n WHERE n.comment_id = r.comment_id) AS warned
            FROM read.comment_reports r JOIN read.comments c ON c.id = r.comment_id
            ORDER BY r.reported_at ${direction}, r.id ${direction} LIMIT ? OFFSET ?`,
           [limit, offset],
@@ -107,11 +121,21 @@ export function createCommunityStore(db: Knex) {
       return { rows: rows.rows, total };
     },
 
-    /** A user's newest UNPAGED_LIST_MAX notifications, how many they have, and how many of them are unread (counted before the limit). */
+    /**
+     * A user's newest UNPAGED_LIST_MAX notifications, how many they have, and how many of them are
+     * unread (counted before the limit); a warning about a comment with its post's title while the
+     * post is there (the title is the post author's, read where it is kept).
+     */
     async notificationsOf(userId: string): Promise<{ rows: NotificationRow[]; total: number; unread: number }> {
       const { rows } = await db.raw<{ rows: (NotificationRow & { total: number; unread: number })[] }>(
-        `SELECT id, kind, reason, comment_id, created_at, read, count(*) OVER ()::integer AS total, (count(*) FILTER (WHERE NOT read) OVER ())::integer AS unread
-         FROM read.notifications WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+        `SELECT n.*, p.title AS post_title
+         FROM (
+           SELECT id, kind, reason, comment_id, post_id, comment_quote, created_at, read,
+                  count(*) OVER ()::integer AS total, (count(*) FILTER (WHERE NOT read) OVER ())::integer AS unread
+           FROM read.notifications WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?
+         ) n
+         LEFT JOIN read.posts p ON p.id = n.post_id
+         ORDER BY n.created_at DESC, n.id DESC`,
         [userId, UNPAGED_LIST_MAX],
       );
       return { rows: rows.map(({ total: _, unread: __, ...row }) => row), total: rows[0]?.total ?? 0, unread: rows[0]?.unread ?? 0 };

@@ -2,7 +2,7 @@ import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import { useDataProvider, useRecordContext } from 'react-admin';
 import { ConfirmedAction } from '../../components/ConfirmedAction';
 import type { ForumDataProvider } from '../../dataProvider';
-import type { ReportedCommentGroup } from './groupReports';
+import { commentStart, type ReportedCommentGroup } from './groupReports';
 
 /**
  * Spec §2/§8 Delete: confirmed, pessimistic; the comment goes and with it every report of it,
@@ -15,6 +15,7 @@ export function DeleteCommentButton() {
   return (
     <ConfirmedAction
       label="Delete"
+      ariaLabel={`Delete the comment by ${comment.author.name}: ${commentStart(comment)}`}
       color="error"
       icon={<DeleteOutlined />}
       question="You won't be able to revert this!"

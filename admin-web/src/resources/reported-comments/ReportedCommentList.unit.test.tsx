@@ -16,7 +16,7 @@ const RUDE = 'Nobody asked for your opinion.';
 
 const report = (reportId: string, commentId: string, reporter: typeof CARA, feedback: ReportedComment['feedback'], reportedAt: string): ReportedComment => {
   const comment = commentId === 'c-1' ? { text: SPAMMY, postId: 'p-1', author: BEN } : { text: RUDE, postId: 'p-2', author: EVE };
-  return { _id: commentId, reportId, ...comment, reporter, feedback, reportedAt, reportCount: 0 };
+  return { _id: commentId, reportId, ...comment, reporter, feedback, reportedAt, reportCount: 0, warned: false };
 };
 
 /** Three open reports, newest first: the spammy comment twice (Dan, then Cara), the rude one once. */
@@ -41,13 +41,16 @@ interface Options {
 function fakeServer(rows: ReportedComment[] = REPORTS, { listStatus = [], deleteAnswer = { status: 200 }, warnAnswer = { status: 201 } }: Options = {}) {
   let open = [...rows];
   const warnings: Array<{ path: string; body: unknown }> = [];
+  const warned = new Set<string>();
   let reads = 0;
   const { calls } = stubServer(async ({ url, method, init }) => {
     if (method === 'GET' && url.pathname === '/api/admin/reported-comments') {
       const failure = listStatus[Math.min(reads++, listStatus.length - 1)];
       if (failure && failure.status !== 200) return respond(failure.text ?? failure.body ?? {}, failure.status);
       const [start, end] = JSON.parse(url.searchParams.get('range')!) as [number, number];
-      const page = open.slice(start, end + 1).map((row) => ({ id: row.reportId, ...row, reportCount: open.filter((r) => r._id === row._id).length }));
+      const page = open
+        .slice(start, end + 1)
+        .map((row) => ({ id: row.reportId, ...row, reportCount: open.filter((r) => r._id === row._id).length, warned: row.warned || warned.has(row._id) }));
       return respond(page, 200, { 'Content-Range': `reported-comments ${page.length ? `${start}-${start + page.length - 1}` : '*'}/${open.length}` });
     }
     const removal = /^\/api\/admin\/comments\/(.+)$/.exec(url.pathname);
@@ -57,8 +60,10 @@ function fakeServer(rows: ReportedComment[] = REPORTS, { listStatus = [], delete
       return respond({ id: removal[1], position: '81.4' }, 200, { 'X-Event-Position': '81.4' });
     }
     if (method === 'POST' && url.pathname.startsWith('/api/admin/warn-user/')) {
-      warnings.push({ path: url.pathname, body: JSON.parse(String(init.body)) });
+      const body = JSON.parse(String(init.body)) as { commentId: string };
+      warnings.push({ path: url.pathname, body });
       if (warnAnswer.status !== 201) return respond(warnAnswer.body ?? '', warnAnswer.status);
+      warned.add(body.commentId);
       return respond({ id: 'w-1', position: '82.1' }, 201, { 'X-Event-Position': '82.1' });
     }
     return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
@@ -101,7 +106,7 @@ describe('Reported Comments', () => {
   it('deletes a comment after the confirmation: all of its reports go with its one row', async () => {
     const { calls } = fakeServer();
     renderReports();
-    await userEvent.click(within(await rowOf(SPAMMY)).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(await rowOf(SPAMMY)).getByRole('button', { name: /^Delete/ }));
     const confirm = await screen.findByRole('dialog', { name: 'Are you sure?' });
     expect(confirm.textContent).toContain("You won't be able to revert this!");
     await userEvent.click(within(confirm).getByRole('button', { name: 'Yes, delete it!' }));
@@ -116,7 +121,7 @@ describe('Reported Comments', () => {
   it('deletes nothing when the confirmation is cancelled', async () => {
     const { calls } = fakeServer();
     renderReports();
-    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: /^Delete/ }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.filter((call) => call.startsWith('DELETE'))).toEqual([]);
@@ -127,7 +132,7 @@ describe('Reported Comments', () => {
     quietHttpErrors();
     fakeServer(REPORTS, { deleteAnswer: { status: 404, body: { error: { code: 'NOT_FOUND', message: 'No such comment' } } } });
     renderReports();
-    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: /^Delete/ }));
     await userEvent.click(await screen.findByRole('button', { name: 'Yes, delete it!' }));
     expect(await screen.findByText('No such comment')).toBeTruthy();
     expect(screen.getByText(RUDE)).toBeTruthy();
@@ -135,15 +140,22 @@ describe('Reported Comments', () => {
 
     fakeServer(REPORTS, { deleteAnswer: { status: 502 } });
     renderReports();
-    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: /^Delete/ }));
     await userEvent.click(await screen.findByRole('button', { name: 'Yes, delete it!' }));
     expect(await screen.findByText('Failed to delete comment')).toBeTruthy();
   });
 
-  it("warns the comment's author after the confirmation, naming the comment; the list does not change", async () => {
-    const { warnings, reads } = fakeServer();
+  it("#28.6 warns the comment's author after the confirmation, naming the comment; the row then says 'Warned' and offers no second warning", async () => {
+    const { warnings, reads } = fakeServer([...REPORTS, { ...report('r-0', 'c-3', CARA, 'spam', '2026-11-22T08:00:00.000Z'), text: 'Warned before', warned: true }]);
     renderReports();
-    await userEvent.click(within(await rowOf(SPAMMY)).getByRole('button', { name: 'Warn User' }));
+    const before = await rowOf('Warned before');
+    within(before).getByText('Warned');
+    expect(within(before).queryByRole('button', { name: /^Warn User/ })).toBeNull();
+    within(before).getByRole('button', { name: /^Delete/ });
+
+    const spammy = await rowOf(SPAMMY);
+    expect(within(spammy).queryByText('Warned')).toBeNull();
+    await userEvent.click(within(spammy).getByRole('button', { name: /^Warn User/ }));
     const confirm = await screen.findByRole('dialog', { name: 'Are you sure?' });
     expect(confirm.textContent).toContain('This will send a warning to the user');
     const readsBefore = reads();
@@ -152,23 +164,39 @@ describe('Reported Comments', () => {
     expect(await screen.findByText('Warned! User has been warned')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(warnings).toEqual([{ path: '/api/admin/warn-user/ben%40forum.test', body: { commentId: 'c-1' } }]);
-    expect(reads()).toBe(readsBefore);
-    expect(dataRows()).toHaveLength(2);
-    expect(screen.getByText('3 reports')).toBeTruthy();
+    // read again: the comment's reports stay open, and its row says it was warned about
+    await waitFor(() => expect(reads()).toBeGreaterThan(readsBefore));
+    await within(await rowOf(SPAMMY)).findByText('Warned');
+    expect(within(await rowOf(SPAMMY)).queryByRole('button', { name: /^Warn User/ })).toBeNull();
+    expect(dataRows()).toHaveLength(3);
+    expect(screen.getByText('4 reports')).toBeTruthy();
+  });
+
+  it('#28.13 names each Delete and Warn User after its comment and author, as My Posts names Delete after the post', async () => {
+    fakeServer();
+    renderReports();
+    const spammy = await rowOf(SPAMMY);
+    within(spammy).getByRole('button', { name: 'Delete the comment by Ben Commenter: Buy cheap watches at...' });
+    within(spammy).getByRole('button', { name: 'Warn User Ben Commenter about the comment: Buy cheap watches at...' });
+    const rude = await rowOf(RUDE);
+    within(rude).getByRole('button', { name: 'Delete the comment by Eve Writer: Nobody asked for you...' });
+    within(rude).getByRole('button', { name: 'Warn User Eve Writer about the comment: Nobody asked for you...' });
+    const names = screen.getAllByRole('button', { name: /^(Delete|Warn User)/ }).map((button) => button.getAttribute('aria-label'));
+    expect(new Set(names).size).toBe(names.length);
   });
 
   it("says the server's message when a warning fails, else 'Failed to warn user'", async () => {
     quietHttpErrors();
     fakeServer(REPORTS, { warnAnswer: { status: 404, body: { error: { code: 'USER_NOT_FOUND', message: 'No such user' } } } });
     renderReports();
-    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: 'Warn User' }));
+    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: /^Warn User/ }));
     await userEvent.click(await screen.findByRole('button', { name: 'Yes, warn the user' }));
     expect(await screen.findByText('No such user')).toBeTruthy();
     cleanup();
 
     fakeServer(REPORTS, { warnAnswer: { status: 500 } });
     renderReports();
-    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: 'Warn User' }));
+    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: /^Warn User/ }));
     await userEvent.click(await screen.findByRole('button', { name: 'Yes, warn the user' }));
     expect(await screen.findByText('Failed to warn user')).toBeTruthy();
   });
@@ -183,7 +211,7 @@ describe('Reported Comments', () => {
 
     fakeServer([REPORTS[1]!]);
     renderReports();
-    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(await rowOf(RUDE)).getByRole('button', { name: /^Delete/ }));
     await userEvent.click(await screen.findByRole('button', { name: 'Yes, delete it!' }));
     expect(await screen.findByText('No reported comments found')).toBeTruthy();
   });

@@ -1,4 +1,4 @@
-import type { ReportedComment } from '@forum/contracts';
+import { COMMENT_PREVIEW_LENGTH, cutText, type ReportedComment } from '@forum/contracts';
 
 /** A row of GET /api/admin/reported-comments as react-admin holds it: one report (`id` is its reportId, `_id` the comment's). */
 export type ReportRecord = ReportedComment & { id: string };
@@ -16,6 +16,8 @@ export interface ReportedCommentGroup {
   reports: Report[];
   /** the comment's open reports, counted by the server (more than `reports` when some were not read) */
   reportCount: number;
+  /** its author was warned about it (a comment is warned about once) */
+  warned: boolean;
 }
 
 export const FEEDBACK_LABELS: Record<ReportedComment['feedback'], string> = {
@@ -33,9 +35,13 @@ export function groupReports(rows: readonly ReportedComment[]): ReportedCommentG
     if (group) {
       if (!group.reports.some((seen) => seen.reportId === row.reportId)) group.reports.push(report);
       group.reportCount = Math.max(group.reportCount, row.reportCount, group.reports.length);
+      group.warned ||= row.warned;
     } else {
-      groups.set(row._id, { id: row._id, text: row.text, postId: row.postId, author: row.author, reports: [report], reportCount: Math.max(row.reportCount, 1) });
+      groups.set(row._id, { id: row._id, text: row.text, postId: row.postId, author: row.author, reports: [report], reportCount: Math.max(row.reportCount, 1), warned: row.warned });
     }
   }
   return [...groups.values()];
 }
+
+/** A reported comment's start (the spec's preview length): what its row's buttons are named after, with its author. */
+export const commentStart = (comment: Pick<ReportedCommentGroup, 'text'>) => cutText(comment.text, COMMENT_PREVIEW_LENGTH).preview;

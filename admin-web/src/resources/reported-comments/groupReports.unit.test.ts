@@ -13,6 +13,7 @@ const row = (reportId: string, commentId: string, reporter: string, reportCount:
   feedback: 'spam',
   reportedAt: `2026-11-24T10:00:0${reportId.slice(-1)}.000Z`,
   reportCount,
+  warned: false,
 });
 
 describe('groupReports', () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_WARNING_REASON, type NotificationEvent } from '@forum/contracts';
+import { cutText, DEFAULT_WARNING_REASON, ErrorCode, WARNING_QUOTE_LENGTH, type NotificationEvent } from '@forum/contracts';
 import { ConflictError, ForbiddenError, NotFoundError } from '@forum/platform';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { CommentState } from '../comment/comment.ts';
@@ -10,6 +10,8 @@ import type { NotificationsState } from './notification.ts';
  * - only an admin warns a user, and only a user the forum knows (404 otherwise);
  * - a warning that names a comment names one the warned user wrote (404 otherwise; removed ones count:
  *   an admin often removes the comment and then warns its author);
+ * - a warning about a comment names the comment and its post and quotes the comment's start (WARNING_QUOTE_LENGTH
+ *   characters), and a comment is warned about once (409 ALREADY_WARNED; issue #28, docs/moderation.md);
  * - without a reason the warning says DEFAULT_WARNING_REASON;
  * - the warned user marks their warnings read: by id, up to a time, or all; marking read ones again appends nothing.
  */
@@ -29,6 +31,12 @@ export type WarnUser = {
 export type MarkWarningsRead = { type: 'MarkWarningsRead'; data: { userId: string; ids?: readonly string[]; upTo?: string } };
 export type NotificationCommand = WarnUser | MarkWarningsRead;
 
+export class AlreadyWarnedError extends ConflictError {
+  constructor() {
+    super('This comment has already been warned about.', ErrorCode.ALREADY_WARNED);
+  }
+}
+
 export function decide(command: NotificationCommand, state: NotificationsState, meta: CommandMeta): NotificationEvent[] {
   switch (command.type) {
     case 'WarnUser':
@@ -44,8 +52,12 @@ function warnUser(command: WarnUser, state: NotificationsState, meta: CommandMet
   const { warningId, reason, commentId, actorId, actorIsAdmin, target, comment } = command.data;
   if (!actorIsAdmin) throw new ForbiddenError('Only an admin can warn a user');
   if (target.status !== 'registered') throw new NotFoundError('No such user');
-  if (commentId !== undefined && (comment === undefined || comment.status === 'none' || comment.authorId !== target.userId)) {
-    throw new NotFoundError('No such comment by this user');
+  let named: { commentId: string; postId: string; commentQuote?: string } | null = null;
+  if (commentId !== undefined) {
+    if (comment === undefined || comment.status === 'none' || comment.authorId !== target.userId) throw new NotFoundError('No such comment by this user');
+    if (state.warnedComments.has(commentId)) throw new AlreadyWarnedError();
+    // an erased member's comment reads as '': nothing to quote
+    named = { commentId, postId: comment.postId, ...(comment.text !== '' && { commentQuote: cutText(comment.text, WARNING_QUOTE_LENGTH).preview }) };
   }
   if (state.warnings.has(warningId)) throw new ConflictError(`Warning ${warningId} already exists`);
   return [
@@ -55,7 +67,7 @@ function warnUser(command: WarnUser, state: NotificationsState, meta: CommandMet
         warningId,
         userId: target.userId,
         reason: reason?.trim() || DEFAULT_WARNING_REASON,
-        ...(commentId !== undefined && { commentId }),
+        ...named,
         warnedBy: actorId,
         warnedAt: meta.now.toISOString(),
       },

@@ -1,4 +1,4 @@
-import { DEFAULT_WARNING_REASON, type NotificationEvent } from '@forum/contracts';
+import { DEFAULT_WARNING_REASON, WARNING_QUOTE_LENGTH, type NotificationEvent } from '@forum/contracts';
 import { describe, expect, it } from 'vitest';
 import type { CommandMeta } from '../command.ts';
 import type { CommentState } from '../comment/comment.ts';
@@ -12,7 +12,7 @@ const bob: UserState = { status: 'registered', disabled: false, userId: 'u-bob',
 const w1 = '33333333-3333-4333-8333-333333333331';
 const w2 = '33333333-3333-4333-8333-333333333332';
 const commentId = '22222222-2222-4222-8222-222222222222';
-const bobsComment: CommentState = { status: 'added', postId: '11111111-1111-4111-8111-111111111111', authorId: 'u-bob' };
+const bobsComment: CommentState = { status: 'added', postId: '11111111-1111-4111-8111-111111111111', authorId: 'u-bob', text: 'Rude words' };
 const warn = (overrides: Partial<WarnUser['data']> = {}): WarnUser => ({
   type: 'WarnUser',
   data: { warningId: w1, actorId: 'u-admin', actorIsAdmin: true, target: bob, ...overrides },
@@ -25,10 +25,18 @@ const given = (events: NotificationEvent[]): NotificationsState => events.reduce
 const markRead = (data: Partial<MarkWarningsRead['data']> = {}): MarkWarningsRead => ({ type: 'MarkWarningsRead', data: { userId: 'u-bob', ...data } });
 
 describe('given a user with no warnings', () => {
-  it('when an admin warns them with a reason and a comment of theirs, then UserWarned naming both and the admin', () => {
+  it('when an admin warns them with a reason and a comment of theirs, then UserWarned naming the comment, its post, a quote of it and the admin', () => {
     expect(decide(warn({ reason: '  Be kind  ', commentId, comment: bobsComment }), initialNotificationsState, meta)).toEqual([
-      { type: 'UserWarned', data: { warningId: w1, userId: 'u-bob', reason: 'Be kind', commentId, warnedBy: 'u-admin', warnedAt: at } },
+      {
+        type: 'UserWarned',
+        data: { warningId: w1, userId: 'u-bob', reason: 'Be kind', commentId, postId: bobsComment.postId, commentQuote: 'Rude words', warnedBy: 'u-admin', warnedAt: at },
+      },
     ]);
+  });
+  it(`when the comment is longer than ${WARNING_QUOTE_LENGTH} characters, then the quote is its start and '...'; an erased one is not quoted`, () => {
+    const long = { ...bobsComment, text: '👎'.repeat(WARNING_QUOTE_LENGTH + 1) };
+    expect(decide(warn({ commentId, comment: long }), initialNotificationsState, meta)).toMatchObject([{ data: { commentQuote: `${'👎'.repeat(WARNING_QUOTE_LENGTH)}...` } }]);
+    expect(decide(warn({ commentId, comment: { ...bobsComment, text: '' } }), initialNotificationsState, meta)[0]!.data).not.toHaveProperty('commentQuote');
   });
   it('when an admin warns them without a reason (the spec sends none), then the default reason', () => {
     expect(decide(warn(), initialNotificationsState, meta)).toEqual([
@@ -68,6 +76,19 @@ describe('given two unread warnings', () => {
   });
   it('when the same warning id is used again, then 409', () => {
     expect(() => decide(warn(), state, meta)).toThrowError(expect.objectContaining({ status: 409 }));
+  });
+});
+
+describe('given a warning about a comment (#28.6)', () => {
+  const state = given(decide(warn({ commentId, comment: bobsComment }), initialNotificationsState, meta));
+  it('when the same comment is warned about again (another warning, any reason), then 409 ALREADY_WARNED', () => {
+    expect(() => decide(warn({ warningId: w2, reason: 'Again', commentId, comment: bobsComment }), state, meta)).toThrowError(
+      expect.objectContaining({ status: 409, code: 'ALREADY_WARNED', message: 'This comment has already been warned about.' }),
+    );
+  });
+  it('when the user is warned about nothing in particular, or about another comment, then UserWarned', () => {
+    expect(decide(warn({ warningId: w2 }), state, meta)).toHaveLength(1);
+    expect(decide(warn({ warningId: w2, commentId: '22222222-2222-4222-8222-222222222223', comment: bobsComment }), state, meta)).toHaveLength(1);
   });
 });
 

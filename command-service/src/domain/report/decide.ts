@@ -1,5 +1,5 @@
 import { ErrorCode, type CommentReportEvent, type ReportFeedback } from '@forum/contracts';
-import { ConflictError, NotFoundError } from '@forum/platform';
+import { BusinessRuleError, ConflictError, NotFoundError } from '@forum/platform';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { CommentState } from '../comment/comment.ts';
 import type { Author } from '../post/decide.ts';
@@ -9,6 +9,7 @@ import type { ReportState } from './report.ts';
 /**
  * Rules enforced here (spec §2 Post Comments, §3 Comment report; issue "whole forum on the API", Reports):
  * - the comment exists, is not removed, and its post is not deleted;
+ * - nobody reports their own comment (issue #28, as Discourse and NodeBB refuse it): 422 OWN_COMMENT_REPORT;
  * - a user reports a comment once (409 ALREADY_REPORTED), decided on the (comment, reporter) stream;
  * - the reporter's name, email and photo come from their forum record (the spec's reporterEmail is ignored),
  *   the feedback is one of REPORT_FEEDBACK (checked at the edge and by the event schema).
@@ -25,6 +26,12 @@ export class AlreadyReportedError extends ConflictError {
   }
 }
 
+export class OwnCommentReportError extends BusinessRuleError {
+  constructor() {
+    super(ErrorCode.OWN_COMMENT_REPORT, 'You cannot report your own comment.');
+  }
+}
+
 export function decide(command: ReportCommand, state: ReportState, meta: CommandMeta): CommentReportEvent[] {
   switch (command.type) {
     case 'ReportComment':
@@ -37,6 +44,7 @@ export function decide(command: ReportCommand, state: ReportState, meta: Command
 function reportComment(command: ReportComment, state: ReportState, meta: CommandMeta): CommentReportEvent[] {
   const { commentId, reporter, feedback, comment, post } = command.data;
   if (comment.status !== 'added' || post.status !== 'created') throw new NotFoundError('No such comment');
+  if (comment.authorId === reporter.id) throw new OwnCommentReportError();
   if (state.status === 'reported') throw new AlreadyReportedError();
   return [
     {

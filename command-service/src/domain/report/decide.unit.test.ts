@@ -8,7 +8,7 @@ import { evolve, initialReportState } from './report.ts';
 const meta: CommandMeta = { actorId: 'u-carl', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: 'r' };
 const commentId = '22222222-2222-4222-8222-222222222222';
 const postId = '11111111-1111-4111-8111-111111111111';
-const comment: CommentState = { status: 'added', postId, authorId: 'u-bob' };
+const comment: CommentState = { status: 'added', postId, authorId: 'u-bob', text: 'Hmm' };
 const live: PostState = { status: 'created', authorId: 'u-alice' };
 const carl = { id: 'u-carl', name: 'Carl', email: 'carl@forum.local', photo: '' };
 const report = (overrides: Partial<ReportComment['data']> = {}): ReportComment => ({
@@ -34,12 +34,20 @@ describe('given no report of this comment by this user', () => {
   });
 });
 
+describe("given the reporter's own comment (#28.2)", () => {
+  it('when ReportComment, then 422 OWN_COMMENT_REPORT', () => {
+    expect(() => decide(report({ comment: { status: 'added', postId, authorId: 'u-carl', text: 'Mine' } }), initialReportState, meta)).toThrowError(
+      expect.objectContaining({ status: 422, code: 'OWN_COMMENT_REPORT' }),
+    );
+  });
+});
+
 describe('given the user reported this comment already', () => {
   const state = decide(report(), initialReportState, meta).reduce(evolve, initialReportState);
   it('when ReportComment again (any feedback), then 409 ALREADY_REPORTED', () => {
     expect(() => decide(report({ feedback: 'offensive' }), state, meta)).toThrowError(expect.objectContaining({ status: 409, code: 'ALREADY_REPORTED' }));
   });
   it('when the comment was removed meanwhile, then 404 (the report is resolved, there is nothing to report)', () => {
-    expect(() => decide(report({ comment: { ...comment, status: 'removed' } }), state, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => decide(report({ comment: { status: 'removed', postId, authorId: 'u-bob', text: 'Hmm' } }), state, meta)).toThrowError(expect.objectContaining({ status: 404 }));
   });
 });

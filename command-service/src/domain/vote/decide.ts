@@ -1,5 +1,5 @@
 import { ErrorCode, type Vote, type VoteEvent } from '@forum/contracts';
-import { ConflictError, NotFoundError } from '@forum/platform';
+import { BusinessRuleError, ConflictError, NotFoundError } from '@forum/platform';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { PostState } from '../post/post.ts';
 import type { VoteState } from './vote.ts';
@@ -12,7 +12,9 @@ import type { VoteState } from './vote.ts';
  * - ChangeVote (the spec's PATCH {likeChange, dislikeChange}) is accepted only as a legal transition
  *   from the current vote: like when none (+1, 0), undo a like (-1, 0), like when disliked (+1, -1),
  *   and the mirror images for dislike; anything else is 409 ILLEGAL_VOTE_TRANSITION with the current vote;
- * - voting on one's own post is allowed (the spec does not forbid it).
+ * - no votes on one's own post (issue #28, as Discourse and NodeBB refuse them): a like or a dislike by the
+ *   post's author is 422 OWN_POST_VOTE; taking a vote back (to none) is allowed, so an author can withdraw a
+ *   vote cast before this rule (docs/moderation.md).
  */
 export type SetVote = { type: 'SetVote'; data: { postId: string; userId: string; vote: Vote; post: PostState } };
 export type ChangeVote = {
@@ -24,6 +26,12 @@ export type VoteCommand = SetVote | ChangeVote;
 export class IllegalVoteTransitionError extends ConflictError {
   constructor(current: Vote) {
     super(`That vote change is not possible from your current vote (${current})`, ErrorCode.ILLEGAL_VOTE_TRANSITION, { current });
+  }
+}
+
+export class OwnPostVoteError extends BusinessRuleError {
+  constructor() {
+    super(ErrorCode.OWN_POST_VOTE, 'You cannot vote on your own post.');
   }
 }
 
@@ -42,14 +50,15 @@ function requireLivePost(post: PostState) {
   if (post.status !== 'created') throw new NotFoundError('No such post');
 }
 
-function cast(postId: string, userId: string, previous: Vote, vote: Vote, meta: CommandMeta): VoteEvent[] {
+function cast(post: PostState, postId: string, userId: string, previous: Vote, vote: Vote, meta: CommandMeta): VoteEvent[] {
+  if (post.status === 'created' && post.authorId === userId && vote !== 'none') throw new OwnPostVoteError();
   if (previous === vote) return [];
   return [{ type: 'VoteCast', data: { postId, userId, previous, vote, at: meta.now.toISOString() } }];
 }
 
 function setVote(command: SetVote, state: VoteState, meta: CommandMeta): VoteEvent[] {
   requireLivePost(command.data.post);
-  return cast(command.data.postId, command.data.userId, state.current, command.data.vote, meta);
+  return cast(command.data.post, command.data.postId, command.data.userId, state.current, command.data.vote, meta);
 }
 
 /**
@@ -69,5 +78,5 @@ function changeVote(command: ChangeVote, state: VoteState, meta: CommandMeta): V
   requireLivePost(command.data.post);
   const next = voteAfter(state.current, command.data.likeChange, command.data.dislikeChange);
   if (next === null) throw new IllegalVoteTransitionError(state.current);
-  return cast(command.data.postId, command.data.userId, state.current, next, meta);
+  return cast(command.data.post, command.data.postId, command.data.userId, state.current, next, meta);
 }

@@ -44,8 +44,24 @@ describe('given no vote', () => {
       expect.objectContaining({ status: 409, code: 'ILLEGAL_VOTE_TRANSITION', details: { current: 'none' } }),
     );
   });
-  it("when voting on the voter's own post, then it counts like any other vote", () => {
-    expect(decide(set('up', { status: 'created', authorId: 'u-bob' }), state, meta)).toEqual([cast('none', 'up')]);
+});
+
+describe("given the voter's own post (#28.2)", () => {
+  const own: PostState = { status: 'created', authorId: 'u-bob' };
+  it.each([
+    ['SetVote up', set('up', own)],
+    ['SetVote down', set('down', own)],
+    ['liking (+1, 0)', change(1, 0, own)],
+    ['disliking (0, +1)', change(0, 1, own)],
+  ])('when %s, then 422 OWN_POST_VOTE', (_, command) => {
+    expect(() => decide(command, given(), meta)).toThrowError(expect.objectContaining({ status: 422, code: 'OWN_POST_VOTE' }));
+  });
+  it('when a vote cast before the rule is taken back, then VoteCast up → none', () => {
+    expect(decide(set('none', own), given('up'), meta)).toEqual([cast('up', 'none')]);
+    expect(decide(change(-1, 0, own), given('up'), meta)).toEqual([cast('up', 'none')]);
+  });
+  it('when a vote cast before the rule is switched (up → down), then 422 OWN_POST_VOTE', () => {
+    expect(() => decide(change(-1, 1, own), given('up'), meta)).toThrowError(expect.objectContaining({ code: 'OWN_POST_VOTE' }));
   });
 });
 

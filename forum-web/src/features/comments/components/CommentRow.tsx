@@ -1,7 +1,9 @@
 import { ErrorCode, REPORT_FEEDBACK, type CommentItem, type ReportCommentRequest } from '@forum/contracts';
+import CheckCircleOutline from '@mui/icons-material/CheckCircleOutlineOutlined';
 import { Box, Button, FormControl, MenuItem, Select, Stack, TableCell, TableRow, Typography } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { AuthorAvatar } from '../../../components/AuthorAvatar';
+import { EmailText } from '../../../components/EmailText';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { rateLimitMessage, serverError } from '../../../lib/http-error';
 import { useReportCommentMutation } from '../api/report-comment';
@@ -17,14 +19,30 @@ export const FEEDBACK_LABELS: Record<Feedback, string> = {
   offensive: 'Offensive language',
 };
 
+/** The Feedback and Action cells of a comment that is not reported from here: what `children` says, where Report would be. */
+function ActionCells({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <TableCell />
+      <TableCell>{children}</TableCell>
+    </>
+  );
+}
+
 /**
  * One comment of the comments table (spec §2 Post Comments, §4 Comment report): choosing a
- * feedback enables Report; after the report the choice is cleared. A comment this reader has
- * reported (now, or earlier as the server says) is not reported a second time.
+ * feedback enables Report. A comment this reader has reported (now, or earlier as the server
+ * says: `reportedByMe`) says "Reported" where Report was, and the reader's own comment says
+ * "Your comment": neither is reported (again), the server refuses both.
  */
 export function CommentRow({ comment }: { comment: CommentItem }) {
   const [feedback, setFeedback] = useState<Feedback | ''>('');
   const [reported, setReported] = useState(false);
+  // Report is gone once the report is in: the reader's focus goes to what took its place
+  const reportedRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (reported) reportedRef.current?.focus();
+  }, [reported]);
   const [reading, setReading] = useState(false);
   const [report, { isLoading }] = useReportCommentMutation();
   const toast = useToast();
@@ -55,11 +73,7 @@ export function CommentRow({ comment }: { comment: CommentItem }) {
             <Typography variant="subtitle2" component="div">
               {comment.authorName}
             </Typography>
-            {comment.authorEmail && (
-              <Typography variant="caption" component="div" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                {comment.authorEmail}
-              </Typography>
-            )}
+            {comment.authorEmail && <EmailText email={comment.authorEmail} variant="caption" component="div" color="text.secondary" />}
           </Box>
         </Stack>
       </TableCell>
@@ -75,31 +89,50 @@ export function CommentRow({ comment }: { comment: CommentItem }) {
           </>
         )}
       </TableCell>
-      <TableCell>
-        <FormControl size="small" sx={{ minWidth: 190 }} disabled={reported || isLoading}>
-          <Select
-            value={feedback}
-            displayEmpty
-            onChange={(event) => setFeedback(event.target.value as Feedback | '')}
-            inputProps={{ 'aria-label': `Feedback on the comment by ${comment.authorName}` }}
-            renderValue={(value) => (value ? FEEDBACK_LABELS[value as Feedback] : <Box component="span" sx={{ color: 'text.secondary' }}>Select Feedback</Box>)}
-          >
-            <MenuItem value="" disabled>
-              Select Feedback
-            </MenuItem>
-            {REPORT_FEEDBACK.map((option) => (
-              <MenuItem key={option} value={option}>
-                {FEEDBACK_LABELS[option]}
-              </MenuItem>
-            ))}
-          </Select>
-        </FormControl>
-      </TableCell>
-      <TableCell>
-        <Button variant="contained" color="error" size="small" disabled={!feedback || reported || isLoading} onClick={() => void submit()}>
-          {reported ? 'Reported' : isLoading ? 'Reporting...' : 'Report'}
-        </Button>
-      </TableCell>
+      {comment.byMe ? (
+        <ActionCells>
+          <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+            Your comment
+          </Typography>
+        </ActionCells>
+      ) : reported || comment.reportedByMe ? (
+        <ActionCells>
+          <Stack ref={reportedRef} tabIndex={-1} direction="row" spacing={0.75} sx={{ alignItems: 'center', color: 'success.dark', outline: 'none' }}>
+            <CheckCircleOutline fontSize="small" aria-hidden />
+            <Typography variant="body2" sx={{ fontWeight: 600 }}>
+              Reported
+            </Typography>
+          </Stack>
+        </ActionCells>
+      ) : (
+        <>
+          <TableCell>
+            <FormControl size="small" sx={{ minWidth: 190 }} disabled={isLoading}>
+              <Select
+                value={feedback}
+                displayEmpty
+                onChange={(event) => setFeedback(event.target.value as Feedback | '')}
+                inputProps={{ 'aria-label': `Feedback on the comment by ${comment.authorName}` }}
+                renderValue={(value) => (value ? FEEDBACK_LABELS[value as Feedback] : <Box component="span" sx={{ color: 'text.secondary' }}>Select Feedback</Box>)}
+              >
+                <MenuItem value="" disabled>
+                  Select Feedback
+                </MenuItem>
+                {REPORT_FEEDBACK.map((option) => (
+                  <MenuItem key={option} value={option}>
+                    {FEEDBACK_LABELS[option]}
+                  </MenuItem>
+                ))}
+              </Select>
+            </FormControl>
+          </TableCell>
+          <TableCell>
+            <Button variant="contained" color="error" size="small" disabled={!feedback || isLoading} onClick={() => void submit()}>
+              {isLoading ? 'Reporting...' : 'Report'}
+            </Button>
+          </TableCell>
+        </>
+      )}
     </TableRow>
   );
 }

@@ -47,7 +47,8 @@ describe('the comments table', () => {
     fakeServer();
     renderTable();
     const bob = await rowOf('Bob Chen');
-    within(bob).getByText('bob@forum.local');
+    // the address in parts that wrap only before its '@' (#28.16), whole in its title
+    expect(within(bob).getByTitle('bob@forum.local').textContent).toBe('bob@forum.local');
     within(bob).getByText('Short one');
     expect(within(bob).queryByRole('button', { name: 'Read more' })).toBeNull();
 
@@ -64,7 +65,7 @@ describe('the comments table', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
-  it('enables Report only once a feedback is chosen, sends it, confirms and clears the choice', async () => {
+  it('enables Report only once a feedback is chosen, sends it, confirms and says "Reported" in its place, with the focus there', async () => {
     const { reports } = fakeServer();
     renderTable();
     const bob = await rowOf('Bob Chen');
@@ -80,8 +81,9 @@ describe('the comments table', () => {
     await userEvent.click(within(bob).getByRole('button', { name: 'Report' }));
     await screen.findByText('Reported! Your report has been submitted');
     expect(reports).toEqual([{ path: '/comments/c1/report', body: { feedback: 'offensive' } }]);
-    within(bob).getByText('Select Feedback');
-    expect(within(bob).getByRole('button', { name: 'Reported' })).toHaveProperty('disabled', true);
+    expect(within(bob).queryByRole('combobox')).toBeNull();
+    expect(within(bob).queryByRole('button', { name: /Report/ })).toBeNull();
+    expect(bob.contains(document.activeElement) && document.activeElement?.textContent).toBe('Reported');
   });
 
   it('says clearly when the comment was already reported, and does not offer a second report', async () => {
@@ -93,7 +95,8 @@ describe('the comments table', () => {
     await userEvent.click(within(carol).getByRole('button', { name: 'Report' }));
 
     await screen.findByText(/You have already reported this comment/);
-    expect(within(carol).getByRole('button', { name: 'Reported' })).toHaveProperty('disabled', true);
+    within(carol).getByText('Reported');
+    expect(within(carol).queryByRole('button', { name: /Report/ })).toBeNull();
     expect(reports).toHaveLength(1);
   });
 
@@ -110,6 +113,31 @@ describe('the comments table', () => {
     await userEvent.click(within(bob).getByRole('button', { name: 'Report' }));
     await screen.findByText(toast);
     await waitFor(() => expect(within(bob).getByRole('button', { name: 'Report' })).toHaveProperty('disabled', false));
+  });
+
+  it("#28.2 does not offer Report on the reader's own comment, and says why", async () => {
+    const { reports } = fakeServer({ list: [{ ...comments[0]!, byMe: true }, { ...comments[1]!, byMe: false }] });
+    renderTable();
+    const own = await rowOf('Bob Chen');
+    within(own).getByText('Your comment');
+    expect(within(own).queryByRole('combobox')).toBeNull();
+    expect(within(own).queryByRole('button', { name: /Report/ })).toBeNull();
+    const other = await rowOf('Carol Diaz');
+    within(other).getByRole('combobox', { name: 'Feedback on the comment by Carol Diaz' });
+    within(other).getByRole('button', { name: 'Report' });
+    expect(reports).toEqual([]);
+  });
+
+  it('#28.5 shows "Reported" instead of the feedback choice and Report on a comment the reader reported before', async () => {
+    const { reports } = fakeServer({ list: [{ ...comments[0]!, byMe: false, reportedByMe: true }, { ...comments[1]!, byMe: false, reportedByMe: false }] });
+    renderTable();
+    const reported = await rowOf('Bob Chen');
+    within(reported).getByText('Reported');
+    expect(within(reported).queryByRole('combobox')).toBeNull();
+    expect(within(reported).queryByRole('button', { name: /Report/ })).toBeNull();
+    const open = await rowOf('Carol Diaz');
+    within(open).getByRole('button', { name: 'Report' });
+    expect(reports).toEqual([]);
   });
 
   it("shows a page of comments and 'Show more comments' adds the next rows, saying how many are shown", async () => {

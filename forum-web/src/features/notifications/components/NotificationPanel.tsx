@@ -3,6 +3,7 @@ import WarningAmberOutlined from '@mui/icons-material/WarningAmberOutlined';
 import type { Announcement, NotificationItem } from '@forum/contracts';
 import { Box, Divider, List, ListItem, ListItemIcon, ListItemText, Popover, Typography } from '@mui/material';
 import { formatDate } from '../../../lib/format';
+import { WarningAbout } from './WarningAbout';
 
 interface NotificationPanelProps {
   id: string;
@@ -46,7 +47,12 @@ export default function NotificationPanel({ id, anchor, onClose, warnings, annou
               </ListItemIcon>
               <ListItemText
                 primary={`Warning from a moderator${w.read ? '' : ' (new)'}`}
-                secondary={`${w.reason} · ${formatDate(w.createdAt)}`}
+                secondary={
+                  <>
+                    {`${w.reason} · ${formatDate(w.createdAt)}`}
+                    <WarningAbout warning={w} onNavigate={onClose} />
+                  </>
+                }
               />
             </ListItem>
           ))}

@@ -9,6 +9,7 @@ import { TagList } from '../../../components/TagChip';
 import { formatDate } from '../../../lib/format';
 import { isNotFound } from '../../../lib/http-error';
 import { useGetPostQuery } from '../api/get-post';
+import { OwnPostVotes } from './OwnPostVotes';
 import { postPath } from './PostCard';
 import { ShareMenu } from './ShareMenu';
 import { VoteButtons } from './VoteButtons';
@@ -62,7 +63,11 @@ export function PostDetails({ id, children }: { id: string; children?: ReactNode
         </Typography>
         <Divider sx={{ my: 3 }} />
         <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1.5 }}>
-          <VoteButtons postId={post._id} upVote={post.upVote} downVote={post.downVote} myVote={post.myVote} />
+          {post.byMe ? (
+            <OwnPostVotes upVote={post.upVote} downVote={post.downVote} />
+          ) : (
+            <VoteButtons postId={post._id} upVote={post.upVote} downVote={post.downVote} myVote={post.myVote} />
+          )}
           <Button href="#comments" size="small" color="inherit" startIcon={<ChatBubbleOutline />} sx={{ color: 'text.secondary' }}>
             {post.commentCount} {post.commentCount === 1 ? 'comment' : 'comments'}
           </Button>

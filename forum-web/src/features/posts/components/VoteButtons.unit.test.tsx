@@ -110,6 +110,18 @@ describe('the vote buttons of a post', () => {
     within(group()).getByRole('button', { name: 'Like 3' });
   });
 
+  it("#28.2 on the reader's own post shows the counts and why there is nothing to vote with, and sends no vote", async () => {
+    const server = fakeServer({ initial: post({ byMe: true }), afterVote: post() });
+    renderWithApp(<PostDetails id={POST_ID} />);
+    const votes = await screen.findByRole('group', { name: 'Votes on your post' });
+    within(votes).getByText('3 likes');
+    within(votes).getByText('1 dislike');
+    within(votes).getByText('You cannot vote on your own post.');
+    expect(screen.queryByRole('group', { name: 'Vote on this post' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^(Like|Dislike)/ })).toBeNull();
+    expect(server.votes).toEqual([]);
+  });
+
   it('asks a visitor to sign in instead of voting, and signs in when they agree', async () => {
     const server = fakeServer({ initial: post({ myVote: undefined }), afterVote: post() });
     const { login } = renderWithApp(<PostDetails id={POST_ID} />, { signedIn: false });

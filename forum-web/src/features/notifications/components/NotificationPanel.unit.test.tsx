@@ -1,0 +1,51 @@
+// @vitest-environment jsdom
+import type { NotificationItem } from '@forum/contracts';
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { currentPath, renderWithApp } from '../../../testing/render-with-app';
+import NotificationPanel from './NotificationPanel';
+
+const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
+const warning = (changes: Partial<NotificationItem>): NotificationItem => ({
+  _id: 'w1',
+  kind: 'warning',
+  reason: 'Please stay polite',
+  createdAt: '2026-11-23T18:00:00.000Z',
+  read: false,
+  ...changes,
+});
+
+afterEach(cleanup);
+
+function renderPanel(warnings: NotificationItem[]) {
+  const onClose = vi.fn();
+  renderWithApp(<NotificationPanel id="panel" anchor={document.body} onClose={onClose} warnings={warnings} announcements={[]} fresh={new Set()} />, { route: '*' });
+  return { onClose, list: within(screen.getByRole('list', { name: 'Notifications' })) };
+}
+
+describe('the notification panel', () => {
+  it('#28.6 a warning about a comment names its post (linked) and quotes the comment; once the post is gone it says so', async () => {
+    const { onClose, list } = renderPanel([
+      warning({ commentId: 'c1', postId: POST_ID, postTitle: 'Zero-downtime deploys', commentQuote: 'You are all wrong about this...' }),
+      warning({ _id: 'w2', commentId: 'c2', postId: '00000000-0000-4000-8000-000000000000', commentQuote: 'Buy my stuff' }),
+      warning({ _id: 'w3', reason: 'Mind the rules' }),
+    ]);
+    const [about, gone, plain] = list.getAllByRole('listitem');
+
+    within(about!).getByText('Please stay polite', { exact: false });
+    within(about!).getByText('“You are all wrong about this...”');
+    const post = within(about!).getByRole('link', { name: 'Zero-downtime deploys' });
+    expect(post.getAttribute('href')).toBe(`/post/${POST_ID}`);
+
+    within(gone!).getByText('“Buy my stuff”');
+    within(gone!).getByText(/a post that was deleted/);
+    expect(within(gone!).queryByRole('link')).toBeNull();
+
+    expect(within(plain!).queryByText(/your comment/i)).toBeNull();
+
+    await userEvent.click(post);
+    expect(currentPath()).toBe(`/post/${POST_ID}`);
+    expect(onClose).toHaveBeenCalled();
+  });
+});
