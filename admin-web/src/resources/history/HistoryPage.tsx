@@ -157,9 +157,9 @@ function EventRow({ event, n, names, kind, id }: EventProps) {
         </TableCell>
         <TableCell>
           <Chip size="small" variant="outlined" label={event.type} />
-        </TableCell>
-        <TableCell>
-          <StreamOf event={event} />
+          <Typography variant="caption" component="div" color="text.secondary" sx={{ mt: 0.25, pl: 0.5 }}>
+            <StreamOf event={event} />
+          </Typography>
         </TableCell>
         <TableCell sx={{ whiteSpace: 'nowrap' }}>
           <Actor actor={event.actor} names={names} self={kind === 'user' && event.actor === id} />
@@ -179,7 +179,7 @@ function EventRow({ event, n, names, kind, id }: EventProps) {
       </TableRow>
       {open && (
         <TableRow>
-          <TableCell colSpan={8} sx={{ pt: 0 }}>
+          <TableCell colSpan={7} sx={{ pt: 0 }}>
             <EventData event={event} n={n} id={dataId} />
           </TableCell>
         </TableRow>
@@ -281,8 +281,7 @@ export function HistoryPage() {
                 <TableRow sx={{ '& > th': { whiteSpace: 'nowrap' } }}>
                   <TableCell>#</TableCell>
                   <TableCell>Time</TableCell>
-                  <TableCell>Event</TableCell>
-                  <TableCell>Stream</TableCell>
+                  <TableCell>Event (stream)</TableCell>
                   <TableCell>Actor</TableCell>
                   <TableCell>Position</TableCell>
                   <TableCell>Correlation id</TableCell>
