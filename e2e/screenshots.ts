@@ -33,6 +33,8 @@ const VIEWPORTS: Record<Width, { width: number; height: number }> = { desktop: D
 interface Demo {
   /** bob's 'How do you structure a large React app?', with the comments */
   reactPostId: string;
+  /** alice's forum id: her history holds her votes, comment and report */
+  aliceId: string;
 }
 
 const started = Date.now();
@@ -162,7 +164,8 @@ async function addDemoActivity(forum: TestForum): Promise<Demo> {
     if (tries > 100) throw new Error(`the read side did not catch up: ${response.status}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { reactPostId: react };
+  const aliceId = ((await (await expectOk(forum.api('/api/me', { token: alice }), 'GET /api/me')).json()) as { _id: string })._id;
+  return { reactPostId: react, aliceId };
 }
 
 async function expectOk(call: Promise<Response>, what: string): Promise<Response> {
@@ -335,6 +338,10 @@ async function captureConsole(browser: Browser, forum: TestForum, demo: Demo, wi
     await at(`/admin/history/post/${demo.reactPostId}`);
     await page.getByText('PostCreated').first().waitFor();
     await shot('admin-history');
+
+    await at(`/admin/history/user/${encodeURIComponent(demo.aliceId)}`);
+    await page.getByText('CommentReported').first().waitFor();
+    await shot('admin-user-history');
 
     await at('/admin/contact-messages');
     await page.getByText('Dana Reader').waitFor();

@@ -1,4 +1,4 @@
-import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type AdminStats, type CreateAnnouncementRequest, type ErasedContentChoice, type HistoryKind, type StreamHistory, type WarnUserRequest } from '@forum/contracts';
+import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type AdminStats, type CreateAnnouncementRequest, type ErasedContentChoice, type History, type HistoryKind, type WarnUserRequest } from '@forum/contracts';
 import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, HttpError, type DataProvider, type RaRecord } from 'react-admin';
 
@@ -70,8 +70,8 @@ export interface ForumDataProvider extends DataProvider {
   warnUser(authorEmail: string, warning?: WarnUserRequest): Promise<Accepted>;
   createAnnouncement(announcement: CreateAnnouncementRequest): Promise<Accepted>;
   rebuildProjection(name: string): Promise<Accepted>;
-  /** GET /api/admin/history/:kind/:id?after=: a page of the events of a user's or a post's stream after version `after`, oldest first (404 when it has none). */
-  getHistory(kind: HistoryKind, id: string, after?: number): Promise<StreamHistory>;
+  /** GET /api/admin/history/:kind/:id?after=: a page of a user's or a post's history after the position `after` (none: from its first event), oldest first (404 when it has none). */
+  getHistory(kind: HistoryKind, id: string, after?: string): Promise<History>;
 }
 
 /**
@@ -113,8 +113,8 @@ export function createDataProvider(token: TokenSource, written: WrittenPosition 
     warnUser: (authorEmail, warning = {}) => send(`admin/warn-user/${encodeURIComponent(authorEmail)}`, 'POST', warning),
     createAnnouncement: (announcement) => send('admin/announcements', 'POST', announcement),
     rebuildProjection: (name) => send(`admin/projections/${encodeURIComponent(name)}/rebuild`, 'POST'),
-    getHistory: async (kind, id, after = 0) =>
-      (await http(`/api/admin/history/${encodeURIComponent(kind)}/${encodeURIComponent(id)}${after > 0 ? `?after=${after}` : ''}`)).json as StreamHistory,
+    getHistory: async (kind, id, after) =>
+      (await http(`/api/admin/history/${encodeURIComponent(kind)}/${encodeURIComponent(id)}${after ? `?after=${encodeURIComponent(after)}` : ''}`)).json as History,
   };
 }
 

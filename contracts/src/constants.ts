@@ -142,7 +142,7 @@ export function summarizeSql(description: string): string {
 /** Comments of a post on one page of GET /api/posts/:id/comments unless `limit` says otherwise, and the most `limit` may ask. */
 export const COMMENT_PAGE_SIZE = 20;
 export const COMMENT_PAGE_MAX = 100;
-/** Events of a stream's history (GET /api/admin/history/:kind/:id) on one page, from `after` on. */
+/** Events of a history (GET /api/admin/history/:kind/:id) on one page, and the most its `limit` may ask. */
 export const HISTORY_PAGE_SIZE = 200;
 /**
  * The public tag list (GET /api/tags) and the admins' (GET /api/admin/tags without a range) answer

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { passwordProblem } from './constants.ts';
+import { eventDefinitions, POST_HISTORY_TYPES } from './events/index.ts';
 import { compareLogPositions, parsePositionToken, positionToken } from './position.ts';
 
 describe('passwordProblem (spec §5, in order)', () => {
@@ -22,5 +23,15 @@ describe('position tokens', () => {
     expect(compareLogPositions(a, b)).toBe(-1);
     expect(parsePositionToken('1.2.3')).toBeNull();
     expect(parsePositionToken('x')).toBeNull();
+  });
+});
+
+describe('POST_HISTORY_TYPES', () => {
+  it('each names its post in data.postId, as the event store indexes it', () => {
+    for (const type of POST_HISTORY_TYPES) {
+      const { shape } = eventDefinitions[type].schema;
+      expect(shape, type).toHaveProperty('postId');
+      expect(shape.postId.safeParse('not a uuid').success, type).toBe(false);
+    }
   });
 });

@@ -1,7 +1,7 @@
 /** query-service on its own (the distributed layout), against DATABASE_URL. */
 import http from 'node:http';
 import { answerClientErrors, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
-import { openStreamReader } from '@forum/projections';
+import { openHistoryReader } from '@forum/projections';
 import { createReadDb, QueryServiceConfig, readLimits } from './config.ts';
 import { createQueryApp } from './http/app.ts';
 import { CheckpointWatcher } from './store/checkpoint-watcher.ts';
@@ -12,8 +12,8 @@ const logger = createLogger('query-service', config.LOG_LEVEL, { format: config.
 const db = createReadDb(config.DATABASE_URL, config);
 const watcher = new CheckpointWatcher(config.DATABASE_URL, logger);
 await watcher.start();
-// the admins' history of a user or a post reads its stream from the event store
-const events = await openStreamReader(config.DATABASE_URL);
+// the admins' history of a user or a post reads the event log
+const events = await openHistoryReader(config.DATABASE_URL);
 const app = createQueryApp({
   db,
   events,

@@ -466,6 +466,45 @@ export function eventStoreContract(adapter: string, factory: EventStoreFactory) 
       );
     });
 
+    describe('histories (readHistory)', () => {
+      const by = (actorId: string, type: string, data: unknown = {}): NewEvent => ({ type, data, metadata: metadata({ actorId }) });
+      /** The history once it holds `count` events (an event shows once no older transaction is still running). */
+      async function historyOf(selection: Parameters<EventStore['readHistory']>[0], count: number, after = START, limit = 100): Promise<RecordedEvent[]> {
+        let events: RecordedEvent[] = [];
+        for (let i = 0; i < 200 && events.length < count; i++) {
+          if (i > 0) await sleep(10);
+          events = await store.readHistory(selection, { after, limit });
+        }
+        return events;
+      }
+
+      it('#28.3 selects the events of an actor, of streams and about a post, each once, in log order, a page at a time', async () => {
+        const [actor, someoneElse, postId, otherPost] = [`actor-${randomUUID()}`, `other-${randomUUID()}`, randomUUID(), randomUUID()];
+        const [own, elsewhere, mixed] = [stream(), stream(), stream()];
+        const vote = (who: string, post: string) => by(who, 'VoteCast', { postId: post, userId: who, previous: 'none', vote: 'up', at: new Date().toISOString() });
+        await store.append([{ streamId: elsewhere, expectedVersion: 'no_stream', events: [by(actor, 'A1'), by(someoneElse, 'X1')] }]);
+        await store.append([{ streamId: own, expectedVersion: 'no_stream', events: [by(someoneElse, 'AboutThem'), by(actor, 'A2')] }]);
+        await store.append([
+          { streamId: mixed, expectedVersion: 'no_stream', events: [vote(someoneElse, postId), vote(actor, otherPost), by(someoneElse, 'PostAuthored', { postId })] },
+        ]);
+        await store.append([{ streamId: elsewhere, expectedVersion: 2, events: [by(actor, 'A3'), by(someoneElse, 'X2')] }]);
+
+        const selection = { actorId: actor, streamIds: [own] };
+        const history = await historyOf(selection, 5);
+        expect(history.map((e) => e.type)).toEqual(['A1', 'AboutThem', 'A2', 'VoteCast', 'A3']);
+        expect(history.map((e) => e.position).every((p, i, all) => i === 0 || compareLogPositions(all[i - 1]!, p) < 0)).toBe(true);
+        // a page starts after the position it is given
+        const first = await store.readHistory(selection, { after: START, limit: 2 });
+        expect(first.map((e) => e.type)).toEqual(['A1', 'AboutThem']);
+        expect((await store.readHistory(selection, { after: first[1]!.position, limit: 2 })).map((e) => e.type)).toEqual(['A2', 'VoteCast']);
+        expect(await store.readHistory(selection, { after: history.at(-1)!.position, limit: 2 })).toEqual([]);
+
+        // about a post: the types of POST_HISTORY_TYPES that name it, not another type naming it
+        expect((await historyOf({ postId }, 1)).map((e) => [e.type, e.metadata.actorId])).toEqual([['VoteCast', someoneElse]]);
+        expect(await store.readHistory({ actorId: `nobody-${randomUUID()}` }, { after: START, limit: 10 })).toEqual([]);
+      });
+    });
+
     it('starts from the beginning of the log with START', async () => {
       const all = await store.readAll(START, 5);
       expect(all.length).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 import { createTestDatabase, waitFor } from '@forum/infra/testing';
+import { START } from '@forum/contracts';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventStoreContract } from './contract.suite.ts';
@@ -93,6 +94,61 @@ describe('PostgreSQL event store: deadlocks', () => {
       expect((await store.readStream(existing)).version).toBe(1);
     } finally {
       await other.end();
+      await probe.end();
+      await store.close();
+    }
+  });
+});
+
+describe('PostgreSQL event store: histories of a log written before their indexes', () => {
+  const before = createTestDatabase('es_history');
+  afterAll(async () => (await before).drop());
+
+  it('#28.3 the migration indexes an existing log by actor and by post, and its histories read off those indexes', { timeout: 60_000 }, async () => {
+    const { url } = await before;
+    const probe = new pg.Client({ connectionString: url });
+    await probe.connect();
+    let store = await createPostgresEventStore({ connectionString: url, pollIntervalMs: 10_000 });
+    try {
+      const meta = (actorId: string) => ({ actorId, correlationId: 'c', causationId: null, requestId: null, schemaVersion: 1 });
+      const postId = '7d0c8f6e-5b1a-4c3d-9e2f-0a1b2c3d4e5f';
+      // many actors, one of them audited, and votes on many posts, one of them audited
+      await store.append(
+        Array.from({ length: 400 }, (_, i) => ({
+          streamId: `vote-${i}`,
+          expectedVersion: 'no_stream' as const,
+          events: [{ type: 'VoteCast', data: { postId: i % 100 === 0 ? postId : `post-${i}`, userId: `voter-${i}`, previous: 'none', vote: 'up', at: 'x' }, metadata: meta(i % 50 === 0 ? 'audited' : `voter-${i}`) }],
+        })),
+      );
+      await store.close();
+      // the log as a store before histories left it: no index on the actor or the post
+      await probe.query(`DROP INDEX eventstore.events_by_actor`);
+      const postIndex = (await probe.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'eventstore' AND indexname LIKE 'events_by_post_%'`)).rows;
+      expect(postIndex).toHaveLength(1);
+      await probe.query(`DROP INDEX eventstore.${postIndex[0]!.name}`);
+
+      store = await createPostgresEventStore({ connectionString: url, pollIntervalMs: 10_000 });
+      const indexes = await probe.query<{ name: string; valid: boolean }>(
+        `SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+         WHERE i.indrelid = 'eventstore.events'::regclass AND (c.relname = 'events_by_actor' OR c.relname LIKE 'events_by_post_%') ORDER BY 1`,
+      );
+      expect(indexes.rows).toEqual([
+        { name: 'events_by_actor', valid: true },
+        { name: postIndex[0]!.name, valid: true },
+      ]);
+      const actorHistory = await store.readHistory({ actorId: 'audited' }, { after: START, limit: 100 });
+      // (one append writes its streams in the order of their ids)
+      expect(actorHistory.map((e) => e.streamId)).toEqual(['vote-0', 'vote-100', 'vote-150', 'vote-200', 'vote-250', 'vote-300', 'vote-350', 'vote-50']);
+      expect((await store.readHistory({ postId }, { after: START, limit: 100 })).map((e) => e.streamId)).toEqual(['vote-0', 'vote-100', 'vote-200', 'vote-300']);
+
+      // the planner takes them (an index scan of the 8 or 4 rows, not a scan of the table)
+      await probe.query('ANALYZE eventstore.events');
+      const plan = async (sql: string, value: string) => (await probe.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [value])).rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(await plan(`SELECT * FROM eventstore.events WHERE (metadata ->> 'actorId') = $1 ORDER BY transaction_id, global_position LIMIT 10`, 'audited')).toContain('events_by_actor');
+      expect(
+        await plan(`SELECT * FROM eventstore.events WHERE (data ->> 'postId') = $1 AND type IN ('CommentAdded', 'CommentRemoved', 'CommentReported', 'VoteCast') ORDER BY transaction_id, global_position LIMIT 10`, postId),
+      ).toContain(postIndex[0]!.name);
+    } finally {
       await probe.end();
       await store.close();
     }

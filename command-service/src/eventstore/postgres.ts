@@ -1,4 +1,16 @@
-import { compareLogPositions, currentSchemaVersion, sqlReadableVersions, START, STREAM_VERSION_MAX, upcastOnRead, upcastSql, type EventMetadata, type LogPosition } from '@forum/contracts';
+import { createHash } from 'node:crypto';
+import {
+  compareLogPositions,
+  currentSchemaVersion,
+  POST_HISTORY_TYPES,
+  sqlReadableVersions,
+  START,
+  STREAM_VERSION_MAX,
+  upcastOnRead,
+  upcastSql,
+  type EventMetadata,
+  type LogPosition,
+} from '@forum/contracts';
 import DataLoader from 'dataloader';
 import pg from 'pg';
 import type {
@@ -242,6 +254,23 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
 
     readAll(after: LogPosition, limit: number): Promise<RecordedEvent[]> {
       return logReads.load({ after, limit });
+    },
+
+    async readHistory(selection, { after, limit, erasedAs = 'placeholder' }) {
+      const { rows } = await pool.query<EventRow>({
+        name: 'forum_read_history',
+        text: READ_HISTORY,
+        values: [
+          selection.actorId ?? null,
+          selection.streamIds ?? [],
+          selection.postId ?? null,
+          after.transactionId.toString(),
+          after.globalPosition.toString(),
+          limit,
+          erasedAs,
+        ],
+      });
+      return rows.map(toRecordedEvent);
     },
 
     async tally(types, upTo) {
@@ -571,6 +600,65 @@ const READ_ALL_BATCH = `SELECT w.ord, e.* FROM unnest($1::text[], $2::bigint[], 
   CROSS JOIN LATERAL (${eventsAfter('w.tx', 'w.pos', 'w.lim')}) e
   ORDER BY w.ord, e.tx::xid8, e.pos::bigint`;
 
+/**
+ * Histories (docs/operations/history.md). An event's actor and the post a comment's, vote's or
+ * report's event names are read off indexes on these expressions, in log order: PostgreSQL keeps
+ * them for every row whoever inserts it, and builds them once for a log written before them.
+ */
+const ACTOR = `(metadata ->> 'actorId')`;
+const POST = `(data ->> 'postId')`;
+/** The types of the post index, written out: a partial index serves a query that names its predicate's very types. */
+const POST_TYPES = `type IN (${POST_HISTORY_TYPES.map((type) => `'${type}'`).join(', ')})`;
+/** The post index's name says its types: a build with other types makes its own (and drops the other). */
+const POST_INDEX = `events_by_post_${createHash('sha256').update(POST_HISTORY_TYPES.join(',')).digest('hex').slice(0, 8)}`;
+const HISTORY_INDEXES: readonly { name: string; definition: string }[] = [
+  { name: 'events_by_actor', definition: `(${ACTOR}, transaction_id, global_position)` },
+  { name: POST_INDEX, definition: `(${POST}, transaction_id, global_position) WHERE ${POST_TYPES}` },
+];
+
+/**
+ * The events a history selects ($1: an actor, $2: streams, $3: a post; see HistorySelection), after
+ * a position ($4, $5) in log order, below the oldest running transaction; at most $6, erased fields
+ * as $7 says. Each criterion takes its first $6 off its own index, then the union its first $6.
+ */
+const afterInLog = `(transaction_id, global_position) > ($4::text::xid8, $5::bigint) AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
+const READ_HISTORY = `WITH picked AS (
+    (SELECT global_position, transaction_id FROM eventstore.events
+     WHERE ${ACTOR} = $1::text AND ${afterInLog} ORDER BY transaction_id, global_position LIMIT $6)
+    UNION
+    (SELECT global_position, transaction_id FROM eventstore.events
+     WHERE stream_id = ANY ($2::text[]) AND ${afterInLog} ORDER BY transaction_id, global_position LIMIT $6)
+    UNION
+    (SELECT global_position, transaction_id FROM eventstore.events
+     WHERE ${POST} = $3::text AND ${POST_TYPES} AND ${afterInLog} ORDER BY transaction_id, global_position LIMIT $6)
+  )
+  SELECT ${eventColumns('e.', '$7::text')}
+  FROM picked p JOIN eventstore.events e ON e.global_position = p.global_position
+  ORDER BY p.transaction_id, p.global_position
+  LIMIT $6`;
+
+/**
+ * Creates the history indexes that are missing, without holding appends back while a long log is
+ * indexed (CONCURRENTLY); one a crash left half-built (invalid) is built again. Drops a post index
+ * of other types.
+ */
+async function migrateHistoryIndexes(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ name: string; valid: boolean }>(
+    `SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i
+     JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'eventstore' AND i.indrelid = 'eventstore.events'::regclass`,
+  );
+  const found = new Map(rows.map((row) => [row.name, row.valid]));
+  for (const { name, definition } of HISTORY_INDEXES) {
+    if (found.get(name) === true) continue;
+    if (found.has(name)) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS eventstore.${name}`);
+    await client.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON eventstore.events ${definition}`);
+  }
+  for (const name of found.keys()) {
+    if (name.startsWith('events_by_post_') && name !== POST_INDEX) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS eventstore.${name}`);
+  }
+}
+
 /** Stored rows keep the shape they were written in; readers (folds, projections, subscribers) get the current one. */
 function toRecordedEvent(row: EventRow): RecordedEvent {
   return upcastOnRead({
@@ -644,6 +732,7 @@ export async function migrateEventStore(pool: pg.Pool): Promise<void> {
     `);
     // events stored before sealing existed are sealed once, behind the lock (other processes wait, then skip it)
     await sealStoredEvents(client);
+    await migrateHistoryIndexes(client);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [SCHEMA_LOCK]).catch(() => {});
     client.release();

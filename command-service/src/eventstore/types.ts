@@ -1,4 +1,4 @@
-import type { EventMetadata, LogPosition } from '@forum/contracts';
+import type { EventMetadata, HistorySelection, LogPosition } from '@forum/contracts';
 
 /**
  * The event-store port. Stream versions count events: a stream with no events
@@ -101,6 +101,13 @@ export interface EventStore {
    * only events of transactions that have finished are returned.
    */
   readAll(after: LogPosition, limit: number): Promise<RecordedEvent[]>;
+  /**
+   * A history (contracts' `userHistory`, `postHistory`): the events any criterion of `selection`
+   * selects, each once, in log order, after `after` (START: from the first), at most `limit`; only
+   * events of finished transactions, as `readAll`, so a page never passes one that commits later.
+   * Personal data comes opened, erased fields as `erasedAs` says ('placeholder' unless given).
+   */
+  readHistory(selection: HistorySelection, page: { after: LogPosition; limit: number; erasedAs?: ErasedAs }): Promise<RecordedEvent[]>;
   /** Position of the newest event (START when empty). */
   head(): Promise<LogPosition>;
   subscribe(options: SubscribeOptions): Subscription;

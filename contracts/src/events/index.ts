@@ -32,6 +32,7 @@ export * from './contact.ts';
 export * from './operations.ts';
 export * from './user.ts';
 export * from './personal-data.ts';
+export * from './history.ts';
 
 /** Every event type of the forum, with the schema of its current version. */
 export const eventDefinitions = {

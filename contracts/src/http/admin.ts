@@ -6,9 +6,10 @@ import {
   CONTACT_MESSAGE_MAX,
   CONTACT_NAME_MAX,
   EMAIL_MAX,
-  STREAM_VERSION_MAX,
+  HISTORY_PAGE_SIZE,
   USER_ID_MAX,
 } from '../constants.ts';
+import { parsePositionToken } from '../position.ts';
 import { emailRule, emailText, identifier, pageNumber, text, type TextRule } from '../text-policy.ts';
 import { Me, ROLES } from './me.ts';
 import { tagNameRule } from './posts.ts';
@@ -245,7 +246,7 @@ export type RebuildStarted = z.infer<typeof RebuildStarted>;
 
 // ─── the history of a user or a post (the event log itself) ─────────────────
 
-/** Whose history: a user's stream (`user-<id>`) or a post's (`post-<id>`). */
+/** Whose history: a user's (what they did, and what was done about them) or a post's (with its comments, votes and reports). See `userHistory`, `postHistory`. */
 export const HISTORY_KINDS = ['user', 'post'] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
@@ -262,11 +263,13 @@ export const HistoryParams = z
   });
 export type HistoryParams = z.output<typeof HistoryParams>;
 
-/** One event of a stream as `forumctl history --json` prints it and the history API answers it. */
+/** One event of a history as `forumctl history --json` prints it and the history API answers it. */
 export const HistoryEntry = z.object({
   /** The event's log position (the opaque token of X-Event-Position). */
   position: z.string(),
-  /** Its number in the stream, from 1. */
+  /** The stream it belongs to (`user-…`, `post-…`, `comment-…`, `vote-…`, `report-…`, `notifications-…`). */
+  streamId: z.string(),
+  /** Its number in that stream, from 1. */
   version: z.number().int(),
   at: z.string(),
   type: z.string(),
@@ -277,23 +280,43 @@ export const HistoryEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
-/** GET /api/admin/history/:kind/:id?after=<version>: the page of the stream's events after that version (0: from its first). */
+/**
+ * GET /api/admin/history/:kind/:id?after=<position>&limit=<n>: the page of the history after the
+ * event at `after` (the `nextAfter` of the page before; none: from the first event), at most
+ * `limit` (1 to HISTORY_PAGE_SIZE, HISTORY_PAGE_SIZE unless given) events.
+ */
 export const HistoryQuery = z.object({
-  after: z.coerce.number('After must be a version').int('After must be a whole number').min(0, 'After starts at 0').max(STREAM_VERSION_MAX, 'After must be a version').default(0),
+  after: z
+    .string('Not a position of this history')
+    .transform((token, ctx) => {
+      const position = parsePositionToken(token);
+      if (!position) {
+        ctx.addIssue({ code: 'custom', message: 'Not a position of this history' });
+        return z.NEVER;
+      }
+      return position;
+    })
+    .optional(),
+  limit: z.coerce
+    .number('Limit must be a number')
+    .int('Limit must be a whole number')
+    .min(1, 'Limit starts at 1')
+    .max(HISTORY_PAGE_SIZE, `Limit must be at most ${HISTORY_PAGE_SIZE}`)
+    .default(HISTORY_PAGE_SIZE),
 });
+export type HistoryQuery = z.output<typeof HistoryQuery>;
 
 /**
- * GET /api/admin/history/:kind/:id: the stream's events, oldest first, HISTORY_PAGE_SIZE at most
- * after `after` (404 when it has none at all), and the name and email of each user among their
- * actors that the forum knows (by id; the system's and operators' actors are not users).
- * `nextAfter`: the `after` of the next page, null on the last.
+ * GET /api/admin/history/:kind/:id: a page of the history, oldest first (404 when it has no event
+ * at all), and the name and email of each user among its actors that the forum knows (by id; the
+ * system's and operators' actors are not users). `nextAfter`: the `after` of the next page, null
+ * on the last.
  */
-export const StreamHistory = z.object({
+export const History = z.object({
   kind: z.enum(HISTORY_KINDS),
   id: z.string(),
-  streamId: z.string(),
   events: z.array(HistoryEntry),
   actors: z.record(z.string(), z.object({ name: z.string(), email: z.string() })),
-  nextAfter: z.number().int().nullable(),
+  nextAfter: z.string().nullable(),
 });
-export type StreamHistory = z.infer<typeof StreamHistory>;
+export type History = z.infer<typeof History>;

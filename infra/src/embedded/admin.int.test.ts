@@ -8,8 +8,8 @@ import {
   type Announcement,
   type AuditPage,
   type ErrorBody,
+  type History,
   type PostDetail,
-  type StreamHistory,
 } from '@forum/contracts';
 import { runForumctl } from '@forum/projections/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -449,14 +449,14 @@ describe('the history of a user or a post (GET /api/admin/history/:kind/:id)', (
 
     const response = await forum.api(`/api/admin/history/post/${id}`, { token: admin.token });
     expect(response.status).toBe(200);
-    const history = (await response.json()) as StreamHistory;
+    const history = (await response.json()) as History;
     expect(history).toEqual({
       kind: 'post',
       id,
-      streamId: `post-${id}`,
       events: [
         {
           position: expect.stringMatching(/^\d+\.\d+$/),
+          streamId: `post-${id}`,
           version: 1,
           at: expect.any(String),
           type: 'PostCreated',
@@ -464,7 +464,7 @@ describe('the history of a user or a post (GET /api/admin/history/:kind/:id)', (
           correlationId: 'corr-admin-history',
           data: expect.objectContaining({ postId: id, title: 'A life', authorId: author.id, tags: ['React'] }),
         },
-        { position: expect.any(String), version: 2, at: expect.any(String), type: 'PostDeleted', actor: admin.id, correlationId: expect.any(String), data: expect.objectContaining({ postId: id, deletedBy: admin.id }) },
+        { position: expect.any(String), streamId: `post-${id}`, version: 2, at: expect.any(String), type: 'PostDeleted', actor: admin.id, correlationId: expect.any(String), data: expect.objectContaining({ postId: id, deletedBy: admin.id }) },
       ],
       // who the actors are, from the users read model
       actors: { [author.id]: { name: 'Chronicled', email: author.email }, [admin.id]: { name: 'Forum Admin', email: 'admin@forum.local' } },
@@ -480,14 +480,13 @@ describe('the history of a user or a post (GET /api/admin/history/:kind/:id)', (
     expect(JSON.parse(out)).toEqual(history.events);
   });
 
-  it("answers a user's stream from their registration on, numbered from 1", async () => {
+  it("answers a user's history from their registration on", async () => {
     const member = await registeredUser('Biographed');
     const { position } = await json<{ position: string }>(forum.api('/api/posts', { method: 'POST', token: member.token, json: { title: 'Mine', description: 'x', tags: [] } }));
-    const history = await json<StreamHistory>(forum.api(`/api/admin/history/user/${encodeURIComponent(member.id)}`, { token: admin.token, ...after(position) }));
-    expect(history).toMatchObject({ kind: 'user', id: member.id, streamId: `user-${member.id}` });
-    expect(history.events[0]).toMatchObject({ type: 'UserRegistered', version: 1, data: expect.objectContaining({ userId: member.id, email: member.email }) });
-    expect(history.events.map((e) => e.type)).toContain('PostAuthored');
-    expect(history.events.map((e) => e.version)).toEqual(history.events.map((_, i) => i + 1));
+    const history = await json<History>(forum.api(`/api/admin/history/user/${encodeURIComponent(member.id)}`, { token: admin.token, ...after(position) }));
+    expect(history).toMatchObject({ kind: 'user', id: member.id });
+    expect(history.events[0]).toMatchObject({ type: 'UserRegistered', streamId: `user-${member.id}`, version: 1, data: expect.objectContaining({ userId: member.id, email: member.email }) });
+    expect(history.events.map((e) => e.type)).toEqual(expect.arrayContaining(['PostCreated', 'PostAuthored']));
     expect(history.actors[member.id]).toEqual({ name: 'Biographed', email: member.email });
   });
 

@@ -26,7 +26,7 @@ import {
   UNPAGED_LIST_MAX,
   userStream,
   voteStream,
-  type StreamHistory,
+  type History,
 } from '@forum/contracts';
 import { allProjections } from '@forum/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -226,17 +226,20 @@ const BOUNDS: Record<string, (() => Promise<void>) | 'not a list'> = {
     expect(lengthOf((await list('/api/admin/projections', admin)).body)).toBeLessThanOrEqual(2 * allProjections.length);
   },
   async '/admin/history/:kind/:id'() {
-    const first = (await list(`/api/admin/history/user/${member.id}`, admin)).body as StreamHistory;
+    const page = async (query = '') => (await list(`/api/admin/history/user/${member.id}${query}`, admin)).body as History;
+    const first = await page();
     expect(first.events).toHaveLength(HISTORY_PAGE_SIZE);
-    expect(first.events.map((e) => e.version)).toEqual(times(HISTORY_PAGE_SIZE, (i) => i + 1));
-    expect(first.nextAfter).toBe(HISTORY_PAGE_SIZE);
-    const rest = (await list(`/api/admin/history/user/${member.id}?after=${first.nextAfter}`, admin)).body as StreamHistory;
-    expect(rest.events[0]!.version).toBe(HISTORY_PAGE_SIZE + 1);
+    expect(first.nextAfter).toBe(first.events.at(-1)!.position);
+    const rest = await page(`?after=${first.nextAfter}`);
+    // their registration, their name changes and the warnings to them
+    expect(rest.events).toHaveLength(1 + HISTORY_PAGE_SIZE + OVER + UNPAGED_LIST_MAX + OVER - HISTORY_PAGE_SIZE);
     expect(rest.nextAfter).toBeNull();
-    const beyond = (await list(`/api/admin/history/user/${member.id}?after=99999`, admin)).body as StreamHistory;
-    expect([beyond.events, beyond.nextAfter]).toEqual([[], null]);
-    for (const after of ['-1', 'x', '1.5', '99999999999']) expect((await forum.api(`/api/admin/history/user/${member.id}?after=${after}`, { token: admin })).status, after).toBe(400);
-    expect((await forum.api(`/api/admin/history/user/no-such-user?after=5`, { token: admin })).status).toBe(404);
+    expect(await page(`?after=${first.nextAfter}&limit=1`)).toMatchObject({ events: [rest.events[0]], nextAfter: rest.events[0]!.position });
+    expect(await page('?after=99999999999.99999999999')).toMatchObject({ events: [], nextAfter: null });
+    for (const query of ['after=-1', 'after=x', 'after=1.5.2', 'after=', 'limit=0', `limit=${HISTORY_PAGE_SIZE + 1}`, 'limit=x']) {
+      expect((await forum.api(`/api/admin/history/user/${member.id}?${query}`, { token: admin })).status, query).toBe(400);
+    }
+    expect((await forum.api(`/api/admin/history/user/no-such-user?after=1.5`, { token: admin })).status).toBe(404);
   },
 };
 

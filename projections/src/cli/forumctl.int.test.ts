@@ -1,8 +1,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { HEADER_MIN_POSITION, type AuditPage, type Me, type PostsPage } from '@forum/contracts';
-import { createTestDatabase, startTestForum, type TestForum } from '@forum/infra/testing';
+import { randomUUID } from 'node:crypto';
+import { HEADER_MIN_POSITION, HISTORY_PAGE_SIZE, voteStream, type AuditPage, type HistoryEntry, type Me, type PostsPage } from '@forum/contracts';
+import { createTestDatabase, startTestForum, waitFor, type TestForum } from '@forum/infra/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runForumctl } from './forumctl.ts';
 import { postsProjection, usersProjection } from '../index.ts';
@@ -79,6 +80,41 @@ describe('forumctl', () => {
     const table = await ctl(['history', '--user', user.email]);
     expect(table.out).toMatch(/UserRegistered[\s\S]*PostAuthored/);
     expect((await ctl(['history', '--user', 'nobody@forum.test'])).code).toBe(1);
+  });
+
+  it('#28.3 forumctl history prints every page of what a user did and what was done about them, or the first --limit', async () => {
+    const user = await forum.newUser('Busy Voter');
+    await forum.api('/api/me', { token: user.token });
+    // more of their votes than one page of the history holds, straight into the log as the forum writes them
+    const votes = HISTORY_PAGE_SIZE + 5;
+    const metadata = { actorId: user.id, correlationId: randomUUID(), causationId: null, requestId: null, schemaVersion: 1 };
+    await forum.store.append(
+      Array.from({ length: votes }, () => {
+        const postId = randomUUID();
+        return { streamId: voteStream(postId, user.id), expectedVersion: 'no_stream' as const, events: [{ type: 'VoteCast', data: { postId, userId: user.id, previous: 'none', vote: 'up', at: new Date().toISOString() }, metadata }] };
+      }),
+    );
+    const { id: postId } = (await (await forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: 'After the votes', description: 'x', tags: [] } })).json()) as { id: string };
+    const printed = async (args: string[]) => {
+      const run = await ctl(['history', ...args]);
+      expect(run.code, run.err).toBe(0);
+      return run.out;
+    };
+    const all = await waitFor(
+      async () => JSON.parse(await printed(['--user', user.email, '--json'])) as HistoryEntry[],
+      (events) => events.at(-1)?.type === 'PostAuthored',
+    );
+    expect(all.map((e) => e.type)).toEqual(['UserRegistered', ...Array<string>(votes).fill('VoteCast'), 'PostCreated', 'PostAuthored']);
+    expect(all.every((e) => e.actor === user.id)).toBe(true);
+    // by id too (an erased user's email is gone), and the first --limit only
+    expect(JSON.parse(await printed(['--user', user.id, '--json']))).toEqual(all);
+    expect(JSON.parse(await printed(['--user', user.id, '--json', '--limit', '3']))).toEqual(all.slice(0, 3));
+    const table = await printed(['--user', user.email, '--limit', '2']);
+    expect(table.split('\n').slice(0, 2)).toEqual([`user ${user.id}: 2 events`, expect.stringMatching(/^position\s+at\s+stream\s+#\s+type\s+actor\s+correlation\s+data$/)]);
+    expect(table).toContain(`user-${user.id}`);
+    const post = await printed(['--post', postId]);
+    expect(post).toMatch(new RegExp(`^post ${postId}: 1 event\n`));
+    expect((await ctl(['history', '--user', user.id, '--limit', '0'])).code).toBe(2);
   });
 
   it('verify replays the log into a scratch schema and finds a hand-altered read-model row', { timeout: 60_000 }, async () => {

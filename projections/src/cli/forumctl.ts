@@ -2,12 +2,12 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import type { HistoryEntry } from '@forum/contracts';
+import { HISTORY_PAGE_SIZE, parsePositionToken, type HistoryEntry, type HistoryKind } from '@forum/contracts';
 import { createForumCommands, operatorMeta, type Accepted, type CommandMeta, type ForumCommands } from '@forum/command-service';
 import { createPostgresEventStore } from '@forum/command-service/eventstore';
 import { createKnex, createLogger } from '@forum/platform';
 import pg from 'pg';
-import { streamHistory } from '../history.ts';
+import { history, streamHistory, type HistoryReader } from '../history.ts';
 import { allProjections } from '../index.ts';
 import { buildLabel, migrateCheckpoints } from '../runner/checkpoints.ts';
 import { projectionStatus } from '../runner/status.ts';
@@ -30,8 +30,10 @@ const USAGE = `forumctl <command>
   rebuild <projection>... | --all        blue-green rebuild: replays into a new build, switches reads when caught up,
          [--no-verify]                   then compares the new builds with a replay (as verify does) unless --no-verify
   verify [projection...]                 replays into a scratch schema and compares with the live read models
-  history <stream-id> [--json]           the audit trail of one stream
-  history --user <email> | --post <id>   the same, for a user or a post
+  history --user <email or id> [--json]  what a user did and what was done about them, oldest first
+  history --post <id> [--json]           a post with its comments, votes and reports, oldest first
+          [--limit N]                    only the first N events
+  history <stream-id> [--json]           the events of one stream
   export [--from N] [--to N] [--out F]   events as NDJSON (stdout unless --out)
   import <file>                          load an export into an empty event store
   make-admin <email>                     make a registered user an admin (an event; the operator is the actor)
@@ -66,6 +68,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
       json: { type: 'boolean', default: false },
       user: { type: 'string' },
       post: { type: 'string' },
+      limit: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
       out: { type: 'string' },
@@ -187,19 +190,27 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
         }
       }
       case 'history': {
-        const streamId = rest[0] ?? (values.post ? `post-${values.post}` : values.user ? await userStreamOf(client, values.user) : null);
-        if (!streamId) {
-          io.err(values.user ? `No registered user with the email ${values.user}\n` : 'history needs a stream id, --user <email> or --post <id>\n');
+        const limit = values.limit === undefined ? Infinity : Number(values.limit);
+        if (!(limit >= 1 && (limit === Infinity || Number.isInteger(limit)))) {
+          io.err('--limit needs a whole number from 1\n');
+          return 2;
+        }
+        const stream = rest[0];
+        // a user's or a post's history, or (null) one stream's
+        const whose = stream ? null : values.post ? ({ kind: 'post', id: values.post } as const) : values.user ? await userOf(client, values.user) : undefined;
+        if (whose === undefined) {
+          io.err(values.user ? `No registered user with the email ${values.user}\n` : 'history needs --user <email or id>, --post <id> or a stream id\n');
           return values.user ? 1 : 2;
         }
         const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 1 });
         try {
-          const history = await streamHistory(store, streamId);
-          if (history.length === 0) {
-            io.err(`No events in ${streamId}\n`);
+          const title = whose ? `${whose.kind} ${whose.id}` : stream!;
+          const events = whose ? await wholeHistory(store, whose.kind, whose.id, limit) : (await streamHistory(store, stream!)).slice(0, limit);
+          if (events.length === 0) {
+            io.err(`No events in the history of ${title}\n`);
             return 1;
           }
-          io.out(values.json ? JSON.stringify(history, null, 2) + '\n' : historyTable(streamId, history));
+          io.out(values.json ? JSON.stringify(events, null, 2) + '\n' : historyTable(title, events));
           return 0;
         } finally {
           await store.close();
@@ -284,14 +295,33 @@ async function userStreamOf(client: pg.Client, email: string): Promise<string | 
   return rows[0]?.stream_id ?? null;
 }
 
-function historyTable(streamId: string, history: readonly HistoryEntry[]): string {
+/** The user `--user` names: by email (an erased user's is gone: name them by id), or by id. */
+async function userOf(client: pg.Client, user: string): Promise<{ kind: 'user'; id: string } | undefined> {
+  if (!user.includes('@')) return { kind: 'user', id: user };
+  const streamId = await userStreamOf(client, user);
+  return streamId ? { kind: 'user', id: streamId.slice('user-'.length) } : undefined;
+}
+
+/** The history page by page, up to `limit` events. */
+async function wholeHistory(store: HistoryReader, kind: HistoryKind, id: string, limit: number): Promise<HistoryEntry[]> {
+  const events: HistoryEntry[] = [];
+  for (;;) {
+    const want = Math.min(HISTORY_PAGE_SIZE, limit - events.length);
+    const last = events.at(-1);
+    const page = await history(store, kind, id, { after: last && parsePositionToken(last.position)!, limit: want });
+    events.push(...page);
+    if (page.length < want || events.length >= limit) return events;
+  }
+}
+
+function historyTable(title: string, events: readonly HistoryEntry[]): string {
   return (
-    `${streamId}: ${history.length} events\n` +
+    `${title}: ${events.length} ${events.length === 1 ? 'event' : 'events'}\n` +
     table(
-      ['#', 'position', 'at', 'type', 'actor', 'correlation', 'data'],
-      history.map((entry) => {
+      ['position', 'at', 'stream', '#', 'type', 'actor', 'correlation', 'data'],
+      events.map((entry) => {
         const data = JSON.stringify(entry.data);
-        return [String(entry.version), entry.position, entry.at, entry.type, entry.actor, entry.correlationId, data.length > 80 ? `${data.slice(0, 77)}...` : data];
+        return [entry.position, entry.at, entry.streamId, String(entry.version), entry.type, entry.actor, entry.correlationId, data.length > 80 ? `${data.slice(0, 77)}...` : data];
       }),
     )
   );

@@ -7,10 +7,7 @@ import {
   EmailParams,
   HistoryParams,
   HistoryQuery,
-  HISTORY_PAGE_SIZE,
-  postStream,
   TAG_LIST_MAX,
-  userStream,
   type AdminCheck,
   type AdminStats,
   type AdminTag,
@@ -21,11 +18,11 @@ import {
   type AuditPage,
   type ContactMessage,
   type ContactMessagesPage,
+  type History,
   type ProjectionStatus,
-  type StreamHistory,
 } from '@forum/contracts';
 import { NotFoundError, parseInput } from '@forum/platform';
-import { streamHistory, type StreamReader } from '@forum/projections';
+import { history, type HistoryReader } from '@forum/projections';
 import { Router } from 'express';
 import type { AdminStore, AdminUserRow, AnnouncementRow, AuditRow, ContactMessageRow } from '../store/admin.ts';
 import type { UsersStore } from '../store/users.ts';
@@ -75,9 +72,9 @@ const auditFilterOf = ({ actor, type, from, before }: AuditFilter) => ({ ...(act
 
 /**
  * The console's reads (admins only: 401 without a token, 403 for anyone else) and the spec's admin
- * check. `events` reads one stream of the event log, for the history of a user or a post.
+ * check. `events` reads the event log, for the history of a user or a post.
  */
-export function adminRoutes(admin: AdminStore, users: UsersStore, events: StreamReader): Router {
+export function adminRoutes(admin: AdminStore, users: UsersStore, events: HistoryReader): Router {
   const router = Router();
 
   /** The spec's admin check: for the caller's own email, or any email for an admin (404 when unknown). */
@@ -168,23 +165,23 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Stream
   });
 
   /**
-   * The history of a user or a post: its stream of the event log, oldest first, as `forumctl
-   * history` shows it, a page of HISTORY_PAGE_SIZE events after `after`, with the names of the
-   * users among its actors (the users read model). 404 when the stream has no events; 400 for a
-   * kind, an id or an `after` that cannot be one. A page after the stream's end is empty.
+   * The history of a user or a post (docs/operations/history.md), as `forumctl history` shows it: a
+   * page of at most `limit` events after the position `after`, oldest first, with the names of the
+   * users among its actors (the users read model). 404 when the history has no event at all; 400
+   * for a kind, an id, an `after` or a `limit` that cannot be one. A page after its end is empty.
    */
   router.get('/admin/history/:kind/:id', adminOnly, async (req, res) => {
     const { kind, id } = parseInput(HistoryParams, req.params);
-    const { after } = parseInput(HistoryQuery, req.query);
-    const streamId = kind === 'post' ? postStream(id) : userStream(id);
+    const { after, limit } = parseInput(HistoryQuery, req.query);
     // one event more than the page: whether another page follows
-    const read = await streamHistory(events, streamId, { after, limit: HISTORY_PAGE_SIZE + 1 });
-    const missing = () => new NotFoundError(kind === 'post' ? 'No such post' : 'No such user');
-    if (read.length === 0 && (after === 0 || (await streamHistory(events, streamId, { after: 0, limit: 1 })).length === 0)) throw missing();
-    const history = read.slice(0, HISTORY_PAGE_SIZE);
-    const people = await admin.people([...new Set(history.map((entry) => entry.actor))]);
+    const read = await history(events, kind, id, { after, limit: limit + 1 });
+    if (read.length === 0 && (after === undefined || (await history(events, kind, id, { limit: 1 })).length === 0)) {
+      throw new NotFoundError(kind === 'post' ? 'No such post' : 'No such user');
+    }
+    const page = read.slice(0, limit);
+    const people = await admin.people([...new Set(page.map((entry) => entry.actor))]);
     const actors = Object.fromEntries(people.map((person) => [person.id, { name: person.name, email: person.email }]));
-    const body: StreamHistory = { kind, id, streamId, events: history, actors, nextAfter: read.length > HISTORY_PAGE_SIZE ? history.at(-1)!.version : null };
+    const body: History = { kind, id, events: page, actors, nextAfter: read.length > limit ? page.at(-1)!.position : null };
     res.json(body);
   });
 

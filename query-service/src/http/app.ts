@@ -14,7 +14,7 @@ import {
   trackAnswer,
 } from '@forum/platform';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { allProjections, projectionsCheck, type StreamReader } from '@forum/projections';
+import { allProjections, projectionsCheck, type HistoryReader } from '@forum/projections';
 import type { Express } from 'express';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import { createAdminStore } from '../store/admin.ts';
@@ -33,8 +33,8 @@ import { createHotReads } from './hot-reads.ts';
 
 export interface QueryAppDeps {
   readonly db: Knex;
-  /** Reads one stream of the event log: the admins' history of a user or a post (the one read that is not of a read model). */
-  readonly events: StreamReader;
+  /** Reads the event log: the admins' history of a user or a post (the one read that is not of a read model). */
+  readonly events: HistoryReader;
   readonly watcher: CheckpointWatcher;
   readonly verifyToken: TokenVerifier;
   /** Records a subject's first authenticated request on the write side. */
@@ -66,7 +66,7 @@ export interface QueryApp extends Express {
   serveDirectly(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
-/** The read side of /api: GET and HEAD, from the read models (and, for the admins' history, one stream of the log). */
+/** The read side of /api: GET and HEAD, from the read models (and, for the admins' histories, the log). */
 export function createQueryApp(deps: QueryAppDeps): QueryApp {
   const app = createHttpApp();
   const cache = createVisitorCache(deps.watcher, { maxEntries: deps.visitorCacheEntries });

@@ -1,4 +1,4 @@
-import { HISTORY_KINDS, type HistoryEntry, type HistoryKind, type StreamHistory } from '@forum/contracts';
+import { HISTORY_KINDS, type History, type HistoryEntry, type HistoryKind } from '@forum/contracts';
 import OpenInNew from '@mui/icons-material/OpenInNew';
 import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Link as MuiLink, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useInfiniteQuery } from '@tanstack/react-query';
@@ -8,7 +8,7 @@ import { useParams } from 'react-router-dom';
 import { CardLine, usePhone } from '../../components/RecordCards';
 import { serverMessage, type ForumDataProvider } from '../../dataProvider';
 import { isUserId, useHistoryPath } from './HistoryLink';
-import { dataPreview, namesIn, subjectOf } from './historyLabels';
+import { dataPreview, namesIn, streamLabel, subjectOf } from './historyLabels';
 
 const isKind = (kind: string | undefined): kind is HistoryKind => (HISTORY_KINDS as readonly (string | undefined)[]).includes(kind);
 
@@ -25,13 +25,13 @@ function useHistory(kind: HistoryKind | null, id: string) {
   const query = useInfiniteQuery({
     queryKey: ['admin', 'getHistory', kind, id],
     queryFn: ({ pageParam }) => dataProvider.getHistory(kind!, id, pageParam),
-    initialPageParam: 0,
-    getNextPageParam: (last: StreamHistory) => last.nextAfter ?? undefined,
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last: History) => last.nextAfter ?? undefined,
     enabled: kind !== null && id !== '',
     retry: retryServerErrors,
   });
   const pages = query.data?.pages;
-  const data: Omit<StreamHistory, 'nextAfter'> | undefined = pages?.[0] && {
+  const data: Omit<History, 'nextAfter'> | undefined = pages?.[0] && {
     ...pages[0],
     events: pages.flatMap((page) => page.events),
     actors: Object.assign({}, ...pages.map((page) => page.actors)),
@@ -58,15 +58,15 @@ function Actor({ actor, names, self }: { actor: string; names: Map<string, strin
 const oneLine = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
 
 /** An event's data in full, with its metadata (opened from its row or card). */
-function EventData({ event, id }: { event: HistoryEntry; id: string }) {
+function EventData({ event, n, id }: { event: HistoryEntry; n: number; id: string }) {
   return (
     <Box id={id}>
       <Typography variant="caption" component="p" color="text.secondary" sx={{ mb: 0.5, overflowWrap: 'anywhere' }}>
-        {event.at} · actor {event.actor} · correlation id {event.correlationId} · position {event.position}
+        {event.at} · stream {event.streamId}, event {event.version} · actor {event.actor} · correlation id {event.correlationId} · position {event.position}
       </Typography>
       <Box
         component="pre"
-        aria-label={`Data of event ${event.version}, ${event.type}`}
+        aria-label={`Data of event ${n}, ${event.type}`}
         tabIndex={0}
         sx={{ m: 0, p: 1.5, bgcolor: 'grey.100', borderRadius: 1, overflowX: 'auto', fontSize: 13, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
       >
@@ -77,29 +77,50 @@ function EventData({ event, id }: { event: HistoryEntry; id: string }) {
 }
 
 /** The button that shows or hides an event's data. */
-function DataToggle({ event, open, dataId, onToggle }: { event: HistoryEntry; open: boolean; dataId: string; onToggle: () => void }) {
+function DataToggle({ event, n, open, dataId, onToggle }: { event: HistoryEntry; n: number; open: boolean; dataId: string; onToggle: () => void }) {
   return (
-    <Button size="small" sx={{ flexShrink: 0 }} aria-expanded={open} aria-controls={open ? dataId : undefined} aria-label={`${open ? 'Hide' : 'Show'} data of event ${event.version}, ${event.type}`} onClick={onToggle}>
+    <Button size="small" sx={{ flexShrink: 0 }} aria-expanded={open} aria-controls={open ? dataId : undefined} aria-label={`${open ? 'Hide' : 'Show'} data of event ${n}, ${event.type}`} onClick={onToggle}>
       {open ? 'Hide data' : 'Show data'}
     </Button>
   );
 }
 
+/** What an event's row or card shows: the event, its number in the history (from 1), the actors' names, whose history it is. */
+interface EventProps {
+  event: HistoryEntry;
+  n: number;
+  names: Map<string, string>;
+  kind: HistoryKind;
+  id: string;
+}
+
+/** Which stream an event is of, and its number there: the kind at a glance, the whole stream id on hover. */
+function StreamOf({ event }: { event: HistoryEntry }) {
+  return (
+    <Box component="span" title={event.streamId} sx={{ whiteSpace: 'nowrap' }}>
+      {streamLabel(event.streamId, event.version)}
+    </Box>
+  );
+}
+
 /** On a phone, one event as a card: the row's facts one under another, its data a click away. */
-function EventCard({ event, names, kind, id }: { event: HistoryEntry; names: Map<string, string>; kind: HistoryKind; id: string }) {
+function EventCard({ event, n, names, kind, id }: EventProps) {
   const [open, setOpen] = useState(false);
   const dataId = useId();
   return (
-    <Card variant="outlined" component="article" aria-label={`Event ${event.version}, ${event.type}`} sx={{ overflowWrap: 'anywhere' }}>
+    <Card variant="outlined" component="article" aria-label={`Event ${n}, ${event.type}`} sx={{ overflowWrap: 'anywhere' }}>
       <CardContent sx={{ pb: 1 }}>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.5 }}>
           <Typography variant="body2" color="text.secondary">
-            #{event.version}
+            #{n}
           </Typography>
           <Chip size="small" variant="outlined" label={event.type} />
         </Stack>
         <CardLine label="Time">
           <time dateTime={event.at}>{new Date(event.at).toLocaleString()}</time>
+        </CardLine>
+        <CardLine label="Stream">
+          <StreamOf event={event} />
         </CardLine>
         <CardLine label="Actor">
           <Actor actor={event.actor} names={names} self={kind === 'user' && event.actor === id} />
@@ -114,21 +135,21 @@ function EventCard({ event, names, kind, id }: { event: HistoryEntry; names: Map
             {event.correlationId}
           </Box>
         </CardLine>
-        <DataToggle event={event} open={open} dataId={dataId} onToggle={() => setOpen(!open)} />
-        {open && <EventData event={event} id={dataId} />}
+        <DataToggle event={event} n={n} open={open} dataId={dataId} onToggle={() => setOpen(!open)} />
+        {open && <EventData event={event} n={n} id={dataId} />}
       </CardContent>
     </Card>
   );
 }
 
 /** One event: its number, time, type, actor, position and correlation id; its data on one line and, opened, in full with its metadata. */
-function EventRow({ event, names, kind, id }: { event: HistoryEntry; names: Map<string, string>; kind: HistoryKind; id: string }) {
+function EventRow({ event, n, names, kind, id }: EventProps) {
   const [open, setOpen] = useState(false);
   const dataId = useId();
   return (
     <Fragment>
       <TableRow sx={open ? { '& > td': { borderBottom: 'none' } } : undefined}>
-        <TableCell>{event.version}</TableCell>
+        <TableCell>{n}</TableCell>
         <TableCell sx={{ whiteSpace: 'nowrap' }}>
           <time dateTime={event.at} title={event.at}>
             {new Date(event.at).toLocaleString()}
@@ -136,6 +157,9 @@ function EventRow({ event, names, kind, id }: { event: HistoryEntry; names: Map<
         </TableCell>
         <TableCell>
           <Chip size="small" variant="outlined" label={event.type} />
+          <Typography variant="caption" component="div" color="text.secondary" sx={{ mt: 0.25, pl: 0.5 }}>
+            <StreamOf event={event} />
+          </Typography>
         </TableCell>
         <TableCell sx={{ whiteSpace: 'nowrap' }}>
           <Actor actor={event.actor} names={names} self={kind === 'user' && event.actor === id} />
@@ -149,14 +173,14 @@ function EventRow({ event, names, kind, id }: { event: HistoryEntry; names: Map<
             <Typography variant="body2" sx={{ fontFamily: 'monospace', color: 'text.secondary', flex: 1, minWidth: 0, ...oneLine }}>
               {dataPreview(event.data, 200)}
             </Typography>
-            <DataToggle event={event} open={open} dataId={dataId} onToggle={() => setOpen(!open)} />
+            <DataToggle event={event} n={n} open={open} dataId={dataId} onToggle={() => setOpen(!open)} />
           </Stack>
         </TableCell>
       </TableRow>
       {open && (
         <TableRow>
           <TableCell colSpan={7} sx={{ pt: 0 }}>
-            <EventData event={event} id={dataId} />
+            <EventData event={event} n={n} id={dataId} />
           </TableCell>
         </TableRow>
       )}
@@ -187,9 +211,10 @@ function Failure({ kind, id, error, retry }: { kind: string; id: string; error: 
 }
 
 /**
- * The history of a user or a post (/admin/history/:kind/:id): the events of its stream, oldest
- * first, as `forumctl history` shows them (number, time, type, actor, position, correlation id),
- * each event's data a click away; a long stream a page at a time ('Show more events').
+ * The history of a user or a post (/admin/history/:kind/:id; docs/operations/history.md): a user's
+ * is what they did and what was done about them, a post's is the post with its comments, votes and
+ * reports; oldest first, as `forumctl history` shows them (number, time, type, stream, actor,
+ * position, correlation id), each event's data a click away; a page at a time ('Show more events').
  */
 export function HistoryPage() {
   const params = useParams<{ kind: string; id: string }>();
@@ -213,7 +238,8 @@ export function HistoryPage() {
           {data && (
             <Stack direction="row" spacing={2} useFlexGap sx={{ mt: 0.5, alignItems: 'center', flexWrap: 'wrap' }}>
               <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                Stream <code>{data.streamId}</code>: {hasNextPage ? `its first ${data.events.length} events` : `${data.events.length} ${data.events.length === 1 ? 'event' : 'events'}`}, oldest first
+                {kind === 'user' ? 'What they did and what was done about them' : 'The post with its comments, votes and reports'}:{' '}
+                {hasNextPage ? `the first ${data.events.length} events` : `${data.events.length} ${data.events.length === 1 ? 'event' : 'events'}`}, oldest first
               </Typography>
               {kind === 'post' && (
                 <MuiLink href={`/post/${encodeURIComponent(id)}`} variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
@@ -241,9 +267,9 @@ export function HistoryPage() {
         )}
         {kind && data && phone && (
           <Stack spacing={1.5} sx={{ p: 1 }} role="list" aria-label={`Events of ${subject}`}>
-            {data.events.map((event) => (
+            {data.events.map((event, i) => (
               <Box role="listitem" key={event.position}>
-                <EventCard event={event} names={names} kind={kind} id={id} />
+                <EventCard event={event} n={i + 1} names={names} kind={kind} id={id} />
               </Box>
             ))}
           </Stack>
@@ -255,7 +281,7 @@ export function HistoryPage() {
                 <TableRow sx={{ '& > th': { whiteSpace: 'nowrap' } }}>
                   <TableCell>#</TableCell>
                   <TableCell>Time</TableCell>
-                  <TableCell>Event</TableCell>
+                  <TableCell>Event (stream)</TableCell>
                   <TableCell>Actor</TableCell>
                   <TableCell>Position</TableCell>
                   <TableCell>Correlation id</TableCell>
@@ -263,8 +289,8 @@ export function HistoryPage() {
                 </TableRow>
               </TableHead>
               <TableBody>
-                {data.events.map((event) => (
-                  <EventRow key={event.position} event={event} names={names} kind={kind} id={id} />
+                {data.events.map((event, i) => (
+                  <EventRow key={event.position} event={event} n={i + 1} names={names} kind={kind} id={id} />
                 ))}
               </TableBody>
             </Table>

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import type { StreamHistory } from '@forum/contracts';
+import type { History } from '@forum/contracts';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
@@ -10,13 +10,13 @@ import { HistoryPage } from './HistoryPage';
 const POST_ID = '6f1c2f9e-2b7a-4c1e-9a63-2f0f8d7c6b5a';
 const LONG_DESCRIPTION = 'Why deploying on a Friday afternoon is fine when the pipeline is good. '.repeat(3).trim();
 
-const POST_HISTORY: StreamHistory = {
+const POST_HISTORY: History = {
   kind: 'post',
   id: POST_ID,
-  streamId: `post-${POST_ID}`,
   events: [
     {
       position: '812.15',
+      streamId: `post-${POST_ID}`,
       version: 1,
       at: '2026-11-24T10:15:00.000Z',
       type: 'PostCreated',
@@ -26,6 +26,7 @@ const POST_HISTORY: StreamHistory = {
     },
     {
       position: '901.40',
+      streamId: `post-${POST_ID}`,
       version: 2,
       at: '2026-11-25T08:00:00.000Z',
       type: 'PostDeleted',
@@ -35,6 +36,7 @@ const POST_HISTORY: StreamHistory = {
     },
     {
       position: '950.2',
+      streamId: `post-${POST_ID}`,
       version: 3,
       at: '2026-11-26T08:00:00.000Z',
       type: 'PostRestored',
@@ -49,7 +51,7 @@ const POST_HISTORY: StreamHistory = {
 };
 
 /** GET /api/admin/history/:kind/:id answered with `history`, or with `status` and its error. */
-function fakeServer(answer: { history?: StreamHistory; status?: number; code?: string; message?: string; details?: unknown }) {
+function fakeServer(answer: { history?: History; status?: number; code?: string; message?: string; details?: unknown }) {
   const calls: string[] = [];
   stubServer(async ({ url }) => {
     calls.push(url.pathname);
@@ -73,15 +75,15 @@ describe('the history of a post or a user', () => {
     renderHistory(`/admin/history/post/${POST_ID}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'History of the post “Deploying on Fridays”' })).toBeTruthy();
     expect(calls).toEqual([`/api/admin/history/post/${POST_ID}`]);
-    expect(screen.getByText(`post-${POST_ID}`)).toBeTruthy();
-    expect(screen.getByText(/3 events, oldest first/)).toBeTruthy();
+    expect(screen.getByText(/The post with its comments, votes and reports: 3 events, oldest first/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'View Post' }).getAttribute('href')).toBe(`/post/${POST_ID}`);
 
     const table = screen.getByRole('table', { name: 'Events of the post “Deploying on Fridays”' });
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['#', 'Time', 'Event', 'Actor', 'Position', 'Correlation id', 'Data']);
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['#', 'Time', 'Event (stream)', 'Actor', 'Position', 'Correlation id', 'Data']);
     const [, created, deleted, restored] = within(table).getAllByRole('row');
     expect(within(created!).getAllByRole('cell').slice(0, 1).map((c) => c.textContent)).toEqual(['1']);
     expect(within(created!).getByText('PostCreated')).toBeTruthy();
+    expect(within(created!).getByText('post #1').getAttribute('title')).toBe(`post-${POST_ID}`);
     expect(within(created!).getByText('812.15')).toBeTruthy();
     expect(within(created!).getByText('corr-create')).toBeTruthy();
     expect(within(created!).getByText(new Date('2026-11-24T10:15:00.000Z').toLocaleString())).toBeTruthy();
@@ -123,11 +125,10 @@ describe('the history of a post or a user', () => {
       history: {
         kind: 'user',
         id: 'u-ann',
-        streamId: 'user-u-ann',
         events: [
-          { position: '10.3', version: 1, at: '2026-11-20T08:00:00.000Z', type: 'UserRegistered', actor: 'u-ann', correlationId: 'c-1', data: { userId: 'u-ann', name: 'Ann', email: 'ann@forum.test' } },
-          { position: '11.4', version: 2, at: '2026-11-21T08:00:00.000Z', type: 'ProfileUpdated', actor: 'u-ann', correlationId: 'c-2', data: { userId: 'u-ann', changes: { name: 'Ann Author' } } },
-          { position: '12.9', version: 3, at: '2026-11-22T08:00:00.000Z', type: 'AdminRoleGranted', actor: 'operator:root', correlationId: 'c-3', data: { userId: 'u-ann', reason: 'operator' } },
+          { position: '10.3', streamId: 'user-u-ann', version: 1, at: '2026-11-20T08:00:00.000Z', type: 'UserRegistered', actor: 'u-ann', correlationId: 'c-1', data: { userId: 'u-ann', name: 'Ann', email: 'ann@forum.test' } },
+          { position: '11.4', streamId: 'user-u-ann', version: 2, at: '2026-11-21T08:00:00.000Z', type: 'ProfileUpdated', actor: 'u-ann', correlationId: 'c-2', data: { userId: 'u-ann', changes: { name: 'Ann Author' } } },
+          { position: '12.9', streamId: 'user-u-ann', version: 3, at: '2026-11-22T08:00:00.000Z', type: 'AdminRoleGranted', actor: 'operator:root', correlationId: 'c-3', data: { userId: 'u-ann', reason: 'operator' } },
         ],
         actors: { 'u-ann': { name: 'Ann Author', email: 'ann@forum.test' } },
         nextAfter: null,
@@ -141,26 +142,105 @@ describe('the history of a post or a user', () => {
     expect(screen.queryByRole('link', { name: 'View Post' })).toBeNull();
   });
 
-  it("shows a long stream a page at a time: 'Show more events' asks for the events after the last one shown", async () => {
+  it("shows a long history a page at a time: 'Show more events' asks for the events after the last one shown", async () => {
     const [first, second, third] = POST_HISTORY.events;
     const calls: string[] = [];
     stubServer(async ({ url }) => {
       calls.push(`${url.pathname}${url.search}`);
-      const after = Number(url.searchParams.get('after') ?? 0);
-      return respond(after === 0 ? { ...POST_HISTORY, events: [first!, second!], nextAfter: 2 } : { ...POST_HISTORY, events: [third!], actors: {}, nextAfter: null });
+      const after = url.searchParams.get('after');
+      return respond(after === null ? { ...POST_HISTORY, events: [first!, second!], nextAfter: second!.position } : { ...POST_HISTORY, events: [third!], actors: {}, nextAfter: null });
     });
     renderHistory(`/admin/history/post/${POST_ID}`);
     const table = await screen.findByRole('table', { name: 'Events of the post “Deploying on Fridays”' });
     expect(within(table).getAllByRole('row')).toHaveLength(1 + 2);
-    screen.getByText(/its first 2 events, oldest first/);
+    screen.getByText(/the first 2 events, oldest first/);
     await userEvent.click(screen.getByRole('button', { name: 'Show more events' }));
     await within(table).findByText('PostRestored');
     expect(within(table).getAllByRole('row')).toHaveLength(1 + 3);
-    expect(calls).toEqual([`/api/admin/history/post/${POST_ID}`, `/api/admin/history/post/${POST_ID}?after=2`]);
+    expect(calls).toEqual([`/api/admin/history/post/${POST_ID}`, `/api/admin/history/post/${POST_ID}?after=901.40`]);
     expect(screen.queryByRole('button', { name: 'Show more events' })).toBeNull();
     screen.getByText(/3 events, oldest first/);
     // the first page's actors still name their events
     expect(within(table).getAllByRole('link', { name: 'Ada Admin' }).length).toBeGreaterThan(0);
+  });
+
+  it('#28.3 shows a user’s history across their streams: what they did anywhere, what was done about them, page after page', async () => {
+    const MEMBER = 'u-mia';
+    const OTHERS_POST = '2b9d7c1e-6a5f-4e3d-8c2b-1a0f9e8d7c6b';
+    const COMMENT = '5e4d3c2b-1a09-4f8e-a7d6-c5b4a3928170';
+    const event = (position: string, streamId: string, version: number, type: string, actor: string, data: Record<string, unknown>) => ({
+      position,
+      streamId,
+      version,
+      at: '2026-11-27T09:00:00.000Z',
+      type,
+      actor,
+      correlationId: `corr-${position}`,
+      data,
+    });
+    const pages: History[] = [
+      {
+        kind: 'user',
+        id: MEMBER,
+        events: [
+          event('20.1', `user-${MEMBER}`, 1, 'UserRegistered', MEMBER, { userId: MEMBER, name: 'Mia Member', email: 'mia@forum.test' }),
+          event('21.2', `user-${MEMBER}`, 3, 'MembershipPurchased', MEMBER, { userId: MEMBER }),
+          event('22.5', `post-${POST_ID}`, 1, 'PostCreated', MEMBER, { postId: POST_ID, title: 'Paid post', authorId: MEMBER }),
+          event('23.1', `comment-${COMMENT}`, 1, 'CommentAdded', MEMBER, { commentId: COMMENT, postId: OTHERS_POST, text: 'Nice' }),
+        ],
+        actors: { [MEMBER]: { name: 'Mia Member', email: 'mia@forum.test' } },
+        nextAfter: '23.1',
+      },
+      {
+        kind: 'user',
+        id: MEMBER,
+        events: [
+          event('24.3', `vote-${OTHERS_POST}-${MEMBER}`, 1, 'VoteCast', MEMBER, { postId: OTHERS_POST, userId: MEMBER, vote: 'up' }),
+          event('25.4', `report-${COMMENT}-${MEMBER}`, 1, 'CommentReported', MEMBER, { commentId: COMMENT, postId: OTHERS_POST }),
+          event('26.9', `notifications-${MEMBER}`, 1, 'UserWarned', 'u-ada', { userId: MEMBER, reason: 'Be kind' }),
+          event('27.2', `user-${MEMBER}`, 4, 'AdminRoleGranted', 'u-ada', { userId: MEMBER, reason: 'admin' }),
+        ],
+        actors: { 'u-ada': { name: 'Ada Admin', email: 'admin@forum.local' } },
+        nextAfter: null,
+      },
+    ];
+    const calls: string[] = [];
+    stubServer(async ({ url }) => {
+      calls.push(`${url.pathname}${url.search}`);
+      return respond(url.searchParams.get('after') === '23.1' ? pages[1]! : pages[0]!);
+    });
+    renderHistory(`/admin/history/user/${MEMBER}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'History of Mia Member' })).toBeTruthy();
+    screen.getByText(/What they did and what was done about them: the first 4 events, oldest first/);
+    await userEvent.click(screen.getByRole('button', { name: 'Show more events' }));
+    const table = screen.getByRole('table', { name: 'Events of Mia Member' });
+    await within(table).findByText('AdminRoleGranted');
+    expect(calls).toEqual([`/api/admin/history/user/${MEMBER}`, `/api/admin/history/user/${MEMBER}?after=23.1`]);
+    screen.getByText(/What they did and what was done about them: 8 events, oldest first/);
+    // numbered through the history, each with its stream, in the order the server gave
+    const rows = within(table).getAllByRole('row').slice(1);
+    const numberTypeStream = (row: HTMLElement) => {
+      const [n, , event] = within(row).getAllByRole('cell');
+      return [n!.textContent, within(event!).getByText(/^[A-Za-z]+$/).textContent, within(event!).getByTitle(/-/).textContent];
+    };
+    expect(rows.map(numberTypeStream)).toEqual([
+      ['1', 'UserRegistered', 'user #1'],
+      ['2', 'MembershipPurchased', 'user #3'],
+      ['3', 'PostCreated', 'post #1'],
+      ['4', 'CommentAdded', 'comment #1'],
+      ['5', 'VoteCast', 'vote #1'],
+      ['6', 'CommentReported', 'report #1'],
+      ['7', 'UserWarned', 'notifications #1'],
+      ['8', 'AdminRoleGranted', 'user #4'],
+    ]);
+    expect(within(rows[4]!).getByText('vote #1').getAttribute('title')).toBe(`vote-${OTHERS_POST}-${MEMBER}`);
+    // their own doing as theirs; what an admin did about them, by the admin's name (from the later page)
+    expect(within(rows[5]!).getByText('Mia Member (this user)')).toBeTruthy();
+    expect(within(rows[6]!).getByRole('link', { name: 'Ada Admin' }).getAttribute('href')).toBe('/admin/history/user/u-ada');
+    // the data of an event of another stream says which stream and which of its events it is
+    await userEvent.click(within(rows[4]!).getByRole('button', { name: 'Show data of event 5, VoteCast' }));
+    expect(screen.getByText(new RegExp(`stream vote-${OTHERS_POST}-${MEMBER}, event 1 · actor ${MEMBER}`))).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Show more events' })).toBeNull();
   });
 
   it("says when there is no such post (404), and what is wrong with a bad id (400's field messages)", async () => {

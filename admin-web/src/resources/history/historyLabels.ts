@@ -28,6 +28,12 @@ export function subjectOf(kind: HistoryKind, id: string, events: readonly Histor
   return typeof created?.title === 'string' ? `the post “${created.title}”` : `post ${id}`;
 }
 
+/** Which stream an event is of, by its kind ('vote' of `vote-<post>-<user>`), and its number there: "vote #1". */
+export function streamLabel(streamId: string, version: number): string {
+  const dash = streamId.indexOf('-');
+  return `${dash > 0 ? streamId.slice(0, dash) : streamId} #${version}`;
+}
+
 /** The data of an event on one line, shortened (as forumctl history's table does). */
 export function dataPreview(data: unknown, max = 72): string {
   const text = JSON.stringify(data) ?? '';
