@@ -5,6 +5,7 @@ import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import defaultAvatar from '../../../assets/default-avatar.svg';
+import { BusyButton } from '../../../components/BusyButton';
 import { CountedTextField } from '../../../components/CountedTextField';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useToast } from '../../../components/toast/ToastProvider';
@@ -220,9 +221,9 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
               )}
             />
             <Box>
-              <Button type="submit" variant="contained" size="large" loading={isLoading}>
+              <BusyButton type="submit" variant="contained" size="large" busy={isLoading}>
                 Create Post
-              </Button>
+              </BusyButton>
             </Box>
           </Stack>
         </Box>
