@@ -61,7 +61,7 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       const tags = await chips.allTextContents();
       expect(tags.length).toBeGreaterThan(3);
       // a reader arriving half way through the loop: the first chips have moved out to the left
-      await phone.evaluate(() => document.getAnimations().forEach((animation) => (animation.currentTime = 10_000)));
+      await phone.evaluate('document.getAnimations().forEach((animation) => (animation.currentTime = 10000))');
       for (let presses = 0; presses < 30 && !(await hasFocus(chips.first())); presses++) await phone.keyboard.press('Tab');
       for (const [index, tag] of tags.entries()) {
         if (index > 0) await phone.keyboard.press('Tab');
@@ -73,7 +73,7 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
             chip.evaluate((element) => {
               const box = element.getBoundingClientRect();
               const shown = element.closest('ul')!.parentElement!.getBoundingClientRect();
-              return box.left >= Math.max(shown.left, 0) - 1 && box.right <= Math.min(shown.right, window.innerWidth) + 1;
+              return box.left >= Math.max(shown.left, 0) - 1 && box.right <= Math.min(shown.right, element.ownerDocument.defaultView!.innerWidth) + 1;
             }),
             { message: `${tag} in view`, timeout: 2000 },
           )
