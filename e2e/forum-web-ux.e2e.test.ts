@@ -86,4 +86,52 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       await context.close();
     }
   });
+
+  it('#28.12 the first Tab reaches "Skip to main content", which moves the focus to the page; the navigation bar shows clear focus rings', { timeout: 60_000 }, async () => {
+    await page.goto(`${forum.url}/contact`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent'), 'the first stop of Tab').toBe('Skip to main content');
+    const skip = page.getByRole('link', { name: 'Skip to main content' });
+    const box = (await skip.boundingBox())!;
+    expect(box.y >= 0 && box.height > 10 && box.width > 50, 'the skip link shows once focused').toBe(true);
+    await page.keyboard.press('Enter');
+    // the next Tab goes on from the page's main landmark, past the navigation
+    await page.keyboard.press('Tab');
+    const next = await page.evaluate('document.activeElement.closest("main, header, nav")?.tagName ?? document.activeElement.tagName');
+    expect(next, 'Tab after the skip link lands in main').toBe('MAIN');
+    await expectAccessible('contact, after the skip link');
+
+    // each control of the bar, reached by Tab, has a ring of at least 2 px that stands out from the bar by 3:1 or more
+    await page.goto(`${forum.url}/about`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    const bar = page.getByRole('banner');
+    const controls = ['Forum', 'Home', 'About', 'Contact', 'Join Us'];
+    for (const name of controls) {
+      const control = bar.getByRole('link', { name, exact: true });
+      await tabTo(control);
+      const ring = await control.evaluate((element) => {
+        const view = element.ownerDocument.defaultView!;
+        const style = view.getComputedStyle(element);
+        // the app bar (a header) paints the blue behind its controls
+        return { style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor, bar: view.getComputedStyle(element.closest('header')!).backgroundColor };
+      });
+      expect(ring.style, `${name}: an outline`).not.toBe('none');
+      expect(ring.width, `${name}: its width`).toBeGreaterThanOrEqual(2);
+      expect(contrast(ring.color, ring.bar), `${name}: ${ring.color} on ${ring.bar}`).toBeGreaterThanOrEqual(3);
+    }
+  });
 });
+
+/** WCAG's contrast ratio of two CSS colours given as rgb()/rgba() (opaque). */
+function contrast(first: string, second: string): number {
+  const luminance = (color: string) => {
+    const [r, g, b] = color.match(/[\d.]+/g)!.slice(0, 3).map((part) => {
+      const channel = Number(part) / 255;
+      return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a);
+  return (light! + 0.05) / (dark! + 0.05);
+}
