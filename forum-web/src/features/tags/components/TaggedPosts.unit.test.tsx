@@ -47,4 +47,17 @@ describe('the tag page', () => {
     renderWithApp(<TaggedPosts tag="nothing" />);
     await screen.findByText('No posts found.');
   });
+
+  it('#28.16 the tag page shows the tag as the forum knows it, whatever the case in the address', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) =>
+        describeRequest(input, init).path === '/tags' ? json(['DevOps', 'React']) : json([item('p1', 'Hooks or classes?', ['React'])], 200, { 'X-Total-Count': '1' }),
+      ),
+    );
+    renderWithApp(<TaggedPosts tag="rEaCt" />);
+    await screen.findByRole('link', { name: 'Hooks or classes?' });
+    await screen.findByRole('heading', { level: 1, name: 'Posts Tagged with: #React' });
+    expect(document.title).toBe('#React · Forum');
+  });
 });
