@@ -2,6 +2,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { postItem } from '../../../testing/post-items';
 import { renderWithApp, stubApi } from '../../../testing/render-with-app';
 import { TagSearch } from './TagSearch';
 
@@ -10,18 +11,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const reactPost = {
-  _id: '6f1c8a52-1111-4a4a-9a9a-000000000001',
-  title: 'Hooks or classes?',
-  summary: 'Hooks.',
-  tags: ['React'],
-  authorName: 'Bob Chen',
-  authorPhoto: '',
-  createdAt: '2026-11-23T18:00:00.000Z',
-  upVote: 0,
-  downVote: 0,
-  commentCount: 0,
-};
+const reactPost = postItem('6f1c8a52-1111-4a4a-9a9a-000000000001', 'Hooks or classes?', ['React']);
 
 describe('the search by tag', () => {
   it('#28.16 the search by tag shows the tag as the forum knows it, not as the reader typed it', async () => {

@@ -1,21 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { postItem as item } from '../../../testing/post-items';
 import { describeRequest, json, renderWithApp } from '../../../testing/render-with-app';
 import { TaggedPosts } from './TaggedPosts';
-
-const item = (id: string, title: string, tags: string[]) => ({
-  _id: id,
-  title,
-  summary: `${title} in short...`,
-  tags,
-  authorName: 'Bob Chen',
-  authorPhoto: '',
-  createdAt: '2026-11-23T18:00:00.000Z',
-  upVote: 0,
-  downVote: 0,
-  commentCount: 0,
-});
 
 afterEach(() => {
   cleanup();
