@@ -1,7 +1,9 @@
 import type { TestForum } from '@forum/infra/testing';
 import type { Locator, Page } from 'playwright-core';
+
+type Box = { x: number; y: number; width: number; height: number };
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, journeySteps, PHONE, setUpJourneys } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, setUpJourneys } from './support.ts';
 
 /**
  * forum-web's keyboard and page-load details, in Debian's Chromium against the whole product: where
@@ -12,13 +14,29 @@ if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/forum-web-ux.e2e.t
 
 describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium', () => {
   const journey = setUpJourneys('forum-web-ux');
-  const { tabTo, apiPost, signInBackAt, expectAccessible } = journeySteps(journey);
+  const { tabTo, apiPost, signInAt, signInBackAt, expectAccessible, toast } = journeySteps(journey);
   let forum: TestForum;
   let page: Page;
   beforeEach(() => {
     ({ forum, page } = journey);
   });
 
+  /** `target`'s box once it has stopped moving (a transition bringing it in has ended). */
+  const settledBox = async (target: Locator): Promise<Box> => {
+    let last = '';
+    await expect
+      .poll(
+        async () => {
+          const now = JSON.stringify(await target.boundingBox());
+          const same = now === last;
+          last = now;
+          return same;
+        },
+        { timeout: 3000, interval: 100 },
+      )
+      .toBe(true);
+    return JSON.parse(last) as Box;
+  };
   const hasFocus = (target: Locator) => target.evaluate((element) => element === element.ownerDocument.activeElement);
 
   it('#28.10 after a vote or a comment by keyboard the focus stays on the control', { timeout: 90_000 }, async () => {
@@ -119,6 +137,31 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       expect(ring.style, `${name}: an outline`).not.toBe('none');
       expect(ring.width, `${name}: its width`).toBeGreaterThanOrEqual(2);
       expect(contrast(ring.color, ring.bar), `${name}: ${ring.color} on ${ring.bar}`).toBeGreaterThanOrEqual(3);
+    }
+  });
+  it('#28.16 the success toast covers neither the page title nor the actions beside it, on a desktop and a phone', { timeout: 90_000 }, async () => {
+    const wanda = await forum.newUser('Wanda Writer');
+    await signInAt(wanda, '/dashboard/add-post');
+    const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${forum.url}/dashboard/add-post`);
+      await page.getByRole('textbox', { name: 'Post Title *' }).fill(`A post from the ${width}`);
+      await page.getByRole('textbox', { name: 'Post Description *' }).fill('Written to see where the toast goes.');
+      await page.getByRole('button', { name: 'Create Post' }).click();
+      await page.waitForURL((url) => url.pathname === '/dashboard/my-post');
+      const shown = toast('Your post has been created.');
+      await shown.waitFor();
+      const title = page.getByRole('heading', { name: 'My Posts', level: 1 });
+      const add = page.getByRole('link', { name: 'Add New Post' });
+      await add.waitFor();
+      const box = await settledBox(shown);
+      expect(overlaps(box, (await title.boundingBox())!), `${width}: the toast over the title`).toBe(false);
+      expect(overlaps(box, (await add.boundingBox())!), `${width}: the toast over Add New Post`).toBe(false);
+      expect(box.y + box.height <= viewport.height, `${width}: the toast on the screen`).toBe(true);
+      expect(box.x + box.width > viewport.width / 2, `${width}: the toast on the right`).toBe(true);
+      await shown.getByRole('button', { name: 'Close' }).click();
+      await shown.waitFor({ state: 'hidden' });
     }
   });
 });
