@@ -164,6 +164,35 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       await shown.waitFor({ state: 'hidden' });
     }
   });
+  it('#28.16 a page load, signed out and signed in, logs no warning and has no request fail or aborted', { timeout: 90_000 }, async () => {
+    const warnings: string[] = [];
+    const failed: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') warnings.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on('requestfailed', (request) => failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+    const settled = async () => {
+      await page.getByRole('heading', { name: 'Welcome to the Forum', level: 1 }).waitFor();
+      await page.getByRole('article').first().waitFor();
+      await page.waitForLoadState('networkidle');
+    };
+    await page.goto(`${forum.url}/`);
+    await settled();
+    await page.getByRole('link', { name: 'Join Us' }).waitFor();
+    const signedOut = { warnings: [...warnings], failed: [...failed] };
+
+    // signed in: the reload signs in silently (check-sso) and logs and aborts nothing either
+    const sam = await forum.newUser('Sam Silent');
+    await page.getByRole('link', { name: 'Join Us' }).click();
+    await signInBackAt(sam, '/');
+    await settled();
+    warnings.length = 0;
+    failed.length = 0;
+    await page.reload();
+    await settled();
+    await page.getByRole('button', { name: sam.name }).waitFor();
+    expect({ signedOut, signedIn: { warnings, failed } }).toEqual({ signedOut: { warnings: [], failed: [] }, signedIn: { warnings: [], failed: [] } });
+  });
 });
 
 /** WCAG's contrast ratio of two CSS colours given as rgb()/rgba() (opaque). */
