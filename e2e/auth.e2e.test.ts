@@ -140,8 +140,8 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
 
     // check-sso runs in a hidden iframe (silent-check-sso.html): the page itself is loaded once
     const mainFrameUrls: string[] = [];
-    page.on('framenavigated', (frame) => {
-      if (frame === page.mainFrame()) mainFrameUrls.push(new URL(frame.url()).pathname);
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) mainFrameUrls.push(new URL(request.url()).pathname);
     });
     await page.reload();
     await page.getByRole('button', { name: 'Bob Chen' }).waitFor();

@@ -1,6 +1,7 @@
 import { REGISTER_ACTION } from '@forum/contracts';
 import type Keycloak from 'keycloak-js';
-import { refreshDelayMs, userFromClaims, type AuthUser } from './helpers.ts';
+import { hasAuthCallback, refreshDelayMs, userFromClaims, type AuthUser } from './helpers.ts';
+import { adoptAnswer, silentAnswer } from './silent-frame.ts';
 
 /** Where the realm is and who the app is: keycloak-js builds `${url}/realms/${realm}/protocol/openid-connect/…`. */
 export interface AuthOptions {
@@ -236,18 +237,39 @@ export function createAuth(options: AuthOptions): Auth {
           publish(errorText(failure));
           return state;
         }
-        const started = kc.init({
-          onLoad: initOptions.onLoad ?? 'check-sso',
-          checkLoginIframe: initOptions.checkLoginIframe ?? false,
-          pkceMethod: initOptions.pkceMethod ?? 'S256',
-          responseMode: 'fragment',
-          silentCheckSsoRedirectUri: initOptions.silentCheckSsoRedirectUri,
-          // On the page's own origin the check-sso iframe is first-party, so blocked third-party cookies
-          // do not matter; the embedded realm's probe always answers "unsupported", and keycloak-js would
-          // then send the whole page through the realm on every load.
-          silentCheckSsoFallback: !sameOrigin,
-          messageReceiveTimeout: timeoutMs,
-        });
+        const pkceMethod = initOptions.pkceMethod ?? 'S256';
+        const silentUri = initOptions.silentCheckSsoRedirectUri;
+        // on the page's own origin, check-sso runs in a frame of the app's own (see silent-frame.ts); init() without
+        // onLoad takes the realm's answer from the page's URL (that frame's, or a full-page sign-in's), or finds none
+        const ownCheck = sameOrigin && silentUri !== undefined && (initOptions.onLoad ?? 'check-sso') === 'check-sso';
+        const started = ownCheck
+          ? (async () => {
+              if (hasAuthCallback(window.location.href)) return kc.init({ checkLoginIframe: false, pkceMethod, responseMode: 'fragment' });
+              // a second client only writes the sign-in request (its state and PKCE verifier, kept where
+              // keycloak-js keeps them), so that the app's client can take the answer as its own
+              const { default: KeycloakClient } = await import('keycloak-js');
+              const asker = new KeycloakClient({ url: options.url, realm: options.realm, clientId: options.clientId });
+              await asker.init({ checkLoginIframe: false, pkceMethod, responseMode: 'fragment' });
+              const answer = await silentAnswer(await asker.createLoginUrl({ prompt: 'none', redirectUri: silentUri }), timeoutMs);
+              const ownHash = answer ? adoptAnswer(answer) : '';
+              try {
+                // no answer within the time: the page stays signed out
+                return await kc.init({ checkLoginIframe: false, pkceMethod, responseMode: 'fragment' });
+              } finally {
+                restoreFragment(ownHash);
+              }
+            })()
+          : kc.init({
+              onLoad: initOptions.onLoad ?? 'check-sso',
+              checkLoginIframe: initOptions.checkLoginIframe ?? false,
+              pkceMethod,
+              responseMode: 'fragment',
+              silentCheckSsoRedirectUri: silentUri,
+              // another origin's realm: its check-sso frame is third-party, and blocked third-party cookies
+              // send the whole page through the realm instead
+              silentCheckSsoFallback: true,
+              messageReceiveTimeout: timeoutMs,
+            });
         let error: string | null = null;
         let timer: ReturnType<typeof setTimeout> | undefined;
         const timedOut = new Error(`the sign-in service did not answer within ${timeoutMs} ms`);

@@ -6,12 +6,14 @@ interface NotFoundMessageProps {
   message?: string;
 }
 
+/** The 404 page's content (spec §2 unknown route: a 'Back to Home' link), also for a thing a page asked the server for in vain. */
 export function NotFoundMessage({
   title = 'Page not found',
   message = 'The page you are looking for does not exist or has moved.',
 }: NotFoundMessageProps) {
   return (
     <Stack spacing={2} sx={{ alignItems: 'center', textAlign: 'center', py: { xs: 6, md: 10 } }}>
+      <title>{`${title} · Forum`}</title>
       <Typography variant="h2" component="p" aria-hidden sx={{ fontWeight: 800, color: 'primary.main' }}>
         404
       </Typography>
@@ -25,3 +27,6 @@ export function NotFoundMessage({
     </Stack>
   );
 }
+
+/** A post that does not exist: the id cannot be one, or the server has no such post. */
+export const PostNotFound = () => <NotFoundMessage title="Post not found" message="This post does not exist or was removed." />;

@@ -17,3 +17,15 @@ export const getTagsApi = api.injectEndpoints({
 });
 
 export const { useGetTagsQuery } = getTagsApi;
+
+/**
+ * `tag` as the forum writes it. The server matches tags whatever their case (the reader's 'rEaCt'
+ * finds the posts tagged 'React'), so a page that names the tag takes the forum's spelling: from
+ * the tag list, else from the tags of the posts `found`, else as it was asked for.
+ */
+export function useForumTag(tag: string, found: readonly { tags: readonly string[] }[] = []): string {
+  const { data: names = [] } = useGetTagsQuery();
+  const key = tag.toLowerCase();
+  const same = (name: string) => name.toLowerCase() === key;
+  return names.find(same) ?? found.flatMap((post) => post.tags).find(same) ?? tag;
+}

@@ -1,6 +1,7 @@
 import { CONTACT_EMAIL_RULE, CONTACT_MESSAGE_RULE, CONTACT_NAME_RULE, ContactMessageRequest, fieldErrorsOf } from '@forum/contracts';
-import { Alert, Button, Paper, Stack, Typography } from '@mui/material';
+import { Alert, Paper, Stack, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
+import { BusyButton } from '../../components/BusyButton';
 import { CountedTextField } from '../../components/CountedTextField';
 import { useSendContactMessageMutation } from '../../features/contact';
 import { serverError } from '../../lib/http-error';
@@ -17,6 +18,7 @@ export function ContactPage() {
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    if (isLoading) return;
     // the API's own checks first (lengths as its counters count), so a refusal needs no round trip
     const parsed = ContactMessageRequest.safeParse(values);
     if (!parsed.success) {
@@ -32,8 +34,11 @@ export function ContactPage() {
       return;
     }
     const problem = serverError(result.error);
-    setFields(problem?.fields ?? {});
-    setOutcome({ kind: 'failed', message: problem?.message ?? 'Your message could not be sent. Please try again.' });
+    const fieldErrors = problem?.fields ?? {};
+    setFields(fieldErrors);
+    // messages on the form's own fields say it all; the server's general words would only repeat them
+    const onTheFields = Object.keys(EMPTY).some((name) => fieldErrors[name]?.length);
+    setOutcome(onTheFields ? null : { kind: 'failed', message: problem?.message ?? 'Your message could not be sent. Please try again.' });
   };
 
   const field = (name: keyof typeof EMPTY) => ({
@@ -60,9 +65,9 @@ export function ContactPage() {
           {outcome?.kind === 'sent' && <Alert severity="success">Thank you! Your message has been sent. We will get back to you soon.</Alert>}
           {outcome?.kind === 'failed' && <Alert severity="error">{outcome.message}</Alert>}
         </div>
-        <Button type="submit" variant="contained" disabled={isLoading} sx={{ alignSelf: 'flex-start' }}>
+        <BusyButton type="submit" variant="contained" busy={isLoading} sx={{ alignSelf: 'flex-start' }}>
           {isLoading ? 'Sending...' : 'Send Message'}
-        </Button>
+        </BusyButton>
       </Stack>
     </Paper>
   );

@@ -51,4 +51,35 @@ describe('Contact', () => {
     expect(await screen.findByText(`Message must be at most ${CONTACT_MESSAGE_MAX} characters`)).toBeTruthy();
     expect(calls).not.toContain('POST /api/contact');
   });
+
+  it('#28.15 a refusal that names fields shows them on the fields, with no banner beside them; the message box counts to its cap', async () => {
+    stubApi({
+      'POST /api/contact': () => ({
+        status: 400,
+        body: { error: { code: 'VALIDATION_FAILED', message: 'The request is not valid', details: { email: ['This address cannot receive mail'] } } },
+      }),
+    });
+    renderAt(<ContactPage />, { path: '/contact', user: null });
+    const message = screen.getByRole('textbox', { name: 'Message' });
+    expect(descriptionOf(message)).toBe(`${n(CONTACT_MESSAGE_MAX)} characters left (0 of ${n(CONTACT_MESSAGE_MAX)})`);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Vera');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Email' }), 'vera@example.com');
+    await userEvent.type(message, 'Hello there');
+    await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
+    const email = screen.getByRole('textbox', { name: 'Email' });
+    await waitFor(() => expect(descriptionOf(email)).toMatch(/^This address cannot receive mail/));
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByText('The request is not valid')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('#28.15 a refusal without field messages, or a failure, still says so in the banner', async () => {
+    stubApi({ 'POST /api/contact': () => ({ status: 503, body: { error: { code: 'UNAVAILABLE', message: 'The forum is busy. Please try again in a minute.' } } }) });
+    renderAt(<ContactPage />, { path: '/contact', user: null });
+    await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Vera');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Email' }), 'vera@example.com');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Hello there');
+    await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The forum is busy. Please try again in a minute.');
+  });
 });

@@ -1,10 +1,5 @@
 import { NotFoundMessage } from '../../components/NotFoundMessage';
 
 export function NotFoundPage() {
-  return (
-    <>
-      <title>Page not found · Forum</title>
-      <NotFoundMessage />
-    </>
-  );
+  return <NotFoundMessage />;
 }

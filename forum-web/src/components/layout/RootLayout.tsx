@@ -7,19 +7,22 @@ import { Footer } from './Footer';
 import { NavBar } from './NavBar';
 import { PageError } from './PageError';
 import { ScrollToTop } from './ScrollToTop';
+import { MAIN_ID, SkipLink } from './SkipLink';
 
 /**
- * The public shell: fixed navigation bar (`navActions`: what the app adds before the account menu,
+ * The public shell: the skip link, fixed navigation bar (`navActions`: what the app adds before the account menu,
  * the bell; `userPicture`: the signed-in user's photo as the forum has it), the page, footer.
  */
 export function RootLayout({ navActions, userPicture }: { navActions?: ReactNode; userPicture?: string }) {
   const { pathname } = useLocation();
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
+      <SkipLink />
       <NavBar actions={navActions} picture={userPicture} />
       {/* Keeps the page clear of the fixed bar. */}
       <Toolbar aria-hidden />
-      <Container component="main" maxWidth="md" sx={{ py: { xs: 3, md: 5 }, flexGrow: 1 }}>
+      {/* focusable from the skip link only; the focus there needs no ring */}
+      <Container component="main" id={MAIN_ID} tabIndex={-1} maxWidth="md" sx={{ py: { xs: 3, md: 5 }, flexGrow: 1, '&:focus': { outline: 'none' } }}>
         {/* a page that throws shows the error page until the next page; the pages load as their own chunks */}
         <ErrorBoundary fallback={<PageError />} onError={(error) => console.error(error)} resetKeys={[pathname]}>
           <Suspense fallback={<PageSpinner />}>

@@ -2,12 +2,14 @@ import { ANONYMOUS_NAME, CreatePostRequest, ErrorCode, fieldErrorsOf, POST_DESCR
 import Lock from '@mui/icons-material/LockOutlined';
 import { Alert, Autocomplete, Avatar, Box, Button, Card, CardContent, Chip, Paper, Skeleton, Stack, TextField, Typography } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import defaultAvatar from '../../../assets/default-avatar.svg';
+import { BusyButton } from '../../../components/BusyButton';
 import { CountedTextField } from '../../../components/CountedTextField';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useToast } from '../../../components/toast/ToastProvider';
+import { useAttemptKey } from '../../../lib/attempt-key';
 import { useAuthState } from '../../../lib/auth';
 import { limitMessageOf, serverError } from '../../../lib/http-error';
 import { useCreatePostMutation } from '../api/create-post';
@@ -80,6 +82,14 @@ function PostLimitReached({ limit }: { limit: number }) {
 
 type Field = 'title' | 'description' | 'tags';
 
+/**
+ * Enter in the Tags field picks the highlighted tag (the Autocomplete does that) and is never the
+ * form's implicit submission: with no tag highlighted it does nothing. Only Create Post publishes.
+ */
+const keepEnterInTags = (event: KeyboardEvent) => {
+  if (event.key === 'Enter') event.preventDefault();
+};
+
 function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPhoto: string }) {
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
@@ -90,6 +100,10 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
   const toast = useToast();
   const dialogs = useDialogs();
   const navigate = useNavigate();
+
+  const attemptKey = useAttemptKey();
+  // set at once on submit (the mutation's isLoading arrives a render later): a second submit meanwhile sends nothing
+  const sending = useRef(false);
 
   const titleRef = useRef<HTMLInputElement>(null);
   const descriptionRef = useRef<HTMLTextAreaElement>(null);
@@ -104,14 +118,17 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (sending.current) return;
     const parsed = CreatePostRequest.safeParse({ title, description, tags });
     if (!parsed.success) {
       showErrors(fieldErrorsOf(parsed.error));
       return;
     }
+    sending.current = true;
     try {
-      await createPost(parsed.data).unwrap();
+      await createPost({ post: parsed.data, idempotencyKey: attemptKey(parsed.data) }).unwrap();
     } catch (error) {
+      sending.current = false;
       const server = serverError(error as FetchBaseQueryError);
       if (server?.code === ErrorCode.POST_LIMIT_REACHED) {
         // the count shown was stale: the page turns into the limit panel once it is read again
@@ -177,6 +194,8 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
             <Autocomplete
               multiple
               disableCloseOnSelect
+              autoHighlight
+              onKeyDown={keepEnterInTags}
               options={tagOptions.data ?? []}
               loading={tagOptions.isLoading}
               value={tags}
@@ -202,9 +221,9 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
               )}
             />
             <Box>
-              <Button type="submit" variant="contained" size="large" loading={isLoading}>
+              <BusyButton type="submit" variant="contained" size="large" busy={isLoading}>
                 Create Post
-              </Button>
+              </BusyButton>
             </Box>
           </Stack>
         </Box>

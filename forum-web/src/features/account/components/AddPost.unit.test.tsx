@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { FREE_POST_LIMIT, POST_DESCRIPTION_MAX, POST_TITLE_MAX } from '@forum/contracts';
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { currentPath, descriptionOf, n, rateLimited, stubApi, type Reply, type Routes } from '../../../testing/render-with-app';
@@ -124,5 +124,68 @@ describe('Add Post: the form', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create Post' }));
     for (const text of shown) expect(await screen.findByText(text)).toBeTruthy();
     expect(currentPath()).toBe('/dashboard/add-post');
+  });
+});
+
+describe('Add Post: publishing', () => {
+  const SIX_TAGS = ['React', 'DevOps', 'Career', 'Node', 'Testing', 'Design'];
+  const withSixTags = (count: number): Routes => ({ ...reads(count), 'GET /api/tags': () => ({ body: SIX_TAGS }) });
+
+  it('#28.1 Enter in the Tags field picks the highlighted tag and never publishes', async () => {
+    const { calls } = stubApi({ ...withSixTags(0), 'POST /api/posts': () => ({ status: 201, body: { id: '6f1c8a52-1111-4a4a-9a9a-000000000001', position: '12.3' } }) });
+    renderPage();
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Post Title *' }), 'My new post');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Post Description *' }), 'Some words');
+    const tagsField = screen.getByRole('combobox', { name: 'Tags (Select at least one)' });
+    // Enter with nothing typed, with the popup closed
+    await userEvent.click(tagsField);
+    await userEvent.keyboard('{Escape}{Enter}');
+    // the typed text's first match is highlighted and Enter picks it
+    await userEvent.type(tagsField, 'rea{Enter}');
+    expect(screen.getByRole('button', { name: '#React' })).toBeTruthy();
+    for (const tag of ['dev', 'car', 'nod', 'tes']) await userEvent.type(tagsField, `${tag}{Enter}`);
+    expect(screen.getAllByRole('button', { name: /^#/ }).map((chip) => chip.textContent)).toEqual(['#React', '#DevOps', '#Career', '#Node', '#Testing']);
+    // a sixth is refused by the field, not sent
+    await userEvent.type(tagsField, 'des{Enter}');
+    await userEvent.keyboard('{Escape}{Enter}');
+    expect(screen.queryByRole('button', { name: '#Design' })).toBeNull();
+    expect(calls).not.toContain('POST /api/posts');
+    expect(currentPath()).toBe('/dashboard/add-post');
+    // only Create Post publishes
+    await userEvent.click(screen.getByRole('button', { name: 'Create Post' }));
+    await waitFor(() => expect(currentPath()).toBe('/dashboard/my-post'));
+    expect(calls.filter((call) => call === 'POST /api/posts')).toHaveLength(1);
+  });
+
+  it('#28.1 a double submit publishes once, and a retry after a failure sends the same Idempotency-Key', async () => {
+    const keys: (string | null)[] = [];
+    let release: () => void = () => {};
+    let answers = 0;
+    stubApi({
+      ...reads(0),
+      'POST /api/posts': async (request) => {
+        keys.push(request.headers.get('Idempotency-Key'));
+        answers += 1;
+        if (answers === 1) return { status: 503, body: { error: { code: 'UNAVAILABLE', message: 'Try again' } } };
+        await new Promise<void>((resolve) => (release = resolve));
+        return { status: 201, body: { id: '6f1c8a52-1111-4a4a-9a9a-000000000001', position: '12.3' } };
+      },
+    });
+    renderPage();
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Post Title *' }), 'My new post');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Post Description *' }), 'Some words');
+    const create = screen.getByRole('button', { name: 'Create Post' });
+    await userEvent.click(create);
+    expect(await screen.findByText('Failed to create post')).toBeTruthy();
+    // the same post again: a second click while the first is in flight sends nothing more
+    await userEvent.click(create);
+    await waitFor(() => expect(keys).toHaveLength(2));
+    fireEvent.click(create);
+    fireEvent.submit(screen.getByRole('form', { name: 'New post' }));
+    release();
+    await waitFor(() => expect(currentPath()).toBe('/dashboard/my-post'));
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[\x21-\x7e]{1,255}$/);
+    expect(keys[1]).toBe(keys[0]);
   });
 });

@@ -1,6 +1,7 @@
-import { Button, Stack } from '@mui/material';
+import { Stack } from '@mui/material';
 import { COMMENT_RULE, textLength } from '@forum/contracts';
 import { useState, type FormEvent } from 'react';
+import { BusyButton } from '../../../components/BusyButton';
 import { CountedTextField } from '../../../components/CountedTextField';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { rateLimitMessage } from '../../../lib/http-error';
@@ -38,9 +39,9 @@ export function CommentForm({ postId }: { postId: string }) {
         fullWidth
         size="small"
       />
-      <Button type="submit" variant="contained" disabled={isLoading} sx={{ flexShrink: 0, minWidth: 96 }}>
+      <BusyButton type="submit" variant="contained" busy={isLoading} sx={{ flexShrink: 0, minWidth: 96 }}>
         {isLoading ? 'Posting...' : 'Post'}
-      </Button>
+      </BusyButton>
     </Stack>
   );
 }

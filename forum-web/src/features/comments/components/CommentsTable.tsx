@@ -2,7 +2,9 @@ import ArrowBack from '@mui/icons-material/ArrowBack';
 import { Button, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { PostNotFound } from '../../../components/NotFoundMessage';
 import { useToast } from '../../../components/toast/ToastProvider';
+import { isNotFound } from '../../../lib/http-error';
 import { useCommentPages } from '../hooks/use-comment-pages';
 import { CommentRow } from './CommentRow';
 import { ShowMoreComments } from './ShowMoreComments';
@@ -14,11 +16,13 @@ export function CommentsTable({ postId }: { postId: string }) {
   const navigate = useNavigate();
   const toast = useToast();
 
+  const missing = isNotFound(error);
+
   useEffect(() => {
-    if (!error) return;
+    if (!error || missing) return;
     console.error('Loading comments failed', error);
     toast({ message: 'Failed to load comments', severity: 'error' });
-  }, [error, toast]);
+  }, [error, missing, toast]);
 
   // 'Back to Post' is one step back; opened from outside the app, there is no step, so it goes to the post.
   const back = () => {
@@ -26,6 +30,8 @@ export function CommentsTable({ postId }: { postId: string }) {
     if (index > 0) navigate(-1);
     else navigate(`/post/${encodeURIComponent(postId)}`);
   };
+
+  if (missing) return <PostNotFound />;
 
   return (
     <>

@@ -4,7 +4,7 @@ import { Box, Button, Divider, Paper, Skeleton, Stack, Typography } from '@mui/m
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { AuthorAvatar } from '../../../components/AuthorAvatar';
-import { NotFoundMessage } from '../../../components/NotFoundMessage';
+import { PostNotFound } from '../../../components/NotFoundMessage';
 import { TagList } from '../../../components/TagChip';
 import { formatDate } from '../../../lib/format';
 import { isNotFound } from '../../../lib/http-error';
@@ -22,7 +22,7 @@ export function PostDetails({ id, children }: { id: string; children?: ReactNode
   const { data: post, error, isLoading } = useGetPostQuery(id);
 
   if (isLoading) return <PostDetailsSkeleton />;
-  if (isNotFound(error)) return <NotFoundMessage title="Post not found" message="This post does not exist or was removed." />;
+  if (isNotFound(error)) return <PostNotFound />;
   if (!post) {
     return (
       <Stack spacing={2} sx={{ py: 6, alignItems: 'center' }}>

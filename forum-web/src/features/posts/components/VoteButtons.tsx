@@ -3,7 +3,8 @@ import ThumbDown from '@mui/icons-material/ThumbDown';
 import ThumbDownOutlined from '@mui/icons-material/ThumbDownOutlined';
 import ThumbUp from '@mui/icons-material/ThumbUp';
 import ThumbUpOutlined from '@mui/icons-material/ThumbUpOutlined';
-import { Box, Button, Stack } from '@mui/material';
+import { Box, Stack } from '@mui/material';
+import { BusyButton } from '../../../components/BusyButton';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useAuth, useAuthState } from '../../../lib/auth';
 import { rateLimitMessage } from '../../../lib/http-error';
@@ -19,7 +20,7 @@ interface VoteButtonsProps {
 }
 
 /**
- * Like and dislike (spec §4): both wait while a vote is on its way, the counts change
+ * Like and dislike (spec §4): both wait while a vote is on its way (keeping the focus), the counts change
  * when the server has answered, a failure says so in a dialog. Visitors are asked to sign in.
  */
 export function VoteButtons({ postId, upVote, downVote, myVote = 'none' }: VoteButtonsProps) {
@@ -48,33 +49,33 @@ export function VoteButtons({ postId, upVote, downVote, myVote = 'none' }: VoteB
   const disliked = myVote === 'down';
   return (
     <Stack direction="row" spacing={1} role="group" aria-label="Vote on this post" aria-busy={isLoading}>
-      <Button
+      <BusyButton
         variant={liked ? 'contained' : 'outlined'}
         size="small"
         startIcon={liked ? <ThumbUp /> : <ThumbUpOutlined />}
         aria-pressed={liked}
-        disabled={isLoading}
+        busy={isLoading}
         onClick={() => void click('like')}
       >
         Like{' '}
         <Box component="span" sx={{ ml: 0.5, fontWeight: 700 }}>
           {upVote}
         </Box>
-      </Button>
-      <Button
+      </BusyButton>
+      <BusyButton
         variant={disliked ? 'contained' : 'outlined'}
         color="secondary"
         size="small"
         startIcon={disliked ? <ThumbDown /> : <ThumbDownOutlined />}
         aria-pressed={disliked}
-        disabled={isLoading}
+        busy={isLoading}
         onClick={() => void click('dislike')}
       >
         Dislike{' '}
         <Box component="span" sx={{ ml: 0.5, fontWeight: 700 }}>
           {downVote}
         </Box>
-      </Button>
+      </BusyButton>
     </Stack>
   );
 }

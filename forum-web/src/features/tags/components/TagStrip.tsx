@@ -1,6 +1,6 @@
 import { Box, Stack, Typography } from '@mui/material';
 import { keyframes } from '@mui/material/styles';
-import { useEffect } from 'react';
+import { useEffect, useState, type FocusEvent } from 'react';
 import { TagChip } from '../../../components/TagChip';
 import { useGetTagsQuery } from '../../../lib/tags';
 
@@ -9,15 +9,38 @@ const scroll = keyframes`
   to { transform: translateX(-100%); }
 `;
 
+/** The strip standing still: one copy in a row that scrolls. */
+const still = {
+  overflowX: 'auto',
+  maskImage: 'none',
+  '& .tag-strip-copy': { animation: 'none', minWidth: 'auto', justifyContent: 'flex-start' },
+  '& .tag-strip-copy[aria-hidden]': { display: 'none' },
+} as const;
+
 /**
  * The home tag strip (spec §2, §9): every tag, scrolling in a 20-second loop.
  * Two copies of the list each move by their own width, so the loop has no seam;
  * the second copy is hidden from assistive tech and the tab order. The strip
- * stops on hover and focus, and becomes a plain scrollable row for readers who
- * ask for reduced motion.
+ * stops on hover and focus. It becomes a plain scrollable row for readers who ask
+ * for reduced motion, and from when the keyboard brings the focus in until the
+ * focus leaves: each chip reached is scrolled into view (a paused loop may have
+ * moved it out). A pointer's focus does not change the layout, so the chip under
+ * the pointer stays there for its click.
  */
 export function TagStrip() {
   const { data: tags = [], error } = useGetTagsQuery();
+  const [keyboardIn, setKeyboardIn] = useState(false);
+
+  const focused = (event: FocusEvent<HTMLElement>) => {
+    if (!event.target.matches(':focus-visible')) return;
+    setKeyboardIn(true);
+    // after the layout has become the still row; the page itself moves no more than it must
+    const chip = event.target;
+    requestAnimationFrame(() => chip.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
+  };
+  const left = (event: FocusEvent<HTMLElement>) => {
+    if (!event.currentTarget.contains(event.relatedTarget)) setKeyboardIn(false);
+  };
 
   useEffect(() => {
     if (error) console.error('Loading tags failed', error);
@@ -57,18 +80,16 @@ export function TagStrip() {
         Browse by tag
       </Typography>
       <Box
+        onFocus={focused}
+        onBlur={left}
         sx={{
           display: 'flex',
           overflow: 'hidden',
           py: 0.5,
           maskImage: 'linear-gradient(to right, transparent, #000 4%, #000 96%, transparent)',
           '&:hover .tag-strip-copy, &:focus-within .tag-strip-copy': { animationPlayState: 'paused' },
-          '@media (prefers-reduced-motion: reduce)': {
-            overflowX: 'auto',
-            maskImage: 'none',
-            '& .tag-strip-copy': { animation: 'none', minWidth: 'auto', justifyContent: 'flex-start' },
-            '& .tag-strip-copy[aria-hidden]': { display: 'none' },
-          },
+          '@media (prefers-reduced-motion: reduce)': still,
+          ...(keyboardIn && still),
         }}
       >
         {copy(false)}

@@ -2,13 +2,14 @@ import { Box, Card, CardContent, Grid, Link, Paper, Skeleton, Stack, Typography 
 import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { TagList } from '../../../components/TagChip';
+import { useForumTag } from '../../../lib/tags';
 import { useGetTaggedPostsQuery } from '../api/get-tagged-posts';
 
 const postPath = (id: string) => `/post/${encodeURIComponent(id)}`;
 
 /** Spec §2 Tag page: 'Posts Tagged with: #tag' and the posts as two columns of cards (title, summary, tags). */
-export function TaggedPosts({ tag }: { tag: string }) {
-  const { data, error, isLoading, isFetching } = useGetTaggedPostsQuery(tag);
+export function TaggedPosts({ tag: asked }: { tag: string }) {
+  const { data, error, isLoading, isFetching } = useGetTaggedPostsQuery(asked);
 
   // Spec §8: a failed search is silent for the reader (console only).
   useEffect(() => {
@@ -16,6 +17,7 @@ export function TaggedPosts({ tag }: { tag: string }) {
   }, [error]);
 
   const posts = error ? [] : (data?.posts ?? []);
+  const tag = useForumTag(asked, posts);
   return (
     <Box>
       <title>{`#${tag} · Forum`}</title>

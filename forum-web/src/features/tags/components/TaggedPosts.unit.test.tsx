@@ -1,21 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { postItem as item } from '../../../testing/post-items';
 import { describeRequest, json, renderWithApp } from '../../../testing/render-with-app';
 import { TaggedPosts } from './TaggedPosts';
-
-const item = (id: string, title: string, tags: string[]) => ({
-  _id: id,
-  title,
-  summary: `${title} in short...`,
-  tags,
-  authorName: 'Bob Chen',
-  authorPhoto: '',
-  createdAt: '2026-11-23T18:00:00.000Z',
-  upVote: 0,
-  downVote: 0,
-  commentCount: 0,
-});
 
 afterEach(() => {
   cleanup();
@@ -46,5 +34,18 @@ describe('the tag page', () => {
     vi.stubGlobal('fetch', vi.fn(async () => json([])));
     renderWithApp(<TaggedPosts tag="nothing" />);
     await screen.findByText('No posts found.');
+  });
+
+  it('#28.16 the tag page shows the tag as the forum knows it, whatever the case in the address', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) =>
+        describeRequest(input, init).path === '/tags' ? json(['DevOps', 'React']) : json([item('p1', 'Hooks or classes?', ['React'])], 200, { 'X-Total-Count': '1' }),
+      ),
+    );
+    renderWithApp(<TaggedPosts tag="rEaCt" />);
+    await screen.findByRole('link', { name: 'Hooks or classes?' });
+    await screen.findByRole('heading', { level: 1, name: 'Posts Tagged with: #React' });
+    expect(document.title).toBe('#React · Forum');
   });
 });

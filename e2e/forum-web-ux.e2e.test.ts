@@ -1,0 +1,209 @@
+import type { TestForum } from '@forum/infra/testing';
+import type { Locator, Page } from 'playwright-core';
+
+type Box = { x: number; y: number; width: number; height: number };
+import { beforeEach, describe, expect, it } from 'vitest';
+import { chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, setUpJourneys } from './support.ts';
+
+/**
+ * forum-web's keyboard and page-load details, in Debian's Chromium against the whole product: where
+ * the focus is after a vote or a comment, the tag strip under Tab, the skip link and the navigation
+ * bar's focus rings, and a page load with nothing the browser warns of or gives up on.
+ */
+if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/forum-web-ux.e2e.test.ts'));
+
+describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium', () => {
+  const journey = setUpJourneys('forum-web-ux');
+  const { tabTo, apiPost, signInAt, signInBackAt, expectAccessible, toast } = journeySteps(journey);
+  let forum: TestForum;
+  let page: Page;
+  beforeEach(() => {
+    ({ forum, page } = journey);
+  });
+
+  /** `target`'s box once it has stopped moving (a transition bringing it in has ended). */
+  const settledBox = async (target: Locator): Promise<Box> => {
+    let last = '';
+    await expect
+      .poll(
+        async () => {
+          const now = JSON.stringify(await target.boundingBox());
+          const same = now === last;
+          last = now;
+          return same;
+        },
+        { timeout: 3000, interval: 100 },
+      )
+      .toBe(true);
+    return JSON.parse(last) as Box;
+  };
+  const hasFocus = (target: Locator) => target.evaluate((element) => element === element.ownerDocument.activeElement);
+
+  it('#28.10 after a vote or a comment by keyboard the focus stays on the control', { timeout: 90_000 }, async () => {
+    const [paul, kim] = await Promise.all([forum.newUser('Paul Keys'), forum.newUser('Kim Keyboard')]);
+    const postId = await apiPost(paul, 'Focus after a click', ['Design']);
+    await page.goto(`${forum.url}/post/${postId}`);
+    await page.getByRole('link', { name: 'Join Us' }).click();
+    await signInBackAt(kim, `/post/${postId}`);
+
+    const votes = page.getByRole('group', { name: 'Vote on this post' });
+    const like = votes.getByRole('button', { name: /^Like \d+$/ });
+    await tabTo(like);
+    await page.keyboard.press('Enter');
+    await votes.getByRole('button', { name: 'Like 1', exact: true, pressed: true, disabled: false }).waitFor();
+    expect(await hasFocus(like), 'the focus on Like after the vote').toBe(true);
+    await page.keyboard.press('Space');
+    await votes.getByRole('button', { name: 'Like 0', exact: true, pressed: false, disabled: false }).waitFor();
+    expect(await hasFocus(like), 'the focus on Like after the vote is undone').toBe(true);
+
+    const comments = page.getByRole('region', { name: 'Comments' });
+    await comments.getByRole('textbox', { name: 'Write a comment' }).fill('Focus stays where I left it.');
+    const post = comments.getByRole('button', { name: 'Post', exact: true });
+    await tabTo(post);
+    await page.keyboard.press('Enter');
+    await comments.getByRole('list', { name: 'Comments' }).getByText('Focus stays where I left it.', { exact: true }).waitFor();
+    await post.and(page.locator(':not([aria-disabled="true"])')).waitFor();
+    expect(await hasFocus(post), 'the focus on Post after the comment').toBe(true);
+    await expectAccessible('post after a vote and a comment by keyboard');
+  });
+
+  it('#28.11 Tab along the moving tag strip: each focused chip is in view', { timeout: 60_000 }, async () => {
+    // the strip moves only for readers who do not ask for reduced motion; on a phone it is wider than the screen
+    const context = await journey.browser.newContext({ viewport: PHONE, reducedMotion: 'no-preference' });
+    const phone = await context.newPage();
+    try {
+      await phone.goto(`${forum.url}/`);
+      const strip = phone.getByRole('navigation', { name: 'Browse by tag' });
+      const chips = strip.getByRole('link');
+      await chips.first().waitFor();
+      const tags = await chips.allTextContents();
+      expect(tags.length).toBeGreaterThan(3);
+      // a reader arriving half way through the loop: the first chips have moved out to the left
+      await phone.evaluate('document.getAnimations().forEach((animation) => (animation.currentTime = 10000))');
+      for (let presses = 0; presses < 30 && !(await hasFocus(chips.first())); presses++) await phone.keyboard.press('Tab');
+      for (const [index, tag] of tags.entries()) {
+        if (index > 0) await phone.keyboard.press('Tab');
+        const chip = chips.nth(index);
+        expect(await hasFocus(chip), `${tag} focused`).toBe(true);
+        // in view: inside the strip's visible box and the screen
+        await expect
+          .poll(() =>
+            chip.evaluate((element) => {
+              const box = element.getBoundingClientRect();
+              const shown = element.closest('ul')!.parentElement!.getBoundingClientRect();
+              return box.left >= Math.max(shown.left, 0) - 1 && box.right <= Math.min(shown.right, element.ownerDocument.defaultView!.innerWidth) + 1;
+            }),
+            { message: `${tag} in view`, timeout: 2000 },
+          )
+          .toBe(true);
+      }
+      // the pointer, meanwhile: the strip holds still under it and the chip clicked opens its tag
+      await chips.nth(1).click();
+      await phone.waitForURL((url) => url.pathname === `/tags/${encodeURIComponent(tags[1]!.slice(1))}`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('#28.12 the first Tab reaches "Skip to main content", which moves the focus to the page; the navigation bar shows clear focus rings', { timeout: 60_000 }, async () => {
+    await page.goto(`${forum.url}/contact`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent'), 'the first stop of Tab').toBe('Skip to main content');
+    const skip = page.getByRole('link', { name: 'Skip to main content' });
+    const box = (await skip.boundingBox())!;
+    expect(box.y >= 0 && box.height > 10 && box.width > 50, 'the skip link shows once focused').toBe(true);
+    await page.keyboard.press('Enter');
+    // the next Tab goes on from the page's main landmark, past the navigation
+    await page.keyboard.press('Tab');
+    const next = await page.evaluate('document.activeElement.closest("main, header, nav")?.tagName ?? document.activeElement.tagName');
+    expect(next, 'Tab after the skip link lands in main').toBe('MAIN');
+    await expectAccessible('contact, after the skip link');
+
+    // each control of the bar, reached by Tab, has a ring of at least 2 px that stands out from the bar by 3:1 or more
+    await page.goto(`${forum.url}/about`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    const bar = page.getByRole('banner');
+    const controls = ['Forum', 'Home', 'About', 'Contact', 'Join Us'];
+    for (const name of controls) {
+      const control = bar.getByRole('link', { name, exact: true });
+      await tabTo(control);
+      const ring = await control.evaluate((element) => {
+        const view = element.ownerDocument.defaultView!;
+        const style = view.getComputedStyle(element);
+        // the app bar (a header) paints the blue behind its controls
+        return { style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor, bar: view.getComputedStyle(element.closest('header')!).backgroundColor };
+      });
+      expect(ring.style, `${name}: an outline`).not.toBe('none');
+      expect(ring.width, `${name}: its width`).toBeGreaterThanOrEqual(2);
+      expect(contrast(ring.color, ring.bar), `${name}: ${ring.color} on ${ring.bar}`).toBeGreaterThanOrEqual(3);
+    }
+  });
+  it('#28.16 the success toast covers neither the page title nor the actions beside it, on a desktop and a phone', { timeout: 90_000 }, async () => {
+    const wanda = await forum.newUser('Wanda Writer');
+    await signInAt(wanda, '/dashboard/add-post');
+    const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${forum.url}/dashboard/add-post`);
+      await page.getByRole('textbox', { name: 'Post Title *' }).fill(`A post from the ${width}`);
+      await page.getByRole('textbox', { name: 'Post Description *' }).fill('Written to see where the toast goes.');
+      await page.getByRole('button', { name: 'Create Post' }).click();
+      await page.waitForURL((url) => url.pathname === '/dashboard/my-post');
+      const shown = toast('Your post has been created.');
+      await shown.waitFor();
+      const title = page.getByRole('heading', { name: 'My Posts', level: 1 });
+      const add = page.getByRole('link', { name: 'Add New Post' });
+      await add.waitFor();
+      const box = await settledBox(shown);
+      expect(overlaps(box, (await title.boundingBox())!), `${width}: the toast over the title`).toBe(false);
+      expect(overlaps(box, (await add.boundingBox())!), `${width}: the toast over Add New Post`).toBe(false);
+      expect(box.y + box.height <= viewport.height, `${width}: the toast on the screen`).toBe(true);
+      expect(box.x + box.width > viewport.width / 2, `${width}: the toast on the right`).toBe(true);
+      await shown.getByRole('button', { name: 'Close' }).click();
+      await shown.waitFor({ state: 'hidden' });
+    }
+  });
+  it('#28.16 a page load, signed out and signed in, logs no warning and has no request fail or aborted', { timeout: 90_000 }, async () => {
+    const warnings: string[] = [];
+    const failed: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') warnings.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on('requestfailed', (request) => failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+    const settled = async () => {
+      await page.getByRole('heading', { name: 'Welcome to the Forum', level: 1 }).waitFor();
+      await page.getByRole('article').first().waitFor();
+      await page.waitForLoadState('networkidle');
+    };
+    await page.goto(`${forum.url}/`);
+    await settled();
+    await page.getByRole('link', { name: 'Join Us' }).waitFor();
+    const signedOut = { warnings: [...warnings], failed: [...failed] };
+
+    // signed in: the reload signs in silently (check-sso) and logs and aborts nothing either
+    const sam = await forum.newUser('Sam Silent');
+    await page.getByRole('link', { name: 'Join Us' }).click();
+    await signInBackAt(sam, '/');
+    await settled();
+    warnings.length = 0;
+    failed.length = 0;
+    await page.reload();
+    await settled();
+    await page.getByRole('button', { name: sam.name }).waitFor();
+    expect({ signedOut, signedIn: { warnings, failed } }).toEqual({ signedOut: { warnings: [], failed: [] }, signedIn: { warnings: [], failed: [] } });
+  });
+});
+
+/** WCAG's contrast ratio of two CSS colours given as rgb()/rgba() (opaque). */
+function contrast(first: string, second: string): number {
+  const luminance = (color: string) => {
+    const [r, g, b] = color.match(/[\d.]+/g)!.slice(0, 3).map((part) => {
+      const channel = Number(part) / 255;
+      return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a);
+  return (light! + 0.05) / (dark! + 0.05);
+}
