@@ -3,7 +3,7 @@ import { START } from '@forum/contracts';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventStoreContract } from './contract.suite.ts';
-import { createPostgresEventStore } from './postgres.ts';
+import { createPostgresEventStore, SCHEMA_LOCK } from './postgres.ts';
 import { WrongExpectedVersionError } from './types.ts';
 
 const database = await createTestDatabase('es');
@@ -151,6 +151,40 @@ describe('PostgreSQL event store: histories of a log written before their indexe
     } finally {
       await probe.end();
       await store.close();
+    }
+  });
+});
+
+describe('PostgreSQL event store: processes starting at once', () => {
+  const fresh = createTestDatabase('es_starts');
+  afterAll(async () => (await fresh).drop());
+
+  it('migrate a log that lacks its history indexes side by side, without a deadlock', { timeout: 60_000 }, async () => {
+    const { url } = await fresh;
+    let store = await createPostgresEventStore({ connectionString: url, pollIntervalMs: 10_000 });
+    await store.close();
+    const probe = new pg.Client({ connectionString: url });
+    await probe.connect();
+    try {
+      // the indexes built CONCURRENTLY at the next start, while the other starters wait for the schema lock
+      await probe.query(`DROP INDEX eventstore.events_by_actor`);
+      const held = new pg.Client({ connectionString: url });
+      await held.connect();
+      await held.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK]);
+      const heldPid = (await held.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      const starting = Array.from({ length: 3 }, () => createPostgresEventStore({ connectionString: url, pollIntervalMs: 10_000 }));
+      // every starter is waiting for the lock before it is let go
+      await waitFor(
+        async () => (await probe.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE '%advisory_lock%' AND pid <> $1`, [heldPid])).rows[0]!.n,
+        (n) => n >= 3,
+      );
+      await held.end();
+      const stores = await Promise.all(starting);
+      await Promise.all(stores.map((s) => s.close()));
+      const { rows } = await probe.query<{ valid: boolean }>(`SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'events_by_actor'`);
+      expect(rows).toEqual([{ valid: true }]);
+    } finally {
+      await probe.end();
     }
   });
 });

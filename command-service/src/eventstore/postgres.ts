@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   compareLogPositions,
   currentSchemaVersion,
@@ -42,7 +43,8 @@ export interface PostgresEventStoreOptions {
   beforeCommit?: (appends: readonly StreamAppend[]) => Promise<void>;
 }
 
-const SCHEMA_LOCK = 7_243_901;
+export const SCHEMA_LOCK = 7_243_901;
+const SCHEMA_LOCK_RETRY_MS = 50;
 const DEADLOCK_DETECTED = '40P01';
 
 /**
@@ -672,10 +674,23 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
   });
 }
 
+/**
+ * The schema lock, asked for again and again rather than waited for in one statement: a waiting
+ * statement holds a snapshot, and the holder's CREATE INDEX CONCURRENTLY waits for every older
+ * snapshot to end, so two processes starting at once would deadlock.
+ */
+async function takeSchemaLock(client: pg.PoolClient): Promise<void> {
+  for (;;) {
+    const { rows } = await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1) AS taken', [SCHEMA_LOCK]);
+    if (rows[0]!.taken) return;
+    await delay(SCHEMA_LOCK_RETRY_MS);
+  }
+}
+
 export async function migrateEventStore(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK]);
+    await takeSchemaLock(client);
     const { rows } = await client.query<{ catalogued: boolean }>(`SELECT to_regclass('eventstore.schema_versions') IS NOT NULL AS catalogued`);
     await client.query(`
       CREATE SCHEMA IF NOT EXISTS eventstore;
