@@ -235,6 +235,24 @@ async function captureAt(browser: Browser, forum: TestForum, demo: Demo, width: 
     await page.getByRole('link', { name: 'Back to Home' }).waitFor();
     await shot('not-found');
 
+    // ── the realm's pages: sign in, register, forgot password and the mail it sends ──
+    await at('/joinUs');
+    await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
+    await shot('realm-sign-in');
+    await page.getByRole('main').getByRole('link', { name: 'Register', exact: true }).click();
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    await shot('realm-register');
+    await page.goBack();
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
+    await shot('realm-forgot-password');
+    await page.getByLabel('Email').fill(USER.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    await at('/realms/forum/mailbox');
+    await page.getByRole('heading', { name: 'Mailbox' }).waitFor();
+    await shot('mailbox');
+
     // ── signed in, on the realm's own login page ──
     await at('/joinUs');
     await signInAtRealm(page, USER.email, DEMO_PASSWORD);
@@ -286,6 +304,11 @@ async function captureAt(browser: Browser, forum: TestForum, demo: Demo, width: 
     await page.getByRole('heading', { name: 'My Posts' }).waitFor();
     await page.getByRole('link', { name: 'View Welcome to the forum!' }).waitFor();
     await shot('dashboard-my-posts');
+
+    // a sign-out link that the forum did not make (no id_token_hint) asks first
+    await at('/realms/forum/protocol/openid-connect/logout');
+    await page.getByRole('heading', { name: 'Sign out' }).waitFor();
+    await shot('signout');
   } catch (error) {
     const file = path.join(outDir, `failed-${width}.png`);
     await page.screenshot({ path: file }).catch(() => {});

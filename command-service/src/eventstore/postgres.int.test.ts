@@ -161,12 +161,13 @@ describe('PostgreSQL event store: processes starting at once', () => {
 
   it('migrate a log that lacks its history indexes side by side, without a deadlock', { timeout: 60_000 }, async () => {
     const { url } = await fresh;
-    let store = await createPostgresEventStore({ connectionString: url, pollIntervalMs: 10_000 });
+    const store = await createPostgresEventStore({ connectionString: url, pollIntervalMs: 10_000 });
+    await store.append([{ streamId: 'vote-1', expectedVersion: 'no_stream', events: [{ type: 'VoteCast', data: { postId: 'p' }, metadata: { actorId: 'a', correlationId: 'c', causationId: null, requestId: null, schemaVersion: 1 } }] }]);
     await store.close();
     const probe = new pg.Client({ connectionString: url });
     await probe.connect();
     try {
-      // the indexes built CONCURRENTLY at the next start, while the other starters wait for the schema lock
+      // a log with events: its indexes built CONCURRENTLY at the next start, while the other starters wait for the schema lock
       await probe.query(`DROP INDEX eventstore.events_by_actor`);
       const held = new pg.Client({ connectionString: url });
       await held.connect();

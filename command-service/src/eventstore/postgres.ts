@@ -640,9 +640,10 @@ const READ_HISTORY = `WITH picked AS (
   LIMIT $6`;
 
 /**
- * Creates the history indexes that are missing, without holding appends back while a long log is
- * indexed (CONCURRENTLY); one a crash left half-built (invalid) is built again. Drops a post index
- * of other types.
+ * Creates the history indexes that are missing; one a crash left half-built (invalid) is built
+ * again. Drops a post index of other types. A log with events is indexed CONCURRENTLY, so appends
+ * go on while a long log is indexed; an empty one at once, since CONCURRENTLY waits for every older
+ * transaction of the database to end (other processes starting beside this one, say).
  */
 async function migrateHistoryIndexes(client: pg.PoolClient): Promise<void> {
   const { rows } = await client.query<{ name: string; valid: boolean }>(
@@ -651,14 +652,16 @@ async function migrateHistoryIndexes(client: pg.PoolClient): Promise<void> {
      WHERE n.nspname = 'eventstore' AND i.indrelid = 'eventstore.events'::regclass`,
   );
   const found = new Map(rows.map((row) => [row.name, row.valid]));
-  for (const { name, definition } of HISTORY_INDEXES) {
-    if (found.get(name) === true) continue;
-    if (found.has(name)) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS eventstore.${name}`);
-    await client.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON eventstore.events ${definition}`);
+  const missing = HISTORY_INDEXES.filter(({ name }) => found.get(name) !== true);
+  const stale = [...found.keys()].filter((name) => name.startsWith('events_by_post_') && name !== POST_INDEX);
+  if (missing.length === 0 && stale.length === 0) return;
+  const { rows: log } = await client.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT 1 FROM eventstore.events) AS empty`);
+  const concurrently = log[0]!.empty ? '' : 'CONCURRENTLY';
+  for (const { name, definition } of missing) {
+    if (found.has(name)) await client.query(`DROP INDEX ${concurrently} IF EXISTS eventstore.${name}`);
+    await client.query(`CREATE INDEX ${concurrently} IF NOT EXISTS ${name} ON eventstore.events ${definition}`);
   }
-  for (const name of found.keys()) {
-    if (name.startsWith('events_by_post_') && name !== POST_INDEX) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS eventstore.${name}`);
-  }
+  for (const name of stale) await client.query(`DROP INDEX ${concurrently} IF EXISTS eventstore.${name}`);
 }
 
 /** Stored rows keep the shape they were written in; readers (folds, projections, subscribers) get the current one. */

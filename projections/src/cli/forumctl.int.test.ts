@@ -74,8 +74,8 @@ describe('forumctl', () => {
     const user = await forum.newUser('Historian');
     const created = await forum.api('/api/posts', { method: 'POST', token: user.token, headers: { 'X-Correlation-Id': 'corr-history' }, json: { title: 'Audited', description: 'x', tags: [] } });
     const { id } = (await created.json()) as { id: string };
-    const post = await ctl(['history', '--post', id, '--json']);
-    expect(post.code).toBe(0);
+    // the log as its readers see it: once no transaction older than the post's is still running
+    const post = await waitFor(() => ctl(['history', '--post', id, '--json']), (answer) => answer.code === 0);
     expect(JSON.parse(post.out)).toEqual([expect.objectContaining({ type: 'PostCreated', actor: user.id, correlationId: 'corr-history', version: 1 })]);
     const table = await ctl(['history', '--user', user.email]);
     expect(table.out).toMatch(/UserRegistered[\s\S]*PostAuthored/);
