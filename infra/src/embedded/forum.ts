@@ -202,7 +202,10 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     });
 
     // the demo data is the operator's, not a member's writes: not limited
-    if (realm && config.DEMO_DATA) await seedDemoData(realm, createForumCommands(store, options), logger);
+    if (realm && config.DEMO_DATA && (await seedDemoData(realm, createForumCommands(store, options), logger)) > 0) {
+      // the first start is over once its pages show the demo data (or the read side's longest wait has passed)
+      await watcher!.waitFor(await store.head(), config.MIN_POSITION_WAIT_MS);
+    }
 
     return { url, port, issuer, databaseUrl, store, db, realm, runner, apps: { command, query }, logger, stop: stopAll };
   } catch (error) {

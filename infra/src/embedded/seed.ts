@@ -64,8 +64,9 @@ const SEED_ACTOR = 'system:seed';
  * Demo data for a first start: the three accounts, a set of tags and a few
  * posts. Every write carries an idempotency key, so a start that was cut off
  * halfway completes the seed next time and a finished one writes nothing.
+ * Answers how many events it wrote.
  */
-export async function seedDemoData(realm: IdentityRealm, commands: ForumCommands, logger: Logger): Promise<void> {
+export async function seedDemoData(realm: IdentityRealm, commands: ForumCommands, logger: Logger): Promise<number> {
   const accounts = new Map<string, { id: string; name: string; email: string; picture: string }>();
   for (const demo of DEMO_ACCOUNTS) {
     let account = await realm.accounts.findByEmail(demo.email);
@@ -120,4 +121,5 @@ export async function seedDemoData(realm: IdentityRealm, commands: ForumCommands
     if (!result.duplicate) written++;
   }
   if (written > 0) logger.info({ events: written }, 'demo data written');
+  return written;
 }
