@@ -92,6 +92,11 @@ describe.skipIf(chromiumMissing)('refusals said plainly, in Chromium', () => {
       await screen.getByText('No users match your search.').waitFor();
       if (width === 'desktop') await expectAccessible('Manage Users, no match');
       await snapshot(screen, `admin-users-no-match-${width}`);
+      // the way out reads as what it does, on a phone too (not an empty icon button)
+      const clear = screen.getByRole('button', { name: 'Clear filters' });
+      expect((await clear.innerText()).trim(), width).toBe('Clear filters');
+      await clear.click();
+      await screen.getByText('No users match your search.').waitFor({ state: 'detached' });
 
       // ── an address of the console that leads nowhere
       await screen.goto(`${forum.url}/admin/no-such-page`);

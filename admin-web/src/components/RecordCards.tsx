@@ -1,6 +1,6 @@
-import { Card, CardActions, CardContent, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { Button, Card, CardActions, CardContent, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
 import type { ReactNode } from 'react';
-import { DataTable, ListNoResults, RecordContextProvider, TextField, useListContext, useRecordContext, type RaRecord } from 'react-admin';
+import { DataTable, RecordContextProvider, TextField, useGetResourceLabel, useListContext, useRecordContext, useResourceContext, useTranslate, type RaRecord } from 'react-admin';
 
 /** Whether the console is on a phone's width (where a list's table would run off the screen). */
 export const usePhone = () => useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
@@ -12,7 +12,7 @@ export const usePhone = () => useMediaQuery((theme: Theme) => theme.breakpoints.
  */
 export function RecordCards<R extends RaRecord>({ label, children, actions }: { label: (record: R) => string; children: ReactNode; actions?: ReactNode }) {
   const { data, isPending } = useListContext<R>();
-  if (!isPending && data?.length === 0) return <ListNoResults />;
+  if (!isPending && data?.length === 0) return <NoRecords />;
   return (
     <Stack spacing={1.5} sx={{ p: 1 }}>
       {(data ?? []).map((record) => (
@@ -24,6 +24,30 @@ export function RecordCards<R extends RaRecord>({ label, children, actions }: { 
         </RecordContextProvider>
       ))}
     </Stack>
+  );
+}
+
+/**
+ * What react-admin's ListNoResults says, with a "Clear filters" that shows its words: on a phone
+ * react-admin's own button shrinks to its icon, and that button has none.
+ */
+function NoRecords() {
+  const translate = useTranslate();
+  const resource = useResourceContext();
+  const name = useGetResourceLabel()(resource ?? '', 0);
+  const { filterValues, setFilters } = useListContext();
+  const filtered = Object.keys(filterValues ?? {}).length > 0;
+  return (
+    <CardContent>
+      <Typography variant="body2">
+        {translate(filtered ? 'ra.navigation.no_filtered_results' : 'ra.navigation.no_results', { resource, name })}
+      </Typography>
+      {filtered && (
+        <Button size="small" onClick={() => setFilters({}, [])} sx={{ mt: 1 }}>
+          {translate('ra.navigation.clear_filters')}
+        </Button>
+      )}
+    </CardContent>
   );
 }
 
