@@ -1,5 +1,5 @@
 /**
- * Regenerates the screenshots of forum-web's main screens that the README's tour shows, at
+ * Regenerates the screenshots of forum-web's main screens that the tour (docs/tour.md) shows, at
  * desktop (1280×800) and phone (390×844) widths: `npm run screenshots` (tsx e2e/screenshots.ts).
  *
  * One forum (startTestForum: the whole product on a free port with the demo data, on a
@@ -24,7 +24,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.resolve(process.argv[2] ?? process.env.SCREENSHOTS_DIR ?? path.join(root, 'docs/screenshots'));
 /** Whom the signed-in screens belong to (a free user with 3 demo posts). */
 const USER = { email: 'alice@forum.local', name: 'Alice Martin' };
-/** Long pages are cut at this many screen heights: enough to read, small enough for a README. */
+/** Long pages are cut at this many screen heights: enough to read, small enough for a page of the docs. */
 const MAX_SCREENS = 1.5;
 
 type Width = 'desktop' | 'phone';

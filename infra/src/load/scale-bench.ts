@@ -20,7 +20,7 @@
  *    pgbench-like loop of single-row INSERTs.
  * 6. What it took: disk (the event log, the read models) and the forum process's memory.
  *
- * Prints Markdown tables (for the README). Exit code 1 if any request failed.
+ * Prints Markdown tables (for docs/performance.md). Exit code 1 if any request failed.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

@@ -41,7 +41,7 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
     LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
     // tests write faster than people: a test that is about the limits sets its own
     WRITE_LIMITS: 'off',
-    // a journey can run against a build beside the usual one (see the README's FORUM_WEB_DIR)
+    // a journey can run against a build beside the usual one (FORUM_WEB_DIR, docs/configuration.md)
     ...pick(process.env, ['FORUM_WEB_DIR', 'ADMIN_WEB_DIR']),
     ...env,
   });
