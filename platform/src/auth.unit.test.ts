@@ -1,4 +1,4 @@
-import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { createLocalJWKSet, decodeJwt, exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type JWK } from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTokenVerifier, type TokenVerifier } from './auth.ts';
 
@@ -52,14 +52,11 @@ describe('createTokenVerifier', () => {
     ['a token of another issuer', () => sign({ iss: 'http://evil.test/realms/forum' }), 'The token is not valid'],
     ['a token signed by another key', () => sign({}, { key: otherKey }), 'The token is not valid'],
     ['a tampered token', async () => {
-      const [h, p, s] = (await sign({})).split('.');
-      const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
-      return `${h}.${Buffer.from(JSON.stringify({ ...claims, sub: 'u-2' })).toString('base64url')}.${s}`;
+      const token = await sign({});
+      const [header, , signature] = token.split('.');
+      return `${header}.${Buffer.from(JSON.stringify({ ...decodeJwt(token), sub: 'u-2' })).toString('base64url')}.${signature}`;
     }, 'The token is not valid'],
-    ['an unsigned token (alg none)', async () => {
-      const [, p] = (await sign({})).split('.');
-      return `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${p}.`;
-    }, 'The token is not valid'],
+    ['an unsigned token (alg none)', async () => new UnsecuredJWT(decodeJwt(await sign({}))).encode(), 'The token is not valid'],
     ['garbage', async () => 'not.a.jwt', 'The token is not valid'],
   ])('refuses %s with 401 UNAUTHENTICATED', async (_name, token, message) => {
     await expect(verify(await token())).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED', message });

@@ -8,5 +8,6 @@ export * from './health.ts';
 export * from './http.ts';
 export { assignRequestId, correlationIdOf, createLogger, incomingId, logAnswer, logFormatFor, requestLogger, trackAnswer, type Logger } from './logger.ts';
 export * from './read-db.ts';
+export * from './sleep.ts';
 export * from './client-address.ts';
 export * from './limiter-key.ts';

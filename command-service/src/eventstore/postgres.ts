@@ -12,6 +12,7 @@ import {
   type EventMetadata,
   type LogPosition,
 } from '@forum/contracts';
+import { abortableSleep } from '@forum/platform';
 import DataLoader from 'dataloader';
 import pg from 'pg';
 import type {
@@ -844,7 +845,7 @@ function runSubscription(
       // earlier is still open and holds them back: look again shortly, since its
       // end may bring no NOTIFY (it may write no event at all).
       if (await eventsBeyond(pool, position)) {
-        await sleep(backoff, abort.signal);
+        await abortableSleep(backoff, abort.signal);
         backoff = Math.min(backoff * 2, 200);
       } else {
         await wake.wait(pollIntervalMs, abort.signal);
@@ -869,14 +870,3 @@ async function eventsBeyond(pool: pg.Pool, position: LogPosition): Promise<boole
   return rows[0]?.exists ?? false;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}

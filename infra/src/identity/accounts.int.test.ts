@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULES, passwordProblem, REGISTER_ACTION } from '@forum/contracts';
 import { createTokenVerifier } from '@forum/platform';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteExpired } from './adapter.ts';
 import { deleteExpiredBrokerStates } from './broker.ts';
@@ -13,7 +14,6 @@ import {
   authorizationRequest,
   codeOf,
   CookieJar,
-  decodeJwt,
   exchangeCode,
   fieldErrorOf,
   followToApp,

@@ -2,13 +2,13 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type JWK } from 'oidc-provider';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   alertOf,
   authorizationRequest,
   codeOf,
   CookieJar,
-  decodeJwt,
   exchangeCode,
   followToApp,
   formAction,

@@ -1,9 +1,10 @@
 import { createKnex, createTokenVerifier, type Knex } from '@forum/platform';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../testing/index.ts';
 import { deleteExpired } from './adapter.ts';
 import { createIdentityRealm } from './index.ts';
-import { AUDIENCE, authorizationRequest, CookieJar, decodeJwt, logger, startHarness, type Harness } from './test-support.ts';
+import { AUDIENCE, authorizationRequest, CookieJar, logger, startHarness, type Harness } from './test-support.ts';
 
 const PASSWORD = 'Forum#2026';
 

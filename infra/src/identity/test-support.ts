@@ -22,7 +22,6 @@ export const randomAddress = () => `10.${Math.floor(Math.random() * 250)}.${Math
 export const uniqueEmail = (name: string) => `${name}-${randomBytes(4).toString('hex')}@forum.local`;
 
 export const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
-export const decodeJwt = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
 
 /** A browser's cookies (by name only: enough for one host in tests). */
 export class CookieJar {

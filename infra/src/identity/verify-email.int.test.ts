@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CookieJar,
-  decodeJwt,
   formAction,
   formValue,
   mailLinkFor,

@@ -1,6 +1,6 @@
 import { compareLogPositions, positionToken, type LogPosition } from '@forum/contracts';
 import { CoalescingNotifier, ONE_TURN, type EventStore, type LogTally, type RecordedEvent, type SqlLog, type Subscription } from '@forum/command-service/eventstore';
-import type { Knex, Logger } from '@forum/platform';
+import { abortableSleep, type Knex, type Logger } from '@forum/platform';
 import { setTimeout as delay } from 'node:timers/promises';
 import DataLoader from 'dataloader';
 import pg from 'pg';
@@ -217,7 +217,8 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     private stagedFrom: LogPosition | null = null;
     private subscription: Subscription | null = null;
     private loop: Promise<void> | null = null;
-    private wake: (() => void) | null = null;
+    /** Cuts the worker's current pause short (see `pause`). */
+    private pausing: AbortController | null = null;
     private switchTimer: NodeJS.Timeout | null = null;
     /** Batches and switch attempts of this build, one at a time. */
     private serial: Promise<unknown> = Promise.resolve();
@@ -639,14 +640,8 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     }
 
     private pause(ms: number) {
-      return new Promise<void>((resolve) => {
-        const timer = setTimeout(done, ms);
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-        this.wake = done;
-      });
+      this.pausing = new AbortController();
+      return abortableSleep(ms, this.pausing.signal);
     }
 
     restart() {
@@ -654,7 +649,7 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     }
 
     async stop() {
-      this.wake?.();
+      this.pausing?.abort();
       await this.subscription?.stop();
       await this.loop;
     }

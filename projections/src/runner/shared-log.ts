@@ -1,5 +1,6 @@
 import { compareLogPositions, type LogPosition } from '@forum/contracts';
 import type { EventStore, RecordedEvent, Subscription } from '@forum/command-service/eventstore';
+import { abortableSleep } from '@forum/platform';
 
 /** A batch of the log: the events a consumer reads among those up to `upTo` (its new position). */
 export interface LogBatch {
@@ -78,13 +79,14 @@ export class SharedLogReader {
       done,
       stop: async () => {
         consumer.stopped = true;
-        await this.idle?.();
+        this.idle?.abort();
         await done.catch(() => {});
       },
     };
   }
 
-  private idle: (() => void) | null = null;
+  /** Cuts the loop's wait at the log's end short (a consumer stopping). */
+  private idle: AbortController | null = null;
 
   private async loop() {
     this.running = true;
@@ -100,15 +102,9 @@ export class SharedLogReader {
         if (batch === null) {
           // nothing after the read's start: caught up, those it was read for that were not behind it
           for (const consumer of this.consumers) if (this.readFor({ plan, types: undefined }, consumer)) consumer.onCaughtUp?.();
-          await new Promise<void>((resolve) => {
-            const wake = () => {
-              clearTimeout(timer);
-              this.idle = null;
-              resolve();
-            };
-            const timer = setTimeout(wake, this.idleMs);
-            this.idle = wake;
-          });
+          this.idle = new AbortController();
+          await abortableSleep(this.idleMs, this.idle.signal);
+          this.idle = null;
           continue;
         }
         // the next batch is read while this one is applied, for the consumers here now, of the same types
