@@ -147,8 +147,7 @@ const AUDITED = new Set<string>(AUDIT_TYPES);
  */
 export const auditProjection: Projection = {
   name: 'audit',
-  // 2: projection rebuilds are staff actions; 3: entries know whom their summary names (erasure),
-  // and accounts erased, disabled and enabled by admins are staff actions
+  // what each version changed: docs/projections-versions.md
   version: 3,
   // what it records, and the events that name the people it shows
   types: [...AUDIT_TYPES, 'UserRegistered', 'ProfileUpdated'],

@@ -36,13 +36,14 @@ const LOOKUPS = `CREATE INDEX IF NOT EXISTS comments_of_post ON comments (post_i
  * with it) or when its post is deleted. Deleted posts are remembered, so a
  * comment that raced its post's deletion does not come back.
  *
- * Version 2 keeps the log position each comment and report was written at,
- * so that a rebuild can record name and photo changes as facts and settle
- * them once at the end (a change reaches exactly the rows it reached in the
- * log), rather than rewriting a person's comments at every change.
+ * Each comment and report keeps the log position it was written at, so that a
+ * rebuild can record name and photo changes as facts and settle them once at
+ * the end (a change reaches exactly the rows it reached in the log), rather
+ * than rewriting a person's comments at every change.
  */
 export const commentsProjection: Projection = {
   name: 'comments',
+  // what each version changed: docs/projections-versions.md
   version: 2,
   types: ['CommentAdded', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated', 'AccountErased'],
   exposes: { comments: 'comments', comment_reports: 'reports', comment_counters: 'counters', commenter_stats: 'commenter_stats' },

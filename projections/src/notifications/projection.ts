@@ -9,12 +9,13 @@ import type { Projection } from '../runner/projection.ts';
  * rows through their index rather than kept as a counter. An erased user's
  * notifications are deleted.
  *
- * Version 2 keeps what a warning about a comment names besides the comment: its
- * post and the quote of it; the moderators' queue asks by comment whether it
- * was warned about.
+ * A warning about a comment keeps what it names besides the comment: its post
+ * and the quote of it; the moderators' queue asks by comment whether it was
+ * warned about.
  */
 export const notificationsProjection: Projection = {
   name: 'notifications',
+  // what each version changed: docs/projections-versions.md
   version: 2,
   types: ['UserWarned', 'WarningsRead', 'AccountErased'],
   exposes: { notifications: 'notifications' },

@@ -41,48 +41,33 @@ import { PAGE_BLOCKS_MIGRATION, pageBlockProblems, rebuildPageBlocks } from './p
  * `vote`, so the counts follow without reading any other vote, and a batch of
  * votes on one post becomes one UPDATE of that post.
  *
- * Version 2 is version 1's tables without its in-place backfills: schema
- * changes are new versions now, built blue-green beside the live one. The
- * read indexes (newest, popular, tags, full text, an author's newest) come
- * in `indexes`, so a replay does not rewrite their entries at every vote.
+ * The read indexes (newest, popular, tags, full text, an author's newest) come
+ * in `indexes`, built once a replay has caught up, so a replay does not rewrite
+ * their entries at every vote.
  *
- * Version 3 replays a rebuild in stages, set-wise from the log: votes,
- * comment counts and name changes are settled once at the end, rather than
- * rewriting a wide post row some 600k times per million events. Each post
- * keeps the log position it was created at (`created_pos`), so a settled name
- * change reaches exactly the posts it reached in the log.
+ * A rebuild replays in stages, set-wise from the log (`stage`): votes, comment
+ * counts and name changes are settled once at the end (`settle`) by reading the
+ * staged stretch of the log again (`replay_spans`), rather than rewriting a wide
+ * post row at every vote. Each post keeps the log position it was created at
+ * (`created_pos`), so a settled name change reaches exactly the posts it reached
+ * in the log.
  *
- * Version 4 settles votes and counts by reading the staged stretch of the log
- * again (`replay_spans`), once, instead of writing some 555k vote facts per
- * million events at staging and reading them back.
+ * Each post's full-text vector lives in a table of its own (`post_search`),
+ * which `read.posts` joins in as its `search` column: a staged replay builds the
+ * vectors as a settle step beside the votes and counts, rather than on the one
+ * connection that stages the posts range by range. It keeps the post's creation
+ * time under an index newest first, so a full-text search for a common word
+ * walks the vectors in creation order, a page or two per hundred posts, instead
+ * of looking each post up by id.
  *
- * Version 5 keeps each post's full-text vector in a table of its own
- * (`post_search`), which `read.posts` joins in as its `search` column: a
- * staged replay builds the vectors (44 µs a post, the largest single cost of
- * inserting one) as a settle step beside the votes and counts, rather than
- * on the one connection that stages the posts range by range.
- *
- * Version 6 counts the comments each author's live posts received
- * (`author_stats.comments`, My Profile's second statistic), moved by the
- * same comment deltas as the posts' own counts.
- *
- * Version 9 keeps each post's creation time beside its vector, with an index
- * newest first: a full-text search for a common word walks the vectors in
- * creation order (`read.post_search`), a page or two per hundred posts, instead
- * of looking each post up by id (at a million events, 38,657 posts looked at for
- * 1,001 matches: 8.7 ms instead of 52 to 78 ms).
- *
- * Version 10 keeps each page block's size in its key's index (`INCLUDE (size)`), so
- * a deep page sums the sizes of a list's thousand blocks from the index alone
- * (pages.ts; it also finds where its block ends with one step into that index,
- * and skips through 'popular' on the keys of its index before reading the
- * page's five posts). At a million posts the deepest popular page's statement
- * went from 1.4–1.6 ms to 0.7–0.8 ms inside PostgreSQL.
+ * `author_stats.comments` (My Profile's second statistic) moves by the same
+ * comment deltas as the posts' own counts. Each page block keeps its size in its
+ * key's index (`INCLUDE (size)`, pages.ts), so a deep page sums a list's block
+ * sizes from the index alone.
  */
 export const postsProjection: Projection = {
   name: 'posts',
-  // 7: page anchors (pages.ts); 8: a tag's list in its own index (post_tags); 9: post_search newest first;
-  // 10: page blocks' sizes in their index
+  // what each version changed: docs/projections-versions.md
   version: 10,
   types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated', 'AccountErased'],
   // a comment counts by its post's id: its text and author are not read
@@ -121,15 +106,10 @@ export const postsProjection: Projection = {
         created_at timestamptz NOT NULL,
         search tsvector NOT NULL
       );
-      -- Room on each page for its rows' next versions: a vote or comment count that changes no indexed
-      -- column (all of them while a replay builds without the read indexes; comment counts and author
-      -- names live) then stays on its page (HOT). Replaying 300k events: 90% of the updates HOT at 70
-      -- instead of 66% at 100, 28% less WAL, and a smaller table in the end (88 MB against 115 MB).
-      -- At 50 every row of a page has room for one more version: a staged replay's settle, which
-      -- rewrites each post once, stays on its pages (106,625 of 106,931 updates HOT instead of 48,461
-      -- at 70; 2.1 to 2.4 s instead of 3.0 to 3.9 s per million events), and the table ends smaller
-      -- (154 MB against 162 MB: at 70 the rows that moved grew it). The ordinary replay of 300k
-      -- events: 10.6 s instead of 12.1 s.
+      -- Room on each page for one more version of every row: a settle's rewrite of each post, and a
+      -- vote or comment count that changes no indexed column (all of them while a replay builds
+      -- without the read indexes; comment counts and author names live), then stay on their page
+      -- (HOT), with less WAL and a smaller table (the figures: docs/performance.md).
       ALTER TABLE posts SET (fillfactor = 50);
       -- a user's newest posts (profile, My Posts); also how a profile change finds the author's posts
       CREATE INDEX IF NOT EXISTS posts_author_newest ON posts (author_id, created_at DESC, id DESC);

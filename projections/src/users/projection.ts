@@ -21,7 +21,7 @@ import { REGISTERED_KEY, USER_BLOCKS_MIGRATION, USER_LIST_INDEXES, rebuildUserBl
  */
 export const usersProjection: Projection = {
   name: 'users',
-  // 2: page anchors for the admin's list (pages.ts), and "contains" searches through trigrams
+  // what each version changed: docs/projections-versions.md
   version: 2,
   types: ['UserRegistered', 'ProfileUpdated', 'AdminRoleGranted', 'MembershipPurchased', 'AccountDisabled', 'AccountEnabled', 'AccountErased'],
   exposes: {
