@@ -1,5 +1,5 @@
 import { eventDefinitions } from '@forum/contracts';
-import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
 import { allProjections, createProjectionRunner, migrateCheckpoints, projectionStatus, type ProjectionRunner } from '@forum/projections';
 import { runForumctl } from '@forum/projections/cli';
 import { createKnex, createLogger, type Knex } from '@forum/platform';

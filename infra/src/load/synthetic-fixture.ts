@@ -1,4 +1,4 @@
-import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@forum/eventstore';
 import { createKnex, type Knex } from '@forum/platform';
 import { createTestDatabase } from '../testing/database.ts';
 import { readCommittedLog } from '../testing/log.ts';

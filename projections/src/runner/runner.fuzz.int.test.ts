@@ -1,4 +1,4 @@
-import type { EventStore } from '@forum/command-service/eventstore';
+import type { EventStore } from '@forum/eventstore';
 import { waitFor } from '@forum/infra/testing';
 import { createLogger } from '@forum/platform';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { createPostgresEventStore, type EventStore, type RecordedEvent, type SqlLog } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, type EventStore, type RecordedEvent, type SqlLog } from '@forum/eventstore';
 import { currentSchemaVersion, upcast, type LogPosition } from '@forum/contracts';
 import { createTestDatabase } from '@forum/infra/testing';
 import { createKnex, type Knex } from '@forum/platform';

@@ -1,4 +1,4 @@
-import { createPostgresEventStore, type EventStore, type NewEvent } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, type EventStore, type NewEvent } from '@forum/eventstore';
 import { createIsolatedDatabase, createTestDatabase } from '@forum/infra/testing';
 import { createKnex, type Knex } from '@forum/platform';
 import { afterAll, beforeAll } from 'vitest';
