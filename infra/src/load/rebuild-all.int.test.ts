@@ -4,8 +4,7 @@ import { allProjections, createProjectionRunner, migrateCheckpoints, projectionS
 import { runForumctl } from '@forum/projections/cli';
 import { createKnex, createLogger, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../testing/database.ts';
-import { waitFor } from '../testing/wait.ts';
+import { createTestDatabase, waitFor } from '@forum/platform/testing';
 import { loadSyntheticLog } from './synthetic-log.ts';
 
 /**
