@@ -1,5 +1,5 @@
 import type { PostDetail } from '@forum/contracts';
-import { waitFor } from '@forum/infra/testing';
+import { waitFor } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import { ADMIN_EMAIL, chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, setUpJourneys, signInAtRealm, snapshot } from './support.ts';

@@ -8,7 +8,7 @@ import { answerClientErrors, createKnex, createLogger, createTokenVerifier, load
 import { allProjections, createProjectionControl } from '@forum/projections';
 import { CommandServiceConfig } from './config.ts';
 import { createForumCommands } from './domain/forum.ts';
-import { createPostgresEventStore } from './eventstore/index.ts';
+import { createPostgresEventStore } from '@forum/eventstore';
 import { createCommandApp } from './http/app.ts';
 import { createPostgresWriteLimits } from './limits/postgres.ts';
 import { keycloakIdentityAdminFrom, startErasureReactor } from './identity-admin/index.ts';

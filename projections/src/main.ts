@@ -1,5 +1,5 @@
 /** The projection runner on its own (the distributed layout), against DATABASE_URL. */
-import { createPostgresEventStore } from '@forum/command-service/eventstore';
+import { createPostgresEventStore } from '@forum/eventstore';
 import { createHttpApp, createKnex, createLogger, databaseCheck, DatabaseUrl, healthRoutes, loadConfig, logSettings, Port } from '@forum/platform';
 import { z } from 'zod';
 import { allProjections } from './index.ts';

@@ -1,4 +1,4 @@
-import type { LogRange } from '@forum/command-service/eventstore';
+import type { LogRange } from '@forum/eventstore';
 import type { Knex } from '@forum/platform';
 
 /**

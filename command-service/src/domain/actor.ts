@@ -1,6 +1,6 @@
 import { eventDefinitions, type ForumEvent, type UserEvent } from '@forum/contracts';
 import { AccountDisabledError } from '@forum/platform';
-import type { AppendResult, EventStore, NewEvent, StreamAppend } from '../eventstore/index.ts';
+import type { AppendResult, EventStore, NewEvent, StreamAppend } from '@forum/eventstore';
 import { eventMetadata, type CommandMeta } from './command.ts';
 import { expectedVersionOf, load, positionOf } from './handle.ts';
 import type { Author } from './post/decide.ts';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, FREE_POST_LIMIT } from '@forum/contracts';
-import { createTestDatabase } from '@forum/infra/testing';
+import { createTestDatabase } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresEventStore, type EventStore } from '../eventstore/index.ts';
+import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
 import type { CommandMeta } from './command.ts';
 import { createForumCommands, type ForumCommands, type Identity } from './forum.ts';
 

@@ -2,7 +2,7 @@ import { ErrorCode, MEMBERSHIP_PRICE, positionToken, type UserEvent } from '@for
 import { BusinessRuleError, ForbiddenError, UnavailableError } from '@forum/platform';
 import type { PaymentProvider } from '../payment/port.ts';
 import type { UserDirectory } from '../lookup/users.ts';
-import type { EventStore, StreamAppend } from '../eventstore/index.ts';
+import type { EventStore, StreamAppend } from '@forum/eventstore';
 import { acceptedAs, appendTo, authorOf, createActors, registered, type Accepted, type Identity } from './actor.ts';
 import type { CommandMeta } from './command.ts';
 import { createAccountCommands } from './account/commands.ts';

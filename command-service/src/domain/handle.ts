@@ -1,6 +1,6 @@
 import { positionToken, type LogPosition } from '@forum/contracts';
-import type { AppendResult, EventStore, StreamAppend } from '../eventstore/index.ts';
-import { WrongExpectedVersionError } from '../eventstore/index.ts';
+import type { AppendResult, EventStore, StreamAppend } from '@forum/eventstore';
+import { WrongExpectedVersionError } from '@forum/eventstore';
 import { ErrorCode } from '@forum/contracts';
 import { BusinessRuleError, ConflictError } from '@forum/platform';
 import { LRUCache } from 'lru-cache';

@@ -3,7 +3,7 @@ import type { ProjectionControl } from '@forum/projections';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import type { ForumCommands } from '../domain/forum.ts';
-import type { EventStore } from '../eventstore/index.ts';
+import type { EventStore } from '@forum/eventstore';
 import type { UserDirectory } from '../lookup/users.ts';
 import { adminRoutes, contactRoutes } from './admin.ts';
 import { communityRoutes } from './community.ts';

@@ -1,6 +1,6 @@
 import type { Knex, Logger } from '@forum/platform';
 import pg from 'pg';
-import { ERASURES_CHANNEL } from '../eventstore/index.ts';
+import { ERASURES_CHANNEL } from '@forum/eventstore';
 import type { IdentityAdmin } from './port.ts';
 
 export interface ErasureReactorOptions {

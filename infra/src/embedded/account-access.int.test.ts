@@ -4,7 +4,7 @@ import { keycloakIdentityAdmin } from '@forum/command-service';
 import { runForumctl } from '@forum/projections/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
-import { waitFor } from '../testing/wait.ts';
+import { waitFor } from '@forum/platform/testing';
 
 /**
  * A disabled or deleted account's still-valid token is refused at once, on

@@ -4,7 +4,7 @@ import { ErrorBody, REPORT_FEEDBACK } from '@forum/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
-import { waitFor } from '../testing/wait.ts';
+import { waitFor } from '@forum/platform/testing';
 import { hostileObject, hostileQuery, hostileSegment, hostileString, malformedJson, oddContentType, wrongType } from '../testing/hostile.ts';
 import { routesOf } from '../testing/routes.ts';
 

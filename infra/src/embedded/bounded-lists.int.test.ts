@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { NewEvent, StreamAppend } from '@forum/command-service/eventstore';
+import type { NewEvent, StreamAppend } from '@forum/eventstore';
 import {
   ADMIN_PAGE_SIZE,
   announcementStream,

@@ -6,7 +6,7 @@ import { DELETED_USER_NAME, ERASED_MARK, HEADER_MIN_POSITION, type AuditPage, ty
 import { runForumctl } from '@forum/projections/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
-import { waitFor } from '../testing/wait.ts';
+import { waitFor } from '@forum/platform/testing';
 
 /**
  * A member erases themselves (docs/security/erasure.md): afterwards nothing of

@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createHttpApp, createKnex, createLogger, createReadKnex, errorHandler, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../testing/database.ts';
-import { waitFor } from '../testing/wait.ts';
+import { createTestDatabase, waitFor } from '@forum/platform/testing';
 
 /**
  * An unexpected database error is logged by its PostgreSQL code and its statement without values:

@@ -16,7 +16,7 @@ import {
   type CommandMeta,
   type IdentityAdmin,
 } from '@forum/command-service';
-import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
 import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
 import { CheckpointWatcher, createQueryApp, createReadDb, readLimits, type QueryApp } from '@forum/query-service';

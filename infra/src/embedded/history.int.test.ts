@@ -2,7 +2,7 @@ import { compareLogPositions, parsePositionToken, type History, type HistoryEntr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
 import { json } from '../testing/json.ts';
-import { waitFor } from '../testing/wait.ts';
+import { waitFor } from '@forum/platform/testing';
 
 /**
  * Histories of the console (docs/operations/history.md): a user's is what they did and what was

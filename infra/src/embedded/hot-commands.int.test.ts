@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { once } from 'node:events';
 import { createCommandApp, createForumCommands, readModelDirectory, type CommandApp } from '@forum/command-service';
-import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
 import { createKnex, createLogger, createTokenVerifier, DEFAULT_AUDIENCE, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { once } from 'node:events';
-import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
 import { createLogger, createTokenVerifier, DEFAULT_AUDIENCE, type Knex } from '@forum/platform';
 import { CheckpointWatcher, createQueryApp, createReadDb, readLimits, readSettings } from '@forum/query-service';
 import pg from 'pg';

@@ -2,7 +2,7 @@ import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, positionToken, type AuditPa
 import { postsProjection } from '@forum/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
-import { waitFor } from '../testing/wait.ts';
+import { waitFor } from '@forum/platform/testing';
 
 /** The admin API of the operators' console: projection status and blue-green rebuilds. */
 let forum: TestForum;

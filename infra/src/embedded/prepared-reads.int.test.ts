@@ -1,6 +1,6 @@
 import { createReadKnex, prepared, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../testing/database.ts';
+import { createTestDatabase } from '@forum/platform/testing';
 
 /**
  * The read side's hottest reads are prepared statements: parsed and planned once per connection.

@@ -4,8 +4,7 @@ import { ErrorCode } from '@forum/contracts';
 import { cancelWhenClientLeaves, createHttpApp, createLogger, createReadKnex, errorHandler, type Knex } from '@forum/platform';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../testing/database.ts';
-import { waitFor } from '../testing/wait.ts';
+import { createTestDatabase, waitFor } from '@forum/platform/testing';
 
 /**
  * The read side's statements have a time limit, and a request whose client has gone away cancels

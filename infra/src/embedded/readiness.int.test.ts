@@ -2,7 +2,7 @@ import { allProjections, projectionStatus, readIndexNames } from '@forum/project
 import { createKnex, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSyntheticLog } from '../load/synthetic-log.ts';
-import { createTestDatabase } from '../testing/database.ts';
+import { createTestDatabase } from '@forum/platform/testing';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 
 /**

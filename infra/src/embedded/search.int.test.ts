@@ -2,9 +2,8 @@ import { ErrorCode, PAGE_SIZE, SEARCH_MATCH_CAP, type PostsPage, type SearchPage
 import { createKnex, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSyntheticLog } from '../load/synthetic-log.ts';
-import { createTestDatabase } from '../testing/database.ts';
+import { createTestDatabase, waitFor } from '@forum/platform/testing';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
-import { waitFor } from '../testing/wait.ts';
 
 /**
  * Full-text search that cannot hurt the forum: bounded candidates whatever the words, an exact

@@ -1,6 +1,6 @@
 import { createKnex, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../testing/database.ts';
+import { createTestDatabase } from '@forum/platform/testing';
 import { prepareStore } from './store.ts';
 import { createThrottle, DEFAULT_THROTTLE, type Throttle } from './throttle.ts';
 

@@ -1,7 +1,7 @@
 import { createKnex, createTokenVerifier, type Knex } from '@forum/platform';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../testing/index.ts';
+import { createTestDatabase } from '@forum/platform/testing';
 import { deleteExpired } from './adapter.ts';
 import { createIdentityRealm } from './index.ts';
 import { AUDIENCE, authorizationRequest, CookieJar, logger, startHarness, type Harness } from './test-support.ts';

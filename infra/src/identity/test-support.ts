@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { expect } from 'vitest';
 import { createKnex, createLogger, TrustProxy, type Knex } from '@forum/platform';
-import { createTestDatabase } from '../testing/index.ts';
+import { createTestDatabase } from '@forum/platform/testing';
 import { createIdentityRealm, type IdentityRealm, type IdentityRealmOptions } from './index.ts';
 
 /** Test helpers of the realm's integration tests (real PostgreSQL, real HTTP). Not a test file itself. */

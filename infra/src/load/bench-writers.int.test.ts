@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
-import { waitFor } from '../testing/wait.ts';
+import { waitFor } from '@forum/platform/testing';
 import { benchWriters, type BenchServer } from './server.ts';
 
 /**

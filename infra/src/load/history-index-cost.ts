@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { voteStream } from '@forum/contracts';
-import { createPostgresEventStore, migrateEventStore, type EventStore } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, migrateEventStore, type EventStore } from '@forum/eventstore';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../embedded/postgres.ts';
 import { loadSyntheticLog } from './synthetic-log.ts';

@@ -1,11 +1,10 @@
 import { eventDefinitions } from '@forum/contracts';
-import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
 import { allProjections, createProjectionRunner, migrateCheckpoints, projectionStatus, type ProjectionRunner } from '@forum/projections';
 import { runForumctl } from '@forum/projections/cli';
 import { createKnex, createLogger, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../testing/database.ts';
-import { waitFor } from '../testing/wait.ts';
+import { createTestDatabase, waitFor } from '@forum/platform/testing';
 import { loadSyntheticLog } from './synthetic-log.ts';
 
 /**

@@ -11,7 +11,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { createPostgresEventStore } from '@forum/command-service/eventstore';
+import { createPostgresEventStore } from '@forum/eventstore';
 import { createKnex, createLogger } from '@forum/platform';
 import { allProjections, projectionStatus } from '@forum/projections';
 import { rebuildProjections } from '@forum/projections/rebuild';

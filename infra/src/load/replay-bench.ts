@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { START } from '@forum/contracts';
-import { createPostgresEventStore, type LogRange, type RecordedEvent, type SqlLog } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, type LogRange, type RecordedEvent, type SqlLog } from '@forum/eventstore';
 import { allProjections, createProjectionRunner, indexStatements, migrateCheckpoints, projectionStatus, requestRebuild, type Projection } from '@forum/projections';
 import { createKnex, createLogger, type Knex } from '@forum/platform';
 import pg from 'pg';

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createForumCommands } from '@forum/command-service';
-import { createPostgresEventStore, migrateEventStore, SEAL_REWRITE } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, migrateEventStore, SEAL_REWRITE } from '@forum/eventstore';
 import { runForumctl } from '@forum/projections/cli';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../embedded/postgres.ts';

@@ -11,7 +11,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import { once } from 'node:events';
-import { createPostgresEventStore } from '@forum/command-service/eventstore';
+import { createPostgresEventStore } from '@forum/eventstore';
 import { createLogger, createTokenVerifier, DEFAULT_AUDIENCE } from '@forum/platform';
 import { CheckpointWatcher, createQueryApp, createReadDb, readLimits, readSettings } from '@forum/query-service';
 import pg from 'pg';

@@ -1,6 +1,6 @@
-import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@forum/eventstore';
 import { createKnex, type Knex } from '@forum/platform';
-import { createTestDatabase } from '../testing/database.ts';
+import { createTestDatabase } from '@forum/platform/testing';
 import { readCommittedLog } from '../testing/log.ts';
 import { loadSyntheticLog } from './synthetic-log.ts';
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createPostgresEventStore, type EventStore } from '@forum/command-service/eventstore';
-import { openData, sealData } from '@forum/command-service/eventstore/sealed-box';
+import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
+import { openData, sealData } from '@forum/eventstore/sealed-box';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../testing/database.ts';
+import { createTestDatabase } from '@forum/platform/testing';
 import { readCommittedLog } from '../testing/log.ts';
 import { loadSyntheticLog, syntheticLog, type LoadResult } from './synthetic-log.ts';
 

@@ -45,7 +45,7 @@ import {
   VOTES,
   type Vote,
 } from '@forum/contracts';
-import { migrateEventStore } from '@forum/command-service/eventstore';
+import { migrateEventStore } from '@forum/eventstore';
 
 export interface SyntheticEvent {
   readonly streamId: string;

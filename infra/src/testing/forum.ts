@@ -4,7 +4,7 @@ import { createLogger } from '@forum/platform';
 import { EmbeddedConfig } from '../embedded/config.ts';
 import { startForum, type RunningForum } from '../embedded/forum.ts';
 import { DEMO_PASSWORD } from '../embedded/seed.ts';
-import { createTestDatabase } from './database.ts';
+import { createTestDatabase } from '@forum/platform/testing';
 
 /** An account `newUser` made. */
 export interface NewUser {

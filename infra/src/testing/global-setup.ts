@@ -2,14 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+// the keys it provides (pgAdminUrl, pgUrlTemplate) are declared beside their reader, createTestDatabase
+import type {} from '@forum/platform/testing';
 import { startEmbeddedPostgres } from '../embedded/postgres.ts';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    pgAdminUrl: string;
-    pgUrlTemplate: string;
-  }
-}
 
 /** One real PostgreSQL for the whole run, in a temporary folder on a free port. */
 export default async function setup(project: TestProject) {

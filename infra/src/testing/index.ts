@@ -1,4 +1,3 @@
-export * from './database.ts';
+export * from './isolated-database.ts';
 export * from './forum.ts';
-export * from './wait.ts';
 export * from './realm.ts';

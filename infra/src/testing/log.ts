@@ -1,6 +1,6 @@
 import { setTimeout } from 'node:timers/promises';
 import { START } from '@forum/contracts';
-import type { EventStore, RecordedEvent } from '@forum/command-service/eventstore';
+import type { EventStore, RecordedEvent } from '@forum/eventstore';
 
 /**
  * The log's first `total` events in log order, all committed. A reader sees the log only below

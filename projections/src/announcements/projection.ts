@@ -1,5 +1,5 @@
 import { ERASED_VALUES, type AccountErased, type AnnouncementPublished, type ProfileUpdated } from '@forum/contracts';
-import type { RecordedEvent } from '@forum/command-service/eventstore';
+import type { RecordedEvent } from '@forum/eventstore';
 import { AUTHOR, carryProfileChange, type ProfileChanges } from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
 

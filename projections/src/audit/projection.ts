@@ -17,7 +17,7 @@ import {
   type UserRegistered,
   type UserWarned,
 } from '@forum/contracts';
-import type { RecordedEvent } from '@forum/command-service/eventstore';
+import type { RecordedEvent } from '@forum/eventstore';
 import type { Knex } from '@forum/platform';
 import type { Projection } from '../runner/projection.ts';
 

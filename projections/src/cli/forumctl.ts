@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { HISTORY_PAGE_SIZE, parsePositionToken, type HistoryEntry, type HistoryKind } from '@forum/contracts';
 import { createForumCommands, operatorMeta, type Accepted, type CommandMeta, type ForumCommands } from '@forum/command-service';
-import { createPostgresEventStore } from '@forum/command-service/eventstore';
+import { createPostgresEventStore } from '@forum/eventstore';
 import { createKnex, createLogger } from '@forum/platform';
 import pg from 'pg';
 import { history, streamHistory, type HistoryReader } from '../history.ts';

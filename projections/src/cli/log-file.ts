@@ -1,4 +1,4 @@
-import { unsealed } from '@forum/command-service/eventstore';
+import { unsealed } from '@forum/eventstore';
 import type pg from 'pg';
 
 /**

@@ -1,4 +1,4 @@
-import type { EventStore } from '@forum/command-service/eventstore';
+import type { EventStore } from '@forum/eventstore';
 import type { Knex, Logger } from '@forum/platform';
 import cliProgress from 'cli-progress';
 import { buildLabel, notifyRunners, readCheckpoints, requestRebuild, type BuildKey, type CheckpointRow, type RebuildRequest } from '../runner/checkpoints.ts';

@@ -1,5 +1,5 @@
 import { compareLogPositions, positionToken, START, type LogPosition } from '@forum/contracts';
-import type { EventStore } from '@forum/command-service/eventstore';
+import type { EventStore } from '@forum/eventstore';
 import type { Knex } from '@forum/platform';
 import { buildSchema, liveBuild } from '../runner/checkpoints.ts';
 import { DEFERRED_SETTING, REPLAY_SETTINGS, settleReplay, sqlLogIn, STAGE_RANGE_SIZE, stageUntil, tablesOf, type Projection } from '../runner/projection.ts';

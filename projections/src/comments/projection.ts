@@ -1,5 +1,5 @@
 import { ERASED_VALUES, type AccountErased, type CommentAdded, type CommentRemoved, type CommentReported, type PostDeleted, type ProfileUpdated } from '@forum/contracts';
-import type { RecordedEvent } from '@forum/command-service/eventstore';
+import type { RecordedEvent } from '@forum/eventstore';
 import type { Knex } from '@forum/platform';
 import {
   AUTHOR,

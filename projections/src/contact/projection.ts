@@ -1,5 +1,5 @@
 import type { ContactMessageReceived } from '@forum/contracts';
-import type { RecordedEvent } from '@forum/command-service/eventstore';
+import type { RecordedEvent } from '@forum/eventstore';
 import type { Projection } from '../runner/projection.ts';
 
 /** The Contact page's messages, for the admins, newest first, with their total in a counter row. */

@@ -1,5 +1,5 @@
 import type { AccountErased, UserWarned, WarningsRead } from '@forum/contracts';
-import type { RecordedEvent } from '@forum/command-service/eventstore';
+import type { RecordedEvent } from '@forum/eventstore';
 import type { Knex } from '@forum/platform';
 import type { Projection } from '../runner/projection.ts';
 

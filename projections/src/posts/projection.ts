@@ -10,7 +10,7 @@ import {
   type Vote,
   type VoteCast,
 } from '@forum/contracts';
-import type { LogRange, RecordedEvent, SqlLog } from '@forum/command-service/eventstore';
+import type { LogRange, RecordedEvent, SqlLog } from '@forum/eventstore';
 import type { Knex } from '@forum/platform';
 import {
   AUTHOR,

@@ -1,5 +1,5 @@
 import { compareLogPositions, parsePositionToken, type LogPosition } from '@forum/contracts';
-import type { LogTally } from '@forum/command-service/eventstore';
+import type { LogTally } from '@forum/eventstore';
 import type { Knex } from '@forum/platform';
 import { CONTROL_CHANNEL, schemaOf, type Projection } from './projection.ts';
 

@@ -1,5 +1,5 @@
-import type { EventStore } from '@forum/command-service/eventstore';
-import { waitFor } from '@forum/infra/testing';
+import type { EventStore } from '@forum/eventstore';
+import { waitFor } from '@forum/platform/testing';
 import { createLogger } from '@forum/platform';
 import { describe, expect, it } from 'vitest';
 import { verifyProjection } from '../cli/verify.ts';

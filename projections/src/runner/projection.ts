@@ -1,4 +1,4 @@
-import type { EventStore, LogRange, RecordedEvent, SqlLog } from '@forum/command-service/eventstore';
+import type { EventStore, LogRange, RecordedEvent, SqlLog } from '@forum/eventstore';
 import type { LogPosition } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from '@forum/infra/testing';
+import { waitFor } from '@forum/platform/testing';
 import { createLogger } from '@forum/platform';
 import { describe, expect, it } from 'vitest';
 import { readCheckpoint } from './checkpoints.ts';

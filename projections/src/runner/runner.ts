@@ -1,5 +1,5 @@
 import { compareLogPositions, positionToken, type LogPosition } from '@forum/contracts';
-import { CoalescingNotifier, ONE_TURN, type EventStore, type LogTally, type RecordedEvent, type SqlLog, type Subscription } from '@forum/command-service/eventstore';
+import { CoalescingNotifier, ONE_TURN, type EventStore, type LogTally, type RecordedEvent, type SqlLog, type Subscription } from '@forum/eventstore';
 import { abortableSleep, type Knex, type Logger } from '@forum/platform';
 import { setTimeout as delay } from 'node:timers/promises';
 import DataLoader from 'dataloader';

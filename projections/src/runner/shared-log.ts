@@ -1,5 +1,5 @@
 import { compareLogPositions, type LogPosition } from '@forum/contracts';
-import type { EventStore, RecordedEvent, Subscription } from '@forum/command-service/eventstore';
+import type { EventStore, RecordedEvent, Subscription } from '@forum/eventstore';
 import { abortableSleep } from '@forum/platform';
 
 /** A batch of the log: the events a consumer reads among those up to `upTo` (its new position). */

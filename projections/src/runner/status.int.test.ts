@@ -1,4 +1,4 @@
-import { waitFor } from '@forum/infra/testing';
+import { waitFor } from '@forum/platform/testing';
 import pg from 'pg';
 import { createLogger } from '@forum/platform';
 import { describe, expect, it } from 'vitest';

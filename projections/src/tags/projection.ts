@@ -1,5 +1,5 @@
 import type { TagCreated, TagDeleted } from '@forum/contracts';
-import type { RecordedEvent } from '@forum/command-service/eventstore';
+import type { RecordedEvent } from '@forum/eventstore';
 import type { Projection } from '../runner/projection.ts';
 
 /**

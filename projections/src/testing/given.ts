@@ -1,6 +1,6 @@
-import { createPostgresEventStore, type EventStore, type RecordedEvent, type SqlLog } from '@forum/command-service/eventstore';
+import { createPostgresEventStore, type EventStore, type RecordedEvent, type SqlLog } from '@forum/eventstore';
 import { currentSchemaVersion, upcast, type LogPosition } from '@forum/contracts';
-import { createTestDatabase } from '@forum/infra/testing';
+import { createTestDatabase } from '@forum/platform/testing';
 import { createKnex, type Knex } from '@forum/platform';
 import { expect } from 'vitest';
 import { createReadIndexes, settleReplay, stageUntil, type Projection } from '../runner/projection.ts';

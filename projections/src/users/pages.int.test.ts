@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@forum/command-service/eventstore';
+import type { RecordedEvent } from '@forum/eventstore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFERRED_SETTING } from '../runner/projection.ts';
 import { projectionHarness } from '../testing/given.ts';

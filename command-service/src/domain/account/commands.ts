@@ -1,6 +1,6 @@
 import { ErrorCode, type ErasedContentChoice } from '@forum/contracts';
 import { AccountDisabledError, BusinessRuleError, ForbiddenError, NotFoundError } from '@forum/platform';
-import type { EventStore, StreamAppend } from '../../eventstore/index.ts';
+import type { EventStore, StreamAppend } from '@forum/eventstore';
 import { acceptedAs, appendTo, registered, type Accepted, type Actors, type Identity } from '../actor.ts';
 import type { CommandMeta } from '../command.ts';
 import type { UserDirectory } from '../../lookup/users.ts';

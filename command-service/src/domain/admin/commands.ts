@@ -1,6 +1,6 @@
 import type { UserEvent } from '@forum/contracts';
 import { ForbiddenError } from '@forum/platform';
-import type { EventStore, StreamAppend } from '../../eventstore/index.ts';
+import type { EventStore, StreamAppend } from '@forum/eventstore';
 import { acceptedAs, appendTo, authorOf, registered, type Accepted, type Actor, type Actors, type Identity } from '../actor.ts';
 import { decide as decideAnnouncement } from '../announcement/decide.ts';
 import { announcementStream, evolve as evolveAnnouncement, initialAnnouncementState } from '../announcement/announcement.ts';

@@ -1,5 +1,5 @@
 import type { ReportFeedback, Vote } from '@forum/contracts';
-import type { EventStore, StreamAppend } from '../../eventstore/index.ts';
+import type { EventStore, StreamAppend } from '@forum/eventstore';
 import { acceptedAs, appendTo, authorOf, registered, type Accepted, type Actors, type Identity } from '../actor.ts';
 import type { CommandMeta } from '../command.ts';
 import { decide as decideComment } from '../comment/decide.ts';

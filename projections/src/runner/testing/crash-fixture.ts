@@ -3,7 +3,7 @@
  * middle of the batch that holds global position CRASH_AT: the batch's rows
  * are written but its transaction never commits.
  */
-import { createPostgresEventStore } from '@forum/command-service/eventstore';
+import { createPostgresEventStore } from '@forum/eventstore';
 import { createKnex, createLogger } from '@forum/platform';
 import { createProjectionRunner } from '../runner.ts';
 import { countingProjection } from './counting-projection.ts';

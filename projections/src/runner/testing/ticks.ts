@@ -1,5 +1,6 @@
-import { createPostgresEventStore, type EventStore, type NewEvent } from '@forum/command-service/eventstore';
-import { createIsolatedDatabase, createTestDatabase } from '@forum/infra/testing';
+import { createPostgresEventStore, type EventStore, type NewEvent } from '@forum/eventstore';
+import { createTestDatabase } from '@forum/platform/testing';
+import { createIsolatedDatabase } from '@forum/infra/testing';
 import { createKnex, type Knex } from '@forum/platform';
 import { afterAll, beforeAll } from 'vitest';
 

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { startEmbeddedPostgres } from '../embedded/postgres.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+    pgUrlTemplate: string;
+  }
+}
 
 /**
  * The run's PostgreSQL: what vitest's global setup provides, or, for a script run outside vitest
@@ -29,24 +32,6 @@ export async function createTestDatabase(prefix = 't'): Promise<{ url: string; d
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
-    },
-  };
-}
-
-/**
- * A database on a PostgreSQL server of its own (a temporary folder, a free port), stopped and
- * removed by `drop()`. For a test that holds a transaction open on purpose: the oldest running
- * transaction is the whole server's readers' horizon, so on the run's shared server it would
- * stall every other test's projections for as long as it runs.
- */
-export async function createIsolatedDatabase(prefix = 't'): Promise<{ url: string; drop(): Promise<void> }> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), `forum-test-${prefix}-`));
-  const server = await startEmbeddedPostgres({ dataDir, database: prefix, fast: true });
-  return {
-    url: server.urlFor(prefix),
-    async drop() {
-      await server.stop();
-      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

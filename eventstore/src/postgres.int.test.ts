@@ -1,4 +1,4 @@
-import { createTestDatabase, waitFor } from '@forum/infra/testing';
+import { createTestDatabase, waitFor } from '@forum/platform/testing';
 import { START } from '@forum/contracts';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { DELETED_USER_NAME, ERASED_MARK, START, type EventMetadata, type SubjectKey } from '@forum/contracts';
-import { createTestDatabase } from '@forum/infra/testing';
+import { createTestDatabase } from '@forum/platform/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore, migrateEventStore } from './postgres.ts';

@@ -1,5 +1,5 @@
 import { compareLogPositions, START, type EventMetadata, type LogPosition } from '@forum/contracts';
-import { createTestDatabase } from '@forum/infra/testing';
+import { createTestDatabase } from '@forum/platform/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore } from './postgres.ts';
