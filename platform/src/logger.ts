@@ -113,13 +113,13 @@ export function assignRequestId(req: IncomingMessage, res: ServerResponse): stri
 const REQUEST_ID_HEADER = HEADER_REQUEST_ID.toLowerCase();
 
 /**
- * The access log line of an answered request, in the shape pino-http wrote (`req`, `res`,
- * `responseTime`, `correlationId`, 'request completed'): info, warn from 400, error from 500; only
+ * The access log line of an answered request, in pino-http's shape (`req`, `res`,
+ * `responseTime`, `correlationId`, 'request completed'), which log tools already read: info, warn from 400, error from 500; only
  * when the logger's level lets that through (nothing is built for a line nobody reads). A 503 with
  * Retry-After (BUSY, READ_TIMEOUT: load the service shed on purpose) is a warning, not an error.
  */
 export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse, startedAt: number): void {
-  // a client that left before the answer was sent: as pino-http did, a warning
+  // a client that left before the answer was sent: a warning, whatever the status
   const aborted = !res.writableFinished;
   const shed = res.statusCode === 503 && res.hasHeader('Retry-After');
   const level = res.statusCode >= 500 && !shed ? 'error' : res.statusCode >= 400 || aborted ? 'warn' : 'info';
