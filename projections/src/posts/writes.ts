@@ -1,0 +1,93 @@
+import { ERASED_VALUES, summarizeSql } from '@forum/contracts';
+import type { Knex } from '@forum/platform';
+
+// Statements that write posts with what counts them (the total, per tag, per author), shared by
+// the ordinary replay of a batch (apply.ts) and the staged replay (replay.ts).
+
+/**
+ * Erased members (rows of user_id and content that `erasures` selects) are 'Deleted user' on their
+ * posts and the leaderboard, with no email or photo, and their posts' text is erased where it went
+ * too: what their events read as from now on, so that a replay writes the same rows. (Their posts
+ * themselves were deleted by their own events then; this reaches what those missed.)
+ */
+export async function eraseAuthors(trx: Knex.Transaction, erasures: string, bindings: readonly Knex.RawBinding[]) {
+  const { name, email, photo, text } = ERASED_VALUES;
+  await trx.raw(
+    `WITH erased AS (SELECT x.user_id, x.content = 'erased' AS content, ?::text AS text FROM (${erasures}) x),
+     written AS (
+       UPDATE posts p SET author_name = ?, author_email = ?, author_photo = ?,
+         -- the erased text ('') is its own summary, and has no words to search by
+         title = CASE WHEN e.content THEN e.text ELSE p.title END,
+         description = CASE WHEN e.content THEN e.text ELSE p.description END,
+         summary = CASE WHEN e.content THEN e.text ELSE p.summary END
+       FROM erased e WHERE p.author_id = e.user_id
+       RETURNING p.id, e.content
+     ),
+     searched AS (UPDATE post_search s SET search = ''::tsvector FROM written w WHERE s.id = w.id AND w.content)
+     UPDATE author_stats SET name = ?, photo_url = ? WHERE user_id IN (SELECT user_id FROM erased)`,
+    [text, ...bindings, name, email, photo, name, photo],
+  );
+}
+
+/** Deletes the posts whose ids `ids` selects, with what counts them. */
+export async function deletePosts(trx: Knex.Transaction, ids: string, bindings: readonly Knex.RawBinding[]) {
+  await trx.raw(
+    `WITH gone AS (DELETE FROM posts WHERE id IN (${ids}) RETURNING id, author_id, up_vote, comment_count, tag_keys),
+     totals AS (UPDATE counters SET value = value - (SELECT count(*) FROM gone) WHERE name = 'posts'),
+     tags AS (
+       UPDATE tag_counters t SET posts = t.posts - g.n
+       FROM (SELECT k, count(*)::integer AS n FROM gone, unnest(tag_keys) AS k GROUP BY k) g WHERE t.tag_key = g.k
+     ),
+     voters AS (DELETE FROM votes v USING gone g WHERE v.post_id = g.id),
+     searched AS (DELETE FROM post_search s USING gone g WHERE s.id = g.id)
+     UPDATE author_stats s SET posts = s.posts - g.n, up_votes = s.up_votes - g.up, comments = s.comments - g.comments
+     FROM (SELECT author_id, count(*)::integer AS n, sum(up_vote)::integer AS up, sum(comment_count)::integer AS comments FROM gone GROUP BY author_id) g
+     WHERE s.user_id = g.author_id`,
+    bindings,
+  );
+}
+
+/** A post's full-text vector: its title (weight A) and description (B). */
+export const SEARCH_VECTOR = `setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', description), 'B')`;
+
+/**
+ * Inserts the posts `input` selects (columns as PostCreated's data, and
+ * "createdPos"), with their summaries and lower-cased tags, and counts them:
+ * the total, per tag, per author (whose name and photo are taken from their
+ * newest post). The first of two creates of one id wins. A staged replay
+ * leaves their vectors to its settle (`settleSearch`).
+ */
+export async function insertPostsFrom(trx: Knex.Transaction, vectors: 'with their vectors' | 'vectors when settled', input: string, bindings: readonly Knex.RawBinding[]) {
+  const searchable = vectors === 'with their vectors' ? `searchable AS (INSERT INTO post_search (id, created_at, search) SELECT id, created_at, ${SEARCH_VECTOR} FROM inserted),` : '';
+  await trx.raw(
+    `WITH input AS (${input}),
+     inserted AS (
+       INSERT INTO posts (id, title, description, summary, tags, tag_keys, author_id, author_name, author_email, author_photo, created_at, created_pos)
+       SELECT "postId", title, description, ${summarizeSql('description')}, tags,
+              -- each tag once, lower-cased, in the order of the tags
+              ARRAY(SELECT k FROM (SELECT lower(t) AS k, min(o) AS o FROM unnest(tags) WITH ORDINALITY AS x(t, o) GROUP BY 1) keys ORDER BY o),
+              "authorId", "authorName", "authorEmail", "authorPhoto", "createdAt", "createdPos"
+       FROM input
+       ON CONFLICT (id) DO NOTHING
+       RETURNING id, title, description, author_id, author_name, author_photo, tag_keys, created_at
+     ),
+     ${searchable}
+     totals AS (UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'posts'),
+     tags AS (
+       INSERT INTO tag_counters (tag_key, posts)
+       SELECT k, count(*) FROM inserted, unnest(tag_keys) AS k GROUP BY k
+       ON CONFLICT (tag_key) DO UPDATE SET posts = tag_counters.posts + excluded.posts
+     )
+     INSERT INTO author_stats (user_id, name, photo_url, posts)
+     SELECT DISTINCT ON (author_id) author_id, author_name, author_photo, count(*) OVER (PARTITION BY author_id)
+     FROM inserted ORDER BY author_id, created_at DESC
+     ON CONFLICT (user_id) DO UPDATE SET posts = author_stats.posts + excluded.posts, name = excluded.name, photo_url = excluded.photo_url`,
+    bindings,
+  );
+}
+
+/** The authors' up-votes and comments received follow their posts' (`changed`: rows of author_id and the post's up-vote and comment deltas). */
+export const AUTHORS_COUNTS = `
+  UPDATE author_stats s SET up_votes = s.up_votes + a.up, comments = s.comments + a.comments
+  FROM (SELECT author_id, sum(up)::integer AS up, sum(comments)::integer AS comments FROM changed GROUP BY author_id) a
+  WHERE s.user_id = a.author_id AND (a.up <> 0 OR a.comments <> 0)`;

@@ -1,0 +1,114 @@
+import type { LogPosition } from '@forum/contracts';
+import { CoalescingNotifier, type EventStore, type SqlLog, type Subscription } from '@forum/eventstore';
+import type { Knex, Logger } from '@forum/platform';
+import type DataLoader from 'dataloader';
+import { batchedCheckpointMoves, type CheckpointMove } from './checkpoint-commit.ts';
+import type { BuildKey, BuildState } from './checkpoints.ts';
+import { LockSession } from './lock-session.ts';
+import { CHECKPOINTS_CHANNEL, type Projection } from './projection.ts';
+import { stagedRangesOf, type StagedRanges } from './replay.ts';
+import { SharedLogReader } from './shared-log.ts';
+import type { Worker } from './worker.ts';
+
+export interface RunnerSettings {
+  batchSize: number;
+  passingPauseMs: number;
+  buildBatchSize: number;
+  stageRangeSize: number;
+  standbyRetryMs: number;
+  only?: 'building';
+}
+
+/** What the parts of one runner share: its settings and connections, and the little state that changes. */
+export interface RunnerContext {
+  readonly db: Knex;
+  readonly store: EventStore;
+  readonly logger: Logger;
+  readonly projections: readonly Projection[];
+  readonly settings: RunnerSettings;
+  /** Set once, by `stop`: every part winds down. */
+  stopped: boolean;
+  /** The log in SQL, when it is in the read models' database (learnt at start). */
+  sqlLog: SqlLog | null;
+  /** This runner's workers, by `lockKey`. */
+  readonly workers: Map<string, Worker>;
+  readonly locks: LockSession;
+  readonly buildReader: SharedLogReader;
+  readonly stagedRanges: StagedRanges;
+  readonly checkpointMoves: DataLoader<CheckpointMove, boolean>;
+  /** Tells readers of a live build's new checkpoint: this process at once, others by NOTIFY. */
+  notifyCheckpoint(payload: string): void;
+  readonly onCheckpoint?: (notification: string) => void;
+}
+
+/** Where one worker is with its build: what its parts (following, replay, switch) read and move. */
+export interface BuildProgress {
+  readonly projection: Projection;
+  readonly key: BuildKey;
+  readonly schema: string;
+  readonly log: Logger;
+  role: BuildState;
+  position: LogPosition | null;
+  /** Replaying the log (a build, or a live build far behind) rather than following its head. */
+  replaying: boolean;
+  /** The read indexes and the tables' statistics wait for the end of the replay. */
+  tailPending: boolean;
+  /** Its switch has waited for readers to be able to use its indexes (said once). */
+  waitedForIndexes: boolean;
+  /** A build no one reads yet stages the log set-wise (the projection's cheaper way), then settles. */
+  staging: boolean;
+  /** The shared reader found nothing past this build's checkpoint: time to finish the replay. */
+  atTail: boolean;
+  /** Where an earlier run's staging began, not yet counted (see `stage`), as the row said at `prepare`. */
+  stagedFrom: LogPosition | null;
+  subscription: Subscription | null;
+}
+
+export function createRunnerContext(
+  options: {
+    db: Knex;
+    connectionString: string;
+    store: EventStore;
+    projections: readonly Projection[];
+    logger: Logger;
+    onCheckpoint?: (notification: string) => void;
+  },
+  settings: RunnerSettings,
+  onBuildsChanged: () => void,
+): RunnerContext {
+  const { db } = options;
+  // one notification per build, the latest: a reader waiting on one build's position learns it
+  const checkpointNotifier = new CoalescingNotifier(
+    (payloads) => db.raw('SELECT pg_notify(?, payload) FROM unnest(?::text[]) AS payload', [CHECKPOINTS_CHANNEL, [...payloads]]),
+    (payload) => payload.slice(0, payload.lastIndexOf(':')),
+  );
+  const context: RunnerContext = {
+    db,
+    store: options.store,
+    logger: options.logger,
+    projections: options.projections,
+    settings,
+    stopped: false,
+    sqlLog: null,
+    workers: new Map(),
+    locks: new LockSession(options.connectionString, options.logger, {
+      stopped: () => context.stopped,
+      lost: () => {
+        for (const worker of context.workers.values()) {
+          worker.locked = false;
+          worker.restart();
+        }
+      },
+      buildsChanged: onBuildsChanged,
+    }),
+    buildReader: new SharedLogReader(options.store, settings.buildBatchSize),
+    stagedRanges: stagedRangesOf(options.projections, settings.stageRangeSize),
+    checkpointMoves: batchedCheckpointMoves(db),
+    notifyCheckpoint(payload) {
+      options.onCheckpoint?.(payload);
+      checkpointNotifier.notify(payload);
+    },
+    onCheckpoint: options.onCheckpoint,
+  };
+  return context;
+}
