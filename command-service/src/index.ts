@@ -2,6 +2,7 @@ export { createCommandApp, type CommandApp, type CommandAppDeps } from './http/a
 export { createForumCommands, type ForumCommands, type Accepted, type Identity } from './domain/forum.ts';
 export { identityOf } from './http/context.ts';
 export { operatorMeta, type CommandMeta } from './domain/command.ts';
+export * from './domain/deciders.ts';
 export { CommandServiceConfig } from './config.ts';
 export { paymentSettings, paymentProviderFrom } from './payment/settings.ts';
 export { writeLimitSettings } from './limits/settings.ts';

@@ -1,0 +1,26 @@
+/**
+ * The forum's pure deciders and the states they decide on, one name per stream type, for
+ * code that writes the forum's events without its store or HTTP layer (the benchmarks'
+ * synthetic log): `decideX(command, state, meta)` and `evolveX(state, event)` from `initialXState`.
+ */
+export { eventMetadata } from './command.ts';
+export { authorOf, refuseClosedAccount } from './actor.ts';
+export { decide as decideAnnouncement, type AnnouncementCommand } from './announcement/decide.ts';
+export { evolve as evolveAnnouncement, initialAnnouncementState, type AnnouncementState } from './announcement/announcement.ts';
+export { decide as decideComment, type CommentCommand } from './comment/decide.ts';
+export { evolve as evolveComment, initialCommentState, type CommentState } from './comment/comment.ts';
+export { decide as decideContact, type ContactCommand } from './contact/decide.ts';
+export { evolve as evolveContact, initialContactMessageState, type ContactMessageState } from './contact/contact.ts';
+export { decide as decideNotification, type NotificationCommand } from './notification/decide.ts';
+export { evolve as evolveNotifications, initialNotificationsState, type NotificationsState } from './notification/notification.ts';
+export { evolve as evolveProjection, initialProjectionState, recordRebuild, type ProjectionState } from './operations/projection.ts';
+export { decide as decidePost, type Author, type PostCommand } from './post/decide.ts';
+export { evolve as evolvePost, initialPostState, type PostState } from './post/post.ts';
+export { decide as decideReport, type ReportCommand } from './report/decide.ts';
+export { evolve as evolveReport, initialReportState, type ReportState } from './report/report.ts';
+export { decide as decideTag, type TagCommand } from './tag/decide.ts';
+export { evolve as evolveTags, initialTagsState, type TagsState } from './tag/tag.ts';
+export { decide as decideUser, type UserCommand } from './user/decide.ts';
+export { evolve as evolveUser, initialUserState, type UserState } from './user/user.ts';
+export { decide as decideVote, type VoteCommand } from './vote/decide.ts';
+export { evolve as evolveVote, initialVoteState, type VoteState } from './vote/vote.ts';

@@ -1,0 +1,249 @@
+import { isDeepStrictEqual } from 'node:util';
+import {
+  authorOf,
+  decideAnnouncement,
+  decideComment,
+  decideContact,
+  decideNotification,
+  decidePost,
+  decideReport,
+  decideTag,
+  decideUser,
+  decideVote,
+  evolveAnnouncement,
+  evolveComment,
+  evolveContact,
+  evolveNotifications,
+  evolvePost,
+  evolveProjection,
+  evolveReport,
+  evolveTags,
+  evolveUser,
+  evolveVote,
+  initialAnnouncementState,
+  initialCommentState,
+  initialContactMessageState,
+  initialNotificationsState,
+  initialPostState,
+  initialProjectionState,
+  initialReportState,
+  initialTagsState,
+  initialUserState,
+  initialVoteState,
+  recordRebuild,
+  refuseClosedAccount,
+  type CommandMeta,
+  type CommentState,
+  type NotificationsState,
+  type PostState,
+  type TagsState,
+  type UserState,
+  type VoteState,
+  type ReportState,
+  type AnnouncementState,
+  type ContactMessageState,
+  type ProjectionState,
+} from '@forum/command-service';
+import { commentStream, postStream, TAGS_STREAM, userStream, type ForumEvent } from '@forum/contracts';
+import { describe, expect, it } from 'vitest';
+import { syntheticLog, type SyntheticEvent } from './synthetic-log.ts';
+
+type State = UserState | PostState | CommentState | VoteState | ReportState | NotificationsState | TagsState | AnnouncementState | ContactMessageState | ProjectionState;
+type Evolve = (state: never, event: never) => State;
+
+/** Each stream type's evolve and initial state, by the stream id's prefix. */
+const folds: [prefix: string, evolve: Evolve, initial: State][] = [
+  ['user-', evolveUser, initialUserState],
+  ['post-', evolvePost, initialPostState],
+  ['comment-', evolveComment, initialCommentState],
+  ['vote-', evolveVote, initialVoteState],
+  ['report-', evolveReport, initialReportState],
+  ['notifications-', evolveNotifications, initialNotificationsState],
+  [TAGS_STREAM, evolveTags, initialTagsState],
+  ['announcement-', evolveAnnouncement, initialAnnouncementState],
+  ['contact-', evolveContact, initialContactMessageState],
+  ['projection-', evolveProjection, initialProjectionState],
+];
+const foldOf = (streamId: string) => folds.find(([prefix]) => streamId.startsWith(prefix))!;
+
+/** The log's commands: runs of events with one correlation id and one time. */
+function commandsOf(log: readonly SyntheticEvent[]): SyntheticEvent[][] {
+  const commands: SyntheticEvent[][] = [];
+  for (const event of log) {
+    const last = commands.at(-1)?.[0];
+    if (last && last.metadata.correlationId === event.metadata.correlationId && last.recordedAt === event.recordedAt) commands.at(-1)!.push(event);
+    else commands.push([event]);
+  }
+  return commands;
+}
+
+/**
+ * Replays a log through the forum's deciders: for each event, the command it records is decided again
+ * on the states folded (with the deciders' evolve) from the events before it, as the command side loads
+ * them, and must give that very event. What it finds wrong, at most `max` of it.
+ */
+function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
+  const states = new Map<string, State>();
+  const stateOf = <S extends State>(streamId: string): S => (states.get(streamId) ?? foldOf(streamId)[2]) as S;
+  const wrong: string[] = [];
+  for (const command of commandsOf(log)) {
+    const first = command[0]!;
+    const actorId = first.metadata.actorId;
+    const meta: CommandMeta = { ...first.metadata, now: new Date(first.recordedAt) };
+    const byUser = actorId !== 'anonymous' && !actorId.startsWith('operator:');
+    // the actor as the command side loads them: registered in this command's append when new
+    let actor = stateOf<UserState>(userStream(actorId));
+    if (byUser) for (const e of command) if (e.streamId === userStream(actorId) && e.type === 'UserRegistered') actor = evolveUser(actor, e as never);
+    const admin = actor.status === 'registered' && actor.role === 'admin';
+    const erased = command.find((e) => e.type === 'AccountErased')?.data.userId as string | undefined;
+    const running = new Map<string, State>();
+    for (const event of command) {
+      const e = { type: event.type, data: event.data } as ForumEvent;
+      const own = (running.get(event.streamId) ?? stateOf(event.streamId)) as never;
+      const post = (postId: string) => stateOf<PostState>(postStream(postId));
+      const comment = (commentId: string) => stateOf<CommentState>(commentStream(commentId));
+      const registered = () => {
+        if (!byUser) throw new Error('no user acts');
+        refuseClosedAccount(actor);
+        if (actor.status !== 'registered') throw new Error('the actor is not registered');
+        return actor;
+      };
+      const requireAdmin = () => {
+        if (registered().role !== 'admin') throw new Error('not an admin');
+      };
+      const decide = (): ForumEvent[] => {
+        switch (e.type) {
+          case 'UserRegistered':
+            return decideUser({ type: 'RegisterUser', data: { userId: e.data.userId, email: e.data.email, name: e.data.name, photoURL: e.data.photoURL, adminEmails: new Set() } }, own, meta);
+          case 'AdminRoleGranted':
+            if (e.data.reason === 'admin-emails') {
+              // the address is one of ADMIN_EMAILS, and the token vouches for it
+              const { email } = own as Extract<UserState, { status: 'registered' }>;
+              return decideUser({ type: 'GrantAdminByEmail', data: { email, emailVerified: true, adminEmails: new Set([email]) } }, own, meta);
+            }
+            if (e.data.reason === 'admin') requireAdmin();
+            else if (byUser) throw new Error('only an operator grants as the operator');
+            return decideUser({ type: 'GrantAdmin', data: { reason: e.data.reason } }, own, meta);
+          case 'ProfileUpdated': {
+            const { changes } = e.data;
+            if (registered().userId !== e.data.userId) throw new Error('a profile is changed by its owner');
+            return decideUser({ type: 'UpdateProfile', data: { ...(changes.name !== undefined && { displayName: changes.name }), ...(changes.photoURL !== undefined && { photoURL: changes.photoURL }) } }, own, meta);
+          }
+          case 'PostAuthored':
+            return decideUser({ type: 'AuthorPost', data: { postId: e.data.postId } }, own, meta);
+          case 'AuthoredPostRemoved':
+            return decideUser({ type: 'RemoveAuthoredPost', data: { postId: e.data.postId } }, own, meta);
+          case 'MembershipPurchaseStarted':
+            return decideUser({ type: 'StartMembershipPurchase', data: { attemptId: e.data.attemptId, staleAfterMs: Number.POSITIVE_INFINITY } }, own, meta);
+          case 'MembershipPurchased':
+            return decideUser({ type: 'CompleteMembershipPurchase', data: { attemptId: e.data.attemptId, paymentReference: e.data.paymentReference } }, own, meta);
+          case 'MembershipPurchaseFailed':
+            return decideUser({ type: 'FailMembershipPurchase', data: { attemptId: e.data.attemptId, reason: e.data.reason } }, own, meta);
+          case 'AccountDisabled':
+          case 'AccountEnabled':
+            requireAdmin();
+            return decideUser({ type: 'SetAccountAccess', data: { userId: e.data.userId, enabled: e.type === 'AccountEnabled' } }, own, meta);
+          case 'AccountErased':
+            if (registered().userId !== e.data.userId) requireAdmin();
+            return decideUser({ type: 'EraseAccount', data: { userId: e.data.userId, content: e.data.content } }, own, meta);
+          case 'PostCreated':
+            return decidePost(
+              { type: 'CreatePost', data: { postId: e.data.postId, title: e.data.title, description: e.data.description, tags: e.data.tags, author: authorOf(registered()), knownTags: stateOf(TAGS_STREAM) } },
+              own,
+              meta,
+            );
+          case 'PostDeleted':
+            return erased
+              ? decidePost({ type: 'ErasePost', data: { postId: e.data.postId, authorId: erased, actorId } }, own, meta)
+              : decidePost({ type: 'DeletePost', data: { postId: e.data.postId, actorId: registered().userId, actorIsAdmin: admin } }, own, meta);
+          case 'CommentAdded':
+            return decideComment({ type: 'AddComment', data: { commentId: e.data.commentId, postId: e.data.postId, text: e.data.text, author: authorOf(registered()), post: post(e.data.postId) } }, own, meta);
+          case 'CommentRemoved':
+            return erased
+              ? decideComment({ type: 'EraseComment', data: { commentId: e.data.commentId, authorId: erased, actorId } }, own, meta)
+              : decideComment({ type: 'RemoveComment', data: { commentId: e.data.commentId, actorId: registered().userId, actorIsAdmin: admin } }, own, meta);
+          case 'CommentReported':
+            return decideReport(
+              { type: 'ReportComment', data: { commentId: e.data.commentId, reporter: authorOf(registered()), feedback: e.data.feedback, comment: comment(e.data.commentId), post: post(e.data.postId) } },
+              own,
+              meta,
+            );
+          case 'VoteCast':
+            return decideVote({ type: 'SetVote', data: { postId: e.data.postId, userId: registered().userId, vote: e.data.vote, post: post(e.data.postId) } }, own, meta);
+          case 'UserWarned':
+            return decideNotification(
+              {
+                type: 'WarnUser',
+                data: {
+                  warningId: e.data.warningId,
+                  reason: e.data.reason,
+                  ...(e.data.commentId !== undefined && { commentId: e.data.commentId, comment: comment(e.data.commentId) }),
+                  actorId: registered().userId,
+                  actorIsAdmin: admin,
+                  target: stateOf(userStream(e.data.userId)),
+                },
+              },
+              own,
+              meta,
+            );
+          case 'WarningsRead':
+            return decideNotification({ type: 'MarkWarningsRead', data: { userId: registered().userId, ids: e.data.warningIds } }, own, meta);
+          case 'TagCreated':
+            requireAdmin();
+            return decideTag({ type: 'CreateTag', data: { tagId: e.data.tagId, name: e.data.name } }, own, meta);
+          case 'TagDeleted':
+            requireAdmin();
+            return decideTag({ type: 'DeleteTag', data: { tagId: e.data.tagId } }, own, meta);
+          case 'AnnouncementPublished':
+            requireAdmin();
+            return decideAnnouncement({ type: 'PublishAnnouncement', data: { announcementId: e.data.announcementId, title: e.data.title, description: e.data.description, author: authorOf(registered()) } }, own, meta);
+          case 'ContactMessageReceived':
+            return decideContact({ type: 'ReceiveContactMessage', data: { messageId: e.data.messageId, name: e.data.name, email: e.data.email, message: e.data.message } }, own, meta);
+          case 'ProjectionRebuildRequested':
+            if (byUser) requireAdmin();
+            return recordRebuild({ projection: e.data.projection, version: e.data.version, build: e.data.build, resumed: e.data.resumed }, meta);
+          default:
+            return unrecorded(e);
+        }
+      };
+      try {
+        const decided = decide();
+        const expected = [{ type: event.type, data: event.data }];
+        if (!isDeepStrictEqual(JSON.parse(JSON.stringify(decided)), expected)) throw new Error(`decided ${JSON.stringify(decided)}`);
+      } catch (error) {
+        if (wrong.length < max) wrong.push(`${event.type} on ${event.streamId} by ${actorId}: ${(error as Error).message}`);
+      }
+      running.set(event.streamId, (foldOf(event.streamId)[1] as (state: State, event: unknown) => State)(own, event));
+    }
+    for (const [streamId, state] of running) states.set(streamId, state);
+  }
+  return wrong;
+}
+
+const unrecorded = (event: never): never => {
+  throw new Error(`no command records ${JSON.stringify(event)}`);
+};
+
+describe('a synthetic log, replayed through the forum’s deciders', () => {
+  const log = [...syntheticLog({ events: 20_000, seed: 42 })];
+
+  it('is what they decide: every event is the one its command gives on the states folded from the log before it', () => {
+    expect(redecide(log)).toEqual([]);
+  });
+
+  it('holds no vote on one’s own post and no report of one’s own comment', () => {
+    const commentAuthors = new Map(log.filter((e) => e.type === 'CommentAdded').map((e) => [e.data.commentId, e.data.authorId]));
+    const postAuthors = new Map(log.filter((e) => e.type === 'PostCreated').map((e) => [e.data.postId, e.data.authorId]));
+    const selfVotes = log.filter((e) => e.type === 'VoteCast' && e.data.vote !== 'none' && postAuthors.get(e.data.postId) === e.data.userId);
+    const selfReports = log.filter((e) => e.type === 'CommentReported' && commentAuthors.get(e.data.commentId) === e.data.reporterId);
+    expect({ selfVotes: selfVotes.length, selfReports: selfReports.length }).toEqual({ selfVotes: 0, selfReports: 0 });
+  });
+
+  it('catches a rule broken: a vote by a post’s author on it is refused', () => {
+    const created = log.find((e) => e.type === 'PostCreated')!;
+    const vote = log.find((e) => e.type === 'VoteCast' && e.data.postId === created.data.postId)!;
+    const selfVote = { ...vote, metadata: { ...vote.metadata, actorId: created.data.authorId as string }, data: { ...vote.data, userId: created.data.authorId }, streamId: `vote-${created.data.postId as string}-${created.data.authorId as string}` };
+    const at = log.indexOf(vote);
+    expect(redecide([...log.slice(0, at), selfVote as SyntheticEvent])).toEqual([expect.stringMatching(/^VoteCast .* own post/)]);
+  });
+});

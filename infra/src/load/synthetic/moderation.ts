@@ -1,0 +1,106 @@
+import { decideComment, decideNotification, decideUser, evolveProjection, initialProjectionState, recordRebuild } from '@forum/command-service';
+import { projectionStream } from '@forum/contracts';
+import { erasedContent } from './posts.ts';
+import { decided, keptStream, registeredState, type SimulatedForum, type SyntheticEvent, type User } from './simulated-forum.ts';
+
+/*
+ * What admins and operators do to others: remove comments, warn (and the warned read their warnings),
+ * erase and disable accounts, rebuild projections; each decided by the forum's deciders on the streams
+ * the simulated forum keeps.
+ */
+
+/** Projections an operator rebuilds now and then (build 1 is the first start's). */
+const REBUILT = ['posts', 'users', 'comments', 'audit'];
+
+const adminOf = (forum: SimulatedForum) => (forum.admins.length === 0 ? null : forum.random.pick(forum.admins));
+const isAdmin = (user: User) => registeredState(user)?.role === 'admin';
+
+/** An admin removes a comment they can see (one under a post that is still there). */
+export function removeComment(forum: SimulatedForum): SyntheticEvent[] | null {
+  if (forum.admins.length === 0) return null;
+  for (let tries = 0; tries < 20 && forum.liveComments.length > 0; tries++) {
+    const comment = forum.random.pick(forum.liveComments);
+    if (comment.post.slot < 0) continue;
+    const admin = adminOf(forum)!;
+    const meta = forum.meta(admin.id);
+    const events = decideComment({ type: 'RemoveComment', data: { commentId: comment.id, actorId: admin.id, actorIsAdmin: isAdmin(admin) } }, comment.stream.state, meta);
+    const out = forum.write(meta, [decided(comment.stream, events)]);
+    forum.unlist(forum.liveComments, comment);
+    return out;
+  }
+  return null;
+}
+
+/** An admin warns a comment's author, mostly about that comment. */
+export function warn(forum: SimulatedForum): SyntheticEvent[] | null {
+  const admin = adminOf(forum);
+  if (!admin || forum.comments.length === 0) return null;
+  const { pick, rand, sentence } = forum.random;
+  const comment = pick(forum.comments);
+  const target = comment.author;
+  const meta = forum.meta(admin.id);
+  const warningId = forum.timeId();
+  const reason = rand() < 0.5 ? undefined : sentence(4, 20);
+  const about = rand() < 0.7 ? { commentId: comment.id, comment: comment.stream.state } : {};
+  const notifications = forum.notificationsOf(target);
+  const out = forum.attempt(() => {
+    const command = { warningId, ...(reason !== undefined && { reason }), ...about, actorId: admin.id, actorIsAdmin: isAdmin(admin), target: target.stream.state };
+    return forum.write(meta, [decided(notifications, decideNotification({ type: 'WarnUser', data: command }, notifications.state, meta))]);
+  });
+  if (out && !forum.warned.includes(target)) forum.warned.push(target);
+  return out;
+}
+
+/** A warned user reads all their warnings. */
+export function readWarnings(forum: SimulatedForum): SyntheticEvent[] | null {
+  if (forum.warned.length === 0) return null;
+  const index = forum.random.int(forum.warned.length);
+  const user = forum.warned[index]!;
+  forum.warned[index] = forum.warned.at(-1)!;
+  forum.warned.pop();
+  const notifications = forum.notificationsOf(user);
+  const meta = forum.meta(user.id);
+  return forum.write(meta, [decided(notifications, decideNotification({ type: 'MarkWarningsRead', data: { userId: user.id } }, notifications.state, meta))]);
+}
+
+/** An admin disables an account in the identity realm, and enables it again later. */
+export function disableAndEnable(forum: SimulatedForum): SyntheticEvent[] | null {
+  const user = forum.actor();
+  if (registeredState(user)?.role === 'admin' || forum.admins.length === 0) return null;
+  const admin = forum.random.pick(forum.admins);
+  const setAccess = (enabled: boolean) => {
+    const meta = forum.meta(admin.id);
+    return forum.write(meta, [decided(user.stream, decideUser({ type: 'SetAccountAccess', data: { userId: user.id, enabled } }, user.stream.state, meta))]) ?? [];
+  };
+  return [...setAccess(false), ...setAccess(true)];
+}
+
+/** A member (not an admin, and not while the community is small) erases their account, or an admin does; half of them take their content with them. */
+export function erase(forum: SimulatedForum): SyntheticEvent[] | null {
+  const user = forum.actor();
+  if (isAdmin(user) || forum.registered.length < 60 || forum.admins.length === 0) return null;
+  const { pick, rand } = forum.random;
+  const by = rand() < 0.3 ? pick(forum.admins) : user;
+  const content = rand() < 0.5 ? 'kept' : 'erased';
+  const meta = forum.meta(by.id);
+  const events = decideUser({ type: 'EraseAccount', data: { userId: user.id, content } }, user.stream.state, meta);
+  const going = content === 'erased' ? erasedContent(forum, user, by, meta) : null;
+  const out = forum.write(meta, [...(going?.decisions ?? []), decided(user.stream, events)]);
+  going?.unlist();
+  for (const list of [forum.registered, forum.members, forum.warned]) {
+    const index = list.indexOf(user);
+    if (index >= 0) list.splice(index, 1);
+  }
+  return out;
+}
+
+/** An admin in the console or the operator CLI asks for a projection rebuild (the runner numbers the build). */
+export function requestRebuild(forum: SimulatedForum): SyntheticEvent[] | null {
+  const name = forum.random.pick(REBUILT);
+  const projection = forum.projections.get(name) ?? { stream: keptStream(projectionStream(name), initialProjectionState, evolveProjection), build: 1 };
+  forum.projections.set(name, projection);
+  projection.build += 1;
+  const admin = forum.random.rand() < 0.5 ? null : adminOf(forum);
+  const meta = admin ? forum.meta(admin.id) : forum.operatorMeta();
+  return forum.write(meta, [decided(projection.stream, recordRebuild({ projection: name, version: 1, build: projection.build, resumed: false }, meta))]);
+}

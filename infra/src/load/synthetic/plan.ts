@@ -1,0 +1,57 @@
+/** The kinds of command a synthetic log is made of. */
+export type CommandKind =
+  | 'register'
+  | 'post'
+  | 'vote'
+  | 'comment'
+  | 'report'
+  | 'deletePost'
+  | 'removeComment'
+  | 'profile'
+  | 'membership'
+  | 'warn'
+  | 'readWarnings'
+  | 'announce'
+  | 'contact'
+  | 'makeAdmin'
+  | 'tag'
+  | 'rebuild'
+  | 'erase'
+  | 'access';
+
+/**
+ * Commands of each kind for about `events` events: per 1M about 10k users, 100k posts,
+ * 250k comments, 500k votes, 10k reports; the counts are scaled so that the events
+ * they make (a post by a free member is two, a membership two) add up to `events`.
+ */
+export function plan(events: number, floors = true): Record<CommandKind, number> {
+  const floor = (n: number, min: number) => (floors ? Math.max(min, Math.round(n)) : Math.round(n));
+  const users = events / 100;
+  const counts: Record<CommandKind, number> = {
+    register: floor(users, 20),
+    post: Math.round(events / 10),
+    vote: Math.round(events / 2),
+    comment: Math.round(events / 4),
+    report: Math.round(events / 100),
+    deletePost: Math.round(events / 400),
+    removeComment: Math.round(events / 500),
+    profile: Math.round(users / 2),
+    membership: Math.round(users / 4),
+    warn: Math.round(events / 1000),
+    readWarnings: Math.round(events / 3000),
+    announce: floor(events / 50_000, 3),
+    contact: Math.round(events / 2000),
+    makeAdmin: floor(events / 250_000, 2),
+    tag: floor(events / 500_000, 1),
+    rebuild: floor(events / 1_000_000, 1),
+    erase: floor(users / 50, 1),
+    access: floor(users / 100, 1),
+  };
+  const perCommand: Partial<Record<CommandKind, number>> = { post: 1.15, membership: 2, tag: 2, deletePost: 1.5, erase: 6, access: 2 };
+  const estimate = (Object.keys(counts) as CommandKind[]).reduce((sum, kind) => sum + counts[kind] * (perCommand[kind] ?? 1), 0);
+  const scale = events / estimate;
+  for (const kind of ['post', 'vote', 'comment', 'report', 'deletePost', 'removeComment', 'warn', 'readWarnings', 'contact'] as const) {
+    counts[kind] = Math.round(counts[kind] * scale);
+  }
+  return counts;
+}

@@ -1,0 +1,204 @@
+import {
+  eventMetadata,
+  evolveNotifications,
+  evolveTags,
+  evolveUser,
+  initialNotificationsState,
+  initialTagsState,
+  initialUserState,
+  operatorMeta,
+  type CommandMeta,
+  type CommentState,
+  type NotificationsState,
+  type PostState,
+  type ProjectionState,
+  type ReportState,
+  type TagsState,
+  type UserState,
+} from '@forum/command-service';
+import { eventDefinitions, notificationsStream, TAGS_STREAM, userStream, type EventMetadata, type ForumEvent, type ForumEventType } from '@forum/contracts';
+import { AppError } from '@forum/platform';
+import type { Randomness } from './randomness.ts';
+
+export interface SyntheticEvent {
+  readonly streamId: string;
+  readonly streamVersion: number;
+  readonly type: ForumEventType;
+  readonly data: Record<string, unknown>;
+  readonly metadata: EventMetadata;
+  /** The time of the command (ISO), also the event's recorded_at. */
+  readonly recordedAt: string;
+}
+
+/** A stream as the command side loads it: the state its events evolve to, and their count. */
+export interface KeptStream<State> {
+  readonly id: string;
+  state: State;
+  version: number;
+  readonly evolve: (state: State, event: never) => State;
+}
+
+export const keptStream = <State>(id: string, initial: State, evolve: (state: State, event: never) => State): KeptStream<State> => ({
+  id,
+  state: initial,
+  version: 0,
+  evolve,
+});
+
+/** A decider's events for one stream. */
+export interface Decided {
+  readonly stream: KeptStream<unknown>;
+  readonly events: readonly ForumEvent[];
+}
+export const decided = <State>(stream: KeptStream<State>, events: readonly ForumEvent[]): Decided => ({ stream: stream as KeptStream<unknown>, events });
+
+export interface User {
+  readonly n: number;
+  readonly id: string;
+  readonly stream: KeptStream<UserState>;
+  /** Made when they are first warned. */
+  notifications: KeptStream<NotificationsState> | null;
+}
+
+export interface Post {
+  readonly n: number;
+  readonly id: string;
+  readonly author: User;
+  readonly stream: KeptStream<PostState>;
+  /** Index in `livePosts` while live. */
+  slot: number;
+  /**
+   * Each voter's vote stream (by user number), kept in one number, version * 4 + the index of its
+   * state's vote in VOTES: a log of millions of votes keeps millions of them.
+   */
+  votes: Map<number, number> | null;
+}
+
+export interface Comment {
+  readonly n: number;
+  readonly id: string;
+  readonly post: Post;
+  readonly author: User;
+  readonly stream: KeptStream<CommentState>;
+  /** Index in `liveComments` while live. */
+  slot: number;
+}
+
+export const registeredState = (user: User) => (user.stream.state.status === 'registered' ? user.stream.state : null);
+
+/**
+ * The forum being simulated: the streams its commands decide on, kept by evolving the events
+ * written to them, the clock, and lists to pick actors and targets from (which user acts on
+ * which post is the simulation's choice; whether it may is the deciders').
+ */
+export function simulatedForum(random: Randomness, start: Date, step: number) {
+  let clock = start.getTime();
+  let written = 0;
+  const tick = () => (clock += Math.floor(step * (0.5 + random.rand())));
+  tick();
+  const forum = {
+    random,
+    users: [] as User[],
+    registered: [] as User[],
+    members: [] as User[],
+    admins: [] as User[],
+    /** Users with warnings they have not read. */
+    warned: [] as User[],
+    posts: [] as Post[],
+    livePosts: [] as Post[],
+    comments: [] as Comment[],
+    liveComments: [] as Comment[],
+    tags: keptStream<TagsState>(TAGS_STREAM, initialTagsState, evolveTags),
+    projections: new Map<string, { stream: KeptStream<ProjectionState>; build: number }>(),
+    /** One report stream per (comment, reporter), by comment number * 2^24 + reporter number. */
+    reports: new Map<number, KeptStream<ReportState>>(),
+    /** The time of the next command (ms). */
+    get clock() {
+      return clock;
+    },
+    /** Events written so far. */
+    get written() {
+      return written;
+    },
+
+    /** The metadata of a request by `actorId` now (ids drawn from the seed). */
+    meta(actorId: string): CommandMeta {
+      const requestId = random.uuid();
+      return { actorId, now: new Date(clock), correlationId: random.uuid(), causationId: requestId, requestId };
+    },
+    /** The metadata of a command the operator CLI gives now. */
+    operatorMeta: (): CommandMeta => operatorMeta('operator:root', 'forumctl', new Date(clock)),
+    /** An id the command service names now. */
+    timeId: () => random.timeId(clock),
+
+    /**
+     * One command's decisions, written: its appends in the store's lock order (by stream id), one
+     * metadata for all, and each stream's state evolved by its events. Null when it decides nothing.
+     */
+    write(meta: CommandMeta, decisions: readonly Decided[]): SyntheticEvent[] | null {
+      const recordedAt = meta.now.toISOString();
+      const out: SyntheticEvent[] = [];
+      const ordered = decisions.filter((d) => d.events.length > 0).sort((a, b) => (a.stream.id < b.stream.id ? -1 : a.stream.id > b.stream.id ? 1 : 0));
+      for (const { stream, events } of ordered) {
+        for (const event of events) {
+          stream.state = stream.evolve(stream.state, event as never);
+          stream.version += 1;
+          out.push({
+            streamId: stream.id,
+            streamVersion: stream.version,
+            type: event.type,
+            data: event.data as Record<string, unknown>,
+            metadata: eventMetadata(meta, eventDefinitions[event.type].schemaVersion),
+            recordedAt,
+          });
+        }
+      }
+      if (out.length === 0) return null;
+      written += out.length;
+      tick();
+      return out;
+    },
+
+    /** `command()`'s events, or null when a decider refuses it (the forum would answer 4xx and write nothing). */
+    attempt(command: () => SyntheticEvent[] | null): SyntheticEvent[] | null {
+      try {
+        return command();
+      } catch (error) {
+        if (error instanceof AppError) return null;
+        throw error;
+      }
+    },
+
+    newUser(): User {
+      const id = random.uuid();
+      const user: User = { n: forum.users.length, id, stream: keptStream(userStream(id), initialUserState, evolveUser), notifications: null };
+      forum.users.push(user);
+      return user;
+    },
+    notificationsOf(user: User): KeptStream<NotificationsState> {
+      return (user.notifications ??= keptStream(notificationsStream(user.id), initialNotificationsState, evolveNotifications));
+    },
+    /** A registered user who may act (not erased). */
+    actor: (): User => random.pick(forum.registered),
+    /** A live post, recent ones far more often (that is where the votes and comments go). */
+    livePost(): Post | undefined {
+      const count = forum.livePosts.length;
+      if (count === 0) return undefined;
+      const index = random.rand() < 0.7 ? count - 1 - Math.floor(count * random.rand() ** 4) : random.int(count);
+      return forum.livePosts[index];
+    },
+    /** Takes a post out of the live list once it is deleted, a comment once it is removed. */
+    unlist<T extends { slot: number }>(list: T[], item: T) {
+      if (item.slot < 0) return;
+      const last = list.pop()!;
+      if (last !== item) {
+        list[item.slot] = last;
+        last.slot = item.slot;
+      }
+      item.slot = -1;
+    },
+  };
+  return forum;
+}
+
+export type SimulatedForum = ReturnType<typeof simulatedForum>;
