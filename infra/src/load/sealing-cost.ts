@@ -17,7 +17,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createForumCommands } from '@forum/command-service';
 import { createPostgresEventStore, migrateEventStore, SEAL_REWRITE } from '@forum/eventstore';
-import { runForumctl } from '@forum/projections/cli';
+import { runForumctl } from '../ops/forumctl.ts';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../embedded/postgres.ts';
 import { ms, percentile } from './stats.ts';
