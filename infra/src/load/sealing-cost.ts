@@ -19,7 +19,7 @@ import { createForumCommands } from '@forum/command-service';
 import { createPostgresEventStore, migrateEventStore, SEAL_REWRITE } from '@forum/eventstore';
 import { runForumctl } from '../ops/forumctl.ts';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../embedded/postgres.ts';
+import { startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import { ms, percentile } from './stats.ts';
 import { loadSyntheticLog } from './synthetic-log.ts';
 

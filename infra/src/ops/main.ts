@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runningEmbeddedUrl, startEmbeddedPostgres } from '../embedded/postgres.ts';
+import { runningEmbeddedUrl, startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import { runForumctl } from './forumctl.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../embedded/postgres.ts';
+import { freePort } from '@forum/platform/embedded-postgres';
 
 const services = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../services');
 
