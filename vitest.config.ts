@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['{contracts,platform,eventstore,command-service,query-service,projections,infra,web-auth,forum-web,admin-web}/src/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
-    globalSetup: ['infra/src/testing/global-setup.ts'],
+    globalSetup: ['platform/src/testing/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

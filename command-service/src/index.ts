@@ -9,4 +9,5 @@ export { writeLimitSettings } from './limits/settings.ts';
 export { createPostgresWriteLimits } from './limits/postgres.ts';
 export { readModelDirectory, type UserDirectory } from './lookup/users.ts';
 export type { PaymentProvider } from './payment/port.ts';
+export type { ProjectionControl } from './ports/projection-control.ts';
 export * from './identity-admin/index.ts';

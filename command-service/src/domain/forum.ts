@@ -8,7 +8,7 @@ import type { CommandMeta } from './command.ts';
 import { createAccountCommands } from './account/commands.ts';
 import { createAdminCommands } from './admin/commands.ts';
 import { createCommunityCommands } from './community/commands.ts';
-import { execute, load, loadNamedNow, positionOf, type Executed, type Idempotency } from './handle.ts';
+import { execute, load, loadAssumingNew, positionOf, type Executed, type Idempotency } from './handle.ts';
 import { unlimited, type Costs, type WriteLimits } from './limits.ts';
 import { decide as decidePost } from './post/decide.ts';
 import { evolve as evolvePost, initialPostState, postStream } from './post/post.ts';
@@ -101,8 +101,8 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
         async (attempt) => {
           const [actor, post, tags] = await Promise.all([
             actors.load(who, meta),
-            // the post's id is this request's own: nothing to read (see loadNamedNow)
-            loadNamedNow(attempt, store, postStream(input.postId), evolvePost, initialPostState),
+            // the post's id is this request's own: nothing to read (see loadAssumingNew)
+            loadAssumingNew(attempt, store, postStream(input.postId), evolvePost, initialPostState),
             load(store, TAGS_STREAM, evolveTags, initialTagsState),
           ]);
           const authored = decideUser({ type: 'AuthorPost', data: { postId: input.postId } }, actor.state, meta);

@@ -136,11 +136,11 @@ export async function load<State, Event>(
 }
 
 /**
- * A stream the caller has just named with a random id of its own (a new comment, a new post), as
- * `load` would give it, on a first attempt without reading it: it is new. Its append expects no
- * stream, so an id that exists after all conflicts, and the next attempt (`attempt` > 1) reads it.
+ * `load` for a stream the caller has just named with a random id of its own (a new comment, a new
+ * post): the first attempt does not read it and takes it as new. Its append expects no stream, so
+ * an id that exists after all conflicts, and the next attempt (`attempt` > 1) reads it.
  */
-export function loadNamedNow<State, Event>(
+export function loadAssumingNew<State, Event>(
   attempt: number,
   store: EventStore,
   streamId: string,

@@ -1,10 +1,10 @@
 import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestLogger, createHttpApp, type Logger, type ProxyTrust, type TokenVerifier } from '@forum/platform';
-import type { ProjectionControl } from '@forum/projections';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import type { ForumCommands } from '../domain/forum.ts';
 import type { EventStore } from '@forum/eventstore';
 import type { UserDirectory } from '../lookup/users.ts';
+import type { ProjectionControl } from '../ports/projection-control.ts';
 import { adminRoutes, contactRoutes } from './admin.ts';
 import { communityRoutes } from './community.ts';
 import { createHotCommands } from './hot-commands.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { HEADER_MIN_POSITION, type AuditPage } from '@forum/contracts';
 import { keycloakIdentityAdmin } from '@forum/command-service';
-import { runForumctl } from '@forum/projections/cli';
+import { runForumctl } from '../ops/forumctl.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { waitFor } from '@forum/platform/testing';

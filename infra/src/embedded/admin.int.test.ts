@@ -11,7 +11,7 @@ import {
   type History,
   type PostDetail,
 } from '@forum/contracts';
-import { runForumctl } from '@forum/projections/cli';
+import { runForumctl } from '../ops/forumctl.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DELETED_USER_NAME, ERASED_MARK, HEADER_MIN_POSITION, type AuditPage, type CommentItem, type PostDetail, type PostsPage } from '@forum/contracts';
-import { runForumctl } from '@forum/projections/cli';
+import { runForumctl } from '../ops/forumctl.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { waitFor } from '@forum/platform/testing';

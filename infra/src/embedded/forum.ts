@@ -24,7 +24,7 @@ import { createIdentityRealm, type IdentityRealm } from '../identity/index.ts';
 import type { EmbeddedConfig } from './config.ts';
 import { createGateway } from './gateway.ts';
 import { createSecurityHeaders } from './security-headers.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from './postgres.ts';
+import { startEmbeddedPostgres, type RunningPostgres } from '@forum/platform/embedded-postgres';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

@@ -1,4 +1,3 @@
 export { EmbeddedConfig } from './config.ts';
 export { startForum, banner, type RunningForum } from './forum.ts';
-export { startEmbeddedPostgres, freePort } from './postgres.ts';
 export { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed.ts';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './postgres.ts';
+import { freePort } from '@forum/platform/embedded-postgres';
 
 const main = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 let dataDir: string;

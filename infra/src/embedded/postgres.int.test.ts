@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedConfig } from './config.ts';
-import { sharedBuffersFor, startEmbeddedPostgres } from './postgres.ts';
+import { sharedBuffersFor, startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 
 const GB = 1024 ** 3;
 

@@ -3,7 +3,7 @@ import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { startService, stopServices } from '../testing/processes.ts';
 
 /**
- * Two command-service processes (each its own Node process, src/main.ts) on one database take
+ * Two command-service processes (each its own Node process, infra/src/services/command-service.ts) on one database take
  * half a flood each: together they accept exactly the limit, since the counts are in PostgreSQL.
  * The embedded forum stands in for the database and the issuer.
  */

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { voteStream } from '@forum/contracts';
 import { createPostgresEventStore, migrateEventStore, type EventStore } from '@forum/eventstore';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../embedded/postgres.ts';
+import { startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import { loadSyntheticLog } from './synthetic-log.ts';
 
 const WRITERS = Number(process.env.WRITERS ?? 16);

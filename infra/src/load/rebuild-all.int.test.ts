@@ -1,7 +1,7 @@
 import { eventDefinitions } from '@forum/contracts';
 import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
 import { allProjections, createProjectionRunner, migrateCheckpoints, projectionStatus, type ProjectionRunner } from '@forum/projections';
-import { runForumctl } from '@forum/projections/cli';
+import { runForumctl } from '../ops/forumctl.ts';
 import { createKnex, createLogger, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, waitFor } from '@forum/platform/testing';

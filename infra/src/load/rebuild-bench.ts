@@ -16,7 +16,7 @@ import { createKnex, createLogger } from '@forum/platform';
 import { allProjections, projectionStatus } from '@forum/projections';
 import { rebuildProjections } from '@forum/projections/rebuild';
 import { verifyProjection, verifyReport } from '@forum/projections/verify';
-import { startEmbeddedPostgres } from '../embedded/postgres.ts';
+import { startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import { startBenchServer } from './server.ts';
 import { ms } from './stats.ts';
 import { loadSyntheticLog } from './synthetic-log.ts';

@@ -24,7 +24,7 @@ import { createPostgresEventStore, type LogRange, type RecordedEvent, type SqlLo
 import { allProjections, createProjectionRunner, indexStatements, migrateCheckpoints, projectionStatus, requestRebuild, type Projection } from '@forum/projections';
 import { createKnex, createLogger, type Knex } from '@forum/platform';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../embedded/postgres.ts';
+import { startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import { loadSyntheticLog } from './synthetic-log.ts';
 
 

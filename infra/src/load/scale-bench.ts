@@ -31,7 +31,7 @@ import autocannon from 'autocannon';
 import { createKnex } from '@forum/platform';
 import { allProjections, projectionStatus } from '@forum/projections';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../embedded/postgres.ts';
+import { startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import type { BareRoutes } from './bare-server.ts';
 import { benchWriters, startBenchServer, type BenchServer } from './server.ts';
 import { captureReads, type ReadToCapture } from './sql-capture.ts';

@@ -17,9 +17,9 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createForumCommands } from '@forum/command-service';
 import { createPostgresEventStore, migrateEventStore, SEAL_REWRITE } from '@forum/eventstore';
-import { runForumctl } from '@forum/projections/cli';
+import { runForumctl } from '../ops/forumctl.ts';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../embedded/postgres.ts';
+import { startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import { ms, percentile } from './stats.ts';
 import { loadSyntheticLog } from './synthetic-log.ts';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorCode } from '@forum/contracts';
 import { DEMO_PASSWORD } from '../embedded/seed.ts';
-import { freePort, runningEmbeddedUrl } from '../embedded/postgres.ts';
+import { freePort, runningEmbeddedUrl } from '@forum/platform/embedded-postgres';
 
 const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../embedded/main.ts');
 

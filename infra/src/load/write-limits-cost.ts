@@ -14,7 +14,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createPostgresWriteLimits } from '@forum/command-service';
 import { WRITE_LIMITS } from '@forum/contracts';
-import { startEmbeddedPostgres } from '../embedded/postgres.ts';
+import { startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { percentile } from './stats.ts';
 

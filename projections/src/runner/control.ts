@@ -4,16 +4,14 @@ import { buildSchema, requestRebuild } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 import { projectionStatus } from './status.ts';
 
-/** What the admin API's rebuild call does with the projections (the status list is read on the query side). */
-export interface ProjectionControl {
-  /** Null when no projection has that name. A rebuild under way is answered (resumed) rather than started twice. */
-  requestRebuild(name: string, requestedBy: string): Promise<Omit<RebuildStarted, 'success'> | null>;
-}
-
-/** Requests go into projections.checkpoints; whichever projection runner is up picks the build up. */
-export function createProjectionControl(db: Knex, projections: readonly Projection[]): ProjectionControl {
+/**
+ * The admin API's rebuild call (the command side's ProjectionControl port, met structurally): requests
+ * go into projections.checkpoints; whichever projection runner is up picks the build up. Null when no
+ * projection has that name; a rebuild under way is answered (resumed) rather than started twice.
+ */
+export function createProjectionControl(db: Knex, projections: readonly Projection[]) {
   return {
-    async requestRebuild(name, requestedBy) {
+    async requestRebuild(name: string, requestedBy: string): Promise<Omit<RebuildStarted, 'success'> | null> {
       const projection = projections.find((p) => p.name === name);
       if (!projection) return null;
       const { build, resumed } = await requestRebuild(db, projection, requestedBy);

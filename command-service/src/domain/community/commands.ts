@@ -4,7 +4,7 @@ import { acceptedAs, appendTo, authorOf, registered, type Accepted, type Actors,
 import type { CommandMeta } from '../command.ts';
 import { decide as decideComment } from '../comment/decide.ts';
 import { commentStream, evolve as evolveComment, initialCommentState, type CommentState } from '../comment/comment.ts';
-import { execute, load, loadNamedNow, positionOf, type Executed, type Idempotency } from '../handle.ts';
+import { execute, load, loadAssumingNew, positionOf, type Executed, type Idempotency } from '../handle.ts';
 import type { Costs } from '../limits.ts';
 import { decide as decideNotification } from '../notification/decide.ts';
 import { evolve as evolveNotifications, initialNotificationsState, notificationsStream } from '../notification/notification.ts';
@@ -71,11 +71,11 @@ export function createCommunityCommands(store: EventStore, actors: Actors, cost:
       return execute(
         store,
         async (attempt) => {
-          // the comment's id is this request's own: nothing to read (see loadNamedNow)
+          // the comment's id is this request's own: nothing to read (see loadAssumingNew)
           const [actor, post, comment] = await Promise.all([
             actors.load(who, meta),
             loadPost(input.postId),
-            loadNamedNow(attempt, store, commentStream(input.commentId), evolveComment, initialCommentState),
+            loadAssumingNew(attempt, store, commentStream(input.commentId), evolveComment, initialCommentState),
           ]);
           const events = decideComment({ type: 'AddComment', data: { ...input, author: authorOf(registered(actor.state)), post: post.state } }, comment.state, meta);
           return {

@@ -1,6 +1,5 @@
 import { createPostgresEventStore, type EventStore, type NewEvent } from '@forum/eventstore';
-import { createTestDatabase } from '@forum/platform/testing';
-import { createIsolatedDatabase } from '@forum/infra/testing';
+import { createIsolatedDatabase, createTestDatabase } from '@forum/platform/testing';
 import { createKnex, type Knex } from '@forum/platform';
 import { afterAll, beforeAll } from 'vitest';
 

@@ -1,14 +1,9 @@
 /** The projection runner on its own (the distributed layout), against DATABASE_URL. */
 import { createPostgresEventStore } from '@forum/eventstore';
-import { createHttpApp, createKnex, createLogger, databaseCheck, DatabaseUrl, healthRoutes, loadConfig, logSettings, Port } from '@forum/platform';
-import { z } from 'zod';
-import { allProjections } from './index.ts';
-import { createProjectionRunner } from './runner/runner.ts';
-import { projectionsCheck } from './runner/status.ts';
+import { createHttpApp, createKnex, createLogger, databaseCheck, healthRoutes, loadConfig } from '@forum/platform';
+import { allProjections, createProjectionRunner, ProjectionsConfig, projectionsCheck } from '@forum/projections';
 
-const config = loadConfig(
-  z.object({ PORT: Port.default(3003), DATABASE_URL: DatabaseUrl, ...logSettings, READY_MAX_LAG: z.coerce.number().int().min(0).default(10_000) }),
-);
+const config = loadConfig(ProjectionsConfig);
 const logger = createLogger('projections', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const db = createKnex(config.DATABASE_URL);
 const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL });

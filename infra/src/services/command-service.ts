@@ -1,19 +1,22 @@
 /**
  * command-service on its own (the distributed layout): against DATABASE_URL
- * and the issuer at OIDC_ISSUER.
+ * and the issuer at OIDC_ISSUER. The admin API's rebuilds reach the projections
+ * through the command side's ProjectionControl port, wired here.
  */
 import http from 'node:http';
 import { answerClientErrors, createKnex, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
-// the composition root wires the projections' control for the admin API's rebuilds
 import { allProjections, createProjectionControl } from '@forum/projections';
-import { CommandServiceConfig } from './config.ts';
-import { createForumCommands } from './domain/forum.ts';
+import {
+  CommandServiceConfig,
+  createCommandApp,
+  createForumCommands,
+  createPostgresWriteLimits,
+  keycloakIdentityAdminFrom,
+  paymentProviderFrom,
+  readModelDirectory,
+  startErasureReactor,
+} from '@forum/command-service';
 import { createPostgresEventStore } from '@forum/eventstore';
-import { createCommandApp } from './http/app.ts';
-import { createPostgresWriteLimits } from './limits/postgres.ts';
-import { keycloakIdentityAdminFrom, startErasureReactor } from './identity-admin/index.ts';
-import { readModelDirectory } from './lookup/users.ts';
-import { paymentProviderFrom } from './payment/settings.ts';
 
 const config = loadConfig(CommandServiceConfig);
 const logger = createLogger('command-service', config.LOG_LEVEL, { format: config.LOG_FORMAT });

@@ -2,10 +2,7 @@
 import http from 'node:http';
 import { answerClientErrors, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
 import { openHistoryReader } from '@forum/projections';
-import { createReadDb, QueryServiceConfig, readLimits } from './config.ts';
-import { createQueryApp } from './http/app.ts';
-import { CheckpointWatcher } from './store/checkpoint-watcher.ts';
-import { httpRegistrar } from './http/viewer.ts';
+import { CheckpointWatcher, createQueryApp, createReadDb, httpRegistrar, QueryServiceConfig, readLimits } from '@forum/query-service';
 
 const config = loadConfig(QueryServiceConfig);
 const logger = createLogger('query-service', config.LOG_LEVEL, { format: config.LOG_FORMAT });

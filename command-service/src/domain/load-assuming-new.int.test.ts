@@ -8,7 +8,7 @@ import { createForumCommands, type ForumCommands, type Identity } from './forum.
 
 /**
  * A new post's or comment's stream is named by the request itself (a random id): the command does
- * not read it before appending (loadNamedNow). An id that exists after all still gets the rule's
+ * not read it before appending (loadAssumingNew). An id that exists after all still gets the rule's
  * answer (409, one event in the log): the append expects no stream, and the next attempt reads it.
  */
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 // the keys it provides (pgAdminUrl, pgUrlTemplate) are declared beside their reader, createTestDatabase
-import type {} from '@forum/platform/testing';
-import { startEmbeddedPostgres } from '../embedded/postgres.ts';
+import type {} from './database.ts';
+import { startEmbeddedPostgres } from '../embedded-postgres.ts';
 
 /** One real PostgreSQL for the whole run, in a temporary folder on a free port. */
 export default async function setup(project: TestProject) {

@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runForumctl } from '@forum/projections/cli';
-import { runningEmbeddedUrl, startEmbeddedPostgres } from './postgres.ts';
+import { runningEmbeddedUrl, startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
+import { runForumctl } from './forumctl.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const io = {

@@ -7,13 +7,10 @@ import { createForumCommands, operatorMeta, type Accepted, type CommandMeta, typ
 import { createPostgresEventStore } from '@forum/eventstore';
 import { createKnex, createLogger } from '@forum/platform';
 import pg from 'pg';
-import { history, streamHistory, type HistoryReader } from '../history.ts';
-import { allProjections } from '../index.ts';
-import { buildLabel, migrateCheckpoints } from '../runner/checkpoints.ts';
-import { projectionStatus } from '../runner/status.ts';
+import { allProjections, buildLabel, history, migrateCheckpoints, projectionStatus, streamHistory, type HistoryReader } from '@forum/projections';
+import { progressReporter, rebuildProjections } from '@forum/projections/rebuild';
+import { verifyProjection, verifyReport } from '@forum/projections/verify';
 import { exportEvents, importEvents } from './log-file.ts';
-import { progressReporter, rebuildProjections } from './rebuild.ts';
-import { verifyProjection, verifyReport } from './verify.ts';
 
 export interface CliIo {
   out: (text: string) => void;

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startEmbeddedPostgres } from '../embedded/postgres.ts';
+import { startEmbeddedPostgres } from '../embedded-postgres.ts';
 
 /**
  * A database on a PostgreSQL server of its own (a temporary folder, a free port), stopped and

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { HEADER_MIN_POSITION, HISTORY_PAGE_SIZE, voteStream, type AuditPage, type HistoryEntry, type Me, type PostsPage } from '@forum/contracts';
 import { createTestDatabase, waitFor } from '@forum/platform/testing';
-import { startTestForum, type TestForum } from '@forum/infra/testing';
+import { postsProjection, usersProjection } from '@forum/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runForumctl } from './forumctl.ts';
-import { postsProjection, usersProjection } from '../index.ts';
+import { startTestForum, type TestForum } from '../testing/forum.ts';
 
 let forum: TestForum;
 let dir: string;

@@ -1,0 +1,69 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { LAYERS } from './layers.ts';
+import { findCycle, forumImports, layeringProblems, readWorkspaces, type Workspace } from './workspace-graph.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+describe("the project's workspaces", () => {
+  it('each declares every @forum workspace it imports and no other, only from layers below its own, in layer order, without a circle', () => {
+    const workspaces = readWorkspaces(root);
+    expect(workspaces.length).toBeGreaterThan(8);
+    expect(layeringProblems(workspaces, LAYERS)).toEqual([]);
+  });
+});
+
+const ws = (name: string, declared: string[], imported: string[] = declared): Workspace => ({
+  name,
+  declared,
+  imported: new Map(imported.map((target) => [target, [`${name}/src/a.ts`]])),
+});
+
+describe('the layering check', () => {
+  const layers = { server: [['contracts'], ['platform'], ['command-service', 'projections'], ['infra']], web: [['contracts'], ['forum-web']] };
+
+  it('accepts imports from layers below, declared', () => {
+    expect(layeringProblems([ws('contracts', []), ws('platform', ['contracts']), ws('projections', ['platform', 'contracts']), ws('infra', ['projections'])], layers)).toEqual([]);
+  });
+
+  it('names a workspace in no layer', () => {
+    expect(layeringProblems([ws('contracts', []), ws('identity', ['contracts'])], layers)).toEqual([
+      '@forum/identity is in no layer: add it to the layers in infra/src/deps/layers.ts',
+    ]);
+  });
+
+  it('names an import that package.json does not declare, and a declaration nothing imports', () => {
+    expect(layeringProblems([ws('contracts', []), ws('platform', ['contracts'], []), ws('projections', [], ['platform'])], layers)).toEqual([
+      '@forum/platform declares @forum/contracts in platform/package.json but imports nothing from it',
+      '@forum/projections imports @forum/platform without declaring it in projections/package.json (projections/src/a.ts)',
+    ]);
+  });
+
+  it('names a dependency on the same layer, a higher one, or the other stack, and the circle', () => {
+    expect(
+      layeringProblems([ws('contracts', []), ws('command-service', ['contracts']), ws('projections', ['command-service']), ws('forum-web', ['platform']), ws('platform', ['projections'])], layers),
+    ).toEqual([
+      '@forum/projections depends on @forum/command-service, which is not in a layer below it (infra/src/deps/layers.ts)',
+      '@forum/forum-web depends on @forum/platform, which is not in a layer below it (infra/src/deps/layers.ts)',
+      '@forum/platform depends on @forum/projections, which is not in a layer below it (infra/src/deps/layers.ts)',
+      'the root package.json lists @forum/forum-web before @forum/platform, which it depends on: list workspaces in layer order',
+    ]);
+    expect(findCycle([ws('a', ['b']), ws('b', ['c']), ws('c', ['a'])])).toEqual(['a', 'b', 'c', 'a']);
+    expect(findCycle([ws('a', ['b']), ws('b', []), ws('c', ['a', 'b'])])).toBeNull();
+  });
+
+  it('finds static, dynamic, type-only and mocked imports, and not text that only looks like one', () => {
+    const source = [
+      "import { a } from '@forum/contracts';",
+      "import type { B } from '@forum/platform/testing';",
+      "export { c } from '@forum/eventstore';",
+      "const d = await import('@forum/projections');",
+      "vi.mock('@forum/command-service', () => ({}));",
+      "type E = import('@forum/query-service').E;",
+      "const fixture = 'import { greeting } from \"@forum/lib\";';",
+      "import { f } from './local.ts';",
+    ].join('\n');
+    expect(forumImports(source).sort()).toEqual(['command-service', 'contracts', 'eventstore', 'platform', 'projections', 'query-service']);
+  });
+});
