@@ -3,7 +3,8 @@ import { START } from '@forum/contracts';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventStoreContract } from './contract.suite.ts';
-import { createPostgresEventStore, SCHEMA_LOCK } from './postgres.ts';
+import { createPostgresEventStore } from './postgres.ts';
+import { SCHEMA_LOCK } from './schema.ts';
 import { WrongExpectedVersionError } from './types.ts';
 
 const database = await createTestDatabase('es');
