@@ -1,4 +1,5 @@
 export * from './types.ts';
-export { createPostgresEventStore, migrateEventStore, EVENTS_CHANNEL, type PostgresEventStoreOptions } from './postgres.ts';
+export { createPostgresEventStore, EVENTS_CHANNEL, type PostgresEventStoreOptions } from './postgres.ts';
+export { migrateEventStore } from './schema.ts';
 export { CoalescingNotifier, ONE_TURN } from './notifier.ts';
 export { unsealed, ERASURES_CHANNEL, SEAL_REWRITE } from './sealing-sql.ts';

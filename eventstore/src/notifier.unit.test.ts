@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CoalescingNotifier, NOTIFY_GAP_MS } from './notifier.ts';
 
 describe('CoalescingNotifier', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('sends one notification at a time and the latest of each key that came meanwhile, none lost', async () => {
     const sent: string[][] = [];
     let release!: () => void;
@@ -26,6 +30,8 @@ describe('CoalescingNotifier', () => {
   });
 
   it(`starts sends at least the gap apart (${NOTIFY_GAP_MS} ms by default): an idle channel at once, a busy one gathered`, async () => {
+    // the clock is the test's: a busy machine cannot stretch a wait past the gap
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const gapMs = 60;
     const sent: { at: number; payloads: string[] }[] = [];
     const notifier = new CoalescingNotifier(async (payloads) => {
@@ -34,18 +40,18 @@ describe('CoalescingNotifier', () => {
     const start = performance.now();
     notifier.notify('a');
     expect(sent).toEqual([{ at: expect.any(Number), payloads: ['a'] }]); // at once
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.advanceTimersByTimeAsync(5);
     // the first send is done; these come within the gap: one send for all of them, when the gap is over
     notifier.notify('b');
     notifier.notify('c');
     notifier.notify('b');
     expect(sent).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, gapMs + 30));
+    await vi.advanceTimersByTimeAsync(gapMs + 30);
     expect(sent).toHaveLength(2);
     expect(sent[1]!.payloads).toEqual(['c', 'b']);
     expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(gapMs - 1);
     // idle for longer than the gap: at once again
-    await new Promise((resolve) => setTimeout(resolve, gapMs + 10));
+    await vi.advanceTimersByTimeAsync(gapMs + 10);
     const before = performance.now();
     notifier.notify('d');
     expect(sent).toHaveLength(3);

@@ -2,7 +2,8 @@ import { DELETED_USER_NAME, ERASED_MARK, START, type EventMetadata, type Subject
 import { createTestDatabase } from '@forum/platform/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresEventStore, migrateEventStore } from './postgres.ts';
+import { createPostgresEventStore } from './postgres.ts';
+import { migrateEventStore } from './schema.ts';
 import { openData, sealData } from './sealed-box.ts';
 import { SEAL_REWRITE } from './sealing-sql.ts';
 import type { EventStore, NewEvent, RecordedEvent } from './types.ts';

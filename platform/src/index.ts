@@ -11,3 +11,4 @@ export * from './read-db.ts';
 export * from './sleep.ts';
 export * from './client-address.ts';
 export * from './limiter-key.ts';
+export * from './notification-listener.ts';

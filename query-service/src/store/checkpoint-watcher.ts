@@ -1,13 +1,14 @@
 import { compareLogPositions, parsePositionToken, type LogPosition } from '@forum/contracts';
-import type { Logger } from '@forum/platform';
+import { listenForNotifications, type Logger, type NotificationListener } from '@forum/platform';
 import { buildSchema, CHECKPOINTS_CHANNEL } from '@forum/projections';
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 
 /**
  * Knows how far the live projections have got. The runner NOTIFYs after each
- * batch (keyed by the build's schema) and when a rebuild switches in; a
- * periodic refresh covers a lost connection and builds that go live or halt.
+ * batch (keyed by the build's schema) and when a rebuild switches in; a new
+ * LISTEN session (the first, or one after a lost connection) reads them all
+ * again, and a periodic refresh covers builds that go live or halt.
  * A position is reached when every live, running projection has passed it.
  */
 export class CheckpointWatcher {
@@ -15,7 +16,7 @@ export class CheckpointWatcher {
   /** What the live builds have applied, as one short string; null until known (see `version`). */
   private fingerprint: string | null = null;
   private waiters = new Set<() => void>();
-  private client: pg.Client | null = null;
+  private listener: NotificationListener | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -26,23 +27,20 @@ export class CheckpointWatcher {
   ) {}
 
   async start(): Promise<void> {
-    await this.listen().catch((error) => this.logger.warn({ err: error }, 'checkpoint LISTEN failed; polling'));
+    this.listener = listenForNotifications({
+      connectionString: this.connectionString,
+      channels: [CHECKPOINTS_CHANNEL],
+      applicationName: 'forum-query-checkpoints',
+      logger: this.logger,
+      onNotification: (_channel, payload) => this.notified(payload),
+      // checkpoints moved while no session listened are read from the table
+      onListening: () => void this.refresh(),
+    });
+    // a failed first session is logged by the listener, which keeps trying; the refresh below and the timer cover meanwhile
+    await this.listener.started.catch(() => {});
     await this.refresh();
     this.timer = setInterval(() => void this.refresh(), this.refreshMs);
     this.timer.unref();
-  }
-
-  private async listen() {
-    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'forum-query-checkpoints' });
-    client.on('notification', (message) => this.notified(message.payload ?? ''));
-    client.on('error', () => {
-      this.client = null;
-      client.end().catch(() => {});
-      if (!this.closed) setTimeout(() => void this.listen().catch(() => {}), 1000).unref();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${CHECKPOINTS_CHANNEL}`);
-    this.client = client;
   }
 
   /**
@@ -164,7 +162,7 @@ export class CheckpointWatcher {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.wakeAll();
-    await this.client?.end().catch(() => {});
+    await this.listener?.close();
     await this.refreshClient?.end().catch(() => {});
   }
 }

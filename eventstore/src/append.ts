@@ -1,0 +1,258 @@
+import { compareLogPositions, START, type LogPosition } from '@forum/contracts';
+import DataLoader from 'dataloader';
+import pg from 'pg';
+import { ONE_TURN } from './notifier.ts';
+import type { AppendOutcome, AppendResult, EventStore, IdempotentAppend, StreamAppend } from './types.ts';
+import { WrongExpectedVersionError } from './types.ts';
+
+const DEADLOCK_DETECTED = '40P01';
+
+export interface AppendOptions {
+  /** Tests only: runs inside every writing transaction, just before COMMIT. */
+  beforeCommit?: (appends: readonly StreamAppend[]) => Promise<void>;
+  /** After each commit that appended. */
+  committed(): void;
+}
+
+/** The store's appends, on the pool: one-stream appends by group commit, the others in a transaction of their own. */
+export function createAppends(pool: pg.Pool, options: AppendOptions): Pick<EventStore, 'append' | 'appendIdempotent' | 'idempotentAnswer'> {
+  const { committed } = options;
+
+  /** Appends to several streams in one transaction (one statement per stream). */
+  async function appendInTransaction(client: pg.PoolClient, appends: readonly StreamAppend[]): Promise<AppendResult> {
+    const versions: Record<string, number> = {};
+    let lastPosition = START;
+    // One lock order for every writer, so multi-stream appends never deadlock each other
+    const ordered = [...appends].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0));
+    for (const append of ordered) {
+      if (append.events.length === 0) continue;
+      const appended = await appendStatement(client, append);
+      versions[append.streamId] = appended.version;
+      if (compareLogPositions(appended.last, lastPosition) > 0) lastPosition = appended.last;
+    }
+    if (compareLogPositions(lastPosition, START) === 0) throw new Error('An append needs at least one event');
+    if (options.beforeCommit) await options.beforeCommit(appends);
+    return { versions, lastPosition };
+  }
+
+  /**
+   * A transaction PostgreSQL chose to end a deadlock with is tried again: it was rolled back
+   * whole. Writers lock existing streams in one order, but a group commit inserts its new streams
+   * after locking its existing ones, so a transaction inserting one of them before locking one of
+   * those can meet it the other way round (two commands creating the same stream at once).
+   */
+  async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await inTransactionOnce(work);
+      } catch (error) {
+        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  async function inTransactionOnce<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * Group commit: one-stream appends asked for in one turn of the event loop (commands arriving
+   * together) go to PostgreSQL as one statement, one transaction, one WAL flush. Each keeps its own
+   * expectation: those whose expectation holds are appended together, those it fails for (and a
+   * second append to a stream already in the statement, and every append if the statement itself
+   * fails) are appended alone afterwards, as they would have been without the batch, which gives
+   * them their own answer (a conflict with the version found).
+   */
+  const oneStreamAppends = new DataLoader<StreamAppend, Appended>(
+    async (wanted) => {
+      if (wanted.length === 1) return [await appendStatement(pool, wanted[0]!).catch((error: Error) => error)];
+      const answers: (Appended | Error | undefined)[] = wanted.map(() => undefined);
+      const batched = new Map<string, number>();
+      wanted.forEach((append, i) => {
+        if (append.expectedVersion !== 'any' && !batched.has(append.streamId)) batched.set(append.streamId, i);
+      });
+      if (batched.size > 1) {
+        try {
+          for (const [streamId, appended] of await appendStatements(pool, [...batched.values()].map((i) => wanted[i]!))) answers[batched.get(streamId)!] = appended;
+        } catch {
+          // each on its own below
+        }
+      }
+      for (const [i, append] of wanted.entries()) answers[i] ??= await appendStatement(pool, append).catch((error: Error) => error);
+      return answers as (Appended | Error)[];
+    },
+    { ...ONE_TURN, maxBatchSize: 200 },
+  );
+
+  async function idempotentAnswer<Answer>(key: string): Promise<Answer | null> {
+    const { rows } = await pool.query<{ answer: Answer | null }>('SELECT answer FROM eventstore.idempotency_keys WHERE key = $1', [key]);
+    return rows[0]?.answer ?? null;
+  }
+
+  return {
+    async append(appends) {
+      let result: AppendResult;
+      const single = appends.filter((a) => a.events.length > 0);
+      if (single.length === 1 && !options.beforeCommit) {
+        // The common case: one stream, no round trip while it holds locks, committed with the
+        // other commands' appends of the moment
+        const appended = await oneStreamAppends.load(single[0]!);
+        result = { versions: { [single[0]!.streamId]: appended.version }, lastPosition: appended.last };
+      } else {
+        result = await inTransaction((client) => appendInTransaction(client, appends));
+      }
+      committed();
+      return result;
+    },
+
+    async appendIdempotent<Answer>(appends: readonly StreamAppend[], idempotency: IdempotentAppend<Answer>): Promise<AppendOutcome<Answer>> {
+      try {
+        return await inTransaction(async (client) => {
+          // Taken first: a concurrent call with the same key waits here until this one ends
+          await client.query('INSERT INTO eventstore.idempotency_keys (key) VALUES ($1)', [idempotency.key]);
+          await idempotency.beforeAppend?.();
+          const result = await appendInTransaction(client, appends);
+          const answer = idempotency.answer(result);
+          await client.query('UPDATE eventstore.idempotency_keys SET answer = $2 WHERE key = $1', [
+            idempotency.key,
+            JSON.stringify(answer),
+          ]);
+          return { duplicate: false as const, result, answer };
+        }).then((outcome) => {
+          committed();
+          return outcome;
+        });
+      } catch (error) {
+        if ((error as { code?: string }).code !== '23505' || (error as { constraint?: string }).constraint !== 'idempotency_keys_pkey') throw error;
+        const answer = await idempotentAnswer<Answer>(idempotency.key);
+        if (answer === null) throw error;
+        return { duplicate: true, answer };
+      }
+    },
+
+    idempotentAnswer,
+  };
+}
+
+/**
+ * Appends one stream's events in one statement: the version bump checks the
+ * expectation and takes the stream's row lock; the events follow only when it
+ * returned a row. No row means the expectation failed.
+ */
+const BUMP: Record<'any' | 'no_stream' | 'version', string> = {
+  any: `INSERT INTO eventstore.streams AS s (stream_id, version) VALUES ($1, $2)
+        ON CONFLICT (stream_id) DO UPDATE SET version = s.version + EXCLUDED.version RETURNING version`,
+  no_stream: `INSERT INTO eventstore.streams (stream_id, version) VALUES ($1, $2) ON CONFLICT (stream_id) DO NOTHING RETURNING version`,
+  version: `UPDATE eventstore.streams SET version = version + $2 WHERE stream_id = $1 AND version = $6 RETURNING version`,
+};
+
+interface Appended {
+  readonly version: number;
+  readonly last: LogPosition;
+}
+
+const STREAM_VERSION = 'SELECT version FROM eventstore.streams WHERE stream_id = $1';
+
+async function appendStatement(db: pg.Pool | pg.PoolClient, append: StreamAppend): Promise<Appended> {
+  const { streamId, expectedVersion, events } = append;
+  const kind = expectedVersion === 'any' ? 'any' : expectedVersion === 'no_stream' || expectedVersion === 0 ? 'no_stream' : 'version';
+  // prepared once per connection (one text per kind): the planner's work is most of a small append's
+  const { rows } = await db.query<{ version: number | null; pos: string | null; tx: string | null; actual: number | null }>({
+    name: `forum_append_${kind}`,
+    text: `WITH bumped AS (${BUMP[kind]}),
+     inserted AS (
+       INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata)
+       SELECT $1, b.version - $2 + e.ord, e.type, e.data, e.metadata
+       FROM bumped b, unnest($3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(type, data, metadata, ord)
+       RETURNING global_position, transaction_id
+     )
+     SELECT (SELECT version FROM bumped) AS version,
+            (SELECT max(global_position)::text FROM inserted) AS pos,
+            (SELECT max(transaction_id)::text FROM inserted) AS tx,
+            (SELECT version FROM eventstore.streams WHERE stream_id = $1) AS actual`,
+    values: [
+      streamId,
+      events.length,
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data)),
+      events.map((e) => JSON.stringify(e.metadata)),
+      ...(kind === 'version' ? [expectedVersion] : []),
+    ],
+  });
+  const row = rows[0]!;
+  if (row.version === null || row.pos === null || row.tx === null) {
+    // the statement's snapshot predates a writer it waited for: a fresh statement sees what that writer committed
+    const { rows: now } = await db.query<{ version: number }>({ name: 'forum_stream_version', text: STREAM_VERSION, values: [streamId] });
+    throw new WrongExpectedVersionError(streamId, expectedVersion, now[0]?.version ?? row.actual ?? 0);
+  }
+  return { version: row.version, last: { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) } };
+}
+
+/**
+ * Appends to several streams (each once, expecting a version or no stream) in one statement and
+ * one transaction; answers the streams appended to. Existing streams' rows are locked first, in
+ * stream order, as every writer takes them (`appendInTransaction`); new streams are inserted in
+ * stream order after them. A stream whose expectation fails is left as it is: not among the answers.
+ */
+async function appendStatements(db: pg.Pool, appends: readonly StreamAppend[]): Promise<Map<string, Appended>> {
+  const events = appends.flatMap((append, i) => append.events.map((event, j) => ({ i, j, event })));
+  const { rows } = await db.query<{ stream_id: string; version: number; pos: string; tx: string }>({
+    name: 'forum_append_batch',
+    text: `WITH wanted AS MATERIALIZED (
+       SELECT * FROM unnest($1::text[], $2::integer[], $3::integer[]) AS w(stream_id, n, expected)
+     ),
+     locked AS MATERIALIZED (
+       SELECT s.stream_id, s.version FROM eventstore.streams s
+       WHERE s.stream_id = ANY ($1::text[]) ORDER BY s.stream_id FOR UPDATE
+     ),
+     bumped AS (
+       UPDATE eventstore.streams s SET version = s.version + w.n
+       FROM wanted w JOIN locked l USING (stream_id)
+       WHERE s.stream_id = w.stream_id AND w.expected > 0 AND l.version = w.expected
+       RETURNING s.stream_id, s.version
+     ),
+     created AS (
+       INSERT INTO eventstore.streams (stream_id, version)
+       SELECT w.stream_id, w.n FROM wanted w
+       WHERE w.expected = 0 AND NOT EXISTS (SELECT 1 FROM locked l WHERE l.stream_id = w.stream_id)
+       ORDER BY w.stream_id
+       ON CONFLICT (stream_id) DO NOTHING
+       RETURNING stream_id, version
+     ),
+     done AS (SELECT stream_id, version FROM bumped UNION ALL SELECT stream_id, version FROM created),
+     inserted AS (
+       INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata)
+       SELECT d.stream_id, d.version - w.n + e.ord, e.type, e.data, e.metadata
+       FROM unnest($4::integer[], $5::integer[], $6::text[], $7::jsonb[], $8::jsonb[]) AS e(i, ord, type, data, metadata)
+       JOIN wanted w ON w.stream_id = ($1::text[])[e.i]
+       JOIN done d ON d.stream_id = w.stream_id
+       ORDER BY e.i, e.ord
+       RETURNING stream_id, global_position, transaction_id
+     )
+     SELECT d.stream_id, d.version, max(i.global_position)::text AS pos, max(i.transaction_id)::text AS tx
+     FROM done d JOIN inserted i ON i.stream_id = d.stream_id
+     GROUP BY d.stream_id, d.version`,
+    values: [
+      appends.map((a) => a.streamId),
+      appends.map((a) => a.events.length),
+      appends.map((a) => (a.expectedVersion === 'no_stream' ? 0 : (a.expectedVersion as number))),
+      events.map((e) => e.i + 1),
+      events.map((e) => e.j + 1),
+      events.map((e) => e.event.type),
+      events.map((e) => JSON.stringify(e.event.data)),
+      events.map((e) => JSON.stringify(e.event.metadata)),
+    ],
+  });
+  return new Map(rows.map((row) => [row.stream_id, { version: row.version, last: { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) } }]));
+}
