@@ -1,3 +1,5 @@
 export * from './isolated-database.ts';
 export * from './forum.ts';
 export * from './realm.ts';
+export * from './expect-status.ts';
+export * from './given.ts';
