@@ -90,12 +90,12 @@ async function main() {
 async function addDemoActivity(forum: TestForum): Promise<Demo> {
   const [alice, bob, admin] = await Promise.all([forum.tokenFor('alice@forum.local'), forum.tokenFor('bob@forum.local'), forum.tokenFor(ADMIN_EMAIL)]);
   // the demo posts' authors register with the forum on their first call
-  for (const token of [alice, bob, admin]) await expectOk(forum.api('/api/me', { token }), 'GET /api/me');
+  for (const token of [alice, bob, admin]) await forum.call('GET', '/api/me', { token });
 
-  const list = (await (await expectOk(forum.api('/api/posts?page=1&sort=newest'), 'GET /api/posts')).json()) as { posts: { _id: string; title: string }[]; totalCount: number };
+  const list = await forum.call<{ posts: { _id: string; title: string }[]; totalCount: number }>('GET', '/api/posts?page=1&sort=newest');
   const all = [...list.posts];
   for (let page = 2; all.length < list.totalCount; page++) {
-    const next = (await (await expectOk(forum.api(`/api/posts?page=${page}&sort=newest`), 'GET /api/posts')).json()) as typeof list;
+    const next = await forum.call<typeof list>('GET', `/api/posts?page=${page}&sort=newest`);
     if (next.posts.length === 0) break;
     all.push(...next.posts);
   }
@@ -111,10 +111,10 @@ async function addDemoActivity(forum: TestForum): Promise<Demo> {
   const design = idOf('Moving from design to front-end development');
 
   let position: string | undefined;
-  const write = async (what: string, call: Promise<Response>) => {
-    const body = (await (await expectOk(call, what)).json()) as { id?: string; position?: string };
-    if (body.position) position = body.position;
-    return body.id;
+  const write = async (method: 'PUT' | 'POST', path: string, token: string | undefined, body: unknown) => {
+    const answer = await forum.call<{ id?: string; position?: string }>(method, path, { token, body, expect: method === 'POST' ? 201 : 200 });
+    if (answer.position) position = answer.position;
+    return answer.id;
   };
   const votes: [string, string, 'up' | 'down'][] = [
     [alice, react, 'up'],
@@ -127,36 +127,30 @@ async function addDemoActivity(forum: TestForum): Promise<Demo> {
     [bob, design, 'up'],
     [admin, node, 'down'],
   ];
-  for (const [token, postId, vote] of votes) await write('PUT vote', forum.api(`/api/posts/${postId}/vote`, { method: 'PUT', token, json: { vote } }));
+  for (const [token, postId, vote] of votes) await write('PUT', `/api/posts/${postId}/vote`, token, { vote });
   const comments: [string, string][] = [
     [alice, 'We group by feature: each folder has its components, hooks and API calls, and only its index.ts is imported from outside.'],
     [admin, 'Same here. A lint rule that forbids deep imports keeps the boundaries honest.'],
     [bob, 'Thanks both! We will try feature folders in the next sprint.'],
   ];
   const commentIds: (string | undefined)[] = [];
-  for (const [token, text] of comments) commentIds.push(await write('POST comment', forum.api('/api/comments', { method: 'POST', token, json: { postId: react, text } })));
+  for (const [token, text] of comments) commentIds.push(await write('POST', '/api/comments', token, { postId: react, text }));
   // for the moderators' queue: bob's comment reported twice, alice's once
   const reports: [string, string | undefined, string][] = [
     [alice, commentIds[2], 'spam'],
     [admin, commentIds[2], 'offensive'],
     [bob, commentIds[0], 'inappropriate'],
   ];
-  for (const [token, commentId, feedback] of reports) await write('POST report', forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token, json: { feedback } }));
-  await write(
-    'POST contact',
-    forum.api('/api/contact', {
-      method: 'POST',
-      json: { name: 'Dana Reader', email: 'dana@example.test', message: 'Could the forum host a study group for our evening class? We are about twelve people.' },
-    }),
-  );
-  await write(
-    'POST announcement',
-    forum.api('/api/admin/announcements', {
-      method: 'POST',
-      token: admin,
-      json: { title: 'New: Gold membership', description: 'Post without limits and support the forum with a one-time upgrade.' },
-    }),
-  );
+  for (const [token, commentId, feedback] of reports) await write('POST', `/api/comments/${commentId}/report`, token, { feedback });
+  await write('POST', '/api/contact', undefined, {
+    name: 'Dana Reader',
+    email: 'dana@example.test',
+    message: 'Could the forum host a study group for our evening class? We are about twelve people.',
+  });
+  await write('POST', '/api/admin/announcements', admin, {
+    title: 'New: Gold membership',
+    description: 'Post without limits and support the forum with a one-time upgrade.',
+  });
 
   // the read side has caught up with the last write
   for (let tries = 0; ; tries++) {
@@ -165,14 +159,8 @@ async function addDemoActivity(forum: TestForum): Promise<Demo> {
     if (tries > 100) throw new Error(`the read side did not catch up: ${response.status}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const aliceId = ((await (await expectOk(forum.api('/api/me', { token: alice }), 'GET /api/me')).json()) as { _id: string })._id;
+  const aliceId = (await forum.call<{ _id: string }>('GET', '/api/me', { token: alice }))._id;
   return { reactPostId: react, aliceId };
-}
-
-async function expectOk(call: Promise<Response>, what: string): Promise<Response> {
-  const response = await call;
-  if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`);
-  return response;
 }
 
 async function captureAt(browser: Browser, forum: TestForum, demo: Demo, width: Width) {

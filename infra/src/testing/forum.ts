@@ -4,6 +4,7 @@ import { createLogger } from '@forum/platform';
 import { EmbeddedConfig } from '../embedded/config.ts';
 import { startForum, type RunningForum } from '../embedded/forum.ts';
 import { DEMO_PASSWORD } from '../embedded/seed.ts';
+import { expectStatus } from './expect-status.ts';
 import { createTestDatabase } from '@forum/platform/testing';
 
 /** An account `newUser` made. */
@@ -26,6 +27,18 @@ export interface TestForum extends RunningForum {
   eventCount(of?: { type: string; actorId?: string }): Promise<number>;
   /** fetch against the forum, with a bearer token when `token` is given. */
   api(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  /** One call of the API that must answer `expect` (200 when not given): its body (see expectStatus), or a failure naming the call, the status and the body. */
+  call<T = unknown>(method: string, path: string, options?: CallOptions): Promise<T>;
+}
+
+export interface CallOptions {
+  /** The bearer token, when the call is signed in. */
+  token?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** The status the call must answer. */
+  expect?: number;
 }
 
 /** Headers of a read that waits for `position` (the X-Event-Position of a command, see minPosition); none without one. */
@@ -92,6 +105,8 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
       return rows[0]!.n;
     },
     api,
+    call: (method, path, { token, body, headers, expect = 200 } = {}) =>
+      expectStatus(api(path, { method, token, json: body, headers }), expect, `${method} ${path}`),
     async stop() {
       await forum.stop();
       await database.drop();

@@ -15,7 +15,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureReads } from '../load/sql-capture.ts';
 import { minPositionHeaders, startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
-import { json } from '../testing/json.ts';
+import { expectStatus } from '../testing/expect-status.ts';
 
 /**
  * A post's comments in pages (docs/security/paging.md): GET /api/posts/:id/comments walks them with a
@@ -39,7 +39,7 @@ afterAll(() => forum?.stop());
 /** A post of a new author (a free member may write five). */
 async function createPost(): Promise<string> {
   author = await forum.newUser('Paging Author');
-  return (await json<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Paged', description: 'Comments below', tags: [] } }), 201)).id;
+  return (await expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Paged', description: 'Comments below', tags: [] } }), 201)).id;
 }
 
 /** `count` comments through the API, taking turns among the readers; the last one's position. */
@@ -47,7 +47,7 @@ async function comment(postId: string, count: number, label: string): Promise<st
   let position = '';
   for (let i = 0; i < count; i++) {
     const reader = readers[i % readers.length]!;
-    position = (await json<{ position: string }>(forum.api('/api/comments', { method: 'POST', token: reader.token, json: { postId, text: `${label} ${i}` } }), 201)).position;
+    position = (await expectStatus<{ position: string }>(forum.api('/api/comments', { method: 'POST', token: reader.token, json: { postId, text: `${label} ${i}` } }), 201)).position;
   }
   return position;
 }
@@ -76,7 +76,7 @@ async function seedComments(postId: string, times: readonly string[]): Promise<s
   return positionToken(result.lastPosition);
 }
 
-const page = (postId: string, query: string, position?: string) => json<CommentsPage>(forum.api(`/api/posts/${postId}/comments${query}`, { headers: minPositionHeaders(position) }));
+const page = (postId: string, query: string, position?: string) => expectStatus<CommentsPage>(forum.api(`/api/posts/${postId}/comments${query}`, { headers: minPositionHeaders(position) }));
 
 /** Every page of a post's comments in `order`, `limit` a page, with the pages' sizes. */
 async function walk(postId: string, order: 'oldest' | 'newest', limit: number, position?: string) {
@@ -95,7 +95,7 @@ async function walk(postId: string, order: 'oldest' | 'newest', limit: number, p
 
 const unpaged = async (postId: string, position?: string) => {
   const response = await forum.api(`/api/comments/${postId}`, { headers: minPositionHeaders(position) });
-  return { body: await json<CommentItem[]>(response), total: response.headers.get(HEADER_TOTAL_COUNT) };
+  return { body: await expectStatus<CommentItem[]>(response), total: response.headers.get(HEADER_TOTAL_COUNT) };
 };
 const ids = (comments: readonly CommentItem[]) => comments.map((c) => c._id);
 
@@ -170,7 +170,7 @@ describe('GET /api/posts/:id/comments', () => {
   it('shows a comment author’s email to them and to admins, never to others', async () => {
     const postId = await createPost();
     const position = await comment(postId, 1, 'Mine');
-    const seenBy = async (token?: string) => (await json<CommentsPage>(forum.api(`/api/posts/${postId}/comments`, { headers: minPositionHeaders(position), ...(token && { token }) }))).comments[0]!;
+    const seenBy = async (token?: string) => (await expectStatus<CommentsPage>(forum.api(`/api/posts/${postId}/comments`, { headers: minPositionHeaders(position), ...(token && { token }) }))).comments[0]!;
     expect(await seenBy()).not.toHaveProperty('authorEmail');
     expect(await seenBy(author.token)).not.toHaveProperty('authorEmail');
     expect(await seenBy(readers[0]!.token)).toMatchObject({ authorEmail: readers[0]!.email });
@@ -204,10 +204,10 @@ describe('GET /api/posts/:id/comments', () => {
       const body = (await response.json()) as ErrorBody;
       expect([query.slice(0, 60), response.status, body.error.code, Object.keys(body.error.details as object)]).toEqual([query.slice(0, 60), 400, 'VALIDATION_FAILED', [field]]);
     }
-    expect((await json<CommentsPage>(forum.api(`/api/posts/${postId}/comments?order=newest&after=${cursor}`))).comments).toHaveLength(2);
-    const missing = await json<ErrorBody>(forum.api(`/api/posts/${randomUUID()}/comments`), 404);
+    expect((await expectStatus<CommentsPage>(forum.api(`/api/posts/${postId}/comments?order=newest&after=${cursor}`))).comments).toHaveLength(2);
+    const missing = await expectStatus<ErrorBody>(forum.api(`/api/posts/${randomUUID()}/comments`), 404);
     expect(missing.error.code).toBe('NOT_FOUND');
-    expect((await json<ErrorBody>(forum.api('/api/posts/not-a-post/comments'), 400)).error.code).toBe('VALIDATION_FAILED');
+    expect((await expectStatus<ErrorBody>(forum.api('/api/posts/not-a-post/comments'), 400)).error.code).toBe('VALIDATION_FAILED');
   });
 });
 

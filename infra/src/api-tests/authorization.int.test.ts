@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
+import { expectStatus } from '../testing/expect-status.ts';
 import { securityHeaderProblems } from '../testing/security-headers.ts';
 
 /**
@@ -31,15 +32,14 @@ let owner: Caller & { token: string };
 let postId: string;
 let commentId: string;
 
-const json = async (response: Response) => (await response.json()) as Record<string, unknown>;
 async function fresh(name: string): Promise<Caller & { token: string }> {
   return forum.newUser(name);
 }
 async function postBy(who: { token?: string }) {
-  return (await json(await forum.api('/api/posts', { method: 'POST', token: who.token!, json: { title: 'Matrix', description: 'x', tags: [] } }))).id as string;
+  return (await expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: who.token!, json: { title: 'Matrix', description: 'x', tags: [] } }), 201)).id;
 }
 async function commentBy(who: { token?: string }, onPost = postId) {
-  return (await json(await forum.api('/api/comments', { method: 'POST', token: who.token!, json: { postId: onPost, text: 'A comment' } }))).id as string;
+  return (await expectStatus<{ id: string }>(forum.api('/api/comments', { method: 'POST', token: who.token!, json: { postId: onPost, text: 'A comment' } }), 201)).id;
 }
 const admin = () => ({ token: callers.admin.token });
 
@@ -49,11 +49,11 @@ beforeAll(async () => {
   const member = await fresh('Matrix Member');
   await forum.api(`/api/users/membership/${member.email}`, { method: 'PATCH', token: member.token });
   const adminToken = await forum.tokenFor('admin@forum.local');
-  const adminMe = await json(await forum.api('/api/me', { token: adminToken }));
+  const adminMe = await expectStatus<{ _id: string }>(forum.api('/api/me', { token: adminToken }));
   callers.visitor = { email: 'visitor@forum.test', id: 'none' };
   callers.user = user;
   callers.member = member;
-  callers.admin = { token: adminToken, email: 'admin@forum.local', id: adminMe._id as string };
+  callers.admin = { token: adminToken, email: 'admin@forum.local', id: adminMe._id };
   owner = await fresh('Matrix Owner');
   // a member, so the fixtures this owner keeps making are not stopped by the free limit
   await forum.api(`/api/users/membership/${owner.email}`, { method: 'PATCH', token: owner.token });
@@ -120,8 +120,8 @@ const rows: Row[] = [
   [
     'DELETE /api/admin/tags/:id',
     async () => {
-      const made = await json(await forum.api('/api/admin/tags', { method: 'POST', ...admin(), json: { name: `d-${randomUUID().slice(0, 8)}` } }));
-      return { method: 'DELETE', path: `/api/admin/tags/${(made.tag as { _id: string })._id}` };
+      const made = await expectStatus<{ tag: { _id: string } }>(forum.api('/api/admin/tags', { method: 'POST', ...admin(), json: { name: `d-${randomUUID().slice(0, 8)}` } }), 201);
+      return { method: 'DELETE', path: `/api/admin/tags/${made.tag._id}` };
     },
     [401, 403, 403, 200],
   ],

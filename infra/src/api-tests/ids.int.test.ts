@@ -3,6 +3,7 @@ import { createKnex, type Knex } from '@forum/platform';
 import { version } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
+import { expectStatus } from '../testing/expect-status.ts';
 
 /**
  * What the server names (command-service/src/ids.ts) it names with a UUIDv7: the time in its
@@ -27,26 +28,19 @@ describe('ids the server names', () => {
   it('are UUIDv7 of the time the command was decided, and sort in the order they were made', async () => {
     const admin = await forum.demoAdmin();
     const member = await forum.newUser('Id Maker');
-    const ok = async (answer: Promise<Response>) => {
-      const response = await answer;
-      expect(response.status, await response.clone().text()).toBeLessThan(300);
-      return response;
-    };
     const before = Date.now();
-    await ok(forum.api('/api/admin/tags', { method: 'POST', token: admin.token, json: { name: 'Ids' } }));
+    await expectStatus(forum.api('/api/admin/tags', { method: 'POST', token: admin.token, json: { name: 'Ids' } }), 201);
     let position = '';
     for (let i = 0; i < 3; i++) {
-      const post = await ok(forum.api('/api/posts', { method: 'POST', token: member.token, json: { title: `Post ${i}`, description: 'Named by the server', tags: ['Ids'] } }));
-      const { id } = (await post.json()) as { id: string };
-      const comment = await ok(forum.api('/api/comments', { method: 'POST', token: member.token, json: { postId: id, text: `Comment ${i}` } }));
-      ({ position } = (await comment.json()) as { position: string });
+      const { id } = await expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: member.token, json: { title: `Post ${i}`, description: 'Named by the server', tags: ['Ids'] } }), 201);
+      ({ position } = await expectStatus<{ position: string }>(forum.api('/api/comments', { method: 'POST', token: member.token, json: { postId: id, text: `Comment ${i}` } }), 201));
     }
     // warning by email finds the member in the read models: once they hold the member's writes
-    await ok(forum.api('/api/me', { token: member.token, headers: { [HEADER_MIN_POSITION]: position } }));
-    await ok(forum.api(`/api/admin/warn-user/${member.email}`, { method: 'POST', token: admin.token, json: { reason: 'Be kind' } }));
-    await ok(forum.api('/api/admin/announcements', { method: 'POST', token: admin.token, json: { title: 'Ids', description: 'Time-ordered' } }));
-    await ok(forum.api('/api/contact', { method: 'POST', json: { name: 'Ann', email: 'ann@forum.test', message: 'Hello' } }));
-    await ok(forum.api(`/api/users/membership/${member.email}`, { method: 'PATCH', token: member.token }));
+    await expectStatus(forum.api('/api/me', { token: member.token, headers: { [HEADER_MIN_POSITION]: position } }));
+    await expectStatus(forum.api(`/api/admin/warn-user/${member.email}`, { method: 'POST', token: admin.token, json: { reason: 'Be kind' } }), 201);
+    await expectStatus(forum.api('/api/admin/announcements', { method: 'POST', token: admin.token, json: { title: 'Ids', description: 'Time-ordered' } }), 201);
+    await expectStatus(forum.api('/api/contact', { method: 'POST', json: { name: 'Ann', email: 'ann@forum.test', message: 'Hello' } }), 201);
+    await expectStatus(forum.api(`/api/users/membership/${member.email}`, { method: 'PATCH', token: member.token }));
     const after = Date.now();
 
     const { rows } = await db.raw<{ rows: { type: string; id: string; recorded_at: Date }[] }>(

@@ -14,6 +14,7 @@ import {
 import { projectionStatus } from '@forum/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
+import { expectStatus } from '../testing/expect-status.ts';
 
 /**
  * Schema evolution end to end: events stored by an older build (ProfileUpdated
@@ -28,11 +29,6 @@ beforeAll(async () => {
 afterAll(() => forum?.stop());
 
 const at = (position: LogPosition | string) => ({ [HEADER_MIN_POSITION]: typeof position === 'string' ? position : positionToken(position) });
-const json = async <T>(response: Promise<Response>): Promise<T> => {
-  const answer = await response;
-  expect(answer.ok, `status ${answer.status}`).toBe(true);
-  return (await answer.json()) as T;
-};
 const metadata = (actorId: string, schemaVersion: number): EventMetadata => ({ actorId, correlationId: 'upcast-test', causationId: null, requestId: null, schemaVersion });
 
 /** An event appended as a build writing `schemaVersion` would have: the data as given, stored as it is. */
@@ -52,8 +48,8 @@ describe('given a user whose stream holds a ProfileUpdated stored at v1 by an ol
 
   beforeAll(async () => {
     user = await forum.newUser('Vera Original');
-    await json(forum.api('/api/me', { token: user.token }));
-    const created = await json<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: 'Before v2', description: 'x', tags: [] } }));
+    await expectStatus(forum.api('/api/me', { token: user.token }));
+    const created = await expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: 'Before v2', description: 'x', tags: [] } }), 201);
     postId = created.id;
     expect((await forum.api('/api/comments', { method: 'POST', token: user.token, json: { postId, text: 'my own comment' } })).status).toBe(201);
     v1.userId = user.id;
@@ -81,12 +77,12 @@ describe('given a user whose stream holds a ProfileUpdated stored at v1 by an ol
   });
 
   it('the projections read it: GET /api/me, the post and the comment show the v1 name and photo', async () => {
-    expect(await json<Me>(forum.api('/api/me', { token: user.token, headers: at(v1At) }))).toMatchObject({ name: 'Vera From V1', photoURL: 'https://img.example/v1.png' });
-    expect(await json<PostDetail>(forum.api(`/api/posts/${postId}`, { headers: at(v1At) }))).toMatchObject({
+    expect(await expectStatus<Me>(forum.api('/api/me', { token: user.token, headers: at(v1At) }))).toMatchObject({ name: 'Vera From V1', photoURL: 'https://img.example/v1.png' });
+    expect(await expectStatus<PostDetail>(forum.api(`/api/posts/${postId}`, { headers: at(v1At) }))).toMatchObject({
       authorName: 'Vera From V1',
       authorPhoto: 'https://img.example/v1.png',
     });
-    expect(await json<CommentItem[]>(forum.api(`/api/comments/${postId}`, { headers: at(v1At) }))).toMatchObject([
+    expect(await expectStatus<CommentItem[]>(forum.api(`/api/comments/${postId}`, { headers: at(v1At) }))).toMatchObject([
       { authorName: 'Vera From V1', authorPhoto: 'https://img.example/v1.png' },
     ]);
   });
@@ -97,16 +93,16 @@ describe('given a user whose stream holds a ProfileUpdated stored at v1 by an ol
     expect(same.status).toBe(200);
     expect(same.headers.get('X-Event-Position')).toBeNull();
 
-    const patched = await json<{ position: string }>(forum.api('/api/me', { method: 'PATCH', token: user.token, json: { photoURL: 'https://img.example/v2.png' } }));
+    const patched = await expectStatus<{ position: string }>(forum.api('/api/me', { method: 'PATCH', token: user.token, json: { photoURL: 'https://img.example/v2.png' } }));
     const last = (await forum.store.readStream(userStream(user.id))).events.at(-1)!;
     expect(last).toMatchObject({ type: 'ProfileUpdated', data: { changes: { photoURL: 'https://img.example/v2.png' } }, metadata: { schemaVersion: 2 } });
     expect(last.data).not.toHaveProperty('changes.name');
 
-    expect(await json<Me>(forum.api('/api/me', { token: user.token, headers: at(patched.position) }))).toMatchObject({
+    expect(await expectStatus<Me>(forum.api('/api/me', { token: user.token, headers: at(patched.position) }))).toMatchObject({
       name: 'Vera From V1',
       photoURL: 'https://img.example/v2.png',
     });
-    expect(await json<PostDetail>(forum.api(`/api/posts/${postId}`, { headers: at(patched.position) }))).toMatchObject({
+    expect(await expectStatus<PostDetail>(forum.api(`/api/posts/${postId}`, { headers: at(patched.position) }))).toMatchObject({
       authorName: 'Vera From V1',
       authorPhoto: 'https://img.example/v2.png',
     });
@@ -117,7 +113,7 @@ describe('given a user whose stream holds a ProfileUpdated stored at v1 by an ol
 describe('given an event of a schema version newer than this build knows (99)', () => {
   it('its reader fails with a clear error: commands on its stream fail, the projections that read it halt at it, the others go on', async () => {
     const user = await forum.newUser('Fay Future');
-    await json(forum.api('/api/me', { token: user.token }));
+    await expectStatus(forum.api('/api/me', { token: user.token }));
     const future = await appendAsOlderBuild(user.id, { userId: user.id, profile: { displayName: 'from the future' } }, 99);
 
     const read = (await forum.store.readStream(userStream(user.id))).events.at(-1)!;

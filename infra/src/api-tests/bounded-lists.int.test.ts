@@ -31,7 +31,7 @@ import {
 import { allProjections } from '@forum/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
-import { json } from '../testing/json.ts';
+import { expectStatus } from '../testing/expect-status.ts';
 
 /**
  * No GET of the API answers an unbounded list (docs/security/paging.md): each list that can grow is
@@ -62,7 +62,7 @@ beforeAll(async () => {
   forum = await startTestForum();
   admin = (await forum.demoAdmin()).token;
   member = await forum.newUser('Prolific Member');
-  await json(forum.api('/api/me', { token: member.token }));
+  await expectStatus(forum.api('/api/me', { token: member.token }));
   const author = { authorId: member.id, authorName: member.name, authorEmail: member.email, authorPhoto: '' };
   const many = UNPAGED_LIST_MAX + OVER;
   const postIds = times(many, () => randomUUID());
@@ -123,7 +123,7 @@ afterAll(() => forum?.stop());
 /** A list GET and what it answers: the array (or the named list of an object) and what it says of the total. */
 async function list(path: string, token?: string) {
   const response = await forum.api(path, { headers: at(), ...(token && { token }) });
-  const body = await json<unknown>(response);
+  const body = await expectStatus<unknown>(response);
   return { body, total: response.headers.get(HEADER_TOTAL_COUNT), range: response.headers.get('Content-Range') };
 }
 const lengthOf = (body: unknown, key?: string) => (key ? (body as Record<string, unknown[]>)[key]! : (body as unknown[])).length;

@@ -45,12 +45,9 @@ beforeAll(async () => {
   tokens.admin = (await forum.demoAdmin()).token;
   fixtures.memberId = member.id;
   fixtures.memberEmail = member.email;
-  const ok = async (response: Response) => {
-    if (!response.ok) throw new Error(`fixture: ${response.status} ${await response.text()}`);
-    return (await response.json()) as { id: string };
-  };
-  const post = async (title: string) => (await ok(await forum.api('/api/posts', { method: 'POST', token: member.token, json: { title, description: 'A post to aim at', tags: [] } }))).id;
-  const comment = async (text: string) => (await ok(await forum.api('/api/comments', { method: 'POST', token: member.token, json: { postId: fixtures.postId, text } }))).id;
+  const created = (path: string, token: string, body: unknown) => forum.call<{ id: string }>('POST', path, { token, body, expect: 201 });
+  const post = async (title: string) => (await created('/api/posts', member.token, { title, description: 'A post to aim at', tags: [] })).id;
+  const comment = async (text: string) => (await created('/api/comments', member.token, { postId: fixtures.postId, text })).id;
   // the read side waits only briefly here (see above): what depends on a read model is asked until it holds
   const eventually = (call: () => Promise<Response>) => waitFor(call, (response) => response.ok);
   await eventually(() => forum.api('/api/me', { token: member.token })); // the member's forum record begins
@@ -60,7 +57,7 @@ beforeAll(async () => {
   fixtures.doomedPostId = await post('Doomed');
   fixtures.commentId = await comment('A comment to aim at');
   fixtures.doomedCommentId = await comment('A doomed comment');
-  fixtures.tagId = (await ok(await forum.api('/api/admin/tags', { method: 'POST', token: tokens.admin, json: { name: 'fuzz' } }))).id;
+  fixtures.tagId = (await created('/api/admin/tags', tokens.admin, { name: 'fuzz' })).id;
   // members the erasing calls may take away: one erases themselves, the admin erases the other
   const [doomed, erased] = [await forum.newUser('Doomed Member'), await forum.newUser('Erased Member')];
   tokens.doomed = doomed.token;

@@ -3,15 +3,15 @@ import {
   WARNING_QUOTE_LENGTH,
   type CommentItem,
   type CommentsPage,
-  type ErrorBody,
   type Notifications,
-  type PostDetail,
   type ReportedComment,
   type TopVotedUser,
 } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minPositionHeaders, startTestForum, type TestForum } from '../testing/forum.ts';
-import { json } from '../testing/json.ts';
+import { expectStatus } from '../testing/expect-status.ts';
+import { given } from '../testing/given.ts';
+import { calls } from './calls.ts';
 
 /** Issue #28's rules about one's own content, reports and warnings (docs/moderation.md), through the whole HTTP stack. */
 
@@ -22,30 +22,19 @@ beforeAll(async () => {
 });
 afterAll(() => forum?.stop());
 
-type User = Awaited<ReturnType<TestForum['newUser']>>;
+const { errorOf, getPost } = calls(() => forum);
 
-const errorOf = async (response: Response | Promise<Response>, status: number) => (await json<ErrorBody>(response, status)).error;
-
-/** A user who has made one request, so that later "appends nothing" counts are not disturbed by their registration. */
-async function registeredUser(name: string): Promise<User> {
-  const user = await forum.newUser(name);
-  await json(forum.api('/api/me', { token: user.token }));
-  return user;
-}
-const createPost = (token: string, title = 'A post') =>
-  json<{ id: string; position: string }>(forum.api('/api/posts', { method: 'POST', token, json: { title, description: 'Some text', tags: [] } }), 201);
-const addComment = (token: string, postId: string, text: string) => json<{ id: string; position: string }>(forum.api('/api/comments', { method: 'POST', token, json: { postId, text } }), 201);
+const { registeredUser, createPost, createComment } = given(() => forum);
 const report = (commentId: string, token: string, feedback = 'spam') => forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token, json: { feedback } });
-const getPost = (id: string, token?: string, position?: string) => json<PostDetail>(forum.api(`/api/posts/${id}`, { ...(token && { token }), headers: minPositionHeaders(position) }));
 const commentsPage = (postId: string, token?: string, position?: string) =>
-  json<CommentsPage>(forum.api(`/api/posts/${postId}/comments`, { ...(token && { token }), headers: minPositionHeaders(position) }));
+  expectStatus<CommentsPage>(forum.api(`/api/posts/${postId}/comments`, { ...(token && { token }), headers: minPositionHeaders(position) }));
 
 describe('#28.2 own posts and comments', () => {
   it('#28.2 a member cannot like or dislike their own post nor report their own comment: 422 with a stable code, nothing appended, the leaderboard unmoved', async () => {
     const author = await registeredUser('Selma Self');
     const other = await registeredUser('Otis Other');
-    const { id: postId } = await createPost(author.token, 'My own post');
-    const { id: commentId, position } = await addComment(author.token, postId, 'My own comment');
+    const { id: postId } = await createPost(author.token, { title: 'My own post' });
+    const { id: commentId, position } = await createComment(author.token, postId, 'My own comment');
     const events = await forum.eventCount();
 
     const put = (vote: string) => forum.api(`/api/posts/${postId}/vote`, { method: 'PUT', token: author.token, json: { vote } });
@@ -65,9 +54,9 @@ describe('#28.2 own posts and comments', () => {
     expect((await commentsPage(postId)).comments[0]).not.toHaveProperty('byMe');
 
     // others still vote and report as before; the author's leaderboard line counts their votes only
-    const liked = await json<{ position: string }>(forum.api(`/api/posts/${postId}/vote`, { method: 'PUT', token: other.token, json: { vote: 'up' } }));
-    await json(report(commentId, other.token), 201);
-    const board = await json<TopVotedUser[]>(forum.api('/api/users/top-voted', { headers: minPositionHeaders(liked.position) }));
+    const liked = await expectStatus<{ position: string }>(forum.api(`/api/posts/${postId}/vote`, { method: 'PUT', token: other.token, json: { vote: 'up' } }));
+    await expectStatus(report(commentId, other.token), 201);
+    const board = await expectStatus<TopVotedUser[]>(forum.api('/api/users/top-voted', { headers: minPositionHeaders(liked.position) }));
     expect(board.find((row) => row._id === author.id)).toMatchObject({ totalVote: 1 });
   });
 });
@@ -78,22 +67,22 @@ describe('#28.5 comments the reader reported', () => {
     const reporter = await registeredUser('Remy Reporter');
     const other = await registeredUser('Olga Other');
     const { id: postId } = await createPost(author.token);
-    const { id: reportedId } = await addComment(author.token, postId, 'Reported one');
-    const { id: keptId, position: added } = await addComment(author.token, postId, 'Kept one');
+    const { id: reportedId } = await createComment(author.token, postId, 'Reported one');
+    const { id: keptId, position: added } = await createComment(author.token, postId, 'Kept one');
 
     // a visitor reads first: that answer is kept for visitors
     const before = await commentsPage(postId, undefined, added);
     expect(before.comments.every((c) => !('reportedByMe' in c))).toBe(true);
 
-    const { position } = await json<{ position: string }>(report(reportedId, reporter.token), 201);
+    const { position } = await expectStatus<{ position: string }>(report(reportedId, reporter.token), 201);
     const flags = (page: CommentsPage) => Object.fromEntries(page.comments.map((c) => [c._id, c.reportedByMe]));
     expect(flags(await commentsPage(postId, reporter.token, position))).toEqual({ [reportedId]: true, [keptId]: false });
     expect(flags(await commentsPage(postId, other.token, position))).toEqual({ [reportedId]: false, [keptId]: false });
-    const spec = await json<CommentItem[]>(forum.api(`/api/comments/${postId}`, { token: reporter.token, headers: minPositionHeaders(position) }));
+    const spec = await expectStatus<CommentItem[]>(forum.api(`/api/comments/${postId}`, { token: reporter.token, headers: minPositionHeaders(position) }));
     expect(Object.fromEntries(spec.map((c) => [c._id, c.reportedByMe]))).toEqual({ [reportedId]: true, [keptId]: false });
 
     // visitors: from the cache or read afresh, nobody's reports
-    for (const visitor of [await commentsPage(postId), await commentsPage(postId, undefined, position), await json<CommentItem[]>(forum.api(`/api/comments/${postId}`))]) {
+    for (const visitor of [await commentsPage(postId), await commentsPage(postId, undefined, position), await expectStatus<CommentItem[]>(forum.api(`/api/comments/${postId}`))]) {
       const items = 'comments' in visitor ? visitor.comments : visitor;
       expect(items.map((c) => 'reportedByMe' in c || 'byMe' in c)).toEqual([false, false]);
     }
@@ -105,15 +94,15 @@ describe('#28.6 warnings name their comment, once', () => {
     const admin = await forum.demoAdmin();
     const author = await registeredUser('Wanda Warned');
     const reporter = await registeredUser('Rolf Reporter');
-    const { id: postId } = await createPost(author.token, 'Where the comment was');
+    const { id: postId } = await createPost(author.token, { title: 'Where the comment was' });
     const long = `${'Rude words, '.repeat(20)}and more.`;
-    const { id: commentId } = await addComment(author.token, postId, long);
-    const { id: otherId } = await addComment(author.token, postId, 'Fine words');
-    await json(report(commentId, reporter.token), 201);
-    await json(report(otherId, reporter.token), 201);
+    const { id: commentId } = await createComment(author.token, postId, long);
+    const { id: otherId } = await createComment(author.token, postId, 'Fine words');
+    await expectStatus(report(commentId, reporter.token), 201);
+    await expectStatus(report(otherId, reporter.token), 201);
     const warn = (body: unknown) => forum.api(`/api/admin/warn-user/${author.email}`, { method: 'POST', token: admin.token, json: body });
 
-    const warned = await json<{ id: string; position: string }>(warn({ commentId }), 201);
+    const warned = await expectStatus<{ id: string; position: string }>(warn({ commentId }), 201);
     const quote = `${Array.from(long).slice(0, WARNING_QUOTE_LENGTH).join('')}...`;
     const { events } = await forum.store.readStream(`notifications-${author.id}`);
     expect(events.at(-1)).toMatchObject({ type: 'UserWarned', data: { warningId: warned.id, userId: author.id, commentId, postId, commentQuote: quote } });
@@ -122,7 +111,7 @@ describe('#28.6 warnings name their comment, once', () => {
     expect(stored.rows[0]!.data).not.toHaveProperty('commentQuote');
     expect(JSON.stringify(stored.rows[0]!.data)).not.toContain('Rude words');
 
-    const seen = await json<Notifications>(forum.api('/api/me/notifications', { token: author.token, headers: minPositionHeaders(warned.position) }));
+    const seen = await expectStatus<Notifications>(forum.api('/api/me/notifications', { token: author.token, headers: minPositionHeaders(warned.position) }));
     expect(seen.notifications).toEqual([
       { _id: warned.id, kind: 'warning', reason: DEFAULT_WARNING_REASON, commentId, postId, postTitle: 'Where the comment was', commentQuote: quote, createdAt: expect.any(String), read: false },
     ]);
@@ -130,7 +119,7 @@ describe('#28.6 warnings name their comment, once', () => {
     // once per comment: refused and nothing appended, whoever asks and however many at once
     const before = await forum.eventCount();
     expect(await errorOf(warn({ commentId, reason: 'Again' }), 409)).toEqual({ code: 'ALREADY_WARNED', message: 'This comment has already been warned about.' });
-    const fresh = (await addComment(author.token, postId, 'Another one')).id;
+    const fresh = (await createComment(author.token, postId, 'Another one')).id;
     const counted = await forum.eventCount();
     expect(counted).toBe(before + 1);
     const answers = await Promise.all(Array.from({ length: 5 }, () => warn({ commentId: fresh })));
@@ -138,7 +127,7 @@ describe('#28.6 warnings name their comment, once', () => {
     expect(await forum.eventCount()).toBe(counted + 1);
 
     // the moderators' queue: the warned comment says so, the other does not
-    const rows = await json<ReportedComment[]>(forum.api('/api/admin/reported-comments', { token: admin.token, headers: minPositionHeaders(warned.position) }));
+    const rows = await expectStatus<ReportedComment[]>(forum.api('/api/admin/reported-comments', { token: admin.token, headers: minPositionHeaders(warned.position) }));
     expect(Object.fromEntries(rows.filter((r) => r.postId === postId).map((r) => [r._id, r.warned]))).toEqual({ [commentId]: true, [otherId]: false });
   });
 });

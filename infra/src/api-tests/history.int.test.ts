@@ -1,7 +1,7 @@
 import { compareLogPositions, parsePositionToken, type History, type HistoryEntry, type HistoryKind } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
-import { json } from '../testing/json.ts';
+import { expectStatus } from '../testing/expect-status.ts';
 import { waitFor } from '@forum/platform/testing';
 
 /**
@@ -18,13 +18,13 @@ let ownPost: string;
 let othersPost: string;
 let othersComment: string;
 
-const post = (who: NewUser, title: string) => json<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: who.token, json: { title, description: 'x', tags: [] } }), 201);
-const comment = (who: NewUser, postId: string, text: string) => json<{ id: string }>(forum.api('/api/comments', { method: 'POST', token: who.token, json: { postId, text } }), 201);
-const like = (who: NewUser, postId: string) => json(forum.api(`/api/posts/${postId}/vote`, { method: 'PUT', token: who.token, json: { vote: 'up' } }));
-const report = (who: NewUser, commentId: string) => json(forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token: who.token, json: { feedback: 'spam' } }), 201);
+const post = (who: NewUser, title: string) => expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: who.token, json: { title, description: 'x', tags: [] } }), 201);
+const comment = (who: NewUser, postId: string, text: string) => expectStatus<{ id: string }>(forum.api('/api/comments', { method: 'POST', token: who.token, json: { postId, text } }), 201);
+const like = (who: NewUser, postId: string) => expectStatus(forum.api(`/api/posts/${postId}/vote`, { method: 'PUT', token: who.token, json: { vote: 'up' } }));
+const report = (who: NewUser, commentId: string) => expectStatus(forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token: who.token, json: { feedback: 'spam' } }), 201);
 
 /** One page of a history, as the console asks for it. */
-const page = (kind: HistoryKind, id: string, query = '') => json<History>(forum.api(`/api/admin/history/${kind}/${encodeURIComponent(id)}${query}`, { token: admin.token }));
+const page = (kind: HistoryKind, id: string, query = '') => expectStatus<History>(forum.api(`/api/admin/history/${kind}/${encodeURIComponent(id)}${query}`, { token: admin.token }));
 
 /** The whole history, `limit` events a page, following `nextAfter`. */
 async function allPages(kind: HistoryKind, id: string, limit: number): Promise<{ events: HistoryEntry[]; pages: number }> {
@@ -51,8 +51,8 @@ beforeAll(async () => {
   admin = await forum.demoAdmin();
   [member, other] = await Promise.all([forum.newUser('Audited Member'), forum.newUser('Other Member')]);
   for (const who of [member, other]) {
-    await json(forum.api('/api/me', { token: who.token }));
-    await json(forum.api(`/api/users/membership/${who.email}`, { method: 'PATCH', token: who.token }));
+    await expectStatus(forum.api('/api/me', { token: who.token }));
+    await expectStatus(forum.api(`/api/users/membership/${who.email}`, { method: 'PATCH', token: who.token }));
   }
   // the member's posts beyond the free limit are a member's posts: no PostAuthored on their stream
   for (let i = 0; i < 6; i++) ownPost = (await post(member, `Member post ${i}`)).id;
@@ -65,8 +65,8 @@ beforeAll(async () => {
   const onOwn = await comment(other, ownPost, 'The other on the member’s post');
   await like(other, ownPost);
   await report(member, onOwn.id);
-  await json(forum.api(`/api/admin/warn-user/${member.email}`, { method: 'POST', token: admin.token, json: { reason: 'Be kind' } }), 201);
-  await json(forum.api(`/api/admin/users/make-admin/${encodeURIComponent(member.id)}`, { method: 'PATCH', token: admin.token }));
+  await expectStatus(forum.api(`/api/admin/warn-user/${member.email}`, { method: 'POST', token: admin.token, json: { reason: 'Be kind' } }), 201);
+  await expectStatus(forum.api(`/api/admin/users/make-admin/${encodeURIComponent(member.id)}`, { method: 'PATCH', token: admin.token }));
 }, 120_000);
 afterAll(() => forum?.stop());
 
@@ -122,10 +122,10 @@ describe('the history of a user or a post', () => {
 
   it('#28.3 an erased member’s history keeps showing, their personal data as erased', async () => {
     const gone = await forum.newUser('Gone Member');
-    await json(forum.api('/api/me', { token: gone.token }));
+    await expectStatus(forum.api('/api/me', { token: gone.token }));
     const { id: postId } = await post(gone, 'Soon erased');
     await comment(gone, othersPost, 'Soon erased too');
-    await json(forum.api('/api/me', { method: 'DELETE', token: gone.token, json: { content: 'keep' } }));
+    await expectStatus(forum.api('/api/me', { method: 'DELETE', token: gone.token, json: { content: 'keep' } }));
     const history = await historyWith('user', gone.id, 'AccountErased');
     expect(history.events.map((e) => e.type)).toEqual(['UserRegistered', 'PostCreated', 'PostAuthored', 'CommentAdded', 'AccountErased']);
     expect(history.events[0]!.data).toMatchObject({ userId: gone.id, name: '[erased]', email: '[erased]' });

@@ -1,0 +1,292 @@
+import {
+  ADMIN_PAGE_SIZE,
+  TAG_NAME_MAX,
+  type AdminStats,
+  type AdminTag,
+  type AdminUsersPage,
+  type Announcement,
+  type ErrorBody,
+  type PostDetail,
+} from '@forum/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestForum, type TestForum } from '../testing/forum.ts';
+import { expectStatus } from '../testing/expect-status.ts';
+import { given } from '../testing/given.ts';
+import { calls } from './calls.ts';
+
+let forum: TestForum;
+let admin: { id: string; token: string };
+
+beforeAll(async () => {
+  forum = await startTestForum();
+  admin = await forum.demoAdmin();
+});
+afterAll(() => forum?.stop());
+
+const { eventCount, after, addTag, deleteTag, makeAdmin, announce } = calls(() => forum);
+const { registeredUser } = given(() => forum);
+/** Runs `call` and expects `status` with `code`, and that it appended no event. */
+async function refused(call: () => Promise<Response>, status: number, code?: string): Promise<ErrorBody> {
+  const before = await eventCount();
+  const response = await call();
+  expect(response.status).toBe(status);
+  const body = (await response.json()) as ErrorBody;
+  if (code) expect(body.error.code).toBe(code);
+  expect(await eventCount()).toBe(before);
+  return body;
+}
+
+describe('GET /api/users/admin/:email (the admin check)', () => {
+  it("answers the caller's own role: false for a user, true for an admin", async () => {
+    const user = await registeredUser('Checker');
+    expect(await expectStatus(forum.api(`/api/users/admin/${user.email}`, { token: user.token }))).toEqual({ admin: false });
+    expect(await expectStatus(forum.api('/api/users/admin/admin@forum.local', { token: admin.token }))).toEqual({ admin: true });
+  });
+
+  it("lets an admin check anyone's role (404 for an unknown email)", async () => {
+    const user = await registeredUser('Checked');
+    expect(await expectStatus(forum.api(`/api/users/admin/${user.email.toUpperCase()}`, { token: admin.token }))).toEqual({ admin: false });
+    expect((await forum.api('/api/users/admin/nobody@forum.test', { token: admin.token })).status).toBe(404);
+  });
+
+  it("answers 401 without a token, 403 for another user's email, 400 for a non-email", async () => {
+    const user = await registeredUser('Nosy');
+    expect((await forum.api('/api/users/admin/admin@forum.local')).status).toBe(401);
+    expect(await expectStatus(forum.api('/api/users/admin/admin@forum.local', { token: user.token }), 403)).toMatchObject({ error: { code: 'FORBIDDEN' } });
+    expect((await forum.api('/api/users/admin/not-an-email', { token: user.token })).status).toBe(400);
+  });
+});
+
+describe('GET /api/admin/stats', () => {
+  it('answers the admin card and the totals from the counter rows, and follows a new post', async () => {
+    const before = await expectStatus<AdminStats>(forum.api('/api/admin/stats', { token: admin.token }));
+    expect(before.admin).toEqual({ name: 'Forum Admin', email: 'admin@forum.local', photoURL: expect.any(String), role: 'admin' });
+    const users = (await forum.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM read.users')).rows[0]!.n;
+    expect(before.stats).toEqual({ totalPosts: expect.any(Number), totalComments: expect.any(Number), totalUsers: users });
+    expect(before.stats.totalPosts).toBeGreaterThanOrEqual(6); // the demo posts
+
+    const author = await registeredUser('Statistician');
+    const created = await forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Counted', description: 'One more', tags: [] } });
+    const { position } = await expectStatus<{ position: string }>(created, 201);
+    const afterPost = await expectStatus<AdminStats>(forum.api('/api/admin/stats', { token: admin.token, ...after(position) }));
+    expect(afterPost.stats).toMatchObject({ totalPosts: before.stats.totalPosts + 1, totalUsers: users + 1 });
+  });
+
+  it('answers 401 without a token and 403 FORBIDDEN for a user', async () => {
+    const user = await registeredUser('Curious');
+    expect((await forum.api('/api/admin/stats')).status).toBe(401);
+    expect(await expectStatus(forum.api('/api/admin/stats', { token: user.token }), 403)).toMatchObject({ error: { code: 'FORBIDDEN' } });
+  });
+});
+
+describe('tags in the admin area', () => {
+  it('POST /api/admin/tags adds a trimmed tag: 201 {success, tag, position}; both tag lists show it; the event names the admin', async () => {
+    const added = await addTag(admin.token, '  Rust  ');
+    expect(added.status).toBe(201);
+    const body = await expectStatus<{ success: boolean; id: string; tag: AdminTag; position: string }>(added, 201);
+    expect(body).toEqual({ success: true, id: expect.any(String), tag: { _id: body.id, name: 'Rust' }, position: expect.any(String) });
+    expect(added.headers.get('X-Event-Position')).toBe(body.position);
+    expect(await expectStatus(forum.api('/api/admin/tags', { token: admin.token, ...after(body.position) }))).toContainEqual({ _id: body.id, name: 'Rust' });
+    expect(await expectStatus(forum.api('/api/tags'))).toContain('Rust');
+    const { events } = await forum.store.readStream('tags');
+    expect(events.at(-1)).toMatchObject({ type: 'TagCreated', data: { tagId: body.id, name: 'Rust' }, metadata: { actorId: admin.id } });
+  });
+
+  it('refuses a name that exists in another case with 409 TAG_EXISTS, and appends nothing', async () => {
+    await refused(() => addTag(admin.token, 'react'), 409, 'TAG_EXISTS');
+  });
+
+  it('adds one tag when five admins add the same new name at once: one 201, four 409', async () => {
+    const answers = await Promise.all(Array.from({ length: 5 }, () => addTag(admin.token, 'Elixir')));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409]);
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['blank', '   '],
+    ['not text', 42],
+    [`longer than ${TAG_NAME_MAX}`, 'x'.repeat(TAG_NAME_MAX + 1)],
+  ])('refuses a %s name with 400 on name, and appends nothing', async (_case, name) => {
+    const body = await refused(() => addTag(admin.token, name), 400, 'VALIDATION_FAILED');
+    expect(Object.keys(body.error.details!)).toEqual(['name']);
+  });
+
+  it(`#28.9 refuses an 80-character name with 400 VALIDATION_FAILED and the rule's message, never cutting it to ${TAG_NAME_MAX} and adding it`, async () => {
+    const name = 'Eighty'.repeat(14).slice(0, 80);
+    const body = await refused(() => addTag(admin.token, name), 400, 'VALIDATION_FAILED');
+    expect(body.error.details).toEqual({ name: [`Tag name must be at most ${TAG_NAME_MAX} characters`] });
+    const names = (await expectStatus<AdminTag[]>(forum.api('/api/admin/tags', { token: admin.token }))).map((tag) => tag.name.toLowerCase());
+    expect(names).not.toContain(name.slice(0, TAG_NAME_MAX).toLowerCase());
+    expect(names).not.toContain(name.toLowerCase());
+  });
+
+  it('answers 401 without a token and 403 FORBIDDEN for a user, appending nothing', async () => {
+    const user = await registeredUser('Tagger');
+    await refused(() => addTag(undefined, 'Go'), 401, 'UNAUTHENTICATED');
+    await refused(() => addTag(user.token, 'Go'), 403, 'FORBIDDEN');
+  });
+
+  it('GET /api/admin/tags lists {_id, name}, and speaks react-admin with Content-Range', async () => {
+    const tags = await expectStatus<AdminTag[]>(forum.api('/api/admin/tags', { token: admin.token }));
+    expect(tags.length).toBeGreaterThanOrEqual(8); // the demo tags
+    const ranged = await forum.api('/api/admin/tags?range=[0,2]', { token: admin.token });
+    expect(ranged.headers.get('Content-Range')).toBe(`tags 0-2/${tags.length}`);
+    expect(await ranged.json()).toEqual(tags.slice(0, 3).map((t) => ({ id: t._id, ...t })));
+    expect((await forum.api('/api/admin/tags')).status).toBe(401);
+    expect((await forum.api('/api/admin/tags', { token: (await registeredUser('TagReader')).token })).status).toBe(403);
+  });
+
+  it('GET /api/admin/tags with a range past the last tag answers no rows and still counts them all', async () => {
+    const tags = await expectStatus<AdminTag[]>(forum.api('/api/admin/tags', { token: admin.token }));
+    const past = await forum.api(`/api/admin/tags?range=[${tags.length},${tags.length + 9}]`, { token: admin.token });
+    expect(past.headers.get('Content-Range')).toBe(`tags */${tags.length}`);
+    expect(await past.json()).toEqual([]);
+  });
+
+  it('DELETE /api/admin/tags/:id removes the tag from both lists; posts keep its text; the name can be added again', async () => {
+    const { id } = await expectStatus<{ id: string }>(addTag(admin.token, 'Kotlin'), 201);
+    const author = await registeredUser('Kotliner');
+    const post = await expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Coroutines', description: 'x', tags: ['kotlin'] } }), 201);
+
+    const removed = await deleteTag(admin.token, id);
+    expect(removed.status).toBe(200);
+    const body = await expectStatus<{ success: boolean; id: string; position: string }>(removed);
+    expect(body).toEqual({ success: true, id, position: expect.any(String) });
+    const { events } = await forum.store.readStream('tags');
+    expect(events.at(-1)).toMatchObject({ type: 'TagDeleted', data: { tagId: id, name: 'Kotlin', deletedAt: expect.any(String) }, metadata: { actorId: admin.id } });
+
+    expect(await expectStatus(forum.api('/api/tags', after(body.position)))).not.toContain('Kotlin');
+    expect(await expectStatus<AdminTag[]>(forum.api('/api/admin/tags', { token: admin.token }))).not.toContainEqual({ _id: id, name: 'Kotlin' });
+    expect(await expectStatus<PostDetail>(forum.api(`/api/posts/${post.id}`))).toMatchObject({ tags: ['Kotlin'] });
+    const refusedPost = await forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'More', description: 'x', tags: ['Kotlin'] } });
+    expect(refusedPost.status).toBe(400);
+
+    const again = await addTag(admin.token, 'kotlin');
+    expect(again.status).toBe(201);
+    expect((await expectStatus<{ id: string }>(again, 201)).id).not.toBe(id);
+  });
+
+  it('DELETE answers 404 for an unknown or already deleted tag, 400 for a non-id, 401/403 — appending nothing', async () => {
+    const { id } = await expectStatus<{ id: string }>(addTag(admin.token, 'Scala'), 201);
+    expect((await deleteTag(admin.token, id)).status).toBe(200);
+    await refused(() => deleteTag(admin.token, id), 404, 'NOT_FOUND');
+    await refused(() => deleteTag(admin.token, '00000000-0000-4000-8000-000000000000'), 404, 'NOT_FOUND');
+    await refused(() => deleteTag(admin.token, 'scala'), 400, 'VALIDATION_FAILED');
+    const { id: live } = await expectStatus<{ id: string }>(addTag(admin.token, 'Haskell'), 201);
+    await refused(() => deleteTag(undefined, live), 401, 'UNAUTHENTICATED');
+    const user = await registeredUser('Untagger');
+    await refused(() => deleteTag(user.token, live), 403, 'FORBIDDEN');
+  });
+});
+
+describe('users in the admin area', () => {
+  const marker = `pager${Date.now().toString(36)}`;
+  let pagers: { id: string; email: string; token: string }[] = [];
+
+  beforeAll(async () => {
+    // ADMIN_PAGE_SIZE + 1 users whose names share a marker, so a search finds exactly them
+    pagers = await Promise.all(Array.from({ length: ADMIN_PAGE_SIZE + 1 }, (_, i) => registeredUser(`${marker} ${String(i).padStart(2, '0')}`)));
+  });
+
+  it(`GET /api/admin/users answers {users, totalUsers}, ${ADMIN_PAGE_SIZE} a page by name, totalUsers from the counter`, async () => {
+    const first = await expectStatus<AdminUsersPage>(forum.api('/api/admin/users?page=1', { token: admin.token }));
+    const total = (await forum.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM read.users')).rows[0]!.n;
+    expect(first.totalUsers).toBe(total);
+    expect(first.users).toHaveLength(ADMIN_PAGE_SIZE);
+    expect(first.users[0]).toEqual({ _id: expect.any(String), name: expect.any(String), email: expect.any(String), photoURL: expect.any(String), role: expect.stringMatching(/^(user|admin)$/), isMember: expect.any(Boolean) });
+    const admins = first.users.filter((u) => u.email === 'admin@forum.local');
+    expect(admins.every((u) => u.role === 'admin')).toBe(true);
+  });
+
+  it('searches name and email, ignoring case, paged with the number of matches', async () => {
+    const page1 = await expectStatus<AdminUsersPage>(forum.api(`/api/admin/users?search=${marker.toUpperCase()}`, { token: admin.token }));
+    expect(page1.totalUsers).toBe(ADMIN_PAGE_SIZE + 1);
+    expect(page1.users.map((u) => u.name)).toEqual(Array.from({ length: ADMIN_PAGE_SIZE }, (_, i) => `${marker} ${String(i).padStart(2, '0')}`));
+    const page2 = await expectStatus<AdminUsersPage>(forum.api(`/api/admin/users?search=${marker}&page=2`, { token: admin.token }));
+    expect(page2).toEqual({ users: [expect.objectContaining({ name: `${marker} ${ADMIN_PAGE_SIZE}` })], totalUsers: ADMIN_PAGE_SIZE + 1 });
+    const byEmail = await expectStatus<AdminUsersPage>(forum.api(`/api/admin/users?search=${encodeURIComponent(pagers[3]!.email.slice(-20).toUpperCase())}`, { token: admin.token }));
+    expect(byEmail).toEqual({ users: [expect.objectContaining({ _id: pagers[3]!.id, email: pagers[3]!.email })], totalUsers: 1 });
+    // LIKE's wildcards are searched as text
+    expect(await expectStatus(forum.api('/api/admin/users?search=%25', { token: admin.token }))).toEqual({ users: [], totalUsers: 0 });
+  });
+
+  it('speaks react-admin: range, sort and filter {q} with Content-Range', async () => {
+    const response = await forum.api(`/api/admin/users?range=[0,4]&sort=["name","DESC"]&filter=${encodeURIComponent(JSON.stringify({ q: marker }))}`, { token: admin.token });
+    expect(response.headers.get('Content-Range')).toBe(`users 0-4/${ADMIN_PAGE_SIZE + 1}`);
+    const rows = (await response.json()) as { id: string; _id: string; name: string }[];
+    expect(rows.map((r) => r.name)).toEqual([10, 9, 8, 7, 6].map((i) => `${marker} ${String(i).padStart(2, '0')}`));
+    expect(rows[0]!.id).toBe(rows[0]!._id);
+  });
+
+  it('answers 401 without a token, 403 for a user, 400 for a bad page', async () => {
+    expect((await forum.api('/api/admin/users')).status).toBe(401);
+    expect(await expectStatus(forum.api('/api/admin/users', { token: pagers[0]!.token }), 403)).toMatchObject({ error: { code: 'FORBIDDEN' } });
+    expect(await expectStatus(forum.api('/api/admin/users?page=0', { token: admin.token }), 400)).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: { page: expect.any(Array) } } });
+  });
+
+  it("PATCH make-admin grants the role by an event naming the admin; the user's admin check then says true", async () => {
+    const user = pagers[0]!;
+    const granted = await makeAdmin(admin.token, user.id);
+    expect(granted.status).toBe(200);
+    const { id, position } = await expectStatus<{ id: string; position: string }>(granted);
+    expect(id).toBe(user.id);
+    const { events } = await forum.store.readStream(`user-${user.id}`);
+    expect(events.at(-1)).toMatchObject({ type: 'AdminRoleGranted', data: { userId: user.id, reason: 'admin' }, metadata: { actorId: admin.id } });
+    expect(await expectStatus(forum.api(`/api/users/admin/${user.email}`, { token: user.token, ...after(position) }))).toEqual({ admin: true });
+    expect((await forum.api('/api/admin/stats', { token: user.token })).status).toBe(200);
+  });
+
+  it('making an admin admin again is a no-op: 200 without a position, nothing appended', async () => {
+    const user = pagers[1]!;
+    await makeAdmin(admin.token, user.id);
+    const before = await eventCount();
+    const again = await makeAdmin(admin.token, user.id);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ id: user.id });
+    expect(again.headers.get('X-Event-Position')).toBeNull();
+    expect(await expectStatus(makeAdmin(admin.token, admin.id))).toEqual({ id: admin.id });
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('answers 404 for an unknown user, 401 without a token, 403 for a user — appending nothing', async () => {
+    await refused(() => makeAdmin(admin.token, 'no-such-user'), 404, 'NOT_FOUND');
+    await refused(() => makeAdmin(undefined, pagers[2]!.id), 401, 'UNAUTHENTICATED');
+    await refused(() => makeAdmin(pagers[3]!.token, pagers[3]!.id), 403, 'FORBIDDEN');
+  });
+});
+
+describe('announcements', () => {
+  it('POST /api/admin/announcements publishes as the admin; GET /api/announcements (public) lists newest first', async () => {
+    const first = await announce(admin.token, { title: ' Welcome ', description: 'Be kind.' });
+    expect(first.status).toBe(201);
+    const { id: firstId } = await expectStatus<{ id: string; position: string }>(first, 201);
+    const second = await announce(admin.token, { title: 'Maintenance', description: 'Tonight 22:00' });
+    const { id, position } = await expectStatus<{ id: string; position: string }>(second, 201);
+    const { events } = await forum.store.readStream(`announcement-${id}`);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'AnnouncementPublished',
+        data: { announcementId: id, title: 'Maintenance', description: 'Tonight 22:00', authorId: admin.id, authorName: 'Forum Admin', authorPhoto: expect.any(String), publishedAt: expect.any(String) },
+        metadata: expect.objectContaining({ actorId: admin.id }),
+      }),
+    ]);
+    const list = await expectStatus<Announcement[]>(forum.api('/api/announcements', after(position)));
+    expect(list.slice(0, 2)).toEqual([
+      { _id: id, title: 'Maintenance', description: 'Tonight 22:00', authorName: 'Forum Admin', authorPhoto: expect.any(String), date: expect.any(String) },
+      { _id: firstId, title: 'Welcome', description: 'Be kind.', authorName: 'Forum Admin', authorPhoto: expect.any(String), date: expect.any(String) },
+    ]);
+  });
+
+  it("refuses a missing or blank title and description with 400 and spec §5's messages, appending nothing", async () => {
+    const missing = await refused(() => announce(admin.token, {}), 400, 'VALIDATION_FAILED');
+    expect(missing.error.details).toEqual({ title: ['Title is required'], description: ['Description is required'] });
+    const blank = await refused(() => announce(admin.token, { title: '  ', description: 'ok' }), 400, 'VALIDATION_FAILED');
+    expect(blank.error.details).toEqual({ title: ['Title is required'] });
+  });
+
+  it('answers 401 without a token and 403 FORBIDDEN for a user, appending nothing', async () => {
+    await refused(() => announce(undefined, { title: 't', description: 'd' }), 401, 'UNAUTHENTICATED');
+    const user = await registeredUser('Herald');
+    await refused(() => announce(user.token, { title: 't', description: 'd' }), 403, 'FORBIDDEN');
+  });
+});
