@@ -27,6 +27,8 @@ export const logSettings = { LOG_LEVEL: LogLevel, LOG_FORMAT: LogFormat };
 export const Port = z.coerce.number().int().min(0).max(65535);
 export const DatabaseUrl = z.string().url().refine((u) => /^postgres(ql)?:/.test(u), 'must be a postgres:// URL');
 export const IssuerUrl = z.string().url();
+/** READY_MAX_LAG: how many events a live projection may be behind the log's head while the service says it is ready. */
+export const ReadyMaxLag = z.coerce.number().int().min(0).default(10_000);
 export const DEFAULT_AUDIENCE = 'urn:forum:api';
 
 /** How a service finds and checks the issuer of its access tokens. */

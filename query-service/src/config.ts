@@ -1,10 +1,10 @@
-import { adminEmails, createReadKnex, DatabaseUrl, logSettings, oidcSettings, Port, type Knex } from '@forum/platform';
+import { adminEmails, createReadKnex, DatabaseUrl, logSettings, oidcSettings, Port, ReadyMaxLag, type Knex } from '@forum/platform';
 import { z } from 'zod';
 
 /** The read side's settings: the same in the query-service and in the embedded forum. */
 export const readSettings = {
   MIN_POSITION_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
-  READY_MAX_LAG: z.coerce.number().int().min(0).default(10_000),
+  READY_MAX_LAG: ReadyMaxLag,
   /** Connections of the read pool. */
   READ_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(16),
   /** Every read statement's time limit (PostgreSQL's statement_timeout); past it the read answers 503 READ_TIMEOUT. */

@@ -68,7 +68,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       databaseUrl = postgres.url;
     }
 
-    const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 20 });
+    const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 20, logger: logger.child({ component: 'eventstore' }) });
     stack.push(() => store.close());
     const db = createKnex(databaseUrl, { max: 20 });
     stack.push(() => db.destroy());

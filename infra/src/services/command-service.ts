@@ -20,7 +20,7 @@ import { createPostgresEventStore } from '@forum/eventstore';
 
 const config = loadConfig(CommandServiceConfig);
 const logger = createLogger('command-service', config.LOG_LEVEL, { format: config.LOG_FORMAT });
-const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL });
+const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL, logger: logger.child({ component: 'eventstore' }) });
 const db = createKnex(config.DATABASE_URL, { max: 5 });
 const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, limits: config.WRITE_LIMITS, logger }));
 const directory = readModelDirectory(db);

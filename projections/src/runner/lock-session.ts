@@ -1,7 +1,6 @@
 import type { Logger } from '@forum/platform';
 import pg from 'pg';
 import type { BuildKey } from './checkpoints.ts';
-import { CONTROL_CHANNEL } from './projection.ts';
 
 const LOCK_CLASS = 4242;
 
@@ -12,24 +11,17 @@ export interface LockSessionEvents {
   stopped(): boolean;
   /** The session is gone, and every lock it held with it. */
   lost(): void;
-  /** A NOTIFY on CONTROL_CHANNEL: there may be new builds to run. */
-  buildsChanged(): void;
 }
 
-/**
- * Connects a session that LISTENs on CONTROL_CHANNEL (rebuild requests and switches, see
- * `notifyRunners`): `notified` hears each notification, `failed` the session's loss.
- */
-async function listenForBuilds(connectionString: string, handlers: { failed(error: Error): void; notified(): void }): Promise<pg.Client> {
+/** Connects the session that will hold the locks; `failed` hears of its loss. */
+async function connectForLocks(connectionString: string, failed: (error: Error) => void): Promise<pg.Client> {
   const client = new pg.Client({ connectionString, application_name: 'forum-projection-locks' });
-  client.on('error', (error) => handlers.failed(error));
-  client.on('notification', () => handlers.notified());
+  client.on('error', failed);
   await client.connect();
-  await client.query(`LISTEN ${CONTROL_CHANNEL}`);
   return client;
 }
 
-/** One session holds every advisory lock of this runner (one runner per build) and listens for new builds. */
+/** One session holds every advisory lock of this runner (one runner per build). */
 export class LockSession {
   private client: Promise<pg.Client> | null = null;
   /** The lock session's queries run one at a time (a pg client takes one query at once). */
@@ -43,14 +35,11 @@ export class LockSession {
 
   open(): Promise<pg.Client> {
     if (this.events.stopped()) return Promise.reject(new Error('the projection runner is stopped'));
-    this.client ??= listenForBuilds(this.connectionString, {
-      failed: (error) => {
-        // Losing the session releases the locks: every worker must stop writing and start over
-        this.logger.error({ err: error }, 'projection lock session lost');
-        this.client = null;
-        this.events.lost();
-      },
-      notified: () => this.events.buildsChanged(),
+    this.client ??= connectForLocks(this.connectionString, (error) => {
+      // Losing the session releases the locks: every worker must stop writing and start over
+      this.logger.error({ err: error }, 'projection lock session lost');
+      this.client = null;
+      this.events.lost();
     }).catch((error) => {
       this.client = null;
       throw error;

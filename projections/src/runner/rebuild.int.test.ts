@@ -2,7 +2,7 @@ import { waitFor } from '@forum/platform/testing';
 import pg from 'pg';
 import { createKnex, createLogger } from '@forum/platform';
 import { describe, expect, it } from 'vitest';
-import { rebuildProjections } from '../cli/rebuild.ts';
+import { rebuildProjections } from '../operations/rebuild.ts';
 import { publishIfLive, readCheckpoint, requestRebuild } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 import { createProjectionRunner, type RunnerOptions } from './runner.ts';

@@ -74,7 +74,6 @@ export function createRunnerContext(
     onCheckpoint?: (notification: string) => void;
   },
   settings: RunnerSettings,
-  onBuildsChanged: () => void,
 ): RunnerContext {
   const { db } = options;
   // one notification per build, the latest: a reader waiting on one build's position learns it
@@ -99,7 +98,6 @@ export function createRunnerContext(
           worker.restart();
         }
       },
-      buildsChanged: onBuildsChanged,
     }),
     buildReader: new SharedLogReader(options.store, settings.buildBatchSize),
     stagedRanges: stagedRangesOf(options.projections, settings.stageRangeSize),

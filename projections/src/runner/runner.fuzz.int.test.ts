@@ -2,7 +2,7 @@ import type { EventStore } from '@forum/eventstore';
 import { waitFor } from '@forum/platform/testing';
 import { createLogger } from '@forum/platform';
 import { describe, expect, it } from 'vitest';
-import { verifyProjection } from '../cli/verify.ts';
+import { verifyProjection } from '../operations/verify.ts';
 import { requestRebuild } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 import { createProjectionRunner, type ProjectionRunner } from './runner.ts';

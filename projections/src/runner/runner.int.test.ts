@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { waitFor } from '@forum/platform/testing';
 import { createLogger } from '@forum/platform';
 import { describe, expect, it } from 'vitest';
-import { readCheckpoint } from './checkpoints.ts';
+import { readCheckpoint, requestRebuild } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 import { createProjectionRunner } from './runner.ts';
 import { projectionStatus } from './status.ts';
@@ -97,9 +97,39 @@ describe('projection runner', () => {
     }
     // stopped runners leave no session behind (the lock sessions release their builds)
     const sessions = await log.db.raw<{ rows: { n: number }[] }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-projection-locks'`,
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name IN ('forum-projection-locks', 'forum-projection-control')`,
     );
     expect(sessions.rows[0]!.n).toBe(0);
+  });
+
+  it('picks up a build requested while its LISTEN session was lost, long before its poll, and keeps its locks meanwhile', { timeout: 60_000 }, async () => {
+    const projection = countingProjection({ name: 'woken' });
+    // the poll looks for builds a minute after start: a build found within 20 s was heard of
+    const runner = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [projection], standbyRetryMs: 60_000 });
+    await runner.start();
+    const sessionsOf = async (applicationName: string) =>
+      (
+        await log.db.raw<{ rows: { pid: number }[] }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?', [
+          applicationName,
+        ])
+      ).rows.map((row) => row.pid);
+    try {
+      const lockSessions = await sessionsOf('forum-projection-locks');
+      expect(lockSessions).toHaveLength(1);
+      // waits (up to 10 s) until the backend is gone, so the request below is sent while no session listens
+      const ended = await log.db.raw<{ rows: { ended: boolean }[] }>(
+        `SELECT pg_terminate_backend(pid, 10000) AS ended FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-projection-control'`,
+      );
+      expect(ended.rows).toEqual([{ ended: true }]);
+      await requestRebuild(log.db, projection, 'test');
+      await waitFor(async () => runner.workers(), (workers) => workers.some((w) => w.name === 'woken' && w.build === 2), 20_000);
+      // losing the LISTEN session released no lock: the live build's worker went on
+      expect(await sessionsOf('forum-projection-locks')).toEqual(lockSessions);
+      expect(runner.workers().find((w) => w.build === 1)!.state).toBe('running');
+    } finally {
+      await runner.stop();
+    }
   });
 
   it('halts only the projection whose handler throws, at the failing event, and resumes it after a restart', { timeout: 60_000 }, async () => {

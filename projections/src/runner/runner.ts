@@ -1,9 +1,9 @@
 import type { LogPosition } from '@forum/contracts';
 import type { EventStore } from '@forum/eventstore';
-import type { Knex, Logger } from '@forum/platform';
+import { listenForNotifications, type Knex, type Logger, type NotificationListener } from '@forum/platform';
 import { createBuildDiscovery } from './builds.ts';
 import { migrateCheckpoints, type BuildKey, type BuildState } from './checkpoints.ts';
-import { sqlLogIn, STAGE_RANGE_SIZE, type Projection } from './projection.ts';
+import { CONTROL_CHANNEL, sqlLogIn, STAGE_RANGE_SIZE, type Projection } from './projection.ts';
 import { createRunnerContext } from './runner-context.ts';
 import { PASSING_PAUSE_MS, type WorkerState } from './worker.ts';
 
@@ -11,7 +11,7 @@ export { PASSING_PAUSE_MS, type WorkerState };
 
 export interface RunnerOptions {
   db: Knex;
-  /** For the session that holds the advisory locks (one runner per build) and listens for new builds. */
+  /** For the session that holds the advisory locks (one runner per build) and the one that listens for new builds. */
   connectionString: string;
   store: EventStore;
   projections: readonly Projection[];
@@ -53,8 +53,9 @@ export interface ProjectionRunner {
 
 /**
  * One worker per build of `projections` (worker.ts), each holding its build's advisory lock on
- * one shared session (lock-session.ts); builds are looked for at start, on a poll and when the
- * session hears of one (builds.ts).
+ * one shared session (lock-session.ts); builds are looked for (builds.ts) at start, on a poll,
+ * on a NOTIFY on CONTROL_CHANNEL and each time a LISTEN session begins, since a request sent
+ * while none listened went unheard. That session is apart from the locks: losing it stops no worker.
  */
 export function createProjectionRunner(options: RunnerOptions): ProjectionRunner {
   const { db, store, logger } = options;
@@ -67,22 +68,34 @@ export function createProjectionRunner(options: RunnerOptions): ProjectionRunner
     standbyRetryMs,
     only: options.only,
   };
-  const context = createRunnerContext(options, settings, () => void builds.sync());
+  const context = createRunnerContext(options, settings);
   const builds = createBuildDiscovery(context);
+  const lookForBuilds = () => void builds.sync().catch((error) => logger.warn({ err: error }, 'looking for projection builds failed'));
   let poller: NodeJS.Timeout | null = null;
+  let listener: NotificationListener | null = null;
 
   return {
     async start() {
       await migrateCheckpoints(db);
       context.sqlLog = await sqlLogIn(db, store);
-      await context.locks.open();
       await builds.sync();
-      poller = setInterval(() => void builds.sync().catch((error) => logger.warn({ err: error }, 'looking for projection builds failed')), standbyRetryMs);
+      listener = listenForNotifications({
+        connectionString: options.connectionString,
+        channels: [CONTROL_CHANNEL],
+        applicationName: 'forum-projection-control',
+        logger,
+        onNotification: lookForBuilds,
+        onListening: lookForBuilds,
+      });
+      // a failed first session is logged by the listener, which keeps trying; the poll covers meanwhile
+      await listener.started.catch(() => {});
+      poller = setInterval(lookForBuilds, standbyRetryMs);
       poller.unref();
     },
     async stop() {
       context.stopped = true;
       if (poller) clearInterval(poller);
+      await listener?.close();
       await builds.settled();
       await Promise.all([...context.workers.values()].map((worker) => worker.stop()));
       await context.locks.close();
