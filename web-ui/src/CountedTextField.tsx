@@ -40,8 +40,8 @@ export function CountedTextField({ value, rule, counted = value, helperText, err
         error={Boolean(error) || count.over}
         helperText={
           <>
-            {helperText && <Box component="span" sx={{ display: 'block' }}>{helperText} </Box>}
-            <span>{count.text}</span>
+            {helperText && <span style={{ display: 'block' }}>{helperText} </span>}
+            {count.text}
           </>
         }
       />
