@@ -2,7 +2,7 @@ import { characterCount, type TextRule } from '@forum/contracts';
 import { useMemo } from 'react';
 import { TextInput, type TextInputProps, type Validator } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { CountAnnouncement } from './CountedTextField';
+import { CountAnnouncement } from '@forum/web-ui';
 
 /**
  * `characterCount` under `rule`, remembering the last text it counted: the field's render and its

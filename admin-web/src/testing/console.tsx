@@ -3,6 +3,7 @@ import type { ReactElement } from 'react';
 import { AdminContext, HttpError, memoryStore, Notification, ResourceContextProvider, type AuthProvider, type UserIdentity } from 'react-admin';
 import { afterEach, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
+import { stubApi } from '@forum/web-ui/testing';
 import { createDataProvider, type ForumDataProvider } from '../dataProvider';
 import { i18nProvider } from '../i18nProvider';
 
@@ -53,26 +54,18 @@ export function atPhoneWidth(width = 390) {
   });
 }
 
-/** What a stubbed server sees of a request. */
+/** What a stubbed server sees of a request: its address, method, and its headers and body as sent. */
 export interface StubRequest {
   url: URL;
   method: string;
-  init: RequestInit;
+  init: { method: string; headers: Headers; body: string };
 }
 
-/** Replaces fetch with `answer`; every call is kept as "METHOD /path" in `calls`. */
+/** The console's API answered by `answer` (the forum's API stub, every route); every call is kept as "METHOD /path" in `calls`. */
 export function stubServer(answer: (request: StubRequest) => Response | Promise<Response>) {
-  const calls: string[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const url = new URL(String(input), 'http://console.test');
-      const method = init.method ?? 'GET';
-      calls.push(`${method} ${url.pathname}`);
-      return answer({ url, method, init });
-    }),
-  );
-  return { calls };
+  return stubApi({
+    '* /api/*': async (request) => answer({ url: new URL(request.url), method: request.method, init: { method: request.method, headers: request.headers, body: await request.text() } }),
+  });
 }
 
 /** react-admin logs every failed data provider call in development: the failures a test provokes are expected. */
@@ -89,9 +82,3 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
-
-/** A number as the counters write it (19,990). */
-export const n = (value: number) => value.toLocaleString('en-US');
-
-/** The description of a field (the first element its aria-describedby names: the helper text), read with the field. */
-export const descriptionOf = (field: HTMLElement) => document.getElementById(field.getAttribute('aria-describedby')?.split(' ')[0] ?? '')?.textContent;

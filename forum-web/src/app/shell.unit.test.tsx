@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubApi } from '@forum/web-ui/testing';
 import { updateMeApi } from '../features/account/api/update-me';
-import { ALICE, renderAt, stubApi } from '../testing/render-with-app';
+import { ALICE, renderWithApp } from '../testing/render-with-app';
 import { Shell } from './shell';
 
 afterEach(() => {
@@ -24,7 +25,7 @@ describe('the shell', () => {
       'GET /api/announcements': () => ({ body: [] }),
       'GET /api/me/notifications': () => ({ body: { notifications: [], unread: 0, totalCount: 0 } }),
     });
-    const { store } = renderAt(<Shell />);
+    const { store } = renderWithApp(<Shell />);
     const avatar = () => screen.getByRole('button', { name: ALICE.name }).querySelector('img')?.getAttribute('src');
     await waitFor(() => expect(avatar()).toBe('https://img.example/old.png'));
 

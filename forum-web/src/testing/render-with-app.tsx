@@ -38,7 +38,7 @@ function Where() {
  * theme, toasts, dialogs), a fresh store and a memory router; any other path shows 'Another page'.
  * `user` is signed in (default ALICE; null for a visitor).
  */
-export function renderAt(element: ReactElement, { path = '/', route = path, user = ALICE }: { path?: string; route?: string; user?: AuthUser | null } = {}) {
+export function renderWithApp(element: ReactElement, { path = '/', route = path, user = ALICE }: { path?: string; route?: string; user?: AuthUser | null } = {}) {
   const { auth, login } = fakeAuth(user);
   const store = makeStore({ token: () => auth.token() });
   const router = createMemoryRouter(
@@ -72,55 +72,8 @@ function WithWhere({ children }: { children: ReactElement }) {
   );
 }
 
-/** As `renderAt`, signed in as ALICE or (signedIn: false) a visitor. */
-export function renderWithApp(element: ReactElement, { signedIn = true, path = '/', route = '/' }: { signedIn?: boolean; path?: string; route?: string } = {}) {
-  return renderAt(element, { path, route, user: signedIn ? ALICE : null });
-}
-
 /** The path the router is at (read off the page even while a dialog hides the rest from the accessibility tree). */
 export const currentPath = () => document.querySelector('output[aria-label="Current page"]')?.textContent ?? null;
-
-/** A JSON answer as fetch gives it. */
-export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
-
-/** The API's 429 RATE_LIMITED answer: `message` says when to try again, in `seconds` (also its Retry-After). */
-export const rateLimited = (message: string, seconds: number) =>
-  json({ error: { code: 'RATE_LIMITED', message, details: { retryAfterSeconds: seconds } } }, 429, { 'Retry-After': String(seconds) });
-
-/** The method and path (under /api) of a request fetch received. */
-export function describeRequest(input: RequestInfo | URL, init?: RequestInit): { method: string; path: string } {
-  const request = input instanceof Request ? input : new Request(input, init);
-  return { method: request.method, path: new URL(request.url).pathname.replace(/^\/api/, '') };
-}
-
-type Answer = { status?: number; body?: unknown; headers?: Record<string, string> };
-/** What a route answers: a status, body and headers, or a whole Response (such as rateLimited's). */
-export type Reply = Answer | Response | Promise<Answer | Response>;
-/** Answers by "METHOD /api/path"; an unknown call answers 404 so a test sees it. */
-export type Routes = Record<string, (request: Request) => Reply>;
-
-/** Replaces fetch for the api: each call is recorded as "METHOD /api/path" and answered from `routes`. */
-export function stubApi(routes: Routes) {
-  const calls: string[] = [];
-  const fetch = vi.fn(async (input: Request | string | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    const key = `${request.method} ${new URL(request.url).pathname}`;
-    calls.push(key);
-    const handler = routes[key];
-    const reply = handler ? await handler(request) : { status: 404, body: { error: { code: 'NOT_FOUND', message: `No stub for ${key}` } } };
-    if (reply instanceof Response) return reply;
-    return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { 'Content-Type': 'application/json', ...('headers' in reply ? reply.headers : {}) } });
-  });
-  vi.stubGlobal('fetch', fetch);
-  return { calls };
-}
-
-/** A number as the counters write it (19,990). */
-export const n = (value: number) => value.toLocaleString('en-US');
-
-/** The description of a field (the first element its aria-describedby names: the helper text), read with the field. */
-export const descriptionOf = (field: HTMLElement) => document.getElementById(field.getAttribute('aria-describedby')?.split(' ')[0] ?? '')?.textContent;
 
 /**
  * The browser's answer to loading a picture (jsdom loads none): `new Image()`'s decode() resolves

@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { ANNOUNCEMENT_DESCRIPTION_MAX, ANNOUNCEMENT_TITLE_MAX } from '@forum/contracts';
 import { describe, expect, it } from 'vitest';
-import { descriptionOf, n, quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
+import { descriptionOf, n } from '@forum/web-ui/testing';
+import { quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { MakeAnnouncement } from './MakeAnnouncement';
 
 /**

@@ -3,7 +3,7 @@ import { checkText, NEW_TAG_NAME_RULE } from '@forum/contracts';
 import { Button, InputAdornment, Stack } from '@mui/material';
 import { useState, type FormEvent, type Ref } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
-import { CountedTextField } from '../../components/CountedTextField';
+import { CountedTextField } from '@forum/web-ui';
 import { serverCode, serverFieldMessages, type ForumDataProvider } from '../../dataProvider';
 
 /** What the admin typed, as a tag's name: the # is the page's, not part of the name. */

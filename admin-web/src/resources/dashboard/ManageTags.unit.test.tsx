@@ -3,7 +3,8 @@ import { TAG_NAME_MAX, type AdminTag } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { descriptionOf, n, quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
+import { descriptionOf, n } from '@forum/web-ui/testing';
+import { quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { ManageTags } from './ManageTags';
 
 const TAGS: AdminTag[] = [

@@ -2,7 +2,7 @@ import { CONTACT_EMAIL_RULE, CONTACT_MESSAGE_RULE, CONTACT_NAME_RULE, ContactMes
 import { Alert, Paper, Stack, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { BusyButton } from '../../components/BusyButton';
-import { CountedTextField } from '../../components/CountedTextField';
+import { CountedTextField } from '@forum/web-ui';
 import { useSendContactMessageMutation } from '../../features/contact';
 import { serverError } from '../../lib/http-error';
 

@@ -3,7 +3,8 @@ import { CONTACT_EMAIL_MAX, CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX } from '@forum
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { descriptionOf, n, renderAt, stubApi } from '../../testing/render-with-app';
+import { descriptionOf, n, stubApi } from '@forum/web-ui/testing';
+import { renderWithApp } from '../../testing/render-with-app';
 import { ContactPage } from './contact';
 
 afterEach(() => {
@@ -21,7 +22,7 @@ describe('Contact', () => {
         return { status: 201, body: { id: 'm1', position: '7.1' } };
       },
     });
-    renderAt(<ContactPage />, { path: '/contact', user: null });
+    renderWithApp(<ContactPage />, { path: '/contact', user: null });
     const name = screen.getByRole('textbox', { name: 'Name' });
     const email = screen.getByRole('textbox', { name: 'Email' });
     const message = screen.getByRole('textbox', { name: 'Message' });
@@ -39,7 +40,7 @@ describe('Contact', () => {
 
   it('over the limit the message is in error and is not sent', async () => {
     const { calls } = stubApi({});
-    renderAt(<ContactPage />, { path: '/contact', user: null });
+    renderWithApp(<ContactPage />, { path: '/contact', user: null });
     const message = screen.getByRole('textbox', { name: 'Message' });
     await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Vera');
     await userEvent.type(screen.getByRole('textbox', { name: 'Email' }), 'vera@example.com');
@@ -59,7 +60,7 @@ describe('Contact', () => {
         body: { error: { code: 'VALIDATION_FAILED', message: 'The request is not valid', details: { email: ['This address cannot receive mail'] } } },
       }),
     });
-    renderAt(<ContactPage />, { path: '/contact', user: null });
+    renderWithApp(<ContactPage />, { path: '/contact', user: null });
     const message = screen.getByRole('textbox', { name: 'Message' });
     expect(descriptionOf(message)).toBe(`${n(CONTACT_MESSAGE_MAX)} characters left (0 of ${n(CONTACT_MESSAGE_MAX)})`);
     await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Vera');
@@ -75,7 +76,7 @@ describe('Contact', () => {
 
   it('#28.15 a refusal without field messages, or a failure, still says so in the banner', async () => {
     stubApi({ 'POST /api/contact': () => ({ status: 503, body: { error: { code: 'UNAVAILABLE', message: 'The forum is busy. Please try again in a minute.' } } }) });
-    renderAt(<ContactPage />, { path: '/contact', user: null });
+    renderWithApp(<ContactPage />, { path: '/contact', user: null });
     await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Vera');
     await userEvent.type(screen.getByRole('textbox', { name: 'Email' }), 'vera@example.com');
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Hello there');

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderAt, stubApi, type Routes } from '../../testing/render-with-app';
+import { type Routes, stubApi } from '@forum/web-ui/testing';
+import { renderWithApp } from '../../testing/render-with-app';
 import { PostPage } from './post';
 import { PostCommentsPage } from './post-comments';
 
@@ -16,8 +17,8 @@ const notAnId = () => ({ status: 400, body: { error: { code: 'VALIDATION_FAILED'
 const noSuchPost = () => ({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'No such post' } } });
 const broken = () => ({ status: 500, body: { error: { code: 'INTERNAL', message: 'Something went wrong' } } });
 
-const showPost = (path: string) => renderAt(<PostPage />, { path, route: '/post/:id' });
-const showComments = (path: string) => renderAt(<PostCommentsPage />, { path, route: '/post/:postId/comments' });
+const showPost = (path: string) => renderWithApp(<PostPage />, { path, route: '/post/:id' });
+const showComments = (path: string) => renderWithApp(<PostCommentsPage />, { path, route: '/post/:postId/comments' });
 
 async function expectNotFound() {
   expect(await screen.findByRole('heading', { name: 'Post not found' })).toBeTruthy();

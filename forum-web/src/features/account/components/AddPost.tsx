@@ -6,7 +6,7 @@ import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import defaultAvatar from '../../../assets/default-avatar.svg';
 import { BusyButton } from '../../../components/BusyButton';
-import { CountedTextField } from '../../../components/CountedTextField';
+import { CountedTextField } from '@forum/web-ui';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { useAttemptKey } from '../../../lib/attempt-key';

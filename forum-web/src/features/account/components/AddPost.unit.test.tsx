@@ -3,8 +3,9 @@ import { FREE_POST_LIMIT, POST_DESCRIPTION_MAX, POST_TITLE_MAX } from '@forum/co
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { currentPath, descriptionOf, n, rateLimited, stubApi, type Reply, type Routes } from '../../../testing/render-with-app';
-import { BOB, me, renderAt } from '../testing/fixtures';
+import { descriptionOf, n, rateLimited, type Reply, type Routes, stubApi } from '@forum/web-ui/testing';
+import { currentPath, renderWithApp } from '../../../testing/render-with-app';
+import { BOB, me } from '../testing/fixtures';
 import { AddPost } from './AddPost';
 
 afterEach(() => {
@@ -18,7 +19,7 @@ const reads = (count: number, isMember = false): Routes => ({
   'GET /api/tags': () => ({ body: ['React', 'DevOps', 'Career'] }),
 });
 
-const renderPage = () => renderAt(<AddPost />, { path: '/dashboard/add-post' });
+const renderPage = () => renderWithApp(<AddPost />, { path: '/dashboard/add-post', user: BOB });
 const WARNING = "You're approaching the limit for free users.";
 
 describe('Add Post: the free limit', () => {

@@ -2,7 +2,7 @@ import { DISPLAY_NAME_RULE, fieldErrorsOf, PHOTO_URL_RULE, updateMeRequest, type
 import { Avatar, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { useId, useState, type FormEvent } from 'react';
-import { CountedTextField } from '../../../components/CountedTextField';
+import { CountedTextField } from '@forum/web-ui';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { serverError } from '../../../lib/http-error';
 import { imageLoads } from '../../../lib/image-loads';

@@ -2,8 +2,9 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { stubApi } from '../../../testing/render-with-app';
-import { BOB, profile, renderAt } from '../testing/fixtures';
+import { stubApi } from '@forum/web-ui/testing';
+import { renderWithApp } from '../../../testing/render-with-app';
+import { BOB, profile } from '../testing/fixtures';
 import { MyProfile } from './MyProfile';
 
 afterEach(() => {
@@ -14,7 +15,7 @@ afterEach(() => {
 /** My Profile with the delete dialog open; `erase`: DELETE /api/me's answer. */
 async function openDialog(erase: (request: Request) => { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>) {
   const { calls } = stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }), 'DELETE /api/me': erase });
-  const view = renderAt(<MyProfile />, { path: '/dashboard' });
+  const view = renderWithApp(<MyProfile />, { path: '/dashboard', user: BOB });
   await userEvent.click(await screen.findByRole('button', { name: 'Delete my account' }));
   const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' });
   return { ...view, calls, dialog };

@@ -1,10 +1,12 @@
 // @vitest-environment jsdom
+import type { AuthUser } from '@forum/web-auth';
 import { MEMBERSHIP_PRICE } from '@forum/contracts';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { currentPath, stubApi } from '../../../testing/render-with-app';
-import { BOB, me, renderAt } from '../testing/fixtures';
+import { stubApi } from '@forum/web-ui/testing';
+import { currentPath, renderWithApp } from '../../../testing/render-with-app';
+import { BOB, me } from '../testing/fixtures';
 import { MembershipPage } from './MembershipPage';
 
 afterEach(() => {
@@ -12,7 +14,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const renderPage = (user?: null) => renderAt(<MembershipPage />, { path: '/membership', ...(user === null ? { user } : {}) });
+const renderPage = (user: AuthUser | null = BOB) => renderWithApp(<MembershipPage />, { path: '/membership', user });
 
 describe('Membership page', () => {
   it('offers the Gold Membership with its benefits and price to a free user', async () => {

@@ -2,8 +2,9 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { stubApi } from '../../../testing/render-with-app';
-import { BOB, renderAt } from '../testing/fixtures';
+import { stubApi } from '@forum/web-ui/testing';
+import { renderWithApp } from '../../../testing/render-with-app';
+import { BOB } from '../testing/fixtures';
 import { MyPosts } from './MyPosts';
 
 afterEach(() => {
@@ -25,7 +26,7 @@ const post = {
   commentCount: 3,
 };
 
-const renderPage = () => renderAt(<MyPosts />, { path: '/dashboard/my-post' });
+const renderPage = () => renderWithApp(<MyPosts />, { path: '/dashboard/my-post', user: BOB });
 
 describe('My Posts', () => {
   it('lists each post with its tags, votes, date and actions', async () => {

@@ -3,8 +3,9 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { DISPLAY_NAME_MAX, PHOTO_URL_MAX } from '@forum/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { descriptionOf, n, stubApi, stubImages } from '../../../testing/render-with-app';
-import { BOB, profile, renderAt } from '../testing/fixtures';
+import { descriptionOf, n, stubApi } from '@forum/web-ui/testing';
+import { stubImages, renderWithApp } from '../../../testing/render-with-app';
+import { BOB, profile } from '../testing/fixtures';
 import { MyProfile } from './MyProfile';
 
 afterEach(() => {
@@ -12,16 +13,16 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const renderPage = () => renderAt(<MyProfile />, { path: '/dashboard' });
+const renderPage = () => renderWithApp(<MyProfile />, { path: '/dashboard', user: BOB });
 
 describe('My Profile of an account whose email address is not verified yet', () => {
   it('says where the confirmation link went, and nothing once the address is verified', async () => {
     stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }) });
-    renderAt(<MyProfile />, { path: '/dashboard', user: { ...BOB, emailVerified: false } });
+    renderWithApp(<MyProfile />, { path: '/dashboard', user: { ...BOB, emailVerified: false } });
     const hint = await screen.findByText(/confirm your email address/);
     expect(hint.textContent).toBe(`Please confirm your email address: we sent a link to ${BOB.email}. Open it to finish setting up your account.`);
     cleanup();
-    renderAt(<MyProfile />, { path: '/dashboard', user: { ...BOB, emailVerified: true } });
+    renderWithApp(<MyProfile />, { path: '/dashboard', user: { ...BOB, emailVerified: true } });
     await screen.findByRole('heading', { name: 'My Profile' });
     expect(screen.queryByText(/confirm your email address/)).toBeNull();
   });

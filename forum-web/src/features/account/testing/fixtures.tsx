@@ -1,6 +1,4 @@
 import type { AuthUser } from '@forum/web-auth';
-import type { ReactElement } from 'react';
-import { renderAt as renderScreen } from '../../../testing/render-with-app';
 
 /** The account screens' test user. */
 export const BOB: AuthUser = { id: 'user-bob', email: 'bob@forum.local', name: 'Bob Chen', picture: '', roles: ['user'], emailVerified: true };
@@ -37,5 +35,3 @@ export const profile = (isMember: boolean, photoURL = '') => ({
   recentPosts: [recent(1), recent(2), recent(3)],
 });
 
-/** The app's `renderAt`, signed in as BOB unless the test names another user. */
-export const renderAt = (element: ReactElement, options: Parameters<typeof renderScreen>[1] = {}) => renderScreen(element, { user: BOB, ...options });

@@ -2,7 +2,7 @@ import { Stack } from '@mui/material';
 import { COMMENT_RULE, textLength } from '@forum/contracts';
 import { useState, type FormEvent } from 'react';
 import { BusyButton } from '../../../components/BusyButton';
-import { CountedTextField } from '../../../components/CountedTextField';
+import { CountedTextField } from '@forum/web-ui';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { rateLimitMessage } from '../../../lib/http-error';
 import { useAddCommentMutation } from '../api/add-comment';

@@ -3,7 +3,8 @@ import { COMMENT_PREVIEW_LENGTH, type CommentItem } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeRequest, json, rateLimited, renderWithApp } from '../../../testing/render-with-app';
+import { rateLimited, stubApi } from '@forum/web-ui/testing';
+import { renderWithApp } from '../../../testing/render-with-app';
 import { commentPage, shownStatus } from '../testing/comment-pages';
 import { CommentsTable } from './CommentsTable';
 
@@ -16,21 +17,16 @@ const comments: CommentItem[] = [
 
 function fakeServer({ list = comments, reportStatus = 201, pageSize = 20 }: { list?: CommentItem[]; reportStatus?: number; pageSize?: number } = {}) {
   const reports: Array<{ path: string; body: unknown }> = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const { method, path } = describeRequest(input, init);
-      if (method === 'GET' && path === `/posts/${POST_ID}/comments`) return json(commentPage(list, input as Request, pageSize));
-      if (method === 'POST' && path.endsWith('/report')) {
-        reports.push({ path, body: await (input as Request).clone().json() });
-        if (reportStatus === 409) return json({ error: { code: 'ALREADY_REPORTED', message: 'You have already reported this comment' } }, 409);
-        if (reportStatus === 429) return rateLimited('Too many reports. Try again in 38 minutes.', 2251);
-        if (reportStatus !== 201) return json({ error: { code: 'INTERNAL', message: 'boom' } }, reportStatus);
-        return json({ id: 'r1', position: '901.1' }, 201);
-      }
-      return json({ error: { code: 'NOT_FOUND', message: 'no' } }, 404);
-    }),
-  );
+  stubApi({
+    [`GET /api/posts/${POST_ID}/comments`]: (request) => ({ body: commentPage(list, request, pageSize) }),
+    'POST /api/comments/:id/report': async (request) => {
+      reports.push({ path: new URL(request.url).pathname.replace(/^\/api/, ''), body: await request.json() });
+      if (reportStatus === 409) return { status: 409, body: { error: { code: 'ALREADY_REPORTED', message: 'You have already reported this comment' } } };
+      if (reportStatus === 429) return rateLimited('Too many reports. Try again in 38 minutes.', 2251);
+      if (reportStatus !== 201) return { status: reportStatus, body: { error: { code: 'INTERNAL', message: 'boom' } } };
+      return { status: 201, body: { id: 'r1', position: '901.1' } };
+    },
+  });
   return { reports };
 }
 

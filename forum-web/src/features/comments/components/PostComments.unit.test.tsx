@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
 import { COMMENT_MAX, type CommentItem } from '@forum/contracts';
+import type { AuthUser } from '@forum/web-auth';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeRequest, descriptionOf, json, n, rateLimited, renderWithApp } from '../../../testing/render-with-app';
+import { descriptionOf, n, rateLimited, stubApi } from '@forum/web-ui/testing';
+import { ALICE, renderWithApp } from '../../../testing/render-with-app';
 import { commentPage, shownStatus } from '../testing/comment-pages';
 import { PostComments } from './PostComments';
 
@@ -14,26 +16,21 @@ const first: CommentItem = { _id: 'c1', postId: POST_ID, text: 'First!', authorN
 /** Comments newest first, `pageSize` a page. */
 function fakeServer({ addStatus = 201, list = [first], pageSize = 20 }: { addStatus?: number; list?: CommentItem[]; pageSize?: number } = {}) {
   const added: unknown[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const { method, path } = describeRequest(input, init);
-      if (method === 'GET' && path === `/posts/${POST_ID}/comments`) return json(commentPage(list, input as Request, pageSize));
-      if (method === 'POST' && path === '/comments') {
-        const body = (await (input as Request).clone().json()) as { text: string };
-        added.push(body);
-        if (addStatus === 429) return rateLimited(TOO_MANY, 95);
-        if (addStatus !== 201) return json({ error: { code: 'INTERNAL', message: 'boom' } }, addStatus);
-        list.unshift({ ...first, _id: 'c2', text: body.text, authorName: 'Alice' });
-        return json({ id: 'c2', position: '902.1' }, 201);
-      }
-      return json({ error: { code: 'NOT_FOUND', message: 'no' } }, 404);
-    }),
-  );
+  stubApi({
+    [`GET /api/posts/${POST_ID}/comments`]: (request) => ({ body: commentPage(list, request, pageSize) }),
+    'POST /api/comments': async (request) => {
+      const body = (await request.json()) as { text: string };
+      added.push(body);
+      if (addStatus === 429) return rateLimited(TOO_MANY, 95);
+      if (addStatus !== 201) return { status: addStatus, body: { error: { code: 'INTERNAL', message: 'boom' } } };
+      list.unshift({ ...first, _id: 'c2', text: body.text, authorName: 'Alice' });
+      return { status: 201, body: { id: 'c2', position: '902.1' } };
+    },
+  });
   return { added };
 }
 
-const renderComments = (signedIn = true) => renderWithApp(<PostComments postId={POST_ID} />, { signedIn, path: `/post/${POST_ID}`, route: '/post/:id' });
+const renderComments = (user: AuthUser | null = ALICE) => renderWithApp(<PostComments postId={POST_ID} />, { user, path: `/post/${POST_ID}`, route: '/post/:id' });
 
 afterEach(() => {
   cleanup();
@@ -60,7 +57,7 @@ describe('the comments under a post', () => {
   it("shows the newest comments first, and 'Show more comments' adds the next page below them, saying how many are shown", async () => {
     const list = Array.from({ length: 5 }, (_, i) => ({ ...first, _id: `c${5 - i}`, text: `Comment ${5 - i}` }));
     fakeServer({ list, pageSize: 2 });
-    renderComments(false);
+    renderComments(null);
     const comments = await screen.findByRole('list', { name: 'Comments' });
     const texts = () => within(comments).getAllByRole('listitem').map((item) => within(item).getByText(/^Comment \d$/).textContent);
     expect(texts()).toEqual(['Comment 5', 'Comment 4']);
@@ -133,7 +130,7 @@ describe('the comments under a post', () => {
 
   it("gives visitors a 'Login to comment' link instead of the form, and every reader the link to the comments page", async () => {
     fakeServer();
-    renderComments(false);
+    renderComments(null);
     await screen.findByRole('list', { name: 'Comments' });
     expect(screen.queryByRole('textbox')).toBeNull();
     expect(screen.getByRole('link', { name: 'Login to comment' }).getAttribute('href')).toBe('/joinUs');

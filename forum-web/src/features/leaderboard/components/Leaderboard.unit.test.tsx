@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { json, renderWithApp } from '../../../testing/render-with-app';
+import { stubApi } from '@forum/web-ui/testing';
+import { renderWithApp } from '../../../testing/render-with-app';
 import { Leaderboard } from './Leaderboard';
 
 afterEach(() => {
@@ -11,15 +12,14 @@ afterEach(() => {
 
 describe('the leaderboard', () => {
   it("lists the users in the server's order with '{n} votes', 'Anonymous' for a user without a name", async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () =>
-        json([
+    stubApi({
+      'GET /api/users/top-voted': () => ({
+        body: [
           { _id: 'u1', name: 'Bob Chen', photoURL: '', totalVote: 12 },
           { _id: 'u2', name: '', photoURL: '', totalVote: 7 },
-        ]),
-      ),
-    );
+        ],
+      }),
+    });
     renderWithApp(<Leaderboard />);
     const list = await screen.findByRole('list', { name: 'Top-voted users' });
     expect(list.tagName).toBe('OL');
@@ -33,7 +33,7 @@ describe('the leaderboard', () => {
   });
 
   it("says 'No users found.' when nobody has votes yet", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json([])));
+    stubApi({ 'GET /api/users/top-voted': () => ({ body: [] }) });
     renderWithApp(<Leaderboard />);
     await screen.findByText('No users found.');
   });

@@ -2,7 +2,8 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderAt, stubApi } from '../../../testing/render-with-app';
+import { stubApi } from '@forum/web-ui/testing';
+import { renderWithApp } from '../../../testing/render-with-app';
 import { PostList } from './PostList';
 
 // a page change scrolls the list into view; jsdom lays nothing out
@@ -43,7 +44,7 @@ function stubPosts(total: number) {
   return asked;
 }
 
-const renderList = (path = '/') => renderAt(<PostList />, { path, route: '/', user: null });
+const renderList = (path = '/') => renderWithApp(<PostList />, { path, route: '/', user: null });
 const titles = () => screen.getAllByRole('article').map((card) => within(card).getByRole('heading').textContent);
 const pager = () => screen.getByRole('navigation', { name: 'Pages' });
 

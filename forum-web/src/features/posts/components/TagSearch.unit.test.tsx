@@ -2,8 +2,9 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubApi } from '@forum/web-ui/testing';
 import { postItem } from '../../../testing/post-items';
-import { renderWithApp, stubApi } from '../../../testing/render-with-app';
+import { renderWithApp } from '../../../testing/render-with-app';
 import { TagSearch } from './TagSearch';
 
 afterEach(() => {

@@ -3,7 +3,8 @@ import type { PostDetail } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeRequest, json, rateLimited, renderWithApp } from '../../../testing/render-with-app';
+import { rateLimited, stubApi } from '@forum/web-ui/testing';
+import { renderWithApp } from '../../../testing/render-with-app';
 import { PostDetails } from './PostDetails';
 
 const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
@@ -28,20 +29,17 @@ function fakeServer({ initial, afterVote, voteStatus = 200 }: { initial: PostDet
   let current = initial;
   let release: () => void = () => {};
   const votes: unknown[] = [];
-  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const { method, path } = describeRequest(input, init);
-    if (method === 'GET' && path === `/posts/${POST_ID}`) return json(current);
-    if (method === 'PUT' && path === `/posts/${POST_ID}/vote`) {
-      votes.push(await (input as Request).clone().json());
+  stubApi({
+    [`GET /api/posts/${POST_ID}`]: () => ({ body: current }),
+    [`PUT /api/posts/${POST_ID}/vote`]: async (request) => {
+      votes.push(await request.clone().json());
       await new Promise<void>((resolve) => (release = resolve));
       if (voteStatus === 429) return rateLimited('Too many votes. Try again in 40 seconds.', 40);
-      if (voteStatus !== 200) return json({ error: { code: 'INTERNAL', message: 'boom' } }, voteStatus);
+      if (voteStatus !== 200) return { status: voteStatus, body: { error: { code: 'INTERNAL', message: 'boom' } } };
       current = afterVote;
-      return json({ id: POST_ID, vote: afterVote.myVote, position: '900.1' });
-    }
-    return json({ error: { code: 'NOT_FOUND', message: 'no' } }, 404);
+      return { body: { id: POST_ID, vote: afterVote.myVote, position: '900.1' } };
+    },
   });
-  vi.stubGlobal('fetch', fetch);
   return { votes, release: () => release() };
 }
 
@@ -126,7 +124,7 @@ describe('the vote buttons of a post', () => {
 
   it('asks a visitor to sign in instead of voting, and signs in when they agree', async () => {
     const server = fakeServer({ initial: post({ myVote: undefined }), afterVote: post() });
-    const { login } = renderWithApp(<PostDetails id={POST_ID} />, { signedIn: false });
+    const { login } = renderWithApp(<PostDetails id={POST_ID} />, { user: null });
     await userEvent.click(await screen.findByRole('button', { name: 'Like 3' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Sign in to vote' });

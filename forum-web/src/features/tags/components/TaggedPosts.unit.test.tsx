@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubApi } from '@forum/web-ui/testing';
 import { postItem as item } from '../../../testing/post-items';
-import { describeRequest, json, renderWithApp } from '../../../testing/render-with-app';
+import { renderWithApp } from '../../../testing/render-with-app';
 import { TaggedPosts } from './TaggedPosts';
 
 afterEach(() => {
@@ -12,8 +13,13 @@ afterEach(() => {
 
 describe('the tag page', () => {
   it('asks for the posts with the tag and shows each as a card with its title, summary and tags', async () => {
-    const fetch = vi.fn(async () => json([item('p1', 'Zero-downtime deploys', ['DevOps', 'Databases']), item('p2', 'Node.js 20 vs 22', ['DevOps'])], 200, { 'X-Total-Count': '2' }));
-    vi.stubGlobal('fetch', fetch);
+    const asked: URL[] = [];
+    const { calls } = stubApi({
+      'GET /api/posts/search': (request) => {
+        asked.push(new URL(request.url));
+        return { body: [item('p1', 'Zero-downtime deploys', ['DevOps', 'Databases']), item('p2', 'Node.js 20 vs 22', ['DevOps'])], headers: { 'X-Total-Count': '2' } };
+      },
+    });
     renderWithApp(<TaggedPosts tag="DevOps" />);
 
     await screen.findByRole('heading', { level: 1, name: 'Posts Tagged with: #DevOps' });
@@ -23,26 +29,22 @@ describe('the tag page', () => {
     expect(within(within(card).getByRole('list', { name: 'Tags' })).getAllByRole('link').map((link) => link.textContent)).toEqual(['#DevOps', '#Databases']);
     expect(screen.getAllByRole('article')).toHaveLength(2);
 
-    const [input, init] = fetch.mock.calls[0] as unknown as [RequestInfo, RequestInit | undefined];
-    const request = new URL((input instanceof Request ? input : new Request(input, init)).url);
-    expect(describeRequest(input, init).path).toBe('/posts/search');
-    expect(request.searchParams.get('tag')).toBe('DevOps');
-    expect(request.searchParams.has('page')).toBe(false);
+    expect(calls[0]).toBe('GET /api/posts/search');
+    expect(asked[0]!.searchParams.get('tag')).toBe('DevOps');
+    expect(asked[0]!.searchParams.has('page')).toBe(false);
   });
 
   it("says 'No posts found.' for a tag without posts", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json([])));
+    stubApi({ 'GET /api/posts/search': () => ({ body: [] }), 'GET /api/tags': () => ({ body: [] }) });
     renderWithApp(<TaggedPosts tag="nothing" />);
     await screen.findByText('No posts found.');
   });
 
   it('#28.16 the tag page shows the tag as the forum knows it, whatever the case in the address', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) =>
-        describeRequest(input, init).path === '/tags' ? json(['DevOps', 'React']) : json([item('p1', 'Hooks or classes?', ['React'])], 200, { 'X-Total-Count': '1' }),
-      ),
-    );
+    stubApi({
+      'GET /api/tags': () => ({ body: ['DevOps', 'React'] }),
+      'GET /api/posts/search': () => ({ body: [item('p1', 'Hooks or classes?', ['React'])], headers: { 'X-Total-Count': '1' } }),
+    });
     renderWithApp(<TaggedPosts tag="rEaCt" />);
     await screen.findByRole('link', { name: 'Hooks or classes?' });
     await screen.findByRole('heading', { level: 1, name: 'Posts Tagged with: #React' });

@@ -3,8 +3,8 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { descriptionOf } from '../testing/render-with-app';
-import { CountedTextField } from './CountedTextField';
+import { descriptionOf } from './testing/index.ts';
+import { CountedTextField } from './CountedTextField.tsx';
 
 afterEach(cleanup);
 

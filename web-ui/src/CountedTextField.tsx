@@ -2,10 +2,24 @@ import { characterCount, type TextRule } from '@forum/contracts';
 import { Box, TextField, type TextFieldProps } from '@mui/material';
 import { visuallyHidden } from '@mui/utils';
 
+/**
+ * A polite live region with a counter's announcement (contracts' characterCount): it changes only
+ * when the text nears, reaches or passes its limit, so a screen reader is told then, not at every key.
+ */
+export function CountAnnouncement({ announcement }: { announcement: string }) {
+  return (
+    <Box component="span" role="status" sx={visuallyHidden}>
+      {announcement}
+    </Box>
+  );
+}
+
 export type CountedTextFieldProps = Omit<TextFieldProps, 'value'> & {
   value: string;
   /** The field's rule in contracts: the most characters the API takes, and how it counts them. */
   rule: TextRule;
+  /** What counts against the rule when it is not the value as typed (a tag's name without its '#'). */
+  counted?: string;
 };
 
 /**
@@ -16,8 +30,8 @@ export type CountedTextFieldProps = Omit<TextFieldProps, 'value'> & {
  * comes before the count. No `maxlength`: the browser counts UTF-16 units and would cut a paste
  * without a word.
  */
-export function CountedTextField({ value, rule, helperText, error, ...props }: CountedTextFieldProps) {
-  const count = characterCount(value, rule.max, rule.kind);
+export function CountedTextField({ value, rule, counted = value, helperText, error, ...props }: CountedTextFieldProps) {
+  const count = characterCount(counted, rule.max, rule.kind);
   return (
     <>
       <TextField
@@ -26,14 +40,12 @@ export function CountedTextField({ value, rule, helperText, error, ...props }: C
         error={Boolean(error) || count.over}
         helperText={
           <>
-            {helperText && <Box component="span" sx={{ display: 'block' }}>{helperText} </Box>}
-            <span>{count.text}</span>
+            {helperText && <span style={{ display: 'block' }}>{helperText} </span>}
+            {count.text}
           </>
         }
       />
-      <Box component="span" role="status" sx={visuallyHidden}>
-        {count.announcement}
-      </Box>
+      <CountAnnouncement announcement={count.announcement} />
     </>
   );
 }

@@ -1,0 +1,2 @@
+export { CountAnnouncement, CountedTextField } from './CountedTextField.tsx';
+export type { CountedTextFieldProps } from './CountedTextField.tsx';
