@@ -29,10 +29,10 @@ export function formatReport(report: DependencyReport): string[] {
   for (const failure of licences.failures) lines.push(`  FAIL ${failure.name}@${failure.version}: ${failure.reason}`);
   lines.push('', 'Install scripts:');
   for (const found of installScripts.findings) {
-    const state = found.approvedBy ? `approved (allowScripts "${found.approvedBy}")` : found.installed ? 'NOT APPROVED' : 'not approved; not installed on this machine';
+    const state = found.approvedBy ? `approved (allowScripts "${found.approvedBy}")` : found.refusedBy ? `refused, never run (allowScripts "${found.refusedBy}": false)` : found.installed ? 'NOT APPROVED' : 'not approved; not installed on this machine';
     lines.push(`  ${found.installed ? 'installed    ' : 'not installed'}  ${found.name}@${found.version}: ${state}`);
   }
-  for (const failure of installScripts.failures) lines.push(`  FAIL ${failure.name}@${failure.version} runs an install script that package.json's allowScripts does not approve (review it, then npm install-scripts approve ${failure.name})`);
+  for (const failure of installScripts.failures) lines.push(`  FAIL ${failure.name}@${failure.version} runs an install script that package.json's allowScripts does not review (review it, then npm install-scripts approve or deny ${failure.name})`);
   lines.push('', `Lockfile and pins: ${lockfile.length === 0 ? 'every dependency pinned exactly, every package from the registry with a sha512 hash' : `${lockfile.length} problems`}`);
   for (const problem of lockfile) lines.push(`  FAIL ${problem}`);
   lines.push('', passed(report) ? 'All dependency checks passed.' : 'Dependency checks FAILED.');

@@ -42,7 +42,7 @@ describe('a project that breaks the rules', () => {
       mkdirSync(path.dirname(path.join(bad, file)), { recursive: true });
       writeFileSync(path.join(bad, file), JSON.stringify(value));
     };
-    write('package.json', { name: 'bad', workspaces: ['app'], allowScripts: { 'approved-script': true, 'pinned-script@1.0.0': true }, devDependencies: { ranged: '^1.2.3' } });
+    write('package.json', { name: 'bad', workspaces: ['app'], allowScripts: { 'approved-script': true, 'pinned-script@1.0.0': true, 'refused-script': false }, devDependencies: { ranged: '^1.2.3' } });
     write('app/package.json', { name: '@bad/app', dependencies: { 'from-git': 'git+https://example.test/x.git', local: 'file:../local', gpl: '1.0.0' } });
     const installed: Record<string, object> = {
       gpl: { license: 'GPL-3.0-only' },
@@ -57,6 +57,7 @@ describe('a project that breaks the rules', () => {
       'approved-script': { license: 'MIT' },
       'pinned-script': { license: 'MIT' },
       'unapproved-script': { license: 'MIT' },
+      'refused-script': { license: 'MIT' },
       ranged: { license: 'MIT' },
     };
     for (const [name, manifest] of Object.entries(installed)) write(`node_modules/${name}/package.json`, { name, version: '1.0.0', ...manifest });
@@ -72,6 +73,7 @@ describe('a project that breaks the rules', () => {
         'node_modules/approved-script': locked({ hasInstallScript: true }),
         'node_modules/pinned-script': locked({ hasInstallScript: true }),
         'node_modules/unapproved-script': locked({ hasInstallScript: true }),
+        'node_modules/refused-script': locked({ hasInstallScript: true }),
         'node_modules/other-platform': locked({ hasInstallScript: true, optional: true, license: 'MIT' }),
         'node_modules/from-git': { version: '1.0.0', resolved: 'git+ssh://git@example.test/x.git#abc', license: 'MIT' },
         'node_modules/elsewhere': locked({ resolved: 'https://mirror.example/elsewhere-1.0.0.tgz', license: 'MIT' }),
@@ -103,13 +105,14 @@ describe('a project that breaks the rules', () => {
     expect(formatReport(report).join('\n')).toContain('FAIL gpl@1.0.0: GPL-3.0-only is copyleft the project does not accept');
   });
 
-  it('fails on an installed package whose install script no allowScripts entry approves, and lists the rest', () => {
+  it('fails on an installed package whose install script no allowScripts entry reviews, and lists the rest (a script refused with false is reviewed)', () => {
     const { findings, failures } = checkDependencies(bad, fakeRegistry).installScripts;
-    expect(findings.map((found) => [found.name, found.installed, found.approvedBy])).toEqual([
-      ['approved-script', true, 'approved-script'],
-      ['pinned-script', true, 'pinned-script@1.0.0'],
-      ['unapproved-script', true, null],
-      ['other-platform', false, null],
+    expect(findings.map((found) => [found.name, found.installed, found.approvedBy, found.refusedBy])).toEqual([
+      ['approved-script', true, 'approved-script', null],
+      ['pinned-script', true, 'pinned-script@1.0.0', null],
+      ['unapproved-script', true, null, null],
+      ['refused-script', true, null, 'refused-script'],
+      ['other-platform', false, null, null],
     ]);
     expect(failures.map((found) => found.name)).toEqual(['unapproved-script']);
   });
