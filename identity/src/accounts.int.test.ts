@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteExpired } from './adapter.ts';
 import { deleteExpiredBrokerStates } from './broker.ts';
 import { deleteOldMail } from './mail.ts';
-import { DUPLICATE_EMAIL_MESSAGE, RESET_NEUTRAL_MESSAGE, RESET_SENT_MESSAGE } from './realm.ts';
+import { DUPLICATE_EMAIL_MESSAGE, RESET_NEUTRAL_MESSAGE, RESET_SENT_MESSAGE } from './messages.ts';
 import { deleteExpiredLimits } from './throttle.ts';
 import {
   alertOf,
