@@ -4,7 +4,7 @@ import type { InteractionResults } from 'oidc-provider';
 import type { RealmContext } from './context.ts';
 import { sendPage } from './http.ts';
 import { GOOGLE_UNCONFIGURED } from './messages.ts';
-import { messagePage, type GoogleButton } from './pages.ts';
+import { messagePage, type GoogleButton } from './pages/index.ts';
 import { BROKER_LOGIN_PATH, REALM_PATH } from './paths.ts';
 import { FIRST_PARTY, REGISTERED } from './provider.ts';
 import type { AccountRecord } from './store.ts';

@@ -13,7 +13,7 @@ import { REGISTER_ACTION } from '@forum/contracts';
 import { postgresAdapter } from './adapter.ts';
 import { GOOGLE } from './broker.ts';
 import type { RealmContext } from './context.ts';
-import { logoutPage, messagePage, type Page } from './pages.ts';
+import { logoutPage, messagePage, type Page } from './pages/index.ts';
 import { BROKER_LOGIN_PATH, LOGIN_PATH, OIDC, REALM_PATH, REGISTER_PATH } from './paths.ts';
 import { allowRedirectsUnderPrefixes } from './redirect-uris.ts';
 import { refreshEnvelope, sendRefreshTokensInEnvelopes } from './refresh-token.ts';

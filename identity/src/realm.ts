@@ -22,7 +22,7 @@ import { createInteractions } from './interaction.ts';
 import { createLoginBackoff } from './login-backoff.ts';
 import { createMailer, type MailOptions } from './mail.ts';
 import { createMailLink } from './one-time-link.ts';
-import { providerCsp, thirdPartyCookiesProbe, type Site } from './pages.ts';
+import { providerCsp, thirdPartyCookiesProbe, type Site } from './pages/index.ts';
 import { registerPasswordGrant } from './password-grant.ts';
 import { createPasswordSignIn } from './password-sign-in.ts';
 import { MAILBOX_PATH, REALM_PATH } from './paths.ts';

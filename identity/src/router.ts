@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@forum/platform';
 import { redirect, sendJson, sendPage } from './http.ts';
-import type { Page } from './pages.ts';
+import type { Page } from './pages/index.ts';
 import {
   ACTION_TOKEN_PATH,
   BROKER_ENDPOINT_PATH,

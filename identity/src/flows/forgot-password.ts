@@ -5,7 +5,7 @@ import type { RealmContext } from '../context.ts';
 import { methodNotAllowed, readForm, redirect, sendPage } from '../http.ts';
 import { RESET_NEUTRAL_MESSAGE, RESET_SENT_MESSAGE } from '../messages.ts';
 import { type MailLink, RESET_TOKEN_KIND, RESET_TOKEN_TTL_SECONDS } from '../one-time-link.ts';
-import { escapeHtml, forgotPasswordPage, resetRequestedPage } from '../pages.ts';
+import { escapeHtml, forgotPasswordPage, resetRequestedPage } from '../pages/index.ts';
 import { ACTION_TOKEN_PATH, forgotUrl, loginUrl, REALM_PATH, registerUrl, RESET_PATH, UID } from '../paths.ts';
 import { tooManyRequestsMessage } from '../throttle.ts';
 

@@ -6,7 +6,7 @@ import type { RealmContext } from '../context.ts';
 import { methodNotAllowed, redirect, sendPage } from '../http.ts';
 import type { Interactions } from '../interaction.ts';
 import { DISABLED_MESSAGE, GOOGLE_UNCONFIGURED, UNVERIFIED_GOOGLE_MESSAGE } from '../messages.ts';
-import { messagePage, type Page } from '../pages.ts';
+import { messagePage, type Page } from '../pages/index.ts';
 import { UID } from '../paths.ts';
 import { ACCOUNT_NAME, fitAccountName } from '../store.ts';
 

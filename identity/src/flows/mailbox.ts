@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RealmContext } from '../context.ts';
 import { isLocalRequest, methodNotAllowed, sendPage } from '../http.ts';
-import { mailboxPage, messagePage } from '../pages.ts';
+import { mailboxPage, messagePage } from '../pages/index.ts';
 
 /** The development mailbox: the realm's recent mails, on this machine only, when no SMTP server is set. */
 export function createMailbox({ mailer, site }: Pick<RealmContext, 'mailer' | 'site'>) {

@@ -5,7 +5,7 @@ import type { RealmContext } from '../context.ts';
 import { methodNotAllowed, readForm, redirect, sendPage } from '../http.ts';
 import type { Interactions } from '../interaction.ts';
 import { DUPLICATE_EMAIL_MESSAGE } from '../messages.ts';
-import { type RegisterField, registerPage } from '../pages.ts';
+import { type RegisterField, registerPage } from '../pages/index.ts';
 import { loginUrl, OIDC, REALM_PATH, registerUrl } from '../paths.ts';
 import { ACCOUNT_NAME, type AccountRecord } from '../store.ts';
 import { tooManyRequestsMessage } from '../throttle.ts';

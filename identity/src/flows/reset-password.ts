@@ -5,7 +5,7 @@ import { clientAddress } from '@forum/platform';
 import type { RealmContext } from '../context.ts';
 import { methodNotAllowed, readForm, redirect, sendPage } from '../http.ts';
 import { RESET_TOKEN_KIND, RESET_TOKEN_TTL_SECONDS } from '../one-time-link.ts';
-import { messagePage, resetPasswordPage } from '../pages.ts';
+import { messagePage, resetPasswordPage } from '../pages/index.ts';
 import { ACTION_TOKEN_PATH, forgotUrl, loginUrl, REALM_PATH } from '../paths.ts';
 
 /** What a refused form's page shows after the redirect (flash.ts). */

@@ -4,7 +4,7 @@ import type { RealmContext } from '../context.ts';
 import { methodNotAllowed, readForm, redirect, sendPage } from '../http.ts';
 import type { Interactions } from '../interaction.ts';
 import { DISABLED_MESSAGE, INVALID_CREDENTIALS_MESSAGE } from '../messages.ts';
-import { loginPage, type Page } from '../pages.ts';
+import { loginPage, type Page } from '../pages/index.ts';
 import { forgotUrl, loginUrl, registerUrl } from '../paths.ts';
 import { tooManyAttemptsMessage } from '../throttle.ts';
 

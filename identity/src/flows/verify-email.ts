@@ -3,7 +3,7 @@ import { EMAIL_VERIFICATION_TTL_SECONDS } from '@forum/contracts';
 import type { RealmContext } from '../context.ts';
 import { methodNotAllowed, readForm, sendPage } from '../http.ts';
 import { type MailLink, VERIFY_TOKEN_KIND } from '../one-time-link.ts';
-import { escapeHtml, messagePage, resetRequestedPage } from '../pages.ts';
+import { escapeHtml, messagePage, resetRequestedPage } from '../pages/index.ts';
 import { REALM_PATH, VERIFY_EMAIL_PATH } from '../paths.ts';
 import type { AccountRecord } from '../store.ts';
 import { tooManyRequestsMessage } from '../throttle.ts';
