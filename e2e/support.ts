@@ -152,7 +152,7 @@ export async function snapshot(page: Page, name: string): Promise<void> {
 export const ADMIN_EMAIL = DEMO_ACCOUNTS.find((account) => (account.roles as readonly string[]).includes('admin'))!.email;
 
 /**
- * Fills the realm's own login page (infra/src/identity/pages.ts) once the app has sent the browser
+ * Fills the realm's own login page (identity/src/pages/sign-in.ts) once the app has sent the browser
  * there, and submits it; the realm then sends the browser back to the app.
  */
 export async function signInAtRealm(page: Page, email: string, password: string): Promise<void> {

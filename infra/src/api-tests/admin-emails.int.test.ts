@@ -1,6 +1,6 @@
 import type { Me } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CookieJar, mailLinkFor, registerThroughThePage } from '../identity/test-support.ts';
+import { CookieJar, mailLinkFor, registerThroughThePage } from '@forum/identity/testing';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 
 /**

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { waitFor } from '@forum/platform/testing';
-import { hostileObject, hostileQuery, hostileSegment, hostileString, malformedJson, oddContentType, wrongType } from '../testing/hostile.ts';
+import { hostileObject, hostileQuery, hostileSegment, hostileString, malformedJson, oddContentType, wrongType } from '@forum/platform/testing';
 import { routesOf } from '../testing/routes.ts';
 
 /**

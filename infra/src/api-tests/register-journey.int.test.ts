@@ -1,6 +1,6 @@
 import type { Me } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizationRequest, codeOf, CookieJar, exchangeCode, followToApp, formAction, formValue } from '../identity/test-support.ts';
+import { authorizationRequest, codeOf, CookieJar, exchangeCode, followToApp, formAction, formValue } from '@forum/identity/testing';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 
 let forum: TestForum;

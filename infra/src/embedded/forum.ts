@@ -20,7 +20,7 @@ import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
 import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
 import { CheckpointWatcher, createQueryApp, createReadDb, readLimits, type QueryApp } from '@forum/query-service';
-import { createIdentityRealm, type IdentityRealm } from '../identity/index.ts';
+import { createIdentityRealm, type IdentityRealm } from '@forum/identity';
 import type { EmbeddedConfig } from './config.ts';
 import { createGateway } from './gateway.ts';
 import { createSecurityHeaders } from './security-headers.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ForumCommands } from '@forum/command-service';
 import type { Logger } from '@forum/platform';
-import type { IdentityRealm } from '../identity/index.ts';
+import type { IdentityRealm } from '@forum/identity';
 
 export const DEMO_PASSWORD = 'Forum#2026';
 

@@ -5,13 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * Imports infra/keycloak/forum-realm.json into a real Keycloak under a scratch realm name and reads
+ * Imports identity/keycloak/forum-realm.json into a real Keycloak under a scratch realm name and reads
  * it back through the admin API. Runs only with KEYCLOAK_URL (e.g. http://localhost:8080) and an
  * admin of the master realm (KEYCLOAK_ADMIN / KEYCLOAK_ADMIN_PASSWORD, default admin / admin).
  */
 
 const keycloakUrl = process.env.KEYCLOAK_URL?.replace(/\/+$/, '');
-if (!keycloakUrl) console.warn('infra/src/keycloak-export.int.test.ts skipped: no Keycloak server (set KEYCLOAK_URL to run)');
+if (!keycloakUrl) console.warn('identity/src/keycloak-export.int.test.ts skipped: no Keycloak server (set KEYCLOAK_URL to run)');
 
 const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../keycloak/forum-realm.json');
 

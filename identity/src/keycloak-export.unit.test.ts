@@ -2,12 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { passwordProblem } from '@forum/contracts';
+import { DEFAULT_AUDIENCE } from '@forum/platform';
 import { describe, expect, it } from 'vitest';
-import { EmbeddedConfig } from './embedded/config.ts';
-import { DEMO_PASSWORD } from './embedded/seed.ts';
 
 /**
- * infra/keycloak/forum-realm.json is imported by `kc.sh import` / `--import-realm`, which reports
+ * identity/keycloak/forum-realm.json is imported by `kc.sh import` / `--import-realm`, which reports
  * most mistakes only at import time on a real server. These checks catch them here: the file parses,
  * the clients, roles, policies and the Google provider are what the forum expects.
  */
@@ -56,7 +55,7 @@ const client = (id: string) => {
   if (!found) throw new Error(`no client ${id}`);
   return found;
 };
-const audience = EmbeddedConfig.parse({}).OIDC_AUDIENCE;
+const audience = DEFAULT_AUDIENCE;
 
 /** Keycloak's policy string for the four rules it has here, evaluated the way Keycloak does. */
 function policyAccepts(policy: string, password: string): boolean {
@@ -78,7 +77,7 @@ function policyAccepts(policy: string, password: string): boolean {
   });
 }
 
-describe('infra/keycloak/forum-realm.json', () => {
+describe('identity/keycloak/forum-realm.json', () => {
   it('is the realm "forum", enabled, and has only env placeholders (no Keycloak message keys the import would resolve)', () => {
     expect(realm.realm).toBe('forum');
     expect(realm.enabled).toBe(true);
@@ -124,7 +123,7 @@ describe('infra/keycloak/forum-realm.json', () => {
   it('has the password policy of spec §5, and it agrees with the forum\'s own checks', () => {
     const policy = realm.passwordPolicy as string;
     expect(policy).toBe('length(8) and upperCase(1) and lowerCase(1) and specialChars(1)');
-    for (const password of [DEMO_PASSWORD, 'Abcdefg!', 'Abcdef!', 'abcdefg!', 'ABCDEFG!', 'Abcdefgh', 'Long enough, Right?']) {
+    for (const password of ['Abcdefg!', 'Abcdef!', 'abcdefg!', 'ABCDEFG!', 'Abcdefgh', 'Long enough, Right?']) {
       expect(policyAccepts(policy, password), password).toBe(passwordProblem(password) === null);
     }
   });

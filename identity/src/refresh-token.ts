@@ -1,3 +1,4 @@
+import type Provider from 'oidc-provider';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
@@ -59,5 +60,37 @@ export function refreshEnvelope(key: string, issuer: string): RefreshEnvelope {
         return undefined;
       }
     },
+  };
+}
+
+/** Refresh tokens leave as JWT envelopes (keycloak-js decodes them) and come back unwrapped. */
+export function sendRefreshTokensInEnvelopes(provider: Provider, envelope: RefreshEnvelope) {
+  type Valued = { value: string; payload?: { iat?: number; exp?: number } };
+  type RefreshTokenStatics = {
+    prototype: { getValueAndPayload(): Promise<Valued> };
+    find(value: unknown, options?: unknown): Promise<unknown>;
+  };
+  const RefreshToken = provider.RefreshToken as unknown as RefreshTokenStatics;
+  const opaqueValue = RefreshToken.prototype.getValueAndPayload;
+  RefreshToken.prototype.getValueAndPayload = async function (this: {
+    accountId?: string;
+    clientId?: string;
+    sid?: string;
+    scope?: string;
+  }) {
+    const result = await opaqueValue.call(this);
+    const value = envelope.wrap(result.value, {
+      iat: result.payload?.iat ?? Math.floor(Date.now() / 1000),
+      exp: result.payload?.exp,
+      sub: this.accountId,
+      azp: this.clientId,
+      sid: this.sid,
+      scope: this.scope,
+    });
+    return { ...result, value };
+  };
+  const findOpaque = RefreshToken.find;
+  RefreshToken.find = function (this: RefreshTokenStatics, value: unknown, findOptions?: unknown) {
+    return findOpaque.call(this, envelope.unwrap(value), findOptions);
   };
 }

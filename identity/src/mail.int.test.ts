@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESET_SENT_MESSAGE } from './realm.ts';
+import { RESET_SENT_MESSAGE } from './messages.ts';
 import { CookieJar, formAction, formValue, startHarness, type Harness } from './test-support.ts';
 
 /** Password-reset mail through SMTP (nodemailer for real), against a tiny SMTP server of the test. */

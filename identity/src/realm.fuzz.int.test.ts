@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostileString, urlEncoded } from '../testing/hostile.ts';
+import { hostileString, urlEncoded } from '@forum/platform/testing';
 import { ONE_PROXY, randomAddress, startHarness, type Harness } from './test-support.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Page } from './pages.ts';
+import type { Page } from './pages/index.ts';
 
 /** Small helpers shared by the realm's hand-written endpoints (plain node:http). */
 

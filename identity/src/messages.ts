@@ -1,0 +1,11 @@
+/** The texts the realm's flows answer with. */
+
+/** The spec's success toast of a reset request (§8), and the answer that reveals nothing. */
+export const RESET_SENT_MESSAGE = 'A password reset email is sent. Please check your email.';
+export const RESET_NEUTRAL_MESSAGE = 'If an account exists for that email, we sent a link to reset the password.';
+export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists.';
+export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
+export const DISABLED_MESSAGE = 'Account is disabled, contact your administrator.';
+export const UNVERIFIED_GOOGLE_MESSAGE =
+  'The email address of your Google account is not verified, so it cannot be used to sign in here. Verify it with Google, or sign in with your email and password.';
+export const GOOGLE_UNCONFIGURED = 'Google sign-in is not configured on this server.';

@@ -1,0 +1,43 @@
+import { escapeHtml, type Page, renderPage, type Site } from './layout.ts';
+import { alert, field, googleButton, type GoogleButton } from './form-parts.ts';
+import { PASSWORD_CHECK, PASSWORD_TOGGLE } from './password-script.ts';
+
+export type RegisterField = 'name' | 'photo' | 'email' | 'password' | 'password-confirm';
+
+export interface RegisterView {
+  action: string;
+  csrf: string;
+  values: { name: string; photo: string; email: string };
+  errors: Partial<Record<RegisterField, string>>;
+  error?: string;
+  loginUrl: string;
+  google: GoogleButton;
+  status?: number;
+  site: Site;
+}
+
+export function registerPage(view: RegisterView): Page {
+  const firstError = (['name', 'photo', 'email', 'password', 'password-confirm'] as const).find((f) => view.errors[f]);
+  const body = `<h1>Create your account</h1>
+${alert(view.error)}
+<form method="post" action="${escapeHtml(view.action)}" data-validate="password">
+<input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
+${field({ id: 'name', label: 'Name', type: 'text', autocomplete: 'name', value: view.values.name, error: view.errors.name, maxlength: 100, autofocus: !firstError || firstError === 'name' })}
+${field({ id: 'photo', label: 'Photo URL', type: 'url', autocomplete: 'photo', value: view.values.photo, error: view.errors.photo, maxlength: 2048, autofocus: firstError === 'photo' })}
+${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'email', value: view.values.email, error: view.errors.email, maxlength: 254, autofocus: firstError === 'email' })}
+${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error: view.errors.password, toggle: true, autofocus: firstError === 'password' })}
+${field({ id: 'password-confirm', label: 'Confirm password', type: 'password', autocomplete: 'new-password', error: view.errors['password-confirm'], autofocus: firstError === 'password-confirm' })}
+<button type="submit" class="primary">Register</button>
+</form>
+${googleButton(view.google)}
+<p class="footer">Already have an account? <a href="${escapeHtml(view.loginUrl)}">Sign in</a></p>`;
+  return renderPage({
+    title: 'Register',
+    body,
+    script: `${PASSWORD_TOGGLE}\n${PASSWORD_CHECK}`,
+    status: view.status ?? 200,
+    site: view.site,
+    join: { login: view.loginUrl, register: view.action, current: 'register' },
+  });
+}
+

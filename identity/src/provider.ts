@@ -1,0 +1,271 @@
+import type { EventEmitter } from 'node:events';
+import Provider, {
+  errors,
+  type Account,
+  type ClientMetadata,
+  type Configuration,
+  type InteractionResults,
+  type JWK,
+  type KoaContextWithOIDC,
+  type ResourceServer,
+} from 'oidc-provider';
+import { REGISTER_ACTION } from '@forum/contracts';
+import { postgresAdapter } from './adapter.ts';
+import { GOOGLE } from './broker.ts';
+import type { RealmContext } from './context.ts';
+import { logoutPage, messagePage, type Page } from './pages/index.ts';
+import { BROKER_LOGIN_PATH, LOGIN_PATH, OIDC, REALM_PATH, REGISTER_PATH } from './paths.ts';
+import { allowRedirectsUnderPrefixes } from './redirect-uris.ts';
+import { refreshEnvelope, sendRefreshTokensInEnvelopes } from './refresh-token.ts';
+import type { AccountRecord, RealmSecrets } from './store.ts';
+
+/** The OIDC provider's configuration: clients, routes, claims, token lifetimes, and what it logs. */
+
+const SSO_SESSION_MAX_SECONDS = 10 * 60 * 60;
+const SSO_SESSION_IDLE_SECONDS = 30 * 60;
+const INTERACTION_TTL_SECONDS = 30 * 60;
+
+export const FIRST_PARTY = new Set(['forum-web', 'admin-web', 'forum-cli']);
+export const OIDC_SCOPES = ['openid', 'email', 'profile'];
+/** The key of a sign-in's interaction result that says it registered the account. */
+export const REGISTERED = 'forum_registered';
+
+function pageOnContext(ctx: KoaContextWithOIDC, page: Page) {
+  ctx.status = page.status;
+  ctx.type = 'html';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Content-Security-Policy', page.csp);
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.body = page.html;
+}
+
+export const idTokenClaims = (account: AccountRecord) => ({
+  sub: account.id,
+  email: account.email,
+  email_verified: account.emailVerified,
+  name: account.name,
+  ...(account.picture ? { picture: account.picture } : {}), // OIDC: omit claims without a value
+  preferred_username: account.email,
+});
+
+/**
+ * A logout request that carries the id_token_hint of this session's own sign-in (oidc-provider has
+ * checked its signature and audience): it comes from the app the user is signed into, so it signs
+ * out at once, as keycloak-js expects. Anything else (no hint, someone else's) asks first.
+ */
+function hintsOwnSession(ctx: KoaContextWithOIDC): boolean {
+  const hint = ctx.oidc.entities.IdTokenHint as { payload?: { sub?: unknown; sid?: unknown; aud?: unknown } } | undefined;
+  const session = ctx.oidc.session;
+  if (!hint?.payload || !session?.accountId || hint.payload.sub !== session.accountId) return false;
+  return hint.payload.sid === undefined || (typeof hint.payload.aud === 'string' && hint.payload.sid === session.sidFor(hint.payload.aud));
+}
+
+const toAccount = (record: AccountRecord): Account => ({
+  accountId: record.id,
+  claims: () => idTokenClaims(record),
+});
+
+export function createProvider(
+  { publicOrigin, issuer, audience, db, log, accounts, site, google }: RealmContext,
+  { secrets, accessTokenTtl, allowedOrigins }: { secrets: RealmSecrets; accessTokenTtl: number; allowedOrigins: ReadonlySet<string> },
+) {
+  const clients: ClientMetadata[] = [
+    {
+      client_id: 'forum-web',
+      client_name: 'Forum',
+      application_type: 'web',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      redirect_uris: [`${publicOrigin}/`, `${publicOrigin}/silent-check-sso.html`],
+      post_logout_redirect_uris: [`${publicOrigin}/`],
+    },
+    {
+      client_id: 'admin-web',
+      client_name: 'Forum admin',
+      application_type: 'web',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      redirect_uris: [`${publicOrigin}/admin/`, `${publicOrigin}/admin`],
+      post_logout_redirect_uris: [`${publicOrigin}/admin/`, `${publicOrigin}/admin`],
+    },
+    {
+      client_id: 'forum-cli',
+      client_name: 'Forum CLI',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['password'],
+      response_types: [],
+      redirect_uris: [],
+    },
+  ];
+
+  const resourceServer: ResourceServer = {
+    scope: OIDC_SCOPES.join(' '),
+    audience,
+    accessTokenFormat: 'jwt',
+    accessTokenTTL: accessTokenTtl,
+    jwt: { sign: { alg: 'RS256' } },
+  };
+
+  /** "Sign out?" with a button: the same form oidc-provider would submit, posted only by the person. */
+  function logoutConfirmation(ctx: KoaContextWithOIDC): Page {
+    const back = ctx.oidc.params?.post_logout_redirect_uri;
+    return messagePage({
+      title: 'Sign out',
+      message: 'Do you want to sign out of Forum?',
+      form: { action: ctx.oidc.urlFor('end_session_confirm'), fields: { xsrf: String(ctx.oidc.session?.state?.secret ?? ''), logout: 'yes' }, button: 'Sign out' },
+      link: { href: typeof back === 'string' ? back : `${publicOrigin}/`, label: 'Stay signed in' },
+      site,
+    });
+  }
+
+  const configuration: Configuration = {
+    adapter: postgresAdapter(db),
+    jwks: { keys: secrets.signingKeys as JWK[] },
+    clients,
+    cookies: {
+      keys: secrets.cookieKeys,
+      names: { session: 'forum_idp_session', interaction: 'forum_idp_interaction', resume: 'forum_idp_resume' },
+      long: { httpOnly: true, sameSite: 'lax', path: REALM_PATH },
+      // the interaction cookie covers every page of the realm (login, register, the Google callback): one pending sign-in per browser, like Keycloak's auth session
+      short: { httpOnly: true, sameSite: 'lax', path: REALM_PATH },
+    },
+    routes: {
+      authorization: `${OIDC}/auth`,
+      token: `${OIDC}/token`,
+      userinfo: `${OIDC}/userinfo`,
+      jwks: `${OIDC}/certs`,
+      end_session: `${OIDC}/logout`,
+      revocation: `${OIDC}/revoke`,
+      introspection: `${OIDC}/token/introspect`,
+      pushed_authorization_request: `${OIDC}/ext/par/request`,
+      device_authorization: `${OIDC}/auth/device`,
+      code_verification: '/device',
+    },
+    scopes: OIDC_SCOPES,
+    claims: {
+      // Keycloak's default client scopes: the ID token carries email and profile even for `scope=openid`
+      openid: ['sub', 'email', 'email_verified', 'name', 'picture', 'preferred_username'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'picture', 'preferred_username'],
+    },
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    clientBasedCORS: (_ctx, origin) => allowedOrigins.has(origin),
+    features: {
+      devInteractions: { enabled: false },
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      userinfo: { enabled: true }, // listed in discovery; the realm answers it itself (see `userinfo` below)
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: (_ctx, _client, oneOf) => oneOf ?? audience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator) => {
+          if (indicator !== audience) throw new errors.InvalidTarget();
+          return resourceServer;
+        },
+      },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => pageOnContext(ctx, hintsOwnSession(ctx) ? logoutPage(form, site) : logoutConfirmation(ctx)),
+        postLogoutSuccessSource: (ctx) =>
+          pageOnContext(ctx, messagePage({ title: 'Signed out', message: 'You have been signed out.', site })),
+      },
+    },
+    ttl: {
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtl,
+      AuthorizationCode: 60,
+      IdToken: accessTokenTtl,
+      Interaction: INTERACTION_TTL_SECONDS,
+      Session: SSO_SESSION_MAX_SECONDS,
+      Grant: SSO_SESSION_MAX_SECONDS,
+      RefreshToken: SSO_SESSION_IDLE_SECONDS,
+    },
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // kc_idp_hint: keycloak-js `login({ idpHint })`; forum_screen=register: set by the registrations endpoint
+    extraParams: ['kc_idp_hint', 'forum_screen'],
+    interactions: {
+      url: (_ctx, interaction) => {
+        const { uid, params, prompt } = interaction;
+        if (prompt.name === 'login') {
+          if (google && params.kc_idp_hint === GOOGLE) return `${REALM_PATH}${BROKER_LOGIN_PATH}?interaction=${uid}`;
+          if (params.forum_screen === 'register') return `${REALM_PATH}${REGISTER_PATH}/${uid}`;
+        }
+        return `${REALM_PATH}${LOGIN_PATH}/${uid}`;
+      },
+    },
+    findAccount: async (_ctx, sub) => {
+      const record = await accounts.findById(sub);
+      return record ? toAccount(record) : undefined;
+    },
+    extraTokenClaims: async (_ctx, token) => {
+      const accountId = (token as { accountId?: string }).accountId;
+      if (!accountId) return undefined;
+      const record = await accounts.findById(accountId);
+      if (!record) return undefined;
+      return {
+        typ: 'Bearer',
+        azp: token.clientId,
+        email: record.email,
+        email_verified: record.emailVerified,
+        name: record.name,
+        picture: record.picture,
+        preferred_username: record.email,
+        realm_access: { roles: record.roles },
+      };
+    },
+    /** First-party clients: consent is implicit, so the grant simply covers what is asked. */
+    loadExistingGrant: async (ctx) => {
+      const { oidc } = ctx;
+      const client = oidc.client!;
+      const accountId = oidc.session!.accountId!;
+      const grantId = oidc.result?.consent?.grantId ?? oidc.session!.grantIdFor(client.clientId);
+      let grant = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
+      if (grant && (grant.accountId !== accountId || grant.clientId !== client.clientId)) grant = undefined;
+      if (!FIRST_PARTY.has(client.clientId)) return grant;
+      grant ??= new oidc.provider.Grant({ accountId, clientId: client.clientId });
+      grant.addOIDCScope([...oidc.requestParamOIDCScopes]);
+      const claims = [...oidc.requestParamClaims].filter((claim) => claim !== 'sub');
+      if (claims.length) grant.addOIDCClaims(claims);
+      for (const [indicator, server] of Object.entries(oidc.resourceServers ?? {})) {
+        const scopes = [...oidc.requestParamScopes].filter((scope) => server.scopes.has(scope));
+        grant.addResourceScope(indicator, scopes.join(' '));
+      }
+      await grant.save();
+      return grant;
+    },
+    renderError: (ctx, out) => {
+      const status = ctx.status >= 400 ? ctx.status : 400;
+      const message = out.error_description ? `${out.error_description} (${out.error})` : out.error;
+      pageOnContext(ctx, messagePage({ title: 'We are sorry…', message, status, site }));
+    },
+  };
+
+  const provider = new Provider(issuer, configuration);
+  allowRedirectsUnderPrefixes(provider, publicOrigin);
+  sendRefreshTokensInEnvelopes(provider, refreshEnvelope(secrets.refreshTokenKey, issuer));
+
+  // logging: outcomes and error codes only, never credentials or tokens
+  provider.on('server_error', (ctx, err) => log.error({ err, path: ctx.path }, 'identity provider error'));
+  // Koa prints unhandled errors to stderr unless someone listens
+  (provider as unknown as EventEmitter).on('error', (err: unknown) => log.error({ err }, 'identity provider error'));
+  for (const event of ['grant.error', 'authorization.error', 'end_session.error', 'end_session_confirm.error'] as const) {
+    provider.on(event as 'grant.error', (ctx: KoaContextWithOIDC, err: errors.OIDCProviderError) =>
+      log.info({ event, path: ctx.path, error: err.error, description: err.error_description }, 'identity request refused'),
+    );
+  }
+  // A sign-in that registered the account says so in its authorization response, as Keycloak reports an
+  // application-initiated action's outcome (keycloak-js: onActionUpdate): the app greets it as a
+  // registration even when it asked for a sign-in (the login page's Register link). `out` is the
+  // response's parameters, still to be sent when this event is emitted.
+  provider.on('authorization.success', ((ctx: KoaContextWithOIDC, out: Record<string, unknown>) => {
+    if ((ctx.oidc.result as InteractionResults | undefined)?.[REGISTERED] === true) Object.assign(out, { kc_action: REGISTER_ACTION, kc_action_status: 'success' });
+  }) as (ctx: KoaContextWithOIDC) => void);
+  provider.on('end_session.success', (ctx: KoaContextWithOIDC) => log.info({ clientId: ctx.oidc.client?.clientId }, 'signed out'));
+
+  return { provider, resourceServer };
+}

@@ -1,0 +1,185 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { JOIN_US_PATH, JOIN_US_REGISTER_PATH } from '@forum/contracts';
+import type { Knex, Logger, ProxyTrust } from '@forum/platform';
+import { createAccessTokenVerifier } from './access-token.ts';
+import { createAdminEmails } from './admin-emails.ts';
+import { createAdminHandler, type AccountHooks } from './admin.ts';
+import { createBackgroundJobs } from './background.ts';
+import { createGoogleBroker, type GoogleOptions } from './broker.ts';
+import { startCleanup } from './cleanup.ts';
+import type { RealmContext } from './context.ts';
+import { createCors } from './cors.ts';
+import { createCsrf } from './csrf.ts';
+import { createFlash } from './flash.ts';
+import { createForgotPasswordFlow } from './flows/forgot-password.ts';
+import { createGoogleFlow } from './flows/google.ts';
+import { createMailbox } from './flows/mailbox.ts';
+import { createRegistrationFlow } from './flows/registration.ts';
+import { createResetPasswordFlow } from './flows/reset-password.ts';
+import { createSignInFlow } from './flows/sign-in.ts';
+import { createVerifyEmailFlow } from './flows/verify-email.ts';
+import { createInteractions } from './interaction.ts';
+import { createLoginBackoff } from './login-backoff.ts';
+import { createMailer, type MailOptions } from './mail.ts';
+import { createMailLink } from './one-time-link.ts';
+import { providerCsp, thirdPartyCookiesProbe, type Site } from './pages/index.ts';
+import { registerPasswordGrant } from './password-grant.ts';
+import { createPasswordSignIn } from './password-sign-in.ts';
+import { MAILBOX_PATH, REALM_PATH } from './paths.ts';
+import { createProvider } from './provider.ts';
+import { createRealmRouter } from './router.ts';
+import { createAccountStore, prepareStore } from './store.ts';
+import { createThrottle, DEFAULT_THROTTLE } from './throttle.ts';
+import { createUserinfo } from './userinfo.ts';
+
+export interface IdentityRealmOptions {
+  /** e.g. 'http://localhost:3000'; issuer = `${publicOrigin}/realms/forum` */
+  publicOrigin: string;
+  /** The realm keeps everything in its own PostgreSQL schema `identity` (created idempotently on start). */
+  db: Knex;
+  logger: Logger;
+  /** 'urn:forum:api': resource indicator and `aud` of every access token */
+  audience: string;
+  /** default 300 */
+  accessTokenTtlSeconds?: number;
+  /** 'Continue with Google' (and `kc_idp_hint=google`); absent: the button is shown disabled. */
+  google?: GoogleOptions;
+  /** Password-reset mail; without `smtpUrl` mails go to the development mailbox `{issuer}/mailbox` and the log. */
+  mail?: MailOptions;
+  /** Accounts with these emails get the role 'admin' once the email is verified: when created so, when verified, or at sign-in (config ADMIN_EMAILS). */
+  adminEmails?: readonly string[];
+  /** Behind a reverse proxy: which proxies may say who the client is (TRUST_PROXY); by default none, the TCP peer is. */
+  trustProxy?: ProxyTrust;
+  /** What the forum is told before the admin API disables, enables or deletes an account. */
+  accountHooks?: AccountHooks;
+}
+
+export interface IdentityRealm {
+  readonly issuer: string;
+  /** plain Node request handler; the gateway mounts it with express `app.use('/realms/forum', realm.handler)` */
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Keycloak's admin REST API for accounts; the gateway mounts it with `app.use('/admin/realms/forum', realm.adminHandler)`. */
+  readonly adminHandler: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly accounts: {
+    /** `emailVerified`: the operator vouches for the address (ADMIN_EMAILS make admins only of verified addresses). */
+    create(input: { email: string; password: string; name: string; picture?: string; roles?: string[]; emailVerified?: boolean }): Promise<{ id: string }>;
+    findByEmail(email: string): Promise<{ id: string; email: string; name: string; picture: string; roles: string[] } | null>;
+    /** Deletes the account for good (an erased member's); nothing to do when there is none. */
+    remove(id: string): Promise<void>;
+  };
+  close(): Promise<void>;
+}
+
+/** The embedded realm: its store, the OIDC provider, the flows and the router that serves them. */
+export async function createIdentityRealm(options: IdentityRealmOptions): Promise<IdentityRealm> {
+  const publicOrigin = new URL(options.publicOrigin).origin;
+  const issuer = `${publicOrigin}${REALM_PATH}`;
+  const { audience, db } = options;
+  const accessTokenTtl = options.accessTokenTtlSeconds ?? 300;
+  if (!Number.isSafeInteger(accessTokenTtl) || accessTokenTtl <= 0) throw new TypeError('accessTokenTtlSeconds must be a positive integer');
+  const log = options.logger.child({ component: 'identity-realm' });
+
+  const secrets = await prepareStore(db);
+  const accounts = createAccountStore(db, { forumOrigin: publicOrigin });
+  const csrfKey = Buffer.from(secrets.cookieKeys[0] ?? '', 'base64url');
+  const allowedOrigins = new Set([publicOrigin]);
+  const formTargets = [...allowedOrigins];
+  const site: Site = {
+    formTargets,
+    home: `${publicOrigin}/`,
+    login: `${publicOrigin}${JOIN_US_PATH}`,
+    register: `${publicOrigin}${JOIN_US_REGISTER_PATH}`,
+  };
+  /** Who may frame the realm's answers meant for frames (keycloak-js's silent check and cookie probe): the forum's apps, on the realm's own origin. */
+  const frameAncestors = ["'self'"];
+  const providerPolicy = providerCsp(formTargets, frameAncestors);
+  const cookiesProbe = thirdPartyCookiesProbe(frameAncestors);
+  const secureCookies = new URL(publicOrigin).protocol === 'https:';
+  const csrf = createCsrf(csrfKey, { path: REALM_PATH, secure: secureCookies });
+  const throttleKey = Buffer.from(secrets.throttleKey, 'base64url');
+  // abuse limits of mail and registration; failed sign-ins back off by LOGIN_BACKOFF of contracts
+  const throttle = createThrottle(db, DEFAULT_THROTTLE, throttleKey);
+  const backoff = createLoginBackoff(db, throttleKey);
+  const flash = createFlash(db);
+  const trustProxy = options.trustProxy;
+  const mailer = createMailer(options.mail, db, log);
+  const google = options.google?.clientId && options.google.clientSecret ? createGoogleBroker(options.google, issuer, db, log) : null;
+  if (mailer.mode === 'mailbox') log.warn({ mailbox: `${issuer}${MAILBOX_PATH}` }, 'SMTP_URL is not set: mails go to the development mailbox and the log');
+
+  const admins = createAdminEmails(accounts, options.adminEmails ?? []);
+  const background = createBackgroundJobs(log);
+  const realm: RealmContext = {
+    publicOrigin,
+    issuer,
+    audience,
+    db,
+    log,
+    accounts,
+    site,
+    csrf,
+    throttle,
+    backoff,
+    flash,
+    trustProxy,
+    mailer,
+    google,
+    admins,
+    passwordSignIn: createPasswordSignIn(accounts, backoff, trustProxy),
+    background,
+  };
+
+  const { provider, resourceServer } = createProvider(realm, { secrets, accessTokenTtl, allowedOrigins });
+  registerPasswordGrant(provider, resourceServer, realm);
+  const verifyAccessToken = createAccessTokenVerifier(secrets.signingKeys, issuer, audience);
+  const interactions = createInteractions(provider, realm);
+  const mailLink = createMailLink(realm);
+  const signInFlow = createSignInFlow(realm, interactions);
+  const verifyEmailFlow = createVerifyEmailFlow(realm, mailLink);
+  const registrationFlow = createRegistrationFlow(realm, interactions, verifyEmailFlow.sendVerificationMail);
+  const googleFlow = createGoogleFlow(realm, interactions, signInFlow.loginView);
+
+  const handler = createRealmRouter(
+    {
+      cors: createCors(allowedOrigins),
+      userinfo: createUserinfo(accounts, verifyAccessToken),
+      cookiesProbe,
+      registrations: registrationFlow.registrations,
+      login: signInFlow.login,
+      register: registrationFlow.register,
+      expiredPage: interactions.expiredPage,
+      forgotPassword: createForgotPasswordFlow(realm, mailLink),
+      resetPassword: createResetPasswordFlow(realm, provider),
+      verifyEmail: verifyEmailFlow.verifyEmail,
+      brokerLogin: googleFlow.brokerLogin,
+      brokerEndpoint: googleFlow.brokerEndpoint,
+      mailbox: createMailbox(realm),
+      providerPolicy,
+      callback: provider.callback(),
+    },
+    log,
+  );
+  const { createAccount } = admins;
+  const adminHandler = createAdminHandler({ publicOrigin, accounts, createAccount, verifyAccessToken, log, hooks: options.accountHooks });
+  const stopCleanup = startCleanup(db, log);
+
+  log.info({ issuer, google: google !== null, mail: mailer.mode }, 'identity realm ready');
+
+  return {
+    issuer,
+    handler,
+    adminHandler,
+    accounts: {
+      create: (input) => createAccount(input),
+      findByEmail: async (email) => {
+        const record = await accounts.findByEmail(email);
+        return record && { id: record.id, email: record.email, name: record.name, picture: record.picture, roles: record.roles };
+      },
+      remove: (id) => accounts.delete(id),
+    },
+    async close() {
+      stopCleanup();
+      await background.settled();
+      mailer.close();
+    },
+  };
+}
