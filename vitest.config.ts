@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['{contracts,platform,eventstore,identity,command-service,query-service,projections,infra,web-auth,web-ui,forum-web,admin-web}/src/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     globalSetup: ['platform/src/testing/global-setup.ts'],
+    setupFiles: ['web-ui/src/testing/dom-waits.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -20,7 +20,7 @@ const emptyServer = () =>
 const renderList = (element: ReactElement, resource: string, filter?: Record<string, string>) =>
   renderConsole(element, { path: `/admin/${resource}${filter ? `?filter=${encodeURIComponent(JSON.stringify(filter))}` : ''}`, resource });
 
-const said = (text: string) => screen.findByText(text, {}, { timeout: 3000 });
+const said = (text: string) => screen.findByText(text);
 
 describe("the console's stock texts", () => {
   it("#28.16 a search on Manage Users that finds no one says 'No users match your search.'", async () => {

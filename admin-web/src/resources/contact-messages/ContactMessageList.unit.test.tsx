@@ -33,7 +33,7 @@ describe('Contact messages', () => {
   it('lists name, email, time received and message, newest first; a long message opens with Read more', async () => {
     const { queries } = fakeServer();
     renderInbox();
-    const nora = (await screen.findByText('Nora Newest', {}, { timeout: 3000 })).closest('tr')!;
+    const nora = (await screen.findByText('Nora Newest')).closest('tr')!;
     expect(within(screen.getByRole('table')).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Name', 'Email', 'Received', 'Message']);
     expect(JSON.parse(queries[0]!.get('sort')!)).toEqual(['receivedAt', 'DESC']);
     expect(within(nora).getByRole('link', { name: 'nora@example.com' }).getAttribute('href')).toBe('mailto:nora@example.com');
@@ -59,7 +59,7 @@ describe('Contact messages', () => {
   it('says when there are no messages yet', async () => {
     fakeServer([]);
     renderInbox();
-    expect(await screen.findByText('No contact messages yet', {}, { timeout: 3000 })).toBeTruthy();
+    expect(await screen.findByText('No contact messages yet')).toBeTruthy();
   });
 });
 
@@ -68,7 +68,7 @@ describe('Contact messages on a phone', () => {
     atPhoneWidth();
     fakeServer();
     renderInbox();
-    const nora = await screen.findByRole('article', { name: 'Message from Nora Newest' }, { timeout: 3000 });
+    const nora = await screen.findByRole('article', { name: 'Message from Nora Newest' });
     expect(screen.queryByRole('table')).toBeNull();
     expect(screen.getAllByRole('article').map((card) => card.getAttribute('aria-label'))).toEqual(['Message from Nora Newest', 'Message from Olaf Older']);
     for (const label of ['Name', 'Email', 'Received', 'Message']) expect(within(nora).getByText(label)).toBeTruthy();

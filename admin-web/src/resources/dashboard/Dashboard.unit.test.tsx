@@ -57,7 +57,7 @@ describe('Admin Profile (the dashboard)', () => {
     ]);
     renderConsole(<Dashboard />, { path: '/admin' });
     // a failed read is tried once more (a second later) before the page says so
-    const alert = await screen.findByText('Failed to load statistics', {}, { timeout: 10_000 });
+    const alert = await screen.findByText('Failed to load statistics');
     const before = reads();
     await userEvent.click(within(alert.closest('[role="alert"]') as HTMLElement).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('heading', { name: 'Ada Admin' })).toBeTruthy();

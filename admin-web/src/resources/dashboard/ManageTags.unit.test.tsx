@@ -64,7 +64,7 @@ function fakeServer(tags: AdminTag[] = TAGS, { addAnswer, deleteAnswer }: Option
 }
 
 const renderTags = () => renderConsole(<ManageTags />, { path: '/admin' });
-const tagNames = async () => within(await screen.findByRole('list', { name: 'Tags' }, { timeout: 3000 })).getAllByRole('listitem').map((item) => item.textContent);
+const tagNames = async () => within(await screen.findByRole('list', { name: 'Tags' })).getAllByRole('listitem').map((item) => item.textContent);
 const newTagInput = () => screen.getByRole('textbox', { name: 'Enter new tag' });
 
 describe('Manage Tags', () => {

@@ -268,7 +268,7 @@ describe('a history on a phone', () => {
     atPhoneWidth();
     fakeServer({ history: POST_HISTORY });
     renderHistory(`/admin/history/post/${POST_ID}`);
-    const events = await screen.findByRole('list', { name: 'Events of the post “Deploying on Fridays”' }, { timeout: 3000 });
+    const events = await screen.findByRole('list', { name: 'Events of the post “Deploying on Fridays”' });
     expect(screen.queryByRole('table')).toBeNull();
     expect(within(events).getAllByRole('article').map((card) => card.getAttribute('aria-label'))).toEqual(['Event 1, PostCreated', 'Event 2, PostDeleted', 'Event 3, PostRestored']);
     const created = screen.getByRole('article', { name: 'Event 1, PostCreated' });

@@ -73,7 +73,7 @@ function fakeServer(rows: ReportedComment[] = REPORTS, { listStatus = [], delete
 
 const renderReports = () => renderConsole(<ReportedCommentList />, { path: '/admin/reported-comments', resource: 'reported-comments' });
 
-const rowOf = async (text: string) => (await screen.findByText(text, {}, { timeout: 3000 })).closest('tr')!;
+const rowOf = async (text: string) => (await screen.findByText(text)).closest('tr')!;
 const dataRows = () => screen.getAllByRole('row').slice(1);
 
 describe('Reported Comments', () => {
