@@ -1,5 +1,4 @@
-import type { Knex, Logger } from '@forum/platform';
-import pg from 'pg';
+import { listenForNotifications, type Knex, type Logger } from '@forum/platform';
 import { ERASURES_CHANNEL } from '@forum/eventstore';
 import type { IdentityAdmin } from './port.ts';
 
@@ -116,25 +115,26 @@ export function startErasureReactor(options: ErasureReactorOptions): ErasureReac
     });
   }
 
-  const listener = new pg.Client({ connectionString: options.connectionString, application_name: 'forum-erasure-reactor' });
-  listener.on('notification', wake);
-  listener.on('error', (error) => log.warn({ err: error }, 'the erasure listener lost its connection; looking every interval meanwhile'));
-  const listening = listener
-    .connect()
-    .then(() => listener.query(`LISTEN ${ERASURES_CHANNEL}`))
-    .catch((error) => log.warn({ err: error }, 'could not listen for erasures; looking every interval'));
+  // a lost session is connected again by the helper, and each new LISTEN looks once for what it missed
+  const listener = listenForNotifications({
+    connectionString: options.connectionString,
+    channels: [ERASURES_CHANNEL],
+    applicationName: 'forum-erasure-reactor',
+    logger: log,
+    onNotification: wake,
+    onListening: wake,
+  });
   const poll = setInterval(wake, options.intervalMs ?? 30_000);
   poll.unref();
-  void listening.then(wake);
+  void listener.started.catch(() => wake());
 
   return {
     async stop() {
       stopped = true;
       clearInterval(poll);
       if (timer) clearTimeout(timer);
-      await listening;
+      await listener.close();
       await running;
-      await listener.end().catch(() => {});
     },
   };
 }

@@ -237,6 +237,24 @@ describe("an admin's erasure of an account", () => {
   });
 });
 
+describe('the reactor that removes erased accounts from the identity provider', () => {
+  it('still hears an erasure at once after its LISTEN session was lost, well before its 30 s look', async () => {
+    const terminated = async () =>
+      (
+        await forum.db.raw<{ rows: { pid: number }[] }>(
+          `SELECT pg_terminate_backend(pid) AS pid FROM pg_stat_activity WHERE application_name = 'forum-erasure-reactor'`,
+        )
+      ).rows.length;
+    expect(await terminated()).toBe(1);
+    const gus = await member('Gus');
+    const erased = await command('/api/me', 'DELETE', gus.token, { content: 'keep' });
+    expect(erased.status).toBe(200);
+    remember(erased.position);
+    // the reactor's periodic look comes every 30 s: a removal within 15 s was heard through LISTEN
+    await waitFor(() => forum.realm!.accounts.findByEmail(gus.email), (account) => account === null, 15_000);
+  });
+});
+
 describe('afterwards', () => {
   it('forumctl verify and rebuild --all succeed: a replay of the erased log gives the read models the live ones became', async () => {
     const verified = await ctl(['verify']);
