@@ -242,7 +242,8 @@ describe('the reactor that removes erased accounts from the identity provider', 
     const terminated = async () =>
       (
         await forum.db.raw<{ rows: { pid: number }[] }>(
-          `SELECT pg_terminate_backend(pid) AS pid FROM pg_stat_activity WHERE application_name = 'forum-erasure-reactor'`,
+          // this forum's reactor: other test files' forums share the server, each in a database of its own
+          `SELECT pg_terminate_backend(pid) AS pid FROM pg_stat_activity WHERE application_name = 'forum-erasure-reactor' AND datname = current_database()`,
         )
       ).rows.length;
     expect(await terminated()).toBe(1);

@@ -150,7 +150,7 @@ describe("visitors' hottest reads", () => {
     await observer.connect();
     try {
       const waiting = async () =>
-        (await observer.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = 'forum-read' AND state = 'active' AND wait_event_type = 'Lock'`)).rows;
+        (await observer.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-read' AND state = 'active' AND wait_event_type = 'Lock'`)).rows;
       // the leaderboard's table locked: its read waits
       const locker = new pg.Client(forum.databaseUrl);
       await locker.connect();
