@@ -1,4 +1,4 @@
-import { createTestDatabase, waitFor } from '@forum/platform/testing';
+import { createTestDatabase, testEventMetadata, waitFor } from '@forum/platform/testing';
 import { START } from '@forum/contracts';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,7 +28,7 @@ describe('PostgreSQL event store: a stream created while an append waits', () =>
     await probe.connect();
     try {
       const streamId = `c-${Date.now()}`;
-      const event = { type: 'T', data: {}, metadata: { actorId: 'test', correlationId: 'c', causationId: null, requestId: null, schemaVersion: 1 } };
+      const event = { type: 'T', data: {}, metadata: testEventMetadata() };
       await store.append([{ streamId: 'warm-up', expectedVersion: 'no_stream', events: [event] }]);
       await other.query('BEGIN');
       await other.query('INSERT INTO eventstore.streams (stream_id, version) VALUES ($1, 2)', [streamId]);
@@ -70,7 +70,7 @@ describe('PostgreSQL event store: deadlocks', () => {
     await other.query(`SET deadlock_timeout = '10min'`);
     try {
       const [created, existing] = [`a-${Date.now()}`, `b-${Date.now()}`];
-      const event = { type: 'T', data: {}, metadata: { actorId: 'test', correlationId: 'c', causationId: null, requestId: null, schemaVersion: 1 } };
+      const event = { type: 'T', data: {}, metadata: testEventMetadata() };
       await store.append([{ streamId: existing, expectedVersion: 'no_stream', events: [event] }]);
       // another writer holds the existing stream's row and will insert the stream the append creates
       await other.query('BEGIN');
@@ -111,7 +111,7 @@ describe('PostgreSQL event store: histories of a log written before their indexe
     await probe.connect();
     let store = await createPostgresEventStore({ connectionString: url, pollIntervalMs: 10_000 });
     try {
-      const meta = (actorId: string) => ({ actorId, correlationId: 'c', causationId: null, requestId: null, schemaVersion: 1 });
+      const meta = (actorId: string) => testEventMetadata({ actorId });
       const postId = '7d0c8f6e-5b1a-4c3d-9e2f-0a1b2c3d4e5f';
       // many actors, one of them audited, and votes on many posts, one of them audited
       await store.append(
@@ -164,7 +164,7 @@ describe('PostgreSQL event store: processes starting at once', () => {
   it('migrate a log that lacks its history indexes side by side, without a deadlock', { timeout: 60_000 }, async () => {
     const { url } = await fresh;
     const store = await createPostgresEventStore({ connectionString: url, pollIntervalMs: 10_000 });
-    await store.append([{ streamId: 'vote-1', expectedVersion: 'no_stream', events: [{ type: 'VoteCast', data: { postId: 'p' }, metadata: { actorId: 'a', correlationId: 'c', causationId: null, requestId: null, schemaVersion: 1 } }] }]);
+    await store.append([{ streamId: 'vote-1', expectedVersion: 'no_stream', events: [{ type: 'VoteCast', data: { postId: 'p' }, metadata: testEventMetadata({ actorId: 'a' }) }] }]);
     await store.close();
     const probe = new pg.Client({ connectionString: url });
     await probe.connect();

@@ -1,5 +1,5 @@
-import { DELETED_USER_NAME, ERASED_MARK, START, type EventMetadata, type SubjectKey } from '@forum/contracts';
-import { createTestDatabase } from '@forum/platform/testing';
+import { DELETED_USER_NAME, ERASED_MARK, START, type SubjectKey } from '@forum/contracts';
+import { createTestDatabase, FIXED_NOW as at, testEventMetadata, uuidOf } from '@forum/platform/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore } from './postgres.ts';
@@ -16,13 +16,11 @@ import type { EventStore, NewEvent, RecordedEvent } from './types.ts';
 const database = await createTestDatabase('sealing');
 let store: EventStore;
 let client: pg.Client;
-const meta = (schemaVersion = 1): EventMetadata => ({ actorId: 'u-ann', correlationId: 'c', causationId: null, requestId: null, schemaVersion });
-const at = '2026-11-21T10:00:00.000Z';
-const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const meta = (schemaVersion = 1) => testEventMetadata({ actorId: 'u-ann', schemaVersion });
 
 const ann = { userId: 'u-ann', email: 'ann.secret@forum.test', name: 'Ann Zebrafinch', photoURL: 'https://img.test/ann-face.png' };
 const annPost = (n: number) => ({
-  postId: uuid(n),
+  postId: uuidOf(n),
   title: `Ann's private title ${n}`,
   description: `Ann's private description ${n}`,
   tags: ['General'],
@@ -113,7 +111,7 @@ describe('AccountErased', () => {
     expect((await store.readStream('post-3')).events[0]!.data).toEqual({ ...cy, authorName: DELETED_USER_NAME, authorEmail: '', authorPhoto: '', title: '', description: '' });
     expect((await client.query(`SELECT 1 FROM keystore.subject_keys WHERE subject = 'u-cy'`)).rowCount).toBe(0);
     // what is written for them afterwards (a command already in flight) is sealed with a key that is never kept
-    await store.append([{ streamId: 'post-4', expectedVersion: 'no_stream', events: [event('PostCreated', { ...cy, postId: uuid(4) })] }]);
+    await store.append([{ streamId: 'post-4', expectedVersion: 'no_stream', events: [event('PostCreated', { ...cy, postId: uuidOf(4) })] }]);
     expect((await store.readStream('post-4')).events[0]!.data).toMatchObject({ authorName: DELETED_USER_NAME, title: '' });
     expect((await client.query(`SELECT 1 FROM keystore.subject_keys WHERE subject = 'u-cy'`)).rowCount).toBe(0);
   });
@@ -150,7 +148,7 @@ describe('events stored before sealing existed', () => {
         ['user-u-ann', 1, 'UserRegistered', { ...ann, registeredAt: at }, 1],
         ['user-u-ann', 2, 'ProfileUpdated', v1, 1],
         ...Array.from({ length: 12 }, (_, i): [string, number, string, unknown, number] => [`post-${10 + i}`, 1, 'PostCreated', annPost(10 + i), 1]),
-        ['vote-1', 1, 'VoteCast', { postId: uuid(10), userId: 'u-bo', previous: 'none', vote: 'up', at }, 1],
+        ['vote-1', 1, 'VoteCast', { postId: uuidOf(10), userId: 'u-bo', previous: 'none', vote: 'up', at }, 1],
       ];
       for (const [stream, version, type, data, schema] of rows) {
         await old.query('INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata) VALUES ($1, $2, $3, $4, $5)', [stream, version, type, data, meta(schema)]);

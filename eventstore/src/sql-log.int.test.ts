@@ -1,5 +1,5 @@
-import { compareLogPositions, START, type EventMetadata, type LogPosition } from '@forum/contracts';
-import { createTestDatabase } from '@forum/platform/testing';
+import { compareLogPositions, START, type LogPosition } from '@forum/contracts';
+import { createTestDatabase, FIXED_NOW as at, testEventMetadata } from '@forum/platform/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore } from './postgres.ts';
@@ -15,8 +15,7 @@ const database = await createTestDatabase('sql_log');
 const other = await createTestDatabase('sql_log_other');
 let store: EventStore;
 let client: pg.Client;
-const meta = (schemaVersion: number): EventMetadata => ({ actorId: 'u-1', correlationId: 'c', causationId: null, requestId: null, schemaVersion });
-const at = '2026-11-21T10:00:00.000Z';
+const meta = (schemaVersion: number) => testEventMetadata({ actorId: 'u-1', schemaVersion });
 
 beforeAll(async () => {
   store = await createPostgresEventStore({ connectionString: database.url, poolSize: 2 });

@@ -3,7 +3,7 @@ import { ErrorCode, FREE_POST_LIMIT } from '@forum/contracts';
 import { createTestDatabase } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
-import type { CommandMeta } from './command.ts';
+import { testCommandMeta } from './testing.ts';
 import { createForumCommands, type ForumCommands, type Identity } from './forum.ts';
 
 /**
@@ -24,7 +24,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const meta = (): CommandMeta => ({ actorId: 'u', now: new Date(), correlationId: randomUUID(), causationId: null, requestId: null });
+const meta = () => testCommandMeta({ actorId: 'u', now: new Date(), correlationId: randomUUID() });
 const member = (): Identity => {
   const id = randomUUID();
   return { userId: id, email: `${id}@forum.test`, name: 'Writer', photoURL: '' };

@@ -3,7 +3,7 @@ import { commentStream, postStream } from '@forum/contracts';
 import { createTestDatabase } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
-import type { CommandMeta } from './command.ts';
+import { testCommandMeta } from './testing.ts';
 import { createForumCommands, type ForumCommands, type Identity } from './forum.ts';
 
 /**
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 const who: Identity = { userId: randomUUID(), email: 'named@forum.test', name: 'Writer', photoURL: '' };
-const meta = (): CommandMeta => ({ actorId: who.userId, now: new Date(), correlationId: randomUUID(), causationId: null, requestId: null });
+const meta = () => testCommandMeta({ actorId: who.userId, now: new Date(), correlationId: randomUUID() });
 const eventsOf = async (streamId: string) => (await store.readStream(streamId)).events.map((event) => event.type);
 
 describe('a stream named by the request', () => {

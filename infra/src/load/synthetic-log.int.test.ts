@@ -3,7 +3,7 @@ import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
 import { openData, sealData } from '@forum/eventstore/sealed-box';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '@forum/platform/testing';
+import { createTestDatabase, isoNow, testEventMetadata, uuidOf } from '@forum/platform/testing';
 import { readCommittedLog } from '../testing/log.ts';
 import { loadSyntheticLog, syntheticLog, type LoadResult } from './synthetic-log.ts';
 
@@ -78,8 +78,8 @@ describe('given an empty event store, when the synthetic log is loaded', () => {
         events: [
           {
             type: 'TagCreated',
-            data: { tagId: '00000000-0000-4000-8000-000000000001', name: 'Loaded', createdAt: new Date().toISOString() },
-            metadata: { actorId: 'test', correlationId: 'c', causationId: null, requestId: null, schemaVersion: 1 },
+            data: { tagId: uuidOf(1), name: 'Loaded', createdAt: isoNow() },
+            metadata: testEventMetadata(),
           },
         ],
       },

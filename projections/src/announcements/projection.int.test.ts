@@ -1,4 +1,5 @@
 import type { AnnouncementPublished } from '@forum/contracts';
+import { isoNow as at, uuidOf } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionHarness } from '../testing/given.ts';
 import { announcementsProjection } from './projection.ts';
@@ -10,11 +11,9 @@ beforeAll(async () => {
 });
 afterAll(() => harness?.stop());
 
-const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const at = () => new Date().toISOString();
 const published = (n: number, authorName = 'Admin') =>
   harness.event<AnnouncementPublished['data']>('AnnouncementPublished', {
-    announcementId: uuid(n),
+    announcementId: uuidOf(n),
     title: `Title ${n}`,
     description: 'Text',
     authorId: 'u-admin',
@@ -30,10 +29,10 @@ describe('given announcements before the batch and in it', () => {
     await model.given([published(1)]);
     await model.given([published(2), renamed({ name: 'Boss' }), published(3, 'Boss'), renamed({ photoURL: 'b.png' }), published(4, 'Boss'), published(2)]);
     expect(await model.rows('SELECT id, author_name, author_photo FROM announcements ORDER BY id')).toEqual([
-      { id: uuid(1), author_name: 'Boss', author_photo: 'b.png' },
-      { id: uuid(2), author_name: 'Boss', author_photo: 'b.png' },
-      { id: uuid(3), author_name: 'Boss', author_photo: 'b.png' },
-      { id: uuid(4), author_name: 'Boss', author_photo: 'a.png' },
+      { id: uuidOf(1), author_name: 'Boss', author_photo: 'b.png' },
+      { id: uuidOf(2), author_name: 'Boss', author_photo: 'b.png' },
+      { id: uuidOf(3), author_name: 'Boss', author_photo: 'b.png' },
+      { id: uuidOf(4), author_name: 'Boss', author_photo: 'a.png' },
     ]);
     expect(await model.rows("SELECT value::int FROM counters WHERE name = 'announcements'")).toEqual([{ value: 4 }]);
   });
@@ -42,9 +41,9 @@ describe('given announcements before the batch and in it', () => {
 describe('given contact messages in one batch, one of them twice', () => {
   it('then each is listed and counted once', async () => {
     const model = await harness.fresh(contactProjection);
-    const message = (n: number) => harness.event('ContactMessageReceived', { messageId: uuid(n), name: 'V', email: 'v@x.test', message: `m${n}`, receivedAt: at() });
+    const message = (n: number) => harness.event('ContactMessageReceived', { messageId: uuidOf(n), name: 'V', email: 'v@x.test', message: `m${n}`, receivedAt: at() });
     await model.given([message(1), message(2), message(1)]);
-    expect(await model.rows('SELECT id FROM messages ORDER BY id')).toEqual([{ id: uuid(1) }, { id: uuid(2) }]);
+    expect(await model.rows('SELECT id FROM messages ORDER BY id')).toEqual([{ id: uuidOf(1) }, { id: uuidOf(2) }]);
     expect(await model.rows("SELECT value::int FROM counters WHERE name = 'messages'")).toEqual([{ value: 2 }]);
   });
 });

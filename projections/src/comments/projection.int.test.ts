@@ -1,4 +1,5 @@
 import type { CommentAdded, CommentReported, ReportFeedback } from '@forum/contracts';
+import { isoNow as at, uuidOf } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionHarness } from '../testing/given.ts';
 import { commentsProjection } from './projection.ts';
@@ -9,11 +10,10 @@ beforeAll(async () => {
 });
 afterAll(() => harness?.stop());
 
-const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const added = (c: number, post: number, author = 'u-ann') =>
   harness.event<CommentAdded['data']>('CommentAdded', {
-    commentId: uuid(c),
-    postId: uuid(post),
+    commentId: uuidOf(c),
+    postId: uuidOf(post),
     text: `Comment ${c}`,
     authorId: author,
     authorName: author,
@@ -23,18 +23,18 @@ const added = (c: number, post: number, author = 'u-ann') =>
   });
 const reported = (c: number, reporter: string, feedback: ReportFeedback = 'spam') =>
   harness.event<CommentReported['data']>('CommentReported', {
-    commentId: uuid(c),
-    postId: uuid(0),
+    commentId: uuidOf(c),
+    postId: uuidOf(0),
     reporterId: reporter,
     reporterName: reporter,
     reporterEmail: `${reporter}@forum.test`,
     reporterPhoto: '',
     feedback,
-    reportedAt: new Date().toISOString(),
+    reportedAt: at(),
   });
 const removed = (c: number, post: number, author = 'u-ann') =>
-  harness.event('CommentRemoved', { commentId: uuid(c), postId: uuid(post), authorId: author, removedBy: 'u-admin', removedAt: new Date().toISOString() });
-const postDeleted = (post: number) => harness.event('PostDeleted', { postId: uuid(post), authorId: 'u-x', deletedBy: 'u-x', deletedAt: new Date().toISOString() });
+  harness.event('CommentRemoved', { commentId: uuidOf(c), postId: uuidOf(post), authorId: author, removedBy: 'u-admin', removedAt: at() });
+const postDeleted = (post: number) => harness.event('PostDeleted', { postId: uuidOf(post), authorId: 'u-x', deletedBy: 'u-x', deletedAt: at() });
 
 describe('given comments, reports, a removal and a deleted post', () => {
   const events = () => [
@@ -56,10 +56,10 @@ describe('given comments, reports, a removal and a deleted post', () => {
     const model = await harness.fresh(commentsProjection);
     await model.given(events(), batchSize);
     expect(await model.rows('SELECT id, post_id, report_count FROM comments ORDER BY id')).toEqual([
-      { id: uuid(2), post_id: uuid(100), report_count: 1 },
-      { id: uuid(3), post_id: uuid(200), report_count: 0 },
+      { id: uuidOf(2), post_id: uuidOf(100), report_count: 1 },
+      { id: uuidOf(3), post_id: uuidOf(200), report_count: 0 },
     ]);
-    expect(await model.rows('SELECT comment_id, reporter_id FROM reports')).toEqual([{ comment_id: uuid(2), reporter_id: 'r1' }]);
+    expect(await model.rows('SELECT comment_id, reporter_id FROM reports')).toEqual([{ comment_id: uuidOf(2), reporter_id: 'r1' }]);
     expect(await model.rows('SELECT name, value::int FROM counters ORDER BY name')).toEqual([
       { name: 'comments', value: 2 },
       { name: 'reports', value: 1 },
@@ -74,8 +74,8 @@ describe('given comments, reports, a removal and a deleted post', () => {
     const model = await harness.fresh(commentsProjection);
     await model.given([
       ...events(),
-      harness.event('ProfileUpdated', { userId: 'u-ben', changes: { name: 'Benjamin', photoURL: 'b.png' }, updatedAt: new Date().toISOString() }),
-      harness.event('ProfileUpdated', { userId: 'r1', changes: { name: 'Reporter One' }, updatedAt: new Date().toISOString() }),
+      harness.event('ProfileUpdated', { userId: 'u-ben', changes: { name: 'Benjamin', photoURL: 'b.png' }, updatedAt: at() }),
+      harness.event('ProfileUpdated', { userId: 'r1', changes: { name: 'Reporter One' }, updatedAt: at() }),
     ]);
     expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM comments WHERE author_id = 'u-ben'")).toEqual([{ author_name: 'Benjamin', author_photo: 'b.png' }]);
     expect(await model.rows('SELECT reporter_name FROM reports')).toEqual([{ reporter_name: 'Reporter One' }]);
@@ -83,17 +83,17 @@ describe('given comments, reports, a removal and a deleted post', () => {
 
   it('when a commenter changes only their photo, then their name stays', async () => {
     const model = await harness.fresh(commentsProjection);
-    await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ben', changes: { photoURL: 'b2.png' }, updatedAt: new Date().toISOString() })]);
+    await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ben', changes: { photoURL: 'b2.png' }, updatedAt: at() })]);
     expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM comments WHERE author_id = 'u-ben'")).toEqual([{ author_name: 'u-ben', author_photo: 'b2.png' }]);
   });
 
   it('when a ProfileUpdated stored as v1 (both fields) is read, then comments and reports show both', async () => {
     const model = await harness.fresh(commentsProjection);
-    const at = new Date().toISOString();
+    const updatedAt = at();
     await model.given([
       ...events(),
-      harness.event('ProfileUpdated', { userId: 'u-ben', name: 'Benjamin', photoURL: 'b.png', updatedAt: at }, 'test', 1),
-      harness.event('ProfileUpdated', { userId: 'r1', name: 'Reporter One', photoURL: 'r.png', updatedAt: at }, 'test', 1),
+      harness.event('ProfileUpdated', { userId: 'u-ben', name: 'Benjamin', photoURL: 'b.png', updatedAt }, 'test', 1),
+      harness.event('ProfileUpdated', { userId: 'r1', name: 'Reporter One', photoURL: 'r.png', updatedAt }, 'test', 1),
     ]);
     expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM comments WHERE author_id = 'u-ben'")).toEqual([{ author_name: 'Benjamin', author_photo: 'b.png' }]);
     expect(await model.rows('SELECT reporter_name, reporter_photo FROM reports')).toEqual([{ reporter_name: 'Reporter One', reporter_photo: 'r.png' }]);
@@ -101,14 +101,14 @@ describe('given comments, reports, a removal and a deleted post', () => {
 });
 
 describe('given one batch that holds what the log says in order (the batch is folded and written set-based)', () => {
-  const renamed = (userId: string, name: string) => harness.event('ProfileUpdated', { userId, changes: { name }, updatedAt: new Date().toISOString() });
+  const renamed = (userId: string, name: string) => harness.event('ProfileUpdated', { userId, changes: { name }, updatedAt: at() });
 
   it('when a comment and a report come before their people rename, and another comment after, then each shows the name the log gives it', async () => {
     const model = await harness.fresh(commentsProjection);
     await model.given([added(1, 100, 'u-ann'), reported(1, 'r1'), renamed('u-ann', 'Annie'), renamed('r1', 'Reporter'), added(2, 100, 'u-ann')]);
     expect(await model.rows('SELECT id, author_name FROM comments ORDER BY id')).toEqual([
-      { id: uuid(1), author_name: 'Annie' },
-      { id: uuid(2), author_name: 'u-ann' }, // as its event says: it was decided after the rename
+      { id: uuidOf(1), author_name: 'Annie' },
+      { id: uuidOf(2), author_name: 'u-ann' }, // as its event says: it was decided after the rename
     ]);
     expect(await model.rows('SELECT reporter_name FROM reports')).toEqual([{ reporter_name: 'Reporter' }]);
   });
@@ -134,7 +134,7 @@ describe('given one batch that holds what the log says in order (the batch is fo
 });
 
 describe('given a rebuild, which replays staged and settles at the end', () => {
-  const rename = (userId: string, changes: { name?: string; photoURL?: string }) => harness.event('ProfileUpdated', { userId, changes, updatedAt: new Date().toISOString() });
+  const rename = (userId: string, changes: { name?: string; photoURL?: string }) => harness.event('ProfileUpdated', { userId, changes, updatedAt: at() });
 
   it.each([1, 3, 1000])('when comments, reports, removals, deletions and renames come in batches (staged: ranges) of %i, then the tables are those the ordinary replay gives', async (batchSize) => {
     const log = [
@@ -163,16 +163,15 @@ describe('given a rebuild, which replays staged and settles at the end', () => {
     ];
     const { rebuilt } = await harness.liveAndReplayed(commentsProjection, log, batchSize, ['comments', 'reports', 'counters', 'commenter_stats', 'deleted_posts', 'replay_profiles']);
     expect(await rebuilt.rows('SELECT id, author_name, author_photo FROM comments ORDER BY id')).toEqual([
-      { id: uuid(1), author_name: 'Annie', author_photo: 'ann.png' },
-      { id: uuid(3), author_name: 'u-ann', author_photo: 'ann.png' },
-      { id: uuid(5), author_name: 'u-ann', author_photo: '' },
+      { id: uuidOf(1), author_name: 'Annie', author_photo: 'ann.png' },
+      { id: uuidOf(3), author_name: 'u-ann', author_photo: 'ann.png' },
+      { id: uuidOf(5), author_name: 'u-ann', author_photo: '' },
     ]);
-    expect(await rebuilt.rows('SELECT comment_id, reporter_photo FROM reports ORDER BY 1')).toEqual([{ comment_id: uuid(1), reporter_photo: '' }]);
+    expect(await rebuilt.rows('SELECT comment_id, reporter_photo FROM reports ORDER BY 1')).toEqual([{ comment_id: uuidOf(1), reporter_photo: '' }]);
   });
 });
 
 describe('given a member who erases their account', () => {
-  const at = () => new Date().toISOString();
   it.each([
     ['kept', 1],
     ['kept', 3],
@@ -200,7 +199,6 @@ describe('given a member who erases their account', () => {
 
 describe('given a rebuild that staged a member\'s comments and rename before their erasure', () => {
   it('when it stages the erasure and settles, then their comments and reports read as erased, as live (not the name staged before)', async () => {
-    const at = () => new Date().toISOString();
     const dee = 'u-dee-staged';
     const before = [
       added(30, 600, dee),

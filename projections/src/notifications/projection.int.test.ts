@@ -1,3 +1,4 @@
+import { isoNow as at, uuidOf } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionHarness } from '../testing/given.ts';
 import { notificationsProjection } from './projection.ts';
@@ -8,10 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => harness?.stop());
 
-const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const at = () => new Date().toISOString();
-const warned = (n: number, userId = 'u-ann') => harness.event('UserWarned', { warningId: uuid(n), userId, reason: `Reason ${n}`, warnedBy: 'u-admin', warnedAt: at() });
-const read = (ids: number[], userId = 'u-ann') => harness.event('WarningsRead', { userId, warningIds: ids.map(uuid), readAt: at() });
+const warned = (n: number, userId = 'u-ann') => harness.event('UserWarned', { warningId: uuidOf(n), userId, reason: `Reason ${n}`, warnedBy: 'u-admin', warnedAt: at() });
+const read = (ids: number[], userId = 'u-ann') => harness.event('WarningsRead', { userId, warningIds: ids.map(uuidOf), readAt: at() });
 
 describe('given warnings before the batch and in it', () => {
   it('when they are read in the batch, then those read before and after their warning in the log are as the log says', async () => {
@@ -27,11 +26,11 @@ describe('given warnings before the batch and in it', () => {
       warned(5),
     ]);
     expect(await model.rows('SELECT id, read FROM notifications ORDER BY id')).toEqual([
-      { id: uuid(1), read: true },
-      { id: uuid(2), read: true },
-      { id: uuid(3), read: false },
-      { id: uuid(4), read: true },
-      { id: uuid(5), read: false },
+      { id: uuidOf(1), read: true },
+      { id: uuidOf(2), read: true },
+      { id: uuidOf(3), read: false },
+      { id: uuidOf(4), read: true },
+      { id: uuidOf(5), read: false },
     ]);
   });
 });

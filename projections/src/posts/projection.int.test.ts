@@ -1,4 +1,5 @@
 import type { CommentAdded, PostCreated, Vote } from '@forum/contracts';
+import { isoNow as at, uuidOf } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionHarness } from '../testing/given.ts';
 import { postsProjection } from './projection.ts';
@@ -9,10 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => harness?.stop());
 
-const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const created = (n: number, author = 'u-ann', tags: string[] = []) =>
   harness.event<PostCreated['data']>('PostCreated', {
-    postId: uuid(n),
+    postId: uuidOf(n),
     title: `Post ${n}`,
     description: `About number ${n}`,
     tags,
@@ -23,21 +23,21 @@ const created = (n: number, author = 'u-ann', tags: string[] = []) =>
     createdAt: new Date(Date.UTC(2026, 0, n)).toISOString(),
   });
 const vote = (n: number, userId: string, previous: Vote, next: Vote) =>
-  harness.event('VoteCast', { postId: uuid(n), userId, previous, vote: next, at: new Date().toISOString() });
+  harness.event('VoteCast', { postId: uuidOf(n), userId, previous, vote: next, at: at() });
 const comment = (n: number, c: number) =>
   harness.event<CommentAdded['data']>('CommentAdded', {
-    commentId: uuid(1000 + c),
-    postId: uuid(n),
+    commentId: uuidOf(1000 + c),
+    postId: uuidOf(n),
     text: 't',
     authorId: 'u-ben',
     authorName: 'Ben',
     authorEmail: 'b@forum.test',
     authorPhoto: '',
-    createdAt: new Date().toISOString(),
+    createdAt: at(),
   });
 const removed = (n: number, c: number) =>
-  harness.event('CommentRemoved', { commentId: uuid(1000 + c), postId: uuid(n), authorId: 'u-ben', removedBy: 'u-admin', removedAt: new Date().toISOString() });
-const deleted = (n: number, author = 'u-ann') => harness.event('PostDeleted', { postId: uuid(n), authorId: author, deletedBy: author, deletedAt: new Date().toISOString() });
+  harness.event('CommentRemoved', { commentId: uuidOf(1000 + c), postId: uuidOf(n), authorId: 'u-ben', removedBy: 'u-admin', removedAt: at() });
+const deleted = (n: number, author = 'u-ann') => harness.event('PostDeleted', { postId: uuidOf(n), authorId: author, deletedBy: author, deletedAt: at() });
 
 describe('given posts, votes and comments in one batch or in many', () => {
   const events = () => [
@@ -63,8 +63,8 @@ describe('given posts, votes and comments in one batch or in many', () => {
     const model = await harness.fresh(postsProjection);
     await model.given(events(), batchSize);
     expect(await model.rows('SELECT id, up_vote, down_vote, comment_count, score FROM posts ORDER BY id')).toEqual([
-      { id: uuid(1), up_vote: 2, down_vote: 1, comment_count: 1, score: 1 },
-      { id: uuid(3), up_vote: 1, down_vote: 0, comment_count: 0, score: 1 },
+      { id: uuidOf(1), up_vote: 2, down_vote: 1, comment_count: 1, score: 1 },
+      { id: uuidOf(3), up_vote: 1, down_vote: 0, comment_count: 0, score: 1 },
     ]);
     // comments received: post 1's two less the one removed; the comment on post 2 came after its deletion
     expect(await model.rows('SELECT user_id, posts, up_votes, comments FROM author_stats ORDER BY user_id')).toEqual([
@@ -77,18 +77,18 @@ describe('given posts, votes and comments in one batch or in many', () => {
     ]);
     expect(await model.rows("SELECT value::int FROM counters WHERE name = 'posts'")).toEqual([{ value: 2 }]);
     expect(await model.rows('SELECT post_id, user_id, vote FROM votes ORDER BY post_id, user_id')).toEqual([
-      { post_id: uuid(1), user_id: 'v1', vote: 'down' },
-      { post_id: uuid(1), user_id: 'v2', vote: 'up' },
-      { post_id: uuid(1), user_id: 'v3', vote: 'up' },
-      { post_id: uuid(3), user_id: 'v1', vote: 'up' },
+      { post_id: uuidOf(1), user_id: 'v1', vote: 'down' },
+      { post_id: uuidOf(1), user_id: 'v2', vote: 'up' },
+      { post_id: uuidOf(1), user_id: 'v3', vote: 'up' },
+      { post_id: uuidOf(3), user_id: 'v1', vote: 'up' },
     ]);
   });
 
   it('then full-text search finds them by words of the title and the description, and no longer the deleted one', async () => {
     const model = await harness.fresh(postsProjection);
     await model.given(events());
-    expect(await model.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'numbers') ORDER BY id")).toEqual([{ id: uuid(1) }, { id: uuid(3) }]);
-    expect(await model.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'post') ORDER BY id")).toEqual([{ id: uuid(1) }, { id: uuid(3) }]);
+    expect(await model.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'numbers') ORDER BY id")).toEqual([{ id: uuidOf(1) }, { id: uuidOf(3) }]);
+    expect(await model.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'post') ORDER BY id")).toEqual([{ id: uuidOf(1) }, { id: uuidOf(3) }]);
     // each vector carries its post's creation time, to be walked newest first
     expect(await model.rows('SELECT count(*)::int AS n FROM post_search s JOIN posts p USING (id) WHERE s.created_at = p.created_at')).toEqual([
       { n: (await model.rows<{ n: number }>('SELECT count(*)::int AS n FROM posts'))[0]!.n },
@@ -97,35 +97,35 @@ describe('given posts, votes and comments in one batch or in many', () => {
 
   it('when the author changes their name, then the posts and the leaderboard show it', async () => {
     const model = await harness.fresh(postsProjection);
-    await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ann', changes: { name: 'Annie', photoURL: 'p' }, updatedAt: new Date().toISOString() })]);
+    await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ann', changes: { name: 'Annie', photoURL: 'p' }, updatedAt: at() })]);
     expect(await model.rows("SELECT DISTINCT author_name FROM posts WHERE author_id = 'u-ann'")).toEqual([{ author_name: 'Annie' }]);
     expect(await model.rows("SELECT name, photo_url FROM author_stats WHERE user_id = 'u-ann'")).toEqual([{ name: 'Annie', photo_url: 'p' }]);
   });
 
   it('when the author changes only their photo, then their name stays', async () => {
     const model = await harness.fresh(postsProjection);
-    await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ann', changes: { photoURL: 'p2' }, updatedAt: new Date().toISOString() })]);
+    await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ann', changes: { photoURL: 'p2' }, updatedAt: at() })]);
     expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM posts WHERE author_id = 'u-ann'")).toEqual([{ author_name: 'Ann', author_photo: 'p2' }]);
     expect(await model.rows("SELECT name, photo_url FROM author_stats WHERE user_id = 'u-ann'")).toEqual([{ name: 'Ann', photo_url: 'p2' }]);
   });
 
   it('when a ProfileUpdated stored as v1 (both fields) is read, then it sets both', async () => {
     const model = await harness.fresh(postsProjection);
-    await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ann', name: 'Annie', photoURL: 'p1', updatedAt: new Date().toISOString() }, 'test', 1)]);
+    await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ann', name: 'Annie', photoURL: 'p1', updatedAt: at() }, 'test', 1)]);
     expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM posts WHERE author_id = 'u-ann'")).toEqual([{ author_name: 'Annie', author_photo: 'p1' }]);
     expect(await model.rows("SELECT name, photo_url FROM author_stats WHERE user_id = 'u-ann'")).toEqual([{ name: 'Annie', photo_url: 'p1' }]);
   });
 });
 
 describe('given one batch that holds what the log says in order (the batch is folded and written set-based)', () => {
-  const renamed = (name: string) => harness.event('ProfileUpdated', { userId: 'u-ann', changes: { name }, updatedAt: new Date().toISOString() });
+  const renamed = (name: string) => harness.event('ProfileUpdated', { userId: 'u-ann', changes: { name }, updatedAt: at() });
 
   it('when a post, a rename of its author and another post follow each other, then both posts and the leaderboard show the new name', async () => {
     const model = await harness.fresh(postsProjection);
     await model.given([created(1), renamed('Annie'), created(2), vote(2, 'v1', 'none', 'up')]);
     expect(await model.rows('SELECT id, author_name FROM posts ORDER BY id')).toEqual([
-      { id: uuid(1), author_name: 'Annie' },
-      { id: uuid(2), author_name: 'Ann' }, // as its event says: it was decided after the rename
+      { id: uuidOf(1), author_name: 'Annie' },
+      { id: uuidOf(2), author_name: 'Ann' }, // as its event says: it was decided after the rename
     ]);
     expect(await model.rows('SELECT name, posts, up_votes FROM author_stats')).toEqual([{ name: 'Ann', posts: 2, up_votes: 1 }]);
   });
@@ -134,10 +134,10 @@ describe('given one batch that holds what the log says in order (the batch is fo
     const model = await harness.fresh(postsProjection);
     await model.given([created(1, 'u-ann', ['React']), created(2, 'u-ann', ['React']), created(3, 'u-ann', ['React'])]);
     await model.given([renamed('Annie'), vote(1, 'v1', 'none', 'up'), vote(2, 'v1', 'none', 'up'), vote(3, 'v1', 'none', 'up'), comment(1, 1), comment(3, 2), deleted(1), deleted(2)]);
-    expect(await model.rows('SELECT id, author_name, up_vote FROM posts')).toEqual([{ id: uuid(3), author_name: 'Annie', up_vote: 1 }]);
+    expect(await model.rows('SELECT id, author_name, up_vote FROM posts')).toEqual([{ id: uuidOf(3), author_name: 'Annie', up_vote: 1 }]);
     expect(await model.rows('SELECT name, posts, up_votes, comments FROM author_stats')).toEqual([{ name: 'Annie', posts: 1, up_votes: 1, comments: 1 }]);
     expect(await model.rows('SELECT tag_key, posts FROM tag_counters')).toEqual([{ tag_key: 'react', posts: 1 }]);
-    expect(await model.rows('SELECT post_id FROM votes')).toEqual([{ post_id: uuid(3) }]);
+    expect(await model.rows('SELECT post_id FROM votes')).toEqual([{ post_id: uuidOf(3) }]);
   });
 
   it('when a post is created and deleted in the batch, then nothing of it is left, counters included', async () => {
@@ -160,7 +160,7 @@ describe('given one batch that holds what the log says in order (the batch is fo
 });
 
 describe('given a rebuild, which replays staged and settles at the end', () => {
-  const rename = (changes: { name?: string; photoURL?: string }) => harness.event('ProfileUpdated', { userId: 'u-ann', changes, updatedAt: new Date().toISOString() });
+  const rename = (changes: { name?: string; photoURL?: string }) => harness.event('ProfileUpdated', { userId: 'u-ann', changes, updatedAt: at() });
 
   it.each([1, 4, 1000])('when posts, votes, comments, deletions and renames come in batches (staged: ranges) of %i, then the tables are those the ordinary replay gives', async (batchSize) => {
     const log = [
@@ -183,12 +183,12 @@ describe('given a rebuild, which replays staged and settles at the end', () => {
     ];
     const { rebuilt } = await harness.liveAndReplayed(postsProjection, log, batchSize, ['posts', 'post_search', 'votes', 'counters', 'tag_counters', 'author_stats']);
     expect(await rebuilt.rows('SELECT id, author_name, author_photo, up_vote, down_vote, comment_count FROM posts ORDER BY id')).toEqual([
-      { id: uuid(1), author_name: 'Annie', author_photo: 'p9', up_vote: 0, down_vote: 1, comment_count: 0 },
-      { id: uuid(3), author_name: 'Ann', author_photo: 'p9', up_vote: 0, down_vote: 0, comment_count: 1 },
-      { id: uuid(4), author_name: 'Ann', author_photo: '', up_vote: 1, down_vote: 0, comment_count: 0 },
+      { id: uuidOf(1), author_name: 'Annie', author_photo: 'p9', up_vote: 0, down_vote: 1, comment_count: 0 },
+      { id: uuidOf(3), author_name: 'Ann', author_photo: 'p9', up_vote: 0, down_vote: 0, comment_count: 1 },
+      { id: uuidOf(4), author_name: 'Ann', author_photo: '', up_vote: 1, down_vote: 0, comment_count: 0 },
     ]);
     expect(await rebuilt.rows('SELECT count(*)::int AS n FROM replay_spans')).toEqual([{ n: 0 }]);
-    expect(await rebuilt.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'number') ORDER BY id")).toEqual([uuid(1), uuid(3), uuid(4)].map((id) => ({ id })));
+    expect(await rebuilt.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'number') ORDER BY id")).toEqual([uuidOf(1), uuidOf(3), uuidOf(4)].map((id) => ({ id })));
   });
 
   it.each(['votes', 'counts', 'votes and counts'])(
@@ -247,7 +247,6 @@ describe('given posts with long descriptions and mixed-case tags', () => {
 });
 
 describe('given a member who erases their account', () => {
-  const at = () => new Date().toISOString();
   it.each([
     ['kept', 1],
     ['kept', 4],

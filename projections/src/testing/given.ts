@@ -1,6 +1,6 @@
 import { createPostgresEventStore, type EventStore, type RecordedEvent, type SqlLog } from '@forum/eventstore';
 import { currentSchemaVersion, upcast, type LogPosition } from '@forum/contracts';
-import { createTestDatabase } from '@forum/platform/testing';
+import { createTestDatabase, testEventMetadata } from '@forum/platform/testing';
 import { createKnex, type Knex } from '@forum/platform';
 import { expect } from 'vitest';
 import { createReadIndexes, settleReplay, stageUntil, type Projection } from '../runner/projection.ts';
@@ -105,7 +105,7 @@ export async function projectionHarness(prefix: string) {
         streamVersion: 1,
         type,
         data,
-        metadata: { actorId: 'test', correlationId: 'c', causationId: null, requestId: null, schemaVersion },
+        metadata: testEventMetadata({ schemaVersion }),
         position: { transactionId: position, globalPosition: position },
         recordedAt: new Date(),
       });

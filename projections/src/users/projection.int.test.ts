@@ -1,4 +1,5 @@
 import type { UserRegistered } from '@forum/contracts';
+import { isoNow as at } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionHarness } from '../testing/given.ts';
 import { usersProjection } from './projection.ts';
@@ -15,9 +16,8 @@ const registered = () =>
     email: 'ann@forum.test',
     name: 'Ann',
     photoURL: 'ann.png',
-    registeredAt: new Date().toISOString(),
+    registeredAt: at(),
   });
-const at = () => new Date().toISOString();
 
 describe('given a registered user', () => {
   it('when two updates change the name and the photo separately, then both stand', async () => {

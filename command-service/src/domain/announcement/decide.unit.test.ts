@@ -1,17 +1,16 @@
-import type { AnnouncementEvent } from '@forum/contracts';
 import { describe, expect, it } from 'vitest';
-import type { CommandMeta } from '../command.ts';
-import { evolve, initialAnnouncementState, type AnnouncementState } from './announcement.ts';
+import { stateAfter, testCommandMeta } from '../testing.ts';
+import { evolve, initialAnnouncementState } from './announcement.ts';
 import { decide, type PublishAnnouncement } from './decide.ts';
 
-const meta: CommandMeta = { actorId: 'admin-1', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: null };
+const meta = testCommandMeta({ actorId: 'admin-1' });
 const ID = '22222222-2222-4222-8222-222222222222';
 const author = { id: 'admin-1', name: 'Forum Admin', photo: 'https://img.example/admin.png' };
 const publish = (data: Partial<PublishAnnouncement['data']> = {}): PublishAnnouncement => ({
   type: 'PublishAnnouncement',
   data: { announcementId: ID, title: 'Maintenance', description: 'Tonight 22:00–23:00', author, ...data },
 });
-const given = (events: AnnouncementEvent[]): AnnouncementState => events.reduce(evolve, initialAnnouncementState);
+const given = stateAfter(evolve, initialAnnouncementState);
 
 describe('given no announcement under the id', () => {
   it('when PublishAnnouncement, then AnnouncementPublished with the trimmed texts, the author and the clock', () => {

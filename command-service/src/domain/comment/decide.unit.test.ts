@@ -1,12 +1,12 @@
 import { ANONYMOUS_NAME, COMMENT_MAX } from '@forum/contracts';
+import { FIXED_NOW as at } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
-import type { CommandMeta } from '../command.ts';
 import type { PostState } from '../post/post.ts';
+import { testCommandMeta } from '../testing.ts';
 import { evolve, initialCommentState } from './comment.ts';
 import { decide, type AddComment, type RemoveComment } from './decide.ts';
 
-const meta: CommandMeta = { actorId: 'u-bob', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: 'r' };
-const at = meta.now.toISOString();
+const meta = testCommandMeta({ actorId: 'u-bob', requestId: 'r' });
 const commentId = '22222222-2222-4222-8222-222222222222';
 const postId = '11111111-1111-4111-8111-111111111111';
 const live: PostState = { status: 'created', authorId: 'u-alice' };

@@ -1,16 +1,15 @@
-import type { ContactEvent } from '@forum/contracts';
 import { describe, expect, it } from 'vitest';
-import type { CommandMeta } from '../command.ts';
-import { evolve, initialContactMessageState, type ContactMessageState } from './contact.ts';
+import { stateAfter, testCommandMeta } from '../testing.ts';
+import { evolve, initialContactMessageState } from './contact.ts';
 import { decide, type ReceiveContactMessage } from './decide.ts';
 
-const meta: CommandMeta = { actorId: 'anonymous', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: null };
+const meta = testCommandMeta({ actorId: 'anonymous' });
 const ID = '33333333-3333-4333-8333-333333333333';
 const receive = (data: Partial<ReceiveContactMessage['data']> = {}): ReceiveContactMessage => ({
   type: 'ReceiveContactMessage',
   data: { messageId: ID, name: 'Vera Visitor', email: 'vera@example.com', message: 'Do you have a dark mode?', ...data },
 });
-const given = (events: ContactEvent[]): ContactMessageState => events.reduce(evolve, initialContactMessageState);
+const given = stateAfter(evolve, initialContactMessageState);
 
 describe('given no message under the id', () => {
   it('when ReceiveContactMessage, then ContactMessageReceived, trimmed, the email lower-cased, at the clock', () => {

@@ -1,13 +1,13 @@
 import { DEFAULT_WARNING_REASON, WARNING_QUOTE_LENGTH, type NotificationEvent } from '@forum/contracts';
+import { FIXED_NOW as at } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
-import type { CommandMeta } from '../command.ts';
 import type { CommentState } from '../comment/comment.ts';
 import type { UserState } from '../user/user.ts';
+import { stateAfter, testCommandMeta } from '../testing.ts';
 import { decide, type MarkWarningsRead, type WarnUser } from './decide.ts';
-import { evolve, initialNotificationsState, type NotificationsState } from './notification.ts';
+import { evolve, initialNotificationsState } from './notification.ts';
 
-const meta: CommandMeta = { actorId: 'u-admin', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: 'r' };
-const at = meta.now.toISOString();
+const meta = testCommandMeta({ actorId: 'u-admin', requestId: 'r' });
 const bob: UserState = { status: 'registered', disabled: false, userId: 'u-bob', email: 'bob@forum.local', name: 'Bob', photoURL: '', role: 'user', isMember: false, livePosts: new Set(), pendingPurchase: null };
 const w1 = '33333333-3333-4333-8333-333333333331';
 const w2 = '33333333-3333-4333-8333-333333333332';
@@ -21,7 +21,7 @@ const warned = (warningId: string, warnedAt: string): NotificationEvent => ({
   type: 'UserWarned',
   data: { warningId, userId: 'u-bob', reason: 'r', warnedBy: 'u-admin', warnedAt },
 });
-const given = (events: NotificationEvent[]): NotificationsState => events.reduce(evolve, initialNotificationsState);
+const given = stateAfter(evolve, initialNotificationsState);
 const markRead = (data: Partial<MarkWarningsRead['data']> = {}): MarkWarningsRead => ({ type: 'MarkWarningsRead', data: { userId: 'u-bob', ...data } });
 
 describe('given a user with no warnings', () => {

@@ -1,13 +1,14 @@
+import { uuidOf } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
-import type { CommandMeta } from '../command.ts';
 import { evolve as evolveTags, initialTagsState } from '../tag/tag.ts';
+import { testCommandMeta } from '../testing.ts';
 import { decide, type CreatePost, type DeletePost } from './decide.ts';
 import { evolve, initialPostState } from './post.ts';
 
-const meta: CommandMeta = { actorId: 'u-alice', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: 'r' };
+const meta = testCommandMeta({ actorId: 'u-alice', requestId: 'r' });
 const tags = [
-  { type: 'TagCreated' as const, data: { tagId: '00000000-0000-4000-8000-000000000001', name: 'React', createdAt: meta.now.toISOString() } },
-  { type: 'TagCreated' as const, data: { tagId: '00000000-0000-4000-8000-000000000002', name: 'Node.js', createdAt: meta.now.toISOString() } },
+  { type: 'TagCreated' as const, data: { tagId: uuidOf(1), name: 'React', createdAt: meta.now.toISOString() } },
+  { type: 'TagCreated' as const, data: { tagId: uuidOf(2), name: 'Node.js', createdAt: meta.now.toISOString() } },
 ].reduce(evolveTags, initialTagsState);
 
 const deletePost = (actorId: string, actorIsAdmin: boolean): DeletePost => ({

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { CommandMeta } from '../command.ts';
 import type { CommentState } from '../comment/comment.ts';
 import type { PostState } from '../post/post.ts';
+import { testCommandMeta } from '../testing.ts';
 import { decide, type ReportComment } from './decide.ts';
 import { evolve, initialReportState } from './report.ts';
 
-const meta: CommandMeta = { actorId: 'u-carl', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: 'r' };
+const meta = testCommandMeta({ actorId: 'u-carl', requestId: 'r' });
 const commentId = '22222222-2222-4222-8222-222222222222';
 const postId = '11111111-1111-4111-8111-111111111111';
 const comment: CommentState = { status: 'added', postId, authorId: 'u-bob', text: 'Hmm' };

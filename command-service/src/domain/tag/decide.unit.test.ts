@@ -1,16 +1,16 @@
 import type { TagEvent } from '@forum/contracts';
+import { FIXED_NOW as at, uuidOf } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
-import type { CommandMeta } from '../command.ts';
+import { stateAfter, testCommandMeta } from '../testing.ts';
 import { decide } from './decide.ts';
-import { canonicalTag, evolve, initialTagsState, type TagsState } from './tag.ts';
+import { canonicalTag, evolve, initialTagsState } from './tag.ts';
 
-const meta: CommandMeta = { actorId: 'admin', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: null };
-const at = meta.now.toISOString();
-const REACT = '00000000-0000-4000-8000-000000000009';
-const VUE = '00000000-0000-4000-8000-000000000010';
+const meta = testCommandMeta({ actorId: 'admin' });
+const REACT = uuidOf(9);
+const VUE = uuidOf(10);
 const create = (name: string, tagId = REACT) => ({ type: 'CreateTag' as const, data: { tagId, name } });
 const remove = (tagId: string) => ({ type: 'DeleteTag' as const, data: { tagId } });
-const given = (events: TagEvent[]): TagsState => events.reduce(evolve, initialTagsState);
+const given = stateAfter(evolve, initialTagsState);
 const created = (name: string, tagId: string): TagEvent => ({ type: 'TagCreated', data: { tagId, name, createdAt: at } });
 const deleted = (name: string, tagId: string): TagEvent => ({ type: 'TagDeleted', data: { tagId, name, deletedAt: at } });
 

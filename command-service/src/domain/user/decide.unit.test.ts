@@ -1,16 +1,16 @@
 import { FREE_POST_LIMIT, type UserEvent } from '@forum/contracts';
+import { FIXED_NOW as at, uuidOf } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
-import type { CommandMeta } from '../command.ts';
+import { stateAfter, testCommandMeta } from '../testing.ts';
 import { decide, type UserCommand } from './decide.ts';
 import { evolve, initialUserState, type UserState } from './user.ts';
 
-const meta: CommandMeta = { actorId: 'u-1', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: null };
-const at = meta.now.toISOString();
-const given = (events: UserEvent[]): UserState => events.reduce(evolve, initialUserState);
+const meta = testCommandMeta({ actorId: 'u-1' });
+const given = stateAfter(evolve, initialUserState);
 const when = (state: UserState, command: UserCommand) => decide(command, state, meta);
 const registered: UserEvent = { type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Ann', photoURL: '', registeredAt: at } };
 const authored = (n: number): UserEvent[] =>
-  Array.from({ length: n }, (_, i) => ({ type: 'PostAuthored', data: { userId: 'u-1', postId: `00000000-0000-4000-8000-00000000000${i}`, at } }));
+  Array.from({ length: n }, (_, i) => ({ type: 'PostAuthored', data: { userId: 'u-1', postId: uuidOf(i), at } }));
 const post = '11111111-1111-4111-8111-111111111111';
 
 describe('given no record of the subject', () => {
@@ -104,7 +104,7 @@ describe(`given a free user with ${FREE_POST_LIMIT} live posts`, () => {
     );
   });
   it('when one of them was removed, then AuthorPost passes again', () => {
-    const freed = given([registered, ...authored(FREE_POST_LIMIT), { type: 'AuthoredPostRemoved', data: { userId: 'u-1', postId: '00000000-0000-4000-8000-000000000000', at } }]);
+    const freed = given([registered, ...authored(FREE_POST_LIMIT), { type: 'AuthoredPostRemoved', data: { userId: 'u-1', postId: uuidOf(0), at } }]);
     expect(when(freed, { type: 'AuthorPost', data: { postId: post } })).toHaveLength(1);
   });
   it('when RemoveAuthoredPost of a post not theirs, then nothing', () => {

@@ -1,13 +1,13 @@
 import type { UserEvent } from '@forum/contracts';
+import { FIXED_NOW as at } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
-import type { CommandMeta } from '../command.ts';
+import { stateAfter, testCommandMeta } from '../testing.ts';
 import { decide } from './decide.ts';
-import { evolve, initialUserState, type UserState } from './user.ts';
+import { evolve, initialUserState } from './user.ts';
 
 /** 'Make Admin' (PATCH /api/admin/users/make-admin/:userId): the GrantAdmin rules as the admin area uses them. */
-const meta: CommandMeta = { actorId: 'admin-1', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: null };
-const at = meta.now.toISOString();
-const given = (events: UserEvent[]): UserState => events.reduce(evolve, initialUserState);
+const meta = testCommandMeta({ actorId: 'admin-1' });
+const given = stateAfter(evolve, initialUserState);
 const makeAdmin = { type: 'GrantAdmin' as const, data: { reason: 'admin' as const } };
 const registered: UserEvent = { type: 'UserRegistered', data: { userId: 'u-2', email: 'bob@forum.local', name: 'Bob', photoURL: '', registeredAt: at } };
 

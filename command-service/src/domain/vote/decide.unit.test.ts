@@ -1,12 +1,12 @@
 import type { Vote, VoteEvent } from '@forum/contracts';
+import { FIXED_NOW as at } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
-import type { CommandMeta } from '../command.ts';
 import type { PostState } from '../post/post.ts';
+import { testCommandMeta } from '../testing.ts';
 import { decide, voteAfter, type VoteCommand } from './decide.ts';
 import { evolve, initialVoteState, type VoteState } from './vote.ts';
 
-const meta: CommandMeta = { actorId: 'u-bob', now: new Date('2026-11-21T10:00:00Z'), correlationId: 'c', causationId: null, requestId: 'r' };
-const at = meta.now.toISOString();
+const meta = testCommandMeta({ actorId: 'u-bob', requestId: 'r' });
 const postId = '11111111-1111-4111-8111-111111111111';
 const live: PostState = { status: 'created', authorId: 'u-alice' };
 const cast = (previous: Vote, vote: Vote): VoteEvent => ({ type: 'VoteCast', data: { postId, userId: 'u-bob', previous, vote, at } });

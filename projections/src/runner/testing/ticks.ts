@@ -1,5 +1,5 @@
 import { createPostgresEventStore, type EventStore, type NewEvent } from '@forum/eventstore';
-import { createIsolatedDatabase, createTestDatabase } from '@forum/platform/testing';
+import { createIsolatedDatabase, createTestDatabase, testEventMetadata } from '@forum/platform/testing';
 import { createKnex, type Knex } from '@forum/platform';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 export const tick = (i: number, type = 'Tick'): NewEvent => ({
   type,
   data: { i },
-  metadata: { actorId: 'test', correlationId: `c${i}`, causationId: null, requestId: null, schemaVersion: 1 },
+  metadata: testEventMetadata({ correlationId: `c${i}` }),
 });
 
 export interface TickLog {
