@@ -13,7 +13,6 @@ export * from './runner/control.ts';
 export * from './runner/projection.ts';
 export * from './runner/runner.ts';
 export * from './runner/status.ts';
-export * from './history.ts';
 export { ProjectionsConfig } from './config.ts';
 export { pageThroughBlocks, PAGE_BLOCK, type PostList } from './posts/pages.ts';
 export { USER_LISTS, usersThroughBlocks, type UserList } from './users/pages.ts';

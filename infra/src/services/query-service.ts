@@ -1,7 +1,7 @@
 /** query-service on its own (the distributed layout), against DATABASE_URL. */
 import http from 'node:http';
 import { answerClientErrors, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
-import { openHistoryReader } from '@forum/projections';
+import { openHistoryReader } from '@forum/eventstore';
 import { CheckpointWatcher, createQueryApp, createReadDb, httpRegistrar, QueryServiceConfig, readLimits } from '@forum/query-service';
 
 const config = loadConfig(QueryServiceConfig);

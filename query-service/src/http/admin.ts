@@ -22,7 +22,7 @@ import {
   type ProjectionStatus,
 } from '@forum/contracts';
 import { NotFoundError, parseInput } from '@forum/platform';
-import { history, type HistoryReader } from '@forum/projections';
+import { history, type HistoryReader } from '@forum/eventstore';
 import { Router } from 'express';
 import type { AdminStore, AdminUserRow, AnnouncementRow, AuditRow, ContactMessageRow } from '../store/admin.ts';
 import type { UsersStore } from '../store/users.ts';

@@ -14,7 +14,8 @@ import {
   trackAnswer,
 } from '@forum/platform';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { allProjections, projectionsCheck, type HistoryReader } from '@forum/projections';
+import type { HistoryReader } from '@forum/eventstore';
+import { allProjections, projectionsCheck } from '@forum/projections';
 import type { Express } from 'express';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import { createAdminStore } from '../store/admin.ts';

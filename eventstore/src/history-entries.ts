@@ -1,5 +1,6 @@
 import { positionToken, postHistory, START, userHistory, type HistoryEntry, type HistoryKind, type LogPosition } from '@forum/contracts';
-import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@forum/eventstore';
+import { createPostgresEventStore } from './postgres.ts';
+import type { EventStore, RecordedEvent } from './types.ts';
 
 /**
  * The audit trail of a user or a post (docs/operations/history.md): a user's is every event they
