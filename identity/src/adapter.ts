@@ -5,6 +5,13 @@ import { SCHEMA } from './store.ts';
 const TABLE = `${SCHEMA}.oidc_payloads`;
 
 /**
+ * PostgreSQL text cannot hold U+0000, so no stored key has one, and a query with one fails
+ * (22021) instead of finding nothing. Keys come from requests (a client id, an interaction's uid):
+ * a stranger's NUL is a key that matches no row.
+ */
+const storable = (key: string) => !key.includes('\u0000');
+
+/**
  * oidc-provider storage (sessions, interactions, grants, codes, refresh tokens)
  * in one PostgreSQL table, so sign-ins survive restarts and are shared between
  * processes. JWT access tokens are never stored.
@@ -34,6 +41,7 @@ export function postgresAdapter(db: Knex) {
     }
 
     private async findWhere(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
+      if (!storable(value)) return undefined;
       const result = await db.raw(
         `SELECT payload, extract(epoch FROM consumed_at)::bigint AS consumed
          FROM ${TABLE}
@@ -59,14 +67,17 @@ export function postgresAdapter(db: Knex) {
     }
 
     async consume(id: string): Promise<void> {
+      if (!storable(id)) return;
       await db.raw(`UPDATE ${TABLE} SET consumed_at = now() WHERE model = ? AND id = ?`, [this.model, id]);
     }
 
     async destroy(id: string): Promise<void> {
+      if (!storable(id)) return;
       await db.raw(`DELETE FROM ${TABLE} WHERE model = ? AND id = ?`, [this.model, id]);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
+      if (!storable(grantId)) return;
       await db.raw(`DELETE FROM ${TABLE} WHERE model = ? AND grant_id = ?`, [this.model, grantId]);
     }
   };

@@ -5,7 +5,8 @@ import { ONE_PROXY, randomAddress, startHarness, type Harness } from './test-sup
 
 /**
  * Generated hostile input to the realm's doors a stranger reaches without a session: the password
- * grant, the forgot-password and registration links, the one-time links, the admin API's search.
+ * grant, the authorization endpoint, the forgot-password and registration links, the one-time
+ * links, the admin API's search.
  * Whatever arrives, never a 5xx. FUZZ_RUNS scales the cases as in the API's fuzz suite.
  */
 const RUNS = Math.max(50, Math.ceil(Number(process.env.FUZZ_RUNS ?? 2_000) / 8));
@@ -29,6 +30,29 @@ describe("the realm's open doors under generated hostile input", () => {
           body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username, password, ...(scope !== null && { scope }) }),
         });
         expectNo5xx(response, JSON.stringify([username.slice(0, 40), password.slice(0, 40)]));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('the authorization and token endpoints: a client id with a NUL is an unknown client, not a 500', async () => {
+    const auth = await fetch(`${h.issuer}/protocol/openid-connect/auth?client_id=%00&redirect_uri=javascript:alert(1)&response_type=code`, { redirect: 'manual' });
+    expect(auth.status).toBe(400);
+    const token = await fetch(`${h.issuer}/protocol/openid-connect/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'password', client_id: 'forum\u0000cli', username: 'alice@forum.local', password: 'x' }),
+    });
+    expect(token.status).toBeGreaterThanOrEqual(400);
+    expect(token.status).toBeLessThan(500);
+  });
+
+  it('the authorization endpoint: client id, redirect, response type, scope, state and prompt', async () => {
+    const params = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'prompt', 'code_challenge', 'nonce'];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...params), hostileString.map(urlEncoded), async (name, value) => {
+        const query = new URLSearchParams({ client_id: 'forum-web', redirect_uri: 'http://localhost:3000/', response_type: 'code', scope: 'openid' });
+        const url = `${h.issuer}/protocol/openid-connect/auth?${query.toString().replace(new RegExp(`${name}=[^&]*`), '')}&${name}=${value}`;
+        expectNo5xx(await fetch(url, { headers: { 'x-forwarded-for': randomAddress() }, redirect: 'manual' }), `${name}=${value.slice(0, 60)}`);
       }),
       { numRuns: RUNS },
     );
