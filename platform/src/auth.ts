@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { normalizeEmail } from '@forum/contracts';
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { UnauthenticatedError } from './errors.ts';
 
@@ -18,50 +18,92 @@ export interface Principal {
   readonly roles: readonly string[];
 }
 
+/**
+ * Where the verifier finds the issuer's keys. jose's remote and local key sets also tell which keys
+ * they hold now (`jwks`) and whether the remote one is due to be fetched again (`fresh`): kept
+ * tokens are answered only while both say the key that verified them still counts.
+ */
+export type VerificationKeys = JWTVerifyGetKey & {
+  readonly jwks?: () => JSONWebKeySet | undefined;
+  readonly fresh?: boolean;
+};
+
 export interface TokenVerifierOptions {
   issuer: string;
   audience: string;
   /** Defaults to Keycloak's layout: `{issuer}/protocol/openid-connect/certs`. */
   jwksUrl?: string;
   /** Local key set, for tests that sign their own tokens. */
-  keys?: JWTVerifyGetKey;
+  keys?: VerificationKeys;
   /** The most a verified token is answered from memory before it is checked again (VERIFIED_MAX_AGE_MS). */
   verifiedMaxAgeMs?: number;
+  /** How many verified tokens are kept (VERIFIED_KEPT). */
+  verifiedKept?: number;
 }
 
 /**
  * A verified token is answered from memory until it expires, and for at most this long: a client
  * sends the same token with each call for minutes, and checking its signature is a good part of a
- * command's work. A key taken out of the issuer's key set stops being trusted at most this late.
+ * command's work.
  */
 export const VERIFIED_MAX_AGE_MS = 60_000;
 /** How many verified tokens are kept (the least recently used go first). */
-const VERIFIED_KEPT = 5_000;
+export const VERIFIED_KEPT = 5_000;
+/** How long the issuer's key set is used before it is fetched again, and the least time between two fetches. */
+const JWKS_MAX_AGE_MS = 10 * 60_000;
+const JWKS_COOLDOWN_MS = 30_000;
 
 export type TokenVerifier = (token: string) => Promise<Principal>;
 
 const ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
 
+interface Kept {
+  readonly principal: Principal;
+  /** Epoch ms: the token's `exp`, or the most it is kept, whichever comes first. */
+  readonly until: number;
+  /** The `kid` of the key that verified the token. */
+  readonly kid: string;
+}
+
+/** The key ids the set holds now; null when the set does not say. */
+function keyIdsOf(keys: VerificationKeys): ReadonlySet<string> | null {
+  const set = keys.jwks?.();
+  return set ? new Set(set.keys.flatMap((key) => (key.kid === undefined ? [] : [key.kid]))) : null;
+}
+
 /**
  * Verifies OIDC access tokens (JWT) against the issuer's JWKS: signature,
  * algorithm, issuer, audience, expiry and not-before. A token verified lately is
- * answered from memory until its expiry (see VERIFIED_MAX_AGE_MS); a refusal is never kept.
+ * answered from memory (see VERIFIED_MAX_AGE_MS) until its `exp`, and only while
+ * the key set, as last fetched, still holds the key that verified it and is not
+ * due to be fetched again; a refusal is never kept, nor a token without a `kid`.
  */
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
-  const keys =
+  const keys: VerificationKeys =
     options.keys ??
     createRemoteJWKSet(new URL(options.jwksUrl ?? `${options.issuer.replace(/\/$/, '')}/protocol/openid-connect/certs`), {
-      cooldownDuration: 30_000,
-      cacheMaxAge: 10 * 60_000,
+      cooldownDuration: JWKS_COOLDOWN_MS,
+      cacheMaxAge: JWKS_MAX_AGE_MS,
     });
+  // The set changes only while it hands out a key (jose fetches it again then), so its key ids
+  // are read after each of those, not on every answer from memory.
+  let keyIds = keyIdsOf(keys);
+  const getKey: JWTVerifyGetKey = async (header, token) => {
+    try {
+      return await keys(header, token);
+    } finally {
+      keyIds = keyIdsOf(keys);
+    }
+  };
   const maxAgeMs = options.verifiedMaxAgeMs ?? VERIFIED_MAX_AGE_MS;
-  const verified = new LRUCache<string, { principal: Principal; until: number }>({ max: VERIFIED_KEPT });
+  const verified = new LRUCache<string, Kept>({ max: options.verifiedKept ?? VERIFIED_KEPT });
+  const stillGood = (kept: Kept) => Date.now() < kept.until && keys.fresh !== false && (keyIds === null || keyIds.has(kept.kid));
   return async (token) => {
     const kept = verified.get(token);
-    if (kept && Date.now() < kept.until) return kept.principal;
+    if (kept && stillGood(kept)) return kept.principal;
     if (kept) verified.delete(token);
     try {
-      const { payload } = await jwtVerify(token, keys, {
+      const { payload, protectedHeader } = await jwtVerify(token, getKey, {
         issuer: options.issuer,
         audience: options.audience,
         algorithms: ALGORITHMS,
@@ -80,7 +122,9 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
         username: str(payload.preferred_username),
         roles: Object.freeze(roles),
       });
-      verified.set(token, { principal, until: Math.min(payload.exp! * 1000, Date.now() + maxAgeMs) });
+      if (protectedHeader.kid !== undefined) {
+        verified.set(token, { principal, until: Math.min(payload.exp! * 1000, Date.now() + maxAgeMs), kid: protectedHeader.kid });
+      }
       return principal;
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) {

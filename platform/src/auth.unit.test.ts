@@ -67,9 +67,15 @@ describe('createTokenVerifier: verified tokens kept', () => {
   afterEach(() => vi.useRealTimers());
 
   /** A verifier on the same keys that counts the signature checks it makes. */
-  const counting = (maxAgeMs?: number) => {
+  const counting = (maxAgeMs?: number, kept?: number) => {
     let checks = 0;
-    const verifier = createTokenVerifier({ issuer, audience, keys: (...args) => (checks++, keys(...args)), ...(maxAgeMs && { verifiedMaxAgeMs: maxAgeMs }) });
+    const verifier = createTokenVerifier({
+      issuer,
+      audience,
+      keys: (...args) => (checks++, keys(...args)),
+      ...(maxAgeMs && { verifiedMaxAgeMs: maxAgeMs }),
+      ...(kept && { verifiedKept: kept }),
+    });
     return { verifier, checks: () => checks };
   };
 
@@ -94,6 +100,42 @@ describe('createTokenVerifier: verified tokens kept', () => {
     vi.setSystemTime(Date.now() + 120_000);
     await expect(verifier(token)).rejects.toMatchObject({ status: 401, message: 'The token has expired' });
     expect(checks()).toBe(3);
+  });
+
+  it('never answers a kept token past its exp, even within the most it is kept', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { verifier, checks } = counting(60_000);
+    const token = await sign({}, { exp: Math.floor(Date.now() / 1000) + 2 });
+    await verifier(token);
+    // Past exp and the 5 s the verifier allows for the issuer's clock, well within the 60 s.
+    vi.setSystemTime(Date.now() + 8_000);
+    await expect(verifier(token)).rejects.toMatchObject({ status: 401, message: 'The token has expired' });
+    expect(checks()).toBe(2);
+  });
+
+  it('keeps at most verifiedKept tokens, dropping the least recently used', async () => {
+    const { verifier, checks } = counting(undefined, 2);
+    const [a, b, c] = await Promise.all(['A', 'B', 'C'].map((name) => sign({ name })));
+    await verifier(a!);
+    await verifier(b!);
+    await verifier(c!);
+    expect(checks()).toBe(3);
+    await verifier(c!);
+    await verifier(b!);
+    expect(checks()).toBe(3);
+    await verifier(a!);
+    expect(checks()).toBe(4);
+  });
+
+  it('does not keep a token without a kid: which key vouched for it cannot be followed', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('RS256');
+    let checks = 0;
+    const single = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), alg: 'RS256' }] });
+    const verifier = createTokenVerifier({ issuer, audience, keys: (...args) => (checks++, single(...args)) });
+    const token = await new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setIssuer(issuer).setAudience(audience).setSubject('u-1').setExpirationTime('5m').sign(privateKey);
+    await verifier(token);
+    await verifier(token);
+    expect(checks).toBe(2);
   });
 
   it('keeps no refusal: a bad token is checked each time', async () => {
