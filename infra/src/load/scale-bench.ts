@@ -14,10 +14,13 @@
  *    (4) against the forum, then the bare server, interleaved; the medians. The forum runs without
  *    its visitor cache here: every read runs its statements.
  * 4. The forum again on the same data with its visitor cache (the default): the visitors' hottest
- *    reads, against the bare server again.
+ *    reads, against the bare server again; then the members' reads (the home page, its deep pages,
+ *    a post, My Posts, notifications), signed in as SCALE_MEMBERS (50) real users of the log in
+ *    turn (scale-members.ts), against the bare server's same statements (the first member's).
  * 5. Commands from WRITERS (16) connections (autocannon), spread over as many Gold members: posts,
  *    votes, comments, each once unmeasured first; against the bare server's one-INSERT write and a
- *    pgbench-like loop of single-row INSERTs.
+ *    pgbench-like loop of single-row INSERTs. Then the visitors' hottest reads again while votes
+ *    arrive at SCALE_WRITE_RATE (200) a second (the bare server: as many INSERTs).
  * 6. What it took: disk (the event log, the read models) and the forum process's memory.
  *
  * Prints Markdown tables (for docs/performance.md). Exit code 1 if any request failed.
@@ -27,15 +30,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { createKnex } from '@forum/platform';
 import { allProjections, projectionStatus } from '@forum/projections';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import type { BareRoutes } from './bare-server.ts';
 import { benchWriters, startBenchServer, type BenchServer } from './server.ts';
+import { measuring, msText, table, type Ask, type Figures, type Row } from './scale-measure.ts';
+import { syntheticMembers } from './scale-members.ts';
 import { captureReads, type ReadToCapture } from './sql-capture.ts';
-import { percentile } from './stats.ts';
 import { loadSyntheticLog } from './synthetic-log.ts';
 
 const EVENTS = Number(process.env.SCALE_EVENTS ?? 1_000_000);
@@ -45,122 +48,13 @@ const SECONDS = Number(process.env.SCALE_SECONDS ?? 4);
 const WRITERS = Number(process.env.WRITERS ?? 16);
 /** Only the reads whose name contains this (e.g. `home`); all by default. */
 const ONLY = process.env.SCALE_ONLY ?? '';
+/** Synthetic members signed in for the members' reads, taken in turn request by request. */
+const MEMBERS = Number(process.env.SCALE_MEMBERS ?? 50);
+/** The steady write load (votes a second) under which the visitors' reads are measured again. */
+const WRITE_RATE = Number(process.env.SCALE_WRITE_RATE ?? 200);
 const say = (line: string) => process.stderr.write(`${line}\n`);
+const { cannon, commandCannon, loop, sideBySide } = measuring({ connections: CONNECTIONS, rounds: ROUNDS, seconds: SECONDS, writers: WRITERS, say });
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-interface Figures {
-  readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly errors: number;
-  readonly bytes: number;
-}
-
-const median = (values: readonly number[]) => percentile(values, 50);
-const medianOf = (runs: readonly Figures[]): Figures => ({
-  rps: median(runs.map((r) => r.rps)),
-  p50: median(runs.map((r) => r.p50)),
-  p99: median(runs.map((r) => r.p99)),
-  errors: runs.reduce((sum, r) => sum + r.errors, 0),
-  bytes: median(runs.map((r) => r.bytes)),
-});
-
-async function cannon(url: string, headers: Record<string, string>, connections = CONNECTIONS): Promise<Figures> {
-  const result = await autocannon({ url, headers, connections, duration: SECONDS });
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.non2xx + result.errors + result.timeouts,
-    bytes: result.throughput.total / Math.max(1, result.requests.total),
-  };
-}
-
-/**
- * Commands from WRITERS connections for SECONDS (autocannon, as for the reads: the load generator
- * shares the machine's two cores, and a fetch loop's own work per request was as much as a bare
- * server's); `next(i)` makes the run's i-th request. Answers other than `expect` count as errors.
- */
-async function commandCannon(base: string, expect: number, next: (i: number) => { method: string; path: string; body: unknown; token?: string }): Promise<Figures> {
-  let sent = 0;
-  let unexpected = 0;
-  const result = await autocannon({
-    url: base,
-    connections: WRITERS,
-    duration: SECONDS,
-    requests: [
-      {
-        setupRequest: (request) => {
-          const { method, path, body, token } = next(sent++);
-          return {
-            ...request,
-            method: method as 'POST',
-            path,
-            body: JSON.stringify(body),
-            headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-          };
-        },
-        onResponse: (status) => {
-          if (status !== expect) unexpected++;
-        },
-      },
-    ],
-  });
-  return {
-    rps: result.requests.total / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: unexpected + result.errors + result.timeouts,
-    bytes: result.throughput.total / Math.max(1, result.requests.total),
-  };
-}
-
-/** `clients` loops sending `request(client, i)` for SECONDS; answers other than `expect` count as errors. */
-async function loop(clients: number, expect: number, request: (client: number, i: number) => Promise<Response>): Promise<Figures> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let bytes = 0;
-  const until = performance.now() + SECONDS * 1000;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async (_, client) => {
-      for (let i = 0; performance.now() < until; i++) {
-        const sent = performance.now();
-        const response = await request(client, i);
-        bytes += (await response.arrayBuffer()).byteLength;
-        if (response.status !== expect) errors++;
-        else latencies.push(performance.now() - sent);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, bytes: bytes / Math.max(1, latencies.length + errors) };
-}
-
-/** Rounds of `forum` then `bare`, interleaved; each side's medians. */
-async function sideBySide(label: string, forum: () => Promise<Figures>, bare: () => Promise<Figures>) {
-  const forumRuns: Figures[] = [];
-  const bareRuns: Figures[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    forumRuns.push(await forum());
-    bareRuns.push(await bare());
-  }
-  const row = { label, forum: medianOf(forumRuns), bare: medianOf(bareRuns) };
-  say(`  ${label}: forum ${Math.round(row.forum.rps)}/s p50 ${row.forum.p50} ms, bare ${Math.round(row.bare.rps)}/s p50 ${row.bare.p50} ms (${(row.forum.rps / row.bare.rps).toFixed(2)})`);
-  return row;
-}
-
-type Row = Awaited<ReturnType<typeof sideBySide>>;
-
-const msText = (value: number) => (Number.isFinite(value) ? (value >= 100 ? `${Math.round(value)}` : value.toFixed(1)) : '—');
-const table = (title: string, rows: readonly Row[]) => [
-  `| ${title} | forum req/s | p50 ms | p99 ms | errors | bare req/s | p50 ms | p99 ms | forum / bare | bytes (forum / bare) |`,
-  '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
-  ...rows.map(
-    ({ label, forum, bare }) =>
-      `| ${label} | ${Math.round(forum.rps).toLocaleString('en')} | ${msText(forum.p50)} | ${msText(forum.p99)} | ${forum.errors} | ${Math.round(bare.rps).toLocaleString('en')} | ${msText(bare.p50)} | ${msText(bare.p99)} | ${(forum.rps / bare.rps).toFixed(2)} | ${Math.round(forum.bytes)} / ${Math.round(bare.bytes)} |`,
-  ),
-];
 
 async function waitUntilReady(server: BenchServer) {
   const db = createKnex(server.databaseUrl, { max: 2 });
@@ -243,6 +137,8 @@ const forumEnv = { READY_MAX_LAG: '0' };
 let server = await startBenchServer({ dataDir, databaseUrl: postgres.url, env: { ...forumEnv, VISITOR_CACHE_ENTRIES: '0' } });
 const rows: Row[] = [];
 const cachedRows: Row[] = [];
+const memberRows: Row[] = [];
+const loadedRows: Row[] = [];
 const commandRows: Row[] = [];
 let failed = 0;
 let reference: Figures | null = null;
@@ -296,15 +192,32 @@ try {
     { name: 'admin: projections', path: '/admin/projections', signedIn: true },
     { name: "admin: a post's history", path: `/admin/history/post/${post}`, signedIn: true },
   ].filter((read) => read.name.includes(ONLY));
+  // members' reads, signed in as real users of the log; a read's path may name the member (My Posts)
+  const members = await syntheticMembers(db, MEMBERS);
+  const memberReads: (ReadToCapture & { pathOf: (email: string) => string })[] = [
+    { name: 'home, newest, page 1', pathOf: () => '/posts?page=1&sort=newest' },
+    { name: `home, newest, page ${deep(posts, 5)}`, pathOf: () => `/posts?page=${deep(posts, 5)}&sort=newest` },
+    { name: 'home, popular, page 1', pathOf: () => '/posts?page=1&sort=popularity' },
+    { name: `home, popular, page ${deep(posts, 5)}`, pathOf: () => `/posts?page=${deep(posts, 5)}&sort=popularity` },
+    { name: 'a post', pathOf: () => `/posts/${post}` },
+    { name: 'my posts', pathOf: (own: string) => `/my-posts/${encodeURIComponent(own)}` },
+    { name: 'notifications', pathOf: () => '/me/notifications' },
+  ]
+    .map((read) => ({ ...read, name: `member: ${read.name}`, path: read.pathOf(members.emails[0]!) }))
+    .filter((read) => read.name.includes(ONLY));
   const token = await admin();
+  const [memberToken] = await members.tokens(server);
   const issuer = `http://localhost:${new URL(server.base).port}/realms/forum`;
-  const captured = await captureReads(server.databaseUrl, server.base, issuer, reads.map((read) => ({ ...read, ...(read.signedIn ? { token } : {}) })));
+  const captured = await captureReads(server.databaseUrl, server.base, issuer, [
+    ...reads.map((read) => ({ ...read, ...(read.signedIn ? { token } : {}) })),
+    ...memberReads.map((read) => ({ ...read, token: memberToken! })),
+  ]);
   for (const [name, read] of captured) {
     if (read.status !== 200) throw new Error(`${name}: the query app answered ${read.status}`);
     if (read.statements.length === 0) throw new Error(`${name}: no statement recorded`);
   }
   bare = await startBare({ databaseUrl: server.databaseUrl, poolSize: 16, reads: Object.fromEntries([...captured].map(([name, read]) => [name, read.statements])) }, dataDir);
-  say(`${reads.length} reads captured (${[...captured.values()].reduce((n, r) => n + r.statements.length, 0)} statements); the bare server answers them`);
+  say(`${reads.length + memberReads.length} reads captured (${[...captured.values()].reduce((n, r) => n + r.statements.length, 0)} statements); the bare server answers them`);
 
   // ── 3. every read, uncached, side by side ───────────────────────────────
   const measureReads = async (list: typeof reads, into: Row[]) => {
@@ -324,6 +237,17 @@ try {
   say('visitors\' reads with the visitor cache:');
   const hottest = ['home, newest, page 1', 'home, popular, page 1', 'a post', "a post's comments", 'tag page 1', 'leaderboard'];
   await measureReads(reads.filter((read) => hottest.includes(read.name)), cachedRows);
+
+  // the bare server answers every member with the first member's statements (the same but for the ids)
+  say(`members' reads, ${members.emails.length} members in turn, the forum as deployed (its visitor cache on):`);
+  for (const read of memberReads) {
+    const tokens = await members.tokens(server);
+    const ask = (i: number): Ask => {
+      const member = i % tokens.length;
+      return { path: `/api${read.pathOf(members.emails[member]!)}`, headers: { Authorization: `Bearer ${tokens[member]}` } };
+    };
+    memberRows.push(await sideBySide(read.name, () => cannon(`${server.base}/api${read.path}`, {}, undefined, ask), () => cannon(`${bare!.base}/read/${encodeURIComponent(read.name)}`, {})));
+  }
 
   // ── 5. commands ─────────────────────────────────────────────────────────
   if (!ONLY) {
@@ -356,6 +280,21 @@ try {
     // a forum that has been running: each command once before the measured rounds (the JIT, PostgreSQL's caches)
     for (const command of commands) await command.forum();
     for (const command of commands) commandRows.push(await sideBySide(command.label, command.forum, command.bare));
+
+    // the visitors' hottest reads while votes arrive at a steady rate: each batch the projections
+    // apply moves the read side's version, and with it the visitor cache's key
+    say(`visitors' reads under ${WRITE_RATE} votes/s:`);
+    const underVotes = async (read: () => Promise<Figures>, votes: () => Promise<Figures>) => {
+      const [figures, written] = await Promise.all([read(), votes()]);
+      if (written.errors > 0) throw new Error(`the write load under the visitors' reads had ${written.errors} failed votes`);
+      return figures;
+    };
+    const steadyVotes = () => commandCannon(server.base, 200, (i) => { const { postId, vote } = voteOn(i); return { method: 'PUT', path: `/api/posts/${postId}/vote`, body: { vote }, token: tokens[client(i)]! }; }, WRITE_RATE);
+    const bareVotes = () => commandCannon(bare!.base, 201, (i) => ({ method: 'POST', path: '/write', body: voteOn(i) }), WRITE_RATE);
+    tokens = await writers.tokens();
+    for (const read of reads.filter((r) => ['home, newest, page 1', 'a post'].includes(r.name))) {
+      loadedRows.push(await sideBySide(`${read.name}, under ${WRITE_RATE} votes/s`, () => underVotes(() => cannon(`${server.base}/api${read.path}`, {}), steadyVotes), () => underVotes(() => cannon(`${bare!.base}/read/${encodeURIComponent(read.name)}`, {}), bareVotes)));
+    }
     // a pgbench-like reference: single-row INSERT transactions straight from pg, no HTTP
     const pool = new pg.Pool({ connectionString: server.databaseUrl, max: WRITERS });
     const inserts = await loop(WRITERS, 201, async (c, i) => {
@@ -379,7 +318,7 @@ try {
   const gb = (bytes: string | number) => (Number(bytes) / 2 ** 30).toFixed(2);
   const perMillion = (bytes: string | number) => ((Number(bytes) / 2 ** 30) * (1_000_000 / Math.max(1, posts))).toFixed(1);
 
-  failed = [...rows, ...cachedRows, ...commandRows].reduce((n, row) => n + row.forum.errors + row.bare.errors, 0) + (reference?.errors ?? 0);
+  failed = [...rows, ...cachedRows, ...memberRows, ...loadedRows, ...commandRows].reduce((n, row) => n + row.forum.errors + row.bare.errors, 0) + (reference?.errors ?? 0);
   const lines = [
     '',
     `forum bench: scale (${os.cpus().length} cores, Node ${process.version}, PostgreSQL with fsync on): ${events.toLocaleString('en')} events, ${posts.toLocaleString('en')} posts, ${users.toLocaleString('en')} users; ${loaded ? `read models built by an earlier run (${dataDir})` : `read models built in ${buildSeconds.toFixed(0)} s`}`,
@@ -388,6 +327,8 @@ try {
     ...table('read (no visitor cache)', rows),
     '',
     ...(cachedRows.length ? [...table('visitor read, from the forum\'s memory', cachedRows), ''] : []),
+    ...(memberRows.length ? [...table(`member read (signed in, ${members.emails.length} members of the log in turn; visitor cache on)`, memberRows), ''] : []),
+    ...(loadedRows.length ? [...table(`visitor read under a steady write load (${WRITE_RATE} votes/s on both sides)`, loadedRows), ''] : []),
     ...(commandRows.length ? [...table(`command (${WRITERS} clients; bare: one INSERT)`, commandRows), ''] : []),
     ...(reference ? [`reference: single-row INSERT transactions straight from pg (no HTTP), ${WRITERS} connections: ${Math.round(reference.rps).toLocaleString('en')}/s, p50 ${msText(reference.p50)} ms, p99 ${msText(reference.p99)} ms`, ''] : []),
     `disk: ${gb(sizes.database)} GB in all (event log ${gb(sizes.events)} GB, read models ${gb(sizes.read)} GB): per million posts ${perMillion(sizes.database)} GB (log ${perMillion(sizes.events)} GB, read models ${perMillion(sizes.read)} GB)`,
