@@ -14,6 +14,8 @@ export const readSettings = {
   SEARCH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
   /** Visitors' answers kept in memory until the read side's version changes (0: none kept, no ETags). */
   VISITOR_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  /** Signed-in callers' forum records kept in memory until the users projection moves (0: none kept). */
+  VIEWER_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
 };
 type ReadSettings = { [K in keyof typeof readSettings]: z.infer<(typeof readSettings)[K]> };
 
@@ -27,6 +29,7 @@ export const readLimits = (settings: ReadSettings) => ({
   maxLag: settings.READY_MAX_LAG,
   search: { concurrency: settings.SEARCH_CONCURRENCY, queue: settings.SEARCH_QUEUE, maxWaitMs: settings.READ_STATEMENT_TIMEOUT_MS },
   visitorCacheEntries: settings.VISITOR_CACHE_ENTRIES,
+  viewerCacheEntries: settings.VIEWER_CACHE_ENTRIES,
 });
 
 export const QueryServiceConfig = z.object({

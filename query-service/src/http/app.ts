@@ -29,6 +29,7 @@ import { meRoutes } from './me.ts';
 import { postRoutes } from './posts.ts';
 import { tagRoutes } from './tags.ts';
 import { viewer, type Registrar } from './viewer.ts';
+import { createViewerCache } from './viewer-cache.ts';
 import { createVisitorCache } from './visitor-cache.ts';
 import { createHotReads } from './hot-reads.ts';
 
@@ -51,6 +52,8 @@ export interface QueryAppDeps {
   readonly search: { readonly concurrency: number; readonly queue: number; readonly maxWaitMs: number };
   /** Visitors' answers kept in memory (see visitorCache); 0: none. */
   readonly visitorCacheEntries: number;
+  /** Signed-in callers' forum records kept in memory (see ViewerCache); 0: none. */
+  readonly viewerCacheEntries: number;
 }
 
 
@@ -88,7 +91,7 @@ export function createQueryApp(deps: QueryAppDeps): QueryApp {
     optionalAuth(deps.verifyToken),
     // wait for the caller's position first: their own record may be what they just changed
     minPosition(deps.watcher, deps.maxWaitMs),
-    viewer(users, deps.registrar, deps.watcher, deps.maxWaitMs, deps.adminEmails),
+    viewer(createViewerCache(users, deps.watcher, { maxEntries: deps.viewerCacheEntries }), deps.registrar, deps.watcher, deps.maxWaitMs, deps.adminEmails),
     cache.middleware,
     meRoutes(),
     // before postRoutes: /posts/search is not a post id

@@ -2,7 +2,8 @@ import { ErrorBody } from '@forum/contracts';
 import { AccountDisabledError, AppError, correlationIdOf, isVerifiedAdminEmail, UnavailableError, type Principal } from '@forum/platform';
 import type { RequestHandler } from 'express';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
-import type { UserRow, UsersStore } from '../store/users.ts';
+import type { UserRow } from '../store/users.ts';
+import type { ViewerCache } from './viewer-cache.ts';
 
 /**
  * Asks the write side to record a subject's first authenticated request.
@@ -47,14 +48,14 @@ declare global {
  * call for that user, once; everyone else pays a set lookup.
  *
  * A disabled or erased account's token is refused here, on every read: the denial
- * comes with the record, in the same statement.
+ * comes with the record, in the same statement, kept with it (see ViewerCache).
  */
-export function viewer(users: UsersStore, registrar: Registrar, watcher: CheckpointWatcher, maxWaitMs: number, adminEmails: readonly string[] = []): RequestHandler {
+export function viewer(records: ViewerCache, registrar: Registrar, watcher: CheckpointWatcher, maxWaitMs: number, adminEmails: readonly string[] = []): RequestHandler {
   const listed = new Set(adminEmails);
   return async (req, res, next) => {
     const principal = res.locals.principal;
     if (!principal) return next();
-    const found = await users.viewer(principal.subject);
+    const found = await records.read(principal.subject);
     if (found.denied) throw new AccountDisabledError(found.denied);
     let row = found.row;
     const becomesAdmin = row !== null && row.role !== 'admin' && isVerifiedAdminEmail(principal.email, principal.emailVerified, listed);
@@ -66,7 +67,7 @@ export function viewer(users: UsersStore, registrar: Registrar, watcher: Checkpo
         requestId: String(req.id),
       });
       await watcher.waitForToken(position, maxWaitMs);
-      row = await users.byId(principal.subject);
+      row = (await records.read(principal.subject, true)).row;
       if (!row) throw new UnavailableError('Your account is being set up; try again in a moment');
     }
     res.locals.viewer = row;

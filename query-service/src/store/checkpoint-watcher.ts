@@ -13,6 +13,8 @@ import { createHash } from 'node:crypto';
  */
 export class CheckpointWatcher {
   private live = new Map<string, LogPosition>();
+  /** The projection each live build (by its schema) belongs to. */
+  private projectionOf = new Map<string, string>();
   /** What the live builds have applied, as one short string; null until known (see `version`). */
   private fingerprint: string | null = null;
   private waiters = new Set<() => void>();
@@ -80,13 +82,16 @@ export class CheckpointWatcher {
         `SELECT name, version, build, tx::text AS tx, pos::text AS pos FROM projections.checkpoints WHERE state = 'live' AND error IS NULL`,
       );
       const next = new Map<string, LogPosition>();
+      const names = new Map<string, string>();
       for (const row of rows) {
         const fromDb = { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) };
         const key = buildSchema(row);
         const known = this.live.get(key);
         next.set(key, known && compareLogPositions(known, fromDb) > 0 ? known : fromDb);
+        names.set(key, row.name);
       }
       this.live = next;
+      this.projectionOf = names;
       this.changed();
     } catch (error) {
       this.logger.debug({ err: error }, 'checkpoints not readable yet');
@@ -148,8 +153,23 @@ export class CheckpointWatcher {
     return this.fingerprint;
   }
 
+  /**
+   * How far projection `name`'s live build has got, with which build it is: it changes whenever
+   * that read model may have (a batch applied, a rebuild switched in); null while it has no live,
+   * running build known here.
+   */
+  positionOf(name: string): string | null {
+    let found: string | null = null;
+    for (const [key, p] of this.live) {
+      if (this.projectionOf.get(key) !== name) continue;
+      const at = buildAt(key, p);
+      found = found === null ? at : [found, at].sort().join(',');
+    }
+    return found;
+  }
+
   private changed() {
-    const entries = [...this.live].map(([key, p]) => `${key}@${p.transactionId}.${p.globalPosition}`).sort();
+    const entries = [...this.live].map(([key, p]) => buildAt(key, p)).sort();
     this.fingerprint = entries.length === 0 ? null : createHash('sha256').update(entries.join(',')).digest('base64url').slice(0, 22);
     this.wakeAll();
   }
@@ -166,3 +186,6 @@ export class CheckpointWatcher {
     await this.refreshClient?.end().catch(() => {});
   }
 }
+
+/** A live build and how far it has got, as text. */
+const buildAt = (key: string, p: LogPosition) => `${key}@${p.transactionId}.${p.globalPosition}`;
