@@ -39,6 +39,7 @@ export function createHttpServer(options: HttpServerOptions) {
     frameworkErrors: (error, request, reply) => answerError(error, request, reply),
   }).withTypeProvider<ZodTypeProvider>();
 
+  server.decorateRequest('principal', undefined);
   server.setValidatorCompiler(zodValidatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
 
@@ -75,6 +76,12 @@ export function createHttpServer(options: HttpServerOptions) {
 }
 
 export type HttpServer = ReturnType<typeof createHttpServer>;
+
+/**
+ * A hook of the platform's (the bulkhead, cancellation) for any hook point from onRequest to
+ * preHandler: without Fastify's `this` type, so a server of any type provider takes it.
+ */
+export type RequestHook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
 
 const REQUEST_ID_HEADER = 'x-request-id';
 
