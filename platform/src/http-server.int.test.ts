@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { ErrorCode } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -46,6 +47,7 @@ beforeAll(async () => {
   app.use('/api', jsonBody());
   app.post('/api/posts', (req, res) => void res.json(parseInput(Post, req.body)));
   app.get('/api/posts', (req, res) => void res.json(parseInput(Page, req.query)));
+  app.get('/api/posts/:id', (req, res) => void res.json({ id: req.params.id }));
   app.get('/api/conflict', conflict);
   app.get('/api/limited', limited);
   app.get('/api/broken', broken);
@@ -59,6 +61,7 @@ beforeAll(async () => {
   fastifyServer = createHttpServer({ logger: logInto(fastifyLines) });
   fastifyServer.post('/api/posts', { schema: { body: Post } }, async (request) => request.body);
   fastifyServer.get('/api/posts', { schema: { querystring: Page } }, async (request) => request.query);
+  fastifyServer.get('/api/posts/:id', { schema: { params: z.object({ id: z.string() }) } }, async (request) => ({ id: request.params.id }));
   fastifyServer.get('/api/conflict', conflict);
   fastifyServer.get('/api/limited', limited);
   fastifyServer.get('/api/broken', broken);
@@ -105,6 +108,9 @@ const cases: [string, Sent, number, string][] = [
   ['a domain refusal with details', { path: '/api/conflict' }, 409, ErrorCode.CONFLICT],
   ['a refusal with Retry-After', { path: '/api/limited' }, 429, ErrorCode.RATE_LIMITED],
   ['an unexpected error', { path: '/api/broken' }, 500, ErrorCode.INTERNAL],
+  ['a body in an unknown encoding', { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': 'zip' }, body: '{"title":"a"}' }, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE],
+  ['a gzip body that is not gzip', { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': 'gzip' }, body: '{"title":"a"}' }, 400, ErrorCode.VALIDATION_FAILED],
+  ['a gzip body over the limit once decoded', { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': 'gzip' }, body: gzipSync(JSON.stringify({ title: 'x'.repeat(JSON_BODY_LIMIT) })) }, 413, ErrorCode.PAYLOAD_TOO_LARGE],
   ['an unknown endpoint', { method: 'POST', path: '/api/nothing-here', headers: json, body: '{}' }, 404, ErrorCode.NOT_FOUND],
 ];
 
@@ -117,12 +123,24 @@ describe('the Fastify server answers refusals as the Express app does', () => {
   });
 
   it.each([
-    ['a JSON object', '{"title":"Hello","tags":["a"]}'],
-    ['a JSON object after a byte order mark', '\ufeff{"title":"Hello"}'],
-    ['surrounding white space', ' \n{"title":"Hello"}\t'],
-  ])('reads %s as Express does', async (_case, body) => {
-    const sent = { method: 'POST', path: '/api/posts', headers: json, body };
+    ['a JSON object', '{"title":"Hello","tags":["a"]}', 'identity'],
+    ['a JSON object after a byte order mark', '\ufeff{"title":"Hello"}', 'identity'],
+    ['surrounding white space', ' \n{"title":"Hello"}\t', 'identity'],
+    ['a gzip body', gzipSync('{"title":"Hello"}'), 'gzip'],
+    ['a deflate body', deflateSync('{"title":"Hello"}'), 'deflate'],
+  ])('reads %s as Express does', async (_case, body, encoding) => {
+    const sent = { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': encoding }, body };
     const [fromExpress, fromFastify] = await Promise.all([answerOf(expressBase, sent), answerOf(fastifyBase, sent)]);
+    expect(fromExpress.status).toBe(200);
+    expect(fromFastify).toEqual(fromExpress);
+  });
+
+  it.each([
+    ['a trailing slash', '/api/posts/?page=2'],
+    ['another case', '/API/Posts?page=2'],
+    ['a parameter in another case', '/API/posts/AbC'],
+  ])('routes a path with %s as Express does', async (_case, path) => {
+    const [fromExpress, fromFastify] = await Promise.all([answerOf(expressBase, { path }), answerOf(fastifyBase, { path })]);
     expect(fromExpress.status).toBe(200);
     expect(fromFastify).toEqual(fromExpress);
   });

@@ -1,5 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
+import { pipeline, type Readable, type Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { parse } from 'node:querystring';
 import { ErrorCode, fieldErrorsOf } from '@forum/contracts';
 import { fastify, type FastifyReply, type FastifyRequest, type FastifySchemaCompiler } from 'fastify';
@@ -34,7 +36,8 @@ export function createHttpServer(options: HttpServerOptions) {
     genReqId: (req) => incomingId(req.headers[REQUEST_ID_HEADER]),
     // a child of the service's logger, not of Fastify's (whose `req` serializer would drop the id): `request.log` as requestLogger makes it
     childLoggerFactory: (_fastifyLogger, bindings, childOptions, req) => logger.child({ req: { id: bindings.reqId, method: req.method, url: req.url } }, childOptions),
-    routerOptions: { querystringParser: (text) => parse(text) },
+    // Express's routing: /api/posts/ and /API/posts are /api/posts (parameters keep their case)
+    routerOptions: { querystringParser: (text) => parse(text), ignoreTrailingSlash: true, caseSensitive: false },
     clientErrorHandler: answerClientError,
     frameworkErrors: (error, request, reply) => answerError(error, request, reply),
   }).withTypeProvider<ZodTypeProvider>();
@@ -57,7 +60,13 @@ export function createHttpServer(options: HttpServerOptions) {
   // Content types: JSON in UTF-8 only; a request without a body passes whatever it names.
   server.removeAllContentTypeParsers();
   server.addHook('preParsing', (request, _reply, payload, done) => {
-    done(hasBody(request.raw) && !isJsonInUtf8(request.headers['content-type']) ? new UnsupportedMediaTypeError() : null, payload);
+    if (!hasBody(request.raw)) return done(null, payload);
+    if (!isJsonInUtf8(request.headers['content-type'])) return done(new UnsupportedMediaTypeError());
+    try {
+      done(null, decoded(payload, request.headers['content-encoding']));
+    } catch (error) {
+      done(error as Error);
+    }
   });
   server.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
     try {
@@ -112,6 +121,24 @@ export function parseJsonBody(body: Buffer, sent: boolean): unknown {
 }
 
 const BYTE_ORDER_MARK = 0xfeff;
+
+const DECOMPRESSORS: Readonly<Record<string, () => Transform>> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
+
+/**
+ * A body as it was before its Content-Encoding, which express.json undoes too (gzip, deflate,
+ * br); any other encoding is 415. The body limit counts the decoded bytes (Fastify reads
+ * `receivedEncodedLength` for the Content-Length check).
+ */
+function decoded(payload: Readable, encoding: string | undefined): Readable {
+  const name = (encoding ?? 'identity').toLowerCase();
+  if (name === 'identity') return payload;
+  const decompress = DECOMPRESSORS[name];
+  if (!decompress) throw new UnsupportedMediaTypeError();
+  const body = Object.assign(decompress(), { receivedEncodedLength: 0 });
+  payload.on('data', (chunk: Buffer) => void (body.receivedEncodedLength += chunk.length));
+  pipeline(payload, body, () => {});
+  return body;
+}
 
 /** Whether a request says it has a body, even an empty one (a Content-Length, or chunks), as body-parser reads it: an empty JSON body is `{}`. */
 const lengthOrChunks = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
