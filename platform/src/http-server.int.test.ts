@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { ErrorCode } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -109,6 +109,7 @@ const cases: [string, Sent, number, string][] = [
   ['a refusal with Retry-After', { path: '/api/limited' }, 429, ErrorCode.RATE_LIMITED],
   ['an unexpected error', { path: '/api/broken' }, 500, ErrorCode.INTERNAL],
   ['a body in an unknown encoding', { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': 'zip' }, body: '{"title":"a"}' }, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE],
+  ['a body in x-gzip (body-parser does not read it)', { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': 'x-gzip' }, body: gzipSync('{"title":"a"}') }, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE],
   ['a gzip body that is not gzip', { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': 'gzip' }, body: '{"title":"a"}' }, 400, ErrorCode.VALIDATION_FAILED],
   ['a gzip body over the limit once decoded', { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': 'gzip' }, body: gzipSync(JSON.stringify({ title: 'x'.repeat(JSON_BODY_LIMIT) })) }, 413, ErrorCode.PAYLOAD_TOO_LARGE],
   ['an unknown endpoint', { method: 'POST', path: '/api/nothing-here', headers: json, body: '{}' }, 404, ErrorCode.NOT_FOUND],
@@ -128,6 +129,7 @@ describe('the Fastify server answers refusals as the Express app does', () => {
     ['surrounding white space', ' \n{"title":"Hello"}\t', 'identity'],
     ['a gzip body', gzipSync('{"title":"Hello"}'), 'gzip'],
     ['a deflate body', deflateSync('{"title":"Hello"}'), 'deflate'],
+    ['a brotli body', brotliCompressSync('{"title":"Hello"}'), 'br'],
   ])('reads %s as Express does', async (_case, body, encoding) => {
     const sent = { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': encoding }, body };
     const [fromExpress, fromFastify] = await Promise.all([answerOf(expressBase, sent), answerOf(fastifyBase, sent)]);

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { pipeline, type Readable, type Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import zlib, { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { parse } from 'node:querystring';
 import { ErrorCode, fieldErrorsOf } from '@forum/contracts';
 import { fastify, type FastifyReply, type FastifyRequest, type FastifySchemaCompiler } from 'fastify';
@@ -122,11 +122,17 @@ export function parseJsonBody(body: Buffer, sent: boolean): unknown {
 
 const BYTE_ORDER_MARK = 0xfeff;
 
-const DECOMPRESSORS: Readonly<Record<string, () => Transform>> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
+/** The encodings body-parser undoes: zstd where this Node has it. */
+const DECOMPRESSORS: Readonly<Record<string, () => Transform>> = {
+  gzip: createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+  ...('createZstdDecompress' in zlib && { zstd: zlib.createZstdDecompress as () => Transform }),
+};
 
 /**
- * A body as it was before its Content-Encoding, which express.json undoes too (gzip, deflate,
- * br); any other encoding is 415. The body limit counts the decoded bytes (Fastify reads
+ * A body as it was before its Content-Encoding, which express.json undoes too (see
+ * DECOMPRESSORS); any other encoding is 415. The body limit counts the decoded bytes (Fastify reads
  * `receivedEncodedLength` for the Content-Length check).
  */
 function decoded(payload: Readable, encoding: string | undefined): Readable {
