@@ -147,6 +147,13 @@ describe('the Fastify server answers refusals as the Express app does', () => {
     expect(fromFastify).toEqual(fromExpress);
   });
 
+  it('keeps a sane X-Request-Id and replaces any other with a new UUID', async () => {
+    for (const base of [expressBase, fastifyBase]) {
+      expect((await answerOf(base, { path: '/api/posts', headers: { 'X-Request-Id': 'req-42' } })).requestId).toBe('req-42');
+      expect((await answerOf(base, { path: '/api/posts', headers: { 'X-Request-Id': 'not a sane id!' } })).requestId).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
   it('answers headers too large for the HTTP parser with the same bytes', async () => {
     const raw = async (base: string) => {
       const { port } = new URL(base);
@@ -191,5 +198,8 @@ describe('the Fastify server’s log', () => {
     expect(error(fastifyLines)).toMatchObject({ level: 50, req: { id: 'req-500', method: 'GET', url: '/api/broken' }, err: { message: 'a secret the client must not see' } });
     const completed = (lines: Line[]) => shape(lines.find((l) => l.msg === 'request completed'));
     expect(completed(fastifyLines)).toEqual(completed(expressLines));
+    // nothing more: Fastify logs no error of its own beside the handler's
+    expect(fastifyLines.map((l) => l.msg)).toEqual(['unhandled error', 'request completed']);
+    expect(expressLines.map((l) => l.msg)).toEqual(['unhandled error', 'request completed']);
   });
 });

@@ -9,7 +9,7 @@ import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-
 import type { z } from 'zod';
 import { UnsupportedMediaTypeError, ValidationError } from './errors.ts';
 import { answerClientError, errorAnswer, errorBody, hasBody, isJsonInUtf8, JSON_BODY_LIMIT, notJson, notUtf8, refuseQueryNotInUtf8 } from './http.ts';
-import { incomingId, trackAnswer, type Logger } from './logger.ts';
+import { requestIdFor, trackAnswer, type Logger } from './logger.ts';
 
 export interface HttpServerOptions {
   /** The service's logger: the access log, `request.log` and unexpected errors go to it. */
@@ -33,7 +33,7 @@ export function createHttpServer(options: HttpServerOptions) {
     disableRequestLogging: true,
     bodyLimit: options.bodyLimit ?? JSON_BODY_LIMIT,
     requestIdHeader: false,
-    genReqId: (req) => incomingId(req.headers[REQUEST_ID_HEADER]),
+    genReqId: requestIdFor,
     // a child of the service's logger, not of Fastify's (whose `req` serializer would drop the id): `request.log` as requestLogger makes it
     childLoggerFactory: (_fastifyLogger, bindings, childOptions, req) => logger.child({ req: { id: bindings.reqId, method: req.method, url: req.url } }, childOptions),
     // Express's routing: /api/posts/ and /API/posts are /api/posts (parameters keep their case)
@@ -91,8 +91,6 @@ export type HttpServer = ReturnType<typeof createHttpServer>;
  * preHandler: without Fastify's `this` type, so a server of any type provider takes it.
  */
 export type RequestHook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
-
-const REQUEST_ID_HEADER = 'x-request-id';
 
 /** The error's answer (errorAnswer); an unexpected one is logged with the request's id. */
 function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply) {

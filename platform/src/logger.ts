@@ -102,8 +102,11 @@ export function incomingId(value: string | string[] | undefined): string {
   return typeof value === 'string' && SAFE_ID.test(value) ? value : randomUUID();
 }
 
-/** A request's id: the caller's X-Request-Id when it is a sane one, else a new one (or `id`, made so already); set on the answer and kept on `req.id`. */
-export function assignRequestId(req: IncomingMessage, res: ServerResponse, id = incomingId(req.headers[REQUEST_ID_HEADER])): string {
+/** The id a request is to have: the caller's X-Request-Id when it is a sane one, else a new one. */
+export const requestIdFor = (req: IncomingMessage): string => incomingId(req.headers[REQUEST_ID_HEADER]);
+
+/** A request's id (requestIdFor, or `id`, made so already); set on the answer and kept on `req.id`. */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse, id = requestIdFor(req)): string {
   req.id = id;
   res.setHeader(HEADER_REQUEST_ID, id);
   return id;
