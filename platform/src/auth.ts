@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { normalizeEmail } from '@forum/contracts';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import { LRUCache } from 'lru-cache';
@@ -144,8 +145,15 @@ declare global {
   }
 }
 
-function bearerOf(req: Request): string | null {
-  const header = req.headers.authorization;
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is calling (see authenticate); undefined for anonymous callers. */
+    principal?: Principal;
+  }
+}
+
+/** The token of an Authorization header; null without one, 401 for any other scheme or shape. */
+function bearerOf(header: string | undefined): string | null {
   if (!header) return null;
   const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(header);
   if (!match) throw new UnauthenticatedError('The Authorization header must be "Bearer <token>"');
@@ -155,7 +163,7 @@ function bearerOf(req: Request): string | null {
 /** Requires a valid token; the principal lands in `res.locals.principal`. */
 export function requireAuth(verify: TokenVerifier): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const token = bearerOf(req);
+    const token = bearerOf(req.headers.authorization);
     if (!token) throw new UnauthenticatedError();
     res.locals.principal = await verify(token);
     next();
@@ -165,7 +173,7 @@ export function requireAuth(verify: TokenVerifier): RequestHandler {
 /** Uses a token when one is sent (a bad one is still a 401), and lets anonymous callers through. */
 export function optionalAuth(verify: TokenVerifier): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const token = bearerOf(req);
+    const token = bearerOf(req.headers.authorization);
     if (token) res.locals.principal = await verify(token);
     next();
   };
@@ -175,4 +183,22 @@ export function principalOf(res: Response): Principal {
   const principal = res.locals.principal;
   if (!principal) throw new UnauthenticatedError();
   return principal;
+}
+
+/**
+ * Fastify's preHandler hook: the caller's token verified, the principal in `request.principal`.
+ * `required`: no token is 401 (requireAuth); otherwise anonymous callers pass (optionalAuth). A bad token is 401 either way.
+ */
+export function authenticate(verify: TokenVerifier, options: { readonly required: boolean }): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    const token = bearerOf(request.headers.authorization);
+    if (token) request.principal = await verify(token);
+    else if (options.required) throw new UnauthenticatedError();
+  };
+}
+
+/** The principal authenticate found; 401 when the caller is anonymous. */
+export function principalOfRequest(request: FastifyRequest): Principal {
+  if (!request.principal) throw new UnauthenticatedError();
+  return request.principal;
 }

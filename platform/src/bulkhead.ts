@@ -1,5 +1,7 @@
 import { ErrorCode } from '@forum/contracts';
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
+import type { RequestHook } from './http-server.ts';
 import { AppError } from './errors.ts';
 
 /** Too many requests of one kind at once: 503 with Retry-After, nothing done. */
@@ -27,12 +29,24 @@ export interface BulkheadOptions {
  * client leaves gives up its place.
  */
 export function bulkhead(options: BulkheadOptions): RequestHandler {
+  const admit = admission(options);
+  return (_req, res, next) => admit(res, next);
+}
+
+/** The bulkhead as a Fastify hook (onRequest or preHandler): the same turns, the same BusyError. */
+export function bulkheadHook(options: BulkheadOptions): RequestHook {
+  const admit = admission(options);
+  return (_request, reply, done) => admit(reply.raw, done);
+}
+
+/** One bulkhead's turns: `proceed()` once the request `res` answers has one, `proceed(BusyError)` when it gets none. */
+function admission(options: BulkheadOptions) {
   let running = 0;
   const waiting: { start: () => void; refuse: () => void }[] = [];
   const next = () => {
     while (running < options.concurrency && waiting.length > 0) waiting.shift()!.start();
   };
-  return (req, res, proceed) => {
+  return (res: ServerResponse, proceed: (error?: Error) => void) => {
     const start = () => {
       running += 1;
       res.once('close', () => {

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { FastifyPluginCallback } from 'fastify';
 
 export type ReadinessCheck = () => Promise<{ ok: boolean; detail?: unknown }>;
 
@@ -12,11 +13,29 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>, timeoutMs =
     res.json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
-    const results = await runChecks(checks, timeoutMs);
-    const ready = Object.values(results).every((r) => r.ok);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: results });
+    const { status, body } = await readiness(checks, timeoutMs);
+    res.status(status).json(body);
   });
   return router;
+}
+
+/** healthRoutes for a Fastify server (register it): the same routes and answers. */
+export function healthPlugin(checks: Record<string, ReadinessCheck>, timeoutMs = 2000): FastifyPluginCallback {
+  return (server, _options, done) => {
+    server.get('/healthz', async () => ({ status: 'ok' }));
+    server.get('/readyz', async (_request, reply) => {
+      const { status, body } = await readiness(checks, timeoutMs);
+      return reply.code(status).send(body);
+    });
+    done();
+  };
+}
+
+/** /readyz's answer: 200 when every check passes, else 503, with each check's result. */
+async function readiness(checks: Record<string, ReadinessCheck>, timeoutMs: number) {
+  const results = await runChecks(checks, timeoutMs);
+  const ready = Object.values(results).every((r) => r.ok);
+  return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not ready', checks: results } };
 }
 
 export async function runChecks(checks: Record<string, ReadinessCheck>, timeoutMs: number) {

@@ -26,8 +26,13 @@ export function createHttpApp(): Express {
  */
 export function parseQueryString(text: string | null | undefined): ParsedUrlQuery {
   if (!text) return {};
-  if (MAY_BE_OTHER_THAN_UTF8.test(text) && !isUtf8(bytesOf(text))) throw new ValidationError({ _: ['The query string is not valid UTF-8'] });
+  refuseQueryNotInUtf8(text);
   return parse(text);
+}
+
+/** Throws the 400 of a query string whose percent-encoded bytes are not UTF-8 (see parseQueryString). */
+export function refuseQueryNotInUtf8(text: string): void {
+  if (MAY_BE_OTHER_THAN_UTF8.test(text) && !isUtf8(bytesOf(text))) throw new ValidationError({ _: ['The query string is not valid UTF-8'] });
 }
 
 /** A %XX escape or a character past ASCII: without either the query string is ASCII, so UTF-8 (the usual case: no decoding needed). */
@@ -45,10 +50,16 @@ export function isJsonInUtf8(type: string | undefined): boolean {
 }
 
 /** Whether a request carries a body (a length above 0, or chunks). */
-const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+export const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /** The error of a body that is not UTF-8: refused, not read with replacement characters. */
 export const notUtf8 = () => new ValidationError({ _: ['The body is not valid UTF-8'] }, 'The body is not valid UTF-8');
+
+/** The error of a body that is not JSON (strict: an object or an array). */
+export const notJson = () => new AppError(400, ErrorCode.VALIDATION_FAILED, 'The body is not valid JSON');
+
+/** The error of a body over the limit. */
+export const tooLarge = () => new AppError(413, ErrorCode.PAYLOAD_TOO_LARGE, 'The body is too large');
 
 /** The largest JSON body the services read (bytes): jsonBody's, and the hot commands' that read it without Express. */
 export const JSON_BODY_LIMIT = 100 * 1024;
@@ -103,12 +114,12 @@ export function errorAnswer(error: unknown): ErrorAnswer {
       error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : error instanceof ReadTimeoutError || error instanceof BusyError ? { 'Retry-After': '1' } : {};
     return answer(error.status, errorBody(error.code, error.message, error.details), retry);
   }
-  // body-parser's errors carry a status and a type
-  const { status, type } = (error ?? {}) as { status?: unknown; type?: unknown };
-  if (type === 'entity.parse.failed') return answer(400, errorBody(ErrorCode.VALIDATION_FAILED, 'The body is not valid JSON'));
-  if (type === 'entity.too.large') return answer(413, errorBody(ErrorCode.PAYLOAD_TOO_LARGE, 'The body is too large'));
-  if (status === 415) return answer(415, errorBody(ErrorCode.UNSUPPORTED_MEDIA_TYPE, new UnsupportedMediaTypeError().message));
-  if (typeof status === 'number' && status >= 400 && status < 500) return answer(status, errorBody(ErrorCode.VALIDATION_FAILED, 'The request could not be read'));
+  // body-parser's errors carry a status and a type, Fastify's a statusCode and a code
+  const { status, statusCode, type, code } = (error ?? {}) as { status?: unknown; statusCode?: unknown; type?: unknown; code?: unknown };
+  const refused = typeof status === 'number' ? status : statusCode;
+  const known = type === 'entity.parse.failed' ? notJson() : type === 'entity.too.large' || code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? tooLarge() : refused === 415 ? new UnsupportedMediaTypeError() : null;
+  if (known) return errorAnswer(known);
+  if (typeof refused === 'number' && refused >= 400 && refused < 500) return answer(refused, errorBody(ErrorCode.VALIDATION_FAILED, 'The request could not be read'));
   return answer(500, errorBody(ErrorCode.INTERNAL, 'Something went wrong on our side'), {}, true);
 }
 
@@ -133,15 +144,18 @@ const PARSER_REFUSALS: Readonly<Record<string, { status: number; reason: string;
  * body like any other refusal, instead of a bare status line, and its connection is closed.
  */
 export function answerClientErrors(server: Server): void {
-  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const refusal = PARSER_REFUSALS[error.code ?? ''] ?? { status: 400, reason: 'Bad Request', code: ErrorCode.VALIDATION_FAILED, message: 'The request could not be read' };
-    const text = JSON.stringify(errorBody(refusal.code, refusal.message));
-    socket.end(
-      `HTTP/1.1 ${refusal.status} ${refusal.reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-    );
-  });
+  server.on('clientError', answerClientError);
+}
+
+/** The answer to one request Node's HTTP parser refused (see answerClientErrors; Fastify's clientErrorHandler). */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const refusal = PARSER_REFUSALS[error.code ?? ''] ?? { status: 400, reason: 'Bad Request', code: ErrorCode.VALIDATION_FAILED, message: 'The request could not be read' };
+  const text = JSON.stringify(errorBody(refusal.code, refusal.message));
+  socket.end(
+    `HTTP/1.1 ${refusal.status} ${refusal.reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
 }

@@ -12,3 +12,4 @@ export * from './sleep.ts';
 export * from './client-address.ts';
 export * from './limiter-key.ts';
 export * from './notification-listener.ts';
+export * from './http-server.ts';

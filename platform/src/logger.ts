@@ -102,9 +102,11 @@ export function incomingId(value: string | string[] | undefined): string {
   return typeof value === 'string' && SAFE_ID.test(value) ? value : randomUUID();
 }
 
-/** A request's id: the caller's X-Request-Id when it is a sane one, else a new one; set on the answer and kept on `req.id`. */
-export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
-  const id = incomingId(req.headers[REQUEST_ID_HEADER]);
+/** The id a request is to have: the caller's X-Request-Id when it is a sane one, else a new one. */
+export const requestIdFor = (req: IncomingMessage): string => incomingId(req.headers[REQUEST_ID_HEADER]);
+
+/** A request's id (requestIdFor, or `id`, made so already); set on the answer and kept on `req.id`. */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse, id = requestIdFor(req)): string {
   req.id = id;
   res.setHeader(HEADER_REQUEST_ID, id);
   return id;
@@ -151,12 +153,13 @@ export function requestLogger(logger: Logger) {
 }
 
 /**
- * A request answered with or without Express: its id (X-Request-Id in and out, returned) and its
- * access log line once the answer is sent or the client left (see logAnswer), unless the logger is silent.
+ * A request answered with or without a framework: its id (X-Request-Id in and out, returned; `id`
+ * when the framework made it already) and its access log line once the answer is sent or the client
+ * left (see logAnswer), unless the logger is silent.
  */
-export function trackAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse): string {
+export function trackAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse, id?: string): string {
   const startedAt = performance.now();
-  const id = assignRequestId(req, res);
+  id = assignRequestId(req, res, id);
   if (logger.isLevelEnabled('error')) res.once('close', () => logAnswer(logger, req, res, startedAt));
   return id;
 }

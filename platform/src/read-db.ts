@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { ErrorCode } from '@forum/contracts';
 import type { RequestHandler } from 'express';
+import type { RequestHook } from './http-server.ts';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { withStatementsOnErrors } from './db.ts';
@@ -39,6 +40,12 @@ export function cancelledIfClientLeaves<T>(res: ServerResponse, fn: () => T): T 
 
 /** Middleware: the request's read statements are cancelled when its client goes away before the answer is sent. */
 export const cancelWhenClientLeaves: RequestHandler = (_req, res, next) => cancelledIfClientLeaves(res, next);
+
+/**
+ * Fastify's hook (onRequest, or any later one): as cancelWhenClientLeaves. What follows the hook
+ * runs inside it, the body's parsing included (Fastify carries the context across it).
+ */
+export const cancelWhenClientLeavesHook: RequestHook = (_request, reply, done) => cancelledIfClientLeaves(reply.raw, done);
 
 /** PostgreSQL's query_canceled: a statement timeout or a cancel request. */
 const QUERY_CANCELED = '57014';

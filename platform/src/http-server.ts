@@ -1,0 +1,156 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
+import { pipeline, type Readable, type Transform } from 'node:stream';
+import zlib, { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { parse } from 'node:querystring';
+import { ErrorCode, fieldErrorsOf } from '@forum/contracts';
+import { fastify, type FastifyReply, type FastifyRequest, type FastifySchemaCompiler } from 'fastify';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { UnsupportedMediaTypeError, ValidationError } from './errors.ts';
+import { answerClientError, errorAnswer, errorBody, hasBody, isJsonInUtf8, JSON_BODY_LIMIT, notJson, notUtf8, refuseQueryNotInUtf8 } from './http.ts';
+import { requestIdFor, trackAnswer, type Logger } from './logger.ts';
+
+export interface HttpServerOptions {
+  /** The service's logger: the access log, `request.log` and unexpected errors go to it. */
+  readonly logger: Logger;
+  /** The largest JSON body read, in bytes (JSON_BODY_LIMIT by default). */
+  readonly bodyLimit?: number;
+}
+
+/**
+ * A Fastify server with the settings every service shares, answering as createHttpApp's Express
+ * app with jsonBody, requestLogger, notFoundHandler and errorHandler does: the same request ids,
+ * access log lines, query strings, JSON bodies and error bodies (`{"error":{"code","message","details?"}}`).
+ * Routes declare zod schemas (ZodTypeProvider); a value that does not pass is 400 VALIDATION_FAILED
+ * with one message per field, as parseInput answers.
+ */
+export function createHttpServer(options: HttpServerOptions) {
+  const { logger } = options;
+  const server = fastify({
+    loggerInstance: logger,
+    // the access log is the onRequest hook's (trackAnswer), in the shape the Express services write
+    disableRequestLogging: true,
+    bodyLimit: options.bodyLimit ?? JSON_BODY_LIMIT,
+    requestIdHeader: false,
+    genReqId: requestIdFor,
+    // a child of the service's logger, not of Fastify's (whose `req` serializer would drop the id): `request.log` as requestLogger makes it
+    childLoggerFactory: (_fastifyLogger, bindings, childOptions, req) => logger.child({ req: { id: bindings.reqId, method: req.method, url: req.url } }, childOptions),
+    // Express's routing: /api/posts/ and /API/posts are /api/posts (parameters keep their case)
+    routerOptions: { querystringParser: (text) => parse(text), ignoreTrailingSlash: true, caseSensitive: false },
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error, request, reply) => answerError(error, request, reply),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  server.decorateRequest('principal', undefined);
+  server.setValidatorCompiler(zodValidatorCompiler);
+  server.setSerializerCompiler(serializerCompiler);
+
+  server.addHook('onRequest', (request, reply, done) => {
+    trackAnswer(logger, request.raw, reply.raw, request.id);
+    try {
+      const query = request.url.indexOf('?');
+      if (query >= 0) refuseQueryNotInUtf8(request.url.slice(query + 1));
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+
+  // Content types: JSON in UTF-8 only; a request without a body passes whatever it names.
+  server.removeAllContentTypeParsers();
+  server.addHook('preParsing', (request, _reply, payload, done) => {
+    if (!hasBody(request.raw)) return done(null, payload);
+    if (!isJsonInUtf8(request.headers['content-type'])) return done(new UnsupportedMediaTypeError());
+    try {
+      done(null, decoded(payload, request.headers['content-encoding']));
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+  server.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    try {
+      done(null, parseJsonBody(body, lengthOrChunks(request.raw)));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  server.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+  server.setErrorHandler((error, request, reply) => answerError(error, request, reply));
+  server.setNotFoundHandler((_request, reply) => {
+    void reply.code(404).send(errorBody(ErrorCode.NOT_FOUND, 'No such endpoint'));
+  });
+  return server;
+}
+
+export type HttpServer = ReturnType<typeof createHttpServer>;
+
+/**
+ * A hook of the platform's (the bulkhead, cancellation) for any hook point from onRequest to
+ * preHandler: without Fastify's `this` type, so a server of any type provider takes it.
+ */
+export type RequestHook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
+
+/** The error's answer (errorAnswer); an unexpected one is logged with the request's id. */
+function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const answer = errorAnswer(error);
+  if (answer.unexpected) request.log.error({ err: error }, 'unhandled error');
+  void reply.code(answer.status).headers(answer.headers).send(answer.body);
+}
+
+/**
+ * A JSON body as express.json({ strict: true }) reads it: UTF-8 only, a byte order mark dropped,
+ * an object or an array; an empty body is `{}` when the request said it sent one, else undefined.
+ */
+export function parseJsonBody(body: Buffer, sent: boolean): unknown {
+  if (!sent) return undefined;
+  if (!isUtf8(body)) throw notUtf8();
+  const text = body.toString('utf8');
+  if (text.length === 0) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text);
+  } catch {
+    throw notJson();
+  }
+  if (typeof value !== 'object' || value === null) throw notJson();
+  return value;
+}
+
+const BYTE_ORDER_MARK = 0xfeff;
+
+/** The encodings body-parser undoes: zstd where this Node has it. */
+const DECOMPRESSORS: Readonly<Record<string, () => Transform>> = {
+  gzip: createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+  ...('createZstdDecompress' in zlib && { zstd: zlib.createZstdDecompress as () => Transform }),
+};
+
+/**
+ * A body as it was before its Content-Encoding, which express.json undoes too (see
+ * DECOMPRESSORS); any other encoding is 415. The body limit counts the decoded bytes (Fastify reads
+ * `receivedEncodedLength` for the Content-Length check).
+ */
+function decoded(payload: Readable, encoding: string | undefined): Readable {
+  const name = (encoding ?? 'identity').toLowerCase();
+  if (name === 'identity') return payload;
+  const decompress = DECOMPRESSORS[name];
+  if (!decompress) throw new UnsupportedMediaTypeError();
+  const body = Object.assign(decompress(), { receivedEncodedLength: 0 });
+  payload.on('data', (chunk: Buffer) => void (body.receivedEncodedLength += chunk.length));
+  pipeline(payload, body, () => {});
+  return body;
+}
+
+/** Whether a request says it has a body, even an empty one (a Content-Length, or chunks), as body-parser reads it: an empty JSON body is `{}`. */
+const lengthOrChunks = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
+
+/** Route schemas are zod schemas; a value that fails is parseInput's ValidationError (one message per field). */
+const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
+  ({ schema }) =>
+  (data) => {
+    const result = schema.safeParse(data);
+    return result.success ? { value: result.data } : { error: new ValidationError(fieldErrorsOf(result.error)) };
+  };
