@@ -35,8 +35,11 @@ export class CheckpointWatcher {
       applicationName: 'forum-query-checkpoints',
       logger: this.logger,
       onNotification: (_channel, payload) => this.notified(payload),
-      // checkpoints moved while no session listened are read from the table
-      onListening: () => void this.refresh(),
+      // checkpoints moved while no session listened are read from the table; the first session's
+      // are read once below, with or without a session
+      onListening: () => {
+        if (this.timer) void this.refresh();
+      },
     });
     // a failed first session is logged by the listener, which keeps trying; the refresh below and the timer cover meanwhile
     await this.listener.started.catch(() => {});
