@@ -22,15 +22,20 @@ const SMALLEST = 1024;
  * gateway sends as it is (it places a nonce in it), so it is left alone.
  */
 export async function precompress(dir: string): Promise<void> {
-  for (const file of await filesUnder(dir)) {
-    if (!COMPRESSIBLE.has(path.extname(file)) || file === path.join(dir, 'index.html')) continue;
-    const data = await readFile(file);
-    if (data.length < SMALLEST) continue;
-    for (const { extension, compress } of ENCODINGS) {
+  const files = (await filesUnder(dir)).filter((file) => COMPRESSIBLE.has(path.extname(file)) && file !== path.join(dir, 'index.html'));
+  // all at once: zlib compresses on libuv's thread pool, so the build's cores share the work
+  await Promise.all(files.map(compressBeside));
+}
+
+async function compressBeside(file: string): Promise<void> {
+  const data = await readFile(file);
+  if (data.length < SMALLEST) return;
+  await Promise.all(
+    ENCODINGS.map(async ({ extension, compress }) => {
       const compressed = await compress(data);
       if (compressed.length < data.length) await writeFile(file + extension, compressed);
-    }
-  }
+    }),
+  );
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
