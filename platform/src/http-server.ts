@@ -6,6 +6,7 @@ import { parse } from 'node:querystring';
 import { ErrorCode, fieldErrorsOf } from '@forum/contracts';
 import {
   fastify,
+  LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
@@ -47,7 +48,7 @@ export function createHttpServer(options: HttpServerOptions) {
   const server = fastify({
     loggerInstance: logger,
     // the access log is the onRequest hook's (trackAnswer), in the shape the Express services write
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? JSON_BODY_LIMIT,
     requestIdHeader: false,
     genReqId: requestIdFor,
