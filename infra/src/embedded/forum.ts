@@ -107,7 +107,11 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       headers.every(req, res);
       res.writeHead(503, { 'Retry-After': '1' }).end();
     });
-    stack.push(() => closeServer(server));
+    // the gateway closes after the server has answered its last request (a closing Fastify answers 503 of its own)
+    stack.push(async () => {
+      await closeServer(server);
+      await gateway?.close();
+    });
     const port = (server.address() as { port: number }).port;
     const url = (config.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
     const internal = `http://127.0.0.1:${port}`;
@@ -202,7 +206,6 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       },
     });
     await starting.ready();
-    stack.push(() => starting.close());
     gateway = starting;
 
     // the demo data is the operator's, not a member's writes: not limited
