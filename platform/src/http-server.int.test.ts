@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConflictError, parseInput, RateLimitedError } from './errors.ts';
 import { answerClientErrors, createHttpApp, errorHandler, JSON_BODY_LIMIT, jsonBody, notFoundHandler } from './http.ts';
-import { createHttpServer, type HttpServer } from './http-server.ts';
+import { apiInput, createHttpServer, type HttpServer } from './http-server.ts';
 import { createLogger, requestLogger } from './logger.ts';
 
 /**
@@ -201,5 +201,48 @@ describe('the Fastify server’s log', () => {
     // nothing more: Fastify logs no error of its own beside the handler's
     expect(fastifyLines.map((l) => l.msg)).toEqual(['unhandled error', 'request completed']);
     expect(expressLines.map((l) => l.msg)).toEqual(['unhandled error', 'request completed']);
+  });
+});
+
+describe('a server whose API is one context among others (apiInput: false, as the gateway)', () => {
+  let server: HttpServer;
+  let base: string;
+  beforeAll(async () => {
+    server = createHttpServer({ logger: logInto([]), apiInput: false });
+    // what another handler reads itself (the identity realm's forms): nothing parsed before it
+    server.post('/form', async (request) => ({ parsed: request.body ?? null }));
+    server.get('/page', async () => ({ page: true }));
+    await server.register(
+      async (api) => {
+        apiInput(api);
+        api.post('/posts', { schema: { body: Post } }, async (request) => request.body);
+        api.get('/posts', { schema: { querystring: Page } }, async (request) => request.query);
+      },
+      { prefix: '/api' },
+    );
+    base = await server.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => server?.close());
+
+  it('reads the API’s input in the API’s context as the whole server does', async () => {
+    for (const [sent, status] of [
+      [cases.find(([name]) => name === 'malformed JSON')![1], 400],
+      [cases.find(([name]) => name === 'a body in another media type')![1], 415],
+      [cases.find(([name]) => name === 'a query string that is not UTF-8')![1], 400],
+      [{ method: 'POST', path: '/api/posts', headers: json, body: '{"title":"Hello"}' }, 200],
+    ] as const) {
+      const [whole, context] = await Promise.all([answerOf(fastifyBase, sent), answerOf(base, sent)]);
+      expect(context.status, sent.path).toBe(status);
+      expect(context, sent.path).toEqual(whole);
+    }
+  });
+
+  it('reads no body and checks no query string outside it', async () => {
+    const form = await fetch(`${base}/form`, { method: 'POST', body: new URLSearchParams({ username: 'alice' }) });
+    expect([form.status, await form.json()]).toEqual([200, { parsed: null }]);
+    const broken = await fetch(`${base}/form`, { method: 'POST', headers: json, body: '{"title":' });
+    expect([broken.status, await broken.json()]).toEqual([200, { parsed: null }]);
+    const page = await fetch(`${base}/page?q=%FF`);
+    expect([page.status, await page.json()]).toEqual([200, { page: true }]);
   });
 });

@@ -4,7 +4,19 @@ import { pipeline, type Readable, type Transform } from 'node:stream';
 import zlib, { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { parse } from 'node:querystring';
 import { ErrorCode, fieldErrorsOf } from '@forum/contracts';
-import { fastify, type FastifyReply, type FastifyRequest, type FastifySchemaCompiler } from 'fastify';
+import {
+  fastify,
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifySchemaCompiler,
+  type FastifyTypeProvider,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { UnsupportedMediaTypeError, ValidationError } from './errors.ts';
@@ -16,6 +28,12 @@ export interface HttpServerOptions {
   readonly logger: Logger;
   /** The largest JSON body read, in bytes (JSON_BODY_LIMIT by default). */
   readonly bodyLimit?: number;
+  /**
+   * Whether every route reads the API's input (apiInput: query strings in UTF-8, JSON bodies); true
+   * by default. A server that serves more than the API (the gateway) says false and registers
+   * apiInput in its API's context only; its other routes then read no body at all.
+   */
+  readonly apiInput?: boolean;
 }
 
 /**
@@ -30,7 +48,7 @@ export function createHttpServer(options: HttpServerOptions) {
   const server = fastify({
     loggerInstance: logger,
     // the access log is the onRequest hook's (trackAnswer), in the shape the Express services write
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? JSON_BODY_LIMIT,
     requestIdHeader: false,
     genReqId: requestIdFor,
@@ -48,6 +66,32 @@ export function createHttpServer(options: HttpServerOptions) {
 
   server.addHook('onRequest', (request, reply, done) => {
     trackAnswer(logger, request.raw, reply.raw, request.id);
+    done();
+  });
+
+  // no body is read unless a context reads the API's input
+  server.removeAllContentTypeParsers();
+  server.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  if (options.apiInput !== false) apiInput(server);
+
+  server.setErrorHandler((error, request, reply) => answerError(error, request, reply));
+  server.setNotFoundHandler((_request, reply) => {
+    void reply.code(404).send(errorBody(ErrorCode.NOT_FOUND, 'No such endpoint'));
+  });
+  return server;
+}
+
+export type HttpServer = ReturnType<typeof createHttpServer>;
+
+/**
+ * How the API reads a request, for the context it is called on (and those inside it): a query
+ * string whose %-escapes are not UTF-8 is 400; a body is JSON in UTF-8 (else 415), undone from its
+ * Content-Encoding, read as express.json({ strict: true }) reads it (parseJsonBody).
+ */
+export function apiInput<L extends FastifyBaseLogger, P extends FastifyTypeProvider>(
+  server: FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, L, P>,
+): void {
+  server.addHook('onRequest', (request, _reply, done) => {
     try {
       const query = request.url.indexOf('?');
       if (query >= 0) refuseQueryNotInUtf8(request.url.slice(query + 1));
@@ -56,9 +100,6 @@ export function createHttpServer(options: HttpServerOptions) {
       done(error as Error);
     }
   });
-
-  // Content types: JSON in UTF-8 only; a request without a body passes whatever it names.
-  server.removeAllContentTypeParsers();
   server.addHook('preParsing', (request, _reply, payload, done) => {
     if (!hasBody(request.raw)) return done(null, payload);
     if (!isJsonInUtf8(request.headers['content-type'])) return done(new UnsupportedMediaTypeError());
@@ -75,16 +116,7 @@ export function createHttpServer(options: HttpServerOptions) {
       done(error as Error, undefined);
     }
   });
-  server.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-
-  server.setErrorHandler((error, request, reply) => answerError(error, request, reply));
-  server.setNotFoundHandler((_request, reply) => {
-    void reply.code(404).send(errorBody(ErrorCode.NOT_FOUND, 'No such endpoint'));
-  });
-  return server;
 }
-
-export type HttpServer = ReturnType<typeof createHttpServer>;
 
 /**
  * A hook of the platform's (the bulkhead, cancellation) for any hook point from onRequest to

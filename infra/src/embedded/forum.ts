@@ -17,11 +17,12 @@ import {
   type IdentityAdmin,
 } from '@forum/command-service';
 import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
-import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
+import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type HttpServer, type Knex, type Logger } from '@forum/platform';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
 import { CheckpointWatcher, createQueryApp, createReadDb, readLimits, type QueryApp } from '@forum/query-service';
 import { createIdentityRealm, type IdentityRealm } from '@forum/identity';
 import type { EmbeddedConfig } from './config.ts';
+import { expressApi } from './express-api.ts';
 import { createGateway } from './gateway.ts';
 import { createSecurityHeaders } from './security-headers.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from '@forum/platform/embedded-postgres';
@@ -98,14 +99,19 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       externalIssuer: config.OIDC_ISSUER,
       corsOrigins: config.CORS_ORIGINS,
     });
-    // Bind first: the public URL (and so the issuer) may depend on the port the OS gives
-    let gateway: RequestListener | null = null;
+    // Bind first: the public URL (and so the issuer) may depend on the port the OS gives; the
+    // gateway takes the requests once it is ready
+    let gateway: HttpServer | null = null;
     const server = await listen(config.PORT, config.HOST, (req, res) => {
-      if (gateway) return gateway(req, res);
+      if (gateway) return gateway.routing(req, res);
       headers.every(req, res);
       res.writeHead(503, { 'Retry-After': '1' }).end();
     });
-    stack.push(() => closeServer(server));
+    // the gateway closes after the server has answered its last request (a closing Fastify answers 503 of its own)
+    stack.push(async () => {
+      await closeServer(server);
+      await gateway?.close();
+    });
     const port = (server.address() as { port: number }).port;
     const url = (config.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
     const internal = `http://127.0.0.1:${port}`;
@@ -181,9 +187,8 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       logger: logger.child({ service: 'query-service' }),
       ...readLimits(config),
     });
-    gateway = createGateway({
-      command,
-      query,
+    const starting = await createGateway({
+      api: [expressApi({ command, query })],
       identity: realm?.handler,
       identityAdmin: realm?.adminHandler,
       forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),
@@ -200,6 +205,8 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
         },
       },
     });
+    await starting.ready();
+    gateway = starting;
 
     // the demo data is the operator's, not a member's writes: not limited
     if (realm && config.DEMO_DATA && (await seedDemoData(realm, createForumCommands(store, options), logger)) > 0) {

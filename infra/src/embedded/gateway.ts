@@ -1,20 +1,20 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CSP_NONCE_PLACEHOLDER, SILENT_CHECK_SSO_PAGE } from '@forum/contracts';
-import { createHttpApp, errorHandler, runChecks, type Logger, type ReadinessCheck } from '@forum/platform';
-import type { CommandApp } from '@forum/command-service';
-import type { QueryApp } from '@forum/query-service';
-import express, { type RequestHandler } from 'express';
+import { ErrorCode } from '@forum/contracts';
+import { apiInput, createHttpServer, errorBody, healthPlugin, type HttpServer, type Logger, type ReadinessCheck, type RequestHook } from '@forum/platform';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { SecurityHeaders } from './security-headers.ts';
+import { singlePageApp } from './spa.ts';
+
+type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface GatewayRoutes {
-  readonly command: CommandApp;
-  readonly query: QueryApp;
+  /** The services' APIs, registered under /api in one context (its hooks: the API's input, CORS). */
+  readonly api: readonly FastifyPluginAsync[];
   /** The embedded realm; absent when an external issuer is configured. */
-  readonly identity?: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly identity?: NodeHandler;
   /** The embedded realm's Keycloak-compatible admin API (`/admin/realms/forum/users`). */
-  readonly identityAdmin?: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly identityAdmin?: NodeHandler;
   readonly forumWebDir: string;
   readonly adminWebDir: string;
   readonly checks: Record<string, ReadinessCheck>;
@@ -24,75 +24,58 @@ export interface GatewayRoutes {
 }
 
 /**
- * One origin for the whole product: `/` forum-web, `/admin` admin-web,
- * `GET|HEAD /api/*` query-service, other methods on `/api/*` command-service,
- * `/realms/forum/*` the embedded identity realm. Every answer carries the security headers.
+ * One origin for the whole product, one Fastify server: `/` forum-web, `/admin` admin-web, `/api/*`
+ * the services' APIs, `/realms/forum/*` and `/admin/realms/forum/*` the embedded identity realm,
+ * `/healthz` and `/readyz`. Every answer carries the security headers, set before any route runs.
  */
-export function createGateway(routes: GatewayRoutes): (req: IncomingMessage, res: ServerResponse) => void {
+export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> {
   const { headers } = routes;
-  const app = createHttpApp();
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+  const server = createHttpServer({ logger: routes.logger, apiInput: false });
+  server.addHook('onRequest', (request, reply, done) => {
+    headers.every(request.raw, reply.raw);
+    done();
   });
-  app.get('/readyz', async (_req, res) => {
-    const checks = await runChecks(routes.checks, 2000);
-    const ready = Object.values(checks).every((c) => c.ok);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks });
-  });
-  if (routes.identity) app.use('/realms/forum', routes.identity);
-  if (routes.identityAdmin) app.use('/admin/realms/forum', routes.identityAdmin);
-  // the console's base is /admin/ (its assets, and the realm's redirects back to it)
-  app.get('/admin', (req, res, next) => (req.path === '/admin' ? res.redirect(301, `/admin/${req.originalUrl.slice('/admin'.length)}`) : next()));
-  app.use('/admin', spa(routes.adminWebDir, 'admin-web', headers));
-  app.use('/', spa(routes.forumWebDir, 'forum-web', headers));
-  app.use(errorHandler(routes.logger));
-  // /api goes straight to its service (which has its own not-found and error answers): one
-  // framework in the way of a read, not two; a visitor's answer kept in memory, the hottest
-  // reads and the hottest commands go out before any
-  return (req, res) => {
-    headers.every(req, res);
-    const url = req.url ?? '';
-    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/api?')) {
-      if (headers.cors(req, res)) return;
-      if (req.method === 'GET' || req.method === 'HEAD') {
-        if (!routes.query.serveDirectly(req, res)) routes.query(req, res);
-      } else if (!routes.command.serveDirectly(req, res)) routes.command(req, res);
-      return;
-    }
-    app(req, res);
-  };
+  await server.register(healthPlugin(routes.checks));
+  if (routes.identity) mountRaw(server, '/realms/forum', routes.identity);
+  if (routes.identityAdmin) mountRaw(server, '/admin/realms/forum', routes.identityAdmin);
+
+  await server.register(
+    async (api) => {
+      apiInput(api);
+      api.addHook('onRequest', (request, reply, done) => {
+        // a preflight is answered by CORS itself
+        if (headers.cors(request.raw, reply.raw)) reply.hijack();
+        done();
+      });
+      for (const plugin of routes.api) await api.register(plugin);
+      // an unknown /api path is the API's 404 (through this context's hooks), never an app's page
+      api.setNotFoundHandler(noSuchEndpoint);
+      api.all('/', (_request, reply) => reply.callNotFound());
+      api.all('/*', (_request, reply) => reply.callNotFound());
+    },
+    { prefix: '/api' },
+  );
+
+  // the apps' files and their compressed copies are sent by each app's routes (singlePageApp)
+  await server.register(fastifyStatic, { serve: false, preCompressed: true, index: false, redirect: false });
+  await server.register(singlePageApp({ dir: routes.adminWebDir, name: 'admin-web', headers }), { prefix: '/admin' });
+  await server.register(singlePageApp({ dir: routes.forumWebDir, name: 'forum-web', headers }));
+  return server;
 }
 
+const noSuchEndpoint = (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).send(errorBody(ErrorCode.NOT_FOUND, 'No such endpoint'));
+
 /**
- * A built single-page app: its files, and index.html for every other GET that wants a page, with a
- * fresh CSP nonce in the place the build left for it (never cached: the nonce is this answer's).
+ * A plain Node handler at `prefix` and below, every method: it gets the request before Fastify reads
+ * a body (the realm reads its own forms) and answers it itself; it takes its prefix off the URL.
  */
-function spa(dir: string, name: string, headers: SecurityHeaders): RequestHandler {
-  const index = path.join(dir, 'index.html');
-  // no directory redirects: send's own redirect answer replaces the gateway's CSP with a weaker one
-  const files = express.static(dir, {
-    index: false,
-    redirect: false,
-    maxAge: '1h',
-    immutable: false,
-    setHeaders: (res, file) => {
-      if (path.basename(file) === SILENT_CHECK_SSO_PAGE) headers.checkSsoPage(res.req, res);
-    },
-  });
-  const router = express.Router();
-  router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false, redirect: false }));
-  router.use(files);
-  // read once it is there: a build while the server runs is not picked up (npm start builds first)
-  let html: string | undefined;
-  router.get('/{*splat}', async (req, res) => {
-    try {
-      html ??= await readFile(index, 'utf8');
-    } catch {
-      res.status(503).type('text').send(`${name} is not built: run "npm run build:web" (npm start does it for you).`);
-      return;
-    }
-    const nonce = headers.appDocument(req, res);
-    res.set('Cache-Control', 'no-store').type('html').send(html.replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
-  });
-  return router;
+function mountRaw(server: HttpServer, prefix: string, handler: NodeHandler) {
+  const handOver: RequestHook = (request, reply, done) => {
+    reply.hijack();
+    handler(request.raw, reply.raw);
+    done();
+  };
+  const never = () => {};
+  server.all(prefix, { onRequest: handOver }, never);
+  server.all(`${prefix}/*`, { onRequest: handOver }, never);
 }

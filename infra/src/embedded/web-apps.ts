@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { precompress } from './precompress.ts';
 
 /** The web apps the gateway serves, each a workspace whose `build` script writes its `dist/`. */
 export const WEB_APPS = ['forum-web', 'admin-web'] as const;
@@ -15,14 +16,17 @@ const SKIPPED_FOLDERS = new Set(['node_modules', 'dist']);
 const TEST_FILE = /\.test\.[cm]?[jt]sx?$/;
 /** Root files a build reads: the installed versions, the TypeScript options the apps' tsconfigs extend. */
 const ROOT_INPUTS = ['package-lock.json', 'tsconfig.base.json'];
+/** What the build does after the app's own build script: a change here builds every app again. */
+const BUILD_STEPS = 'npm run build, then precompress (br, gzip)';
 /** Variables Vite puts into a build (`VITE_…`, read from the environment or an app's `.env` files) or whose mode it follows. */
 const BUILD_VARIABLE = /^(VITE_|NODE_ENV$)/;
 
 /**
  * Builds the web apps whose sources changed since their last build (or whose `dist/` is missing,
- * or all when `force`), one after the other, and says so in one line: "Building the web apps
- * (forum-web)… done in 8.2 s", or "Web apps are up to date.". A build's own output is written
- * only when it fails, all of it, after "… failed after …"; then the answer is false.
+ * or all when `force`), one after the other, each followed by its compressed files (precompress),
+ * and says so in one line: "Building the web apps (forum-web)… done in 8.2 s", or "Web apps are
+ * up to date.". A build's own output is written only when it fails, all of it, after "… failed
+ * after …"; then the answer is false.
  */
 export async function buildWebApps(options: {
   root: string;
@@ -53,6 +57,7 @@ export async function buildWebApps(options: {
       options.write(`failed after ${seconds()}\n\n${app}:\n${result.output}${result.output.endsWith('\n') ? '' : '\n'}`);
       return false;
     }
+    await precompress(dist);
     await writeFile(path.join(dist, STAMP), hash);
   }
   options.write(`done in ${seconds()}\n`);
@@ -77,7 +82,8 @@ function runBuild(dir: string, env: NodeJS.ProcessEnv): Promise<{ ok: boolean; o
 /**
  * The hash of everything an app's build reads: the files of its workspace and of every workspace
  * it depends on (through its package.json, transitively), less tests, installed packages and
- * build output; the root's lockfile and base tsconfig; and the build variables of `env`.
+ * build output; the root's lockfile and base tsconfig; the build variables of `env`; and the
+ * steps the build takes (BUILD_STEPS).
  */
 export async function sourcesHash(root: string, app: string, env: NodeJS.ProcessEnv): Promise<string> {
   const workspaces = await workspaceFolders(root);
@@ -95,6 +101,7 @@ export async function sourcesHash(root: string, app: string, env: NodeJS.Process
   const files = [...ROOT_INPUTS.filter((name) => existsSync(path.join(root, name)))];
   for (const folder of [...folders].sort()) files.push(...(await sourceFiles(root, folder)));
   const hash = createHash('sha256');
+  hash.update(`${BUILD_STEPS}\n`);
   for (const relative of files.sort()) {
     hash.update(`${relative}\0${createHash('sha256').update(await readFile(path.join(root, relative))).digest('hex')}\n`);
   }
