@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  createCommandApp,
+  commandApi,
   createForumCommands,
   createPostgresWriteLimits,
   operatorMeta,
@@ -12,12 +12,11 @@ import {
   readModelDirectory,
   startErasureReactor,
   type Accepted,
-  type CommandApp,
   type CommandMeta,
   type IdentityAdmin,
 } from '@forum/command-service';
 import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
-import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
+import { answerClientErrors, createHttpServer, createKnex, createLogger, createTokenVerifier, databaseCheck, type HttpServer, type Knex, type Logger } from '@forum/platform';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
 import { CheckpointWatcher, createQueryApp, createReadDb, readLimits, type QueryApp } from '@forum/query-service';
 import { createIdentityRealm, type IdentityRealm } from '@forum/identity';
@@ -38,8 +37,8 @@ export interface RunningForum {
   readonly db: Knex;
   readonly realm: IdentityRealm | null;
   readonly runner: ProjectionRunner;
-  /** The two services' apps behind the gateway (tests list their routes). */
-  readonly apps: { readonly command: CommandApp; readonly query: QueryApp };
+  /** The two services behind the gateway (tests list their routes: the command side's as 'METHOD /api/path'). */
+  readonly apps: { readonly command: { readonly routes: readonly string[] }; readonly query: QueryApp };
   readonly logger: Logger;
   stop(): Promise<void>;
 }
@@ -157,17 +156,25 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       : keycloakIdentityAdminFrom(config);
     const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
     stack.push(() => reactor.stop());
-    const command = createCommandApp({
-      store,
-      commands,
-      verifyToken,
-      directory,
-      projections: createProjectionControl(db, allProjections),
-      logger: logger.child({ service: 'command-service' }),
-      clock: () => new Date(),
-      forumOrigin: url,
-      trustProxy: config.TRUST_PROXY,
-    });
+    const commandLogger = logger.child({ service: 'command-service' });
+    const command = createHttpServer({ logger: commandLogger });
+    const commandRoutes = routesOf(command);
+    await command.register(
+      commandApi({
+        store,
+        commands,
+        verifyToken,
+        directory,
+        projections: createProjectionControl(db, allProjections),
+        logger: commandLogger,
+        clock: () => new Date(),
+        forumOrigin: url,
+        trustProxy: config.TRUST_PROXY,
+      }),
+      { prefix: '/api' },
+    );
+    await command.ready();
+    stack.push(() => command.close());
     const query = createQueryApp({
       db: readDb,
       events: store,
@@ -207,11 +214,18 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       await watcher!.waitFor(await store.head(), config.MIN_POSITION_WAIT_MS);
     }
 
-    return { url, port, issuer, databaseUrl, store, db, realm, runner, apps: { command, query }, logger, stop: stopAll };
+    return { url, port, issuer, databaseUrl, store, db, realm, runner, apps: { command: { routes: commandRoutes }, query }, logger, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
   }
+}
+
+/** The routes `server` is given from now on, as 'METHOD /path'. */
+function routesOf(server: HttpServer): readonly string[] {
+  const routes: string[] = [];
+  server.addHook('onRoute', ({ method, url }) => void routes.push(...[method].flat().map((name) => `${name} ${url}`)));
+  return routes;
 }
 
 function listen(port: number, host: string, handler: RequestListener): Promise<Server> {

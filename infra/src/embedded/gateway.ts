@@ -2,14 +2,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CSP_NONCE_PLACEHOLDER, SILENT_CHECK_SSO_PAGE } from '@forum/contracts';
-import { createHttpApp, errorHandler, runChecks, type Logger, type ReadinessCheck } from '@forum/platform';
-import type { CommandApp } from '@forum/command-service';
+import { createHttpApp, errorHandler, runChecks, type HttpServer, type Logger, type ReadinessCheck } from '@forum/platform';
 import type { QueryApp } from '@forum/query-service';
 import express, { type RequestHandler } from 'express';
 import type { SecurityHeaders } from './security-headers.ts';
 
 export interface GatewayRoutes {
-  readonly command: CommandApp;
+  /** command-service's Fastify server, ready (commandApi under /api). */
+  readonly command: HttpServer;
   readonly query: QueryApp;
   /** The embedded realm; absent when an external issuer is configured. */
   readonly identity?: (req: IncomingMessage, res: ServerResponse) => void;
@@ -48,7 +48,7 @@ export function createGateway(routes: GatewayRoutes): (req: IncomingMessage, res
   app.use(errorHandler(routes.logger));
   // /api goes straight to its service (which has its own not-found and error answers): one
   // framework in the way of a read, not two; a visitor's answer kept in memory, the hottest
-  // reads and the hottest commands go out before any
+  // reads go out before any
   return (req, res) => {
     headers.every(req, res);
     const url = req.url ?? '';
@@ -56,7 +56,7 @@ export function createGateway(routes: GatewayRoutes): (req: IncomingMessage, res
       if (headers.cors(req, res)) return;
       if (req.method === 'GET' || req.method === 'HEAD') {
         if (!routes.query.serveDirectly(req, res)) routes.query(req, res);
-      } else if (!routes.command.serveDirectly(req, res)) routes.command(req, res);
+      } else routes.command.routing(req, res);
       return;
     }
     app(req, res);
