@@ -1,4 +1,4 @@
-export { createCommandApp, type CommandApp, type CommandAppDeps } from './http/app.ts';
+export { commandApi, createCommandServer, type CommandAppDeps } from './http/app.ts';
 export { createForumCommands, type ForumCommands, type Accepted, type Identity } from './domain/forum.ts';
 export { identityOf } from './http/context.ts';
 export { operatorMeta, type CommandMeta } from './domain/command.ts';

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { ErrorCode } from '@forum/contracts';
+import { ErrorCode, NoBody } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConflictError, parseInput, RateLimitedError } from './errors.ts';
@@ -48,6 +48,8 @@ beforeAll(async () => {
   app.post('/api/posts', (req, res) => void res.json(parseInput(Post, req.body)));
   app.get('/api/posts', (req, res) => void res.json(parseInput(Page, req.query)));
   app.get('/api/posts/:id', (req, res) => void res.json({ id: req.params.id }));
+  app.delete('/api/posts', (req, res) => void res.json(parseInput(Post, req.body)));
+  app.delete('/api/posts/:id', (req, res) => void res.json({ id: req.params.id, body: parseInput(NoBody, req.body) ?? 'none' }));
   app.get('/api/conflict', conflict);
   app.get('/api/limited', limited);
   app.get('/api/broken', broken);
@@ -62,6 +64,8 @@ beforeAll(async () => {
   fastifyServer.post('/api/posts', { schema: { body: Post } }, async (request) => request.body);
   fastifyServer.get('/api/posts', { schema: { querystring: Page } }, async (request) => request.query);
   fastifyServer.get('/api/posts/:id', { schema: { params: z.object({ id: z.string() }) } }, async (request) => ({ id: request.params.id }));
+  fastifyServer.delete('/api/posts', { schema: { body: Post } }, async (request) => request.body);
+  fastifyServer.delete('/api/posts/:id', { schema: { body: NoBody } }, async (request) => ({ id: (request.params as { id: string }).id, body: request.body ?? 'none' }));
   fastifyServer.get('/api/conflict', conflict);
   fastifyServer.get('/api/limited', limited);
   fastifyServer.get('/api/broken', broken);
@@ -103,6 +107,7 @@ const cases: [string, Sent, number, string][] = [
   ['a body that is not UTF-8', { method: 'POST', path: '/api/posts', headers: json, body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]) }, 400, ErrorCode.VALIDATION_FAILED],
   ['a body that fails the schema', { method: 'POST', path: '/api/posts', headers: json, body: JSON.stringify({ title: '', tags: ['a', 'b', 'c'] }) }, 400, ErrorCode.VALIDATION_FAILED],
   ['no body where one is required', { method: 'POST', path: '/api/posts', headers: json }, 400, ErrorCode.VALIDATION_FAILED],
+  ['no body at all (a DELETE without Content-Length) where one is required', { method: 'DELETE', path: '/api/posts' }, 400, ErrorCode.VALIDATION_FAILED],
   ['a query that fails the schema', { path: '/api/posts?page=0' }, 400, ErrorCode.VALIDATION_FAILED],
   ['a query string that is not UTF-8', { path: '/api/posts?page=%FF' }, 400, ErrorCode.VALIDATION_FAILED],
   ['a domain refusal with details', { path: '/api/conflict' }, 409, ErrorCode.CONFLICT],
@@ -134,6 +139,13 @@ describe('the Fastify server answers refusals as the Express app does', () => {
     const sent = { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': encoding }, body };
     const [fromExpress, fromFastify] = await Promise.all([answerOf(expressBase, sent), answerOf(fastifyBase, sent)]);
     expect(fromExpress.status).toBe(200);
+    expect(fromFastify).toEqual(fromExpress);
+  });
+
+  it('gives a route that takes no body none when none is sent (a DELETE without Content-Length), as Express does', async () => {
+    const sent = { method: 'DELETE', path: '/api/posts/p-1' };
+    const [fromExpress, fromFastify] = await Promise.all([answerOf(expressBase, sent), answerOf(fastifyBase, sent)]);
+    expect(fromExpress).toMatchObject({ status: 200, body: '{"id":"p-1","body":"none"}' });
     expect(fromFastify).toEqual(fromExpress);
   });
 

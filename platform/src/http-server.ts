@@ -179,10 +179,14 @@ function decoded(payload: Readable, encoding: string | undefined): Readable {
 /** Whether a request says it has a body, even an empty one (a Content-Length, or chunks), as body-parser reads it: an empty JSON body is `{}`. */
 const lengthOrChunks = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
 
-/** Route schemas are zod schemas; a value that fails is parseInput's ValidationError (one message per field). */
+/**
+ * Route schemas are zod schemas; a value that fails is parseInput's ValidationError (one message per field).
+ * Fastify hands a validator null for a part the request lacks (no body at all): the schemas read it
+ * as undefined, as parseInput gets it from Express (a body is never null here: the JSON parser refuses it).
+ */
 const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
   ({ schema }) =>
   (data) => {
-    const result = schema.safeParse(data);
+    const result = schema.safeParse(data ?? undefined);
     return result.success ? { value: result.data } : { error: new ValidationError(fieldErrorsOf(result.error)) };
   };

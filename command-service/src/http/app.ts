@@ -1,13 +1,12 @@
-import { errorHandler, healthRoutes, jsonBody, notFoundHandler, requestLogger, createHttpApp, type Logger, type ProxyTrust, type TokenVerifier } from '@forum/platform';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Express } from 'express';
+import { authenticate, createHttpServer, healthPlugin, type HttpServer, type Logger, type ProxyTrust, type TokenVerifier } from '@forum/platform';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ForumCommands } from '../domain/forum.ts';
 import type { EventStore } from '@forum/eventstore';
 import type { UserDirectory } from '../lookup/users.ts';
 import type { ProjectionControl } from '../ports/projection-control.ts';
 import { adminRoutes, contactRoutes } from './admin.ts';
 import { communityRoutes } from './community.ts';
-import { createHotCommands } from './hot-commands.ts';
+import { keepSentBody } from './context.ts';
 import { membershipRoutes } from './membership.ts';
 import { meRoutes } from './me.ts';
 import { operationsRoutes } from './operations.ts';
@@ -28,27 +27,42 @@ export interface CommandAppDeps {
   readonly trustProxy?: ProxyTrust;
 }
 
+/** The scope an area's routes are declared in: schemas from contracts give their validation and types. */
+export type CommandRoutes = Parameters<FastifyPluginAsyncZod>[0];
+
 /**
- * The write side's handler for an HTTP server: the members' most frequent commands go out before
- * any framework sees the request (createHotCommands); the rest goes to the app. Start the server
- * with `serveDirectly` first, not with the app alone (which answers the same, only slower).
+ * The write side of /api (every method but GET and HEAD), to be registered under the prefix /api.
+ * Its hooks stay in its own scope (no fastify-plugin wrapper): they never reach the read side's routes.
+ *
+ * The order of checks is Express's: the body is read first (415, 413, malformed JSON), then the
+ * token (401), then the path's parameters and the body against the route's schemas (400), then the
+ * command. Authentication is a preValidation hook for that reason: a preHandler would run after the
+ * schemas, and a caller without a token would learn what is wrong with the input.
  */
-export interface CommandApp extends Express {
-  /** Takes `req` as one of the hot commands and returns true; else false, and the app is to take it. */
-  serveDirectly(req: IncomingMessage, res: ServerResponse): boolean;
+export function commandApi(deps: CommandAppDeps): FastifyPluginAsyncZod {
+  return async (api) => {
+    api.decorateRequest('sentBody', undefined);
+    api.addHook('preValidation', keepSentBody);
+    await api.register(async (members) => {
+      members.addHook('preValidation', authenticate(deps.verifyToken, { required: true }));
+      for (const routes of [postRoutes, meRoutes, membershipRoutes, communityRoutes, adminRoutes, operationsRoutes]) routes(members, deps);
+    });
+    // the Contact page: a token when sent (a bad one is 401), else a visitor
+    await api.register(async (anyone) => {
+      anyone.addHook('preValidation', authenticate(deps.verifyToken, { required: false }));
+      contactRoutes(anyone, deps);
+    });
+  };
 }
 
-/** The write side of /api: every method but GET and HEAD. */
-export function createCommandApp(deps: CommandAppDeps): CommandApp {
-  const app = createHttpApp();
-  app.use(requestLogger(deps.logger));
-  app.use(
-    healthRoutes({
+/** command-service on its own: its health routes (/healthz, /readyz with the event store's head) and commandApi under /api. */
+export function createCommandServer(deps: CommandAppDeps): HttpServer {
+  const server = createHttpServer({ logger: deps.logger });
+  void server.register(
+    healthPlugin({
       eventStore: async () => ({ ok: true, detail: { head: (await deps.store.head()).globalPosition.toString() } }),
     }),
   );
-  app.use('/api', jsonBody(), postRoutes(deps), meRoutes(deps), membershipRoutes(deps), communityRoutes(deps), adminRoutes(deps), contactRoutes(deps), operationsRoutes(deps));
-  app.use(notFoundHandler);
-  app.use(errorHandler(deps.logger));
-  return Object.assign(app, { serveDirectly: createHotCommands(deps) });
+  void server.register(commandApi(deps), { prefix: '/api' });
+  return server;
 }

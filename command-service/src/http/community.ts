@@ -10,90 +10,52 @@ import {
   SetVoteRequest,
   WarnUserRequest,
 } from '@forum/contracts';
-import { parseInput, principalOf, requireAuth } from '@forum/platform';
-import { Router } from 'express';
 import { newId } from '../ids.ts';
-import type { CommandAppDeps } from './app.ts';
-import type { ForumCommands } from '../domain/forum.ts';
-import { callOf, commandMeta, identityOf, idempotencyOf, sendAccepted, type RouteCommand } from './context.ts';
-
-/** PUT /api/posts/:id/vote (a hot command, see createHotCommands). */
-export const setVote =
-  (commands: ForumCommands): RouteCommand =>
-  async (principal, params, body, call) => {
-    const { id } = parseInput(PostIdParams, params);
-    const { vote } = parseInput(SetVoteRequest, body);
-    const { meta, idempotency } = call();
-    return commands.setVote(identityOf(principal), { postId: id, vote }, meta, idempotency);
-  };
-
-/** POST /api/comments (a hot command, see createHotCommands): the comment's id is the request's own. */
-export const addComment =
-  (commands: ForumCommands): RouteCommand =>
-  async (principal, _params, body, call) => {
-    const input = parseInput(AddCommentRequest, body);
-    const { meta, idempotency } = call();
-    return commands.addComment(identityOf(principal), { commentId: newId(), ...input }, meta, idempotency);
-  };
+import type { CommandAppDeps, CommandRoutes } from './app.ts';
+import { memberCallOf, sendAccepted } from './context.ts';
 
 /** Votes, comments, reports, moderation and the caller's notifications. */
-export function communityRoutes({ commands, verifyToken, clock, directory }: CommandAppDeps): Router {
-  const router = Router();
-  const auth = requireAuth(verifyToken);
-
-  const vote = setVote(commands);
-  router.put('/posts/:id/vote', auth, async (req, res) => {
-    const principal = principalOf(res);
-    sendAccepted(res, 200, await vote(principal, req.params, req.body, () => callOf(req, principal, clock())));
+export function communityRoutes(api: CommandRoutes, { commands, clock, directory }: CommandAppDeps): void {
+  api.put('/posts/:id/vote', { schema: { params: PostIdParams, body: SetVoteRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    const vote = { postId: request.params.id, vote: request.body.vote };
+    return sendAccepted(reply, 200, await commands.setVote(identity, vote, meta, idempotency));
   });
 
-  router.patch('/posts/:id/vote', auth, async (req, res) => {
-    const principal = principalOf(res);
-    const { id } = parseInput(PostIdParams, req.params);
-    const body = parseInput(ChangeVoteRequest, req.body);
-    sendAccepted(res, 200, await commands.changeVote(identityOf(principal), { postId: id, ...body }, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
+  api.patch('/posts/:id/vote', { schema: { params: PostIdParams, body: ChangeVoteRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    const change = { postId: request.params.id, ...request.body };
+    return sendAccepted(reply, 200, await commands.changeVote(identity, change, meta, idempotency));
   });
 
-  const comment = addComment(commands);
-  router.post('/comments', auth, async (req, res) => {
-    const principal = principalOf(res);
-    sendAccepted(res, 201, await comment(principal, req.params, req.body, () => callOf(req, principal, clock())));
+  /** The comment's id is the request's own. */
+  api.post('/comments', { schema: { body: AddCommentRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    const comment = { commentId: newId(), ...request.body };
+    return sendAccepted(reply, 201, await commands.addComment(identity, comment, meta, idempotency));
   });
 
-  router.post('/comments/:commentId/report', auth, async (req, res) => {
-    const principal = principalOf(res);
-    const { commentId } = parseInput(CommentIdParams, req.params);
-    const { feedback } = parseInput(ReportCommentRequest, req.body);
-    sendAccepted(res, 201, await commands.reportComment(identityOf(principal), { commentId, feedback }, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
+  api.post('/comments/:commentId/report', { schema: { params: CommentIdParams, body: ReportCommentRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    const report = { commentId: request.params.commentId, feedback: request.body.feedback };
+    return sendAccepted(reply, 201, await commands.reportComment(identity, report, meta, idempotency));
   });
 
-  router.delete('/admin/comments/:commentId', auth, async (req, res) => {
-    const principal = principalOf(res);
-    const { commentId } = parseInput(CommentIdParams, req.params);
-    parseInput(NoBody, req.body);
-    sendAccepted(res, 200, await commands.removeComment(identityOf(principal), commentId, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
+  api.delete('/admin/comments/:commentId', { schema: { params: CommentIdParams, body: NoBody } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.removeComment(identity, request.params.commentId, meta, idempotency));
   });
 
-  router.post('/admin/warn-user/:authorEmail', auth, async (req, res) => {
-    const principal = principalOf(res);
-    const { authorEmail } = parseInput(AuthorEmailParams, req.params);
-    const body = parseInput(WarnUserRequest, req.body ?? {});
+  api.post('/admin/warn-user/:authorEmail', { schema: { params: AuthorEmailParams, body: WarnUserRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
     // a lookup, not a rule: the admin check and the user's existence are decided on the streams
-    const targetUserId = await directory.userIdByEmail(authorEmail);
-    const executed = await commands.warnUser(
-      identityOf(principal),
-      { warningId: newId(), targetUserId, ...body },
-      commandMeta(req, principal, clock()),
-      idempotencyOf(req, principal),
-    );
-    sendAccepted(res, 201, executed);
+    const targetUserId = await directory.userIdByEmail(request.params.authorEmail);
+    const warning = { warningId: newId(), targetUserId, ...request.body };
+    return sendAccepted(reply, 201, await commands.warnUser(identity, warning, meta, idempotency));
   });
 
-  router.post('/me/notifications/read', auth, async (req, res) => {
-    const principal = principalOf(res);
-    const body = parseInput(MarkNotificationsReadRequest, req.body ?? {});
-    sendAccepted(res, 200, await commands.markNotificationsRead(identityOf(principal), body, commandMeta(req, principal, clock()), idempotencyOf(req, principal)));
+  api.post('/me/notifications/read', { schema: { body: MarkNotificationsReadRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.markNotificationsRead(identity, request.body, meta, idempotency));
   });
-
-  return router;
 }

@@ -1,18 +1,33 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HEADER_EVENT_POSITION, HEADER_IDEMPOTENCY_KEY } from '@forum/contracts';
-import { correlationIdOf, sendJson, ValidationError, type Principal } from '@forum/platform';
-import type { Request } from 'express';
+import { correlationIdOf, principalOfRequest, ValidationError, type Principal } from '@forum/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CommandMeta } from '../domain/command.ts';
 import type { Accepted, Identity } from '../domain/forum.ts';
 import type { Executed, Idempotency } from '../domain/handle.ts';
 
-export function commandMeta(req: IncomingMessage, principal: Principal, now: Date): CommandMeta {
-  const requestId = String(req.id);
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body as it was sent, before the route's schema parsed it (see keepSentBody). */
+    sentBody?: unknown;
+  }
+}
+
+/**
+ * A preValidation hook: the body as sent, kept before the route's schema replaces `request.body`
+ * with what it parsed. An Idempotency-Key's fingerprint digests what was sent, so that a retry is
+ * recognised whatever a schema trims or drops.
+ */
+export async function keepSentBody(request: FastifyRequest): Promise<void> {
+  request.sentBody = request.body;
+}
+
+export function commandMeta(request: FastifyRequest, principal: Principal, now: Date): CommandMeta {
+  const requestId = request.id;
   return {
     actorId: principal.subject,
     now,
-    correlationId: correlationIdOf(req),
+    correlationId: correlationIdOf(request.raw),
     // the request is what caused the events; an idempotent retry keeps the first request's id
     causationId: requestId,
     requestId,
@@ -20,38 +35,36 @@ export function commandMeta(req: IncomingMessage, principal: Principal, now: Dat
 }
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
+const IDEMPOTENCY_HEADER = HEADER_IDEMPOTENCY_KEY.toLowerCase();
 
-/** The Idempotency-Key, scoped to the caller and the call, with a digest of the request body. */
-export function idempotencyOf(req: Request, principal: Principal): Idempotency | undefined {
-  return idempotencyFor(req.get(HEADER_IDEMPOTENCY_KEY), principal, `${req.method} ${req.baseUrl}${req.path}`, req.body);
-}
-
-/** The Idempotency-Key `key` (if any) of a call (its method and path) by `principal` with `body`. */
-export function idempotencyFor(key: string | undefined, principal: Principal, call: string, body: unknown): Idempotency | undefined {
+/**
+ * The Idempotency-Key, scoped to the caller and the call (its method and path as sent, without the
+ * query: `POST /api/posts`), with a digest of the body as sent.
+ */
+export function idempotencyOf(request: FastifyRequest, principal: Principal): Idempotency | undefined {
+  const key = request.headers[IDEMPOTENCY_HEADER];
   if (key === undefined) return undefined;
-  if (!KEY.test(key)) throw new ValidationError({ [HEADER_IDEMPOTENCY_KEY]: ['Must be 1 to 255 visible ASCII characters'] });
+  if (typeof key !== 'string' || !KEY.test(key)) throw new ValidationError({ [HEADER_IDEMPOTENCY_KEY]: ['Must be 1 to 255 visible ASCII characters'] });
+  const query = request.url.indexOf('?');
+  const call = `${request.method} ${query < 0 ? request.url : request.url.slice(0, query)}`;
   return {
     key: `${principal.subject}:${call}:${key}`,
-    fingerprint: createHash('sha256').update(JSON.stringify(body ?? null)).digest('base64url'),
+    fingerprint: createHash('sha256').update(JSON.stringify(request.sentBody ?? null)).digest('base64url'),
   };
 }
 
-/** What a command is told of its request: its meta, and its idempotency (read when asked, after the input). */
-export interface CommandCall {
+/** What a member's command is given besides its input: the caller's identity, the call's meta and its idempotency. */
+export interface MemberCall {
+  readonly identity: Identity;
   readonly meta: CommandMeta;
   readonly idempotency: Idempotency | undefined;
 }
 
-/** The meta and idempotency of a command called through the app's route. */
-export function callOf(req: Request, principal: Principal, now: Date): CommandCall {
-  return { meta: commandMeta(req, principal, now), idempotency: idempotencyOf(req, principal) };
+/** The call of the member `authenticate` found (401 for a visitor), once the route's schemas passed. */
+export function memberCallOf(request: FastifyRequest, now: Date): MemberCall {
+  const principal = principalOfRequest(request);
+  return { identity: identityOf(principal), meta: commandMeta(request, principal, now), idempotency: idempotencyOf(request, principal) };
 }
-
-/**
- * A command as a route runs it, the app's and the hot path's alike (see createHotCommands): the
- * caller, the path's parameters, the body, and the call's meta and idempotency, asked for after the input is read.
- */
-export type RouteCommand = (principal: Principal, params: unknown, body: unknown, call: () => CommandCall) => Promise<Executed<Accepted>>;
 
 /** The claims a first registration records, from the verified token. */
 export function identityOf(principal: Principal): Identity {
@@ -59,9 +72,8 @@ export function identityOf(principal: Principal): Identity {
 }
 
 /** A command's answer: its status, the position of what it wrote, and whether it replays an earlier answer. */
-export function sendAccepted(res: ServerResponse, status: number, executed: Executed<Accepted>) {
-  const headers: Record<string, string> = {};
-  if (executed.answer.position) headers[HEADER_EVENT_POSITION] = executed.answer.position;
-  if (executed.duplicate) headers['Idempotent-Replayed'] = 'true';
-  sendJson(res, status, executed.answer, headers);
+export function sendAccepted(reply: FastifyReply, status: number, executed: Executed<Accepted>): FastifyReply {
+  if (executed.answer.position) reply.header(HEADER_EVENT_POSITION, executed.answer.position);
+  if (executed.duplicate) reply.header('Idempotent-Replayed', 'true');
+  return reply.code(status).send(executed.answer);
 }

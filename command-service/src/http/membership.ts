@@ -1,18 +1,14 @@
 import { EmailParams, NoBody } from '@forum/contracts';
-import { ForbiddenError, NotFoundError, parseInput, principalOf, requireAuth } from '@forum/platform';
-import { Router } from 'express';
+import { ForbiddenError, NotFoundError, principalOfRequest } from '@forum/platform';
 import { newId } from '../ids.ts';
-import type { CommandAppDeps } from './app.ts';
+import type { CommandAppDeps, CommandRoutes } from './app.ts';
 import { commandMeta, identityOf, sendAccepted } from './context.ts';
 
-export function membershipRoutes({ commands, verifyToken, clock, directory }: CommandAppDeps): Router {
-  const router = Router();
-
+export function membershipRoutes(api: CommandRoutes, { commands, clock, directory }: CommandAppDeps): void {
   /** Gold membership, $9.99 once: the caller's own email, or any user's for an admin. */
-  router.patch('/users/membership/:email', requireAuth(verifyToken), async (req, res) => {
-    const principal = principalOf(res);
-    const { email } = parseInput(EmailParams, req.params);
-    parseInput(NoBody, req.body);
+  api.patch('/users/membership/:email', { schema: { params: EmailParams, body: NoBody } }, async (request, reply) => {
+    const principal = principalOfRequest(request);
+    const { email } = request.params;
     let targetUserId = principal.subject;
     if (email !== principal.email) {
       // who may ask comes before whether the user exists: a non-admin learns nothing about other emails
@@ -21,8 +17,6 @@ export function membershipRoutes({ commands, verifyToken, clock, directory }: Co
       if (!found) throw new NotFoundError('No such user');
       targetUserId = found;
     }
-    sendAccepted(res, 200, await commands.purchaseMembership(identityOf(principal), targetUserId, newId(), commandMeta(req, principal, clock())));
+    return sendAccepted(reply, 200, await commands.purchaseMembership(identityOf(principal), targetUserId, newId(), commandMeta(request, principal, clock())));
   });
-
-  return router;
 }

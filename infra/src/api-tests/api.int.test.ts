@@ -86,6 +86,24 @@ describe('POST /api/posts then GET /api/posts', () => {
     expect(((await reused.json()) as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(await eventCount()).toBe(events);
   });
+
+  it('compares the body as sent, not as read: one that differs only in what the schema trims or drops is another body (422)', async () => {
+    await forum.api('/api/posts', { method: 'POST', token: alice, headers: { 'Idempotency-Key': 'as-sent' }, json: newPost('Sent as is') });
+    const events = await eventCount();
+    for (const json of [{ ...newPost('Sent as is'), title: '  Sent as is  ' }, newPost('Sent as is', { upVote: 99 })]) {
+      const reused = await forum.api('/api/posts', { method: 'POST', token: alice, headers: { 'Idempotency-Key': 'as-sent' }, json });
+      expect(reused.status).toBe(422);
+      expect(((await reused.json()) as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    }
+    expect(await eventCount()).toBe(events);
+  });
+
+  it('scopes Idempotency-Keys to the path as sent: the same key on /api/posts/ is another call than on /api/posts', async () => {
+    const first = await forum.api('/api/posts', { method: 'POST', token: bob, headers: { 'Idempotency-Key': 'by-path' }, json: newPost('By path') });
+    const other = await forum.api('/api/posts/', { method: 'POST', token: bob, headers: { 'Idempotency-Key': 'by-path' }, json: newPost('By path') });
+    expect([first.status, other.status]).toEqual([201, 201]);
+    expect(other.headers.get('Idempotent-Replayed')).toBeNull();
+  });
 });
 
 describe('bad requests change nothing', () => {

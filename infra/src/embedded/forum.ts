@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  createCommandApp,
+  commandApi,
   createForumCommands,
   createPostgresWriteLimits,
   operatorMeta,
@@ -12,12 +12,12 @@ import {
   readModelDirectory,
   startErasureReactor,
   type Accepted,
-  type CommandApp,
   type CommandMeta,
   type IdentityAdmin,
 } from '@forum/command-service';
 import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
 import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type HttpServer, type Knex, type Logger } from '@forum/platform';
+import type { FastifyPluginAsync } from 'fastify';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
 import { CheckpointWatcher, createQueryApp, createReadDb, readLimits, type QueryApp } from '@forum/query-service';
 import { createIdentityRealm, type IdentityRealm } from '@forum/identity';
@@ -39,8 +39,8 @@ export interface RunningForum {
   readonly db: Knex;
   readonly realm: IdentityRealm | null;
   readonly runner: ProjectionRunner;
-  /** The two services' apps behind the gateway (tests list their routes). */
-  readonly apps: { readonly command: CommandApp; readonly query: QueryApp };
+  /** The two services behind the gateway (tests list their routes: the command side's as 'METHOD /api/path'). */
+  readonly apps: { readonly command: { readonly routes: readonly string[] }; readonly query: QueryApp };
   readonly logger: Logger;
   stop(): Promise<void>;
 }
@@ -163,17 +163,21 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       : keycloakIdentityAdminFrom(config);
     const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
     stack.push(() => reactor.stop());
-    const command = createCommandApp({
-      store,
-      commands,
-      verifyToken,
-      directory,
-      projections: createProjectionControl(db, allProjections),
-      logger: logger.child({ service: 'command-service' }),
-      clock: () => new Date(),
-      forumOrigin: url,
-      trustProxy: config.TRUST_PROXY,
-    });
+    const commandRoutes: string[] = [];
+    const command = listingRoutes(
+      commandApi({
+        store,
+        commands,
+        verifyToken,
+        directory,
+        projections: createProjectionControl(db, allProjections),
+        logger: logger.child({ service: 'command-service' }),
+        clock: () => new Date(),
+        forumOrigin: url,
+        trustProxy: config.TRUST_PROXY,
+      }),
+      commandRoutes,
+    );
     const query = createQueryApp({
       db: readDb,
       events: store,
@@ -188,7 +192,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       ...readLimits(config),
     });
     const starting = await createGateway({
-      api: [expressApi({ command, query })],
+      api: [command, expressApi({ query })],
       identity: realm?.handler,
       identityAdmin: realm?.adminHandler,
       forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),
@@ -214,11 +218,19 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       await watcher!.waitFor(await store.head(), config.MIN_POSITION_WAIT_MS);
     }
 
-    return { url, port, issuer, databaseUrl, store, db, realm, runner, apps: { command, query }, logger, stop: stopAll };
+    return { url, port, issuer, databaseUrl, store, db, realm, runner, apps: { command: { routes: commandRoutes }, query }, logger, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
   }
+}
+
+/** `plugin`, listing the routes it registers into `routes` as 'METHOD /path' (the path as served, its prefix included). */
+function listingRoutes(plugin: FastifyPluginAsync, routes: string[]): FastifyPluginAsync {
+  return async (context) => {
+    context.addHook('onRoute', ({ method, url }) => void routes.push(...[method].flat().map((name) => `${name} ${url}`)));
+    await context.register(plugin);
+  };
 }
 
 function listen(port: number, host: string, handler: RequestListener): Promise<Server> {

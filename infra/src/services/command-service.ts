@@ -3,12 +3,11 @@
  * and the issuer at OIDC_ISSUER. The admin API's rebuilds reach the projections
  * through the command side's ProjectionControl port, wired here.
  */
-import http from 'node:http';
-import { answerClientErrors, createKnex, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
+import { createKnex, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
 import { allProjections, createProjectionControl } from '@forum/projections';
 import {
   CommandServiceConfig,
-  createCommandApp,
+  createCommandServer,
   createForumCommands,
   createPostgresWriteLimits,
   keycloakIdentityAdminFrom,
@@ -26,7 +25,7 @@ const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, lim
 const directory = readModelDirectory(db);
 // erased members' accounts leave the identity provider too (its admin API, when configured)
 const reactor = startErasureReactor({ db, connectionString: config.DATABASE_URL, identity: keycloakIdentityAdminFrom(config), logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
-const app = createCommandApp({
+const server = createCommandServer({
   store,
   commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory, ...(limits && { limits }) }),
   directory,
@@ -37,14 +36,14 @@ const app = createCommandApp({
   forumOrigin: new URL(config.PUBLIC_URL).origin,
   trustProxy: config.TRUST_PROXY,
 });
-const server = http.createServer((req, res) => void (app.serveDirectly(req, res) || app(req, res)));
-answerClientErrors(server);
-server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'command-service listening'));
+// every address, as Node's own listen(port) takes (Fastify's default is localhost only)
+await server.listen({ port: config.PORT, host: '::' });
+logger.info({ port: config.PORT }, 'command-service listening');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     logger.info({ signal }, 'stopping');
-    server.close(async () => {
+    void server.close().then(async () => {
       await reactor.stop();
       await store.close();
       await db.destroy();
