@@ -17,9 +17,9 @@ import {
   type IdentityAdmin,
 } from '@forum/command-service';
 import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
-import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
+import { answerClientErrors, createHttpServer, createKnex, createLogger, createTokenVerifier, databaseCheck, type HttpServer, type Knex, type Logger } from '@forum/platform';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
-import { CheckpointWatcher, createQueryApp, createReadDb, readLimits, type QueryApp } from '@forum/query-service';
+import { CheckpointWatcher, createReadDb, queryApi, readLimits } from '@forum/query-service';
 import { createIdentityRealm, type IdentityRealm } from '@forum/identity';
 import type { EmbeddedConfig } from './config.ts';
 import { createGateway } from './gateway.ts';
@@ -39,7 +39,7 @@ export interface RunningForum {
   readonly realm: IdentityRealm | null;
   readonly runner: ProjectionRunner;
   /** The two services' apps behind the gateway (tests list their routes). */
-  readonly apps: { readonly command: CommandApp; readonly query: QueryApp };
+  readonly apps: { readonly command: CommandApp; readonly query: ServedApi };
   readonly logger: Logger;
   stop(): Promise<void>;
 }
@@ -168,7 +168,8 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       forumOrigin: url,
       trustProxy: config.TRUST_PROXY,
     });
-    const query = createQueryApp({
+    const query = servedApi(createHttpServer({ logger: logger.child({ service: 'query-service' }) }));
+    query.server.register(queryApi({
       db: readDb,
       events: store,
       watcher,
@@ -180,10 +181,12 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       adminEmails: config.ADMIN_EMAILS,
       logger: logger.child({ service: 'query-service' }),
       ...readLimits(config),
-    });
+    }), { prefix: '/api' });
+    await query.server.ready();
+    stack.push(() => query.server.close());
     gateway = createGateway({
       command,
-      query,
+      query: query.server,
       identity: realm?.handler,
       identityAdmin: realm?.adminHandler,
       forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),
@@ -212,6 +215,20 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     await stopAll();
     throw error;
   }
+}
+
+/** A service's Fastify server and the routes it has ('METHOD /path'; HEAD, which Fastify adds to every GET, left out). */
+export interface ServedApi {
+  readonly server: HttpServer;
+  readonly routes: readonly string[];
+}
+
+function servedApi(server: HttpServer): ServedApi {
+  const routes: string[] = [];
+  server.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
+  });
+  return { server, routes };
 }
 
 function listen(port: number, host: string, handler: RequestListener): Promise<Server> {

@@ -2,15 +2,15 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CSP_NONCE_PLACEHOLDER, SILENT_CHECK_SSO_PAGE } from '@forum/contracts';
-import { createHttpApp, errorHandler, runChecks, type Logger, type ReadinessCheck } from '@forum/platform';
+import { createHttpApp, errorHandler, runChecks, type HttpServer, type Logger, type ReadinessCheck } from '@forum/platform';
 import type { CommandApp } from '@forum/command-service';
-import type { QueryApp } from '@forum/query-service';
 import express, { type RequestHandler } from 'express';
 import type { SecurityHeaders } from './security-headers.ts';
 
 export interface GatewayRoutes {
   readonly command: CommandApp;
-  readonly query: QueryApp;
+  /** The query-service's server, ready (its routes under /api). */
+  readonly query: HttpServer;
   /** The embedded realm; absent when an external issuer is configured. */
   readonly identity?: (req: IncomingMessage, res: ServerResponse) => void;
   /** The embedded realm's Keycloak-compatible admin API (`/admin/realms/forum/users`). */
@@ -47,15 +47,14 @@ export function createGateway(routes: GatewayRoutes): (req: IncomingMessage, res
   app.use('/', spa(routes.forumWebDir, 'forum-web', headers));
   app.use(errorHandler(routes.logger));
   // /api goes straight to its service (which has its own not-found and error answers): one
-  // framework in the way of a read, not two; a visitor's answer kept in memory, the hottest
-  // reads and the hottest commands go out before any
+  // framework in the way of a request, not two; the hottest commands go out before any
   return (req, res) => {
     headers.every(req, res);
     const url = req.url ?? '';
     if (url.startsWith('/api/') || url === '/api' || url.startsWith('/api?')) {
       if (headers.cors(req, res)) return;
       if (req.method === 'GET' || req.method === 'HEAD') {
-        if (!routes.query.serveDirectly(req, res)) routes.query(req, res);
+        routes.query.routing(req, res);
       } else if (!routes.command.serveDirectly(req, res)) routes.command(req, res);
       return;
     }
