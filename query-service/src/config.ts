@@ -23,7 +23,7 @@ type ReadSettings = { [K in keyof typeof readSettings]: z.infer<(typeof readSett
 export const createReadDb = (databaseUrl: string, settings: ReadSettings): Knex =>
   createReadKnex(databaseUrl, { max: settings.READ_POOL_SIZE, statementTimeoutMs: settings.READ_STATEMENT_TIMEOUT_MS });
 
-/** What createQueryApp takes of the settings. */
+/** What queryApi takes of the settings. */
 export const readLimits = (settings: ReadSettings) => ({
   maxWaitMs: settings.MIN_POSITION_WAIT_MS,
   maxLag: settings.READY_MAX_LAG,

@@ -253,7 +253,7 @@ describe('every list the API answers is bounded', () => {
     const http = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../query-service/src/http');
     const declared = readdirSync(http)
       .filter((file) => file.endsWith('.ts'))
-      .flatMap((file) => [...readFileSync(path.join(http, file), 'utf8').matchAll(/router\.get\(\s*'([^']+)'/g)].map((match) => match[1]!));
+      .flatMap((file) => [...readFileSync(path.join(http, file), 'utf8').matchAll(/api\.get\(\s*'([^']+)'/g)].map((match) => match[1]!));
     expect(declared.length).toBeGreaterThan(10);
     expect([...new Set(declared)].sort()).toEqual(Object.keys(BOUNDS).sort());
   });

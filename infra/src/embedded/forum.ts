@@ -19,10 +19,9 @@ import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
 import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type HttpServer, type Knex, type Logger } from '@forum/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
-import { CheckpointWatcher, createQueryApp, createReadDb, readLimits, type QueryApp } from '@forum/query-service';
+import { CheckpointWatcher, createReadDb, queryApi, readLimits } from '@forum/query-service';
 import { createIdentityRealm, type IdentityRealm } from '@forum/identity';
 import type { EmbeddedConfig } from './config.ts';
-import { expressApi } from './express-api.ts';
 import { createGateway } from './gateway.ts';
 import { createSecurityHeaders } from './security-headers.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from '@forum/platform/embedded-postgres';
@@ -39,8 +38,8 @@ export interface RunningForum {
   readonly db: Knex;
   readonly realm: IdentityRealm | null;
   readonly runner: ProjectionRunner;
-  /** The two services behind the gateway (tests list their routes: the command side's as 'METHOD /api/path'). */
-  readonly apps: { readonly command: { readonly routes: readonly string[] }; readonly query: QueryApp };
+  /** The routes of the two services behind the gateway, as 'METHOD /api/path' (tests list them). */
+  readonly apps: { readonly command: ServedApi; readonly query: ServedApi };
   readonly logger: Logger;
   stop(): Promise<void>;
 }
@@ -178,21 +177,25 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       }),
       commandRoutes,
     );
-    const query = createQueryApp({
-      db: readDb,
-      events: store,
-      watcher,
-      verifyToken,
-      // in one process the read side reaches the write side directly
-      registrar: async ({ principal, correlationId, requestId }) =>
-        (await commands.registerUser(identityOf(principal), { actorId: principal.subject, now: new Date(), correlationId, causationId: requestId, requestId })).answer
-          .position ?? null,
-      adminEmails: config.ADMIN_EMAILS,
-      logger: logger.child({ service: 'query-service' }),
-      ...readLimits(config),
-    });
+    const queryRoutes: string[] = [];
+    const query = listingRoutes(
+      queryApi({
+        db: readDb,
+        events: store,
+        watcher,
+        verifyToken,
+        // in one process the read side reaches the write side directly
+        registrar: async ({ principal, correlationId, requestId }) =>
+          (await commands.registerUser(identityOf(principal), { actorId: principal.subject, now: new Date(), correlationId, causationId: requestId, requestId })).answer
+            .position ?? null,
+        adminEmails: config.ADMIN_EMAILS,
+        logger: logger.child({ service: 'query-service' }),
+        ...readLimits(config),
+      }),
+      queryRoutes,
+    );
     const starting = await createGateway({
-      api: [command, expressApi({ query })],
+      api: [command, query],
       identity: realm?.handler,
       identityAdmin: realm?.adminHandler,
       forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),
@@ -218,17 +221,24 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       await watcher!.waitFor(await store.head(), config.MIN_POSITION_WAIT_MS);
     }
 
-    return { url, port, issuer, databaseUrl, store, db, realm, runner, apps: { command: { routes: commandRoutes }, query }, logger, stop: stopAll };
+    return { url, port, issuer, databaseUrl, store, db, realm, runner, apps: { command: { routes: commandRoutes }, query: { routes: queryRoutes } }, logger, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
   }
 }
 
-/** `plugin`, listing the routes it registers into `routes` as 'METHOD /path' (the path as served, its prefix included). */
+/** A service's routes, as 'METHOD /path' (HEAD, which Fastify adds to every GET, left out). */
+export interface ServedApi {
+  readonly routes: readonly string[];
+}
+
+/** `plugin`, listing the routes it registers into `routes` (the path as served, its prefix included; HEAD left out). */
 function listingRoutes(plugin: FastifyPluginAsync, routes: string[]): FastifyPluginAsync {
   return async (context) => {
-    context.addHook('onRoute', ({ method, url }) => void routes.push(...[method].flat().map((name) => `${name} ${url}`)));
+    context.addHook('onRoute', ({ method, url }) => {
+      for (const name of [method].flat()) if (name !== 'HEAD') routes.push(`${name} ${url}`);
+    });
     await context.register(plugin);
   };
 }

@@ -2,18 +2,16 @@
  * The statements the query-service runs for a read, as it runs them: the scale bench's bare
  * baseline replays them (see bare-server.ts), so the two answer with the same SQL.
  *
- * A query app is built here, in this process, as the forum builds its own (same settings, but no
+ * A query server is built here, in this process, as the forum builds its own (same settings, but no
  * visitor cache: every read runs its statements), on the forum's database and identity realm;
- * each read is asked once to warm up and once more with every pg statement of that request
+ * each read is injected once to warm up and once more with every pg statement of that request
  * recorded (pg.Client's query, which knex and the event store both go through, followed along
- * the request's async context).
+ * the request's async context from the server's first hook).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import http from 'node:http';
-import { once } from 'node:events';
 import { createPostgresEventStore } from '@forum/eventstore';
 import { createLogger, createTokenVerifier, DEFAULT_AUDIENCE } from '@forum/platform';
-import { CheckpointWatcher, createQueryApp, createReadDb, readLimits, readSettings } from '@forum/query-service';
+import { CheckpointWatcher, createQueryServer, createReadDb, readLimits, readSettings } from '@forum/query-service';
 import pg from 'pg';
 import { z } from 'zod';
 import type { CapturedStatement } from './bare-server.ts';
@@ -54,7 +52,7 @@ function recordStatements() {
   proto.__recorded = true;
 }
 
-/** Each read's statements, status and answer size, from a query app like the forum's on `databaseUrl`, trusting tokens of `forumBase`'s realm. */
+/** Each read's statements, status and answer size, from a query server like the forum's on `databaseUrl`, trusting tokens of `forumBase`'s realm. */
 export async function captureReads(databaseUrl: string, forumBase: string, issuer: string, reads: readonly ReadToCapture[]): Promise<Map<string, CapturedRead>> {
   recordStatements();
   const settings = z.object(readSettings).parse({ VISITOR_CACHE_ENTRIES: 0 });
@@ -63,7 +61,7 @@ export async function captureReads(databaseUrl: string, forumBase: string, issue
   const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 2 });
   const watcher = new CheckpointWatcher(databaseUrl, logger);
   await watcher.start();
-  const app = createQueryApp({
+  const server = createQueryServer({
     db,
     events: store,
     watcher,
@@ -73,24 +71,21 @@ export async function captureReads(databaseUrl: string, forumBase: string, issue
     ...readLimits(settings),
   });
   let sink: CapturedStatement[] | null = null;
-  const server = http.createServer((req, res) => (sink ? recording.run(sink, () => app(req, res)) : app(req, res)));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  // the server's first hook: all that follows, its statements included, runs inside the recording
+  server.addHook('onRequest', (_request, _reply, done) => (sink ? recording.run(sink, done) : done()));
   const captured = new Map<string, CapturedRead>();
   try {
     for (const read of reads) {
-      const ask = () => fetch(`${base}/api${read.path}`, { headers: read.token ? { Authorization: `Bearer ${read.token}` } : {} });
-      await (await ask()).arrayBuffer();
+      const ask = () => server.inject({ method: 'GET', url: `/api${read.path}`, headers: read.token ? { authorization: `Bearer ${read.token}` } : {} });
+      await ask();
       const statements: CapturedStatement[] = [];
       sink = statements;
       const response = await ask();
-      const bytes = (await response.arrayBuffer()).byteLength;
       sink = null;
-      captured.set(read.name, { statements, status: response.status, bytes });
+      captured.set(read.name, { statements, status: response.statusCode, bytes: response.rawPayload.byteLength });
     }
   } finally {
-    server.close();
+    await server.close();
     await watcher.close();
     await store.close();
     await db.destroy();

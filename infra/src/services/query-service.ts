@@ -1,8 +1,7 @@
 /** query-service on its own (the distributed layout), against DATABASE_URL. */
-import http from 'node:http';
-import { answerClientErrors, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
+import { createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
 import { openHistoryReader } from '@forum/eventstore';
-import { CheckpointWatcher, createQueryApp, createReadDb, httpRegistrar, QueryServiceConfig, readLimits } from '@forum/query-service';
+import { CheckpointWatcher, createQueryServer, createReadDb, httpRegistrar, QueryServiceConfig, readLimits } from '@forum/query-service';
 
 const config = loadConfig(QueryServiceConfig);
 const logger = createLogger('query-service', config.LOG_LEVEL, { format: config.LOG_FORMAT });
@@ -11,7 +10,7 @@ const watcher = new CheckpointWatcher(config.DATABASE_URL, logger);
 await watcher.start();
 // the admins' history of a user or a post reads the event log
 const events = await openHistoryReader(config.DATABASE_URL);
-const app = createQueryApp({
+const server = createQueryServer({
   db,
   events,
   watcher,
@@ -21,14 +20,12 @@ const app = createQueryApp({
   logger,
   ...readLimits(config),
 });
-// visitors' answers kept in memory go out before Express sees the request
-const server = http.createServer((req, res) => void (app.serveDirectly(req, res) || app(req, res)));
-answerClientErrors(server);
-server.listen(config.PORT, () => logger.info({ port: config.PORT }, 'query-service listening'));
+await server.listen({ port: config.PORT, host: '0.0.0.0' });
+logger.info({ port: config.PORT }, 'query-service listening');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    server.close(async () => {
+    void server.close().then(async () => {
       await watcher.close();
       await events.close();
       await db.destroy();

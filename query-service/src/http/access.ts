@@ -1,30 +1,29 @@
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from '@forum/platform';
-import type { RequestHandler, Response } from 'express';
+import type { FastifyRequest } from 'fastify';
 import type { UserRow, UsersStore } from '../store/users.ts';
 
 /**
  * Who may read what on the query side. Roles are the forum's facts (the
- * caller's forum record, `res.locals.viewer`), never the token's.
+ * caller's forum record, `request.viewer`), never the token's.
  */
 
 /** The caller's forum record; 401 without a token. */
-export function signedIn(res: Response): UserRow {
-  const viewer = res.locals.viewer;
+export function signedIn(request: FastifyRequest): UserRow {
+  const viewer = request.viewer;
   if (!viewer) throw new UnauthenticatedError();
   return viewer;
 }
 
 /** The caller's forum record when it has the admin role; 401 without a token, 403 otherwise. */
-export function adminOf(res: Response): UserRow {
-  const viewer = signedIn(res);
+export function adminOf(request: FastifyRequest): UserRow {
+  const viewer = signedIn(request);
   if (viewer.role !== 'admin') throw new ForbiddenError('You must be an admin to access this page');
   return viewer;
 }
 
-/** Every /api/admin/* read: 401 without a token, 403 FORBIDDEN for anyone but an admin. */
-export const adminOnly: RequestHandler = (_req, res, next) => {
-  adminOf(res);
-  next();
+/** Every /api/admin/* read, before its input is checked: 401 without a token, 403 FORBIDDEN for anyone but an admin. */
+export const adminOnly = async (request: FastifyRequest): Promise<void> => {
+  adminOf(request);
 };
 
 /** Emails are shown only to their owner and to admins. */
@@ -36,8 +35,8 @@ export const maySeeEmail = (viewer: UserRow | undefined, ownerId: string) =>
  * email, or any email for an admin (404 when there is no such user). Who may
  * ask is decided before whether the user exists.
  */
-export async function ownerOrAdmin(users: UsersStore, res: Response, email: string, denied: string): Promise<UserRow> {
-  const viewer = signedIn(res);
+export async function ownerOrAdmin(users: UsersStore, request: FastifyRequest, email: string, denied: string): Promise<UserRow> {
+  const viewer = signedIn(request);
   if (viewer.email === email) return viewer;
   if (viewer.role !== 'admin') throw new ForbiddenError(denied);
   const user = await users.byEmail(email);

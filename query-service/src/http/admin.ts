@@ -23,7 +23,7 @@ import {
 } from '@forum/contracts';
 import { NotFoundError, parseInput } from '@forum/platform';
 import { history, type HistoryReader } from '@forum/eventstore';
-import { Router } from 'express';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AdminStore, AdminUserRow, AnnouncementRow, AuditRow, ContactMessageRow } from '../store/admin.ts';
 import type { UsersStore } from '../store/users.ts';
 import { adminOf, adminOnly, ownerOrAdmin } from './access.ts';
@@ -74,133 +74,123 @@ const auditFilterOf = ({ actor, type, from, before }: AuditFilter) => ({ ...(act
  * The console's reads (admins only: 401 without a token, 403 for anyone else) and the spec's admin
  * check. `events` reads the event log, for the history of a user or a post.
  */
-export function adminRoutes(admin: AdminStore, users: UsersStore, events: HistoryReader): Router {
-  const router = Router();
+export function adminRoutes(admin: AdminStore, users: UsersStore, events: HistoryReader): FastifyPluginAsyncZod {
+  return async (api) => {
+    /** The spec's admin check: for the caller's own email, or any email for an admin (404 when unknown). */
+    api.get('/users/admin/:email', { schema: { params: EmailParams } }, async (request) => {
+      const user = await ownerOrAdmin(users, request, request.params.email, 'You can only check your own role');
+      const body: AdminCheck = { admin: user.role === 'admin' };
+      return body;
+    });
 
-  /** The spec's admin check: for the caller's own email, or any email for an admin (404 when unknown). */
-  router.get('/users/admin/:email', async (req, res) => {
-    const { email } = parseInput(EmailParams, req.params);
-    const user = await ownerOrAdmin(users, res, email, 'You can only check your own role');
-    const body: AdminCheck = { admin: user.role === 'admin' };
-    res.json(body);
-  });
+    api.get('/admin/stats', async (request) => {
+      const viewer = adminOf(request);
+      const body: AdminStats = {
+        admin: { name: viewer.name, email: viewer.email, photoURL: viewer.photo_url, role: viewer.role },
+        stats: await admin.stats(),
+      };
+      return body;
+    });
 
-  router.get('/admin/stats', async (_req, res) => {
-    const viewer = adminOf(res);
-    const body: AdminStats = {
-      admin: { name: viewer.name, email: viewer.email, photoURL: viewer.photo_url, role: viewer.role },
-      stats: await admin.stats(),
-    };
-    res.json(body);
-  });
+    /** The spec's admin tag list: its first TAG_LIST_MAX tags by name, all of them counted in X-Total-Count; or react-admin's range. */
+    api.get('/admin/tags', { preValidation: adminOnly }, async (request, reply) => {
+      const range = rangeQuery(request);
+      const { rows, total } = await admin.tags(range?.start ?? 0, range ? range.end - range.start + 1 : TAG_LIST_MAX);
+      const tags: AdminTag[] = rows.map((row) => ({ _id: row.id, name: row.name }));
+      if (range) return sendRange(reply, 'tags', tags.map((tag) => ({ id: tag._id, ...tag })), range.start, total);
+      return reply.headers(totalCountHeaders(total)).send(tags);
+    });
 
-  /** The spec's admin tag list: its first TAG_LIST_MAX tags by name, all of them counted in X-Total-Count; or react-admin's range. */
-  router.get('/admin/tags', adminOnly, async (req, res) => {
-    const range = rangeQuery(req);
-    const { rows, total } = await admin.tags(range?.start ?? 0, range ? range.end - range.start + 1 : TAG_LIST_MAX);
-    const tags: AdminTag[] = rows.map((row) => ({ _id: row.id, name: row.name }));
-    if (range) {
-      sendRange(res, 'tags', tags.map((tag) => ({ id: tag._id, ...tag })), range.start, total);
-      return;
-    }
-    res.set(totalCountHeaders(total)).json(tags);
-  });
+    // the react-admin range or the page (their inputs are checked apart: parseInput)
+    api.get('/admin/users', { preValidation: adminOnly }, async (request, reply) => {
+      const range = rangeQuery(request);
+      if (range) {
+        const { search } = parseInput(AdminUserSearch, { search: range.filter.q ?? range.filter.search });
+        const { rows, total } = await admin.usersRange(range.start, range.end, search, range.field, range.direction);
+        return sendRange(reply, 'users', rows.map((row) => ({ id: row.id, ...adminUser(row) })), range.start, total);
+      }
+      const { page, search } = parseInput(AdminUsersQuery, request.query);
+      const { rows, total } = await admin.usersPage(page, search);
+      const body: AdminUsersPage = { users: rows.map(adminUser), totalUsers: total };
+      return body;
+    });
 
-  router.get('/admin/users', adminOnly, async (req, res) => {
-    const range = rangeQuery(req);
-    if (range) {
-      const { search } = parseInput(AdminUserSearch, { search: range.filter.q ?? range.filter.search });
-      const { rows, total } = await admin.usersRange(range.start, range.end, search, range.field, range.direction);
-      sendRange(res, 'users', rows.map((row) => ({ id: row.id, ...adminUser(row) })), range.start, total);
-      return;
-    }
-    const { page, search } = parseInput(AdminUsersQuery, req.query);
-    const { rows, total } = await admin.usersPage(page, search);
-    const body: AdminUsersPage = { users: rows.map(adminUser), totalUsers: total };
-    res.json(body);
-  });
+    api.get('/admin/contact-messages', { preValidation: adminOnly }, async (request, reply) => {
+      const range = rangeQuery(request);
+      if (range) {
+        const { rows, total } = await admin.contactMessages(range.start, range.end - range.start + 1);
+        return sendRange(reply, 'contact-messages', rows.map((row) => ({ id: row.id, ...contactMessage(row) })), range.start, total);
+      }
+      const { page } = parseInput(ContactMessagesQuery, request.query);
+      const { rows, total } = await admin.contactMessages((page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE);
+      const body: ContactMessagesPage = { messages: rows.map(contactMessage), totalMessages: total };
+      return body;
+    });
 
-  router.get('/admin/contact-messages', adminOnly, async (req, res) => {
-    const range = rangeQuery(req);
-    if (range) {
-      const { rows, total } = await admin.contactMessages(range.start, range.end - range.start + 1);
-      sendRange(res, 'contact-messages', rows.map((row) => ({ id: row.id, ...contactMessage(row) })), range.start, total);
-      return;
-    }
-    const { page } = parseInput(ContactMessagesQuery, req.query);
-    const { rows, total } = await admin.contactMessages((page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE);
-    const body: ContactMessagesPage = { messages: rows.map(contactMessage), totalMessages: total };
-    res.json(body);
-  });
+    // the projections' builds, checkpoints, lag and any halt (operators; POST …/:name/rebuild is on the command side);
+    // react-admin's list reads them with `range`, each build keyed `<name>-<build>`
+    api.get('/admin/projections', { preValidation: adminOnly }, async (request, reply) => {
+      const status: ProjectionStatus[] = await admin.projections();
+      const range = rangeQuery(request);
+      if (range) {
+        const page = status.slice(range.start, range.end + 1);
+        return sendRange(reply, 'projections', page.map((build) => ({ id: `${build.name}-${build.build}`, ...build })), range.start, status.length);
+      }
+      return status;
+    });
 
-  // the projections' builds, checkpoints, lag and any halt (operators; POST …/:name/rebuild is on the command side);
-  // react-admin's list reads them with `range`, each build keyed `<name>-<build>`
-  router.get('/admin/projections', adminOnly, async (req, res) => {
-    const status: ProjectionStatus[] = await admin.projections();
-    const range = rangeQuery(req);
-    if (range) {
-      const page = status.slice(range.start, range.end + 1);
-      sendRange(res, 'projections', page.map((build) => ({ id: `${build.name}-${build.build}`, ...build })), range.start, status.length);
-      return;
-    }
-    res.json(status);
-  });
+    /**
+     * The staff action log, newest first; `actor` (id or email), `type` and the dates `since` and
+     * `until` narrow it, in the query or in react-admin's `filter` (400 VALIDATION_FAILED when one is bad).
+     */
+    api.get('/admin/audit', { preValidation: adminOnly }, async (request, reply) => {
+      const range = rangeQuery(request);
+      if (range) {
+        const filter = auditFilterOf(parseInput(AuditFilter, range.filter));
+        const { rows, total } = await admin.audit(filter, range.start, range.end - range.start + 1);
+        return sendRange(reply, 'audit', rows.map((row) => ({ id: row.id, ...auditEntry(row) })), range.start, total);
+      }
+      const { page, ...filter } = parseInput(AuditQuery, request.query);
+      const { rows, total } = await admin.audit(auditFilterOf(filter), (page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE);
+      const body: AuditPage = { entries: rows.map(auditEntry), total };
+      return body;
+    });
 
-  /**
-   * The staff action log, newest first; `actor` (id or email), `type` and the dates `since` and
-   * `until` narrow it, in the query or in react-admin's `filter` (400 VALIDATION_FAILED when one is bad).
-   */
-  router.get('/admin/audit', adminOnly, async (req, res) => {
-    const range = rangeQuery(req);
-    if (range) {
-      const filter = auditFilterOf(parseInput(AuditFilter, range.filter));
-      const { rows, total } = await admin.audit(filter, range.start, range.end - range.start + 1);
-      sendRange(res, 'audit', rows.map((row) => ({ id: row.id, ...auditEntry(row) })), range.start, total);
-      return;
-    }
-    const { page, ...filter } = parseInput(AuditQuery, req.query);
-    const { rows, total } = await admin.audit(auditFilterOf(filter), (page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE);
-    const body: AuditPage = { entries: rows.map(auditEntry), total };
-    res.json(body);
-  });
-
-  /**
-   * The history of a user or a post (docs/operations/history.md), as `forumctl history` shows it: a
-   * page of at most `limit` events after the position `after`, oldest first, with the names of the
-   * users among its actors (the users read model). 404 when the history has no event at all; 400
-   * for a kind, an id, an `after` or a `limit` that cannot be one. A page after its end is empty.
-   */
-  router.get('/admin/history/:kind/:id', adminOnly, async (req, res) => {
-    const { kind, id } = parseInput(HistoryParams, req.params);
-    const { after, limit } = parseInput(HistoryQuery, req.query);
-    // one event more than the page: whether another page follows
-    const read = await history(events, kind, id, { after, limit: limit + 1 });
-    if (read.length === 0 && (after === undefined || (await history(events, kind, id, { limit: 1 })).length === 0)) {
-      throw new NotFoundError(kind === 'post' ? 'No such post' : 'No such user');
-    }
-    const page = read.slice(0, limit);
-    const people = await admin.people([...new Set(page.map((entry) => entry.actor))]);
-    const actors = Object.fromEntries(people.map((person) => [person.id, { name: person.name, email: person.email }]));
-    const body: History = { kind, id, events: page, actors, nextAfter: read.length > limit ? page.at(-1)!.position : null };
-    res.json(body);
-  });
-
-  return router;
+    /**
+     * The history of a user or a post (docs/operations/history.md), as `forumctl history` shows it: a
+     * page of at most `limit` events after the position `after`, oldest first, with the names of the
+     * users among its actors (the users read model). 404 when the history has no event at all; 400
+     * for a kind, an id, an `after` or a `limit` that cannot be one. A page after its end is empty.
+     */
+    api.get('/admin/history/:kind/:id', { preValidation: adminOnly, schema: { params: HistoryParams, querystring: HistoryQuery } }, async (request) => {
+      const { kind, id } = request.params;
+      const { after, limit } = request.query;
+      // one event more than the page: whether another page follows
+      const read = await history(events, kind, id, { after, limit: limit + 1 });
+      if (read.length === 0 && (after === undefined || (await history(events, kind, id, { limit: 1 })).length === 0)) {
+        throw new NotFoundError(kind === 'post' ? 'No such post' : 'No such user');
+      }
+      const page = read.slice(0, limit);
+      const people = await admin.people([...new Set(page.map((entry) => entry.actor))]);
+      const actors = Object.fromEntries(people.map((person) => [person.id, { name: person.name, email: person.email }]));
+      const body: History = { kind, id, events: page, actors, nextAfter: read.length > limit ? page.at(-1)!.position : null };
+      return body;
+    });
+  };
 }
 
 /** GET /api/announcements: public, newest first (the bell counts them): the newest UNPAGED_LIST_MAX, all of them counted in X-Total-Count; or react-admin's range. */
-export function announcementRoutes(admin: AdminStore): Router {
-  const router = Router();
-  router.get('/announcements', async (req, res) => {
-    const range = rangeQuery(req);
-    if (range) {
-      const { rows, total } = await admin.announcements(range.start, range.end - range.start + 1);
-      sendRange(res, 'announcements', rows.map((row) => ({ id: row.id, ...announcement(row) })), range.start, total);
-      return;
-    }
-    const { rows, total } = await admin.announcements();
-    const body: Announcement[] = rows.map(announcement);
-    res.set(totalCountHeaders(total)).json(body);
-  });
-  return router;
+export function announcementRoutes(admin: AdminStore): FastifyPluginAsyncZod {
+  return async (api) => {
+    api.get('/announcements', { config: { publicRead: true, sharedBody: true } }, async (request, reply) => {
+      const range = rangeQuery(request);
+      if (range) {
+        const { rows, total } = await admin.announcements(range.start, range.end - range.start + 1);
+        return sendRange(reply, 'announcements', rows.map((row) => ({ id: row.id, ...announcement(row) })), range.start, total);
+      }
+      const { rows, total } = await admin.announcements();
+      const body: Announcement[] = rows.map(announcement);
+      return reply.headers(totalCountHeaders(total)).send(body);
+    });
+  };
 }

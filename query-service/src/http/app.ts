@@ -1,22 +1,19 @@
 import {
-  createHttpApp,
+  authenticate,
+  bulkheadHook,
+  cancelWhenClientLeavesHook,
+  createHttpServer,
   databaseCheck,
-  errorHandler,
-  healthRoutes,
-  notFoundHandler,
-  optionalAuth,
-  requestLogger,
+  healthPlugin,
+  type HttpServer,
   type Knex,
   type Logger,
   type TokenVerifier,
-  bulkhead,
-  cancelWhenClientLeaves,
-  trackAnswer,
 } from '@forum/platform';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HistoryReader } from '@forum/eventstore';
 import { allProjections, projectionsCheck } from '@forum/projections';
-import type { Express } from 'express';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import { createAdminStore } from '../store/admin.ts';
 import { createCommunityStore } from '../store/community.ts';
@@ -31,7 +28,6 @@ import { tagRoutes } from './tags.ts';
 import { viewer, type Registrar } from './viewer.ts';
 import { createViewerCache } from './viewer-cache.ts';
 import { createVisitorCache } from './visitor-cache.ts';
-import { createHotReads } from './hot-reads.ts';
 
 export interface QueryAppDeps {
   readonly db: Knex;
@@ -58,54 +54,48 @@ export interface QueryAppDeps {
 
 
 /**
- * The read side's handler for an HTTP server: visitors' answers kept in memory, and the visitors'
- * hottest reads, go out before any framework sees the request; the rest goes to the app. Start
- * the server with `serveDirectly` first, not with the app alone (which answers the same, only slower).
+ * The read side of /api (register it with `{ prefix: '/api' }`): GET and HEAD, from the read models
+ * (and, for the admins' histories, the log). Its hooks, in order, for every route of it (and for no
+ * other: the plugin is encapsulated):
+ * 1. a visitor's public read answered from memory (VisitorCache.visitors): nothing else runs;
+ * 2. the read's statements cancelled when the client leaves;
+ * 3. the caller's token, if one is sent (a bad one is 401) → `request.principal`;
+ * 4. X-Min-Position: wait for the caller's position first, since their own record may be what they just changed;
+ * 5. the caller's forum record (viewer: registration of a first-time subject, ADMIN_EMAILS, a refused account's 401) → `request.viewer`;
+ * 6. the memory again, now that the caller is known (VisitorCache.afterViewer);
+ * then each route's own checks (admins only, the search bulkhead), its input, and its answer.
  */
-export interface QueryApp extends Express {
-  /**
-   * Answers `req` from memory (see VisitorCache.serve), or as one of the hot reads (see
-   * createHotReads), and returns true; else false, and the app is to take it.
-   */
-  serveDirectly(req: IncomingMessage, res: ServerResponse): boolean;
+export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
+  return async (instance) => {
+    const api = instance.withTypeProvider<ZodTypeProvider>();
+    const cache = createVisitorCache(deps.watcher, { maxEntries: deps.visitorCacheEntries });
+    const users = createUsersStore(deps.db);
+    const admin = createAdminStore(deps.db);
+    api.addHook('onRequest', cache.visitors);
+    api.addHook('onRequest', cancelWhenClientLeavesHook);
+    api.addHook('onRequest', authenticate(deps.verifyToken, { required: false }));
+    api.addHook('onRequest', minPosition(deps.watcher, deps.maxWaitMs));
+    api.addHook('onRequest', viewer(createViewerCache(users, deps.watcher, { maxEntries: deps.viewerCacheEntries }), deps.registrar, deps.watcher, deps.maxWaitMs, deps.adminEmails));
+    api.addHook('onRequest', cache.afterViewer);
+    api.addHook('onSend', cache.keep);
+    await api.register(meRoutes());
+    await api.register(communityRoutes(createCommunityStore(deps.db), bulkheadHook({ what: 'searches', ...deps.search })));
+    await api.register(postRoutes(createPostsStore(deps.db), users));
+    await api.register(tagRoutes(createTagsStore(deps.db)));
+    await api.register(adminRoutes(admin, users, deps.events));
+    await api.register(announcementRoutes(admin));
+  };
 }
 
-/** The read side of /api: GET and HEAD, from the read models (and, for the admins' histories, the log). */
-export function createQueryApp(deps: QueryAppDeps): QueryApp {
-  const app = createHttpApp();
-  const cache = createVisitorCache(deps.watcher, { maxEntries: deps.visitorCacheEntries });
-  app.use(requestLogger(deps.logger));
-  app.use(cancelWhenClientLeaves);
-  app.use(
-    healthRoutes({
+/** The query-service on its own (the distributed layout): health and readiness, and queryApi under /api. */
+export function createQueryServer(deps: QueryAppDeps): HttpServer {
+  const server = createHttpServer({ logger: deps.logger });
+  server.register(
+    healthPlugin({
       database: () => databaseCheck(deps.db),
       projections: () => projectionsCheck(deps.db, deps.maxLag, allProjections),
     }),
   );
-  const users = createUsersStore(deps.db);
-  const posts = createPostsStore(deps.db);
-  const community = createCommunityStore(deps.db);
-  const serveHot = createHotReads({ posts, community }, cache, deps.logger);
-  app.use(
-    '/api',
-    optionalAuth(deps.verifyToken),
-    // wait for the caller's position first: their own record may be what they just changed
-    minPosition(deps.watcher, deps.maxWaitMs),
-    viewer(createViewerCache(users, deps.watcher, { maxEntries: deps.viewerCacheEntries }), deps.registrar, deps.watcher, deps.maxWaitMs, deps.adminEmails),
-    cache.middleware,
-    meRoutes(),
-    // before postRoutes: /posts/search is not a post id
-    communityRoutes(community, bulkhead({ what: 'searches', ...deps.search })),
-    postRoutes(posts, users),
-    tagRoutes(createTagsStore(deps.db)),
-    adminRoutes(createAdminStore(deps.db), users, deps.events),
-    announcementRoutes(createAdminStore(deps.db)),
-  );
-  app.use(notFoundHandler);
-  app.use(errorHandler(deps.logger));
-  return Object.assign(app, {
-    serveDirectly(req: IncomingMessage, res: ServerResponse) {
-      return cache.serve(req, res, () => trackAnswer(deps.logger, req, res)) || serveHot(req, res);
-    },
-  });
+  server.register(queryApi(deps), { prefix: '/api' });
+  return server;
 }

@@ -17,12 +17,12 @@ import {
   type UserProfile,
   UNPAGED_LIST_MAX,
 } from '@forum/contracts';
-import { NotFoundError, parseInput } from '@forum/platform';
-import { Router, type RequestHandler } from 'express';
+import { NotFoundError, type RequestHook } from '@forum/platform';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { CommentRow, CommunityStore, NotificationRow, ReportRow } from '../store/community.ts';
 import type { UserRow } from '../store/users.ts';
 import { listItem } from './posts.ts';
-import { adminOf, maySeeEmail, signedIn } from './access.ts';
+import { adminOnly, maySeeEmail, signedIn } from './access.ts';
 import { rangeQuery, sendRange, totalCountHeaders } from './range.ts';
 
 
@@ -95,84 +95,84 @@ export async function leaderboard(community: CommunityStore): Promise<TopVotedUs
   return (await community.topVoted()).map((row) => ({ _id: row.user_id, name: row.name, photoURL: row.photo_url, totalVote: row.up_votes }));
 }
 
-/** Comments, reported comments, notifications, the leaderboard, profiles and post search. */
-/** `searches`: the full-text search's bulkhead (see createQueryApp). */
-export function communityRoutes(community: CommunityStore, searches: RequestHandler): Router {
-  const router = Router();
-
-  /**
-   * GET /api/posts/search?tag=…|q=…[&page=n]. The spec's call (`tag` alone,
-   * no `page`) answers its array (newest first, at most UNPAGED_LIST_MAX, the
-   * full count in X-Total-Count); with `page` or `q` the answer is the home
-   * page's `{posts, totalCount}`, 5 a page.
-   */
-  // full-text searches take their turn in the bulkhead; the spec's search by tag does not
-  router.get('/posts/search', (req, res, next) => (req.query.q === undefined ? next() : searches(req, res, next)), async (req, res) => {
-    const { tag, q, page } = parseInput(SearchPostsQuery, req.query);
-    if (q === undefined) {
-      const { body, headers } = await taggedPosts(community, tag!, page);
-      res.set(headers).json(body);
-      return;
-    }
-    const { rows, total, capped } = await community.fullText(q, tag ?? null, page ?? 1);
-    const body: SearchPage = { posts: rows.map(listItem), totalCount: total, totalCountCapped: capped };
-    res.json(body);
-  });
-
-  router.get('/comments/:postId', async (req, res) => {
-    const { postId } = parseInput(PostIdOfCommentsParams, req.params);
-    const { body, headers } = await commentsOfPost(community, postId, res.locals.viewer);
-    res.set(headers).json(body);
-  });
-
-  router.get('/posts/:id/comments', async (req, res) => {
-    const { id } = parseInput(PostIdParams, req.params);
-    res.json(await postCommentsPage(community, id, parseInput(PostCommentsQuery, req.query), res.locals.viewer));
-  });
-
-  router.get('/admin/reported-comments', async (req, res) => {
-    adminOf(res);
-    const range = rangeQuery(req);
-    if (range) {
-      const { rows, total } = await community.reports(range.end - range.start + 1, range.start, range.direction);
-      sendRange(res, 'reported-comments', rows.map((row) => ({ id: row.report_id, ...reportedComment(row) })), range.start, total);
-      return;
-    }
-    const { rows, total } = await community.reports(UNPAGED_LIST_MAX, 0);
-    res.set(totalCountHeaders(total)).json(rows.map(reportedComment));
-  });
-
-  router.get('/me/notifications', async (_req, res) => {
-    const viewer = signedIn(res);
-    const { rows, total, unread } = await community.notificationsOf(viewer.id);
-    const body: Notifications = { notifications: rows.map(notification), unread, totalCount: total };
-    res.json(body);
-  });
-
-  router.get('/users/top-voted', async (_req, res) => {
-    res.json(await leaderboard(community));
-  });
-
-  router.get('/user-profile/:email', async (req, res) => {
-    const { email } = parseInput(EmailParams, req.params);
-    const user = await community.profile(email);
-    if (!user) throw new NotFoundError('No such user');
-    const recent = await community.recentPosts(user.id);
-    const body: UserProfile = {
-      user: {
-        _id: user.id,
-        name: user.name,
-        photoURL: user.photo_url,
-        role: user.role,
-        isMember: user.is_member,
-        badge: user.is_member ? 'Gold' : 'Bronze',
-        ...(maySeeEmail(res.locals.viewer, user.id) ? { email: user.email } : {}),
+/**
+ * Comments, reported comments, notifications, the leaderboard, profiles and post search.
+ * `searches`: the full-text search's bulkhead (see queryApi).
+ */
+export function communityRoutes(community: CommunityStore, searches: RequestHook): FastifyPluginAsyncZod {
+  return async (api) => {
+    /**
+     * GET /api/posts/search?tag=…|q=…[&page=n]. The spec's call (`tag` alone,
+     * no `page`) answers its array (newest first, at most UNPAGED_LIST_MAX, the
+     * full count in X-Total-Count); with `page` or `q` the answer is the home
+     * page's `{posts, totalCount}`, 5 a page.
+     */
+    api.get(
+      '/posts/search',
+      {
+        schema: { querystring: SearchPostsQuery },
+        config: { publicRead: true, sharedBody: true },
+        // full-text searches take their turn in the bulkhead (before their input is checked); the spec's search by tag does not
+        preValidation: (request, reply, done) => ((request.query as { q?: unknown }).q === undefined ? done() : searches(request, reply, done)),
       },
-      stats: { posts: Number(user.posts), comments: Number(user.comments), commentsReceived: Number(user.comments_received), upVotes: Number(user.up_votes) },
-      recentPosts: recent.map(listItem),
-    };
-    res.json(body);
-  });
+      async (request, reply) => {
+        const { tag, q, page } = request.query;
+        if (q === undefined) {
+          const { body, headers } = await taggedPosts(community, tag!, page);
+          return reply.headers(headers).send(body);
+        }
+        const { rows, total, capped } = await community.fullText(q, tag ?? null, page ?? 1);
+        const body: SearchPage = { posts: rows.map(listItem), totalCount: total, totalCountCapped: capped };
+        return body;
+      },
+    );
 
-  return router;
+    api.get('/comments/:postId', { schema: { params: PostIdOfCommentsParams }, config: { publicRead: true } }, async (request, reply) => {
+      const { body, headers } = await commentsOfPost(community, request.params.postId, request.viewer);
+      return reply.headers(headers).send(body);
+    });
+
+    api.get('/posts/:id/comments', { schema: { params: PostIdParams, querystring: PostCommentsQuery }, config: { publicRead: true } }, async (request) =>
+      postCommentsPage(community, request.params.id, request.query, request.viewer),
+    );
+
+    api.get('/admin/reported-comments', { preValidation: adminOnly }, async (request, reply) => {
+      const range = rangeQuery(request);
+      if (range) {
+        const { rows, total } = await community.reports(range.end - range.start + 1, range.start, range.direction);
+        return sendRange(reply, 'reported-comments', rows.map((row) => ({ id: row.report_id, ...reportedComment(row) })), range.start, total);
+      }
+      const { rows, total } = await community.reports(UNPAGED_LIST_MAX, 0);
+      return reply.headers(totalCountHeaders(total)).send(rows.map(reportedComment));
+    });
+
+    api.get('/me/notifications', async (request) => {
+      const viewer = signedIn(request);
+      const { rows, total, unread } = await community.notificationsOf(viewer.id);
+      const body: Notifications = { notifications: rows.map(notification), unread, totalCount: total };
+      return body;
+    });
+
+    api.get('/users/top-voted', { config: { publicRead: true, sharedBody: true } }, async () => leaderboard(community));
+
+    api.get('/user-profile/:email', { schema: { params: EmailParams }, config: { publicRead: true } }, async (request) => {
+      const user = await community.profile(request.params.email);
+      if (!user) throw new NotFoundError('No such user');
+      const recent = await community.recentPosts(user.id);
+      const body: UserProfile = {
+        user: {
+          _id: user.id,
+          name: user.name,
+          photoURL: user.photo_url,
+          role: user.role,
+          isMember: user.is_member,
+          badge: user.is_member ? 'Gold' : 'Bronze',
+          ...(maySeeEmail(request.viewer, user.id) ? { email: user.email } : {}),
+        },
+        stats: { posts: Number(user.posts), comments: Number(user.comments), commentsReceived: Number(user.comments_received), upVotes: Number(user.up_votes) },
+        recentPosts: recent.map(listItem),
+      };
+      return body;
+    });
+  };
 }

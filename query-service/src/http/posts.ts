@@ -1,6 +1,6 @@
 import { EmailParams, ListPostsQuery, PostIdParams, type PostCount, type PostDetail, type PostListItem, type PostsPage, type Vote } from '@forum/contracts';
 import { NotFoundError, parseInput } from '@forum/platform';
-import { Router } from 'express';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { PostRow, PostsStore } from '../store/posts.ts';
 import type { UserRow, UsersStore } from '../store/users.ts';
 import { maySeeEmail, ownerOrAdmin } from './access.ts';
@@ -46,38 +46,32 @@ export async function postById(posts: PostsStore, id: string, viewer: UserRow | 
   return postDetail(row, viewer);
 }
 
-export function postRoutes(posts: PostsStore, users: UsersStore): Router {
-  const router = Router();
+/** The posts' reads: the home page, a post, and an author's posts and their count. */
+export function postRoutes(posts: PostsStore, users: UsersStore): FastifyPluginAsyncZod {
+  return async (api) => {
+    /** The spec's My Posts: the user's newest UNPAGED_LIST_MAX posts; all of them counted in X-Total-Count. */
+    api.get('/my-posts/:email', { schema: { params: EmailParams } }, async (request, reply) => {
+      const owner = await ownerOrAdmin(users, request, request.params.email, 'You can only see your own posts');
+      const { rows, total } = await posts.byAuthor(owner.id);
+      return reply.headers(totalCountHeaders(total)).send(rows.map(listItem));
+    });
 
-  /** The spec's My Posts: the user's newest UNPAGED_LIST_MAX posts; all of them counted in X-Total-Count. */
-  router.get('/my-posts/:email', async (req, res) => {
-    const { email } = parseInput(EmailParams, req.params);
-    const owner = await ownerOrAdmin(users, res, email, 'You can only see your own posts');
-    const { rows, total } = await posts.byAuthor(owner.id);
-    res.set(totalCountHeaders(total)).json(rows.map(listItem));
-  });
+    api.get('/user-post-count/:email', { schema: { params: EmailParams } }, async (request) => {
+      const owner = await ownerOrAdmin(users, request, request.params.email, 'You can only see your own posts');
+      const body: PostCount = { count: await posts.countByAuthor(owner.id) };
+      return body;
+    });
 
-  router.get('/user-post-count/:email', async (req, res) => {
-    const { email } = parseInput(EmailParams, req.params);
-    const owner = await ownerOrAdmin(users, res, email, 'You can only see your own posts');
-    const body: PostCount = { count: await posts.countByAuthor(owner.id) };
-    res.json(body);
-  });
+    // react-admin's range, or the home page (whose query is checked only when it is not a range)
+    api.get('/posts', { config: { publicRead: true, sharedBody: true } }, async (request, reply) => {
+      const range = rangeQuery(request);
+      if (range) {
+        const { rows, total } = await posts.range(range.start, range.end, range.field, range.direction);
+        return sendRange(reply, 'posts', rows.map((row) => ({ id: row.id, ...listItem(row) })), range.start, total);
+      }
+      return homePage(posts, parseInput(ListPostsQuery, request.query));
+    });
 
-  router.get('/posts', async (req, res) => {
-    const range = rangeQuery(req);
-    if (range) {
-      const { rows, total } = await posts.range(range.start, range.end, range.field, range.direction);
-      sendRange(res, 'posts', rows.map((row) => ({ id: row.id, ...listItem(row) })), range.start, total);
-      return;
-    }
-    res.json(await homePage(posts, parseInput(ListPostsQuery, req.query)));
-  });
-
-  router.get('/posts/:id', async (req, res) => {
-    const { id } = parseInput(PostIdParams, req.params);
-    res.json(await postById(posts, id, res.locals.viewer));
-  });
-
-  return router;
+    api.get('/posts/:id', { schema: { params: PostIdParams }, config: { publicRead: true } }, async (request) => postById(posts, request.params.id, request.viewer));
+  };
 }

@@ -1,6 +1,6 @@
 import { ADMIN_PAGE_SIZE, HEADER_TOTAL_COUNT, PAGE_MAX } from '@forum/contracts';
 import { ValidationError } from '@forum/platform';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
 /**
@@ -36,9 +36,10 @@ const RangeParams = z.object({
 });
 
 /** The react-admin query of a list call, or null when the call is not one. */
-export function rangeQuery(req: Request): RangeQuery | null {
-  if (req.query.range === undefined) return null;
-  const parsed = RangeParams.safeParse(req.query);
+export function rangeQuery(request: FastifyRequest): RangeQuery | null {
+  const query = request.query as Record<string, unknown>;
+  if (query.range === undefined) return null;
+  const parsed = RangeParams.safeParse(query);
   if (!parsed.success) {
     throw new ValidationError(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? '_'), [i.message]])));
   }
@@ -47,10 +48,10 @@ export function rangeQuery(req: Request): RangeQuery | null {
   return { start, end, field, direction: direction.toUpperCase() as 'ASC' | 'DESC', filter: parsed.data.filter ?? {} };
 }
 
-export function sendRange(res: Response, resource: string, items: unknown[], start: number, total: number) {
+/** The answer to a list call: `items`, and their place in the list in Content-Range. */
+export function sendRange(reply: FastifyReply, resource: string, items: unknown[], start: number, total: number): FastifyReply {
   const end = items.length > 0 ? start + items.length - 1 : start;
-  res.set('Content-Range', `${resource} ${items.length > 0 ? `${start}-${end}` : '*'}/${total}`);
-  res.json(items);
+  return reply.header('Content-Range', `${resource} ${items.length > 0 ? `${start}-${end}` : '*'}/${total}`).send(items);
 }
 
 /** The headers of a bounded bare-array answer (the spec's unpaged calls): the whole list's count (the gateway's CORS exposes it to configured origins). */

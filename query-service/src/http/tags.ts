@@ -1,13 +1,13 @@
-import { Router } from 'express';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { TagsStore } from '../store/posts.ts';
 import { totalCountHeaders } from './range.ts';
 
-export function tagRoutes(tags: TagsStore): Router {
-  const router = Router();
-  /** The spec's tag list: its first TAG_LIST_MAX names, by name; all of them counted in X-Total-Count. */
-  router.get('/tags', async (_req, res) => {
-    const { names, total } = await tags.names();
-    res.set(totalCountHeaders(total)).json(names);
-  });
-  return router;
+export function tagRoutes(tags: TagsStore): FastifyPluginAsyncZod {
+  return async (api) => {
+    /** The spec's tag list: its first TAG_LIST_MAX names, by name; all of them counted in X-Total-Count. */
+    api.get('/tags', { config: { publicRead: true, sharedBody: true } }, async (_request, reply) => {
+      const { names, total } = await tags.names();
+      return reply.headers(totalCountHeaders(total)).send(names);
+    });
+  };
 }

@@ -1,6 +1,6 @@
 import { ErrorBody } from '@forum/contracts';
 import { AccountDisabledError, AppError, correlationIdOf, isVerifiedAdminEmail, UnavailableError, type Principal } from '@forum/platform';
-import type { RequestHandler } from 'express';
+import type { FastifyRequest } from 'fastify';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import type { UserRow } from '../store/users.ts';
 import type { ViewerCache } from './viewer-cache.ts';
@@ -31,12 +31,10 @@ export function httpRegistrar(commandServiceUrl: string): Registrar {
   };
 }
 
-declare global {
-  namespace Express {
-    interface Locals {
-      /** The caller's forum record (role and membership are the forum's facts, not the token's). */
-      viewer?: UserRow;
-    }
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's forum record (role and membership are the forum's facts, not the token's); undefined for visitors. */
+    viewer?: UserRow;
   }
 }
 
@@ -50,11 +48,11 @@ declare global {
  * A disabled or erased account's token is refused here, on every read: the denial
  * comes with the record, in the same statement, kept with it (see ViewerCache).
  */
-export function viewer(records: ViewerCache, registrar: Registrar, watcher: CheckpointWatcher, maxWaitMs: number, adminEmails: readonly string[] = []): RequestHandler {
+export function viewer(records: ViewerCache, registrar: Registrar, watcher: CheckpointWatcher, maxWaitMs: number, adminEmails: readonly string[] = []) {
   const listed = new Set(adminEmails);
-  return async (req, res, next) => {
-    const principal = res.locals.principal;
-    if (!principal) return next();
+  return async (request: FastifyRequest): Promise<void> => {
+    const principal = request.principal;
+    if (!principal) return;
     const found = await records.read(principal.subject);
     if (found.denied) throw new AccountDisabledError(found.denied);
     let row = found.row;
@@ -62,15 +60,14 @@ export function viewer(records: ViewerCache, registrar: Registrar, watcher: Chec
     if (!row || becomesAdmin) {
       const position = await registrar({
         principal,
-        authorization: req.headers.authorization!,
-        correlationId: correlationIdOf(req),
-        requestId: String(req.id),
+        authorization: request.headers.authorization!,
+        correlationId: correlationIdOf(request.raw),
+        requestId: request.id,
       });
       await watcher.waitForToken(position, maxWaitMs);
       row = (await records.read(principal.subject, true)).row;
       if (!row) throw new UnavailableError('Your account is being set up; try again in a moment');
     }
-    res.locals.viewer = row;
-    next();
+    request.viewer = row;
   };
 }

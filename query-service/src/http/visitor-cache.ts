@@ -1,56 +1,61 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HEADER_MIN_POSITION, HEADER_TOTAL_COUNT } from '@forum/contracts';
-import type { RequestHandler, Response } from 'express';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A read a visitor may make: their answer is kept in memory and revalidated (see VisitorCache). */
+    readonly publicRead?: boolean;
+    /** A public read whose body does not depend on who asks: a member's read is answered from the same memory. */
+    readonly sharedBody?: boolean;
+  }
+}
 
 /** Headers of an answer that belong to its body (the rest are the request's own: request id, X-Read-Behind…, and the gateway's CORS). */
 const KEPT_HEADERS = ['content-type', HEADER_TOTAL_COUNT.toLowerCase(), 'content-range'];
-
-/** The public reads (paths under /api): what a visitor may read. The rest need a token, and answer 401 without one. */
-const PUBLIC_READ = /^\/(posts(\/[^/]+(\/comments)?)?|comments\/[^/]+|users\/top-voted|user-profile\/[^/]+|tags|announcements)$/;
+const MIN_POSITION = HEADER_MIN_POSITION.toLowerCase();
 
 interface Cached {
   readonly body: string;
-  readonly bytes: number;
   readonly headers: readonly (readonly [string, string])[];
 }
 
 /**
- * Visitors' reads, served from memory and revalidated, as only a CQRS read side can: a read model
- * changes only when its checkpoint moves, so an answer holds until the read side's version (the
- * live builds and their checkpoints, see CheckpointWatcher.version) changes. Every visitor's 200
- * carries `ETag: W/"<version>"` and `Cache-Control: no-cache`: a browser asks again with
- * If-None-Match and gets a 304 without a statement run while nothing changed; another visitor
- * asking the same URL gets the bytes kept in memory. Signed-in callers are never served from
- * here (their answers hold their own vote, their email).
+ * Answers served from memory, as only a CQRS read side can: a read model changes only when its
+ * checkpoint moves, so an answer holds until the read side's version (the live builds and their
+ * checkpoints, see CheckpointWatcher.version) changes. An answer is kept only if the version did not
+ * change while it was read; it may then hold more than the version says, never less.
  *
- * Read-your-writes stays exact: a read with X-Min-Position has waited (minPosition, before this)
- * until the watcher knows the position applied, and that same notice changed the version, so
- * nothing kept from before can answer it. An answer is kept only if the version did not change
- * while it was read; it may then hold more than the version says, never less.
+ * Visitors (routes with `config.publicRead`): every 200 carries `ETag: W/"<version>"` and
+ * `Cache-Control: no-cache`, so a browser asks again with If-None-Match and gets a 304 without a
+ * statement run while nothing changed; another visitor asking the same URL gets the kept bytes.
+ * A visitor's read without Authorization and without X-Min-Position is answered in `visitors`,
+ * before any other hook of the API runs (no token to verify, no position to wait for).
  *
- * `middleware` keeps answers, and serves them, within the query app. `serve` answers from memory
- * before any framework sees the request (the HTTP server's first step: no Express, no router, no
- * middleware), or returns false and leaves the request to the app; it takes only what the app
- * would answer from memory the same way: a GET or HEAD of a kept URL, with no Authorization and
- * no X-Min-Position.
+ * Members (routes with `config.sharedBody`: the body holds nothing of the viewer's): after the
+ * viewer's hooks (a refused account is still 401, X-Min-Position still waited), their read is
+ * answered with the same kept bytes and only the body's own headers: a member's answer carries no
+ * validators, as it never did. Reads whose body is the viewer's own (their vote, an email they may
+ * see) are never served from here.
+ *
+ * Read-your-writes stays exact: a read with X-Min-Position has waited (minPosition) until the watcher
+ * knows the position applied, and that same notice changed the version, so nothing kept from before
+ * can answer it.
  */
 export interface VisitorCache {
-  readonly middleware: RequestHandler;
-  /**
-   * For a visitor's public read of `key` (its URL), before it is read: the validators of the
-   * current version, and a 304 or the kept answer if they apply ('answered'); else a function to
-   * call with the 200's JSON text once its headers are set, which keeps it if the version held.
-   * Undefined when nothing is kept (no version yet, or no room configured).
-   */
-  begin(req: IncomingMessage, res: ServerResponse, key: string): 'answered' | ((body: string) => void) | undefined;
-  /** `onHit` runs when the request is answered from memory, before the answer is written (to add the request's own headers). */
-  serve(req: IncomingMessage, res: ServerResponse, onHit: () => void): boolean;
+  /** onRequest, the API's first hook: a visitor's public read without Authorization and X-Min-Position. */
+  readonly visitors: onRequestHookHandler;
+  /** After the viewer's hooks: a visitor's public read that came with either header, and a member's read of a shared body. */
+  readonly afterViewer: onRequestHookHandler;
+  /** onSend: keeps the 200's body of a read the hooks above could not answer, if the version held. */
+  readonly keep: onSendHookHandler<unknown>;
 }
 
 export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEntries: number }): VisitorCache {
   let version: string | null = null;
   let entries = new Map<string, Cached>();
+  /** The requests whose answer is to be kept, and the version they were read at. */
+  const reading = new WeakMap<FastifyRequest, string>();
   const current = () => {
     const now = watcher.version();
     if (now !== version) {
@@ -59,56 +64,69 @@ export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEnt
     }
     return now;
   };
-  /** The validators of version `at`, then a 304 or the kept answer; false when neither applies (nothing kept, no match). */
-  const answer = (req: IncomingMessage, res: ServerResponse, at: string, hit: Cached | undefined): boolean => {
-    const etag = `W/"${at}"`;
-    res.setHeader('ETag', etag);
-    res.setHeader('Cache-Control', 'no-cache');
-    // beside what the answer varies on already (the gateway's CORS: Origin), not in its place
-    const vary = res.getHeader('Vary');
-    res.setHeader('Vary', vary ? `${String(vary)}, Authorization` : 'Authorization');
-    if (matches(req.headers['if-none-match'], etag)) {
-      res.writeHead(304).end();
-      return true;
+  const isRead = (request: FastifyRequest) => request.method === 'GET' || request.method === 'HEAD';
+
+  /** The kept answer of `request` if there is one (then true: it is sent), else false, and the answer will be kept once read. */
+  const answerOrKeep = (request: FastifyRequest, reply: FastifyReply, at: string): boolean => {
+    const hit = entries.get(request.url);
+    if (!hit) {
+      reading.set(request, at);
+      return false;
     }
-    if (!hit) return false;
-    for (const [name, value] of hit.headers) res.setHeader(name, value);
-    res.setHeader('Content-Length', hit.bytes);
-    res.writeHead(200).end(req.method === 'HEAD' ? undefined : hit.body);
+    for (const [name, value] of hit.headers) reply.header(name, value);
+    void reply.send(hit.body);
     return true;
   };
-  const begin: VisitorCache['begin'] = (req, res, key) => {
-    if (options.maxEntries === 0) return undefined;
+
+  /** A visitor's read: the validators of the current version, then a 304 or the kept answer. */
+  const answerVisitor = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    if (options.maxEntries === 0) return false;
     const at = current();
-    if (at === null) return undefined;
-    if (answer(req, res, at, entries.get(key))) return 'answered';
-    return (body) => {
-      if (res.statusCode !== 200 || current() !== at) return;
-      if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
-      const headers = KEPT_HEADERS.flatMap((name) => {
-        const value = res.getHeader(name);
-        return value === undefined ? [] : [[name, String(value)] as const];
-      });
-      entries.set(key, { body, bytes: Buffer.byteLength(body), headers });
-    };
+    if (at === null) return false;
+    const etag = `W/"${at}"`;
+    reply.header('ETag', etag);
+    reply.header('Cache-Control', 'no-cache');
+    // beside what the answer varies on already (the gateway's CORS: Origin), not in its place
+    const vary = reply.getHeader('Vary');
+    reply.header('Vary', vary ? `${String(vary)}, Authorization` : 'Authorization');
+    if (matches(request.headers['if-none-match'], etag)) {
+      void reply.code(304).send();
+      return true;
+    }
+    return answerOrKeep(request, reply, at);
   };
-  const middleware: RequestHandler = (req, res, next) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || res.locals.principal || !PUBLIC_READ.test(req.path)) return next();
-    const keep = begin(req, res, req.originalUrl);
-    if (keep === 'answered') return;
-    if (keep) keepWhatIsSent(res, keep);
-    next();
+
+  const comesEarly = (request: FastifyRequest) => request.headers.authorization === undefined && request.headers[MIN_POSITION] === undefined;
+
+  return {
+    visitors(request, reply, done) {
+      if (request.routeOptions.config.publicRead && isRead(request) && comesEarly(request) && answerVisitor(request, reply)) return;
+      done();
+    },
+    afterViewer(request, reply, done) {
+      const { config } = request.routeOptions;
+      if (!config.publicRead || !isRead(request)) return done();
+      if (!request.principal) {
+        if (!comesEarly(request) && answerVisitor(request, reply)) return;
+      } else if (config.sharedBody && options.maxEntries > 0) {
+        const at = current();
+        if (at !== null && answerOrKeep(request, reply, at)) return;
+      }
+      done();
+    },
+    keep(request, reply, payload, done) {
+      const at = reading.get(request);
+      if (at !== undefined && reply.statusCode === 200 && typeof payload === 'string' && current() === at) {
+        if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
+        const headers = KEPT_HEADERS.flatMap((name) => {
+          const value = reply.getHeader(name);
+          return value === undefined ? [] : [[name, String(value)] as const];
+        });
+        entries.set(request.url, { body: payload, headers });
+      }
+      done(null, payload);
+    },
   };
-  const minPosition = HEADER_MIN_POSITION.toLowerCase();
-  const serve: VisitorCache['serve'] = (req, res, onHit) => {
-    if (options.maxEntries === 0 || (req.method !== 'GET' && req.method !== 'HEAD') || req.headers.authorization !== undefined || req.headers[minPosition] !== undefined) return false;
-    const at = current();
-    const hit = at === null ? undefined : entries.get(req.url ?? '');
-    if (at === null || !hit) return false;
-    onHit();
-    return answer(req, res, at, hit);
-  };
-  return { middleware, serve, begin };
 }
 
 /** If-None-Match holds `etag` (a list, or *). */
@@ -118,14 +136,4 @@ function matches(header: string | undefined, etag: string): boolean {
     const t = tag.trim();
     return t === '*' || t === etag || `W/${t}` === etag;
   });
-}
-
-/** Calls `keep` with the JSON text a route sends through res.json. */
-function keepWhatIsSent(res: Response, keep: (body: string) => void) {
-  res.json = (value: unknown) => {
-    const body = JSON.stringify(value);
-    res.type('application/json');
-    keep(body);
-    return res.send(body);
-  };
 }
