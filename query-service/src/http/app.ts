@@ -18,6 +18,7 @@ import type { HistoryReader } from '@forum/eventstore';
 import { allProjections, projectionsCheck } from '@forum/projections';
 import type { Express } from 'express';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
+import { createSharedPosts } from '../reads/shared-posts.ts';
 import { createAdminStore } from '../store/admin.ts';
 import { createCommunityStore } from '../store/community.ts';
 import { createPostsStore, createTagsStore } from '../store/posts.ts';
@@ -54,6 +55,8 @@ export interface QueryAppDeps {
   readonly visitorCacheEntries: number;
   /** Signed-in callers' forum records kept in memory (see ViewerCache); 0: none. */
   readonly viewerCacheEntries: number;
+  /** Rows of posts and pages of comments kept in memory for every reader (see SharedPosts); 0: none. */
+  readonly sharedReadRows: number;
 }
 
 
@@ -85,7 +88,8 @@ export function createQueryApp(deps: QueryAppDeps): QueryApp {
   const users = createUsersStore(deps.db);
   const posts = createPostsStore(deps.db);
   const community = createCommunityStore(deps.db);
-  const serveHot = createHotReads({ posts, community }, cache, deps.logger);
+  const shared = createSharedPosts({ posts, community }, deps.watcher, { maxRows: deps.sharedReadRows });
+  const serveHot = createHotReads({ posts, community, shared }, cache, deps.logger);
   app.use(
     '/api',
     optionalAuth(deps.verifyToken),
@@ -95,8 +99,8 @@ export function createQueryApp(deps: QueryAppDeps): QueryApp {
     cache.middleware,
     meRoutes(),
     // before postRoutes: /posts/search is not a post id
-    communityRoutes(community, bulkhead({ what: 'searches', ...deps.search })),
-    postRoutes(posts, users),
+    communityRoutes(community, shared, bulkhead({ what: 'searches', ...deps.search })),
+    postRoutes(posts, shared, users),
     tagRoutes(createTagsStore(deps.db)),
     adminRoutes(createAdminStore(deps.db), users, deps.events),
     announcementRoutes(createAdminStore(deps.db)),

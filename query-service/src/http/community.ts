@@ -19,7 +19,8 @@ import {
 } from '@forum/contracts';
 import { NotFoundError, parseInput } from '@forum/platform';
 import { Router, type RequestHandler } from 'express';
-import type { CommentRow, CommunityStore, NotificationRow, ReportRow } from '../store/community.ts';
+import type { SharedPosts } from '../reads/shared-posts.ts';
+import type { CommentRow, CommentsPageOf, CommunityStore, NotificationRow, ReportRow } from '../store/community.ts';
 import type { UserRow } from '../store/users.ts';
 import { listItem } from './posts.ts';
 import { adminOf, maySeeEmail, signedIn } from './access.ts';
@@ -27,7 +28,8 @@ import { rangeQuery, sendRange, totalCountHeaders } from './range.ts';
 
 
 
-const comment = (row: CommentRow, viewer: UserRow | undefined): CommentItem => ({
+/** A comment as `viewer` may see it; `reported`: which comments of the page they reported. */
+const comment = (row: CommentRow, viewer: UserRow | undefined, reported: ReadonlySet<string> | undefined): CommentItem => ({
   _id: row.id,
   postId: row.post_id,
   text: row.text,
@@ -35,7 +37,7 @@ const comment = (row: CommentRow, viewer: UserRow | undefined): CommentItem => (
   ...(maySeeEmail(viewer, row.author_id) ? { authorEmail: row.author_email } : {}),
   authorPhoto: row.author_photo,
   createdAt: row.created_at.toISOString(),
-  ...(viewer !== undefined ? { byMe: row.author_id === viewer.id, reportedByMe: row.reported_by_me === true } : {}),
+  ...(viewer !== undefined ? { byMe: row.author_id === viewer.id, reportedByMe: reported?.has(row.id) === true } : {}),
 });
 
 const reportedComment = (row: ReportRow): ReportedComment => ({
@@ -77,17 +79,23 @@ export async function taggedPosts(community: CommunityStore, tag: string, page: 
  * The spec's GET /api/comments/:postId: a post's first UNPAGED_LIST_MAX comments, oldest first, as
  * `viewer` may see them (emails for their authors and admins), and all of them counted in X-Total-Count.
  */
-export async function commentsOfPost(community: CommunityStore, postId: string, viewer: UserRow | undefined): Promise<{ body: CommentItem[]; headers: Record<string, string> }> {
-  const page = await community.commentsOf(postId, { order: 'oldest', after: null, limit: UNPAGED_LIST_MAX }, viewer?.id);
-  if (!page) throw new NotFoundError('No such post');
-  return { body: page.rows.map((row) => comment(row, viewer)), headers: totalCountHeaders(page.total) };
+export async function commentsOfPost(shared: SharedPosts, postId: string, viewer: UserRow | undefined): Promise<{ body: CommentItem[]; headers: Record<string, string> }> {
+  const { page, items } = await commentsAsSeen(shared, postId, { order: 'oldest', after: null, limit: UNPAGED_LIST_MAX }, viewer);
+  return { body: items, headers: totalCountHeaders(page.total) };
 }
 
 /** GET /api/posts/:id/comments: a keyset page of a post's comments (see PostCommentsQuery), as `viewer` may see them. */
-export async function postCommentsPage(community: CommunityStore, postId: string, query: PostCommentsQuery, viewer: UserRow | undefined): Promise<CommentsPage> {
-  const page = await community.commentsOf(postId, query, viewer?.id);
+export async function postCommentsPage(shared: SharedPosts, postId: string, query: PostCommentsQuery, viewer: UserRow | undefined): Promise<CommentsPage> {
+  const { page, items } = await commentsAsSeen(shared, postId, query, viewer);
+  return { comments: items, nextCursor: page.next && pageCursor(query.order, page.next), totalCount: page.total };
+}
+
+/** A page of a post's comments as everyone reads it (kept, see SharedPosts), then which of them `viewer` reported; 404 without the post. */
+async function commentsAsSeen(shared: SharedPosts, postId: string, query: CommentsPageOf, viewer: UserRow | undefined) {
+  const page = await shared.comments(postId, query);
   if (!page) throw new NotFoundError('No such post');
-  return { comments: page.rows.map((row) => comment(row, viewer)), nextCursor: page.next && pageCursor(query.order, page.next), totalCount: page.total };
+  const reported = viewer && (await shared.reportedBy(viewer.id, page.rows.map((row) => row.id)));
+  return { page, items: page.rows.map((row) => comment(row, viewer, reported)) };
 }
 
 /** The leaderboard: the users with the most up-votes on their live posts. */
@@ -97,7 +105,7 @@ export async function leaderboard(community: CommunityStore): Promise<TopVotedUs
 
 /** Comments, reported comments, notifications, the leaderboard, profiles and post search. */
 /** `searches`: the full-text search's bulkhead (see createQueryApp). */
-export function communityRoutes(community: CommunityStore, searches: RequestHandler): Router {
+export function communityRoutes(community: CommunityStore, shared: SharedPosts, searches: RequestHandler): Router {
   const router = Router();
 
   /**
@@ -121,13 +129,13 @@ export function communityRoutes(community: CommunityStore, searches: RequestHand
 
   router.get('/comments/:postId', async (req, res) => {
     const { postId } = parseInput(PostIdOfCommentsParams, req.params);
-    const { body, headers } = await commentsOfPost(community, postId, res.locals.viewer);
+    const { body, headers } = await commentsOfPost(shared, postId, res.locals.viewer);
     res.set(headers).json(body);
   });
 
   router.get('/posts/:id/comments', async (req, res) => {
     const { id } = parseInput(PostIdParams, req.params);
-    res.json(await postCommentsPage(community, id, parseInput(PostCommentsQuery, req.query), res.locals.viewer));
+    res.json(await postCommentsPage(shared, id, parseInput(PostCommentsQuery, req.query), res.locals.viewer));
   });
 
   router.get('/admin/reported-comments', async (req, res) => {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HEADER_MIN_POSITION, ListPostsQuery, PostCommentsQuery, PostIdOfCommentsParams, PostIdParams, SearchPostsQuery } from '@forum/contracts';
 import { cancelledIfClientLeaves, errorAnswer, parseQueryString, trackAnswer, type Logger } from '@forum/platform';
 import { z } from 'zod';
+import type { SharedPosts } from '../reads/shared-posts.ts';
 import type { CommunityStore } from '../store/community.ts';
 import type { PostsStore } from '../store/posts.ts';
 import { commentsOfPost, leaderboard, postCommentsPage, taggedPosts } from './community.ts';
@@ -40,8 +41,8 @@ const hotRead = <S extends z.ZodType>(read: HotRead<S>): HotRead<z.ZodType> => r
  * the visitors' cache (validators, a 304, keeping the answer), and the cancel of its statement
  * when the client leaves; its errors get the app's error answers (errorAnswer).
  */
-export function createHotReads(stores: { posts: PostsStore; community: CommunityStore }, cache: VisitorCache, logger: Logger) {
-  const { posts, community } = stores;
+export function createHotReads(stores: { posts: PostsStore; community: CommunityStore; shared: SharedPosts }, cache: VisitorCache, logger: Logger) {
+  const { posts, community, shared } = stores;
   // in the app's order: /posts/search is not a post id
   const reads = [
     hotRead({ path: /^\/posts$/, query: ['page', 'sort'], input: ListPostsQuery, answer: async (input) => ({ body: await homePage(posts, input) }) }),
@@ -51,14 +52,14 @@ export function createHotReads(stores: { posts: PostsStore; community: Community
       input: SearchPostsQuery,
       answer: async ({ tag, page }) => taggedPosts(community, tag!, page),
     }),
-    hotRead({ path: /^\/posts\/(?<id>[^/]+)$/, query: [], input: PostIdParams, answer: async ({ id }) => ({ body: await postById(posts, id, undefined) }) }),
+    hotRead({ path: /^\/posts\/(?<id>[^/]+)$/, query: [], input: PostIdParams, answer: async ({ id }) => ({ body: await postById(shared, id, undefined) }) }),
     hotRead({
       path: /^\/posts\/(?<id>[^/]+)\/comments$/,
       query: ['order', 'after', 'limit'],
       input: PostIdParams.and(PostCommentsQuery),
-      answer: async ({ id, ...page }) => ({ body: await postCommentsPage(community, id, page, undefined) }),
+      answer: async ({ id, ...page }) => ({ body: await postCommentsPage(shared, id, page, undefined) }),
     }),
-    hotRead({ path: /^\/comments\/(?<postId>[^/]+)$/, query: [], input: PostIdOfCommentsParams, answer: async ({ postId }) => commentsOfPost(community, postId, undefined) }),
+    hotRead({ path: /^\/comments\/(?<postId>[^/]+)$/, query: [], input: PostIdOfCommentsParams, answer: async ({ postId }) => commentsOfPost(shared, postId, undefined) }),
     hotRead({ path: /^\/users\/top-voted$/, query: [], input: z.object({}), answer: async () => ({ body: await leaderboard(community) }) }),
   ];
   const minPosition = HEADER_MIN_POSITION.toLowerCase();

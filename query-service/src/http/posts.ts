@@ -1,6 +1,7 @@
 import { EmailParams, ListPostsQuery, PostIdParams, type PostCount, type PostDetail, type PostListItem, type PostsPage, type Vote } from '@forum/contracts';
 import { NotFoundError, parseInput } from '@forum/platform';
 import { Router } from 'express';
+import type { SharedPosts } from '../reads/shared-posts.ts';
 import type { PostRow, PostsStore } from '../store/posts.ts';
 import type { UserRow, UsersStore } from '../store/users.ts';
 import { maySeeEmail, ownerOrAdmin } from './access.ts';
@@ -39,14 +40,17 @@ export async function homePage(posts: PostsStore, { page, sort }: ListPostsQuery
   return { posts: rows.map(listItem), totalCount: total };
 }
 
-/** A post as `viewer` may see it (their own vote; the author's email for the author and admins). */
-export async function postById(posts: PostsStore, id: string, viewer: UserRow | undefined): Promise<PostDetail> {
-  const row = await posts.byId(id, viewer?.id);
+/**
+ * A post as `viewer` may see it: the post as everyone reads it (kept, see SharedPosts), with the
+ * viewer's own vote read beside it, and the author's email for the author and admins.
+ */
+export async function postById(shared: SharedPosts, id: string, viewer: UserRow | undefined): Promise<PostDetail> {
+  const [row, myVote] = await Promise.all([shared.post(id), viewer && shared.voteOf(id, viewer.id)]);
   if (!row) throw new NotFoundError('No such post');
-  return postDetail(row, viewer);
+  return postDetail(myVote === undefined ? row : { ...row, my_vote: myVote }, viewer);
 }
 
-export function postRoutes(posts: PostsStore, users: UsersStore): Router {
+export function postRoutes(posts: PostsStore, shared: SharedPosts, users: UsersStore): Router {
   const router = Router();
 
   /** The spec's My Posts: the user's newest UNPAGED_LIST_MAX posts; all of them counted in X-Total-Count. */
@@ -76,7 +80,7 @@ export function postRoutes(posts: PostsStore, users: UsersStore): Router {
 
   router.get('/posts/:id', async (req, res) => {
     const { id } = parseInput(PostIdParams, req.params);
-    res.json(await postById(posts, id, res.locals.viewer));
+    res.json(await postById(shared, id, res.locals.viewer));
   });
 
   return router;
