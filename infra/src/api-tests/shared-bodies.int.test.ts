@@ -1,7 +1,6 @@
 import type { CommentItem, CommentsPage, PostDetail } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minPositionHeaders, type NewUser, type TestForum } from '../testing/forum.ts';
-import { startTestForum } from '../testing/forum.ts';
+import { minPositionHeaders, startTestForum, type TestForum } from '../testing/forum.ts';
 import { expectStatus } from '../testing/expect-status.ts';
 import { given } from '../testing/given.ts';
 import { calls } from './calls.ts';
@@ -12,7 +11,7 @@ import { calls } from './calls.ts';
  * byMe, reportedByMe, an email they may see), in the keys' order of before.
  */
 let forum: TestForum;
-let admin: NewUser;
+let admin: { id: string; token: string };
 
 beforeAll(async () => {
   forum = await startTestForum();
