@@ -1,4 +1,4 @@
-import { type Me } from '@forum/contracts';
+import { type Me, type Notifications } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { expectStatus } from '../testing/expect-status.ts';
@@ -50,6 +50,19 @@ describe("a signed-in caller's kept forum record", () => {
     expect(await expectStatus<Me>(me(user.token))).toMatchObject({ name: 'Old Name' });
     const { position } = await expectStatus<{ position: string }>(forum.api('/api/me', { method: 'PATCH', token: user.token, json: { displayName: 'New Name' } }));
     expect(await expectStatus<Me>(me(user.token, position))).toMatchObject({ name: 'New Name' });
+  });
+
+  it("gives way to a warning: at the warning's position the member's notifications hold it, and their record answers as before", async () => {
+    const user = await registeredUser('Warned Once');
+    const before = await expectStatus<Me>(me(user.token));
+    expect(await expectStatus<Notifications>(forum.api('/api/me/notifications', { token: user.token }))).toMatchObject({ unread: 0, totalCount: 0 });
+    const { id, position } = await expectStatus<{ id: string; position: string }>(
+      forum.api(`/api/admin/warn-user/${user.email}`, { method: 'POST', token: adminToken, json: { reason: 'Mind your words' } }),
+      201,
+    );
+    const seen = await expectStatus<Notifications>(forum.api('/api/me/notifications', { token: user.token, ...after(position) }));
+    expect(seen).toMatchObject({ unread: 1, totalCount: 1, notifications: [{ _id: id, kind: 'warning', reason: 'Mind your words', read: false }] });
+    expect(await expectStatus<Me>(me(user.token, position))).toEqual(before);
   });
 
   it("gives way to an admin's erasure of the account: its token is refused at once at the position", async () => {
