@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => forum?.stop());
 
 const { after, makeAdmin, streamTypes } = calls(() => forum);
-const { registeredUser } = given(() => forum);
+const { registeredUser, createPost } = given(() => forum);
 const me = (token: string, position?: string) => forum.api('/api/me', { token, ...(position ? after(position) : {}) });
 
 describe("a signed-in caller's kept forum record", () => {
@@ -34,6 +34,20 @@ describe("a signed-in caller's kept forum record", () => {
     const other = await forum.newUser('Someone Else');
     const { position } = await expectStatus<{ position: string }>(forum.api('/api/posts', { method: 'POST', token: other.token, json: { title: 'Moves', description: 'The log', tags: [] } }), 201);
     expect(await expectStatus<Me>(me(user.token, position))).toMatchObject({ name: 'Changed Behind' });
+  });
+
+  it("survives what the users projection only passes by (others' posts and votes), and gives way to any change to the users read model", async () => {
+    const user = await registeredUser('Steady Name');
+    const author = await registeredUser('Busy Author');
+    const voter = await registeredUser('Busy Voter');
+    expect(await expectStatus<Me>(me(user.token))).toMatchObject({ name: 'Steady Name' });
+    await forum.db.raw('UPDATE read.users SET name = ? WHERE id = ?', ['Seen Later', user.id]);
+    const post = await createPost(author.token);
+    const vote = await expectStatus<{ position: string }>(forum.api(`/api/posts/${post.id}/vote`, { method: 'PUT', token: voter.token, json: { vote: 'up' } }));
+    expect(await expectStatus<Me>(me(user.token, vote.position))).toMatchObject({ name: 'Steady Name' });
+    // another member's profile update is a change to the users read model: every kept record goes
+    const { position } = await expectStatus<{ position: string }>(forum.api('/api/me', { method: 'PATCH', token: voter.token, json: { displayName: 'Renamed Voter' } }));
+    expect(await expectStatus<Me>(me(user.token, position))).toMatchObject({ name: 'Seen Later' });
   });
 
   it('gives way to a role change: made admin, the admin routes answer at once at the position', async () => {
