@@ -16,6 +16,8 @@ export const readSettings = {
   VISITOR_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   /** Signed-in callers' forum records kept in memory until the users projection moves (0: none kept). */
   VIEWER_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  /** Rows of posts and pages of comments kept in memory for every reader until the read side's version changes (0: none kept). */
+  SHARED_READ_ROWS: z.coerce.number().int().min(0).max(10_000_000).default(20_000),
 };
 type ReadSettings = { [K in keyof typeof readSettings]: z.infer<(typeof readSettings)[K]> };
 
@@ -30,6 +32,7 @@ export const readLimits = (settings: ReadSettings) => ({
   search: { concurrency: settings.SEARCH_CONCURRENCY, queue: settings.SEARCH_QUEUE, maxWaitMs: settings.READ_STATEMENT_TIMEOUT_MS },
   visitorCacheEntries: settings.VISITOR_CACHE_ENTRIES,
   viewerCacheEntries: settings.VIEWER_CACHE_ENTRIES,
+  sharedReadRows: settings.SHARED_READ_ROWS,
 });
 
 export const QueryServiceConfig = z.object({

@@ -1,7 +1,7 @@
 import { buildSchema } from '@forum/projections';
 import { createLogger, createKnex, type Knex } from '@forum/platform';
 import { CheckpointWatcher } from '@forum/query-service';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 
 /**
@@ -45,5 +45,41 @@ describe('CheckpointWatcher', () => {
     // and a refresh from the table keeps what was heard
     await watcher.refresh();
     expect(watcher.reached(ahead)).toBe(true);
+  });
+
+  it("tells by NOTIFY what the users read model holds: unchanged while the users projection only passes others' events by, changed by an event of its own", async () => {
+    // a watcher of its own: the one above was told of positions no build has reached
+    const listening = new CheckpointWatcher(forum.databaseUrl, createLogger('watcher-test', 'silent'));
+    await listening.start();
+    onTestFinished(() => listening.close());
+    const member = await forum.newUser('Watched Member');
+    await forum.call('GET', '/api/me', { token: member.token });
+    const heard = async (position: string) => {
+      const [tx, pos] = position.split('.').map(BigInt) as [bigint, bigint];
+      expect(await listening.waitFor({ transactionId: tx, globalPosition: pos }, 10_000)).toBe(true);
+      return { version: listening.version(), users: listening.changeOf('users') };
+    };
+    const post = await forum.call<{ id: string; position: string }>('POST', '/api/posts', { token: member.token, body: { title: 'Passed by', description: 'Not a user', tags: [] }, expect: 201 });
+    const before = await heard(post.position);
+    expect(before.users).not.toBeNull();
+    const other = await forum.call<{ position: string }>('POST', '/api/posts', { token: member.token, body: { title: 'Passed by too', description: 'Still not a user', tags: [] }, expect: 201 });
+    const passed = await heard(other.position);
+    expect(passed.version).not.toBe(before.version);
+    expect(passed.users).toBe(before.users);
+    const renamed = await forum.call<{ position: string }>('PATCH', '/api/me', { token: member.token, body: { displayName: 'Renamed Member' } });
+    expect((await heard(renamed.position)).users).not.toBe(before.users);
+  });
+
+  it('takes a notice without a count of applied events (a runner that does not count them) as a change at every move', async () => {
+    const { rows } = await db.raw<{ rows: { name: string; version: number; build: number; tx: string; pos: string }[] }>(
+      `SELECT name, version, build, tx::text AS tx, pos::text AS pos FROM projections.checkpoints WHERE state = 'live' AND error IS NULL AND name = 'users'`,
+    );
+    const row = rows[0]!;
+    const before = watcher.changeOf('users');
+    watcher.notified(`${buildSchema(row)}:${BigInt(row.tx) + 2000n}.1`);
+    const moved = watcher.changeOf('users');
+    expect(moved).not.toBe(before);
+    watcher.notified(`${buildSchema(row)}:${BigInt(row.tx) + 2001n}.1`);
+    expect(watcher.changeOf('users')).not.toBe(moved);
   });
 });

@@ -1,4 +1,4 @@
-import { type Me } from '@forum/contracts';
+import { type Me, type Notifications } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { expectStatus } from '../testing/expect-status.ts';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => forum?.stop());
 
 const { after, makeAdmin, streamTypes } = calls(() => forum);
-const { registeredUser } = given(() => forum);
+const { registeredUser, createPost } = given(() => forum);
 const me = (token: string, position?: string) => forum.api('/api/me', { token, ...(position ? after(position) : {}) });
 
 describe("a signed-in caller's kept forum record", () => {
@@ -34,6 +34,20 @@ describe("a signed-in caller's kept forum record", () => {
     const other = await forum.newUser('Someone Else');
     const { position } = await expectStatus<{ position: string }>(forum.api('/api/posts', { method: 'POST', token: other.token, json: { title: 'Moves', description: 'The log', tags: [] } }), 201);
     expect(await expectStatus<Me>(me(user.token, position))).toMatchObject({ name: 'Changed Behind' });
+  });
+
+  it("survives what the users projection only passes by (others' posts and votes), and gives way to any change to the users read model", async () => {
+    const user = await registeredUser('Steady Name');
+    const author = await registeredUser('Busy Author');
+    const voter = await registeredUser('Busy Voter');
+    expect(await expectStatus<Me>(me(user.token))).toMatchObject({ name: 'Steady Name' });
+    await forum.db.raw('UPDATE read.users SET name = ? WHERE id = ?', ['Seen Later', user.id]);
+    const post = await createPost(author.token);
+    const vote = await expectStatus<{ position: string }>(forum.api(`/api/posts/${post.id}/vote`, { method: 'PUT', token: voter.token, json: { vote: 'up' } }));
+    expect(await expectStatus<Me>(me(user.token, vote.position))).toMatchObject({ name: 'Steady Name' });
+    // another member's profile update is a change to the users read model: every kept record goes
+    const { position } = await expectStatus<{ position: string }>(forum.api('/api/me', { method: 'PATCH', token: voter.token, json: { displayName: 'Renamed Voter' } }));
+    expect(await expectStatus<Me>(me(user.token, position))).toMatchObject({ name: 'Seen Later' });
   });
 
   it('gives way to a role change: made admin, the admin routes answer at once at the position', async () => {
@@ -50,6 +64,19 @@ describe("a signed-in caller's kept forum record", () => {
     expect(await expectStatus<Me>(me(user.token))).toMatchObject({ name: 'Old Name' });
     const { position } = await expectStatus<{ position: string }>(forum.api('/api/me', { method: 'PATCH', token: user.token, json: { displayName: 'New Name' } }));
     expect(await expectStatus<Me>(me(user.token, position))).toMatchObject({ name: 'New Name' });
+  });
+
+  it("gives way to a warning: at the warning's position the member's notifications hold it, and their record answers as before", async () => {
+    const user = await registeredUser('Warned Once');
+    const before = await expectStatus<Me>(me(user.token));
+    expect(await expectStatus<Notifications>(forum.api('/api/me/notifications', { token: user.token }))).toMatchObject({ unread: 0, totalCount: 0 });
+    const { id, position } = await expectStatus<{ id: string; position: string }>(
+      forum.api(`/api/admin/warn-user/${user.email}`, { method: 'POST', token: adminToken, json: { reason: 'Mind your words' } }),
+      201,
+    );
+    const seen = await expectStatus<Notifications>(forum.api('/api/me/notifications', { token: user.token, ...after(position) }));
+    expect(seen).toMatchObject({ unread: 1, totalCount: 1, notifications: [{ _id: id, kind: 'warning', reason: 'Mind your words', read: false }] });
+    expect(await expectStatus<Me>(me(user.token, position))).toEqual(before);
   });
 
   it("gives way to an admin's erasure of the account: its token is refused at once at the position", async () => {

@@ -2,7 +2,7 @@ import type { LogPosition } from '@forum/contracts';
 import { CoalescingNotifier, type EventStore, type SqlLog, type Subscription } from '@forum/eventstore';
 import type { Knex, Logger } from '@forum/platform';
 import type DataLoader from 'dataloader';
-import { batchedCheckpointMoves, type CheckpointMove } from './checkpoint-commit.ts';
+import { batchedCheckpointMoves, type CheckpointMove, type Moved } from './checkpoint-commit.ts';
 import type { BuildKey, BuildState } from './checkpoints.ts';
 import { LockSession } from './lock-session.ts';
 import { CHECKPOINTS_CHANNEL, type Projection } from './projection.ts';
@@ -35,7 +35,7 @@ export interface RunnerContext {
   readonly locks: LockSession;
   readonly buildReader: SharedLogReader;
   readonly stagedRanges: StagedRanges;
-  readonly checkpointMoves: DataLoader<CheckpointMove, boolean>;
+  readonly checkpointMoves: DataLoader<CheckpointMove, Moved | null>;
   /** Tells readers of a live build's new checkpoint: this process at once, others by NOTIFY. */
   notifyCheckpoint(payload: string): void;
   readonly onCheckpoint?: (notification: string) => void;
@@ -76,10 +76,11 @@ export function createRunnerContext(
   settings: RunnerSettings,
 ): RunnerContext {
   const { db } = options;
-  // one notification per build, the latest: a reader waiting on one build's position learns it
+  // one notification per build (its schema, before the first ':'), the latest: a reader waiting on
+  // one build's position learns it, and its count of applied events only grows (see checkpointNotice)
   const checkpointNotifier = new CoalescingNotifier(
     (payloads) => db.raw('SELECT pg_notify(?, payload) FROM unnest(?::text[]) AS payload', [CHECKPOINTS_CHANNEL, [...payloads]]),
-    (payload) => payload.slice(0, payload.lastIndexOf(':')),
+    (payload) => payload.slice(0, payload.indexOf(':')),
   );
   const context: RunnerContext = {
     db,

@@ -236,7 +236,7 @@ describe('projection runner', () => {
     }
   });
 
-  it('tells onCheckpoint each checkpoint a live build commits, at once and in order, as its schema and position', { timeout: 60_000 }, async () => {
+  it('tells onCheckpoint each checkpoint a live build commits, at once and in order, as its schema, position and count of applied events', { timeout: 60_000 }, async () => {
     const heard: string[] = [];
     const runner = createProjectionRunner({
       db: log.db,
@@ -252,15 +252,16 @@ describe('projection runner', () => {
       const total = (await log.db.raw<{ rows: { n: number }[] }>(`SELECT count(*)::int AS n FROM eventstore.events WHERE type = 'Tick'`)).rows[0]!.n;
       await waitFor(() => appliedStats('heard_v1'), (s) => s.rows === total);
       const checkpoint = (await readCheckpoint(log.db, { name: 'heard', version: 1, build: 1 }))!;
-      await waitFor(async () => heard.at(-1), (last) => last === `heard_v1:${checkpoint.position.transactionId}.${checkpoint.position.globalPosition}`, 3000);
+      await waitFor(async () => heard.at(-1), (last) => last === `heard_v1:${checkpoint.position.transactionId}.${checkpoint.position.globalPosition}:${checkpoint.applied!.events}`, 3000);
       const positions = heard.map((n) => {
-        const [, tx, pos] = /^heard_v1:(\d+)\.(\d+)$/.exec(n)!;
-        return [BigInt(tx!), BigInt(pos!)] as const;
+        const [, tx, pos, applied] = /^heard_v1:(\d+)\.(\d+):(\d+)$/.exec(n)!;
+        return [BigInt(tx!), BigInt(pos!), BigInt(applied!)] as const;
       });
       for (let i = 1; i < positions.length; i++) {
-        const [tx0, pos0] = positions[i - 1]!;
-        const [tx1, pos1] = positions[i]!;
+        const [tx0, pos0, applied0] = positions[i - 1]!;
+        const [tx1, pos1, applied1] = positions[i]!;
         expect(tx1 > tx0 || (tx1 === tx0 && pos1 > pos0)).toBe(true);
+        expect(applied1).toBeGreaterThanOrEqual(applied0);
       }
     } finally {
       await runner.stop();

@@ -15,6 +15,7 @@ import { allProjections, projectionsCheck } from '@forum/projections';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
+import { createSharedPosts } from '../reads/shared-posts.ts';
 import { createAdminStore } from '../store/admin.ts';
 import { createCommunityStore } from '../store/community.ts';
 import { createPostsStore, createTagsStore } from '../store/posts.ts';
@@ -50,6 +51,8 @@ export interface QueryAppDeps {
   readonly visitorCacheEntries: number;
   /** Signed-in callers' forum records kept in memory (see ViewerCache); 0: none. */
   readonly viewerCacheEntries: number;
+  /** Rows of posts and pages of comments kept in memory for every reader (see SharedPosts); 0: none. */
+  readonly sharedReadRows: number;
 }
 
 
@@ -71,6 +74,9 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
     const cache = createVisitorCache(deps.watcher, { maxEntries: deps.visitorCacheEntries });
     const users = createUsersStore(deps.db);
     const admin = createAdminStore(deps.db);
+    const posts = createPostsStore(deps.db);
+    const community = createCommunityStore(deps.db);
+    const shared = createSharedPosts({ posts, community }, deps.watcher, { maxRows: deps.sharedReadRows });
     api.addHook('onRequest', cache.visitors);
     api.addHook('onRequest', cancelWhenClientLeavesHook);
     api.addHook('onRequest', authenticate(deps.verifyToken, { required: false }));
@@ -79,8 +85,8 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
     api.addHook('onRequest', cache.afterViewer);
     api.addHook('onSend', cache.keep);
     await api.register(meRoutes());
-    await api.register(communityRoutes(createCommunityStore(deps.db), bulkheadHook({ what: 'searches', ...deps.search })));
-    await api.register(postRoutes(createPostsStore(deps.db), users));
+    await api.register(communityRoutes(community, shared, bulkheadHook({ what: 'searches', ...deps.search })));
+    await api.register(postRoutes(posts, shared, users));
     await api.register(tagRoutes(createTagsStore(deps.db)));
     await api.register(adminRoutes(admin, users, deps.events));
     await api.register(announcementRoutes(admin));

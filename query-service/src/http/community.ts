@@ -19,7 +19,8 @@ import {
 } from '@forum/contracts';
 import { NotFoundError, type RequestHook } from '@forum/platform';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { CommentRow, CommunityStore, NotificationRow, ReportRow } from '../store/community.ts';
+import type { SharedPosts } from '../reads/shared-posts.ts';
+import type { CommentRow, CommentsPageOf, CommunityStore, NotificationRow, ReportRow } from '../store/community.ts';
 import type { UserRow } from '../store/users.ts';
 import { listItem } from './posts.ts';
 import { adminOnly, maySeeEmail, signedIn } from './access.ts';
@@ -27,7 +28,8 @@ import { rangeQuery, sendRange, totalCountHeaders } from './range.ts';
 
 
 
-const comment = (row: CommentRow, viewer: UserRow | undefined): CommentItem => ({
+/** A comment as `viewer` may see it; `reported`: which comments of the page they reported. */
+const comment = (row: CommentRow, viewer: UserRow | undefined, reported: ReadonlySet<string> | undefined): CommentItem => ({
   _id: row.id,
   postId: row.post_id,
   text: row.text,
@@ -35,7 +37,7 @@ const comment = (row: CommentRow, viewer: UserRow | undefined): CommentItem => (
   ...(maySeeEmail(viewer, row.author_id) ? { authorEmail: row.author_email } : {}),
   authorPhoto: row.author_photo,
   createdAt: row.created_at.toISOString(),
-  ...(viewer !== undefined ? { byMe: row.author_id === viewer.id, reportedByMe: row.reported_by_me === true } : {}),
+  ...(viewer !== undefined ? { byMe: row.author_id === viewer.id, reportedByMe: reported?.has(row.id) === true } : {}),
 });
 
 const reportedComment = (row: ReportRow): ReportedComment => ({
@@ -77,17 +79,23 @@ export async function taggedPosts(community: CommunityStore, tag: string, page: 
  * The spec's GET /api/comments/:postId: a post's first UNPAGED_LIST_MAX comments, oldest first, as
  * `viewer` may see them (emails for their authors and admins), and all of them counted in X-Total-Count.
  */
-export async function commentsOfPost(community: CommunityStore, postId: string, viewer: UserRow | undefined): Promise<{ body: CommentItem[]; headers: Record<string, string> }> {
-  const page = await community.commentsOf(postId, { order: 'oldest', after: null, limit: UNPAGED_LIST_MAX }, viewer?.id);
-  if (!page) throw new NotFoundError('No such post');
-  return { body: page.rows.map((row) => comment(row, viewer)), headers: totalCountHeaders(page.total) };
+export async function commentsOfPost(shared: SharedPosts, postId: string, viewer: UserRow | undefined): Promise<{ body: CommentItem[]; headers: Record<string, string> }> {
+  const { page, items } = await commentsAsSeen(shared, postId, { order: 'oldest', after: null, limit: UNPAGED_LIST_MAX }, viewer);
+  return { body: items, headers: totalCountHeaders(page.total) };
 }
 
 /** GET /api/posts/:id/comments: a keyset page of a post's comments (see PostCommentsQuery), as `viewer` may see them. */
-export async function postCommentsPage(community: CommunityStore, postId: string, query: PostCommentsQuery, viewer: UserRow | undefined): Promise<CommentsPage> {
-  const page = await community.commentsOf(postId, query, viewer?.id);
+export async function postCommentsPage(shared: SharedPosts, postId: string, query: PostCommentsQuery, viewer: UserRow | undefined): Promise<CommentsPage> {
+  const { page, items } = await commentsAsSeen(shared, postId, query, viewer);
+  return { comments: items, nextCursor: page.next && pageCursor(query.order, page.next), totalCount: page.total };
+}
+
+/** A page of a post's comments as everyone reads it (kept, see SharedPosts), then which of them `viewer` reported; 404 without the post. */
+async function commentsAsSeen(shared: SharedPosts, postId: string, query: CommentsPageOf, viewer: UserRow | undefined) {
+  const page = await shared.comments(postId, query);
   if (!page) throw new NotFoundError('No such post');
-  return { comments: page.rows.map((row) => comment(row, viewer)), nextCursor: page.next && pageCursor(query.order, page.next), totalCount: page.total };
+  const reported = viewer && (await shared.reportedBy(viewer.id, page.rows.map((row) => row.id)));
+  return { page, items: page.rows.map((row) => comment(row, viewer, reported)) };
 }
 
 /** The leaderboard: the users with the most up-votes on their live posts. */
@@ -99,7 +107,7 @@ export async function leaderboard(community: CommunityStore): Promise<TopVotedUs
  * Comments, reported comments, notifications, the leaderboard, profiles and post search.
  * `searches`: the full-text search's bulkhead (see queryApi).
  */
-export function communityRoutes(community: CommunityStore, searches: RequestHook): FastifyPluginAsyncZod {
+export function communityRoutes(community: CommunityStore, shared: SharedPosts, searches: RequestHook): FastifyPluginAsyncZod {
   return async (api) => {
     /**
      * GET /api/posts/search?tag=…|q=…[&page=n]. The spec's call (`tag` alone,
@@ -128,12 +136,12 @@ export function communityRoutes(community: CommunityStore, searches: RequestHook
     );
 
     api.get('/comments/:postId', { schema: { params: PostIdOfCommentsParams }, config: { publicRead: true } }, async (request, reply) => {
-      const { body, headers } = await commentsOfPost(community, request.params.postId, request.viewer);
+      const { body, headers } = await commentsOfPost(shared, request.params.postId, request.viewer);
       return reply.headers(headers).send(body);
     });
 
     api.get('/posts/:id/comments', { schema: { params: PostIdParams, querystring: PostCommentsQuery }, config: { publicRead: true } }, async (request) =>
-      postCommentsPage(community, request.params.id, request.query, request.viewer),
+      postCommentsPage(shared, request.params.id, request.query, request.viewer),
     );
 
     api.get('/admin/reported-comments', { preValidation: adminOnly }, async (request, reply) => {

@@ -1,6 +1,7 @@
 import { EmailParams, ListPostsQuery, PostIdParams, type PostCount, type PostDetail, type PostListItem, type PostsPage, type Vote } from '@forum/contracts';
 import { NotFoundError, parseInput } from '@forum/platform';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { SharedPosts } from '../reads/shared-posts.ts';
 import type { PostRow, PostsStore } from '../store/posts.ts';
 import type { UserRow, UsersStore } from '../store/users.ts';
 import { maySeeEmail, ownerOrAdmin } from './access.ts';
@@ -39,15 +40,18 @@ export async function homePage(posts: PostsStore, { page, sort }: ListPostsQuery
   return { posts: rows.map(listItem), totalCount: total };
 }
 
-/** A post as `viewer` may see it (their own vote; the author's email for the author and admins). */
-export async function postById(posts: PostsStore, id: string, viewer: UserRow | undefined): Promise<PostDetail> {
-  const row = await posts.byId(id, viewer?.id);
+/**
+ * A post as `viewer` may see it: the post as everyone reads it (kept, see SharedPosts), with the
+ * viewer's own vote read beside it, and the author's email for the author and admins.
+ */
+export async function postById(shared: SharedPosts, id: string, viewer: UserRow | undefined): Promise<PostDetail> {
+  const [row, myVote] = await Promise.all([shared.post(id), viewer && shared.voteOf(id, viewer.id)]);
   if (!row) throw new NotFoundError('No such post');
-  return postDetail(row, viewer);
+  return postDetail(myVote === undefined ? row : { ...row, my_vote: myVote }, viewer);
 }
 
 /** The posts' reads: the home page, a post, and an author's posts and their count. */
-export function postRoutes(posts: PostsStore, users: UsersStore): FastifyPluginAsyncZod {
+export function postRoutes(posts: PostsStore, shared: SharedPosts, users: UsersStore): FastifyPluginAsyncZod {
   return async (api) => {
     /** The spec's My Posts: the user's newest UNPAGED_LIST_MAX posts; all of them counted in X-Total-Count. */
     api.get('/my-posts/:email', { schema: { params: EmailParams } }, async (request, reply) => {
@@ -72,6 +76,6 @@ export function postRoutes(posts: PostsStore, users: UsersStore): FastifyPluginA
       return homePage(posts, parseInput(ListPostsQuery, request.query));
     });
 
-    api.get('/posts/:id', { schema: { params: PostIdParams }, config: { publicRead: true } }, async (request) => postById(posts, request.params.id, request.viewer));
+    api.get('/posts/:id', { schema: { params: PostIdParams }, config: { publicRead: true } }, async (request) => postById(shared, request.params.id, request.viewer));
   };
 }

@@ -8,22 +8,25 @@ export type ViewerRecord = Awaited<ReturnType<UsersStore['viewer']>>;
 
 interface Kept {
   readonly record: ViewerRecord;
-  /** The users projection's position (CheckpointWatcher.positionOf) seen before the record was read. */
+  /** What the users projection had applied (CheckpointWatcher.changeOf) as known before the record was read. */
   readonly at: string;
 }
 
 /**
  * The signed-in callers' forum records (and denials), kept in memory while the users read model
- * cannot have changed: an entry answers only while the users projection's live build is where it
- * was when the entry was read. Every record, denials included, is written by that projection
- * alone, so any change to anyone's row or denial (a role granted, a profile updated, an account
- * disabled or erased) moves its checkpoint first, and every entry kept before goes with it.
+ * cannot have changed: an entry answers only while the users projection's live build has applied
+ * no event of its types since the entry was read (CheckpointWatcher.changeOf; passing the events
+ * of others, votes, posts, comments, changes nothing). Every record, denials included, is written
+ * by that projection alone, from events of its types, so any change to anyone's row or denial (a
+ * role granted, a profile updated, an account disabled or erased) changes that mark, and every
+ * entry kept before goes with it.
  *
  * Read-your-writes stays exact: a read with X-Min-Position has waited until the watcher knows the
- * users projection past that position, so an entry read before it no longer matches. The position
- * is taken before the statement runs: the record read may then hold more than it says, never less.
- * Without a known position (no live build known yet, or the users projection halted) nothing is
- * kept. Framework-free: the caller passes the subject and gets the record.
+ * users projection past that position, and the mark it knows comes with that position, so an
+ * entry read before a change up to there no longer matches. The mark is taken before the
+ * statement runs: the record read may then hold more than it says, never less. Without a known
+ * mark (no live build known yet, or the users projection halted) nothing is kept. Framework-free:
+ * the caller passes the subject and gets the record.
  */
 export interface ViewerCache {
   /** The subject's record: kept, or read (and kept). `fresh` reads it whatever is kept. */
@@ -34,7 +37,7 @@ export function createViewerCache(users: UsersStore, watcher: CheckpointWatcher,
   const kept = options.maxEntries > 0 ? new LRUCache<string, Kept>({ max: options.maxEntries }) : null;
   return {
     async read(subject, fresh = false) {
-      const at = watcher.positionOf(usersProjection.name);
+      const at = watcher.changeOf(usersProjection.name);
       const hit = kept?.get(subject);
       if (hit && !fresh && at !== null && hit.at === at) return hit.record;
       const record = await users.viewer(subject);

@@ -13,6 +13,12 @@ import { createHash } from 'node:crypto';
  */
 export class CheckpointWatcher {
   private live = new Map<string, LogPosition>();
+  /**
+   * What each live build's tables hold, as a mark that changes exactly when they may have: its
+   * count of applied events (of its own types), heard with its position; the position itself for
+   * a build that does not count them (every move is then a change).
+   */
+  private marks = new Map<string, string>();
   /** The projection each live build (by its schema) belongs to. */
   private projectionOf = new Map<string, string>();
   /** What the live builds have applied, as one short string; null until known (see `version`). */
@@ -49,15 +55,17 @@ export class CheckpointWatcher {
   }
 
   /**
-   * A checkpoint notification: by NOTIFY, or straight from a runner in this process (which NOTIFYs
-   * too, later). A build's position only moves forward: the later copy of a notification changes nothing.
+   * A checkpoint notification (`<schema>:<position>[:<applied events>]`, see the runner's
+   * checkpointNotice): by NOTIFY, or straight from a runner in this process (which NOTIFYs too,
+   * later). A build's position only moves forward: the later copy of a notification changes
+   * nothing. Its mark comes with its position, from the same notice or the same row.
    */
   notified(payload: string) {
     if (payload.startsWith('switched:')) {
       void this.refresh(); // a rebuild switched in: its build is the live one now
       return;
     }
-    const match = /^(.+):(\d+)\.(\d+)$/.exec(payload);
+    const match = /^([^:]+):(\d+)\.(\d+)(?::(\d+))?$/.exec(payload);
     if (!match) return;
     const key = match[1]!;
     const known = this.live.get(key);
@@ -65,6 +73,7 @@ export class CheckpointWatcher {
     const position = { transactionId: BigInt(match[2]!), globalPosition: BigInt(match[3]!) };
     if (compareLogPositions(position, known) <= 0) return;
     this.live.set(key, position);
+    this.marks.set(key, markOf(position, match[4]));
     this.changed();
   }
 
@@ -81,19 +90,23 @@ export class CheckpointWatcher {
   private async readLive(): Promise<void> {
     try {
       // a halted projection is left out: it would hold every reader back until it is fixed
-      const { rows } = await (await this.queryClient()).query<{ name: string; version: number; build: number; tx: string; pos: string }>(
-        `SELECT name, version, build, tx::text AS tx, pos::text AS pos FROM projections.checkpoints WHERE state = 'live' AND error IS NULL`,
+      const { rows } = await (await this.queryClient()).query<{ name: string; version: number; build: number; tx: string; pos: string; applied: string | null }>(
+        `SELECT name, version, build, tx::text AS tx, pos::text AS pos, applied_events::text AS applied FROM projections.checkpoints WHERE state = 'live' AND error IS NULL`,
       );
       const next = new Map<string, LogPosition>();
+      const marks = new Map<string, string>();
       const names = new Map<string, string>();
       for (const row of rows) {
         const fromDb = { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) };
         const key = buildSchema(row);
         const known = this.live.get(key);
-        next.set(key, known && compareLogPositions(known, fromDb) > 0 ? known : fromDb);
+        const keepKnown = known !== undefined && compareLogPositions(known, fromDb) > 0;
+        next.set(key, keepKnown ? known : fromDb);
+        marks.set(key, keepKnown ? this.marks.get(key)! : markOf(fromDb, row.applied ?? undefined));
         names.set(key, row.name);
       }
       this.live = next;
+      this.marks = marks;
       this.projectionOf = names;
       this.changed();
     } catch (error) {
@@ -157,15 +170,17 @@ export class CheckpointWatcher {
   }
 
   /**
-   * How far projection `name`'s live build has got, with which build it is: it changes whenever
-   * that read model may have (a batch applied, a rebuild switched in); null while it has no live,
-   * running build known here.
+   * What projection `name`'s live build has applied, with which build it is: it changes whenever
+   * that read model may have changed (the build applied events of its types, a rebuild switched
+   * in), not when the build only passes events of other types by; null while it has no live,
+   * running build known here. Known with the build's position: once the watcher knows a position
+   * reached, this says what the read model held there.
    */
-  positionOf(name: string): string | null {
+  changeOf(name: string): string | null {
     let found: string | null = null;
-    for (const [key, p] of this.live) {
+    for (const [key, mark] of this.marks) {
       if (this.projectionOf.get(key) !== name) continue;
-      const at = buildAt(key, p);
+      const at = `${key}#${mark}`;
       found = found === null ? at : [found, at].sort().join(',');
     }
     return found;
@@ -189,6 +204,9 @@ export class CheckpointWatcher {
     await this.refreshClient?.end().catch(() => {});
   }
 }
+
+/** A build's mark (see `marks`): its count of applied events, or its position without one. */
+const markOf = (position: LogPosition, applied: string | undefined) => applied ?? `@${position.transactionId}.${position.globalPosition}`;
 
 /** A live build and how far it has got, as text. */
 const buildAt = (key: string, p: LogPosition) => `${key}@${p.transactionId}.${p.globalPosition}`;

@@ -15,8 +15,20 @@ export interface CommentRow {
   author_email: string;
   author_photo: string;
   created_at: Date;
-  /** Whether the reader the comments were read for reported it (absent when read for nobody). */
-  reported_by_me?: boolean;
+}
+
+/** Which page of a post's comments: in `order`, after `after` (null: from the start), at most `limit`. */
+export interface CommentsPageOf {
+  readonly order: ListOrder;
+  readonly after: KeysetPosition | null;
+  readonly limit: number;
+}
+
+/** A page of a post's comments, the post's comment count, and where the next page starts (null: this is the last). */
+export interface CommentRows {
+  readonly rows: CommentRow[];
+  readonly total: number;
+  readonly next: KeysetPosition | null;
 }
 
 export interface ReportRow {
@@ -71,29 +83,24 @@ export function createCommunityStore(db: Knex) {
      * start), at most `limit`, and the post's comment count (its counter on the post's row); null
      * when there is no such post. One statement: the post's row, the page joined in through the
      * comments' index by post and time (comments_of_post), so any page costs what the first does.
-     * `next` is where the page after this one starts (null when this one is the last). With a
-     * `readerId`, each row says whether that reader reported it (their open report, by its key).
+     * `next` is where the page after this one starts (null when this one is the last). The same
+     * for every reader: which of them a reader reported is `reportedBy`.
      */
-    async commentsOf(
-      postId: string,
-      page: { order: ListOrder; after: KeysetPosition | null; limit: number },
-      readerId?: string,
-    ): Promise<{ rows: CommentRow[]; total: number; next: KeysetPosition | null } | null> {
+    async commentsOf(postId: string, page: CommentsPageOf): Promise<CommentRows | null> {
       const direction = page.order === 'oldest' ? 'ASC' : 'DESC';
-      const reported = readerId === undefined ? '' : ', EXISTS (SELECT 1 FROM read.comment_reports r WHERE r.comment_id = c.id AND r.reporter_id = ?) AS reported_by_me';
       const { rows }: { rows: (CommentRow & { total: number; micros: string | null })[] } = await prepared(
         db,
         `SELECT p.comment_count AS total, c.*
          FROM read.posts p
          LEFT JOIN LATERAL (
-           SELECT c.id, c.post_id, c.text, c.author_id, c.author_name, c.author_email, c.author_photo, c.created_at, ${MICROS_OF('c.created_at')} AS micros${reported}
+           SELECT c.id, c.post_id, c.text, c.author_id, c.author_name, c.author_email, c.author_photo, c.created_at, ${MICROS_OF('c.created_at')} AS micros
            FROM read.comments c
            WHERE c.post_id = p.id ${page.after ? `AND (c.created_at, c.id) ${direction === 'ASC' ? '>' : '<'} (${AT_MICROS}, ?::uuid)` : ''}
            ORDER BY c.created_at ${direction}, c.id ${direction} LIMIT ?
          ) c ON true
          WHERE p.id = ?
          ORDER BY c.created_at ${direction}, c.id ${direction}`,
-        [...(readerId === undefined ? [] : [readerId]), ...(page.after ? [page.after.micros, page.after.id] : []), page.limit + 1, postId],
+        [...(page.after ? [page.after.micros, page.after.id] : []), page.limit + 1, postId],
       );
       if (rows.length === 0) return null;
       const found = rows.filter((row) => row.id !== null);
@@ -103,6 +110,17 @@ export function createCommunityStore(db: Knex) {
         total: Number(rows[0]!.total),
         next: last && { micros: last.micros!, id: last.id },
       };
+    },
+
+    /** Which of `commentIds` `readerId` reported (their open reports): one lookup by the reports' key (comment, reporter). */
+    async reportedBy(readerId: string, commentIds: readonly string[]): Promise<ReadonlySet<string>> {
+      if (commentIds.length === 0) return new Set();
+      const { rows }: { rows: { comment_id: string }[] } = await prepared(
+        db,
+        'SELECT comment_id FROM read.comment_reports WHERE comment_id = ANY(?::uuid[]) AND reporter_id = ?',
+        [[...commentIds], readerId],
+      );
+      return new Set(rows.map((row) => row.comment_id));
     },
 
     /** Open reports, one row per report, newest first (or oldest with `direction` ASC), and their total (a counter row). */

@@ -109,19 +109,16 @@ export function createPostsStore(db: Knex) {
       return rows[0]?.posts ?? 0;
     },
 
-    /** A post, with `viewerId`'s own vote ('none' when they have not voted, absent without a viewer). */
-    async byId(id: string, viewerId?: string): Promise<(PostRow & { my_vote?: Vote }) | null> {
-      const { rows }: { rows: (PostRow & { my_vote: Vote | null })[] } = await prepared(
-        db,
-        `SELECT p.${LIST_COLUMNS.split(', ').join(', p.')}, p.description, p.author_id, p.author_email, v.vote AS my_vote
-         FROM read.posts p LEFT JOIN read.post_votes v ON v.post_id = p.id AND v.user_id = ?
-         WHERE p.id = ?`,
-        [viewerId ?? null, id],
-      );
-      const row = rows[0];
-      if (!row) return null;
-      const { my_vote, ...post } = row;
-      return viewerId === undefined ? post : { ...post, my_vote: my_vote ?? 'none' };
+    /** A post as anyone reads it (the viewer's own part, their vote, is `voteOf`), or null. */
+    async byId(id: string): Promise<PostRow | null> {
+      const { rows }: { rows: PostRow[] } = await prepared(db, `SELECT ${LIST_COLUMNS}, description, author_id, author_email FROM read.posts WHERE id = ?`, [id]);
+      return rows[0] ?? null;
+    },
+
+    /** `userId`'s vote on a post ('none' when they have not voted): one lookup by the votes' key (post, voter). */
+    async voteOf(postId: string, userId: string): Promise<Vote> {
+      const { rows }: { rows: { vote: Vote }[] } = await prepared(db, 'SELECT vote FROM read.post_votes WHERE post_id = ? AND user_id = ?', [postId, userId]);
+      return rows[0]?.vote ?? 'none';
     },
   };
 }

@@ -1,0 +1,36 @@
+import type { Vote } from '@forum/contracts';
+import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
+import type { CommentRows, CommentsPageOf, CommunityStore } from '../store/community.ts';
+import type { PostRow, PostsStore } from '../store/posts.ts';
+import { versionMemo } from './version-memo.ts';
+
+/**
+ * A post and its comments as every reader reads them, visitors and members alike, kept in memory
+ * while the read side's version holds (see VersionMemo); and the viewer's own part, read per
+ * request by one lookup on a key: their vote on the post, which of a page's comments they
+ * reported. What a viewer may see of the shared part (an author's email, byMe) is decided from
+ * the shared rows and the viewer's record (see postDetail, comment).
+ */
+export interface SharedPosts {
+  post(id: string): Promise<PostRow | null>;
+  comments(postId: string, page: CommentsPageOf): Promise<CommentRows | null>;
+  voteOf(postId: string, userId: string): Promise<Vote>;
+  reportedBy(readerId: string, commentIds: readonly string[]): Promise<ReadonlySet<string>>;
+}
+
+/** `maxRows`: rows kept (a post counts one, a page of comments one and one per comment); 0: none kept, every read runs its statement. */
+export function createSharedPosts(
+  stores: { readonly posts: PostsStore; readonly community: CommunityStore },
+  watcher: Pick<CheckpointWatcher, 'version'>,
+  options: { maxRows: number },
+): SharedPosts {
+  const { posts, community } = stores;
+  const memo = versionMemo<PostRow | CommentRows>(watcher, { maxSize: options.maxRows, sizeOf: (value) => ('rows' in value ? 1 + value.rows.length : 1) });
+  return {
+    post: (id) => memo.read(`post ${id}`, () => posts.byId(id)),
+    comments: (postId, page) =>
+      memo.read(`comments ${postId} ${page.order} ${page.after ? `${page.after.micros} ${page.after.id}` : '-'} ${page.limit}`, () => community.commentsOf(postId, page)),
+    voteOf: (postId, userId) => posts.voteOf(postId, userId),
+    reportedBy: (readerId, commentIds) => community.reportedBy(readerId, commentIds),
+  };
+}
