@@ -4,7 +4,7 @@ import { pipeline, type Readable, type Transform } from 'node:stream';
 import zlib, { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { parse } from 'node:querystring';
 import { ErrorCode, fieldErrorsOf } from '@forum/contracts';
-import { fastify, type FastifyReply, type FastifyRequest, type FastifySchemaCompiler } from 'fastify';
+import { fastify, LogController, type FastifyReply, type FastifyRequest, type FastifySchemaCompiler } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { UnsupportedMediaTypeError, ValidationError } from './errors.ts';
@@ -30,7 +30,7 @@ export function createHttpServer(options: HttpServerOptions) {
   const server = fastify({
     loggerInstance: logger,
     // the access log is the onRequest hook's (trackAnswer), in the shape the Express services write
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? JSON_BODY_LIMIT,
     requestIdHeader: false,
     genReqId: requestIdFor,
