@@ -1,12 +1,12 @@
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { ErrorCode } from '@forum/contracts';
+import { ErrorCode, NoBody } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConflictError, RateLimitedError } from './errors.ts';
 import { JSON_BODY_LIMIT } from './http.ts';
-import { createHttpServer, type HttpServer } from './http-server.ts';
+import { apiInput, createHttpServer, type HttpServer } from './http-server.ts';
 import { createLogger } from './logger.ts';
 
 /**
@@ -38,6 +38,8 @@ beforeAll(async () => {
   server.post('/api/posts', { schema: { body: Post } }, async (request) => request.body);
   server.get('/api/posts', { schema: { querystring: Page } }, async (request) => request.query);
   server.get('/api/posts/:id', { schema: { params: z.object({ id: z.string() }) } }, async (request) => ({ id: request.params.id }));
+  server.delete('/api/posts', { schema: { body: Post } }, async (request) => request.body);
+  server.delete('/api/posts/:id', { schema: { params: z.object({ id: z.string() }), body: NoBody } }, async (request) => ({ id: request.params.id, body: request.body ?? 'none' }));
   server.get('/api/conflict', conflict);
   server.get('/api/limited', limited);
   server.get('/api/broken', broken);
@@ -54,9 +56,9 @@ interface Sent {
   readonly body?: string | Buffer;
 }
 
-/** What a client sees of an answer, less what changes from one answer to the next (Date, Connection). */
-async function answerOf(sent: Sent) {
-  const answer = await fetch(base + sent.path, { method: sent.method ?? 'GET', headers: { 'X-Request-Id': 'req-1', ...sent.headers }, body: sent.body });
+/** What a client sees of an answer (from the server at `at`), less what changes from one answer to the next (Date, Connection). */
+async function answerOf(sent: Sent, at = base) {
+  const answer = await fetch(at + sent.path, { method: sent.method ?? 'GET', headers: { 'X-Request-Id': 'req-1', ...sent.headers }, body: sent.body });
   return {
     status: answer.status,
     contentType: answer.headers.get('content-type'),
@@ -105,6 +107,11 @@ const refusals: [string, Sent, ReturnType<typeof answered>][] = [
     'no body where one is required',
     { method: 'POST', path: '/api/posts', headers: json },
     answered(400, '{"error":{"code":"VALIDATION_FAILED","message":"The request is not valid","details":{"title":["Invalid input: expected string, received undefined"]}}}'),
+  ],
+  [
+    'no body at all (a DELETE without Content-Length) where one is required',
+    { method: 'DELETE', path: '/api/posts' },
+    answered(400, '{"error":{"code":"VALIDATION_FAILED","message":"The request is not valid","details":{"_":["Invalid input: expected object, received undefined"]}}}'),
   ],
   [
     'a query that fails the schema',
@@ -157,6 +164,10 @@ describe('the server’s reading of requests', () => {
     ['a brotli body', brotliCompressSync('{"title":"Hello"}'), 'br', '{"title":"Hello"}'],
   ])('reads %s', async (_case, body, encoding, read) => {
     expect(await answerOf({ method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': encoding }, body })).toEqual(answered(200, read));
+  });
+
+  it('gives a route that takes no body none when none is sent (a DELETE without Content-Length)', async () => {
+    expect(await answerOf({ method: 'DELETE', path: '/api/posts/p-1' })).toEqual(answered(200, '{"id":"p-1","body":"none"}'));
   });
 
   it.each([
@@ -213,5 +224,44 @@ describe('the server’s log', () => {
         },
         { level: 50, time, service: 'http-server-test', req, res: { statusCode: 500 }, responseTime: expect.any(Number), correlationId: 'req-500', msg: 'request completed' },
       ]);
+  });
+});
+
+describe('a server whose API is one context among others (apiInput: false, as the gateway)', () => {
+  let gateway: HttpServer;
+  let gatewayBase: string;
+  beforeAll(async () => {
+    gateway = createHttpServer({ logger: createLogger('http-server-test', 'silent'), apiInput: false });
+    // what another handler reads itself (the identity realm's forms): nothing parsed before it
+    gateway.post('/form', async (request) => ({ parsed: request.body ?? null }));
+    gateway.get('/page', async () => ({ page: true }));
+    await gateway.register(
+      async (api) => {
+        apiInput(api);
+        api.post('/posts', { schema: { body: Post } }, async (request) => request.body);
+        api.get('/posts', { schema: { querystring: Page } }, async (request) => request.query);
+      },
+      { prefix: '/api' },
+    );
+    gatewayBase = await gateway.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => gateway?.close());
+
+  const refusal = (name: string) => refusals.find(([named]) => named === name)!;
+  it.each([refusal('malformed JSON'), refusal('a body in another media type'), refusal('a query string that is not UTF-8')])('reads the API’s input in the API’s context: %s', async (_case, sent, expected) => {
+    expect(await answerOf(sent, gatewayBase)).toEqual(expected);
+  });
+
+  it('reads a good body in the API’s context', async () => {
+    expect(await answerOf({ method: 'POST', path: '/api/posts', headers: json, body: '{"title":"Hello"}' }, gatewayBase)).toEqual(answered(200, '{"title":"Hello"}'));
+  });
+
+  it('reads no body and checks no query string outside it', async () => {
+    const form = await fetch(`${gatewayBase}/form`, { method: 'POST', body: new URLSearchParams({ username: 'alice' }) });
+    expect([form.status, await form.json()]).toEqual([200, { parsed: null }]);
+    const broken = await fetch(`${gatewayBase}/form`, { method: 'POST', headers: json, body: '{"title":' });
+    expect([broken.status, await broken.json()]).toEqual([200, { parsed: null }]);
+    const page = await fetch(`${gatewayBase}/page?q=%FF`);
+    expect([page.status, await page.json()]).toEqual([200, { page: true }]);
   });
 });
