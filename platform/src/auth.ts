@@ -1,4 +1,3 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { FastifyRequest } from 'fastify';
 import { normalizeEmail } from '@forum/contracts';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
@@ -137,14 +136,6 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   };
 }
 
-declare global {
-  namespace Express {
-    interface Locals {
-      principal?: Principal;
-    }
-  }
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
     /** Who is calling (see authenticate); undefined for anonymous callers. */
@@ -160,34 +151,9 @@ function bearerOf(header: string | undefined): string | null {
   return match[1]!;
 }
 
-/** Requires a valid token; the principal lands in `res.locals.principal`. */
-export function requireAuth(verify: TokenVerifier): RequestHandler {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const token = bearerOf(req.headers.authorization);
-    if (!token) throw new UnauthenticatedError();
-    res.locals.principal = await verify(token);
-    next();
-  };
-}
-
-/** Uses a token when one is sent (a bad one is still a 401), and lets anonymous callers through. */
-export function optionalAuth(verify: TokenVerifier): RequestHandler {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const token = bearerOf(req.headers.authorization);
-    if (token) res.locals.principal = await verify(token);
-    next();
-  };
-}
-
-export function principalOf(res: Response): Principal {
-  const principal = res.locals.principal;
-  if (!principal) throw new UnauthenticatedError();
-  return principal;
-}
-
 /**
  * Fastify's preHandler hook: the caller's token verified, the principal in `request.principal`.
- * `required`: no token is 401 (requireAuth); otherwise anonymous callers pass (optionalAuth). A bad token is 401 either way.
+ * `required`: no token is 401; otherwise anonymous callers pass. A bad token is 401 either way.
  */
 export function authenticate(verify: TokenVerifier, options: { readonly required: boolean }): (request: FastifyRequest) => Promise<void> {
   return async (request) => {

@@ -1,6 +1,5 @@
 import { ErrorCode } from '@forum/contracts';
 import type { ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
 import type { RequestHook } from './http-server.ts';
 import { AppError } from './errors.ts';
 
@@ -23,17 +22,11 @@ export interface BulkheadOptions {
 }
 
 /**
- * A bulkhead for one kind of request: however many arrive, at most `concurrency` of them hold
- * database connections at once, so a flood of one kind (searches) leaves the pool to the others.
- * A turn ends when the response is finished or its client has gone; a waiting request whose
- * client leaves gives up its place.
+ * A bulkhead for one kind of request, as a Fastify hook (onRequest or preHandler): however many
+ * arrive, at most `concurrency` of them hold database connections at once, so a flood of one kind
+ * (searches) leaves the pool to the others. A turn ends when the response is finished or its
+ * client has gone; a waiting request whose client leaves gives up its place.
  */
-export function bulkhead(options: BulkheadOptions): RequestHandler {
-  const admit = admission(options);
-  return (_req, res, next) => admit(res, next);
-}
-
-/** The bulkhead as a Fastify hook (onRequest or preHandler): the same turns, the same BusyError. */
 export function bulkheadHook(options: BulkheadOptions): RequestHook {
   const admit = admission(options);
   return (_request, reply, done) => admit(reply.raw, done);

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 
 /**
  * An error with a stable code and an HTTP status. Domain code throws these;
- * one middleware turns them into the error body, so routes never build error
+ * one error handler turns them into the error body, so routes never build error
  * responses themselves.
  */
 export class AppError extends Error {

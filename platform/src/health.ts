@@ -1,25 +1,11 @@
-import { Router } from 'express';
 import type { FastifyPluginCallback } from 'fastify';
 
 export type ReadinessCheck = () => Promise<{ ok: boolean; detail?: unknown }>;
 
 /**
- * /healthz: the process answers. /readyz: every dependency check passes within
- * its time bound; 503 with the failing checks otherwise.
+ * The health routes (register the plugin): /healthz, the process answers; /readyz, every
+ * dependency check passes within its time bound, 503 with the failing checks otherwise.
  */
-export function healthRoutes(checks: Record<string, ReadinessCheck>, timeoutMs = 2000): Router {
-  const router = Router();
-  router.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  router.get('/readyz', async (_req, res) => {
-    const { status, body } = await readiness(checks, timeoutMs);
-    res.status(status).json(body);
-  });
-  return router;
-}
-
-/** healthRoutes for a Fastify server (register it): the same routes and answers. */
 export function healthPlugin(checks: Record<string, ReadinessCheck>, timeoutMs = 2000): FastifyPluginCallback {
   return (server, _options, done) => {
     server.get('/healthz', async () => ({ status: 'ok' }));

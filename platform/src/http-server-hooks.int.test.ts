@@ -1,23 +1,18 @@
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { ErrorCode } from '@forum/contracts';
-import express, { type Express } from 'express';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticate, createTokenVerifier, optionalAuth, principalOfRequest, requireAuth, type TokenVerifier } from './auth.ts';
-import { bulkhead, bulkheadHook } from './bulkhead.ts';
-import { healthPlugin, healthRoutes } from './health.ts';
-import { createHttpApp, errorHandler, jsonBody, notFoundHandler } from './http.ts';
+import { authenticate, createTokenVerifier, principalOfRequest, type TokenVerifier } from './auth.ts';
+import { bulkheadHook } from './bulkhead.ts';
+import { healthPlugin } from './health.ts';
 import { createHttpServer, type HttpServer } from './http-server.ts';
 import { createLogger } from './logger.ts';
 import { cancelWhenClientLeavesHook, createReadKnex } from './read-db.ts';
 import { createTestDatabase, waitFor } from './testing/index.ts';
 
 /**
- * The Fastify hooks (authentication, the bulkhead, client-leaves cancellation) and health routes
- * answer as their Express middleware do: both servers get the same requests over real HTTP.
+ * The platform's hooks (authentication, the bulkhead, client-leaves cancellation) and health
+ * routes over real HTTP. The expected answers are the API's as the services gave them before they
+ * moved onto this server (the Express middleware's), written out literally.
  */
 const issuer = 'http://localhost:3000/realms/forum';
 const audience = 'urn:forum:api';
@@ -35,21 +30,13 @@ afterAll(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-/** Both servers listening: `express` given the Express app's routes, `fastify` the Fastify server's. */
-async function serveBoth(routes: { express: (app: Express) => void; fastify: (server: HttpServer) => void }) {
-  const app = createHttpApp();
-  app.use('/api', jsonBody());
-  routes.express(app);
-  app.use(notFoundHandler);
-  app.use(errorHandler(logger));
-  const expressServer: Server = app.listen(0, '127.0.0.1');
-  await once(expressServer, 'listening');
-  closers.push(() => (expressServer.closeAllConnections(), expressServer.close()));
+/** A server with the routes `routes` adds, listening; its base URL. */
+async function serve(routes: (server: HttpServer) => void) {
   const server = createHttpServer({ logger });
-  routes.fastify(server);
-  const fastifyBase = await server.listen({ port: 0, host: '127.0.0.1' });
+  routes(server);
+  const base = await server.listen({ port: 0, host: '127.0.0.1' });
   closers.push(() => server.close());
-  return { expressBase: `http://127.0.0.1:${(expressServer.address() as AddressInfo).port}`, fastifyBase };
+  return base;
 }
 
 const answerOf = async (url: string, init: RequestInit = {}) => {
@@ -57,31 +44,29 @@ const answerOf = async (url: string, init: RequestInit = {}) => {
   return { status: answer.status, contentType: answer.headers.get('content-type'), retryAfter: answer.headers.get('retry-after'), body: await answer.text() };
 };
 
+/** An answer in JSON, without Retry-After. */
+const answered = (status: number, body: string) => ({ status, contentType: 'application/json; charset=utf-8', retryAfter: null, body });
+
 describe('authentication', () => {
-  it.each([
-    ['no token where one is required', '/api/me', undefined, 401],
-    ['another scheme', '/api/me', 'Basic YWxpY2U6c2VjcmV0', 401],
-    ['a token that is not valid', '/api/me', 'Bearer not.a.token', 401],
-    ['a valid token', '/api/me', 'valid', 200],
-    ['no token where none is required', '/api/posts', undefined, 200],
-    ['a bad token where none is required', '/api/posts', 'Bearer not.a.token', 401],
-    ['a valid token where none is required', '/api/posts', 'valid', 200],
-  ])('%s: as requireAuth / optionalAuth answer', async (_case, path, authorization, status) => {
-    const { expressBase, fastifyBase } = await serveBoth({
-      express: (app) => {
-        app.get('/api/me', requireAuth(verify), (_req, res) => void res.json({ subject: res.locals.principal!.subject }));
-        app.get('/api/posts', optionalAuth(verify), (_req, res) => void res.json({ subject: res.locals.principal?.subject ?? null }));
-      },
-      fastify: (server) => {
-        server.get('/api/me', { preHandler: authenticate(verify, { required: true }) }, async (request) => ({ subject: principalOfRequest(request).subject }));
-        server.get('/api/posts', { preHandler: authenticate(verify, { required: false }) }, async (request) => ({ subject: request.principal?.subject ?? null }));
-      },
+  let base: string;
+  beforeAll(async () => {
+    base = await serve((server) => {
+      server.get('/api/me', { preHandler: authenticate(verify, { required: true }) }, async (request) => ({ subject: principalOfRequest(request).subject }));
+      server.get('/api/posts', { preHandler: authenticate(verify, { required: false }) }, async (request) => ({ subject: request.principal?.subject ?? null }));
     });
+  });
+
+  it.each([
+    ['no token where one is required', '/api/me', undefined, answered(401, '{"error":{"code":"UNAUTHENTICATED","message":"A valid bearer token is required"}}')],
+    ['another scheme', '/api/me', 'Basic YWxpY2U6c2VjcmV0', answered(401, '{"error":{"code":"UNAUTHENTICATED","message":"The Authorization header must be \\"Bearer <token>\\""}}')],
+    ['a token that is not valid', '/api/me', 'Bearer not.a.token', answered(401, '{"error":{"code":"UNAUTHENTICATED","message":"The token is not valid"}}')],
+    ['a valid token', '/api/me', 'valid', answered(200, '{"subject":"u-1"}')],
+    ['no token where none is required', '/api/posts', undefined, answered(200, '{"subject":null}')],
+    ['a bad token where none is required', '/api/posts', 'Bearer not.a.token', answered(401, '{"error":{"code":"UNAUTHENTICATED","message":"The token is not valid"}}')],
+    ['a valid token where none is required', '/api/posts', 'valid', answered(200, '{"subject":"u-1"}')],
+  ])('%s', async (_case, path, authorization, expected) => {
     const headers: Record<string, string> = authorization === undefined ? {} : { Authorization: authorization === 'valid' ? `Bearer ${token}` : authorization };
-    const [fromExpress, fromFastify] = await Promise.all([answerOf(expressBase + path, { headers }), answerOf(fastifyBase + path, { headers })]);
-    expect(fromExpress.status).toBe(status);
-    if (status === 401) expect(JSON.parse(fromExpress.body)).toMatchObject({ error: { code: ErrorCode.UNAUTHENTICATED } });
-    expect(fromFastify).toEqual(fromExpress);
+    expect(await answerOf(base + path, { headers })).toEqual(expected);
   });
 });
 
@@ -90,41 +75,34 @@ describe('the bulkhead', () => {
     const releases: (() => void)[] = [];
     const held = () => new Promise<void>((resolve) => releases.push(resolve));
     const options = { what: 'searches', concurrency: 1, queue: 0, maxWaitMs: 1000 };
-    const { expressBase, fastifyBase } = await serveBoth({
-      express: (app) => app.get('/api/search', bulkhead(options), async (_req, res) => (await held(), void res.json({ found: [] }))),
-      fastify: (server) => server.get('/api/search', { onRequest: bulkheadHook(options) }, async () => (await held(), { found: [] })),
+    const base = await serve((server) => server.get('/api/search', { onRequest: bulkheadHook(options) }, async () => (await held(), { found: [] })));
+    const first = answerOf(`${base}/api/search`);
+    await expect.poll(() => releases.length).toBe(1);
+    const refused = await answerOf(`${base}/api/search`);
+    releases.shift()!();
+    expect((await first).status).toBe(200);
+    const next = answerOf(`${base}/api/search`);
+    await expect.poll(() => releases.length).toBe(1);
+    releases.shift()!();
+    expect((await next).status).toBe(200);
+    expect(refused).toEqual({
+      status: 503,
+      contentType: 'application/json; charset=utf-8',
+      retryAfter: '1',
+      body: '{"error":{"code":"BUSY","message":"Too many searches at once. Please try again in a moment."}}',
     });
-    for (const base of [expressBase, fastifyBase]) {
-      const first = answerOf(`${base}/api/search`);
-      await expect.poll(() => releases.length).toBe(1);
-      const refused = await answerOf(`${base}/api/search`);
-      releases.shift()!();
-      expect((await first).status).toBe(200);
-      const next = answerOf(`${base}/api/search`);
-      await expect.poll(() => releases.length).toBe(1);
-      releases.shift()!();
-      expect((await next).status).toBe(200);
-      expect(refused).toEqual({
-        status: 503,
-        contentType: 'application/json; charset=utf-8',
-        retryAfter: '1',
-        body: JSON.stringify({ error: { code: ErrorCode.BUSY, message: 'Too many searches at once. Please try again in a moment.' } }),
-      });
-    }
   });
 });
 
 describe('health routes', () => {
   it.each([
-    ['/healthz', true],
-    ['/readyz', true],
-    ['/readyz', false],
-  ])('%s (checks pass: %s) answers as healthRoutes does', async (path, ok) => {
+    ['/healthz', true, answered(200, '{"status":"ok"}')],
+    ['/readyz', true, answered(200, '{"status":"ready","checks":{"database":{"ok":true,"detail":"up"}}}')],
+    ['/readyz', false, answered(503, '{"status":"not ready","checks":{"database":{"ok":false,"detail":"down"}}}')],
+  ])('%s (checks pass: %s)', async (path, ok, expected) => {
     const checks = { database: async () => ({ ok, detail: ok ? 'up' : 'down' }) };
-    const { expressBase, fastifyBase } = await serveBoth({ express: (app) => app.use(healthRoutes(checks)), fastify: (server) => void server.register(healthPlugin(checks)) });
-    const [fromExpress, fromFastify] = await Promise.all([answerOf(expressBase + path), answerOf(fastifyBase + path)]);
-    expect(fromExpress.status).toBe(ok ? 200 : 503);
-    expect(fromFastify).toEqual(fromExpress);
+    const base = await serve((server) => void server.register(healthPlugin(checks)));
+    expect(await answerOf(base + path)).toEqual(expected);
   });
 });
 

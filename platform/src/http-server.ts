@@ -37,24 +37,23 @@ export interface HttpServerOptions {
 }
 
 /**
- * A Fastify server with the settings every service shares, answering as createHttpApp's Express
- * app with jsonBody, requestLogger, notFoundHandler and errorHandler does: the same request ids,
- * access log lines, query strings, JSON bodies and error bodies (`{"error":{"code","message","details?"}}`).
- * Routes declare zod schemas (ZodTypeProvider); a value that does not pass is 400 VALIDATION_FAILED
- * with one message per field, as parseInput answers.
+ * A Fastify server with the settings every service shares: request ids, access log lines, query
+ * strings, JSON bodies and error bodies (`{"error":{"code","message","details?"}}`) as the API
+ * answers them. Routes declare zod schemas (ZodTypeProvider); a value that does not pass is 400
+ * VALIDATION_FAILED with one message per field, as parseInput answers.
  */
 export function createHttpServer(options: HttpServerOptions) {
   const { logger } = options;
   const server = fastify({
     loggerInstance: logger,
-    // the access log is the onRequest hook's (trackAnswer), in the shape the Express services write
+    // the access log is the onRequest hook's (trackAnswer), in pino-http's shape (see logAnswer)
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? JSON_BODY_LIMIT,
     requestIdHeader: false,
     genReqId: requestIdFor,
-    // a child of the service's logger, not of Fastify's (whose `req` serializer would drop the id): `request.log` as requestLogger makes it
+    // a child of the service's logger, not of Fastify's (whose `req` serializer would drop the id), carrying the request's id, method and URL
     childLoggerFactory: (_fastifyLogger, bindings, childOptions, req) => logger.child({ req: { id: bindings.reqId, method: req.method, url: req.url } }, childOptions),
-    // Express's routing: /api/posts/ and /API/posts are /api/posts (parameters keep their case)
+    // the API's paths match without regard to a trailing slash or letter case: /api/posts/ and /API/posts are /api/posts (parameters keep their case)
     routerOptions: { querystringParser: (text) => parse(text), ignoreTrailingSlash: true, caseSensitive: false },
     clientErrorHandler: answerClientError,
     frameworkErrors: (error, request, reply) => answerError(error, request, reply),
@@ -86,7 +85,7 @@ export type HttpServer = ReturnType<typeof createHttpServer>;
 /**
  * How the API reads a request, for the context it is called on (and those inside it): a query
  * string whose %-escapes are not UTF-8 is 400; a body is JSON in UTF-8 (else 415), undone from its
- * Content-Encoding, read as express.json({ strict: true }) reads it (parseJsonBody).
+ * Content-Encoding, read strictly: an object or an array, a byte order mark dropped (parseJsonBody).
  */
 export function apiInput<L extends FastifyBaseLogger, P extends FastifyTypeProvider>(
   server: FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, L, P>,
@@ -132,8 +131,8 @@ function answerError(error: unknown, request: FastifyRequest, reply: FastifyRepl
 }
 
 /**
- * A JSON body as express.json({ strict: true }) reads it: UTF-8 only, a byte order mark dropped,
- * an object or an array; an empty body is `{}` when the request said it sent one, else undefined.
+ * A JSON body: UTF-8 only, a byte order mark dropped, an object or an array (strict); an empty
+ * body is `{}` when the request said it sent one, else undefined.
  */
 export function parseJsonBody(body: Buffer, sent: boolean): unknown {
   if (!sent) return undefined;
@@ -152,7 +151,7 @@ export function parseJsonBody(body: Buffer, sent: boolean): unknown {
 
 const BYTE_ORDER_MARK = 0xfeff;
 
-/** The encodings body-parser undoes: zstd where this Node has it. */
+/** The encodings a body may come in (zstd where this Node has it); any other, x-gzip too, is 415. */
 const DECOMPRESSORS: Readonly<Record<string, () => Transform>> = {
   gzip: createGunzip,
   deflate: createInflate,
@@ -161,9 +160,9 @@ const DECOMPRESSORS: Readonly<Record<string, () => Transform>> = {
 };
 
 /**
- * A body as it was before its Content-Encoding, which express.json undoes too (see
- * DECOMPRESSORS); any other encoding is 415. The body limit counts the decoded bytes (Fastify reads
- * `receivedEncodedLength` for the Content-Length check).
+ * A body as it was before its Content-Encoding (see DECOMPRESSORS); any other encoding is 415.
+ * The body limit counts the decoded bytes (Fastify reads `receivedEncodedLength` for the
+ * Content-Length check).
  */
 function decoded(payload: Readable, encoding: string | undefined): Readable {
   const name = (encoding ?? 'identity').toLowerCase();
@@ -176,13 +175,13 @@ function decoded(payload: Readable, encoding: string | undefined): Readable {
   return body;
 }
 
-/** Whether a request says it has a body, even an empty one (a Content-Length, or chunks), as body-parser reads it: an empty JSON body is `{}`. */
+/** Whether a request says it has a body, even an empty one (a Content-Length, or chunks): an empty JSON body is `{}`. */
 const lengthOrChunks = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
 
 /**
  * Route schemas are zod schemas; a value that fails is parseInput's ValidationError (one message per field).
  * Fastify hands a validator null for a part the request lacks (no body at all): the schemas read it
- * as undefined, as parseInput gets it from Express (a body is never null here: the JSON parser refuses it).
+ * as undefined, as parseInput reads a missing part (a body is never null here: the JSON parser refuses it).
  */
 const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
   ({ schema }) =>

@@ -9,10 +9,8 @@ export type { Logger };
 
 declare module 'http' {
   interface IncomingMessage {
-    /** The request id (see assignRequestId). */
+    /** The request id (see trackAnswer). */
     id?: string;
-    /** A logger carrying the request id (see requestLogger). */
-    log?: Logger;
   }
 }
 
@@ -105,13 +103,6 @@ export function incomingId(value: string | string[] | undefined): string {
 /** The id a request is to have: the caller's X-Request-Id when it is a sane one, else a new one. */
 export const requestIdFor = (req: IncomingMessage): string => incomingId(req.headers[REQUEST_ID_HEADER]);
 
-/** A request's id (requestIdFor, or `id`, made so already); set on the answer and kept on `req.id`. */
-export function assignRequestId(req: IncomingMessage, res: ServerResponse, id = requestIdFor(req)): string {
-  req.id = id;
-  res.setHeader(HEADER_REQUEST_ID, id);
-  return id;
-}
-
 const REQUEST_ID_HEADER = HEADER_REQUEST_ID.toLowerCase();
 
 /**
@@ -128,8 +119,7 @@ export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerRespo
   if (!logger.isLevelEnabled(level)) return;
   logger[level](
     {
-      // Express trims a mounted router's prefix off req.url while it runs: the URL as it came
-      req: { id: req.id, method: req.method, url: (req as { originalUrl?: string }).originalUrl ?? req.url },
+      req: { id: req.id, method: req.method, url: req.url },
       res: { statusCode: res.statusCode },
       responseTime: Math.round(performance.now() - startedAt),
       correlationId: correlationIdOf(req),
@@ -139,27 +129,14 @@ export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerRespo
 }
 
 /**
- * Middleware: the request id (X-Request-Id in and out), `req.log` (a child logger with the request
- * id, made when first used) and the access log line once the answer is sent or the client left. Light on purpose: on
- * the read side's hottest paths this runs for every request.
+ * A request's id and access log: `id` (requestIdFor's, made by the server) sent back as
+ * X-Request-Id and kept on `req.id`, and the access log line once the answer is sent or the client
+ * left (see logAnswer), unless the logger is silent. Light on purpose: it runs for every request.
  */
-export function requestLogger(logger: Logger) {
-  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    const id = trackAnswer(logger, req, res);
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', { configurable: true, get: () => (child ??= logger.child({ req: { id, method: req.method, url: req.url } })) });
-    next();
-  };
-}
-
-/**
- * A request answered with or without a framework: its id (X-Request-Id in and out, returned; `id`
- * when the framework made it already) and its access log line once the answer is sent or the client
- * left (see logAnswer), unless the logger is silent.
- */
-export function trackAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse, id?: string): string {
+export function trackAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse, id = requestIdFor(req)): string {
   const startedAt = performance.now();
-  id = assignRequestId(req, res, id);
+  req.id = id;
+  res.setHeader(HEADER_REQUEST_ID, id);
   if (logger.isLevelEnabled('error')) res.once('close', () => logAnswer(logger, req, res, startedAt));
   return id;
 }

@@ -1,41 +1,44 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import express from 'express';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError, loadConfig, logSettings } from './config.ts';
-import { createLogger, logFormatFor, requestLogger } from './logger.ts';
+import { createHttpServer, type HttpServer } from './http-server.ts';
+import { createLogger, logFormatFor } from './logger.ts';
 
 /** The access log over a real HTTP server: what an operator reads for each request. */
-const servers: import('node:http').Server[] = [];
-afterEach(() => {
+const servers: HttpServer[] = [];
+afterEach(async () => {
   for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    server.close();
+    // a request still running (/never) would hold close() until the client's socket times out
+    server.server.closeAllConnections();
+    await server.close();
   }
 });
 
 async function serve(level: string) {
   const lines: Record<string, unknown>[] = [];
+  let waiting = 0;
   const logger = pino({ level }, new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) }));
-  const app = express();
-  app.use(requestLogger(logger));
-  const api = express.Router();
-  api.get('/posts', (req, res) => {
-    req.log!.info('inside');
-    res.json({ ok: true });
-  });
-  api.get('/missing', (_req, res) => void res.status(404).json({}));
-  api.get('/never', () => {});
-  api.get('/busy', (_req, res) => void res.status(503).set('Retry-After', '1').json({}));
-  api.get('/broken', (_req, res) => void res.status(500).json({}));
-  app.use('/api', api);
-  const server = app.listen(0, '127.0.0.1');
+  const server = createHttpServer({ logger });
+  await server.register(
+    async (api) => {
+      api.get('/posts', async (request) => {
+        request.log.info('inside');
+        return { ok: true };
+      });
+      api.get('/missing', async (_request, reply) => reply.code(404).send({}));
+      api.get('/never', () => ((waiting += 1), new Promise(() => {})));
+      api.get('/busy', async (_request, reply) => reply.code(503).header('Retry-After', '1').send({}));
+      api.get('/broken', async (_request, reply) => reply.code(500).send({}));
+    },
+    { prefix: '/api' },
+  );
   servers.push(server);
-  await once(server, 'listening');
-  return { lines, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  const base = await server.listen({ port: 0, host: '127.0.0.1' });
+  // the server's own line saying where it listens is not a request's
+  lines.length = 0;
+  return { lines, base, waiting: () => waiting };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
@@ -49,9 +52,8 @@ describe('the request log', () => {
     const generated = await fetch(`${base}/api/posts`, { headers: { 'X-Request-Id': 'not a sane id!' } });
     expect(generated.headers.get('X-Request-Id')).toMatch(/^[0-9a-f-]{36}$/);
     await generated.arrayBuffer();
-    await settle();
     expect(lines.find((l) => l.msg === 'inside')).toMatchObject({ req: { id: 'req-42', method: 'GET' } });
-    expect(lines.find((l) => l.msg === 'request completed')).toMatchObject({
+    await expect.poll(() => lines.find((l) => l.msg === 'request completed')).toMatchObject({
       level: 30,
       req: { id: 'req-42', method: 'GET', url: '/api/posts?page=2' },
       res: { statusCode: 200 },
@@ -61,15 +63,14 @@ describe('the request log', () => {
   });
 
   it('warns of a 4xx, and of a client that left before its answer', async () => {
-    const { lines, base } = await serve('info');
+    const { lines, base, waiting } = await serve('info');
     await (await fetch(`${base}/api/missing`)).arrayBuffer();
     const leaving = new AbortController();
     const never = fetch(`${base}/api/never`, { signal: leaving.signal }).catch(() => null);
-    await settle();
+    await expect.poll(waiting).toBe(1);
     leaving.abort();
     await never;
-    await settle();
-    expect(lines.filter((l) => l.msg !== 'inside').map((l) => [l.level, l.msg, (l.req as { url: string }).url])).toEqual([
+    await expect.poll(() => lines.filter((l) => l.msg !== 'inside').map((l) => [l.level, l.msg, (l.req as { url: string }).url])).toEqual([
       [40, 'request completed', '/api/missing'],
       [40, 'request aborted', '/api/never'],
     ]);

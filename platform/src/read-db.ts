@@ -2,7 +2,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { ErrorCode } from '@forum/contracts';
-import type { RequestHandler } from 'express';
 import type { RequestHook } from './http-server.ts';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
@@ -38,12 +37,10 @@ export function cancelledIfClientLeaves<T>(res: ServerResponse, fn: () => T): T 
   return withRequestSignal(controller.signal, fn);
 }
 
-/** Middleware: the request's read statements are cancelled when its client goes away before the answer is sent. */
-export const cancelWhenClientLeaves: RequestHandler = (_req, res, next) => cancelledIfClientLeaves(res, next);
-
 /**
- * Fastify's hook (onRequest, or any later one): as cancelWhenClientLeaves. What follows the hook
- * runs inside it, the body's parsing included (Fastify carries the context across it).
+ * Fastify's hook (onRequest, or any later one): the request's read statements are cancelled when
+ * its client goes away before the answer is sent. What follows the hook runs inside it, the body's
+ * parsing included (Fastify carries the context across it).
  */
 export const cancelWhenClientLeavesHook: RequestHook = (_request, reply, done) => cancelledIfClientLeaves(reply.raw, done);
 

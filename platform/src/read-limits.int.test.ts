@@ -1,7 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { ErrorCode } from '@forum/contracts';
-import { cancelWhenClientLeaves, createHttpApp, createLogger, createReadKnex, errorHandler, type Knex } from '@forum/platform';
+import { cancelWhenClientLeavesHook, createHttpServer, createLogger, createReadKnex, type HttpServer, type Knex } from '@forum/platform';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, waitFor } from '@forum/platform/testing';
@@ -13,7 +11,7 @@ import { createTestDatabase, waitFor } from '@forum/platform/testing';
  */
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let observer: pg.Client;
-const servers: { server: Server; db: Knex }[] = [];
+const servers: { server: HttpServer; db: Knex }[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase('read_limits');
@@ -22,8 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const { server, db } of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     await db.destroy();
   }
   await observer?.end();
@@ -33,21 +30,18 @@ afterAll(async () => {
 /** An app with one slow read (`/sleep?s=`) and one quick one (`/quick`), over a read pool of `max` connections. */
 async function serve(options: { max: number; statementTimeoutMs: number }) {
   const db = createReadKnex(database.url, options);
-  const app = createHttpApp();
-  app.use(cancelWhenClientLeaves);
-  app.get('/sleep', async (req, res) => {
-    await db.raw('SELECT pg_sleep(?)', [Number(req.query.s)]);
-    res.json({ slept: true });
+  const server = createHttpServer({ logger: createLogger('read-limits-test', 'silent') });
+  server.addHook('onRequest', cancelWhenClientLeavesHook);
+  server.get('/sleep', async (request) => {
+    await db.raw('SELECT pg_sleep(?)', [Number((request.query as { s: string }).s)]);
+    return { slept: true };
   });
-  app.get('/quick', async (_req, res) => {
+  server.get('/quick', async () => {
     const { rows } = await db.raw<{ rows: { pid: number }[] }>('SELECT pg_backend_pid() AS pid');
-    res.json(rows[0]);
+    return rows[0];
   });
-  app.use(errorHandler(createLogger('read-limits-test', 'silent')));
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
   servers.push({ server, db });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return server.listen({ port: 0, host: '127.0.0.1' });
 }
 
 /** The read pool's statements PostgreSQL is running now. */

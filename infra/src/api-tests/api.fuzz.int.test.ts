@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { waitFor } from '@forum/platform/testing';
 import { hostileObject, hostileQuery, hostileSegment, hostileString, malformedJson, oddContentType, wrongType } from '@forum/platform/testing';
-import { routesOf } from '../testing/routes.ts';
 
 /**
  * Generated requests against the whole forum over real HTTP: every command and every read, with
@@ -268,7 +267,7 @@ const runsPerRoute = (routes: number) => Math.max(20, Math.ceil(RUNS / routes));
 
 describe('every route of the API under generated hostile requests', () => {
   it('fuzzes every route the services have (a new route must join the tables here)', () => {
-    const served = [...routesOf(forum.apps.command), ...routesOf(forum.apps.query)].filter((route) => route.includes(' /api/'));
+    const served = [...forum.apps.command.routes, ...forum.apps.query.routes].filter((route) => route.includes(' /api/'));
     const covered = new Set([...Object.keys(commands), ...Object.keys(reads), ...served.filter((r) => r.startsWith('GET ') && !r.includes(':'))]);
     expect(served.filter((route) => !covered.has(route))).toEqual([]);
   });
@@ -295,7 +294,7 @@ describe('every route of the API under generated hostile requests', () => {
   });
 
   it('every other read: never a 5xx, never an event', async () => {
-    const others = routesOf(forum.apps.query).filter((route) => route.startsWith('GET /api/') && !(route in reads));
+    const others = forum.apps.query.routes.filter((route) => route.startsWith('GET /api/') && !(route in reads));
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...others).chain(readCall), async (call) => {
         const before = await forum.eventCount();

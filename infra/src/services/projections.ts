@@ -1,6 +1,6 @@
 /** The projection runner on its own (the distributed layout), against DATABASE_URL. */
 import { createPostgresEventStore } from '@forum/eventstore';
-import { createHttpApp, createKnex, createLogger, databaseCheck, healthRoutes, loadConfig } from '@forum/platform';
+import { createHttpServer, createKnex, createLogger, databaseCheck, healthPlugin, loadConfig } from '@forum/platform';
 import { allProjections, createProjectionRunner, ProjectionsConfig, projectionsCheck } from '@forum/projections';
 
 const config = loadConfig(ProjectionsConfig);
@@ -10,9 +10,9 @@ const store = await createPostgresEventStore({ connectionString: config.DATABASE
 const runner = createProjectionRunner({ db, connectionString: config.DATABASE_URL, store, projections: allProjections, logger });
 await runner.start();
 
-const app = createHttpApp();
-app.use(
-  healthRoutes({
+const server = createHttpServer({ logger });
+await server.register(
+  healthPlugin({
     database: () => databaseCheck(db),
     projections: async () => {
       const check = await projectionsCheck(db, config.READY_MAX_LAG, allProjections);
@@ -24,11 +24,13 @@ app.use(
     },
   }),
 );
-const server = app.listen(config.PORT, () => logger.info({ port: config.PORT }, 'projection runner health on port'));
+// every interface, IPv6 and IPv4, as Node listens when given no host (Fastify's own default is localhost only)
+await server.listen({ port: config.PORT, host: '::' });
+logger.info({ port: config.PORT }, 'projection runner health on port');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    server.close();
+    void server.close();
     void runner.stop().then(async () => {
       await store.close();
       await db.destroy();
