@@ -1,4 +1,4 @@
-import { adminEmails, DatabaseUrl, logSettings, oidcSettings, Port, TrustProxy } from '@forum/platform';
+import { adminEmails, DatabaseUrl, logSettings, oidcSettings, Port, ServiceHost, TrustProxy } from '@forum/platform';
 import { writeLimitSettings } from './limits/settings.ts';
 import { identityAdminSettings } from './identity-admin/settings.ts';
 import { paymentSettings } from './payment/settings.ts';
@@ -6,6 +6,7 @@ import { z } from 'zod';
 
 export const CommandServiceConfig = z.object({
   PORT: Port.default(3001),
+  HOST: ServiceHost,
   /** Where browsers reach the forum (e.g. https://forum.example): photo addresses may not point at it. */
   PUBLIC_URL: z.string().url(),
   DATABASE_URL: DatabaseUrl,

@@ -25,6 +25,8 @@ export type LogFormat = NonNullable<z.infer<typeof LogFormat>>;
 /** What every service's log takes from the environment: LOG_LEVEL and LOG_FORMAT. */
 export const logSettings = { LOG_LEVEL: LogLevel, LOG_FORMAT: LogFormat };
 export const Port = z.coerce.number().int().min(0).max(65535);
+/** HOST of a service on its own: the interface it listens on; `::` takes IPv6 and IPv4 alike (set 0.0.0.0 where the host has no IPv6). */
+export const ServiceHost = z.string().min(1).default('::');
 export const DatabaseUrl = z.string().url().refine((u) => /^postgres(ql)?:/.test(u), 'must be a postgres:// URL');
 export const IssuerUrl = z.string().url();
 /** READY_MAX_LAG: how many events a live projection may be behind the log's head while the service says it is ready. */

@@ -1,9 +1,10 @@
-import { DatabaseUrl, logSettings, Port, ReadyMaxLag } from '@forum/platform';
+import { DatabaseUrl, logSettings, Port, ServiceHost, ReadyMaxLag } from '@forum/platform';
 import { z } from 'zod';
 
 /** The projection runner's settings when it runs on its own (the distributed layout). */
 export const ProjectionsConfig = z.object({
   PORT: Port.default(3003),
+  HOST: ServiceHost,
   DATABASE_URL: DatabaseUrl,
   ...logSettings,
   READY_MAX_LAG: ReadyMaxLag,

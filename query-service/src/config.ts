@@ -1,4 +1,4 @@
-import { adminEmails, createReadKnex, DatabaseUrl, logSettings, oidcSettings, Port, ReadyMaxLag, type Knex } from '@forum/platform';
+import { adminEmails, createReadKnex, DatabaseUrl, logSettings, oidcSettings, Port, ServiceHost, ReadyMaxLag, type Knex } from '@forum/platform';
 import { z } from 'zod';
 
 /** The read side's settings: the same in the query-service and in the embedded forum. */
@@ -37,6 +37,7 @@ export const readLimits = (settings: ReadSettings) => ({
 
 export const QueryServiceConfig = z.object({
   PORT: Port.default(3002),
+  HOST: ServiceHost,
   DATABASE_URL: DatabaseUrl,
   ...oidcSettings,
   ...logSettings,

@@ -36,8 +36,7 @@ const server = createCommandServer({
   forumOrigin: new URL(config.PUBLIC_URL).origin,
   trustProxy: config.TRUST_PROXY,
 });
-// every address, as Node's own listen(port) takes (Fastify's default is localhost only)
-await server.listen({ port: config.PORT, host: '::' });
+await server.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'command-service listening');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -24,8 +24,7 @@ await server.register(
     },
   }),
 );
-// every interface, IPv6 and IPv4, as Node listens when given no host (Fastify's own default is localhost only)
-await server.listen({ port: config.PORT, host: '::' });
+await server.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'projection runner health on port');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

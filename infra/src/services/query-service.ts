@@ -20,7 +20,7 @@ const server = createQueryServer({
   logger,
   ...readLimits(config),
 });
-await server.listen({ port: config.PORT, host: '0.0.0.0' });
+await server.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'query-service listening');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
