@@ -2,16 +2,16 @@
  * The statements the query-service runs for a read, as it runs them: the scale bench's bare
  * baseline replays them (see bare-server.ts), so the two answer with the same SQL.
  *
- * A query server is built here, in this process, as the forum builds its own (same settings, but no
- * visitor cache: every read runs its statements), on the forum's database and identity realm;
- * each read is injected once to warm up and once more with every pg statement of that request
+ * A query server is built here, in this process, as the forum builds its own (same settings, but
+ * nothing kept in memory: every read runs its statements, the caller's record included), on the
+ * forum's database and identity realm; each read is injected once to warm up and once more with every pg statement of that request
  * recorded (pg.Client's query, which knex and the event store both go through, followed along
  * the request's async context from the server's first hook).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createPostgresEventStore } from '@forum/eventstore';
-import { createLogger, createTokenVerifier, DEFAULT_AUDIENCE } from '@forum/platform';
-import { CheckpointWatcher, createQueryServer, createReadDb, readLimits, readSettings } from '@forum/query-service';
+import { createHttpServer, createLogger, createTokenVerifier, DEFAULT_AUDIENCE } from '@forum/platform';
+import { CheckpointWatcher, createReadDb, queryApi, readLimits, readSettings } from '@forum/query-service';
 import pg from 'pg';
 import { z } from 'zod';
 import type { CapturedStatement } from './bare-server.ts';
@@ -61,18 +61,23 @@ export async function captureReads(databaseUrl: string, forumBase: string, issue
   const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 2 });
   const watcher = new CheckpointWatcher(databaseUrl, logger);
   await watcher.start();
-  const server = createQueryServer({
-    db,
-    events: store,
-    watcher,
-    verifyToken: createTokenVerifier({ issuer, audience: DEFAULT_AUDIENCE, jwksUrl: `${forumBase}/realms/forum/protocol/openid-connect/certs` }),
-    registrar: async () => null,
-    logger,
-    ...readLimits(settings),
-  });
   let sink: CapturedStatement[] | null = null;
-  // the server's first hook: all that follows, its statements included, runs inside the recording
+  const server = createHttpServer({ logger });
+  // the server's first hook, added before the API's own: all that follows (the viewer's lookup in
+  // the API's hooks, the route's statements) runs inside the recording
   server.addHook('onRequest', (_request, _reply, done) => (sink ? recording.run(sink, done) : done()));
+  server.register(
+    queryApi({
+      db,
+      events: store,
+      watcher,
+      verifyToken: createTokenVerifier({ issuer, audience: DEFAULT_AUDIENCE, jwksUrl: `${forumBase}/realms/forum/protocol/openid-connect/certs` }),
+      registrar: async () => null,
+      logger,
+      ...readLimits(settings),
+    }),
+    { prefix: '/api' },
+  );
   const captured = new Map<string, CapturedRead>();
   try {
     for (const read of reads) {
