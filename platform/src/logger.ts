@@ -153,3 +153,58 @@ export function correlationIdOf(req: IncomingMessage): string {
   }
   return id;
 }
+
+type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+type ChildOptions = Parameters<Logger['child']>[1];
+
+/**
+ * A request's logger (Fastify's `request.log`): `parent`'s child bound to `bindings`, made when
+ * something is first logged through it. A pino child serialises its bindings as it is made, and
+ * nearly every request logs nothing through its own logger (the access line is trackAnswer's), so
+ * making one for each request was garbage for every read.
+ */
+export class LazyChildLogger {
+  #made: Logger | undefined;
+  readonly #parent: Logger;
+  readonly #bindings: () => Record<string, unknown>;
+  readonly #options: ChildOptions;
+
+  constructor(parent: Logger, bindings: () => Record<string, unknown>, options?: ChildOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+  }
+
+  #logger(): Logger {
+    return (this.#made ??= this.#parent.child<never>(this.#bindings(), this.#options));
+  }
+
+  get level(): string {
+    return this.#made?.level ?? this.#options?.level ?? this.#parent.level;
+  }
+
+  set level(level: string) {
+    this.#logger().level = level;
+  }
+
+  isLevelEnabled(level: string): boolean {
+    return this.#made ? this.#made.isLevelEnabled(level) : this.#parent.isLevelEnabled(level);
+  }
+
+  child(bindings: Record<string, unknown>, options?: ChildOptions): Logger {
+    return this.#logger().child<never>(bindings, options);
+  }
+
+  fatal: Logger['fatal'] = (...args: Parameters<Logger['fatal']>) => this.#log('fatal', args);
+  error: Logger['error'] = (...args: Parameters<Logger['error']>) => this.#log('error', args);
+  warn: Logger['warn'] = (...args: Parameters<Logger['warn']>) => this.#log('warn', args);
+  info: Logger['info'] = (...args: Parameters<Logger['info']>) => this.#log('info', args);
+  debug: Logger['debug'] = (...args: Parameters<Logger['debug']>) => this.#log('debug', args);
+  trace: Logger['trace'] = (...args: Parameters<Logger['trace']>) => this.#log('trace', args);
+  silent: Logger['silent'] = () => {};
+
+  #log(level: Exclude<LevelName, 'silent'>, args: Parameters<Logger['info']>): void {
+    if (!this.isLevelEnabled(level)) return;
+    (this.#logger()[level] as (...a: unknown[]) => void)(...args);
+  }
+}

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError, loadConfig, logSettings } from './config.ts';
 import { createHttpServer, type HttpServer } from './http-server.ts';
-import { createLogger, logFormatFor } from './logger.ts';
+import { createLogger, LazyChildLogger, logFormatFor } from './logger.ts';
 
 /** The access log over a real HTTP server: what an operator reads for each request. */
 const servers: HttpServer[] = [];
@@ -93,6 +93,27 @@ describe('the request log', () => {
     await (await fetch(`${base}/api/missing`)).arrayBuffer();
     await settle();
     expect(lines).toEqual([]);
+  });
+});
+
+describe("a request's own logger", () => {
+  it('is made from its parent only when a line at an enabled level is written through it, with the request bound', () => {
+    const lines: Record<string, unknown>[] = [];
+    const parent = createLogger('lazy-test', 'warn', { format: 'json', destination: new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) }) });
+    let made = 0;
+    const child = parent.child.bind(parent);
+    parent.child = ((...args: Parameters<typeof child>) => (made++, child(...args))) as typeof parent.child;
+    const log = new LazyChildLogger(parent, () => ({ req: { id: 'r-1' } }));
+    log.info('below the level');
+    expect(made).toBe(0);
+    expect(log.level).toBe('warn');
+    log.error({ code: 7 }, 'something broke');
+    log.warn('again');
+    expect(made).toBe(1);
+    expect(lines.map(({ req, msg, code }) => ({ req, msg, code }))).toEqual([
+      { req: { id: 'r-1' }, msg: 'something broke', code: 7 },
+      { req: { id: 'r-1' }, msg: 'again', code: undefined },
+    ]);
   });
 });
 
