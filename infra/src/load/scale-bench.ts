@@ -47,7 +47,7 @@ const CONNECTIONS = Number(process.env.SCALE_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.SCALE_ROUNDS ?? 3);
 const SECONDS = Number(process.env.SCALE_SECONDS ?? 4);
 const WRITERS = Number(process.env.WRITERS ?? 16);
-/** Only the reads whose name contains this (e.g. `home`); all by default. */
+/** Only the reads and commands whose name contains this (e.g. `home`, `comment`), and no write-load rows; all by default. */
 const ONLY = process.env.SCALE_ONLY ?? '';
 /** Synthetic members signed in for the members' reads, taken in turn request by request. */
 const MEMBERS = Number(process.env.SCALE_MEMBERS ?? 50);
@@ -253,8 +253,9 @@ try {
     memberRows.push(await sideBySide(read.name, () => cannon(`${server.base}/api${read.path}`, {}, undefined, ask), () => cannon(`${bare!.base}/read/${encodeURIComponent(read.name)}`, {})));
   }
 
-  // ── 5. commands ─────────────────────────────────────────────────────────
-  if (!ONLY) {
+  // ── 5. commands (with SCALE_ONLY, only those whose label holds it, and no write-load rows) ──
+  const COMMAND_LABELS = ['create a post', 'vote', 'comment'];
+  if (COMMAND_LABELS.some((label) => label.includes(ONLY))) {
     say(`commands, ${WRITERS} clients:`);
     const writers = await benchWriters(server, WRITERS, 'scale-writer');
     const targets = (await db.raw<{ rows: { id: string }[] }>('SELECT id FROM read.posts ORDER BY random() LIMIT 4000')).rows.map((r) => r.id);
@@ -281,32 +282,35 @@ try {
       { label: 'vote', forum: forum(200, 'PUT', (i) => { const { postId, vote } = voteOn(i); return { path: `/api/posts/${postId}/vote`, body: { vote } }; }), bare: bareWrite(voteOn) },
       { label: 'comment', forum: forum(201, 'POST', (i) => ({ path: '/api/comments', body: commentBody(i) })), bare: bareWrite(commentBody) },
     ];
+    const wanted = commands.filter((command) => command.label.includes(ONLY));
     // a forum that has been running: each command once before the measured rounds (the JIT, PostgreSQL's caches)
-    for (const command of commands) await command.forum();
-    for (const command of commands) commandRows.push(await sideBySide(command.label, command.forum, command.bare));
-
-    // the visitors' hottest reads while votes arrive at a steady rate: each batch the projections
-    // apply moves the read side's version, and with it the visitor cache's key
-    say(`visitors' reads under ${WRITE_RATE} votes/s:`);
-    const underVotes = async (read: () => Promise<Figures>, votes: () => Promise<Figures>) => {
-      const [figures, written] = await Promise.all([read(), votes()]);
-      if (written.errors > 0) throw new Error(`the write load under the visitors' reads had ${written.errors} failed votes`);
-      return figures;
-    };
-    const steadyVotes = () => commandCannon(server.base, 200, (i) => { const { postId, vote } = voteOn(i); return { method: 'PUT', path: `/api/posts/${postId}/vote`, body: { vote }, token: tokens[client(i)]! }; }, WRITE_RATE);
-    const bareVotes = () => commandCannon(bare!.base, 201, (i) => ({ method: 'POST', path: '/write', body: voteOn(i) }), WRITE_RATE);
-    tokens = await writers.tokens();
-    for (const read of reads.filter((r) => ['home, newest, page 1', 'a post'].includes(r.name))) {
-      loadedRows.push(await sideBySide(`${read.name}, under ${WRITE_RATE} votes/s`, () => underVotes(() => cannon(`${server.base}/api${read.path}`, {}), steadyVotes), () => underVotes(() => cannon(`${bare!.base}/read/${encodeURIComponent(read.name)}`, {}), bareVotes)));
+    for (const command of wanted) await command.forum();
+    for (const command of wanted) commandRows.push(await sideBySide(command.label, command.forum, command.bare));
+    // the write-load rows and the INSERT reference: the whole run only
+    if (!ONLY) {
+      // the visitors' hottest reads while votes arrive at a steady rate: each batch the projections
+      // apply moves the read side's version, and with it the visitor cache's key
+      say(`visitors' reads under ${WRITE_RATE} votes/s:`);
+      const underVotes = async (read: () => Promise<Figures>, votes: () => Promise<Figures>) => {
+        const [figures, written] = await Promise.all([read(), votes()]);
+        if (written.errors > 0) throw new Error(`the write load under the visitors' reads had ${written.errors} failed votes`);
+        return figures;
+      };
+      const steadyVotes = () => commandCannon(server.base, 200, (i) => { const { postId, vote } = voteOn(i); return { method: 'PUT', path: `/api/posts/${postId}/vote`, body: { vote }, token: tokens[client(i)]! }; }, WRITE_RATE);
+      const bareVotes = () => commandCannon(bare!.base, 201, (i) => ({ method: 'POST', path: '/write', body: voteOn(i) }), WRITE_RATE);
+      tokens = await writers.tokens();
+      for (const read of reads.filter((r) => ['home, newest, page 1', 'a post'].includes(r.name))) {
+        loadedRows.push(await sideBySide(`${read.name}, under ${WRITE_RATE} votes/s`, () => underVotes(() => cannon(`${server.base}/api${read.path}`, {}), steadyVotes), () => underVotes(() => cannon(`${bare!.base}/read/${encodeURIComponent(read.name)}`, {}), bareVotes)));
+      }
+      // a pgbench-like reference: single-row INSERT transactions straight from pg, no HTTP
+      const pool = new pg.Pool({ connectionString: server.databaseUrl, max: WRITERS });
+      const inserts = await loop(WRITERS, 201, async (c, i) => {
+        await pool.query('INSERT INTO bench_bare.writes (body) VALUES ($1::jsonb)', [JSON.stringify({ c, i })]);
+        return new Response(null, { status: 201 });
+      });
+      await pool.end();
+      reference = inserts;
     }
-    // a pgbench-like reference: single-row INSERT transactions straight from pg, no HTTP
-    const pool = new pg.Pool({ connectionString: server.databaseUrl, max: WRITERS });
-    const inserts = await loop(WRITERS, 201, async (c, i) => {
-      await pool.query('INSERT INTO bench_bare.writes (body) VALUES ($1::jsonb)', [JSON.stringify({ c, i })]);
-      return new Response(null, { status: 201 });
-    });
-    await pool.end();
-    reference = inserts;
   }
 
   // ── 6. what it took ─────────────────────────────────────────────────────
