@@ -156,6 +156,8 @@ export function correlationIdOf(req: IncomingMessage): string {
 
 type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 type ChildOptions = Parameters<Logger['child']>[1];
+/** A log line's arguments: an object and/or a message, as pino takes them. */
+type LogArgs = [unknown, string?, ...unknown[]];
 
 /**
  * A request's logger (Fastify's `request.log`): `parent`'s child bound to `bindings`, made when
@@ -195,15 +197,27 @@ export class LazyChildLogger {
     return this.#logger().child<never>(bindings, options);
   }
 
-  fatal: Logger['fatal'] = (...args: Parameters<Logger['fatal']>) => this.#log('fatal', args);
-  error: Logger['error'] = (...args: Parameters<Logger['error']>) => this.#log('error', args);
-  warn: Logger['warn'] = (...args: Parameters<Logger['warn']>) => this.#log('warn', args);
-  info: Logger['info'] = (...args: Parameters<Logger['info']>) => this.#log('info', args);
-  debug: Logger['debug'] = (...args: Parameters<Logger['debug']>) => this.#log('debug', args);
-  trace: Logger['trace'] = (...args: Parameters<Logger['trace']>) => this.#log('trace', args);
-  silent: Logger['silent'] = () => {};
+  fatal(...args: LogArgs): void {
+    this.#log('fatal', args);
+  }
+  error(...args: LogArgs): void {
+    this.#log('error', args);
+  }
+  warn(...args: LogArgs): void {
+    this.#log('warn', args);
+  }
+  info(...args: LogArgs): void {
+    this.#log('info', args);
+  }
+  debug(...args: LogArgs): void {
+    this.#log('debug', args);
+  }
+  trace(...args: LogArgs): void {
+    this.#log('trace', args);
+  }
+  silent(): void {}
 
-  #log(level: Exclude<LevelName, 'silent'>, args: Parameters<Logger['info']>): void {
+  #log(level: Exclude<LevelName, 'silent'>, args: LogArgs): void {
     if (!this.isLevelEnabled(level)) return;
     (this.#logger()[level] as (...a: unknown[]) => void)(...args);
   }
