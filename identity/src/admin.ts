@@ -207,7 +207,7 @@ export function createAdminHandler(options: AdminApiOptions) {
   }
 
   async function route(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) {
-    // mounted by express the prefix is already gone; on a bare server strip it here
+    // mounted under a prefix that is already gone (an Express app's use) or handed the whole URL (the gateway's raw mount): strip it here
     let path = new URL(req.url ?? '/', 'http://admin.invalid').pathname;
     if (req.originalUrl === undefined && (path === ADMIN_PATH || path.startsWith(`${ADMIN_PATH}/`))) path = path.slice(ADMIN_PATH.length) || '/';
     const query = new URL(req.url ?? '/', 'http://admin.invalid').searchParams;

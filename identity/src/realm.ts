@@ -56,9 +56,9 @@ export interface IdentityRealmOptions {
 
 export interface IdentityRealm {
   readonly issuer: string;
-  /** plain Node request handler; the gateway mounts it with express `app.use('/realms/forum', realm.handler)` */
+  /** plain Node request handler; the gateway hands it every request under /realms/forum, its whole URL (it strips the prefix itself) */
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
-  /** Keycloak's admin REST API for accounts; the gateway mounts it with `app.use('/admin/realms/forum', realm.adminHandler)`. */
+  /** Keycloak's admin REST API for accounts; the gateway hands it every request under /admin/realms/forum, its whole URL. */
   readonly adminHandler: (req: IncomingMessage, res: ServerResponse) => void;
   readonly accounts: {
     /** `emailVerified`: the operator vouches for the address (ADMIN_EMAILS make admins only of verified addresses). */

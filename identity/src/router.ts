@@ -46,7 +46,7 @@ export interface RealmRoutes {
 export function createRealmRouter(routes: RealmRoutes, log: Logger) {
   const { cors, userinfo, cookiesProbe, registrations, login, register, expiredPage, forgotPassword, resetPassword, verifyEmail, brokerLogin, brokerEndpoint, mailbox, providerPolicy, callback } = routes;
   async function route(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) {
-    // mounted by express the prefix is already gone; on a bare server strip it here
+    // mounted under a prefix that is already gone (an Express app's use) or handed the whole URL (the gateway's raw mount): strip it here
     if (req.originalUrl === undefined && req.url && (req.url === REALM_PATH || /^\/realms\/forum[/?]/.test(req.url))) {
       const rest = req.url.slice(REALM_PATH.length);
       req.originalUrl = req.url;

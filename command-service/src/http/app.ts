@@ -34,7 +34,7 @@ export type CommandRoutes = Parameters<FastifyPluginAsyncZod>[0];
  * The write side of /api (every method but GET and HEAD), to be registered under the prefix /api.
  * Its hooks stay in its own scope (no fastify-plugin wrapper): they never reach the read side's routes.
  *
- * The order of checks is Express's: the body is read first (415, 413, malformed JSON), then the
+ * The order of checks is the one the API has always had: the body is read first (415, 413, malformed JSON), then the
  * token (401), then the path's parameters and the body against the route's schemas (400), then the
  * command. Authentication is a preValidation hook for that reason: a preHandler would run after the
  * schemas, and a caller without a token would learn what is wrong with the input.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 
 /**
- * Abuse limits over the whole stack (gateway, the hot commands and the app's routes, the limiter's
+ * Abuse limits over the whole stack (gateway, the command service's routes, the limiter's
  * table in PostgreSQL), with small limits through WRITE_LIMITS so that a flood is a few requests.
  * The report limit is met in its long window, the others in their short one.
  */
@@ -28,9 +28,9 @@ beforeAll(async () => {
 afterAll(() => forum?.stop());
 
 const post = (token: string, title: string) => forum.api('/api/posts', { method: 'POST', token, json: { title, description: 'Text', tags: [] } });
-/** A comment through the hot path, or through the app's route (a query string keeps it off the hot path). */
-const comment = (token: string, postId: string, text: string, via: 'hot' | 'app' = 'hot', headers: Record<string, string> = {}) =>
-  forum.api(via === 'hot' ? '/api/comments' : '/api/comments?via=app', { method: 'POST', token, json: { postId, text }, headers });
+/** A comment, sent plainly or with a query string (which the route ignores: the same call for the limits and for idempotency). */
+const comment = (token: string, postId: string, text: string, via: 'plain' | 'query' = 'plain', headers: Record<string, string> = {}) =>
+  forum.api(via === 'plain' ? '/api/comments' : '/api/comments?via=query', { method: 'POST', token, json: { postId, text }, headers });
 
 async function idOf(response: Response | Promise<Response>): Promise<string> {
   const r = await response;
@@ -77,10 +77,10 @@ describe('a flood of one kind stops at its limit, answers 429 with Retry-After, 
     expect(await forum.eventCount({ type: 'PostCreated', actorId: member.id })).toBe(3);
   });
 
-  it('comments: 10 at once, half through the hot path and half through the app, share one limit of 4', async () => {
+  it('comments: 10 at once, half with a query string, share one limit of 4', async () => {
     const postId = await postToWriteOn();
     const member = await forum.newUser('Commenter');
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => comment(member.token, postId, `Flood ${i}`, i % 2 ? 'hot' : 'app')));
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => comment(member.token, postId, `Flood ${i}`, i % 2 ? 'plain' : 'query')));
     expect(await acceptedOf(answers, 'comment')).toBe(4);
     expect(await forum.eventCount({ type: 'CommentAdded', actorId: member.id })).toBe(4);
   });
@@ -180,24 +180,24 @@ describe('what counts', () => {
   it('a replay of an accepted command (same Idempotency-Key) answers as before at the limit and counts nothing; a new key is refused', async () => {
     const postId = await postToWriteOn();
     const member = await forum.newUser('Retrier');
-    const first = await comment(member.token, postId, 'Sent twice', 'hot', { 'Idempotency-Key': 'once' });
+    const first = await comment(member.token, postId, 'Sent twice', 'plain', { 'Idempotency-Key': 'once' });
     expect(first.status).toBe(201);
     const firstBody = await first.json();
     for (let i = 0; i < 3; i++) expect((await comment(member.token, postId, `More ${i}`)).status).toBe(201);
-    for (const via of ['hot', 'app'] as const) {
+    for (const via of ['plain', 'query'] as const) {
       const replay = await comment(member.token, postId, 'Sent twice', via, { 'Idempotency-Key': 'once' });
       expect(replay.status).toBe(201);
       expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
       expect(await replay.json()).toEqual(firstBody);
     }
-    await expectRateLimited(await comment(member.token, postId, 'Sent twice', 'hot', { 'Idempotency-Key': 'another' }), 'comment');
+    await expectRateLimited(await comment(member.token, postId, 'Sent twice', 'plain', { 'Idempotency-Key': 'another' }), 'comment');
     expect(await forum.eventCount({ type: 'CommentAdded', actorId: member.id })).toBe(4);
   });
 
   it('one Idempotency-Key sent by 10 requests at once counts once: all get the one answer, and 3 more comments are accepted', async () => {
     const postId = await postToWriteOn();
     const member = await forum.newUser('Impatient');
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => comment(member.token, postId, 'Once', i % 2 ? 'hot' : 'app', { 'Idempotency-Key': 'burst' })));
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => comment(member.token, postId, 'Once', i % 2 ? 'plain' : 'query', { 'Idempotency-Key': 'burst' })));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
     expect(new Set(await Promise.all(answers.map(async (a) => JSON.stringify(await a.json())))).size).toBe(1);
     for (let i = 0; i < 3; i++) expect((await comment(member.token, postId, `After ${i}`)).status).toBe(201);

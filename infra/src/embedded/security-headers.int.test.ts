@@ -8,8 +8,8 @@ import { EmbeddedConfig } from './config.ts';
 /**
  * The browser security headers of every kind of answer of the gateway (docs/security/headers.md),
  * read over real HTTP from the whole forum: both apps' documents and deep links, their files and
- * check-sso pages, /healthz, /readyz, 404s, /api answers of both services (the hot paths, the
- * visitors' cache, errors), and the embedded realm's answers, whose pages keep their own CSP.
+ * check-sso pages, /healthz, /readyz, 404s, /api answers of both services (reads, the visitors'
+ * cache, commands, errors), and the embedded realm's answers, whose pages keep their own CSP.
  * authorization.int.test.ts checks the same on every call of the API table for every role.
  * A second forum is configured as an operator would in production: PUBLIC_URL https, an external
  * OIDC issuer and CORS_ORIGINS.
@@ -70,7 +70,7 @@ const rows = (): Row[] => [
   // health
   ['GET /healthz', 'strict', () => get('/healthz'), 200],
   ['GET /readyz', 'strict', () => get('/readyz'), 200],
-  // /api, read side: the hot reads, the visitors' cache (a second visit, then a revalidation), the app, errors
+  // /api, read side: reads, the visitors' cache (a second visit, then a revalidation), errors
   ['GET /api/posts?page=1', 'strict', () => get('/api/posts?page=1'), 200],
   ['GET /api/posts?page=1 from the visitors’ cache', 'strict', () => get('/api/posts?page=1'), 200],
   [
@@ -87,7 +87,7 @@ const rows = (): Row[] => [
   ['GET /api/admin/stats as a user', 'strict', () => get('/api/admin/stats', { token }), 403],
   ['GET /api/posts?page=0', 'strict', () => get('/api/posts?page=0'), 400],
   ['GET /api/no-such-call', 'strict', () => get('/api/no-such-call'), 404],
-  // /api, write side: the hot commands, the app, errors
+  // /api, write side: commands, errors
   ['POST /api/posts without a token', 'strict', () => get('/api/posts', { method: 'POST', json: { title: 'T', description: 'D', tags: [] } }), 401],
   ['POST /api/posts with a bad body', 'strict', () => get('/api/posts', { method: 'POST', token, json: { title: '' } }), 400],
   ['POST /api/comments', 'strict', () => get('/api/comments', { method: 'POST', token, json: { postId, text: 'Headers, checked' } }), 201],
