@@ -18,8 +18,9 @@ declare module 'fastify' {
  * with what it parsed. An Idempotency-Key's fingerprint digests what was sent, so that a retry is
  * recognised whatever a schema trims or drops.
  */
-export async function keepSentBody(request: FastifyRequest): Promise<void> {
+export function keepSentBody(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
   request.sentBody = request.body;
+  done();
 }
 
 export function commandMeta(request: FastifyRequest, principal: Principal, now: Date): CommandMeta {

@@ -100,12 +100,14 @@ export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEnt
 
   return {
     visitors(request, reply, done) {
-      if (request.routeOptions.config.publicRead && isRead(request) && comesEarly(request) && answerVisitor(request, reply)) return;
+      // the headers first: Fastify builds request.routeOptions afresh at each read
+      if (isRead(request) && comesEarly(request) && request.routeOptions.config.publicRead && answerVisitor(request, reply)) return;
       done();
     },
     afterViewer(request, reply, done) {
+      if (!isRead(request)) return done();
       const { config } = request.routeOptions;
-      if (!config.publicRead || !isRead(request)) return done();
+      if (!config.publicRead) return done();
       if (!request.principal) {
         if (!comesEarly(request) && answerVisitor(request, reply)) return;
       } else if (config.sharedBody && options.maxEntries > 0) {
