@@ -14,9 +14,15 @@ export interface EventRow {
   recorded_at: Date;
 }
 
-// Positions leave as text (exact), under names that cannot shadow the columns in ORDER BY
-export const eventColumns = (alias: string, erasedAs = "'placeholder'") =>
-  `${alias}global_position::text AS pos, ${alias}transaction_id::text AS tx, ${alias}stream_id, ${alias}stream_version, ${alias}type, ${unsealed(`${alias}data`, erasedAs)} AS data, ${alias}metadata, ${alias}recorded_at`;
+/**
+ * An event's columns, positions as text (exact), under names that cannot shadow the columns in
+ * ORDER BY; its personal data opened, erased fields as `erasedAs` says, or, with `open` (an SQL
+ * condition), opened only where it holds.
+ */
+export const eventColumns = (alias: string, erasedAs = "'placeholder'", open?: string) =>
+  `${alias}global_position::text AS pos, ${alias}transaction_id::text AS tx, ${alias}stream_id, ${alias}stream_version, ${alias}type, ${
+    open ? `CASE WHEN ${open} THEN ${unsealed(`${alias}data`, erasedAs)} ELSE ${alias}data END` : unsealed(`${alias}data`, erasedAs)
+  } AS data, ${alias}metadata, ${alias}recorded_at`;
 export const SELECT_EVENTS = `SELECT ${eventColumns('')}
   FROM eventstore.events`;
 

@@ -1,9 +1,9 @@
 import { START, STREAM_VERSION_MAX, type LogPosition } from '@forum/contracts';
 import DataLoader from 'dataloader';
 import type pg from 'pg';
-import { eventColumns, SELECT_EVENTS, toRecordedEvent, type EventRow } from './event-rows.ts';
+import { eventColumns, toRecordedEvent, type EventRow } from './event-rows.ts';
 import { ONE_TURN } from './notifier.ts';
-import type { ErasedAs, EventStore, RecordedEvent, StreamRead } from './types.ts';
+import type { ErasedAs, EventStore, LogReadOptions, RecordedEvent, StreamRead } from './types.ts';
 
 /** The store's reads of streams and of the global log, on the pool. */
 export function createReads(pool: pg.Pool): Pick<EventStore, 'readStream' | 'readAll' | 'tally' | 'head'> {
@@ -31,24 +31,25 @@ export function createReads(pool: pg.Pool): Pick<EventStore, 'readStream' | 'rea
    * Reads of the global log asked for in one turn of the event loop (subscribers woken by the same
    * commit) go as one statement, and those from the same position for as many events share one
    * read. Each answers what it would have alone: the events after its position, below the oldest
-   * running transaction as the statement finds it.
+   * running transaction as the statement finds it; opened for the types any of them opens.
    */
-  const logReads = new DataLoader<{ after: LogPosition; limit: number }, RecordedEvent[]>(
+  const logReads = new DataLoader<{ after: LogPosition; limit: number; open: readonly string[] | undefined }, RecordedEvent[]>(
     async (asked) => {
       // the same read asked for twice is read once
       const keyOf = ({ after, limit }: { after: LogPosition; limit: number }) => `${after.transactionId}.${after.globalPosition}:${limit}`;
       const distinct = new Map(asked.map((read) => [keyOf(read), read]));
       const wanted = [...distinct.values()];
+      const open = openedTypes(asked);
       let events: RecordedEvent[][];
       if (wanted.length === 1) {
         const { after, limit } = wanted[0]!;
-        const { rows } = await pool.query<EventRow>({ name: 'forum_read_all', text: READ_ALL, values: [after.transactionId.toString(), after.globalPosition.toString(), limit] });
+        const { rows } = await pool.query<EventRow>({ name: 'forum_read_all', text: READ_ALL, values: [after.transactionId.toString(), after.globalPosition.toString(), limit, open] });
         events = [rows.map(toRecordedEvent)];
       } else {
         const { rows } = await pool.query<EventRow & { ord: string }>({
           name: 'forum_read_all_batch',
           text: READ_ALL_BATCH,
-          values: [wanted.map((w) => w.after.transactionId.toString()), wanted.map((w) => w.after.globalPosition.toString()), wanted.map((w) => w.limit)],
+          values: [wanted.map((w) => w.after.transactionId.toString()), wanted.map((w) => w.after.globalPosition.toString()), wanted.map((w) => w.limit), open],
         });
         events = wanted.map(() => []);
         for (const row of rows) events[Number(row.ord) - 1]!.push(toRecordedEvent(row));
@@ -68,8 +69,8 @@ export function createReads(pool: pg.Pool): Pick<EventStore, 'readStream' | 'rea
       return { version: events.at(-1)?.streamVersion ?? after, events };
     },
 
-    readAll(after: LogPosition, limit: number): Promise<RecordedEvent[]> {
-      return logReads.load({ after, limit });
+    readAll(after: LogPosition, limit: number, options: LogReadOptions = {}): Promise<RecordedEvent[]> {
+      return logReads.load({ after, limit, open: options.open });
     },
 
     async tally(types, upTo) {
@@ -110,15 +111,25 @@ const READ_STREAMS = `SELECT w.ord, ${eventColumns('e.', 'w.erased_as')}
   JOIN eventstore.events e ON e.stream_id = w.stream_id AND e.stream_version > w.after AND e.stream_version <= w.up_to
   ORDER BY w.ord, e.stream_version`;
 
-/** The events after a position in log order, below the oldest transaction still running; at most `limit`. */
-const eventsAfter = (tx: string, pos: string, limit: string) => `${SELECT_EVENTS}
+/** The types a batch of reads opens: every type when one of them opens every type (null, as the statements take it). */
+function openedTypes(reads: readonly { open: readonly string[] | undefined }[]): string[] | null {
+  if (reads.some((read) => read.open === undefined)) return null;
+  return [...new Set(reads.flatMap((read) => read.open!))];
+}
+
+/**
+ * The events after a position in log order, below the oldest transaction still running; at most
+ * `limit`; opened for the types in $4 (every type when it is null).
+ */
+const eventsAfter = (tx: string, pos: string, limit: string) => `SELECT ${eventColumns('', "'placeholder'", '($4::text[] IS NULL OR type = ANY ($4::text[]))')}
+  FROM eventstore.events
   WHERE (transaction_id, global_position) > (${tx}::xid8, ${pos}::bigint)
     AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
   ORDER BY events.transaction_id, events.global_position
   LIMIT ${limit}`;
 const READ_ALL = eventsAfter('$1::text', '$2', '$3');
 
-/** READ_ALL for several positions at once ($1, $2, $3: their transactions, positions and limits), each read's rows by its `ord` (from 1). */
+/** READ_ALL for several positions at once ($1, $2, $3: their transactions, positions and limits; $4 as READ_ALL's), each read's rows by its `ord` (from 1). */
 const READ_ALL_BATCH = `SELECT w.ord, e.* FROM unnest($1::text[], $2::bigint[], $3::integer[]) WITH ORDINALITY AS w(tx, pos, lim, ord)
   CROSS JOIN LATERAL (${eventsAfter('w.tx', 'w.pos', 'w.lim')}) e
   ORDER BY w.ord, e.tx::xid8, e.pos::bigint`;

@@ -6,7 +6,7 @@ import { createPostgresEventStore } from './postgres.ts';
 import { migrateEventStore } from './schema.ts';
 import { openData, sealData } from './sealed-box.ts';
 import { SEAL_REWRITE } from './sealing-sql.ts';
-import type { EventStore, NewEvent, RecordedEvent } from './types.ts';
+import type { EventStore, LogReadOptions, NewEvent, RecordedEvent } from './types.ts';
 
 /**
  * Personal data in the log (docs/security/erasure.md): sealed as it is written, opened as it is
@@ -49,10 +49,10 @@ const raw = async (streamId: string) =>
   (await client.query<{ data: string }>('SELECT data::text AS data FROM eventstore.events WHERE stream_id = $1 ORDER BY stream_version', [streamId])).rows.map((r) => r.data);
 
 /** The events of `streamId` as the global log gives them, once every transaction before them has ended. */
-async function fromLog(streamId: string): Promise<RecordedEvent[]> {
+async function fromLog(streamId: string, options?: LogReadOptions): Promise<RecordedEvent[]> {
   const head = await store.head();
   for (let tries = 0; tries < 200; tries++) {
-    const events = await store.readAll(START, 10_000);
+    const events = await store.readAll(START, 10_000, options);
     if (events.at(-1)?.position.globalPosition === head.globalPosition) return events.filter((e) => e.streamId === streamId);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -81,6 +81,36 @@ describe('a PostCreated', () => {
     expect((await store.readStream('post-1', { erasedAs: 'marked' })).events[0]!.data).toEqual(post);
     expect((await fromLog('post-1'))[0]!.data).toEqual(post);
     expect(await fromSql('post-1', ['PostCreated'])).toEqual([post]);
+  });
+});
+
+describe('the global log', () => {
+  const comment = { commentId: uuidOf(901), postId: uuidOf(900), text: "Ann's private comment", authorId: ann.userId, authorName: ann.name, authorEmail: ann.email, authorPhoto: ann.photoURL, createdAt: at };
+  const plainIn = (events: readonly RecordedEvent[]) => PLAINTEXT.concat("private comment").filter((text) => JSON.stringify(events.map((e) => e.data)).includes(text));
+
+  it('opens the personal data of the types a reader asks for, and may leave the others sealed', async () => {
+    const post = { ...annPost(900), postId: uuidOf(900) };
+    await store.append([{ streamId: 'post-900', expectedVersion: 'no_stream', events: [event('PostCreated', post)] }]);
+    await store.append([{ streamId: 'comment-901', expectedVersion: 'no_stream', events: [event('CommentAdded', comment)] }]);
+
+    const [openedComment] = await fromLog('comment-901', { open: ['CommentAdded'] });
+    expect(openedComment!.data).toEqual(comment);
+    const [sealedPost] = await fromLog('post-900', { open: ['CommentAdded'] });
+    expect(sealedPost!.data).toMatchObject({ postId: post.postId, tags: ['General'], $sealed: [{ s: ann.userId, k: 'identity' }, { s: ann.userId, k: 'content' }] });
+    expect(plainIn([sealedPost!])).toEqual([]);
+    // opening nothing: ids and the rest, never a name, an email, a photo or a text
+    const none = [...(await fromLog('post-900', { open: [] })), ...(await fromLog('comment-901', { open: [] }))];
+    expect(none.map((e) => (e.data as { postId: string }).postId)).toEqual([post.postId, post.postId]);
+    expect(plainIn(none)).toEqual([]);
+    // every type when none is named
+    expect((await fromLog('post-900'))[0]!.data).toEqual(post);
+  });
+
+  it('answers reads of one moment that open different types each with its own types opened', async () => {
+    await store.head();
+    const [forPosts, forComments] = await Promise.all([store.readAll(START, 10_000, { open: ['PostCreated'] }), store.readAll(START, 10_000, { open: ['CommentAdded'] })]);
+    expect(forPosts.find((e) => e.streamId === 'post-900')!.data).toEqual({ ...annPost(900), postId: uuidOf(900) });
+    expect(forComments.find((e) => e.streamId === 'comment-901')!.data).toEqual(comment);
   });
 });
 

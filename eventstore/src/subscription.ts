@@ -47,7 +47,7 @@ export function runSubscription(
     let position = options.after;
     let backoff = 5;
     while (!abort.signal.aborted) {
-      const events = await store.readAll(position, batchSize);
+      const events = await store.readAll(position, batchSize, { open: options.open });
       if (events.length > 0) {
         await options.onBatch(events);
         position = events.at(-1)!.position;

@@ -23,9 +23,9 @@ export interface Projection {
    */
   readonly types: readonly string[];
   /**
-   * The types of `types` whose personal data (names, emails, photos, texts) the staged replay
-   * reads (default: all of them). The others reach `stage` without it: opening it costs some 20
-   * to 40 µs an event in SQL (docs/security/erasure.md), and most readers want only ids.
+   * The types of `types` whose personal data (names, emails, photos, texts) `apply` and the staged
+   * replay read (default: all of them). The others reach them without it: opening it costs some
+   * 20 to 40 µs an event in SQL (docs/security/erasure.md), and most readers want only ids.
    */
   readonly opens?: readonly string[];
   /** Creates the tables (runs in the projection's schema, inside a transaction). */

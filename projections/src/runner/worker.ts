@@ -169,6 +169,8 @@ export class Worker {
       : context.store.subscribe({
           after: progress.position!,
           batchSize,
+          // the personal data of the types it keeps, not of every event it passes over
+          open: this.projection.opens ?? this.projection.types,
           onBatch: async (events) => {
             await onBatch({ events, upTo: events.at(-1)!.position });
             // Passing over a busy log of other builds' types: the next look waits a moment, so
