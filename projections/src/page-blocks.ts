@@ -39,8 +39,9 @@ export function applyBlockDeltas(anchors: PageBlocks, entryKey: readonly string[
  * insert, delete and update triggers (`<triggers>_insert`…). `before` runs first, whatever the anchors' state; then,
  * unless the anchors are out of date (or a replay defers them: `forum.deferred`, which marks them
  * so), the statement's deltas (`onInsert`, `onDelete`, `onUpdate`, over the transition tables
- * new_rows and old_rows), the splits (`split`: a function of the block's list, key and size) of
- * blocks past twice the block size, and the drop of emptied blocks.
+ * new_rows and old_rows), then, when they changed the size of some block (each ends with the
+ * statement that does), the splits (`split`: a function of the block's list, key and size) of
+ * blocks past twice the block size and the drop of emptied blocks.
  */
 export function blocksFollower(
   anchors: PageBlocks,
@@ -54,6 +55,7 @@ export function blocksFollower(
   DECLARE
     v_settings record;
     v_block record;
+    v_resized integer;
   BEGIN
     ${trigger.before ?? ''}
     -- read first: anchors already out of date take no lock (a replay's settle steps run side by side)
@@ -65,11 +67,16 @@ export function blocksFollower(
     END IF;
     IF TG_OP = 'INSERT' THEN
       ${trigger.onInsert};
+      GET DIAGNOSTICS v_resized = ROW_COUNT;
     ELSIF TG_OP = 'DELETE' THEN
       ${trigger.onDelete};
+      GET DIAGNOSTICS v_resized = ROW_COUNT;
     ELSE
       ${trigger.onUpdate};
+      GET DIAGNOSTICS v_resized = ROW_COUNT;
     END IF;
+    -- no block changed size (an update of no key, such as a post's comment count): none to split or drop
+    IF v_resized = 0 THEN RETURN NULL; END IF;
     FOR v_block IN SELECT * FROM ${blocks} WHERE size > 2 * v_settings.block LOOP
       PERFORM ${trigger.split}(v_block.list, ${key.map((column) => `v_block.${column}`).join(', ')}, v_block.size);
     END LOOP;
