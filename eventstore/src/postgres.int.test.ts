@@ -191,3 +191,26 @@ describe('PostgreSQL event store: processes starting at once', () => {
     }
   });
 });
+
+describe('PostgreSQL event store: reads of the log', () => {
+  const fresh = createTestDatabase('es_reads');
+  afterAll(async () => (await fresh).drop());
+
+  it('answer each limit (a statement per limit, written in) and take only a whole number of events', async () => {
+    const { url } = await fresh;
+    const store = await createPostgresEventStore({ connectionString: url, pollIntervalMs: 10_000, poolSize: 1 });
+    try {
+      for (let i = 1; i <= 3; i++) await store.append([{ streamId: `vote-${i}`, expectedVersion: 'no_stream', events: [{ type: 'VoteCast', data: { postId: 'p' }, metadata: testEventMetadata({ actorId: 'a' }) }] }]);
+      await waitFor(() => store.readAll(START, 10), (events) => events.length === 3);
+      // past the five runs after which PostgreSQL may keep a generic plan, on the pool's one connection
+      for (let i = 0; i < 8; i++) {
+        expect((await store.readAll(START, 2)).map((e) => e.streamId)).toEqual(['vote-1', 'vote-2']);
+        expect((await store.readAll(START, 1)).map((e) => e.streamId)).toEqual(['vote-1']);
+      }
+      await expect(store.readAll(START, 1.5)).rejects.toThrow(RangeError);
+      await expect(store.readAll(START, -1)).rejects.toThrow(RangeError);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -2,7 +2,7 @@ export * from './auth.ts';
 export * from './bulkhead.ts';
 export * from './config.ts';
 // withStatementsOnErrors and recordStatement are the package's own wiring of its knex instances
-export { createKnex, databaseCheck, type Knex } from './db.ts';
+export { createKnex, databaseCheck, prepared, type Knex } from './db.ts';
 export * from './errors.ts';
 export * from './health.ts';
 export * from './http.ts';

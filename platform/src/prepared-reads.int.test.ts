@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@forum/platform/testing';
 
 /**
- * The read side's hottest reads are prepared statements: parsed and planned once per connection.
- * A read model switched in under the same view name must not break them, even when its columns
- * change type (a prepared statement's result may not change shape in PostgreSQL).
+ * The read side's hottest reads and the projections' batch statements are prepared statements:
+ * parsed and planned once per connection. A read model switched in under the same view name must
+ * not break them, even when its columns change type (a prepared statement's result may not change
+ * shape in PostgreSQL), and one text run in two build schemas is two statements.
  */
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Knex;
@@ -46,5 +47,22 @@ describe('prepared reads', () => {
     expect((await prepared(db, READ, [1])).rows).toEqual([{ id: 1, score: '10.5' }]);
     expect((await prepared(db, READ, [2])).rows).toEqual([{ id: 2, score: '20.5' }]);
     expect(await preparedNames()).toHaveLength(1);
+  });
+
+  it("keep one text's statements apart by scope: each build schema's on its own tables, named by the search_path", async () => {
+    const SCORE = 'SELECT score FROM items WHERE id = ?';
+    const inSchema = (schema: string) =>
+      db.transaction(async (trx) => {
+        await trx.raw(`SET LOCAL search_path TO ${schema}`);
+        return (await prepared<{ rows: { score: unknown }[] }>(trx, SCORE, [2], schema)).rows;
+      });
+    expect(await inSchema('b1')).toEqual([{ score: 20 }]);
+    expect(await inSchema('b2')).toEqual([{ score: '20.5' }]);
+    expect(await inSchema('b1')).toEqual([{ score: 20 }]);
+    expect((await preparedNames()).filter((statement) => statement.statement.includes('FROM items'))).toHaveLength(2);
+  });
+
+  it('take values, never a query bound in (it would change the text under one name)', () => {
+    expect(() => prepared(db, 'SELECT * FROM ? q', [db.raw('SELECT 1')])).toThrow('a prepared statement takes values, not queries');
   });
 });

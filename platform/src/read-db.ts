@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
-import { createHash } from 'node:crypto';
 import { ErrorCode } from '@forum/contracts';
 import type { RequestHook } from './http-server.ts';
 import knexFactory, { type Knex } from 'knex';
@@ -87,25 +86,6 @@ export function createReadKnex(url: string, options: ReadDbOptions): Knex {
       compileSqlOnError: false,
     }),
   );
-}
-
-/** A prepared statement's name: the same text, the same name (a hash of it; names are per connection). */
-const statementNames = new Map<string, string>();
-function statementName(sql: string): string {
-  let name = statementNames.get(sql);
-  if (!name) statementNames.set(sql, (name = `forum_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`));
-  return name;
-}
-
-/**
- * A read the read side runs most: prepared once per connection and run by name after, so
- * PostgreSQL parses and plans it once per connection instead of for every request (planning is
- * most of a small read's cost: 1.6 to 3.7 ms of the home page's 2.2 to 4.7 ms at 1M events). Only
- * for statements that name their columns: a prepared statement whose result would change shape
- * (a rebuilt read model with other column types) is prepared again (see replansWhenResultChanges).
- */
-export function prepared(db: Knex, sql: string, bindings: readonly Knex.RawBinding[]) {
-  return db.raw(sql, bindings as Knex.RawBinding[]).options({ name: statementName(sql) });
 }
 
 /** PostgreSQL's feature_not_supported: "cached plan must not change result type". */

@@ -14,6 +14,7 @@ import {
   type MergedProfileChange,
 } from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
+import { preparedInBuild } from '../runner/build-schema.ts';
 
 const REPORTER = { id: 'reporterId', name: 'reporterName', photo: 'reporterPhoto' } as const;
 
@@ -196,6 +197,7 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
       `SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(
          "commentId" uuid, "postId" uuid, text text, "authorId" text, "authorName" text, "authorEmail" text, "authorPhoto" text, "createdAt" timestamptz, "createdPos" bigint)`,
       [json([...segment.added.values()])],
+      { prepared: true },
     );
   }
   if (segment.reports.size > 0) {
@@ -229,9 +231,15 @@ async function erasePeople(trx: Knex.Transaction, erasures: string, bindings: re
   );
 }
 
-/** Inserts the comments `input` selects (columns as CommentAdded's data, and "createdPos"), not under a deleted post, and counts them. */
-async function insertComments(trx: Knex.Transaction, input: string, bindings: readonly Knex.RawBinding[]) {
-  await trx.raw(
+/**
+ * Inserts the comments `input` selects (columns as CommentAdded's data, and "createdPos"), not under
+ * a deleted post, and counts them. `prepared`: a live batch's statement, the same text every time
+ * (rows from a jsonb parameter), prepared once per connection; a staged replay's holds its range.
+ */
+async function insertComments(trx: Knex.Transaction, input: string, bindings: readonly Knex.RawBinding[], options: { prepared?: boolean } = {}) {
+  const run = options.prepared ? preparedInBuild : (t: Knex.Transaction, sql: string, values: readonly Knex.RawBinding[]) => t.raw(sql, values);
+  await run(
+    trx,
     `WITH input AS (${input}),
      inserted AS (
        INSERT INTO comments (id, post_id, text, author_id, author_name, author_email, author_photo, created_at, created_pos)

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '@forum/eventstore';
 import type { Knex } from '@forum/platform';
 import { AUTHOR, carryProfileChange, mergeProfileChange, ONE_ERASURE, oneErasure, type MergedProfileChange } from '../profile-changes.ts';
 import { AUTHORS_COUNTS, deletePosts, eraseAuthors, insertPostsFrom } from './writes.ts';
+import { preparedInBuild } from '../runner/build-schema.ts';
 
 export async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[]) {
   // A batch is folded here and written in at most four statements, whatever its size, in an
@@ -149,7 +150,8 @@ async function applyDeltas(
   changes: readonly { postId: string; up: number; down: number; comments: number }[],
   cast: readonly { postId: string; userId: string; vote: Vote }[],
 ) {
-  await trx.raw(
+  await preparedInBuild(
+    trx,
     `WITH delta AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x("postId" uuid, up integer, down integer, comments integer)),
      changed AS (
        UPDATE posts p SET up_vote = p.up_vote + d.up, down_vote = p.down_vote + d.down, comment_count = p.comment_count + d.comments

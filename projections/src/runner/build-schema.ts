@@ -1,4 +1,4 @@
-import type { Knex, Logger } from '@forum/platform';
+import { prepared, type Knex, type Logger } from '@forum/platform';
 import { buildSchema, type BuildKey } from './checkpoints.ts';
 import { READ_SCHEMA, type Projection } from './projection.ts';
 import { INDEX_NOT_YET_USABLE_SQL } from './status.ts';
@@ -7,8 +7,22 @@ import { INDEX_NOT_YET_USABLE_SQL } from './status.ts';
 export function inBuildSchema<T>(db: Knex, schema: string, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   return db.transaction(async (trx) => {
     await trx.raw(`SET LOCAL search_path TO "${schema}", public`);
+    buildSchemas.set(trx, schema);
     return work(trx);
   });
+}
+
+/** The build schema each transaction of `inBuildSchema` runs in. */
+const buildSchemas = new WeakMap<Knex.Transaction, string>();
+
+/**
+ * A statement of a build's tables (named by the search_path) prepared once per connection and
+ * build schema (platform's `prepared`, which says for which statements); as a plain one in a
+ * transaction that is not a build's.
+ */
+export function preparedInBuild<Result>(trx: Knex.Transaction, sql: string, bindings: readonly Knex.RawBinding[]): Knex.Raw<Result> {
+  const schema = buildSchemas.get(trx);
+  return schema === undefined ? trx.raw<Result>(sql, bindings) : prepared<Result>(trx, sql, bindings, schema);
 }
 
 /**

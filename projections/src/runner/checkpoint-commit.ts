@@ -1,6 +1,6 @@
 import { positionToken, type LogPosition } from '@forum/contracts';
 import { ONE_TURN, type LogTally, type RecordedEvent } from '@forum/eventstore';
-import type { Knex } from '@forum/platform';
+import { prepared, type Knex } from '@forum/platform';
 import DataLoader from 'dataloader';
 import { CheckpointMoved } from './build-errors.ts';
 import { inBuildSchema } from './build-schema.ts';
@@ -47,7 +47,8 @@ export interface Moved {
 export function batchedCheckpointMoves(db: Knex): DataLoader<CheckpointMove, Moved | null> {
   return new DataLoader<CheckpointMove, Moved | null>(
     async (moves) => {
-      const { rows } = await db.raw<{ rows: { ord: string; applied: string | null }[] }>(
+      const { rows } = await prepared<{ rows: { ord: string; applied: string | null }[] }>(
+        db,
         `UPDATE projections.checkpoints c SET tx = m.to_tx::xid8, pos = m.to_pos, updated_at = now()
          FROM unnest(?::text[], ?::integer[], ?::integer[], ?::text[], ?::bigint[], ?::text[], ?::bigint[])
               WITH ORDINALITY AS m(name, version, build, from_tx, from_pos, to_tx, to_pos, ord)
@@ -99,7 +100,8 @@ export async function commitTo(
           if (build.replaying) await trx.raw(REPLAY_SETTINGS);
           if (build.tailPending) await trx.raw(DEFERRED_SETTING);
           const tally = (await write?.(trx)) ?? NOTHING;
-          const updated = await trx.raw<{ rowCount: number; rows: Moved[] }>(
+          const updated = await prepared<{ rowCount: number; rows: Moved[] }>(
+            trx,
             `UPDATE projections.checkpoints SET tx = ?::text::xid8, pos = ?, updated_at = now(),
                applied_events = applied_events + ?::bigint, applied_positions = applied_positions + ?::numeric
              WHERE name = ? AND version = ? AND build = ? AND tx = ?::text::xid8 AND pos = ? AND state <> 'retired'
