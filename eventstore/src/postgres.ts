@@ -38,7 +38,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10, application_name: 'forum-eventstore' });
   pool.on('error', () => {}); // an idle client's error surfaces on its next use
   await migrateEventStore(pool);
-  const notifier = new CoalescingNotifier((payloads) => pool.query(NOTIFY_ALL, [EVENTS_CHANNEL, payloads]));
+  const notifier = new CoalescingNotifier((payloads) => pool.query({ name: 'forum_notify_all', text: NOTIFY_ALL, values: [EVENTS_CHANNEL, payloads] }));
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const subscribers = new WaitingSubscribers();
 

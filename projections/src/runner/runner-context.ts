@@ -1,6 +1,6 @@
 import type { LogPosition } from '@forum/contracts';
 import { CoalescingNotifier, type EventStore, type SqlLog, type Subscription } from '@forum/eventstore';
-import type { Knex, Logger } from '@forum/platform';
+import { prepared, type Knex, type Logger } from '@forum/platform';
 import type DataLoader from 'dataloader';
 import { batchedCheckpointMoves, type CheckpointMove, type Moved } from './checkpoint-commit.ts';
 import type { BuildKey, BuildState } from './checkpoints.ts';
@@ -79,7 +79,7 @@ export function createRunnerContext(
   // one notification per build (its schema, before the first ':'), the latest: a reader waiting on
   // one build's position learns it, and its count of applied events only grows (see checkpointNotice)
   const checkpointNotifier = new CoalescingNotifier(
-    (payloads) => db.raw('SELECT pg_notify(?, payload) FROM unnest(?::text[]) AS payload', [CHECKPOINTS_CHANNEL, [...payloads]]),
+    (payloads) => prepared(db, 'SELECT pg_notify(?, payload) FROM unnest(?::text[]) AS payload', [CHECKPOINTS_CHANNEL, [...payloads]]),
     (payload) => payload.slice(0, payload.indexOf(':')),
   );
   const context: RunnerContext = {
