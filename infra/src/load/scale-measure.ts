@@ -137,7 +137,8 @@ export function measuring({ connections: defaultConnections, rounds, seconds, wr
       bareRuns.push(await bare());
     }
     const row = { label, forum: medianOf(forumRuns), bare: medianOf(bareRuns) };
-    say(`  ${label}: forum ${Math.round(row.forum.rps)}/s p50 ${row.forum.p50} ms, bare ${Math.round(row.bare.rps)}/s p50 ${row.bare.p50} ms (${(row.forum.rps / row.bare.rps).toFixed(2)})`);
+    const each = (runs: readonly Figures[]) => runs.map((run) => Math.round(run.rps)).join(' / ');
+    say(`  ${label}: forum ${Math.round(row.forum.rps)}/s p50 ${row.forum.p50} ms (rounds ${each(forumRuns)}), bare ${Math.round(row.bare.rps)}/s p50 ${row.bare.p50} ms (${each(bareRuns)}) (${(row.forum.rps / row.bare.rps).toFixed(2)})`);
     return row;
   }
 
