@@ -13,7 +13,8 @@ const postsCreated = async () =>
 const newPost = (title: string, extra: Record<string, unknown> = {}) => ({ title, description: `About ${title}`, tags: ['React'], ...extra });
 
 beforeAll(async () => {
-  forum = await startTestForum();
+  // the deployment's wait for X-Min-Position: one test is about what happens past it
+  forum = await startTestForum({ MIN_POSITION_WAIT_MS: '3000' });
 });
 // every test writes as fresh users: the free post limit (5) is not what this file is about
 beforeEach(async () => {

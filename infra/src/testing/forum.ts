@@ -54,6 +54,9 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
     LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
     // tests write faster than people: a test that is about the limits sets its own
     WRITE_LIMITS: 'off',
+    // a read after a write (X-Min-Position) waits as long as a machine busy with other tests needs
+    // for the projections to apply it, not the 3 s after which a deployment answers a page anyway
+    MIN_POSITION_WAIT_MS: '15000',
     // a journey can run against a build beside the usual one (FORUM_WEB_DIR, docs/configuration.md)
     ...pick(process.env, ['FORUM_WEB_DIR', 'ADMIN_WEB_DIR']),
     ...env,
