@@ -20,9 +20,7 @@ export interface EventRow {
  * condition), opened only where it holds.
  */
 export const eventColumns = (alias: string, erasedAs = "'placeholder'", open?: string) =>
-  `${alias}global_position::text AS pos, ${alias}transaction_id::text AS tx, ${alias}stream_id, ${alias}stream_version, ${alias}type, ${
-    open ? `CASE WHEN ${open} THEN ${unsealed(`${alias}data`, erasedAs)} ELSE ${alias}data END` : unsealed(`${alias}data`, erasedAs)
-  } AS data, ${alias}metadata, ${alias}recorded_at`;
+  `${alias}global_position::text AS pos, ${alias}transaction_id::text AS tx, ${alias}stream_id, ${alias}stream_version, ${alias}type, ${unsealed(`${alias}data`, erasedAs, open)} AS data, ${alias}metadata, ${alias}recorded_at`;
 export const SELECT_EVENTS = `SELECT ${eventColumns('')}
   FROM eventstore.events`;
 

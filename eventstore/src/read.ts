@@ -135,9 +135,15 @@ const eventsAfter = (tx: string, pos: string, limit: string, open: string) => `S
  * assumed), and it planned every read anew: some 150 µs each, under 16 writers.
  */
 function readAllUpTo(limit: number): string {
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`a read of the log takes a whole number of events, not ${limit}`);
-  return eventsAfter('$1::text', '$2', String(limit), '$3::text[]');
+  let text = readAllTexts.get(limit);
+  if (text === undefined) {
+    if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`a read of the log takes a whole number of events, not ${limit}`);
+    readAllTexts.set(limit, (text = eventsAfter('$1::text', '$2', String(limit), '$3::text[]')));
+  }
+  return text;
 }
+/** The texts of the reads of the log written so far, by limit (a handful: the readers' batch sizes). */
+const readAllTexts = new Map<number, string>();
 
 /** Reads of the log from several positions at once ($1, $2, $3: their transactions, positions and limits; $4: the types opened), each read's rows by its `ord` (from 1). */
 const READ_ALL_BATCH = `SELECT w.ord, e.* FROM unnest($1::text[], $2::bigint[], $3::integer[]) WITH ORDINALITY AS w(tx, pos, lim, ord)

@@ -13,10 +13,13 @@ import type pg from 'pg';
  * ‖ MAC. pgcrypto has no GCM; sealed-box.ts reads and writes the same format in Node.
  */
 
-/** `data` (a jsonb expression) opened: its sealed fields back in place, erased ones as `mode` (a text expression of an ErasedAs) says. */
-export const unsealed = (data: string, mode = "'placeholder'") =>
+/**
+ * `data` (a jsonb expression) opened: its sealed fields back in place, erased ones as `mode` (a text
+ * expression of an ErasedAs) says; with `onlyWhere` (an SQL condition), opened only where it holds.
+ */
+export const unsealed = (data: string, mode = "'placeholder'", onlyWhere?: string) =>
   // not the ? operator: knex reads it as a placeholder
-  `CASE WHEN ${data} -> '${SEALED_KEY}' IS NOT NULL THEN eventstore.unseal(${data}, ${mode}) ELSE ${data} END`;
+  `CASE WHEN ${data} -> '${SEALED_KEY}' IS NOT NULL${onlyWhere ? ` AND (${onlyWhere})` : ''} THEN eventstore.unseal(${data}, ${mode}) ELSE ${data} END`;
 
 /** Where an erasure is announced when it commits (its subject): the erasure reactor removes the identity provider's account. */
 export const ERASURES_CHANNEL = 'forum_erasures';

@@ -114,7 +114,7 @@ function sqlLog(pool: pg.Pool): SqlLog {
       // each event opened once: the lateral subquery (OFFSET 0 keeps it one) is not copied into
       // every expression that reads the data, as a plain column expression would be
       const opened = 'o.opened';
-      const opening = open.length === 0 ? 'e.data' : `CASE WHEN e.type IN (${open.map(literal).join(', ')}) THEN ${unsealed('e.data')} ELSE e.data END`;
+      const opening = open.length === 0 ? 'e.data' : unsealed('e.data', undefined, `e.type IN (${open.map(literal).join(', ')})`);
       const upcasts = types.flatMap((type) =>
         sqlReadableVersions(type).flatMap((version) => {
           const expression = upcastSql(type, version, opened);
