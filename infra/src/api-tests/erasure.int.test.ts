@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DELETED_USER_NAME, ERASED_MARK, HEADER_MIN_POSITION, type AuditPage, type CommentItem, type PostDetail, type PostsPage } from '@forum/contracts';
+import { DELETED_USER_NAME, ERASED_MARK, HEADER_MIN_POSITION, HEADER_READ_BEHIND, type AuditPage, type CommentItem, type PostDetail, type PostsPage } from '@forum/contracts';
 import { runForumctl } from '../ops/forumctl.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
@@ -121,6 +121,8 @@ describe('a member who erases themselves, keeping their posts', () => {
 
   it('leaves no plaintext of their name, email or photo in the log table, the read models, the realm or the API', async () => {
     await waitFor(() => forum.realm!.accounts.findByEmail(ann.email), (account) => account === null);
+    // the tables are read directly: first every live projection has applied the erasure
+    expect((await read('/api/posts', admin.token)).headers.get(HEADER_READ_BEHIND)).toBeNull();
     expectNone(await rawLog(), ann.traces, 'eventstore.events');
     expectNone(await everyRowOutsideTheLog(), ann.traces, 'the database outside the log');
     const answers = await Promise.all([...reads, '/api/admin/reported-comments', '/api/admin/users?search=quetzal', '/api/admin/audit'].map(async (p) => (await read(p, admin.token)).text()));
