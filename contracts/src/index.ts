@@ -11,3 +11,4 @@ export * from './http/me.ts';
 export * from './http/admin.ts';
 export * from './http/community.ts';
 export * from './http/paging.ts';
+export * from './http/stream.ts';
