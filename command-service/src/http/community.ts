@@ -3,6 +3,7 @@ import {
   AuthorEmailParams,
   ChangeVoteRequest,
   CommentIdParams,
+  MarkAnnouncementsReadRequest,
   MarkNotificationsReadRequest,
   NoBody,
   PostIdParams,
@@ -14,7 +15,7 @@ import { newId } from '../ids.ts';
 import type { CommandAppDeps, CommandRoutes } from './app.ts';
 import { memberCallOf, sendAccepted } from './context.ts';
 
-/** Votes, comments, reports, moderation and the caller's notifications. */
+/** Votes, comments, reports, moderation and the caller's notifications (warnings, announcements read). */
 export function communityRoutes(api: CommandRoutes, { commands, clock, directory }: CommandAppDeps): void {
   api.put('/posts/:id/vote', { schema: { params: PostIdParams, body: SetVoteRequest } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
@@ -57,5 +58,10 @@ export function communityRoutes(api: CommandRoutes, { commands, clock, directory
   api.post('/me/notifications/read', { schema: { body: MarkNotificationsReadRequest } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.markNotificationsRead(identity, request.body, meta, idempotency));
+  });
+
+  api.post('/me/announcements/read', { schema: { body: MarkAnnouncementsReadRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.markAnnouncementsRead(identity, request.body, meta, idempotency));
   });
 }

@@ -1,5 +1,5 @@
 import { CommentAdded, CommentRemoved, CommentReported, type CommentEvent, type CommentReportEvent } from './comment.ts';
-import { UserWarned, WarningsRead, type NotificationEvent } from './notification.ts';
+import { AnnouncementsRead, UserWarned, WarningsRead, type NotificationEvent } from './notification.ts';
 import { PostCreated, PostDeleted, type PostEvent } from './post.ts';
 import { TagCreated, TagDeleted, type TagEvent } from './tag.ts';
 import { AnnouncementPublished, type AnnouncementEvent } from './announcement.ts';
@@ -59,6 +59,7 @@ export const eventDefinitions = {
   [CommentReported.type]: CommentReported,
   [UserWarned.type]: UserWarned,
   [WarningsRead.type]: WarningsRead,
+  [AnnouncementsRead.type]: AnnouncementsRead,
   [ProjectionRebuildRequested.type]: ProjectionRebuildRequested,
 } as const;
 

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { defineEvent, isoDate } from './define.ts';
 
 /**
- * A user's notifications (warnings from the moderators) live in a stream of
- * their own rather than the user's stream: the user's stream is loaded by every
- * command the user sends, and moderation should not contend with the user's
- * own writes (a new post, a membership purchase).
+ * A user's notifications (warnings from the moderators, and how far they have read the
+ * announcements) live in a stream of their own rather than the user's stream: the user's
+ * stream is loaded by every command the user sends, and moderation should not contend with
+ * the user's own writes (a new post, a membership purchase).
  */
 export const notificationsStream = (userId: string) => `notifications-${userId}`;
 
@@ -38,4 +38,16 @@ export const WarningsRead = defineEvent(
 );
 export type WarningsRead = { type: 'WarningsRead'; data: z.infer<typeof WarningsRead.schema> };
 
-export type NotificationEvent = UserWarned | WarningsRead;
+/**
+ * The member read the announcements up to `announcementId` (the newest they were shown): it and
+ * every announcement published up to its time (`upTo`, its `publishedAt`) are read, on every
+ * device they sign in on. A member's mark only moves forward.
+ */
+export const AnnouncementsRead = defineEvent(
+  'AnnouncementsRead',
+  1,
+  z.object({ userId: z.string(), announcementId: z.string().uuid(), upTo: isoDate, readAt: isoDate }),
+);
+export type AnnouncementsRead = { type: 'AnnouncementsRead'; data: z.infer<typeof AnnouncementsRead.schema> };
+
+export type NotificationEvent = UserWarned | WarningsRead | AnnouncementsRead;

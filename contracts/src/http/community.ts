@@ -120,8 +120,16 @@ export type NotificationItem = z.infer<typeof NotificationItem>;
 /**
  * GET /api/me/notifications: the newest UNPAGED_LIST_MAX, newest first; `unread` counts the unread
  * among all of them, `totalCount` all of them (more than `notifications` holds when it is cut).
+ * `announcementsReadUpTo` is how far the member has read the announcements, on any device: the
+ * date of the newest they marked read (announcements dated after it are unread), null before
+ * their first mark (a query service older than the field answers without it: null).
  */
-export const Notifications = z.object({ notifications: z.array(NotificationItem), unread: z.number().int(), totalCount: z.number().int() });
+export const Notifications = z.object({
+  notifications: z.array(NotificationItem),
+  unread: z.number().int(),
+  totalCount: z.number().int(),
+  announcementsReadUpTo: z.string().nullable().default(null),
+});
 export type Notifications = z.infer<typeof Notifications>;
 
 /**
@@ -137,6 +145,14 @@ export const MarkNotificationsReadRequest = z
   .refine((body) => body.upTo === undefined || body.ids === undefined, { message: 'Send upTo or ids, not both', path: ['_'] })
   .default({});
 export type MarkNotificationsReadRequest = z.infer<typeof MarkNotificationsReadRequest>;
+
+/**
+ * POST /api/me/announcements/read: the newest announcement the member was shown; it and every
+ * announcement published before it are read on all their devices. A mark older than the
+ * member's current one changes nothing.
+ */
+export const MarkAnnouncementsReadRequest = z.object({ announcementId: z.string().uuid('Not an announcement id') });
+export type MarkAnnouncementsReadRequest = z.infer<typeof MarkAnnouncementsReadRequest>;
 
 // ── leaderboard, profile, search ─────────────────────────────────────────
 

@@ -34,7 +34,7 @@ interface Answer {
 let forum: TestForum;
 const tokens: Record<'member' | 'admin' | 'doomed', string> = { member: '', admin: '', doomed: '' };
 /** What the calls aim at: kept ones, and doomed ones that the deleting calls may take away. */
-const fixtures = { postId: '', doomedPostId: '', commentId: '', doomedCommentId: '', tagId: '', memberId: '', memberEmail: '', doomedUserId: '' };
+const fixtures = { postId: '', doomedPostId: '', commentId: '', doomedCommentId: '', tagId: '', announcementId: '', memberId: '', memberEmail: '', doomedUserId: '' };
 
 beforeAll(async () => {
   // a far position in X-Min-Position waits its longest: short here, so each case is quick
@@ -57,6 +57,7 @@ beforeAll(async () => {
   fixtures.commentId = await comment('A comment to aim at');
   fixtures.doomedCommentId = await comment('A doomed comment');
   fixtures.tagId = (await created('/api/admin/tags', tokens.admin, { name: 'fuzz' })).id;
+  fixtures.announcementId = (await created('/api/admin/announcements', tokens.admin, { title: 'Fuzz news', description: 'An announcement to aim at' })).id;
   // members the erasing calls may take away: one erases themselves, the admin erases the other
   const [doomed, erased] = [await forum.newUser('Doomed Member'), await forum.newUser('Erased Member')];
   tokens.doomed = doomed.token;
@@ -162,6 +163,7 @@ const ids = {
   comment: fixture('commentId'),
   doomedComment: fixture('doomedCommentId'),
   tag: fixture('tagId'),
+  announcement: fixture('announcementId'),
   user: fixture('memberId'),
   email: () => fc.oneof(fixture('memberEmail')(), fc.constantFrom('admin@forum.local', 'nobody@forum.test')),
 };
@@ -186,6 +188,7 @@ const commands: Record<string, { params?: Params; fields?: Record<string, fc.Arb
   'DELETE /api/admin/comments/:commentId': { params: { commentId: ids.doomedComment } },
   'POST /api/admin/warn-user/:authorEmail': { params: { authorEmail: ids.email }, fields: { reason: text('Be kind'), commentId: ids.comment() } },
   'POST /api/me/notifications/read': { fields: { upTo: text('2026-01-01T00:00:00Z'), ids: fc.array(fc.uuid(), { maxLength: 3 }) } },
+  'POST /api/me/announcements/read': { fields: { announcementId: ids.announcement() } },
   'POST /api/admin/tags': { fields: { name: text('tagged') } },
   'DELETE /api/admin/tags/:id': { params: { id: ids.tag } },
   'PATCH /api/admin/users/make-admin/:userId': { params: { userId: ids.user } },

@@ -31,6 +31,7 @@ const callers = {} as Record<Role, Caller>;
 let owner: Caller & { token: string };
 let postId: string;
 let commentId: string;
+let announcementId: string;
 
 async function fresh(name: string): Promise<Caller & { token: string }> {
   return forum.newUser(name);
@@ -59,6 +60,7 @@ beforeAll(async () => {
   await forum.api(`/api/users/membership/${owner.email}`, { method: 'PATCH', token: owner.token });
   postId = await postBy(owner);
   commentId = await commentBy(owner);
+  announcementId = (await expectStatus<{ id: string }>(forum.api('/api/admin/announcements', { method: 'POST', token: adminToken, json: { title: 'News', description: 'Text' } }), 201)).id;
 });
 afterAll(() => forum?.stop());
 
@@ -87,6 +89,7 @@ const rows: Row[] = [
   ['POST /api/me/registration', () => ({ method: 'POST', path: '/api/me/registration' }), [401, 200, 200, 200]],
   ['GET /api/me/notifications', () => ({ method: 'GET', path: '/api/me/notifications' }), [401, 200, 200, 200]],
   ['POST /api/me/notifications/read', () => ({ method: 'POST', path: '/api/me/notifications/read', json: {} }), [401, 200, 200, 200]],
+  ['POST /api/me/announcements/read', () => ({ method: 'POST', path: '/api/me/announcements/read', json: { announcementId } }), [401, 200, 200, 200]],
   ['GET /api/my-posts/:email (own)', (c) => ({ method: 'GET', path: `/api/my-posts/${c.email}` }), [401, 200, 200, 200]],
   ["GET /api/my-posts/:email (another's)", () => ({ method: 'GET', path: `/api/my-posts/${owner.email}` }), [401, 403, 403, 200]],
   ['GET /api/user-post-count/:email (own)', (c) => ({ method: 'GET', path: `/api/user-post-count/${c.email}` }), [401, 200, 200, 200]],

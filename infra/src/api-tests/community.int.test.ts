@@ -237,6 +237,7 @@ describe('moderation', () => {
       ],
       unread: 2,
       totalCount: 2,
+      announcementsReadUpTo: null,
     });
 
     const one = await expectStatus<{ position: string }>(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { ids: [plain.id] } }));
@@ -277,7 +278,7 @@ describe('moderation', () => {
     const user = await registeredUser('Tess');
     await errorOf(forum.api('/api/me/notifications'), 401);
     await errorOf(forum.api('/api/me/notifications/read', { method: 'POST' }), 401);
-    expect(await expectStatus(forum.api('/api/me/notifications', { token: user.token }))).toEqual({ notifications: [], unread: 0, totalCount: 0 });
+    expect(await expectStatus(forum.api('/api/me/notifications', { token: user.token }))).toEqual({ notifications: [], unread: 0, totalCount: 0, announcementsReadUpTo: null });
     const events = await eventCount();
     await errorOf(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { upTo: new Date().toISOString(), ids: [NO_POST] } }), 400);
     await errorOf(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { ids: ['nope'] } }), 400);

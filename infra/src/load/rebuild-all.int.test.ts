@@ -23,7 +23,7 @@ let byType: Record<string, number>;
 
 beforeAll(async () => {
   database = await createTestDatabase('rebuild_all');
-  ({ byType } = await loadSyntheticLog(database.url, { events: 6_000, seed: 16 }));
+  ({ byType } = await loadSyntheticLog(database.url, { events: 6_000, seed: 2 }));
   db = createKnex(database.url, { max: 4 });
   store = await createPostgresEventStore({ connectionString: database.url, poolSize: 2 });
   await migrateCheckpoints(db);

@@ -44,7 +44,7 @@ import {
   type ContactMessageState,
   type ProjectionState,
 } from '@forum/command-service';
-import { commentStream, postStream, TAGS_STREAM, userStream, type ForumEvent } from '@forum/contracts';
+import { announcementStream, commentStream, postStream, TAGS_STREAM, userStream, type ForumEvent } from '@forum/contracts';
 import { describe, expect, it } from 'vitest';
 import { syntheticLog, type SyntheticEvent } from './synthetic-log.ts';
 
@@ -188,6 +188,8 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
             );
           case 'WarningsRead':
             return decideNotification({ type: 'MarkWarningsRead', data: { userId: registered().userId, ids: e.data.warningIds } }, own, meta);
+          case 'AnnouncementsRead':
+            return decideNotification({ type: 'MarkAnnouncementsRead', data: { userId: registered().userId, announcement: stateOf(announcementStream(e.data.announcementId)) } }, own, meta);
           case 'TagCreated':
             requireAdmin();
             return decideTag({ type: 'CreateTag', data: { tagId: e.data.tagId, name: e.data.name } }, own, meta);

@@ -17,8 +17,10 @@ export interface NewUser {
 }
 
 export interface TestForum extends RunningForum {
-  /** An access token from the password grant of client forum-cli. */
+  /** An access token from the password grant of client forum-cli (the same one for the same account). */
   tokenFor(email: string, password?: string): Promise<string>;
+  /** A sign-in of its own (another device of the account): a new access token at each call. */
+  signIn(email: string, password?: string): Promise<string>;
   /** A new account of the embedded realm (unique email) with its password and a token; the forum registers it on first use. */
   newUser(name: string): Promise<NewUser>;
   /** The demo admin, signed in and registered with the forum (GET /api/me), with their forum id. */
@@ -65,17 +67,21 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
   const base = `http://127.0.0.1:${forum.port}`;
   const tokens = new Map<string, string>();
 
+  const signIn = async (email: string, password = DEMO_PASSWORD) => {
+    const response = await fetch(`${base}/realms/forum/protocol/openid-connect/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username: email, password, scope: 'openid' }),
+    });
+    const body = (await response.json()) as { access_token?: string };
+    if (!response.ok || !body.access_token) throw new Error(`no token for ${email}: ${response.status} ${JSON.stringify(body)}`);
+    return body.access_token;
+  };
   const tokenFor = async (email: string, password = DEMO_PASSWORD) => {
-      const cached = tokens.get(`${email}:${password}`);
-      if (cached) return cached;
-      const response = await fetch(`${base}/realms/forum/protocol/openid-connect/token`, {
-        method: 'POST',
-        body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username: email, password, scope: 'openid' }),
-      });
-      const body = (await response.json()) as { access_token?: string };
-      if (!response.ok || !body.access_token) throw new Error(`no token for ${email}: ${response.status} ${JSON.stringify(body)}`);
-      tokens.set(`${email}:${password}`, body.access_token);
-      return body.access_token;
+    const cached = tokens.get(`${email}:${password}`);
+    if (cached) return cached;
+    const token = await signIn(email, password);
+    tokens.set(`${email}:${password}`, token);
+    return token;
   };
 
   const api: TestForum['api'] = (path, init = {}) => {
@@ -89,6 +95,7 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
   return {
     ...forum,
     tokenFor,
+    signIn,
     async newUser(name) {
       const email = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(4).toString('hex')}@forum.test`;
       const password = 'Secret#2026';

@@ -34,3 +34,29 @@ describe('given warnings before the batch and in it', () => {
     ]);
   });
 });
+
+const marked = (n: number, upTo: string, userId = 'u-ann') => harness.event('AnnouncementsRead', { userId, announcementId: uuidOf(100 + n), upTo, readAt: at() });
+const erased = (userId: string) => harness.event('AccountErased', { userId, content: 'kept', erasedAt: at() });
+const marks = (model: Awaited<ReturnType<typeof harness.fresh>>) => model.rows('SELECT user_id, announcement_id, up_to FROM announcements_read ORDER BY user_id');
+
+describe("given members' announcements read marks (issue #31)", () => {
+  it('keeps one mark a member, the newest: a later event that marks an older announcement (in the batch or after it) moves nothing back', async () => {
+    const model = await harness.fresh(notificationsProjection);
+    await model.given([marked(1, '2026-11-20T10:00:00.000Z'), marked(3, '2026-11-22T10:00:00.000Z'), marked(2, '2026-11-21T10:00:00.000Z'), marked(1, '2026-11-20T10:00:00.000Z', 'u-ben')]);
+    await model.given([marked(2, '2026-11-21T10:00:00.000Z')]);
+    expect(await marks(model)).toEqual([
+      { user_id: 'u-ann', announcement_id: uuidOf(103), up_to: new Date('2026-11-22T10:00:00Z') },
+      { user_id: 'u-ben', announcement_id: uuidOf(101), up_to: new Date('2026-11-20T10:00:00Z') },
+    ]);
+    await model.given([marked(4, '2026-11-23T10:00:00.000Z')]);
+    expect((await marks(model))[0]).toMatchObject({ announcement_id: uuidOf(104), up_to: new Date('2026-11-23T10:00:00Z') });
+  });
+
+  it('deletes an erased member’s mark with their warnings, in the log’s order within a batch; the others’ stay', async () => {
+    const model = await harness.fresh(notificationsProjection);
+    await model.given([warned(1), marked(1, '2026-11-20T10:00:00.000Z'), marked(1, '2026-11-20T10:00:00.000Z', 'u-ben')]);
+    await model.given([marked(2, '2026-11-21T10:00:00.000Z'), erased('u-ann'), warned(2, 'u-ben')]);
+    expect(await marks(model)).toEqual([{ user_id: 'u-ben', announcement_id: uuidOf(101), up_to: new Date('2026-11-20T10:00:00Z') }]);
+    expect(await model.rows('SELECT user_id FROM notifications')).toEqual([{ user_id: 'u-ben' }]);
+  });
+});

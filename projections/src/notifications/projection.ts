@@ -1,4 +1,4 @@
-import type { AccountErased, UserWarned, WarningsRead } from '@forum/contracts';
+import type { AccountErased, AnnouncementsRead, UserWarned, WarningsRead } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/eventstore';
 import type { Knex } from '@forum/platform';
 import type { Projection } from '../runner/projection.ts';
@@ -12,13 +12,17 @@ import type { Projection } from '../runner/projection.ts';
  * A warning about a comment keeps what it names besides the comment: its post
  * and the quote of it; the moderators' queue asks by comment whether it was
  * warned about.
+ *
+ * Each member's announcements read mark (one row, the newest announcement they
+ * marked read and its publication time), which only moves forward; it goes
+ * with the member's erasure too.
  */
 export const notificationsProjection: Projection = {
   name: 'notifications',
   // what each version changed: docs/projections-versions.md
-  version: 2,
-  types: ['UserWarned', 'WarningsRead', 'AccountErased'],
-  exposes: { notifications: 'notifications' },
+  version: 3,
+  types: ['UserWarned', 'WarningsRead', 'AnnouncementsRead', 'AccountErased'],
+  exposes: { notifications: 'notifications', announcements_read: 'announcements_read' },
   async migrate(trx) {
     await trx.raw(`
       CREATE TABLE IF NOT EXISTS notifications (
@@ -34,6 +38,11 @@ export const notificationsProjection: Projection = {
       );
       CREATE INDEX IF NOT EXISTS notifications_of_user ON notifications (user_id, created_at DESC, id DESC);
       CREATE INDEX IF NOT EXISTS notifications_of_comment ON notifications (comment_id) WHERE comment_id IS NOT NULL;
+      CREATE TABLE IF NOT EXISTS announcements_read (
+        user_id text PRIMARY KEY,
+        announcement_id uuid NOT NULL,
+        up_to timestamptz NOT NULL
+      );
     `);
   },
   async apply(trx, events) {
@@ -42,12 +51,21 @@ export const notificationsProjection: Projection = {
     // segment: it deletes what came before it.
     const warnings = new Map<string, Warning>();
     const reads: { userId: string; warningIds: string[] }[] = [];
+    const marks = new Map<string, Mark>();
     for (const event of events) {
       if (event.type === 'AccountErased') {
         await writeNotifications(trx, warnings, reads);
+        await writeMarks(trx, marks);
         warnings.clear();
         reads.length = 0;
-        await trx.raw('DELETE FROM notifications WHERE user_id = ?', [(event as RecordedEvent<'AccountErased', AccountErased['data']>).data.userId]);
+        marks.clear();
+        const { userId } = (event as RecordedEvent<'AccountErased', AccountErased['data']>).data;
+        await trx.raw('DELETE FROM notifications WHERE user_id = ?', [userId]);
+        await trx.raw('DELETE FROM announcements_read WHERE user_id = ?', [userId]);
+      } else if (event.type === 'AnnouncementsRead') {
+        const { userId, announcementId, upTo } = (event as RecordedEvent<'AnnouncementsRead', AnnouncementsRead['data']>).data;
+        const kept = marks.get(userId);
+        if (!kept || Date.parse(upTo) > Date.parse(kept.upTo)) marks.set(userId, { userId, announcementId, upTo });
       } else if (event.type === 'UserWarned') {
         const w = (event as RecordedEvent<'UserWarned', UserWarned['data']>).data;
         if (!warnings.has(w.warningId)) {
@@ -72,8 +90,23 @@ export const notificationsProjection: Projection = {
       }
     }
     await writeNotifications(trx, warnings, reads);
+    await writeMarks(trx, marks);
   },
 };
+
+type Mark = { userId: string; announcementId: string; upTo: string };
+
+/** A segment's newest mark per member, where it is newer than the one kept (the mark only moves forward). */
+async function writeMarks(trx: Knex.Transaction, marks: ReadonlyMap<string, Mark>) {
+  if (marks.size === 0) return;
+  await trx.raw(
+    `INSERT INTO announcements_read (user_id, announcement_id, up_to)
+     SELECT "userId", "announcementId", "upTo" FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, "announcementId" uuid, "upTo" timestamptz)
+     ON CONFLICT (user_id) DO UPDATE SET announcement_id = EXCLUDED.announcement_id, up_to = EXCLUDED.up_to
+     WHERE announcements_read.up_to < EXCLUDED.up_to`,
+    [JSON.stringify([...marks.values()])],
+  );
+}
 
 type Warning = {
   warningId: string;

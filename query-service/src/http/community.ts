@@ -156,8 +156,8 @@ export function communityRoutes(community: CommunityStore, shared: SharedPosts, 
 
     api.get('/me/notifications', async (request) => {
       const viewer = signedIn(request);
-      const { rows, total, unread } = await community.notificationsOf(viewer.id);
-      const body: Notifications = { notifications: rows.map(notification), unread, totalCount: total };
+      const [{ rows, total, unread }, readUpTo] = await Promise.all([community.notificationsOf(viewer.id), community.announcementsReadUpTo(viewer.id)]);
+      const body: Notifications = { notifications: rows.map(notification), unread, totalCount: total, announcementsReadUpTo: readUpTo?.toISOString() ?? null };
       return body;
     });
 

@@ -159,6 +159,12 @@ export function createCommunityStore(db: Knex) {
       return { rows: rows.map(({ total: _, unread: __, ...row }) => row), total: rows[0]?.total ?? 0, unread: rows[0]?.unread ?? 0 };
     },
 
+    /** How far a member has read the announcements (the date of the newest they marked read), or null. */
+    async announcementsReadUpTo(userId: string): Promise<Date | null> {
+      const { rows }: { rows: { up_to: Date }[] } = await prepared(db, 'SELECT up_to FROM read.announcements_read WHERE user_id = ?', [userId]);
+      return rows[0]?.up_to ?? null;
+    },
+
     /** The leaderboard: up-votes received on live posts, from the per-author counter rows. */
     async topVoted(): Promise<LeaderRow[]> {
       const { rows }: { rows: LeaderRow[] } = await prepared(

@@ -3,14 +3,15 @@ import { unreachable } from '../command.ts';
 
 export { announcementStream };
 
-export type AnnouncementState = { readonly status: 'none' } | { readonly status: 'published' };
+/** An announcement, and when it was published (how far a member who read it has read). */
+export type AnnouncementState = { readonly status: 'none' } | { readonly status: 'published'; readonly announcementId: string; readonly publishedAt: string };
 
 export const initialAnnouncementState: AnnouncementState = { status: 'none' };
 
 export function evolve(_state: AnnouncementState, event: AnnouncementEvent): AnnouncementState {
   switch (event.type) {
     case 'AnnouncementPublished':
-      return { status: 'published' };
+      return { status: 'published', announcementId: event.data.announcementId, publishedAt: event.data.publishedAt };
     default:
       return unreachable(event.type);
   }

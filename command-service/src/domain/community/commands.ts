@@ -1,5 +1,6 @@
 import type { ReportFeedback, Vote } from '@forum/contracts';
 import type { EventStore, StreamAppend } from '@forum/eventstore';
+import { announcementStream, evolve as evolveAnnouncement, initialAnnouncementState } from '../announcement/announcement.ts';
 import { acceptedAs, appendTo, authorOf, registered, type Accepted, type Actors, type Identity } from '../actor.ts';
 import type { CommandMeta } from '../command.ts';
 import { decide as decideComment } from '../comment/decide.ts';
@@ -21,7 +22,8 @@ export interface VoteAnswer extends Accepted {
 
 
 /**
- * The community's commands: votes, comments, reports, moderation and warnings.
+ * The community's commands: votes, comments, reports, moderation, warnings and a member's reading
+ * of their notifications.
  * Each rule that must hold under concurrent requests is decided on one small
  * stream (a voter's vote on a post, a comment, one user's report of a comment,
  * a user's notifications), so unrelated users never contend.
@@ -187,6 +189,31 @@ export function createCommunityCommands(store: EventStore, actors: Actors, cost:
           const streamId = notificationsStream(who.userId);
           const [actor, notifications] = await Promise.all([actors.load(who, meta), load(store, streamId, evolveNotifications, initialNotificationsState)]);
           const events = decideNotification({ type: 'MarkWarningsRead', data: { userId: who.userId, ...input } }, notifications.state, meta);
+          return {
+            appends: [...actors.append(who, actor, [], meta), ...appendTo(streamId, notifications, events, meta)],
+            answer: acceptedAs(who.userId),
+          };
+        },
+        idempotency,
+      );
+    },
+
+    /**
+     * POST /api/me/announcements/read: the caller's own mark, on their notifications stream. Two
+     * devices marking at once both decide on the version they read; the second append conflicts,
+     * reads the first's mark and decides again (nothing, when the first was as new).
+     */
+    markAnnouncementsRead(who: Identity, input: { announcementId: string }, meta: CommandMeta, idempotency?: Idempotency): Promise<Executed<Accepted>> {
+      return execute(
+        store,
+        async () => {
+          const streamId = notificationsStream(who.userId);
+          const [actor, notifications, announcement] = await Promise.all([
+            actors.load(who, meta),
+            load(store, streamId, evolveNotifications, initialNotificationsState),
+            load(store, announcementStream(input.announcementId), evolveAnnouncement, initialAnnouncementState),
+          ]);
+          const events = decideNotification({ type: 'MarkAnnouncementsRead', data: { userId: who.userId, announcement: announcement.state } }, notifications.state, meta);
           return {
             appends: [...actors.append(who, actor, [], meta), ...appendTo(streamId, notifications, events, meta)],
             answer: acceptedAs(who.userId),

@@ -1,6 +1,7 @@
 import { cutText, DEFAULT_WARNING_REASON, ErrorCode, WARNING_QUOTE_LENGTH, type NotificationEvent } from '@forum/contracts';
 import { ConflictError, ForbiddenError, NotFoundError } from '@forum/platform';
 import { unreachable, type CommandMeta } from '../command.ts';
+import type { AnnouncementState } from '../announcement/announcement.ts';
 import type { CommentState } from '../comment/comment.ts';
 import type { UserState } from '../user/user.ts';
 import type { NotificationsState } from './notification.ts';
@@ -13,7 +14,9 @@ import type { NotificationsState } from './notification.ts';
  * - a warning about a comment names the comment and its post and quotes the comment's start (WARNING_QUOTE_LENGTH
  *   characters), and a comment is warned about once (409 ALREADY_WARNED; issue #28, docs/moderation.md);
  * - without a reason the warning says DEFAULT_WARNING_REASON;
- * - the warned user marks their warnings read: by id, up to a time, or all; marking read ones again appends nothing.
+ * - the warned user marks their warnings read: by id, up to a time, or all; marking read ones again appends nothing;
+ * - a member marks the announcements read up to one the forum has published (404 otherwise), for all their devices;
+ *   the mark only moves forward: one no newer than theirs appends nothing (issue #31).
  */
 export type WarnUser = {
   type: 'WarnUser';
@@ -29,7 +32,9 @@ export type WarnUser = {
   };
 };
 export type MarkWarningsRead = { type: 'MarkWarningsRead'; data: { userId: string; ids?: readonly string[]; upTo?: string } };
-export type NotificationCommand = WarnUser | MarkWarningsRead;
+/** `announcement` is the stream of the announcement named (its state: whether and when it was published). */
+export type MarkAnnouncementsRead = { type: 'MarkAnnouncementsRead'; data: { userId: string; announcement: AnnouncementState } };
+export type NotificationCommand = WarnUser | MarkWarningsRead | MarkAnnouncementsRead;
 
 export class AlreadyWarnedError extends ConflictError {
   constructor() {
@@ -43,6 +48,8 @@ export function decide(command: NotificationCommand, state: NotificationsState, 
       return warnUser(command, state, meta);
     case 'MarkWarningsRead':
       return markRead(command, state, meta);
+    case 'MarkAnnouncementsRead':
+      return markAnnouncementsRead(command, state, meta);
     default:
       return unreachable(command);
   }
@@ -83,4 +90,17 @@ function markRead(command: MarkWarningsRead, state: NotificationsState, meta: Co
     .map(([id]) => id);
   if (warningIds.length === 0) return [];
   return [{ type: 'WarningsRead', data: { userId, warningIds, readAt: meta.now.toISOString() } }];
+}
+
+function markAnnouncementsRead(command: MarkAnnouncementsRead, state: NotificationsState, meta: CommandMeta): NotificationEvent[] {
+  const { userId, announcement } = command.data;
+  if (announcement.status !== 'published') throw new NotFoundError('No such announcement');
+  const current = state.announcementsReadUpTo;
+  if (current !== null && Date.parse(announcement.publishedAt) <= Date.parse(current)) return [];
+  return [
+    {
+      type: 'AnnouncementsRead',
+      data: { userId, announcementId: announcement.announcementId, upTo: announcement.publishedAt, readAt: meta.now.toISOString() },
+    },
+  ];
 }

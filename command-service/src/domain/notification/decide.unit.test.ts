@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { CommentState } from '../comment/comment.ts';
 import type { UserState } from '../user/user.ts';
 import { stateAfter, testCommandMeta } from '../testing.ts';
-import { decide, type MarkWarningsRead, type WarnUser } from './decide.ts';
+import type { AnnouncementState } from '../announcement/announcement.ts';
+import { decide, type MarkAnnouncementsRead, type MarkWarningsRead, type WarnUser } from './decide.ts';
 import { evolve, initialNotificationsState } from './notification.ts';
 
 const meta = testCommandMeta({ actorId: 'u-admin', requestId: 'r' });
@@ -97,5 +98,51 @@ describe('given all warnings read', () => {
   it('when MarkWarningsRead again, then nothing (idempotent)', () => {
     expect(decide(markRead(), state, meta)).toEqual([]);
     expect(decide(markRead({ ids: [w1] }), state, meta)).toEqual([]);
+  });
+});
+
+// ── announcements read (issue #31) ────────────────────────────────────────
+
+const a1 = '44444444-4444-4444-8444-444444444441';
+const a2 = '44444444-4444-4444-8444-444444444442';
+const published = (announcementId: string, publishedAt: string): AnnouncementState => ({ status: 'published', announcementId, publishedAt });
+const markAnnouncements = (announcement: AnnouncementState, userId = 'u-bob'): MarkAnnouncementsRead => ({ type: 'MarkAnnouncementsRead', data: { userId, announcement } });
+const announcementsRead = (announcementId: string, upTo: string): NotificationEvent => ({ type: 'AnnouncementsRead', data: { userId: 'u-bob', announcementId, upTo, readAt: at } });
+
+describe('given a member who has marked no announcement read', () => {
+  it('when MarkAnnouncementsRead names a published announcement, then AnnouncementsRead up to its publication time', () => {
+    expect(decide(markAnnouncements(published(a1, '2026-11-20T10:00:00.000Z')), initialNotificationsState, meta)).toEqual([
+      { type: 'AnnouncementsRead', data: { userId: 'u-bob', announcementId: a1, upTo: '2026-11-20T10:00:00.000Z', readAt: at } },
+    ]);
+  });
+  it('when the announcement is unknown, then 404 NOT_FOUND and nothing', () => {
+    expect(() => decide(markAnnouncements({ status: 'none' }), initialNotificationsState, meta)).toThrowError(
+      expect.objectContaining({ status: 404, code: 'NOT_FOUND', message: 'No such announcement' }),
+    );
+  });
+  it('the mark is the one of the member the command names (the route takes it from the token): their own stream, their own id', () => {
+    expect(decide(markAnnouncements(published(a1, '2026-11-20T10:00:00.000Z'), 'u-carl'), initialNotificationsState, meta)).toMatchObject([{ data: { userId: 'u-carl' } }]);
+  });
+});
+
+describe('given a member who has read the announcements up to one', () => {
+  const state = given([announcementsRead(a2, '2026-11-21T09:00:00.000Z')]);
+  it('then the state keeps its time', () => {
+    expect(state.announcementsReadUpTo).toBe('2026-11-21T09:00:00.000Z');
+  });
+  it('when they mark the same one again, or an older one (another device behind), then nothing: the mark only moves forward', () => {
+    expect(decide(markAnnouncements(published(a2, '2026-11-21T09:00:00.000Z')), state, meta)).toEqual([]);
+    expect(decide(markAnnouncements(published(a1, '2026-11-20T10:00:00.000Z')), state, meta)).toEqual([]);
+  });
+  it('when they mark a newer one, then AnnouncementsRead up to it', () => {
+    const newer = published('44444444-4444-4444-8444-444444444443', '2026-11-22T08:00:00.000Z');
+    expect(decide(markAnnouncements(newer), state, meta)).toMatchObject([{ type: 'AnnouncementsRead', data: { upTo: '2026-11-22T08:00:00.000Z' } }]);
+  });
+  it('a warning or its reading leaves the mark as it was', () => {
+    const later = given([announcementsRead(a2, '2026-11-21T09:00:00.000Z'), warned(w1, '2026-11-22T10:00:00.000Z'), { type: 'WarningsRead', data: { userId: 'u-bob', warningIds: [w1], readAt: at } }]);
+    expect(later.announcementsReadUpTo).toBe('2026-11-21T09:00:00.000Z');
+  });
+  it('an older mark in the log (whatever wrote it) does not move the state back', () => {
+    expect(given([announcementsRead(a2, '2026-11-21T09:00:00.000Z'), announcementsRead(a1, '2026-11-20T10:00:00.000Z')]).announcementsReadUpTo).toBe('2026-11-21T09:00:00.000Z');
   });
 });

@@ -4,22 +4,25 @@ import { unreachable } from '../command.ts';
 export { notificationsStream };
 
 /**
- * A user's warnings and whether each was read, and the comments they were warned about (stream
+ * A user's warnings and whether each was read, the comments they were warned about (stream
  * `notifications-<userId>`: a warning about a comment goes to its author, so every warning about
- * one comment is decided on this one stream).
+ * one comment is decided on this one stream), and the publication time of the newest
+ * announcement they marked read (null before their first mark).
  */
 export interface NotificationsState {
   readonly warnings: ReadonlyMap<string, { readonly createdAt: string; readonly read: boolean }>;
   readonly warnedComments: ReadonlySet<string>;
+  readonly announcementsReadUpTo: string | null;
 }
 
-export const initialNotificationsState: NotificationsState = { warnings: new Map(), warnedComments: new Set() };
+export const initialNotificationsState: NotificationsState = { warnings: new Map(), warnedComments: new Set(), announcementsReadUpTo: null };
 
 export function evolve(state: NotificationsState, event: NotificationEvent): NotificationsState {
   switch (event.type) {
     case 'UserWarned': {
       const { warningId, warnedAt, commentId } = event.data;
       return {
+        ...state,
         warnings: new Map(state.warnings).set(warningId, { createdAt: warnedAt, read: false }),
         warnedComments: commentId === undefined ? state.warnedComments : new Set(state.warnedComments).add(commentId),
       };
@@ -31,6 +34,12 @@ export function evolve(state: NotificationsState, event: NotificationEvent): Not
         if (warning) warnings.set(id, { ...warning, read: true });
       }
       return { ...state, warnings };
+    }
+    case 'AnnouncementsRead': {
+      // the decider appends only marks that move forward; the later of two stands whatever the log holds
+      const { upTo } = event.data;
+      const current = state.announcementsReadUpTo;
+      return current !== null && Date.parse(current) >= Date.parse(upTo) ? state : { ...state, announcementsReadUpTo: upTo };
     }
     default:
       return unreachable(event);

@@ -1,4 +1,4 @@
-import { createPost, postByAnyone, addComment, deletePost, publishAnnouncement, sendContactMessage } from './posts.ts';
+import { createPost, postByAnyone, addComment, deletePost, publishAnnouncement, readAnnouncements, sendContactMessage } from './posts.ts';
 import { buyMembership, makeAdmin, opening, register, replaceTag, updateProfile } from './people.ts';
 import { disableAndEnable, erase, readWarnings, removeComment, requestRebuild, warn } from './moderation.ts';
 import { plan, type CommandKind } from './plan.ts';
@@ -36,6 +36,7 @@ const commandOfKind: Record<CommandKind, (forum: SimulatedForum) => SyntheticEve
   warn,
   readWarnings,
   announce: publishAnnouncement,
+  readAnnouncements,
   contact: sendContactMessage,
   makeAdmin,
   tag: replaceTag,

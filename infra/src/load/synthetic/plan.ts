@@ -12,6 +12,7 @@ export type CommandKind =
   | 'warn'
   | 'readWarnings'
   | 'announce'
+  | 'readAnnouncements'
   | 'contact'
   | 'makeAdmin'
   | 'tag'
@@ -40,6 +41,7 @@ export function plan(events: number, floors = true): Record<CommandKind, number>
     warn: Math.round(events / 1000),
     readWarnings: Math.round(events / 3000),
     announce: floor(events / 50_000, 3),
+    readAnnouncements: Math.round(events / 1000),
     contact: Math.round(events / 2000),
     makeAdmin: floor(events / 250_000, 2),
     tag: floor(events / 500_000, 1),
@@ -50,7 +52,7 @@ export function plan(events: number, floors = true): Record<CommandKind, number>
   const perCommand: Partial<Record<CommandKind, number>> = { post: 1.15, membership: 2, tag: 2, deletePost: 1.5, erase: 6, access: 2 };
   const estimate = (Object.keys(counts) as CommandKind[]).reduce((sum, kind) => sum + counts[kind] * (perCommand[kind] ?? 1), 0);
   const scale = events / estimate;
-  for (const kind of ['post', 'vote', 'comment', 'report', 'deletePost', 'removeComment', 'warn', 'readWarnings', 'contact'] as const) {
+  for (const kind of ['post', 'vote', 'comment', 'report', 'deletePost', 'removeComment', 'warn', 'readWarnings', 'readAnnouncements', 'contact'] as const) {
     counts[kind] = Math.round(counts[kind] * scale);
   }
   return counts;

@@ -3,6 +3,7 @@ import {
   decideAnnouncement,
   decideComment,
   decideContact,
+  decideNotification,
   decidePost,
   decideUser,
   evolveAnnouncement,
@@ -21,8 +22,8 @@ import { FIRST_NAMES, LAST_NAMES } from './randomness.ts';
 import { decided, keptStream, registeredState, type Comment, type Post, type SimulatedForum, type SyntheticEvent, type User } from './simulated-forum.ts';
 
 /*
- * What people write: posts (and their deletion), comments, announcements and contact messages,
- * each decided by the forum's deciders on the streams the simulated forum keeps.
+ * What people write: posts (and their deletion), comments, announcements (and members reading
+ * them) and contact messages, each decided by the forum's deciders on the streams the simulated forum keeps.
  */
 
 /** `author` creates a post (registering in the same append when it is their first request); null when the free limit refuses it. */
@@ -120,7 +121,19 @@ export function publishAnnouncement(forum: SimulatedForum): SyntheticEvent[] | n
     stream.state,
     meta,
   );
-  return forum.write(meta, [decided(stream, events)]);
+  const out = forum.write(meta, [decided(stream, events)]);
+  forum.announcements.push(stream);
+  return out;
+}
+
+/** A member opens the bell: the announcements are read up to the newest; null when they had read it already. */
+export function readAnnouncements(forum: SimulatedForum): SyntheticEvent[] | null {
+  const newest = forum.announcements.at(-1);
+  if (!newest) return null;
+  const member = forum.actor();
+  const notifications = forum.notificationsOf(member);
+  const meta = forum.meta(member.id);
+  return forum.write(meta, [decided(notifications, decideNotification({ type: 'MarkAnnouncementsRead', data: { userId: member.id, announcement: newest.state } }, notifications.state, meta))]);
 }
 
 /** A visitor writes on the Contact page. */

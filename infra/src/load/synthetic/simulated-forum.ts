@@ -7,6 +7,7 @@ import {
   initialTagsState,
   initialUserState,
   operatorMeta,
+  type AnnouncementState,
   type CommandMeta,
   type CommentState,
   type NotificationsState,
@@ -109,6 +110,8 @@ export function simulatedForum(random: Randomness, start: Date, step: number) {
     comments: [] as Comment[],
     liveComments: [] as Comment[],
     tags: keptStream<TagsState>(TAGS_STREAM, initialTagsState, evolveTags),
+    /** Published announcements, oldest first. */
+    announcements: [] as KeptStream<AnnouncementState>[],
     projections: new Map<string, { stream: KeptStream<ProjectionState>; build: number }>(),
     /** One report stream per (comment, reporter), by comment number * 2^24 + reporter number. */
     reports: new Map<number, KeptStream<ReportState>>(),

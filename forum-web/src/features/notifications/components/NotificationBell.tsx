@@ -5,55 +5,46 @@ import { Hint } from '../../../components/Hint';
 import { useAuthState } from '../../../lib/auth';
 import { useGetAnnouncementsQuery } from '../api/get-announcements';
 import { useGetNotificationsQuery, useMarkNotificationsReadMutation } from '../api/notifications';
-import { newestDate, seenKey, unreadAnnouncements, unreadCount } from './unread';
+import { useAnnouncementsReadMark } from '../hooks/use-announcements-read-mark';
+import { newestAnnouncement, unreadAnnouncements } from './unread';
 
 const loadPanel = () => import('./NotificationPanel');
 const NotificationPanel = lazy(loadPanel);
 
-function readSeen(key: string): string | null {
-  try {
-    return globalThis.localStorage?.getItem(key) ?? null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The bell of the top bar (spec §2 Shell): a badge with what is new, only when there is something.
  * Everyone sees the announcements; a signed-in person also their own warnings. Opening it lists
- * them and marks them read: warnings on the server, announcements in this browser.
+ * them and marks them read: warnings on the server; announcements on the server for a member
+ * (every device of theirs agrees), in this browser for a visitor.
  */
 export function NotificationBell() {
   const { user } = useAuthState();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [opened, setOpened] = useState(false);
   const popoverId = useId();
-  const key = seenKey(user?.id ?? null);
-  const [seen, setSeen] = useState<{ key: string; upTo: string | null }>(() => ({ key, upTo: readSeen(key) }));
-  const seenUpTo = seen.key === key ? seen.upTo : readSeen(key);
   const announcements = useGetAnnouncementsQuery().data ?? [];
-  const warnings = useGetNotificationsQuery(undefined, { skip: !user }).data?.notifications ?? [];
-  const [markRead] = useMarkNotificationsReadMutation();
+  const notifications = useGetNotificationsQuery(undefined, { skip: !user }).data;
+  const warnings = notifications?.notifications ?? [];
+  const [markWarningsRead] = useMarkNotificationsReadMutation();
+  const readMark = useAnnouncementsReadMark(user?.id ?? null, notifications);
+  // while the panel is open it keeps showing what was new when it opened
+  const [freshWhenOpened, setFreshWhenOpened] = useState<ReadonlySet<string> | null>(null);
 
-  const count = unreadCount(announcements, seenUpTo, warnings);
-  const fresh = new Set(unreadAnnouncements(announcements, seenUpTo).map((a) => a._id));
+  const unread = readMark.known ? unreadAnnouncements(announcements, readMark.upTo) : [];
+  const fresh = freshWhenOpened ?? new Set(unread.map((a) => a._id));
+  const count = fresh.size + warnings.filter((w) => !w.read).length;
 
   const open = (target: HTMLElement) => {
     setAnchor(target);
     setOpened(true);
-    const newest = newestDate(announcements);
-    if (newest) {
-      try {
-        globalThis.localStorage?.setItem(key, newest);
-      } catch {
-        // private mode: the count comes back next time
-      }
-    }
-    if (user && warnings.some((w) => !w.read)) void markRead({ upTo: warnings[0]!.createdAt });
+    setFreshWhenOpened(fresh);
+    const newest = newestAnnouncement(announcements);
+    if (newest) readMark.markRead(newest);
+    if (user && warnings.some((w) => !w.read)) void markWarningsRead({ upTo: warnings[0]!.createdAt });
   };
   const close = () => {
     setAnchor(null);
-    setSeen({ key, upTo: readSeen(key) });
+    setFreshWhenOpened(null);
   };
 
   const label = count > 0 ? `Notifications, ${count} new` : 'Notifications';

@@ -12,7 +12,7 @@ interface NotificationPanelProps {
   onClose: () => void;
   warnings: readonly NotificationItem[];
   announcements: readonly Announcement[];
-  /** the announcements new to this browser */
+  /** the announcements new to the person (since their last opening of the bell) */
   fresh: ReadonlySet<string>;
 }
 

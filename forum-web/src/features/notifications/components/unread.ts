@@ -1,6 +1,6 @@
 import type { Announcement, NotificationItem } from '@forum/contracts';
 
-/** Where a browser keeps the newest announcement its person has seen (per account, or the visitor's). */
+/** Where a browser keeps the newest announcement its visitor has seen (and, before the server kept it, a member's: `userId`). */
 export const seenKey = (userId: string | null) => `forum.announcements.seen.${userId ?? 'visitor'}`;
 
 /** The announcements newer than the one last seen (all of them when none was). */
@@ -15,9 +15,16 @@ export function unreadCount(announcements: readonly Announcement[], seenUpTo: st
   return unreadAnnouncements(announcements, seenUpTo).length + warnings.filter((w) => !w.read).length;
 }
 
-/** The newest date among the announcements (what opening the bell marks as seen). */
-export function newestDate(announcements: readonly Announcement[]): string | null {
-  let newest: string | null = null;
-  for (const a of announcements) if (!newest || Date.parse(a.date) > Date.parse(newest)) newest = a.date;
+/** The newest of the announcements (what opening the bell marks as seen), whatever their order. */
+export function newestAnnouncement(announcements: readonly Announcement[]): Announcement | null {
+  let newest: Announcement | null = null;
+  for (const a of announcements) if (!newest || Date.parse(a.date) > Date.parse(newest.date)) newest = a;
   return newest;
+}
+
+/** The later of two marks (null: none). */
+export function laterMark(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Date.parse(b) > Date.parse(a) ? b : a;
 }

@@ -1,0 +1,124 @@
+import type { Announcement, Notifications } from '@forum/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { minPositionHeaders, startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
+import { expectStatus } from '../testing/expect-status.ts';
+import { given } from '../testing/given.ts';
+import { calls } from './calls.ts';
+
+/**
+ * A member's announcements read mark, kept by the server (issue #31 item 5): marked on one
+ * device, the member's other devices (other tokens) see the announcements read; other members
+ * do not. The mark only moves forward, and two devices marking at once append one event.
+ */
+let forum: TestForum;
+let admin: string;
+
+beforeAll(async () => {
+  forum = await startTestForum();
+  admin = await forum.tokenFor('admin@forum.local');
+});
+afterAll(() => forum?.stop());
+
+const { eventCount, streamTypes, errorOf, announce } = calls(() => forum);
+const { registeredUser } = given(() => forum);
+
+/** Another sign-in of the same member (another device): a token of its own. */
+async function anotherDevice(member: NewUser): Promise<string> {
+  const token = await forum.signIn(member.email, member.password);
+  expect(token).not.toBe(member.token);
+  return token;
+}
+
+const published = async (title: string) => expectStatus<{ id: string; position: string }>(announce(admin, { title, description: `About ${title}` }), 201);
+const markRead = (token: string | undefined, body: unknown, headers: Record<string, string> = {}) =>
+  forum.api('/api/me/announcements/read', { method: 'POST', ...(token && { token }), json: body, headers });
+const notificationsOf = (token: string, position?: string) => expectStatus<Notifications>(forum.api('/api/me/notifications', { token, headers: minPositionHeaders(position) }));
+/** What the bell counts for a member: the announcements dated after their mark. */
+async function unreadAnnouncements(token: string, position?: string): Promise<number> {
+  const { announcementsReadUpTo: mark } = await notificationsOf(token, position);
+  const list = await expectStatus<Announcement[]>(forum.api('/api/announcements', { headers: minPositionHeaders(position) }));
+  return list.filter((a) => mark === null || Date.parse(a.date) > Date.parse(mark)).length;
+}
+
+describe('POST /api/me/announcements/read', () => {
+  it('marked on one device, the same member’s other device sees no unread announcement; another member still sees them unread', async () => {
+    const member = await registeredUser('Dana');
+    const other = await registeredUser('Eli');
+    const phone = await anotherDevice(member);
+    await published('First news');
+    const newest = await published('Second news');
+    expect(await notificationsOf(phone, newest.position)).toMatchObject({ announcementsReadUpTo: null });
+    expect(await unreadAnnouncements(phone, newest.position)).toBeGreaterThanOrEqual(2);
+
+    const marked = await expectStatus<{ id: string; position: string }>(markRead(member.token, { announcementId: newest.id }));
+    expect(marked).toEqual({ id: member.id, position: expect.any(String) });
+    const { events } = await forum.store.readStream(`notifications-${member.id}`);
+    expect(events.map((e) => ({ type: e.type, data: e.data, actorId: e.metadata.actorId }))).toEqual([
+      { type: 'AnnouncementsRead', data: { userId: member.id, announcementId: newest.id, upTo: expect.any(String), readAt: expect.any(String) }, actorId: member.id },
+    ]);
+
+    const list = await expectStatus<Announcement[]>(forum.api('/api/announcements', { headers: minPositionHeaders(marked.position) }));
+    expect((await notificationsOf(phone, marked.position)).announcementsReadUpTo).toBe(list.find((a) => a._id === newest.id)!.date);
+    expect(await unreadAnnouncements(phone, marked.position)).toBe(0);
+    expect(await unreadAnnouncements(other.token, marked.position)).toBeGreaterThanOrEqual(2);
+    expect((await notificationsOf(other.token)).announcementsReadUpTo).toBeNull();
+
+    // a newer announcement is unread on both devices until one of them marks it
+    const third = await published('Third news');
+    expect(await unreadAnnouncements(member.token, third.position)).toBe(1);
+    expect(await unreadAnnouncements(phone, third.position)).toBe(1);
+  });
+
+  it('only moves forward: the same or an older announcement answers 200 without a position and appends nothing', async () => {
+    const member = await registeredUser('Fay');
+    const older = await published('Older');
+    const newer = await published('Newer');
+    await expectStatus(markRead(member.token, { announcementId: newer.id }));
+    const count = await eventCount();
+    for (const announcementId of [newer.id, older.id]) {
+      const again = await markRead(member.token, { announcementId });
+      expect(again.status).toBe(200);
+      expect(await again.json()).toEqual({ id: member.id });
+      expect(again.headers.get('X-Event-Position')).toBeNull();
+    }
+    expect(await eventCount()).toBe(count);
+    expect(await streamTypes(`notifications-${member.id}`)).toEqual(['AnnouncementsRead']);
+  });
+
+  it('two devices marking the same announcement at once append one event; a retry with the same Idempotency-Key answers the first answer', async () => {
+    const member = await registeredUser('Gus');
+    const phone = await anotherDevice(member);
+    const news = await published('At once');
+    const answers = await Promise.all([markRead(member.token, { announcementId: news.id }), markRead(phone, { announcementId: news.id })]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(await streamTypes(`notifications-${member.id}`)).toEqual(['AnnouncementsRead']);
+
+    const later = await published('Retried');
+    const key = { 'Idempotency-Key': `read-${member.id}` };
+    const first = await expectStatus<{ position: string }>(markRead(phone, { announcementId: later.id }, key));
+    const retry = await expectStatus<{ position: string }>(markRead(phone, { announcementId: later.id }, key));
+    expect(retry).toEqual(first);
+    expect(await streamTypes(`notifications-${member.id}`)).toEqual(['AnnouncementsRead', 'AnnouncementsRead']);
+  });
+
+  it('refuses a visitor (401), a body without an announcement id or with a bad one (400), an unknown announcement (404); appends nothing', async () => {
+    const member = await registeredUser('Hal');
+    const count = await eventCount();
+    expect((await errorOf(markRead(undefined, { announcementId: '00000000-0000-4000-8000-000000000000' }), 401)).code).toBe('UNAUTHENTICATED');
+    expect((await errorOf(markRead(member.token, undefined), 400)).code).toBe('VALIDATION_FAILED');
+    expect((await errorOf(markRead(member.token, {}), 400)).details).toHaveProperty('announcementId');
+    expect((await errorOf(markRead(member.token, { announcementId: 'newest' }), 400)).details).toEqual({ announcementId: ['Not an announcement id'] });
+    expect(await errorOf(markRead(member.token, { announcementId: '00000000-0000-4000-8000-000000000000' }), 404)).toMatchObject({ code: 'NOT_FOUND', message: 'No such announcement' });
+    expect(await eventCount()).toBe(count);
+  });
+
+  it('the mark leaves the read models with the member’s erasure', async () => {
+    const member = await registeredUser('Ivy');
+    const news = await published('Before erasure');
+    await expectStatus(markRead(member.token, { announcementId: news.id }));
+    const erased = await expectStatus<{ position: string }>(forum.api('/api/me', { method: 'DELETE', token: member.token, json: { content: 'keep' } }));
+    await expectStatus(forum.api('/api/tags', { headers: minPositionHeaders(erased.position) }));
+    const { rows } = await forum.db.raw<{ rows: unknown[] }>('SELECT 1 FROM read.announcements_read WHERE user_id = ?', [member.id]);
+    expect(rows).toEqual([]);
+  });
+});
