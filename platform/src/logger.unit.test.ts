@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError, loadConfig, logSettings } from './config.ts';
 import { createHttpServer, type HttpServer } from './http-server.ts';
-import { createLogger, LazyChildLogger, logFormatFor } from './logger.ts';
+import { createLogger, LazyChildLogger, logFormatFor, markStreamingAnswer } from './logger.ts';
 
 /** The access log over a real HTTP server: what an operator reads for each request. */
 const servers: HttpServer[] = [];
@@ -31,6 +31,12 @@ async function serve(level: string) {
       api.get('/never', () => ((waiting += 1), new Promise(() => {})));
       api.get('/busy', async (_request, reply) => reply.code(503).header('Retry-After', '1').send({}));
       api.get('/broken', async (_request, reply) => reply.code(500).send({}));
+      api.get('/stream', (_request, reply) => {
+        waiting += 1;
+        reply.hijack();
+        markStreamingAnswer(reply.raw);
+        reply.raw.writeHead(200, { 'Content-Type': 'text/event-stream' }).write(': open\n\n');
+      });
     },
     { prefix: '/api' },
   );
@@ -85,6 +91,16 @@ describe('the request log', () => {
       [40, 503],
       [50, 500],
     ]);
+  });
+
+  it('logs the end of a stream its client left at info, never as an abort, and never writes a stream ticket', async () => {
+    const { lines, base, waiting } = await serve('info');
+    const leaving = new AbortController();
+    const response = await fetch(`${base}/api/stream?topics=me&ticket=secret.123.sig&x=1`, { signal: leaving.signal });
+    await expect.poll(waiting).toBe(1);
+    leaving.abort();
+    await response.text().catch(() => null);
+    await expect.poll(() => lines.map((l) => [l.level, l.msg, (l.req as { url: string }).url])).toEqual([[30, 'stream ended', '/api/stream?topics=me&ticket=…&x=1']]);
   });
 
   it('writes nothing for answered requests below its level', async () => {

@@ -4,13 +4,15 @@
  *   rebuild  a synthetic log of REBUILD_EVENTS (1,000,000) events, every projection rebuilt while reads go on
  *   scale    a synthetic log of SCALE_EVENTS (1,000,000) events; every read and the main commands side by side with a bare node:http + pg server
  *   web      the JavaScript the web apps make a browser download: the home page's initial load, each route's
+ *   live     the change stream: idle streams one process holds and their memory, the time from a command's answer to 1,000 clients
  */
 const mode = process.argv[2] ?? 'slice';
 if (mode === 'slice') await import('./slice-bench.ts');
 else if (mode === 'rebuild') await import('./rebuild-bench.ts');
 else if (mode === 'scale') await import('./scale-bench.ts');
 else if (mode === 'web') await import('./web-bench.ts');
+else if (mode === 'live') await import('./live-bench.ts');
 else {
-  process.stderr.write(`Unknown bench "${mode}": slice, rebuild, scale or web\n`);
+  process.stderr.write(`Unknown bench "${mode}": slice, rebuild, scale, web or live\n`);
   process.exit(2);
 }

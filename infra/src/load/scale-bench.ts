@@ -27,7 +27,7 @@
  * Prints Markdown tables (for docs/performance.md). Exit code 1 if any request failed.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +36,7 @@ import { allProjections, projectionStatus } from '@forum/projections';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import type { BareRoutes } from './bare-server.ts';
-import { benchWriters, startBenchServer, type BenchServer } from './server.ts';
+import { benchWriters, memoryOf, startBenchServer, type BenchServer } from './server.ts';
 import { measuring, msText, table, type Ask, type Figures, type Row } from './scale-measure.ts';
 import { syntheticMembers } from './scale-members.ts';
 import { captureReads, type ReadToCapture } from './sql-capture.ts';
@@ -108,12 +108,6 @@ async function loadedBefore(url: string): Promise<number | null> {
   } finally {
     await client.end();
   }
-}
-
-async function memoryOf(pid: number) {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
 
 // ── 1. the log and the forum on it ───────────────────────────────────────
