@@ -1,4 +1,4 @@
-import { adminEmails, createReadKnex, DatabaseUrl, logSettings, oidcSettings, Port, ServiceHost, ReadyMaxLag, type Knex } from '@forum/platform';
+import { adminEmails, createReadKnex, DatabaseUrl, logSettings, oidcSettings, Port, ServiceHost, ReadyMaxLag, TrustProxy, type Knex, type ProxyTrust } from '@forum/platform';
 import { z } from 'zod';
 
 /** The read side's settings: the same in the query-service and in the embedded forum. */
@@ -20,6 +20,8 @@ export const readSettings = {
   SHARED_READ_ROWS: z.coerce.number().int().min(0).max(10_000_000).default(20_000),
   /** Change streams (GET /api/stream) one process holds at once; more are refused with 503 BUSY and Retry-After. */
   STREAM_MAX: z.coerce.number().int().min(0).max(1_000_000).default(20_000),
+  /** Change streams one client address holds at once (TRUST_PROXY says who the client is); more are refused with 429 RATE_LIMITED. */
+  STREAM_MAX_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(32),
   /** Recent stream messages kept for clients that reconnect with Last-Event-ID; one further behind is told to refetch. */
   STREAM_REPLAY_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** How often an idle stream gets a comment line, so that proxies keep it open. */
@@ -49,8 +51,10 @@ export const readLimits = (settings: ReadSettings) => ({
 });
 
 /** What the change stream takes of the settings (see startLiveChanges). */
-export const streamLimits = (settings: ReadSettings) => ({
+export const streamLimits = (settings: ReadSettings & { readonly TRUST_PROXY: ProxyTrust }) => ({
+  trustProxy: settings.TRUST_PROXY,
   maxStreams: settings.STREAM_MAX,
+  maxStreamsPerClient: settings.STREAM_MAX_PER_CLIENT,
   replayMax: settings.STREAM_REPLAY_MAX,
   heartbeatMs: settings.STREAM_HEARTBEAT_MS,
   slowClientBytes: settings.STREAM_SLOW_CLIENT_BYTES,
@@ -67,6 +71,8 @@ export const QueryServiceConfig = z.object({
   COMMAND_SERVICE_URL: z.string().url().default('http://127.0.0.1:3001'),
   /** The command-service's ADMIN_EMAILS, for the registration check (see viewer): set both alike. */
   ADMIN_EMAILS: adminEmails,
+  /** Which proxies may say who the client is (X-Forwarded-For): the address a client's streams count against. */
+  TRUST_PROXY: TrustProxy,
   ...readSettings,
 });
 export type QueryServiceConfig = z.infer<typeof QueryServiceConfig>;

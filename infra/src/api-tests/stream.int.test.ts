@@ -289,6 +289,20 @@ describe('two query processes on one database', () => {
     expect(performance.now() - started).toBeLessThan(2500);
     await held.until((s) => s.ended, 1000);
   });
+
+  it("one address's streams beyond STREAM_MAX_PER_CLIENT are refused with 429 RATE_LIMITED; a proxy's client counts as itself when trusted", async () => {
+    const second = await startQueryServer(forum, { STREAM_MAX_PER_CLIENT: '2', TRUST_PROXY: 'loopback' });
+    onTestFinished(() => second.stop());
+    const from = (address: string) => ({ 'X-Forwarded-For': address });
+    for (let i = 0; i < 2; i++) await (await openStream(second.url, '/api/stream?topics=posts', from('203.0.113.7'))).next((m) => m.event === 'ready');
+    const refused = await fetch(`${second.url}/api/stream?topics=posts`, { headers: from('203.0.113.7'), signal: AbortSignal.timeout(5000) });
+    expect(refused.status).toBe(429);
+    expect(ErrorBody.parse(await refused.json()).error.code).toBe('RATE_LIMITED');
+    // another client behind the same proxy still gets its stream
+    const other = await openStream(second.url, '/api/stream?topics=posts', from('198.51.100.9'));
+    expect(other.status).toBe(200);
+    await other.next((m) => m.event === 'ready');
+  });
 });
 
 describe('shutdown', () => {

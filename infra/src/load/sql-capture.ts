@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createPostgresEventStore } from '@forum/eventstore';
-import { createHttpServer, createLogger, createTokenVerifier, DEFAULT_AUDIENCE } from '@forum/platform';
+import { createHttpServer, createLogger, createTokenVerifier, DEFAULT_AUDIENCE, TrustProxy } from '@forum/platform';
 import { CheckpointWatcher, createReadDb, queryApi, readLimits, readSettings, startLiveChanges, streamLimits } from '@forum/query-service';
 import pg from 'pg';
 import { z } from 'zod';
@@ -61,7 +61,7 @@ export async function captureReads(databaseUrl: string, forumBase: string, issue
   const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 2 });
   const watcher = new CheckpointWatcher(databaseUrl, logger);
   await watcher.start();
-  const live = await startLiveChanges({ store, watcher, db, logger, settings: streamLimits(settings) });
+  const live = await startLiveChanges({ store, watcher, db, logger, settings: streamLimits({ ...settings, TRUST_PROXY: TrustProxy.parse(undefined) }) });
   let sink: CapturedStatement[] | null = null;
   const server = createHttpServer({ logger });
   // the server's first hook, added before the API's own: all that follows (the viewer's lookup in

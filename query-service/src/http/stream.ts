@@ -1,5 +1,5 @@
 import { parsePositionToken, StreamQuery, type LogPosition, type StreamTicket } from '@forum/contracts';
-import { AccountDisabledError, BusyError, markStreamingAnswer, UnauthenticatedError } from '@forum/platform';
+import { AccountDisabledError, BusyError, markStreamingAnswer, RateLimitedError, UnauthenticatedError } from '@forum/platform';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { LiveChanges } from '../live/live-changes.ts';
 import { signedIn } from './access.ts';
@@ -23,13 +23,15 @@ export function streamRoutes(live: LiveChanges, records: ViewerCache): FastifyPl
       const { topics, ticket, lastEventId } = request.query;
       const memberId = topics.includes('me') ? await streamOwner(live, records, ticket) : null;
       if (!live.hub.accepting) throw new BusyError('streams');
+      const client = live.clientOf(request.raw);
+      if (!live.hub.takes(client)) throw new RateLimitedError('Too many open streams from this address; close some tabs or try again later', 30);
       if (request.method === 'HEAD') return reply.headers(STREAM_HEADERS).send();
       const res = reply.raw;
       reply.hijack();
       markStreamingAnswer(res);
       res.writeHead(200, STREAM_HEADERS);
       request.raw.socket.setNoDelay(true);
-      const stream = live.hub.open(res, { topics, memberId, resumeAfter: resumedAfter(request.headers['last-event-id'], lastEventId) });
+      const stream = live.hub.open(res, { topics, memberId, resumeAfter: resumedAfter(request.headers['last-event-id'], lastEventId), client });
       // closed in between (the server stops): the client reconnects elsewhere
       if (!stream) return void res.end();
       res.once('close', () => stream.close());

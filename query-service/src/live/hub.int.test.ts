@@ -6,7 +6,7 @@ import { StreamHub, type HubMessage, type StreamSink } from './hub.ts';
 
 /** The hub over real sockets (a client that never reads) and over a recording sink (what each stream is sent). */
 const at = (n: number): LogPosition => ({ transactionId: 100n + BigInt(n), globalPosition: BigInt(n) });
-const options = { maxStreams: 100, replayMax: 4, heartbeatMs: 0, slowClientBytes: 16 * 1024 };
+const options = { maxStreams: 100, maxStreamsPerClient: 100, replayMax: 4, heartbeatMs: 0, slowClientBytes: 16 * 1024 };
 const hubs: StreamHub[] = [];
 const servers: Server[] = [];
 afterEach(async () => {
@@ -41,10 +41,10 @@ describe('StreamHub', () => {
   it("sends each stream its topics' messages and a member's private ones to that member alone", () => {
     const hub = newHub();
     const [onA, onB, mine, theirs] = [recording(), recording(), recording(), recording()];
-    hub.open(onA, { topics: ['post:a'], memberId: null, resumeAfter: null });
-    hub.open(onB, { topics: ['post:b', 'posts'], memberId: null, resumeAfter: null });
-    hub.open(mine, { topics: ['me'], memberId: 'm1', resumeAfter: null });
-    hub.open(theirs, { topics: ['me'], memberId: 'm2', resumeAfter: null });
+    hub.open(onA, { topics: ['post:a'], memberId: null, resumeAfter: null, client: 'here' });
+    hub.open(onB, { topics: ['post:b', 'posts'], memberId: null, resumeAfter: null, client: 'here' });
+    hub.open(mine, { topics: ['me'], memberId: 'm1', resumeAfter: null, client: 'here' });
+    hub.open(theirs, { topics: ['me'], memberId: 'm2', resumeAfter: null, client: 'here' });
     hub.publish([comment(1, 'a'), { type: 'post-deleted', position: at(2), topics: ['posts', 'post:b'], data: { postId: 'b' } }, { type: 'notifications', position: at(2), topics: ['me'], memberId: 'm1', data: {} }], at(2));
     expect(events(onA.text)).toEqual(['ready@100.0', 'comment-added@101.1']);
     // one message of two of its topics: once
@@ -59,26 +59,26 @@ describe('StreamHub', () => {
     const hub = newHub();
     hub.publish([comment(1), comment(2), comment(3)], at(3));
     const back = recording();
-    hub.open(back, { topics: ['post:a'], memberId: null, resumeAfter: at(1) });
+    hub.open(back, { topics: ['post:a'], memberId: null, resumeAfter: at(1), client: 'here' });
     expect(events(back.text)).toEqual(['ready@101.1', 'comment-added@102.2', 'comment-added@103.3']);
     // from before the hub began: refetch
     const old = recording();
-    hub.open(old, { topics: ['post:a'], memberId: null, resumeAfter: { transactionId: 1n, globalPosition: 1n } });
+    hub.open(old, { topics: ['post:a'], memberId: null, resumeAfter: { transactionId: 1n, globalPosition: 1n }, client: 'here' });
     expect(events(old.text)).toEqual(['ready@103.3', 'refetch@103.3']);
     // the ring holds 4: after three more, the first two are gone
     hub.publish([comment(4), comment(5), comment(6)], at(6));
     const behind = recording();
-    hub.open(behind, { topics: ['post:a'], memberId: null, resumeAfter: at(1) });
+    hub.open(behind, { topics: ['post:a'], memberId: null, resumeAfter: at(1), client: 'here' });
     expect(events(behind.text)).toEqual(['ready@106.6', 'refetch@106.6']);
     const near = recording();
-    hub.open(near, { topics: ['post:a'], memberId: null, resumeAfter: at(2) });
+    hub.open(near, { topics: ['post:a'], memberId: null, resumeAfter: at(2), client: 'here' });
     expect(events(near.text)).toEqual(['ready@102.2', 'comment-added@103.3', 'comment-added@104.4', 'comment-added@105.5', 'comment-added@106.6']);
   });
 
   it('sends a client back from a process further on nothing it saw there', () => {
     const hub = newHub();
     const ahead = recording();
-    hub.open(ahead, { topics: ['post:a'], memberId: null, resumeAfter: at(2) });
+    hub.open(ahead, { topics: ['post:a'], memberId: null, resumeAfter: at(2), client: 'here' });
     hub.publish([comment(1), comment(2), comment(3)], at(3));
     expect(events(ahead.text)).toEqual(['ready@102.2', 'comment-added@103.3']);
   });
@@ -87,23 +87,36 @@ describe('StreamHub', () => {
     const hub = newHub();
     hub.publish([comment(1)], at(1));
     const open = recording();
-    hub.open(open, { topics: ['posts'], memberId: null, resumeAfter: null });
+    hub.open(open, { topics: ['posts'], memberId: null, resumeAfter: null, client: 'here' });
     hub.refetchAll();
     expect(events(open.text)).toEqual(['ready@101.1', 'refetch@101.1']);
     const back = recording();
-    hub.open(back, { topics: ['post:a'], memberId: null, resumeAfter: at(0) });
+    hub.open(back, { topics: ['post:a'], memberId: null, resumeAfter: at(0), client: 'here' });
     expect(events(back.text)).toEqual(['ready@101.1', 'refetch@101.1']);
   });
 
   it('refuses streams beyond its most, and every stream once closed', () => {
     const hub = newHub(at(0), { maxStreams: 1 });
     const first = recording();
-    expect(hub.open(first, { topics: ['posts'], memberId: null, resumeAfter: null })).not.toBeNull();
-    expect(hub.open(recording(), { topics: ['posts'], memberId: null, resumeAfter: null })).toBeNull();
+    expect(hub.open(first, { topics: ['posts'], memberId: null, resumeAfter: null, client: 'here' })).not.toBeNull();
+    expect(hub.open(recording(), { topics: ['posts'], memberId: null, resumeAfter: null, client: 'here' })).toBeNull();
     hub.close();
     expect(first.ended).toBe(true);
     expect(hub.size).toBe(0);
     expect(hub.accepting).toBe(false);
+  });
+
+  it("refuses one client's streams beyond its share, others' not, and takes that client's again once one ends", () => {
+    const hub = newHub(at(0), { maxStreamsPerClient: 2 });
+    const open = (client: string) => hub.open(recording(), { topics: ['posts'], memberId: null, resumeAfter: null, client });
+    const [first] = [open('flood'), open('flood')];
+    expect(hub.takes('flood')).toBe(false);
+    expect(open('flood')).toBeNull();
+    expect(open('someone else')).not.toBeNull();
+    first!.close();
+    expect(hub.takes('flood')).toBe(true);
+    expect(open('flood')).not.toBeNull();
+    expect(hub.size).toBe(3);
   });
 
   it('ends the stream of a client that does not read once its unread bytes pass the bound; a reading client goes on', async () => {
@@ -125,7 +138,7 @@ describe('StreamHub', () => {
         end: () => res.end(),
         destroy: () => res.destroy(),
       };
-      const stream = hub.open(sink, { topics: ['posts'], memberId: null, resumeAfter: null });
+      const stream = hub.open(sink, { topics: ['posts'], memberId: null, resumeAfter: null, client: 'here' });
       (res as ServerResponse).once('close', () => {
         closedOnServer += 1;
         stream?.close();

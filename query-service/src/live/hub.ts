@@ -25,6 +25,8 @@ export interface HubMessage {
 export interface HubOptions {
   /** Streams held at once; `open` refuses more. */
   readonly maxStreams: number;
+  /** Streams one client (an address, see clientAddress) holds at once: one stranger cannot take them all. */
+  readonly maxStreamsPerClient: number;
   /** Messages kept for resumes (a ring). */
   readonly replayMax: number;
   /** A comment line to every stream this often (0: none). */
@@ -39,12 +41,15 @@ export interface StreamSubscription {
   readonly memberId: string | null;
   /** The last message's position the client saw (its Last-Event-ID), when it resumes. */
   readonly resumeAfter: LogPosition | null;
+  /** Who opened it: the address its streams count against (maxStreamsPerClient). */
+  readonly client: string;
 }
 
 interface Stream {
   readonly sink: StreamSink;
   readonly topics: readonly string[];
   readonly memberId: string | null;
+  readonly client: string;
   /** Messages up to here were sent before (a resume from a process further on): not sent again. */
   skipUntil: LogPosition | null;
   /** Called once when the stream ends, whoever ends it. */
@@ -79,6 +84,7 @@ export class StreamHub {
   private readonly streams = new Set<Stream>();
   private readonly byTopic = new Map<string, Set<Stream>>();
   private readonly byMember = new Map<string, Set<Stream>>();
+  private readonly byClient = new Map<string, number>();
   private readonly ring: (Kept | undefined)[];
   /** The ring's oldest entry's index, and how many it holds. */
   private first = 0;
@@ -111,6 +117,11 @@ export class StreamHub {
     return !this.closed && this.streams.size < this.options.maxStreams;
   }
 
+  /** Whether `client` holds fewer streams than it may. */
+  takes(client: string): boolean {
+    return (this.byClient.get(client) ?? 0) < this.options.maxStreamsPerClient;
+  }
+
   /** Where the messages have got to. */
   get position(): LogPosition {
     return this.at;
@@ -119,13 +130,14 @@ export class StreamHub {
   /**
    * A new stream: its first message (`ready`, whose id is where it starts), then what it missed
    * since `resumeAfter` or `refetch`, then its topics' messages as they come. Null when the hub
-   * holds its most streams already, or is closed. `ended` is called once the stream ends for any
+   * holds its most streams already (in all, or of this client), or is closed. `ended` is called once the stream ends for any
    * reason (its client left, it was too slow, the hub closed).
    */
   open(sink: StreamSink, subscription: StreamSubscription, ended: () => void = () => {}): { close(): void } | null {
-    if (!this.accepting) return null;
-    const stream: Stream = { sink, topics: subscription.topics, memberId: subscription.memberId, skipUntil: null, ended };
+    if (!this.accepting || !this.takes(subscription.client)) return null;
+    const stream: Stream = { sink, topics: subscription.topics, memberId: subscription.memberId, client: subscription.client, skipUntil: null, ended };
     this.streams.add(stream);
+    this.byClient.set(stream.client, (this.byClient.get(stream.client) ?? 0) + 1);
     for (const topic of stream.topics) add(this.byTopic, topic, stream);
     if (stream.memberId !== null) add(this.byMember, stream.memberId, stream);
     this.write(stream, this.opening(stream, subscription.resumeAfter));
@@ -237,6 +249,9 @@ export class StreamHub {
 
   private end(stream: Stream, why: 'left' | 'closed' | 'slow'): void {
     if (!this.streams.delete(stream)) return;
+    const held = this.byClient.get(stream.client)! - 1;
+    if (held === 0) this.byClient.delete(stream.client);
+    else this.byClient.set(stream.client, held);
     for (const topic of stream.topics) remove(this.byTopic, topic, stream);
     if (stream.memberId !== null) remove(this.byMember, stream.memberId, stream);
     // a slow client's unread bytes are dropped at once; otherwise the stream ends cleanly (EventSource reconnects either way)

@@ -1,5 +1,6 @@
 import type { EventStore } from '@forum/eventstore';
-import type { Knex, Logger } from '@forum/platform';
+import { clientAddress, type Knex, type Logger, type ProxyTrust } from '@forum/platform';
+import type { IncomingMessage } from 'node:http';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import { createPostsStore } from '../store/posts.ts';
 import { ChangeFollower } from './follower.ts';
@@ -9,12 +10,16 @@ import { StreamTickets } from './tickets.ts';
 export interface LiveSettings extends HubOptions {
   /** The key of the stream tickets; a random one per process when not given (see StreamTickets). */
   readonly ticketSecret?: string | undefined;
+  /** Which proxies may say who the client is (TRUST_PROXY). */
+  readonly trustProxy: ProxyTrust;
 }
 
 /** The change stream of one query-service process: its streams (the hub), their tickets, and the follower that feeds them. */
 export interface LiveChanges {
   readonly hub: StreamHub;
   readonly tickets: StreamTickets;
+  /** The client a request's stream counts against (its address, as TRUST_PROXY lets proxies say). */
+  clientOf(request: IncomingMessage): string;
   /** Ends every stream and refuses new ones (first thing when the server stops: nothing then waits for a stream). */
   endStreams(): void;
   /** Ends the streams and stops following the log. */
@@ -41,6 +46,7 @@ export async function startLiveChanges(deps: LiveDeps): Promise<LiveChanges> {
   return {
     hub,
     tickets: new StreamTickets(deps.settings.ticketSecret),
+    clientOf: (request) => clientAddress(request, deps.settings.trustProxy),
     endStreams: () => hub.close(),
     async close() {
       hub.close();
