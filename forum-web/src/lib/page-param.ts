@@ -1,4 +1,5 @@
-import { useCallback, useMemo } from 'react';
+import { postPageCount } from '@forum/contracts';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 /** A page number of the address (`?page=3`), read as the query-service reads one: a safe whole number from 1; anything else is page 1. */
@@ -22,4 +23,24 @@ export function usePageParam() {
     [setSearch],
   );
   return { page, setPage };
+}
+
+/**
+ * A paged list of posts under `param` (usePageParam): the page is clamped to the pages `total` makes
+ * once an answer says it (a stale link, posts deleted meanwhile), and `goToPage` brings `top`, the
+ * list's heading, into view with the new page.
+ */
+export function usePagedList<E extends HTMLElement>({ page, setPage }: ReturnType<typeof usePageParam>, total: number | undefined) {
+  useEffect(() => {
+    if (total !== undefined && page > postPageCount(total)) setPage(postPageCount(total), { replace: true });
+  }, [total, page, setPage]);
+  const top = useRef<E>(null);
+  const goToPage = useCallback(
+    (next: number) => {
+      setPage(next);
+      top.current?.scrollIntoView({ block: 'start' });
+    },
+    [setPage],
+  );
+  return { top, goToPage };
 }

@@ -5,6 +5,7 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useAuthState } from '../../lib/auth';
 import { AccountMenu } from './AccountMenu';
+import { NavSearch } from './NavSearch';
 
 const loadNavMenu = () => import('./NavMenu');
 const NavMenu = lazy(loadNavMenu);
@@ -27,7 +28,10 @@ function linksFor(signedIn: boolean, admin: boolean): NavLinkSpec[] {
   ];
 }
 
-/** The fixed top bar (spec §2 Shell); below md the links fold into a menu. `picture`: the signed-in user's photo as the forum has it. */
+/**
+ * The fixed top bar (spec §2 Shell) with the search box; below md the links fold into a menu and the
+ * search box into a button. `picture`: the signed-in user's photo as the forum has it.
+ */
 export function NavBar({ actions, picture }: { actions?: ReactNode; picture?: string }) {
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [menuOpened, setMenuOpened] = useState(false);
@@ -101,6 +105,7 @@ export function NavBar({ actions, picture }: { actions?: ReactNode; picture?: st
           </Box>
           <Box sx={{ flexGrow: { xs: 1, md: 0 } }} />
 
+          <NavSearch />
           {actions}
           <AccountMenu picture={picture} />
         </Toolbar>

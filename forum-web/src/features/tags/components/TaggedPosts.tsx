@@ -1,10 +1,11 @@
 import { PAGE_SIZE, postPageCount } from '@forum/contracts';
-import { Box, Card, CardContent, Grid, Link, Paper, Skeleton, Typography } from '@mui/material';
-import { useEffect, useRef } from 'react';
+import { Box, Card, CardContent, Grid, Link, Paper, Typography } from '@mui/material';
+import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { PostPager } from '../../../components/PostPager';
 import { TagList } from '../../../components/TagChip';
-import { usePageParam } from '../../../lib/page-param';
+import { TextCardSkeleton } from '../../../components/TextCardSkeleton';
+import { usePagedList, usePageParam } from '../../../lib/page-param';
 import { useForumTag } from '../../../lib/tags';
 import { useGetTaggedPostsQuery } from '../api/get-tagged-posts';
 
@@ -15,32 +16,24 @@ const postPath = (id: string) => `/post/${encodeURIComponent(id)}`;
  * tags), 5 a page like the home list, the page in the address.
  */
 export function TaggedPosts({ tag: asked }: { tag: string }) {
-  const { page, setPage } = usePageParam();
+  const pageParam = usePageParam();
+  const { page } = pageParam;
   const { data, currentData, error, isLoading, isFetching } = useGetTaggedPostsQuery({ tag: asked, page });
+  const { top, goToPage } = usePagedList<HTMLHeadingElement>(pageParam, currentData?.totalCount);
 
   // Spec §8: a failed search is silent for the reader (console only).
   useEffect(() => {
     if (error) console.error('Loading the posts of a tag failed', error);
   }, [error]);
 
-  // as on the home list: the page is clamped to the pages that exist (a stale link, posts deleted meanwhile)
-  useEffect(() => {
-    if (currentData && page > postPageCount(currentData.totalCount)) setPage(postPageCount(currentData.totalCount), { replace: true });
-  }, [currentData, page, setPage]);
-
   const posts = error ? [] : (data?.posts ?? []);
   const total = error ? 0 : (data?.totalCount ?? 0);
   const tag = useForumTag(asked, posts);
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const goToPage = (next: number) => {
-    setPage(next);
-    headingRef.current?.scrollIntoView({ block: 'start' });
-  };
   return (
     <Box>
       <title>{`#${tag} · Forum`}</title>
       <Typography
-        ref={headingRef}
+        ref={top}
         variant="h4"
         component="h1"
         sx={{ fontWeight: 800, mb: 1, overflowWrap: 'anywhere', fontSize: { xs: '1.6rem', sm: '2.125rem' }, scrollMarginTop: 80 }}
@@ -57,14 +50,7 @@ export function TaggedPosts({ tag: asked }: { tag: string }) {
         <Grid container spacing={2} aria-busy="true" aria-label="Loading posts" sx={{ mt: 3 }}>
           {Array.from({ length: PAGE_SIZE }, (_, i) => (
             <Grid key={i} size={{ xs: 12, sm: 6 }}>
-              <Card aria-hidden>
-                <CardContent>
-                  <Skeleton sx={{ fontSize: '1.4rem' }} width="70%" />
-                  <Skeleton width="95%" />
-                  <Skeleton width="60%" />
-                  <Skeleton width="30%" sx={{ mt: 1.5 }} />
-                </CardContent>
-              </Card>
+              <TextCardSkeleton />
             </Grid>
           ))}
         </Grid>
