@@ -47,7 +47,7 @@ export function NavBar({ actions, picture }: { actions?: ReactNode; picture?: st
       sx={{ borderBottom: 1, borderColor: 'primary.dark', '& :focus-visible': { outline: '3px solid', outlineColor: 'common.white', outlineOffset: 2 } }}
     >
       <Container maxWidth="lg">
-        <Toolbar disableGutters sx={{ gap: 1 }}>
+        <Toolbar disableGutters sx={{ gap: { xs: 0.5, sm: 1 } }}>
           <Box sx={{ display: { xs: 'flex', md: 'none' } }}>
             <IconButton
               color="inherit"
@@ -77,7 +77,7 @@ export function NavBar({ actions, picture }: { actions?: ReactNode; picture?: st
             component={Link}
             to="/"
             variant="h6"
-            sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none', fontWeight: 800, mr: 3 }}
+            sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none', fontWeight: 800, mr: { xs: 0.5, md: 3 } }}
           >
             <ForumOutlined aria-hidden />
             Forum

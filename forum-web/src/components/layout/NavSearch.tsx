@@ -34,7 +34,20 @@ export function NavSearch() {
         <Box
           id={fieldId}
           // over the whole bar, in its colour, until a search is made or it is closed (Escape)
-          sx={{ display: { xs: 'flex', md: 'none' }, position: 'absolute', inset: 0, zIndex: 1, alignItems: 'center', gap: 1, bgcolor: 'primary.main' }}
+          sx={{
+            display: { xs: 'flex', md: 'none' },
+            position: 'absolute',
+            top: 0,
+            bottom: 0,
+            // over the container's gutters too, so nothing of the bar shows at its ends
+            left: { xs: -16, sm: -24 },
+            right: { xs: -16, sm: -24 },
+            px: { xs: 2, sm: 3 },
+            zIndex: 1,
+            alignItems: 'center',
+            gap: 1,
+            bgcolor: 'primary.main',
+          }}
           onKeyDown={(event) => {
             if (event.key === 'Escape') close();
           }}
@@ -103,6 +116,8 @@ function SearchField({ autoFocus, onSearched }: { autoFocus?: boolean; onSearche
           bgcolor: 'rgba(255 255 255 / 0.16)',
           '&:hover': { bgcolor: 'rgba(255 255 255 / 0.24)' },
           '& input::placeholder': { color: 'inherit', opacity: 0.85 },
+          // Chromium's clear button is drawn dark on the dark bar: Escape or selecting the words clears them
+          '& input::-webkit-search-cancel-button': { WebkitAppearance: 'none' },
         }}
       />
       {problem && (
