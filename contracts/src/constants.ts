@@ -35,6 +35,8 @@ export const SEARCH_QUERY_MAX = 200;
  * costs what a rare one does.
  */
 export const SEARCH_MATCH_CAP = 1000;
+/** A search result's snippet of its description holds at most this many characters (its words around the matches). */
+export const SEARCH_SNIPPET_MAX = 300;
 /**
  * The spec's unpaged calls (`/comments/:postId`, `/posts/search?tag=` without `page`, `/my-posts/:email`,
  * the reported comments, the announcements) answer at most this many rows, the first in the list's

@@ -4,3 +4,4 @@ export { createReadDb, QueryServiceConfig, readLimits, readSettings, streamLimit
 export { startLiveChanges, type LiveChanges, type LiveSettings } from './live/live-changes.ts';
 export { StreamTickets } from './live/tickets.ts';
 export { httpRegistrar, type Registrar } from './http/viewer.ts';
+export { createCommunityStore } from './store/community.ts';

@@ -179,6 +179,9 @@ export const UserProfile = z.object({
 });
 export type UserProfile = z.infer<typeof UserProfile>;
 
+/** The words of a full-text search (`q`): the API's check, and the search form's before it asks. */
+export const SEARCH_TEXT_RULE: TextRule = { kind: 'line', label: 'Search text', max: SEARCH_QUERY_MAX, required: 'Search text must not be empty' };
+
 /**
  * GET /api/posts/search?tag=…|q=…[&page=n]. `tag` matches a post's tag ignoring
  * case; `q` is full-text over title and description (web-search syntax:
@@ -187,7 +190,7 @@ export type UserProfile = z.infer<typeof UserProfile>;
 export const SearchPostsQuery = z
   .object({
     tag: tagName('Tag').optional(),
-    q: text({ kind: 'line', label: 'Search text', max: SEARCH_QUERY_MAX, required: 'Search text must not be empty' }).optional(),
+    q: text(SEARCH_TEXT_RULE).optional(),
     page: pageNumber.optional(),
   })
   .refine((query) => query.tag !== undefined || query.q !== undefined, { message: 'Send tag, q or both', path: ['_'] });

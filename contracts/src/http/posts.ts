@@ -50,11 +50,26 @@ export const PostsPage = z.object({ posts: z.array(PostListItem), totalCount: z.
 export type PostsPage = z.infer<typeof PostsPage>;
 
 /**
+ * A text cut into runs, each `marked` or not: the words a search matched are the marked runs. Plain
+ * text throughout (a client shows a marked run as <mark>, never as markup of its own).
+ */
+export const MarkedText = z.array(z.object({ text: z.string(), marked: z.boolean() }));
+export type MarkedText = z.infer<typeof MarkedText>;
+
+/**
+ * A post a full-text search found: the list's fields and `snippet`, its title whole and the parts of
+ * its description around the words found (at most SEARCH_SNIPPET_MAX characters; its first words when
+ * only the title matched), the matched words marked.
+ */
+export const SearchResult = PostListItem.extend({ snippet: z.object({ title: MarkedText, description: MarkedText }) });
+export type SearchResult = z.infer<typeof SearchResult>;
+
+/**
  * GET /api/posts/search with `q`: a page of the best-ranked among the newest SEARCH_MATCH_CAP
  * matches. `totalCountCapped` true: more than `totalCount` (= SEARCH_MATCH_CAP) posts match, and
  * the pages cover those; false: `totalCount` is exact.
  */
-export const SearchPage = PostsPage.extend({ totalCountCapped: z.boolean() });
+export const SearchPage = z.object({ posts: z.array(SearchResult), totalCount: z.number(), totalCountCapped: z.boolean() });
 export type SearchPage = z.infer<typeof SearchPage>;
 
 /**

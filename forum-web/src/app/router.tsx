@@ -12,6 +12,7 @@ const HomePage = page(() => import('./routes/home'), 'HomePage');
 const PostPage = page(() => import('./routes/post'), 'PostPage');
 const PostCommentsPage = page(() => import('./routes/post-comments'), 'PostCommentsPage');
 const TagPage = page(() => import('./routes/tag'), 'TagPage');
+const SearchPage = page(() => import('./routes/search'), 'SearchPage');
 const AboutPage = page(() => import('./routes/about'), 'AboutPage');
 const ContactPage = page(() => import('./routes/contact'), 'ContactPage');
 const JoinUsPage = page(() => import('./routes/join-us'), 'JoinUsPage');
@@ -42,6 +43,7 @@ export const routes: RouteObject[] = [
         ),
       },
       { path: 'tags/:tag', element: <TagPage /> },
+      { path: 'search', element: <SearchPage /> },
       { path: 'about', element: <AboutPage /> },
       { path: 'contact', element: <ContactPage /> },
       { path: 'joinUs', element: <JoinUsPage /> },

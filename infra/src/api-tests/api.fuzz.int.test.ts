@@ -221,7 +221,10 @@ const reads: Record<string, { params?: Params; query?: Record<string, fc.Arbitra
   'GET /api/user-post-count/:email': { params: { email: ids.email } },
   'GET /api/posts/:id': { params: { id: ids.post } },
   'GET /api/posts': { query: { page: text('1', '2'), sort: text('newest', 'popularity') } },
-  'GET /api/posts/search': { query: { q: text('fuzz', 'post -other', '"a post"'), tag: text('fuzz', 'General'), page: text('1', '2') } },
+  // words that find the fixtures' posts, so their snippets are made: markup, the snippets' stand-in character, the syntax alone
+  'GET /api/posts/search': {
+    query: { q: text('fuzz', 'post -other', '"a post"', 'aim', 'post <b>aim</b>', '\uE000 post', 'or', '-', '"', '!:* & | post'), tag: text('fuzz', 'General'), page: text('1', '2') },
+  },
   'GET /api/admin/users': { query: { page: text('1', '2'), search: text('fuzz', 'a'), ...listQuery } },
   'GET /api/admin/contact-messages': { query: { page: text('1'), ...listQuery } },
   'GET /api/admin/audit': { query: { actor: text('admin@forum.local'), type: text('PostCreated'), since: text('2026-01-01'), until: text('2030-01-01'), page: text('1'), ...listQuery } },

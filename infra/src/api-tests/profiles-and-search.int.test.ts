@@ -1,4 +1,5 @@
-import { PAGE_SIZE, RECENT_POSTS, type PostListItem, type PostsPage, type UserProfile } from '@forum/contracts';
+import { randomUUID } from 'node:crypto';
+import { PAGE_SIZE, positionToken, postStream, RECENT_POSTS, SEARCH_SNIPPET_MAX, type PostListItem, type PostsPage, type SearchPage, type UserProfile } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minPositionHeaders, startTestForum, type TestForum } from '../testing/forum.ts';
 import { expectStatus } from '../testing/expect-status.ts';
@@ -115,6 +116,86 @@ describe('search: GET /api/posts/search', () => {
     expect(await expectStatus(forum.api('/api/posts/search?q=zanzibar&page=2'))).toEqual({ posts: [], totalCount: 3, totalCountCapped: false });
     // combined with a tag
     expect(await expectStatus(forum.api('/api/posts/search?q=zanzibar&tag=react'))).toEqual({ posts: [], totalCount: 0, totalCountCapped: false });
+  });
+
+  it('?q= gives each post its snippet: the title whole and the description around the words found, those words marked, as plain text', async () => {
+    const user = await registeredUser('Snippets');
+    const words = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
+    const inText = await createPost(user.token, { title: 'Highland wildlife', tags: ['Career'], description: `${words(60, 'before')}\n\nwe saw two   ocelots near <div> & "camp" ${words(300, 'after')}` });
+    const { id: inTitle, position } = await createPost(user.token, { title: 'Ocelot or margay?', description: 'Spotted cats of the forest, told apart by their tails.' });
+
+    const { posts } = await expectStatus<SearchPage>(forum.api('/api/posts/search?q=ocelot', { headers: minPositionHeaders(position) }));
+    expect(posts.map((p) => p._id)).toEqual([inTitle, inText.id]);
+    const [titleMatch, textMatch] = posts;
+    expect(titleMatch!.snippet).toEqual({
+      title: [{ text: 'Ocelot', marked: true }, { text: ' or margay?', marked: false }],
+      // only the title matched: the description's first words, nothing marked
+      description: [{ text: 'Spotted cats of the forest, told apart by their tails.', marked: false }],
+    });
+    expect(textMatch!.snippet.title).toEqual([{ text: 'Highland wildlife', marked: false }]);
+    const { description } = textMatch!.snippet;
+    expect(description.filter((run) => run.marked)).toEqual([{ text: 'ocelots', marked: true }]);
+    const shown = description.map((run) => run.text).join('');
+    // around the words found, white space as single spaces, the text as written (a tag-like "<div>" too)
+    expect(shown).toContain('we saw two ocelots near <div> & "camp" after0');
+    expect(shown).not.toContain('before0 ');
+    expect(Array.from(shown).length).toBeLessThanOrEqual(SEARCH_SNIPPET_MAX);
+    // the spec's search by tag and the tag pages answer as they did: no snippets
+    const tagged = await expectStatus<PostListItem[]>(forum.api('/api/posts/search?tag=Career'));
+    expect(tagged.map((post) => post._id)).toContain(inText.id);
+    expect(tagged.some((post) => 'snippet' in post)).toBe(false);
+    expect((await expectStatus<PostsPage>(forum.api('/api/posts/search?tag=Career&page=1'))).posts[0]).not.toHaveProperty('snippet');
+  });
+
+  it('?q= marks only what ts_headline found: delimiters in a stored post (written before the text policy) are dropped, never taken as marks', async () => {
+    const user = await registeredUser('Forger');
+    const postId = randomUUID();
+    const data = {
+      postId,
+      title: 'Forged \u0001marks\u0002 here',
+      description: 'A \u0001forged\u0002 mark, a private \uE000 character, a <b>bold</b> claim and a tapir.',
+      tags: [],
+      authorId: user.id,
+      authorName: user.name,
+      authorEmail: user.email,
+      authorPhoto: '',
+      createdAt: new Date().toISOString(),
+    };
+    const metadata = { actorId: user.id, correlationId: 'snippet-test', causationId: null, requestId: null, schemaVersion: 1 };
+    const { lastPosition } = await forum.store.append([{ streamId: postStream(postId), expectedVersion: 'no_stream', events: [{ type: 'PostCreated', data, metadata }] }]);
+
+    const { posts } = await expectStatus<SearchPage>(forum.api('/api/posts/search?q=tapir', { headers: minPositionHeaders(positionToken(lastPosition)) }));
+    expect(posts.map((p) => p.snippet)).toEqual([
+      {
+        title: [{ text: 'Forged marks here', marked: false }],
+        description: [
+          { text: 'A forged mark, a private character, a <b>bold</b> claim and a ', marked: false },
+          { text: 'tapir', marked: true },
+          { text: '.', marked: false },
+        ],
+      },
+    ]);
+    // words that look like the marks' stand-ins or like markup find nothing odd
+    for (const q of ['\uE000', '<b>', 'a \uE000 tapir', '"<" tapir', 'tapir -<b>']) {
+      const answer = await expectStatus<SearchPage>(forum.api(`/api/posts/search?q=${encodeURIComponent(q)}`));
+      for (const post of answer.posts) expect(post.snippet.description.map((run) => run.text).join(''), q).not.toMatch(/[\u0001\u0002\uE000]/);
+    }
+  });
+
+  it('?q= answers hostile words with 200 or 400, never a 500, and snippets of plain text', async () => {
+    const user = await registeredUser('Hostile');
+    const { position } = await createPost(user.token, { title: 'Or not', description: 'A "quoted" word - and a dash, or not; <b>bold</b> \uE000 & more.' });
+    const words = ['\u0000', 'a\u0000b', 'x'.repeat(201), 'é'.repeat(1000), '!!! ??? ...', '"', '""', '-', '--', 'or', 'or or', '"or"', '-or', '& | ! :*', "'", '\\', '<b>', '\uE000', '\u0001'];
+    // and lone surrogates, as the bytes a client would send for them
+    const hostile = [...words.map(encodeURIComponent), '%ED%A0%80', 'x%ED%BF%BFy', '%00'];
+    for (const q of hostile) {
+      const response = await forum.api(`/api/posts/search?q=${q}`, { headers: minPositionHeaders(position) });
+      expect([200, 400], q.slice(0, 40)).toContain(response.status);
+      if (response.status === 200) {
+        const { posts } = (await response.json()) as SearchPage;
+        for (const post of posts) expect([...post.snippet.title, ...post.snippet.description].map((run) => run.text).join(''), q.slice(0, 40)).not.toMatch(/[\u0000-\u001f\uE000]/);
+      }
+    }
   });
 
   it('answers 400 without tag or q, with an empty one, or with a bad page', async () => {

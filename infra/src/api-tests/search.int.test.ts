@@ -1,6 +1,8 @@
 import { ErrorCode, PAGE_SIZE, SEARCH_MATCH_CAP, type PostsPage, type SearchPage } from '@forum/contracts';
 import { createKnex, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCommunityStore } from '@forum/query-service';
+import pg from 'pg';
 import { loadSyntheticLog } from '../load/synthetic-log.ts';
 import { createTestDatabase, waitFor } from '@forum/platform/testing';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
@@ -53,6 +55,15 @@ const matching = async (q: string) =>
     )
   ).rows.map((row) => row.id);
 
+interface PlanNode {
+  'Node Type': string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  Output?: string[];
+  Plans?: PlanNode[];
+}
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+
 describe('GET /api/posts/search?q=', () => {
   it(`ranks the newest ${SEARCH_MATCH_CAP} matches of a common word, and says more match`, async () => {
     const all = await matching('database');
@@ -68,6 +79,27 @@ describe('GET /api/posts/search?q=', () => {
     expect(last.posts).toHaveLength(PAGE_SIZE);
     expect(last.posts.every((post) => newest.has(post._id))).toBe(true);
     expect((await search(`q=database&page=${lastPage + 1}`)).posts).toEqual([]);
+  });
+
+  it('makes snippets of the page\'s posts only, once ranked: ts_headline runs on at most PAGE_SIZE rows of a common word\'s thousand', async () => {
+    // the statement the store runs, as it runs it, asked to explain itself
+    const statements: { sql: string; bindings: readonly unknown[] }[] = [];
+    const listen = (query: { sql: string; bindings?: readonly unknown[] }) => statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
+    db.on('query', listen);
+    const found = await createCommunityStore(db).fullText('database', null, 3);
+    db.off('query', listen);
+    expect(found.rows).toHaveLength(PAGE_SIZE);
+    expect(found.rows.every((row) => row.snippet.title.length + row.snippet.description.length > 0)).toBe(true);
+    const [statement] = statements.filter((query) => query.sql.includes('ts_headline'));
+    // as the driver got it ($n placeholders), so through a client of its own
+    const client = new pg.Client(database.url);
+    await client.connect();
+    const { rows } = await client
+      .query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) ${statement!.sql}`, [...statement!.bindings])
+      .finally(() => client.end());
+    const headlined = nodes(rows[0]!['QUERY PLAN'][0].Plan).filter((node) => node.Output?.some((column) => column.includes('ts_headline')));
+    expect(headlined.length).toBeGreaterThan(0);
+    for (const node of headlined) expect(node['Actual Rows'] * node['Actual Loops'], node['Node Type']).toBeLessThanOrEqual(PAGE_SIZE);
   });
 
   it('gives a rarer search every match, once, with its exact total', async () => {

@@ -112,8 +112,9 @@ export function communityRoutes(community: CommunityStore, shared: SharedPosts, 
     /**
      * GET /api/posts/search?tag=…|q=…[&page=n]. The spec's call (`tag` alone,
      * no `page`) answers its array (newest first, at most UNPAGED_LIST_MAX, the
-     * full count in X-Total-Count); with `page` or `q` the answer is the home
-     * page's `{posts, totalCount}`, 5 a page.
+     * full count in X-Total-Count); with `page` the answer is the home page's
+     * `{posts, totalCount}`, 5 a page; with `q`, SearchPage (each post with its
+     * snippet, `totalCountCapped`), 5 a page.
      */
     api.get(
       '/posts/search',
@@ -130,7 +131,7 @@ export function communityRoutes(community: CommunityStore, shared: SharedPosts, 
           return reply.headers(headers).send(body);
         }
         const { rows, total, capped } = await community.fullText(q, tag ?? null, page ?? 1);
-        const body: SearchPage = { posts: rows.map(listItem), totalCount: total, totalCountCapped: capped };
+        const body: SearchPage = { posts: rows.map((row) => ({ ...listItem(row), snippet: row.snippet })), totalCount: total, totalCountCapped: capped };
         return body;
       },
     );

@@ -1,10 +1,13 @@
-import { LEADERBOARD_SIZE, PAGE_SIZE, RECENT_POSTS, SEARCH_MATCH_CAP, UNPAGED_LIST_MAX, type KeysetPosition, type ListOrder, type ReportFeedback } from '@forum/contracts';
+import { LEADERBOARD_SIZE, PAGE_SIZE, RECENT_POSTS, SEARCH_MATCH_CAP, UNPAGED_LIST_MAX, type KeysetPosition, type ListOrder, type MarkedText, type ReportFeedback } from '@forum/contracts';
 import { prepared, type Knex } from '@forum/platform';
 import { LIST_COLUMNS, pageOf, type PostRow } from './posts.ts';
 import type { UserRow } from './users.ts';
 import { AT_MICROS, MICROS_OF } from './keyset.ts';
+import { headlineColumns, markedText } from './snippets.ts';
 
 export type ListRow = Omit<PostRow, 'description' | 'author_id' | 'author_email'>;
+/** A post a full-text search found, with its snippet (see snippets.ts). */
+export type FoundRow = ListRow & { snippet: { title: MarkedText; description: MarkedText } };
 
 export interface CommentRow {
   id: string;
@@ -232,7 +235,7 @@ export function createCommunityStore(db: Knex) {
      * for a common word, as the planner finds cheaper), ranked best match first, then newest.
      * The total is exact up to the cap; `capped` says more match.
      */
-    async fullText(q: string, tag: string | null, page: number): Promise<{ rows: ListRow[]; total: number; capped: boolean }> {
+    async fullText(q: string, tag: string | null, page: number): Promise<{ rows: FoundRow[]; total: number; capped: boolean }> {
       // Without a tag the vectors are read on their own, in creation order (post_search_newest):
       // walking them costs a page or two per hundred posts, where looking each post up by id cost
       // a few pages per post. Within a tag, the posts' tags decide.
@@ -244,8 +247,10 @@ export function createCommunityStore(db: Knex) {
       // sees the words and estimates how many posts match, and walks the newest posts checking each
       // (a common word: a few thousand rows for the newest SEARCH_MATCH_CAP matches) or asks the
       // vector index (a rare one), whichever costs less
-      const bindings: Knex.RawBinding[] = [q, ...(tag === null ? [] : [tag]), SEARCH_MATCH_CAP + 1, q, SEARCH_MATCH_CAP, PAGE_SIZE, (page - 1) * PAGE_SIZE];
-      const { rows } = await db.raw<{ rows: (ListRow & { total: number; rank: number | null })[] }>(
+      // the snippets of the page's posts only, once ranked (ts_headline reads each whole text again)
+      const headlines = headlineColumns(q);
+      const bindings: Knex.RawBinding[] = [q, ...(tag === null ? [] : [tag]), SEARCH_MATCH_CAP + 1, q, SEARCH_MATCH_CAP, PAGE_SIZE, (page - 1) * PAGE_SIZE, ...headlines.bindings];
+      const { rows } = await db.raw<{ rows: (ListRow & { total: number; rank: number | null; title_marked: string; description_marked: string })[] }>(
         `WITH candidates AS MATERIALIZED (
            ${matching}
            ORDER BY p.created_at DESC, p.id DESC LIMIT ?
@@ -257,13 +262,15 @@ export function createCommunityStore(db: Knex) {
          hits AS (SELECT id, rank, created_at FROM ranked ORDER BY rank DESC, created_at DESC, id DESC LIMIT ? OFFSET ?)
          SELECT (SELECT count(*) FROM candidates)::integer AS total, h.rank, p.*
          FROM (SELECT 1) one
-         LEFT JOIN (hits h JOIN LATERAL (SELECT ${LIST_COLUMNS} FROM read.posts WHERE id = h.id) p ON true) ON true
+         LEFT JOIN (hits h JOIN LATERAL (SELECT ${LIST_COLUMNS}, ${headlines.sql} FROM read.posts WHERE id = h.id) p ON true) ON true
          ORDER BY h.rank DESC, p.created_at DESC, p.id DESC`,
         bindings,
       );
       const matches = Number(rows[0]?.total ?? 0);
       return {
-        rows: rows.filter((row) => row.id !== null).map(({ total: _, rank: __, ...row }) => row),
+        rows: rows
+          .filter((row) => row.id !== null)
+          .map(({ total: _, rank: __, title_marked, description_marked, ...row }) => ({ ...row, snippet: { title: markedText(title_marked), description: markedText(description_marked) } })),
         total: Math.min(matches, SEARCH_MATCH_CAP),
         capped: matches > SEARCH_MATCH_CAP,
       };

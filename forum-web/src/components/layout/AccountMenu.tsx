@@ -26,7 +26,7 @@ export function AccountMenu({ picture }: { picture?: string }) {
 
   if (!user) {
     return (
-      <Button component={Link} to="/joinUs" state={{ from: here }} variant="contained" color="secondary" disableElevation>
+      <Button component={Link} to="/joinUs" state={{ from: here }} variant="contained" color="secondary" disableElevation sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
         Join Us
       </Button>
     );

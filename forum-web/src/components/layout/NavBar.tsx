@@ -5,6 +5,7 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useAuthState } from '../../lib/auth';
 import { AccountMenu } from './AccountMenu';
+import { NavSearch } from './NavSearch';
 
 const loadNavMenu = () => import('./NavMenu');
 const NavMenu = lazy(loadNavMenu);
@@ -27,7 +28,10 @@ function linksFor(signedIn: boolean, admin: boolean): NavLinkSpec[] {
   ];
 }
 
-/** The fixed top bar (spec §2 Shell); below md the links fold into a menu. `picture`: the signed-in user's photo as the forum has it. */
+/**
+ * The fixed top bar (spec §2 Shell) with the search box; below md the links fold into a menu and the
+ * search box into a button. `picture`: the signed-in user's photo as the forum has it.
+ */
 export function NavBar({ actions, picture }: { actions?: ReactNode; picture?: string }) {
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [menuOpened, setMenuOpened] = useState(false);
@@ -43,7 +47,7 @@ export function NavBar({ actions, picture }: { actions?: ReactNode; picture?: st
       sx={{ borderBottom: 1, borderColor: 'primary.dark', '& :focus-visible': { outline: '3px solid', outlineColor: 'common.white', outlineOffset: 2 } }}
     >
       <Container maxWidth="lg">
-        <Toolbar disableGutters sx={{ gap: 1 }}>
+        <Toolbar disableGutters sx={{ gap: { xs: 0.5, sm: 1 } }}>
           <Box sx={{ display: { xs: 'flex', md: 'none' } }}>
             <IconButton
               color="inherit"
@@ -73,7 +77,7 @@ export function NavBar({ actions, picture }: { actions?: ReactNode; picture?: st
             component={Link}
             to="/"
             variant="h6"
-            sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none', fontWeight: 800, mr: 3 }}
+            sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none', fontWeight: 800, mr: { xs: 0.5, md: 3 } }}
           >
             <ForumOutlined aria-hidden />
             Forum
@@ -101,6 +105,7 @@ export function NavBar({ actions, picture }: { actions?: ReactNode; picture?: st
           </Box>
           <Box sx={{ flexGrow: { xs: 1, md: 0 } }} />
 
+          <NavSearch />
           {actions}
           <AccountMenu picture={picture} />
         </Toolbar>

@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useGetPostsQuery } from '../api/get-posts';
 import { usePostListParams } from '../hooks/use-post-list-params';
 import { PostCard, PostCardSkeleton } from './PostCard';
-import { PostPager } from './PostPager';
+import { PostPager } from '../../../components/PostPager';
 import { SortSelect } from './SortSelect';
 
 /** The home post list (spec §2 Home): sort selector, a page of cards, Prev / Next. */

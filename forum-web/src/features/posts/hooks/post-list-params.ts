@@ -1,4 +1,5 @@
 import { POST_SORTS, type ListPostsQuery, type PostSort } from '@forum/contracts';
+import { parsePage } from '../../../lib/page-param';
 
 /**
  * The home list's page and sort as they appear in the address (?page=2&sort=popularity), read
@@ -7,10 +8,9 @@ import { POST_SORTS, type ListPostsQuery, type PostSort } from '@forum/contracts
  * which the home page does not load before it first renders.
  */
 export function parsePostListParams(search: URLSearchParams): ListPostsQuery {
-  const page = Number(search.get('page') ?? undefined);
   const sort = search.get('sort');
   return {
-    page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
+    page: parsePage(search.get('page')),
     sort: POST_SORTS.find((known) => known === sort) ?? 'newest',
   };
 }

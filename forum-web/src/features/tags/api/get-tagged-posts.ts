@@ -1,12 +1,14 @@
+import type { PostsPage } from '@forum/contracts';
+import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
-import { unpagedPosts, type UnpagedPosts } from '../../../lib/unpaged-posts';
 
-/** GET /api/posts/search?tag=… (the spec's unpaged call): the posts with a tag, newest first, the full count in X-Total-Count. */
+/** GET /api/posts/search?tag=…&page=n: a page of a tag's posts, newest first, 5 a page, and how many the tag has. */
 export const getTaggedPostsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getTaggedPosts: build.query<UnpagedPosts, string>({
-      query: (tag) => ({ url: 'posts/search', params: { tag } }),
-      ...unpagedPosts('LIST'),
+    getTaggedPosts: build.query<PostsPage, { tag: string; page: number }>({
+      query: ({ tag, page }) => ({ url: 'posts/search', params: { tag, page } }),
+      responseSchema: contract('PostsPage'),
+      providesTags: (result) => [{ type: 'Post', id: 'LIST' }, ...(result?.posts.map((post) => ({ type: 'Post' as const, id: post._id })) ?? [])],
     }),
   }),
 });

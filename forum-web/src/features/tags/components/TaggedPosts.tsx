@@ -1,15 +1,25 @@
-import { Box, Card, CardContent, Grid, Link, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import { PAGE_SIZE, postPageCount } from '@forum/contracts';
+import { Box, Card, CardContent, Grid, Link, Paper, Typography } from '@mui/material';
 import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
+import { PostPager } from '../../../components/PostPager';
 import { TagList } from '../../../components/TagChip';
+import { TextCardSkeleton } from '../../../components/TextCardSkeleton';
+import { usePagedList, usePageParam } from '../../../lib/page-param';
 import { useForumTag } from '../../../lib/tags';
 import { useGetTaggedPostsQuery } from '../api/get-tagged-posts';
 
 const postPath = (id: string) => `/post/${encodeURIComponent(id)}`;
 
-/** Spec §2 Tag page: 'Posts Tagged with: #tag' and the posts as two columns of cards (title, summary, tags). */
+/**
+ * Spec §2 Tag page: 'Posts Tagged with: #tag' and the posts as two columns of cards (title, summary,
+ * tags), 5 a page like the home list, the page in the address.
+ */
 export function TaggedPosts({ tag: asked }: { tag: string }) {
-  const { data, error, isLoading, isFetching } = useGetTaggedPostsQuery(asked);
+  const pageParam = usePageParam();
+  const { page } = pageParam;
+  const { data, currentData, error, isLoading, isFetching } = useGetTaggedPostsQuery({ tag: asked, page });
+  const { top, goToPage } = usePagedList<HTMLHeadingElement>(pageParam, currentData?.totalCount);
 
   // Spec §8: a failed search is silent for the reader (console only).
   useEffect(() => {
@@ -17,33 +27,30 @@ export function TaggedPosts({ tag: asked }: { tag: string }) {
   }, [error]);
 
   const posts = error ? [] : (data?.posts ?? []);
+  const total = error ? 0 : (data?.totalCount ?? 0);
   const tag = useForumTag(asked, posts);
   return (
     <Box>
       <title>{`#${tag} · Forum`}</title>
-      <Typography variant="h4" component="h1" sx={{ fontWeight: 800, mb: 1, overflowWrap: 'anywhere', fontSize: { xs: '1.6rem', sm: '2.125rem' } }}>
+      <Typography
+        ref={top}
+        variant="h4"
+        component="h1"
+        sx={{ fontWeight: 800, mb: 1, overflowWrap: 'anywhere', fontSize: { xs: '1.6rem', sm: '2.125rem' }, scrollMarginTop: 80 }}
+      >
         Posts Tagged with: <Box component="span" sx={{ color: 'primary.main' }}>#{tag}</Box>
       </Typography>
-      {data && posts.length > 0 && (
+      {total > 0 && (
         <Typography color="text.secondary" sx={{ mb: 3 }}>
-          {data.total > posts.length
-            ? `The newest ${posts.length} of ${data.total} posts.`
-            : `${posts.length} ${posts.length === 1 ? 'post' : 'posts'}`}
+          {total === 1 ? '1 post' : `${total.toLocaleString('en-US')} posts`}
         </Typography>
       )}
 
       {isLoading ? (
         <Grid container spacing={2} aria-busy="true" aria-label="Loading posts" sx={{ mt: 3 }}>
-          {[0, 1, 2, 3].map((i) => (
+          {Array.from({ length: PAGE_SIZE }, (_, i) => (
             <Grid key={i} size={{ xs: 12, sm: 6 }}>
-              <Card aria-hidden>
-                <CardContent>
-                  <Skeleton sx={{ fontSize: '1.4rem' }} width="70%" />
-                  <Skeleton width="95%" />
-                  <Skeleton width="60%" />
-                  <Skeleton width="30%" sx={{ mt: 1.5 }} />
-                </CardContent>
-              </Card>
+              <TextCardSkeleton />
             </Grid>
           ))}
         </Grid>
@@ -52,7 +59,13 @@ export function TaggedPosts({ tag: asked }: { tag: string }) {
           <Typography color="text.secondary">No posts found.</Typography>
         </Paper>
       ) : (
-        <Grid container spacing={2} component="ul" sx={{ listStyle: 'none', p: 0, m: 0, opacity: isFetching ? 0.6 : 1, transition: 'opacity 150ms' }}>
+        <Grid
+          container
+          spacing={2}
+          component="ul"
+          aria-busy={isFetching}
+          sx={{ listStyle: 'none', p: 0, m: 0, opacity: isFetching ? 0.6 : 1, transition: 'opacity 150ms' }}
+        >
           {posts.map((post) => (
             <Grid key={post._id} size={{ xs: 12, sm: 6 }} component="li" sx={{ display: 'flex' }}>
               <Card
@@ -80,6 +93,12 @@ export function TaggedPosts({ tag: asked }: { tag: string }) {
             </Grid>
           ))}
         </Grid>
+      )}
+
+      {total > 0 && (
+        <Box sx={{ mt: 3 }}>
+          <PostPager page={page} totalPages={postPageCount(total)} onPageChange={goToPage} />
+        </Box>
       )}
     </Box>
   );

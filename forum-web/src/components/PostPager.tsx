@@ -8,6 +8,7 @@ interface PostPagerProps {
   onPageChange: (page: number) => void;
 }
 
+/** Prev / Next and 'Page n / total' under a paged list of posts (the home list, a tag's, a search's). */
 export function PostPager({ page, totalPages, onPageChange }: PostPagerProps) {
   return (
     <Stack component="nav" aria-label="Pages" direction="row" spacing={2} sx={{ justifyContent: 'center', alignItems: 'center' }}>
