@@ -6,6 +6,7 @@ import { pageNonce } from '@forum/web-auth';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { makeLiveStream } from './app/live';
 import { AppProviders } from './app/providers';
 import { makeStore } from './app/store';
 import { makeAuth, silentCheckSsoRedirectUri } from './lib/auth';
@@ -18,11 +19,14 @@ void auth.init({ onLoad: 'check-sso', checkLoginIframe: false, pkceMethod: 'S256
 // The end-to-end tests call the API with the page's own token; the flag is set only by their browser.
 if (window.__FORUM_E2E__ === true) window.__FORUM_AUTH__ = { token: () => auth.token() };
 
+const store = makeStore({ token: () => auth.token() });
+const live = makeLiveStream(store, auth);
+
 // MUI's styles go into <style> elements carrying the page's CSP nonce
 createRoot(root).render(
   <StrictMode>
     <CacheProvider value={createCache({ key: 'css', nonce: pageNonce() })}>
-      <AppProviders store={makeStore({ token: () => auth.token() })} auth={auth}>
+      <AppProviders store={store} auth={auth} live={live}>
         <App />
       </AppProviders>
     </CacheProvider>
