@@ -1,5 +1,7 @@
 import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition } from '@forum/contracts';
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import { useDispatch } from 'react-redux';
 
 /**
  * fetchBaseQuery resolves relative URLs against nothing under jsdom, so the base
@@ -82,3 +84,6 @@ export const api = createApi({
     data: error.issues,
   }),
 });
+
+/** A component's dispatch, typed for the api's thunks (`util.updateQueryData`, `util.prefetch`). */
+export const useApiDispatch = useDispatch.withTypes<ThunkDispatch<{ [api.reducerPath]: ReturnType<typeof api.reducer> }, ApiExtra, UnknownAction>>();

@@ -78,3 +78,12 @@ export function setVisibility(state: 'hidden' | 'visible'): void {
   Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
   document.dispatchEvent(new Event('visibilitychange'));
 }
+
+/** The open stream that follows `topic`, once the app has opened one. */
+export async function streamFollowing(topic: string): Promise<FakeEventSource> {
+  return vi.waitFor(() => {
+    const source = FakeEventSource.live().find((open) => open.topics.includes(topic));
+    if (!source) throw new Error(`no open stream follows ${topic}`);
+    return source;
+  });
+}

@@ -5,6 +5,7 @@ import { Hint } from '../../../components/Hint';
 import { useAuthState } from '../../../lib/auth';
 import { useGetAnnouncementsQuery } from '../api/get-announcements';
 import { useGetNotificationsQuery, useMarkNotificationsReadMutation } from '../api/notifications';
+import { useLiveBell } from '../hooks/use-live-bell';
 import { newestDate, seenKey, unreadAnnouncements, unreadCount } from './unread';
 
 const loadPanel = () => import('./NotificationPanel');
@@ -34,6 +35,7 @@ export function NotificationBell() {
   const announcements = useGetAnnouncementsQuery().data ?? [];
   const warnings = useGetNotificationsQuery(undefined, { skip: !user }).data?.notifications ?? [];
   const [markRead] = useMarkNotificationsReadMutation();
+  useLiveBell(user !== null);
 
   const count = unreadCount(announcements, seenUpTo, warnings);
   const fresh = new Set(unreadAnnouncements(announcements, seenUpTo).map((a) => a._id));
