@@ -42,8 +42,3 @@ export async function streamHistory(reader: HistoryReader, streamId: string): Pr
   const { events } = await reader.readStream(streamId, { erasedAs: SHOWN });
   return events.map(historyEntry);
 }
-
-/** A reader of the PostgreSQL event store at `connectionString`, for a service that only reads histories. */
-export async function openHistoryReader(connectionString: string, poolSize = 2): Promise<HistoryReader & { close(): Promise<void> }> {
-  return createPostgresEventStore({ connectionString, poolSize });
-}

@@ -3,4 +3,4 @@ export { createPostgresEventStore, EVENTS_CHANNEL, type PostgresEventStoreOption
 export { migrateEventStore } from './schema.ts';
 export { CoalescingNotifier, ONE_TURN } from './notifier.ts';
 export { unsealed, ERASURES_CHANNEL, SEAL_REWRITE } from './sealing-sql.ts';
-export { history, historyEntry, openHistoryReader, streamHistory, type HistoryReader } from './history-entries.ts';
+export { history, historyEntry, streamHistory, type HistoryReader } from './history-entries.ts';

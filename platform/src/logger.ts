@@ -112,21 +112,35 @@ const REQUEST_ID_HEADER = HEADER_REQUEST_ID.toLowerCase();
  * Retry-After (BUSY, READ_TIMEOUT: load the service shed on purpose) is a warning, not an error.
  */
 export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse, startedAt: number): void {
-  // a client that left before the answer was sent: a warning, whatever the status
-  const aborted = !res.writableFinished;
+  // a client that left before the answer was sent: a warning, whatever the status; a stream's client leaving is how it ends
+  const stream = streams.has(res);
+  const aborted = !res.writableFinished && !stream;
   const shed = res.statusCode === 503 && res.hasHeader('Retry-After');
   const level = res.statusCode >= 500 && !shed ? 'error' : res.statusCode >= 400 || aborted ? 'warn' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   logger[level](
     {
-      req: { id: req.id, method: req.method, url: req.url },
+      req: { id: req.id, method: req.method, url: loggedUrl(req.url) },
       res: { statusCode: res.statusCode },
       responseTime: Math.round(performance.now() - startedAt),
       correlationId: correlationIdOf(req),
     },
-    aborted ? 'request aborted' : 'request completed',
+    aborted ? 'request aborted' : stream ? 'stream ended' : 'request completed',
   );
 }
+
+const streams = new WeakSet<ServerResponse>();
+
+/** Marks an answer that streams until its client leaves (Server-Sent Events): its end is logged as the end of a stream, not as an abort. */
+export function markStreamingAnswer(res: ServerResponse): void {
+  streams.add(res);
+}
+
+/** Query parameters whose values are secrets (a stream ticket): never written to a log. */
+const SECRET_PARAMETERS = /([?&](?:ticket)=)[^&#]*/gi;
+
+/** A request's URL as logs write it: the values of secret query parameters (SECRET_PARAMETERS) left out. */
+export const loggedUrl = (url: string | undefined): string | undefined => (url === undefined || !url.includes('=') ? url : url.replace(SECRET_PARAMETERS, '$1…'));
 
 /**
  * A request's id and access log: `id` (requestIdFor's, made by the server) sent back as

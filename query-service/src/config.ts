@@ -18,8 +18,21 @@ export const readSettings = {
   VIEWER_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   /** Rows of posts and pages of comments kept in memory for every reader until the read side's version changes (0: none kept). */
   SHARED_READ_ROWS: z.coerce.number().int().min(0).max(10_000_000).default(20_000),
+  /** Change streams (GET /api/stream) one process holds at once; more are refused with 503 BUSY and Retry-After. */
+  STREAM_MAX: z.coerce.number().int().min(0).max(1_000_000).default(20_000),
+  /** Recent stream messages kept for clients that reconnect with Last-Event-ID; one further behind is told to refetch. */
+  STREAM_REPLAY_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** How often an idle stream gets a comment line, so that proxies keep it open. */
+  STREAM_HEARTBEAT_MS: z.coerce.number().int().min(10).max(600_000).default(20_000),
+  /** Bytes a stream may have waiting for a client that does not read; past them the stream is ended (the client reconnects). */
+  STREAM_SLOW_CLIENT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(64 * 1024),
+  /**
+   * The key that signs stream tickets (GET /api/stream/ticket): every query-service process behind one
+   * address must share it. Unset: a random key per process, right for one process only.
+   */
+  STREAM_TICKET_SECRET: z.string().min(32, 'at least 32 characters').optional(),
 };
-type ReadSettings = { [K in keyof typeof readSettings]: z.infer<(typeof readSettings)[K]> };
+type ReadSettings = z.infer<z.ZodObject<typeof readSettings>>;
 
 /** The read pool of the settings. */
 export const createReadDb = (databaseUrl: string, settings: ReadSettings): Knex =>
@@ -33,6 +46,15 @@ export const readLimits = (settings: ReadSettings) => ({
   visitorCacheEntries: settings.VISITOR_CACHE_ENTRIES,
   viewerCacheEntries: settings.VIEWER_CACHE_ENTRIES,
   sharedReadRows: settings.SHARED_READ_ROWS,
+});
+
+/** What the change stream takes of the settings (see startLiveChanges). */
+export const streamLimits = (settings: ReadSettings) => ({
+  maxStreams: settings.STREAM_MAX,
+  replayMax: settings.STREAM_REPLAY_MAX,
+  heartbeatMs: settings.STREAM_HEARTBEAT_MS,
+  slowClientBytes: settings.STREAM_SLOW_CLIENT_BYTES,
+  ticketSecret: settings.STREAM_TICKET_SECRET,
 });
 
 export const QueryServiceConfig = z.object({

@@ -29,7 +29,11 @@ export const STREAM_TOPIC = z.union([
 ]);
 export type StreamTopic = z.infer<typeof STREAM_TOPIC>;
 
-/** GET /api/stream's query: topics comma-separated; `ticket` (from GET /api/stream/ticket) for the `me` topic. */
+/**
+ * GET /api/stream's query: topics comma-separated; `ticket` (from GET /api/stream/ticket) for the
+ * `me` topic; `lastEventId`, the last message's `id` a client saw, for a client that cannot send the
+ * `Last-Event-ID` header (a new EventSource): one that is not a position is taken as absent.
+ */
 export const StreamQuery = z.object({
   topics: z
     .string()
@@ -37,6 +41,7 @@ export const StreamQuery = z.object({
     .transform((value) => [...new Set(value.split(',').filter((topic) => topic !== ''))])
     .pipe(z.array(STREAM_TOPIC).min(1, 'Name at least one topic').max(STREAM_TOPICS_MAX, `At most ${STREAM_TOPICS_MAX} topics`)),
   ticket: z.string().max(512).optional(),
+  lastEventId: z.string().optional(),
 });
 export type StreamQuery = z.infer<typeof StreamQuery>;
 

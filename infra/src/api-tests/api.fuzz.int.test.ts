@@ -34,7 +34,7 @@ interface Answer {
 let forum: TestForum;
 const tokens: Record<'member' | 'admin' | 'doomed', string> = { member: '', admin: '', doomed: '' };
 /** What the calls aim at: kept ones, and doomed ones that the deleting calls may take away. */
-const fixtures = { postId: '', doomedPostId: '', commentId: '', doomedCommentId: '', tagId: '', memberId: '', memberEmail: '', doomedUserId: '' };
+const fixtures = { postId: '', doomedPostId: '', commentId: '', doomedCommentId: '', tagId: '', memberId: '', memberEmail: '', doomedUserId: '', ticket: '', postTopic: '' };
 
 beforeAll(async () => {
   // a far position in X-Min-Position waits its longest: short here, so each case is quick
@@ -57,6 +57,8 @@ beforeAll(async () => {
   fixtures.commentId = await comment('A comment to aim at');
   fixtures.doomedCommentId = await comment('A doomed comment');
   fixtures.tagId = (await created('/api/admin/tags', tokens.admin, { name: 'fuzz' })).id;
+  fixtures.ticket = (await forum.call<{ ticket: string }>('GET', '/api/stream/ticket', { token: member.token })).ticket;
+  fixtures.postTopic = `post:${fixtures.postId}`;
   // members the erasing calls may take away: one erases themselves, the admin erases the other
   const [doomed, erased] = [await forum.newUser('Doomed Member'), await forum.newUser('Erased Member')];
   tokens.doomed = doomed.token;
@@ -71,8 +73,17 @@ function send(call: Call): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: forum.port, method: call.method, path: call.path, headers }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+      const answer = () => ({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') });
+      // a change stream never ends by itself: its first message is its answer, then the client leaves
+      const stream = String(res.headers['content-type']).startsWith('text/event-stream');
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        if (stream && Buffer.concat(chunks).includes('\n\n')) {
+          resolve(answer());
+          req.destroy();
+        }
+      });
+      res.on('end', () => resolve(answer()));
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -95,6 +106,7 @@ const oddHeader: fc.Arbitrary<[string, string]> = fc.oneof(
   fc.tuple(fc.constant('Idempotency-Key'), fc.oneof(fc.string({ unit: 'binary-ascii', maxLength: 300 }), fc.uuid(), hostileString)),
   fc.tuple(fc.constant('X-Min-Position'), fc.oneof(fc.constantFrom('0.0', '1.1', '-1.0', '99999999999999999999.1', 'a.b', '1', '', '1.1.1'), hostileString)),
   fc.tuple(fc.constant('X-Request-Id'), hostileString),
+  fc.tuple(fc.constant('Last-Event-ID'), fc.oneof(fc.constantFrom('0.0', '1.1', '-1.0', '99999999999999999999.1', 'a.b', ''), hostileString)),
   fc.tuple(fc.constantFrom('Accept', 'Accept-Encoding', 'If-None-Match', 'Origin', 'X-Forwarded-For', 'Cookie'), hostileString),
 );
 
@@ -213,6 +225,13 @@ const reads: Record<string, { params?: Params; query?: Record<string, fc.Arbitra
   'GET /api/admin/tags': { query: listQuery },
   'GET /api/admin/reported-comments': { query: listQuery },
   'GET /api/admin/projections': { query: listQuery },
+  'GET /api/stream': {
+    query: {
+      topics: fc.oneof(text('posts', 'announcements', 'me', 'posts,me,announcements'), fixture('postTopic')()),
+      ticket: fc.oneof(fixture('ticket')(), text('a.b.c', '')),
+      lastEventId: text('1.1', '0.0', 'garbage'),
+    },
+  },
 };
 
 const validParams = (template: string, params: Params = {}) =>

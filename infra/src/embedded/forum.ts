@@ -19,7 +19,7 @@ import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
 import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type HttpServer, type Knex, type Logger } from '@forum/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
-import { CheckpointWatcher, createReadDb, queryApi, readLimits } from '@forum/query-service';
+import { CheckpointWatcher, createReadDb, queryApi, readLimits, startLiveChanges, streamLimits } from '@forum/query-service';
 import { createIdentityRealm, type IdentityRealm } from '@forum/identity';
 import type { EmbeddedConfig } from './config.ts';
 import { createGateway } from './gateway.ts';
@@ -92,6 +92,8 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     watcher = new CheckpointWatcher(databaseUrl, logger);
     await watcher.start();
     stack.push(() => watcher!.close());
+    const live = await startLiveChanges({ store, watcher, db: readDb, logger: logger.child({ service: 'query-service', component: 'live' }), settings: streamLimits(config) });
+    stack.push(() => live.close());
 
     const headers = createSecurityHeaders({
       https: config.PUBLIC_URL !== undefined && new URL(config.PUBLIC_URL).protocol === 'https:',
@@ -108,6 +110,8 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     });
     // the gateway closes after the server has answered its last request (a closing Fastify answers 503 of its own)
     stack.push(async () => {
+      // the streams first: the server's close waits for every open request
+      live.endStreams();
       await closeServer(server);
       await gateway?.close();
     });
@@ -191,6 +195,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
         adminEmails: config.ADMIN_EMAILS,
         logger: logger.child({ service: 'query-service' }),
         ...readLimits(config),
+        live,
       }),
       queryRoutes,
     );

@@ -203,7 +203,7 @@ describe('a forum configured with an https PUBLIC_URL, an external issuer and CO
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toBe('GET,HEAD,POST,PUT,PATCH,DELETE');
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization,Content-Type,Idempotency-Key,X-Min-Position,X-Correlation-Id');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization,Content-Type,Idempotency-Key,X-Min-Position,X-Correlation-Id,Last-Event-ID');
     await expectHeaders(preflight, 'strict', { corsOrigin: APP_ORIGIN }, 'OPTIONS /api/posts from a configured origin');
 
     await expectHeaders(await at('/api/tags', { headers: { Origin: 'https://evil.example.com' } }), 'strict', {}, 'GET /api/tags from another origin');

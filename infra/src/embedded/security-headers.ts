@@ -37,8 +37,8 @@ const SELF = "'self'";
 const NONE = "'none'";
 /** One year: what browsers' preload lists ask for; no includeSubDomains, the forum does not speak for its domain's other hosts. */
 const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
-/** What a page of another origin may send and read on /api (the API's own headers). */
-const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', HEADER_IDEMPOTENCY_KEY, HEADER_MIN_POSITION, HEADER_CORRELATION_ID];
+/** What a page of another origin may send and read on /api (the API's own headers; Last-Event-ID: a change stream's reconnect). */
+const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', HEADER_IDEMPOTENCY_KEY, HEADER_MIN_POSITION, HEADER_CORRELATION_ID, 'Last-Event-ID'];
 const CORS_RESPONSE_HEADERS = [HEADER_EVENT_POSITION, HEADER_READ_BEHIND, HEADER_REQUEST_ID, 'X-Total-Count', 'Content-Range', 'Retry-After'];
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;

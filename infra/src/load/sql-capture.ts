@@ -11,7 +11,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createPostgresEventStore } from '@forum/eventstore';
 import { createHttpServer, createLogger, createTokenVerifier, DEFAULT_AUDIENCE } from '@forum/platform';
-import { CheckpointWatcher, createReadDb, queryApi, readLimits, readSettings } from '@forum/query-service';
+import { CheckpointWatcher, createReadDb, queryApi, readLimits, readSettings, startLiveChanges, streamLimits } from '@forum/query-service';
 import pg from 'pg';
 import { z } from 'zod';
 import type { CapturedStatement } from './bare-server.ts';
@@ -61,6 +61,7 @@ export async function captureReads(databaseUrl: string, forumBase: string, issue
   const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 2 });
   const watcher = new CheckpointWatcher(databaseUrl, logger);
   await watcher.start();
+  const live = await startLiveChanges({ store, watcher, db, logger, settings: streamLimits(settings) });
   let sink: CapturedStatement[] | null = null;
   const server = createHttpServer({ logger });
   // the server's first hook, added before the API's own: all that follows (the viewer's lookup in
@@ -75,6 +76,7 @@ export async function captureReads(databaseUrl: string, forumBase: string, issue
       registrar: async () => null,
       logger,
       ...readLimits(settings),
+      live,
     }),
     { prefix: '/api' },
   );
@@ -91,6 +93,7 @@ export async function captureReads(databaseUrl: string, forumBase: string, issue
     }
   } finally {
     await server.close();
+    await live.close();
     await watcher.close();
     await store.close();
     await db.destroy();

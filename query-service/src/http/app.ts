@@ -26,6 +26,8 @@ import { communityRoutes } from './community.ts';
 import { meRoutes } from './me.ts';
 import { postRoutes } from './posts.ts';
 import { tagRoutes } from './tags.ts';
+import { streamRoutes, streamTicketRoutes } from './stream.ts';
+import type { LiveChanges } from '../live/live-changes.ts';
 import { viewer, type Registrar } from './viewer.ts';
 import { createViewerCache } from './viewer-cache.ts';
 import { createVisitorCache } from './visitor-cache.ts';
@@ -53,13 +55,16 @@ export interface QueryAppDeps {
   readonly viewerCacheEntries: number;
   /** Rows of posts and pages of comments kept in memory for every reader (see SharedPosts); 0: none. */
   readonly sharedReadRows: number;
+  /** The change stream of this process (startLiveChanges): GET /api/stream serves its hub. */
+  readonly live: LiveChanges;
 }
 
 
 /**
  * The read side of /api (register it with `{ prefix: '/api' }`): GET and HEAD, from the read models
- * (and, for the admins' histories, the log). Its hooks, in order, for every route of it (and for no
- * other: the plugin is encapsulated):
+ * (and, for the admins' histories, the log), and the change stream (GET /api/stream, which none of
+ * the hooks below concern). The hooks, in order, for every read (and for no other route: the
+ * plugin is encapsulated):
  * 1. a visitor's public read answered from memory (VisitorCache.visitors): nothing else runs;
  * 2. the read's statements cancelled when the client leaves;
  * 3. the caller's token, if one is sent (a bad one is 401) → `request.principal`;
@@ -70,26 +75,36 @@ export interface QueryAppDeps {
  */
 export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
   return async (instance) => {
-    const api = instance.withTypeProvider<ZodTypeProvider>();
-    const cache = createVisitorCache(deps.watcher, { maxEntries: deps.visitorCacheEntries });
     const users = createUsersStore(deps.db);
-    const admin = createAdminStore(deps.db);
-    const posts = createPostsStore(deps.db);
-    const community = createCommunityStore(deps.db);
-    const shared = createSharedPosts({ posts, community }, deps.watcher, { maxRows: deps.sharedReadRows });
-    api.addHook('onRequest', cache.visitors);
-    api.addHook('onRequest', cancelWhenClientLeavesHook);
-    api.addHook('onRequest', authenticate(deps.verifyToken, { required: false }));
-    api.addHook('onRequest', minPosition(deps.watcher, deps.maxWaitMs));
-    api.addHook('onRequest', viewer(createViewerCache(users, deps.watcher, { maxEntries: deps.viewerCacheEntries }), deps.registrar, deps.watcher, deps.maxWaitMs, deps.adminEmails));
-    api.addHook('onRequest', cache.afterViewer);
-    api.addHook('onSend', cache.keep);
-    await api.register(meRoutes());
-    await api.register(communityRoutes(community, shared, bulkheadHook({ what: 'searches', ...deps.search })));
-    await api.register(postRoutes(posts, shared, users));
-    await api.register(tagRoutes(createTagsStore(deps.db)));
-    await api.register(adminRoutes(admin, users, deps.events));
-    await api.register(announcementRoutes(admin));
+    const records = createViewerCache(users, deps.watcher, { maxEntries: deps.viewerCacheEntries });
+    // the change stream, beside the reads and outside their hooks (see streamRoutes); its streams end before the server waits for its requests
+    await instance.withTypeProvider<ZodTypeProvider>().register(streamRoutes(deps.live, records));
+    instance.addHook('preClose', (done) => {
+      deps.live.endStreams();
+      done();
+    });
+    await instance.register(async (context) => {
+      const api = context.withTypeProvider<ZodTypeProvider>();
+      const cache = createVisitorCache(deps.watcher, { maxEntries: deps.visitorCacheEntries });
+      const admin = createAdminStore(deps.db);
+      const posts = createPostsStore(deps.db);
+      const community = createCommunityStore(deps.db);
+      const shared = createSharedPosts({ posts, community }, deps.watcher, { maxRows: deps.sharedReadRows });
+      api.addHook('onRequest', cache.visitors);
+      api.addHook('onRequest', cancelWhenClientLeavesHook);
+      api.addHook('onRequest', authenticate(deps.verifyToken, { required: false }));
+      api.addHook('onRequest', minPosition(deps.watcher, deps.maxWaitMs));
+      api.addHook('onRequest', viewer(records, deps.registrar, deps.watcher, deps.maxWaitMs, deps.adminEmails));
+      api.addHook('onRequest', cache.afterViewer);
+      api.addHook('onSend', cache.keep);
+      await api.register(meRoutes());
+      await api.register(communityRoutes(community, shared, bulkheadHook({ what: 'searches', ...deps.search })));
+      await api.register(postRoutes(posts, shared, users));
+      await api.register(tagRoutes(createTagsStore(deps.db)));
+      await api.register(adminRoutes(admin, users, deps.events));
+      await api.register(announcementRoutes(admin));
+      await api.register(streamTicketRoutes(deps.live));
+    });
   };
 }
 

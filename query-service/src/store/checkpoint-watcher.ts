@@ -24,6 +24,7 @@ export class CheckpointWatcher {
   /** What the live builds have applied, as one short string; null until known (see `version`). */
   private fingerprint: string | null = null;
   private waiters = new Set<() => void>();
+  private listeners = new Set<(change: CheckpointChange) => void>();
   private listener: NotificationListener | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -105,10 +106,12 @@ export class CheckpointWatcher {
         marks.set(key, keepKnown ? this.marks.get(key)! : markOf(fromDb, row.applied ?? undefined));
         names.set(key, row.name);
       }
+      // other live builds than before (a rebuild switched in, a build halted or went live): not a move
+      const switched = this.fingerprint !== null && (next.size !== this.live.size || [...next.keys()].some((key) => !this.live.has(key)));
       this.live = next;
       this.marks = marks;
       this.projectionOf = names;
-      this.changed();
+      this.changed(switched ? 'switched' : 'moved');
     } catch (error) {
       this.logger.debug({ err: error }, 'checkpoints not readable yet');
     }
@@ -186,10 +189,23 @@ export class CheckpointWatcher {
     return found;
   }
 
-  private changed() {
+  /**
+   * Calls `listener` after each change of what the live builds hold: 'moved' when builds applied
+   * more (or a refresh read them again), 'switched' when the live builds are other ones than before
+   * (a rebuild switched in, a build halted or came back), which may have changed any read model
+   * under its readers. Returns what stops the calls. One listener serves a whole process (the
+   * change stream's follower): never one per client.
+   */
+  onChange(listener: (change: CheckpointChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(change: CheckpointChange = 'moved') {
     const entries = [...this.live].map(([key, p]) => buildAt(key, p)).sort();
     this.fingerprint = entries.length === 0 ? null : createHash('sha256').update(entries.join(',')).digest('base64url').slice(0, 22);
     this.wakeAll();
+    for (const listener of [...this.listeners]) listener(change);
   }
 
   private wakeAll() {
@@ -204,6 +220,9 @@ export class CheckpointWatcher {
     await this.refreshClient?.end().catch(() => {});
   }
 }
+
+/** What changed in the live builds (see CheckpointWatcher.onChange). */
+export type CheckpointChange = 'moved' | 'switched';
 
 /** A build's mark (see `marks`): its count of applied events, or its position without one. */
 const markOf = (position: LogPosition, applied: string | undefined) => applied ?? `@${position.transactionId}.${position.globalPosition}`;

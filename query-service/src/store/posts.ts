@@ -115,6 +115,12 @@ export function createPostsStore(db: Knex) {
       return rows[0] ?? null;
     },
 
+    /** The counts of the posts `ids` names that exist (the change stream's `post-counts`: one statement for a batch's posts). */
+    async countsOf(ids: readonly string[]): Promise<PostCounts[]> {
+      const { rows }: { rows: PostCounts[] } = await prepared(db, 'SELECT id, up_vote, down_vote, comment_count FROM read.posts WHERE id = ANY(?::uuid[])', [[...ids]]);
+      return rows;
+    },
+
     /** `userId`'s vote on a post ('none' when they have not voted): one lookup by the votes' key (post, voter). */
     async voteOf(postId: string, userId: string): Promise<Vote> {
       const { rows }: { rows: { vote: Vote }[] } = await prepared(db, 'SELECT vote FROM read.post_votes WHERE post_id = ? AND user_id = ?', [postId, userId]);
@@ -123,6 +129,9 @@ export function createPostsStore(db: Knex) {
   };
 }
 export type PostsStore = ReturnType<typeof createPostsStore>;
+
+/** A post's counts as the read model has them. */
+export type PostCounts = Pick<PostRow, 'id' | 'up_vote' | 'down_vote' | 'comment_count'>;
 
 export function createTagsStore(db: Knex) {
   return {

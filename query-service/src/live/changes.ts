@@ -1,0 +1,63 @@
+import {
+  AccountDisabled,
+  AccountErased,
+  AnnouncementPublished,
+  CommentAdded,
+  CommentRemoved,
+  PostCreated,
+  PostDeleted,
+  UserWarned,
+  VoteCast,
+  WarningsRead,
+  type StreamMessageType,
+} from '@forum/contracts';
+import type { z } from 'zod';
+
+/**
+ * What an event of the log changes for the change stream's clients, by event type: the table to
+ * extend when a new event should reach them. Only ids are read: the follower reads the log with
+ * nothing opened (names and texts stay sealed, and a stream never copies them).
+ */
+export type Change =
+  /** A message to everyone following one of `topics`. */
+  | { readonly kind: 'message'; readonly type: StreamMessageType; readonly topics: readonly string[]; readonly data: Readonly<Record<string, string>> }
+  /** The post's counts moved: one `post-counts` a batch, read from the read model once the batch is applied. */
+  | { readonly kind: 'counts'; readonly postId: string }
+  /** The member's notifications changed: one `notifications` a batch, on their own stream only. */
+  | { readonly kind: 'notifications'; readonly memberId: string }
+  /** The member may no longer read: their own streams end. */
+  | { readonly kind: 'close'; readonly memberId: string };
+
+/** The topic of one post's page. */
+export const postTopic = (postId: string) => `post:${postId}`;
+
+interface Definition<S extends z.ZodType> {
+  readonly type: string;
+  readonly schema: S;
+}
+type ChangesOf = (data: never) => readonly Change[];
+
+/** One row of the table: an event definition of contracts and what its data changes. */
+const on = <S extends z.ZodType>(definition: Definition<S>, changes: (data: z.infer<S>) => readonly Change[]): [string, ChangesOf] => [definition.type, changes as ChangesOf];
+
+const message = (type: StreamMessageType, topics: readonly string[], data: Record<string, string>): Change => ({ kind: 'message', type, topics, data });
+const counts = (postId: string): Change => ({ kind: 'counts', postId });
+const notifications = (memberId: string): Change => ({ kind: 'notifications', memberId });
+const close = (memberId: string): Change => ({ kind: 'close', memberId });
+
+/** Every event type that changes something for the stream's clients; the others change nothing. */
+export const CHANGES: ReadonlyMap<string, ChangesOf> = new Map([
+  on(PostCreated, ({ postId }) => [message('post-created', ['posts'], { postId })]),
+  on(PostDeleted, ({ postId }) => [message('post-deleted', ['posts', postTopic(postId)], { postId })]),
+  on(VoteCast, ({ postId }) => [counts(postId)]),
+  on(CommentAdded, ({ postId, commentId }) => [counts(postId), message('comment-added', [postTopic(postId)], { postId, commentId })]),
+  on(CommentRemoved, ({ postId, commentId }) => [counts(postId), message('comment-removed', [postTopic(postId)], { postId, commentId })]),
+  on(AnnouncementPublished, ({ announcementId }) => [message('announcement-published', ['announcements'], { announcementId })]),
+  on(UserWarned, ({ userId }) => [notifications(userId)]),
+  on(WarningsRead, ({ userId }) => [notifications(userId)]),
+  on(AccountErased, ({ userId }) => [close(userId)]),
+  on(AccountDisabled, ({ userId }) => [close(userId)]),
+]);
+
+/** What one event changes (nothing for a type outside CHANGES). */
+export const changesOf = (event: { readonly type: string; readonly data: unknown }): readonly Change[] => CHANGES.get(event.type)?.(event.data as never) ?? [];
