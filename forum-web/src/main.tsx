@@ -15,12 +15,13 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 const auth = makeAuth();
-void auth.init({ onLoad: 'check-sso', checkLoginIframe: false, pkceMethod: 'S256', silentCheckSsoRedirectUri: silentCheckSsoRedirectUri() });
+const signInChecked = auth.init({ onLoad: 'check-sso', checkLoginIframe: false, pkceMethod: 'S256', silentCheckSsoRedirectUri: silentCheckSsoRedirectUri() });
 // The end-to-end tests call the API with the page's own token; the flag is set only by their browser.
 if (window.__FORUM_E2E__ === true) window.__FORUM_AUTH__ = { token: () => auth.token() };
 
 const store = makeStore({ token: () => auth.token() });
-const live = makeLiveStream(store, auth);
+// the change stream opens once the sign-in check is done: with a member's own topic from the start
+const live = makeLiveStream(store, auth, { openAfter: signInChecked });
 
 // MUI's styles go into <style> elements carrying the page's CSP nonce
 createRoot(root).render(

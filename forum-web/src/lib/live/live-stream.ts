@@ -12,6 +12,11 @@ export interface LiveStreamOptions {
   token: () => Promise<string | undefined>;
   /** Reads again everything shown: the stream could not send what was missed (`refetch`). */
   refetchAll: () => void;
+  /**
+   * Nothing opens before this has settled: the page's own first reads and the sign-in check come
+   * first, and the first stream opens once, with the topics of the signed-in page.
+   */
+  openAfter?: Promise<unknown>;
   /** How long a hidden tab keeps its stream before closing it (a quick switch of tabs does not churn). */
   hiddenGraceMs?: number;
   /** The first and the longest wait before opening again after the stream failed or ended (doubled each time, with jitter). */
@@ -25,6 +30,8 @@ export interface LiveStreamOptions {
   EventSource?: typeof EventSource;
   fetch?: typeof fetch;
   document?: Document;
+  /** Where the browser says it is back online (`online`): a stream waiting to open again opens at once. */
+  window?: Pick<Window, 'addEventListener' | 'removeEventListener'>;
   random?: () => number;
 }
 
@@ -41,7 +48,7 @@ const SPREAD_TYPES: ReadonlySet<StreamMessageType> = new Set(['refetch', 'announ
  */
 export class LiveStream {
   private readonly listeners = new Map<StreamTopic, Set<LiveListener>>();
-  private readonly options: Required<Omit<LiveStreamOptions, 'EventSource'>> & { EventSource: typeof EventSource | undefined };
+  private readonly options: Required<Omit<LiveStreamOptions, 'EventSource' | 'openAfter'>> & { EventSource: typeof EventSource | undefined };
   private source: EventSource | null = null;
   /** The topics (sorted, comma-joined) of the stream that is open or opening; null when none is. */
   private openTopics: string | null = null;
@@ -50,6 +57,7 @@ export class LiveStream {
   private lastEventId: string | null = null;
   private failures = 0;
   private paused = false;
+  private started = false;
   private syncTimer: ReturnType<typeof setTimeout> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private hiddenTimer: ReturnType<typeof setTimeout> | undefined;
@@ -63,10 +71,17 @@ export class LiveStream {
       EventSource: globalThis.EventSource,
       fetch: (...args) => globalThis.fetch(...args),
       document: globalThis.document,
+      window: globalThis.window,
       random: Math.random,
       ...options,
     };
     this.options.document?.addEventListener('visibilitychange', this.visibilityChanged);
+    this.options.window?.addEventListener('online', this.backOnline);
+    const start = () => {
+      this.started = true;
+      this.scheduleSync();
+    };
+    void (options.openAfter ?? Promise.resolve()).then(start, start);
   }
 
   /** Hands `listener` every message of `topic` until the returned function is called. */
@@ -85,6 +100,7 @@ export class LiveStream {
   /** Closes the stream for good (the app is going away). */
   dispose(): void {
     this.options.document?.removeEventListener('visibilitychange', this.visibilityChanged);
+    this.options.window?.removeEventListener('online', this.backOnline);
     for (const timer of [this.syncTimer, this.retryTimer, this.hiddenTimer]) clearTimeout(timer);
     this.listeners.clear();
     this.close();
@@ -97,7 +113,7 @@ export class LiveStream {
   }
 
   private wantedTopics(): string | null {
-    if (this.paused || !this.options.EventSource || this.listeners.size === 0) return null;
+    if (!this.started || this.paused || !this.options.EventSource || this.listeners.size === 0) return null;
     return [...this.listeners.keys()].sort().join(',');
   }
 
@@ -206,12 +222,21 @@ export class LiveStream {
         this.sync();
       }, this.options.hiddenGraceMs);
     } else if (this.paused) {
-      // shown again: open now, with the last event id, even if a retry was waiting
+      // shown again: open now, with the last event id
       this.paused = false;
-      clearTimeout(this.retryTimer);
-      this.retryTimer = undefined;
-      this.failures = 0;
-      this.sync();
+      this.openNow();
     }
   };
+
+  private readonly backOnline = () => {
+    if (this.retryTimer !== undefined) this.openNow();
+  };
+
+  /** Opens the wanted stream without waiting out a retry. */
+  private openNow(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.failures = 0;
+    this.sync();
+  }
 }

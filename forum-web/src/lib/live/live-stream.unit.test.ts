@@ -152,6 +152,17 @@ describe('the change stream of a tab', () => {
     expect(FakeEventSource.opened).toHaveLength(3);
   });
 
+  it('opens at once when the browser is back online, not after the wait', async () => {
+    const { stream } = liveStream({ retryMs: { first: 60_000, max: 60_000 } });
+    follow(stream, 'posts');
+    const first = await openWith(['posts']);
+    first.send('post-created', { position: '11.5', postId: POST }, '11.5');
+    first.fail();
+    window.dispatchEvent(new Event('online'));
+    const second = await openWith(['posts']);
+    expect(second.param('lastEventId')).toBe('11.5');
+  });
+
   it("asks for a fresh ticket, with the member's token, at every opening that follows 'me'", async () => {
     const { stream, tickets } = liveStream();
     follow(stream, 'announcements');
@@ -206,6 +217,18 @@ describe('the change stream of a tab', () => {
     setVisibility('visible');
     const shown = await openWith(['announcements', 'posts']);
     expect(shown.param('lastEventId')).toBe('12.3');
+  });
+
+  it('opens nothing before `openAfter` has settled, then once, with the topics wanted by then', async () => {
+    let signInChecked!: () => void;
+    const { stream } = liveStream({ openAfter: new Promise<void>((resolve) => (signInChecked = resolve)) });
+    follow(stream, 'posts');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    follow(stream, 'me');
+    expect(FakeEventSource.opened).toEqual([]);
+    signInChecked();
+    await openWith(['me', 'posts']);
+    expect(FakeEventSource.opened).toHaveLength(1);
   });
 
   it('never opens where the browser has no EventSource', async () => {
