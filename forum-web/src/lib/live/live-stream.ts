@@ -1,7 +1,6 @@
-import type { StreamMessage, StreamMessageType, StreamTopic } from '@forum/contracts';
-import { topicsOf } from './topics';
+import type { StreamMessage, StreamTopic } from '@forum/contracts';
+import type { LiveConnection } from './live-connection';
 
-type Schemas = typeof import('./stream-schemas');
 /** What a mounted component does with a message of a topic it follows. */
 export type LiveListener = (message: StreamMessage) => void;
 
@@ -35,48 +34,20 @@ export interface LiveStreamOptions {
   random?: () => number;
 }
 
-const SPREAD_TYPES: ReadonlySet<StreamMessageType> = new Set(['refetch', 'announcement-published']);
-
 /**
- * One change stream for the tab (`GET /api/stream`, docs/live.md): the union of the topics its
- * mounted components follow, opened again when that set changes (with the last event id, so the
- * server replays what came between). Messages are checked against the contract; one that is not
- * is dropped. A member's `me` topic takes a fresh ticket at every opening. When the stream fails
- * or the server ends it, it opens again after a growing, jittered wait; a tab hidden longer than
- * the grace closes it and opens it again when shown (the server replays what was missed or says
- * refetch). While it is down nothing is shown: the app reads as it does without it.
+ * The tab's change stream (`GET /api/stream`, docs/live-web.md) as the components see it: each
+ * follows topics (`subscribe`), and the stream follows the union of them, opened again when it
+ * changes. This part is all the page loads at first; the connection itself (EventSource, resume,
+ * tickets, retries, hidden tabs: ./live-connection.ts) and the contract's schemas load once there
+ * is a stream to open, after `openAfter`. Where the browser has no EventSource (jsdom) nothing opens.
  */
 export class LiveStream {
   private readonly listeners = new Map<StreamTopic, Set<LiveListener>>();
-  private readonly options: Required<Omit<LiveStreamOptions, 'EventSource' | 'openAfter'>> & { EventSource: typeof EventSource | undefined };
-  private source: EventSource | null = null;
-  /** The topics (sorted, comma-joined) of the stream that is open or opening; null when none is. */
-  private openTopics: string | null = null;
-  /** Each opening's number: an opening that is no longer the latest drops what it awaited. */
-  private opening = 0;
-  private lastEventId: string | null = null;
-  private failures = 0;
-  private paused = false;
+  private connection: Promise<LiveConnection> | undefined;
   private started = false;
   private syncTimer: ReturnType<typeof setTimeout> | undefined;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private hiddenTimer: ReturnType<typeof setTimeout> | undefined;
-  private schemas: Promise<Schemas> | undefined;
 
-  constructor(options: LiveStreamOptions) {
-    this.options = {
-      hiddenGraceMs: 10_000,
-      retryMs: { first: 1_000, max: 60_000 },
-      spreadMs: 2_000,
-      EventSource: globalThis.EventSource,
-      fetch: (...args) => globalThis.fetch(...args),
-      document: globalThis.document,
-      window: globalThis.window,
-      random: Math.random,
-      ...options,
-    };
-    this.options.document?.addEventListener('visibilitychange', this.visibilityChanged);
-    this.options.window?.addEventListener('online', this.backOnline);
+  constructor(private readonly options: LiveStreamOptions) {
     const start = () => {
       this.started = true;
       this.scheduleSync();
@@ -99,11 +70,10 @@ export class LiveStream {
 
   /** Closes the stream for good (the app is going away). */
   dispose(): void {
-    this.options.document?.removeEventListener('visibilitychange', this.visibilityChanged);
-    this.options.window?.removeEventListener('online', this.backOnline);
-    for (const timer of [this.syncTimer, this.retryTimer, this.hiddenTimer]) clearTimeout(timer);
+    clearTimeout(this.syncTimer);
+    this.started = false;
     this.listeners.clear();
-    this.close();
+    void this.connection?.then((connection) => connection.dispose());
   }
 
   // Mounts and unmounts of one render (a route change, StrictMode's double effects) make one change of topics.
@@ -112,131 +82,24 @@ export class LiveStream {
     this.syncTimer = setTimeout(() => this.sync(), 0);
   }
 
-  private wantedTopics(): string | null {
-    if (!this.started || this.paused || !this.options.EventSource || this.listeners.size === 0) return null;
-    return [...this.listeners.keys()].sort().join(',');
-  }
-
   private sync(): void {
-    const wanted = this.wantedTopics();
-    if (wanted === this.openTopics) return;
-    this.close();
-    // waiting to try again after a failure: that attempt opens the topics wanted by then
-    if (wanted !== null && this.retryTimer === undefined) void this.open(wanted);
+    const EventSource = this.options.EventSource ?? globalThis.EventSource;
+    if (!this.started || !EventSource || (this.listeners.size === 0 && !this.connection)) return;
+    this.connection ??= import('./live-connection').then(
+      ({ LiveConnection }) => new LiveConnection({ ...this.options, EventSource }, (topics, message) => this.hand(topics, message)),
+    );
+    this.connection.then(
+      (connection) => connection.want(this.started ? [...this.listeners.keys()] : []),
+      () => {
+        // its code could not load (offline as the page came): the next change of topics tries again
+        this.connection = undefined;
+      },
+    );
   }
 
-  private close(): void {
-    this.opening++;
-    this.openTopics = null;
-    this.source?.close();
-    this.source = null;
-  }
-
-  private async open(topics: string): Promise<void> {
-    const opening = ++this.opening;
-    this.openTopics = topics;
-    try {
-      const schemas = await (this.schemas ??= import('./stream-schemas').catch((error: unknown) => {
-        this.schemas = undefined; // offline when it was first needed: the next opening loads it
-        throw error;
-      }));
-      const ticket = topics.split(',').includes('me') ? await this.ticket(schemas) : undefined;
-      if (opening !== this.opening) return;
-      const url = new URL(`${this.options.baseUrl}/stream`);
-      url.searchParams.set('topics', topics);
-      if (ticket) url.searchParams.set('ticket', ticket);
-      // a new EventSource cannot send Last-Event-ID: the server takes it from the address too
-      if (this.lastEventId) url.searchParams.set('lastEventId', this.lastEventId);
-      const source = new this.options.EventSource!(url.href);
-      this.source = source;
-      for (const type of Object.keys(schemas.StreamMessages) as StreamMessageType[]) {
-        source.addEventListener(type, (event) => this.received(schemas, type, event as MessageEvent<unknown>));
-      }
-      // Also when the server ends the stream: the browser would open the same address again, with
-      // a ticket that may have expired and the Last-Event-ID of its own; this client opens its own.
-      source.addEventListener('error', () => {
-        if (source === this.source) this.failed();
-      });
-    } catch {
-      // no ticket, or the schemas' code could not load: as a failed stream (the app works without it)
-      if (opening === this.opening) this.failed();
-    }
-  }
-
-  private async ticket(schemas: Schemas): Promise<string> {
-    const token = await this.options.token();
-    const response = await this.options.fetch(`${this.options.baseUrl}/stream/ticket`, {
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
-      cache: 'no-store',
-    });
-    if (!response.ok) throw new Error(`GET /api/stream/ticket answered ${response.status}`);
-    return schemas.StreamTicket.parse(await response.json()).ticket;
-  }
-
-  private received(schemas: Schemas, type: StreamMessageType, event: MessageEvent<unknown>): void {
-    if (event.lastEventId) this.lastEventId = event.lastEventId;
-    let data: unknown;
-    try {
-      data = JSON.parse(String(event.data));
-    } catch {
-      return;
-    }
-    const parsed = schemas.StreamMessages[type].safeParse(data);
-    if (!parsed.success) return;
-    const message = { type, data: parsed.data } as StreamMessage;
-    if (message.type === 'ready') {
-      this.failures = 0;
-      return;
-    }
-    if (SPREAD_TYPES.has(type)) setTimeout(() => this.deliver(message), this.options.random() * this.options.spreadMs);
-    else this.deliver(message);
-  }
-
-  private deliver(message: StreamMessage): void {
-    if (message.type === 'refetch') {
-      this.options.refetchAll();
-      return;
-    }
-    for (const topic of topicsOf(message)) {
+  private hand(topics: readonly StreamTopic[], message: StreamMessage): void {
+    for (const topic of topics) {
       for (const listener of [...(this.listeners.get(topic) ?? [])]) listener(message);
     }
-  }
-
-  private failed(): void {
-    this.close();
-    const { first, max } = this.options.retryMs;
-    const wait = Math.min(max, first * 2 ** this.failures) * (0.5 + this.options.random() / 2);
-    this.failures++;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      this.sync();
-    }, wait);
-  }
-
-  private readonly visibilityChanged = () => {
-    clearTimeout(this.hiddenTimer);
-    if (this.options.document.visibilityState === 'hidden') {
-      this.hiddenTimer = setTimeout(() => {
-        this.paused = true;
-        this.sync();
-      }, this.options.hiddenGraceMs);
-    } else if (this.paused) {
-      // shown again: open now, with the last event id
-      this.paused = false;
-      this.openNow();
-    }
-  };
-
-  private readonly backOnline = () => {
-    if (this.retryTimer !== undefined) this.openNow();
-  };
-
-  /** Opens the wanted stream without waiting out a retry. */
-  private openNow(): void {
-    clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
-    this.failures = 0;
-    this.sync();
   }
 }
