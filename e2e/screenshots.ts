@@ -19,7 +19,7 @@ import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import { startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import { startTestForum, type TestForum } from '@forum/infra/testing';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_EMAIL, CHROMIUM, chromiumMissing, DESKTOP, launchChromium, PHONE, signInAtRealm, takeCspViolations } from './support.ts';
+import { ADMIN_EMAIL, CHROMIUM, chromiumMissing, DESKTOP, launchChromium, PHONE, requestsSettled, signInAtRealm, takeCspViolations } from './support.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.resolve(process.argv[2] ?? process.env.SCREENSHOTS_DIR ?? path.join(root, 'docs/screenshots'));
@@ -372,9 +372,9 @@ async function captureConsole(browser: Browser, forum: TestForum, demo: Demo, wi
   }
 }
 
-/** Lets transitions end, images decode and fonts load before a shot. */
+/** Lets requests end (forum-web's change stream aside), transitions end, images decode and fonts load before a shot. */
 async function settle(page: Page) {
-  await page.waitForLoadState('networkidle').catch(() => {});
+  await requestsSettled(page);
   await page.evaluate('document.fonts.ready.then(() => undefined)');
   await page.waitForTimeout(300);
 }

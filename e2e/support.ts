@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_ACCOUNTS } from '@forum/infra/embedded';
 import { startTestForum, type NewUser, type TestForum } from '@forum/infra/testing';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 /** Debian's Chromium, driven by playwright-core (`npx playwright install` cannot download browsers here). */
@@ -29,7 +29,8 @@ export const PHONE = { width: 390, height: 844 };
 
 /**
  * Debian's Chromium, headless. Every context it makes (`newContext`, `newPage`) watches for CSP
- * violations (watchCspViolations) into the browser's list, which `takeCspViolations` reads.
+ * violations (watchCspViolations) into the browser's list, which `takeCspViolations` reads, and
+ * keeps its requests under way for `requestsSettled`.
  */
 export async function launchChromium(): Promise<Browser> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
@@ -39,9 +40,45 @@ export async function launchChromium(): Promise<Browser> {
   browser.newContext = async (options) => {
     const context = await newContext(options);
     await watchCspViolations(context, violations);
+    watchRequests(context);
     return context;
   };
   return browser;
+}
+
+/** forum-web's change stream (GET /api/stream, docs/live.md): a request that stays open as long as its page. */
+export const isChangeStream = (url: string) => new URL(url).pathname === '/api/stream';
+
+/** Each context's requests under way, the change stream's aside. */
+const requestsUnderWay = new WeakMap<BrowserContext, Set<Request>>();
+
+function watchRequests(context: BrowserContext): void {
+  const underWay = new Set<Request>();
+  requestsUnderWay.set(context, underWay);
+  context.on('request', (request) => {
+    if (!isChangeStream(request.url())) underWay.add(request);
+  });
+  context.on('requestfinished', (request) => underWay.delete(request));
+  context.on('requestfailed', (request) => underWay.delete(request));
+}
+
+/**
+ * Waits until `page` has had no request under way for `quietMs`, its change stream aside (what
+ * Playwright's 'networkidle' waits for, which never comes while a page holds a stream open).
+ */
+export async function requestsSettled(page: Page, { quietMs = 500, timeout = 30_000 } = {}): Promise<void> {
+  const underWay = requestsUnderWay.get(page.context());
+  if (!underWay) throw new Error('requestsSettled needs a context of launchChromium');
+  // (a service worker's request has no frame: it is no page's)
+  const pageOf = (request: Request) => (request.serviceWorker() ? null : request.frame().page());
+  const busy = () => [...underWay].some((request) => pageOf(request) === page);
+  const until = Date.now() + timeout;
+  let quietSince = Date.now();
+  while (Date.now() - quietSince < quietMs) {
+    if (busy()) quietSince = Date.now();
+    if (Date.now() > until) throw new Error(`requests still under way after ${timeout} ms: ${[...underWay].map((request) => request.url()).join(', ')}`);
+    await page.waitForTimeout(50);
+  }
 }
 
 /** What each browser of launchChromium's has reported and the tests have not taken yet. */

@@ -6,6 +6,7 @@ import { pageNonce } from '@forum/web-auth';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { makeLiveStream } from './app/live';
 import { AppProviders } from './app/providers';
 import { makeStore } from './app/store';
 import { makeAuth, silentCheckSsoRedirectUri } from './lib/auth';
@@ -14,15 +15,19 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 const auth = makeAuth();
-void auth.init({ onLoad: 'check-sso', checkLoginIframe: false, pkceMethod: 'S256', silentCheckSsoRedirectUri: silentCheckSsoRedirectUri() });
+const signInChecked = auth.init({ onLoad: 'check-sso', checkLoginIframe: false, pkceMethod: 'S256', silentCheckSsoRedirectUri: silentCheckSsoRedirectUri() });
 // The end-to-end tests call the API with the page's own token; the flag is set only by their browser.
 if (window.__FORUM_E2E__ === true) window.__FORUM_AUTH__ = { token: () => auth.token() };
+
+const store = makeStore({ token: () => auth.token() });
+// the change stream opens once the sign-in check is done: with a member's own topic from the start
+const live = makeLiveStream(store, auth, { openAfter: signInChecked });
 
 // MUI's styles go into <style> elements carrying the page's CSP nonce
 createRoot(root).render(
   <StrictMode>
     <CacheProvider value={createCache({ key: 'css', nonce: pageNonce() })}>
-      <AppProviders store={makeStore({ token: () => auth.token() })} auth={auth}>
+      <AppProviders store={store} auth={auth} live={live}>
         <App />
       </AppProviders>
     </CacheProvider>

@@ -1,5 +1,7 @@
 import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition } from '@forum/contracts';
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import { useDispatch } from 'react-redux';
 
 /**
  * fetchBaseQuery resolves relative URLs against nothing under jsdom, so the base
@@ -20,14 +22,38 @@ export interface ApiExtra {
  */
 export const writtenPosition = new WrittenPosition();
 
+/**
+ * Positions the next read of an endpoint must reflect, taken by that read: a live message says
+ * what changed at its position, and the read it makes sends that position as `X-Min-Position`
+ * (another query-service process may not have reached it yet). Only that one read carries it:
+ * a visitor's later reads stay answerable from the visitors' cache.
+ */
+const readFloors = new Map<string, WrittenPosition>();
+
+/** The next read of `endpoint` answers once the read models reflect `position`. */
+export function readAfter(endpoint: string, position: string): void {
+  const floor = readFloors.get(endpoint) ?? new WrittenPosition();
+  floor.saw(position);
+  readFloors.set(endpoint, floor);
+}
+
+/** The position a read of `endpoint` must reflect: this tab's newest write, or a live message's it was asked to (taken once). */
+function minPositionOf(endpoint: string): string | null {
+  const newest = new WrittenPosition();
+  newest.saw(writtenPosition.get());
+  newest.saw(readFloors.get(endpoint)?.get());
+  readFloors.delete(endpoint);
+  return newest.get();
+}
+
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: apiBaseUrl(),
   // signed in: every call carries the access token, refreshed first when it expires within 30 s
-  prepareHeaders: async (headers, { extra, type }) => {
+  prepareHeaders: async (headers, { extra, type, endpoint }) => {
     const token = await (extra as ApiExtra | undefined)?.token?.();
     if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
-    const position = writtenPosition.get();
-    if (type === 'query' && position && !headers.has(HEADER_MIN_POSITION)) headers.set(HEADER_MIN_POSITION, position);
+    const position = type === 'query' ? minPositionOf(endpoint) : null;
+    if (position && !headers.has(HEADER_MIN_POSITION)) headers.set(HEADER_MIN_POSITION, position);
     return headers;
   },
 });
@@ -58,3 +84,6 @@ export const api = createApi({
     data: error.issues,
   }),
 });
+
+/** A component's dispatch, typed for the api's thunks (`util.updateQueryData`, `util.prefetch`). */
+export const useApiDispatch = useDispatch.withTypes<ThunkDispatch<{ [api.reducerPath]: ReturnType<typeof api.reducer> }, ApiExtra, UnknownAction>>();

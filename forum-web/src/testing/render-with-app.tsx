@@ -3,7 +3,9 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
+import { makeLiveStream } from '../app/live';
 import { AppProviders } from '../app/providers';
+import type { LiveStreamOptions } from '../lib/live';
 import { makeStore } from '../app/store';
 
 /** The person the component tests sign in as, unless a test names another. */
@@ -36,11 +38,16 @@ function Where() {
 /**
  * The screen `element` at `path` (matched by `route`) with the app's own providers (store, auth,
  * theme, toasts, dialogs), a fresh store and a memory router; any other path shows 'Another page'.
- * `user` is signed in (default ALICE; null for a visitor).
+ * `user` is signed in (default ALICE; null for a visitor). The change stream opens only where the
+ * test gives the page an EventSource (testing/fake-event-source.ts); `live` sets its timings.
  */
-export function renderWithApp(element: ReactElement, { path = '/', route = path, user = ALICE }: { path?: string; route?: string; user?: AuthUser | null } = {}) {
+export function renderWithApp(
+  element: ReactElement,
+  { path = '/', route = path, user = ALICE, live: liveOptions = {} }: { path?: string; route?: string; user?: AuthUser | null; live?: Partial<LiveStreamOptions> } = {},
+) {
   const { auth, login } = fakeAuth(user);
   const store = makeStore({ token: () => auth.token() });
+  const live = makeLiveStream(store, auth, { spreadMs: 0, ...liveOptions });
   const router = createMemoryRouter(
     [
       { path: route, element: <WithWhere>{element}</WithWhere> },
@@ -56,11 +63,11 @@ export function renderWithApp(element: ReactElement, { path = '/', route = path,
     { initialEntries: [path] },
   );
   const view = render(
-    <AppProviders store={store} auth={auth}>
+    <AppProviders store={store} auth={auth} live={live}>
       <RouterProvider router={router} />
     </AppProviders>,
   );
-  return { ...view, store, login, auth, router };
+  return { ...view, store, login, auth, router, live };
 }
 
 function WithWhere({ children }: { children: ReactElement }) {

@@ -6,6 +6,7 @@ import { AuthorAvatar } from '../../../components/AuthorAvatar';
 import { useAuthState } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import { useCommentPages } from '../hooks/use-comment-pages';
+import { useLiveComments } from '../hooks/use-live-comments';
 import { CommentForm } from './CommentForm';
 import { ShowMoreComments } from './ShowMoreComments';
 
@@ -14,7 +15,8 @@ export const commentsPagePath = (postId: string) => `/post/${encodeURIComponent(
 /**
  * The comments under a post (spec §2 Post detail): the list, newest first a page at a time with
  * 'Show more comments', the form for signed-in readers, 'Login to comment' for visitors, and the
- * link to the comments page. The section's id is 'comments', so /post/{id}#comments (My Posts'
+ * link to the comments page; comments written or removed elsewhere show as they happen (the
+ * change stream). The section's id is 'comments', so /post/{id}#comments (My Posts'
  * Comments action) lands here.
  */
 export function PostComments({ postId }: { postId: string }) {
@@ -22,6 +24,7 @@ export function PostComments({ postId }: { postId: string }) {
   const location = useLocation();
   const commentPages = useCommentPages(postId);
   const { comments, isLoading, error } = commentPages;
+  useLiveComments(postId, comments);
   const sectionRef = useRef<HTMLElement>(null);
 
   useEffect(() => {

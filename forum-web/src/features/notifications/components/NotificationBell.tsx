@@ -6,6 +6,7 @@ import { useAuthState } from '../../../lib/auth';
 import { useGetAnnouncementsQuery } from '../api/get-announcements';
 import { useGetNotificationsQuery, useMarkNotificationsReadMutation } from '../api/notifications';
 import { useAnnouncementsReadMark } from '../hooks/use-announcements-read-mark';
+import { useLiveBell } from '../hooks/use-live-bell';
 import { newestAnnouncement, unreadAnnouncements } from './unread';
 
 const loadPanel = () => import('./NotificationPanel');
@@ -27,6 +28,7 @@ export function NotificationBell() {
   const warnings = notifications?.notifications ?? [];
   const [markWarningsRead] = useMarkNotificationsReadMutation();
   const readMark = useAnnouncementsReadMark(user?.id ?? null, notifications);
+  useLiveBell(user !== null);
   // while the panel is open it keeps showing what was new when it opened
   const [freshWhenOpened, setFreshWhenOpened] = useState<ReadonlySet<string> | null>(null);
 

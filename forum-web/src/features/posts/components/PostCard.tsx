@@ -9,9 +9,10 @@ export const postPath = (id: string) => `/post/${encodeURIComponent(id)}`;
 
 /**
  * One post of the home list. The title is the link; its ::after covers the card,
- * so the whole card is clickable while the link's name stays the title.
+ * so the whole card is clickable while the link's name stays the title. A post deleted since
+ * the list was read keeps its place, marked (the list does not move under the reader).
  */
-export function PostCard({ post }: { post: PostListItem }) {
+export function PostCard({ post, deleted = false }: { post: PostListItem; deleted?: boolean }) {
   const tag = post.tags[0] ?? FALLBACK_TAG;
   return (
     <Card
@@ -51,7 +52,13 @@ export function PostCard({ post }: { post: PostListItem }) {
           {post.summary}
         </Typography>
         <Box sx={{ mt: 2 }}>
-          <PostStats upVote={post.upVote} downVote={post.downVote} commentCount={post.commentCount} />
+          {deleted ? (
+            <Typography variant="body2" sx={{ fontWeight: 600 }}>
+              This post has been deleted.
+            </Typography>
+          ) : (
+            <PostStats upVote={post.upVote} downVote={post.downVote} commentCount={post.commentCount} />
+          )}
         </Box>
       </CardContent>
     </Card>

@@ -9,6 +9,7 @@ import { TagList } from '../../../components/TagChip';
 import { formatDate } from '../../../lib/format';
 import { isNotFound } from '../../../lib/http-error';
 import { useGetPostQuery } from '../api/get-post';
+import { useLivePost } from '../hooks/use-live-post';
 import { OwnPostVotes } from './OwnPostVotes';
 import { postPath } from './PostCard';
 import { ShareMenu } from './ShareMenu';
@@ -17,9 +18,12 @@ import { VoteButtons } from './VoteButtons';
 /**
  * Post detail (spec §2): author, date, title, tags, description, like and dislike, the
  * comment count and the share menu. `children` (the comments) show once the post has loaded.
+ * The counts move as votes and comments come (the change stream), and a post deleted meanwhile
+ * shows as not found.
  */
 export function PostDetails({ id, children }: { id: string; children?: ReactNode }) {
   const { data: post, error, isLoading } = useGetPostQuery(id);
+  useLivePost(id);
 
   if (isLoading) return <PostDetailsSkeleton />;
   if (isNotFound(error)) return <PostNotFound />;

@@ -1,16 +1,27 @@
 import { PAGE_SIZE, postPageCount } from '@forum/contracts';
 import { Box, Paper, Stack, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
-import { useGetPostsQuery } from '../api/get-posts';
+import { readAfter, useApiDispatch } from '../../../lib/api';
+import { getPostsApi, useGetPostsQuery } from '../api/get-posts';
+import { useNewPosts } from '../hooks/use-new-posts';
 import { usePostListParams } from '../hooks/use-post-list-params';
+import { NewPostsBar } from './NewPostsBar';
 import { PostCard, PostCardSkeleton } from './PostCard';
 import { PostPager } from '../../../components/PostPager';
 import { SortSelect } from './SortSelect';
 
-/** The home post list (spec §2 Home): sort selector, a page of cards, Prev / Next. */
+/**
+ * The home post list (spec §2 Home): sort selector, a page of cards, Prev / Next. Posts written
+ * meanwhile are not put into the list under the reader: 'N new posts' says they are there, and
+ * shows the first page of the newest when pressed (where new posts are, whatever page or sort the
+ * reader was at). A shown post deleted meanwhile stays in its place, marked.
+ */
 export function PostList() {
   const { page, sort, setPage, setSort } = usePostListParams();
-  const { data, currentData, error, isError, isLoading, isFetching } = useGetPostsQuery({ page, sort });
+  const { data, currentData, error, isError, isLoading, isFetching, startedTimeStamp } = useGetPostsQuery({ page, sort });
+  const dispatch = useApiDispatch();
+  const newestFirst = page === 1 && sort === 'newest';
+  const newPosts = useNewPosts(currentData?.posts.map((post) => post._id) ?? [], newestFirst && currentData ? startedTimeStamp : undefined);
 
   // Spec §8: a failed load is silent for the reader (console only) and empties the list.
   useEffect(() => {
@@ -28,17 +39,28 @@ export function PostList() {
 
   const posts = isError ? [] : (data?.posts ?? []);
   const sectionRef = useRef<HTMLElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const goToPage = (next: number) => {
     setPage(next);
+    sectionRef.current?.scrollIntoView({ block: 'start' });
+  };
+  const showNewPosts = () => {
+    if (newPosts.position) readAfter('getPosts', newPosts.position);
+    dispatch(getPostsApi.util.prefetch('getPosts', { page: 1, sort: 'newest' }, { force: true }));
+    newPosts.taken();
+    if (!newestFirst) setSort('newest');
+    // the button goes: the keyboard's focus goes to the top of the list, where the new posts come
+    headingRef.current?.focus();
     sectionRef.current?.scrollIntoView({ block: 'start' });
   };
 
   return (
     <Box component="section" ref={sectionRef} aria-labelledby="posts-heading" sx={{ scrollMarginTop: 80 }}>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 2, flexWrap: 'wrap' }}>
-        <Typography id="posts-heading" variant="h5" component="h2" sx={{ fontWeight: 700 }}>
+        <Typography id="posts-heading" ref={headingRef} tabIndex={-1} variant="h5" component="h2" sx={{ fontWeight: 700, outline: 'none' }}>
           Posts
         </Typography>
+        <NewPostsBar count={newPosts.count} onShow={showNewPosts} />
         <SortSelect value={sort} onChange={setSort} />
       </Stack>
 
@@ -59,7 +81,7 @@ export function PostList() {
           sx={{ opacity: isFetching ? 0.6 : 1, transition: 'opacity 150ms' }}
         >
           {posts.map((post) => (
-            <PostCard key={post._id} post={post} />
+            <PostCard key={post._id} post={post} deleted={newPosts.deleted.has(post._id)} />
           ))}
         </Stack>
       )}

@@ -1,0 +1,25 @@
+import { api, readAfter, useApiDispatch } from '../../../lib/api';
+import { postTopic, useLiveTopic } from '../../../lib/live';
+import { getPostApi } from '../api/get-post';
+
+/**
+ * A post page kept up to date by the stream (topic `post:<id>`): its counts as the stream gives
+ * them (absolute, so a late or repeated message cannot add twice), and when the post is deleted,
+ * a read that finds it gone (the page then says so).
+ */
+export function useLivePost(id: string) {
+  const dispatch = useApiDispatch();
+  useLiveTopic(postTopic(id), (message) => {
+    if (message.type === 'post-counts') {
+      const { upVote, downVote, commentCount } = message.data;
+      dispatch(
+        getPostApi.util.updateQueryData('getPost', id, (post) => {
+          Object.assign(post, { upVote, downVote, commentCount });
+        }),
+      );
+    } else if (message.type === 'post-deleted') {
+      readAfter('getPost', message.data.position);
+      dispatch(api.util.invalidateTags([{ type: 'Post', id }]));
+    }
+  });
+}

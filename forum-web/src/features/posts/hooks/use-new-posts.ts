@@ -1,0 +1,47 @@
+import { WrittenPosition } from '@forum/contracts';
+import { useState } from 'react';
+import { useLiveTopic } from '../../../lib/live';
+
+/** A post the stream said was created: at which position, and when this tab heard of it. */
+interface Heard {
+  position: string;
+  at: number;
+}
+
+/**
+ * The home list's news from the stream (topic `posts`): the posts created since it was read that
+ * it does not show, and the shown posts deleted meanwhile. A post heard of before the list of the
+ * newest was read (`newestReadAt`, when that read started) is in it, or older than what it shows.
+ */
+export function useNewPosts(shownIds: readonly string[], newestReadAt: number | undefined) {
+  const [heard, setHeard] = useState<ReadonlyMap<string, Heard>>(new Map());
+  const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set());
+
+  const isNew = (id: string, { at }: Heard) => !shownIds.includes(id) && !(newestReadAt !== undefined && newestReadAt > at);
+  const waiting = [...heard].filter(([id, post]) => isNew(id, post));
+
+  useLiveTopic('posts', (message) => {
+    if (message.type === 'post-created') {
+      const { postId, position } = message.data;
+      // what the list has taken in is forgotten, so the map holds only what is waiting
+      setHeard((before) => new Map([...before].filter(([id, post]) => isNew(id, post))).set(postId, { position, at: Date.now() }));
+    } else if (message.type === 'post-deleted') {
+      const { postId } = message.data;
+      setHeard((before) => new Map([...before].filter(([id]) => id !== postId)));
+      if (shownIds.includes(postId)) setDeleted((before) => new Set(before).add(postId));
+    }
+  });
+
+  const newest = new WrittenPosition();
+  for (const [, post] of waiting) newest.saw(post.position);
+  return {
+    /** How many new posts the list does not show. */
+    count: waiting.length,
+    /** The position a read of the list must reflect to show them all. */
+    position: newest.get(),
+    /** Shown posts the stream said were deleted. */
+    deleted,
+    /** They are being read: nothing is waiting. */
+    taken: () => setHeard(new Map()),
+  };
+}

@@ -1,0 +1,32 @@
+import type { StreamMessage, StreamTopic } from '@forum/contracts';
+
+/** A post page's topic: that post's counts, comments and deletion. */
+export const postTopic = (postId: string): StreamTopic => `post:${postId}`;
+
+/**
+ * The topics of the page that `message` is for (contracts/src/http/stream.ts names which topic
+ * carries which message): what the stream hands it to. `ready` and `refetch` are the stream's own.
+ */
+export function topicsOf(message: StreamMessage): StreamTopic[] {
+  switch (message.type) {
+    case 'post-created':
+      return ['posts'];
+    case 'post-deleted':
+      return ['posts', postTopic(message.data.postId)];
+    case 'post-counts':
+    case 'comment-added':
+    case 'comment-removed':
+      return [postTopic(message.data.postId)];
+    case 'announcement-published':
+      return ['announcements'];
+    case 'notifications':
+      return ['me'];
+    case 'ready':
+    case 'refetch':
+      return [];
+    default: {
+      const never: never = message;
+      return never;
+    }
+  }
+}
