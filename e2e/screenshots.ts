@@ -216,6 +216,12 @@ async function captureAt(browser: Browser, forum: TestForum, demo: Demo, width: 
     await page.getByRole('heading', { name: 'Node.js 20 vs 22 in production' }).waitFor();
     await shot('tag');
 
+    // a search by words of the descriptions, the matched words marked in the snippets
+    await at('/search?q=index%20or%20migrations');
+    await page.getByRole('heading', { name: 'Search results for “index or migrations”' }).waitFor();
+    await page.getByRole('link', { name: 'Zero-downtime deploys with a single server' }).waitFor();
+    await shot('search');
+
     await at('/contact');
     await page.getByRole('heading', { name: 'Contact us' }).waitFor();
     await shot('contact');

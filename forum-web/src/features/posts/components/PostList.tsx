@@ -57,10 +57,12 @@ export function PostList() {
   return (
     <Box component="section" ref={sectionRef} aria-labelledby="posts-heading" sx={{ scrollMarginTop: 80 }}>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 2, flexWrap: 'wrap' }}>
-        <Typography id="posts-heading" ref={headingRef} tabIndex={-1} variant="h5" component="h2" sx={{ fontWeight: 700, outline: 'none' }}>
-          Posts
-        </Typography>
-        <NewPostsBar count={newPosts.count} onShow={showNewPosts} />
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 2 }}>
+          <Typography id="posts-heading" ref={headingRef} tabIndex={-1} variant="h5" component="h2" sx={{ fontWeight: 700, outline: 'none' }}>
+            Posts
+          </Typography>
+          <NewPostsBar count={newPosts.count} onShow={showNewPosts} />
+        </Stack>
         <SortSelect value={sort} onChange={setSort} />
       </Stack>
 
