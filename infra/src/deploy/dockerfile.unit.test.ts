@@ -1,0 +1,44 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { DockerfileParser } from 'dockerfile-ast';
+import { validate } from 'dockerfile-utils';
+import { describe, expect, it } from 'vitest';
+import { deployDir, read } from './deploy-files.ts';
+
+/** deploy/Dockerfile through the Dockerfile parser and linter of VS Code's Docker support. */
+const text = read('Dockerfile');
+const dockerfile = DockerfileParser.parse(text);
+const instructions = dockerfile.getInstructions().map((instruction) => ({ keyword: instruction.getKeyword(), args: instruction.getArgumentsContent() ?? '' }));
+/** The instructions of the stage that begins with `FROM … AS <stage>`. */
+const stage = (name: string) => {
+  const start = instructions.findIndex((i) => i.keyword === 'FROM' && i.args.endsWith(` AS ${name}`));
+  const end = instructions.findIndex((i, n) => n > start && i.keyword === 'FROM');
+  return instructions.slice(start, end === -1 ? undefined : end);
+};
+
+describe('the Dockerfile', () => {
+  it("has nothing the linter refuses (unknown instructions, bad flags, wrong arguments)", () => {
+    expect(validate(text).map((d) => `line ${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
+    // and the linter does refuse them
+    expect(validate(text.replace('USER 1000:1000', 'USR 1000:1000')).map((d) => d.message)).toEqual(['Unknown instruction: USR']);
+  });
+
+  it('builds in one stage (npm ci, the web apps, production dependencies only) and runs from another', () => {
+    expect(dockerfile.getFROMs().map((from) => from.getBuildStage())).toEqual(['build', 'runtime']);
+    const build = stage('build').filter((i) => i.keyword === 'RUN').map((i) => i.args);
+    expect(build.some((run) => run.startsWith('npm ci'))).toBe(true);
+    expect(build.some((run) => run.includes('npm run build:web'))).toBe(true);
+    expect(build.some((run) => run.startsWith('npm prune --omit=dev'))).toBe(true);
+    expect(stage('runtime').filter((i) => i.keyword === 'COPY')).toEqual([{ keyword: 'COPY', args: '/app /app' }]);
+  });
+
+  it('runs as a user that is not root, by number, through the entry script', () => {
+    const users = stage('runtime').filter((i) => i.keyword === 'USER');
+    expect(users).toHaveLength(1);
+    const [uid] = users[0]!.args.split(':');
+    expect(Number(uid)).toBeGreaterThan(0);
+    expect(stage('runtime').find((i) => i.keyword === 'ENTRYPOINT')!.args).toBe('["/app/deploy/docker/entry.sh"]');
+    // executable in the repository, so that the image keeps it so
+    expect(statSync(path.join(deployDir, 'docker/entry.sh')).mode & 0o111).not.toBe(0);
+  });
+});
