@@ -1,0 +1,3 @@
+export { createKurrentDbEventStore, type KurrentDbEventStore, type KurrentDbEventStoreOptions, type StoredEvent } from './store.ts';
+export { IdempotencyKeyInDoubtError } from './idempotency.ts';
+export { isKurrentDbUrl } from './wire.ts';
