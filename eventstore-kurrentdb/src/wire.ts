@@ -98,8 +98,3 @@ export function eventId(idempotencyKey: string | undefined, streamId: string, in
   // shaped as a version 5 UUID (name-based, RFC 9562), variant 10
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
-
-// ---- connection strings ------------------------------------------------------------------------
-
-/** Whether `url` is a KurrentDB connection string (what `EVENTSTORE_URL` takes). */
-export const isKurrentDbUrl = (url: string): boolean => /^(kurrentdb|kdb|esdb|eventstore)(\+discover)?:\/\//i.test(url);

@@ -1,10 +1,11 @@
 import { compareLogPositions, START } from '@forum/contracts';
 import { WrongExpectedVersionError } from '@forum/eventstore';
+import { EventStoreUrl } from '@forum/platform';
 import { ANY, NO_STREAM, WrongExpectedVersionError as KurrentConflict } from '@kurrent/kurrentdb-client';
 import { describe, expect, it } from 'vitest';
 import { logFilter, typesPattern } from './filters.ts';
 import { ANSWERED, CLAIMED, COMMITTED, keyState, keyStream, RELEASED } from './idempotency.ts';
-import { decodeMetadata, encodeMetadata, eventId, isKurrentDbUrl, readFrom, toLogPosition, toPortError, toStreamState, versionOf } from './wire.ts';
+import { decodeMetadata, encodeMetadata, eventId, readFrom, toLogPosition, toPortError, toStreamState, versionOf } from './wire.ts';
 
 /** What the KurrentDB adapter maps without a server: positions, versions, conflicts, metadata, ids, filters, key states. */
 describe('positions', () => {
@@ -131,7 +132,7 @@ describe('idempotency keys', () => {
 
 describe('EVENTSTORE_URL', () => {
   it('takes KurrentDB’s connection strings and nothing else', () => {
-    for (const url of ['kurrentdb://localhost:2113?tls=false', 'esdb://a:2113', 'kurrentdb+discover://cluster:2113', 'kdb://x:1']) expect(isKurrentDbUrl(url)).toBe(true);
-    for (const url of ['postgres://u@h/db', 'http://localhost:2113', '']) expect(isKurrentDbUrl(url)).toBe(false);
+    for (const url of ['kurrentdb://localhost:2113?tls=false', 'esdb://a:2113', 'kurrentdb+discover://cluster:2113', 'kdb://x:1']) expect(EventStoreUrl.safeParse(url).success).toBe(true);
+    for (const url of ['postgres://u@h/db', 'http://localhost:2113', '']) expect(EventStoreUrl.safeParse(url).success).toBe(false);
   });
 });
