@@ -149,7 +149,9 @@ export async function createKurrentDbEventStore(options: KurrentDbEventStoreOpti
         result = { versions, lastPosition: await positionAt(last, BigInt(versions[last]! - 1), written.position) };
       }
     } catch (error) {
-      throw toPortError(error, writes);
+      // a conflict on the key's stream names it (its expectation: the claim's version), so the caller tells the two apart
+      const key = idempotency && { streamId: idempotency.first.streamName, expectedVersion: versionOf(idempotency.first.expectedState as bigint) };
+      throw toPortError(error, key ? [...writes, key] : writes);
     }
     await keystore?.erased(events, result.lastPosition.globalPosition);
     return result;
