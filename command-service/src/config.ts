@@ -1,4 +1,4 @@
-import { adminEmails, DatabaseUrl, logSettings, oidcSettings, Port, ServiceHost, TrustProxy } from '@forum/platform';
+import { adminEmails, DatabaseUrl, eventStoreSettings, logSettings, oidcSettings, Port, ServiceHost, TrustProxy } from '@forum/platform';
 import { writeLimitSettings } from './limits/settings.ts';
 import { identityAdminSettings } from './identity-admin/settings.ts';
 import { paymentSettings } from './payment/settings.ts';
@@ -10,6 +10,7 @@ export const CommandServiceConfig = z.object({
   /** Where browsers reach the forum (e.g. https://forum.example): photo addresses may not point at it. */
   PUBLIC_URL: z.string().url(),
   DATABASE_URL: DatabaseUrl,
+  ...eventStoreSettings,
   ...oidcSettings,
   ...logSettings,
   ADMIN_EMAILS: adminEmails,

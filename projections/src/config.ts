@@ -1,4 +1,4 @@
-import { DatabaseUrl, logSettings, Port, ServiceHost, ReadyMaxLag } from '@forum/platform';
+import { DatabaseUrl, eventStoreSettings, logSettings, Port, ServiceHost, ReadyMaxLag } from '@forum/platform';
 import { z } from 'zod';
 
 /** The projection runner's settings when it runs on its own (the distributed layout). */
@@ -6,6 +6,7 @@ export const ProjectionsConfig = z.object({
   PORT: Port.default(3003),
   HOST: ServiceHost,
   DATABASE_URL: DatabaseUrl,
+  ...eventStoreSettings,
   ...logSettings,
   READY_MAX_LAG: ReadyMaxLag,
 });

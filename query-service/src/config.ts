@@ -1,4 +1,4 @@
-import { adminEmails, createReadKnex, DatabaseUrl, logSettings, oidcSettings, Port, ServiceHost, ReadyMaxLag, TrustProxy, type Knex, type ProxyTrust } from '@forum/platform';
+import { adminEmails, createReadKnex, DatabaseUrl, eventStoreSettings, logSettings, oidcSettings, Port, ServiceHost, ReadyMaxLag, TrustProxy, type Knex, type ProxyTrust } from '@forum/platform';
 import { z } from 'zod';
 
 /** The read side's settings: the same in the query-service and in the embedded forum. */
@@ -65,6 +65,7 @@ export const QueryServiceConfig = z.object({
   PORT: Port.default(3002),
   HOST: ServiceHost,
   DATABASE_URL: DatabaseUrl,
+  ...eventStoreSettings,
   ...oidcSettings,
   ...logSettings,
   /** Where the command-service answers, for registering a subject's first authenticated request. */

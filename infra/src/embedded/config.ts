@@ -1,5 +1,5 @@
 import { identityAdminSettings, paymentSettings, writeLimitSettings } from '@forum/command-service';
-import { adminEmails, DatabaseUrl, logSettings, oidcSettings, Port, TrustProxy } from '@forum/platform';
+import { adminEmails, DatabaseUrl, eventStoreSettings, logSettings, oidcSettings, Port, TrustProxy } from '@forum/platform';
 import { readSettings } from '@forum/query-service';
 import { z } from 'zod';
 
@@ -28,6 +28,8 @@ export const EmbeddedConfig = z.object({
     .optional(),
   /** An external PostgreSQL; when absent, an embedded one runs in DATA_DIR. */
   DATABASE_URL: DatabaseUrl.optional(),
+  /** The event log in KurrentDB (docs/kurrentdb.md); the read models, checkpoints and keys stay in PostgreSQL. */
+  ...eventStoreSettings,
   /** An external issuer (Keycloak realm URL); when absent, the embedded realm serves /realms/forum. */
   OIDC_ISSUER: oidcSettings.OIDC_ISSUER.optional(),
   OIDC_AUDIENCE: oidcSettings.OIDC_AUDIENCE,

@@ -15,7 +15,8 @@ import {
   type CommandMeta,
   type IdentityAdmin,
 } from '@forum/command-service';
-import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
+import type { EventStore } from '@forum/eventstore';
+import { openEventStore } from '../event-store.ts';
 import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type HttpServer, type Knex, type Logger } from '@forum/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
@@ -68,7 +69,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       databaseUrl = postgres.url;
     }
 
-    const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 20, logger: logger.child({ component: 'eventstore' }) });
+    const store = await openEventStore({ eventStoreUrl: config.EVENTSTORE_URL, databaseUrl }, { poolSize: 20, logger: logger.child({ component: 'eventstore' }) });
     stack.push(() => store.close());
     const db = createKnex(databaseUrl, { max: 20 });
     stack.push(() => db.destroy());

@@ -6,10 +6,12 @@ import { HISTORY_PAGE_SIZE, parsePositionToken, type HistoryEntry, type HistoryK
 import { createForumCommands, operatorMeta, type Accepted, type CommandMeta, type ForumCommands } from '@forum/command-service';
 import { createKnex, createLogger } from '@forum/platform';
 import pg from 'pg';
-import { createPostgresEventStore, history, streamHistory, type HistoryReader } from '@forum/eventstore';
+import { history, streamHistory, type HistoryReader } from '@forum/eventstore';
 import { allProjections, buildLabel, migrateCheckpoints, projectionStatus } from '@forum/projections';
 import { progressReporter, rebuildProjections } from '@forum/projections/rebuild';
 import { verifyProjection, verifyReport } from '@forum/projections/verify';
+import { openEventStore, openKurrentDbStore } from '../event-store.ts';
+import { exportKurrentDbEvents, importKurrentDbEvents } from './kurrentdb-log-file.ts';
 import { exportEvents, importEvents } from './log-file.ts';
 
 export interface CliIo {
@@ -45,8 +47,8 @@ const operatorName = () => `operator:${os.userInfo().username}`;
 const forumctlMeta = (operator: string) => operatorMeta(operator, 'forumctl', new Date());
 
 /** Gives one command as the operator, on an event store of its own: who the operator is, and the event's position (none: it changed nothing). */
-async function asOperator(databaseUrl: string, give: (commands: ForumCommands, meta: CommandMeta) => Promise<{ answer: Accepted }>) {
-  const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 1 });
+async function asOperator(location: { databaseUrl: string; eventStoreUrl?: string | undefined }, give: (commands: ForumCommands, meta: CommandMeta) => Promise<{ answer: Accepted }>) {
+  const store = await openEventStore(location, { poolSize: 1 });
   try {
     const operator = operatorName();
     const { answer } = await give(createForumCommands(store, { adminEmails: [] }), forumctlMeta(operator));
@@ -56,8 +58,12 @@ async function asOperator(databaseUrl: string, give: (commands: ForumCommands, m
   }
 }
 
-/** Runs one forumctl command against the database; answers the process exit code. */
-export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo): Promise<number> {
+/**
+ * Runs one forumctl command against the database (and the log in KurrentDB at `eventStoreUrl`, when
+ * given: EVENTSTORE_URL); answers the process exit code.
+ */
+export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo, eventStoreUrl?: string): Promise<number> {
+  const location = { databaseUrl, eventStoreUrl };
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -117,7 +123,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
           return 2;
         }
         const db = createKnex(databaseUrl, { max: projections.length + 4 });
-        const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: Math.min(projections.length + 2, 10) });
+        const store = await openEventStore(location, { poolSize: Math.min(projections.length + 2, 10) });
         const reporter = progressReporter(io.err, io.terminal ?? null);
         const operator = operatorName();
         const commands = createForumCommands(store, { adminEmails: [] });
@@ -172,7 +178,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
         const projections = rest.length === 0 ? allProjections : pick(rest, io);
         if (!projections) return 2;
         const db = createKnex(databaseUrl, { max: 2 });
-        const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 1 });
+        const store = await openEventStore(location, { poolSize: 1 });
         try {
           let ok = true;
           for (const projection of projections) {
@@ -199,7 +205,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
           io.err(values.user ? `No registered user with the email ${values.user}\n` : 'history needs --user <email or id>, --post <id> or a stream id\n');
           return values.user ? 1 : 2;
         }
-        const store = await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 1 });
+        const store = await openEventStore(location, { poolSize: 1 });
         try {
           const title = whose ? `${whose.kind} ${whose.id}` : stream!;
           const events = whose ? await wholeHistory(store, whose.kind, whose.id, limit) : (await streamHistory(store, stream!)).slice(0, limit);
@@ -217,7 +223,12 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
         const target = values.out ? createWriteStream(values.out) : null;
         const write = (line: string) =>
           target ? new Promise<void>((resolve, reject) => (target.write(line) ? resolve() : target.once('drain', resolve).once('error', reject))) : void io.out(line);
-        const count = await exportEvents(client, write, { from: values.from ? BigInt(values.from) : undefined, to: values.to ? BigInt(values.to) : undefined });
+        const range = { from: values.from ? BigInt(values.from) : undefined, to: values.to ? BigInt(values.to) : undefined };
+        let count: number;
+        if (eventStoreUrl) {
+          const store = await openKurrentDbStore(eventStoreUrl, databaseUrl);
+          count = await exportKurrentDbEvents(store, write, range).finally(() => store.close());
+        } else count = await exportEvents(client, write, range);
         if (target) await new Promise<void>((resolve, reject) => target.end((error?: Error | null) => (error ? reject(error) : resolve())));
         io.err(`exported ${count} events\n`);
         return 0;
@@ -227,10 +238,17 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
           io.err('import needs a file\n');
           return 2;
         }
-        // the schema exists even in a database nothing has started on yet
-        await (await createPostgresEventStore({ connectionString: databaseUrl, poolSize: 1 })).close();
         const file = rest[0];
-        const count = await importEvents(client, () => createInterface({ input: createReadStream(file), crlfDelay: Infinity }));
+        const lines = () => createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+        let count: number;
+        if (eventStoreUrl) {
+          const store = await openKurrentDbStore(eventStoreUrl, databaseUrl);
+          count = await importKurrentDbEvents(store, lines).finally(() => store.close());
+        } else {
+          // the schema exists even in a database nothing has started on yet
+          await (await openEventStore(location, { poolSize: 1 })).close();
+          count = await importEvents(client, lines);
+        }
         io.err(`imported ${count} events; start the forum to project them\n`);
         return 0;
       }
@@ -245,7 +263,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
           io.err(`No registered user with the email ${email}: they need to sign in once first\n`);
           return 1;
         }
-        const { operator, position } = await asOperator(databaseUrl, (commands, meta) => commands.grantAdmin(streamId.slice('user-'.length), 'operator', meta));
+        const { operator, position } = await asOperator(location, (commands, meta) => commands.grantAdmin(streamId.slice('user-'.length), 'operator', meta));
         io.out(position ? `${email} is now an admin (event at ${position}, actor ${operator})\n` : `${email} was an admin already\n`);
         return 0;
       }
@@ -255,7 +273,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
           io.err('account needs disable or enable, and a user id (the identity provider\'s subject)\n');
           return 2;
         }
-        const { operator, position } = await asOperator(databaseUrl, (commands, meta) => commands.setAccountAccess(userId, action === 'enable', meta));
+        const { operator, position } = await asOperator(location, (commands, meta) => commands.setAccountAccess(userId, action === 'enable', meta));
         io.out(position ? `${userId} ${action}d (event at ${position}, actor ${operator})\n` : `${userId} was ${action}d already\n`);
         return 0;
       }

@@ -37,7 +37,8 @@ export async function exportEvents(client: pg.ClientBase, write: (line: string) 
   }
 }
 
-interface LoggedEvent {
+/** One line of an export. */
+export interface LoggedEvent {
   position: number;
   streamId: string;
   streamVersion: number;

@@ -1,11 +1,13 @@
 /**
  * `npm run forumctl -- <command>`: against DATABASE_URL when set, else the
  * embedded forum's PostgreSQL in DATA_DIR (the running one of `npm start`, or
- * started just for this command and stopped after it).
+ * started just for this command and stopped after it); the event log in
+ * KurrentDB at EVENTSTORE_URL when that is set.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EventStoreUrl } from '@forum/platform';
 import { runningEmbeddedUrl, startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import { runForumctl } from './forumctl.ts';
 
@@ -20,20 +22,25 @@ const io = {
 };
 
 const argv = process.argv.slice(2);
+const eventStoreUrl = process.env.EVENTSTORE_URL || undefined;
+if (eventStoreUrl && !EventStoreUrl.safeParse(eventStoreUrl).success) {
+  io.err(`EVENTSTORE_URL must be a KurrentDB connection string such as kurrentdb://host:2113?tls=false\n`);
+  process.exit(2);
+}
 let code: number;
 if (process.env.DATABASE_URL) {
-  code = await runForumctl(argv, process.env.DATABASE_URL, io);
+  code = await runForumctl(argv, process.env.DATABASE_URL, io, eventStoreUrl);
 } else {
   const dataDir = path.resolve(root, process.env.DATA_DIR || '.data');
   const running = await runningEmbeddedUrl(dataDir, 'forum');
-  if (running) code = await runForumctl(argv, running, io);
+  if (running) code = await runForumctl(argv, running, io, eventStoreUrl);
   else if (!existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))) {
     io.err(`No forum data in ${dataDir}: run npm start once, or set DATABASE_URL.\n`);
     code = 1;
   } else {
     const postgres = await startEmbeddedPostgres({ dataDir, database: 'forum' });
     try {
-      code = await runForumctl(argv, postgres.url, io);
+      code = await runForumctl(argv, postgres.url, io, eventStoreUrl);
     } finally {
       await postgres.stop();
     }

@@ -1,12 +1,12 @@
 /** The projection runner on its own (the distributed layout), against DATABASE_URL. */
-import { createPostgresEventStore } from '@forum/eventstore';
 import { createHttpServer, createKnex, createLogger, databaseCheck, healthPlugin, loadConfig } from '@forum/platform';
 import { allProjections, createProjectionRunner, ProjectionsConfig, projectionsCheck } from '@forum/projections';
+import { openEventStore } from '../event-store.ts';
 
 const config = loadConfig(ProjectionsConfig);
 const logger = createLogger('projections', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const db = createKnex(config.DATABASE_URL);
-const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL, logger: logger.child({ component: 'eventstore' }) });
+const store = await openEventStore({ eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL }, { logger: logger.child({ component: 'eventstore' }) });
 const runner = createProjectionRunner({ db, connectionString: config.DATABASE_URL, store, projections: allProjections, logger });
 await runner.start();
 

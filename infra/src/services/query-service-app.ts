@@ -1,5 +1,5 @@
-import { createPostgresEventStore } from '@forum/eventstore';
 import { createLogger, createTokenVerifier, type HttpServer } from '@forum/platform';
+import { openEventStore } from '../event-store.ts';
 import { CheckpointWatcher, createQueryServer, createReadDb, httpRegistrar, readLimits, startLiveChanges, streamLimits, type QueryServiceConfig } from '@forum/query-service';
 
 export interface RunningQueryService {
@@ -17,7 +17,7 @@ export async function startQueryService(config: QueryServiceConfig): Promise<Run
   const watcher = new CheckpointWatcher(config.DATABASE_URL, logger);
   await watcher.start();
   // the admins' history of a user or a post reads the event log, and the change stream follows it
-  const events = await createPostgresEventStore({ connectionString: config.DATABASE_URL, poolSize: 3, logger });
+  const events = await openEventStore({ eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL }, { poolSize: 3, logger });
   const live = await startLiveChanges({ store: events, watcher, db, logger: logger.child({ component: 'live' }), settings: streamLimits(config) });
   const server = createQueryServer({
     db,

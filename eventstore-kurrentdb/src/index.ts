@@ -1,0 +1,2 @@
+export { createKurrentDbEventStore, type KurrentDbEventStore, type KurrentDbEventStoreOptions, type StoredEvent } from './store.ts';
+export { IdempotencyKeyInDoubtError } from './idempotency.ts';
