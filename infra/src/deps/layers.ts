@@ -9,7 +9,7 @@ export const LAYERS: Readonly<Record<string, readonly (readonly string[])[]>> = 
     ['contracts'],
     ['platform'],
     ['eventstore'],
-    ['command-service', 'projections', 'identity'],
+    ['command-service', 'projections', 'identity', 'feed'],
     ['query-service'],
     ['infra'],
     ['e2e'],
