@@ -19,6 +19,9 @@ export const feedSettings = {
   FEED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(500),
 };
 
+export const FeedSettings = z.object(feedSettings);
+export type FeedSettings = z.infer<typeof FeedSettings>;
+
 /** The relay on its own (`npm run start:relay`): its health port, the forum's database and the broker. */
 export const RelayConfig = z.object({
   PORT: Port.default(3004),

@@ -1,4 +1,4 @@
-import type { LogPosition } from '@forum/contracts';
+import { positionToken, type LogPosition } from '@forum/contracts';
 import type { EventStore, RecordedEvent, Subscription } from '@forum/eventstore';
 import { abortableSleep, type Logger } from '@forum/platform';
 import type pg from 'pg';
@@ -110,7 +110,7 @@ export async function startFeedRelay(options: FeedRelayOptions): Promise<FeedRel
     }
   })();
 
-  logger.info({ feed: name, from: `${checkpoint.transactionId}.${checkpoint.globalPosition}`, maxInFlight }, 'feed relay started');
+  logger.info({ feed: name, from: positionToken(checkpoint), maxInFlight }, 'feed relay started');
   return {
     status: () => ({ checkpoint, published, failing }),
     async stop() {
@@ -118,5 +118,13 @@ export async function startFeedRelay(options: FeedRelayOptions): Promise<FeedRel
       await (subscription as Subscription | null)?.stop();
       await running;
     },
+  };
+}
+
+/** The relay as a readiness check (`/readyz`): ready unless its last publish or read failed, with where it is. */
+export function feedReadiness(relay: FeedRelay): () => Promise<{ ok: boolean; detail: unknown }> {
+  return async () => {
+    const { checkpoint, published, failing } = relay.status();
+    return { ok: failing === null, detail: { checkpoint: positionToken(checkpoint), published: published.toString(), ...(failing !== null && { failing }) } };
   };
 }

@@ -64,7 +64,7 @@ describe.skipIf(missing !== null)(`the Kafka feed publisher (${given.length > 0 
 
   it('creates the topic, keeps each stream in order, and a consumer drops what is published twice', async () => {
     const topic = `forum.test.${randomUUID()}`;
-    const publisher = await createKafkaPublisher({ brokers, topic, clientId: 'feed-test', partitions: 3 });
+    const publisher = createKafkaPublisher({ brokers, topic, clientId: 'feed-test', partitions: 3 });
     try {
       const batch = Array.from({ length: 30 }, (_, i) => message(`post-${i % 4}`, 100n + BigInt(i), BigInt(i + 1)));
       await publisher.publish(batch.slice(0, 20));
@@ -87,7 +87,7 @@ describe.skipIf(missing !== null)(`the Kafka feed publisher (${given.length > 0 
     const store = await createPostgresEventStore({ connectionString: database.url, pollIntervalMs: 200 });
     const db = new pg.Pool({ connectionString: database.url, max: 2 });
     const topic = `forum.test.${randomUUID()}`;
-    const publisher = await createKafkaPublisher({ brokers, topic, clientId: 'feed-test', partitions: 2 });
+    const publisher = createKafkaPublisher({ brokers, topic, clientId: 'feed-test', partitions: 2 });
     const relay = await startFeedRelay({ store, db, publisher, logger, maxInFlight: 5 });
     try {
       for (let i = 0; i < 12; i++) {

@@ -19,9 +19,10 @@ export interface KafkaPublisherOptions {
  * duplicate nor reorder messages within a partition. A failure rejects, and the relay sends the
  * whole batch again (then a duplicate is possible, which consumers drop by position).
  */
-export async function createKafkaPublisher(options: KafkaPublisherOptions): Promise<FeedPublisher> {
+export function createKafkaPublisher(options: KafkaPublisherOptions): FeedPublisher {
   const bootstrapBrokers = [...options.brokers];
-  await ensureTopic({ ...options, brokers: bootstrapBrokers });
+  // the topic is made sure of with the first publish, so a broker that is down delays the feed, not the start
+  let topic: Promise<void> | null = null;
   const producer = new Producer({
     clientId: options.clientId,
     bootstrapBrokers,
@@ -33,6 +34,11 @@ export async function createKafkaPublisher(options: KafkaPublisherOptions): Prom
   return {
     async publish(messages: readonly FeedMessage[]) {
       if (messages.length === 0) return;
+      topic ??= ensureTopic({ ...options, brokers: bootstrapBrokers }).catch((error: unknown) => {
+        topic = null;
+        throw error;
+      });
+      await topic;
       await producer.send({
         messages: messages.map((message) => ({ topic: options.topic, key: message.key, value: message.value, headers: { ...message.headers } })),
       });
