@@ -21,6 +21,7 @@ interface ProtocolMapper {
 }
 interface Client {
   clientId: string;
+  description: string;
   enabled: boolean;
   publicClient: boolean;
   standardFlowEnabled: boolean;
@@ -96,8 +97,18 @@ describe('identity/keycloak/forum-realm.json', () => {
     expect(c.webOrigins).toEqual(['https://forum.example.com']);
   });
 
-  it('forum-cli has the password grant only', () => {
-    expect(client('forum-cli')).toMatchObject({ enabled: true, publicClient: true, standardFlowEnabled: false, implicitFlowEnabled: false, directAccessGrantsEnabled: true, redirectUris: [] });
+  it('forum-cli has the password grant only, and is off: tests turn it on in their own realm', () => {
+    expect(client('forum-cli')).toMatchObject({ enabled: false, publicClient: true, standardFlowEnabled: false, implicitFlowEnabled: false, directAccessGrantsEnabled: true, redirectUris: [] });
+    expect(client('forum-cli').description).toMatch(/^Tests only/);
+  });
+
+  it('has no other client, and none with a secret or a service account', () => {
+    expect(realm.clients.map((c) => c.clientId).sort()).toEqual(['admin-web', 'forum-cli', 'forum-web']);
+    for (const c of realm.clients) {
+      expect(c.publicClient, c.clientId).toBe(true);
+      expect(c.serviceAccountsEnabled, c.clientId).toBe(false);
+      expect(c, c.clientId).not.toHaveProperty('secret');
+    }
   });
 
   it.each(['forum-web', 'admin-web', 'forum-cli'])('%s puts the API audience the services expect into access tokens', (id) => {
@@ -128,13 +139,15 @@ describe('identity/keycloak/forum-realm.json', () => {
     }
   });
 
-  it('lets people register, reset their password and sign in with their email, one account per email', () => {
+  it('lets people register, reset their password and sign in with their email, one account per email, verified by mail', () => {
     expect(realm).toMatchObject({
       registrationAllowed: true,
+      registrationEmailAsUsername: true,
       resetPasswordAllowed: true,
       loginWithEmailAllowed: true,
       duplicateEmailsAllowed: false,
-      verifyEmail: false,
+      // the forum makes only verified addresses admins (ADMIN_EMAILS): Keycloak asks for the mailed link before the first sign-in
+      verifyEmail: true,
     });
   });
 

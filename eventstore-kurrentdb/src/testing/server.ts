@@ -1,3 +1,4 @@
+import { containerEngineMissing } from '@forum/platform/testing';
 /**
  * A KurrentDB server for tests: the one at EVENTSTORE_URL when it is set, else a container of the
  * official image started through testcontainers when a Docker engine answers, else none, with the
@@ -10,12 +11,9 @@ export type TestServer = { readonly url: string; stop(): Promise<void> } | { rea
 export async function kurrentDbForTests(): Promise<TestServer> {
   const url = process.env.EVENTSTORE_URL;
   if (url) return { url, stop: async () => {} };
-  const { GenericContainer, Wait, getContainerRuntimeClient } = await import('testcontainers');
-  try {
-    await getContainerRuntimeClient();
-  } catch {
-    return { url: null, missing: 'set EVENTSTORE_URL to a KurrentDB 25.1+ server or run a Docker engine (testcontainers found none)' };
-  }
+  const noEngine = await containerEngineMissing();
+  if (noEngine) return { url: null, missing: `set EVENTSTORE_URL to a KurrentDB 25.1+ server, or run a Docker engine (${noEngine})` };
+  const { GenericContainer, Wait } = await import('testcontainers');
   const container = await new GenericContainer(KURRENTDB_IMAGE)
     .withEnvironment({ KURRENTDB_CLUSTER_SIZE: '1', KURRENTDB_INSECURE: 'true', KURRENTDB_MEM_DB: 'true', KURRENTDB_TELEMETRY_OPTOUT: 'true' })
     .withExposedPorts(2113)

@@ -9,7 +9,7 @@ export const LAYERS: Readonly<Record<string, readonly (readonly string[])[]>> = 
     ['contracts'],
     ['platform'],
     ['eventstore'],
-    ['command-service', 'projections', 'identity', 'eventstore-kurrentdb'],
+    ['command-service', 'projections', 'identity', 'eventstore-kurrentdb', 'feed'],
     ['query-service'],
     ['infra'],
     ['e2e'],

@@ -1,4 +1,5 @@
 import { identityAdminSettings, paymentSettings, writeLimitSettings } from '@forum/command-service';
+import { feedSettings } from '@forum/feed';
 import { adminEmails, DatabaseUrl, eventStoreSettings, logSettings, oidcSettings, Port, TrustProxy } from '@forum/platform';
 import { readSettings } from '@forum/query-service';
 import { z } from 'zod';
@@ -53,6 +54,8 @@ export const EmbeddedConfig = z.object({
   DEMO_DATA: flag.default(true),
   ...logSettings,
   ...readSettings,
+  /** The Kafka feed of the events (docs/kafka.md): KAFKA_BROKERS turns it on. */
+  ...feedSettings,
   /** The built web apps the gateway serves (default: each workspace's dist/), e.g. a build of a branch beside the usual one. */
   FORUM_WEB_DIR: z.string().min(1).optional(),
   ADMIN_WEB_DIR: z.string().min(1).optional(),

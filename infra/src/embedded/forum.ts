@@ -17,6 +17,7 @@ import {
 } from '@forum/command-service';
 import type { EventStore } from '@forum/eventstore';
 import { openEventStore } from '../event-store.ts';
+import { startKafkaFeed } from '@forum/feed';
 import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type HttpServer, type Knex, type Logger } from '@forum/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
@@ -89,6 +90,10 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     });
     await runner.start();
     stack.push(() => runner.stop());
+
+    // the events' feed to Kafka, when KAFKA_BROKERS is set (docs/kafka.md)
+    const feed = await startKafkaFeed({ settings: config, store, databaseUrl, logger: logger.child({ service: 'feed' }) });
+    if (feed) stack.push(() => feed.stop());
 
     watcher = new CheckpointWatcher(databaseUrl, logger);
     await watcher.start();
@@ -216,6 +221,8 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
           const check = await projectionsCheck(db, config.READY_MAX_LAG, allProjections);
           return { ok: check.ok && workers.every((w) => w.state === 'running' || w.state === 'standby'), detail: check.detail };
         },
+        // shown, never failing: the forum serves its members while Kafka is down, and the feed catches up after
+        ...(feed && { feed: async () => ({ ok: true, detail: (await feed.check()).detail }) }),
       },
     });
     await starting.ready();

@@ -5,3 +5,4 @@ export * from './hostile.ts';
 export * from './ids.ts';
 export * from './clock.ts';
 export * from './event-metadata.ts';
+export * from './containers.ts';

@@ -1,0 +1,8 @@
+export type { FeedMessage, FeedPublisher } from './port.ts';
+export { feedMessage, FEED_HEADERS, type FeedEvent } from './message.ts';
+export { readFeedCheckpoint, type FeedCheckpoint } from './checkpoint.ts';
+export { startFeedRelay, feedReadiness, type FeedRelay, type FeedRelayOptions, type FeedRelayStatus } from './relay.ts';
+export { feedSettings, RelayConfig } from './config.ts';
+export { createKafkaPublisher, type KafkaPublisherOptions } from './kafka/publisher.ts';
+export { SeenPositions } from './dedupe.ts';
+export { startKafkaFeed, type RunningFeed } from './start.ts';

@@ -1,0 +1,41 @@
+import type { EventStore } from '@forum/eventstore';
+import type { Logger } from '@forum/platform';
+import pg from 'pg';
+import type { FeedSettings } from './config.ts';
+import { createKafkaPublisher } from './kafka/publisher.ts';
+import { feedReadiness, startFeedRelay } from './relay.ts';
+
+
+export interface RunningFeed {
+  /** The relay's readiness check, for `/readyz`. */
+  readonly check: ReturnType<typeof feedReadiness>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The Kafka feed as the composition starts it (the embedded forum and `npm run start:relay`): the
+ * relay, its Kafka publisher and its own small pool for the checkpoint. Null when KAFKA_BROKERS is
+ * not set.
+ */
+export async function startKafkaFeed(options: { settings: FeedSettings; store: EventStore; databaseUrl: string; logger: Logger }): Promise<RunningFeed | null> {
+  const { settings } = options;
+  if (!settings.KAFKA_BROKERS) return null;
+  const publisher = createKafkaPublisher({ brokers: settings.KAFKA_BROKERS, topic: settings.KAFKA_TOPIC, clientId: settings.KAFKA_CLIENT_ID, partitions: settings.KAFKA_TOPIC_PARTITIONS });
+  const db = new pg.Pool({ connectionString: options.databaseUrl, max: 2, application_name: 'forum-feed' });
+  db.on('error', () => {}); // an idle client's error surfaces on its next use
+  try {
+    const relay = await startFeedRelay({ store: options.store, db, publisher, maxInFlight: settings.FEED_MAX_IN_FLIGHT, logger: options.logger });
+    return {
+      check: feedReadiness(relay),
+      async stop() {
+        await relay.stop();
+        await publisher.close();
+        await db.end();
+      },
+    };
+  } catch (error) {
+    await publisher.close();
+    await db.end();
+    throw error;
+  }
+}

@@ -1,0 +1,74 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { START } from '@forum/contracts';
+import { createPostgresEventStore } from '@forum/eventstore';
+import { freePort } from '@forum/platform/embedded-postgres';
+import { createTestDatabase, testEventMetadata, waitFor } from '@forum/platform/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The feed's relay in a process of its own, as `npm run start:relay` starts it, with a broker that
+ * does not answer (nothing listens on its port; no Kafka is needed): it starts, says on /readyz
+ * that publishing fails, keeps its checkpoint where it was, and stops cleanly on SIGTERM. What it
+ * does with a real broker is in feed/src/kafka/publisher.int.test.ts.
+ */
+const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'relay.ts');
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let relay: ChildProcess;
+let output = '';
+let base: string;
+
+const answerOf = async (url: string) => {
+  try {
+    const answer = await fetch(url);
+    return { status: answer.status, body: (await answer.json()) as { status: string; checks: Record<string, { ok: boolean; detail?: Record<string, unknown> }> } };
+  } catch {
+    return { status: 0, body: null };
+  }
+};
+
+beforeAll(async () => {
+  database = await createTestDatabase('relay_process');
+  const store = await createPostgresEventStore({ connectionString: database.url });
+  await store.append([{ streamId: 'post-1', expectedVersion: 'no_stream', events: [{ type: 'PostVoted', data: {}, metadata: testEventMetadata() }] }]);
+  await store.close();
+  const [port, deadBroker] = [await freePort(), await freePort()];
+  base = `http://127.0.0.1:${port}`;
+  relay = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, PORT: String(port), DATABASE_URL: database.url, KAFKA_BROKERS: `127.0.0.1:${deadBroker}`, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  relay.stdout!.on('data', (chunk: Buffer) => void (output += chunk));
+  relay.stderr!.on('data', (chunk: Buffer) => void (output += chunk));
+}, 60_000);
+afterAll(async () => {
+  if (relay?.exitCode === null) relay.kill('SIGKILL');
+  await database?.drop();
+});
+
+describe('the feed relay’s process', () => {
+  it('is alive, and not ready while the broker does not answer: the checkpoint stays where it was', async () => {
+    const answer = await waitFor(() => answerOf(`${base}/readyz`), (a) => a.status === 503 && a.body?.checks.feed?.detail?.failing !== undefined, 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${output}`);
+    });
+    expect(answer.body!.checks.database).toMatchObject({ ok: true });
+    expect(answer.body!.checks.feed).toMatchObject({ ok: false, detail: { checkpoint: '0.0', published: '0' } });
+    expect((await answerOf(`${base}/healthz`)).status).toBe(200);
+    // the log's event was never acknowledged: the checkpoint row says nothing was published
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    const { rows } = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM feed.checkpoints WHERE pos > $1`, [START.globalPosition.toString()]);
+    await db.end();
+    expect(rows[0]!.n).toBe('0');
+    // the broker's failure is logged, with what the relay does about it
+    expect(output).toContain('feed publish failed; sending the batch again');
+  });
+
+  it('stops on SIGTERM with exit code 0', async () => {
+    const exited = new Promise<number | null>((resolve) => relay.once('exit', (code) => resolve(code)));
+    relay.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});

@@ -1,0 +1,26 @@
+/** The Kafka feed's relay on its own (the distributed layout): follows the log in DATABASE_URL and publishes it to KAFKA_BROKERS. */
+import { createPostgresEventStore } from '@forum/eventstore';
+import { RelayConfig, startKafkaFeed } from '@forum/feed';
+import { createHttpServer, createKnex, createLogger, databaseCheck, healthPlugin, loadConfig } from '@forum/platform';
+
+const config = loadConfig(RelayConfig);
+const logger = createLogger('relay', config.LOG_LEVEL, { format: config.LOG_FORMAT });
+const db = createKnex(config.DATABASE_URL, { max: 2 });
+const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL, poolSize: 3, logger: logger.child({ component: 'eventstore' }) });
+const feed = (await startKafkaFeed({ settings: config, store, databaseUrl: config.DATABASE_URL, logger }))!;
+
+const server = createHttpServer({ logger });
+await server.register(healthPlugin({ database: () => databaseCheck(db), feed: feed.check }));
+await server.listen({ port: config.PORT, host: config.HOST });
+logger.info({ port: config.PORT, brokers: config.KAFKA_BROKERS, topic: config.KAFKA_TOPIC }, 'feed relay health on port');
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void server.close();
+    void feed.stop().then(async () => {
+      await store.close();
+      await db.destroy();
+      process.exit(0);
+    });
+  });
+}
