@@ -1,4 +1,4 @@
-import { DatabaseUrl, logSettings, Port, ServiceHost } from '@forum/platform';
+import { DatabaseUrl, eventStoreSettings, logSettings, Port, ServiceHost } from '@forum/platform';
 import { z } from 'zod';
 
 /** `host:port` pairs, comma-separated; empty counts as unset. */
@@ -27,6 +27,7 @@ export const RelayConfig = z.object({
   PORT: Port.default(3004),
   HOST: ServiceHost,
   DATABASE_URL: DatabaseUrl,
+  ...eventStoreSettings,
   ...logSettings,
   ...feedSettings,
   KAFKA_BROKERS: feedSettings.KAFKA_BROKERS.unwrap(),

@@ -1,12 +1,12 @@
-/** The Kafka feed's relay on its own (the distributed layout): follows the log in DATABASE_URL and publishes it to KAFKA_BROKERS. */
-import { createPostgresEventStore } from '@forum/eventstore';
+/** The Kafka feed's relay on its own (the distributed layout): follows the log (EVENTSTORE_URL, else DATABASE_URL) and publishes it to KAFKA_BROKERS. */
 import { RelayConfig, startKafkaFeed } from '@forum/feed';
 import { createHttpServer, createKnex, createLogger, databaseCheck, healthPlugin, loadConfig } from '@forum/platform';
+import { openEventStore } from '../event-store.ts';
 
 const config = loadConfig(RelayConfig);
 const logger = createLogger('relay', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const db = createKnex(config.DATABASE_URL, { max: 2 });
-const store = await createPostgresEventStore({ connectionString: config.DATABASE_URL, poolSize: 3, logger: logger.child({ component: 'eventstore' }) });
+const store = await openEventStore({ eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL }, { poolSize: 3, logger: logger.child({ component: 'eventstore' }) });
 const feed = (await startKafkaFeed({ settings: config, store, databaseUrl: config.DATABASE_URL, logger }))!;
 
 const server = createHttpServer({ logger });
