@@ -32,6 +32,8 @@ export interface EmbeddedPostgresOptions {
   fast?: boolean;
   /** PostgreSQL's page cache (`shared_buffers`, e.g. '2GB'); by default `sharedBuffersFor` this machine, 512MB when `fast`. */
   sharedBuffers?: string;
+  /** More server settings (postgres -c name=value), after those above: they win. */
+  settings?: Readonly<Record<string, string>>;
   log?: (line: string) => void;
 }
 
@@ -103,6 +105,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       '-c', 'max_wal_size=4GB',
       '-c', 'checkpoint_timeout=15min',
       ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
     onLog: (message: unknown) => log(String(message).trim()),
     onError: (error: unknown) => log(`postgres error: ${String(error)}`),

@@ -19,7 +19,7 @@ import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
 import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type HttpServer, type Knex, type Logger } from '@forum/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
-import { CheckpointWatcher, createReadDb, queryApi, readLimits, startLiveChanges, streamLimits } from '@forum/query-service';
+import { createCheckpointWatcher, createReadDb, queryApi, readLimits, standbyCheck, startLiveChanges, streamLimits, type CheckpointWatcher } from '@forum/query-service';
 import { createIdentityRealm, type IdentityRealm } from '@forum/identity';
 import type { EmbeddedConfig } from './config.ts';
 import { createGateway } from './gateway.ts';
@@ -72,11 +72,12 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     stack.push(() => store.close());
     const db = createKnex(databaseUrl, { max: 20 });
     stack.push(() => db.destroy());
-    // the read side's own pool: its statements have a time limit the projections' must not have
+    // the read side's own pool (on READ_DATABASE_URL's standby when set): its statements have a time limit the projections' must not have
     const readDb = createReadDb(databaseUrl, config);
     stack.push(() => readDb.destroy());
 
-    // the query side beside the runner hears its checkpoints at once, not by NOTIFY (it reads them all as it starts)
+    // the query side beside the runner hears its checkpoints at once, not by NOTIFY (it reads them all as it starts);
+    // with READ_DATABASE_URL these are hints of what to look for on the standby
     let watcher: CheckpointWatcher | null = null;
     const runner = createProjectionRunner({
       db,
@@ -89,7 +90,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     await runner.start();
     stack.push(() => runner.stop());
 
-    watcher = new CheckpointWatcher(databaseUrl, logger);
+    watcher = createCheckpointWatcher(databaseUrl, config, logger);
     await watcher.start();
     stack.push(() => watcher!.close());
     const live = await startLiveChanges({ store, watcher, db: readDb, logger: logger.child({ service: 'query-service', component: 'live' }), settings: streamLimits(config) });
@@ -215,6 +216,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
           const check = await projectionsCheck(db, config.READY_MAX_LAG, allProjections);
           return { ok: check.ok && workers.every((w) => w.state === 'running' || w.state === 'standby'), detail: check.detail };
         },
+        ...(config.READ_DATABASE_URL && { replica: standbyCheck(readDb, watcher, config.READY_MAX_REPLICA_LAG_MS) }),
       },
     });
     await starting.ready();

@@ -129,15 +129,21 @@ export interface PrimaryAndReplica {
 export async function startPrimaryAndReplica(options: {
   readonly dataDir: string;
   readonly database: string;
-  /** fsync and synchronous commit off on the primary (tests); the replica follows whatever the primary sends. */
+  /** fsync and full-page writes off on the primary (tests); commits stay synchronous (see below). */
   readonly fast?: boolean;
   readonly sharedBuffers?: string;
   readonly log?: (line: string) => void;
 }): Promise<PrimaryAndReplica> {
+  await mkdir(options.dataDir, { recursive: true });
+  // as root, PostgreSQL runs as the 'postgres' user, which must be able to pass through the folder
+  if (postgresProcessUser()) await chmod(options.dataDir, 0o755);
   const primary = await startEmbeddedPostgres({
     dataDir: path.join(options.dataDir, 'primary'),
     database: options.database,
     ...(options.fast !== undefined && { fast: options.fast }),
+    // a commit's WAL goes to the standby once flushed: without synchronous commit that is up to
+    // wal_writer_delay (200 ms) later, every read-your-writes read on the replica would wait for it
+    settings: { synchronous_commit: 'on' },
     ...(options.sharedBuffers && { sharedBuffers: options.sharedBuffers }),
     ...(options.log && { log: options.log }),
   });
