@@ -57,7 +57,7 @@ export interface ReplicaOfPrimary {
 /** The standbys streaming from this primary, with their lag (needs a superuser or pg_read_all_stats to see the positions). */
 export async function replicasOf(primary: Knex): Promise<ReplicaOfPrimary[]> {
   const { rows } = await primary.raw<{ rows: { name: string; address: string | null; state: string; behind: string | null; lag_ms: string | null }[] }>(
-    `SELECT application_name AS name, client_addr::text AS address, state,
+    `SELECT application_name AS name, host(client_addr) AS address, state,
             pg_wal_lsn_diff(CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_lsn() END, replay_lsn)::bigint::text AS behind,
             floor(extract(epoch FROM replay_lag) * 1000)::bigint::text AS lag_ms
      FROM pg_stat_replication ORDER BY application_name`,

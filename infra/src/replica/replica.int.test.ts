@@ -8,19 +8,24 @@ import type { RunningQueryService } from '../services/query-service-app.ts';
 import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
 import { startQueryServer } from '../testing/query-server.ts';
 import { openStream, type SseMessage } from '../testing/sse-client.ts';
+import { runForumctl } from '../ops/forumctl.ts';
 import { startPrimaryAndReplica, type PrimaryAndReplica } from './replica.ts';
 
 /**
  * Reads from a hot standby (docs/replica.md): a primary and its streaming replica, made here by a
- * base backup; the forum on the primary (commands, the log, the projections), and query services
- * reading from the replica (READ_DATABASE_URL). A read that passes back a command's position is
- * never older than the command, whatever the replica's replay does: it waits, or says it is behind.
+ * base backup; the forum on the primary (commands, the log, the projections) reading its pages
+ * from the replica (READ_DATABASE_URL), and query services of their own on the replica (the
+ * distributed layout) and on the primary. A read that passes back a command's position is never
+ * older than the command, whatever the replica's replay does: it waits, or says it is behind.
  */
 let dataDir: string;
 let pair: PrimaryAndReplica;
+/** The one-process forum: writes on the primary, reads on the replica. */
 let forum: TestForum;
 /** Reads on the replica, waiting up to 15 s for X-Min-Position. */
 let onReplica: RunningQueryService;
+/** Reads on the primary. */
+let onPrimary: RunningQueryService;
 /** Reads on the replica, waiting at most 300 ms, and not ready past 200 ms of replica lag. */
 let impatient: RunningQueryService;
 let replicaDb: Knex;
@@ -31,8 +36,9 @@ let voter: NewUser;
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'forum-replica-'));
   pair = await startPrimaryAndReplica({ dataDir, database: 'forum', fast: true, sharedBuffers: '128MB' });
-  forum = await startTestForum({ DATABASE_URL: pair.primary.url });
+  forum = await startTestForum({ DATABASE_URL: pair.primary.url, READ_DATABASE_URL: pair.replica.url });
   onReplica = await startQueryServer(forum, { READ_DATABASE_URL: pair.replica.url, MIN_POSITION_WAIT_MS: '15000' });
+  onPrimary = await startQueryServer(forum);
   impatient = await startQueryServer(forum, { READ_DATABASE_URL: pair.replica.url, MIN_POSITION_WAIT_MS: '300', READY_MAX_REPLICA_LAG_MS: '200' });
   replicaDb = createKnex(pair.replica.url, { max: 2 });
   primaryDb = createKnex(pair.primary.url, { max: 2 });
@@ -49,6 +55,7 @@ afterAll(async () => {
   await replicaDb?.raw('SELECT pg_wal_replay_resume()').catch(() => {});
   await impatient?.stop();
   await onReplica?.stop();
+  await onPrimary?.stop();
   await replicaDb?.destroy();
   await primaryDb?.destroy();
   await forum?.stop();
@@ -56,8 +63,13 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 }, 60_000);
 
-/** A read through a query service, with X-Min-Position when `position` is given. */
-async function read(service: RunningQueryService, url: string, { token, position }: { token?: string; position?: string } = {}) {
+/** The forum's gateway, as a place to read from. */
+const forumReads = { get url() {
+  return forum.url.replace('localhost', '127.0.0.1');
+} };
+
+/** A read through a query service (or the forum), with X-Min-Position when `position` is given. */
+async function read(service: { readonly url: string }, url: string, { token, position }: { token?: string; position?: string } = {}) {
   const headers: Record<string, string> = {};
   if (token) headers.Authorization = `Bearer ${token}`;
   if (position) headers[HEADER_MIN_POSITION] = position;
@@ -76,6 +88,14 @@ async function pauseReplay(): Promise<void> {
   onTestFinished(() => replicaDb.raw('SELECT pg_wal_replay_resume()').then(() => {}));
 }
 const replayState = async () => (await replicaDb.raw<{ rows: { state: string }[] }>('SELECT pg_get_wal_replay_pause_state() AS state')).rows[0]!.state;
+
+/** forumctl status against `url`. */
+async function ctl(url: string) {
+  let out = '';
+  let err = '';
+  const code = await runForumctl(['status'], url, { out: (t) => (out += t), err: (t) => (err += t) });
+  return { code, out, err };
+}
 
 /** Polls `condition` every 20 ms until it holds; fails after `timeoutMs`, naming `what`. */
 async function until(what: string, condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
@@ -100,14 +120,35 @@ describe('the replica', () => {
   });
 });
 
+describe('its lag', () => {
+  it('is in /readyz of the forum and of a query service reading from it, and in forumctl status on the primary and on the replica', async () => {
+    for (const base of [forumReads.url, onReplica.url]) {
+      const ready = (await (await fetch(`${base}/readyz`)).json()) as { status: string; checks: { replica: { ok: boolean; detail: Record<string, unknown> } } };
+      expect(ready.status, base).toBe('ready');
+      expect(ready.checks.replica, base).toMatchObject({ ok: true, detail: { standby: true, streaming: true, replayPaused: false, checkpointsBehind: expect.any(Number) } });
+    }
+    expect(((await (await fetch(`${onPrimary.url}/readyz`)).json()) as { checks: object }).checks).not.toHaveProperty('replica');
+
+    const onThePrimary = await ctl(pair.primary.url);
+    expect(onThePrimary.code, onThePrimary.err).toBe(0);
+    expect(onThePrimary.out).toMatch(/^replica +address +state +behind \(bytes\) +replay lag$/m);
+    expect(onThePrimary.out).toMatch(/^forum_replica +127\.0\.0\.1 +streaming +\d+ +\d+ ms$/m);
+    const onTheReplica = await ctl(pair.replica.url);
+    expect(onTheReplica.code, onTheReplica.err).toBe(0);
+    expect(onTheReplica.out).toMatch(/^posts +\d+ +\d+ +running /m);
+    expect(onTheReplica.out).toMatch(/This database is a standby, streaming from its primary: reads may be \d+ ms old, \d+ bytes received and not replayed yet\./);
+  });
+});
+
 describe('read-your-writes through a query service on the replica', () => {
-  it('a read with the position of a command through the primary is never older than the command (40 in a row)', async () => {
+  it('a read with the position of a command through the primary is never older than the command (40 in a row, half through the forum, half through a query service)', async () => {
     for (let i = 0; i < 20; i++) {
+      const through = i % 2 === 0 ? forumReads : onReplica;
       const created = await newPost(`Replicated ${i}`);
-      const post = await read(onReplica, `/api/posts/${created.id}`, { position: created.position });
+      const post = await read(through, `/api/posts/${created.id}`, { position: created.position });
       expect(post, `post ${i}`).toMatchObject({ status: 200, behind: null, body: { _id: created.id, title: `Replicated ${i}`, upVote: 0 } });
       const voted = await vote(created.id, 'up');
-      const after = await read(onReplica, `/api/posts/${created.id}`, { position: voted.position });
+      const after = await read(through, `/api/posts/${created.id}`, { position: voted.position });
       expect(after, `vote ${i}`).toMatchObject({ status: 200, behind: null, body: { upVote: 1 } });
     }
   });
@@ -151,14 +192,14 @@ describe('read-your-writes through a query service on the replica', () => {
       await page.next((m) => m.event === 'ready');
       return page;
     };
-    const [onPrimary, replicaPage] = [await opened(forum.url.replace('localhost', '127.0.0.1')), await opened(onReplica.url)];
+    const [primaryPage, replicaPage] = [await opened(onPrimary.url), await opened(onReplica.url)];
     const counted = (m: SseMessage) => m.event === 'post-counts' && m.data.postId === created.id && m.data.upVote === 1;
 
     await pauseReplay();
     await vote(created.id, 'up');
     await until('the replica pauses on the vote', async () => (await replayState()) === 'paused');
-    // the forum on the primary announces the vote; the replica's query service does not, and its pages do not show it
-    await onPrimary.next(counted);
+    // the query service on the primary announces the vote; the one on the replica does not, and its pages do not show it
+    await primaryPage.next(counted);
     expect(await read(onReplica, `/api/posts/${created.id}`)).toMatchObject({ body: { upVote: 0 } });
     expect(replicaPage.messages.filter(counted)).toEqual([]);
 
