@@ -72,7 +72,13 @@ export async function startStandbyServer(options: {
     }
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = () => stopChild(child, exited);
+  // a process that ends without stopping it (an uncaught error, Ctrl-C in a script) does not leave it running
+  const onExit = () => child.kill('SIGINT');
+  process.once('exit', onExit);
+  const stop = async () => {
+    process.off('exit', onExit);
+    await stopChild(child, exited);
+  };
   try {
     await readyForReads(options.superuserUrl, child, options.readyWithinMs ?? 60_000);
   } catch (error) {
