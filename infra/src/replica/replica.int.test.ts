@@ -22,7 +22,7 @@ let dataDir: string;
 let pair: PrimaryAndReplica;
 /** The one-process forum: writes on the primary, reads on the replica. */
 let forum: TestForum;
-/** Reads on the replica, waiting up to 15 s for X-Min-Position. */
+/** Reads on the replica, waiting up to 25 s for X-Min-Position (longer than any step below takes while replay is paused). */
 let onReplica: RunningQueryService;
 /** Reads on the primary. */
 let onPrimary: RunningQueryService;
@@ -37,7 +37,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'forum-replica-'));
   pair = await startPrimaryAndReplica({ dataDir, database: 'forum', fast: true, sharedBuffers: '128MB' });
   forum = await startTestForum({ DATABASE_URL: pair.primary.url, READ_DATABASE_URL: pair.replica.url });
-  onReplica = await startQueryServer(forum, { READ_DATABASE_URL: pair.replica.url, MIN_POSITION_WAIT_MS: '15000' });
+  onReplica = await startQueryServer(forum, { READ_DATABASE_URL: pair.replica.url, MIN_POSITION_WAIT_MS: '25000' });
   onPrimary = await startQueryServer(forum);
   impatient = await startQueryServer(forum, { READ_DATABASE_URL: pair.replica.url, MIN_POSITION_WAIT_MS: '300', READY_MAX_REPLICA_LAG_MS: '200' });
   replicaDb = createKnex(pair.replica.url, { max: 2 });
@@ -151,6 +151,16 @@ describe('read-your-writes through a query service on the replica', () => {
       const after = await read(through, `/api/posts/${created.id}`, { position: voted.position });
       expect(after, `vote ${i}`).toMatchObject({ status: 200, behind: null, body: { upVote: 1 } });
     }
+  });
+
+  it('and 20 at once: each read waits for its own command, none older', async () => {
+    const reads = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const created = await newPost(`At once ${i}`);
+        return read(i % 2 === 0 ? forumReads : onReplica, `/api/posts/${created.id}`, { position: created.position });
+      }),
+    );
+    reads.forEach((post, i) => expect(post, `post ${i}`).toMatchObject({ status: 200, behind: null, body: { title: `At once ${i}` } }));
   });
 
   it('with the replica\'s replay paused, a read with X-Min-Position waits until replay resumes, then shows the write; /readyz shows the lag', async () => {
