@@ -45,13 +45,19 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string): Pro
   }
 }
 
-/** Until the replica has the rows 1..n (polled every 20 ms, at most 15 s). */
+/** Until the replica has the rows 1..n (polled every 20 ms, at most 15 s); before it has replayed the table's creation, it has none. */
 async function replicaHas(replica: RunningReplica, n: number): Promise<void> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const [row] = await query<{ n: number }>(replica.url, 'SELECT count(*)::int AS n FROM kept');
-    if (row!.n === n) return;
-    if (Date.now() > deadline) throw new Error(`the replica has ${row!.n} rows of ${n} after 15 s`);
+    const count = await query<{ n: number }>(replica.url, 'SELECT count(*)::int AS n FROM kept').then(
+      ([row]) => row!.n,
+      (error: { code?: string }) => {
+        if (error.code === '42P01') return 0; // undefined_table
+        throw error;
+      },
+    );
+    if (count === n) return;
+    if (Date.now() > deadline) throw new Error(`the replica has ${count} rows of ${n} after 15 s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
