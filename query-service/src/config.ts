@@ -1,8 +1,18 @@
-import { adminEmails, createReadKnex, DatabaseUrl, eventStoreSettings, logSettings, oidcSettings, Port, ServiceHost, ReadyMaxLag, TrustProxy, type Knex, type ProxyTrust } from '@forum/platform';
+import { adminEmails, createReadKnex, DatabaseUrl, eventStoreSettings, logSettings, oidcSettings, Port, ServiceHost, ReadyMaxLag, TrustProxy, type Knex, type Logger, type ProxyTrust } from '@forum/platform';
+import { CheckpointWatcher } from './store/checkpoint-watcher.ts';
 import { z } from 'zod';
 
 /** The read side's settings: the same in the query-service and in the embedded forum. */
 export const readSettings = {
+  /**
+   * A hot standby of DATABASE_URL that the read models are read from (docs/replica.md): the read
+   * pool and the projections' checkpoints are read there; the log, the commands and the
+   * checkpoints' notices stay on DATABASE_URL. One server, not a balancer over several: the wait
+   * for X-Min-Position reads the checkpoints where the pages are read.
+   */
+  READ_DATABASE_URL: DatabaseUrl.optional(),
+  /** With READ_DATABASE_URL: readiness fails while the standby's reads may be older than this (its replay lag). */
+  READY_MAX_REPLICA_LAG_MS: z.coerce.number().int().min(0).default(10_000),
   MIN_POSITION_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
   READY_MAX_LAG: ReadyMaxLag,
   /** Connections of the read pool. */
@@ -36,9 +46,13 @@ export const readSettings = {
 };
 type ReadSettings = z.infer<z.ZodObject<typeof readSettings>>;
 
-/** The read pool of the settings. */
+/** The read pool of the settings: on READ_DATABASE_URL when set, else on `databaseUrl`. */
 export const createReadDb = (databaseUrl: string, settings: ReadSettings): Knex =>
-  createReadKnex(databaseUrl, { max: settings.READ_POOL_SIZE, statementTimeoutMs: settings.READ_STATEMENT_TIMEOUT_MS });
+  createReadKnex(settings.READ_DATABASE_URL ?? databaseUrl, { max: settings.READ_POOL_SIZE, statementTimeoutMs: settings.READ_STATEMENT_TIMEOUT_MS });
+
+/** The checkpoint watcher of the settings: notices heard on `databaseUrl`, checkpoints read on READ_DATABASE_URL when set. */
+export const createCheckpointWatcher = (databaseUrl: string, settings: ReadSettings, logger: Logger): CheckpointWatcher =>
+  new CheckpointWatcher(databaseUrl, logger, settings.READ_DATABASE_URL ? { standbyUrl: settings.READ_DATABASE_URL } : {});
 
 /** What queryApi takes of the settings. */
 export const readLimits = (settings: ReadSettings) => ({
@@ -48,6 +62,7 @@ export const readLimits = (settings: ReadSettings) => ({
   visitorCacheEntries: settings.VISITOR_CACHE_ENTRIES,
   viewerCacheEntries: settings.VIEWER_CACHE_ENTRIES,
   sharedReadRows: settings.SHARED_READ_ROWS,
+  ...(settings.READ_DATABASE_URL && { maxReplicaLagMs: settings.READY_MAX_REPLICA_LAG_MS }),
 });
 
 /** What the change stream takes of the settings (see startLiveChanges). */

@@ -82,4 +82,27 @@ describe('CheckpointWatcher', () => {
     watcher.notified(`${buildSchema(row)}:${BigInt(row.tx) + 2001n}.1`);
     expect(watcher.changeOf('users')).not.toBe(moved);
   });
+
+  it("with a standby, a notice is only a hint: a position counts once the standby's own checkpoints show it", async () => {
+    // the forum's database stands in for the standby: what counts is what its table says, never the notice
+    const onStandby = new CheckpointWatcher(forum.databaseUrl, createLogger('watcher-test', 'silent'), { standbyUrl: forum.databaseUrl });
+    await onStandby.start();
+    onTestFinished(() => onStandby.close());
+    const { rows } = await db.raw<{ rows: { name: string; version: number; build: number; tx: string; pos: string }[] }>(
+      `SELECT name, version, build, tx::text AS tx, pos::text AS pos FROM projections.checkpoints WHERE state = 'live' AND error IS NULL`,
+    );
+    const ahead = { transactionId: BigInt(rows[0]!.tx) + 1000n, globalPosition: 1n };
+    const version = onStandby.version();
+    for (const row of rows) onStandby.notified(`${buildSchema(row)}:${ahead.transactionId}.${ahead.globalPosition}`);
+    expect(onStandby.reached(ahead)).toBe(false);
+    expect(onStandby.version()).toBe(version);
+    expect(onStandby.standbyBehind()).toBeGreaterThan(0);
+    expect(await onStandby.waitFor(ahead, 300)).toBe(false);
+
+    const member = await forum.newUser('Standby Reader');
+    await forum.call('GET', '/api/me', { token: member.token });
+    const post = await forum.call<{ position: string }>('POST', '/api/posts', { token: member.token, body: { title: 'Seen on the standby', description: 'Its checkpoints show it', tags: [] }, expect: 201 });
+    expect(await onStandby.waitForToken(post.position, 10_000)).toBe(true);
+    expect(watcher.standbyBehind()).toBeNull();
+  });
 });

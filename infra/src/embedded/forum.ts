@@ -21,7 +21,7 @@ import { startKafkaFeed } from '@forum/feed';
 import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type HttpServer, type Knex, type Logger } from '@forum/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
-import { CheckpointWatcher, createReadDb, queryApi, readLimits, startLiveChanges, streamLimits } from '@forum/query-service';
+import { createCheckpointWatcher, createReadDb, queryApi, readLimits, standbyCheck, startLiveChanges, streamLimits, type CheckpointWatcher } from '@forum/query-service';
 import { createIdentityRealm, type IdentityRealm } from '@forum/identity';
 import type { EmbeddedConfig } from './config.ts';
 import { createGateway } from './gateway.ts';
@@ -74,11 +74,12 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     stack.push(() => store.close());
     const db = createKnex(databaseUrl, { max: 20 });
     stack.push(() => db.destroy());
-    // the read side's own pool: its statements have a time limit the projections' must not have
+    // the read side's own pool (on READ_DATABASE_URL's standby when set): its statements have a time limit the projections' must not have
     const readDb = createReadDb(databaseUrl, config);
     stack.push(() => readDb.destroy());
 
-    // the query side beside the runner hears its checkpoints at once, not by NOTIFY (it reads them all as it starts)
+    // the query side beside the runner hears its checkpoints at once, not by NOTIFY (it reads them all as it starts);
+    // with READ_DATABASE_URL these are hints of what to look for on the standby
     let watcher: CheckpointWatcher | null = null;
     const runner = createProjectionRunner({
       db,
@@ -95,7 +96,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     const feed = await startKafkaFeed({ settings: config, store, databaseUrl, logger: logger.child({ service: 'feed' }) });
     if (feed) stack.push(() => feed.stop());
 
-    watcher = new CheckpointWatcher(databaseUrl, logger);
+    watcher = createCheckpointWatcher(databaseUrl, config, logger);
     await watcher.start();
     stack.push(() => watcher!.close());
     const live = await startLiveChanges({ store, watcher, db: readDb, logger: logger.child({ service: 'query-service', component: 'live' }), settings: streamLimits(config) });
@@ -223,6 +224,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
         },
         // shown, never failing: the forum serves its members while Kafka is down, and the feed catches up after
         ...(feed && { feed: async () => ({ ok: true, detail: (await feed.check()).detail }) }),
+        ...(config.READ_DATABASE_URL && { replica: standbyCheck(readDb, watcher, config.READY_MAX_REPLICA_LAG_MS) }),
       },
     });
     await starting.ready();

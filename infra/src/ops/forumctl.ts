@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { HISTORY_PAGE_SIZE, parsePositionToken, type HistoryEntry, type HistoryKind } from '@forum/contracts';
 import { createForumCommands, operatorMeta, type Accepted, type CommandMeta, type ForumCommands } from '@forum/command-service';
-import { createKnex, createLogger } from '@forum/platform';
+import { createKnex, createLogger, replicasOf, standbyStatus, type Knex, type StandbyStatus } from '@forum/platform';
 import pg from 'pg';
 import { history, streamHistory, type HistoryReader } from '@forum/eventstore';
 import { allProjections, buildLabel, migrateCheckpoints, projectionStatus } from '@forum/projections';
@@ -25,7 +25,8 @@ export interface CliIo {
 
 const USAGE = `forumctl <command>
 
-  status [--json]                        projections: version, build, state, checkpoint, head, lag, error
+  status [--json]                        projections: version, build, state, checkpoint, head, lag, error;
+                                         and the standbys' lag (on a standby: its own)
   rebuild <projection>... | --all        blue-green rebuild: replays into a new build, switches reads when caught up,
          [--no-verify]                   then compares the new builds with a replay (as verify does) unless --no-verify
   verify [projection...]                 replays into a scratch schema and compares with the live read models
@@ -92,10 +93,12 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
       case 'status': {
         const db = createKnex(databaseUrl, { max: 1 });
         try {
-          await migrateCheckpoints(db);
+          // a standby is read-only: its checkpoints table is the primary's, migrated there
+          const standby = await standbyStatus(db);
+          if (!standby.standby) await migrateCheckpoints(db);
           const status = await projectionStatus(db);
           if (values.json) io.out(JSON.stringify(status, null, 2) + '\n');
-          else
+          else {
             io.out(
               table(
                 ['projection', 'version', 'build', 'state', 'checkpoint', 'head', 'lag', 'error'],
@@ -111,6 +114,8 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
                 ]),
               ),
             );
+            io.out(await replicationSummary(db, standby));
+          }
           return status.some((s) => s.state === 'halted') ? 1 : 0;
         } finally {
           await db.destroy();
@@ -338,6 +343,26 @@ function historyTable(title: string, events: readonly HistoryEntry[]): string {
         const data = JSON.stringify(entry.data);
         return [entry.position, entry.at, entry.streamId, String(entry.version), entry.type, entry.actor, entry.correlationId, data.length > 80 ? `${data.slice(0, 77)}...` : data];
       }),
+    )
+  );
+}
+
+/**
+ * `status`'s lines on replication: on a primary, its standbys and how far each is behind
+ * (pg_stat_replication; nothing when it has none); on a standby, its own lag.
+ */
+async function replicationSummary(db: Knex, self: StandbyStatus): Promise<string> {
+  if (self.standby) {
+    const state = self.streaming ? 'streaming from its primary' : 'NOT streaming from its primary';
+    return `\nThis database is a standby, ${state}${self.replayPaused ? ', replay PAUSED' : ''}: reads may be ${self.lagMs} ms old, ${self.replayBacklogBytes} bytes received and not replayed yet.\n`;
+  }
+  const replicas = await replicasOf(db);
+  if (replicas.length === 0) return '';
+  return (
+    '\n' +
+    table(
+      ['replica', 'address', 'state', 'behind (bytes)', 'replay lag'],
+      replicas.map((r) => [r.name, r.address ?? 'local', r.state, String(r.replayBehindBytes), `${r.replayLagMs} ms`]),
     )
   );
 }

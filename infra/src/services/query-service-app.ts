@@ -1,6 +1,6 @@
 import { createLogger, createTokenVerifier, type HttpServer } from '@forum/platform';
 import { openEventStore } from '../event-store.ts';
-import { CheckpointWatcher, createQueryServer, createReadDb, httpRegistrar, readLimits, startLiveChanges, streamLimits, type QueryServiceConfig } from '@forum/query-service';
+import { createCheckpointWatcher, createQueryServer, createReadDb, httpRegistrar, readLimits, startLiveChanges, streamLimits, type QueryServiceConfig } from '@forum/query-service';
 
 export interface RunningQueryService {
   readonly server: HttpServer;
@@ -10,11 +10,11 @@ export interface RunningQueryService {
   stop(): Promise<void>;
 }
 
-/** The query-service on its own (the distributed layout), against DATABASE_URL, listening on PORT. */
+/** The query-service on its own (the distributed layout), against DATABASE_URL (its reads on READ_DATABASE_URL when set), listening on PORT. */
 export async function startQueryService(config: QueryServiceConfig): Promise<RunningQueryService> {
   const logger = createLogger('query-service', config.LOG_LEVEL, { format: config.LOG_FORMAT });
   const db = createReadDb(config.DATABASE_URL, config);
-  const watcher = new CheckpointWatcher(config.DATABASE_URL, logger);
+  const watcher = createCheckpointWatcher(config.DATABASE_URL, config, logger);
   await watcher.start();
   // the admins' history of a user or a post reads the event log, and the change stream follows it
   const events = await openEventStore({ eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL }, { poolSize: 3, logger });

@@ -46,13 +46,13 @@ export interface CallOptions {
 /** Headers of a read that waits for `position` (the X-Event-Position of a command, see minPosition); none without one. */
 export const minPositionHeaders = (position: string | undefined): Record<string, string> => (position ? { [HEADER_MIN_POSITION]: position } : {});
 
-/** The whole forum on a free port, against a fresh database of the run's PostgreSQL. */
+/** The whole forum on a free port, against a fresh database of the run's PostgreSQL (or the DATABASE_URL of `env`, left as it is). */
 export async function startTestForum(env: Record<string, string> = {}): Promise<TestForum> {
-  const database = await createTestDatabase('forum');
+  const database = env.DATABASE_URL ? null : await createTestDatabase('forum');
   const config = EmbeddedConfig.parse({
     PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL: database.url,
+    ...(database && { DATABASE_URL: database.url }),
     LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
     // tests write faster than people: a test that is about the limits sets its own
     WRITE_LIMITS: 'off',
@@ -119,7 +119,7 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
       expectStatus(api(path, { method, token, json: body, headers }), expect, `${method} ${path}`),
     async stop() {
       await forum.stop();
-      await database.drop();
+      await database?.drop();
     },
   };
 }

@@ -15,6 +15,7 @@ import { allProjections, projectionsCheck } from '@forum/projections';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
+import { standbyCheck } from '../store/standby-check.ts';
 import { createSharedPosts } from '../reads/shared-posts.ts';
 import { createAdminStore } from '../store/admin.ts';
 import { createCommunityStore } from '../store/community.ts';
@@ -47,6 +48,8 @@ export interface QueryAppDeps {
   readonly maxWaitMs: number;
   /** Readiness fails when a live projection is further behind than this many events. */
   readonly maxLag: number;
+  /** Set when `db` is a hot standby (READ_DATABASE_URL): readiness fails while its reads may be older than this. */
+  readonly maxReplicaLagMs?: number;
   /** The full-text search's bulkhead: how many run at once, how many may wait, and how long. */
   readonly search: { readonly concurrency: number; readonly queue: number; readonly maxWaitMs: number };
   /** Visitors' answers kept in memory (see visitorCache); 0: none. */
@@ -115,6 +118,7 @@ export function createQueryServer(deps: QueryAppDeps): HttpServer {
     healthPlugin({
       database: () => databaseCheck(deps.db),
       projections: () => projectionsCheck(deps.db, deps.maxLag, allProjections),
+      ...(deps.maxReplicaLagMs !== undefined && { replica: standbyCheck(deps.db, deps.watcher, deps.maxReplicaLagMs) }),
     }),
   );
   server.register(queryApi(deps), { prefix: '/api' });

@@ -4,12 +4,37 @@ import { buildSchema, CHECKPOINTS_CHANNEL } from '@forum/projections';
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 
+export interface CheckpointWatcherOptions {
+  /** How often the checkpoints are read again when nothing is heard, in milliseconds (1000). */
+  readonly refreshMs?: number;
+  /**
+   * A hot standby of the database the runner writes to, whose read models this process reads
+   * (READ_DATABASE_URL): the checkpoints are read there, and a notice from the primary only says
+   * what to look for (see CheckpointWatcher).
+   */
+  readonly standbyUrl?: string;
+}
+
+/** The first and the longest pause between two reads of a standby's checkpoints while they are awaited. */
+const CHASE_FIRST_MS = 5;
+const CHASE_MAX_MS = 100;
+/** How long a standby's checkpoints are read at that pace after a rebuild switched in on the primary. */
+const CHASE_AFTER_SWITCH_MS = 3000;
+
 /**
  * Knows how far the live projections have got. The runner NOTIFYs after each
  * batch (keyed by the build's schema) and when a rebuild switches in; a new
  * LISTEN session (the first, or one after a lost connection) reads them all
  * again, and a periodic refresh covers builds that go live or halt.
  * A position is reached when every live, running projection has passed it.
+ *
+ * With a standby (`standbyUrl`), what counts is what the standby has replayed: NOTIFY does not
+ * reach a standby, and the primary's notice comes before the standby has the batch. The notices
+ * are still heard on the primary, but as hints: a position the standby should soon show. While a
+ * hint or a waiting reader's position is not yet in the standby's checkpoints, they are read there
+ * again every few milliseconds (5, doubling to 100); otherwise once a refresh. A checkpoint row is
+ * written in the transaction that changed its read model, and a standby replays transactions
+ * whole and in commit order: once its row shows a position, its read models hold it.
  */
 export class CheckpointWatcher {
   private live = new Map<string, LogPosition>();
@@ -28,12 +53,27 @@ export class CheckpointWatcher {
   private listener: NotificationListener | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  private readonly refreshMs: number;
+  /** Where the checkpoints are read: the standby when there is one, else where the runner writes. */
+  private readonly checkpointsUrl: string;
+  private readonly standby: boolean;
+  /** With a standby: positions the primary announced per build that the standby does not show yet. */
+  private ahead = new Map<string, LogPosition>();
+  /** With a standby: the positions readers wait for. */
+  private wanted = new Set<{ readonly position: LogPosition }>();
+  private chaseUntil = 0;
+  private chasePauseMs = CHASE_FIRST_MS;
+  private chasing = false;
 
   constructor(
     private readonly connectionString: string,
     private readonly logger: Logger,
-    private readonly refreshMs = 1000,
-  ) {}
+    options: CheckpointWatcherOptions = {},
+  ) {
+    this.refreshMs = options.refreshMs ?? 1000;
+    this.standby = options.standbyUrl !== undefined;
+    this.checkpointsUrl = options.standbyUrl ?? connectionString;
+  }
 
   async start(): Promise<void> {
     this.listener = listenForNotifications({
@@ -63,7 +103,9 @@ export class CheckpointWatcher {
    */
   notified(payload: string) {
     if (payload.startsWith('switched:')) {
-      void this.refresh(); // a rebuild switched in: its build is the live one now
+      // a rebuild switched in: its build is the live one now (on a standby, once it has replayed the switch)
+      if (this.standby) this.chase(Date.now() + CHASE_AFTER_SWITCH_MS);
+      else void this.refresh();
       return;
     }
     const match = /^([^:]+):(\d+)\.(\d+)(?::(\d+))?$/.exec(payload);
@@ -73,6 +115,12 @@ export class CheckpointWatcher {
     if (!known) return; // a build that is not live yet; refresh() picks up new live builds
     const position = { transactionId: BigInt(match[2]!), globalPosition: BigInt(match[3]!) };
     if (compareLogPositions(position, known) <= 0) return;
+    if (this.standby) {
+      const hinted = this.ahead.get(key);
+      if (!hinted || compareLogPositions(position, hinted) > 0) this.ahead.set(key, position);
+      this.chase();
+      return;
+    }
     this.live.set(key, position);
     this.marks.set(key, markOf(position, match[4]));
     this.changed();
@@ -120,7 +168,7 @@ export class CheckpointWatcher {
   private refreshClient: pg.Client | null = null;
   private async queryClient(): Promise<pg.Client> {
     if (this.refreshClient) return this.refreshClient;
-    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'forum-query-checkpoints' });
+    const client = new pg.Client({ connectionString: this.checkpointsUrl, application_name: 'forum-query-checkpoints' });
     client.on('error', () => {
       if (this.refreshClient === client) this.refreshClient = null;
     });
@@ -137,6 +185,19 @@ export class CheckpointWatcher {
 
   /** True when every live projection has applied `position` within `timeoutMs`. */
   async waitFor(position: LogPosition, timeoutMs: number): Promise<boolean> {
+    if (this.reached(position)) return true;
+    if (!this.standby) return this.waitForNotice(position, timeoutMs);
+    const wanted = { position };
+    this.wanted.add(wanted);
+    this.chase();
+    try {
+      return await this.waitForNotice(position, timeoutMs);
+    } finally {
+      this.wanted.delete(wanted);
+    }
+  }
+
+  private async waitForNotice(position: LogPosition, timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (!this.reached(position)) {
       const left = deadline - Date.now();
@@ -155,6 +216,57 @@ export class CheckpointWatcher {
       if (!notified && !this.reached(position) && Date.now() < deadline) await this.refresh();
     }
     return true;
+  }
+
+  /**
+   * With a standby: reads its checkpoints again and again, at short and growing pauses, while the
+   * primary has announced more than they show, a reader waits for a position they do not show, or
+   * until `until`. One loop at a time; a new hint or reader starts its pauses short again.
+   */
+  private chase(until = 0) {
+    this.chaseUntil = Math.max(this.chaseUntil, until);
+    this.chasePauseMs = CHASE_FIRST_MS;
+    if (this.chasing || this.closed) return;
+    this.chasing = true;
+    void (async () => {
+      try {
+        while (!this.closed && this.behind()) {
+          await this.refresh();
+          if (!this.behind()) break;
+          const pause = this.chasePauseMs;
+          this.chasePauseMs = Math.min(pause * 2, CHASE_MAX_MS);
+          await new Promise((resolve) => setTimeout(resolve, pause));
+        }
+      } finally {
+        this.chasing = false;
+      }
+    })();
+  }
+
+  /** Whether the standby's checkpoints are known to lag what the primary announced or a reader waits for (dropping the hints they have met). */
+  private behind(): boolean {
+    for (const [key, hinted] of this.ahead) {
+      const known = this.live.get(key);
+      if (!known || compareLogPositions(known, hinted) >= 0) this.ahead.delete(key);
+    }
+    if (this.ahead.size > 0 || Date.now() < this.chaseUntil) return true;
+    for (const { position } of this.wanted) if (!this.reached(position)) return true;
+    return false;
+  }
+
+  /**
+   * With a standby: how many events of the log its live builds' checkpoints are behind what the
+   * primary has announced of them (0 when it shows all it was told; null without a standby).
+   */
+  standbyBehind(): number | null {
+    if (!this.standby) return null;
+    let most = 0;
+    for (const [key, hinted] of this.ahead) {
+      const known = this.live.get(key);
+      // a later transaction may hold lower positions (see projectionStatus): behind is at least 1
+      if (known && compareLogPositions(known, hinted) < 0) most = Math.max(most, 1, Number(hinted.globalPosition - known.globalPosition));
+    }
+    return most;
   }
 
   /** waitFor the position a command answered (its X-Event-Position token); false at once for no token or one that is not a position. */
