@@ -12,10 +12,18 @@ export function silentAnswer(loginUrl: string, timeoutMs: number): Promise<strin
     const frame = document.createElement('iframe');
     frame.title = 'Checking the sign-in';
     frame.hidden = true;
+    // the page posts its answer while it is still loading (its script runs before its load event):
+    // the frame goes once it has loaded, since removing it earlier aborts the page's own request
+    let loaded = false;
+    frame.addEventListener('load', () => (loaded = true), { once: true });
     const done = (answer: string | null) => {
       clearTimeout(timer);
       window.removeEventListener('message', received);
-      frame.remove();
+      if (answer === null || loaded) frame.remove();
+      else {
+        frame.addEventListener('load', () => frame.remove(), { once: true });
+        setTimeout(() => frame.remove(), timeoutMs);
+      }
       resolve(answer);
     };
     const received = (event: MessageEvent) => {
