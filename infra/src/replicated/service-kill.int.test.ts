@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { HEADER_IDEMPOTENCY_KEY, HEADER_MIN_POSITION } from '@forum/contracts';
+import { HEADER_IDEMPOTENCY_KEY, HEADER_MIN_POSITION, StreamTicket } from '@forum/contracts';
 import { waitFor } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandLoad, startTestReplicatedForum, type TestReplicatedForum } from '../testing/replicated.ts';
+import { openStream } from '../testing/sse-client.ts';
 
 let test: TestReplicatedForum;
 
@@ -33,6 +34,31 @@ describe('two command services and two query services behind the gateway', () =>
     expect(two.status).toBe(201);
     expect(await two.json()).toEqual(created);
     expect(await count(`SELECT count(*) AS n FROM eventstore.events WHERE stream_id = ?`, [`post-${created.id}`])).toBe(1);
+  });
+
+  it('the change stream passes through the gateway as it is written, and a ticket one query service signed opens a stream on the other', async () => {
+    const user = await test.newUser('Hal');
+    const stream = await openStream(test.base, '/api/stream?topics=posts');
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+    await stream.next((message) => message.event === 'ready');
+    const created = await fetch(`${test.base}/api/posts`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${user.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: 'Seen live', description: 'Through the gateway', tags: [] }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    // the message comes while the stream stays open: nothing between holds it back
+    expect((await stream.next((message) => message.event === 'post-created', { timeoutMs: 15_000 })).data).toMatchObject({ postId: id });
+    expect(stream.ended).toBe(false);
+    stream.close();
+
+    const [signer, other] = test.forum.services['query-service'];
+    const ticket = await fetch(`${signer!.url}/api/stream/ticket`, { headers: { Authorization: `Bearer ${user.token}` } });
+    expect(ticket.status).toBe(200);
+    const mine = await openStream(other!.url, `/api/stream?topics=me&ticket=${encodeURIComponent(StreamTicket.parse(await ticket.json()).ticket)}`);
+    expect(mine.status).toBe(200);
+    mine.close();
   });
 
   it('when one of each is killed (SIGKILL) mid-load, the clients’ retries succeed through the others, every acknowledged command is in the log once, and every read answers', { timeout: 180_000 }, async () => {
