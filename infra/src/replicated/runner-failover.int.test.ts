@@ -1,8 +1,7 @@
 import { runForumctl } from '../ops/forumctl.ts';
 import { waitFor } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommandLoad, startTestReplicatedForum, type TestReplicatedForum } from '../testing/replicated.ts';
-import type { ServiceProcess } from './service-process.ts';
+import { CommandLoad, ownsProjections as owns, startTestReplicatedForum, workerStates, type TestReplicatedForum } from '../testing/replicated.ts';
 
 /**
  * The bound this test asserts on the runner's fail-over, from the SIGKILL of the runner that owns
@@ -21,16 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await test?.stop();
 }, 60_000);
-
-/** What a runner's /readyz says of its workers: their states, e.g. ['running', …] or ['standby', …]. */
-async function workerStates(runner: ServiceProcess): Promise<string[]> {
-  const answer = await fetch(`${runner.url}/readyz`, { signal: AbortSignal.timeout(2000) }).catch(() => null);
-  if (!answer) return [];
-  const body = (await answer.json()) as { checks: { projections: { detail: { workers: { state: string }[] } } } };
-  return body.checks.projections.detail.workers.map((worker) => worker.state);
-}
-
-const owns = (states: string[]) => states.length > 0 && states.every((state) => state === 'running');
 
 describe('the projection runners: one owns the projections, the other stands by', () => {
   it(`when the owner is killed (SIGKILL) while commands stream in, the standby takes over within ${FAILOVER_BOUND_MS / 1000} s, and the read models equal a replay with nothing applied twice or missed`, { timeout: 180_000 }, async () => {

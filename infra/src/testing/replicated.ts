@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { compareLogPositions, HEADER_IDEMPOTENCY_KEY, parsePositionToken, type Vote } from '@forum/contracts';
-import { createLogger } from '@forum/platform';
+import { createLogger, type Knex } from '@forum/platform';
 import { createTestDatabase } from '@forum/platform/testing';
 import { projectionStatus } from '@forum/projections';
 import { ReplicatedConfig } from '../replicated/config.ts';
@@ -53,17 +53,31 @@ export async function startTestReplicatedForum(replicas: ReplicaCounts = {}): Pr
       if (!me.ok) throw new Error(`GET /api/me answered ${me.status}: ${await me.text()}`);
       return { id, token };
     },
-    async applied(position) {
-      const wanted = parsePositionToken(position)!;
-      const builds = (await projectionStatus(forum.db)).filter((build) => build.role === 'live');
-      return builds.every((build) => compareLogPositions(parsePositionToken(build.checkpoint)!, wanted) >= 0);
-    },
+    applied: (position) => appliedByEveryProjection(forum.db, position),
     async stop() {
       await forum.stop();
       await database.drop();
     },
   };
 }
+
+/** Whether every live projection has applied the event at `position` (a command's answer). */
+export async function appliedByEveryProjection(db: Knex, position: string): Promise<boolean> {
+  const wanted = parsePositionToken(position)!;
+  const builds = (await projectionStatus(db)).filter((build) => build.role === 'live');
+  return builds.every((build) => compareLogPositions(parsePositionToken(build.checkpoint)!, wanted) >= 0);
+}
+
+/** What a runner's /readyz says of its workers: their states, e.g. ['running', …] or ['standby', …] (none while it does not answer). */
+export async function workerStates(runner: { url: string }): Promise<string[]> {
+  const answer = await fetch(`${runner.url}/readyz`, { signal: AbortSignal.timeout(2000) }).catch(() => null);
+  if (!answer) return [];
+  const body = (await answer.json()) as { checks?: { projections?: { detail?: { workers?: { state: string }[] } } } };
+  return body.checks?.projections?.detail?.workers?.map((worker) => worker.state) ?? [];
+}
+
+/** The runner whose workers all run: the one that owns the projections. */
+export const ownsProjections = (states: readonly string[]) => states.length > 0 && states.every((state) => state === 'running');
 
 /** A command the load sent, and what finally answered it. */
 export interface SentCommand {
