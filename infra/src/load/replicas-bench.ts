@@ -28,9 +28,10 @@ const FAILOVERS = Number(process.env.REPLICA_FAILOVERS ?? 3);
 const HOME = '/api/posts?page=1&sort=newest';
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'forum-replicas-bench-'));
-const env = { DATA_DIR: dataDir, LOG_LEVEL: 'error', LOG_FORMAT: 'json', WRITE_LIMITS: 'off', PAYMENT_DEMO_DELAY_MS: '0', OIDC_ISSUER: '', DATABASE_URL: '' };
+const env = { DATA_DIR: dataDir, LOG_LEVEL: 'error', LOG_FORMAT: 'json', WRITE_LIMITS: 'off', PAYMENT_DEMO_DELAY_MS: '0' };
 const config = ReplicatedConfig.parse({ ...env, PORT: '0', HOST: '127.0.0.1', REPLICAS: '2' });
-const forum = await startReplicatedForum(config, { env: { ...process.env, ...env }, output: 'capture', logger: createLogger('replicas-bench', 'error') });
+// the embedded PostgreSQL and realm, whatever this shell has set
+const forum = await startReplicatedForum(config, { env: { ...process.env, ...env, OIDC_ISSUER: '', DATABASE_URL: '' }, output: 'capture', logger: createLogger('replicas-bench', 'error') });
 try {
   const gateway = `http://127.0.0.1:${forum.port}`;
   const tokens = await (await benchWriters({ base: gateway, token: (email, password) => signIn(gateway, email, password) }, WRITERS, 'replica-writer')).tokens();
