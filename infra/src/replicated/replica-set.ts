@@ -54,10 +54,18 @@ export class ReplicaSet {
   request<T = null>(options: Dispatcher.RequestOptions<T>, callback?: (error: Error | null, data: Dispatcher.ResponseData<T>) => void): Promise<Dispatcher.ResponseData<T>> | void {
     const replica = this.pick();
     const { origin: _ignored, ...rest } = options;
-    const answer = replica.pool.request(rest).catch((error: unknown) => {
-      if (neverReached(error) || connectionLost(error)) this.down(replica, error as Error);
-      throw error;
-    });
+    const answer = replica.pool.request(rest).then(
+      (data) => {
+        // reply-from destroys the body of an answer whose client has gone before it came, and the
+        // body then emits an abort error that no one else listens for: it would end the process
+        data.body.on('error', () => {});
+        return data;
+      },
+      (error: unknown) => {
+        if (neverReached(error) || connectionLost(error)) this.down(replica, error as Error);
+        throw error;
+      },
+    );
     if (!callback) return answer;
     answer.then(
       (data) => callback(null, data),
