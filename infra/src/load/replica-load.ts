@@ -11,7 +11,7 @@ export interface Rate {
 
 /**
  * GETs of `path` from `connections` connections spread evenly over `bases` (query-service replicas,
- * a gateway, or query services on a PostgreSQL replica): one autocannon per base, all at once. The
+ * a gateway, or query services on a PostgreSQL replica): one autocannon thread per base, all at once. The
  * answers per second are summed; p50 is the mean of theirs and p99 the worst.
  */
 export async function readsAcross(bases: readonly string[], options: { path: string; connections: number; seconds: number }): Promise<Rate> {
@@ -21,6 +21,8 @@ export async function readsAcross(bases: readonly string[], options: { path: str
         url: `${base}${options.path}`,
         connections: Math.max(1, Math.floor(options.connections / bases.length) + (i < options.connections % bases.length ? 1 : 0)),
         duration: options.seconds,
+        // a thread of its own: the load does not wait on this process's event loop (a gateway's, in the bench)
+        workers: 1,
       }),
     ),
   );
