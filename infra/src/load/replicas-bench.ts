@@ -4,6 +4,7 @@
  *   commands/s   REPLICA_WRITERS (16) members creating posts against one command service, then spread over two
  *   reads/s      the home page (GET /api/posts?page=1) from REPLICA_READ_CONNECTIONS (64) connections against one
  *                query service, spread over two, and through the gateway (which balances over the two)
+ * One and two are measured twice each, alternately, each after the projections have caught up; the mean is shown.
  *   fail-over    REPLICA_FAILOVERS (3) times: SIGKILL of the runner that owns the projections while a member
  *                writes; the time until every live projection has applied a command acknowledged after the kill
  * BENCH_SECONDS (default 10) sets the length of each load. The services are processes of their own; the
@@ -12,6 +13,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { positionToken } from '@forum/contracts';
 import { createLogger } from '@forum/platform';
 import { waitFor } from '@forum/platform/testing';
 import { ReplicatedConfig } from '../replicated/config.ts';
@@ -27,6 +29,14 @@ const READ_CONNECTIONS = Number(process.env.REPLICA_READ_CONNECTIONS ?? 64);
 const FAILOVERS = Number(process.env.REPLICA_FAILOVERS ?? 3);
 const HOME = '/api/posts?page=1&sort=newest';
 
+/** The mean of each figure of `rates`. */
+const mean = (rates: readonly Rate[]): Rate => ({
+  perSecond: rates.reduce((sum, rate) => sum + rate.perSecond, 0) / rates.length,
+  p50: rates.reduce((sum, rate) => sum + rate.p50, 0) / rates.length,
+  p99: rates.reduce((sum, rate) => sum + rate.p99, 0) / rates.length,
+  failed: rates.reduce((sum, rate) => sum + rate.failed, 0),
+});
+
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'forum-replicas-bench-'));
 const env = { DATA_DIR: dataDir, LOG_LEVEL: 'error', LOG_FORMAT: 'json', WRITE_LIMITS: 'off', PAYMENT_DEMO_DELAY_MS: '0' };
 const config = ReplicatedConfig.parse({ ...env, PORT: '0', HOST: '127.0.0.1', REPLICAS: '2' });
@@ -38,10 +48,30 @@ try {
   const [command1, command2] = forum.services['command-service'].map((service) => service.url);
   const [query1, query2] = forum.services['query-service'].map((service) => service.url);
 
-  const commandsOne = await commandsAcross([command1!], tokens, SECONDS);
-  const commandsTwo = await commandsAcross([command1!, command2!], tokens, SECONDS);
-  const readsOne = await readsAcross([query1!], { path: HOME, connections: READ_CONNECTIONS, seconds: SECONDS });
-  const readsTwo = await readsAcross([query1!, query2!], { path: HOME, connections: READ_CONNECTIONS, seconds: SECONDS });
+  // each load starts once the projections have applied the last one's writes (they would compete
+  // for the CPU), and each pair runs twice, one then two then one then two: the mean of both
+  const settled = async () => {
+    const head = positionToken(await forum.store.head());
+    await waitFor(() => appliedByEveryProjection(forum.db, head), Boolean, 600_000, 200);
+  };
+  const measure = async (one: () => Promise<Rate>, two: () => Promise<Rate>): Promise<[Rate, Rate]> => {
+    const runs: Rate[][] = [[], []];
+    for (let round = 0; round < 2; round++) {
+      for (const [i, run] of [one, two].entries()) {
+        await settled();
+        runs[i]!.push(await run());
+      }
+    }
+    return [mean(runs[0]!), mean(runs[1]!)];
+  };
+  const [commandsOne, commandsTwo] = await measure(
+    () => commandsAcross([command1!], tokens, SECONDS),
+    () => commandsAcross([command1!, command2!], tokens, SECONDS),
+  );
+  const [readsOne, readsTwo] = await measure(
+    () => readsAcross([query1!], { path: HOME, connections: READ_CONNECTIONS, seconds: SECONDS }),
+    () => readsAcross([query1!, query2!], { path: HOME, connections: READ_CONNECTIONS, seconds: SECONDS }),
+  );
   const readsGateway = await readsAcross([gateway], { path: HOME, connections: READ_CONNECTIONS, seconds: SECONDS });
 
   // ── the runner's fail-over, while one member writes through the gateway ──
@@ -68,7 +98,7 @@ try {
   process.stdout.write(
     [
       '',
-      `forum bench: replicas (${os.cpus().length} cores, Node ${process.version}, one PostgreSQL with fsync on, ${SECONDS} s a load)`,
+      `forum bench: replicas (${os.cpus().length} cores, Node ${process.version}, one PostgreSQL with fsync on, ${SECONDS} s a load, mean of two)`,
       row('commands/s, 1 command service', commandsOne, `(${WRITERS} writers)`),
       row('commands/s, 2 command services', commandsTwo, `(${WRITERS} writers, ${ratio(commandsTwo, commandsOne)})`),
       row('home reads/s, 1 query service', readsOne, `(${READ_CONNECTIONS} connections)`),
