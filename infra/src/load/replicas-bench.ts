@@ -41,7 +41,10 @@ const dataDir = await mkdtemp(path.join(os.tmpdir(), 'forum-replicas-bench-'));
 const env = { DATA_DIR: dataDir, LOG_LEVEL: 'error', LOG_FORMAT: 'json', WRITE_LIMITS: 'off', PAYMENT_DEMO_DELAY_MS: '0' };
 const config = ReplicatedConfig.parse({ ...env, PORT: '0', HOST: '127.0.0.1', REPLICAS: '2' });
 // the embedded PostgreSQL and realm, whatever this shell has set
-const forum = await startReplicatedForum(config, { env: { ...process.env, ...env, OIDC_ISSUER: '', DATABASE_URL: '' }, output: 'capture', logger: createLogger('replicas-bench', 'error') });
+const forum = await startReplicatedForum(config, { env: { ...process.env, ...env, OIDC_ISSUER: '', DATABASE_URL: '' }, output: 'capture', logger: createLogger('replicas-bench', 'error') }).catch(async (error: unknown) => {
+  await rm(dataDir, { recursive: true, force: true });
+  throw error;
+});
 try {
   const gateway = `http://127.0.0.1:${forum.port}`;
   const tokens = await (await benchWriters({ base: gateway, token: (email, password) => signIn(gateway, email, password) }, WRITERS, 'replica-writer')).tokens();

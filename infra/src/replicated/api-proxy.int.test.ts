@@ -52,9 +52,16 @@ beforeAll(async () => {
   sets.push(query, command);
   gateway = createHttpServer({ logger });
   await gateway.register(apiProxy({ command, query, trustProxy: () => false }), { prefix: '/api' });
+  // a service none of whose replicas is there
+  const nowhere = new ReplicaSet('nowhere', [gone], logger);
+  sets.push(nowhere);
+  await gateway.register(apiProxy({ command: nowhere, query: nowhere, trustProxy: () => false }), { prefix: '/nowhere' });
   base = await gateway.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
+  // as the front door does (front-door.ts): the request whose client went away was never answered,
+  // and a Fastify that listens itself waits for its connection
+  gateway?.server.closeAllConnections();
   await gateway?.close();
   await Promise.all(sets.map((set) => set.close()));
   for (const server of servers) server.closeAllConnections(), server.close();
@@ -89,6 +96,15 @@ describe('the gateway’s /api proxy', () => {
     expect(answer.headers.get('retry-after')).toBe('1');
     expect(await answer.json()).toEqual({ error: { code: 'UNAVAILABLE', message: 'The service’s answer was cut off; send the request again (with the same Idempotency-Key)' } });
     expect(asked.filter((line) => line.endsWith('POST /api/cut'))).toEqual(['write POST /api/cut']);
+  });
+
+  it('answers 503 UNAVAILABLE, with Retry-After, when no replica of the service is there', async () => {
+    for (const method of ['GET', 'POST']) {
+      const answer = await fetch(`${base}/nowhere/posts`, { method, ...(method === 'POST' && { headers: { 'content-type': 'application/json' }, body: '{}' }) });
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('1');
+      expect(await answer.json()).toEqual({ error: { code: 'UNAVAILABLE', message: 'The service is unavailable; try again shortly' } });
+    }
   });
 
   it('goes on answering when a client goes away before its answer has come', async () => {

@@ -121,7 +121,13 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
     }
     const all = Object.values(services).flat();
     noMoreRestarts = () => all.forEach((replica) => replica.stopRestarting());
-    stack.push(() => Promise.all(all.map((replica) => replica.stop())).then(() => {}));
+    // however this process ends (an uncaught error included), no service outlives it
+    const killAll = () => all.forEach((replica) => replica.kill('SIGKILL'));
+    process.on('exit', killAll);
+    stack.push(async () => {
+      await Promise.all(all.map((replica) => replica.stop()));
+      process.off('exit', killAll);
+    });
     // one runner first: it makes the projections' tables alone, and owns them; the others stand by
     const [owner, ...standbys] = services.projections;
     await owner!.start();

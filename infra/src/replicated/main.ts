@@ -10,10 +10,6 @@ const logger = createLogger('forum', config.LOG_LEVEL, { format: config.LOG_FORM
 const forum = await startReplicatedForum(config, { env: process.env, logger });
 // each service may take its own grace (10 s) to stop
 stopOnSignals(() => forum.stop(), logger, 30_000);
-// however this process ends, no service outlives it
-process.on('exit', () => {
-  for (const replica of Object.values(forum.services).flat()) replica.kill('SIGKILL');
-});
 
 const services = Object.values(forum.services)
   .flat()

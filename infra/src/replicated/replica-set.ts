@@ -1,7 +1,7 @@
 import type { Logger } from '@forum/platform';
 import { Pool, type Dispatcher } from 'undici';
 
-/** How often every replica's /healthz is asked, and how long an answer may take. */
+/** How often a replica that is down is asked for its /healthz, and how long an answer may take. */
 export const HEALTH_INTERVAL_MS = 1000;
 const HEALTH_TIMEOUT_MS = 2000;
 
@@ -24,7 +24,8 @@ interface Replica {
  * The replicas of one service (their origins, e.g. http://127.0.0.1:4101), as an undici dispatcher
  * that @fastify/reply-from sends requests through: round robin over the replicas that are up. A
  * replica goes down at once when a connection to it fails, and up again when its /healthz answers
- * (asked every HEALTH_INTERVAL_MS). With none up, every replica is tried: the answer says why.
+ * (asked every HEALTH_INTERVAL_MS while it is down: the replicas that are up are not asked, so
+ * their logs carry no line a second). With none up, every replica is tried: the answer says why.
  */
 export class ReplicaSet {
   private readonly replicas: Replica[];
@@ -93,15 +94,17 @@ export class ReplicaSet {
 
   private async checkHealth() {
     await Promise.all(
-      this.replicas.map(async (replica) => {
-        const healthy = await fetch(`${replica.origin}/healthz`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }).then(
-          (answer) => answer.ok,
-          () => false,
-        );
-        if (healthy && !replica.up) this.logger.info({ service: this.name, replica: replica.origin }, 'replica up again');
-        if (!healthy && replica.up) this.logger.warn({ service: this.name, replica: replica.origin }, 'replica down: its health check failed');
-        replica.up = healthy;
-      }),
+      this.replicas
+        .filter((replica) => !replica.up)
+        .map(async (replica) => {
+          const healthy = await fetch(`${replica.origin}/healthz`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }).then(
+            (answer) => answer.ok,
+            () => false,
+          );
+          if (!healthy) return;
+          this.logger.info({ service: this.name, replica: replica.origin }, 'replica up again');
+          replica.up = true;
+        }),
     );
   }
 }
