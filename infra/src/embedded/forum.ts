@@ -1,32 +1,30 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   commandApi,
   createForumCommands,
   createPostgresWriteLimits,
-  operatorMeta,
   identityOf,
   keycloakIdentityAdminFrom,
   paymentProviderFrom,
   readModelDirectory,
   startErasureReactor,
-  type Accepted,
-  type CommandMeta,
   type IdentityAdmin,
 } from '@forum/command-service';
 import type { EventStore } from '@forum/eventstore';
 import { openEventStore } from '../event-store.ts';
 import { startKafkaFeed } from '@forum/feed';
-import { answerClientErrors, createKnex, createLogger, createTokenVerifier, databaseCheck, type HttpServer, type Knex, type Logger } from '@forum/platform';
+import { createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
 import { createCheckpointWatcher, createReadDb, queryApi, readLimits, standbyCheck, startLiveChanges, streamLimits, type CheckpointWatcher } from '@forum/query-service';
-import { createIdentityRealm, type IdentityRealm } from '@forum/identity';
+import type { IdentityRealm } from '@forum/identity';
 import type { EmbeddedConfig } from './config.ts';
 import { createGateway } from './gateway.ts';
-import { createSecurityHeaders } from './security-headers.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from '@forum/platform/embedded-postgres';
+import { forumDatabase } from './database.ts';
+import { openFrontDoor } from './front-door.ts';
+import { StopStack } from './stop-stack.ts';
+import { createEmbeddedRealm } from './realm.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -52,23 +50,12 @@ export interface RunningForum {
  * embedded identity realm (unless OIDC_ISSUER) and the gateway on one port.
  */
 export async function startForum(config: EmbeddedConfig, logger: Logger = createLogger('forum', config.LOG_LEVEL, { format: config.LOG_FORMAT })): Promise<RunningForum> {
-  const stack: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const stop of stack.reverse()) await stop().catch((error) => logger.error({ err: error }, 'error while stopping'));
-    stack.length = 0;
-  };
+  const stack = new StopStack(logger);
+  const stopAll = () => stack.stopAll();
   try {
-    let databaseUrl = config.DATABASE_URL;
-    if (!databaseUrl) {
-      const postgres: RunningPostgres = await startEmbeddedPostgres({
-        dataDir: path.resolve(root, config.DATA_DIR),
-        database: 'forum',
-        ...(config.PG_SHARED_BUFFERS ? { sharedBuffers: config.PG_SHARED_BUFFERS } : {}),
-        log: (line) => logger.debug({ component: 'postgres' }, line),
-      });
-      stack.push(() => postgres.stop());
-      databaseUrl = postgres.url;
-    }
+    const database = await forumDatabase(config, logger);
+    stack.push(() => database.stop());
+    const databaseUrl = database.url;
 
     const store = await openEventStore({ eventStoreUrl: config.EVENTSTORE_URL, databaseUrl }, { poolSize: 20, logger: logger.child({ component: 'eventstore' }) });
     stack.push(() => store.close());
@@ -102,70 +89,30 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     const live = await startLiveChanges({ store, watcher, db: readDb, logger: logger.child({ service: 'query-service', component: 'live' }), settings: streamLimits(config) });
     stack.push(() => live.close());
 
-    const headers = createSecurityHeaders({
-      https: config.PUBLIC_URL !== undefined && new URL(config.PUBLIC_URL).protocol === 'https:',
-      externalIssuer: config.OIDC_ISSUER,
-      corsOrigins: config.CORS_ORIGINS,
-    });
-    // Bind first: the public URL (and so the issuer) may depend on the port the OS gives; the
-    // gateway takes the requests once it is ready
-    let gateway: HttpServer | null = null;
-    const server = await listen(config.PORT, config.HOST, (req, res) => {
-      if (gateway) return gateway.routing(req, res);
-      headers.every(req, res);
-      res.writeHead(503, { 'Retry-After': '1' }).end();
-    });
-    // the gateway closes after the server has answered its last request (a closing Fastify answers 503 of its own)
+    const door = await openFrontDoor(config);
+    // the streams first: the server's close waits for every open request
     stack.push(async () => {
-      // the streams first: the server's close waits for every open request
       live.endStreams();
-      await closeServer(server);
-      await gateway?.close();
+      await door.close();
     });
-    const port = (server.address() as { port: number }).port;
-    const url = (config.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
-    const internal = `http://127.0.0.1:${port}`;
-
-    let realm: IdentityRealm | null = null;
-    let issuer = config.OIDC_ISSUER;
-    let jwksUrl = config.OIDC_JWKS_URL;
-    if (!issuer) {
-      realm = await createIdentityRealm({
-        publicOrigin: url,
-        db,
-        logger: logger.child({ service: 'identity' }),
-        audience: config.OIDC_AUDIENCE,
-        adminEmails: config.ADMIN_EMAILS,
-        trustProxy: config.TRUST_PROXY,
-        google:
-          config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
-            ? { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET, issuer: config.GOOGLE_ISSUER }
-            : undefined,
-        mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
-        // the admin API's disabling, enabling and deleting of an account reach the forum first, and
-        // answer once the read side refuses (or lets in) the account's tokens (docs/security/erasure.md)
-        accountHooks: {
-          accessChanging: async (accountId, enabled, adminId) => readable(await commands.setAccountAccess(accountId, enabled, realmAdminMeta(adminId))),
-          deleting: async (accountId, adminId) => readable(await commands.eraseDeletedAccount(accountId, realmAdminMeta(adminId))),
-        },
-      });
-      stack.push(() => realm!.close());
-      issuer = realm.issuer;
-      jwksUrl ??= `${internal}/realms/forum/protocol/openid-connect/certs`;
-    }
-    const verifyToken = createTokenVerifier({ issuer, audience: config.OIDC_AUDIENCE, jwksUrl });
+    const { url, internal, headers, port } = door;
 
     const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, limits: config.WRITE_LIMITS, logger: logger.child({ service: 'command-service' }) }));
     if (limits) stack.push(() => limits.close());
     const directory = readModelDirectory(db);
     const options = { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory };
     const commands = createForumCommands(store, { ...options, ...(limits && { limits }) });
-    /** What the realm's admin API changes, as the forum records it: the realm's admin is the actor. */
-    const realmAdminMeta = (adminId: string): CommandMeta => operatorMeta(adminId, 'identity-admin', new Date());
-    /** Until the read side has applied what a command appended (or the read side's longest wait has passed). */
-    const readable = async ({ answer }: { answer: Accepted }) => {
-      await watcher!.waitForToken(answer.position, config.MIN_POSITION_WAIT_MS);
-    };
+
+    let realm: IdentityRealm | null = null;
+    let issuer = config.OIDC_ISSUER;
+    let jwksUrl = config.OIDC_JWKS_URL;
+    if (!issuer) {
+      realm = await createEmbeddedRealm({ config, publicUrl: url, db, logger, commands, watcher });
+      stack.push(() => realm!.close());
+      issuer = realm.issuer;
+      jwksUrl ??= `${internal}/realms/forum/protocol/openid-connect/certs`;
+    }
+    const verifyToken = createTokenVerifier({ issuer, audience: config.OIDC_AUDIENCE, jwksUrl });
 
     // an erased member's account leaves the identity provider too, reliably after the event
     const identityAdmin: IdentityAdmin | null = realm
@@ -228,7 +175,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       },
     });
     await starting.ready();
-    gateway = starting;
+    door.open(starting);
 
     // the demo data is the operator's, not a member's writes: not limited
     if (realm && config.DEMO_DATA && (await seedDemoData(realm, createForumCommands(store, options), logger)) > 0) {
@@ -258,28 +205,8 @@ function listingRoutes(plugin: FastifyPluginAsync, routes: string[]): FastifyPlu
   };
 }
 
-function listen(port: number, host: string, handler: RequestListener): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = createServer(handler);
-    server.keepAliveTimeout = 65_000;
-    answerClientErrors(server);
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server);
-    });
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 3000).unref();
-  });
-}
-
-export function banner(forum: RunningForum): string {
+/** What a start prints: where the forum is, the demo accounts, and `more` lines (the replicated layout's services). */
+export function banner(forum: Pick<RunningForum, 'url' | 'issuer' | 'realm'>, more: readonly string[] = []): string {
   const lines = [
     '',
     `  Forum is running at ${forum.url}`,
@@ -290,6 +217,6 @@ export function banner(forum: RunningForum): string {
     lines.push('', `  Demo accounts (password ${DEMO_PASSWORD}):`);
     for (const account of DEMO_ACCOUNTS) lines.push(`    ${account.email.padEnd(20)} ${(account.roles as readonly string[]).includes('admin') ? 'admin' : 'user'}`);
   }
-  lines.push('', '  Ctrl-C stops everything.', '');
+  lines.push(...more, '', '  Ctrl-C stops everything.', '');
   return lines.join('\n');
 }

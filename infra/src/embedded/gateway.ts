@@ -11,6 +11,11 @@ type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export interface GatewayRoutes {
   /** The services' APIs, registered under /api in one context (its hooks: the API's input, CORS). */
   readonly api: readonly FastifyPluginAsync[];
+  /**
+   * The APIs are proxies to services elsewhere (the replicated layout): they get each request's
+   * bytes as they came and answer every path themselves; the services check the input.
+   */
+  readonly proxied?: boolean;
   /** The embedded realm; absent when an external issuer is configured. */
   readonly identity?: NodeHandler;
   /** The embedded realm's Keycloak-compatible admin API (`/admin/realms/forum/users`). */
@@ -41,7 +46,7 @@ export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> 
 
   await server.register(
     async (api) => {
-      apiInput(api);
+      if (!routes.proxied) apiInput(api);
       api.addHook('onRequest', (request, reply, done) => {
         // a preflight is answered by CORS itself
         if (headers.cors(request.raw, reply.raw)) reply.hijack();
@@ -50,6 +55,7 @@ export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> 
       for (const plugin of routes.api) await api.register(plugin);
       // an unknown /api path is the API's 404 (through this context's hooks), never an app's page
       api.setNotFoundHandler(noSuchEndpoint);
+      if (routes.proxied) return;
       api.all('/', (_request, reply) => reply.callNotFound());
       api.all('/*', (_request, reply) => reply.callNotFound());
     },

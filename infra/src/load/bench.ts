@@ -5,6 +5,7 @@
  *   scale    a synthetic log of SCALE_EVENTS (1,000,000) events; every read and the main commands side by side with a bare node:http + pg server
  *   web      the JavaScript the web apps make a browser download: the home page's initial load, each route's
  *   live     the change stream: idle streams one process holds and their memory, the time from a command's answer to 1,000 clients
+ *   replicas the replicated layout: commands/s with one and two command services, reads/s with one and two query services, the runner's fail-over
  */
 const mode = process.argv[2] ?? 'slice';
 if (mode === 'slice') await import('./slice-bench.ts');
@@ -12,7 +13,8 @@ else if (mode === 'rebuild') await import('./rebuild-bench.ts');
 else if (mode === 'scale') await import('./scale-bench.ts');
 else if (mode === 'web') await import('./web-bench.ts');
 else if (mode === 'live') await import('./live-bench.ts');
+else if (mode === 'replicas') await import('./replicas-bench.ts');
 else {
-  process.stderr.write(`Unknown bench "${mode}": slice, rebuild, scale, web or live\n`);
+  process.stderr.write(`Unknown bench "${mode}": slice, rebuild, scale, web, live or replicas\n`);
   process.exit(2);
 }

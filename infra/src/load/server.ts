@@ -60,13 +60,7 @@ export async function startBenchServer(options: { dataDir?: string; env?: Record
     base,
     databaseUrl,
     pid: child.pid!,
-    async token(email, password = DEMO_PASSWORD) {
-      const response = await fetch(`${base}/realms/forum/protocol/openid-connect/token`, {
-        method: 'POST',
-        body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username: email, password }),
-      });
-      return ((await response.json()) as { access_token: string }).access_token;
-    },
+    token: (email, password) => signIn(base, email, password),
     async stop({ keepData = false } = {}) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -76,13 +70,22 @@ export async function startBenchServer(options: { dataDir?: string; env?: Record
   };
 }
 
+/** An access token of the embedded realm at `base` (password grant of client forum-cli). */
+export async function signIn(base: string, email: string, password = DEMO_PASSWORD): Promise<string> {
+  const response = await fetch(`${base}/realms/forum/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username: email, password }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
 /**
  * `count` members made the way scripts make users (Keycloak's admin API shape), each a Gold member
  * so the free limit of 5 posts does not stop them; their tokens. One user per writer: commands of
  * different users touch different streams, as a forum's traffic does. `tokens` signs them in
  * again (an access token lasts 5 minutes). Writers an earlier run made are signed in as they are.
  */
-export async function benchWriters(server: BenchServer, count: number, prefix = 'bench-writer'): Promise<{ tokens: () => Promise<string[]> }> {
+export async function benchWriters(server: Pick<BenchServer, 'base' | 'token'>, count: number, prefix = 'bench-writer'): Promise<{ tokens: () => Promise<string[]> }> {
   const admin = await server.token('admin@forum.local');
   const password = 'Bench#2026';
   const emails: string[] = [];

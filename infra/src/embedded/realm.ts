@@ -1,0 +1,49 @@
+import { operatorMeta, type Accepted, type CommandMeta, type ForumCommands } from '@forum/command-service';
+import { createIdentityRealm, type IdentityRealm } from '@forum/identity';
+import type { Knex, Logger } from '@forum/platform';
+import type { CheckpointWatcher } from '@forum/query-service';
+import type { EmbeddedConfig } from './config.ts';
+
+export interface EmbeddedRealmWiring {
+  readonly config: EmbeddedConfig;
+  /** Where browsers reach the forum: the realm's issuer is `${publicUrl}/realms/forum`. */
+  readonly publicUrl: string;
+  readonly db: Knex;
+  readonly logger: Logger;
+  /** What the realm's admin API changes about an account, the forum records through these. */
+  readonly commands: ForumCommands;
+  /** The read side's checkpoints: the admin API answers once the read side has applied the change. */
+  readonly watcher: CheckpointWatcher;
+}
+
+/**
+ * The embedded identity realm (no OIDC_ISSUER): sign-in, registration, password reset, Google, and
+ * the Keycloak-shaped admin API, whose disabling, enabling and deleting of an account reach the
+ * forum first and answer once the read side refuses (or lets in) the account's tokens
+ * (docs/security/erasure.md).
+ */
+export function createEmbeddedRealm({ config, publicUrl, db, logger, commands, watcher }: EmbeddedRealmWiring): Promise<IdentityRealm> {
+  /** What the realm's admin API changes, as the forum records it: the realm's admin is the actor. */
+  const realmAdminMeta = (adminId: string): CommandMeta => operatorMeta(adminId, 'identity-admin', new Date());
+  /** Until the read side has applied what a command appended (or the read side's longest wait has passed). */
+  const readable = async ({ answer }: { answer: Accepted }) => {
+    await watcher.waitForToken(answer.position, config.MIN_POSITION_WAIT_MS);
+  };
+  return createIdentityRealm({
+    publicOrigin: publicUrl,
+    db,
+    logger: logger.child({ service: 'identity' }),
+    audience: config.OIDC_AUDIENCE,
+    adminEmails: config.ADMIN_EMAILS,
+    trustProxy: config.TRUST_PROXY,
+    google:
+      config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
+        ? { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET, issuer: config.GOOGLE_ISSUER }
+        : undefined,
+    mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
+    accountHooks: {
+      accessChanging: async (accountId, enabled, adminId) => readable(await commands.setAccountAccess(accountId, enabled, realmAdminMeta(adminId))),
+      deleting: async (accountId, adminId) => readable(await commands.eraseDeletedAccount(accountId, realmAdminMeta(adminId))),
+    },
+  });
+}

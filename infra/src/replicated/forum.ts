@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createForumCommands, paymentProviderFrom, readModelDirectory, startErasureReactor } from '@forum/command-service';
+import type { EventStore } from '@forum/eventstore';
+import type { IdentityRealm } from '@forum/identity';
+import { createKnex, createLogger, databaseCheck, type Knex, type Logger } from '@forum/platform';
+import { CheckpointWatcher } from '@forum/query-service';
+import { createGateway } from '../embedded/gateway.ts';
+import { forumDatabase } from '../embedded/database.ts';
+import { openEventStore } from '../event-store.ts';
+import { openFrontDoor } from '../embedded/front-door.ts';
+import { StopStack } from '../embedded/stop-stack.ts';
+import { createEmbeddedRealm } from '../embedded/realm.ts';
+import { seedDemoData } from '../embedded/seed.ts';
+import { freePort } from '@forum/platform/embedded-postgres';
+import { apiProxy } from './api-proxy.ts';
+import type { ReplicatedConfig } from './config.ts';
+import { ReplicaSet, replicasCheck } from './replica-set.ts';
+import { ServiceProcess, type ServiceName } from './service-process.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** How many processes of each service run (each default: REPLICAS). */
+export interface ReplicaCounts {
+  readonly command?: number;
+  readonly query?: number;
+  readonly projections?: number;
+}
+
+export interface ReplicatedForumOptions {
+  /** The variables the services inherit (the supervisor's own environment, for `npm run start:replicated`). */
+  readonly env: NodeJS.ProcessEnv;
+  readonly logger?: Logger;
+  readonly replicas?: ReplicaCounts;
+  /** The services' logs: on this process's output (default), or kept and shown only when one fails to start. */
+  readonly output?: 'inherit' | 'capture';
+}
+
+export interface ReplicatedForum {
+  readonly url: string;
+  readonly port: number;
+  readonly issuer: string;
+  readonly databaseUrl: string;
+  /** The supervisor's own: the realm's account hooks and the demo data write through them. */
+  readonly store: EventStore;
+  readonly db: Knex;
+  readonly realm: IdentityRealm | null;
+  /** Every service process, by service (a test kills one, a bench reads their URLs). */
+  readonly services: Readonly<Record<ServiceName, readonly ServiceProcess[]>>;
+  readonly logger: Logger;
+  stop(): Promise<void>;
+}
+
+/**
+ * The forum as separate processes against one PostgreSQL (embedded in DATA_DIR unless
+ * DATABASE_URL): REPLICAS command services, query services and projection runners, each started
+ * again when it dies; this process is the gateway on PORT (the web apps, the embedded identity
+ * realm unless OIDC_ISSUER, and /api balanced over the replicas by apiProxy).
+ */
+export async function startReplicatedForum(config: ReplicatedConfig, options: ReplicatedForumOptions): Promise<ReplicatedForum> {
+  const logger = options.logger ?? createLogger('forum', config.LOG_LEVEL, { format: config.LOG_FORMAT });
+  const counts = { command: config.REPLICAS, query: config.REPLICAS, projections: config.REPLICAS, ...options.replicas };
+  const stack = new StopStack(logger);
+  // a Ctrl-C reaches every service too: none may be started again while all stop
+  let noMoreRestarts = () => {};
+  const stopAll = () => {
+    noMoreRestarts();
+    return stack.stopAll();
+  };
+  try {
+    const database = await forumDatabase(config, logger);
+    stack.push(() => database.stop());
+    const databaseUrl = database.url;
+    // the event store (its schema, in PostgreSQL) is made here, once, before any service starts
+    const store = await openEventStore({ eventStoreUrl: config.EVENTSTORE_URL, databaseUrl }, { poolSize: 3, logger: logger.child({ component: 'eventstore' }) });
+    stack.push(() => store.close());
+    const db = createKnex(databaseUrl, { max: 5 });
+    stack.push(() => db.destroy());
+    const watcher = new CheckpointWatcher(databaseUrl, logger);
+    await watcher.start();
+    stack.push(() => watcher.close());
+
+    const door = await openFrontDoor(config);
+    stack.push(() => door.close());
+    const { url, internal, headers, port } = door;
+
+    // the realm's account hooks and the demo data: commands of the supervisor's own, no limits
+    const commands = createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory: readModelDirectory(db) });
+    let realm: IdentityRealm | null = null;
+    let issuer = config.OIDC_ISSUER;
+    let jwksUrl = config.OIDC_JWKS_URL;
+    if (!issuer) {
+      realm = await createEmbeddedRealm({ config, publicUrl: url, db, logger, commands, watcher });
+      stack.push(() => realm!.close());
+      issuer = realm.issuer;
+      jwksUrl ??= `${internal}/realms/forum/protocol/openid-connect/certs`;
+      // erased members' accounts leave the realm, which lives here (the command services have no admin API of it)
+      const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: { removeAccount: (id) => realm!.accounts.remove(id) }, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
+      stack.push(() => reactor.stop());
+    }
+
+    const env: NodeJS.ProcessEnv = {
+      ...options.env,
+      DATABASE_URL: databaseUrl,
+      OIDC_ISSUER: issuer,
+      ...(jwksUrl && { OIDC_JWKS_URL: jwksUrl }),
+      PUBLIC_URL: url,
+      // a query service registers a subject's first request through the gateway: any command service takes it
+      COMMAND_SERVICE_URL: internal,
+      // every query service must accept the stream tickets the others sign
+      STREAM_TICKET_SECRET: config.STREAM_TICKET_SECRET ?? randomBytes(32).toString('base64url'),
+      // the gateway says who the client is (X-Forwarded-For, after its own TRUST_PROXY): the services trust that one hop
+      TRUST_PROXY: '1',
+    };
+    const services = {} as Record<ServiceName, ServiceProcess[]>;
+    for (const [service, key] of [['command-service', 'command'], ['query-service', 'query'], ['projections', 'projections']] as const) {
+      services[service] = [];
+      for (let i = 1; i <= counts[key]; i++) {
+        services[service].push(new ServiceProcess({ service, name: `${service}-${i}`, port: await freePort(), env, logger, output: options.output ?? 'inherit' }));
+      }
+    }
+    const all = Object.values(services).flat();
+    noMoreRestarts = () => all.forEach((replica) => replica.stopRestarting());
+    // however this process ends (an uncaught error included), no service outlives it
+    const killAll = () => all.forEach((replica) => replica.kill('SIGKILL'));
+    process.on('exit', killAll);
+    stack.push(async () => {
+      await Promise.all(all.map((replica) => replica.stop()));
+      process.off('exit', killAll);
+    });
+    // one runner first: it makes the projections' tables alone, and owns them; the others stand by
+    const [owner, ...standbys] = services.projections;
+    await owner!.start();
+    await Promise.all([...standbys, ...services['command-service'], ...services['query-service']].map((replica) => replica.start()));
+
+    const command = new ReplicaSet('command-service', services['command-service'].map((s) => s.url), logger);
+    stack.push(() => command.close());
+    const query = new ReplicaSet('query-service', services['query-service'].map((s) => s.url), logger);
+    stack.push(() => query.close());
+    const starting = await createGateway({
+      api: [apiProxy({ command, query, trustProxy: config.TRUST_PROXY })],
+      proxied: true,
+      identity: realm?.handler,
+      identityAdmin: realm?.adminHandler,
+      forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),
+      adminWebDir: config.ADMIN_WEB_DIR ? path.resolve(config.ADMIN_WEB_DIR) : path.join(root, 'admin-web/dist'),
+      logger,
+      headers,
+      checks: {
+        database: () => databaseCheck(db),
+        commandService: async () => replicasCheck(command),
+        queryService: async () => replicasCheck(query),
+        projections: async () => {
+          const ready = await Promise.all(services.projections.map((runner) => runner.ready()));
+          return { ok: ready.some(Boolean), detail: Object.fromEntries(services.projections.map((runner, i) => [runner.name, ready[i] ? 'ready' : 'down'])) };
+        },
+      },
+    });
+    await starting.ready();
+    door.open(starting);
+
+    if (realm && config.DEMO_DATA && (await seedDemoData(realm, commands, logger)) > 0) {
+      await watcher.waitFor(await store.head(), config.MIN_POSITION_WAIT_MS);
+    }
+    return { url, port, issuer, databaseUrl, store, db, realm, services, logger, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

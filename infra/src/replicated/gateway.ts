@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLogger, type Logger } from '@forum/platform';
+import { openFrontDoor } from '../embedded/front-door.ts';
+import { createGateway } from '../embedded/gateway.ts';
+import { apiProxy } from './api-proxy.ts';
+import type { GatewayConfig } from './gateway-config.ts';
+import { ReplicaSet, replicasCheck } from './replica-set.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface StandaloneGateway {
+  readonly url: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The gateway on its own (the distributed layout): the web apps, and /api balanced over the
+ * command and query services it is given, as `npm run start:replicated`'s gateway does over the
+ * processes it starts; sign-in is the identity provider's (OIDC_ISSUER), not the gateway's.
+ */
+export async function startGateway(config: GatewayConfig, logger: Logger = createLogger('gateway', config.LOG_LEVEL, { format: config.LOG_FORMAT })): Promise<StandaloneGateway> {
+  const command = new ReplicaSet('command-service', config.COMMAND_SERVICE_URLS, logger);
+  const query = new ReplicaSet('query-service', config.QUERY_SERVICE_URLS, logger);
+  const door = await openFrontDoor(config);
+  const gateway = await createGateway({
+    api: [apiProxy({ command, query, trustProxy: config.TRUST_PROXY })],
+    proxied: true,
+    forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),
+    adminWebDir: config.ADMIN_WEB_DIR ? path.resolve(config.ADMIN_WEB_DIR) : path.join(root, 'admin-web/dist'),
+    logger,
+    headers: door.headers,
+    checks: { commandService: async () => replicasCheck(command), queryService: async () => replicasCheck(query) },
+  });
+  await gateway.ready();
+  door.open(gateway);
+  return {
+    url: door.url,
+    port: door.port,
+    async stop() {
+      await door.close();
+      await Promise.all([command.close(), query.close()]);
+    },
+  };
+}

@@ -1,0 +1,175 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { compareLogPositions, HEADER_IDEMPOTENCY_KEY, parsePositionToken, type Vote } from '@forum/contracts';
+import { createLogger, type Knex } from '@forum/platform';
+import { createTestDatabase } from '@forum/platform/testing';
+import { projectionStatus } from '@forum/projections';
+import { ReplicatedConfig } from '../replicated/config.ts';
+import { startReplicatedForum, type ReplicaCounts, type ReplicatedForum } from '../replicated/forum.ts';
+
+export interface TestReplicatedForum {
+  readonly forum: ReplicatedForum;
+  /** The gateway, as this machine reaches it. */
+  readonly base: string;
+  /** A new account of the embedded realm, signed in (the forum registers it on its first call). */
+  newUser(name: string): Promise<{ id: string; token: string }>;
+  /** Whether every live projection has applied the event at `position` (a command's answer). */
+  applied(position: string): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+/** The replicated layout (REPLICAS of each service, or `replicas`) on a free port, against a fresh database of the run's PostgreSQL. */
+export async function startTestReplicatedForum(replicas: ReplicaCounts = {}): Promise<TestReplicatedForum> {
+  const database = await createTestDatabase('replicated');
+  const env = {
+    DATABASE_URL: database.url,
+    LOG_LEVEL: process.env.TEST_LOG ?? 'warn',
+    LOG_FORMAT: 'json',
+    // tests write faster than people
+    WRITE_LIMITS: 'off',
+    // a read after a write waits as long as a busy machine needs (see startTestForum)
+    MIN_POSITION_WAIT_MS: '15000',
+    DEMO_DATA: 'false',
+  };
+  const config = ReplicatedConfig.parse({ ...env, PORT: '0', HOST: '127.0.0.1' });
+  const forum = await startReplicatedForum(config, { env: { ...process.env, ...env }, replicas, output: 'capture', logger: createLogger('test-replicated', 'silent') }).catch(async (error: unknown) => {
+    await database.drop();
+    throw error;
+  });
+  const base = `http://127.0.0.1:${forum.port}`;
+  return {
+    forum,
+    base,
+    async newUser(name) {
+      const email = `${name.toLowerCase()}-${randomBytes(4).toString('hex')}@forum.test`;
+      const password = 'Secret#2026';
+      const { id } = await forum.realm!.accounts.create({ email, password, name });
+      const answer = await fetch(`${base}/realms/forum/protocol/openid-connect/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username: email, password, scope: 'openid' }),
+      });
+      const { access_token: token } = (await answer.json()) as { access_token: string };
+      // registered with the forum by its first call, as a browser's is
+      const me = await fetch(`${base}/api/me`, { headers: { Authorization: `Bearer ${token}` } });
+      if (!me.ok) throw new Error(`GET /api/me answered ${me.status}: ${await me.text()}`);
+      return { id, token };
+    },
+    applied: (position) => appliedByEveryProjection(forum.db, position),
+    async stop() {
+      await forum.stop();
+      await database.drop();
+    },
+  };
+}
+
+/** Whether every live projection has applied the event at `position` (a command's answer). */
+export async function appliedByEveryProjection(db: Knex, position: string): Promise<boolean> {
+  const wanted = parsePositionToken(position)!;
+  const builds = (await projectionStatus(db)).filter((build) => build.role === 'live');
+  return builds.every((build) => compareLogPositions(parsePositionToken(build.checkpoint)!, wanted) >= 0);
+}
+
+/** What a runner's /readyz says of its workers: their states, e.g. ['running', …] or ['standby', …] (none while it does not answer). */
+export async function workerStates(runner: { url: string }): Promise<string[]> {
+  const answer = await fetch(`${runner.url}/readyz`, { signal: AbortSignal.timeout(2000) }).catch(() => null);
+  if (!answer) return [];
+  const body = (await answer.json()) as { checks?: { projections?: { detail?: { workers?: { state: string }[] } } } };
+  return body.checks?.projections?.detail?.workers?.map((worker) => worker.state) ?? [];
+}
+
+/** The runner whose workers all run: the one that owns the projections. */
+export const ownsProjections = (states: readonly string[]) => states.length > 0 && states.every((state) => state === 'running');
+
+/** A command the load sent, and what finally answered it. */
+export interface SentCommand {
+  readonly kind: 'post' | 'comment' | 'vote';
+  readonly key: string;
+  readonly user: string;
+  /** The post it is about (a vote's, a comment's), or the post it created. */
+  readonly postId?: string;
+  readonly vote?: Vote;
+  readonly status: number;
+  readonly body: { id?: string; position?: string; error?: { code: string } };
+  /** How many times it was sent (a retry after a cut-off answer or an unreachable service). */
+  readonly attempts: number;
+  readonly answeredAt: number;
+}
+
+/** Answers a client sends again with the same Idempotency-Key: the service was unreachable, or its answer was cut off. */
+const RETRIED = new Set([502, 503, 504]);
+/** How long a client keeps sending one command again before the load fails. */
+const GIVE_UP_AFTER_MS = 60_000;
+
+/**
+ * Members writing through the gateway as fast as their answers come: each creates posts, then
+ * comments on and votes for the others' posts. Every command carries an Idempotency-Key and is
+ * sent again with it, after a pause, when the answer was cut off or no service took it.
+ */
+export class CommandLoad {
+  readonly sent: SentCommand[] = [];
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private readonly posts: string[] = [];
+
+  constructor(
+    private readonly base: string,
+    private readonly users: readonly { id: string; token: string }[],
+  ) {}
+
+  /** Acknowledged (2xx) commands so far. */
+  get acknowledged(): SentCommand[] {
+    return this.sent.filter((command) => command.status >= 200 && command.status < 300);
+  }
+
+  /** Each member creates `postsEach` posts, then the loops start. */
+  async start(postsEach = 2): Promise<void> {
+    for (const user of this.users) {
+      for (let i = 0; i < postsEach; i++) {
+        const created = await this.send(user, 'post', '/api/posts', 'POST', { title: `Post ${i + 1} under load`, description: 'Written while services come and go', tags: [] });
+        if (created.body.id) this.posts.push(created.body.id);
+      }
+    }
+    this.running = true;
+    this.loops = this.users.map((user) => this.loop(user));
+  }
+
+  /** Ends the loops once their commands in flight are answered. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.loops);
+  }
+
+  private async loop(user: { id: string; token: string }) {
+    let turn = 0;
+    while (this.running) {
+      const postId = this.posts[Math.floor(Math.random() * this.posts.length)]!;
+      const author = this.sent.find((command) => command.kind === 'post' && command.body.id === postId)?.user;
+      if (turn++ % 2 === 0 || author === user.id) {
+        await this.send(user, 'comment', '/api/comments', 'POST', { postId, text: `Comment ${turn} of ${user.id.slice(0, 8)}` }, postId);
+      } else {
+        const vote = (['up', 'down', 'none'] as const)[turn % 3]!;
+        await this.send(user, 'vote', `/api/posts/${postId}/vote`, 'PUT', { vote }, postId, vote);
+      }
+    }
+  }
+
+  private async send(user: { id: string; token: string }, kind: SentCommand['kind'], path: string, method: string, body: unknown, postId?: string, vote?: Vote): Promise<SentCommand> {
+    const key = randomUUID();
+    const giveUp = Date.now() + GIVE_UP_AFTER_MS;
+    for (let attempts = 1; ; attempts++) {
+      const answer = await fetch(`${this.base}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${user.token}`, 'Content-Type': 'application/json', [HEADER_IDEMPOTENCY_KEY]: key },
+        body: JSON.stringify(body),
+      }).catch(() => null);
+      if ((answer === null || RETRIED.has(answer.status)) && Date.now() < giveUp) {
+        await answer?.body?.cancel();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
+      }
+      const parsed = answer ? ((await answer.json().catch(() => ({}))) as SentCommand['body']) : {};
+      const sent: SentCommand = { kind, key, user: user.id, postId: kind === 'post' ? parsed.id : postId, vote, status: answer?.status ?? 0, body: parsed, attempts, answeredAt: Date.now() };
+      this.sent.push(sent);
+      return sent;
+    }
+  }
+}
