@@ -5,6 +5,8 @@
  *   reads/s      the home page (GET /api/posts?page=1) from REPLICA_READ_CONNECTIONS (64) connections against one
  *                query service, spread over two, and through the gateway (which balances over the two)
  * One and two are measured twice each, alternately, each after the projections have caught up; the mean is shown.
+ *   replica      the home page from one query service reading the primary, one reading a streaming replica
+ *                of it (READ_DATABASE_URL, docs/replica.md), and both
  *   fail-over    REPLICA_FAILOVERS (3) times: SIGKILL of the runner that owns the projections while a member
  *                writes; the time until every live projection has applied a command acknowledged after the kill
  * BENCH_SECONDS (default 10) sets the length of each load. The services are processes of their own; the
@@ -16,7 +18,10 @@ import path from 'node:path';
 import { positionToken } from '@forum/contracts';
 import { createLogger } from '@forum/platform';
 import { waitFor } from '@forum/platform/testing';
+import { freePort } from '@forum/platform/embedded-postgres';
+import { startReplica } from '../replica/replica.ts';
 import { ReplicatedConfig } from '../replicated/config.ts';
+import { ServiceProcess } from '../replicated/service-process.ts';
 import { startReplicatedForum } from '../replicated/forum.ts';
 import { appliedByEveryProjection, CommandLoad, ownsProjections, workerStates } from '../testing/replicated.ts';
 import { commandsAcross, readsAcross, type Rate } from './replica-load.ts';
@@ -95,6 +100,38 @@ try {
   }
   await writer.stop();
 
+  // ── reads from a streaming replica: one query service on the primary, one on the replica ──
+  const replica = await startReplica({ primaryUrl: forum.databaseUrl, dataDir: path.join(dataDir, 'replica') });
+  const onReplica = new ServiceProcess({
+    service: 'query-service',
+    name: 'query-service-on-replica',
+    port: await freePort(),
+    env: {
+      ...process.env,
+      ...env,
+      DATABASE_URL: forum.databaseUrl,
+      READ_DATABASE_URL: replica.url,
+      OIDC_ISSUER: forum.issuer,
+      OIDC_JWKS_URL: `${gateway}/realms/forum/protocol/openid-connect/certs`,
+      COMMAND_SERVICE_URL: gateway,
+    },
+    logger: forum.logger,
+    output: 'capture',
+  });
+  let primaryReads: Rate, replicaReads: Rate, bothReads: Rate;
+  try {
+    await onReplica.start();
+    [primaryReads, replicaReads] = await measure(
+      () => readsAcross([query1!], { path: HOME, connections: READ_CONNECTIONS, seconds: SECONDS }),
+      () => readsAcross([onReplica.url], { path: HOME, connections: READ_CONNECTIONS, seconds: SECONDS }),
+    );
+    await settled();
+    bothReads = await readsAcross([query1!, onReplica.url], { path: HOME, connections: READ_CONNECTIONS, seconds: SECONDS });
+  } finally {
+    await onReplica.stop();
+    await replica.stop();
+  }
+
   const row = (label: string, rate: Rate, note: string) =>
     `  ${label.padEnd(34)} ${rate.perSecond.toFixed(0).padStart(7)}   p50 ${ms(rate.p50).padStart(9)}  p99 ${ms(rate.p99).padStart(9)}  ${rate.failed} failed  ${note}`;
   const ratio = (two: Rate, one: Rate) => `×${(two.perSecond / one.perSecond).toFixed(2)}`;
@@ -107,6 +144,9 @@ try {
       row('home reads/s, 1 query service', readsOne, `(${READ_CONNECTIONS} connections)`),
       row('home reads/s, 2 query services', readsTwo, `(${READ_CONNECTIONS} connections, ${ratio(readsTwo, readsOne)})`),
       row('home reads/s, gateway over 2', readsGateway, `(${READ_CONNECTIONS} connections, ${ratio(readsGateway, readsTwo)} of direct)`),
+      row('home reads/s, 1 on the primary', primaryReads, `(${READ_CONNECTIONS} connections)`),
+      row('home reads/s, 1 on a replica', replicaReads, `(${READ_CONNECTIONS} connections, ${ratio(replicaReads, primaryReads)} of the primary's)`),
+      row('home reads/s, primary + replica', bothReads, `(${READ_CONNECTIONS} connections, ${ratio(bothReads, primaryReads)}; one machine: both share its cores)`),
       `  runner fail-over                   ${failovers.map((value) => ms(value)).join(', ')} (max ${ms(Math.max(...failovers))}, median ${ms(percentile(failovers, 50))}; SIGKILL to a later command applied by every projection)`,
       '',
     ].join('\n') + '\n',
