@@ -8,6 +8,8 @@ export const ErrorCode = {
   NOT_FOUND: 'NOT_FOUND',
   CONFLICT: 'CONFLICT',
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  /** The key's request was carried out but its answer was lost (a writer died in between; KurrentDB's log): read instead of resending (409). */
+  IDEMPOTENCY_KEY_IN_DOUBT: 'IDEMPOTENCY_KEY_IN_DOUBT',
   RATE_LIMITED: 'RATE_LIMITED',
   /** The body is larger than the service reads (413). */
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',

@@ -1,4 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { ErrorCode } from '@forum/contracts';
+import { ConflictError } from '@forum/platform';
 
 /**
  * Idempotency keys on KurrentDB. Each key has a stream of its own, `forum-idempotency-<sha256 of
@@ -44,10 +46,14 @@ export function keyState(events: readonly { type: string; data: unknown; revisio
   return state;
 }
 
-/** A caller's key whose events are written but whose answer is missing: its writer died between the two (see docs/kurrentdb.md). */
-export class IdempotencyKeyInDoubtError extends Error {
+/**
+ * A caller's key whose events are written but whose answer is missing: its writer died between the
+ * two (see docs/kurrentdb.md). The client is told so (409 IDEMPOTENCY_KEY_IN_DOUBT): what it asked
+ * for was done, and a read shows it; the key's answer cannot be given again.
+ */
+export class IdempotencyKeyInDoubtError extends ConflictError {
   constructor(readonly key: string) {
-    super(`The events of idempotency key ${key} were written, but its answer was not: the request cannot be answered again`);
+    super('This request was carried out, but its answer was lost: read the current state instead of sending it again', ErrorCode.IDEMPOTENCY_KEY_IN_DOUBT);
     this.name = 'IdempotencyKeyInDoubtError';
   }
 }

@@ -1,10 +1,10 @@
 import { compareLogPositions, START } from '@forum/contracts';
 import { WrongExpectedVersionError } from '@forum/eventstore';
-import { EventStoreUrl } from '@forum/platform';
+import { AppError, EventStoreUrl } from '@forum/platform';
 import { ANY, NO_STREAM, WrongExpectedVersionError as KurrentConflict } from '@kurrent/kurrentdb-client';
 import { describe, expect, it } from 'vitest';
 import { logFilter, typesPattern } from './filters.ts';
-import { ANSWERED, CLAIMED, COMMITTED, keyState, keyStream, RELEASED } from './idempotency.ts';
+import { ANSWERED, CLAIMED, COMMITTED, IdempotencyKeyInDoubtError, keyState, keyStream, RELEASED } from './idempotency.ts';
 import { decodeMetadata, encodeMetadata, eventId, readFrom, toLogPosition, toPortError, toStreamState, versionOf } from './wire.ts';
 
 /** What the KurrentDB adapter maps without a server: positions, versions, conflicts, metadata, ids, filters, key states. */
@@ -134,5 +134,13 @@ describe('EVENTSTORE_URL', () => {
   it('takes KurrentDB’s connection strings and nothing else', () => {
     for (const url of ['kurrentdb://localhost:2113?tls=false', 'esdb://a:2113', 'kurrentdb+discover://cluster:2113', 'kdb://x:1']) expect(EventStoreUrl.safeParse(url).success).toBe(true);
     for (const url of ['postgres://u@h/db', 'http://localhost:2113', '']) expect(EventStoreUrl.safeParse(url).success).toBe(false);
+  });
+});
+
+describe('a key in doubt', () => {
+  it("is a 409 with its own stable code, not a 500: the request was carried out, its answer is what was lost", () => {
+    const error = new IdempotencyKeyInDoubtError('k-1');
+    expect(error).toBeInstanceOf(AppError);
+    expect({ status: error.status, code: error.code }).toEqual({ status: 409, code: 'IDEMPOTENCY_KEY_IN_DOUBT' });
   });
 });
