@@ -1,4 +1,5 @@
 import type { PostListItem } from '@forum/contracts';
+import { postPath } from '../../../lib/paths';
 import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import ThumbDownOutlined from '@mui/icons-material/ThumbDownOutlined';
@@ -19,7 +20,6 @@ import { useGetMyPostsQuery } from '../api/get-my-posts';
 /** The API answers the newest posts at once (up to UNPAGED_LIST_MAX); the table pages them itself. */
 export const MY_POSTS_PAGE_SIZE = 10;
 
-const postPath = (id: string) => `/post/${encodeURIComponent(id)}`;
 
 /** Spec §2 My Posts: the user's posts with their votes, date and the View / Comments / Delete actions. */
 export function MyPosts() {

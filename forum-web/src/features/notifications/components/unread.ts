@@ -1,4 +1,4 @@
-import type { Announcement, NotificationItem } from '@forum/contracts';
+import type { Announcement } from '@forum/contracts';
 
 /** Where a browser keeps the newest announcement its visitor has seen (and, before the server kept it, a member's: `userId`). */
 export const seenKey = (userId: string | null) => `forum.announcements.seen.${userId ?? 'visitor'}`;
@@ -8,11 +8,6 @@ export function unreadAnnouncements(announcements: readonly Announcement[], seen
   if (!seenUpTo) return [...announcements];
   const seen = Date.parse(seenUpTo);
   return announcements.filter((a) => Date.parse(a.date) > seen);
-}
-
-/** What the badge counts: unread announcements and unread warnings. */
-export function unreadCount(announcements: readonly Announcement[], seenUpTo: string | null, warnings: readonly NotificationItem[]): number {
-  return unreadAnnouncements(announcements, seenUpTo).length + warnings.filter((w) => !w.read).length;
 }
 
 /** The newest of the announcements (what opening the bell marks as seen), whatever their order. */

@@ -1,11 +1,11 @@
 import { FALLBACK_TAG, type PostListItem } from '@forum/contracts';
+import { postPath } from '../../../lib/paths';
 import { Box, Card, CardContent, Chip, Link, Skeleton, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { AuthorAvatar } from '../../../components/AuthorAvatar';
 import { PostStats } from '../../../components/PostStats';
 import { formatDate } from '../../../lib/format';
 
-export const postPath = (id: string) => `/post/${encodeURIComponent(id)}`;
 
 /**
  * One post of the home list. The title is the link; its ::after covers the card,

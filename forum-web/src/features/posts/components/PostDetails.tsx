@@ -11,7 +11,7 @@ import { isNotFound } from '../../../lib/http-error';
 import { useGetPostQuery } from '../api/get-post';
 import { useLivePost } from '../hooks/use-live-post';
 import { OwnPostVotes } from './OwnPostVotes';
-import { postPath } from './PostCard';
+import { postPath } from '../../../lib/paths';
 import { ShareMenu } from './ShareMenu';
 import { VoteButtons } from './VoteButtons';
 

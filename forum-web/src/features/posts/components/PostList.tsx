@@ -8,6 +8,7 @@ import { usePostListParams } from '../hooks/use-post-list-params';
 import { NewPostsBar } from './NewPostsBar';
 import { PostCard, PostCardSkeleton } from './PostCard';
 import { PostPager } from '../../../components/PostPager';
+import { usePagedList } from '../../../lib/page-param';
 import { SortSelect } from './SortSelect';
 
 /**
@@ -31,19 +32,10 @@ export function PostList() {
   const totalPages = postPageCount(isError ? 0 : (data?.totalCount ?? 0));
 
   // Spec §4: the page is clamped to the pages that exist (a stale link, posts deleted meanwhile).
-  useEffect(() => {
-    if (currentData && page > postPageCount(currentData.totalCount)) {
-      setPage(postPageCount(currentData.totalCount), { replace: true });
-    }
-  }, [currentData, page, setPage]);
+  const { top: sectionRef, goToPage } = usePagedList<HTMLElement>({ page, setPage }, currentData?.totalCount);
 
   const posts = isError ? [] : (data?.posts ?? []);
-  const sectionRef = useRef<HTMLElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const goToPage = (next: number) => {
-    setPage(next);
-    sectionRef.current?.scrollIntoView({ block: 'start' });
-  };
   const showNewPosts = () => {
     if (newPosts.position) readAfter('getPosts', newPosts.position);
     dispatch(getPostsApi.util.prefetch('getPosts', { page: 1, sort: 'newest' }, { force: true }));

@@ -1,12 +1,12 @@
 import { Alert, Box, Chip, CircularProgress, Link, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { useForumTag } from '../../../lib/tags';
-import { useSearchPostsByTagQuery } from '../api/search-by-tag';
-import { postPath } from './PostCard';
+import { useGetTaggedPostsQuery } from '../../../lib/tagged-posts';
+import { postPath } from '../../../lib/paths';
 
 /** The results of the home page's search by tag (its own chunk): title, author and tags of each post. */
 export default function TagSearchResults({ tag: asked }: { tag: string }) {
-  const { data, isFetching, isError } = useSearchPostsByTagQuery({ tag: asked, page: 1 });
+  const { data, isFetching, isError } = useGetTaggedPostsQuery({ tag: asked, page: 1 });
   const tag = useForumTag(asked, data?.posts);
   return (
     <Box sx={{ mt: 2 }} aria-live="polite">

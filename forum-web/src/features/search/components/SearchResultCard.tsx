@@ -1,4 +1,5 @@
 import type { SearchResult } from '@forum/contracts';
+import { postPath } from '../../../lib/paths';
 import { Box, Card, CardContent, Link, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { AuthorAvatar } from '../../../components/AuthorAvatar';
@@ -6,7 +7,6 @@ import { TagList } from '../../../components/TagChip';
 import { formatDate } from '../../../lib/format';
 import { Highlighted } from './Highlighted';
 
-const postPath = (id: string) => `/post/${encodeURIComponent(id)}`;
 
 /** One post a search found: its title (the link to it) and snippet with the words found marked, its author and tags. */
 export function SearchResultCard({ post }: { post: SearchResult }) {

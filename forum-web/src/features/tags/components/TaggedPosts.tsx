@@ -1,4 +1,5 @@
 import { PAGE_SIZE, postPageCount } from '@forum/contracts';
+import { postPath } from '../../../lib/paths';
 import { Box, Card, CardContent, Grid, Link, Paper, Typography } from '@mui/material';
 import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
@@ -7,9 +8,8 @@ import { TagList } from '../../../components/TagChip';
 import { TextCardSkeleton } from '../../../components/TextCardSkeleton';
 import { usePagedList, usePageParam } from '../../../lib/page-param';
 import { useForumTag } from '../../../lib/tags';
-import { useGetTaggedPostsQuery } from '../api/get-tagged-posts';
+import { useGetTaggedPostsQuery } from '../../../lib/tagged-posts';
 
-const postPath = (id: string) => `/post/${encodeURIComponent(id)}`;
 
 /**
  * Spec §2 Tag page: 'Posts Tagged with: #tag' and the posts as two columns of cards (title, summary,

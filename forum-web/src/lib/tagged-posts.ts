@@ -1,9 +1,12 @@
 import type { PostsPage } from '@forum/contracts';
-import { contract } from '../../../lib/contract';
-import { api } from '../../../lib/api';
+import { contract } from './contract';
+import { api } from './api';
 
-/** GET /api/posts/search?tag=…&page=n: a page of a tag's posts, newest first, 5 a page, and how many the tag has. */
-export const getTaggedPostsApi = api.injectEndpoints({
+/**
+ * GET /api/posts/search?tag=…&page=n: a page of a tag's posts, newest first, 5 a page, and how many
+ * the tag has: the tag page's list and the home page's search by tag (one endpoint, one cache).
+ */
+export const taggedPostsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getTaggedPosts: build.query<PostsPage, { tag: string; page: number }>({
       query: ({ tag, page }) => ({ url: 'posts/search', params: { tag, page } }),
@@ -13,4 +16,4 @@ export const getTaggedPostsApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetTaggedPostsQuery } = getTaggedPostsApi;
+export const { useGetTaggedPostsQuery } = taggedPostsApi;
