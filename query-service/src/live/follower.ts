@@ -51,6 +51,8 @@ export class ChangeFollower {
       try {
         if (after === null) {
           after = await this.deps.store.head();
+          // what the clients read again must hold what came before the head: no message will say it
+          if (!(await this.applied(after))) break;
           this.deps.hub.refetchAll(after);
         }
         this.subscription = this.deps.store.subscribe({ after, open: [], onBatch: (events) => this.handle(events) });

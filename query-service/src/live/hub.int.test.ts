@@ -119,6 +119,33 @@ describe('StreamHub', () => {
     expect(hub.size).toBe(3);
   });
 
+  it('tells a client whose missed messages are more than a slow client may have waiting to refetch, and cuts off no client for one large write', () => {
+    /** A socket that has sent nothing of the latest write yet: it all waits, as on a fresh connection. */
+    const fresh = () => {
+      const sink = recording();
+      let waiting = 0;
+      return Object.assign(sink, {
+        write: (chunk: string) => {
+          waiting = chunk.length;
+          return false;
+        },
+        get writableLength() {
+          return waiting;
+        },
+      });
+    };
+    const hub = newHub(at(0), { replayMax: 200, slowClientBytes: 2048 });
+    hub.publish(Array.from({ length: 100 }, (_, i) => ({ type: 'post-created' as const, position: at(i + 1), topics: ['posts'], data: { postId: `p${i}` } })), at(100));
+    const back = recording();
+    hub.open(back, { topics: ['posts'], memberId: null, resumeAfter: at(1), client: 'here' });
+    expect(events(back.text)).toEqual(['ready@101.1', 'refetch@200.100']);
+    const reading = fresh();
+    hub.open(reading, { topics: ['posts'], memberId: null, resumeAfter: null, client: 'here' });
+    hub.publish(Array.from({ length: 100 }, (_, i) => ({ type: 'post-created' as const, position: at(101 + i), topics: ['posts'], data: { postId: `q${i}` } })), at(200));
+    expect(reading.ended).toBe(false);
+    expect(hub.size).toBe(2);
+  });
+
   it('ends the stream of a client that does not read once its unread bytes pass the bound; a reading client goes on', async () => {
     const hub = newHub(at(0), { replayMax: 10 });
     let largest = 0;

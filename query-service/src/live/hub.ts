@@ -155,7 +155,10 @@ export class StreamHub {
     let frames = sseFrame('ready', after);
     for (let i = this.firstAfter(after); i < this.kept; i++) {
       const kept = this.ring[(this.first + i) % this.ring.length]!;
-      if (this.follows(stream, kept.topics, kept.memberId)) frames += kept.frame;
+      if (!this.follows(stream, kept.topics, kept.memberId)) continue;
+      frames += kept.frame;
+      // more missed than a client may have waiting: reading again costs it less than the replay
+      if (frames.length > this.options.slowClientBytes) return sseFrame('ready', after) + sseFrame('refetch', this.at);
     }
     return frames;
   }
@@ -242,9 +245,11 @@ export class StreamHub {
     for (const stream of [...this.streams]) this.write(stream, HEARTBEAT);
   }
 
+  /** A client is slow when what it left unread before this write passes the bound (one large write alone is no sign of it). */
   private write(stream: Stream, chunk: string): void {
     if (!this.streams.has(stream)) return;
-    if (!stream.sink.write(chunk) && stream.sink.writableLength > this.options.slowClientBytes) this.end(stream, 'slow');
+    if (stream.sink.writableLength > this.options.slowClientBytes) this.end(stream, 'slow');
+    else stream.sink.write(chunk);
   }
 
   private end(stream: Stream, why: 'left' | 'closed' | 'slow'): void {
