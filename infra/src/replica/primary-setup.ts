@@ -35,13 +35,21 @@ export async function prepareForReplication(superuserUrl: string, access: Replic
     const hbaFile = await setting('hba_file');
     const line = `host replication ${access.role} ${access.from} scram-sha-256`;
     const rules = await readFile(hbaFile, 'utf8');
-    if (!rules.split('\n').includes(line)) {
-      await writeFile(hbaFile, `# the forum's standby streams the WAL as this role (infra/src/replica)\n${line}\n${rules}`);
+    const reload = async () => {
       const { rows } = await session.query<{ reloaded: boolean }>('SELECT pg_reload_conf() AS reloaded');
       if (!rows[0]!.reloaded) throw new Error('The primary did not reload its configuration after pg_hba.conf changed');
+    };
+    if (!rules.split('\n').includes(line)) {
+      await writeFile(hbaFile, `# the forum's standby streams the WAL as this role (infra/src/replica)\n${line}\n${rules}`);
+      await reload();
     }
     const errors = await session.query<{ line_number: number; error: string }>('SELECT line_number, error FROM pg_hba_file_rules WHERE error IS NOT NULL');
-    if (errors.rowCount! > 0) throw new Error(`pg_hba.conf has errors: ${errors.rows.map((r) => `line ${r.line_number}: ${r.error}`).join('; ')}`);
+    if (errors.rowCount! > 0) {
+      // the file goes back as it was: PostgreSQL keeps its old rules on a reload, but would not start again on these
+      await writeFile(hbaFile, rules);
+      await reload();
+      throw new Error(`pg_hba.conf has errors: ${errors.rows.map((r) => `line ${r.line_number}: ${r.error}`).join('; ')}`);
+    }
 
     await session.query(
       `SELECT pg_create_physical_replication_slot($1, true) WHERE NOT EXISTS (SELECT FROM pg_replication_slots WHERE slot_name = $1)`,

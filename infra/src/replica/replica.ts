@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -56,7 +57,7 @@ export async function startReplica(options: ReplicaOptions): Promise<RunningRepl
   await mkdir(dataDir, { recursive: true });
   // as root, PostgreSQL runs as the 'postgres' user, which must be able to enter the folder
   if (postgresProcessUser()) await chmod(dataDir, 0o755);
-  const access = { role: 'forum_replication', password: await keptSecret(dataDir, 'replication-password'), slot: name, from: `${primary.hostname}/32` };
+  const access = { role: 'forum_replication', password: await keptSecret(dataDir, 'replication-password'), slot: name, from: standbyAddress(primary.hostname) };
   if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
     log(`preparing the primary on port ${primaryPort} and taking a base backup into ${pgDir}`);
     await prepareForReplication(options.primaryUrl, access);
@@ -166,4 +167,17 @@ export async function startPrimaryAndReplica(options: {
     await primary.stop();
     throw error;
   }
+}
+
+/**
+ * The address pg_hba.conf admits the standby from: it runs on this machine, so it connects from
+ * the address it reaches the primary at when that is this machine (an IP, or localhost); a primary
+ * named otherwise is asked for by its IP address, since a name says nothing of where we come from.
+ */
+export function standbyAddress(primaryHost: string): string {
+  const host = primaryHost.replace(/^\[(.*)\]$/, '$1');
+  if (host === 'localhost') return 'samehost';
+  if (isIP(host) === 4) return `${host}/32`;
+  if (isIP(host) === 6) return `${host}/128`;
+  throw new Error(`Name the primary by its IP address in its URL (not "${primaryHost}"): pg_hba.conf admits the standby by the address it connects from`);
 }
