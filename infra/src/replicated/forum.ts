@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createForumCommands, paymentProviderFrom, readModelDirectory, startErasureReactor } from '@forum/command-service';
 import type { EventStore } from '@forum/eventstore';
+import { startKafkaFeed } from '@forum/feed';
 import type { IdentityRealm } from '@forum/identity';
 import { createKnex, createLogger, databaseCheck, type Knex, type Logger } from '@forum/platform';
 import { CheckpointWatcher } from '@forum/query-service';
@@ -81,6 +82,10 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
     await watcher.start();
     stack.push(() => watcher.close());
 
+    // the events' feed to Kafka, when KAFKA_BROKERS is set: one relay, in the supervisor (docs/kafka.md)
+    const feed = await startKafkaFeed({ settings: config, store, databaseUrl, logger: logger.child({ service: 'feed' }) });
+    if (feed) stack.push(() => feed.stop());
+
     const door = await openFrontDoor(config);
     stack.push(() => door.close());
     const { url, internal, headers, port } = door;
@@ -151,6 +156,8 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
         database: () => databaseCheck(db),
         commandService: async () => replicasCheck(command),
         queryService: async () => replicasCheck(query),
+        // shown, never failing: the forum serves its members while Kafka is down (as npm start's)
+        ...(feed && { feed: async () => ({ ok: true, detail: (await feed.check()).detail }) }),
         projections: async () => {
           const ready = await Promise.all(services.projections.map((runner) => runner.ready()));
           return { ok: ready.some(Boolean), detail: Object.fromEntries(services.projections.map((runner, i) => [runner.name, ready[i] ? 'ready' : 'down'])) };

@@ -105,13 +105,22 @@ export class ServiceProcess {
     const keep = (chunk: Buffer) => void (this.output = (this.output + chunk.toString()).slice(-KEPT_OUTPUT));
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    child.once('exit', (code, signal) => {
-      if (this.stopping) return;
-      logger.error({ service: this.name, code, signal }, `${this.name} died: starting it again`);
+    const again = () => {
       this.restartTimer = setTimeout(() => {
         this.restarts += 1;
         this.spawn();
       }, RESTART_AFTER_MS);
+    };
+    child.once('exit', (code, signal) => {
+      if (this.stopping) return;
+      logger.error({ service: this.name, code, signal }, `${this.name} died: starting it again`);
+      again();
+    });
+    // a process that could not be made at all (no exit follows): tried again, and the supervisor lives on
+    child.once('error', (error) => {
+      if (this.stopping || child.pid !== undefined) return;
+      logger.error({ service: this.name, err: error }, `${this.name} could not be started: trying again`);
+      again();
     });
     this.child = child;
     return child;
