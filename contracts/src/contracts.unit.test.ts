@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { passwordProblem } from './constants.ts';
 import { eventDefinitions, POST_HISTORY_TYPES } from './events/index.ts';
 import { compareLogPositions, parsePositionToken, positionToken } from './position.ts';
+import { postTopic, StreamQuery } from './http/stream.ts';
 
 describe('passwordProblem (spec §5, in order)', () => {
   it.each([
@@ -33,5 +34,13 @@ describe('POST_HISTORY_TYPES', () => {
       expect(shape, type).toHaveProperty('postId');
       expect(shape.postId.safeParse('not a uuid').success, type).toBe(false);
     }
+  });
+});
+
+describe("a post page's stream topic", () => {
+  it('is one the stream takes, whatever case the address gave the id in', () => {
+    const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    expect(postTopic(id.toUpperCase())).toBe(`post:${id}`);
+    expect(StreamQuery.safeParse({ topics: postTopic(id.toUpperCase()) }).success).toBe(true);
   });
 });

@@ -29,6 +29,9 @@ export const STREAM_TOPIC = z.union([
 ]);
 export type StreamTopic = z.infer<typeof STREAM_TOPIC>;
 
+/** A post page's topic (its id as the forum writes ids: lower case, whatever case an address gave it in). */
+export const postTopic = (postId: string): StreamTopic => `post:${postId.toLowerCase()}`;
+
 /**
  * GET /api/stream's query: topics comma-separated; `ticket` (from GET /api/stream/ticket) for the
  * `me` topic; `lastEventId`, the last message's `id` a client saw, for a client that cannot send the

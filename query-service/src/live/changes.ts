@@ -7,6 +7,7 @@ import {
   CommentRemoved,
   PostCreated,
   PostDeleted,
+  postTopic,
   UserWarned,
   VoteCast,
   WarningsRead,
@@ -29,8 +30,6 @@ export type Change =
   /** The member may no longer read: their own streams end. */
   | { readonly kind: 'close'; readonly memberId: string };
 
-/** The topic of one post's page. */
-export const postTopic = (postId: string) => `post:${postId}`;
 
 interface Definition<S extends z.ZodType> {
   readonly type: string;

@@ -1,9 +1,9 @@
-import { type LogPosition } from '@forum/contracts';
+import { postTopic, type LogPosition } from '@forum/contracts';
 import type { EventStore, RecordedEvent, Subscription } from '@forum/eventstore';
 import { abortableSleep, type Logger } from '@forum/platform';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import type { PostCounts } from '../store/posts.ts';
-import { changesOf, postTopic } from './changes.ts';
+import { changesOf } from './changes.ts';
 import type { HubMessage, StreamHub } from './hub.ts';
 
 export interface FollowerDeps {

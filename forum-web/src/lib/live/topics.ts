@@ -1,7 +1,4 @@
-import type { StreamMessage, StreamTopic } from '@forum/contracts';
-
-/** A post page's topic: that post's counts, comments and deletion. */
-export const postTopic = (postId: string): StreamTopic => `post:${postId}`;
+import { postTopic, type StreamMessage, type StreamTopic } from '@forum/contracts';
 
 /**
  * The topics of the page that `message` is for (contracts/src/http/stream.ts names which topic

@@ -4,8 +4,8 @@ import { useLiveTopic } from '../../../lib/live';
 /**
  * The bell's count kept up to date by the stream: an announcement published (topic
  * `announcements`, everyone) reads the announcements again; a signed-in member's own news
- * (topic `me`: their warnings, or what they have read) reads their notifications and the
- * announcements again. Each read carries the message's position.
+ * (topic `me`: their warnings, or the announcements they have read, whose mark their
+ * notifications carry) reads their notifications again. Each read carries the message's position.
  */
 export function useLiveBell(signedIn: boolean) {
   const dispatch = useApiDispatch();
@@ -17,7 +17,6 @@ export function useLiveBell(signedIn: boolean) {
   useLiveTopic(signedIn ? 'me' : null, (message) => {
     if (message.type !== 'notifications') return;
     readAfter('getNotifications', message.data.position);
-    readAfter('getAnnouncements', message.data.position);
-    dispatch(api.util.invalidateTags(['Notification', 'Announcement']));
+    dispatch(api.util.invalidateTags(['Notification']));
   });
 }
