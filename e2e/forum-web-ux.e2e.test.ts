@@ -171,6 +171,19 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       if (message.type() === 'warning' || message.type() === 'error') warnings.push(`${message.type()}: ${message.text()}`);
     });
     page.on('requestfailed', (request) => failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+    // the streams the page opened, in order: a stream the page closed to follow more topics (a part
+    // of the page that mounted later, e.g. a lazy route on a busy machine) is opened again, not failed
+    const streams: string[] = [];
+    page.on('request', (request) => {
+      if (isChangeStream(request.url())) streams.push(request.url());
+    });
+    const topicsOf = (url: string) => new URL(url).searchParams.get('topics')!.split(',');
+    const reopenedForMore = (line: string) => {
+      const match = /^GET (\S+\/api\/stream\?\S+): net::ERR_ABORTED$/.exec(line);
+      if (!match) return false;
+      const later = streams.slice(streams.indexOf(match[1]!) + 1);
+      return later.some((url) => topicsOf(match[1]!).every((topic) => topicsOf(url).includes(topic)) && topicsOf(url).length > topicsOf(match[1]!).length);
+    };
     // the page is whole once its change stream is open and every other request has ended
     let streamOpened = page.waitForResponse((response) => isChangeStream(response.url()));
     const settled = async () => {
@@ -182,7 +195,7 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
     await page.goto(`${forum.url}/`);
     await settled();
     await page.getByRole('link', { name: 'Join Us' }).waitFor();
-    const signedOut = { warnings: [...warnings], failed: [...failed] };
+    const signedOut = { warnings: [...warnings], failed: failed.filter((line) => !reopenedForMore(line)) };
 
     // signed in: the reload signs in silently (check-sso) and logs and aborts nothing either
     const sam = await forum.newUser('Sam Silent');
@@ -198,8 +211,9 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
     await page.getByRole('button', { name: sam.name }).waitFor();
     // the reload ends the change stream the page held open (that abort is the browser's own), and only that
     const streamEnded = (line: string) => /^GET \S+\/api\/stream\?\S+: net::ERR_ABORTED$/.test(line);
-    expect(failed.filter(streamEnded)).toHaveLength(1);
-    const signedIn = { warnings, failed: failed.filter((line) => !streamEnded(line)) };
+    const failedAfterReload = failed.filter((line) => !reopenedForMore(line));
+    expect(failedAfterReload.filter(streamEnded)).toHaveLength(1);
+    const signedIn = { warnings, failed: failedAfterReload.filter((line) => !streamEnded(line)) };
     expect({ signedOut, signedIn }).toEqual({ signedOut: { warnings: [], failed: [] }, signedIn: { warnings: [], failed: [] } });
   });
 });
