@@ -149,8 +149,14 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
     const result = await page.axe.run(page.document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
   };
-  const violations = await evaluateInOwnWorld<AxeViolation[]>(page, [transitionsEnded, await (axeSource ??= readFile(axePath, 'utf8')), `(${runAxe.toString()})()`]);
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const reading = async () =>
+    (await evaluateInOwnWorld<AxeViolation[]>(page, [transitionsEnded, await (axeSource ??= readFile(axePath, 'utf8')), `(${runAxe.toString()})()`])).filter(
+      (v) => v.impact === 'serious' || v.impact === 'critical',
+    );
+  const first = await reading();
+  // a part that began to fade in while axe read the page (a toast after a sign-in) had its text at
+  // part opacity: a second reading, after its transition, tells a frame of it from a real contrast
+  return first.some((v) => v.id === 'color-contrast') ? reading() : first;
 }
 
 /**
