@@ -70,9 +70,9 @@ export class MemoryEventLog {
         if (!expectationHolds(expectedVersion, actual)) throw new WrongExpectedVersionError(streamId, expectedVersion, actual);
         for (const [i, event] of events.entries()) {
           written.push({
-            streamId,
+            streamId: asText(streamId),
             streamVersion: actual + i + 1,
-            type: event.type,
+            type: asText(event.type),
             data: this.keystore.seal(event.type, event.metadata.schemaVersion, asJson(event.data)),
             metadata: asJson(event.metadata) as EventMetadata,
             position: { transactionId, globalPosition: this.nextGlobalPosition++ },
@@ -89,9 +89,10 @@ export class MemoryEventLog {
       result: { versions, lastPosition: written.at(-1)!.position },
       commit: (idempotency) => {
         if (ended) throw new Error('the transaction has ended');
+        const answer = idempotency && asJson(idempotency.answer ?? null);
         this.committed(written);
         for (const erasure of erasuresIn(writes.flatMap((append) => append.events))) this.keystore.erase(erasure);
-        if (idempotency) this.answers.set(idempotency.key, asJson(idempotency.answer ?? null));
+        if (idempotency) this.answers.set(idempotency.key, answer);
         end();
         this.subscribers.wakeAll();
       },
@@ -188,9 +189,22 @@ function expectationHolds(expected: ExpectedVersion, actual: number): boolean {
   return actual === expected;
 }
 
-/** A value as it comes back from a JSON column: a copy of its JSON (dates as strings, no undefined fields). */
+/** A JSON escape of U+0000 or of a surrogate (JSON.stringify writes one only for a lone surrogate), after an even run of backslashes. */
+const UNSTORABLE_ESCAPE = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/i;
+
+/**
+ * A value as it comes back from a JSON column: a copy of its JSON (dates as strings, no undefined
+ * fields). PostgreSQL's jsonb refuses U+0000 and a lone surrogate, and so does this log.
+ */
 function asJson(value: unknown): unknown {
   const text = JSON.stringify(value);
   if (text === undefined) throw new TypeError('an event holds JSON: its data and metadata cannot be undefined, a function or a symbol');
+  if (UNSTORABLE_ESCAPE.test(text)) throw new TypeError('the event store holds no U+0000 nor a lone surrogate in JSON: PostgreSQL refuses both in jsonb');
   return JSON.parse(text);
+}
+
+/** A stream id, type or key as a text column holds it: PostgreSQL refuses U+0000 in text. */
+export function asText(text: string): string {
+  if (text.includes('\u0000')) throw new TypeError('an event store cannot hold U+0000 in a stream id, a type or a key: PostgreSQL refuses it in text');
+  return text;
 }

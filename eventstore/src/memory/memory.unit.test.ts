@@ -200,3 +200,26 @@ describe('the in-memory store: transactions', () => {
     await subscription.stop();
   });
 });
+
+describe('the in-memory store: what PostgreSQL cannot hold', () => {
+  it('refuses U+0000 in any text and a lone surrogate in JSON, as the PostgreSQL store fails on them, and writes nothing', async () => {
+    const store = createMemoryEventStore();
+    const id = stream();
+    const refused = [
+      () => store.append([{ streamId: `${id}\u0000`, expectedVersion: 'any', events: [event('A')] }]),
+      () => store.append([{ streamId: id, expectedVersion: 'any', events: [event('A\u0000')] }]),
+      () => store.append([{ streamId: id, expectedVersion: 'any', events: [event('A', { text: 'a\u0000b' })] }]),
+      () => store.append([{ streamId: id, expectedVersion: 'any', events: [{ ...event('A'), metadata: testEventMetadata({ requestId: 'r\u0000' }) }] }]),
+      () => store.append([{ streamId: id, expectedVersion: 'any', events: [event('A', { text: 'a\ud800b' })] }]),
+      () => store.append([{ streamId: id, expectedVersion: 'any', events: [event('A', { text: 'a\udc00b' })] }]),
+      () => store.appendIdempotent([{ streamId: id, expectedVersion: 'any', events: [event('A')] }], { key: 'k\u0000', answer: () => 1 }),
+      () => store.appendIdempotent([{ streamId: id, expectedVersion: 'any', events: [event('A')] }], { key: 'k', answer: () => ({ text: '\ud83d' }) }),
+    ];
+    for (const call of refused) await expect(call()).rejects.toThrow(/U\+0000|lone surrogate/);
+    expect(await store.readStream(id)).toEqual({ version: 0, events: [] });
+    expect(await store.idempotentAnswer('k')).toBeNull();
+    // what looks like them but is not: an escaped "\u0000" and a surrogate pair
+    await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event('A', { text: 'a\\u0000b 😀' })] }]);
+    expect((await store.readStream(id)).events[0]!.data).toEqual({ text: 'a\\u0000b 😀' });
+  });
+});

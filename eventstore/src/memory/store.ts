@@ -2,7 +2,7 @@ import { STREAM_VERSION_MAX, upcastOnRead, type LogPosition } from '@forum/contr
 import { selectedBy } from '../history-selection.ts';
 import { runSubscription } from '../subscription.ts';
 import type { AppendOutcome, ErasedAs, EventStore, IdempotentAppend, RecordedEvent, StreamAppend, Subscription } from '../types.ts';
-import { MemoryEventLog, type StoredEvent } from './log.ts';
+import { asText, MemoryEventLog, type StoredEvent } from './log.ts';
 
 export interface MemoryEventStoreOptions {
   /** The log it reads and writes; stores given one log share it, as stores on one database do. A log of its own when not given. */
@@ -59,7 +59,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     async appendIdempotent<Answer>(appends: readonly StreamAppend[], idempotency: IdempotentAppend<Answer>): Promise<AppendOutcome<Answer>> {
       usable();
       // held first: a concurrent call with the same key waits here until this one ends
-      const letGo = await log.keyLocks.take([idempotency.key]);
+      const letGo = await log.keyLocks.take([asText(idempotency.key)]);
       try {
         const kept = log.answerOf(idempotency.key);
         if (kept !== undefined) {
