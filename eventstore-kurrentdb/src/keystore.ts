@@ -1,5 +1,5 @@
-import { AccountErased, PERSONAL_DATA, SEALED_KEY, type SubjectKey } from '@forum/contracts';
-import { ERASURES_CHANNEL, migrateEventStore, type ErasedAs, type NewEvent } from '@forum/eventstore';
+import { PERSONAL_DATA, SEALED_KEY, type SubjectKey } from '@forum/contracts';
+import { ERASURES_CHANNEL, erasuresIn, migrateEventStore, type ErasedAs, type NewEvent } from '@forum/eventstore';
 import { openData, sealData } from '@forum/eventstore/sealed-box';
 import pg from 'pg';
 
@@ -37,9 +37,6 @@ export async function openKeystore(connectionString: string): Promise<Keystore> 
   // the keystore schema and functions (and the PostgreSQL log's own tables, which stay empty here)
   await migrateEventStore(pool);
 
-  const erasures = (events: readonly NewEvent[]) =>
-    events.filter((e) => e.type === AccountErased.type && isData(e.data) && typeof e.data.userId === 'string').map((e) => e.data as { userId: string; content?: string });
-
   return {
     async seal(events) {
       const subjects = new Set<string>();
@@ -70,13 +67,13 @@ export async function openKeystore(connectionString: string): Promise<Keystore> 
     },
 
     async erase(events) {
-      for (const { userId, content } of erasures(events)) {
+      for (const { subject, contentErased } of erasuresIn(events)) {
         const client = await pool.connect();
         try {
           await client.query('BEGIN');
-          await client.query(`DELETE FROM keystore.subject_keys WHERE subject = $1 AND (kind = 'identity' OR $2)`, [userId, content === 'erased']);
+          await client.query(`DELETE FROM keystore.subject_keys WHERE subject = $1 AND (kind = 'identity' OR $2)`, [subject, contentErased]);
           // position 0 until the event is in the log (`erased`)
-          await client.query('INSERT INTO keystore.erasures (subject, content_erased, position) VALUES ($1, $2, 0) ON CONFLICT (subject) DO NOTHING', [userId, content === 'erased']);
+          await client.query('INSERT INTO keystore.erasures (subject, content_erased, position) VALUES ($1, $2, 0) ON CONFLICT (subject) DO NOTHING', [subject, contentErased]);
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK').catch(() => {});
@@ -88,9 +85,9 @@ export async function openKeystore(connectionString: string): Promise<Keystore> 
     },
 
     async erased(events, position) {
-      for (const { userId } of erasures(events)) {
-        await pool.query('UPDATE keystore.erasures SET position = $2 WHERE subject = $1 AND position = 0', [userId, position.toString()]);
-        await pool.query('SELECT pg_notify($1, $2)', [ERASURES_CHANNEL, userId]);
+      for (const { subject } of erasuresIn(events)) {
+        await pool.query('UPDATE keystore.erasures SET position = $2 WHERE subject = $1 AND position = 0', [subject, position.toString()]);
+        await pool.query('SELECT pg_notify($1, $2)', [ERASURES_CHANNEL, subject]);
       }
     },
 

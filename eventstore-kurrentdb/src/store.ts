@@ -1,5 +1,5 @@
-import { compareLogPositions, POST_HISTORY_TYPES, START, upcastOnRead, type EventMetadata, type LogPosition } from '@forum/contracts';
-import type { AppendOutcome, AppendResult, ErasedAs, EventStore, IdempotentAppend, NewEvent, RecordedEvent, StreamAppend, StreamRead, Subscription } from '@forum/eventstore';
+import { compareLogPositions, START, upcastOnRead, type EventMetadata, type LogPosition } from '@forum/contracts';
+import { selectedBy, type AppendOutcome, type AppendResult, type ErasedAs, type EventStore, type IdempotentAppend, type NewEvent, type RecordedEvent, type StreamAppend, type StreamRead, type Subscription } from '@forum/eventstore';
 import {
   BACKWARDS,
   END,
@@ -250,11 +250,7 @@ export async function createKurrentDbEventStore(options: KurrentDbEventStoreOpti
      * forum of modest size; docs/kurrentdb.md says what a large one needs.
      */
     async readHistory(selection, { after, limit, erasedAs = 'placeholder' }) {
-      const streams = new Set(selection.streamIds ?? []);
-      const selected = (e: Raw) =>
-        (selection.actorId !== undefined && e.metadata.actorId === selection.actorId) ||
-        streams.has(e.streamId) ||
-        (selection.postId !== undefined && (POST_HISTORY_TYPES as readonly string[]).includes(e.type) && (e.data as { postId?: unknown } | null)?.postId === selection.postId);
+      const selected = selectedBy(selection);
       const picked: Raw[] = [];
       let from = after;
       while (picked.length < limit) {

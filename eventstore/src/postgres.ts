@@ -3,7 +3,7 @@ import pg from 'pg';
 import { createAppends } from './append.ts';
 import { readHistory } from './history.ts';
 import { CoalescingNotifier, NOTIFY_ALL } from './notifier.ts';
-import { createReads } from './read.ts';
+import { createReads, eventsBeyond } from './read.ts';
 import { migrateEventStore } from './schema.ts';
 import { sqlLog } from './sql-log.ts';
 import { runSubscription, WaitingSubscribers } from './subscription.ts';
@@ -70,7 +70,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     readHistory: readHistory(pool),
 
     subscribe(subscribeOptions: SubscribeOptions): Subscription {
-      return runSubscription(store, pool, waitForCommit, pollIntervalMs, subscribeOptions);
+      return runSubscription(store, eventsBeyond(pool), waitForCommit, pollIntervalMs, subscribeOptions);
     },
 
     sql: sqlLog(pool),

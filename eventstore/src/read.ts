@@ -149,3 +149,14 @@ const readAllTexts = new Map<number, string>();
 const READ_ALL_BATCH = `SELECT w.ord, e.* FROM unnest($1::text[], $2::bigint[], $3::integer[]) WITH ORDINALITY AS w(tx, pos, lim, ord)
   CROSS JOIN LATERAL (${eventsAfter('w.tx', 'w.pos', 'w.lim', '$4::text[]')}) e
   ORDER BY w.ord, e.tx::xid8, e.pos::bigint`;
+
+/** Whether the log holds committed events after `position`: a subscriber that read none asks (they wait behind an older transaction still open). */
+export function eventsBeyond(pool: pg.Pool): (position: LogPosition) => Promise<boolean> {
+  return async (position) => {
+    const { rows } = await pool.query<{ exists: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM eventstore.events WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)) AS exists`,
+      [position.transactionId.toString(), position.globalPosition.toString()],
+    );
+    return rows[0]?.exists ?? false;
+  };
+}

@@ -6,6 +6,7 @@ import { createPostgresEventStore } from './postgres.ts';
 import { migrateEventStore } from './schema.ts';
 import { openData, sealData } from './sealed-box.ts';
 import { SEAL_REWRITE } from './sealing-sql.ts';
+import { ann, annPost, PLAINTEXT } from './testing/personal-data.ts';
 import type { EventStore, LogReadOptions, NewEvent, RecordedEvent } from './types.ts';
 
 /**
@@ -18,20 +19,7 @@ let store: EventStore;
 let client: pg.Client;
 const meta = (schemaVersion = 1) => testEventMetadata({ actorId: 'u-ann', schemaVersion });
 
-const ann = { userId: 'u-ann', email: 'ann.secret@forum.test', name: 'Ann Zebrafinch', photoURL: 'https://img.test/ann-face.png' };
-const annPost = (n: number) => ({
-  postId: uuidOf(n),
-  title: `Ann's private title ${n}`,
-  description: `Ann's private description ${n}`,
-  tags: ['General'],
-  authorId: ann.userId,
-  authorName: ann.name,
-  authorEmail: ann.email,
-  authorPhoto: ann.photoURL,
-  createdAt: at,
-});
 const event = (type: string, data: unknown, version = 1): NewEvent => ({ type, data, metadata: meta(version) });
-const PLAINTEXT = [ann.email, 'Zebrafinch', 'ann-face', 'private title', 'private description'];
 
 beforeAll(async () => {
   store = await createPostgresEventStore({ connectionString: database.url, poolSize: 2 });

@@ -1,6 +1,5 @@
 import type { LogPosition } from '@forum/contracts';
 import { abortableSleep } from '@forum/platform';
-import type pg from 'pg';
 import type { EventStore, SubscribeOptions, Subscription } from './types.ts';
 
 /** Subscribers that have caught up with the log, waiting for news of a commit. */
@@ -32,11 +31,13 @@ export class WaitingSubscribers {
 
 /**
  * Reads the log after `options.after` batch by batch into `options.onBatch`; at the head, waits
- * for a commit (`waitForCommit`, at most `pollIntervalMs`) and reads again.
+ * for a commit (`waitForCommit`, at most `pollIntervalMs`) and reads again. `eventsBeyond` says
+ * whether the log holds committed events after a position (which, when a read found none, wait
+ * behind a transaction that began earlier and is still open).
  */
 export function runSubscription(
   store: EventStore,
-  pool: pg.Pool,
+  eventsBeyond: (position: LogPosition) => Promise<boolean>,
   waitForCommit: (timeoutMs: number, abort: AbortSignal) => Promise<void>,
   pollIntervalMs: number,
   options: SubscribeOptions,
@@ -57,7 +58,7 @@ export function runSubscription(
       // Nothing below the horizon. If newer events exist, a transaction that began
       // earlier is still open and holds them back: look again shortly, since its
       // end may bring no NOTIFY (it may write no event at all).
-      if (await eventsBeyond(pool, position)) {
+      if (await eventsBeyond(position)) {
         await abortableSleep(backoff, abort.signal);
         backoff = Math.min(backoff * 2, 200);
       } else {
@@ -73,12 +74,4 @@ export function runSubscription(
       await done.catch(() => {});
     },
   };
-}
-
-async function eventsBeyond(pool: pg.Pool, position: LogPosition): Promise<boolean> {
-  const { rows } = await pool.query<{ exists: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM eventstore.events WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)) AS exists`,
-    [position.transactionId.toString(), position.globalPosition.toString()],
-  );
-  return rows[0]?.exists ?? false;
 }

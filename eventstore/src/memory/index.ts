@@ -1,0 +1,2 @@
+export { createMemoryEventStore, type MemoryEventStoreOptions } from './store.ts';
+export { MemoryEventLog } from './log.ts';
