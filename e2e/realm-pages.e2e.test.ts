@@ -44,7 +44,8 @@ describe.skipIf(chromiumMissing)("the realm's pages, from the forum, in Chromium
     await page.getByLabel('Name').fill('New Comer');
     await page.getByLabel('Photo URL').fill('https://example.test/newcomer.png');
     await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('Forum#2026');
+    // the marks ' *' of required fields are hidden from the accessible name, not from the label's text
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Forum#2026');
     await page.getByLabel('Confirm password').fill('Forum#2026');
     await page.getByRole('button', { name: 'Register' }).click();
 

@@ -116,7 +116,10 @@ export const SILENT_CHECK_SSO_PAGE = 'silent-check-sso.html';
 /** The check-sso page's script, a file beside it: the apps' CSP runs no inline script. */
 export const SILENT_CHECK_SSO_SCRIPT = 'silent-check-sso.js';
 
-/** Spec §5: checked in this order, each with its own message. */
+/**
+ * Spec §5: checked in this order, each with its own message. The messages are the spec's words,
+ * word for word ('more 8 character', 'must 1 uppercase letter.'): not typos to correct (docs/product.md §5).
+ */
 export const PASSWORD_SPECIALS = `!@#$%^&*()-_=+[{]}\\|;:'",<.>/?`;
 export const PASSWORD_RULES = [
   { test: (p: string) => p.length >= 8, message: 'Password should be more 8 character' },
@@ -125,6 +128,8 @@ export const PASSWORD_RULES = [
   { test: (p: string) => [...p].some((c) => PASSWORD_SPECIALS.includes(c)), message: 'Password must 1 special character.' },
 ] as const;
 export const PASSWORD_MISMATCH_MESSAGE = 'Password and Confirm Password must match';
+/** The rules above in plain words, shown under a new password's field before anything is typed (the spec shows only the messages). */
+export const PASSWORD_RULES_HINT = 'At least 8 characters, with an uppercase letter, a lowercase letter and a special character such as ! @ # or ?';
 
 /** The first rule a password breaks, or null when it passes all of them. */
 export function passwordProblem(password: string): string | null {

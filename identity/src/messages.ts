@@ -1,8 +1,10 @@
 /** The texts the realm's flows answer with. */
 
-/** The spec's success toast of a reset request (§8), and the answer that reveals nothing. */
+/**
+ * The spec's success message of a reset request (§8): the one answer to every well-formed request,
+ * whether or not an account has that email (the mail goes out afterwards, only to an account).
+ */
 export const RESET_SENT_MESSAGE = 'A password reset email is sent. Please check your email.';
-export const RESET_NEUTRAL_MESSAGE = 'If an account exists for that email, we sent a link to reset the password.';
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists.';
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
 export const DISABLED_MESSAGE = 'Account is disabled, contact your administrator.';

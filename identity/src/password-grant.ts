@@ -1,4 +1,4 @@
-import { errors, type ResourceServer } from 'oidc-provider';
+import { errors, type ResourceServer } from './oidc-provider.ts';
 import type Provider from 'oidc-provider';
 import type { RealmContext } from './context.ts';
 import { idTokenClaims, OIDC_SCOPES } from './provider.ts';

@@ -8,7 +8,7 @@ import Provider, {
   type JWK,
   type KoaContextWithOIDC,
   type ResourceServer,
-} from 'oidc-provider';
+} from './oidc-provider.ts';
 import { REGISTER_ACTION } from '@forum/contracts';
 import { postgresAdapter } from './adapter.ts';
 import { GOOGLE } from './broker.ts';

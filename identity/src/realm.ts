@@ -56,6 +56,8 @@ export interface IdentityRealmOptions {
 
 export interface IdentityRealm {
   readonly issuer: string;
+  /** The development mailbox's address (`{issuer}/mailbox`) when mail is kept there (no SMTP URL), else null. */
+  readonly mailbox: string | null;
   /** plain Node request handler; the gateway hands it every request under /realms/forum, its whole URL (it strips the prefix itself) */
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** Keycloak's admin REST API for accounts; the gateway hands it every request under /admin/realms/forum, its whole URL. */
@@ -166,6 +168,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
 
   return {
     issuer,
+    mailbox: mailer.mode === 'mailbox' ? `${issuer}${MAILBOX_PATH}` : null,
     handler,
     adminHandler,
     accounts: {

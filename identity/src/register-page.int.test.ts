@@ -22,8 +22,9 @@ describe('register page', () => {
     // the rules travel with the page, with the contracts' own messages (and the confirmation check)
     for (const rule of PASSWORD_RULES) expect(html).toContain(JSON.stringify(rule.message));
     expect(html).toContain(JSON.stringify(PASSWORD_MISMATCH_MESSAGE));
-    // Google is not configured here: a disabled button that says why
-    expect(html).toMatch(/<button type="button" class="social" id="social-google" disabled title="Google sign-in is not configured on this server.">/);
+    // Google is not configured here: a disabled button, and why written under it
+    expect(html).toMatch(/<button type="button" class="social" id="social-google" disabled aria-describedby="social-google-why">/);
+    expect(html).toContain('<p class="social-why" id="social-google-why">Google sign-in is not configured on this server.</p>');
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
     expect(csp).not.toContain('unsafe-inline');

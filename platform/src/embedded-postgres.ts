@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
@@ -35,6 +35,13 @@ export interface EmbeddedPostgresOptions {
   /** More server settings (postgres -c name=value), after those above: they win. */
   settings?: Readonly<Record<string, string>>;
   log?: (line: string) => void;
+  /**
+   * Run the server in a process group of its own, stopped only by `stop()` (or when this process
+   * exits): a terminal's Ctrl-C signals every process of its job, and PostgreSQL, given SIGINT,
+   * ends every session at once (a fast shutdown) while the program that uses it is still stopping.
+   * For a program that stops on its signals and then stops the server last (`npm start`).
+   */
+  ownProcessGroup?: boolean;
 }
 
 export interface RunningPostgres {
@@ -87,6 +94,18 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   await stopLeftoverPostmaster(pgDir, log);
 
+  const postgresFlags = [
+    '-c', 'listen_addresses=127.0.0.1',
+    '-c', 'max_connections=200',
+    // a dedicated server's sizes rather than the packaged defaults (128 MB of cache, a checkpoint
+    // every 1 GB of WAL), which turn a replay of the log into page evictions and full-page writes,
+    // and every write at a million posts into reads of index pages
+    '-c', `shared_buffers=${options.sharedBuffers ?? (options.fast ? '512MB' : sharedBuffersFor())}`,
+    '-c', 'max_wal_size=4GB',
+    '-c', 'checkpoint_timeout=15min',
+    ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+  ];
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,
     user: USER,
@@ -95,18 +114,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'max_connections=200',
-      // a dedicated server's sizes rather than the packaged defaults (128 MB of cache, a checkpoint
-      // every 1 GB of WAL), which turn a replay of the log into page evictions and full-page writes,
-      // and every write at a million posts into reads of index pages
-      '-c', `shared_buffers=${options.sharedBuffers ?? (options.fast ? '512MB' : sharedBuffersFor())}`,
-      '-c', 'max_wal_size=4GB',
-      '-c', 'checkpoint_timeout=15min',
-      ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
-      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
-    ],
+    postgresFlags,
     onLog: (message: unknown) => log(String(message).trim()),
     onError: (error: unknown) => log(`postgres error: ${String(error)}`),
   });
@@ -116,8 +124,13 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await rm(pgDir, { recursive: true, force: true });
     await server.initialise();
   }
+  let running: { stop(): Promise<void> };
   try {
-    await server.start();
+    if (options.ownProcessGroup) running = await startInOwnProcessGroup(['-D', pgDir, '-p', String(port), ...postgresFlags], log);
+    else {
+      await server.start();
+      running = server;
+    }
   } catch (error) {
     throw new Error(`PostgreSQL did not start in ${pgDir} on port ${port}: ${String(error ?? 'exited early')}`);
   }
@@ -134,9 +147,38 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     async stop() {
       if (stopped) return;
       stopped = true;
-      await server.stop();
+      await running.stop();
     },
   };
+}
+
+/**
+ * `postgres args` as a child in a new session (so a process group of its own), resolved once it
+ * accepts connections; stopped (fast shutdown) by `stop()`, or when this process exits without it.
+ */
+async function startInOwnProcessGroup(args: readonly string[], log: (line: string) => void): Promise<{ stop(): Promise<void> }> {
+  const { postgres } = await embeddedPostgresBinaries();
+  // messages in English: the line that says it is ready is looked for
+  const child = spawn(postgres, args, { ...postgresProcessUser(), detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const onExit = () => child.kill('SIGINT');
+  process.once('exit', onExit);
+  const stop = async () => {
+    process.off('exit', onExit);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGINT');
+    await exited;
+  };
+  let recent = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      log(chunk.trim());
+      recent = (recent + chunk).slice(-4000);
+      if (recent.includes('database system is ready to accept connections')) resolve();
+    });
+    child.once('exit', (code, signal) => reject(new Error(`postgres exited (${code ?? signal}): ${recent.trim()}`)));
+  });
+  return { stop };
 }
 
 export async function ensureDatabase(adminUrl: string, database: string): Promise<void> {

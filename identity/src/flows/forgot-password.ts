@@ -3,7 +3,7 @@ import { isEmail, normalizeEmail } from '@forum/contracts';
 import { clientAddress } from '@forum/platform';
 import type { RealmContext } from '../context.ts';
 import { methodNotAllowed, readForm, redirect, sendPage } from '../http.ts';
-import { RESET_NEUTRAL_MESSAGE, RESET_SENT_MESSAGE } from '../messages.ts';
+import { RESET_SENT_MESSAGE } from '../messages.ts';
 import { type MailLink, RESET_TOKEN_KIND, RESET_TOKEN_TTL_SECONDS } from '../one-time-link.ts';
 import { escapeHtml, forgotPasswordPage, resetRequestedPage } from '../pages/index.ts';
 import { ACTION_TOKEN_PATH, forgotUrl, loginUrl, REALM_PATH, registerUrl, RESET_PATH, UID } from '../paths.ts';
@@ -55,7 +55,7 @@ export function createForgotPasswordFlow({ csrf, site, flash, log, trustProxy, t
     const flashKey = `forgot:${csrf.browserKey(req, res)}`;
     if (req.method === 'GET') {
       const shown = await flash.take<ForgotFlash>(flashKey);
-      if (shown?.sent) return sendPage(res, resetRequestedPage({ lines: [RESET_SENT_MESSAGE, RESET_NEUTRAL_MESSAGE], loginUrl: uid ? loginUrl(uid) : undefined, site }));
+      if (shown?.sent) return sendPage(res, resetRequestedPage({ lines: [RESET_SENT_MESSAGE], loginUrl: uid ? loginUrl(uid) : undefined, site }));
       if (shown) return sendPage(res, view(shown.email, shown.error, shown.status));
       const hint = query.get('email') ?? '';
       sendPage(res, view(isEmail(normalizeEmail(hint)) ? normalizeEmail(hint) : ''));

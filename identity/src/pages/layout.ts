@@ -43,6 +43,7 @@ a{color:var(--brand);text-decoration:none}
 a:hover{text-decoration:underline}
 main p a,main pre a{text-decoration:underline;text-underline-offset:.15em}
 input[aria-invalid=true]{border-color:#d32f2f}
+.field-help{margin:6px 0 0;color:#4b5563;font-size:.875rem}
 .field-error{margin:6px 0 0;color:#b71c1c;font-size:.875rem}
 .notice{margin-bottom:16px;padding:12px;border:1px solid #b7dfb9;border-radius:8px;background:#edf7ee;color:#1b5e20;font-size:.9375rem}
 .notice p{margin:0}
@@ -52,6 +53,7 @@ input[aria-invalid=true]{border-color:#d32f2f}
 .social{display:flex;align-items:center;justify-content:center;gap:10px;width:100%;padding:11px 12px;border:1px solid #cbd5e1;border-radius:8px;background:#fff;color:#1f2937;font-family:inherit;font-size:1rem;font-weight:600;line-height:1.2;cursor:pointer}
 a.social:hover{background:#f8fafc;text-decoration:none}
 .social:disabled{opacity:.55;cursor:not-allowed}
+.social-why{margin:8px 0 0;color:#4b5563;font-size:.875rem;text-align:center}
 .card.wide{max-width:760px}
 .dev{margin-bottom:16px;padding:12px;border:1px solid #f3d37a;border-radius:8px;background:#fff8e1;color:#6d4c00;font-size:.9375rem}
 .mail{padding:16px 0;border-top:1px solid #e5e7eb}

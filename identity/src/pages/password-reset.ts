@@ -1,3 +1,4 @@
+import { PASSWORD_RULES_HINT } from '@forum/contracts';
 import { escapeHtml, type JoinLinks, type Page, renderPage, type Site } from './layout.ts';
 import { alert, field, notice } from './form-parts.ts';
 import { PASSWORD_CHECK, PASSWORD_TOGGLE } from './password-script.ts';
@@ -57,7 +58,7 @@ ${alert(view.error)}
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
 <input type="hidden" name="key" value="${escapeHtml(view.key)}">
 <input type="email" name="email" autocomplete="username" value="${escapeHtml(view.email)}" hidden>
-${field({ id: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', error: view.errors.password, toggle: true, autofocus: !view.errors['password-confirm'] })}
+${field({ id: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', error: view.errors.password, help: PASSWORD_RULES_HINT, toggle: true, autofocus: !view.errors['password-confirm'] })}
 ${field({ id: 'password-confirm', label: 'Confirm password', type: 'password', autocomplete: 'new-password', error: view.errors['password-confirm'], autofocus: !!view.errors['password-confirm'] })}
 <button type="submit" class="primary">Set password</button>
 </form>`;

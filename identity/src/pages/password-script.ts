@@ -30,16 +30,21 @@ function clientPasswordRules(): string | null {
 
 const CLIENT_RULES = clientPasswordRules();
 
-/** Inline checks of `form[data-validate]`: the password rules in order, then the confirmation. */
+/**
+ * Inline checks of `form[data-validate]` (spec §5, login and register): the password rules in order,
+ * then the confirmation where the form has one (`#password-confirm`). A new password (a form with a
+ * confirmation) is checked when its field is left too, except for its show/hide button (the message
+ * would move the button away under the pointer); a sign-in's password when the form is sent.
+ */
 export const PASSWORD_CHECK = `(function(){var PASSWORD_SPECIALS=${scriptJson(PASSWORD_SPECIALS)};var RULES=${CLIENT_RULES ?? '[]'};var MISMATCH=${scriptJson(PASSWORD_MISMATCH_MESSAGE)};
-var f=document.querySelector('form[data-validate]');if(!f)return;var p=document.getElementById('password'),c=document.getElementById('password-confirm');if(!p||!c)return;
-var pe=document.getElementById('password-error'),ce=document.getElementById('password-confirm-error'),touched=false;
+var f=document.querySelector('form[data-validate]');if(!f)return;var p=document.getElementById('password'),c=document.getElementById('password-confirm');if(!p)return;
+var pe=document.getElementById('password-error'),ce=c&&document.getElementById('password-confirm-error'),touched=false;
 function show(input,el,msg){el.textContent=msg||'';el.hidden=!msg;if(msg)input.setAttribute('aria-invalid','true');else input.removeAttribute('aria-invalid');}
 function rule(v){for(var i=0;i<RULES.length;i++){if(!RULES[i][0](v))return RULES[i][1];}return null;}
-function check(all){var m=rule(p.value);show(p,pe,m);var mm=!m&&(all||c.value)&&c.value!==p.value?MISMATCH:null;show(c,ce,mm);return !m&&!mm;}
-f.addEventListener('submit',function(e){touched=true;if(!check(true)){e.preventDefault();(pe.hidden?c:p).focus();}});
-p.addEventListener('blur',function(){if(p.value){touched=true;check(false);}});
+function check(all){var m=rule(p.value);show(p,pe,m);if(!c)return !m;var mm=!m&&(all||c.value)&&c.value!==p.value?MISMATCH:null;show(c,ce,mm);return !m&&!mm;}
+f.addEventListener('submit',function(e){touched=true;if(!check(true)){e.preventDefault();(pe.hidden&&c?c:p).focus();}});
+if(c)p.addEventListener('blur',function(e){if(p.value&&!(e.relatedTarget&&e.relatedTarget.getAttribute('data-toggle')==='password')){touched=true;check(false);}});
 p.addEventListener('input',function(){if(touched)check(false);});
-c.addEventListener('input',function(){if(touched||!ce.hidden)check(false);});
+if(c)c.addEventListener('input',function(){if(touched||!ce.hidden)check(false);});
 })();`;
 

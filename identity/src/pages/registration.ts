@@ -1,3 +1,4 @@
+import { PASSWORD_RULES_HINT } from '@forum/contracts';
 import { escapeHtml, type Page, renderPage, type Site } from './layout.ts';
 import { alert, field, googleButton, type GoogleButton } from './form-parts.ts';
 import { PASSWORD_CHECK, PASSWORD_TOGGLE } from './password-script.ts';
@@ -16,6 +17,8 @@ export interface RegisterView {
   site: Site;
 }
 
+const PHOTO_HELP = 'The https:// address of a picture of you.';
+
 export function registerPage(view: RegisterView): Page {
   const firstError = (['name', 'photo', 'email', 'password', 'password-confirm'] as const).find((f) => view.errors[f]);
   const body = `<h1>Create your account</h1>
@@ -23,9 +26,9 @@ ${alert(view.error)}
 <form method="post" action="${escapeHtml(view.action)}" data-validate="password">
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
 ${field({ id: 'name', label: 'Name', type: 'text', autocomplete: 'name', value: view.values.name, error: view.errors.name, maxlength: 100, autofocus: !firstError || firstError === 'name' })}
-${field({ id: 'photo', label: 'Photo URL', type: 'url', autocomplete: 'photo', value: view.values.photo, error: view.errors.photo, maxlength: 2048, autofocus: firstError === 'photo' })}
+${field({ id: 'photo', label: 'Photo URL', type: 'url', autocomplete: 'photo', value: view.values.photo, error: view.errors.photo, help: PHOTO_HELP, maxlength: 2048, autofocus: firstError === 'photo' })}
 ${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'email', value: view.values.email, error: view.errors.email, maxlength: 254, autofocus: firstError === 'email' })}
-${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error: view.errors.password, toggle: true, autofocus: firstError === 'password' })}
+${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error: view.errors.password, help: PASSWORD_RULES_HINT, toggle: true, autofocus: firstError === 'password' })}
 ${field({ id: 'password-confirm', label: 'Confirm password', type: 'password', autocomplete: 'new-password', error: view.errors['password-confirm'], autofocus: firstError === 'password-confirm' })}
 <button type="submit" class="primary">Register</button>
 </form>

@@ -14,6 +14,8 @@ export async function forumDatabase(config: Pick<EmbeddedConfig, 'DATABASE_URL' 
     database: 'forum',
     ...(config.PG_SHARED_BUFFERS ? { sharedBuffers: config.PG_SHARED_BUFFERS } : {}),
     log: (line) => logger.debug({ component: 'postgres' }, line),
+    // a Ctrl-C reaches the forum, which stops PostgreSQL last (stop-on-signals.ts)
+    ownProcessGroup: true,
   });
   return { url: postgres.url, stop: () => postgres.stop() };
 }

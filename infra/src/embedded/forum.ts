@@ -205,14 +205,18 @@ function listingRoutes(plugin: FastifyPluginAsync, routes: string[]): FastifyPlu
   };
 }
 
-/** What a start prints: where the forum is, the demo accounts, and `more` lines (the replicated layout's services). */
+/**
+ * What a start prints: where the forum, its console, its sign-in service (the OIDC issuer) and the
+ * development mailbox are, the demo accounts, and `more` lines (the replicated layout's services).
+ */
 export function banner(forum: Pick<RunningForum, 'url' | 'issuer' | 'realm'>, more: readonly string[] = []): string {
   const lines = [
     '',
     `  Forum is running at ${forum.url}`,
     `  Admin console:      ${forum.url}/admin`,
-    `  Identity (issuer):  ${forum.issuer}`,
+    `  Sign-in service:    ${forum.issuer}`,
   ];
+  if (forum.realm?.mailbox) lines.push(`  Mailbox:            ${forum.realm.mailbox}`, '                      (the mails the forum sends: to confirm an address, to reset a password)');
   if (forum.realm) {
     lines.push('', `  Demo accounts (password ${DEMO_PASSWORD}):`);
     for (const account of DEMO_ACCOUNTS) lines.push(`    ${account.email.padEnd(20)} ${(account.roles as readonly string[]).includes('admin') ? 'admin' : 'user'}`);

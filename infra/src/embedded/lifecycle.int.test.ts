@@ -1,21 +1,30 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '@forum/platform/embedded-postgres';
+import { freePort, stopLeftoverPostmaster } from '@forum/platform/embedded-postgres';
 
 const main = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
+const root = path.resolve(path.dirname(main), '../../..');
+/** What `npm start` runs once the web apps are built: the last command of its script, as words. */
+const npmStart = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split('&&').at(-1)!.trim().split(/\s+/);
 let dataDir: string;
 let port: number;
 
-/** main.ts in a process of its own on `port`, with its data in `dataDir` unless `env` says otherwise; `ready` is all it printed up to its banner. */
-function start(env: Record<string, string> = {}): { child: ChildProcess; ready: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+/**
+ * main.ts in a process of its own on `port`, with its data in `dataDir` unless `env` says otherwise;
+ * `ready` is all it printed up to its banner, `output()` all it printed so far. `asNpmStart`: the
+ * command `npm start` runs, from the repository's root, in a process group of its own as a terminal's job.
+ */
+function start(env: Record<string, string> = {}, { asNpmStart = false } = {}): { child: ChildProcess; ready: Promise<string>; output: () => string } {
+  const child = spawn(process.execPath, asNpmStart ? npmStart.slice(1) : ['--import', 'tsx', main], {
+    cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: '', DATABASE_URL: '', OIDC_ISSUER: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: asNpmStart,
   });
   let output = '';
   const ready = new Promise<string>((resolve, reject) => {
@@ -34,14 +43,14 @@ function start(env: Record<string, string> = {}): { child: ChildProcess; ready: 
       reject(new Error(`exited with ${code} before the banner:\n${output}`));
     });
   });
-  return { child, ready };
+  return { child, ready, output: () => output };
 }
 
 const exited = (child: ChildProcess) =>
   new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
 
-async function postmasterPid(): Promise<number | null> {
-  const file = path.join(dataDir, 'pg', 'postmaster.pid');
+async function postmasterPid(dir = dataDir): Promise<number | null> {
+  const file = path.join(dir, 'pg', 'postmaster.pid');
   if (!existsSync(file)) return null;
   return Number.parseInt((await readFile(file, 'utf8')).split('\n')[0]!, 10);
 }
@@ -135,6 +144,48 @@ describe('#28.17 starting the forum', () => {
       expect(beforeBanner.length).toBeLessThanOrEqual(5);
     } finally {
       await rm(firstStartDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('#39 edge 25 npm start in a terminal', () => {
+  it('#39 edge 25 prints no runtime warning and a banner in plain words with the mailbox; Ctrl-C stops everything and prints only that it stops', { timeout: 180_000 }, async () => {
+    // node runs main.ts itself: under tsx's command line, which ends its script 60 ms after a Ctrl-C
+    // unless the script has said it took the signal, a slow machine lost the forum mid-stop
+    expect(npmStart.slice(0, 3)).toEqual(['node', '--import', 'tsx']);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'forum-terminal-'));
+    const forum = start({ DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' }, { asNpmStart: true });
+    try {
+      const output = await forum.ready;
+      expect(output).not.toMatch(/Unsupported runtime|oidc-provider/);
+      const banner = output
+        .slice(output.indexOf('Forum is running at'))
+        .split('\n')
+        .map((line) => line.trim());
+      // where the mails for confirming an address and resetting a password are read, on a line of its own
+      expect(banner).toContainEqual(expect.stringMatching(new RegExp(`^Mailbox:\\s+http://localhost:${port}/realms/forum/mailbox$`)));
+      // plain words: no "Identity (issuer)"
+      expect(banner).toContainEqual(expect.stringMatching(new RegExp(`^Sign-in service:\\s+http://localhost:${port}/realms/forum$`)));
+      expect(banner.join('\n')).not.toMatch(/issuer|identity/i);
+      const postgres = await postmasterPid(dir);
+      expect(postgres).not.toBeNull();
+
+      // Ctrl-C: the terminal sends SIGINT to every process of its job, PostgreSQL included
+      process.kill(-forum.child.pid!, 'SIGINT');
+      expect(await exited(forum.child)).toEqual({ code: 0, signal: null });
+      expect(alive(postgres!)).toBe(false);
+      const afterCtrlC = forum.output().slice(output.length);
+      const lines = afterCtrlC.split('\n').filter((line) => line.trim());
+      // what it says while it stops, and nothing else: no warning, no error, no stack
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect(line).toMatch(/^\d\d:\d\d:\d\d INFO /);
+      expect(lines.at(-1)).toMatch(/INFO\s+forum: stopped/);
+      expect(afterCtrlC.endsWith('\n')).toBe(true);
+    } finally {
+      // a failed run leaves nothing behind: its processes, and its PostgreSQL whichever group it runs in
+      if (forum.child.exitCode === null && forum.child.signalCode === null) process.kill(-forum.child.pid!, 'SIGKILL');
+      await stopLeftoverPostmaster(path.join(dir, 'pg'), () => {});
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
