@@ -3,6 +3,8 @@ import { checkPhotoUrl, isEmail, normalizeEmail, PASSWORD_RULES, passwordProblem
 import { ConflictError, ValidationError, type Logger, type TokenVerifier } from '@forum/platform';
 import { z } from 'zod';
 import { methodNotAllowed, readJson, sendJson } from './http.ts';
+import { MALFORMED_HOST_MESSAGE } from './messages.ts';
+import { hasValidHost } from './request-host.ts';
 import { fitAccountName, type AccountRecord, type AccountStore, type NewAccount } from './store.ts';
 
 /**
@@ -207,6 +209,7 @@ export function createAdminHandler(options: AdminApiOptions) {
   }
 
   async function route(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) {
+    if (!hasValidHost(req)) return error(res, 400, { error: 'invalid_request', errorMessage: MALFORMED_HOST_MESSAGE });
     // mounted under a prefix that is already gone (an Express app's use) or handed the whole URL (the gateway's raw mount): strip it here
     let path = new URL(req.url ?? '/', 'http://admin.invalid').pathname;
     if (req.originalUrl === undefined && (path === ADMIN_PATH || path.startsWith(`${ADMIN_PATH}/`))) path = path.slice(ADMIN_PATH.length) || '/';

@@ -24,6 +24,8 @@ import type { AccountRecord, RealmSecrets } from './store.ts';
 const SSO_SESSION_MAX_SECONDS = 10 * 60 * 60;
 const SSO_SESSION_IDLE_SECONDS = 30 * 60;
 const INTERACTION_TTL_SECONDS = 30 * 60;
+/** The discovery document changes only with the realm's configuration. */
+const DISCOVERY_CACHE_CONTROL = 'public, max-age=300';
 
 export const FIRST_PARTY = new Set(['forum-web', 'admin-web', 'forum-cli']);
 export const OIDC_SCOPES = ['openid', 'email', 'profile'];
@@ -246,6 +248,14 @@ export function createProvider(
   };
 
   const provider = new Provider(issuer, configuration);
+  // the router hands every request over with the issuer's host and protocol in Host and X-Forwarded-* (request-host.ts):
+  // what oidc-provider builds from the request (endpoints, form actions, redirects, Secure cookies) is the issuer's
+  provider.proxy = true;
+  provider.use(async (ctx, next) => {
+    await next();
+    // the same document for every request: clients and caches may keep it a while
+    if (ctx.oidc?.route === 'discovery' && ctx.status === 200) ctx.set('Cache-Control', DISCOVERY_CACHE_CONTROL);
+  });
   allowRedirectsUnderPrefixes(provider, publicOrigin);
   sendRefreshTokensInEnvelopes(provider, refreshEnvelope(secrets.refreshTokenKey, issuer));
 

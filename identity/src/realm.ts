@@ -22,7 +22,8 @@ import { createInteractions } from './interaction.ts';
 import { createLoginBackoff } from './login-backoff.ts';
 import { createMailer, type MailOptions } from './mail.ts';
 import { createMailLink } from './one-time-link.ts';
-import { providerCsp, thirdPartyCookiesProbe, type Site } from './pages/index.ts';
+import { MALFORMED_HOST_MESSAGE } from './messages.ts';
+import { messagePage, providerCsp, thirdPartyCookiesProbe, type Site } from './pages/index.ts';
 import { registerPasswordGrant } from './password-grant.ts';
 import { createPasswordSignIn } from './password-sign-in.ts';
 import { MAILBOX_PATH, REALM_PATH } from './paths.ts';
@@ -153,9 +154,11 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       brokerLogin: googleFlow.brokerLogin,
       brokerEndpoint: googleFlow.brokerEndpoint,
       mailbox: createMailbox(realm),
+      malformedHostPage: messagePage({ title: 'Bad request', message: MALFORMED_HOST_MESSAGE, status: 400, site }),
       providerPolicy,
       callback: provider.callback(),
     },
+    issuer,
     log,
   );
   const { createAccount } = admins;

@@ -1,3 +1,4 @@
+import { rawRequest } from '@forum/identity/testing';
 import { createTokenVerifier } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realmLoginPage, startTestForum, type TestForum } from '../testing/index.ts';
@@ -48,5 +49,28 @@ describe('the realm in the forum', () => {
   it('shows Continue with Google as a link when GOOGLE_CLIENT_ID/SECRET are set', async () => {
     const page = await realmLoginPage(forum);
     expect(await page.text()).toMatch(/<a class="social" id="social-google" href="\/realms\/forum\/broker\/google\/login\?interaction=[\w-]+">/);
+  });
+});
+
+describe("the realm behind the gateway and the request's Host", () => {
+  const targets = ['/realms/forum/.well-known/openid-configuration', '/realms/forum/protocol/openid-connect/logout?client_id=forum-web', '/realms/forum/login-actions/reset-credentials', '/admin/realms/forum/users'];
+
+  it('a malformed Host is refused with 400 on its routes, never a 500', async () => {
+    for (const target of targets) {
+      for (const host of ['evil.example:abc', 'x y', '%', '[evil', ':3100', 'evil.example:99999', '']) {
+        const answer = await rawRequest(forum.url, { target, host });
+        expect(answer.status, `${target} Host: ${host}`).toBe(400);
+      }
+    }
+  });
+
+  it('a foreign Host or X-Forwarded-Host leaves every endpoint of the discovery document on the issuer', async () => {
+    for (const lines of [[], ['X-Forwarded-Host: evil.example', 'X-Forwarded-Proto: https']]) {
+      const answer = await rawRequest(forum.url, { target: targets[0]!, host: 'evil.example', lines });
+      expect(answer.status).toBe(200);
+      const document = JSON.parse(answer.body) as Record<string, unknown>;
+      expect(document.issuer).toBe(forum.issuer);
+      for (const [name, value] of Object.entries(document)) if (/(_endpoint|_uri)$/.test(name)) expect(value, name).toMatch(new RegExp(`^${forum.issuer}/`));
+    }
   });
 });
