@@ -74,3 +74,19 @@ describe("the realm behind the gateway and the request's Host", () => {
     }
   });
 });
+
+describe('the realm behind the gateway and a body too large', () => {
+  it('answers 413 saying so, at the token endpoint and at the admin API', async () => {
+    const twentyMb = 'x'.repeat(20 * 1024 * 1024);
+    const token = await forum.api('/realms/forum/protocol/openid-connect/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=password&client_id=forum-cli&username=a&password=${twentyMb}`,
+    });
+    expect(token.status).toBe(413);
+    expect(await token.json()).toEqual({ error: 'invalid_request', error_description: 'The request body is too large.' });
+    const admin = await forum.api('/admin/realms/forum/users', { method: 'POST', token: await forum.tokenFor('admin@forum.local'), json: { firstName: twentyMb } });
+    expect(admin.status).toBe(413);
+    expect(await admin.json()).toEqual({ error: 'invalid_request', errorMessage: 'The request body is too large.' });
+  });
+});
