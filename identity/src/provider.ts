@@ -145,11 +145,16 @@ export function createProvider(
       userinfo: `${OIDC}/userinfo`,
       jwks: `${OIDC}/certs`,
       end_session: `${OIDC}/logout`,
-      revocation: `${OIDC}/revoke`,
-      introspection: `${OIDC}/token/introspect`,
       pushed_authorization_request: `${OIDC}/ext/par/request`,
       device_authorization: `${OIDC}/auth/device`,
       code_verification: '/device',
+    },
+    // the endpoints the realm answers itself (revocation.ts, introspection.ts), where Keycloak has them
+    discovery: {
+      revocation_endpoint: `${issuer}${OIDC}/revoke`,
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+      introspection_endpoint: `${issuer}${OIDC}/token/introspect`,
+      introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     },
     scopes: OIDC_SCOPES,
     claims: {

@@ -5,8 +5,8 @@ import { ONE_PROXY, randomAddress, startHarness, type Harness } from './test-sup
 
 /**
  * Generated hostile input to the realm's doors a stranger reaches without a session: the password
- * grant, the authorization endpoint, the forgot-password and registration links, the one-time
- * links, the admin API's search.
+ * grant, the authorization endpoint, revocation and introspection, the forgot-password and
+ * registration links, the one-time links, the admin API's search.
  * Whatever arrives, never a 5xx. FUZZ_RUNS scales the cases as in the API's fuzz suite.
  */
 const RUNS = Math.max(50, Math.ceil(Number(process.env.FUZZ_RUNS ?? 2_000) / 8));
@@ -55,6 +55,21 @@ describe("the realm's open doors under generated hostile input", () => {
         const query = new URLSearchParams({ client_id: 'forum-web', redirect_uri: 'http://localhost:3000/', response_type: 'code', scope: 'openid' });
         const url = `${h.issuer}/protocol/openid-connect/auth?${query.toString().replace(new RegExp(`${name}=[^&]*`), '')}&${name}=${value}`;
         expectNo5xx(await fetch(url, { headers: { 'x-forwarded-for': randomAddress() }, redirect: 'manual' }), `${name}=${value.slice(0, 60)}`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('revocation and introspection: token, hint, client and its credentials', CASES, async () => {
+    const endpoints = ['/protocol/openid-connect/revoke', '/protocol/openid-connect/token/introspect'];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...endpoints), field, fc.option(hostileString), fc.option(field), fc.option(hostileString), async (endpoint, token, hint, clientId, authorization) => {
+        const response = await fetch(`${h.issuer}${endpoint}`, {
+          method: 'POST',
+          headers: authorization === null ? {} : { authorization: `Basic ${Buffer.from(authorization).toString('base64')}` },
+          body: new URLSearchParams({ token, ...(hint !== null && { token_type_hint: hint }), ...(clientId !== null && { client_id: clientId }) }),
+        });
+        expectNo5xx(response, JSON.stringify([endpoint, token.slice(0, 40), clientId?.slice(0, 40)]));
       }),
       { numRuns: RUNS },
     );

@@ -27,6 +27,9 @@ type PageHandler = (req: IncomingMessage, res: ServerResponse, uid: string) => P
 export interface RealmRoutes {
   cors(req: IncomingMessage, res: ServerResponse, path: string): boolean;
   userinfo: Handler;
+  /** RFC 7009 and RFC 7662, answered by the realm itself (its refresh tokens travel in envelopes, its access tokens are not stored). */
+  revocation: Handler;
+  introspection: Handler;
   cookiesProbe: Page;
   registrations: QueryHandler;
   login: PageHandler;
@@ -51,7 +54,7 @@ const JSON_PATHS = new Set([`${OIDC}/token`, `${OIDC}/certs`, `${OIDC}/userinfo`
 
 /** The realm's plain Node request handler: a failure answers 500 without details and is logged. */
 export function createRealmRouter(routes: RealmRoutes, issuer: string, log: Logger) {
-  const { cors, userinfo, cookiesProbe, registrations, login, register, expiredPage, forgotPassword, resetPassword, verifyEmail, brokerLogin, brokerEndpoint, mailbox, malformedHostPage, providerPolicy, callback } = routes;
+  const { cors, userinfo, revocation, introspection, cookiesProbe, registrations, login, register, expiredPage, forgotPassword, resetPassword, verifyEmail, brokerLogin, brokerEndpoint, mailbox, malformedHostPage, providerPolicy, callback } = routes;
   const issuerUrl = new URL(issuer);
   async function route(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) {
     req.url = originForm(req.url ?? '/');
@@ -73,6 +76,8 @@ export function createRealmRouter(routes: RealmRoutes, issuer: string, log: Logg
     if (cors(req, res, path)) return;
 
     if (path === `${OIDC}/userinfo`) return userinfo(req, res);
+    if (path === `${OIDC}/revoke`) return revocation(req, res);
+    if (path === `${OIDC}/token/introspect`) return introspection(req, res);
     if (path === `${OIDC}/3p-cookies/step1.html` || path === `${OIDC}/3p-cookies/step2.html`) {
       sendPage(res, cookiesProbe, { framed: true });
       return;

@@ -11,6 +11,8 @@ beforeAll(async () => {
     ADMIN_EMAILS: 'Boss@Forum.local, other@forum.local',
     GOOGLE_CLIENT_ID: 'configured.apps.example',
     GOOGLE_CLIENT_SECRET: 'not-used-in-this-test',
+    INTROSPECTION_CLIENT_ID: 'forum-api',
+    INTROSPECTION_CLIENT_SECRET: 'the-resource-servers-secret',
   });
 });
 
@@ -44,6 +46,21 @@ describe('the realm in the forum', () => {
     const boss = await verify(await forum.tokenFor('boss@forum.local', 'Boss#Pass1'));
     expect([...boss.roles].sort()).toEqual(['admin', 'user']);
     expect(boss.name).toBe('Big Boss');
+  });
+
+  it('lets the confidential client of INTROSPECTION_CLIENT_ID/SECRET introspect a token, and no other client', async () => {
+    const token = await forum.tokenFor('admin@forum.local');
+    const introspect = (authorization: string) =>
+      forum.api('/realms/forum/protocol/openid-connect/token/introspect', {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token }).toString(),
+      });
+    const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+    const answer = await introspect(basic('forum-api', 'the-resource-servers-secret'));
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ active: true, username: 'admin@forum.local', client_id: 'forum-cli' });
+    expect((await introspect(basic('forum-api', 'another-secret-entirely'))).status).toBe(401);
   });
 
   it('shows Continue with Google as a link when GOOGLE_CLIENT_ID/SECRET are set', async () => {
