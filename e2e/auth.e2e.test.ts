@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import { startTestForum, type TestForum } from '@forum/infra/testing';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, CHROMIUM, CHROMIUM_ARGS, chromiumMissing, chromiumMissingMessage, signInAtRealm, snapshot, watchCspViolations } from './support.ts';
 
@@ -16,6 +16,11 @@ import { ADMIN_EMAIL, CHROMIUM, CHROMIUM_ARGS, chromiumMissing, chromiumMissingM
  */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const REVOKE_PATH = '/realms/forum/protocol/openid-connect/revoke';
+const isRevocation = (request: Request) => new URL(request.url()).pathname === REVOKE_PATH && request.method() === 'POST';
+/** The form a revocation request posted. */
+const revokedForm = (request: Request) => new URLSearchParams(request.postData() ?? '');
 
 if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/auth.e2e.test.ts'));
 
@@ -109,7 +114,13 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     await menu.getByText('Alice Martin').waitFor();
     await menu.getByRole('menuitem', { name: 'Dashboard' }).waitFor();
     await snapshot(page, 'forum-account-menu');
+    // Logout revokes the refresh token at the realm before it ends the session there
+    const revocation = page.waitForRequest(isRevocation);
     await menu.getByRole('menuitem', { name: 'Logout' }).click();
+    const revoked = await revocation;
+    expect(revokedForm(revoked).get('client_id')).toBe('forum-web');
+    expect(revokedForm(revoked).get('token_type_hint')).toBe('refresh_token');
+    expect((await revoked.response())?.status()).toBe(200);
 
     await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/');
     await page.getByRole('alert').filter({ hasText: 'Logout Successfully' }).waitFor();
@@ -120,6 +131,33 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     await page.reload();
     await page.getByRole('link', { name: 'Join Us' }).waitFor();
     expect(await page.getByRole('button', { name: 'Alice Martin' }).count()).toBe(0);
+  });
+
+  it("forum-web: Logout's revocation alone ends the refresh token (the realm's session, kept here, signs the page in again)", { timeout: 90_000 }, async () => {
+    await page.goto(`${forum.url}/about`);
+    await page.getByRole('link', { name: 'Join Us' }).click();
+    await signInAtRealm(page, 'bob@forum.local', DEMO_PASSWORD);
+    const avatar = page.getByRole('button', { name: 'Bob Chen' });
+    await avatar.waitFor();
+
+    // the way to the realm's end-session is cut: what ends the token is the revocation
+    await page.route('**/realms/forum/protocol/openid-connect/logout**', (route) => route.abort());
+    const revocation = page.waitForRequest(isRevocation);
+    await avatar.click();
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Logout' }).click();
+    const revoked = await revocation;
+    expect((await revoked.response())?.status()).toBe(200);
+    const refreshed = await fetch(`${forum.url}/realms/forum/protocol/openid-connect/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'refresh_token', client_id: 'forum-web', refresh_token: revokedForm(revoked).get('token')! }),
+    });
+    expect(refreshed.status).toBe(400);
+    expect(((await refreshed.json()) as { error: string }).error).toBe('invalid_grant');
+
+    // the session at the realm is still there: a new page is signed in again (a new sign-in, new tokens)
+    await page.unroute('**/realms/forum/protocol/openid-connect/logout**');
+    await page.goto(`${forum.url}/about`);
+    await page.getByRole('button', { name: 'Bob Chen' }).waitFor();
   });
 
   it('forum-web: a guarded address with a fragment signs the visitor in and comes back to it, fragment and all', { timeout: 90_000 }, async () => {
@@ -160,7 +198,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     expect(status).toBe(200);
   });
 
-  it('admin-web: a visitor at /admin goes to the realm login and, signed in as admin, gets the console', { timeout: 90_000 }, async () => {
+  it('admin-web: a visitor at /admin goes to the realm login and, signed in as admin, gets the console; Logout revokes and signs out', { timeout: 90_000 }, async () => {
     await page.goto(`${forum.url}/admin`);
     await signInAtRealm(page, ADMIN_EMAIL, DEMO_PASSWORD);
 
@@ -173,7 +211,13 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     await expect.poll(() => userMenu.textContent(), { timeout: 10_000 }).toContain('Forum Admin');
     await snapshot(page, 'admin-console');
     await userMenu.click();
-    await page.getByRole('menuitem', { name: 'Logout' }).waitFor();
+    // admin-web's Logout revokes its refresh token too, then ends the session
+    const revocation = page.waitForRequest(isRevocation);
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    const revoked = await revocation;
+    expect(revokedForm(revoked).get('client_id')).toBe('admin-web');
+    expect((await revoked.response())?.status()).toBe(200);
+    await page.waitForURL((url) => url.origin === forum.url && url.pathname.startsWith('/admin'));
   });
 
   it('admin-web: a signed-in user without the admin role sees Access Denied, then the forum', { timeout: 90_000 }, async () => {

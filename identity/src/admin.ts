@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkPhotoUrl, isEmail, normalizeEmail, PASSWORD_RULES, passwordProblem } from '@forum/contracts';
 import { ConflictError, ValidationError, type Logger, type TokenVerifier } from '@forum/platform';
 import { z } from 'zod';
-import { methodNotAllowed, readJson, sendJson } from './http.ts';
+import { methodNotAllowed, readJson, sendJson, type JsonBody } from './http.ts';
+import { BODY_TOO_LARGE_MESSAGE, MALFORMED_HOST_MESSAGE } from './messages.ts';
+import { hasValidHost } from './request-host.ts';
 import { fitAccountName, type AccountRecord, type AccountStore, type NewAccount } from './store.ts';
 
 /**
@@ -81,6 +83,13 @@ export function createAdminHandler(options: AdminApiOptions) {
   const error = (res: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
     sendJson(res, status, body, headers);
 
+  /** A body that could not be read: 415 for another type, 413 past the limit, 400 for what is not JSON. */
+  const refuseBody = (res: ServerResponse, reason: Extract<JsonBody, { ok: false }>['reason']) => {
+    if (reason === 'type') return error(res, 415, { error: 'unknown_error', errorMessage: 'Content-Type must be application/json' });
+    if (reason === 'size') return error(res, 413, { error: 'invalid_request', errorMessage: BODY_TOO_LARGE_MESSAGE });
+    return error(res, 400, { error: 'unknown_error', errorMessage: 'The body is not valid JSON' });
+  };
+
   /** The admin behind the bearer token, or null when the answer (401/403) was sent. */
   async function authorize(req: IncomingMessage, res: ServerResponse): Promise<AccountRecord | null> {
     const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(String(req.headers.authorization ?? ''));
@@ -110,11 +119,7 @@ export function createAdminHandler(options: AdminApiOptions) {
 
   async function createUser(req: IncomingMessage, res: ServerResponse, caller: AccountRecord) {
     const body = await readJson(req);
-    if (!body.ok) {
-      const status = body.reason === 'type' ? 415 : body.reason === 'size' ? 413 : 400;
-      error(res, status, { error: 'unknown_error', errorMessage: body.reason === 'type' ? 'Content-Type must be application/json' : 'The body is not valid JSON' });
-      return;
-    }
+    if (!body.ok) return refuseBody(res, body.reason);
     const parsed = UserRepresentation.safeParse(body.value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -207,6 +212,7 @@ export function createAdminHandler(options: AdminApiOptions) {
   }
 
   async function route(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) {
+    if (!hasValidHost(req)) return error(res, 400, { error: 'invalid_request', errorMessage: MALFORMED_HOST_MESSAGE });
     // mounted under a prefix that is already gone (an Express app's use) or handed the whole URL (the gateway's raw mount): strip it here
     let path = new URL(req.url ?? '/', 'http://admin.invalid').pathname;
     if (req.originalUrl === undefined && (path === ADMIN_PATH || path.startsWith(`${ADMIN_PATH}/`))) path = path.slice(ADMIN_PATH.length) || '/';
@@ -243,10 +249,7 @@ export function createAdminHandler(options: AdminApiOptions) {
   /** PUT …/users/{id}: Keycloak's user update, of which the realm takes `enabled`; the forum is told first. */
   async function changeAccess(req: IncomingMessage, res: ServerResponse, caller: AccountRecord, record: AccountRecord) {
     const body = await readJson(req);
-    if (!body.ok) {
-      const status = body.reason === 'type' ? 415 : body.reason === 'size' ? 413 : 400;
-      return error(res, status, { error: 'unknown_error', errorMessage: body.reason === 'type' ? 'Content-Type must be application/json' : 'The body is not valid JSON' });
-    }
+    if (!body.ok) return refuseBody(res, body.reason);
     const parsed = AccessChange.safeParse(body.value);
     if (!parsed.success) return error(res, 400, { error: 'unknown_error', errorMessage: 'Invalid field enabled: expected a boolean' });
     const { enabled } = parsed.data;

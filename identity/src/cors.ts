@@ -5,6 +5,7 @@ import { OIDC } from './paths.ts';
 /** Endpoints browsers call cross-origin with credentials (keycloak-js uses XHR with credentials). */
 const CREDENTIALED_CORS_PATHS = new Set([
   `${OIDC}/token`,
+  `${OIDC}/revoke`,
   `${OIDC}/userinfo`,
   `${OIDC}/certs`,
   '/.well-known/openid-configuration',

@@ -36,9 +36,10 @@ describe('email addresses: one account per mailbox, however the address is writt
   it('refuses sign-ins whose address is not one (NUL, a lone surrogate, invisible characters) like a wrong password, page and password grant', async () => {
     for (const username of ['alice\u0000@forum.local', 'alice\ud800@forum.local', '\u200b', 'a'.repeat(300_000)]) {
       const grant = await h.passwordGrant(username, PASSWORD, { 'x-forwarded-for': address() });
-      expect(grant.status, JSON.stringify(username.slice(0, 20))).toBe(400);
-      // a refused sign-in, or (300 kB) a request the token endpoint does not read
-      expect(['invalid_grant', 'invalid_request']).toContain(((await grant.json()) as { error: string }).error);
+      // a refused sign-in, or (300 kB) a body larger than the token endpoint reads
+      const tooLarge = username.length > 100_000;
+      expect(grant.status, JSON.stringify(username.slice(0, 20))).toBe(tooLarge ? 413 : 400);
+      expect(((await grant.json()) as { error: string }).error).toBe(tooLarge ? 'invalid_request' : 'invalid_grant');
       const jar = new CookieJar();
       const login = await openLoginPage(h, jar);
       const page = await h.postForm(formAction(login.html), { csrf: formValue(login.html, 'csrf'), email: username, password: PASSWORD }, jar, { 'x-forwarded-for': address() });

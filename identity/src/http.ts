@@ -29,11 +29,19 @@ function mediaType(req: IncomingMessage): string {
   return String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
+export type FormBody = { ok: true; form: URLSearchParams } | { ok: false; reason: 'type' | 'size' };
+
+/** An urlencoded form body, or why not. */
+export async function readFormBody(req: IncomingMessage): Promise<FormBody> {
+  if (mediaType(req) !== 'application/x-www-form-urlencoded') return { ok: false, reason: 'type' };
+  const body = await readBody(req, FORM_LIMIT_BYTES);
+  return body ? { ok: true, form: new URLSearchParams(body.toString('utf8')) } : { ok: false, reason: 'size' };
+}
+
 /** An urlencoded form body, or null (other type, too large). */
 export async function readForm(req: IncomingMessage): Promise<URLSearchParams | null> {
-  if (mediaType(req) !== 'application/x-www-form-urlencoded') return null;
-  const body = await readBody(req, FORM_LIMIT_BYTES);
-  return body && new URLSearchParams(body.toString('utf8'));
+  const body = await readFormBody(req);
+  return body.ok ? body.form : null;
 }
 
 export type JsonBody = { ok: true; value: unknown } | { ok: false; reason: 'type' | 'size' | 'syntax' };

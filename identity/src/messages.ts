@@ -11,3 +11,5 @@ export const DISABLED_MESSAGE = 'Account is disabled, contact your administrator
 export const UNVERIFIED_GOOGLE_MESSAGE =
   'The email address of your Google account is not verified, so it cannot be used to sign in here. Verify it with Google, or sign in with your email and password.';
 export const GOOGLE_UNCONFIGURED = 'Google sign-in is not configured on this server.';
+export const MALFORMED_HOST_MESSAGE = 'The Host header is not a valid host.';
+export const BODY_TOO_LARGE_MESSAGE = 'The request body is too large.';

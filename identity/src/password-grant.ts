@@ -2,7 +2,7 @@ import { errors, type ResourceServer } from './oidc-provider.ts';
 import type Provider from 'oidc-provider';
 import type { RealmContext } from './context.ts';
 import { idTokenClaims, OIDC_SCOPES } from './provider.ts';
-import { tooManyAttemptsMessage } from './throttle.ts';
+import { tooManyAttemptsMessage, tooManyRequestsMessage } from './throttle.ts';
 
 /** forum-cli: resource owner password grant (Keycloak's "direct access grants"). */
 export function registerPasswordGrant(provider: Provider, resourceServer: ResourceServer, { audience, log, passwordSignIn, admins }: RealmContext) {
@@ -26,6 +26,11 @@ export function registerPasswordGrant(provider: Provider, resourceServer: Resour
       };
       const outcome = await passwordSignIn(ctx.req, params.username, params.password);
       if (outcome.result === 'held') throw refuseThrottled(outcome.retryMs);
+      if (outcome.result === 'busy') {
+        log.warn({ clientId: client.clientId, grantType: 'password' }, 'sign-in refused: sign-ins in flight did not end in time');
+        ctx.set('Retry-After', String(Math.ceil(outcome.retryMs / 1000)));
+        throw new errors.CustomOIDCProviderError('invalid_grant', tooManyRequestsMessage(outcome.retryMs));
+      }
       if (outcome.result === 'wrong') {
         if (outcome.retryMs) throw refuseThrottled(outcome.retryMs);
         log.info({ clientId: client.clientId, grantType: 'password' }, 'sign-in refused: invalid credentials');

@@ -13,6 +13,7 @@ import { REGISTER_ACTION } from '@forum/contracts';
 import { postgresAdapter } from './adapter.ts';
 import { GOOGLE } from './broker.ts';
 import type { RealmContext } from './context.ts';
+import { BODY_TOO_LARGE_MESSAGE } from './messages.ts';
 import { logoutPage, messagePage, type Page } from './pages/index.ts';
 import { BROKER_LOGIN_PATH, LOGIN_PATH, OIDC, REALM_PATH, REGISTER_PATH } from './paths.ts';
 import { allowRedirectsUnderPrefixes } from './redirect-uris.ts';
@@ -24,6 +25,8 @@ import type { AccountRecord, RealmSecrets } from './store.ts';
 const SSO_SESSION_MAX_SECONDS = 10 * 60 * 60;
 const SSO_SESSION_IDLE_SECONDS = 30 * 60;
 const INTERACTION_TTL_SECONDS = 30 * 60;
+/** The discovery document changes only with the realm's configuration. */
+const DISCOVERY_CACHE_CONTROL = 'public, max-age=300';
 
 export const FIRST_PARTY = new Set(['forum-web', 'admin-web', 'forum-cli']);
 export const OIDC_SCOPES = ['openid', 'email', 'profile'];
@@ -61,6 +64,9 @@ function hintsOwnSession(ctx: KoaContextWithOIDC): boolean {
   if (!hint?.payload || !session?.accountId || hint.payload.sub !== session.accountId) return false;
   return hint.payload.sid === undefined || (typeof hint.payload.aud === 'string' && hint.payload.sid === session.sidFor(hint.payload.aud));
 }
+
+/** oidc-provider reads at most 56 KB of a body and calls a larger one "failed to parse the request body": it is too large (413). */
+const bodyTooLarge = (err: unknown) => (err as { error_detail?: unknown } | undefined)?.error_detail === 'request entity too large';
 
 const toAccount = (record: AccountRecord): Account => ({
   accountId: record.id,
@@ -139,11 +145,16 @@ export function createProvider(
       userinfo: `${OIDC}/userinfo`,
       jwks: `${OIDC}/certs`,
       end_session: `${OIDC}/logout`,
-      revocation: `${OIDC}/revoke`,
-      introspection: `${OIDC}/token/introspect`,
       pushed_authorization_request: `${OIDC}/ext/par/request`,
       device_authorization: `${OIDC}/auth/device`,
       code_verification: '/device',
+    },
+    // the endpoints the realm answers itself (revocation.ts, introspection.ts), where Keycloak has them
+    discovery: {
+      revocation_endpoint: `${issuer}${OIDC}/revoke`,
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+      introspection_endpoint: `${issuer}${OIDC}/token/introspect`,
+      introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     },
     scopes: OIDC_SCOPES,
     claims: {
@@ -238,7 +249,8 @@ export function createProvider(
       await grant.save();
       return grant;
     },
-    renderError: (ctx, out) => {
+    renderError: (ctx, out, err) => {
+      if (bodyTooLarge(err)) return pageOnContext(ctx, messagePage({ title: 'We are sorry…', message: BODY_TOO_LARGE_MESSAGE, status: 413, site }));
       const status = ctx.status >= 400 ? ctx.status : 400;
       const message = out.error_description ? `${out.error_description} (${out.error})` : out.error;
       pageOnContext(ctx, messagePage({ title: 'We are sorry…', message, status, site }));
@@ -246,6 +258,14 @@ export function createProvider(
   };
 
   const provider = new Provider(issuer, configuration);
+  // the router hands every request over with the issuer's host and protocol in Host and X-Forwarded-* (request-host.ts):
+  // what oidc-provider builds from the request (endpoints, form actions, redirects, Secure cookies) is the issuer's
+  provider.proxy = true;
+  provider.use(async (ctx, next) => {
+    await next();
+    // the same document for every request: clients and caches may keep it a while
+    if (ctx.oidc?.route === 'discovery' && ctx.status === 200) ctx.set('Cache-Control', DISCOVERY_CACHE_CONTROL);
+  });
   allowRedirectsUnderPrefixes(provider, publicOrigin);
   sendRefreshTokensInEnvelopes(provider, refreshEnvelope(secrets.refreshTokenKey, issuer));
 
@@ -254,9 +274,14 @@ export function createProvider(
   // Koa prints unhandled errors to stderr unless someone listens
   (provider as unknown as EventEmitter).on('error', (err: unknown) => log.error({ err }, 'identity provider error'));
   for (const event of ['grant.error', 'authorization.error', 'end_session.error', 'end_session_confirm.error'] as const) {
-    provider.on(event as 'grant.error', (ctx: KoaContextWithOIDC, err: errors.OIDCProviderError) =>
-      log.info({ event, path: ctx.path, error: err.error, description: err.error_description }, 'identity request refused'),
-    );
+    provider.on(event as 'grant.error', (ctx: KoaContextWithOIDC, err: errors.OIDCProviderError) => {
+      log.info({ event, path: ctx.path, error: err.error, description: err.error_description }, 'identity request refused');
+      // the error's JSON answer is in place and not sent yet (a page was rendered by renderError)
+      if (bodyTooLarge(err) && typeof ctx.body === 'object') {
+        ctx.status = 413;
+        ctx.body = { error: 'invalid_request', error_description: BODY_TOO_LARGE_MESSAGE };
+      }
+    });
   }
   // A sign-in that registered the account says so in its authorization response, as Keycloak reports an
   // application-initiated action's outcome (keycloak-js: onActionUpdate): the app greets it as a

@@ -5,11 +5,13 @@ import { ONE_PROXY, randomAddress, startHarness, type Harness } from './test-sup
 
 /**
  * Generated hostile input to the realm's doors a stranger reaches without a session: the password
- * grant, the authorization endpoint, the forgot-password and registration links, the one-time
- * links, the admin API's search.
+ * grant, the authorization endpoint, revocation and introspection, the forgot-password and
+ * registration links, the one-time links, the admin API's search.
  * Whatever arrives, never a 5xx. FUZZ_RUNS scales the cases as in the API's fuzz suite.
  */
 const RUNS = Math.max(50, Math.ceil(Number(process.env.FUZZ_RUNS ?? 2_000) / 8));
+/** Each case is a real HTTP request (a sign-in checks a password): 250 of them took up to 30 s on 2 cores shared with other runs. */
+const CASES = { timeout: RUNS * 400 };
 
 let h: Harness;
 beforeAll(async () => {
@@ -21,7 +23,7 @@ const field = fc.oneof({ weight: 3, arbitrary: hostileString }, { weight: 1, arb
 const expectNo5xx = (response: Response, what: string) => expect(response.status, what).toBeLessThan(500);
 
 describe("the realm's open doors under generated hostile input", () => {
-  it('the password grant: username, password and scope', async () => {
+  it('the password grant: username, password and scope', CASES, async () => {
     await fc.assert(
       fc.asyncProperty(field, field, fc.option(hostileString), async (username, password, scope) => {
         const response = await fetch(`${h.issuer}/protocol/openid-connect/token`, {
@@ -46,7 +48,7 @@ describe("the realm's open doors under generated hostile input", () => {
     expect(token.status).toBeLessThan(500);
   });
 
-  it('the authorization endpoint: client id, redirect, response type, scope, state and prompt', async () => {
+  it('the authorization endpoint: client id, redirect, response type, scope, state and prompt', CASES, async () => {
     const params = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'prompt', 'code_challenge', 'nonce'];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...params), hostileString.map(urlEncoded), async (name, value) => {
@@ -58,7 +60,22 @@ describe("the realm's open doors under generated hostile input", () => {
     );
   });
 
-  it('the links a stranger can open: forgot password, one-time keys, the admin search', async () => {
+  it('revocation and introspection: token, hint, client and its credentials', CASES, async () => {
+    const endpoints = ['/protocol/openid-connect/revoke', '/protocol/openid-connect/token/introspect'];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...endpoints), field, fc.option(hostileString), fc.option(field), fc.option(hostileString), async (endpoint, token, hint, clientId, authorization) => {
+        const response = await fetch(`${h.issuer}${endpoint}`, {
+          method: 'POST',
+          headers: authorization === null ? {} : { authorization: `Basic ${Buffer.from(authorization).toString('base64')}` },
+          body: new URLSearchParams({ token, ...(hint !== null && { token_type_hint: hint }), ...(clientId !== null && { client_id: clientId }) }),
+        });
+        expectNo5xx(response, JSON.stringify([endpoint, token.slice(0, 40), clientId?.slice(0, 40)]));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('the links a stranger can open: forgot password, one-time keys, the admin search', CASES, async () => {
     const pages = ['/login-actions/reset-credentials?email=', '/login-actions/action-token?key=', '/login-actions/verify-email?key=', '/login-actions/registration?interaction='];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...pages), hostileString.map(urlEncoded), async (page, value) => {

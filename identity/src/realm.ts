@@ -19,17 +19,21 @@ import { createResetPasswordFlow } from './flows/reset-password.ts';
 import { createSignInFlow } from './flows/sign-in.ts';
 import { createVerifyEmailFlow } from './flows/verify-email.ts';
 import { createInteractions } from './interaction.ts';
+import { createIntrospection } from './introspection.ts';
 import { createLoginBackoff } from './login-backoff.ts';
 import { createMailer, type MailOptions } from './mail.ts';
 import { createMailLink } from './one-time-link.ts';
-import { providerCsp, thirdPartyCookiesProbe, type Site } from './pages/index.ts';
+import { MALFORMED_HOST_MESSAGE } from './messages.ts';
+import { messagePage, providerCsp, thirdPartyCookiesProbe, type Site } from './pages/index.ts';
 import { registerPasswordGrant } from './password-grant.ts';
 import { createPasswordSignIn } from './password-sign-in.ts';
 import { MAILBOX_PATH, REALM_PATH } from './paths.ts';
-import { createProvider } from './provider.ts';
+import { createProvider, FIRST_PARTY } from './provider.ts';
+import { createRevocation } from './revocation.ts';
 import { createRealmRouter } from './router.ts';
 import { createAccountStore, prepareStore } from './store.ts';
 import { createThrottle, DEFAULT_THROTTLE } from './throttle.ts';
+import { createTokenRequests, type ConfidentialClient } from './token-request.ts';
 import { createUserinfo } from './userinfo.ts';
 
 export interface IdentityRealmOptions {
@@ -52,6 +56,12 @@ export interface IdentityRealmOptions {
   trustProxy?: ProxyTrust;
   /** What the forum is told before the admin API disables, enables or deletes an account. */
   accountHooks?: AccountHooks;
+  /**
+   * Clients with a secret (Keycloak's confidential clients), e.g. a resource server: they may
+   * introspect any of the realm's tokens and revoke their own; they sign nobody in. None by default,
+   * so introspection answers every client 403 "Client not allowed." until one is configured.
+   */
+  confidentialClients?: readonly ConfidentialClient[];
 }
 
 export interface IdentityRealm {
@@ -80,6 +90,11 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const accessTokenTtl = options.accessTokenTtlSeconds ?? 300;
   if (!Number.isSafeInteger(accessTokenTtl) || accessTokenTtl <= 0) throw new TypeError('accessTokenTtlSeconds must be a positive integer');
   const log = options.logger.child({ component: 'identity-realm' });
+  const confidentialClients = options.confidentialClients ?? [];
+  for (const { clientId, clientSecret } of confidentialClients) {
+    if (!clientId || FIRST_PARTY.has(clientId)) throw new TypeError(`confidential client id "${clientId}" is empty or taken by a public client`);
+    if (clientSecret.length < 16) throw new TypeError(`the secret of confidential client "${clientId}" must have at least 16 characters`);
+  }
 
   const secrets = await prepareStore(db);
   const accounts = createAccountStore(db, { forumOrigin: publicOrigin });
@@ -133,6 +148,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const { provider, resourceServer } = createProvider(realm, { secrets, accessTokenTtl, allowedOrigins });
   registerPasswordGrant(provider, resourceServer, realm);
   const verifyAccessToken = createAccessTokenVerifier(secrets.signingKeys, issuer, audience);
+  const readTokenRequest = createTokenRequests(FIRST_PARTY, confidentialClients);
   const interactions = createInteractions(provider, realm);
   const mailLink = createMailLink(realm);
   const signInFlow = createSignInFlow(realm, interactions);
@@ -144,6 +160,8 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     {
       cors: createCors(allowedOrigins),
       userinfo: createUserinfo(accounts, verifyAccessToken),
+      revocation: createRevocation(provider, readTokenRequest, verifyAccessToken, log),
+      introspection: createIntrospection(provider, readTokenRequest, verifyAccessToken, accounts),
       cookiesProbe,
       registrations: registrationFlow.registrations,
       login: signInFlow.login,
@@ -155,9 +173,11 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       brokerLogin: googleFlow.brokerLogin,
       brokerEndpoint: googleFlow.brokerEndpoint,
       mailbox: createMailbox(realm),
+      malformedHostPage: messagePage({ title: 'Bad request', message: MALFORMED_HOST_MESSAGE, status: 400, site }),
       providerPolicy,
       callback: provider.callback(),
     },
+    issuer,
     log,
   );
   const { createAccount } = admins;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@forum/platform';
 import { redirect, sendJson, sendPage } from './http.ts';
+import { MALFORMED_HOST_MESSAGE } from './messages.ts';
 import type { Page } from './pages/index.ts';
 import {
   ACTION_TOKEN_PATH,
@@ -16,6 +17,7 @@ import {
   UID,
   VERIFY_EMAIL_PATH,
 } from './paths.ts';
+import { asIssuerRequest, hasValidHost, originForm } from './request-host.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 type QueryHandler = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => Promise<void> | void;
@@ -25,6 +27,9 @@ type PageHandler = (req: IncomingMessage, res: ServerResponse, uid: string) => P
 export interface RealmRoutes {
   cors(req: IncomingMessage, res: ServerResponse, path: string): boolean;
   userinfo: Handler;
+  /** RFC 7009 and RFC 7662, answered by the realm itself (its refresh tokens travel in envelopes, its access tokens are not stored). */
+  revocation: Handler;
+  introspection: Handler;
   cookiesProbe: Page;
   registrations: QueryHandler;
   login: PageHandler;
@@ -36,28 +41,43 @@ export interface RealmRoutes {
   brokerLogin: QueryHandler;
   brokerEndpoint: QueryHandler;
   mailbox: Handler;
+  /** The page of a request whose Host is not a host (400). */
+  malformedHostPage: Page;
   /** Content-Security-Policy of oidc-provider's own answers */
   providerPolicy: string;
   /** oidc-provider's request handler */
   callback: Handler;
 }
 
+/** The endpoints that answer JSON (a client's, not a browser's): a malformed Host is refused there in OAuth's shape, elsewhere with a page. */
+const JSON_PATHS = new Set([`${OIDC}/token`, `${OIDC}/certs`, `${OIDC}/userinfo`, `${OIDC}/revoke`, `${OIDC}/token/introspect`]);
+
 /** The realm's plain Node request handler: a failure answers 500 without details and is logged. */
-export function createRealmRouter(routes: RealmRoutes, log: Logger) {
-  const { cors, userinfo, cookiesProbe, registrations, login, register, expiredPage, forgotPassword, resetPassword, verifyEmail, brokerLogin, brokerEndpoint, mailbox, providerPolicy, callback } = routes;
+export function createRealmRouter(routes: RealmRoutes, issuer: string, log: Logger) {
+  const { cors, userinfo, revocation, introspection, cookiesProbe, registrations, login, register, expiredPage, forgotPassword, resetPassword, verifyEmail, brokerLogin, brokerEndpoint, mailbox, malformedHostPage, providerPolicy, callback } = routes;
+  const issuerUrl = new URL(issuer);
   async function route(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) {
+    req.url = originForm(req.url ?? '/');
+    if (req.originalUrl !== undefined) req.originalUrl = originForm(req.originalUrl);
     // mounted under a prefix that is already gone (an Express app's use) or handed the whole URL (the gateway's raw mount): strip it here
-    if (req.originalUrl === undefined && req.url && (req.url === REALM_PATH || /^\/realms\/forum[/?]/.test(req.url))) {
+    if (req.originalUrl === undefined && (req.url === REALM_PATH || /^\/realms\/forum[/?]/.test(req.url))) {
       const rest = req.url.slice(REALM_PATH.length);
       req.originalUrl = req.url;
       req.url = rest.startsWith('/') ? rest : `/${rest}`;
     }
-    const url = new URL(req.url ?? '/', 'http://realm.invalid');
+    const url = new URL(req.url, 'http://realm.invalid');
     const path = url.pathname;
 
+    if (!hasValidHost(req)) {
+      if (JSON_PATHS.has(path) || path.startsWith('/.well-known/')) sendJson(res, 400, { error: 'invalid_request', error_description: MALFORMED_HOST_MESSAGE });
+      else sendPage(res, malformedHostPage);
+      return;
+    }
     if (cors(req, res, path)) return;
 
     if (path === `${OIDC}/userinfo`) return userinfo(req, res);
+    if (path === `${OIDC}/revoke`) return revocation(req, res);
+    if (path === `${OIDC}/token/introspect`) return introspection(req, res);
     if (path === `${OIDC}/3p-cookies/step1.html` || path === `${OIDC}/3p-cookies/step2.html`) {
       sendPage(res, cookiesProbe, { framed: true });
       return;
@@ -84,6 +104,7 @@ export function createRealmRouter(routes: RealmRoutes, log: Logger) {
     if (path === BROKER_ENDPOINT_PATH) return brokerEndpoint(req, res, url.searchParams);
     if (path === MAILBOX_PATH) return mailbox(req, res);
     res.setHeader('Content-Security-Policy', providerPolicy);
+    asIssuerRequest(req, issuerUrl);
     await callback(req, res);
   }
 

@@ -95,6 +95,13 @@ const DDL = [
      blocked_until timestamptz NOT NULL,
      forget_at timestamptz NOT NULL
    )`,
+  /** Sign-ins whose password is being checked, per back-off key (login-backoff.ts): each holds a try until it ends, or expires (a stopped process). */
+  `CREATE TABLE IF NOT EXISTS ${SCHEMA}.login_in_flight (
+     key text NOT NULL,
+     attempt uuid NOT NULL,
+     expires_at timestamptz NOT NULL,
+     PRIMARY KEY (key, attempt)
+   )`,
   /** Addresses an account signed in from lately (HMACs of account and address; account_key to forget them all). */
   `CREATE TABLE IF NOT EXISTS ${SCHEMA}.familiar_addresses (
      key text PRIMARY KEY,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import express from 'express';
 import { expect } from 'vitest';
 import { createKnex, createLogger, TrustProxy, type Knex } from '@forum/platform';
@@ -328,4 +328,61 @@ export async function registerThroughThePage(
   expect(submitted.status).toBe(303);
   const back = await followToApp(submitted, jar, harness.origin);
   return { appUrl: back.appUrl, tokens: await exchangeCode(harness, codeOf(back.appUrl!, request), request) };
+}
+
+/** What a raw request got back: the status, the headers (names in lower case) and the body, de-chunked. */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A request written straight to the socket, for what fetch and node:http will not send (a malformed
+ * or missing Host, two Host lines, an absolute-form target). `host: null` sends no Host line; `lines`
+ * are further header lines as written.
+ */
+export function rawRequest(
+  origin: string,
+  request: { method?: string; target: string; host: string | null; lines?: string[]; body?: string; httpVersion?: '1.0' | '1.1' },
+): Promise<RawAnswer> {
+  const { port, hostname } = new URL(origin);
+  const body = Buffer.from(request.body ?? '', 'utf8');
+  const head = [
+    `${request.method ?? 'GET'} ${request.target} HTTP/${request.httpVersion ?? '1.1'}`,
+    ...(request.host === null ? [] : [`Host: ${request.host}`]),
+    ...(request.lines ?? []),
+    ...(body.length ? [`Content-Length: ${body.length}`] : []),
+    'Connection: close',
+  ].join('\r\n');
+  return new Promise((resolve, reject) => {
+    // written, not ended: a client that half-closes has its request aborted (Node's http server); `Connection: close` ends the exchange
+    const socket = connect(Number(port), hostname, () => socket.write(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, 'utf8'), body])));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const answer = Buffer.concat(chunks);
+      const split = answer.indexOf('\r\n\r\n');
+      const [statusLine = '', ...headerLines] = answer.subarray(0, split < 0 ? answer.length : split).toString('latin1').split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of headerLines) {
+        const colon = line.indexOf(':');
+        if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      let rest = split < 0 ? Buffer.alloc(0) : answer.subarray(split + 4);
+      if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
+        const parts: Buffer[] = [];
+        for (;;) {
+          const end = rest.indexOf('\r\n');
+          const size = Number.parseInt(rest.subarray(0, end).toString('latin1'), 16);
+          if (!size) break;
+          parts.push(rest.subarray(end + 2, end + 2 + size));
+          rest = rest.subarray(end + 2 + size + 2);
+        }
+        rest = Buffer.concat(parts);
+      }
+      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0), headers, body: rest.toString('utf8') });
+    });
+  });
 }

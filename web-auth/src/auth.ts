@@ -1,6 +1,7 @@
 import { REGISTER_ACTION } from '@forum/contracts';
 import type Keycloak from 'keycloak-js';
 import { hasAuthCallback, refreshDelayMs, userFromClaims, type AuthUser } from './helpers.ts';
+import { revokeRefreshToken } from './revoke.ts';
 import { adoptAnswer, silentAnswer } from './silent-frame.ts';
 
 /** Where the realm is and who the app is: keycloak-js builds `${url}/realms/${realm}/protocol/openid-connect/…`. */
@@ -60,6 +61,7 @@ export interface Auth {
   takeReturn(): AuthReturn | null;
   login(options?: LoginOptions): Promise<never>;
   register(options?: Omit<LoginOptions, 'idpHint'>): Promise<never>;
+  /** Revokes the refresh token (best effort), then ends the session at the realm and comes back to `redirectUri`. */
   logout(options: { redirectUri: string }): Promise<never>;
   /** A fresh access token (refreshed when it expires within 30 s), or undefined when signed out; waits for init(). */
   token(): Promise<string | undefined>;
@@ -346,6 +348,7 @@ export function createAuth(options: AuthOptions): Auth {
       clearTimeout(refreshTimer);
       const back = withoutFragment(redirectUri);
       rememberPending('logout', back.hash);
+      await revokeRefreshToken(options, kc.refreshToken);
       // GET to the end-session endpoint with id_token_hint; Keycloak signs out without a confirmation page
       await kc.logout({ redirectUri: back.uri });
       return never();

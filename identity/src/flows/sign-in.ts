@@ -6,7 +6,7 @@ import type { Interactions } from '../interaction.ts';
 import { DISABLED_MESSAGE, INVALID_CREDENTIALS_MESSAGE } from '../messages.ts';
 import { loginPage, type Page } from '../pages/index.ts';
 import { forgotUrl, loginUrl, registerUrl } from '../paths.ts';
-import { tooManyAttemptsMessage } from '../throttle.ts';
+import { tooManyAttemptsMessage, tooManyRequestsMessage } from '../throttle.ts';
 
 /** What a refused form's page shows after the redirect (flash.ts). */
 type LoginFlash = { email: string; error: string; status?: number };
@@ -53,6 +53,10 @@ export function createSignInFlow({ csrf, site, flash, log, passwordSignIn }: Rea
     if (outcome.result === 'held') {
       log.info({ clientId: details.params.client_id }, 'sign-in refused: too many failed attempts');
       return refuse(tooManyAttemptsMessage(outcome.retryMs), 429);
+    }
+    if (outcome.result === 'busy') {
+      log.warn({ clientId: details.params.client_id }, 'sign-in refused: sign-ins in flight did not end in time');
+      return refuse(tooManyRequestsMessage(outcome.retryMs), 503);
     }
     if (outcome.result === 'wrong') {
       const wait = outcome.retryMs;

@@ -47,6 +47,9 @@ export const EmbeddedConfig = z.object({
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   GOOGLE_ISSUER: z.string().url().default('https://accounts.google.com'),
+  /** A confidential client of the embedded realm (a resource server), which may introspect its tokens: both or neither (docs/identity.md). */
+  INTROSPECTION_CLIENT_ID: z.string().min(1).optional(),
+  INTROSPECTION_CLIENT_SECRET: z.string().min(16).optional(),
   /** Mail of the embedded realm (password reset): smtp(s)://user:pass@host:port. Unset: a local mailbox page and the log. */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('Forum <no-reply@forum.local>'),

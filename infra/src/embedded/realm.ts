@@ -41,6 +41,10 @@ export function createEmbeddedRealm({ config, publicUrl, db, logger, commands, w
         ? { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET, issuer: config.GOOGLE_ISSUER }
         : undefined,
     mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM },
+    confidentialClients:
+      config.INTROSPECTION_CLIENT_ID && config.INTROSPECTION_CLIENT_SECRET
+        ? [{ clientId: config.INTROSPECTION_CLIENT_ID, clientSecret: config.INTROSPECTION_CLIENT_SECRET }]
+        : [],
     accountHooks: {
       accessChanging: async (accountId, enabled, adminId) => readable(await commands.setAccountAccess(accountId, enabled, realmAdminMeta(adminId))),
       deleting: async (accountId, adminId) => readable(await commands.eraseDeletedAccount(accountId, realmAdminMeta(adminId))),
