@@ -104,7 +104,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const trustProxy = options.trustProxy;
   const mailer = createMailer(options.mail, db, log);
   const google = options.google?.clientId && options.google.clientSecret ? createGoogleBroker(options.google, issuer, db, log) : null;
-  if (mailer.mode === 'mailbox') log.warn({ mailbox: `${issuer}${MAILBOX_PATH}` }, 'SMTP_URL is not set: mails go to the development mailbox and the log');
+  if (mailer.mode === 'mailbox') log.warn({ mailbox: `${issuer}${MAILBOX_PATH}` }, 'SMTP_URL is not set: mails go to the development mailbox');
 
   const admins = createAdminEmails(accounts, options.adminEmails ?? []);
   const background = createBackgroundJobs(log);
