@@ -44,7 +44,7 @@ export interface IdentityRealmOptions {
   accessTokenTtlSeconds?: number;
   /** 'Continue with Google' (and `kc_idp_hint=google`); absent: the button is shown disabled. */
   google?: GoogleOptions;
-  /** Password-reset mail; without `smtpUrl` mails go to the development mailbox `{issuer}/mailbox` and the log. */
+  /** Password-reset mail; without `smtpUrl` mails go to the development mailbox `{issuer}/mailbox`. */
   mail?: MailOptions;
   /** Accounts with these emails get the role 'admin' once the email is verified: when created so, when verified, or at sign-in (config ADMIN_EMAILS). */
   adminEmails?: readonly string[];
