@@ -67,11 +67,13 @@ export interface WriteLimit {
   readonly burst: WriteWindow;
   readonly sustained: WriteWindow;
 }
-export const WRITE_KINDS = ['post', 'comment', 'vote', 'report', 'profile', 'contact'] as const;
+export const WRITE_KINDS = ['post', 'comment', 'vote', 'report', 'profile', 'contact', 'lookup'] as const;
 export type WriteKind = (typeof WRITE_KINDS)[number];
 /**
  * Accepted writes per member (contact: per client address) in each window; one more answers 429
- * RATE_LIMITED with Retry-After. Only writes that change something count (see the docs).
+ * RATE_LIMITED with Retry-After. Only writes that change something count (see the docs). `lookup`
+ * is the one read among them: GET /api/user-profile/:email per client address, every answer
+ * counted, since it tells whether an email has an account (docs/security/accounts.md).
  */
 export const WRITE_LIMITS: Readonly<Record<WriteKind, WriteLimit>> = {
   post: { burst: { points: 5, seconds: 60 }, sustained: { points: 20, seconds: 3600 } },
@@ -80,6 +82,7 @@ export const WRITE_LIMITS: Readonly<Record<WriteKind, WriteLimit>> = {
   report: { burst: { points: 10, seconds: 60 }, sustained: { points: 60, seconds: 3600 } },
   profile: { burst: { points: 5, seconds: 60 }, sustained: { points: 20, seconds: 3600 } },
   contact: { burst: { points: 5, seconds: 600 }, sustained: { points: 20, seconds: 86_400 } },
+  lookup: { burst: { points: 30, seconds: 60 }, sustained: { points: 300, seconds: 3600 } },
 };
 
 // ─── text and paging limits (see text-policy.ts; lengths in Unicode code points) ───

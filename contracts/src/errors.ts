@@ -58,12 +58,23 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 export const FieldErrors = z.record(z.string(), z.array(z.string()));
 export type FieldErrors = z.infer<typeof FieldErrors>;
 
-/** A zod error as FieldErrors: each issue's message under its path ('_' for the whole value). */
+/**
+ * A zod error as FieldErrors: each issue's message under its path ('_' for the whole value); a key
+ * that is not a field of the call (a strict object's) under its own name, saying so. Any key is
+ * kept as the key it is (`__proto__`, `constructor`).
+ */
 export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const fields: FieldErrors = {};
+  const fields = new Map<string, string[]>();
+  const add = (path: readonly PropertyKey[], message: string) => {
+    const key = path.length > 0 ? path.map(String).join('.') : '_';
+    fields.set(key, [...(fields.get(key) ?? []), message]);
+  };
   for (const issue of error.issues) {
-    const key = issue.path.length > 0 ? issue.path.join('.') : '_';
-    (fields[key] ??= []).push(issue.message);
+    if (issue.code === 'unrecognized_keys') for (const key of issue.keys) add([...issue.path, key], unknownFieldMessage(key));
+    else add(issue.path, issue.message);
   }
-  return fields;
+  return Object.fromEntries(fields);
 }
+
+/** What a body's key that is not a field of the call is told (every command refuses one: `z.strictObject`). */
+export const unknownFieldMessage = (key: string) => `${key} is not a field of this call`;

@@ -192,19 +192,39 @@ export function identifier(label: string, max = USER_ID_MAX) {
   return text({ kind: 'line', label, max, required: invalid }).refine((value) => /^[^\s\p{C}]+$/u.test(value), invalid);
 }
 
-/**
- * A page number of every paged call: 1 to PAGE_MAX. Sent twice (`?page=1&page=2`) it is not a number.
- */
-export const pageNumber = z.coerce
-  .number({ error: 'Page must be a number' })
-  .int('Page must be a whole number')
-  .min(1, 'Page starts at 1')
-  .max(PAGE_MAX, `Page must be at most ${PAGE_MAX}`);
+/** Decimal digits 0-9, a minus sign allowed in front: the one way a number is written in a query string. */
+export const DECIMAL_INTEGER = /^-?[0-9]+$/;
 
-/** The body of a call that takes none: nothing, or `{}` (what the spec's clients send); anything else is refused. */
-export const NoBody = z
-  .unknown()
-  .refine((body) => body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0), 'This call takes no body');
+/**
+ * A whole number in a query string, one rule for every one: decimal digits 0-9, a minus sign
+ * allowed in front (a number below the least is then told so by its own check). `0x10`, `1e1`,
+ * `+16`, ` 16`, `16.0`, `Infinity` and other scripts' digits are not numbers here; leading zeros
+ * are decimal (`016` is 16). Sent twice (`?page=1&page=2`) it is a list, not a number.
+ */
+export const wholeNumber = (label: string) =>
+  z
+    .string(`${label} must be a number`)
+    .regex(DECIMAL_INTEGER, `${label} must be a whole number in digits 0-9`)
+    .transform(Number);
+
+/** A page number of every paged call: 1 to PAGE_MAX. */
+export const pageNumber = wholeNumber('Page').pipe(z.number().min(1, 'Page starts at 1').max(PAGE_MAX, `Page must be at most ${PAGE_MAX}`));
+
+/**
+ * The body of a call that takes none: nothing, or `{}` (what the spec's clients send). Anything
+ * else is refused: a key by its name, as every command refuses a key that is not its field.
+ */
+export const NoBody = z.strictObject({}, 'This call takes no body').optional();
+
+/**
+ * A command's body (a `z.strictObject`) that the spec's own clients send with more beside its
+ * fields, which the server takes from elsewhere (the token, its clock): those `keys` are accepted
+ * and taken off before the fields are read; any other key is refused by name, as everywhere.
+ */
+export const droppingSpecFields = <S extends z.ZodType>(keys: readonly string[], body: S) =>
+  z.preprocess((value) => (isPlainObject(value) ? Object.fromEntries(Object.entries(value).filter(([key]) => !keys.includes(key))) : value), body);
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // ─── photo addresses ────────────────────────────────────────────────────────
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CreatePostRequest, updateMeRequest } from './index.ts';
+import { CreatePostRequest, CreateTagRequest, fieldErrorsOf, updateMeRequest } from './index.ts';
 import { characterCount, checkText, codePoints, isLoopbackHost, NoBody, pageNumber, photoUrlProblem, textLength, type TextKind, type TextRule } from './text-policy.ts';
 
 const rule = (kind: TextKind, max = 200): TextRule => ({ kind, label: 'Field', max, required: 'Field is required' });
@@ -224,10 +224,31 @@ describe('pages and bodiless calls', () => {
     expect(pageNumber.safeParse('0').success).toBe(false);
   });
 
-  it('a bodiless call takes nothing or {}', () => {
+  it('a number of a query string is decimal digits 0-9 (leading zeros too), nothing else', () => {
+    expect(pageNumber.parse('016')).toBe(16);
+    for (const value of ['0x10', '1e1', '+16', ' 16', '16 ', '16.0', '１６', 'Infinity', '']) {
+      expect(fieldErrorsOf(pageNumber.safeParse(value).error!), JSON.stringify(value)).toEqual({ _: ['Page must be a whole number in digits 0-9'] });
+    }
+    expect(fieldErrorsOf(pageNumber.safeParse('-3').error!)).toEqual({ _: ['Page starts at 1'] });
+  });
+
+  it('a bodiless call takes nothing or {}; a key in it is named, anything else is no body', () => {
     expect(NoBody.safeParse(undefined).success).toBe(true);
     expect(NoBody.safeParse({}).success).toBe(true);
-    expect(NoBody.safeParse({ role: 'admin' }).success).toBe(false);
-    expect(NoBody.safeParse([]).success).toBe(false);
+    expect(fieldErrorsOf(NoBody.safeParse({ role: 'admin' }).error!)).toEqual({ role: ['role is not a field of this call'] });
+    expect(fieldErrorsOf(NoBody.safeParse([]).error!)).toEqual({ _: ['This call takes no body'] });
+  });
+});
+
+describe("a command's body", () => {
+  it('refuses every key that is not a field by its name, keys of Object.prototype included', () => {
+    const body = JSON.parse('{"name":"x","colour":1,"__proto__":{},"constructor":2}') as unknown;
+    expect(Object.keys(fieldErrorsOf(CreateTagRequest.safeParse(body).error!))).toEqual(['colour', '__proto__', 'constructor']);
+  });
+
+  it("drops what the spec's clients send beside a post's fields, and still refuses anything else", () => {
+    const post = { title: 'T', description: 'D', tags: [] };
+    expect(CreatePostRequest.parse({ ...post, upVote: 3, authorEmail: 'x@y.z', createdAt: 'then' })).toEqual(post);
+    expect(fieldErrorsOf(CreatePostRequest.safeParse({ ...post, authorName: 'N', colour: 1 }).error!)).toEqual({ colour: ['colour is not a field of this call'] });
   });
 });

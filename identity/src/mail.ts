@@ -3,7 +3,7 @@ import nodemailer from 'nodemailer';
 import { SCHEMA } from './store.ts';
 
 export interface MailOptions {
-  /** smtp(s)://user:pass@host:port — unset: the development mailbox (`{issuer}/mailbox`) and the log. */
+  /** smtp(s)://user:pass@host:port — unset: the development mailbox (`{issuer}/mailbox`). */
   smtpUrl?: string;
   /** Sender, e.g. 'Forum <no-reply@forum.local>'. */
   from: string;
@@ -14,7 +14,7 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
-  /** The action link of the mail: logged (info) in mailbox mode only, never with SMTP. */
+  /** The action link of the mail: logged (info, its key left out like every secret) in mailbox mode only, never with SMTP. */
   link?: string;
 }
 

@@ -48,7 +48,7 @@ export interface IdentityRealmOptions {
   accessTokenTtlSeconds?: number;
   /** 'Continue with Google' (and `kc_idp_hint=google`); absent: the button is shown disabled. */
   google?: GoogleOptions;
-  /** Password-reset mail; without `smtpUrl` mails go to the development mailbox `{issuer}/mailbox` and the log. */
+  /** Password-reset mail; without `smtpUrl` mails go to the development mailbox `{issuer}/mailbox`. */
   mail?: MailOptions;
   /** Accounts with these emails get the role 'admin' once the email is verified: when created so, when verified, or at sign-in (config ADMIN_EMAILS). */
   adminEmails?: readonly string[];
@@ -121,7 +121,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   const trustProxy = options.trustProxy;
   const mailer = createMailer(options.mail, db, log);
   const google = options.google?.clientId && options.google.clientSecret ? createGoogleBroker(options.google, issuer, db, log) : null;
-  if (mailer.mode === 'mailbox') log.warn({ mailbox: `${issuer}${MAILBOX_PATH}` }, 'SMTP_URL is not set: mails go to the development mailbox and the log');
+  if (mailer.mode === 'mailbox') log.warn({ mailbox: `${issuer}${MAILBOX_PATH}` }, 'SMTP_URL is not set: mails go to the development mailbox');
 
   const admins = createAdminEmails(accounts, options.adminEmails ?? []);
   const background = createBackgroundJobs(log);

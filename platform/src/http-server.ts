@@ -21,7 +21,7 @@ import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-
 import type { z } from 'zod';
 import { UnsupportedMediaTypeError, ValidationError } from './errors.ts';
 import { answerClientError, errorAnswer, errorBody, hasBody, isJsonInUtf8, JSON_BODY_LIMIT, notJson, notUtf8, refuseQueryNotInUtf8 } from './http.ts';
-import { LazyChildLogger, loggedUrl, requestIdFor, trackAnswer, type Logger } from './logger.ts';
+import { LazyChildLogger, requestIdFor, trackAnswer, type Logger } from './logger.ts';
 
 export interface HttpServerOptions {
   /** The service's logger: the access log, `request.log` and unexpected errors go to it. */
@@ -53,7 +53,7 @@ export function createHttpServer(options: HttpServerOptions) {
     genReqId: requestIdFor,
     // a child of the service's logger, not of Fastify's (whose `req` serializer would drop the id), carrying the request's id, method and URL; made only if used
     childLoggerFactory: (_fastifyLogger, bindings, childOptions, req) =>
-      new LazyChildLogger(logger, () => ({ req: { id: bindings.reqId, method: req.method, url: loggedUrl(req.url) } }), childOptions) as unknown as FastifyBaseLogger,
+      new LazyChildLogger(logger, () => ({ req: { id: bindings.reqId, method: req.method, url: req.url } }), childOptions) as unknown as FastifyBaseLogger,
     // the API's paths match without regard to a trailing slash or letter case: /api/posts/ and /API/posts are /api/posts (parameters keep their case)
     routerOptions: { querystringParser: (text) => parse(text), ignoreTrailingSlash: true, caseSensitive: false },
     clientErrorHandler: answerClientError,

@@ -6,7 +6,7 @@ export { createKnex, databaseCheck, prepared, type Knex } from './db.ts';
 export * from './errors.ts';
 export * from './health.ts';
 export * from './http.ts';
-export { correlationIdOf, createLogger, incomingId, logAnswer, loggedUrl, logFormatFor, markStreamingAnswer, trackAnswer, type Logger } from './logger.ts';
+export { correlationIdOf, createLogger, incomingId, logAnswer, logFormatFor, markStreamingAnswer, trackAnswer, type Logger } from './logger.ts';
 export * from './read-db.ts';
 export * from './replication.ts';
 export * from './sleep.ts';

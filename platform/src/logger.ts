@@ -4,6 +4,7 @@ import { HEADER_CORRELATION_ID, HEADER_REQUEST_ID } from '@forum/contracts';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty, { type PrettyOptions } from 'pino-pretty';
 import type { LogFormat } from './config.ts';
+import { redactSecrets } from './redact.ts';
 
 export type { Logger };
 
@@ -20,9 +21,10 @@ export const logFormatFor = (asked: LogFormat | undefined, isTerminal: boolean):
 /**
  * A service's logger, on stdout or on `destination`, in `format` (see logFormatFor: without a
  * destination, pretty when stdout is a terminal); errors under `err` are written by errorForLog.
+ * Every line, of this logger and of its children, leaves with its secrets written `…` (redactSecrets).
  */
 export function createLogger(service: string, level = 'info', output: { format?: LogFormat; destination?: DestinationStream } = {}): Logger {
-  const options = { level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: errorForLog } };
+  const options = { level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: errorForLog }, hooks: { streamWrite: redactSecrets } };
   const format = logFormatFor(output.format, output.destination === undefined && process.stdout.isTTY === true);
   if (format === 'pretty') return pino(options, prettyStream(output.destination));
   return output.destination ? pino(options, output.destination) : pino(options);
@@ -120,7 +122,7 @@ export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerRespo
   if (!logger.isLevelEnabled(level)) return;
   logger[level](
     {
-      req: { id: req.id, method: req.method, url: loggedUrl(req.url) },
+      req: { id: req.id, method: req.method, url: req.url },
       res: { statusCode: res.statusCode },
       responseTime: Math.round(performance.now() - startedAt),
       correlationId: correlationIdOf(req),
@@ -135,12 +137,6 @@ const streams = new WeakSet<ServerResponse>();
 export function markStreamingAnswer(res: ServerResponse): void {
   streams.add(res);
 }
-
-/** Query parameters whose values are secrets (a stream ticket): never written to a log. */
-const SECRET_PARAMETERS = /([?&](?:ticket)=)[^&#]*/gi;
-
-/** A request's URL as logs write it: the values of secret query parameters (SECRET_PARAMETERS) left out. */
-export const loggedUrl = (url: string | undefined): string | undefined => (url === undefined || !url.includes('=') ? url : url.replace(SECRET_PARAMETERS, '$1…'));
 
 /**
  * A request's id and access log: `id` (requestIdFor's, made by the server) sent back as

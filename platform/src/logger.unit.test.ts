@@ -1,5 +1,4 @@
 import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError, loadConfig, logSettings } from './config.ts';
@@ -19,7 +18,7 @@ afterEach(async () => {
 async function serve(level: string) {
   const lines: Record<string, unknown>[] = [];
   let waiting = 0;
-  const logger = pino({ level }, new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) }));
+  const logger = createLogger('request-log-test', level, { format: 'json', destination: new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) }) });
   const server = createHttpServer({ logger });
   await server.register(
     async (api) => {

@@ -35,6 +35,7 @@ const NOUNS: Record<WriteKind, string> = {
   report: 'reports',
   profile: 'profile changes',
   contact: 'messages',
+  lookup: 'profile lookups',
 };
 
 /** 'Too many comments. Try again in 2 minutes.': 429 with Retry-After in whole seconds. */

@@ -10,7 +10,7 @@ import {
   USER_ID_MAX,
 } from '../constants.ts';
 import { parsePositionToken } from '../position.ts';
-import { emailRule, emailText, identifier, pageNumber, text, type TextRule } from '../text-policy.ts';
+import { emailRule, emailText, identifier, pageNumber, text, wholeNumber, type TextRule } from '../text-policy.ts';
 import { Me, ROLES } from './me.ts';
 import { tagNameRule } from './posts.ts';
 
@@ -42,7 +42,7 @@ export type AdminTag = z.infer<typeof AdminTag>;
 /** The name of a tag an admin adds (Manage Tags' counter counts by it). */
 export const NEW_TAG_NAME_RULE = tagNameRule('Tag name', 'Tag name is required');
 /** POST /api/admin/tags ('Add Tag'): unique ignoring case (409 TAG_EXISTS). */
-export const CreateTagRequest = z.object({ name: text(NEW_TAG_NAME_RULE) });
+export const CreateTagRequest = z.strictObject({ name: text(NEW_TAG_NAME_RULE) });
 export type CreateTagRequest = z.infer<typeof CreateTagRequest>;
 
 export const TagAdded = z.object({ success: z.literal(true), id: z.string(), tag: AdminTag, position: z.string() });
@@ -78,7 +78,7 @@ export const AdminUserIdParams = z.object({ userId: identifier('user id') });
 export const ANNOUNCEMENT_TITLE_RULE: TextRule = { kind: 'title', label: 'Title', max: ANNOUNCEMENT_TITLE_MAX, required: 'Title is required' };
 export const ANNOUNCEMENT_DESCRIPTION_RULE: TextRule = { kind: 'body', label: 'Description', max: ANNOUNCEMENT_DESCRIPTION_MAX, required: 'Description is required' };
 /** POST /api/admin/announcements: spec §5's messages when a field is missing or blank. */
-export const CreateAnnouncementRequest = z.object({
+export const CreateAnnouncementRequest = z.strictObject({
   title: text(ANNOUNCEMENT_TITLE_RULE),
   description: text(ANNOUNCEMENT_DESCRIPTION_RULE),
 });
@@ -104,7 +104,7 @@ export const CONTACT_NAME_RULE: TextRule = { kind: 'name', label: 'Name', max: C
 export const CONTACT_EMAIL_RULE = emailRule('Email');
 export const CONTACT_MESSAGE_RULE: TextRule = { kind: 'body', label: 'Message', max: CONTACT_MESSAGE_MAX, required: 'Message is required' };
 /** POST /api/contact (the Contact page; no token needed). */
-export const ContactMessageRequest = z.object({
+export const ContactMessageRequest = z.strictObject({
   name: text(CONTACT_NAME_RULE),
   email: emailText('Email'),
   message: text(CONTACT_MESSAGE_RULE),
@@ -297,11 +297,8 @@ export const HistoryQuery = z.object({
       return position;
     })
     .optional(),
-  limit: z.coerce
-    .number('Limit must be a number')
-    .int('Limit must be a whole number')
-    .min(1, 'Limit starts at 1')
-    .max(HISTORY_PAGE_SIZE, `Limit must be at most ${HISTORY_PAGE_SIZE}`)
+  limit: wholeNumber('Limit')
+    .pipe(z.number().min(1, 'Limit starts at 1').max(HISTORY_PAGE_SIZE, `Limit must be at most ${HISTORY_PAGE_SIZE}`))
     .default(HISTORY_PAGE_SIZE),
 });
 export type HistoryQuery = z.output<typeof HistoryQuery>;

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { COMMENT_MAX, REPORT_FEEDBACK, SEARCH_QUERY_MAX, WARNING_REASON_MAX } from '../constants.ts';
 import { VOTES } from '../events/vote.ts';
-import { emailText, pageNumber, text, type TextRule } from '../text-policy.ts';
+import { droppingSpecFields, emailText, pageNumber, text, type TextRule } from '../text-policy.ts';
 import { PostListItem, tagName } from './posts.ts';
 
 // ── votes ────────────────────────────────────────────────────────────────
 
 /** PUT /api/posts/:id/vote: sets the caller's vote; the same vote again changes nothing. */
-export const SetVoteRequest = z.object({ vote: z.enum(VOTES, 'Vote must be up, down or none') });
+export const SetVoteRequest = z.strictObject({ vote: z.enum(VOTES, 'Vote must be up, down or none') });
 export type SetVoteRequest = z.infer<typeof SetVoteRequest>;
 
 const change = z.union([z.literal(-1), z.literal(0), z.literal(1)], 'Must be -1, 0 or 1');
 /** PATCH /api/posts/:id/vote (the spec's call): a change that must be legal from the caller's current vote (spec §4). */
-export const ChangeVoteRequest = z.object({ likeChange: change, dislikeChange: change });
+export const ChangeVoteRequest = z.strictObject({ likeChange: change, dislikeChange: change });
 export type ChangeVoteRequest = z.infer<typeof ChangeVoteRequest>;
 
 /** What both vote calls answer: the post, the event's position (absent when nothing changed) and the caller's vote now. */
@@ -28,10 +28,13 @@ export const COMMENT_RULE: TextRule = { kind: 'body', label: 'Comment', max: COM
  * POST /api/comments. The spec's client also sends authorName, authorPhoto and
  * createdAt: they come from the caller's forum record and the server clock.
  */
-export const AddCommentRequest = z.object({
-  postId: z.string().uuid('Not a post id'),
-  text: text(COMMENT_RULE),
-});
+export const AddCommentRequest = droppingSpecFields(
+  ['authorName', 'authorPhoto', 'createdAt'],
+  z.strictObject({
+    postId: z.string().uuid('Not a post id'),
+    text: text(COMMENT_RULE),
+  }),
+);
 export type AddCommentRequest = z.infer<typeof AddCommentRequest>;
 
 /**
@@ -58,9 +61,12 @@ export const CommentIdParams = z.object({ commentId: z.string().uuid('Not a comm
 // ── reports and moderation ───────────────────────────────────────────────
 
 /** POST /api/comments/:commentId/report. The spec's reporterEmail is the caller's, from the token. */
-export const ReportCommentRequest = z.object({
-  feedback: z.enum(REPORT_FEEDBACK, `Feedback must be one of ${REPORT_FEEDBACK.join(', ')}`),
-});
+export const ReportCommentRequest = droppingSpecFields(
+  ['reporterEmail'],
+  z.strictObject({
+    feedback: z.enum(REPORT_FEEDBACK, `Feedback must be one of ${REPORT_FEEDBACK.join(', ')}`),
+  }),
+);
 export type ReportCommentRequest = z.infer<typeof ReportCommentRequest>;
 
 const Person = z.object({ name: z.string(), email: z.string(), photoURL: z.string() });
@@ -88,7 +94,7 @@ export type ReportedComment = z.infer<typeof ReportedComment>;
 
 /** POST /api/admin/warn-user/:authorEmail (the spec sends no body: everything is optional). */
 export const WarnUserRequest = z
-  .object({
+  .strictObject({
     reason: text({ kind: 'body', label: 'Reason', max: WARNING_REASON_MAX, required: 'Reason must not be empty' }).optional(),
     commentId: z.string().uuid('Not a comment id').optional(),
   })
@@ -138,7 +144,7 @@ export type Notifications = z.infer<typeof Notifications>;
  * when neither is sent.
  */
 export const MarkNotificationsReadRequest = z
-  .object({
+  .strictObject({
     upTo: z.string().datetime({ offset: true, message: 'upTo must be an ISO date-time' }).optional(),
     ids: z.array(z.string().uuid('Not a notification id')).min(1, 'ids must not be empty').max(500).optional(),
   })
@@ -151,7 +157,7 @@ export type MarkNotificationsReadRequest = z.infer<typeof MarkNotificationsReadR
  * announcement published before it are read on all their devices. A mark older than the
  * member's current one changes nothing.
  */
-export const MarkAnnouncementsReadRequest = z.object({ announcementId: z.string().uuid('Not an announcement id') });
+export const MarkAnnouncementsReadRequest = z.strictObject({ announcementId: z.string().uuid('Not an announcement id') });
 export type MarkAnnouncementsReadRequest = z.infer<typeof MarkAnnouncementsReadRequest>;
 
 // ── leaderboard, profile, search ─────────────────────────────────────────

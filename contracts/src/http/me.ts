@@ -28,7 +28,7 @@ export const DISPLAY_NAME_RULE = displayNameRule();
  */
 export const updateMeRequest = (forumOrigin: string) =>
   z
-    .object({
+    .strictObject({
       displayName: text(DISPLAY_NAME_RULE).optional(),
       photoURL: photoUrl(forumOrigin, { allowEmpty: true }).optional(),
     })

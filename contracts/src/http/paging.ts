@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COMMENT_PAGE_MAX, COMMENT_PAGE_SIZE } from '../constants.ts';
+import { wholeNumber } from '../text-policy.ts';
 import { CommentItem } from './community.ts';
 
 /**
@@ -56,11 +57,8 @@ export const PostCommentsQuery = z
   .object({
     order: z.enum(LIST_ORDERS, 'Order must be oldest or newest').default('oldest'),
     after: z.string('Not a cursor of this list').optional(),
-    limit: z.coerce
-      .number('Limit must be a number')
-      .int('Limit must be a whole number')
-      .min(1, 'Limit starts at 1')
-      .max(COMMENT_PAGE_MAX, `Limit must be at most ${COMMENT_PAGE_MAX}`)
+    limit: wholeNumber('Limit')
+      .pipe(z.number().min(1, 'Limit starts at 1').max(COMMENT_PAGE_MAX, `Limit must be at most ${COMMENT_PAGE_MAX}`))
       .default(COMMENT_PAGE_SIZE),
   })
   .transform(({ after, ...query }, ctx) => {

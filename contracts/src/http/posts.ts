@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { POST_DESCRIPTION_MAX, POST_SORTS, POST_TAGS_MAX, POST_TITLE_MAX, TAG_NAME_MAX } from '../constants.ts';
 import { VOTES } from '../events/vote.ts';
-import { emailText, pageNumber, text, type TextRule } from '../text-policy.ts';
+import { droppingSpecFields, emailText, pageNumber, text, type TextRule } from '../text-policy.ts';
 
 /** A tag's name, as a post carries it, a search names it and an admin adds it. */
 export const tagNameRule = (label: string, required = `${label} must not be empty`): TextRule => ({ kind: 'name', label, max: TAG_NAME_MAX, required });
@@ -16,14 +16,17 @@ export const POST_DESCRIPTION_RULE: TextRule = { kind: 'body', label: 'Descripti
  * authorEmail, authorPhoto and createdAt: those come from the token and the
  * server clock, so they are not part of the request and are dropped.
  */
-export const CreatePostRequest = z.object({
-  title: text(POST_TITLE_RULE),
-  description: text(POST_DESCRIPTION_RULE),
-  tags: z
-    .array(tagName('Tag'), 'Tags must be a list')
-    .max(POST_TAGS_MAX, `At most ${POST_TAGS_MAX} tags`)
-    .default([]),
-});
+export const CreatePostRequest = droppingSpecFields(
+  ['upVote', 'downVote', 'authorName', 'authorEmail', 'authorPhoto', 'createdAt'],
+  z.strictObject({
+    title: text(POST_TITLE_RULE),
+    description: text(POST_DESCRIPTION_RULE),
+    tags: z
+      .array(tagName('Tag'), 'Tags must be a list')
+      .max(POST_TAGS_MAX, `At most ${POST_TAGS_MAX} tags`)
+      .default([]),
+  }),
+);
 export type CreatePostRequest = z.infer<typeof CreatePostRequest>;
 
 export const ListPostsQuery = z.object({

@@ -232,8 +232,8 @@ describe('row 8: pages are bounded, bodiless calls take no body', () => {
     await forum.api('/api/me', { token: target.token });
     const path = `/api/admin/users/make-admin/${target.id}`;
     const error = await refused('PATCH', path, { token: admin.token, body: JSON.stringify({ role: 'user' }) });
-    expect(error.details).toEqual({ _: ['This call takes no body'] });
-    await refused('PATCH', path, { token: admin.token, body: '[]' });
+    expect(error.details).toEqual({ role: ['role is not a field of this call'] });
+    expect((await refused('PATCH', path, { token: admin.token, body: '[]' })).details).toEqual({ _: ['This call takes no body'] });
     expect((await send('PATCH', path, { token: admin.token, body: '{}' })).status).toBe(200);
     expect((await send('PATCH', path, { token: admin.token })).status).toBe(200);
   });

