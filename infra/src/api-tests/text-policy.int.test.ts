@@ -169,7 +169,7 @@ describe('every read that takes text refuses hostile text in its query and path'
 });
 
 describe('an address the realm accepts is an address to the API too', () => {
-  it.each(['jösé@example.com', 'ann@bücher.de', 'ann@localhost'])('an account at %s reads its own profile by email and may send the contact form from it', async (address) => {
+  it.each(['jösé@example.com', 'ann@bücher.de', 'ann@mail.localhost'])('an account at %s reads its own profile by email and may send the contact form from it', async (address) => {
     const [local, domain] = address.split('@');
     const email = `${local}-${Math.random().toString(36).slice(2, 8)}@${domain}`;
     const password = 'Secret#2026';
@@ -181,6 +181,16 @@ describe('an address the realm accepts is an address to the API too', () => {
     expect((JSON.parse(profile.text) as { user: { email?: string } }).user.email).toBe(email);
     const contact = await send('POST', '/api/contact', { body: JSON.stringify({ ...contactMessage, email }) });
     expect([200, 201], contact.text).toContain(contact.status);
+  });
+});
+
+describe('an address the realm refuses is refused by the API too (#39 edge 3)', () => {
+  it.each(['ann@localhost', 'a@b'])('%s: no account, no profile, no contact message', async (email) => {
+    await expect(forum.realm!.accounts.create({ email, password: 'Secret#2026', name: 'Ann Nowhere' })).rejects.toMatchObject({ fieldErrors: { email: [expect.any(String)] } });
+    const profile = await refused('GET', `/api/user-profile/${encodeURIComponent(email)}`, { token: member.token });
+    expect(Object.keys(profile.details as object)).toEqual(['email']);
+    const contact = await refused('POST', '/api/contact', { body: JSON.stringify({ ...contactMessage, email }) });
+    expect(contact.details).toEqual({ email: ['Not a valid email address'] });
   });
 });
 
