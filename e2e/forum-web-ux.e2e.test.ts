@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 
 type Box = { x: number; y: number; width: number; height: number };
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, DESKTOP, isChangeStream, journeySteps, PHONE, requestsSettled, setUpJourneys } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, contrastRatio, DESKTOP, isChangeStream, journeySteps, PHONE, requestsSettled, setUpJourneys } from './support.ts';
 
 /**
  * forum-web's keyboard and page-load details, in Debian's Chromium against the whole product: where
@@ -136,7 +136,7 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       });
       expect(ring.style, `${name}: an outline`).not.toBe('none');
       expect(ring.width, `${name}: its width`).toBeGreaterThanOrEqual(2);
-      expect(contrast(ring.color, ring.bar), `${name}: ${ring.color} on ${ring.bar}`).toBeGreaterThanOrEqual(3);
+      expect(contrastRatio(ring.color, ring.bar), `${name}: ${ring.color} on ${ring.bar}`).toBeGreaterThanOrEqual(3);
     }
   });
   it('#28.16 the success toast covers neither the page title nor the actions beside it, on a desktop and a phone', { timeout: 90_000 }, async () => {
@@ -217,16 +217,3 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
     expect({ signedOut, signedIn }).toEqual({ signedOut: { warnings: [], failed: [] }, signedIn: { warnings: [], failed: [] } });
   });
 });
-
-/** WCAG's contrast ratio of two CSS colours given as rgb()/rgba() (opaque). */
-function contrast(first: string, second: string): number {
-  const luminance = (color: string) => {
-    const [r, g, b] = color.match(/[\d.]+/g)!.slice(0, 3).map((part) => {
-      const channel = Number(part) / 255;
-      return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-  };
-  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a);
-  return (light! + 0.05) / (dark! + 0.05);
-}
