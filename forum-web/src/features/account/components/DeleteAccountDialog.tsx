@@ -67,7 +67,7 @@ export function DeleteAccountDialog({ open, onClose }: DeleteAccountDialogProps)
       return;
     }
     setLeaving(true);
-    void auth.logout({ redirectUri: new URL('/', window.location.origin).href });
+    void auth.logout({ redirectUri: new URL('/', window.location.origin).href, erased: true });
   };
 
   return (
