@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 
 type Box = { x: number; y: number; width: number; height: number };
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, contrastRatio, DESKTOP, isChangeStream, journeySteps, PHONE, requestsSettled, setUpJourneys } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, contrastRatio, DESKTOP, isChangeStream, journeySteps, PHONE, requestsSettled, setUpJourneys, snapshot } from './support.ts';
 
 /**
  * forum-web's keyboard and page-load details, in Debian's Chromium against the whole product: where
@@ -164,6 +164,38 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       await shown.waitFor({ state: 'hidden' });
     }
   });
+  it("#39 edge 2: a field the browser's check brings into view shows below the fixed bar, on every form, on a desktop and a phone", { timeout: 90_000 }, async () => {
+    const dana = await forum.newUser('Dana Details');
+    const clearOfBar = async (field: Locator, what: string) => {
+      // the browser scrolls the field into view, then says what is missing beside it
+      await expect.poll(() => hasFocus(field), { message: `${what}: the field refused has the focus`, timeout: 5000 }).toBe(true);
+      const bar = (await page.getByRole('banner').boundingBox())!;
+      const box = await settledBox(field);
+      expect(box.y, `${what}: the field's top (${box.y}) below the bar's bottom (${bar.y + bar.height})`).toBeGreaterThanOrEqual(bar.y + bar.height);
+      // its label, above the box, shows too
+      const label = (await field.evaluate((element) => element.closest('.MuiFormControl-root')!.querySelector('label')!.getBoundingClientRect().top)) as number;
+      expect(label, `${what}: the field's label below the bar`).toBeGreaterThanOrEqual(bar.y + bar.height);
+    };
+    for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      // a screen short enough that the form's first field is out of view when its button is pressed
+      await page.setViewportSize({ width: viewport.width, height: 480 });
+      await page.goto(`${forum.url}/contact`);
+      await page.getByRole('textbox', { name: 'Message' }).fill('Name left empty on purpose.');
+      const send = page.getByRole('button', { name: 'Send Message' });
+      await send.scrollIntoViewIfNeeded();
+      await send.click();
+      await clearOfBar(page.getByRole('textbox', { name: 'Name' }), `${width}: Contact`);
+      await snapshot(page, `contact-field-clear-of-bar-${width}`);
+    }
+    // a form that checks itself (Create New Post) puts the focus on its first field in error: clear of the bar too
+    await page.setViewportSize({ width: PHONE.width, height: 480 });
+    await signInAt(dana, '/dashboard/add-post');
+    const create = page.getByRole('button', { name: 'Create Post' });
+    await create.scrollIntoViewIfNeeded();
+    await create.click();
+    await clearOfBar(page.getByRole('textbox', { name: 'Post Title *' }), 'phone: Create New Post');
+  });
+
   it('#28.16 a page load, signed out and signed in, logs no warning and has no request fail or aborted (but the change stream the reload ends)', { timeout: 90_000 }, async () => {
     const warnings: string[] = [];
     const failed: string[] = [];
