@@ -2,6 +2,7 @@ import type { TestForum } from '@forum/infra/testing';
 import type { Locator, Page } from 'playwright-core';
 
 type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 import { beforeEach, describe, expect, it } from 'vitest';
 import { chromiumMissing, chromiumMissingMessage, contrastRatio, DESKTOP, isChangeStream, journeySteps, PHONE, requestsSettled, setUpJourneys, snapshot } from './support.ts';
 
@@ -142,7 +143,6 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
   it('#28.16 the success toast covers neither the page title nor the actions beside it, on a desktop and a phone', { timeout: 90_000 }, async () => {
     const wanda = await forum.newUser('Wanda Writer');
     await signInAt(wanda, '/dashboard/add-post');
-    const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
     for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
       await page.setViewportSize(viewport);
       await page.goto(`${forum.url}/dashboard/add-post`);
@@ -164,6 +164,47 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       await shown.waitFor({ state: 'hidden' });
     }
   });
+  it("#39 edge 23: the toast after a report covers neither the page's title, its intro text nor a comment's controls, on a desktop and a phone", { timeout: 120_000 }, async () => {
+    const [rita, colm] = await Promise.all([forum.newUser('Rita Reporter'), forum.newUser('Colm Commenter')]);
+    const postId = await apiPost(colm, 'A thread to report in');
+    for (const text of ['The first comment, to be reported.', 'A second comment, still open to a report.', 'A third one, for good measure.']) {
+      expect((await forum.api('/api/comments', { method: 'POST', token: colm.token, json: { postId, text } })).status).toBe(201);
+    }
+    await signInAt(rita, `/post/${postId}/comments`);
+    for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${forum.url}/post/${postId}/comments`);
+      const title = page.getByRole('heading', { name: 'Post Comments', level: 1 });
+      const intro = page.getByText(/^Choose a feedback to report a comment/);
+      const back = page.getByRole('button', { name: 'Back to Post' });
+      const table = page.getByRole('table', { name: 'Comments' });
+      const feedback = table.getByRole('combobox').first();
+      await feedback.click();
+      await page.getByRole('option', { name: 'This is spam' }).click();
+      await table.getByRole('button', { name: 'Report', exact: true }).first().click();
+      const shown = toast('Reported! Your report has been submitted');
+      await shown.waitFor();
+      // the pointer on it holds it (spec §9) while it is measured, however slow the machine
+      await shown.hover();
+      const box = await settledBox(shown);
+      await snapshot(page, `report-toast-${width}`);
+      for (const [name, part] of [['title', title], ['intro text', intro], ['Back to Post', back]] as const) {
+        expect(overlaps(box, (await part.boundingBox())!), `${width}: the toast over the ${name}`).toBe(false);
+      }
+      const controls = await table.locator('button, [role="combobox"]').evaluateAll((elements) =>
+        elements.map((element) => {
+          const { x, y, width, height } = element.getBoundingClientRect();
+          return { name: element.textContent, box: { x, y, width, height } };
+        }),
+      );
+      for (const control of controls) expect(overlaps(box, control.box), `${width}: the toast over ${control.name}`).toBe(false);
+      expect(box.y >= 0 && box.y + box.height <= viewport.height, `${width}: the toast on the screen`).toBe(true);
+      expect(box.x + box.width > viewport.width / 2, `${width}: the toast on the right`).toBe(true);
+      await shown.getByRole('button', { name: 'Close' }).click();
+      await shown.waitFor({ state: 'hidden' });
+    }
+  });
+
   it("#39 edge 2: a field the browser's check brings into view shows below the fixed bar, on every form, on a desktop and a phone", { timeout: 90_000 }, async () => {
     const dana = await forum.newUser('Dana Details');
     const clearOfBar = async (field: Locator, what: string) => {
