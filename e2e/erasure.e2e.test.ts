@@ -16,7 +16,7 @@ if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/erasure.e2e.test.t
 
 describe.skipIf(chromiumMissing)('a member erasing their account, in Chromium', () => {
   const journey = setUpJourneys('erasure');
-  const { expectAccessible, tabTo, apiPost, signInAt } = journeySteps(journey);
+  const { expectAccessible, tabTo, apiPost, signInAt, toast } = journeySteps(journey);
 
   it('deletes their account from My Profile, keeping their post by "Deleted user", and is signed out', { timeout: 120_000 }, async () => {
     const { forum, page } = journey;
@@ -35,13 +35,12 @@ describe.skipIf(chromiumMissing)('a member erasing their account, in Chromium', 
     expect(await confirm.isDisabled()).toBe(true);
     await expectAccessible('the Delete account dialog');
 
-    // by keyboard: the choice with the arrow keys, the word typed, the button reached with Tab
+    // by keyboard: 'Keep them' is chosen from the start (#39 edge 7), the word typed, the button reached with Tab
     const keep = dialog.getByRole('radio', { name: 'Keep them, shown as written by “Deleted user”' });
-    await keep.focus();
-    await page.keyboard.press('Space');
     expect(await keep.isChecked()).toBe(true);
     await tabTo(dialog.getByRole('textbox', { name: 'Type DELETE to confirm' }));
     await page.keyboard.type('DELETE');
+    expect(await confirm.isEnabled()).toBe(true);
     await snapshot(page, 'erasure-dialog');
     await page.setViewportSize(PHONE);
     await snapshot(page, 'erasure-dialog-phone');
@@ -49,9 +48,13 @@ describe.skipIf(chromiumMissing)('a member erasing their account, in Chromium', 
     await tabTo(confirm);
     await page.keyboard.press('Enter');
 
-    // signed out: back home, as a visitor
+    // signed out: back home, as a visitor, told what happened (#39 edge 8), not only that they signed out
     await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/', { timeout: 30_000 });
     await page.getByRole('link', { name: 'Join Us' }).waitFor();
+    await toast('Your account has been deleted.').waitFor();
+    expect(await toast('Logout Successfully').count()).toBe(0);
+    await snapshot(page, 'erasure-deleted-toast');
+    await expectAccessible('home after the account was deleted');
 
     await page.goto(`${forum.url}/post/${postId}`);
     await page.getByRole('heading', { name: 'Gwen on gulls' }).waitFor();

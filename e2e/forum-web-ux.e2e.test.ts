@@ -2,8 +2,9 @@ import type { TestForum } from '@forum/infra/testing';
 import type { Locator, Page } from 'playwright-core';
 
 type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, DESKTOP, isChangeStream, journeySteps, PHONE, requestsSettled, setUpJourneys } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, contrastRatio, DESKTOP, isChangeStream, journeySteps, PHONE, requestsSettled, setUpJourneys, snapshot } from './support.ts';
 
 /**
  * forum-web's keyboard and page-load details, in Debian's Chromium against the whole product: where
@@ -136,13 +137,12 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       });
       expect(ring.style, `${name}: an outline`).not.toBe('none');
       expect(ring.width, `${name}: its width`).toBeGreaterThanOrEqual(2);
-      expect(contrast(ring.color, ring.bar), `${name}: ${ring.color} on ${ring.bar}`).toBeGreaterThanOrEqual(3);
+      expect(contrastRatio(ring.color, ring.bar), `${name}: ${ring.color} on ${ring.bar}`).toBeGreaterThanOrEqual(3);
     }
   });
   it('#28.16 the success toast covers neither the page title nor the actions beside it, on a desktop and a phone', { timeout: 90_000 }, async () => {
     const wanda = await forum.newUser('Wanda Writer');
     await signInAt(wanda, '/dashboard/add-post');
-    const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
     for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
       await page.setViewportSize(viewport);
       await page.goto(`${forum.url}/dashboard/add-post`);
@@ -164,6 +164,79 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       await shown.waitFor({ state: 'hidden' });
     }
   });
+  it("#39 edge 23: the toast after a report covers neither the page's title, its intro text nor a comment's controls, on a desktop and a phone", { timeout: 120_000 }, async () => {
+    const [rita, colm] = await Promise.all([forum.newUser('Rita Reporter'), forum.newUser('Colm Commenter')]);
+    const postId = await apiPost(colm, 'A thread to report in');
+    for (const text of ['The first comment, to be reported.', 'A second comment, still open to a report.', 'A third one, for good measure.']) {
+      expect((await forum.api('/api/comments', { method: 'POST', token: colm.token, json: { postId, text } })).status).toBe(201);
+    }
+    await signInAt(rita, `/post/${postId}/comments`);
+    for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${forum.url}/post/${postId}/comments`);
+      const title = page.getByRole('heading', { name: 'Post Comments', level: 1 });
+      const intro = page.getByText(/^Choose a feedback to report a comment/);
+      const back = page.getByRole('button', { name: 'Back to Post' });
+      const table = page.getByRole('table', { name: 'Comments' });
+      const feedback = table.getByRole('combobox').first();
+      await feedback.click();
+      await page.getByRole('option', { name: 'This is spam' }).click();
+      await table.getByRole('button', { name: 'Report', exact: true }).first().click();
+      const shown = toast('Reported! Your report has been submitted');
+      await shown.waitFor();
+      // the pointer on it holds it (spec §9) while it is measured, however slow the machine
+      await shown.hover();
+      const box = await settledBox(shown);
+      await snapshot(page, `report-toast-${width}`);
+      for (const [name, part] of [['title', title], ['intro text', intro], ['Back to Post', back]] as const) {
+        expect(overlaps(box, (await part.boundingBox())!), `${width}: the toast over the ${name}`).toBe(false);
+      }
+      const controls = await table.locator('button, [role="combobox"]').evaluateAll((elements) =>
+        elements.map((element) => {
+          const { x, y, width, height } = element.getBoundingClientRect();
+          return { name: element.textContent, box: { x, y, width, height } };
+        }),
+      );
+      for (const control of controls) expect(overlaps(box, control.box), `${width}: the toast over ${control.name}`).toBe(false);
+      expect(box.y >= 0 && box.y + box.height <= viewport.height, `${width}: the toast on the screen`).toBe(true);
+      expect(box.x + box.width > viewport.width / 2, `${width}: the toast on the right`).toBe(true);
+      await shown.getByRole('button', { name: 'Close' }).click();
+      await shown.waitFor({ state: 'hidden' });
+    }
+  });
+
+  it("#39 edge 2: a field the browser's check brings into view shows below the fixed bar, on every form, on a desktop and a phone", { timeout: 90_000 }, async () => {
+    const dana = await forum.newUser('Dana Details');
+    const clearOfBar = async (field: Locator, what: string) => {
+      // the browser scrolls the field into view, then says what is missing beside it
+      await expect.poll(() => hasFocus(field), { message: `${what}: the field refused has the focus`, timeout: 5000 }).toBe(true);
+      const bar = (await page.getByRole('banner').boundingBox())!;
+      const box = await settledBox(field);
+      expect(box.y, `${what}: the field's top (${box.y}) below the bar's bottom (${bar.y + bar.height})`).toBeGreaterThanOrEqual(bar.y + bar.height);
+      // its label, above the box, shows too
+      const label = (await field.evaluate((element) => element.closest('.MuiFormControl-root')!.querySelector('label')!.getBoundingClientRect().top)) as number;
+      expect(label, `${what}: the field's label below the bar`).toBeGreaterThanOrEqual(bar.y + bar.height);
+    };
+    for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      // a screen short enough that the form's first field is out of view when its button is pressed
+      await page.setViewportSize({ width: viewport.width, height: 480 });
+      await page.goto(`${forum.url}/contact`);
+      await page.getByRole('textbox', { name: 'Message' }).fill('Name left empty on purpose.');
+      const send = page.getByRole('button', { name: 'Send Message' });
+      await send.scrollIntoViewIfNeeded();
+      await send.click();
+      await clearOfBar(page.getByRole('textbox', { name: 'Name' }), `${width}: Contact`);
+      await snapshot(page, `contact-field-clear-of-bar-${width}`);
+    }
+    // a form that checks itself (Create New Post) puts the focus on its first field in error: clear of the bar too
+    await page.setViewportSize({ width: PHONE.width, height: 480 });
+    await signInAt(dana, '/dashboard/add-post');
+    const create = page.getByRole('button', { name: 'Create Post' });
+    await create.scrollIntoViewIfNeeded();
+    await create.click();
+    await clearOfBar(page.getByRole('textbox', { name: 'Post Title *' }), 'phone: Create New Post');
+  });
+
   it('#28.16 a page load, signed out and signed in, logs no warning and has no request fail or aborted (but the change stream the reload ends)', { timeout: 90_000 }, async () => {
     const warnings: string[] = [];
     const failed: string[] = [];
@@ -217,16 +290,3 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
     expect({ signedOut, signedIn }).toEqual({ signedOut: { warnings: [], failed: [] }, signedIn: { warnings: [], failed: [] } });
   });
 });
-
-/** WCAG's contrast ratio of two CSS colours given as rgb()/rgba() (opaque). */
-function contrast(first: string, second: string): number {
-  const luminance = (color: string) => {
-    const [r, g, b] = color.match(/[\d.]+/g)!.slice(0, 3).map((part) => {
-      const channel = Number(part) / 255;
-      return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-  };
-  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a);
-  return (light! + 0.05) / (dark! + 0.05);
-}

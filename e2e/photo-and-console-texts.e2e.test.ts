@@ -62,6 +62,36 @@ describe.skipIf(chromiumMissing)('refusals said plainly, in Chromium', () => {
     expect(await page.getByRole('img', { name: 'Photo of Photo Phil' }).getAttribute('src')).toBe(PICTURE);
   });
 
+  it('#39 edge 12: Change Photo says "Use an https:// address" of words and of an http:// address, and loads neither', { timeout: 90_000 }, async () => {
+    const fetched: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).hostname === 'photos.example') fetched.push(request.url());
+    });
+    const member = await forum.newUser('Photo Pia');
+    await signInAt(member, '/dashboard');
+    await page.getByRole('heading', { name: 'My Profile', level: 1 }).waitFor();
+    for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      await page.setViewportSize(viewport);
+      await page.getByRole('button', { name: 'Change Photo' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Your photo and name' });
+      const photo = dialog.getByRole('textbox', { name: 'Photo URL' });
+      for (const typed of ['not a url', PICTURE.replace('https:', 'http:')]) {
+        // typed as a person types it: the preview must not fetch it, whole or in part
+        await photo.fill('');
+        await photo.pressSequentially(typed);
+        await dialog.getByRole('button', { name: 'Save' }).click();
+        await expect.poll(() => photo.evaluate((element) => element.ownerDocument.getElementById(element.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent)).toMatch(/^Use an https:\/\/ address/);
+        expect(await photo.getAttribute('aria-invalid')).toBe('true');
+      }
+      await expectAccessible(`Change Photo with an http:// address (${width})`);
+      await snapshot(page, `change-photo-http-${width}`);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    }
+    expect(fetched).toEqual([]);
+    expect(((await (await forum.api('/api/me', { token: member.token })).json()) as Me).photoURL).toBe('');
+  });
+
   it(`#28.9 #28.16 the console says a tag's limit of ${TAG_NAME_MAX}, 'No users match your search.' and 'Page not found' plainly`, { timeout: 120_000 }, async () => {
     await page.goto(`${forum.url}/admin`);
     await signInAtRealm(page, ADMIN_EMAIL, DEMO_PASSWORD);

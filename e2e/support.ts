@@ -183,6 +183,51 @@ async function evaluateInOwnWorld<T>(page: Page, expressions: readonly string[])
   }
 }
 
+/** WCAG's contrast ratio of two CSS colours given as rgb()/rgba() (opaque). */
+export function contrastRatio(first: string, second: string): number {
+  const luminance = (color: string) => {
+    const [r, g, b] = color.match(/[\d.]+/g)!.slice(0, 3).map((part) => {
+      const channel = Number(part) / 255;
+      return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a);
+  return (light! + 0.05) / (dark! + 0.05);
+}
+
+/**
+ * The colours `target`'s text and its background are painted in, opaque (rgb()): its text colour and
+ * background blended as the browser does, with their alpha and the element's opacity, over the
+ * backgrounds of its ancestors (the page white under all). What axe leaves out (a disabled button),
+ * measured the same way.
+ */
+export async function paintedColors(target: Locator): Promise<{ text: string; background: string }> {
+  return target.evaluate((element) => {
+    type Rgba = [number, number, number, number];
+    const view = element.ownerDocument.defaultView!;
+    const parse = (color: string): Rgba => {
+      const [r = 0, g = 0, b = 0, a = 1] = color.match(/[\d.]+/g)!.map(Number);
+      return [r, g, b, a];
+    };
+    /** `top` painted over the opaque `under`, with `alpha` more of transparency. */
+    const over = (top: Rgba, under: Rgba, alpha = 1): Rgba => {
+      const a = top[3] * alpha;
+      return [0, 1, 2].map((i) => top[i]! * a + under[i]! * (1 - a)).concat(1) as Rgba;
+    };
+    const ancestors: (typeof element)[] = [];
+    for (let node = element.parentElement; node; node = node.parentElement) ancestors.unshift(node);
+    let backdrop: Rgba = [255, 255, 255, 1];
+    for (const node of ancestors) backdrop = over(parse(view.getComputedStyle(node).backgroundColor), backdrop);
+    const style = view.getComputedStyle(element);
+    const opacity = Number(style.opacity);
+    const background = over(parse(style.backgroundColor), backdrop, opacity);
+    const text = over(parse(style.color), background, opacity);
+    const css = (color: Rgba) => `rgb(${color.slice(0, 3).map((channel) => Math.round(channel)).join(', ')})`;
+    return { text: css(text), background: css(background) };
+  });
+}
+
 /** With E2E_ARTIFACTS=<dir>, a screenshot of the page (after transitions settle). */
 export async function snapshot(page: Page, name: string): Promise<void> {
   if (!process.env.E2E_ARTIFACTS) return;

@@ -20,14 +20,18 @@ const INVISIBLE = /[\s\p{Cc}\p{Cf}\p{Z}]/u;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * A normalised address the realm accepts: one `@`, a local part of 1–64 characters, a domain of
- * dot-separated labels of 1–63 characters (no empty label, so no second trailing dot), nothing
- * invisible, no lone surrogate, at most EMAIL_MAX characters.
+ * A normalised address the realm accepts, and the only test of one (registration, the realm's admin
+ * API, the Contact page and the API's email fields all ask it): one `@`, a local part of 1–64
+ * characters, a domain of at least two dot-separated labels of 1–63 characters (no empty label, so
+ * no second trailing dot) whose last is not all digits (RFC 3696 §2: `a@b`, `ann@localhost` and
+ * `ann@127.0.0.1` reach no mailbox on the internet), nothing invisible, no lone surrogate, at most
+ * EMAIL_MAX characters.
  */
 export function isEmail(email: string): boolean {
   if (email.length > EMAIL_MAX || LONE_SURROGATE.test(email) || INVISIBLE.test(email)) return false;
   const at = email.indexOf('@');
   if (at < 1 || at !== email.lastIndexOf('@') || at > EMAIL_LOCAL_PART_MAX) return false;
   const labels = email.slice(at + 1).split('.');
+  if (labels.length < 2 || /^\d+$/.test(labels.at(-1)!)) return false;
   return labels.every((label) => label.length >= 1 && label.length <= EMAIL_DOMAIN_LABEL_MAX);
 }

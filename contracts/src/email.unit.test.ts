@@ -17,7 +17,7 @@ describe('normalizeEmail: one spelling per mailbox', () => {
 });
 
 describe('isEmail (of a normalised address)', () => {
-  it.each(['alice@forum.local', 'ren\u00e9@forum.local', 'a@b', 'x+y@sub.example.org', `${'a'.repeat(64)}@forum.local`])('accepts %j', (email) => {
+  it.each(['alice@forum.local', 'ren\u00e9@forum.local', 'a@b.c', 'x+y@sub.example.org', 'ann@b\u00fccher.de', 'ann@xn--bcher-kva.de', `${'a'.repeat(64)}@forum.local`])('accepts %j', (email) => {
     expect(isEmail(email)).toBe(true);
   });
   it.each([
@@ -26,6 +26,11 @@ describe('isEmail (of a normalised address)', () => {
     '@forum.local',
     'alice@',
     'alice@forum.local.',
+    // #39 edge 3: a domain of one label (no dot) or a numeric top level is no mailbox a message can reach
+    'a@b',
+    'ann@localhost',
+    'ann@127.0.0.1',
+    'ann@example.123',
     'alice@forum..local',
     'alice@@forum.local',
     'al@ice@forum.local',

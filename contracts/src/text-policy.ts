@@ -245,12 +245,18 @@ function isForumItself(url: URL, forum: URL): boolean {
   return isLoopbackHost(url.hostname) && isLoopbackHost(forum.hostname) && effectivePort(url) === effectivePort(forum);
 }
 
+/** What a photo address that is not an https:// one is told (a page, the API and the realm alike). */
+export const PHOTO_URL_HTTPS_MESSAGE = 'Use an https:// address';
+
 /**
  * What is wrong with `value` as a photo address of a forum served at `forumOrigin`, or null:
- * https (http only for this machine while the forum itself is served from it over http), no user
- * name or password in it, never the forum itself (each viewer's browser fetches it with their cookies).
+ * https only (the pages' CSP loads no other picture from elsewhere: an http:// photo would never
+ * show), no user name or password in it, never the forum itself (each viewer's browser fetches it
+ * with their cookies). Anything that does not start with https:// (words, a bare host, another
+ * scheme) is told to be one first.
  */
 export function photoUrlProblem(value: string, forumOrigin: string): string | null {
+  if (!/^https:\/\//i.test(value)) return PHOTO_URL_HTTPS_MESSAGE;
   if (/[\s\p{C}]/u.test(value)) return 'Photo URL must not contain spaces or invisible characters';
   let url: URL;
   try {
@@ -258,11 +264,9 @@ export function photoUrlProblem(value: string, forumOrigin: string): string | nu
   } catch {
     return 'Photo URL must be a web address (https://…)';
   }
-  const forum = new URL(forumOrigin);
-  const localHttp = url.protocol === 'http:' && isLoopbackHost(url.hostname) && forum.protocol === 'http:' && isLoopbackHost(forum.hostname);
-  if (url.protocol !== 'https:' && !localHttp) return 'Photo URL must start with https://';
+  if (url.protocol !== 'https:') return PHOTO_URL_HTTPS_MESSAGE;
   if (url.username || url.password) return 'Photo URL must not contain a user name or password';
-  if (isForumItself(url, forum)) return 'Photo URL must not point at the forum itself';
+  if (isForumItself(url, new URL(forumOrigin))) return 'Photo URL must not point at the forum itself';
   if (url.href.length > PHOTO_URL_MAX) return `Photo URL must be at most ${PHOTO_URL_MAX} characters`;
   return null;
 }

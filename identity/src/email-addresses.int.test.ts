@@ -33,6 +33,13 @@ describe('email addresses: one account per mailbox, however the address is writt
     expect(rows).toEqual(['alice@forum.local']);
   });
 
+  it('#39 edge 3: refuses to register an address whose domain has no dot (a@b), as the Contact page refuses it', async () => {
+    const res = await register('a@b');
+    expect(res.status).toBe(400);
+    expect(fieldErrorOf(await res.text(), 'email')).toBe('Enter a valid email address.');
+    expect(await h.realm.accounts.findByEmail('a@b')).toBeNull();
+  });
+
   it('refuses sign-ins whose address is not one (NUL, a lone surrogate, invisible characters) like a wrong password, page and password grant', async () => {
     for (const username of ['alice\u0000@forum.local', 'alice\ud800@forum.local', '\u200b', 'a'.repeat(300_000)]) {
       const grant = await h.passwordGrant(username, PASSWORD, { 'x-forwarded-for': address() });

@@ -56,7 +56,7 @@ describe('register page', () => {
     // required fields and their shape
     const empty = await (await h.postForm(pageUrl, { csrf, name: '', photo: 'javascript:alert(1)', email: 'nope', password: '', 'password-confirm': '' }, jar)).text();
     expect(fieldErrorOf(empty, 'name')).toBe('Name is required.');
-    expect(fieldErrorOf(empty, 'photo')).toBe('Photo URL must start with https://');
+    expect(fieldErrorOf(empty, 'photo')).toBe('Use an https:// address');
     expect(fieldErrorOf(empty, 'email')).toBe('Enter a valid email address.');
     expect(fieldErrorOf(empty, 'password')).toBe(PASSWORD_RULES[0].message);
     expect(await h.realm.accounts.findByEmail(values.email)).toBeNull();

@@ -38,8 +38,10 @@ describe('the register form refuses what the forum refuses', () => {
   });
 
   it.each([
-    ['the forum itself (every viewer would fetch it)', () => `${h.origin}/realms/forum/protocol/openid-connect/logout`, /the forum itself/],
-    ['the forum by another loopback name', () => `http://localhost:${new URL(h.origin).port}/api/me`, /the forum itself/],
+    // (the forum under test is served over http, and only https photos are taken: its https spelling)
+    ['the forum itself (every viewer would fetch it)', () => `${h.origin.replace(/^http:/, 'https:')}/realms/forum/protocol/openid-connect/logout`, /the forum itself/],
+    ['the forum by another loopback name', () => `https://localhost:${new URL(h.origin).port}/api/me`, /the forum itself/],
+    ['the forum over http', () => `${h.origin}/api/me`, /^Use an https:\/\/ address$/],
     ['http to another host', () => 'http://img.example/a.png', /https/],
     ['a user name and password in it', () => 'https://me:secret@img.example/a.png', /user name or password/],
     ['javascript:', () => 'javascript:alert(1)', /https/],

@@ -38,8 +38,11 @@ export interface AuthState {
   readonly error: string | null;
 }
 
-/** What the page just came back from, once: the apps greet it (spec §8 'Login Successfully', 'Logout Successfully'). */
-export type AuthReturn = 'login' | 'register' | 'logout';
+/**
+ * What the page just came back from, once: the apps greet it (spec §8 'Login Successfully', 'Logout
+ * Successfully'); 'erased' is a sign-out after the member erased their own account.
+ */
+export type AuthReturn = 'login' | 'register' | 'logout' | 'erased';
 
 export interface LoginOptions {
   /** Where the realm sends the browser back to; default the current page. */
@@ -61,8 +64,11 @@ export interface Auth {
   takeReturn(): AuthReturn | null;
   login(options?: LoginOptions): Promise<never>;
   register(options?: Omit<LoginOptions, 'idpHint'>): Promise<never>;
-  /** Revokes the refresh token (best effort), then ends the session at the realm and comes back to `redirectUri`. */
-  logout(options: { redirectUri: string }): Promise<never>;
+  /**
+   * Revokes the refresh token (best effort), then ends the session at the realm and comes back to `redirectUri`.
+   * `erased`: the account has just been erased, and the page it comes back to says so rather than 'signed out'.
+   */
+  logout(options: { redirectUri: string; erased?: boolean }): Promise<never>;
   /** A fresh access token (refreshed when it expires within 30 s), or undefined when signed out; waits for init(). */
   token(): Promise<string | undefined>;
   hasRole(role: string): boolean;
@@ -141,7 +147,7 @@ export function createAuth(options: AuthOptions): Auth {
       if (!raw) return null;
       const { action, at, hash } = JSON.parse(raw) as { action?: unknown; at?: unknown; hash?: unknown };
       if (typeof at !== 'number' || Date.now() - at > PENDING_TTL_MS) return null;
-      if (action !== 'login' && action !== 'register' && action !== 'logout') return null;
+      if (action !== 'login' && action !== 'register' && action !== 'logout' && action !== 'erased') return null;
       return { action, hash: typeof hash === 'string' && hash.startsWith('#') ? hash : '' };
     } catch {
       return null;
@@ -296,7 +302,7 @@ export function createAuth(options: AuthOptions): Auth {
         initialized = true;
         const pending = takePending();
         if ((pending?.action === 'login' || pending?.action === 'register') && kc.authenticated) returned = registered ? 'register' : pending.action;
-        if (pending?.action === 'logout' && !kc.authenticated) returned = 'logout';
+        if ((pending?.action === 'logout' || pending?.action === 'erased') && !kc.authenticated) returned = pending.action;
         if (pending) restoreFragment(pending.hash);
         publish(error);
         scheduleRefresh();
@@ -343,11 +349,11 @@ export function createAuth(options: AuthOptions): Auth {
       return go(url, registerOptions.replace);
     },
 
-    async logout({ redirectUri }) {
+    async logout({ redirectUri, erased = false }) {
       const kc = await ready();
       clearTimeout(refreshTimer);
       const back = withoutFragment(redirectUri);
-      rememberPending('logout', back.hash);
+      rememberPending(erased ? 'erased' : 'logout', back.hash);
       await revokeRefreshToken(options, kc.refreshToken);
       // GET to the end-session endpoint with id_token_hint; Keycloak signs out without a confirmation page
       await kc.logout({ redirectUri: back.uri });

@@ -1,4 +1,4 @@
-import { characterCount, type TextRule } from '@forum/contracts';
+import { characterCount, textLength, type TextRule } from '@forum/contracts';
 import { Box, TextField, type TextFieldProps } from '@mui/material';
 import { visuallyHidden } from '@mui/utils';
 
@@ -13,6 +13,12 @@ export function CountAnnouncement({ announcement }: { announcement: string }) {
     </Box>
   );
 }
+
+/**
+ * Whether `value` is over its rule's limit, counted as the counter (and the API) counts it: a form
+ * whose field is over sends nothing, and the counter's 'N characters too many' is the one message.
+ */
+export const overLimit = (value: string, rule: TextRule) => textLength(value, rule.kind) > rule.max;
 
 export type CountedTextFieldProps = Omit<TextFieldProps, 'value'> & {
   value: string;

@@ -1,2 +1,2 @@
-export { CountAnnouncement, CountedTextField } from './CountedTextField.tsx';
+export { CountAnnouncement, CountedTextField, overLimit } from './CountedTextField.tsx';
 export type { CountedTextFieldProps } from './CountedTextField.tsx';

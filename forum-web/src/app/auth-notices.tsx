@@ -2,9 +2,12 @@ import { useEffect } from 'react';
 import { useToast } from '../components/toast/ToastProvider';
 import { useAuth, useAuthState } from '../lib/auth';
 
-const GREETING = { login: 'Login Successfully', register: 'Register Successfully', logout: 'Logout Successfully' } as const;
+const GREETING = { login: 'Login Successfully', register: 'Register Successfully', logout: 'Logout Successfully', erased: 'Your account has been deleted.' } as const;
 
-/** Spec §8: a toast when the page comes back from the realm after signing in, registering or signing out. */
+/**
+ * Spec §8: a toast when the page comes back from the realm after signing in, registering or signing
+ * out; after a member erased their own account, that it is deleted (a sign-out is the least of it).
+ */
 export function AuthNotices() {
   const auth = useAuth();
   const { status, error } = useAuthState();

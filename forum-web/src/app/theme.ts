@@ -1,5 +1,6 @@
 import { BRAND } from '@forum/contracts';
 import { createTheme } from '@mui/material/styles';
+import { fieldsClearOfBar } from './clear-of-bar';
 
 /** System fonts: the app fetches nothing from outside its own origin. */
 const fontFamily = [
@@ -26,6 +27,7 @@ export const theme = createTheme({
     button: { textTransform: 'none', fontWeight: 600 },
   },
   components: {
+    MuiCssBaseline: { styleOverrides: fieldsClearOfBar },
     MuiCard: { defaultProps: { variant: 'outlined' } },
     MuiButton: { defaultProps: { disableElevation: true } },
   },

@@ -48,6 +48,7 @@ describe('POST /api/contact', () => {
     ['nothing', {}, ['name', 'email', 'message']],
     ['blank fields', { name: ' ', email: ' ', message: '\n' }, ['name', 'email', 'message']],
     ['a bad email', { ...message, email: 'vera@' }, ['email']],
+    ['an address registration refuses (a@b, #39 edge 3)', { ...message, email: 'a@b' }, ['email']],
     ['a message that is too long', { ...message, message: 'x'.repeat(CONTACT_MESSAGE_MAX + 1) }, ['message']],
   ])('refuses %s with 400 on each field and appends nothing', async (_case, body, fields) => {
     const before = await eventCount();
@@ -57,6 +58,11 @@ describe('POST /api/contact', () => {
     expect(error.code).toBe('VALIDATION_FAILED');
     expect(Object.keys(error.details!).sort()).toEqual([...fields].sort());
     expect(await eventCount()).toBe(before);
+  });
+
+  it('#39 edge 3: says of a@b what it says of any address that is none, as registration does', async () => {
+    const { error } = (await (await contact({ ...message, email: 'a@b' })).json()) as ErrorBody;
+    expect(error).toMatchObject({ code: 'VALIDATION_FAILED', details: { email: ['Not a valid email address'] } });
   });
 
   it('gives the required fields their messages', async () => {

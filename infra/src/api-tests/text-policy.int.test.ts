@@ -169,7 +169,7 @@ describe('every read that takes text refuses hostile text in its query and path'
 });
 
 describe('an address the realm accepts is an address to the API too', () => {
-  it.each(['jösé@example.com', 'ann@bücher.de', 'ann@localhost'])('an account at %s reads its own profile by email and may send the contact form from it', async (address) => {
+  it.each(['jösé@example.com', 'ann@bücher.de', 'ann@mail.localhost'])('an account at %s reads its own profile by email and may send the contact form from it', async (address) => {
     const [local, domain] = address.split('@');
     const email = `${local}-${Math.random().toString(36).slice(2, 8)}@${domain}`;
     const password = 'Secret#2026';
@@ -181,6 +181,16 @@ describe('an address the realm accepts is an address to the API too', () => {
     expect((JSON.parse(profile.text) as { user: { email?: string } }).user.email).toBe(email);
     const contact = await send('POST', '/api/contact', { body: JSON.stringify({ ...contactMessage, email }) });
     expect([200, 201], contact.text).toContain(contact.status);
+  });
+});
+
+describe('an address the realm refuses is refused by the API too (#39 edge 3)', () => {
+  it.each(['ann@localhost', 'a@b'])('%s: no account, no profile, no contact message', async (email) => {
+    await expect(forum.realm!.accounts.create({ email, password: 'Secret#2026', name: 'Ann Nowhere' })).rejects.toMatchObject({ fieldErrors: { email: [expect.any(String)] } });
+    const profile = await refused('GET', `/api/user-profile/${encodeURIComponent(email)}`, { token: member.token });
+    expect(Object.keys(profile.details as object)).toEqual(['email']);
+    const contact = await refused('POST', '/api/contact', { body: JSON.stringify({ ...contactMessage, email }) });
+    expect(contact.details).toEqual({ email: ['Not a valid email address'] });
   });
 });
 
@@ -252,9 +262,9 @@ describe('row 8: pages are bounded, bodiless calls take no body', () => {
 
 describe('a photo address may not point at the forum itself', () => {
   it.each([
-    'http://127.0.0.1:<port>/api/me',
-    'http://localhost:<port>/realms/forum/protocol/openid-connect/logout',
-    'http://[::1]:<port>/api/me',
+    'https://127.0.0.1:<port>/api/me',
+    'https://localhost:<port>/realms/forum/protocol/openid-connect/logout',
+    'https://[::1]:<port>/api/me',
     'https://user:secret@img.example/a.png',
     'http://img.example/a.png',
   ])('PATCH /api/me refuses %s', async (photo) => {
@@ -262,10 +272,15 @@ describe('a photo address may not point at the forum itself', () => {
     expect(Object.keys(error.details as object)).toEqual(['photoURL']);
   });
 
-  it('takes https anywhere else, and http on this machine at another port while the forum runs on it over http', async () => {
-    for (const photo of ['https://img.example/a.png', 'http://localhost:5173/dev.png']) {
-      const answer = await send('PATCH', '/api/me', { token: member.token, body: JSON.stringify({ photoURL: photo }) });
-      expect(answer.status, photo).toBe(200);
+  it('takes https anywhere else', async () => {
+    const answer = await send('PATCH', '/api/me', { token: member.token, body: JSON.stringify({ photoURL: 'https://img.example/a.png' }) });
+    expect(answer.status).toBe(200);
+  });
+
+  it('#39 edge 12: refuses http:// anywhere, this machine too (the pages would never load it), saying "Use an https:// address" as Change Photo does', async () => {
+    for (const photo of ['http://localhost:5173/dev.png', 'http://img.example/a.png', 'not a url']) {
+      const error = await refused('PATCH', '/api/me', { token: member.token, body: JSON.stringify({ photoURL: photo }) });
+      expect(error.details, photo).toEqual({ photoURL: ['Use an https:// address'] });
     }
   });
 });

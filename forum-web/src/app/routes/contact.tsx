@@ -2,12 +2,15 @@ import { CONTACT_EMAIL_RULE, CONTACT_MESSAGE_RULE, CONTACT_NAME_RULE, ContactMes
 import { Alert, Paper, Stack, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { BusyButton } from '../../components/BusyButton';
-import { CountedTextField } from '@forum/web-ui';
+import { CountedTextField, overLimit } from '@forum/web-ui';
 import { useSendContactMessageMutation } from '../../features/contact';
 import { serverError } from '../../lib/http-error';
 
 type Outcome = { kind: 'sent' } | { kind: 'failed'; message: string } | null;
 const EMPTY = { name: '', email: '', message: '' };
+type Field = keyof typeof EMPTY;
+const RULES = { name: CONTACT_NAME_RULE, email: CONTACT_EMAIL_RULE, message: CONTACT_MESSAGE_RULE } as const;
+const FIELDS = Object.keys(EMPTY) as Field[];
 
 /** Spec §2 Static pages: name, email and message, all required; 'Send Message' sends them to the forum's team. */
 export function ContactPage() {
@@ -19,11 +22,14 @@ export function ContactPage() {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (isLoading) return;
-    // the API's own checks first (lengths as its counters count), so a refusal needs no round trip
+    // the API's own checks first, so a refusal needs no round trip; a field over its limit says so on its
+    // counter ('N characters too many'), which would only be repeated by the check's message
+    const over = FIELDS.filter((name) => overLimit(values[name], RULES[name]));
     const parsed = ContactMessageRequest.safeParse(values);
-    if (!parsed.success) {
-      setFields(fieldErrorsOf(parsed.error));
-      setOutcome(null);
+    if (over.length > 0 || !parsed.success) {
+      const problems = parsed.success ? {} : fieldErrorsOf(parsed.error);
+      for (const name of over) delete problems[name];
+      setFields(problems);
       return;
     }
     const result = await send(parsed.data);
@@ -37,14 +43,19 @@ export function ContactPage() {
     const fieldErrors = problem?.fields ?? {};
     setFields(fieldErrors);
     // messages on the form's own fields say it all; the server's general words would only repeat them
-    const onTheFields = Object.keys(EMPTY).some((name) => fieldErrors[name]?.length);
+    const onTheFields = FIELDS.some((name) => fieldErrors[name]?.length);
     setOutcome(onTheFields ? null : { kind: 'failed', message: problem?.message ?? 'Your message could not be sent. Please try again.' });
   };
 
-  const field = (name: keyof typeof EMPTY) => ({
+  const field = (name: Field) => ({
     name,
     value: values[name],
-    onChange: (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value })),
+    rule: RULES[name],
+    onChange: (event: { target: { value: string } }) => {
+      setValues((current) => ({ ...current, [name]: event.target.value }));
+      // what was said of the last attempt is not said of the next one
+      setOutcome(null);
+    },
     error: !!fields[name]?.[0],
     helperText: fields[name]?.[0],
   });
@@ -58,14 +69,16 @@ export function ContactPage() {
         Questions, ideas or a problem with the forum? Write to us and we will answer by email.
       </Typography>
       <Stack component="form" spacing={2} onSubmit={submit} noValidate={false}>
-        <CountedTextField {...field('name')} label="Name" required autoComplete="name" rule={CONTACT_NAME_RULE} />
-        <CountedTextField {...field('email')} label="Email" type="email" required autoComplete="email" rule={CONTACT_EMAIL_RULE} />
-        <CountedTextField {...field('message')} label="Message" required multiline minRows={4} maxRows={14} rule={CONTACT_MESSAGE_RULE} />
+        <CountedTextField {...field('name')} label="Name" required autoComplete="name" />
+        <CountedTextField {...field('email')} label="Email" type="email" required autoComplete="email" />
+        <CountedTextField {...field('message')} label="Message" required multiline minRows={4} maxRows={14} />
         <div aria-live="polite">
           {outcome?.kind === 'sent' && <Alert severity="success">Thank you! Your message has been sent. We will get back to you soon.</Alert>}
           {outcome?.kind === 'failed' && <Alert severity="error">{outcome.message}</Alert>}
         </div>
-        <BusyButton type="submit" variant="contained" busy={isLoading} sx={{ alignSelf: 'flex-start' }}>
+        {/* a click (Enter in a field clicks it too) is a new attempt, also one the browser refuses before any
+            submit reaches the page (a required field left empty): what was said of the last one goes */}
+        <BusyButton type="submit" variant="contained" busy={isLoading} onClick={() => setOutcome(null)} sx={{ alignSelf: 'flex-start' }}>
           {isLoading ? 'Sending...' : 'Send Message'}
         </BusyButton>
       </Stack>

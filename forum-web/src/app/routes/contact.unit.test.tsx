@@ -38,18 +38,50 @@ describe('Contact', () => {
     await waitFor(() => expect((message as HTMLTextAreaElement).value).toBe(''));
   });
 
-  it('over the limit the message is in error and is not sent', async () => {
+  it('#39 edge 1: after a message is sent, a second attempt the browser blocks (Name empty) no longer says it was sent', async () => {
+    const { calls } = stubApi({ 'POST /api/contact': () => ({ status: 201, body: { id: 'm1', position: '7.1' } }) });
+    renderWithApp(<ContactPage />, { path: '/contact', user: null });
+    await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Vera');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Email' }), 'vera@example.com');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Hello there');
+    await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
+    const thanks = 'Thank you! Your message has been sent. We will get back to you soon.';
+    await screen.findByText(thanks);
+    // the browser refuses the second submit (Name is required and empty): no submit event reaches the page
+    await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(screen.queryByText(thanks)).toBeNull();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Email' }), 'vera@example.com');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'A second thought');
+    await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(screen.queryByText(thanks)).toBeNull();
+    expect(calls.filter((call) => call === 'POST /api/contact')).toHaveLength(1);
+  });
+
+  it('#39 edge 3: an address registration refuses (a@b) is refused here too, before anything is sent', async () => {
+    const { calls } = stubApi({});
+    renderWithApp(<ContactPage />, { path: '/contact', user: null });
+    await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Vera');
+    const email = screen.getByRole('textbox', { name: 'Email' });
+    await userEvent.type(email, 'a@b');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Hello there');
+    await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
+    await waitFor(() => expect(descriptionOf(email)).toMatch(/^Not a valid email address/));
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    expect(calls).not.toContain('POST /api/contact');
+  });
+
+  it('#39 edge 4: a message one character over the limit says so once, on its counter, and is not sent', async () => {
     const { calls } = stubApi({});
     renderWithApp(<ContactPage />, { path: '/contact', user: null });
     const message = screen.getByRole('textbox', { name: 'Message' });
     await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Vera');
     await userEvent.type(screen.getByRole('textbox', { name: 'Email' }), 'vera@example.com');
     await userEvent.click(message);
-    await userEvent.paste('x'.repeat(CONTACT_MESSAGE_MAX + 3));
-    expect(message.getAttribute('aria-invalid')).toBe('true');
-    expect(descriptionOf(message)).toBe(`3 characters too many (the most is ${n(CONTACT_MESSAGE_MAX)})`);
+    await userEvent.paste('x'.repeat(CONTACT_MESSAGE_MAX + 1));
     await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
-    expect(await screen.findByText(`Message must be at most ${CONTACT_MESSAGE_MAX} characters`)).toBeTruthy();
+    expect(descriptionOf(message)).toBe(`1 character too many (the most is ${n(CONTACT_MESSAGE_MAX)})`);
+    expect(message.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByText(`Message must be at most ${CONTACT_MESSAGE_MAX} characters`)).toBeNull();
     expect(calls).not.toContain('POST /api/contact');
   });
 

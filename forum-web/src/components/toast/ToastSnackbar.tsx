@@ -1,40 +1,46 @@
 import { Alert, Snackbar } from '@mui/material';
-import { useLayoutEffect, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
+import { freePlace } from './free-place';
 import { TOAST_DURATION_MS, type Toast } from './ToastProvider';
 
-const GAP_PX = 8;
-
 /**
- * Where a toast's top goes: below the app bar, and below the page's title (its h1, with the
- * actions on its line, such as My Posts' 'Add New Post') while that is near the top of the screen.
- */
-function topClearOfTitle(): number {
-  const bar = document.querySelector('header')?.getBoundingClientRect().bottom ?? 0;
-  const title = document.querySelector('main h1')?.getBoundingClientRect();
-  const belowTitle = title && title.bottom > bar && title.bottom < window.innerHeight / 2 ? title.bottom : 0;
-  return Math.max(bar, belowTitle) + GAP_PX;
-}
-
-/**
- * The toast of `ToastProvider` (its own chunk): top right, 5 s, paused while hovered or the window is in the background.
- * It covers neither the navigation bar nor the page's title and actions: placed when it opens, and again while the
- * page it came with is still arriving (a toast often comes with a navigation).
+ * The toast of `ToastProvider` (its own chunk): top right (spec §9), 5 s, paused while hovered or the window is in the
+ * background. It covers nothing of the page it can avoid (freePlace): placed once it is drawn (its size known), and
+ * again as the page under it changes (a toast often comes with a navigation, whose page arrives after it).
  */
 export default function ToastSnackbar({ toast, open, onClose }: { toast: Toast & { key: number }; open: boolean; onClose: (event?: unknown, reason?: string) => void }) {
   const [top, setTop] = useState<number>();
+  const root = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     if (!open) return;
-    const place = () => setTop(topClearOfTitle());
+    const place = () => {
+      if (root.current) setTop(freePlace(root.current.getBoundingClientRect()));
+    };
     place();
     const main = document.querySelector('main');
-    if (!main || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(place);
-    observer.observe(main);
-    return () => observer.disconnect();
+    if (!main) return;
+    // the page under it changes (its content arrives, the screen turns): placed again at the next frame
+    let frame = 0;
+    const again = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(place);
+    };
+    const changes = new MutationObserver(again);
+    changes.observe(main, { childList: true, subtree: true, characterData: true });
+    const sizes = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(again);
+    sizes?.observe(main);
+    window.addEventListener('resize', again);
+    return () => {
+      cancelAnimationFrame(frame);
+      changes.disconnect();
+      sizes?.disconnect();
+      window.removeEventListener('resize', again);
+    };
   }, [open, toast.key]);
 
   return (
     <Snackbar
+      ref={root}
       key={toast.key}
       open={open}
       autoHideDuration={TOAST_DURATION_MS}

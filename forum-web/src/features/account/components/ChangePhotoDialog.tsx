@@ -1,7 +1,7 @@
-import { DISPLAY_NAME_RULE, fieldErrorsOf, PHOTO_URL_RULE, updateMeRequest, type FieldErrors, type UpdateMeRequest } from '@forum/contracts';
+import { checkPhotoUrl, DISPLAY_NAME_RULE, fieldErrorsOf, PHOTO_URL_RULE, updateMeRequest, type FieldErrors, type UpdateMeRequest } from '@forum/contracts';
 import { Avatar, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { CountedTextField } from '@forum/web-ui';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { serverError } from '../../../lib/http-error';
@@ -21,6 +21,9 @@ type Field = 'photoURL' | 'displayName';
 /** Said when the new photo address does not load as a picture here (a page, a broken link). */
 const NOT_AN_IMAGE = 'That link did not load as an image. Check the address and try again.';
 
+/** How long the photo address must stay as it is before the preview loads it: typing it fetches nothing half-written. */
+const PREVIEW_SETTLE_MS = 400;
+
 /** The first message for each field (the form's own check or the server's). */
 const problemsOf = (fields: FieldErrors): Partial<Record<Field, string>> => ({ photoURL: fields.photoURL?.[0], displayName: fields.displayName?.[0] });
 
@@ -30,6 +33,8 @@ const problemsOf = (fields: FieldErrors): Partial<Record<Field, string>> => ({ p
  * point at the forum itself, whose origin is this page's) and counted against their limits. A new
  * photo address must load as an image in this browser before anything is saved: the server cannot
  * tell a picture from a page without fetching it, and a saved page would show as the default avatar.
+ * The preview shows only an address the check takes, once it has stayed so for a moment: nothing
+ * else, and nothing half-typed, is fetched.
  */
 export function ChangePhotoDialog({ open, current, onClose, onChanged }: ChangePhotoDialogProps) {
   const [url, setUrl] = useState(current.photoURL);
@@ -40,6 +45,13 @@ export function ChangePhotoDialog({ open, current, onClose, onChanged }: ChangeP
   const isLoading = saving || checking;
   const toast = useToast();
   const titleId = useId();
+  const typed = checkPhotoUrl(url.trim(), window.location.origin);
+  const address = typed.ok ? typed.value : '';
+  const [settled, setSettled] = useState(address);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(address), PREVIEW_SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [address]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -78,7 +90,7 @@ export function ChangePhotoDialog({ open, current, onClose, onChanged }: ChangeP
         <DialogTitle id={titleId}>Your photo and name</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ alignItems: 'center', pt: 1 }}>
-            <Avatar src={url.trim() || undefined} alt="" aria-hidden sx={{ width: 88, height: 88 }} slotProps={{ img: { referrerPolicy: 'no-referrer' } }} />
+            <Avatar src={(address === settled && address) || undefined} alt="" aria-hidden sx={{ width: 88, height: 88 }} slotProps={{ img: { referrerPolicy: 'no-referrer' } }} />
             <CountedTextField
               autoFocus
               fullWidth

@@ -39,10 +39,13 @@ interface DeleteAccountDialogProps {
 /**
  * 'Delete my account': says what happens, asks whether the member's posts and comments stay
  * (by 'Deleted user') or go, and wants the word DELETE typed; then erases the account
- * (DELETE /api/me) and signs out.
+ * (DELETE /api/me) and signs out. Keeping them is chosen from the start: it is the choice that
+ * takes least away (the account's own data goes either way), and the one that cannot be undone
+ * (deleting them too) is chosen only on purpose. A word typed that is not DELETE says why the
+ * button is still off.
  */
 export function DeleteAccountDialog({ open, onClose }: DeleteAccountDialogProps) {
-  const [content, setContent] = useState<ErasedContentChoice | null>(null);
+  const [content, setContent] = useState<ErasedContentChoice>('keep');
   const [typed, setTyped] = useState('');
   const [deleteMe, { isLoading }] = useDeleteMeMutation();
   const [leaving, setLeaving] = useState(false);
@@ -51,7 +54,8 @@ export function DeleteAccountDialog({ open, onClose }: DeleteAccountDialogProps)
   const titleId = useId();
   const choiceId = useId();
   const busy = isLoading || leaving;
-  const ready = content !== null && typed.trim() === CONFIRM_WORD;
+  const ready = typed.trim() === CONFIRM_WORD;
+  const mistyped = typed.trim() !== '' && !ready;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -63,7 +67,7 @@ export function DeleteAccountDialog({ open, onClose }: DeleteAccountDialogProps)
       return;
     }
     setLeaving(true);
-    void auth.logout({ redirectUri: new URL('/', window.location.origin).href });
+    void auth.logout({ redirectUri: new URL('/', window.location.origin).href, erased: true });
   };
 
   return (
@@ -79,7 +83,7 @@ export function DeleteAccountDialog({ open, onClose }: DeleteAccountDialogProps)
             <Alert severity="warning">This cannot be undone.</Alert>
             <FormControl required>
               <FormLabel id={choiceId}>Your posts and comments</FormLabel>
-              <RadioGroup aria-labelledby={choiceId} value={content ?? ''} onChange={(event) => setContent(event.target.value as ErasedContentChoice)}>
+              <RadioGroup aria-labelledby={choiceId} value={content} onChange={(event) => setContent(event.target.value as ErasedContentChoice)}>
                 {ERASED_CONTENT_CHOICES.map((choice) => (
                   <FormControlLabel key={choice} value={choice} control={<Radio />} label={CONTENT_CHOICES[choice]} disabled={busy} />
                 ))}
@@ -89,6 +93,7 @@ export function DeleteAccountDialog({ open, onClose }: DeleteAccountDialogProps)
               label={`Type ${CONFIRM_WORD} to confirm`}
               value={typed}
               onChange={(event) => setTyped(event.target.value)}
+              helperText={mistyped ? `Type ${CONFIRM_WORD} in capital letters` : undefined}
               autoComplete="off"
               disabled={busy}
               fullWidth

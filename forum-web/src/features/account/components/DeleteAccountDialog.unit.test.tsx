@@ -2,7 +2,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { stubApi } from '@forum/web-ui/testing';
+import { descriptionOf, stubApi } from '@forum/web-ui/testing';
 import { renderWithApp } from '../../../testing/render-with-app';
 import { BOB, profile } from '../testing/fixtures';
 import { MyProfile } from './MyProfile';
@@ -22,7 +22,7 @@ async function openDialog(erase: (request: Request) => { status?: number; body?:
 }
 
 describe('Delete my account (My Profile)', () => {
-  it('says what happens, and deletes only after a choice and the typed word', async () => {
+  it('says what happens, and deletes only once the word is typed', async () => {
     const { dialog, calls, auth } = await openDialog(() => ({ body: { id: BOB.id, position: '90.4' } }));
     expect(dialog.textContent).toContain('Your name, email address and photo are erased from the forum');
     expect(dialog.textContent).toContain('This cannot be undone.');
@@ -38,8 +38,30 @@ describe('Delete my account (My Profile)', () => {
     expect(confirm.hasAttribute('disabled')).toBe(false);
     expect(calls).not.toContain('DELETE /api/me');
     await userEvent.click(confirm);
-    await waitFor(() => expect(auth.logout).toHaveBeenCalledWith({ redirectUri: `${window.location.origin}/` }));
+    // #39 edge 8: signed out as an erased account, so the page it comes back to says so
+    await waitFor(() => expect(auth.logout).toHaveBeenCalledWith({ redirectUri: `${window.location.origin}/`, erased: true }));
     expect(calls).toContain('DELETE /api/me');
+  });
+
+  it('#39 edge 7: "Keep them" is chosen from the start, so the word typed is all the button waits for; a word mistyped says why', async () => {
+    let sent: unknown;
+    const { dialog, auth } = await openDialog(async (request) => {
+      sent = await request.json();
+      return { body: { id: BOB.id, position: '90.6' } };
+    });
+    const keep = within(dialog).getByRole('radio', { name: 'Keep them, shown as written by “Deleted user”' }) as HTMLInputElement;
+    expect(keep.checked).toBe(true);
+    const confirm = within(dialog).getByRole('button', { name: 'Delete my account' });
+    const word = within(dialog).getByRole('textbox', { name: 'Type DELETE to confirm' });
+    await userEvent.type(word, 'delete');
+    expect(confirm.hasAttribute('disabled')).toBe(true);
+    expect(descriptionOf(word)).toBe('Type DELETE in capital letters');
+    await userEvent.clear(word);
+    await userEvent.type(word, 'DELETE');
+    expect(confirm.hasAttribute('disabled')).toBe(false);
+    await userEvent.click(confirm);
+    await waitFor(() => expect(auth.logout).toHaveBeenCalled());
+    expect(sent).toEqual({ content: 'keep' });
   });
 
   it('sends the choice to delete posts and comments too', async () => {

@@ -1,9 +1,10 @@
 import { ErrorCode, FREE_POST_LIMIT, MEMBERSHIP_PRICE } from '@forum/contracts';
 import CheckCircle from '@mui/icons-material/CheckCircle';
 import WorkspacePremium from '@mui/icons-material/WorkspacePremium';
-import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, List, ListItem, ListItemIcon, ListItemText, Skeleton, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Chip, List, ListItem, ListItemIcon, ListItemText, Skeleton, Stack, Typography } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { useNavigate } from 'react-router-dom';
+import { BusyButton } from '../../../components/BusyButton';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useAuthState } from '../../../lib/auth';
 import { serverError } from '../../../lib/http-error';
@@ -13,6 +14,9 @@ import { usePurchaseMembershipMutation } from '../api/purchase-membership';
 export const GOLD = '#c9a227';
 /** Gold dark enough for white text (4.9:1). */
 export const GOLD_DARK = '#8a6d00';
+/** The Gold badge's own colours: dark gold text on a pale gold (5.7:1). */
+export const GOLD_PALE = '#fdf6dc';
+export const GOLD_TEXT = '#7a5d00';
 
 const BENEFITS = [`Unlimited posts (more than ${FREE_POST_LIMIT})`, 'Priority support', 'Exclusive content access'];
 
@@ -63,7 +67,7 @@ export function MembershipPage() {
         </Box>
         <CardContent sx={{ p: 3 }}>
           <Stack spacing={2.5} sx={{ alignItems: 'center' }}>
-            <Chip icon={<WorkspacePremium />} label="Gold Badge" sx={{ bgcolor: '#fdf6dc', color: '#7a5d00', fontWeight: 700, '& .MuiChip-icon': { color: GOLD } }} />
+            <Chip icon={<WorkspacePremium />} label="Gold Badge" sx={{ bgcolor: GOLD_PALE, color: GOLD_TEXT, fontWeight: 700, '& .MuiChip-icon': { color: GOLD } }} />
             <List dense aria-label="Benefits" sx={{ alignSelf: 'stretch' }}>
               {BENEFITS.map((benefit) => (
                 <ListItem key={benefit} disableGutters>
@@ -84,7 +88,8 @@ export function MembershipPage() {
               <Skeleton variant="rounded" width="100%" height={48} />
             ) : isMember ? (
               <>
-                <Button fullWidth size="large" variant="contained" disabled>
+                {/* nothing to press, yet readable: the badge's gold rather than the grey of a disabled button */}
+                <Button fullWidth size="large" variant="contained" disabled sx={{ '&.Mui-disabled': { bgcolor: GOLD_PALE, color: GOLD_TEXT } }}>
                   You are already a member
                 </Button>
                 <Alert severity="success" sx={{ alignSelf: 'stretch' }}>
@@ -92,17 +97,10 @@ export function MembershipPage() {
                 </Alert>
               </>
             ) : (
-              <Button
-                fullWidth
-                size="large"
-                variant="contained"
-                onClick={() => void upgrade()}
-                disabled={busy}
-                startIcon={busy ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
-                sx={{ bgcolor: GOLD_DARK, '&:hover': { bgcolor: '#735a00' } }}
-              >
+              // busy, it keeps its gold (and the focus of a keyboard user) while it says 'Processing...'
+              <BusyButton fullWidth size="large" variant="contained" onClick={() => void upgrade()} busy={busy} sx={{ bgcolor: GOLD_DARK, '&:hover': { bgcolor: '#735a00' } }}>
                 {busy ? 'Processing...' : 'Upgrade Now'}
-              </Button>
+              </BusyButton>
             )}
           </Stack>
         </CardContent>

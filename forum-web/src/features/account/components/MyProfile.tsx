@@ -12,7 +12,7 @@ import { formatDate } from '../../../lib/format';
 import { useGetProfileQuery } from '../api/get-profile';
 import { ChangePhotoDialog } from './ChangePhotoDialog';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
-import { GOLD } from './MembershipPage';
+import { GOLD, GOLD_PALE, GOLD_TEXT } from './MembershipPage';
 
 /** Spec §2 My Profile: photo, name, email, Change Photo, the badge, three statistics and the recent posts. */
 export function MyProfile() {
@@ -62,7 +62,7 @@ export function MyProfile() {
               </Typography>
               <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', justifyContent: 'center', rowGap: 1 }}>
                 {gold ? (
-                  <Chip icon={<WorkspacePremium />} label="Gold" sx={{ bgcolor: '#fdf6dc', color: '#7a5d00', fontWeight: 700, '& .MuiChip-icon': { color: GOLD } }} />
+                  <Chip icon={<WorkspacePremium />} label="Gold" sx={{ bgcolor: GOLD_PALE, color: GOLD_TEXT, fontWeight: 700, '& .MuiChip-icon': { color: GOLD } }} />
                 ) : (
                   <Chip icon={<MilitaryTech />} label="Bronze Member" sx={{ bgcolor: '#f6ebe2', color: '#7a4a24', fontWeight: 700, '& .MuiChip-icon': { color: '#b06d3b' } }} />
                 )}

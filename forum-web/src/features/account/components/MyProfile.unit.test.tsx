@@ -15,6 +15,13 @@ afterEach(() => {
 
 const renderPage = () => renderWithApp(<MyProfile />, { path: '/dashboard', user: BOB });
 
+/** Change Photo's dialog, opened, and its photo address field. */
+async function openChangePhoto() {
+  await userEvent.click(await screen.findByRole('button', { name: 'Change Photo' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Your photo and name' });
+  return { dialog, photo: within(dialog).getByRole('textbox', { name: 'Photo URL' }) };
+}
+
 describe('My Profile of an account whose email address is not verified yet', () => {
   it('says where the confirmation link went, and nothing once the address is verified', async () => {
     stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }) });
@@ -79,9 +86,7 @@ describe('My Profile', () => {
     const { asked } = stubImages(() => false);
     const { calls } = stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }) });
     renderPage();
-    await userEvent.click(await screen.findByRole('button', { name: 'Change Photo' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Your photo and name' });
-    const photo = within(dialog).getByRole('textbox', { name: 'Photo URL' });
+    const { dialog, photo } = await openChangePhoto();
     await userEvent.type(photo, page);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
 
@@ -96,15 +101,39 @@ describe('My Profile', () => {
     expect(descriptionOf(photo)).not.toContain('did not load');
   });
 
-  it('Change Photo refuses an address that is not http(s) without calling the server', async () => {
-    const { calls } = stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }) });
+  it.each(['javascript:alert(1)', 'not a url', 'http://img.example/bob.png', 'img.example/bob.png'])(
+    '#39 edge 12: Change Photo says "Use an https:// address" of %s, and neither loads it nor calls the server',
+    async (typed) => {
+      const { asked } = stubImages(() => true);
+      const { calls } = stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }) });
+      renderPage();
+      const { dialog, photo } = await openChangePhoto();
+      await userEvent.type(photo, typed);
+      // the preview shows only an address that may be saved: nothing else is fetched as the member types
+      expect(dialog.querySelectorAll('img')).toHaveLength(0);
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(descriptionOf(photo)).toMatch(/^Use an https:\/\/ address/));
+      expect(photo.getAttribute('aria-invalid')).toBe('true');
+      expect(dialog.querySelectorAll('img')).toHaveLength(0);
+      expect(asked).toEqual([]);
+      expect(calls).not.toContain('PATCH /api/me');
+    },
+  );
+
+  it('#39 edge 12: the preview shows the photo as it is, and a new address once it may be saved', async () => {
+    const url = 'https://img.example/new.png';
+    stubImages(() => true);
+    stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false, 'https://img.example/old.png') }) });
     renderPage();
-    await userEvent.click(await screen.findByRole('button', { name: 'Change Photo' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Your photo and name' });
-    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Photo URL' }), 'javascript:alert(1)');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByText('Photo URL must start with https://')).toBeTruthy();
-    expect(calls).not.toContain('PATCH /api/me');
+    const { dialog, photo } = await openChangePhoto();
+    const preview = () => [...dialog.querySelectorAll('img')].map((image) => image.getAttribute('src'));
+    expect(preview()).toEqual(['https://img.example/old.png']);
+    await userEvent.clear(photo);
+    await userEvent.type(photo, 'http://img.example/new.png');
+    expect(preview()).toEqual([]);
+    await userEvent.clear(photo);
+    await userEvent.type(photo, url);
+    await waitFor(() => expect(preview()).toEqual([url]));
   });
 
   it(`Change Photo also changes the display name; both are counted (${DISPLAY_NAME_MAX} and ${PHOTO_URL_MAX} characters) and only what changed is sent`, async () => {

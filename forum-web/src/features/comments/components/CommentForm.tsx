@@ -1,8 +1,8 @@
 import { Stack } from '@mui/material';
-import { COMMENT_RULE, textLength } from '@forum/contracts';
+import { COMMENT_RULE } from '@forum/contracts';
 import { useState, type FormEvent } from 'react';
 import { BusyButton } from '../../../components/BusyButton';
-import { CountedTextField } from '@forum/web-ui';
+import { CountedTextField, overLimit } from '@forum/web-ui';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { rateLimitMessage } from '../../../lib/http-error';
 import { useAddCommentMutation } from '../api/add-comment';
@@ -16,7 +16,7 @@ export function CommentForm({ postId }: { postId: string }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const trimmed = text.trim();
-    if (trimmed.length === 0 || textLength(trimmed, COMMENT_RULE.kind) > COMMENT_RULE.max || isLoading) return;
+    if (trimmed.length === 0 || overLimit(trimmed, COMMENT_RULE) || isLoading) return;
     const result = await addComment({ postId, text: trimmed });
     if ('error' in result) {
       toast({ message: rateLimitMessage(result.error) ?? 'Failed to post comment', severity: 'error' });
