@@ -1,8 +1,9 @@
 import type { Announcement, Notifications } from '@forum/contracts';
 import type { NewUser, TestForum } from '@forum/infra/testing';
+import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, journeySteps, PHONE, seriousA11yViolations, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
+import { ADMIN_EMAIL, chromiumMissing, chromiumMissingMessage, journeySteps, PHONE, seriousA11yViolations, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
 
 /**
  * One member on two devices (issue #31 item 5): a laptop (1280×800) and a phone (390×844), each a
@@ -14,7 +15,7 @@ if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/announcements-read
 
 describe.skipIf(chromiumMissing)('a member’s announcements read on one device are read on the other, in Chromium', () => {
   const journey = setUpJourneys('announcements-read');
-  const { expectAccessible, readModelsReach, signInAt } = journeySteps(journey);
+  const { expectAccessible, readModelsReach, signInAt, toast } = journeySteps(journey);
   let forum: TestForum;
   let laptop: Page;
   beforeEach(() => {
@@ -22,7 +23,7 @@ describe.skipIf(chromiumMissing)('a member’s announcements read on one device 
   });
 
   /** The member's read mark as the read side has it. */
-  const markOf = async (member: NewUser) => ((await (await forum.api('/api/me/notifications', { token: member.token })).json()) as Notifications).announcementsReadUpTo;
+  const markOf = async (member: Pick<NewUser, 'token'>) => ((await (await forum.api('/api/me/notifications', { token: member.token })).json()) as Notifications).announcementsReadUpTo;
 
   it('the phone opens the bell; the laptop, reloaded, shows no badge', { timeout: 120_000 }, async () => {
     const member = await forum.newUser('Mira Twodevices');
@@ -86,4 +87,34 @@ describe.skipIf(chromiumMissing)('a member’s announcements read on one device 
       await phoneContext.close();
     }
   });
+
+  it('#39 edge 18: an admin who posts an announcement in the console finds it read in their own bell, and no one else does', { timeout: 180_000 }, async () => {
+    const member = await forum.newUser('Nell Newsreader');
+    await laptop.goto(`${forum.url}/admin/make-announcement`);
+    await signInAtRealm(laptop, ADMIN_EMAIL, DEMO_PASSWORD);
+    await laptop.waitForURL((url) => url.pathname === '/admin/make-announcement');
+    const title = `Written by the admin ${Date.now()}`;
+    await laptop.getByRole('textbox', { name: 'Title' }).fill(title);
+    await laptop.getByRole('textbox', { name: 'Description' }).fill('Nothing new to the one who wrote it.');
+    await laptop.getByRole('button', { name: 'Post Announcement' }).click();
+    await toast('Announcement created successfully').waitFor({ timeout: 15_000 });
+
+    // once the read side has it, the admin's mark is at their own announcement
+    const admin = await forum.demoAdmin();
+    const published = async () => ((await (await forum.api('/api/announcements')).json()) as Announcement[]).find((a) => a.title === title)?.date;
+    await expect.poll(published, { timeout: 15_000 }).toBeDefined();
+    await expect.poll(() => markOf(admin), { timeout: 15_000 }).toBe(await published());
+    await laptop.goto(`${forum.url}/`);
+    await laptop.getByRole('region', { name: 'Announcements' }).getByRole('heading', { name: title }).waitFor();
+    await laptop.getByRole('button', { name: 'Notifications', exact: true }).click();
+    const panel = laptop.getByRole('dialog', { name: 'Notifications' });
+    await panel.getByText(title, { exact: true }).waitFor();
+    expect(await panel.getByText(`${title} (new)`).count()).toBe(0);
+    await expectAccessible('the admin’s own bell, open');
+    await snapshot(laptop, 'announcements-read-own-announcement');
+
+    // it is the admin's alone: a member has read nothing
+    expect(await markOf(member)).toBeNull();
+  });
 });
+

@@ -140,6 +140,67 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       expect(contrastRatio(ring.color, ring.bar), `${name}: ${ring.color} on ${ring.bar}`).toBeGreaterThanOrEqual(3);
     }
   });
+  /**
+   * Presses Tab through the whole page, from its top until the focus leaves it or comes back, and
+   * answers each stop whose ring is missing, under 2 px, clipped, or under 3:1 against what is painted
+   * around it (WCAG 2.4.7, and 1.4.11 for the ring's colour), with how many stops there were.
+   */
+  async function stopsWithoutRing(screen: string): Promise<{ stops: number; faults: string[] }> {
+    await page.evaluate('document.activeElement?.blur(); window.scrollTo(0, 0)');
+    const faults: string[] = [];
+    const seen = new Set<string>();
+    for (let presses = 0; presses < 120; presses++) {
+      await page.keyboard.press('Tab');
+      const stop = await page.evaluate<FocusRing | null>(RING_OF_FOCUSED);
+      if (stop === null || seen.has(stop.path)) break;
+      seen.add(stop.path);
+      const problems = [
+        stop.style === 'none' || stop.style === 'hidden' ? 'no outline' : '',
+        stop.width < 2 ? `outline ${stop.width}px` : '',
+        stop.clipped ? `clipped by ${stop.clipped}` : '',
+        ...stop.around.map((background) => (contrastRatio(stop.color, background) < 3 ? `${stop.color} on ${background}: ${contrastRatio(stop.color, background).toFixed(2)}:1` : '')),
+      ].filter(Boolean);
+      if (problems.length > 0) faults.push(`${screen}: ${stop.name} — ${[...new Set(problems)].join(', ')}`);
+    }
+    return { stops: seen.size, faults };
+  }
+
+  it('#39 edges 10 and 17: every stop of Tab on the home page and a post page shows a clear ring; the avatars\' letters read at 4.5:1; axe', { timeout: 120_000 }, async () => {
+    const [olga, mia] = await Promise.all([forum.newUser('Olga Outline'), forum.newUser('mia Member')]);
+    const admin = await forum.demoAdmin();
+    const news = await forum.api('/api/admin/announcements', { method: 'POST', token: admin.token, json: { title: 'Rings everywhere', description: 'A visible focus on every control.' } });
+    expect(news.status).toBe(201);
+    const postId = await apiPost(olga, 'A post to Tab through', ['Design', 'Career']);
+    const commented = await forum.api('/api/comments', { method: 'POST', token: mia.token, json: { postId, text: 'A comment to reach by keyboard.' } });
+    expect(commented.status).toBe(201);
+    await signInAt(mia, '/dashboard');
+    await page.goto(`${forum.url}/`);
+    await page.getByRole('heading', { name: 'Rings everywhere' }).waitFor();
+    await page.getByRole('link', { name: 'A post to Tab through' }).waitFor();
+
+    // the avatars in view (the bar's, the announcement's, the cards'): letters, each at 4.5:1 or more
+    const letters = await page.locator('.MuiAvatar-root:not(:has(img))').evaluateAll((avatars) =>
+      avatars.map((avatar) => {
+        const style = avatar.ownerDocument.defaultView!.getComputedStyle(avatar);
+        return { letter: avatar.textContent, color: style.color, background: style.backgroundColor };
+      }),
+    );
+    // mia's in the bar, Olga's on her card, the announcement's author (Forum Admin)
+    expect(letters.map(({ letter }) => letter)).toEqual(expect.arrayContaining(['M', 'O', 'F']));
+    for (const { letter, color, background } of letters) expect(contrastRatio(color, background), `${letter}: ${color} on ${background}`).toBeGreaterThanOrEqual(4.5);
+    await expectAccessible('home, signed in, with an announcement and letter avatars');
+
+    const home = await stopsWithoutRing('home');
+    await page.goto(`${forum.url}/post/${postId}`);
+    await page.getByRole('heading', { name: 'A post to Tab through', level: 1 }).waitFor();
+    await page.getByText('A comment to reach by keyboard.').waitFor();
+    await expectAccessible('a post, signed in');
+    const post = await stopsWithoutRing('post');
+    expect(home.stops, 'stops on the home page').toBeGreaterThan(20);
+    expect(post.stops, 'stops on the post page').toBeGreaterThan(10);
+    expect([...home.faults, ...post.faults]).toEqual([]);
+  });
+
   it('#28.16 the success toast covers neither the page title nor the actions beside it, on a desktop and a phone', { timeout: 90_000 }, async () => {
     const wanda = await forum.newUser('Wanda Writer');
     await signInAt(wanda, '/dashboard/add-post');
@@ -290,3 +351,62 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
     expect({ signedOut, signedIn }).toEqual({ signedOut: { warnings: [], failed: [] }, signedIn: { warnings: [], failed: [] } });
   });
 });
+
+
+/** A stop of Tab: what has the focus, and the ring that shows it (see RING_OF_FOCUSED). */
+interface FocusRing {
+  name: string;
+  /** where the focused element is in the page's tree, to know it when Tab comes back to it */
+  path: string;
+  style: string;
+  width: number;
+  color: string;
+  around: string[];
+  clipped: string;
+}
+
+/**
+ * In the page: the focused element's ring, or null when the focus is on no element of the page. The
+ * ring is the focused element's outline, or that of the field or card around it that shows the focus
+ * (up to three levels up); `around`: the colours painted just outside the ring on each side that is
+ * on the screen; `clipped`: an ancestor whose overflow cuts the ring off.
+ */
+const RING_OF_FOCUSED = `(() => {
+  const focused = document.activeElement;
+  if (!focused || focused === document.body) return null;
+  const styleOf = (e) => getComputedStyle(e);
+  let ringed = focused;
+  for (let e = focused, up = 0; e && up <= 3; e = e.parentElement, up++) {
+    if (styleOf(e).outlineStyle !== 'none') { ringed = e; break; }
+  }
+  const style = styleOf(ringed);
+  const width = parseFloat(style.outlineWidth) || 0;
+  const reach = Math.max(parseFloat(style.outlineOffset) || 0, 0) + width;
+  const box = ringed.getBoundingClientRect();
+  const outer = { left: box.left - reach, right: box.right + reach, top: box.top - reach, bottom: box.bottom + reach };
+  const opaque = (color) => { const parts = color.match(/[\\d.]+/g) || []; return parts.length === 3 || (parts.length === 4 && Number(parts[3]) === 1); };
+  const paintedAt = (x, y) => {
+    for (const e of document.elementsFromPoint(x, y)) {
+      if (ringed.contains(e)) continue;
+      const background = styleOf(e).backgroundColor;
+      if (opaque(background)) return background;
+    }
+    return 'rgb(255, 255, 255)';
+  };
+  const middle = { x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 };
+  const points = [[outer.left - 1, middle.y], [outer.right + 1, middle.y], [middle.x, outer.top - 1], [middle.x, outer.bottom + 1]]
+    .filter(([x, y]) => x >= 0 && y >= 0 && x < innerWidth && y < innerHeight);
+  let clipped = '';
+  for (let e = ringed.parentElement; e && e !== document.body; e = e.parentElement) {
+    const s = styleOf(e);
+    const r = e.getBoundingClientRect();
+    const cutX = s.overflowX !== 'visible' && (outer.left < r.left - 0.5 || outer.right > r.right + 0.5);
+    const cutY = s.overflowY !== 'visible' && (outer.top < r.top - 0.5 || outer.bottom > r.bottom + 0.5);
+    if (cutX || cutY) { clipped = e.tagName.toLowerCase() + (e.getAttribute('aria-label') ? '[' + e.getAttribute('aria-label') + ']' : ''); break; }
+  }
+  const label = focused.getAttribute('aria-label') || focused.textContent.trim().slice(0, 40) || focused.getAttribute('placeholder') || '';
+  const path = [];
+  for (let e = focused; e && e !== document.documentElement; e = e.parentElement) path.unshift(e.tagName + ':' + Array.prototype.indexOf.call(e.parentElement?.children ?? [], e));
+  return { name: focused.tagName.toLowerCase() + ' "' + label + '"', path: path.join('/'), style: style.outlineStyle, width, color: style.outlineColor, around: points.map(([x, y]) => paintedAt(x, y)), clipped };
+})()`;
+

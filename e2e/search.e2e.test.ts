@@ -86,6 +86,30 @@ describe.skipIf(chromiumMissing)('search in forum-web, in Chromium', () => {
     await findAndOpen(word, title, 'phone');
   });
 
+  it('#39 edge 9: on a phone the open search field covers the whole bar, the bell\'s badge too', { timeout: 90_000 }, async () => {
+    const admin = await forum.demoAdmin();
+    const news = await forum.api('/api/admin/announcements', { method: 'POST', token: admin.token, json: { title: 'Badge news', description: 'So the bell has a badge.' } });
+    expect(news.status).toBe(201);
+    await readModelsReach(((await news.json()) as { position: string }).position);
+    await page.setViewportSize(PHONE);
+    await page.goto(`${forum.url}/`);
+    const bar = page.getByRole('banner');
+    await bar.getByRole('button', { name: /^Notifications, \d+ new$/ }).waitFor();
+    const opener = bar.getByRole('button', { name: 'Search posts' });
+    await opener.click();
+    await bar.getByRole('searchbox', { name: 'Search posts' }).waitFor();
+    const overlayId = (await opener.getAttribute('aria-controls'))!;
+    // what the eye sees at the middle and the corners of the badge (aria-hidden: the count is in the bell's name)
+    const seen = await bar.locator('.MuiBadge-badge').evaluate((badge, id) => {
+      const overlay = badge.ownerDocument.getElementById(id)!;
+      const box = badge.getBoundingClientRect();
+      const points = [[box.left + box.width / 2, box.top + box.height / 2], [box.left + 1, box.top + 1], [box.right - 1, box.bottom - 1]] as const;
+      return points.map(([x, y]) => overlay.contains(badge.ownerDocument.elementFromPoint(x, y)));
+    }, overlayId);
+    expect(seen, 'the search field over the badge at its middle and corners').toEqual([true, true, true]);
+    await snapshot(page, 'search-box-phone-over-badge');
+  });
+
   it('a tag with more posts than a page pages like the home list, the page in the address', { timeout: 90_000 }, async () => {
     const admin = await forum.demoAdmin();
     const tag = 'Birdwatching';

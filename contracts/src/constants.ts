@@ -141,11 +141,13 @@ export function passwordProblem(password: string): string | null {
 
 /**
  * Card preview: the description cut at SUMMARY_LENGTH characters (not UTF-16
- * units), then '...'. In SQL, over the text expression `description`: the
- * read model computes it where it writes the post.
+ * units), then '...'. The spaces, stops, commas, colons, ellipses and dashes the
+ * cut leaves at its end go before the '...' (so never "time...." nor "the ...").
+ * In SQL, over the text expression `description`: the read model computes it
+ * where it writes the post.
  */
 export function summarizeSql(description: string): string {
-  return `CASE WHEN length(${description}) > ${SUMMARY_LENGTH} THEN left(${description}, ${SUMMARY_LENGTH}) || '...' ELSE ${description} END`;
+  return `CASE WHEN length(${description}) > ${SUMMARY_LENGTH} THEN regexp_replace(left(${description}, ${SUMMARY_LENGTH}), '[[:space:].,;:…–—-]+$', '') || '...' ELSE ${description} END`;
 }
 
 // ── Paging: every list the API answers is bounded (docs/security/paging.md) ──────────

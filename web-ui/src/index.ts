@@ -1,2 +1,4 @@
 export { CountAnnouncement, CountedTextField, overLimit } from './CountedTextField.tsx';
 export type { CountedTextFieldProps } from './CountedTextField.tsx';
+export { PersonAvatar } from './PersonAvatar.tsx';
+export type { PersonAvatarProps } from './PersonAvatar.tsx';

@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor } from '@testing-library/react';
+import { getContrastRatio } from '@mui/material/styles';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '@forum/web-ui/testing';
 import { updateMeApi } from '../features/account/api/update-me';
 import { ALICE, renderWithApp } from '../testing/render-with-app';
+import { Announcements } from '../features/notifications';
 import { Shell } from './shell';
 
 afterEach(() => {
@@ -32,4 +34,28 @@ describe('the shell', () => {
     await store.dispatch(updateMeApi.endpoints.updateMe.initiate({ photoURL: 'https://img.example/new.png' }));
     await waitFor(() => expect(avatar()).toBe('https://img.example/new.png'));
   });
+
+  it('#39 edge 17: without a photo the bar shows the first letter of the name, as the cards do, white on a colour at 4.5:1 or more', async () => {
+    stubApi({
+      'GET /api/me': () => ({ body: me('') }),
+      'GET /api/announcements': () => ({ body: [{ _id: 'a1', title: 'News', description: 'Read me', authorName: 'ada Admin', authorPhoto: '', date: '2026-11-29T09:00:00.000Z' }] }),
+      'GET /api/me/notifications': () => ({ body: { notifications: [], unread: 0, totalCount: 0 } }),
+    });
+    renderWithApp(
+      <>
+        <Shell />
+        <Announcements />
+      </>,
+    );
+    const bar = screen.getByRole('button', { name: ALICE.name });
+    await waitFor(() => expect(bar.textContent).toBe('A'));
+    expect(bar.querySelector('img')).toBeNull();
+    const author = await screen.findByText('A', { selector: 'article *' });
+    expect(author.textContent).toBe('A');
+    for (const avatar of [bar.firstElementChild!, author.closest('.MuiAvatar-root')!]) {
+      const style = getComputedStyle(avatar);
+      expect(getContrastRatio(style.color, style.backgroundColor), `${style.color} on ${style.backgroundColor}`).toBeGreaterThanOrEqual(4.5);
+    }
+  });
 });
+

@@ -1,5 +1,6 @@
 import { BRAND } from '@forum/contracts';
 import { createTheme } from '@mui/material/styles';
+import { FOCUS_RING_COLOR, focusRing } from '../lib/focus-ring';
 import { fieldsClearOfBar } from './clear-of-bar';
 
 /** System fonts: the app fetches nothing from outside its own origin. */
@@ -26,8 +27,15 @@ export const theme = createTheme({
     fontFamily,
     button: { textTransform: 'none', fontWeight: 600 },
   },
+  // MUI's own controls (buttons, links, chips, …) draw the ring when the keyboard focuses them; its
+  // shadow is none of MUI's halos on coloured surfaces, which the ring's own colour takes care of
+  focusVisible: { ...focusRing, boxShadow: '0 0 transparent' },
   components: {
-    MuiCssBaseline: { styleOverrides: fieldsClearOfBar },
+    // fields keep clear of the fixed bar; what is not one of MUI's controls (a router link, the page's own markup) draws the same ring
+    MuiCssBaseline: { styleOverrides: (theme) => ({ ...fieldsClearOfBar(theme), ':focus-visible': focusRing }) },
+    // a field draws it around the whole field (its icons and border too), not around the bare text
+    MuiInputBase: { styleOverrides: { root: { '&:has(:focus-visible)': focusRing } } },
+    MuiAppBar: { styleOverrides: { root: { [FOCUS_RING_COLOR]: '#fff' } } },
     MuiCard: { defaultProps: { variant: 'outlined' } },
     MuiButton: { defaultProps: { disableElevation: true } },
   },

@@ -112,6 +112,19 @@ describe('POST /api/me/announcements/read', () => {
     expect(await eventCount()).toBe(count);
   });
 
+  it('#39 edge 18: an admin’s own announcement is read by them, on every device, and by no one else; nothing more is appended for it', async () => {
+    const before = await published('Read by the admin first');
+    await expectStatus(markRead(admin, { announcementId: before.id }));
+    const member = await registeredUser('Jo');
+    const own = await published('Written by the admin');
+    const adminsOther = await forum.demoAdmin();
+    expect(await unreadAnnouncements(adminsOther.token, own.position)).toBe(0);
+    const list = await expectStatus<Announcement[]>(forum.api('/api/announcements', { headers: minPositionHeaders(own.position) }));
+    expect((await notificationsOf(admin, own.position)).announcementsReadUpTo).toBe(list.find((a) => a._id === own.id)!.date);
+    expect(await unreadAnnouncements(member.token, own.position)).toBeGreaterThanOrEqual(2);
+    expect(await streamTypes(`notifications-${adminsOther.id}`)).toEqual(['AnnouncementsRead']);
+  });
+
   it('the mark leaves the read models with the member’s erasure', async () => {
     const member = await registeredUser('Ivy');
     const news = await published('Before erasure');

@@ -170,6 +170,18 @@ describe("a member's own stream (topic me)", () => {
     expect(theirs.messages.filter((m) => m.event === 'notifications')).toHaveLength(1);
   });
 
+  it("#39 edge 18: tells an admin's devices that their own announcement is read (their mark moved), and no one else", async () => {
+    const [mine, theirs] = [await ready(`topics=me&ticket=${await ticketOf(admin)}`), await ready(`topics=me&ticket=${await ticketOf(reader)}`)];
+    const news = await forum.call<{ id: string; position: string }>('POST', '/api/admin/announcements', { token: admin.token, body: { title: 'My own news', description: 'Read by me' }, expect: 201 });
+    const told = await mine.next((m) => m.event === 'notifications');
+    expect(told.id).toBe(news.position);
+    // the reader's stream has nothing of it, even once a later message of theirs has come
+    const theirComment = await comment(reader, (await post(reader, 'After the news')).id, 'A comment after the news');
+    await forum.call('POST', `/api/admin/warn-user/${encodeURIComponent(reader.email)}`, { token: admin.token, body: { reason: 'After the news', commentId: theirComment.id }, expect: 201 });
+    const theirsTold = await theirs.next((m) => m.event === 'notifications');
+    expect(theirs.messages.filter((m) => m.event === 'notifications')).toEqual([theirsTold]);
+  });
+
   it('without a ticket, or with a forged or expired one, is refused: 401', async () => {
     const good = await ticketOf(author);
     const [member, expires, signature] = good.split('.') as [string, string, string];

@@ -60,3 +60,30 @@ describe("given members' announcements read marks (issue #31)", () => {
     expect(await model.rows('SELECT user_id FROM notifications')).toEqual([{ user_id: 'u-ben' }]);
   });
 });
+
+const publishedBy = (authorId: string, n: number, publishedAt: string) =>
+  harness.event('AnnouncementPublished', { announcementId: uuidOf(100 + n), title: `News ${n}`, description: `About ${n}`, authorId, authorName: authorId, authorPhoto: '', publishedAt }, `announcement-${uuidOf(100 + n)}`);
+
+describe("given admins' own announcements (issue #39, edge 18)", () => {
+  it('an announcement is read by its author: their mark moves to it when they had read every one before it', async () => {
+    const model = await harness.fresh(notificationsProjection);
+    // the first announcement of all; then one after the author had read the one before (in the batch and after it)
+    await model.given([publishedBy('u-ann', 1, '2026-11-20T10:00:00.000Z'), publishedBy('u-ben', 2, '2026-11-21T10:00:00.000Z'), marked(2, '2026-11-21T10:00:00.000Z'), publishedBy('u-ann', 3, '2026-11-22T10:00:00.000Z')]);
+    // (Ben had not read Ann's first one: his own stays new to him with it)
+    expect(await marks(model)).toEqual([{ user_id: 'u-ann', announcement_id: uuidOf(103), up_to: new Date('2026-11-22T10:00:00Z') }]);
+    await model.given([publishedBy('u-ann', 4, '2026-11-23T10:00:00.000Z')]);
+    expect((await marks(model))[0]).toMatchObject({ announcement_id: uuidOf(104), up_to: new Date('2026-11-23T10:00:00Z') });
+  });
+
+  it('an author who has not read an earlier announcement keeps their mark: that one stays new to them (a mark reads everything up to it)', async () => {
+    const model = await harness.fresh(notificationsProjection);
+    await model.given([publishedBy('u-ben', 1, '2026-11-20T10:00:00.000Z')]);
+    await model.given([publishedBy('u-ann', 2, '2026-11-21T10:00:00.000Z')]);
+    await model.given([marked(1, '2026-11-20T10:00:00.000Z', 'u-cy'), publishedBy('u-ben', 3, '2026-11-22T10:00:00.000Z'), publishedBy('u-cy', 4, '2026-11-23T10:00:00.000Z')]);
+    expect(await marks(model)).toEqual([
+      { user_id: 'u-ben', announcement_id: uuidOf(101), up_to: new Date('2026-11-20T10:00:00Z') },
+      { user_id: 'u-cy', announcement_id: uuidOf(101), up_to: new Date('2026-11-20T10:00:00Z') },
+    ]);
+  });
+});
+

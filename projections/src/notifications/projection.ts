@@ -1,4 +1,4 @@
-import type { AccountErased, AnnouncementsRead, UserWarned, WarningsRead } from '@forum/contracts';
+import type { AccountErased, AnnouncementPublished, AnnouncementsRead, UserWarned, WarningsRead } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/eventstore';
 import type { Knex } from '@forum/platform';
 import type { Projection } from '../runner/projection.ts';
@@ -15,13 +15,18 @@ import type { Projection } from '../runner/projection.ts';
  *
  * Each member's announcements read mark (one row, the newest announcement they
  * marked read and its publication time), which only moves forward; it goes
- * with the member's erasure too.
+ * with the member's erasure too. An announcement is read by its author: their
+ * mark moves to it when it already covered every announcement before it (the
+ * newest publication time is kept for that); otherwise it stays, since a mark
+ * reads everything up to it and the earlier ones are still new to them.
  */
 export const notificationsProjection: Projection = {
   name: 'notifications',
   // what each version changed: docs/projections-versions.md
-  version: 3,
-  types: ['UserWarned', 'WarningsRead', 'AnnouncementsRead', 'AccountErased'],
+  version: 4,
+  types: ['UserWarned', 'WarningsRead', 'AnnouncementsRead', 'AnnouncementPublished', 'AccountErased'],
+  // an announcement's author counts by their id: their name and photo are not read
+  opens: ['UserWarned'],
   exposes: { notifications: 'notifications', announcements_read: 'announcements_read' },
   async migrate(trx) {
     await trx.raw(`
@@ -42,6 +47,10 @@ export const notificationsProjection: Projection = {
         user_id text PRIMARY KEY,
         announcement_id uuid NOT NULL,
         up_to timestamptz NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS announcements_newest (
+        only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+        published_at timestamptz NOT NULL
       );
     `);
   },
@@ -66,6 +75,10 @@ export const notificationsProjection: Projection = {
         const { userId, announcementId, upTo } = (event as RecordedEvent<'AnnouncementsRead', AnnouncementsRead['data']>).data;
         const kept = marks.get(userId);
         if (!kept || Date.parse(upTo) > Date.parse(kept.upTo)) marks.set(userId, { userId, announcementId, upTo });
+      } else if (event.type === 'AnnouncementPublished') {
+        await writeMarks(trx, marks);
+        marks.clear();
+        await readByAuthor(trx, (event as RecordedEvent<'AnnouncementPublished', AnnouncementPublished['data']>).data);
       } else if (event.type === 'UserWarned') {
         const w = (event as RecordedEvent<'UserWarned', UserWarned['data']>).data;
         if (!warnings.has(w.warningId)) {
@@ -105,6 +118,26 @@ async function writeMarks(trx: Knex.Transaction, marks: ReadonlyMap<string, Mark
      ON CONFLICT (user_id) DO UPDATE SET announcement_id = EXCLUDED.announcement_id, up_to = EXCLUDED.up_to
      WHERE announcements_read.up_to < EXCLUDED.up_to`,
     [JSON.stringify([...marks.values()])],
+  );
+}
+
+/**
+ * The announcement is read by its author where their mark covered every announcement before it
+ * (there was none, or the newest was at or before their mark), and it is the newest from now on.
+ * The statement reads both tables as they were before it.
+ */
+async function readByAuthor(trx: Knex.Transaction, { announcementId, authorId, publishedAt }: AnnouncementPublished['data']) {
+  await trx.raw(
+    `WITH before AS (SELECT (SELECT published_at FROM announcements_newest) AS newest, (SELECT up_to FROM announcements_read WHERE user_id = :authorId) AS mark),
+     newest AS (
+       INSERT INTO announcements_newest (published_at) VALUES (:publishedAt)
+       ON CONFLICT (only_row) DO UPDATE SET published_at = greatest(announcements_newest.published_at, EXCLUDED.published_at)
+     )
+     INSERT INTO announcements_read (user_id, announcement_id, up_to)
+     SELECT :authorId, :announcementId, :publishedAt FROM before WHERE before.newest IS NULL OR before.newest <= before.mark
+     ON CONFLICT (user_id) DO UPDATE SET announcement_id = EXCLUDED.announcement_id, up_to = EXCLUDED.up_to
+     WHERE announcements_read.up_to < EXCLUDED.up_to`,
+    { authorId, announcementId, publishedAt },
   );
 }
 

@@ -244,6 +244,30 @@ describe('given posts with long descriptions and mixed-case tags', () => {
       { tag_key: 'react', posts: 1 },
     ]);
   });
+
+  it('#39 edge 16: a summary cut after a full stop, a space or a comma ends in one "...", not "...." nor " ..."', async () => {
+    // each description's 80th character is the punctuation or space the cut leaves before the "..."
+    const upTo80 = (start: string, end: string) => start + 'x'.repeat(80 - [...start].length - [...end].length) + end;
+    const log = [
+      described(1, upTo80('Part ', 'full time.') + ' The rest of the sentence.', []),
+      described(2, upTo80('Both ', 'or the ') + 'other one.', []),
+      described(3, upTo80('Many ', 'wait, ... ') + 'then more.', []),
+      described(4, upTo80('Emoji ', '😀.') + ' More.', []),
+      described(5, '. '.repeat(45), []),
+    ];
+    const expected = [
+      upTo80('Part ', 'full time.').replace(/\.$/, '...'),
+      upTo80('Both ', 'or the ').replace(/ $/, '...'),
+      upTo80('Many ', 'wait, ... ').replace(/, \.\.\. $/, '...'),
+      upTo80('Emoji ', '😀.').replace(/\.$/, '...'),
+      '...',
+    ].map((summary) => ({ summary }));
+    const ordinary = await harness.fresh(postsProjection);
+    await ordinary.given(log);
+    const rebuilt = await harness.fresh(postsProjection);
+    await rebuilt.replayed(log);
+    for (const model of [ordinary, rebuilt]) expect(await model.rows('SELECT summary FROM posts ORDER BY created_at')).toEqual(expected);
+  });
 });
 
 describe('given a member who erases their account', () => {

@@ -41,7 +41,7 @@ import { migratePosts, POSTS_READ_INDEXES } from './schema.ts';
 export const postsProjection: Projection = {
   name: 'posts',
   // what each version changed: docs/projections-versions.md
-  version: 10,
+  version: 11,
   types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated', 'AccountErased'],
   // a comment counts by its post's id: its text and author are not read
   opens: ['PostCreated', 'ProfileUpdated'],

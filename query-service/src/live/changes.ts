@@ -52,7 +52,8 @@ export const CHANGES: ReadonlyMap<string, ChangesOf> = new Map([
   on(VoteCast, ({ postId }) => [counts(postId)]),
   on(CommentAdded, ({ postId, commentId }) => [counts(postId), message('comment-added', [postTopic(postId)], { postId, commentId })]),
   on(CommentRemoved, ({ postId, commentId }) => [counts(postId), message('comment-removed', [postTopic(postId)], { postId, commentId })]),
-  on(AnnouncementPublished, ({ announcementId }) => [message('announcement-published', ['announcements'], { announcementId })]),
+  // its author has read it (the notifications read model moves their mark)
+  on(AnnouncementPublished, ({ announcementId, authorId }) => [message('announcement-published', ['announcements'], { announcementId }), notifications(authorId)]),
   on(UserWarned, ({ userId }) => [notifications(userId)]),
   on(WarningsRead, ({ userId }) => [notifications(userId)]),
   on(AnnouncementsRead, ({ userId }) => [notifications(userId)]),

@@ -1,15 +1,8 @@
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 import type { AdminStats } from '@forum/contracts';
-import { Avatar, Card, CardContent, Chip, Skeleton, Stack, Typography } from '@mui/material';
+import { PersonAvatar } from '@forum/web-ui';
+import { Card, CardContent, Chip, Skeleton, Stack, Typography } from '@mui/material';
 import { ADMIN_ROLE } from '../../authProvider';
-
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((word) => word[0]!.toUpperCase())
-    .join('');
 
 /** Spec §2 Admin dashboard: the signed-in admin's card (photo, name, email, role), as the forum has them. */
 export function AdminCard({ admin }: { admin: AdminStats['admin'] | undefined }) {
@@ -19,9 +12,7 @@ export function AdminCard({ admin }: { admin: AdminStats['admin'] | undefined })
         <Stack spacing={1.5} sx={{ alignItems: 'center', textAlign: 'center', py: 1 }}>
           {admin ? (
             // the name is written beside it: the photo needs no text of its own
-            <Avatar src={admin.photoURL || undefined} alt="" sx={{ width: 96, height: 96, fontSize: 36, bgcolor: 'primary.main' }}>
-              <span aria-hidden>{initials(admin.name) || '?'}</span>
-            </Avatar>
+            <PersonAvatar name={admin.name} photo={admin.photoURL} size={96} />
           ) : (
             <Skeleton variant="circular" width={96} height={96} />
           )}

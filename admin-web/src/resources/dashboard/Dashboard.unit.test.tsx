@@ -39,6 +39,8 @@ describe('Admin Profile (the dashboard)', () => {
     expect(await within(card).findByRole('heading', { name: 'Ada Admin' })).toBeTruthy();
     expect(within(card).getByText('ada@forum.test')).toBeTruthy();
     expect(within(card).getByText('Admin')).toBeTruthy();
+    // without a photo, the forum's one fallback: the name's first letter (#39 edge 17)
+    expect(within(card).getByText('A', { exact: true }).closest('.MuiAvatar-root')).toBeTruthy();
     expect(within(screen.getByRole('group', { name: 'Total Posts' })).getByText('1,234')).toBeTruthy();
     expect(within(screen.getByRole('group', { name: 'Total Comments' })).getByText('56')).toBeTruthy();
     expect(within(screen.getByRole('group', { name: 'Total Users' })).getByText('7')).toBeTruthy();

@@ -1,7 +1,7 @@
-import { Avatar, Button, CircularProgress, IconButton } from '@mui/material';
+import { PersonAvatar } from '@forum/web-ui';
+import { Button, CircularProgress, IconButton } from '@mui/material';
 import { lazy, Suspense, useId, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import defaultAvatar from '../../assets/default-avatar.svg';
 import { loginRequired, useAuth, useAuthState } from '../../lib/auth';
 import { Hint } from '../Hint';
 
@@ -58,14 +58,7 @@ export function AccountMenu({ picture }: { picture?: string }) {
           disabled={leaving}
           sx={{ p: 0.5 }}
         >
-          <Avatar
-            alt=""
-            src={picture || user.picture || defaultAvatar}
-            slotProps={{ img: { referrerPolicy: 'no-referrer' } }}
-            sx={{ width: 36, height: 36, border: 2, borderColor: 'rgba(255 255 255 / 0.7)' }}
-          >
-            <img src={defaultAvatar} alt="" width={36} height={36} />
-          </Avatar>
+          <PersonAvatar name={user.name} photo={picture || user.picture} size={36} sx={{ border: 2, borderColor: 'rgba(255 255 255 / 0.7)' }} />
         </IconButton>
       </Hint>
       {/* the menu's code loads when it is first opened (or pointed at) */}

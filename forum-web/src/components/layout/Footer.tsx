@@ -4,6 +4,7 @@ import GitHub from '@mui/icons-material/GitHub';
 import X from '@mui/icons-material/X';
 import { Box, Container, IconButton, Link, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
+import { FOCUS_RING_COLOR } from '../../lib/focus-ring';
 
 const links = [
   { to: '/', label: 'Home' },
@@ -21,7 +22,7 @@ const social = [
 /** Spec §2 Shell: contact details, the four links and social links. */
 export function Footer() {
   return (
-    <Box component="footer" sx={{ mt: 'auto', bgcolor: 'grey.900', color: 'grey.300', py: 4 }}>
+    <Box component="footer" sx={{ mt: 'auto', bgcolor: 'grey.900', color: 'grey.300', py: 4, [FOCUS_RING_COLOR]: '#fff' }}>
       <Container maxWidth="lg">
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={3} sx={{ justifyContent: 'space-between', alignItems: { md: 'flex-start' } }}>
           <Box>

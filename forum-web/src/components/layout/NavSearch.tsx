@@ -43,7 +43,8 @@ export function NavSearch() {
             left: { xs: -16, sm: -24 },
             right: { xs: -16, sm: -24 },
             px: { xs: 2, sm: 3 },
-            zIndex: 1,
+            // above the badges of the controls after it in the bar (MUI's Badge draws its badge at 1)
+            zIndex: 2,
             alignItems: 'center',
             gap: 1,
             bgcolor: 'primary.main',

@@ -1,12 +1,11 @@
 import { ANONYMOUS_NAME, CreatePostRequest, ErrorCode, fieldErrorsOf, POST_DESCRIPTION_RULE, POST_TAGS_MAX, POST_TITLE_RULE, type FieldErrors } from '@forum/contracts';
 import Lock from '@mui/icons-material/LockOutlined';
-import { Alert, Autocomplete, Avatar, Box, Button, Card, CardContent, Chip, Paper, Skeleton, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Autocomplete, Box, Button, Card, CardContent, Chip, Paper, Skeleton, Stack, TextField, Typography } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import defaultAvatar from '../../../assets/default-avatar.svg';
 import { BusyButton } from '../../../components/BusyButton';
-import { CountedTextField } from '@forum/web-ui';
+import { CountedTextField, PersonAvatar } from '@forum/web-ui';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { useAttemptKey } from '../../../lib/attempt-key';
@@ -149,9 +148,7 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
     <Card>
       <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 3 }}>
-          <Avatar src={authorPhoto || defaultAvatar} alt="" aria-hidden slotProps={{ img: { referrerPolicy: 'no-referrer' } }}>
-            <img src={defaultAvatar} alt="" width={40} height={40} />
-          </Avatar>
+          <PersonAvatar name={authorName} photo={authorPhoto} />
           <Box>
             <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
               Posting as

@@ -2,10 +2,10 @@ import { type PostListItem, RECENT_POSTS, type UpdateMeRequest } from '@forum/co
 import PhotoCamera from '@mui/icons-material/PhotoCameraOutlined';
 import WorkspacePremium from '@mui/icons-material/WorkspacePremium';
 import MilitaryTech from '@mui/icons-material/MilitaryTech';
-import { Alert, Avatar, Box, Button, Card, CardContent, Chip, Link, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Chip, Link, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import defaultAvatar from '../../../assets/default-avatar.svg';
+import { PersonAvatar } from '@forum/web-ui';
 import { PostStats } from '../../../components/PostStats';
 import { useAuthState } from '../../../lib/auth';
 import { formatDate } from '../../../lib/format';
@@ -45,14 +45,7 @@ export function MyProfile() {
       <Card>
         <CardContent sx={{ p: { xs: 2.5, sm: 3 } }}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: 'center' }}>
-            <Avatar
-              src={photo || defaultAvatar}
-              alt={`Photo of ${name}`}
-              slotProps={{ img: { referrerPolicy: 'no-referrer' } }}
-              sx={{ width: 112, height: 112, border: 3, borderColor: gold ? GOLD : 'divider' }}
-            >
-              <img src={defaultAvatar} alt="" width={112} height={112} />
-            </Avatar>
+            <PersonAvatar name={name} photo={photo} alt={`Photo of ${name}`} size={112} sx={{ border: 3, borderColor: gold ? GOLD : 'divider' }} />
             <Stack spacing={1} sx={{ flex: 1, minWidth: 0, alignItems: { xs: 'center', sm: 'flex-start' }, textAlign: { xs: 'center', sm: 'left' } }}>
               <Typography variant="h5" component="h2" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
                 {name}

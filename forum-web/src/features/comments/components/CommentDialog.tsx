@@ -1,7 +1,7 @@
 import type { CommentItem } from '@forum/contracts';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
 import { useId } from 'react';
-import { AuthorAvatar } from '../../../components/AuthorAvatar';
+import { PersonAvatar } from '@forum/web-ui';
 import { formatDateTime } from '../../../lib/format';
 
 /** 'Read more' (spec §2): the author, the full text, when it was posted, Close. */
@@ -11,7 +11,7 @@ export function CommentDialog({ comment, open, onClose }: { comment: CommentItem
     <Dialog open={open} onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
       <DialogTitle id={titleId}>
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-          <AuthorAvatar name={comment.authorName} photo={comment.authorPhoto} size={36} />
+          <PersonAvatar name={comment.authorName} photo={comment.authorPhoto} size={36} />
           <span>Comment by {comment.authorName}</span>
         </Stack>
       </DialogTitle>

@@ -2,7 +2,7 @@ import { ErrorCode, REPORT_FEEDBACK, type CommentItem, type ReportCommentRequest
 import CheckCircleOutline from '@mui/icons-material/CheckCircleOutlineOutlined';
 import { Box, Button, FormControl, MenuItem, Select, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { AuthorAvatar } from '../../../components/AuthorAvatar';
+import { PersonAvatar } from '@forum/web-ui';
 import { EmailText } from '../../../components/EmailText';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { rateLimitMessage, serverError } from '../../../lib/http-error';
@@ -68,7 +68,7 @@ export function CommentRow({ comment }: { comment: CommentItem }) {
     <TableRow>
       <TableCell>
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-          <AuthorAvatar name={comment.authorName} photo={comment.authorPhoto} size={36} />
+          <PersonAvatar name={comment.authorName} photo={comment.authorPhoto} size={36} />
           <Box sx={{ minWidth: 0 }}>
             <Typography variant="subtitle2" component="div">
               {comment.authorName}

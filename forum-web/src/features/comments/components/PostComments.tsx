@@ -2,7 +2,7 @@ import FlagOutlined from '@mui/icons-material/FlagOutlined';
 import { Box, Button, Link, List, ListItem, ListItemAvatar, ListItemText, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
-import { AuthorAvatar } from '../../../components/AuthorAvatar';
+import { PersonAvatar } from '@forum/web-ui';
 import { useAuthState } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import { useCommentPages } from '../hooks/use-comment-pages';
@@ -90,7 +90,7 @@ export function PostComments({ postId }: { postId: string }) {
           {comments.map((comment) => (
             <ListItem key={comment._id} alignItems="flex-start" disableGutters divider>
               <ListItemAvatar sx={{ minWidth: 48 }}>
-                <AuthorAvatar name={comment.authorName} photo={comment.authorPhoto} size={36} />
+                <PersonAvatar name={comment.authorName} photo={comment.authorPhoto} size={36} />
               </ListItemAvatar>
               <ListItemText
                 primary={

@@ -2,7 +2,7 @@ import { ANONYMOUS_NAME, LEADERBOARD_SIZE } from '@forum/contracts';
 import EmojiEvents from '@mui/icons-material/EmojiEvents';
 import { Avatar, Box, List, ListItem, ListItemAvatar, ListItemText, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useEffect } from 'react';
-import { AuthorAvatar } from '../../../components/AuthorAvatar';
+import { PersonAvatar } from '@forum/web-ui';
 import { useGetTopVotedQuery } from '../api/get-top-voted';
 
 const MEDALS = ['#D4AF37', '#A8A9AD', '#CD7F32'];
@@ -55,7 +55,7 @@ export function Leaderboard() {
                     {index + 1}
                   </Avatar>
                   <ListItemAvatar sx={{ minWidth: 0 }}>
-                    <AuthorAvatar name={name} photo={user.photoURL} />
+                    <PersonAvatar name={name} photo={user.photoURL} />
                   </ListItemAvatar>
                   <ListItemText primary={name} slotProps={{ primary: { sx: { fontWeight: 600, overflowWrap: 'anywhere' } } }} />
                   <Typography sx={{ fontWeight: 700, color: 'primary.main', whiteSpace: 'nowrap' }}>{`${user.totalVote} votes`}</Typography>

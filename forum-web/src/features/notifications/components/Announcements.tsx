@@ -1,4 +1,5 @@
-import { Avatar, Card, CardContent, Stack, Typography } from '@mui/material';
+import { PersonAvatar } from '@forum/web-ui';
+import { Card, CardContent, Stack, Typography } from '@mui/material';
 import { formatDate } from '../../../lib/format';
 import { useGetAnnouncementsQuery } from '../api/get-announcements';
 
@@ -16,9 +17,7 @@ export function Announcements() {
           <Card key={a._id} component="article" variant="outlined" sx={{ borderLeft: 4, borderLeftColor: 'secondary.main' }}>
             <CardContent>
               <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1 }}>
-                <Avatar src={a.authorPhoto || undefined} alt="" sx={{ width: 32, height: 32 }}>
-                  {a.authorName.charAt(0)}
-                </Avatar>
+                <PersonAvatar name={a.authorName} photo={a.authorPhoto} size={32} />
                 <Typography variant="body2">
                   <strong>{a.authorName}</strong> ·{' '}
                   <Typography component="time" variant="body2" color="text.secondary" dateTime={a.date}>

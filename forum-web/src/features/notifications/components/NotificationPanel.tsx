@@ -49,8 +49,11 @@ export default function NotificationPanel({ id, anchor, onClose, warnings, annou
                 primary={`Warning from a moderator${w.read ? '' : ' (new)'}`}
                 secondary={
                   <>
-                    {`${w.reason} · ${formatDate(w.createdAt)}`}
+                    <Box component="span" sx={{ display: 'block' }}>
+                      {w.reason}
+                    </Box>
                     <WarningAbout warning={w} onNavigate={onClose} />
+                    <DateLine date={w.createdAt} />
                   </>
                 }
               />
@@ -63,12 +66,27 @@ export default function NotificationPanel({ id, anchor, onClose, warnings, annou
               </ListItemIcon>
               <ListItemText
                 primary={`${a.title}${fresh.has(a._id) ? ' (new)' : ''}`}
-                secondary={`${a.description} · ${a.authorName}, ${formatDate(a.date)}`}
+                secondary={
+                  <>
+                    {a.description}
+                    <DateLine date={a.date} by={a.authorName} />
+                  </>
+                }
               />
             </ListItem>
           ))}
         </List>
       )}
     </Popover>
+  );
+}
+
+/** Who wrote an item (when it says) and when: a line of its own below the item's text. */
+function DateLine({ date, by }: { date: string; by?: string }) {
+  return (
+    <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
+      {by !== undefined && `${by}, `}
+      <time dateTime={date}>{formatDate(date)}</time>
+    </Box>
   );
 }

@@ -48,4 +48,27 @@ describe('the notification panel', () => {
     expect(currentPath()).toBe(`/post/${POST_ID}`);
     expect(onClose).toHaveBeenCalled();
   });
+
+  it('#39 edge 22: a warning\'s date is a line of its own below its reason, not " · date" after it', () => {
+    const { list } = renderPanel([warning({ reason: 'Please stay polite in the comments of this forum, every one of them' })]);
+    const item = list.getByRole('listitem');
+    within(item).getByText('Please stay polite in the comments of this forum, every one of them', { exact: true });
+    expect(item.textContent).not.toContain('·');
+    const date = item.querySelector('time');
+    expect(date?.getAttribute('datetime')).toBe('2026-11-23T18:00:00.000Z');
+    expect(getComputedStyle(date!.parentElement!).display).toBe('block');
+    expect(date!.parentElement!.textContent).toBe(date!.textContent);
+  });
+
+  it('#39 edge 22: an announcement\'s author and date are a line of their own below its text, as a warning\'s date', () => {
+    const announcement = { _id: 'a1', title: 'Maintenance', description: 'The forum rests on Sunday night, for an hour or so', authorName: 'Ada Admin', authorPhoto: '', date: '2026-11-29T09:00:00.000Z' };
+    renderWithApp(<NotificationPanel id="panel" anchor={document.body} onClose={() => {}} warnings={[]} announcements={[announcement]} fresh={new Set()} />, { route: '*' });
+    const item = within(screen.getByRole('list', { name: 'Notifications' })).getByRole('listitem');
+    within(item).getByText('The forum rests on Sunday night, for an hour or so', { exact: true });
+    expect(item.textContent).not.toContain('·');
+    const date = item.querySelector('time');
+    expect(date?.getAttribute('datetime')).toBe('2026-11-29T09:00:00.000Z');
+    expect(getComputedStyle(date!.parentElement!).display).toBe('block');
+    expect(date!.parentElement!.textContent).toMatch(/^Ada Admin, /);
+  });
 });

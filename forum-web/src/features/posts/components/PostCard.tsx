@@ -2,7 +2,7 @@ import { FALLBACK_TAG, type PostListItem } from '@forum/contracts';
 import { postPath } from '../../../lib/paths';
 import { Box, Card, CardContent, Chip, Link, Skeleton, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
-import { AuthorAvatar } from '../../../components/AuthorAvatar';
+import { PersonAvatar } from '@forum/web-ui';
 import { PostStats } from '../../../components/PostStats';
 import { formatDate } from '../../../lib/format';
 
@@ -26,7 +26,7 @@ export function PostCard({ post, deleted = false }: { post: PostListItem; delete
     >
       <CardContent sx={{ p: { xs: 2, sm: 2.5 } }}>
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-          <AuthorAvatar name={post.authorName} photo={post.authorPhoto} />
+          <PersonAvatar name={post.authorName} photo={post.authorPhoto} />
           <Box sx={{ flex: 1, minWidth: 0 }}>
             <Typography variant="subtitle2" component="p" noWrap>
               {post.authorName}

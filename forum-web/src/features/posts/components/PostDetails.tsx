@@ -3,7 +3,7 @@ import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import { Box, Button, Divider, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { AuthorAvatar } from '../../../components/AuthorAvatar';
+import { PersonAvatar } from '@forum/web-ui';
 import { PostNotFound } from '../../../components/NotFoundMessage';
 import { TagList } from '../../../components/TagChip';
 import { formatDate } from '../../../lib/format';
@@ -48,7 +48,7 @@ export function PostDetails({ id, children }: { id: string; children?: ReactNode
       </Button>
       <Paper variant="outlined" sx={{ p: { xs: 2.5, md: 4 } }}>
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 2.5 }}>
-          <AuthorAvatar name={post.authorName} photo={post.authorPhoto} size={48} />
+          <PersonAvatar name={post.authorName} photo={post.authorPhoto} size={48} />
           <Box>
             <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
               {post.authorName}

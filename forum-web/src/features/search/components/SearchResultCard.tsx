@@ -2,7 +2,7 @@ import type { SearchResult } from '@forum/contracts';
 import { postPath } from '../../../lib/paths';
 import { Box, Card, CardContent, Link, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
-import { AuthorAvatar } from '../../../components/AuthorAvatar';
+import { PersonAvatar } from '@forum/web-ui';
 import { TagList } from '../../../components/TagChip';
 import { formatDate } from '../../../lib/format';
 import { Highlighted } from './Highlighted';
@@ -25,7 +25,7 @@ export function SearchResultCard({ post }: { post: SearchResult }) {
         )}
         <Stack direction="row" spacing={1.5} sx={{ mt: 2, alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mr: 'auto' }}>
-            <AuthorAvatar name={post.authorName} photo={post.authorPhoto} size={28} />
+            <PersonAvatar name={post.authorName} photo={post.authorPhoto} size={28} />
             <Box>
               <Typography variant="body2" component="span" sx={{ fontWeight: 600 }}>
                 {post.authorName}

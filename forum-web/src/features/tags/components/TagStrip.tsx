@@ -9,11 +9,12 @@ const scroll = keyframes`
   to { transform: translateX(-100%); }
 `;
 
-/** The strip standing still: one copy in a row that scrolls. */
+/** The strip standing still: one copy in a row that scrolls, with room at its ends for a chip's focus ring. */
 const still = {
   overflowX: 'auto',
   maskImage: 'none',
-  '& .tag-strip-copy': { animation: 'none', minWidth: 'auto', justifyContent: 'flex-start' },
+  scrollPaddingInline: 8,
+  '& .tag-strip-copy': { animation: 'none', minWidth: 'auto', justifyContent: 'flex-start', px: 1 },
   '& .tag-strip-copy[aria-hidden]': { display: 'none' },
 } as const;
 
@@ -85,7 +86,8 @@ export function TagStrip() {
         sx={{
           display: 'flex',
           overflow: 'hidden',
-          py: 0.5,
+          // room for a chip's focus ring (3 px, 2 px away) above and below
+          py: 0.75,
           maskImage: 'linear-gradient(to right, transparent, #000 4%, #000 96%, transparent)',
           '&:hover .tag-strip-copy, &:focus-within .tag-strip-copy': { animationPlayState: 'paused' },
           '@media (prefers-reduced-motion: reduce)': still,
