@@ -1,5 +1,6 @@
-import type { PostListItem } from '@forum/contracts';
+import { ADMIN_PAGE_SIZE, type PostListItem } from '@forum/contracts';
 import { DateField, List, NumberField, TextArrayField, useRecordContext } from 'react-admin';
+import { ListPagination } from '../../components/ListPagination';
 import { ColumnsOrCards, type ListColumn } from '../../components/RecordCards';
 import { HistoryLink } from '../history/HistoryLink';
 
@@ -27,7 +28,7 @@ const POST_COLUMNS: ListColumn[] = [
  */
 export function PostList() {
   return (
-    <List sort={{ field: 'createdAt', order: 'DESC' }} exporter={false} actions={false}>
+    <List sort={{ field: 'createdAt', order: 'DESC' }} perPage={ADMIN_PAGE_SIZE} exporter={false} actions={false} pagination={<ListPagination />}>
       <ColumnsOrCards<PostRecord> columns={POST_COLUMNS} label={(post) => post.title} actions={<PostHistoryLink />} />
     </List>
   );
