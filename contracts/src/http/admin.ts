@@ -41,7 +41,11 @@ export type AdminTag = z.infer<typeof AdminTag>;
 
 /** The name of a tag an admin adds (Manage Tags' counter counts by it). */
 export const NEW_TAG_NAME_RULE = tagNameRule('Tag name', 'Tag name is required');
-/** POST /api/admin/tags ('Add Tag'): unique ignoring case (409 TAG_EXISTS). */
+/** The details of 409 TAG_EXISTS: the tag that exists, in its own spelling (a name is unique ignoring case). */
+export const TagExistsDetails = z.object({ tag: AdminTag });
+export type TagExistsDetails = z.infer<typeof TagExistsDetails>;
+
+/** POST /api/admin/tags ('Add Tag'): unique ignoring case (409 TAG_EXISTS, TagExistsDetails). */
 export const CreateTagRequest = z.object({ name: text(NEW_TAG_NAME_RULE) });
 export type CreateTagRequest = z.infer<typeof CreateTagRequest>;
 
