@@ -49,7 +49,7 @@ describe.skipIf(chromiumMissing)('the console’s lists on a phone, in Chromium'
     expect(await inView(bar.getByRole('button', { name: /menu/i }).first()), `${screen}: the menu button`).toBe(true);
   }
 
-  it('shows every list as cards that fit the screen, under the whole app bar', { timeout: 120_000 }, async () => {
+  it('shows every list as cards that fit the screen, under the whole app bar', { timeout: 180_000 }, async () => {
     // ── something in every list: a reported comment, a contact message
     const [writer, reporter] = await Promise.all([forum.newUser('Wanda Writer'), forum.newUser('Rex Reporter')]);
     const title = 'A post whose comment is reported';
