@@ -1,7 +1,7 @@
 import type { AdminStats } from '@forum/contracts';
 import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import type { TestForum } from '@forum/infra/testing';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
 
@@ -53,20 +53,39 @@ describe.skipIf(chromiumMissing)('the admin dashboard and Make Announcement, in 
     await expectAccessible('dashboard');
     await snapshot(page, 'admin-dashboard');
 
-    // ── Manage Tags: a new tag, then one that exists (named in the toast)
+    // ── Manage Tags: a new tag, then one that exists (named in its own spelling); what came of each
+    // is said in the card, over none of the tags
+    const manageTags = page.getByRole('region', { name: 'Manage Tags' });
+    const saidInTheCard = (role: 'status' | 'alert', text: string) => manageTags.getByRole(role).filter({ hasText: text });
+    const coversNoTag = async (message: Locator) => {
+      const box = (await message.boundingBox())!;
+      for (const chip of await tags.getByRole('listitem').all()) {
+        const other = (await chip.boundingBox())!;
+        const apart = box.x + box.width <= other.x || other.x + other.width <= box.x || box.y + box.height <= other.y || other.y + other.height <= box.y;
+        expect(apart, `${await message.textContent()} covers ${await chip.textContent()}`).toBe(true);
+      }
+    };
     const newTag = `Kotlin${Date.now().toString(36).slice(-4)}`;
     const input = page.getByRole('textbox', { name: 'Enter new tag' });
     await input.fill(newTag);
     await page.getByRole('button', { name: 'Add Tag' }).click();
-    await toast('Tag added successfully').waitFor();
+    const addedMessage = saidInTheCard('status', 'Tag added successfully');
+    await addedMessage.waitFor();
     const added = tags.getByRole('listitem').filter({ hasText: `#${newTag}` });
     await added.waitFor();
+    await coversNoTag(addedMessage);
     expect(await input.inputValue()).toBe('');
     await input.fill('react');
     await input.press('Enter');
-    await toast('Failed to add tag: #react already exists').waitFor();
+    const exists = saidInTheCard('alert', 'Failed to add tag: #React already exists');
+    await exists.waitFor();
+    await coversNoTag(exists);
+    // (a text filter ignores case: the typed spelling is told apart by a pattern)
+    expect(await page.getByRole('alert').filter({ hasText: /#react already exists/ }).count()).toBe(0);
+    await expectAccessible('dashboard, a tag that exists');
     await snapshot(page, 'admin-tag-exists');
     await input.fill('');
+    await exists.waitFor({ state: 'detached' });
 
     // deleted by keyboard alone: Tab from 'Enter new tag' to its delete icon, Enter, and Enter on the confirmation's own button
     await tabTo(page.getByRole('button', { name: `Delete tag #${newTag}` }));
@@ -76,7 +95,7 @@ describe.skipIf(chromiumMissing)('the admin dashboard and Make Announcement, in 
     await expectAccessible('delete tag confirmation');
     await snapshot(page, 'admin-delete-tag-confirm');
     await page.keyboard.press('Enter');
-    await toast('Tag deleted successfully').waitFor();
+    await saidInTheCard('status', 'Tag deleted successfully').waitFor();
     await expect.poll(() => added.count()).toBe(0);
     await confirm.waitFor({ state: 'hidden' });
     // the focus is not lost with the button: it is back in 'Enter new tag'

@@ -30,7 +30,7 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
     return (await response.json()) as { id: string; position: string };
   }
 
-  it('makes a found user admin, then warns the author of a comment reported twice and deletes it', { timeout: 90_000 }, async () => {
+  it('makes a found user admin, then warns the author of a comment reported twice and deletes it', { timeout: 120_000 }, async () => {
     // ── the forum's side, through the API: Ann's post, Ben's comment on it, reported by Cara and Dan
     const [ann, ben, cara, dan] = await Promise.all(['Ann Moderated', 'Ben Commenter', 'Cara Reporter', 'Dan Reporter'].map((name) => forum.newUser(name)));
     const post = await command(ann!, '/api/posts', { title: 'Deploying on Fridays', description: 'Is it ever a good idea to deploy on a Friday afternoon?', tags: ['Career'] });
@@ -47,10 +47,13 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
 
     // ── Manage Users: Ann found with the search box, made admin by keyboard alone
     const search = page.getByRole('textbox', { name: 'Search users' });
+    // (Ann is on the first page before the search too: the list is the search's once its answer is in)
+    const searched = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/admin/users' && new URL(response.url()).searchParams.get('filter') === JSON.stringify({ q: 'Ann Moder' }));
     await search.fill('Ann Moder');
+    await searched;
     const annRow = page.getByRole('row').filter({ hasText: ann!.email });
     await annRow.waitFor();
-    await expect.poll(() => page.getByRole('row').count()).toBe(2); // the header and Ann
+    await expect.poll(() => page.getByRole('row').count(), { timeout: 5_000 }).toBe(2); // the header and Ann
     expect(await annRow.getByText('Basic', { exact: true }).count()).toBe(1);
     await page.getByText('Page 1', { exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
@@ -80,7 +83,14 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
     await page.getByText('2 reports', { exact: true }).waitFor();
     await expect.poll(() => page.getByRole('row').count()).toBe(2); // the header and the comment
     for (const shown of [ben!.name, cara!.name, dan!.name, 'Spam', 'Offensive', 'Reported 2 times']) await commentRow.getByText(shown, { exact: true }).waitFor();
-    expect(await commentRow.getByRole('link', { name: 'View Post' }).getAttribute('href')).toBe(`/post/${post.id}`);
+    // 'View Post' opens the post in a new tab, as its icon says: the queue stays where it was
+    const viewPost = commentRow.getByRole('link', { name: 'View Post' });
+    expect(await viewPost.getAttribute('href')).toBe(`/post/${post.id}`);
+    const [postTab] = await Promise.all([page.context().waitForEvent('page'), viewPost.click()]);
+    await postTab.waitForURL((url) => url.pathname === `/post/${post.id}`, { waitUntil: 'commit' });
+    expect(await postTab.evaluate('window.opener')).toBeNull();
+    await postTab.close();
+    expect(new URL(page.url()).pathname).toBe('/admin/reported-comments');
     expect(await commentRow.getByRole('link', { name: 'History' }).getAttribute('href')).toBe(`/admin/history/post/${post.id}`);
     await expectAccessible('reported comments');
     await snapshot(page, 'admin-reported-comments');

@@ -110,7 +110,7 @@ describe.skipIf(chromiumMissing)('refusals said plainly, in Chromium', () => {
       await screen.getByRole('button', { name: 'Add Tag' }).click();
       await screen.getByText(`Tag name must be at most ${TAG_NAME_MAX} characters`).waitFor();
       expect(await input.inputValue()).toBe(long);
-      expect(await screen.getByRole('alert').filter({ hasText: 'Tag added successfully' }).count()).toBe(0);
+      expect(await screen.getByText('Tag added successfully').count()).toBe(0);
       expect(await screen.getByRole('list', { name: 'Tags' }).getByText(`#${long.slice(0, TAG_NAME_MAX)}`).count()).toBe(0);
       if (width === 'desktop') await expectAccessible('Manage Tags with an over-long tag');
       await input.scrollIntoViewIfNeeded();

@@ -127,10 +127,15 @@ export function serverMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
+/** The `details` of a refused call's error (its shape is the code's: contracts), or undefined. */
+export function serverDetails(error: unknown): unknown {
+  if (!(error instanceof HttpError)) return undefined;
+  return (error.body as { error?: { details?: unknown } } | undefined)?.error?.details;
+}
+
 /** The first message for each field of a refused call (400 VALIDATION_FAILED's `details`), or {}. */
 export function serverFieldMessages(error: unknown): Record<string, string> {
-  if (!(error instanceof HttpError)) return {};
-  const details = (error.body as { error?: { details?: unknown } } | undefined)?.error?.details;
+  const details = serverDetails(error);
   if (!details || typeof details !== 'object') return {};
   return Object.fromEntries(
     Object.entries(details as Record<string, unknown>).flatMap(([field, messages]) => (Array.isArray(messages) && typeof messages[0] === 'string' ? [[field, messages[0]]] : [])),

@@ -73,6 +73,8 @@ export interface ListColumn {
   readonly field?: ReactNode;
   /** On a card, shown only when the record has a value at `source` (an error, say). */
   readonly optional?: boolean;
+  /** The table can be sorted by it (the API sorts by `source`); a column is not, unless it says so. */
+  readonly sortable?: boolean;
 }
 
 /** A card's line for a column, left out when the column is optional and the record has nothing there. */
@@ -101,7 +103,7 @@ export function ColumnsOrCards<R extends RaRecord>({ columns, label, actions }: 
   return (
     <DataTable bulkActionButtons={false} rowClick={false}>
       {columns.map((column) => (
-        <DataTable.Col key={column.label} source={column.source} label={column.label} disableSort>
+        <DataTable.Col key={column.label} source={column.source} label={column.label} disableSort={!column.sortable}>
           {column.field}
         </DataTable.Col>
       ))}

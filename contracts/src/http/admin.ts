@@ -41,7 +41,11 @@ export type AdminTag = z.infer<typeof AdminTag>;
 
 /** The name of a tag an admin adds (Manage Tags' counter counts by it). */
 export const NEW_TAG_NAME_RULE = tagNameRule('Tag name', 'Tag name is required');
-/** POST /api/admin/tags ('Add Tag'): unique ignoring case (409 TAG_EXISTS). */
+/** The details of 409 TAG_EXISTS: the tag that exists, in its own spelling (a name is unique ignoring case). */
+export const TagExistsDetails = z.object({ tag: AdminTag });
+export type TagExistsDetails = z.infer<typeof TagExistsDetails>;
+
+/** POST /api/admin/tags ('Add Tag'): unique ignoring case (409 TAG_EXISTS, TagExistsDetails). */
 export const CreateTagRequest = z.strictObject({ name: text(NEW_TAG_NAME_RULE) });
 export type CreateTagRequest = z.infer<typeof CreateTagRequest>;
 
@@ -166,6 +170,9 @@ const auditFilterFields = {
   until: timeBound('Until'),
 };
 
+/** The refusal (on `until`) of a span that ends before it starts: the console says it in its own words. */
+export const AUDIT_EMPTY_SPAN = 'Until must not be before since';
+
 /**
  * `since` and `until` as the half-open span [from, before) of `at`: `since` from its first
  * instant (a date alone: 00:00 UTC), `until` up to and including its last (a date alone: that whole
@@ -176,7 +183,7 @@ function auditSpan<T extends { since?: string | undefined; until?: string | unde
   const from = since === undefined ? undefined : new Date(dateOnly(since) ? `${since}T00:00:00Z` : since);
   const before = until === undefined ? undefined : new Date(dateOnly(until) ? Date.parse(`${until}T00:00:00Z`) + DAY_MS : Date.parse(until) + 1);
   if (from && before && from.getTime() >= before.getTime()) {
-    ctx.addIssue({ code: 'custom', path: ['until'], message: 'Until must not be before since' });
+    ctx.addIssue({ code: 'custom', path: ['until'], message: AUDIT_EMPTY_SPAN });
     return z.NEVER;
   }
   return { ...rest, ...(from && { from }), ...(before && { before }) };

@@ -1,6 +1,7 @@
 import {
   ADMIN_PAGE_SIZE,
   TAG_NAME_MAX,
+  TagExistsDetails,
   type AdminStats,
   type AdminTag,
   type AdminUsersPage,
@@ -92,8 +93,11 @@ describe('tags in the admin area', () => {
     expect(events.at(-1)).toMatchObject({ type: 'TagCreated', data: { tagId: body.id, name: 'Rust' }, metadata: { actorId: admin.id } });
   });
 
-  it('refuses a name that exists in another case with 409 TAG_EXISTS, and appends nothing', async () => {
-    await refused(() => addTag(admin.token, 'react'), 409, 'TAG_EXISTS');
+  it('refuses a name that exists in another case with 409 TAG_EXISTS naming the tag that exists (its id and spelling in the details), and appends nothing', async () => {
+    const react = (await expectStatus<AdminTag[]>(forum.api('/api/admin/tags', { token: admin.token }))).find((tag) => tag.name === 'React')!;
+    const body = await refused(() => addTag(admin.token, 'react'), 409, 'TAG_EXISTS');
+    expect(body.error).toMatchObject({ message: 'The tag "React" already exists', details: { tag: react } });
+    expect(TagExistsDetails.parse(body.error.details)).toEqual({ tag: react });
   });
 
   it('adds one tag when five admins add the same new name at once: one 201, four 409', async () => {

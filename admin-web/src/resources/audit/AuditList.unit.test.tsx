@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
-import type { AuditEntry } from '@forum/contracts';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { AUDIT_EMPTY_SPAN, type AuditEntry } from '@forum/contracts';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { atPhoneWidth, renderConsole, respond, stubServer } from '../../testing/console';
+import { descriptionOf } from '@forum/web-ui/testing';
+import { atPhoneWidth, quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { AuditList } from './AuditList';
 import { endOfLocalDay, localDay, startOfLocalDay } from './dateBounds';
 
@@ -26,6 +27,10 @@ function fakeServer(entries: AuditEntry[] = ENTRIES) {
     if (url.pathname !== '/api/admin/audit') return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
     const filter = JSON.parse(url.searchParams.get('filter') ?? '{}') as Filter;
     filters.push(filter);
+    // the API's refusal of an empty span (contracts' AuditFilter)
+    if (filter.since && filter.until && filter.since > filter.until) {
+      return respond({ error: { code: 'VALIDATION_FAILED', message: 'The request is not valid', details: { until: [AUDIT_EMPTY_SPAN] } } }, 400);
+    }
     const found = entries.filter(
       (e) =>
         (!filter.type || e.type === filter.type) &&
@@ -109,6 +114,60 @@ describe('Staff actions (the audit log)', () => {
     // the inputs still show the days picked
     expect(from.value).toBe(day);
     expect(to.value).toBe(day);
+  });
+});
+
+describe('Staff actions, a From after To (#39 edge 6)', () => {
+  /** A day picked in a date field, as the browser sends it: a change, then the focus leaves (one event at a time). */
+  const pick = async (label: 'From' | 'To', day: string) => {
+    const input = screen.getByLabelText(label) as HTMLInputElement;
+    await act(async () => {
+      fireEvent.change(input, { target: { value: day } });
+    });
+    await act(async () => {
+      fireEvent.blur(input);
+    });
+  };
+  /** What the pager says ('1-3 of 3'), or null when it shows no count. */
+  const pagerCount = () => screen.queryByText(/^\d+-\d+ of \d+$/)?.textContent ?? null;
+
+  it('says so on To and sends no such filter; the list and its pager stay as they were', async () => {
+    const { filters } = fakeServer();
+    renderAudit();
+    await rowOf('Created the tag #Rust');
+    expect(pagerCount()).toBe('1-3 of 3');
+    await pick('To', '2026-11-22');
+    await pick('From', '2026-11-24');
+    const to = screen.getByLabelText('To');
+    await waitFor(() => expect(descriptionOf(to)).toBe('To must not be before From'));
+    expect(to.getAttribute('aria-invalid')).toBe('true');
+    for (const toast of ['Bad Request', 'Server communication error']) expect(screen.queryByText(toast)).toBeNull();
+    expect(screen.getByText('Deleted a post by Ben')).toBeTruthy();
+    expect(pagerCount()).toBe('1-3 of 3');
+
+    // a To on or after From: the message goes and the filter is sent; none was sent with To before From
+    await pick('To', '2026-11-24');
+    await waitFor(() => expect(filters.at(-1)).toEqual({ since: startOfLocalDay('2026-11-24'), until: endOfLocalDay('2026-11-24') }));
+    expect(filters.filter((filter) => filter.since && filter.until && filter.since > filter.until)).toEqual([]);
+    expect(descriptionOf(screen.getByLabelText('To'))).toBeFalsy();
+    expect(screen.getByLabelText('To').getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it("says in the page why the server refused the filter (an address with From after To), with no 'Bad Request' toast and no pager count", async () => {
+    quietHttpErrors();
+    fakeServer();
+    const filter = JSON.stringify({ since: startOfLocalDay('2026-11-24'), until: endOfLocalDay('2026-11-22') });
+    renderConsole(<AuditList />, { path: `/admin/audit?filter=${encodeURIComponent(filter)}`, resource: 'audit' });
+    const refusal = await screen.findByRole('alert');
+    expect(refusal.textContent).toBe('To must not be before FromClear filters');
+    expect(descriptionOf(screen.getByLabelText('To'))).toBe('To must not be before From');
+    for (const toast of ['Bad Request', 'Server communication error']) expect(screen.queryByText(toast)).toBeNull();
+    expect(screen.queryByText('No staff actions match these filters.')).toBeNull();
+    expect(pagerCount()).toBeNull();
+    // Clear filters: the whole log again, with its count
+    await userEvent.click(within(refusal).getByRole('button', { name: 'Clear filters' }));
+    await rowOf('Deleted a post by Ben');
+    expect(pagerCount()).toBe('1-3 of 3');
   });
 });
 

@@ -1,7 +1,8 @@
 import { ADMIN_PAGE_SIZE, type ContactMessage } from '@forum/contracts';
 import MailOutlined from '@mui/icons-material/MailOutlined';
 import { Box, Link as MuiLink, Typography } from '@mui/material';
-import { DateField, List, Pagination, useRecordContext } from 'react-admin';
+import { DateField, List, useRecordContext } from 'react-admin';
+import { ListPagination } from '../../components/ListPagination';
 import { ColumnsOrCards, type ListColumn } from '../../components/RecordCards';
 import { ExpandableText } from './ExpandableText';
 
@@ -55,7 +56,7 @@ export function ContactMessageList() {
       actions={false}
       perPage={ADMIN_PAGE_SIZE}
       sort={{ field: 'receivedAt', order: 'DESC' }}
-      pagination={<Pagination rowsPerPageOptions={[ADMIN_PAGE_SIZE, 25, 50]} />}
+      pagination={<ListPagination />}
       empty={<NoMessages />}
     >
       <ColumnsOrCards<ContactRecord> columns={CONTACT_COLUMNS} label={(message) => `Message from ${message.name}`} />

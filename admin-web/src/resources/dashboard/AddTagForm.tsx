@@ -1,24 +1,30 @@
 import Add from '@mui/icons-material/Add';
-import { checkText, NEW_TAG_NAME_RULE } from '@forum/contracts';
+import { checkText, NEW_TAG_NAME_RULE, TagExistsDetails } from '@forum/contracts';
 import { Button, InputAdornment, Stack } from '@mui/material';
 import { useState, type FormEvent, type Ref } from 'react';
-import { useDataProvider, useNotify } from 'react-admin';
+import { useDataProvider } from 'react-admin';
 import { CountedTextField } from '@forum/web-ui';
-import { serverCode, serverFieldMessages, type ForumDataProvider } from '../../dataProvider';
+import { serverCode, serverDetails, serverFieldMessages, type ForumDataProvider } from '../../dataProvider';
+import type { TagOutcome } from './types';
 
 /** What the admin typed, as a tag's name: the # is the page's, not part of the name. */
 const tagName = (typed: string) => typed.trim().replace(/^#+/, '').trim();
+
+/** Why a tag was not added: a name taken (ignoring case) names the tag that has it, in its own spelling. */
+function failureOf(failure: unknown): string {
+  const exists = serverCode(failure) === 'TAG_EXISTS' ? TagExistsDetails.safeParse(serverDetails(failure)) : null;
+  return exists?.success ? `Failed to add tag: #${exists.data.tag.name} already exists` : 'Failed to add tag';
+}
 
 /**
  * Spec §2 Manage Tags: 'Enter new tag' and 'Add Tag'. The name is counted against NEW_TAG_NAME_RULE
  * as the API counts it (no `maxlength`: it would cut a pasted name without a word) and checked by the
  * rule before it is sent: a name the rule refuses gets the rule's message on the field, as does one
- * the server refuses. The command is pessimistic (the toast comes with the server's answer) and the
- * tags are read again after it.
+ * the server refuses. The command is pessimistic (`onOutcome` hears the server's answer, and nothing
+ * once the admin types again) and the tags are read again after it.
  */
-export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElement>; onAdded: () => unknown }) {
+export function AddTagForm({ inputRef, onAdded, onOutcome }: { inputRef?: Ref<HTMLInputElement>; onAdded: () => unknown; onOutcome: (outcome: TagOutcome) => void }) {
   const dataProvider = useDataProvider<ForumDataProvider>();
-  const notify = useNotify();
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -32,15 +38,15 @@ export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElem
     }
     const name = verdict.value;
     setPending(true);
+    onOutcome(null);
     try {
       await dataProvider.addTag(name);
-      notify('Tag added successfully', { type: 'success' });
+      onOutcome({ severity: 'success', text: 'Tag added successfully' });
       setValue('');
       await onAdded();
     } catch (failure) {
       setError(serverFieldMessages(failure).name ?? null);
-      // a name taken, ignoring case: say which, so the admin need not guess
-      notify(serverCode(failure) === 'TAG_EXISTS' ? `Failed to add tag: #${name} already exists` : 'Failed to add tag', { type: 'error' });
+      onOutcome({ severity: 'error', text: failureOf(failure) });
     } finally {
       setPending(false);
     }
@@ -61,6 +67,7 @@ export function AddTagForm({ inputRef, onAdded }: { inputRef?: Ref<HTMLInputElem
         onChange={(event) => {
           setValue(event.target.value);
           setError(null);
+          onOutcome(null);
         }}
         sx={{ flex: 1, maxWidth: { sm: 360 } }}
         slotProps={{

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Confirm, useDataProvider, useNotify } from 'react-admin';
+import { Confirm, useDataProvider } from 'react-admin';
 import type { ForumDataProvider } from '../../dataProvider';
-import type { TagRecord } from './types';
+import type { TagOutcome, TagRecord } from './types';
 
 export interface DeleteTagConfirmProps {
   /** the tag asked about (kept while the dialog closes, so its title does not change) */
@@ -12,6 +12,8 @@ export interface DeleteTagConfirmProps {
   onSettled: (deleted: boolean) => Promise<unknown>;
   /** once the dialog has gone: where the focus goes is the caller's call */
   onExited: () => void;
+  /** what came of it, for the caller to say */
+  onOutcome: (outcome: TagOutcome) => void;
 }
 
 /**
@@ -19,21 +21,21 @@ export interface DeleteTagConfirmProps {
  * pessimistic: 'Tag deleted successfully' or 'Failed to delete tag' with the server's answer. One
  * dialog for the whole grid: it outlives the tag it deletes, so its closing is always seen.
  */
-export function DeleteTagConfirm({ tag, open, onClose, onSettled, onExited }: DeleteTagConfirmProps) {
+export function DeleteTagConfirm({ tag, open, onClose, onSettled, onExited, onOutcome }: DeleteTagConfirmProps) {
   const dataProvider = useDataProvider<ForumDataProvider>();
-  const notify = useNotify();
   const [pending, setPending] = useState(false);
 
   const confirm = async () => {
     if (!tag) return;
     setPending(true);
     let deleted = false;
+    onOutcome(null);
     try {
       await dataProvider.deleteTag(String(tag.id));
-      notify('Tag deleted successfully', { type: 'success' });
+      onOutcome({ severity: 'success', text: 'Tag deleted successfully' });
       deleted = true;
     } catch {
-      notify('Failed to delete tag', { type: 'error' });
+      onOutcome({ severity: 'error', text: 'Failed to delete tag' });
     }
     try {
       await onSettled(deleted);

@@ -6,14 +6,16 @@ import { AddTagForm } from './AddTagForm';
 import { DeleteTagButton } from './DeleteTagButton';
 import { DeleteTagConfirm } from './DeleteTagConfirm';
 import { NoTags } from './NoTags';
-import type { TagRecord } from './types';
+import type { TagOutcome, TagRecord } from './types';
 
 const grid = { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(170px, 1fr))', gap: 1.5, listStyle: 'none', p: 0, m: 0 } as const;
 
 /**
  * Spec §2 Admin dashboard, Manage Tags: add a tag, and every tag (as many as one read gives, the
  * API's limit) with a leading # and its delete icon. After a verb the list is read again; the data
- * provider asks for the command's position, so the read shows the change.
+ * provider asks for the command's position, so the read shows the change. What came of a verb
+ * ('Tag added successfully', 'Failed to add tag: #React already exists', …) is said in the card
+ * between the field and the tags, which it moves down: a toast at the foot of the page covered them.
  */
 export function ManageTags() {
   const input = useRef<HTMLInputElement>(null);
@@ -25,6 +27,7 @@ export function ManageTags() {
   // the tag being deleted, the button that asked, and whether the server deleted it
   const [deletion, setDeletion] = useState<{ tag: TagRecord; opener: HTMLElement; deleted: boolean } | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [outcome, setOutcome] = useState<TagOutcome>(null);
 
   const askToDelete = (tag: TagRecord, opener: HTMLElement) => {
     setDeletion({ tag, opener, deleted: false });
@@ -43,7 +46,13 @@ export function ManageTags() {
         <Typography id="manage-tags-heading" variant="h6" component="h2" sx={{ fontWeight: 700, mb: 2 }}>
           Manage Tags
         </Typography>
-        <AddTagForm inputRef={input} onAdded={refetch} />
+        <AddTagForm inputRef={input} onAdded={refetch} onOutcome={setOutcome} />
+        {outcome && (
+          // an error interrupts; a success is said when the reader is free
+          <Alert severity={outcome.severity} role={outcome.severity === 'error' ? 'alert' : 'status'} onClose={() => setOutcome(null)} sx={{ mt: 1.5 }}>
+            {outcome.text}
+          </Alert>
+        )}
         <Box sx={{ mt: 1 }}>
           {isPending ? (
             <Box sx={grid} aria-hidden>
@@ -77,7 +86,7 @@ export function ManageTags() {
             </>
           )}
         </Box>
-        <DeleteTagConfirm tag={deletion?.tag ?? null} open={confirming} onClose={() => setConfirming(false)} onSettled={settled} onExited={focusAfterConfirm} />
+        <DeleteTagConfirm tag={deletion?.tag ?? null} open={confirming} onClose={() => setConfirming(false)} onSettled={settled} onExited={focusAfterConfirm} onOutcome={setOutcome} />
       </CardContent>
     </Card>
   );

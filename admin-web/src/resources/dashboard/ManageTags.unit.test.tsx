@@ -43,8 +43,9 @@ function fakeServer(tags: AdminTag[] = TAGS, { addAnswer, deleteAnswer }: Option
       const { name } = JSON.parse(String(init.body)) as { name: string };
       added.push({ name });
       if (addAnswer) return respond(addAnswer.body ?? '', addAnswer.status);
-      if (live.some((tag) => tag.name.toLowerCase() === name.toLowerCase())) {
-        return respond({ error: { code: 'TAG_EXISTS', message: `The tag "${name}" already exists` } }, 409);
+      const existing = live.find((tag) => tag.name.toLowerCase() === name.toLowerCase());
+      if (existing) {
+        return respond({ error: { code: 'TAG_EXISTS', message: `The tag "${existing.name}" already exists`, details: { tag: existing } } }, 409);
       }
       const tag = { _id: `t-${live.length + 10}`, name };
       live = [...live, tag];
@@ -149,17 +150,27 @@ describe('Manage Tags', () => {
     expect((newTagInput() as HTMLInputElement).value).toBe('Go');
   });
 
-  it('says which tag exists when the server answers 409 TAG_EXISTS, and keeps what was typed', async () => {
+  it('#39 edge 15: names the tag that exists in its own spelling when the server answers 409 TAG_EXISTS, keeps what was typed, and says it in the card, not over the tags', async () => {
     quietHttpErrors();
     const { reads } = fakeServer();
     renderTags();
     await tagNames();
     const readsBefore = reads();
     await userEvent.type(newTagInput(), 'react{Enter}');
-    expect(await screen.findByText('Failed to add tag: #react already exists')).toBeTruthy();
+    const message = await screen.findByText('Failed to add tag: #React already exists');
+    expect(screen.queryByText(/#react already exists/)).toBeNull();
     expect((newTagInput() as HTMLInputElement).value).toBe('react');
     expect(await tagNames()).toEqual(['#Databases', '#React']);
     expect(reads()).toBe(readsBefore);
+    // in the card's flow, between 'Enter new tag' and the tags (it pushes them down), not a toast over the page
+    expect(message.closest('[role="alert"]')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Manage Tags' })).getByText('Failed to add tag: #React already exists')).toBe(message);
+    expect(message.closest('.MuiSnackbar-root')).toBeNull();
+    expect(newTagInput().compareDocumentPosition(message) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(message.compareDocumentPosition(screen.getByRole('list', { name: 'Tags' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // typing again puts it away
+    await userEvent.type(newTagInput(), 'x');
+    expect(screen.queryByText('Failed to add tag: #React already exists')).toBeNull();
   });
 
   it("says 'Failed to add tag' for any other refusal", async () => {

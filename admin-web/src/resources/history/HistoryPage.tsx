@@ -1,11 +1,11 @@
 import { HISTORY_KINDS, type History, type HistoryEntry, type HistoryKind } from '@forum/contracts';
-import OpenInNew from '@mui/icons-material/OpenInNew';
-import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Link as MuiLink, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Fragment, useId, useState } from 'react';
 import { HttpError, Link, Title, useDataProvider } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { CardLine, usePhone } from '../../components/RecordCards';
+import { ViewPostLink } from '../../components/ViewPostLink';
 import { serverMessage, type ForumDataProvider } from '../../dataProvider';
 import { isUserId, useHistoryPath } from './HistoryLink';
 import { dataPreview, namesIn, streamLabel, subjectOf } from './historyLabels';
@@ -242,10 +242,7 @@ export function HistoryPage() {
                 {hasNextPage ? `the first ${data.events.length} events` : `${data.events.length} ${data.events.length === 1 ? 'event' : 'events'}`}, oldest first
               </Typography>
               {kind === 'post' && (
-                <MuiLink href={`/post/${encodeURIComponent(id)}`} variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
-                  View Post
-                  <OpenInNew sx={{ fontSize: 14 }} aria-hidden />
-                </MuiLink>
+                <ViewPostLink postId={id} />
               )}
             </Stack>
           )}

@@ -4,6 +4,7 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
+import { descriptionOf } from '@forum/web-ui/testing';
 import { atPhoneWidth, quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { HistoryPage } from './HistoryPage';
 
@@ -76,7 +77,12 @@ describe('the history of a post or a user', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'History of the post “Deploying on Fridays”' })).toBeTruthy();
     expect(calls).toEqual([`/api/admin/history/post/${POST_ID}`]);
     expect(screen.getByText(/The post with its comments, votes and reports: 3 events, oldest first/)).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'View Post' }).getAttribute('href')).toBe(`/post/${POST_ID}`);
+    const viewPost = screen.getByRole('link', { name: 'View Post' });
+    expect(viewPost.getAttribute('href')).toBe(`/post/${POST_ID}`);
+    // #39 edge 13: a new tab, as its icon says (and its description)
+    expect(viewPost.getAttribute('target')).toBe('_blank');
+    expect(viewPost.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(descriptionOf(viewPost)).toBe('opens in a new tab');
 
     const table = screen.getByRole('table', { name: 'Events of the post “Deploying on Fridays”' });
     expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['#', 'Time', 'Event (stream)', 'Actor', 'Position', 'Correlation id', 'Data']);

@@ -1,12 +1,12 @@
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
-import OpenInNew from '@mui/icons-material/OpenInNew';
-import { Chip, Link as MuiLink, Stack, Typography } from '@mui/material';
+import { Chip, Stack, Typography } from '@mui/material';
 import { Link, useBasename, useRecordContext } from 'react-admin';
+import { ViewPostLink } from '../../components/ViewPostLink';
 import type { ReportedCommentGroup } from './groupReports';
 
 /**
- * The reported comment's text, how often it was reported when more than once, 'View Post' (the
- * forum's page of the post: a full page load, not a console route) and the post's history.
+ * The reported comment's text, how often it was reported when more than once, 'View Post' (in a new
+ * tab) and the post's history.
  */
 export function CommentField() {
   const comment = useRecordContext<ReportedCommentGroup>();
@@ -19,10 +19,7 @@ export function CommentField() {
       </Typography>
       <Stack direction="row" useFlexGap spacing={1.5} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         {comment.reportCount > 1 && <Chip size="small" variant="outlined" label={`Reported ${comment.reportCount} times`} />}
-        <MuiLink href={`/post/${encodeURIComponent(comment.postId)}`} variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
-          View Post
-          <OpenInNew sx={{ fontSize: 14 }} aria-hidden />
-        </MuiLink>
+        <ViewPostLink postId={comment.postId} />
         <Link to={`${basename}/history/post/${encodeURIComponent(comment.postId)}`} variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
           <HistoryOutlined sx={{ fontSize: 16 }} aria-hidden />
           History

@@ -3,6 +3,7 @@ import type { ReportedComment } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { descriptionOf } from '@forum/web-ui/testing';
 import { quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { ReportedCommentList } from './ReportedCommentList';
 
@@ -101,6 +102,15 @@ describe('Reported Comments', () => {
     expect(within(rude).queryByText(/Reported \d+ times/)).toBeNull();
     expect(within(rude).getByText('Inappropriate')).toBeTruthy();
     expect(within(rude).getByRole('link', { name: 'View Post' }).getAttribute('href')).toBe('/post/p-2');
+  });
+
+  it("#39 edge 13: 'View Post' opens the forum's post in a new tab, as its icon says, and its name says so too", async () => {
+    fakeServer();
+    renderReports();
+    const view = within(await rowOf(SPAMMY)).getByRole('link', { name: 'View Post' });
+    expect(view.getAttribute('target')).toBe('_blank');
+    expect(view.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(descriptionOf(view)).toBe('opens in a new tab');
   });
 
   it('deletes a comment after the confirmation: all of its reports go with its one row', async () => {

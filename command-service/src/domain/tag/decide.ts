@@ -1,11 +1,11 @@
-import { ErrorCode, type TagEvent } from '@forum/contracts';
+import { ErrorCode, type TagEvent, type TagExistsDetails } from '@forum/contracts';
 import { ConflictError, NotFoundError } from '@forum/platform';
 import { unreachable, type CommandMeta } from '../command.ts';
 import { tagById, type TagsState } from './tag.ts';
 
 /**
  * Rules (spec §6 admin tags; issue "whole forum on the API"):
- * - a tag name is trimmed and unique ignoring case among the live tags;
+ * - a tag name is trimmed and unique ignoring case among the live tags (a refusal names the tag that exists);
  * - a tag is deleted by its id, once (404 for an unknown or deleted one); posts keep their tag text;
  * - a deleted tag's name may be created again (as a new tag).
  * Who may do it (an admin) is the handler's check: the seed creates tags as the system.
@@ -14,9 +14,11 @@ export type CreateTag = { type: 'CreateTag'; data: { tagId: string; name: string
 export type DeleteTag = { type: 'DeleteTag'; data: { tagId: string } };
 export type TagCommand = CreateTag | DeleteTag;
 
+/** A name taken, ignoring case: names the tag that exists, in its own spelling (TagExistsDetails). */
 export class TagExistsError extends ConflictError {
-  constructor(name: string) {
-    super(`The tag "${name}" already exists`, ErrorCode.TAG_EXISTS);
+  constructor(existing: { id: string; name: string }) {
+    const details: TagExistsDetails = { tag: { _id: existing.id, name: existing.name } };
+    super(`The tag "${existing.name}" already exists`, ErrorCode.TAG_EXISTS, details);
   }
 }
 
@@ -33,7 +35,8 @@ export function decide(command: TagCommand, state: TagsState, meta: CommandMeta)
 
 function createTag(command: CreateTag, state: TagsState, meta: CommandMeta): TagEvent[] {
   const name = command.data.name.trim();
-  if (state.byName.has(name.toLowerCase())) throw new TagExistsError(name);
+  const existing = state.byName.get(name.toLowerCase());
+  if (existing) throw new TagExistsError(existing);
   return [{ type: 'TagCreated', data: { tagId: command.data.tagId, name, createdAt: meta.now.toISOString() } }];
 }
 

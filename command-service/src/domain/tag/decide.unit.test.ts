@@ -25,8 +25,10 @@ describe('given no tags', () => {
 
 describe('given the tag React', () => {
   const state = given([created('React', REACT)]);
-  it('when CreateTag "react" (another case), then 409 TAG_EXISTS', () => {
-    expect(() => decide(create('react', VUE), state, meta)).toThrowError(expect.objectContaining({ status: 409, code: 'TAG_EXISTS' }));
+  it('when CreateTag "react" (another case), then 409 TAG_EXISTS naming the tag that exists, React, in the message and the details', () => {
+    expect(() => decide(create('react', VUE), state, meta)).toThrowError(
+      expect.objectContaining({ status: 409, code: 'TAG_EXISTS', message: 'The tag "React" already exists', details: { tag: { _id: REACT, name: 'React' } } }),
+    );
   });
   it("resolves names ignoring case to the tag's own spelling", () => {
     expect(canonicalTag(state, ' REACT ')).toBe('React');

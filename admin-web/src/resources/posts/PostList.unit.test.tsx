@@ -1,0 +1,75 @@
+// @vitest-environment jsdom
+import type { PostListItem } from '@forum/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { atPhoneWidth, renderConsole, respond, stubServer } from '../../testing/console';
+import { PostList } from './PostList';
+
+const post = (n: number, title: string, authorName: string, tags: string[], upVote: number, downVote: number): PostListItem => ({
+  _id: `6f1c2f9e-2b7a-4c1e-9a63-2f0f8d7c6b5${n}`,
+  title,
+  summary: `${title}: the summary`,
+  tags,
+  authorName,
+  authorPhoto: '',
+  createdAt: `2026-11-2${n}T10:15:00.000Z`,
+  upVote,
+  downVote,
+  commentCount: 0,
+});
+
+const POSTS = [post(4, 'Zero-downtime deploys on a single server', 'Bob Chen', ['DevOps', 'Databases'], 3, 1), post(3, 'Welcome to the forum!', 'Alice Martin', ['Off-topic'], 0, 0)];
+
+/** GET /api/posts as react-admin reads it (a range, a sort; Content-Range), each query kept. */
+function fakeServer(posts: PostListItem[] = POSTS) {
+  const queries: URLSearchParams[] = [];
+  stubServer(async ({ url }) => {
+    if (url.pathname !== '/api/posts') return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
+    queries.push(url.searchParams);
+    return respond(
+      posts.map((p) => ({ id: p._id, ...p })),
+      200,
+      { 'Content-Range': `posts ${posts.length ? `0-${posts.length - 1}` : '*'}/${posts.length}` },
+    );
+  });
+  return { queries };
+}
+
+const renderPosts = () => renderConsole(<PostList />, { path: '/admin/posts', resource: 'posts' });
+const historyPath = (p: PostListItem) => `/admin/history/post/${p._id}`;
+
+describe('Posts', () => {
+  it('lists title, author, tags, time, votes, newest first, sortable by its columns; History opens each post’s history', async () => {
+    const { queries } = fakeServer();
+    renderPosts();
+    const deploys = (await screen.findByText(POSTS[0]!.title)).closest('tr')!;
+    expect(within(screen.getByRole('table')).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Title', 'Author', 'Tags', 'Created at', 'Up', 'Down', 'Actions']);
+    expect(JSON.parse(queries[0]!.get('sort')!)).toEqual(['createdAt', 'DESC']);
+    expect(within(deploys).getByText('Bob Chen')).toBeTruthy();
+    expect(within(deploys).getByText('DevOps')).toBeTruthy();
+    expect(within(deploys).getByText(new Date(POSTS[0]!.createdAt).toLocaleDateString(), { exact: false })).toBeTruthy();
+    for (const p of POSTS) {
+      expect(screen.getByRole('link', { name: `History of the post “${p.title}”` }).getAttribute('href')).toBe(historyPath(p));
+    }
+    // the columns a post can be sorted by on the server
+    await userEvent.click(screen.getByRole('button', { name: 'Sort by up ascending' }));
+    await waitFor(() => expect(JSON.parse(queries.at(-1)!.get('sort')!)[0]).toBe('upVote'));
+  });
+});
+
+describe('Posts on a phone', () => {
+  it('shows each post as a card with the table’s columns as lines and its History, and no table', async () => {
+    atPhoneWidth();
+    fakeServer();
+    renderPosts();
+    const deploys = await screen.findByRole('article', { name: POSTS[0]!.title });
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getAllByRole('article').map((card) => card.getAttribute('aria-label'))).toEqual(POSTS.map((p) => p.title));
+    for (const label of ['Title', 'Author', 'Tags', 'Created at', 'Up', 'Down']) expect(within(deploys).getByText(label)).toBeTruthy();
+    expect(within(deploys).getByText('Bob Chen')).toBeTruthy();
+    expect(within(deploys).getByText('Databases')).toBeTruthy();
+    expect(within(deploys).getByText('3')).toBeTruthy();
+    expect(within(deploys).getByRole('link', { name: `History of the post “${POSTS[0]!.title}”` }).getAttribute('href')).toBe(historyPath(POSTS[0]!));
+  });
+});
