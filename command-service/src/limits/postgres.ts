@@ -1,8 +1,9 @@
-import { WRITE_KINDS, type WriteKind, type WriteLimit, type WriteWindow } from '@forum/contracts';
-import { limiterKey, type Knex, type Logger } from '@forum/platform';
+import type { WriteKind, WriteLimit, WriteWindow } from '@forum/contracts';
+import type { Knex, Logger } from '@forum/platform';
 import type pg from 'pg';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import { tooManyWrites, type Taken, type WriteLimits } from '../domain/limits.ts';
+import { RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
+import type { WriteLimits } from '../domain/limits.ts';
+import { windowedLimits, windowsOf } from './windows.ts';
 
 declare module 'rate-limiter-flexible' {
   interface RateLimiterStoreAbstract {
@@ -51,39 +52,19 @@ export async function createPostgresWriteLimits(options: {
         throw error;
       }),
   };
-  const counters = Object.fromEntries(
-    WRITE_KINDS.map((kind) => [kind, (['burst', 'sustained'] as const).map((window) => counter(store, `${kind}:${window}`, options.limits[kind][window]))]),
-  ) as Record<WriteKind, RateLimiterPostgres[]>;
-
+  const windows = windowsOf(options.limits, (prefix, window) => counter(store, prefix, window));
   const cleanup = setInterval(() => {
     db.raw(`DELETE FROM ${SCHEMA}.${TABLE} WHERE expire < ?`, [Date.now() - KEEP_ENDED_MS]).catch((error: unknown) => logger.warn({ err: error }, 'write limits: cleanup failed'));
   }, CLEANUP_EVERY_MS);
   cleanup.unref();
 
-  /** Uncounts what was counted, unless its window has ended meanwhile (that would start a new one below zero). */
-  async function giveBack(key: string, counted: readonly { counter: RateLimiterPostgres; until: number }[]) {
-    await Promise.all(
-      counted
-        .filter(({ until }) => Date.now() < until)
-        .map(({ counter }) => counter.reward(key).catch((error: unknown) => logger.warn({ err: error }, 'write limits: could not give a write back'))),
-    );
-  }
-
+  const limits = windowedLimits(windows, {
+    // a key refused once is refused from this process's memory until its window ends: no statement
+    blockedMs: (window, key) => window.getInMemoryBlockMsBeforeExpire(window.getKey(key)),
+    onGiveBackFailed: (error) => logger.warn({ err: error }, 'write limits: could not give a write back'),
+  });
   return {
-    async take(kind, of) {
-      const windows = counters[kind];
-      const key = limiterKey(of);
-      const blockedMs = Math.max(...windows.map((window) => window.getInMemoryBlockMsBeforeExpire(window.getKey(key))));
-      if (blockedMs > 0) throw tooManyWrites(kind, blockedMs);
-      const results = await Promise.allSettled(windows.map((window) => window.consume(key)));
-      const counted = results.flatMap((result, i) => (result.status === 'fulfilled' ? [{ counter: windows[i]!, until: Date.now() + result.value.msBeforeNext }] : []));
-      const refusals = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
-      if (refusals.length === 0) return { giveBack: () => giveBack(key, counted) } satisfies Taken;
-      await giveBack(key, counted);
-      const failure = refusals.find((refusal) => !(refusal instanceof RateLimiterRes));
-      if (failure) throw failure;
-      throw tooManyWrites(kind, Math.max(...refusals.map((refusal) => (refusal as RateLimiterRes).msBeforeNext)));
-    },
+    take: limits.take,
     async close() {
       clearInterval(cleanup);
     },

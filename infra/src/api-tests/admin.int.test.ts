@@ -1,12 +1,9 @@
 import {
   ADMIN_PAGE_SIZE,
-  TAG_NAME_MAX,
-  TagExistsDetails,
   type AdminStats,
   type AdminTag,
   type AdminUsersPage,
   type Announcement,
-  type ErrorBody,
   type PostDetail,
 } from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,19 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => forum?.stop());
 
-const { eventCount, after, addTag, deleteTag, makeAdmin, announce } = calls(() => forum);
+const { after, addTag, deleteTag, makeAdmin, announce } = calls(() => forum);
 const { registeredUser } = given(() => forum);
-/** Runs `call` and expects `status` with `code`, and that it appended no event. */
-async function refused(call: () => Promise<Response>, status: number, code?: string): Promise<ErrorBody> {
-  const before = await eventCount();
-  const response = await call();
-  expect(response.status).toBe(status);
-  const body = (await response.json()) as ErrorBody;
-  if (code) expect(body.error.code).toBe(code);
-  expect(await eventCount()).toBe(before);
-  return body;
-}
-
 describe('GET /api/users/admin/:email (the admin check)', () => {
   it("answers the caller's own role: false for a user, true for an admin", async () => {
     const user = await registeredUser('Checker');
@@ -93,43 +79,6 @@ describe('tags in the admin area', () => {
     expect(events.at(-1)).toMatchObject({ type: 'TagCreated', data: { tagId: body.id, name: 'Rust' }, metadata: { actorId: admin.id } });
   });
 
-  it('refuses a name that exists in another case with 409 TAG_EXISTS naming the tag that exists (its id and spelling in the details), and appends nothing', async () => {
-    const react = (await expectStatus<AdminTag[]>(forum.api('/api/admin/tags', { token: admin.token }))).find((tag) => tag.name === 'React')!;
-    const body = await refused(() => addTag(admin.token, 'react'), 409, 'TAG_EXISTS');
-    expect(body.error).toMatchObject({ message: 'The tag "React" already exists', details: { tag: react } });
-    expect(TagExistsDetails.parse(body.error.details)).toEqual({ tag: react });
-  });
-
-  it('adds one tag when five admins add the same new name at once: one 201, four 409', async () => {
-    const answers = await Promise.all(Array.from({ length: 5 }, () => addTag(admin.token, 'Elixir')));
-    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409]);
-  });
-
-  it.each([
-    ['missing', undefined],
-    ['blank', '   '],
-    ['not text', 42],
-    [`longer than ${TAG_NAME_MAX}`, 'x'.repeat(TAG_NAME_MAX + 1)],
-  ])('refuses a %s name with 400 on name, and appends nothing', async (_case, name) => {
-    const body = await refused(() => addTag(admin.token, name), 400, 'VALIDATION_FAILED');
-    expect(Object.keys(body.error.details!)).toEqual(['name']);
-  });
-
-  it(`#28.9 refuses an 80-character name with 400 VALIDATION_FAILED and the rule's message, never cutting it to ${TAG_NAME_MAX} and adding it`, async () => {
-    const name = 'Eighty'.repeat(14).slice(0, 80);
-    const body = await refused(() => addTag(admin.token, name), 400, 'VALIDATION_FAILED');
-    expect(body.error.details).toEqual({ name: [`Tag name must be at most ${TAG_NAME_MAX} characters`] });
-    const names = (await expectStatus<AdminTag[]>(forum.api('/api/admin/tags', { token: admin.token }))).map((tag) => tag.name.toLowerCase());
-    expect(names).not.toContain(name.slice(0, TAG_NAME_MAX).toLowerCase());
-    expect(names).not.toContain(name.toLowerCase());
-  });
-
-  it('answers 401 without a token and 403 FORBIDDEN for a user, appending nothing', async () => {
-    const user = await registeredUser('Tagger');
-    await refused(() => addTag(undefined, 'Go'), 401, 'UNAUTHENTICATED');
-    await refused(() => addTag(user.token, 'Go'), 403, 'FORBIDDEN');
-  });
-
   it('GET /api/admin/tags lists {_id, name}, and speaks react-admin with Content-Range', async () => {
     const tags = await expectStatus<AdminTag[]>(forum.api('/api/admin/tags', { token: admin.token }));
     expect(tags.length).toBeGreaterThanOrEqual(8); // the demo tags
@@ -168,18 +117,6 @@ describe('tags in the admin area', () => {
     const again = await addTag(admin.token, 'kotlin');
     expect(again.status).toBe(201);
     expect((await expectStatus<{ id: string }>(again, 201)).id).not.toBe(id);
-  });
-
-  it('DELETE answers 404 for an unknown or already deleted tag, 400 for a non-id, 401/403 — appending nothing', async () => {
-    const { id } = await expectStatus<{ id: string }>(addTag(admin.token, 'Scala'), 201);
-    expect((await deleteTag(admin.token, id)).status).toBe(200);
-    await refused(() => deleteTag(admin.token, id), 404, 'NOT_FOUND');
-    await refused(() => deleteTag(admin.token, '00000000-0000-4000-8000-000000000000'), 404, 'NOT_FOUND');
-    await refused(() => deleteTag(admin.token, 'scala'), 400, 'VALIDATION_FAILED');
-    const { id: live } = await expectStatus<{ id: string }>(addTag(admin.token, 'Haskell'), 201);
-    await refused(() => deleteTag(undefined, live), 401, 'UNAUTHENTICATED');
-    const user = await registeredUser('Untagger');
-    await refused(() => deleteTag(user.token, live), 403, 'FORBIDDEN');
   });
 });
 
@@ -239,24 +176,6 @@ describe('users in the admin area', () => {
     expect(await expectStatus(forum.api(`/api/users/admin/${user.email}`, { token: user.token, ...after(position) }))).toEqual({ admin: true });
     expect((await forum.api('/api/admin/stats', { token: user.token })).status).toBe(200);
   });
-
-  it('making an admin admin again is a no-op: 200 without a position, nothing appended', async () => {
-    const user = pagers[1]!;
-    await makeAdmin(admin.token, user.id);
-    const before = await eventCount();
-    const again = await makeAdmin(admin.token, user.id);
-    expect(again.status).toBe(200);
-    expect(await again.json()).toEqual({ id: user.id });
-    expect(again.headers.get('X-Event-Position')).toBeNull();
-    expect(await expectStatus(makeAdmin(admin.token, admin.id))).toEqual({ id: admin.id });
-    expect(await eventCount()).toBe(before);
-  });
-
-  it('answers 404 for an unknown user, 401 without a token, 403 for a user — appending nothing', async () => {
-    await refused(() => makeAdmin(admin.token, 'no-such-user'), 404, 'NOT_FOUND');
-    await refused(() => makeAdmin(undefined, pagers[2]!.id), 401, 'UNAUTHENTICATED');
-    await refused(() => makeAdmin(pagers[3]!.token, pagers[3]!.id), 403, 'FORBIDDEN');
-  });
 });
 
 describe('announcements', () => {
@@ -279,18 +198,5 @@ describe('announcements', () => {
       { _id: id, title: 'Maintenance', description: 'Tonight 22:00', authorName: 'Forum Admin', authorPhoto: expect.any(String), date: expect.any(String) },
       { _id: firstId, title: 'Welcome', description: 'Be kind.', authorName: 'Forum Admin', authorPhoto: expect.any(String), date: expect.any(String) },
     ]);
-  });
-
-  it("refuses a missing or blank title and description with 400 and spec §5's messages, appending nothing", async () => {
-    const missing = await refused(() => announce(admin.token, {}), 400, 'VALIDATION_FAILED');
-    expect(missing.error.details).toEqual({ title: ['Title is required'], description: ['Description is required'] });
-    const blank = await refused(() => announce(admin.token, { title: '  ', description: 'ok' }), 400, 'VALIDATION_FAILED');
-    expect(blank.error.details).toEqual({ title: ['Title is required'] });
-  });
-
-  it('answers 401 without a token and 403 FORBIDDEN for a user, appending nothing', async () => {
-    await refused(() => announce(undefined, { title: 't', description: 'd' }), 401, 'UNAUTHENTICATED');
-    const user = await registeredUser('Herald');
-    await refused(() => announce(user.token, { title: 't', description: 'd' }), 403, 'FORBIDDEN');
   });
 });

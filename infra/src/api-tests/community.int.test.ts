@@ -1,5 +1,4 @@
 import {
-  COMMENT_MAX,
   DEFAULT_WARNING_REASON,
   type ErrorBody,
   type Notifications,
@@ -55,24 +54,6 @@ describe('comments', () => {
     expect((await comments(postId, admin)).map((c) => c.authorEmail)).toEqual([bob.email, author.email]);
     expect(await getPost(postId)).toMatchObject({ commentCount: 2 });
     expect((await forum.store.readStream(`comment-${first.id}`)).events[0]).toMatchObject({ type: 'CommentAdded', metadata: { actorId: bob.id } });
-  });
-
-  it('refuses an empty or too long text and a bad post id with 400, a visitor with 401, an unknown or deleted post with 404, appending nothing', async () => {
-    const user = await registeredUser('Dora');
-    const { id: postId } = await createPost(user.token);
-    const events = await eventCount();
-    expect((await errorOf(addComment(user.token, postId, '   '), 400)).details).toEqual({ text: ['Comment must not be empty'] });
-    expect((await errorOf(addComment(user.token, postId, 'x'.repeat(COMMENT_MAX + 1)), 400)).details).toHaveProperty('text');
-    expect((await errorOf(forum.api('/api/comments', { method: 'POST', token: user.token, json: { postId } }), 400)).details).toHaveProperty('text');
-    expect((await errorOf(addComment(user.token, 'nope', 'Hi'), 400)).details).toHaveProperty('postId');
-    await errorOf(forum.api('/api/comments', { method: 'POST', json: { postId, text: 'Hi' } }), 401);
-    await errorOf(addComment(user.token, NO_POST, 'Hi'), 404);
-    expect(await eventCount()).toBe(events);
-    await expectStatus(addComment(user.token, postId, 'x'.repeat(COMMENT_MAX)), 201);
-    await deletePost(postId, user.token);
-    const afterDelete = await eventCount();
-    await errorOf(addComment(user.token, postId, 'Too late'), 404);
-    expect(await eventCount()).toBe(afterDelete);
   });
 
   it('GET /api/comments/:postId answers 404 for an unknown post and 400 for a malformed id, and [] for a post without comments', async () => {
@@ -161,19 +142,6 @@ describe('reports', () => {
     expect((await errorOf(report(commentId, reporter.token, 'spam'), 409)).code).toBe('ALREADY_REPORTED');
   });
 
-  it('answers 400 for a bad feedback or id, 401 without a token and 404 for an unknown comment, appending nothing', async () => {
-    const user = await registeredUser('Liam');
-    const { id: postId } = await createPost(user.token);
-    const { id: commentId } = await expectStatus<{ id: string }>(addComment(user.token, postId, 'Hi'), 201);
-    const events = await eventCount();
-    expect((await errorOf(report(commentId, user.token, 'boring'), 400)).details).toHaveProperty('feedback');
-    await errorOf(forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token: user.token, json: {} }), 400);
-    await errorOf(report('nope', user.token, 'spam'), 400);
-    await errorOf(forum.api(`/api/comments/${commentId}/report`, { method: 'POST', json: { feedback: 'spam' } }), 401);
-    await errorOf(report(NO_POST, user.token, 'spam'), 404);
-    expect(await eventCount()).toBe(events);
-  });
-
   it('GET /api/admin/reported-comments is for admins: 401 without a token, 403 for a user', async () => {
     const user = await registeredUser('Mona');
     await errorOf(forum.api('/api/admin/reported-comments'), 401);
@@ -201,18 +169,6 @@ describe('moderation', () => {
     // removed: gone for everyone
     await errorOf(forum.api(`/api/admin/comments/${commentId}`, { method: 'DELETE', token: admin }), 404);
     await errorOf(report(commentId, author.token, 'spam'), 404);
-  });
-
-  it('refuses a user (403, even the comment’s author) and a visitor (401); answers 404 for an unknown comment and 400 for a bad id', async () => {
-    const user = await registeredUser('Pia');
-    const { id: postId } = await createPost(user.token);
-    const { id: commentId } = await expectStatus<{ id: string }>(addComment(user.token, postId, 'Mine'), 201);
-    const events = await eventCount();
-    expect((await errorOf(forum.api(`/api/admin/comments/${commentId}`, { method: 'DELETE', token: user.token }), 403)).code).toBe('FORBIDDEN');
-    await errorOf(forum.api(`/api/admin/comments/${commentId}`, { method: 'DELETE' }), 401);
-    await errorOf(forum.api(`/api/admin/comments/${NO_POST}`, { method: 'DELETE', token: admin }), 404);
-    await errorOf(forum.api('/api/admin/comments/nope', { method: 'DELETE', token: admin }), 400);
-    expect(await eventCount()).toBe(events);
   });
 
   it('POST /api/admin/warn-user/:authorEmail warns the user, who sees it in GET /api/me/notifications and marks it read', async () => {

@@ -12,7 +12,6 @@ beforeAll(async () => {
 afterAll(() => forum?.stop());
 
 const newUser = (name: string) => forum.newUser(name);
-const eventCount = () => forum.eventCount();
 const create = (token: string, title = 'A post') => forum.api('/api/posts', { method: 'POST', token, json: { title, description: 'Text', tags: [] } });
 /** Creates n posts; answers their ids, and the position of the last one as `position`. */
 async function createMany(token: string, n: number) {
@@ -26,19 +25,6 @@ async function createMany(token: string, n: number) {
 }
 
 describe('the free post limit', () => {
-  it(`when a free user with ${FREE_POST_LIMIT} posts creates a post, it answers 422 POST_LIMIT_REACHED and appends nothing`, async () => {
-    const user = await newUser('ivy');
-    await createMany(user.token, FREE_POST_LIMIT);
-    const events = await eventCount();
-    const sixth = await create(user.token);
-    expect(sixth.status).toBe(422);
-    expect(((await sixth.json()) as { error: { code: string; details: unknown } }).error).toMatchObject({
-      code: 'POST_LIMIT_REACHED',
-      details: { count: FREE_POST_LIMIT, limit: FREE_POST_LIMIT },
-    });
-    expect(await eventCount()).toBe(events);
-  });
-
   it(`holds under concurrency: 20 creates at once by a user at ${FREE_POST_LIMIT - 1} posts let exactly one through`, { timeout: 60_000 }, async () => {
     const user = await newUser('jay');
     await createMany(user.token, FREE_POST_LIMIT - 1);
@@ -49,15 +35,6 @@ describe('the free post limit', () => {
     const { position } = (await answers[statuses.indexOf(201)]!.json()) as { position: string };
     const count = await forum.api(`/api/user-post-count/${user.email}`, { token: user.token, headers: { [HEADER_MIN_POSITION]: position } });
     expect(await count.json()).toEqual({ count: FREE_POST_LIMIT });
-  });
-
-  it('frees a slot when a post is deleted', async () => {
-    const user = await newUser('kim');
-    const ids = await createMany(user.token, FREE_POST_LIMIT);
-    expect((await create(user.token)).status).toBe(422);
-    expect((await forum.api(`/api/my-posts/${ids[0]}`, { method: 'DELETE', token: user.token })).status).toBe(200);
-    expect((await create(user.token)).status).toBe(201);
-    expect((await create(user.token)).status).toBe(422);
   });
 });
 
@@ -74,31 +51,6 @@ describe('DELETE /api/my-posts/:id', () => {
     const after = (await (await forum.api('/api/posts', { headers: { [HEADER_MIN_POSITION]: position } })).json()) as { totalCount: number };
     expect(after.totalCount).toBe(before - 1);
     expect((await forum.api(`/api/my-posts/${id}`, { method: 'DELETE', token: user.token })).status).toBe(404);
-  });
-
-  it('refuses another user with 403 and a visitor with 401, and lets an admin delete', async () => {
-    const owner = await newUser('max');
-    const other = await newUser('ned');
-    const [id] = await createMany(owner.token, 1);
-    const events = await eventCount();
-    expect((await forum.api(`/api/my-posts/${id}`, { method: 'DELETE', token: other.token })).status).toBe(403);
-    expect((await forum.api(`/api/my-posts/${id}`, { method: 'DELETE' })).status).toBe(401);
-    // the other user's first request registered them; nothing about the post changed
-    expect((await forum.store.readStream(`post-${id}`)).version).toBe(1);
-    expect(await eventCount()).toBeLessThanOrEqual(events + 1);
-    const byAdmin = await forum.api(`/api/my-posts/${id}`, { method: 'DELETE', token: admin });
-    expect(byAdmin.status).toBe(200);
-    const { events: postEvents } = await forum.store.readStream(`post-${id}`);
-    expect(postEvents.at(-1)).toMatchObject({ type: 'PostDeleted' });
-    // the owner's slot is freed by the admin's deletion too
-    const ownerId = (postEvents[0]!.data as { authorId: string }).authorId;
-    expect((await forum.store.readStream(`user-${ownerId}`)).events.map((e) => e.type)).toContain('AuthoredPostRemoved');
-  });
-
-  it('answers 404 for a post that does not exist and 400 for a malformed id', async () => {
-    const user = await newUser('ola');
-    expect((await forum.api('/api/my-posts/00000000-0000-4000-8000-000000000000', { method: 'DELETE', token: user.token })).status).toBe(404);
-    expect((await forum.api('/api/my-posts/nope', { method: 'DELETE', token: user.token })).status).toBe(400);
   });
 });
 

@@ -25,7 +25,6 @@ const { eventCount, streamTypes, errorOf, getPost, setVote, changeVote, deletePo
 
 const { registeredUser, createPost } = given(() => forum);
 const topVoted = (position?: string) => expectStatus<TopVotedUser[]>(forum.api('/api/users/top-voted', { headers: minPositionHeaders(position) }));
-const NO_POST = '00000000-0000-4000-8000-000000000000';
 
 describe('votes: PUT /api/posts/:id/vote', () => {
   it('sets the caller’s vote; the post’s counts and the caller’s myVote follow; the same vote again appends nothing', async () => {
@@ -58,22 +57,6 @@ describe('votes: PUT /api/posts/:id/vote', () => {
       expect.objectContaining({ previous: 'down', vote: 'none' }),
     ]);
     expect(cast[0]!.metadata.actorId).toBe(voter.id);
-  });
-
-  it('answers 400 for a bad vote or post id, 401 without a token, 404 for an unknown or deleted post, and appends nothing', async () => {
-    const author = await registeredUser('Yuri');
-    const { id } = await createPost(author.token);
-    const events = await eventCount();
-    expect((await errorOf(setVote(id, author.token, 'sideways'), 400)).details).toHaveProperty('vote');
-    expect((await errorOf(forum.api(`/api/posts/${id}/vote`, { method: 'PUT', token: author.token, json: {} }), 400)).code).toBe('VALIDATION_FAILED');
-    await errorOf(setVote('nope', author.token, 'up'), 400);
-    await errorOf(forum.api(`/api/posts/${id}/vote`, { method: 'PUT', json: { vote: 'up' } }), 401);
-    await errorOf(setVote(NO_POST, author.token, 'up'), 404);
-    expect(await eventCount()).toBe(events);
-    await deletePost(id, author.token);
-    const afterDelete = await eventCount();
-    expect((await errorOf(setVote(id, author.token, 'up'), 404)).code).toBe('NOT_FOUND');
-    expect(await eventCount()).toBe(afterDelete);
   });
 
   it('orders the home page by popularity (up − down, then newest)', async () => {
@@ -123,16 +106,6 @@ describe('votes: PATCH /api/posts/:id/vote (the spec’s call)', () => {
     const illegal = await errorOf(changeVote(id, voter.token, 1, 0), 409);
     expect(illegal).toMatchObject({ code: 'ILLEGAL_VOTE_TRANSITION', details: { current: 'up' } });
     expect((await errorOf(changeVote(id, voter.token, 0, 0), 409)).code).toBe('ILLEGAL_VOTE_TRANSITION');
-    expect(await eventCount()).toBe(events);
-  });
-
-  it('answers 400 for changes outside -1..1, 401 without a token and 404 for an unknown post, appending nothing', async () => {
-    const voter = await registeredUser('Quentin');
-    const events = await eventCount();
-    expect(Object.keys((await errorOf(changeVote(NO_POST, voter.token, 2, 0), 400)).details as object)).toEqual(['likeChange']);
-    await errorOf(forum.api(`/api/posts/${NO_POST}/vote`, { method: 'PATCH', token: voter.token, json: { likeChange: 1 } }), 400);
-    await errorOf(forum.api(`/api/posts/${NO_POST}/vote`, { method: 'PATCH', json: { likeChange: 1, dislikeChange: 0 } }), 401);
-    await errorOf(changeVote(NO_POST, voter.token, 1, 0), 404);
     expect(await eventCount()).toBe(events);
   });
 });

@@ -6,3 +6,4 @@ export * from './ids.ts';
 export * from './clock.ts';
 export * from './event-metadata.ts';
 export * from './containers.ts';
+export * from './tokens.ts';
