@@ -205,7 +205,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     await page.waitForURL((url) => url.origin === forum.url && url.pathname.startsWith('/admin') && url.hash === '');
     await page.getByRole('menuitem', { name: 'Admin Profile' }).waitFor();
     await page.getByRole('menuitem', { name: 'Posts' }).click();
-    await page.getByRole('cell', { name: 'Welcome to the forum!' }).waitFor();
+    await page.getByRole('cell', { name: 'Welcome to the forum!', exact: true }).waitFor();
     // react-admin's user menu shows the identity from the token and offers Logout
     const userMenu = page.getByRole('button', { name: 'Profile' });
     await expect.poll(() => userMenu.textContent(), { timeout: 10_000 }).toContain('Forum Admin');

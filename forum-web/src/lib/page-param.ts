@@ -1,10 +1,11 @@
-import { postPageCount } from '@forum/contracts';
+import { DECIMAL_INTEGER, postPageCount } from '@forum/contracts';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
-/** A page number of the address (`?page=3`), read as the query-service reads one: a safe whole number from 1; anything else is page 1. */
+/** A page number of the address (`?page=3`), read as the query-service reads one: decimal digits making a safe whole number from 1; anything else is page 1. */
 export function parsePage(value: string | null): number {
-  const page = Number(value ?? undefined);
+  if (value === null || !DECIMAL_INTEGER.test(value)) return 1;
+  const page = Number(value);
   return Number.isSafeInteger(page) && page >= 1 ? page : 1;
 }
 

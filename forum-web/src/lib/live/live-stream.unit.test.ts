@@ -7,6 +7,9 @@ import { LiveStream, type LiveStreamOptions } from './live-stream';
 const POST = '6f1c8a52-1111-4a4a-9a9a-000000000001';
 const OTHER = '6f1c8a52-1111-4a4a-9a9a-000000000002';
 
+/** How long a wait for the stream may last: it ends as soon as what it waits for is seen. */
+const WAIT = { timeout: 10_000 };
+
 let streams: LiveStream[] = [];
 /** A stream with short waits, over the fake EventSource; every ticket asked for is counted. */
 function liveStream(options: Partial<LiveStreamOptions> = {}) {
@@ -37,12 +40,15 @@ function follow(stream: LiveStream, topic: Parameters<LiveStream['subscribe']>[0
   return { got, stop };
 }
 
-/** The stream the client has open once it has settled on `topics`. */
+/**
+ * The stream the client has open once it has settled on `topics`. The first one waits for the
+ * connection's own chunk to be imported, which a loaded machine can take seconds over.
+ */
 async function openWith(topics: string[]): Promise<FakeEventSource> {
   await vi.waitFor(() => {
     const open = FakeEventSource.live();
     expect(open.map((source) => source.topics)).toEqual([topics]);
-  });
+  }, WAIT);
   return FakeEventSource.live()[0]!;
 }
 
@@ -74,7 +80,7 @@ describe('the change stream of a tab', () => {
 
     post.stop();
     bell.stop();
-    await vi.waitFor(() => expect(FakeEventSource.live()).toEqual([]));
+    await vi.waitFor(() => expect(FakeEventSource.live()).toEqual([]), WAIT);
   });
 
   it('hands each message to the topics it is for, checked against the contract', async () => {
@@ -117,7 +123,7 @@ describe('the change stream of a tab', () => {
     follow(stream, 'posts');
     const source = await openWith(['posts']);
     source.send('refetch', { position: '9.9' }, '9.9');
-    await vi.waitFor(() => expect(refetchAll).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(refetchAll).toHaveBeenCalledTimes(1), WAIT);
   });
 
   it('opens the next stream from the last event id it was sent (a new EventSource cannot send Last-Event-ID)', async () => {
@@ -207,7 +213,7 @@ describe('the change stream of a tab', () => {
     expect(FakeEventSource.live()).toEqual([first]);
 
     setVisibility('hidden');
-    await vi.waitFor(() => expect(first.readyState).toBe(FakeEventSource.CLOSED));
+    await vi.waitFor(() => expect(first.readyState).toBe(FakeEventSource.CLOSED), WAIT);
     expect(FakeEventSource.live()).toEqual([]);
     // topics change while hidden: nothing opens
     follow(stream, 'announcements');
