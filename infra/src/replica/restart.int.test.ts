@@ -63,7 +63,8 @@ async function replicaHas(replica: RunningReplica, n: number): Promise<void> {
 }
 
 describe('a replica started again', () => {
-  it('catches up what the primary wrote while it was stopped, from the primary at its new address, without a new base backup', async () => {
+  // two primaries, a base backup and two standbys started: about 10 s on a quiet machine, 30 s and more on a loaded one
+  it('catches up what the primary wrote while it was stopped, from the primary at its new address, without a new base backup', { timeout: 120_000 }, async () => {
     const first = await primaryIn();
     const made: string[] = [];
     const replica = await replicaOf(first, made);
