@@ -1,5 +1,5 @@
 import { eventDefinitions, type ForumEvent, type UserEvent } from '@forum/contracts';
-import { AccountDisabledError } from '@forum/platform';
+import { AccountClosed } from './errors.ts';
 import type { AppendResult, EventStore, NewEvent, StreamAppend } from '@forum/eventstore';
 import { eventMetadata, type CommandMeta } from './command.ts';
 import { expectedVersionOf, load, positionOf } from './handle.ts';
@@ -80,8 +80,8 @@ export type Actors = ReturnType<typeof createActors>;
  * refused before anything is decided, from the actor's own stream that every command reads anyway.
  */
 export function refuseClosedAccount(state: UserState): void {
-  if (state.status === 'erased') throw new AccountDisabledError('erased');
-  if (isDisabled(state)) throw new AccountDisabledError('disabled');
+  if (state.status === 'erased') throw new AccountClosed('erased');
+  if (isDisabled(state)) throw new AccountClosed('disabled');
 }
 
 /** The actor after `Actors.load`: always registered (a new subject is registered by the load). */

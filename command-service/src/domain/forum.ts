@@ -1,5 +1,5 @@
 import { ErrorCode, MEMBERSHIP_PRICE, positionToken, type UserEvent } from '@forum/contracts';
-import { BusinessRuleError, ForbiddenError, UnavailableError } from '@forum/platform';
+import { Forbidden, RuleBroken, Unavailable } from './errors.ts';
 import type { PaymentProvider } from '../payment/port.ts';
 import type { UserDirectory } from '../lookup/users.ts';
 import type { EventStore, StreamAppend } from '@forum/eventstore';
@@ -30,7 +30,7 @@ export interface ForumCommandsOptions {
   readonly directory?: Pick<UserDirectory, 'contentOf'>;
 }
 
-export class PaymentFailedError extends BusinessRuleError {
+export class PaymentFailedError extends RuleBroken {
   constructor(reason: string) {
     super(ErrorCode.PAYMENT_FAILED, 'Payment failed. Please try again.', { reason });
   }
@@ -163,13 +163,13 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
      */
     async purchaseMembership(who: Identity, targetUserId: string, attemptId: string, meta: CommandMeta): Promise<Executed<Accepted>> {
       const payment = options.payment;
-      if (!payment) throw new UnavailableError('No payment provider is configured');
+      if (!payment) throw new Unavailable('No payment provider is configured');
       let target: { userId: string; email: string } | null = null;
       let attempt = attemptId;
       await execute(store, async () => {
         const self = targetUserId === who.userId;
         const actor = await actors.load(who, meta);
-        if (!self && registered(actor.state).role !== 'admin') throw new ForbiddenError('You can only buy membership for yourself');
+        if (!self && registered(actor.state).role !== 'admin') throw new Forbidden('You can only buy membership for yourself');
         const user = self ? actor : { ...(await load(store, userStream(targetUserId), evolveUser, initialUserState)), registration: [] as UserEvent[] };
         const events = decideUser({ type: 'StartMembershipPurchase', data: { attemptId, staleAfterMs } }, user.state, meta);
         const state = registered(user.state);

@@ -2,7 +2,7 @@ import { positionToken, type LogPosition } from '@forum/contracts';
 import type { AppendResult, EventStore, StreamAppend } from '@forum/eventstore';
 import { WrongExpectedVersionError } from '@forum/eventstore';
 import { ErrorCode } from '@forum/contracts';
-import { BusinessRuleError, ConflictError } from '@forum/platform';
+import { Conflict, RuleBroken } from './errors.ts';
 import { LRUCache } from 'lru-cache';
 import type { Cost, Taken } from './limits.ts';
 
@@ -12,7 +12,7 @@ export interface Idempotency {
   readonly fingerprint: string;
 }
 
-export class IdempotencyKeyReusedError extends BusinessRuleError {
+export class IdempotencyKeyReusedError extends RuleBroken {
   constructor() {
     super(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'This Idempotency-Key was already used for a different request');
   }
@@ -88,7 +88,7 @@ export async function execute<Answer>(
         return { answer: decision.answer(result), duplicate: false };
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError)) throw error;
-        if (attempt >= MAX_ATTEMPTS) throw new ConflictError('Too many concurrent changes; try again');
+        if (attempt >= MAX_ATTEMPTS) throw new Conflict('Too many concurrent changes; try again');
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
       }
     }

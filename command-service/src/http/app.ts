@@ -4,6 +4,7 @@ import { adminRoutes, contactRoutes } from './admin.ts';
 import { communityRoutes } from './community.ts';
 import { keepSentBody } from './context.ts';
 import type { CommandAppDeps } from './deps.ts';
+import { answerDomainErrors } from './domain-errors.ts';
 import { membershipRoutes } from './membership.ts';
 import { meRoutes } from './me.ts';
 import { operationsRoutes } from './operations.ts';
@@ -20,6 +21,7 @@ import { postRoutes } from './posts.ts';
  */
 export function commandApi(deps: CommandAppDeps): FastifyPluginAsyncZod {
   return async (api) => {
+    api.setErrorHandler(answerDomainErrors);
     api.decorateRequest('sentBody', undefined);
     api.addHook('preValidation', keepSentBody);
     await api.register(async (members) => {

@@ -1,5 +1,5 @@
 import { ErrorCode, type ErasedContentChoice } from '@forum/contracts';
-import { AccountDisabledError, BusinessRuleError, ForbiddenError, NotFoundError } from '@forum/platform';
+import { AccountClosed, Forbidden, NotFound, RuleBroken } from '../errors.ts';
 import type { EventStore, StreamAppend } from '@forum/eventstore';
 import { acceptedAs, appendTo, registered, type Accepted, type Actors, type Identity } from '../actor.ts';
 import type { CommandMeta } from '../command.ts';
@@ -12,7 +12,7 @@ import { evolve as evolvePost, initialPostState, postStream } from '../post/post
 import { decide as decideUser } from '../user/decide.ts';
 import { evolve as evolveUser, initialUserState, isDisabled, userStream } from '../user/user.ts';
 
-export class CannotEraseSelfError extends BusinessRuleError {
+export class CannotEraseSelfError extends RuleBroken {
   constructor() {
     super(ErrorCode.CANNOT_ERASE_SELF, 'You cannot erase your own account here. Use your dashboard to delete your account.');
   }
@@ -64,7 +64,7 @@ export function createAccountCommands(store: EventStore, actors: Actors, directo
         store,
         async () => {
           const user = await loadUser(who.userId);
-          if (isDisabled(user.state)) throw new AccountDisabledError('disabled');
+          if (isDisabled(user.state)) throw new AccountClosed('disabled');
           return { appends: await erasure(who.userId, user, choice, who.userId, meta), answer: acceptedAs(who.userId) };
         },
         idempotency,
@@ -77,10 +77,10 @@ export function createAccountCommands(store: EventStore, actors: Actors, directo
         store,
         async () => {
           const actor = await actors.load(who, meta);
-          if (registered(actor.state).role !== 'admin') throw new ForbiddenError('You must be an admin to do this');
+          if (registered(actor.state).role !== 'admin') throw new Forbidden('You must be an admin to do this');
           if (userId === who.userId) throw new CannotEraseSelfError();
           const user = await loadUser(userId);
-          if (user.state.status === 'unknown') throw new NotFoundError('No such user');
+          if (user.state.status === 'unknown') throw new NotFound('No such user');
           const appends: StreamAppend[] = [...actors.append(who, actor, [], meta), ...(await erasure(userId, user, choice, who.userId, meta))];
           return { appends, answer: acceptedAs(userId) };
         },

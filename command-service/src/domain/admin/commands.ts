@@ -1,5 +1,5 @@
 import type { UserEvent } from '@forum/contracts';
-import { ForbiddenError } from '@forum/platform';
+import { Forbidden } from '../errors.ts';
 import type { EventStore, StreamAppend } from '@forum/eventstore';
 import { acceptedAs, appendTo, authorOf, registered, type Accepted, type Actor, type Actors, type Identity } from '../actor.ts';
 import { decide as decideAnnouncement } from '../announcement/decide.ts';
@@ -34,7 +34,7 @@ export interface TagRemovedAnswer extends Accepted {
  * cannot be taken away before its append.
  */
 function requireAdmin(actor: Actor): void {
-  if (registered(actor.state).role !== 'admin') throw new ForbiddenError('You must be an admin to do this');
+  if (registered(actor.state).role !== 'admin') throw new Forbidden('You must be an admin to do this');
 }
 
 /**

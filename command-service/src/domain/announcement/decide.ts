@@ -1,5 +1,5 @@
 import { ANONYMOUS_NAME, type AnnouncementEvent } from '@forum/contracts';
-import { ConflictError, ValidationError } from '@forum/platform';
+import { Conflict, InvalidInput } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { AnnouncementState } from './announcement.ts';
 
@@ -26,11 +26,11 @@ export function decide(command: AnnouncementCommand, state: AnnouncementState, m
 }
 
 function publish(command: PublishAnnouncement, state: AnnouncementState, meta: CommandMeta): AnnouncementEvent[] {
-  if (state.status !== 'none') throw new ConflictError(`Announcement ${command.data.announcementId} already exists`);
+  if (state.status !== 'none') throw new Conflict(`Announcement ${command.data.announcementId} already exists`);
   const title = command.data.title.trim();
   const description = command.data.description.trim();
   const missing = { ...(title ? {} : { title: ['Title is required'] }), ...(description ? {} : { description: ['Description is required'] }) };
-  if (Object.keys(missing).length > 0) throw new ValidationError(missing);
+  if (Object.keys(missing).length > 0) throw new InvalidInput(missing);
   const { author } = command.data;
   return [
     {
