@@ -8,7 +8,7 @@ import type { AnnouncementState } from './announcement.ts';
  * - title and description are required (trimmed; spec §5's messages);
  * - the author's name and photo are the publishing admin's forum record, the date the server's clock;
  * - an announcement is published once under its id.
- * Who may publish (an admin) is the handler's check, on the actor's own stream.
+ * Who may publish (an admin) is checked where the command is wired (commands.ts), on the actor's own stream.
  */
 export type PublishAnnouncement = {
   type: 'PublishAnnouncement';

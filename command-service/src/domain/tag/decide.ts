@@ -8,7 +8,7 @@ import { tagById, type TagsState } from './tag.ts';
  * - a tag name is trimmed and unique ignoring case among the live tags (a refusal names the tag that exists);
  * - a tag is deleted by its id, once (404 for an unknown or deleted one); posts keep their tag text;
  * - a deleted tag's name may be created again (as a new tag).
- * Who may do it (an admin) is the handler's check: the seed creates tags as the system.
+ * Who may do it (an admin) is checked where the command is wired (commands.ts): the demo data creates tags as the system.
  */
 export type CreateTag = { type: 'CreateTag'; data: { tagId: string; name: string } };
 export type DeleteTag = { type: 'DeleteTag'; data: { tagId: string } };
