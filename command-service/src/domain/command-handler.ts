@@ -26,7 +26,7 @@ export const acceptedAs =
  * How a command is called: the metadata its events carry, the caller's idempotency key, what its
  * write costs (a write limit), and `who`, the acting member (absent: the system, an operator, a visitor).
  */
-export interface Call {
+interface Call {
   readonly meta: CommandMeta;
   readonly who?: Identity;
   readonly idempotency?: Idempotency | undefined;
@@ -34,7 +34,7 @@ export interface Call {
 }
 
 /** The actor a command decides with: the member's forum record when the call names one. */
-export type ActorOf<C extends Call> = C extends { readonly who: Identity } ? RegisteredUser : undefined;
+type ActorOf<C extends Call> = C extends { readonly who: Identity } ? RegisteredUser : undefined;
 
 /** Events a command decided for a stream it read (appended at the version it was read at). */
 export interface Change {
@@ -58,7 +58,7 @@ export interface Reader {
 }
 
 /** A command on one stream: Emmett's CommandHandler (read the stream, decide, append at the version read), with the streams it only reads. */
-export interface OneStreamCommand<C extends Call, State, Event extends ForumEvent, Given extends Streams, Answer> {
+interface OneStreamCommand<C extends Call, State, Event extends ForumEvent, Given extends Streams, Answer> {
   readonly stream: Stream<State, Event>;
   /** The stream is named by this request with a random id of its own (see `Reader.readNew`). */
   readonly isNew?: boolean;
@@ -70,7 +70,7 @@ export interface OneStreamCommand<C extends Call, State, Event extends ForumEven
 }
 
 /** A command that reads what it needs (some of it found through others) and decides on several streams at once. */
-export interface ManyStreamCommand<C extends Call, Reads, Answer> {
+interface ManyStreamCommand<C extends Call, Reads, Answer> {
   readonly read: (reader: Reader) => Promise<Reads>;
   /** Pure: what was read (and the actor) → the changes of the streams read, or a domain error. */
   readonly decide: (reads: Reads, actor: ActorOf<C>) => readonly Change[];

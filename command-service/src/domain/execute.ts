@@ -10,7 +10,7 @@ export interface Idempotency {
   readonly fingerprint: string;
 }
 
-export class IdempotencyKeyReusedError extends RuleBroken {
+class IdempotencyKeyReusedError extends RuleBroken {
   constructor() {
     super(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'This Idempotency-Key was already used for a different request');
   }
@@ -21,7 +21,7 @@ interface Stored<Answer> {
   readonly fingerprint: string;
 }
 
-export interface Decision<Answer> {
+interface Decision<Answer> {
   readonly appends: readonly StreamAppend[];
   /** `result` is null when the decision appends nothing (the command changed nothing). */
   readonly answer: (result: AppendResult | null) => Answer;
