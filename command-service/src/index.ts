@@ -1,4 +1,5 @@
-export { commandApi, createCommandServer, type CommandAppDeps } from './http/app.ts';
+export { commandApi, createCommandServer } from './http/app.ts';
+export type { CommandAppDeps } from './http/deps.ts';
 export { createForumCommands, type ForumCommands, type Accepted, type Identity } from './domain/forum.ts';
 export { identityOf } from './http/context.ts';
 export { operatorMeta, type CommandMeta } from './domain/command.ts';

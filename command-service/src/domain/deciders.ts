@@ -5,6 +5,7 @@
  */
 export { eventMetadata } from './command.ts';
 export { authorOf, refuseClosedAccount } from './actor.ts';
+export { DomainError } from './errors.ts';
 export { decide as decideAnnouncement, type AnnouncementCommand } from './announcement/decide.ts';
 export { evolve as evolveAnnouncement, initialAnnouncementState, type AnnouncementState } from './announcement/announcement.ts';
 export { decide as decideComment, type CommentCommand } from './comment/decide.ts';

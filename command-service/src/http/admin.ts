@@ -1,7 +1,7 @@
 import { AdminUserIdParams, ContactMessageRequest, CreateAnnouncementRequest, CreateTagRequest, EraseAccountRequest, NoBody, TagIdParams } from '@forum/contracts';
 import { clientAddress, type Principal } from '@forum/platform';
 import { newId } from '../ids.ts';
-import type { CommandAppDeps, CommandRoutes } from './app.ts';
+import type { CommandAppDeps, CommandRoutes } from './deps.ts';
 import { commandMeta, memberCallOf, sendAccepted } from './context.ts';
 
 /**

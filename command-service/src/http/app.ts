@@ -1,34 +1,14 @@
-import { authenticate, createHttpServer, healthPlugin, type HttpServer, type Logger, type ProxyTrust, type TokenVerifier } from '@forum/platform';
+import { authenticate, createHttpServer, healthPlugin, type HttpServer } from '@forum/platform';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { ForumCommands } from '../domain/forum.ts';
-import type { EventStore } from '@forum/eventstore';
-import type { UserDirectory } from '../lookup/users.ts';
-import type { ProjectionControl } from '../ports/projection-control.ts';
 import { adminRoutes, contactRoutes } from './admin.ts';
 import { communityRoutes } from './community.ts';
 import { keepSentBody } from './context.ts';
+import type { CommandAppDeps } from './deps.ts';
+import { answerDomainErrors } from './domain-errors.ts';
 import { membershipRoutes } from './membership.ts';
 import { meRoutes } from './me.ts';
 import { operationsRoutes } from './operations.ts';
 import { postRoutes } from './posts.ts';
-
-export interface CommandAppDeps {
-  readonly store: EventStore;
-  readonly commands: ForumCommands;
-  readonly verifyToken: TokenVerifier;
-  readonly logger: Logger;
-  readonly clock: () => Date;
-  readonly directory: UserDirectory;
-  /** Where browsers reach the forum (an origin such as https://forum.example): photo addresses may not point at it. */
-  readonly forumOrigin: string;
-  /** Rebuilds from the admin API; without it POST /api/admin/projections/:name/rebuild answers 503. */
-  readonly projections?: ProjectionControl;
-  /** Which proxies may say who the client is (TRUST_PROXY); by default none: the TCP peer is. */
-  readonly trustProxy?: ProxyTrust;
-}
-
-/** The scope an area's routes are declared in: schemas from contracts give their validation and types. */
-export type CommandRoutes = Parameters<FastifyPluginAsyncZod>[0];
 
 /**
  * The write side of /api (every method but GET and HEAD), to be registered under the prefix /api.
@@ -41,6 +21,7 @@ export type CommandRoutes = Parameters<FastifyPluginAsyncZod>[0];
  */
 export function commandApi(deps: CommandAppDeps): FastifyPluginAsyncZod {
   return async (api) => {
+    api.setErrorHandler(answerDomainErrors);
     api.decorateRequest('sentBody', undefined);
     api.addHook('preValidation', keepSentBody);
     await api.register(async (members) => {

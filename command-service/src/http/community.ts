@@ -12,7 +12,7 @@ import {
   WarnUserRequest,
 } from '@forum/contracts';
 import { newId } from '../ids.ts';
-import type { CommandAppDeps, CommandRoutes } from './app.ts';
+import type { CommandAppDeps, CommandRoutes } from './deps.ts';
 import { memberCallOf, sendAccepted } from './context.ts';
 
 /** Votes, comments, reports, moderation and the caller's notifications (warnings, announcements read). */

@@ -4,7 +4,7 @@ import { correlationIdOf, principalOfRequest, ValidationError, type Principal } 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CommandMeta } from '../domain/command.ts';
 import type { Accepted, Identity } from '../domain/forum.ts';
-import type { Executed, Idempotency } from '../domain/handle.ts';
+import type { Executed, Idempotency } from '../domain/execute.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,6 +1,6 @@
 import { EraseAccountRequest, NoBody, updateMeRequest } from '@forum/contracts';
 import { principalOfRequest } from '@forum/platform';
-import type { CommandAppDeps, CommandRoutes } from './app.ts';
+import type { CommandAppDeps, CommandRoutes } from './deps.ts';
 import { commandMeta, identityOf, memberCallOf, sendAccepted } from './context.ts';
 
 export function meRoutes(api: CommandRoutes, { commands, clock, forumOrigin }: CommandAppDeps): void {

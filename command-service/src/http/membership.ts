@@ -1,7 +1,7 @@
 import { EmailParams, NoBody } from '@forum/contracts';
 import { ForbiddenError, NotFoundError, principalOfRequest } from '@forum/platform';
 import { newId } from '../ids.ts';
-import type { CommandAppDeps, CommandRoutes } from './app.ts';
+import type { CommandAppDeps, CommandRoutes } from './deps.ts';
 import { commandMeta, identityOf, sendAccepted } from './context.ts';
 
 export function membershipRoutes(api: CommandRoutes, { commands, clock, directory }: CommandAppDeps): void {

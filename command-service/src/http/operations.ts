@@ -1,6 +1,6 @@
 import { HEADER_EVENT_POSITION, NoBody, ProjectionNameParams, type RebuildStarted } from '@forum/contracts';
 import { ForbiddenError, NotFoundError, principalOfRequest, UnavailableError } from '@forum/platform';
-import type { CommandAppDeps, CommandRoutes } from './app.ts';
+import type { CommandAppDeps, CommandRoutes } from './deps.ts';
 import { commandMeta, identityOf } from './context.ts';
 
 /**

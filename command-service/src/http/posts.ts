@@ -1,6 +1,6 @@
 import { CreatePostRequest, NoBody, PostIdParams } from '@forum/contracts';
 import { newId } from '../ids.ts';
-import type { CommandAppDeps, CommandRoutes } from './app.ts';
+import type { CommandAppDeps, CommandRoutes } from './deps.ts';
 import { memberCallOf, sendAccepted } from './context.ts';
 
 export function postRoutes(api: CommandRoutes, { commands, clock }: CommandAppDeps): void {

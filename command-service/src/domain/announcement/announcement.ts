@@ -1,7 +1,6 @@
 import { announcementStream, type AnnouncementEvent } from '@forum/contracts';
 import { unreachable } from '../command.ts';
-
-export { announcementStream };
+import type { Stream } from '../stream.ts';
 
 /** An announcement, and when it was published (how far a member who read it has read). */
 export type AnnouncementState = { readonly status: 'none' } | { readonly status: 'published'; readonly announcementId: string; readonly publishedAt: string };
@@ -16,3 +15,6 @@ export function evolve(_state: AnnouncementState, event: AnnouncementEvent): Ann
       return unreachable(event.type);
   }
 }
+
+/** An announcement's stream, as the command handler reads it. */
+export const announcementStreamOf = (announcementId: string): Stream<AnnouncementState, AnnouncementEvent> => ({ id: announcementStream(announcementId), evolve, initialState: initialAnnouncementState });

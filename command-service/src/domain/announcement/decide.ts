@@ -1,5 +1,5 @@
 import { ANONYMOUS_NAME, type AnnouncementEvent } from '@forum/contracts';
-import { ConflictError, ValidationError } from '@forum/platform';
+import { Conflict, InvalidInput } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { AnnouncementState } from './announcement.ts';
 
@@ -8,7 +8,7 @@ import type { AnnouncementState } from './announcement.ts';
  * - title and description are required (trimmed; spec §5's messages);
  * - the author's name and photo are the publishing admin's forum record, the date the server's clock;
  * - an announcement is published once under its id.
- * Who may publish (an admin) is the handler's check, on the actor's own stream.
+ * Who may publish (an admin) is checked where the command is wired (commands.ts), on the actor's own stream.
  */
 export type PublishAnnouncement = {
   type: 'PublishAnnouncement';
@@ -26,11 +26,11 @@ export function decide(command: AnnouncementCommand, state: AnnouncementState, m
 }
 
 function publish(command: PublishAnnouncement, state: AnnouncementState, meta: CommandMeta): AnnouncementEvent[] {
-  if (state.status !== 'none') throw new ConflictError(`Announcement ${command.data.announcementId} already exists`);
+  if (state.status !== 'none') throw new Conflict(`Announcement ${command.data.announcementId} already exists`);
   const title = command.data.title.trim();
   const description = command.data.description.trim();
   const missing = { ...(title ? {} : { title: ['Title is required'] }), ...(description ? {} : { description: ['Description is required'] }) };
-  if (Object.keys(missing).length > 0) throw new ValidationError(missing);
+  if (Object.keys(missing).length > 0) throw new InvalidInput(missing);
   const { author } = command.data;
   return [
     {

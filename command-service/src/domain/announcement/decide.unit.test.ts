@@ -34,7 +34,7 @@ describe('given no announcement under the id', () => {
   });
   it("when the title and description are blank, then 400 with spec §5's messages", () => {
     expect(() => decide(publish({ title: ' ', description: '' }), initialAnnouncementState, meta)).toThrowError(
-      expect.objectContaining({ status: 400, details: { title: ['Title is required'], description: ['Description is required'] } }),
+      expect.objectContaining({ kind: 'invalid', details: { title: ['Title is required'], description: ['Description is required'] } }),
     );
   });
 });
@@ -42,6 +42,6 @@ describe('given no announcement under the id', () => {
 describe('given an announcement published under the id', () => {
   const state = given(decide(publish(), initialAnnouncementState, meta));
   it('when PublishAnnouncement again, then 409', () => {
-    expect(() => decide(publish(), state, meta)).toThrowError(expect.objectContaining({ status: 409 }));
+    expect(() => decide(publish(), state, meta)).toThrowError(expect.objectContaining({ kind: 'conflict' }));
   });
 });

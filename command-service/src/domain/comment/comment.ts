@@ -1,7 +1,6 @@
 import { commentStream, type CommentEvent } from '@forum/contracts';
 import { unreachable } from '../command.ts';
-
-export { commentStream };
+import type { Stream } from '../stream.ts';
 
 /** A comment, and its text (a warning about it quotes it, removed or not). */
 export type CommentState =
@@ -20,3 +19,6 @@ export function evolve(state: CommentState, event: CommentEvent): CommentState {
       return unreachable(event);
   }
 }
+
+/** A comment's stream, as the command handler reads it. */
+export const commentStreamOf = (commentId: string): Stream<CommentState, CommentEvent> => ({ id: commentStream(commentId), evolve, initialState: initialCommentState });

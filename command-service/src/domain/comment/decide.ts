@@ -1,5 +1,5 @@
 import { ANONYMOUS_NAME, checkText, COMMENT_RULE, type CommentEvent } from '@forum/contracts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@forum/platform';
+import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { Author } from '../post/decide.ts';
 import type { PostState } from '../post/post.ts';
@@ -38,10 +38,10 @@ export function decide(command: CommentCommand, state: CommentState, meta: Comma
 
 function addComment(command: AddComment, state: CommentState, meta: CommandMeta): CommentEvent[] {
   const { commentId, postId, author, post } = command.data;
-  if (state.status !== 'none') throw new ConflictError(`Comment ${commentId} already exists`);
-  if (post.status !== 'created') throw new NotFoundError('No such post');
+  if (state.status !== 'none') throw new Conflict(`Comment ${commentId} already exists`);
+  if (post.status !== 'created') throw new NotFound('No such post');
   const checked = checkText(command.data.text, COMMENT_RULE);
-  if (!checked.ok) throw new ValidationError({ text: [checked.message] });
+  if (!checked.ok) throw new InvalidInput({ text: [checked.message] });
   const text = checked.value;
   return [
     {
@@ -61,8 +61,8 @@ function addComment(command: AddComment, state: CommentState, meta: CommandMeta)
 }
 
 function removeComment(command: RemoveComment, state: CommentState, meta: CommandMeta): CommentEvent[] {
-  if (!command.data.actorIsAdmin) throw new ForbiddenError('Only an admin can remove a comment');
-  if (state.status !== 'added') throw new NotFoundError('No such comment');
+  if (!command.data.actorIsAdmin) throw new Forbidden('Only an admin can remove a comment');
+  if (state.status !== 'added') throw new NotFound('No such comment');
   return [
     {
       type: 'CommentRemoved',

@@ -28,43 +28,43 @@ describe('given no comment', () => {
     expect(decide(add({ author: { ...bob, name: ' ' } }), initialCommentState, meta)).toMatchObject([{ data: { authorName: ANONYMOUS_NAME } }]);
   });
   it('when the text is empty after trimming, then 400 on text', () => {
-    expect(() => decide(add({ text: ' \n\t ' }), initialCommentState, meta)).toThrowError(expect.objectContaining({ status: 400, details: { text: ['Comment must not be empty'] } }));
+    expect(() => decide(add({ text: ' \n\t ' }), initialCommentState, meta)).toThrowError(expect.objectContaining({ kind: 'invalid', details: { text: ['Comment must not be empty'] } }));
   });
   it(`when the text is longer than ${COMMENT_MAX} characters, then 400; exactly ${COMMENT_MAX} passes`, () => {
-    expect(() => decide(add({ text: 'x'.repeat(COMMENT_MAX + 1) }), initialCommentState, meta)).toThrowError(expect.objectContaining({ status: 400 }));
+    expect(() => decide(add({ text: 'x'.repeat(COMMENT_MAX + 1) }), initialCommentState, meta)).toThrowError(expect.objectContaining({ kind: 'invalid' }));
     expect(decide(add({ text: 'x'.repeat(COMMENT_MAX) }), initialCommentState, meta)).toHaveLength(1);
   });
   it(`counts characters as the web apps' counters do (code points): ${COMMENT_MAX} emoji pass, one more does not`, () => {
     expect(decide(add({ text: '\u{1f600}'.repeat(COMMENT_MAX) }), initialCommentState, meta)).toHaveLength(1);
-    expect(() => decide(add({ text: '\u{1f600}'.repeat(COMMENT_MAX + 1) }), initialCommentState, meta)).toThrowError(expect.objectContaining({ status: 400 }));
+    expect(() => decide(add({ text: '\u{1f600}'.repeat(COMMENT_MAX + 1) }), initialCommentState, meta)).toThrowError(expect.objectContaining({ kind: 'invalid' }));
   });
   it.each([{ status: 'none' } as PostState, { status: 'deleted', authorId: 'u-alice' } as PostState])('when the post is %j, then 404', (post) => {
-    expect(() => decide(add({ post }), initialCommentState, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => decide(add({ post }), initialCommentState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
   it('when an admin removes it, then 404', () => {
-    expect(() => decide(remove(true), initialCommentState, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => decide(remove(true), initialCommentState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
 });
 
 describe('given an added comment', () => {
   const state = added.reduce(evolve, initialCommentState);
   it('when AddComment with the same id, then 409', () => {
-    expect(() => decide(add(), state, meta)).toThrowError(expect.objectContaining({ status: 409 }));
+    expect(() => decide(add(), state, meta)).toThrowError(expect.objectContaining({ kind: 'conflict' }));
   });
   it('when an admin removes it, then CommentRemoved naming the post, the author and the admin', () => {
     expect(decide(remove(true), state, meta)).toEqual([{ type: 'CommentRemoved', data: { commentId, postId, authorId: 'u-bob', removedBy: 'u-admin', removedAt: at } }]);
   });
   it('when a non-admin (even its author) removes it, then 403 FORBIDDEN', () => {
-    expect(() => decide(remove(false), state, meta)).toThrowError(expect.objectContaining({ status: 403, code: 'FORBIDDEN' }));
+    expect(() => decide(remove(false), state, meta)).toThrowError(expect.objectContaining({ kind: 'forbidden', code: 'FORBIDDEN' }));
   });
 });
 
 describe('given a removed comment', () => {
   const state = [...added, ...decide(remove(true), added.reduce(evolve, initialCommentState), meta)].reduce(evolve, initialCommentState);
   it('when an admin removes it again, then 404', () => {
-    expect(() => decide(remove(true), state, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => decide(remove(true), state, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
   it('when a non-admin removes it, then 403 first (no hint whether it exists)', () => {
-    expect(() => decide(remove(false), state, meta)).toThrowError(expect.objectContaining({ status: 403 }));
+    expect(() => decide(remove(false), state, meta)).toThrowError(expect.objectContaining({ kind: 'forbidden' }));
   });
 });

@@ -1,7 +1,6 @@
 import { contactMessageStream, type ContactEvent } from '@forum/contracts';
 import { unreachable } from '../command.ts';
-
-export { contactMessageStream };
+import type { Stream } from '../stream.ts';
 
 export type ContactMessageState = { readonly status: 'none' } | { readonly status: 'received' };
 
@@ -15,3 +14,6 @@ export function evolve(_state: ContactMessageState, event: ContactEvent): Contac
       return unreachable(event.type);
   }
 }
+
+/** A contact message's stream, as the command handler reads it. */
+export const contactMessageStreamOf = (messageId: string): Stream<ContactMessageState, ContactEvent> => ({ id: contactMessageStream(messageId), evolve, initialState: initialContactMessageState });

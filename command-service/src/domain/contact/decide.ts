@@ -1,5 +1,5 @@
 import type { ContactEvent } from '@forum/contracts';
-import { ConflictError, ValidationError } from '@forum/platform';
+import { Conflict, InvalidInput } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { ContactMessageState } from './contact.ts';
 
@@ -22,7 +22,7 @@ export function decide(command: ContactCommand, state: ContactMessageState, meta
 }
 
 function receive(command: ReceiveContactMessage, state: ContactMessageState, meta: CommandMeta): ContactEvent[] {
-  if (state.status !== 'none') throw new ConflictError(`Message ${command.data.messageId} already exists`);
+  if (state.status !== 'none') throw new Conflict(`Message ${command.data.messageId} already exists`);
   const name = command.data.name.trim();
   const email = command.data.email.trim().toLowerCase();
   const message = command.data.message.trim();
@@ -31,6 +31,6 @@ function receive(command: ReceiveContactMessage, state: ContactMessageState, met
     ...(email ? {} : { email: ['Email is required'] }),
     ...(message ? {} : { message: ['Message is required'] }),
   };
-  if (Object.keys(missing).length > 0) throw new ValidationError(missing);
+  if (Object.keys(missing).length > 0) throw new InvalidInput(missing);
   return [{ type: 'ContactMessageReceived', data: { messageId: command.data.messageId, name, email, message, receivedAt: meta.now.toISOString() } }];
 }

@@ -22,7 +22,7 @@ describe('given no message under the id', () => {
   });
   it('when a field is blank, then 400 naming each blank field', () => {
     expect(() => decide(receive({ name: '  ', email: '', message: ' ' }), initialContactMessageState, meta)).toThrowError(
-      expect.objectContaining({ status: 400, details: { name: ['Name is required'], email: ['Email is required'], message: ['Message is required'] } }),
+      expect.objectContaining({ kind: 'invalid', details: { name: ['Name is required'], email: ['Email is required'], message: ['Message is required'] } }),
     );
   });
 });
@@ -30,6 +30,6 @@ describe('given no message under the id', () => {
 describe('given a message received under the id', () => {
   const state = given(decide(receive(), initialContactMessageState, meta));
   it('when ReceiveContactMessage again, then 409', () => {
-    expect(() => decide(receive(), state, meta)).toThrowError(expect.objectContaining({ status: 409 }));
+    expect(() => decide(receive(), state, meta)).toThrowError(expect.objectContaining({ kind: 'conflict' }));
   });
 });

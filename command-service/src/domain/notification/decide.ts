@@ -1,5 +1,5 @@
 import { cutText, DEFAULT_WARNING_REASON, ErrorCode, WARNING_QUOTE_LENGTH, type NotificationEvent } from '@forum/contracts';
-import { ConflictError, ForbiddenError, NotFoundError } from '@forum/platform';
+import { Conflict, Forbidden, NotFound } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { AnnouncementState } from '../announcement/announcement.ts';
 import type { CommentState } from '../comment/comment.ts';
@@ -36,7 +36,7 @@ export type MarkWarningsRead = { type: 'MarkWarningsRead'; data: { userId: strin
 export type MarkAnnouncementsRead = { type: 'MarkAnnouncementsRead'; data: { userId: string; announcement: AnnouncementState } };
 export type NotificationCommand = WarnUser | MarkWarningsRead | MarkAnnouncementsRead;
 
-export class AlreadyWarnedError extends ConflictError {
+export class AlreadyWarnedError extends Conflict {
   constructor() {
     super('This comment has already been warned about.', ErrorCode.ALREADY_WARNED);
   }
@@ -57,16 +57,16 @@ export function decide(command: NotificationCommand, state: NotificationsState, 
 
 function warnUser(command: WarnUser, state: NotificationsState, meta: CommandMeta): NotificationEvent[] {
   const { warningId, reason, commentId, actorId, actorIsAdmin, target, comment } = command.data;
-  if (!actorIsAdmin) throw new ForbiddenError('Only an admin can warn a user');
-  if (target.status !== 'registered') throw new NotFoundError('No such user');
+  if (!actorIsAdmin) throw new Forbidden('Only an admin can warn a user');
+  if (target.status !== 'registered') throw new NotFound('No such user');
   let named: { commentId: string; postId: string; commentQuote?: string } | null = null;
   if (commentId !== undefined) {
-    if (comment === undefined || comment.status === 'none' || comment.authorId !== target.userId) throw new NotFoundError('No such comment by this user');
+    if (comment === undefined || comment.status === 'none' || comment.authorId !== target.userId) throw new NotFound('No such comment by this user');
     if (state.warnedComments.has(commentId)) throw new AlreadyWarnedError();
     // an erased member's comment reads as '': nothing to quote
     named = { commentId, postId: comment.postId, ...(comment.text !== '' && { commentQuote: cutText(comment.text, WARNING_QUOTE_LENGTH).preview }) };
   }
-  if (state.warnings.has(warningId)) throw new ConflictError(`Warning ${warningId} already exists`);
+  if (state.warnings.has(warningId)) throw new Conflict(`Warning ${warningId} already exists`);
   return [
     {
       type: 'UserWarned',
@@ -94,7 +94,7 @@ function markRead(command: MarkWarningsRead, state: NotificationsState, meta: Co
 
 function markAnnouncementsRead(command: MarkAnnouncementsRead, state: NotificationsState, meta: CommandMeta): NotificationEvent[] {
   const { userId, announcement } = command.data;
-  if (announcement.status !== 'published') throw new NotFoundError('No such announcement');
+  if (announcement.status !== 'published') throw new NotFound('No such announcement');
   const current = state.announcementsReadUpTo;
   if (current !== null && Date.parse(announcement.publishedAt) <= Date.parse(current)) return [];
   return [

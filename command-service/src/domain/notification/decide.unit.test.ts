@@ -48,16 +48,16 @@ describe('given a user with no warnings', () => {
     expect(decide(warn({ commentId, comment: { ...bobsComment, status: 'removed' } }), initialNotificationsState, meta)).toHaveLength(1);
   });
   it('when a non-admin warns, then 403 FORBIDDEN (before anything else)', () => {
-    expect(() => decide(warn({ actorIsAdmin: false, target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ status: 403 }));
+    expect(() => decide(warn({ actorIsAdmin: false, target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ kind: 'forbidden' }));
   });
   it('when the user is unknown, then 404', () => {
-    expect(() => decide(warn({ target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ status: 404, message: 'No such user' }));
+    expect(() => decide(warn({ target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found', message: 'No such user' }));
   });
   it.each([
     ['an unknown comment', { status: 'none' } as CommentState],
     ["another user's comment", { ...bobsComment, authorId: 'u-carl' } as CommentState],
   ])('when the warning names %s, then 404', (_, comment) => {
-    expect(() => decide(warn({ commentId, comment }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => decide(warn({ commentId, comment }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
   it('when MarkWarningsRead, then nothing', () => {
     expect(decide(markRead(), initialNotificationsState, meta)).toEqual([]);
@@ -76,7 +76,7 @@ describe('given two unread warnings', () => {
     expect(decide(markRead({ upTo: '2026-11-20T10:00:00.000Z' }), state, meta)).toMatchObject([{ data: { warningIds: [w1] } }]);
   });
   it('when the same warning id is used again, then 409', () => {
-    expect(() => decide(warn(), state, meta)).toThrowError(expect.objectContaining({ status: 409 }));
+    expect(() => decide(warn(), state, meta)).toThrowError(expect.objectContaining({ kind: 'conflict' }));
   });
 });
 
@@ -84,7 +84,7 @@ describe('given a warning about a comment (#28.6)', () => {
   const state = given(decide(warn({ commentId, comment: bobsComment }), initialNotificationsState, meta));
   it('when the same comment is warned about again (another warning, any reason), then 409 ALREADY_WARNED', () => {
     expect(() => decide(warn({ warningId: w2, reason: 'Again', commentId, comment: bobsComment }), state, meta)).toThrowError(
-      expect.objectContaining({ status: 409, code: 'ALREADY_WARNED', message: 'This comment has already been warned about.' }),
+      expect.objectContaining({ kind: 'conflict', code: 'ALREADY_WARNED', message: 'This comment has already been warned about.' }),
     );
   });
   it('when the user is warned about nothing in particular, or about another comment, then UserWarned', () => {
@@ -117,7 +117,7 @@ describe('given a member who has marked no announcement read', () => {
   });
   it('when the announcement is unknown, then 404 NOT_FOUND and nothing', () => {
     expect(() => decide(markAnnouncements({ status: 'none' }), initialNotificationsState, meta)).toThrowError(
-      expect.objectContaining({ status: 404, code: 'NOT_FOUND', message: 'No such announcement' }),
+      expect.objectContaining({ kind: 'not-found', code: 'NOT_FOUND', message: 'No such announcement' }),
     );
   });
   it('the mark is the one of the member the command names (the route takes it from the token): their own stream, their own id', () => {

@@ -1,7 +1,6 @@
 import { notificationsStream, type NotificationEvent } from '@forum/contracts';
 import { unreachable } from '../command.ts';
-
-export { notificationsStream };
+import type { Stream } from '../stream.ts';
 
 /**
  * A user's warnings and whether each was read, the comments they were warned about (stream
@@ -45,3 +44,6 @@ export function evolve(state: NotificationsState, event: NotificationEvent): Not
       return unreachable(event);
   }
 }
+
+/** A member's notifications stream, as the command handler reads it. */
+export const notificationsStreamOf = (userId: string): Stream<NotificationsState, NotificationEvent> => ({ id: notificationsStream(userId), evolve, initialState: initialNotificationsState });

@@ -1,7 +1,6 @@
 import { projectionStream, type OperationsEvent, type ProjectionRebuildRequested } from '@forum/contracts';
 import type { CommandMeta } from '../command.ts';
-
-export { projectionStream };
+import type { Stream } from '../stream.ts';
 
 /** A projection's stream holds only records of requests: nothing in it constrains the next one. */
 export type ProjectionState = { readonly requests: number };
@@ -19,3 +18,6 @@ export function recordRebuild(
 ): ProjectionRebuildRequested[] {
   return [{ type: 'ProjectionRebuildRequested', data: { ...build, requestedAt: meta.now.toISOString() } }];
 }
+
+/** A projection's stream, as the command handler reads it. */
+export const projectionStreamOf = (projection: string): Stream<ProjectionState, OperationsEvent> => ({ id: projectionStream(projection), evolve, initialState: initialProjectionState });

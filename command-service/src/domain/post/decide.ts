@@ -1,5 +1,5 @@
 import { ANONYMOUS_NAME, type PostEvent } from '@forum/contracts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@forum/platform';
+import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import { canonicalTag, type TagsState } from '../tag/tag.ts';
 import type { PostState } from './post.ts';
@@ -44,7 +44,7 @@ export function decide(command: PostCommand, state: PostState, meta: CommandMeta
 }
 
 function createPost(command: CreatePost, state: PostState, meta: CommandMeta): PostEvent[] {
-  if (state.status !== 'none') throw new ConflictError(`Post ${command.data.postId} already exists`);
+  if (state.status !== 'none') throw new Conflict(`Post ${command.data.postId} already exists`);
   const tags: string[] = [];
   const unknown: string[] = [];
   for (const name of command.data.tags) {
@@ -52,7 +52,7 @@ function createPost(command: CreatePost, state: PostState, meta: CommandMeta): P
     if (tag === null) unknown.push(name);
     else if (!tags.includes(tag)) tags.push(tag);
   }
-  if (unknown.length > 0) throw new ValidationError({ tags: unknown.map((name) => `Unknown tag "${name}"`) });
+  if (unknown.length > 0) throw new InvalidInput({ tags: unknown.map((name) => `Unknown tag "${name}"`) });
   const { author } = command.data;
   return [
     {
@@ -73,9 +73,9 @@ function createPost(command: CreatePost, state: PostState, meta: CommandMeta): P
 }
 
 function deletePost(command: DeletePost, state: PostState, meta: CommandMeta): PostEvent[] {
-  if (state.status !== 'created') throw new NotFoundError('No such post');
+  if (state.status !== 'created') throw new NotFound('No such post');
   const { postId, actorId, actorIsAdmin } = command.data;
-  if (state.authorId !== actorId && !actorIsAdmin) throw new ForbiddenError('Only the author or an admin can delete this post');
+  if (state.authorId !== actorId && !actorIsAdmin) throw new Forbidden('Only the author or an admin can delete this post');
   return [{ type: 'PostDeleted', data: { postId, authorId: state.authorId, deletedBy: actorId, deletedAt: meta.now.toISOString() } }];
 }
 

@@ -64,7 +64,7 @@ describe('given no post', () => {
 describe('given a created post', () => {
   const created = decide(createPost(), initialPostState, meta).reduce(evolve, initialPostState);
   it('when CreatePost with the same id, then a conflict', () => {
-    expect(() => decide(createPost(), created, meta)).toThrowError(expect.objectContaining({ status: 409 }));
+    expect(() => decide(createPost(), created, meta)).toThrowError(expect.objectContaining({ kind: 'conflict' }));
   });
   it('when its author deletes it, then PostDeleted', () => {
     expect(decide(deletePost('u-alice', false), created, meta)).toEqual([
@@ -75,19 +75,19 @@ describe('given a created post', () => {
     expect(decide(deletePost('u-admin', true), created, meta)).toMatchObject([{ type: 'PostDeleted', data: { authorId: 'u-alice', deletedBy: 'u-admin' } }]);
   });
   it('when another user deletes it, then 403 FORBIDDEN', () => {
-    expect(() => decide(deletePost('u-bob', false), created, meta)).toThrowError(expect.objectContaining({ status: 403, code: 'FORBIDDEN' }));
+    expect(() => decide(deletePost('u-bob', false), created, meta)).toThrowError(expect.objectContaining({ kind: 'forbidden', code: 'FORBIDDEN' }));
   });
 });
 
 describe('given a deleted post', () => {
   const deleted = [...decide(createPost(), initialPostState, meta), ...decide(deletePost('u-alice', false), decide(createPost(), initialPostState, meta).reduce(evolve, initialPostState), meta)].reduce(evolve, initialPostState);
   it('when DeletePost again, then 404 NOT_FOUND', () => {
-    expect(() => decide(deletePost('u-alice', false), deleted, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => decide(deletePost('u-alice', false), deleted, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
 });
 
 describe('given no post', () => {
   it('when DeletePost, then 404 NOT_FOUND', () => {
-    expect(() => decide(deletePost('u-alice', true), initialPostState, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => decide(deletePost('u-alice', true), initialPostState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
 });

@@ -1,7 +1,6 @@
 import { postStream, type PostEvent } from '@forum/contracts';
 import { unreachable } from '../command.ts';
-
-export { postStream };
+import type { Stream } from '../stream.ts';
 
 export type PostState =
   | { readonly status: 'none' }
@@ -20,3 +19,6 @@ export function evolve(state: PostState, event: PostEvent): PostState {
       return unreachable(event);
   }
 }
+
+/** The post's stream, as the command handler reads it. */
+export const postStreamOf = (postId: string): Stream<PostState, PostEvent> => ({ id: postStream(postId), evolve, initialState: initialPostState });

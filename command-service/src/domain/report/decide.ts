@@ -1,5 +1,5 @@
 import { ErrorCode, type CommentReportEvent, type ReportFeedback } from '@forum/contracts';
-import { BusinessRuleError, ConflictError, NotFoundError } from '@forum/platform';
+import { Conflict, NotFound, RuleBroken } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { CommentState } from '../comment/comment.ts';
 import type { Author } from '../post/decide.ts';
@@ -20,13 +20,13 @@ export type ReportComment = {
 };
 export type ReportCommand = ReportComment;
 
-export class AlreadyReportedError extends ConflictError {
+export class AlreadyReportedError extends Conflict {
   constructor() {
     super('You have already reported this comment', ErrorCode.ALREADY_REPORTED);
   }
 }
 
-export class OwnCommentReportError extends BusinessRuleError {
+export class OwnCommentReportError extends RuleBroken {
   constructor() {
     super(ErrorCode.OWN_COMMENT_REPORT, 'You cannot report your own comment.');
   }
@@ -43,7 +43,7 @@ export function decide(command: ReportCommand, state: ReportState, meta: Command
 
 function reportComment(command: ReportComment, state: ReportState, meta: CommandMeta): CommentReportEvent[] {
   const { commentId, reporter, feedback, comment, post } = command.data;
-  if (comment.status !== 'added' || post.status !== 'created') throw new NotFoundError('No such comment');
+  if (comment.status !== 'added' || post.status !== 'created') throw new NotFound('No such comment');
   if (comment.authorId === reporter.id) throw new OwnCommentReportError();
   if (state.status === 'reported') throw new AlreadyReportedError();
   return [

@@ -30,14 +30,14 @@ describe('given no report of this comment by this user', () => {
     ['a removed comment', { comment: { ...comment, status: 'removed' } as CommentState }],
     ['a comment of a deleted post', { post: { status: 'deleted', authorId: 'u-alice' } as PostState }],
   ])('when reporting %s, then 404', (_, overrides) => {
-    expect(() => decide(report(overrides), initialReportState, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => decide(report(overrides), initialReportState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
 });
 
 describe("given the reporter's own comment (#28.2)", () => {
   it('when ReportComment, then 422 OWN_COMMENT_REPORT', () => {
     expect(() => decide(report({ comment: { status: 'added', postId, authorId: 'u-carl', text: 'Mine' } }), initialReportState, meta)).toThrowError(
-      expect.objectContaining({ status: 422, code: 'OWN_COMMENT_REPORT' }),
+      expect.objectContaining({ kind: 'rule', code: 'OWN_COMMENT_REPORT' }),
     );
   });
 });
@@ -45,9 +45,9 @@ describe("given the reporter's own comment (#28.2)", () => {
 describe('given the user reported this comment already', () => {
   const state = decide(report(), initialReportState, meta).reduce(evolve, initialReportState);
   it('when ReportComment again (any feedback), then 409 ALREADY_REPORTED', () => {
-    expect(() => decide(report({ feedback: 'offensive' }), state, meta)).toThrowError(expect.objectContaining({ status: 409, code: 'ALREADY_REPORTED' }));
+    expect(() => decide(report({ feedback: 'offensive' }), state, meta)).toThrowError(expect.objectContaining({ kind: 'conflict', code: 'ALREADY_REPORTED' }));
   });
   it('when the comment was removed meanwhile, then 404 (the report is resolved, there is nothing to report)', () => {
-    expect(() => decide(report({ comment: { status: 'removed', postId, authorId: 'u-bob', text: 'Hmm' } }), state, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => decide(report({ comment: { status: 'removed', postId, authorId: 'u-bob', text: 'Hmm' } }), state, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
 });

@@ -1,7 +1,6 @@
 import { commentReportStream, type CommentReportEvent, type ReportFeedback } from '@forum/contracts';
 import { unreachable } from '../command.ts';
-
-export { commentReportStream };
+import type { Stream } from '../stream.ts';
 
 /** One user's report of one comment (stream `report-<commentId>-<reporterId>`). */
 export type ReportState = { readonly status: 'none' } | { readonly status: 'reported'; readonly feedback: ReportFeedback };
@@ -16,3 +15,6 @@ export function evolve(state: ReportState, event: CommentReportEvent): ReportSta
       return unreachable(event.type);
   }
 }
+
+/** One user's report of a comment, as the command handler reads it. */
+export const commentReportStreamOf = (commentId: string, userId: string): Stream<ReportState, CommentReportEvent> => ({ id: commentReportStream(commentId, userId), evolve, initialState: initialReportState });

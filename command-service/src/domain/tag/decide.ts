@@ -1,5 +1,5 @@
 import { ErrorCode, type TagEvent, type TagExistsDetails } from '@forum/contracts';
-import { ConflictError, NotFoundError } from '@forum/platform';
+import { Conflict, NotFound } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import { tagById, type TagsState } from './tag.ts';
 
@@ -8,14 +8,14 @@ import { tagById, type TagsState } from './tag.ts';
  * - a tag name is trimmed and unique ignoring case among the live tags (a refusal names the tag that exists);
  * - a tag is deleted by its id, once (404 for an unknown or deleted one); posts keep their tag text;
  * - a deleted tag's name may be created again (as a new tag).
- * Who may do it (an admin) is the handler's check: the seed creates tags as the system.
+ * Who may do it (an admin) is checked where the command is wired (commands.ts): the demo data creates tags as the system.
  */
 export type CreateTag = { type: 'CreateTag'; data: { tagId: string; name: string } };
 export type DeleteTag = { type: 'DeleteTag'; data: { tagId: string } };
 export type TagCommand = CreateTag | DeleteTag;
 
 /** A name taken, ignoring case: names the tag that exists, in its own spelling (TagExistsDetails). */
-export class TagExistsError extends ConflictError {
+export class TagExistsError extends Conflict {
   constructor(existing: { id: string; name: string }) {
     const details: TagExistsDetails = { tag: { _id: existing.id, name: existing.name } };
     super(`The tag "${existing.name}" already exists`, ErrorCode.TAG_EXISTS, details);
@@ -42,6 +42,6 @@ function createTag(command: CreateTag, state: TagsState, meta: CommandMeta): Tag
 
 function deleteTag(command: DeleteTag, state: TagsState, meta: CommandMeta): TagEvent[] {
   const tag = tagById(state, command.data.tagId);
-  if (!tag) throw new NotFoundError('No such tag');
+  if (!tag) throw new NotFound('No such tag');
   return [{ type: 'TagDeleted', data: { tagId: tag.id, name: tag.name, deletedAt: meta.now.toISOString() } }];
 }

@@ -19,7 +19,7 @@ describe('given no tags', () => {
     expect(decide(create('  React '), initialTagsState, meta)).toEqual([created('React', REACT)]);
   });
   it('when DeleteTag, then 404', () => {
-    expect(() => decide(remove(REACT), initialTagsState, meta)).toThrowError(expect.objectContaining({ status: 404, code: 'NOT_FOUND' }));
+    expect(() => decide(remove(REACT), initialTagsState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found', code: 'NOT_FOUND' }));
   });
 });
 
@@ -27,7 +27,7 @@ describe('given the tag React', () => {
   const state = given([created('React', REACT)]);
   it('when CreateTag "react" (another case), then 409 TAG_EXISTS naming the tag that exists, React, in the message and the details', () => {
     expect(() => decide(create('react', VUE), state, meta)).toThrowError(
-      expect.objectContaining({ status: 409, code: 'TAG_EXISTS', message: 'The tag "React" already exists', details: { tag: { _id: REACT, name: 'React' } } }),
+      expect.objectContaining({ kind: 'conflict', code: 'TAG_EXISTS', message: 'The tag "React" already exists', details: { tag: { _id: REACT, name: 'React' } } }),
     );
   });
   it("resolves names ignoring case to the tag's own spelling", () => {
@@ -38,7 +38,7 @@ describe('given the tag React', () => {
     expect(decide(remove(REACT), state, meta)).toEqual([deleted('React', REACT)]);
   });
   it('when DeleteTag of another id, then 404', () => {
-    expect(() => decide(remove(VUE), state, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => decide(remove(VUE), state, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
 });
 
@@ -48,7 +48,7 @@ describe('given the tag React, deleted', () => {
     expect(canonicalTag(state, 'React')).toBeNull();
   });
   it('when DeleteTag again, then 404', () => {
-    expect(() => decide(remove(REACT), state, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => decide(remove(REACT), state, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
   it('when CreateTag "REACT" under a new id, then TagCreated: the name is free again', () => {
     expect(decide(create('REACT', VUE), state, meta)).toEqual([created('REACT', VUE)]);
@@ -58,7 +58,7 @@ describe('given the tag React, deleted', () => {
 describe('given React deleted and created again under a new id', () => {
   const state = given([created('React', REACT), deleted('React', REACT), created('React', VUE)]);
   it('when DeleteTag of the old id, then 404; the new tag stays', () => {
-    expect(() => decide(remove(REACT), state, meta)).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => decide(remove(REACT), state, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
     expect(canonicalTag(state, 'react')).toBe('React');
   });
   it('when DeleteTag of the new id, then TagDeleted', () => {

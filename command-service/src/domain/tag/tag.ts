@@ -1,7 +1,6 @@
 import { TAGS_STREAM, type TagEvent } from '@forum/contracts';
 import { unreachable } from '../command.ts';
-
-export { TAGS_STREAM };
+import type { Stream } from '../stream.ts';
 
 /** The set of live tags, by lower-cased name. */
 export interface TagsState {
@@ -39,3 +38,6 @@ export function tagById(state: TagsState, tagId: string): { id: string; name: st
   for (const tag of state.byName.values()) if (tag.id === tagId) return tag;
   return null;
 }
+
+/** The forum's one tags stream, as the command handler reads it. */
+export const tagsStreamOf = (): Stream<TagsState, TagEvent> => ({ id: TAGS_STREAM, evolve, initialState: initialTagsState });

@@ -1,5 +1,6 @@
 import { ANONYMOUS_NAME, ErrorCode, FREE_POST_LIMIT, MEMBERSHIP_PRICE, type AccountErased, type UserEvent } from '@forum/contracts';
-import { BusinessRuleError, ConflictError, isVerifiedAdminEmail, NotFoundError } from '@forum/platform';
+import { isVerifiedAdminEmail } from '@forum/platform';
+import { Conflict, NotFound, RuleBroken } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import { isDisabled, type UserState } from './user.ts';
 
@@ -47,19 +48,19 @@ export type UserCommand =
   | CompleteMembershipPurchase
   | FailMembershipPurchase;
 
-export class AlreadyMemberError extends ConflictError {
+export class AlreadyMemberError extends Conflict {
   constructor() {
     super('You are already a member', ErrorCode.ALREADY_MEMBER);
   }
 }
 
-export class PurchaseInProgressError extends ConflictError {
+export class PurchaseInProgressError extends Conflict {
   constructor() {
     super('A membership purchase is already under way', ErrorCode.PURCHASE_IN_PROGRESS);
   }
 }
 
-export class PostLimitReachedError extends BusinessRuleError {
+export class PostLimitReachedError extends RuleBroken {
   constructor(count: number) {
     super(ErrorCode.POST_LIMIT_REACHED, `Free members can have at most ${FREE_POST_LIMIT} posts. Become a member for unlimited posts.`, {
       count,
@@ -68,7 +69,7 @@ export class PostLimitReachedError extends BusinessRuleError {
   }
 }
 
-export class AlreadyRegisteredError extends ConflictError {
+export class AlreadyRegisteredError extends Conflict {
   constructor() {
     super('This user is already registered', 'ALREADY_REGISTERED');
   }
@@ -117,7 +118,7 @@ function register(command: RegisterUser, state: UserState, meta: CommandMeta): U
 }
 
 function grantAdminByEmail(command: GrantAdminByEmail, state: UserState, meta: CommandMeta): UserEvent[] {
-  if (state.status !== 'registered') throw new NotFoundError('No such user');
+  if (state.status !== 'registered') throw new NotFound('No such user');
   const { email, emailVerified, adminEmails } = command.data;
   if (state.role === 'admin' || !isVerifiedAdminEmail(email, emailVerified, adminEmails)) return [];
   return [adminByEmail(state.userId, meta.now.toISOString())];
@@ -126,7 +127,7 @@ function grantAdminByEmail(command: GrantAdminByEmail, state: UserState, meta: C
 const adminByEmail = (userId: string, at: string): UserEvent => ({ type: 'AdminRoleGranted', data: { userId, reason: 'admin-emails', grantedAt: at } });
 
 function updateProfile(command: UpdateProfile, state: UserState, meta: CommandMeta): UserEvent[] {
-  if (state.status !== 'registered') throw new NotFoundError('No such user');
+  if (state.status !== 'registered') throw new NotFound('No such user');
   // only the fields that change, so concurrent updates of the other field are not overwritten with stale values
   const { displayName, photoURL } = command.data;
   const changes = {
@@ -138,7 +139,7 @@ function updateProfile(command: UpdateProfile, state: UserState, meta: CommandMe
 }
 
 function grantAdmin(command: GrantAdmin, state: UserState, meta: CommandMeta): UserEvent[] {
-  if (state.status !== 'registered') throw new NotFoundError('No such user');
+  if (state.status !== 'registered') throw new NotFound('No such user');
   if (state.role === 'admin') return []; // making an admin admin again changes nothing
   return [{ type: 'AdminRoleGranted', data: { userId: state.userId, reason: command.data.reason, grantedAt: meta.now.toISOString() } }];
 }
@@ -149,7 +150,7 @@ function grantAdmin(command: GrantAdmin, state: UserState, meta: CommandMeta): U
  * command of a prolific member slower (every command loads the actor's stream).
  */
 function authorPost(command: AuthorPost, state: UserState, meta: CommandMeta): UserEvent[] {
-  if (state.status !== 'registered') throw new NotFoundError('No such user');
+  if (state.status !== 'registered') throw new NotFound('No such user');
   if (state.isMember) return [];
   if (state.livePosts.size >= FREE_POST_LIMIT) throw new PostLimitReachedError(state.livePosts.size);
   return [{ type: 'PostAuthored', data: { userId: state.userId, postId: command.data.postId, at: meta.now.toISOString() } }];
@@ -162,7 +163,7 @@ function removeAuthoredPost(command: RemoveAuthoredPost, state: UserState, meta:
 
 /** [] means: resume the pending attempt (its id is in the state). */
 function startPurchase(command: StartMembershipPurchase, state: UserState, meta: CommandMeta): UserEvent[] {
-  if (state.status !== 'registered') throw new NotFoundError('No such user');
+  if (state.status !== 'registered') throw new NotFound('No such user');
   if (state.isMember) throw new AlreadyMemberError();
   if (state.pendingPurchase) {
     const age = meta.now.getTime() - Date.parse(state.pendingPurchase.startedAt);

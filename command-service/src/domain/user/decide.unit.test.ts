@@ -36,11 +36,11 @@ describe('given no record of the subject', () => {
   });
   it('when GrantAdminByEmail, then 404', () => {
     expect(() => when(initialUserState, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: true, adminEmails: new Set(['ann@forum.local']) } })).toThrowError(
-      expect.objectContaining({ status: 404 }),
+      expect.objectContaining({ kind: 'not-found' }),
     );
   });
   it('when UpdateProfile, then 404', () => {
-    expect(() => when(initialUserState, { type: 'UpdateProfile', data: { displayName: 'x' } })).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => when(initialUserState, { type: 'UpdateProfile', data: { displayName: 'x' } })).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
 });
 
@@ -100,7 +100,7 @@ describe(`given a free user with ${FREE_POST_LIMIT} live posts`, () => {
   const atLimit = given([registered, ...authored(FREE_POST_LIMIT)]);
   it('when AuthorPost, then 422 POST_LIMIT_REACHED', () => {
     expect(() => when(atLimit, { type: 'AuthorPost', data: { postId: post } })).toThrowError(
-      expect.objectContaining({ status: 422, code: 'POST_LIMIT_REACHED', details: { count: FREE_POST_LIMIT, limit: FREE_POST_LIMIT } }),
+      expect.objectContaining({ kind: 'rule', code: 'POST_LIMIT_REACHED', details: { count: FREE_POST_LIMIT, limit: FREE_POST_LIMIT } }),
     );
   });
   it('when one of them was removed, then AuthorPost passes again', () => {
@@ -121,7 +121,7 @@ describe('membership', () => {
     expect(when(given([registered]), start())).toEqual([started]);
   });
   it('given an attempt under way, when another starts, then 409 PURCHASE_IN_PROGRESS', () => {
-    expect(() => when(given([registered, started]), start())).toThrowError(expect.objectContaining({ status: 409, code: 'PURCHASE_IN_PROGRESS' }));
+    expect(() => when(given([registered, started]), start())).toThrowError(expect.objectContaining({ kind: 'conflict', code: 'PURCHASE_IN_PROGRESS' }));
   });
   it('given an attempt gone stale (a crash after the charge), when another starts, then it resumes the same attempt', () => {
     const later = { ...meta, now: new Date(meta.now.getTime() + 120_000) };
@@ -149,7 +149,7 @@ describe('membership', () => {
       { type: 'MembershipPurchased', data: { userId: 'u-1', attemptId: attempt, paymentReference: 'r', amountCents: 999, currency: 'USD', purchasedAt: at } },
       ...authored(FREE_POST_LIMIT + 3),
     ]);
-    expect(() => when(member, start())).toThrowError(expect.objectContaining({ status: 409, code: 'ALREADY_MEMBER' }));
+    expect(() => when(member, start())).toThrowError(expect.objectContaining({ kind: 'conflict', code: 'ALREADY_MEMBER' }));
     expect(when(member, { type: 'AuthorPost', data: { postId: post } })).toEqual([]);
   });
 });
@@ -166,7 +166,7 @@ describe('erasure and access', () => {
     const erased = given([registered, ...when(given([registered]), erase('erased'))]);
     expect(when(erased, erase('kept'))).toEqual([]);
     expect(when(erased, access(false))).toEqual([]);
-    expect(() => when(erased, { type: 'UpdateProfile', data: { displayName: 'x' } })).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => when(erased, { type: 'UpdateProfile', data: { displayName: 'x' } })).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
   it('given a registered user, when disabled and enabled, then each once, folded in turn', () => {
     const disabled = when(given([registered]), access(false));

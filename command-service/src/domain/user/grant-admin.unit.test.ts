@@ -13,7 +13,7 @@ const registered: UserEvent = { type: 'UserRegistered', data: { userId: 'u-2', e
 
 describe('given no record of the user', () => {
   it('when GrantAdmin by an admin, then 404', () => {
-    expect(() => decide(makeAdmin, initialUserState, meta)).toThrowError(expect.objectContaining({ status: 404, code: 'NOT_FOUND' }));
+    expect(() => decide(makeAdmin, initialUserState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found', code: 'NOT_FOUND' }));
   });
 });
 

@@ -1,7 +1,6 @@
 import { userStream, type Role, type UserEvent } from '@forum/contracts';
 import { unreachable } from '../command.ts';
-
-export { userStream };
+import type { Stream } from '../stream.ts';
 
 export type UserState =
   /** `disabled`: the identity realm disabled the account before the forum saw it. */
@@ -77,3 +76,6 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       return unreachable(event);
   }
 }
+
+/** A user's stream, as the command handler reads it. */
+export const userStreamOf = (userId: string): Stream<UserState, UserEvent> => ({ id: userStream(userId), evolve, initialState: initialUserState });

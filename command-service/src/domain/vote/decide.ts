@@ -1,5 +1,5 @@
 import { ErrorCode, type Vote, type VoteEvent } from '@forum/contracts';
-import { BusinessRuleError, ConflictError, NotFoundError } from '@forum/platform';
+import { Conflict, NotFound, RuleBroken } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { PostState } from '../post/post.ts';
 import type { VoteState } from './vote.ts';
@@ -23,13 +23,13 @@ export type ChangeVote = {
 };
 export type VoteCommand = SetVote | ChangeVote;
 
-export class IllegalVoteTransitionError extends ConflictError {
+export class IllegalVoteTransitionError extends Conflict {
   constructor(current: Vote) {
     super(`That vote change is not possible from your current vote (${current})`, ErrorCode.ILLEGAL_VOTE_TRANSITION, { current });
   }
 }
 
-export class OwnPostVoteError extends BusinessRuleError {
+export class OwnPostVoteError extends RuleBroken {
   constructor() {
     super(ErrorCode.OWN_POST_VOTE, 'You cannot vote on your own post.');
   }
@@ -47,7 +47,7 @@ export function decide(command: VoteCommand, state: VoteState, meta: CommandMeta
 }
 
 function requireLivePost(post: PostState) {
-  if (post.status !== 'created') throw new NotFoundError('No such post');
+  if (post.status !== 'created') throw new NotFound('No such post');
 }
 
 function cast(post: PostState, postId: string, userId: string, previous: Vote, vote: Vote, meta: CommandMeta): VoteEvent[] {

@@ -41,7 +41,7 @@ describe('given no vote', () => {
     [0, 0],
   ] as const)('when the change (%i, %i) is not legal from none, then 409 ILLEGAL_VOTE_TRANSITION with the current vote', (like, dislike) => {
     expect(() => decide(change(like, dislike), state, meta)).toThrowError(
-      expect.objectContaining({ status: 409, code: 'ILLEGAL_VOTE_TRANSITION', details: { current: 'none' } }),
+      expect.objectContaining({ kind: 'conflict', code: 'ILLEGAL_VOTE_TRANSITION', details: { current: 'none' } }),
     );
   });
 });
@@ -54,7 +54,7 @@ describe("given the voter's own post (#28.2)", () => {
     ['liking (+1, 0)', change(1, 0, own)],
     ['disliking (0, +1)', change(0, 1, own)],
   ])('when %s, then 422 OWN_POST_VOTE', (_, command) => {
-    expect(() => decide(command, given(), meta)).toThrowError(expect.objectContaining({ status: 422, code: 'OWN_POST_VOTE' }));
+    expect(() => decide(command, given(), meta)).toThrowError(expect.objectContaining({ kind: 'rule', code: 'OWN_POST_VOTE' }));
   });
   it('when a vote cast before the rule is taken back, then VoteCast up → none', () => {
     expect(decide(set('none', own), given('up'), meta)).toEqual([cast('up', 'none')]);
@@ -113,8 +113,8 @@ describe('given a vote undone (up, then none)', () => {
 
 describe('given a post that does not exist or is deleted', () => {
   it.each([{ status: 'none' } as PostState, { status: 'deleted', authorId: 'u-alice' } as PostState])('when voting on %j, then 404 NOT_FOUND', (post) => {
-    expect(() => decide(set('up', post), given(), meta)).toThrowError(expect.objectContaining({ status: 404 }));
-    expect(() => decide(change(1, 0, post), given(), meta)).toThrowError(expect.objectContaining({ status: 404 }));
+    expect(() => decide(set('up', post), given(), meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
+    expect(() => decide(change(1, 0, post), given(), meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
 });
 

@@ -1,7 +1,6 @@
 import { voteStream, type Vote, type VoteEvent } from '@forum/contracts';
 import { unreachable } from '../command.ts';
-
-export { voteStream };
+import type { Stream } from '../stream.ts';
 
 /** One voter's vote on one post (stream `vote-<postId>-<userId>`). */
 export interface VoteState {
@@ -18,3 +17,6 @@ export function evolve(state: VoteState, event: VoteEvent): VoteState {
       return unreachable(event.type);
   }
 }
+
+/** A voter's vote on a post, as the command handler reads it. */
+export const voteStreamOf = (postId: string, userId: string): Stream<VoteState, VoteEvent> => ({ id: voteStream(postId, userId), evolve, initialState: initialVoteState });

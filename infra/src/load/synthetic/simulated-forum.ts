@@ -1,4 +1,5 @@
 import {
+  DomainError,
   eventMetadata,
   evolveNotifications,
   evolveTags,
@@ -18,7 +19,6 @@ import {
   type UserState,
 } from '@forum/command-service';
 import { eventDefinitions, notificationsStream, TAGS_STREAM, userStream, type EventMetadata, type ForumEvent, type ForumEventType } from '@forum/contracts';
-import { AppError } from '@forum/platform';
 import type { Randomness } from './randomness.ts';
 
 export interface SyntheticEvent {
@@ -167,7 +167,7 @@ export function simulatedForum(random: Randomness, start: Date, step: number) {
       try {
         return command();
       } catch (error) {
-        if (error instanceof AppError) return null;
+        if (error instanceof DomainError) return null;
         throw error;
       }
     },

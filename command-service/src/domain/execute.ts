@@ -1,9 +1,7 @@
-import { positionToken, type LogPosition } from '@forum/contracts';
+import { ErrorCode } from '@forum/contracts';
 import type { AppendResult, EventStore, StreamAppend } from '@forum/eventstore';
 import { WrongExpectedVersionError } from '@forum/eventstore';
-import { ErrorCode } from '@forum/contracts';
-import { BusinessRuleError, ConflictError } from '@forum/platform';
-import { LRUCache } from 'lru-cache';
+import { Conflict, RuleBroken } from './errors.ts';
 import type { Cost, Taken } from './limits.ts';
 
 /** The caller's Idempotency-Key (scoped to the caller and the call) and a digest of its request. */
@@ -12,7 +10,7 @@ export interface Idempotency {
   readonly fingerprint: string;
 }
 
-export class IdempotencyKeyReusedError extends BusinessRuleError {
+class IdempotencyKeyReusedError extends RuleBroken {
   constructor() {
     super(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'This Idempotency-Key was already used for a different request');
   }
@@ -23,7 +21,7 @@ interface Stored<Answer> {
   readonly fingerprint: string;
 }
 
-export interface Decision<Answer> {
+interface Decision<Answer> {
   readonly appends: readonly StreamAppend[];
   /** `result` is null when the decision appends nothing (the command changed nothing). */
   readonly answer: (result: AppendResult | null) => Answer;
@@ -88,7 +86,7 @@ export async function execute<Answer>(
         return { answer: decision.answer(result), duplicate: false };
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError)) throw error;
-        if (attempt >= MAX_ATTEMPTS) throw new ConflictError('Too many concurrent changes; try again');
+        if (attempt >= MAX_ATTEMPTS) throw new Conflict('Too many concurrent changes; try again');
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
       }
     }
@@ -97,59 +95,3 @@ export async function execute<Answer>(
     if (taken && !appended) await (await taken.catch(() => null))?.giveBack();
   }
 }
-
-interface Folded {
-  readonly evolve: unknown;
-  readonly state: unknown;
-  readonly version: number;
-  readonly position: LogPosition | null;
-}
-
-/** Streams folded lately, per store (an LRU: a Map used as one scanned its deleted entries at each eviction). */
-const folded = new WeakMap<EventStore, LRUCache<string, Folded>>();
-/** How many folded streams a store keeps (users, posts and votes being decided on now). */
-export const FOLDED_STREAMS_KEPT = 20_000;
-
-/**
- * A stream folded into its state, with the version to expect when appending and its last event's
- * position. A stream folded lately is not read again from its start: only the events after the
- * version kept are read and folded on (events never change and versions have no gaps, so this is
- * the state a full read gives; another writer's append is among them, and a conflict's retry
- * reads it too). `evolve` must not change the state it is given.
- */
-export async function load<State, Event>(
-  store: EventStore,
-  streamId: string,
-  evolve: (state: State, event: Event) => State,
-  initial: State,
-): Promise<{ state: State; version: number; position: LogPosition | null }> {
-  let streams = folded.get(store);
-  if (!streams) folded.set(store, (streams = new LRUCache({ max: FOLDED_STREAMS_KEPT })));
-  const kept = streams.get(streamId);
-  const from = kept && kept.evolve === evolve ? kept : { state: initial, version: 0, position: null };
-  const { version, events } = await store.readStream(streamId, { afterVersion: from.version });
-  let state = from.state as State;
-  for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
-  const loaded = { state, version, position: events.at(-1)?.position ?? from.position };
-  streams.set(streamId, { evolve, ...loaded });
-  return loaded;
-}
-
-/**
- * `load` for a stream the caller has just named with a random id of its own (a new comment, a new
- * post): the first attempt does not read it and takes it as new. Its append expects no stream, so
- * an id that exists after all conflicts, and the next attempt (`attempt` > 1) reads it.
- */
-export function loadAssumingNew<State, Event>(
-  attempt: number,
-  store: EventStore,
-  streamId: string,
-  evolve: (state: State, event: Event) => State,
-  initial: State,
-): Promise<{ state: State; version: number; position: LogPosition | null }> {
-  return attempt === 1 ? Promise.resolve({ state: initial, version: 0, position: null }) : load(store, streamId, evolve, initial);
-}
-
-export const expectedVersionOf = (version: number) => (version === 0 ? ('no_stream' as const) : version);
-
-export const positionOf = (result: AppendResult) => positionToken(result.lastPosition);

@@ -1,0 +1,37 @@
+import { authorOf, type Identity } from '../actor.ts';
+import { acceptedAs, type CommandHandler } from '../command-handler.ts';
+import type { CommandMeta } from '../command.ts';
+import type { Idempotency } from '../execute.ts';
+import type { Costs } from '../limits.ts';
+import { postStreamOf } from '../post/post.ts';
+import { commentStreamOf } from './comment.ts';
+import { decide } from './decide.ts';
+
+/** The commands decided on a comment's stream. */
+export function createCommentCommands({ handle }: CommandHandler, cost: Costs) {
+  return {
+    /** POST /api/comments: the comment's id is the request's own. */
+    addComment: (who: Identity, input: { commentId: string; postId: string; text: string }, meta: CommandMeta, idempotency?: Idempotency) =>
+      handle(
+        { who, meta, idempotency, cost: cost('comment', who.userId) },
+        {
+          stream: commentStreamOf(input.commentId),
+          isNew: true,
+          given: { post: postStreamOf(input.postId) },
+          decide: (comment, { post, actor }) => decide({ type: 'AddComment', data: { ...input, author: authorOf(actor), post } }, comment, meta),
+          answer: acceptedAs(input.commentId),
+        },
+      ),
+
+    /** DELETE /api/admin/comments/:commentId (admin). */
+    removeComment: (who: Identity, commentId: string, meta: CommandMeta, idempotency?: Idempotency) =>
+      handle(
+        { who, meta, idempotency },
+        {
+          stream: commentStreamOf(commentId),
+          decide: (comment, { actor }) => decide({ type: 'RemoveComment', data: { commentId, actorId: who.userId, actorIsAdmin: actor.role === 'admin' } }, comment, meta),
+          answer: acceptedAs(commentId),
+        },
+      ),
+  };
+}

@@ -1,0 +1,77 @@
+import { announcementStreamOf } from '../announcement/announcement.ts';
+import type { Identity } from '../actor.ts';
+import { commentStreamOf } from '../comment/comment.ts';
+import { acceptedAs, type CommandHandler } from '../command-handler.ts';
+import type { CommandMeta } from '../command.ts';
+import type { Idempotency } from '../execute.ts';
+import { initialUserState, userStreamOf } from '../user/user.ts';
+import { decide } from './decide.ts';
+import { initialNotificationsState, notificationsStreamOf } from './notification.ts';
+
+/** The commands decided on a member's notifications stream: the warnings they get, and what they have read. */
+export function createNotificationCommands({ handle, handleMany }: CommandHandler) {
+  return {
+    /**
+     * POST /api/admin/warn-user/:authorEmail (admin). `targetUserId` is whom the email names (null
+     * when nobody): the admin check comes first, so a non-admin learns nothing about which emails exist.
+     */
+    warnUser: (who: Identity, input: { warningId: string; targetUserId: string | null; reason?: string; commentId?: string }, meta: CommandMeta, idempotency?: Idempotency) => {
+      const { warningId, targetUserId, reason, commentId } = input;
+      return handleMany(
+        { who, meta, idempotency },
+        {
+          read: async (reader) => {
+            const [target, comment, notifications] = await Promise.all([
+              targetUserId === null ? initialUserState : reader.read(userStreamOf(targetUserId)).then((read) => read.state),
+              commentId === undefined ? undefined : reader.read(commentStreamOf(commentId)).then((read) => read.state),
+              targetUserId === null ? null : reader.read(notificationsStreamOf(targetUserId)),
+            ]);
+            return { target, comment, notifications };
+          },
+          decide: ({ target, comment, notifications }, actor) => {
+            const data = {
+              warningId,
+              ...(reason !== undefined && { reason }),
+              ...(commentId !== undefined && { commentId }),
+              actorId: who.userId,
+              actorIsAdmin: actor.role === 'admin',
+              target,
+              ...(comment && { comment }),
+            };
+            const events = decide({ type: 'WarnUser', data }, notifications?.state ?? initialNotificationsState, meta);
+            // a warning is decided only for a user the forum knows: one with a notifications stream read
+            return notifications ? [{ to: notifications, events }] : [];
+          },
+          answer: acceptedAs(warningId),
+        },
+      );
+    },
+
+    /** POST /api/me/notifications/read: the caller's own warnings. */
+    markNotificationsRead: (who: Identity, input: { ids?: readonly string[]; upTo?: string }, meta: CommandMeta, idempotency?: Idempotency) =>
+      handle(
+        { who, meta, idempotency },
+        {
+          stream: notificationsStreamOf(who.userId),
+          decide: (notifications) => decide({ type: 'MarkWarningsRead', data: { userId: who.userId, ...input } }, notifications, meta),
+          answer: acceptedAs(who.userId),
+        },
+      ),
+
+    /**
+     * POST /api/me/announcements/read: the caller's own mark, on their notifications stream. Two
+     * devices marking at once both decide on the version they read; the second append conflicts,
+     * reads the first's mark and decides again (nothing, when the first was as new).
+     */
+    markAnnouncementsRead: (who: Identity, input: { announcementId: string }, meta: CommandMeta, idempotency?: Idempotency) =>
+      handle(
+        { who, meta, idempotency },
+        {
+          stream: notificationsStreamOf(who.userId),
+          given: { announcement: announcementStreamOf(input.announcementId) },
+          decide: (notifications, { announcement }) => decide({ type: 'MarkAnnouncementsRead', data: { userId: who.userId, announcement } }, notifications, meta),
+          answer: acceptedAs(who.userId),
+        },
+      ),
+  };
+}
