@@ -6,7 +6,8 @@ import { newId } from '../ids.ts';
 /**
  * The admin area's writes (admin.ts): tags, make admin, erasing a user, announcements. Each needs a
  * token (401) and the forum's admin role, decided on the caller's own stream (403). An erasure that
- * takes the member's posts and comments with it finds them in the read models: in infra's API tests.
+ * takes the member's posts and comments with it finds them in the log (the member's history); what
+ * the read models then show is in infra's API tests (erasure).
  */
 const api = commandApiSpec();
 const ada = member('Forum Admin', { photo: 'https://img.example/ada.png' });

@@ -5,8 +5,8 @@ import { anAdmin, aPosition, anError, commandApiSpec, hostileText, member, regis
 
 /**
  * Moderation and a member's notifications (community.ts). A warning is addressed by the author's
- * email, which only the read models know: its answers past the checks of its input are in
- * infra/src/api-tests (community, moderation-rules).
+ * email, which the identity provider resolves (here: an account for each member the log registered);
+ * what the warned member then reads is in infra/src/api-tests (community, moderation-rules).
  */
 const api = commandApiSpec();
 const nora = member('Nora Author');

@@ -40,7 +40,8 @@ export function readWorkspaces(root: string): Workspace[] {
   });
 }
 
-function* sourceFiles(dir: string): Generator<string> {
+/** The source files under `dir` (not in node_modules, dist, coverage or a hidden folder). */
+export function* sourceFiles(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) {
       if (!SKIPPED_FOLDERS.has(entry.name) && !entry.name.startsWith('.')) yield* sourceFiles(path.join(dir, entry.name));
