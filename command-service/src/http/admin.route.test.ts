@@ -137,6 +137,30 @@ describe('DELETE /api/admin/users/:userId', () => {
     await api.when(eve.post('/api/posts', { title: 'x', description: 'y', tags: [] })).then(401, anError('ACCOUNT_DISABLED'));
   });
 
+  it("takes their content from the log when it goes: their posts, their comments on others' posts, not what is deleted already nor others' comments", async () => {
+    const [, tomsPost, evesPost, evesGone] = await api.given(
+      anAdmin(ada),
+      tom.post('/api/posts', { title: 'Tom posts', description: 'Something.', tags: [] }),
+      eve.post('/api/posts', { title: 'Eve posts', description: 'Something.', tags: [] }),
+      eve.post('/api/posts', { title: 'Eve deletes', description: 'Something.', tags: [] }),
+    );
+    const [evesComment, , tomsComment] = await api.given(
+      eve.post('/api/comments', { postId: tomsPost!.id, text: 'Eve on Tom' }),
+      eve.post('/api/comments', { postId: evesPost!.id, text: 'Eve on Eve' }),
+      tom.post('/api/comments', { postId: evesPost!.id, text: 'Tom on Eve' }),
+      eve.delete(`/api/my-posts/${evesGone!.id}`),
+    );
+    const { appended } = await api.when(ada.delete(`/api/admin/users/${eve.id}`, { content: 'erase' })).then(200, { id: eve.id, position: aPosition });
+    expect(appended.map((e) => [e.streamId, e.type]).sort()).toEqual(
+      [
+        [`comment-${evesComment!.id}`, 'CommentRemoved'],
+        [`post-${evesPost!.id}`, 'PostDeleted'],
+        [`user-${eve.id}`, 'AccountErased'],
+      ].sort(),
+    );
+    expect(JSON.stringify(appended.map((e) => [e.streamId, e.data]))).not.toContain(tomsComment!.id);
+  });
+
   it('refuses a user (403), the admin themself (422 CANNOT_ERASE_SELF), a body without a choice (400), an unknown user (404), a visitor (401); appends nothing', async () => {
     await api.given(anAdmin(ada), registered(eve), registered(tom));
     await api.when(tom.delete(`/api/admin/users/${eve.id}`, { content: 'keep' })).then(403, anError('FORBIDDEN'));

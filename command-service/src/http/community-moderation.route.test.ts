@@ -60,6 +60,20 @@ describe('POST /api/admin/warn-user/:authorEmail: what is refused before the aut
   });
 });
 
+describe('POST /api/admin/warn-user/:authorEmail: the author found by email', () => {
+  it("warns the account the identity provider names for the email (any case) when the forum registered it so: 201, UserWarned on the member's notifications", async () => {
+    await api.given(anAdmin(ada), registered(otto));
+    const { appended } = await api.when(ada.post(`/api/admin/warn-user/${otto.email.toUpperCase()}`, { reason: 'Please stay polite' })).then(201);
+    expect(appended).toMatchObject([{ type: 'UserWarned', data: { userId: otto.id, reason: 'Please stay polite' }, metadata: { actorId: ada.id } }]);
+  });
+
+  it('answers 404 for an email no one registered with, and for an erased member; appends nothing', async () => {
+    await api.given(anAdmin(ada), registered(otto), registered(nora), nora.delete('/api/me', { content: 'keep' }));
+    await api.when(ada.post('/api/admin/warn-user/nobody@forum.test', {})).then(404, anError('NOT_FOUND'));
+    await api.when(ada.post(`/api/admin/warn-user/${nora.email}`, {})).then(404, anError('NOT_FOUND'));
+  });
+});
+
 describe('POST /api/me/notifications/read', () => {
   const plain = uuidOf(1);
   const named = uuidOf(2);

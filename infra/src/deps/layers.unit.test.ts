@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { allProjections } from '@forum/projections';
 import { describe, expect, it } from 'vitest';
 import { LAYERS, READ_MODEL_READERS } from './layers.ts';
-import { readModelNames, readModelProblems } from './read-models.ts';
+import { projectionImportProblems, readModelNames, readModelProblems } from './read-models.ts';
 import { findCycle, forumImports, layeringProblems, readWorkspaces, type Workspace } from './workspace-graph.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -21,6 +21,10 @@ describe("the project's workspaces", () => {
     const models = allProjections.map((projection) => ({ projection: projection.name, views: Object.keys(projection.exposes) }));
     expect(models.flatMap((model) => model.views)).toContain('users');
     expect(readModelProblems(root, readWorkspaces(root).map((ws) => ws.name), models, READ_MODEL_READERS)).toEqual([]);
+  });
+
+  it("keep the query side to the projections' read-model entry: no builder of theirs", () => {
+    expect(projectionImportProblems(root, '@forum/projections/read-model')).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { sourceFiles } from './workspace-graph.ts';
+import { forumModules, sourceFiles } from './workspace-graph.ts';
 
 /** A read model as the layering check sees it: its projection's name (also its folder in projections/src) and the views it publishes in the `read` schema. */
 export interface ReadModel {
@@ -43,6 +43,24 @@ export function readModelProblems(root: string, workspaces: readonly string[], m
         const owner = owners.get(view);
         if (owner === undefined || relative.startsWith(`projections/src/${owner}/`) || readers.some((reader) => reader.test(relative))) continue;
         problems.push(`${relative} names the read model read.${view} (the ${owner} projection's): only that projection and the query side may (infra/src/deps/layers.ts)`);
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * Where the query side imports the projections other than through `allowed` (their read-model
+ * entry: names, status and page reads, no builder), one sentence a line.
+ */
+export function projectionImportProblems(root: string, allowed: string): string[] {
+  const problems: string[] = [];
+  for (const file of sourceFiles(path.join(root, 'query-service'))) {
+    const source = readFileSync(file, 'utf8');
+    if (!source.includes('@forum/projections')) continue;
+    for (const module of forumModules(source, file)) {
+      if (module.startsWith('@forum/projections') && module !== allowed) {
+        problems.push(`${path.relative(root, file).split(path.sep).join('/')} imports ${module}: the query side imports only ${allowed} (no builder of the projections)`);
       }
     }
   }
