@@ -8,7 +8,7 @@ export { CommandServiceConfig } from './config.ts';
 export { paymentSettings, paymentProviderFrom } from './payment/settings.ts';
 export { writeLimitSettings } from './limits/settings.ts';
 export { createPostgresWriteLimits } from './limits/postgres.ts';
-export { readModelDirectory, type UserDirectory } from './lookup/users.ts';
+export { streamDirectory, type UserDirectory } from './lookup/users.ts';
 export type { PaymentProvider } from './payment/port.ts';
 export type { ProjectionControl } from './ports/projection-control.ts';
 export * from './identity-admin/index.ts';

@@ -57,7 +57,6 @@ export const createCheckpointWatcher = (databaseUrl: string, settings: ReadSetti
 /** What queryApi takes of the settings. */
 export const readLimits = (settings: ReadSettings) => ({
   maxWaitMs: settings.MIN_POSITION_WAIT_MS,
-  maxLag: settings.READY_MAX_LAG,
   search: { concurrency: settings.SEARCH_CONCURRENCY, queue: settings.SEARCH_QUEUE, maxWaitMs: settings.READ_STATEMENT_TIMEOUT_MS },
   visitorCacheEntries: settings.VISITOR_CACHE_ENTRIES,
   viewerCacheEntries: settings.VIEWER_CACHE_ENTRIES,

@@ -6,7 +6,8 @@ import { newId } from '../ids.ts';
 /**
  * The admin area's writes (admin.ts): tags, make admin, erasing a user, announcements. Each needs a
  * token (401) and the forum's admin role, decided on the caller's own stream (403). An erasure that
- * takes the member's posts and comments with it finds them in the read models: in infra's API tests.
+ * takes the member's posts and comments with it finds them in the log (the member's history); what
+ * the read models then show is in infra's API tests (erasure).
  */
 const api = commandApiSpec();
 const ada = member('Forum Admin', { photo: 'https://img.example/ada.png' });
@@ -134,6 +135,30 @@ describe('DELETE /api/admin/users/:userId', () => {
       { streamId: `user-${eve.id}`, type: 'AccountErased', data: { userId: eve.id, content: 'kept' }, metadata: { actorId: ada.id } },
     ]);
     await api.when(eve.post('/api/posts', { title: 'x', description: 'y', tags: [] })).then(401, anError('ACCOUNT_DISABLED'));
+  });
+
+  it("takes their content from the log when it goes: their posts, their comments on others' posts, not what is deleted already nor others' comments", async () => {
+    const [, tomsPost, evesPost, evesGone] = await api.given(
+      anAdmin(ada),
+      tom.post('/api/posts', { title: 'Tom posts', description: 'Something.', tags: [] }),
+      eve.post('/api/posts', { title: 'Eve posts', description: 'Something.', tags: [] }),
+      eve.post('/api/posts', { title: 'Eve deletes', description: 'Something.', tags: [] }),
+    );
+    const [evesComment, , tomsComment] = await api.given(
+      eve.post('/api/comments', { postId: tomsPost!.id, text: 'Eve on Tom' }),
+      eve.post('/api/comments', { postId: evesPost!.id, text: 'Eve on Eve' }),
+      tom.post('/api/comments', { postId: evesPost!.id, text: 'Tom on Eve' }),
+      eve.delete(`/api/my-posts/${evesGone!.id}`),
+    );
+    const { appended } = await api.when(ada.delete(`/api/admin/users/${eve.id}`, { content: 'erase' })).then(200, { id: eve.id, position: aPosition });
+    expect(appended.map((e) => [e.streamId, e.type]).sort()).toEqual(
+      [
+        [`comment-${evesComment!.id}`, 'CommentRemoved'],
+        [`post-${evesPost!.id}`, 'PostDeleted'],
+        [`user-${eve.id}`, 'AccountErased'],
+      ].sort(),
+    );
+    expect(JSON.stringify(appended.map((e) => [e.streamId, e.data]))).not.toContain(tomsComment!.id);
   });
 
   it('refuses a user (403), the admin themself (422 CANNOT_ERASE_SELF), a body without a choice (400), an unknown user (404), a visitor (401); appends nothing', async () => {

@@ -5,8 +5,8 @@ import { anAdmin, aPosition, anError, commandApiSpec, hostileText, member, regis
 
 /**
  * Moderation and a member's notifications (community.ts). A warning is addressed by the author's
- * email, which only the read models know: its answers past the checks of its input are in
- * infra/src/api-tests (community, moderation-rules).
+ * email, which the identity provider resolves (here: an account for each member the log registered);
+ * what the warned member then reads is in infra/src/api-tests (community, moderation-rules).
  */
 const api = commandApiSpec();
 const nora = member('Nora Author');
@@ -57,6 +57,20 @@ describe('POST /api/admin/warn-user/:authorEmail: what is refused before the aut
   it.each(hostileText('body'))('refuses %s in the reason with 400 on reason, appending nothing', async (_what, reason) => {
     await api.given(anAdmin(ada));
     await api.when(ada.post(`/api/admin/warn-user/${otto.email}`, { reason })).then(400, anError('VALIDATION_FAILED', { details: { reason: expect.any(Array) } }));
+  });
+});
+
+describe('POST /api/admin/warn-user/:authorEmail: the author found by email', () => {
+  it("warns the account the identity provider names for the email (any case) when the forum registered it so: 201, UserWarned on the member's notifications", async () => {
+    await api.given(anAdmin(ada), registered(otto));
+    const { appended } = await api.when(ada.post(`/api/admin/warn-user/${otto.email.toUpperCase()}`, { reason: 'Please stay polite' })).then(201);
+    expect(appended).toMatchObject([{ type: 'UserWarned', data: { userId: otto.id, reason: 'Please stay polite' }, metadata: { actorId: ada.id } }]);
+  });
+
+  it('answers 404 for an email no one registered with, and for an erased member; appends nothing', async () => {
+    await api.given(anAdmin(ada), registered(otto), registered(nora), nora.delete('/api/me', { content: 'keep' }));
+    await api.when(ada.post('/api/admin/warn-user/nobody@forum.test', {})).then(404, anError('NOT_FOUND'));
+    await api.when(ada.post(`/api/admin/warn-user/${nora.email}`, {})).then(404, anError('NOT_FOUND'));
   });
 });
 

@@ -4,7 +4,8 @@ import { anAdmin, aPosition, anError, commandApiSpec, member, registered, visito
 
 /**
  * Gold membership with the demo payment provider (no wait; it declines an email with "+decline").
- * An admin's purchase for another user finds them by email in the read models: in infra's API tests.
+ * An admin's purchase for another user finds them by email through the identity provider (here: an
+ * account for each member the log registered); the realm's own lookup is in infra's API tests.
  */
 const api = commandApiSpec();
 const una = member('Una');

@@ -1,3 +1,4 @@
+import { UnavailableError } from '@forum/platform';
 import type { IdentityAdmin } from './port.ts';
 
 /** A service account's access token (OAuth client credentials), taken again shortly before it expires. */
@@ -20,11 +21,22 @@ export function clientCredentialsToken(options: { tokenUrl: string; clientId: st
 
 /**
  * Keycloak's admin REST API for one realm (`adminUrl`: …/admin/realms/<realm>), which the embedded
- * realm offers too: DELETE {adminUrl}/users/{id}, 204 when removed, 404 when not there.
+ * realm offers too: GET {adminUrl}/users?email=…&exact=true, the accounts with that address;
+ * DELETE {adminUrl}/users/{id}, 204 when removed, 404 when not there.
  */
 export function keycloakIdentityAdmin(options: { adminUrl: string; token: () => Promise<string> }): IdentityAdmin {
   const base = options.adminUrl.replace(/\/+$/, '');
   return {
+    async accountsByEmail(email) {
+      const response = await fetch(`${base}/users?${new URLSearchParams({ email, exact: 'true', briefRepresentation: 'true' })}`, {
+        headers: { Authorization: `Bearer ${await options.token()}` },
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (!response.ok) throw new UnavailableError(`The identity provider's admin API answered ${response.status} to a search by email`);
+      const users = (await response.json()) as { id?: unknown; email?: unknown }[];
+      // exact=true matches the whole address; an older server that ignores it matches a part
+      return users.filter((user) => typeof user.id === 'string' && typeof user.email === 'string' && user.email.toLowerCase() === email).map((user) => user.id as string);
+    },
     async removeAccount(id) {
       const response = await fetch(`${base}/users/${encodeURIComponent(id)}`, {
         method: 'DELETE',

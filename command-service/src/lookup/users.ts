@@ -1,33 +1,79 @@
-import type { Knex } from '@forum/platform';
+import { compareLogPositions, normalizeEmail, START, userHistory, type LogPosition } from '@forum/contracts';
+import type { EventStore } from '@forum/eventstore';
+import { UnavailableError } from '@forum/platform';
+import { load } from '../domain/handle.ts';
+import { evolve as evolveUser, initialUserState, userStream } from '../domain/user/user.ts';
+import type { IdentityAdmin } from '../identity-admin/port.ts';
 
 /**
- * Which user an email names, for calls addressed by email. A lookup, not a
- * rule: the rules of those calls are decided on the user's stream.
+ * Which user an email names, for calls addressed by email, and what a member wrote. Lookups, not
+ * rules: the rules of those calls are decided on the streams they load.
  */
 export interface UserDirectory {
   userIdByEmail(email: string): Promise<string | null>;
   /**
    * A member's posts, and their comments on others' posts (those on their own go with the posts),
-   * as the read models list them: what their erasure takes with it when they choose so.
+   * as the log records them: what their erasure takes with it when they choose so. Posts and
+   * comments deleted since are listed too; their streams say so when they are loaded.
    */
   contentOf(userId: string): Promise<{ posts: string[]; comments: string[] }>;
 }
 
-export function readModelDirectory(db: Knex): UserDirectory {
+/** Events of a member's history read at a time. */
+const HISTORY_PAGE = 1000;
+
+/**
+ * The directory of the write side, from its own log and the identity provider (never a read
+ * model: docs/architecture.md, "The two sides meet through the log").
+ *
+ * An email names the identity provider's account with that address (`identity`: its admin API,
+ * Keycloak's `GET …/users?email=…&exact=true`, or the embedded realm's own store), and the forum
+ * knows that account when its stream holds the registration of that same email: so an address
+ * the forum has not seen, or whose member was erased, names no one, as before. Without a way to
+ * reach the provider a call by email answers 503. (`identityProvider` is asked at each call: a
+ * composition may make the realm after the commands that take this directory.)
+ *
+ * A member's content is what they wrote as actor in the log (`PostCreated`, `CommentAdded`),
+ * read through the store's history index.
+ */
+export function streamDirectory(store: EventStore, identityProvider: () => Pick<IdentityAdmin, 'accountsByEmail'> | null): UserDirectory {
+  /** When the forum registered `userId` with `email`: the position of the stream's first event; null when it did not (or erased them). */
+  async function registeredWith(userId: string, email: string): Promise<LogPosition | null> {
+    const { state } = await load(store, userStream(userId), evolveUser, initialUserState);
+    if (state.status !== 'registered' || normalizeEmail(state.email) !== email) return null;
+    const { events } = await store.readStream(userStream(userId), { maxCount: 1 });
+    return events[0]?.position ?? null;
+  }
+
   return {
     async userIdByEmail(email) {
-      const { rows } = await db.raw<{ rows: { id: string }[] }>('SELECT id FROM read.users WHERE lower(email) = lower(?) ORDER BY registered_at LIMIT 1', [email]);
-      return rows[0]?.id ?? null;
+      const identity = identityProvider();
+      if (!identity) throw new UnavailableError("Users cannot be found by email: the identity provider's admin API is not configured");
+      const wanted = normalizeEmail(email);
+      const accounts = await identity.accountsByEmail(wanted);
+      const known = await Promise.all(accounts.map(async (id) => ({ id, since: await registeredWith(id, wanted) })));
+      // the first registered, should the provider hold several accounts with one address
+      const first = known.filter((k): k is { id: string; since: LogPosition } => k.since !== null).sort((a, b) => compareLogPositions(a.since, b.since))[0];
+      return first?.id ?? null;
     },
+
     async contentOf(userId) {
-      const { rows } = await db.raw<{ rows: { kind: 'post' | 'comment'; id: string }[] }>(
-        `SELECT 'post' AS kind, id::text FROM read.posts WHERE author_id = ?
-         UNION ALL
-         SELECT 'comment', c.id::text FROM read.comments c WHERE c.author_id = ?
-           AND NOT EXISTS (SELECT 1 FROM read.posts p WHERE p.id = c.post_id AND p.author_id = ?)`,
-        [userId, userId, userId],
-      );
-      return { posts: rows.filter((r) => r.kind === 'post').map((r) => r.id), comments: rows.filter((r) => r.kind === 'comment').map((r) => r.id) };
+      const posts = new Set<string>();
+      const comments = new Map<string, string>(); // comment id → its post's id
+      for (let after = START; ; ) {
+        const page = await store.readHistory(userHistory(userId), { after, limit: HISTORY_PAGE });
+        for (const event of page) {
+          if (event.metadata.actorId !== userId) continue;
+          if (event.type === 'PostCreated') posts.add((event.data as { postId: string }).postId);
+          if (event.type === 'CommentAdded') {
+            const { commentId, postId } = event.data as { commentId: string; postId: string };
+            comments.set(commentId, postId);
+          }
+        }
+        if (page.length < HISTORY_PAGE) break;
+        after = page.at(-1)!.position;
+      }
+      return { posts: [...posts], comments: [...comments].filter(([, postId]) => !posts.has(postId)).map(([commentId]) => commentId) };
     },
   };
 }

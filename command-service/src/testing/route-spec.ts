@@ -1,4 +1,4 @@
-import { HEADER_EVENT_POSITION, START, type EventMetadata, type LogPosition } from '@forum/contracts';
+import { HEADER_EVENT_POSITION, normalizeEmail, START, type EventMetadata, type LogPosition } from '@forum/contracts';
 import type { EventStore } from '@forum/eventstore';
 import { createMemoryEventStore } from '@forum/eventstore/memory';
 import { createLogger, type HttpServer, type ProxyTrust } from '@forum/platform';
@@ -7,7 +7,8 @@ import { afterEach, beforeEach, expect } from 'vitest';
 import { createForumCommands } from '../domain/forum.ts';
 import type { WriteLimits } from '../domain/limits.ts';
 import { createCommandServer } from '../http/app.ts';
-import type { UserDirectory } from '../lookup/users.ts';
+import type { IdentityAdmin } from '../identity-admin/port.ts';
+import { streamDirectory } from '../lookup/users.ts';
 import { demoPaymentProvider } from '../payment/demo.ts';
 import type { PaymentProvider } from '../payment/port.ts';
 import type { RouteRequest } from './callers.ts';
@@ -83,11 +84,18 @@ export interface CommandApiSpec {
   log(): Promise<AppendedEvent[]>;
 }
 
-/** A directory for tests without read models: a route that needs one fails loudly (its cases stay in infra's API tests). */
-const noReadModels: UserDirectory = {
-  userIdByEmail: () => Promise.reject(new Error('this call finds users in the read models: test it in infra/src/api-tests')),
-  contentOf: () => Promise.reject(new Error('this call finds content in the read models: test it in infra/src/api-tests')),
-};
+/**
+ * The identity provider of a route test: it holds an account for each member the log registered
+ * (every member of a test signs in with a token of the local issuer).
+ */
+function accountsOfTheLog(store: EventStore): Pick<IdentityAdmin, 'accountsByEmail'> {
+  return {
+    async accountsByEmail(email) {
+      const events = await store.readAll(START, 100_000);
+      return events.filter((e) => e.type === 'UserRegistered' && normalizeEmail((e.data as { email: string }).email) === email).map((e) => (e.data as { userId: string }).userId);
+    },
+  };
+}
 
 /**
  * The command side's routes as production serves them (`createCommandServer`: the platform's HTTP
@@ -109,17 +117,19 @@ export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec 
     const issuer = await createTestIssuer();
     const errors: string[] = [];
     const logger = createLogger('command-service', 'error', { format: 'json', destination: { write: (line: string) => void errors.push(line) } });
+    const identity = accountsOfTheLog(store);
+    const directory = streamDirectory(store, () => identity);
     const commands = createForumCommands(store, {
       adminEmails: options.adminEmails ?? [],
       payment: options.payment ?? demoPaymentProvider({ delayMs: 0 }),
-      directory: noReadModels,
+      directory,
       ...(options.limits && { limits: options.limits() }),
     });
     const server = createCommandServer({
       store,
       commands,
       verifyToken: issuer.verifyToken,
-      directory: noReadModels,
+      directory,
       logger,
       clock: () => new Date(),
       forumOrigin: options.forumOrigin ?? 'http://localhost:3000',

@@ -1,7 +1,11 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { allProjections } from '@forum/projections';
 import { describe, expect, it } from 'vitest';
-import { LAYERS } from './layers.ts';
+import { LAYERS, READ_MODEL_READERS } from './layers.ts';
+import { projectionImportProblems, readModelNames, readModelProblems } from './read-models.ts';
 import { findCycle, forumImports, layeringProblems, readWorkspaces, type Workspace } from './workspace-graph.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -11,6 +15,16 @@ describe("the project's workspaces", () => {
     const workspaces = readWorkspaces(root);
     expect(workspaces.length).toBeGreaterThan(8);
     expect(layeringProblems(workspaces, LAYERS)).toEqual([]);
+  });
+
+  it('name a read model (a view of the read schema) only in its own projection and on the query side', () => {
+    const models = allProjections.map((projection) => ({ projection: projection.name, views: Object.keys(projection.exposes) }));
+    expect(models.flatMap((model) => model.views)).toContain('users');
+    expect(readModelProblems(root, readWorkspaces(root).map((ws) => ws.name), models, READ_MODEL_READERS)).toEqual([]);
+  });
+
+  it("keep the query side to the projections' read-model entry: no builder of theirs", () => {
+    expect(projectionImportProblems(root, '@forum/projections/read-model')).toEqual([]);
   });
 });
 
@@ -65,5 +79,40 @@ describe('the layering check', () => {
       "import { f } from './local.ts';",
     ].join('\n');
     expect(forumImports(source).sort()).toEqual(['command-service', 'contracts', 'eventstore', 'platform', 'projections', 'query-service']);
+  });
+});
+
+describe('the read models check', () => {
+  it('finds read.<view> in SQL strings and templates, quoted or not, and not in code', () => {
+    const source = [
+      "const a = 'SELECT id FROM read.users WHERE email = ?';",
+      'const b = `SELECT * FROM ${schema}.x JOIN "read"."Posts" p ON true`;',
+      'const c = `x ${y} LEFT JOIN read . comments c`;',
+      'const d = read.version + thread.users + spread.posts;',
+      "const e = 'already.read.tags';",
+    ].join('\n');
+    expect(readModelNames(source).sort()).toEqual(['comments', 'posts', 'users']);
+  });
+
+  it('names a file outside the projection and the query side, and accepts those two', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'read-models-'));
+    try {
+      const write = (file: string, text: string) => {
+        mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        writeFileSync(path.join(root, file), text);
+      };
+      write('command-service/src/lookup.ts', "db.raw('SELECT id FROM read.users WHERE lower(email) = lower(?)');");
+      write('projections/src/users/store.ts', "trx.raw('SELECT 1 FROM read.users');");
+      write('projections/src/posts/join.ts', "trx.raw('SELECT 1 FROM read.users');");
+      write('query-service/src/store/users.ts', "db.raw('SELECT * FROM read.users');");
+      write('query-service/src/store/other.ts', "db.raw('SELECT * FROM read.unknown');");
+      const models = [{ projection: 'users', views: ['users'] }];
+      expect(readModelProblems(root, ['command-service', 'projections', 'query-service'], models, [/^query-service\/src\//])).toEqual([
+        "command-service/src/lookup.ts names the read model read.users (the users projection's): only that projection and the query side may (infra/src/deps/layers.ts)",
+        "projections/src/posts/join.ts names the read model read.users (the users projection's): only that projection and the query side may (infra/src/deps/layers.ts)",
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

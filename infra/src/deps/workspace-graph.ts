@@ -40,7 +40,8 @@ export function readWorkspaces(root: string): Workspace[] {
   });
 }
 
-function* sourceFiles(dir: string): Generator<string> {
+/** The source files under `dir` (not in node_modules, dist, coverage or a hidden folder). */
+export function* sourceFiles(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) {
       if (!SKIPPED_FOLDERS.has(entry.name) && !entry.name.startsWith('.')) yield* sourceFiles(path.join(dir, entry.name));
@@ -54,10 +55,15 @@ function* sourceFiles(dir: string): Generator<string> {
  * only looks like an import (a string a test writes to a file) does not count.
  */
 export function forumImports(source: string, fileName = 'file.ts'): string[] {
+  return [...new Set(forumModules(source, fileName).map((module) => module.slice(SCOPE.length).split('/')[0]!))];
+}
+
+/** The `@forum/*` modules a source file names, whole (`@forum/projections/read-model`), found as `forumImports` finds them. */
+export function forumModules(source: string, fileName = 'file.ts'): string[] {
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const found = new Set<string>();
   const note = (node: ts.Node | undefined) => {
-    if (node && ts.isStringLiteralLike(node) && node.text.startsWith(SCOPE)) found.add(node.text.slice(SCOPE.length).split('/')[0]!);
+    if (node && ts.isStringLiteralLike(node) && node.text.startsWith(SCOPE)) found.add(node.text);
   };
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) note(node.moduleSpecifier);

@@ -7,7 +7,7 @@ import {
   identityOf,
   keycloakIdentityAdminFrom,
   paymentProviderFrom,
-  readModelDirectory,
+  streamDirectory,
   startErasureReactor,
   type IdentityAdmin,
 } from '@forum/command-service';
@@ -24,7 +24,7 @@ import { createGateway } from './gateway.ts';
 import { forumDatabase } from './database.ts';
 import { openFrontDoor } from './front-door.ts';
 import { StopStack } from './stop-stack.ts';
-import { createEmbeddedRealm } from './realm.ts';
+import { createEmbeddedRealm, embeddedIdentityAdmin } from './realm.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -99,7 +99,9 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
 
     const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, limits: config.WRITE_LIMITS, logger: logger.child({ service: 'command-service' }) }));
     if (limits) stack.push(() => limits.close());
-    const directory = readModelDirectory(db);
+    // the identity provider's accounts: the embedded realm's own store, made below, or an external Keycloak's admin API
+    let identityAdmin: IdentityAdmin | null = keycloakIdentityAdminFrom(config);
+    const directory = streamDirectory(store, () => identityAdmin);
     const options = { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory };
     const commands = createForumCommands(store, { ...options, ...(limits && { limits }) });
 
@@ -115,9 +117,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     const verifyToken = createTokenVerifier({ issuer, audience: config.OIDC_AUDIENCE, jwksUrl });
 
     // an erased member's account leaves the identity provider too, reliably after the event
-    const identityAdmin: IdentityAdmin | null = realm
-      ? { removeAccount: (id) => realm!.accounts.remove(id) }
-      : keycloakIdentityAdminFrom(config);
+    if (realm) identityAdmin = embeddedIdentityAdmin(realm);
     const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
     stack.push(() => reactor.stop());
     const commandRoutes: string[] = [];

@@ -1,4 +1,4 @@
-import { operatorMeta, type Accepted, type CommandMeta, type ForumCommands } from '@forum/command-service';
+import { operatorMeta, type Accepted, type CommandMeta, type ForumCommands, type IdentityAdmin } from '@forum/command-service';
 import { createIdentityRealm, type IdentityRealm } from '@forum/identity';
 import type { Knex, Logger } from '@forum/platform';
 import type { CheckpointWatcher } from '@forum/query-service';
@@ -50,4 +50,15 @@ export function createEmbeddedRealm({ config, publicUrl, db, logger, commands, w
       deleting: async (accountId, adminId) => readable(await commands.eraseDeletedAccount(accountId, realmAdminMeta(adminId))),
     },
   });
+}
+
+/** The identity-admin port on the embedded realm, in process: its own account store. */
+export function embeddedIdentityAdmin(realm: IdentityRealm): IdentityAdmin {
+  return {
+    accountsByEmail: async (email) => {
+      const account = await realm.accounts.findByEmail(email);
+      return account ? [account.id] : [];
+    },
+    removeAccount: (id) => realm.accounts.remove(id),
+  };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createForumCommands, paymentProviderFrom, readModelDirectory, startErasureReactor } from '@forum/command-service';
+import { createForumCommands, paymentProviderFrom, startErasureReactor, streamDirectory, type IdentityAdmin } from '@forum/command-service';
 import type { EventStore } from '@forum/eventstore';
 import { startKafkaFeed } from '@forum/feed';
 import type { IdentityRealm } from '@forum/identity';
@@ -12,7 +12,7 @@ import { forumDatabase } from '../embedded/database.ts';
 import { openEventStore } from '../event-store.ts';
 import { openFrontDoor } from '../embedded/front-door.ts';
 import { StopStack } from '../embedded/stop-stack.ts';
-import { createEmbeddedRealm } from '../embedded/realm.ts';
+import { createEmbeddedRealm, embeddedIdentityAdmin } from '../embedded/realm.ts';
 import { seedDemoData } from '../embedded/seed.ts';
 import { freePort } from '@forum/platform/embedded-postgres';
 import { apiProxy } from './api-proxy.ts';
@@ -91,7 +91,8 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
     const { url, internal, headers, port } = door;
 
     // the realm's account hooks and the demo data: commands of the supervisor's own, no limits
-    const commands = createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory: readModelDirectory(db) });
+    let identityAdmin: IdentityAdmin | null = null;
+    const commands = createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory: streamDirectory(store, () => identityAdmin) });
     let realm: IdentityRealm | null = null;
     let issuer = config.OIDC_ISSUER;
     let jwksUrl = config.OIDC_JWKS_URL;
@@ -101,7 +102,8 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
       issuer = realm.issuer;
       jwksUrl ??= `${internal}/realms/forum/protocol/openid-connect/certs`;
       // erased members' accounts leave the realm, which lives here (the command services have no admin API of it)
-      const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: { removeAccount: (id) => realm!.accounts.remove(id) }, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
+      identityAdmin = embeddedIdentityAdmin(realm);
+      const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
       stack.push(() => reactor.stop());
     }
 

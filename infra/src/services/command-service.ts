@@ -12,7 +12,7 @@ import {
   createPostgresWriteLimits,
   keycloakIdentityAdminFrom,
   paymentProviderFrom,
-  readModelDirectory,
+  streamDirectory,
   startErasureReactor,
 } from '@forum/command-service';
 import { openEventStore } from '../event-store.ts';
@@ -22,9 +22,10 @@ const logger = createLogger('command-service', config.LOG_LEVEL, { format: confi
 const store = await openEventStore({ eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL }, { logger: logger.child({ component: 'eventstore' }) });
 const db = createKnex(config.DATABASE_URL, { max: 5 });
 const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, limits: config.WRITE_LIMITS, logger }));
-const directory = readModelDirectory(db);
-// erased members' accounts leave the identity provider too (its admin API, when configured)
-const reactor = startErasureReactor({ db, connectionString: config.DATABASE_URL, identity: keycloakIdentityAdminFrom(config), logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
+// the identity provider's admin API, when configured: the accounts an email names, and erased members' accounts leave it too
+const identityAdmin = keycloakIdentityAdminFrom(config);
+const directory = streamDirectory(store, () => identityAdmin);
+const reactor = startErasureReactor({ db, connectionString: config.DATABASE_URL, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
 const server = createCommandServer({
   store,
   commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory, ...(limits && { limits }) }),

@@ -1,6 +1,7 @@
 import { createPostgresWriteLimits, writeLimitSettings } from '@forum/command-service';
 import { createKnex, createLogger, createTokenVerifier, type HttpServer } from '@forum/platform';
 import type { z } from 'zod';
+import { allProjections, projectionsCheck } from '@forum/projections';
 import { openEventStore } from '../event-store.ts';
 import { createCheckpointWatcher, createQueryServer, createReadDb, httpRegistrar, QueryServiceConfig, readLimits, startLiveChanges, streamLimits } from '@forum/query-service';
 
@@ -44,6 +45,7 @@ export async function startQueryService(config: QueryServiceEntryConfig): Promis
     live,
     ...(limits && { lookupLimit: async (address: string) => void (await limits.take('lookup', address)) }),
     trustProxy: config.TRUST_PROXY,
+    projectionsReady: () => projectionsCheck(db, config.READY_MAX_LAG, allProjections),
   });
   const url = await server.listen({ port: config.PORT, host: config.HOST });
   logger.info({ port: config.PORT }, 'query-service listening');

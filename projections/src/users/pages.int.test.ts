@@ -2,7 +2,7 @@ import type { RecordedEvent } from '@forum/eventstore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFERRED_SETTING } from '../runner/projection.ts';
 import { projectionHarness } from '../testing/given.ts';
-import { USER_LISTS, usersThroughBlocks, type UserList } from './pages.ts';
+import { USER_LISTS, usersThroughBlocks, type UserList } from './page-reads.ts';
 import { usersProjection } from './projection.ts';
 
 /**

@@ -11,6 +11,7 @@ import {
 import type { RecordedEvent } from '@forum/eventstore';
 import type { Knex } from '@forum/platform';
 import type { Projection } from '../runner/projection.ts';
+import { USERS_PROJECTION } from '../read-model.ts';
 import { REGISTERED_KEY, USER_BLOCKS_MIGRATION, USER_LIST_INDEXES, rebuildUserBlocks, userBlockProblems } from './pages.ts';
 
 /**
@@ -20,7 +21,7 @@ import { REGISTERED_KEY, USER_BLOCKS_MIGRATION, USER_LIST_INDEXES, rebuildUserBl
  * profile answers 404 and they leave the admin's list and counts); their denial stays.
  */
 export const usersProjection: Projection = {
-  name: 'users',
+  name: USERS_PROJECTION,
   // what each version changed: docs/projections-versions.md
   version: 2,
   types: ['UserRegistered', 'ProfileUpdated', 'AdminRoleGranted', 'MembershipPurchased', 'AccountDisabled', 'AccountEnabled', 'AccountErased'],

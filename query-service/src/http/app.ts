@@ -9,10 +9,10 @@ import {
   type Knex,
   type Logger,
   type ProxyTrust,
+  type ReadinessCheck,
   type TokenVerifier,
 } from '@forum/platform';
 import type { HistoryReader } from '@forum/eventstore';
-import { allProjections, projectionsCheck } from '@forum/projections';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
@@ -48,8 +48,6 @@ export interface QueryAppDeps {
   readonly logger: Logger;
   /** Longest wait for X-Min-Position. */
   readonly maxWaitMs: number;
-  /** Readiness fails when a live projection is further behind than this many events. */
-  readonly maxLag: number;
   /** Set when `db` is a hot standby (READ_DATABASE_URL): readiness fails while its reads may be older than this. */
   readonly maxReplicaLagMs?: number;
   /** The full-text search's bulkhead: how many run at once, how many may wait, and how long. */
@@ -119,13 +117,17 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
   };
 }
 
-/** The query-service on its own (the distributed layout): health and readiness, and queryApi under /api. */
-export function createQueryServer(deps: QueryAppDeps): HttpServer {
+/**
+ * The query-service on its own (the distributed layout): health and readiness, and queryApi under /api.
+ * `projectionsReady`: whether the projections' live builds are caught up and usable (the composition
+ * asks the projections, whose builders the query side does not import).
+ */
+export function createQueryServer(deps: QueryAppDeps & { readonly projectionsReady: ReadinessCheck }): HttpServer {
   const server = createHttpServer({ logger: deps.logger });
   server.register(
     healthPlugin({
       database: () => databaseCheck(deps.db),
-      projections: () => projectionsCheck(deps.db, deps.maxLag, allProjections),
+      projections: deps.projectionsReady,
       ...(deps.maxReplicaLagMs !== undefined && { replica: standbyCheck(deps.db, deps.watcher, deps.maxReplicaLagMs) }),
     }),
   );

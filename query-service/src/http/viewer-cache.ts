@@ -1,4 +1,4 @@
-import { usersProjection } from '@forum/projections';
+import { USERS_PROJECTION } from '@forum/projections/read-model';
 import { LRUCache } from 'lru-cache';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import type { UsersStore } from '../store/users.ts';
@@ -37,7 +37,7 @@ export function createViewerCache(users: UsersStore, watcher: CheckpointWatcher,
   const kept = options.maxEntries > 0 ? new LRUCache<string, Kept>({ max: options.maxEntries }) : null;
   return {
     async read(subject, fresh = false) {
-      const at = watcher.changeOf(usersProjection.name);
+      const at = watcher.changeOf(USERS_PROJECTION);
       const hit = kept?.get(subject);
       if (hit && !fresh && at !== null && hit.at === at) return hit.record;
       const record = await users.viewer(subject);

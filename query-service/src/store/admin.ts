@@ -1,6 +1,6 @@
 import { ADMIN_PAGE_SIZE, UNPAGED_LIST_MAX, type AuditEntry, type AuditType } from '@forum/contracts';
 import { prepared, type Knex } from '@forum/platform';
-import { projectionStatus, USER_LISTS, usersThroughBlocks, type UserList } from '@forum/projections';
+import { projectionStatus, USER_LISTS, usersThroughBlocks, type UserList } from '@forum/projections/read-model';
 import type { UserRow } from './users.ts';
 
 /** The admin lists read the same users read model as everyone else. */

@@ -1,6 +1,6 @@
 import { compareLogPositions, parsePositionToken, type LogPosition } from '@forum/contracts';
 import { listenForNotifications, type Logger, type NotificationListener } from '@forum/platform';
-import { buildSchema, CHECKPOINTS_CHANNEL } from '@forum/projections';
+import { buildSchema, CHECKPOINTS_CHANNEL } from '@forum/projections/read-model';
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 

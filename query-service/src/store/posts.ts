@@ -1,6 +1,6 @@
 import { PAGE_SIZE, TAG_LIST_MAX, UNPAGED_LIST_MAX, type PostSort, type Vote } from '@forum/contracts';
 import { prepared, type Knex } from '@forum/platform';
-import { pageThroughBlocks, type PostList } from '@forum/projections';
+import { pageThroughBlocks, type PostList } from '@forum/projections/read-model';
 
 export interface PostRow {
   id: string;
