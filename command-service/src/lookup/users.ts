@@ -1,8 +1,8 @@
 import { compareLogPositions, normalizeEmail, START, userHistory, type LogPosition } from '@forum/contracts';
 import type { EventStore } from '@forum/eventstore';
 import { UnavailableError } from '@forum/platform';
-import { load } from '../domain/handle.ts';
-import { evolve as evolveUser, initialUserState, userStream } from '../domain/user/user.ts';
+import { load } from '../domain/folded-streams.ts';
+import { userStreamOf } from '../domain/user/user.ts';
 import type { IdentityAdmin } from '../identity-admin/port.ts';
 
 /**
@@ -39,9 +39,10 @@ const HISTORY_PAGE = 1000;
 export function streamDirectory(store: EventStore, identityProvider: () => Pick<IdentityAdmin, 'accountsByEmail'> | null): UserDirectory {
   /** When the forum registered `userId` with `email`: the position of the stream's first event; null when it did not (or erased them). */
   async function registeredWith(userId: string, email: string): Promise<LogPosition | null> {
-    const { state } = await load(store, userStream(userId), evolveUser, initialUserState);
+    const stream = userStreamOf(userId);
+    const { state } = await load(store, stream);
     if (state.status !== 'registered' || normalizeEmail(state.email) !== email) return null;
-    const { events } = await store.readStream(userStream(userId), { maxCount: 1 });
+    const { events } = await store.readStream(stream.id, { maxCount: 1 });
     return events[0]?.position ?? null;
   }
 
