@@ -45,7 +45,7 @@ const LOOKUPS = `CREATE INDEX IF NOT EXISTS comments_of_post ON comments (post_i
 export const commentsProjection: Projection = {
   name: 'comments',
   // what each version changed: docs/projections-versions.md
-  version: 2,
+  version: 3,
   types: ['CommentAdded', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated', 'AccountErased'],
   exposes: { comments: 'comments', comment_reports: 'reports', comment_counters: 'counters', commenter_stats: 'commenter_stats' },
   async migrate(trx) {
@@ -104,15 +104,17 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
   //   3. its reports (of comments there by then);
   //   4. its removals, 5. its post deletions (with their comments).
   // Something added and then removed or deleted in the batch is counted and then uncounted;
-  // a report or comment that raced a removal or deletion is resolved by it. The one order
-  // these steps cannot give, a comment added after its id was reported or removed in the
-  // batch, cannot come from the command side; it starts a new segment all the same.
+  // a report that raced a removal or deletion is resolved by it. The orders these steps cannot
+  // give start a new segment: a comment added after its post's deletion in the batch (a race),
+  // and one added after its id was reported or removed (which cannot come from the command side).
   let segment = newSegment();
   for (const event of events) {
     switch (event.type) {
       case 'CommentAdded': {
         const comment = (event as RecordedEvent<'CommentAdded', CommentAdded['data']>).data;
-        if (segment.touched.has(comment.commentId)) {
+        // a comment that raced its post's deletion earlier in the segment: the deletion is written
+        // first, so that the comment is not added (nor its author counted), as in a batch of its own
+        if (segment.touched.has(comment.commentId) || segment.deletedPosts.has(comment.postId)) {
           await applySegment(trx, segment);
           segment = newSegment();
         }
