@@ -1,12 +1,12 @@
-import type { LogPosition } from '@forum/contracts';
+import { compareLogPositions, type LogPosition } from '@forum/contracts';
 import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@forum/eventstore';
 import { createKnex, type Knex } from '@forum/platform';
-import { createTestDatabase } from '@forum/platform/testing';
+import { createTestDatabase, waitFor } from '@forum/platform/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProjections } from './index.ts';
 import { inBuildSchema, tablesIn } from './runner/build-schema.ts';
-import { createReadIndexes, DEFERRED_SETTING, REPLAY_SETTINGS, settleReplay, stageUntil, tablesOf, type Projection } from './runner/projection.ts';
+import { applyOwn, createReadIndexes, DEFERRED_SETTING, REPLAY_SETTINGS, settleReplay, stageUntil, tablesOf, type Projection } from './runner/projection.ts';
 import { forumLog, stepArbitrary, type Step } from './testing/forum-logs.ts';
 
 /**
@@ -60,13 +60,17 @@ const planArbitrary = fc.record({
 });
 type Plan = typeof planArbitrary extends fc.Arbitrary<infer T> ? T : never;
 
-/** The events after `after` up to `until` (or the log's end), of the projection's types, as its builds read them. */
-async function readFor(projection: Projection, after: LogPosition, until?: LogPosition): Promise<RecordedEvent[]> {
+/**
+ * The events after `after` up to `until`, of the projection's types, as its builds read them. The
+ * log holds back its newest events while a transaction older than them runs anywhere on the server
+ * (it never passes a late commit; other test files share the server): the read waits for them.
+ */
+async function readFor(projection: Projection, after: LogPosition, until: LogPosition): Promise<RecordedEvent[]> {
   const events: RecordedEvent[] = [];
-  for (let page; (page = await store.readAll(after, 500, { open: projection.opens ?? projection.types })).length > 0; after = page.at(-1)!.position) {
-    const kept = until ? page.filter((e) => e.position.globalPosition <= until.globalPosition) : page;
-    events.push(...kept.filter((e) => projection.types.includes(e.type)));
-    if (kept.length < page.length) break;
+  while (compareLogPositions(after, until) < 0) {
+    const page = await waitFor(() => store.readAll(after, 500, { open: projection.opens ?? projection.types }), (read) => read.length > 0);
+    events.push(...page.filter((e) => compareLogPositions(e.position, until) <= 0 && projection.types.includes(e.type)));
+    after = page.at(-1)!.position;
   }
   return events;
 }
@@ -76,7 +80,7 @@ async function applyInBatches(projection: Projection, schema: string, events: re
   for (let i = 0; i < events.length; i += size) {
     await inBuildSchema(db, schema, async (trx) => {
       for (const setting of settings) await trx.raw(setting);
-      await projection.apply(trx, events.slice(i, i + size));
+      await applyOwn(trx, projection, events.slice(i, i + size));
     });
   }
 }
@@ -105,9 +109,9 @@ const createBuild = async (projection: Projection, schema: string, indexed: bool
  * `settledAt` and settled; followed the ordinary way; from `restartedAt` (if drawn, and later)
  * staged and settled again; the read indexes built and `afterReplay` run at the tail.
  */
-async function rebuild(projection: Projection, schema: string, from: LogPosition, plan: Plan) {
+async function rebuild(projection: Projection, schema: string, from: LogPosition, head: LogPosition, plan: Plan) {
   await createBuild(projection, schema, false);
-  const all = await readFor(projection, from);
+  const all = await readFor(projection, from, head);
   const cut = (fraction: number) => Math.floor(fraction * all.length);
   const at = (index: number) => (index === 0 ? from : all[index - 1]!.position);
   const log = store.sql!;
@@ -143,10 +147,10 @@ async function liveEqualsRebuilt(steps: readonly Step[], plan: Plan) {
   const live = staged.map((projection) => ({ projection, schema: `live_${run}_${projection.name}`, position: from }));
   for (const build of live) await createBuild(build.projection, build.schema, true);
   const read = async () => {
+    const head = await store.head();
     for (const build of live) {
-      const events = await readFor(build.projection, build.position);
-      await applyInBatches(build.projection, build.schema, events, plan.liveBatch);
-      build.position = events.at(-1)?.position ?? build.position;
+      await applyInBatches(build.projection, build.schema, await readFor(build.projection, build.position, head), plan.liveBatch);
+      build.position = head;
     }
   };
   for (const entry of forumLog(steps, run)) {
@@ -157,10 +161,11 @@ async function liveEqualsRebuilt(steps: readonly Step[], plan: Plan) {
     }
   }
   await read();
+  const head = await store.head();
   try {
     for (const { projection, schema } of live) {
       const rebuilt = `rebuilt_${run}_${projection.name}`;
-      await rebuild(projection, rebuilt, from, plan);
+      await rebuild(projection, rebuilt, from, head, plan);
       expect(await tablesOfSchema(projection, rebuilt), `${projection.name}: the rebuild's tables (received) against the live build's (expected)`).toEqual(await tablesOfSchema(projection, schema));
     }
   } finally {

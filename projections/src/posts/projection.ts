@@ -1,5 +1,5 @@
 import type { Projection } from '../runner/projection.ts';
-import { applyBatch } from './apply.ts';
+import { applyBatch, POSTS_TYPES, type PostsEvent } from './apply.ts';
 import { pageBlockProblems, rebuildPageBlocks } from './pages.ts';
 import { settleSearch, settleVotesCountsAndNames, stage } from './replay.ts';
 import { migratePosts, POSTS_READ_INDEXES } from './schema.ts';
@@ -38,11 +38,11 @@ import { migratePosts, POSTS_READ_INDEXES } from './schema.ts';
  * key's index (`INCLUDE (size)`, pages.ts), so a deep page sums a list's block
  * sizes from the index alone.
  */
-export const postsProjection: Projection = {
+export const postsProjection: Projection<PostsEvent> = {
   name: 'posts',
   // what each version changed: docs/projections-versions.md
   version: 11,
-  types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated', 'AccountErased'],
+  types: POSTS_TYPES,
   // a comment counts by its post's id: its text and author are not read
   opens: ['PostCreated', 'ProfileUpdated'],
   exposes: {
