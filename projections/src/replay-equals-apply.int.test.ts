@@ -107,7 +107,7 @@ const createBuild = async (projection: Projection, schema: string, indexed: bool
 /**
  * A rebuild as the runner makes one: its tables without their read indexes; the log staged up to
  * `settledAt` and settled; followed the ordinary way; from `restartedAt` (if drawn, and later)
- * staged and settled again; the read indexes built and `afterReplay` run at the tail.
+ * staged and settled again; the read indexes built and the page anchors made afresh at the tail.
  */
 async function rebuild(projection: Projection, schema: string, from: LogPosition, head: LogPosition, plan: Plan) {
   await createBuild(projection, schema, false);
@@ -133,7 +133,7 @@ async function rebuild(projection: Projection, schema: string, from: LogPosition
   if (restarted < all.length) await stageAndSettle(restarted, all.length);
   await inBuildSchema(db, schema, async (trx) => {
     await createReadIndexes(trx, projection);
-    await projection.afterReplay?.(trx);
+    await projection.derived?.rebuild(trx);
   });
 }
 

@@ -109,7 +109,7 @@ describe('page anchors', () => {
     expect((await db.raw<{ rows: { valid: boolean }[] }>(`SELECT valid FROM "${schema}".page_settings`)).rows[0]!.valid).toBe(false);
     // its tail: the indexes, then the anchors
     await inSchema((trx) => createReadIndexes(trx, postsProjection));
-    await inSchema((trx) => postsProjection.afterReplay!(trx));
+    await inSchema((trx) => postsProjection.derived!.rebuild(trx));
     expect(await problems(inSchema)).toEqual([]);
     await expectEveryListPaged(schema);
     // then it follows the log the ordinary way

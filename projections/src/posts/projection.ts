@@ -51,8 +51,7 @@ export const postsProjection: Projection<PostsEvent> = {
     post_counters: 'counters', post_votes: 'votes', author_stats: 'author_stats', post_tag_counters: 'tag_counters',
     post_page_blocks: 'page_blocks', post_page_settings: 'page_settings', post_tags: 'post_tags', post_search: 'post_search' },
   migrate: migratePosts,
-  afterReplay: rebuildPageBlocks,
-  derived: { views: ['post_page_blocks', 'post_page_settings'], problems: pageBlockProblems },
+  derived: { views: ['post_page_blocks', 'post_page_settings'], problems: pageBlockProblems, rebuild: rebuildPageBlocks },
   indexes: POSTS_READ_INDEXES,
   apply: applyBatch,
   replay: {

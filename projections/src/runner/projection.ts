@@ -69,17 +69,18 @@ export interface Projection<Event extends RecordedEvent = RecordedEvent> {
    * from `log` (see `staged-spans.ts`) instead of recording facts about them.
    */
   /**
-   * Runs once a replay that deferred the read indexes has built them (see `indexes`), in the
-   * build's schema: what the projection keeps beside its rows and could not keep up cheaply
-   * without the indexes (statements that ran with `forum.deferred` on, see DEFERRED_SETTING).
+   * Rows that depend on how the log came in batches, not only on the log (page anchors), shown
+   * in `views`: `verify` and the tests do not compare them row for row with a replay, but ask
+   * `problems` (in the build's schema) what is inconsistent in them. A replay whose read indexes
+   * are not built yet defers them (its statements run with `forum.deferred` on, see
+   * DEFERRED_SETTING), and `rebuild` makes them afresh, in the build's schema, once it has built
+   * those indexes.
    */
-  afterReplay?(trx: Knex.Transaction): Promise<void>;
-  /**
-   * Views whose rows depend on how the log came in batches, not only on the log (page anchors):
-   * `verify` and the batch-size tests do not compare them row for row with a replay, but ask
-   * `problems` (in the build's schema) what is inconsistent in them.
-   */
-  derived?: { readonly views: readonly string[]; problems(trx: Knex.Transaction): Promise<string[]> };
+  readonly derived?: {
+    readonly views: readonly string[];
+    problems(trx: Knex.Transaction): Promise<string[]>;
+    rebuild(trx: Knex.Transaction): Promise<void>;
+  };
   replay?: {
     stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange): Promise<void>;
     settle: readonly ((trx: Knex.Transaction, log: SqlLog) => Promise<void>)[];
@@ -110,7 +111,7 @@ export const REPLAY_SETTINGS = "SET LOCAL synchronous_commit TO off; SET LOCAL w
 
 /**
  * Set in the transactions of a replay whose read indexes are not built yet: what a projection
- * keeps up through them (page anchors) waits for `afterReplay` instead.
+ * keeps up through them (page anchors) waits for `derived.rebuild` instead.
  */
 export const DEFERRED_SETTING = "SET LOCAL forum.deferred TO 'on'";
 

@@ -106,7 +106,7 @@ describe("the admin's user list through page anchors", () => {
       await applyOwn(trx, usersProjection, log.slice(0, half));
     });
     expect(await model.rows('SELECT valid FROM user_page_settings')).toEqual([{ valid: false }]);
-    await model.inSchema((trx) => usersProjection.afterReplay!(trx));
+    await model.inSchema((trx) => usersProjection.derived!.rebuild(trx));
     expect(await problems(model)).toEqual([]);
     await expectEveryPage(model);
     await model.given(log.slice(half), 7);

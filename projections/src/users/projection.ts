@@ -44,8 +44,7 @@ export const usersProjection = defineProjection({
     await trx.raw(USER_BLOCKS_MIGRATION);
     await searchIndexes(trx);
   },
-  afterReplay: rebuildUserBlocks,
-  derived: { views: ['user_page_blocks', 'user_page_settings'], problems: userBlockProblems },
+  derived: { views: ['user_page_blocks', 'user_page_settings'], problems: userBlockProblems, rebuild: rebuildUserBlocks },
   async apply(trx, events) {
     // A batch is folded and written in segments (writeUsers); an erasure ends one, so it is written
     // after what came before it and before what comes after. An access change writes only the
