@@ -1,6 +1,6 @@
 import { START } from '@forum/contracts';
 import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@forum/eventstore';
-import { createReadIndexes, DEFERRED_SETTING, pageThroughBlocks, postsProjection, REPLAY_SETTINGS, settleReplay, stageUntil, type PostList } from '@forum/projections';
+import { applyOwn, createReadIndexes, DEFERRED_SETTING, pageThroughBlocks, postsProjection, REPLAY_SETTINGS, settleReplay, stageUntil, type PostList } from '@forum/projections';
 import type { Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticFixture, type SyntheticFixture } from './synthetic-fixture.ts';
@@ -84,7 +84,7 @@ describe('page anchors', () => {
       while (at < until) {
         const size = 1 + (next() % 400);
         const batch = log.slice(at, Math.min(at + size, until));
-        await inSchema((trx) => postsProjection.apply(trx, batch));
+        await inSchema((trx) => applyOwn(trx, postsProjection, batch));
         at += batch.length;
       }
       expect(await problems(inSchema), `after ${at} events`).toEqual([]);
@@ -109,18 +109,18 @@ describe('page anchors', () => {
     expect((await db.raw<{ rows: { valid: boolean }[] }>(`SELECT valid FROM "${schema}".page_settings`)).rows[0]!.valid).toBe(false);
     // its tail: the indexes, then the anchors
     await inSchema((trx) => createReadIndexes(trx, postsProjection));
-    await inSchema((trx) => postsProjection.afterReplay!(trx));
+    await inSchema((trx) => postsProjection.derived!.rebuild(trx));
     expect(await problems(inSchema)).toEqual([]);
     await expectEveryListPaged(schema);
     // then it follows the log the ordinary way
-    for (let at = twoThirds; at < log.length; at += 50) await inSchema((trx) => postsProjection.apply(trx, log.slice(at, at + 50)));
+    for (let at = twoThirds; at < log.length; at += 50) await inSchema((trx) => applyOwn(trx, postsProjection, log.slice(at, at + 50)));
     expect(await problems(inSchema)).toEqual([]);
     await expectEveryListPaged(schema);
   }, 120_000);
 
   it('report a block whose size is wrong', async () => {
     const { schema, inSchema } = await newSchema(4);
-    await inSchema((trx) => postsProjection.apply(trx, log.slice(0, 2000)));
+    await inSchema((trx) => applyOwn(trx, postsProjection, log.slice(0, 2000)));
     await db.raw(`UPDATE "${schema}".page_blocks SET size = size + 1 WHERE list = 'newest' AND lo_created = '-infinity'`);
     expect(await problems(inSchema)).toEqual([expect.stringMatching(/^newest block .*: size \d+, holds \d+$/)]);
   });

@@ -1,6 +1,6 @@
 import { START } from '@forum/contracts';
 import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@forum/eventstore';
-import { allProjections, settleReplay, stageUntil, tablesOf, type Projection } from '@forum/projections';
+import { allProjections, applyOwn, settleReplay, stageUntil, tablesOf, type Projection } from '@forum/projections';
 import type { Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticFixture, type SyntheticFixture } from './synthetic-fixture.ts';
@@ -50,7 +50,7 @@ async function replay(projection: Projection, events: readonly RecordedEvent[], 
     for (let i = from; i < to; i += perTransaction) {
       await inSchema(async (trx) => {
         const slice = events.slice(i, Math.min(i + perTransaction, to));
-        for (let j = 0; j < slice.length; j += size) await projection.apply(trx, slice.slice(j, j + size));
+        for (let j = 0; j < slice.length; j += size) await applyOwn(trx, projection, slice.slice(j, j + size));
       });
     }
   };

@@ -1,14 +1,13 @@
-import { ERASED_VALUES, type AccountErased, type AnnouncementPublished, type ProfileUpdated } from '@forum/contracts';
-import type { RecordedEvent } from '@forum/eventstore';
+import { ERASED_VALUES, type AnnouncementPublished } from '@forum/contracts';
 import { AUTHOR, carryProfileChange, type ProfileChanges } from '../profile-changes.ts';
-import type { Projection } from '../runner/projection.ts';
+import { defineProjection } from '../runner/projection.ts';
 
 /**
  * Announcements, newest first, with their author's current name and photo (as posts show them).
  * An erased author is 'Deleted user' with no photo, as a last change of both; the announcement's
  * text is the forum's and stays.
  */
-export const announcementsProjection: Projection = {
+export const announcementsProjection = defineProjection({
   name: 'announcements',
   version: 1,
   types: ['AnnouncementPublished', 'ProfileUpdated', 'AccountErased'],
@@ -37,14 +36,12 @@ export const announcementsProjection: Projection = {
     const changes = new Map<string, ProfileChanges>();
     for (const event of events) {
       if (event.type === 'AnnouncementPublished') {
-        const a = (event as RecordedEvent<'AnnouncementPublished', AnnouncementPublished['data']>).data;
+        const a = event.data;
         if (!published.has(a.announcementId)) published.set(a.announcementId, { ...a });
-      } else if (event.type === 'ProfileUpdated' || event.type === 'AccountErased') {
+      } else {
         // only the fields the update changed (a v1 event arrives upcast with both)
         const { userId, changes: changed } =
-          event.type === 'ProfileUpdated'
-            ? (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data
-            : { userId: (event as RecordedEvent<'AccountErased', AccountErased['data']>).data.userId, changes: { name: ERASED_VALUES.name, photoURL: ERASED_VALUES.photo } };
+          event.type === 'ProfileUpdated' ? event.data : { userId: event.data.userId, changes: { name: ERASED_VALUES.name, photoURL: ERASED_VALUES.photo } };
         changes.set(userId, { ...changes.get(userId), ...changed });
         carryProfileChange(published.values(), AUTHOR, userId, changed);
       }
@@ -71,4 +68,4 @@ export const announcementsProjection: Projection = {
       );
     }
   },
-};
+});

@@ -1,25 +1,10 @@
-import {
-  AUDIT_TARGETS,
-  AUDIT_TYPES,
-  ERASED_VALUES,
-  type AccountDisabled,
-  type AccountEnabled,
-  type AccountErased,
-  type AdminRoleGranted,
-  type AnnouncementPublished,
-  type AuditType,
-  type CommentRemoved,
-  type PostDeleted,
-  type ProjectionRebuildRequested,
-  type ProfileUpdated,
-  type TagCreated,
-  type TagDeleted,
-  type UserRegistered,
-  type UserWarned,
-} from '@forum/contracts';
-import type { RecordedEvent } from '@forum/eventstore';
+import { AUDIT_TARGETS, AUDIT_TYPES, ERASED_VALUES, type AuditType } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
-import type { Projection } from '../runner/projection.ts';
+import { defineProjection, type ProjectedEvent } from '../runner/projection.ts';
+
+/** What it records, and the events that name the people it shows. */
+const AUDIT_EVENT_TYPES = [...AUDIT_TYPES, 'UserRegistered', 'ProfileUpdated'] as const;
+type AuditEvent = ProjectedEvent<(typeof AUDIT_EVENT_TYPES)[number]>;
 
 type TargetType = (typeof AUDIT_TARGETS)[number];
 interface Entry extends Partial<Named> {
@@ -43,26 +28,26 @@ const characters = (text: string) => [...text].length;
 type Person = { name: string; email: string | null };
 
 /** The user ids an event's summary names (before the batch is applied). */
-function namedUsers(event: RecordedEvent): string[] {
+function namedUsers(event: AuditEvent): string[] {
   switch (event.type) {
     case 'AdminRoleGranted':
-      return [(event.data as AdminRoleGranted['data']).userId];
+      return [event.data.userId];
     case 'UserWarned':
-      return [(event.data as UserWarned['data']).userId];
+      return [event.data.userId];
     case 'PostDeleted':
-      return [(event.data as PostDeleted['data']).authorId];
+      return [event.data.authorId];
     case 'CommentRemoved':
-      return [(event.data as CommentRemoved['data']).authorId];
+      return [event.data.authorId];
     case 'AccountDisabled':
     case 'AccountEnabled':
-      return [(event.data as (AccountDisabled | AccountEnabled)['data']).userId];
+      return [event.data.userId];
     default:
       return [];
   }
 }
 
 /** The staff-action entry of an event, or null when the event is not an admin action. */
-function entryOf(event: RecordedEvent, nameOf: (userId: string) => string): Entry | null {
+function entryOf(event: Exclude<AuditEvent, ProjectedEvent<'UserRegistered' | 'ProfileUpdated'>>, nameOf: (userId: string) => string): Entry | null {
   const base = { position: event.position.globalPosition.toString(), at: event.recordedAt.toISOString(), actorId: event.metadata.actorId };
   /** A summary that names a user: `before` their name `after`. */
   const naming = (before: string, userId: string, after = ''): Pick<Entry, 'summary'> & Named => {
@@ -71,41 +56,41 @@ function entryOf(event: RecordedEvent, nameOf: (userId: string) => string): Entr
   };
   switch (event.type) {
     case 'AdminRoleGranted': {
-      const grant = event.data as AdminRoleGranted['data'];
+      const grant = event.data;
       // ADMIN_EMAILS and the demo data are configuration, not a staff action
       if (grant.reason !== 'admin' && grant.reason !== 'operator') return null;
       return { ...base, type: 'AdminRoleGranted', targetType: 'user', targetId: grant.userId, ...naming('Made ', grant.userId, ' an admin') };
     }
     case 'TagCreated': {
-      const tag = event.data as TagCreated['data'];
+      const tag = event.data;
       return { ...base, type: 'TagCreated', targetType: 'tag', targetId: tag.tagId, summary: `Created the tag #${tag.name}` };
     }
     case 'TagDeleted': {
-      const tag = event.data as TagDeleted['data'];
+      const tag = event.data;
       return { ...base, type: 'TagDeleted', targetType: 'tag', targetId: tag.tagId, summary: `Deleted the tag #${tag.name}` };
     }
     case 'AnnouncementPublished': {
-      const a = event.data as AnnouncementPublished['data'];
+      const a = event.data;
       return { ...base, type: 'AnnouncementPublished', targetType: 'announcement', targetId: a.announcementId, summary: `Published the announcement "${a.title}"` };
     }
     case 'CommentRemoved': {
-      const c = event.data as CommentRemoved['data'];
+      const c = event.data;
       // an author removing their own comment (when they erase their account) is not a staff action
       if (c.removedBy === c.authorId) return null;
       return { ...base, type: 'CommentRemoved', targetType: 'comment', targetId: c.commentId, ...naming('Removed a comment by ', c.authorId) };
     }
     case 'UserWarned': {
-      const w = event.data as UserWarned['data'];
+      const w = event.data;
       return { ...base, type: 'UserWarned', targetType: 'user', targetId: w.userId, ...naming('Warned ', w.userId, `: ${w.reason}`) };
     }
     case 'PostDeleted': {
-      const p = event.data as PostDeleted['data'];
+      const p = event.data;
       // an author deleting their own post is not a staff action
       if (p.deletedBy === p.authorId) return null;
       return { ...base, type: 'PostDeleted', targetType: 'post', targetId: p.postId, ...naming('Deleted a post by ', p.authorId) };
     }
     case 'ProjectionRebuildRequested': {
-      const r = event.data as ProjectionRebuildRequested['data'];
+      const r = event.data;
       const build = `${r.projection} v${r.version} build ${r.build}`;
       return {
         ...base,
@@ -116,7 +101,7 @@ function entryOf(event: RecordedEvent, nameOf: (userId: string) => string): Entr
       };
     }
     case 'AccountErased': {
-      const erased = event.data as AccountErased['data'];
+      const erased = event.data;
       // a member erasing their own account is not a staff action; the entry does not name them
       if (base.actorId === erased.userId) return null;
       const summary = erased.content === 'erased' ? 'Erased an account with its posts and comments' : 'Erased an account';
@@ -124,7 +109,7 @@ function entryOf(event: RecordedEvent, nameOf: (userId: string) => string): Entr
     }
     case 'AccountDisabled':
     case 'AccountEnabled': {
-      const { userId } = event.data as (AccountDisabled | AccountEnabled)['data'];
+      const { userId } = event.data;
       const verb = event.type === 'AccountDisabled' ? 'Disabled' : 'Enabled';
       return { ...base, type: event.type, targetType: 'user', targetId: userId, ...naming(`${verb} the account of `, userId) };
     }
@@ -132,8 +117,6 @@ function entryOf(event: RecordedEvent, nameOf: (userId: string) => string): Entr
       return null;
   }
 }
-
-const AUDITED = new Set<string>(AUDIT_TYPES);
 
 /**
  * The staff action log: admin actions from the events, with the acting admin
@@ -145,12 +128,11 @@ const AUDITED = new Set<string>(AUDIT_TYPES);
  * An erased member's record is 'Deleted user' with no email, and every summary that named
  * them says 'Deleted user' instead (each entry keeps where its summary names whom).
  */
-export const auditProjection: Projection = {
+export const auditProjection = defineProjection({
   name: 'audit',
   // what each version changed: docs/projections-versions.md
   version: 3,
-  // what it records, and the events that name the people it shows
-  types: [...AUDIT_TYPES, 'UserRegistered', 'ProfileUpdated'],
+  types: AUDIT_EVENT_TYPES,
   exposes: { audit_entries: 'entries', audit_people: 'people', audit_counters: 'counters' },
   async migrate(trx) {
     await trx.raw(`
@@ -178,11 +160,8 @@ export const auditProjection: Projection = {
     `);
   },
   async apply(trx, events) {
-    const relevant = events.filter((e) => AUDITED.has(e.type) || e.type === 'UserRegistered' || e.type === 'ProfileUpdated');
-    if (relevant.length === 0) return;
-
     // names as they stand before the batch, then followed through it in log order
-    const wanted = [...new Set(relevant.flatMap(namedUsers))];
+    const wanted = [...new Set(events.flatMap(namedUsers))];
     const names = new Map<string, string>();
     if (wanted.length > 0) {
       const { rows } = await trx.raw<{ rows: { id: string; name: string }[] }>('SELECT id, name FROM people WHERE id = ANY(?)', [wanted]);
@@ -191,14 +170,14 @@ export const auditProjection: Projection = {
     const people = new Map<string, Person>();
     const entries: Entry[] = [];
     const nameOf = (userId: string) => names.get(userId) ?? `user ${userId}`;
-    for (const event of relevant) {
+    for (const event of events) {
       if (event.type === 'UserRegistered') {
-        const user = event.data as UserRegistered['data'];
+        const user = event.data;
         names.set(user.userId, user.name);
         people.set(user.userId, { name: user.name, email: user.email });
       } else if (event.type === 'ProfileUpdated') {
         // the audit log keeps names only: a photo-only update changes nothing here
-        const { userId, changes } = event.data as ProfileUpdated['data'];
+        const { userId, changes } = event.data;
         if (changes.name !== undefined) {
           names.set(userId, changes.name);
           people.set(userId, { name: changes.name, email: people.get(userId)?.email ?? null });
@@ -208,7 +187,7 @@ export const auditProjection: Projection = {
         if (entry) entries.push(entry);
         if (event.type === 'AccountErased') {
           // what came before it is written, then it takes the name out of all of it
-          const { userId } = event.data as AccountErased['data'];
+          const { userId } = event.data;
           await writeAudit(trx, people, entries);
           people.clear();
           entries.length = 0;
@@ -219,7 +198,7 @@ export const auditProjection: Projection = {
     }
     await writeAudit(trx, people, entries);
   },
-};
+});
 
 /** A segment's people, then its entries with the counters they move. */
 async function writeAudit(trx: Knex.Transaction, people: ReadonlyMap<string, Person>, entries: readonly Entry[]) {

@@ -70,6 +70,12 @@ describe('given comments, reports, a removal and a deleted post', () => {
     ]);
   });
 
+  it.each([1, 2, 1000])('when a comment raced its post\'s deletion, then its author is not counted, live (batches of %i) as replayed', async (batchSize) => {
+    const log = [added(6, 400, 'u-cy'), postDeleted(401), added(7, 401, 'u-dee')];
+    const { ordinary } = await harness.liveAndReplayed(commentsProjection, log, batchSize, ['comments', 'counters', 'commenter_stats', 'deleted_posts']);
+    expect(await ordinary.rows('SELECT user_id, comments FROM commenter_stats ORDER BY user_id')).toEqual([{ user_id: 'u-cy', comments: 1 }]);
+  });
+
   it('when a commenter or reporter changes their name, then their comments and reports show it', async () => {
     const model = await harness.fresh(commentsProjection);
     await model.given([

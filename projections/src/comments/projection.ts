@@ -1,5 +1,4 @@
-import { ERASED_VALUES, type AccountErased, type CommentAdded, type CommentRemoved, type CommentReported, type PostDeleted, type ProfileUpdated } from '@forum/contracts';
-import type { RecordedEvent } from '@forum/eventstore';
+import { ERASED_VALUES, type CommentAdded, type CommentReported } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import {
   AUTHOR,
@@ -13,7 +12,7 @@ import {
   stageProfileChanges,
   type MergedProfileChange,
 } from '../profile-changes.ts';
-import type { Projection } from '../runner/projection.ts';
+import type { ProjectedEvent, Projection } from '../runner/projection.ts';
 import { preparedInBuild } from '../runner/build-schema.ts';
 
 const REPORTER = { id: 'reporterId', name: 'reporterName', photo: 'reporterPhoto' } as const;
@@ -42,11 +41,14 @@ const LOOKUPS = `CREATE INDEX IF NOT EXISTS comments_of_post ON comments (post_i
  * the end (a change reaches exactly the rows it reached in the log), rather
  * than rewriting a person's comments at every change.
  */
-export const commentsProjection: Projection = {
+const COMMENTS_TYPES = ['CommentAdded', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated', 'AccountErased'] as const;
+type CommentsEvent = ProjectedEvent<(typeof COMMENTS_TYPES)[number]>;
+
+export const commentsProjection: Projection<CommentsEvent> = {
   name: 'comments',
   // what each version changed: docs/projections-versions.md
-  version: 2,
-  types: ['CommentAdded', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated', 'AccountErased'],
+  version: 3,
+  types: COMMENTS_TYPES,
   exposes: { comments: 'comments', comment_reports: 'reports', comment_counters: 'counters', commenter_stats: 'commenter_stats' },
   async migrate(trx) {
     await trx.raw(`
@@ -95,7 +97,7 @@ export const commentsProjection: Projection = {
   },
 };
 
-async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[]) {
+async function applyBatch(trx: Knex.Transaction, events: readonly CommentsEvent[]) {
   // A batch is folded here and written in at most six statements, whatever its size, in an
   // order that gives what the log's order gives:
   //   1. name and photo changes, on the rows that were there before the batch (the batch's own
@@ -104,15 +106,17 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
   //   3. its reports (of comments there by then);
   //   4. its removals, 5. its post deletions (with their comments).
   // Something added and then removed or deleted in the batch is counted and then uncounted;
-  // a report or comment that raced a removal or deletion is resolved by it. The one order
-  // these steps cannot give, a comment added after its id was reported or removed in the
-  // batch, cannot come from the command side; it starts a new segment all the same.
+  // a report that raced a removal or deletion is resolved by it. The orders these steps cannot
+  // give start a new segment: a comment added after its post's deletion in the batch (a race),
+  // and one added after its id was reported or removed (which cannot come from the command side).
   let segment = newSegment();
   for (const event of events) {
     switch (event.type) {
       case 'CommentAdded': {
-        const comment = (event as RecordedEvent<'CommentAdded', CommentAdded['data']>).data;
-        if (segment.touched.has(comment.commentId)) {
+        const comment = event.data;
+        // a comment that raced its post's deletion earlier in the segment: the deletion is written
+        // first, so that the comment is not added (nor its author counted), as in a batch of its own
+        if (segment.touched.has(comment.commentId) || segment.deletedPosts.has(comment.postId)) {
           await applySegment(trx, segment);
           segment = newSegment();
         }
@@ -121,24 +125,24 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
         break;
       }
       case 'CommentReported': {
-        const report = (event as RecordedEvent<'CommentReported', CommentReported['data']>).data;
+        const report = event.data;
         segment.touched.add(report.commentId);
         const key = `${report.commentId} ${report.reporterId}`;
         if (!segment.reports.has(key)) segment.reports.set(key, { ...report, reportedPos: event.position.globalPosition.toString() });
         break;
       }
       case 'CommentRemoved': {
-        const { commentId } = (event as RecordedEvent<'CommentRemoved', CommentRemoved['data']>).data;
+        const { commentId } = event.data;
         segment.touched.add(commentId);
         segment.removed.add(commentId);
         break;
       }
       case 'PostDeleted':
-        segment.deletedPosts.add((event as RecordedEvent<'PostDeleted', PostDeleted['data']>).data.postId);
+        segment.deletedPosts.add(event.data.postId);
         break;
       case 'ProfileUpdated': {
         // only the fields the update changed (a v1 event arrives upcast with both)
-        const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+        const { userId, changes } = event.data;
         mergeProfileChange(segment.profileChanges, userId, changes);
         carryProfileChange(segment.added.values(), AUTHOR, userId, changes);
         carryProfileChange(segment.reports.values(), REPORTER, userId, changes);
@@ -148,11 +152,11 @@ async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[
         // after everything before it; their comments themselves were removed by their own events if they chose so
         await applySegment(trx, segment);
         segment = newSegment();
-        await erasePeople(trx, ONE_ERASURE, oneErasure((event as RecordedEvent<'AccountErased', AccountErased['data']>).data));
+        await erasePeople(trx, ONE_ERASURE, oneErasure(event.data));
         break;
       }
       default:
-        break;
+        event satisfies never;
     }
   }
   await applySegment(trx, segment);

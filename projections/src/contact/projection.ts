@@ -1,9 +1,7 @@
-import type { ContactMessageReceived } from '@forum/contracts';
-import type { RecordedEvent } from '@forum/eventstore';
-import type { Projection } from '../runner/projection.ts';
+import { defineProjection } from '../runner/projection.ts';
 
 /** The Contact page's messages, for the admins, newest first, with their total in a counter row. */
-export const contactProjection: Projection = {
+export const contactProjection = defineProjection({
   name: 'contact',
   version: 1,
   types: ['ContactMessageReceived'],
@@ -23,9 +21,7 @@ export const contactProjection: Projection = {
     `);
   },
   async apply(trx, events) {
-    const messages = events
-      .filter((event) => event.type === 'ContactMessageReceived')
-      .map((event) => (event as RecordedEvent<'ContactMessageReceived', ContactMessageReceived['data']>).data);
+    const messages = events.map((event) => event.data);
     if (messages.length === 0) return;
     await trx.raw(
       `WITH inserted AS (
@@ -38,4 +34,4 @@ export const contactProjection: Projection = {
       [JSON.stringify(messages)],
     );
   },
-};
+});

@@ -1,7 +1,6 @@
-import type { AccountErased, AnnouncementPublished, AnnouncementsRead, UserWarned, WarningsRead } from '@forum/contracts';
-import type { RecordedEvent } from '@forum/eventstore';
+import type { AnnouncementPublished } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
-import type { Projection } from '../runner/projection.ts';
+import { defineProjection } from '../runner/projection.ts';
 
 /**
  * Each user's notifications (the moderators' warnings) and whether they were
@@ -20,7 +19,7 @@ import type { Projection } from '../runner/projection.ts';
  * newest publication time is kept for that); otherwise it stays, since a mark
  * reads everything up to it and the earlier ones are still new to them.
  */
-export const notificationsProjection: Projection = {
+export const notificationsProjection = defineProjection({
   name: 'notifications',
   // what each version changed: docs/projections-versions.md
   version: 4,
@@ -68,19 +67,19 @@ export const notificationsProjection: Projection = {
         warnings.clear();
         reads.length = 0;
         marks.clear();
-        const { userId } = (event as RecordedEvent<'AccountErased', AccountErased['data']>).data;
+        const { userId } = event.data;
         await trx.raw('DELETE FROM notifications WHERE user_id = ?', [userId]);
         await trx.raw('DELETE FROM announcements_read WHERE user_id = ?', [userId]);
       } else if (event.type === 'AnnouncementsRead') {
-        const { userId, announcementId, upTo } = (event as RecordedEvent<'AnnouncementsRead', AnnouncementsRead['data']>).data;
+        const { userId, announcementId, upTo } = event.data;
         const kept = marks.get(userId);
         if (!kept || Date.parse(upTo) > Date.parse(kept.upTo)) marks.set(userId, { userId, announcementId, upTo });
       } else if (event.type === 'AnnouncementPublished') {
         await writeMarks(trx, marks);
         marks.clear();
-        await readByAuthor(trx, (event as RecordedEvent<'AnnouncementPublished', AnnouncementPublished['data']>).data);
+        await readByAuthor(trx, event.data);
       } else if (event.type === 'UserWarned') {
-        const w = (event as RecordedEvent<'UserWarned', UserWarned['data']>).data;
+        const w = event.data;
         if (!warnings.has(w.warningId)) {
           warnings.set(w.warningId, {
             warningId: w.warningId,
@@ -93,8 +92,8 @@ export const notificationsProjection: Projection = {
             read: false,
           });
         }
-      } else if (event.type === 'WarningsRead') {
-        const read = (event as RecordedEvent<'WarningsRead', WarningsRead['data']>).data;
+      } else {
+        const read = event.data;
         reads.push({ userId: read.userId, warningIds: read.warningIds });
         for (const id of read.warningIds) {
           const warning = warnings.get(id);
@@ -105,7 +104,7 @@ export const notificationsProjection: Projection = {
     await writeNotifications(trx, warnings, reads);
     await writeMarks(trx, marks);
   },
-};
+});
 
 type Mark = { userId: string; announcementId: string; upTo: string };
 

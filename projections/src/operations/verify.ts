@@ -2,7 +2,7 @@ import { compareLogPositions, positionToken, START, type LogPosition } from '@fo
 import type { EventStore } from '@forum/eventstore';
 import type { Knex } from '@forum/platform';
 import { buildSchema, liveBuild } from '../runner/checkpoints.ts';
-import { DEFERRED_SETTING, REPLAY_SETTINGS, settleReplay, sqlLogIn, STAGE_RANGE_SIZE, stageUntil, tablesOf, type Projection } from '../runner/projection.ts';
+import { applyOwn, DEFERRED_SETTING, REPLAY_SETTINGS, settleReplay, sqlLogIn, STAGE_RANGE_SIZE, stageUntil, tablesOf, type Projection } from '../runner/projection.ts';
 
 export interface TableDiff {
   view: string;
@@ -57,7 +57,7 @@ export async function verifyProjection(db: Knex, store: EventStore, projection: 
     while (compareLogPositions(position, target) < 0) {
       const events = (await store.readAll(position, batchSize)).filter((e) => compareLogPositions(e.position, target) <= 0);
       if (events.length === 0) throw new Error(`the log ends before the live checkpoint ${positionToken(target)}`);
-      await projection.apply(trx, events);
+      await applyOwn(trx, projection, events);
       position = events.at(-1)!.position;
     }
     const tables: TableDiff[] = [];

@@ -1,11 +1,15 @@
-import type { AccountErased, CommentAdded, CommentRemoved, PostCreated, PostDeleted, ProfileUpdated, Vote, VoteCast } from '@forum/contracts';
-import type { RecordedEvent } from '@forum/eventstore';
+import type { PostCreated, Vote } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { AUTHOR, carryProfileChange, mergeProfileChange, ONE_ERASURE, oneErasure, type MergedProfileChange } from '../profile-changes.ts';
 import { AUTHORS_COUNTS, deletePosts, eraseAuthors, insertPostsFrom } from './writes.ts';
 import { preparedInBuild } from '../runner/build-schema.ts';
+import type { ProjectedEvent } from '../runner/projection.ts';
 
-export async function applyBatch(trx: Knex.Transaction, events: readonly RecordedEvent[]) {
+/** The event types the posts read. */
+export const POSTS_TYPES = ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated', 'AccountErased'] as const;
+export type PostsEvent = ProjectedEvent<(typeof POSTS_TYPES)[number]>;
+
+export async function applyBatch(trx: Knex.Transaction, events: readonly PostsEvent[]) {
   // A batch is folded here and written in at most four statements, whatever its size, in an
   // order that gives what the log's order gives:
   //   1. authors' name and photo changes, on the rows that were there before the batch (the
@@ -21,7 +25,7 @@ export async function applyBatch(trx: Knex.Transaction, events: readonly Recorde
   for (const event of events) {
     switch (event.type) {
       case 'PostCreated': {
-        const post = (event as RecordedEvent<'PostCreated', PostCreated['data']>).data;
+        const post = event.data;
         if (segment.touched.has(post.postId)) {
           await applySegment(trx, segment);
           segment = newSegment();
@@ -31,7 +35,7 @@ export async function applyBatch(trx: Knex.Transaction, events: readonly Recorde
         break;
       }
       case 'VoteCast': {
-        const { postId, userId, previous, vote } = (event as RecordedEvent<'VoteCast', VoteCast['data']>).data;
+        const { postId, userId, previous, vote } = event.data;
         const delta = deltaOf(segment, postId);
         delta.up += Number(vote === 'up') - Number(previous === 'up');
         delta.down += Number(vote === 'down') - Number(previous === 'down');
@@ -39,13 +43,13 @@ export async function applyBatch(trx: Knex.Transaction, events: readonly Recorde
         break;
       }
       case 'CommentAdded':
-        deltaOf(segment, (event as RecordedEvent<'CommentAdded', CommentAdded['data']>).data.postId).comments += 1;
+        deltaOf(segment, event.data.postId).comments += 1;
         break;
       case 'CommentRemoved':
-        deltaOf(segment, (event as RecordedEvent<'CommentRemoved', CommentRemoved['data']>).data.postId).comments -= 1;
+        deltaOf(segment, event.data.postId).comments -= 1;
         break;
       case 'PostDeleted': {
-        const { postId } = (event as RecordedEvent<'PostDeleted', PostDeleted['data']>).data;
+        const { postId } = event.data;
         segment.touched.add(postId);
         segment.deleted.add(postId);
         break;
@@ -53,7 +57,7 @@ export async function applyBatch(trx: Knex.Transaction, events: readonly Recorde
       case 'ProfileUpdated': {
         // posts and the leaderboard show their author's current name and photo; only the
         // fields the update changed (a v1 event arrives upcast with both)
-        const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+        const { userId, changes } = event.data;
         mergeProfileChange(segment.profileChanges, userId, changes);
         carryProfileChange(segment.created.values(), AUTHOR, userId, changes);
         break;
@@ -62,11 +66,11 @@ export async function applyBatch(trx: Knex.Transaction, events: readonly Recorde
         // after everything before it; their posts themselves were deleted by their own events if they chose so
         await applySegment(trx, segment);
         segment = newSegment();
-        await eraseAuthors(trx, ONE_ERASURE, oneErasure((event as RecordedEvent<'AccountErased', AccountErased['data']>).data));
+        await eraseAuthors(trx, ONE_ERASURE, oneErasure(event.data));
         break;
       }
       default:
-        break;
+        event satisfies never;
     }
   }
   await applySegment(trx, segment);

@@ -16,7 +16,7 @@ import { applyBlockDeltas, blocksFollower, type PageBlocks } from '../page-block
  * drop emptied ones. A replay without its read indexes (a build, a first start on a big log:
  * `forum.deferred` on) would make splits scan the table, so there the triggers only mark the
  * anchors out of date, and the build makes them afresh from its rows once its indexes exist
- * (`rebuildPageBlocks`, from `afterReplay`). Readers of out-of-date anchors page with OFFSET.
+ * (`rebuildPageBlocks`, from `derived.rebuild`). Readers of out-of-date anchors page with OFFSET.
  *
  * A tag's list walks `post_tags` (each post under each of its tags, keyed tag, newest first),
  * which the same trigger keeps: one step into its index, not a walk of every post checking its tags.

@@ -1,5 +1,5 @@
 import type { Projection } from '../runner/projection.ts';
-import { applyBatch } from './apply.ts';
+import { applyBatch, POSTS_TYPES, type PostsEvent } from './apply.ts';
 import { pageBlockProblems, rebuildPageBlocks } from './pages.ts';
 import { settleSearch, settleVotesCountsAndNames, stage } from './replay.ts';
 import { migratePosts, POSTS_READ_INDEXES } from './schema.ts';
@@ -38,11 +38,11 @@ import { migratePosts, POSTS_READ_INDEXES } from './schema.ts';
  * key's index (`INCLUDE (size)`, pages.ts), so a deep page sums a list's block
  * sizes from the index alone.
  */
-export const postsProjection: Projection = {
+export const postsProjection: Projection<PostsEvent> = {
   name: 'posts',
   // what each version changed: docs/projections-versions.md
   version: 11,
-  types: ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated', 'AccountErased'],
+  types: POSTS_TYPES,
   // a comment counts by its post's id: its text and author are not read
   opens: ['PostCreated', 'ProfileUpdated'],
   exposes: {
@@ -51,8 +51,7 @@ export const postsProjection: Projection = {
     post_counters: 'counters', post_votes: 'votes', author_stats: 'author_stats', post_tag_counters: 'tag_counters',
     post_page_blocks: 'page_blocks', post_page_settings: 'page_settings', post_tags: 'post_tags', post_search: 'post_search' },
   migrate: migratePosts,
-  afterReplay: rebuildPageBlocks,
-  derived: { views: ['post_page_blocks', 'post_page_settings'], problems: pageBlockProblems },
+  derived: { views: ['post_page_blocks', 'post_page_settings'], problems: pageBlockProblems, rebuild: rebuildPageBlocks },
   indexes: POSTS_READ_INDEXES,
   apply: applyBatch,
   replay: {

@@ -1,6 +1,15 @@
 import type { EventStore, LogRange, RecordedEvent, SqlLog } from '@forum/eventstore';
-import type { LogPosition } from '@forum/contracts';
+import type { ForumEvent, ForumEventType, LogPosition } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
+
+/**
+ * An event as a projection is handed it: of the contracts' type `Type`, its data as the contracts
+ * define it (for a union of types, a union discriminated by `type`), in its current shape (the
+ * store upcasts what it reads). A type the forum does not define (a test's) comes with its data unknown.
+ */
+export type ProjectedEvent<Type extends string = ForumEventType> = Type extends ForumEventType
+  ? RecordedEvent<Type, Extract<ForumEvent, { type: Type }>['data']>
+  : RecordedEvent<Type>;
 
 /**
  * A named, versioned read model. Its tables live in the schema
@@ -8,7 +17,7 @@ import type { Knex } from '@forum/platform';
  * is that schema, so handlers use bare table names. Readers see the live
  * version through views in the `read` schema, named by `exposes`.
  */
-export interface Projection {
+export interface Projection<Event extends RecordedEvent = RecordedEvent> {
   readonly name: string;
   readonly version: number;
   /**
@@ -18,16 +27,16 @@ export interface Projection {
    */
   readonly exposes: Readonly<Record<string, string | ExposedQuery>>;
   /**
-   * The event types `apply` reads. A replay reads only these from the log
-   * (where it can filter it), its checkpoint still moving over the others.
+   * The event types `apply` reads, and the only ones it is handed. A replay reads only these
+   * from the log (where it can filter it), its checkpoint still moving over the others.
    */
-  readonly types: readonly string[];
+  readonly types: readonly Event['type'][];
   /**
    * The types of `types` whose personal data (names, emails, photos, texts) `apply` and the staged
    * replay read (default: all of them). The others reach them without it: opening it costs some
    * 20 to 40 µs an event in SQL (docs/security/erasure.md), and most readers want only ids.
    */
-  readonly opens?: readonly string[];
+  readonly opens?: readonly Event['type'][];
   /** Creates the tables (runs in the projection's schema, inside a transaction). */
   migrate(trx: Knex.Transaction): Promise<void>;
   /**
@@ -40,8 +49,8 @@ export interface Projection {
    * itself looks rows up by belongs in `migrate`.
    */
   readonly indexes?: Readonly<Record<string, readonly string[]>>;
-  /** Applies a batch of events, in log order, inside the batch's transaction. */
-  apply(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void>;
+  /** Applies a batch of events of its `types` (see `applyOwn`), in log order, inside the batch's transaction. */
+  apply(trx: Knex.Transaction, events: readonly Event[]): Promise<void>;
   /**
    * A cheaper way through the log for a build that no one reads yet (a
    * rebuild, `verify`'s scratch copy), when the log is in the read models'
@@ -60,17 +69,18 @@ export interface Projection {
    * from `log` (see `staged-spans.ts`) instead of recording facts about them.
    */
   /**
-   * Runs once a replay that deferred the read indexes has built them (see `indexes`), in the
-   * build's schema: what the projection keeps beside its rows and could not keep up cheaply
-   * without the indexes (statements that ran with `forum.deferred` on, see DEFERRED_SETTING).
+   * Rows that depend on how the log came in batches, not only on the log (page anchors), shown
+   * in `views`: `verify` and the tests do not compare them row for row with a replay, but ask
+   * `problems` (in the build's schema) what is inconsistent in them. A replay whose read indexes
+   * are not built yet defers them (its statements run with `forum.deferred` on, see
+   * DEFERRED_SETTING), and `rebuild` makes them afresh, in the build's schema, once it has built
+   * those indexes.
    */
-  afterReplay?(trx: Knex.Transaction): Promise<void>;
-  /**
-   * Views whose rows depend on how the log came in batches, not only on the log (page anchors):
-   * `verify` and the batch-size tests do not compare them row for row with a replay, but ask
-   * `problems` (in the build's schema) what is inconsistent in them.
-   */
-  derived?: { readonly views: readonly string[]; problems(trx: Knex.Transaction): Promise<string[]> };
+  readonly derived?: {
+    readonly views: readonly string[];
+    problems(trx: Knex.Transaction): Promise<string[]>;
+    rebuild(trx: Knex.Transaction): Promise<void>;
+  };
   replay?: {
     stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange): Promise<void>;
     settle: readonly ((trx: Knex.Transaction, log: SqlLog) => Promise<void>)[];
@@ -101,7 +111,7 @@ export const REPLAY_SETTINGS = "SET LOCAL synchronous_commit TO off; SET LOCAL w
 
 /**
  * Set in the transactions of a replay whose read indexes are not built yet: what a projection
- * keeps up through them (page anchors) waits for `afterReplay` instead.
+ * keeps up through them (page anchors) waits for `derived.rebuild` instead.
  */
 export const DEFERRED_SETTING = "SET LOCAL forum.deferred TO 'on'";
 
@@ -164,14 +174,13 @@ export const CHECKPOINTS_CHANNEL = 'forum_checkpoints';
 /** Runners LISTEN here for builds to pick up (a rebuild was requested, a build switched in). */
 export const CONTROL_CHANNEL = 'forum_projection_control';
 
-/** Builds `apply` from one handler per event type; types without a handler pass by. */
-export function byEventType(
-  handlers: Record<string, (trx: Knex.Transaction, event: RecordedEvent) => Promise<void>>,
-): Projection['apply'] {
-  return async (trx, events) => {
-    for (const event of events) {
-      const handler = handlers[event.type];
-      if (handler) await handler(trx, event);
-    }
-  };
+/** A projection of the forum's events whose `apply` is handed those of its `types`, typed as the contracts define them. */
+export function defineProjection<const Type extends ForumEventType>(projection: Projection<ProjectedEvent<Type>> & { readonly types: readonly Type[] }): Projection<ProjectedEvent<Type>> {
+  return projection;
+}
+
+/** Applies the events of the projection's `types` among `events` (the others pass by), if there are any. */
+export async function applyOwn(trx: Knex.Transaction, projection: Projection, events: readonly RecordedEvent[]): Promise<void> {
+  const own = events.filter((event) => projection.types.includes(event.type));
+  if (own.length > 0) await projection.apply(trx, own);
 }

@@ -107,7 +107,8 @@ export async function finishReplay(context: RunnerContext, build: BuildProgress)
         await run('ANALYZE ??', [table]);
       }),
     );
-    if (build.projection.afterReplay) await inBuildSchema(context.db, build.schema, (trx) => build.projection.afterReplay!(trx));
+    const { derived } = build.projection;
+    if (derived) await inBuildSchema(context.db, build.schema, (trx) => derived.rebuild(trx));
     build.tailPending = false;
     build.log.info({ ms: Math.round(performance.now() - started), indexedMs }, 'read indexes built and tables analysed after the replay');
   }

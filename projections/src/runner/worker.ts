@@ -7,7 +7,7 @@ import { inBuildSchema, publishViews } from './build-schema.ts';
 import { commitTo, tallyOf } from './checkpoint-commit.ts';
 import { buildLabel, buildSchema, publishIfLive, readCheckpoint, type BuildKey, type BuildState, type CheckpointRow } from './checkpoints.ts';
 import { lockKey } from './lock-session.ts';
-import { createReadIndexes, type Projection } from './projection.ts';
+import { applyOwn, createReadIndexes, type Projection } from './projection.ts';
 import { finishReplay, stage } from './replay.ts';
 import type { BuildProgress, RunnerContext } from './runner-context.ts';
 import type { LogBatch } from './shared-log.ts';
@@ -213,7 +213,7 @@ export class Worker {
         to,
         batch.some((event) => types.includes(event.type))
           ? async (trx) => {
-              await this.projection.apply(trx, batch);
+              await applyOwn(trx, this.projection, batch);
               return tallyOf(batch, types);
             }
           : null,

@@ -1,12 +1,10 @@
-import type { TagCreated, TagDeleted } from '@forum/contracts';
-import type { RecordedEvent } from '@forum/eventstore';
-import type { Projection } from '../runner/projection.ts';
+import { defineProjection, type ProjectedEvent } from '../runner/projection.ts';
 
 /**
  * The tag list: the public array of names and the admin list with ids. A
  * deleted tag leaves it (posts keep their tag text), which frees its name.
  */
-export const tagsProjection: Projection = {
+export const tagsProjection = defineProjection({
   name: 'tags',
   version: 1,
   types: ['TagCreated', 'TagDeleted'],
@@ -25,13 +23,12 @@ export const tagsProjection: Projection = {
     // Runs of creations and of deletions, each one statement, in log order: a name freed by a
     // deletion may be taken by a later creation, so the two kinds do not commute. Within a run
     // of creations the rows go in log order, and a name or id already taken keeps the first.
-    let run: RecordedEvent[] = [];
+    let created: ProjectedEvent<'TagCreated'>[] = [];
+    let deleted: ProjectedEvent<'TagDeleted'>[] = [];
     const flush = async () => {
-      if (run.length === 0) return;
-      const batch = run;
-      run = [];
-      if (batch[0]!.type === 'TagCreated') {
-        const rows = batch.map((event) => (event as RecordedEvent<'TagCreated', TagCreated['data']>).data);
+      if (created.length > 0) {
+        const rows = created.map((event) => event.data);
+        created = [];
         await trx.raw(
           `INSERT INTO tags (id, name, created_at)
            SELECT "tagId", name, "createdAt"
@@ -40,16 +37,22 @@ export const tagsProjection: Projection = {
            ON CONFLICT DO NOTHING`,
           [JSON.stringify(rows)],
         );
-      } else {
-        const ids = batch.map((event) => (event as RecordedEvent<'TagDeleted', TagDeleted['data']>).data.tagId);
+      }
+      if (deleted.length > 0) {
+        const ids = deleted.map((event) => event.data.tagId);
+        deleted = [];
         await trx.raw('DELETE FROM tags WHERE id = ANY (?::uuid[])', [ids]);
       }
     };
     for (const event of events) {
-      if (event.type !== 'TagCreated' && event.type !== 'TagDeleted') continue;
-      if (run.length > 0 && run[0]!.type !== event.type) await flush();
-      run.push(event);
+      if (event.type === 'TagCreated') {
+        if (deleted.length > 0) await flush();
+        created.push(event);
+      } else {
+        if (created.length > 0) await flush();
+        deleted.push(event);
+      }
     }
     await flush();
   },
-};
+});

@@ -3,7 +3,7 @@ import { currentSchemaVersion, upcast, type LogPosition } from '@forum/contracts
 import { createTestDatabase, testEventMetadata } from '@forum/platform/testing';
 import { createKnex, type Knex } from '@forum/platform';
 import { expect } from 'vitest';
-import { createReadIndexes, settleReplay, stageUntil, type Projection } from '../runner/projection.ts';
+import { applyOwn, createReadIndexes, settleReplay, stageUntil, type Projection } from '../runner/projection.ts';
 
 /**
  * A projection on its own, in a scratch schema of a fresh database: given
@@ -55,7 +55,7 @@ export async function projectionHarness(prefix: string) {
         inSchema,
         /** Applies the events in batches of `batchSize` (default: all at once). */
         async given(events: readonly RecordedEvent[], batchSize = events.length) {
-          for (let i = 0; i < events.length; i += Math.max(batchSize, 1)) await inSchema((trx) => projection.apply(trx, events.slice(i, i + batchSize)));
+          for (let i = 0; i < events.length; i += Math.max(batchSize, 1)) await inSchema((trx) => applyOwn(trx, projection, events.slice(i, i + batchSize)));
         },
         /**
          * As a rebuild stages them, not settled yet (`replayed` settles): written to the log

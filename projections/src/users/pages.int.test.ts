@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@forum/eventstore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFERRED_SETTING } from '../runner/projection.ts';
+import { applyOwn, DEFERRED_SETTING } from '../runner/projection.ts';
 import { projectionHarness } from '../testing/given.ts';
 import { USER_LISTS, usersThroughBlocks, type UserList } from './page-reads.ts';
 import { usersProjection } from './projection.ts';
@@ -103,10 +103,10 @@ describe("the admin's user list through page anchors", () => {
     const half = Math.floor(log.length / 2);
     await model.inSchema(async (trx) => {
       await trx.raw(DEFERRED_SETTING);
-      await usersProjection.apply(trx, log.slice(0, half));
+      await applyOwn(trx, usersProjection, log.slice(0, half));
     });
     expect(await model.rows('SELECT valid FROM user_page_settings')).toEqual([{ valid: false }]);
-    await model.inSchema((trx) => usersProjection.afterReplay!(trx));
+    await model.inSchema((trx) => usersProjection.derived!.rebuild(trx));
     expect(await problems(model)).toEqual([]);
     await expectEveryPage(model);
     await model.given(log.slice(half), 7);
@@ -118,7 +118,7 @@ describe("the admin's user list through page anchors", () => {
     const model = await newModel(3);
     await model.inSchema(async (trx) => {
       await trx.raw(DEFERRED_SETTING);
-      await usersProjection.apply(trx, generatedLog(3, 10));
+      await applyOwn(trx, usersProjection, generatedLog(3, 10));
     });
     const { sql, bindings } = usersThroughBlocks('name', 'ASC', {
       users: 'users', blocks: 'user_blocks', settings: 'user_page_settings', columns: 'id', total: `SELECT value FROM counters WHERE name = 'users'`,

@@ -15,7 +15,7 @@ import { USER_LISTS, type UserList } from './page-reads.ts';
  *
  * Statement triggers keep the sizes exact on every write to `users`, split a block past twice
  * `block` users at its middle user and drop emptied ones; under a replay without its read indexes
- * (`forum.deferred`) they only mark the anchors out of date, and `rebuildUserBlocks` (afterReplay)
+ * (`forum.deferred`) they only mark the anchors out of date, and `rebuildUserBlocks` (`derived.rebuild`)
  * makes them afresh. Readers of out-of-date anchors page with OFFSET.
  */
 

@@ -1,17 +1,7 @@
-import {
-  ACCOUNT_DENIALS,
-  type AccountDisabled,
-  type AccountEnabled,
-  type AccountErased,
-  type AdminRoleGranted,
-  type MembershipPurchased,
-  type ProfileUpdated,
-  type UserRegistered,
-} from '@forum/contracts';
-import type { RecordedEvent } from '@forum/eventstore';
+import { ACCOUNT_DENIALS } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
-import type { Projection } from '../runner/projection.ts';
 import { USERS_PROJECTION } from '../read-model.ts';
+import { defineProjection } from '../runner/projection.ts';
 import { REGISTERED_KEY, USER_BLOCKS_MIGRATION, USER_LIST_INDEXES, rebuildUserBlocks, userBlockProblems } from './pages.ts';
 
 /**
@@ -20,7 +10,7 @@ import { REGISTERED_KEY, USER_BLOCKS_MIGRATION, USER_LIST_INDEXES, rebuildUserBl
  * which the query side reads with the caller's own row. An erased user's row is deleted (their
  * profile answers 404 and they leave the admin's list and counts); their denial stays.
  */
-export const usersProjection: Projection = {
+export const usersProjection = defineProjection({
   name: USERS_PROJECTION,
   // what each version changed: docs/projections-versions.md
   version: 2,
@@ -55,8 +45,7 @@ export const usersProjection: Projection = {
     await trx.raw(USER_BLOCKS_MIGRATION);
     await searchIndexes(trx);
   },
-  afterReplay: rebuildUserBlocks,
-  derived: { views: ['user_page_blocks', 'user_page_settings'], problems: userBlockProblems },
+  derived: { views: ['user_page_blocks', 'user_page_settings'], problems: userBlockProblems, rebuild: rebuildUserBlocks },
   async apply(trx, events) {
     // A batch is folded and written in segments (writeUsers); an erasure ends one, so it is written
     // after what came before it and before what comes after. An access change writes only the
@@ -72,7 +61,7 @@ export const usersProjection: Projection = {
       switch (event.type) {
         case 'AccountDisabled':
         case 'AccountEnabled': {
-          const { userId } = event.data as (AccountDisabled | AccountEnabled)['data'];
+          const { userId } = event.data;
           if (event.type === 'AccountDisabled') {
             await trx.raw(`INSERT INTO denials (user_id, reason) VALUES (?, 'disabled') ON CONFLICT (user_id) DO NOTHING`, [userId]);
           } else {
@@ -81,7 +70,7 @@ export const usersProjection: Projection = {
           break;
         }
         case 'AccountErased': {
-          const { userId } = (event as RecordedEvent<'AccountErased', AccountErased['data']>).data;
+          const { userId } = event.data;
           await flush();
           await trx.raw(
             `WITH gone AS (DELETE FROM users WHERE id = ? RETURNING 1),
@@ -92,7 +81,7 @@ export const usersProjection: Projection = {
           break;
         }
         case 'UserRegistered': {
-          const user = (event as RecordedEvent<'UserRegistered', UserRegistered['data']>).data;
+          const user = event.data;
           // a registration seen again changes nothing (ON CONFLICT DO NOTHING), in the batch as in the table
           if (!registrations.has(user.userId)) {
             registrations.set(user.userId, { id: user.userId, email: user.email, name: user.name, photoURL: user.photoURL, admin: false, member: false, registeredAt: user.registeredAt });
@@ -101,18 +90,18 @@ export const usersProjection: Projection = {
         }
         case 'ProfileUpdated': {
           // only the fields the update changed (a v1 event arrives upcast with both)
-          const { userId, changes } = (event as RecordedEvent<'ProfileUpdated', ProfileUpdated['data']>).data;
+          const { userId, changes } = event.data;
           change(userId, { ...(changes.name !== undefined && { name: changes.name }), ...(changes.photoURL !== undefined && { photoURL: changes.photoURL }) });
           break;
         }
         case 'AdminRoleGranted':
-          change((event as RecordedEvent<'AdminRoleGranted', AdminRoleGranted['data']>).data.userId, { admin: true });
+          change(event.data.userId, { admin: true });
           break;
         case 'MembershipPurchased':
-          change((event as RecordedEvent<'MembershipPurchased', MembershipPurchased['data']>).data.userId, { member: true });
+          change(event.data.userId, { member: true });
           break;
         default:
-          break;
+          event satisfies never;
       }
     }
     function change(userId: string, fields: Change) {
@@ -123,7 +112,7 @@ export const usersProjection: Projection = {
     }
     await flush();
   },
-};
+});
 
 /**
  * A segment's changes to users registered before it, then its registrations carrying the changes

@@ -1,0 +1,208 @@
+import fc from 'fast-check';
+import {
+  AccountErased,
+  CommentAdded,
+  commentReportStream,
+  CommentRemoved,
+  CommentReported,
+  commentStream,
+  currentSchemaVersion,
+  ERASED_CONTENT,
+  PostCreated,
+  PostDeleted,
+  postStream,
+  ProfileUpdated,
+  ProfileUpdatedV1,
+  REPORT_FEEDBACK,
+  UserRegistered,
+  userStream,
+  VoteCast,
+  VOTES,
+  voteStream,
+  type Vote,
+} from '@forum/contracts';
+import type { NewEvent, StreamAppend } from '@forum/eventstore';
+import { FIXED_NOW, testEventMetadata, uuidOf } from '@forum/platform/testing';
+import type { z } from 'zod';
+
+/**
+ * What someone tries, as fast-check draws it: numbers pick among the people, posts and comments
+ * there are by then (modulo their count), and `forumLog` keeps only what the command side accepts.
+ * `raced`: a vote, comment or report that was decided before its post's deletion or its comment's
+ * removal and appended after it (the command side checks them on streams of their own).
+ * `read`: a live build reads what has been appended so far.
+ */
+export type Step =
+  | { readonly kind: 'post'; readonly user: number; readonly title: number; readonly tags: readonly string[] }
+  | { readonly kind: 'vote'; readonly user: number; readonly post: number; readonly vote: Vote; readonly raced: boolean }
+  | { readonly kind: 'comment'; readonly user: number; readonly post: number; readonly raced: boolean }
+  | { readonly kind: 'report'; readonly user: number; readonly comment: number; readonly raced: boolean }
+  | { readonly kind: 'removeComment'; readonly comment: number }
+  | { readonly kind: 'deletePost'; readonly post: number; readonly byAdmin: boolean }
+  | { readonly kind: 'profile'; readonly user: number; readonly name?: string; readonly photoURL?: string; readonly v1: boolean }
+  | { readonly kind: 'erase'; readonly user: number; readonly content: (typeof ERASED_CONTENT)[number] }
+  | { readonly kind: 'read' };
+
+const PEOPLE = 4;
+const TITLES = ['Hello world', 'React hooks, again', 'Node.js streams', 'Zoë’s café', 'What is CQRS?'];
+const NAMES = ['Ann', 'Ann B.', 'Ben', 'Zoë', 'Cy Q.'];
+const PHOTOS = ['', 'https://photos.test/a.png', 'https://photos.test/b.png'];
+
+const person = fc.nat({ max: PEOPLE - 1 });
+const pick = fc.nat({ max: 50 });
+
+/** One step; votes, comments and reads weigh most, as in a forum. */
+export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('post' as const), user: person, title: fc.nat({ max: TITLES.length - 1 }), tags: fc.subarray(['React', 'Node.js', 'news']) }) },
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('vote' as const), user: person, post: pick, vote: fc.constantFrom(...VOTES), raced: fc.boolean() }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('comment' as const), user: person, post: pick, raced: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('report' as const), user: person, comment: pick, raced: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('removeComment' as const), comment: pick }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deletePost' as const), post: pick, byAdmin: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record(
+      { kind: fc.constant('profile' as const), user: person, name: fc.constantFrom(...NAMES), photoURL: fc.constantFrom(...PHOTOS), v1: fc.boolean() },
+      { requiredKeys: ['kind', 'user', 'v1'] },
+    ),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('erase' as const), user: person, content: fc.constantFrom(...ERASED_CONTENT) }) },
+  { weight: 3, arbitrary: fc.constant({ kind: 'read' as const }) },
+);
+
+/** What the log holds, in order: each append (one command's events, in one transaction), or a live build's read. */
+export type LogEntry = { readonly appends: readonly StreamAppend[] } | 'read';
+
+interface Post {
+  readonly id: string;
+  readonly author: string;
+  deleted: boolean;
+}
+interface Comment {
+  readonly id: string;
+  readonly post: Post;
+  readonly author: string;
+  removed: boolean;
+}
+
+/**
+ * The log a run of `steps` writes, with ids of its own (`run` keeps runs apart in one log: posts
+ * and comments are numbered from `run` × 10,000, people are `r<run>-u<i>`). Every event is
+ * parsed by its contract's schema. People register before they act; an erasure whose content
+ * goes deletes their posts and removes their comments in its own append, as the command side does.
+ */
+export function forumLog(steps: readonly Step[], run: number): LogEntry[] {
+  let seconds = 0;
+  let ids = run * 10_000;
+  const at = () => new Date(Date.parse(FIXED_NOW) + 1000 * seconds++).toISOString();
+  const people = Array.from({ length: PEOPLE }, (_, i) => ({ id: `r${run}-u${i}`, name: NAMES[i]!, email: `u${i}@forum.test`, photo: '', erased: false }));
+  const posts: Post[] = [];
+  const comments: Comment[] = [];
+  const votes = new Map<string, Vote>();
+  const reports = new Set<string>();
+  const log: LogEntry[] = [];
+
+  const event = <S extends z.ZodType>(definition: { type: string; schema: S }, data: z.input<S>, actorId: string, schemaVersion = currentSchemaVersion(definition.type)): NewEvent => ({
+    type: definition.type,
+    data: definition.schema.parse(data),
+    metadata: testEventMetadata({ actorId, schemaVersion }),
+  });
+  const append = (...appends: [streamId: string, event: NewEvent][]) =>
+    log.push({ appends: appends.map(([streamId, e]) => ({ streamId, expectedVersion: 'any', events: [e] })) });
+
+  for (const p of people) {
+    append([userStream(p.id), event(UserRegistered, { userId: p.id, email: p.email, name: p.name, photoURL: p.photo, registeredAt: at() }, p.id)]);
+  }
+  const among = <T>(items: readonly T[], n: number): T | undefined => items[n % Math.max(items.length, 1)];
+
+  for (const step of steps) {
+    if (step.kind === 'read') {
+      log.push('read');
+      continue;
+    }
+    if (step.kind === 'removeComment') {
+      const comment = among(comments.filter((c) => !c.removed), step.comment);
+      if (!comment) continue;
+      comment.removed = true;
+      append([commentStream(comment.id), event(CommentRemoved, { commentId: comment.id, postId: comment.post.id, authorId: comment.author, removedBy: 'admin', removedAt: at() }, 'admin')]);
+      continue;
+    }
+    if (step.kind === 'deletePost') {
+      const post = among(posts.filter((p) => !p.deleted), step.post);
+      if (!post) continue;
+      post.deleted = true;
+      const by = step.byAdmin ? 'admin' : post.author;
+      append([postStream(post.id), event(PostDeleted, { postId: post.id, authorId: post.author, deletedBy: by, deletedAt: at() }, by)]);
+      continue;
+    }
+    const who = people[step.user]!;
+    if (who.erased) continue;
+    switch (step.kind) {
+      case 'post': {
+        const post = { id: uuidOf(++ids), author: who.id, deleted: false };
+        posts.push(post);
+        const data = { postId: post.id, title: TITLES[step.title]!, description: `${TITLES[step.title]} (${ids})`, tags: [...step.tags], createdAt: at() };
+        append([postStream(post.id), event(PostCreated, { ...data, authorId: who.id, authorName: who.name, authorEmail: who.email, authorPhoto: who.photo }, who.id)]);
+        break;
+      }
+      case 'vote': {
+        const post = among(posts.filter((p) => p.author !== who.id && (step.raced || !p.deleted)), step.post);
+        if (!post) break;
+        const key = `${post.id} ${who.id}`;
+        const previous = votes.get(key) ?? 'none';
+        if (previous === step.vote) break;
+        votes.set(key, step.vote);
+        append([voteStream(post.id, who.id), event(VoteCast, { postId: post.id, userId: who.id, previous, vote: step.vote, at: at() }, who.id)]);
+        break;
+      }
+      case 'comment': {
+        const post = among(posts.filter((p) => step.raced || !p.deleted), step.post);
+        if (!post) break;
+        const comment = { id: uuidOf(++ids), post, author: who.id, removed: false };
+        comments.push(comment);
+        const data = { commentId: comment.id, postId: post.id, text: `Comment ${ids}`, createdAt: at() };
+        append([commentStream(comment.id), event(CommentAdded, { ...data, authorId: who.id, authorName: who.name, authorEmail: who.email, authorPhoto: who.photo }, who.id)]);
+        break;
+      }
+      case 'report': {
+        const open = comments.filter((c) => c.author !== who.id && !reports.has(`${c.id} ${who.id}`) && (step.raced || (!c.removed && !c.post.deleted)));
+        const comment = among(open, step.comment);
+        if (!comment) break;
+        reports.add(`${comment.id} ${who.id}`);
+        const feedback = REPORT_FEEDBACK[step.comment % REPORT_FEEDBACK.length]!;
+        const data = { commentId: comment.id, postId: comment.post.id, reporterId: who.id, reporterName: who.name, reporterEmail: who.email, reporterPhoto: who.photo };
+        append([commentReportStream(comment.id, who.id), event(CommentReported, { ...data, feedback, reportedAt: at() }, who.id)]);
+        break;
+      }
+      case 'profile': {
+        const changes = { ...(step.name !== undefined && { name: step.name }), ...(step.photoURL !== undefined && { photoURL: step.photoURL }) };
+        if (step.v1) {
+          // as builds before ProfileUpdated v2 stored it: both fields, read through the upcaster
+          Object.assign(who, { name: step.name ?? who.name, photo: step.photoURL ?? who.photo });
+          append([userStream(who.id), event(ProfileUpdatedV1, { userId: who.id, name: who.name, photoURL: who.photo, updatedAt: at() }, who.id, 1)]);
+        } else if (changes.name !== undefined || changes.photoURL !== undefined) {
+          Object.assign(who, { name: changes.name ?? who.name, photo: changes.photoURL ?? who.photo });
+          append([userStream(who.id), event(ProfileUpdated, { userId: who.id, changes, updatedAt: at() }, who.id)]);
+        }
+        break;
+      }
+      case 'erase': {
+        who.erased = true;
+        const going: [string, NewEvent][] = [];
+        if (step.content === 'erased') {
+          for (const post of posts.filter((p) => p.author === who.id && !p.deleted)) {
+            post.deleted = true;
+            going.push([postStream(post.id), event(PostDeleted, { postId: post.id, authorId: who.id, deletedBy: who.id, deletedAt: at() }, who.id)]);
+          }
+          for (const comment of comments.filter((c) => c.author === who.id && !c.removed)) {
+            comment.removed = true;
+            going.push([commentStream(comment.id), event(CommentRemoved, { commentId: comment.id, postId: comment.post.id, authorId: who.id, removedBy: who.id, removedAt: at() }, who.id)]);
+          }
+        }
+        append(...going, [userStream(who.id), event(AccountErased, { userId: who.id, content: step.content, erasedAt: at() }, who.id)]);
+        break;
+      }
+    }
+  }
+  return log;
+}
