@@ -1,15 +1,40 @@
 import { defineConfig } from 'vitest/config';
 
+const NODE_WORKSPACES = '{contracts,platform,eventstore,eventstore-kurrentdb,identity,command-service,query-service,projections,feed,infra}';
+const WEB_WORKSPACES = '{web-auth,web-ui,forum-web,admin-web}';
+
+/**
+ * Three levels (docs/testing.md): `unit` (pure code, and the command routes over the in-memory
+ * event store), `web` (the apps' components in jsdom), `int` (real PostgreSQL, the whole forum,
+ * and the browser journeys). `npm run test:unit` runs the first two.
+ *
+ * A file of `unit` or `int` shares its worker's modules with the files before it (isolate: false):
+ * importing the forum anew for every file was most of a run's time. Every test file starts what it
+ * needs (its database, its forum, its servers) and stops it, so nothing else is shared. The web
+ * components' files stay isolated: each installs its own DOM, fetch stubs and timers.
+ */
 export default defineConfig({
   test: {
-    include: ['{contracts,platform,eventstore,eventstore-kurrentdb,identity,command-service,query-service,projections,feed,infra,web-auth,web-ui,forum-web,admin-web}/src/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
-    globalSetup: ['platform/src/testing/global-setup.ts'],
     setupFiles: ['web-ui/src/testing/dom-waits.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default', './infra/src/testing/summary-reporter.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: [`${NODE_WORKSPACES}/src/**/*.{unit,route}.test.ts`], isolate: false } },
+      { extends: true, test: { name: 'web', include: [`${WEB_WORKSPACES}/src/**/*.unit.test.{ts,tsx}`] } },
+      {
+        extends: true,
+        test: {
+          name: 'int',
+          include: [`{${NODE_WORKSPACES.slice(1, -1)},${WEB_WORKSPACES.slice(1, -1)}}/src/**/*.int.test.ts`, 'e2e/**/*.test.ts'],
+          // one real PostgreSQL for the level, in a temporary folder on a free port
+          globalSetup: ['platform/src/testing/global-setup.ts'],
+          isolate: false,
+        },
+      },
+    ],
   },
 });
