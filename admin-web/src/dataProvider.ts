@@ -37,8 +37,6 @@ export const RESOURCE_ENDPOINTS = {
   projections: 'admin/projections',
   posts: 'posts',
 } as const;
-export type ConsoleResource = keyof typeof RESOURCE_ENDPOINTS;
-
 const endpointOf = (resource: string) => (RESOURCE_ENDPOINTS as Record<string, string>)[resource] ?? resource;
 
 /** The forum's records are keyed `_id` (spec §3); react-admin needs `id`. */
