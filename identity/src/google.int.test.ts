@@ -76,7 +76,10 @@ async function startStandIn(redirectUri: string): Promise<void> {
   });
   const callback = provider.callback();
   standIn.on('request', (req, res) => {
-    if (!req.url?.startsWith('/interaction/')) return callback(req, res);
+    if (!req.url?.startsWith('/interaction/')) {
+      void callback(req, res);
+      return;
+    }
     void (async () => {
       standInLogins++;
       const result = 'cancel' in nextLogin ? { error: 'access_denied', error_description: 'the user said no' } : { login: { accountId: nextLogin.accountId } };
