@@ -13,7 +13,7 @@ export type TokenSource = () => Promise<string | undefined>;
 export function authenticatedHttpClient(token: TokenSource, written: WrittenPosition = new WrittenPosition()) {
   return async (url: string, options: fetchUtils.Options = {}) => {
     const current = await token();
-    const headers = new Headers(options.headers as HeadersInit | undefined);
+    const headers = new Headers(options.headers);
     const method = (options.method ?? 'GET').toUpperCase();
     const position = written.get();
     if (method === 'GET' && position && !headers.has(HEADER_MIN_POSITION)) headers.set(HEADER_MIN_POSITION, position);

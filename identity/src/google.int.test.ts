@@ -56,7 +56,7 @@ async function startStandIn(redirectUri: string): Promise<void> {
         token_endpoint_auth_method: 'client_secret_post',
       },
     ],
-    jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'standin', alg: 'RS256', use: 'sig' } as JWK] },
+    jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'standin', alg: 'RS256', use: 'sig' }] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture'] },
     conformIdTokenClaims: false, // like Google: email and profile in the ID token

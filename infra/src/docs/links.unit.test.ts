@@ -51,7 +51,7 @@ function targets(page: string): string[] {
   void walkTokens(tokens(page), (token) => {
     if (token.type === 'link' || token.type === 'image') found.push(token.href);
     if (token.type === 'html') {
-      for (const match of token.text.matchAll(/\b(?:src|href)="([^"]*)"/g)) found.push(match[1]!);
+      for (const match of token.text.matchAll(/\b(?:src|href)="([^"]*)"/g)) found.push(match[1]);
     }
   });
   return found;
