@@ -133,7 +133,7 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
         const view = element.ownerDocument.defaultView!;
         const style = view.getComputedStyle(element);
         // the app bar (a header) paints the blue behind its controls
-        return { style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor, bar: view.getComputedStyle(element.closest('header')!).backgroundColor };
+        return { style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor, bar: view.getComputedStyle(element.closest('header')).backgroundColor };
       });
       expect(ring.style, `${name}: an outline`).not.toBe('none');
       expect(ring.width, `${name}: its width`).toBeGreaterThanOrEqual(2);

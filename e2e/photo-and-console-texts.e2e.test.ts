@@ -80,7 +80,7 @@ describe.skipIf(chromiumMissing)('refusals said plainly, in Chromium', () => {
         await photo.fill('');
         await photo.pressSequentially(typed);
         await dialog.getByRole('button', { name: 'Save' }).click();
-        await expect.poll(() => photo.evaluate((element) => element.ownerDocument.getElementById(element.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent)).toMatch(/^Use an https:\/\/ address/);
+        await expect.poll(() => photo.evaluate((element) => element.ownerDocument.getElementById(element.getAttribute('aria-describedby')!.split(' ')[0])?.textContent)).toMatch(/^Use an https:\/\/ address/);
         expect(await photo.getAttribute('aria-invalid')).toBe('true');
       }
       await expectAccessible(`Change Photo with an http:// address (${width})`);

@@ -13,7 +13,7 @@ export type TokenSource = () => Promise<string | undefined>;
 export function authenticatedHttpClient(token: TokenSource, written: WrittenPosition = new WrittenPosition()) {
   return async (url: string, options: fetchUtils.Options = {}) => {
     const current = await token();
-    const headers = new Headers(options.headers as HeadersInit | undefined);
+    const headers = new Headers(options.headers);
     const method = (options.method ?? 'GET').toUpperCase();
     const position = written.get();
     if (method === 'GET' && position && !headers.has(HEADER_MIN_POSITION)) headers.set(HEADER_MIN_POSITION, position);
@@ -37,8 +37,6 @@ export const RESOURCE_ENDPOINTS = {
   projections: 'admin/projections',
   posts: 'posts',
 } as const;
-export type ConsoleResource = keyof typeof RESOURCE_ENDPOINTS;
-
 const endpointOf = (resource: string) => (RESOURCE_ENDPOINTS as Record<string, string>)[resource] ?? resource;
 
 /** The forum's records are keyed `_id` (spec §3); react-admin needs `id`. */

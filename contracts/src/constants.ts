@@ -51,7 +51,6 @@ export const EMAIL_MAX = 254;
 export const ANNOUNCEMENT_TITLE_MAX = 200;
 export const ANNOUNCEMENT_DESCRIPTION_MAX = 5_000;
 export const CONTACT_NAME_MAX = 100;
-export const CONTACT_EMAIL_MAX = EMAIL_MAX;
 export const CONTACT_MESSAGE_MAX = 5_000;
 export const ADMIN_SEARCH_MAX = 100;
 

@@ -70,7 +70,7 @@ export function encodeMetadata(metadata: EventMetadata, recordedAt?: Date): Wire
 /** The port's metadata of a stored event, and the time an import kept (else `created`); other keys (the server's own) are ignored. */
 export function decodeMetadata(stored: unknown, created: Date): { metadata: EventMetadata; recordedAt: Date } {
   const wire = (stored !== null && typeof stored === 'object' && !Array.isArray(stored) ? stored : {}) as Record<string, unknown>;
-  const text = (key: string) => (typeof wire[key] === 'string' && wire[key] !== '' ? (wire[key] as string) : null);
+  const text = (key: string) => (typeof wire[key] === 'string' && wire[key] !== '' ? (wire[key]) : null);
   const schemaVersion = Number(text('schemaVersion') ?? wire.schemaVersion);
   const kept = text('recordedAt');
   return {

@@ -1,6 +1,6 @@
 import { compareLogPositions, START, type LogPosition } from '@forum/contracts';
 import DataLoader from 'dataloader';
-import pg from 'pg';
+import type pg from 'pg';
 import { ONE_TURN } from './notifier.ts';
 import type { AppendOutcome, AppendResult, EventStore, IdempotentAppend, StreamAppend } from './types.ts';
 import { WrongExpectedVersionError } from './types.ts';

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import { migrateHistoryIndexes } from './history.ts';
 import { migrateSealing, sealStoredEvents } from './sealing-sql.ts';
 

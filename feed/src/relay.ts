@@ -115,7 +115,7 @@ export async function startFeedRelay(options: FeedRelayOptions): Promise<FeedRel
     status: () => ({ checkpoint, published, failing }),
     async stop() {
       abort.abort();
-      await (subscription as Subscription | null)?.stop();
+      await (subscription)?.stop();
       await running;
     },
   };

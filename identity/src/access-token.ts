@@ -5,7 +5,7 @@ import type { RealmSecrets } from './store.ts';
 
 function publicJwk(jwk: JsonWebKey): JWK {
   const { kty, n, e, kid, alg, use } = jwk as JsonWebKey & { kid?: string; alg?: string; use?: string };
-  return { kty, n, e, kid, alg, use } as JWK;
+  return { kty, n, e, kid, alg, use };
 }
 
 /** The realm's own check of its access tokens (userinfo, the admin API): the same rules the services use. */

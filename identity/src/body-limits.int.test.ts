@@ -29,7 +29,7 @@ const chunked = (body: string) =>
     },
   });
 const post = (path: string, body: string | ReadableStream<Uint8Array>, headers: Record<string, string>) =>
-  fetch(`${h.origin}${path}`, { method: 'POST', headers, body, ...(typeof body === 'string' ? {} : { duplex: 'half' }) } as RequestInit);
+  fetch(`${h.origin}${path}`, { method: 'POST', headers, body, ...(typeof body === 'string' ? {} : { duplex: 'half' }) });
 
 const TOKEN = '/realms/forum/protocol/openid-connect/token';
 const URLENCODED = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -1,6 +1,6 @@
 import { PASSWORD_RULES, passwordProblem } from '@forum/contracts';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { authorizationRequest, CookieJar, mailLinkFor, ONE_PROXY, passwordTokens, randomAddress, startHarness, type Harness } from './test-support.ts';
+import { authorizationRequest, type CookieJar, mailLinkFor, ONE_PROXY, passwordTokens, randomAddress, startHarness, type Harness } from './test-support.ts';
 
 /** What the account flows' tests share: a realm with an admin and Alice, and the steps of a browser on its pages. */
 

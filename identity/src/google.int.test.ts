@@ -56,7 +56,7 @@ async function startStandIn(redirectUri: string): Promise<void> {
         token_endpoint_auth_method: 'client_secret_post',
       },
     ],
-    jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'standin', alg: 'RS256', use: 'sig' } as JWK] },
+    jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'standin', alg: 'RS256', use: 'sig' }] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture'] },
     conformIdTokenClaims: false, // like Google: email and profile in the ID token
@@ -76,7 +76,10 @@ async function startStandIn(redirectUri: string): Promise<void> {
   });
   const callback = provider.callback();
   standIn.on('request', (req, res) => {
-    if (!req.url?.startsWith('/interaction/')) return callback(req, res);
+    if (!req.url?.startsWith('/interaction/')) {
+      void callback(req, res);
+      return;
+    }
     void (async () => {
       standInLogins++;
       const result = 'cancel' in nextLogin ? { error: 'access_denied', error_description: 'the user said no' } : { login: { accountId: nextLogin.accountId } };

@@ -8,6 +8,6 @@
  */
 import * as errors from 'oidc-provider/lib/helpers/errors.js';
 
-export { Provider, Provider as default } from 'oidc-provider/lib/provider.js';
+export { Provider as default } from 'oidc-provider/lib/provider.js';
 export { errors };
 export type * from 'oidc-provider';

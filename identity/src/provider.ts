@@ -130,7 +130,7 @@ export function createProvider(
 
   const configuration: Configuration = {
     adapter: postgresAdapter(db),
-    jwks: { keys: secrets.signingKeys as JWK[] },
+    jwks: { keys: secrets.signingKeys },
     clients,
     cookies: {
       keys: secrets.cookieKeys,
@@ -288,7 +288,7 @@ export function createProvider(
   // registration even when it asked for a sign-in (the login page's Register link). `out` is the
   // response's parameters, still to be sent when this event is emitted.
   provider.on('authorization.success', ((ctx: KoaContextWithOIDC, out: Record<string, unknown>) => {
-    if ((ctx.oidc.result as InteractionResults | undefined)?.[REGISTERED] === true) Object.assign(out, { kc_action: REGISTER_ACTION, kc_action_status: 'success' });
+    if ((ctx.oidc.result)?.[REGISTERED] === true) Object.assign(out, { kc_action: REGISTER_ACTION, kc_action_status: 'success' });
   }) as (ctx: KoaContextWithOIDC) => void);
   provider.on('end_session.success', (ctx: KoaContextWithOIDC) => log.info({ clientId: ctx.oidc.client?.clientId }, 'signed out'));
 

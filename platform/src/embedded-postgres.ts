@@ -171,7 +171,7 @@ async function startInOwnProcessGroup(args: readonly string[], log: (line: strin
   };
   let recent = '';
   await new Promise<void>((resolve, reject) => {
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       log(chunk.trim());
       recent = (recent + chunk).slice(-4000);
       if (recent.includes('database system is ready to accept connections')) resolve();

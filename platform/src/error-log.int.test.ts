@@ -54,7 +54,7 @@ describe('the error log of an unexpected database error', () => {
       expect(line!.err).toMatchObject({ code, statement: sql.replace('?', '$1') });
       expect(served.raw.join('')).not.toContain(secret);
     } finally {
-      served.close();
+      await served.close();
     }
   });
 });

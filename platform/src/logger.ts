@@ -229,6 +229,6 @@ export class LazyChildLogger {
 
   #log(level: Exclude<LevelName, 'silent'>, args: LogArgs): void {
     if (!this.isLevelEnabled(level)) return;
-    (this.#logger()[level] as (...a: unknown[]) => void)(...args);
+    (this.#logger()[level])(...args);
   }
 }

@@ -156,8 +156,8 @@ describe('#28.17 the log format', () => {
     logger.info({ req: { id: 'r1', method: 'GET', url: '/api/posts?page=2' }, res: { statusCode: 200 }, responseTime: 3, correlationId: 'r1' }, 'request completed');
     logger.error({ err: new Error('boom') }, 'failed');
     const lines = pretty.chunks.join('').split('\n');
-    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d WARN  identity: SMTP_URL is not set \{"mailbox":"http:\/\/localhost:3000\/realms\/forum\/mailbox"\}$/);
-    expect(lines[1]).toMatch(/^\d\d:\d\d:\d\d INFO  forum: GET \/api\/posts\?page=2 → 200 in 3 ms$/);
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d WARN {2}identity: SMTP_URL is not set \{"mailbox":"http:\/\/localhost:3000\/realms\/forum\/mailbox"\}$/);
+    expect(lines[1]).toMatch(/^\d\d:\d\d:\d\d INFO {2}forum: GET \/api\/posts\?page=2 → 200 in 3 ms$/);
     expect(lines[2]).toMatch(/^\d\d:\d\d:\d\d ERROR forum: failed\s*$/);
     expect(lines.slice(3).join('\n')).toContain('Error: boom');
     expect(pretty.chunks.join('')).not.toContain('{"level"');

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { EventMetadata } from './define.ts';
 import { eventDefinitions } from './index.ts';
-import { ProfileUpdated, ProfileUpdatedV1 } from './user.ts';
+import { type ProfileUpdated, ProfileUpdatedV1 } from './user.ts';
 
 /**
  * Schema evolution. Stored events are never rewritten: an event keeps the

@@ -47,7 +47,7 @@ export function appendsContract({ store }: ContractSubject) {
         Array.from({ length: 10 }, (_, i) => store.append([{ streamId: id, expectedVersion: 1, events: [event(`W${i}`)] }])),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-      expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof WrongExpectedVersionError)).toBe(true);
+      expect(results.filter((r) => r.status === 'rejected').every((r) => (r).reason instanceof WrongExpectedVersionError)).toBe(true);
       expect((await store.readStream(id)).version).toBe(2);
     });
 

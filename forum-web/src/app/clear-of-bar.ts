@@ -21,5 +21,5 @@ function marginsOf(toolbar: CSSObject): CSSObject {
  * at each width, so is the margin. (The bar's own search field and dialogs, above the bar, are not in main.)
  */
 export const fieldsClearOfBar = (theme: Theme): CSSObject => ({
-  'main :is(input, textarea, select)': marginsOf(theme.mixins.toolbar as CSSObject),
+  'main :is(input, textarea, select)': marginsOf(theme.mixins.toolbar),
 });

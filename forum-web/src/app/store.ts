@@ -14,5 +14,3 @@ export function makeStore(extra: ApiExtra = {}) {
 }
 
 export type AppStore = ReturnType<typeof makeStore>;
-export type RootState = ReturnType<AppStore['getState']>;
-export type AppDispatch = AppStore['dispatch'];

@@ -1,7 +1,7 @@
 import { createAuth, identityServer, SILENT_CHECK_SSO_PAGE, type Auth } from '@forum/web-auth';
 
 export { useAuth, useAuthState } from '@forum/web-auth/react';
-export type { Auth, AuthState, AuthUser } from '@forum/web-auth';
+export type { Auth, AuthUser } from '@forum/web-auth';
 
 /** The forum's client of the realm; the realm is on the page's own origin unless VITE_OIDC_URL says otherwise. */
 export function makeAuth(): Auth {

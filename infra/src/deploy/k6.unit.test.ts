@@ -20,7 +20,7 @@ const moduleOf = (file: string) => {
   const exported = source.statements.flatMap((statement) => {
     const exporting = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
     if (!exporting) return [];
-    const isDefault = ts.getModifiers(statement as ts.HasModifiers)!.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+    const isDefault = ts.getModifiers(statement)!.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
     if (isDefault) return ['default'];
     if (ts.isFunctionDeclaration(statement)) return [statement.name!.text];
     if (ts.isVariableStatement(statement)) return statement.declarationList.declarations.map((d) => (d.name as ts.Identifier).text);

@@ -39,7 +39,7 @@ function plainText(token: Token): string {
 function anchors(page: string): Set<string> {
   const slugger = new GithubSlugger();
   const found = new Set<string>();
-  walkTokens(tokens(page), (token) => {
+  void walkTokens(tokens(page), (token) => {
     if (token.type === 'heading') found.add(slugger.slug(plainText(token)));
   });
   return found;
@@ -48,10 +48,10 @@ function anchors(page: string): Set<string> {
 /** Every link and image target of a page: Markdown's, and the src/href of inline HTML. */
 function targets(page: string): string[] {
   const found: string[] = [];
-  walkTokens(tokens(page), (token) => {
+  void walkTokens(tokens(page), (token) => {
     if (token.type === 'link' || token.type === 'image') found.push(token.href);
     if (token.type === 'html') {
-      for (const match of token.text.matchAll(/\b(?:src|href)="([^"]*)"/g)) found.push(match[1]!);
+      for (const match of token.text.matchAll(/\b(?:src|href)="([^"]*)"/g)) found.push(match[1]);
     }
   });
   return found;

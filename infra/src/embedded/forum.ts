@@ -85,7 +85,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
 
     watcher = createCheckpointWatcher(databaseUrl, config, logger);
     await watcher.start();
-    stack.push(() => watcher!.close());
+    stack.push(() => watcher.close());
     const live = await startLiveChanges({ store, watcher, db: readDb, logger: logger.child({ service: 'query-service', component: 'live' }), settings: streamLimits(config) });
     stack.push(() => live.close());
 
@@ -183,7 +183,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     // the demo data is the operator's, not a member's writes: not limited
     if (realm && config.DEMO_DATA && (await seedDemoData(realm, createForumCommands(store, options), logger)) > 0) {
       // the first start is over once its pages show the demo data (or the read side's longest wait has passed)
-      await watcher!.waitFor(await store.head(), config.MIN_POSITION_WAIT_MS);
+      await watcher.waitFor(await store.head(), config.MIN_POSITION_WAIT_MS);
     }
 
     return { url, port, issuer, databaseUrl, store, db, realm, runner, apps: { command: { routes: commandRoutes }, query: { routes: queryRoutes } }, logger, stop: stopAll };

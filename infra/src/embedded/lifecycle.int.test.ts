@@ -36,8 +36,8 @@ function start(env: Record<string, string> = {}, { asNpmStart = false } = {}): {
         resolve(output);
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`exited with ${code} before the banner:\n${output}`));

@@ -79,7 +79,7 @@ async function startBare(routes: BareRoutes, folder: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'bare-server.ts'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     let output = '';
-    child.stdout!.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       output += chunk;
       const match = /listening (\d+)/.exec(output);
       if (match) resolve(Number(match[1]));

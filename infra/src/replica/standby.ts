@@ -64,7 +64,7 @@ export async function startStandbyServer(options: {
   const args = ['-D', options.pgDir, '-p', String(options.port), ...Object.entries(options.settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
   const child = spawn(postgres, args, { ...postgresProcessUser(), stdio: ['ignore', 'ignore', 'pipe'] });
   const recent: string[] = [];
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     for (const line of chunk.split('\n').filter(Boolean)) {
       options.log(line);
       recent.push(line);

@@ -38,7 +38,7 @@ interface Definition<S extends z.ZodType> {
 type ChangesOf = (data: never) => readonly Change[];
 
 /** One row of the table: an event definition of contracts and what its data changes. */
-const on = <S extends z.ZodType>(definition: Definition<S>, changes: (data: z.infer<S>) => readonly Change[]): [string, ChangesOf] => [definition.type, changes as ChangesOf];
+const on = <S extends z.ZodType>(definition: Definition<S>, changes: (data: z.infer<S>) => readonly Change[]): [string, ChangesOf] => [definition.type, changes];
 
 const message = (type: StreamMessageType, topics: readonly string[], data: Record<string, string>): Change => ({ kind: 'message', type, topics, data });
 const counts = (postId: string): Change => ({ kind: 'counts', postId });

@@ -43,7 +43,7 @@ export function MakeAnnouncement() {
     }
     notify('Announcement created successfully', { type: 'success' });
     setFormKey((key) => key + 1);
-    navigate(basename || '/');
+    void navigate(basename || '/');
     return undefined;
   };
 

@@ -116,7 +116,7 @@ describe('the history of a post or a user', () => {
     const hide = screen.getByRole('button', { name: 'Hide data of event 1, PostCreated' });
     expect(hide.getAttribute('aria-expanded')).toBe('true');
     const data = document.getElementById(hide.getAttribute('aria-controls')!)!;
-    expect(JSON.parse(within(data).getByLabelText('Data of event 1, PostCreated').textContent!)).toEqual(POST_HISTORY.events[0]!.data);
+    expect(JSON.parse(within(data).getByLabelText('Data of event 1, PostCreated').textContent)).toEqual(POST_HISTORY.events[0]!.data);
     expect(data.textContent).toContain('correlation id corr-create · position 812.15');
     // the other event stays closed
     expect(screen.getByRole('button', { name: 'Show data of event 2, PostDeleted' }).getAttribute('aria-expanded')).toBe('false');
@@ -286,7 +286,7 @@ describe('a history on a phone', () => {
     expect(within(screen.getByRole('article', { name: 'Event 2, PostDeleted' })).getByRole('link', { name: 'Ada Admin' })).toBeTruthy();
 
     await userEvent.click(within(created).getByRole('button', { name: 'Show data of event 1, PostCreated' }));
-    expect(JSON.parse(within(created).getByLabelText('Data of event 1, PostCreated').textContent!)).toEqual(POST_HISTORY.events[0]!.data);
+    expect(JSON.parse(within(created).getByLabelText('Data of event 1, PostCreated').textContent)).toEqual(POST_HISTORY.events[0]!.data);
     await userEvent.click(within(created).getByRole('button', { name: 'Hide data of event 1, PostCreated' }));
     expect(within(created).queryByLabelText('Data of event 1, PostCreated')).toBeNull();
   });

@@ -68,7 +68,7 @@ export function ContactPage() {
       <Typography color="text.secondary" sx={{ mb: 3 }}>
         Questions, ideas or a problem with the forum? Write to us and we will answer by email.
       </Typography>
-      <Stack component="form" spacing={2} onSubmit={submit} noValidate={false}>
+      <Stack component="form" spacing={2} onSubmit={(event) => void submit(event)} noValidate={false}>
         <CountedTextField {...field('name')} label="Name" required autoComplete="name" />
         <CountedTextField {...field('email')} label="Email" type="email" required autoComplete="email" />
         <CountedTextField {...field('message')} label="Message" required multiline minRows={4} maxRows={14} />

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { CONTACT_EMAIL_MAX, CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX } from '@forum/contracts';
+import { CONTACT_MESSAGE_MAX, CONTACT_NAME_MAX, EMAIL_MAX } from '@forum/contracts';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -27,7 +27,7 @@ describe('Contact', () => {
     const email = screen.getByRole('textbox', { name: 'Email' });
     const message = screen.getByRole('textbox', { name: 'Message' });
     expect(descriptionOf(name)).toBe(`${n(CONTACT_NAME_MAX)} characters left (0 of ${n(CONTACT_NAME_MAX)})`);
-    expect(descriptionOf(email)).toBe(`${n(CONTACT_EMAIL_MAX)} characters left (0 of ${n(CONTACT_EMAIL_MAX)})`);
+    expect(descriptionOf(email)).toBe(`${n(EMAIL_MAX)} characters left (0 of ${n(EMAIL_MAX)})`);
     await userEvent.type(name, 'Vera');
     await userEvent.type(email, 'vera@example.com');
     await userEvent.type(message, 'Hello there');

@@ -48,8 +48,8 @@ export function AccountMenu({ picture }: { picture?: string }) {
             setAnchor(event.currentTarget);
             setMenuOpened(true);
           }}
-          onPointerEnter={loadUserMenu}
-          onFocus={loadUserMenu}
+          onPointerEnter={() => void loadUserMenu()}
+          onFocus={() => void loadUserMenu()}
           // its name here, not from the hint, which loads after the page
           aria-label={user.name}
           aria-controls={anchor ? menuId : undefined}

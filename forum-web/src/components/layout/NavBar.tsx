@@ -56,8 +56,8 @@ export function NavBar({ actions, picture }: { actions?: ReactNode; picture?: st
                 setMenuAnchor(event.currentTarget);
                 setMenuOpened(true);
               }}
-              onPointerEnter={loadNavMenu}
-              onFocus={loadNavMenu}
+              onPointerEnter={() => void loadNavMenu()}
+              onFocus={() => void loadNavMenu()}
             >
               <MenuIcon />
             </IconButton>

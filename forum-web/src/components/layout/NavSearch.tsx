@@ -91,7 +91,7 @@ function SearchField({ autoFocus, onSearched }: { autoFocus?: boolean; onSearche
     const wrong = problemOf(words);
     setProblem(wrong);
     if (wrong) return;
-    navigate(searchPath(words));
+    void navigate(searchPath(words));
     onSearched?.();
   };
 

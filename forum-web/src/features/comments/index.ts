@@ -1,2 +1,2 @@
-export { PostComments, commentsPagePath } from './components/PostComments';
+export { PostComments } from './components/PostComments';
 export { CommentsTable } from './components/CommentsTable';

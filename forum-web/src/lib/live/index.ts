@@ -1,3 +1,3 @@
-export { LiveStream, type LiveListener, type LiveStreamOptions } from './live-stream';
+export { LiveStream, type LiveStreamOptions } from './live-stream';
 export { LiveProvider, useLiveTopic } from './live-context';
 export { postTopic } from '@forum/contracts';

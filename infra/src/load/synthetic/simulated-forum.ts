@@ -150,7 +150,7 @@ export function simulatedForum(random: Randomness, start: Date, step: number) {
             streamId: stream.id,
             streamVersion: stream.version,
             type: event.type,
-            data: event.data as Record<string, unknown>,
+            data: event.data,
             metadata: eventMetadata(meta, eventDefinitions[event.type].schemaVersion),
             recordedAt,
           });

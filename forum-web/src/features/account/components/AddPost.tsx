@@ -139,7 +139,7 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
       return;
     }
     toast({ message: 'Your post has been created.' });
-    navigate('/dashboard/my-post');
+    void navigate('/dashboard/my-post');
   };
 
   const clear = (field: Field) => setErrors((current) => ({ ...current, [field]: undefined }));

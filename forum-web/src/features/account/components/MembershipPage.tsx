@@ -44,7 +44,7 @@ export function MembershipPage() {
     }
     // the dialog lives above the router: it stays open over the dashboard
     void dialogs.alert({ title: 'Success!', message: 'You are now a premium member with Gold badge!' });
-    navigate('/dashboard');
+    void navigate('/dashboard');
   };
 
   return (

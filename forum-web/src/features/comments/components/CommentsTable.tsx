@@ -27,8 +27,8 @@ export function CommentsTable({ postId }: { postId: string }) {
   // 'Back to Post' is one step back; opened from outside the app, there is no step, so it goes to the post.
   const back = () => {
     const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
-    if (index > 0) navigate(-1);
-    else navigate(`/post/${encodeURIComponent(postId)}`);
+    if (index > 0) void navigate(-1);
+    else void navigate(`/post/${encodeURIComponent(postId)}`);
   };
 
   if (missing) return <PostNotFound />;

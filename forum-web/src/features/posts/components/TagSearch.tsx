@@ -42,7 +42,7 @@ export function TagSearch() {
               setEmpty(false);
             }}
             inputProps={{ 'aria-describedby': empty ? `${helperId} tag-search-heading` : 'tag-search-heading' }}
-            onFocus={loadResults}
+            onFocus={() => void loadResults()}
           />
           {empty && (
             <FormHelperText id={helperId} role="alert">

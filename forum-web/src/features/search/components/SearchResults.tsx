@@ -57,7 +57,7 @@ export function SearchResults({ q }: { q: string }) {
           ))}
         </Stack>
       ) : error ? (
-        <SearchFailed error={error} retry={refetch} />
+        <SearchFailed error={error} retry={() => void refetch()} />
       ) : data && data.totalCount === 0 ? (
         <Paper variant="outlined" sx={{ py: 5, px: 2, mt: 3, textAlign: 'center' }}>
           <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>No posts match “{words}”.</Typography>
