@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
+import { waitFor } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestReplicatedForum, type TestReplicatedForum } from '../testing/replicated.ts';
 
 /**
- * Calls addressed by email in the replicated layout: the command services find the account an email
- * names through the embedded realm's admin API, signed in as the realm's service account that the
- * composition makes at each start (docs/replicated.md), as they would with a Keycloak.
+ * The embedded realm's admin API from the command services of the replicated layout, signed in as
+ * the realm's service account that the composition makes at each start (docs/replicated.md), as
+ * they would with a Keycloak: calls addressed by email find the account an email names, and an
+ * erased member's account leaves the realm.
  */
 let test: TestReplicatedForum;
 const adminEmail = `ada-${randomBytes(4).toString('hex')}@forum.test`;
 
 beforeAll(async () => {
-  test = await startTestReplicatedForum({ command: 1, query: 1, projections: 1 }, { ADMIN_EMAILS: adminEmail, PAYMENT_DEMO_DELAY_MS: '50' });
+  test = await startTestReplicatedForum({ command: 1, query: 1, projections: 1 }, { ADMIN_EMAILS: adminEmail, PAYMENT_DEMO_DELAY_MS: '50', IDENTITY_REMOVAL_GRACE_MS: '0' });
 }, 180_000);
 afterAll(async () => {
   await test?.stop();
@@ -42,6 +44,13 @@ describe('calls by email through the command services', () => {
     // an address the realm does not hold names no one
     const nobody = await call(`/api/admin/warn-user/nobody-${randomBytes(4).toString('hex')}@forum.test`, admin.token, { method: 'POST', json: {} });
     expect(nobody.status).toBe(404);
+  });
+
+  it("an erased member's account leaves the realm (the command service's erasure reactor)", async () => {
+    const member = await test.newUser('Eve');
+    const erased = await call('/api/me', member.token, { method: 'DELETE', json: { content: 'keep' } });
+    expect(erased.status, await erased.clone().text()).toBe(200);
+    await waitFor(() => test.forum.realm!.accounts.findByEmail(member.email), (account) => account === null);
   });
 
   it("the service account's token is for the realm's admin API only: the forum's API refuses it", async () => {
