@@ -17,7 +17,7 @@ beforeAll(async () => {
   forum = await startTestForum();
   admin = await forum.demoAdmin();
   member = await forum.newUser('Mia Member');
-  await forum.api('/api/me', { token: member.token });
+  await forum.register(member.token);
 }, 60_000);
 afterAll(() => forum?.stop());
 

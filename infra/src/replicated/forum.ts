@@ -117,8 +117,6 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
       ...(jwksUrl && { OIDC_JWKS_URL: jwksUrl }),
       ...(identityAdminClient && identityAdminEnv(identityAdminClient, internal)),
       PUBLIC_URL: url,
-      // a query service registers a subject's first request through the gateway: any command service takes it
-      COMMAND_SERVICE_URL: internal,
       // every query service must accept the stream tickets the others sign
       STREAM_TICKET_SECRET: config.STREAM_TICKET_SECRET ?? randomBytes(32).toString('base64url'),
       // the gateway says who the client is (X-Forwarded-For, after its own TRUST_PROXY): the services trust that one hop

@@ -11,7 +11,7 @@ export interface TestReplicatedForum {
   /** The gateway, as this machine reaches it. */
   readonly base: string;
   /**
-   * A new account of the embedded realm, signed in (the forum registers it on its first call);
+   * A new account of the embedded realm, signed in and registered with the forum (as the apps register after sign-in);
    * `email` in place of a made-up address, `emailVerified` when the realm should vouch for it.
    */
   newUser(name: string, account?: { email?: string; emailVerified?: boolean }): Promise<{ id: string; email: string; token: string }>;
@@ -55,9 +55,9 @@ export async function startTestReplicatedForum(replicas: ReplicaCounts = {}, set
         body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username: email, password, scope: 'openid' }),
       });
       const { access_token: token } = (await answer.json()) as { access_token: string };
-      // registered with the forum by its first call, as a browser's is
-      const me = await fetch(`${base}/api/me`, { headers: { Authorization: `Bearer ${token}` } });
-      if (!me.ok) throw new Error(`GET /api/me answered ${me.status}: ${await me.text()}`);
+      // registered with the forum, as the apps register a member after sign-in
+      const registered = await fetch(`${base}/api/me/registration`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+      if (!registered.ok) throw new Error(`POST /api/me/registration answered ${registered.status}: ${await registered.text()}`);
       return { id, email, token };
     },
     applied: (position) => appliedByEveryProjection(forum.db, position),
