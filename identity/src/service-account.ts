@@ -11,10 +11,10 @@ import type { ConfidentialClient } from './token-request.ts';
  */
 
 /** Keycloak's client whose roles open its admin API. */
-export const REALM_MANAGEMENT = 'realm-management';
+const REALM_MANAGEMENT = 'realm-management';
 /** What the admin API asks of a service account: GET of users (view-users or manage-users), every change (manage-users). */
-export const VIEW_USERS = 'view-users';
-export const MANAGE_USERS = 'manage-users';
+const VIEW_USERS = 'view-users';
+const MANAGE_USERS = 'manage-users';
 /** The roles the service account holds: those the forum's identity-admin port needs (find accounts by email, remove one). */
 const SERVICE_ACCOUNT_ROLES = [VIEW_USERS, MANAGE_USERS] as const;
 
