@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REGISTRATION_PATH } from '@forum/contracts';
 import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import { startTestForum, type TestForum } from '@forum/infra/testing';
 import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
@@ -131,6 +132,21 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     await page.reload();
     await page.getByRole('link', { name: 'Join Us' }).waitFor();
     expect(await page.getByRole('button', { name: 'Alice Martin' }).count()).toBe(0);
+  });
+
+  it("forum-web: a new member's sign-in registers them with the forum (POST /api/me/registration), before any command of theirs", { timeout: 90_000 }, async () => {
+    const member = await forum.newUser('Nova Newcomer');
+    expect((await forum.store.readStream(`user-${member.id}`)).events).toEqual([]);
+    await page.goto(`${forum.url}/about`);
+    await page.getByRole('heading', { name: 'About the Forum' }).waitFor();
+    const registration = page.waitForRequest((request) => new URL(request.url()).pathname === REGISTRATION_PATH && request.method() === 'POST');
+    await page.getByRole('link', { name: 'Join Us' }).click();
+    await signInAtRealm(page, member.email, member.password);
+    await page.getByRole('button', { name: 'Nova Newcomer' }).waitFor();
+    const registered = await registration;
+    expect(registered.headers().authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+    expect((await registered.response())?.status()).toBe(200);
+    expect((await forum.store.readStream(`user-${member.id}`)).events.map((event) => event.type)).toEqual(['UserRegistered']);
   });
 
   it("forum-web: Logout's revocation alone ends the refresh token (the realm's session, kept here, signs the page in again)", { timeout: 90_000 }, async () => {

@@ -89,8 +89,8 @@ async function main() {
 /** What the seed lacks for the screens to read well: votes (the leaderboard), comments, an announcement. */
 async function addDemoActivity(forum: TestForum): Promise<Demo> {
   const [alice, bob, admin] = await Promise.all([forum.tokenFor('alice@forum.local'), forum.tokenFor('bob@forum.local'), forum.tokenFor(ADMIN_EMAIL)]);
-  // the demo posts' authors register with the forum on their first call
-  for (const token of [alice, bob, admin]) await forum.call('GET', '/api/me', { token });
+  // the demo posts' authors, registered with the forum as the apps register them after sign-in
+  for (const token of [alice, bob, admin]) await forum.register(token);
 
   const list = await forum.call<{ posts: { _id: string; title: string }[]; totalCount: number }>('GET', '/api/posts?page=1&sort=newest');
   const all = [...list.posts];

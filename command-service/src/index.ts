@@ -1,7 +1,6 @@
 export { commandApi, createCommandServer } from './http/app.ts';
 export type { CommandAppDeps } from './http/deps.ts';
 export { createForumCommands, type ForumCommands, type Accepted, type Identity } from './domain/forum.ts';
-export { identityOf } from './http/context.ts';
 export { operatorMeta, type CommandMeta } from './domain/command.ts';
 export * from './domain/deciders.ts';
 export { CommandServiceConfig } from './config.ts';

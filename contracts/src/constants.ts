@@ -205,6 +205,11 @@ export const BRAND = {
   secondary: '#00796b',
   background: '#f4f5fa',
 } as const;
+/**
+ * Where the forum records a signed-in member (POST with their token, no body; idempotent): the apps
+ * call it once after each sign-in. Reads never register anyone (docs/architecture.md).
+ */
+export const REGISTRATION_PATH = '/api/me/registration';
 /** The forum's join pages (spec §2 routes): where the realm's header sends a visitor with no sign-in under way. */
 export const JOIN_US_PATH = '/joinUs';
 export const JOIN_US_REGISTER_PATH = '/joinUs/register';

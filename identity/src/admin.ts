@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { methodNotAllowed, readJson, sendJson, type JsonBody } from './http.ts';
 import { BODY_TOO_LARGE_MESSAGE, MALFORMED_HOST_MESSAGE } from './messages.ts';
 import { hasValidHost } from './request-host.ts';
+import { serviceAccountMay } from './service-account.ts';
 import { fitAccountName, type AccountRecord, type AccountStore, type NewAccount } from './store.ts';
 
 /**
@@ -14,7 +15,8 @@ import { fitAccountName, type AccountRecord, type AccountStore, type NewAccount 
  *   GET  /admin/realms/forum/users/{id}
  *   PUT  /admin/realms/forum/users/{id}        ({"enabled": true | false}; other fields are not changed here)
  *   DELETE /admin/realms/forum/users/{id}
- * Only for a bearer access token of the realm whose account has the role 'admin'. Disabling,
+ * Only for a bearer access token of the realm whose account has the role 'admin', or of the realm's
+ * service account with Keycloak's realm-management roles (service-account.ts). Disabling,
  * enabling and deleting tell the forum first (AccountHooks), so that it refuses the account's
  * tokens at once (docs/security/erasure.md).
  */
@@ -72,11 +74,18 @@ export interface AdminApiOptions {
   accounts: AccountStore;
   createAccount(input: NewAccount): Promise<{ id: string }>;
   verifyAccessToken: TokenVerifier;
+  /** The check of the service account's tokens: the realm's own, for the admin API's audience. */
+  verifyServiceAccountToken: TokenVerifier;
   log: Logger;
   hooks?: AccountHooks;
 }
 
 const AccessChange = z.looseObject({ enabled: z.boolean().optional() });
+
+/** Who calls the admin API: an admin's account id, or the service account's name (`service-account-<client id>`, as Keycloak names it). */
+interface Caller {
+  readonly id: string;
+}
 
 export function createAdminHandler(options: AdminApiOptions) {
   const { accounts, log } = options;
@@ -90,26 +99,36 @@ export function createAdminHandler(options: AdminApiOptions) {
     return error(res, 400, { error: 'unknown_error', errorMessage: 'The body is not valid JSON' });
   };
 
-  /** The admin behind the bearer token, or null when the answer (401/403) was sent. */
-  async function authorize(req: IncomingMessage, res: ServerResponse): Promise<AccountRecord | null> {
+  /**
+   * Who is behind the bearer token (its id is the actor of what the forum records), or null when the
+   * answer (401/403) was sent: an admin's account, or the service account with the roles `method` needs.
+   */
+  async function authorize(req: IncomingMessage, res: ServerResponse): Promise<Caller | null> {
     const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(String(req.headers.authorization ?? ''));
     if (!match) {
       error(res, 401, { error: 'HTTP 401 Unauthorized' }, { 'WWW-Authenticate': 'Bearer realm="forum"' });
       return null;
     }
-    let subject: string;
-    try {
-      subject = (await options.verifyAccessToken(match[1]!)).subject;
-    } catch {
+    const token = match[1]!;
+    const invalid = () => {
       error(res, 401, { error: 'HTTP 401 Unauthorized' }, { 'WWW-Authenticate': 'Bearer realm="forum", error="invalid_token"' });
       return null;
+    };
+    const service = await options.verifyServiceAccountToken(token).catch(() => null);
+    if (service) {
+      if (serviceAccountMay(service, req.method ?? '')) return { id: service.username || service.subject };
+      error(res, 403, { error: 'HTTP 403 Forbidden' });
+      return null;
+    }
+    let subject: string;
+    try {
+      subject = (await options.verifyAccessToken(token)).subject;
+    } catch {
+      return invalid();
     }
     // the account's roles as they are now, not as they were when the token was issued
     const caller = await accounts.findById(subject);
-    if (!caller || !caller.enabled) {
-      error(res, 401, { error: 'HTTP 401 Unauthorized' }, { 'WWW-Authenticate': 'Bearer realm="forum", error="invalid_token"' });
-      return null;
-    }
+    if (!caller || !caller.enabled) return invalid();
     if (!caller.roles.includes('admin')) {
       error(res, 403, { error: 'HTTP 403 Forbidden' });
       return null;
@@ -117,7 +136,7 @@ export function createAdminHandler(options: AdminApiOptions) {
     return caller;
   }
 
-  async function createUser(req: IncomingMessage, res: ServerResponse, caller: AccountRecord) {
+  async function createUser(req: IncomingMessage, res: ServerResponse, caller: Caller) {
     const body = await readJson(req);
     if (!body.ok) return refuseBody(res, body.reason);
     const parsed = UserRepresentation.safeParse(body.value);
@@ -247,7 +266,7 @@ export function createAdminHandler(options: AdminApiOptions) {
   };
 
   /** PUT …/users/{id}: Keycloak's user update, of which the realm takes `enabled`; the forum is told first. */
-  async function changeAccess(req: IncomingMessage, res: ServerResponse, caller: AccountRecord, record: AccountRecord) {
+  async function changeAccess(req: IncomingMessage, res: ServerResponse, caller: Caller, record: AccountRecord) {
     const body = await readJson(req);
     if (!body.ok) return refuseBody(res, body.reason);
     const parsed = AccessChange.safeParse(body.value);
@@ -262,7 +281,7 @@ export function createAdminHandler(options: AdminApiOptions) {
   }
 
   /** DELETE …/users/{id}: the forum erases the account first (its data then reads as erased), then the realm forgets it. */
-  async function deleteUser(res: ServerResponse, caller: AccountRecord, record: AccountRecord) {
+  async function deleteUser(res: ServerResponse, caller: Caller, record: AccountRecord) {
     await options.hooks?.deleting(record.id, caller.id);
     await accounts.delete(record.id);
     log.info({ accountId: record.id, by: caller.id }, 'account deleted through the admin API');

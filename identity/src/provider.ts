@@ -18,7 +18,9 @@ import { logoutPage, messagePage, type Page } from './pages/index.ts';
 import { BROKER_LOGIN_PATH, LOGIN_PATH, OIDC, REALM_PATH, REGISTER_PATH } from './paths.ts';
 import { allowRedirectsUnderPrefixes } from './redirect-uris.ts';
 import { refreshEnvelope, sendRefreshTokensInEnvelopes } from './refresh-token.ts';
+import { serviceAccountClaims, serviceAccountClient } from './service-account.ts';
 import type { AccountRecord, RealmSecrets } from './store.ts';
+import type { ConfidentialClient } from './token-request.ts';
 
 /** The OIDC provider's configuration: clients, routes, claims, token lifetimes, and what it logs. */
 
@@ -75,7 +77,21 @@ const toAccount = (record: AccountRecord): Account => ({
 
 export function createProvider(
   { publicOrigin, issuer, audience, db, log, accounts, site, google }: RealmContext,
-  { secrets, accessTokenTtl, allowedOrigins }: { secrets: RealmSecrets; accessTokenTtl: number; allowedOrigins: ReadonlySet<string> },
+  {
+    secrets,
+    accessTokenTtl,
+    allowedOrigins,
+    serviceAccount,
+    adminAudience,
+  }: {
+    secrets: RealmSecrets;
+    accessTokenTtl: number;
+    allowedOrigins: ReadonlySet<string>;
+    /** Keycloak's service account (service-account.ts), or null: none. */
+    serviceAccount: ConfidentialClient | null;
+    /** The admin API's resource indicator: the `aud` of the service account's tokens. */
+    adminAudience: string;
+  },
 ) {
   const clients: ClientMetadata[] = [
     {
@@ -106,7 +122,9 @@ export function createProvider(
       response_types: [],
       redirect_uris: [],
     },
+    ...(serviceAccount ? [serviceAccountClient(serviceAccount)] : []),
   ];
+  const isServiceAccount = (clientId: string | undefined) => serviceAccount !== null && clientId === serviceAccount.clientId;
 
   const resourceServer: ResourceServer = {
     scope: OIDC_SCOPES.join(' '),
@@ -115,6 +133,8 @@ export function createProvider(
     accessTokenTTL: accessTokenTtl,
     jwt: { sign: { alg: 'RS256' } },
   };
+  /** The admin API as a resource server: only the service account's tokens are for it. */
+  const adminResourceServer: ResourceServer = { scope: '', audience: adminAudience, accessTokenFormat: 'jwt', accessTokenTTL: accessTokenTtl, jwt: { sign: { alg: 'RS256' } } };
 
   /** "Sign out?" with a button: the same form oidc-provider would submit, posted only by the person. */
   function logoutConfirmation(ctx: KoaContextWithOIDC): Page {
@@ -171,13 +191,17 @@ export function createProvider(
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       userinfo: { enabled: true }, // listed in discovery; the realm answers it itself (see `userinfo` below)
+      clientCredentials: { enabled: serviceAccount !== null },
       resourceIndicators: {
         enabled: true,
-        defaultResource: (_ctx, _client, oneOf) => oneOf ?? audience,
+        defaultResource: (_ctx, client, oneOf) => oneOf ?? (isServiceAccount(client?.clientId) ? adminAudience : audience),
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, indicator) => {
-          if (indicator !== audience) throw new errors.InvalidTarget();
-          return resourceServer;
+        // the service account's tokens are for the admin API, and only its tokens are
+        getResourceServerInfo: (_ctx, indicator, client) => {
+          const forServiceAccount = isServiceAccount(client?.clientId);
+          if (indicator === audience && !forServiceAccount) return resourceServer;
+          if (indicator === adminAudience && forServiceAccount) return adminResourceServer;
+          throw new errors.InvalidTarget();
         },
       },
       rpInitiatedLogout: {
@@ -189,6 +213,7 @@ export function createProvider(
     },
     ttl: {
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtl,
+      ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtl,
       AuthorizationCode: 60,
       IdToken: accessTokenTtl,
       Interaction: INTERACTION_TTL_SECONDS,
@@ -214,6 +239,7 @@ export function createProvider(
       return record ? toAccount(record) : undefined;
     },
     extraTokenClaims: async (_ctx, token) => {
+      if (token.kind === 'ClientCredentials' && isServiceAccount(token.clientId)) return serviceAccountClaims(token.clientId!);
       const accountId = (token as { accountId?: string }).accountId;
       if (!accountId) return undefined;
       const record = await accounts.findById(accountId);

@@ -3,7 +3,7 @@ import { JOIN_US_PATH, JOIN_US_REGISTER_PATH } from '@forum/contracts';
 import type { Knex, Logger, ProxyTrust } from '@forum/platform';
 import { createAccessTokenVerifier } from './access-token.ts';
 import { createAdminEmails } from './admin-emails.ts';
-import { createAdminHandler, type AccountHooks } from './admin.ts';
+import { ADMIN_PATH, createAdminHandler, type AccountHooks } from './admin.ts';
 import { createBackgroundJobs } from './background.ts';
 import { createGoogleBroker, type GoogleOptions } from './broker.ts';
 import { startCleanup } from './cleanup.ts';
@@ -62,6 +62,12 @@ export interface IdentityRealmOptions {
    * so introspection answers every client 403 "Client not allowed." until one is configured.
    */
   confidentialClients?: readonly ConfidentialClient[];
+  /**
+   * Keycloak's service account (service-account.ts): a confidential client with the
+   * client-credentials grant whose token the admin API takes, with realm-management's view-users
+   * and manage-users, and nothing else does. None by default.
+   */
+  serviceAccount?: ConfidentialClient;
 }
 
 export interface IdentityRealm {
@@ -91,10 +97,14 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
   if (!Number.isSafeInteger(accessTokenTtl) || accessTokenTtl <= 0) throw new TypeError('accessTokenTtlSeconds must be a positive integer');
   const log = options.logger.child({ component: 'identity-realm' });
   const confidentialClients = options.confidentialClients ?? [];
-  for (const { clientId, clientSecret } of confidentialClients) {
-    if (!clientId || FIRST_PARTY.has(clientId)) throw new TypeError(`confidential client id "${clientId}" is empty or taken by a public client`);
+  const serviceAccount = options.serviceAccount ?? null;
+  const clientIds = new Set(FIRST_PARTY);
+  for (const { clientId, clientSecret } of [...confidentialClients, ...(serviceAccount ? [serviceAccount] : [])]) {
+    if (!clientId || clientIds.has(clientId)) throw new TypeError(`confidential client id "${clientId}" is empty or taken by another client`);
     if (clientSecret.length < 16) throw new TypeError(`the secret of confidential client "${clientId}" must have at least 16 characters`);
+    clientIds.add(clientId);
   }
+  const adminAudience = `${publicOrigin}${ADMIN_PATH}`;
 
   const secrets = await prepareStore(db);
   const accounts = createAccountStore(db, { forumOrigin: publicOrigin });
@@ -145,7 +155,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     background,
   };
 
-  const { provider, resourceServer } = createProvider(realm, { secrets, accessTokenTtl, allowedOrigins });
+  const { provider, resourceServer } = createProvider(realm, { secrets, accessTokenTtl, allowedOrigins, serviceAccount, adminAudience });
   registerPasswordGrant(provider, resourceServer, realm);
   const verifyAccessToken = createAccessTokenVerifier(secrets.signingKeys, issuer, audience);
   const readTokenRequest = createTokenRequests(FIRST_PARTY, confidentialClients);
@@ -181,7 +191,15 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
     log,
   );
   const { createAccount } = admins;
-  const adminHandler = createAdminHandler({ publicOrigin, accounts, createAccount, verifyAccessToken, log, hooks: options.accountHooks });
+  const adminHandler = createAdminHandler({
+    publicOrigin,
+    accounts,
+    createAccount,
+    verifyAccessToken,
+    verifyServiceAccountToken: createAccessTokenVerifier(secrets.signingKeys, issuer, adminAudience),
+    log,
+    hooks: options.accountHooks,
+  });
   const stopCleanup = startCleanup(db, log);
 
   log.info({ issuer, google: google !== null, mail: mailer.mode }, 'identity realm ready');

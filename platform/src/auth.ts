@@ -16,6 +16,8 @@ export interface Principal {
   readonly username: string;
   /** Realm roles from `realm_access.roles` (Keycloak's layout). */
   readonly roles: readonly string[];
+  /** Client roles from `resource_access.<client>.roles` (Keycloak's layout), e.g. a service account's `realm-management` roles. */
+  readonly clientRoles: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -113,6 +115,13 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       const str = (value: unknown) => (typeof value === 'string' ? value : '');
       const realmAccess = payload.realm_access as { roles?: unknown } | undefined;
       const roles = Array.isArray(realmAccess?.roles) ? realmAccess.roles.filter((r): r is string => typeof r === 'string') : [];
+      const resourceAccess = payload.resource_access && typeof payload.resource_access === 'object' ? (payload.resource_access as Record<string, { roles?: unknown } | null>) : {};
+      // fromEntries defines own properties: a client named __proto__ is only a name
+      const clientRoles = Object.fromEntries(
+        Object.entries(resourceAccess).flatMap(([client, access]) =>
+          Array.isArray(access?.roles) ? [[client, Object.freeze(access.roles.filter((r): r is string => typeof r === 'string'))]] : [],
+        ),
+      );
       const principal: Principal = Object.freeze({
         subject: payload.sub!,
         email: normalizeEmail(str(payload.email)),
@@ -121,6 +130,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
         picture: str(payload.picture),
         username: str(payload.preferred_username),
         roles: Object.freeze(roles),
+        clientRoles: Object.freeze(clientRoles),
       });
       if (protectedHeader.kid !== undefined) {
         verified.set(token, { principal, until: Math.min(payload.exp! * 1000, Date.now() + maxAgeMs), kid: protectedHeader.kid });

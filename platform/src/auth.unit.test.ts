@@ -38,7 +38,17 @@ describe('createTokenVerifier', () => {
       picture: '',
       username: '',
       roles: ['user', 'admin'],
+      clientRoles: {},
     });
+  });
+
+  it("reads client roles from Keycloak's resource_access (a service account's realm-management roles), each client only a name", async () => {
+    const resourceAccess = JSON.parse('{"realm-management":{"roles":["view-users","manage-users",7]},"account":{},"__proto__":{"roles":["x"]}}') as unknown;
+    const principal = await verify(await sign({ resource_access: resourceAccess }));
+    expect(principal.clientRoles['realm-management']).toEqual(['view-users', 'manage-users']);
+    expect(Object.keys(principal.clientRoles)).toEqual(['realm-management', '__proto__']);
+    expect(Object.getPrototypeOf(principal.clientRoles)).toBe(Object.prototype);
+    expect((await verify(await sign({ resource_access: 'not an object' }))).clientRoles).toEqual({});
   });
 
   it('reads email_verified (only true counts) and the email in its normal form', async () => {

@@ -1,6 +1,7 @@
 export * from './auth.ts';
 export * from './bulkhead.ts';
 export * from './config.ts';
+export * from './registration.ts';
 // withStatementsOnErrors and recordStatement are the package's own wiring of its knex instances
 export { createKnex, databaseCheck, prepared, type Knex } from './db.ts';
 export * from './errors.ts';

@@ -82,9 +82,7 @@ export const QueryServiceConfig = z.object({
   ...eventStoreSettings,
   ...oidcSettings,
   ...logSettings,
-  /** Where the command-service answers, for registering a subject's first authenticated request. */
-  COMMAND_SERVICE_URL: z.string().url().default('http://127.0.0.1:3001'),
-  /** The command-service's ADMIN_EMAILS, for the registration check (see viewer): set both alike. */
+  /** The command-service's ADMIN_EMAILS: a member not registered yet is answered as their registration would make them (see viewer); set both alike. */
   ADMIN_EMAILS: adminEmails,
   /** Which proxies may say who the client is (X-Forwarded-For): the address a client's streams count against. */
   TRUST_PROXY: TrustProxy,

@@ -4,6 +4,5 @@ export { standbyCheck } from './store/standby-check.ts';
 export { createCheckpointWatcher, createReadDb, QueryServiceConfig, readLimits, readSettings, streamLimits } from './config.ts';
 export { startLiveChanges, type LiveChanges, type LiveSettings } from './live/live-changes.ts';
 export { StreamTickets } from './live/tickets.ts';
-export { httpRegistrar, type Registrar } from './http/viewer.ts';
 export type { LookupLimit } from './http/lookup-limit.ts';
 export { createCommunityStore } from './store/community.ts';

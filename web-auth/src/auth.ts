@@ -11,6 +11,11 @@ export interface AuthOptions {
   readonly realm: string;
   /** 'forum-web' or 'admin-web': public clients, authorization code + PKCE. */
   readonly clientId: string;
+  /**
+   * The forum's registration of a member (contracts' REGISTRATION_PATH on the forum's origin): POSTed
+   * with the new token once the page comes back signed in from the realm (a sign-in or a sign-up).
+   */
+  readonly registrationUrl?: string;
 }
 
 export interface AuthInitOptions {
@@ -218,6 +223,22 @@ export function createAuth(options: AuthOptions): Auth {
     });
   }
 
+  /**
+   * After a sign-in, the forum records the member (idempotent): in the background and best effort,
+   * since a member the forum has not recorded yet is read from their token and recorded by their
+   * first command anyway.
+   */
+  function registerWithForum(kc: Keycloak) {
+    const url = options.registrationUrl;
+    if (!url || !kc.token) return;
+    fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${kc.token}` } }).then(
+      (answer) => {
+        if (!answer.ok) console.warn(`web-auth: the forum's registration answered ${answer.status}`);
+      },
+      (failure: unknown) => console.warn(`web-auth: the forum's registration failed: ${errorText(failure)}`),
+    );
+  }
+
   async function ready(): Promise<Keycloak> {
     if (!initPromise) throw new Error('web-auth: call init() first');
     await initPromise;
@@ -304,6 +325,7 @@ export function createAuth(options: AuthOptions): Auth {
         if ((pending?.action === 'login' || pending?.action === 'register') && kc.authenticated) returned = registered ? 'register' : pending.action;
         if ((pending?.action === 'logout' || pending?.action === 'erased') && !kc.authenticated) returned = pending.action;
         if (pending) restoreFragment(pending.hash);
+        if (returned === 'login' || returned === 'register') registerWithForum(kc);
         publish(error);
         scheduleRefresh();
         return state;

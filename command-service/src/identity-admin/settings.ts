@@ -11,7 +11,10 @@ const REALM_REMOVAL_GRACE_MS = 10_000;
 
 /** Configuration of the identity-admin port with an external Keycloak (the embedded realm needs none). */
 export const identityAdminSettings = {
-  /** Keycloak's admin API of the realm; default: OIDC_ISSUER's …/realms/<realm> as …/admin/realms/<realm>. */
+  /**
+   * Keycloak's admin API of the realm; default: OIDC_ISSUER's …/realms/<realm> as …/admin/realms/<realm>.
+   * The client's token is asked of the same server: …/realms/<realm>/protocol/openid-connect/token.
+   */
   IDENTITY_ADMIN_URL: z.string().url().optional(),
   /** A confidential client with the realm-management role manage-users (client-credentials grant). */
   IDENTITY_ADMIN_CLIENT_ID: z.string().min(1).optional(),
@@ -29,9 +32,12 @@ export function keycloakIdentityAdminFrom(config: {
 }): IdentityAdmin | null {
   const { OIDC_ISSUER: issuer, IDENTITY_ADMIN_CLIENT_ID: clientId, IDENTITY_ADMIN_CLIENT_SECRET: clientSecret } = config;
   if (!issuer || !clientId || !clientSecret) return null;
-  const adminUrl = config.IDENTITY_ADMIN_URL ?? issuer.replace(/\/realms\/([^/]+)\/?$/, '/admin/realms/$1');
+  const adminUrl = (config.IDENTITY_ADMIN_URL ?? issuer.replace(/\/realms\/([^/]+)\/?$/, '/admin/realms/$1')).replace(/\/+$/, '');
+  // Keycloak serves a realm's admin API and its token endpoint side by side
+  const realmAtAdmin = /^(.*)\/admin(\/realms\/[^/]+)$/.exec(adminUrl);
+  const realmUrl = realmAtAdmin ? `${realmAtAdmin[1]}${realmAtAdmin[2]}` : issuer.replace(/\/+$/, '');
   return keycloakIdentityAdmin({
     adminUrl,
-    token: clientCredentialsToken({ tokenUrl: `${issuer.replace(/\/+$/, '')}/protocol/openid-connect/token`, clientId, clientSecret }),
+    token: clientCredentialsToken({ tokenUrl: `${realmUrl}/protocol/openid-connect/token`, clientId, clientSecret }),
   });
 }

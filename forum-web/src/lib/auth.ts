@@ -1,3 +1,4 @@
+import { REGISTRATION_PATH } from '@forum/contracts';
 import { createAuth, identityServer, SILENT_CHECK_SSO_PAGE, type Auth } from '@forum/web-auth';
 
 export { useAuth, useAuthState } from '@forum/web-auth/react';
@@ -6,7 +7,7 @@ export type { Auth, AuthUser } from '@forum/web-auth';
 /** The forum's client of the realm; the realm is on the page's own origin unless VITE_OIDC_URL says otherwise. */
 export function makeAuth(): Auth {
   const server = identityServer(import.meta.env.VITE_OIDC_URL, window.location.origin, 'forum');
-  return createAuth({ ...server, clientId: 'forum-web' });
+  return createAuth({ ...server, clientId: 'forum-web', registrationUrl: new URL(REGISTRATION_PATH, window.location.origin).href });
 }
 
 /** Registered for forum-web at the realm; a same-origin page, so check-sso needs no full-page round trip. */

@@ -80,7 +80,7 @@ describe('an account disabled through the realm', () => {
   it('refuses bad calls and changes nothing: not an admin 403, no such account 404, enabled not a boolean 400', async () => {
     const member = await account();
     const other = await account();
-    await forum.api('/api/me', { token: other.token });
+    await forum.register(other.token);
     const before = await forum.eventCount();
     expect((await realmAdmin(member.id, 'PUT', { enabled: false }, other.token)).status).toBe(403);
     expect((await realmAdmin('00000000-0000-4000-8000-000000000000', 'PUT', { enabled: false })).status).toBe(404);

@@ -49,7 +49,7 @@ beforeAll(async () => {
   const comment = async (text: string) => (await created('/api/comments', member.token, { postId: fixtures.postId, text })).id;
   // the read side waits only briefly here (see above): what depends on a read model is asked until it holds
   const eventually = (call: () => Promise<Response>) => waitFor(call, (response) => response.ok);
-  await eventually(() => forum.api('/api/me', { token: member.token })); // the member's forum record begins
+  await forum.register(member.token); // the member's forum record begins
   // members, so that the free post limit does not stand between a generated post and the store
   for (const who of [member.email, 'admin@forum.local']) await eventually(() => forum.api(`/api/users/membership/${who}`, { method: 'PATCH', token: tokens.admin }));
   fixtures.postId = await post('Fuzzed');
@@ -64,7 +64,7 @@ beforeAll(async () => {
   const [doomed, erased] = [await forum.newUser('Doomed Member'), await forum.newUser('Erased Member')];
   tokens.doomed = doomed.token;
   fixtures.doomedUserId = erased.id;
-  for (const token of [doomed.token, erased.token]) await eventually(() => forum.api('/api/me', { token }));
+  for (const token of [doomed.token, erased.token]) await forum.register(token);
 }, 60_000);
 afterAll(() => forum?.stop());
 

@@ -111,7 +111,7 @@ const rows: Row[] = [
     "PATCH /api/users/membership/:email (another's)",
     async () => {
       const gifted = await fresh('Gifted');
-      await forum.api('/api/me', { token: gifted.token }); // known to the forum
+      await forum.register(gifted.token); // known to the forum
       return { method: 'PATCH', path: `/api/users/membership/${gifted.email}` };
     },
     [401, 403, 403, 200],
@@ -133,7 +133,7 @@ const rows: Row[] = [
     'PATCH /api/admin/users/make-admin/:userId',
     async () => {
       const target = await fresh('Candidate');
-      await forum.api('/api/me', { token: target.token });
+      await forum.register(target.token);
       return { method: 'PATCH', path: `/api/admin/users/make-admin/${target.id}` };
     },
     [401, 403, 403, 200],

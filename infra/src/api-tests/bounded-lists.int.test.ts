@@ -62,7 +62,7 @@ beforeAll(async () => {
   forum = await startTestForum();
   admin = (await forum.demoAdmin()).token;
   member = await forum.newUser('Prolific Member');
-  await expectStatus(forum.api('/api/me', { token: member.token }));
+  await forum.register(member.token);
   const author = { authorId: member.id, authorName: member.name, authorEmail: member.email, authorPhoto: '' };
   const many = UNPAGED_LIST_MAX + OVER;
   const postIds = times(many, () => randomUUID());

@@ -53,7 +53,7 @@ describe('CheckpointWatcher', () => {
     await listening.start();
     onTestFinished(() => listening.close());
     const member = await forum.newUser('Watched Member');
-    await forum.call('GET', '/api/me', { token: member.token });
+    await forum.register(member.token);
     const heard = async (position: string) => {
       const [tx, pos] = position.split('.').map(BigInt) as [bigint, bigint];
       expect(await listening.waitFor({ transactionId: tx, globalPosition: pos }, 10_000)).toBe(true);
@@ -100,7 +100,7 @@ describe('CheckpointWatcher', () => {
     expect(await onStandby.waitFor(ahead, 300)).toBe(false);
 
     const member = await forum.newUser('Standby Reader');
-    await forum.call('GET', '/api/me', { token: member.token });
+    await forum.register(member.token);
     const post = await forum.call<{ position: string }>('POST', '/api/posts', { token: member.token, body: { title: 'Seen on the standby', description: 'Its checkpoints show it', tags: [] }, expect: 201 });
     expect(await onStandby.waitForToken(post.position, 10_000)).toBe(true);
     expect(watcher.standbyBehind()).toBeNull();

@@ -51,7 +51,7 @@ beforeAll(async () => {
   admin = await forum.demoAdmin();
   [member, other] = await Promise.all([forum.newUser('Audited Member'), forum.newUser('Other Member')]);
   for (const who of [member, other]) {
-    await expectStatus(forum.api('/api/me', { token: who.token }));
+    await forum.register(who.token);
     await expectStatus(forum.api(`/api/users/membership/${who.email}`, { method: 'PATCH', token: who.token }));
   }
   // the member's posts beyond the free limit are a member's posts: no PostAuthored on their stream
@@ -122,7 +122,7 @@ describe('the history of a user or a post', () => {
 
   it('#28.3 an erased member’s history keeps showing, their personal data as erased', async () => {
     const gone = await forum.newUser('Gone Member');
-    await expectStatus(forum.api('/api/me', { token: gone.token }));
+    await forum.register(gone.token);
     const { id: postId } = await post(gone, 'Soon erased');
     await comment(gone, othersPost, 'Soon erased too');
     await expectStatus(forum.api('/api/me', { method: 'DELETE', token: gone.token, json: { content: 'keep' } }));

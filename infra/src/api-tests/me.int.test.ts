@@ -15,16 +15,47 @@ async function newAccount(email: string, extra: { roles?: string[]; picture?: st
   return { id, token: await forum.tokenFor(email, PASSWORD) };
 }
 const userEvents = async (id: string) => (await forum.store.readStream(`user-${id}`)).events.map((e) => e.type);
+const register = (token: string) => forum.api('/api/me/registration', { method: 'POST', token });
 
 describe('the forum record of a user', () => {
-  it('begins with the first authenticated request: GET /api/me registers the subject from the token once, even with 5 requests at once', async () => {
+  it("a read starts no command: GET /api/me of a member not registered yet answers their token's claims and appends nothing", async () => {
     const carol = await newAccount('carol@forum.local', { picture: 'https://img.example/carol.png' });
-    expect(await userEvents(carol.id)).toEqual([]);
-    const answers = await Promise.all(Array.from({ length: 5 }, () => forum.api('/api/me', { token: carol.token })));
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    const head = await forum.store.head();
+    const answers = await Promise.all(Array.from({ length: 3 }, () => forum.api('/api/me', { token: carol.token })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     const me = (await answers[0]!.json()) as Me;
-    expect(me).toMatchObject({ _id: carol.id, name: 'Name of carol@forum.local', email: 'carol@forum.local', photoURL: 'https://img.example/carol.png', role: 'user', isMember: false });
-    expect(await userEvents(carol.id)).toEqual(['UserRegistered']);
+    expect(me).toEqual({
+      _id: carol.id,
+      name: 'Name of carol@forum.local',
+      email: 'carol@forum.local',
+      photoURL: 'https://img.example/carol.png',
+      role: 'user',
+      isMember: false,
+      registeredAt: expect.any(String),
+    });
+    expect(await forum.store.head()).toEqual(head);
+    expect(await userEvents(carol.id)).toEqual([]);
+  });
+
+  it('POST /api/me/registration records the subject from the token once, even with 5 calls at once; GET /api/me then reads the record', async () => {
+    const dave = await newAccount('dave@forum.local', { picture: 'https://img.example/dave.png' });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => register(dave.token)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    const positions = await Promise.all(answers.map(async (a) => ((await a.json()) as { position?: string }).position));
+    // each answers the registration's position
+    expect(new Set(positions).size).toBe(1);
+    expect(await userEvents(dave.id)).toEqual(['UserRegistered']);
+    const { events } = await forum.store.readStream(`user-${dave.id}`);
+    const me = (await (await forum.api('/api/me', { token: dave.token, headers: { [HEADER_MIN_POSITION]: positions[0]! } })).json()) as Me;
+    expect(me).toEqual({
+      _id: dave.id,
+      name: 'Name of dave@forum.local',
+      email: 'dave@forum.local',
+      photoURL: 'https://img.example/dave.png',
+      role: 'user',
+      isMember: false,
+      registeredAt: (events[0]!.data as { registeredAt: string }).registeredAt,
+    });
   });
 
   it('GET /api/me without a token answers 401', async () => {
@@ -50,9 +81,14 @@ describe('PATCH /api/me', () => {
 });
 
 describe('roles are the forum\'s facts', () => {
-  it('makes a verified email of ADMIN_EMAILS an admin at its first request (case ignored), by an event', async () => {
+  it('answers a verified email of ADMIN_EMAILS as admin before its registration (case ignored), and its registration makes it admin by an event', async () => {
     const chief = await newAccount('chief@forum.local', { emailVerified: true });
-    const me = (await (await forum.api('/api/me', { token: chief.token })).json()) as Me;
+    expect(((await (await forum.api('/api/me', { token: chief.token })).json()) as Me).role).toBe('admin');
+    expect(await userEvents(chief.id)).toEqual([]);
+    const registered = await register(chief.token);
+    expect(registered.status).toBe(200);
+    const { position } = (await registered.json()) as { position: string };
+    const me = (await (await forum.api('/api/me', { token: chief.token, headers: { [HEADER_MIN_POSITION]: position } })).json()) as Me;
     expect(me.role).toBe('admin');
     const { events } = await forum.store.readStream(`user-${chief.id}`);
     expect(events.map((e) => [e.type, (e.data as { reason?: string }).reason])).toEqual([
@@ -63,6 +99,7 @@ describe('roles are the forum\'s facts', () => {
 
   it('does not take the admin role from the token: a realm admin is a plain user of the forum until granted', async () => {
     const realmAdmin = await newAccount('realm-admin@forum.local', { roles: ['admin'] });
+    expect((await register(realmAdmin.token)).status).toBe(200);
     const me = (await (await forum.api('/api/me', { token: realmAdmin.token })).json()) as Me;
     expect(me.role).toBe('user');
     // and so it does not see other users' emails

@@ -13,7 +13,7 @@ beforeAll(async () => {
   forum = await startTestForum();
   ({ id: adminId, token: admin } = await forum.demoAdmin());
   user = await forum.newUser('Operator Watcher');
-  await forum.api('/api/me', { token: user.token });
+  await forum.register(user.token);
 });
 afterAll(() => forum?.stop());
 

@@ -17,7 +17,7 @@ let member: NewUser;
 beforeAll(async () => {
   forum = await startTestForum({ WRITE_LIMITS: 'on' });
   member = await forum.newUser('Looked Up');
-  await forum.call('GET', '/api/me', { token: member.token });
+  await forum.register(member.token);
 });
 afterAll(() => forum?.stop());
 

@@ -22,7 +22,7 @@ beforeAll(async () => {
   forum = await startTestForum({ PAYMENT_DEMO_DELAY_MS: '0', STREAM_REPLAY_MAX: String(REPLAY_MAX), STREAM_HEARTBEAT_MS: '100', STREAM_TICKET_SECRET: SECRET });
   [author, reader] = [await forum.newUser('Stream Author'), await forum.newUser('Stream Reader')];
   admin = await forum.demoAdmin();
-  for (const user of [author, reader]) await forum.call('GET', '/api/me', { token: user.token });
+  for (const user of [author, reader]) await forum.register(user.token);
   // members: the free post limit does not stand in the way of the posts below
   for (const user of [author, reader]) await forum.call('PATCH', `/api/users/membership/${user.email}`, { token: admin.token });
 }, 60_000);
@@ -213,7 +213,7 @@ describe("a member's own stream (topic me)", () => {
 
   it("ends when the member's account is erased", async () => {
     const doomed = await forum.newUser('Erased Streamer');
-    await forum.call('GET', '/api/me', { token: doomed.token });
+    await forum.register(doomed.token);
     const own = await ready(`topics=me&ticket=${await ticketOf(doomed)}`);
     const publicOnly = await ready('topics=posts');
     await forum.call('DELETE', `/api/admin/users/${doomed.id}`, { token: admin.token, body: { content: 'keep' } });

@@ -48,7 +48,7 @@ describe('given a user whose stream holds a ProfileUpdated stored at v1 by an ol
 
   beforeAll(async () => {
     user = await forum.newUser('Vera Original');
-    await expectStatus(forum.api('/api/me', { token: user.token }));
+    await forum.register(user.token);
     const created = await expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: 'Before v2', description: 'x', tags: [] } }), 201);
     postId = created.id;
     expect((await forum.api('/api/comments', { method: 'POST', token: user.token, json: { postId, text: 'my own comment' } })).status).toBe(201);
@@ -113,7 +113,7 @@ describe('given a user whose stream holds a ProfileUpdated stored at v1 by an ol
 describe('given an event of a schema version newer than this build knows (99)', () => {
   it('its reader fails with a clear error: commands on its stream fail, the projections that read it halt at it, the others go on', async () => {
     const user = await forum.newUser('Fay Future');
-    await expectStatus(forum.api('/api/me', { token: user.token }));
+    await forum.register(user.token);
     const future = await appendAsOlderBuild(user.id, { userId: user.id, profile: { displayName: 'from the future' } }, 99);
 
     const read = (await forum.store.readStream(userStream(user.id))).events.at(-1)!;

@@ -106,10 +106,12 @@ describe("a signed-in caller's kept forum record", () => {
     await expectStatus<Me>(me(user.token));
   });
 
-  it('registers a first-time subject exactly once under 10 first requests at once', async () => {
+  it("answers 10 first requests at once of a subject not registered yet from their token, appending nothing, and their record once registered", async () => {
     const user = await forum.newUser('Ten At Once');
     const answers = await Promise.all(Array.from({ length: 10 }, () => me(user.token)));
     expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    expect(await streamTypes(`user-${user.id}`)).toEqual([]);
+    await forum.register(user.token);
     expect(await streamTypes(`user-${user.id}`)).toEqual(['UserRegistered']);
     expect(await expectStatus<Me>(me(user.token))).toMatchObject({ _id: user.id, name: 'Ten At Once' });
   });

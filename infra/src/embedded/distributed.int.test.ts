@@ -18,7 +18,7 @@ describe('the distributed layout: each service on its own', () => {
     const env = { DATABASE_URL: forum.databaseUrl, OIDC_ISSUER: forum.issuer, OIDC_JWKS_URL: `http://127.0.0.1:${forum.port}/realms/forum/protocol/openid-connect/certs` };
     const command = await startService('command-service', { ...env, PUBLIC_URL: forum.url });
     const [query, projections] = await Promise.all([
-      startService('query-service', { ...env, COMMAND_SERVICE_URL: command }),
+      startService('query-service', env),
       startService('projections', { DATABASE_URL: forum.databaseUrl }),
     ]);
     expect((await fetch(`${command}/healthz`)).status).toBe(200);

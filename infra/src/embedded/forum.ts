@@ -4,7 +4,6 @@ import {
   commandApi,
   createForumCommands,
   createPostgresWriteLimits,
-  identityOf,
   keycloakIdentityAdminFrom,
   paymentProviderFrom,
   streamDirectory,
@@ -142,10 +141,6 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
         events: store,
         watcher,
         verifyToken,
-        // in one process the read side reaches the write side directly
-        registrar: async ({ principal, correlationId, requestId }) =>
-          (await commands.registerUser(identityOf(principal), { actorId: principal.subject, now: new Date(), correlationId, causationId: requestId, requestId })).answer
-            .position ?? null,
         adminEmails: config.ADMIN_EMAILS,
         logger: logger.child({ service: 'query-service' }),
         ...readLimits(config),

@@ -113,7 +113,6 @@ try {
       READ_DATABASE_URL: replica.url,
       OIDC_ISSUER: forum.issuer,
       OIDC_JWKS_URL: `${gateway}/realms/forum/protocol/openid-connect/certs`,
-      COMMAND_SERVICE_URL: gateway,
     },
     logger: forum.logger,
     output: 'capture',

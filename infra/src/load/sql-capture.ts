@@ -73,7 +73,6 @@ export async function captureReads(databaseUrl: string, forumBase: string, issue
       events: store,
       watcher,
       verifyToken: createTokenVerifier({ issuer, audience: DEFAULT_AUDIENCE, jwksUrl: `${forumBase}/realms/forum/protocol/openid-connect/certs` }),
-      registrar: async () => null,
       logger,
       ...readLimits(settings),
       live,

@@ -44,7 +44,7 @@ beforeAll(async () => {
   primaryDb = createKnex(pair.primary.url, { max: 2 });
   [author, voter] = [await forum.newUser('Replica Author'), await forum.newUser('Replica Voter')];
   const admin = await forum.demoAdmin();
-  for (const user of [author, voter]) await forum.call('GET', '/api/me', { token: user.token });
+  for (const user of [author, voter]) await forum.register(user.token);
   // a member: the free post limit does not stand in the way of the posts below
   const { position } = await forum.call<{ position: string }>('PATCH', `/api/users/membership/${author.email}`, { token: admin.token });
   await read(onReplica, '/api/me', { token: author.token, position });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createForumCommands, paymentProviderFrom, startErasureReactor, streamDirectory, type IdentityAdmin } from '@forum/command-service';
+import { createForumCommands, paymentProviderFrom, streamDirectory, type IdentityAdmin } from '@forum/command-service';
 import type { EventStore } from '@forum/eventstore';
 import { startKafkaFeed } from '@forum/feed';
 import type { IdentityRealm } from '@forum/identity';
@@ -12,7 +12,7 @@ import { forumDatabase } from '../embedded/database.ts';
 import { openEventStore } from '../event-store.ts';
 import { openFrontDoor } from '../embedded/front-door.ts';
 import { StopStack } from '../embedded/stop-stack.ts';
-import { createEmbeddedRealm, embeddedIdentityAdmin } from '../embedded/realm.ts';
+import { createEmbeddedRealm, embeddedIdentityAdmin, identityAdminEnv, newServiceAccount, type ServiceAccount } from '../embedded/realm.ts';
 import { seedDemoData } from '../embedded/seed.ts';
 import { freePort } from '@forum/platform/embedded-postgres';
 import { apiProxy } from './api-proxy.ts';
@@ -47,6 +47,8 @@ export interface ReplicatedForum {
   readonly store: EventStore;
   readonly db: Knex;
   readonly realm: IdentityRealm | null;
+  /** The embedded realm's service account, with which the command services call its admin API (none with OIDC_ISSUER). */
+  readonly identityAdminClient: ServiceAccount | null;
   /** Every service process, by service (a test kills one, a bench reads their URLs). */
   readonly services: Readonly<Record<ServiceName, readonly ServiceProcess[]>>;
   readonly logger: Logger;
@@ -94,17 +96,18 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
     let identityAdmin: IdentityAdmin | null = null;
     const commands = createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory: streamDirectory(store, () => identityAdmin) });
     let realm: IdentityRealm | null = null;
+    let identityAdminClient: ServiceAccount | null = null;
     let issuer = config.OIDC_ISSUER;
     let jwksUrl = config.OIDC_JWKS_URL;
     if (!issuer) {
-      realm = await createEmbeddedRealm({ config, publicUrl: url, db, logger, commands, watcher });
+      // the command services reach the realm's admin API as they would a Keycloak's: as its service account
+      // (accounts by email; erased members' accounts removed by their erasure reactors)
+      identityAdminClient = newServiceAccount();
+      realm = await createEmbeddedRealm({ config, publicUrl: url, db, logger, commands, watcher, serviceAccount: identityAdminClient });
       stack.push(() => realm!.close());
       issuer = realm.issuer;
       jwksUrl ??= `${internal}/realms/forum/protocol/openid-connect/certs`;
-      // erased members' accounts leave the realm, which lives here (the command services have no admin API of it)
       identityAdmin = embeddedIdentityAdmin(realm);
-      const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
-      stack.push(() => reactor.stop());
     }
 
     const env: NodeJS.ProcessEnv = {
@@ -112,9 +115,8 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
       DATABASE_URL: databaseUrl,
       OIDC_ISSUER: issuer,
       ...(jwksUrl && { OIDC_JWKS_URL: jwksUrl }),
+      ...(identityAdminClient && identityAdminEnv(identityAdminClient, internal)),
       PUBLIC_URL: url,
-      // a query service registers a subject's first request through the gateway: any command service takes it
-      COMMAND_SERVICE_URL: internal,
       // every query service must accept the stream tickets the others sign
       STREAM_TICKET_SECRET: config.STREAM_TICKET_SECRET ?? randomBytes(32).toString('base64url'),
       // the gateway says who the client is (X-Forwarded-For, after its own TRUST_PROXY): the services trust that one hop
@@ -172,7 +174,7 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
     if (realm && config.DEMO_DATA && (await seedDemoData(realm, commands, logger)) > 0) {
       await watcher.waitFor(await store.head(), config.MIN_POSITION_WAIT_MS);
     }
-    return { url, port, issuer, databaseUrl, store, db, realm, services, logger, stop: stopAll };
+    return { url, port, issuer, databaseUrl, store, db, realm, identityAdminClient, services, logger, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

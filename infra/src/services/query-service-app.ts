@@ -3,7 +3,7 @@ import { createKnex, createLogger, createTokenVerifier, type HttpServer } from '
 import type { z } from 'zod';
 import { allProjections, projectionsCheck } from '@forum/projections';
 import { openEventStore } from '../event-store.ts';
-import { createCheckpointWatcher, createQueryServer, createReadDb, httpRegistrar, QueryServiceConfig, readLimits, startLiveChanges, streamLimits } from '@forum/query-service';
+import { createCheckpointWatcher, createQueryServer, createReadDb, QueryServiceConfig, readLimits, startLiveChanges, streamLimits } from '@forum/query-service';
 
 /**
  * The query-service's settings, and the abuse limits' (WRITE_LIMITS): their `lookup` kind counts
@@ -38,7 +38,6 @@ export async function startQueryService(config: QueryServiceEntryConfig): Promis
     events,
     watcher,
     verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
-    registrar: httpRegistrar(config.COMMAND_SERVICE_URL),
     adminEmails: config.ADMIN_EMAILS,
     logger,
     ...readLimits(config),

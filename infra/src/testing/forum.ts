@@ -21,9 +21,14 @@ export interface TestForum extends RunningForum {
   tokenFor(email: string, password?: string): Promise<string>;
   /** A sign-in of its own (another device of the account): a new access token at each call. */
   signIn(email: string, password?: string): Promise<string>;
-  /** A new account of the embedded realm (unique email) with its password and a token; the forum registers it on first use. */
+  /** A new account of the embedded realm (unique email) with its password and a token; the forum registers it at its first command (or `register`). */
   newUser(name: string): Promise<NewUser>;
-  /** The demo admin, signed in and registered with the forum (GET /api/me), with their forum id. */
+  /**
+   * Registers the holder of `token` with the forum as the apps do after sign-in (POST
+   * /api/me/registration, idempotent) and answers their record once the read side has it.
+   */
+  register(token: string): Promise<Me>;
+  /** The demo admin, signed in and registered with the forum, with their forum id. */
   demoAdmin(): Promise<{ id: string; token: string }>;
   /** Every event committed so far (the table, not a reader: no horizon in the way); or those of one type, caused by one actor when given. */
   eventCount(of?: { type: string; actorId?: string }): Promise<number>;
@@ -92,6 +97,11 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
     return fetch(`${base}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
   };
 
+  async function register(token: string): Promise<Me> {
+    const { position } = await expectStatus<{ position?: string }>(api('/api/me/registration', { method: 'POST', token }));
+    return expectStatus<Me>(api('/api/me', { token, headers: minPositionHeaders(position) }));
+  }
+
   return {
     ...forum,
     tokenFor,
@@ -102,10 +112,10 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
       const { id } = await forum.realm!.accounts.create({ email, password, name });
       return { id, name, email, password, token: await tokenFor(email, password) };
     },
+    register,
     async demoAdmin() {
       const token = await tokenFor('admin@forum.local');
-      const me = (await (await api('/api/me', { token })).json()) as Me;
-      return { id: me._id, token };
+      return { id: (await register(token))._id, token };
     },
     async eventCount(of) {
       const { rows } = await forum.db.raw<{ rows: { n: number }[] }>(

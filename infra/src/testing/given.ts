@@ -18,10 +18,10 @@ export interface PostFields {
  */
 export function given(forum: () => TestForum) {
   return {
-    /** A new user who has made one request, so that later "appends nothing" counts are not disturbed by their registration. */
+    /** A new user registered with the forum (as the apps register after sign-in), so that later "appends nothing" counts are not disturbed by their registration. */
     async registeredUser(name: string): Promise<NewUser> {
       const user = await forum().newUser(name);
-      await forum().call('GET', '/api/me', { token: user.token });
+      await forum().register(user.token);
       return user;
     },
     /** A post by the holder of `token`. */

@@ -11,7 +11,6 @@ export function startQueryServer(forum: TestForum, env: Record<string, string> =
       DATABASE_URL: forum.databaseUrl,
       OIDC_ISSUER: forum.issuer,
       OIDC_JWKS_URL: `${base}/realms/forum/protocol/openid-connect/certs`,
-      COMMAND_SERVICE_URL: base,
       LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
       // as the test forum's: a test that is about the limits sets its own
       WRITE_LIMITS: 'off',

@@ -10,15 +10,21 @@ export interface TestReplicatedForum {
   readonly forum: ReplicatedForum;
   /** The gateway, as this machine reaches it. */
   readonly base: string;
-  /** A new account of the embedded realm, signed in (the forum registers it on its first call). */
-  newUser(name: string): Promise<{ id: string; token: string }>;
+  /**
+   * A new account of the embedded realm, signed in and registered with the forum (as the apps register after sign-in);
+   * `email` in place of a made-up address, `emailVerified` when the realm should vouch for it.
+   */
+  newUser(name: string, account?: { email?: string; emailVerified?: boolean }): Promise<{ id: string; email: string; token: string }>;
   /** Whether every live projection has applied the event at `position` (a command's answer). */
   applied(position: string): Promise<boolean>;
   stop(): Promise<void>;
 }
 
-/** The replicated layout (REPLICAS of each service, or `replicas`) on a free port, against a fresh database of the run's PostgreSQL. */
-export async function startTestReplicatedForum(replicas: ReplicaCounts = {}): Promise<TestReplicatedForum> {
+/**
+ * The replicated layout (REPLICAS of each service, or `replicas`) on a free port, against a fresh
+ * database of the run's PostgreSQL; `settings`: more of its variables (e.g. ADMIN_EMAILS).
+ */
+export async function startTestReplicatedForum(replicas: ReplicaCounts = {}, settings: Record<string, string> = {}): Promise<TestReplicatedForum> {
   const database = await createTestDatabase('replicated');
   const env = {
     DATABASE_URL: database.url,
@@ -29,6 +35,7 @@ export async function startTestReplicatedForum(replicas: ReplicaCounts = {}): Pr
     // a read after a write waits as long as a busy machine needs (see startTestForum)
     MIN_POSITION_WAIT_MS: '15000',
     DEMO_DATA: 'false',
+    ...settings,
   };
   const config = ReplicatedConfig.parse({ ...env, PORT: '0', HOST: '127.0.0.1' });
   const forum = await startReplicatedForum(config, { env: { ...process.env, ...env }, replicas, output: 'capture', logger: createLogger('test-replicated', 'silent') }).catch(async (error: unknown) => {
@@ -39,19 +46,19 @@ export async function startTestReplicatedForum(replicas: ReplicaCounts = {}): Pr
   return {
     forum,
     base,
-    async newUser(name) {
-      const email = `${name.toLowerCase()}-${randomBytes(4).toString('hex')}@forum.test`;
+    async newUser(name, account = {}) {
+      const email = account.email ?? `${name.toLowerCase()}-${randomBytes(4).toString('hex')}@forum.test`;
       const password = 'Secret#2026';
-      const { id } = await forum.realm!.accounts.create({ email, password, name });
+      const { id } = await forum.realm!.accounts.create({ email, password, name, emailVerified: account.emailVerified });
       const answer = await fetch(`${base}/realms/forum/protocol/openid-connect/token`, {
         method: 'POST',
         body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username: email, password, scope: 'openid' }),
       });
       const { access_token: token } = (await answer.json()) as { access_token: string };
-      // registered with the forum by its first call, as a browser's is
-      const me = await fetch(`${base}/api/me`, { headers: { Authorization: `Bearer ${token}` } });
-      if (!me.ok) throw new Error(`GET /api/me answered ${me.status}: ${await me.text()}`);
-      return { id, token };
+      // registered with the forum, as the apps register a member after sign-in
+      const registered = await fetch(`${base}/api/me/registration`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+      if (!registered.ok) throw new Error(`POST /api/me/registration answered ${registered.status}: ${await registered.text()}`);
+      return { id, email, token };
     },
     applied: (position) => appliedByEveryProjection(forum.db, position),
     async stop() {

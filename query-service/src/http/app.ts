@@ -30,7 +30,7 @@ import { postRoutes } from './posts.ts';
 import { tagRoutes } from './tags.ts';
 import { streamRoutes, streamTicketRoutes } from './stream.ts';
 import type { LiveChanges } from '../live/live-changes.ts';
-import { viewer, type Registrar } from './viewer.ts';
+import { viewer } from './viewer.ts';
 import { createViewerCache } from './viewer-cache.ts';
 import { createVisitorCache } from './visitor-cache.ts';
 import { lookupLimitHook, type LookupLimit } from './lookup-limit.ts';
@@ -41,9 +41,7 @@ export interface QueryAppDeps {
   readonly events: HistoryReader;
   readonly watcher: CheckpointWatcher;
   readonly verifyToken: TokenVerifier;
-  /** Records a subject's first authenticated request on the write side. */
-  readonly registrar: Registrar;
-  /** ADMIN_EMAILS (normalised): a member whose token now vouches for a listed address is sent to the registrar once more, to be made admin. */
+  /** ADMIN_EMAILS (normalised): a member whose token vouches for a listed address is answered as an admin, as the write side makes them. */
   readonly adminEmails?: readonly string[];
   readonly logger: Logger;
   /** Longest wait for X-Min-Position. */
@@ -77,7 +75,7 @@ export interface QueryAppDeps {
  * 2. the read's statements cancelled when the client leaves;
  * 3. the caller's token, if one is sent (a bad one is 401) → `request.principal`;
  * 4. X-Min-Position: wait for the caller's position first, since their own record may be what they just changed;
- * 5. the caller's forum record (viewer: registration of a first-time subject, ADMIN_EMAILS, a refused account's 401) → `request.viewer`;
+ * 5. the caller's forum record (viewer: a member not registered yet from their token, ADMIN_EMAILS, a refused account's 401) → `request.viewer`;
  * 6. the memory again, now that the caller is known (VisitorCache.afterViewer);
  * then each route's own checks (admins only, the search bulkhead), its input, and its answer.
  */
@@ -103,7 +101,7 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
       api.addHook('onRequest', cancelWhenClientLeavesHook);
       api.addHook('onRequest', authenticate(deps.verifyToken, { required: false }));
       api.addHook('onRequest', minPosition(deps.watcher, deps.maxWaitMs));
-      api.addHook('onRequest', viewer(records, deps.registrar, deps.watcher, deps.maxWaitMs, deps.adminEmails));
+      api.addHook('onRequest', viewer(records, deps.adminEmails));
       api.addHook('onRequest', cache.afterViewer);
       api.addHook('onSend', cache.keep);
       await api.register(meRoutes());

@@ -1,35 +1,7 @@
-import { ErrorBody } from '@forum/contracts';
-import { AccountDisabledError, AppError, correlationIdOf, isVerifiedAdminEmail, UnavailableError, type Principal } from '@forum/platform';
+import { AccountDisabledError, isVerifiedAdminEmail, registeredAs, type Principal } from '@forum/platform';
 import type { FastifyRequest } from 'fastify';
-import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import type { UserRow } from '../store/users.ts';
 import type { ViewerCache } from './viewer-cache.ts';
-
-/**
- * Asks the write side to record a subject's first authenticated request.
- * Answers the position of the registration's events, or null when the
- * subject was known already.
- */
-export type Registrar = (call: { principal: Principal; authorization: string; correlationId: string; requestId: string }) => Promise<string | null>;
-
-/** The registrar of the distributed layout: command-service's POST /api/me/registration, with the caller's token. */
-export function httpRegistrar(commandServiceUrl: string): Registrar {
-  const url = new URL('/api/me/registration', commandServiceUrl).href;
-  return async ({ authorization, correlationId, requestId }) => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { Authorization: authorization, 'X-Correlation-Id': correlationId, 'X-Request-Id': requestId },
-      signal: AbortSignal.timeout(5000),
-    });
-    // a refused account (disabled or erased) is the caller's 401, not the service's failure
-    if (response.status === 401) {
-      const body = ErrorBody.safeParse(await response.json().catch(() => null));
-      if (body.success) throw new AppError(401, body.data.error.code, body.data.error.message);
-    }
-    if (!response.ok) throw new UnavailableError(`Registration failed with ${response.status}`);
-    return ((await response.json()) as { position?: string }).position ?? null;
-  };
-}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,35 +11,38 @@ declare module 'fastify' {
 }
 
 /**
- * For a caller with a token: their forum record, registering them first if
- * this is their first authenticated request (then waiting until it is readable).
- * A member whose token vouches for an address of ADMIN_EMAILS (verified since
- * they registered) goes to the registrar too, which makes them admin: one more
- * call for that user, once; everyone else pays a set lookup.
+ * A member the forum has not registered yet, as their registration would record them (platform's
+ * `registeredAs`, the write side's own rule): the read side answers them from their token and
+ * starts no command. They are registered by their first command, or by the apps' call of
+ * POST /api/me/registration after sign-in; until then `registeredAt` is the time of the read.
+ */
+function unregistered(principal: Principal, adminEmails: ReadonlySet<string>, now: Date): UserRow {
+  const member = registeredAs({ email: principal.email, emailVerified: principal.emailVerified, name: principal.name, photoURL: principal.picture }, adminEmails);
+  return { id: principal.subject, email: member.email, name: member.name, photo_url: member.photoURL, role: member.role, is_member: false, registered_at: now };
+}
+
+/**
+ * For a caller with a token: their forum record, or, before their registration, the record it would
+ * make (see `unregistered`). A member whose token now vouches for an address of ADMIN_EMAILS is
+ * answered as the admin their next command or registration call makes them (the write side's
+ * GrantAdminByEmail); everyone else pays a set lookup.
  *
  * A disabled or erased account's token is refused here, on every read: the denial
  * comes with the record, in the same statement, kept with it (see ViewerCache).
  */
-export function viewer(records: ViewerCache, registrar: Registrar, watcher: CheckpointWatcher, maxWaitMs: number, adminEmails: readonly string[] = []) {
-  const listed = new Set(adminEmails);
+export function viewer(records: ViewerCache, adminEmails: readonly string[] = [], clock: () => Date = () => new Date()) {
+  const listed: ReadonlySet<string> = new Set(adminEmails);
   return async (request: FastifyRequest): Promise<void> => {
     const principal = request.principal;
     if (!principal) return;
     const found = await records.read(principal.subject);
     if (found.denied) throw new AccountDisabledError(found.denied);
-    let row = found.row;
-    const becomesAdmin = row !== null && row.role !== 'admin' && isVerifiedAdminEmail(principal.email, principal.emailVerified, listed);
-    if (!row || becomesAdmin) {
-      const position = await registrar({
-        principal,
-        authorization: request.headers.authorization!,
-        correlationId: correlationIdOf(request.raw),
-        requestId: request.id,
-      });
-      await watcher.waitForToken(position, maxWaitMs);
-      row = (await records.read(principal.subject, true)).row;
-      if (!row) throw new UnavailableError('Your account is being set up; try again in a moment');
+    const row = found.row;
+    if (!row) {
+      request.viewer = unregistered(principal, listed, clock());
+      return;
     }
-    request.viewer = row;
+    const becomesAdmin = row.role !== 'admin' && isVerifiedAdminEmail(principal.email, principal.emailVerified, listed);
+    request.viewer = becomesAdmin ? { ...row, role: 'admin' } : row;
   };
 }

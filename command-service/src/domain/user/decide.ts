@@ -1,5 +1,5 @@
-import { ANONYMOUS_NAME, ErrorCode, FREE_POST_LIMIT, MEMBERSHIP_PRICE, type AccountErased, type UserEvent } from '@forum/contracts';
-import { isVerifiedAdminEmail } from '@forum/platform';
+import { ErrorCode, FREE_POST_LIMIT, MEMBERSHIP_PRICE, type AccountErased, type UserEvent } from '@forum/contracts';
+import { isVerifiedAdminEmail, registeredAs } from '@forum/platform';
 import { Conflict, NotFound, RuleBroken } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import { isDisabled, type UserState } from './user.ts';
@@ -106,15 +106,15 @@ export function decide(command: UserCommand, state: UserState, meta: CommandMeta
 
 function register(command: RegisterUser, state: UserState, meta: CommandMeta): UserEvent[] {
   if (state.status !== 'unknown') throw new AlreadyRegisteredError();
-  const { userId, email, emailVerified = false, name, photoURL, adminEmails } = command.data;
+  const { userId, emailVerified = false, adminEmails } = command.data;
   const at = meta.now.toISOString();
-  // the record's email is lower case whoever registers (platform/auth already normalises a token's)
-  const address = email.toLowerCase();
+  // the one rule of what a registration records, which the read side answers before it is recorded
+  const member = registeredAs({ ...command.data, emailVerified }, adminEmails);
   const registered: UserEvent = {
     type: 'UserRegistered',
-    data: { userId, email: address, name: name.trim() || ANONYMOUS_NAME, photoURL, registeredAt: at },
+    data: { userId, email: member.email, name: member.name, photoURL: member.photoURL, registeredAt: at },
   };
-  return [registered, ...(isVerifiedAdminEmail(address, emailVerified, adminEmails) ? [adminByEmail(userId, at)] : [])];
+  return [registered, ...(member.role === 'admin' ? [adminByEmail(userId, at)] : [])];
 }
 
 function grantAdminByEmail(command: GrantAdminByEmail, state: UserState, meta: CommandMeta): UserEvent[] {
