@@ -43,7 +43,7 @@ describe("the realm's service account (Keycloak's client-credentials grant)", ()
     const email = uniqueEmail('found');
     const { id } = await h.realm.accounts.create({ email, password: 'Forum#2026', name: 'Found' });
     const token = await serviceToken();
-    const found = await admin(`/users?${new URLSearchParams({ email, exact: 'true', briefRepresentation: 'true' })}`, token);
+    const found = await admin(`/users?${new URLSearchParams({ email, exact: 'true', briefRepresentation: 'true' }).toString()}`, token);
     expect(found.status).toBe(200);
     expect(((await found.json()) as { id: string }[]).map((user) => user.id)).toEqual([id]);
     expect((await admin(`/users/${id}`, token, { method: 'DELETE' })).status).toBe(204);

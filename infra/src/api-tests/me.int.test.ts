@@ -31,7 +31,7 @@ describe('the forum record of a user', () => {
       photoURL: 'https://img.example/carol.png',
       role: 'user',
       isMember: false,
-      registeredAt: expect.any(String),
+      registeredAt: expect.any(String) as unknown,
     });
     expect(await forum.store.head()).toEqual(head);
     expect(await userEvents(carol.id)).toEqual([]);
