@@ -184,6 +184,8 @@ async function journey(forum: RunningEntry): Promise<Secrets> {
   const first = await exchange(newcomer, issuer, await backAtApp(newcomer, registered, base), registration, secrets, 'registration');
   cookiesOf(newcomer, secrets, 'registration');
   expect((await fetch(`${base}/api/me`, { headers: { Authorization: `Bearer ${first.access_token}` } })).status).toBe(200);
+  // the apps register a member with the forum after each sign-in
+  expect((await fetch(`${base}/api/me/registration`, { method: 'POST', headers: { Authorization: `Bearer ${first.access_token}` } })).status).toBe(200);
 
   // the mail's link verifies the email
   const mailbox = { issuer, get: (url: string) => fetch(new URL(url, base), { redirect: 'manual' }) };

@@ -60,7 +60,7 @@ describe('forumctl', () => {
 
   it('make-admin makes a registered user an admin by an event with the operator as actor', async () => {
     const user = await forum.newUser('Promoted');
-    await forum.api('/api/me', { token: user.token });
+    await forum.register(user.token);
     const made = await ctl(['make-admin', user.email]);
     expect(made.code, made.err).toBe(0);
     const { events } = await forum.store.readStream(`user-${user.id}`);
@@ -85,7 +85,7 @@ describe('forumctl', () => {
 
   it('#28.3 forumctl history prints every page of what a user did and what was done about them, or the first --limit', async () => {
     const user = await forum.newUser('Busy Voter');
-    await forum.api('/api/me', { token: user.token });
+    await forum.register(user.token);
     // more of their votes than one page of the history holds, straight into the log as the forum writes them
     const votes = HISTORY_PAGE_SIZE + 5;
     const metadata = { actorId: user.id, correlationId: randomUUID(), causationId: null, requestId: null, schemaVersion: 1 };
