@@ -42,7 +42,7 @@ describe('PATCH /api/users/membership/:email', () => {
   it('answers 401 without a token, 403 for another user, and lets an admin buy for a user (404 for an unknown email)', async () => {
     const user = await forum.newUser('Yan');
     const other = await forum.newUser('Zed');
-    await me(user.token);
+    await forum.register(user.token);
     expect((await buy(user.email)).status).toBe(401);
     expect((await buy(user.email, other.token)).status).toBe(403);
     const admin = await forum.tokenFor('admin@forum.local');
