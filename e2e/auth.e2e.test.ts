@@ -157,7 +157,12 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     await avatar.waitFor();
 
     // the way to the realm's end-session is cut: what ends the token is the revocation
-    await page.route('**/realms/forum/protocol/openid-connect/logout**', (route) => route.abort());
+    let endSessionCut!: () => void;
+    const cut = new Promise<void>((resolve) => (endSessionCut = resolve));
+    await page.route('**/realms/forum/protocol/openid-connect/logout**', async (route) => {
+      await route.abort();
+      endSessionCut();
+    });
     const revocation = page.waitForRequest(isRevocation);
     await avatar.click();
     await page.getByRole('menu').getByRole('menuitem', { name: 'Logout' }).click();
@@ -170,7 +175,9 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     expect(refreshed.status).toBe(400);
     expect(((await refreshed.json()) as { error: string }).error).toBe('invalid_grant');
 
-    // the session at the realm is still there: a new page is signed in again (a new sign-in, new tokens)
+    // the session at the realm is still there: a new page is signed in again (a new sign-in, new tokens);
+    // the page goes to the end-session after the revocation, so the way is opened again only once it was cut
+    await cut;
     await page.unroute('**/realms/forum/protocol/openid-connect/logout**');
     await page.goto(`${forum.url}/about`);
     await page.getByRole('button', { name: 'Bob Chen' }).waitFor();

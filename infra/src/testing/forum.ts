@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { HEADER_MIN_POSITION, type Me } from '@forum/contracts';
+import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type Me } from '@forum/contracts';
 import { createLogger } from '@forum/platform';
 import { EmbeddedConfig } from '../embedded/config.ts';
 import { startForum, type RunningForum } from '../embedded/forum.ts';
@@ -32,11 +32,22 @@ export interface TestForum extends RunningForum {
   demoAdmin(): Promise<{ id: string; token: string }>;
   /** Every event committed so far (the table, not a reader: no horizon in the way); or those of one type, caused by one actor when given. */
   eventCount(of?: { type: string; actorId?: string }): Promise<number>;
-  /** fetch against the forum, with a bearer token when `token` is given. */
-  api(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  /**
+   * fetch against the forum, with a bearer token when `token` is given. Reads after writes as the
+   * apps read (forum-web's api): a GET or HEAD without its own X-Min-Position waits for the newest
+   * X-Event-Position any call of this forum answered, unless `readYourWrites` is false.
+   */
+  api(path: string, init?: ApiInit): Promise<Response>;
   /** One call of the API that must answer `expect` (200 when not given): its body (see expectStatus), or a failure naming the call, the status and the body. */
   call<T = unknown>(method: string, path: string, options?: CallOptions): Promise<T>;
 }
+
+export type ApiInit = RequestInit & {
+  token?: string;
+  json?: unknown;
+  /** false: a read that does not wait for this test's writes (a visitor's first read, a cache's miss). */
+  readYourWrites?: boolean;
+};
 
 export interface CallOptions {
   /** The bearer token, when the call is signed in. */
@@ -89,12 +100,18 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
     return token;
   };
 
-  const api: TestForum['api'] = (path, init = {}) => {
-    const { token, json, ...rest } = init;
+  const written = new WrittenPosition();
+  const api: TestForum['api'] = async (path, init = {}) => {
+    const { token, json, readYourWrites = true, ...rest } = init;
     const headers = new Headers(rest.headers);
     if (token) headers.set('Authorization', `Bearer ${token}`);
     if (json !== undefined) headers.set('Content-Type', 'application/json');
-    return fetch(`${base}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    const method = (rest.method ?? 'GET').toUpperCase();
+    const floor = written.get();
+    if (readYourWrites && floor && (method === 'GET' || method === 'HEAD') && !headers.has(HEADER_MIN_POSITION)) headers.set(HEADER_MIN_POSITION, floor);
+    const response = await fetch(`${base}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    written.saw(response.headers.get(HEADER_EVENT_POSITION));
+    return response;
   };
 
   async function register(token: string): Promise<Me> {

@@ -8,6 +8,13 @@ import { TOAST_DURATION_MS, type Toast } from './ToastProvider';
  * background. It covers nothing of the page it can avoid (freePlace): placed once it is drawn (its size known), and
  * again as the page under it changes (a toast often comes with a navigation, whose page arrives after it).
  */
+/**
+ * On a phone a toast spans the screen and often finds no free place: it then lies over the app bar's
+ * band (freePlace). Two lines of text fit that band (56 px) without the Alert's usual padding, so
+ * the toast hides the bar, not the page.
+ */
+const COMPACT_ON_PHONES = { width: '100%', py: { xs: 0, sm: '6px' }, '& .MuiAlert-message': { py: { xs: '6px', sm: '8px' } } };
+
 export default function ToastSnackbar({ toast, open, onClose }: { toast: Toast & { key: number }; open: boolean; onClose: (event?: unknown, reason?: string) => void }) {
   const [top, setTop] = useState<number>();
   const root = useRef<HTMLDivElement>(null);
@@ -48,7 +55,7 @@ export default function ToastSnackbar({ toast, open, onClose }: { toast: Toast &
       anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
       sx={top === undefined ? { mt: { xs: 7, sm: 8 } } : { top: { xs: top, sm: top } }}
     >
-      <Alert onClose={onClose} severity={toast.severity ?? 'success'} variant="filled" sx={{ width: '100%' }}>
+      <Alert onClose={onClose} severity={toast.severity ?? 'success'} variant="filled" sx={COMPACT_ON_PHONES}>
         {toast.message}
       </Alert>
     </Snackbar>
