@@ -28,7 +28,7 @@ export function keycloakIdentityAdmin(options: { adminUrl: string; token: () => 
   const base = options.adminUrl.replace(/\/+$/, '');
   return {
     async accountsByEmail(email) {
-      const response = await fetch(`${base}/users?${new URLSearchParams({ email, exact: 'true', briefRepresentation: 'true' })}`, {
+      const response = await fetch(`${base}/users?${new URLSearchParams({ email, exact: 'true', briefRepresentation: 'true' }).toString()}`, {
         headers: { Authorization: `Bearer ${await options.token()}` },
         signal: AbortSignal.timeout(10_000),
       });
