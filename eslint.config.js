@@ -31,13 +31,6 @@ function layerZones() {
 
 export default defineConfig(
   {
-    // TEMPORARY until the #40 refactors merge: other branches are rewriting these paths (the generic
-    // command handler and domain errors, the sides meeting through the log, the projections); the lead
-    // removes this block after the merge and fixes what ESLint then finds there.
-    name: 'forum/temporary-until-the-40-refactors-merge',
-    ignores: ['command-service/src/domain/**', 'command-service/src/http/**', 'command-service/src/lookup/**', 'query-service/src/http/viewer*.ts', 'projections/src/**'],
-  },
-  {
     name: 'forum/ignored',
     ignores: ['**/node_modules/', '**/dist/', '.data/', 'coverage/'],
   },

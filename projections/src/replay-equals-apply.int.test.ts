@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProjections } from './index.ts';
 import { inBuildSchema, tablesIn } from './runner/build-schema.ts';
-import { applyOwn, createReadIndexes, DEFERRED_SETTING, REPLAY_SETTINGS, settleReplay, stageUntil, tablesOf, type Projection } from './runner/projection.ts';
+import { applyOwn, createReadIndexes, DEFERRED_SETTING, REPLAY_SETTINGS, stageUntil, tablesOf, type Projection } from './runner/projection.ts';
 import { forumLog, stepArbitrary, type Step } from './testing/forum-logs.ts';
 
 /**

@@ -42,9 +42,11 @@ export interface Change {
   readonly events: readonly ForumEvent[];
 }
 
-type Streams = Readonly<Record<string, Stream<any, any>>>;
-type StatesOf<S extends Streams> = { readonly [K in keyof S]: S[K] extends Stream<infer State, any> ? State : never };
-type ReadsOf<S extends Streams> = { readonly [K in keyof S]: S[K] extends Stream<infer State, any> ? Read<State> : never };
+/** A stream of whatever state and events (each `Stream<State, Event>` is one). */
+type AnyStream = Pick<Stream<unknown, never>, 'id' | 'initialState'> & { readonly evolve: (...args: never) => unknown };
+type Streams = Readonly<Record<string, AnyStream>>;
+type StatesOf<S extends Streams> = { readonly [K in keyof S]: S[K] extends { readonly initialState: infer State } ? State : never };
+type ReadsOf<S extends Streams> = { readonly [K in keyof S]: Read<StatesOf<S>[K]> };
 
 /** What one attempt of a command reads with: the store's streams, the actor's own as the handler read it. */
 export interface Reader {
@@ -117,7 +119,7 @@ export function createCommandHandler(store: EventStore, adminEmailList: readonly
       // the actor's stream is a user's: its state is a UserState, as the stream read says
       read: <State, Event>(stream: Stream<State, Event>) => (stream.id === actor?.streamId ? (actor.read as Promise<Read<unknown>> as Promise<Read<State>>) : load(store, stream)),
       readNew: (stream) => loadAssumingNew(attempt, store, stream),
-      all: async (streams) => Object.fromEntries(await Promise.all(Object.entries(streams).map(async ([name, stream]) => [name, await reader.read(stream)]))) as never,
+      all: async (streams) => Object.fromEntries(await Promise.all(Object.entries(streams).map(async ([name, stream]) => [name, await reader.read(stream as Stream<unknown, unknown>)]))) as never,
       actor: async () => {
         if (!actor) throw new Error('the call names no actor');
         return registered((await actor.read).state);
@@ -140,7 +142,7 @@ export function createCommandHandler(store: EventStore, adminEmailList: readonly
     );
   }
 
-  function one<C extends Call, State, Event extends ForumEvent, Given extends Streams = {}, Answer = Accepted>(
+  function one<C extends Call, State, Event extends ForumEvent, Given extends Streams = Record<never, never>, Answer = Accepted>(
     call: C,
     command: OneStreamCommand<C, State, Event, Given, Answer>,
   ): Promise<Executed<Answer>> {
@@ -166,7 +168,7 @@ export function createCommandHandler(store: EventStore, adminEmailList: readonly
 
 export type CommandHandler = ReturnType<typeof createCommandHandler>;
 
-const statesOf = <S extends Streams>(reads: ReadsOf<S>): StatesOf<S> => Object.fromEntries(Object.entries(reads).map(([name, read]) => [name, read.state])) as StatesOf<S>;
+const statesOf = <S extends Streams>(reads: ReadsOf<S>): StatesOf<S> => Object.fromEntries(Object.entries(reads as Readonly<Record<string, Read<unknown>>>).map(([name, read]) => [name, read.state])) as StatesOf<S>;
 
 const expectedVersionOf = (version: number) => (version === 0 ? ('no_stream' as const) : version);
 

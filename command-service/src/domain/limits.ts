@@ -25,7 +25,7 @@ export type Cost = () => Promise<Taken>;
 /** The cost of a write of `kind` by `key`, as the commands name it. */
 export type Costs = (kind: WriteKind, key: string) => Cost;
 
-export const unlimited: WriteLimits = { take: async () => ({ giveBack: async () => {} }) };
+export const unlimited: WriteLimits = { take: () => Promise.resolve({ giveBack: () => Promise.resolve() }) };
 
 /** What one write of a kind is called in the refusal's message. */
 const NOUNS: Record<WriteKind, string> = {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { commentStream, postStream } from '@forum/contracts';
-import { createTestDatabase } from '@forum/platform/testing';
+import { containing, createTestDatabase } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
 import { testCommandMeta } from './testing.ts';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   database = await createTestDatabase('named');
   store = await createPostgresEventStore({ connectionString: database.url, poolSize: 4 });
   // the real store, its stream reads noted
-  const noted: EventStore = Object.create(store);
+  const noted = Object.create(store) as EventStore;
   noted.readStream = (streamId, options) => {
     read.push(streamId);
     return store.readStream(streamId, options);
@@ -54,8 +54,8 @@ describe('a stream named by the request', () => {
     await commands.createPost(who, { postId, title: 'A post', description: 'x', tags: [] }, meta());
     await commands.addComment(who, { commentId, postId, text: 'A comment' }, meta());
     read.length = 0;
-    await expect(commands.createPost(who, { postId, title: 'Again', description: 'x', tags: [] }, meta())).rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining('already exists') });
-    await expect(commands.addComment(who, { commentId, postId, text: 'Again' }, meta())).rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining('already exists') });
+    await expect(commands.createPost(who, { postId, title: 'Again', description: 'x', tags: [] }, meta())).rejects.toMatchObject({ kind: 'conflict', message: containing('already exists') });
+    await expect(commands.addComment(who, { commentId, postId, text: 'Again' }, meta())).rejects.toMatchObject({ kind: 'conflict', message: containing('already exists') });
     // the second attempts read them
     expect(read).toContain(postStream(postId));
     expect(read).toContain(commentStream(commentId));

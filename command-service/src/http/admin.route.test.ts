@@ -2,6 +2,7 @@ import { TAG_NAME_MAX, TagExistsDetails } from '@forum/contracts';
 import { describe, expect, it } from 'vitest';
 import { anAdmin, aPosition, anError, anId, commandApiSpec, hostileText, member, registered, tagCreated, visitor } from '../testing/index.ts';
 import { newId } from '../ids.ts';
+import { anyArray, anyString } from '@forum/platform/testing';
 
 /**
  * The admin area's writes (admin.ts): tags, make admin, erasing a user, announcements. Each needs a
@@ -70,7 +71,7 @@ describe('DELETE /api/admin/tags/:id', () => {
   it('removes the tag: 200 {success, id, position}, TagDeleted; a post can no longer take it; the name can be added again', async () => {
     const [, { id }] = await api.given(anAdmin(ada), ada.post('/api/admin/tags', { name: 'Kotlin' }));
     await api.when(ada.delete(`/api/admin/tags/${id}`)).then(200, { success: true, id, position: aPosition }, [
-      { streamId: 'tags', type: 'TagDeleted', data: { tagId: id, name: 'Kotlin', deletedAt: expect.any(String) }, metadata: { actorId: ada.id } },
+      { streamId: 'tags', type: 'TagDeleted', data: { tagId: id, name: 'Kotlin', deletedAt: anyString }, metadata: { actorId: ada.id } },
     ]);
     await api.when(tom.post('/api/posts', { title: 'More', description: 'x', tags: ['Kotlin'] })).then(400, anError('VALIDATION_FAILED', { details: { tags: ['Unknown tag "Kotlin"'] } }));
     const again = await api.when(ada.post('/api/admin/tags', { name: 'kotlin' })).then(201);
@@ -145,20 +146,20 @@ describe('DELETE /api/admin/users/:userId', () => {
       eve.post('/api/posts', { title: 'Eve deletes', description: 'Something.', tags: [] }),
     );
     const [evesComment, , tomsComment] = await api.given(
-      eve.post('/api/comments', { postId: tomsPost!.id, text: 'Eve on Tom' }),
-      eve.post('/api/comments', { postId: evesPost!.id, text: 'Eve on Eve' }),
-      tom.post('/api/comments', { postId: evesPost!.id, text: 'Tom on Eve' }),
-      eve.delete(`/api/my-posts/${evesGone!.id}`),
+      eve.post('/api/comments', { postId: tomsPost.id, text: 'Eve on Tom' }),
+      eve.post('/api/comments', { postId: evesPost.id, text: 'Eve on Eve' }),
+      tom.post('/api/comments', { postId: evesPost.id, text: 'Tom on Eve' }),
+      eve.delete(`/api/my-posts/${evesGone.id}`),
     );
     const { appended } = await api.when(ada.delete(`/api/admin/users/${eve.id}`, { content: 'erase' })).then(200, { id: eve.id, position: aPosition });
     expect(appended.map((e) => [e.streamId, e.type]).sort()).toEqual(
       [
-        [`comment-${evesComment!.id}`, 'CommentRemoved'],
-        [`post-${evesPost!.id}`, 'PostDeleted'],
+        [`comment-${evesComment.id}`, 'CommentRemoved'],
+        [`post-${evesPost.id}`, 'PostDeleted'],
         [`user-${eve.id}`, 'AccountErased'],
       ].sort(),
     );
-    expect(JSON.stringify(appended.map((e) => [e.streamId, e.data]))).not.toContain(tomsComment!.id);
+    expect(JSON.stringify(appended.map((e) => [e.streamId, e.data]))).not.toContain(tomsComment.id);
   });
 
   it('refuses a user (403), the admin themself (422 CANNOT_ERASE_SELF), a body without a choice (400), an unknown user (404), a visitor (401); appends nothing', async () => {
@@ -177,7 +178,7 @@ describe('POST /api/admin/announcements', () => {
     const { body } = await api.when(ada.post('/api/admin/announcements', { title: ' Welcome ', description: 'Be kind.' })).then(201, { id: anId, position: aPosition }, [
       {
         type: 'AnnouncementPublished',
-        data: { title: 'Welcome', description: 'Be kind.', authorId: ada.id, authorName: 'Forum Admin', authorPhoto: ada.photo, publishedAt: expect.any(String) },
+        data: { title: 'Welcome', description: 'Be kind.', authorId: ada.id, authorName: 'Forum Admin', authorPhoto: ada.photo, publishedAt: anyString },
         metadata: { actorId: ada.id },
       },
     ]);
@@ -190,8 +191,8 @@ describe('POST /api/admin/announcements', () => {
     const announce = (body: unknown) => ada.post('/api/admin/announcements', body);
     await api.when(announce({})).then(400, anError('VALIDATION_FAILED', { details: { title: ['Title is required'], description: ['Description is required'] } }));
     await api.when(announce({ title: '  ', description: 'ok' })).then(400, anError('VALIDATION_FAILED', { details: { title: ['Title is required'] } }));
-    for (const [, title] of hostileText('line')) await api.when(announce({ title, description: 'd' })).then(400, anError('VALIDATION_FAILED', { details: { title: expect.any(Array) } }));
-    for (const [, description] of hostileText('body')) await api.when(announce({ title: 't', description })).then(400, anError('VALIDATION_FAILED', { details: { description: expect.any(Array) } }));
+    for (const [, title] of hostileText('line')) await api.when(announce({ title, description: 'd' })).then(400, anError('VALIDATION_FAILED', { details: { title: anyArray } }));
+    for (const [, description] of hostileText('body')) await api.when(announce({ title: 't', description })).then(400, anError('VALIDATION_FAILED', { details: { description: anyArray } }));
   });
 
   it('answers 401 without a token and 403 FORBIDDEN for a user, appending nothing', async () => {

@@ -24,14 +24,16 @@ export function commandApi(deps: CommandAppDeps): FastifyPluginAsyncZod {
     api.setErrorHandler(answerDomainErrors);
     api.decorateRequest('sentBody', undefined);
     api.addHook('preValidation', keepSentBody);
-    await api.register(async (members) => {
+    await api.register((members, _options, done) => {
       members.addHook('preValidation', authenticate(deps.verifyToken, { required: true }));
       for (const routes of [postRoutes, meRoutes, membershipRoutes, communityRoutes, adminRoutes, operationsRoutes]) routes(members, deps);
+      done();
     });
     // the Contact page: a token when sent (a bad one is 401), else a visitor
-    await api.register(async (anyone) => {
+    await api.register((anyone, _options, done) => {
       anyone.addHook('preValidation', authenticate(deps.verifyToken, { required: false }));
       contactRoutes(anyone, deps);
+      done();
     });
   };
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryWriteLimits } from '../limits/memory.ts';
 import { writeLimitSettings } from '../limits/settings.ts';
 import { anAdmin, commandApiSpec, member, registered, visitor, type Member, type Outcome } from '../testing/index.ts';
+import { matching } from '@forum/platform/testing';
 
 /**
  * The write limits as the routes answer them (docs/security/abuse-limits.md), counted by
@@ -35,7 +36,7 @@ function expectRateLimited(outcome: Outcome, kind: WriteKind, window: 'burst' | 
   expect(seconds).toBeGreaterThan(window === 'sustained' ? WRITE_LIMITS[kind].burst.seconds : 0);
   expect(seconds).toBeLessThanOrEqual(WRITE_LIMITS[kind][window].seconds);
   expect(outcome.body).toEqual({
-    error: { code: 'RATE_LIMITED', message: expect.stringMatching(new RegExp(`^Too many ${NOUNS[kind]}\\. Try again in \\d+ (seconds?|minutes?)\\.$`)), details: { retryAfterSeconds: seconds } },
+    error: { code: 'RATE_LIMITED', message: matching(new RegExp(`^Too many ${NOUNS[kind]}\\. Try again in \\d+ (seconds?|minutes?)\\.$`)), details: { retryAfterSeconds: seconds } },
   });
   if (alone) expect(outcome.appended).toEqual([]);
 }
@@ -84,7 +85,7 @@ describe('with the write limits', () => {
       for (let i = 0; i < 3; i++) await api.when(flooder.put(`/api/posts/${postIds[0]}/vote`, { vote: 'none' })).then(200);
       const outcomes = await Promise.all(
         postIds.map((id, i) =>
-          api.when(i % 2 ? flooder.put(`/api/posts/${id}/vote`, { vote: 'up' }) : flooder.patch(`/api/posts/${id}/vote`, { likeChange: 0, dislikeChange: 1 })),
+          api.when(i % 2 ? flooder.put(`/api/posts/${id}/vote`, { vote: 'up' }) : flooder.patch(`/api/posts/${id}/vote`, { likeChange: 0, dislikeChange: 1 })).outcome,
         ),
       );
       expect(acceptedOf(outcomes, 'vote')).toBe(4);

@@ -227,9 +227,9 @@ export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec 
 }
 
 /** A position token as commands answer it (X-Event-Position). */
-export const aPosition = expect.stringMatching(/^\d+\.\d+$/);
+export const aPosition: unknown = expect.stringMatching(/^\d+\.\d+$/);
 /** An id the server named (a UUIDv7). */
-export const anId = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+export const anId: unknown = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
 /** The error body of a refusal with `code`: its message and details as given, else any message and whatever details. */
 export function anError(code: string, more: { message?: string; details?: unknown } = {}): unknown {

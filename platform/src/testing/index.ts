@@ -7,3 +7,4 @@ export * from './clock.ts';
 export * from './event-metadata.ts';
 export * from './containers.ts';
 export * from './tokens.ts';
+export * from './matchers.ts';

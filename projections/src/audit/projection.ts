@@ -1,4 +1,4 @@
-import { AUDIT_TARGETS, AUDIT_TYPES, ERASED_VALUES, type AuditType } from '@forum/contracts';
+import { type AUDIT_TARGETS, AUDIT_TYPES, ERASED_VALUES, type AuditType } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { defineProjection, type ProjectedEvent } from '../runner/projection.ts';
 

@@ -91,7 +91,7 @@ export async function verifyProjection(db: Knex, store: EventStore, projection: 
       problems = await projection.derived.problems(trx);
     }
     const ok = tables.every((t) => t.differing === 0) && problems.length === 0;
-    return { name: projection.name, ok, position: positionToken(target), tables, ...(problems.length > 0 && { inconsistent: problems }) } as VerifyResult;
+    return { name: projection.name, ok, position: positionToken(target), tables, ...(problems.length > 0 && { inconsistent: problems }) };
   } finally {
     await trx.rollback().catch(() => {});
   }

@@ -210,7 +210,7 @@ describe('given a rebuild, which replays staged and settles at the end', () => {
           await trx.raw('TRUNCATE replay_profiles');
         }
         const steps = done.split(' and ');
-        expect((await trx.raw('DELETE FROM replay_spans WHERE step = ANY (?)', [steps])).rowCount).toBe(steps.length);
+        expect((await trx.raw<{ rowCount: number }>('DELETE FROM replay_spans WHERE step = ANY (?)', [steps])).rowCount).toBe(steps.length);
       });
       for (const table of ['posts', 'votes', 'author_stats', 'replay_spans', 'replay_profiles']) {
         expect(await rebuilt.tableRows(table), table).toEqual(await ordinary.tableRows(table));

@@ -7,7 +7,7 @@ import { Worker } from './worker.ts';
 
 export interface BuildDiscovery {
   /** Starts a worker for every build of our projections that has none yet; resolves when each has tried its lock. */
-  sync(): Promise<void>;
+  readonly sync: () => Promise<void>;
   /** Resolves when the look under way, if any, has ended. */
   settled(): Promise<void>;
 }

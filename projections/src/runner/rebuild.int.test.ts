@@ -1,4 +1,4 @@
-import { waitFor } from '@forum/platform/testing';
+import { anyNumber, waitFor } from '@forum/platform/testing';
 import pg from 'pg';
 import { createKnex, createLogger } from '@forum/platform';
 import { describe, expect, it } from 'vitest';
@@ -161,7 +161,7 @@ describe('blue-green rebuild', () => {
     await second.stop();
 
     const key = { name: 'resume', version: 1, build: 2 };
-    await waitFor(async () => applied, (n) => n >= 1500);
+    await waitFor(() => Promise.resolve(applied), (n) => n >= 1500);
     const part = await readCheckpoint(log.db, key);
     expect(part!.position.globalPosition).toBeGreaterThan(0n);
     const stopping = builder.stop();
@@ -245,7 +245,7 @@ describe('blue-green rebuild', () => {
     try {
       await waitFor(() => readCheckpoint(log.db, { name: 'upgrade', version: 2, build: 1 }), (row) => row?.state === 'live');
       expect(await readModel('upgrade')).toEqual({ rows: total, distinct_positions: total, total });
-      expect((await log.db.raw(`SELECT note FROM read.upgrade_applied LIMIT 1`)).rows).toEqual([{ note: null }]);
+      expect((await log.db.raw<{ rows: unknown[] }>(`SELECT note FROM read.upgrade_applied LIMIT 1`)).rows).toEqual([{ note: null }]);
       expect((await readCheckpoint(log.db, { name: 'upgrade', version: 1, build: 1 }))?.state).toBe('retired');
       expect(await waitFor(() => schemaExists('upgrade_v1'), (exists) => !exists)).toBe(false);
     } finally {
@@ -354,7 +354,7 @@ describe('blue-green rebuild', () => {
     const check = await projectionsCheck(log.db, 1_000_000, []);
     expect(check.detail.filter((d) => d.name === 'unaccounted')).toEqual([
       { name: 'unaccounted', version: 1, build: 1, state: 'live', lag: 0 },
-      { name: 'unaccounted', version: 1, build: first.build.build, state: 'halted', lag: expect.any(Number), error: halted.error, failedPosition: halted.checkpoint },
+      { name: 'unaccounted', version: 1, build: first.build.build, state: 'halted', lag: anyNumber, error: halted.error, failedPosition: halted.checkpoint },
     ]);
 
     // a runner started again does not resume it; a rebuild request replaces it

@@ -68,7 +68,7 @@ export async function stage(context: RunnerContext, build: BuildProgress) {
 async function countStaged(context: RunnerContext, build: BuildProgress, from: LogPosition) {
   const to = build.position!;
   const tally = context.store.tally && compareLogPositions(from, to) < 0 ? await stretchTally(context, build, from, to) : NOTHING;
-  const { rowCount } = await context.db.raw(
+  const { rowCount } = await context.db.raw<{ rowCount: number }>(
     `UPDATE projections.checkpoints SET staged_from = NULL, applied_events = applied_events + ?::bigint, applied_positions = applied_positions + ?::numeric
      WHERE name = ? AND version = ? AND build = ? AND staged_from = ? AND tx = ?::text::xid8 AND pos = ?`,
     [tally.events.toString(), tally.positions.toString(), build.key.name, build.key.version, build.key.build, positionToken(from), to.transactionId.toString(), to.globalPosition.toString()],

@@ -149,11 +149,11 @@ async function fuzz(log: TickLog, seed: number) {
     try {
       return await wait;
     } catch (error) {
-      const { rows } = await log.db.raw(
+      const { rows } = await log.db.raw<{ rows: unknown[] }>(
         `SELECT application_name, state, backend_xid::text, backend_xmin::text, xact_start, left(query, 200) AS query FROM pg_stat_activity WHERE datname = current_database()`,
       );
-      const { rows: snap } = await log.db.raw(`SELECT pg_current_snapshot()::text AS snap`);
-      throw new Error(`${(error as Error).message}\nworkers: ${JSON.stringify(runners.map((r) => r.workers()), (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}\nsessions: ${JSON.stringify(rows)}\nsnapshot ${JSON.stringify(snap)}\n${JSON.stringify(choices)}`);
+      const { rows: snap } = await log.db.raw<{ rows: unknown[] }>(`SELECT pg_current_snapshot()::text AS snap`);
+      throw new Error(`${(error as Error).message}\nworkers: ${JSON.stringify(runners.map((r) => r.workers()), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\nsessions: ${JSON.stringify(rows)}\nsnapshot ${JSON.stringify(snap)}\n${JSON.stringify(choices)}`, { cause: error });
     }
   };
 

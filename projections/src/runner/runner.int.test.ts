@@ -123,7 +123,7 @@ describe('projection runner', () => {
       );
       expect(ended.rows).toEqual([{ ended: true }]);
       await requestRebuild(log.db, projection, 'test');
-      const workers = await waitFor(async () => runner.workers(), (workers) => workers.some((w) => w.name === 'woken' && w.build === 2), 20_000);
+      const workers = await waitFor(() => Promise.resolve(runner.workers()), (workers) => workers.some((w) => w.name === 'woken' && w.build === 2), 20_000);
       // losing the LISTEN session released no lock: the live build's worker went on, until the
       // new build (on a short log, at once) switched in and retired it
       expect(await sessionsOf('forum-projection-locks')).toEqual(lockSessions);
@@ -208,22 +208,16 @@ describe('projection runner', () => {
   it('shows no lag once a build has applied the last event in log order, though a transaction that began earlier wrote higher positions', { timeout: 60_000 }, async () => {
     const runner = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [countingProjection({ name: 'interleaved' })] });
     await runner.start();
-    const client = await log.db.client.acquireConnection();
-    try {
-      // the earlier transaction takes its id, a later one appends and commits, then the earlier one writes
-      await log.db.raw('BEGIN; SELECT pg_current_xact_id()').connection(client);
+    // the earlier transaction takes its id, a later one appends and commits, then the earlier one writes
+    await log.db.transaction(async (earlier) => {
+      await earlier.raw('SELECT pg_current_xact_id()');
       await log.store.append([{ streamId: `later-${Date.now()}`, expectedVersion: 'no_stream', events: [tick(0), tick(1)] }]);
-      await log.db
-        .raw(
-          `INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata)
-           SELECT 'earlier-' || ?, v, 'Tick', '{"i":0}', '{"actorId":"test","correlationId":"c","causationId":null,"requestId":null,"schemaVersion":1}' FROM generate_series(1, 5) v`,
-          [Date.now()],
-        )
-        .connection(client);
-      await log.db.raw('COMMIT').connection(client);
-    } finally {
-      await log.db.client.releaseConnection(client);
-    }
+      await earlier.raw(
+        `INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata)
+         SELECT 'earlier-' || ?, v, 'Tick', '{"i":0}', '{"actorId":"test","correlationId":"c","causationId":null,"requestId":null,"schemaVersion":1}' FROM generate_series(1, 5) v`,
+        [Date.now()],
+      );
+    });
     const total = (await log.db.raw<{ rows: { n: number }[] }>(`SELECT count(*)::int AS n FROM eventstore.events WHERE type = 'Tick'`)).rows[0]!.n;
     try {
       await waitFor(() => appliedStats('interleaved_v1'), (s) => s.rows === total);
@@ -255,7 +249,7 @@ describe('projection runner', () => {
       const total = (await log.db.raw<{ rows: { n: number }[] }>(`SELECT count(*)::int AS n FROM eventstore.events WHERE type = 'Tick'`)).rows[0]!.n;
       await waitFor(() => appliedStats('heard_v1'), (s) => s.rows === total);
       const checkpoint = (await readCheckpoint(log.db, { name: 'heard', version: 1, build: 1 }))!;
-      await waitFor(async () => heard.at(-1), (last) => last === `heard_v1:${checkpoint.position.transactionId}.${checkpoint.position.globalPosition}:${checkpoint.applied!.events}`, 3000);
+      await waitFor(() => Promise.resolve(heard.at(-1)), (last) => last === `heard_v1:${checkpoint.position.transactionId}.${checkpoint.position.globalPosition}:${checkpoint.applied!.events}`, 3000);
       const positions = heard.map((n) => {
         const [, tx, pos, applied] = /^heard_v1:(\d+)\.(\d+):(\d+)$/.exec(n)!;
         return [BigInt(tx!), BigInt(pos!), BigInt(applied!)] as const;

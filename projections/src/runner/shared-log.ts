@@ -69,7 +69,7 @@ export class SharedLogReader {
   subscribe(options: { after: LogPosition; types?: readonly string[]; onBatch: (batch: LogBatch) => Promise<void>; onCaughtUp?: () => void }): Subscription {
     let finish!: (error?: unknown) => void;
     const done = new Promise<void>((resolve, reject) => {
-      finish = (error) => (error === undefined ? resolve() : reject(error));
+      finish = (error) => (error === undefined ? resolve() : reject(error instanceof Error ? error : new Error('the subscription ended', { cause: error })));
     });
     done.catch(() => {});
     const consumer: Consumer = { after: options.after, types: options.types, onBatch: options.onBatch, onCaughtUp: options.onCaughtUp, stopped: false, finish, done };

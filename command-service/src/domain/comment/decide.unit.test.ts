@@ -38,7 +38,7 @@ describe('given no comment', () => {
     expect(decide(add({ text: '\u{1f600}'.repeat(COMMENT_MAX) }), initialCommentState, meta)).toHaveLength(1);
     expect(() => decide(add({ text: '\u{1f600}'.repeat(COMMENT_MAX + 1) }), initialCommentState, meta)).toThrowError(expect.objectContaining({ kind: 'invalid' }));
   });
-  it.each([{ status: 'none' } as PostState, { status: 'deleted', authorId: 'u-alice' } as PostState])('when the post is %j, then 404', (post) => {
+  it.each<PostState>([{ status: 'none' }, { status: 'deleted', authorId: 'u-alice' }])('when the post is %j, then 404', (post) => {
     expect(() => decide(add({ post }), initialCommentState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
   it('when an admin removes it, then 404', () => {

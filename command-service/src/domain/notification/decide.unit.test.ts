@@ -53,9 +53,9 @@ describe('given a user with no warnings', () => {
   it('when the user is unknown, then 404', () => {
     expect(() => decide(warn({ target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found', message: 'No such user' }));
   });
-  it.each([
-    ['an unknown comment', { status: 'none' } as CommentState],
-    ["another user's comment", { ...bobsComment, authorId: 'u-carl' } as CommentState],
+  it.each<[string, CommentState]>([
+    ['an unknown comment', { status: 'none' }],
+    ["another user's comment", { ...bobsComment, authorId: 'u-carl' }],
   ])('when the warning names %s, then 404', (_, comment) => {
     expect(() => decide(warn({ commentId, comment }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });

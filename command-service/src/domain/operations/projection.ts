@@ -7,7 +7,7 @@ export type ProjectionState = { readonly requests: number };
 
 export const initialProjectionState: ProjectionState = { requests: 0 };
 
-export function evolve(state: ProjectionState, _event: OperationsEvent): ProjectionState {
+export function evolve(state: ProjectionState): ProjectionState {
   return { requests: state.requests + 1 };
 }
 

@@ -112,7 +112,7 @@ describe('given a vote undone (up, then none)', () => {
 });
 
 describe('given a post that does not exist or is deleted', () => {
-  it.each([{ status: 'none' } as PostState, { status: 'deleted', authorId: 'u-alice' } as PostState])('when voting on %j, then 404 NOT_FOUND', (post) => {
+  it.each<PostState>([{ status: 'none' }, { status: 'deleted', authorId: 'u-alice' }])('when voting on %j, then 404 NOT_FOUND', (post) => {
     expect(() => decide(set('up', post), given(), meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
     expect(() => decide(change(1, 0, post), given(), meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
