@@ -1,6 +1,6 @@
 import { ErrorCode } from '@forum/contracts';
 import type { ServerResponse } from 'node:http';
-import type { RequestHook } from './http-server.ts';
+import type { RequestHook } from './request-hook.ts';
 import { AppError } from './errors.ts';
 
 /** Too many requests of one kind at once: 503 with Retry-After, nothing done. */

@@ -118,12 +118,6 @@ export function apiInput<L extends FastifyBaseLogger, P extends FastifyTypeProvi
   });
 }
 
-/**
- * A hook of the platform's (the bulkhead, cancellation) for any hook point from onRequest to
- * preHandler: without Fastify's `this` type, so a server of any type provider takes it.
- */
-export type RequestHook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
-
 /** The error's answer (errorAnswer); an unexpected one is logged with the request's id. */
 function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const answer = errorAnswer(error);

@@ -15,3 +15,4 @@ export * from './client-address.ts';
 export * from './limiter-key.ts';
 export * from './notification-listener.ts';
 export * from './http-server.ts';
+export type { RequestHook } from './request-hook.ts';

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
 import { ErrorCode } from '@forum/contracts';
-import type { RequestHook } from './http-server.ts';
+import type { RequestHook } from './request-hook.ts';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { withStatementsOnErrors } from './db.ts';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allProjections } from '@forum/projections';
 import { describe, expect, it } from 'vitest';
+import { fileCycles } from './file-cycles.ts';
 import { LAYERS, READ_MODEL_READERS } from './layers.ts';
 import { projectionImportProblems, readModelNames, readModelProblems } from './read-models.ts';
 import { findCycle, forumImports, layeringProblems, readWorkspaces, type Workspace } from './workspace-graph.ts';
@@ -25,6 +26,29 @@ describe("the project's workspaces", () => {
 
   it("keep the query side to the projections' read-model entry: no builder of theirs", () => {
     expect(projectionImportProblems(root, '@forum/projections/read-model')).toEqual([]);
+  });
+
+  it('hold no circle of files inside a workspace, counting type-only and dynamic imports', () => {
+    const workspaces = readWorkspaces(root);
+    expect(workspaces.flatMap((workspace) => fileCycles(root, path.join(root, workspace.name)))).toEqual([]);
+  });
+});
+
+describe('the circles check', () => {
+  it('finds a circle of files made by a type-only import and a dynamic one, and none in a tree', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cycles-'));
+    try {
+      mkdirSync(path.join(dir, 'src', 'toast'), { recursive: true });
+      writeFileSync(path.join(dir, 'src', 'toast', 'Provider.tsx'), "const Snackbar = lazy(() => import('./Snackbar'));\nimport { place } from '../place.ts';");
+      writeFileSync(path.join(dir, 'src', 'toast', 'Snackbar.tsx'), "import type { Toast } from './Provider';\nimport { place } from '../place.ts';");
+      writeFileSync(path.join(dir, 'src', 'place.ts'), "export const place = 1;");
+      writeFileSync(path.join(dir, 'src', 'alone.ts'), "import { place } from './place.ts';");
+      expect(fileCycles(dir, dir)).toEqual([['src/toast/Provider.tsx', 'src/toast/Snackbar.tsx']]);
+      writeFileSync(path.join(dir, 'src', 'toast', 'Snackbar.tsx'), "import { place } from '../place.ts';");
+      expect(fileCycles(dir, dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -60,10 +60,15 @@ export function forumImports(source: string, fileName = 'file.ts'): string[] {
 
 /** The `@forum/*` modules a source file names, whole (`@forum/projections/read-model`), found as `forumImports` finds them. */
 export function forumModules(source: string, fileName = 'file.ts'): string[] {
+  return moduleSpecifiers(source, fileName).filter((module) => module.startsWith(SCOPE));
+}
+
+/** Every module a source file names, found as `forumImports` finds them (`./x.ts`, `react`, `@forum/contracts`…). */
+export function moduleSpecifiers(source: string, fileName = 'file.ts'): string[] {
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const found = new Set<string>();
   const note = (node: ts.Node | undefined) => {
-    if (node && ts.isStringLiteralLike(node) && node.text.startsWith(SCOPE)) found.add(node.text);
+    if (node && ts.isStringLiteralLike(node)) found.add(node.text);
   };
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) note(node.moduleSpecifier);

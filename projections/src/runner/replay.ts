@@ -1,5 +1,5 @@
 import { compareLogPositions, positionToken, type LogPosition } from '@forum/contracts';
-import type { LogTally, SqlLog } from '@forum/eventstore';
+import type { LogTally } from '@forum/eventstore';
 import { CheckpointMoved, isTransient } from './build-errors.ts';
 import { inBuildSchema, tablesIn } from './build-schema.ts';
 import { commitTo, NOTHING } from './checkpoint-commit.ts';
@@ -116,28 +116,3 @@ export async function finishReplay(context: RunnerContext, build: BuildProgress)
   else void build.subscription?.stop();
 }
 
-export type StagedRanges = ReturnType<typeof stagedRangesOf>;
-
-/**
- * The ranges this runner's builds stage the log in. Builds that stage together
- * go through the log in the same ranges (bounded by the first event of any of
- * their types SQL cannot read), so each range is looked up once for all of them.
- */
-export function stagedRangesOf(projections: readonly Projection[], size: number) {
-  const types = [...new Set(projections.filter((p) => p.replay).flatMap((p) => p.types))].sort();
-  const found = new Map<string, ReturnType<SqlLog['nextRange']>>();
-  return {
-    next(log: SqlLog, after: LogPosition): ReturnType<SqlLog['nextRange']> {
-      const key = positionToken(after);
-      let range = found.get(key);
-      if (!range) {
-        range = log.nextRange(after, { limit: size, types });
-        found.set(key, range);
-        range.catch(() => found.delete(key));
-        // the builds are a few ranges apart at most
-        for (const old of found.keys()) if (found.size > 16) found.delete(old);
-      }
-      return range;
-    },
-  };
-}

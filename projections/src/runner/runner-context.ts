@@ -2,13 +2,12 @@ import type { LogPosition } from '@forum/contracts';
 import { CoalescingNotifier, type EventStore, type SqlLog, type Subscription } from '@forum/eventstore';
 import { prepared, type Knex, type Logger } from '@forum/platform';
 import type DataLoader from 'dataloader';
-import { batchedCheckpointMoves, type CheckpointMove, type Moved } from './checkpoint-commit.ts';
+import { batchedCheckpointMoves, type CheckpointMove, type Moved } from './checkpoint-moves.ts';
 import type { BuildKey, BuildState } from './checkpoints.ts';
 import { LockSession } from './lock-session.ts';
 import { CHECKPOINTS_CHANNEL, type Projection } from './projection.ts';
-import { stagedRangesOf, type StagedRanges } from './replay.ts';
+import { stagedRangesOf, type StagedRanges } from './staged-ranges.ts';
 import { SharedLogReader } from './shared-log.ts';
-import type { Worker } from './worker.ts';
 
 export interface RunnerSettings {
   batchSize: number;
@@ -31,7 +30,7 @@ export interface RunnerContext {
   /** The log in SQL, when it is in the read models' database (learnt at start). */
   sqlLog: SqlLog | null;
   /** This runner's workers, by `lockKey`. */
-  readonly workers: Map<string, Worker>;
+  readonly workers: Map<string, RunnerWorker>;
   readonly locks: LockSession;
   readonly buildReader: SharedLogReader;
   readonly stagedRanges: StagedRanges;
@@ -39,6 +38,21 @@ export interface RunnerContext {
   /** Tells readers of a live build's new checkpoint: this process at once, others by NOTIFY. */
   notifyCheckpoint(payload: string): void;
   readonly onCheckpoint?: (notification: string) => void;
+}
+
+export type WorkerState = 'starting' | 'standby' | 'running' | 'halted' | 'stopped';
+
+/** One build's worker (worker.ts) as the runner's other parts see it. */
+export interface RunnerWorker {
+  readonly key: BuildKey;
+  readonly projection: Projection;
+  readonly progress: BuildProgress;
+  readonly state: WorkerState;
+  /** Holds its build's advisory lock in the runner's lock session. */
+  locked: boolean;
+  /** Ends its turn and starts over from its checkpoint (a lost lock, a retired build). */
+  restart(): void;
+  stop(): Promise<void>;
 }
 
 /** Where one worker is with its build: what its parts (following, replay, switch) read and move. */

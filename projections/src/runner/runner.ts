@@ -4,8 +4,8 @@ import { listenForNotifications, type Knex, type Logger, type NotificationListen
 import { createBuildDiscovery } from './builds.ts';
 import { migrateCheckpoints, type BuildKey, type BuildState } from './checkpoints.ts';
 import { CONTROL_CHANNEL, sqlLogIn, STAGE_RANGE_SIZE, type Projection } from './projection.ts';
-import { createRunnerContext } from './runner-context.ts';
-import { PASSING_PAUSE_MS, type WorkerState } from './worker.ts';
+import { createRunnerContext, type WorkerState } from './runner-context.ts';
+import { PASSING_PAUSE_MS } from './worker.ts';
 
 export { PASSING_PAUSE_MS, type WorkerState };
 

@@ -9,10 +9,9 @@ import { buildLabel, buildSchema, publishIfLive, readCheckpoint, type BuildKey, 
 import { lockKey } from './lock-session.ts';
 import { applyOwn, createReadIndexes, type Projection } from './projection.ts';
 import { finishReplay, stage } from './replay.ts';
-import type { BuildProgress, RunnerContext } from './runner-context.ts';
+import type { BuildProgress, RunnerContext, RunnerWorker, WorkerState } from './runner-context.ts';
 import type { LogBatch } from './shared-log.ts';
 
-export type WorkerState = 'starting' | 'standby' | 'running' | 'halted' | 'stopped';
 
 /**
  * A live build that found none of its types in a batch looks at the log again after this long:
@@ -23,7 +22,7 @@ export type WorkerState = 'starting' | 'standby' | 'running' | 'halted' | 'stopp
 export const PASSING_PAUSE_MS = 10;
 
 /** Runs one build: takes its lock (or stands by), prepares its schema, then replays or follows the log. */
-export class Worker {
+export class Worker implements RunnerWorker {
   state: WorkerState = 'starting';
   /** This runner's lock session holds the build's advisory lock (taken once: it counts re-entries). */
   locked = false;

@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import type { Open } from './DialogProvider';
+import type { Open } from './dialog-request';
 
 /** The dialog of `DialogProvider` (its own chunk): a question with two answers, or a message to acknowledge. */
 export default function AppDialog({ open, dialog, onAnswer }: { open: boolean; dialog: Open; onAnswer: (value: boolean) => void }) {

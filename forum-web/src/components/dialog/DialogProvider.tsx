@@ -1,30 +1,13 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 
+import type { AlertOptions, ConfirmOptions, Open } from './dialog-request';
+
 const AppDialog = lazy(() => import('./AppDialog'));
-
-/** A question with two answers: `confirm` resolves true when the person chose the confirming one. */
-export interface ConfirmOptions {
-  title: string;
-  message: string;
-  confirmLabel?: string;
-  cancelLabel?: string;
-  /** The confirming action destroys something (a red button). */
-  destructive?: boolean;
-}
-
-/** A message to acknowledge ('Error' / 'Failed to register your vote', 'Success!' / …). */
-export interface AlertOptions {
-  title: string;
-  message: string;
-  okLabel?: string;
-}
 
 interface Dialogs {
   confirm(options: ConfirmOptions): Promise<boolean>;
   alert(options: AlertOptions): Promise<void>;
 }
-
-export type Open = { kind: 'confirm'; options: ConfirmOptions } | { kind: 'alert'; options: AlertOptions };
 
 const DialogContext = createContext<Dialogs | null>(null);
 

@@ -6,27 +6,10 @@ import { Link, NavLink } from 'react-router-dom';
 import { useAuthState } from '../../lib/auth';
 import { AccountMenu } from './AccountMenu';
 import { NavSearch } from './NavSearch';
+import { linksFor } from './nav-links';
 
 const loadNavMenu = () => import('./NavMenu');
 const NavMenu = lazy(loadNavMenu);
-
-export interface NavLinkSpec {
-  to: string;
-  label: string;
-  /** another app of the gateway (admin-web): a full page load, not a client-side route */
-  external?: boolean;
-}
-
-/** Spec §2 Shell: membership and leaderboard join the links with sign-in, AdminDashboard for admins. */
-function linksFor(signedIn: boolean, admin: boolean): NavLinkSpec[] {
-  return [
-    { to: '/', label: 'Home' },
-    ...(signedIn ? [{ to: '/membership', label: 'Membership' }, { to: '/leaderboard', label: 'Leaderboard' }] : []),
-    ...(admin ? [{ to: '/admin', label: 'AdminDashboard', external: true }] : []),
-    { to: '/about', label: 'About' },
-    { to: '/contact', label: 'Contact' },
-  ];
-}
 
 /**
  * The fixed top bar (spec §2 Shell) with the search box; below md the links fold into a menu and the

@@ -1,6 +1,6 @@
 import { Menu, MenuItem } from '@mui/material';
 import { Link, useLocation } from 'react-router-dom';
-import type { NavLinkSpec } from './NavBar';
+import type { NavLinkSpec } from './nav-links';
 
 /** The bar's links as a menu on narrow screens (its own chunk: most visits never open it). */
 export default function NavMenu({ id, anchor, links, onClose }: { id: string; anchor: HTMLElement | null; links: readonly NavLinkSpec[]; onClose: () => void }) {

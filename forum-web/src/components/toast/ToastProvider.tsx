@@ -1,19 +1,11 @@
-import type { AlertColor } from '@mui/material';
 import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import type { Toast } from './toast';
 
 const ToastSnackbar = lazy(() => import('./ToastSnackbar'));
-
-export interface Toast {
-  message: string;
-  severity?: AlertColor;
-}
 
 type ShowToast = (toast: Toast) => void;
 
 const ToastContext = createContext<ShowToast | null>(null);
-
-/** Spec §9: notifications at the top right, closing after 5 s, paused while hovered or the window is in the background. */
-export const TOAST_DURATION_MS = 5000;
 
 /** One toast at a time; a newer one replaces the one on screen. */
 export function ToastProvider({ children }: { children: ReactNode }) {

@@ -1,7 +1,7 @@
 import { Alert, Snackbar } from '@mui/material';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { freePlace } from './free-place';
-import { TOAST_DURATION_MS, type Toast } from './ToastProvider';
+import { TOAST_DURATION_MS, type Toast } from './toast';
 
 /**
  * The toast of `ToastProvider` (its own chunk): top right (spec §9), 5 s, paused while hovered or the window is in the

@@ -1,3 +1,4 @@
-export { LiveStream, type LiveStreamOptions } from './live-stream';
+export { LiveStream } from './live-stream';
+export type { LiveStreamOptions } from './live-options';
 export { LiveProvider, useLiveTopic } from './live-context';
 export { postTopic } from '@forum/contracts';

@@ -1,5 +1,5 @@
 import type { StreamMessage, StreamMessageType, StreamTopic } from '@forum/contracts';
-import type { LiveStreamOptions } from './live-stream';
+import type { LiveStreamOptions } from './live-options';
 import { StreamMessages, StreamTicket } from './stream-schemas';
 import { topicsOf } from './topics';
 

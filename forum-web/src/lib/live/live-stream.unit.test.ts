@@ -2,7 +2,8 @@
 import type { StreamMessage } from '@forum/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeEventSource, installFakeEventSource, setVisibility } from '../../testing/fake-event-source';
-import { LiveStream, type LiveStreamOptions } from './live-stream';
+import type { LiveStreamOptions } from './live-options';
+import { LiveStream } from './live-stream';
 
 const POST = '6f1c8a52-1111-4a4a-9a9a-000000000001';
 const OTHER = '6f1c8a52-1111-4a4a-9a9a-000000000002';
