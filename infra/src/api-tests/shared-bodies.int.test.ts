@@ -6,7 +6,7 @@ import { given } from '../testing/given.ts';
 import { calls } from './calls.ts';
 
 /**
- * A post and its comments are read once for everyone at a version of the read side (SharedPosts):
+ * A post and its comments are read once for everyone at a version of the read side (PostCache):
  * visitors and members get the same body, each with only their own fields beside it (their vote,
  * byMe, reportedByMe, an email they may see), in the keys' order of before.
  */

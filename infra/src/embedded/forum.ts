@@ -21,7 +21,7 @@ import type { IdentityRealm } from '@forum/identity';
 import type { EmbeddedConfig } from './config.ts';
 import { createGateway } from './gateway.ts';
 import { forumDatabase } from './database.ts';
-import { openFrontDoor } from './front-door.ts';
+import { bindPublicPort } from './public-port.ts';
 import { StopStack } from './stop-stack.ts';
 import { createEmbeddedRealm, embeddedIdentityAdmin } from './realm.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed.ts';
@@ -88,13 +88,13 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     const live = await startLiveChanges({ store, watcher, db: readDb, logger: logger.child({ service: 'query-service', component: 'live' }), settings: streamLimits(config) });
     stack.push(() => live.close());
 
-    const door = await openFrontDoor(config);
+    const publicPort = await bindPublicPort(config);
     // the streams first: the server's close waits for every open request
     stack.push(async () => {
       live.endStreams();
-      await door.close();
+      await publicPort.close();
     });
-    const { url, internal, headers, port } = door;
+    const { url, internal, headers, port } = publicPort;
 
     const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, limits: config.WRITE_LIMITS, logger: logger.child({ service: 'command-service' }) }));
     if (limits) stack.push(() => limits.close());
@@ -173,7 +173,7 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       },
     });
     await starting.ready();
-    door.open(starting);
+    publicPort.open(starting);
 
     // the demo data is the operator's, not a member's writes: not limited
     if (realm && config.DEMO_DATA && (await seedDemoData(realm, createForumCommands(store, options), logger)) > 0) {

@@ -59,7 +59,7 @@ beforeAll(async () => {
   base = await gateway.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
-  // as the front door does (front-door.ts): the request whose client went away was never answered,
+  // as the public port does (public-port.ts): the request whose client went away was never answered,
   // and a Fastify that listens itself waits for its connection
   gateway?.server.closeAllConnections();
   await gateway?.close();

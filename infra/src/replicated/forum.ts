@@ -10,7 +10,7 @@ import { CheckpointWatcher } from '@forum/query-service';
 import { createGateway } from '../embedded/gateway.ts';
 import { forumDatabase } from '../embedded/database.ts';
 import { openEventStore } from '../event-store.ts';
-import { openFrontDoor } from '../embedded/front-door.ts';
+import { bindPublicPort } from '../embedded/public-port.ts';
 import { StopStack } from '../embedded/stop-stack.ts';
 import { createEmbeddedRealm, embeddedIdentityAdmin, identityAdminEnv, newServiceAccount, type ServiceAccount } from '../embedded/realm.ts';
 import { seedDemoData } from '../embedded/seed.ts';
@@ -88,9 +88,9 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
     const feed = await startKafkaFeed({ settings: config, store, databaseUrl, logger: logger.child({ service: 'feed' }) });
     if (feed) stack.push(() => feed.stop());
 
-    const door = await openFrontDoor(config);
-    stack.push(() => door.close());
-    const { url, internal, headers, port } = door;
+    const publicPort = await bindPublicPort(config);
+    stack.push(() => publicPort.close());
+    const { url, internal, headers, port } = publicPort;
 
     // the realm's account hooks and the demo data: commands of the supervisor's own, no limits
     let identityAdmin: IdentityAdmin | null = null;
@@ -169,7 +169,7 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
       },
     });
     await starting.ready();
-    door.open(starting);
+    publicPort.open(starting);
 
     if (realm && config.DEMO_DATA && (await seedDemoData(realm, commands, logger)) > 0) {
       await watcher.waitFor(await store.head(), config.MIN_POSITION_WAIT_MS);

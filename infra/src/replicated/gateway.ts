@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@forum/platform';
-import { openFrontDoor } from '../embedded/front-door.ts';
+import { bindPublicPort } from '../embedded/public-port.ts';
 import { createGateway } from '../embedded/gateway.ts';
 import { apiProxy } from './api-proxy.ts';
 import type { GatewayConfig } from './gateway-config.ts';
@@ -23,23 +23,23 @@ export interface StandaloneGateway {
 export async function startGateway(config: GatewayConfig, logger: Logger = createLogger('gateway', config.LOG_LEVEL, { format: config.LOG_FORMAT })): Promise<StandaloneGateway> {
   const command = new ReplicaSet('command-service', config.COMMAND_SERVICE_URLS, logger);
   const query = new ReplicaSet('query-service', config.QUERY_SERVICE_URLS, logger);
-  const door = await openFrontDoor(config);
+  const publicPort = await bindPublicPort(config);
   const gateway = await createGateway({
     api: [apiProxy({ command, query, trustProxy: config.TRUST_PROXY })],
     proxied: true,
     forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),
     adminWebDir: config.ADMIN_WEB_DIR ? path.resolve(config.ADMIN_WEB_DIR) : path.join(root, 'admin-web/dist'),
     logger,
-    headers: door.headers,
+    headers: publicPort.headers,
     checks: { commandService: async () => replicasCheck(command), queryService: async () => replicasCheck(query) },
   });
   await gateway.ready();
-  door.open(gateway);
+  publicPort.open(gateway);
   return {
-    url: door.url,
-    port: door.port,
+    url: publicPort.url,
+    port: publicPort.port,
     async stop() {
-      await door.close();
+      await publicPort.close();
       await Promise.all([command.close(), query.close()]);
     },
   };

@@ -17,7 +17,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import { standbyCheck } from '../store/standby-check.ts';
-import { createSharedPosts } from '../reads/shared-posts.ts';
+import { createPostCache } from '../reads/post-cache.ts';
 import { createAdminStore } from '../store/admin.ts';
 import { createCommunityStore } from '../store/community.ts';
 import { createPostsStore, createTagsStore } from '../store/posts.ts';
@@ -54,7 +54,7 @@ export interface QueryAppDeps {
   readonly visitorCacheEntries: number;
   /** Signed-in callers' forum records kept in memory (see ViewerCache); 0: none. */
   readonly viewerCacheEntries: number;
-  /** Rows of posts and pages of comments kept in memory for every reader (see SharedPosts); 0: none. */
+  /** Rows of posts and pages of comments kept in memory for every reader (see PostCache); 0: none. */
   readonly sharedReadRows: number;
   /** The change stream of this process (startLiveChanges): GET /api/stream serves its hub. */
   readonly live: LiveChanges;
@@ -95,7 +95,7 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
       const admin = createAdminStore(deps.db);
       const posts = createPostsStore(deps.db);
       const community = createCommunityStore(deps.db);
-      const shared = createSharedPosts({ posts, community }, deps.watcher, { maxRows: deps.sharedReadRows });
+      const postCache = createPostCache({ posts, community }, deps.watcher, { maxRows: deps.sharedReadRows });
       api.addHook('onRequest', lookupLimitHook(deps.lookupLimit, deps.trustProxy));
       api.addHook('onRequest', cache.visitors);
       api.addHook('onRequest', cancelWhenClientLeavesHook);
@@ -105,8 +105,8 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
       api.addHook('onRequest', cache.afterViewer);
       api.addHook('onSend', cache.keep);
       await api.register(meRoutes());
-      await api.register(communityRoutes(community, shared, bulkheadHook({ what: 'searches', ...deps.search })));
-      await api.register(postRoutes(posts, shared, users));
+      await api.register(communityRoutes(community, postCache, bulkheadHook({ what: 'searches', ...deps.search })));
+      await api.register(postRoutes(posts, postCache, users));
       await api.register(tagRoutes(createTagsStore(deps.db)));
       await api.register(adminRoutes(admin, users, deps.events));
       await api.register(announcementRoutes(admin));

@@ -19,7 +19,7 @@ import {
 } from '@forum/contracts';
 import { NotFoundError, type RequestHook } from '@forum/platform';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { SharedPosts } from '../reads/shared-posts.ts';
+import type { PostCache } from '../reads/post-cache.ts';
 import type { CommentRow, CommentsPageOf, CommunityStore, NotificationRow, ReportRow } from '../store/community.ts';
 import type { UserRow } from '../store/users.ts';
 import { listItem } from './posts.ts';
@@ -79,22 +79,22 @@ export async function taggedPosts(community: CommunityStore, tag: string, page: 
  * The spec's GET /api/comments/:postId: a post's first UNPAGED_LIST_MAX comments, oldest first, as
  * `viewer` may see them (emails for their authors and admins), and all of them counted in X-Total-Count.
  */
-export async function commentsOfPost(shared: SharedPosts, postId: string, viewer: UserRow | undefined): Promise<{ body: CommentItem[]; headers: Record<string, string> }> {
-  const { page, items } = await commentsAsSeen(shared, postId, { order: 'oldest', after: null, limit: UNPAGED_LIST_MAX }, viewer);
+export async function commentsOfPost(cache: PostCache, postId: string, viewer: UserRow | undefined): Promise<{ body: CommentItem[]; headers: Record<string, string> }> {
+  const { page, items } = await commentsAsSeen(cache, postId, { order: 'oldest', after: null, limit: UNPAGED_LIST_MAX }, viewer);
   return { body: items, headers: totalCountHeaders(page.total) };
 }
 
 /** GET /api/posts/:id/comments: a keyset page of a post's comments (see PostCommentsQuery), as `viewer` may see them. */
-export async function postCommentsPage(shared: SharedPosts, postId: string, query: PostCommentsQuery, viewer: UserRow | undefined): Promise<CommentsPage> {
-  const { page, items } = await commentsAsSeen(shared, postId, query, viewer);
+export async function postCommentsPage(cache: PostCache, postId: string, query: PostCommentsQuery, viewer: UserRow | undefined): Promise<CommentsPage> {
+  const { page, items } = await commentsAsSeen(cache, postId, query, viewer);
   return { comments: items, nextCursor: page.next && pageCursor(query.order, page.next), totalCount: page.total };
 }
 
-/** A page of a post's comments as everyone reads it (kept, see SharedPosts), then which of them `viewer` reported; 404 without the post. */
-async function commentsAsSeen(shared: SharedPosts, postId: string, query: CommentsPageOf, viewer: UserRow | undefined) {
-  const page = await shared.comments(postId, query);
+/** A page of a post's comments as everyone reads it (kept, see PostCache), then which of them `viewer` reported; 404 without the post. */
+async function commentsAsSeen(cache: PostCache, postId: string, query: CommentsPageOf, viewer: UserRow | undefined) {
+  const page = await cache.comments(postId, query);
   if (!page) throw new NotFoundError('No such post');
-  const reported = viewer && (await shared.reportedBy(viewer.id, page.rows.map((row) => row.id)));
+  const reported = viewer && (await cache.reportedBy(viewer.id, page.rows.map((row) => row.id)));
   return { page, items: page.rows.map((row) => comment(row, viewer, reported)) };
 }
 
@@ -107,7 +107,7 @@ export async function leaderboard(community: CommunityStore): Promise<TopVotedUs
  * Comments, reported comments, notifications, the leaderboard, profiles and post search.
  * `searches`: the full-text search's bulkhead (see queryApi).
  */
-export function communityRoutes(community: CommunityStore, shared: SharedPosts, searches: RequestHook): FastifyPluginAsyncZod {
+export function communityRoutes(community: CommunityStore, cache: PostCache, searches: RequestHook): FastifyPluginAsyncZod {
   return async (api) => {
     /**
      * GET /api/posts/search?tag=…|q=…[&page=n]. The spec's call (`tag` alone,
@@ -137,12 +137,12 @@ export function communityRoutes(community: CommunityStore, shared: SharedPosts, 
     );
 
     api.get('/comments/:postId', { schema: { params: PostIdOfCommentsParams }, config: { publicRead: true } }, async (request, reply) => {
-      const { body, headers } = await commentsOfPost(shared, request.params.postId, request.viewer);
+      const { body, headers } = await commentsOfPost(cache, request.params.postId, request.viewer);
       return reply.headers(headers).send(body);
     });
 
     api.get('/posts/:id/comments', { schema: { params: PostIdParams, querystring: PostCommentsQuery }, config: { publicRead: true } }, async (request) =>
-      postCommentsPage(shared, request.params.id, request.query, request.viewer),
+      postCommentsPage(cache, request.params.id, request.query, request.viewer),
     );
 
     api.get('/admin/reported-comments', { preValidation: adminOnly }, async (request, reply) => {

@@ -1,7 +1,7 @@
 import { EmailParams, ListPostsQuery, PostIdParams, type PostCount, type PostDetail, type PostListItem, type PostsPage, type Vote } from '@forum/contracts';
 import { NotFoundError, parseInput } from '@forum/platform';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { SharedPosts } from '../reads/shared-posts.ts';
+import type { PostCache } from '../reads/post-cache.ts';
 import type { PostRow, PostsStore } from '../store/posts.ts';
 import type { UserRow, UsersStore } from '../store/users.ts';
 import { maySeeEmail, ownerOrAdmin } from './access.ts';
@@ -41,17 +41,17 @@ export async function homePage(posts: PostsStore, { page, sort }: ListPostsQuery
 }
 
 /**
- * A post as `viewer` may see it: the post as everyone reads it (kept, see SharedPosts), with the
+ * A post as `viewer` may see it: the post as everyone reads it (kept, see PostCache), with the
  * viewer's own vote read beside it, and the author's email for the author and admins.
  */
-export async function postById(shared: SharedPosts, id: string, viewer: UserRow | undefined): Promise<PostDetail> {
-  const [row, myVote] = await Promise.all([shared.post(id), viewer && shared.voteOf(id, viewer.id)]);
+export async function postById(cache: PostCache, id: string, viewer: UserRow | undefined): Promise<PostDetail> {
+  const [row, myVote] = await Promise.all([cache.post(id), viewer && cache.voteOf(id, viewer.id)]);
   if (!row) throw new NotFoundError('No such post');
   return postDetail(myVote === undefined ? row : { ...row, my_vote: myVote }, viewer);
 }
 
 /** The posts' reads: the home page, a post, and an author's posts and their count. */
-export function postRoutes(posts: PostsStore, shared: SharedPosts, users: UsersStore): FastifyPluginAsyncZod {
+export function postRoutes(posts: PostsStore, cache: PostCache, users: UsersStore): FastifyPluginAsyncZod {
   return async (api) => {
     /** The spec's My Posts: the user's newest UNPAGED_LIST_MAX posts; all of them counted in X-Total-Count. */
     api.get('/my-posts/:email', { schema: { params: EmailParams } }, async (request, reply) => {
@@ -76,6 +76,6 @@ export function postRoutes(posts: PostsStore, shared: SharedPosts, users: UsersS
       return homePage(posts, parseInput(ListPostsQuery, request.query));
     });
 
-    api.get('/posts/:id', { schema: { params: PostIdParams }, config: { publicRead: true } }, async (request) => postById(shared, request.params.id, request.viewer));
+    api.get('/posts/:id', { schema: { params: PostIdParams }, config: { publicRead: true } }, async (request) => postById(cache, request.params.id, request.viewer));
   };
 }

@@ -11,7 +11,7 @@ import { versionMemo } from './version-memo.ts';
  * reported. What a viewer may see of the shared part (an author's email, byMe) is decided from
  * the shared rows and the viewer's record (see postDetail, comment).
  */
-export interface SharedPosts {
+export interface PostCache {
   post(id: string): Promise<PostRow | null>;
   comments(postId: string, page: CommentsPageOf): Promise<CommentRows | null>;
   voteOf(postId: string, userId: string): Promise<Vote>;
@@ -19,11 +19,11 @@ export interface SharedPosts {
 }
 
 /** `maxRows`: rows kept (a post counts one, a page of comments one and one per comment); 0: none kept, every read runs its statement. */
-export function createSharedPosts(
+export function createPostCache(
   stores: { readonly posts: PostsStore; readonly community: CommunityStore },
   watcher: Pick<CheckpointWatcher, 'version'>,
   options: { maxRows: number },
-): SharedPosts {
+): PostCache {
   const { posts, community } = stores;
   const memo = versionMemo<PostRow | CommentRows>(watcher, { maxSize: options.maxRows, sizeOf: (value) => ('rows' in value ? 1 + value.rows.length : 1) });
   return {

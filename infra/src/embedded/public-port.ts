@@ -4,7 +4,7 @@ import type { EmbeddedConfig } from './config.ts';
 import { createSecurityHeaders, type SecurityHeaders } from './security-headers.ts';
 
 /** The forum's one port, bound before the gateway behind it is made. */
-export interface FrontDoor {
+export interface PublicPort {
   /** Where browsers reach the forum (PUBLIC_URL, or http://localhost:<port>). */
   readonly url: string;
   readonly port: number;
@@ -22,7 +22,7 @@ export interface FrontDoor {
  * Binds PORT first: the public URL (and so the embedded realm's issuer) may depend on the port the
  * OS gives; until the gateway is opened every request answers 503 with Retry-After.
  */
-export async function openFrontDoor(config: Pick<EmbeddedConfig, 'PORT' | 'HOST' | 'PUBLIC_URL' | 'OIDC_ISSUER' | 'CORS_ORIGINS'>): Promise<FrontDoor> {
+export async function bindPublicPort(config: Pick<EmbeddedConfig, 'PORT' | 'HOST' | 'PUBLIC_URL' | 'OIDC_ISSUER' | 'CORS_ORIGINS'>): Promise<PublicPort> {
   const headers = createSecurityHeaders({
     https: config.PUBLIC_URL !== undefined && new URL(config.PUBLIC_URL).protocol === 'https:',
     externalIssuer: config.OIDC_ISSUER,
