@@ -88,7 +88,7 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
     expect(await viewPost.getAttribute('href')).toBe(`/post/${post.id}`);
     const [postTab] = await Promise.all([page.context().waitForEvent('page'), viewPost.click()]);
     await postTab.waitForURL((url) => url.pathname === `/post/${post.id}`, { waitUntil: 'commit' });
-    expect(await postTab.evaluate('window.opener')).toBeNull();
+    expect(await postTab.evaluate(() => window.opener === null), 'the post tab has no opener').toBe(true);
     await postTab.close();
     expect(new URL(page.url()).pathname).toBe('/admin/reported-comments');
     expect(await commentRow.getByRole('link', { name: 'History' }).getAttribute('href')).toBe(`/admin/history/post/${post.id}`);

@@ -127,7 +127,7 @@ describe.skipIf(chromiumMissing)('operators in the admin console, in Chromium', 
     // (the desktop's open side menu would open as a drawer over the page: a phone starts afresh)
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
-    const fits = () => page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
+    const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
     await page.getByRole('article', { name: 'Started a rebuild of tags (tags v1 build 2)' }).waitFor();
     expect(await fits()).toBe(true);
     await snapshot(page, 'admin-audit-phone');

@@ -38,7 +38,7 @@ describe.skipIf(chromiumMissing)('the console’s lists on a phone, in Chromium'
   /** The page is no wider than the screen, and the app bar, its menu button and its account menu are whole on it. */
   async function fitsUnderWholeBar(screen: string) {
     const width = page.viewportSize()!.width;
-    expect(await page.evaluate<number>('document.documentElement.scrollWidth'), `${screen}: the page's width`).toBeLessThanOrEqual(width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${screen}: the page's width`).toBeLessThanOrEqual(width);
     const inView = async (part: Locator) => {
       const box = (await part.boundingBox())!;
       return box.x >= 0 && box.x + box.width <= width;
@@ -89,7 +89,12 @@ describe.skipIf(chromiumMissing)('the console’s lists on a phone, in Chromium'
     await fitsUnderWholeBar('a post’s history');
 
     // content wider than the phone (a wide table, a long unbroken line) scrolls inside the page, under the whole bar
-    await page.evaluate("document.getElementById('main-content').append(Object.assign(document.createElement('div'), { style: 'width: 1200px; height: 8px', id: 'wide' }))");
+    await page.evaluate(() => {
+      const wide = document.createElement('div');
+      wide.id = 'wide';
+      wide.style.cssText = 'width: 1200px; height: 8px';
+      document.getElementById('main-content')!.append(wide);
+    });
     await fitsUnderWholeBar('a page with content wider than the phone');
   });
 

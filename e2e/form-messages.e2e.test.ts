@@ -2,7 +2,7 @@ import { CONTACT_MESSAGE_MAX } from '@forum/contracts';
 import type { TestForum } from '@forum/infra/testing';
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, contrastRatio, DESKTOP, journeySteps, paintedColors, PHONE, setUpJourneys, snapshot } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, contrastRatio, descriptionOf, DESKTOP, journeySteps, paintedColors, PHONE, setUpJourneys, snapshot } from './support.ts';
 
 /**
  * What forum-web's forms say, in Debian's Chromium against the whole product (issue #39's rough
@@ -20,10 +20,6 @@ describe.skipIf(chromiumMissing)("forum-web's forms say what is wrong, in Chromi
   beforeEach(() => {
     ({ forum, page } = journey);
   });
-
-  /** The description of a field (its helper text), as a screen reader reads it with the field. */
-  const descriptionOf = (field: Locator) =>
-    field.evaluate((element) => element.ownerDocument.getElementById(element.getAttribute('aria-describedby')!.split(' ')[0])?.textContent ?? null);
 
   it('#39 edges 1, 3, 4: Contact forgets its thanks at the next attempt, refuses a@b and says a long message is too long once, sending nothing', { timeout: 90_000 }, async () => {
     const sent: string[] = [];

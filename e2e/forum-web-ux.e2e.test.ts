@@ -80,7 +80,7 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       const tags = await chips.allTextContents();
       expect(tags.length).toBeGreaterThan(3);
       // a reader arriving half way through the loop: the first chips have moved out to the left
-      await phone.evaluate('document.getAnimations().forEach((animation) => (animation.currentTime = 10000))');
+      await phone.evaluate(() => document.getAnimations().forEach((animation) => (animation.currentTime = 10000)));
       for (let presses = 0; presses < 30 && !(await hasFocus(chips.first())); presses++) await phone.keyboard.press('Tab');
       for (const [index, tag] of tags.entries()) {
         if (index > 0) await phone.keyboard.press('Tab');
@@ -110,14 +110,14 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
     await page.goto(`${forum.url}/contact`);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate('document.activeElement.textContent'), 'the first stop of Tab').toBe('Skip to main content');
+    expect(await page.evaluate(() => document.activeElement?.textContent), 'the first stop of Tab').toBe('Skip to main content');
     const skip = page.getByRole('link', { name: 'Skip to main content' });
     const box = (await skip.boundingBox())!;
     expect(box.y >= 0 && box.height > 10 && box.width > 50, 'the skip link shows once focused').toBe(true);
     await page.keyboard.press('Enter');
     // the next Tab goes on from the page's main landmark, past the navigation
     await page.keyboard.press('Tab');
-    const next = await page.evaluate('document.activeElement.closest("main, header, nav")?.tagName ?? document.activeElement.tagName');
+    const next = await page.evaluate(() => document.activeElement?.closest('main, header, nav')?.tagName ?? document.activeElement?.tagName);
     expect(next, 'Tab after the skip link lands in main').toBe('MAIN');
     await expectAccessible('contact, after the skip link');
 
@@ -133,7 +133,7 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
         const view = element.ownerDocument.defaultView!;
         const style = view.getComputedStyle(element);
         // the app bar (a header) paints the blue behind its controls
-        return { style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor, bar: view.getComputedStyle(element.closest('header')).backgroundColor };
+        return { style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor, bar: view.getComputedStyle(element.closest('header')!).backgroundColor };
       });
       expect(ring.style, `${name}: an outline`).not.toBe('none');
       expect(ring.width, `${name}: its width`).toBeGreaterThanOrEqual(2);
@@ -146,7 +146,10 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
    * around it (WCAG 2.4.7, and 1.4.11 for the ring's colour), with how many stops there were.
    */
   async function stopsWithoutRing(screen: string): Promise<{ stops: number; faults: string[] }> {
-    await page.evaluate('document.activeElement?.blur(); window.scrollTo(0, 0)');
+    await page.evaluate(() => {
+      if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+      window.scrollTo(0, 0);
+    });
     const faults: string[] = [];
     const seen = new Set<string>();
     for (let presses = 0; presses < 120; presses++) {
@@ -260,7 +263,7 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
         return { x: part.x, y: top, width: part.width, height: part.y + part.height - top };
       };
       const covers = (part: Box) => part.height > 0 && overlaps(box, part);
-      const at = `(toast ${JSON.stringify(box)}, bar's bottom ${barBottom}, page scrolled ${await page.evaluate<number>('window.scrollY')})`;
+      const at = `(toast ${JSON.stringify(box)}, bar's bottom ${barBottom}, page scrolled ${await page.evaluate(() => window.scrollY)})`;
       for (const [name, part] of [['title', title], ['intro text', intro], ['Back to Post', back]] as const) {
         const partBox = (await part.boundingBox())!;
         expect(covers(shows(partBox)), `${width}: the toast over the ${name} ${JSON.stringify(partBox)} ${at}`).toBe(false);
@@ -288,7 +291,7 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       const box = await settledBox(field);
       expect(box.y, `${what}: the field's top (${box.y}) below the bar's bottom (${bar.y + bar.height})`).toBeGreaterThanOrEqual(bar.y + bar.height);
       // its label, above the box, shows too
-      const label = (await field.evaluate((element) => element.closest('.MuiFormControl-root')!.querySelector('label')!.getBoundingClientRect().top)) as number;
+      const label = await field.evaluate((element) => element.closest('.MuiFormControl-root')!.querySelector('label')!.getBoundingClientRect().top);
       expect(label, `${what}: the field's label below the bar`).toBeGreaterThanOrEqual(bar.y + bar.height);
     };
     for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {

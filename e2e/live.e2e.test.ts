@@ -57,8 +57,11 @@ describe.skipIf(chromiumMissing)('forum-web, live, in two browsers', () => {
   }
 
   /** Marks the page, so a test can tell it was not loaded again. */
-  const markLoaded = () => page.evaluate('window.__liveJourneyMark = true');
-  const stillSameLoad = async () => expect(await page.evaluate('window.__liveJourneyMark === true')).toBe(true);
+  const markLoaded = () =>
+    page.evaluate(() => {
+      (globalThis as { __liveJourneyMark?: boolean }).__liveJourneyMark = true;
+    });
+  const stillSameLoad = async () => expect(await page.evaluate(() => (globalThis as { __liveJourneyMark?: boolean }).__liveJourneyMark === true)).toBe(true);
 
   it('A comments on and votes a post that B has open: B sees the comment and the counts move, without reloading', { timeout: 120_000 }, async () => {
     const writer = await forum.newUser('Wes Writer');
@@ -228,11 +231,11 @@ describe.skipIf(chromiumMissing)('forum-web, live, in two browsers', () => {
 
 /** Sets `document.visibilityState` in the page and tells it, as a browser does when its tab is hidden or shown. */
 async function setVisibility(page: Page, state: 'hidden' | 'visible') {
-  await page.evaluate(`(() => {
-    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => '${state}' });
-    Object.defineProperty(document, 'hidden', { configurable: true, get: () => ${state === 'hidden'} });
+  await page.evaluate((state) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => state === 'hidden' });
     document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
-  })()`);
+  }, state);
 }
 
 /**

@@ -322,7 +322,7 @@ describe.skipIf(chromiumMissing)('signed-in members of the forum, in Chromium', 
       const wrapped = await breaks();
       expect(wrapped.every((at) => at.endsWith('|@')), `${viewport.width} px: ${wrapped.join(', ')}`).toBe(true);
       // and the page itself never scrolls sideways
-      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), `${viewport.width} px`).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${viewport.width} px`).toBe(true);
       await snapshot(page, `post-comments-email-${viewport.width}`);
     }
     await expectAccessible('comments page, own comment');

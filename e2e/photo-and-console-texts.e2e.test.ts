@@ -3,7 +3,7 @@ import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import type { TestForum } from '@forum/infra/testing';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
+import { ADMIN_EMAIL, chromiumMissing, chromiumMissingMessage, descriptionOf, DESKTOP, journeySteps, PHONE, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
 
 /**
  * Refusals said plainly, in Debian's Chromium against the whole product: Change Photo loads a new
@@ -80,7 +80,7 @@ describe.skipIf(chromiumMissing)('refusals said plainly, in Chromium', () => {
         await photo.fill('');
         await photo.pressSequentially(typed);
         await dialog.getByRole('button', { name: 'Save' }).click();
-        await expect.poll(() => photo.evaluate((element) => element.ownerDocument.getElementById(element.getAttribute('aria-describedby')!.split(' ')[0])?.textContent)).toMatch(/^Use an https:\/\/ address/);
+        await expect.poll(() => descriptionOf(photo)).toMatch(/^Use an https:\/\/ address/);
         expect(await photo.getAttribute('aria-invalid')).toBe('true');
       }
       await expectAccessible(`Change Photo with an http:// address (${width})`);

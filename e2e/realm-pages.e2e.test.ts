@@ -82,7 +82,7 @@ describe.skipIf(chromiumMissing)("the realm's pages, from the forum, in Chromium
     await page.setViewportSize(PHONE);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
-    expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await expectAccessible('realm forgot password');
     await snapshot(page, 'realm-forgot-password-phone');
 

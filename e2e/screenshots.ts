@@ -179,7 +179,7 @@ async function captureAt(browser: Browser, forum: TestForum, demo: Demo, width: 
     if (options.viewportOnly) {
       await page.screenshot({ path: file, animations: 'disabled' });
     } else {
-      const pageHeight = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+      const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
       const height = Math.min(pageHeight, Math.round(viewport.height * MAX_SCREENS));
       await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width: viewport.width, height }, animations: 'disabled' });
     }
@@ -324,7 +324,7 @@ async function captureConsole(browser: Browser, forum: TestForum, demo: Demo, wi
   const shot = async (name: string) => {
     await settle(page);
     const file = path.join(outDir, `${name}-${width}.png`);
-    const pageHeight = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+    const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
     await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width: viewport.width, height: Math.min(pageHeight, Math.round(viewport.height * MAX_SCREENS)) }, animations: 'disabled' });
     log(path.basename(file));
   };
@@ -381,7 +381,7 @@ async function captureConsole(browser: Browser, forum: TestForum, demo: Demo, wi
 /** Lets requests end (forum-web's change stream aside), transitions end, images decode and fonts load before a shot. */
 async function settle(page: Page) {
   await requestsSettled(page);
-  await page.evaluate('document.fonts.ready.then(() => undefined)');
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
   await page.waitForTimeout(300);
 }
 

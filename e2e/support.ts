@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_ACCOUNTS } from '@forum/infra/embedded';
 import { startTestForum, type NewUser, type TestForum } from '@forum/infra/testing';
+import type Axe from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
@@ -94,14 +95,11 @@ const CSP_REPORT_BINDING = '__forumCspViolation';
 export async function watchCspViolations(context: BrowserContext, into: string[]): Promise<void> {
   await context.exposeBinding(CSP_REPORT_BINDING, (_source, line: string) => void into.push(line));
   await context.addInitScript((binding: string) => {
-    // (this runs in the page; the test's TypeScript has no DOM types)
-    const page = globalThis as unknown as {
-      document: { addEventListener(type: string, listener: (event: Record<string, unknown>) => void, capture: boolean): void };
-      location: { href: string };
-    } & Record<string, (line: string) => void>;
-    page.document.addEventListener(
+    // (this runs in the page, where exposeBinding has put the binding on window)
+    const report = (line: string) => (window as unknown as Record<string, (line: string) => void>)[binding]!(line);
+    document.addEventListener(
       'securitypolicyviolation',
-      (event) => page[binding]!(`${String(event.effectiveDirective)} refused ${String(event.blockedURI) || '(inline)'} on ${page.location.href} (${String(event.sourceFile) || '?'}:${String(event.lineNumber)})`),
+      (event) => report(`${event.effectiveDirective} refused ${event.blockedURI || '(inline)'} on ${location.href} (${event.sourceFile || '?'}:${event.lineNumber})`),
       true,
     );
   }, CSP_REPORT_BINDING);
@@ -141,12 +139,9 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
     requestAnimationFrame(check);
   })`;
   const runAxe = async () => {
-    // (this runs in the page; the test's TypeScript has no DOM types)
-    const page = globalThis as unknown as {
-      document: unknown;
-      axe: { run(context: unknown, options: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> };
-    };
-    const result = await page.axe.run(page.document, { resultTypes: ['violations'] });
+    // (this runs in the page's own world, where axe-core's script has put `axe` on window)
+    const { axe } = window as unknown as { axe: typeof Axe };
+    const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
   };
   const reading = async () =>
@@ -228,6 +223,14 @@ export async function paintedColors(target: Locator): Promise<{ text: string; ba
   });
 }
 
+/** The description of a field (its helper text), as a screen reader reads it with the field: the text its aria-describedby names first. */
+export function descriptionOf(field: Locator): Promise<string | null> {
+  return field.evaluate((element) => {
+    const [first = ''] = (element.getAttribute('aria-describedby') ?? '').split(' ');
+    return element.ownerDocument.getElementById(first)?.textContent ?? null;
+  });
+}
+
 /** With E2E_ARTIFACTS=<dir>, a screenshot of the page (after transitions settle). */
 export async function snapshot(page: Page, name: string): Promise<void> {
   if (!process.env.E2E_ARTIFACTS) return;
@@ -296,9 +299,14 @@ export function setUpJourneys(name: string): Journey {
       const shown = await journey.page.locator('body').innerText({ timeout: 2000 }).catch(() => '(no page text)');
       // what is hidden from assistive technology (role queries skip it): a dialog's leftovers show here
       const hidden = await journey.page
-        .evaluate("[...document.querySelectorAll('[aria-hidden=true], [inert]')].filter((e) => e.querySelector('main')).map((e) => e.tagName + '#' + e.id + '.' + e.className).join(', ')")
+        .evaluate(() =>
+          [...document.querySelectorAll('[aria-hidden=true], [inert]')]
+            .filter((e) => e.querySelector('main'))
+            .map((e) => `${e.tagName}#${e.id}.${e.className}`)
+            .join(', '),
+        )
         .catch(() => '?');
-      console.error(`${name}: "${task.name}" failed on ${journey.page.url()}; the page showed:\n${shown.slice(0, 1500)}\nconsole: ${consoleLines.slice(-10).join('\n')}\nhidden around the page: ${String(hidden) || 'nothing'}`);
+      console.error(`${name}: "${task.name}" failed on ${journey.page.url()}; the page showed:\n${shown.slice(0, 1500)}\nconsole: ${consoleLines.slice(-10).join('\n')}\nhidden around the page: ${hidden || 'nothing'}`);
       if (process.env.E2E_ARTIFACTS) {
         await mkdir(process.env.E2E_ARTIFACTS, { recursive: true });
         const file = `failed-${name}-${task.name.slice(0, 40).replace(/\W+/g, '-')}.png`;
