@@ -1,6 +1,6 @@
 import { EmailParams, ListPostsQuery, PostIdParams, type PostCount, type PostDetail, type PostListItem, type PostsPage, type Vote } from '@forum/contracts';
 import { NotFoundError, parseInput } from '@forum/platform';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { SharedPosts } from '../reads/shared-posts.ts';
 import type { PostRow, PostsStore } from '../store/posts.ts';
 import type { UserRow, UsersStore } from '../store/users.ts';
@@ -51,8 +51,8 @@ export async function postById(shared: SharedPosts, id: string, viewer: UserRow 
 }
 
 /** The posts' reads: the home page, a post, and an author's posts and their count. */
-export function postRoutes(posts: PostsStore, shared: SharedPosts, users: UsersStore): FastifyPluginAsyncZod {
-  return async (api) => {
+export function postRoutes(posts: PostsStore, shared: SharedPosts, users: UsersStore): FastifyPluginCallbackZod {
+  return (api, _options, done) => {
     /** The spec's My Posts: the user's newest UNPAGED_LIST_MAX posts; all of them counted in X-Total-Count. */
     api.get('/my-posts/:email', { schema: { params: EmailParams } }, async (request, reply) => {
       const owner = await ownerOrAdmin(users, request, request.params.email, 'You can only see your own posts');
@@ -77,5 +77,6 @@ export function postRoutes(posts: PostsStore, shared: SharedPosts, users: UsersS
     });
 
     api.get('/posts/:id', { schema: { params: PostIdParams }, config: { publicRead: true } }, async (request) => postById(shared, request.params.id, request.viewer));
+    done();
   };
 }
