@@ -82,8 +82,8 @@ export function createDataProvider(token: TokenSource, written: WrittenPosition 
   const restProvider = simpleRestProvider('/api', http);
   const send = async (path: string, method: string, body?: unknown): Promise<Accepted> => {
     const response = await http(`/api/${path}`, { method, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-    const json: unknown = response.json;
-    return (json ?? {}) as Accepted;
+    // the command-service's answer to a command (204 has none)
+    return (response.json as Accepted | undefined) ?? {};
   };
   return {
     ...restProvider,
