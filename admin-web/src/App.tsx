@@ -32,11 +32,11 @@ type Access = 'checking' | 'open' | 'denied';
 export function App({ auth }: { auth: Auth }) {
   const authProvider = useMemo(() => createAuthProvider(auth), [auth]);
   const dataProvider = useMemo(() => createDataProvider(() => auth.token()), [auth]);
-  const [access, setAccess] = useState<Access>('checking');
+  // a visitor goes on to react-admin, whose checkAuth sends them to the realm
+  const [access, setAccess] = useState<Access>(() => (auth.getState().status === 'authenticated' ? 'checking' : 'open'));
 
   useEffect(() => {
-    // a visitor goes on to react-admin, whose checkAuth sends them to the realm
-    if (auth.getState().status !== 'authenticated') return setAccess('open');
+    if (auth.getState().status !== 'authenticated') return;
     let current = true;
     void Promise.resolve(authProvider.getPermissions?.({}))
       .then((roles: unknown) => Array.isArray(roles) && roles.includes(ADMIN_ROLE))

@@ -55,10 +55,10 @@ export function createAuthProvider(auth: Auth): AuthProvider {
       await auth.login({ redirectUri: consoleUrl() });
     },
 
-    getIdentity: async (): Promise<UserIdentity> => {
+    getIdentity: (): Promise<UserIdentity> => {
       const user = auth.getState().user;
-      if (!user) throw new Error('Not signed in');
-      return { id: user.id, fullName: user.name, ...(user.picture ? { avatar: user.picture } : {}), email: user.email };
+      if (!user) return Promise.reject(new Error('Not signed in'));
+      return Promise.resolve({ id: user.id, fullName: user.name, ...(user.picture ? { avatar: user.picture } : {}), email: user.email });
     },
 
     getPermissions: roles,

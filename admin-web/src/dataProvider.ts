@@ -1,6 +1,6 @@
 import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type AdminStats, type CreateAnnouncementRequest, type ErasedContentChoice, type History, type HistoryKind, type WarnUserRequest } from '@forum/contracts';
 import simpleRestProvider from 'ra-data-simple-rest';
-import { fetchUtils, HttpError, type DataProvider, type RaRecord } from 'react-admin';
+import { fetchUtils, HttpError, type DataProvider, type GetListParams, type GetManyReferenceParams, type RaRecord } from 'react-admin';
 
 /** The access token of the signed-in admin (refreshed when it expires within 30 s), or undefined. */
 export type TokenSource = () => Promise<string | undefined>;
@@ -81,13 +81,14 @@ export function createDataProvider(token: TokenSource, written: WrittenPosition 
   const http = authenticatedHttpClient(token, written);
   const restProvider = simpleRestProvider('/api', http);
   const send = async (path: string, method: string, body?: unknown): Promise<Accepted> => {
-    const { json } = await http(`/api/${path}`, { method, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-    return (json ?? {}) as Accepted;
+    const response = await http(`/api/${path}`, { method, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    // the command-service's answer to a command (204 has none)
+    return (response.json as Accepted | undefined) ?? {};
   };
   return {
     ...restProvider,
-    getList: async (resource, params) => {
-      const result = await restProvider.getList(endpointOf(resource), params);
+    getList: async <RecordType extends RaRecord>(resource: string, params: GetListParams) => {
+      const result = await restProvider.getList<RecordType>(endpointOf(resource), params);
       return { ...result, data: result.data.map(withId) };
     },
     getOne: async (resource, params) => {
@@ -98,8 +99,8 @@ export function createDataProvider(token: TokenSource, written: WrittenPosition 
       const result = await restProvider.getMany(endpointOf(resource), params);
       return { ...result, data: result.data.map(withId) };
     },
-    getManyReference: async (resource, params) => {
-      const result = await restProvider.getManyReference(endpointOf(resource), params);
+    getManyReference: async <RecordType extends RaRecord>(resource: string, params: GetManyReferenceParams) => {
+      const result = await restProvider.getManyReference<RecordType>(endpointOf(resource), params);
       return { ...result, data: result.data.map(withId) };
     },
     getStats: async () => (await http('/api/admin/stats')).json as AdminStats,

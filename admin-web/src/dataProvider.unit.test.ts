@@ -21,7 +21,7 @@ type Answer = { status?: number; body?: unknown; text?: string; headers?: Record
 function stubFetch(answer: (call: Call) => Answer | Promise<Answer> = () => ({ body: {} })) {
   const calls: Call[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = new URL(String(input), 'http://console.test');
+    const url = new URL(input instanceof Request ? input.url : input, 'http://console.test');
     const text = typeof init.body === 'string' ? init.body : undefined;
     const call: Call = { method: (init.method ?? 'GET').toUpperCase(), path: url.pathname, query: url.searchParams, headers: new Headers(init.headers), body: text === undefined ? undefined : JSON.parse(text) };
     calls.push(call);
@@ -32,7 +32,7 @@ function stubFetch(answer: (call: Call) => Answer | Promise<Answer> = () => ({ b
   return calls;
 }
 
-const token = async () => 'admin-token';
+const token = () => Promise.resolve('admin-token');
 const provider = (written?: WrittenPosition): ForumDataProvider => createDataProvider(token, written);
 const only = (calls: Call[]) => {
   expect(calls).toHaveLength(1);
@@ -52,7 +52,7 @@ describe('the data provider: reads (ra-data-simple-rest against the query-servic
       ],
       headers: { 'Content-Range': 'users 10-11/12' },
     }));
-    const result = await provider().getList('manage-users', { pagination: { page: 2, perPage: 10 }, sort: { field: 'name', order: 'ASC' }, filter: { q: 'ann' } });
+    const result = await provider().getList<{ id: string; _id: string }>('manage-users', { pagination: { page: 2, perPage: 10 }, sort: { field: 'name', order: 'ASC' }, filter: { q: 'ann' } });
 
     const call = only(calls);
     expect(call.method).toBe('GET');
@@ -94,7 +94,7 @@ describe('the data provider: reads (ra-data-simple-rest against the query-servic
 
   it('reads one record by id from its endpoint, `_id` as `id`', async () => {
     const calls = stubFetch(() => ({ body: { _id: 'p/1', title: 'Welcome to the forum!' } }));
-    const { data } = await provider().getOne('posts', { id: 'p/1' });
+    const { data } = await provider().getOne<{ id: string; _id: string; title: string }>('posts', { id: 'p/1' });
     expect(only(calls).path).toBe('/api/posts/p%2F1');
     expect(data).toEqual({ id: 'p/1', _id: 'p/1', title: 'Welcome to the forum!' });
   });
@@ -109,7 +109,7 @@ describe('the data provider: reads (ra-data-simple-rest against the query-servic
 
   it('sends no Authorization header when there is no token', async () => {
     const calls = stubFetch(() => ({ body: [], headers: { 'Content-Range': 'users */0' } }));
-    await createDataProvider(async () => undefined).getList('manage-users', { pagination: { page: 1, perPage: 10 }, sort: { field: 'name', order: 'ASC' }, filter: {} });
+    await createDataProvider(() => Promise.resolve(undefined)).getList('manage-users', { pagination: { page: 1, perPage: 10 }, sort: { field: 'name', order: 'ASC' }, filter: {} });
     expect(only(calls).headers.has('Authorization')).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
-import { mergeTranslations, type I18nProvider } from 'react-admin';
+import { mergeTranslations, type I18nProvider, type TranslationMessages } from 'react-admin';
 
 /**
  * A list's three "nothing to show" texts in plain words: empty (no rows at all), no results (an
@@ -31,7 +31,7 @@ const consoleMessages = {
   },
 };
 
-const messages = mergeTranslations(englishMessages, consoleMessages);
+const messages = mergeTranslations(englishMessages, consoleMessages) as TranslationMessages;
 const stock = polyglotI18nProvider(() => messages, 'en', [{ locale: 'en', name: 'English' }], { allowMissing: true });
 
 /** react-admin asks these with the list's resource but has no per-resource key for them: the resource's own text comes first. */
@@ -40,7 +40,7 @@ const LIST_TEXT_KEYS = new Set(['ra.navigation.no_results', 'ra.navigation.no_fi
 /** The console's texts: react-admin's English ones, with plain ones where the stock texts read oddly. */
 export const i18nProvider: I18nProvider = {
   ...stock,
-  translate: (key, options = {}) => {
+  translate: (key, options: Record<string, unknown> = {}) => {
     const resource: unknown = options.resource;
     if (typeof resource !== 'string' || !LIST_TEXT_KEYS.has(key)) return stock.translate(key, options);
     return stock.translate(`resources.${resource}.${key.split('.').at(-1)}`, { ...options, _: stock.translate(key, options) });

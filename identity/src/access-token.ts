@@ -17,7 +17,7 @@ export function createAccessTokenVerifier(signingKeys: RealmSecrets['signingKeys
   const verifyAccessToken = createTokenVerifier({
     issuer,
     audience,
-    keys: async (header) => {
+    keys: (header) => {
       const key = header.kid ? publicKeys.get(header.kid) : undefined;
       if (!key) throw new Error('unknown signing key');
       return key;

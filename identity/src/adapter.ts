@@ -42,14 +42,14 @@ export function postgresAdapter(db: Knex) {
 
     private async findWhere(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
       if (!storable(value)) return undefined;
-      const result = await db.raw(
+      const result = await db.raw<{ rows: { payload: AdapterPayload; consumed: number | string | null }[] }>(
         `SELECT payload, extract(epoch FROM consumed_at)::bigint AS consumed
          FROM ${TABLE}
          WHERE model = ? AND ${column} = ? AND (expires_at IS NULL OR expires_at > now())
          LIMIT 1`,
         [this.model, value],
       );
-      const row = result.rows[0] as { payload: AdapterPayload; consumed: number | string | null } | undefined;
+      const row = result.rows[0];
       if (!row) return undefined;
       return row.consumed === null ? row.payload : { ...row.payload, consumed: Number(row.consumed) };
     }
@@ -85,6 +85,6 @@ export function postgresAdapter(db: Knex) {
 
 /** Drops expired rows; returns how many went. */
 export async function deleteExpired(db: Knex): Promise<number> {
-  const result = await db.raw(`DELETE FROM ${TABLE} WHERE expires_at < now() - interval '5 minutes'`);
+  const result = await db.raw<{ rowCount: number | null }>(`DELETE FROM ${TABLE} WHERE expires_at < now() - interval '5 minutes'`);
   return result.rowCount ?? 0;
 }

@@ -92,11 +92,11 @@ export function createGoogleBroker(options: GoogleOptions, realmIssuer: string, 
     /** The pending sign-in a callback belongs to (its state is used up here), or null when unknown or expired. */
     async claimState(state: string | null): Promise<{ interactionUid: string; verifier: string; nonce: string; state: string } | null> {
       if (!state || state.length > 512) return null;
-      const result = await db.raw(
+      const result = await db.raw<{ rows: { interaction_uid: string; code_verifier: string; nonce: string; live: boolean }[] }>(
         `DELETE FROM ${SCHEMA}.broker_states WHERE state_hash = ? AND provider = ? RETURNING interaction_uid, code_verifier, nonce, expires_at > now() AS live`,
         [hashOf(state), GOOGLE],
       );
-      const row = result.rows[0] as { interaction_uid: string; code_verifier: string; nonce: string; live: boolean } | undefined;
+      const row = result.rows[0];
       return row?.live ? { interactionUid: row.interaction_uid, verifier: row.code_verifier, nonce: row.nonce, state } : null;
     },
 

@@ -29,7 +29,7 @@ describe('email addresses: one account per mailbox, however the address is writt
     await h.realm.accounts.create({ email: precomposed, password: PASSWORD, name: 'René' });
     expect((await register(precomposed.replace('\u00e9', 'e\u0301'))).status).toBe(409);
     expect((await register('alice@forum.local..')).status).toBe(400);
-    const rows = await h.db.withSchema('identity').from('accounts').whereLike('email', 'alice@forum.local%').pluck('email');
+    const rows = await h.db.withSchema('identity').from<{ email: string }>('accounts').whereLike('email', 'alice@forum.local%').pluck('email');
     expect(rows).toEqual(['alice@forum.local']);
   });
 
@@ -95,7 +95,7 @@ describe('email addresses: one account per mailbox, however the address is writt
     // a database from before the rewrite: without the row that says it was done
     await h.db.raw(`DELETE FROM identity.migrations WHERE name = 'emails-normalized'`);
     await h.restart({ trustProxy: ONE_PROXY });
-    const emails = ((await h.db.withSchema('identity').from('accounts').whereLike('email', `%${tag}%`).orderBy('email').pluck('email')) as string[]).sort();
+    const emails = (await h.db.withSchema('identity').from<{ email: string }>('accounts').whereLike('email', `%${tag}%`).orderBy('email').pluck('email')).sort();
     expect(emails).toEqual(
       [`dot-${tag}@forum.local`, `nfd-${tag}-\u00e9@forum.local`, `nfd-${tag}-e\u0301@forum.local.`, `taken-${tag}@forum.local`, `taken-${tag}@forum.local.`].sort(),
     );

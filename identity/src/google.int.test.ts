@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Provider, { type JWK } from './oidc-provider.ts';
+import Provider from './oidc-provider.ts';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -150,10 +150,10 @@ describe('Google brokering', () => {
     const claims = decodeJwt(tokens.id_token);
     expect(claims).toMatchObject({ email: google.email, email_verified: true, name: google.name, picture: google.picture, nonce: request.nonce });
 
-    const account = await h.db.withSchema('identity').from('accounts').where({ email: google.email }).first();
+    const account = await h.db<Record<string, unknown>>('accounts').withSchema('identity').where({ email: google.email }).first();
     expect(account).toMatchObject({ id: claims.sub, name: google.name, picture: google.picture, email_verified: true, password_hash: '' });
-    const link = await h.db.withSchema('identity').from('federated_identities').where({ provider: 'google', subject: google.sub }).first();
-    expect(link.account_id).toBe(claims.sub);
+    const link = await h.db<{ provider: string; subject: string; account_id: string }>('federated_identities').withSchema('identity').where({ provider: 'google', subject: google.sub }).first();
+    expect(link?.account_id).toBe(claims.sub);
     // no password: the password form is closed to it (until a password reset)
     expect((await h.passwordGrant(google.email, PASSWORD)).status).toBe(400);
 
@@ -199,7 +199,7 @@ describe('Google brokering', () => {
     const tokens = await exchangeCode(h, codeOf(back.appUrl!, owner.request), owner.request);
     expect(decodeJwt(tokens.id_token)).toMatchObject({ sub: id, email, email_verified: true });
 
-    const account = await h.db.withSchema('identity').from('accounts').where({ id }).first();
+    const account = await h.db<Record<string, unknown>>('accounts').withSchema('identity').where({ id }).first();
     expect(account).toMatchObject({ email_verified: true, password_hash: '' });
     expect((await h.passwordGrant(email, PASSWORD)).status).toBe(400);
     const refresh = await h.postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'refresh_token', client_id: 'forum-web', refresh_token: squatterTokens.refresh_token });

@@ -20,7 +20,7 @@ describe('housekeeping', () => {
     await deleteExpiredLimits(h.db);
     await deleteExpiredBrokerStates(h.db);
     await deleteOldMail(h.db);
-    const keys = (await h.db.withSchema('identity').from('rate_limits').whereLike('key', 'test:%').pluck('key')) as string[];
+    const keys = await h.db.withSchema('identity').from<{ key: string }>('rate_limits').whereLike('key', 'test:%').pluck('key');
     expect(keys).toEqual(['test:live']);
     expect(await h.db.withSchema('identity').from('mailbox').where({ recipient: 'old@forum.local' }).first()).toBeUndefined();
     expect(await h.db.withSchema('identity').from('broker_states').where({ state_hash: 'x' }).first()).toBeUndefined();

@@ -45,8 +45,8 @@ const refusalOr200 = async (res: Response) => (res.status === 200 ? 200 : `${res
 
 /** The back-off's key of a (client address, account) pair, as the realm makes it (an HMAC under its throttle secret). */
 async function pairKey(email: string, address: string) {
-  const secret = await h.db.raw(`SELECT value->>'key' AS key FROM identity.secrets WHERE name = 'throttle-key'`);
-  return keyedMac(Buffer.from(String(secret.rows[0].key), 'base64url'))('pair', address, email);
+  const secret = await h.db.raw<{ rows: { key: string }[] }>(`SELECT value->>'key' AS key FROM identity.secrets WHERE name = 'throttle-key'`);
+  return keyedMac(Buffer.from(secret.rows[0]!.key, 'base64url'))('pair', address, email);
 }
 
 describe('the sign-in back-off', () => {

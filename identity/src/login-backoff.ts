@@ -84,7 +84,7 @@ export function createLoginBackoff(db: Knex, secret: Buffer) {
 
   /** A key's failures, its wait and its tries in flight, its row locked until the transaction ends (forgotten failures dropped). */
   async function lock(trx: Knex.Transaction, key: string, policy: Policy) {
-    const row = await trx.raw(
+    const row = await trx.raw<{ rows: { failures: number; ms: string; in_flight: number }[] }>(
       `INSERT INTO ${BACKOFF} AS b (key, failures, blocked_until, forget_at)
        VALUES (:key, 0, '-infinity', now() + make_interval(secs => :forget))
        ON CONFLICT (key) DO UPDATE SET
@@ -95,14 +95,15 @@ export function createLoginBackoff(db: Knex, secret: Buffer) {
          (SELECT count(*)::int FROM ${IN_FLIGHT} f WHERE f.key = b.key AND f.expires_at > clock_timestamp()) AS in_flight`,
       bindingsOf(key, policy),
     );
-    const { failures, ms, in_flight: inFlight } = row.rows[0] as { failures: number; ms: string; in_flight: number };
+    const { failures, ms, in_flight: inFlight } = row.rows[0]!;
     return { failures, waitMs: Number(ms), inFlight, tries: failures < policy.free ? policy.free - failures : 1 };
   }
 
   /** The ms `key` still waits, or 0 (read only). */
   async function waitOf(trx: Knex.Transaction, key: string): Promise<number> {
-    const row = await trx.raw(`SELECT ${msLeftSql} AS ms FROM ${BACKOFF} WHERE key = :key AND forget_at > now()`, { key });
-    return row.rows.length ? Number((row.rows[0] as { ms: string }).ms) : 0;
+    const row = await trx.raw<{ rows: { ms: string }[] }>(`SELECT ${msLeftSql} AS ms FROM ${BACKOFF} WHERE key = :key AND forget_at > now()`, { key });
+    const found = row.rows[0];
+    return found ? Number(found.ms) : 0;
   }
 
   /** Settles when a sign-in on one of `keys` ends in this process, or after `ms`, or when stopped. */
@@ -175,7 +176,7 @@ export function createLoginBackoff(db: Knex, secret: Buffer) {
     /** Before a password is checked: whether this sign-in may be tried now (see LoginAttempt); it may wait for others in flight first. */
     async attempt(email: string, address: string): Promise<LoginAttempt> {
       const account = normalizeEmail(email);
-      const familiar = await db.raw(`SELECT 1 FROM ${FAMILIAR} WHERE key = :key AND expires_at > now()`, { key: mac('familiar', account, address) });
+      const familiar = await db.raw<{ rows: unknown[] }>(`SELECT 1 FROM ${FAMILIAR} WHERE key = :key AND expires_at > now()`, { key: mac('familiar', account, address) });
       const pair = mac('pair', address, account);
       const shared: Array<[string, Policy]> =
         familiar.rows.length > 0
@@ -247,7 +248,7 @@ export function createLoginBackoff(db: Knex, secret: Buffer) {
           await release(trx);
           let waitMs = 0;
           for (const [key, policy] of reserved) {
-            const counted = await trx.raw(
+            const counted = await trx.raw<{ rows: { ms: string }[] }>(
               `INSERT INTO ${BACKOFF} AS b (key, failures, blocked_until, forget_at)
                VALUES (:key, 1, ${blockedUntilSql('1')}, now() + make_interval(secs => :forget))
                ON CONFLICT (key) DO UPDATE SET
@@ -257,7 +258,7 @@ export function createLoginBackoff(db: Knex, secret: Buffer) {
                RETURNING ${msLeftSql} AS ms`,
               bindingsOf(key, policy),
             );
-            waitMs = Math.max(waitMs, Number((counted.rows[0] as { ms: string }).ms));
+            waitMs = Math.max(waitMs, Number(counted.rows[0]!.ms));
           }
           return waitMs;
         }),

@@ -46,9 +46,7 @@ export function createMailer(options: MailOptions | undefined, db: Knex, log: Lo
         const info = await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
         log.info({ messageId: info.messageId, subject: mail.subject }, 'mail sent');
       },
-      async recent() {
-        return [];
-      },
+      recent: () => Promise.resolve([]),
       close: () => transport.close(),
     };
   }
@@ -60,9 +58,8 @@ export function createMailer(options: MailOptions | undefined, db: Knex, log: Lo
       log.info({ to: mail.to, subject: mail.subject, link: mail.link }, 'mail kept in the development mailbox (SMTP_URL is not set)');
     },
     async recent(limit) {
-      const rows: Array<{ id: string; recipient: string; subject: string; body: string; created_at: Date }> = await db
+      const rows = await db<{ id: string; recipient: string; subject: string; body: string; created_at: Date }>('mailbox')
         .withSchema(SCHEMA)
-        .from('mailbox')
         .select('id', 'recipient', 'subject', 'body', 'created_at')
         .orderBy('id', 'desc')
         .limit(limit);

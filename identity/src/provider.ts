@@ -4,8 +4,6 @@ import Provider, {
   type Account,
   type ClientMetadata,
   type Configuration,
-  type InteractionResults,
-  type JWK,
   type KoaContextWithOIDC,
   type ResourceServer,
 } from './oidc-provider.ts';
@@ -139,10 +137,11 @@ export function createProvider(
   /** "Sign out?" with a button: the same form oidc-provider would submit, posted only by the person. */
   function logoutConfirmation(ctx: KoaContextWithOIDC): Page {
     const back = ctx.oidc.params?.post_logout_redirect_uri;
+    const secret = ctx.oidc.session?.state?.secret;
     return messagePage({
       title: 'Sign out',
       message: 'Do you want to sign out of Forum?',
-      form: { action: ctx.oidc.urlFor('end_session_confirm'), fields: { xsrf: String(ctx.oidc.session?.state?.secret ?? ''), logout: 'yes' }, button: 'Sign out' },
+      form: { action: ctx.oidc.urlFor('end_session_confirm'), fields: { xsrf: typeof secret === 'string' ? secret : '', logout: 'yes' }, button: 'Sign out' },
       link: { href: typeof back === 'string' ? back : `${publicOrigin}/`, label: 'Stay signed in' },
       site,
     });
@@ -287,10 +286,12 @@ export function createProvider(
   // the router hands every request over with the issuer's host and protocol in Host and X-Forwarded-* (request-host.ts):
   // what oidc-provider builds from the request (endpoints, form actions, redirects, Secure cookies) is the issuer's
   provider.proxy = true;
-  provider.use(async (ctx, next) => {
+  provider.use(async (ctx: KoaContextWithOIDC, next) => {
     await next();
+    // oidc-provider sets ctx.oidc only on its own routes
+    const oidc: KoaContextWithOIDC['oidc'] | undefined = ctx.oidc;
     // the same document for every request: clients and caches may keep it a while
-    if (ctx.oidc?.route === 'discovery' && ctx.status === 200) ctx.set('Cache-Control', DISCOVERY_CACHE_CONTROL);
+    if (oidc?.route === 'discovery' && ctx.status === 200) ctx.set('Cache-Control', DISCOVERY_CACHE_CONTROL);
   });
   allowRedirectsUnderPrefixes(provider, publicOrigin);
   sendRefreshTokensInEnvelopes(provider, refreshEnvelope(secrets.refreshTokenKey, issuer));

@@ -236,8 +236,8 @@ describe('identity realm', () => {
     const { id } = await h.realm.accounts.create({ email: ' Bob@Forum.local ', password: PASSWORD, name: 'Bob' });
     expect(await h.realm.accounts.findByEmail('bob@FORUM.local')).toEqual({ id, email: 'bob@forum.local', name: 'Bob', picture: '', roles: ['user'] });
     expect(await h.realm.accounts.findByEmail('nobody@forum.local')).toBeNull();
-    const stored = await db.withSchema('identity').from('accounts').where({ id }).first('password_hash');
-    expect(stored.password_hash).toMatch(/^scrypt\$N=\d+,r=8,p=1\$/);
-    expect(stored.password_hash).not.toContain(PASSWORD);
+    const stored = await db<{ id: string; password_hash: string }>('accounts').withSchema('identity').where({ id }).first('password_hash');
+    expect(stored?.password_hash).toMatch(/^scrypt\$N=\d+,r=8,p=1\$/);
+    expect(stored?.password_hash).not.toContain(PASSWORD);
   });
 });

@@ -5,7 +5,7 @@ import { REALM_PATH } from './paths.ts';
 export function isUnderPrefix(value: unknown, prefix: URL): boolean {
   if (typeof value !== 'string' || value.length > 2048) return false;
   // no whitespace, control characters, backslashes or fragments: what is checked is what the browser gets
-  if (/[\s\\#\u0000-\u001f\u007f]/.test(value)) return false;
+  if (/[\s\\#\p{Cc}]/u.test(value)) return false;
   let url: URL;
   try {
     url = new URL(value);
@@ -27,7 +27,8 @@ export function allowRedirectsUnderPrefixes(provider: Provider, publicOrigin: st
     ['forum-web', new URL(`${publicOrigin}/`)],
     ['admin-web', new URL(`${publicOrigin}/admin/`)],
   ]);
-  type ClientPrototype = { clientId: string; redirectUriAllowed(value: string): boolean; postLogoutRedirectUriAllowed(value: string): boolean };
+  type UriCheck = (this: ClientPrototype, value: string) => boolean;
+  type ClientPrototype = { clientId: string; redirectUriAllowed: UriCheck; postLogoutRedirectUriAllowed: UriCheck };
   const clientPrototype = provider.Client.prototype as unknown as ClientPrototype;
   const exactRedirect = clientPrototype.redirectUriAllowed;
   const exactPostLogout = clientPrototype.postLogoutRedirectUriAllowed;

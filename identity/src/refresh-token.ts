@@ -66,18 +66,14 @@ export function refreshEnvelope(key: string, issuer: string): RefreshEnvelope {
 /** Refresh tokens leave as JWT envelopes (keycloak-js decodes them) and come back unwrapped. */
 export function sendRefreshTokensInEnvelopes(provider: Provider, envelope: RefreshEnvelope) {
   type Valued = { value: string; payload?: { iat?: number; exp?: number } };
+  type Token = { accountId?: string; clientId?: string; sid?: string; scope?: string };
   type RefreshTokenStatics = {
-    prototype: { getValueAndPayload(): Promise<Valued> };
-    find(value: unknown, options?: unknown): Promise<unknown>;
+    prototype: { getValueAndPayload: (this: Token) => Promise<Valued> };
+    find: (this: RefreshTokenStatics, value: unknown, options?: unknown) => Promise<unknown>;
   };
   const RefreshToken = provider.RefreshToken as unknown as RefreshTokenStatics;
   const opaqueValue = RefreshToken.prototype.getValueAndPayload;
-  RefreshToken.prototype.getValueAndPayload = async function (this: {
-    accountId?: string;
-    clientId?: string;
-    sid?: string;
-    scope?: string;
-  }) {
+  RefreshToken.prototype.getValueAndPayload = async function (this: Token) {
     const result = await opaqueValue.call(this);
     const value = envelope.wrap(result.value, {
       iat: result.payload?.iat ?? Math.floor(Date.now() / 1000),

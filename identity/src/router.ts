@@ -25,7 +25,7 @@ type PageHandler = (req: IncomingMessage, res: ServerResponse, uid: string) => P
 
 /** The realm's endpoints, each answered by its flow; the rest is oidc-provider's. */
 export interface RealmRoutes {
-  cors(req: IncomingMessage, res: ServerResponse, path: string): boolean;
+  cors: (req: IncomingMessage, res: ServerResponse, path: string) => boolean;
   userinfo: Handler;
   /** RFC 7009 and RFC 7662, answered by the realm itself (its refresh tokens travel in envelopes, its access tokens are not stored). */
   revocation: Handler;
@@ -34,7 +34,7 @@ export interface RealmRoutes {
   registrations: QueryHandler;
   login: PageHandler;
   register: PageHandler;
-  expiredPage(res: ServerResponse): void;
+  expiredPage: (res: ServerResponse) => void;
   forgotPassword: QueryHandler;
   resetPassword: QueryHandler;
   verifyEmail: QueryHandler;

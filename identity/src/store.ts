@@ -185,7 +185,7 @@ export async function prepareStore(db: Knex): Promise<RealmSecrets> {
   return db.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [INIT_LOCK]);
     for (const statement of DDL) await trx.raw(statement);
-    const due = await trx.raw(`INSERT INTO ${SCHEMA}.migrations (name) VALUES (?) ON CONFLICT (name) DO NOTHING RETURNING name`, [EMAILS_NORMALIZED]);
+    const due = await trx.raw<{ rows: { name: string }[] }>(`INSERT INTO ${SCHEMA}.migrations (name) VALUES (?) ON CONFLICT (name) DO NOTHING RETURNING name`, [EMAILS_NORMALIZED]);
     if (due.rows.length > 0) await trx.raw(NORMALIZE_STORED_EMAILS);
     for (const [name, factory] of Object.entries(SECRET_FACTORIES)) {
       await trx.raw(`INSERT INTO ${SCHEMA}.secrets (name, value) VALUES (?, ?::jsonb) ON CONFLICT (name) DO NOTHING`, [
@@ -306,7 +306,7 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
 
       const id = randomUUID();
       const passwordHash = password === null ? '' : await hashPassword(password);
-      const result = await db.raw(
+      const result = await db.raw<{ rows: { id: string }[] }>(
         `INSERT INTO ${SCHEMA}.accounts (id, email, name, picture, password_hash, roles, email_verified, enabled)
          VALUES (?, ?, ?, ?, ?, ?::text[], ?, ?)
          ON CONFLICT (email) DO NOTHING
@@ -358,7 +358,7 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
      */
     async takeBackUnverified(accountId: string): Promise<boolean> {
       return db.transaction(async (trx) => {
-        const taken = await trx.raw(
+        const taken = await trx.raw<{ rows: { id: string }[] }>(
           `UPDATE ${SCHEMA}.accounts SET password_hash = '', email_verified = true WHERE id = ? AND NOT email_verified RETURNING id`,
           [accountId],
         );
@@ -392,8 +392,8 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
     async delete(accountId: string): Promise<void> {
       if (!UUID.test(accountId)) return;
       await db.transaction(async (trx) => {
-        const gone = await trx.raw(`DELETE FROM ${SCHEMA}.accounts WHERE id = ? RETURNING email`, [accountId]);
-        const email = (gone.rows[0] as { email: string } | undefined)?.email;
+        const gone = await trx.raw<{ rows: { email: string }[] }>(`DELETE FROM ${SCHEMA}.accounts WHERE id = ? RETURNING email`, [accountId]);
+        const email = gone.rows[0]?.email;
         await endSessions(trx, accountId);
         if (email !== undefined) await trx.raw(`DELETE FROM ${SCHEMA}.mailbox WHERE recipient = ?`, [email]);
       });
@@ -405,7 +405,7 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
 
     // ---- identities at upstream providers (Google)
     async findLinked(provider: string, subject: string): Promise<AccountRecord | null> {
-      const result = await db.raw(
+      const result = await db.raw<{ rows: AccountRow[] }>(
         `SELECT ${COLUMNS.map((column) => `a.${column}`).join(', ')}
          FROM ${SCHEMA}.accounts a JOIN ${SCHEMA}.federated_identities f ON f.account_id = a.id
          WHERE f.provider = ? AND f.subject = ?`,
@@ -436,12 +436,12 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
 
     async inspectActionToken(kind: string, token: string): Promise<ActionTokenState> {
       if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { status: 'unknown' };
-      const result = await db.raw(
+      const result = await db.raw<{ rows: { account_id: string; interaction_uid: string | null; used: boolean; expired: boolean }[] }>(
         `SELECT account_id, interaction_uid, used_at IS NOT NULL AS used, expires_at <= now() AS expired
          FROM ${SCHEMA}.action_tokens WHERE token_hash = ? AND kind = ?`,
         [sha256Hex(token), kind],
       );
-      const row = result.rows[0] as { account_id: string; interaction_uid: string | null; used: boolean; expired: boolean } | undefined;
+      const row = result.rows[0];
       if (!row) return { status: 'unknown' };
       if (row.used) return { status: 'used', accountId: row.account_id };
       if (row.expired) return { status: 'expired', accountId: row.account_id };
@@ -456,13 +456,13 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
       const state = await this.inspectActionToken(kind, token);
       if (state.status !== 'valid') return state;
       return db.transaction(async (trx) => {
-        const claimed = await trx.raw(
+        const claimed = await trx.raw<{ rows: { account_id: string; interaction_uid: string | null }[] }>(
           `UPDATE ${SCHEMA}.action_tokens SET used_at = now()
            WHERE token_hash = ? AND kind = ? AND used_at IS NULL AND expires_at > now()
            RETURNING account_id, interaction_uid`,
           [sha256Hex(token), kind],
         );
-        const row = claimed.rows[0] as { account_id: string; interaction_uid: string | null } | undefined;
+        const row = claimed.rows[0];
         if (!row) return { status: 'used', accountId: state.accountId } as const;
         await trx.raw(`UPDATE ${SCHEMA}.action_tokens SET used_at = now() WHERE account_id = ? AND kind = ? AND used_at IS NULL`, [
           row.account_id,

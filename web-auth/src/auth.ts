@@ -62,9 +62,9 @@ export interface LoginOptions {
 export interface Auth {
   /** Idempotent: later calls return the first call's promise. */
   init(options?: AuthInitOptions): Promise<AuthState>;
-  getState(): AuthState;
+  getState: () => AuthState;
   /** Called on every change of status, user or roles; returns the unsubscribe function. */
-  onChange(listener: (state: AuthState) => void): () => void;
+  onChange: (listener: (state: AuthState) => void) => () => void;
   /** What the page came back from ('login', 'register', 'logout'), or null; cleared by reading it. */
   takeReturn(): AuthReturn | null;
   login(options?: LoginOptions): Promise<never>;

@@ -1,5 +1,6 @@
 import { BRAND } from '@forum/contracts';
 import { Avatar, type SxProps, type Theme } from '@mui/material';
+import { sxList } from './sx.ts';
 
 export interface PersonAvatarProps {
   /** whose: its first letter stands in for a photo that is missing or fails to load */
@@ -29,7 +30,7 @@ export function PersonAvatar({ name, photo, size = 40, alt, sx }: PersonAvatarPr
       alt={alt ?? ''}
       src={photo || undefined}
       slotProps={{ img: { referrerPolicy: 'no-referrer', loading: 'lazy' } }}
-      sx={[{ width: size, height: size, fontSize: size * 0.45, fontWeight: 600, color: '#fff', bgcolor: BRAND.secondary }, ...(Array.isArray(sx) ? sx : [sx])]}
+      sx={[{ width: size, height: size, fontSize: size * 0.45, fontWeight: 600, color: '#fff', bgcolor: BRAND.secondary }, ...sxList(sx)]}
     >
       <span aria-hidden>{initialOf(name)}</span>
     </Avatar>

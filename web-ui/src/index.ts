@@ -2,3 +2,4 @@ export { CountAnnouncement, CountedTextField, overLimit } from './CountedTextFie
 export type { CountedTextFieldProps } from './CountedTextField.tsx';
 export { PersonAvatar } from './PersonAvatar.tsx';
 export type { PersonAvatarProps } from './PersonAvatar.tsx';
+export { sxList, type SxList } from './sx.ts';

@@ -8,15 +8,13 @@ import { CountAnnouncement } from '@forum/web-ui';
  * `characterCount` under `rule`, remembering the last text it counted: the field's render and its
  * validator (the form validates on change) ask of the same text at each key, and it is counted once.
  */
-function useCounter(rule: TextRule) {
-  return useMemo(() => {
-    let last: { value: string; count: ReturnType<typeof characterCount> } | undefined;
-    return (value: unknown) => {
-      const text = typeof value === 'string' ? value : '';
-      if (last?.value !== text) last = { value: text, count: characterCount(text, rule.max, rule.kind) };
-      return last.count;
-    };
-  }, [rule]);
+function counterOf(rule: TextRule) {
+  let last: { value: string; count: ReturnType<typeof characterCount> } | undefined;
+  return (value: unknown) => {
+    const text = typeof value === 'string' ? value : '';
+    if (last?.value !== text) last = { value: text, count: characterCount(text, rule.max, rule.kind) };
+    return last.count;
+  };
 }
 
 /**
@@ -26,7 +24,7 @@ function useCounter(rule: TextRule) {
  * field does not render it again.
  */
 export function CountedTextInput({ rule, validate = [], ...props }: TextInputProps & { rule: TextRule }) {
-  const countOf = useCounter(rule);
+  const countOf = useMemo(() => counterOf(rule), [rule]);
   const validators = useMemo(() => {
     const maxCharacters: Validator = (value: unknown) => {
       const count = countOf(value);

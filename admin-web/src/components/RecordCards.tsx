@@ -35,8 +35,10 @@ function NoRecords() {
   const translate = useTranslate();
   const resource = useResourceContext();
   const name = useGetResourceLabel()(resource ?? '', 0);
-  const { filterValues, setFilters } = useListContext();
-  const filtered = Object.keys(filterValues ?? {}).length > 0;
+  const list = useListContext();
+  const { setFilters } = list;
+  // react-admin types the filter `any`: it is the list's filter form's values
+  const filtered = Object.keys((list.filterValues as Record<string, unknown> | undefined) ?? {}).length > 0;
   return (
     <CardContent>
       <Typography variant="body2">

@@ -22,13 +22,13 @@ export function renderConsole(
     logout: async () => {},
     checkAuth: async () => {},
     checkError: async () => {},
-    getIdentity: async () => identity,
+    getIdentity: () => Promise.resolve(identity),
   };
   return render(
     <MemoryRouter initialEntries={[path]}>
       <AdminContext
         basename="/admin"
-        dataProvider={dataProvider ?? createDataProvider(async () => 'admin-token')}
+        dataProvider={dataProvider ?? createDataProvider(() => Promise.resolve('admin-token'))}
         authProvider={authProvider}
         i18nProvider={i18nProvider}
         store={memoryStore()}

@@ -64,9 +64,10 @@ export async function createPostgresWriteLimits(options: {
     onGiveBackFailed: (error) => logger.warn({ err: error }, 'write limits: could not give a write back'),
   });
   return {
-    take: limits.take,
-    async close() {
+    take: (kind, of) => limits.take(kind, of),
+    close() {
       clearInterval(cleanup);
+      return Promise.resolve();
     },
   };
 }
@@ -93,12 +94,19 @@ function counter(store: { query: (query: pg.QueryConfig) => Promise<pg.QueryResu
  * runs them (pg's query config, so its named statements stay prepared per connection).
  */
 async function queryOn(db: Knex, query: pg.QueryConfig): Promise<pg.QueryResult> {
-  const connection = (await db.client.acquireConnection()) as pg.PoolClient;
+  const pool = db.client as ConnectionPool;
+  const connection = await pool.acquireConnection();
   try {
     return await connection.query(query);
   } finally {
-    await db.client.releaseConnection(connection);
+    await pool.releaseConnection(connection);
   }
+}
+
+/** What knex's client (typed `any` by knex) lends: its pool's pg connections. */
+interface ConnectionPool {
+  acquireConnection(): Promise<pg.PoolClient>;
+  releaseConnection(connection: pg.PoolClient): Promise<void>;
 }
 
 /** rate-limiter-flexible's PostgreSQL layout, made once by whichever process starts first. */

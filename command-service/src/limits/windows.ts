@@ -48,7 +48,7 @@ export function windowedLimits<Counter extends RateLimiterAbstract>(windows: Win
       if (refusals.length === 0) return { giveBack: () => giveBack(key, counted) } satisfies Taken;
       await giveBack(key, counted);
       const failure = refusals.find((refusal) => !(refusal instanceof RateLimiterRes));
-      if (failure) throw failure;
+      if (failure) throw failure instanceof Error ? failure : new Error('write limits: a count failed', { cause: failure });
       throw tooManyWrites(kind, Math.max(...refusals.map((refusal) => (refusal as RateLimiterRes).msBeforeNext)));
     },
   };

@@ -1,5 +1,5 @@
 import { hasAuthCallback } from '@forum/web-auth';
-import { useRef } from 'react';
+import { useState } from 'react';
 import { BrowserRouter } from 'react-router-dom';
 import { PageSpinner } from '../components/PageSpinner';
 import { useAuthState } from '../lib/auth';
@@ -13,8 +13,8 @@ import { AppRoutes } from './router';
  */
 export function App() {
   const { status } = useAuthState();
-  const returning = useRef(hasAuthCallback(window.location.href));
-  if (status === 'loading' && returning.current) return <PageSpinner fullScreen />;
+  const [returning] = useState(() => hasAuthCallback(window.location.href));
+  if (status === 'loading' && returning) return <PageSpinner fullScreen />;
   return (
     <>
       <AuthNotices />

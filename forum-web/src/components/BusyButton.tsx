@@ -1,3 +1,4 @@
+import { sxList } from '@forum/web-ui';
 import { Button, CircularProgress, type ButtonProps } from '@mui/material';
 import type { MouseEvent } from 'react';
 
@@ -17,7 +18,7 @@ export function BusyButton({ busy, onClick, startIcon, sx, ...props }: ButtonPro
       aria-disabled={busy || undefined}
       onClick={busy ? ignore : onClick}
       startIcon={busy ? <CircularProgress size={16} color="inherit" aria-hidden /> : startIcon}
-      sx={[busy && { cursor: 'progress' }, ...(Array.isArray(sx) ? sx : [sx])]}
+      sx={[busy && { cursor: 'progress' }, ...sxList(sx)]}
     />
   );
 }

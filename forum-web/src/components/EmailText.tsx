@@ -1,3 +1,4 @@
+import { sxList } from '@forum/web-ui';
 import { Box, Typography, type TypographyProps } from '@mui/material';
 import { Fragment } from 'react';
 
@@ -10,7 +11,7 @@ export function EmailText({ email, sx, ...props }: { email: string } & Omit<Typo
   const at = email.lastIndexOf('@');
   const parts = at > 0 ? [email.slice(0, at), email.slice(at)] : [email];
   return (
-    <Typography title={email} {...props} sx={[{ overflow: 'hidden', textOverflow: 'ellipsis' }, ...(Array.isArray(sx) ? sx : [sx])]}>
+    <Typography title={email} {...props} sx={[{ overflow: 'hidden', textOverflow: 'ellipsis' }, ...sxList(sx)]}>
       {parts.map((part, index) => (
         <Fragment key={index}>
           {index > 0 && <wbr />}

@@ -1,3 +1,4 @@
+import { sxList } from '@forum/web-ui';
 import { Chip, Stack, type ChipProps, type SxProps, type Theme } from '@mui/material';
 import { Link } from 'react-router-dom';
 
@@ -31,7 +32,7 @@ export function TagChip({ tag, size = 'small', tabIndex }: TagChipProps) {
 export function TagList({ tags, sx }: { tags: readonly string[]; sx?: SxProps<Theme> }) {
   if (tags.length === 0) return null;
   return (
-    <Stack component="ul" aria-label="Tags" direction="row" sx={[{ flexWrap: 'wrap', gap: 1, listStyle: 'none', p: 0, m: 0 }, ...(Array.isArray(sx) ? sx : [sx])]}>
+    <Stack component="ul" aria-label="Tags" direction="row" sx={[{ flexWrap: 'wrap', gap: 1, listStyle: 'none', p: 0, m: 0 }, ...sxList(sx)]}>
       {tags.map((tag) => (
         <li key={tag}>
           <TagChip tag={tag} />

@@ -19,12 +19,12 @@ export function fakeAuth(user: AuthUser | null) {
   const auth: Auth = {
     getState: () => state,
     onChange: () => () => {},
-    init: async () => state,
+    init: () => Promise.resolve(state),
     takeReturn: () => null,
     login,
     register: vi.fn(never),
     logout: vi.fn(never),
-    token: async () => (user ? 'test-token' : undefined),
+    token: () => Promise.resolve(user ? 'test-token' : undefined),
     hasRole: (role) => user?.roles.includes(role) ?? false,
   };
   return { auth, login };

@@ -3,7 +3,7 @@ import { BRAND } from '@forum/contracts';
 
 /** Server-rendered pages of the realm: plain HTML, one inline style and script, no external assets. */
 
-export function escapeHtml(value: unknown): string {
+export function escapeHtml(value: string | number | null | undefined): string {
   return String(value ?? '').replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

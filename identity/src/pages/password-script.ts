@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULES, PASSWORD_SPECIALS, passwordProblem } from '@forum/contracts';
 
 /** Show/hide buttons next to password inputs (`data-toggle` names the input). */
@@ -15,7 +16,7 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
 function clientPasswordRules(): string | null {
   try {
     const source = `[${PASSWORD_RULES.map((rule) => `[${rule.test.toString()},${scriptJson(rule.message)}]`).join(',')}]`;
-    const rules = new Function('PASSWORD_SPECIALS', `"use strict";return ${source};`)(PASSWORD_SPECIALS) as Array<[(p: string) => boolean, string]>;
+    const rules = runInNewContext(`"use strict";${source}`, { PASSWORD_SPECIALS }) as Array<[(p: string) => boolean, string]>;
     const samples = ['', 'a', 'abcdefgh', 'ABCDEFGH', 'Abcdefgh', 'Abcdefg!', 'abcdefg!', 'ABCDEFG!', 'Ab!', 'Forum#2026', 'Pass word-1', 'Ünïcödé!X', `Aa${PASSWORD_SPECIALS}`];
     for (const sample of samples) {
       const expected = passwordProblem(sample);

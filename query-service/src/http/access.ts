@@ -1,5 +1,5 @@
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from '@forum/platform';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { UserRow, UsersStore } from '../store/users.ts';
 
 /**
@@ -22,8 +22,9 @@ export function adminOf(request: FastifyRequest): UserRow {
 }
 
 /** Every /api/admin/* read, before its input is checked: 401 without a token, 403 FORBIDDEN for anyone but an admin. */
-export const adminOnly = async (request: FastifyRequest): Promise<void> => {
+export const adminOnly = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
   adminOf(request);
+  done();
 };
 
 /** Emails are shown only to their owner and to admins. */

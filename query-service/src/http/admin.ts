@@ -23,7 +23,7 @@ import {
 } from '@forum/contracts';
 import { NotFoundError, parseInput } from '@forum/platform';
 import { history, type HistoryReader } from '@forum/eventstore';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { AdminStore, AdminUserRow, AnnouncementRow, AuditRow, ContactMessageRow } from '../store/admin.ts';
 import type { UsersStore } from '../store/users.ts';
 import { adminOf, adminOnly, ownerOrAdmin } from './access.ts';
@@ -74,8 +74,8 @@ const auditFilterOf = ({ actor, type, from, before }: AuditFilter) => ({ ...(act
  * The console's reads (admins only: 401 without a token, 403 for anyone else) and the spec's admin
  * check. `events` reads the event log, for the history of a user or a post.
  */
-export function adminRoutes(admin: AdminStore, users: UsersStore, events: HistoryReader): FastifyPluginAsyncZod {
-  return async (api) => {
+export function adminRoutes(admin: AdminStore, users: UsersStore, events: HistoryReader): FastifyPluginCallbackZod {
+  return (api, _options, done) => {
     /** The spec's admin check: for the caller's own email, or any email for an admin (404 when unknown). */
     api.get('/users/admin/:email', { schema: { params: EmailParams } }, async (request) => {
       const user = await ownerOrAdmin(users, request, request.params.email, 'You can only check your own role');
@@ -176,12 +176,13 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Histor
       const body: History = { kind, id, events: page, actors, nextAfter: read.length > limit ? page.at(-1)!.position : null };
       return body;
     });
+    done();
   };
 }
 
 /** GET /api/announcements: public, newest first (the bell counts them): the newest UNPAGED_LIST_MAX, all of them counted in X-Total-Count; or react-admin's range. */
-export function announcementRoutes(admin: AdminStore): FastifyPluginAsyncZod {
-  return async (api) => {
+export function announcementRoutes(admin: AdminStore): FastifyPluginCallbackZod {
+  return (api, _options, done) => {
     api.get('/announcements', { config: { publicRead: true, sharedBody: true } }, async (request, reply) => {
       const range = rangeQuery(request);
       if (range) {
@@ -192,5 +193,6 @@ export function announcementRoutes(admin: AdminStore): FastifyPluginAsyncZod {
       const body: Announcement[] = rows.map(announcement);
       return reply.headers(totalCountHeaders(total)).send(body);
     });
+    done();
   };
 }

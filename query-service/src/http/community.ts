@@ -18,7 +18,7 @@ import {
   UNPAGED_LIST_MAX,
 } from '@forum/contracts';
 import { NotFoundError, type RequestHook } from '@forum/platform';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { PostCache } from '../reads/post-cache.ts';
 import type { CommentRow, CommentsPageOf, CommunityStore, NotificationRow, ReportRow } from '../store/community.ts';
 import type { UserRow } from '../store/users.ts';
@@ -107,8 +107,8 @@ export async function leaderboard(community: CommunityStore): Promise<TopVotedUs
  * Comments, reported comments, notifications, the leaderboard, profiles and post search.
  * `searches`: the full-text search's bulkhead (see queryApi).
  */
-export function communityRoutes(community: CommunityStore, cache: PostCache, searches: RequestHook): FastifyPluginAsyncZod {
-  return async (api) => {
+export function communityRoutes(community: CommunityStore, cache: PostCache, searches: RequestHook): FastifyPluginCallbackZod {
+  return (api, _options, done) => {
     /**
      * GET /api/posts/search?tag=…|q=…[&page=n]. The spec's call (`tag` alone,
      * no `page`) answers its array (newest first, at most UNPAGED_LIST_MAX, the
@@ -184,5 +184,6 @@ export function communityRoutes(community: CommunityStore, cache: PostCache, sea
       };
       return body;
     });
+    done();
   };
 }

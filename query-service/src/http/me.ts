@@ -1,10 +1,10 @@
 import type { Me } from '@forum/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { signedIn } from './access.ts';
 
-export function meRoutes(): FastifyPluginAsyncZod {
-  return async (api) => {
-    api.get('/me', async (request) => {
+export function meRoutes(): FastifyPluginCallbackZod {
+  return (api, _options, done) => {
+    api.get('/me', (request) => {
       const user = signedIn(request);
       const me: Me = {
         _id: user.id,
@@ -17,5 +17,6 @@ export function meRoutes(): FastifyPluginAsyncZod {
       };
       return me;
     });
+    done();
   };
 }

@@ -1,6 +1,6 @@
 import { EmailParams, ListPostsQuery, PostIdParams, type PostCount, type PostDetail, type PostListItem, type PostsPage, type Vote } from '@forum/contracts';
 import { NotFoundError, parseInput } from '@forum/platform';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { PostCache } from '../reads/post-cache.ts';
 import type { PostRow, PostsStore } from '../store/posts.ts';
 import type { UserRow, UsersStore } from '../store/users.ts';
@@ -51,8 +51,8 @@ export async function postById(cache: PostCache, id: string, viewer: UserRow | u
 }
 
 /** The posts' reads: the home page, a post, and an author's posts and their count. */
-export function postRoutes(posts: PostsStore, cache: PostCache, users: UsersStore): FastifyPluginAsyncZod {
-  return async (api) => {
+export function postRoutes(posts: PostsStore, cache: PostCache, users: UsersStore): FastifyPluginCallbackZod {
+  return (api, _options, done) => {
     /** The spec's My Posts: the user's newest UNPAGED_LIST_MAX posts; all of them counted in X-Total-Count. */
     api.get('/my-posts/:email', { schema: { params: EmailParams } }, async (request, reply) => {
       const owner = await ownerOrAdmin(users, request, request.params.email, 'You can only see your own posts');
@@ -77,5 +77,6 @@ export function postRoutes(posts: PostsStore, cache: PostCache, users: UsersStor
     });
 
     api.get('/posts/:id', { schema: { params: PostIdParams }, config: { publicRead: true } }, async (request) => postById(cache, request.params.id, request.viewer));
+    done();
   };
 }

@@ -1,6 +1,6 @@
 import { parsePositionToken, StreamQuery, type LogPosition, type StreamTicket } from '@forum/contracts';
 import { AccountDisabledError, BusyError, markStreamingAnswer, RateLimitedError, UnauthenticatedError } from '@forum/platform';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { LiveChanges } from '../live/live-changes.ts';
 import { signedIn } from './access.ts';
 import type { ViewerCache } from './viewer-cache.ts';
@@ -17,8 +17,8 @@ const STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Ca
  * no Authorization; the account is checked as the stream opens, and the follower ends the stream
  * if the account is disabled or erased later.
  */
-export function streamRoutes(live: LiveChanges, records: ViewerCache): FastifyPluginAsyncZod {
-  return async (api) => {
+export function streamRoutes(live: LiveChanges, records: ViewerCache): FastifyPluginCallbackZod {
+  return (api, _options, done) => {
     api.get('/stream', { schema: { querystring: StreamQuery } }, async (request, reply) => {
       const { topics, ticket, lastEventId } = request.query;
       const memberId = topics.includes('me') ? await streamOwner(live, records, ticket) : null;
@@ -36,18 +36,20 @@ export function streamRoutes(live: LiveChanges, records: ViewerCache): FastifyPl
       if (!stream) return void res.end();
       res.once('close', () => stream.close());
     });
+    done();
   };
 }
 
 /** GET /api/stream/ticket: what opens the signed-in member's own stream for a short while (a route among the reads: it needs the caller). */
-export function streamTicketRoutes(live: LiveChanges): FastifyPluginAsyncZod {
-  return async (api) => {
+export function streamTicketRoutes(live: LiveChanges): FastifyPluginCallbackZod {
+  return (api, _options, done) => {
     api.get('/stream/ticket', async (request, reply) => {
       const viewer = signedIn(request);
       reply.header('Cache-Control', 'no-store');
       const body: StreamTicket = { ticket: live.tickets.issue(viewer.id), expiresInSeconds: live.tickets.ttlSeconds };
       return body;
     });
+    done();
   };
 }
 

@@ -11,6 +11,8 @@ import { SEARCH_SNIPPET_MAX, type MarkedText } from '@forum/contracts';
 const START = '\u0001';
 const STOP = '\u0002';
 const LESS_THAN = '\uE000';
+/** Splits a headline at its delimiters, keeping them. */
+const AT_DELIMITERS = new RegExp(`([${START}${STOP}])`);
 /** translate()'s arguments: '<' becomes LESS_THAN; the delimiters and LESS_THAN itself are dropped. */
 const SOURCE_FROM = `<${START}${STOP}${LESS_THAN}`;
 const SOURCE_TO = LESS_THAN;
@@ -36,8 +38,8 @@ export function headlineColumns(q: string) {
 /** A headline cut at its delimiters into marked and unmarked runs, white space as single spaces, at most SEARCH_SNIPPET_MAX characters (the last of them '…' when cut). */
 export function markedText(headline: string): MarkedText {
   const text = headline.replaceAll(LESS_THAN, '<').replace(/\s+/g, ' ').trim();
-  const parts = text.split(/([\u0001\u0002])/);
-  const cut = Array.from(text.replace(/[\u0001\u0002]/g, '')).length > SEARCH_SNIPPET_MAX;
+  const parts = text.split(AT_DELIMITERS);
+  const cut = Array.from(text.replaceAll(START, '').replaceAll(STOP, '')).length > SEARCH_SNIPPET_MAX;
   const runs: MarkedText = [];
   let left = cut ? SEARCH_SNIPPET_MAX - 1 : SEARCH_SNIPPET_MAX;
   let marked = false;

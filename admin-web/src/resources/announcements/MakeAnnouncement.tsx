@@ -34,9 +34,9 @@ export function MakeAnnouncement() {
   const [formKey, setFormKey] = useState(0);
   const { mutateAsync, isPending } = useMutation({ mutationFn: (announcement: CreateAnnouncementRequest) => dataProvider.createAnnouncement(announcement) });
 
-  const submit = async (values: Record<string, unknown>) => {
+  const submit = async (values: { title?: string | null; description?: string | null }) => {
     try {
-      await mutateAsync({ title: String(values.title ?? '').trim(), description: String(values.description ?? '').trim() });
+      await mutateAsync({ title: (values.title ?? '').trim(), description: (values.description ?? '').trim() });
     } catch (error) {
       notify('Failed to create announcement', { type: 'error' });
       return fieldErrorsOf(error);

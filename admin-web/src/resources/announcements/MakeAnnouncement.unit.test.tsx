@@ -18,7 +18,7 @@ function fakeServer(answer: { status: number; body?: unknown } = { status: 201, 
   const answered = new Promise<void>((resolve) => {
     release = resolve;
   });
-  stubServer(async ({ url, method, init }) => {
+  stubServer(async ({ url, init }) => {
     if ((init.method ?? 'GET') === 'POST' && url.pathname === '/api/admin/announcements') {
       sent.push(JSON.parse(String(init.body)));
       await answered;
@@ -53,8 +53,8 @@ const renderPage = () =>
     { path: '/admin/make-announcement' },
   );
 
-const title = () => screen.getByRole('textbox', { name: 'Title' }) as HTMLInputElement;
-const description = () => screen.getByRole('textbox', { name: 'Description' }) as HTMLTextAreaElement;
+const title = () => screen.getByRole<HTMLInputElement>('textbox', { name: 'Title' });
+const description = () => screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Description' });
 const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
 
 describe('Make Announcement', () => {

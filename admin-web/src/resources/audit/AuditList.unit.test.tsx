@@ -23,7 +23,7 @@ type Filter = { actor?: string; type?: string; since?: string; until?: string };
 /** GET /api/admin/audit as react-admin reads it: `filter` (actor, type, since, until) narrows the entries, newest first. */
 function fakeServer(entries: AuditEntry[] = ENTRIES) {
   const filters: Filter[] = [];
-  stubServer(async ({ url }) => {
+  stubServer(({ url }) => {
     if (url.pathname !== '/api/admin/audit') return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
     const filter = JSON.parse(url.searchParams.get('filter') ?? '{}') as Filter;
     filters.push(filter);
@@ -100,8 +100,8 @@ describe('Staff actions (the audit log)', () => {
     const { filters } = fakeServer();
     renderAudit();
     await rowOf('Created the tag #Rust');
-    const from = screen.getByLabelText('From') as HTMLInputElement;
-    const to = screen.getByLabelText('To') as HTMLInputElement;
+    const from = screen.getByLabelText<HTMLInputElement>('From');
+    const to = screen.getByLabelText<HTMLInputElement>('To');
     const day = localDay('2026-11-23T09:00:00.000Z');
     fireEvent.change(from, { target: { value: day } });
     fireEvent.blur(from);
@@ -120,12 +120,14 @@ describe('Staff actions (the audit log)', () => {
 describe('Staff actions, a From after To (#39 edge 6)', () => {
   /** A day picked in a date field, as the browser sends it: a change, then the focus leaves (one event at a time). */
   const pick = async (label: 'From' | 'To', day: string) => {
-    const input = screen.getByLabelText(label) as HTMLInputElement;
-    await act(async () => {
+    const input = screen.getByLabelText<HTMLInputElement>(label);
+    await act(() => {
       fireEvent.change(input, { target: { value: day } });
+      return Promise.resolve();
     });
-    await act(async () => {
+    await act(() => {
       fireEvent.blur(input);
+      return Promise.resolve();
     });
   };
   /** What the pager says ('1-3 of 3'), or null when it shows no count. */

@@ -16,7 +16,7 @@ const MESSAGES: ContactMessage[] = [
 /** GET /api/admin/contact-messages (newest first, Content-Range), its `sort` and `range` recorded. */
 function fakeServer(messages: ContactMessage[] = MESSAGES) {
   const queries: URLSearchParams[] = [];
-  stubServer(async ({ url }) => {
+  stubServer(({ url }) => {
     queries.push(url.searchParams);
     return respond(
       messages.map((m) => ({ id: m._id, ...m })),

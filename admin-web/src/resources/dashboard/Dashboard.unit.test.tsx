@@ -19,7 +19,7 @@ const STATS: AdminStats = {
 /** GET /api/admin/stats (the answers in turn, the last repeating) and an empty GET /api/admin/tags. */
 function fakeServer(answers: Array<{ status: number; body: unknown }>) {
   let reads = 0;
-  stubServer(async ({ url }) => {
+  stubServer(({ url }) => {
     if (url.pathname === '/api/admin/stats') {
       const answer = answers[Math.min(reads++, answers.length - 1)]!;
       return respond(answer.body, answer.status);

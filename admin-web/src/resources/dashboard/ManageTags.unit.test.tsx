@@ -27,7 +27,7 @@ function fakeServer(tags: AdminTag[] = TAGS, { addAnswer, deleteAnswer }: Option
   const added: unknown[] = [];
   const readPositions: Array<string | null> = [];
   let position = 40;
-  const { calls } = stubServer(async ({ url, method, init }) => {
+  const { calls } = stubServer(({ url, method, init }) => {
     if (method === 'GET' && url.pathname === '/api/admin/tags') {
       readPositions.push(new Headers(init.headers).get('X-Min-Position'));
       const [start, end] = JSON.parse(url.searchParams.get('range')!) as [number, number];

@@ -34,7 +34,7 @@ function useHistory(kind: HistoryKind | null, id: string) {
   const data: Omit<History, 'nextAfter'> | undefined = pages?.[0] && {
     ...pages[0],
     events: pages.flatMap((page) => page.events),
-    actors: Object.assign({}, ...pages.map((page) => page.actors)),
+    actors: Object.fromEntries(pages.flatMap((page) => Object.entries(page.actors))),
   };
   return { ...query, data };
 }

@@ -54,7 +54,7 @@ const POST_HISTORY: History = {
 /** GET /api/admin/history/:kind/:id answered with `history`, or with `status` and its error. */
 function fakeServer(answer: { history?: History; status?: number; code?: string; message?: string; details?: unknown }) {
   const calls: string[] = [];
-  stubServer(async ({ url }) => {
+  stubServer(({ url }) => {
     calls.push(url.pathname);
     if (answer.history) return respond(answer.history);
     return respond({ error: { code: answer.code ?? 'NOT_FOUND', message: answer.message ?? 'No such post', details: answer.details } }, answer.status ?? 404);
@@ -151,7 +151,7 @@ describe('the history of a post or a user', () => {
   it("shows a long history a page at a time: 'Show more events' asks for the events after the last one shown", async () => {
     const [first, second, third] = POST_HISTORY.events;
     const calls: string[] = [];
-    stubServer(async ({ url }) => {
+    stubServer(({ url }) => {
       calls.push(`${url.pathname}${url.search}`);
       const after = url.searchParams.get('after');
       return respond(after === null ? { ...POST_HISTORY, events: [first!, second!], nextAfter: second!.position } : { ...POST_HISTORY, events: [third!], actors: {}, nextAfter: null });
@@ -211,7 +211,7 @@ describe('the history of a post or a user', () => {
       },
     ];
     const calls: string[] = [];
-    stubServer(async ({ url }) => {
+    stubServer(({ url }) => {
       calls.push(`${url.pathname}${url.search}`);
       return respond(url.searchParams.get('after') === '23.1' ? pages[1]! : pages[0]!);
     });

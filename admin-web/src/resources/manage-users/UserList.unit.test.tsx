@@ -27,7 +27,7 @@ const BEN = user(3, { name: 'Ben Basic', email: 'ben@forum.test' });
 function fakeServer(users: AdminUser[], { makeAdminStatus = 200, eraseStatus = 200 } = {}) {
   const reads: Array<{ range: [number, number]; q: string | undefined }> = [];
   const erased: Array<{ id: string; body: unknown }> = [];
-  const { calls } = stubServer(async ({ url, method, init }) => {
+  const { calls } = stubServer(({ url, method, init }) => {
     if (method === 'GET' && url.pathname === '/api/admin/users') {
       const range = JSON.parse(url.searchParams.get('range')!) as [number, number];
       const q = (JSON.parse(url.searchParams.get('filter') ?? '{}') as { q?: string }).q;
@@ -144,8 +144,8 @@ describe('Manage Users', () => {
     renderUsers();
     await rowOf('User 10');
     const pager = screen.getByRole('navigation', { name: 'Pages of users' });
-    const previous = within(pager).getByRole('button', { name: 'Previous' }) as HTMLButtonElement;
-    const next = within(pager).getByRole('button', { name: 'Next' }) as HTMLButtonElement;
+    const previous = within(pager).getByRole<HTMLButtonElement>('button', { name: 'Previous' });
+    const next = within(pager).getByRole<HTMLButtonElement>('button', { name: 'Next' });
     expect(within(pager).getByText('Page 1')).toBeTruthy();
     expect(previous.disabled).toBe(true);
     expect(next.disabled).toBe(false);
@@ -168,7 +168,7 @@ describe('Manage Users', () => {
     fakeServer(Array.from({ length: 10 }, (_, i) => user(i + 1)));
     renderUsers();
     await rowOf('User 10');
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true));
+    await waitFor(() => expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Next' }).disabled).toBe(true));
   });
 
   it('deletes a user after a dialog that says what happens and asks about their posts and comments; the list reads again', async () => {
@@ -178,7 +178,7 @@ describe('Manage Users', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Delete Ben Basic?' });
     expect(dialog.textContent).toContain('their name, email address and photo are erased from the forum');
     expect(dialog.textContent).toContain('This cannot be undone.');
-    const confirm = within(dialog).getByRole('button', { name: 'Delete user' }) as HTMLButtonElement;
+    const confirm = within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Delete user' });
     expect(confirm.disabled).toBe(true);
     await userEvent.click(within(within(dialog).getByRole('radiogroup', { name: 'Their posts and comments' })).getByRole('radio', { name: 'Delete them too' }));
     await userEvent.click(confirm);

@@ -24,7 +24,7 @@ const POSTS = [post(4, 'Zero-downtime deploys on a single server', 'Bob Chen', [
 /** GET /api/posts as react-admin reads it (a range, a sort; Content-Range), each query kept. */
 function fakeServer(posts: PostListItem[] = POSTS) {
   const queries: URLSearchParams[] = [];
-  stubServer(async ({ url }) => {
+  stubServer(({ url }) => {
     if (url.pathname !== '/api/posts') return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
     queries.push(url.searchParams);
     return respond(
@@ -54,7 +54,7 @@ describe('Posts', () => {
     }
     // the columns a post can be sorted by on the server
     await userEvent.click(screen.getByRole('button', { name: 'Sort by up ascending' }));
-    await waitFor(() => expect(JSON.parse(queries.at(-1)!.get('sort')!)[0]).toBe('upVote'));
+    await waitFor(() => expect((JSON.parse(queries.at(-1)!.get('sort')!) as string[])[0]).toBe('upVote'));
   });
 });
 

@@ -60,7 +60,7 @@ function ProjectionTable() {
       perPage={100}
       sort={{ field: 'name', order: 'ASC' }}
       // read again every POLL_MS while a build is under way or a rebuild asked for here is not live yet
-      queryOptions={{ refetchInterval: (query) => (watching.size > 0 || query.state.data?.data.some((b) => b.role === 'building') ? POLL_MS : false) }}
+      queryOptions={{ refetchInterval: (query) => (watching.size > 0 || (query.state.data as { data: ProjectionRecord[] } | undefined)?.data.some((b) => b.role === 'building') ? POLL_MS : false) }}
     >
       <RebuildProgress />
       <ColumnsOrCards<ProjectionRecord> columns={PROJECTION_COLUMNS} label={(build) => `${build.name}, build ${build.build}`} actions={<RebuildButton />} />

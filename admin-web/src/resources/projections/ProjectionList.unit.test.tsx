@@ -34,7 +34,7 @@ function fakeServer(initial: ProjectionStatus[], afterRebuild: ProjectionStatus[
   let builds = initial;
   const steps = [...afterRebuild];
   let rebuilt = false;
-  const { calls } = stubServer(async ({ url, method }) => {
+  const { calls } = stubServer(({ url, method }) => {
     if (method === 'GET' && url.pathname === '/api/admin/projections') {
       if (rebuilt && steps.length > 0) builds = steps.length > 1 ? steps.shift()! : steps[0]!;
       return respond(

@@ -17,11 +17,11 @@ export function progressOf(build: Pick<ProjectionStatus, 'head' | 'lag'>): numbe
 interface Rebuilds {
   /** The projections whose rebuild this console started, each with the build that was live then. */
   watching: ReadonlyMap<string, number>;
-  watch(name: string, liveBuild: number): void;
-  done(name: string): void;
+  watch: (name: string, liveBuild: number) => void;
+  done: (name: string) => void;
   /** What the page says about the rebuilds (a polite live region). */
   status: string;
-  say(text: string): void;
+  say: (text: string) => void;
 }
 
 const RebuildsContext = createContext<Rebuilds | null>(null);

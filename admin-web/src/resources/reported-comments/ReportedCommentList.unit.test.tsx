@@ -44,7 +44,7 @@ function fakeServer(rows: ReportedComment[] = REPORTS, { listStatus = [], delete
   const warnings: Array<{ path: string; body: unknown }> = [];
   const warned = new Set<string>();
   let reads = 0;
-  const { calls } = stubServer(async ({ url, method, init }) => {
+  const { calls } = stubServer(({ url, method, init }) => {
     if (method === 'GET' && url.pathname === '/api/admin/reported-comments') {
       const failure = listStatus[Math.min(reads++, listStatus.length - 1)];
       if (failure && failure.status !== 200) return respond(failure.text ?? failure.body ?? {}, failure.status);

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import type { CommentItem, PostDetail } from '@forum/contracts';
+import { QueryStatus } from '@reduxjs/toolkit/query';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -88,7 +89,7 @@ describe('a post page, live', () => {
     const { store } = showPost();
     await waitFor(() => expect(commentTexts()).toEqual(['Comment 1']));
     const stream = await postStream();
-    const commentsRead = () => Object.values(store.getState().api.queries).some((query) => query?.endpointName === 'getComments' && query.status === 'pending');
+    const commentsRead = () => Object.values(store.getState().api.queries).some((query) => query?.endpointName === 'getComments' && query.status === QueryStatus.pending);
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Write a comment' }), 'Mine!');
     await userEvent.click(screen.getByRole('button', { name: 'Post' }));

@@ -12,18 +12,11 @@ export default function AppDialog({ open, dialog, onAnswer }: { open: boolean; d
         <DialogContentText id={messageId}>{dialog.options.message}</DialogContentText>
       </DialogContent>
       <DialogActions>
-        {dialog.kind === 'confirm' ? (
-          <>
-            <Button onClick={() => onAnswer(false)}>{dialog.options.cancelLabel ?? 'Cancel'}</Button>
-            <Button onClick={() => onAnswer(true)} variant="contained" color={dialog.options.destructive ? 'error' : 'primary'} autoFocus>
-              {dialog.options.confirmLabel ?? 'Yes'}
-            </Button>
-          </>
-        ) : (
-          <Button onClick={() => onAnswer(true)} variant="contained" autoFocus>
-            {dialog.options.okLabel ?? 'OK'}
-          </Button>
-        )}
+        {dialog.kind === 'confirm' && <Button onClick={() => onAnswer(false)}>{dialog.options.cancelLabel ?? 'Cancel'}</Button>}
+        {/* eslint-disable-next-line jsx-a11y-x/no-autofocus -- the dialog opens on the user's action; its answer takes the focus (MUI's Dialog pattern) */}
+        <Button onClick={() => onAnswer(true)} variant="contained" color={dialog.kind === 'confirm' && dialog.options.destructive ? 'error' : 'primary'} autoFocus>
+          {dialog.kind === 'confirm' ? (dialog.options.confirmLabel ?? 'Yes') : (dialog.options.okLabel ?? 'OK')}
+        </Button>
       </DialogActions>
     </Dialog>
   );

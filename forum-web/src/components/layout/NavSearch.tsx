@@ -2,7 +2,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import SearchIcon from '@mui/icons-material/Search';
 import { SEARCH_QUERY_MAX } from '@forum/contracts';
 import { Box, IconButton, InputBase } from '@mui/material';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 
 /** The results page's address for `words`. */
@@ -54,7 +54,7 @@ export function NavSearch() {
           }}
         >
           <Box sx={{ flex: 1, minWidth: 0 }}>
-            <SearchField autoFocus onSearched={close} />
+            <SearchField opened onSearched={close} />
           </Box>
           <IconButton color="inherit" edge="end" aria-label="Close search" onClick={close}>
             <CloseIcon />
@@ -72,8 +72,8 @@ function problemOf(words: string): string | null {
   return length > SEARCH_QUERY_MAX ? `Search text must be at most ${SEARCH_QUERY_MAX} characters (this is ${length.toLocaleString('en-US')})` : null;
 }
 
-/** The field and its form; on the results page it holds the words searched. */
-function SearchField({ autoFocus, onSearched }: { autoFocus?: boolean; onSearched?: () => void }) {
+/** The field and its form; on the results page it holds the words searched. `opened`: it appeared on the user's request and takes the focus. */
+function SearchField({ opened, onSearched }: { opened?: boolean; onSearched?: () => void }) {
   const navigate = useNavigate();
   const { pathname, search } = useLocation();
   const searched = pathname === '/search' ? (new URLSearchParams(search).get('q') ?? '') : null;
@@ -81,9 +81,11 @@ function SearchField({ autoFocus, onSearched }: { autoFocus?: boolean; onSearche
   const [problem, setProblem] = useState<string | null>(null);
   const problemId = useId();
   // the words of the results shown (also after Back or a link to another search)
-  useEffect(() => {
+  const [shown, setShown] = useState(searched);
+  if (searched !== shown) {
+    setShown(searched);
     if (searched !== null) setText(searched);
-  }, [searched]);
+  }
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -105,7 +107,8 @@ function SearchField({ autoFocus, onSearched }: { autoFocus?: boolean; onSearche
           setText(event.target.value);
           setProblem(null);
         }}
-        autoFocus={autoFocus}
+        // eslint-disable-next-line jsx-a11y-x/no-autofocus -- only where the phone's field opens on the user's tap on Search posts
+        autoFocus={opened}
         error={problem !== null}
         inputProps={{ 'aria-label': 'Search posts', enterKeyHint: 'search', 'aria-invalid': problem !== null, 'aria-describedby': problem ? problemId : undefined }}
         startAdornment={<SearchIcon aria-hidden fontSize="small" sx={{ mr: 1, opacity: 0.85 }} />}

@@ -16,7 +16,7 @@ async function openSearch() {
   const opener = screen.getByRole('button', { name: 'Search posts' });
   await userEvent.click(opener);
   const over = document.getElementById(opener.getAttribute('aria-controls')!)!;
-  return { opener, over, field: within(over).getByRole('searchbox', { name: 'Search posts' }) as HTMLInputElement };
+  return { opener, over, field: within(over).getByRole<HTMLInputElement>('searchbox', { name: 'Search posts' }) };
 }
 describe("the bar's search box", () => {
   it('opens from its button, takes the words and Enter to the results page, closes and gives the focus back', async () => {

@@ -16,13 +16,13 @@ let streams: LiveStream[] = [];
 function liveStream(options: Partial<LiveStreamOptions> = {}) {
   const refetchAll = vi.fn();
   const tickets: string[] = [];
-  const fetch = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
-    tickets.push(`${String(url)} ${new Headers(init?.headers).get('Authorization')}`);
-    return new Response(JSON.stringify({ ticket: `ticket-${tickets.length}`, expiresInSeconds: 60 }), { status: 200 });
+  const fetch = vi.fn((url: RequestInfo | URL, init?: RequestInit) => {
+    tickets.push(`${url instanceof Request ? url.url : url.toString()} ${new Headers(init?.headers).get('Authorization')}`);
+    return Promise.resolve(new Response(JSON.stringify({ ticket: `ticket-${tickets.length}`, expiresInSeconds: 60 }), { status: 200 }));
   });
   const stream = new LiveStream({
     baseUrl: 'http://forum.test/api',
-    token: async () => 'member-token',
+    token: () => Promise.resolve('member-token'),
     refetchAll,
     hiddenGraceMs: 50,
     retryMs: { first: 20, max: 40 },
@@ -192,7 +192,7 @@ describe('the change stream of a tab', () => {
   it('does not open a stream for `me` without a ticket: it tries again later, and opens once one comes', async () => {
     let refuse = true;
     const { stream } = liveStream({
-      fetch: async () => (refuse ? new Response('{}', { status: 503 }) : new Response(JSON.stringify({ ticket: 'late', expiresInSeconds: 60 }))),
+      fetch: () => Promise.resolve(refuse ? new Response('{}', { status: 503 }) : new Response(JSON.stringify({ ticket: 'late', expiresInSeconds: 60 }))),
     });
     follow(stream, 'me');
     await new Promise((resolve) => setTimeout(resolve, 30));

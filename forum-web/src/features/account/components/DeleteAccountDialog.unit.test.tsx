@@ -49,7 +49,7 @@ describe('Delete my account (My Profile)', () => {
       sent = await request.json();
       return { body: { id: BOB.id, position: '90.6' } };
     });
-    const keep = within(dialog).getByRole('radio', { name: 'Keep them, shown as written by “Deleted user”' }) as HTMLInputElement;
+    const keep = within(dialog).getByRole<HTMLInputElement>('radio', { name: 'Keep them, shown as written by “Deleted user”' });
     expect(keep.checked).toBe(true);
     const confirm = within(dialog).getByRole('button', { name: 'Delete my account' });
     const word = within(dialog).getByRole('textbox', { name: 'Type DELETE to confirm' });

@@ -1,4 +1,4 @@
-import type { AnnouncementList, Announcement } from '@forum/contracts';
+import type { Announcement } from '@forum/contracts';
 import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 

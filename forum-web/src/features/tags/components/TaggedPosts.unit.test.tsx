@@ -60,7 +60,7 @@ describe('the tag page', () => {
     await screen.findByRole('link', { name: 'DevOps post 1' });
     screen.getByText('12 posts');
     screen.getByText('Page 1 / 3');
-    expect((screen.getByRole('button', { name: 'Prev' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Prev' }).disabled).toBe(true);
 
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByRole('link', { name: 'DevOps post 6' });
@@ -69,7 +69,7 @@ describe('the tag page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByRole('link', { name: 'DevOps post 11' });
     expect(screen.getAllByRole('article')).toHaveLength(2);
-    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Next' }).disabled).toBe(true);
     await userEvent.click(screen.getByRole('button', { name: 'Prev' }));
     await screen.findByRole('link', { name: 'DevOps post 6' });
     expect(asked.map((url) => url.searchParams.get('page'))).toEqual(['1', '2', '3']); // page 2 again from the cache
