@@ -48,7 +48,7 @@ export const StreamQuery = z.object({
 });
 export type StreamQuery = z.infer<typeof StreamQuery>;
 
-/** GET /api/stream/ticket (a signed-in member): what opens their own stream, once, for a short while. */
+/** GET /api/stream/ticket (a signed-in member): what opens their own stream, as often as needed until it expires (an EventSource reconnects with the same URL). */
 export const StreamTicket = z.object({ ticket: z.string(), expiresInSeconds: z.number().int() });
 export type StreamTicket = z.infer<typeof StreamTicket>;
 
