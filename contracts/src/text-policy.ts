@@ -33,9 +33,9 @@ export interface TextRule {
 
 export type TextVerdict = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly message: string };
 
-/** C0 and C1 controls and DEL; multi-line texts keep tab and line feed. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
-const CONTROL_BUT_TAB_AND_LF = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
+/** C0 and C1 controls and DEL (the category Cc); multi-line texts keep tab and line feed. */
+const CONTROL = /\p{Cc}/u;
+const CONTROL_BUT_TAB_AND_LF = new RegExp('[\\p{Cc}--[\\t\\n]]', 'v');
 /** Embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069): they reorder the text around them. */
 const DIRECTION_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
 /**

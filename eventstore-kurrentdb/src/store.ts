@@ -70,7 +70,7 @@ export async function createKurrentDbEventStore(options: KurrentDbEventStoreOpti
   // ---- from the client's events to the port's ---------------------------------------------------
 
   function toRaw(event: KurrentRecordedEvent): Raw {
-    const data = event.isJson ? event.data : JSON.parse(Buffer.from(event.data).toString('utf8'));
+    const data: unknown = event.isJson ? event.data : JSON.parse(Buffer.from(event.data).toString('utf8'));
     const { metadata, recordedAt } = decodeMetadata(event.metadata, event.created);
     // stream reads carry the $all position on KurrentDB 22.6 and later
     const position = event.position ? toLogPosition(event.position) : START;

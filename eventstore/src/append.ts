@@ -11,7 +11,7 @@ export interface AppendOptions {
   /** Tests only: runs inside every writing transaction, just before COMMIT. */
   beforeCommit?: (appends: readonly StreamAppend[]) => Promise<void>;
   /** After each commit that appended. */
-  committed(): void;
+  committed: () => void;
 }
 
 /** The store's appends, on the pool: one-stream appends by group commit, the others in a transaction of their own. */

@@ -27,8 +27,9 @@ export function eventStoreContract(adapter: string, factory: EventStoreFactory) 
     const store = new Proxy({} as EventStore, {
       get(_, key) {
         if (!opened) throw new Error('the store under test opens before the first test');
-        const value: unknown = Reflect.get(opened, key);
-        return typeof value === 'function' ? value.bind(opened) : value;
+        const store = opened;
+        const value: unknown = Reflect.get(store, key);
+        return typeof value === 'function' ? (...args: unknown[]): unknown => Reflect.apply(value, store, args) : value;
       },
     });
     const subject = { store, factory };

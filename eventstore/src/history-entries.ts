@@ -1,5 +1,4 @@
 import { positionToken, postHistory, START, userHistory, type HistoryEntry, type HistoryKind, type LogPosition } from '@forum/contracts';
-import { createPostgresEventStore } from './postgres.ts';
 import type { EventStore, RecordedEvent } from './types.ts';
 
 /**

@@ -36,7 +36,7 @@ describe('PostgreSQL event store: a stream created while an append waits', () =>
       const append = store.append([{ streamId, expectedVersion: 'no_stream', events: [event] }]);
       append.catch(() => {});
       await waitFor(
-        async () => (await probe.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-eventstore' AND wait_event_type = 'Lock'`)).rows[0].n,
+        async () => (await probe.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-eventstore' AND wait_event_type = 'Lock'`)).rows[0]!.n,
         (n) => n === 1,
       );
       await other.query('COMMIT');
@@ -82,7 +82,7 @@ describe('PostgreSQL event store: deadlocks', () => {
       append.catch(() => {});
       // the append has inserted its new stream and waits for the row
       await waitFor(
-        async () => (await probe.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-eventstore' AND wait_event_type = 'Lock'`)).rows[0].n,
+        async () => (await probe.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-eventstore' AND wait_event_type = 'Lock'`)).rows[0]!.n,
         (n) => n === 1,
       );
       // the other writer now waits for the append's new stream: a cycle, which PostgreSQL ends by

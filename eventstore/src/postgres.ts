@@ -61,7 +61,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     ...createAppends(pool, {
       beforeCommit: options.beforeCommit,
       /** After a commit: wake this process's subscribers now, and other processes' through NOTIFY. */
-      committed() {
+      committed: () => {
         subscribers.wakeAll();
         notifier.notify();
       },

@@ -47,7 +47,7 @@ async function pgcryptoSchema(client: pg.ClientBase): Promise<string> {
 function sealCases(): string {
   return Object.entries(PERSONAL_DATA)
     .map(([key, spec]) => {
-      const boxes = SUBJECT_KEYS.filter((kind) => spec.keys[kind]).map((kind, index) => {
+      const boxes = SUBJECT_KEYS.filter((kind) => spec.keys[kind]).map((kind) => {
         const fields = Object.entries(spec.keys[kind]!);
         const at = (path: string) => `p_data #> ${literal(`{${path.split('.').join(',')}}`)}`;
         const present = `jsonb_strip_nulls(jsonb_build_object(${fields.map(([path, what]) => `${literal(path)}, CASE WHEN ${at(path)} IS NOT NULL THEN ${literal(what)} END`).join(', ')}))`;

@@ -173,7 +173,7 @@ describe('events stored before sealing existed', () => {
       }
       await old.query('INSERT INTO eventstore.streams (stream_id, version) SELECT stream_id, max(stream_version) FROM eventstore.events GROUP BY stream_id');
       await old.query('ALTER TABLE eventstore.events ENABLE TRIGGER events_seal');
-      const plainRows = async () => (await old.query(`SELECT count(*)::int AS n FROM eventstore.events WHERE type <> 'VoteCast' AND NOT data ? '$sealed'`)).rows[0].n;
+      const plainRows = async () => (await old.query<{ n: number }>(`SELECT count(*)::int AS n FROM eventstore.events WHERE type <> 'VoteCast' AND NOT data ? '$sealed'`)).rows[0]!.n;
       expect(await plainRows()).toBe(14);
 
       // a run that stopped after its first batch (the first five events sealed, nothing recorded)
@@ -222,15 +222,16 @@ describe('the sealed boxes in Node (sealed-box.ts)', () => {
   it('open what SQL sealed, and SQL opens what they seal', async () => {
     const post = { ...annPost(30), authorName: 'Zoë 🙂 "quoted"' };
     await store.append([{ streamId: 'post-30', expectedVersion: 'no_stream', events: [event('PostCreated', post)] }]);
-    const [stored] = await raw('post-30');
+    const [text] = await raw('post-30');
+    const stored = JSON.parse(text!) as Record<string, unknown>;
     const ofAnn = await keys(ann.userId);
-    expect(openData(JSON.parse(stored!), (_, kind) => ofAnn.get(kind))).toEqual(post);
-    expect(openData(JSON.parse(stored!), () => undefined, 'marked')).toMatchObject({ authorName: ERASED_MARK, title: ERASED_MARK, tags: ['General'] });
+    expect(openData(stored, (_, kind) => ofAnn.get(kind))).toEqual(post);
+    expect(openData(stored, () => undefined, 'marked')).toMatchObject({ authorName: ERASED_MARK, title: ERASED_MARK, tags: ['General'] });
 
     const v2 = { userId: ann.userId, changes: { name: 'Ann Ö' }, updatedAt: at };
     const sealed = sealData('ProfileUpdated', 2, v2, (_, kind) => ofAnn.get(kind)!);
     expect(JSON.stringify(sealed)).not.toContain('Ann Ö');
-    const { rows } = await client.query('SELECT eventstore.unseal($1::jsonb) AS data', [JSON.stringify(sealed)]);
-    expect(rows[0].data).toEqual(v2);
+    const { rows } = await client.query<{ data: unknown }>('SELECT eventstore.unseal($1::jsonb) AS data', [JSON.stringify(sealed)]);
+    expect(rows[0]!.data).toEqual(v2);
   });
 });

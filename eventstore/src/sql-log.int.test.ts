@@ -55,7 +55,7 @@ async function settled() {
   throw new Error('the log did not settle');
 }
 
-const query = (c: pg.Client) => async (sql: string) => (await c.query(sql)).rows;
+const query = (c: pg.Client) => async (sql: string) => (await c.query<Record<string, unknown>>(sql)).rows;
 const rowsOf = async (range: LogRange, types: readonly string[]) => {
   const { sql, bindings } = store.sql!.events(range, types);
   let n = 0;

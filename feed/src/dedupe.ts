@@ -8,12 +8,15 @@ import { FEED_HEADERS } from './message.ts';
  * again after a restart or a failed acknowledgement). A real consumer stores the kept positions
  * with the effects of the messages, in one transaction (docs/kafka.md).
  */
+type Headers = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
+const isMap = (headers: Headers): headers is ReadonlyMap<string, string> => headers instanceof Map;
+
 export class SeenPositions {
   private readonly last = new Map<string, LogPosition>();
 
   /** Whether the message (by its position header) is new on its partition; if so it is kept as the last one seen. */
-  firstTime(partition: string, headers: ReadonlyMap<string, string> | Readonly<Record<string, string>>): boolean {
-    const token = headers instanceof Map ? headers.get(FEED_HEADERS.position) : (headers as Readonly<Record<string, string>>)[FEED_HEADERS.position];
+  firstTime(partition: string, headers: Headers): boolean {
+    const token = isMap(headers) ? headers.get(FEED_HEADERS.position) : headers[FEED_HEADERS.position];
     const position = token === undefined ? null : parsePositionToken(token);
     if (!position) throw new Error(`a feed message without a valid ${FEED_HEADERS.position} header`);
     const kept = this.last.get(partition);

@@ -87,7 +87,7 @@ describe('the feed relay', () => {
     publisher.hold();
     const feed = await relay({ store, db, publisher });
     await append(store, 4);
-    await waitFor(async () => publisher.waiting, (n) => n === 1, 20_000);
+    await waitFor(() => publisher.waiting, (n) => n === 1, 20_000);
     // the batch is with the broker, unacknowledged: the checkpoint has not moved
     expect(await checkpointOf(db)).toEqual(START);
     expect(feed.status().checkpoint).toEqual(START);
@@ -126,7 +126,7 @@ describe('the feed relay', () => {
     first.hold();
     first.failNext('lose-ack');
     await append(store, 3, 2, 'post-t');
-    await waitFor(async () => first.waiting, (n) => n === 1, 20_000);
+    await waitFor(() => first.waiting, (n) => n === 1, 20_000);
     const stopping = one.stop();
     first.release();
     await stopping;

@@ -123,8 +123,8 @@ export async function startFeedRelay(options: FeedRelayOptions): Promise<FeedRel
 
 /** The relay as a readiness check (`/readyz`): ready unless its last publish or read failed, with where it is. */
 export function feedReadiness(relay: FeedRelay): () => Promise<{ ok: boolean; detail: unknown }> {
-  return async () => {
+  return () => {
     const { checkpoint, published, failing } = relay.status();
-    return { ok: failing === null, detail: { checkpoint: positionToken(checkpoint), published: published.toString(), ...(failing !== null && { failing }) } };
+    return Promise.resolve({ ok: failing === null, detail: { checkpoint: positionToken(checkpoint), published: published.toString(), ...(failing !== null && { failing }) } });
   };
 }

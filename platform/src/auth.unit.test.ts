@@ -67,7 +67,7 @@ describe('createTokenVerifier', () => {
       return `${header}.${Buffer.from(JSON.stringify({ ...decodeJwt(token), sub: 'u-2' })).toString('base64url')}.${signature}`;
     }, 'The token is not valid'],
     ['an unsigned token (alg none)', async () => new UnsecuredJWT(decodeJwt(await sign({}))).encode(), 'The token is not valid'],
-    ['garbage', async () => 'not.a.jwt', 'The token is not valid'],
+    ['garbage', () => Promise.resolve('not.a.jwt'), 'The token is not valid'],
   ])('refuses %s with 401 UNAUTHENTICATED', async (_name, token, message) => {
     await expect(verify(await token())).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED', message });
   });

@@ -132,7 +132,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       running = server;
     }
   } catch (error) {
-    throw new Error(`PostgreSQL did not start in ${pgDir} on port ${port}: ${String(error ?? 'exited early')}`);
+    throw new Error(`PostgreSQL did not start in ${pgDir} on port ${port}: ${error instanceof Error ? error.message : 'exited early'}`, { cause: error });
   }
 
   const urlFor = (database: string) =>

@@ -8,7 +8,7 @@ export type ReadinessCheck = () => Promise<{ ok: boolean; detail?: unknown }>;
  */
 export function healthPlugin(checks: Record<string, ReadinessCheck>, timeoutMs = 2000): FastifyPluginCallback {
   return (server, _options, done) => {
-    server.get('/healthz', async () => ({ status: 'ok' }));
+    server.get('/healthz', () => ({ status: 'ok' }));
     server.get('/readyz', async (_request, reply) => {
       const { status, body } = await readiness(checks, timeoutMs);
       return reply.code(status).send(body);

@@ -19,7 +19,7 @@ const audience = 'urn:forum:api';
 const logger = createLogger('http-server-hooks-test', 'silent');
 let verify: TokenVerifier;
 let token: string;
-const closers: (() => Promise<unknown> | unknown)[] = [];
+const closers: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
@@ -51,8 +51,8 @@ describe('authentication', () => {
   let base: string;
   beforeAll(async () => {
     base = await serve((server) => {
-      server.get('/api/me', { preHandler: authenticate(verify, { required: true }) }, async (request) => ({ subject: principalOfRequest(request).subject }));
-      server.get('/api/posts', { preHandler: authenticate(verify, { required: false }) }, async (request) => ({ subject: request.principal?.subject ?? null }));
+      server.get('/api/me', { preHandler: authenticate(verify, { required: true }) }, (request) => ({ subject: principalOfRequest(request).subject }));
+      server.get('/api/posts', { preHandler: authenticate(verify, { required: false }) }, (request) => ({ subject: request.principal?.subject ?? null }));
     });
   });
 
@@ -100,7 +100,7 @@ describe('health routes', () => {
     ['/readyz', true, answered(200, '{"status":"ready","checks":{"database":{"ok":true,"detail":"up"}}}')],
     ['/readyz', false, answered(503, '{"status":"not ready","checks":{"database":{"ok":false,"detail":"down"}}}')],
   ])('%s (checks pass: %s)', async (path, ok, expected) => {
-    const checks = { database: async () => ({ ok, detail: ok ? 'up' : 'down' }) };
+    const checks = { database: () => Promise.resolve({ ok, detail: ok ? 'up' : 'down' }) };
     const base = await serve((server) => void server.register(healthPlugin(checks)));
     expect(await answerOf(base + path)).toEqual(expected);
   });

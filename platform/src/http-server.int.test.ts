@@ -8,6 +8,7 @@ import { ConflictError, RateLimitedError } from './errors.ts';
 import { JSON_BODY_LIMIT } from './http.ts';
 import { apiInput, createHttpServer, type HttpServer } from './http-server.ts';
 import { createLogger } from './logger.ts';
+import { anyNumber, matching } from './testing/index.ts';
 
 /**
  * The server's answers, byte for byte, over real HTTP: status, Content-Type, Retry-After,
@@ -33,13 +34,13 @@ function broken(): never {
 }
 
 beforeAll(async () => {
-  const destination = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) });
+  const destination = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk)) as Line), done()) });
   server = createHttpServer({ logger: createLogger('http-server-test', 'info', { format: 'json', destination }) });
-  server.post('/api/posts', { schema: { body: Post } }, async (request) => request.body);
-  server.get('/api/posts', { schema: { querystring: Page } }, async (request) => request.query);
-  server.get('/api/posts/:id', { schema: { params: z.object({ id: z.string() }) } }, async (request) => ({ id: request.params.id }));
-  server.delete('/api/posts', { schema: { body: Post } }, async (request) => request.body);
-  server.delete('/api/posts/:id', { schema: { params: z.object({ id: z.string() }), body: NoBody } }, async (request) => ({ id: request.params.id, body: request.body ?? 'none' }));
+  server.post('/api/posts', { schema: { body: Post } }, (request) => request.body);
+  server.get('/api/posts', { schema: { querystring: Page } }, (request) => request.query);
+  server.get('/api/posts/:id', { schema: { params: z.object({ id: z.string() }) } }, (request) => ({ id: request.params.id }));
+  server.delete('/api/posts', { schema: { body: Post } }, (request) => request.body);
+  server.delete('/api/posts/:id', { schema: { params: z.object({ id: z.string() }), body: NoBody } }, (request) => ({ id: request.params.id, body: request.body ?? 'none' }));
   server.get('/api/conflict', conflict);
   server.get('/api/limited', limited);
   server.get('/api/broken', broken);
@@ -188,7 +189,7 @@ describe('the server’s reading of requests', () => {
 describe('the server’s log', () => {
   /** The lines of the request with this id (lines of other requests may still come in). */
   const linesOf = (id: string) => lines.filter((line) => (line.req as Line | undefined)?.id === id);
-  const time = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  const time = matching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
   it('writes the access log line: the request’s id, method and URL as sent, its status, time and correlation id', async () => {
     await answerOf({ path: '/api/posts?page=2', headers: { 'X-Request-Id': 'req-access', 'X-Correlation-Id': 'corr-7' } });
@@ -201,7 +202,7 @@ describe('the server’s log', () => {
           service: 'http-server-test',
           req: { id: 'req-access', method: 'GET', url: '/api/posts?page=2' },
           res: { statusCode: 200 },
-          responseTime: expect.any(Number),
+          responseTime: anyNumber,
           correlationId: 'corr-7',
           msg: 'request completed',
         },
@@ -219,10 +220,10 @@ describe('the server’s log', () => {
           time,
           service: 'http-server-test',
           req,
-          err: { type: 'Error', message: 'a secret the client must not see', stack: expect.stringMatching(/^Error: a secret the client must not see\n {4}at /) },
+          err: { type: 'Error', message: 'a secret the client must not see', stack: matching(/^Error: a secret the client must not see\n {4}at /) },
           msg: 'unhandled error',
         },
-        { level: 50, time, service: 'http-server-test', req, res: { statusCode: 500 }, responseTime: expect.any(Number), correlationId: 'req-500', msg: 'request completed' },
+        { level: 50, time, service: 'http-server-test', req, res: { statusCode: 500 }, responseTime: anyNumber, correlationId: 'req-500', msg: 'request completed' },
       ]);
   });
 });
@@ -233,13 +234,14 @@ describe('a server whose API is one context among others (apiInput: false, as th
   beforeAll(async () => {
     gateway = createHttpServer({ logger: createLogger('http-server-test', 'silent'), apiInput: false });
     // what another handler reads itself (the identity realm's forms): nothing parsed before it
-    gateway.post('/form', async (request) => ({ parsed: request.body ?? null }));
-    gateway.get('/page', async () => ({ page: true }));
+    gateway.post('/form', (request) => ({ parsed: request.body ?? null }));
+    gateway.get('/page', () => ({ page: true }));
     await gateway.register(
-      async (api) => {
+      (api, _options, done) => {
         apiInput(api);
-        api.post('/posts', { schema: { body: Post } }, async (request) => request.body);
-        api.get('/posts', { schema: { querystring: Page } }, async (request) => request.query);
+        api.post('/posts', { schema: { body: Post } }, (request) => request.body);
+        api.get('/posts', { schema: { querystring: Page } }, (request) => request.query);
+        done();
       },
       { prefix: '/api' },
     );

@@ -52,8 +52,10 @@ export function createHttpServer(options: HttpServerOptions) {
     requestIdHeader: false,
     genReqId: requestIdFor,
     // a child of the service's logger, not of Fastify's (whose `req` serializer would drop the id), carrying the request's id, method and URL; made only if used
-    childLoggerFactory: (_fastifyLogger, bindings, childOptions, req) =>
-      new LazyChildLogger(logger, () => ({ req: { id: bindings.reqId, method: req.method, url: req.url } }), childOptions) as unknown as FastifyBaseLogger,
+    childLoggerFactory: (_fastifyLogger, bindings, childOptions, req) => {
+      const id: unknown = bindings.reqId;
+      return new LazyChildLogger(logger, () => ({ req: { id, method: req.method, url: req.url } }), childOptions);
+    },
     // the API's paths match without regard to a trailing slash or letter case: /api/posts/ and /API/posts are /api/posts (parameters keep their case)
     routerOptions: { querystringParser: (text) => parse(text), ignoreTrailingSlash: true, caseSensitive: false },
     clientErrorHandler: answerClientError,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HEADER_CORRELATION_ID, HEADER_REQUEST_ID } from '@forum/contracts';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import pretty, { type PrettyOptions } from 'pino-pretty';
+import pretty from 'pino-pretty';
 import type { LogFormat } from './config.ts';
 import { redactSecrets } from './redact.ts';
 
@@ -46,19 +46,22 @@ function prettyStream(destination?: DestinationStream): DestinationStream {
 }
 
 const LEVEL_COLORS = { fatal: 'bgRed', error: 'red', warn: 'yellow', info: 'green', debug: 'blue', trace: 'gray' } as const;
+/** The colorette colours pino-pretty hands over (its types name colorette's, which TypeScript cannot resolve from there). */
+type Colors = Readonly<Record<(typeof LEVEL_COLORS)[keyof typeof LEVEL_COLORS] | 'white', (text: string) => string>>;
 
 /**
  * A line's time (local, to the second), level, service and message; for a request its method and
  * URL first, and the answer's status and time in place of "request completed".
  */
-const prettyLine: PrettyOptions['messageFormat'] = (log, messageKey, _levelLabel, { colors }) => {
+const prettyLine = (log: Record<string, unknown>, messageKey: string, _levelLabel: string, { colors }: { colors: Colors }): string => {
   const label = (pino.levels.labels[Number(log.level)] ?? 'user') as keyof typeof LEVEL_COLORS;
   const level = colors[LEVEL_COLORS[label] ?? 'white'](label.toUpperCase().padEnd(5));
   const time = typeof log.time === 'string' || typeof log.time === 'number' ? new Date(log.time).toTimeString().slice(0, 8) : '';
   const service = typeof log.service === 'string' ? `${log.service}: ` : '';
   const req = log.req as { method?: string; url?: string } | undefined;
   const res = log.res as { statusCode?: number } | undefined;
-  const message = String(log[messageKey] ?? '');
+  const written = log[messageKey] ?? '';
+  const message = typeof written === 'string' ? written : JSON.stringify(written);
   const request = req?.method && req.url ? `${req.method} ${req.url}` : '';
   const text =
     message === 'request completed' && res?.statusCode !== undefined

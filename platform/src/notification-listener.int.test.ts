@@ -26,7 +26,7 @@ describe('listenForNotifications', () => {
     const received: string[] = [];
     const logged: { level: number; msg: string }[] = [];
     let listening = 0;
-    const logger = createLogger('test', 'info', { format: 'json', destination: { write: (line: string) => void logged.push(JSON.parse(line)) } });
+    const logger = createLogger('test', 'info', { format: 'json', destination: { write: (line: string) => void logged.push(JSON.parse(line) as { level: number; msg: string }) } });
     const handle = listenForNotifications({
       connectionString: database.url,
       channels: ['test_one', 'test_two'],
@@ -45,14 +45,14 @@ describe('listenForNotifications', () => {
       await handle.started;
       expect(listening()).toBe(1);
       await admin.query(`SELECT pg_notify('test_one', 'before'), pg_notify('test_two', 'both channels')`);
-      await waitFor(async () => received.length, (n) => n === 2);
+      await waitFor(() => received.length, (n) => n === 2);
       const [pid] = await sessions();
       await admin.query('SELECT pg_terminate_backend($1)', [pid]);
       // onListening tells the caller that notifications may have been missed meanwhile
-      await waitFor(async () => listening(), (n) => n === 2);
+      await waitFor(() => listening(), (n) => n === 2);
       expect(await sessions()).not.toContain(pid);
       await admin.query(`SELECT pg_notify('test_one', 'after')`);
-      await waitFor(async () => received, (all) => all.includes('test_one:after'));
+      await waitFor(() => received, (all) => all.includes('test_one:after'));
       expect(received).toEqual(['test_one:before', 'test_two:both channels', 'test_one:after']);
       expect(logged.map((line) => line.msg)).toEqual(['LISTEN session lost; connecting again', 'listening again']);
     } finally {

@@ -26,12 +26,13 @@ afterAll(async () => {
 });
 
 const READ = 'SELECT id, score FROM view_of.items WHERE id = ?';
+const items = async (id: number) => (await prepared<{ rows: { id: number; score: number | string }[] }>(db, READ, [id])).rows;
 const preparedNames = async () => (await db.raw<{ rows: { name: string; statement: string }[] }>('SELECT name, statement FROM pg_prepared_statements')).rows;
 
 describe('prepared reads', () => {
   it('are prepared once on a connection and run by name after', async () => {
-    expect((await prepared(db, READ, [1])).rows).toEqual([{ id: 1, score: 10 }]);
-    expect((await prepared(db, READ, [2])).rows).toEqual([{ id: 2, score: 20 }]);
+    expect(await items(1)).toEqual([{ id: 1, score: 10 }]);
+    expect(await items(2)).toEqual([{ id: 2, score: 20 }]);
     const names = await preparedNames();
     expect(names).toHaveLength(1);
     expect(names[0]!.name).toMatch(/^forum_[0-9a-f]{24}$/);
@@ -40,12 +41,12 @@ describe('prepared reads', () => {
 
   it('follow a view switched to a build with the same columns, and one whose columns changed type', async () => {
     await db.raw('CREATE OR REPLACE VIEW view_of.items AS SELECT id, score FROM b1.items WHERE score > 10');
-    expect((await prepared(db, READ, [1])).rows).toEqual([]);
-    expect((await prepared(db, READ, [2])).rows).toEqual([{ id: 2, score: 20 }]);
+    expect(await items(1)).toEqual([]);
+    expect(await items(2)).toEqual([{ id: 2, score: 20 }]);
     // a rebuild switched in whose score is numeric: the statement's result changes type
     await db.raw('DROP VIEW view_of.items; CREATE VIEW view_of.items AS SELECT id, score FROM b2.items');
-    expect((await prepared(db, READ, [1])).rows).toEqual([{ id: 1, score: '10.5' }]);
-    expect((await prepared(db, READ, [2])).rows).toEqual([{ id: 2, score: '20.5' }]);
+    expect(await items(1)).toEqual([{ id: 1, score: '10.5' }]);
+    expect(await items(2)).toEqual([{ id: 2, score: '20.5' }]);
     expect(await preparedNames()).toHaveLength(1);
   });
 

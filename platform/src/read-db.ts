@@ -96,17 +96,17 @@ const PLAN_CHANGED_RESULT = '0A000';
  * types) fails on every run on its connection: deallocate it and run it once more, prepared anew.
  */
 function replansWhenResultChanges(connection: pg.Client) {
-  const original = connection.query as unknown as (...args: unknown[]) => unknown;
+  const original = connection.query.bind(connection) as unknown as (...args: unknown[]) => unknown;
   (connection as unknown as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
     const [config, callback] = args as [{ name?: string } | undefined, unknown];
-    if (args.length !== 2 || typeof callback !== 'function' || !config?.name) return original.apply(this, args);
+    if (args.length !== 2 || typeof callback !== 'function' || !config?.name) return original(...args);
     const done = callback as QueryCallback;
     const name = config.name;
-    return original.call(this, config, (error: (Error & { code?: string }) | null, result?: unknown) => {
+    return original(config, (error: (Error & { code?: string }) | null, result?: unknown) => {
       if (error?.code !== PLAN_CHANGED_RESULT) return done(error, result);
-      original.call(this, { text: `DEALLOCATE "${name}"` }, () => {
+      original({ text: `DEALLOCATE "${name}"` }, () => {
         delete (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[name];
-        original.call(this, config, done);
+        original(config, done);
       });
     });
   };
@@ -119,12 +119,12 @@ function replansWhenResultChanges(connection: pg.Client) {
  * for it is on its way.
  */
 function cancellable(connection: pg.Client, cancel: (pid: number) => Promise<void>) {
-  const original = connection.query as unknown as (...args: unknown[]) => unknown;
+  const original = connection.query.bind(connection) as unknown as (...args: unknown[]) => unknown;
   (connection as unknown as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
     const signal = requestSignals.getStore();
     const callback = args[1];
     // knex's statements: (config, callback); anything else (promises, streams) as it was
-    if (!signal || args.length !== 2 || typeof callback !== 'function') return original.apply(this, args);
+    if (!signal || args.length !== 2 || typeof callback !== 'function') return original(...args);
     const done = callback as QueryCallback;
     if (signal.aborted) {
       process.nextTick(() => done(Object.assign(new Error('canceling statement due to user request: the client went away'), { code: QUERY_CANCELED })));
@@ -135,7 +135,7 @@ function cancellable(connection: pg.Client, cancel: (pid: number) => Promise<voi
       cancelling = cancel((this as unknown as { processID: number }).processID).catch(() => {});
     };
     signal.addEventListener('abort', onAbort, { once: true });
-    return original.call(this, args[0], (error: Error | null, result?: unknown) => {
+    return original(args[0], (error: Error | null, result?: unknown) => {
       signal.removeEventListener('abort', onAbort);
       if (cancelling) void cancelling.then(() => done(error, result));
       else done(error, result);

@@ -148,8 +148,9 @@ export function appendsContract({ store }: ContractSubject) {
       const id = stream();
       const key = `k-${randomUUID()}`;
       let runs = 0;
-      const beforeAppend = async () => {
+      const beforeAppend = () => {
         runs++;
+        return Promise.resolve();
       };
       await Promise.all(
         Array.from({ length: 8 }, () => store.appendIdempotent([{ streamId: id, expectedVersion: 'any', events: [event('A')] }], { key, answer: () => 1, beforeAppend })),

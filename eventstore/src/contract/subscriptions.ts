@@ -13,9 +13,10 @@ export function subscriptionsContract({ store, factory }: ContractSubject) {
       const gotIt = new Promise<void>((resolve) => (resolveSeen = resolve));
       const subscription = store.subscribe({
         after: from,
-        onBatch: async (events) => {
+        onBatch: (events) => {
           seen.push(...events.filter((e) => e.streamId === id));
           if (seen.length > 0) resolveSeen();
+          return Promise.resolve();
         },
       });
       try {
@@ -65,7 +66,7 @@ export function subscriptionsContract({ store, factory }: ContractSubject) {
         const subscription = store.subscribe({
           after: from,
           batchSize: 250,
-          onBatch: async (events) => {
+          onBatch: (events) => {
             for (const e of events) {
               if (!inRun.has(e.streamId)) continue;
               const key = e.position.globalPosition.toString();
@@ -77,6 +78,7 @@ export function subscriptionsContract({ store, factory }: ContractSubject) {
               total++;
             }
             if (total >= writers * appendsPerWriter) resolveAll();
+            return Promise.resolve();
           },
         });
         try {

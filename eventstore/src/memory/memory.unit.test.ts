@@ -12,9 +12,10 @@ let log = new MemoryEventLog();
 
 eventStoreContract('in memory', {
   supportsCommitHook: true,
-  create: async (options) => createMemoryEventStore({ log, pollIntervalMs: 10_000, ...options }),
-  dispose: async () => {
+  create: (options) => Promise.resolve(createMemoryEventStore({ log, pollIntervalMs: 10_000, ...options })),
+  dispose: () => {
     log = new MemoryEventLog();
+    return Promise.resolve();
   },
 });
 
@@ -46,9 +47,10 @@ describe('the in-memory store: subscriptions', () => {
     const subscription = store.subscribe({
       after: START,
       batchSize: 50,
-      onBatch: async (events) => {
+      onBatch: (events) => {
         seen += events.length;
         if (seen === writers.length * appends) allSeen();
+        return Promise.resolve();
       },
     });
     try {
@@ -91,7 +93,10 @@ describe('the in-memory store: idempotency keys', () => {
     const second = store.appendIdempotent([{ streamId: id, expectedVersion: 'no_stream', events: [event('A')] }], {
       key,
       answer: () => ({ by: 'second' }),
-      beforeAppend: async () => void ran.push('second'),
+      beforeAppend: () => {
+        ran.push('second');
+        return Promise.resolve();
+      },
     });
     expect(await settled(second)).toBe(false);
     expect(await store.idempotentAnswer(key)).toBeNull();
@@ -117,7 +122,10 @@ describe('the in-memory store: idempotency keys', () => {
     const second = store.appendIdempotent([{ streamId: id, expectedVersion: 'no_stream', events: [event('B')] }], {
       key,
       answer: () => 'second',
-      beforeAppend: async () => void (secondRan = true),
+      beforeAppend: () => {
+        secondRan = true;
+        return Promise.resolve();
+      },
     });
     expect(await settled(second)).toBe(false);
     held.fail(refused);
@@ -150,9 +158,7 @@ describe('the in-memory store: transactions', () => {
     const failing = stream();
     const broken = createMemoryEventStore({
       log,
-      beforeCommit: async (appends) => {
-        if (appends.some((a) => a.streamId === failing)) throw new Error('the commit failed');
-      },
+      beforeCommit: (appends) => (appends.some((a) => a.streamId === failing) ? Promise.reject(new Error('the commit failed')) : Promise.resolve()),
     });
     const store = createMemoryEventStore({ log });
     const after = stream();

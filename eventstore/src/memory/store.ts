@@ -27,6 +27,12 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
   const usable = () => {
     if (closed) throw new Error('the event store is closed');
   };
+  /** A read's answer, computed now on the open store; its error (a closed store, a bad argument) rejects, as the port's reads do. */
+  const answer = <T>(compute: () => T): Promise<T> =>
+    new Promise((resolve) => {
+      usable();
+      resolve(compute());
+    });
 
   /** An event as readers get it: a copy, opened (or left sealed), in its current shape. */
   function recorded(event: StoredEvent, erasedAs: ErasedAs, opened = true): RecordedEvent {
@@ -82,57 +88,56 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
       }
     },
 
-    async idempotentAnswer<Answer>(key: string): Promise<Answer | null> {
-      usable();
-      return (log.answerOf(key) ?? null) as Answer | null;
+    idempotentAnswer<Answer>(key: string): Promise<Answer | null> {
+      return answer(() => (log.answerOf(key) ?? null) as Answer | null);
     },
 
-    async readStream(streamId, { afterVersion, maxCount, erasedAs = 'placeholder' } = {}) {
-      usable();
-      const after = afterVersion ?? 0;
-      // versions count a stream's events from 1 without gaps: the next `maxCount` are those up to after + maxCount
-      const upTo = maxCount === undefined ? STREAM_VERSION_MAX : Math.min(STREAM_VERSION_MAX, after + maxCount);
-      const events = log.streamEvents(streamId, after, upTo).map((event) => recorded(event, erasedAs));
-      return { version: events.at(-1)?.streamVersion ?? after, events };
+    readStream(streamId, { afterVersion, maxCount, erasedAs = 'placeholder' } = {}) {
+      return answer(() => {
+        const after = afterVersion ?? 0;
+        // versions count a stream's events from 1 without gaps: the next `maxCount` are those up to after + maxCount
+        const upTo = maxCount === undefined ? STREAM_VERSION_MAX : Math.min(STREAM_VERSION_MAX, after + maxCount);
+        const events = log.streamEvents(streamId, after, upTo).map((event) => recorded(event, erasedAs));
+        return { version: events.at(-1)?.streamVersion ?? after, events };
+      });
     },
 
-    async readAll(after, limit, { open } = {}) {
-      usable();
-      if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`a read of the log takes a whole number of events, not ${limit}`);
-      return log.eventsAfter(after, limit).map((event) => recorded(event, 'placeholder', open === undefined || open.includes(event.type)));
+    readAll(after, limit, { open } = {}) {
+      return answer(() => {
+        if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`a read of the log takes a whole number of events, not ${limit}`);
+        return log.eventsAfter(after, limit).map((event) => recorded(event, 'placeholder', open === undefined || open.includes(event.type)));
+      });
     },
 
-    async readHistory(selection, { after, limit, erasedAs = 'placeholder' }) {
-      usable();
-      return log.eventsAfter(after, limit, selectedBy(selection)).map((event) => recorded(event, erasedAs));
+    readHistory(selection, { after, limit, erasedAs = 'placeholder' }) {
+      return answer(() => log.eventsAfter(after, limit, selectedBy(selection)).map((event) => recorded(event, erasedAs)));
     },
 
-    async head() {
-      usable();
-      return log.head();
+    head() {
+      return answer(() => log.head());
     },
 
-    async tally(types, upTo) {
-      usable();
-      return log.tally(types, upTo);
+    tally(types, upTo) {
+      return answer(() => log.tally(types, upTo));
     },
 
     subscribe(subscribeOptions): Subscription {
       // A commit may land between the subscriber's last look past its position and the start of its
       // wait (both are awaited): it then does not wait, since that commit's wake-up came before it.
       let looked = subscribeOptions.after;
-      const eventsBeyond = async (position: LogPosition) => {
+      const eventsBeyond = (position: LogPosition) => {
         looked = position;
-        return log.hasEventsAfter(position);
+        return Promise.resolve(log.hasEventsAfter(position));
       };
       const waitForCommit = (timeoutMs: number, abort: AbortSignal) => (log.hasEventsAfter(looked) ? Promise.resolve() : log.subscribers.wait(timeoutMs, abort));
       return runSubscription(store, eventsBeyond, waitForCommit, options.pollIntervalMs ?? 1000, subscribeOptions);
     },
 
-    async close() {
+    close() {
       closed = true;
       // its subscribers look again, and end on the closed store
       log.subscribers.wakeAll();
+      return Promise.resolve();
     },
   };
   return store;

@@ -45,7 +45,8 @@ export async function followFeed(options: FollowFeedOptions): Promise<void> {
       await message.commit();
     }
   } finally {
-    await consumer.close(true);
+    // the forced close's callback: its overloads type the promise only for a close that is not forced
+    await new Promise<void>((resolve, reject) => consumer.close(true, (error) => (error ? reject(error) : resolve())));
   }
 }
 

@@ -43,7 +43,7 @@ describe.skipIf(missing !== null)(`the Kafka feed publisher (${given.length > 0 
     const abort = new AbortController();
     const following = followFeed({ brokers, topic, groupId: `test-${randomUUID()}`, signal: abort.signal, handle: (event) => void events.push(event) });
     try {
-      await waitFor(async () => events.length, () => until(events), 60_000, 100);
+      await waitFor(() => events.length, () => until(events), 60_000, 100);
     } finally {
       abort.abort();
       await following;

@@ -134,12 +134,12 @@ describe('an account deleted through the realm', () => {
 describe('the identity-admin port against a Keycloak-shaped admin API (the embedded realm offers one)', () => {
   it("removes an account with DELETE …/users/{id}, and counts one that is gone already as removed; a refusal is an error", async () => {
     const member = await account(false);
-    const port = keycloakIdentityAdmin({ adminUrl: `${forum.url.replace('localhost', '127.0.0.1')}/admin/realms/forum`, token: async () => admin.token });
+    const port = keycloakIdentityAdmin({ adminUrl: `${forum.url.replace('localhost', '127.0.0.1')}/admin/realms/forum`, token: () => Promise.resolve(admin.token) });
     await port.removeAccount(member.id);
     expect(await forum.realm!.accounts.findByEmail(member.email)).toBeNull();
     await port.removeAccount(member.id);
     const other = await account();
-    const refused = keycloakIdentityAdmin({ adminUrl: `${forum.url.replace('localhost', '127.0.0.1')}/admin/realms/forum`, token: async () => other.token });
+    const refused = keycloakIdentityAdmin({ adminUrl: `${forum.url.replace('localhost', '127.0.0.1')}/admin/realms/forum`, token: () => Promise.resolve(other.token) });
     await expect(refused.removeAccount(member.id)).rejects.toThrow('answered 403');
   });
 });

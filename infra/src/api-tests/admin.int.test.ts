@@ -6,6 +6,7 @@ import {
   type Announcement,
   type PostDetail,
 } from '@forum/contracts';
+import { anyArray, anyBoolean, anyNumber, anyString, matching, objectContaining } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { expectStatus } from '../testing/expect-status.ts';
@@ -47,9 +48,9 @@ describe('GET /api/users/admin/:email (the admin check)', () => {
 describe('GET /api/admin/stats', () => {
   it('answers the admin card and the totals from the counter rows, and follows a new post', async () => {
     const before = await expectStatus<AdminStats>(forum.api('/api/admin/stats', { token: admin.token }));
-    expect(before.admin).toEqual({ name: 'Forum Admin', email: 'admin@forum.local', photoURL: expect.any(String), role: 'admin' });
+    expect(before.admin).toEqual({ name: 'Forum Admin', email: 'admin@forum.local', photoURL: anyString, role: 'admin' });
     const users = (await forum.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM read.users')).rows[0]!.n;
-    expect(before.stats).toEqual({ totalPosts: expect.any(Number), totalComments: expect.any(Number), totalUsers: users });
+    expect(before.stats).toEqual({ totalPosts: anyNumber, totalComments: anyNumber, totalUsers: users });
     expect(before.stats.totalPosts).toBeGreaterThanOrEqual(6); // the demo posts
 
     const author = await registeredUser('Statistician');
@@ -71,7 +72,7 @@ describe('tags in the admin area', () => {
     const added = await addTag(admin.token, '  Rust  ');
     expect(added.status).toBe(201);
     const body = await expectStatus<{ success: boolean; id: string; tag: AdminTag; position: string }>(added, 201);
-    expect(body).toEqual({ success: true, id: expect.any(String), tag: { _id: body.id, name: 'Rust' }, position: expect.any(String) });
+    expect(body).toEqual({ success: true, id: anyString, tag: { _id: body.id, name: 'Rust' }, position: anyString });
     expect(added.headers.get('X-Event-Position')).toBe(body.position);
     expect(await expectStatus(forum.api('/api/admin/tags', { token: admin.token, ...after(body.position) }))).toContainEqual({ _id: body.id, name: 'Rust' });
     expect(await expectStatus(forum.api('/api/tags'))).toContain('Rust');
@@ -104,9 +105,9 @@ describe('tags in the admin area', () => {
     const removed = await deleteTag(admin.token, id);
     expect(removed.status).toBe(200);
     const body = await expectStatus<{ success: boolean; id: string; position: string }>(removed);
-    expect(body).toEqual({ success: true, id, position: expect.any(String) });
+    expect(body).toEqual({ success: true, id, position: anyString });
     const { events } = await forum.store.readStream('tags');
-    expect(events.at(-1)).toMatchObject({ type: 'TagDeleted', data: { tagId: id, name: 'Kotlin', deletedAt: expect.any(String) }, metadata: { actorId: admin.id } });
+    expect(events.at(-1)).toMatchObject({ type: 'TagDeleted', data: { tagId: id, name: 'Kotlin', deletedAt: anyString }, metadata: { actorId: admin.id } });
 
     expect(await expectStatus(forum.api('/api/tags', after(body.position)))).not.toContain('Kotlin');
     expect(await expectStatus<AdminTag[]>(forum.api('/api/admin/tags', { token: admin.token }))).not.toContainEqual({ _id: id, name: 'Kotlin' });
@@ -134,7 +135,7 @@ describe('users in the admin area', () => {
     const total = (await forum.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM read.users')).rows[0]!.n;
     expect(first.totalUsers).toBe(total);
     expect(first.users).toHaveLength(ADMIN_PAGE_SIZE);
-    expect(first.users[0]).toEqual({ _id: expect.any(String), name: expect.any(String), email: expect.any(String), photoURL: expect.any(String), role: expect.stringMatching(/^(user|admin)$/), isMember: expect.any(Boolean) });
+    expect(first.users[0]).toEqual({ _id: anyString, name: anyString, email: anyString, photoURL: anyString, role: matching(/^(user|admin)$/), isMember: anyBoolean });
     const admins = first.users.filter((u) => u.email === 'admin@forum.local');
     expect(admins.every((u) => u.role === 'admin')).toBe(true);
   });
@@ -144,9 +145,9 @@ describe('users in the admin area', () => {
     expect(page1.totalUsers).toBe(ADMIN_PAGE_SIZE + 1);
     expect(page1.users.map((u) => u.name)).toEqual(Array.from({ length: ADMIN_PAGE_SIZE }, (_, i) => `${marker} ${String(i).padStart(2, '0')}`));
     const page2 = await expectStatus<AdminUsersPage>(forum.api(`/api/admin/users?search=${marker}&page=2`, { token: admin.token }));
-    expect(page2).toEqual({ users: [expect.objectContaining({ name: `${marker} ${ADMIN_PAGE_SIZE}` })], totalUsers: ADMIN_PAGE_SIZE + 1 });
+    expect(page2).toEqual({ users: [objectContaining({ name: `${marker} ${ADMIN_PAGE_SIZE}` })], totalUsers: ADMIN_PAGE_SIZE + 1 });
     const byEmail = await expectStatus<AdminUsersPage>(forum.api(`/api/admin/users?search=${encodeURIComponent(pagers[3]!.email.slice(-20).toUpperCase())}`, { token: admin.token }));
-    expect(byEmail).toEqual({ users: [expect.objectContaining({ _id: pagers[3]!.id, email: pagers[3]!.email })], totalUsers: 1 });
+    expect(byEmail).toEqual({ users: [objectContaining({ _id: pagers[3]!.id, email: pagers[3]!.email })], totalUsers: 1 });
     // LIKE's wildcards are searched as text
     expect(await expectStatus(forum.api('/api/admin/users?search=%25', { token: admin.token }))).toEqual({ users: [], totalUsers: 0 });
   });
@@ -162,7 +163,7 @@ describe('users in the admin area', () => {
   it('answers 401 without a token, 403 for a user, 400 for a bad page', async () => {
     expect((await forum.api('/api/admin/users')).status).toBe(401);
     expect(await expectStatus(forum.api('/api/admin/users', { token: pagers[0]!.token }), 403)).toMatchObject({ error: { code: 'FORBIDDEN' } });
-    expect(await expectStatus(forum.api('/api/admin/users?page=0', { token: admin.token }), 400)).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: { page: expect.any(Array) } } });
+    expect(await expectStatus(forum.api('/api/admin/users?page=0', { token: admin.token }), 400)).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: { page: anyArray } } });
   });
 
   it("PATCH make-admin grants the role by an event naming the admin; the user's admin check then says true", async () => {
@@ -187,16 +188,16 @@ describe('announcements', () => {
     const { id, position } = await expectStatus<{ id: string; position: string }>(second, 201);
     const { events } = await forum.store.readStream(`announcement-${id}`);
     expect(events).toEqual([
-      expect.objectContaining({
+      objectContaining({
         type: 'AnnouncementPublished',
-        data: { announcementId: id, title: 'Maintenance', description: 'Tonight 22:00', authorId: admin.id, authorName: 'Forum Admin', authorPhoto: expect.any(String), publishedAt: expect.any(String) },
-        metadata: expect.objectContaining({ actorId: admin.id }),
+        data: { announcementId: id, title: 'Maintenance', description: 'Tonight 22:00', authorId: admin.id, authorName: 'Forum Admin', authorPhoto: anyString, publishedAt: anyString },
+        metadata: objectContaining({ actorId: admin.id }),
       }),
     ]);
     const list = await expectStatus<Announcement[]>(forum.api('/api/announcements', after(position)));
     expect(list.slice(0, 2)).toEqual([
-      { _id: id, title: 'Maintenance', description: 'Tonight 22:00', authorName: 'Forum Admin', authorPhoto: expect.any(String), date: expect.any(String) },
-      { _id: firstId, title: 'Welcome', description: 'Be kind.', authorName: 'Forum Admin', authorPhoto: expect.any(String), date: expect.any(String) },
+      { _id: id, title: 'Maintenance', description: 'Tonight 22:00', authorName: 'Forum Admin', authorPhoto: anyString, date: anyString },
+      { _id: firstId, title: 'Welcome', description: 'Be kind.', authorName: 'Forum Admin', authorPhoto: anyString, date: anyString },
     ]);
   });
 });

@@ -28,6 +28,7 @@ import {
   voteStream,
   type History,
 } from '@forum/contracts';
+import { anyString, matching } from '@forum/platform/testing';
 import { allProjections } from '@forum/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
@@ -146,7 +147,7 @@ const BOUNDS: Record<string, (() => Promise<void>) | 'not a list'> = {
     expect(lengthOf(page.body, 'posts')).toBe(PAGE_SIZE);
     expect((page.body as { totalCount: number }).totalCount).toBeGreaterThan(UNPAGED_LIST_MAX);
     const range = await list('/api/posts?range=[0,99]');
-    expect([lengthOf(range.body), range.range]).toEqual([100, expect.stringMatching(/^posts 0-99\/\d+$/)]);
+    expect([lengthOf(range.body), range.range]).toEqual([100, matching(/^posts 0-99\/\d+$/)]);
     expect((await forum.api('/api/posts?range=[0,100]')).status).toBe(400);
   },
   async '/posts/search'() {
@@ -163,7 +164,7 @@ const BOUNDS: Record<string, (() => Promise<void>) | 'not a list'> = {
   async '/posts/:id/comments'() {
     const page = await list(`/api/posts/${postId}/comments`);
     expect(lengthOf(page.body, 'comments')).toBe(COMMENT_PAGE_SIZE);
-    expect(page.body).toMatchObject({ nextCursor: expect.any(String), totalCount: UNPAGED_LIST_MAX + OVER + 1 });
+    expect(page.body).toMatchObject({ nextCursor: anyString, totalCount: UNPAGED_LIST_MAX + OVER + 1 });
     expect(lengthOf((await list(`/api/posts/${postId}/comments?limit=${COMMENT_PAGE_MAX}`)).body, 'comments')).toBe(COMMENT_PAGE_MAX);
     expect((await forum.api(`/api/posts/${postId}/comments?limit=${COMMENT_PAGE_MAX + 1}`)).status).toBe(400);
   },

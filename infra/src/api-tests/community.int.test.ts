@@ -5,6 +5,7 @@ import {
   type ReportedComment,
   type UserProfile,
 } from '@forum/contracts';
+import { anyString, objectContaining } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minPositionHeaders, startTestForum, type TestForum } from '../testing/forum.ts';
 import { expectStatus } from '../testing/expect-status.ts';
@@ -35,7 +36,7 @@ describe('comments', () => {
     const bob = await registeredUser('Bobby');
     const { id: postId } = await createPost(author.token);
     const first = await expectStatus<{ id: string; position: string }>(addComment(bob.token, postId, '  First!  '), 201);
-    expect(first).toEqual({ id: expect.any(String), position: expect.any(String) });
+    expect(first).toEqual({ id: anyString, position: anyString });
     const second = await expectStatus<{ id: string; position: string }>(
       forum.api('/api/comments', { method: 'POST', token: author.token, json: { postId, text: 'Thanks', authorName: 'Mallory', createdAt: '1999-01-01T00:00:00Z' } }),
       201,
@@ -43,8 +44,8 @@ describe('comments', () => {
 
     const visitorView = await comments(postId, undefined, second.position);
     expect(visitorView).toEqual([
-      { _id: first.id, postId, text: 'First!', authorName: 'Bobby', authorPhoto: '', createdAt: expect.any(String) },
-      { _id: second.id, postId, text: 'Thanks', authorName: 'Carla', authorPhoto: '', createdAt: expect.any(String) },
+      { _id: first.id, postId, text: 'First!', authorName: 'Bobby', authorPhoto: '', createdAt: anyString },
+      { _id: second.id, postId, text: 'Thanks', authorName: 'Carla', authorPhoto: '', createdAt: anyString },
     ]);
     expect(Date.parse(visitorView[1]!.createdAt)).toBeGreaterThan(Date.parse('2020-01-01'));
     // emails only for the comment's own author and admins
@@ -96,24 +97,24 @@ describe('reports', () => {
       forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token: reporters[0]!.token, json: { feedback: 'offensive', reporterEmail: 'someone@else.test' } }),
       201,
     );
-    expect(first).toEqual({ id: commentId, position: expect.any(String) });
+    expect(first).toEqual({ id: commentId, position: anyString });
     const second = await expectStatus<{ position: string }>(report(commentId, reporters[1]!.token, 'spam'), 201);
 
     const rows = (await reported(second.position)).filter((r) => r._id === commentId);
     expect(rows).toEqual([
       {
         _id: commentId,
-        reportId: expect.any(String),
+        reportId: anyString,
         text: 'You are all wrong',
         postId,
         author: { name: 'Troll', email: troll.email, photoURL: '' },
         reporter: { name: 'Iris', email: reporters[1]!.email, photoURL: '' },
         feedback: 'spam',
-        reportedAt: expect.any(String),
+        reportedAt: anyString,
         reportCount: 2,
         warned: false,
       },
-      expect.objectContaining({ reporter: { name: 'Hugo', email: reporters[0]!.email, photoURL: '' }, feedback: 'offensive', reportCount: 2 }),
+      objectContaining({ reporter: { name: 'Hugo', email: reporters[0]!.email, photoURL: '' }, feedback: 'offensive', reportCount: 2 }),
     ]);
     expect(rows[0]!.reportId).not.toBe(rows[1]!.reportId);
 
@@ -160,7 +161,7 @@ describe('moderation', () => {
     expect((await reported(position)).some((r) => r._id === commentId)).toBe(true);
 
     const removed = await expectStatus<{ id: string; position: string }>(forum.api(`/api/admin/comments/${commentId}`, { method: 'DELETE', token: admin }));
-    expect(removed).toEqual({ id: commentId, position: expect.any(String) });
+    expect(removed).toEqual({ id: commentId, position: anyString });
     expect((await comments(postId, undefined, removed.position)).map((c) => c._id)).toEqual([kept.id]);
     expect(await getPost(postId)).toMatchObject({ commentCount: 1 });
     expect((await reported()).some((r) => r._id === commentId)).toBe(false);
@@ -188,8 +189,8 @@ describe('moderation', () => {
     const seen = await expectStatus<Notifications>(forum.api('/api/me/notifications', { token: user.token, headers: minPositionHeaders(named.position) }));
     expect(seen).toEqual({
       notifications: [
-        { _id: named.id, kind: 'warning', reason: 'Please stay polite', commentId, postId, postTitle: 'A post', commentQuote: 'Rude words', createdAt: expect.any(String), read: false },
-        { _id: plain.id, kind: 'warning', reason: DEFAULT_WARNING_REASON, createdAt: expect.any(String), read: false },
+        { _id: named.id, kind: 'warning', reason: 'Please stay polite', commentId, postId, postTitle: 'A post', commentQuote: 'Rude words', createdAt: anyString, read: false },
+        { _id: plain.id, kind: 'warning', reason: DEFAULT_WARNING_REASON, createdAt: anyString, read: false },
       ],
       unread: 2,
       totalCount: 2,

@@ -158,7 +158,7 @@ describe('a member who erases themselves, keeping their posts', () => {
     expect((await ctl(['export', '--out', file])).code).toBe(0);
     const exported = await readFile(file, 'utf8');
     const registered = exported.split('\n').find((line) => line.includes('"UserRegistered"') && line.includes(ann.id))!;
-    expect(JSON.parse(registered).data).toMatchObject({ userId: ann.id, email: ERASED_MARK, name: ERASED_MARK, photoURL: ERASED_MARK });
+    expect((JSON.parse(registered) as { data: unknown }).data).toMatchObject({ userId: ann.id, email: ERASED_MARK, name: ERASED_MARK, photoURL: ERASED_MARK });
     expect(exported).toContain('Owls are night birds.');
     expect(exported).not.toContain('$sealed');
     expectNone(exported, ann.traces, 'forumctl export');

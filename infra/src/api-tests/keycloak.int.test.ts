@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Me, PostDetail } from '@forum/contracts';
-import { containerEngineMissing } from '@forum/platform/testing';
+import { arrayContaining, containerEngineMissing } from '@forum/platform/testing';
 import { decodeJwt } from 'jose';
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,7 +116,7 @@ describe.skipIf(missing !== null)(`the forum behind Keycloak (${keycloakUrl ? 'K
     const realm = (await (await admin('')).json()) as Record<string, unknown>;
     expect(realm).toMatchObject({ verifyEmail: true, bruteForceProtected: true, registrationAllowed: true, passwordPolicy: 'length(8) and upperCase(1) and lowerCase(1) and specialChars(1)' });
     const roles = ((await (await admin('/roles')).json()) as { name: string }[]).map((r) => r.name);
-    expect(roles).toEqual(expect.arrayContaining(['user', 'admin']));
+    expect(roles).toEqual(arrayContaining(['user', 'admin']));
     const google = (await (await admin('/identity-provider/instances/google')).json()) as { providerId: string; trustEmail: boolean; config: Record<string, string> };
     expect(google).toMatchObject({ providerId: 'google', trustEmail: true, config: { clientId: PLACEHOLDERS.GOOGLE_CLIENT_ID } });
   });
@@ -127,7 +127,7 @@ describe.skipIf(missing !== null)(`the forum behind Keycloak (${keycloakUrl ? 'K
     const claims = decodeJwt(((await answer.json()) as { access_token: string }).access_token);
     expect(claims.iss).toBe(issuer);
     expect([claims.aud].flat()).toContain('urn:forum:api');
-    expect(claims).toMatchObject({ email: member.email, email_verified: true, realm_access: { roles: expect.arrayContaining(['user']) } });
+    expect(claims).toMatchObject({ email: member.email, email_verified: true, realm_access: { roles: arrayContaining(['user']) } });
     expect((await passwordGrant(member.email, 'Wrong#2026')).status).toBe(401);
   });
 

@@ -7,6 +7,7 @@ import {
   type ReportedComment,
   type TopVotedUser,
 } from '@forum/contracts';
+import { anyString, objectContaining } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minPositionHeaders, startTestForum, type TestForum } from '../testing/forum.ts';
 import { expectStatus } from '../testing/expect-status.ts';
@@ -49,8 +50,8 @@ describe('#28.2 own posts and comments', () => {
     expect(await getPost(postId, author.token, position)).toMatchObject({ upVote: 0, downVote: 0, byMe: true, myVote: 'none' });
     expect(await getPost(postId, other.token)).toMatchObject({ byMe: false });
     expect(await getPost(postId)).not.toHaveProperty('byMe');
-    expect((await commentsPage(postId, author.token)).comments).toEqual([expect.objectContaining({ _id: commentId, byMe: true })]);
-    expect((await commentsPage(postId, other.token)).comments).toEqual([expect.objectContaining({ _id: commentId, byMe: false })]);
+    expect((await commentsPage(postId, author.token)).comments).toEqual([objectContaining({ _id: commentId, byMe: true })]);
+    expect((await commentsPage(postId, other.token)).comments).toEqual([objectContaining({ _id: commentId, byMe: false })]);
     expect((await commentsPage(postId)).comments[0]).not.toHaveProperty('byMe');
 
     // others still vote and report as before; the author's leaderboard line counts their votes only
@@ -113,7 +114,7 @@ describe('#28.6 warnings name their comment, once', () => {
 
     const seen = await expectStatus<Notifications>(forum.api('/api/me/notifications', { token: author.token, headers: minPositionHeaders(warned.position) }));
     expect(seen.notifications).toEqual([
-      { _id: warned.id, kind: 'warning', reason: DEFAULT_WARNING_REASON, commentId, postId, postTitle: 'Where the comment was', commentQuote: quote, createdAt: expect.any(String), read: false },
+      { _id: warned.id, kind: 'warning', reason: DEFAULT_WARNING_REASON, commentId, postId, postTitle: 'Where the comment was', commentQuote: quote, createdAt: anyString, read: false },
     ]);
 
     // once per comment: refused and nothing appended, whoever asks and however many at once

@@ -1,5 +1,6 @@
 import { WRITE_LIMITS, type ErrorBody } from '@forum/contracts';
 import { clientAt } from '@forum/identity/testing';
+import { matching } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
 import { startQueryServer } from '../testing/query-server.ts';
@@ -38,7 +39,7 @@ describe('profile lookups by email', () => {
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(seconds);
       const { error } = (await answer.json()) as ErrorBody;
-      expect(error).toEqual({ code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many profile lookups\. Try again in \d+ (seconds?|minutes?)\.$/), details: { retryAfterSeconds: retryAfter } });
+      expect(error).toEqual({ code: 'RATE_LIMITED', message: matching(/^Too many profile lookups\. Try again in \d+ (seconds?|minutes?)\.$/), details: { retryAfterSeconds: retryAfter } });
     }
     // a visitor's answer the forum keeps in memory is counted too, and so is a member's own profile
     expect((await lookup(member.email)).status).toBe(429);

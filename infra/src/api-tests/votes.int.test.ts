@@ -8,6 +8,7 @@ import {
   type PostsPage,
   type TopVotedUser,
 } from '@forum/contracts';
+import { anyString, objectContaining } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minPositionHeaders, startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
 import { expectStatus } from '../testing/expect-status.ts';
@@ -33,7 +34,7 @@ describe('votes: PUT /api/posts/:id/vote', () => {
     const { id } = await createPost(author.token);
 
     const up = await expectStatus<{ id: string; position: string; vote: string }>(setVote(id, voter.token, 'up'));
-    expect(up).toEqual({ id, position: expect.any(String), vote: 'up' });
+    expect(up).toEqual({ id, position: anyString, vote: 'up' });
     expect(await getPost(id, voter.token, up.position)).toMatchObject({ upVote: 1, downVote: 0, myVote: 'up' });
     expect(await getPost(id, author.token)).toMatchObject({ upVote: 1, myVote: 'none' });
     expect(await getPost(id)).not.toHaveProperty('myVote');
@@ -52,9 +53,9 @@ describe('votes: PUT /api/posts/:id/vote', () => {
 
     const { events: cast } = await forum.store.readStream(`vote-${id}-${voter.id}`);
     expect(cast.map((e) => e.data)).toEqual([
-      expect.objectContaining({ postId: id, userId: voter.id, previous: 'none', vote: 'up' }),
-      expect.objectContaining({ previous: 'up', vote: 'down' }),
-      expect.objectContaining({ previous: 'down', vote: 'none' }),
+      objectContaining({ postId: id, userId: voter.id, previous: 'none', vote: 'up' }),
+      objectContaining({ previous: 'up', vote: 'down' }),
+      objectContaining({ previous: 'down', vote: 'none' }),
     ]);
     expect(cast[0]!.metadata.actorId).toBe(voter.id);
   });

@@ -1,4 +1,5 @@
 import { WRITE_LIMITS, type ErrorBody } from '@forum/contracts';
+import { matching } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 
@@ -39,7 +40,7 @@ describe('a flood stops at its limit, answers 429 with Retry-After, and the log 
       const seconds = Number(refused.headers.get('Retry-After'));
       expect(seconds).toBeGreaterThan(WRITE_LIMITS.report.burst.seconds);
       expect(seconds).toBeLessThanOrEqual(WRITE_LIMITS.report.sustained.seconds);
-      expect(((await refused.json()) as ErrorBody).error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many reports\. Try again in \d+ minutes?\.$/), details: { retryAfterSeconds: seconds } });
+      expect(((await refused.json()) as ErrorBody).error).toMatchObject({ code: 'RATE_LIMITED', message: matching(/^Too many reports\. Try again in \d+ minutes?\.$/), details: { retryAfterSeconds: seconds } });
     }
     expect(await forum.eventCount({ type: 'CommentReported', actorId: reporter.id })).toBe(3);
   });

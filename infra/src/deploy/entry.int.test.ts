@@ -24,8 +24,8 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   runner = spawn(entry, ['projections'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  runner.stdout!.on('data', (chunk: Buffer) => void (output += chunk));
-  runner.stderr!.on('data', (chunk: Buffer) => void (output += chunk));
+  runner.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  runner.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
   await waitFor(() => statusOf(`${base}/readyz`), (status) => status === 200, 60_000).catch((error: Error) => {
     throw new Error(`${error.message}\n${output}`);
   });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { matching, objectContaining } from '@forum/platform/testing';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { ASSUMED_SERVICES, deployDir, kubernetesManifests, read, startScripts } from './deploy-files.ts';
@@ -25,7 +26,6 @@ interface DeploymentDoc {
   spec: { replicas: number; selector: { matchLabels: Record<string, string> }; template: { spec: { containers: Container[]; securityContext: { runAsNonRoot?: boolean } } } };
 }
 const deployments = ofKind('Deployment').map((manifest) => manifest.doc as unknown as DeploymentDoc);
-const deployment = (name: string) => deployments.find((d) => d.metadata.name === name)!;
 
 describe('the Kubernetes manifests', () => {
   it("are valid by the Kubernetes API's schemas", () => {
@@ -45,7 +45,7 @@ describe('the Kubernetes manifests', () => {
     wrongType.doc.spec.replicas = 'two';
     const missing = structuredClone(gateway) as Manifest & { doc: { spec: Record<string, unknown> } };
     delete missing.doc.spec.selector;
-    expect(fieldErrors([misspelt], here)).toEqual([expect.stringMatching(/^gateway\.yaml#1: Object literal may only specify known properties, and '"readynessProbe"' does not exist in type 'IContainer'/)]);
+    expect(fieldErrors([misspelt], here)).toEqual([matching(/^gateway\.yaml#1: Object literal may only specify known properties, and '"readynessProbe"' does not exist in type 'IContainer'/)]);
     expect(schemaErrors([wrongType])).toEqual(['gateway.yaml#1: /spec/replicas must be integer']);
     expect(schemaErrors([missing])).toEqual(['gateway.yaml#1: /spec must have required property selector']);
   });
@@ -84,7 +84,7 @@ describe('the Kubernetes manifests', () => {
   it('hold every replicated process with a PodDisruptionBudget, and the kustomization lists every file', () => {
     const budgets = ofKind('PodDisruptionBudget').map((manifest) => manifest.doc as { spec: { minAvailable: number; selector: { matchLabels: Record<string, string> } } });
     for (const d of deployments.filter((d) => d.spec.replicas > 1)) {
-      expect(budgets.filter((b) => JSON.stringify(b.spec.selector.matchLabels) === JSON.stringify(d.spec.selector.matchLabels)), d.metadata.name).toEqual([expect.objectContaining({ spec: expect.objectContaining({ minAvailable: 1 }) })]);
+      expect(budgets.filter((b) => JSON.stringify(b.spec.selector.matchLabels) === JSON.stringify(d.spec.selector.matchLabels)), d.metadata.name).toEqual([objectContaining({ spec: objectContaining({ minAvailable: 1 }) })]);
     }
     const { resources } = parse(read('k8s/kustomization.yaml')) as { resources: string[] };
     const files = [...new Set(manifests.map((manifest) => manifest.source.split('#')[0]!))];

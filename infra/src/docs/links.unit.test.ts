@@ -33,7 +33,7 @@ function tokens(page: string): TokensList {
 
 function plainText(token: Token): string {
   if ('tokens' in token && token.tokens) return token.tokens.map(plainText).join('');
-  return 'text' in token ? token.text : '';
+  return 'text' in token && typeof token.text === 'string' ? token.text : '';
 }
 
 function anchors(page: string): Set<string> {
@@ -49,9 +49,9 @@ function anchors(page: string): Set<string> {
 function targets(page: string): string[] {
   const found: string[] = [];
   void walkTokens(tokens(page), (token) => {
-    if (token.type === 'link' || token.type === 'image') found.push(token.href);
-    if (token.type === 'html') {
-      for (const match of token.text.matchAll(/\b(?:src|href)="([^"]*)"/g)) found.push(match[1]);
+    if ((token.type === 'link' || token.type === 'image') && typeof token.href === 'string') found.push(token.href);
+    if (token.type === 'html' && typeof token.text === 'string') {
+      for (const match of token.text.matchAll(/\b(?:src|href)="([^"]*)"/g)) found.push(match[1]!);
     }
   });
   return found;

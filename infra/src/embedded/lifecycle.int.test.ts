@@ -30,7 +30,7 @@ function start(env: Record<string, string> = {}, { asNpmStart = false } = {}): {
   const ready = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner in 60 s:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
-      output += chunk;
+      output += chunk.toString();
       if (output.includes('Ctrl-C stops everything')) {
         clearTimeout(timer);
         resolve(output);

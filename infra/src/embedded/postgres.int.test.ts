@@ -35,7 +35,7 @@ describe('the embedded PostgreSQL page cache', () => {
     const client = new pg.Client({ connectionString: postgres.url });
     try {
       await client.connect();
-      expect((await client.query('SHOW shared_buffers')).rows[0].shared_buffers).toBe('160MB');
+      expect((await client.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]!.shared_buffers).toBe('160MB');
     } finally {
       await client.end();
       await postgres.stop();

@@ -241,7 +241,7 @@ async function journey(forum: RunningEntry): Promise<Secrets> {
   const lastSignedIn = await again.postForm(formAction(lastPage), { csrf: formValue(lastPage, 'csrf'), email, password: newPassword });
   const last = await exchange(again, issuer, await backAtApp(again, lastSignedIn, base), lastSignIn, secrets, 'last sign-in');
   cookiesOf(again, secrets, 'last sign-in');
-  const logoutUrl = `${issuer}/protocol/openid-connect/logout?${new URLSearchParams({ client_id: 'forum-web', post_logout_redirect_uri: `${base}/`, id_token_hint: last.id_token })}`;
+  const logoutUrl = `${issuer}/protocol/openid-connect/logout?${new URLSearchParams({ client_id: 'forum-web', post_logout_redirect_uri: `${base}/`, id_token_hint: last.id_token }).toString()}`;
   const logoutPage = await (await again.get(logoutUrl)).text();
   const signedOut = await again.postForm(/<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(logoutPage)![1]!, { xsrf: formValue(logoutPage, 'xsrf'), logout: 'yes' });
   expect(signedOut.headers.get('location')).toBe(`${base}/`);

@@ -51,13 +51,14 @@ export function singlePageApp(options: SinglePageAppOptions): FastifyPluginAsync
     return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(build.html.replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
   };
 
-  return async (app) => {
+  return (app) => {
     app.get('/', async (request, reply) => {
       const [pathname, query] = splitUrl(request.url);
       if (!pathname.endsWith('/')) return reply.redirect(`${pathname}/${query}`, 301);
       return serve(request, reply);
     });
     app.get('/*', serve);
+    return Promise.resolve();
   };
 }
 

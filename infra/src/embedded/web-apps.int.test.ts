@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { matching } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWebApps } from './web-apps.ts';
 
@@ -53,7 +54,7 @@ const UP_TO_DATE = 'Web apps are up to date.\n';
 describe('#28.17 building the web apps before the forum starts', () => {
   it('#28.17 builds a web app only when its sources changed, in one line, and shows the build’s output only when it fails', { timeout: 60_000 }, async () => {
     // no dist yet: built, in one line
-    expect(await run()).toEqual({ ok: true, printed: expect.stringMatching(BUILT) });
+    expect(await run()).toEqual({ ok: true, printed: matching(BUILT) });
     expect(await builds()).toBe(1);
     // nothing changed: not built
     expect(await run()).toEqual({ ok: true, printed: UP_TO_DATE });

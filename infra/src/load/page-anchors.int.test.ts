@@ -1,5 +1,5 @@
 import { START } from '@forum/contracts';
-import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@forum/eventstore';
+import type { EventStore, RecordedEvent } from '@forum/eventstore';
 import { applyOwn, createReadIndexes, DEFERRED_SETTING, pageThroughBlocks, postsProjection, REPLAY_SETTINGS, settleReplay, stageUntil, type PostList } from '@forum/projections';
 import type { Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

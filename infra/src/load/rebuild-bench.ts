@@ -87,7 +87,7 @@ try {
       duration: 3600,
       requests: [{ setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }) }],
     },
-    (error, result) => (error ? say(`readers: ${error.message}`) : finished(result)),
+    (error: Error | null, result) => (error ? say(`readers: ${error.message}`) : finished(result)),
   );
   await new Promise((resolve) => setTimeout(resolve, 1000));
 

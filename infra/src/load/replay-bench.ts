@@ -122,7 +122,7 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
     };
     return {
       ...projection,
-      apply: timedApply(projection.apply),
+      apply: timedApply((trx, events) => projection.apply(trx, events)),
       ...(replay && {
         replay: {
           async stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRange) {
@@ -168,7 +168,7 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
   });
   const started = performance.now();
   const busy0 = busyJiffies(); const cpu0 = process.cpuUsage();
-  let ms = 0;
+  let ms: number;
   // not awaited before polling: the bench measures until the checkpoints reach the head, whenever start() resolves
   const starting = runner.start();
   starting.catch(() => {});

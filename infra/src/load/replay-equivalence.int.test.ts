@@ -1,5 +1,5 @@
 import { START } from '@forum/contracts';
-import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@forum/eventstore';
+import type { EventStore, RecordedEvent } from '@forum/eventstore';
 import { allProjections, applyOwn, settleReplay, stageUntil, tablesOf, type Projection } from '@forum/projections';
 import type { Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

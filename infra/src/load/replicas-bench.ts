@@ -94,7 +94,7 @@ try {
     const owner = runners[states.findIndex(ownsProjections)]!;
     const killedAt = Date.now();
     owner.kill('SIGKILL');
-    const after = await waitFor(async () => writer.acknowledged.find((command) => command.answeredAt > killedAt && command.body.position), Boolean, 60_000);
+    const after = await waitFor(() => writer.acknowledged.find((command) => command.answeredAt > killedAt && command.body.position), Boolean, 60_000);
     await waitFor(() => appliedByEveryProjection(forum.db, after!.body.position!), Boolean, 60_000, 20);
     failovers.push(Date.now() - killedAt);
     // the killed runner is back, standing by, before the next round

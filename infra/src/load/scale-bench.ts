@@ -137,7 +137,7 @@ const cachedRows: Row[] = [];
 const memberRows: Row[] = [];
 const loadedRows: Row[] = [];
 const commandRows: Row[] = [];
-let failed = 0;
+let failed: number;
 let reference: Figures | null = null;
 let bare: Awaited<ReturnType<typeof startBare>> | null = null;
 try {

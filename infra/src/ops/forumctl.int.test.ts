@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { HEADER_MIN_POSITION, HISTORY_PAGE_SIZE, voteStream, type AuditPage, type HistoryEntry, type Me, type PostsPage } from '@forum/contracts';
-import { createTestDatabase, waitFor } from '@forum/platform/testing';
+import { anyNumber, arrayContaining, createTestDatabase, matching, objectContaining, waitFor } from '@forum/platform/testing';
 import { postsProjection, usersProjection } from '@forum/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runForumctl } from './forumctl.ts';
@@ -64,7 +64,7 @@ describe('forumctl', () => {
     const made = await ctl(['make-admin', user.email]);
     expect(made.code, made.err).toBe(0);
     const { events } = await forum.store.readStream(`user-${user.id}`);
-    expect(events.at(-1)).toMatchObject({ type: 'AdminRoleGranted', data: { reason: 'operator' }, metadata: { actorId: expect.stringMatching(/^operator:/) } });
+    expect(events.at(-1)).toMatchObject({ type: 'AdminRoleGranted', data: { reason: 'operator' }, metadata: { actorId: matching(/^operator:/) } });
     const position = /event at (\S+),/.exec(made.out)![1]!;
     expect(((await (await forum.api('/api/me', { token: user.token, headers: { [HEADER_MIN_POSITION]: position } })).json()) as Me).role).toBe('admin');
     expect((await ctl(['make-admin', user.email])).out).toContain('was an admin already');
@@ -77,7 +77,7 @@ describe('forumctl', () => {
     const { id } = (await created.json()) as { id: string };
     // the log as its readers see it: once no transaction older than the post's is still running
     const post = await waitFor(() => ctl(['history', '--post', id, '--json']), (answer) => answer.code === 0);
-    expect(JSON.parse(post.out)).toEqual([expect.objectContaining({ type: 'PostCreated', actor: user.id, correlationId: 'corr-history', version: 1 })]);
+    expect(JSON.parse(post.out)).toEqual([objectContaining({ type: 'PostCreated', actor: user.id, correlationId: 'corr-history', version: 1 })]);
     const table = await ctl(['history', '--user', user.email]);
     expect(table.out).toMatch(/UserRegistered[\s\S]*PostAuthored/);
     expect((await ctl(['history', '--user', 'nobody@forum.test'])).code).toBe(1);
@@ -111,7 +111,7 @@ describe('forumctl', () => {
     expect(JSON.parse(await printed(['--user', user.id, '--json']))).toEqual(all);
     expect(JSON.parse(await printed(['--user', user.id, '--json', '--limit', '3']))).toEqual(all.slice(0, 3));
     const table = await printed(['--user', user.email, '--limit', '2']);
-    expect(table.split('\n').slice(0, 2)).toEqual([`user ${user.id}: 2 events`, expect.stringMatching(/^position\s+at\s+stream\s+#\s+type\s+actor\s+correlation\s+data$/)]);
+    expect(table.split('\n').slice(0, 2)).toEqual([`user ${user.id}: 2 events`, matching(/^position\s+at\s+stream\s+#\s+type\s+actor\s+correlation\s+data$/)]);
     expect(table).toContain(`user-${user.id}`);
     const post = await printed(['--post', postId]);
     expect(post).toMatch(new RegExp(`^post ${postId}: 1 event\n`));
@@ -153,7 +153,7 @@ describe('forumctl', () => {
     expect(rebuilt.code, rebuilt.err).toBe(0);
     expect(rebuilt.out).toMatch(new RegExp(`rebuilt posts v${postsProjection.version} build \\d+, users v${usersProjection.version} build \\d+: reads switched`));
     const status = JSON.parse((await ctl(['status', '--json'])).out) as { name: string; build: number; state: string }[];
-    expect(status.filter((s) => s.name === 'posts')).toEqual([expect.objectContaining({ state: 'live', build: expect.any(Number) })]);
+    expect(status.filter((s) => s.name === 'posts')).toEqual([objectContaining({ state: 'live', build: anyNumber })]);
     expect(status.find((s) => s.name === 'posts')!.build).toBeGreaterThan(1);
 
     // the forum reads from the new build and goes on following the log with it
@@ -169,8 +169,8 @@ describe('forumctl', () => {
     const log = await forum.api('/api/admin/audit?type=ProjectionRebuildRequested', { token: admin, headers: { [HEADER_MIN_POSITION]: next.position } });
     const operator = `operator:${os.userInfo().username}`;
     expect(((await log.json()) as AuditPage).entries.map((e) => [e.actor.id, e.target.id, e.summary])).toEqual([
-      [operator, 'users', expect.stringMatching(/^Started a rebuild of users \(users v\d+ build \d+\)$/)],
-      [operator, 'posts', expect.stringMatching(/^Started a rebuild of posts \(posts v\d+ build \d+\)$/)],
+      [operator, 'users', matching(/^Started a rebuild of users \(users v\d+ build \d+\)$/)],
+      [operator, 'posts', matching(/^Started a rebuild of posts \(posts v\d+ build \d+\)$/)],
     ]);
   });
 
@@ -178,7 +178,7 @@ describe('forumctl', () => {
     const status = await ctl(['status', '--json']);
     expect(status.code).toBe(0);
     const rows = JSON.parse(status.out) as { name: string; state: string; lag: number }[];
-    expect(rows.map((r) => r.name)).toEqual(expect.arrayContaining(['posts', 'tags', 'users']));
+    expect(rows.map((r) => r.name)).toEqual(arrayContaining(['posts', 'tags', 'users']));
     expect(rows.every((r) => r.state === 'live')).toBe(true);
     expect((await ctl(['nonsense'])).code).toBe(2);
   });

@@ -83,7 +83,7 @@ export async function startStandbyServer(options: {
     await readyForReads(options.superuserUrl, child, options.readyWithinMs ?? 60_000);
   } catch (error) {
     await stop();
-    throw new Error(`The standby in ${options.pgDir} did not start: ${(error as Error).message}\n${recent.join('\n')}`);
+    throw new Error(`The standby in ${options.pgDir} did not start: ${(error as Error).message}\n${recent.join('\n')}`, { cause: error });
   }
   return { stop };
 }

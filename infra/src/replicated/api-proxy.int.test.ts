@@ -64,7 +64,10 @@ afterAll(async () => {
   gateway?.server.closeAllConnections();
   await gateway?.close();
   await Promise.all(sets.map((set) => set.close()));
-  for (const server of servers) server.closeAllConnections(), server.close();
+  for (const server of servers) {
+    server.closeAllConnections();
+    server.close();
+  }
 });
 
 describe('the gateway’s /api proxy', () => {

@@ -158,8 +158,8 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
       headers,
       checks: {
         database: () => databaseCheck(db),
-        commandService: async () => replicasCheck(command),
-        queryService: async () => replicasCheck(query),
+        commandService: () => Promise.resolve(replicasCheck(command)),
+        queryService: () => Promise.resolve(replicasCheck(query)),
         // shown, never failing: the forum serves its members while Kafka is down (as npm start's)
         ...(feed && { feed: async () => ({ ok: true, detail: (await feed.check()).detail }) }),
         projections: async () => {

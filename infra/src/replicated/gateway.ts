@@ -31,7 +31,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger = creat
     adminWebDir: config.ADMIN_WEB_DIR ? path.resolve(config.ADMIN_WEB_DIR) : path.join(root, 'admin-web/dist'),
     logger,
     headers: publicPort.headers,
-    checks: { commandService: async () => replicasCheck(command), queryService: async () => replicasCheck(query) },
+    checks: { commandService: () => Promise.resolve(replicasCheck(command)), queryService: () => Promise.resolve(replicasCheck(query)) },
   });
   await gateway.ready();
   publicPort.open(gateway);

@@ -54,7 +54,9 @@ export class ReplicaSet {
   request<T = null>(options: Dispatcher.RequestOptions<T>, callback: (error: Error | null, data: Dispatcher.ResponseData<T>) => void): void;
   request<T = null>(options: Dispatcher.RequestOptions<T>, callback?: (error: Error | null, data: Dispatcher.ResponseData<T>) => void): Promise<Dispatcher.ResponseData<T>> | void {
     const replica = this.pick();
-    const { origin: _ignored, ...rest } = options;
+    // the replica's pool has its own origin
+    const rest = { ...options };
+    delete rest.origin;
     const answer = replica.pool.request(rest).then(
       (data) => {
         // reply-from destroys the body of an answer whose client has gone before it came, and the

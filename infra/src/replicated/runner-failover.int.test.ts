@@ -32,19 +32,19 @@ describe('the projection runners: one owns the projections, the other stands by'
     const users = await Promise.all(['Ada', 'Ben', 'Cy'].map((name) => test.newUser(name)));
     const load = new CommandLoad(test.base, users);
     await load.start();
-    await waitFor(async () => load.acknowledged.length, (n) => n >= 30, 60_000);
+    await waitFor(() => load.acknowledged.length, (n) => n >= 30, 60_000);
 
     const killedAt = Date.now();
     runners[0]!.kill('SIGKILL');
     // a command acknowledged after the kill, and the moment every live projection has applied it
-    const after = await waitFor(async () => load.acknowledged.find((command) => command.answeredAt > killedAt && command.body.position), Boolean, TAKEOVER_WAIT_MS);
+    const after = await waitFor(() => load.acknowledged.find((command) => command.answeredAt > killedAt && command.body.position), Boolean, TAKEOVER_WAIT_MS);
     await waitFor(() => test.applied(after!.body.position!), Boolean, TAKEOVER_WAIT_MS, 20);
     console.info(`runner fail-over: ${Date.now() - killedAt} ms from SIGKILL to a later command applied by every live projection`);
     expect(owns(await workerStates(runners[1]!))).toBe(true);
 
     // the load goes on past the take-over; the killed runner is started again, and stands by
     const acknowledged = load.acknowledged.length;
-    await waitFor(async () => load.acknowledged.length, (n) => n >= acknowledged + 30, 60_000);
+    await waitFor(() => load.acknowledged.length, (n) => n >= acknowledged + 30, 60_000);
     await load.stop();
     await waitFor(() => workerStates(runners[0]!), (states) => states.length > 0 && states.every((state) => state === 'standby'), 60_000, 200);
 

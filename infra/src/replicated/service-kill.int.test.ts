@@ -78,13 +78,13 @@ describe('two command services and two query services behind the gateway', () =>
       }
     })();
 
-    await waitFor(async () => load.acknowledged.length, (n) => n >= 20, 60_000);
+    await waitFor(() => load.acknowledged.length, (n) => n >= 20, 60_000);
     test.forum.services['command-service'][0]!.kill('SIGKILL');
     test.forum.services['query-service'][0]!.kill('SIGKILL');
     const acknowledged = load.acknowledged.length;
-    await waitFor(async () => load.acknowledged.length, (n) => n >= acknowledged + 40, 60_000);
+    await waitFor(() => load.acknowledged.length, (n) => n >= acknowledged + 40, 60_000);
     // the killed services are started again, and the gateway sends them requests again
-    await waitFor(async () => test.forum.services['command-service'][0]!.restarts + test.forum.services['query-service'][0]!.restarts, (n) => n === 2, 60_000);
+    await waitFor(() => test.forum.services['command-service'][0]!.restarts + test.forum.services['query-service'][0]!.restarts, (n) => n === 2, 60_000);
     const readyz = async () => (await (await fetch(`${test.base}/readyz`)).json()) as { checks: Record<string, { detail?: Record<string, string> }> };
     await waitFor(readyz, (body) => ['commandService', 'queryService'].every((service) => Object.values(body.checks[service]!.detail!).every((state) => state === 'up')), 60_000, 200);
     await load.stop();

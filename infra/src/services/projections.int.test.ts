@@ -33,8 +33,8 @@ beforeAll(async () => {
     env: { ...process.env, PORT: String(port), DATABASE_URL: database.url, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  runner.stdout!.on('data', (chunk: Buffer) => void (output += chunk));
-  runner.stderr!.on('data', (chunk: Buffer) => void (output += chunk));
+  runner.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  runner.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
   await waitFor(() => answerOf(`${base}/readyz`), (answer) => answer.status === 200, 60_000).catch((error: Error) => {
     throw new Error(`${error.message}\n${output}`);
   });

@@ -40,8 +40,8 @@ beforeAll(async () => {
     env: { ...process.env, PORT: String(port), DATABASE_URL: database.url, KAFKA_BROKERS: `127.0.0.1:${deadBroker}`, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  relay.stdout!.on('data', (chunk: Buffer) => void (output += chunk));
-  relay.stderr!.on('data', (chunk: Buffer) => void (output += chunk));
+  relay.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  relay.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
 }, 60_000);
 afterAll(async () => {
   if (relay?.exitCode === null) relay.kill('SIGKILL');

@@ -10,7 +10,7 @@ import { decided, registeredState, type SimulatedForum, type SyntheticEvent, typ
 
 /** A subject's first request: what the command side records of them (their claims; admin when their address is an ADMIN_EMAILS one). */
 export function arrival(forum: SimulatedForum, user: User, meta: CommandMeta, adminEmail = false): UserEvent[] {
-  const { int, pick, rand } = forum.random;
+  const { pick, rand } = forum.random;
   const first = pick(FIRST_NAMES);
   const last = pick(LAST_NAMES);
   const email = `${first}.${last}.${user.n}@example.test`.toLowerCase();

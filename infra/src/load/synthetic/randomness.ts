@@ -55,7 +55,7 @@ export function randomness(seed: number) {
     /** An id as the command service names one (command-service/src/ids.ts): a UUIDv7 of the command's time. */
     timeId: (msecs: number) => v7({ msecs, random: seeded() }),
     /** Words from a small vocabulary, the first capitalised. */
-    sentence(min: number, max: number) {
+    sentence: (min: number, max: number) => {
       const text = words(min, max);
       return text[0]!.toUpperCase() + text.slice(1);
     },
