@@ -26,7 +26,7 @@ describe.skipIf(chromiumMissing)('the admin dashboard and Make Announcement, in 
 
   const isFocused = (name: string) => page.getByRole('textbox', { name }).evaluate((element) => element === element.ownerDocument.activeElement);
 
-  it('shows the stats, adds and deletes a tag, posts an announcement the forum’s bell shows', { timeout: 90_000 }, async () => {
+  it('shows the stats, adds and deletes a tag, posts an announcement the forum’s bell shows', { timeout: 180_000 }, async () => {
     const admin = await forum.demoAdmin();
     const { stats } = (await (await forum.api('/api/admin/stats', { token: admin.token })).json()) as AdminStats;
 

@@ -89,12 +89,23 @@ describe.skipIf(chromiumMissing)("forum-web's forms say what is wrong, in Chromi
       const { text, background } = await paintedColors(button);
       expect(contrastRatio(text, background), `${what}: ${text} on ${background}`).toBeGreaterThanOrEqual(4.5);
     };
+    // the payment's answer is held until 'Processing...' is measured: however slow the machine, the
+    // button is not redrawn as the purchase ends while its colours are read
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const purchase = '**/api/users/membership/**';
+    await page.route(purchase, async (route) => {
+      await held;
+      await route.continue();
+    });
     await card.getByRole('button', { name: 'Upgrade Now' }).click();
     const processing = card.getByRole('button', { name: 'Processing...' });
     await processing.waitFor();
     await readable(processing, 'Processing...');
     await expectAccessible('membership while the payment is processed');
     await snapshot(page, 'membership-processing-desktop');
+    answer();
+    await page.unroute(purchase);
     const success = page.getByRole('dialog', { name: 'Success!' });
     await success.getByText('You are now a premium member with Gold badge!', { exact: true }).waitFor({ timeout: 20_000 });
     await success.getByRole('button', { name: 'OK' }).click();

@@ -279,7 +279,8 @@ export function setUpJourneys(name: string): Journey {
     const webDir = process.env.FORUM_WEB_DIR ?? path.join(root, 'forum-web/dist');
     if (!existsSync(path.join(webDir, 'index.html'))) throw new Error('forum-web is not built: run "npm run build:web" first (npm test does)');
     [journey.forum, journey.browser] = await Promise.all([startTestForum(), launchChromium()]);
-  });
+    // the whole forum and a browser at once: on 2 cores busy with the other test files, more than the usual hook's minute
+  }, 180_000);
   afterAll(async () => {
     await journey.browser?.close();
     await journey.forum?.stop();

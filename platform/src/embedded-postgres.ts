@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -65,15 +65,41 @@ export function sharedBuffersFor(totalMemory = os.totalmem()): string {
   return `${Math.min(8192, Math.max(512, Math.floor(totalMemory / 4 / MB / 128) * 128))}MB`;
 }
 
+/**
+ * A port free on 127.0.0.1 for a server of our own (a test's PostgreSQL, a forum on a port of its
+ * own), drawn below the range the system hands out to outgoing connections (Linux's
+ * ip_local_port_range, and IANA's dynamic range): a port the system chose (listen on 0) could be
+ * given to a connection made between this answer and the server's start, or between two starts
+ * of a server kept on one port, and its listen would fail with EADDRINUSE.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const [low, high] = [FIRST_SERVER_PORT, Math.min(ephemeralPorts()[0], 49152) - 1];
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between ${low} and ${high} after 100 tries`);
+}
+
+const FIRST_SERVER_PORT = 20000;
+
+/** The system's range of ports for outgoing connections (32768-60999 where it cannot be read). */
+function ephemeralPorts(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low && high && low > FIRST_SERVER_PORT) return [low, high];
+  } catch {
+    // not Linux: its default range
+  }
+  return [32768, 60999];
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

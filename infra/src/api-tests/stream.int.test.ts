@@ -211,14 +211,24 @@ describe("a member's own stream (topic me)", () => {
     expect(StreamTicket.parse(await answer.json()).expiresInSeconds).toBe(60);
   });
 
-  it("ends when the member's account is erased", async () => {
+  it('opens for a member the forum has not registered yet: the apps register after sign-in, and the stream does not wait for it', async () => {
+    const newcomer = await forum.newUser('Stream Newcomer');
+    const own = await ready(`topics=me&ticket=${await ticketOf(newcomer)}`);
+    expect(own.ended).toBe(false);
+  });
+
+  it("ends when the member's account is erased, and a ticket given before no longer opens it", async () => {
     const doomed = await forum.newUser('Erased Streamer');
     await forum.register(doomed.token);
-    const own = await ready(`topics=me&ticket=${await ticketOf(doomed)}`);
+    const ticket = await ticketOf(doomed);
+    const own = await ready(`topics=me&ticket=${ticket}`);
     const publicOnly = await ready('topics=posts');
     await forum.call('DELETE', `/api/admin/users/${doomed.id}`, { token: admin.token, body: { content: 'keep' } });
     await own.until((s) => s.ended);
     expect(publicOnly.ended).toBe(false);
+    const again = await stream(`topics=me&ticket=${ticket}`);
+    expect(again.status, again.body).toBeGreaterThanOrEqual(400);
+    expect(again.status).toBeLessThan(500);
   });
 });
 

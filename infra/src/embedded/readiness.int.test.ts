@@ -75,7 +75,8 @@ describe('/readyz on a first start over an existing log', () => {
       } else {
         expect(response.status).toBe(503);
         seen.notReady++;
-        if ((body.checks?.projections?.detail ?? []).some((d) => d.missingIndexes)) seen.namingMissingIndexes++;
+        const detail = body.checks?.projections?.detail;
+        if (Array.isArray(detail) && detail.some((d) => d.missingIndexes)) seen.namingMissingIndexes++;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }

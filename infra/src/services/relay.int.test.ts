@@ -49,7 +49,7 @@ afterAll(async () => {
 });
 
 describe('the feed relay’s process', () => {
-  it('is alive, and not ready while the broker does not answer: the checkpoint stays where it was', async () => {
+  it('is alive, and not ready while the broker does not answer: the checkpoint stays where it was', { timeout: 90_000 }, async () => {
     const answer = await waitFor(() => answerOf(`${base}/readyz`), (a) => a.status === 503 && a.body?.checks.feed?.detail?.failing !== undefined, 60_000).catch((error: Error) => {
       throw new Error(`${error.message}\n${output}`);
     });
