@@ -4,7 +4,7 @@ import { CheckpointMoved, isTransient } from './build-errors.ts';
 import { inBuildSchema, tablesIn } from './build-schema.ts';
 import { commitTo, NOTHING } from './checkpoint-commit.ts';
 import { buildLabel } from './checkpoints.ts';
-import { DEFERRED_SETTING, REPLAY_SETTINGS, stageRange, type Projection } from './projection.ts';
+import { DEFERRED_SETTING, REPLAY_SETTINGS, stageRange } from './projection.ts';
 import type { BuildProgress, RunnerContext } from './runner-context.ts';
 import { trySwitch } from './switch.ts';
 
