@@ -25,7 +25,13 @@ function layerZones() {
     const forbidden = all.filter((other) => other !== name && !below.get(name).has(other));
     return forbidden.length === 0
       ? []
-      : [{ target: `./${name}`, from: forbidden.map((other) => `./${other}`), message: `@forum/${name} may import only workspaces in a layer below its own (infra/src/deps/layers.json).` }];
+      : [
+          {
+            target: `./${name}`,
+            from: forbidden.map((other) => `./${other}`),
+            message: `@forum/${name} may import only workspaces in a layer below its own (infra/src/deps/layers.json).`,
+          },
+        ];
   });
 }
 

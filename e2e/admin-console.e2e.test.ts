@@ -41,7 +41,11 @@ describe.skipIf(chromiumMissing)('the admin dashboard and Make Announcement, in 
     await card.getByRole('heading', { name: 'Forum Admin' }).waitFor();
     await card.getByText(ADMIN_EMAIL, { exact: true }).waitFor();
     await card.getByText('Admin', { exact: true }).waitFor();
-    for (const [name, value] of [['Total Posts', stats.totalPosts], ['Total Comments', stats.totalComments], ['Total Users', stats.totalUsers]] as const) {
+    for (const [name, value] of [
+      ['Total Posts', stats.totalPosts],
+      ['Total Comments', stats.totalComments],
+      ['Total Users', stats.totalUsers],
+    ] as const) {
       await page.getByRole('group', { name }).getByText(String(value), { exact: true }).waitFor();
     }
     const chart = page.getByRole('img', { name: /^Bar chart of the totals/ });
@@ -81,7 +85,12 @@ describe.skipIf(chromiumMissing)('the admin dashboard and Make Announcement, in 
     await exists.waitFor();
     await coversNoTag(exists);
     // (a text filter ignores case: the typed spelling is told apart by a pattern)
-    expect(await page.getByRole('alert').filter({ hasText: /#react already exists/ }).count()).toBe(0);
+    expect(
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /#react already exists/ })
+        .count(),
+    ).toBe(0);
     await expectAccessible('dashboard, a tag that exists');
     await snapshot(page, 'admin-tag-exists');
     await input.fill('');

@@ -3,7 +3,18 @@ import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import type { NewUser, TestForum } from '@forum/infra/testing';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, PHONE, seriousA11yViolations, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
+import {
+  ADMIN_EMAIL,
+  chromiumMissing,
+  chromiumMissingMessage,
+  DESKTOP,
+  journeySteps,
+  PHONE,
+  seriousA11yViolations,
+  setUpJourneys,
+  signInAtRealm,
+  snapshot,
+} from './support.ts';
 
 /**
  * The moderators' journey through admin-web (/admin), in Debian's Chromium, against the whole
@@ -33,7 +44,11 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
   it('makes a found user admin, then warns the author of a comment reported twice and deletes it', { timeout: 120_000 }, async () => {
     // ── the forum's side, through the API: Ann's post, Ben's comment on it, reported by Cara and Dan
     const [ann, ben, cara, dan] = await Promise.all(['Ann Moderated', 'Ben Commenter', 'Cara Reporter', 'Dan Reporter'].map((name) => forum.newUser(name)));
-    const post = await command(ann!, '/api/posts', { title: 'Deploying on Fridays', description: 'Is it ever a good idea to deploy on a Friday afternoon?', tags: ['Career'] });
+    const post = await command(ann!, '/api/posts', {
+      title: 'Deploying on Fridays',
+      description: 'Is it ever a good idea to deploy on a Friday afternoon?',
+      tags: ['Career'],
+    });
     const text = 'Only cowards test before deploying. Buy my course at cheap-deploys.example!';
     const comment = await command(ben!, '/api/comments', { postId: post.id, text });
     await command(cara!, `/api/comments/${comment.id}/report`, { feedback: 'spam' });
@@ -48,7 +63,10 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
     // ── Manage Users: Ann found with the search box, made admin by keyboard alone
     const search = page.getByRole('textbox', { name: 'Search users' });
     // (Ann is on the first page before the search too: the list is the search's once its answer is in)
-    const searched = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/admin/users' && new URL(response.url()).searchParams.get('filter') === JSON.stringify({ q: 'Ann Moder' }));
+    const searched = page.waitForResponse(
+      (response) =>
+        new URL(response.url()).pathname === '/api/admin/users' && new URL(response.url()).searchParams.get('filter') === JSON.stringify({ q: 'Ann Moder' }),
+    );
     await search.fill('Ann Moder');
     await searched;
     const annRow = page.getByRole('row').filter({ hasText: ann!.email });
@@ -82,7 +100,8 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
     await commentRow.waitFor();
     await page.getByText('2 reports', { exact: true }).waitFor();
     await expect.poll(() => page.getByRole('row').count()).toBe(2); // the header and the comment
-    for (const shown of [ben!.name, cara!.name, dan!.name, 'Spam', 'Offensive', 'Reported 2 times']) await commentRow.getByText(shown, { exact: true }).waitFor();
+    for (const shown of [ben!.name, cara!.name, dan!.name, 'Spam', 'Offensive', 'Reported 2 times'])
+      await commentRow.getByText(shown, { exact: true }).waitFor();
     // 'View Post' opens the post in a new tab, as its icon says: the queue stays where it was
     const viewPost = commentRow.getByRole('link', { name: 'View Post' });
     expect(await viewPost.getAttribute('href')).toBe(`/post/${post.id}`);
@@ -102,10 +121,13 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
     await confirmWarn.getByRole('button', { name: 'Yes, warn the user' }).click();
     await toast('Warned! User has been warned').waitFor();
     await expect
-      .poll(async () => {
-        const { notifications } = (await (await forum.api('/api/me/notifications', { token: ben!.token })).json()) as Notifications;
-        return notifications.map(({ kind, commentId }) => ({ kind, commentId }));
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          const { notifications } = (await (await forum.api('/api/me/notifications', { token: ben!.token })).json()) as Notifications;
+          return notifications.map(({ kind, commentId }) => ({ kind, commentId }));
+        },
+        { timeout: 15_000 },
+      )
       .toEqual([{ kind: 'warning', commentId: comment.id }]);
     expect(await commentRow.count()).toBe(1);
 
@@ -120,7 +142,7 @@ describe.skipIf(chromiumMissing)('moderators in the admin console, in Chromium',
       const panel = forumPage.getByRole('dialog', { name: 'Notifications' });
       await panel.getByText(`“${text}”`, { exact: true }).waitFor();
       expect(await panel.getByRole('link', { name: 'Deploying on Fridays' }).getAttribute('href')).toBe(`/post/${post.id}`);
-      expect(await seriousA11yViolations(forumPage), 'axe on the warned member\'s notifications').toEqual([]);
+      expect(await seriousA11yViolations(forumPage), "axe on the warned member's notifications").toEqual([]);
       await snapshot(forumPage, 'member-warning-notification-phone');
     } finally {
       await bens.close();

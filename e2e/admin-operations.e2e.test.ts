@@ -34,7 +34,11 @@ describe.skipIf(chromiumMissing)('operators in the admin console, in Chromium', 
     const member = await forum.newUser('Rita Removed');
     const admin = await forum.demoAdmin();
     const title = 'Selling cheap watches here';
-    const post = await accepted('/api/posts', { method: 'POST', token: member.token, json: { title, description: 'Best prices in town, message me!', tags: ['Career'] } }, 201);
+    const post = await accepted(
+      '/api/posts',
+      { method: 'POST', token: member.token, json: { title, description: 'Best prices in town, message me!', tags: ['Career'] } },
+      201,
+    );
     await accepted(`/api/my-posts/${post.id}`, { method: 'DELETE', token: admin.token }, 200);
     const message = `Hello team! ${'I would love a dark theme for reading the forum late at night. '.repeat(4)}Thanks for the forum.`;
     const sent = await accepted('/api/contact', { method: 'POST', json: { name: 'Vera Visitor', email: 'vera@example.com', message } }, 201);
@@ -132,7 +136,10 @@ describe.skipIf(chromiumMissing)('operators in the admin console, in Chromium', 
     expect(await fits()).toBe(true);
     await snapshot(page, 'admin-audit-phone');
     await page.goto(`${forum.url}/admin/contact-messages`);
-    await page.getByRole('article', { name: 'Message from Vera Visitor' }).getByRole('button', { name: 'Read more of the message from Vera Visitor' }).waitFor();
+    await page
+      .getByRole('article', { name: 'Message from Vera Visitor' })
+      .getByRole('button', { name: 'Read more of the message from Vera Visitor' })
+      .waitFor();
     expect(await fits()).toBe(true);
     await snapshot(page, 'admin-contact-messages-phone');
     await page.goto(`${forum.url}/admin/projections`);
@@ -150,49 +157,55 @@ describe.skipIf(chromiumMissing)('operators in the admin console, in Chromium', 
     await snapshot(page, 'admin-post-history-phone');
   });
 
-  it('says on To that it is before From and sends no such filter; an address with one says why in the page, with no pager count (#39 edge 6)', { timeout: 90_000 }, async () => {
-    const refused: string[] = [];
-    page.on('response', (response) => {
-      if (new URL(response.url()).pathname === '/api/admin/audit' && response.status() === 400) refused.push(response.url());
-    });
-    await page.goto(`${forum.url}/admin/audit`);
-    await signInAtRealm(page, ADMIN_EMAIL, DEMO_PASSWORD);
-    await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/admin/audit');
-    await page.getByRole('row').filter({ hasText: 'Created the tag #React' }).waitFor();
-    const pager = page.getByText(/^\d+-\d+ of \d+$/);
-    const count = await pager.textContent();
+  it(
+    'says on To that it is before From and sends no such filter; an address with one says why in the page, with no pager count (#39 edge 6)',
+    { timeout: 90_000 },
+    async () => {
+      const refused: string[] = [];
+      page.on('response', (response) => {
+        if (new URL(response.url()).pathname === '/api/admin/audit' && response.status() === 400) refused.push(response.url());
+      });
+      await page.goto(`${forum.url}/admin/audit`);
+      await signInAtRealm(page, ADMIN_EMAIL, DEMO_PASSWORD);
+      await page.waitForURL((url) => url.origin === forum.url && url.pathname === '/admin/audit');
+      await page.getByRole('row').filter({ hasText: 'Created the tag #React' }).waitFor();
+      const pager = page.getByText(/^\d+-\d+ of \d+$/);
+      const count = await pager.textContent();
 
-    // From after To, typed: the message is on To, and the log and its count stay as they were
-    const from = page.getByRole('textbox', { name: 'From', exact: true });
-    const to = page.getByRole('textbox', { name: 'To', exact: true });
-    await to.fill('2026-11-10');
-    await from.fill('2026-11-20');
-    await expect.poll(() => to.getAttribute('aria-invalid')).toBe('true');
-    const message = page.getByText('To must not be before From', { exact: true });
-    await message.waitFor();
-    expect(await to.getAttribute('aria-describedby')).toBe(await message.getAttribute('id'));
-    expect(await page.getByRole('alert').count()).toBe(0);
-    await expectAccessible('staff actions, To before From');
-    await snapshot(page, 'admin-audit-to-before-from');
-    // a later day for To: the message goes, the filter is read (and the first was never sent)
-    const read = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/admin/audit' && (new URL(response.url()).searchParams.get('filter') ?? '').includes('since'));
-    await to.fill('2026-11-21');
-    expect((await read).status()).toBe(200);
-    await message.waitFor({ state: 'detached' });
-    expect(refused).toEqual([]);
+      // From after To, typed: the message is on To, and the log and its count stay as they were
+      const from = page.getByRole('textbox', { name: 'From', exact: true });
+      const to = page.getByRole('textbox', { name: 'To', exact: true });
+      await to.fill('2026-11-10');
+      await from.fill('2026-11-20');
+      await expect.poll(() => to.getAttribute('aria-invalid')).toBe('true');
+      const message = page.getByText('To must not be before From', { exact: true });
+      await message.waitFor();
+      expect(await to.getAttribute('aria-describedby')).toBe(await message.getAttribute('id'));
+      expect(await page.getByRole('alert').count()).toBe(0);
+      await expectAccessible('staff actions, To before From');
+      await snapshot(page, 'admin-audit-to-before-from');
+      // a later day for To: the message goes, the filter is read (and the first was never sent)
+      const read = page.waitForResponse(
+        (response) => new URL(response.url()).pathname === '/api/admin/audit' && (new URL(response.url()).searchParams.get('filter') ?? '').includes('since'),
+      );
+      await to.fill('2026-11-21');
+      expect((await read).status()).toBe(200);
+      await message.waitFor({ state: 'detached' });
+      expect(refused).toEqual([]);
 
-    // an address whose filter the server refuses: why, in the page; no toast, no pager count; Clear filters reads the log again
-    const span = JSON.stringify({ since: '2026-11-20T00:00:00.000Z', until: '2026-11-10T23:59:59.999Z' });
-    await page.goto(`${forum.url}/admin/audit?filter=${encodeURIComponent(span)}`);
-    const refusal = page.getByRole('alert').filter({ hasText: 'To must not be before From' });
-    await refusal.waitFor();
-    expect(refused).toHaveLength(1);
-    expect(await page.getByText('Bad Request').count()).toBe(0);
-    expect(await pager.count()).toBe(0);
-    await expectAccessible('staff actions, a refused filter');
-    await snapshot(page, 'admin-audit-refused-filter');
-    await refusal.getByRole('button', { name: 'Clear filters' }).click();
-    await page.getByRole('row').filter({ hasText: 'Created the tag #React' }).waitFor();
-    expect(await pager.textContent()).toBe(count);
-  });
+      // an address whose filter the server refuses: why, in the page; no toast, no pager count; Clear filters reads the log again
+      const span = JSON.stringify({ since: '2026-11-20T00:00:00.000Z', until: '2026-11-10T23:59:59.999Z' });
+      await page.goto(`${forum.url}/admin/audit?filter=${encodeURIComponent(span)}`);
+      const refusal = page.getByRole('alert').filter({ hasText: 'To must not be before From' });
+      await refusal.waitFor();
+      expect(refused).toHaveLength(1);
+      expect(await page.getByText('Bad Request').count()).toBe(0);
+      expect(await pager.count()).toBe(0);
+      await expectAccessible('staff actions, a refused filter');
+      await snapshot(page, 'admin-audit-refused-filter');
+      await refusal.getByRole('button', { name: 'Clear filters' }).click();
+      await page.getByRole('row').filter({ hasText: 'Created the tag #React' }).waitFor();
+      expect(await pager.textContent()).toBe(count);
+    },
+  );
 });

@@ -53,10 +53,17 @@ describe.skipIf(chromiumMissing)('the console’s lists on a phone, in Chromium'
     // ── something in every list: a reported comment, a contact message
     const [writer, reporter] = await Promise.all([forum.newUser('Wanda Writer'), forum.newUser('Rex Reporter')]);
     const title = 'A post whose comment is reported';
-    const post = await accepted('/api/posts', { method: 'POST', token: writer.token, json: { title, description: 'Its comment is reported for the phone journey.', tags: ['Career'] } });
+    const post = await accepted('/api/posts', {
+      method: 'POST',
+      token: writer.token,
+      json: { title, description: 'Its comment is reported for the phone journey.', tags: ['Career'] },
+    });
     const comment = await accepted('/api/comments', { method: 'POST', token: writer.token, json: { postId: post.id, text: 'Buy cheap watches at my site!' } });
     await accepted(`/api/comments/${comment.id}/report`, { method: 'POST', token: reporter.token, json: { feedback: 'spam' } });
-    const sent = await accepted('/api/contact', { method: 'POST', json: { name: 'Vera Visitor', email: 'vera@example.com', message: 'Hello! A dark theme, please.' } });
+    const sent = await accepted('/api/contact', {
+      method: 'POST',
+      json: { name: 'Vera Visitor', email: 'vera@example.com', message: 'Hello! A dark theme, please.' },
+    });
     await readModelsReach(sent.position);
 
     await page.setViewportSize(PHONE);
@@ -83,7 +90,10 @@ describe.skipIf(chromiumMissing)('the console’s lists on a phone, in Chromium'
     }
 
     // a post's card leads to its history
-    await page.getByRole('article', { name: title }).getByRole('link', { name: `History of the post “${title}”` }).click();
+    await page
+      .getByRole('article', { name: title })
+      .getByRole('link', { name: `History of the post “${title}”` })
+      .click();
     await page.waitForURL((url) => url.pathname === `/admin/history/post/${post.id}`);
     await page.getByRole('heading', { level: 1, name: `History of the post “${title}”` }).waitFor();
     await fitsUnderWholeBar('a post’s history');
@@ -101,7 +111,11 @@ describe.skipIf(chromiumMissing)('the console’s lists on a phone, in Chromium'
   it('on a desktop, Posts leads to each post’s history', { timeout: 60_000 }, async () => {
     const writer = await forum.newUser('Hana History');
     const title = 'A post with a history';
-    const post = await accepted('/api/posts', { method: 'POST', token: writer.token, json: { title, description: 'Written for the history journey.', tags: ['Career'] } });
+    const post = await accepted('/api/posts', {
+      method: 'POST',
+      token: writer.token,
+      json: { title, description: 'Written for the history journey.', tags: ['Career'] },
+    });
     await readModelsReach(post.position);
 
     await signIn('/admin/posts');
@@ -112,7 +126,10 @@ describe.skipIf(chromiumMissing)('the console’s lists on a phone, in Chromium'
     await row.getByRole('link', { name: `History of the post “${title}”` }).click();
     await page.waitForURL((url) => url.pathname === `/admin/history/post/${post.id}`);
     await page.getByRole('heading', { level: 1, name: `History of the post “${title}”` }).waitFor();
-    const created = page.getByRole('table', { name: `Events of the post “${title}”` }).getByRole('row').filter({ hasText: 'PostCreated' });
+    const created = page
+      .getByRole('table', { name: `Events of the post “${title}”` })
+      .getByRole('row')
+      .filter({ hasText: 'PostCreated' });
     expect(await created.getByRole('link', { name: 'Hana History' }).getAttribute('href')).toBe(`/admin/history/user/${writer.id}`);
   });
 });

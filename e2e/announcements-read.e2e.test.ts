@@ -3,7 +3,17 @@ import type { NewUser, TestForum } from '@forum/infra/testing';
 import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, chromiumMissing, chromiumMissingMessage, journeySteps, PHONE, seriousA11yViolations, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
+import {
+  ADMIN_EMAIL,
+  chromiumMissing,
+  chromiumMissingMessage,
+  journeySteps,
+  PHONE,
+  seriousA11yViolations,
+  setUpJourneys,
+  signInAtRealm,
+  snapshot,
+} from './support.ts';
 
 /**
  * One member on two devices (issue #31 item 5): a laptop (1280×800) and a phone (390×844), each a
@@ -23,7 +33,8 @@ describe.skipIf(chromiumMissing)('a member’s announcements read on one device 
   });
 
   /** The member's read mark as the read side has it. */
-  const markOf = async (member: Pick<NewUser, 'token'>) => ((await (await forum.api('/api/me/notifications', { token: member.token })).json()) as Notifications).announcementsReadUpTo;
+  const markOf = async (member: Pick<NewUser, 'token'>) =>
+    ((await (await forum.api('/api/me/notifications', { token: member.token })).json()) as Notifications).announcementsReadUpTo;
 
   it('the phone opens the bell; the laptop, reloaded, shows no badge', { timeout: 120_000 }, async () => {
     const member = await forum.newUser('Mira Twodevices');
@@ -44,7 +55,11 @@ describe.skipIf(chromiumMissing)('a member’s announcements read on one device 
 
       const admin = await forum.demoAdmin();
       const title = `Read-only hour on Sunday ${Date.now()}`;
-      const created = await forum.api('/api/admin/announcements', { method: 'POST', token: admin.token, json: { title, description: 'The forum is read-only from 02:00 to 03:00 UTC.' } });
+      const created = await forum.api('/api/admin/announcements', {
+        method: 'POST',
+        token: admin.token,
+        json: { title, description: 'The forum is read-only from 02:00 to 03:00 UTC.' },
+      });
       expect(created.status).toBe(201);
       const { position } = (await created.json()) as { position: string };
       await readModelsReach(position);
@@ -117,4 +132,3 @@ describe.skipIf(chromiumMissing)('a member’s announcements read on one device 
     expect(await markOf(member)).toBeNull();
   });
 });
-

@@ -134,20 +134,24 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     expect(await page.getByRole('button', { name: 'Alice Martin' }).count()).toBe(0);
   });
 
-  it("forum-web: a new member's sign-in registers them with the forum (POST /api/me/registration), before any command of theirs", { timeout: 90_000 }, async () => {
-    const member = await forum.newUser('Nova Newcomer');
-    expect((await forum.store.readStream(`user-${member.id}`)).events).toEqual([]);
-    await page.goto(`${forum.url}/about`);
-    await page.getByRole('heading', { name: 'About the Forum' }).waitFor();
-    const registration = page.waitForRequest((request) => new URL(request.url()).pathname === REGISTRATION_PATH && request.method() === 'POST');
-    await page.getByRole('link', { name: 'Join Us' }).click();
-    await signInAtRealm(page, member.email, member.password);
-    await page.getByRole('button', { name: 'Nova Newcomer' }).waitFor();
-    const registered = await registration;
-    expect(registered.headers().authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
-    expect((await registered.response())?.status()).toBe(200);
-    expect((await forum.store.readStream(`user-${member.id}`)).events.map((event) => event.type)).toEqual(['UserRegistered']);
-  });
+  it(
+    "forum-web: a new member's sign-in registers them with the forum (POST /api/me/registration), before any command of theirs",
+    { timeout: 90_000 },
+    async () => {
+      const member = await forum.newUser('Nova Newcomer');
+      expect((await forum.store.readStream(`user-${member.id}`)).events).toEqual([]);
+      await page.goto(`${forum.url}/about`);
+      await page.getByRole('heading', { name: 'About the Forum' }).waitFor();
+      const registration = page.waitForRequest((request) => new URL(request.url()).pathname === REGISTRATION_PATH && request.method() === 'POST');
+      await page.getByRole('link', { name: 'Join Us' }).click();
+      await signInAtRealm(page, member.email, member.password);
+      await page.getByRole('button', { name: 'Nova Newcomer' }).waitFor();
+      const registered = await registration;
+      expect(registered.headers().authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+      expect((await registered.response())?.status()).toBe(200);
+      expect((await forum.store.readStream(`user-${member.id}`)).events.map((event) => event.type)).toEqual(['UserRegistered']);
+    },
+  );
 
   it("forum-web: Logout's revocation alone ends the refresh token (the realm's session, kept here, signs the page in again)", { timeout: 90_000 }, async () => {
     await page.goto(`${forum.url}/about`);
@@ -221,27 +225,31 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
     expect(status).toBe(200);
   });
 
-  it('admin-web: a visitor at /admin goes to the realm login and, signed in as admin, gets the console; Logout revokes and signs out', { timeout: 90_000 }, async () => {
-    await page.goto(`${forum.url}/admin`);
-    await signInAtRealm(page, ADMIN_EMAIL, DEMO_PASSWORD);
+  it(
+    'admin-web: a visitor at /admin goes to the realm login and, signed in as admin, gets the console; Logout revokes and signs out',
+    { timeout: 90_000 },
+    async () => {
+      await page.goto(`${forum.url}/admin`);
+      await signInAtRealm(page, ADMIN_EMAIL, DEMO_PASSWORD);
 
-    await page.waitForURL((url) => url.origin === forum.url && url.pathname.startsWith('/admin') && url.hash === '');
-    await page.getByRole('menuitem', { name: 'Admin Profile' }).waitFor();
-    await page.getByRole('menuitem', { name: 'Posts' }).click();
-    await page.getByRole('cell', { name: 'Welcome to the forum!', exact: true }).waitFor();
-    // react-admin's user menu shows the identity from the token and offers Logout
-    const userMenu = page.getByRole('button', { name: 'Profile' });
-    await expect.poll(() => userMenu.textContent(), { timeout: 10_000 }).toContain('Forum Admin');
-    await snapshot(page, 'admin-console');
-    await userMenu.click();
-    // admin-web's Logout revokes its refresh token too, then ends the session
-    const revocation = page.waitForRequest(isRevocation);
-    await page.getByRole('menuitem', { name: 'Logout' }).click();
-    const revoked = await revocation;
-    expect(revokedForm(revoked).get('client_id')).toBe('admin-web');
-    expect((await revoked.response())?.status()).toBe(200);
-    await page.waitForURL((url) => url.origin === forum.url && url.pathname.startsWith('/admin'));
-  });
+      await page.waitForURL((url) => url.origin === forum.url && url.pathname.startsWith('/admin') && url.hash === '');
+      await page.getByRole('menuitem', { name: 'Admin Profile' }).waitFor();
+      await page.getByRole('menuitem', { name: 'Posts' }).click();
+      await page.getByRole('cell', { name: 'Welcome to the forum!', exact: true }).waitFor();
+      // react-admin's user menu shows the identity from the token and offers Logout
+      const userMenu = page.getByRole('button', { name: 'Profile' });
+      await expect.poll(() => userMenu.textContent(), { timeout: 10_000 }).toContain('Forum Admin');
+      await snapshot(page, 'admin-console');
+      await userMenu.click();
+      // admin-web's Logout revokes its refresh token too, then ends the session
+      const revocation = page.waitForRequest(isRevocation);
+      await page.getByRole('menuitem', { name: 'Logout' }).click();
+      const revoked = await revocation;
+      expect(revokedForm(revoked).get('client_id')).toBe('admin-web');
+      expect((await revoked.response())?.status()).toBe(200);
+      await page.waitForURL((url) => url.origin === forum.url && url.pathname.startsWith('/admin'));
+    },
+  );
 
   it('admin-web: a signed-in user without the admin role sees Access Denied, then the forum', { timeout: 90_000 }, async () => {
     await page.goto(`${forum.url}/admin`);

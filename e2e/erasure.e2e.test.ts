@@ -64,7 +64,10 @@ describe.skipIf(chromiumMissing)('a member erasing their account, in Chromium', 
     const post = (await (await forum.api(`/api/posts/${postId}`)).json()) as PostDetail;
     expect(post).toMatchObject({ authorName: 'Deleted user', authorPhoto: '' });
     expect((await forum.api('/api/me', { token: gwen.token })).status).toBe(401);
-    await waitFor(() => forum.realm!.accounts.findByEmail(gwen.email), (account) => account === null);
+    await waitFor(
+      () => forum.realm!.accounts.findByEmail(gwen.email),
+      (account) => account === null,
+    );
   });
 
   it('an admin deletes a user from Manage Users, with their posts and comments', { timeout: 120_000 }, async () => {
@@ -98,6 +101,9 @@ describe.skipIf(chromiumMissing)('a member erasing their account, in Chromium', 
 
     expect((await forum.api(`/api/posts/${postId}`)).status).toBe(404);
     expect((await forum.api('/api/me', { token: hal.token })).status).toBe(401);
-    await waitFor(() => forum.realm!.accounts.findByEmail(hal.email), (account) => account === null);
+    await waitFor(
+      () => forum.realm!.accounts.findByEmail(hal.email),
+      (account) => account === null,
+    );
   });
 });

@@ -23,7 +23,9 @@ describe.skipIf(chromiumMissing)('the forum framed by a page of another origin, 
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
       if (req.url === '/own') return void res.end('<!doctype html><title>own</title><p id="own">a page the attacker may frame</p>');
       const targets = new URL(req.url ?? '/', 'http://attacker.invalid').searchParams.getAll('frame');
-      res.end(`<!doctype html><title>Win a prize</title>${[...targets, '/own'].map((src) => `<iframe src="${src}" width="400" height="300"></iframe>`).join('')}`);
+      res.end(
+        `<!doctype html><title>Win a prize</title>${[...targets, '/own'].map((src) => `<iframe src="${src}" width="400" height="300"></iframe>`).join('')}`,
+      );
     });
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     attackerOrigin = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}`;
@@ -38,7 +40,12 @@ describe.skipIf(chromiumMissing)('the forum framed by a page of another origin, 
       `/realms/forum/protocol/openid-connect/auth?client_id=forum-web&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(`${forum.url}/`)}&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256`,
       { redirect: 'manual' },
     );
-    const targets = [`${forum.url}/`, `${forum.url}/post/${posts.posts[0]!._id}`, `${forum.url}/admin/`, new URL(login.headers.get('location')!, forum.url).href];
+    const targets = [
+      `${forum.url}/`,
+      `${forum.url}/post/${posts.posts[0]!._id}`,
+      `${forum.url}/admin/`,
+      new URL(login.headers.get('location')!, forum.url).href,
+    ];
 
     await page.goto(`${attackerOrigin}/?${targets.map((target) => `frame=${encodeURIComponent(target)}`).join('&')}`);
     await page.waitForLoadState('load');
@@ -48,9 +55,7 @@ describe.skipIf(chromiumMissing)('the forum framed by a page of another origin, 
     // the attacker's own page loads in its frame
     await expect.poll(() => shows(frameOf(`${attackerOrigin}/own`), '#own')).toBe(1);
     // the browser says, for each target, that the page refused to be framed
-    await expect
-      .poll(() => takeCspViolationsSeen().filter((line) => /frame-ancestors 'none'/.test(line)).length, { timeout: 10_000 })
-      .toBe(targets.length);
+    await expect.poll(() => takeCspViolationsSeen().filter((line) => /frame-ancestors 'none'/.test(line)).length, { timeout: 10_000 }).toBe(targets.length);
     // and nothing of them is in the frames: no app root, no login form
     for (const frame of page.frames().filter((f) => f !== page.mainFrame())) {
       expect(await frame.locator('#root, form').count(), frame.url()).toBe(0);

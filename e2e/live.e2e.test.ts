@@ -217,11 +217,19 @@ describe.skipIf(chromiumMissing)('forum-web, live, in two browsers', () => {
     const before = await count();
 
     const admin = await forum.demoAdmin();
-    const published = await forum.api('/api/admin/announcements', { method: 'POST', token: admin.token, json: { title: `Live news ${Date.now()}`, description: 'Told to every open page.' } });
+    const published = await forum.api('/api/admin/announcements', {
+      method: 'POST',
+      token: admin.token,
+      json: { title: `Live news ${Date.now()}`, description: 'Told to every open page.' },
+    });
     expect(published.status).toBe(201);
     await expect.poll(count, { timeout: 15_000 }).toBe(before + 1);
 
-    const warned = await forum.api(`/api/admin/warn-user/${encodeURIComponent(b.email)}`, { method: 'POST', token: admin.token, json: { reason: 'Told on your own stream only' } });
+    const warned = await forum.api(`/api/admin/warn-user/${encodeURIComponent(b.email)}`, {
+      method: 'POST',
+      token: admin.token,
+      json: { reason: 'Told on your own stream only' },
+    });
     expect(warned.status).toBe(201);
     await expect.poll(count, { timeout: 15_000 }).toBe(before + 2);
     await stillSameLoad();

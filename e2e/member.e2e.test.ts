@@ -320,7 +320,10 @@ describe.skipIf(chromiumMissing)('signed-in members of the forum, in Chromium', 
     for (const viewport of [DESKTOP, { width: 760, height: 900 }, PHONE]) {
       await page.setViewportSize(viewport);
       const wrapped = await breaks();
-      expect(wrapped.every((at) => at.endsWith('|@')), `${viewport.width} px: ${wrapped.join(', ')}`).toBe(true);
+      expect(
+        wrapped.every((at) => at.endsWith('|@')),
+        `${viewport.width} px: ${wrapped.join(', ')}`,
+      ).toBe(true);
       // and the page itself never scrolls sideways
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${viewport.width} px`).toBe(true);
       await snapshot(page, `post-comments-email-${viewport.width}`);

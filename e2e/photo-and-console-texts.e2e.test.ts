@@ -3,7 +3,18 @@ import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import type { TestForum } from '@forum/infra/testing';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, chromiumMissing, chromiumMissingMessage, descriptionOf, DESKTOP, journeySteps, PHONE, setUpJourneys, signInAtRealm, snapshot } from './support.ts';
+import {
+  ADMIN_EMAIL,
+  chromiumMissing,
+  chromiumMissingMessage,
+  descriptionOf,
+  DESKTOP,
+  journeySteps,
+  PHONE,
+  setUpJourneys,
+  signInAtRealm,
+  snapshot,
+} from './support.ts';
 
 /**
  * Refusals said plainly, in Debian's Chromium against the whole product: Change Photo loads a new
@@ -17,7 +28,8 @@ if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/photo-and-console-
 const PHOTO_HOST = 'https://photos.example';
 const PICTURE = `${PHOTO_HOST}/bob.svg`;
 const WEB_PAGE = `${PHOTO_HOST}/about.html`;
-const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"><rect width="96" height="96" fill="#2e7d32"/><circle cx="48" cy="38" r="18" fill="#fff"/><rect x="20" y="62" width="56" height="28" rx="14" fill="#fff"/></svg>';
+const SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"><rect width="96" height="96" fill="#2e7d32"/><circle cx="48" cy="38" r="18" fill="#fff"/><rect x="20" y="62" width="56" height="28" rx="14" fill="#fff"/></svg>';
 
 describe.skipIf(chromiumMissing)('refusals said plainly, in Chromium', () => {
   const journey = setUpJourneys('photo-and-console-texts');
@@ -70,7 +82,10 @@ describe.skipIf(chromiumMissing)('refusals said plainly, in Chromium', () => {
     const member = await forum.newUser('Photo Pia');
     await signInAt(member, '/dashboard');
     await page.getByRole('heading', { name: 'My Profile', level: 1 }).waitFor();
-    for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    for (const [width, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
       await page.setViewportSize(viewport);
       await page.getByRole('button', { name: 'Change Photo' }).click();
       const dialog = page.getByRole('dialog', { name: 'Your photo and name' });
@@ -92,48 +107,60 @@ describe.skipIf(chromiumMissing)('refusals said plainly, in Chromium', () => {
     expect(((await (await forum.api('/api/me', { token: member.token })).json()) as Me).photoURL).toBe('');
   });
 
-  it(`#28.9 #28.16 the console says a tag's limit of ${TAG_NAME_MAX}, 'No users match your search.' and 'Page not found' plainly`, { timeout: 120_000 }, async () => {
-    await page.goto(`${forum.url}/admin`);
-    await signInAtRealm(page, ADMIN_EMAIL, DEMO_PASSWORD);
-    await page.getByRole('heading', { name: 'Admin Profile', level: 1 }).waitFor();
-    const long = 'Observability'.repeat(7).slice(0, 80);
+  it(
+    `#28.9 #28.16 the console says a tag's limit of ${TAG_NAME_MAX}, 'No users match your search.' and 'Page not found' plainly`,
+    { timeout: 120_000 },
+    async () => {
+      await page.goto(`${forum.url}/admin`);
+      await signInAtRealm(page, ADMIN_EMAIL, DEMO_PASSWORD);
+      await page.getByRole('heading', { name: 'Admin Profile', level: 1 }).waitFor();
+      const long = 'Observability'.repeat(7).slice(0, 80);
 
-    // each screen at both widths: a page of its own at a phone's width (the signed-in session is the context's)
-    for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
-      const screen = width === 'desktop' ? page : await journey.context.newPage();
-      await screen.setViewportSize(viewport);
+      // each screen at both widths: a page of its own at a phone's width (the signed-in session is the context's)
+      for (const [width, viewport] of [
+        ['desktop', DESKTOP],
+        ['phone', PHONE],
+      ] as const) {
+        const screen = width === 'desktop' ? page : await journey.context.newPage();
+        await screen.setViewportSize(viewport);
 
-      // ── Manage Tags: an 80-character tag is neither cut nor added
-      await screen.goto(`${forum.url}/admin`);
-      const input = screen.getByRole('textbox', { name: 'Enter new tag' });
-      await input.fill(long);
-      await screen.getByRole('button', { name: 'Add Tag' }).click();
-      await screen.getByText(`Tag name must be at most ${TAG_NAME_MAX} characters`).waitFor();
-      expect(await input.inputValue()).toBe(long);
-      expect(await screen.getByText('Tag added successfully').count()).toBe(0);
-      expect(await screen.getByRole('list', { name: 'Tags' }).getByText(`#${long.slice(0, TAG_NAME_MAX)}`).count()).toBe(0);
-      if (width === 'desktop') await expectAccessible('Manage Tags with an over-long tag');
-      await input.scrollIntoViewIfNeeded();
-      await snapshot(screen, `admin-tag-too-long-${width}`);
+        // ── Manage Tags: an 80-character tag is neither cut nor added
+        await screen.goto(`${forum.url}/admin`);
+        const input = screen.getByRole('textbox', { name: 'Enter new tag' });
+        await input.fill(long);
+        await screen.getByRole('button', { name: 'Add Tag' }).click();
+        await screen.getByText(`Tag name must be at most ${TAG_NAME_MAX} characters`).waitFor();
+        expect(await input.inputValue()).toBe(long);
+        expect(await screen.getByText('Tag added successfully').count()).toBe(0);
+        expect(
+          await screen
+            .getByRole('list', { name: 'Tags' })
+            .getByText(`#${long.slice(0, TAG_NAME_MAX)}`)
+            .count(),
+        ).toBe(0);
+        if (width === 'desktop') await expectAccessible('Manage Tags with an over-long tag');
+        await input.scrollIntoViewIfNeeded();
+        await snapshot(screen, `admin-tag-too-long-${width}`);
 
-      // ── Manage Users: a search that matches no one
-      await screen.goto(`${forum.url}/admin/manage-users`);
-      await screen.getByRole('textbox', { name: 'Search users' }).fill('nobody-by-this-name');
-      await screen.getByText('No users match your search.').waitFor();
-      if (width === 'desktop') await expectAccessible('Manage Users, no match');
-      await snapshot(screen, `admin-users-no-match-${width}`);
-      // the way out reads as what it does, on a phone too (not an empty icon button)
-      const clear = screen.getByRole('button', { name: 'Clear filters' });
-      expect((await clear.innerText()).trim(), width).toBe('Clear filters');
-      await clear.click();
-      await screen.getByText('No users match your search.').waitFor({ state: 'detached' });
+        // ── Manage Users: a search that matches no one
+        await screen.goto(`${forum.url}/admin/manage-users`);
+        await screen.getByRole('textbox', { name: 'Search users' }).fill('nobody-by-this-name');
+        await screen.getByText('No users match your search.').waitFor();
+        if (width === 'desktop') await expectAccessible('Manage Users, no match');
+        await snapshot(screen, `admin-users-no-match-${width}`);
+        // the way out reads as what it does, on a phone too (not an empty icon button)
+        const clear = screen.getByRole('button', { name: 'Clear filters' });
+        expect((await clear.innerText()).trim(), width).toBe('Clear filters');
+        await clear.click();
+        await screen.getByText('No users match your search.').waitFor({ state: 'detached' });
 
-      // ── an address of the console that leads nowhere
-      await screen.goto(`${forum.url}/admin/no-such-page`);
-      await screen.getByRole('heading', { name: 'Page not found' }).waitFor();
-      await screen.getByText('There is no page of the console at this address. Check the address, or go back to where you were.', { exact: true }).waitFor();
-      if (width === 'desktop') await expectAccessible('not found');
-      await snapshot(screen, `admin-not-found-${width}`);
-    }
-  });
+        // ── an address of the console that leads nowhere
+        await screen.goto(`${forum.url}/admin/no-such-page`);
+        await screen.getByRole('heading', { name: 'Page not found' }).waitFor();
+        await screen.getByText('There is no page of the console at this address. Check the address, or go back to where you were.', { exact: true }).waitFor();
+        if (width === 'desktop') await expectAccessible('not found');
+        await snapshot(screen, `admin-not-found-${width}`);
+      }
+    },
+  );
 });

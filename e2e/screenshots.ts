@@ -272,7 +272,10 @@ async function captureAt(browser: Browser, forum: TestForum, demo: Demo, width: 
 
     await at('/leaderboard');
     await page.getByRole('list', { name: 'Top-voted users' }).getByRole('listitem').first().waitFor();
-    await page.getByText(/\d+ votes?/).first().waitFor();
+    await page
+      .getByText(/\d+ votes?/)
+      .first()
+      .waitFor();
     await shot('leaderboard');
 
     await at('/membership');
@@ -325,7 +328,12 @@ async function captureConsole(browser: Browser, forum: TestForum, demo: Demo, wi
     await settle(page);
     const file = path.join(outDir, `${name}-${width}.png`);
     const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
-    await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width: viewport.width, height: Math.min(pageHeight, Math.round(viewport.height * MAX_SCREENS)) }, animations: 'disabled' });
+    await page.screenshot({
+      path: file,
+      fullPage: true,
+      clip: { x: 0, y: 0, width: viewport.width, height: Math.min(pageHeight, Math.round(viewport.height * MAX_SCREENS)) },
+      animations: 'disabled',
+    });
     log(path.basename(file));
   };
   try {

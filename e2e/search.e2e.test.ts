@@ -50,19 +50,23 @@ describe.skipIf(chromiumMissing)('search in forum-web, in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
   }
 
-  it('a word only in a description, typed in the bar by keyboard (Tab, the word, Enter), finds the post with the word marked; its title opens it', { timeout: 90_000 }, async () => {
-    const word = 'sandpiperling';
-    const title = await postWithWordInDescription(word);
-    await page.goto(`${forum.url}/about`);
-    await page.getByRole('heading', { level: 1 }).first().waitFor();
-    const box = page.getByRole('banner').getByRole('searchbox', { name: 'Search posts' });
-    await tabTo(box);
-    await expectAccessible('the bar with its search box');
-    await snapshot(page, 'search-box-desktop');
-    await page.keyboard.type(word);
-    await page.keyboard.press('Enter');
-    await findAndOpen(word, title, 'desktop');
-  });
+  it(
+    'a word only in a description, typed in the bar by keyboard (Tab, the word, Enter), finds the post with the word marked; its title opens it',
+    { timeout: 90_000 },
+    async () => {
+      const word = 'sandpiperling';
+      const title = await postWithWordInDescription(word);
+      await page.goto(`${forum.url}/about`);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      const box = page.getByRole('banner').getByRole('searchbox', { name: 'Search posts' });
+      await tabTo(box);
+      await expectAccessible('the bar with its search box');
+      await snapshot(page, 'search-box-desktop');
+      await page.keyboard.type(word);
+      await page.keyboard.press('Enter');
+      await findAndOpen(word, title, 'desktop');
+    },
+  );
 
   it('on a phone the bar has a search button that opens the field: by keyboard too', { timeout: 90_000 }, async () => {
     const word = 'puffinwhistle';
@@ -86,9 +90,13 @@ describe.skipIf(chromiumMissing)('search in forum-web, in Chromium', () => {
     await findAndOpen(word, title, 'phone');
   });
 
-  it('#39 edge 9: on a phone the open search field covers the whole bar, the bell\'s badge too', { timeout: 90_000 }, async () => {
+  it("#39 edge 9: on a phone the open search field covers the whole bar, the bell's badge too", { timeout: 90_000 }, async () => {
     const admin = await forum.demoAdmin();
-    const news = await forum.api('/api/admin/announcements', { method: 'POST', token: admin.token, json: { title: 'Badge news', description: 'So the bell has a badge.' } });
+    const news = await forum.api('/api/admin/announcements', {
+      method: 'POST',
+      token: admin.token,
+      json: { title: 'Badge news', description: 'So the bell has a badge.' },
+    });
     expect(news.status).toBe(201);
     await readModelsReach(((await news.json()) as { position: string }).position);
     await page.setViewportSize(PHONE);
@@ -103,7 +111,11 @@ describe.skipIf(chromiumMissing)('search in forum-web, in Chromium', () => {
     const seen = await bar.locator('.MuiBadge-badge').evaluate((badge, id) => {
       const overlay = badge.ownerDocument.getElementById(id)!;
       const box = badge.getBoundingClientRect();
-      const points = [[box.left + box.width / 2, box.top + box.height / 2], [box.left + 1, box.top + 1], [box.right - 1, box.bottom - 1]] as const;
+      const points = [
+        [box.left + box.width / 2, box.top + box.height / 2],
+        [box.left + 1, box.top + 1],
+        [box.right - 1, box.bottom - 1],
+      ] as const;
       return points.map(([x, y]) => overlay.contains(badge.ownerDocument.elementFromPoint(x, y)));
     }, overlayId);
     expect(seen, 'the search field over the badge at its middle and corners').toEqual([true, true, true]);
@@ -118,7 +130,11 @@ describe.skipIf(chromiumMissing)('search in forum-web, in Chromium', () => {
     const authors = [await forum.newUser('Tern Tagger'), await forum.newUser('Gull Tagger')];
     let position = '';
     for (let n = 1; n <= 7; n++) {
-      const response = await forum.api('/api/posts', { method: 'POST', token: authors[n % 2]!.token, json: { title: `Bird post ${n}`, description: `Sighting number ${n}.`, tags: [tag] } });
+      const response = await forum.api('/api/posts', {
+        method: 'POST',
+        token: authors[n % 2]!.token,
+        json: { title: `Bird post ${n}`, description: `Sighting number ${n}.`, tags: [tag] },
+      });
       expect(response.status).toBe(201);
       position = ((await response.json()) as { position: string }).position;
     }

@@ -99,7 +99,8 @@ export async function watchCspViolations(context: BrowserContext, into: string[]
     const report = (line: string) => (window as unknown as Record<string, (line: string) => void>)[binding]!(line);
     document.addEventListener(
       'securitypolicyviolation',
-      (event) => report(`${event.effectiveDirective} refused ${event.blockedURI || '(inline)'} on ${location.href} (${event.sourceFile || '?'}:${event.lineNumber})`),
+      (event) =>
+        report(`${event.effectiveDirective} refused ${event.blockedURI || '(inline)'} on ${location.href} (${event.sourceFile || '?'}:${event.lineNumber})`),
       true,
     );
   }, CSP_REPORT_BINDING);
@@ -165,7 +166,11 @@ async function evaluateInOwnWorld<T>(page: Page, expressions: readonly string[])
   const cdp = await page.context().newCDPSession(page);
   try {
     const { frameTree } = await cdp.send('Page.getFrameTree');
-    const { executionContextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'e2e-tools', grantUniveralAccess: true });
+    const { executionContextId } = await cdp.send('Page.createIsolatedWorld', {
+      frameId: frameTree.frame.id,
+      worldName: 'e2e-tools',
+      grantUniveralAccess: true,
+    });
     let value: unknown;
     for (const expression of expressions) {
       const answer = await cdp.send('Runtime.evaluate', { expression, contextId: executionContextId, awaitPromise: true, returnByValue: true });
@@ -181,10 +186,13 @@ async function evaluateInOwnWorld<T>(page: Page, expressions: readonly string[])
 /** WCAG's contrast ratio of two CSS colours given as rgb()/rgba() (opaque). */
 export function contrastRatio(first: string, second: string): number {
   const luminance = (color: string) => {
-    const [r, g, b] = color.match(/[\d.]+/g)!.slice(0, 3).map((part) => {
-      const channel = Number(part) / 255;
-      return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
-    });
+    const [r, g, b] = color
+      .match(/[\d.]+/g)!
+      .slice(0, 3)
+      .map((part) => {
+        const channel = Number(part) / 255;
+        return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+      });
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
   };
   const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a);
@@ -218,7 +226,11 @@ export async function paintedColors(target: Locator): Promise<{ text: string; ba
     const opacity = Number(style.opacity);
     const background = over(parse(style.backgroundColor), backdrop, opacity);
     const text = over(parse(style.color), background, opacity);
-    const css = (color: Rgba) => `rgb(${color.slice(0, 3).map((channel) => Math.round(channel)).join(', ')})`;
+    const css = (color: Rgba) =>
+      `rgb(${color
+        .slice(0, 3)
+        .map((channel) => Math.round(channel))
+        .join(', ')})`;
     return { text: css(text), background: css(background) };
   });
 }
@@ -297,7 +309,10 @@ export function setUpJourneys(name: string): Journey {
   afterEach(async ({ task }) => {
     if (task.result?.state === 'fail') {
       // what the page showed, for a failure in CI where no screenshot is kept
-      const shown = await journey.page.locator('body').innerText({ timeout: 2000 }).catch(() => '(no page text)');
+      const shown = await journey.page
+        .locator('body')
+        .innerText({ timeout: 2000 })
+        .catch(() => '(no page text)');
       // what is hidden from assistive technology (role queries skip it): a dialog's leftovers show here
       const hidden = await journey.page
         .evaluate(() =>
@@ -307,7 +322,9 @@ export function setUpJourneys(name: string): Journey {
             .join(', '),
         )
         .catch(() => '?');
-      console.error(`${name}: "${task.name}" failed on ${journey.page.url()}; the page showed:\n${shown.slice(0, 1500)}\nconsole: ${consoleLines.slice(-10).join('\n')}\nhidden around the page: ${hidden || 'nothing'}`);
+      console.error(
+        `${name}: "${task.name}" failed on ${journey.page.url()}; the page showed:\n${shown.slice(0, 1500)}\nconsole: ${consoleLines.slice(-10).join('\n')}\nhidden around the page: ${hidden || 'nothing'}`,
+      );
       if (process.env.E2E_ARTIFACTS) {
         await mkdir(process.env.E2E_ARTIFACTS, { recursive: true });
         const file = `failed-${name}-${task.name.slice(0, 40).replace(/\W+/g, '-')}.png`;
@@ -346,7 +363,11 @@ export function journeySteps(journey: Journey) {
     },
     /** A post written through the API with the member's token; its id once the read side shows it. */
     async apiPost(member: NewUser, title: string, tags = ['Career']): Promise<string> {
-      const response = await journey.forum.api('/api/posts', { method: 'POST', token: member.token, json: { title, description: `${title}: written through the API for the journey.`, tags } });
+      const response = await journey.forum.api('/api/posts', {
+        method: 'POST',
+        token: member.token,
+        json: { title, description: `${title}: written through the API for the journey.`, tags },
+      });
       expect(response.status).toBe(201);
       const { id, position } = (await response.json()) as { id: string; position: string };
       await readModelsReach(position);

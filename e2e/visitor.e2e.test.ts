@@ -99,7 +99,11 @@ describe.skipIf(chromiumMissing)('a visitor in the forum, in Chromium', () => {
 
     const admin = await forum.demoAdmin();
     const title = `Maintenance on Sunday ${Date.now()}`;
-    const created = await forum.api('/api/admin/announcements', { method: 'POST', token: admin.token, json: { title, description: 'The forum is read-only from 02:00 to 03:00 UTC.' } });
+    const created = await forum.api('/api/admin/announcements', {
+      method: 'POST',
+      token: admin.token,
+      json: { title, description: 'The forum is read-only from 02:00 to 03:00 UTC.' },
+    });
     expect(created.status).toBe(201);
     const { position } = (await created.json()) as { position: string };
     await expect.poll(async () => (await forum.api('/api/announcements', { headers: { 'X-Min-Position': position } })).status).toBe(200);

@@ -30,7 +30,14 @@ export function createAuthProvider(auth: Auth): AuthProvider {
     const user = auth.getState().user;
     if (!user) return [];
     if (!forumRole || forumRole.userId !== user.id || Date.now() - forumRole.at > ROLE_CACHE_MS) {
-      forumRole = { userId: user.id, at: Date.now(), role: auth.token().then(fetchForumRole).catch(() => null) };
+      forumRole = {
+        userId: user.id,
+        at: Date.now(),
+        role: auth
+          .token()
+          .then(fetchForumRole)
+          .catch(() => null),
+      };
     }
     const role = await forumRole.role;
     const fromToken = user.roles.filter((r) => r !== ADMIN_ROLE || role === null);

@@ -1,4 +1,14 @@
-import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type AdminStats, type CreateAnnouncementRequest, type ErasedContentChoice, type History, type HistoryKind, type WarnUserRequest } from '@forum/contracts';
+import {
+  HEADER_EVENT_POSITION,
+  HEADER_MIN_POSITION,
+  WrittenPosition,
+  type AdminStats,
+  type CreateAnnouncementRequest,
+  type ErasedContentChoice,
+  type History,
+  type HistoryKind,
+  type WarnUserRequest,
+} from '@forum/contracts';
 import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, HttpError, type DataProvider, type GetListParams, type GetManyReferenceParams, type RaRecord } from 'react-admin';
 
@@ -113,7 +123,8 @@ export function createDataProvider(token: TokenSource, written: WrittenPosition 
     createAnnouncement: (announcement) => send('admin/announcements', 'POST', announcement),
     rebuildProjection: (name) => send(`admin/projections/${encodeURIComponent(name)}/rebuild`, 'POST'),
     getHistory: async (kind, id, after) =>
-      (await http(`/api/admin/history/${encodeURIComponent(kind)}/${encodeURIComponent(id)}${after ? `?after=${encodeURIComponent(after)}` : ''}`)).json as History,
+      (await http(`/api/admin/history/${encodeURIComponent(kind)}/${encodeURIComponent(id)}${after ? `?after=${encodeURIComponent(after)}` : ''}`))
+        .json as History,
   };
 }
 
@@ -137,7 +148,9 @@ export function serverFieldMessages(error: unknown): Record<string, string> {
   const details = serverDetails(error);
   if (!details || typeof details !== 'object') return {};
   return Object.fromEntries(
-    Object.entries(details as Record<string, unknown>).flatMap(([field, messages]) => (Array.isArray(messages) && typeof messages[0] === 'string' ? [[field, messages[0]]] : [])),
+    Object.entries(details as Record<string, unknown>).flatMap(([field, messages]) =>
+      Array.isArray(messages) && typeof messages[0] === 'string' ? [[field, messages[0]]] : [],
+    ),
   );
 }
 

@@ -23,10 +23,19 @@ function stubFetch(answer: (call: Call) => Answer | Promise<Answer> = () => ({ b
   const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(input instanceof Request ? input.url : input, 'http://console.test');
     const text = typeof init.body === 'string' ? init.body : undefined;
-    const call: Call = { method: (init.method ?? 'GET').toUpperCase(), path: url.pathname, query: url.searchParams, headers: new Headers(init.headers), body: text === undefined ? undefined : JSON.parse(text) };
+    const call: Call = {
+      method: (init.method ?? 'GET').toUpperCase(),
+      path: url.pathname,
+      query: url.searchParams,
+      headers: new Headers(init.headers),
+      body: text === undefined ? undefined : JSON.parse(text),
+    };
     calls.push(call);
     const reply = await answer(call);
-    return new Response(reply.text ?? JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { 'Content-Type': 'application/json', ...reply.headers } });
+    return new Response(reply.text ?? JSON.stringify(reply.body ?? {}), {
+      status: reply.status ?? 200,
+      headers: { 'Content-Type': 'application/json', ...reply.headers },
+    });
   });
   vi.stubGlobal('fetch', fetch);
   return calls;
@@ -52,7 +61,11 @@ describe('the data provider: reads (ra-data-simple-rest against the query-servic
       ],
       headers: { 'Content-Range': 'users 10-11/12' },
     }));
-    const result = await provider().getList<{ id: string; _id: string }>('manage-users', { pagination: { page: 2, perPage: 10 }, sort: { field: 'name', order: 'ASC' }, filter: { q: 'ann' } });
+    const result = await provider().getList<{ id: string; _id: string }>('manage-users', {
+      pagination: { page: 2, perPage: 10 },
+      sort: { field: 'name', order: 'ASC' },
+      filter: { q: 'ann' },
+    });
 
     const call = only(calls);
     expect(call.method).toBe('GET');
@@ -70,7 +83,11 @@ describe('the data provider: reads (ra-data-simple-rest against the query-servic
 
   it('keeps an `id` the API already gives (a reported comment: `id` is the report, `_id` the comment)', async () => {
     stubFetch(() => ({ body: [{ id: 'r-1', _id: 'c-1', text: 'spam!' }], headers: { 'Content-Range': 'reported-comments 0-0/1' } }));
-    const { data } = await provider().getList('reported-comments', { pagination: { page: 1, perPage: 100 }, sort: { field: 'reportedAt', order: 'DESC' }, filter: {} });
+    const { data } = await provider().getList('reported-comments', {
+      pagination: { page: 1, perPage: 100 },
+      sort: { field: 'reportedAt', order: 'DESC' },
+      filter: {},
+    });
     expect(data).toEqual([{ id: 'r-1', _id: 'c-1', text: 'spam!' }]);
   });
 
@@ -89,7 +106,9 @@ describe('the data provider: reads (ra-data-simple-rest against the query-servic
 
   it('refuses a list answered without Content-Range (no total to page with)', async () => {
     stubFetch(() => ({ body: [] }));
-    await expect(provider().getList('manage-users', { pagination: { page: 1, perPage: 10 }, sort: { field: 'name', order: 'ASC' }, filter: {} })).rejects.toThrow(/Content-Range/);
+    await expect(
+      provider().getList('manage-users', { pagination: { page: 1, perPage: 10 }, sort: { field: 'name', order: 'ASC' }, filter: {} }),
+    ).rejects.toThrow(/Content-Range/);
   });
 
   it('reads one record by id from its endpoint, `_id` as `id`', async () => {
@@ -100,7 +119,10 @@ describe('the data provider: reads (ra-data-simple-rest against the query-servic
   });
 
   it('getStats reads GET /api/admin/stats with the token', async () => {
-    const stats = { admin: { name: 'Forum Admin', email: 'admin@forum.local', photoURL: '', role: 'admin' }, stats: { totalPosts: 3, totalComments: 2, totalUsers: 4 } };
+    const stats = {
+      admin: { name: 'Forum Admin', email: 'admin@forum.local', photoURL: '', role: 'admin' },
+      stats: { totalPosts: 3, totalComments: 2, totalUsers: 4 },
+    };
     const calls = stubFetch(() => ({ body: stats }));
     expect(await provider().getStats()).toEqual(stats);
     const call = only(calls);
@@ -109,7 +131,11 @@ describe('the data provider: reads (ra-data-simple-rest against the query-servic
 
   it('sends no Authorization header when there is no token', async () => {
     const calls = stubFetch(() => ({ body: [], headers: { 'Content-Range': 'users */0' } }));
-    await createDataProvider(() => Promise.resolve(undefined)).getList('manage-users', { pagination: { page: 1, perPage: 10 }, sort: { field: 'name', order: 'ASC' }, filter: {} });
+    await createDataProvider(() => Promise.resolve(undefined)).getList('manage-users', {
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'name', order: 'ASC' },
+      filter: {},
+    });
     expect(only(calls).headers.has('Authorization')).toBe(false);
   });
 });
@@ -118,11 +144,23 @@ describe('the data provider: the moderation verbs (the command-service)', () => 
   const verbs: Array<[string, (p: ForumDataProvider) => Promise<unknown>, string, string, unknown]> = [
     ['makeAdmin', (p) => p.makeAdmin('kc|user 1'), 'PATCH', '/api/admin/users/make-admin/kc%7Cuser%201', undefined],
     ['deleteComment', (p) => p.deleteComment('c-1'), 'DELETE', '/api/admin/comments/c-1', undefined],
-    ['warnUser (with the comment)', (p) => p.warnUser('bob+x@forum.local', { commentId: 'c-1' }), 'POST', '/api/admin/warn-user/bob%2Bx%40forum.local', { commentId: 'c-1' }],
+    [
+      'warnUser (with the comment)',
+      (p) => p.warnUser('bob+x@forum.local', { commentId: 'c-1' }),
+      'POST',
+      '/api/admin/warn-user/bob%2Bx%40forum.local',
+      { commentId: 'c-1' },
+    ],
     ['warnUser (the spec: nothing said)', (p) => p.warnUser('bob@forum.local'), 'POST', '/api/admin/warn-user/bob%40forum.local', {}],
     ['addTag', (p) => p.addTag('Rust'), 'POST', '/api/admin/tags', { name: 'Rust' }],
     ['deleteTag', (p) => p.deleteTag('t-1'), 'DELETE', '/api/admin/tags/t-1', undefined],
-    ['createAnnouncement', (p) => p.createAnnouncement({ title: 'Maintenance', description: 'Tonight at 22:00' }), 'POST', '/api/admin/announcements', { title: 'Maintenance', description: 'Tonight at 22:00' }],
+    [
+      'createAnnouncement',
+      (p) => p.createAnnouncement({ title: 'Maintenance', description: 'Tonight at 22:00' }),
+      'POST',
+      '/api/admin/announcements',
+      { title: 'Maintenance', description: 'Tonight at 22:00' },
+    ],
     ['rebuildProjection', (p) => p.rebuildProjection('post list'), 'POST', '/api/admin/projections/post%20list/rebuild', undefined],
   ];
 
@@ -146,13 +184,16 @@ describe('the data provider: the moderation verbs (the command-service)', () => 
 });
 
 describe('the data provider: read-your-writes', () => {
-  const listUsers = (p: ForumDataProvider) => p.getList('manage-users', { pagination: { page: 1, perPage: 10 }, sort: { field: 'name', order: 'ASC' }, filter: {} });
+  const listUsers = (p: ForumDataProvider) =>
+    p.getList('manage-users', { pagination: { page: 1, perPage: 10 }, sort: { field: 'name', order: 'ASC' }, filter: {} });
   const positions = (calls: Call[]) => calls.map((call) => `${call.method} ${call.headers.get('X-Min-Position') ?? '-'}`);
 
   it('sends X-Min-Position on every read after a command answered X-Event-Position, and only the furthest one', async () => {
     let next = '52.7';
     const calls = stubFetch((call): Answer =>
-      call.method === 'GET' ? { body: [], headers: { 'Content-Range': 'users */0' } } : { body: { id: 'u-1', position: next }, headers: { 'X-Event-Position': next } },
+      call.method === 'GET'
+        ? { body: [], headers: { 'Content-Range': 'users */0' } }
+        : { body: { id: 'u-1', position: next }, headers: { 'X-Event-Position': next } },
     );
     const p = provider();
     await listUsers(p);
@@ -179,7 +220,9 @@ describe('the data provider: read-your-writes', () => {
 describe('the data provider: errors', () => {
   it("rejects with react-admin's HttpError whose body is the server's `{ error: { code, message } }`", async () => {
     stubFetch(() => ({ status: 409, body: { error: { code: 'TAG_EXISTS', message: 'A tag named Rust already exists' } } }));
-    const error = await provider().addTag('Rust').catch((e: unknown) => e);
+    const error = await provider()
+      .addTag('Rust')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(409);
     expect(serverMessage(error, 'Failed to add tag')).toBe('A tag named Rust already exists');
@@ -188,20 +231,29 @@ describe('the data provider: errors', () => {
 
   it('falls back to the given text when the answer is not the error body (a gateway page, an empty message)', async () => {
     stubFetch(() => ({ status: 502, text: '<html>Bad Gateway</html>' }));
-    const gateway = await provider().deleteComment('c-1').catch((e: unknown) => e);
+    const gateway = await provider()
+      .deleteComment('c-1')
+      .catch((e: unknown) => e);
     expect(gateway).toBeInstanceOf(HttpError);
     expect(serverMessage(gateway, 'Failed to delete comment')).toBe('Failed to delete comment');
     expect(serverCode(gateway)).toBeNull();
 
     stubFetch(() => ({ status: 500, body: { error: { code: 42, message: '' } } }));
-    const empty = await provider().warnUser('bob@forum.local').catch((e: unknown) => e);
+    const empty = await provider()
+      .warnUser('bob@forum.local')
+      .catch((e: unknown) => e);
     expect(serverMessage(empty, 'Failed to warn user')).toBe('Failed to warn user');
     expect(serverCode(empty)).toBeNull();
   });
 
   it('falls back to the given text when the network fails (not an HttpError)', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
-    const error = await provider().makeAdmin('u-1').catch((e: unknown) => e);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    const error = await provider()
+      .makeAdmin('u-1')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect(serverMessage(error, 'Failed to update user role')).toBe('Failed to update user role');
     expect(serverCode(error)).toBeNull();

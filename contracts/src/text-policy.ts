@@ -53,9 +53,28 @@ const EMOJI = new RegExp('\\p{RGI_Emoji}', 'gv');
  * virama): there a joiner between two of the script's letters or marks is part of the word
  * (after RFC 5892's CONTEXTJ rules, without their per-character tables).
  */
-const JOINING_SCRIPTS = ['Arabic', 'Syriac', 'Nko', 'Mongolian', 'Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Myanmar', 'Khmer'];
+const JOINING_SCRIPTS = [
+  'Arabic',
+  'Syriac',
+  'Nko',
+  'Mongolian',
+  'Devanagari',
+  'Bengali',
+  'Gurmukhi',
+  'Gujarati',
+  'Oriya',
+  'Tamil',
+  'Telugu',
+  'Kannada',
+  'Malayalam',
+  'Sinhala',
+  'Myanmar',
+  'Khmer',
+];
 const WORD_JOINERS = new RegExp(
-  JOINING_SCRIPTS.map((script) => `(?<=[\\p{Script_Extensions=${script}}&&[\\p{L}\\p{M}]])[\\u200c\\u200d](?=[\\p{Script_Extensions=${script}}&&[\\p{L}\\p{M}]])`).join('|'),
+  JOINING_SCRIPTS.map(
+    (script) => `(?<=[\\p{Script_Extensions=${script}}&&[\\p{L}\\p{M}]])[\\u200c\\u200d](?=[\\p{Script_Extensions=${script}}&&[\\p{L}\\p{M}]])`,
+  ).join('|'),
   'gv',
 );
 
@@ -126,7 +145,14 @@ export function characterCount(value: string, max: number, kind: TextKind = 'lin
   const left = max - count;
   const near = Math.max(1, Math.ceil(max / 10));
   const text = left >= 0 ? `${characters(left)} left (${number(count)} of ${number(max)})` : `${characters(-left)} too many (the most is ${number(max)})`;
-  const announcement = left < 0 ? `Too many characters: the most is ${number(max)}` : left === 0 ? `Limit reached: ${characters(max)}` : left <= near ? `${characters(near)} or fewer left` : '';
+  const announcement =
+    left < 0
+      ? `Too many characters: the most is ${number(max)}`
+      : left === 0
+        ? `Limit reached: ${characters(max)}`
+        : left <= near
+          ? `${characters(near)} or fewer left`
+          : '';
   return { count, left, over: left < 0, text, announcement };
 }
 
@@ -181,9 +207,7 @@ export const emailRule = (label = 'Email', required = `${label} is required`): T
  * the realm accepts (isEmail), so every address an account can have is one the API takes.
  */
 export function emailText(label = 'Email', { required, invalid = 'Not a valid email address' }: { required?: string; invalid?: string } = {}) {
-  return text(emailRule(label, required))
-    .transform(normalizeEmail)
-    .refine(isEmail, invalid);
+  return text(emailRule(label, required)).transform(normalizeEmail).refine(isEmail, invalid);
 }
 
 /** An id in a path (a user's, a projection's): one run of visible characters. */
@@ -202,10 +226,7 @@ export const DECIMAL_INTEGER = /^-?[0-9]+$/;
  * are decimal (`016` is 16). Sent twice (`?page=1&page=2`) it is a list, not a number.
  */
 export const wholeNumber = (label: string) =>
-  z
-    .string(`${label} must be a number`)
-    .regex(DECIMAL_INTEGER, `${label} must be a whole number in digits 0-9`)
-    .transform(Number);
+  z.string(`${label} must be a number`).regex(DECIMAL_INTEGER, `${label} must be a whole number in digits 0-9`).transform(Number);
 
 /** A page number of every paged call: 1 to PAGE_MAX. */
 export const pageNumber = wholeNumber('Page').pipe(z.number().min(1, 'Page starts at 1').max(PAGE_MAX, `Page must be at most ${PAGE_MAX}`));

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { CreatePostRequest, CreateTagRequest, fieldErrorsOf, updateMeRequest } from './index.ts';
-import { characterCount, checkText, codePoints, isLoopbackHost, NoBody, pageNumber, photoUrlProblem, textLength, type TextKind, type TextRule } from './text-policy.ts';
+import {
+  characterCount,
+  checkText,
+  codePoints,
+  isLoopbackHost,
+  NoBody,
+  pageNumber,
+  photoUrlProblem,
+  textLength,
+  type TextKind,
+  type TextRule,
+} from './text-policy.ts';
 
 const rule = (kind: TextKind, max = 200): TextRule => ({ kind, label: 'Field', max, required: 'Field is required' });
 const verdict = (value: unknown, kind: TextKind, max?: number) => checkText(value, rule(kind, max));
@@ -201,7 +212,8 @@ describe('photo addresses', () => {
   });
 
   it('loopback host names', () => {
-    for (const host of ['localhost', 'LOCALHOST.', 'a.localhost', '127.0.0.1', '127.255.0.9', '[::1]', '[::ffff:7f00:1]', '0.0.0.0']) expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['localhost', 'LOCALHOST.', 'a.localhost', '127.0.0.1', '127.255.0.9', '[::1]', '[::ffff:7f00:1]', '0.0.0.0'])
+      expect(isLoopbackHost(host), host).toBe(true);
     for (const host of ['localhost.example', '128.0.0.1', '[::2]', 'example.com']) expect(isLoopbackHost(host), host).toBe(false);
   });
 
@@ -215,7 +227,11 @@ describe('photo addresses', () => {
 
 describe('request schemas use the policy', () => {
   it('a post: NFC title, invisible-only title refused, tags as names', () => {
-    expect(CreatePostRequest.parse({ title: 'Cafe\u0301', description: 'a\r\nb', tags: ['Java\u00a0Script'] })).toEqual({ title: 'Café', description: 'a\nb', tags: ['Java Script'] });
+    expect(CreatePostRequest.parse({ title: 'Cafe\u0301', description: 'a\r\nb', tags: ['Java\u00a0Script'] })).toEqual({
+      title: 'Café',
+      description: 'a\nb',
+      tags: ['Java Script'],
+    });
     const refused = CreatePostRequest.safeParse({ title: '\u200b\u200b', description: 'x\u0000', tags: ['ta\u200bg'] });
     expect(refused.success).toBe(false);
     expect(refused.error!.issues.map((issue) => issue.path.join('.')).sort()).toEqual(['description', 'tags.0', 'title']);
@@ -255,6 +271,8 @@ describe("a command's body", () => {
   it("drops what the spec's clients send beside a post's fields, and still refuses anything else", () => {
     const post = { title: 'T', description: 'D', tags: [] };
     expect(CreatePostRequest.parse({ ...post, upVote: 3, authorEmail: 'x@y.z', createdAt: 'then' })).toEqual(post);
-    expect(fieldErrorsOf(CreatePostRequest.safeParse({ ...post, authorName: 'N', colour: 1 }).error!)).toEqual({ colour: ['colour is not a field of this call'] });
+    expect(fieldErrorsOf(CreatePostRequest.safeParse({ ...post, authorName: 'N', colour: 1 }).error!)).toEqual({
+      colour: ['colour is not a field of this call'],
+    });
   });
 });

@@ -24,7 +24,10 @@ export function signIn(email, password) {
 
 /** The members a script writes as: WRITER_EMAILS (comma-separated, Gold members) with WRITER_PASSWORD. */
 export function writers() {
-  const emails = (__ENV.WRITER_EMAILS || 'alice@forum.local,bob@forum.local').split(',').map((email) => email.trim()).filter(Boolean);
+  const emails = (__ENV.WRITER_EMAILS || 'alice@forum.local,bob@forum.local')
+    .split(',')
+    .map((email) => email.trim())
+    .filter(Boolean);
   const password = __ENV.WRITER_PASSWORD || 'Forum#2026';
   return emails.map((email) => ({ email, token: signIn(email, password) }));
 }

@@ -30,7 +30,12 @@ export default function (data) {
     ['tag', `/api/posts/search?tag=${encodeURIComponent(data.tag)}&page=1`],
     ['tags', '/api/tags'],
     ['leaderboard', '/api/users/top-voted'],
-    ...(data.post ? [['post', `/api/posts/${data.post}`], ['comments', `/api/comments/${data.post}`]] : []),
+    ...(data.post
+      ? [
+          ['post', `/api/posts/${data.post}`],
+          ['comments', `/api/comments/${data.post}`],
+        ]
+      : []),
   ];
   const [read, path] = reads[__ITER % reads.length];
   const answer = http.get(`${BASE_URL}${path}`, { tags: { read } });

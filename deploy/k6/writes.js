@@ -25,7 +25,11 @@ export function setup() {
   if (members.length < 2) throw new Error('WRITER_EMAILS: two writers at least (a member cannot vote on their own post)');
   return {
     writers: members.map((writer, n) => {
-      const post = http.post(`${BASE_URL}/api/posts`, JSON.stringify({ title: `k6 vote target ${n}`, description: 'Voted on by deploy/k6/writes.js.', tags: ['DevOps'] }), json(writer.token));
+      const post = http.post(
+        `${BASE_URL}/api/posts`,
+        JSON.stringify({ title: `k6 vote target ${n}`, description: 'Voted on by deploy/k6/writes.js.', tags: ['DevOps'] }),
+        json(writer.token),
+      );
       if (post.status !== 201) throw new Error(`the vote target of ${writer.email}: ${post.status} ${post.body}`);
       return { ...writer, post: post.json('id') };
     }),
@@ -51,8 +55,14 @@ export default function (data) {
   check(read, { 'own post read (200)': (r) => r.status === 200, 'not behind': (r) => !r.headers[HEADER_READ_BEHIND] });
   projectionLag.add(Date.now() - answered);
 
-  const voted = http.put(`${BASE_URL}/api/posts/${other.post}/vote`, JSON.stringify({ vote: __ITER % 2 === 0 ? 'up' : 'none' }), { ...json(writer.token), tags: { command: 'vote' } });
+  const voted = http.put(`${BASE_URL}/api/posts/${other.post}/vote`, JSON.stringify({ vote: __ITER % 2 === 0 ? 'up' : 'none' }), {
+    ...json(writer.token),
+    tags: { command: 'vote' },
+  });
   check(voted, { 'vote set (200)': (r) => r.status === 200 });
-  const commented = http.post(`${BASE_URL}/api/comments`, JSON.stringify({ postId: id, text: `k6 comment ${__VU}-${__ITER}: a few words of agreement.` }), { ...json(writer.token), tags: { command: 'comment' } });
+  const commented = http.post(`${BASE_URL}/api/comments`, JSON.stringify({ postId: id, text: `k6 comment ${__VU}-${__ITER}: a few words of agreement.` }), {
+    ...json(writer.token),
+    tags: { command: 'comment' },
+  });
   check(commented, { 'comment written (201)': (r) => r.status === 201 });
 }

@@ -46,14 +46,17 @@ export async function openKeystore(connectionString: string): Promise<Keystore> 
         if (typeof subject === 'string') subjects.add(subject);
       }
       if (subjects.size === 0) return [...events];
-      const { rows } = await pool.query<{ subject: string; keys: Buffer[] }>('SELECT s AS subject, keystore.keys_for(s) AS keys FROM unnest($1::text[]) AS s', [[...subjects]]);
+      const { rows } = await pool.query<{ subject: string; keys: Buffer[] }>('SELECT s AS subject, keystore.keys_for(s) AS keys FROM unnest($1::text[]) AS s', [
+        [...subjects],
+      ]);
       const keys = new Map(rows.map((row) => [row.subject, row.keys]));
       const keyFor = (subject: string, kind: SubjectKey) => keys.get(subject)![kind === 'identity' ? 0 : 1]!;
       return events.map((event) => (isData(event.data) ? { ...event, data: sealData(event.type, event.metadata.schemaVersion, event.data, keyFor) } : event));
     },
 
     async open(events, erasedAs, opened = () => true) {
-      const boxes = (event: { data: unknown }) => (isData(event.data) && Array.isArray(event.data[SEALED_KEY]) ? (event.data[SEALED_KEY] as { s: string }[]) : []);
+      const boxes = (event: { data: unknown }) =>
+        isData(event.data) && Array.isArray(event.data[SEALED_KEY]) ? (event.data[SEALED_KEY] as { s: string }[]) : [];
       const subjects = new Set(events.filter(opened).flatMap((event) => boxes(event).map((box) => box.s)));
       if (subjects.size === 0) return [...events];
       const { rows } = await pool.query<{ subject: string; kind: SubjectKey; material: Buffer }>(
@@ -62,7 +65,9 @@ export async function openKeystore(connectionString: string): Promise<Keystore> 
       );
       const keys = new Map(rows.map((row) => [`${row.subject}\n${row.kind}`, row.material]));
       return events.map((event) =>
-        opened(event) && boxes(event).length > 0 ? { ...event, data: openData(event.data as Data, (subject, kind) => keys.get(`${subject}\n${kind}`), erasedAs) } : event,
+        opened(event) && boxes(event).length > 0
+          ? { ...event, data: openData(event.data as Data, (subject, kind) => keys.get(`${subject}\n${kind}`), erasedAs) }
+          : event,
       );
     },
 
@@ -73,7 +78,10 @@ export async function openKeystore(connectionString: string): Promise<Keystore> 
           await client.query('BEGIN');
           await client.query(`DELETE FROM keystore.subject_keys WHERE subject = $1 AND (kind = 'identity' OR $2)`, [subject, contentErased]);
           // position 0 until the event is in the log (`erased`)
-          await client.query('INSERT INTO keystore.erasures (subject, content_erased, position) VALUES ($1, $2, 0) ON CONFLICT (subject) DO NOTHING', [subject, contentErased]);
+          await client.query('INSERT INTO keystore.erasures (subject, content_erased, position) VALUES ($1, $2, 0) ON CONFLICT (subject) DO NOTHING', [
+            subject,
+            contentErased,
+          ]);
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK').catch(() => {});

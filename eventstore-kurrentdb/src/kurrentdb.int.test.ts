@@ -36,7 +36,9 @@ describe.skipIf(url === null)(url === null ? `KurrentDB event store (skipped: ${
         const userId = randomUUID();
         const streamId = `user-${userId}`;
         const registered = { userId, email: 'ann@example.com', name: 'Ann', photoURL: 'ann.png', registeredAt: new Date().toISOString() };
-        await store.append([{ streamId, expectedVersion: 'no_stream', events: [{ type: 'UserRegistered', data: registered, metadata: testEventMetadata({ actorId: userId }) }] }]);
+        await store.append([
+          { streamId, expectedVersion: 'no_stream', events: [{ type: 'UserRegistered', data: registered, metadata: testEventMetadata({ actorId: userId }) }] },
+        ]);
 
         let data: Record<string, unknown> = {};
         for await (const stored of raw.readStream(streamId)) data = stored.event!.data as Record<string, unknown>;
@@ -45,7 +47,17 @@ describe.skipIf(url === null)(url === null ? `KurrentDB event store (skipped: ${
         expect((await store.readStream(streamId)).events[0]!.data).toEqual(registered);
 
         await store.append([
-          { streamId, expectedVersion: 1, events: [{ type: 'AccountErased', data: { userId, content: 'kept', erasedAt: new Date().toISOString() }, metadata: testEventMetadata({ actorId: userId }) }] },
+          {
+            streamId,
+            expectedVersion: 1,
+            events: [
+              {
+                type: 'AccountErased',
+                data: { userId, content: 'kept', erasedAt: new Date().toISOString() },
+                metadata: testEventMetadata({ actorId: userId }),
+              },
+            ],
+          },
         ]);
         const after = await store.readStream(streamId, { erasedAs: 'marked' });
         expect(after.events[0]!.data).toMatchObject({ email: '[erased]', name: '[erased]' });

@@ -1,5 +1,17 @@
 import { compareLogPositions, START, upcastOnRead, type EventMetadata, type LogPosition } from '@forum/contracts';
-import { selectedBy, type AppendOutcome, type AppendResult, type ErasedAs, type EventStore, type IdempotentAppend, type NewEvent, type RecordedEvent, type StreamAppend, type StreamRead, type Subscription } from '@forum/eventstore';
+import {
+  selectedBy,
+  type AppendOutcome,
+  type AppendResult,
+  type ErasedAs,
+  type EventStore,
+  type IdempotentAppend,
+  type NewEvent,
+  type RecordedEvent,
+  type StreamAppend,
+  type StreamRead,
+  type Subscription,
+} from '@forum/eventstore';
 import {
   BACKWARDS,
   END,
@@ -86,7 +98,8 @@ export async function createKurrentDbEventStore(options: KurrentDbEventStoreOpti
   async function readStreamRaw(streamId: string, fromRevision: bigint, maxCount?: number): Promise<KurrentRecordedEvent[]> {
     const events: KurrentRecordedEvent[] = [];
     try {
-      for await (const resolved of client.readStream(streamId, { fromRevision, ...(maxCount !== undefined && { maxCount }) })) if (resolved.event) events.push(resolved.event);
+      for await (const resolved of client.readStream(streamId, { fromRevision, ...(maxCount !== undefined && { maxCount }) }))
+        if (resolved.event) events.push(resolved.event);
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
       throw error;
@@ -140,11 +153,16 @@ export async function createKurrentDbEventStore(options: KurrentDbEventStoreOpti
         const lastPosition = written.position ? toLogPosition(written.position) : await positionAt(append!.streamId, written.nextExpectedRevision, 0n);
         result = { versions: { [append!.streamId]: version }, lastPosition };
       } else {
-        const requests: AppendStreamRequest[] = sealed.map((append) => ({ streamName: append.streamId, expectedState: toStreamState(append.expectedVersion), events: data(append) }));
+        const requests: AppendStreamRequest[] = sealed.map((append) => ({
+          streamName: append.streamId,
+          expectedState: toStreamState(append.expectedVersion),
+          events: data(append),
+        }));
         // the key's event first: the last event of the write is the command's, whose position the answer gives
         const written = await client.multiStreamAppend(idempotency ? [idempotency.first, ...requests] : requests);
         const versions: Record<string, number> = {};
-        for (const { streamName, revision } of written.responses) if (!idempotency || streamName !== idempotency.first.streamName) versions[streamName] = Number(revision) + 1;
+        for (const { streamName, revision } of written.responses)
+          if (!idempotency || streamName !== idempotency.first.streamName) versions[streamName] = Number(revision) + 1;
         const last = sealed.at(-1)!.streamId;
         result = { versions, lastPosition: await positionAt(last, BigInt(versions[last]! - 1), written.position) };
       }
@@ -192,7 +210,9 @@ export async function createKurrentDbEventStore(options: KurrentDbEventStoreOpti
       // free, or a claim whose lease ran out: claim it at the stream's next revision
       let claim: bigint;
       try {
-        const claimed = await client.appendToStream(stream, keyEvent(CLAIMED, { owner, until: Date.now() + leaseMs }), { streamState: key.revision ?? NO_STREAM });
+        const claimed = await client.appendToStream(stream, keyEvent(CLAIMED, { owner, until: Date.now() + leaseMs }), {
+          streamState: key.revision ?? NO_STREAM,
+        });
         claim = claimed.nextExpectedRevision;
       } catch (error) {
         if (error instanceof KurrentConflict) continue; // another caller claimed it first
@@ -276,12 +296,15 @@ export async function createKurrentDbEventStore(options: KurrentDbEventStoreOpti
     async exportPage(after, limit) {
       const raws = await readLogRaw(after, limit);
       const opened = keystore ? await keystore.open(raws, 'marked') : raws;
-      return opened.map((e) => ({ position: e.position, event: { streamId: e.streamId, streamVersion: e.streamVersion, type: e.type, data: e.data, metadata: e.metadata, recordedAt: e.recordedAt } }));
+      return opened.map((e) => ({
+        position: e.position,
+        event: { streamId: e.streamId, streamVersion: e.streamVersion, type: e.type, data: e.data, metadata: e.metadata, recordedAt: e.recordedAt },
+      }));
     },
 
     async importEvents(events) {
       // consecutive events of one stream go in one append, at the version the first had before it
-      for (let i = 0; i < events.length; ) {
+      for (let i = 0; i < events.length;) {
         let j = i + 1;
         while (j < events.length && events[j]!.streamId === events[i]!.streamId && events[j]!.streamVersion === events[j - 1]!.streamVersion + 1) j++;
         const run = events.slice(i, j);
@@ -337,7 +360,9 @@ export async function createKurrentDbEventStore(options: KurrentDbEventStoreOpti
               if (more.done) break;
               batch.push(more.value);
             }
-            const raws = batch.flatMap((resolved) => (resolved.event ? [toRaw(resolved.event)] : [])).filter((e) => compareLogPositions(e.position, position) > 0);
+            const raws = batch
+              .flatMap((resolved) => (resolved.event ? [toRaw(resolved.event)] : []))
+              .filter((e) => compareLogPositions(e.position, position) > 0);
             if (raws.length === 0) continue;
             const events = await toRecorded(raws, 'placeholder', subscribeOptions.open);
             try {

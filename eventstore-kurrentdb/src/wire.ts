@@ -1,7 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { START, type EventMetadata, type LogPosition } from '@forum/contracts';
 import { WrongExpectedVersionError, type ExpectedVersion } from '@forum/eventstore';
-import { ANY, NO_STREAM, WrongExpectedVersionError as KurrentConflict, type AppendStreamState, type Position, type ReadPosition } from '@kurrent/kurrentdb-client';
+import {
+  ANY,
+  NO_STREAM,
+  WrongExpectedVersionError as KurrentConflict,
+  type AppendStreamState,
+  type Position,
+  type ReadPosition,
+} from '@kurrent/kurrentdb-client';
 
 /**
  * How the port's values travel to KurrentDB and back: positions, expected versions, conflicts,
@@ -21,7 +28,9 @@ export const toLogPosition = (position: Position): LogPosition => ({ transaction
 
 /** Where a read of `$all` after `after` starts (inclusive: the reader drops the event at `after` itself). */
 export const readFrom = (after: LogPosition): ReadPosition =>
-  after.transactionId === START.transactionId && after.globalPosition === START.globalPosition ? 'start' : { commit: after.transactionId, prepare: after.globalPosition };
+  after.transactionId === START.transactionId && after.globalPosition === START.globalPosition
+    ? 'start'
+    : { commit: after.transactionId, prepare: after.globalPosition };
 
 // ---- expected versions and conflicts -----------------------------------------------------------
 
@@ -36,8 +45,7 @@ export function toStreamState(expected: ExpectedVersion): AppendStreamState {
 }
 
 /** A stream's version from the revision of its last event (none: 0). */
-export const versionOf = (revision: bigint | 'no_stream' | 'stream_exists' | undefined): number =>
-  typeof revision === 'bigint' ? Number(revision) + 1 : 0;
+export const versionOf = (revision: bigint | 'no_stream' | 'stream_exists' | undefined): number => (typeof revision === 'bigint' ? Number(revision) + 1 : 0);
 
 /**
  * The client's conflict as the port's: the stream it names (the first append's when it names none),
@@ -70,7 +78,7 @@ export function encodeMetadata(metadata: EventMetadata, recordedAt?: Date): Wire
 /** The port's metadata of a stored event, and the time an import kept (else `created`); other keys (the server's own) are ignored. */
 export function decodeMetadata(stored: unknown, created: Date): { metadata: EventMetadata; recordedAt: Date } {
   const wire = (stored !== null && typeof stored === 'object' && !Array.isArray(stored) ? stored : {}) as Record<string, unknown>;
-  const text = (key: string) => (typeof wire[key] === 'string' && wire[key] !== '' ? (wire[key]) : null);
+  const text = (key: string) => (typeof wire[key] === 'string' && wire[key] !== '' ? wire[key] : null);
   const schemaVersion = Number(text('schemaVersion') ?? wire.schemaVersion);
   const kept = text('recordedAt');
   return {

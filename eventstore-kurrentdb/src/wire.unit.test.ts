@@ -50,7 +50,11 @@ describe('expected versions and conflicts', () => {
     const onPost = toPortError(new KurrentConflict(undefined, { streamName: 'post-1', expected: 'no_stream', current: 4n }), appends);
     expect(onPost).toBeInstanceOf(WrongExpectedVersionError);
     expect(onPost).toMatchObject({ streamId: 'post-1', expected: 'no_stream', actual: 5 });
-    expect(toPortError(new KurrentConflict(undefined, { streamName: 'user-1', expected: 2n, current: 'no_stream' }), appends)).toMatchObject({ streamId: 'user-1', expected: 3, actual: 0 });
+    expect(toPortError(new KurrentConflict(undefined, { streamName: 'user-1', expected: 2n, current: 'no_stream' }), appends)).toMatchObject({
+      streamId: 'user-1',
+      expected: 3,
+      actual: 0,
+    });
     const other = new Error('unavailable');
     expect(toPortError(other, appends)).toBe(other);
   });
@@ -78,7 +82,13 @@ describe('metadata', () => {
   it('reads metadata written by others (numbers, nothing at all) without failing', () => {
     const created = new Date();
     expect(decodeMetadata({ actorId: 'a', correlationId: 'c', schemaVersion: 3 }, created).metadata.schemaVersion).toBe(3);
-    expect(decodeMetadata(undefined, created).metadata).toEqual({ actorId: 'unknown', correlationId: 'unknown', causationId: null, requestId: null, schemaVersion: 1 });
+    expect(decodeMetadata(undefined, created).metadata).toEqual({
+      actorId: 'unknown',
+      correlationId: 'unknown',
+      causationId: null,
+      requestId: null,
+      schemaVersion: 1,
+    });
   });
 });
 
@@ -126,19 +136,24 @@ describe('idempotency keys', () => {
     expect(keyState([at(CLAIMED, 0n, { until: 5 })])).toEqual({ state: 'claimed', revision: 0n, until: 5 });
     expect(keyState([at(CLAIMED, 0n, { until: 5 }), at(RELEASED, 1n)])).toEqual({ state: 'free', revision: 1n });
     expect(keyState([at(CLAIMED, 0n), at(RELEASED, 1n), at(CLAIMED, 2n, { until: 9 }), at(COMMITTED, 3n)])).toEqual({ state: 'committed', revision: 3n });
-    expect(keyState([at(CLAIMED, 0n), at(COMMITTED, 1n), at(ANSWERED, 2n, { answer: { id: 'p-1' } })])).toEqual({ state: 'answered', revision: 2n, answer: { id: 'p-1' } });
+    expect(keyState([at(CLAIMED, 0n), at(COMMITTED, 1n), at(ANSWERED, 2n, { answer: { id: 'p-1' } })])).toEqual({
+      state: 'answered',
+      revision: 2n,
+      answer: { id: 'p-1' },
+    });
   });
 });
 
 describe('EVENTSTORE_URL', () => {
   it('takes KurrentDB’s connection strings and nothing else', () => {
-    for (const url of ['kurrentdb://localhost:2113?tls=false', 'esdb://a:2113', 'kurrentdb+discover://cluster:2113', 'kdb://x:1']) expect(EventStoreUrl.safeParse(url).success).toBe(true);
+    for (const url of ['kurrentdb://localhost:2113?tls=false', 'esdb://a:2113', 'kurrentdb+discover://cluster:2113', 'kdb://x:1'])
+      expect(EventStoreUrl.safeParse(url).success).toBe(true);
     for (const url of ['postgres://u@h/db', 'http://localhost:2113', '']) expect(EventStoreUrl.safeParse(url).success).toBe(false);
   });
 });
 
 describe('a key in doubt', () => {
-  it("is a 409 with its own stable code, not a 500: the request was carried out, its answer is what was lost", () => {
+  it('is a 409 with its own stable code, not a 500: the request was carried out, its answer is what was lost', () => {
     const error = new IdempotencyKeyInDoubtError('k-1');
     expect(error).toBeInstanceOf(AppError);
     expect({ status: error.status, code: error.code }).toEqual({ status: 409, code: 'IDEMPOTENCY_KEY_IN_DOUBT' });

@@ -84,7 +84,11 @@ export function createAppends(pool: pg.Pool, options: AppendOptions): Pick<Event
       });
       if (batched.size > 1) {
         try {
-          for (const [streamId, appended] of await appendStatements(pool, [...batched.values()].map((i) => wanted[i]!))) answers[batched.get(streamId)!] = appended;
+          for (const [streamId, appended] of await appendStatements(
+            pool,
+            [...batched.values()].map((i) => wanted[i]!),
+          ))
+            answers[batched.get(streamId)!] = appended;
         } catch {
           // each on its own below
         }
@@ -124,10 +128,7 @@ export function createAppends(pool: pg.Pool, options: AppendOptions): Pick<Event
           await idempotency.beforeAppend?.();
           const result = await appendInTransaction(client, appends);
           const answer = idempotency.answer(result);
-          await client.query('UPDATE eventstore.idempotency_keys SET answer = $2 WHERE key = $1', [
-            idempotency.key,
-            JSON.stringify(answer),
-          ]);
+          await client.query('UPDATE eventstore.idempotency_keys SET answer = $2 WHERE key = $1', [idempotency.key, JSON.stringify(answer)]);
           return { duplicate: false as const, result, answer };
         }).then((outcome) => {
           committed();

@@ -10,10 +10,14 @@ describe('CoalescingNotifier', () => {
   it('sends one notification at a time and the latest of each key that came meanwhile, none lost', async () => {
     const sent: string[][] = [];
     let release!: () => void;
-    const notifier = new CoalescingNotifier(async (payloads) => {
-      sent.push([...payloads]);
-      await new Promise<void>((resolve) => (release = resolve));
-    }, (payload) => payload.split(':')[0]!, 0);
+    const notifier = new CoalescingNotifier(
+      async (payloads) => {
+        sent.push([...payloads]);
+        await new Promise<void>((resolve) => (release = resolve));
+      },
+      (payload) => payload.split(':')[0]!,
+      0,
+    );
     notifier.notify('posts:1');
     // while the first is in flight: two builds move, one of them twice
     notifier.notify('tags:5');
@@ -35,10 +39,14 @@ describe('CoalescingNotifier', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const gapMs = 60;
     const sent: { at: number; payloads: string[] }[] = [];
-    const notifier = new CoalescingNotifier((payloads) => {
-      sent.push({ at: performance.now(), payloads: [...payloads] });
-      return Promise.resolve();
-    }, undefined, gapMs);
+    const notifier = new CoalescingNotifier(
+      (payloads) => {
+        sent.push({ at: performance.now(), payloads: [...payloads] });
+        return Promise.resolve();
+      },
+      undefined,
+      gapMs,
+    );
     const start = performance.now();
     notifier.notify('a');
     expect(sent).toEqual([{ at: anyNumber, payloads: ['a'] }]); // at once

@@ -36,7 +36,12 @@ describe('PostgreSQL event store: a stream created while an append waits', () =>
       const append = store.append([{ streamId, expectedVersion: 'no_stream', events: [event] }]);
       append.catch(() => {});
       await waitFor(
-        async () => (await probe.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-eventstore' AND wait_event_type = 'Lock'`)).rows[0]!.n,
+        async () =>
+          (
+            await probe.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-eventstore' AND wait_event_type = 'Lock'`,
+            )
+          ).rows[0]!.n,
         (n) => n === 1,
       );
       await other.query('COMMIT');
@@ -82,7 +87,12 @@ describe('PostgreSQL event store: deadlocks', () => {
       append.catch(() => {});
       // the append has inserted its new stream and waits for the row
       await waitFor(
-        async () => (await probe.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-eventstore' AND wait_event_type = 'Lock'`)).rows[0]!.n,
+        async () =>
+          (
+            await probe.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-eventstore' AND wait_event_type = 'Lock'`,
+            )
+          ).rows[0]!.n,
         (n) => n === 1,
       );
       // the other writer now waits for the append's new stream: a cycle, which PostgreSQL ends by
@@ -118,13 +128,21 @@ describe('PostgreSQL event store: histories of a log written before their indexe
         Array.from({ length: 400 }, (_, i) => ({
           streamId: `vote-${i}`,
           expectedVersion: 'no_stream' as const,
-          events: [{ type: 'VoteCast', data: { postId: i % 100 === 0 ? postId : `post-${i}`, userId: `voter-${i}`, previous: 'none', vote: 'up', at: 'x' }, metadata: meta(i % 50 === 0 ? 'audited' : `voter-${i}`) }],
+          events: [
+            {
+              type: 'VoteCast',
+              data: { postId: i % 100 === 0 ? postId : `post-${i}`, userId: `voter-${i}`, previous: 'none', vote: 'up', at: 'x' },
+              metadata: meta(i % 50 === 0 ? 'audited' : `voter-${i}`),
+            },
+          ],
         })),
       );
       await store.close();
       // the log as a store before histories left it: no index on the actor or the post
       await probe.query(`DROP INDEX eventstore.events_by_actor`);
-      const postIndex = (await probe.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'eventstore' AND indexname LIKE 'events_by_post_%'`)).rows;
+      const postIndex = (
+        await probe.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'eventstore' AND indexname LIKE 'events_by_post_%'`)
+      ).rows;
       expect(postIndex).toHaveLength(1);
       await probe.query(`DROP INDEX eventstore.${postIndex[0]!.name}`);
 
@@ -138,17 +156,31 @@ describe('PostgreSQL event store: histories of a log written before their indexe
         { name: postIndex[0]!.name, valid: true },
       ]);
       // a history shows the events once no older transaction is open anywhere on the server (another test's, say)
-      const actorHistory = await waitFor(() => store.readHistory({ actorId: 'audited' }, { after: START, limit: 100 }), (events) => events.length >= 8);
+      const actorHistory = await waitFor(
+        () => store.readHistory({ actorId: 'audited' }, { after: START, limit: 100 }),
+        (events) => events.length >= 8,
+      );
       // (one append writes its streams in the order of their ids)
       expect(actorHistory.map((e) => e.streamId)).toEqual(['vote-0', 'vote-100', 'vote-150', 'vote-200', 'vote-250', 'vote-300', 'vote-350', 'vote-50']);
-      expect((await store.readHistory({ postId }, { after: START, limit: 100 })).map((e) => e.streamId)).toEqual(['vote-0', 'vote-100', 'vote-200', 'vote-300']);
+      expect((await store.readHistory({ postId }, { after: START, limit: 100 })).map((e) => e.streamId)).toEqual([
+        'vote-0',
+        'vote-100',
+        'vote-200',
+        'vote-300',
+      ]);
 
       // the planner takes them (an index scan of the 8 or 4 rows, not a scan of the table)
       await probe.query('ANALYZE eventstore.events');
-      const plan = async (sql: string, value: string) => (await probe.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [value])).rows.map((r) => r['QUERY PLAN']).join('\n');
-      expect(await plan(`SELECT * FROM eventstore.events WHERE (metadata ->> 'actorId') = $1 ORDER BY transaction_id, global_position LIMIT 10`, 'audited')).toContain('events_by_actor');
+      const plan = async (sql: string, value: string) =>
+        (await probe.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [value])).rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(
-        await plan(`SELECT * FROM eventstore.events WHERE (data ->> 'postId') = $1 AND type IN ('CommentAdded', 'CommentRemoved', 'CommentReported', 'VoteCast') ORDER BY transaction_id, global_position LIMIT 10`, postId),
+        await plan(`SELECT * FROM eventstore.events WHERE (metadata ->> 'actorId') = $1 ORDER BY transaction_id, global_position LIMIT 10`, 'audited'),
+      ).toContain('events_by_actor');
+      expect(
+        await plan(
+          `SELECT * FROM eventstore.events WHERE (data ->> 'postId') = $1 AND type IN ('CommentAdded', 'CommentRemoved', 'CommentReported', 'VoteCast') ORDER BY transaction_id, global_position LIMIT 10`,
+          postId,
+        ),
       ).toContain(postIndex[0]!.name);
     } finally {
       await probe.end();
@@ -164,7 +196,13 @@ describe('PostgreSQL event store: processes starting at once', () => {
   it('migrate a log that lacks its history indexes side by side, without a deadlock', { timeout: 60_000 }, async () => {
     const { url } = await fresh;
     const store = await createPostgresEventStore({ connectionString: url, pollIntervalMs: 10_000 });
-    await store.append([{ streamId: 'vote-1', expectedVersion: 'no_stream', events: [{ type: 'VoteCast', data: { postId: 'p' }, metadata: testEventMetadata({ actorId: 'a' }) }] }]);
+    await store.append([
+      {
+        streamId: 'vote-1',
+        expectedVersion: 'no_stream',
+        events: [{ type: 'VoteCast', data: { postId: 'p' }, metadata: testEventMetadata({ actorId: 'a' }) }],
+      },
+    ]);
     await store.close();
     const probe = new pg.Client({ connectionString: url });
     await probe.connect();
@@ -178,13 +216,21 @@ describe('PostgreSQL event store: processes starting at once', () => {
       const starting = Array.from({ length: 3 }, () => createPostgresEventStore({ connectionString: url, pollIntervalMs: 10_000 }));
       // every starter is waiting for the lock before it is let go
       await waitFor(
-        async () => (await probe.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE '%advisory_lock%' AND pid <> $1`, [heldPid])).rows[0]!.n,
+        async () =>
+          (
+            await probe.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE '%advisory_lock%' AND pid <> $1`,
+              [heldPid],
+            )
+          ).rows[0]!.n,
         (n) => n >= 3,
       );
       await held.end();
       const stores = await Promise.all(starting);
       await Promise.all(stores.map((s) => s.close()));
-      const { rows } = await probe.query<{ valid: boolean }>(`SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'events_by_actor'`);
+      const { rows } = await probe.query<{ valid: boolean }>(
+        `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'events_by_actor'`,
+      );
       expect(rows).toEqual([{ valid: true }]);
     } finally {
       await probe.end();
@@ -200,8 +246,18 @@ describe('PostgreSQL event store: reads of the log', () => {
     const { url } = await fresh;
     const store = await createPostgresEventStore({ connectionString: url, pollIntervalMs: 10_000, poolSize: 1 });
     try {
-      for (let i = 1; i <= 3; i++) await store.append([{ streamId: `vote-${i}`, expectedVersion: 'no_stream', events: [{ type: 'VoteCast', data: { postId: 'p' }, metadata: testEventMetadata({ actorId: 'a' }) }] }]);
-      await waitFor(() => store.readAll(START, 10), (events) => events.length === 3);
+      for (let i = 1; i <= 3; i++)
+        await store.append([
+          {
+            streamId: `vote-${i}`,
+            expectedVersion: 'no_stream',
+            events: [{ type: 'VoteCast', data: { postId: 'p' }, metadata: testEventMetadata({ actorId: 'a' }) }],
+          },
+        ]);
+      await waitFor(
+        () => store.readAll(START, 10),
+        (events) => events.length === 3,
+      );
       // past the five runs after which PostgreSQL may keep a generic plan, on the pool's one connection
       for (let i = 0; i < 8; i++) {
         expect((await store.readAll(START, 2)).map((e) => e.streamId)).toEqual(['vote-1', 'vote-2']);

@@ -43,7 +43,11 @@ export function createReads(pool: pg.Pool): Pick<EventStore, 'readStream' | 'rea
       let events: RecordedEvent[][];
       if (wanted.length === 1) {
         const { after, limit } = wanted[0]!;
-        const { rows } = await pool.query<EventRow>({ name: `forum_read_all_${limit}`, text: readAllUpTo(limit), values: [after.transactionId.toString(), after.globalPosition.toString(), open] });
+        const { rows } = await pool.query<EventRow>({
+          name: `forum_read_all_${limit}`,
+          text: readAllUpTo(limit),
+          values: [after.transactionId.toString(), after.globalPosition.toString(), open],
+        });
         events = [rows.map(toRecordedEvent)];
       } else {
         const { rows } = await pool.query<EventRow & { ord: string }>({
@@ -121,7 +125,12 @@ function openedTypes(reads: readonly { open: readonly string[] | undefined }[]):
  * The events after a position in log order, below the oldest transaction still running; at most
  * `limit`; opened for the types in `open` (an SQL text[] expression; every type when it is null).
  */
-const eventsAfter = (tx: string, pos: string, limit: string, open: string) => `SELECT ${eventColumns('', "'placeholder'", `(${open} IS NULL OR type = ANY (${open}))`)}
+const eventsAfter = (
+  tx: string,
+  pos: string,
+  limit: string,
+  open: string,
+) => `SELECT ${eventColumns('', "'placeholder'", `(${open} IS NULL OR type = ANY (${open}))`)}
   FROM eventstore.events
   WHERE (transaction_id, global_position) > (${tx}::xid8, ${pos}::bigint)
     AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())

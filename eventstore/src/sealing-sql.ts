@@ -55,7 +55,10 @@ function sealCases(): string {
         return `v_fields := ${present};
           IF v_fields <> '{}' THEN v_boxes := v_boxes || eventstore.seal_box(v_subject, ${literal(kind)}, v_keys[${SUBJECT_KEYS.indexOf(kind) + 1}], v_fields, ${plain}); END IF;`;
       });
-      const removed = Object.values(spec.keys).flatMap((fields) => Object.keys(fields)).map((path) => ` #- ${literal(`{${path.split('.').join(',')}}`)}`).join('');
+      const removed = Object.values(spec.keys)
+        .flatMap((fields) => Object.keys(fields))
+        .map((path) => ` #- ${literal(`{${path.split('.').join(',')}}`)}`)
+        .join('');
       return `WHEN ${literal(key)} THEN
           v_subject := p_data ->> ${literal(spec.subject)};
           IF v_subject IS NULL THEN RETURN p_data; END IF;

@@ -34,7 +34,9 @@ afterAll(async () => {
 
 /** The raw rows of a stream, as the table holds them. */
 const raw = async (streamId: string) =>
-  (await client.query<{ data: string }>('SELECT data::text AS data FROM eventstore.events WHERE stream_id = $1 ORDER BY stream_version', [streamId])).rows.map((r) => r.data);
+  (await client.query<{ data: string }>('SELECT data::text AS data FROM eventstore.events WHERE stream_id = $1 ORDER BY stream_version', [streamId])).rows.map(
+    (r) => r.data,
+  );
 
 /** The events of `streamId` as the global log gives them, once every transaction before them has ended. */
 async function fromLog(streamId: string, options?: LogReadOptions): Promise<RecordedEvent[]> {
@@ -64,7 +66,15 @@ describe('a PostCreated', () => {
     await store.append([{ streamId: 'post-1', expectedVersion: 'no_stream', events: [event('PostCreated', post)] }]);
     const [stored] = await raw('post-1');
     for (const text of PLAINTEXT) expect(stored).not.toContain(text);
-    expect(JSON.parse(stored!)).toMatchObject({ postId: post.postId, authorId: ann.userId, tags: ['General'], $sealed: [{ s: ann.userId, k: 'identity' }, { s: ann.userId, k: 'content' }] });
+    expect(JSON.parse(stored!)).toMatchObject({
+      postId: post.postId,
+      authorId: ann.userId,
+      tags: ['General'],
+      $sealed: [
+        { s: ann.userId, k: 'identity' },
+        { s: ann.userId, k: 'content' },
+      ],
+    });
     expect((await store.readStream('post-1')).events[0]!.data).toEqual(post);
     expect((await store.readStream('post-1', { erasedAs: 'marked' })).events[0]!.data).toEqual(post);
     expect((await fromLog('post-1'))[0]!.data).toEqual(post);
@@ -73,8 +83,18 @@ describe('a PostCreated', () => {
 });
 
 describe('the global log', () => {
-  const comment = { commentId: uuidOf(901), postId: uuidOf(900), text: "Ann's private comment", authorId: ann.userId, authorName: ann.name, authorEmail: ann.email, authorPhoto: ann.photoURL, createdAt: at };
-  const plainIn = (events: readonly RecordedEvent[]) => PLAINTEXT.concat("private comment").filter((text) => JSON.stringify(events.map((e) => e.data)).includes(text));
+  const comment = {
+    commentId: uuidOf(901),
+    postId: uuidOf(900),
+    text: "Ann's private comment",
+    authorId: ann.userId,
+    authorName: ann.name,
+    authorEmail: ann.email,
+    authorPhoto: ann.photoURL,
+    createdAt: at,
+  };
+  const plainIn = (events: readonly RecordedEvent[]) =>
+    PLAINTEXT.concat('private comment').filter((text) => JSON.stringify(events.map((e) => e.data)).includes(text));
 
   it('opens the personal data of the types a reader asks for, and may leave the others sealed', async () => {
     const post = { ...annPost(900), postId: uuidOf(900) };
@@ -84,7 +104,14 @@ describe('the global log', () => {
     const [openedComment] = await fromLog('comment-901', { open: ['CommentAdded'] });
     expect(openedComment!.data).toEqual(comment);
     const [sealedPost] = await fromLog('post-900', { open: ['CommentAdded'] });
-    expect(sealedPost!.data).toMatchObject({ postId: post.postId, tags: ['General'], $sealed: [{ s: ann.userId, k: 'identity' }, { s: ann.userId, k: 'content' }] });
+    expect(sealedPost!.data).toMatchObject({
+      postId: post.postId,
+      tags: ['General'],
+      $sealed: [
+        { s: ann.userId, k: 'identity' },
+        { s: ann.userId, k: 'content' },
+      ],
+    });
     expect(plainIn([sealedPost!])).toEqual([]);
     // opening nothing: ids and the rest, never a name, an email, a photo or a text
     const none = [...(await fromLog('post-900', { open: [] })), ...(await fromLog('comment-901', { open: [] }))];
@@ -96,7 +123,10 @@ describe('the global log', () => {
 
   it('answers reads of one moment that open different types each with its own types opened', async () => {
     await store.head();
-    const [forPosts, forComments] = await Promise.all([store.readAll(START, 10_000, { open: ['PostCreated'] }), store.readAll(START, 10_000, { open: ['CommentAdded'] })]);
+    const [forPosts, forComments] = await Promise.all([
+      store.readAll(START, 10_000, { open: ['PostCreated'] }),
+      store.readAll(START, 10_000, { open: ['CommentAdded'] }),
+    ]);
     expect(forPosts.find((e) => e.streamId === 'post-900')!.data).toEqual({ ...annPost(900), postId: uuidOf(900) });
     expect(forComments.find((e) => e.streamId === 'comment-901')!.data).toEqual(comment);
   });
@@ -106,7 +136,11 @@ describe('AccountErased', () => {
   it('with the content kept: the identity reads as erased everywhere, the text stays', async () => {
     const bo = { ...annPost(2), authorId: 'u-bo', authorName: 'Bo Kestrel', authorEmail: 'bo@forum.test', authorPhoto: '' };
     await store.append([
-      { streamId: 'user-u-bo', expectedVersion: 'no_stream', events: [event('UserRegistered', { userId: 'u-bo', email: 'bo@forum.test', name: 'Bo Kestrel', photoURL: '', registeredAt: at })] },
+      {
+        streamId: 'user-u-bo',
+        expectedVersion: 'no_stream',
+        events: [event('UserRegistered', { userId: 'u-bo', email: 'bo@forum.test', name: 'Bo Kestrel', photoURL: '', registeredAt: at })],
+      },
       { streamId: 'post-2', expectedVersion: 'no_stream', events: [event('PostCreated', bo)] },
     ]);
     await store.append([{ streamId: 'user-u-bo', expectedVersion: 1, events: [event('AccountErased', { userId: 'u-bo', content: 'kept', erasedAt: at })] }]);
@@ -114,8 +148,17 @@ describe('AccountErased', () => {
     expect((await store.readStream('post-2')).events[0]!.data).toEqual(placeholders);
     expect((await fromLog('post-2'))[0]!.data).toEqual(placeholders);
     expect(await fromSql('post-2', ['PostCreated'])).toEqual([placeholders]);
-    expect((await store.readStream('post-2', { erasedAs: 'marked' })).events[0]!.data).toEqual({ ...bo, authorName: ERASED_MARK, authorEmail: ERASED_MARK, authorPhoto: ERASED_MARK });
-    expect((await store.readStream('user-u-bo', { erasedAs: 'marked' })).events[0]!.data).toMatchObject({ email: ERASED_MARK, name: ERASED_MARK, photoURL: ERASED_MARK });
+    expect((await store.readStream('post-2', { erasedAs: 'marked' })).events[0]!.data).toEqual({
+      ...bo,
+      authorName: ERASED_MARK,
+      authorEmail: ERASED_MARK,
+      authorPhoto: ERASED_MARK,
+    });
+    expect((await store.readStream('user-u-bo', { erasedAs: 'marked' })).events[0]!.data).toMatchObject({
+      email: ERASED_MARK,
+      name: ERASED_MARK,
+      photoURL: ERASED_MARK,
+    });
     const keys = await client.query<{ kind: string }>(`SELECT kind FROM keystore.subject_keys WHERE subject = 'u-bo'`);
     expect(keys.rows.map((r) => r.kind)).toEqual(['content']);
     const erasure = await client.query(`SELECT content_erased, realm_removed_at FROM keystore.erasures WHERE subject = 'u-bo'`);
@@ -125,8 +168,17 @@ describe('AccountErased', () => {
   it('with the content erased: the text reads as erased too, and no key of theirs is left', async () => {
     const cy = { ...annPost(3), authorId: 'u-cy', authorName: 'Cy', authorEmail: 'cy@forum.test', authorPhoto: '' };
     await store.append([{ streamId: 'post-3', expectedVersion: 'no_stream', events: [event('PostCreated', cy)] }]);
-    await store.append([{ streamId: 'user-u-cy', expectedVersion: 'no_stream', events: [event('AccountErased', { userId: 'u-cy', content: 'erased', erasedAt: at })] }]);
-    expect((await store.readStream('post-3')).events[0]!.data).toEqual({ ...cy, authorName: DELETED_USER_NAME, authorEmail: '', authorPhoto: '', title: '', description: '' });
+    await store.append([
+      { streamId: 'user-u-cy', expectedVersion: 'no_stream', events: [event('AccountErased', { userId: 'u-cy', content: 'erased', erasedAt: at })] },
+    ]);
+    expect((await store.readStream('post-3')).events[0]!.data).toEqual({
+      ...cy,
+      authorName: DELETED_USER_NAME,
+      authorEmail: '',
+      authorPhoto: '',
+      title: '',
+      description: '',
+    });
     expect((await client.query(`SELECT 1 FROM keystore.subject_keys WHERE subject = 'u-cy'`)).rowCount).toBe(0);
     // what is written for them afterwards (a command already in flight) is sealed with a key that is never kept
     await store.append([{ streamId: 'post-4', expectedVersion: 'no_stream', events: [event('PostCreated', { ...cy, postId: uuidOf(4) })] }]);
@@ -142,9 +194,9 @@ describe('the log stays append-only', () => {
     await client.query('BEGIN');
     try {
       await client.query("SET LOCAL eventstore.rewrite TO 'seal'");
-      await expect(
-        client.query(`UPDATE eventstore.events SET data = data || '{"tags": ["Other"]}' WHERE stream_id = 'post-1'`),
-      ).rejects.toThrow('events are immutable');
+      await expect(client.query(`UPDATE eventstore.events SET data = data || '{"tags": ["Other"]}' WHERE stream_id = 'post-1'`)).rejects.toThrow(
+        'events are immutable',
+      );
     } finally {
       await client.query('ROLLBACK');
     }
@@ -169,11 +221,18 @@ describe('events stored before sealing existed', () => {
         ['vote-1', 1, 'VoteCast', { postId: uuidOf(10), userId: 'u-bo', previous: 'none', vote: 'up', at }, 1],
       ];
       for (const [stream, version, type, data, schema] of rows) {
-        await old.query('INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata) VALUES ($1, $2, $3, $4, $5)', [stream, version, type, data, meta(schema)]);
+        await old.query('INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata) VALUES ($1, $2, $3, $4, $5)', [
+          stream,
+          version,
+          type,
+          data,
+          meta(schema),
+        ]);
       }
       await old.query('INSERT INTO eventstore.streams (stream_id, version) SELECT stream_id, max(stream_version) FROM eventstore.events GROUP BY stream_id');
       await old.query('ALTER TABLE eventstore.events ENABLE TRIGGER events_seal');
-      const plainRows = async () => (await old.query<{ n: number }>(`SELECT count(*)::int AS n FROM eventstore.events WHERE type <> 'VoteCast' AND NOT data ? '$sealed'`)).rows[0]!.n;
+      const plainRows = async () =>
+        (await old.query<{ n: number }>(`SELECT count(*)::int AS n FROM eventstore.events WHERE type <> 'VoteCast' AND NOT data ? '$sealed'`)).rows[0]!.n;
       expect(await plainRows()).toBe(14);
 
       // a run that stopped after its first batch (the first five events sealed, nothing recorded)
@@ -201,9 +260,20 @@ describe('events stored before sealing existed', () => {
         expect((await reader.readStream('post-10')).events[0]!.data).toEqual(annPost(10));
         await migrateEventStore(pool); // recorded: nothing to do, nothing sealed twice
         expect((await old.query('SELECT detail FROM eventstore.migrations')).rows).toEqual([{ detail: { sealed: 9 } }]);
-        await reader.append([{ streamId: 'user-u-ann', expectedVersion: 2, events: [event('AccountErased', { userId: ann.userId, content: 'erased', erasedAt: at })] }]);
-        expect((await reader.readStream('post-15')).events[0]!.data).toMatchObject({ authorEmail: '', authorName: DELETED_USER_NAME, title: '', description: '' });
-        expect((await reader.readStream('user-u-ann', { erasedAs: 'marked' })).events[1]!.data).toEqual({ userId: ann.userId, changes: { name: ERASED_MARK, photoURL: ERASED_MARK }, updatedAt: at });
+        await reader.append([
+          { streamId: 'user-u-ann', expectedVersion: 2, events: [event('AccountErased', { userId: ann.userId, content: 'erased', erasedAt: at })] },
+        ]);
+        expect((await reader.readStream('post-15')).events[0]!.data).toMatchObject({
+          authorEmail: '',
+          authorName: DELETED_USER_NAME,
+          title: '',
+          description: '',
+        });
+        expect((await reader.readStream('user-u-ann', { erasedAs: 'marked' })).events[1]!.data).toEqual({
+          userId: ann.userId,
+          changes: { name: ERASED_MARK, photoURL: ERASED_MARK },
+          updatedAt: at,
+        });
       } finally {
         await reader.close();
       }
@@ -217,7 +287,11 @@ describe('events stored before sealing existed', () => {
 
 describe('the sealed boxes in Node (sealed-box.ts)', () => {
   const keys = async (subject: string) =>
-    new Map((await client.query<{ kind: SubjectKey; material: Buffer }>('SELECT kind, material FROM keystore.subject_keys WHERE subject = $1', [subject])).rows.map((r) => [r.kind, r.material]));
+    new Map(
+      (await client.query<{ kind: SubjectKey; material: Buffer }>('SELECT kind, material FROM keystore.subject_keys WHERE subject = $1', [subject])).rows.map(
+        (r) => [r.kind, r.material],
+      ),
+    );
 
   it('open what SQL sealed, and SQL opens what they seal', async () => {
     const post = { ...annPost(30), authorName: 'Zoë 🙂 "quoted"' };

@@ -32,8 +32,16 @@ beforeAll(async () => {
       ],
     },
   ]);
-  await store.append([{ streamId: 'user-2', expectedVersion: 'any', events: [{ type: 'ProfileUpdated', data: { userId: 'u-2', photoURL: 'new' }, metadata: meta(99) }] }]);
-  await store.append([{ streamId: 'user-3', expectedVersion: 'any', events: [{ type: 'ProfileUpdated', data: { userId: 'u-3', changes: { name: 'Cy' }, updatedAt: at }, metadata: meta(2) }] }]);
+  await store.append([
+    { streamId: 'user-2', expectedVersion: 'any', events: [{ type: 'ProfileUpdated', data: { userId: 'u-2', photoURL: 'new' }, metadata: meta(99) }] },
+  ]);
+  await store.append([
+    {
+      streamId: 'user-3',
+      expectedVersion: 'any',
+      events: [{ type: 'ProfileUpdated', data: { userId: 'u-3', changes: { name: 'Cy' }, updatedAt: at }, metadata: meta(2) }],
+    },
+  ]);
 });
 afterAll(async () => {
   await client?.end();
@@ -60,7 +68,12 @@ const rowsOf = async (range: LogRange, types: readonly string[]) => {
   const { sql, bindings } = store.sql!.events(range, types);
   let n = 0;
   const text = sql.replace(/\?/g, () => `$${++n}`);
-  return (await client.query<{ pos: string; type: string; stream_id: string; data: unknown }>(`SELECT pos::text, type, stream_id, data FROM ${text} e ORDER BY pos`, bindings)).rows;
+  return (
+    await client.query<{ pos: string; type: string; stream_id: string; data: unknown }>(
+      `SELECT pos::text, type, stream_id, data FROM ${text} e ORDER BY pos`,
+      bindings,
+    )
+  ).rows;
 };
 
 describe('given a log with a v1 and a v2 ProfileUpdated, an event of another type, then one of a version newer than this build', () => {
@@ -83,7 +96,7 @@ describe('given a log with a v1 and a v2 ProfileUpdated, an event of another typ
     expect(first?.range.upTo).toEqual(third!.position);
     expect(await store.sql!.nextRange(first!.range.upTo, { limit: 100, types: ['ProfileUpdated'] })).toBeNull();
     // a reader of other types is not held up by it
-    expect((await store.sql!.nextRange(first!.range.upTo, { limit: 100, types: ['Tick'] }))?.range.upTo).toEqual((await store.head()));
+    expect((await store.sql!.nextRange(first!.range.upTo, { limit: 100, types: ['Tick'] }))?.range.upTo).toEqual(await store.head());
     // and the limit and `until` bound a range
     expect((await store.sql!.nextRange(START, { limit: 2, types: ['ProfileUpdated'] }))?.events).toBe(2);
     expect((await store.sql!.nextRange(START, { limit: 100, types: ['Tick'], until: third!.position }))?.range.upTo).toEqual(third!.position);
@@ -109,7 +122,9 @@ describe('given a log with a v1 and a v2 ProfileUpdated, an event of another typ
 
   it('counts a range of more than nine events as a number, to its last event', async () => {
     const [, , , newer] = await store.readAll(START, 10);
-    await store.append([{ streamId: 'ticks', expectedVersion: 'any', events: Array.from({ length: 11 }, (_, n) => ({ type: 'Tick', data: { n }, metadata: meta(1) })) }]);
+    await store.append([
+      { streamId: 'ticks', expectedVersion: 'any', events: Array.from({ length: 11 }, (_, n) => ({ type: 'Tick', data: { n }, metadata: meta(1) })) },
+    ]);
     await settled();
     const rest = await store.sql!.nextRange(newer!.position, { limit: 100, types: ['Tick'] });
     expect(rest).toMatchObject({ events: 12, range: { upTo: await store.head() } });
@@ -119,12 +134,12 @@ describe('given a log with a v1 and a v2 ProfileUpdated, an event of another typ
 
 describe('the log keeps a catalog of the schema versions it holds', () => {
   const catalog = async (c: pg.Client) =>
-    (await c.query<{ type: string; version: string }>('SELECT type, version FROM eventstore.schema_versions ORDER BY type, version')).rows.map((r) => `${r.type}@${r.version}`);
+    (await c.query<{ type: string; version: string }>('SELECT type, version FROM eventstore.schema_versions ORDER BY type, version')).rows.map(
+      (r) => `${r.type}@${r.version}`,
+    );
 
   it('lists each type and version appended, and those of the events without a version', async () => {
-    await client.query(
-      `INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata) VALUES ('raw', 1, 'Tick', '{}', '{}')`,
-    );
+    await client.query(`INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata) VALUES ('raw', 1, 'Tick', '{}', '{}')`);
     expect(await catalog(client)).toEqual(['ProfileUpdated@1', 'ProfileUpdated@2', 'ProfileUpdated@99', 'Tick@1', 'Tick@?']);
   });
 
@@ -197,7 +212,11 @@ describe('given transactions that commit out of the order of their positions', (
       const found = [];
       for (const limit of [1, 4, 7, 100]) {
         let after: LogPosition = START;
-        for (let next = await log.sql!.nextRange(after, { limit, types: ['VoteCast'] }); next; next = await log.sql!.nextRange(after, { limit, types: ['VoteCast'] })) {
+        for (
+          let next = await log.sql!.nextRange(after, { limit, types: ['VoteCast'] });
+          next;
+          next = await log.sql!.nextRange(after, { limit, types: ['VoteCast'] })
+        ) {
           const events = all.filter((e) => compareLogPositions(e.position, after) > 0).slice(0, limit);
           expect(next).toEqual({
             range: {

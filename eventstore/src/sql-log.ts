@@ -51,7 +51,12 @@ function sqlLog(pool: pg.Pool): SqlLog {
   return {
     async sharedWith(query) {
       identity ??= pool.query<Record<string, unknown>>(IDENTITY).then(({ rows }) => rows[0]);
-      const [theirs, ours] = await Promise.all([query(IDENTITY).then((rows) => rows[0]).catch(() => undefined), identity]);
+      const [theirs, ours] = await Promise.all([
+        query(IDENTITY)
+          .then((rows) => rows[0])
+          .catch(() => undefined),
+        identity,
+      ]);
       return theirs !== undefined && ours !== undefined && theirs.readable === true && ['database', 'started', 'log'].every((key) => theirs[key] === ours[key]);
     },
 
@@ -59,7 +64,15 @@ function sqlLog(pool: pg.Pool): SqlLog {
       // types the forum does not define pass as they are (as through `upcast`)
       const defined = types.filter((type) => currentSchemaVersion(type) !== undefined);
       const readable = defined.flatMap((type) => sqlReadableVersions(type).map((version) => `${type}@${version}`));
-      const bindings = [after.transactionId.toString(), after.globalPosition.toString(), limit, defined, readable, until?.transactionId.toString() ?? null, until?.globalPosition.toString() ?? null];
+      const bindings = [
+        after.transactionId.toString(),
+        after.globalPosition.toString(),
+        limit,
+        defined,
+        readable,
+        until?.transactionId.toString() ?? null,
+        until?.globalPosition.toString() ?? null,
+      ];
       // Where the log holds no version of these types that SQL cannot read (its catalog says so, in the
       // same snapshot), the range is read off the log-order index alone: 30 ms per 100k events instead
       // of 170 ms reading each event's version. Otherwise each event's version is read, to end the range

@@ -49,8 +49,7 @@ export interface IdempotentAppend<Answer> {
 }
 
 export type AppendOutcome<Answer> =
-  | { readonly duplicate: false; readonly result: AppendResult; readonly answer: Answer }
-  | { readonly duplicate: true; readonly answer: Answer };
+  { readonly duplicate: false; readonly result: AppendResult; readonly answer: Answer } | { readonly duplicate: true; readonly answer: Answer };
 
 /**
  * How an erased member's personal data reads (docs/security/erasure.md): 'placeholder' (the
@@ -171,10 +170,7 @@ export interface SqlLog {
    * form). Null when there is none: the log ends at `after`, or its next event
    * of `types` is one only `readAll` reads.
    */
-  nextRange(
-    after: LogPosition,
-    options: { limit: number; types: readonly string[]; until?: LogPosition },
-  ): Promise<{ range: LogRange; events: number } | null>;
+  nextRange(after: LogPosition, options: { limit: number; types: readonly string[]; until?: LogPosition }): Promise<{ range: LogRange; events: number } | null>;
   /**
    * The range's events of `types` as a relation for a FROM clause, with
    * columns `pos` (the global position, bigint), `type`, `stream_id`,

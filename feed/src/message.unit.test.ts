@@ -16,7 +16,7 @@ const event = (type: string, data: unknown, schemaVersion = 1, position = 7n): R
 });
 
 describe('feedMessage', () => {
-  it('leaves a member\'s personal fields out even when the event came opened (a read shared with a projection)', () => {
+  it("leaves a member's personal fields out even when the event came opened (a read shared with a projection)", () => {
     const message = feedMessage(
       event('ProfileUpdated', { userId: 'u1', changes: { name: 'Ann', photoURL: 'https://p.example/a.png' }, updatedAt: '2026-01-01T00:00:00.000Z' }, 2),
     );

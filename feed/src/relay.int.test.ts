@@ -43,7 +43,13 @@ async function relay(options: Omit<FeedRelayOptions, 'logger'> & { publisher: Me
 /** Appends `count` events, one command each, round-robin over `streams` streams. */
 async function append(store: EventStore, count: number, streams = 3, prefix = 'post-s'): Promise<void> {
   for (let i = 0; i < count; i++) {
-    await store.append([{ streamId: `${prefix}${i % streams}`, expectedVersion: 'any', events: [{ type: 'PostVoted', data: { n: i }, metadata: testEventMetadata({ correlationId: `corr-${i}` }) }] }]);
+    await store.append([
+      {
+        streamId: `${prefix}${i % streams}`,
+        expectedVersion: 'any',
+        events: [{ type: 'PostVoted', data: { n: i }, metadata: testEventMetadata({ correlationId: `corr-${i}` }) }],
+      },
+    ]);
   }
 }
 
@@ -76,7 +82,12 @@ describe('the feed relay', () => {
         [FEED_HEADERS.correlationId]: event.metadata.correlationId,
         [FEED_HEADERS.streamVersion]: String(event.streamVersion),
       });
-      expect(JSON.parse(message.value)).toMatchObject({ streamId: event.streamId, type: 'PostVoted', data: event.data, withheld: [] } satisfies Partial<FeedEvent>);
+      expect(JSON.parse(message.value)).toMatchObject({
+        streamId: event.streamId,
+        type: 'PostVoted',
+        data: event.data,
+        withheld: [],
+      } satisfies Partial<FeedEvent>);
     });
     expect((await readFeedCheckpoint(db, 'kafka')).published).toBe(12n);
   });
@@ -87,7 +98,11 @@ describe('the feed relay', () => {
     publisher.hold();
     const feed = await relay({ store, db, publisher });
     await append(store, 4);
-    await waitFor(() => publisher.waiting, (n) => n === 1, 20_000);
+    await waitFor(
+      () => publisher.waiting,
+      (n) => n === 1,
+      20_000,
+    );
     // the batch is with the broker, unacknowledged: the checkpoint has not moved
     expect(await checkpointOf(db)).toEqual(START);
     expect(feed.status().checkpoint).toEqual(START);
@@ -126,7 +141,11 @@ describe('the feed relay', () => {
     first.hold();
     first.failNext('lose-ack');
     await append(store, 3, 2, 'post-t');
-    await waitFor(() => first.waiting, (n) => n === 1, 20_000);
+    await waitFor(
+      () => first.waiting,
+      (n) => n === 1,
+      20_000,
+    );
     const stopping = one.stop();
     first.release();
     await stopping;
@@ -153,7 +172,11 @@ describe('the feed relay', () => {
     const head = await store.head();
     let batches = 0;
     while (compareLogPositions(await checkpointOf(db), head) < 0) {
-      await waitFor(async () => [publisher.waiting, await checkpointOf(db)] as const, ([waiting, at]) => waiting > 0 || reached(head)(at), 20_000);
+      await waitFor(
+        async () => [publisher.waiting, await checkpointOf(db)] as const,
+        ([waiting, at]) => waiting > 0 || reached(head)(at),
+        20_000,
+      );
       if (publisher.waiting === 0) break;
       // while the broker holds a batch the relay reads nothing further
       expect(publisher.inFlight).toBeLessThanOrEqual(8);
@@ -167,33 +190,88 @@ describe('the feed relay', () => {
     expect(positions(publisher)).toEqual(await everything(store));
   });
 
-  it('publishes no personal data: members\' fields and a Contact message\'s are left out, sealed or not', async () => {
+  it("publishes no personal data: members' fields and a Contact message's are left out, sealed or not", async () => {
     const { store, db } = await forumLog();
     const userId = '6f1b7c1e-5a43-4d7e-9d55-0d1c7f0e9a11';
     const meta = testEventMetadata({ actorId: userId });
     await store.append([
-      { streamId: `user-${userId}`, expectedVersion: 'no_stream', events: [{ type: 'UserRegistered', data: { userId, email: 'ann.private@example.com', name: 'Ann Private', photoURL: 'https://img.example.com/ann.png', registeredAt: '2026-01-01T00:00:00.000Z' }, metadata: meta }] },
+      {
+        streamId: `user-${userId}`,
+        expectedVersion: 'no_stream',
+        events: [
+          {
+            type: 'UserRegistered',
+            data: {
+              userId,
+              email: 'ann.private@example.com',
+              name: 'Ann Private',
+              photoURL: 'https://img.example.com/ann.png',
+              registeredAt: '2026-01-01T00:00:00.000Z',
+            },
+            metadata: meta,
+          },
+        ],
+      },
     ]);
     await store.append([
       {
         streamId: 'post-p1',
         expectedVersion: 'no_stream',
-        events: [{ type: 'PostCreated', data: { postId: 'p1', authorId: userId, authorName: 'Ann Private', authorEmail: 'ann.private@example.com', authorPhoto: '', title: 'My secret title', description: 'My secret text', tags: ['General'], createdAt: '2026-01-01T00:00:00.000Z' }, metadata: meta }],
+        events: [
+          {
+            type: 'PostCreated',
+            data: {
+              postId: 'p1',
+              authorId: userId,
+              authorName: 'Ann Private',
+              authorEmail: 'ann.private@example.com',
+              authorPhoto: '',
+              title: 'My secret title',
+              description: 'My secret text',
+              tags: ['General'],
+              createdAt: '2026-01-01T00:00:00.000Z',
+            },
+            metadata: meta,
+          },
+        ],
       },
     ]);
     const messageId = '0b9a2f9e-7c1d-4c55-8f3e-2a6d1e4b5c77';
     await store.append([
-      { streamId: `contact-${messageId}`, expectedVersion: 'no_stream', events: [{ type: 'ContactMessageReceived', data: { messageId, name: 'Vic Visitor', email: 'vic@example.org', message: 'Call me on 0123', receivedAt: '2026-01-01T00:00:00.000Z' }, metadata: testEventMetadata() }] },
+      {
+        streamId: `contact-${messageId}`,
+        expectedVersion: 'no_stream',
+        events: [
+          {
+            type: 'ContactMessageReceived',
+            data: { messageId, name: 'Vic Visitor', email: 'vic@example.org', message: 'Call me on 0123', receivedAt: '2026-01-01T00:00:00.000Z' },
+            metadata: testEventMetadata(),
+          },
+        ],
+      },
     ]);
     const publisher = new MemoryFeedPublisher();
     await relay({ store, db, publisher });
     await waitFor(() => checkpointOf(db), reached(await store.head()), 20_000);
 
     const text = publisher.delivered.map((m) => m.value).join('\n');
-    for (const secret of ['ann.private', 'Ann Private', 'img.example.com', 'My secret', 'Vic Visitor', 'vic@example.org', 'Call me', '$sealed']) expect(text).not.toContain(secret);
+    for (const secret of ['ann.private', 'Ann Private', 'img.example.com', 'My secret', 'Vic Visitor', 'vic@example.org', 'Call me', '$sealed'])
+      expect(text).not.toContain(secret);
     const [registered, created, contact] = publisher.delivered.map((m) => JSON.parse(m.value) as FeedEvent);
-    expect(registered).toMatchObject({ type: 'UserRegistered', data: { userId, registeredAt: '2026-01-01T00:00:00.000Z' }, withheld: ['name', 'email', 'photoURL'] });
-    expect(created).toMatchObject({ type: 'PostCreated', data: { postId: 'p1', authorId: userId, tags: ['General'] }, withheld: ['authorName', 'authorEmail', 'authorPhoto', 'title', 'description'] });
-    expect(contact).toMatchObject({ type: 'ContactMessageReceived', data: { messageId, receivedAt: '2026-01-01T00:00:00.000Z' }, withheld: ['name', 'email', 'message'] });
+    expect(registered).toMatchObject({
+      type: 'UserRegistered',
+      data: { userId, registeredAt: '2026-01-01T00:00:00.000Z' },
+      withheld: ['name', 'email', 'photoURL'],
+    });
+    expect(created).toMatchObject({
+      type: 'PostCreated',
+      data: { postId: 'p1', authorId: userId, tags: ['General'] },
+      withheld: ['authorName', 'authorEmail', 'authorPhoto', 'title', 'description'],
+    });
+    expect(contact).toMatchObject({
+      type: 'ContactMessageReceived',
+      data: { messageId, receivedAt: '2026-01-01T00:00:00.000Z' },
+      withheld: ['name', 'email', 'message'],
+    });
   });
 });

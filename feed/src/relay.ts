@@ -115,7 +115,7 @@ export async function startFeedRelay(options: FeedRelayOptions): Promise<FeedRel
     status: () => ({ checkpoint, published, failing }),
     async stop() {
       abort.abort();
-      await (subscription)?.stop();
+      await subscription?.stop();
       await running;
     },
   };
@@ -125,6 +125,9 @@ export async function startFeedRelay(options: FeedRelayOptions): Promise<FeedRel
 export function feedReadiness(relay: FeedRelay): () => Promise<{ ok: boolean; detail: unknown }> {
   return () => {
     const { checkpoint, published, failing } = relay.status();
-    return Promise.resolve({ ok: failing === null, detail: { checkpoint: positionToken(checkpoint), published: published.toString(), ...(failing !== null && { failing }) } });
+    return Promise.resolve({
+      ok: failing === null,
+      detail: { checkpoint: positionToken(checkpoint), published: published.toString(), ...(failing !== null && { failing }) },
+    });
   };
 }

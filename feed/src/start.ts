@@ -5,7 +5,6 @@ import type { FeedSettings } from './config.ts';
 import { createKafkaPublisher } from './kafka/publisher.ts';
 import { feedReadiness, startFeedRelay } from './relay.ts';
 
-
 export interface RunningFeed {
   /** The relay's readiness check, for `/readyz`. */
   readonly check: ReturnType<typeof feedReadiness>;
@@ -20,7 +19,12 @@ export interface RunningFeed {
 export async function startKafkaFeed(options: { settings: FeedSettings; store: EventStore; databaseUrl: string; logger: Logger }): Promise<RunningFeed | null> {
   const { settings } = options;
   if (!settings.KAFKA_BROKERS) return null;
-  const publisher = createKafkaPublisher({ brokers: settings.KAFKA_BROKERS, topic: settings.KAFKA_TOPIC, clientId: settings.KAFKA_CLIENT_ID, partitions: settings.KAFKA_TOPIC_PARTITIONS });
+  const publisher = createKafkaPublisher({
+    brokers: settings.KAFKA_BROKERS,
+    topic: settings.KAFKA_TOPIC,
+    clientId: settings.KAFKA_CLIENT_ID,
+    partitions: settings.KAFKA_TOPIC_PARTITIONS,
+  });
   const db = new pg.Pool({ connectionString: options.databaseUrl, max: 2, application_name: 'forum-feed' });
   db.on('error', () => {}); // an idle client's error surfaces on its next use
   try {

@@ -27,16 +27,7 @@ export function postgresAdapter(db: Knex) {
          ON CONFLICT (model, id) DO UPDATE SET
            payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code,
            uid = excluded.uid, expires_at = excluded.expires_at, consumed_at = NULL`,
-        [
-          this.model,
-          id,
-          JSON.stringify(payload),
-          payload.grantId ?? null,
-          payload.userCode ?? null,
-          payload.uid ?? null,
-          expiresIn ?? null,
-          expiresIn ?? null,
-        ],
+        [this.model, id, JSON.stringify(payload), payload.grantId ?? null, payload.userCode ?? null, payload.uid ?? null, expiresIn ?? null, expiresIn ?? null],
       );
     }
 

@@ -33,7 +33,7 @@ async function flood(count: number, attempt: (realm: Throttle) => Promise<boolea
   return allowed.filter(Boolean).length;
 }
 
-describe('the realm\'s per-address limits across two processes', () => {
+describe("the realm's per-address limits across two processes", () => {
   it(`registration: 30 at once from one address, exactly ${DEFAULT_THROTTLE.registrationsPerAddress} let through`, async () => {
     const from = address();
     expect(await flood(30, async (realm) => (await realm.registrationAttempted(from)) === 0)).toBe(DEFAULT_THROTTLE.registrationsPerAddress);

@@ -42,7 +42,12 @@ describe('admin API (Keycloak layout)', () => {
       const body = (await res.json()) as { error: string; errorMessage: string };
       expect(body.errorMessage).toBe(message);
       expect(body.error).toBe(
-        ['invalidPasswordMinLengthMessage', 'invalidPasswordMinUpperCaseCharsMessage', 'invalidPasswordMinLowerCaseCharsMessage', 'invalidPasswordMinSpecialCharsMessage'][i],
+        [
+          'invalidPasswordMinLengthMessage',
+          'invalidPasswordMinUpperCaseCharsMessage',
+          'invalidPasswordMinLowerCaseCharsMessage',
+          'invalidPasswordMinSpecialCharsMessage',
+        ][i],
       );
     }
     const created = await post(token, representation(email, PASSWORD, { attributes: { picture: ['https://example.test/s.png'] } }));

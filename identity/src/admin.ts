@@ -211,7 +211,7 @@ export function createAdminHandler(options: AdminApiOptions) {
       }
       if (err instanceof ValidationError) {
         const [field, messages] = Object.entries(err.fieldErrors)[0] ?? ['body', ['is not valid']];
-        error(res, 400, { field, error: 'unknown_error', errorMessage: (messages)[0] });
+        error(res, 400, { field, error: 'unknown_error', errorMessage: messages[0] });
         return;
       }
       throw err;

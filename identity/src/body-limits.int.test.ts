@@ -53,7 +53,10 @@ describe('the token endpoint', () => {
   });
 
   it('answers a 20 MB body to a page of the provider (the logout confirmation) 413 with a page that says so', async () => {
-    const res = await post('/realms/forum/protocol/openid-connect/logout/confirm', `logout=yes&xsrf=${'x'.repeat(TWENTY_MB)}`, { ...URLENCODED, accept: 'text/html' });
+    const res = await post('/realms/forum/protocol/openid-connect/logout/confirm', `logout=yes&xsrf=${'x'.repeat(TWENTY_MB)}`, {
+      ...URLENCODED,
+      accept: 'text/html',
+    });
     expect(res.status).toBe(413);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await res.text()).toContain(TOO_LARGE);

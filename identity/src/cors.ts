@@ -3,13 +3,7 @@ import { appendVary } from './http.ts';
 import { OIDC } from './paths.ts';
 
 /** Endpoints browsers call cross-origin with credentials (keycloak-js uses XHR with credentials). */
-const CREDENTIALED_CORS_PATHS = new Set([
-  `${OIDC}/token`,
-  `${OIDC}/revoke`,
-  `${OIDC}/userinfo`,
-  `${OIDC}/certs`,
-  '/.well-known/openid-configuration',
-]);
+const CREDENTIALED_CORS_PATHS = new Set([`${OIDC}/token`, `${OIDC}/revoke`, `${OIDC}/userinfo`, `${OIDC}/certs`, '/.well-known/openid-configuration']);
 
 export function createCors(allowedOrigins: ReadonlySet<string>) {
   /** Answers CORS for the allowed origins with credentials; true when the request (a preflight) is done. */

@@ -49,7 +49,9 @@ describe('email addresses: one account per mailbox, however the address is writt
       expect(((await grant.json()) as { error: string }).error).toBe(tooLarge ? 'invalid_request' : 'invalid_grant');
       const jar = new CookieJar();
       const login = await openLoginPage(h, jar);
-      const page = await h.postForm(formAction(login.html), { csrf: formValue(login.html, 'csrf'), email: username, password: PASSWORD }, jar, { 'x-forwarded-for': address() });
+      const page = await h.postForm(formAction(login.html), { csrf: formValue(login.html, 'csrf'), email: username, password: PASSWORD }, jar, {
+        'x-forwarded-for': address(),
+      });
       expect(page.status).toBeLessThan(500);
     }
   });
@@ -79,14 +81,19 @@ describe('email addresses: one account per mailbox, however the address is writt
       body: JSON.stringify({ email: 'Alice@Forum.local.', enabled: true, credentials: [{ type: 'password', value: PASSWORD }] }),
     });
     expect(duplicate.status).toBe(409);
-    const found = await fetch(`${h.origin}/admin/realms/forum/users?email=${encodeURIComponent(' ALICE@forum.local. ')}`, { headers: { authorization: `Bearer ${token}` } });
+    const found = await fetch(`${h.origin}/admin/realms/forum/users?email=${encodeURIComponent(' ALICE@forum.local. ')}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(((await found.json()) as Array<{ email: string }>).map((user) => user.email)).toEqual(['alice@forum.local']);
   });
 
   it('stores addresses written before normalisation in their normal form at the next start, unless another account holds it', async () => {
     const tag = randomBytes(3).toString('hex');
     const insert = (email: string, age: string) =>
-      h.db.raw(`INSERT INTO identity.accounts (id, email, name, password_hash, created_at) VALUES (gen_random_uuid(), ?, 'Old', '', now() - ?::interval)`, [email, age]);
+      h.db.raw(`INSERT INTO identity.accounts (id, email, name, password_hash, created_at) VALUES (gen_random_uuid(), ?, 'Old', '', now() - ?::interval)`, [
+        email,
+        age,
+      ]);
     await insert(`dot-${tag}@forum.local.`, '2 days');
     await insert(`nfd-${tag}-e\u0301@forum.local`, '2 days');
     await insert(`nfd-${tag}-e\u0301@forum.local.`, '1 day');
@@ -95,9 +102,17 @@ describe('email addresses: one account per mailbox, however the address is writt
     // a database from before the rewrite: without the row that says it was done
     await h.db.raw(`DELETE FROM identity.migrations WHERE name = 'emails-normalized'`);
     await h.restart({ trustProxy: ONE_PROXY });
-    const emails = (await h.db.withSchema('identity').from<{ email: string }>('accounts').whereLike('email', `%${tag}%`).orderBy('email').pluck('email')).sort();
+    const emails = (
+      await h.db.withSchema('identity').from<{ email: string }>('accounts').whereLike('email', `%${tag}%`).orderBy('email').pluck('email')
+    ).sort();
     expect(emails).toEqual(
-      [`dot-${tag}@forum.local`, `nfd-${tag}-\u00e9@forum.local`, `nfd-${tag}-e\u0301@forum.local.`, `taken-${tag}@forum.local`, `taken-${tag}@forum.local.`].sort(),
+      [
+        `dot-${tag}@forum.local`,
+        `nfd-${tag}-\u00e9@forum.local`,
+        `nfd-${tag}-e\u0301@forum.local.`,
+        `taken-${tag}@forum.local`,
+        `taken-${tag}@forum.local.`,
+      ].sort(),
     );
   });
 });

@@ -26,7 +26,10 @@ export function createFlash(db: Knex) {
     },
     /** The flash under `key`, gone once read; null when there is none (or it expired). */
     async take<T>(key: string): Promise<T | null> {
-      const result = await db.raw<{ rows: { value: string; live: boolean }[] }>(`DELETE FROM ${TABLE} WHERE key = ? RETURNING value, expires_at > now() AS live`, [hashed(key)]);
+      const result = await db.raw<{ rows: { value: string; live: boolean }[] }>(
+        `DELETE FROM ${TABLE} WHERE key = ? RETURNING value, expires_at > now() AS live`,
+        [hashed(key)],
+      );
       const row = result.rows[0];
       return row?.live ? (JSON.parse(row.value) as T) : null;
     },

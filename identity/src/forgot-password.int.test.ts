@@ -3,14 +3,29 @@ import { describe, expect, it } from 'vitest';
 import { createServer, type Socket } from 'node:net';
 import { RESET_SENT_MESSAGE } from './messages.ts';
 import { PASSWORD, NEW_PASSWORD, address, BREAKING, openLoginPage, mailboxLinkFor, refusedTo, useAccountsRealm } from './flows-test-support.ts';
-import { alertOf, authorizationRequest, codeOf, CookieJar, exchangeCode, fieldErrorOf, followToApp, formAction, formValue, uniqueEmail, type Harness } from './test-support.ts';
+import {
+  alertOf,
+  authorizationRequest,
+  codeOf,
+  CookieJar,
+  exchangeCode,
+  fieldErrorOf,
+  followToApp,
+  formAction,
+  formValue,
+  uniqueEmail,
+  type Harness,
+} from './test-support.ts';
 
 let h: Harness;
 useAccountsRealm((started) => (h = started));
 
 /** The lines of the page's green notice, if any. */
 const noticeOf = (html: string) =>
-  /<div class="notice" role="status">(.*?)<\/div>/s.exec(html)?.[1]!.split(/<\/?p>/).filter(Boolean) ?? null;
+  /<div class="notice" role="status">(.*?)<\/div>/s
+    .exec(html)?.[1]!
+    .split(/<\/?p>/)
+    .filter(Boolean) ?? null;
 
 describe('forgot password', () => {
   async function requestReset(email: string, jar = new CookieJar(), from = address()) {
@@ -26,7 +41,9 @@ describe('forgot password', () => {
     // a browser session with a refresh token, to see it end
     const browser = new CookieJar();
     const signIn = await openLoginPage(h, browser);
-    const signedIn = await h.postForm(formAction(signIn.html), { csrf: formValue(signIn.html, 'csrf'), email, password: PASSWORD }, browser, { 'x-forwarded-for': address() });
+    const signedIn = await h.postForm(formAction(signIn.html), { csrf: formValue(signIn.html, 'csrf'), email, password: PASSWORD }, browser, {
+      'x-forwarded-for': address(),
+    });
     const back = await followToApp(signedIn, browser, h.origin);
     const before = await exchangeCode(h, codeOf(back.appUrl!, signIn.request), signIn.request);
 
@@ -37,9 +54,14 @@ describe('forgot password', () => {
     const forgot = await h.get(forgotHref, jar);
     const forgotHtml = await forgot.text();
     expect(forgot.headers.getSetCookie().join('\n')).toMatch(/forum_idp_csrf=[\w-]+; Path=\/realms\/forum; Max-Age=\d+; HttpOnly; SameSite=Lax/);
-    const sent = await h.postForm(formAction(forgotHtml), { csrf: formValue(forgotHtml, 'csrf'), email, interaction: formValue(forgotHtml, 'interaction') }, jar, {
-      'x-forwarded-for': address(),
-    });
+    const sent = await h.postForm(
+      formAction(forgotHtml),
+      { csrf: formValue(forgotHtml, 'csrf'), email, interaction: formValue(forgotHtml, 'interaction') },
+      jar,
+      {
+        'x-forwarded-for': address(),
+      },
+    );
     expect(sent.status).toBe(200);
     const sentHtml = await sent.text();
     // #39 edge 11: one message, the spec's (§8), and nothing that speaks of whether the account exists
@@ -89,7 +111,11 @@ describe('forgot password', () => {
     expect((await h.passwordGrant(email, NEW_PASSWORD, { 'x-forwarded-for': address() })).status).toBe(200);
 
     // the refresh token and the browser session from before the reset are gone
-    const refresh = await h.postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'refresh_token', client_id: 'forum-web', refresh_token: before.refresh_token });
+    const refresh = await h.postForm(`${h.issuer}/protocol/openid-connect/token`, {
+      grant_type: 'refresh_token',
+      client_id: 'forum-web',
+      refresh_token: before.refresh_token,
+    });
     expect(refresh.status).toBe(400);
     const silent = authorizationRequest(h, { extra: { prompt: 'none' } });
     const silentBack = await followToApp(await h.get(silent.url, browser), browser, h.origin);
@@ -157,7 +183,10 @@ describe('forgot password', () => {
     await h.realm.accounts.create({ email, password: PASSWORD, name: 'Slow' });
     await requestReset(email);
     const link = await mailboxLinkFor(h, email);
-    await h.db.withSchema('identity').from('action_tokens').update({ expires_at: h.db.raw("now() - interval '1 minute'") });
+    await h.db
+      .withSchema('identity')
+      .from('action_tokens')
+      .update({ expires_at: h.db.raw("now() - interval '1 minute'") });
     const expired = await h.get(link);
     expect(expired.status).toBe(410);
     expect(await expired.text()).toContain('expired');
@@ -192,4 +221,3 @@ describe('forgot password', () => {
     expect(res.status).toBe(403);
   });
 });
-

@@ -110,7 +110,13 @@ beforeAll(async () => {
   h = await startHarness();
   await startStandIn(`${h.issuer}/broker/google/endpoint`);
   await h.restart({ google: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, issuer: googleIssuer } });
-  await h.realm.accounts.create({ email: 'alice@forum.local', password: PASSWORD, name: 'Alice', picture: 'https://example.test/alice.png', emailVerified: true });
+  await h.realm.accounts.create({
+    email: 'alice@forum.local',
+    password: PASSWORD,
+    name: 'Alice',
+    picture: 'https://example.test/alice.png',
+    emailVerified: true,
+  });
 });
 
 afterAll(async () => {
@@ -152,7 +158,11 @@ describe('Google brokering', () => {
 
     const account = await h.db<Record<string, unknown>>('accounts').withSchema('identity').where({ email: google.email }).first();
     expect(account).toMatchObject({ id: claims.sub, name: google.name, picture: google.picture, email_verified: true, password_hash: '' });
-    const link = await h.db<{ provider: string; subject: string; account_id: string }>('federated_identities').withSchema('identity').where({ provider: 'google', subject: google.sub }).first();
+    const link = await h
+      .db<{ provider: string; subject: string; account_id: string }>('federated_identities')
+      .withSchema('identity')
+      .where({ provider: 'google', subject: google.sub })
+      .first();
     expect(link?.account_id).toBe(claims.sub);
     // no password: the password form is closed to it (until a password reset)
     expect((await h.passwordGrant(google.email, PASSWORD)).status).toBe(400);
@@ -202,7 +212,11 @@ describe('Google brokering', () => {
     const account = await h.db<Record<string, unknown>>('accounts').withSchema('identity').where({ id }).first();
     expect(account).toMatchObject({ email_verified: true, password_hash: '' });
     expect((await h.passwordGrant(email, PASSWORD)).status).toBe(400);
-    const refresh = await h.postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'refresh_token', client_id: 'forum-web', refresh_token: squatterTokens.refresh_token });
+    const refresh = await h.postForm(`${h.issuer}/protocol/openid-connect/token`, {
+      grant_type: 'refresh_token',
+      client_id: 'forum-web',
+      refresh_token: squatterTokens.refresh_token,
+    });
     expect(refresh.status).toBe(400);
     const silent = authorizationRequest(h, { extra: { prompt: 'none' } });
     const silentBack = await followToApp(await h.get(silent.url, squatter), squatter, h.origin);

@@ -84,7 +84,8 @@ const send = (route: Route, host: string | null, lines: string[] = []) =>
     body: route.body,
   });
 
-const what = (route: Route, host: string, answer: RawAnswer) => `${route.method} ${route.target} Host: ${JSON.stringify(host.slice(0, 40))} → ${answer.status} ${answer.body.slice(0, 200)}`;
+const what = (route: Route, host: string, answer: RawAnswer) =>
+  `${route.method} ${route.target} Host: ${JSON.stringify(host.slice(0, 40))} → ${answer.status} ${answer.body.slice(0, 200)}`;
 
 /** A refusal in the route's shape: OAuth's or the admin API's JSON, or the realm's page. */
 function expectRefusedHost(route: Route, host: string, answer: RawAnswer) {
@@ -122,7 +123,7 @@ describe('a malformed Host header', () => {
     'evil\\example',
   ];
 
-  it('is refused with 400 on every route of the realm and its admin API, in the route\'s shape, and nothing is logged as an error', async () => {
+  it("is refused with 400 on every route of the realm and its admin API, in the route's shape, and nothing is logged as an error", async () => {
     for (const route of routes()) {
       for (const host of malformed) expectRefusedHost(route, host, await send(route, host));
     }
@@ -158,7 +159,8 @@ describe('a malformed Host header', () => {
 describe('a foreign Host or X-Forwarded-Host', () => {
   const discovery = `${REALM}/.well-known/openid-configuration`;
   /** Every URL of the document, by its name. */
-  const urlsOf = (document: Record<string, unknown>) => Object.entries(document).filter(([name, value]) => typeof value === 'string' && /(_endpoint|_uri)$/.test(name)) as Array<[string, string]>;
+  const urlsOf = (document: Record<string, unknown>) =>
+    Object.entries(document).filter(([name, value]) => typeof value === 'string' && /(_endpoint|_uri)$/.test(name)) as Array<[string, string]>;
 
   it.each([
     ['Host: evil.example', 'evil.example', []],
@@ -170,7 +172,9 @@ describe('a foreign Host or X-Forwarded-Host', () => {
     const document = JSON.parse(answer.body) as Record<string, unknown>;
     expect(document.issuer).toBe(h.issuer);
     const urls = urlsOf(document);
-    expect(urls.map(([name]) => name)).toEqual(expect.arrayContaining(['authorization_endpoint', 'token_endpoint', 'jwks_uri', 'userinfo_endpoint', 'end_session_endpoint']));
+    expect(urls.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['authorization_endpoint', 'token_endpoint', 'jwks_uri', 'userinfo_endpoint', 'end_session_endpoint']),
+    );
     for (const [name, url] of urls) expect(url, name).toMatch(new RegExp(`^${h.issuer}/`));
     expect(answer.headers['cache-control']).toBe('public, max-age=300');
   });
@@ -182,7 +186,11 @@ describe('a foreign Host or X-Forwarded-Host', () => {
   });
 
   it('the logout confirmation posts to the issuer, whatever the Host', async () => {
-    const answer = await rawRequest(h.origin, { target: `${OIDC}/logout?client_id=forum-web`, host: 'evil.example', lines: ['X-Forwarded-Host: evil.example'] });
+    const answer = await rawRequest(h.origin, {
+      target: `${OIDC}/logout?client_id=forum-web`,
+      host: 'evil.example',
+      lines: ['X-Forwarded-Host: evil.example'],
+    });
     expect(answer.status).toBe(200);
     expect(answer.body).toContain(`action="${h.issuer}/protocol/openid-connect/logout/confirm"`);
     expect(answer.body).not.toContain('evil.example');

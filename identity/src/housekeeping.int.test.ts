@@ -11,7 +11,10 @@ useAccountsRealm((started) => (h = started));
 
 describe('housekeeping', () => {
   it('drops expired rate-limit rows, broker states and old development mail', async () => {
-    await h.db.raw(`INSERT INTO identity.rate_limits (key, points, expire) VALUES ('test:old', 3, ?), ('test:live', 1, ?)`, [Date.now() - 2 * 3_600_000, Date.now() + 60_000]);
+    await h.db.raw(`INSERT INTO identity.rate_limits (key, points, expire) VALUES ('test:old', 3, ?), ('test:live', 1, ?)`, [
+      Date.now() - 2 * 3_600_000,
+      Date.now() + 60_000,
+    ]);
     await h.db.raw(`INSERT INTO identity.mailbox (recipient, subject, body, created_at) VALUES ('old@forum.local', 'old', 'old', now() - interval '2 days')`);
     await h.db.raw(
       `INSERT INTO identity.broker_states (state_hash, provider, interaction_uid, code_verifier, nonce, expires_at) VALUES ('x', 'google', 'u', 'v', 'n', now() - interval '1 minute')`,

@@ -26,7 +26,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
 }
 
 function mediaType(req: IncomingMessage): string {
-  return String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
 }
 
 export type FormBody = { ok: true; form: URLSearchParams } | { ok: false; reason: 'type' | 'size' };
@@ -128,4 +131,3 @@ export function isLocalRequest(req: IncomingMessage): boolean {
   if (req.headers['x-forwarded-for'] !== undefined || req.headers.forwarded !== undefined) return false;
   return LOOPBACK.test(req.socket.remoteAddress ?? '');
 }
-

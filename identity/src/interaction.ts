@@ -19,7 +19,12 @@ export function createInteractions(provider: Provider, { publicOrigin, site, goo
     google ? { href: `${REALM_PATH}${BROKER_LOGIN_PATH}?interaction=${uid}` } : { unavailable: GOOGLE_UNCONFIGURED };
 
   const signedInPage = () =>
-    messagePage({ title: 'You are signed in', message: 'You are already signed in to Forum.', link: { href: `${publicOrigin}/`, label: 'Back to the forum' }, site });
+    messagePage({
+      title: 'You are signed in',
+      message: 'You are already signed in to Forum.',
+      link: { href: `${publicOrigin}/`, label: 'Back to the forum' },
+      site,
+    });
 
   function expiredPage(res: ServerResponse) {
     sendPage(

@@ -46,7 +46,14 @@ interface Realm {
   roles: { realm: Role[] };
   defaultRole: { name: string };
   smtpServer: Record<string, string>;
-  identityProviders: { alias: string; providerId: string; enabled: boolean; trustEmail: boolean; firstBrokerLoginFlowAlias: string; config: Record<string, string> }[];
+  identityProviders: {
+    alias: string;
+    providerId: string;
+    enabled: boolean;
+    trustEmail: boolean;
+    firstBrokerLoginFlowAlias: string;
+    config: Record<string, string>;
+  }[];
 }
 
 const text = readFileSync(file, 'utf8');
@@ -89,7 +96,14 @@ describe('identity/keycloak/forum-realm.json', () => {
 
   it.each(['forum-web', 'admin-web'])('%s is a public authorization-code client with PKCE S256 required', (id) => {
     const c = client(id);
-    expect(c).toMatchObject({ enabled: true, publicClient: true, standardFlowEnabled: true, implicitFlowEnabled: false, directAccessGrantsEnabled: false, serviceAccountsEnabled: false });
+    expect(c).toMatchObject({
+      enabled: true,
+      publicClient: true,
+      standardFlowEnabled: true,
+      implicitFlowEnabled: false,
+      directAccessGrantsEnabled: false,
+      serviceAccountsEnabled: false,
+    });
     expect(c.attributes['pkce.code.challenge.method']).toBe('S256');
     const prefix = id === 'admin-web' ? 'https://forum.example.com/admin/' : 'https://forum.example.com/';
     expect(c.redirectUris).toEqual([`${prefix}*`]);
@@ -98,7 +112,14 @@ describe('identity/keycloak/forum-realm.json', () => {
   });
 
   it('forum-cli has the password grant only, and is off: tests turn it on in their own realm', () => {
-    expect(client('forum-cli')).toMatchObject({ enabled: false, publicClient: true, standardFlowEnabled: false, implicitFlowEnabled: false, directAccessGrantsEnabled: true, redirectUris: [] });
+    expect(client('forum-cli')).toMatchObject({
+      enabled: false,
+      publicClient: true,
+      standardFlowEnabled: false,
+      implicitFlowEnabled: false,
+      directAccessGrantsEnabled: true,
+      redirectUris: [],
+    });
     expect(client('forum-cli').description).toMatch(/^Tests only/);
   });
 
@@ -131,7 +152,7 @@ describe('identity/keycloak/forum-realm.json', () => {
     for (const composite of defaults?.composites?.realm ?? []) expect(names).toContain(composite);
   });
 
-  it('has the password policy of spec §5, and it agrees with the forum\'s own checks', () => {
+  it("has the password policy of spec §5, and it agrees with the forum's own checks", () => {
     const policy = realm.passwordPolicy as string;
     expect(policy).toBe('length(8) and upperCase(1) and lowerCase(1) and specialChars(1)');
     for (const password of ['Abcdefg!', 'Abcdef!', 'abcdefg!', 'ABCDEFG!', 'Abcdefgh', 'Long enough, Right?']) {
@@ -177,7 +198,7 @@ describe('identity/keycloak/forum-realm.json', () => {
     }
   });
 
-  it('offers Google sign-in with placeholder credentials, trusting Google\'s verified emails', () => {
+  it("offers Google sign-in with placeholder credentials, trusting Google's verified emails", () => {
     const google = realm.identityProviders.find((p) => p.alias === 'google');
     expect(google).toMatchObject({
       providerId: 'google',

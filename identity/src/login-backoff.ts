@@ -54,8 +54,7 @@ const IN_FLIGHT_SECONDS = 30;
 const RECHECK_MS = 100;
 
 /** Seconds the next try waits after `failures` failures (an SQL expression over `failures`). */
-const waitSql = (failures: string) =>
-  `CASE WHEN ${failures} < :free THEN 0 ELSE LEAST(:first * power(2, ${failures} - :free), :max) END`;
+const waitSql = (failures: string) => `CASE WHEN ${failures} < :free THEN 0 ELSE LEAST(:first * power(2, ${failures} - :free), :max) END`;
 
 /**
  * Until when the next try waits after `failures` failures: never ('-infinity') while they are free.
@@ -176,7 +175,9 @@ export function createLoginBackoff(db: Knex, secret: Buffer) {
     /** Before a password is checked: whether this sign-in may be tried now (see LoginAttempt); it may wait for others in flight first. */
     async attempt(email: string, address: string): Promise<LoginAttempt> {
       const account = normalizeEmail(email);
-      const familiar = await db.raw<{ rows: unknown[] }>(`SELECT 1 FROM ${FAMILIAR} WHERE key = :key AND expires_at > now()`, { key: mac('familiar', account, address) });
+      const familiar = await db.raw<{ rows: unknown[] }>(`SELECT 1 FROM ${FAMILIAR} WHERE key = :key AND expires_at > now()`, {
+        key: mac('familiar', account, address),
+      });
       const pair = mac('pair', address, account);
       const shared: Array<[string, Policy]> =
         familiar.rows.length > 0

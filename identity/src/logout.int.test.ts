@@ -1,6 +1,18 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizationRequest, codeOf, CookieJar, exchangeCode, followToApp, formAction, formValue, randomAddress, startHarness, type Harness, ONE_PROXY } from './test-support.ts';
+import {
+  authorizationRequest,
+  codeOf,
+  CookieJar,
+  exchangeCode,
+  followToApp,
+  formAction,
+  formValue,
+  randomAddress,
+  startHarness,
+  type Harness,
+  ONE_PROXY,
+} from './test-support.ts';
 
 /**
  * Signing out by link (RP-initiated logout). Without an id_token_hint of the session's own sign-in
@@ -76,7 +88,11 @@ describe('signing out by link', () => {
     const script = /<script>([^<]*)<\/script>/.exec(html)![1]!;
     expect(script).toContain('.submit()');
     expect(page.headers.get('content-security-policy')).toContain(`script-src ${scriptHash(script)}`);
-    const confirmed = await h.postForm(/<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(html)![1]!, { xsrf: formValue(html, 'xsrf'), logout: 'yes' }, jar);
+    const confirmed = await h.postForm(
+      /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(html)![1]!,
+      { xsrf: formValue(html, 'xsrf'), logout: 'yes' },
+      jar,
+    );
     expect(confirmed.headers.get('location')).toBe(`${h.origin}/`);
     expect(await stillSignedIn(jar)).toBe(false);
   });

@@ -24,7 +24,16 @@ describe.skipIf(chromiumMissing)('realm pages in Chromium', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
 
@@ -86,54 +95,58 @@ describe.skipIf(chromiumMissing)('realm pages in Chromium', () => {
     expect(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('code')).toBeTruthy();
   });
 
-  it('#39 edge 20 register: the required fields are marked and the password rules shown before any submit; why Google is unavailable is in view', { timeout: 30_000 }, async () => {
-    await page.goto(authorizationRequest(h, { path: 'registrations' }).url);
-    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
-    /** The texts the page ties to an element with aria-describedby, in order (its accessible description). */
-    const description = async (locator: Locator) => {
-      const texts: string[] = [];
-      for (const id of ((await locator.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean)) {
-        const described = page.locator(`[id="${id}"]`);
-        if (await described.isVisible()) texts.push((await described.textContent())!.trim());
+  it(
+    '#39 edge 20 register: the required fields are marked and the password rules shown before any submit; why Google is unavailable is in view',
+    { timeout: 30_000 },
+    async () => {
+      await page.goto(authorizationRequest(h, { path: 'registrations' }).url);
+      await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+      /** The texts the page ties to an element with aria-describedby, in order (its accessible description). */
+      const description = async (locator: Locator) => {
+        const texts: string[] = [];
+        for (const id of ((await locator.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean)) {
+          const described = page.locator(`[id="${id}"]`);
+          if (await described.isVisible()) texts.push((await described.textContent())!.trim());
+        }
+        return texts.join(' ');
+      };
+      // spec §5: name, photo URL, email and password are required (and the confirmation with them)
+      for (const name of ['Name', 'Photo URL', 'Email', 'Password', 'Confirm password']) {
+        const input = page.getByRole('textbox', { name, exact: true });
+        expect(await input.getAttribute('required'), name).toBe('');
+        expect(await page.locator(`label[for="${await input.getAttribute('id')}"]`).innerText(), name).toBe(`${name} *`);
       }
-      return texts.join(' ');
-    };
-    // spec §5: name, photo URL, email and password are required (and the confirmation with them)
-    for (const name of ['Name', 'Photo URL', 'Email', 'Password', 'Confirm password']) {
-      const input = page.getByRole('textbox', { name, exact: true });
-      expect(await input.getAttribute('required'), name).toBe('');
-      expect(await page.locator(`label[for="${await input.getAttribute('id')}"]`).innerText(), name).toBe(`${name} *`);
-    }
-    // by keyboard, from the name (focused at load) down the form; the texts under the fields take no stop
-    const stops: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      await page.keyboard.press('Tab');
-      stops.push(String(await page.evaluate('document.activeElement.id || document.activeElement.textContent')));
-    }
-    expect(stops).toEqual(['photo', 'email', 'password', 'toggle-password', 'password-confirm', 'Register']);
-    // the rules before anything is typed, under the field and in its description; no error yet
-    const password = page.getByRole('textbox', { name: 'Password', exact: true });
-    const rules = page.getByText(PASSWORD_RULES_HINT, { exact: true });
-    expect(await rules.isVisible()).toBe(true);
-    expect(await description(password)).toBe(PASSWORD_RULES_HINT);
-    expect(await page.locator('#password-error').isHidden()).toBe(true);
-    expect(await description(page.getByRole('textbox', { name: 'Photo URL', exact: true }))).toMatch(/https:\/\//);
-    // leaving the field for its Show button checks nothing yet: the button stays under the pointer and shows the password
-    await password.fill('short');
-    await page.locator('#toggle-password').click();
-    expect(await password.getAttribute('type')).toBe('text');
-    expect(await page.locator('#password-error').isHidden()).toBe(true);
-    // a broken rule: its message (the spec's words) joins the rules, which stay in view
-    await password.fill('abcdefg!');
-    await password.blur();
-    await expect.poll(() => description(password)).toBe(`${PASSWORD_RULES_HINT} ${PASSWORD_RULES[1].message}`);
-    expect(await rules.isVisible()).toBe(true);
-    // Google is not configured here: the reason is written beside the disabled button, not only in a tooltip
-    const google = page.getByRole('button', { name: 'Continue with Google' });
-    expect(await google.isDisabled()).toBe(true);
-    expect(await page.getByText(GOOGLE_UNCONFIGURED, { exact: true }).isVisible()).toBe(true);
-    expect(await description(google)).toBe(GOOGLE_UNCONFIGURED);
-  });
+      // by keyboard, from the name (focused at load) down the form; the texts under the fields take no stop
+      const stops: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        await page.keyboard.press('Tab');
+        stops.push(String(await page.evaluate('document.activeElement.id || document.activeElement.textContent')));
+      }
+      expect(stops).toEqual(['photo', 'email', 'password', 'toggle-password', 'password-confirm', 'Register']);
+      // the rules before anything is typed, under the field and in its description; no error yet
+      const password = page.getByRole('textbox', { name: 'Password', exact: true });
+      const rules = page.getByText(PASSWORD_RULES_HINT, { exact: true });
+      expect(await rules.isVisible()).toBe(true);
+      expect(await description(password)).toBe(PASSWORD_RULES_HINT);
+      expect(await page.locator('#password-error').isHidden()).toBe(true);
+      expect(await description(page.getByRole('textbox', { name: 'Photo URL', exact: true }))).toMatch(/https:\/\//);
+      // leaving the field for its Show button checks nothing yet: the button stays under the pointer and shows the password
+      await password.fill('short');
+      await page.locator('#toggle-password').click();
+      expect(await password.getAttribute('type')).toBe('text');
+      expect(await page.locator('#password-error').isHidden()).toBe(true);
+      // a broken rule: its message (the spec's words) joins the rules, which stay in view
+      await password.fill('abcdefg!');
+      await password.blur();
+      await expect.poll(() => description(password)).toBe(`${PASSWORD_RULES_HINT} ${PASSWORD_RULES[1].message}`);
+      expect(await rules.isVisible()).toBe(true);
+      // Google is not configured here: the reason is written beside the disabled button, not only in a tooltip
+      const google = page.getByRole('button', { name: 'Continue with Google' });
+      expect(await google.isDisabled()).toBe(true);
+      expect(await page.getByText(GOOGLE_UNCONFIGURED, { exact: true }).isVisible()).toBe(true);
+      expect(await description(google)).toBe(GOOGLE_UNCONFIGURED);
+    },
+  );
 
   it('logout by a link without id_token_hint: the page asks, and its Sign out button signs out under its CSP', { timeout: 30_000 }, async () => {
     await h.realm.accounts.create({ email: 'leaving@forum.local', password: 'Forum#2026', name: 'Leaving' });
@@ -176,27 +189,31 @@ describe.skipIf(chromiumMissing)('realm pages in Chromium', () => {
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
   });
 
-  it("#39 edge 24 login: a password that breaks a rule gets that rule's message (the spec's words) in the page, and is not sent", { timeout: 30_000 }, async () => {
-    await page.goto(authorizationRequest(h).url);
-    await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
-    const before = page.url();
-    await page.getByLabel('Email').fill('rules@forum.local');
-    const password = page.getByLabel('Password', { exact: true });
-    for (const { password: typed, message } of [
-      { password: 'Ab!', message: PASSWORD_RULES[0].message },
-      { password: 'abcdefg!', message: PASSWORD_RULES[1].message },
-    ]) {
-      await password.fill(typed);
+  it(
+    "#39 edge 24 login: a password that breaks a rule gets that rule's message (the spec's words) in the page, and is not sent",
+    { timeout: 30_000 },
+    async () => {
+      await page.goto(authorizationRequest(h).url);
+      await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
+      const before = page.url();
+      await page.getByLabel('Email').fill('rules@forum.local');
+      const password = page.getByLabel('Password', { exact: true });
+      for (const { password: typed, message } of [
+        { password: 'Ab!', message: PASSWORD_RULES[0].message },
+        { password: 'abcdefg!', message: PASSWORD_RULES[1].message },
+      ]) {
+        await password.fill(typed);
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+        await expect.poll(() => page.locator('#password-error').textContent()).toBe(message);
+        expect(await password.getAttribute('aria-invalid')).toBe('true');
+        expect(page.url()).toBe(before);
+      }
+      // a password within the rules goes to the server, which answers for the account
+      await password.fill('Wrong#2026');
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await expect.poll(() => page.locator('#password-error').textContent()).toBe(message);
-      expect(await password.getAttribute('aria-invalid')).toBe('true');
-      expect(page.url()).toBe(before);
-    }
-    // a password within the rules goes to the server, which answers for the account
-    await password.fill('Wrong#2026');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('alert').filter({ hasText: 'Invalid email or password.' }).waitFor();
-  });
+      await page.getByRole('alert').filter({ hasText: 'Invalid email or password.' }).waitFor();
+    },
+  );
 
   it('#28.8 Back after a failed then successful sign-in lands on a page, not on a resubmitted form', { timeout: 30_000 }, async () => {
     await h.realm.accounts.create({ email: 'back@forum.local', password: 'Forum#2026', name: 'Back Again' });

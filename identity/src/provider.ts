@@ -1,12 +1,5 @@
 import type { EventEmitter } from 'node:events';
-import Provider, {
-  errors,
-  type Account,
-  type ClientMetadata,
-  type Configuration,
-  type KoaContextWithOIDC,
-  type ResourceServer,
-} from './oidc-provider.ts';
+import Provider, { errors, type Account, type ClientMetadata, type Configuration, type KoaContextWithOIDC, type ResourceServer } from './oidc-provider.ts';
 import { REGISTER_ACTION } from '@forum/contracts';
 import { postgresAdapter } from './adapter.ts';
 import { GOOGLE } from './broker.ts';
@@ -132,7 +125,13 @@ export function createProvider(
     jwt: { sign: { alg: 'RS256' } },
   };
   /** The admin API as a resource server: only the service account's tokens are for it. */
-  const adminResourceServer: ResourceServer = { scope: '', audience: adminAudience, accessTokenFormat: 'jwt', accessTokenTTL: accessTokenTtl, jwt: { sign: { alg: 'RS256' } } };
+  const adminResourceServer: ResourceServer = {
+    scope: '',
+    audience: adminAudience,
+    accessTokenFormat: 'jwt',
+    accessTokenTTL: accessTokenTtl,
+    jwt: { sign: { alg: 'RS256' } },
+  };
 
   /** "Sign out?" with a button: the same form oidc-provider would submit, posted only by the person. */
   function logoutConfirmation(ctx: KoaContextWithOIDC): Page {
@@ -206,8 +205,7 @@ export function createProvider(
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (ctx, form) => pageOnContext(ctx, hintsOwnSession(ctx) ? logoutPage(form, site) : logoutConfirmation(ctx)),
-        postLogoutSuccessSource: (ctx) =>
-          pageOnContext(ctx, messagePage({ title: 'Signed out', message: 'You have been signed out.', site })),
+        postLogoutSuccessSource: (ctx) => pageOnContext(ctx, messagePage({ title: 'Signed out', message: 'You have been signed out.', site })),
       },
     },
     ttl: {
@@ -315,7 +313,7 @@ export function createProvider(
   // registration even when it asked for a sign-in (the login page's Register link). `out` is the
   // response's parameters, still to be sent when this event is emitted.
   provider.on('authorization.success', ((ctx: KoaContextWithOIDC, out: Record<string, unknown>) => {
-    if ((ctx.oidc.result)?.[REGISTERED] === true) Object.assign(out, { kc_action: REGISTER_ACTION, kc_action_status: 'success' });
+    if (ctx.oidc.result?.[REGISTERED] === true) Object.assign(out, { kc_action: REGISTER_ACTION, kc_action_status: 'success' });
   }) as (ctx: KoaContextWithOIDC) => void);
   provider.on('end_session.success', (ctx: KoaContextWithOIDC) => log.info({ clientId: ctx.oidc.client?.clientId }, 'signed out'));
 

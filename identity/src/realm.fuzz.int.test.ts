@@ -38,7 +38,9 @@ describe("the realm's open doors under generated hostile input", () => {
   });
 
   it('the authorization and token endpoints: a client id with a NUL is an unknown client, not a 500', async () => {
-    const auth = await fetch(`${h.issuer}/protocol/openid-connect/auth?client_id=%00&redirect_uri=javascript:alert(1)&response_type=code`, { redirect: 'manual' });
+    const auth = await fetch(`${h.issuer}/protocol/openid-connect/auth?client_id=%00&redirect_uri=javascript:alert(1)&response_type=code`, {
+      redirect: 'manual',
+    });
     expect(auth.status).toBe(400);
     const token = await fetch(`${h.issuer}/protocol/openid-connect/token`, {
       method: 'POST',
@@ -63,24 +65,42 @@ describe("the realm's open doors under generated hostile input", () => {
   it('revocation and introspection: token, hint, client and its credentials', CASES, async () => {
     const endpoints = ['/protocol/openid-connect/revoke', '/protocol/openid-connect/token/introspect'];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...endpoints), field, fc.option(hostileString), fc.option(field), fc.option(hostileString), async (endpoint, token, hint, clientId, authorization) => {
-        const response = await fetch(`${h.issuer}${endpoint}`, {
-          method: 'POST',
-          headers: authorization === null ? {} : { authorization: `Basic ${Buffer.from(authorization).toString('base64')}` },
-          body: new URLSearchParams({ token, ...(hint !== null && { token_type_hint: hint }), ...(clientId !== null && { client_id: clientId }) }),
-        });
-        expectNo5xx(response, JSON.stringify([endpoint, token.slice(0, 40), clientId?.slice(0, 40)]));
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...endpoints),
+        field,
+        fc.option(hostileString),
+        fc.option(field),
+        fc.option(hostileString),
+        async (endpoint, token, hint, clientId, authorization) => {
+          const response = await fetch(`${h.issuer}${endpoint}`, {
+            method: 'POST',
+            headers: authorization === null ? {} : { authorization: `Basic ${Buffer.from(authorization).toString('base64')}` },
+            body: new URLSearchParams({ token, ...(hint !== null && { token_type_hint: hint }), ...(clientId !== null && { client_id: clientId }) }),
+          });
+          expectNo5xx(response, JSON.stringify([endpoint, token.slice(0, 40), clientId?.slice(0, 40)]));
+        },
+      ),
       { numRuns: RUNS },
     );
   });
 
   it('the links a stranger can open: forgot password, one-time keys, the admin search', CASES, async () => {
-    const pages = ['/login-actions/reset-credentials?email=', '/login-actions/action-token?key=', '/login-actions/verify-email?key=', '/login-actions/registration?interaction='];
+    const pages = [
+      '/login-actions/reset-credentials?email=',
+      '/login-actions/action-token?key=',
+      '/login-actions/verify-email?key=',
+      '/login-actions/registration?interaction=',
+    ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...pages), hostileString.map(urlEncoded), async (page, value) => {
-        expectNo5xx(await fetch(`${h.issuer}${page}${value}`, { headers: { 'x-forwarded-for': randomAddress() }, redirect: 'manual' }), `${page}${value.slice(0, 60)}`);
-        expectNo5xx(await fetch(`${h.origin}/admin/realms/forum/users?email=${value}`, { headers: { Authorization: `Bearer ${value.slice(0, 100)}` } }), `admin search ${value.slice(0, 60)}`);
+        expectNo5xx(
+          await fetch(`${h.issuer}${page}${value}`, { headers: { 'x-forwarded-for': randomAddress() }, redirect: 'manual' }),
+          `${page}${value.slice(0, 60)}`,
+        );
+        expectNo5xx(
+          await fetch(`${h.origin}/admin/realms/forum/users?email=${value}`, { headers: { Authorization: `Bearer ${value.slice(0, 100)}` } }),
+          `admin search ${value.slice(0, 60)}`,
+        );
       }),
       { numRuns: RUNS },
     );

@@ -217,9 +217,7 @@ describe('identity realm', () => {
     const other = await createTestDatabase('identity');
     const knex = createKnex(other.url);
     try {
-      const realms = await Promise.all(
-        [1, 2, 3].map(() => createIdentityRealm({ publicOrigin: origin, db: knex, logger, audience: AUDIENCE })),
-      );
+      const realms = await Promise.all([1, 2, 3].map(() => createIdentityRealm({ publicOrigin: origin, db: knex, logger, audience: AUDIENCE })));
       const secrets = await knex.withSchema('identity').from('secrets').select('name', 'value');
       expect(secrets.map((s: { name: string }) => s.name).sort()).toEqual(['cookie-keys', 'refresh-token-key', 'signing-keys', 'throttle-key']);
       await Promise.all(realms.map((r) => r.close()));

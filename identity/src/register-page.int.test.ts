@@ -4,7 +4,21 @@ import { createTokenVerifier } from '@forum/platform';
 import { describe, expect, it } from 'vitest';
 import { DUPLICATE_EMAIL_MESSAGE } from './messages.ts';
 import { PASSWORD, address, BREAKING, tokenFor, openLoginPage, refusedTo, useAccountsRealm } from './flows-test-support.ts';
-import { alertOf, AUDIENCE, authorizationRequest, codeOf, CookieJar, exchangeCode, fieldErrorOf, followToApp, formAction, formValue, openRegisterPage, uniqueEmail, type Harness } from './test-support.ts';
+import {
+  alertOf,
+  AUDIENCE,
+  authorizationRequest,
+  codeOf,
+  CookieJar,
+  exchangeCode,
+  fieldErrorOf,
+  followToApp,
+  formAction,
+  formValue,
+  openRegisterPage,
+  uniqueEmail,
+  type Harness,
+} from './test-support.ts';
 
 let h: Harness;
 useAccountsRealm((started) => (h = started));
@@ -54,7 +68,9 @@ describe('register page', () => {
     expect(fieldErrorOf(page, 'password-confirm')).toBe(PASSWORD_MISMATCH_MESSAGE);
     expect(page).not.toContain(PASSWORD);
     // required fields and their shape
-    const empty = await (await h.postForm(pageUrl, { csrf, name: '', photo: 'javascript:alert(1)', email: 'nope', password: '', 'password-confirm': '' }, jar)).text();
+    const empty = await (
+      await h.postForm(pageUrl, { csrf, name: '', photo: 'javascript:alert(1)', email: 'nope', password: '', 'password-confirm': '' }, jar)
+    ).text();
     expect(fieldErrorOf(empty, 'name')).toBe('Name is required.');
     expect(fieldErrorOf(empty, 'photo')).toBe('Use an https:// address');
     expect(fieldErrorOf(empty, 'email')).toBe('Enter a valid email address.');
@@ -78,7 +94,14 @@ describe('register page', () => {
     const email = uniqueEmail('newbie');
     const res = await h.postForm(
       pageUrl,
-      { csrf: formValue(html, 'csrf'), name: 'New Bie', photo: 'https://example.test/newbie.png', email: email.toUpperCase(), password: PASSWORD, 'password-confirm': PASSWORD },
+      {
+        csrf: formValue(html, 'csrf'),
+        name: 'New Bie',
+        photo: 'https://example.test/newbie.png',
+        email: email.toUpperCase(),
+        password: PASSWORD,
+        'password-confirm': PASSWORD,
+      },
       jar,
     );
     expect(res.status).toBe(303);
@@ -127,7 +150,14 @@ describe('register page', () => {
   it('throttles registrations per client address (a taken email counts too): 10 an hour, then 429 saying when; another address goes on', async () => {
     const jar = new CookieJar();
     const { pageUrl, html } = await openRegisterPage(h, jar);
-    const form = { csrf: formValue(html, 'csrf'), name: 'Again', photo: 'https://example.test/a.png', email: 'alice@forum.local', password: PASSWORD, 'password-confirm': PASSWORD };
+    const form = {
+      csrf: formValue(html, 'csrf'),
+      name: 'Again',
+      photo: 'https://example.test/a.png',
+      email: 'alice@forum.local',
+      password: PASSWORD,
+      'password-confirm': PASSWORD,
+    };
     const from = address();
     for (let i = 0; i < 10; i++) expect((await h.postForm(pageUrl, form, jar, { 'x-forwarded-for': from })).status).toBe(409);
     const refused = await h.postForm(pageUrl, form, jar, { 'x-forwarded-for': from });

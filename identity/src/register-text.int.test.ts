@@ -19,7 +19,9 @@ afterAll(async () => {
 async function register(name: string, photo: string, email = uniqueEmail('text')) {
   const jar = new CookieJar();
   const { pageUrl, html } = await openRegisterPage(h, jar);
-  const res = await h.postForm(pageUrl, { csrf: formValue(html, 'csrf'), name, photo, email, password: PASSWORD, 'password-confirm': PASSWORD }, jar, { 'x-forwarded-for': randomAddress() });
+  const res = await h.postForm(pageUrl, { csrf: formValue(html, 'csrf'), name, photo, email, password: PASSWORD, 'password-confirm': PASSWORD }, jar, {
+    'x-forwarded-for': randomAddress(),
+  });
   return { status: res.status, page: res.status === 400 ? await res.text() : '', email };
 }
 
@@ -39,7 +41,11 @@ describe('the register form refuses what the forum refuses', () => {
 
   it.each([
     // (the forum under test is served over http, and only https photos are taken: its https spelling)
-    ['the forum itself (every viewer would fetch it)', () => `${h.origin.replace(/^http:/, 'https:')}/realms/forum/protocol/openid-connect/logout`, /the forum itself/],
+    [
+      'the forum itself (every viewer would fetch it)',
+      () => `${h.origin.replace(/^http:/, 'https:')}/realms/forum/protocol/openid-connect/logout`,
+      /the forum itself/,
+    ],
     ['the forum by another loopback name', () => `https://localhost:${new URL(h.origin).port}/api/me`, /the forum itself/],
     ['the forum over http', () => `${h.origin}/api/me`, /^Use an https:\/\/ address$/],
     ['http to another host', () => 'http://img.example/a.png', /https/],

@@ -1,6 +1,18 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizationRequest, codeOf, CookieJar, exchangeCode, followToApp, formAction, formValue, ONE_PROXY, randomAddress, startHarness, type Harness } from './test-support.ts';
+import {
+  authorizationRequest,
+  codeOf,
+  CookieJar,
+  exchangeCode,
+  followToApp,
+  formAction,
+  formValue,
+  ONE_PROXY,
+  randomAddress,
+  startHarness,
+  type Harness,
+} from './test-support.ts';
 
 /**
  * Token revocation (RFC 7009) and introspection (RFC 7662) where Keycloak has them, through a
@@ -38,7 +50,7 @@ const refusalOf = async (call: Promise<unknown>) => {
 };
 
 describe('revocation', () => {
-  it('is advertised in discovery at Keycloak\'s paths, and openid-client finds both endpoints', async () => {
+  it("is advertised in discovery at Keycloak's paths, and openid-client finds both endpoints", async () => {
     const config = await clientOf('forum-web');
     expect(config.serverMetadata()).toMatchObject({
       revocation_endpoint: `${h.issuer}/protocol/openid-connect/revoke`,
@@ -62,7 +74,10 @@ describe('revocation', () => {
 
   it("refuses another client's refresh token (Unmatching clients) and leaves it working", async () => {
     const mine = await signIn('forum-web');
-    expect(await refusalOf(oidc.tokenRevocation(await clientOf('admin-web'), mine.refresh_token))).toMatchObject({ error: 'invalid_request', description: 'Unmatching clients' });
+    expect(await refusalOf(oidc.tokenRevocation(await clientOf('admin-web'), mine.refresh_token))).toMatchObject({
+      error: 'invalid_request',
+      description: 'Unmatching clients',
+    });
     expect((await oidc.refreshTokenGrant(await clientOf('forum-web'), mine.refresh_token)).access_token).toEqual(expect.any(String));
   });
 
@@ -75,7 +90,11 @@ describe('revocation', () => {
 
   it('refuses a request without a known client, or with two ways of authenticating, or a repeated parameter', async () => {
     const revoke = (body: Record<string, string> | string, headers: Record<string, string> = {}) =>
-      fetch(`${h.issuer}/protocol/openid-connect/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });
+      fetch(`${h.issuer}/protocol/openid-connect/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(body),
+      });
     const basic = `Basic ${Buffer.from('forum-api:wrong-secret').toString('base64')}`;
     for (const [res, status, error] of [
       [await revoke({ token: 'x' }), 401, 'invalid_client'],

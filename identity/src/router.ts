@@ -54,7 +54,26 @@ const JSON_PATHS = new Set([`${OIDC}/token`, `${OIDC}/certs`, `${OIDC}/userinfo`
 
 /** The realm's plain Node request handler: a failure answers 500 without details and is logged. */
 export function createRealmRouter(routes: RealmRoutes, issuer: string, log: Logger) {
-  const { cors, userinfo, revocation, introspection, cookiesProbe, registrations, login, register, expiredPage, forgotPassword, resetPassword, verifyEmail, brokerLogin, brokerEndpoint, mailbox, malformedHostPage, providerPolicy, callback } = routes;
+  const {
+    cors,
+    userinfo,
+    revocation,
+    introspection,
+    cookiesProbe,
+    registrations,
+    login,
+    register,
+    expiredPage,
+    forgotPassword,
+    resetPassword,
+    verifyEmail,
+    brokerLogin,
+    brokerEndpoint,
+    mailbox,
+    malformedHostPage,
+    providerPolicy,
+    callback,
+  } = routes;
   const issuerUrl = new URL(issuer);
   async function route(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse) {
     req.url = originForm(req.url ?? '/');

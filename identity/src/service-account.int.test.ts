@@ -15,7 +15,8 @@ afterAll(async () => {
 });
 
 const tokenUrl = () => `${h.issuer}/protocol/openid-connect/token`;
-const askToken = (form: Record<string, string>) => fetch(tokenUrl(), { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', ...form }) });
+const askToken = (form: Record<string, string>) =>
+  fetch(tokenUrl(), { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', ...form }) });
 const serviceToken = async () => {
   const answer = await askToken({ client_id: SERVICE_ACCOUNT.clientId, client_secret: SERVICE_ACCOUNT.clientSecret });
   expect(answer.status).toBe(200);

@@ -20,7 +20,9 @@ describe('sessions', () => {
   it('keeps a browser session across a restart (prompt=none still gets a code)', async () => {
     const jar = new CookieJar();
     const { pageUrl, html, request } = await openLoginPage(h, jar);
-    const res = await h.postForm(pageUrl, { csrf: formValue(html, 'csrf'), email: 'alice@forum.local', password: PASSWORD }, jar, { 'x-forwarded-for': address() });
+    const res = await h.postForm(pageUrl, { csrf: formValue(html, 'csrf'), email: 'alice@forum.local', password: PASSWORD }, jar, {
+      'x-forwarded-for': address(),
+    });
     codeOf((await followToApp(res, jar, h.origin)).appUrl!, request);
     for (const cookie of res.headers.getSetCookie()) expect(cookie).toMatch(/httponly/i);
 

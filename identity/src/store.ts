@@ -160,7 +160,9 @@ function base64url(input: Buffer | string) {
 
 /** RFC 7638 thumbprint of an RSA key: a stable kid. */
 function rsaThumbprint(jwk: JsonWebKey): string {
-  return createHash('sha256').update(JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n })).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n }))
+    .digest('base64url');
 }
 
 function newSigningKey(): JsonWebKey {
@@ -185,18 +187,14 @@ export async function prepareStore(db: Knex): Promise<RealmSecrets> {
   return db.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [INIT_LOCK]);
     for (const statement of DDL) await trx.raw(statement);
-    const due = await trx.raw<{ rows: { name: string }[] }>(`INSERT INTO ${SCHEMA}.migrations (name) VALUES (?) ON CONFLICT (name) DO NOTHING RETURNING name`, [EMAILS_NORMALIZED]);
+    const due = await trx.raw<{ rows: { name: string }[] }>(`INSERT INTO ${SCHEMA}.migrations (name) VALUES (?) ON CONFLICT (name) DO NOTHING RETURNING name`, [
+      EMAILS_NORMALIZED,
+    ]);
     if (due.rows.length > 0) await trx.raw(NORMALIZE_STORED_EMAILS);
     for (const [name, factory] of Object.entries(SECRET_FACTORIES)) {
-      await trx.raw(`INSERT INTO ${SCHEMA}.secrets (name, value) VALUES (?, ?::jsonb) ON CONFLICT (name) DO NOTHING`, [
-        name,
-        JSON.stringify(factory()),
-      ]);
+      await trx.raw(`INSERT INTO ${SCHEMA}.secrets (name, value) VALUES (?, ?::jsonb) ON CONFLICT (name) DO NOTHING`, [name, JSON.stringify(factory())]);
     }
-    const rows: Array<{ name: string; value: { keys?: unknown[]; key?: string } }> = await trx
-      .withSchema(SCHEMA)
-      .select('name', 'value')
-      .from('secrets');
+    const rows: Array<{ name: string; value: { keys?: unknown[]; key?: string } }> = await trx.withSchema(SCHEMA).select('name', 'value').from('secrets');
     const byName = new Map(rows.map((row) => [row.name, row.value]));
     return {
       signingKeys: (byName.get('signing-keys')?.keys ?? []) as JsonWebKey[],
@@ -264,9 +262,7 @@ const COLUMNS = ['id', 'email', 'email_verified', 'name', 'picture', 'roles', 'e
 const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
 
 export type ActionTokenState =
-  | { status: 'valid'; accountId: string; interactionUid: string | null }
-  | { status: 'used' | 'expired'; accountId: string }
-  | { status: 'unknown' };
+  { status: 'valid'; accountId: string; interactionUid: string | null } | { status: 'used' | 'expired'; accountId: string } | { status: 'unknown' };
 
 /** Ends every sign-in of the account: all oidc-provider keeps for it (browser sessions, grants, refresh tokens, codes not yet exchanged). */
 async function endSessions(trx: Knex | Knex.Transaction, accountId: string): Promise<void> {
@@ -327,7 +323,11 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
     },
 
     async list(first: number, max: number): Promise<AccountRecord[]> {
-      const rows = await accounts().select(COLUMNS).orderBy([{ column: 'created_at' }, { column: 'id' }]).offset(first).limit(max);
+      const rows = await accounts()
+        .select(COLUMNS)
+        .orderBy([{ column: 'created_at' }, { column: 'id' }])
+        .offset(first)
+        .limit(max);
       return rows.map((row) => toRecord(row as AccountRow));
     },
 
@@ -370,10 +370,7 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
     },
 
     async addRole(accountId: string, role: string): Promise<void> {
-      await db.raw(
-        `UPDATE ${SCHEMA}.accounts SET roles = array_append(roles, ?) WHERE id = ? AND NOT (? = ANY (roles))`,
-        [role, accountId, role],
-      );
+      await db.raw(`UPDATE ${SCHEMA}.accounts SET roles = array_append(roles, ?) WHERE id = ? AND NOT (? = ANY (roles))`, [role, accountId, role]);
     },
 
     /** Enables or disables the account (Keycloak's `enabled`); disabling also ends its sessions, grants and refresh tokens. */
@@ -464,10 +461,7 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
         );
         const row = claimed.rows[0];
         if (!row) return { status: 'used', accountId: state.accountId } as const;
-        await trx.raw(`UPDATE ${SCHEMA}.action_tokens SET used_at = now() WHERE account_id = ? AND kind = ? AND used_at IS NULL`, [
-          row.account_id,
-          kind,
-        ]);
+        await trx.raw(`UPDATE ${SCHEMA}.action_tokens SET used_at = now() WHERE account_id = ? AND kind = ? AND used_at IS NULL`, [row.account_id, kind]);
         await apply(row.account_id, trx);
         return { status: 'valid', accountId: row.account_id, interactionUid: row.interaction_uid } as const;
       });

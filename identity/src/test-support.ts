@@ -147,7 +147,12 @@ export async function startHarness(options: Partial<IdentityRealmOptions> = {}):
     get,
     postForm,
     passwordGrant: (username, password, headers = {}) =>
-      postForm(`${origin}/realms/forum/protocol/openid-connect/token`, { grant_type: 'password', client_id: 'forum-cli', username, password, scope: 'openid' }, undefined, headers),
+      postForm(
+        `${origin}/realms/forum/protocol/openid-connect/token`,
+        { grant_type: 'password', client_id: 'forum-cli', username, password, scope: 'openid' },
+        undefined,
+        headers,
+      ),
     async close() {
       await harness.realm.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -207,7 +212,8 @@ export async function followToApp(
 /** The authorization code of a fragment-mode response, after checking state. */
 export function codeOf(appUrl: URL, expected: { state: string; redirectUri: string }): string {
   const response = new URLSearchParams(appUrl.hash.slice(1));
-  if (`${appUrl.origin}${appUrl.pathname}${appUrl.search}` !== expected.redirectUri) throw new Error(`back at ${appUrl.href}, expected ${expected.redirectUri}`);
+  if (`${appUrl.origin}${appUrl.pathname}${appUrl.search}` !== expected.redirectUri)
+    throw new Error(`back at ${appUrl.href}, expected ${expected.redirectUri}`);
   if (response.get('error')) throw new Error(`authorization error ${response.get('error')}: ${response.get('error_description')}`);
   if (response.get('state') !== expected.state) throw new Error('state mismatch');
   return response.get('code')!;
@@ -230,7 +236,12 @@ export async function exchangeCode(
 }
 
 /** The action link (`/login-actions/<action>?key=…`) of the newest development-mailbox mail to `email` that has one, once it is there. */
-export async function mailLinkFor(harness: Pick<Harness, 'get' | 'issuer'>, email: string, action: 'action-token' | 'verify-email', timeoutMs = 5000): Promise<string> {
+export async function mailLinkFor(
+  harness: Pick<Harness, 'get' | 'issuer'>,
+  email: string,
+  action: 'action-token' | 'verify-email',
+  timeoutMs = 5000,
+): Promise<string> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     const html = await (await harness.get(`${harness.issuer}/mailbox`)).text();
@@ -271,7 +282,11 @@ export function clientAt(harness: Pick<Harness, 'origin' | 'issuer'>, localAddre
     });
   /** As a browser posts a form: a refused form's redirect back to its page is followed (backToForm). */
   const postForm = async (url: string, form: Record<string, string>, jar?: CookieJar) => {
-    const res = await send(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }, jar);
+    const res = await send(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() },
+      jar,
+    );
     const back = backToForm(res, new URL(url, harness.origin));
     return back ? send(back.href, {}, jar) : res;
   };
@@ -321,10 +336,16 @@ export async function registerThroughThePage(
   const jar = new CookieJar();
   const request = authorizationRequest(harness, { path: 'registrations', redirectUri: options.redirectUri });
   let res = await harness.get(request.url, jar);
-  while (res.status === 303 && !/login-actions\/registration\//.test(res.headers.get('location') ?? '')) res = await harness.get(res.headers.get('location')!, jar);
+  while (res.status === 303 && !/login-actions\/registration\//.test(res.headers.get('location') ?? ''))
+    res = await harness.get(res.headers.get('location')!, jar);
   const html = await (await harness.get(res.headers.get('location')!, jar)).text();
   const { email, password, name, photo } = account;
-  const submitted = await harness.postForm(formAction(html), { csrf: formValue(html, 'csrf'), name, photo, email, password, 'password-confirm': password }, jar, options.headers);
+  const submitted = await harness.postForm(
+    formAction(html),
+    { csrf: formValue(html, 'csrf'), name, photo, email, password, 'password-confirm': password },
+    jar,
+    options.headers,
+  );
   expect(submitted.status).toBe(303);
   const back = await followToApp(submitted, jar, harness.origin);
   return { appUrl: back.appUrl, tokens: await exchangeCode(harness, codeOf(back.appUrl!, request), request) };
@@ -364,7 +385,10 @@ export function rawRequest(
     socket.on('end', () => {
       const answer = Buffer.concat(chunks);
       const split = answer.indexOf('\r\n\r\n');
-      const [statusLine = '', ...headerLines] = answer.subarray(0, split < 0 ? answer.length : split).toString('latin1').split('\r\n');
+      const [statusLine = '', ...headerLines] = answer
+        .subarray(0, split < 0 ? answer.length : split)
+        .toString('latin1')
+        .split('\r\n');
       const headers: Record<string, string> = {};
       for (const line of headerLines) {
         const colon = line.indexOf(':');

@@ -87,7 +87,6 @@ class Counter {
       throw refused;
     }
   }
-
 }
 
 /** `secret`: the realm's throttle secret (its keys are HMACs under it, see keyedMac). */

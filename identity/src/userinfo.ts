@@ -16,9 +16,14 @@ export function createUserinfo(accounts: AccountStore, verifyAccessToken: Access
     });
     const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(String(req.headers.authorization ?? ''));
     if (!match) {
-      sendJson(res, 401, { error: 'invalid_request', error_description: 'Missing bearer token' }, {
-        'WWW-Authenticate': 'Bearer realm="forum"',
-      });
+      sendJson(
+        res,
+        401,
+        { error: 'invalid_request', error_description: 'Missing bearer token' },
+        {
+          'WWW-Authenticate': 'Bearer realm="forum"',
+        },
+      );
       return;
     }
     let subject: string;

@@ -41,7 +41,13 @@ const tokenFor = (email: string, password = PASSWORD) => passwordTokens(h, email
 
 /** keycloak-js register() with the register page filled in: back at the app with tokens, as today. */
 const register = async (email: string) =>
-  (await registerThroughThePage(h, { email, password: PASSWORD, name: 'Would Be Boss', photo: 'https://example.test/boss.png' }, { headers: { 'x-forwarded-for': address() } })).tokens;
+  (
+    await registerThroughThePage(
+      h,
+      { email, password: PASSWORD, name: 'Would Be Boss', photo: 'https://example.test/boss.png' },
+      { headers: { 'x-forwarded-for': address() } },
+    )
+  ).tokens;
 
 const roles = (accessToken: string) => (decodeJwt(accessToken).realm_access as { roles: string[] }).roles;
 const adminApi = (accessToken: string) => fetch(`${h.origin}/admin/realms/forum/users`, { headers: { authorization: `Bearer ${accessToken}` } });
@@ -142,7 +148,12 @@ describe('registering an address of ADMIN_EMAILS', () => {
       fetch(`${h.origin}/admin/realms/forum/users`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
-        body: JSON.stringify({ email, enabled: true, ...(emailVerified === undefined ? {} : { emailVerified }), credentials: [{ type: 'password', value: PASSWORD }] }),
+        body: JSON.stringify({
+          email,
+          enabled: true,
+          ...(emailVerified === undefined ? {} : { emailVerified }),
+          credentials: [{ type: 'password', value: PASSWORD }],
+        }),
       });
     const unverified = `unverified-${tag}@forum.local`;
     const verified = `verified-${tag}@forum.local`;

@@ -115,7 +115,8 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       const str = (value: unknown) => (typeof value === 'string' ? value : '');
       const realmAccess = payload.realm_access as { roles?: unknown } | undefined;
       const roles = Array.isArray(realmAccess?.roles) ? realmAccess.roles.filter((r): r is string => typeof r === 'string') : [];
-      const resourceAccess = payload.resource_access && typeof payload.resource_access === 'object' ? (payload.resource_access as Record<string, { roles?: unknown } | null>) : {};
+      const resourceAccess =
+        payload.resource_access && typeof payload.resource_access === 'object' ? (payload.resource_access as Record<string, { roles?: unknown } | null>) : {};
       // fromEntries defines own properties: a client named __proto__ is only a name
       const clientRoles = Object.fromEntries(
         Object.entries(resourceAccess).flatMap(([client, access]) =>

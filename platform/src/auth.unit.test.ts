@@ -52,7 +52,10 @@ describe('createTokenVerifier', () => {
   });
 
   it('reads email_verified (only true counts) and the email in its normal form', async () => {
-    expect(await verify(await sign({ email_verified: true, email: ' Alice@Forum.LOCAL. ' }))).toMatchObject({ email: 'alice@forum.local', emailVerified: true });
+    expect(await verify(await sign({ email_verified: true, email: ' Alice@Forum.LOCAL. ' }))).toMatchObject({
+      email: 'alice@forum.local',
+      emailVerified: true,
+    });
     expect(await verify(await sign({ email_verified: 'true' }))).toMatchObject({ emailVerified: false });
   });
 
@@ -61,11 +64,15 @@ describe('createTokenVerifier', () => {
     ['a token for another audience', () => sign({ aud: 'account' }), 'The token is not valid'],
     ['a token of another issuer', () => sign({ iss: 'http://evil.test/realms/forum' }), 'The token is not valid'],
     ['a token signed by another key', () => sign({}, { key: otherKey }), 'The token is not valid'],
-    ['a tampered token', async () => {
-      const token = await sign({});
-      const [header, , signature] = token.split('.');
-      return `${header}.${Buffer.from(JSON.stringify({ ...decodeJwt(token), sub: 'u-2' })).toString('base64url')}.${signature}`;
-    }, 'The token is not valid'],
+    [
+      'a tampered token',
+      async () => {
+        const token = await sign({});
+        const [header, , signature] = token.split('.');
+        return `${header}.${Buffer.from(JSON.stringify({ ...decodeJwt(token), sub: 'u-2' })).toString('base64url')}.${signature}`;
+      },
+      'The token is not valid',
+    ],
     ['an unsigned token (alg none)', async () => new UnsecuredJWT(decodeJwt(await sign({}))).encode(), 'The token is not valid'],
     ['garbage', () => Promise.resolve('not.a.jwt'), 'The token is not valid'],
   ])('refuses %s with 401 UNAUTHENTICATED', async (_name, token, message) => {
@@ -142,7 +149,13 @@ describe('createTokenVerifier: verified tokens kept', () => {
     let checks = 0;
     const single = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), alg: 'RS256' }] });
     const verifier = createTokenVerifier({ issuer, audience, keys: (...args) => (checks++, single(...args)) });
-    const token = await new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setIssuer(issuer).setAudience(audience).setSubject('u-1').setExpirationTime('5m').sign(privateKey);
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256' })
+      .setIssuer(issuer)
+      .setAudience(audience)
+      .setSubject('u-1')
+      .setExpirationTime('5m')
+      .sign(privateKey);
     await verifier(token);
     await verifier(token);
     expect(checks).toBe(2);

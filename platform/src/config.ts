@@ -27,9 +27,17 @@ export const logSettings = { LOG_LEVEL: LogLevel, LOG_FORMAT: LogFormat };
 export const Port = z.coerce.number().int().min(0).max(65535);
 /** HOST of a service on its own: the interface it listens on; `::` takes IPv6 and IPv4 alike (set 0.0.0.0 where the host has no IPv6). */
 export const ServiceHost = z.string().min(1).default('::');
-export const DatabaseUrl = z.string().url().refine((u) => /^postgres(ql)?:/.test(u), 'must be a postgres:// URL');
+export const DatabaseUrl = z
+  .string()
+  .url()
+  .refine((u) => /^postgres(ql)?:/.test(u), 'must be a postgres:// URL');
 /** EVENTSTORE_URL: a KurrentDB connection string (kurrentdb://, esdb://, with +discover for a cluster); unset, the log is in DATABASE_URL's PostgreSQL. */
-export const EventStoreUrl = z.string().refine((u) => /^(kurrentdb|kdb|esdb|eventstore)(\+discover)?:\/\/./i.test(u), 'must be a KurrentDB connection string such as kurrentdb://host:2113?tls=false');
+export const EventStoreUrl = z
+  .string()
+  .refine(
+    (u) => /^(kurrentdb|kdb|esdb|eventstore)(\+discover)?:\/\/./i.test(u),
+    'must be a KurrentDB connection string such as kurrentdb://host:2113?tls=false',
+  );
 /** Where the event log is: KurrentDB at EVENTSTORE_URL (docs/kurrentdb.md), else PostgreSQL. */
 export const eventStoreSettings = { EVENTSTORE_URL: EventStoreUrl.optional() };
 export const IssuerUrl = z.string().url();

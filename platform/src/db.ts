@@ -42,7 +42,8 @@ function statementName(key: string): string {
  */
 export function prepared<Result = unknown>(db: Knex | Knex.Transaction, sql: string, bindings: readonly Knex.RawBinding[], scope = ''): Knex.Raw<Result> {
   // a query bound in is written into the text, which would then differ from call to call under one name
-  if (bindings.some((binding) => typeof (binding as { toSQL?: unknown } | null)?.toSQL === 'function')) throw new Error('a prepared statement takes values, not queries');
+  if (bindings.some((binding) => typeof (binding as { toSQL?: unknown } | null)?.toSQL === 'function'))
+    throw new Error('a prepared statement takes values, not queries');
   return db.raw<Result>(sql, bindings as Knex.RawBinding[]).options({ name: statementName(scope === '' ? sql : `${scope}\u0000${sql}`) });
 }
 

@@ -121,14 +121,19 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   await stopLeftoverPostmaster(pgDir, log);
 
   const postgresFlags = [
-    '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'max_connections=200',
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'max_connections=200',
     // a dedicated server's sizes rather than the packaged defaults (128 MB of cache, a checkpoint
     // every 1 GB of WAL), which turn a replay of the log into page evictions and full-page writes,
     // and every write at a million posts into reads of index pages
-    '-c', `shared_buffers=${options.sharedBuffers ?? (options.fast ? '512MB' : sharedBuffersFor())}`,
-    '-c', 'max_wal_size=4GB',
-    '-c', 'checkpoint_timeout=15min',
+    '-c',
+    `shared_buffers=${options.sharedBuffers ?? (options.fast ? '512MB' : sharedBuffersFor())}`,
+    '-c',
+    'max_wal_size=4GB',
+    '-c',
+    'checkpoint_timeout=15min',
     ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
     ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ];
@@ -161,8 +166,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     throw new Error(`PostgreSQL did not start in ${pgDir} on port ${port}: ${error instanceof Error ? error.message : 'exited early'}`, { cause: error });
   }
 
-  const urlFor = (database: string) =>
-    `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  const urlFor = (database: string) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   await ensureDatabase(urlFor('postgres'), options.database);
 
   let stopped = false;
@@ -185,7 +189,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 async function startInOwnProcessGroup(args: readonly string[], log: (line: string) => void): Promise<{ stop(): Promise<void> }> {
   const { postgres } = await embeddedPostgresBinaries();
   // messages in English: the line that says it is ready is looked for
-  const child = spawn(postgres, args, { ...postgresProcessUser(), detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } });
+  const child = spawn(postgres, args, {
+    ...postgresProcessUser(),
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const onExit = () => child.kill('SIGINT');
   process.once('exit', onExit);

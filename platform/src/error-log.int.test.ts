@@ -28,7 +28,11 @@ afterAll(async () => {
 async function serveFailing(run: (text: string) => Promise<unknown>) {
   const lines: Record<string, unknown>[] = [];
   const raw: string[] = [];
-  const logger = createLogger('error-log-test', 'info', { destination: new Writable({ write: (chunk, _encoding, done) => (raw.push(String(chunk)), lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()) }) });
+  const logger = createLogger('error-log-test', 'info', {
+    destination: new Writable({
+      write: (chunk, _encoding, done) => (raw.push(String(chunk)), lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()),
+    }),
+  });
   const server = createHttpServer({ logger });
   // the text comes in the body: the access log line writes the URL, and with it a query string
   server.post('/fail', async (request) => {
@@ -47,10 +51,19 @@ describe('the error log of an unexpected database error', () => {
     const secret = sql.startsWith('INSERT') ? 'taken-secret' : 'user-secret-text';
     const served = await serveFailing((text) => pool().raw(sql, [text]));
     try {
-      const answer = await fetch(`${served.base}/fail`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text: secret }) });
+      const answer = await fetch(`${served.base}/fail`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ text: secret }),
+      });
       expect(answer.status).toBe(500);
       expect(JSON.stringify(await answer.json())).not.toContain(secret);
-      const line = await waitFor(() => served.lines.find((l) => l.msg === 'unhandled error'), (l) => l !== undefined, 5000, 20);
+      const line = await waitFor(
+        () => served.lines.find((l) => l.msg === 'unhandled error'),
+        (l) => l !== undefined,
+        5000,
+        20,
+      );
       expect(line!.err).toMatchObject({ code, statement: sql.replace('?', '$1') });
       expect(served.raw.join('')).not.toContain(secret);
     } finally {

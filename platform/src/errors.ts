@@ -19,7 +19,10 @@ export class AppError extends Error {
 }
 
 export class ValidationError extends AppError {
-  constructor(readonly fieldErrors: FieldErrors, message = 'The request is not valid') {
+  constructor(
+    readonly fieldErrors: FieldErrors,
+    message = 'The request is not valid',
+  ) {
     super(400, ErrorCode.VALIDATION_FAILED, message, fieldErrors);
   }
 }

@@ -24,7 +24,13 @@ const closers: (() => Promise<unknown>)[] = [];
 beforeAll(async () => {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   verify = createTokenVerifier({ issuer, audience, keys: createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256' }] }) });
-  token = await new SignJWT({ email: 'alice@forum.local' }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(issuer).setAudience(audience).setSubject('u-1').setExpirationTime('5m').sign(privateKey);
+  token = await new SignJWT({ email: 'alice@forum.local' })
+    .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+    .setIssuer(issuer)
+    .setAudience(audience)
+    .setSubject('u-1')
+    .setExpirationTime('5m')
+    .sign(privateKey);
 });
 afterAll(async () => {
   for (const close of closers.splice(0).reverse()) await close();
@@ -57,12 +63,27 @@ describe('authentication', () => {
   });
 
   it.each([
-    ['no token where one is required', '/api/me', undefined, answered(401, '{"error":{"code":"UNAUTHENTICATED","message":"A valid bearer token is required"}}')],
-    ['another scheme', '/api/me', 'Basic YWxpY2U6c2VjcmV0', answered(401, '{"error":{"code":"UNAUTHENTICATED","message":"The Authorization header must be \\"Bearer <token>\\""}}')],
+    [
+      'no token where one is required',
+      '/api/me',
+      undefined,
+      answered(401, '{"error":{"code":"UNAUTHENTICATED","message":"A valid bearer token is required"}}'),
+    ],
+    [
+      'another scheme',
+      '/api/me',
+      'Basic YWxpY2U6c2VjcmV0',
+      answered(401, '{"error":{"code":"UNAUTHENTICATED","message":"The Authorization header must be \\"Bearer <token>\\""}}'),
+    ],
     ['a token that is not valid', '/api/me', 'Bearer not.a.token', answered(401, '{"error":{"code":"UNAUTHENTICATED","message":"The token is not valid"}}')],
     ['a valid token', '/api/me', 'valid', answered(200, '{"subject":"u-1"}')],
     ['no token where none is required', '/api/posts', undefined, answered(200, '{"subject":null}')],
-    ['a bad token where none is required', '/api/posts', 'Bearer not.a.token', answered(401, '{"error":{"code":"UNAUTHENTICATED","message":"The token is not valid"}}')],
+    [
+      'a bad token where none is required',
+      '/api/posts',
+      'Bearer not.a.token',
+      answered(401, '{"error":{"code":"UNAUTHENTICATED","message":"The token is not valid"}}'),
+    ],
     ['a valid token where none is required', '/api/posts', 'valid', answered(200, '{"subject":"u-1"}')],
   ])('%s', async (_case, path, authorization, expected) => {
     const headers: Record<string, string> = authorization === undefined ? {} : { Authorization: authorization === 'valid' ? `Bearer ${token}` : authorization };
@@ -113,11 +134,18 @@ describe('a request whose client leaves', () => {
     database = await createTestDatabase('http_server_hooks');
     observer = new pg.Client({ connectionString: database.url });
     await observer.connect();
-    closers.push(() => database.drop(), () => observer.end());
+    closers.push(
+      () => database.drop(),
+      () => observer.end(),
+    );
   }, 60_000);
 
   const sleeping = async () =>
-    (await observer.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-read' AND state = 'active' AND query LIKE '%pg_sleep%'`)).rows;
+    (
+      await observer.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-read' AND state = 'active' AND query LIKE '%pg_sleep%'`,
+      )
+    ).rows;
 
   it.each([
     ['GET', undefined],
@@ -133,7 +161,9 @@ describe('a request whose client leaves', () => {
     closers.push(() => server.close());
     const { pid } = (await (await fetch(`${base}/quick`)).json()) as { pid: number };
     const client = new AbortController();
-    const request = fetch(`${base}/sleep`, { method, body, headers: { 'Content-Type': 'application/json' }, signal: client.signal }).catch((error: Error) => error);
+    const request = fetch(`${base}/sleep`, { method, body, headers: { 'Content-Type': 'application/json' }, signal: client.signal }).catch(
+      (error: Error) => error,
+    );
     await waitFor(sleeping, (rows) => rows.some((row) => row.pid === pid));
     client.abort();
     expect(await request).toBeInstanceOf(Error);

@@ -40,7 +40,10 @@ beforeAll(async () => {
   server.get('/api/posts', { schema: { querystring: Page } }, (request) => request.query);
   server.get('/api/posts/:id', { schema: { params: z.object({ id: z.string() }) } }, (request) => ({ id: request.params.id }));
   server.delete('/api/posts', { schema: { body: Post } }, (request) => request.body);
-  server.delete('/api/posts/:id', { schema: { params: z.object({ id: z.string() }), body: NoBody } }, (request) => ({ id: request.params.id, body: request.body ?? 'none' }));
+  server.delete('/api/posts/:id', { schema: { params: z.object({ id: z.string() }), body: NoBody } }, (request) => ({
+    id: request.params.id,
+    body: request.body ?? 'none',
+  }));
   server.get('/api/conflict', conflict);
   server.get('/api/limited', limited);
   server.get('/api/broken', broken);
@@ -88,9 +91,17 @@ const refusals: [string, Sent, ReturnType<typeof answered>][] = [
   ['malformed JSON', { method: 'POST', path: '/api/posts', headers: json, body: '{"title":' }, answered(400, NOT_JSON)],
   ['JSON that is not an object or an array', { method: 'POST', path: '/api/posts', headers: json, body: '"a title"' }, answered(400, NOT_JSON)],
   ['a body over the limit', { method: 'POST', path: '/api/posts', headers: json, body: oversized }, answered(413, TOO_LARGE)],
-  ['a body in another media type', { method: 'POST', path: '/api/posts', headers: { 'Content-Type': 'text/plain' }, body: 'a title' }, answered(415, NOT_A_JSON_BODY)],
+  [
+    'a body in another media type',
+    { method: 'POST', path: '/api/posts', headers: { 'Content-Type': 'text/plain' }, body: 'a title' },
+    answered(415, NOT_A_JSON_BODY),
+  ],
   ['a body without a content type', { method: 'POST', path: '/api/posts', body: Buffer.from('{"title":"a"}') }, answered(415, NOT_A_JSON_BODY)],
-  ['JSON in another charset', { method: 'POST', path: '/api/posts', headers: { 'Content-Type': 'application/json; charset=latin1' }, body: '{"title":"a"}' }, answered(415, NOT_A_JSON_BODY)],
+  [
+    'JSON in another charset',
+    { method: 'POST', path: '/api/posts', headers: { 'Content-Type': 'application/json; charset=latin1' }, body: '{"title":"a"}' },
+    answered(415, NOT_A_JSON_BODY),
+  ],
   [
     'a body that is not UTF-8',
     { method: 'POST', path: '/api/posts', headers: json, body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]) },
@@ -107,12 +118,18 @@ const refusals: [string, Sent, ReturnType<typeof answered>][] = [
   [
     'no body where one is required',
     { method: 'POST', path: '/api/posts', headers: json },
-    answered(400, '{"error":{"code":"VALIDATION_FAILED","message":"The request is not valid","details":{"title":["Invalid input: expected string, received undefined"]}}}'),
+    answered(
+      400,
+      '{"error":{"code":"VALIDATION_FAILED","message":"The request is not valid","details":{"title":["Invalid input: expected string, received undefined"]}}}',
+    ),
   ],
   [
     'no body at all (a DELETE without Content-Length) where one is required',
     { method: 'DELETE', path: '/api/posts' },
-    answered(400, '{"error":{"code":"VALIDATION_FAILED","message":"The request is not valid","details":{"_":["Invalid input: expected object, received undefined"]}}}'),
+    answered(
+      400,
+      '{"error":{"code":"VALIDATION_FAILED","message":"The request is not valid","details":{"_":["Invalid input: expected object, received undefined"]}}}',
+    ),
   ],
   [
     'a query that fails the schema',
@@ -124,18 +141,46 @@ const refusals: [string, Sent, ReturnType<typeof answered>][] = [
     { path: '/api/posts?page=%FF' },
     answered(400, '{"error":{"code":"VALIDATION_FAILED","message":"The request is not valid","details":{"_":["The query string is not valid UTF-8"]}}}'),
   ],
-  ['a domain refusal with details', { path: '/api/conflict' }, answered(409, '{"error":{"code":"CONFLICT","message":"This name is taken","details":{"name":["taken"]}}}')],
-  ['a refusal with Retry-After', { path: '/api/limited' }, answered(429, '{"error":{"code":"RATE_LIMITED","message":"Slow down","details":{"retryAfterSeconds":7}}}', '7')],
-  ['an unexpected error, without what it says', { path: '/api/broken' }, answered(500, '{"error":{"code":"INTERNAL","message":"Something went wrong on our side"}}')],
-  ['a body in an unknown encoding', { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': 'zip' }, body: '{"title":"a"}' }, answered(415, NOT_A_JSON_BODY)],
-  ['a body in x-gzip (not an encoding the API reads)', { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': 'x-gzip' }, body: gzipSync('{"title":"a"}') }, answered(415, NOT_A_JSON_BODY)],
+  [
+    'a domain refusal with details',
+    { path: '/api/conflict' },
+    answered(409, '{"error":{"code":"CONFLICT","message":"This name is taken","details":{"name":["taken"]}}}'),
+  ],
+  [
+    'a refusal with Retry-After',
+    { path: '/api/limited' },
+    answered(429, '{"error":{"code":"RATE_LIMITED","message":"Slow down","details":{"retryAfterSeconds":7}}}', '7'),
+  ],
+  [
+    'an unexpected error, without what it says',
+    { path: '/api/broken' },
+    answered(500, '{"error":{"code":"INTERNAL","message":"Something went wrong on our side"}}'),
+  ],
+  [
+    'a body in an unknown encoding',
+    { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': 'zip' }, body: '{"title":"a"}' },
+    answered(415, NOT_A_JSON_BODY),
+  ],
+  [
+    'a body in x-gzip (not an encoding the API reads)',
+    { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': 'x-gzip' }, body: gzipSync('{"title":"a"}') },
+    answered(415, NOT_A_JSON_BODY),
+  ],
   [
     'a gzip body that is not gzip',
     { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': 'gzip' }, body: '{"title":"a"}' },
     answered(400, '{"error":{"code":"VALIDATION_FAILED","message":"The request could not be read"}}'),
   ],
-  ['a gzip body over the limit once decoded', { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': 'gzip' }, body: gzipSync(oversized) }, answered(413, TOO_LARGE)],
-  ['an unknown endpoint', { method: 'POST', path: '/api/nothing-here', headers: json, body: '{}' }, answered(404, '{"error":{"code":"NOT_FOUND","message":"No such endpoint"}}')],
+  [
+    'a gzip body over the limit once decoded',
+    { method: 'POST', path: '/api/posts', headers: { ...json, 'Content-Encoding': 'gzip' }, body: gzipSync(oversized) },
+    answered(413, TOO_LARGE),
+  ],
+  [
+    'an unknown endpoint',
+    { method: 'POST', path: '/api/nothing-here', headers: json, body: '{}' },
+    answered(404, '{"error":{"code":"NOT_FOUND","message":"No such endpoint"}}'),
+  ],
 ];
 
 describe('the server’s refusals', () => {
@@ -181,7 +226,9 @@ describe('the server’s reading of requests', () => {
 
   it('keeps a sane X-Request-Id and replaces any other with a new UUID', async () => {
     expect((await answerOf({ path: '/api/posts', headers: { 'X-Request-Id': 'req-42' } })).requestId).toBe('req-42');
-    expect((await answerOf({ path: '/api/posts', headers: { 'X-Request-Id': 'not a sane id!' } })).requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect((await answerOf({ path: '/api/posts', headers: { 'X-Request-Id': 'not a sane id!' } })).requestId).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
     expect((await answerOf({ path: '/api/posts', headers: { 'X-Request-Id': 'x'.repeat(129) } })).requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
@@ -223,7 +270,16 @@ describe('the server’s log', () => {
           err: { type: 'Error', message: 'a secret the client must not see', stack: matching(/^Error: a secret the client must not see\n {4}at /) },
           msg: 'unhandled error',
         },
-        { level: 50, time, service: 'http-server-test', req, res: { statusCode: 500 }, responseTime: anyNumber, correlationId: 'req-500', msg: 'request completed' },
+        {
+          level: 50,
+          time,
+          service: 'http-server-test',
+          req,
+          res: { statusCode: 500 },
+          responseTime: anyNumber,
+          correlationId: 'req-500',
+          msg: 'request completed',
+        },
       ]);
   });
 });
@@ -250,12 +306,17 @@ describe('a server whose API is one context among others (apiInput: false, as th
   afterAll(() => gateway?.close());
 
   const refusal = (name: string) => refusals.find(([named]) => named === name)!;
-  it.each([refusal('malformed JSON'), refusal('a body in another media type'), refusal('a query string that is not UTF-8')])('reads the API’s input in the API’s context: %s', async (_case, sent, expected) => {
-    expect(await answerOf(sent, gatewayBase)).toEqual(expected);
-  });
+  it.each([refusal('malformed JSON'), refusal('a body in another media type'), refusal('a query string that is not UTF-8')])(
+    'reads the API’s input in the API’s context: %s',
+    async (_case, sent, expected) => {
+      expect(await answerOf(sent, gatewayBase)).toEqual(expected);
+    },
+  );
 
   it('reads a good body in the API’s context', async () => {
-    expect(await answerOf({ method: 'POST', path: '/api/posts', headers: json, body: '{"title":"Hello"}' }, gatewayBase)).toEqual(answered(200, '{"title":"Hello"}'));
+    expect(await answerOf({ method: 'POST', path: '/api/posts', headers: json, body: '{"title":"Hello"}' }, gatewayBase)).toEqual(
+      answered(200, '{"title":"Hello"}'),
+    );
   });
 
   it('reads no body and checks no query string outside it', async () => {

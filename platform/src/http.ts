@@ -20,7 +20,11 @@ export function refuseQueryNotInUtf8(text: string): void {
 const MAY_BE_OTHER_THAN_UTF8 = /[%\u0080-\uffff]/;
 
 /** The bytes a query string's text stands for: its %XX escapes decoded, the rest as it came (one byte a character). */
-const bytesOf = (text: string) => Buffer.from(text.replace(/%([0-9a-f]{2})/gi, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))), 'latin1');
+const bytesOf = (text: string) =>
+  Buffer.from(
+    text.replace(/%([0-9a-f]{2})/gi, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+    'latin1',
+  );
 
 /** `Content-Type: application/json`, in UTF-8 if a charset is named: the only body the services read. */
 export function isJsonInUtf8(type: string | undefined): boolean {
@@ -31,7 +35,8 @@ export function isJsonInUtf8(type: string | undefined): boolean {
 }
 
 /** Whether a request carries a body (a length above 0, or chunks). */
-export const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+export const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /** The error of a body that is not UTF-8: refused, not read with replacement characters. */
 export const notUtf8 = () => new ValidationError({ _: ['The body is not valid UTF-8'] }, 'The body is not valid UTF-8');
@@ -63,20 +68,30 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   if (isQueryCanceled(error)) error = new ReadTimeoutError();
   if (error instanceof AppError) {
     const retry: Record<string, string> =
-      error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : error instanceof ReadTimeoutError || error instanceof BusyError ? { 'Retry-After': '1' } : {};
+      error instanceof RateLimitedError
+        ? { 'Retry-After': String(error.retryAfterSeconds) }
+        : error instanceof ReadTimeoutError || error instanceof BusyError
+          ? { 'Retry-After': '1' }
+          : {};
     return answer(error.status, errorBody(error.code, error.message, error.details), retry);
   }
   // Fastify's own refusals (a body over the limit, one it cannot read) carry a statusCode and a code
   const { statusCode: refused, code } = (error ?? {}) as { statusCode?: unknown; code?: unknown };
   const known = code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? tooLarge() : refused === 415 ? new UnsupportedMediaTypeError() : null;
   if (known) return errorAnswer(known);
-  if (typeof refused === 'number' && refused >= 400 && refused < 500) return answer(refused, errorBody(ErrorCode.VALIDATION_FAILED, 'The request could not be read'));
+  if (typeof refused === 'number' && refused >= 400 && refused < 500)
+    return answer(refused, errorBody(ErrorCode.VALIDATION_FAILED, 'The request could not be read'));
   return answer(500, errorBody(ErrorCode.INTERNAL, 'Something went wrong on our side'), {}, true);
 }
 
 /** What Node's HTTP parser refuses before any handler runs, by its error code. */
 const PARSER_REFUSALS: Readonly<Record<string, { status: number; reason: string; code: string; message: string }>> = {
-  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', code: ErrorCode.HEADERS_TOO_LARGE, message: 'The request headers are too large' },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: 'Request Header Fields Too Large',
+    code: ErrorCode.HEADERS_TOO_LARGE,
+    message: 'The request headers are too large',
+  },
 };
 
 /**
@@ -94,7 +109,12 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     socket.destroy();
     return;
   }
-  const refusal = PARSER_REFUSALS[error.code ?? ''] ?? { status: 400, reason: 'Bad Request', code: ErrorCode.VALIDATION_FAILED, message: 'The request could not be read' };
+  const refusal = PARSER_REFUSALS[error.code ?? ''] ?? {
+    status: 400,
+    reason: 'Bad Request',
+    code: ErrorCode.VALIDATION_FAILED,
+    message: 'The request could not be read',
+  };
   const text = JSON.stringify(errorBody(refusal.code, refusal.message));
   socket.end(
     `HTTP/1.1 ${refusal.status} ${refusal.reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,

@@ -24,7 +24,13 @@ export const logFormatFor = (asked: LogFormat | undefined, isTerminal: boolean):
  * Every line, of this logger and of its children, leaves with its secrets written `…` (redactSecrets).
  */
 export function createLogger(service: string, level = 'info', output: { format?: LogFormat; destination?: DestinationStream } = {}): Logger {
-  const options = { level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: errorForLog }, hooks: { streamWrite: redactSecrets } };
+  const options = {
+    level,
+    base: { service },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    serializers: { err: errorForLog },
+    hooks: { streamWrite: redactSecrets },
+  };
   const format = logFormatFor(output.format, output.destination === undefined && process.stdout.isTTY === true);
   if (format === 'pretty') return pino(options, prettyStream(output.destination));
   return output.destination ? pino(options, output.destination) : pino(options);
@@ -75,7 +81,11 @@ const DATABASE_ERROR_FIELDS = ['code', 'severity', 'routine', 'schema', 'table',
 
 /** A PostgreSQL error: a five-character SQLSTATE and a severity. */
 const isDatabaseError = (error: unknown): error is Record<string, unknown> =>
-  typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((error as { code: string }).code) && typeof (error as { severity?: unknown }).severity === 'string';
+  typeof error === 'object' &&
+  error !== null &&
+  typeof (error as { code?: unknown }).code === 'string' &&
+  /^[0-9A-Z]{5}$/.test((error as { code: string }).code) &&
+  typeof (error as { severity?: unknown }).severity === 'string';
 
 /**
  * An error as the log writes it. A database error is written by its PostgreSQL code, what it
@@ -232,6 +242,6 @@ export class LazyChildLogger {
 
   #log(level: Exclude<LevelName, 'silent'>, args: LogArgs): void {
     if (!this.isLevelEnabled(level)) return;
-    (this.#logger()[level])(...args);
+    this.#logger()[level](...args);
   }
 }

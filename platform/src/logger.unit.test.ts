@@ -19,7 +19,10 @@ afterEach(async () => {
 async function serve(level: string) {
   const lines: Record<string, unknown>[] = [];
   let waiting = 0;
-  const logger = createLogger('request-log-test', level, { format: 'json', destination: new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()) }) });
+  const logger = createLogger('request-log-test', level, {
+    format: 'json',
+    destination: new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()) }),
+  });
   const server = createHttpServer({ logger });
   await server.register(
     (api, _options, done) => {
@@ -60,13 +63,15 @@ describe('the request log', () => {
     expect(generated.headers.get('X-Request-Id')).toMatch(/^[0-9a-f-]{36}$/);
     await generated.arrayBuffer();
     expect(lines.find((l) => l.msg === 'inside')).toMatchObject({ req: { id: 'req-42', method: 'GET' } });
-    await expect.poll(() => lines.find((l) => l.msg === 'request completed')).toMatchObject({
-      level: 30,
-      req: { id: 'req-42', method: 'GET', url: '/api/posts?page=2' },
-      res: { statusCode: 200 },
-      correlationId: 'corr-7',
-      responseTime: anyNumber,
-    });
+    await expect
+      .poll(() => lines.find((l) => l.msg === 'request completed'))
+      .toMatchObject({
+        level: 30,
+        req: { id: 'req-42', method: 'GET', url: '/api/posts?page=2' },
+        res: { statusCode: 200 },
+        correlationId: 'corr-7',
+        responseTime: anyNumber,
+      });
   });
 
   it('warns of a 4xx, and of a client that left before its answer', async () => {
@@ -77,10 +82,12 @@ describe('the request log', () => {
     await expect.poll(waiting).toBe(1);
     leaving.abort();
     await never;
-    await expect.poll(() => lines.filter((l) => l.msg !== 'inside').map((l) => [l.level, l.msg, (l.req as { url: string }).url])).toEqual([
-      [40, 'request completed', '/api/missing'],
-      [40, 'request aborted', '/api/never'],
-    ]);
+    await expect
+      .poll(() => lines.filter((l) => l.msg !== 'inside').map((l) => [l.level, l.msg, (l.req as { url: string }).url]))
+      .toEqual([
+        [40, 'request completed', '/api/missing'],
+        [40, 'request aborted', '/api/never'],
+      ]);
   });
 
   it('warns of a 503 with Retry-After (a search refused as BUSY, a read timed out), and errs only on other 5xx', async () => {
@@ -101,7 +108,9 @@ describe('the request log', () => {
     await expect.poll(waiting).toBe(1);
     leaving.abort();
     await response.text().catch(() => null);
-    await expect.poll(() => lines.map((l) => [l.level, l.msg, (l.req as { url: string }).url])).toEqual([[30, 'stream ended', '/api/stream?topics=me&ticket=…&x=1']]);
+    await expect
+      .poll(() => lines.map((l) => [l.level, l.msg, (l.req as { url: string }).url]))
+      .toEqual([[30, 'stream ended', '/api/stream?topics=me&ticket=…&x=1']]);
   });
 
   it('writes nothing for answered requests below its level', async () => {
@@ -116,7 +125,10 @@ describe('the request log', () => {
 describe("a request's own logger", () => {
   it('is made from its parent only when a line at an enabled level is written through it, with the request bound', () => {
     const lines: Record<string, unknown>[] = [];
-    const parent = createLogger('lazy-test', 'warn', { format: 'json', destination: new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()) }) });
+    const parent = createLogger('lazy-test', 'warn', {
+      format: 'json',
+      destination: new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()) }),
+    });
     let made = 0;
     const child = parent.child.bind(parent);
     parent.child = ((...args: Parameters<typeof child>) => (made++, child(...args))) as typeof parent.child;
@@ -155,7 +167,10 @@ describe('#28.17 the log format', () => {
     const pretty = written();
     const logger = createLogger('forum', 'info', { format: 'pretty', destination: pretty.destination });
     logger.child({ service: 'identity' }).warn({ mailbox: 'http://localhost:3000/realms/forum/mailbox' }, 'SMTP_URL is not set');
-    logger.info({ req: { id: 'r1', method: 'GET', url: '/api/posts?page=2' }, res: { statusCode: 200 }, responseTime: 3, correlationId: 'r1' }, 'request completed');
+    logger.info(
+      { req: { id: 'r1', method: 'GET', url: '/api/posts?page=2' }, res: { statusCode: 200 }, responseTime: 3, correlationId: 'r1' },
+      'request completed',
+    );
     logger.error({ err: new Error('boom') }, 'failed');
     const lines = pretty.chunks.join('').split('\n');
     expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d WARN {2}identity: SMTP_URL is not set \{"mailbox":"http:\/\/localhost:3000\/realms\/forum\/mailbox"\}$/);

@@ -20,13 +20,18 @@ describe('listenForNotifications', () => {
   });
 
   const sessions = async () =>
-    (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [APP])).rows.map((row) => row.pid);
+    (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [APP])).rows.map(
+      (row) => row.pid,
+    );
 
   function listener() {
     const received: string[] = [];
     const logged: { level: number; msg: string }[] = [];
     let listening = 0;
-    const logger = createLogger('test', 'info', { format: 'json', destination: { write: (line: string) => void logged.push(JSON.parse(line) as { level: number; msg: string }) } });
+    const logger = createLogger('test', 'info', {
+      format: 'json',
+      destination: { write: (line: string) => void logged.push(JSON.parse(line) as { level: number; msg: string }) },
+    });
     const handle = listenForNotifications({
       connectionString: database.url,
       channels: ['test_one', 'test_two'],
@@ -45,14 +50,23 @@ describe('listenForNotifications', () => {
       await handle.started;
       expect(listening()).toBe(1);
       await admin.query(`SELECT pg_notify('test_one', 'before'), pg_notify('test_two', 'both channels')`);
-      await waitFor(() => received.length, (n) => n === 2);
+      await waitFor(
+        () => received.length,
+        (n) => n === 2,
+      );
       const [pid] = await sessions();
       await admin.query('SELECT pg_terminate_backend($1)', [pid]);
       // onListening tells the caller that notifications may have been missed meanwhile
-      await waitFor(() => listening(), (n) => n === 2);
+      await waitFor(
+        () => listening(),
+        (n) => n === 2,
+      );
       expect(await sessions()).not.toContain(pid);
       await admin.query(`SELECT pg_notify('test_one', 'after')`);
-      await waitFor(() => received, (all) => all.includes('test_one:after'));
+      await waitFor(
+        () => received,
+        (all) => all.includes('test_one:after'),
+      );
       expect(received).toEqual(['test_one:before', 'test_two:both channels', 'test_one:after']);
       expect(logged.map((line) => line.msg)).toEqual(['LISTEN session lost; connecting again', 'listening again']);
     } finally {

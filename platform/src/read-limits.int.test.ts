@@ -46,7 +46,11 @@ async function serve(options: { max: number; statementTimeoutMs: number }) {
 
 /** The read pool's statements PostgreSQL is running now. */
 const sleeping = async () =>
-  (await observer.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-read' AND state = 'active' AND query LIKE '%pg_sleep%'`)).rows;
+  (
+    await observer.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'forum-read' AND state = 'active' AND query LIKE '%pg_sleep%'`,
+    )
+  ).rows;
 
 describe('the read pool', () => {
   it('stops a statement at its time limit: 503 READ_TIMEOUT with Retry-After, and the connection serves the next read', async () => {

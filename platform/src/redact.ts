@@ -43,9 +43,11 @@ const SECRET_NAMES: ReadonlySet<string> = new Set(SECRET_PARAMETERS);
 const LONGEST_NAME = Math.max(...SECRET_PARAMETERS.map((name) => name.length));
 
 /** A character of a parameter's name: a letter, a digit, `_`, `.` or `-`. */
-const isNameChar = (code: number) => (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 46 || code === 45;
+const isNameChar = (code: number) =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 46 || code === 45;
 /** Where a value ends: `&`, `#`, `;`, `,`, a space, a quote, an escape (`\`), `<` or `>`. */
-const endsValue = (code: number) => code === 38 || code === 35 || code === 59 || code === 44 || code <= 32 || code === 34 || code === 39 || code === 92 || code === 60 || code === 62;
+const endsValue = (code: number) =>
+  code === 38 || code === 35 || code === 59 || code === 44 || code <= 32 || code === 34 || code === 39 || code === 92 || code === 60 || code === 62;
 
 /**
  * `text` with the value of every `name=value` whose name (in any case) is a secret parameter's

@@ -12,7 +12,10 @@ describe('redactSecrets', () => {
     ['/about?code=c0de-of-the-sign-in&state=st4te&session_state=not-a-secret', '/about?code=…&state=…&session_state=not-a-secret'],
     ['/#state=s&code=c&iss=http%3A%2F%2Fx', '/#state=…&code=…&iss=http%3A%2F%2Fx'],
     ['/api/stream?topics=me&ticket=secret.123.sig&x=1', '/api/stream?topics=me&ticket=…&x=1'],
-    ['/realms/forum/protocol/openid-connect/logout?id_token_hint=opaque-hint&client_id=forum-web', '/realms/forum/protocol/openid-connect/logout?id_token_hint=…&client_id=forum-web'],
+    [
+      '/realms/forum/protocol/openid-connect/logout?id_token_hint=opaque-hint&client_id=forum-web',
+      '/realms/forum/protocol/openid-connect/logout?id_token_hint=…&client_id=forum-web',
+    ],
     ['grant_type=refresh_token&refresh_token=r3fr3sh&client_id=forum-web', 'grant_type=refresh_token&refresh_token=…&client_id=forum-web'],
     ['csrf=c5rf&email=a%40b.c&password=Secret%232026&password-confirm=Secret%232026', 'csrf=…&email=a%40b.c&password=…&password-confirm=…'],
     ['token=t0k3n&token_type_hint=refresh_token', 'token=…&token_type_hint=refresh_token'],
@@ -23,7 +26,11 @@ describe('redactSecrets', () => {
   });
 
   it('leaves names that only end like a secret parameter, and values that are not parameters', () => {
-    for (const line of ['/x?monkey=1&barcode=2&session_state=3&my.key=4&postcode=5', '{"code":"23505","state":"running","key":"post:1"}', 'Page must be a number']) {
+    for (const line of [
+      '/x?monkey=1&barcode=2&session_state=3&my.key=4&postcode=5',
+      '{"code":"23505","state":"running","key":"post:1"}',
+      'Page must be a number',
+    ]) {
       expect(redactSecrets(line)).toBe(line);
     }
   });
@@ -32,9 +39,11 @@ describe('redactSecrets', () => {
     expect(redactSecrets(`{"msg":"refused ${JWT} here"}`)).toBe('{"msg":"refused … here"}');
     expect(redactSecrets('Authorization: Bearer abcdefghijklmnop0123')).toBe('Authorization: Bearer …');
     expect(redactSecrets('A valid bearer token is required')).toBe('A valid bearer token is required');
-    expect(redactSecrets('{"headers":{"authorization":"Basic YWxpY2U6c2VjcmV0","cookie":"forum_idp_session=s; forum_idp_session.sig=x","set-cookie":["a=1","b=2"],"accept":"*/*"}}')).toBe(
-      '{"headers":{"authorization":"…","cookie":"…","set-cookie":"…","accept":"*/*"}}',
-    );
+    expect(
+      redactSecrets(
+        '{"headers":{"authorization":"Basic YWxpY2U6c2VjcmV0","cookie":"forum_idp_session=s; forum_idp_session.sig=x","set-cookie":["a=1","b=2"],"accept":"*/*"}}',
+      ),
+    ).toBe('{"headers":{"authorization":"…","cookie":"…","set-cookie":"…","accept":"*/*"}}');
   });
 
   it('keeps a JSON line valid JSON', () => {

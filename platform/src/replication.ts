@@ -62,5 +62,11 @@ export async function replicasOf(primary: Knex): Promise<ReplicaOfPrimary[]> {
             floor(extract(epoch FROM replay_lag) * 1000)::bigint::text AS lag_ms
      FROM pg_stat_replication ORDER BY application_name`,
   );
-  return rows.map((r) => ({ name: r.name, address: r.address, state: r.state, replayBehindBytes: Math.max(0, Number(r.behind ?? 0)), replayLagMs: Number(r.lag_ms ?? 0) }));
+  return rows.map((r) => ({
+    name: r.name,
+    address: r.address,
+    state: r.state,
+    replayBehindBytes: Math.max(0, Number(r.behind ?? 0)),
+    replayLagMs: Number(r.lag_ms ?? 0),
+  }));
 }

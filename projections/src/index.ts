@@ -22,4 +22,13 @@ export { announcementsProjection, auditProjection, contactProjection };
 export { commentsProjection, notificationsProjection };
 
 /** Every read model of the forum, at its current version. */
-export const allProjections: readonly Projection[] = [postsProjection, tagsProjection, usersProjection, announcementsProjection, contactProjection, auditProjection, commentsProjection, notificationsProjection];
+export const allProjections: readonly Projection[] = [
+  postsProjection,
+  tagsProjection,
+  usersProjection,
+  announcementsProjection,
+  contactProjection,
+  auditProjection,
+  commentsProjection,
+  notificationsProjection,
+];

@@ -68,7 +68,10 @@ type Plan = typeof planArbitrary extends fc.Arbitrary<infer T> ? T : never;
 async function readFor(projection: Projection, after: LogPosition, until: LogPosition): Promise<RecordedEvent[]> {
   const events: RecordedEvent[] = [];
   while (compareLogPositions(after, until) < 0) {
-    const page = await waitFor(() => store.readAll(after, 500, { open: projection.opens ?? projection.types }), (read) => read.length > 0);
+    const page = await waitFor(
+      () => store.readAll(after, 500, { open: projection.opens ?? projection.types }),
+      (read) => read.length > 0,
+    );
     events.push(...page.filter((e) => compareLogPositions(e.position, until) <= 0 && projection.types.includes(e.type)));
     after = page.at(-1)!.position;
   }
@@ -122,7 +125,8 @@ async function rebuild(projection: Projection, schema: string, from: LogPosition
       await work(trx);
     });
   const stageAndSettle = async (after: number, until: number) => {
-    if (until > after) expect(await stageUntil(log, projection, { after: at(after), until: at(until), rangeSize: plan.rangeSize }, replaying)).toEqual(at(until));
+    if (until > after)
+      expect(await stageUntil(log, projection, { after: at(after), until: at(until), rangeSize: plan.rangeSize }, replaying)).toEqual(at(until));
     for (const step of projection.replay!.settle) await replaying((trx) => step(trx, log));
   };
   const settled = cut(plan.settledAt);
@@ -166,7 +170,9 @@ async function liveEqualsRebuilt(steps: readonly Step[], plan: Plan) {
     for (const { projection, schema } of live) {
       const rebuilt = `rebuilt_${run}_${projection.name}`;
       await rebuild(projection, rebuilt, from, head, plan);
-      expect(await tablesOfSchema(projection, rebuilt), `${projection.name}: the rebuild's tables (received) against the live build's (expected)`).toEqual(await tablesOfSchema(projection, schema));
+      expect(await tablesOfSchema(projection, rebuilt), `${projection.name}: the rebuild's tables (received) against the live build's (expected)`).toEqual(
+        await tablesOfSchema(projection, schema),
+      );
     }
   } finally {
     for (const projection of staged) await db.raw(`DROP SCHEMA IF EXISTS "live_${run}_${projection.name}", "rebuilt_${run}_${projection.name}" CASCADE`);
@@ -174,22 +180,31 @@ async function liveEqualsRebuilt(steps: readonly Step[], plan: Plan) {
 }
 
 describe('the read models with a staged replay', () => {
-  it(`come out of a rebuild with the tables the live build wrote, whatever the log (${RUNS} logs drawn by fast-check)`, { timeout: TIME_LIMIT_MS + 60_000 }, async () => {
-    expect(staged.map((p) => p.name).sort()).toEqual(['comments', 'posts']);
-    const details = await fc.check(
-      fc.asyncProperty(fc.array(stepArbitrary, { minLength: 1, maxLength: 80, size: 'max' }), planArbitrary, liveEqualsRebuilt),
-      { numRuns: RUNS, ...(SEED !== undefined && { seed: SEED }), ...(PATH !== undefined && { path: PATH, endOnFailure: true }), interruptAfterTimeLimit: TIME_LIMIT_MS },
-    );
-    // a failure's report names its seed and path, and the smallest log it shrank to in the time
-    if (details.failed) {
-      const error = details.errorInstance instanceof Error ? details.errorInstance : new Error(String(details.errorInstance));
-      error.message = `${fc.defaultReportMessage(details)}\n${error.message}`;
-      throw error;
-    }
-    if (details.interrupted) console.warn(`replay-equals-apply: ${details.numRuns} of ${RUNS} runs in ${TIME_LIMIT_MS / 1000} s (seed ${details.seed})`);
-    // every type they read came up, erasures and old profile updates among them
-    if (SEED === undefined) {
-      for (const type of new Set(staged.flatMap((p) => p.types))) expect(seen.get(type) ?? 0, type).toBeGreaterThan(0);
-    }
-  });
+  it(
+    `come out of a rebuild with the tables the live build wrote, whatever the log (${RUNS} logs drawn by fast-check)`,
+    { timeout: TIME_LIMIT_MS + 60_000 },
+    async () => {
+      expect(staged.map((p) => p.name).sort()).toEqual(['comments', 'posts']);
+      const details = await fc.check(
+        fc.asyncProperty(fc.array(stepArbitrary, { minLength: 1, maxLength: 80, size: 'max' }), planArbitrary, liveEqualsRebuilt),
+        {
+          numRuns: RUNS,
+          ...(SEED !== undefined && { seed: SEED }),
+          ...(PATH !== undefined && { path: PATH, endOnFailure: true }),
+          interruptAfterTimeLimit: TIME_LIMIT_MS,
+        },
+      );
+      // a failure's report names its seed and path, and the smallest log it shrank to in the time
+      if (details.failed) {
+        const error = details.errorInstance instanceof Error ? details.errorInstance : new Error(String(details.errorInstance));
+        error.message = `${fc.defaultReportMessage(details)}\n${error.message}`;
+        throw error;
+      }
+      if (details.interrupted) console.warn(`replay-equals-apply: ${details.numRuns} of ${RUNS} runs in ${TIME_LIMIT_MS / 1000} s (seed ${details.seed})`);
+      // every type they read came up, erasures and old profile updates among them
+      if (SEED === undefined) {
+        for (const type of new Set(staged.flatMap((p) => p.types))) expect(seen.get(type) ?? 0, type).toBeGreaterThan(0);
+      }
+    },
+  );
 });

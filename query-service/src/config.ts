@@ -1,4 +1,18 @@
-import { adminEmails, createReadKnex, DatabaseUrl, eventStoreSettings, logSettings, oidcSettings, Port, ServiceHost, ReadyMaxLag, TrustProxy, type Knex, type Logger, type ProxyTrust } from '@forum/platform';
+import {
+  adminEmails,
+  createReadKnex,
+  DatabaseUrl,
+  eventStoreSettings,
+  logSettings,
+  oidcSettings,
+  Port,
+  ServiceHost,
+  ReadyMaxLag,
+  TrustProxy,
+  type Knex,
+  type Logger,
+  type ProxyTrust,
+} from '@forum/platform';
 import { CheckpointWatcher } from './store/checkpoint-watcher.ts';
 import { z } from 'zod';
 
@@ -37,7 +51,12 @@ export const readSettings = {
   /** How often an idle stream gets a comment line, so that proxies keep it open. */
   STREAM_HEARTBEAT_MS: z.coerce.number().int().min(10).max(600_000).default(20_000),
   /** Bytes a stream may have waiting for a client that does not read; past them the stream is ended (the client reconnects). */
-  STREAM_SLOW_CLIENT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(64 * 1024),
+  STREAM_SLOW_CLIENT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(64 * 1024),
   /**
    * The key that signs stream tickets (GET /api/stream/ticket): every query-service process behind one
    * address must share it. Unset: a random key per process, right for one process only.

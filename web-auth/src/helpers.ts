@@ -30,7 +30,8 @@ export function userFromClaims(access: Claims | undefined, id?: Claims): AuthUse
   const email = pick('email');
   const realmAccess = (access?.realm_access ?? id?.realm_access) as { roles?: unknown } | undefined;
   const roles = Array.isArray(realmAccess?.roles) ? realmAccess.roles.filter((r): r is string => typeof r === 'string') : [];
-  const name = pick('name') || [pick('given_name'), pick('family_name')].filter(Boolean).join(' ') || email.split('@')[0] || pick('preferred_username') || 'Anonymous';
+  const name =
+    pick('name') || [pick('given_name'), pick('family_name')].filter(Boolean).join(' ') || email.split('@')[0] || pick('preferred_username') || 'Anonymous';
   const emailVerified = (access?.email_verified ?? id?.email_verified) === true;
   return { id: sub, email, name, picture: pick('picture'), roles, emailVerified };
 }

@@ -10,7 +10,15 @@ afterEach(cleanup);
 
 function Field({ initial = '', max = 10, helperText }: { initial?: string; max?: number; helperText?: string }) {
   const [value, setValue] = useState(initial);
-  return <CountedTextField label="Title" value={value} onChange={(event) => setValue(event.target.value)} rule={{ kind: 'line', label: 'Title', max }} helperText={helperText} />;
+  return (
+    <CountedTextField
+      label="Title"
+      value={value}
+      onChange={(event) => setValue(event.target.value)}
+      rule={{ kind: 'line', label: 'Title', max }}
+      helperText={helperText}
+    />
+  );
 }
 
 const field = () => screen.getByRole('textbox', { name: 'Title' });

@@ -31,7 +31,21 @@ export interface ConfirmedActionProps {
  * A moderation verb behind a confirmation (react-admin's Confirm, never window.confirm),
  * pessimistic: the toast comes once the server has accepted or refused it.
  */
-export function ConfirmedAction({ label, ariaLabel, icon, color, question, confirmLabel, title = 'Are you sure?', destructive, run, success, failure, serverMessageFirst, refresh }: ConfirmedActionProps) {
+export function ConfirmedAction({
+  label,
+  ariaLabel,
+  icon,
+  color,
+  question,
+  confirmLabel,
+  title = 'Are you sure?',
+  destructive,
+  run,
+  success,
+  failure,
+  serverMessageFirst,
+  refresh,
+}: ConfirmedActionProps) {
   const notify = useNotify();
   const refreshPage = useRefresh();
   const [open, setOpen] = useState(false);

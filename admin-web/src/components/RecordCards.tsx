@@ -1,6 +1,16 @@
 import { Button, Card, CardActions, CardContent, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
 import type { ReactNode } from 'react';
-import { DataTable, RecordContextProvider, TextField, useGetResourceLabel, useListContext, useRecordContext, useResourceContext, useTranslate, type RaRecord } from 'react-admin';
+import {
+  DataTable,
+  RecordContextProvider,
+  TextField,
+  useGetResourceLabel,
+  useListContext,
+  useRecordContext,
+  useResourceContext,
+  useTranslate,
+  type RaRecord,
+} from 'react-admin';
 
 /** Whether the console is on a phone's width (where a list's table would run off the screen). */
 export const usePhone = () => useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
@@ -41,9 +51,7 @@ function NoRecords() {
   const filtered = Object.keys((list.filterValues as Record<string, unknown> | undefined) ?? {}).length > 0;
   return (
     <CardContent>
-      <Typography variant="body2">
-        {translate(filtered ? 'ra.navigation.no_filtered_results' : 'ra.navigation.no_results', { resource, name })}
-      </Typography>
+      <Typography variant="body2">{translate(filtered ? 'ra.navigation.no_filtered_results' : 'ra.navigation.no_results', { resource, name })}</Typography>
       {filtered && (
         <Button size="small" onClick={() => setFilters({}, [])} sx={{ mt: 1 }}>
           {translate('ra.navigation.clear_filters')}
@@ -91,7 +99,15 @@ function ColumnLine({ column }: { column: ListColumn }) {
  * desktop, and on a phone a card per record with the same columns as lines and the same actions.
  * One description of the columns for both.
  */
-export function ColumnsOrCards<R extends RaRecord>({ columns, label, actions }: { columns: readonly ListColumn[]; label: (record: R) => string; actions?: ReactNode }) {
+export function ColumnsOrCards<R extends RaRecord>({
+  columns,
+  label,
+  actions,
+}: {
+  columns: readonly ListColumn[];
+  label: (record: R) => string;
+  actions?: ReactNode;
+}) {
   const phone = usePhone();
   if (phone) {
     return (

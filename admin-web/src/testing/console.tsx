@@ -50,7 +50,16 @@ export function atPhoneWidth(width = 390) {
     const max = /max-width:\s*([\d.]+)px/.exec(media);
     const min = /min-width:\s*([\d.]+)px/.exec(media);
     const matches = (!max || width <= Number(max[1])) && (!min || width >= Number(min[1]));
-    return { matches, media, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false };
+    return {
+      matches,
+      media,
+      onchange: null,
+      addListener() {},
+      removeListener() {},
+      addEventListener() {},
+      removeEventListener() {},
+      dispatchEvent: () => false,
+    };
   });
 }
 
@@ -64,7 +73,8 @@ export interface StubRequest {
 /** The console's API answered by `answer` (the forum's API stub, every route); every call is kept as "METHOD /path" in `calls`. */
 export function stubServer(answer: (request: StubRequest) => Response | Promise<Response>) {
   return stubApi({
-    '* /api/*': async (request) => answer({ url: new URL(request.url), method: request.method, init: { method: request.method, headers: request.headers, body: await request.text() } }),
+    '* /api/*': async (request) =>
+      answer({ url: new URL(request.url), method: request.method, init: { method: request.method, headers: request.headers, body: await request.text() } }),
   });
 }
 

@@ -117,9 +117,13 @@ export function createCommandHandler(store: EventStore, adminEmailList: readonly
   function readerOf(attempt: number, actor: { readonly streamId: string; readonly read: Promise<ActorRead> } | undefined): Reader {
     const reader: Reader = {
       // the actor's stream is a user's: its state is a UserState, as the stream read says
-      read: <State, Event>(stream: Stream<State, Event>) => (stream.id === actor?.streamId ? (actor.read as Promise<Read<unknown>> as Promise<Read<State>>) : load(store, stream)),
+      read: <State, Event>(stream: Stream<State, Event>) =>
+        stream.id === actor?.streamId ? (actor.read as Promise<Read<unknown>> as Promise<Read<State>>) : load(store, stream),
       readNew: (stream) => loadAssumingNew(attempt, store, stream),
-      all: async (streams) => Object.fromEntries(await Promise.all(Object.entries(streams).map(async ([name, stream]) => [name, await reader.read(stream as Stream<unknown, unknown>)]))) as never,
+      all: async (streams) =>
+        Object.fromEntries(
+          await Promise.all(Object.entries(streams).map(async ([name, stream]) => [name, await reader.read(stream as Stream<unknown, unknown>)])),
+        ) as never,
       actor: async () => {
         if (!actor) throw new Error('the call names no actor');
         return registered((await actor.read).state);
@@ -148,7 +152,10 @@ export function createCommandHandler(store: EventStore, adminEmailList: readonly
   ): Promise<Executed<Answer>> {
     return many(call, {
       read: async (reader) => {
-        const [read, given] = await Promise.all([command.isNew ? reader.readNew(command.stream) : reader.read(command.stream), reader.all(command.given ?? ({} as Given))]);
+        const [read, given] = await Promise.all([
+          command.isNew ? reader.readNew(command.stream) : reader.read(command.stream),
+          reader.all(command.given ?? ({} as Given)),
+        ]);
         return { read, given };
       },
       decide: ({ read, given }, actor) => [{ to: read, events: command.decide(read.state, { ...statesOf(given), actor }) }],
@@ -168,7 +175,8 @@ export function createCommandHandler(store: EventStore, adminEmailList: readonly
 
 export type CommandHandler = ReturnType<typeof createCommandHandler>;
 
-const statesOf = <S extends Streams>(reads: ReadsOf<S>): StatesOf<S> => Object.fromEntries(Object.entries(reads as Readonly<Record<string, Read<unknown>>>).map(([name, read]) => [name, read.state])) as StatesOf<S>;
+const statesOf = <S extends Streams>(reads: ReadsOf<S>): StatesOf<S> =>
+  Object.fromEntries(Object.entries(reads as Readonly<Record<string, Read<unknown>>>).map(([name, read]) => [name, read.state])) as StatesOf<S>;
 
 const expectedVersionOf = (version: number) => (version === 0 ? ('no_stream' as const) : version);
 

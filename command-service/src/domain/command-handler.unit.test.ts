@@ -26,14 +26,24 @@ const eventsOf = async (streamId: string) => (await store.readStream(streamId)).
 
 const tagCreated = (tagId: string, name: string): TagEvent => ({ type: 'TagCreated', data: { tagId, name, createdAt: meta.now.toISOString() } });
 const appendTag = (tag: TagEvent, expectedVersion: number | 'no_stream') =>
-  store.append([{ streamId: TAGS_STREAM, expectedVersion, events: [{ type: tag.type, data: tag.data, metadata: testEventMetadata({ schemaVersion: eventDefinitions[tag.type].schemaVersion }) }] }]);
+  store.append([
+    {
+      streamId: TAGS_STREAM,
+      expectedVersion,
+      events: [{ type: tag.type, data: tag.data, metadata: testEventMetadata({ schemaVersion: eventDefinitions[tag.type].schemaVersion }) }],
+    },
+  ]);
 
 describe('the command handler', () => {
   it("registers a member's first call in the same append as the command's events, before them on the member's own stream", async () => {
     const { handle } = handler;
     const done = await handle(
       { who: ann, meta },
-      { stream: userStreamOf(ann.userId), decide: (user) => decideUser({ type: 'UpdateProfile', data: { displayName: 'Annie' } }, user, meta), answer: acceptedAs(ann.userId) },
+      {
+        stream: userStreamOf(ann.userId),
+        decide: (user) => decideUser({ type: 'UpdateProfile', data: { displayName: 'Annie' } }, user, meta),
+        answer: acceptedAs(ann.userId),
+      },
     );
     const events = await eventsOf(userStream(ann.userId));
     // the listed, verified address makes her admin at registration
@@ -49,7 +59,14 @@ describe('the command handler', () => {
     const { handle } = handler;
     const bob: Identity = { userId: uuidOf(2), email: 'bob@forum.local', name: 'Bob', photoURL: '' };
     await expect(
-      handle({ who: bob, meta }, { stream: tagsStreamOf(), decide: (tags, { actor }) => (requireAdmin(actor), decideTag({ type: 'CreateTag', data: { tagId: uuidOf(3), name: 'x' } }, tags, meta)), answer: acceptedAs('x') }),
+      handle(
+        { who: bob, meta },
+        {
+          stream: tagsStreamOf(),
+          decide: (tags, { actor }) => (requireAdmin(actor), decideTag({ type: 'CreateTag', data: { tagId: uuidOf(3), name: 'x' } }, tags, meta)),
+          answer: acceptedAs('x'),
+        },
+      ),
     ).rejects.toBeInstanceOf(Forbidden);
     expect(await eventsOf(TAGS_STREAM)).toEqual([]);
     expect(await eventsOf(userStream(bob.userId))).toEqual([]);
@@ -59,9 +76,18 @@ describe('the command handler', () => {
 
   it('refuses a closed account before anything is decided', async () => {
     const { handle } = handler;
-    await handle({ meta }, { stream: userStreamOf(ann.userId), decide: (user) => decideUser({ type: 'SetAccountAccess', data: { userId: ann.userId, enabled: false } }, user, meta), answer: acceptedAs(ann.userId) });
+    await handle(
+      { meta },
+      {
+        stream: userStreamOf(ann.userId),
+        decide: (user) => decideUser({ type: 'SetAccountAccess', data: { userId: ann.userId, enabled: false } }, user, meta),
+        answer: acceptedAs(ann.userId),
+      },
+    );
     let decided = false;
-    await expect(handle({ who: ann, meta }, { stream: tagsStreamOf(), decide: () => ((decided = true), []), answer: acceptedAs('x') })).rejects.toBeInstanceOf(AccountClosed);
+    await expect(handle({ who: ann, meta }, { stream: tagsStreamOf(), decide: () => ((decided = true), []), answer: acceptedAs('x') })).rejects.toBeInstanceOf(
+      AccountClosed,
+    );
     expect(decided).toBe(false);
   });
 

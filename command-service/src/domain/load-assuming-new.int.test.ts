@@ -54,8 +54,14 @@ describe('a stream named by the request', () => {
     await commands.createPost(who, { postId, title: 'A post', description: 'x', tags: [] }, meta());
     await commands.addComment(who, { commentId, postId, text: 'A comment' }, meta());
     read.length = 0;
-    await expect(commands.createPost(who, { postId, title: 'Again', description: 'x', tags: [] }, meta())).rejects.toMatchObject({ kind: 'conflict', message: containing('already exists') });
-    await expect(commands.addComment(who, { commentId, postId, text: 'Again' }, meta())).rejects.toMatchObject({ kind: 'conflict', message: containing('already exists') });
+    await expect(commands.createPost(who, { postId, title: 'Again', description: 'x', tags: [] }, meta())).rejects.toMatchObject({
+      kind: 'conflict',
+      message: containing('already exists'),
+    });
+    await expect(commands.addComment(who, { commentId, postId, text: 'Again' }, meta())).rejects.toMatchObject({
+      kind: 'conflict',
+      message: containing('already exists'),
+    });
     // the second attempts read them
     expect(read).toContain(postStream(postId));
     expect(read).toContain(commentStream(commentId));

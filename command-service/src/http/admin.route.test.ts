@@ -19,9 +19,11 @@ const NO_ID = '00000000-0000-4000-8000-000000000000';
 describe('POST /api/admin/tags', () => {
   it('adds a trimmed tag: 201 {success, id, tag, position}; TagCreated names the admin', async () => {
     await api.given(anAdmin(ada));
-    const { body } = await api.when(ada.post('/api/admin/tags', { name: '  Rust  ' })).then(201, { success: true, id: anId, tag: { _id: anId, name: 'Rust' }, position: aPosition }, [
-      { streamId: 'tags', type: 'TagCreated', data: { name: 'Rust' }, metadata: { actorId: ada.id } },
-    ]);
+    const { body } = await api
+      .when(ada.post('/api/admin/tags', { name: '  Rust  ' }))
+      .then(201, { success: true, id: anId, tag: { _id: anId, name: 'Rust' }, position: aPosition }, [
+        { streamId: 'tags', type: 'TagCreated', data: { name: 'Rust' }, metadata: { actorId: ada.id } },
+      ]);
     const { id, tag } = body as { id: string; tag: { _id: string } };
     expect(tag._id).toBe(id);
     expect((await api.log()).at(-1)!.data).toMatchObject({ tagId: id });
@@ -30,7 +32,9 @@ describe('POST /api/admin/tags', () => {
   it('refuses a name that exists in another case with 409 TAG_EXISTS naming the tag that exists (its id and spelling in the details), appending nothing', async () => {
     const tagId = newId();
     await api.given(anAdmin(ada), tagCreated('React', tagId));
-    const { body } = await api.when(ada.post('/api/admin/tags', { name: 'react' })).then(409, anError('TAG_EXISTS', { message: 'The tag "React" already exists', details: { tag: { _id: tagId, name: 'React' } } }));
+    const { body } = await api
+      .when(ada.post('/api/admin/tags', { name: 'react' }))
+      .then(409, anError('TAG_EXISTS', { message: 'The tag "React" already exists', details: { tag: { _id: tagId, name: 'React' } } }));
     expect(TagExistsDetails.parse((body as { error: { details: unknown } }).error.details)).toEqual({ tag: { _id: tagId, name: 'React' } });
   });
 
@@ -42,21 +46,20 @@ describe('POST /api/admin/tags', () => {
     expect((await api.log()).filter((e) => e.type === 'TagCreated')).toHaveLength(1);
   });
 
-  it.each([
-    ['missing', undefined],
-    ['blank', '   '],
-    ['not text', 42],
-    [`longer than ${TAG_NAME_MAX}`, 'x'.repeat(TAG_NAME_MAX + 1)],
-    ...hostileText('line'),
-  ])('refuses a name %s with 400 on name, appending nothing', async (_case, name) => {
-    await api.given(anAdmin(ada));
-    const { body } = await api.when(ada.post('/api/admin/tags', { name })).then(400, anError('VALIDATION_FAILED'));
-    expect(Object.keys((body as { error: { details: object } }).error.details)).toEqual(['name']);
-  });
+  it.each([['missing', undefined], ['blank', '   '], ['not text', 42], [`longer than ${TAG_NAME_MAX}`, 'x'.repeat(TAG_NAME_MAX + 1)], ...hostileText('line')])(
+    'refuses a name %s with 400 on name, appending nothing',
+    async (_case, name) => {
+      await api.given(anAdmin(ada));
+      const { body } = await api.when(ada.post('/api/admin/tags', { name })).then(400, anError('VALIDATION_FAILED'));
+      expect(Object.keys((body as { error: { details: object } }).error.details)).toEqual(['name']);
+    },
+  );
 
   it(`#28.9 refuses an 80-character name with the rule's message, never cutting it to ${TAG_NAME_MAX}`, async () => {
     await api.given(anAdmin(ada));
-    await api.when(ada.post('/api/admin/tags', { name: 'Eighty'.repeat(14).slice(0, 80) })).then(400, anError('VALIDATION_FAILED', { details: { name: [`Tag name must be at most ${TAG_NAME_MAX} characters`] } }));
+    await api
+      .when(ada.post('/api/admin/tags', { name: 'Eighty'.repeat(14).slice(0, 80) }))
+      .then(400, anError('VALIDATION_FAILED', { details: { name: [`Tag name must be at most ${TAG_NAME_MAX} characters`] } }));
   });
 
   it('answers 401 without a token and 403 FORBIDDEN for a user, appending nothing; a form body is 415', async () => {
@@ -70,16 +73,25 @@ describe('POST /api/admin/tags', () => {
 describe('DELETE /api/admin/tags/:id', () => {
   it('removes the tag: 200 {success, id, position}, TagDeleted; a post can no longer take it; the name can be added again', async () => {
     const [, { id }] = await api.given(anAdmin(ada), ada.post('/api/admin/tags', { name: 'Kotlin' }));
-    await api.when(ada.delete(`/api/admin/tags/${id}`)).then(200, { success: true, id, position: aPosition }, [
-      { streamId: 'tags', type: 'TagDeleted', data: { tagId: id, name: 'Kotlin', deletedAt: anyString }, metadata: { actorId: ada.id } },
-    ]);
-    await api.when(tom.post('/api/posts', { title: 'More', description: 'x', tags: ['Kotlin'] })).then(400, anError('VALIDATION_FAILED', { details: { tags: ['Unknown tag "Kotlin"'] } }));
+    await api
+      .when(ada.delete(`/api/admin/tags/${id}`))
+      .then(200, { success: true, id, position: aPosition }, [
+        { streamId: 'tags', type: 'TagDeleted', data: { tagId: id, name: 'Kotlin', deletedAt: anyString }, metadata: { actorId: ada.id } },
+      ]);
+    await api
+      .when(tom.post('/api/posts', { title: 'More', description: 'x', tags: ['Kotlin'] }))
+      .then(400, anError('VALIDATION_FAILED', { details: { tags: ['Unknown tag "Kotlin"'] } }));
     const again = await api.when(ada.post('/api/admin/tags', { name: 'kotlin' })).then(201);
     expect((again.body as { id: string }).id).not.toBe(id);
   });
 
   it('answers 404 for an unknown or already deleted tag, 400 for a non-id or a body, 401 and 403; appending nothing', async () => {
-    const [, , scala, haskell] = await api.given(anAdmin(ada), registered(tom), ada.post('/api/admin/tags', { name: 'Scala' }), ada.post('/api/admin/tags', { name: 'Haskell' }));
+    const [, , scala, haskell] = await api.given(
+      anAdmin(ada),
+      registered(tom),
+      ada.post('/api/admin/tags', { name: 'Scala' }),
+      ada.post('/api/admin/tags', { name: 'Haskell' }),
+    );
     await api.given(ada.delete(`/api/admin/tags/${scala.id}`));
     await api.when(ada.delete(`/api/admin/tags/${scala.id}`)).then(404, anError('NOT_FOUND'));
     await api.when(ada.delete(`/api/admin/tags/${NO_ID}`)).then(404, anError('NOT_FOUND'));
@@ -94,9 +106,11 @@ describe('DELETE /api/admin/tags/:id', () => {
 describe('PATCH /api/admin/users/make-admin/:userId', () => {
   it("grants the role by an event naming the admin: 200 {id, position}; the user's admin actions then pass", async () => {
     await api.given(anAdmin(ada), registered(tom));
-    await api.when(ada.patch(`/api/admin/users/make-admin/${tom.id}`)).then(200, { id: tom.id, position: aPosition }, [
-      { streamId: `user-${tom.id}`, type: 'AdminRoleGranted', data: { userId: tom.id, reason: 'admin' }, metadata: { actorId: ada.id } },
-    ]);
+    await api
+      .when(ada.patch(`/api/admin/users/make-admin/${tom.id}`))
+      .then(200, { id: tom.id, position: aPosition }, [
+        { streamId: `user-${tom.id}`, type: 'AdminRoleGranted', data: { userId: tom.id, reason: 'admin' }, metadata: { actorId: ada.id } },
+      ]);
     await api.when(tom.post('/api/admin/tags', { name: 'Granted' })).then(201);
   });
 
@@ -132,9 +146,11 @@ describe('PATCH /api/admin/users/make-admin/:userId', () => {
 describe('DELETE /api/admin/users/:userId', () => {
   it("erases another user's account, keeping their posts: 200 {id, position}, AccountErased by the admin; their token is then refused", async () => {
     await api.given(anAdmin(ada), eve.post('/api/posts', { title: 'Eve posts', description: 'Something.', tags: [] }));
-    await api.when(ada.delete(`/api/admin/users/${eve.id}`, { content: 'keep' })).then(200, { id: eve.id, position: aPosition }, [
-      { streamId: `user-${eve.id}`, type: 'AccountErased', data: { userId: eve.id, content: 'kept' }, metadata: { actorId: ada.id } },
-    ]);
+    await api
+      .when(ada.delete(`/api/admin/users/${eve.id}`, { content: 'keep' }))
+      .then(200, { id: eve.id, position: aPosition }, [
+        { streamId: `user-${eve.id}`, type: 'AccountErased', data: { userId: eve.id, content: 'kept' }, metadata: { actorId: ada.id } },
+      ]);
     await api.when(eve.post('/api/posts', { title: 'x', description: 'y', tags: [] })).then(401, anError('ACCOUNT_DISABLED'));
   });
 
@@ -166,7 +182,8 @@ describe('DELETE /api/admin/users/:userId', () => {
     await api.given(anAdmin(ada), registered(eve), registered(tom));
     await api.when(tom.delete(`/api/admin/users/${eve.id}`, { content: 'keep' })).then(403, anError('FORBIDDEN'));
     await api.when(ada.delete(`/api/admin/users/${ada.id}`, { content: 'keep' })).then(422, anError('CANNOT_ERASE_SELF'));
-    for (const body of [undefined, {}, { content: 'maybe' }]) await api.when(ada.delete(`/api/admin/users/${eve.id}`, body)).then(400, anError('VALIDATION_FAILED'));
+    for (const body of [undefined, {}, { content: 'maybe' }])
+      await api.when(ada.delete(`/api/admin/users/${eve.id}`, body)).then(400, anError('VALIDATION_FAILED'));
     await api.when(ada.delete('/api/admin/users/nobody-at-all', { content: 'keep' })).then(404, anError('NOT_FOUND'));
     await api.when(visitor.delete(`/api/admin/users/${eve.id}`, { content: 'keep' })).then(401, anError('UNAUTHENTICATED'));
   });
@@ -175,13 +192,15 @@ describe('DELETE /api/admin/users/:userId', () => {
 describe('POST /api/admin/announcements', () => {
   it('publishes as the admin: 201 {id, position}, AnnouncementPublished with the trimmed text and the admin as its author', async () => {
     await api.given(anAdmin(ada));
-    const { body } = await api.when(ada.post('/api/admin/announcements', { title: ' Welcome ', description: 'Be kind.' })).then(201, { id: anId, position: aPosition }, [
-      {
-        type: 'AnnouncementPublished',
-        data: { title: 'Welcome', description: 'Be kind.', authorId: ada.id, authorName: 'Forum Admin', authorPhoto: ada.photo, publishedAt: anyString },
-        metadata: { actorId: ada.id },
-      },
-    ]);
+    const { body } = await api
+      .when(ada.post('/api/admin/announcements', { title: ' Welcome ', description: 'Be kind.' }))
+      .then(201, { id: anId, position: aPosition }, [
+        {
+          type: 'AnnouncementPublished',
+          data: { title: 'Welcome', description: 'Be kind.', authorId: ada.id, authorName: 'Forum Admin', authorPhoto: ada.photo, publishedAt: anyString },
+          metadata: { actorId: ada.id },
+        },
+      ]);
     const { id } = body as { id: string };
     expect((await api.log()).at(-1)).toMatchObject({ streamId: `announcement-${id}`, data: { announcementId: id } });
   });
@@ -189,10 +208,14 @@ describe('POST /api/admin/announcements', () => {
   it("refuses a missing or blank title and description with 400 and spec §5's messages, and hostile text; appends nothing", async () => {
     await api.given(anAdmin(ada));
     const announce = (body: unknown) => ada.post('/api/admin/announcements', body);
-    await api.when(announce({})).then(400, anError('VALIDATION_FAILED', { details: { title: ['Title is required'], description: ['Description is required'] } }));
+    await api
+      .when(announce({}))
+      .then(400, anError('VALIDATION_FAILED', { details: { title: ['Title is required'], description: ['Description is required'] } }));
     await api.when(announce({ title: '  ', description: 'ok' })).then(400, anError('VALIDATION_FAILED', { details: { title: ['Title is required'] } }));
-    for (const [, title] of hostileText('line')) await api.when(announce({ title, description: 'd' })).then(400, anError('VALIDATION_FAILED', { details: { title: anyArray } }));
-    for (const [, description] of hostileText('body')) await api.when(announce({ title: 't', description })).then(400, anError('VALIDATION_FAILED', { details: { description: anyArray } }));
+    for (const [, title] of hostileText('line'))
+      await api.when(announce({ title, description: 'd' })).then(400, anError('VALIDATION_FAILED', { details: { title: anyArray } }));
+    for (const [, description] of hostileText('body'))
+      await api.when(announce({ title: 't', description })).then(400, anError('VALIDATION_FAILED', { details: { description: anyArray } }));
   });
 
   it('answers 401 without a token and 403 FORBIDDEN for a user, appending nothing', async () => {

@@ -1,4 +1,12 @@
-import { AdminUserIdParams, ContactMessageRequest, CreateAnnouncementRequest, CreateTagRequest, EraseAccountRequest, NoBody, TagIdParams } from '@forum/contracts';
+import {
+  AdminUserIdParams,
+  ContactMessageRequest,
+  CreateAnnouncementRequest,
+  CreateTagRequest,
+  EraseAccountRequest,
+  NoBody,
+  TagIdParams,
+} from '@forum/contracts';
 import { clientAddress, type Principal } from '@forum/platform';
 import { newId } from '../ids.ts';
 import type { CommandAppDeps, CommandRoutes } from './deps.ts';

@@ -51,7 +51,9 @@ describe('the body', () => {
       await api.when(alice.send('POST', '/api/posts', JSON.stringify(post), type)).then(201);
     }
     await api.when(alice.send('POST', '/api/posts', gzipSync(JSON.stringify(post)), 'application/json', { headers: { 'content-encoding': 'gzip' } })).then(201);
-    await api.when(alice.send('POST', '/api/posts', gzipSync(JSON.stringify(post)), 'application/json', { headers: { 'content-encoding': 'x-gzip' } })).then(415, anError('UNSUPPORTED_MEDIA_TYPE'));
+    await api
+      .when(alice.send('POST', '/api/posts', gzipSync(JSON.stringify(post)), 'application/json', { headers: { 'content-encoding': 'x-gzip' } }))
+      .then(415, anError('UNSUPPORTED_MEDIA_TYPE'));
   });
 
   it('is read before the token is checked, and the token before the input: 415 for a visitor, 401 for a visitor with a bad body', async () => {

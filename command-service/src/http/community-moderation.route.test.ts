@@ -24,9 +24,16 @@ describe('DELETE /api/admin/comments/:commentId', () => {
   it('removes the comment: 200 {id, position}, CommentRemoved naming the admin; removed, it is 404', async () => {
     await api.given(anAdmin(ada));
     const { postId, commentId } = await commentOnANewPost(nora, otto);
-    await api.when(ada.delete(`/api/admin/comments/${commentId}`)).then(200, { id: commentId, position: aPosition }, [
-      { streamId: `comment-${commentId}`, type: 'CommentRemoved', data: { commentId, postId, authorId: otto.id, removedBy: ada.id }, metadata: { actorId: ada.id } },
-    ]);
+    await api
+      .when(ada.delete(`/api/admin/comments/${commentId}`))
+      .then(200, { id: commentId, position: aPosition }, [
+        {
+          streamId: `comment-${commentId}`,
+          type: 'CommentRemoved',
+          data: { commentId, postId, authorId: otto.id, removedBy: ada.id },
+          metadata: { actorId: ada.id },
+        },
+      ]);
     await api.when(ada.delete(`/api/admin/comments/${commentId}`)).then(404, anError('NOT_FOUND'));
   });
 
@@ -81,9 +88,11 @@ describe('POST /api/me/notifications/read', () => {
   it('marks warnings read by id, then all, with WarningsRead; with nothing left to read it answers without a position and appends nothing', async () => {
     await api.given(anAdmin(ada), registered(otto), warned(otto, ada, plain), warned(otto, ada, named, 'Please stay polite'));
     const read = (body?: unknown) => otto.post('/api/me/notifications/read', body);
-    await api.when(read({ ids: [plain] })).then(200, { id: otto.id, position: aPosition }, [
-      { streamId: `notifications-${otto.id}`, type: 'WarningsRead', data: { userId: otto.id, warningIds: [plain] }, metadata: { actorId: otto.id } },
-    ]);
+    await api
+      .when(read({ ids: [plain] }))
+      .then(200, { id: otto.id, position: aPosition }, [
+        { streamId: `notifications-${otto.id}`, type: 'WarningsRead', data: { userId: otto.id, warningIds: [plain] }, metadata: { actorId: otto.id } },
+      ]);
     await api.when(read()).then(200, { id: otto.id, position: aPosition }, [{ type: 'WarningsRead', data: { warningIds: [named] } }]);
     await api.when(read({ upTo: new Date().toISOString() })).then(200, { id: otto.id }, []);
   });
@@ -92,7 +101,9 @@ describe('POST /api/me/notifications/read', () => {
     await api.given(registered(otto));
     const read = (body?: unknown) => otto.post('/api/me/notifications/read', body);
     await api.when(visitor.post('/api/me/notifications/read')).then(401, anError('UNAUTHENTICATED'));
-    await api.when(read({ upTo: new Date().toISOString(), ids: [NO_ID] })).then(400, anError('VALIDATION_FAILED', { details: { _: ['Send upTo or ids, not both'] } }));
+    await api
+      .when(read({ upTo: new Date().toISOString(), ids: [NO_ID] }))
+      .then(400, anError('VALIDATION_FAILED', { details: { _: ['Send upTo or ids, not both'] } }));
     await api.when(read({ ids: ['nope'] })).then(400, anError('VALIDATION_FAILED'));
     await api.when(read({ upTo: 'yesterday' })).then(400, anError('VALIDATION_FAILED', { details: { upTo: ['upTo must be an ISO date-time'] } }));
   });

@@ -26,9 +26,16 @@ describe('PUT /api/posts/:id/vote', () => {
     const id = await postBy(vera);
     await api.given(registered(walt));
     const vote = (v: string) => walt.put(`/api/posts/${id}/vote`, { vote: v });
-    await api.when(vote('up')).then(200, { id, position: aPosition, vote: 'up' }, [
-      { streamId: `vote-${id}-${walt.id}`, type: 'VoteCast', data: { postId: id, userId: walt.id, previous: 'none', vote: 'up' }, metadata: { actorId: walt.id } },
-    ]);
+    await api
+      .when(vote('up'))
+      .then(200, { id, position: aPosition, vote: 'up' }, [
+        {
+          streamId: `vote-${id}-${walt.id}`,
+          type: 'VoteCast',
+          data: { postId: id, userId: walt.id, previous: 'none', vote: 'up' },
+          metadata: { actorId: walt.id },
+        },
+      ]);
     await api.when(vote('up')).then(200, { id, vote: 'up' }, []);
     await api.when(vote('down')).then(200, { id, position: aPosition, vote: 'down' }, [{ type: 'VoteCast', data: { previous: 'up', vote: 'down' } }]);
     await api.when(vote('none')).then(200, { id, position: aPosition, vote: 'none' }, [{ type: 'VoteCast', data: { previous: 'down', vote: 'none' } }]);
@@ -36,7 +43,9 @@ describe('PUT /api/posts/:id/vote', () => {
 
   it('answers 400 for a bad vote or post id, 401 without a token, 404 for an unknown or deleted post; appends nothing', async () => {
     const id = await postBy(vera);
-    await api.when(vera.put(`/api/posts/${id}/vote`, { vote: 'sideways' })).then(400, anError('VALIDATION_FAILED', { details: { vote: ['Vote must be up, down or none'] } }));
+    await api
+      .when(vera.put(`/api/posts/${id}/vote`, { vote: 'sideways' }))
+      .then(400, anError('VALIDATION_FAILED', { details: { vote: ['Vote must be up, down or none'] } }));
     await api.when(vera.put(`/api/posts/${id}/vote`, {})).then(400, anError('VALIDATION_FAILED'));
     await api.when(vera.put('/api/posts/nope/vote', { vote: 'up' })).then(400, anError('VALIDATION_FAILED'));
     await api.when(vera.put('/api/posts/%00/vote', { vote: 'up' })).then(400, anError('VALIDATION_FAILED'));
@@ -46,7 +55,7 @@ describe('PUT /api/posts/:id/vote', () => {
     await api.when(walt.put(`/api/posts/${id}/vote`, { vote: 'up' })).then(404, anError('NOT_FOUND'));
   });
 
-  it('#28.2 refuses a vote on one\'s own post with 422 OWN_POST_VOTE, appending nothing', async () => {
+  it("#28.2 refuses a vote on one's own post with 422 OWN_POST_VOTE, appending nothing", async () => {
     const id = await postBy(vera);
     for (const vote of ['up', 'down']) {
       await api.when(vera.put(`/api/posts/${id}/vote`, { vote })).then(422, { error: { code: 'OWN_POST_VOTE', message: 'You cannot vote on your own post.' } });
@@ -67,14 +76,21 @@ describe('PATCH /api/posts/:id/vote (the spec’s call)', () => {
     await api.when(change(0, 0)).then(409, anError('ILLEGAL_VOTE_TRANSITION'));
   });
 
-  it('answers 400 for changes outside -1..1, 401 without a token, 404 for an unknown post, 422 on one\'s own post; appends nothing', async () => {
+  it("answers 400 for changes outside -1..1, 401 without a token, 404 for an unknown post, 422 on one's own post; appends nothing", async () => {
     const own = await postBy(walt);
-    await api.when(walt.patch(`/api/posts/${NO_POST}/vote`, { likeChange: 2, dislikeChange: 0 })).then(400, anError('VALIDATION_FAILED', { details: { likeChange: ['Must be -1, 0 or 1'] } }));
+    await api
+      .when(walt.patch(`/api/posts/${NO_POST}/vote`, { likeChange: 2, dislikeChange: 0 }))
+      .then(400, anError('VALIDATION_FAILED', { details: { likeChange: ['Must be -1, 0 or 1'] } }));
     await api.when(walt.patch(`/api/posts/${NO_POST}/vote`, { likeChange: 1 })).then(400, anError('VALIDATION_FAILED'));
     await api.when(visitor.patch(`/api/posts/${NO_POST}/vote`, { likeChange: 1, dislikeChange: 0 })).then(401, anError('UNAUTHENTICATED'));
     await api.when(walt.patch(`/api/posts/${NO_POST}/vote`, { likeChange: 1, dislikeChange: 0 })).then(404, anError('NOT_FOUND'));
-    for (const [likeChange, dislikeChange] of [[1, 0], [0, 1]]) {
-      await api.when(walt.patch(`/api/posts/${own}/vote`, { likeChange, dislikeChange })).then(422, anError('OWN_POST_VOTE', { message: 'You cannot vote on your own post.' }));
+    for (const [likeChange, dislikeChange] of [
+      [1, 0],
+      [0, 1],
+    ]) {
+      await api
+        .when(walt.patch(`/api/posts/${own}/vote`, { likeChange, dislikeChange }))
+        .then(422, anError('OWN_POST_VOTE', { message: 'You cannot vote on your own post.' }));
     }
   });
 });
@@ -96,12 +112,16 @@ describe('POST /api/comments', () => {
 
   it('refuses an empty or too long text and a bad post id with 400, a visitor with 401, an unknown or deleted post with 404; appends nothing', async () => {
     const postId = await postBy(vera);
-    await api.when(vera.post('/api/comments', { postId, text: '   ' })).then(400, anError('VALIDATION_FAILED', { details: { text: ['Comment must not be empty'] } }));
+    await api
+      .when(vera.post('/api/comments', { postId, text: '   ' }))
+      .then(400, anError('VALIDATION_FAILED', { details: { text: ['Comment must not be empty'] } }));
     const tooLong = await api.when(vera.post('/api/comments', { postId, text: 'x'.repeat(COMMENT_MAX + 1) })).then(400);
     expect(tooLong.body).toMatchObject({ error: { details: { text: anyArray } } });
     const noText = await api.when(vera.post('/api/comments', { postId })).then(400);
     expect(noText.body).toMatchObject({ error: { details: { text: anyArray } } });
-    await api.when(vera.post('/api/comments', { postId: 'nope', text: 'Hi' })).then(400, anError('VALIDATION_FAILED', { details: { postId: ['Not a post id'] } }));
+    await api
+      .when(vera.post('/api/comments', { postId: 'nope', text: 'Hi' }))
+      .then(400, anError('VALIDATION_FAILED', { details: { postId: ['Not a post id'] } }));
     await api.when(visitor.post('/api/comments', { postId, text: 'Hi' })).then(401, anError('UNAUTHENTICATED'));
     await api.when(vera.post('/api/comments', { postId: NO_POST, text: 'Hi' })).then(404, anError('NOT_FOUND'));
     await api.when(vera.post('/api/comments', { postId, text: 'x'.repeat(COMMENT_MAX) })).then(201);
@@ -156,7 +176,9 @@ describe('POST /api/comments/:commentId/report', () => {
     await api.when(report(vera, '%00', { feedback: 'spam' })).then(400, anError('VALIDATION_FAILED'));
     await api.when(visitor.post(`/api/comments/${commentId}/report`, { feedback: 'spam' })).then(401, anError('UNAUTHENTICATED'));
     await api.when(report(vera, NO_POST, { feedback: 'spam' })).then(404, anError('NOT_FOUND'));
-    await api.when(report(walt, commentId, { feedback: 'spam' })).then(422, { error: { code: 'OWN_COMMENT_REPORT', message: 'You cannot report your own comment.' } });
+    await api
+      .when(report(walt, commentId, { feedback: 'spam' }))
+      .then(422, { error: { code: 'OWN_COMMENT_REPORT', message: 'You cannot report your own comment.' } });
     await api.given(vera.delete(`/api/my-posts/${postId}`));
     await api.when(report(vera, commentId, { feedback: 'spam' })).then(404, anError('NOT_FOUND'));
   });

@@ -9,7 +9,7 @@ const sam = member('Sam Sender');
 const message = { name: 'Vera Visitor', email: 'vera@example.com', message: 'Do you have a dark mode?' };
 
 describe('POST /api/contact', () => {
-  it("stores a visitor's message, trimmed, without a token: 201 {id, position}, ContactMessageReceived by \"anonymous\"", async () => {
+  it('stores a visitor\'s message, trimmed, without a token: 201 {id, position}, ContactMessageReceived by "anonymous"', async () => {
     const { body } = await api
       .when(visitor.post('/api/contact', { name: ' Vera Visitor ', email: 'Vera@Example.com', message: ' Do you have a dark mode? ' }))
       .then(201, { id: anId, position: aPosition }, [
@@ -24,7 +24,9 @@ describe('POST /api/contact', () => {
   });
 
   it("records a signed-in sender's id as the actor, and refuses a bad token with 401", async () => {
-    await api.when(sam.post('/api/contact', message)).then(201, { id: anId, position: aPosition }, [{ type: 'ContactMessageReceived', metadata: { actorId: sam.id } }]);
+    await api
+      .when(sam.post('/api/contact', message))
+      .then(201, { id: anId, position: aPosition }, [{ type: 'ContactMessageReceived', metadata: { actorId: sam.id } }]);
     await api.when(withAuthorization('Bearer not.a.token').post('/api/contact', message)).then(401, anError('UNAUTHENTICATED'));
     await api.when(sam.withToken({ expiresIn: -60 }).post('/api/contact', message)).then(401, anError('UNAUTHENTICATED', { message: 'The token has expired' }));
   });
@@ -46,11 +48,15 @@ describe('POST /api/contact', () => {
   });
 
   it('#39 edge 3: says of a@b what it says of any address that is none, as registration does', async () => {
-    await api.when(visitor.post('/api/contact', { ...message, email: 'a@b' })).then(400, anError('VALIDATION_FAILED', { details: { email: ['Not a valid email address'] } }));
+    await api
+      .when(visitor.post('/api/contact', { ...message, email: 'a@b' }))
+      .then(400, anError('VALIDATION_FAILED', { details: { email: ['Not a valid email address'] } }));
   });
 
   it('gives the required fields their messages', async () => {
-    await api.when(visitor.post('/api/contact', {})).then(400, anError('VALIDATION_FAILED', { details: { name: ['Name is required'], email: ['Email is required'], message: ['Message is required'] } }));
+    await api
+      .when(visitor.post('/api/contact', {}))
+      .then(400, anError('VALIDATION_FAILED', { details: { name: ['Name is required'], email: ['Email is required'], message: ['Message is required'] } }));
   });
 
   it('takes an address the realm accepts (international ones)', async () => {

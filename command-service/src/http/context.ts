@@ -50,7 +50,9 @@ export function idempotencyOf(request: FastifyRequest, principal: Principal): Id
   const call = `${request.method} ${query < 0 ? request.url : request.url.slice(0, query)}`;
   return {
     key: `${principal.subject}:${call}:${key}`,
-    fingerprint: createHash('sha256').update(JSON.stringify(request.sentBody ?? null)).digest('base64url'),
+    fingerprint: createHash('sha256')
+      .update(JSON.stringify(request.sentBody ?? null))
+      .digest('base64url'),
   };
 }
 

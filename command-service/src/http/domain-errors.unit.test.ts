@@ -1,5 +1,15 @@
 import { ErrorCode } from '@forum/contracts';
-import { AccountDisabledError, BusinessRuleError, ConflictError, errorAnswer, ForbiddenError, NotFoundError, UnavailableError, ValidationError, type AppError } from '@forum/platform';
+import {
+  AccountDisabledError,
+  BusinessRuleError,
+  ConflictError,
+  errorAnswer,
+  ForbiddenError,
+  NotFoundError,
+  UnavailableError,
+  ValidationError,
+  type AppError,
+} from '@forum/platform';
 import { describe, expect, it } from 'vitest';
 import { AccountClosed, Conflict, Forbidden, InvalidInput, NotFound, RuleBroken, Unavailable, type DomainError } from '../domain/errors.ts';
 import { answerDomainErrors, httpErrorOf } from './domain-errors.ts';
@@ -11,9 +21,17 @@ const cases: readonly (readonly [string, DomainError, AppError])[] = [
   ['a disabled account: 401', new AccountClosed('disabled'), new AccountDisabledError('disabled')],
   ['forbidden: 403', new Forbidden('You must be an admin to do this'), new ForbiddenError('You must be an admin to do this')],
   ['not found: 404', new NotFound('No such post'), new NotFoundError('No such post')],
-  ['a conflict with its own code and details: 409', new Conflict('The tag "React" already exists', ErrorCode.TAG_EXISTS, { tag: { _id: 't', name: 'React' } }), new ConflictError('The tag "React" already exists', ErrorCode.TAG_EXISTS, { tag: { _id: 't', name: 'React' } })],
+  [
+    'a conflict with its own code and details: 409',
+    new Conflict('The tag "React" already exists', ErrorCode.TAG_EXISTS, { tag: { _id: 't', name: 'React' } }),
+    new ConflictError('The tag "React" already exists', ErrorCode.TAG_EXISTS, { tag: { _id: 't', name: 'React' } }),
+  ],
   ['a plain conflict: 409', new Conflict('Post p already exists'), new ConflictError('Post p already exists')],
-  ['a rule that says no: 422', new RuleBroken(ErrorCode.POST_LIMIT_REACHED, 'Free members can have at most 5 posts.', { count: 5, limit: 5 }), new BusinessRuleError(ErrorCode.POST_LIMIT_REACHED, 'Free members can have at most 5 posts.', { count: 5, limit: 5 })],
+  [
+    'a rule that says no: 422',
+    new RuleBroken(ErrorCode.POST_LIMIT_REACHED, 'Free members can have at most 5 posts.', { count: 5, limit: 5 }),
+    new BusinessRuleError(ErrorCode.POST_LIMIT_REACHED, 'Free members can have at most 5 posts.', { count: 5, limit: 5 }),
+  ],
   ['unavailable: 503', new Unavailable('No payment provider is configured'), new UnavailableError('No payment provider is configured')],
 ];
 
@@ -32,7 +50,9 @@ describe('a domain error at the command API edge', () => {
   });
 
   it('goes on to the server as its HTTP error; any other error goes on as it is', () => {
-    expect(() => answerDomainErrors(new NotFound('No such tag'))).toThrowError(expect.objectContaining({ status: 404, code: 'NOT_FOUND', message: 'No such tag' }));
+    expect(() => answerDomainErrors(new NotFound('No such tag'))).toThrowError(
+      expect.objectContaining({ status: 404, code: 'NOT_FOUND', message: 'No such tag' }),
+    );
     const other = Object.assign(new Error('body too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 });
     expect(() => answerDomainErrors(other)).toThrowError(other);
   });

@@ -7,9 +7,16 @@ const erin = member('Erin');
 
 describe('POST /api/me/registration', () => {
   it('records a new subject from its token: 200 {id, position} and UserRegistered; a known subject appends nothing and answers the position of its record', async () => {
-    const { body } = await api.when(erin.post('/api/me/registration')).then(200, { id: erin.id, position: aPosition }, [
-      { streamId: `user-${erin.id}`, type: 'UserRegistered', data: { userId: erin.id, email: erin.email, name: 'Erin', photoURL: '' }, metadata: { actorId: erin.id } },
-    ]);
+    const { body } = await api
+      .when(erin.post('/api/me/registration'))
+      .then(200, { id: erin.id, position: aPosition }, [
+        {
+          streamId: `user-${erin.id}`,
+          type: 'UserRegistered',
+          data: { userId: erin.id, email: erin.email, name: 'Erin', photoURL: '' },
+          metadata: { actorId: erin.id },
+        },
+      ]);
     await api.when(erin.post('/api/me/registration')).then(200, body, []);
   });
 
@@ -21,10 +28,12 @@ describe('POST /api/me/registration', () => {
 
   it('makes a verified address of ADMIN_EMAILS an admin at its first request, case ignored, by an event; an unverified one stays a user', async () => {
     const chief = member('Chief', { email: 'Chief@Forum.local', emailVerified: true });
-    await api.when(chief.post('/api/me/registration')).then(200, { id: chief.id, position: aPosition }, [
-      { type: 'UserRegistered' },
-      { type: 'AdminRoleGranted', data: { userId: chief.id, reason: 'admin-emails' } },
-    ]);
+    await api
+      .when(chief.post('/api/me/registration'))
+      .then(200, { id: chief.id, position: aPosition }, [
+        { type: 'UserRegistered' },
+        { type: 'AdminRoleGranted', data: { userId: chief.id, reason: 'admin-emails' } },
+      ]);
     const unverified = member('Not Yet Chief', { email: 'chief@forum.local' });
     await api.when(unverified.post('/api/me/registration')).then(200, { id: unverified.id, position: aPosition }, [{ type: 'UserRegistered' }]);
   });
@@ -40,14 +49,16 @@ describe('POST /api/me/registration', () => {
 describe('PATCH /api/me', () => {
   it('changes the display name (trimmed) and the photo: 200 {id, position}, ProfileUpdated v2 with what changed', async () => {
     await api.given(registered(erin));
-    await api.when(erin.patch('/api/me', { displayName: '  Erin E.  ', photoURL: 'https://img.example/erin.png' })).then(200, { id: erin.id, position: aPosition }, [
-      {
-        streamId: `user-${erin.id}`,
-        type: 'ProfileUpdated',
-        data: { userId: erin.id, changes: { name: 'Erin E.', photoURL: 'https://img.example/erin.png' } },
-        metadata: { actorId: erin.id, schemaVersion: 2 },
-      },
-    ]);
+    await api
+      .when(erin.patch('/api/me', { displayName: '  Erin E.  ', photoURL: 'https://img.example/erin.png' }))
+      .then(200, { id: erin.id, position: aPosition }, [
+        {
+          streamId: `user-${erin.id}`,
+          type: 'ProfileUpdated',
+          data: { userId: erin.id, changes: { name: 'Erin E.', photoURL: 'https://img.example/erin.png' } },
+          metadata: { actorId: erin.id, schemaVersion: 2 },
+        },
+      ]);
   });
 
   it('changes nothing, and appends nothing, when the values are the same', async () => {
@@ -103,9 +114,11 @@ describe('PATCH /api/me', () => {
 describe('DELETE /api/me', () => {
   it("erases the caller's account, keeping their posts: 200 {id, position}, AccountErased without personal data; their token is then refused, and erasing again answers 200 without a position", async () => {
     const [{ id: postId }] = await api.given(erin.post('/api/posts', { title: 'Mine', description: 'By Erin', tags: [] }));
-    await api.when(erin.delete('/api/me', { content: 'keep' })).then(200, { id: erin.id, position: aPosition }, [
-      { streamId: `user-${erin.id}`, type: 'AccountErased', data: { userId: erin.id, content: 'kept', erasedAt: anyString }, metadata: { actorId: erin.id } },
-    ]);
+    await api
+      .when(erin.delete('/api/me', { content: 'keep' }))
+      .then(200, { id: erin.id, position: aPosition }, [
+        { streamId: `user-${erin.id}`, type: 'AccountErased', data: { userId: erin.id, content: 'kept', erasedAt: anyString }, metadata: { actorId: erin.id } },
+      ]);
     await api.when(erin.post('/api/posts', { title: 'Back', description: 'Again', tags: [] })).then(401, anError('ACCOUNT_DISABLED'));
     await api.when(erin.post('/api/comments', { postId, text: 'hello' })).then(401, anError('ACCOUNT_DISABLED'));
     await api.when(erin.delete('/api/me', { content: 'keep' })).then(200, { id: erin.id }, []);

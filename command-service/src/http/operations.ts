@@ -17,7 +17,11 @@ export function operationsRoutes(api: CommandRoutes, { commands, projections, lo
     const started = await projections.requestRebuild(name, principal.subject);
     if (!started) throw new NotFoundError(`No projection named ${name}`);
     const { build, version } = started.projection;
-    const recorded = await commands.recordRebuildRequest(identityOf(principal), { projection: name, version, build, resumed: started.resumed }, commandMeta(request, principal, clock()));
+    const recorded = await commands.recordRebuildRequest(
+      identityOf(principal),
+      { projection: name, version, build, resumed: started.resumed },
+      commandMeta(request, principal, clock()),
+    );
     logger.info({ projection: name, build, resumed: started.resumed, actorId: principal.subject }, 'projection rebuild requested');
     const body: RebuildStarted = { success: true, ...started };
     if (recorded.answer.position) reply.header(HEADER_EVENT_POSITION, recorded.answer.position);

@@ -14,22 +14,24 @@ describe('POST /api/posts', () => {
   it('answers 201 {id, position}; the author comes from the token, the time from the server; a first request registers its author in the same append', async () => {
     await api.given(tagCreated('React'));
     const before = Date.now();
-    const { body, appended } = await api.when(alice.post('/api/posts', post('Read your writes', { tags: ['react'] }))).then(201, { id: anId, position: aPosition }, [
-      {
-        type: 'PostCreated',
-        data: {
-          title: 'Read your writes',
-          description: 'About Read your writes',
-          tags: ['React'],
-          authorId: alice.id,
-          authorName: 'Alice Martin',
-          authorEmail: alice.email,
-          authorPhoto: alice.photo,
+    const { body, appended } = await api
+      .when(alice.post('/api/posts', post('Read your writes', { tags: ['react'] })))
+      .then(201, { id: anId, position: aPosition }, [
+        {
+          type: 'PostCreated',
+          data: {
+            title: 'Read your writes',
+            description: 'About Read your writes',
+            tags: ['React'],
+            authorId: alice.id,
+            authorName: 'Alice Martin',
+            authorEmail: alice.email,
+            authorPhoto: alice.photo,
+          },
         },
-      },
-      { streamId: `user-${alice.id}`, type: 'UserRegistered', data: { userId: alice.id, email: alice.email, name: 'Alice Martin', photoURL: alice.photo } },
-      { streamId: `user-${alice.id}`, type: 'PostAuthored' },
-    ]);
+        { streamId: `user-${alice.id}`, type: 'UserRegistered', data: { userId: alice.id, email: alice.email, name: 'Alice Martin', photoURL: alice.photo } },
+        { streamId: `user-${alice.id}`, type: 'PostAuthored' },
+      ]);
     const { id } = body as { id: string };
     expect(appended[0]).toMatchObject({ streamId: `post-${id}`, data: { postId: id } });
     expect(Date.parse((appended[0]!.data as { createdAt: string }).createdAt)).toBeGreaterThanOrEqual(before - 1000);
@@ -37,7 +39,7 @@ describe('POST /api/posts', () => {
     expect(new Set(appended.map((e) => e.position.transactionId)).size).toBe(1);
   });
 
-  it("records the actor, correlation id, request id and schema version on every event", async () => {
+  it('records the actor, correlation id, request id and schema version on every event', async () => {
     await api.given(registered(bob));
     const { headers, appended } = await api.when(bob.post('/api/posts', post('Audited'), { headers: { 'X-Correlation-Id': 'corr-42' } })).then(201);
     const requestId = headers['x-request-id'];
@@ -56,7 +58,9 @@ describe('POST /api/posts', () => {
 
   it('refuses a tag that does not exist with 400 naming it, appending nothing', async () => {
     await api.given(tagCreated('React'));
-    await api.when(alice.post('/api/posts', post('Bad tag', { tags: ['react', 'no-such-tag'] }))).then(400, anError('VALIDATION_FAILED', { details: { tags: ['Unknown tag "no-such-tag"'] } }));
+    await api
+      .when(alice.post('/api/posts', post('Bad tag', { tags: ['react', 'no-such-tag'] })))
+      .then(400, anError('VALIDATION_FAILED', { details: { tags: ['Unknown tag "no-such-tag"'] } }));
   });
 
   it.each([
@@ -145,7 +149,9 @@ describe('POST /api/posts with an Idempotency-Key', () => {
 
   it('refuses a key that is not 1 to 255 visible ASCII characters with 400 on the header', async () => {
     for (const key of ['has space', 'x'.repeat(256), 'ü']) {
-      await api.when(alice.post('/api/posts', post('Keyed'), keyed(key))).then(400, anError('VALIDATION_FAILED', { details: { 'Idempotency-Key': ['Must be 1 to 255 visible ASCII characters'] } }));
+      await api
+        .when(alice.post('/api/posts', post('Keyed'), keyed(key)))
+        .then(400, anError('VALIDATION_FAILED', { details: { 'Idempotency-Key': ['Must be 1 to 255 visible ASCII characters'] } }));
     }
   });
 });

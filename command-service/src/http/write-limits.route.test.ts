@@ -22,7 +22,15 @@ const LIMITS = {
   contact: { burst: { points: 3 } },
 };
 const limits = () => writeLimitSettings.WRITE_LIMITS.parse(JSON.stringify(LIMITS))!;
-const NOUNS: Record<WriteKind, string> = { post: 'posts', comment: 'comments', vote: 'votes', report: 'reports', profile: 'profile changes', contact: 'messages', lookup: 'profile lookups' };
+const NOUNS: Record<WriteKind, string> = {
+  post: 'posts',
+  comment: 'comments',
+  vote: 'votes',
+  report: 'reports',
+  profile: 'profile changes',
+  contact: 'messages',
+  lookup: 'profile lookups',
+};
 const message = { name: 'Vera Visitor', email: 'vera@example.com', message: 'Do you have a dark mode?' };
 
 /**
@@ -36,7 +44,11 @@ function expectRateLimited(outcome: Outcome, kind: WriteKind, window: 'burst' | 
   expect(seconds).toBeGreaterThan(window === 'sustained' ? WRITE_LIMITS[kind].burst.seconds : 0);
   expect(seconds).toBeLessThanOrEqual(WRITE_LIMITS[kind][window].seconds);
   expect(outcome.body).toEqual({
-    error: { code: 'RATE_LIMITED', message: matching(new RegExp(`^Too many ${NOUNS[kind]}\\. Try again in \\d+ (seconds?|minutes?)\\.$`)), details: { retryAfterSeconds: seconds } },
+    error: {
+      code: 'RATE_LIMITED',
+      message: matching(new RegExp(`^Too many ${NOUNS[kind]}\\. Try again in \\d+ (seconds?|minutes?)\\.$`)),
+      details: { retryAfterSeconds: seconds },
+    },
   });
   if (alone) expect(outcome.appended).toEqual([]);
 }
@@ -58,14 +70,17 @@ describe('with the write limits', () => {
   const ada = member('Ada Admin');
 
   const count = async (type: string, actor: Member) => (await api.log()).filter((e) => e.type === type && e.metadata.actorId === actor.id).length;
-  const postToWriteOn = async (by = author) => (await api.given(by.post('/api/posts', { title: 'Something to talk about', description: 'Text', tags: [] })))[0].id;
+  const postToWriteOn = async (by = author) =>
+    (await api.given(by.post('/api/posts', { title: 'Something to talk about', description: 'Text', tags: [] })))[0].id;
   const comment = (who: Member, postId: string, text: string, via: 'plain' | 'query' = 'plain', headers: Record<string, string> = {}) =>
     who.post(via === 'plain' ? '/api/comments' : '/api/comments?via=query', { postId, text }, { headers });
 
   describe('a flood of one kind stops at its limit, answers 429 with Retry-After, and the log holds only the accepted writes', () => {
     it('posts: 8 at once by one member, 3 accepted', async () => {
       await api.given(registered(flooder));
-      const outcomes = await Promise.all(Array.from({ length: 8 }, (_, i) => api.when(flooder.post('/api/posts', { title: `Flood ${i}`, description: 'Text', tags: [] })).outcome));
+      const outcomes = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => api.when(flooder.post('/api/posts', { title: `Flood ${i}`, description: 'Text', tags: [] })).outcome),
+      );
       expect(acceptedOf(outcomes, 'post')).toBe(3);
       expect(await count('PostCreated', flooder)).toBe(3);
     });
@@ -73,7 +88,9 @@ describe('with the write limits', () => {
     it('comments: 10 at once, half with a query string, share one limit of 4', async () => {
       const postId = await postToWriteOn();
       await api.given(registered(flooder));
-      const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => api.when(comment(flooder, postId, `Flood ${i}`, i % 2 ? 'plain' : 'query')).outcome));
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => api.when(comment(flooder, postId, `Flood ${i}`, i % 2 ? 'plain' : 'query')).outcome),
+      );
       expect(acceptedOf(outcomes, 'comment')).toBe(4);
       expect(await count('CommentAdded', flooder)).toBe(4);
     });
@@ -84,8 +101,10 @@ describe('with the write limits', () => {
       await api.given(registered(flooder));
       for (let i = 0; i < 3; i++) await api.when(flooder.put(`/api/posts/${postIds[0]}/vote`, { vote: 'none' })).then(200);
       const outcomes = await Promise.all(
-        postIds.map((id, i) =>
-          api.when(i % 2 ? flooder.put(`/api/posts/${id}/vote`, { vote: 'up' }) : flooder.patch(`/api/posts/${id}/vote`, { likeChange: 0, dislikeChange: 1 })).outcome,
+        postIds.map(
+          (id, i) =>
+            api.when(i % 2 ? flooder.put(`/api/posts/${id}/vote`, { vote: 'up' }) : flooder.patch(`/api/posts/${id}/vote`, { likeChange: 0, dislikeChange: 1 }))
+              .outcome,
         ),
       );
       expect(acceptedOf(outcomes, 'vote')).toBe(4);
@@ -144,7 +163,9 @@ describe('with the write limits', () => {
     it('one Idempotency-Key sent by 10 requests at once counts once: all get the one answer, and 3 more comments are accepted', async () => {
       const postId = await postToWriteOn();
       await api.given(registered(flooder));
-      const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => api.when(comment(flooder, postId, 'Once', i % 2 ? 'plain' : 'query', { 'Idempotency-Key': 'burst' })).outcome));
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => api.when(comment(flooder, postId, 'Once', i % 2 ? 'plain' : 'query', { 'Idempotency-Key': 'burst' })).outcome),
+      );
       expect(outcomes.map((o) => o.status)).toEqual(Array(10).fill(201));
       expect(new Set(outcomes.map((o) => JSON.stringify(o.body))).size).toBe(1);
       for (let i = 0; i < 3; i++) await api.when(comment(flooder, postId, `After ${i}`)).then(201);

@@ -35,7 +35,9 @@ export function keycloakIdentityAdmin(options: { adminUrl: string; token: () => 
       if (!response.ok) throw new UnavailableError(`The identity provider's admin API answered ${response.status} to a search by email`);
       const users = (await response.json()) as { id?: unknown; email?: unknown }[];
       // exact=true matches the whole address; an older server that ignores it matches a part
-      return users.filter((user) => typeof user.id === 'string' && typeof user.email === 'string' && user.email.toLowerCase() === email).map((user) => user.id as string);
+      return users
+        .filter((user) => typeof user.id === 'string' && typeof user.email === 'string' && user.email.toLowerCase() === email)
+        .map((user) => user.id as string);
     },
     async removeAccount(id) {
       const response = await fetch(`${base}/users/${encodeURIComponent(id)}`, {

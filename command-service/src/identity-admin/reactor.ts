@@ -52,7 +52,11 @@ export function startErasureReactor(options: ErasureReactorOptions): ErasureReac
     // nothing can be removed: no session listening and no polling, one look for the log
     const looked = due()
       .then((rows) => {
-        if (rows.length > 0) log.warn({ pending: rows.length }, 'erased accounts are not removed from the identity provider: its admin API is not configured (IDENTITY_ADMIN_CLIENT_ID)');
+        if (rows.length > 0)
+          log.warn(
+            { pending: rows.length },
+            'erased accounts are not removed from the identity provider: its admin API is not configured (IDENTITY_ADMIN_CLIENT_ID)',
+          );
       })
       .catch((error) => log.warn({ err: error }, 'looking for erasures failed'));
     return { stop: () => looked };

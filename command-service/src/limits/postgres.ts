@@ -54,7 +54,9 @@ export async function createPostgresWriteLimits(options: {
   };
   const windows = windowsOf(options.limits, (prefix, window) => counter(store, prefix, window));
   const cleanup = setInterval(() => {
-    db.raw(`DELETE FROM ${SCHEMA}.${TABLE} WHERE expire < ?`, [Date.now() - KEEP_ENDED_MS]).catch((error: unknown) => logger.warn({ err: error }, 'write limits: cleanup failed'));
+    db.raw(`DELETE FROM ${SCHEMA}.${TABLE} WHERE expire < ?`, [Date.now() - KEEP_ENDED_MS]).catch((error: unknown) =>
+      logger.warn({ err: error }, 'write limits: cleanup failed'),
+    );
   }, CLEANUP_EVERY_MS);
   cleanup.unref();
 

@@ -3,7 +3,12 @@ import { z } from 'zod';
 
 const windowChange = z.strictObject({
   points: z.number().int().min(1).max(1_000_000).optional(),
-  seconds: z.number().int().min(1).max(7 * 86_400).optional(),
+  seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .optional(),
 });
 const changes = z.partialRecord(z.enum(WRITE_KINDS), z.strictObject({ burst: windowChange.optional(), sustained: windowChange.optional() }));
 

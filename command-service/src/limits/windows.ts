@@ -43,7 +43,9 @@ export function windowedLimits<Counter extends RateLimiterAbstract>(windows: Win
       const blockedMs = options.blockedMs ? Math.max(...counters.map((counter) => options.blockedMs!(counter, key))) : 0;
       if (blockedMs > 0) throw tooManyWrites(kind, blockedMs);
       const results = await Promise.allSettled(counters.map((counter) => counter.consume(key)));
-      const counted = results.flatMap((result, i) => (result.status === 'fulfilled' ? [{ counter: counters[i]!, until: Date.now() + result.value.msBeforeNext }] : []));
+      const counted = results.flatMap((result, i) =>
+        result.status === 'fulfilled' ? [{ counter: counters[i]!, until: Date.now() + result.value.msBeforeNext }] : [],
+      );
       const refusals = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
       if (refusals.length === 0) return { giveBack: () => giveBack(key, counted) } satisfies Taken;
       await giveBack(key, counted);

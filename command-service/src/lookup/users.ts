@@ -61,7 +61,7 @@ export function streamDirectory(store: EventStore, identityProvider: () => Pick<
     async contentOf(userId) {
       const posts = new Set<string>();
       const comments = new Map<string, string>(); // comment id → its post's id
-      for (let after = START; ; ) {
+      for (let after = START; ;) {
         const page = await store.readHistory(userHistory(userId), { after, limit: HISTORY_PAGE });
         for (const event of page) {
           if (event.metadata.actorId !== userId) continue;

@@ -45,7 +45,10 @@ export interface Outcome {
 }
 
 /** An event as a test expects it: what it names is compared (asymmetric matchers welcome), the rest is not. */
-export type ExpectedEvent = Partial<Omit<AppendedEvent, 'metadata' | 'position'>> & { readonly metadata?: Partial<EventMetadata>; readonly position?: Partial<LogPosition> };
+export type ExpectedEvent = Partial<Omit<AppendedEvent, 'metadata' | 'position'>> & {
+  readonly metadata?: Partial<EventMetadata>;
+  readonly position?: Partial<LogPosition>;
+};
 
 /** The request sent, ready to be checked with `then(status, body, appended)`. */
 export interface Act {
@@ -92,7 +95,9 @@ function accountsOfTheLog(store: EventStore): Pick<IdentityAdmin, 'accountsByEma
   return {
     async accountsByEmail(email) {
       const events = await store.readAll(START, 100_000);
-      return events.filter((e) => e.type === 'UserRegistered' && normalizeEmail((e.data as { email: string }).email) === email).map((e) => (e.data as { userId: string }).userId);
+      return events
+        .filter((e) => e.type === 'UserRegistered' && normalizeEmail((e.data as { email: string }).email) === email)
+        .map((e) => (e.data as { userId: string }).userId);
     },
   };
 }

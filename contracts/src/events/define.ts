@@ -17,11 +17,7 @@ export interface EventDefinition<Type extends string, Schema extends z.ZodType> 
   readonly schema: Schema;
 }
 
-export function defineEvent<Type extends string, Schema extends z.ZodType>(
-  type: Type,
-  schemaVersion: number,
-  schema: Schema,
-): EventDefinition<Type, Schema> {
+export function defineEvent<Type extends string, Schema extends z.ZodType>(type: Type, schemaVersion: number, schema: Schema): EventDefinition<Type, Schema> {
   return { type, schemaVersion, schema };
 }
 

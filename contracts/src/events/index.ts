@@ -63,5 +63,6 @@ export const eventDefinitions = {
   [ProjectionRebuildRequested.type]: ProjectionRebuildRequested,
 } as const;
 
-export type ForumEvent = PostEvent | TagEvent | UserEvent | VoteEvent | CommentEvent | CommentReportEvent | NotificationEvent | AnnouncementEvent | ContactEvent | OperationsEvent;
+export type ForumEvent =
+  PostEvent | TagEvent | UserEvent | VoteEvent | CommentEvent | CommentReportEvent | NotificationEvent | AnnouncementEvent | ContactEvent | OperationsEvent;
 export type ForumEventType = ForumEvent['type'];

@@ -31,11 +31,7 @@ export const UserWarned = defineEvent(
 );
 export type UserWarned = { type: 'UserWarned'; data: z.infer<typeof UserWarned.schema> };
 
-export const WarningsRead = defineEvent(
-  'WarningsRead',
-  1,
-  z.object({ userId: z.string(), warningIds: z.array(z.string().uuid()).min(1), readAt: isoDate }),
-);
+export const WarningsRead = defineEvent('WarningsRead', 1, z.object({ userId: z.string(), warningIds: z.array(z.string().uuid()).min(1), readAt: isoDate }));
 export type WarningsRead = { type: 'WarningsRead'; data: z.infer<typeof WarningsRead.schema> };
 
 /**

@@ -23,7 +23,11 @@ describe('ProfileUpdated', () => {
 describe('upcast', () => {
   it('turns a stored v1 ProfileUpdated into v2 (both fields changed) and stamps version 2', () => {
     const read = upcast(v1);
-    expect(read).toEqual({ type: 'ProfileUpdated', data: { userId: 'u-1', changes: { name: 'Ann', photoURL: 'ann.png' }, updatedAt: at }, metadata: metadata(2) });
+    expect(read).toEqual({
+      type: 'ProfileUpdated',
+      data: { userId: 'u-1', changes: { name: 'Ann', photoURL: 'ann.png' }, updatedAt: at },
+      metadata: metadata(2),
+    });
     expect(ProfileUpdated.schema.safeParse(read.data).success).toBe(true);
   });
   it('keeps everything else of the event, and leaves the stored one as it was', () => {
@@ -46,7 +50,9 @@ describe('upcast', () => {
     const future = { ...v1, metadata: metadata(99) };
     expect(() => upcast(future)).toThrowError(UnknownSchemaVersionError);
     expect(() => upcast(future)).toThrowError('ProfileUpdated has schemaVersion 99, this build reads up to 2: it was written by a newer version of the code');
-    expect(() => upcast({ type: 'UserRegistered', data: {}, metadata: metadata(2) })).toThrowError(expect.objectContaining({ code: 'UNKNOWN_SCHEMA_VERSION', schemaVersion: 2, currentVersion: 1 }));
+    expect(() => upcast({ type: 'UserRegistered', data: {}, metadata: metadata(2) })).toThrowError(
+      expect.objectContaining({ code: 'UNKNOWN_SCHEMA_VERSION', schemaVersion: 2, currentVersion: 1 }),
+    );
   });
   it('every upcaster reads a version older than its type current one, and no step is registered twice', () => {
     const keys = upcasters.map((u) => `${u.type}@${u.from}`);
@@ -56,7 +62,10 @@ describe('upcast', () => {
   it('every older version of a defined type has a chain of upcasters to the current one', () => {
     for (const [type, definition] of Object.entries(eventDefinitions)) {
       for (let version = 1; version < definition.schemaVersion; version++) {
-        expect(upcasters.some((u) => u.type === type && u.from === version), `${type}@${version}`).toBe(true);
+        expect(
+          upcasters.some((u) => u.type === type && u.from === version),
+          `${type}@${version}`,
+        ).toBe(true);
       }
     }
   });

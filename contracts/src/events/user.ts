@@ -40,11 +40,7 @@ export const ProfileUpdated = defineEvent(
 export type ProfileUpdated = { type: 'ProfileUpdated'; data: z.infer<typeof ProfileUpdated.schema> };
 
 /** Stored before v2: a full replacement of both fields. Read through the upcaster (upcast.ts), never written. */
-export const ProfileUpdatedV1 = defineEvent(
-  'ProfileUpdated',
-  1,
-  z.object({ userId: z.string(), name: z.string(), photoURL: z.string(), updatedAt: isoDate }),
-);
+export const ProfileUpdatedV1 = defineEvent('ProfileUpdated', 1, z.object({ userId: z.string(), name: z.string(), photoURL: z.string(), updatedAt: isoDate }));
 export type ProfileUpdatedV1 = { type: 'ProfileUpdated'; data: z.infer<typeof ProfileUpdatedV1.schema> };
 
 /** The user became an admin (ADMIN_EMAILS at registration, the operator, or another admin). No demotion exists. */
@@ -107,11 +103,7 @@ export type MembershipPurchaseFailed = { type: 'MembershipPurchaseFailed'; data:
  * as erased from now on (docs/security/erasure.md). Carries no personal data. The stream ends
  * here: nothing is decided on it again.
  */
-export const AccountErased = defineEvent(
-  'AccountErased',
-  1,
-  z.object({ userId: z.string(), content: z.enum(ERASED_CONTENT), erasedAt: isoDate }),
-);
+export const AccountErased = defineEvent('AccountErased', 1, z.object({ userId: z.string(), content: z.enum(ERASED_CONTENT), erasedAt: isoDate }));
 export type AccountErased = { type: 'AccountErased'; data: z.infer<typeof AccountErased.schema> };
 
 /**

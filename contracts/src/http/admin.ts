@@ -80,7 +80,12 @@ export const AdminUserIdParams = z.object({ userId: identifier('user id') });
 
 /** An announcement's title and description (Make Announcement's counters count by them). */
 export const ANNOUNCEMENT_TITLE_RULE: TextRule = { kind: 'title', label: 'Title', max: ANNOUNCEMENT_TITLE_MAX, required: 'Title is required' };
-export const ANNOUNCEMENT_DESCRIPTION_RULE: TextRule = { kind: 'body', label: 'Description', max: ANNOUNCEMENT_DESCRIPTION_MAX, required: 'Description is required' };
+export const ANNOUNCEMENT_DESCRIPTION_RULE: TextRule = {
+  kind: 'body',
+  label: 'Description',
+  max: ANNOUNCEMENT_DESCRIPTION_MAX,
+  required: 'Description is required',
+};
 /** POST /api/admin/announcements: spec §5's messages when a field is missing or blank. */
 export const CreateAnnouncementRequest = z.strictObject({
   title: text(ANNOUNCEMENT_TITLE_RULE),

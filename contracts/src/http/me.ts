@@ -18,7 +18,12 @@ export const Me = z.object({
 export type Me = z.infer<typeof Me>;
 
 /** A display name's rule: the realm's register form and account store, PATCH /api/me. */
-export const displayNameRule = (label = 'Display name', required = `${label} must not be empty`): TextRule => ({ kind: 'name', label, max: DISPLAY_NAME_MAX, required });
+export const displayNameRule = (label = 'Display name', required = `${label} must not be empty`): TextRule => ({
+  kind: 'name',
+  label,
+  max: DISPLAY_NAME_MAX,
+  required,
+});
 /** A display name as PATCH /api/me checks it ('Change Photo' counts by it). */
 export const DISPLAY_NAME_RULE = displayNameRule();
 

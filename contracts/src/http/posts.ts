@@ -21,10 +21,7 @@ export const CreatePostRequest = droppingSpecFields(
   z.strictObject({
     title: text(POST_TITLE_RULE),
     description: text(POST_DESCRIPTION_RULE),
-    tags: z
-      .array(tagName('Tag'), 'Tags must be a list')
-      .max(POST_TAGS_MAX, `At most ${POST_TAGS_MAX} tags`)
-      .default([]),
+    tags: z.array(tagName('Tag'), 'Tags must be a list').max(POST_TAGS_MAX, `At most ${POST_TAGS_MAX} tags`).default([]),
   }),
 );
 export type CreatePostRequest = z.infer<typeof CreatePostRequest>;

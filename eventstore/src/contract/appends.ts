@@ -47,7 +47,7 @@ export function appendsContract({ store }: ContractSubject) {
         Array.from({ length: 10 }, (_, i) => store.append([{ streamId: id, expectedVersion: 1, events: [event(`W${i}`)] }])),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-      expect(results.filter((r) => r.status === 'rejected').every((r) => (r).reason instanceof WrongExpectedVersionError)).toBe(true);
+      expect(results.filter((r) => r.status === 'rejected').every((r) => r.reason instanceof WrongExpectedVersionError)).toBe(true);
       expect((await store.readStream(id)).version).toBe(2);
     });
 
@@ -63,7 +63,9 @@ export function appendsContract({ store }: ContractSubject) {
         store.append([{ streamId: twice, expectedVersion: 'no_stream', events: [event('first')] }]),
         store.append([{ streamId: twice, expectedVersion: 'no_stream', events: [event('second')] }]),
         store.append([{ streamId: any, expectedVersion: 'any', events: [event('A')] }]),
-        ...many.map((id, i) => store.append([{ streamId: id, expectedVersion: 'no_stream', events: Array.from({ length: 1 + (i % 3) }, (_, j) => event(`E${j}`)) }])),
+        ...many.map((id, i) =>
+          store.append([{ streamId: id, expectedVersion: 'no_stream', events: Array.from({ length: 1 + (i % 3) }, (_, j) => event(`E${j}`)) }]),
+        ),
       ]);
       const [ok, staleResult, takenResult, freshResult, first, second, anyResult, ...rest] = results;
       expect(ok).toMatchObject({ status: 'fulfilled', value: { versions: { [existing]: 3 } } });
@@ -74,7 +76,11 @@ export function appendsContract({ store }: ContractSubject) {
       expect(anyResult).toMatchObject({ status: 'fulfilled', value: { versions: { [any]: 1 } } });
       expect(rest.every((r, i) => r.status === 'fulfilled' && r.value.versions[many[i]!] === 1 + (i % 3))).toBe(true);
       // each stream holds what its own append said, in order; the failed ones are as they were
-      expect((await store.readStream(existing)).events.map((e) => [e.type, e.streamVersion])).toEqual([['A', 1], ['B', 2], ['C', 3]]);
+      expect((await store.readStream(existing)).events.map((e) => [e.type, e.streamVersion])).toEqual([
+        ['A', 1],
+        ['B', 2],
+        ['C', 3],
+      ]);
       expect((await store.readStream(stale)).version).toBe(1);
       expect((await store.readStream(taken)).events.map((e) => e.type)).toEqual(['A']);
       expect((await store.readStream(twice)).events).toHaveLength(1);
@@ -153,7 +159,9 @@ export function appendsContract({ store }: ContractSubject) {
         return Promise.resolve();
       };
       await Promise.all(
-        Array.from({ length: 8 }, () => store.appendIdempotent([{ streamId: id, expectedVersion: 'any', events: [event('A')] }], { key, answer: () => 1, beforeAppend })),
+        Array.from({ length: 8 }, () =>
+          store.appendIdempotent([{ streamId: id, expectedVersion: 'any', events: [event('A')] }], { key, answer: () => 1, beforeAppend }),
+        ),
       );
       expect(runs).toBe(1);
     });
@@ -163,7 +171,11 @@ export function appendsContract({ store }: ContractSubject) {
       const key = `k-${randomUUID()}`;
       const refused = new Error('over the limit');
       await expect(
-        store.appendIdempotent([{ streamId: id, expectedVersion: 'no_stream', events: [event('A')] }], { key, answer: () => 1, beforeAppend: () => Promise.reject(refused) }),
+        store.appendIdempotent([{ streamId: id, expectedVersion: 'no_stream', events: [event('A')] }], {
+          key,
+          answer: () => 1,
+          beforeAppend: () => Promise.reject(refused),
+        }),
       ).rejects.toBe(refused);
       expect((await store.readStream(id)).version).toBe(0);
       expect(await store.idempotentAnswer(key)).toBeNull();

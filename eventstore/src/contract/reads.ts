@@ -23,7 +23,10 @@ export function readsContract({ store, factory }: ContractSubject) {
       await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event('A'), event('B'), event('C')] }]);
       const rest = await store.readStream(id, { afterVersion: 1 });
       expect(rest.version).toBe(3);
-      expect(rest.events.map((e) => [e.type, e.streamVersion])).toEqual([['B', 2], ['C', 3]]);
+      expect(rest.events.map((e) => [e.type, e.streamVersion])).toEqual([
+        ['B', 2],
+        ['C', 3],
+      ]);
       expect(await store.readStream(id, { afterVersion: 3 })).toEqual({ version: 3, events: [] });
     });
 
@@ -169,11 +172,16 @@ export function readsContract({ store, factory }: ContractSubject) {
     it('#28.3 selects the events of an actor, of streams and about a post, each once, in log order, a page at a time', async () => {
       const [actor, someoneElse, postId, otherPost] = [`actor-${randomUUID()}`, `other-${randomUUID()}`, randomUUID(), randomUUID()];
       const [own, elsewhere, mixed] = [stream(), stream(), stream()];
-      const vote = (who: string, post: string) => by(who, 'VoteCast', { postId: post, userId: who, previous: 'none', vote: 'up', at: new Date().toISOString() });
+      const vote = (who: string, post: string) =>
+        by(who, 'VoteCast', { postId: post, userId: who, previous: 'none', vote: 'up', at: new Date().toISOString() });
       await store.append([{ streamId: elsewhere, expectedVersion: 'no_stream', events: [by(actor, 'A1'), by(someoneElse, 'X1')] }]);
       await store.append([{ streamId: own, expectedVersion: 'no_stream', events: [by(someoneElse, 'AboutThem'), by(actor, 'A2')] }]);
       await store.append([
-        { streamId: mixed, expectedVersion: 'no_stream', events: [vote(someoneElse, postId), vote(actor, otherPost), by(someoneElse, 'PostAuthored', { postId })] },
+        {
+          streamId: mixed,
+          expectedVersion: 'no_stream',
+          events: [vote(someoneElse, postId), vote(actor, otherPost), by(someoneElse, 'PostAuthored', { postId })],
+        },
       ]);
       await store.append([{ streamId: elsewhere, expectedVersion: 2, events: [by(actor, 'A3'), by(someoneElse, 'X2')] }]);
 

@@ -7,7 +7,11 @@ import { MemoryEventLog } from './log.ts';
 import { createMemoryEventStore } from './store.ts';
 
 const at = FIXED_NOW;
-const event = (type: string, data: unknown, metadata: Partial<EventMetadata> = {}): NewEvent => ({ type, data, metadata: testEventMetadata({ actorId: ann.userId, ...metadata }) });
+const event = (type: string, data: unknown, metadata: Partial<EventMetadata> = {}): NewEvent => ({
+  type,
+  data,
+  metadata: testEventMetadata({ actorId: ann.userId, ...metadata }),
+});
 const plainIn = (events: readonly RecordedEvent[]) => PLAINTEXT.filter((text) => JSON.stringify(events.map((e) => e.data)).includes(text));
 
 const erasedPost = (n: number) => ({ ...annPost(n), authorName: DELETED_USER_NAME, authorEmail: '', authorPhoto: '' });
@@ -27,17 +31,29 @@ describe('personal data in the in-memory store', () => {
     // a read of the log that opens no type gets the events as they are kept
     const kept = await store.readAll(START, 100, { open: [] });
     expect(plainIn(kept)).toEqual([]);
-    expect(kept.find((e) => e.streamId === 'post-1')!.data).toMatchObject({ postId: uuidOf(1), tags: ['General'], $sealed: [{ s: ann.userId, k: 'identity' }, { s: ann.userId, k: 'content' }] });
+    expect(kept.find((e) => e.streamId === 'post-1')!.data).toMatchObject({
+      postId: uuidOf(1),
+      tags: ['General'],
+      $sealed: [
+        { s: ann.userId, k: 'identity' },
+        { s: ann.userId, k: 'content' },
+      ],
+    });
     // opened: the stream, the log (for the types asked for) and a history
     expect((await store.readStream('post-1')).events[0]!.data).toEqual(annPost(1));
     const log = await store.readAll(START, 100, { open: ['PostCreated'] });
     expect(log.find((e) => e.streamId === 'post-1')!.data).toEqual(annPost(1));
     expect(plainIn(log.filter((e) => e.type === 'UserRegistered'))).toEqual([]);
-    expect((await store.readHistory(userHistory(ann.userId), { after: START, limit: 10, erasedAs: 'marked' })).map((e) => e.data)).toEqual([annPost(1), { ...ann, registeredAt: at }]);
+    expect((await store.readHistory(userHistory(ann.userId), { after: START, limit: 10, erasedAs: 'marked' })).map((e) => e.data)).toEqual([
+      annPost(1),
+      { ...ann, registeredAt: at },
+    ]);
   });
 
   it('reads as erased everywhere once an AccountErased keeping the content commits: the name, email and photo, not the text', async () => {
-    await store.append([{ streamId: `user-${ann.userId}`, expectedVersion: 1, events: [event('AccountErased', { userId: ann.userId, content: 'kept', erasedAt: at })] }]);
+    await store.append([
+      { streamId: `user-${ann.userId}`, expectedVersion: 1, events: [event('AccountErased', { userId: ann.userId, content: 'kept', erasedAt: at })] },
+    ]);
     expect((await store.readStream('post-1')).events[0]!.data).toEqual(erasedPost(1));
     expect((await store.readStream('post-1', { erasedAs: 'marked' })).events[0]!.data).toEqual(markedPost(1));
     expect((await store.readAll(START, 100)).find((e) => e.streamId === 'post-1')!.data).toEqual(erasedPost(1));
@@ -46,11 +62,17 @@ describe('personal data in the in-memory store', () => {
     expect(history.map((e) => e.type)).toEqual(['PostCreated', 'UserRegistered', 'AccountErased']);
     expect(history[0]!.data).toEqual(markedPost(1));
     expect(history[1]!.data).toEqual({ userId: ann.userId, email: ERASED_MARK, name: ERASED_MARK, photoURL: ERASED_MARK, registeredAt: at });
-    expect((await store.readHistory(userHistory(ann.userId), { after: history[0]!.position, limit: 1 }))[0]!.data).toMatchObject({ email: '', name: DELETED_USER_NAME, photoURL: '' });
+    expect((await store.readHistory(userHistory(ann.userId), { after: history[0]!.position, limit: 1 }))[0]!.data).toMatchObject({
+      email: '',
+      name: DELETED_USER_NAME,
+      photoURL: '',
+    });
   });
 
   it('reads the text as erased too once the content goes, and what is written for the member afterwards as well', async () => {
-    await store.append([{ streamId: `user-${ann.userId}`, expectedVersion: 1, events: [event('AccountErased', { userId: ann.userId, content: 'erased', erasedAt: at })] }]);
+    await store.append([
+      { streamId: `user-${ann.userId}`, expectedVersion: 1, events: [event('AccountErased', { userId: ann.userId, content: 'erased', erasedAt: at })] },
+    ]);
     const gone = { ...erasedPost(1), title: '', description: '' };
     expect((await store.readStream('post-1')).events[0]!.data).toEqual(gone);
     expect((await store.readAll(START, 100)).find((e) => e.streamId === 'post-1')!.data).toEqual(gone);
@@ -67,7 +89,9 @@ describe('personal data in the in-memory store', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     const [writer, reader] = [createMemoryEventStore({ log, beforeCommit: () => held }), createMemoryEventStore({ log })];
     await reader.append([{ streamId: 'post-1', expectedVersion: 'no_stream', events: [event('PostCreated', annPost(1))] }]);
-    const erasing = writer.append([{ streamId: `user-${ann.userId}`, expectedVersion: 'any', events: [event('AccountErased', { userId: ann.userId, content: 'kept', erasedAt: at })] }]);
+    const erasing = writer.append([
+      { streamId: `user-${ann.userId}`, expectedVersion: 'any', events: [event('AccountErased', { userId: ann.userId, content: 'kept', erasedAt: at })] },
+    ]);
     await new Promise((resolve) => setImmediate(resolve));
     expect((await reader.readStream('post-1')).events[0]!.data).toEqual(annPost(1));
     release();
@@ -84,7 +108,9 @@ describe('stored versions in the in-memory store', () => {
     const [read] = (await store.readStream(`user-${ann.userId}`, { afterVersion: 1 })).events;
     expect(read!.data).toEqual({ userId: ann.userId, changes: { name: v1.name, photoURL: v1.photoURL }, updatedAt: at });
     expect(read!.metadata.schemaVersion).toBe(2);
-    await store.append([{ streamId: `user-${ann.userId}`, expectedVersion: 2, events: [event('AccountErased', { userId: ann.userId, content: 'kept', erasedAt: at })] }]);
+    await store.append([
+      { streamId: `user-${ann.userId}`, expectedVersion: 2, events: [event('AccountErased', { userId: ann.userId, content: 'kept', erasedAt: at })] },
+    ]);
     expect((await store.readStream(`user-${ann.userId}`, { afterVersion: 1, maxCount: 1, erasedAs: 'marked' })).events[0]!.data).toEqual({
       userId: ann.userId,
       changes: { name: ERASED_MARK, photoURL: ERASED_MARK },
@@ -93,7 +119,13 @@ describe('stored versions in the in-memory store', () => {
   });
 
   it('delivers an event of a version newer than this build, whose data throws when it is read', async () => {
-    await store.append([{ streamId: 'user-later', expectedVersion: 'no_stream', events: [event('ProfileUpdated', { userId: 'later', changes: {}, updatedAt: at }, { schemaVersion: 3 })] }]);
+    await store.append([
+      {
+        streamId: 'user-later',
+        expectedVersion: 'no_stream',
+        events: [event('ProfileUpdated', { userId: 'later', changes: {}, updatedAt: at }, { schemaVersion: 3 })],
+      },
+    ]);
     const [later] = (await store.readStream('user-later')).events;
     expect(later!.metadata.schemaVersion).toBe(3);
     expect(() => later!.data).toThrow(UnknownSchemaVersionError);

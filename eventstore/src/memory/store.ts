@@ -129,7 +129,8 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
         looked = position;
         return Promise.resolve(log.hasEventsAfter(position));
       };
-      const waitForCommit = (timeoutMs: number, abort: AbortSignal) => (log.hasEventsAfter(looked) ? Promise.resolve() : log.subscribers.wait(timeoutMs, abort));
+      const waitForCommit = (timeoutMs: number, abort: AbortSignal) =>
+        log.hasEventsAfter(looked) ? Promise.resolve() : log.subscribers.wait(timeoutMs, abort);
       return runSubscription(store, eventsBeyond, waitForCommit, options.pollIntervalMs ?? 1000, subscribeOptions);
     },
 

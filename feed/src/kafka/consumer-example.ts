@@ -51,7 +51,13 @@ export async function followFeed(options: FollowFeedOptions): Promise<void> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const config = loadConfig(z.object({ KAFKA_BROKERS: feedSettings.KAFKA_BROKERS.unwrap(), KAFKA_TOPIC: feedSettings.KAFKA_TOPIC, GROUP_ID: z.string().min(1).default('forum-feed-example') }));
+  const config = loadConfig(
+    z.object({
+      KAFKA_BROKERS: feedSettings.KAFKA_BROKERS.unwrap(),
+      KAFKA_TOPIC: feedSettings.KAFKA_TOPIC,
+      GROUP_ID: z.string().min(1).default('forum-feed-example'),
+    }),
+  );
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
   await followFeed({

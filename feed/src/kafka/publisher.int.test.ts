@@ -19,7 +19,10 @@ import { createKafkaPublisher } from './publisher.ts';
  */
 
 const IMAGE = 'confluentinc/cp-kafka:7.9.0';
-const given = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+const given = (process.env.KAFKA_BROKERS ?? '')
+  .split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
 const missing = given.length > 0 ? null : await containerEngineMissing();
 if (missing) console.warn(`feed/src/kafka/publisher.int.test.ts skipped: no Kafka broker (set KAFKA_BROKERS) and ${missing}`);
 
@@ -43,7 +46,12 @@ describe.skipIf(missing !== null)(`the Kafka feed publisher (${given.length > 0 
     const abort = new AbortController();
     const following = followFeed({ brokers, topic, groupId: `test-${randomUUID()}`, signal: abort.signal, handle: (event) => void events.push(event) });
     try {
-      await waitFor(() => events.length, () => until(events), 60_000, 100);
+      await waitFor(
+        () => events.length,
+        () => until(events),
+        60_000,
+        100,
+      );
     } finally {
       abort.abort();
       await following;
@@ -53,11 +61,27 @@ describe.skipIf(missing !== null)(`the Kafka feed publisher (${given.length > 0 
 
   const message = (streamId: string, tx: bigint, pos: bigint): FeedMessage => {
     const position = { transactionId: tx, globalPosition: pos };
-    const value = { position: positionToken(position), streamId, streamVersion: Number(pos), type: 'PostVoted', schemaVersion: 1, recordedAt: new Date().toISOString(), metadata: testEventMetadata(), data: {}, withheld: [] };
+    const value = {
+      position: positionToken(position),
+      streamId,
+      streamVersion: Number(pos),
+      type: 'PostVoted',
+      schemaVersion: 1,
+      recordedAt: new Date().toISOString(),
+      metadata: testEventMetadata(),
+      data: {},
+      withheld: [],
+    };
     return {
       key: streamId,
       value: JSON.stringify(value),
-      headers: { [FEED_HEADERS.type]: 'PostVoted', [FEED_HEADERS.schemaVersion]: '1', [FEED_HEADERS.position]: positionToken(position), [FEED_HEADERS.correlationId]: 'c', [FEED_HEADERS.streamVersion]: String(pos) },
+      headers: {
+        [FEED_HEADERS.type]: 'PostVoted',
+        [FEED_HEADERS.schemaVersion]: '1',
+        [FEED_HEADERS.position]: positionToken(position),
+        [FEED_HEADERS.correlationId]: 'c',
+        [FEED_HEADERS.streamVersion]: String(pos),
+      },
       position,
     };
   };
@@ -75,14 +99,17 @@ describe.skipIf(missing !== null)(`the Kafka feed publisher (${given.length > 0 
       expect(new Set(events.map((e) => e.position)).size).toBe(30);
       for (const stream of ['post-0', 'post-1', 'post-2', 'post-3']) {
         const order = events.filter((e) => e.streamId === stream).map((e) => parsePositionToken(e.position)!);
-        expect(order.every((p, i) => i === 0 || compareLogPositions(order[i - 1]!, p) < 0), stream).toBe(true);
+        expect(
+          order.every((p, i) => i === 0 || compareLogPositions(order[i - 1]!, p) < 0),
+          stream,
+        ).toBe(true);
       }
     } finally {
       await publisher.close();
     }
   }, 120_000);
 
-  it('carries the forum\'s log through the relay: every event, keyed by stream, with its headers', async () => {
+  it("carries the forum's log through the relay: every event, keyed by stream, with its headers", async () => {
     const database = await createTestDatabase('feed_kafka');
     const store = await createPostgresEventStore({ connectionString: database.url, pollIntervalMs: 200 });
     const db = new pg.Pool({ connectionString: database.url, max: 2 });
@@ -91,10 +118,20 @@ describe.skipIf(missing !== null)(`the Kafka feed publisher (${given.length > 0 
     const relay = await startFeedRelay({ store, db, publisher, logger, maxInFlight: 5 });
     try {
       for (let i = 0; i < 12; i++) {
-        await store.append([{ streamId: `post-${i % 3}`, expectedVersion: 'any', events: [{ type: 'PostVoted', data: { i }, metadata: testEventMetadata({ correlationId: `corr-${i}` }) }] }]);
+        await store.append([
+          {
+            streamId: `post-${i % 3}`,
+            expectedVersion: 'any',
+            events: [{ type: 'PostVoted', data: { i }, metadata: testEventMetadata({ correlationId: `corr-${i}` }) }],
+          },
+        ]);
       }
       const head = await store.head();
-      await waitFor(async () => (await readFeedCheckpoint(db, 'kafka')).position, (at) => compareLogPositions(at, head) >= 0, 60_000);
+      await waitFor(
+        async () => (await readFeedCheckpoint(db, 'kafka')).position,
+        (at) => compareLogPositions(at, head) >= 0,
+        60_000,
+      );
       const events = await consumed(topic, (seen) => seen.length >= 12);
       const log = await store.readAll(START, 100);
       expect(events.map((e) => e.position).sort()).toEqual(log.map((e) => positionToken(e.position)).sort());

@@ -2,7 +2,12 @@ import { useEffect } from 'react';
 import { useToast } from '../components/toast/ToastProvider';
 import { useAuth, useAuthState } from '../lib/auth';
 
-const GREETING = { login: 'Login Successfully', register: 'Register Successfully', logout: 'Logout Successfully', erased: 'Your account has been deleted.' } as const;
+const GREETING = {
+  login: 'Login Successfully',
+  register: 'Register Successfully',
+  logout: 'Logout Successfully',
+  erased: 'Your account has been deleted.',
+} as const;
 
 /**
  * Spec §8: a toast when the page comes back from the realm after signing in, registering or signing

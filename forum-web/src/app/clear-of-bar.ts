@@ -9,7 +9,9 @@ const BAR_BORDER_PX = 1;
 function marginsOf(toolbar: CSSObject): CSSObject {
   return Object.fromEntries(
     Object.entries(toolbar).map(([key, value]) =>
-      key === 'minHeight' ? ['scrollMarginTop', Number(value) + BAR_BORDER_PX + ABOVE_FIELD_PX] : [key, typeof value === 'object' && value !== null ? marginsOf(value as CSSObject) : value],
+      key === 'minHeight'
+        ? ['scrollMarginTop', Number(value) + BAR_BORDER_PX + ABOVE_FIELD_PX]
+        : [key, typeof value === 'object' && value !== null ? marginsOf(value as CSSObject) : value],
     ),
   );
 }

@@ -13,7 +13,15 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const me = (photoURL: string) => ({ _id: ALICE.id, name: ALICE.name, email: ALICE.email, photoURL, role: 'user', isMember: false, registeredAt: '2026-11-01T10:00:00.000Z' });
+const me = (photoURL: string) => ({
+  _id: ALICE.id,
+  name: ALICE.name,
+  email: ALICE.email,
+  photoURL,
+  role: 'user',
+  isMember: false,
+  registeredAt: '2026-11-01T10:00:00.000Z',
+});
 
 describe('the shell', () => {
   it("shows the signed-in user's photo as the forum has it, and a changed photo at once", async () => {
@@ -38,7 +46,9 @@ describe('the shell', () => {
   it('#39 edge 17: without a photo the bar shows the first letter of the name, as the cards do, white on a colour at 4.5:1 or more', async () => {
     stubApi({
       'GET /api/me': () => ({ body: me('') }),
-      'GET /api/announcements': () => ({ body: [{ _id: 'a1', title: 'News', description: 'Read me', authorName: 'ada Admin', authorPhoto: '', date: '2026-11-29T09:00:00.000Z' }] }),
+      'GET /api/announcements': () => ({
+        body: [{ _id: 'a1', title: 'News', description: 'Read me', authorName: 'ada Admin', authorPhoto: '', date: '2026-11-29T09:00:00.000Z' }],
+      }),
       'GET /api/me/notifications': () => ({ body: { notifications: [], unread: 0, totalCount: 0 } }),
     });
     renderWithApp(
@@ -58,4 +68,3 @@ describe('the shell', () => {
     }
   });
 });
-

@@ -4,16 +4,7 @@ import { FOCUS_RING_COLOR, focusRing } from '../lib/focus-ring';
 import { fieldsClearOfBar } from './clear-of-bar';
 
 /** System fonts: the app fetches nothing from outside its own origin. */
-const fontFamily = [
-  'system-ui',
-  '-apple-system',
-  '"Segoe UI"',
-  'Roboto',
-  '"Helvetica Neue"',
-  'Arial',
-  '"Noto Sans"',
-  'sans-serif',
-].join(',');
+const fontFamily = ['system-ui', '-apple-system', '"Segoe UI"', 'Roboto', '"Helvetica Neue"', 'Arial', '"Noto Sans"', 'sans-serif'].join(',');
 
 export const theme = createTheme({
   palette: {

@@ -7,10 +7,7 @@ interface NotFoundMessageProps {
 }
 
 /** The 404 page's content (spec §2 unknown route: a 'Back to Home' link), also for a thing a page asked the server for in vain. */
-export function NotFoundMessage({
-  title = 'Page not found',
-  message = 'The page you are looking for does not exist or has moved.',
-}: NotFoundMessageProps) {
+export function NotFoundMessage({ title = 'Page not found', message = 'The page you are looking for does not exist or has moved.' }: NotFoundMessageProps) {
   return (
     <Stack spacing={2} sx={{ alignItems: 'center', textAlign: 'center', py: { xs: 6, md: 10 } }}>
       <title>{`${title} · Forum`}</title>

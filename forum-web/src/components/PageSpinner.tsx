@@ -6,7 +6,15 @@ export function PageSpinner({ label = 'Loading…', fullScreen = false }: { labe
     <Box
       role="status"
       aria-live="polite"
-      sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 2, py: 8, minHeight: fullScreen ? '100vh' : undefined }}
+      sx={{
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        gap: 2,
+        py: 8,
+        minHeight: fullScreen ? '100vh' : undefined,
+      }}
     >
       <CircularProgress aria-label={label} />
       <Typography color="text.secondary">{label}</Typography>

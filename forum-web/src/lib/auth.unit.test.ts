@@ -6,8 +6,21 @@ import { loginRequired, returnPath } from './auth';
 
 describe('userFromClaims', () => {
   it('reads the user from the access token: id, email, name, picture and realm roles', () => {
-    const user = userFromClaims({ sub: 'u1', email: 'alice@forum.local', name: 'Alice Martin', picture: 'https://x.test/a.png', realm_access: { roles: ['user', 'admin', 7] } });
-    expect(user).toEqual({ id: 'u1', email: 'alice@forum.local', name: 'Alice Martin', picture: 'https://x.test/a.png', roles: ['user', 'admin'], emailVerified: false });
+    const user = userFromClaims({
+      sub: 'u1',
+      email: 'alice@forum.local',
+      name: 'Alice Martin',
+      picture: 'https://x.test/a.png',
+      realm_access: { roles: ['user', 'admin', 7] },
+    });
+    expect(user).toEqual({
+      id: 'u1',
+      email: 'alice@forum.local',
+      name: 'Alice Martin',
+      picture: 'https://x.test/a.png',
+      roles: ['user', 'admin'],
+      emailVerified: false,
+    });
   });
 
   it('falls back to the ID token, then to given and family name, then to the email', () => {
@@ -45,13 +58,19 @@ describe('identityServer', () => {
   });
   it('takes a Keycloak base URL or an issuer URL', () => {
     expect(identityServer('https://sso.example.com/', 'https://forum.example.com', 'forum')).toEqual({ url: 'https://sso.example.com', realm: 'forum' });
-    expect(identityServer('https://sso.example.com/realms/forum', 'https://forum.example.com', 'x')).toEqual({ url: 'https://sso.example.com', realm: 'forum' });
-    expect(identityServer('https://example.com/auth/realms/community/', 'https://forum.example.com', 'forum')).toEqual({ url: 'https://example.com/auth', realm: 'community' });
+    expect(identityServer('https://sso.example.com/realms/forum', 'https://forum.example.com', 'x')).toEqual({
+      url: 'https://sso.example.com',
+      realm: 'forum',
+    });
+    expect(identityServer('https://example.com/auth/realms/community/', 'https://forum.example.com', 'forum')).toEqual({
+      url: 'https://example.com/auth',
+      realm: 'community',
+    });
   });
 });
 
 describe('hasAuthCallback', () => {
-  it('sees the realm\'s answer in the fragment, and nothing else', () => {
+  it("sees the realm's answer in the fragment, and nothing else", () => {
     expect(hasAuthCallback('http://localhost/about#state=s1&session_state=x&code=c1')).toBe(true);
     expect(hasAuthCallback('http://localhost/about#error=login_required&state=s1')).toBe(true);
     expect(hasAuthCallback('http://localhost/about')).toBe(false);

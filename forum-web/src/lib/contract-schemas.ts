@@ -5,7 +5,20 @@
  */
 import { PostListItem, TopVotedUser } from '@forum/contracts';
 
-export { AnnouncementList, CommandAccepted, CommentsPage, Me, Notifications, PostCount, PostDetail, PostsPage, SearchPage, TagNames, UserProfile, VoteAccepted } from '@forum/contracts';
+export {
+  AnnouncementList,
+  CommandAccepted,
+  CommentsPage,
+  Me,
+  Notifications,
+  PostCount,
+  PostDetail,
+  PostsPage,
+  SearchPage,
+  TagNames,
+  UserProfile,
+  VoteAccepted,
+} from '@forum/contracts';
 
 /** An unpaged list of posts (up to UNPAGED_LIST_MAX; all counted in X-Total-Count): GET /api/my-posts/:email. */
 export const PostList = PostListItem.array();

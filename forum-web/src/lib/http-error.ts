@@ -16,7 +16,12 @@ export function serverError(error: FetchBaseQueryError | SerializedError | undef
   const body = ErrorBody.safeParse(error.data);
   if (!body.success) return null;
   const fields = FieldErrors.safeParse(body.data.error.details);
-  return { status: typeof error.status === 'number' ? error.status : null, code: body.data.error.code, message: body.data.error.message, fields: fields.success ? fields.data : {} };
+  return {
+    status: typeof error.status === 'number' ? error.status : null,
+    code: body.data.error.code,
+    message: body.data.error.message,
+    fields: fields.success ? fields.data : {},
+  };
 }
 
 /**

@@ -15,7 +15,13 @@ export async function imageLoads(src: string, timeoutMs = PHOTO_LOAD_TIMEOUT_MS)
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
-    return await Promise.race([image.decode().then(() => true, () => false), late]);
+    return await Promise.race([
+      image.decode().then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }

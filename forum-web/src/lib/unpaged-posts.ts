@@ -17,5 +17,8 @@ export interface UnpagedPosts {
 export const unpagedPosts = (listId: 'MINE') => ({
   rawResponseSchema: contract('PostList'),
   transformResponse: (posts: PostListItem[], meta: unknown): UnpagedPosts => ({ posts, total: totalCountOf(meta, posts.length) }),
-  providesTags: (result: UnpagedPosts | undefined) => [{ type: 'Post' as const, id: listId }, ...(result?.posts.map((post) => ({ type: 'Post' as const, id: post._id })) ?? [])],
+  providesTags: (result: UnpagedPosts | undefined) => [
+    { type: 'Post' as const, id: listId },
+    ...(result?.posts.map((post) => ({ type: 'Post' as const, id: post._id })) ?? []),
+  ],
 });

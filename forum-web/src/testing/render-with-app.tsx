@@ -43,7 +43,12 @@ function Where() {
  */
 export function renderWithApp(
   element: ReactElement,
-  { path = '/', route = path, user = ALICE, live: liveOptions = {} }: { path?: string; route?: string; user?: AuthUser | null; live?: Partial<LiveStreamOptions> } = {},
+  {
+    path = '/',
+    route = path,
+    user = ALICE,
+    live: liveOptions = {},
+  }: { path?: string; route?: string; user?: AuthUser | null; live?: Partial<LiveStreamOptions> } = {},
 ) {
   const { auth, login } = fakeAuth(user);
   const store = makeStore({ token: () => auth.token() });

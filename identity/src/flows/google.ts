@@ -28,7 +28,10 @@ export function createGoogleFlow(
     }
     let location: string;
     try {
-      const hint = typeof details.params.login_hint === 'string' && isEmail(normalizeEmail(details.params.login_hint)) ? normalizeEmail(details.params.login_hint) : undefined;
+      const hint =
+        typeof details.params.login_hint === 'string' && isEmail(normalizeEmail(details.params.login_hint))
+          ? normalizeEmail(details.params.login_hint)
+          : undefined;
       location = await google.start(details.uid, hint);
     } catch (err) {
       log.warn({ err }, 'Google sign-in could not start');

@@ -11,7 +11,12 @@ import { ACCOUNT_NAME, type AccountRecord } from '../store.ts';
 import { tooManyRequestsMessage } from '../throttle.ts';
 
 /** What a refused form's page shows after the redirect (flash.ts). */
-type RegisterFlash = { values: { name: string; photo: string; email: string }; errors: Partial<Record<RegisterField, string>>; error?: string; status?: number };
+type RegisterFlash = {
+  values: { name: string; photo: string; email: string };
+  errors: Partial<Record<RegisterField, string>>;
+  error?: string;
+  status?: number;
+};
 
 /** The register page (keycloak-js register(), the login page's Register link): a new account signs in at once and gets a mail to confirm its address. */
 export function createRegistrationFlow(
@@ -25,7 +30,12 @@ export function createRegistrationFlow(
     if (req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(res, 'GET, POST');
     const details = await pendingLogin(req, res, uid);
     if (!details) return;
-    const view = (values: { name: string; photo: string; email: string }, errors: Partial<Record<RegisterField, string>> = {}, error?: string, status?: number) =>
+    const view = (
+      values: { name: string; photo: string; email: string },
+      errors: Partial<Record<RegisterField, string>> = {},
+      error?: string,
+      status?: number,
+    ) =>
       registerPage({
         action: registerUrl(uid),
         csrf: csrf.forInteraction('register', uid),
@@ -50,7 +60,10 @@ export function createRegistrationFlow(
     // the forum's text policy (contracts): what it keeps is what the account stores
     const name = checkText(form?.get('name') ?? '', { ...ACCOUNT_NAME, required: 'Name is required.' });
     const photo = checkPhotoUrl(form?.get('photo') ?? '', publicOrigin, { required: 'Photo URL is required.' });
-    const typed = (field: string) => Array.from((form?.get(field) ?? '').trim()).slice(0, 4096).join('');
+    const typed = (field: string) =>
+      Array.from((form?.get(field) ?? '').trim())
+        .slice(0, 4096)
+        .join('');
     const values = {
       name: name.ok ? name.value : typed('name'),
       photo: photo.ok ? photo.value : typed('photo'),

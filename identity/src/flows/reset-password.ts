@@ -9,15 +9,24 @@ import { messagePage, resetPasswordPage } from '../pages/index.ts';
 import { ACTION_TOKEN_PATH, forgotUrl, loginUrl, REALM_PATH } from '../paths.ts';
 
 /** What a refused form's page shows after the redirect (flash.ts). */
-type ResetFlash = { errors: Partial<Record<'password' | 'password-confirm', string>>; error?: string; status?: number } | { updated: { pending: string | null } };
+type ResetFlash =
+  { errors: Partial<Record<'password' | 'password-confirm', string>>; error?: string; status?: number } | { updated: { pending: string | null } };
 
 /** The mailed reset link's page: a new password, once; the link proves the mailbox. */
 export function createResetPasswordFlow({ csrf, site, flash, log, publicOrigin, trustProxy, backoff, accounts, admins }: RealmContext, provider: Provider) {
   const { emailProven } = admins;
   function refusedLinkPage(res: ServerResponse, status: 'used' | 'expired' | 'unknown') {
     const text = {
-      used: { title: 'This link was already used', message: 'This password reset link has already been used. Request a new one if you still need to reset your password.', code: 410 },
-      expired: { title: 'This link has expired', message: `Password reset links work for ${RESET_TOKEN_TTL_SECONDS / 60} minutes. Request a new one.`, code: 410 },
+      used: {
+        title: 'This link was already used',
+        message: 'This password reset link has already been used. Request a new one if you still need to reset your password.',
+        code: 410,
+      },
+      expired: {
+        title: 'This link has expired',
+        message: `Password reset links work for ${RESET_TOKEN_TTL_SECONDS / 60} minutes. Request a new one.`,
+        code: 410,
+      },
       unknown: { title: 'This link is not valid', message: 'This password reset link is not valid. Request a new one.', code: 400 },
     }[status];
     sendPage(res, messagePage({ title: text.title, message: text.message, status: text.code, link: { href: forgotUrl(), label: 'Request a new link' }, site }));

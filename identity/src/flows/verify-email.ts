@@ -30,7 +30,12 @@ export function createVerifyEmailFlow({ csrf, site, log, publicOrigin, throttle,
       site,
     });
   const invalidVerificationPage = () =>
-    messagePage({ title: 'This link is not valid', message: 'This link to confirm an email address is not valid. Check that you opened the whole link from the mail.', status: 400, site });
+    messagePage({
+      title: 'This link is not valid',
+      message: 'This link to confirm an email address is not valid. Check that you opened the whole link from the mail.',
+      status: 400,
+      site,
+    });
 
   async function verifyEmail(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
     if (req.method === 'POST') return resendVerification(req, res);

@@ -64,8 +64,11 @@ ${input}
   return `<div class="field">
 <label for="${options.id}">${escapeHtml(options.label)}<span class="required" aria-hidden="true"> *</span></label>
 ${control}
-${options.help ? `<p class="field-help" id="${helpId}">${escapeHtml(options.help)}</p>
-` : ''}<p class="field-error" id="${errorId}"${options.error ? '' : ' hidden'}>${escapeHtml(options.error ?? '')}</p>
+${
+  options.help
+    ? `<p class="field-help" id="${helpId}">${escapeHtml(options.help)}</p>
+`
+    : ''
+}<p class="field-error" id="${errorId}"${options.error ? '' : ' hidden'}>${escapeHtml(options.error ?? '')}</p>
 </div>`;
 }
-

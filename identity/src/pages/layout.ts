@@ -147,4 +147,3 @@ ${script ? `<script>${script}</script>` : ''}
   ].join('; ');
   return { status, html, csp };
 }
-

@@ -30,4 +30,3 @@ export function mailboxPage(mails: readonly MailboxEntry[], site: Site): Page {
 ${list}`;
   return renderPage({ title: 'Mailbox', body, site, wide: true });
 }
-

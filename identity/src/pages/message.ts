@@ -26,4 +26,3 @@ ${hidden}
 ${button}${options.link ? `<p class="footer"><a href="${escapeHtml(options.link.href)}">${escapeHtml(options.link.label)}</a></p>` : ''}`;
   return renderPage({ title: options.title, body, status: options.status ?? 200, site: options.site });
 }
-

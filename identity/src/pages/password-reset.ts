@@ -70,4 +70,3 @@ ${field({ id: 'password-confirm', label: 'Confirm password', type: 'password', a
     site: view.site,
   });
 }
-

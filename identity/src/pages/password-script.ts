@@ -17,7 +17,21 @@ function clientPasswordRules(): string | null {
   try {
     const source = `[${PASSWORD_RULES.map((rule) => `[${rule.test.toString()},${scriptJson(rule.message)}]`).join(',')}]`;
     const rules = runInNewContext(`"use strict";${source}`, { PASSWORD_SPECIALS }) as Array<[(p: string) => boolean, string]>;
-    const samples = ['', 'a', 'abcdefgh', 'ABCDEFGH', 'Abcdefgh', 'Abcdefg!', 'abcdefg!', 'ABCDEFG!', 'Ab!', 'Forum#2026', 'Pass word-1', 'Ünïcödé!X', `Aa${PASSWORD_SPECIALS}`];
+    const samples = [
+      '',
+      'a',
+      'abcdefgh',
+      'ABCDEFGH',
+      'Abcdefgh',
+      'Abcdefg!',
+      'abcdefg!',
+      'ABCDEFG!',
+      'Ab!',
+      'Forum#2026',
+      'Pass word-1',
+      'Ünïcödé!X',
+      `Aa${PASSWORD_SPECIALS}`,
+    ];
     for (const sample of samples) {
       const expected = passwordProblem(sample);
       const actual = rules.find(([test]) => !test(sample))?.[1] ?? null;
@@ -48,4 +62,3 @@ if(c)p.addEventListener('blur',function(e){if(p.value&&!(e.relatedTarget&&e.rela
 p.addEventListener('input',function(){if(touched)check(false);});
 if(c)c.addEventListener('input',function(){if(touched||!ce.hidden)check(false);});
 })();`;
-

@@ -23,7 +23,13 @@ const PROBE_SCRIPT = `window.parent.postMessage("unsupported", "*");`;
  */
 export function thirdPartyCookiesProbe(frameAncestors: readonly string[]): Page {
   const html = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>3p-cookies</title></head><body><script>${PROBE_SCRIPT}</script></body></html>`;
-  const csp = ["default-src 'none'", `script-src ${sha256(PROBE_SCRIPT)}`, `frame-ancestors ${frameAncestors.join(' ')}`, "form-action 'none'", "base-uri 'none'"].join('; ');
+  const csp = [
+    "default-src 'none'",
+    `script-src ${sha256(PROBE_SCRIPT)}`,
+    `frame-ancestors ${frameAncestors.join(' ')}`,
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join('; ');
   return { status: 200, html, csp };
 }
 

@@ -43,4 +43,3 @@ ${googleButton(view.google)}
     join: { login: view.loginUrl, register: view.action, current: 'register' },
   });
 }
-

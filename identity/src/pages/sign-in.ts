@@ -47,4 +47,3 @@ ${googleButton(view.google)}
     join: { login: view.action, register: view.registerUrl, current: 'login' },
   });
 }
-

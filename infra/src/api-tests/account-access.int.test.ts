@@ -42,7 +42,7 @@ const passwordGrant = (email: string) =>
   });
 
 describe('an account disabled through the realm', () => {
-  it("refuses its still-valid token at once with 401 ACCOUNT_DISABLED, on a write and a member read, and lets it in again once enabled", async () => {
+  it('refuses its still-valid token at once with 401 ACCOUNT_DISABLED, on a write and a member read, and lets it in again once enabled', async () => {
     const member = await account();
     expect((await forum.api('/api/me', { token: member.token })).status).toBe(200);
     expect((await post(member.token)).status).toBe(201);
@@ -125,21 +125,29 @@ describe('an account deleted through the realm', () => {
     expect(await shown.json()).toMatchObject({ authorName: 'Deleted user' });
     // the reactor finds the realm's account gone already: done
     await waitFor(
-      async () => (await forum.db.raw<{ rows: { done: boolean }[] }>('SELECT realm_removed_at IS NOT NULL AS done FROM keystore.erasures WHERE subject = ?', [member.id])).rows[0]?.done,
+      async () =>
+        (await forum.db.raw<{ rows: { done: boolean }[] }>('SELECT realm_removed_at IS NOT NULL AS done FROM keystore.erasures WHERE subject = ?', [member.id]))
+          .rows[0]?.done,
       (done) => done === true,
     );
   });
 });
 
 describe('the identity-admin port against a Keycloak-shaped admin API (the embedded realm offers one)', () => {
-  it("removes an account with DELETE …/users/{id}, and counts one that is gone already as removed; a refusal is an error", async () => {
+  it('removes an account with DELETE …/users/{id}, and counts one that is gone already as removed; a refusal is an error', async () => {
     const member = await account(false);
-    const port = keycloakIdentityAdmin({ adminUrl: `${forum.url.replace('localhost', '127.0.0.1')}/admin/realms/forum`, token: () => Promise.resolve(admin.token) });
+    const port = keycloakIdentityAdmin({
+      adminUrl: `${forum.url.replace('localhost', '127.0.0.1')}/admin/realms/forum`,
+      token: () => Promise.resolve(admin.token),
+    });
     await port.removeAccount(member.id);
     expect(await forum.realm!.accounts.findByEmail(member.email)).toBeNull();
     await port.removeAccount(member.id);
     const other = await account();
-    const refused = keycloakIdentityAdmin({ adminUrl: `${forum.url.replace('localhost', '127.0.0.1')}/admin/realms/forum`, token: () => Promise.resolve(other.token) });
+    const refused = keycloakIdentityAdmin({
+      adminUrl: `${forum.url.replace('localhost', '127.0.0.1')}/admin/realms/forum`,
+      token: () => Promise.resolve(other.token),
+    });
     await expect(refused.removeAccount(member.id)).rejects.toThrow('answered 403');
   });
 });

@@ -30,12 +30,21 @@ describe('the staff action log (GET /api/admin/audit)', () => {
     await deleteTag(chief.token, tag.id);
     const announced = await expectStatus<{ id: string; position: string }>(announce(chief.token, { title: 'Audit me', description: 'Please' }), 201);
 
-    const log = await expectStatus<AuditPage>(forum.api(`/api/admin/audit?actor=${encodeURIComponent(chief.email)}`, { token: admin.token, ...after(announced.position) }));
+    const log = await expectStatus<AuditPage>(
+      forum.api(`/api/admin/audit?actor=${encodeURIComponent(chief.email)}`, { token: admin.token, ...after(announced.position) }),
+    );
     const actor = { id: chief.id, name: 'Chief Auditor', email: chief.email };
     expect(log).toEqual({
       total: 4,
       entries: [
-        { _id: anyString, at: anyString, actor, type: 'AnnouncementPublished', target: { type: 'announcement', id: announced.id }, summary: 'Published the announcement "Audit me"' },
+        {
+          _id: anyString,
+          at: anyString,
+          actor,
+          type: 'AnnouncementPublished',
+          target: { type: 'announcement', id: announced.id },
+          summary: 'Published the announcement "Audit me"',
+        },
         { _id: anyString, at: anyString, actor, type: 'TagDeleted', target: { type: 'tag', id: tag.id }, summary: 'Deleted the tag #Audited' },
         { _id: anyString, at: anyString, actor, type: 'TagCreated', target: { type: 'tag', id: tag.id }, summary: 'Created the tag #Audited' },
         { _id: anyString, at: anyString, actor, type: 'AdminRoleGranted', target: { type: 'user', id: deputy.id }, summary: 'Made Deputy an admin' },
@@ -48,15 +57,25 @@ describe('the staff action log (GET /api/admin/audit)', () => {
     expect((await expectStatus<AuditPage>(forum.api(`/api/admin/audit?actor=${chief.id}&type=TagCreated`, { token: admin.token }))).entries).toHaveLength(1);
     const byAdmin = await expectStatus<AuditPage>(forum.api('/api/admin/audit?actor=admin@forum.local&type=AdminRoleGranted', { token: admin.token }));
     expect(byAdmin.entries).toContainEqual(
-      objectContaining({ actor: { id: admin.id, name: 'Forum Admin', email: 'admin@forum.local' }, target: { type: 'user', id: chief.id }, summary: 'Made Chief Auditor an admin' }),
+      objectContaining({
+        actor: { id: admin.id, name: 'Forum Admin', email: 'admin@forum.local' },
+        target: { type: 'user', id: chief.id },
+        summary: 'Made Chief Auditor an admin',
+      }),
     );
     expect(byAdmin.entries.every((e) => e.type === 'AdminRoleGranted')).toBe(true);
   });
 
   it("lists an admin's deletion of someone's post, not an author's deletion of their own, nor the demo data's grants", async () => {
     const author = await registeredUser('Poster');
-    const own = await expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Mine', description: 'x', tags: [] } }), 201);
-    const other = await expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Theirs', description: 'x', tags: [] } }), 201);
+    const own = await expectStatus<{ id: string }>(
+      forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Mine', description: 'x', tags: [] } }),
+      201,
+    );
+    const other = await expectStatus<{ id: string }>(
+      forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Theirs', description: 'x', tags: [] } }),
+      201,
+    );
     await forum.api(`/api/my-posts/${own.id}`, { method: 'DELETE', token: author.token });
     const { position } = await expectStatus<{ position: string }>(forum.api(`/api/my-posts/${other.id}`, { method: 'DELETE', token: admin.token }));
     const deletions = await expectStatus<AuditPage>(forum.api('/api/admin/audit?type=PostDeleted', { token: admin.token, ...after(position) }));
@@ -70,16 +89,36 @@ describe('the staff action log (GET /api/admin/audit)', () => {
 
   it('lists an admin removing a comment and warning its author, naming the author as they were called', async () => {
     const author = await registeredUser('Commenter');
-    const post = await expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Heated', description: 'x', tags: [] } }), 201);
-    const comment = await expectStatus<{ id: string }>(forum.api('/api/comments', { method: 'POST', token: author.token, json: { postId: post.id, text: 'Rude words' } }), 201);
+    const post = await expectStatus<{ id: string }>(
+      forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Heated', description: 'x', tags: [] } }),
+      201,
+    );
+    const comment = await expectStatus<{ id: string }>(
+      forum.api('/api/comments', { method: 'POST', token: author.token, json: { postId: post.id, text: 'Rude words' } }),
+      201,
+    );
     expect((await forum.api(`/api/admin/comments/${comment.id}`, { method: 'DELETE', token: admin.token })).ok).toBe(true);
-    const warned = await forum.api(`/api/admin/warn-user/${author.email}`, { method: 'POST', token: admin.token, json: { reason: 'Be kind', commentId: comment.id } });
+    const warned = await forum.api(`/api/admin/warn-user/${author.email}`, {
+      method: 'POST',
+      token: admin.token,
+      json: { reason: 'Be kind', commentId: comment.id },
+    });
     expect(warned.ok).toBe(true);
     const { position } = await expectStatus<{ position: string }>(warned, 201);
     const log = await expectStatus<AuditPage>(forum.api(`/api/admin/audit?actor=${admin.id}`, { token: admin.token, ...after(position) }));
     expect(log.entries.slice(0, 2)).toEqual([
-      objectContaining({ type: 'UserWarned', actor: objectContaining({ id: admin.id }), target: { type: 'user', id: author.id }, summary: 'Warned Commenter: Be kind' }),
-      objectContaining({ type: 'CommentRemoved', actor: objectContaining({ id: admin.id }), target: { type: 'comment', id: comment.id }, summary: 'Removed a comment by Commenter' }),
+      objectContaining({
+        type: 'UserWarned',
+        actor: objectContaining({ id: admin.id }),
+        target: { type: 'user', id: author.id },
+        summary: 'Warned Commenter: Be kind',
+      }),
+      objectContaining({
+        type: 'CommentRemoved',
+        actor: objectContaining({ id: admin.id }),
+        target: { type: 'comment', id: comment.id },
+        summary: 'Removed a comment by Commenter',
+      }),
     ]);
   });
 
@@ -95,7 +134,9 @@ describe('the staff action log (GET /api/admin/audit)', () => {
     const ranged = await forum.api(`/api/admin/audit?range=[0,1]&filter=${encodeURIComponent('{"type":"TagCreated"}')}`, { token: admin.token });
     expect(ranged.headers.get('Content-Range')).toMatch(/^audit 0-1\/\d+$/);
     expect(((await ranged.json()) as { type: string }[]).map((e) => e.type)).toEqual(['TagCreated', 'TagCreated']);
-    expect(await expectStatus(forum.api('/api/admin/audit?type=Bogus', { token: admin.token }), 400)).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: { type: anyArray } } });
+    expect(await expectStatus(forum.api('/api/admin/audit?type=Bogus', { token: admin.token }), 400)).toMatchObject({
+      error: { code: 'VALIDATION_FAILED', details: { type: anyArray } },
+    });
     expect(await expectStatus(forum.api('/api/admin/audit?actor=nobody@forum.test', { token: admin.token }))).toEqual({ entries: [], total: 0 });
     expect((await expectStatus<AuditPage>(forum.api('/api/admin/audit?actor=&type=', { token: admin.token }))).total).toBe(all.total);
     expect((await forum.api('/api/admin/audit')).status).toBe(401);
@@ -150,7 +191,10 @@ describe('the staff action log by date (since/until on GET /api/admin/audit)', (
     expect(await bad('until=2026-02-30')).toMatchObject({ code: 'VALIDATION_FAILED', details: { until: [containing('ISO 8601')] } });
     expect(await bad('since=2026-05-01T10:00:00')).toMatchObject({ code: 'VALIDATION_FAILED', details: { since: anyArray } });
     expect(await bad('since=2026-05-02&until=2026-05-01')).toMatchObject({ code: 'VALIDATION_FAILED', details: { until: ['Until must not be before since'] } });
-    expect(await bad(`range=[0,9]&filter=${encodeURIComponent('{"since":"soon"}')}`)).toMatchObject({ code: 'VALIDATION_FAILED', details: { since: anyArray } });
+    expect(await bad(`range=[0,9]&filter=${encodeURIComponent('{"since":"soon"}')}`)).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { since: anyArray },
+    });
     expect(await bad(`range=[0,9]&filter=${encodeURIComponent('{"type":"Bogus"}')}`)).toMatchObject({ code: 'VALIDATION_FAILED', details: { type: anyArray } });
   });
 });
@@ -158,7 +202,12 @@ describe('the staff action log by date (since/until on GET /api/admin/audit)', (
 describe('the history of a user or a post (GET /api/admin/history/:kind/:id)', () => {
   it("answers a post's events oldest first, with position, time, type, actor, correlation id and data, as forumctl history does", async () => {
     const author = await registeredUser('Chronicled');
-    const created = await forum.api('/api/posts', { method: 'POST', token: author.token, headers: { 'X-Correlation-Id': 'corr-admin-history' }, json: { title: 'A life', description: 'x', tags: ['React'] } });
+    const created = await forum.api('/api/posts', {
+      method: 'POST',
+      token: author.token,
+      headers: { 'X-Correlation-Id': 'corr-admin-history' },
+      json: { title: 'A life', description: 'x', tags: ['React'] },
+    });
     const { id } = await expectStatus<{ id: string }>(created, 201);
     const deleted = await expectStatus<{ position: string }>(forum.api(`/api/my-posts/${id}`, { method: 'DELETE', token: admin.token }));
 
@@ -180,7 +229,16 @@ describe('the history of a user or a post (GET /api/admin/history/:kind/:id)', (
           correlationId: 'corr-admin-history',
           data: objectContaining({ postId: id, title: 'A life', authorId: author.id, tags: ['React'] }),
         },
-        { position: anyString, streamId: `post-${id}`, version: 2, at: anyString, type: 'PostDeleted', actor: admin.id, correlationId: anyString, data: objectContaining({ postId: id, deletedBy: admin.id }) },
+        {
+          position: anyString,
+          streamId: `post-${id}`,
+          version: 2,
+          at: anyString,
+          type: 'PostDeleted',
+          actor: admin.id,
+          correlationId: anyString,
+          data: objectContaining({ postId: id, deletedBy: admin.id }),
+        },
       ],
       // who the actors are, from the users read model
       actors: { [author.id]: { name: 'Chronicled', email: author.email }, [admin.id]: { name: 'Forum Admin', email: 'admin@forum.local' } },
@@ -198,10 +256,20 @@ describe('the history of a user or a post (GET /api/admin/history/:kind/:id)', (
 
   it("answers a user's history from their registration on", async () => {
     const member = await registeredUser('Biographed');
-    const { position } = await expectStatus<{ position: string }>(forum.api('/api/posts', { method: 'POST', token: member.token, json: { title: 'Mine', description: 'x', tags: [] } }), 201);
-    const history = await expectStatus<History>(forum.api(`/api/admin/history/user/${encodeURIComponent(member.id)}`, { token: admin.token, ...after(position) }));
+    const { position } = await expectStatus<{ position: string }>(
+      forum.api('/api/posts', { method: 'POST', token: member.token, json: { title: 'Mine', description: 'x', tags: [] } }),
+      201,
+    );
+    const history = await expectStatus<History>(
+      forum.api(`/api/admin/history/user/${encodeURIComponent(member.id)}`, { token: admin.token, ...after(position) }),
+    );
     expect(history).toMatchObject({ kind: 'user', id: member.id });
-    expect(history.events[0]).toMatchObject({ type: 'UserRegistered', streamId: `user-${member.id}`, version: 1, data: objectContaining({ userId: member.id, email: member.email }) });
+    expect(history.events[0]).toMatchObject({
+      type: 'UserRegistered',
+      streamId: `user-${member.id}`,
+      version: 1,
+      data: objectContaining({ userId: member.id, email: member.email }),
+    });
     expect(history.events.map((e) => e.type)).toEqual(arrayContaining(['PostCreated', 'PostAuthored']));
     expect(history.actors[member.id]).toEqual({ name: 'Biographed', email: member.email });
   });
@@ -210,12 +278,16 @@ describe('the history of a user or a post (GET /api/admin/history/:kind/:id)', (
     const notFound = await forum.api('/api/admin/history/post/6f1c2f9e-2b7a-4c1e-9a63-2f0f8d7c6b5a', { token: admin.token });
     expect(notFound.status).toBe(404);
     expect(await notFound.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: 'No such post' } });
-    expect(await expectStatus(forum.api('/api/admin/history/user/nobody-at-all', { token: admin.token }), 404)).toMatchObject({ error: { code: 'NOT_FOUND', message: 'No such user' } });
+    expect(await expectStatus(forum.api('/api/admin/history/user/nobody-at-all', { token: admin.token }), 404)).toMatchObject({
+      error: { code: 'NOT_FOUND', message: 'No such user' },
+    });
 
     const badKind = await forum.api(`/api/admin/history/comment/${admin.id}`, { token: admin.token });
     expect(badKind.status).toBe(400);
     expect(await badKind.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: { kind: ['Kind must be user or post'] } } });
-    expect(await expectStatus(forum.api('/api/admin/history/post/not-a-uuid', { token: admin.token }), 400)).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: { id: ['Not a post id'] } } });
+    expect(await expectStatus(forum.api('/api/admin/history/post/not-a-uuid', { token: admin.token }), 400)).toMatchObject({
+      error: { code: 'VALIDATION_FAILED', details: { id: ['Not a post id'] } },
+    });
     expect((await forum.api(`/api/admin/history/user/${encodeURIComponent('two words')}`, { token: admin.token })).status).toBe(400);
 
     expect((await forum.api(`/api/admin/history/user/${admin.id}`)).status).toBe(401);

@@ -17,7 +17,11 @@ beforeAll(async () => {
 afterAll(() => forum?.stop());
 
 const fetchManual = async (url: string, jar: CookieJar, init: RequestInit = {}) => {
-  const res = await fetch(new URL(url, forum.url), { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: jar.header } });
+  const res = await fetch(new URL(url, forum.url), {
+    ...init,
+    redirect: 'manual',
+    headers: { ...(init.headers as Record<string, string>), cookie: jar.header },
+  });
   jar.store(res);
   return res;
 };
@@ -61,7 +65,10 @@ describe('an address of ADMIN_EMAILS registered unverified', () => {
     // a member all the same: they can write
     expect((await forum.api('/api/posts', { method: 'POST', token, json: { title: 'Hello', description: 'A member writes.', tags: [] } })).status).toBe(201);
     const { id } = (await forum.realm!.accounts.findByEmail(email))!;
-    expect(await userEvents(id)).toEqual([['UserRegistered', undefined], ['PostAuthored', undefined]]);
+    expect(await userEvents(id)).toEqual([
+      ['UserRegistered', undefined],
+      ['PostAuthored', undefined],
+    ]);
 
     expect((await fetch(await mailLinkFor(harness(), email, 'verify-email'))).status).toBe(200);
     // the old token still says email_verified: false, so nothing changes with it ...
@@ -71,10 +78,17 @@ describe('an address of ADMIN_EMAILS registered unverified', () => {
     expect(await roleOf(verified)).toBe('admin');
     expect((await forum.api('/api/admin/stats', { token: verified })).status).toBe(200);
     expect((await forum.api('/admin/realms/forum/users', { token: verified })).status).toBe(200);
-    expect(await userEvents(id)).toEqual([['UserRegistered', undefined], ['PostAuthored', undefined]]);
+    expect(await userEvents(id)).toEqual([
+      ['UserRegistered', undefined],
+      ['PostAuthored', undefined],
+    ]);
     // the apps' registration call after the sign-in records it, once
     await forum.register(verified);
-    expect(await userEvents(id)).toEqual([['UserRegistered', undefined], ['PostAuthored', undefined], ['AdminRoleGranted', 'admin-emails']]);
+    expect(await userEvents(id)).toEqual([
+      ['UserRegistered', undefined],
+      ['PostAuthored', undefined],
+      ['AdminRoleGranted', 'admin-emails'],
+    ]);
     await forum.register(verified);
     expect(await roleOf(verified)).toBe('admin');
     expect(await userEvents(id)).toHaveLength(3);

@@ -1,11 +1,4 @@
-import {
-  ADMIN_PAGE_SIZE,
-  type AdminStats,
-  type AdminTag,
-  type AdminUsersPage,
-  type Announcement,
-  type PostDetail,
-} from '@forum/contracts';
+import { ADMIN_PAGE_SIZE, type AdminStats, type AdminTag, type AdminUsersPage, type Announcement, type PostDetail } from '@forum/contracts';
 import { anyArray, anyBoolean, anyNumber, anyString, matching, objectContaining } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
@@ -100,7 +93,10 @@ describe('tags in the admin area', () => {
   it('DELETE /api/admin/tags/:id removes the tag from both lists; posts keep its text; the name can be added again', async () => {
     const { id } = await expectStatus<{ id: string }>(addTag(admin.token, 'Kotlin'), 201);
     const author = await registeredUser('Kotliner');
-    const post = await expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Coroutines', description: 'x', tags: ['kotlin'] } }), 201);
+    const post = await expectStatus<{ id: string }>(
+      forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Coroutines', description: 'x', tags: ['kotlin'] } }),
+      201,
+    );
 
     const removed = await deleteTag(admin.token, id);
     expect(removed.status).toBe(200);
@@ -135,7 +131,14 @@ describe('users in the admin area', () => {
     const total = (await forum.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM read.users')).rows[0]!.n;
     expect(first.totalUsers).toBe(total);
     expect(first.users).toHaveLength(ADMIN_PAGE_SIZE);
-    expect(first.users[0]).toEqual({ _id: anyString, name: anyString, email: anyString, photoURL: anyString, role: matching(/^(user|admin)$/), isMember: anyBoolean });
+    expect(first.users[0]).toEqual({
+      _id: anyString,
+      name: anyString,
+      email: anyString,
+      photoURL: anyString,
+      role: matching(/^(user|admin)$/),
+      isMember: anyBoolean,
+    });
     const admins = first.users.filter((u) => u.email === 'admin@forum.local');
     expect(admins.every((u) => u.role === 'admin')).toBe(true);
   });
@@ -146,14 +149,18 @@ describe('users in the admin area', () => {
     expect(page1.users.map((u) => u.name)).toEqual(Array.from({ length: ADMIN_PAGE_SIZE }, (_, i) => `${marker} ${String(i).padStart(2, '0')}`));
     const page2 = await expectStatus<AdminUsersPage>(forum.api(`/api/admin/users?search=${marker}&page=2`, { token: admin.token }));
     expect(page2).toEqual({ users: [objectContaining({ name: `${marker} ${ADMIN_PAGE_SIZE}` })], totalUsers: ADMIN_PAGE_SIZE + 1 });
-    const byEmail = await expectStatus<AdminUsersPage>(forum.api(`/api/admin/users?search=${encodeURIComponent(pagers[3]!.email.slice(-20).toUpperCase())}`, { token: admin.token }));
+    const byEmail = await expectStatus<AdminUsersPage>(
+      forum.api(`/api/admin/users?search=${encodeURIComponent(pagers[3]!.email.slice(-20).toUpperCase())}`, { token: admin.token }),
+    );
     expect(byEmail).toEqual({ users: [objectContaining({ _id: pagers[3]!.id, email: pagers[3]!.email })], totalUsers: 1 });
     // LIKE's wildcards are searched as text
     expect(await expectStatus(forum.api('/api/admin/users?search=%25', { token: admin.token }))).toEqual({ users: [], totalUsers: 0 });
   });
 
   it('speaks react-admin: range, sort and filter {q} with Content-Range', async () => {
-    const response = await forum.api(`/api/admin/users?range=[0,4]&sort=["name","DESC"]&filter=${encodeURIComponent(JSON.stringify({ q: marker }))}`, { token: admin.token });
+    const response = await forum.api(`/api/admin/users?range=[0,4]&sort=["name","DESC"]&filter=${encodeURIComponent(JSON.stringify({ q: marker }))}`, {
+      token: admin.token,
+    });
     expect(response.headers.get('Content-Range')).toBe(`users 0-4/${ADMIN_PAGE_SIZE + 1}`);
     const rows = (await response.json()) as { id: string; _id: string; name: string }[];
     expect(rows.map((r) => r.name)).toEqual([10, 9, 8, 7, 6].map((i) => `${marker} ${String(i).padStart(2, '0')}`));
@@ -163,7 +170,9 @@ describe('users in the admin area', () => {
   it('answers 401 without a token, 403 for a user, 400 for a bad page', async () => {
     expect((await forum.api('/api/admin/users')).status).toBe(401);
     expect(await expectStatus(forum.api('/api/admin/users', { token: pagers[0]!.token }), 403)).toMatchObject({ error: { code: 'FORBIDDEN' } });
-    expect(await expectStatus(forum.api('/api/admin/users?page=0', { token: admin.token }), 400)).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: { page: anyArray } } });
+    expect(await expectStatus(forum.api('/api/admin/users?page=0', { token: admin.token }), 400)).toMatchObject({
+      error: { code: 'VALIDATION_FAILED', details: { page: anyArray } },
+    });
   });
 
   it("PATCH make-admin grants the role by an event naming the admin; the user's admin check then says true", async () => {
@@ -190,7 +199,15 @@ describe('announcements', () => {
     expect(events).toEqual([
       objectContaining({
         type: 'AnnouncementPublished',
-        data: { announcementId: id, title: 'Maintenance', description: 'Tonight 22:00', authorId: admin.id, authorName: 'Forum Admin', authorPhoto: anyString, publishedAt: anyString },
+        data: {
+          announcementId: id,
+          title: 'Maintenance',
+          description: 'Tonight 22:00',
+          authorId: admin.id,
+          authorName: 'Forum Admin',
+          authorPhoto: anyString,
+          publishedAt: anyString,
+        },
         metadata: objectContaining({ actorId: admin.id }),
       }),
     ]);

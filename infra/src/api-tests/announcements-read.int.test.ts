@@ -33,7 +33,8 @@ async function anotherDevice(member: NewUser): Promise<string> {
 
 const published = async (title: string) => expectStatus<{ id: string; position: string }>(announce(admin, { title, description: `About ${title}` }), 201);
 const markRead = (token: string, body: unknown) => forum.api('/api/me/announcements/read', { method: 'POST', token, json: body });
-const notificationsOf = (token: string, position?: string) => expectStatus<Notifications>(forum.api('/api/me/notifications', { token, headers: minPositionHeaders(position) }));
+const notificationsOf = (token: string, position?: string) =>
+  expectStatus<Notifications>(forum.api('/api/me/notifications', { token, headers: minPositionHeaders(position) }));
 /** What the bell counts for a member: the announcements dated after their mark. */
 async function unreadAnnouncements(token: string, position?: string): Promise<number> {
   const { announcementsReadUpTo: mark } = await notificationsOf(token, position);

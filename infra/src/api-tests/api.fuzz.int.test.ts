@@ -34,7 +34,19 @@ interface Answer {
 let forum: TestForum;
 const tokens: Record<'member' | 'admin' | 'doomed', string> = { member: '', admin: '', doomed: '' };
 /** What the calls aim at: kept ones, and doomed ones that the deleting calls may take away. */
-const fixtures = { postId: '', doomedPostId: '', commentId: '', doomedCommentId: '', tagId: '', announcementId: '', memberId: '', memberEmail: '', doomedUserId: '', ticket: '', postTopic: '' };
+const fixtures = {
+  postId: '',
+  doomedPostId: '',
+  commentId: '',
+  doomedCommentId: '',
+  tagId: '',
+  announcementId: '',
+  memberId: '',
+  memberEmail: '',
+  doomedUserId: '',
+  ticket: '',
+  postTopic: '',
+};
 
 beforeAll(async () => {
   // a far position in X-Min-Position waits its longest: short here, so each case is quick
@@ -51,7 +63,8 @@ beforeAll(async () => {
   const eventually = (call: () => Promise<Response>) => waitFor(call, (response) => response.ok);
   await forum.register(member.token); // the member's forum record begins
   // members, so that the free post limit does not stand between a generated post and the store
-  for (const who of [member.email, 'admin@forum.local']) await eventually(() => forum.api(`/api/users/membership/${who}`, { method: 'PATCH', token: tokens.admin }));
+  for (const who of [member.email, 'admin@forum.local'])
+    await eventually(() => forum.api(`/api/users/membership/${who}`, { method: 'PATCH', token: tokens.admin }));
   fixtures.postId = await post('Fuzzed');
   fixtures.doomedPostId = await post('Doomed');
   fixtures.commentId = await comment('A comment to aim at');
@@ -74,7 +87,11 @@ function send(call: Call): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: forum.port, method: call.method, path: call.path, headers }, (res) => {
       const chunks: Buffer[] = [];
-      const answer = () => ({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') });
+      const answer = () => ({
+        status: res.statusCode ?? 0,
+        contentType: String(res.headers['content-type'] ?? ''),
+        text: Buffer.concat(chunks).toString('utf8'),
+      });
       // a change stream never ends by itself: its first message is its answer, then the client leaves
       const stream = String(res.headers['content-type']).startsWith('text/event-stream');
       res.on('data', (chunk: Buffer) => {
@@ -94,7 +111,10 @@ function send(call: Call): Promise<Answer> {
 
 // ── what a client sends besides the body ─────────────────────────────────
 
-const memberOrAdmin = fc.constantFrom(() => `Bearer ${tokens.member}`, () => `Bearer ${tokens.admin}`);
+const memberOrAdmin = fc.constantFrom(
+  () => `Bearer ${tokens.member}`,
+  () => `Bearer ${tokens.admin}`,
+);
 const badAuthorization = fc.oneof(
   fc.constant(() => undefined),
   fc
@@ -138,7 +158,11 @@ function callOf(method: string, template: string, parts: Parts): Call {
  * a path parameter, the query, the token, the content type or a header — so that each case
  * reaches as deep into the call as it can; now and then all of them at once.
  */
-function hostileCall(route: string, valid: fc.Arbitrary<Parts>, broken: { body?: fc.Arbitrary<Buffer | undefined>; query?: fc.Arbitrary<string> }): fc.Arbitrary<Call> {
+function hostileCall(
+  route: string,
+  valid: fc.Arbitrary<Parts>,
+  broken: { body?: fc.Arbitrary<Buffer | undefined>; query?: fc.Arbitrary<string> },
+): fc.Arbitrary<Call> {
   const [method, template] = route.split(' ') as [string, string];
   const names = [...template.matchAll(/:(\w+)/g)].map((m) => m[1]!);
   type Mutation = fc.Arbitrary<(parts: Parts) => Parts>;
@@ -148,12 +172,17 @@ function hostileCall(route: string, valid: fc.Arbitrary<Parts>, broken: { body?:
     { weight: 1, arbitrary: oddHeader.map((header) => (parts: Parts) => ({ ...parts, header })) },
   ];
   if (names.length) {
-    const segment = fc.tuple(fc.constantFrom(...names), hostileSegment).map(([name, value]) => (parts: Parts) => ({ ...parts, params: { ...parts.params, [name]: value } }));
+    const segment = fc
+      .tuple(fc.constantFrom(...names), hostileSegment)
+      .map(([name, value]) => (parts: Parts) => ({ ...parts, params: { ...parts.params, [name]: value } }));
     mutations.push({ weight: 2, arbitrary: segment });
   }
   if (broken.body) {
     const body = broken.body;
-    mutations.push({ weight: 6, arbitrary: body.map((b) => (parts: Parts) => ({ ...parts, body: b })) }, { weight: 1, arbitrary: oddContentType.map((type) => (parts: Parts) => ({ ...parts, type })) });
+    mutations.push(
+      { weight: 6, arbitrary: body.map((b) => (parts: Parts) => ({ ...parts, body: b })) },
+      { weight: 1, arbitrary: oddContentType.map((type) => (parts: Parts) => ({ ...parts, type })) },
+    );
   }
   if (broken.query) {
     const query = broken.query;
@@ -161,8 +190,21 @@ function hostileCall(route: string, valid: fc.Arbitrary<Parts>, broken: { body?:
   }
   const mutation = fc.oneof(...mutations);
   return fc
-    .tuple(valid, fc.oneof({ weight: 8, arbitrary: mutation.map((m) => [m]) }, { weight: 1, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(mutation, { minLength: 2, maxLength: 4 }) }))
-    .map(([parts, changes]) => callOf(method, template, changes.reduce((p, change) => change(p), parts)));
+    .tuple(
+      valid,
+      fc.oneof(
+        { weight: 8, arbitrary: mutation.map((m) => [m]) },
+        { weight: 1, arbitrary: fc.constant([]) },
+        { weight: 1, arbitrary: fc.array(mutation, { minLength: 2, maxLength: 4 }) },
+      ),
+    )
+    .map(([parts, changes]) =>
+      callOf(
+        method,
+        template,
+        changes.reduce((p, change) => change(p), parts),
+      ),
+    );
 }
 
 // ── the routes ───────────────────────────────────────────────────────────
@@ -213,7 +255,10 @@ const commands: Record<string, { params?: Params; fields?: Record<string, fc.Arb
 const listQuery = { range: text('[0,9]'), sort: text('["id","ASC"]'), filter: text('{}') };
 const reads: Record<string, { params?: Params; query?: Record<string, fc.Arbitrary<string>> }> = {
   'GET /api/users/admin/:email': { params: { email: ids.email } },
-  'GET /api/admin/history/:kind/:id': { params: { kind: () => fc.constantFrom('user', 'post', 'comment', 'tag'), id: ids.post }, query: { page: text('1', '2') } },
+  'GET /api/admin/history/:kind/:id': {
+    params: { kind: () => fc.constantFrom('user', 'post', 'comment', 'tag'), id: ids.post },
+    query: { page: text('1', '2') },
+  },
   'GET /api/comments/:postId': { params: { postId: ids.post } },
   'GET /api/posts/:id/comments': { params: { id: ids.post }, query: { order: text('oldest', 'newest'), limit: text('1', '20'), after: text('') } },
   'GET /api/user-profile/:email': { params: { email: ids.email } },
@@ -223,11 +268,17 @@ const reads: Record<string, { params?: Params; query?: Record<string, fc.Arbitra
   'GET /api/posts': { query: { page: text('1', '2'), sort: text('newest', 'popularity') } },
   // words that find the fixtures' posts, so their snippets are made: markup, the snippets' stand-in character, the syntax alone
   'GET /api/posts/search': {
-    query: { q: text('fuzz', 'post -other', '"a post"', 'aim', 'post <b>aim</b>', '\uE000 post', 'or', '-', '"', '!:* & | post'), tag: text('fuzz', 'General'), page: text('1', '2') },
+    query: {
+      q: text('fuzz', 'post -other', '"a post"', 'aim', 'post <b>aim</b>', '\uE000 post', 'or', '-', '"', '!:* & | post'),
+      tag: text('fuzz', 'General'),
+      page: text('1', '2'),
+    },
   },
   'GET /api/admin/users': { query: { page: text('1', '2'), search: text('fuzz', 'a'), ...listQuery } },
   'GET /api/admin/contact-messages': { query: { page: text('1'), ...listQuery } },
-  'GET /api/admin/audit': { query: { actor: text('admin@forum.local'), type: text('PostCreated'), since: text('2026-01-01'), until: text('2030-01-01'), page: text('1'), ...listQuery } },
+  'GET /api/admin/audit': {
+    query: { actor: text('admin@forum.local'), type: text('PostCreated'), since: text('2026-01-01'), until: text('2030-01-01'), page: text('1'), ...listQuery },
+  },
   'GET /api/admin/tags': { query: listQuery },
   'GET /api/admin/reported-comments': { query: listQuery },
   'GET /api/admin/projections': { query: listQuery },
@@ -266,7 +317,10 @@ function readCall(route: string): fc.Arbitrary<Call> {
   const spec = reads[route] ?? {};
   const valid = fc.record({
     params: validParams(route.split(' ')[1]!, spec.params),
-    auth: fc.oneof(memberOrAdmin, fc.constant(() => undefined)),
+    auth: fc.oneof(
+      memberOrAdmin,
+      fc.constant(() => undefined),
+    ),
     type: fc.constant(undefined),
     header: fc.constant(null),
     body: fc.constant(undefined),
@@ -351,7 +405,12 @@ describe('bytes that are not HTTP', () => {
   it.each([
     ['a request line that is not one', 'NOT HTTP AT ALL\r\n\r\n', 400, 'VALIDATION_FAILED'],
     ['a header without a colon', 'GET /api/posts HTTP/1.1\r\nHost: x\r\nbroken header\r\n\r\n', 400, 'VALIDATION_FAILED'],
-    ['a body longer than its Content-Length says', 'POST /api/contact HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}', 400, 'VALIDATION_FAILED'],
+    [
+      'a body longer than its Content-Length says',
+      'POST /api/contact HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}',
+      400,
+      'VALIDATION_FAILED',
+    ],
     ['headers larger than the server reads', `GET /api/posts HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
   ])('%s: the status with the error body, and the connection closed', async (_case, bytes, status, code) => {
     const answer = await raw(bytes);

@@ -30,7 +30,15 @@ describe('POST /api/posts then GET /api/posts', () => {
     expect(list.status).toBe(200);
     expect(list.headers.get(HEADER_READ_BEHIND)).toBeNull();
     const page = (await list.json()) as PostsPage;
-    expect(page.posts[0]).toMatchObject({ _id: body.id, title: 'Read your writes', authorName: 'Alice Martin', tags: ['React'], upVote: 0, downVote: 0, commentCount: 0 });
+    expect(page.posts[0]).toMatchObject({
+      _id: body.id,
+      title: 'Read your writes',
+      authorName: 'Alice Martin',
+      tags: ['React'],
+      upVote: 0,
+      downVote: 0,
+      commentCount: 0,
+    });
   });
 
   it('takes author, time and counts from the token and the server, not from the body', async () => {
@@ -38,7 +46,14 @@ describe('POST /api/posts then GET /api/posts', () => {
     const created = await forum.api('/api/posts', {
       method: 'POST',
       token: alice,
-      json: newPost('Spoofed', { authorName: 'Mallory', authorEmail: 'mallory@evil.test', authorPhoto: 'x', createdAt: '2001-01-01T00:00:00Z', upVote: 99, downVote: 5 }),
+      json: newPost('Spoofed', {
+        authorName: 'Mallory',
+        authorEmail: 'mallory@evil.test',
+        authorPhoto: 'x',
+        createdAt: '2001-01-01T00:00:00Z',
+        upVote: 99,
+        downVote: 5,
+      }),
     });
     const { id, position } = (await created.json()) as { id: string; position: string };
     const post = (await (await forum.api(`/api/posts/${id}`, { token: alice, headers: { [HEADER_MIN_POSITION]: position } })).json()) as PostDetail;

@@ -37,10 +37,17 @@ async function fresh(name: string): Promise<Caller & { token: string }> {
   return forum.newUser(name);
 }
 async function postBy(who: { token?: string }) {
-  return (await expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: who.token!, json: { title: 'Matrix', description: 'x', tags: [] } }), 201)).id;
+  return (
+    await expectStatus<{ id: string }>(
+      forum.api('/api/posts', { method: 'POST', token: who.token!, json: { title: 'Matrix', description: 'x', tags: [] } }),
+      201,
+    )
+  ).id;
 }
 async function commentBy(who: { token?: string }, onPost = postId) {
-  return (await expectStatus<{ id: string }>(forum.api('/api/comments', { method: 'POST', token: who.token!, json: { postId: onPost, text: 'A comment' } }), 201)).id;
+  return (
+    await expectStatus<{ id: string }>(forum.api('/api/comments', { method: 'POST', token: who.token!, json: { postId: onPost, text: 'A comment' } }), 201)
+  ).id;
 }
 const admin = () => ({ token: callers.admin.token });
 
@@ -60,7 +67,12 @@ beforeAll(async () => {
   await forum.api(`/api/users/membership/${owner.email}`, { method: 'PATCH', token: owner.token });
   postId = await postBy(owner);
   commentId = await commentBy(owner);
-  announcementId = (await expectStatus<{ id: string }>(forum.api('/api/admin/announcements', { method: 'POST', token: adminToken, json: { title: 'News', description: 'Text' } }), 201)).id;
+  announcementId = (
+    await expectStatus<{ id: string }>(
+      forum.api('/api/admin/announcements', { method: 'POST', token: adminToken, json: { title: 'News', description: 'Text' } }),
+      201,
+    )
+  ).id;
 });
 afterAll(() => forum?.stop());
 
@@ -75,13 +87,25 @@ const rows: Row[] = [
   ['GET /api/users/top-voted', () => ({ method: 'GET', path: '/api/users/top-voted' }), [200, 200, 200, 200]],
   ['GET /api/user-profile/:email', () => ({ method: 'GET', path: `/api/user-profile/${owner.email}` }), [200, 200, 200, 200]],
   ['GET /api/announcements', () => ({ method: 'GET', path: '/api/announcements' }), [200, 200, 200, 200]],
-  ['POST /api/contact', () => ({ method: 'POST', path: '/api/contact', json: { name: 'Ann', email: 'ann@forum.test', message: 'Hello' } }), [201, 201, 201, 201]],
+  [
+    'POST /api/contact',
+    () => ({ method: 'POST', path: '/api/contact', json: { name: 'Ann', email: 'ann@forum.test', message: 'Hello' } }),
+    [201, 201, 201, 201],
+  ],
   // a user's own things
   ['POST /api/posts', () => ({ method: 'POST', path: '/api/posts', json: { title: 'Mine', description: 'x', tags: [] } }), [401, 201, 201, 201]],
-  ['DELETE /api/my-posts/:id (own post)', async (c) => ({ method: 'DELETE', path: `/api/my-posts/${c.token ? await postBy(c) : await postBy(owner)}` }), [401, 200, 200, 200]],
+  [
+    'DELETE /api/my-posts/:id (own post)',
+    async (c) => ({ method: 'DELETE', path: `/api/my-posts/${c.token ? await postBy(c) : await postBy(owner)}` }),
+    [401, 200, 200, 200],
+  ],
   ["DELETE /api/my-posts/:id (another's post)", async () => ({ method: 'DELETE', path: `/api/my-posts/${await postBy(owner)}` }), [401, 403, 403, 200]],
   ['PUT /api/posts/:id/vote', () => ({ method: 'PUT', path: `/api/posts/${postId}/vote`, json: { vote: 'up' } }), [401, 200, 200, 200]],
-  ['PATCH /api/posts/:id/vote', async () => ({ method: 'PATCH', path: `/api/posts/${await postBy(owner)}/vote`, json: { likeChange: 1, dislikeChange: 0 } }), [401, 200, 200, 200]],
+  [
+    'PATCH /api/posts/:id/vote',
+    async () => ({ method: 'PATCH', path: `/api/posts/${await postBy(owner)}/vote`, json: { likeChange: 1, dislikeChange: 0 } }),
+    [401, 200, 200, 200],
+  ],
   ['POST /api/comments', () => ({ method: 'POST', path: '/api/comments', json: { postId, text: 'Hi' } }), [401, 201, 201, 201]],
   ['POST /api/comments/:id/report', () => ({ method: 'POST', path: `/api/comments/${commentId}/report`, json: { feedback: 'spam' } }), [401, 201, 201, 201]],
   ['GET /api/me', () => ({ method: 'GET', path: '/api/me' }), [401, 200, 200, 200]],
@@ -123,7 +147,10 @@ const rows: Row[] = [
   [
     'DELETE /api/admin/tags/:id',
     async () => {
-      const made = await expectStatus<{ tag: { _id: string } }>(forum.api('/api/admin/tags', { method: 'POST', ...admin(), json: { name: `d-${randomUUID().slice(0, 8)}` } }), 201);
+      const made = await expectStatus<{ tag: { _id: string } }>(
+        forum.api('/api/admin/tags', { method: 'POST', ...admin(), json: { name: `d-${randomUUID().slice(0, 8)}` } }),
+        201,
+      );
       return { method: 'DELETE', path: `/api/admin/tags/${made.tag._id}` };
     },
     [401, 403, 403, 200],
@@ -140,8 +167,16 @@ const rows: Row[] = [
   ],
   ['GET /api/admin/reported-comments', () => ({ method: 'GET', path: '/api/admin/reported-comments' }), [401, 403, 403, 200]],
   ['DELETE /api/admin/comments/:id', async () => ({ method: 'DELETE', path: `/api/admin/comments/${await commentBy(owner)}` }), [401, 403, 403, 200]],
-  ['POST /api/admin/warn-user/:email', () => ({ method: 'POST', path: `/api/admin/warn-user/${owner.email}`, json: { reason: 'Be kind' } }), [401, 403, 403, 201]],
-  ['POST /api/admin/announcements', () => ({ method: 'POST', path: '/api/admin/announcements', json: { title: 'News', description: 'Text' } }), [401, 403, 403, 201]],
+  [
+    'POST /api/admin/warn-user/:email',
+    () => ({ method: 'POST', path: `/api/admin/warn-user/${owner.email}`, json: { reason: 'Be kind' } }),
+    [401, 403, 403, 201],
+  ],
+  [
+    'POST /api/admin/announcements',
+    () => ({ method: 'POST', path: '/api/admin/announcements', json: { title: 'News', description: 'Text' } }),
+    [401, 403, 403, 201],
+  ],
   ['GET /api/admin/contact-messages', () => ({ method: 'GET', path: '/api/admin/contact-messages' }), [401, 403, 403, 200]],
   ['GET /api/admin/audit', () => ({ method: 'GET', path: '/api/admin/audit' }), [401, 403, 403, 200]],
   ['GET /api/admin/history/user/:id', () => ({ method: 'GET', path: `/api/admin/history/user/${owner.id}` }), [401, 403, 403, 200]],
@@ -161,7 +196,11 @@ describe('authorization matrix', () => {
       for (const role of ROLES) {
         const request = await call(callers[role]);
         const token = request.as?.token ?? callers[role].token;
-        const response = await forum.api(request.path, { method: request.method, ...(token ? { token } : {}), ...(request.json !== undefined ? { json: request.json } : {}) });
+        const response = await forum.api(request.path, {
+          method: request.method,
+          ...(token ? { token } : {}),
+          ...(request.json !== undefined ? { json: request.json } : {}),
+        });
         await response.arrayBuffer();
         actual[name].push(response.status);
         const problems = securityHeaderProblems(response.headers, 'strict');

@@ -57,7 +57,7 @@ function events(streamId: string, written: readonly { type: string; data: unknow
   const metadata = { actorId, correlationId: randomUUID(), causationId: null, requestId: null, schemaVersion: 1 };
   return { streamId, expectedVersion: 'any', events: written.map((event): NewEvent => ({ ...event, metadata })) };
 }
-const times = <T,>(count: number, make: (i: number) => T) => Array.from({ length: count }, (_, i) => make(i));
+const times = <T>(count: number, make: (i: number) => T) => Array.from({ length: count }, (_, i) => make(i));
 
 beforeAll(async () => {
   forum = await startTestForum();
@@ -72,14 +72,30 @@ beforeAll(async () => {
   // the posts first (one append writes its streams in the order of their ids): what follows is about them
   const posts = await forum.store.append(
     // a member's posts, all with one tag
-    postIds.map((id, i) => events(postStream(id), [{ type: 'PostCreated', data: { postId: id, title: `Bulk ${i}`, description: 'Filling a list', tags: [BULK_TAG], ...author, createdAt: now(i) } }])),
+    postIds.map((id, i) =>
+      events(postStream(id), [
+        { type: 'PostCreated', data: { postId: id, title: `Bulk ${i}`, description: 'Filling a list', tags: [BULK_TAG], ...author, createdAt: now(i) } },
+      ]),
+    ),
   );
   const appends: StreamAppend[] = [
     // one comment on their first post, reported by many
     events(commentStream(commentId), [{ type: 'CommentAdded', data: { commentId, postId, text: 'Reported a lot', ...author, createdAt: now(0) } }]),
     ...times(many, (i) =>
       events(commentReportStream(commentId, `reporter-${i}`), [
-        { type: 'CommentReported', data: { commentId, postId, reporterId: `reporter-${i}`, reporterName: `Reporter ${i}`, reporterEmail: `reporter-${i}@forum.test`, reporterPhoto: '', feedback: 'spam', reportedAt: now(i) } },
+        {
+          type: 'CommentReported',
+          data: {
+            commentId,
+            postId,
+            reporterId: `reporter-${i}`,
+            reporterName: `Reporter ${i}`,
+            reporterEmail: `reporter-${i}@forum.test`,
+            reporterPhoto: '',
+            feedback: 'spam',
+            reportedAt: now(i),
+          },
+        },
       ]),
     ),
     // many comments on the first post
@@ -90,34 +106,100 @@ beforeAll(async () => {
     // warnings to the member
     events(
       notificationsStream(member.id),
-      times(many, (i) => ({ type: 'UserWarned', data: { warningId: randomUUID(), userId: member.id, reason: `Warning ${i}`, warnedBy: 'system:test', warnedAt: now(i) } })),
+      times(many, (i) => ({
+        type: 'UserWarned',
+        data: { warningId: randomUUID(), userId: member.id, reason: `Warning ${i}`, warnedBy: 'system:test', warnedAt: now(i) },
+      })),
     ),
     // announcements
     ...times(many, (i) => {
       const id = randomUUID();
-      return events(announcementStream(id), [{ type: 'AnnouncementPublished', data: { announcementId: id, title: `News ${i}`, description: 'Read me', authorId: 'system:test', authorName: 'Admin', authorPhoto: '', publishedAt: now(i) } }]);
+      return events(announcementStream(id), [
+        {
+          type: 'AnnouncementPublished',
+          data: {
+            announcementId: id,
+            title: `News ${i}`,
+            description: 'Read me',
+            authorId: 'system:test',
+            authorName: 'Admin',
+            authorPhoto: '',
+            publishedAt: now(i),
+          },
+        },
+      ]);
     }),
     // tags
-    events(TAGS_STREAM, times(TAG_LIST_MAX + OVER, (i) => ({ type: 'TagCreated', data: { tagId: randomUUID(), name: `bulk-tag-${String(i).padStart(4, '0')}`, createdAt: now(i) } }))),
+    events(
+      TAGS_STREAM,
+      times(TAG_LIST_MAX + OVER, (i) => ({
+        type: 'TagCreated',
+        data: { tagId: randomUUID(), name: `bulk-tag-${String(i).padStart(4, '0')}`, createdAt: now(i) },
+      })),
+    ),
     // contact messages, users and a leaderboard longer than a page
     ...times(ADMIN_PAGE_SIZE + OVER, (i) => {
       const id = randomUUID();
-      return events(contactMessageStream(id), [{ type: 'ContactMessageReceived', data: { messageId: id, name: `Visitor ${i}`, email: `visitor-${i}@forum.test`, message: 'Hello', receivedAt: now(i) } }]);
+      return events(contactMessageStream(id), [
+        {
+          type: 'ContactMessageReceived',
+          data: { messageId: id, name: `Visitor ${i}`, email: `visitor-${i}@forum.test`, message: 'Hello', receivedAt: now(i) },
+        },
+      ]);
     }),
-    ...times(ADMIN_PAGE_SIZE + OVER, (i) => events(userStream(`bulk-user-${i}`), [{ type: 'UserRegistered', data: { userId: `bulk-user-${i}`, email: `bulk-${i}@forum.test`, name: `Bulk User ${i}`, photoURL: '', registeredAt: now(i) } }])),
+    ...times(ADMIN_PAGE_SIZE + OVER, (i) =>
+      events(userStream(`bulk-user-${i}`), [
+        {
+          type: 'UserRegistered',
+          data: { userId: `bulk-user-${i}`, email: `bulk-${i}@forum.test`, name: `Bulk User ${i}`, photoURL: '', registeredAt: now(i) },
+        },
+      ]),
+    ),
     ...times(LEADERBOARD_SIZE + OVER, (i) => {
       const id = randomUUID();
       const authorId = `liked-author-${i}`;
-      return events(postStream(id), [{ type: 'PostCreated', data: { postId: id, title: 'Liked', description: 'x', tags: [], authorId, authorName: `Liked ${i}`, authorEmail: `liked-${i}@forum.test`, authorPhoto: '', createdAt: now(i) } }]);
+      return events(postStream(id), [
+        {
+          type: 'PostCreated',
+          data: {
+            postId: id,
+            title: 'Liked',
+            description: 'x',
+            tags: [],
+            authorId,
+            authorName: `Liked ${i}`,
+            authorEmail: `liked-${i}@forum.test`,
+            authorPhoto: '',
+            createdAt: now(i),
+          },
+        },
+      ]);
     }),
     // a long history: the member changing their name again and again
-    events(userStream(member.id), times(HISTORY_PAGE_SIZE + OVER, (i) => ({ type: 'ProfileUpdated', data: { userId: member.id, changes: { name: `Prolific ${i}` }, updatedAt: now(i) } })), member.id),
+    events(
+      userStream(member.id),
+      times(HISTORY_PAGE_SIZE + OVER, (i) => ({ type: 'ProfileUpdated', data: { userId: member.id, changes: { name: `Prolific ${i}` }, updatedAt: now(i) } })),
+      member.id,
+    ),
   ];
   const written = await forum.store.append(appends);
   // an up vote for each liked author's post (their ids are known only now)
-  const liked = (await forum.db.raw<{ rows: { id: string }[] }>(`SELECT data->>'postId' AS id FROM eventstore.events WHERE type = 'PostCreated' AND data->>'authorId' LIKE 'liked-author-%'`)).rows;
-  const votes = await forum.store.append(liked.map(({ id }) => events(voteStream(id, 'voter'), [{ type: 'VoteCast', data: { postId: id, userId: 'voter', previous: 'none', vote: 'up', at: now(0) } }])));
-  position = positionToken([posts, written, votes].map((append) => append.lastPosition).sort(compareLogPositions).at(-1)!);
+  const liked = (
+    await forum.db.raw<{ rows: { id: string }[] }>(
+      `SELECT data->>'postId' AS id FROM eventstore.events WHERE type = 'PostCreated' AND data->>'authorId' LIKE 'liked-author-%'`,
+    )
+  ).rows;
+  const votes = await forum.store.append(
+    liked.map(({ id }) =>
+      events(voteStream(id, 'voter'), [{ type: 'VoteCast', data: { postId: id, userId: 'voter', previous: 'none', vote: 'up', at: now(0) } }]),
+    ),
+  );
+  position = positionToken(
+    [posts, written, votes]
+      .map((append) => append.lastPosition)
+      .sort(compareLogPositions)
+      .at(-1)!,
+  );
 }, 120_000);
 afterAll(() => forum?.stop());
 

@@ -19,7 +19,8 @@ export function calls(forum: () => TestForum) {
     /** Options of a read that waits for `position`. */
     after: (position: string) => ({ headers: { [HEADER_MIN_POSITION]: position } }),
 
-    getPost: (id: string, token?: string, position?: string) => expectStatus<PostDetail>(forum().api(`/api/posts/${id}`, { ...by(token), headers: minPositionHeaders(position) })),
+    getPost: (id: string, token?: string, position?: string) =>
+      expectStatus<PostDetail>(forum().api(`/api/posts/${id}`, { ...by(token), headers: minPositionHeaders(position) })),
     comments: (postId: string, token?: string, position?: string) =>
       expectStatus<CommentItem[]>(forum().api(`/api/comments/${postId}`, { ...by(token), headers: minPositionHeaders(position) })),
     setVote: (postId: string, token: string, vote: string) => forum().api(`/api/posts/${postId}/vote`, { method: 'PUT', token, json: { vote } }),
@@ -30,7 +31,8 @@ export function calls(forum: () => TestForum) {
 
     addTag: (token: string | undefined, name: unknown) => forum().api('/api/admin/tags', { method: 'POST', ...by(token), json: { name } }),
     deleteTag: (token: string | undefined, id: string) => forum().api(`/api/admin/tags/${id}`, { method: 'DELETE', ...by(token) }),
-    makeAdmin: (token: string | undefined, userId: string) => forum().api(`/api/admin/users/make-admin/${encodeURIComponent(userId)}`, { method: 'PATCH', ...by(token) }),
+    makeAdmin: (token: string | undefined, userId: string) =>
+      forum().api(`/api/admin/users/make-admin/${encodeURIComponent(userId)}`, { method: 'PATCH', ...by(token) }),
     announce: (token: string | undefined, body: unknown) => forum().api('/api/admin/announcements', { method: 'POST', ...by(token), json: body }),
   };
 }

@@ -59,10 +59,18 @@ describe('CheckpointWatcher', () => {
       expect(await listening.waitFor({ transactionId: tx, globalPosition: pos }, 10_000)).toBe(true);
       return { version: listening.version(), users: listening.changeOf('users') };
     };
-    const post = await forum.call<{ id: string; position: string }>('POST', '/api/posts', { token: member.token, body: { title: 'Passed by', description: 'Not a user', tags: [] }, expect: 201 });
+    const post = await forum.call<{ id: string; position: string }>('POST', '/api/posts', {
+      token: member.token,
+      body: { title: 'Passed by', description: 'Not a user', tags: [] },
+      expect: 201,
+    });
     const before = await heard(post.position);
     expect(before.users).not.toBeNull();
-    const other = await forum.call<{ position: string }>('POST', '/api/posts', { token: member.token, body: { title: 'Passed by too', description: 'Still not a user', tags: [] }, expect: 201 });
+    const other = await forum.call<{ position: string }>('POST', '/api/posts', {
+      token: member.token,
+      body: { title: 'Passed by too', description: 'Still not a user', tags: [] },
+      expect: 201,
+    });
     const passed = await heard(other.position);
     expect(passed.version).not.toBe(before.version);
     expect(passed.users).toBe(before.users);
@@ -101,7 +109,11 @@ describe('CheckpointWatcher', () => {
 
     const member = await forum.newUser('Standby Reader');
     await forum.register(member.token);
-    const post = await forum.call<{ position: string }>('POST', '/api/posts', { token: member.token, body: { title: 'Seen on the standby', description: 'Its checkpoints show it', tags: [] }, expect: 201 });
+    const post = await forum.call<{ position: string }>('POST', '/api/posts', {
+      token: member.token,
+      body: { title: 'Seen on the standby', description: 'Its checkpoints show it', tags: [] },
+      expect: 201,
+    });
     expect(await onStandby.waitForToken(post.position, 10_000)).toBe(true);
     expect(watcher.standbyBehind()).toBeNull();
   });

@@ -1,10 +1,4 @@
-import {
-  DEFAULT_WARNING_REASON,
-  type ErrorBody,
-  type Notifications,
-  type ReportedComment,
-  type UserProfile,
-} from '@forum/contracts';
+import { DEFAULT_WARNING_REASON, type ErrorBody, type Notifications, type ReportedComment, type UserProfile } from '@forum/contracts';
 import { anyString, objectContaining } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minPositionHeaders, startTestForum, type TestForum } from '../testing/forum.ts';
@@ -26,8 +20,10 @@ afterAll(() => forum?.stop());
 const { eventCount, streamTypes, errorOf, getPost, addComment, comments, deletePost } = calls(() => forum);
 
 const { registeredUser, createPost } = given(() => forum);
-const report = (commentId: string, token: string, feedback: string) => forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token, json: { feedback } });
-const reported = (position?: string) => expectStatus<ReportedComment[]>(forum.api('/api/admin/reported-comments', { token: admin, headers: minPositionHeaders(position) }));
+const report = (commentId: string, token: string, feedback: string) =>
+  forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token, json: { feedback } });
+const reported = (position?: string) =>
+  expectStatus<ReportedComment[]>(forum.api('/api/admin/reported-comments', { token: admin, headers: minPositionHeaders(position) }));
 const NO_POST = '00000000-0000-4000-8000-000000000000';
 
 describe('comments', () => {
@@ -38,7 +34,11 @@ describe('comments', () => {
     const first = await expectStatus<{ id: string; position: string }>(addComment(bob.token, postId, '  First!  '), 201);
     expect(first).toEqual({ id: anyString, position: anyString });
     const second = await expectStatus<{ id: string; position: string }>(
-      forum.api('/api/comments', { method: 'POST', token: author.token, json: { postId, text: 'Thanks', authorName: 'Mallory', createdAt: '1999-01-01T00:00:00Z' } }),
+      forum.api('/api/comments', {
+        method: 'POST',
+        token: author.token,
+        json: { postId, text: 'Thanks', authorName: 'Mallory', createdAt: '1999-01-01T00:00:00Z' },
+      }),
       201,
     );
 
@@ -94,7 +94,11 @@ describe('reports', () => {
     const { id: postId } = await createPost(author.token);
     const { id: commentId } = await expectStatus<{ id: string }>(addComment(troll.token, postId, 'You are all wrong'), 201);
     const first = await expectStatus<{ id: string; position: string }>(
-      forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token: reporters[0]!.token, json: { feedback: 'offensive', reporterEmail: 'someone@else.test' } }),
+      forum.api(`/api/comments/${commentId}/report`, {
+        method: 'POST',
+        token: reporters[0]!.token,
+        json: { feedback: 'offensive', reporterEmail: 'someone@else.test' },
+      }),
       201,
     );
     expect(first).toEqual({ id: commentId, position: anyString });
@@ -166,7 +170,11 @@ describe('moderation', () => {
     expect(await getPost(postId)).toMatchObject({ commentCount: 1 });
     expect((await reported()).some((r) => r._id === commentId)).toBe(false);
     const { events } = await forum.store.readStream(`comment-${commentId}`);
-    expect(events.at(-1)).toMatchObject({ type: 'CommentRemoved', data: { commentId, postId, authorId: troll.id, removedBy: adminId }, metadata: { actorId: adminId } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'CommentRemoved',
+      data: { commentId, postId, authorId: troll.id, removedBy: adminId },
+      metadata: { actorId: adminId },
+    });
     // removed: gone for everyone
     await errorOf(forum.api(`/api/admin/comments/${commentId}`, { method: 'DELETE', token: admin }), 404);
     await errorOf(report(commentId, author.token, 'spam'), 404);
@@ -177,19 +185,35 @@ describe('moderation', () => {
     const { id: postId } = await createPost(user.token);
     const { id: commentId } = await expectStatus<{ id: string }>(addComment(user.token, postId, 'Rude words'), 201);
 
-    const plain = await expectStatus<{ id: string; position: string }>(forum.api(`/api/admin/warn-user/${user.email.toUpperCase()}`, { method: 'POST', token: admin }), 201);
+    const plain = await expectStatus<{ id: string; position: string }>(
+      forum.api(`/api/admin/warn-user/${user.email.toUpperCase()}`, { method: 'POST', token: admin }),
+      201,
+    );
     const named = await expectStatus<{ id: string; position: string }>(
       forum.api(`/api/admin/warn-user/${user.email}`, { method: 'POST', token: admin, json: { reason: 'Please stay polite', commentId } }),
       201,
     );
     const { events } = await forum.store.readStream(`notifications-${user.id}`);
     expect(events.map((e) => e.type)).toEqual(['UserWarned', 'UserWarned']);
-    expect(events[1]).toMatchObject({ data: { warningId: named.id, userId: user.id, reason: 'Please stay polite', commentId, warnedBy: adminId }, metadata: { actorId: adminId } });
+    expect(events[1]).toMatchObject({
+      data: { warningId: named.id, userId: user.id, reason: 'Please stay polite', commentId, warnedBy: adminId },
+      metadata: { actorId: adminId },
+    });
 
     const seen = await expectStatus<Notifications>(forum.api('/api/me/notifications', { token: user.token, headers: minPositionHeaders(named.position) }));
     expect(seen).toEqual({
       notifications: [
-        { _id: named.id, kind: 'warning', reason: 'Please stay polite', commentId, postId, postTitle: 'A post', commentQuote: 'Rude words', createdAt: anyString, read: false },
+        {
+          _id: named.id,
+          kind: 'warning',
+          reason: 'Please stay polite',
+          commentId,
+          postId,
+          postTitle: 'A post',
+          commentQuote: 'Rude words',
+          createdAt: anyString,
+          read: false,
+        },
         { _id: plain.id, kind: 'warning', reason: DEFAULT_WARNING_REASON, createdAt: anyString, read: false },
       ],
       unread: 2,
@@ -197,8 +221,12 @@ describe('moderation', () => {
       announcementsReadUpTo: null,
     });
 
-    const one = await expectStatus<{ position: string }>(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { ids: [plain.id] } }));
-    expect((await expectStatus<Notifications>(forum.api('/api/me/notifications', { token: user.token, headers: minPositionHeaders(one.position) }))).unread).toBe(1);
+    const one = await expectStatus<{ position: string }>(
+      forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { ids: [plain.id] } }),
+    );
+    expect(
+      (await expectStatus<Notifications>(forum.api('/api/me/notifications', { token: user.token, headers: minPositionHeaders(one.position) }))).unread,
+    ).toBe(1);
     const all = await expectStatus<{ position: string }>(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token }));
     const after = await expectStatus<Notifications>(forum.api('/api/me/notifications', { token: user.token, headers: minPositionHeaders(all.position) }));
     expect(after.unread).toBe(0);
@@ -235,9 +263,17 @@ describe('moderation', () => {
     const user = await registeredUser('Tess');
     await errorOf(forum.api('/api/me/notifications'), 401);
     await errorOf(forum.api('/api/me/notifications/read', { method: 'POST' }), 401);
-    expect(await expectStatus(forum.api('/api/me/notifications', { token: user.token }))).toEqual({ notifications: [], unread: 0, totalCount: 0, announcementsReadUpTo: null });
+    expect(await expectStatus(forum.api('/api/me/notifications', { token: user.token }))).toEqual({
+      notifications: [],
+      unread: 0,
+      totalCount: 0,
+      announcementsReadUpTo: null,
+    });
     const events = await eventCount();
-    await errorOf(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { upTo: new Date().toISOString(), ids: [NO_POST] } }), 400);
+    await errorOf(
+      forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { upTo: new Date().toISOString(), ids: [NO_POST] } }),
+      400,
+    );
     await errorOf(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { ids: ['nope'] } }), 400);
     await errorOf(forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { upTo: 'yesterday' } }), 400);
     expect(await eventCount()).toBe(events);

@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DELETED_USER_NAME, ERASED_MARK, HEADER_MIN_POSITION, HEADER_READ_BEHIND, type AuditPage, type CommentItem, type PostDetail, type PostsPage } from '@forum/contracts';
+import {
+  DELETED_USER_NAME,
+  ERASED_MARK,
+  HEADER_MIN_POSITION,
+  HEADER_READ_BEHIND,
+  type AuditPage,
+  type CommentItem,
+  type PostDetail,
+  type PostsPage,
+} from '@forum/contracts';
 import { runForumctl } from '../ops/forumctl.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
@@ -34,7 +43,11 @@ const PASSWORD = 'Secret#2026';
 /** A member with a distinctive name, email and photo: what must not be found anywhere afterwards. */
 async function member(first: string) {
   const tag = randomBytes(4).toString('hex');
-  const person = { name: `${first} Quetzal${tag}`, email: `${first.toLowerCase()}-${tag}@forum.test`, photo: `https://img.test/${first.toLowerCase()}-${tag}.png` };
+  const person = {
+    name: `${first} Quetzal${tag}`,
+    email: `${first.toLowerCase()}-${tag}@forum.test`,
+    photo: `https://img.test/${first.toLowerCase()}-${tag}.png`,
+  };
   const { id } = await forum.realm!.accounts.create({ email: person.email, password: PASSWORD, name: person.name, picture: person.photo });
   const token = await forum.tokenFor(person.email, PASSWORD);
   return { ...person, id, token, traces: [person.email, `Quetzal${tag}`, `${first.toLowerCase()}-${tag}.png`] };
@@ -62,7 +75,11 @@ async function everyRowOutsideTheLog(): Promise<string> {
      WHERE schemaname NOT IN ('pg_catalog', 'information_schema') AND NOT (schemaname = 'eventstore' AND tablename = 'events')`,
   );
   const dumps = await Promise.all(
-    tables.map(async ({ schema, table }) => (await forum.db.raw<{ rows: { t: string }[] }>(`SELECT coalesce(string_agg(to_jsonb(x)::text, E'\\n'), '') AS t FROM "${schema}"."${table}" x`)).rows[0]!.t),
+    tables.map(
+      async ({ schema, table }) =>
+        (await forum.db.raw<{ rows: { t: string }[] }>(`SELECT coalesce(string_agg(to_jsonb(x)::text, E'\\n'), '') AS t FROM "${schema}"."${table}" x`))
+          .rows[0]!.t,
+    ),
   );
   return dumps.join('\n');
 }
@@ -105,7 +122,9 @@ describe('a member who erases themselves, keeping their posts', () => {
     remember((await command(`/api/admin/warn-user/${ann.email}`, 'POST', admin.token, { reason: 'Be kind', commentId: annComment })).position);
     reads = [`/api/posts/${annPost}`, `/api/posts/${bobPost}`, `/api/comments/${bobPost}`, `/api/comments/${annPost}`, '/api/posts', '/api/users/top-voted'];
     // before: the API does name them (so that the checks below can fail)
-    const before = await Promise.all([...reads, `/api/user-profile/${ann.email}`, '/api/admin/reported-comments'].map(async (p) => (await read(p, admin.token)).text()));
+    const before = await Promise.all(
+      [...reads, `/api/user-profile/${ann.email}`, '/api/admin/reported-comments'].map(async (p) => (await read(p, admin.token)).text()),
+    );
     expect(before.join('\n')).toContain(ann.email);
     expect(before.join('\n')).toContain(`Quetzal`);
   });
@@ -120,12 +139,17 @@ describe('a member who erases themselves, keeping their posts', () => {
   });
 
   it('leaves no plaintext of their name, email or photo in the log table, the read models, the realm or the API', async () => {
-    await waitFor(() => forum.realm!.accounts.findByEmail(ann.email), (account) => account === null);
+    await waitFor(
+      () => forum.realm!.accounts.findByEmail(ann.email),
+      (account) => account === null,
+    );
     // the tables are read directly: first every live projection has applied the erasure
     expect((await read('/api/posts', admin.token)).headers.get(HEADER_READ_BEHIND)).toBeNull();
     expectNone(await rawLog(), ann.traces, 'eventstore.events');
     expectNone(await everyRowOutsideTheLog(), ann.traces, 'the database outside the log');
-    const answers = await Promise.all([...reads, '/api/admin/reported-comments', '/api/admin/users?search=quetzal', '/api/admin/audit'].map(async (p) => (await read(p, admin.token)).text()));
+    const answers = await Promise.all(
+      [...reads, '/api/admin/reported-comments', '/api/admin/users?search=quetzal', '/api/admin/audit'].map(async (p) => (await read(p, admin.token)).text()),
+    );
     expectNone(answers.join('\n'), ann.traces, 'the API');
   });
 
@@ -233,9 +257,14 @@ describe("an admin's erasure of an account", () => {
     expect((await command('/api/posts', 'POST', eve.token, { title: 'x', description: 'y', tags: [] })).status).toBe(401);
     expect((await read('/api/me', eve.token)).status).toBe(401);
     const audit = (await (await read('/api/admin/audit?type=AccountErased', admin.token)).json()) as AuditPage;
-    expect(audit.entries).toEqual([expect.objectContaining({ target: { type: 'user', id: eve.id }, summary: 'Erased an account with its posts and comments' })]);
+    expect(audit.entries).toEqual([
+      expect.objectContaining({ target: { type: 'user', id: eve.id }, summary: 'Erased an account with its posts and comments' }),
+    ]);
     expectNone(JSON.stringify(audit), eve.traces, 'the staff log');
-    await waitFor(() => forum.realm!.accounts.findByEmail(eve.email), (account) => account === null);
+    await waitFor(
+      () => forum.realm!.accounts.findByEmail(eve.email),
+      (account) => account === null,
+    );
   });
 });
 
@@ -254,7 +283,11 @@ describe('the reactor that removes erased accounts from the identity provider', 
     expect(erased.status).toBe(200);
     remember(erased.position);
     // the reactor's periodic look comes every 30 s: a removal within 15 s was heard through LISTEN
-    await waitFor(() => forum.realm!.accounts.findByEmail(gus.email), (account) => account === null, 15_000);
+    await waitFor(
+      () => forum.realm!.accounts.findByEmail(gus.email),
+      (account) => account === null,
+      15_000,
+    );
   });
 });
 

@@ -18,19 +18,23 @@ let ownPost: string;
 let othersPost: string;
 let othersComment: string;
 
-const post = (who: NewUser, title: string) => expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: who.token, json: { title, description: 'x', tags: [] } }), 201);
-const comment = (who: NewUser, postId: string, text: string) => expectStatus<{ id: string }>(forum.api('/api/comments', { method: 'POST', token: who.token, json: { postId, text } }), 201);
+const post = (who: NewUser, title: string) =>
+  expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: who.token, json: { title, description: 'x', tags: [] } }), 201);
+const comment = (who: NewUser, postId: string, text: string) =>
+  expectStatus<{ id: string }>(forum.api('/api/comments', { method: 'POST', token: who.token, json: { postId, text } }), 201);
 const like = (who: NewUser, postId: string) => expectStatus(forum.api(`/api/posts/${postId}/vote`, { method: 'PUT', token: who.token, json: { vote: 'up' } }));
-const report = (who: NewUser, commentId: string) => expectStatus(forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token: who.token, json: { feedback: 'spam' } }), 201);
+const report = (who: NewUser, commentId: string) =>
+  expectStatus(forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token: who.token, json: { feedback: 'spam' } }), 201);
 
 /** One page of a history, as the console asks for it. */
-const page = (kind: HistoryKind, id: string, query = '') => expectStatus<History>(forum.api(`/api/admin/history/${kind}/${encodeURIComponent(id)}${query}`, { token: admin.token }));
+const page = (kind: HistoryKind, id: string, query = '') =>
+  expectStatus<History>(forum.api(`/api/admin/history/${kind}/${encodeURIComponent(id)}${query}`, { token: admin.token }));
 
 /** The whole history, `limit` events a page, following `nextAfter`. */
 async function allPages(kind: HistoryKind, id: string, limit: number): Promise<{ events: HistoryEntry[]; pages: number }> {
   const events: HistoryEntry[] = [];
   let pages = 0;
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const answer = await page(kind, id, `?limit=${limit}${after ? `&after=${after}` : ''}`);
     pages++;
     expect(answer.events.length).toBeLessThanOrEqual(limit);
@@ -42,9 +46,13 @@ async function allPages(kind: HistoryKind, id: string, limit: number): Promise<{
 
 /** The history once it holds an event of `type` (the log shows an event once no older transaction is still running). */
 const historyWith = (kind: HistoryKind, id: string, type: string, count = 1) =>
-  waitFor(() => page(kind, id), (history) => history.events.filter((e) => e.type === type).length >= count);
+  waitFor(
+    () => page(kind, id),
+    (history) => history.events.filter((e) => e.type === type).length >= count,
+  );
 
-const inLogOrder = (events: readonly HistoryEntry[]) => events.every((e, i) => i === 0 || compareLogPositions(parsePositionToken(events[i - 1]!.position)!, parsePositionToken(e.position)!) < 0);
+const inLogOrder = (events: readonly HistoryEntry[]) =>
+  events.every((e, i) => i === 0 || compareLogPositions(parsePositionToken(events[i - 1]!.position)!, parsePositionToken(e.position)!) < 0);
 
 beforeAll(async () => {
   forum = await startTestForum({ PAYMENT_DEMO_DELAY_MS: '0' });

@@ -32,8 +32,14 @@ describe('ids the server names', () => {
     await expectStatus(forum.api('/api/admin/tags', { method: 'POST', token: admin.token, json: { name: 'Ids' } }), 201);
     let position = '';
     for (let i = 0; i < 3; i++) {
-      const { id } = await expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: member.token, json: { title: `Post ${i}`, description: 'Named by the server', tags: ['Ids'] } }), 201);
-      ({ position } = await expectStatus<{ position: string }>(forum.api('/api/comments', { method: 'POST', token: member.token, json: { postId: id, text: `Comment ${i}` } }), 201));
+      const { id } = await expectStatus<{ id: string }>(
+        forum.api('/api/posts', { method: 'POST', token: member.token, json: { title: `Post ${i}`, description: 'Named by the server', tags: ['Ids'] } }),
+        201,
+      );
+      ({ position } = await expectStatus<{ position: string }>(
+        forum.api('/api/comments', { method: 'POST', token: member.token, json: { postId: id, text: `Comment ${i}` } }),
+        201,
+      ));
     }
     // warning by email finds the member in the read models: once they hold the member's writes
     await expectStatus(forum.api('/api/me', { token: member.token, headers: { [HEADER_MIN_POSITION]: position } }));

@@ -23,7 +23,10 @@ const IMAGE = 'quay.io/keycloak/keycloak:26.1.0';
 const realmFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../identity/keycloak/forum-realm.json');
 const keycloakUrl = process.env.KEYCLOAK_URL?.replace(/\/+$/, '');
 const missing = keycloakUrl ? null : await containerEngineMissing();
-if (missing) console.warn(`infra/src/api-tests/keycloak.int.test.ts skipped: no Keycloak server (set KEYCLOAK_URL, with KEYCLOAK_ADMIN / KEYCLOAK_ADMIN_PASSWORD) and ${missing}`);
+if (missing)
+  console.warn(
+    `infra/src/api-tests/keycloak.int.test.ts skipped: no Keycloak server (set KEYCLOAK_URL, with KEYCLOAK_ADMIN / KEYCLOAK_ADMIN_PASSWORD) and ${missing}`,
+  );
 
 /** The export as a test realm: forum-cli on (the password grant is for tests only, docs/keycloak.md). */
 function testRealm(text: string, name: string): Record<string, unknown> {
@@ -53,9 +56,15 @@ describe.skipIf(missing !== null)(`the forum behind Keycloak (${keycloakUrl ? 'K
   const member = { email: `kc-${randomBytes(4).toString('hex')}@forum.test`, password: 'Forum#2026', firstName: 'Kay', lastName: 'Cloak' };
 
   const admin = (route: string, init: RequestInit = {}) =>
-    fetch(`${base}/admin/realms/${realmName}${route}`, { ...init, headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json', ...init.headers } });
+    fetch(`${base}/admin/realms/${realmName}${route}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json', ...init.headers },
+    });
   const passwordGrant = (username: string, password: string) =>
-    fetch(`${issuer}/protocol/openid-connect/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username, password, scope: 'openid' }) });
+    fetch(`${issuer}/protocol/openid-connect/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username, password, scope: 'openid' }),
+    });
 
   beforeAll(async () => {
     const text = readFileSync(realmFile, 'utf8');
@@ -84,12 +93,24 @@ describe.skipIf(missing !== null)(`the forum behind Keycloak (${keycloakUrl ? 'K
     if (keycloakUrl) {
       // the admin API does not resolve ${ENV} placeholders (an import at start does): fill them in here
       const filled = text.replace(/\$\{([A-Z0-9_]+)\}/g, (_, variable: string) => PLACEHOLDERS[variable] ?? `test-${variable.toLowerCase()}`);
-      const created = await fetch(`${base}/admin/realms`, { method: 'POST', headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify(testRealm(filled, realmName)) });
+      const created = await fetch(`${base}/admin/realms`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(testRealm(filled, realmName)),
+      });
       expect(created.status, await created.clone().text()).toBe(201);
     }
     const user = await admin('/users', {
       method: 'POST',
-      body: JSON.stringify({ username: member.email, email: member.email, emailVerified: true, enabled: true, firstName: member.firstName, lastName: member.lastName, credentials: [{ type: 'password', value: member.password, temporary: false }] }),
+      body: JSON.stringify({
+        username: member.email,
+        email: member.email,
+        emailVerified: true,
+        enabled: true,
+        firstName: member.firstName,
+        lastName: member.lastName,
+        credentials: [{ type: 'password', value: member.password, temporary: false }],
+      }),
     });
     expect(user.status, await user.clone().text()).toBe(201);
     // the member's address is verified, and it is in ADMIN_EMAILS: the forum makes them an admin
@@ -103,7 +124,12 @@ describe.skipIf(missing !== null)(`the forum behind Keycloak (${keycloakUrl ? 'K
   });
 
   it('imports the clients: PKCE on the browser ones, the audience mapper on each, forum-cli off in the export', async () => {
-    const clients = (await (await admin('/clients')).json()) as { clientId: string; publicClient: boolean; attributes?: Record<string, string>; protocolMappers?: { protocolMapper: string; config: Record<string, string> }[] }[];
+    const clients = (await (await admin('/clients')).json()) as {
+      clientId: string;
+      publicClient: boolean;
+      attributes?: Record<string, string>;
+      protocolMappers?: { protocolMapper: string; config: Record<string, string> }[];
+    }[];
     for (const id of ['forum-web', 'admin-web', 'forum-cli']) {
       const client = clients.find((c) => c.clientId === id);
       expect(client?.publicClient, id).toBe(true);
@@ -114,14 +140,23 @@ describe.skipIf(missing !== null)(`the forum behind Keycloak (${keycloakUrl ? 'K
 
   it('imports the roles, email verification, brute-force protection and the Google provider with its credentials from the environment', async () => {
     const realm = (await (await admin('')).json()) as Record<string, unknown>;
-    expect(realm).toMatchObject({ verifyEmail: true, bruteForceProtected: true, registrationAllowed: true, passwordPolicy: 'length(8) and upperCase(1) and lowerCase(1) and specialChars(1)' });
+    expect(realm).toMatchObject({
+      verifyEmail: true,
+      bruteForceProtected: true,
+      registrationAllowed: true,
+      passwordPolicy: 'length(8) and upperCase(1) and lowerCase(1) and specialChars(1)',
+    });
     const roles = ((await (await admin('/roles')).json()) as { name: string }[]).map((r) => r.name);
     expect(roles).toEqual(arrayContaining(['user', 'admin']));
-    const google = (await (await admin('/identity-provider/instances/google')).json()) as { providerId: string; trustEmail: boolean; config: Record<string, string> };
+    const google = (await (await admin('/identity-provider/instances/google')).json()) as {
+      providerId: string;
+      trustEmail: boolean;
+      config: Record<string, string>;
+    };
     expect(google).toMatchObject({ providerId: 'google', trustEmail: true, config: { clientId: PLACEHOLDERS.GOOGLE_CLIENT_ID } });
   });
 
-  it('signs a member in with the password grant: a token for the forum\'s audience, with their realm role and verified email', async () => {
+  it("signs a member in with the password grant: a token for the forum's audience, with their realm role and verified email", async () => {
     const answer = await passwordGrant(member.email, member.password);
     expect(answer.status, await answer.clone().text()).toBe(200);
     const claims = decodeJwt(((await answer.json()) as { access_token: string }).access_token);
@@ -135,12 +170,15 @@ describe.skipIf(missing !== null)(`the forum behind Keycloak (${keycloakUrl ? 'K
     const token = ((await (await passwordGrant(member.email, member.password)).json()) as { access_token: string }).access_token;
     const me = await expectStatus<Me>(forum!.api('/api/me', { token }), 200);
     expect(me).toMatchObject({ email: member.email, name: `${member.firstName} ${member.lastName}`, role: 'admin' });
-    const created = await expectStatus<{ id: string; position: string }>(forum!.api('/api/posts', { method: 'POST', token, json: { title: 'Signed in at Keycloak', description: 'Through the realm export.', tags: [] } }), 201);
+    const created = await expectStatus<{ id: string; position: string }>(
+      forum!.api('/api/posts', { method: 'POST', token, json: { title: 'Signed in at Keycloak', description: 'Through the realm export.', tags: [] } }),
+      201,
+    );
     const post = await expectStatus<PostDetail>(forum!.api(`/api/posts/${created.id}`, { token, headers: minPositionHeaders(created.position) }), 200);
     expect(post).toMatchObject({ title: 'Signed in at Keycloak', authorEmail: member.email });
   });
 
-  it('the forum refuses a token of another realm (the master realm\'s admin) and a request without one', async () => {
+  it("the forum refuses a token of another realm (the master realm's admin) and a request without one", async () => {
     expect((await forum!.api('/api/me', { token: adminToken })).status).toBe(401);
     expect((await forum!.api('/api/posts', { method: 'POST', json: { title: 'x', description: 'y', tags: [] } })).status).toBe(401);
   });

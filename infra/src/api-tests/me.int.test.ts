@@ -68,7 +68,11 @@ describe('PATCH /api/me', () => {
     const erin = await newAccount('erin@forum.local');
     const created = await forum.api('/api/posts', { method: 'POST', token: erin.token, json: { title: 'Mine', description: 'By Erin', tags: [] } });
     const { id: postId } = (await created.json()) as { id: string };
-    const patched = await forum.api('/api/me', { method: 'PATCH', token: erin.token, json: { displayName: '  Erin E.  ', photoURL: 'https://img.example/erin.png' } });
+    const patched = await forum.api('/api/me', {
+      method: 'PATCH',
+      token: erin.token,
+      json: { displayName: '  Erin E.  ', photoURL: 'https://img.example/erin.png' },
+    });
     expect(patched.status).toBe(200);
     const { position } = (await patched.json()) as { position: string };
     expect(patched.headers.get('X-Event-Position')).toBe(position);
@@ -80,7 +84,7 @@ describe('PATCH /api/me', () => {
   });
 });
 
-describe('roles are the forum\'s facts', () => {
+describe("roles are the forum's facts", () => {
   it('answers a verified email of ADMIN_EMAILS as admin before its registration (case ignored), and its registration makes it admin by an event', async () => {
     const chief = await newAccount('chief@forum.local', { emailVerified: true });
     expect(((await (await forum.api('/api/me', { token: chief.token })).json()) as Me).role).toBe('admin');
@@ -106,7 +110,9 @@ describe('roles are the forum\'s facts', () => {
     const alice = await forum.tokenFor('alice@forum.local');
     const created = await forum.api('/api/posts', { method: 'POST', token: alice, json: { title: 'Alice only', description: 'x', tags: [] } });
     const { id, position } = (await created.json()) as { id: string; position: string };
-    const asRealmAdmin = (await (await forum.api(`/api/posts/${id}`, { token: realmAdmin.token, headers: { [HEADER_MIN_POSITION]: position } })).json()) as PostDetail;
+    const asRealmAdmin = (await (
+      await forum.api(`/api/posts/${id}`, { token: realmAdmin.token, headers: { [HEADER_MIN_POSITION]: position } })
+    ).json()) as PostDetail;
     expect(asRealmAdmin).not.toHaveProperty('authorEmail');
     const asForumAdmin = (await (await forum.api(`/api/posts/${id}`, { token: await forum.tokenFor('admin@forum.local') })).json()) as PostDetail;
     expect(asForumAdmin.authorEmail).toBe('alice@forum.local');

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => forum?.stop());
 
-const buy = (email: string, token?: string) => forum.api(`/api/users/membership/${encodeURIComponent(email)}`, { method: 'PATCH', ...(token ? { token } : {}) });
+const buy = (email: string, token?: string) =>
+  forum.api(`/api/users/membership/${encodeURIComponent(email)}`, { method: 'PATCH', ...(token ? { token } : {}) });
 const types = async (id: string) => (await forum.store.readStream(`user-${id}`)).events.map((e) => e.type);
 const me = async (token: string, position?: string) =>
   (await (await forum.api('/api/me', { token, ...(position ? { headers: { [HEADER_MIN_POSITION]: position } } : {}) })).json()) as Me;

@@ -26,7 +26,8 @@ afterAll(() => forum?.stop());
 const { errorOf, getPost } = calls(() => forum);
 
 const { registeredUser, createPost, createComment } = given(() => forum);
-const report = (commentId: string, token: string, feedback = 'spam') => forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token, json: { feedback } });
+const report = (commentId: string, token: string, feedback = 'spam') =>
+  forum.api(`/api/comments/${commentId}/report`, { method: 'POST', token, json: { feedback } });
 const commentsPage = (postId: string, token?: string, position?: string) =>
   expectStatus<CommentsPage>(forum.api(`/api/posts/${postId}/comments`, { ...(token && { token }), headers: minPositionHeaders(position) }));
 
@@ -39,7 +40,8 @@ describe('#28.2 own posts and comments', () => {
     const events = await forum.eventCount();
 
     const put = (vote: string) => forum.api(`/api/posts/${postId}/vote`, { method: 'PUT', token: author.token, json: { vote } });
-    const patch = (likeChange: number, dislikeChange: number) => forum.api(`/api/posts/${postId}/vote`, { method: 'PATCH', token: author.token, json: { likeChange, dislikeChange } });
+    const patch = (likeChange: number, dislikeChange: number) =>
+      forum.api(`/api/posts/${postId}/vote`, { method: 'PATCH', token: author.token, json: { likeChange, dislikeChange } });
     for (const refused of [put('up'), put('down'), patch(1, 0), patch(0, 1)]) {
       expect(await errorOf(refused, 422)).toEqual({ code: 'OWN_POST_VOTE', message: 'You cannot vote on your own post.' });
     }
@@ -83,7 +85,11 @@ describe('#28.5 comments the reader reported', () => {
     expect(Object.fromEntries(spec.map((c) => [c._id, c.reportedByMe]))).toEqual({ [reportedId]: true, [keptId]: false });
 
     // visitors: from the cache or read afresh, nobody's reports
-    for (const visitor of [await commentsPage(postId), await commentsPage(postId, undefined, position), await expectStatus<CommentItem[]>(forum.api(`/api/comments/${postId}`))]) {
+    for (const visitor of [
+      await commentsPage(postId),
+      await commentsPage(postId, undefined, position),
+      await expectStatus<CommentItem[]>(forum.api(`/api/comments/${postId}`)),
+    ]) {
       const items = 'comments' in visitor ? visitor.comments : visitor;
       expect(items.map((c) => 'reportedByMe' in c || 'byMe' in c)).toEqual([false, false]);
     }
@@ -108,18 +114,34 @@ describe('#28.6 warnings name their comment, once', () => {
     const { events } = await forum.store.readStream(`notifications-${author.id}`);
     expect(events.at(-1)).toMatchObject({ type: 'UserWarned', data: { warningId: warned.id, userId: author.id, commentId, postId, commentQuote: quote } });
     // the quote is the member's own text: stored sealed under their content key, as the comment is
-    const stored = await forum.db.raw<{ rows: { data: Record<string, unknown> }[] }>(`SELECT data FROM eventstore.events WHERE type = 'UserWarned' AND data->>'warningId' = ?`, [warned.id]);
+    const stored = await forum.db.raw<{ rows: { data: Record<string, unknown> }[] }>(
+      `SELECT data FROM eventstore.events WHERE type = 'UserWarned' AND data->>'warningId' = ?`,
+      [warned.id],
+    );
     expect(stored.rows[0]!.data).not.toHaveProperty('commentQuote');
     expect(JSON.stringify(stored.rows[0]!.data)).not.toContain('Rude words');
 
     const seen = await expectStatus<Notifications>(forum.api('/api/me/notifications', { token: author.token, headers: minPositionHeaders(warned.position) }));
     expect(seen.notifications).toEqual([
-      { _id: warned.id, kind: 'warning', reason: DEFAULT_WARNING_REASON, commentId, postId, postTitle: 'Where the comment was', commentQuote: quote, createdAt: anyString, read: false },
+      {
+        _id: warned.id,
+        kind: 'warning',
+        reason: DEFAULT_WARNING_REASON,
+        commentId,
+        postId,
+        postTitle: 'Where the comment was',
+        commentQuote: quote,
+        createdAt: anyString,
+        read: false,
+      },
     ]);
 
     // once per comment: refused and nothing appended, whoever asks and however many at once
     const before = await forum.eventCount();
-    expect(await errorOf(warn({ commentId, reason: 'Again' }), 409)).toEqual({ code: 'ALREADY_WARNED', message: 'This comment has already been warned about.' });
+    expect(await errorOf(warn({ commentId, reason: 'Again' }), 409)).toEqual({
+      code: 'ALREADY_WARNED',
+      message: 'This comment has already been warned about.',
+    });
     const fresh = (await createComment(author.token, postId, 'Another one')).id;
     const counted = await forum.eventCount();
     expect(counted).toBe(before + 1);
@@ -128,7 +150,9 @@ describe('#28.6 warnings name their comment, once', () => {
     expect(await forum.eventCount()).toBe(counted + 1);
 
     // the moderators' queue: the warned comment says so, the other does not
-    const rows = await expectStatus<ReportedComment[]>(forum.api('/api/admin/reported-comments', { token: admin.token, headers: minPositionHeaders(warned.position) }));
+    const rows = await expectStatus<ReportedComment[]>(
+      forum.api('/api/admin/reported-comments', { token: admin.token, headers: minPositionHeaders(warned.position) }),
+    );
     expect(Object.fromEntries(rows.filter((r) => r.postId === postId).map((r) => [r._id, r.warned]))).toEqual({ [commentId]: true, [otherId]: false });
   });
 });

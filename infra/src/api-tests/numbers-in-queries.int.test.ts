@@ -17,7 +17,9 @@ let postId: string;
 beforeAll(async () => {
   forum = await startTestForum();
   admin = (await forum.demoAdmin()).token;
-  postId = (await forum.call<{ id: string }>('POST', '/api/posts', { token: admin, body: { title: 'Numbered', description: 'For the numbers', tags: [] }, expect: 201 })).id;
+  postId = (
+    await forum.call<{ id: string }>('POST', '/api/posts', { token: admin, body: { title: 'Numbered', description: 'For the numbers', tags: [] }, expect: 201 })
+  ).id;
 });
 afterAll(() => forum?.stop());
 
@@ -32,7 +34,29 @@ const PARAMETERS = [
   { name: 'limit', route: 'GET /api/admin/history/:kind/:id', path: () => `/api/admin/history/post/${postId}?x=1`, label: 'Limit', admin: true },
 ] as const;
 
-const NOT_DECIMAL = ['0x10', '0X10', '1e1', '1E1', '+16', ' 16', '16 ', '1 6', '16.0', '16.', '.5', '0b10', '0o20', '１６', '١٦', 'Infinity', 'NaN', '16px', '', '-', '--1'];
+const NOT_DECIMAL = [
+  '0x10',
+  '0X10',
+  '1e1',
+  '1E1',
+  '+16',
+  ' 16',
+  '16 ',
+  '1 6',
+  '16.0',
+  '16.',
+  '.5',
+  '0b10',
+  '0o20',
+  '１６',
+  '١٦',
+  'Infinity',
+  'NaN',
+  '16px',
+  '',
+  '-',
+  '--1',
+];
 
 const get = (path: string, token?: string) => forum.api(path, token ? { token } : {});
 
@@ -43,7 +67,9 @@ describe('a number in a query string', () => {
     for (const value of NOT_DECIMAL) {
       const { error } = await expectStatus<ErrorBody>(get(at(value), token), 400, `${parameter.name}=${JSON.stringify(value)}`);
       expect(error.code).toBe('VALIDATION_FAILED');
-      expect(error.details, `${parameter.name}=${JSON.stringify(value)}`).toEqual({ [parameter.name]: [`${parameter.label} must be a whole number in digits 0-9`] });
+      expect(error.details, `${parameter.name}=${JSON.stringify(value)}`).toEqual({
+        [parameter.name]: [`${parameter.label} must be a whole number in digits 0-9`],
+      });
     }
     // a number below the least is told so, in its own words
     const below = await expectStatus<ErrorBody>(get(at('-1'), token), 400);

@@ -1,4 +1,13 @@
-import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, positionToken, type AuditPage, userStream, type PostsPage, type ProjectionStatus, type RebuildStarted } from '@forum/contracts';
+import {
+  HEADER_EVENT_POSITION,
+  HEADER_MIN_POSITION,
+  positionToken,
+  type AuditPage,
+  userStream,
+  type PostsPage,
+  type ProjectionStatus,
+  type RebuildStarted,
+} from '@forum/contracts';
 import { postsProjection } from '@forum/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
@@ -28,7 +37,12 @@ describe('GET /api/admin/projections and POST /api/admin/projections/:name/rebui
     const status = await statusOf();
     expect(status.map((s) => s.name).sort()).toEqual(['announcements', 'audit', 'comments', 'contact', 'notifications', 'posts', 'tags', 'users']);
     expect(status.every((s) => s.state === 'live' && s.role === 'live' && s.error === null)).toBe(true);
-    expect(status.find((s) => s.name === 'posts')).toMatchObject({ version: postsProjection.version, build: 1, schema: `posts_v${postsProjection.version}`, checkpoint: matching(/^\d+\.\d+$/) });
+    expect(status.find((s) => s.name === 'posts')).toMatchObject({
+      version: postsProjection.version,
+      build: 1,
+      schema: `posts_v${postsProjection.version}`,
+      checkpoint: matching(/^\d+\.\d+$/),
+    });
   });
 
   it("answers react-admin's range protocol too: each build keyed <name>-<build>, the total in Content-Range", async () => {
@@ -96,31 +110,44 @@ describe('GET /api/admin/projections and POST /api/admin/projections/:name/rebui
     } finally {
       await forum.db.raw(`CREATE INDEX IF NOT EXISTS posts_newest ON "${posts.schema}".posts (created_at DESC, id DESC)`);
     }
-    await waitFor(async () => (await forum.api('/readyz')).status, (status) => status === 200);
+    await waitFor(
+      async () => (await forum.api('/readyz')).status,
+      (status) => status === 200,
+    );
   });
 
-  it('shows a poison event: the projections that cannot read it halt with its position and error, the others go on, /readyz says so', { timeout: 60_000 }, async () => {
-    // an event written by a newer build of the forum than this one
-    const { version } = await forum.store.readStream(userStream(user.id));
-    const poison = await forum.store.append([
-      {
-        streamId: userStream(user.id),
-        expectedVersion: version,
-        events: [{ type: 'ProfileUpdated', data: { userId: user.id, future: true }, metadata: { actorId: user.id, correlationId: 'poison', causationId: null, requestId: null, schemaVersion: 99 } }],
-      },
-    ]);
-    const status = await waitFor(statusOf, (all) => all.find((s) => s.name === 'users')?.state === 'halted');
-    expect(status.find((s) => s.name === 'users')).toMatchObject({
-      role: 'live',
-      failedPosition: positionToken(poison.lastPosition),
-      error: containing('schemaVersion 99'),
-    });
-    // projections that do not read ProfileUpdated go on
-    const tag = await forum.api('/api/admin/tags', { method: 'POST', token: admin, json: { name: 'after-poison' } });
-    expect(tag.status).toBe(201);
-    await waitFor(statusOf, (all) => all.find((s) => s.name === 'tags')?.lag === 0);
-    const ready = await forum.api('/readyz');
-    expect(ready.status).toBe(503);
-    expect(JSON.stringify(await ready.json())).toContain('schemaVersion 99');
-  });
+  it(
+    'shows a poison event: the projections that cannot read it halt with its position and error, the others go on, /readyz says so',
+    { timeout: 60_000 },
+    async () => {
+      // an event written by a newer build of the forum than this one
+      const { version } = await forum.store.readStream(userStream(user.id));
+      const poison = await forum.store.append([
+        {
+          streamId: userStream(user.id),
+          expectedVersion: version,
+          events: [
+            {
+              type: 'ProfileUpdated',
+              data: { userId: user.id, future: true },
+              metadata: { actorId: user.id, correlationId: 'poison', causationId: null, requestId: null, schemaVersion: 99 },
+            },
+          ],
+        },
+      ]);
+      const status = await waitFor(statusOf, (all) => all.find((s) => s.name === 'users')?.state === 'halted');
+      expect(status.find((s) => s.name === 'users')).toMatchObject({
+        role: 'live',
+        failedPosition: positionToken(poison.lastPosition),
+        error: containing('schemaVersion 99'),
+      });
+      // projections that do not read ProfileUpdated go on
+      const tag = await forum.api('/api/admin/tags', { method: 'POST', token: admin, json: { name: 'after-poison' } });
+      expect(tag.status).toBe(201);
+      await waitFor(statusOf, (all) => all.find((s) => s.name === 'tags')?.lag === 0);
+      const ready = await forum.api('/readyz');
+      expect(ready.status).toBe(503);
+      expect(JSON.stringify(await ready.json())).toContain('schemaVersion 99');
+    },
+  );
 });

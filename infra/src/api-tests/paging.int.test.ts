@@ -34,12 +34,15 @@ beforeAll(async () => {
 });
 afterAll(() => forum?.stop());
 
-
-
 /** A post of a new author (a free member may write five). */
 async function createPost(): Promise<string> {
   author = await forum.newUser('Paging Author');
-  return (await expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Paged', description: 'Comments below', tags: [] } }), 201)).id;
+  return (
+    await expectStatus<{ id: string }>(
+      forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Paged', description: 'Comments below', tags: [] } }),
+      201,
+    )
+  ).id;
 }
 
 /** `count` comments through the API, taking turns among the readers; the last one's position. */
@@ -47,7 +50,12 @@ async function comment(postId: string, count: number, label: string): Promise<st
   let position = '';
   for (let i = 0; i < count; i++) {
     const reader = readers[i % readers.length]!;
-    position = (await expectStatus<{ position: string }>(forum.api('/api/comments', { method: 'POST', token: reader.token, json: { postId, text: `${label} ${i}` } }), 201)).position;
+    position = (
+      await expectStatus<{ position: string }>(
+        forum.api('/api/comments', { method: 'POST', token: reader.token, json: { postId, text: `${label} ${i}` } }),
+        201,
+      )
+    ).position;
   }
   return position;
 }
@@ -66,7 +74,16 @@ async function seedComments(postId: string, times: readonly string[]): Promise<s
         events: [
           {
             type: CommentAdded.type,
-            data: { commentId, postId, text: `Seeded ${i}`, authorId: readers[0]!.id, authorName: readers[0]!.name, authorEmail: readers[0]!.email, authorPhoto: '', createdAt },
+            data: {
+              commentId,
+              postId,
+              text: `Seeded ${i}`,
+              authorId: readers[0]!.id,
+              authorName: readers[0]!.name,
+              authorEmail: readers[0]!.email,
+              authorPhoto: '',
+              createdAt,
+            },
             metadata: { actorId: readers[0]!.id, correlationId: randomUUID(), causationId: null, requestId: null, schemaVersion: CommentAdded.schemaVersion },
           },
         ],
@@ -76,7 +93,8 @@ async function seedComments(postId: string, times: readonly string[]): Promise<s
   return positionToken(result.lastPosition);
 }
 
-const page = (postId: string, query: string, position?: string) => expectStatus<CommentsPage>(forum.api(`/api/posts/${postId}/comments${query}`, { headers: minPositionHeaders(position) }));
+const page = (postId: string, query: string, position?: string) =>
+  expectStatus<CommentsPage>(forum.api(`/api/posts/${postId}/comments${query}`, { headers: minPositionHeaders(position) }));
 
 /** Every page of a post's comments in `order`, `limit` a page, with the pages' sizes. */
 async function walk(postId: string, order: 'oldest' | 'newest', limit: number, position?: string) {
@@ -133,7 +151,7 @@ describe('GET /api/posts/:id/comments', () => {
 
     const added = await comment(postId, 3, 'During');
     const rest: CommentItem[] = [];
-    for (let cursor = firstNewest.nextCursor; cursor; ) {
+    for (let cursor = firstNewest.nextCursor; cursor;) {
       const next = await page(postId, `?order=newest&limit=4&after=${cursor}`, added);
       expect(next.totalCount).toBe(13);
       rest.push(...next.comments);
@@ -142,7 +160,7 @@ describe('GET /api/posts/:id/comments', () => {
     expect(ids([...firstNewest.comments, ...rest])).toEqual(ids([...original].reverse()));
 
     const oldestRest: CommentItem[] = [];
-    for (let cursor = firstOldest.nextCursor; cursor; ) {
+    for (let cursor = firstOldest.nextCursor; cursor;) {
       const next = await page(postId, `?order=oldest&limit=4&after=${cursor}`, added);
       oldestRest.push(...next.comments);
       cursor = next.nextCursor;
@@ -155,7 +173,14 @@ describe('GET /api/posts/:id/comments', () => {
   it('orders comments of one instant by id, to the microsecond, across page ends', async () => {
     const postId = await createPost();
     // three at one microsecond, two a microsecond apart within one millisecond, then one a second later
-    const times = ['2026-03-01T10:00:00.000001Z', '2026-03-01T10:00:00.000001Z', '2026-03-01T10:00:00.000001Z', '2026-03-01T10:00:00.123456Z', '2026-03-01T10:00:00.123457Z', '2026-03-01T10:00:01Z'];
+    const times = [
+      '2026-03-01T10:00:00.000001Z',
+      '2026-03-01T10:00:00.000001Z',
+      '2026-03-01T10:00:00.000001Z',
+      '2026-03-01T10:00:00.123456Z',
+      '2026-03-01T10:00:00.123457Z',
+      '2026-03-01T10:00:01Z',
+    ];
     const position = await seedComments(postId, times);
     const list = (await unpaged(postId, position)).body;
     expect(list).toHaveLength(6);
@@ -170,7 +195,9 @@ describe('GET /api/posts/:id/comments', () => {
   it('shows a comment author’s email to them and to admins, never to others', async () => {
     const postId = await createPost();
     const position = await comment(postId, 1, 'Mine');
-    const seenBy = async (token?: string) => (await expectStatus<CommentsPage>(forum.api(`/api/posts/${postId}/comments`, { headers: minPositionHeaders(position), ...(token && { token }) }))).comments[0]!;
+    const seenBy = async (token?: string) =>
+      (await expectStatus<CommentsPage>(forum.api(`/api/posts/${postId}/comments`, { headers: minPositionHeaders(position), ...(token && { token }) })))
+        .comments[0]!;
     expect(await seenBy()).not.toHaveProperty('authorEmail');
     expect(await seenBy(author.token)).not.toHaveProperty('authorEmail');
     expect(await seenBy(readers[0]!.token)).toMatchObject({ authorEmail: readers[0]!.email });
@@ -202,7 +229,12 @@ describe('GET /api/posts/:id/comments', () => {
     for (const [query, field] of refused) {
       const response = await forum.api(`/api/posts/${postId}/comments${query}`);
       const body = (await response.json()) as ErrorBody;
-      expect([query.slice(0, 60), response.status, body.error.code, Object.keys(body.error.details as object)]).toEqual([query.slice(0, 60), 400, 'VALIDATION_FAILED', [field]]);
+      expect([query.slice(0, 60), response.status, body.error.code, Object.keys(body.error.details as object)]).toEqual([
+        query.slice(0, 60),
+        400,
+        'VALIDATION_FAILED',
+        [field],
+      ]);
     }
     expect((await expectStatus<CommentsPage>(forum.api(`/api/posts/${postId}/comments?order=newest&after=${cursor}`))).comments).toHaveLength(2);
     const missing = await expectStatus<ErrorBody>(forum.api(`/api/posts/${randomUUID()}/comments`), 404);
@@ -219,7 +251,10 @@ describe('a post with more comments than the unpaged bound', () => {
   beforeAll(async () => {
     postId = await createPost();
     const start = Date.parse('2026-04-01T00:00:00Z');
-    position = await seedComments(postId, Array.from({ length: count }, (_, i) => new Date(start + i * 1000).toISOString()));
+    position = await seedComments(
+      postId,
+      Array.from({ length: count }, (_, i) => new Date(start + i * 1000).toISOString()),
+    );
   });
 
   it(`GET /api/comments/:postId answers its first ${UNPAGED_LIST_MAX}, oldest first, and counts them all in X-Total-Count`, async () => {
@@ -237,7 +272,9 @@ describe('a post with more comments than the unpaged bound', () => {
   it('reads a deep page through the comments’ index by post and time: only the page’s rows, no sort', async () => {
     const second = (await page(postId, `?order=newest&limit=${COMMENT_PAGE_MAX}`, position)).nextCursor!;
     const cursorDeep = (await page(postId, `?order=newest&limit=${count - COMMENT_PAGE_MAX - 5}&after=${second}`, position)).nextCursor!;
-    const captured = await captureReads(forum.databaseUrl, forum.url, forum.issuer, [{ name: 'deep', path: `/posts/${postId}/comments?order=newest&limit=5&after=${cursorDeep}` }]);
+    const captured = await captureReads(forum.databaseUrl, forum.url, forum.issuer, [
+      { name: 'deep', path: `/posts/${postId}/comments?order=newest&limit=5&after=${cursorDeep}` },
+    ]);
     const { statements, status } = captured.get('deep')!;
     expect(status).toBe(200);
     const read = statements.find((s) => s.text.includes('read.comments'))!;

@@ -58,7 +58,9 @@ describe('GET /api/my-posts/:email and /api/user-post-count/:email', () => {
   it('answer the caller about their own posts, newest first', async () => {
     const user = await newUser('pia');
     const { position } = await createMany(user.token, 3);
-    const posts = (await (await forum.api(`/api/my-posts/${user.email.toUpperCase()}`, { token: user.token, headers: { [HEADER_MIN_POSITION]: position! } })).json()) as PostListItem[];
+    const posts = (await (
+      await forum.api(`/api/my-posts/${user.email.toUpperCase()}`, { token: user.token, headers: { [HEADER_MIN_POSITION]: position! } })
+    ).json()) as PostListItem[];
     expect(posts.map((p) => p.title)).toEqual(['Post 2', 'Post 1', 'Post 0']);
     expect(await (await forum.api(`/api/user-post-count/${user.email}`, { token: user.token })).json()).toEqual({ count: 3 });
   });

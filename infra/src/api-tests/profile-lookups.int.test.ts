@@ -28,10 +28,15 @@ describe('profile lookups by email', () => {
   it("from one address: the burst's lookups are answered, the next ones 429 RATE_LIMITED with Retry-After; another address is still served", async () => {
     const { points, seconds } = WRITE_LIMITS.lookup.burst;
     const answers = await Promise.all(
-      Array.from({ length: points + 5 }, (_, i) => (i % 3 === 0 ? lookup(member.email) : i % 3 === 1 ? lookup(`nobody-${i}@forum.test`) : lookup(member.email, member.token))),
+      Array.from({ length: points + 5 }, (_, i) =>
+        i % 3 === 0 ? lookup(member.email) : i % 3 === 1 ? lookup(`nobody-${i}@forum.test`) : lookup(member.email, member.token),
+      ),
     );
     const statuses = answers.map((answer) => answer.status);
-    expect(statuses.filter((status) => status === 200 || status === 404), statuses.join(',')).toHaveLength(points);
+    expect(
+      statuses.filter((status) => status === 200 || status === 404),
+      statuses.join(','),
+    ).toHaveLength(points);
     const refused = answers.filter((answer) => answer.status === 429);
     expect(refused).toHaveLength(5);
     for (const answer of refused) {
@@ -39,7 +44,11 @@ describe('profile lookups by email', () => {
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(seconds);
       const { error } = (await answer.json()) as ErrorBody;
-      expect(error).toEqual({ code: 'RATE_LIMITED', message: matching(/^Too many profile lookups\. Try again in \d+ (seconds?|minutes?)\.$/), details: { retryAfterSeconds: retryAfter } });
+      expect(error).toEqual({
+        code: 'RATE_LIMITED',
+        message: matching(/^Too many profile lookups\. Try again in \d+ (seconds?|minutes?)\.$/),
+        details: { retryAfterSeconds: retryAfter },
+      });
     }
     // a visitor's answer the forum keeps in memory is counted too, and so is a member's own profile
     expect((await lookup(member.email)).status).toBe(429);

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { PAGE_SIZE, positionToken, postStream, RECENT_POSTS, SEARCH_SNIPPET_MAX, type PostListItem, type PostsPage, type SearchPage, type UserProfile } from '@forum/contracts';
+import {
+  PAGE_SIZE,
+  positionToken,
+  postStream,
+  RECENT_POSTS,
+  SEARCH_SNIPPET_MAX,
+  type PostListItem,
+  type PostsPage,
+  type SearchPage,
+  type UserProfile,
+} from '@forum/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minPositionHeaders, startTestForum, type TestForum } from '../testing/forum.ts';
 import { expectStatus } from '../testing/expect-status.ts';
@@ -121,14 +131,24 @@ describe('search: GET /api/posts/search', () => {
   it('?q= gives each post its snippet: the title whole and the description around the words found, those words marked, as plain text', async () => {
     const user = await registeredUser('Snippets');
     const words = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
-    const inText = await createPost(user.token, { title: 'Highland wildlife', tags: ['Career'], description: `${words(60, 'before')}\n\nwe saw two   ocelots near <div> & "camp" ${words(300, 'after')}` });
-    const { id: inTitle, position } = await createPost(user.token, { title: 'Ocelot or margay?', description: 'Spotted cats of the forest, told apart by their tails.' });
+    const inText = await createPost(user.token, {
+      title: 'Highland wildlife',
+      tags: ['Career'],
+      description: `${words(60, 'before')}\n\nwe saw two   ocelots near <div> & "camp" ${words(300, 'after')}`,
+    });
+    const { id: inTitle, position } = await createPost(user.token, {
+      title: 'Ocelot or margay?',
+      description: 'Spotted cats of the forest, told apart by their tails.',
+    });
 
     const { posts } = await expectStatus<SearchPage>(forum.api('/api/posts/search?q=ocelot', { headers: minPositionHeaders(position) }));
     expect(posts.map((p) => p._id)).toEqual([inTitle, inText.id]);
     const [titleMatch, textMatch] = posts;
     expect(titleMatch!.snippet).toEqual({
-      title: [{ text: 'Ocelot', marked: true }, { text: ' or margay?', marked: false }],
+      title: [
+        { text: 'Ocelot', marked: true },
+        { text: ' or margay?', marked: false },
+      ],
       // only the title matched: the description's first words, nothing marked
       description: [{ text: 'Spotted cats of the forest, told apart by their tails.', marked: false }],
     });
@@ -162,7 +182,9 @@ describe('search: GET /api/posts/search', () => {
       createdAt: new Date().toISOString(),
     };
     const metadata = { actorId: user.id, correlationId: 'snippet-test', causationId: null, requestId: null, schemaVersion: 1 };
-    const { lastPosition } = await forum.store.append([{ streamId: postStream(postId), expectedVersion: 'no_stream', events: [{ type: 'PostCreated', data, metadata }] }]);
+    const { lastPosition } = await forum.store.append([
+      { streamId: postStream(postId), expectedVersion: 'no_stream', events: [{ type: 'PostCreated', data, metadata }] },
+    ]);
 
     const { posts } = await expectStatus<SearchPage>(forum.api('/api/posts/search?q=tapir', { headers: minPositionHeaders(positionToken(lastPosition)) }));
     expect(posts.map((p) => p.snippet)).toEqual([
@@ -185,7 +207,27 @@ describe('search: GET /api/posts/search', () => {
   it('?q= answers hostile words with 200 or 400, never a 500, and snippets of plain text', async () => {
     const user = await registeredUser('Hostile');
     const { position } = await createPost(user.token, { title: 'Or not', description: 'A "quoted" word - and a dash, or not; <b>bold</b> \uE000 & more.' });
-    const words = ['\u0000', 'a\u0000b', 'x'.repeat(201), 'é'.repeat(1000), '!!! ??? ...', '"', '""', '-', '--', 'or', 'or or', '"or"', '-or', '& | ! :*', "'", '\\', '<b>', '\uE000', '\u0001'];
+    const words = [
+      '\u0000',
+      'a\u0000b',
+      'x'.repeat(201),
+      'é'.repeat(1000),
+      '!!! ??? ...',
+      '"',
+      '""',
+      '-',
+      '--',
+      'or',
+      'or or',
+      '"or"',
+      '-or',
+      '& | ! :*',
+      "'",
+      '\\',
+      '<b>',
+      '\uE000',
+      '\u0001',
+    ];
     // and lone surrogates, as the bytes a client would send for them
     const hostile = [...words.map(encodeURIComponent), '%ED%A0%80', 'x%ED%BF%BFy', '%00'];
     for (const q of hostile) {
@@ -193,7 +235,8 @@ describe('search: GET /api/posts/search', () => {
       expect([200, 400], q.slice(0, 40)).toContain(response.status);
       if (response.status === 200) {
         const { posts } = (await response.json()) as SearchPage;
-        for (const post of posts) expect([...post.snippet.title, ...post.snippet.description].map((run) => run.text).join(''), q.slice(0, 40)).not.toMatch(/[\p{Cc}\uE000]/u);
+        for (const post of posts)
+          expect([...post.snippet.title, ...post.snippet.description].map((run) => run.text).join(''), q.slice(0, 40)).not.toMatch(/[\p{Cc}\uE000]/u);
       }
     }
   });

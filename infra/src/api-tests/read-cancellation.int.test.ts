@@ -47,7 +47,7 @@ describe('a read whose client leaves', () => {
   it.each([
     ['a visitor', () => ({}), '?visitor'],
     ['a member', () => ({ authorization: `Bearer ${member.token}` }), '?member'],
-  ])("of %s has its statement cancelled, and the connection serves the next read", async (_who, headers, query) => {
+  ])('of %s has its statement cancelled, and the connection serves the next read', async (_who, headers, query) => {
     const locker = new pg.Client(forum.databaseUrl);
     await locker.connect();
     try {

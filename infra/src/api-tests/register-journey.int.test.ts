@@ -12,7 +12,11 @@ afterAll(() => forum?.stop());
 const origin = () => forum.url;
 const issuer = () => forum.issuer;
 const fetchManual = async (url: string, jar: CookieJar, init: RequestInit = {}) => {
-  const res = await fetch(new URL(url, origin()), { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: jar.header } });
+  const res = await fetch(new URL(url, origin()), {
+    ...init,
+    redirect: 'manual',
+    headers: { ...(init.headers as Record<string, string>), cookie: jar.header },
+  });
   jar.store(res);
   return res;
 };
@@ -23,7 +27,8 @@ describe('a new user, through the whole forum', () => {
     const request = authorizationRequest({ origin: origin(), issuer: issuer() }, { path: 'registrations', redirectUri: `${origin()}/about` });
     // keycloak-js register(): registrations endpoint → auth → the register page
     let res = await fetchManual(request.url, jar);
-    while (res.status === 303 && !/login-actions\/registration/.test(res.headers.get('location') ?? '')) res = await fetchManual(res.headers.get('location')!, jar);
+    while (res.status === 303 && !/login-actions\/registration/.test(res.headers.get('location') ?? ''))
+      res = await fetchManual(res.headers.get('location')!, jar);
     const page = await fetchManual(res.headers.get('location')!, jar);
     const html = await page.text();
     expect(html).toContain('Create your account');
@@ -46,7 +51,8 @@ describe('a new user, through the whole forum', () => {
     const tokens = await exchangeCode(
       {
         issuer: issuer(),
-        postForm: (url, form) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }),
+        postForm: (url, form) =>
+          fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }),
       },
       codeOf(back.appUrl!, request),
       request,

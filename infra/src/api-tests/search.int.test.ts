@@ -49,10 +49,9 @@ const search = async (query: string) => {
 /** The posts matching `q`, newest first, as the read model has them. */
 const matching = async (q: string) =>
   (
-    await db.raw<{ rows: { id: string }[] }>(
-      `SELECT id FROM read.posts WHERE search @@ websearch_to_tsquery('english', ?) ORDER BY created_at DESC, id DESC`,
-      [q],
-    )
+    await db.raw<{ rows: { id: string }[] }>(`SELECT id FROM read.posts WHERE search @@ websearch_to_tsquery('english', ?) ORDER BY created_at DESC, id DESC`, [
+      q,
+    ])
   ).rows.map((row) => row.id);
 
 interface PlanNode {
@@ -81,7 +80,7 @@ describe('GET /api/posts/search?q=', () => {
     expect((await search(`q=database&page=${lastPage + 1}`)).posts).toEqual([]);
   });
 
-  it('makes snippets of the page\'s posts only, once ranked: ts_headline runs on at most PAGE_SIZE rows of a common word\'s thousand', async () => {
+  it("makes snippets of the page's posts only, once ranked: ts_headline runs on at most PAGE_SIZE rows of a common word's thousand", async () => {
     // the statement the store runs, as it runs it, asked to explain itself
     const statements: { sql: string; bindings: readonly unknown[] }[] = [];
     const listen = (query: { sql: string; bindings?: readonly unknown[] }) => statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
@@ -159,19 +158,25 @@ describe('deep pages', () => {
     const total = ((await (await forum.api('/api/posts')).json()) as PostsPage).totalCount;
     const deep = Math.ceil(total / PAGE_SIZE / 2);
     const cases = [`sort=newest&page=${deep}`, `sort=popularity&page=${deep}`, `page=${Math.ceil(total / PAGE_SIZE)}`];
-    const read = async () => Promise.all(cases.map(async (query) => ((await (await forum.api(`/api/posts?${query}`)).json()) as PostsPage)));
+    const read = async () => Promise.all(cases.map(async (query) => (await (await forum.api(`/api/posts?${query}`)).json()) as PostsPage));
     const anchored = await read();
     const order = { newest: 'created_at DESC, id DESC', popularity: 'score DESC, created_at DESC, id DESC' };
     for (const [i, query] of cases.entries()) {
       const page = Number(new URLSearchParams(query).get('page'));
       const sort = (new URLSearchParams(query).get('sort') ?? 'newest') as keyof typeof order;
-      const { rows } = await db.raw<{ rows: { id: string }[] }>(`SELECT id FROM read.posts ORDER BY ${order[sort]} LIMIT ? OFFSET ?`, [PAGE_SIZE, (page - 1) * PAGE_SIZE]);
-      expect(anchored[i]!.posts.map((p) => p._id), query).toEqual(rows.map((r) => r.id));
+      const { rows } = await db.raw<{ rows: { id: string }[] }>(`SELECT id FROM read.posts ORDER BY ${order[sort]} LIMIT ? OFFSET ?`, [
+        PAGE_SIZE,
+        (page - 1) * PAGE_SIZE,
+      ]);
+      expect(
+        anchored[i]!.posts.map((p) => p._id),
+        query,
+      ).toEqual(rows.map((r) => r.id));
       expect(anchored[i]!.totalCount).toBe(total);
       expect(anchored[i]!.posts.length).toBeGreaterThan(0);
     }
     const tag = ((await (await forum.api('/api/tags')).json()) as { name: string }[])[0]!.name;
-    const tagged = ((await (await forum.api(`/api/posts/search?tag=${encodeURIComponent(tag)}&page=3`)).json()) as PostsPage);
+    const tagged = (await (await forum.api(`/api/posts/search?tag=${encodeURIComponent(tag)}&page=3`)).json()) as PostsPage;
     await db.raw('UPDATE read.post_page_settings SET valid = false');
     try {
       expect(await read()).toEqual(anchored);
@@ -181,4 +186,3 @@ describe('deep pages', () => {
     }
   });
 });
-

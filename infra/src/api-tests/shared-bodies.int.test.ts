@@ -49,7 +49,19 @@ describe('a post and its comments, shared by visitors and members', () => {
     const path = `/api/posts/${id}`;
     const visitor = JSON.parse(await text(path, undefined, position)) as PostDetail;
     expect(visitor).toMatchObject({ _id: id, title: 'Shared', upVote: 1 });
-    expect(Object.keys(visitor)).toEqual(['_id', 'title', 'summary', 'tags', 'authorName', 'authorPhoto', 'createdAt', 'upVote', 'downVote', 'commentCount', 'description']);
+    expect(Object.keys(visitor)).toEqual([
+      '_id',
+      'title',
+      'summary',
+      'tags',
+      'authorName',
+      'authorPhoto',
+      'createdAt',
+      'upVote',
+      'downVote',
+      'commentCount',
+      'description',
+    ]);
     // byte for byte: the visitor's body, then the reader's own fields in the order they always came
     expect(await text(path, voter.token, position)).toBe(json({ ...visitor, myVote: 'up', byMe: false }));
     expect(await text(path, author.token, position)).toBe(json({ ...visitor, authorEmail: author.email, myVote: 'none', byMe: true }));
@@ -103,17 +115,32 @@ describe('a post and its comments, shared by visitors and members', () => {
     const paged = `/api/posts/${postId}/comments`;
     const visitorList = JSON.parse(await text(list, undefined, position)) as CommentItem[];
     const visitorPage = JSON.parse(await text(paged, undefined, position)) as CommentsPage;
-    expect(visitorList.map((c) => Object.keys(c))).toEqual(Array.from({ length: 2 }, () => ['_id', 'postId', 'text', 'authorName', 'authorPhoto', 'createdAt']));
+    expect(visitorList.map((c) => Object.keys(c))).toEqual(
+      Array.from({ length: 2 }, () => ['_id', 'postId', 'text', 'authorName', 'authorPhoto', 'createdAt']),
+    );
     expect(visitorPage.comments).toEqual(visitorList);
     /** A visitor's comment with the reader's own fields, in the order they always came (the email after the name). */
     const seen = (c: CommentItem, own: { email?: string; byMe: boolean; reportedByMe: boolean }) => {
       const { _id, postId: onPost, text: words, authorName, authorPhoto, createdAt } = c;
-      return { _id, postId: onPost, text: words, authorName, ...(own.email ? { authorEmail: own.email } : {}), authorPhoto, createdAt, byMe: own.byMe, reportedByMe: own.reportedByMe };
+      return {
+        _id,
+        postId: onPost,
+        text: words,
+        authorName,
+        ...(own.email ? { authorEmail: own.email } : {}),
+        authorPhoto,
+        createdAt,
+        byMe: own.byMe,
+        reportedByMe: own.reportedByMe,
+      };
     };
     const [one, two] = visitorList as [CommentItem, CommentItem];
     const asReporter = [seen(one, { byMe: false, reportedByMe: true }), seen(two, { byMe: false, reportedByMe: false })];
     const asCommenter = [seen(one, { email: commenter.email, byMe: true, reportedByMe: false }), seen(two, { byMe: false, reportedByMe: false })];
-    const asAdmin = [seen(one, { email: commenter.email, byMe: false, reportedByMe: false }), seen(two, { email: author.email, byMe: false, reportedByMe: false })];
+    const asAdmin = [
+      seen(one, { email: commenter.email, byMe: false, reportedByMe: false }),
+      seen(two, { email: author.email, byMe: false, reportedByMe: false }),
+    ];
     for (const [token, expected] of [
       [reporter.token, asReporter],
       [commenter.token, asCommenter],

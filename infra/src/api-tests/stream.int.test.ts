@@ -133,7 +133,11 @@ describe('topics', () => {
 
   it('an announcement reaches everyone following announcements', async () => {
     const bell = await ready('topics=announcements');
-    const published = await forum.call<{ id: string }>('POST', '/api/admin/announcements', { token: admin.token, body: { title: 'Live news', description: 'Streamed' }, expect: 201 });
+    const published = await forum.call<{ id: string }>('POST', '/api/admin/announcements', {
+      token: admin.token,
+      body: { title: 'Live news', description: 'Streamed' },
+      expect: 201,
+    });
     await bell.next(about('announcement-published', 'announcementId', published.id));
   });
 });
@@ -143,11 +147,19 @@ describe("a member's own stream (topic me)", () => {
     const [mine, theirs] = [await ready(`topics=me,posts&ticket=${await ticketOf(author)}`), await ready(`topics=me&ticket=${await ticketOf(reader)}`)];
     const target = await post(reader, 'Where a warning comes from');
     const rude = await comment(author, target.id, 'A rude comment');
-    const warned = await forum.call<{ position: string }>('POST', `/api/admin/warn-user/${encodeURIComponent(author.email)}`, { token: admin.token, body: { reason: 'Be kind', commentId: rude.id }, expect: 201 });
+    const warned = await forum.call<{ position: string }>('POST', `/api/admin/warn-user/${encodeURIComponent(author.email)}`, {
+      token: admin.token,
+      body: { reason: 'Be kind', commentId: rude.id },
+      expect: 201,
+    });
     await mine.next((m) => m.event === 'notifications');
     // the other member's stream gets their own warning, and nothing before it
     const theirComment = await comment(reader, target.id, 'Another rude comment');
-    await forum.call('POST', `/api/admin/warn-user/${encodeURIComponent(reader.email)}`, { token: admin.token, body: { reason: 'Be kind too', commentId: theirComment.id }, expect: 201 });
+    await forum.call('POST', `/api/admin/warn-user/${encodeURIComponent(reader.email)}`, {
+      token: admin.token,
+      body: { reason: 'Be kind too', commentId: theirComment.id },
+      expect: 201,
+    });
     await theirs.next((m) => m.event === 'notifications');
     expect(theirs.messages.filter((m) => m.event === 'notifications')).toHaveLength(1);
     expect(theirs.messages.find((m) => m.event === 'notifications')!.id).not.toBe(warned.position);
@@ -158,26 +170,42 @@ describe("a member's own stream (topic me)", () => {
 
   it("tells the member's other devices that they read the announcements, and no one else", async () => {
     const [mine, theirs] = [await ready(`topics=me&ticket=${await ticketOf(author)}`), await ready(`topics=me&ticket=${await ticketOf(reader)}`)];
-    const news = await forum.call<{ id: string }>('POST', '/api/admin/announcements', { token: admin.token, body: { title: 'Read me', description: 'On every device' }, expect: 201 });
+    const news = await forum.call<{ id: string }>('POST', '/api/admin/announcements', {
+      token: admin.token,
+      body: { title: 'Read me', description: 'On every device' },
+      expect: 201,
+    });
     const read = await forum.call<{ position: string }>('POST', '/api/me/announcements/read', { token: author.token, body: { announcementId: news.id } });
     const told = await mine.next((m) => m.event === 'notifications');
     expect(told.data).toEqual({ position: told.id });
     expect(told.id).toBe(read.position);
     // the reader's stream has nothing of it, even once a later message of theirs has come
     const theirComment = await comment(reader, (await post(reader, 'A later change')).id, 'A later comment');
-    await forum.call('POST', `/api/admin/warn-user/${encodeURIComponent(reader.email)}`, { token: admin.token, body: { reason: 'Later', commentId: theirComment.id }, expect: 201 });
+    await forum.call('POST', `/api/admin/warn-user/${encodeURIComponent(reader.email)}`, {
+      token: admin.token,
+      body: { reason: 'Later', commentId: theirComment.id },
+      expect: 201,
+    });
     await theirs.next((m) => m.event === 'notifications');
     expect(theirs.messages.filter((m) => m.event === 'notifications')).toHaveLength(1);
   });
 
   it("#39 edge 18: tells an admin's devices that their own announcement is read (their mark moved), and no one else", async () => {
     const [mine, theirs] = [await ready(`topics=me&ticket=${await ticketOf(admin)}`), await ready(`topics=me&ticket=${await ticketOf(reader)}`)];
-    const news = await forum.call<{ id: string; position: string }>('POST', '/api/admin/announcements', { token: admin.token, body: { title: 'My own news', description: 'Read by me' }, expect: 201 });
+    const news = await forum.call<{ id: string; position: string }>('POST', '/api/admin/announcements', {
+      token: admin.token,
+      body: { title: 'My own news', description: 'Read by me' },
+      expect: 201,
+    });
     const told = await mine.next((m) => m.event === 'notifications');
     expect(told.id).toBe(news.position);
     // the reader's stream has nothing of it, even once a later message of theirs has come
     const theirComment = await comment(reader, (await post(reader, 'After the news')).id, 'A comment after the news');
-    await forum.call('POST', `/api/admin/warn-user/${encodeURIComponent(reader.email)}`, { token: admin.token, body: { reason: 'After the news', commentId: theirComment.id }, expect: 201 });
+    await forum.call('POST', `/api/admin/warn-user/${encodeURIComponent(reader.email)}`, {
+      token: admin.token,
+      body: { reason: 'After the news', commentId: theirComment.id },
+      expect: 201,
+    });
     const theirsTold = await theirs.next((m) => m.event === 'notifications');
     expect(theirs.messages.filter((m) => m.event === 'notifications')).toEqual([theirsTold]);
   });

@@ -73,7 +73,9 @@ describe('a command body with a key that is not a field of the call', () => {
 
   it('reads a key that is a field of Object.prototype as the key it is, not as a field', async () => {
     const error = await refusal('POST /api/admin/tags', JSON.parse('{"name":"tagged","__proto__":{"x":1},"constructor":1}') as Record<string, unknown>);
-    expect(error.details).toEqual(JSON.parse('{"__proto__":["__proto__ is not a field of this call"],"constructor":["constructor is not a field of this call"]}'));
+    expect(error.details).toEqual(
+      JSON.parse('{"__proto__":["__proto__ is not a field of this call"],"constructor":["constructor is not a field of this call"]}'),
+    );
   });
 });
 
@@ -82,7 +84,15 @@ describe("the fields the spec's clients send beside a command's own", () => {
     const post: CreatePostRequest = { title: 'As the spec sends it', description: 'With the author beside it', tags: [] };
     const created = await forum.call<{ id: string; position: string }>('POST', '/api/posts', {
       token: admin.token,
-      body: { ...post, upVote: 99, downVote: 0, authorName: 'Someone Else', authorEmail: 'else@forum.test', authorPhoto: 'https://img.example/x.png', createdAt: '2001-01-01T00:00:00Z' },
+      body: {
+        ...post,
+        upVote: 99,
+        downVote: 0,
+        authorName: 'Someone Else',
+        authorEmail: 'else@forum.test',
+        authorPhoto: 'https://img.example/x.png',
+        createdAt: '2001-01-01T00:00:00Z',
+      },
       expect: 201,
     });
     const shown = await forum.call<PostDetail>('GET', `/api/posts/${created.id}`, { headers: minPositionHeaders(created.position) });
@@ -91,13 +101,21 @@ describe("the fields the spec's clients send beside a command's own", () => {
   });
 
   it('POST /api/comments with authorName, authorPhoto and createdAt, and a report with reporterEmail: accepted', async () => {
-    const { id: postId } = await forum.call<{ id: string }>('POST', '/api/posts', { token: admin.token, body: { title: 'For comments', description: 'Comment below', tags: [] }, expect: 201 });
+    const { id: postId } = await forum.call<{ id: string }>('POST', '/api/posts', {
+      token: admin.token,
+      body: { title: 'For comments', description: 'Comment below', tags: [] },
+      expect: 201,
+    });
     const member = await forum.newUser('Spec Client');
     const comment = await forum.call<{ id: string }>('POST', '/api/comments', {
       token: member.token,
       body: { postId, text: 'As the spec sends it', authorName: 'Someone Else', authorPhoto: 'https://img.example/x.png', createdAt: '2001-01-01T00:00:00Z' },
       expect: 201,
     });
-    await forum.call('POST', `/api/comments/${comment.id}/report`, { token: admin.token, body: { feedback: REPORT_FEEDBACK[0], reporterEmail: 'else@forum.test' }, expect: 201 });
+    await forum.call('POST', `/api/comments/${comment.id}/report`, {
+      token: admin.token,
+      body: { feedback: REPORT_FEEDBACK[0], reporterEmail: 'else@forum.test' },
+      expect: 201,
+    });
   });
 });

@@ -30,7 +30,13 @@ beforeAll(async () => {
 afterAll(() => forum?.stop());
 
 const at = (position: LogPosition | string) => ({ [HEADER_MIN_POSITION]: typeof position === 'string' ? position : positionToken(position) });
-const metadata = (actorId: string, schemaVersion: number): EventMetadata => ({ actorId, correlationId: 'upcast-test', causationId: null, requestId: null, schemaVersion });
+const metadata = (actorId: string, schemaVersion: number): EventMetadata => ({
+  actorId,
+  correlationId: 'upcast-test',
+  causationId: null,
+  requestId: null,
+  schemaVersion,
+});
 
 /** An event appended as a build writing `schemaVersion` would have: the data as given, stored as it is. */
 async function appendAsOlderBuild(userId: string, data: unknown, schemaVersion: number) {
@@ -50,7 +56,10 @@ describe('given a user whose stream holds a ProfileUpdated stored at v1 by an ol
   beforeAll(async () => {
     user = await forum.newUser('Vera Original');
     await forum.register(user.token);
-    const created = await expectStatus<{ id: string }>(forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: 'Before v2', description: 'x', tags: [] } }), 201);
+    const created = await expectStatus<{ id: string }>(
+      forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: 'Before v2', description: 'x', tags: [] } }),
+      201,
+    );
     postId = created.id;
     expect((await forum.api('/api/comments', { method: 'POST', token: user.token, json: { postId, text: 'my own comment' } })).status).toBe(201);
     v1.userId = user.id;
@@ -78,7 +87,10 @@ describe('given a user whose stream holds a ProfileUpdated stored at v1 by an ol
   });
 
   it('the projections read it: GET /api/me, the post and the comment show the v1 name and photo', async () => {
-    expect(await expectStatus<Me>(forum.api('/api/me', { token: user.token, headers: at(v1At) }))).toMatchObject({ name: 'Vera From V1', photoURL: 'https://img.example/v1.png' });
+    expect(await expectStatus<Me>(forum.api('/api/me', { token: user.token, headers: at(v1At) }))).toMatchObject({
+      name: 'Vera From V1',
+      photoURL: 'https://img.example/v1.png',
+    });
     expect(await expectStatus<PostDetail>(forum.api(`/api/posts/${postId}`, { headers: at(v1At) }))).toMatchObject({
       authorName: 'Vera From V1',
       authorPhoto: 'https://img.example/v1.png',
@@ -94,7 +106,9 @@ describe('given a user whose stream holds a ProfileUpdated stored at v1 by an ol
     expect(same.status).toBe(200);
     expect(same.headers.get('X-Event-Position')).toBeNull();
 
-    const patched = await expectStatus<{ position: string }>(forum.api('/api/me', { method: 'PATCH', token: user.token, json: { photoURL: 'https://img.example/v2.png' } }));
+    const patched = await expectStatus<{ position: string }>(
+      forum.api('/api/me', { method: 'PATCH', token: user.token, json: { photoURL: 'https://img.example/v2.png' } }),
+    );
     const last = (await forum.store.readStream(userStream(user.id))).events.at(-1)!;
     expect(last).toMatchObject({ type: 'ProfileUpdated', data: { changes: { photoURL: 'https://img.example/v2.png' } }, metadata: { schemaVersion: 2 } });
     expect(last.data).not.toHaveProperty('changes.name');
@@ -133,7 +147,10 @@ describe('given an event of a schema version newer than this build knows (99)', 
       status = await projectionStatus(forum.db);
     }
     for (const name of readers) {
-      expect(status.find((p) => p.name === name), name).toMatchObject({ state: 'halted', failedPosition: positionToken(future) });
+      expect(
+        status.find((p) => p.name === name),
+        name,
+      ).toMatchObject({ state: 'halted', failedPosition: positionToken(future) });
       expect(status.find((p) => p.name === name)!.error).toContain('schemaVersion 99');
     }
     // a projection that does not read ProfileUpdated passes it by

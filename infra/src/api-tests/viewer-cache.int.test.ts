@@ -32,7 +32,10 @@ describe("a signed-in caller's kept forum record", () => {
     expect(await expectStatus<Me>(me(user.token))).toMatchObject({ name: 'Kept Name' });
     // any event the users projection passes moves its checkpoint, and every kept record goes
     const other = await forum.newUser('Someone Else');
-    const { position } = await expectStatus<{ position: string }>(forum.api('/api/posts', { method: 'POST', token: other.token, json: { title: 'Moves', description: 'The log', tags: [] } }), 201);
+    const { position } = await expectStatus<{ position: string }>(
+      forum.api('/api/posts', { method: 'POST', token: other.token, json: { title: 'Moves', description: 'The log', tags: [] } }),
+      201,
+    );
     expect(await expectStatus<Me>(me(user.token, position))).toMatchObject({ name: 'Changed Behind' });
   });
 
@@ -46,7 +49,9 @@ describe("a signed-in caller's kept forum record", () => {
     const vote = await expectStatus<{ position: string }>(forum.api(`/api/posts/${post.id}/vote`, { method: 'PUT', token: voter.token, json: { vote: 'up' } }));
     expect(await expectStatus<Me>(me(user.token, vote.position))).toMatchObject({ name: 'Steady Name' });
     // another member's profile update is a change to the users read model: every kept record goes
-    const { position } = await expectStatus<{ position: string }>(forum.api('/api/me', { method: 'PATCH', token: voter.token, json: { displayName: 'Renamed Voter' } }));
+    const { position } = await expectStatus<{ position: string }>(
+      forum.api('/api/me', { method: 'PATCH', token: voter.token, json: { displayName: 'Renamed Voter' } }),
+    );
     expect(await expectStatus<Me>(me(user.token, position))).toMatchObject({ name: 'Seen Later' });
   });
 
@@ -62,7 +67,9 @@ describe("a signed-in caller's kept forum record", () => {
   it('gives way to a profile update: the new name is shown at once at the position', async () => {
     const user = await registeredUser('Old Name');
     expect(await expectStatus<Me>(me(user.token))).toMatchObject({ name: 'Old Name' });
-    const { position } = await expectStatus<{ position: string }>(forum.api('/api/me', { method: 'PATCH', token: user.token, json: { displayName: 'New Name' } }));
+    const { position } = await expectStatus<{ position: string }>(
+      forum.api('/api/me', { method: 'PATCH', token: user.token, json: { displayName: 'New Name' } }),
+    );
     expect(await expectStatus<Me>(me(user.token, position))).toMatchObject({ name: 'New Name' });
   });
 
@@ -106,7 +113,7 @@ describe("a signed-in caller's kept forum record", () => {
     await expectStatus<Me>(me(user.token));
   });
 
-  it("answers 10 first requests at once of a subject not registered yet from their token, appending nothing, and their record once registered", async () => {
+  it('answers 10 first requests at once of a subject not registered yet from their token, appending nothing, and their record once registered', async () => {
     const user = await forum.newUser('Ten At Once');
     const answers = await Promise.all(Array.from({ length: 10 }, () => me(user.token)));
     expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 10 }, () => 200));

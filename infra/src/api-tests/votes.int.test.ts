@@ -71,7 +71,8 @@ describe('votes: PUT /api/posts/:id/vote', () => {
     const page = await expectStatus<PostsPage>(forum.api('/api/posts?sort=popularity', { headers: minPositionHeaders(position) }));
     expect(page.posts[0]).toMatchObject({ _id: liked.id, upVote: 2, downVote: 0 });
     const all: PostListItem[] = [];
-    for (let p = 1; p <= Math.ceil(page.totalCount / PAGE_SIZE); p++) all.push(...(await expectStatus<PostsPage>(forum.api(`/api/posts?sort=popularity&page=${p}`))).posts);
+    for (let p = 1; p <= Math.ceil(page.totalCount / PAGE_SIZE); p++)
+      all.push(...(await expectStatus<PostsPage>(forum.api(`/api/posts?sort=popularity&page=${p}`))).posts);
     expect(all.at(-1)).toMatchObject({ _id: disliked.id, downVote: 1 });
   });
 

@@ -38,7 +38,7 @@ async function flood(count: number, send: (base: string, i: number) => Promise<R
 }
 
 describe('one limit across two command-service processes', () => {
-  it('a member\'s 20 comments at once, 10 to each process: exactly 6 accepted, and the log holds those 6', { timeout: 60_000 }, async () => {
+  it("a member's 20 comments at once, 10 to each process: exactly 6 accepted, and the log holds those 6", { timeout: 60_000 }, async () => {
     const author = await forum.newUser('Author');
     const created = await forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Talk here', description: 'Text', tags: [] } });
     const { id: postId } = (await created.json()) as { id: string };

@@ -29,18 +29,27 @@ async function idOf(response: Response | Promise<Response>): Promise<string> {
 describe('a flood stops at its limit, answers 429 with Retry-After, and the log holds only the accepted writes', () => {
   it('reports: 5 at once, 3 accepted in the long window, and Retry-After says when that window ends', async () => {
     const author = await forum.newUser('Author');
-    const postId = await idOf(forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Something to talk about', description: 'Text', tags: [] } }));
+    const postId = await idOf(
+      forum.api('/api/posts', { method: 'POST', token: author.token, json: { title: 'Something to talk about', description: 'Text', tags: [] } }),
+    );
     const commenters = await Promise.all([forum.newUser('Commenter A'), forum.newUser('Commenter B')]);
     const commentIds: string[] = [];
-    for (let i = 0; i < 5; i++) commentIds.push(await idOf(forum.api('/api/comments', { method: 'POST', token: commenters[i % 2]!.token, json: { postId, text: `Reportable ${i}` } })));
+    for (let i = 0; i < 5; i++)
+      commentIds.push(await idOf(forum.api('/api/comments', { method: 'POST', token: commenters[i % 2]!.token, json: { postId, text: `Reportable ${i}` } })));
     const reporter = await forum.newUser('Reporter');
-    const answers = await Promise.all(commentIds.map((id) => forum.api(`/api/comments/${id}/report`, { method: 'POST', token: reporter.token, json: { feedback: 'spam' } })));
+    const answers = await Promise.all(
+      commentIds.map((id) => forum.api(`/api/comments/${id}/report`, { method: 'POST', token: reporter.token, json: { feedback: 'spam' } })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 201, 429, 429]);
     for (const refused of answers.filter((a) => a.status === 429)) {
       const seconds = Number(refused.headers.get('Retry-After'));
       expect(seconds).toBeGreaterThan(WRITE_LIMITS.report.burst.seconds);
       expect(seconds).toBeLessThanOrEqual(WRITE_LIMITS.report.sustained.seconds);
-      expect(((await refused.json()) as ErrorBody).error).toMatchObject({ code: 'RATE_LIMITED', message: matching(/^Too many reports\. Try again in \d+ minutes?\.$/), details: { retryAfterSeconds: seconds } });
+      expect(((await refused.json()) as ErrorBody).error).toMatchObject({
+        code: 'RATE_LIMITED',
+        message: matching(/^Too many reports\. Try again in \d+ minutes?\.$/),
+        details: { retryAfterSeconds: seconds },
+      });
     }
     expect(await forum.eventCount({ type: 'CommentReported', actorId: reporter.id })).toBe(3);
   });

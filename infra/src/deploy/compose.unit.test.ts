@@ -16,7 +16,8 @@ const schemaFile = path.join(path.dirname(require.resolve('dclint/package.json')
 const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as Record<string, unknown>;
 delete schema.$schema;
 const validate = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true }).compile(schema);
-const errorsOf = (file: unknown) => (validate(file) ? [] : validate.errors!.map((error) => `${error.instancePath} ${error.message} ${JSON.stringify(error.params)}`));
+const errorsOf = (file: unknown) =>
+  validate(file) ? [] : validate.errors!.map((error) => `${error.instancePath} ${error.message} ${JSON.stringify(error.params)}`);
 
 /** What this test uses of dclint's linter: its published types name their modules without extensions, which NodeNext does not resolve. */
 type ComposeLinter = new (config: { rules: Record<string, unknown>; quiet: boolean; debug: boolean; exclude: string[] }) => {
@@ -39,7 +40,9 @@ describe('the Compose file', () => {
     expect(errorsOf(misspelt)).toEqual(['/services/gateway must NOT have additional properties {"additionalProperty":"helthcheck"}']);
     const wrongType = structuredClone(compose) as ComposeFile & { services: Record<string, Record<string, unknown>> };
     wrongType.services.kafka!.depends_on = { kurrentdb: { condition: 'when_ready' } };
-    expect(errorsOf(wrongType).some((error) => error.startsWith('/services/kafka/depends_on/kurrentdb/condition must be equal to one of the allowed values'))).toBe(true);
+    expect(
+      errorsOf(wrongType).some((error) => error.startsWith('/services/kafka/depends_on/kurrentdb/condition must be equal to one of the allowed values')),
+    ).toBe(true);
   });
 
   it("passes dclint's error rules (explicit image tags, ports bound to an interface, no duplicate ports or names)", () => {
@@ -78,7 +81,8 @@ describe('the Compose file', () => {
     expect(read('compose/.gitignore')).toMatch(/^\*\.env$/m);
     for (const file of files) {
       const example = read(`compose/${file}.example`);
-      for (const line of example.split('\n').filter((l) => l && !l.startsWith('#'))) expect(line, `${file}.example`).toMatch(/^[A-Z_]+=(|.*change-me.*|smtp\.example\.com|no-reply@example\.com)$/);
+      for (const line of example.split('\n').filter((l) => l && !l.startsWith('#')))
+        expect(line, `${file}.example`).toMatch(/^[A-Z_]+=(|.*change-me.*|smtp\.example\.com|no-reply@example\.com)$/);
     }
     // no secret is written into the Compose file itself
     for (const service of Object.values(compose.services)) {
@@ -86,8 +90,10 @@ describe('the Compose file', () => {
     }
   });
 
-  it("gives Keycloak every placeholder of the realm export (identity/keycloak/forum-realm.json)", () => {
-    const placeholders = [...readFileSync(path.join(root, 'identity/keycloak/forum-realm.json'), 'utf8').matchAll(/\$\{([A-Z0-9_]+)(?::[^}]*)?\}/g)].map((match) => match[1]!);
+  it('gives Keycloak every placeholder of the realm export (identity/keycloak/forum-realm.json)', () => {
+    const placeholders = [...readFileSync(path.join(root, 'identity/keycloak/forum-realm.json'), 'utf8').matchAll(/\$\{([A-Z0-9_]+)(?::[^}]*)?\}/g)].map(
+      (match) => match[1]!,
+    );
     const given = new Set([...Object.keys(compose.services.keycloak!.environment ?? {}), ...envKeys(read('compose/keycloak.env.example'))]);
     expect(placeholders.length).toBeGreaterThan(0);
     expect(placeholders.filter((name) => !given.has(name))).toEqual([]);

@@ -31,7 +31,9 @@ export function kubernetesManifests(): Manifest[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml')
     .sort()
-    .flatMap((file) => parseAllDocuments(readFileSync(path.join(dir, file), 'utf8')).map((doc, n) => ({ source: `${file}#${n + 1}`, doc: doc.toJS() as Manifest['doc'] })));
+    .flatMap((file) =>
+      parseAllDocuments(readFileSync(path.join(dir, file), 'utf8')).map((doc, n) => ({ source: `${file}#${n + 1}`, doc: doc.toJS() as Manifest['doc'] })),
+    );
 }
 
 /** The processes the image runs by name: the root package.json's `start:<name>` scripts. */

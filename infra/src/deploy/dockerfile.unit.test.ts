@@ -17,7 +17,7 @@ const stage = (name: string) => {
 };
 
 describe('the Dockerfile', () => {
-  it("has nothing the linter refuses (unknown instructions, bad flags, wrong arguments)", () => {
+  it('has nothing the linter refuses (unknown instructions, bad flags, wrong arguments)', () => {
     expect(validate(text).map((d) => `line ${d.range.start.line + 1}: ${typeof d.message === 'string' ? d.message : d.message.value}`)).toEqual([]);
     // and the linter does refuse them
     expect(validate(text.replace('USER 1000:1000', 'USR 1000:1000')).map((d) => d.message)).toEqual(['Unknown instruction: USR']);
@@ -25,7 +25,9 @@ describe('the Dockerfile', () => {
 
   it('builds in one stage (npm ci, the web apps, production dependencies only) and runs from another', () => {
     expect(dockerfile.getFROMs().map((from) => from.getBuildStage())).toEqual(['build', 'runtime']);
-    const build = stage('build').filter((i) => i.keyword === 'RUN').map((i) => i.args);
+    const build = stage('build')
+      .filter((i) => i.keyword === 'RUN')
+      .map((i) => i.args);
     expect(build.some((run) => run.startsWith('npm ci'))).toBe(true);
     expect(build.some((run) => run.includes('npm run build:web'))).toBe(true);
     expect(build.some((run) => run.startsWith('npm prune --omit=dev'))).toBe(true);

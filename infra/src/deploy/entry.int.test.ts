@@ -17,16 +17,27 @@ let runner: ChildProcess;
 let output = '';
 let base: string;
 
-const statusOf = (url: string) => fetch(url).then((answer) => answer.status, () => 0);
+const statusOf = (url: string) =>
+  fetch(url).then(
+    (answer) => answer.status,
+    () => 0,
+  );
 
 beforeAll(async () => {
   database = await createTestDatabase('deploy_entry');
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  runner = spawn(entry, ['projections'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  runner = spawn(entry, ['projections'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   runner.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
   runner.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-  await waitFor(() => statusOf(`${base}/readyz`), (status) => status === 200, 60_000).catch((error: Error) => {
+  await waitFor(
+    () => statusOf(`${base}/readyz`),
+    (status) => status === 200,
+    60_000,
+  ).catch((error: Error) => {
     throw new Error(`${error.message}\n${output}`);
   });
 }, 90_000);

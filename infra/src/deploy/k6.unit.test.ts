@@ -14,7 +14,11 @@ const scripts = readdirSync(dir).filter((file) => file.endsWith('.js'));
 
 const moduleOf = (file: string) => {
   const text = read(`k6/${file}`);
-  const parsed = ts.transpileModule(text, { reportDiagnostics: true, fileName: file, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, allowJs: true } });
+  const parsed = ts.transpileModule(text, {
+    reportDiagnostics: true,
+    fileName: file,
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, allowJs: true },
+  });
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
   const imports = source.statements.filter(ts.isImportDeclaration).map((statement) => (statement.moduleSpecifier as ts.StringLiteral).text);
   const exported = source.statements.flatMap((statement) => {

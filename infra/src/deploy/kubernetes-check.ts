@@ -65,14 +65,23 @@ export function fieldErrors(manifests: readonly Manifest[], near: string): strin
     const kind = KINDS[kindOf(manifest) as keyof typeof KINDS];
     return `import type { ${kind.name} } from '${kind.types}';\nexport const doc: ${kind.name} = ${JSON.stringify(manifest.doc, null, 2)};\n`;
   };
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, skipLibCheck: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, types: [] };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile.bind(host);
   const fileExists = host.fileExists.bind(host);
   const getSourceFile = host.getSourceFile.bind(host);
   host.readFile = (file) => (files.has(file) ? sourceOf(files.get(file)!) : readFile(file));
   host.fileExists = (file) => files.has(file) || fileExists(file);
-  host.getSourceFile = (file, language, onError, create) => (files.has(file) ? ts.createSourceFile(file, sourceOf(files.get(file)!), language, true) : getSourceFile(file, language, onError, create));
+  host.getSourceFile = (file, language, onError, create) =>
+    files.has(file) ? ts.createSourceFile(file, sourceOf(files.get(file)!), language, true) : getSourceFile(file, language, onError, create);
   const program = ts.createProgram([...files.keys()], options, host);
   return [...files].flatMap(([file, manifest]) =>
     ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((diagnostic) => {

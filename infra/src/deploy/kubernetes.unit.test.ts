@@ -23,7 +23,11 @@ interface Container {
 }
 interface DeploymentDoc {
   metadata: { name: string };
-  spec: { replicas: number; selector: { matchLabels: Record<string, string> }; template: { spec: { containers: Container[]; securityContext: { runAsNonRoot?: boolean } } } };
+  spec: {
+    replicas: number;
+    selector: { matchLabels: Record<string, string> };
+    template: { spec: { containers: Container[]; securityContext: { runAsNonRoot?: boolean } } };
+  };
 }
 const deployments = ofKind('Deployment').map((manifest) => manifest.doc as unknown as DeploymentDoc);
 
@@ -45,7 +49,9 @@ describe('the Kubernetes manifests', () => {
     wrongType.doc.spec.replicas = 'two';
     const missing = structuredClone(gateway) as Manifest & { doc: { spec: Record<string, unknown> } };
     delete missing.doc.spec.selector;
-    expect(fieldErrors([misspelt], here)).toEqual([matching(/^gateway\.yaml#1: Object literal may only specify known properties, and '"readynessProbe"' does not exist in type 'IContainer'/)]);
+    expect(fieldErrors([misspelt], here)).toEqual([
+      matching(/^gateway\.yaml#1: Object literal may only specify known properties, and '"readynessProbe"' does not exist in type 'IContainer'/),
+    ]);
     expect(schemaErrors([wrongType])).toEqual(['gateway.yaml#1: /spec/replicas must be integer']);
     expect(schemaErrors([missing])).toEqual(['gateway.yaml#1: /spec must have required property selector']);
   });
@@ -71,7 +77,10 @@ describe('the Kubernetes manifests', () => {
   it('take their settings from the ConfigMap and the Secret, with no secret value in the repository', () => {
     const [config] = ofKind('ConfigMap');
     for (const d of deployments) {
-      expect(d.spec.template.spec.containers[0]!.envFrom, d.metadata.name).toEqual([{ configMapRef: { name: (config!.doc as { metadata: { name: string } }).metadata.name } }, { secretRef: { name: 'forum-secrets' } }]);
+      expect(d.spec.template.spec.containers[0]!.envFrom, d.metadata.name).toEqual([
+        { configMapRef: { name: (config!.doc as { metadata: { name: string } }).metadata.name } },
+        { secretRef: { name: 'forum-secrets' } },
+      ]);
     }
     expect(ofKind('Secret')).toEqual([]);
     expect(Object.keys((config!.doc as { data: Record<string, string> }).data).filter((key) => /PASSWORD|SECRET|DATABASE_URL/.test(key))).toEqual([]);
@@ -82,9 +91,14 @@ describe('the Kubernetes manifests', () => {
   });
 
   it('hold every replicated process with a PodDisruptionBudget, and the kustomization lists every file', () => {
-    const budgets = ofKind('PodDisruptionBudget').map((manifest) => manifest.doc as { spec: { minAvailable: number; selector: { matchLabels: Record<string, string> } } });
+    const budgets = ofKind('PodDisruptionBudget').map(
+      (manifest) => manifest.doc as { spec: { minAvailable: number; selector: { matchLabels: Record<string, string> } } },
+    );
     for (const d of deployments.filter((d) => d.spec.replicas > 1)) {
-      expect(budgets.filter((b) => JSON.stringify(b.spec.selector.matchLabels) === JSON.stringify(d.spec.selector.matchLabels)), d.metadata.name).toEqual([objectContaining({ spec: objectContaining({ minAvailable: 1 }) })]);
+      expect(
+        budgets.filter((b) => JSON.stringify(b.spec.selector.matchLabels) === JSON.stringify(d.spec.selector.matchLabels)),
+        d.metadata.name,
+      ).toEqual([objectContaining({ spec: objectContaining({ minAvailable: 1 }) })]);
     }
     const { resources } = parse(read('k8s/kustomization.yaml')) as { resources: string[] };
     const files = [...new Set(manifests.map((manifest) => manifest.source.split('#')[0]!))];
@@ -98,7 +112,8 @@ describe("the image's process names in the Kubernetes manifests", () => {
   for (const { metadata, spec } of deployments) {
     const name = spec.template.spec.containers[0]!.args[0]!;
     const assumed = (ASSUMED_SERVICES as readonly string[]).includes(name) && !scripts.has(name);
-    if (assumed) console.info(`skipped: package.json has no start:${name} yet (the work of issue #32 that adds it); deploy/k8s/${metadata.name}.yaml assumes that name`);
+    if (assumed)
+      console.info(`skipped: package.json has no start:${name} yet (the work of issue #32 that adds it); deploy/k8s/${metadata.name}.yaml assumes that name`);
     it.skipIf(assumed)(`${name} is a start:${name} script`, () => {
       expect(scripts.get(name)).toMatch(/^tsx \S+\.ts/);
     });

@@ -57,7 +57,12 @@ describe('a project that breaks the rules', () => {
       mkdirSync(path.dirname(path.join(bad, file)), { recursive: true });
       writeFileSync(path.join(bad, file), JSON.stringify(value));
     };
-    write('package.json', { name: 'bad', workspaces: ['app'], allowScripts: { 'approved-script': true, 'pinned-script@1.0.0': true, 'refused-script': false }, devDependencies: { ranged: '^1.2.3' } });
+    write('package.json', {
+      name: 'bad',
+      workspaces: ['app'],
+      allowScripts: { 'approved-script': true, 'pinned-script@1.0.0': true, 'refused-script': false },
+      devDependencies: { ranged: '^1.2.3' },
+    });
     write('app/package.json', { name: '@bad/app', dependencies: { 'from-git': 'git+https://example.test/x.git', local: 'file:../local', gpl: '1.0.0' } });
     const installed: Record<string, object> = {
       gpl: { license: 'GPL-3.0-only' },

@@ -21,7 +21,14 @@ describe("the project's workspaces", () => {
   it('name a read model (a view of the read schema) only in its own projection and on the query side', () => {
     const models = allProjections.map((projection) => ({ projection: projection.name, views: Object.keys(projection.exposes) }));
     expect(models.flatMap((model) => model.views)).toContain('users');
-    expect(readModelProblems(root, readWorkspaces(root).map((ws) => ws.name), models, READ_MODEL_READERS)).toEqual([]);
+    expect(
+      readModelProblems(
+        root,
+        readWorkspaces(root).map((ws) => ws.name),
+        models,
+        READ_MODEL_READERS,
+      ),
+    ).toEqual([]);
   });
 
   it("keep the query side to the projections' read-model entry: no builder of theirs", () => {
@@ -41,7 +48,7 @@ describe('the circles check', () => {
       mkdirSync(path.join(dir, 'src', 'toast'), { recursive: true });
       writeFileSync(path.join(dir, 'src', 'toast', 'Provider.tsx'), "const Snackbar = lazy(() => import('./Snackbar'));\nimport { place } from '../place.ts';");
       writeFileSync(path.join(dir, 'src', 'toast', 'Snackbar.tsx'), "import type { Toast } from './Provider';\nimport { place } from '../place.ts';");
-      writeFileSync(path.join(dir, 'src', 'place.ts'), "export const place = 1;");
+      writeFileSync(path.join(dir, 'src', 'place.ts'), 'export const place = 1;');
       writeFileSync(path.join(dir, 'src', 'alone.ts'), "import { place } from './place.ts';");
       expect(fileCycles(dir, dir)).toEqual([['src/toast/Provider.tsx', 'src/toast/Snackbar.tsx']]);
       writeFileSync(path.join(dir, 'src', 'toast', 'Snackbar.tsx'), "import { place } from '../place.ts';");
@@ -62,7 +69,12 @@ describe('the layering check', () => {
   const layers = { server: [['contracts'], ['platform'], ['command-service', 'projections'], ['infra']], web: [['contracts'], ['forum-web']] };
 
   it('accepts imports from layers below, declared', () => {
-    expect(layeringProblems([ws('contracts', []), ws('platform', ['contracts']), ws('projections', ['platform', 'contracts']), ws('infra', ['projections'])], layers)).toEqual([]);
+    expect(
+      layeringProblems(
+        [ws('contracts', []), ws('platform', ['contracts']), ws('projections', ['platform', 'contracts']), ws('infra', ['projections'])],
+        layers,
+      ),
+    ).toEqual([]);
   });
 
   it('names a workspace in no layer', () => {
@@ -80,7 +92,16 @@ describe('the layering check', () => {
 
   it('names a dependency on the same layer, a higher one, or the other stack, and the circle', () => {
     expect(
-      layeringProblems([ws('contracts', []), ws('command-service', ['contracts']), ws('projections', ['command-service']), ws('forum-web', ['platform']), ws('platform', ['projections'])], layers),
+      layeringProblems(
+        [
+          ws('contracts', []),
+          ws('command-service', ['contracts']),
+          ws('projections', ['command-service']),
+          ws('forum-web', ['platform']),
+          ws('platform', ['projections']),
+        ],
+        layers,
+      ),
     ).toEqual([
       '@forum/projections depends on @forum/command-service, which is not in a layer below it (infra/src/deps/layers.ts)',
       '@forum/forum-web depends on @forum/platform, which is not in a layer below it (infra/src/deps/layers.ts)',
@@ -99,7 +120,7 @@ describe('the layering check', () => {
       "const d = await import('@forum/projections');",
       "vi.mock('@forum/command-service', () => ({}));",
       "type E = import('@forum/query-service').E;",
-      "const fixture = 'import { greeting } from \"@forum/lib\";';",
+      'const fixture = \'import { greeting } from "@forum/lib";\';',
       "import { f } from './local.ts';",
     ].join('\n');
     expect(forumImports(source).sort()).toEqual(['command-service', 'contracts', 'eventstore', 'platform', 'projections', 'query-service']);

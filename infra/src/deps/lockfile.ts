@@ -23,7 +23,8 @@ export function checkLockfile(tree: DependencyTree, registry: string): string[] 
     for (const section of SECTIONS) {
       for (const [name, spec] of Object.entries(manifest[section] ?? {})) {
         if (!EXACT.test(spec)) problems.push(`${where}: ${section} ${name} "${spec}" is not an exact version`);
-        if (locked && locked[section]?.[name] !== spec) problems.push(`${where}: ${section} ${name} "${spec}" is not what the lockfile records (${locked[section]?.[name] ?? 'nothing'})`);
+        if (locked && locked[section]?.[name] !== spec)
+          problems.push(`${where}: ${section} ${name} "${spec}" is not what the lockfile records (${locked[section]?.[name] ?? 'nothing'})`);
       }
       for (const name of Object.keys(locked?.[section] ?? {})) {
         if (!(name in (manifest[section] ?? {}))) problems.push(`${where}: the lockfile records ${section} ${name}, which package.json does not have`);
@@ -34,7 +35,8 @@ export function checkLockfile(tree: DependencyTree, registry: string): string[] 
   for (const [location, entry] of Object.entries(tree.lock.packages)) {
     if (location === '' || workspaceDirs.has(location)) continue;
     if (entry.link) {
-      if (!entry.resolved || !workspaceDirs.has(entry.resolved)) problems.push(`${location}: a link to ${entry.resolved ?? 'nothing'}, which is not a workspace`);
+      if (!entry.resolved || !workspaceDirs.has(entry.resolved))
+        problems.push(`${location}: a link to ${entry.resolved ?? 'nothing'}, which is not a workspace`);
       continue;
     }
     if (!location.includes('node_modules/')) {
@@ -43,7 +45,8 @@ export function checkLockfile(tree: DependencyTree, registry: string): string[] 
     }
     if (entry.resolved !== undefined && !entry.resolved.startsWith(registry)) problems.push(`${location}: resolved from ${entry.resolved}, not the registry`);
     if (!entry.integrity) problems.push(`${location}: no integrity hash`);
-    else if (!entry.integrity.split(/\s+/).some((hash) => hash.startsWith('sha512-'))) problems.push(`${location}: integrity ${entry.integrity.slice(0, 12)}… is not sha512`);
+    else if (!entry.integrity.split(/\s+/).some((hash) => hash.startsWith('sha512-')))
+      problems.push(`${location}: integrity ${entry.integrity.slice(0, 12)}… is not sha512`);
     if (!entry.version) problems.push(`${location}: no version`);
   }
   return problems;

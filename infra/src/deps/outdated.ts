@@ -9,7 +9,10 @@ export interface Outdated {
   readonly dependents: readonly string[];
 }
 
-export type NpmOutdated = Record<string, { current?: string; latest?: string; dependent?: string } | { current?: string; latest?: string; dependent?: string }[]>;
+export type NpmOutdated = Record<
+  string,
+  { current?: string; latest?: string; dependent?: string } | { current?: string; latest?: string; dependent?: string }[]
+>;
 
 const major = (version: string | undefined) => Number(/^(\d+)/.exec(version ?? '')?.[1] ?? NaN);
 
@@ -35,19 +38,26 @@ export function outdatedMajors(root: string): Promise<Outdated[]> {
   const { workspaces } = readWorkspaces(root);
   const ours = new Set(workspaces.map((workspace) => workspace.manifest.name));
   // named, so that npm asks the registry about these and not about the workspaces (not published)
-  const names = [...new Set(workspaces.flatMap(({ manifest }) => SECTIONS.flatMap((section) => Object.keys(manifest[section] ?? {}))))].filter((name) => !ours.has(name)).sort();
+  const names = [...new Set(workspaces.flatMap(({ manifest }) => SECTIONS.flatMap((section) => Object.keys(manifest[section] ?? {}))))]
+    .filter((name) => !ours.has(name))
+    .sort();
   return new Promise((resolve, reject) => {
     // npm outdated exits 1 when anything is outdated: its JSON on stdout is the answer either way
-    execFile('npm', ['outdated', '--json', '--workspaces', '--include-workspace-root', ...names], { cwd: root, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      let parsed: NpmOutdated;
-      try {
-        parsed = JSON.parse(stdout || '{}') as NpmOutdated;
-      } catch {
-        reject(new Error(stderr.trim() || error?.message || 'npm outdated gave no JSON'));
-        return;
-      }
-      if ('error' in parsed) reject(new Error(JSON.stringify(parsed.error)));
-      else resolve(newMajors(parsed));
-    });
+    execFile(
+      'npm',
+      ['outdated', '--json', '--workspaces', '--include-workspace-root', ...names],
+      { cwd: root, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        let parsed: NpmOutdated;
+        try {
+          parsed = JSON.parse(stdout || '{}') as NpmOutdated;
+        } catch {
+          reject(new Error(stderr.trim() || error?.message || 'npm outdated gave no JSON'));
+          return;
+        }
+        if ('error' in parsed) reject(new Error(JSON.stringify(parsed.error)));
+        else resolve(newMajors(parsed));
+      },
+    );
   });
 }

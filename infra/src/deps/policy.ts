@@ -5,7 +5,20 @@
  */
 
 /** Permissive licences (SPDX ids): use, change and ship with the notice kept. */
-export const PERMISSIVE = ['MIT', 'MIT-0', 'ISC', 'BSD-2-Clause', 'BSD-3-Clause', 'Apache-2.0', '0BSD', 'BlueOak-1.0.0', 'Zlib', 'Unlicense', 'CC0-1.0', 'Python-2.0'] as const;
+export const PERMISSIVE = [
+  'MIT',
+  'MIT-0',
+  'ISC',
+  'BSD-2-Clause',
+  'BSD-3-Clause',
+  'Apache-2.0',
+  '0BSD',
+  'BlueOak-1.0.0',
+  'Zlib',
+  'Unlicense',
+  'CC0-1.0',
+  'Python-2.0',
+] as const;
 
 /** Attribution licences for data and documents shipped inside packages (licence lists, browser data). */
 export const DATA = ['CC-BY-3.0', 'CC-BY-4.0'] as const;

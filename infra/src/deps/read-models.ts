@@ -42,7 +42,9 @@ export function readModelProblems(root: string, workspaces: readonly string[], m
       for (const view of readModelNames(source, file)) {
         const owner = owners.get(view);
         if (owner === undefined || relative.startsWith(`projections/src/${owner}/`) || readers.some((reader) => reader.test(relative))) continue;
-        problems.push(`${relative} names the read model read.${view} (the ${owner} projection's): only that projection and the query side may (infra/src/deps/layers.ts)`);
+        problems.push(
+          `${relative} names the read model read.${view} (the ${owner} projection's): only that projection and the query side may (infra/src/deps/layers.ts)`,
+        );
       }
     }
   }
@@ -60,7 +62,9 @@ export function projectionImportProblems(root: string, allowed: string): string[
     if (!source.includes('@forum/projections')) continue;
     for (const module of forumModules(source, file)) {
       if (module.startsWith('@forum/projections') && module !== allowed) {
-        problems.push(`${path.relative(root, file).split(path.sep).join('/')} imports ${module}: the query side imports only ${allowed} (no builder of the projections)`);
+        problems.push(
+          `${path.relative(root, file).split(path.sep).join('/')} imports ${module}: the query side imports only ${allowed} (no builder of the projections)`,
+        );
       }
     }
   }

@@ -73,7 +73,10 @@ export const nameAt = (location: string) => location.slice(location.lastIndexOf(
 /** The root package.json and every workspace's (the root first, as the workspace ''). */
 export function readWorkspaces(root: string): Pick<DependencyTree, 'manifest' | 'workspaces'> {
   const manifest = readJson<Manifest>(path.join(root, 'package.json'));
-  const workspaces = [{ dir: '', manifest }, ...(manifest.workspaces ?? []).map((dir) => ({ dir, manifest: readJson<Manifest>(path.join(root, dir, 'package.json')) }))];
+  const workspaces = [
+    { dir: '', manifest },
+    ...(manifest.workspaces ?? []).map((dir) => ({ dir, manifest: readJson<Manifest>(path.join(root, dir, 'package.json')) })),
+  ];
   return { manifest, workspaces };
 }
 
@@ -85,7 +88,13 @@ export function readTree(root: string): DependencyTree {
     .filter(([location, entry]) => location.includes('node_modules/') && !entry.link)
     .map(([location, entry]): LockedPackage => {
       const file = path.join(root, location, 'package.json');
-      return { location, name: entry.name ?? nameAt(location), version: entry.version ?? '', entry, installed: existsSync(file) ? readJson<Manifest>(file) : null };
+      return {
+        location,
+        name: entry.name ?? nameAt(location),
+        version: entry.version ?? '',
+        entry,
+        installed: existsSync(file) ? readJson<Manifest>(file) : null,
+      };
     });
   return { root, manifest, workspaces, lock, packages };
 }

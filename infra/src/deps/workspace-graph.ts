@@ -84,7 +84,12 @@ export function moduleSpecifiers(source: string, fileName = 'file.ts'): string[]
 function isModuleCall(callee: ts.Expression): boolean {
   if (callee.kind === ts.SyntaxKind.ImportKeyword) return true;
   if (ts.isIdentifier(callee)) return callee.text === 'require';
-  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'vi' && ['mock', 'doMock'].includes(callee.name.text);
+  return (
+    ts.isPropertyAccessExpression(callee) &&
+    ts.isIdentifier(callee.expression) &&
+    callee.expression.text === 'vi' &&
+    ['mock', 'doMock'].includes(callee.name.text)
+  );
 }
 
 /** For each workspace in `layers`, the workspaces it may depend on: those in lower layers of every stack it is in. */
@@ -110,7 +115,8 @@ export function layeringProblems(workspaces: readonly Workspace[], layers: Reado
       continue;
     }
     for (const [target, files] of ws.imported) {
-      if (!ws.declared.includes(target)) problems.push(`@forum/${ws.name} imports @forum/${target} without declaring it in ${ws.name}/package.json (${files.join(', ')})`);
+      if (!ws.declared.includes(target))
+        problems.push(`@forum/${ws.name} imports @forum/${target} without declaring it in ${ws.name}/package.json (${files.join(', ')})`);
     }
     for (const target of ws.declared) {
       if (!mayUse.has(target)) problems.push(`@forum/${ws.name} depends on @forum/${target}, which is not in a layer below it (infra/src/deps/layers.ts)`);
@@ -119,7 +125,10 @@ export function layeringProblems(workspaces: readonly Workspace[], layers: Reado
   }
   workspaces.forEach((ws, index) => {
     const later = ws.declared.filter((target) => workspaces.findIndex((other) => other.name === target) > index);
-    if (later.length) problems.push(`the root package.json lists @forum/${ws.name} before ${later.map((name) => `@forum/${name}`).join(', ')}, which it depends on: list workspaces in layer order`);
+    if (later.length)
+      problems.push(
+        `the root package.json lists @forum/${ws.name} before ${later.map((name) => `@forum/${name}`).join(', ')}, which it depends on: list workspaces in layer order`,
+      );
   });
   const cycle = findCycle(workspaces);
   if (cycle) problems.push(`a circle between workspaces: ${cycle.map((name) => `@forum/${name}`).join(' → ')}`);

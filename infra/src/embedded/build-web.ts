@@ -7,5 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { buildWebApps, WEB_APPS } from './web-apps.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const built = await buildWebApps({ root, apps: WEB_APPS, env: process.env, force: process.argv.includes('--force'), write: (text) => process.stdout.write(text) });
+const built = await buildWebApps({
+  root,
+  apps: WEB_APPS,
+  env: process.env,
+  force: process.argv.includes('--force'),
+  write: (text) => process.stdout.write(text),
+});
 process.exitCode = built ? 0 : 1;

@@ -10,8 +10,22 @@ const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 const origins = z
   .string()
   .default('')
-  .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean))
-  .pipe(z.array(z.string().refine((value) => URL.canParse(value) && new URL(value).origin === value, 'must be an origin such as https://app.example.com (scheme, host and port only)')));
+  .transform((list) =>
+    list
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(
+      z
+        .string()
+        .refine(
+          (value) => URL.canParse(value) && new URL(value).origin === value,
+          'must be an origin such as https://app.example.com (scheme, host and port only)',
+        ),
+    ),
+  );
 
 /** Configuration of `npm start`: everything in one process, embedded defaults for what is not set. */
 export const EmbeddedConfig = z.object({

@@ -7,7 +7,10 @@ import type { EmbeddedConfig } from './config.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** The forum's PostgreSQL: DATABASE_URL's, or an embedded one in DATA_DIR (`stop` stops it; nothing to stop for an external one). */
-export async function forumDatabase(config: Pick<EmbeddedConfig, 'DATABASE_URL' | 'DATA_DIR' | 'PG_SHARED_BUFFERS'>, logger: Logger): Promise<{ url: string; stop(): Promise<void> }> {
+export async function forumDatabase(
+  config: Pick<EmbeddedConfig, 'DATABASE_URL' | 'DATA_DIR' | 'PG_SHARED_BUFFERS'>,
+  logger: Logger,
+): Promise<{ url: string; stop(): Promise<void> }> {
   if (config.DATABASE_URL) return { url: config.DATABASE_URL, stop: async () => {} };
   const postgres = await startEmbeddedPostgres({
     dataDir: path.resolve(root, config.DATA_DIR),

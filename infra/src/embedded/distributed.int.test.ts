@@ -15,12 +15,13 @@ afterAll(async () => {
 
 describe('the distributed layout: each service on its own', () => {
   it('command-service, query-service and the projection runner run alone against DATABASE_URL and OIDC_ISSUER', { timeout: 90_000 }, async () => {
-    const env = { DATABASE_URL: forum.databaseUrl, OIDC_ISSUER: forum.issuer, OIDC_JWKS_URL: `http://127.0.0.1:${forum.port}/realms/forum/protocol/openid-connect/certs` };
+    const env = {
+      DATABASE_URL: forum.databaseUrl,
+      OIDC_ISSUER: forum.issuer,
+      OIDC_JWKS_URL: `http://127.0.0.1:${forum.port}/realms/forum/protocol/openid-connect/certs`,
+    };
     const command = await startService('command-service', { ...env, PUBLIC_URL: forum.url });
-    const [query, projections] = await Promise.all([
-      startService('query-service', env),
-      startService('projections', { DATABASE_URL: forum.databaseUrl }),
-    ]);
+    const [query, projections] = await Promise.all([startService('query-service', env), startService('projections', { DATABASE_URL: forum.databaseUrl })]);
     expect((await fetch(`${command}/healthz`)).status).toBe(200);
     expect((await fetch(`${projections}/readyz`)).status).toBe(200);
 

@@ -16,7 +16,16 @@ import { startKafkaFeed } from '@forum/feed';
 import { createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
-import { createCheckpointWatcher, createReadDb, queryApi, readLimits, standbyCheck, startLiveChanges, streamLimits, type CheckpointWatcher } from '@forum/query-service';
+import {
+  createCheckpointWatcher,
+  createReadDb,
+  queryApi,
+  readLimits,
+  standbyCheck,
+  startLiveChanges,
+  streamLimits,
+  type CheckpointWatcher,
+} from '@forum/query-service';
 import type { IdentityRealm } from '@forum/identity';
 import type { EmbeddedConfig } from './config.ts';
 import { createGateway } from './gateway.ts';
@@ -48,7 +57,10 @@ export interface RunningForum {
  * the event store, the projection runner, command- and query-service, the
  * embedded identity realm (unless OIDC_ISSUER) and the gateway on one port.
  */
-export async function startForum(config: EmbeddedConfig, logger: Logger = createLogger('forum', config.LOG_LEVEL, { format: config.LOG_FORMAT })): Promise<RunningForum> {
+export async function startForum(
+  config: EmbeddedConfig,
+  logger: Logger = createLogger('forum', config.LOG_LEVEL, { format: config.LOG_FORMAT }),
+): Promise<RunningForum> {
   const stack = new StopStack(logger);
   const stopAll = () => stack.stopAll();
   try {
@@ -56,7 +68,10 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     stack.push(() => database.stop());
     const databaseUrl = database.url;
 
-    const store = await openEventStore({ eventStoreUrl: config.EVENTSTORE_URL, databaseUrl }, { poolSize: 20, logger: logger.child({ component: 'eventstore' }) });
+    const store = await openEventStore(
+      { eventStoreUrl: config.EVENTSTORE_URL, databaseUrl },
+      { poolSize: 20, logger: logger.child({ component: 'eventstore' }) },
+    );
     stack.push(() => store.close());
     const db = createKnex(databaseUrl, { max: 20 });
     stack.push(() => db.destroy());
@@ -85,7 +100,13 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     watcher = createCheckpointWatcher(databaseUrl, config, logger);
     await watcher.start();
     stack.push(() => watcher.close());
-    const live = await startLiveChanges({ store, watcher, db: readDb, logger: logger.child({ service: 'query-service', component: 'live' }), settings: streamLimits(config) });
+    const live = await startLiveChanges({
+      store,
+      watcher,
+      db: readDb,
+      logger: logger.child({ service: 'query-service', component: 'live' }),
+      settings: streamLimits(config),
+    });
     stack.push(() => live.close());
 
     const publicPort = await bindPublicPort(config);
@@ -96,7 +117,8 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
     });
     const { url, internal, headers, port } = publicPort;
 
-    const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, limits: config.WRITE_LIMITS, logger: logger.child({ service: 'command-service' }) }));
+    const limits =
+      config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, limits: config.WRITE_LIMITS, logger: logger.child({ service: 'command-service' }) }));
     if (limits) stack.push(() => limits.close());
     // the identity provider's accounts: the embedded realm's own store, made below, or an external Keycloak's admin API
     let identityAdmin: IdentityAdmin | null = keycloakIdentityAdminFrom(config);
@@ -181,7 +203,19 @@ export async function startForum(config: EmbeddedConfig, logger: Logger = create
       await watcher.waitFor(await store.head(), config.MIN_POSITION_WAIT_MS);
     }
 
-    return { url, port, issuer, databaseUrl, store, db, realm, runner, apps: { command: { routes: commandRoutes }, query: { routes: queryRoutes } }, logger, stop: stopAll };
+    return {
+      url,
+      port,
+      issuer,
+      databaseUrl,
+      store,
+      db,
+      realm,
+      runner,
+      apps: { command: { routes: commandRoutes }, query: { routes: queryRoutes } },
+      logger,
+      stop: stopAll,
+    };
   } catch (error) {
     await stopAll();
     throw error;
@@ -208,16 +242,13 @@ function listingRoutes(plugin: FastifyPluginAsync, routes: string[]): FastifyPlu
  * development mailbox are, the demo accounts, and `more` lines (the replicated layout's services).
  */
 export function banner(forum: Pick<RunningForum, 'url' | 'issuer' | 'realm'>, more: readonly string[] = []): string {
-  const lines = [
-    '',
-    `  Forum is running at ${forum.url}`,
-    `  Admin console:      ${forum.url}/admin`,
-    `  Sign-in service:    ${forum.issuer}`,
-  ];
-  if (forum.realm?.mailbox) lines.push(`  Mailbox:            ${forum.realm.mailbox}`, '                      (the mails the forum sends: to confirm an address, to reset a password)');
+  const lines = ['', `  Forum is running at ${forum.url}`, `  Admin console:      ${forum.url}/admin`, `  Sign-in service:    ${forum.issuer}`];
+  if (forum.realm?.mailbox)
+    lines.push(`  Mailbox:            ${forum.realm.mailbox}`, '                      (the mails the forum sends: to confirm an address, to reset a password)');
   if (forum.realm) {
     lines.push('', `  Demo accounts (password ${DEMO_PASSWORD}):`);
-    for (const account of DEMO_ACCOUNTS) lines.push(`    ${account.email.padEnd(20)} ${(account.roles as readonly string[]).includes('admin') ? 'admin' : 'user'}`);
+    for (const account of DEMO_ACCOUNTS)
+      lines.push(`    ${account.email.padEnd(20)} ${(account.roles as readonly string[]).includes('admin') ? 'admin' : 'user'}`);
   }
   lines.push(...more, '', '  Ctrl-C stops everything.', '');
   return lines.join('\n');

@@ -29,7 +29,11 @@ afterAll(async () => {
 });
 
 /** One answer with its body as sent (fetch would undo the Content-Encoding). */
-function get(urlPath: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function get(
+  urlPath: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const sent = request(`http://127.0.0.1:${forum.port}${urlPath}`, { method, headers }, (answer) => {
       const chunks: Buffer[] = [];
@@ -138,7 +142,8 @@ describe('/api', () => {
     ] as const) {
       const answer = await get(unknown, {}, method);
       expect([answer.status, answer.headers['content-type']], `${method} ${unknown}`).toEqual([404, 'application/json; charset=utf-8']);
-      if (method !== 'HEAD') expect(JSON.parse(answer.body.toString()), `${method} ${unknown}`).toEqual({ error: { code: 'NOT_FOUND', message: 'No such endpoint' } });
+      if (method !== 'HEAD')
+        expect(JSON.parse(answer.body.toString()), `${method} ${unknown}`).toEqual({ error: { code: 'NOT_FOUND', message: 'No such endpoint' } });
     }
   });
 });

@@ -10,7 +10,11 @@ import { freePort, stopLeftoverPostmaster } from '@forum/platform/embedded-postg
 const main = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 const root = path.resolve(path.dirname(main), '../../..');
 /** What `npm start` runs once the web apps are built: the last command of its script, as words. */
-const npmStart = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split('&&').at(-1)!.trim().split(/\s+/);
+const npmStart = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+  .split('&&')
+  .at(-1)!
+  .trim()
+  .split(/\s+/);
 let dataDir: string;
 let port: number;
 
@@ -22,7 +26,17 @@ let port: number;
 function start(env: Record<string, string> = {}, { asNpmStart = false } = {}): { child: ChildProcess; ready: Promise<string>; output: () => string } {
   const child = spawn(process.execPath, asNpmStart ? npmStart.slice(1) : ['--import', 'tsx', main], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: '', DATABASE_URL: '', OIDC_ISSUER: '', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: '',
+      DATABASE_URL: '',
+      OIDC_ISSUER: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: asNpmStart,
   });
@@ -149,43 +163,47 @@ describe('#28.17 starting the forum', () => {
 });
 
 describe('#39 edge 25 npm start in a terminal', () => {
-  it('#39 edge 25 prints no runtime warning and a banner in plain words with the mailbox; Ctrl-C stops everything and prints only that it stops', { timeout: 240_000 }, async () => {
-    // node runs main.ts itself: under tsx's command line, which ends its script 60 ms after a Ctrl-C
-    // unless the script has said it took the signal, a slow machine lost the forum mid-stop
-    expect(npmStart.slice(0, 3)).toEqual(['node', '--import', 'tsx']);
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'forum-terminal-'));
-    const forum = start({ DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' }, { asNpmStart: true });
-    try {
-      const output = await forum.ready;
-      expect(output).not.toMatch(/Unsupported runtime|oidc-provider/);
-      const banner = output
-        .slice(output.indexOf('Forum is running at'))
-        .split('\n')
-        .map((line) => line.trim());
-      // where the mails for confirming an address and resetting a password are read, on a line of its own
-      expect(banner).toContainEqual(expect.stringMatching(new RegExp(`^Mailbox:\\s+http://localhost:${port}/realms/forum/mailbox$`)));
-      // plain words: no "Identity (issuer)"
-      expect(banner).toContainEqual(expect.stringMatching(new RegExp(`^Sign-in service:\\s+http://localhost:${port}/realms/forum$`)));
-      expect(banner.join('\n')).not.toMatch(/issuer|identity/i);
-      const postgres = await postmasterPid(dir);
-      expect(postgres).not.toBeNull();
+  it(
+    '#39 edge 25 prints no runtime warning and a banner in plain words with the mailbox; Ctrl-C stops everything and prints only that it stops',
+    { timeout: 240_000 },
+    async () => {
+      // node runs main.ts itself: under tsx's command line, which ends its script 60 ms after a Ctrl-C
+      // unless the script has said it took the signal, a slow machine lost the forum mid-stop
+      expect(npmStart.slice(0, 3)).toEqual(['node', '--import', 'tsx']);
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'forum-terminal-'));
+      const forum = start({ DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' }, { asNpmStart: true });
+      try {
+        const output = await forum.ready;
+        expect(output).not.toMatch(/Unsupported runtime|oidc-provider/);
+        const banner = output
+          .slice(output.indexOf('Forum is running at'))
+          .split('\n')
+          .map((line) => line.trim());
+        // where the mails for confirming an address and resetting a password are read, on a line of its own
+        expect(banner).toContainEqual(expect.stringMatching(new RegExp(`^Mailbox:\\s+http://localhost:${port}/realms/forum/mailbox$`)));
+        // plain words: no "Identity (issuer)"
+        expect(banner).toContainEqual(expect.stringMatching(new RegExp(`^Sign-in service:\\s+http://localhost:${port}/realms/forum$`)));
+        expect(banner.join('\n')).not.toMatch(/issuer|identity/i);
+        const postgres = await postmasterPid(dir);
+        expect(postgres).not.toBeNull();
 
-      // Ctrl-C: the terminal sends SIGINT to every process of its job, PostgreSQL included
-      process.kill(-forum.child.pid!, 'SIGINT');
-      expect(await exited(forum.child)).toEqual({ code: 0, signal: null });
-      expect(alive(postgres!)).toBe(false);
-      const afterCtrlC = forum.output().slice(output.length);
-      const lines = afterCtrlC.split('\n').filter((line) => line.trim());
-      // what it says while it stops, and nothing else: no warning, no error, no stack
-      expect(lines.length).toBeGreaterThan(0);
-      for (const line of lines) expect(line).toMatch(/^\d\d:\d\d:\d\d INFO /);
-      expect(lines.at(-1)).toMatch(/INFO\s+forum: stopped/);
-      expect(afterCtrlC.endsWith('\n')).toBe(true);
-    } finally {
-      // a failed run leaves nothing behind: its processes, and its PostgreSQL whichever group it runs in
-      if (forum.child.exitCode === null && forum.child.signalCode === null) process.kill(-forum.child.pid!, 'SIGKILL');
-      await stopLeftoverPostmaster(path.join(dir, 'pg'), () => {});
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+        // Ctrl-C: the terminal sends SIGINT to every process of its job, PostgreSQL included
+        process.kill(-forum.child.pid!, 'SIGINT');
+        expect(await exited(forum.child)).toEqual({ code: 0, signal: null });
+        expect(alive(postgres!)).toBe(false);
+        const afterCtrlC = forum.output().slice(output.length);
+        const lines = afterCtrlC.split('\n').filter((line) => line.trim());
+        // what it says while it stops, and nothing else: no warning, no error, no stack
+        expect(lines.length).toBeGreaterThan(0);
+        for (const line of lines) expect(line).toMatch(/^\d\d:\d\d:\d\d INFO /);
+        expect(lines.at(-1)).toMatch(/INFO\s+forum: stopped/);
+        expect(afterCtrlC.endsWith('\n')).toBe(true);
+      } finally {
+        // a failed run leaves nothing behind: its processes, and its PostgreSQL whichever group it runs in
+        if (forum.child.exitCode === null && forum.child.signalCode === null) process.kill(-forum.child.pid!, 'SIGKILL');
+        await stopLeftoverPostmaster(path.join(dir, 'pg'), () => {});
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -5,7 +5,13 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 
 /** The encodings written beside a file, by the extension @fastify/static's preCompressed looks for. */
 const ENCODINGS = [
-  { extension: '.br', compress: (data: Buffer) => promisify(brotliCompress)(data, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }) },
+  {
+    extension: '.br',
+    compress: (data: Buffer) =>
+      promisify(brotliCompress)(data, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
+      }),
+  },
   { extension: '.gz', compress: (data: Buffer) => promisify(gzip)(data, { level: constants.Z_BEST_COMPRESSION }) },
 ] as const;
 

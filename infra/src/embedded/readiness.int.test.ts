@@ -91,6 +91,8 @@ describe('/readyz on a first start over an existing log', () => {
       expect(await missingIndexes()).toEqual({});
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    console.log(`readiness over ${EVENTS} events: ${seen.notReady} answers not ready, ${seen.namingMissingIndexes} of them naming missing read indexes; slowest answer ${seen.slowestMs} ms, ${readyMs} ms once ready`);
+    console.log(
+      `readiness over ${EVENTS} events: ${seen.notReady} answers not ready, ${seen.namingMissingIndexes} of them naming missing read indexes; slowest answer ${seen.slowestMs} ms, ${readyMs} ms once ready`,
+    );
   });
 });

@@ -70,7 +70,12 @@ describe('the realm in the forum', () => {
 });
 
 describe("the realm behind the gateway and the request's Host", () => {
-  const targets = ['/realms/forum/.well-known/openid-configuration', '/realms/forum/protocol/openid-connect/logout?client_id=forum-web', '/realms/forum/login-actions/reset-credentials', '/admin/realms/forum/users'];
+  const targets = [
+    '/realms/forum/.well-known/openid-configuration',
+    '/realms/forum/protocol/openid-connect/logout?client_id=forum-web',
+    '/realms/forum/login-actions/reset-credentials',
+    '/admin/realms/forum/users',
+  ];
 
   it('a malformed Host is refused with 400 on its routes, never a 500', async () => {
     for (const target of targets) {
@@ -102,7 +107,11 @@ describe('the realm behind the gateway and a body too large', () => {
     });
     expect(token.status).toBe(413);
     expect(await token.json()).toEqual({ error: 'invalid_request', error_description: 'The request body is too large.' });
-    const admin = await forum.api('/admin/realms/forum/users', { method: 'POST', token: await forum.tokenFor('admin@forum.local'), json: { firstName: twentyMb } });
+    const admin = await forum.api('/admin/realms/forum/users', {
+      method: 'POST',
+      token: await forum.tokenFor('admin@forum.local'),
+      json: { firstName: twentyMb },
+    });
     expect(admin.status).toBe(413);
     expect(await admin.json()).toEqual({ error: 'invalid_request', errorMessage: 'The request body is too large.' });
   });

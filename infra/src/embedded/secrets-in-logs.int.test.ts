@@ -128,7 +128,11 @@ async function tokenCall(issuer: string, form: Record<string, string>): Promise<
 
 /** The tokens of an answer (a password grant's has no refresh token). */
 const keep = (secrets: Secrets, what: string, tokens: Partial<Tokens>) => {
-  for (const [name, token] of [['access token', tokens.access_token], ['ID token', tokens.id_token], ['refresh token', tokens.refresh_token]] as const) {
+  for (const [name, token] of [
+    ['access token', tokens.access_token],
+    ['ID token', tokens.id_token],
+    ['refresh token', tokens.refresh_token],
+  ] as const) {
     if (token) secrets.set(`${what}: ${name}`, token);
   }
 };
@@ -222,16 +226,28 @@ async function journey(forum: RunningEntry): Promise<Secrets> {
   const resetPage = await (await forgetful.get(resetLink)).text();
   const newPassword = `Renewed#${randomBytes(6).toString('hex')}`;
   secrets.set('the new password', newPassword);
-  const reset = await forgetful.postForm(formAction(resetPage), { csrf: formValue(resetPage, 'csrf'), key, password: newPassword, 'password-confirm': newPassword });
+  const reset = await forgetful.postForm(formAction(resetPage), {
+    csrf: formValue(resetPage, 'csrf'),
+    key,
+    password: newPassword,
+    'password-confirm': newPassword,
+  });
   expect(reset.status).toBe(303);
   expect(await (await forgetful.get(reset.headers.get('location')!)).text()).toContain('Your password has been updated');
   cookiesOf(forgetful, secrets, 'reset');
 
   // a script's sign-in with the new password, and a wrong password refused
-  keep(secrets, 'password grant', await tokenCall(issuer, { grant_type: 'password', client_id: 'forum-cli', username: email, password: newPassword, scope: 'openid' }));
+  keep(
+    secrets,
+    'password grant',
+    await tokenCall(issuer, { grant_type: 'password', client_id: 'forum-cli', username: email, password: newPassword, scope: 'openid' }),
+  );
   const wrong = `Wrong#${randomBytes(6).toString('hex')}`;
   secrets.set('a wrong password', wrong);
-  const refused = await fetch(`${issuer}/protocol/openid-connect/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username: email, password: wrong }) });
+  const refused = await fetch(`${issuer}/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'forum-cli', username: email, password: wrong }),
+  });
   expect(refused.status).toBe(400);
 
   // sign out by link with the session's own id_token_hint (keycloak-js's logout)
@@ -243,7 +259,10 @@ async function journey(forum: RunningEntry): Promise<Secrets> {
   cookiesOf(again, secrets, 'last sign-in');
   const logoutUrl = `${issuer}/protocol/openid-connect/logout?${new URLSearchParams({ client_id: 'forum-web', post_logout_redirect_uri: `${base}/`, id_token_hint: last.id_token }).toString()}`;
   const logoutPage = await (await again.get(logoutUrl)).text();
-  const signedOut = await again.postForm(/<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(logoutPage)![1]!, { xsrf: formValue(logoutPage, 'xsrf'), logout: 'yes' });
+  const signedOut = await again.postForm(/<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(logoutPage)![1]!, {
+    xsrf: formValue(logoutPage, 'xsrf'),
+    logout: 'yes',
+  });
   expect(signedOut.headers.get('location')).toBe(`${base}/`);
   return secrets;
 }
@@ -259,7 +278,13 @@ describe('the log of a whole journey', () => {
         await forum.stop();
         const log = forum.output();
         // the journey's requests are in the log, with what they carried left out
-        for (const written of ['/login-actions/action-token?key=', '/login-actions/verify-email?key=', 'id_token_hint=', '/about?', '/api/stream?topics=me&ticket=']) {
+        for (const written of [
+          '/login-actions/action-token?key=',
+          '/login-actions/verify-email?key=',
+          'id_token_hint=',
+          '/about?',
+          '/api/stream?topics=me&ticket=',
+        ]) {
           expect(log, `no request with ${written} logged`).toContain(written);
         }
         const found = [...secrets].filter(([, value]) => value.length >= 8 && log.includes(value)).map(([what]) => what);

@@ -171,7 +171,10 @@ describe('the security headers of the gateway’s answers', () => {
     ] as const) {
       const response = await get(path, { method, headers: { Origin: APP_ORIGIN, 'Access-Control-Request-Method': 'POST' } });
       await response.arrayBuffer();
-      expect([...response.headers.keys()].filter((name) => name.startsWith('access-control-allow')), `${method} ${path}`).toEqual([]);
+      expect(
+        [...response.headers.keys()].filter((name) => name.startsWith('access-control-allow')),
+        `${method} ${path}`,
+      ).toEqual([]);
     }
   });
 });
@@ -199,15 +202,26 @@ describe('a forum configured with an https PUBLIC_URL, an external issuer and CO
 
     const preflight = await at('/api/posts', {
       method: 'OPTIONS',
-      headers: { Origin: APP_ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type, idempotency-key' },
+      headers: {
+        Origin: APP_ORIGIN,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type, idempotency-key',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toBe('GET,HEAD,POST,PUT,PATCH,DELETE');
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization,Content-Type,Idempotency-Key,X-Min-Position,X-Correlation-Id,Last-Event-ID');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe(
+      'Authorization,Content-Type,Idempotency-Key,X-Min-Position,X-Correlation-Id,Last-Event-ID',
+    );
     await expectHeaders(preflight, 'strict', { corsOrigin: APP_ORIGIN }, 'OPTIONS /api/posts from a configured origin');
 
     await expectHeaders(await at('/api/tags', { headers: { Origin: 'https://evil.example.com' } }), 'strict', {}, 'GET /api/tags from another origin');
-    await expectHeaders(await at('/api/me', { headers: { Origin: 'https://app.example.com.evil.example' } }), 'strict', {}, 'GET /api/me from a look-alike origin');
+    await expectHeaders(
+      await at('/api/me', { headers: { Origin: 'https://app.example.com.evil.example' } }),
+      'strict',
+      {},
+      'GET /api/me from a look-alike origin',
+    );
     // CORS is /api's only: the apps and health answers are not for other origins' scripts
     await expectHeaders(await at('/healthz', { headers: { Origin: APP_ORIGIN } }), 'strict', {}, 'GET /healthz from a configured origin');
   });
@@ -215,7 +229,10 @@ describe('a forum configured with an https PUBLIC_URL, an external issuer and CO
   it('reads CORS_ORIGINS as a list of origins, none by default, and refuses anything that is not an origin', () => {
     const base = { DATABASE_URL: 'postgres://localhost/forum' };
     expect(EmbeddedConfig.parse(base).CORS_ORIGINS).toEqual([]);
-    expect(EmbeddedConfig.parse({ ...base, CORS_ORIGINS: ' https://a.example.com ,http://localhost:5173' }).CORS_ORIGINS).toEqual(['https://a.example.com', 'http://localhost:5173']);
+    expect(EmbeddedConfig.parse({ ...base, CORS_ORIGINS: ' https://a.example.com ,http://localhost:5173' }).CORS_ORIGINS).toEqual([
+      'https://a.example.com',
+      'http://localhost:5173',
+    ]);
     for (const wrong of ['https://a.example.com/', 'https://a.example.com/app', '*', 'a.example.com', 'https://user@a.example.com']) {
       expect(EmbeddedConfig.safeParse({ ...base, CORS_ORIGINS: wrong }).success, wrong).toBe(false);
     }

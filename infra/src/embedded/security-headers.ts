@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HEADER_CORRELATION_ID, HEADER_EVENT_POSITION, HEADER_IDEMPOTENCY_KEY, HEADER_MIN_POSITION, HEADER_READ_BEHIND, HEADER_REQUEST_ID } from '@forum/contracts';
+import {
+  HEADER_CORRELATION_ID,
+  HEADER_EVENT_POSITION,
+  HEADER_IDEMPOTENCY_KEY,
+  HEADER_MIN_POSITION,
+  HEADER_READ_BEHIND,
+  HEADER_REQUEST_ID,
+} from '@forum/contracts';
 import cors from 'cors';
 import helmet from 'helmet';
 

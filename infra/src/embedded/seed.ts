@@ -98,7 +98,11 @@ export async function seedDemoData(realm: IdentityRealm, commands: ForumCommands
     const who = { userId: account.id, email: account.email, name: account.name, photoURL: account.picture };
     const step = `user:${demo.email}`;
     await commands.registerUser(who, { ...meta(step), actorId: account.id });
-    if ((demo.roles as readonly string[]).includes('admin') && (await commands.grantAdmin(account.id, 'demo-data', meta(`admin:${demo.email}`))).answer.position) written++;
+    if (
+      (demo.roles as readonly string[]).includes('admin') &&
+      (await commands.grantAdmin(account.id, 'demo-data', meta(`admin:${demo.email}`))).answer.position
+    )
+      written++;
   }
   for (const name of DEMO_TAGS) {
     const step = `tag:${name}`;

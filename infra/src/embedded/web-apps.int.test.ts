@@ -36,7 +36,10 @@ beforeAll(async () => {
   await put('lib/package.json', JSON.stringify({ name: '@forum/lib', version: '0.1.0' }));
   await put('lib/src/index.ts', 'export const greeting = "hello";');
   await put('lib/src/index.unit.test.ts', 'it("greets", () => {});');
-  await put('app/package.json', JSON.stringify({ name: '@forum/app', version: '0.1.0', dependencies: { '@forum/lib': '0.1.0' }, scripts: { build: 'node build.mjs' } }));
+  await put(
+    'app/package.json',
+    JSON.stringify({ name: '@forum/app', version: '0.1.0', dependencies: { '@forum/lib': '0.1.0' }, scripts: { build: 'node build.mjs' } }),
+  );
   await put('app/build.mjs', BUILD);
   await put('app/src/main.ts', 'import { greeting } from "@forum/lib";');
 });

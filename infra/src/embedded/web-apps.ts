@@ -103,9 +103,15 @@ export async function sourcesHash(root: string, app: string, env: NodeJS.Process
   const hash = createHash('sha256');
   hash.update(`${BUILD_STEPS}\n`);
   for (const relative of files.sort()) {
-    hash.update(`${relative}\0${createHash('sha256').update(await readFile(path.join(root, relative))).digest('hex')}\n`);
+    hash.update(
+      `${relative}\0${createHash('sha256')
+        .update(await readFile(path.join(root, relative)))
+        .digest('hex')}\n`,
+    );
   }
-  for (const [name, value] of Object.entries(env).filter(([name]) => BUILD_VARIABLE.test(name)).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [name, value] of Object.entries(env)
+    .filter(([name]) => BUILD_VARIABLE.test(name))
+    .sort(([a], [b]) => a.localeCompare(b))) {
     hash.update(`$${name}=${value}\n`);
   }
   return hash.digest('hex');

@@ -41,7 +41,11 @@ async function main(file: string) {
     try {
       const results: unknown[] = [];
       for (const statement of statements) {
-        const result = await client.query({ text: statement.text, values: statement.values as unknown[] | undefined, ...(statement.name ? { name: statement.name } : {}) });
+        const result = await client.query({
+          text: statement.text,
+          values: statement.values as unknown[] | undefined,
+          ...(statement.name ? { name: statement.name } : {}),
+        });
         if (!TRANSACTION_CONTROL.test(statement.text)) results.push(result.rows);
       }
       return results.length === 1 ? results[0] : results;
@@ -67,10 +71,12 @@ async function main(file: string) {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        pool.query<{ id: string }>('INSERT INTO bench_bare.writes (body) VALUES ($1::jsonb) RETURNING id', [Buffer.concat(chunks).toString('utf8') || '{}']).then(({ rows }) => {
-          const json = JSON.stringify({ id: rows[0]!.id });
-          res.writeHead(201, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) }).end(json);
-        }, fail);
+        pool
+          .query<{ id: string }>('INSERT INTO bench_bare.writes (body) VALUES ($1::jsonb) RETURNING id', [Buffer.concat(chunks).toString('utf8') || '{}'])
+          .then(({ rows }) => {
+            const json = JSON.stringify({ id: rows[0]!.id });
+            res.writeHead(201, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) }).end(json);
+          }, fail);
       });
       return;
     }

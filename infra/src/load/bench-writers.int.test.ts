@@ -12,7 +12,13 @@ let server: BenchServer;
 
 beforeAll(async () => {
   forum = await startTestForum();
-  server = { base: forum.url, databaseUrl: forum.databaseUrl, pid: process.pid, token: (email, password) => forum.tokenFor(email, password), stop: async () => {} };
+  server = {
+    base: forum.url,
+    databaseUrl: forum.databaseUrl,
+    pid: process.pid,
+    token: (email, password) => forum.tokenFor(email, password),
+    stop: async () => {},
+  };
 }, 60_000);
 afterAll(async () => {
   await forum?.stop();
@@ -26,7 +32,10 @@ describe('bench writers', () => {
       expect(tokens).toHaveLength(2);
       for (const token of tokens) {
         // the read side shows the membership once it has applied the purchase
-        const me = await waitFor(async () => (await forum.api('/api/me', { token })).json() as Promise<{ isMember?: boolean }>, (m) => m.isMember === true);
+        const me = await waitFor(
+          async () => (await forum.api('/api/me', { token })).json() as Promise<{ isMember?: boolean }>,
+          (m) => m.isMember === true,
+        );
         expect(me).toMatchObject({ isMember: true });
       }
     }

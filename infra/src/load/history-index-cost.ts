@@ -59,7 +59,11 @@ async function votes(target: EventStore, count: number): Promise<number> {
         const [postId, userId] = [randomUUID(), `voter-${Math.floor(Math.random() * 1000)}`];
         const metadata = { actorId: userId, correlationId: randomUUID(), causationId: null, requestId: randomUUID(), schemaVersion: 1 };
         await target.append([
-          { streamId: voteStream(postId, userId), expectedVersion: 'no_stream', events: [{ type: 'VoteCast', data: { postId, userId, previous: 'none', vote: 'up', at: new Date().toISOString() }, metadata }] },
+          {
+            streamId: voteStream(postId, userId),
+            expectedVersion: 'no_stream',
+            events: [{ type: 'VoteCast', data: { postId, userId, previous: 'none', vote: 'up', at: new Date().toISOString() }, metadata }],
+          },
         ]);
       }
     }),
@@ -78,7 +82,8 @@ try {
   }
   await Promise.all([withIndexes.close(), without.close()]);
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  const line = (label: string, values: number[]) => `${label}: median ${median(values).toFixed(0)} appends/s (rounds: ${values.map((v) => v.toFixed(0)).join(', ')})`;
+  const line = (label: string, values: number[]) =>
+    `${label}: median ${median(values).toFixed(0)} appends/s (rounds: ${values.map((v) => v.toFixed(0)).join(', ')})`;
   say(`appends, ${WRITERS} concurrent writers, ${ROUNDS} rounds of ${APPENDS} votes, fsync on`);
   say(line('  with the history indexes   ', rates.indexed));
   say(line('  without them               ', rates.plain));
@@ -91,10 +96,14 @@ try {
   const started = performance.now();
   await migrateEventStore(pool);
   const seconds = (performance.now() - started) / 1000;
-  const { rows } = await pool.query<{ name: string; size: string }>(`SELECT indexname AS name, pg_size_pretty(pg_relation_size(('eventstore.' || indexname)::regclass)) AS size FROM pg_indexes WHERE schemaname = 'eventstore' AND (indexname = 'events_by_actor' OR indexname LIKE 'events_by_post_%')`);
+  const { rows } = await pool.query<{ name: string; size: string }>(
+    `SELECT indexname AS name, pg_size_pretty(pg_relation_size(('eventstore.' || indexname)::regclass)) AS size FROM pg_indexes WHERE schemaname = 'eventstore' AND (indexname = 'events_by_actor' OR indexname LIKE 'events_by_post_%')`,
+  );
   const table = await pool.query<{ size: string }>(`SELECT pg_size_pretty(pg_relation_size('eventstore.events')) AS size`);
   await pool.end();
-  say(`migration of a log of ${loaded.events.toLocaleString('en')} events written before the indexes: built in ${seconds.toFixed(1)} s; ${rows.map((r) => `${r.name} ${r.size}`).join(', ')} (the events table: ${table.rows[0]!.size})`);
+  say(
+    `migration of a log of ${loaded.events.toLocaleString('en')} events written before the indexes: built in ${seconds.toFixed(1)} s; ${rows.map((r) => `${r.name} ${r.size}`).join(', ')} (the events table: ${table.rows[0]!.size})`,
+  );
 } finally {
   await admin.end();
   await postgres.stop();

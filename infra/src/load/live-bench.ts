@@ -53,7 +53,8 @@ function open(port: number, path: string): Promise<Client> {
 
 async function openMany(port: number, path: string, count: number): Promise<Client[]> {
   const clients: Client[] = [];
-  while (clients.length < count) clients.push(...(await Promise.all(Array.from({ length: Math.min(OPENING, count - clients.length) }, () => open(port, path)))));
+  while (clients.length < count)
+    clients.push(...(await Promise.all(Array.from({ length: Math.min(OPENING, count - clients.length) }, () => open(port, path)))));
   return clients;
 }
 
@@ -65,7 +66,11 @@ try {
   const port = Number(new URL(server.base).port);
   const [writer] = await (await benchWriters(server, 1, 'live-writer')).tokens();
   const call = async (path: string, body: unknown) => {
-    const response = await fetch(`${server.base}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${writer}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${server.base}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${writer}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (response.status !== 201) throw new Error(`${path}: ${response.status} ${await response.text()}`);
     return (await response.json()) as { id: string };
   };
@@ -91,7 +96,10 @@ try {
     for (const client of clients) client.arrived = null;
     // the id is known only from the answer: a message that came before it is found in the tails
     awaiting = null;
-    const pending = n % 2 === 0 ? call('/api/posts', { title: `Live ${n}`, description: 'New on the home page', tags: [] }) : call('/api/comments', { postId, text: `Live comment ${n}` });
+    const pending =
+      n % 2 === 0
+        ? call('/api/posts', { title: `Live ${n}`, description: 'New on the home page', tags: [] })
+        : call('/api/comments', { postId, text: `Live comment ${n}` });
     const { id } = await pending;
     const answered = performance.now();
     awaiting = id;

@@ -1,6 +1,16 @@
 import { START } from '@forum/contracts';
 import type { EventStore, RecordedEvent } from '@forum/eventstore';
-import { applyOwn, createReadIndexes, DEFERRED_SETTING, pageThroughBlocks, postsProjection, REPLAY_SETTINGS, settleReplay, stageUntil, type PostList } from '@forum/projections';
+import {
+  applyOwn,
+  createReadIndexes,
+  DEFERRED_SETTING,
+  pageThroughBlocks,
+  postsProjection,
+  REPLAY_SETTINGS,
+  settleReplay,
+  stageUntil,
+  type PostList,
+} from '@forum/projections';
 import type { Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticFixture, type SyntheticFixture } from './synthetic-fixture.ts';
@@ -45,11 +55,18 @@ async function newSchema(block: number) {
 async function everyPage(schema: string, list: PostList) {
   const filter = list.kind === 'tag' ? 'WHERE tag_keys @> ARRAY[lower(?)]::text[]' : '';
   const order = list.kind === 'popular' ? 'score DESC, created_at DESC, id DESC' : 'created_at DESC, id DESC';
-  const all = (await db.raw<{ rows: { id: string }[] }>(`SELECT id FROM "${schema}".posts ${filter} ORDER BY ${order}`, list.kind === 'tag' ? [list.tag] : [])).rows.map((r) => r.id);
+  const all = (
+    await db.raw<{ rows: { id: string }[] }>(`SELECT id FROM "${schema}".posts ${filter} ORDER BY ${order}`, list.kind === 'tag' ? [list.tag] : [])
+  ).rows.map((r) => r.id);
   const anchored: string[][] = [];
   const offsetPaged: string[][] = [];
   for (let offset = 0; offset <= all.length; offset += PAGE) {
-    const { sql, bindings } = pageThroughBlocks(list, { posts: `"${schema}".posts`, blocks: `"${schema}".page_blocks`, settings: `"${schema}".page_settings`, tags: `"${schema}".post_tags`, columns: COLUMNS }, offset, PAGE);
+    const { sql, bindings } = pageThroughBlocks(
+      list,
+      { posts: `"${schema}".posts`, blocks: `"${schema}".page_blocks`, settings: `"${schema}".page_settings`, tags: `"${schema}".post_tags`, columns: COLUMNS },
+      offset,
+      PAGE,
+    );
     const { rows } = await db.raw<{ rows: { current: boolean; id: string | null }[] }>(sql, bindings);
     expect(rows[0]!.current).toBe(true);
     anchored.push(rows.filter((r) => r.id !== null).map((r) => r.id!));

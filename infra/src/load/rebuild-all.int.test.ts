@@ -54,33 +54,40 @@ async function forumRunner(): Promise<ProjectionRunner> {
 }
 
 describe('forumctl rebuild --all', () => {
-  it('rebuilds every projection, on a log with every event type, equal to a replay every time, with the forum running or stopped', { timeout: 60_000 + RUNS * 45_000 }, async () => {
-    expect(Object.keys(eventDefinitions).filter((type) => !byType[type])).toEqual([]);
-    let forum: ProjectionRunner | null = await forumRunner();
-    try {
-      for (let run = 1; run <= RUNS; run++) {
-        // every other run with the forum stopped
-        if (run % 2 === 0 && forum) {
-          await forum.stop();
-          forum = null;
-        } else forum ??= await forumRunner();
-        const rebuilt = await ctl(['rebuild', '--all']);
-        expect(rebuilt.code, `run ${run}: ${rebuilt.err}`).toBe(0);
-        expect(rebuilt.out).toMatch(/reads switched to the new builds/);
-        // the rebuild compared what it switched in with a replay: one line a projection
-        for (const projection of allProjections) expect(rebuilt.out, `run ${run}`).toMatch(new RegExp(`^${projection.name}: ok \\(`, 'm'));
-        const verified = await ctl(['verify']);
-        expect(verified.code, `run ${run}: ${verified.err}`).toBe(0);
-        const status = await projectionStatus(db);
-        expect(status.filter((s) => s.error !== null || s.role !== 'live'), `run ${run}`).toEqual([]);
-        expect(new Set(status.map((s) => s.build)).size, `run ${run}: every projection has its build ${run + 1}`).toBe(1);
+  it(
+    'rebuilds every projection, on a log with every event type, equal to a replay every time, with the forum running or stopped',
+    { timeout: 60_000 + RUNS * 45_000 },
+    async () => {
+      expect(Object.keys(eventDefinitions).filter((type) => !byType[type])).toEqual([]);
+      let forum: ProjectionRunner | null = await forumRunner();
+      try {
+        for (let run = 1; run <= RUNS; run++) {
+          // every other run with the forum stopped
+          if (run % 2 === 0 && forum) {
+            await forum.stop();
+            forum = null;
+          } else forum ??= await forumRunner();
+          const rebuilt = await ctl(['rebuild', '--all']);
+          expect(rebuilt.code, `run ${run}: ${rebuilt.err}`).toBe(0);
+          expect(rebuilt.out).toMatch(/reads switched to the new builds/);
+          // the rebuild compared what it switched in with a replay: one line a projection
+          for (const projection of allProjections) expect(rebuilt.out, `run ${run}`).toMatch(new RegExp(`^${projection.name}: ok \\(`, 'm'));
+          const verified = await ctl(['verify']);
+          expect(verified.code, `run ${run}: ${verified.err}`).toBe(0);
+          const status = await projectionStatus(db);
+          expect(
+            status.filter((s) => s.error !== null || s.role !== 'live'),
+            `run ${run}`,
+          ).toEqual([]);
+          expect(new Set(status.map((s) => s.build)).size, `run ${run}: every projection has its build ${run + 1}`).toBe(1);
+        }
+      } finally {
+        await forum?.stop();
       }
-    } finally {
-      await forum?.stop();
-    }
-    // --no-verify switches without comparing
-    const quick = await ctl(['rebuild', 'tags', 'users', '--no-verify']);
-    expect(quick.code, quick.err).toBe(0);
-    expect(quick.out).not.toMatch(/: ok \(/);
-  });
+      // --no-verify switches without comparing
+      const quick = await ctl(['rebuild', 'tags', 'users', '--no-verify']);
+      expect(quick.code, quick.err).toBe(0);
+      expect(quick.out).not.toMatch(/: ok \(/);
+    },
+  );
 });

@@ -92,7 +92,7 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 1000));
 
   // 4. Rebuild every projection (as `forumctl rebuild --all`; the forum's runner may take some builds)
-  say(`rebuilding ${allProjections.length} projections while ${READ_CONNECTIONS} clients read${READ_RATE > 0 ? ` (${READ_RATE}/s)` : ""}…`);
+  say(`rebuilding ${allProjections.length} projections while ${READ_CONNECTIONS} clients read${READ_RATE > 0 ? ` (${READ_RATE}/s)` : ''}…`);
   let lastLine = 0;
   const outcome = await rebuildProjections({
     db,
@@ -105,7 +105,9 @@ try {
       if (performance.now() - lastLine < 5000) return;
       lastLine = performance.now();
       const slowest = progress.reduce((a, b) => (a.position <= b.position ? a : b));
-      say(`  ${progress.filter((p) => p.state === 'live').length}/${progress.length} switched; slowest ${slowest.build.name} at ${Math.floor((slowest.position * 100) / Math.max(1, slowest.head))}%`);
+      say(
+        `  ${progress.filter((p) => p.state === 'live').length}/${progress.length} switched; slowest ${slowest.build.name} at ${Math.floor((slowest.position * 100) / Math.max(1, slowest.head))}%`,
+      );
     },
   });
   readers.stop();
@@ -121,8 +123,12 @@ try {
       .sort((a, b) => b[1] - a[1])
       .map(([type, n]) => `${type} ${n.toLocaleString('en')}`)
       .join(', ')})`,
-    `  first build          ${Math.round(events / firstSeconds).toLocaleString('en').padStart(10)} events/s (${firstSeconds.toFixed(1)} s, all ${allProjections.length} projections, forum idle)`,
-    `  rebuild, all         ${Math.round(events / outcome.seconds).toLocaleString('en').padStart(10)} events/s (${outcome.seconds.toFixed(1)} s for ${allProjections.length} projections, blue-green, switched)`,
+    `  first build          ${Math.round(events / firstSeconds)
+      .toLocaleString('en')
+      .padStart(10)} events/s (${firstSeconds.toFixed(1)} s, all ${allProjections.length} projections, forum idle)`,
+    `  rebuild, all         ${Math.round(events / outcome.seconds)
+      .toLocaleString('en')
+      .padStart(10)} events/s (${outcome.seconds.toFixed(1)} s for ${allProjections.length} projections, blue-green, switched)`,
     `  reads during it      ${reads.requests.total.toLocaleString('en').padStart(10)} (${READ_CONNECTIONS} connections, ${Math.round(reads.requests.average)}/s${READ_RATE > 0 ? ` paced at ${READ_RATE}/s` : ''}, p99 ${ms(reads.latency.p99)}), failed: ${failedReads}`,
     '',
   ];

@@ -21,12 +21,19 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { START } from '@forum/contracts';
 import { createPostgresEventStore, type LogRange, type RecordedEvent, type SqlLog } from '@forum/eventstore';
-import { allProjections, createProjectionRunner, indexStatements, migrateCheckpoints, projectionStatus, requestRebuild, type Projection } from '@forum/projections';
+import {
+  allProjections,
+  createProjectionRunner,
+  indexStatements,
+  migrateCheckpoints,
+  projectionStatus,
+  requestRebuild,
+  type Projection,
+} from '@forum/projections';
 import { createKnex, createLogger, type Knex } from '@forum/platform';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import { loadSyntheticLog } from './synthetic-log.ts';
-
 
 interface Timing {
   batches: number;
@@ -71,11 +78,24 @@ const rate = (events: number, ms: number) => `${Math.round((events / ms) * 1000)
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 try {
-  console.log(`PostgreSQL ${values.fast ? 'fast (fsync off)' : 'durable'}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `PostgreSQL ${values.fast ? 'fast (fsync off)' : 'durable'}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const loaded = await loadSyntheticLog(url, { events: eventsWanted, seed: Number(values.seed) });
   const total = loaded.events;
-  console.log(`loaded ${total.toLocaleString('en-US')} events (${loaded.streams.toLocaleString('en-US')} streams) in ${s(loaded.ms)}: ${rate(total, loaded.ms)}`);
-  console.log('  ' + Object.entries(loaded.byType).sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${n}`).join(', '));
+  console.log(
+    `loaded ${total.toLocaleString('en-US')} events (${loaded.streams.toLocaleString('en-US')} streams) in ${s(loaded.ms)}: ${rate(total, loaded.ms)}`,
+  );
+  console.log(
+    '  ' +
+      Object.entries(loaded.byType)
+        .sort((a, b) => b[1] - a[1])
+        .map(([t, n]) => `${t} ${n}`)
+        .join(', '),
+  );
 
   if (!values['no-reads']) {
     for (const size of batchSizes) await readPasses(size, total);
@@ -167,7 +187,8 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
     ...(values.rebuild && { only: 'building' as const }),
   });
   const started = performance.now();
-  const busy0 = busyJiffies(); const cpu0 = process.cpuUsage();
+  const busy0 = busyJiffies();
+  const cpu0 = process.cpuUsage();
   let ms: number;
   // not awaited before polling: the bench measures until the checkpoints reach the head, whenever start() resolves
   const starting = runner.start();
@@ -183,7 +204,10 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
         const row = status.find((r) => r.name === projection.name && (!values.rebuild || r.build > 1));
         if (!projection.indexes || t.indexedAtMs !== null || !row) continue;
         const names = indexStatements(projection).map((statement) => /INDEX IF NOT EXISTS (\w+)/.exec(statement)![1]!);
-        const { rows } = await db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = ? AND indexname = ANY (?)', [row.schema, names]);
+        const { rows } = await db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = ? AND indexname = ANY (?)', [
+          row.schema,
+          names,
+        ]);
         if (rows[0]!.n < names.length) continue;
         t.indexedAtMs = performance.now() - started;
         t.indexedFirst = t.batches === 0;
@@ -213,10 +237,9 @@ function indexNote(t: Timing) {
 
 /** Drops every projection schema, the checkpoints and the read views: the next runner starts from nothing. */
 async function resetReadSide(knex: Knex) {
-  const { rows } = await knex.raw<{ rows: { nspname: string }[] }>(
-    `SELECT nspname FROM pg_namespace WHERE nspname IN ('projections', 'read') OR nspname ~ ?`,
-    [`^(${allProjections.map((p) => p.name).join('|')})_v[0-9]+`],
-  );
+  const { rows } = await knex.raw<{ rows: { nspname: string }[] }>(`SELECT nspname FROM pg_namespace WHERE nspname IN ('projections', 'read') OR nspname ~ ?`, [
+    `^(${allProjections.map((p) => p.name).join('|')})_v[0-9]+`,
+  ]);
   for (const { nspname } of rows) await knex.raw(`DROP SCHEMA "${nspname}" CASCADE`);
 }
 
@@ -268,7 +291,8 @@ async function readPasses(batchSize: number, total: number) {
         started = performance.now();
         const filtered = await scan('stream_id, stream_version, type, data, metadata, recorded_at', 'AND type = ANY($3::text[])', [types]);
         console.log(
-          `  only ${projection.name}'s types (${filtered.rows} rows)`.padEnd(40) + `${s(filtered.ms).padStart(7)} ${rate(total, filtered.ms).padStart(14)} (log events / time)`,
+          `  only ${projection.name}'s types (${filtered.rows} rows)`.padEnd(40) +
+            `${s(filtered.ms).padStart(7)} ${rate(total, filtered.ms).padStart(14)} (log events / time)`,
         );
       }
     } finally {
@@ -281,6 +305,12 @@ async function readPasses(batchSize: number, total: number) {
 
 /** CPU time the whole machine has been busy (user, nice, system, irq, softirq), in 1/100 s. */
 function busyJiffies() {
-  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fs
+    .readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   return user + nice + system + irq + softirq;
 }

@@ -88,16 +88,30 @@ describe('given a realistic log of 2.5k events', () => {
   it('has the batches that make the orders in question', () => {
     expect(log.length).toBeGreaterThanOrEqual(2_500);
     const types = new Set(log.map((e) => e.type));
-    for (const type of ['UserRegistered', 'ProfileUpdated', 'PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'CommentReported', 'UserWarned']) {
+    for (const type of [
+      'UserRegistered',
+      'ProfileUpdated',
+      'PostCreated',
+      'PostDeleted',
+      'VoteCast',
+      'CommentAdded',
+      'CommentRemoved',
+      'CommentReported',
+      'UserWarned',
+    ]) {
       expect(types.has(type), type).toBe(true);
     }
   });
 
-  it.each(allProjections.map((p) => [p.name, p] as const))('when %s replays it in batches of 1, 7, 333 or all at once, then its tables are the same', async (_name, projection) => {
-    const baseline = await replay(projection, log, 1);
-    expect(Object.values(baseline).some((rows) => rows.length > 0)).toBe(true);
-    for (const size of [7, 333, log.length]) expect(await replay(projection, log, size), `batch ${size}`).toEqual(baseline);
-  }, 120_000);
+  it.each(allProjections.map((p) => [p.name, p] as const))(
+    'when %s replays it in batches of 1, 7, 333 or all at once, then its tables are the same',
+    async (_name, projection) => {
+      const baseline = await replay(projection, log, 1);
+      expect(Object.values(baseline).some((rows) => rows.length > 0)).toBe(true);
+      for (const size of [7, 333, log.length]) expect(await replay(projection, log, size), `batch ${size}`).toEqual(baseline);
+    },
+    120_000,
+  );
 
   it.each(allProjections.filter((p) => p.replay).map((p) => [p.name, p] as const))(
     'when %s replays it staged (as a rebuild does) and settles, in ranges of 7, 333 or all at once, or settles, goes on and restarts, then its tables are the ordinary ones',

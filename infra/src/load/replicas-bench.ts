@@ -48,13 +48,19 @@ const dataDir = await mkdtemp(path.join(os.tmpdir(), 'forum-replicas-bench-'));
 const env = { DATA_DIR: dataDir, LOG_LEVEL: 'error', LOG_FORMAT: 'json', WRITE_LIMITS: 'off', PAYMENT_DEMO_DELAY_MS: '0' };
 const config = ReplicatedConfig.parse({ ...env, PORT: '0', HOST: '127.0.0.1', REPLICAS: '2' });
 // the embedded PostgreSQL and realm, whatever this shell has set
-const forum = await startReplicatedForum(config, { env: { ...process.env, ...env, OIDC_ISSUER: '', DATABASE_URL: '' }, output: 'capture', logger: createLogger('replicas-bench', 'error') }).catch(async (error: unknown) => {
+const forum = await startReplicatedForum(config, {
+  env: { ...process.env, ...env, OIDC_ISSUER: '', DATABASE_URL: '' },
+  output: 'capture',
+  logger: createLogger('replicas-bench', 'error'),
+}).catch(async (error: unknown) => {
   await rm(dataDir, { recursive: true, force: true });
   throw error;
 });
 try {
   const gateway = `http://127.0.0.1:${forum.port}`;
-  const tokens = await (await benchWriters({ base: gateway, token: (email, password) => signIn(gateway, email, password) }, WRITERS, 'replica-writer')).tokens();
+  const tokens = await (
+    await benchWriters({ base: gateway, token: (email, password) => signIn(gateway, email, password) }, WRITERS, 'replica-writer')
+  ).tokens();
   const [command1, command2] = forum.services['command-service'].map((service) => service.url);
   const [query1, query2] = forum.services['query-service'].map((service) => service.url);
 
@@ -98,7 +104,12 @@ try {
     await waitFor(() => appliedByEveryProjection(forum.db, after!.body.position!), Boolean, 60_000, 20);
     failovers.push(Date.now() - killedAt);
     // the killed runner is back, standing by, before the next round
-    await waitFor(() => workerStates(owner), (workers) => workers.length > 0 && workers.every((state) => state === 'standby'), 120_000, 200);
+    await waitFor(
+      () => workerStates(owner),
+      (workers) => workers.length > 0 && workers.every((state) => state === 'standby'),
+      120_000,
+      200,
+    );
   }
   await writer.stop();
 
@@ -147,7 +158,11 @@ try {
       row('home reads/s, gateway over 2', readsGateway, `(${READ_CONNECTIONS} connections, ${ratio(readsGateway, readsTwo)} of direct)`),
       row('home reads/s, 1 on the primary', primaryReads, `(${READ_CONNECTIONS} connections)`),
       row('home reads/s, 1 on a replica', replicaReads, `(${READ_CONNECTIONS} connections, ${ratio(replicaReads, primaryReads)} of the primary's)`),
-      row('home reads/s, primary + replica', bothReads, `(${READ_CONNECTIONS} connections, ${ratio(bothReads, primaryReads)}; one machine: both share its cores)`),
+      row(
+        'home reads/s, primary + replica',
+        bothReads,
+        `(${READ_CONNECTIONS} connections, ${ratio(bothReads, primaryReads)}; one machine: both share its cores)`,
+      ),
       `  runner fail-over                   ${failovers.map((value) => ms(value)).join(', ')} (max ${ms(Math.max(...failovers))}, median ${ms(percentile(failovers, 50))}; SIGKILL to a later command applied by every projection; bound ${ms(FAILOVER_BOUND_MS)})`,
       '',
     ].join('\n') + '\n',

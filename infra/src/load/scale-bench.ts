@@ -64,7 +64,10 @@ async function waitUntilReady(server: BenchServer) {
       const status = await projectionStatus(db);
       const halted = status.find((s) => s.error);
       if (halted) throw new Error(`${halted.name} halted: ${halted.error}`);
-      const ready = await fetch(`${server.base}/readyz`).then((r) => r.status === 200, () => false);
+      const ready = await fetch(`${server.base}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ready && status.length === allProjections.length && status.every((s) => s.role === 'live' && s.lag === 0)) return;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
@@ -150,12 +153,18 @@ try {
   say(`read models built in ${buildSeconds.toFixed(1)} s, vacuumed, analysed and checkpointed`);
 
   // ── 2. what is read, and the statements the forum reads it with ─────────
-  const one = async <T>(sql: string) => ((await db.raw<{ rows: T[] }>(sql)).rows[0] as T);
-  const { posts, users } = await one<{ posts: number; users: number }>('SELECT (SELECT count(*) FROM read.posts)::int AS posts, (SELECT count(*) FROM read.users)::int AS users');
+  const one = async <T>(sql: string) => (await db.raw<{ rows: T[] }>(sql)).rows[0] as T;
+  const { posts, users } = await one<{ posts: number; users: number }>(
+    'SELECT (SELECT count(*) FROM read.posts)::int AS posts, (SELECT count(*) FROM read.users)::int AS users',
+  );
   const { id: post } = await one<{ id: string }>('SELECT id FROM read.posts ORDER BY comment_count DESC, id LIMIT 1');
-  const { tag, n: tagged } = await one<{ tag: string; n: number }>('SELECT t AS tag, count(*)::int AS n FROM read.posts, unnest(tags) t GROUP BY t ORDER BY 2 DESC LIMIT 1');
+  const { tag, n: tagged } = await one<{ tag: string; n: number }>(
+    'SELECT t AS tag, count(*)::int AS n FROM read.posts, unnest(tags) t GROUP BY t ORDER BY 2 DESC LIMIT 1',
+  );
   // the most prolific author who still has an account: erased members' posts, grouped together, have no address
-  const { email } = await one<{ email: string }>('SELECT u.email FROM read.posts p JOIN read.users u ON u.id = p.author_id GROUP BY u.email ORDER BY count(*) DESC LIMIT 1');
+  const { email } = await one<{ email: string }>(
+    'SELECT u.email FROM read.posts p JOIN read.users u ON u.id = p.author_id GROUP BY u.email ORDER BY count(*) DESC LIMIT 1',
+  );
   // pages as deep into each list as page 5,000 of 20,800 is at 1M events (the issue's figure): 96% of the way
   const deep = (count: number, size: number) => Math.max(1, Math.floor(Math.ceil(count / size) * 0.96));
   const admin = () => server.token('admin@forum.local');
@@ -214,14 +223,25 @@ try {
     if (read.status !== 200) throw new Error(`${name}: the query app answered ${read.status}`);
     if (read.statements.length === 0) throw new Error(`${name}: no statement recorded`);
   }
-  bare = await startBare({ databaseUrl: server.databaseUrl, poolSize: 16, reads: Object.fromEntries([...captured].map(([name, read]) => [name, read.statements])) }, dataDir);
-  say(`${reads.length + memberReads.length} reads captured (${[...captured.values()].reduce((n, r) => n + r.statements.length, 0)} statements); the bare server answers them`);
+  bare = await startBare(
+    { databaseUrl: server.databaseUrl, poolSize: 16, reads: Object.fromEntries([...captured].map(([name, read]) => [name, read.statements])) },
+    dataDir,
+  );
+  say(
+    `${reads.length + memberReads.length} reads captured (${[...captured.values()].reduce((n, r) => n + r.statements.length, 0)} statements); the bare server answers them`,
+  );
 
   // ── 3. every read, uncached, side by side ───────────────────────────────
   const measureReads = async (list: typeof reads, into: Row[]) => {
     for (const read of list) {
       const headers: Record<string, string> = read.signedIn ? { Authorization: `Bearer ${await admin()}` } : {};
-      into.push(await sideBySide(read.name, () => cannon(`${server.base}/api${read.path}`, headers, read.connections), () => cannon(`${bare!.base}/read/${encodeURIComponent(read.name)}`, {}, read.connections)));
+      into.push(
+        await sideBySide(
+          read.name,
+          () => cannon(`${server.base}/api${read.path}`, headers, read.connections),
+          () => cannon(`${bare!.base}/read/${encodeURIComponent(read.name)}`, {}, read.connections),
+        ),
+      );
     }
   };
   say(`reads, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s each side:`);
@@ -232,9 +252,12 @@ try {
   await server.stop({ keepData: true });
   server = await startBenchServer({ dataDir, databaseUrl: postgres.url, env: forumEnv });
   await waitUntilReady(server);
-  say('visitors\' reads with the visitor cache:');
+  say("visitors' reads with the visitor cache:");
   const hottest = ['home, newest, page 1', 'home, popular, page 1', 'a post', "a post's comments", 'tag page 1', 'leaderboard'];
-  await measureReads(reads.filter((read) => hottest.includes(read.name)), cachedRows);
+  await measureReads(
+    reads.filter((read) => hottest.includes(read.name)),
+    cachedRows,
+  );
 
   // the bare server answers every member with the first member's statements (the same but for the ids)
   say(`members' reads, ${members.emails.length} members in turn, the forum as deployed (its visitor cache on):`);
@@ -244,7 +267,13 @@ try {
       const member = i % tokens.length;
       return { path: `/api${read.pathOf(members.emails[member]!)}`, headers: { Authorization: `Bearer ${tokens[member]}` } };
     };
-    memberRows.push(await sideBySide(read.name, () => cannon(`${server.base}/api${read.path}`, {}, undefined, ask), () => cannon(`${bare!.base}/read/${encodeURIComponent(read.name)}`, {})));
+    memberRows.push(
+      await sideBySide(
+        read.name,
+        () => cannon(`${server.base}/api${read.path}`, {}, undefined, ask),
+        () => cannon(`${bare!.base}/read/${encodeURIComponent(read.name)}`, {}),
+      ),
+    );
   }
 
   // ── 5. commands (with SCALE_ONLY, only those whose label holds it, and no write-load rows) ──
@@ -278,7 +307,14 @@ try {
     const bareWrite = (body: (i: number) => unknown) => () => commandCannon(bare!.base, 201, (i) => ({ method: 'POST', path: '/write', body: body(i) }));
     const commands = [
       { label: 'create a post', forum: forum(201, 'POST', (i) => ({ path: '/api/posts', body: postBody(i) })), bare: bareWrite(postBody) },
-      { label: 'vote', forum: forum(200, 'PUT', (i) => { const { postId, vote } = voteOn(i); return { path: `/api/posts/${postId}/vote`, body: { vote } }; }), bare: bareWrite(voteOn) },
+      {
+        label: 'vote',
+        forum: forum(200, 'PUT', (i) => {
+          const { postId, vote } = voteOn(i);
+          return { path: `/api/posts/${postId}/vote`, body: { vote } };
+        }),
+        bare: bareWrite(voteOn),
+      },
       { label: 'comment', forum: forum(201, 'POST', (i) => ({ path: '/api/comments', body: commentBody(i) })), bare: bareWrite(commentBody) },
     ];
     const wanted = commands.filter((command) => command.label.includes(ONLY));
@@ -295,11 +331,26 @@ try {
         if (written.errors > 0) throw new Error(`the write load under the visitors' reads had ${written.errors} failed votes`);
         return figures;
       };
-      const steadyVotes = () => commandCannon(server.base, 200, (i) => { const { postId, vote } = voteOn(i); return { method: 'PUT', path: `/api/posts/${postId}/vote`, body: { vote }, token: tokens[client(i)]! }; }, WRITE_RATE);
+      const steadyVotes = () =>
+        commandCannon(
+          server.base,
+          200,
+          (i) => {
+            const { postId, vote } = voteOn(i);
+            return { method: 'PUT', path: `/api/posts/${postId}/vote`, body: { vote }, token: tokens[client(i)]! };
+          },
+          WRITE_RATE,
+        );
       const bareVotes = () => commandCannon(bare!.base, 201, (i) => ({ method: 'POST', path: '/write', body: voteOn(i) }), WRITE_RATE);
       tokens = await writers.tokens();
       for (const read of reads.filter((r) => ['home, newest, page 1', 'a post'].includes(r.name))) {
-        loadedRows.push(await sideBySide(`${read.name}, under ${WRITE_RATE} votes/s`, () => underVotes(() => cannon(`${server.base}/api${read.path}`, {}), steadyVotes), () => underVotes(() => cannon(`${bare!.base}/read/${encodeURIComponent(read.name)}`, {}), bareVotes)));
+        loadedRows.push(
+          await sideBySide(
+            `${read.name}, under ${WRITE_RATE} votes/s`,
+            () => underVotes(() => cannon(`${server.base}/api${read.path}`, {}), steadyVotes),
+            () => underVotes(() => cannon(`${bare!.base}/read/${encodeURIComponent(read.name)}`, {}), bareVotes),
+          ),
+        );
       }
       // a pgbench-like reference: single-row INSERT transactions straight from pg, no HTTP
       const pool = new pg.Pool({ connectionString: server.databaseUrl, max: WRITERS });
@@ -314,18 +365,22 @@ try {
 
   // ── 6. what it took ─────────────────────────────────────────────────────
   const liveSchemas = (await projectionStatus(db)).filter((s) => s.role === 'live').map((s) => s.schema);
-  const sizes = (await db.raw<{ rows: { database: string; events: string; read: string }[] }>(
-    `SELECT pg_database_size(current_database()) AS database,
+  const sizes = (
+    await db.raw<{ rows: { database: string; events: string; read: string }[] }>(
+      `SELECT pg_database_size(current_database()) AS database,
             pg_total_relation_size('eventstore.events') AS events,
             (SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
               WHERE c.relkind = 'r' AND n.nspname = ANY(?)) AS read`,
-    [liveSchemas],
-  )).rows[0]!;
+      [liveSchemas],
+    )
+  ).rows[0]!;
   await db.destroy();
   const gb = (bytes: string | number) => (Number(bytes) / 2 ** 30).toFixed(2);
   const perMillion = (bytes: string | number) => ((Number(bytes) / 2 ** 30) * (1_000_000 / Math.max(1, posts))).toFixed(1);
 
-  failed = [...rows, ...cachedRows, ...memberRows, ...loadedRows, ...commandRows].reduce((n, row) => n + row.forum.errors + row.bare.errors, 0) + (reference?.errors ?? 0);
+  failed =
+    [...rows, ...cachedRows, ...memberRows, ...loadedRows, ...commandRows].reduce((n, row) => n + row.forum.errors + row.bare.errors, 0) +
+    (reference?.errors ?? 0);
   const lines = [
     '',
     `forum bench: scale (${os.cpus().length} cores, Node ${process.version}, PostgreSQL with fsync on): ${events.toLocaleString('en')} events, ${posts.toLocaleString('en')} posts, ${users.toLocaleString('en')} users; ${loaded ? `read models built by an earlier run (${dataDir})` : `read models built in ${buildSeconds.toFixed(0)} s`}`,
@@ -333,11 +388,16 @@ try {
     '',
     ...table('read (nothing kept in memory)', rows),
     '',
-    ...(cachedRows.length ? [...table('visitor read, from the forum\'s memory', cachedRows), ''] : []),
+    ...(cachedRows.length ? [...table("visitor read, from the forum's memory", cachedRows), ''] : []),
     ...(memberRows.length ? [...table(`member read (signed in, ${members.emails.length} members of the log in turn; visitor cache on)`, memberRows), ''] : []),
     ...(loadedRows.length ? [...table(`visitor read under a steady write load (${WRITE_RATE} votes/s on both sides)`, loadedRows), ''] : []),
     ...(commandRows.length ? [...table(`command (${WRITERS} clients; bare: one INSERT)`, commandRows), ''] : []),
-    ...(reference ? [`reference: single-row INSERT transactions straight from pg (no HTTP), ${WRITERS} connections: ${Math.round(reference.rps).toLocaleString('en')}/s, p50 ${msText(reference.p50)} ms, p99 ${msText(reference.p99)} ms`, ''] : []),
+    ...(reference
+      ? [
+          `reference: single-row INSERT transactions straight from pg (no HTTP), ${WRITERS} connections: ${Math.round(reference.rps).toLocaleString('en')}/s, p50 ${msText(reference.p50)} ms, p99 ${msText(reference.p99)} ms`,
+          '',
+        ]
+      : []),
     `disk: ${gb(sizes.database)} GB in all (event log ${gb(sizes.events)} GB, read models ${gb(sizes.read)} GB): per million posts ${perMillion(sizes.database)} GB (log ${perMillion(sizes.events)} GB, read models ${perMillion(sizes.read)} GB)`,
     `memory: the forum process ${Math.round(memory.rssMb)} MB resident after the reads (peak ${Math.round(memory.peakMb)} MB); PostgreSQL's shared buffers apart`,
     `failed requests: ${failed}; ${((performance.now() - started) / 60_000).toFixed(1)} min in all`,

@@ -125,7 +125,13 @@ export function measuring({ connections: defaultConnections, rounds, seconds, wr
       }),
     );
     const elapsed = (performance.now() - started) / 1000;
-    return { rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, bytes: bytes / Math.max(1, latencies.length + errors) };
+    return {
+      rps: latencies.length / elapsed,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      errors,
+      bytes: bytes / Math.max(1, latencies.length + errors),
+    };
   }
 
   /** Rounds of `forum` then `bare`, interleaved; each side's medians. */
@@ -138,7 +144,9 @@ export function measuring({ connections: defaultConnections, rounds, seconds, wr
     }
     const row = { label, forum: medianOf(forumRuns), bare: medianOf(bareRuns) };
     const each = (runs: readonly Figures[]) => runs.map((run) => Math.round(run.rps)).join(' / ');
-    say(`  ${label}: forum ${Math.round(row.forum.rps)}/s p50 ${row.forum.p50} ms (rounds ${each(forumRuns)}), bare ${Math.round(row.bare.rps)}/s p50 ${row.bare.p50} ms (${each(bareRuns)}) (${(row.forum.rps / row.bare.rps).toFixed(2)})`);
+    say(
+      `  ${label}: forum ${Math.round(row.forum.rps)}/s p50 ${row.forum.p50} ms (rounds ${each(forumRuns)}), bare ${Math.round(row.bare.rps)}/s p50 ${row.bare.p50} ms (${each(bareRuns)}) (${(row.forum.rps / row.bare.rps).toFixed(2)})`,
+    );
     return row;
   }
 

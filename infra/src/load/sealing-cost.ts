@@ -49,10 +49,25 @@ async function commandLatency(url: string) {
   const who = { userId: randomUUID(), email: 'timed@example.test', name: 'Timed Member', photoURL: 'https://img.example.test/t.png' };
   // a member (no free limit in the way)
   await store.append([
-    { streamId: `user-${who.userId}`, expectedVersion: 'no_stream', events: [
-      { type: 'UserRegistered', data: { ...who, registeredAt: new Date().toISOString() }, metadata: { ...meta(), schemaVersion: 1 } },
-      { type: 'MembershipPurchased', data: { userId: who.userId, attemptId: randomUUID(), paymentReference: 'x', amountCents: 999, currency: 'USD', purchasedAt: new Date().toISOString() }, metadata: { ...meta(), schemaVersion: 1 } },
-    ] },
+    {
+      streamId: `user-${who.userId}`,
+      expectedVersion: 'no_stream',
+      events: [
+        { type: 'UserRegistered', data: { ...who, registeredAt: new Date().toISOString() }, metadata: { ...meta(), schemaVersion: 1 } },
+        {
+          type: 'MembershipPurchased',
+          data: {
+            userId: who.userId,
+            attemptId: randomUUID(),
+            paymentReference: 'x',
+            amountCents: 999,
+            currency: 'USD',
+            purchasedAt: new Date().toISOString(),
+          },
+          metadata: { ...meta(), schemaVersion: 1 },
+        },
+      ],
+    },
   ]);
   const times: number[] = [];
   for (let i = 0; i < COMMANDS / 2; i++) {
@@ -96,8 +111,10 @@ try {
     const latency = await commandLatency(await database(`latency_${sealed ? 'sealed' : 'plain'}`, sealed));
     const name = `rebuild_${sealed ? 'sealed' : 'plain'}`;
     const rebuild = await rebuildRate(await database(name, sealed));
-    say(`${label}: command latency median ${ms(latency.median)}, p95 ${ms(latency.p95)}; ` +
-        `${EVENTS.toLocaleString('en')} events loaded in ${rebuild.loadSeconds.toFixed(1)} s, rebuilt at ${rebuild.rate} events/s`);
+    say(
+      `${label}: command latency median ${ms(latency.median)}, p95 ${ms(latency.p95)}; ` +
+        `${EVENTS.toLocaleString('en')} events loaded in ${rebuild.loadSeconds.toFixed(1)} s, rebuilt at ${rebuild.rate} events/s`,
+    );
     if (!sealed) say(`the one-time rewrite sealed that plain log in ${(await rewrite(name, postgres.urlFor(name))).toFixed(1)} s`);
   }
 } finally {

@@ -85,7 +85,11 @@ export async function signIn(base: string, email: string, password = DEMO_PASSWO
  * different users touch different streams, as a forum's traffic does. `tokens` signs them in
  * again (an access token lasts 5 minutes). Writers an earlier run made are signed in as they are.
  */
-export async function benchWriters(server: Pick<BenchServer, 'base' | 'token'>, count: number, prefix = 'bench-writer'): Promise<{ tokens: () => Promise<string[]> }> {
+export async function benchWriters(
+  server: Pick<BenchServer, 'base' | 'token'>,
+  count: number,
+  prefix = 'bench-writer',
+): Promise<{ tokens: () => Promise<string[]> }> {
   const admin = await server.token('admin@forum.local');
   const password = 'Bench#2026';
   const emails: string[] = [];
@@ -94,7 +98,13 @@ export async function benchWriters(server: Pick<BenchServer, 'base' | 'token'>, 
     const made = await fetch(`${server.base}/admin/realms/forum/users`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: email, email, firstName: `Writer ${n}`, enabled: true, credentials: [{ type: 'password', value: password, temporary: false }] }),
+      body: JSON.stringify({
+        username: email,
+        email,
+        firstName: `Writer ${n}`,
+        enabled: true,
+        credentials: [{ type: 'password', value: password, temporary: false }],
+      }),
     });
     // 409: an earlier run on the same data (SCALE_DATA_DIR) made this writer, with this password
     if (made.status !== 201 && made.status !== 409) throw new Error(`user ${email}: ${made.status} ${await made.text()}`);

@@ -53,7 +53,12 @@ function recordStatements() {
 }
 
 /** Each read's statements, status and answer size, from a query server like the forum's on `databaseUrl`, trusting tokens of `forumBase`'s realm. */
-export async function captureReads(databaseUrl: string, forumBase: string, issuer: string, reads: readonly ReadToCapture[]): Promise<Map<string, CapturedRead>> {
+export async function captureReads(
+  databaseUrl: string,
+  forumBase: string,
+  issuer: string,
+  reads: readonly ReadToCapture[],
+): Promise<Map<string, CapturedRead>> {
   recordStatements();
   const settings = z.object(readSettings).parse({ VISITOR_CACHE_ENTRIES: 0, VIEWER_CACHE_ENTRIES: 0, SHARED_READ_ROWS: 0 });
   const logger = createLogger('sql-capture', 'silent');

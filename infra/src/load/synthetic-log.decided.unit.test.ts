@@ -48,7 +48,8 @@ import { announcementStream, commentStream, postStream, TAGS_STREAM, userStream,
 import { describe, expect, it } from 'vitest';
 import { syntheticLog, type SyntheticEvent } from './synthetic-log.ts';
 
-type State = UserState | PostState | CommentState | VoteState | ReportState | NotificationsState | TagsState | AnnouncementState | ContactMessageState | ProjectionState;
+type State =
+  UserState | PostState | CommentState | VoteState | ReportState | NotificationsState | TagsState | AnnouncementState | ContactMessageState | ProjectionState;
 type Evolve = (state: never, event: never) => State;
 
 /** Each stream type's evolve and initial state, by the stream id's prefix. */
@@ -114,7 +115,14 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
       const decide = (): ForumEvent[] => {
         switch (e.type) {
           case 'UserRegistered':
-            return decideUser({ type: 'RegisterUser', data: { userId: e.data.userId, email: e.data.email, name: e.data.name, photoURL: e.data.photoURL, adminEmails: new Set() } }, own, meta);
+            return decideUser(
+              {
+                type: 'RegisterUser',
+                data: { userId: e.data.userId, email: e.data.email, name: e.data.name, photoURL: e.data.photoURL, adminEmails: new Set() },
+              },
+              own,
+              meta,
+            );
           case 'AdminRoleGranted':
             if (e.data.reason === 'admin-emails') {
               // the address is one of ADMIN_EMAILS, and the token vouches for it
@@ -127,7 +135,17 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
           case 'ProfileUpdated': {
             const { changes } = e.data;
             if (registered().userId !== e.data.userId) throw new Error('a profile is changed by its owner');
-            return decideUser({ type: 'UpdateProfile', data: { ...(changes.name !== undefined && { displayName: changes.name }), ...(changes.photoURL !== undefined && { photoURL: changes.photoURL }) } }, own, meta);
+            return decideUser(
+              {
+                type: 'UpdateProfile',
+                data: {
+                  ...(changes.name !== undefined && { displayName: changes.name }),
+                  ...(changes.photoURL !== undefined && { photoURL: changes.photoURL }),
+                },
+              },
+              own,
+              meta,
+            );
           }
           case 'PostAuthored':
             return decideUser({ type: 'AuthorPost', data: { postId: e.data.postId } }, own, meta);
@@ -136,7 +154,11 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
           case 'MembershipPurchaseStarted':
             return decideUser({ type: 'StartMembershipPurchase', data: { attemptId: e.data.attemptId, staleAfterMs: Number.POSITIVE_INFINITY } }, own, meta);
           case 'MembershipPurchased':
-            return decideUser({ type: 'CompleteMembershipPurchase', data: { attemptId: e.data.attemptId, paymentReference: e.data.paymentReference } }, own, meta);
+            return decideUser(
+              { type: 'CompleteMembershipPurchase', data: { attemptId: e.data.attemptId, paymentReference: e.data.paymentReference } },
+              own,
+              meta,
+            );
           case 'MembershipPurchaseFailed':
             return decideUser({ type: 'FailMembershipPurchase', data: { attemptId: e.data.attemptId, reason: e.data.reason } }, own, meta);
           case 'AccountDisabled':
@@ -148,7 +170,17 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
             return decideUser({ type: 'EraseAccount', data: { userId: e.data.userId, content: e.data.content } }, own, meta);
           case 'PostCreated':
             return decidePost(
-              { type: 'CreatePost', data: { postId: e.data.postId, title: e.data.title, description: e.data.description, tags: e.data.tags, author: authorOf(registered()), knownTags: stateOf(TAGS_STREAM) } },
+              {
+                type: 'CreatePost',
+                data: {
+                  postId: e.data.postId,
+                  title: e.data.title,
+                  description: e.data.description,
+                  tags: e.data.tags,
+                  author: authorOf(registered()),
+                  knownTags: stateOf(TAGS_STREAM),
+                },
+              },
               own,
               meta,
             );
@@ -157,19 +189,39 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
               ? decidePost({ type: 'ErasePost', data: { postId: e.data.postId, authorId: erased, actorId } }, own, meta)
               : decidePost({ type: 'DeletePost', data: { postId: e.data.postId, actorId: registered().userId, actorIsAdmin: admin } }, own, meta);
           case 'CommentAdded':
-            return decideComment({ type: 'AddComment', data: { commentId: e.data.commentId, postId: e.data.postId, text: e.data.text, author: authorOf(registered()), post: post(e.data.postId) } }, own, meta);
+            return decideComment(
+              {
+                type: 'AddComment',
+                data: { commentId: e.data.commentId, postId: e.data.postId, text: e.data.text, author: authorOf(registered()), post: post(e.data.postId) },
+              },
+              own,
+              meta,
+            );
           case 'CommentRemoved':
             return erased
               ? decideComment({ type: 'EraseComment', data: { commentId: e.data.commentId, authorId: erased, actorId } }, own, meta)
               : decideComment({ type: 'RemoveComment', data: { commentId: e.data.commentId, actorId: registered().userId, actorIsAdmin: admin } }, own, meta);
           case 'CommentReported':
             return decideReport(
-              { type: 'ReportComment', data: { commentId: e.data.commentId, reporter: authorOf(registered()), feedback: e.data.feedback, comment: comment(e.data.commentId), post: post(e.data.postId) } },
+              {
+                type: 'ReportComment',
+                data: {
+                  commentId: e.data.commentId,
+                  reporter: authorOf(registered()),
+                  feedback: e.data.feedback,
+                  comment: comment(e.data.commentId),
+                  post: post(e.data.postId),
+                },
+              },
               own,
               meta,
             );
           case 'VoteCast':
-            return decideVote({ type: 'SetVote', data: { postId: e.data.postId, userId: registered().userId, vote: e.data.vote, post: post(e.data.postId) } }, own, meta);
+            return decideVote(
+              { type: 'SetVote', data: { postId: e.data.postId, userId: registered().userId, vote: e.data.vote, post: post(e.data.postId) } },
+              own,
+              meta,
+            );
           case 'UserWarned':
             return decideNotification(
               {
@@ -189,7 +241,11 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
           case 'WarningsRead':
             return decideNotification({ type: 'MarkWarningsRead', data: { userId: registered().userId, ids: e.data.warningIds } }, own, meta);
           case 'AnnouncementsRead':
-            return decideNotification({ type: 'MarkAnnouncementsRead', data: { userId: registered().userId, announcement: stateOf(announcementStream(e.data.announcementId)) } }, own, meta);
+            return decideNotification(
+              { type: 'MarkAnnouncementsRead', data: { userId: registered().userId, announcement: stateOf(announcementStream(e.data.announcementId)) } },
+              own,
+              meta,
+            );
           case 'TagCreated':
             requireAdmin();
             return decideTag({ type: 'CreateTag', data: { tagId: e.data.tagId, name: e.data.name } }, own, meta);
@@ -198,9 +254,20 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
             return decideTag({ type: 'DeleteTag', data: { tagId: e.data.tagId } }, own, meta);
           case 'AnnouncementPublished':
             requireAdmin();
-            return decideAnnouncement({ type: 'PublishAnnouncement', data: { announcementId: e.data.announcementId, title: e.data.title, description: e.data.description, author: authorOf(registered()) } }, own, meta);
+            return decideAnnouncement(
+              {
+                type: 'PublishAnnouncement',
+                data: { announcementId: e.data.announcementId, title: e.data.title, description: e.data.description, author: authorOf(registered()) },
+              },
+              own,
+              meta,
+            );
           case 'ContactMessageReceived':
-            return decideContact({ type: 'ReceiveContactMessage', data: { messageId: e.data.messageId, name: e.data.name, email: e.data.email, message: e.data.message } }, own, meta);
+            return decideContact(
+              { type: 'ReceiveContactMessage', data: { messageId: e.data.messageId, name: e.data.name, email: e.data.email, message: e.data.message } },
+              own,
+              meta,
+            );
           case 'ProjectionRebuildRequested':
             if (byUser) requireAdmin();
             return recordRebuild({ projection: e.data.projection, version: e.data.version, build: e.data.build, resumed: e.data.resumed }, meta);
@@ -244,7 +311,12 @@ describe('a synthetic log, replayed through the forum’s deciders', () => {
   it('catches a rule broken: a vote by a post’s author on it is refused', () => {
     const created = log.find((e) => e.type === 'PostCreated')!;
     const vote = log.find((e) => e.type === 'VoteCast' && e.data.postId === created.data.postId)!;
-    const selfVote = { ...vote, metadata: { ...vote.metadata, actorId: created.data.authorId as string }, data: { ...vote.data, userId: created.data.authorId }, streamId: `vote-${created.data.postId as string}-${created.data.authorId as string}` };
+    const selfVote = {
+      ...vote,
+      metadata: { ...vote.metadata, actorId: created.data.authorId as string },
+      data: { ...vote.data, userId: created.data.authorId },
+      streamId: `vote-${created.data.postId as string}-${created.data.authorId as string}`,
+    };
     const at = log.indexOf(vote);
     expect(redecide([...log.slice(0, at), selfVote as SyntheticEvent])).toEqual([expect.stringMatching(/^VoteCast .* own post/)]);
   });

@@ -34,8 +34,9 @@ describe('given an empty event store, when the synthetic log is loaded', () => {
     const erasures = new Map(expected.filter((e) => e.type === 'AccountErased').map((e) => [e.data.userId as string, e.data.content as string]));
     const key = randomBytes(64);
     const readAs = (event: (typeof expected)[number]) =>
-      openData(sealData(event.type, event.metadata.schemaVersion, event.data, () => key), (subject, kind) =>
-        erasures.has(subject) && (kind === 'identity' || erasures.get(subject) === 'erased') ? undefined : key,
+      openData(
+        sealData(event.type, event.metadata.schemaVersion, event.data, () => key),
+        (subject, kind) => (erasures.has(subject) && (kind === 'identity' || erasures.get(subject) === 'erased') ? undefined : key),
       );
     const { rows } = await client.query(
       `SELECT global_position::int AS p, stream_id, stream_version, type, eventstore.unseal(data) AS data, metadata, recorded_at FROM eventstore.events ORDER BY global_position`,

@@ -151,7 +151,9 @@ export async function loadSyntheticLog(connectionString: string, options: LoadOp
     const streams = await client.query(
       `INSERT INTO eventstore.streams (stream_id, version) SELECT stream_id, max(stream_version) FROM eventstore.events GROUP BY stream_id ORDER BY stream_id`,
     );
-    await client.query(`SELECT setval(pg_get_serial_sequence('eventstore.events', 'global_position'), GREATEST((SELECT max(global_position) FROM eventstore.events), 1))`);
+    await client.query(
+      `SELECT setval(pg_get_serial_sequence('eventstore.events', 'global_position'), GREATEST((SELECT max(global_position) FROM eventstore.events), 1))`,
+    );
     await client.query('ANALYZE eventstore.events');
     return { events: count, byType, streams: streams.rowCount ?? 0, ms: Math.round(performance.now() - started) };
   } finally {

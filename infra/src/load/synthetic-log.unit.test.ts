@@ -36,11 +36,20 @@ describe('a synthetic log of 20k events', () => {
     expect(share('UserRegistered')).toBeGreaterThan(0.007);
     expect(share('UserRegistered')).toBeLessThan(0.015);
     expect(share('CommentReported')).toBeGreaterThan(0.007);
-    for (const type of Object.keys(eventDefinitions)) if (type !== 'MembershipPurchaseFailed' && type !== 'WarningsRead') expect(count(type), type).toBeGreaterThan(0);
+    for (const type of Object.keys(eventDefinitions))
+      if (type !== 'MembershipPurchaseFailed' && type !== 'WarningsRead') expect(count(type), type).toBeGreaterThan(0);
   });
 
   it('names what the command service names as it does (ids.ts): a UUIDv7 of the command’s time, so ids made later sort later', () => {
-    const named = { TagCreated: 'tagId', PostCreated: 'postId', CommentAdded: 'commentId', UserWarned: 'warningId', AnnouncementPublished: 'announcementId', ContactMessageReceived: 'messageId', MembershipPurchaseStarted: 'attemptId' } as const;
+    const named = {
+      TagCreated: 'tagId',
+      PostCreated: 'postId',
+      CommentAdded: 'commentId',
+      UserWarned: 'warningId',
+      AnnouncementPublished: 'announcementId',
+      ContactMessageReceived: 'messageId',
+      MembershipPurchaseStarted: 'attemptId',
+    } as const;
     const ids: string[] = [];
     for (const event of log) {
       const field = named[event.type as keyof typeof named];

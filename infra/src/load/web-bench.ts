@@ -104,7 +104,8 @@ async function analyse(app: string): Promise<{ initial: number; problems: string
 
   const entry = [...chunks.values()].find((c) => c.isEntry)!;
   const initialChunks = closure(chunks, entry.fileName);
-  const routeOf = (c: ChunkInfo) => (c.isDynamicEntry && c.facade && /[\\/]app[\\/]routes[\\/]/.test(c.facade) ? path.basename(c.facade).replace(/\.tsx?$/, '') : null);
+  const routeOf = (c: ChunkInfo) =>
+    c.isDynamicEntry && c.facade && /[\\/]app[\\/]routes[\\/]/.test(c.facade) ? path.basename(c.facade).replace(/\.tsx?$/, '') : null;
   const routes = [...chunks.values()].filter((c) => routeOf(c) !== null);
   const home = routes.find((c) => routeOf(c) === 'home');
   // the home page runs its route's chunk at once: it is part of its initial JavaScript
@@ -125,7 +126,8 @@ async function analyse(app: string): Promise<{ initial: number; problems: string
   if (process.env.WEB_BENCH_MODULES) {
     // WEB_BENCH_MODULES=<n>: the n largest modules of the home page's initial load (rendered, before gzip)
     const modules = [...homeChunks].flatMap((n) => Object.entries(chunks.get(n)!.modules)).sort((a, b) => b[1] - a[1]);
-    for (const [id, size] of modules.slice(0, Number(process.env.WEB_BENCH_MODULES))) console.log(`      ${kb(size).padStart(9)}  ${path.relative(root, id.replace(/\0/g, ''))}`);
+    for (const [id, size] of modules.slice(0, Number(process.env.WEB_BENCH_MODULES)))
+      console.log(`      ${kb(size).padStart(9)}  ${path.relative(root, id.replace(/\0/g, ''))}`);
   }
 
   const problems: string[] = [];

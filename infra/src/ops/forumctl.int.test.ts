@@ -30,7 +30,8 @@ async function ctl(args: string[], url = forum.databaseUrl) {
 describe('forumctl', () => {
   it('export → import into an empty store → export is byte-identical, positions and metadata kept', async () => {
     const user = await forum.newUser('Exporter');
-    for (let i = 0; i < 3; i++) await forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: `Kept ${i} "quoted" é`, description: 'x', tags: ['React'] } });
+    for (let i = 0; i < 3; i++)
+      await forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: `Kept ${i} "quoted" é`, description: 'x', tags: ['React'] } });
     const first = path.join(dir, 'first.ndjson');
     expect((await ctl(['export', '--out', first])).code).toBe(0);
     const target = await createTestDatabase('import');
@@ -55,7 +56,12 @@ describe('forumctl', () => {
 
   it('exports a range of positions', async () => {
     const { out } = await ctl(['export', '--from', '2', '--to', '4']);
-    expect(out.trim().split('\n').map((line) => (JSON.parse(line) as { position: number }).position)).toEqual([2, 3, 4]);
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { position: number }).position),
+    ).toEqual([2, 3, 4]);
   });
 
   it('make-admin makes a registered user an admin by an event with the operator as actor', async () => {
@@ -71,12 +77,20 @@ describe('forumctl', () => {
     expect((await ctl(['make-admin', 'nobody@forum.test'])).code).toBe(1);
   });
 
-  it('history shows a user\'s or a post\'s audit trail with positions, actors and correlation ids', async () => {
+  it("history shows a user's or a post's audit trail with positions, actors and correlation ids", async () => {
     const user = await forum.newUser('Historian');
-    const created = await forum.api('/api/posts', { method: 'POST', token: user.token, headers: { 'X-Correlation-Id': 'corr-history' }, json: { title: 'Audited', description: 'x', tags: [] } });
+    const created = await forum.api('/api/posts', {
+      method: 'POST',
+      token: user.token,
+      headers: { 'X-Correlation-Id': 'corr-history' },
+      json: { title: 'Audited', description: 'x', tags: [] },
+    });
     const { id } = (await created.json()) as { id: string };
     // the log as its readers see it: once no transaction older than the post's is still running
-    const post = await waitFor(() => ctl(['history', '--post', id, '--json']), (answer) => answer.code === 0);
+    const post = await waitFor(
+      () => ctl(['history', '--post', id, '--json']),
+      (answer) => answer.code === 0,
+    );
     expect(JSON.parse(post.out)).toEqual([objectContaining({ type: 'PostCreated', actor: user.id, correlationId: 'corr-history', version: 1 })]);
     const table = await ctl(['history', '--user', user.email]);
     expect(table.out).toMatch(/UserRegistered[\s\S]*PostAuthored/);
@@ -92,10 +106,16 @@ describe('forumctl', () => {
     await forum.store.append(
       Array.from({ length: votes }, () => {
         const postId = randomUUID();
-        return { streamId: voteStream(postId, user.id), expectedVersion: 'no_stream' as const, events: [{ type: 'VoteCast', data: { postId, userId: user.id, previous: 'none', vote: 'up', at: new Date().toISOString() }, metadata }] };
+        return {
+          streamId: voteStream(postId, user.id),
+          expectedVersion: 'no_stream' as const,
+          events: [{ type: 'VoteCast', data: { postId, userId: user.id, previous: 'none', vote: 'up', at: new Date().toISOString() }, metadata }],
+        };
       }),
     );
-    const { id: postId } = (await (await forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: 'After the votes', description: 'x', tags: [] } })).json()) as { id: string };
+    const { id: postId } = (await (
+      await forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: 'After the votes', description: 'x', tags: [] } })
+    ).json()) as { id: string };
     const printed = async (args: string[]) => {
       const run = await ctl(['history', ...args]);
       expect(run.code, run.err).toBe(0);
@@ -151,7 +171,9 @@ describe('forumctl', () => {
 
     const rebuilt = await ctl(['rebuild', 'posts', 'users']);
     expect(rebuilt.code, rebuilt.err).toBe(0);
-    expect(rebuilt.out).toMatch(new RegExp(`rebuilt posts v${postsProjection.version} build \\d+, users v${usersProjection.version} build \\d+: reads switched`));
+    expect(rebuilt.out).toMatch(
+      new RegExp(`rebuilt posts v${postsProjection.version} build \\d+, users v${usersProjection.version} build \\d+: reads switched`),
+    );
     const status = JSON.parse((await ctl(['status', '--json'])).out) as { name: string; build: number; state: string }[];
     expect(status.filter((s) => s.name === 'posts')).toEqual([objectContaining({ state: 'live', build: anyNumber })]);
     expect(status.find((s) => s.name === 'posts')!.build).toBeGreaterThan(1);
@@ -160,7 +182,9 @@ describe('forumctl', () => {
     expect(((await (await forum.api('/api/posts')).json()) as PostsPage).totalCount).toBe(before.totalCount);
     const after = await forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: 'After the rebuild', description: 'x', tags: [] } });
     const next = (await after.json()) as { position: string };
-    expect(((await (await forum.api('/api/posts', { headers: { [HEADER_MIN_POSITION]: next.position } })).json()) as PostsPage).totalCount).toBe(before.totalCount + 1);
+    expect(((await (await forum.api('/api/posts', { headers: { [HEADER_MIN_POSITION]: next.position } })).json()) as PostsPage).totalCount).toBe(
+      before.totalCount + 1,
+    );
     expect((await ctl(['verify', 'posts', 'users'])).code).toBe(0);
     expect((await ctl(['rebuild'])).code).toBe(2);
 

@@ -48,7 +48,10 @@ const operatorName = () => `operator:${os.userInfo().username}`;
 const forumctlMeta = (operator: string) => operatorMeta(operator, 'forumctl', new Date());
 
 /** Gives one command as the operator, on an event store of its own: who the operator is, and the event's position (none: it changed nothing). */
-async function asOperator(location: { databaseUrl: string; eventStoreUrl?: string | undefined }, give: (commands: ForumCommands, meta: CommandMeta) => Promise<{ answer: Accepted }>) {
+async function asOperator(
+  location: { databaseUrl: string; eventStoreUrl?: string | undefined },
+  give: (commands: ForumCommands, meta: CommandMeta) => Promise<{ answer: Accepted }>,
+) {
   const store = await openEventStore(location, { poolSize: 1 });
   try {
     const operator = operatorName();
@@ -142,7 +145,11 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
             requestedBy: operator,
             // each request is recorded for the staff action log, the operator its actor
             onRequested: async ({ build, resumed }) => {
-              await commands.recordRebuildRequest('operator', { projection: build.name, version: build.version, build: build.build, resumed }, forumctlMeta(operator));
+              await commands.recordRebuildRequest(
+                'operator',
+                { projection: build.name, version: build.version, build: build.build, resumed },
+                forumctlMeta(operator),
+              );
             },
             logger: createLogger('forumctl', process.env.LOG_LEVEL || 'silent'),
             onProgress: (progress) => reporter.update(progress),
@@ -227,7 +234,9 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
       case 'export': {
         const target = values.out ? createWriteStream(values.out) : null;
         const write = (line: string) =>
-          target ? new Promise<void>((resolve, reject) => (target.write(line) ? resolve() : target.once('drain', resolve).once('error', reject))) : void io.out(line);
+          target
+            ? new Promise<void>((resolve, reject) => (target.write(line) ? resolve() : target.once('drain', resolve).once('error', reject)))
+            : void io.out(line);
         const range = { from: values.from ? BigInt(values.from) : undefined, to: values.to ? BigInt(values.to) : undefined };
         let count: number;
         if (eventStoreUrl) {
@@ -275,7 +284,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
       case 'account': {
         const [action, userId] = rest;
         if ((action !== 'disable' && action !== 'enable') || !userId) {
-          io.err('account needs disable or enable, and a user id (the identity provider\'s subject)\n');
+          io.err("account needs disable or enable, and a user id (the identity provider's subject)\n");
           return 2;
         }
         const { operator, position } = await asOperator(location, (commands, meta) => commands.setAccountAccess(userId, action === 'enable', meta));
@@ -341,7 +350,16 @@ function historyTable(title: string, events: readonly HistoryEntry[]): string {
       ['position', 'at', 'stream', '#', 'type', 'actor', 'correlation', 'data'],
       events.map((entry) => {
         const data = JSON.stringify(entry.data);
-        return [entry.position, entry.at, entry.streamId, String(entry.version), entry.type, entry.actor, entry.correlationId, data.length > 80 ? `${data.slice(0, 77)}...` : data];
+        return [
+          entry.position,
+          entry.at,
+          entry.streamId,
+          String(entry.version),
+          entry.type,
+          entry.actor,
+          entry.correlationId,
+          data.length > 80 ? `${data.slice(0, 77)}...` : data,
+        ];
       }),
     )
   );
@@ -369,6 +387,10 @@ async function replicationSummary(db: Knex, self: StandbyStatus): Promise<string
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n';
 }

@@ -15,7 +15,11 @@ import type { LoggedEvent } from './log-file.ts';
 
 const PAGE = 1000;
 
-export async function exportKurrentDbEvents(store: KurrentDbEventStore, write: (line: string) => Promise<void> | void, range: { from?: bigint; to?: bigint } = {}): Promise<number> {
+export async function exportKurrentDbEvents(
+  store: KurrentDbEventStore,
+  write: (line: string) => Promise<void> | void,
+  range: { from?: bigint; to?: bigint } = {},
+): Promise<number> {
   const from = range.from ?? 0n;
   const to = range.to ?? BigInt(Number.MAX_SAFE_INTEGER);
   let after = START;
@@ -48,7 +52,14 @@ export async function importKurrentDbEvents(store: KurrentDbEventStore, openLine
   for await (const line of openLines()) {
     if (line.trim() === '') continue;
     const logged = JSON.parse(line) as LoggedEvent;
-    batch.push({ streamId: logged.streamId, streamVersion: logged.streamVersion, type: logged.type, data: logged.data, metadata: logged.metadata as EventMetadata, recordedAt: new Date(logged.recordedAt) });
+    batch.push({
+      streamId: logged.streamId,
+      streamVersion: logged.streamVersion,
+      type: logged.type,
+      data: logged.data,
+      metadata: logged.metadata as EventMetadata,
+      recordedAt: new Date(logged.recordedAt),
+    });
     if (batch.length >= PAGE) await flush();
   }
   await flush();

@@ -17,14 +17,23 @@ const EXPORT_SQL = `SELECT global_position, stream_id, stream_version, type, (${
   FROM eventstore.events WHERE global_position >= $1 AND global_position <= $2 AND global_position > $3
   ORDER BY global_position LIMIT $4`;
 
-export async function exportEvents(client: pg.ClientBase, write: (line: string) => Promise<void> | void, range: { from?: bigint; to?: bigint } = {}): Promise<number> {
+export async function exportEvents(
+  client: pg.ClientBase,
+  write: (line: string) => Promise<void> | void,
+  range: { from?: bigint; to?: bigint } = {},
+): Promise<number> {
   let after = 0n;
   let count = 0;
   for (;;) {
-    const { rows } = await client.query<{ global_position: string; stream_id: string; stream_version: number; type: string; data: string; metadata: string; recorded_at: string }>(
-      EXPORT_SQL,
-      [String(range.from ?? 0n), String(range.to ?? 9_223_372_036_854_775_807n), String(after), 5000],
-    );
+    const { rows } = await client.query<{
+      global_position: string;
+      stream_id: string;
+      stream_version: number;
+      type: string;
+      data: string;
+      metadata: string;
+      recorded_at: string;
+    }>(EXPORT_SQL, [String(range.from ?? 0n), String(range.to ?? 9_223_372_036_854_775_807n), String(after), 5000]);
     if (rows.length === 0) return count;
     for (const row of rows) {
       // data and metadata are spliced in as PostgreSQL renders them, so the bytes survive a round trip
@@ -86,7 +95,9 @@ export async function importEvents(client: pg.ClientBase, openLines: () => Async
     }
     await flush();
     await client.query(`INSERT INTO eventstore.streams (stream_id, version) SELECT stream_id, max(stream_version) FROM eventstore.events GROUP BY stream_id`);
-    await client.query(`SELECT setval(pg_get_serial_sequence('eventstore.events', 'global_position'), GREATEST((SELECT max(global_position) FROM eventstore.events), 1))`);
+    await client.query(
+      `SELECT setval(pg_get_serial_sequence('eventstore.events', 'global_position'), GREATEST((SELECT max(global_position) FROM eventstore.events), 1))`,
+    );
     await client.query('COMMIT');
     return count;
   } catch (error) {

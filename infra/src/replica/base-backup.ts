@@ -19,7 +19,16 @@ export interface BaseBackupOptions {
  * Using the Low Level API"): the running server's own files, and the contents of folders the copy
  * starts empty (its WAL comes by streaming from the backup's start, kept by the replication slot).
  */
-const LEFT_OUT_FILES = new Set(['postmaster.pid', 'postmaster.opts', 'backup_label', 'tablespace_map', 'standby.signal', 'recovery.signal', 'current_logfiles', 'pg_internal.init']);
+const LEFT_OUT_FILES = new Set([
+  'postmaster.pid',
+  'postmaster.opts',
+  'backup_label',
+  'tablespace_map',
+  'standby.signal',
+  'recovery.signal',
+  'current_logfiles',
+  'pg_internal.init',
+]);
 const EMPTIED_FOLDERS = new Set(['pg_wal', 'pg_replslot', 'pg_dynshmem', 'pg_notify', 'pg_serial', 'pg_snapshots', 'pg_stat_tmp', 'pg_subtrans']);
 
 /**

@@ -22,9 +22,11 @@ export async function prepareForReplication(superuserUrl: string, access: Replic
   const session = new pg.Client({ connectionString: superuserUrl, application_name: 'forum-replica-setup' });
   await session.connect();
   try {
-    const setting = async (name: string) => (await session.query<{ setting: string }>('SELECT setting FROM pg_settings WHERE name = $1', [name])).rows[0]!.setting;
+    const setting = async (name: string) =>
+      (await session.query<{ setting: string }>('SELECT setting FROM pg_settings WHERE name = $1', [name])).rows[0]!.setting;
     const walLevel = await setting('wal_level');
-    if (walLevel === 'minimal') throw new Error('The primary has wal_level=minimal: a standby needs wal_level=replica (the default), set in postgresql.conf and restarted');
+    if (walLevel === 'minimal')
+      throw new Error('The primary has wal_level=minimal: a standby needs wal_level=replica (the default), set in postgresql.conf and restarted');
     if (Number(await setting('max_wal_senders')) < 1) throw new Error('The primary has max_wal_senders=0: a standby needs at least one WAL sender');
 
     const role = pg.escapeIdentifier(access.role);
@@ -51,10 +53,9 @@ export async function prepareForReplication(superuserUrl: string, access: Replic
       throw new Error(`pg_hba.conf has errors: ${errors.rows.map((r) => `line ${r.line_number}: ${r.error}`).join('; ')}`);
     }
 
-    await session.query(
-      `SELECT pg_create_physical_replication_slot($1, true) WHERE NOT EXISTS (SELECT FROM pg_replication_slots WHERE slot_name = $1)`,
-      [access.slot],
-    );
+    await session.query(`SELECT pg_create_physical_replication_slot($1, true) WHERE NOT EXISTS (SELECT FROM pg_replication_slots WHERE slot_name = $1)`, [
+      access.slot,
+    ]);
   } finally {
     await session.end();
   }

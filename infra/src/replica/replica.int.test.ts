@@ -65,9 +65,11 @@ afterAll(async () => {
 }, 60_000);
 
 /** The forum's gateway, as a place to read from. */
-const forumReads = { get url() {
-  return forum.url.replace('localhost', '127.0.0.1');
-} };
+const forumReads = {
+  get url() {
+    return forum.url.replace('localhost', '127.0.0.1');
+  },
+};
 
 /** A read through a query service (or the forum), with X-Min-Position when `position` is given. */
 async function read(service: { readonly url: string }, url: string, { token, position }: { token?: string; position?: string } = {}) {
@@ -79,7 +81,11 @@ async function read(service: { readonly url: string }, url: string, { token, pos
 }
 
 const newPost = (title: string) =>
-  forum.call<{ id: string; position: string }>('POST', '/api/posts', { token: author.token, body: { title, description: 'Read from the replica', tags: [] }, expect: 201 });
+  forum.call<{ id: string; position: string }>('POST', '/api/posts', {
+    token: author.token,
+    body: { title, description: 'Read from the replica', tags: [] },
+    expect: 201,
+  });
 const vote = (postId: string, choice: 'up' | 'down' | 'none') =>
   forum.call<{ position: string }>('PUT', `/api/posts/${postId}/vote`, { token: voter.token, body: { vote: choice } });
 
@@ -126,7 +132,10 @@ describe('its lag', () => {
     for (const base of [forumReads.url, onReplica.url]) {
       const ready = (await (await fetch(`${base}/readyz`)).json()) as { status: string; checks: { replica: { ok: boolean; detail: Record<string, unknown> } } };
       expect(ready.status, base).toBe('ready');
-      expect(ready.checks.replica, base).toMatchObject({ ok: true, detail: { standby: true, streaming: true, replayPaused: false, checkpointsBehind: anyNumber } });
+      expect(ready.checks.replica, base).toMatchObject({
+        ok: true,
+        detail: { standby: true, streaming: true, replayPaused: false, checkpointsBehind: anyNumber },
+      });
     }
     expect(((await (await fetch(`${onPrimary.url}/readyz`)).json()) as { checks: object }).checks).not.toHaveProperty('replica');
 
@@ -137,7 +146,9 @@ describe('its lag', () => {
     const onTheReplica = await ctl(pair.replica.url);
     expect(onTheReplica.code, onTheReplica.err).toBe(0);
     expect(onTheReplica.out).toMatch(/^posts +\d+ +\d+ +running /m);
-    expect(onTheReplica.out).toMatch(/This database is a standby, streaming from its primary: reads may be \d+ ms old, \d+ bytes received and not replayed yet\./);
+    expect(onTheReplica.out).toMatch(
+      /This database is a standby, streaming from its primary: reads may be \d+ ms old, \d+ bytes received and not replayed yet\./,
+    );
   });
 });
 
@@ -164,7 +175,7 @@ describe('read-your-writes through a query service on the replica', () => {
     reads.forEach((post, i) => expect(post, `post ${i}`).toMatchObject({ status: 200, behind: null, body: { title: `At once ${i}` } }));
   });
 
-  it('with the replica\'s replay paused, a read with X-Min-Position waits until replay resumes, then shows the write; /readyz shows the lag', async () => {
+  it("with the replica's replay paused, a read with X-Min-Position waits until replay resumes, then shows the write; /readyz shows the lag", async () => {
     const created = await newPost('Written while replay is paused');
     await read(onReplica, `/api/posts/${created.id}`, { position: created.position });
     await pauseReplay();

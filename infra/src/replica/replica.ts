@@ -2,7 +2,14 @@ import { isIP } from 'node:net';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { freePort, keptSecret, postgresProcessUser, startEmbeddedPostgres, stopLeftoverPostmaster, type RunningPostgres } from '@forum/platform/embedded-postgres';
+import {
+  freePort,
+  keptSecret,
+  postgresProcessUser,
+  startEmbeddedPostgres,
+  stopLeftoverPostmaster,
+  type RunningPostgres,
+} from '@forum/platform/embedded-postgres';
 import pg from 'pg';
 import { takeBaseBackup } from './base-backup.ts';
 import { prepareForReplication } from './primary-setup.ts';
@@ -89,7 +96,9 @@ async function primarySettings(url: string): Promise<{ dataDirectory: string; at
   const client = new pg.Client({ connectionString: url, application_name: 'forum-replica-setup' });
   await client.connect();
   try {
-    const { rows } = await client.query<{ name: string; setting: string }>('SELECT name, setting FROM pg_settings WHERE name = ANY($1)', [[...AT_LEAST_THE_PRIMARYS, 'data_directory']]);
+    const { rows } = await client.query<{ name: string; setting: string }>('SELECT name, setting FROM pg_settings WHERE name = ANY($1)', [
+      [...AT_LEAST_THE_PRIMARYS, 'data_directory'],
+    ]);
     const of = new Map(rows.map((r) => [r.name, r.setting]));
     return { dataDirectory: of.get('data_directory')!, atLeast: Object.fromEntries(AT_LEAST_THE_PRIMARYS.map((n) => [n, of.get(n)!])) };
   } finally {

@@ -25,7 +25,13 @@ afterAll(async () => {
 }, 60_000);
 
 const primaryIn = async () => {
-  const primary = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'primary'), database: 'forum', fast: true, sharedBuffers: '128MB', settings: { synchronous_commit: 'on' } });
+  const primary = await startEmbeddedPostgres({
+    dataDir: path.join(dataDir, 'primary'),
+    database: 'forum',
+    fast: true,
+    sharedBuffers: '128MB',
+    settings: { synchronous_commit: 'on' },
+  });
   running.push(primary);
   return primary;
 };
@@ -64,27 +70,31 @@ async function replicaHas(replica: RunningReplica, n: number): Promise<void> {
 
 describe('a replica started again', () => {
   // two primaries, a base backup and two standbys started: about 10 s on a quiet machine, 30 s and more on a loaded one
-  it('catches up what the primary wrote while it was stopped, from the primary at its new address, without a new base backup', { timeout: 120_000 }, async () => {
-    const first = await primaryIn();
-    const made: string[] = [];
-    const replica = await replicaOf(first, made);
-    await query(first.url, 'CREATE TABLE kept (n int); INSERT INTO kept VALUES (1)');
-    await replicaHas(replica, 1);
-    expect(made.filter((line) => line.includes('starting backup recovery'))).toHaveLength(1);
+  it(
+    'catches up what the primary wrote while it was stopped, from the primary at its new address, without a new base backup',
+    { timeout: 120_000 },
+    async () => {
+      const first = await primaryIn();
+      const made: string[] = [];
+      const replica = await replicaOf(first, made);
+      await query(first.url, 'CREATE TABLE kept (n int); INSERT INTO kept VALUES (1)');
+      await replicaHas(replica, 1);
+      expect(made.filter((line) => line.includes('starting backup recovery'))).toHaveLength(1);
 
-    await replica.stop();
-    await query(first.url, 'INSERT INTO kept VALUES (2)');
-    await first.stop();
-    const second = await primaryIn();
-    expect(second.port).not.toBe(first.port);
-    await query(second.url, 'INSERT INTO kept VALUES (3)');
+      await replica.stop();
+      await query(first.url, 'INSERT INTO kept VALUES (2)');
+      await first.stop();
+      const second = await primaryIn();
+      expect(second.port).not.toBe(first.port);
+      await query(second.url, 'INSERT INTO kept VALUES (3)');
 
-    const restarted: string[] = [];
-    const again = await replicaOf(second, restarted);
-    await replicaHas(again, 3);
-    // a standby made anew would start from a backup_label again
-    expect(restarted.filter((line) => line.includes('starting backup recovery'))).toEqual([]);
-    const [slot] = await query<{ active: boolean }>(second.url, "SELECT active FROM pg_replication_slots WHERE slot_name = 'forum_replica'");
-    expect(slot).toEqual({ active: true });
-  });
+      const restarted: string[] = [];
+      const again = await replicaOf(second, restarted);
+      await replicaHas(again, 3);
+      // a standby made anew would start from a backup_label again
+      expect(restarted.filter((line) => line.includes('starting backup recovery'))).toEqual([]);
+      const [slot] = await query<{ active: boolean }>(second.url, "SELECT active FROM pg_replication_slots WHERE slot_name = 'forum_replica'");
+      expect(slot).toEqual({ active: true });
+    },
+  );
 });

@@ -21,7 +21,13 @@ const MARK = "# a hot standby of the forum's primary (infra/src/replica)";
  * a read on the standby still sees (which would cancel that read).
  */
 export async function configureStandby(pgDir: string, primary: { host: string; port: number }, access: Omit<ReplicationAccess, 'from'>): Promise<void> {
-  const conninfo = [`host=${primary.host}`, `port=${primary.port}`, `user=${access.role}`, `password=${access.password}`, `application_name=${access.slot}`].join(' ');
+  const conninfo = [
+    `host=${primary.host}`,
+    `port=${primary.port}`,
+    `user=${access.role}`,
+    `password=${access.password}`,
+    `application_name=${access.slot}`,
+  ].join(' ');
   const file = path.join(pgDir, 'postgresql.auto.conf');
   const kept = (await readFile(file, 'utf8').catch(() => ''))
     .split('\n')

@@ -43,7 +43,9 @@ beforeAll(async () => {
     if (req.url === '/api/cut') return void res.socket?.destroy();
     let body = '';
     req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ from: 'write', body, type: req.headers['content-type'] })));
+    req.on('end', () =>
+      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ from: 'write', body, type: req.headers['content-type'] })),
+    );
   });
   // nothing listens here: a replica that is down
   const gone = `http://127.0.0.1:${await freePort()}`;
@@ -73,7 +75,11 @@ afterAll(async () => {
 describe('the gateway’s /api proxy', () => {
   it('sends a write’s bytes as they came, to a replica that is there, when the other is down', async () => {
     for (let i = 0; i < 3; i++) {
-      const answer = await fetch(`${base}/api/posts`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"title": "as sent" }' });
+      const answer = await fetch(`${base}/api/posts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: '{"title": "as sent" }',
+      });
       expect(answer.status).toBe(201);
       expect(await answer.json()).toEqual({ from: 'write', body: '{"title": "as sent" }', type: 'application/json; charset=utf-8' });
     }
@@ -97,13 +103,18 @@ describe('the gateway’s /api proxy', () => {
     const answer = await fetch(`${base}/api/cut`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(answer.status).toBe(502);
     expect(answer.headers.get('retry-after')).toBe('1');
-    expect(await answer.json()).toEqual({ error: { code: 'UNAVAILABLE', message: 'The service’s answer was cut off; send the request again (with the same Idempotency-Key)' } });
+    expect(await answer.json()).toEqual({
+      error: { code: 'UNAVAILABLE', message: 'The service’s answer was cut off; send the request again (with the same Idempotency-Key)' },
+    });
     expect(asked.filter((line) => line.endsWith('POST /api/cut'))).toEqual(['write POST /api/cut']);
   });
 
   it('answers 503 UNAVAILABLE, with Retry-After, when no replica of the service is there', async () => {
     for (const method of ['GET', 'POST']) {
-      const answer = await fetch(`${base}/nowhere/posts`, { method, ...(method === 'POST' && { headers: { 'content-type': 'application/json' }, body: '{}' }) });
+      const answer = await fetch(`${base}/nowhere/posts`, {
+        method,
+        ...(method === 'POST' && { headers: { 'content-type': 'application/json' }, body: '{}' }),
+      });
       expect(answer.status).toBe(503);
       expect(answer.headers.get('retry-after')).toBe('1');
       expect(await answer.json()).toEqual({ error: { code: 'UNAVAILABLE', message: 'The service is unavailable; try again shortly' } });

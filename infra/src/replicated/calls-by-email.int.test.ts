@@ -13,7 +13,10 @@ let test: TestReplicatedForum;
 const adminEmail = `ada-${randomBytes(4).toString('hex')}@forum.test`;
 
 beforeAll(async () => {
-  test = await startTestReplicatedForum({ command: 1, query: 1, projections: 1 }, { ADMIN_EMAILS: adminEmail, PAYMENT_DEMO_DELAY_MS: '50', IDENTITY_REMOVAL_GRACE_MS: '0' });
+  test = await startTestReplicatedForum(
+    { command: 1, query: 1, projections: 1 },
+    { ADMIN_EMAILS: adminEmail, PAYMENT_DEMO_DELAY_MS: '50', IDENTITY_REMOVAL_GRACE_MS: '0' },
+  );
 }, 180_000);
 afterAll(async () => {
   await test?.stop();
@@ -33,7 +36,10 @@ describe('calls by email through the command services', () => {
     const member = await test.newUser('Mel');
     const other = await test.newUser('Oli');
 
-    const warned = await call(`/api/admin/warn-user/${encodeURIComponent(member.email.toUpperCase())}`, admin.token, { method: 'POST', json: { reason: 'Please stay polite' } });
+    const warned = await call(`/api/admin/warn-user/${encodeURIComponent(member.email.toUpperCase())}`, admin.token, {
+      method: 'POST',
+      json: { reason: 'Please stay polite' },
+    });
     expect(warned.status, await warned.clone().text()).toBe(201);
     expect(await types(`notifications-${member.id}`)).toEqual(['UserWarned']);
 
@@ -50,7 +56,10 @@ describe('calls by email through the command services', () => {
     const member = await test.newUser('Eve');
     const erased = await call('/api/me', member.token, { method: 'DELETE', json: { content: 'keep' } });
     expect(erased.status, await erased.clone().text()).toBe(200);
-    await waitFor(() => test.forum.realm!.accounts.findByEmail(member.email), (account) => account === null);
+    await waitFor(
+      () => test.forum.realm!.accounts.findByEmail(member.email),
+      (account) => account === null,
+    );
   });
 
   it("the service account's token is for the realm's admin API only: the forum's API refuses it", async () => {

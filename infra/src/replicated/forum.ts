@@ -76,7 +76,10 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
     stack.push(() => database.stop());
     const databaseUrl = database.url;
     // the event store (its schema, in PostgreSQL) is made here, once, before any service starts
-    const store = await openEventStore({ eventStoreUrl: config.EVENTSTORE_URL, databaseUrl }, { poolSize: 3, logger: logger.child({ component: 'eventstore' }) });
+    const store = await openEventStore(
+      { eventStoreUrl: config.EVENTSTORE_URL, databaseUrl },
+      { poolSize: 3, logger: logger.child({ component: 'eventstore' }) },
+    );
     stack.push(() => store.close());
     const db = createKnex(databaseUrl, { max: 5 });
     stack.push(() => db.destroy());
@@ -94,7 +97,11 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
 
     // the realm's account hooks and the demo data: commands of the supervisor's own, no limits
     let identityAdmin: IdentityAdmin | null = null;
-    const commands = createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory: streamDirectory(store, () => identityAdmin) });
+    const commands = createForumCommands(store, {
+      adminEmails: config.ADMIN_EMAILS,
+      payment: paymentProviderFrom(config),
+      directory: streamDirectory(store, () => identityAdmin),
+    });
     let realm: IdentityRealm | null = null;
     let identityAdminClient: ServiceAccount | null = null;
     let issuer = config.OIDC_ISSUER;
@@ -123,10 +130,16 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
       TRUST_PROXY: '1',
     };
     const services = {} as Record<ServiceName, ServiceProcess[]>;
-    for (const [service, key] of [['command-service', 'command'], ['query-service', 'query'], ['projections', 'projections']] as const) {
+    for (const [service, key] of [
+      ['command-service', 'command'],
+      ['query-service', 'query'],
+      ['projections', 'projections'],
+    ] as const) {
       services[service] = [];
       for (let i = 1; i <= counts[key]; i++) {
-        services[service].push(new ServiceProcess({ service, name: `${service}-${i}`, port: await freePort(), env, logger, output: options.output ?? 'inherit' }));
+        services[service].push(
+          new ServiceProcess({ service, name: `${service}-${i}`, port: await freePort(), env, logger, output: options.output ?? 'inherit' }),
+        );
       }
     }
     const all = Object.values(services).flat();
@@ -143,9 +156,17 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
     await owner!.start();
     await Promise.all([...standbys, ...services['command-service'], ...services['query-service']].map((replica) => replica.start()));
 
-    const command = new ReplicaSet('command-service', services['command-service'].map((s) => s.url), logger);
+    const command = new ReplicaSet(
+      'command-service',
+      services['command-service'].map((s) => s.url),
+      logger,
+    );
     stack.push(() => command.close());
-    const query = new ReplicaSet('query-service', services['query-service'].map((s) => s.url), logger);
+    const query = new ReplicaSet(
+      'query-service',
+      services['query-service'].map((s) => s.url),
+      logger,
+    );
     stack.push(() => query.close());
     const starting = await createGateway({
       api: [apiProxy({ command, query, trustProxy: config.TRUST_PROXY })],

@@ -4,7 +4,12 @@ import { EmbeddedConfig } from '../embedded/config.ts';
 /** Upstream base URLs, comma-separated (one at least). */
 const upstreams = z
   .string()
-  .transform((value) => value.split(',').map((part) => part.trim().replace(/\/$/, '')).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((part) => part.trim().replace(/\/$/, ''))
+      .filter(Boolean),
+  )
   .pipe(z.array(z.string().url('Each must be a URL such as http://command-service-1:3001')).min(1, 'Name one service at least'));
 
 /**

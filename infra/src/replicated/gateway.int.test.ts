@@ -19,7 +19,13 @@ beforeAll(async () => {
   nowhere = `http://127.0.0.1:${await freePort()}`;
   const upstreams = `${nowhere},${forum.url.replace('localhost', '127.0.0.1')}`;
   gateway = await startGateway(
-    GatewayConfig.parse({ PORT: '0', OIDC_ISSUER: forum.issuer, COMMAND_SERVICE_URLS: upstreams, QUERY_SERVICE_URLS: upstreams, LOG_LEVEL: process.env.TEST_LOG ?? 'silent' }),
+    GatewayConfig.parse({
+      PORT: '0',
+      OIDC_ISSUER: forum.issuer,
+      COMMAND_SERVICE_URLS: upstreams,
+      QUERY_SERVICE_URLS: upstreams,
+      LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
+    }),
   );
 }, 60_000);
 afterAll(async () => {
@@ -41,7 +47,11 @@ describe('the gateway on its own', () => {
     const { token } = await forum.newUser('Gateway Writer');
     await forum.call('GET', '/api/me', { token });
     for (let i = 0; i < 3; i++) {
-      const created = await at('/api/posts', { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ title: `Through the gateway ${i}`, description: 'Balanced', tags: [] }) });
+      const created = await at('/api/posts', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ title: `Through the gateway ${i}`, description: 'Balanced', tags: [] }),
+      });
       expect(created.status).toBe(201);
       const { position } = (await created.json()) as { position: string };
       const home = await at('/api/posts?page=1', { headers: { 'X-Min-Position': position } });
@@ -65,6 +75,9 @@ describe('the gateway on its own', () => {
     expect(GatewayConfig.safeParse({ ...base }).success).toBe(false);
     expect(GatewayConfig.safeParse({ ...base, COMMAND_SERVICE_URLS: ' , ' }).success).toBe(false);
     expect(GatewayConfig.safeParse({ ...base, COMMAND_SERVICE_URLS: 'command-service' }).success).toBe(false);
-    expect(GatewayConfig.parse({ ...base, COMMAND_SERVICE_URLS: 'http://a:3001/, http://b:3001' }).COMMAND_SERVICE_URLS).toEqual(['http://a:3001', 'http://b:3001']);
+    expect(GatewayConfig.parse({ ...base, COMMAND_SERVICE_URLS: 'http://a:3001/, http://b:3001' }).COMMAND_SERVICE_URLS).toEqual([
+      'http://a:3001',
+      'http://b:3001',
+    ]);
   });
 });

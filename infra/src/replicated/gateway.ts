@@ -20,7 +20,10 @@ export interface StandaloneGateway {
  * command and query services it is given, as `npm run start:replicated`'s gateway does over the
  * processes it starts; sign-in is the identity provider's (OIDC_ISSUER), not the gateway's.
  */
-export async function startGateway(config: GatewayConfig, logger: Logger = createLogger('gateway', config.LOG_LEVEL, { format: config.LOG_FORMAT })): Promise<StandaloneGateway> {
+export async function startGateway(
+  config: GatewayConfig,
+  logger: Logger = createLogger('gateway', config.LOG_LEVEL, { format: config.LOG_FORMAT }),
+): Promise<StandaloneGateway> {
   const command = new ReplicaSet('command-service', config.COMMAND_SERVICE_URLS, logger);
   const query = new ReplicaSet('query-service', config.QUERY_SERVICE_URLS, logger);
   const publicPort = await bindPublicPort(config);

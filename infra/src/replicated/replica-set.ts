@@ -39,7 +39,11 @@ export class ReplicaSet {
   ) {
     if (origins.length === 0) throw new Error(`no replicas of ${name}`);
     // no body timeout: a change stream (GET /api/stream) stays open as long as its client reads
-    this.replicas = origins.map((origin) => ({ origin, pool: new Pool(origin, { connections: null, keepAliveTimeout: 60_000, headersTimeout: 60_000, bodyTimeout: 0 }), up: true }));
+    this.replicas = origins.map((origin) => ({
+      origin,
+      pool: new Pool(origin, { connections: null, keepAliveTimeout: 60_000, headersTimeout: 60_000, bodyTimeout: 0 }),
+      up: true,
+    }));
     this.timer = setInterval(() => void this.checkHealth(), HEALTH_INTERVAL_MS);
     this.timer.unref();
   }
@@ -52,7 +56,10 @@ export class ReplicaSet {
   /** What @fastify/reply-from calls for each attempt of a request: the next replica that is up takes it. */
   request<T = null>(options: Dispatcher.RequestOptions<T>): Promise<Dispatcher.ResponseData<T>>;
   request<T = null>(options: Dispatcher.RequestOptions<T>, callback: (error: Error | null, data: Dispatcher.ResponseData<T>) => void): void;
-  request<T = null>(options: Dispatcher.RequestOptions<T>, callback?: (error: Error | null, data: Dispatcher.ResponseData<T>) => void): Promise<Dispatcher.ResponseData<T>> | void {
+  request<T = null>(
+    options: Dispatcher.RequestOptions<T>,
+    callback?: (error: Error | null, data: Dispatcher.ResponseData<T>) => void,
+  ): Promise<Dispatcher.ResponseData<T>> | void {
     const replica = this.pick();
     // the replica's pool has its own origin
     const rest = { ...options };

@@ -61,48 +61,75 @@ describe('two command services and two query services behind the gateway', () =>
     mine.close();
   });
 
-  it('when one of each is killed (SIGKILL) mid-load, the clients’ retries succeed through the others, every acknowledged command is in the log once, and every read answers', { timeout: 180_000 }, async () => {
-    const users = await Promise.all(['Eve', 'Fay', 'Gus'].map((name) => test.newUser(name)));
-    const load = new CommandLoad(test.base, users);
-    await load.start();
+  it(
+    'when one of each is killed (SIGKILL) mid-load, the clients’ retries succeed through the others, every acknowledged command is in the log once, and every read answers',
+    { timeout: 180_000 },
+    async () => {
+      const users = await Promise.all(['Eve', 'Fay', 'Gus'].map((name) => test.newUser(name)));
+      const load = new CommandLoad(test.base, users);
+      await load.start();
 
-    // a reader follows the writes: each read waits for the latest acknowledged command (X-Min-Position)
-    let reading = true;
-    const reads: number[] = [];
-    const reader = (async () => {
-      while (reading) {
-        const latest = load.acknowledged.filter((command) => command.body.position).at(-1);
-        const answer = await fetch(`${test.base}/api/posts/${latest?.postId}`, { headers: latest ? { [HEADER_MIN_POSITION]: latest.body.position! } : {} }).catch(() => null);
-        reads.push(answer?.status ?? 0);
-        await answer?.body?.cancel();
-      }
-    })();
+      // a reader follows the writes: each read waits for the latest acknowledged command (X-Min-Position)
+      let reading = true;
+      const reads: number[] = [];
+      const reader = (async () => {
+        while (reading) {
+          const latest = load.acknowledged.filter((command) => command.body.position).at(-1);
+          const answer = await fetch(`${test.base}/api/posts/${latest?.postId}`, {
+            headers: latest ? { [HEADER_MIN_POSITION]: latest.body.position! } : {},
+          }).catch(() => null);
+          reads.push(answer?.status ?? 0);
+          await answer?.body?.cancel();
+        }
+      })();
 
-    await waitFor(() => load.acknowledged.length, (n) => n >= 20, 60_000);
-    test.forum.services['command-service'][0]!.kill('SIGKILL');
-    test.forum.services['query-service'][0]!.kill('SIGKILL');
-    const acknowledged = load.acknowledged.length;
-    await waitFor(() => load.acknowledged.length, (n) => n >= acknowledged + 40, 60_000);
-    // the killed services are started again, and the gateway sends them requests again
-    await waitFor(() => test.forum.services['command-service'][0]!.restarts + test.forum.services['query-service'][0]!.restarts, (n) => n === 2, 60_000);
-    const readyz = async () => (await (await fetch(`${test.base}/readyz`)).json()) as { checks: Record<string, { detail?: Record<string, string> }> };
-    await waitFor(readyz, (body) => ['commandService', 'queryService'].every((service) => Object.values(body.checks[service]!.detail!).every((state) => state === 'up')), 60_000, 200);
-    await load.stop();
-    reading = false;
-    await reader;
+      await waitFor(
+        () => load.acknowledged.length,
+        (n) => n >= 20,
+        60_000,
+      );
+      test.forum.services['command-service'][0]!.kill('SIGKILL');
+      test.forum.services['query-service'][0]!.kill('SIGKILL');
+      const acknowledged = load.acknowledged.length;
+      await waitFor(
+        () => load.acknowledged.length,
+        (n) => n >= acknowledged + 40,
+        60_000,
+      );
+      // the killed services are started again, and the gateway sends them requests again
+      await waitFor(
+        () => test.forum.services['command-service'][0]!.restarts + test.forum.services['query-service'][0]!.restarts,
+        (n) => n === 2,
+        60_000,
+      );
+      const readyz = async () => (await (await fetch(`${test.base}/readyz`)).json()) as { checks: Record<string, { detail?: Record<string, string> }> };
+      await waitFor(
+        readyz,
+        (body) => ['commandService', 'queryService'].every((service) => Object.values(body.checks[service]!.detail!).every((state) => state === 'up')),
+        60_000,
+        200,
+      );
+      await load.stop();
+      reading = false;
+      await reader;
 
-    const retried = load.sent.filter((command) => command.attempts > 1).length;
-    console.info(`service kill: ${load.sent.length} commands, ${retried} sent again by their client; ${reads.length} reads`);
-    // every command was acknowledged in the end, every read answered
-    expect(load.sent.filter((command) => command.status < 200 || command.status >= 300)).toEqual([]);
-    expect(reads.filter((status) => status !== 200)).toEqual([]);
+      const retried = load.sent.filter((command) => command.attempts > 1).length;
+      console.info(`service kill: ${load.sent.length} commands, ${retried} sent again by their client; ${reads.length} reads`);
+      // every command was acknowledged in the end, every read answered
+      expect(load.sent.filter((command) => command.status < 200 || command.status >= 300)).toEqual([]);
+      expect(reads.filter((status) => status !== 200)).toEqual([]);
 
-    // each acknowledged post and comment is in the log exactly once, and nothing else is
-    const created = load.acknowledged.filter((command) => command.kind !== 'vote');
-    const streams = created.map((command) => `${command.kind}-${command.body.id}`);
-    expect(await count(`SELECT count(*) AS n FROM eventstore.events WHERE stream_id = ANY(?) AND type IN ('PostCreated', 'CommentAdded')`, [streams])).toBe(streams.length);
-    expect(await count(`SELECT count(DISTINCT stream_id) AS n FROM eventstore.events WHERE stream_id = ANY(?)`, [streams])).toBe(streams.length);
-    const authors = users.map((user) => user.id);
-    expect(await count(`SELECT count(*) AS n FROM eventstore.events WHERE type IN ('PostCreated', 'CommentAdded') AND metadata->>'actorId' = ANY(?)`, [authors])).toBe(streams.length);
-  });
+      // each acknowledged post and comment is in the log exactly once, and nothing else is
+      const created = load.acknowledged.filter((command) => command.kind !== 'vote');
+      const streams = created.map((command) => `${command.kind}-${command.body.id}`);
+      expect(await count(`SELECT count(*) AS n FROM eventstore.events WHERE stream_id = ANY(?) AND type IN ('PostCreated', 'CommentAdded')`, [streams])).toBe(
+        streams.length,
+      );
+      expect(await count(`SELECT count(DISTINCT stream_id) AS n FROM eventstore.events WHERE stream_id = ANY(?)`, [streams])).toBe(streams.length);
+      const authors = users.map((user) => user.id);
+      expect(
+        await count(`SELECT count(*) AS n FROM eventstore.events WHERE type IN ('PostCreated', 'CommentAdded') AND metadata->>'actorId' = ANY(?)`, [authors]),
+      ).toBe(streams.length);
+    },
+  );
 });

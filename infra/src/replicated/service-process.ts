@@ -58,7 +58,8 @@ export class ServiceProcess {
     const child = this.spawn();
     const deadline = Date.now() + READY_WITHIN_MS;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${this.name} exited (${child.exitCode ?? child.signalCode}) while starting\n${this.output}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`${this.name} exited (${child.exitCode ?? child.signalCode}) while starting\n${this.output}`);
       if (await this.ready()) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -19,7 +19,10 @@ import { openEventStore } from '../event-store.ts';
 
 const config = loadConfig(CommandServiceConfig);
 const logger = createLogger('command-service', config.LOG_LEVEL, { format: config.LOG_FORMAT });
-const store = await openEventStore({ eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL }, { logger: logger.child({ component: 'eventstore' }) });
+const store = await openEventStore(
+  { eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL },
+  { logger: logger.child({ component: 'eventstore' }) },
+);
 const db = createKnex(config.DATABASE_URL, { max: 5 });
 const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, limits: config.WRITE_LIMITS, logger }));
 // the identity provider's admin API, when configured: the accounts an email names, and erased members' accounts leave it too

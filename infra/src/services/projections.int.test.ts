@@ -35,7 +35,11 @@ beforeAll(async () => {
   });
   runner.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
   runner.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-  await waitFor(() => answerOf(`${base}/readyz`), (answer) => answer.status === 200, 60_000).catch((error: Error) => {
+  await waitFor(
+    () => answerOf(`${base}/readyz`),
+    (answer) => answer.status === 200,
+    60_000,
+  ).catch((error: Error) => {
     throw new Error(`${error.message}\n${output}`);
   });
 }, 90_000);
@@ -52,7 +56,10 @@ describe('the projection runner’s process', () => {
   it('answers /readyz with the database’s and the projections’ checks, every worker running', async () => {
     const answer = await answerOf(`${base}/readyz`);
     expect(answer).toMatchObject({ status: 200, contentType: 'application/json; charset=utf-8' });
-    const body = JSON.parse(answer.body) as { status: string; checks: { database: unknown; projections: { ok: boolean; detail: { workers: { name: string; state: string }[] } } } };
+    const body = JSON.parse(answer.body) as {
+      status: string;
+      checks: { database: unknown; projections: { ok: boolean; detail: { workers: { name: string; state: string }[] } } };
+    };
     expect(Object.keys(body)).toEqual(['status', 'checks']);
     expect(body.status).toBe('ready');
     expect(Object.keys(body.checks)).toEqual(['database', 'projections']);

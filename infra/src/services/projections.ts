@@ -6,7 +6,10 @@ import { openEventStore } from '../event-store.ts';
 const config = loadConfig(ProjectionsConfig);
 const logger = createLogger('projections', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const db = createKnex(config.DATABASE_URL);
-const store = await openEventStore({ eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL }, { logger: logger.child({ component: 'eventstore' }) });
+const store = await openEventStore(
+  { eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL },
+  { logger: logger.child({ component: 'eventstore' }) },
+);
 const runner = createProjectionRunner({ db, connectionString: config.DATABASE_URL, store, projections: allProjections, logger });
 await runner.start();
 

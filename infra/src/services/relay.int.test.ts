@@ -23,7 +23,10 @@ let base: string;
 const answerOf = async (url: string) => {
   try {
     const answer = await fetch(url);
-    return { status: answer.status, body: (await answer.json()) as { status: string; checks: Record<string, { ok: boolean; detail?: Record<string, unknown> }> } };
+    return {
+      status: answer.status,
+      body: (await answer.json()) as { status: string; checks: Record<string, { ok: boolean; detail?: Record<string, unknown> }> },
+    };
   } catch {
     return { status: 0, body: null };
   }
@@ -50,7 +53,11 @@ afterAll(async () => {
 
 describe('the feed relay’s process', () => {
   it('is alive, and not ready while the broker does not answer: the checkpoint stays where it was', { timeout: 90_000 }, async () => {
-    const answer = await waitFor(() => answerOf(`${base}/readyz`), (a) => a.status === 503 && a.body?.checks.feed?.detail?.failing !== undefined, 60_000).catch((error: Error) => {
+    const answer = await waitFor(
+      () => answerOf(`${base}/readyz`),
+      (a) => a.status === 503 && a.body?.checks.feed?.detail?.failing !== undefined,
+      60_000,
+    ).catch((error: Error) => {
       throw new Error(`${error.message}\n${output}`);
     });
     expect(answer.body!.checks.database).toMatchObject({ ok: true });

@@ -6,7 +6,10 @@ import { openEventStore } from '../event-store.ts';
 const config = loadConfig(RelayConfig);
 const logger = createLogger('relay', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const db = createKnex(config.DATABASE_URL, { max: 2 });
-const store = await openEventStore({ eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL }, { poolSize: 3, logger: logger.child({ component: 'eventstore' }) });
+const store = await openEventStore(
+  { eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL },
+  { poolSize: 3, logger: logger.child({ component: 'eventstore' }) },
+);
 const feed = (await startKafkaFeed({ settings: config, store, databaseUrl: config.DATABASE_URL, logger }))!;
 
 const server = createHttpServer({ logger });

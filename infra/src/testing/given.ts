@@ -28,6 +28,7 @@ export function given(forum: () => TestForum) {
     createPost: (token: string, fields: PostFields = {}) =>
       forum().call<Written>('POST', '/api/posts', { token, body: { title: 'A post', description: 'Some text', tags: [], ...fields }, expect: 201 }),
     /** A comment on `postId` by the holder of `token`. */
-    createComment: (token: string, postId: string, text = 'A comment') => forum().call<Written>('POST', '/api/comments', { token, body: { postId, text }, expect: 201 }),
+    createComment: (token: string, postId: string, text = 'A comment') =>
+      forum().call<Written>('POST', '/api/comments', { token, body: { postId, text }, expect: 201 }),
   };
 }

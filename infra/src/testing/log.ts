@@ -10,7 +10,7 @@ import type { EventStore, RecordedEvent } from '@forum/eventstore';
 export async function readCommittedLog(store: EventStore, total: number, timeoutMs = 30_000): Promise<RecordedEvent[]> {
   const deadline = Date.now() + timeoutMs;
   const log: RecordedEvent[] = [];
-  for (let after = START; log.length < total; ) {
+  for (let after = START; log.length < total;) {
     const batch = await store.readAll(after, 1000);
     if (batch.length === 0) {
       if (Date.now() > deadline) throw new Error(`read ${log.length} of ${total} events before the horizon stopped moving`);

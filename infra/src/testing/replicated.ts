@@ -38,7 +38,12 @@ export async function startTestReplicatedForum(replicas: ReplicaCounts = {}, set
     ...settings,
   };
   const config = ReplicatedConfig.parse({ ...env, PORT: '0', HOST: '127.0.0.1' });
-  const forum = await startReplicatedForum(config, { env: { ...process.env, ...env }, replicas, output: 'capture', logger: createLogger('test-replicated', 'silent') }).catch(async (error: unknown) => {
+  const forum = await startReplicatedForum(config, {
+    env: { ...process.env, ...env },
+    replicas,
+    output: 'capture',
+    logger: createLogger('test-replicated', 'silent'),
+  }).catch(async (error: unknown) => {
     await database.drop();
     throw error;
   });
@@ -131,7 +136,11 @@ export class CommandLoad {
   async start(postsEach = 2): Promise<void> {
     for (const user of this.users) {
       for (let i = 0; i < postsEach; i++) {
-        const created = await this.send(user, 'post', '/api/posts', 'POST', { title: `Post ${i + 1} under load`, description: 'Written while services come and go', tags: [] });
+        const created = await this.send(user, 'post', '/api/posts', 'POST', {
+          title: `Post ${i + 1} under load`,
+          description: 'Written while services come and go',
+          tags: [],
+        });
         if (created.body.id) this.posts.push(created.body.id);
       }
     }
@@ -159,7 +168,15 @@ export class CommandLoad {
     }
   }
 
-  private async send(user: { id: string; token: string }, kind: SentCommand['kind'], path: string, method: string, body: unknown, postId?: string, vote?: Vote): Promise<SentCommand> {
+  private async send(
+    user: { id: string; token: string },
+    kind: SentCommand['kind'],
+    path: string,
+    method: string,
+    body: unknown,
+    postId?: string,
+    vote?: Vote,
+  ): Promise<SentCommand> {
     const key = randomUUID();
     const giveUp = Date.now() + GIVE_UP_AFTER_MS;
     for (let attempts = 1; ; attempts++) {
@@ -174,7 +191,17 @@ export class CommandLoad {
         continue;
       }
       const parsed = answer ? ((await answer.json().catch(() => ({}))) as SentCommand['body']) : {};
-      const sent: SentCommand = { kind, key, user: user.id, postId: kind === 'post' ? parsed.id : postId, vote, status: answer?.status ?? 0, body: parsed, attempts, answeredAt: Date.now() };
+      const sent: SentCommand = {
+        kind,
+        key,
+        user: user.id,
+        postId: kind === 'post' ? parsed.id : postId,
+        vote,
+        status: answer?.status ?? 0,
+        body: parsed,
+        attempts,
+        answeredAt: Date.now(),
+      };
       this.sent.push(sent);
       return sent;
     }

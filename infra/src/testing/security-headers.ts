@@ -110,18 +110,22 @@ export function securityHeaderProblems(headers: Headers, kind: AnswerKind, expec
     // only by the apps' own origin where keycloak-js frames it (the probe, the authorization endpoint)
     const frameAncestors = kind === 'realm-page' ? "'none'" : "'self'";
     if (actual['default-src'] !== "'none'") problems.push(`content-security-policy: default-src ${JSON.stringify(actual['default-src'])} on a realm page`);
-    if (actual['frame-ancestors'] !== frameAncestors) problems.push(`content-security-policy: frame-ancestors ${JSON.stringify(actual['frame-ancestors'])} on a realm page, expected ${frameAncestors}`);
+    if (actual['frame-ancestors'] !== frameAncestors)
+      problems.push(`content-security-policy: frame-ancestors ${JSON.stringify(actual['frame-ancestors'])} on a realm page, expected ${frameAncestors}`);
     if (actual['base-uri'] !== "'none'") problems.push(`content-security-policy: base-uri ${JSON.stringify(actual['base-uri'] ?? null)} on a realm page`);
     for (const directive of ['script-src', 'style-src']) {
       const sources = actual[directive];
       // absent: default-src 'none' holds for it
-      if (sources !== undefined && !/^('sha256-[A-Za-z0-9+/=]+'|'none')$/.test(sources)) problems.push(`content-security-policy: ${directive} ${JSON.stringify(sources)} on a realm page (a hash or 'none' expected)`);
+      if (sources !== undefined && !/^('sha256-[A-Za-z0-9+/=]+'|'none')$/.test(sources))
+        problems.push(`content-security-policy: ${directive} ${JSON.stringify(sources)} on a realm page (a hash or 'none' expected)`);
     }
     return problems;
   }
   for (const directive of new Set([...Object.keys(expected), ...Object.keys(actual)])) {
     if (actual[directive] !== expected[directive]) {
-      problems.push(`content-security-policy: ${directive} ${JSON.stringify(actual[directive] ?? null)}, expected ${JSON.stringify(expected[directive] ?? null)}`);
+      problems.push(
+        `content-security-policy: ${directive} ${JSON.stringify(actual[directive] ?? null)}, expected ${JSON.stringify(expected[directive] ?? null)}`,
+      );
     }
   }
   return problems;

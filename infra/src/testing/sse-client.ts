@@ -55,9 +55,7 @@ export function openStream(base: string, path: string, headers: Record<string, s
         },
         next(match, { from = 0, timeoutMs = 15_000 } = {}) {
           let found: SseMessage | undefined;
-          return stream
-            .until(() => (found = messages.slice(from).find(match)) !== undefined, timeoutMs)
-            .then(() => found!);
+          return stream.until(() => (found = messages.slice(from).find(match)) !== undefined, timeoutMs).then(() => found!);
         },
         until(condition, timeoutMs = 15_000) {
           if (condition(stream)) return Promise.resolve();

@@ -69,7 +69,8 @@ const POISON = ['\u0000', '\u0001', '\u007f', '\u0085', '\ud800', '\udfff', '\u2
  * `unit: 'binary'` strings are). Made of integers: fast-check builds a table of every code point for
  * its binary strings, seconds of work in every test file that imports this kit.
  */
-const anyText = (maxLength: number): fc.Arbitrary<string> => fc.array(fc.integer({ min: 0, max: 0x10ffff }), { maxLength }).map((points) => String.fromCodePoint(...points));
+const anyText = (maxLength: number): fc.Arbitrary<string> =>
+  fc.array(fc.integer({ min: 0, max: 0x10ffff }), { maxLength }).map((points) => String.fromCodePoint(...points));
 
 /** Ordinary text with one poison character in it, a string of hostile pieces, a long run of one character, or anything. */
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
@@ -100,7 +101,11 @@ export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
 export const prototypeKeys = fc.constantFrom('__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf');
 
 /** One field's value gone wrong: hostile text, the wrong type, or missing. */
-const brokenValue: fc.Arbitrary<unknown> = fc.oneof({ weight: 4, arbitrary: hostileString }, { weight: 2, arbitrary: wrongType }, { weight: 1, arbitrary: fc.constant(undefined) });
+const brokenValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: hostileString },
+  { weight: 2, arbitrary: wrongType },
+  { weight: 1, arbitrary: fc.constant(undefined) },
+);
 
 /**
  * A body for a call whose fields are `fields` (name → a valid value's arbitrary). Mostly one
@@ -112,9 +117,7 @@ export function hostileObject(fields: Record<string, fc.Arbitrary<unknown>>): fc
   const valid = fc.record(fields);
   const extra = fc.tuple(fc.oneof(prototypeKeys, hostileString), wrongType);
   const oneBroken =
-    names.length === 0
-      ? valid
-      : fc.tuple(valid, fc.constantFrom(...names), brokenValue).map(([body, name, value]) => ({ ...body, [name]: value }));
+    names.length === 0 ? valid : fc.tuple(valid, fc.constantFrom(...names), brokenValue).map(([body, name, value]) => ({ ...body, [name]: value }));
   const allBroken = fc.record(Object.fromEntries(names.map((name) => [name, fc.oneof(fields[name]!, brokenValue)])));
   return fc
     .tuple(fc.oneof({ weight: 6, arbitrary: oneBroken }, { weight: 1, arbitrary: valid }, { weight: 2, arbitrary: allBroken }), fc.option(extra, { freq: 4 }))
@@ -140,23 +143,43 @@ export function hostileQuery(params: Record<string, fc.Arbitrary<string>>): fc.A
     { weight: 1, arbitrary: fc.constantFrom('%00', 'a%00b', '%ff', '%', '%zz', '%ed%a0%80', '%e2%80%ae', '%e2%80%8b', '+', '%2b') },
     { weight: 1, arbitrary: edgeNumber.map((n) => urlEncoded(String(n))) },
   );
-  const valid = fc.subarray(names).chain((chosen) => fc.tuple(...chosen.map((name) => params[name]!.map((value) => [name, urlEncoded(value)] as [string, string]))));
+  const valid = fc
+    .subarray(names)
+    .chain((chosen) => fc.tuple(...chosen.map((name) => params[name]!.map((value) => [name, urlEncoded(value)] as [string, string]))));
   const broken =
     names.length === 0
       ? valid
-      : fc.tuple(valid, fc.constantFrom(...names), rawValue, fc.boolean()).map(([pairs, name, value, repeat]) => [
-          ...pairs.filter(([n]) => repeat || n !== name),
-          [name, value] as [string, string],
-        ]);
+      : fc
+          .tuple(valid, fc.constantFrom(...names), rawValue, fc.boolean())
+          .map(([pairs, name, value, repeat]) => [...pairs.filter(([n]) => repeat || n !== name), [name, value] as [string, string]]);
   const unknown = fc.tuple(valid, hostileString.map(urlEncoded), rawValue).map(([pairs, name, value]) => [...pairs, [name, value] as [string, string]]);
   return fc.oneof({ weight: 6, arbitrary: broken }, { weight: 2, arbitrary: valid }, { weight: 1, arbitrary: unknown }).map(encode);
 }
 
 /** Bytes that are not the JSON a call takes: broken, truncated, nested deep, invalid UTF-8, or another encoding. */
 export const malformedJson: fc.Arbitrary<Buffer> = fc.oneof(
-  fc.constantFrom('{', '{"a":', '{"title":"x",}', "{'a':1}", '[1,2', 'nul', '"\\ud800"', '{"a":1}{"b":2}', '\ufeff{}', '{"a":1e999}', '{"a":"\\u0000"}', '{"__proto__":{"x":1}}').map((text) => Buffer.from(text)),
+  fc
+    .constantFrom(
+      '{',
+      '{"a":',
+      '{"title":"x",}',
+      "{'a':1}",
+      '[1,2',
+      'nul',
+      '"\\ud800"',
+      '{"a":1}{"b":2}',
+      '\ufeff{}',
+      '{"a":1e999}',
+      '{"a":"\\u0000"}',
+      '{"__proto__":{"x":1}}',
+    )
+    .map((text) => Buffer.from(text)),
   fc.integer({ min: 1, max: 5000 }).map((depth) => Buffer.from(`${'['.repeat(depth)}${']'.repeat(depth)}`)),
-  fc.constantFrom(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]), Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), Buffer.from([0xc0, 0xaf])),
+  fc.constantFrom(
+    Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]),
+    Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+    Buffer.from([0xc0, 0xaf]),
+  ),
   fc.constant(Buffer.from('{"text":"hi"}', 'utf16le')),
   anyText(60).map((text) => Buffer.from(text)),
 );
@@ -184,5 +207,22 @@ export const urlEncoded = (text: string) => encodeURIComponent(text.toWellFormed
 export const hostileSegment: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.uuid() },
   { weight: 4, arbitrary: hostileString.map(urlEncoded) },
-  { weight: 2, arbitrary: fc.constantFrom('%00', '%ff', '%', '%zz', '%2e%2e', '..%2f..%2fadmin', 'a%2fb', '%u0000', '%ed%a0%80', '0', '-1', '2147483648', 'x'.repeat(5000)) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '%00',
+      '%ff',
+      '%',
+      '%zz',
+      '%2e%2e',
+      '..%2f..%2fadmin',
+      'a%2fb',
+      '%u0000',
+      '%ed%a0%80',
+      '0',
+      '-1',
+      '2147483648',
+      'x'.repeat(5000),
+    ),
+  },
 );

@@ -41,7 +41,8 @@ describe('given announcements before the batch and in it', () => {
 describe('given contact messages in one batch, one of them twice', () => {
   it('then each is listed and counted once', async () => {
     const model = await harness.fresh(contactProjection);
-    const message = (n: number) => harness.event('ContactMessageReceived', { messageId: uuidOf(n), name: 'V', email: 'v@x.test', message: `m${n}`, receivedAt: at() });
+    const message = (n: number) =>
+      harness.event('ContactMessageReceived', { messageId: uuidOf(n), name: 'V', email: 'v@x.test', message: `m${n}`, receivedAt: at() });
     await model.given([message(1), message(2), message(1)]);
     expect(await model.rows('SELECT id FROM messages ORDER BY id')).toEqual([{ id: uuidOf(1) }, { id: uuidOf(2) }]);
     expect(await model.rows("SELECT value::int FROM counters WHERE name = 'messages'")).toEqual([{ value: 2 }]);

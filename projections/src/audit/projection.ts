@@ -71,7 +71,13 @@ function entryOf(event: Exclude<AuditEvent, ProjectedEvent<'UserRegistered' | 'P
     }
     case 'AnnouncementPublished': {
       const a = event.data;
-      return { ...base, type: 'AnnouncementPublished', targetType: 'announcement', targetId: a.announcementId, summary: `Published the announcement "${a.title}"` };
+      return {
+        ...base,
+        type: 'AnnouncementPublished',
+        targetType: 'announcement',
+        targetId: a.announcementId,
+        summary: `Published the announcement "${a.title}"`,
+      };
     }
     case 'CommentRemoved': {
       const c = event.data;

@@ -70,7 +70,7 @@ describe('given comments, reports, a removal and a deleted post', () => {
     ]);
   });
 
-  it.each([1, 2, 1000])('when a comment raced its post\'s deletion, then its author is not counted, live (batches of %i) as replayed', async (batchSize) => {
+  it.each([1, 2, 1000])("when a comment raced its post's deletion, then its author is not counted, live (batches of %i) as replayed", async (batchSize) => {
     const log = [added(6, 400, 'u-cy'), postDeleted(401), added(7, 401, 'u-dee')];
     const { ordinary } = await harness.liveAndReplayed(commentsProjection, log, batchSize, ['comments', 'counters', 'commenter_stats', 'deleted_posts']);
     expect(await ordinary.rows('SELECT user_id, comments FROM commenter_stats ORDER BY user_id')).toEqual([{ user_id: 'u-cy', comments: 1 }]);
@@ -83,14 +83,18 @@ describe('given comments, reports, a removal and a deleted post', () => {
       harness.event('ProfileUpdated', { userId: 'u-ben', changes: { name: 'Benjamin', photoURL: 'b.png' }, updatedAt: at() }),
       harness.event('ProfileUpdated', { userId: 'r1', changes: { name: 'Reporter One' }, updatedAt: at() }),
     ]);
-    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM comments WHERE author_id = 'u-ben'")).toEqual([{ author_name: 'Benjamin', author_photo: 'b.png' }]);
+    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM comments WHERE author_id = 'u-ben'")).toEqual([
+      { author_name: 'Benjamin', author_photo: 'b.png' },
+    ]);
     expect(await model.rows('SELECT reporter_name FROM reports')).toEqual([{ reporter_name: 'Reporter One' }]);
   });
 
   it('when a commenter changes only their photo, then their name stays', async () => {
     const model = await harness.fresh(commentsProjection);
     await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ben', changes: { photoURL: 'b2.png' }, updatedAt: at() })]);
-    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM comments WHERE author_id = 'u-ben'")).toEqual([{ author_name: 'u-ben', author_photo: 'b2.png' }]);
+    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM comments WHERE author_id = 'u-ben'")).toEqual([
+      { author_name: 'u-ben', author_photo: 'b2.png' },
+    ]);
   });
 
   it('when a ProfileUpdated stored as v1 (both fields) is read, then comments and reports show both', async () => {
@@ -101,7 +105,9 @@ describe('given comments, reports, a removal and a deleted post', () => {
       harness.event('ProfileUpdated', { userId: 'u-ben', name: 'Benjamin', photoURL: 'b.png', updatedAt }, 'test', 1),
       harness.event('ProfileUpdated', { userId: 'r1', name: 'Reporter One', photoURL: 'r.png', updatedAt }, 'test', 1),
     ]);
-    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM comments WHERE author_id = 'u-ben'")).toEqual([{ author_name: 'Benjamin', author_photo: 'b.png' }]);
+    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM comments WHERE author_id = 'u-ben'")).toEqual([
+      { author_name: 'Benjamin', author_photo: 'b.png' },
+    ]);
     expect(await model.rows('SELECT reporter_name, reporter_photo FROM reports')).toEqual([{ reporter_name: 'Reporter One', reporter_photo: 'r.png' }]);
   });
 });
@@ -142,39 +148,49 @@ describe('given one batch that holds what the log says in order (the batch is fo
 describe('given a rebuild, which replays staged and settles at the end', () => {
   const rename = (userId: string, changes: { name?: string; photoURL?: string }) => harness.event('ProfileUpdated', { userId, changes, updatedAt: at() });
 
-  it.each([1, 3, 1000])('when comments, reports, removals, deletions and renames come in batches (staged: ranges) of %i, then the tables are those the ordinary replay gives', async (batchSize) => {
-    const log = [
-      added(1, 100),
-      added(2, 100, 'u-ben'),
-      added(6, 400, 'u-ben'),
-      added(7, 400),
-      reported(6, 'r2'),
-      reported(2, 'r1'),
-      // a staged replay takes post 400's comments away when it settles: what later ranges
-      // report or remove of them comes to nothing
-      postDeleted(400),
-      reported(6, 'r1'),
-      reported(7, 'r1'),
-      removed(6, 400, 'u-ben'),
-      rename('u-ann', { name: 'Annie' }),
-      rename('r1', { photoURL: 'r1.png' }),
-      // written before the rename was read, appended after it: keeps the name it was written with
-      added(3, 100),
-      reported(1, 'r1'),
-      removed(2, 100, 'u-ben'),
-      postDeleted(300),
-      added(4, 300), // raced the deletion
-      rename('u-ann', { photoURL: 'ann.png' }),
-      added(5, 100),
-    ];
-    const { rebuilt } = await harness.liveAndReplayed(commentsProjection, log, batchSize, ['comments', 'reports', 'counters', 'commenter_stats', 'deleted_posts', 'replay_profiles']);
-    expect(await rebuilt.rows('SELECT id, author_name, author_photo FROM comments ORDER BY id')).toEqual([
-      { id: uuidOf(1), author_name: 'Annie', author_photo: 'ann.png' },
-      { id: uuidOf(3), author_name: 'u-ann', author_photo: 'ann.png' },
-      { id: uuidOf(5), author_name: 'u-ann', author_photo: '' },
-    ]);
-    expect(await rebuilt.rows('SELECT comment_id, reporter_photo FROM reports ORDER BY 1')).toEqual([{ comment_id: uuidOf(1), reporter_photo: '' }]);
-  });
+  it.each([1, 3, 1000])(
+    'when comments, reports, removals, deletions and renames come in batches (staged: ranges) of %i, then the tables are those the ordinary replay gives',
+    async (batchSize) => {
+      const log = [
+        added(1, 100),
+        added(2, 100, 'u-ben'),
+        added(6, 400, 'u-ben'),
+        added(7, 400),
+        reported(6, 'r2'),
+        reported(2, 'r1'),
+        // a staged replay takes post 400's comments away when it settles: what later ranges
+        // report or remove of them comes to nothing
+        postDeleted(400),
+        reported(6, 'r1'),
+        reported(7, 'r1'),
+        removed(6, 400, 'u-ben'),
+        rename('u-ann', { name: 'Annie' }),
+        rename('r1', { photoURL: 'r1.png' }),
+        // written before the rename was read, appended after it: keeps the name it was written with
+        added(3, 100),
+        reported(1, 'r1'),
+        removed(2, 100, 'u-ben'),
+        postDeleted(300),
+        added(4, 300), // raced the deletion
+        rename('u-ann', { photoURL: 'ann.png' }),
+        added(5, 100),
+      ];
+      const { rebuilt } = await harness.liveAndReplayed(commentsProjection, log, batchSize, [
+        'comments',
+        'reports',
+        'counters',
+        'commenter_stats',
+        'deleted_posts',
+        'replay_profiles',
+      ]);
+      expect(await rebuilt.rows('SELECT id, author_name, author_photo FROM comments ORDER BY id')).toEqual([
+        { id: uuidOf(1), author_name: 'Annie', author_photo: 'ann.png' },
+        { id: uuidOf(3), author_name: 'u-ann', author_photo: 'ann.png' },
+        { id: uuidOf(5), author_name: 'u-ann', author_photo: '' },
+      ]);
+      expect(await rebuilt.rows('SELECT comment_id, reporter_photo FROM reports ORDER BY 1')).toEqual([{ comment_id: uuidOf(1), reporter_photo: '' }]);
+    },
+  );
 });
 
 describe('given a member who erases their account', () => {
@@ -183,27 +199,36 @@ describe('given a member who erases their account', () => {
     ['kept', 3],
     ['erased', 1],
     ['erased', 100],
-  ] as const)('then their comments and reports read as their events do from then on (content %s), the same live (batches of %i) and replayed', async (content, batchSize) => {
-    const cy = `u-cy-${content}-${batchSize}`;
-    const log = [
-      added(20, 500, cy),
-      added(21, 500, 'u-ben'),
-      reported(21, cy),
-      harness.event('ProfileUpdated', { userId: cy, changes: { name: 'Cy Q.', photoURL: 'cy.png' }, updatedAt: at() }),
-      // a comment its erasure's own removals missed (written as the erasure was decided) keeps its row
-      harness.event('AccountErased', { userId: cy, content, erasedAt: at() }, `user-${cy}`),
-    ];
-    const { ordinary } = await harness.liveAndReplayed(commentsProjection, log, batchSize, ['comments', 'reports', 'counters', 'commenter_stats', 'replay_profiles']);
-    expect(await ordinary.rows('SELECT text, author_name, author_email, author_photo FROM comments WHERE author_id = ?', [cy])).toEqual([
-      { text: content === 'erased' ? '' : 'Comment 20', author_name: 'Deleted user', author_email: '', author_photo: '' },
-    ]);
-    expect(await ordinary.rows('SELECT reporter_name, reporter_email, reporter_photo FROM reports WHERE reporter_id = ?', [cy])).toEqual([
-      { reporter_name: 'Deleted user', reporter_email: '', reporter_photo: '' },
-    ]);
-  });
+  ] as const)(
+    'then their comments and reports read as their events do from then on (content %s), the same live (batches of %i) and replayed',
+    async (content, batchSize) => {
+      const cy = `u-cy-${content}-${batchSize}`;
+      const log = [
+        added(20, 500, cy),
+        added(21, 500, 'u-ben'),
+        reported(21, cy),
+        harness.event('ProfileUpdated', { userId: cy, changes: { name: 'Cy Q.', photoURL: 'cy.png' }, updatedAt: at() }),
+        // a comment its erasure's own removals missed (written as the erasure was decided) keeps its row
+        harness.event('AccountErased', { userId: cy, content, erasedAt: at() }, `user-${cy}`),
+      ];
+      const { ordinary } = await harness.liveAndReplayed(commentsProjection, log, batchSize, [
+        'comments',
+        'reports',
+        'counters',
+        'commenter_stats',
+        'replay_profiles',
+      ]);
+      expect(await ordinary.rows('SELECT text, author_name, author_email, author_photo FROM comments WHERE author_id = ?', [cy])).toEqual([
+        { text: content === 'erased' ? '' : 'Comment 20', author_name: 'Deleted user', author_email: '', author_photo: '' },
+      ]);
+      expect(await ordinary.rows('SELECT reporter_name, reporter_email, reporter_photo FROM reports WHERE reporter_id = ?', [cy])).toEqual([
+        { reporter_name: 'Deleted user', reporter_email: '', reporter_photo: '' },
+      ]);
+    },
+  );
 });
 
-describe('given a rebuild that staged a member\'s comments and rename before their erasure', () => {
+describe("given a rebuild that staged a member's comments and rename before their erasure", () => {
   it('when it stages the erasure and settles, then their comments and reports read as erased, as live (not the name staged before)', async () => {
     const dee = 'u-dee-staged';
     const before = [

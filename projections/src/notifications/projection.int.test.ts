@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => harness?.stop());
 
-const warned = (n: number, userId = 'u-ann') => harness.event('UserWarned', { warningId: uuidOf(n), userId, reason: `Reason ${n}`, warnedBy: 'u-admin', warnedAt: at() });
+const warned = (n: number, userId = 'u-ann') =>
+  harness.event('UserWarned', { warningId: uuidOf(n), userId, reason: `Reason ${n}`, warnedBy: 'u-admin', warnedAt: at() });
 const read = (ids: number[], userId = 'u-ann') => harness.event('WarningsRead', { userId, warningIds: ids.map(uuidOf), readAt: at() });
 
 describe('given warnings before the batch and in it', () => {
@@ -35,14 +36,21 @@ describe('given warnings before the batch and in it', () => {
   });
 });
 
-const marked = (n: number, upTo: string, userId = 'u-ann') => harness.event('AnnouncementsRead', { userId, announcementId: uuidOf(100 + n), upTo, readAt: at() });
+const marked = (n: number, upTo: string, userId = 'u-ann') =>
+  harness.event('AnnouncementsRead', { userId, announcementId: uuidOf(100 + n), upTo, readAt: at() });
 const erased = (userId: string) => harness.event('AccountErased', { userId, content: 'kept', erasedAt: at() });
-const marks = (model: Awaited<ReturnType<typeof harness.fresh>>) => model.rows('SELECT user_id, announcement_id, up_to FROM announcements_read ORDER BY user_id');
+const marks = (model: Awaited<ReturnType<typeof harness.fresh>>) =>
+  model.rows('SELECT user_id, announcement_id, up_to FROM announcements_read ORDER BY user_id');
 
 describe("given members' announcements read marks (issue #31)", () => {
   it('keeps one mark a member, the newest: a later event that marks an older announcement (in the batch or after it) moves nothing back', async () => {
     const model = await harness.fresh(notificationsProjection);
-    await model.given([marked(1, '2026-11-20T10:00:00.000Z'), marked(3, '2026-11-22T10:00:00.000Z'), marked(2, '2026-11-21T10:00:00.000Z'), marked(1, '2026-11-20T10:00:00.000Z', 'u-ben')]);
+    await model.given([
+      marked(1, '2026-11-20T10:00:00.000Z'),
+      marked(3, '2026-11-22T10:00:00.000Z'),
+      marked(2, '2026-11-21T10:00:00.000Z'),
+      marked(1, '2026-11-20T10:00:00.000Z', 'u-ben'),
+    ]);
     await model.given([marked(2, '2026-11-21T10:00:00.000Z')]);
     expect(await marks(model)).toEqual([
       { user_id: 'u-ann', announcement_id: uuidOf(103), up_to: new Date('2026-11-22T10:00:00Z') },
@@ -62,13 +70,22 @@ describe("given members' announcements read marks (issue #31)", () => {
 });
 
 const publishedBy = (authorId: string, n: number, publishedAt: string) =>
-  harness.event('AnnouncementPublished', { announcementId: uuidOf(100 + n), title: `News ${n}`, description: `About ${n}`, authorId, authorName: authorId, authorPhoto: '', publishedAt }, `announcement-${uuidOf(100 + n)}`);
+  harness.event(
+    'AnnouncementPublished',
+    { announcementId: uuidOf(100 + n), title: `News ${n}`, description: `About ${n}`, authorId, authorName: authorId, authorPhoto: '', publishedAt },
+    `announcement-${uuidOf(100 + n)}`,
+  );
 
 describe("given admins' own announcements (issue #39, edge 18)", () => {
   it('an announcement is read by its author: their mark moves to it when they had read every one before it', async () => {
     const model = await harness.fresh(notificationsProjection);
     // the first announcement of all; then one after the author had read the one before (in the batch and after it)
-    await model.given([publishedBy('u-ann', 1, '2026-11-20T10:00:00.000Z'), publishedBy('u-ben', 2, '2026-11-21T10:00:00.000Z'), marked(2, '2026-11-21T10:00:00.000Z'), publishedBy('u-ann', 3, '2026-11-22T10:00:00.000Z')]);
+    await model.given([
+      publishedBy('u-ann', 1, '2026-11-20T10:00:00.000Z'),
+      publishedBy('u-ben', 2, '2026-11-21T10:00:00.000Z'),
+      marked(2, '2026-11-21T10:00:00.000Z'),
+      publishedBy('u-ann', 3, '2026-11-22T10:00:00.000Z'),
+    ]);
     // (Ben had not read Ann's first one: his own stays new to him with it)
     expect(await marks(model)).toEqual([{ user_id: 'u-ann', announcement_id: uuidOf(103), up_to: new Date('2026-11-22T10:00:00Z') }]);
     await model.given([publishedBy('u-ann', 4, '2026-11-23T10:00:00.000Z')]);
@@ -79,11 +96,14 @@ describe("given admins' own announcements (issue #39, edge 18)", () => {
     const model = await harness.fresh(notificationsProjection);
     await model.given([publishedBy('u-ben', 1, '2026-11-20T10:00:00.000Z')]);
     await model.given([publishedBy('u-ann', 2, '2026-11-21T10:00:00.000Z')]);
-    await model.given([marked(1, '2026-11-20T10:00:00.000Z', 'u-cy'), publishedBy('u-ben', 3, '2026-11-22T10:00:00.000Z'), publishedBy('u-cy', 4, '2026-11-23T10:00:00.000Z')]);
+    await model.given([
+      marked(1, '2026-11-20T10:00:00.000Z', 'u-cy'),
+      publishedBy('u-ben', 3, '2026-11-22T10:00:00.000Z'),
+      publishedBy('u-cy', 4, '2026-11-23T10:00:00.000Z'),
+    ]);
     expect(await marks(model)).toEqual([
       { user_id: 'u-ben', announcement_id: uuidOf(101), up_to: new Date('2026-11-20T10:00:00Z') },
       { user_id: 'u-cy', announcement_id: uuidOf(101), up_to: new Date('2026-11-20T10:00:00Z') },
     ]);
   });
 });
-

@@ -73,7 +73,8 @@ export async function rebuildProjections(options: RebuildOptions): Promise<Rebui
       options.onProgress?.(progress);
       const failed = progress.filter((p) => p.state === 'halted' || p.state === 'gone');
       const done = progress.every((p) => p.state !== 'building');
-      if (done || interrupted || failed.length > 0) return { interrupted: !done && interrupted, failed, progress, seconds: (performance.now() - started) / 1000 };
+      if (done || interrupted || failed.length > 0)
+        return { interrupted: !done && interrupted, failed, progress, seconds: (performance.now() - started) / 1000 };
       // (without `interrupted`, Promise.race would take the missing value as settled and spin)
       await Promise.race([new Promise((resolve) => setTimeout(resolve, 500)), ...(options.interrupted ? [options.interrupted] : [])]);
     }
@@ -142,7 +143,9 @@ export function progressReporter(write: (text: string) => void, terminal: NodeJS
       lastLine = performance.now();
       for (const p of progress) {
         const percent = p.head > 0 ? Math.floor((p.position * 100) / p.head) : 100;
-        write(`${buildLabel(p.build)}: ${p.state === 'live' ? 'switched' : p.state} ${percent}% (${p.position}/${p.head}) ${p.eventsPerSecond.toLocaleString('en')} events/s\n`);
+        write(
+          `${buildLabel(p.build)}: ${p.state === 'live' ? 'switched' : p.state} ${percent}% (${p.position}/${p.head}) ${p.eventsPerSecond.toLocaleString('en')} events/s\n`,
+        );
       }
     },
     stop() {},

@@ -2,7 +2,17 @@ import { compareLogPositions, positionToken, START, type LogPosition } from '@fo
 import type { EventStore } from '@forum/eventstore';
 import type { Knex } from '@forum/platform';
 import { buildSchema, liveBuild } from '../runner/checkpoints.ts';
-import { applyOwn, DEFERRED_SETTING, REPLAY_SETTINGS, settleReplay, sqlLogIn, STAGE_RANGE_SIZE, stageUntil, tablesOf, type Projection } from '../runner/projection.ts';
+import {
+  applyOwn,
+  DEFERRED_SETTING,
+  REPLAY_SETTINGS,
+  settleReplay,
+  sqlLogIn,
+  STAGE_RANGE_SIZE,
+  stageUntil,
+  tablesOf,
+  type Projection,
+} from '../runner/projection.ts';
 
 export interface TableDiff {
   view: string;
@@ -74,7 +84,11 @@ export async function verifyProjection(db: Knex, store: EventStore, projection: 
       );
       const counts = rows[0]!;
       const sample = async (from: string, minus: string) =>
-        (await trx.raw<{ rows: { row: unknown }[] }>(`SELECT to_jsonb(d) AS row FROM (SELECT * FROM ${from} EXCEPT ALL SELECT * FROM ${minus}) d LIMIT ${SHOWN}`)).rows.map((r) => r.row);
+        (
+          await trx.raw<{ rows: { row: unknown }[] }>(
+            `SELECT to_jsonb(d) AS row FROM (SELECT * FROM ${from} EXCEPT ALL SELECT * FROM ${minus}) d LIMIT ${SHOWN}`,
+          )
+        ).rows.map((r) => r.row);
       tables.push({
         view,
         table,

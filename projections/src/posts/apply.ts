@@ -108,10 +108,10 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
     const changes = [...segment.profileChanges.values()];
     const ids = changes.map((change) => change.userId);
     await trx.raw(
-        `UPDATE posts p SET author_name = coalesce(x.name, p.author_name), author_photo = coalesce(x."photoURL", p.author_photo)
+      `UPDATE posts p SET author_name = coalesce(x.name, p.author_name), author_photo = coalesce(x."photoURL", p.author_photo)
          FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, name text, "photoURL" text)
          WHERE p.author_id = x."userId" AND p.author_id = ANY (?::text[])`,
-        // the ids again as an array: the planner then reads the rows through the index, not the whole table
+      // the ids again as an array: the planner then reads the rows through the index, not the whole table
       [JSON.stringify(changes), ids],
     );
     // the leaderboard's rows (one per person)

@@ -165,5 +165,7 @@ export async function pageBlockProblems(trx: Knex.Transaction): Promise<string[]
     HAVING max(size) FILTER (WHERE is_block = 1) IS DISTINCT FROM (count(*) FILTER (WHERE is_block = 0))::integer
        AND NOT (max(size) FILTER (WHERE is_block = 1) IS NULL AND count(*) FILTER (WHERE is_block = 0) = 0)
     ORDER BY list, block_no LIMIT 20`);
-  return rows.map((row) => (row.lo === null ? `${row.list}: ${row.n} posts before its first block` : `${row.list} block ${row.lo}: size ${row.size}, holds ${row.n}`));
+  return rows.map((row) =>
+    row.lo === null ? `${row.list}: ${row.n} posts before its first block` : `${row.list} block ${row.lo}: size ${row.size}, holds ${row.n}`,
+  );
 }

@@ -87,8 +87,14 @@ describe('given posts, votes and comments in one batch or in many', () => {
   it('then full-text search finds them by words of the title and the description, and no longer the deleted one', async () => {
     const model = await harness.fresh(postsProjection);
     await model.given(events());
-    expect(await model.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'numbers') ORDER BY id")).toEqual([{ id: uuidOf(1) }, { id: uuidOf(3) }]);
-    expect(await model.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'post') ORDER BY id")).toEqual([{ id: uuidOf(1) }, { id: uuidOf(3) }]);
+    expect(await model.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'numbers') ORDER BY id")).toEqual([
+      { id: uuidOf(1) },
+      { id: uuidOf(3) },
+    ]);
+    expect(await model.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'post') ORDER BY id")).toEqual([
+      { id: uuidOf(1) },
+      { id: uuidOf(3) },
+    ]);
     // each vector carries its post's creation time, to be walked newest first
     expect(await model.rows('SELECT count(*)::int AS n FROM post_search s JOIN posts p USING (id) WHERE s.created_at = p.created_at')).toEqual([
       { n: (await model.rows<{ n: number }>('SELECT count(*)::int AS n FROM posts'))[0]!.n },
@@ -105,14 +111,18 @@ describe('given posts, votes and comments in one batch or in many', () => {
   it('when the author changes only their photo, then their name stays', async () => {
     const model = await harness.fresh(postsProjection);
     await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ann', changes: { photoURL: 'p2' }, updatedAt: at() })]);
-    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM posts WHERE author_id = 'u-ann'")).toEqual([{ author_name: 'Ann', author_photo: 'p2' }]);
+    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM posts WHERE author_id = 'u-ann'")).toEqual([
+      { author_name: 'Ann', author_photo: 'p2' },
+    ]);
     expect(await model.rows("SELECT name, photo_url FROM author_stats WHERE user_id = 'u-ann'")).toEqual([{ name: 'Ann', photo_url: 'p2' }]);
   });
 
   it('when a ProfileUpdated stored as v1 (both fields) is read, then it sets both', async () => {
     const model = await harness.fresh(postsProjection);
     await model.given([...events(), harness.event('ProfileUpdated', { userId: 'u-ann', name: 'Annie', photoURL: 'p1', updatedAt: at() }, 'test', 1)]);
-    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM posts WHERE author_id = 'u-ann'")).toEqual([{ author_name: 'Annie', author_photo: 'p1' }]);
+    expect(await model.rows("SELECT DISTINCT author_name, author_photo FROM posts WHERE author_id = 'u-ann'")).toEqual([
+      { author_name: 'Annie', author_photo: 'p1' },
+    ]);
     expect(await model.rows("SELECT name, photo_url FROM author_stats WHERE user_id = 'u-ann'")).toEqual([{ name: 'Annie', photo_url: 'p1' }]);
   });
 });
@@ -133,7 +143,16 @@ describe('given one batch that holds what the log says in order (the batch is fo
   it('when an earlier batch made the posts, and this one renames, votes and deletes two posts of one author with one tag, then the counts come out per author and per tag', async () => {
     const model = await harness.fresh(postsProjection);
     await model.given([created(1, 'u-ann', ['React']), created(2, 'u-ann', ['React']), created(3, 'u-ann', ['React'])]);
-    await model.given([renamed('Annie'), vote(1, 'v1', 'none', 'up'), vote(2, 'v1', 'none', 'up'), vote(3, 'v1', 'none', 'up'), comment(1, 1), comment(3, 2), deleted(1), deleted(2)]);
+    await model.given([
+      renamed('Annie'),
+      vote(1, 'v1', 'none', 'up'),
+      vote(2, 'v1', 'none', 'up'),
+      vote(3, 'v1', 'none', 'up'),
+      comment(1, 1),
+      comment(3, 2),
+      deleted(1),
+      deleted(2),
+    ]);
     expect(await model.rows('SELECT id, author_name, up_vote FROM posts')).toEqual([{ id: uuidOf(3), author_name: 'Annie', up_vote: 1 }]);
     expect(await model.rows('SELECT name, posts, up_votes, comments FROM author_stats')).toEqual([{ name: 'Annie', posts: 1, up_votes: 1, comments: 1 }]);
     expect(await model.rows('SELECT tag_key, posts FROM tag_counters')).toEqual([{ tag_key: 'react', posts: 1 }]);
@@ -162,39 +181,59 @@ describe('given one batch that holds what the log says in order (the batch is fo
 describe('given a rebuild, which replays staged and settles at the end', () => {
   const rename = (changes: { name?: string; photoURL?: string }) => harness.event('ProfileUpdated', { userId: 'u-ann', changes, updatedAt: at() });
 
-  it.each([1, 4, 1000])('when posts, votes, comments, deletions and renames come in batches (staged: ranges) of %i, then the tables are those the ordinary replay gives', async (batchSize) => {
-    const log = [
-      created(1, 'u-ann', ['React']),
-      created(2, 'u-ann', ['React', 'Vue']),
-      vote(1, 'v1', 'none', 'up'),
-      rename({ name: 'Annie' }),
-      // a member's post decided before the rename and appended after it keeps the name it was written with
-      { ...created(3, 'u-ann'), data: { ...created(3, 'u-ann').data, authorName: 'Ann' } },
-      vote(1, 'v1', 'up', 'down'),
-      vote(2, 'v2', 'none', 'up'),
-      comment(1, 1),
-      comment(3, 2),
-      deleted(2),
-      vote(2, 'v3', 'none', 'up'), // raced the deletion
-      rename({ photoURL: 'p9' }),
-      created(4, 'u-ann'),
-      vote(4, 'v1', 'none', 'up'),
-      removed(1, 1),
-    ];
-    const { rebuilt } = await harness.liveAndReplayed(postsProjection, log, batchSize, ['posts', 'post_search', 'votes', 'counters', 'tag_counters', 'author_stats']);
-    expect(await rebuilt.rows('SELECT id, author_name, author_photo, up_vote, down_vote, comment_count FROM posts ORDER BY id')).toEqual([
-      { id: uuidOf(1), author_name: 'Annie', author_photo: 'p9', up_vote: 0, down_vote: 1, comment_count: 0 },
-      { id: uuidOf(3), author_name: 'Ann', author_photo: 'p9', up_vote: 0, down_vote: 0, comment_count: 1 },
-      { id: uuidOf(4), author_name: 'Ann', author_photo: '', up_vote: 1, down_vote: 0, comment_count: 0 },
-    ]);
-    expect(await rebuilt.rows('SELECT count(*)::int AS n FROM replay_spans')).toEqual([{ n: 0 }]);
-    expect(await rebuilt.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'number') ORDER BY id")).toEqual([uuidOf(1), uuidOf(3), uuidOf(4)].map((id) => ({ id })));
-  });
+  it.each([1, 4, 1000])(
+    'when posts, votes, comments, deletions and renames come in batches (staged: ranges) of %i, then the tables are those the ordinary replay gives',
+    async (batchSize) => {
+      const log = [
+        created(1, 'u-ann', ['React']),
+        created(2, 'u-ann', ['React', 'Vue']),
+        vote(1, 'v1', 'none', 'up'),
+        rename({ name: 'Annie' }),
+        // a member's post decided before the rename and appended after it keeps the name it was written with
+        { ...created(3, 'u-ann'), data: { ...created(3, 'u-ann').data, authorName: 'Ann' } },
+        vote(1, 'v1', 'up', 'down'),
+        vote(2, 'v2', 'none', 'up'),
+        comment(1, 1),
+        comment(3, 2),
+        deleted(2),
+        vote(2, 'v3', 'none', 'up'), // raced the deletion
+        rename({ photoURL: 'p9' }),
+        created(4, 'u-ann'),
+        vote(4, 'v1', 'none', 'up'),
+        removed(1, 1),
+      ];
+      const { rebuilt } = await harness.liveAndReplayed(postsProjection, log, batchSize, [
+        'posts',
+        'post_search',
+        'votes',
+        'counters',
+        'tag_counters',
+        'author_stats',
+      ]);
+      expect(await rebuilt.rows('SELECT id, author_name, author_photo, up_vote, down_vote, comment_count FROM posts ORDER BY id')).toEqual([
+        { id: uuidOf(1), author_name: 'Annie', author_photo: 'p9', up_vote: 0, down_vote: 1, comment_count: 0 },
+        { id: uuidOf(3), author_name: 'Ann', author_photo: 'p9', up_vote: 0, down_vote: 0, comment_count: 1 },
+        { id: uuidOf(4), author_name: 'Ann', author_photo: '', up_vote: 1, down_vote: 0, comment_count: 0 },
+      ]);
+      expect(await rebuilt.rows('SELECT count(*)::int AS n FROM replay_spans')).toEqual([{ n: 0 }]);
+      expect(await rebuilt.rows("SELECT id FROM post_search WHERE search @@ websearch_to_tsquery('english', 'number') ORDER BY id")).toEqual(
+        [uuidOf(1), uuidOf(3), uuidOf(4)].map((id) => ({ id })),
+      );
+    },
+  );
 
   it.each(['votes', 'counts', 'votes and counts'])(
     'when a build staged before votes and counts settled together had settled its %s, then settling completes the rest as the ordinary replay gives it',
     async (done) => {
-      const log = [created(1), created(2, 'u-ben'), vote(1, 'v1', 'none', 'up'), vote(1, 'v2', 'none', 'down'), comment(2, 1), rename({ name: 'Annie' }), vote(1, 'v1', 'up', 'down')];
+      const log = [
+        created(1),
+        created(2, 'u-ben'),
+        vote(1, 'v1', 'none', 'up'),
+        vote(1, 'v2', 'none', 'down'),
+        comment(2, 1),
+        rename({ name: 'Annie' }),
+        vote(1, 'v1', 'up', 'down'),
+      ];
       const ordinary = await harness.fresh(postsProjection);
       await ordinary.given(log);
       const rebuilt = await harness.fresh(postsProjection);
@@ -206,7 +245,9 @@ describe('given a rebuild, which replays staged and settles at the end', () => {
             `UPDATE posts r SET up_vote = o.up_vote, down_vote = o.down_vote, comment_count = o.comment_count, author_name = o.author_name, author_photo = o.author_photo
              FROM "${ordinary.schema}".posts o WHERE o.id = r.id`,
           );
-          await trx.raw(`UPDATE author_stats r SET up_votes = o.up_votes, comments = o.comments FROM "${ordinary.schema}".author_stats o WHERE o.user_id = r.user_id`);
+          await trx.raw(
+            `UPDATE author_stats r SET up_votes = o.up_votes, comments = o.comments FROM "${ordinary.schema}".author_stats o WHERE o.user_id = r.user_id`,
+          );
           await trx.raw('TRUNCATE replay_profiles');
         }
         const steps = done.split(' and ');
@@ -301,7 +342,14 @@ describe('given a member who erases their account', () => {
         // a post its erasure's own deletions missed (written as the erasure was decided) keeps its row
         harness.event('AccountErased', { userId: cy, content, erasedAt: at() }, `user-${cy}`),
       ];
-      const { ordinary } = await harness.liveAndReplayed(postsProjection, log, batchSize, ['posts', 'post_search', 'votes', 'counters', 'tag_counters', 'author_stats']);
+      const { ordinary } = await harness.liveAndReplayed(postsProjection, log, batchSize, [
+        'posts',
+        'post_search',
+        'votes',
+        'counters',
+        'tag_counters',
+        'author_stats',
+      ]);
       const text = content === 'erased' ? '' : `Cy's heron 60`;
       expect(await ordinary.rows('SELECT title, summary, author_name, author_email, author_photo FROM posts WHERE author_id = ?', [cy])).toEqual([
         { title: text, summary: content === 'erased' ? '' : 'Herons wait, says Cy 60', author_name: 'Deleted user', author_email: '', author_photo: '' },

@@ -48,8 +48,15 @@ export const postsProjection: Projection<PostsEvent> = {
   exposes: {
     // a post's vector is unique to it: a read that takes no `search` leaves the join out
     posts: { select: 'SELECT p.*, s.search FROM posts p LEFT JOIN post_search s ON s.id = p.id', tables: ['posts', 'post_search'] },
-    post_counters: 'counters', post_votes: 'votes', author_stats: 'author_stats', post_tag_counters: 'tag_counters',
-    post_page_blocks: 'page_blocks', post_page_settings: 'page_settings', post_tags: 'post_tags', post_search: 'post_search' },
+    post_counters: 'counters',
+    post_votes: 'votes',
+    author_stats: 'author_stats',
+    post_tag_counters: 'tag_counters',
+    post_page_blocks: 'page_blocks',
+    post_page_settings: 'page_settings',
+    post_tags: 'post_tags',
+    post_search: 'post_search',
+  },
   migrate: migratePosts,
   derived: { views: ['post_page_blocks', 'post_page_settings'], problems: pageBlockProblems, rebuild: rebuildPageBlocks },
   indexes: POSTS_READ_INDEXES,

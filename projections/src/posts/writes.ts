@@ -57,8 +57,16 @@ export const SEARCH_VECTOR = `setweight(to_tsvector('english', title), 'A') || s
  * newest post). The first of two creates of one id wins. A staged replay
  * leaves their vectors to its settle (`settleSearch`).
  */
-export async function insertPostsFrom(trx: Knex.Transaction, vectors: 'with their vectors' | 'vectors when settled', input: string, bindings: readonly Knex.RawBinding[]) {
-  const searchable = vectors === 'with their vectors' ? `searchable AS (INSERT INTO post_search (id, created_at, search) SELECT id, created_at, ${SEARCH_VECTOR} FROM inserted),` : '';
+export async function insertPostsFrom(
+  trx: Knex.Transaction,
+  vectors: 'with their vectors' | 'vectors when settled',
+  input: string,
+  bindings: readonly Knex.RawBinding[],
+) {
+  const searchable =
+    vectors === 'with their vectors'
+      ? `searchable AS (INSERT INTO post_search (id, created_at, search) SELECT id, created_at, ${SEARCH_VECTOR} FROM inserted),`
+      : '';
   await trx.raw(
     `WITH input AS (${input}),
      inserted AS (

@@ -26,7 +26,8 @@ export function tallyOf(events: readonly RecordedEvent[], types: readonly string
  * What readers hear of a live build's checkpoint: `<schema>:<position>`, and `:<applied events>`
  * when the build counts them (see Moved). CheckpointWatcher reads it.
  */
-export const checkpointNotice = (schema: string, to: LogPosition, applied: string | null) => `${schema}:${positionToken(to)}${applied === null ? '' : `:${applied}`}`;
+export const checkpointNotice = (schema: string, to: LogPosition, applied: string | null) =>
+  `${schema}:${positionToken(to)}${applied === null ? '' : `:${applied}`}`;
 
 /**
  * Writes what takes the build to `to`, with the checkpoint and what it was handed of the log

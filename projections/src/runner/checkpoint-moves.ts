@@ -27,29 +27,26 @@ export interface Moved {
  * the answer says whether it moved (null: it did not).
  */
 export function batchedCheckpointMoves(db: Knex): DataLoader<CheckpointMove, Moved | null> {
-  return new DataLoader<CheckpointMove, Moved | null>(
-    async (moves) => {
-      const { rows } = await prepared<{ rows: { ord: string; applied: string | null }[] }>(
-        db,
-        `UPDATE projections.checkpoints c SET tx = m.to_tx::xid8, pos = m.to_pos, updated_at = now()
+  return new DataLoader<CheckpointMove, Moved | null>(async (moves) => {
+    const { rows } = await prepared<{ rows: { ord: string; applied: string | null }[] }>(
+      db,
+      `UPDATE projections.checkpoints c SET tx = m.to_tx::xid8, pos = m.to_pos, updated_at = now()
          FROM unnest(?::text[], ?::integer[], ?::integer[], ?::text[], ?::bigint[], ?::text[], ?::bigint[])
               WITH ORDINALITY AS m(name, version, build, from_tx, from_pos, to_tx, to_pos, ord)
          WHERE c.name = m.name AND c.version = m.version AND c.build = m.build
            AND c.tx = m.from_tx::xid8 AND c.pos = m.from_pos AND c.state <> 'retired'
          RETURNING m.ord, c.applied_events::text AS applied`,
-        [
-          moves.map((m) => m.key.name),
-          moves.map((m) => m.key.version),
-          moves.map((m) => m.key.build),
-          moves.map((m) => m.from.transactionId.toString()),
-          moves.map((m) => m.from.globalPosition.toString()),
-          moves.map((m) => m.to.transactionId.toString()),
-          moves.map((m) => m.to.globalPosition.toString()),
-        ],
-      );
-      const moved = new Map(rows.map((row) => [Number(row.ord) - 1, { applied: row.applied }]));
-      return moves.map((_, i) => moved.get(i) ?? null);
-    },
-    ONE_TURN,
-  );
+      [
+        moves.map((m) => m.key.name),
+        moves.map((m) => m.key.version),
+        moves.map((m) => m.key.build),
+        moves.map((m) => m.from.transactionId.toString()),
+        moves.map((m) => m.from.globalPosition.toString()),
+        moves.map((m) => m.to.transactionId.toString()),
+        moves.map((m) => m.to.globalPosition.toString()),
+      ],
+    );
+    const moved = new Map(rows.map((row) => [Number(row.ord) - 1, { applied: row.applied }]));
+    return moves.map((_, i) => moved.get(i) ?? null);
+  }, ONE_TURN);
 }

@@ -110,12 +110,12 @@ function toRow(raw: RawCheckpoint): CheckpointRow {
     position: { transactionId: BigInt(raw.tx), globalPosition: BigInt(raw.pos) },
     state: raw.state,
     error: raw.error,
-    failedPosition:
-      raw.failed_tx && raw.failed_pos ? { transactionId: BigInt(raw.failed_tx), globalPosition: BigInt(raw.failed_pos) } : null,
+    failedPosition: raw.failed_tx && raw.failed_pos ? { transactionId: BigInt(raw.failed_tx), globalPosition: BigInt(raw.failed_pos) } : null,
     requestedBy: raw.requested_by,
     createdAt: raw.created_at,
     updatedAt: raw.updated_at,
-    applied: raw.applied_events !== null && raw.applied_positions !== null ? { events: BigInt(raw.applied_events), positions: BigInt(raw.applied_positions) } : null,
+    applied:
+      raw.applied_events !== null && raw.applied_positions !== null ? { events: BigInt(raw.applied_events), positions: BigInt(raw.applied_positions) } : null,
     discarded: raw.discarded,
     stagedFrom: raw.staged_from === null ? null : parsePositionToken(raw.staged_from),
   };
@@ -128,9 +128,7 @@ export async function readCheckpoint(db: Knex, key: BuildKey): Promise<Checkpoin
 
 /** Every build that is live or building (retired ones with `{ retired: true }`). */
 export async function readCheckpoints(db: Knex, options: { retired?: boolean } = {}): Promise<CheckpointRow[]> {
-  const { rows } = await db.raw<{ rows: RawCheckpoint[] }>(
-    `${SELECT} ${options.retired ? '' : `WHERE state <> 'retired'`} ORDER BY name, version, build`,
-  );
+  const { rows } = await db.raw<{ rows: RawCheckpoint[] }>(`${SELECT} ${options.retired ? '' : `WHERE state <> 'retired'`} ORDER BY name, version, build`);
   return rows.map(toRow);
 }
 
@@ -151,19 +149,15 @@ async function buildsOf(trx: Knex.Transaction, name: string): Promise<Checkpoint
 }
 
 async function insertBuild(trx: Knex.Transaction, key: BuildKey, state: BuildState, requestedBy: string | null): Promise<CheckpointRow> {
-  await trx.raw(`INSERT INTO projections.checkpoints (name, version, build, state, requested_by, applied_events, applied_positions) VALUES (?, ?, ?, ?, ?, 0, 0)`, [
-    key.name,
-    key.version,
-    key.build,
-    state,
-    requestedBy,
-  ]);
+  await trx.raw(
+    `INSERT INTO projections.checkpoints (name, version, build, state, requested_by, applied_events, applied_positions) VALUES (?, ?, ?, ?, ?, 0, 0)`,
+    [key.name, key.version, key.build, state, requestedBy],
+  );
   const { rows } = await trx.raw<{ rows: RawCheckpoint[] }>(`${SELECT} WHERE name = ? AND version = ? AND build = ?`, [key.name, key.version, key.build]);
   return toRow(rows[0]!);
 }
 
-const nextBuild = (builds: readonly CheckpointRow[], version: number) =>
-  Math.max(0, ...builds.filter((b) => b.version === version).map((b) => b.build)) + 1;
+const nextBuild = (builds: readonly CheckpointRow[], version: number) => Math.max(0, ...builds.filter((b) => b.version === version).map((b) => b.build)) + 1;
 
 /**
  * The builds this code version of a projection should run, creating the first
@@ -173,7 +167,10 @@ const nextBuild = (builds: readonly CheckpointRow[], version: number) =>
  * are retired (their code is gone); a live newer version means this code is
  * superseded and runs nothing.
  */
-export async function buildsToRun(db: Knex, projection: Pick<Projection, 'name' | 'version'>): Promise<{ builds: CheckpointRow[]; retired: CheckpointRow[]; superseded: boolean }> {
+export async function buildsToRun(
+  db: Knex,
+  projection: Pick<Projection, 'name' | 'version'>,
+): Promise<{ builds: CheckpointRow[]; retired: CheckpointRow[]; superseded: boolean }> {
   return db.transaction(async (trx) => {
     await lockName(trx, projection.name);
     const all = await buildsOf(trx, projection.name);
@@ -247,11 +244,7 @@ export type SwitchOutcome = { switched: true; retired: CheckpointRow | null } | 
  * position still sees it after the switch. The retired build's runner finds
  * its checkpoint gone from under it at its next batch and stops.
  */
-export async function switchToBuild(
-  db: Knex,
-  key: BuildKey,
-  publish: (trx: Knex.Transaction) => Promise<void>,
-): Promise<SwitchOutcome> {
+export async function switchToBuild(db: Knex, key: BuildKey, publish: (trx: Knex.Transaction) => Promise<void>): Promise<SwitchOutcome> {
   return db.transaction(async (trx) => {
     await lockName(trx, key.name);
     const { rows } = await trx.raw<{ rows: RawCheckpoint[] }>(`${SELECT} WHERE name = ? AND state IN ('live', 'building') FOR UPDATE`, [key.name]);

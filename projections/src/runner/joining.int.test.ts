@@ -54,40 +54,47 @@ describe('builds joining a shared read of the log', () => {
   // The bug of issue 15: a build that joined while the reader's read was in flight was handed a batch
   // read without its types (or from past its position), its checkpoint moved over the batch anyway,
   // and it switched in with empty or partial tables.
-  it('ordinary builds of different event types that join while the first read is slow each replay every event of their types', { timeout: 120_000 }, async () => {
-    const projections = [counting('join_tick', ['Tick']), counting('join_tock', ['Tock']), counting('join_both', ['Tack', 'Tick'])];
-    await appendMixed(3000, ['Tick', 'Tock', 'Tack']);
-    const total = await log.eventCount();
+  it(
+    'ordinary builds of different event types that join while the first read is slow each replay every event of their types',
+    { timeout: 120_000 },
+    async () => {
+      const projections = [counting('join_tick', ['Tick']), counting('join_tock', ['Tock']), counting('join_both', ['Tack', 'Tick'])];
+      await appendMixed(3000, ['Tick', 'Tock', 'Tack']);
+      const total = await log.eventCount();
 
-    // the live builds, followed to the head, then stopped (as the forum would be)
-    const live = runnerFor(projections);
-    await live.start();
-    await waitFor(() => projectionStatus(log.db), (all) => projections.every((p) => all.some((s) => s.name === p.name && s.role === 'live' && s.lag === 0)));
-    await live.stop();
-
-    for (const projection of projections) await requestRebuild(log.db, projection, 'operator:test');
-    const builder = runnerFor(projections, { store: slowFirstRead(log.store, 500), only: 'building', buildBatchSize: 1000 });
-    await builder.start();
-    try {
-      const status = await waitFor(
+      // the live builds, followed to the head, then stopped (as the forum would be)
+      const live = runnerFor(projections);
+      await live.start();
+      await waitFor(
         () => projectionStatus(log.db),
-        (all) => projections.every((p) => all.some((s) => s.name === p.name && s.build === 2 && (s.role === 'live' || s.state === 'halted'))),
+        (all) => projections.every((p) => all.some((s) => s.name === p.name && s.role === 'live' && s.lag === 0)),
       );
-      for (const projection of projections) {
-        expect(status.filter((s) => s.name === projection.name).map((s) => [s.build, s.state, s.error])).toEqual([[2, 'live', null]]);
+      await live.stop();
+
+      for (const projection of projections) await requestRebuild(log.db, projection, 'operator:test');
+      const builder = runnerFor(projections, { store: slowFirstRead(log.store, 500), only: 'building', buildBatchSize: 1000 });
+      await builder.start();
+      try {
+        const status = await waitFor(
+          () => projectionStatus(log.db),
+          (all) => projections.every((p) => all.some((s) => s.name === p.name && s.build === 2 && (s.role === 'live' || s.state === 'halted'))),
+        );
+        for (const projection of projections) {
+          expect(status.filter((s) => s.name === projection.name).map((s) => [s.build, s.state, s.error])).toEqual([[2, 'live', null]]);
+        }
+      } finally {
+        await builder.stop();
       }
-    } finally {
-      await builder.stop();
-    }
-    expect(await log.eventCount()).toBe(total);
-    for (const projection of projections) {
-      const verified = await verifyProjection(log.db, log.store, projection);
-      expect(verified, `${projection.name}: ${JSON.stringify(verified)}`).toMatchObject({ ok: true });
-      const { rows } = await log.db.raw<{ rows: { n: number; total: number }[] }>(
-        `SELECT (SELECT count(DISTINCT pos) FROM read."${projection.name}_applied")::int AS n, (SELECT value FROM read."${projection.name}_total")::int AS total`,
-      );
-      const expected = await eventsOf(projection.types);
-      expect(rows[0], projection.name).toEqual({ n: expected, total: expected });
-    }
-  });
+      expect(await log.eventCount()).toBe(total);
+      for (const projection of projections) {
+        const verified = await verifyProjection(log.db, log.store, projection);
+        expect(verified, `${projection.name}: ${JSON.stringify(verified)}`).toMatchObject({ ok: true });
+        const { rows } = await log.db.raw<{ rows: { n: number; total: number }[] }>(
+          `SELECT (SELECT count(DISTINCT pos) FROM read."${projection.name}_applied")::int AS n, (SELECT value FROM read."${projection.name}_total")::int AS total`,
+        );
+        const expected = await eventsOf(projection.types);
+        expect(rows[0], projection.name).toEqual({ n: expected, total: expected });
+      }
+    },
+  );
 });

@@ -175,7 +175,9 @@ export const CHECKPOINTS_CHANNEL = 'forum_checkpoints';
 export const CONTROL_CHANNEL = 'forum_projection_control';
 
 /** A projection of the forum's events whose `apply` is handed those of its `types`, typed as the contracts define them. */
-export function defineProjection<const Type extends ForumEventType>(projection: Projection<ProjectedEvent<Type>> & { readonly types: readonly Type[] }): Projection<ProjectedEvent<Type>> {
+export function defineProjection<const Type extends ForumEventType>(
+  projection: Projection<ProjectedEvent<Type>> & { readonly types: readonly Type[] },
+): Projection<ProjectedEvent<Type>> {
   return projection;
 }
 

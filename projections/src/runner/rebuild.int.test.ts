@@ -18,7 +18,9 @@ const log = useTickLog('rebuild', { isolated: true });
 async function appendTicks(count: number) {
   const streamId = `tick-${Math.random().toString(36).slice(2)}`;
   for (let i = 0; i < count; i += 100) {
-    await log.store.append([{ streamId, expectedVersion: i === 0 ? 'no_stream' : i, events: Array.from({ length: Math.min(100, count - i) }, (_, k) => tick(i + k)) }]);
+    await log.store.append([
+      { streamId, expectedVersion: i === 0 ? 'no_stream' : i, events: Array.from({ length: Math.min(100, count - i) }, (_, k) => tick(i + k)) },
+    ]);
   }
 }
 
@@ -47,7 +49,11 @@ async function liveThenStopped(names: readonly string[], ticks: number): Promise
   await live.start();
   await appendTicks(ticks);
   const total = await log.eventCount();
-  for (const name of names) await waitFor(() => readModel(name), (m) => m.total === total);
+  for (const name of names)
+    await waitFor(
+      () => readModel(name),
+      (m) => m.total === total,
+    );
   await live.stop();
   return total;
 }
@@ -59,7 +65,10 @@ describe('blue-green rebuild', () => {
     await runner.start();
     await appendTicks(3000);
     const before = await log.eventCount();
-    await waitFor(() => readModel('bg'), (m) => m.total === before);
+    await waitFor(
+      () => readModel('bg'),
+      (m) => m.total === before,
+    );
     // the first build was live from its first batch: it applied the ordinary way, staging nothing
     expect((await log.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM bg_v1.replay_total')).rows[0]!.n).toBe(0);
 
@@ -98,7 +107,10 @@ describe('blue-green rebuild', () => {
       const request = await requestRebuild(log.db, { name: 'bg', version: 1 }, 'operator:test');
       expect(request).toMatchObject({ resumed: false, build: { name: 'bg', version: 1, build: 2, state: 'building', requestedBy: 'operator:test' } });
       // the forum's runner learns of the build from the NOTIFY, builds it and switches reads to it
-      await waitFor(() => readCheckpoint(log.db, { name: 'bg', version: 1, build: 2 }), (row) => row?.state === 'live');
+      await waitFor(
+        () => readCheckpoint(log.db, { name: 'bg', version: 1, build: 2 }),
+        (row) => row?.state === 'live',
+      );
       await new Promise((resolve) => setTimeout(resolve, 300)); // reads and writes go on after the switch
     } finally {
       writing = false;
@@ -110,17 +122,28 @@ describe('blue-green rebuild', () => {
     expect(written).toBeGreaterThan(0);
 
     const total = await log.eventCount();
-    const model = await waitFor(() => readModel('bg'), (m) => m.rows >= total);
+    const model = await waitFor(
+      () => readModel('bg'),
+      (m) => m.rows >= total,
+    );
     try {
       expect(model).toEqual({ rows: total, distinct_positions: total, total });
       expect(reads.failed, reads.errors.slice(0, 3).join('\n')).toBe(0);
       expect(reads.wentBack).toBe(0);
       expect(reads.ok).toBeGreaterThan(10);
       // the old build is retired and its schema dropped; the new one follows new events
-      expect(await waitFor(() => schemaExists('bg_v1'), (exists) => !exists)).toBe(false);
+      expect(
+        await waitFor(
+          () => schemaExists('bg_v1'),
+          (exists) => !exists,
+        ),
+      ).toBe(false);
       expect((await readCheckpoint(log.db, { name: 'bg', version: 1, build: 1 }))?.state).toBe('retired');
       await appendTicks(10);
-      await waitFor(() => readModel('bg'), (m) => m.total === total + 10);
+      await waitFor(
+        () => readModel('bg'),
+        (m) => m.total === total + 10,
+      );
       const status = (await projectionStatus(log.db)).filter((s) => s.name === 'bg');
       expect(status).toMatchObject([{ build: 2, schema: 'bg_v1_b2', state: 'live', lag: 0, requestedBy: 'operator:test' }]);
       // it went live with its tables analysed: the planner knows what the replay put in them
@@ -161,7 +184,10 @@ describe('blue-green rebuild', () => {
     await second.stop();
 
     const key = { name: 'resume', version: 1, build: 2 };
-    await waitFor(() => Promise.resolve(applied), (n) => n >= 1500);
+    await waitFor(
+      () => Promise.resolve(applied),
+      (n) => n >= 1500,
+    );
     const part = await readCheckpoint(log.db, key);
     expect(part!.position.globalPosition).toBeGreaterThan(0n);
     const stopping = builder.stop();
@@ -177,11 +203,19 @@ describe('blue-green rebuild', () => {
     const resumed = runnerFor([visible('resume', { staged: true, onEvent: (pos) => void (firstApplied ??= pos) })], { only: 'building' });
     await resumed.start();
     try {
-      await waitFor(() => readCheckpoint(log.db, key), (row) => row?.state === 'live');
+      await waitFor(
+        () => readCheckpoint(log.db, key),
+        (row) => row?.state === 'live',
+      );
       expect(firstApplied).toBeGreaterThan(interrupted!.position.globalPosition);
       expect(await readModel('resume')).toEqual({ rows: total, distinct_positions: total, total });
       // the retired build's schema is dropped just after the switch (under load, a moment later)
-      expect(await waitFor(() => schemaExists('resume_v1'), (exists) => !exists)).toBe(false);
+      expect(
+        await waitFor(
+          () => schemaExists('resume_v1'),
+          (exists) => !exists,
+        ),
+      ).toBe(false);
     } finally {
       await resumed.stop();
     }
@@ -202,7 +236,10 @@ describe('blue-green rebuild', () => {
     try {
       await appendTicks(1000);
       const total = await log.eventCount();
-      await waitFor(() => readModel('aged'), (m) => m.total === total);
+      await waitFor(
+        () => readModel('aged'),
+        (m) => m.total === total,
+      );
       await older.query('BEGIN');
       await older.query('SELECT pg_current_xact_id()');
       await requestRebuild(log.db, { name: 'aged', version: 1 }, 'operator:test');
@@ -215,11 +252,16 @@ describe('blue-green rebuild', () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(await readCheckpoint(log.db, { name: 'aged', version: 1, build: 2 })).toMatchObject({ state: 'building', position: await log.store.head() });
       await older.query('COMMIT');
-      await waitFor(() => readCheckpoint(log.db, { name: 'aged', version: 1, build: 2 }), (row) => row?.state === 'live');
+      await waitFor(
+        () => readCheckpoint(log.db, { name: 'aged', version: 1, build: 2 }),
+        (row) => row?.state === 'live',
+      );
       // a reader now may use it (one row: the planner takes it only when told to avoid scanning)
       const plan = await log.db.transaction(async (trx) => {
         await trx.raw('SET LOCAL enable_seqscan TO off');
-        return (await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>('EXPLAIN SELECT * FROM read.aged_total WHERE value = 1')).rows.map((r) => r['QUERY PLAN']).join('\n');
+        return (await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>('EXPLAIN SELECT * FROM read.aged_total WHERE value = 1')).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
       });
       expect(plan).toMatch(/total_value/);
     } finally {
@@ -243,11 +285,19 @@ describe('blue-green rebuild', () => {
     const v2 = runnerFor([v2Projection]);
     await v2.start();
     try {
-      await waitFor(() => readCheckpoint(log.db, { name: 'upgrade', version: 2, build: 1 }), (row) => row?.state === 'live');
+      await waitFor(
+        () => readCheckpoint(log.db, { name: 'upgrade', version: 2, build: 1 }),
+        (row) => row?.state === 'live',
+      );
       expect(await readModel('upgrade')).toEqual({ rows: total, distinct_positions: total, total });
       expect((await log.db.raw<{ rows: unknown[] }>(`SELECT note FROM read.upgrade_applied LIMIT 1`)).rows).toEqual([{ note: null }]);
       expect((await readCheckpoint(log.db, { name: 'upgrade', version: 1, build: 1 }))?.state).toBe('retired');
-      expect(await waitFor(() => schemaExists('upgrade_v1'), (exists) => !exists)).toBe(false);
+      expect(
+        await waitFor(
+          () => schemaExists('upgrade_v1'),
+          (exists) => !exists,
+        ),
+      ).toBe(false);
     } finally {
       await v2.stop();
     }
@@ -271,10 +321,17 @@ describe('blue-green rebuild', () => {
       sql: { ...sql, read: (...args: Parameters<typeof sql.read>) => (reads++, sql.read(...args)) },
     };
     for (const name of names) await requestRebuild(log.db, { name, version: 1 }, 'operator:test');
-    const builder = runnerFor(names.map((n) => visible(n)), { store: counting, only: 'building', buildBatchSize: 1000 });
+    const builder = runnerFor(
+      names.map((n) => visible(n)),
+      { store: counting, only: 'building', buildBatchSize: 1000 },
+    );
     await builder.start();
     try {
-      for (const name of names) await waitFor(() => projectionStatus(log.db), (all) => all.some((s) => s.name === name && s.build === 2 && s.role === 'live'));
+      for (const name of names)
+        await waitFor(
+          () => projectionStatus(log.db),
+          (all) => all.some((s) => s.name === name && s.build === 2 && s.role === 'live'),
+        );
       for (const name of names) expect(await readModel(name)).toEqual({ rows: total, distinct_positions: total, total });
       // one pass over the log (at most a batch per 1,000 events, and the tail), not one per build
       expect(reads).toBeLessThan(Math.ceil(total / 1000) + 20);
@@ -293,7 +350,7 @@ describe('blue-green rebuild', () => {
     }
   });
 
-  it('waits between looks at the builds\' progress, with or without a way to interrupt it', { timeout: 60_000 }, async () => {
+  it("waits between looks at the builds' progress, with or without a way to interrupt it", { timeout: 60_000 }, async () => {
     const total = await liveThenStopped(['paced'], 300);
 
     // the rebuild takes a second and a half at its first event
@@ -322,63 +379,90 @@ describe('blue-green rebuild', () => {
     expect(looks).toBeLessThanOrEqual(Math.ceil(outcome.seconds * 2) + 2);
   });
 
-  it('does not switch in a build whose replay missed events: it halts with the reason, the live build serves on, the next rebuild replaces it', { timeout: 60_000 }, async () => {
-    const total = await liveThenStopped(['unaccounted'], 1200);
-    // a reader that loses every 97th event on the way, as the shared reader once did
-    const lossy = {
-      ...log.store,
-      sql: { ...log.store.sql!, read: async (...args: Parameters<NonNullable<typeof log.store.sql>['read']>) => (await log.store.sql!.read(...args)).filter((e) => e.position.globalPosition % 97n !== 0n) },
-    };
-    const first = await requestRebuild(log.db, { name: 'unaccounted', version: 1 }, 'operator:test');
-    const builder = runnerFor([visible('unaccounted')], { store: lossy, only: 'building', buildBatchSize: 300 });
-    await builder.start();
-    let status;
-    try {
-      status = await waitFor(() => projectionStatus(log.db), (all) => all.some((s) => s.name === 'unaccounted' && s.build === first.build.build && s.state === 'halted'));
-    } finally {
-      await builder.stop();
-    }
-    const lost = (await log.db.raw<{ rows: { n: number }[] }>(`SELECT count(*)::int AS n FROM eventstore.events WHERE global_position % 97 = 0`)).rows[0]!.n;
-    const halted = status.find((s) => s.name === 'unaccounted' && s.role === 'building')!;
-    expect(halted.error).toBe(
-      `its replay does not account for the log: it applied ${total - lost} of the ${total} events of its types (Tick) up to ${halted.checkpoint}. ` +
-        'Not switched in: the live build goes on serving; rebuild unaccounted again for a new build',
-    );
-    // reads still come from the live build, whole; readiness stays (a halted rebuild is shown, not a problem)
-    expect(status.filter((s) => s.name === 'unaccounted').map((s) => [s.build, s.role, s.state])).toEqual([
-      [1, 'live', 'live'],
-      [first.build.build, 'building', 'halted'],
-    ]);
-    expect(await readModel('unaccounted')).toEqual({ rows: total, distinct_positions: total, total });
-    // (this file's other projections are stopped and behind: /readyz's detail is what is checked here)
-    const check = await projectionsCheck(log.db, 1_000_000, []);
-    expect(check.detail.filter((d) => d.name === 'unaccounted')).toEqual([
-      { name: 'unaccounted', version: 1, build: 1, state: 'live', lag: 0 },
-      { name: 'unaccounted', version: 1, build: first.build.build, state: 'halted', lag: anyNumber, error: halted.error, failedPosition: halted.checkpoint },
-    ]);
+  it(
+    'does not switch in a build whose replay missed events: it halts with the reason, the live build serves on, the next rebuild replaces it',
+    { timeout: 60_000 },
+    async () => {
+      const total = await liveThenStopped(['unaccounted'], 1200);
+      // a reader that loses every 97th event on the way, as the shared reader once did
+      const lossy = {
+        ...log.store,
+        sql: {
+          ...log.store.sql!,
+          read: async (...args: Parameters<NonNullable<typeof log.store.sql>['read']>) =>
+            (await log.store.sql!.read(...args)).filter((e) => e.position.globalPosition % 97n !== 0n),
+        },
+      };
+      const first = await requestRebuild(log.db, { name: 'unaccounted', version: 1 }, 'operator:test');
+      const builder = runnerFor([visible('unaccounted')], { store: lossy, only: 'building', buildBatchSize: 300 });
+      await builder.start();
+      let status;
+      try {
+        status = await waitFor(
+          () => projectionStatus(log.db),
+          (all) => all.some((s) => s.name === 'unaccounted' && s.build === first.build.build && s.state === 'halted'),
+        );
+      } finally {
+        await builder.stop();
+      }
+      const lost = (await log.db.raw<{ rows: { n: number }[] }>(`SELECT count(*)::int AS n FROM eventstore.events WHERE global_position % 97 = 0`)).rows[0]!.n;
+      const halted = status.find((s) => s.name === 'unaccounted' && s.role === 'building')!;
+      expect(halted.error).toBe(
+        `its replay does not account for the log: it applied ${total - lost} of the ${total} events of its types (Tick) up to ${halted.checkpoint}. ` +
+          'Not switched in: the live build goes on serving; rebuild unaccounted again for a new build',
+      );
+      // reads still come from the live build, whole; readiness stays (a halted rebuild is shown, not a problem)
+      expect(status.filter((s) => s.name === 'unaccounted').map((s) => [s.build, s.role, s.state])).toEqual([
+        [1, 'live', 'live'],
+        [first.build.build, 'building', 'halted'],
+      ]);
+      expect(await readModel('unaccounted')).toEqual({ rows: total, distinct_positions: total, total });
+      // (this file's other projections are stopped and behind: /readyz's detail is what is checked here)
+      const check = await projectionsCheck(log.db, 1_000_000, []);
+      expect(check.detail.filter((d) => d.name === 'unaccounted')).toEqual([
+        { name: 'unaccounted', version: 1, build: 1, state: 'live', lag: 0 },
+        { name: 'unaccounted', version: 1, build: first.build.build, state: 'halted', lag: anyNumber, error: halted.error, failedPosition: halted.checkpoint },
+      ]);
 
-    // a runner started again does not resume it; a rebuild request replaces it
-    const again = runnerFor([visible('unaccounted')], { only: 'building' });
-    await again.start();
-    expect(again.workers()).toMatchObject([{ build: first.build.build, state: 'halted' }]);
-    await again.stop();
-    const outcome = await rebuildProjections({ db: log.db, connectionString: log.url, store: log.store, projections: [visible('unaccounted')], requestedBy: 'operator:test', logger });
-    expect(outcome.failed).toEqual([]);
-    expect(outcome.progress).toMatchObject([{ build: { build: first.build.build + 1 }, state: 'live' }]);
-    expect((await readCheckpoint(log.db, first.build))?.state).toBe('retired');
-    expect(await readModel('unaccounted')).toEqual({ rows: total, distinct_positions: total, total });
-  });
+      // a runner started again does not resume it; a rebuild request replaces it
+      const again = runnerFor([visible('unaccounted')], { only: 'building' });
+      await again.start();
+      expect(again.workers()).toMatchObject([{ build: first.build.build, state: 'halted' }]);
+      await again.stop();
+      const outcome = await rebuildProjections({
+        db: log.db,
+        connectionString: log.url,
+        store: log.store,
+        projections: [visible('unaccounted')],
+        requestedBy: 'operator:test',
+        logger,
+      });
+      expect(outcome.failed).toEqual([]);
+      expect(outcome.progress).toMatchObject([{ build: { build: first.build.build + 1 }, state: 'live' }]);
+      expect((await readCheckpoint(log.db, first.build))?.state).toBe('retired');
+      expect(await readModel('unaccounted')).toEqual({ rows: total, distinct_positions: total, total });
+    },
+  );
 
   it('a worker that read its build as live before a switch does not point the views back at it', { timeout: 60_000 }, async () => {
     const total = await liveThenStopped(['stale'], 200);
-    const outcome = await rebuildProjections({ db: log.db, connectionString: log.url, store: log.store, projections: [visible('stale')], requestedBy: 'operator:test', logger });
+    const outcome = await rebuildProjections({
+      db: log.db,
+      connectionString: log.url,
+      store: log.store,
+      projections: [visible('stale')],
+      requestedBy: 'operator:test',
+      logger,
+    });
     expect(outcome.failed).toEqual([]);
     const viewedSchema = async () =>
-      (await log.db.raw<{ rows: { schema: string }[] }>(
-        `SELECT DISTINCT n.nspname AS schema FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid JOIN pg_class v ON v.oid = r.ev_class
+      (
+        await log.db.raw<{ rows: { schema: string }[] }>(
+          `SELECT DISTINCT n.nspname AS schema FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid JOIN pg_class v ON v.oid = r.ev_class
          JOIN pg_class t ON t.oid = d.refobjid JOIN pg_namespace n ON n.oid = t.relnamespace
          WHERE v.relname = 'stale_applied' AND t.oid <> v.oid`,
-      )).rows.map((r) => r.schema);
+        )
+      ).rows.map((r) => r.schema);
     expect(await viewedSchema()).toEqual(['stale_v1_b2']);
     // the old build's worker, holding a row read before the switch, tries to republish its views
     let published = false;

@@ -71,7 +71,16 @@ async function countStaged(context: RunnerContext, build: BuildProgress, from: L
   const { rowCount } = await context.db.raw<{ rowCount: number }>(
     `UPDATE projections.checkpoints SET staged_from = NULL, applied_events = applied_events + ?::bigint, applied_positions = applied_positions + ?::numeric
      WHERE name = ? AND version = ? AND build = ? AND staged_from = ? AND tx = ?::text::xid8 AND pos = ?`,
-    [tally.events.toString(), tally.positions.toString(), build.key.name, build.key.version, build.key.build, positionToken(from), to.transactionId.toString(), to.globalPosition.toString()],
+    [
+      tally.events.toString(),
+      tally.positions.toString(),
+      build.key.name,
+      build.key.version,
+      build.key.build,
+      positionToken(from),
+      to.transactionId.toString(),
+      to.globalPosition.toString(),
+    ],
   );
   if (rowCount !== 1) throw new CheckpointMoved(`checkpoint of ${buildLabel(build.key)} moved or retired under us`);
 }
@@ -115,4 +124,3 @@ export async function finishReplay(context: RunnerContext, build: BuildProgress)
   if (build.role === 'building') await trySwitch(context, build);
   else void build.subscription?.stop();
 }
-

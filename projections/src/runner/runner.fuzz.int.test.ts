@@ -153,7 +153,13 @@ async function fuzz(log: TickLog, seed: number) {
         `SELECT application_name, state, backend_xid::text, backend_xmin::text, xact_start, left(query, 200) AS query FROM pg_stat_activity WHERE datname = current_database()`,
       );
       const { rows: snap } = await log.db.raw<{ rows: unknown[] }>(`SELECT pg_current_snapshot()::text AS snap`);
-      throw new Error(`${(error as Error).message}\nworkers: ${JSON.stringify(runners.map((r) => r.workers()), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\nsessions: ${JSON.stringify(rows)}\nsnapshot ${JSON.stringify(snap)}\n${JSON.stringify(choices)}`, { cause: error });
+      throw new Error(
+        `${(error as Error).message}\nworkers: ${JSON.stringify(
+          runners.map((r) => r.workers()),
+          (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
+        )}\nsessions: ${JSON.stringify(rows)}\nsnapshot ${JSON.stringify(snap)}\n${JSON.stringify(choices)}`,
+        { cause: error },
+      );
     }
   };
 
@@ -199,9 +205,16 @@ async function fuzz(log: TickLog, seed: number) {
     chaos.on = false;
     forum ??= await startRunner();
     const done = await settled(
-      waitFor(ours, (all) => all.some((s) => s.error !== null) || (all.length === names.length && all.every((s) => s.role === 'live' && s.build >= 2 && s.lag === 0)), 30_000),
+      waitFor(
+        ours,
+        (all) => all.some((s) => s.error !== null) || (all.length === names.length && all.every((s) => s.role === 'live' && s.build >= 2 && s.lag === 0)),
+        30_000,
+      ),
     );
-    expect(done.filter((s) => s.error !== null), JSON.stringify(choices)).toEqual([]);
+    expect(
+      done.filter((s) => s.error !== null),
+      JSON.stringify(choices),
+    ).toEqual([]);
   } finally {
     for (const runner of [...runners]) await stopRunner(runner);
   }
@@ -215,19 +228,29 @@ async function fuzz(log: TickLog, seed: number) {
               (SELECT count(*) FROM log)::int AS expected`,
       [[...projection.types]],
     );
-    expect({ name: projection.name, ...rows[0] }, JSON.stringify(choices)).toEqual({ name: projection.name, missing: 0, extra: 0, total: rows[0]!.expected, expected: rows[0]!.expected });
+    expect({ name: projection.name, ...rows[0] }, JSON.stringify(choices)).toEqual({
+      name: projection.name,
+      missing: 0,
+      extra: 0,
+      total: rows[0]!.expected,
+      expected: rows[0]!.expected,
+    });
     const verified = await verifyProjection(log.db, log.store, projection);
     expect(verified.ok, `${JSON.stringify(verified)} ${JSON.stringify(choices)}`).toBe(true);
   }
 }
 
 describe('the projection runner, at random', () => {
-  it.each(Array.from({ length: SEEDS }, (_, i) => FROM + i))('seed %i: every projection ends equal to a replay of the log', { timeout: 180_000 }, async (seed) => {
-    const log = await openTickLog('runner_fuzz');
-    try {
-      await fuzz(log, seed);
-    } finally {
-      await log.close();
-    }
-  });
+  it.each(Array.from({ length: SEEDS }, (_, i) => FROM + i))(
+    'seed %i: every projection ends equal to a replay of the log',
+    { timeout: 180_000 },
+    async (seed) => {
+      const log = await openTickLog('runner_fuzz');
+      try {
+        await fuzz(log, seed);
+      } finally {
+        await log.close();
+      }
+    },
+  );
 });

@@ -72,7 +72,15 @@ export class SharedLogReader {
       finish = (error) => (error === undefined ? resolve() : reject(error instanceof Error ? error : new Error('the subscription ended', { cause: error })));
     });
     done.catch(() => {});
-    const consumer: Consumer = { after: options.after, types: options.types, onBatch: options.onBatch, onCaughtUp: options.onCaughtUp, stopped: false, finish, done };
+    const consumer: Consumer = {
+      after: options.after,
+      types: options.types,
+      onBatch: options.onBatch,
+      onCaughtUp: options.onCaughtUp,
+      stopped: false,
+      finish,
+      done,
+    };
     this.consumers.add(consumer);
     if (!this.running) void this.loop();
     return {
@@ -97,7 +105,9 @@ export class SharedLogReader {
         if (this.consumers.size === 0) return;
         const plan = this.plan(this.lowestPosition());
         const batch: Read | null =
-          prefetched && compareLogPositions(prefetched.plan.from, plan.from) === 0 && prefetched.plan.key === plan.key ? await prefetched.read : await this.read(plan);
+          prefetched && compareLogPositions(prefetched.plan.from, plan.from) === 0 && prefetched.plan.key === plan.key
+            ? await prefetched.read
+            : await this.read(plan);
         prefetched = null;
         if (batch === null) {
           // nothing after the read's start: caught up, those it was read for that were not behind it

@@ -16,7 +16,9 @@ const log = useTickLog('status', { isolated: true });
 async function readerUsesIndex(): Promise<boolean> {
   const plan = await log.db.transaction(async (trx) => {
     await trx.raw('SET LOCAL enable_seqscan TO off');
-    return (await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>("EXPLAIN SELECT * FROM aged_v1.applied WHERE stream_id = 'ticks'")).rows.map((r) => r['QUERY PLAN']).join('\n');
+    return (await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>("EXPLAIN SELECT * FROM aged_v1.applied WHERE stream_id = 'ticks'")).rows
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
   });
   return /applied_stream/.test(plan);
 }
@@ -36,12 +38,18 @@ describe('readiness and the read indexes of a live build', () => {
       await older.query('BEGIN');
       await older.query('SELECT pg_current_xact_id()');
       await runner.start();
-      await waitFor(() => log.db.raw<{ rows: unknown[] }>(`SELECT 1 FROM pg_index WHERE indexrelid = to_regclass('aged_v1.applied_stream')`), (r) => r.rows.length === 1, 30_000);
+      await waitFor(
+        () => log.db.raw<{ rows: unknown[] }>(`SELECT 1 FROM pg_index WHERE indexrelid = to_regclass('aged_v1.applied_stream')`),
+        (r) => r.rows.length === 1,
+        30_000,
+      );
       // PostgreSQL sets indcheckxmin, in the transaction that builds an index, when its scan finds rows
       // updated in place (HOT) that an older transaction may still see: what the scan finds is not the
       // test's to decide. Set here as PostgreSQL would (the test server's user is a superuser), by a
       // transaction newer than `older`: the same condition every run.
-      const marked = await log.db.raw<{ rows: unknown[] }>(`UPDATE pg_index SET indcheckxmin = true WHERE indexrelid = to_regclass('aged_v1.applied_stream') RETURNING 1`);
+      const marked = await log.db.raw<{ rows: unknown[] }>(
+        `UPDATE pg_index SET indcheckxmin = true WHERE indexrelid = to_regclass('aged_v1.applied_stream') RETURNING 1`,
+      );
       expect(marked.rows).toHaveLength(1);
 
       // the planner leaves it out for a reader starting now: readiness says so

@@ -85,7 +85,10 @@ async function usableIndexes(db: Knex, schemas: readonly string[]): Promise<Map<
 export async function projectionsCheck(db: Knex, maxLag: number, projections: readonly Pick<Projection, 'name' | 'indexes'>[]) {
   const status = await projectionStatus(db);
   const live = status.filter((p) => p.role === 'live');
-  const usable = await usableIndexes(db, live.map((p) => p.schema));
+  const usable = await usableIndexes(
+    db,
+    live.map((p) => p.schema),
+  );
   const declared = new Map(projections.map((p) => [p.name, readIndexNames(p)]));
   const missing = new Map(live.map((p) => [p.schema, (declared.get(p.name) ?? []).filter((name) => !usable.get(p.schema)?.has(name))]));
   const problems = live.filter((p) => p.state === 'halted' || p.lag > maxLag || missing.get(p.schema)!.length > 0);

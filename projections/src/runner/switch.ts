@@ -29,7 +29,10 @@ export async function trySwitch(context: RunnerContext, build: BuildProgress) {
   const outcome = await switchToBuild(db, build.key, (trx) => publishViews(trx, build.projection, build.schema));
   if (!outcome.switched) return;
   build.role = 'live';
-  build.log.info({ position: build.position && positionToken(build.position), retired: outcome.retired && buildLabel(outcome.retired) }, 'build switched in: reads now come from it');
+  build.log.info(
+    { position: build.position && positionToken(build.position), retired: outcome.retired && buildLabel(outcome.retired) },
+    'build switched in: reads now come from it',
+  );
   context.onCheckpoint?.(`switched:${build.key.name}`);
   await db.raw('SELECT pg_notify(?, ?)', [CHECKPOINTS_CHANNEL, `switched:${build.key.name}`]);
   await notifyRunners(db, `switched:${build.key.name}`);

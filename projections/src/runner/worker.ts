@@ -12,7 +12,6 @@ import { finishReplay, stage } from './replay.ts';
 import type { BuildProgress, RunnerContext, RunnerWorker, WorkerState } from './runner-context.ts';
 import type { LogBatch } from './shared-log.ts';
 
-
 /**
  * A live build that found none of its types in a batch looks at the log again after this long:
  * under a stream of other builds' events it moves its checkpoint at most about a hundred times a
@@ -122,7 +121,8 @@ export class Worker implements RunnerWorker {
     }
     // Builds, and live builds far behind (a first start on an imported log), replay the log
     // through the shared reader in big batches; a live build near the head follows it on its own
-    progress.replaying = row.state === 'building' || Number((await store.head()).globalPosition - row.position.globalPosition) > context.settings.buildBatchSize;
+    progress.replaying =
+      row.state === 'building' || Number((await store.head()).globalPosition - row.position.globalPosition) > context.settings.buildBatchSize;
     progress.tailPending = progress.replaying;
     progress.staging = row.state === 'building' && projection.replay !== undefined && context.sqlLog !== null;
     await inBuildSchema(db, schema, async (trx) => {
@@ -245,11 +245,21 @@ export class Worker implements RunnerWorker {
     const row = await readCheckpoint(db, this.key);
     if (!row || row.state === 'retired') throw new CheckpointMoved(`${buildLabel(this.key)} was retired`);
     const message = error instanceof Error ? error.message : String(error);
-    this.progress.log.error({ err: error, position: positionToken(event.position), type: event.type, streamId: event.streamId }, 'projection halted on an event it cannot apply');
+    this.progress.log.error(
+      { err: error, position: positionToken(event.position), type: event.type, streamId: event.streamId },
+      'projection halted on an event it cannot apply',
+    );
     await db.raw(
       `UPDATE projections.checkpoints SET error = ?, failed_tx = ?::text::xid8, failed_pos = ?, updated_at = now()
        WHERE name = ? AND version = ? AND build = ?`,
-      [`${event.type} in ${event.streamId}: ${message}`, event.position.transactionId.toString(), event.position.globalPosition.toString(), this.key.name, this.key.version, this.key.build],
+      [
+        `${event.type} in ${event.streamId}: ${message}`,
+        event.position.transactionId.toString(),
+        event.position.globalPosition.toString(),
+        this.key.name,
+        this.key.version,
+        this.key.build,
+      ],
     );
     throw new Halted(message);
   }

@@ -53,7 +53,15 @@ const pick = fc.nat({ max: 50 });
 
 /** One step; votes, comments and reads weigh most, as in a forum. */
 export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('post' as const), user: person, title: fc.nat({ max: TITLES.length - 1 }), tags: fc.subarray(['React', 'Node.js', 'news']) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('post' as const),
+      user: person,
+      title: fc.nat({ max: TITLES.length - 1 }),
+      tags: fc.subarray(['React', 'Node.js', 'news']),
+    }),
+  },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('vote' as const), user: person, post: pick, vote: fc.constantFrom(...VOTES), raced: fc.boolean() }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('comment' as const), user: person, post: pick, raced: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('report' as const), user: person, comment: pick, raced: fc.boolean() }) },
@@ -102,7 +110,12 @@ export function forumLog(steps: readonly Step[], run: number): LogEntry[] {
   const reports = new Set<string>();
   const log: LogEntry[] = [];
 
-  const event = <S extends z.ZodType>(definition: { type: string; schema: S }, data: z.input<S>, actorId: string, schemaVersion = currentSchemaVersion(definition.type)): NewEvent => ({
+  const event = <S extends z.ZodType>(
+    definition: { type: string; schema: S },
+    data: z.input<S>,
+    actorId: string,
+    schemaVersion = currentSchemaVersion(definition.type),
+  ): NewEvent => ({
     type: definition.type,
     data: definition.schema.parse(data),
     metadata: testEventMetadata({ actorId, schemaVersion }),
@@ -121,14 +134,23 @@ export function forumLog(steps: readonly Step[], run: number): LogEntry[] {
       continue;
     }
     if (step.kind === 'removeComment') {
-      const comment = among(comments.filter((c) => !c.removed), step.comment);
+      const comment = among(
+        comments.filter((c) => !c.removed),
+        step.comment,
+      );
       if (!comment) continue;
       comment.removed = true;
-      append([commentStream(comment.id), event(CommentRemoved, { commentId: comment.id, postId: comment.post.id, authorId: comment.author, removedBy: 'admin', removedAt: at() }, 'admin')]);
+      append([
+        commentStream(comment.id),
+        event(CommentRemoved, { commentId: comment.id, postId: comment.post.id, authorId: comment.author, removedBy: 'admin', removedAt: at() }, 'admin'),
+      ]);
       continue;
     }
     if (step.kind === 'deletePost') {
-      const post = among(posts.filter((p) => !p.deleted), step.post);
+      const post = among(
+        posts.filter((p) => !p.deleted),
+        step.post,
+      );
       if (!post) continue;
       post.deleted = true;
       const by = step.byAdmin ? 'admin' : post.author;
@@ -142,11 +164,17 @@ export function forumLog(steps: readonly Step[], run: number): LogEntry[] {
         const post = { id: uuidOf(++ids), author: who.id, deleted: false };
         posts.push(post);
         const data = { postId: post.id, title: TITLES[step.title]!, description: `${TITLES[step.title]} (${ids})`, tags: [...step.tags], createdAt: at() };
-        append([postStream(post.id), event(PostCreated, { ...data, authorId: who.id, authorName: who.name, authorEmail: who.email, authorPhoto: who.photo }, who.id)]);
+        append([
+          postStream(post.id),
+          event(PostCreated, { ...data, authorId: who.id, authorName: who.name, authorEmail: who.email, authorPhoto: who.photo }, who.id),
+        ]);
         break;
       }
       case 'vote': {
-        const post = among(posts.filter((p) => p.author !== who.id && (step.raced || !p.deleted)), step.post);
+        const post = among(
+          posts.filter((p) => p.author !== who.id && (step.raced || !p.deleted)),
+          step.post,
+        );
         if (!post) break;
         const key = `${post.id} ${who.id}`;
         const previous = votes.get(key) ?? 'none';
@@ -156,12 +184,18 @@ export function forumLog(steps: readonly Step[], run: number): LogEntry[] {
         break;
       }
       case 'comment': {
-        const post = among(posts.filter((p) => step.raced || !p.deleted), step.post);
+        const post = among(
+          posts.filter((p) => step.raced || !p.deleted),
+          step.post,
+        );
         if (!post) break;
         const comment = { id: uuidOf(++ids), post, author: who.id, removed: false };
         comments.push(comment);
         const data = { commentId: comment.id, postId: post.id, text: `Comment ${ids}`, createdAt: at() };
-        append([commentStream(comment.id), event(CommentAdded, { ...data, authorId: who.id, authorName: who.name, authorEmail: who.email, authorPhoto: who.photo }, who.id)]);
+        append([
+          commentStream(comment.id),
+          event(CommentAdded, { ...data, authorId: who.id, authorName: who.name, authorEmail: who.email, authorPhoto: who.photo }, who.id),
+        ]);
         break;
       }
       case 'report': {
@@ -170,7 +204,14 @@ export function forumLog(steps: readonly Step[], run: number): LogEntry[] {
         if (!comment) break;
         reports.add(`${comment.id} ${who.id}`);
         const feedback = REPORT_FEEDBACK[step.comment % REPORT_FEEDBACK.length]!;
-        const data = { commentId: comment.id, postId: comment.post.id, reporterId: who.id, reporterName: who.name, reporterEmail: who.email, reporterPhoto: who.photo };
+        const data = {
+          commentId: comment.id,
+          postId: comment.post.id,
+          reporterId: who.id,
+          reporterName: who.name,
+          reporterEmail: who.email,
+          reporterPhoto: who.photo,
+        };
         append([commentReportStream(comment.id, who.id), event(CommentReported, { ...data, feedback, reportedAt: at() }, who.id)]);
         break;
       }
@@ -196,7 +237,10 @@ export function forumLog(steps: readonly Step[], run: number): LogEntry[] {
           }
           for (const comment of comments.filter((c) => c.author === who.id && !c.removed)) {
             comment.removed = true;
-            going.push([commentStream(comment.id), event(CommentRemoved, { commentId: comment.id, postId: comment.post.id, authorId: who.id, removedBy: who.id, removedAt: at() }, who.id)]);
+            going.push([
+              commentStream(comment.id),
+              event(CommentRemoved, { commentId: comment.id, postId: comment.post.id, authorId: who.id, removedBy: who.id, removedAt: at() }, who.id),
+            ]);
           }
         }
         append(...going, [userStream(who.id), event(AccountErased, { userId: who.id, content: step.content, erasedAt: at() }, who.id)]);

@@ -27,7 +27,11 @@ export async function projectionHarness(prefix: string) {
        SELECT pos, pos::text::xid8, stream_id, pos, type, data, metadata
        FROM jsonb_to_recordset(?::jsonb) AS x(pos bigint, stream_id text, type text, data jsonb, metadata jsonb)
        ON CONFLICT DO NOTHING`,
-      [JSON.stringify(events.map((e) => ({ pos: e.position.globalPosition.toString(), stream_id: e.streamId, type: e.type, data: e.data, metadata: e.metadata })))],
+      [
+        JSON.stringify(
+          events.map((e) => ({ pos: e.position.globalPosition.toString(), stream_id: e.streamId, type: e.type, data: e.data, metadata: e.metadata })),
+        ),
+      ],
     );
     return log;
   }
@@ -48,7 +52,9 @@ export async function projectionHarness(prefix: string) {
       await inSchema((trx) => projection.migrate(trx));
       await inSchema((trx) => createReadIndexes(trx, projection));
       const indexNames = async () =>
-        (await db.raw<{ rows: { indexname: string }[] }>('SELECT indexname FROM pg_indexes WHERE schemaname = ? ORDER BY 1', [schema])).rows.map((r) => r.indexname);
+        (await db.raw<{ rows: { indexname: string }[] }>('SELECT indexname FROM pg_indexes WHERE schemaname = ? ORDER BY 1', [schema])).rows.map(
+          (r) => r.indexname,
+        );
       const indexed = await indexNames();
       return {
         schema,

@@ -23,7 +23,7 @@ type Model = Awaited<ReturnType<typeof harness.fresh>>;
 function generatedLog(seed: number, users: number): RecordedEvent[] {
   let random = seed;
   const next = (n: number) => (random = (random * 1103515245 + 12345) % 2147483648) % n;
-  const names = ['ann', 'Ann', 'bob', 'Émile', 'zoë', 'Zed', '', 'o\'neil', 'Bob Smith', 'bob smith'];
+  const names = ['ann', 'Ann', 'bob', 'Émile', 'zoë', 'Zed', '', "o'neil", 'Bob Smith', 'bob smith'];
   const start = Date.parse('2026-01-01T00:00:00Z');
   const events: RecordedEvent[] = [];
   for (let i = 0; i < users; i++) {
@@ -33,12 +33,18 @@ function generatedLog(seed: number, users: number): RecordedEvent[] {
     const email = `${names[next(names.length)]!.replace(/\W/g, '') || 'x'}${next(5)}@Forum.test`;
     events.push(harness.event('UserRegistered', { userId, email, name: names[next(names.length)], photoURL: '', registeredAt }));
     const earlier = () => (events.find((e, at) => e.type === 'UserRegistered' && at >= next(events.length)) ?? events[0]!).data as { userId: string };
-    if (next(3) === 0) events.push(harness.event('ProfileUpdated', { userId: earlier().userId, changes: { name: names[next(names.length)] }, updatedAt: registeredAt }));
+    if (next(3) === 0)
+      events.push(harness.event('ProfileUpdated', { userId: earlier().userId, changes: { name: names[next(names.length)] }, updatedAt: registeredAt }));
     if (next(7) === 0) events.push(harness.event('AdminRoleGranted', { userId: earlier().userId, reason: 'admin', grantedAt: registeredAt }));
     if (next(5) === 0) {
       events.push(
         harness.event('MembershipPurchased', {
-          userId: earlier().userId, attemptId: '00000000-0000-4000-8000-000000000001', paymentReference: 'p', amountCents: 999, currency: 'USD', purchasedAt: registeredAt,
+          userId: earlier().userId,
+          attemptId: '00000000-0000-4000-8000-000000000001',
+          paymentReference: 'p',
+          amountCents: 999,
+          currency: 'USD',
+          purchasedAt: registeredAt,
         }),
       );
     }
@@ -55,7 +61,10 @@ async function newModel(block: number) {
 /** Every page of every list in both directions, through the anchors and with OFFSET, as id lists. */
 async function expectEveryPage(model: Model) {
   const names = (schema: string) => ({
-    users: `"${schema}".users`, blocks: `"${schema}".user_blocks`, settings: `"${schema}".user_page_settings`, columns: 'id, name',
+    users: `"${schema}".users`,
+    blocks: `"${schema}".user_blocks`,
+    settings: `"${schema}".user_page_settings`,
+    columns: 'id, name',
     total: `SELECT value FROM "${schema}".counters WHERE name = 'users'`,
   });
   let users = 0;
@@ -67,7 +76,10 @@ async function expectEveryPage(model: Model) {
         const rows = await model.rows<{ current: boolean; total: string; id: string | null }>(sql, bindings);
         expect(rows[0]!.current).toBe(true);
         expect(Number(rows[0]!.total)).toBe(all.length);
-        expect(rows.filter((r) => r.id !== null).map((r) => r.id), `${list} ${direction} from ${offset}`).toEqual(all.slice(offset, offset + PAGE));
+        expect(
+          rows.filter((r) => r.id !== null).map((r) => r.id),
+          `${list} ${direction} from ${offset}`,
+        ).toEqual(all.slice(offset, offset + PAGE));
       }
       users = all.length;
     }
@@ -120,10 +132,22 @@ describe("the admin's user list through page anchors", () => {
       await trx.raw(DEFERRED_SETTING);
       await applyOwn(trx, usersProjection, generatedLog(3, 10));
     });
-    const { sql, bindings } = usersThroughBlocks('name', 'ASC', {
-      users: 'users', blocks: 'user_blocks', settings: 'user_page_settings', columns: 'id', total: `SELECT value FROM counters WHERE name = 'users'`,
-    }, 0, PAGE);
-    expect((await model.rows<{ total: unknown }>(sql, bindings)).map((row) => ({ ...row, total: Number(row.total) }))).toEqual([{ current: false, total: 10, id: null, sort_key: null }]);
+    const { sql, bindings } = usersThroughBlocks(
+      'name',
+      'ASC',
+      {
+        users: 'users',
+        blocks: 'user_blocks',
+        settings: 'user_page_settings',
+        columns: 'id',
+        total: `SELECT value FROM counters WHERE name = 'users'`,
+      },
+      0,
+      PAGE,
+    );
+    expect((await model.rows<{ total: unknown }>(sql, bindings)).map((row) => ({ ...row, total: Number(row.total) }))).toEqual([
+      { current: false, total: 10, id: null, sort_key: null },
+    ]);
   });
 
   it('report a block whose size is wrong', async () => {

@@ -19,7 +19,6 @@ import { USER_LISTS, type UserList } from './page-reads.ts';
  * makes them afresh. Readers of out-of-date anchors page with OFFSET.
  */
 
-
 /** The registration time as the text `registered_key` holds (orders as the time does; UTC, microseconds). */
 export const REGISTERED_KEY = (time: string) => `to_char(${time} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')`;
 
@@ -128,6 +127,8 @@ export async function userBlockProblems(trx: Knex.Transaction): Promise<string[]
   const missing = lists.filter(([list]) => !first.rows.some((row) => row.list === list));
   return [
     ...missing.map(([list]) => `${list}: no first block`),
-    ...rows.map((row) => (row.lo === null ? `${row.list}: ${row.n} users before its first block` : `${row.list} block ${row.lo}: size ${row.size}, holds ${row.n}`)),
+    ...rows.map((row) =>
+      row.lo === null ? `${row.list}: ${row.n} users before its first block` : `${row.list} block ${row.lo}: size ${row.size}, holds ${row.n}`,
+    ),
   ];
 }

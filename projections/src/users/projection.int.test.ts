@@ -50,7 +50,14 @@ describe('given one batch that holds what the log says in order (the batch is fo
       harness.event('ProfileUpdated', { userId: 'u-new', changes: { photoURL: 'n.png' }, updatedAt: at() }),
       harness.event('AdminRoleGranted', { userId: 'u-new', reason: 'admin', grantedAt: at() }),
       user('u-old', 'Again'), // a registration seen again changes nothing
-      harness.event('MembershipPurchased', { userId: 'u-old', attemptId: '00000000-0000-4000-8000-000000000001', paymentReference: 'p', amountCents: 999, currency: 'USD', purchasedAt: at() }),
+      harness.event('MembershipPurchased', {
+        userId: 'u-old',
+        attemptId: '00000000-0000-4000-8000-000000000001',
+        paymentReference: 'p',
+        amountCents: 999,
+        currency: 'USD',
+        purchasedAt: at(),
+      }),
       harness.event('ProfileUpdated', { userId: 'u-new', changes: { name: 'Newer' }, updatedAt: at() }),
     ]);
     expect(await model.rows('SELECT id, name, photo_url, role, is_member FROM users ORDER BY id')).toEqual([

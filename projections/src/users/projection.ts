@@ -84,7 +84,15 @@ export const usersProjection = defineProjection({
           const user = event.data;
           // a registration seen again changes nothing (ON CONFLICT DO NOTHING), in the batch as in the table
           if (!registrations.has(user.userId)) {
-            registrations.set(user.userId, { id: user.userId, email: user.email, name: user.name, photoURL: user.photoURL, admin: false, member: false, registeredAt: user.registeredAt });
+            registrations.set(user.userId, {
+              id: user.userId,
+              email: user.email,
+              name: user.name,
+              photoURL: user.photoURL,
+              admin: false,
+              member: false,
+              registeredAt: user.registeredAt,
+            });
           }
           break;
         }

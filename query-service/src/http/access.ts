@@ -28,8 +28,7 @@ export const adminOnly = (request: FastifyRequest, _reply: FastifyReply, done: H
 };
 
 /** Emails are shown only to their owner and to admins. */
-export const maySeeEmail = (viewer: UserRow | undefined, ownerId: string) =>
-  viewer !== undefined && (viewer.id === ownerId || viewer.role === 'admin');
+export const maySeeEmail = (viewer: UserRow | undefined, ownerId: string) => viewer !== undefined && (viewer.id === ownerId || viewer.role === 'admin');
 
 /**
  * The user an `:email` path names, when the caller may see it: their own

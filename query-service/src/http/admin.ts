@@ -68,7 +68,12 @@ const auditEntry = (row: AuditRow): AuditEntry => ({
 const AdminUserSearch = AdminUsersQuery.pick({ search: true });
 
 /** A filter narrows the log: its empty values are left out. */
-const auditFilterOf = ({ actor, type, from, before }: AuditFilter) => ({ ...(actor && { actor }), ...(type && { type }), ...(from && { from }), ...(before && { before }) });
+const auditFilterOf = ({ actor, type, from, before }: AuditFilter) => ({
+  ...(actor && { actor }),
+  ...(type && { type }),
+  ...(from && { from }),
+  ...(before && { before }),
+});
 
 /**
  * The console's reads (admins only: 401 without a token, 403 for anyone else) and the spec's admin
@@ -97,7 +102,14 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Histor
       const range = rangeQuery(request);
       const { rows, total } = await admin.tags(range?.start ?? 0, range ? range.end - range.start + 1 : TAG_LIST_MAX);
       const tags: AdminTag[] = rows.map((row) => ({ _id: row.id, name: row.name }));
-      if (range) return sendRange(reply, 'tags', tags.map((tag) => ({ id: tag._id, ...tag })), range.start, total);
+      if (range)
+        return sendRange(
+          reply,
+          'tags',
+          tags.map((tag) => ({ id: tag._id, ...tag })),
+          range.start,
+          total,
+        );
       return reply.headers(totalCountHeaders(total)).send(tags);
     });
 
@@ -107,7 +119,13 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Histor
       if (range) {
         const { search } = parseInput(AdminUserSearch, { search: range.filter.q ?? range.filter.search });
         const { rows, total } = await admin.usersRange(range.start, range.end, search, range.field, range.direction);
-        return sendRange(reply, 'users', rows.map((row) => ({ id: row.id, ...adminUser(row) })), range.start, total);
+        return sendRange(
+          reply,
+          'users',
+          rows.map((row) => ({ id: row.id, ...adminUser(row) })),
+          range.start,
+          total,
+        );
       }
       const { page, search } = parseInput(AdminUsersQuery, request.query);
       const { rows, total } = await admin.usersPage(page, search);
@@ -119,7 +137,13 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Histor
       const range = rangeQuery(request);
       if (range) {
         const { rows, total } = await admin.contactMessages(range.start, range.end - range.start + 1);
-        return sendRange(reply, 'contact-messages', rows.map((row) => ({ id: row.id, ...contactMessage(row) })), range.start, total);
+        return sendRange(
+          reply,
+          'contact-messages',
+          rows.map((row) => ({ id: row.id, ...contactMessage(row) })),
+          range.start,
+          total,
+        );
       }
       const { page } = parseInput(ContactMessagesQuery, request.query);
       const { rows, total } = await admin.contactMessages((page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE);
@@ -134,7 +158,13 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Histor
       const range = rangeQuery(request);
       if (range) {
         const page = status.slice(range.start, range.end + 1);
-        return sendRange(reply, 'projections', page.map((build) => ({ id: `${build.name}-${build.build}`, ...build })), range.start, status.length);
+        return sendRange(
+          reply,
+          'projections',
+          page.map((build) => ({ id: `${build.name}-${build.build}`, ...build })),
+          range.start,
+          status.length,
+        );
       }
       return status;
     });
@@ -148,7 +178,13 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Histor
       if (range) {
         const filter = auditFilterOf(parseInput(AuditFilter, range.filter));
         const { rows, total } = await admin.audit(filter, range.start, range.end - range.start + 1);
-        return sendRange(reply, 'audit', rows.map((row) => ({ id: row.id, ...auditEntry(row) })), range.start, total);
+        return sendRange(
+          reply,
+          'audit',
+          rows.map((row) => ({ id: row.id, ...auditEntry(row) })),
+          range.start,
+          total,
+        );
       }
       const { page, ...filter } = parseInput(AuditQuery, request.query);
       const { rows, total } = await admin.audit(auditFilterOf(filter), (page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE);
@@ -187,7 +223,13 @@ export function announcementRoutes(admin: AdminStore): FastifyPluginCallbackZod 
       const range = rangeQuery(request);
       if (range) {
         const { rows, total } = await admin.announcements(range.start, range.end - range.start + 1);
-        return sendRange(reply, 'announcements', rows.map((row) => ({ id: row.id, ...announcement(row) })), range.start, total);
+        return sendRange(
+          reply,
+          'announcements',
+          rows.map((row) => ({ id: row.id, ...announcement(row) })),
+          range.start,
+          total,
+        );
       }
       const { rows, total } = await admin.announcements();
       const body: Announcement[] = rows.map(announcement);

@@ -64,7 +64,6 @@ export interface QueryAppDeps {
   readonly trustProxy?: ProxyTrust;
 }
 
-
 /**
  * The read side of /api (register it with `{ prefix: '/api' }`): GET and HEAD, from the read models
  * (and, for the admins' histories, the log), and the change stream (GET /api/stream, which none of

@@ -26,8 +26,6 @@ import { listItem } from './posts.ts';
 import { adminOnly, maySeeEmail, signedIn } from './access.ts';
 import { rangeQuery, sendRange, totalCountHeaders } from './range.ts';
 
-
-
 /** A comment as `viewer` may see it; `reported`: which comments of the page they reported. */
 const comment = (row: CommentRow, viewer: UserRow | undefined, reported: ReadonlySet<string> | undefined): CommentItem => ({
   _id: row.id,
@@ -69,7 +67,11 @@ const notification = (row: NotificationRow): NotificationItem => ({
  * The spec's search by tag (`page` absent: its array, newest first, at most UNPAGED_LIST_MAX, with
  * the full count in X-Total-Count), or a page of a tag's posts like the home page's.
  */
-export async function taggedPosts(community: CommunityStore, tag: string, page: number | undefined): Promise<{ body: PostListItem[] | PostsPage; headers: Record<string, string> }> {
+export async function taggedPosts(
+  community: CommunityStore,
+  tag: string,
+  page: number | undefined,
+): Promise<{ body: PostListItem[] | PostsPage; headers: Record<string, string> }> {
   const { rows, total } = await community.byTag(tag, page ?? null);
   if (page === undefined) return { body: rows.map(listItem), headers: totalCountHeaders(total) };
   return { body: { posts: rows.map(listItem), totalCount: total }, headers: {} };
@@ -79,7 +81,11 @@ export async function taggedPosts(community: CommunityStore, tag: string, page: 
  * The spec's GET /api/comments/:postId: a post's first UNPAGED_LIST_MAX comments, oldest first, as
  * `viewer` may see them (emails for their authors and admins), and all of them counted in X-Total-Count.
  */
-export async function commentsOfPost(cache: PostCache, postId: string, viewer: UserRow | undefined): Promise<{ body: CommentItem[]; headers: Record<string, string> }> {
+export async function commentsOfPost(
+  cache: PostCache,
+  postId: string,
+  viewer: UserRow | undefined,
+): Promise<{ body: CommentItem[]; headers: Record<string, string> }> {
   const { page, items } = await commentsAsSeen(cache, postId, { order: 'oldest', after: null, limit: UNPAGED_LIST_MAX }, viewer);
   return { body: items, headers: totalCountHeaders(page.total) };
 }
@@ -94,7 +100,12 @@ export async function postCommentsPage(cache: PostCache, postId: string, query: 
 async function commentsAsSeen(cache: PostCache, postId: string, query: CommentsPageOf, viewer: UserRow | undefined) {
   const page = await cache.comments(postId, query);
   if (!page) throw new NotFoundError('No such post');
-  const reported = viewer && (await cache.reportedBy(viewer.id, page.rows.map((row) => row.id)));
+  const reported =
+    viewer &&
+    (await cache.reportedBy(
+      viewer.id,
+      page.rows.map((row) => row.id),
+    ));
   return { page, items: page.rows.map((row) => comment(row, viewer, reported)) };
 }
 
@@ -149,7 +160,13 @@ export function communityRoutes(community: CommunityStore, cache: PostCache, sea
       const range = rangeQuery(request);
       if (range) {
         const { rows, total } = await community.reports(range.end - range.start + 1, range.start, range.direction);
-        return sendRange(reply, 'reported-comments', rows.map((row) => ({ id: row.report_id, ...reportedComment(row) })), range.start, total);
+        return sendRange(
+          reply,
+          'reported-comments',
+          rows.map((row) => ({ id: row.report_id, ...reportedComment(row) })),
+          range.start,
+          total,
+        );
       }
       const { rows, total } = await community.reports(UNPAGED_LIST_MAX, 0);
       return reply.headers(totalCountHeaders(total)).send(rows.map(reportedComment));

@@ -22,7 +22,6 @@ export const listItem = (row: ListRow): PostListItem => ({
   commentCount: row.comment_count,
 });
 
-
 export function postDetail(row: PostRow & { my_vote?: Vote }, viewer: UserRow | undefined): PostDetail {
   return {
     ...listItem(row),
@@ -32,7 +31,6 @@ export function postDetail(row: PostRow & { my_vote?: Vote }, viewer: UserRow | 
     ...(viewer !== undefined ? { byMe: row.author_id === viewer.id } : {}),
   };
 }
-
 
 /** The home page (spec §7 GET /posts): a page of the newest or most popular posts, and their total. */
 export async function homePage(posts: PostsStore, { page, sort }: ListPostsQuery): Promise<PostsPage> {
@@ -71,12 +69,20 @@ export function postRoutes(posts: PostsStore, cache: PostCache, users: UsersStor
       const range = rangeQuery(request);
       if (range) {
         const { rows, total } = await posts.range(range.start, range.end, range.field, range.direction);
-        return sendRange(reply, 'posts', rows.map((row) => ({ id: row.id, ...listItem(row) })), range.start, total);
+        return sendRange(
+          reply,
+          'posts',
+          rows.map((row) => ({ id: row.id, ...listItem(row) })),
+          range.start,
+          total,
+        );
       }
       return homePage(posts, parseInput(ListPostsQuery, request.query));
     });
 
-    api.get('/posts/:id', { schema: { params: PostIdParams }, config: { publicRead: true } }, async (request) => postById(cache, request.params.id, request.viewer));
+    api.get('/posts/:id', { schema: { params: PostIdParams }, config: { publicRead: true } }, async (request) =>
+      postById(cache, request.params.id, request.viewer),
+    );
     done();
   };
 }

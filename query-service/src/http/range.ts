@@ -20,14 +20,17 @@ const MAX_RANGE = 100;
 /** The first row of a range is at most where the deepest page (PAGE_MAX) of the admin lists begins. */
 const MAX_START = PAGE_MAX * ADMIN_PAGE_SIZE;
 const json = <T extends z.ZodType>(schema: T) =>
-  z.string().transform((text, ctx) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'Must be JSON' });
-      return z.NEVER;
-    }
-  }).pipe(schema);
+  z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'Must be JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
 
 /** `[start,end]`: JSON's brackets around two numbers written as every number of a query string is (DECIMAL_INTEGER). */
 const RANGE_TEXT = /^\[\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*\]$/;
@@ -41,7 +44,9 @@ const rangeText = z.string().transform((text, ctx) => {
 });
 
 const RangeParams = z.object({
-  range: rangeText.pipe(z.tuple([z.number().min(0).max(MAX_START), z.number().min(0)]).refine(([s, e]) => e >= s && e - s < MAX_RANGE, `At most ${MAX_RANGE} rows, end >= start`)),
+  range: rangeText.pipe(
+    z.tuple([z.number().min(0).max(MAX_START), z.number().min(0)]).refine(([s, e]) => e >= s && e - s < MAX_RANGE, `At most ${MAX_RANGE} rows, end >= start`),
+  ),
   sort: json(z.tuple([z.string(), z.enum(['ASC', 'DESC', 'asc', 'desc'])])).optional(),
   filter: json(z.record(z.string(), z.unknown())).optional(),
 });

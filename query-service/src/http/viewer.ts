@@ -17,7 +17,10 @@ declare module 'fastify' {
  * POST /api/me/registration after sign-in; until then `registeredAt` is the time of the read.
  */
 function unregistered(principal: Principal, adminEmails: ReadonlySet<string>, now: Date): UserRow {
-  const member = registeredAs({ email: principal.email, emailVerified: principal.emailVerified, name: principal.name, photoURL: principal.picture }, adminEmails);
+  const member = registeredAs(
+    { email: principal.email, emailVerified: principal.emailVerified, name: principal.name, photoURL: principal.picture },
+    adminEmails,
+  );
   return { id: principal.subject, email: member.email, name: member.name, photo_url: member.photoURL, role: member.role, is_member: false, registered_at: now };
 }
 

@@ -30,7 +30,6 @@ export type Change =
   /** The member may no longer read: their own streams end. */
   | { readonly kind: 'close'; readonly memberId: string };
 
-
 interface Definition<S extends z.ZodType> {
   readonly type: string;
   readonly schema: S;
@@ -38,7 +37,10 @@ interface Definition<S extends z.ZodType> {
 type ChangesOf = (data: never) => readonly Change[];
 
 /** One row of the table: an event definition of contracts and what its data changes. */
-const on = <S extends z.ZodType>(definition: Definition<S>, changes: (data: z.infer<S>) => readonly Change[]): [string, ChangesOf] => [definition.type, changes];
+const on = <S extends z.ZodType>(definition: Definition<S>, changes: (data: z.infer<S>) => readonly Change[]): [string, ChangesOf] => [
+  definition.type,
+  changes,
+];
 
 const message = (type: StreamMessageType, topics: readonly string[], data: Record<string, string>): Change => ({ kind: 'message', type, topics, data });
 const counts = (postId: string): Change => ({ kind: 'counts', postId });
@@ -53,7 +55,10 @@ export const CHANGES: ReadonlyMap<string, ChangesOf> = new Map([
   on(CommentAdded, ({ postId, commentId }) => [counts(postId), message('comment-added', [postTopic(postId)], { postId, commentId })]),
   on(CommentRemoved, ({ postId, commentId }) => [counts(postId), message('comment-removed', [postTopic(postId)], { postId, commentId })]),
   // its author has read it (the notifications read model moves their mark)
-  on(AnnouncementPublished, ({ announcementId, authorId }) => [message('announcement-published', ['announcements'], { announcementId }), notifications(authorId)]),
+  on(AnnouncementPublished, ({ announcementId, authorId }) => [
+    message('announcement-published', ['announcements'], { announcementId }),
+    notifications(authorId),
+  ]),
   on(UserWarned, ({ userId }) => [notifications(userId)]),
   on(WarningsRead, ({ userId }) => [notifications(userId)]),
   on(AnnouncementsRead, ({ userId }) => [notifications(userId)]),

@@ -35,7 +35,12 @@ const recording = () => {
   return sink;
 };
 const events = (text: string) => [...text.matchAll(/id: (\S+)\nevent: (\S+)\n/g)].map((m) => `${m[2]}@${m[1]}`);
-const comment = (n: number, postId = 'a'): HubMessage => ({ type: 'comment-added', position: at(n), topics: [`post:${postId}`], data: { postId, commentId: `c${n}` } });
+const comment = (n: number, postId = 'a'): HubMessage => ({
+  type: 'comment-added',
+  position: at(n),
+  topics: [`post:${postId}`],
+  data: { postId, commentId: `c${n}` },
+});
 
 describe('StreamHub', () => {
   it("sends each stream its topics' messages and a member's private ones to that member alone", () => {
@@ -45,7 +50,14 @@ describe('StreamHub', () => {
     hub.open(onB, { topics: ['post:b', 'posts'], memberId: null, resumeAfter: null, client: 'here' });
     hub.open(mine, { topics: ['me'], memberId: 'm1', resumeAfter: null, client: 'here' });
     hub.open(theirs, { topics: ['me'], memberId: 'm2', resumeAfter: null, client: 'here' });
-    hub.publish([comment(1, 'a'), { type: 'post-deleted', position: at(2), topics: ['posts', 'post:b'], data: { postId: 'b' } }, { type: 'notifications', position: at(2), topics: ['me'], memberId: 'm1', data: {} }], at(2));
+    hub.publish(
+      [
+        comment(1, 'a'),
+        { type: 'post-deleted', position: at(2), topics: ['posts', 'post:b'], data: { postId: 'b' } },
+        { type: 'notifications', position: at(2), topics: ['me'], memberId: 'm1', data: {} },
+      ],
+      at(2),
+    );
     expect(events(onA.text)).toEqual(['ready@100.0', 'comment-added@101.1']);
     // one message of two of its topics: once
     expect(events(onB.text)).toEqual(['ready@100.0', 'post-deleted@102.2']);
@@ -135,13 +147,19 @@ describe('StreamHub', () => {
       });
     };
     const hub = newHub(at(0), { replayMax: 200, slowClientBytes: 2048 });
-    hub.publish(Array.from({ length: 100 }, (_, i) => ({ type: 'post-created' as const, position: at(i + 1), topics: ['posts'], data: { postId: `p${i}` } })), at(100));
+    hub.publish(
+      Array.from({ length: 100 }, (_, i) => ({ type: 'post-created' as const, position: at(i + 1), topics: ['posts'], data: { postId: `p${i}` } })),
+      at(100),
+    );
     const back = recording();
     hub.open(back, { topics: ['posts'], memberId: null, resumeAfter: at(1), client: 'here' });
     expect(events(back.text)).toEqual(['ready@101.1', 'refetch@200.100']);
     const reading = fresh();
     hub.open(reading, { topics: ['posts'], memberId: null, resumeAfter: null, client: 'here' });
-    hub.publish(Array.from({ length: 100 }, (_, i) => ({ type: 'post-created' as const, position: at(101 + i), topics: ['posts'], data: { postId: `q${i}` } })), at(200));
+    hub.publish(
+      Array.from({ length: 100 }, (_, i) => ({ type: 'post-created' as const, position: at(101 + i), topics: ['posts'], data: { postId: `q${i}` } })),
+      at(200),
+    );
     expect(reading.ended).toBe(false);
     expect(hub.size).toBe(2);
   });

@@ -29,7 +29,9 @@ export function createPostCache(
   return {
     post: (id) => memo.read(`post ${id}`, () => posts.byId(id)),
     comments: (postId, page) =>
-      memo.read(`comments ${postId} ${page.order} ${page.after ? `${page.after.micros} ${page.after.id}` : '-'} ${page.limit}`, () => community.commentsOf(postId, page)),
+      memo.read(`comments ${postId} ${page.order} ${page.after ? `${page.after.micros} ${page.after.id}` : '-'} ${page.limit}`, () =>
+        community.commentsOf(postId, page),
+      ),
     voteOf: (postId, userId) => posts.voteOf(postId, userId),
     reportedBy: (readerId, commentIds) => community.reportedBy(readerId, commentIds),
   };

@@ -18,8 +18,12 @@ export interface VersionMemo<V extends object> {
 }
 
 /** At most `maxSize` of what `sizeOf` counts is kept (least recently used first out); 0: nothing. */
-export function versionMemo<V extends object>(watcher: Pick<CheckpointWatcher, 'version'>, options: { maxSize: number; sizeOf: (value: V) => number }): VersionMemo<V> {
-  const kept = options.maxSize > 0 ? new LRUCache<string, V>({ maxSize: options.maxSize, sizeCalculation: (value) => Math.max(1, options.sizeOf(value)) }) : null;
+export function versionMemo<V extends object>(
+  watcher: Pick<CheckpointWatcher, 'version'>,
+  options: { maxSize: number; sizeOf: (value: V) => number },
+): VersionMemo<V> {
+  const kept =
+    options.maxSize > 0 ? new LRUCache<string, V>({ maxSize: options.maxSize, sizeCalculation: (value) => Math.max(1, options.sizeOf(value)) }) : null;
   let version: string | null = null;
   const current = () => {
     const now = watcher.version();

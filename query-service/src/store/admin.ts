@@ -69,7 +69,13 @@ export function createAdminStore(db: Knex) {
    * With one: "name or email contains", ignoring case, through the trigram indexes where PostgreSQL
    * has pg_trgm (three letters or more), else reading every user; the matches page with OFFSET.
    */
-  async function users(offset: number, limit: number, search: string, list: UserList = 'name', direction: 'ASC' | 'DESC' = 'ASC'): Promise<{ rows: AdminUserRow[]; total: number }> {
+  async function users(
+    offset: number,
+    limit: number,
+    search: string,
+    list: UserList = 'name',
+    direction: 'ASC' | 'DESC' = 'ASC',
+  ): Promise<{ rows: AdminUserRow[]; total: number }> {
     const order = `${USER_LISTS[list]} ${direction}, id ${direction}`;
     if (search === '') {
       const names = { users: 'read.users', blocks: 'read.user_page_blocks', settings: 'read.user_page_settings', columns: USER_COLUMNS, total: USERS_TOTAL };
@@ -82,7 +88,12 @@ export function createAdminStore(db: Knex) {
     }
     const pattern = containsPattern(search);
     const [rows, total] = await Promise.all([
-      db.raw<{ rows: AdminUserRow[] }>(`SELECT ${USER_COLUMNS} FROM read.users WHERE ${SEARCH} ORDER BY ${order} LIMIT ? OFFSET ?`, [pattern, pattern, limit, offset]),
+      db.raw<{ rows: AdminUserRow[] }>(`SELECT ${USER_COLUMNS} FROM read.users WHERE ${SEARCH} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+        pattern,
+        pattern,
+        limit,
+        offset,
+      ]),
       counter(db, `SELECT count(*) AS value FROM read.users WHERE ${SEARCH}`, [pattern, pattern]),
     ]);
     return { rows: rows.rows, total };
@@ -123,7 +134,9 @@ export function createAdminStore(db: Knex) {
     /** Name and email of each of these users the forum knows. */
     async people(ids: readonly string[]): Promise<{ id: string; name: string; email: string }[]> {
       if (ids.length === 0) return [];
-      const { rows } = await db.raw<{ rows: { id: string; name: string; email: string }[] }>('SELECT id, name, email FROM read.users WHERE id = ANY(?)', [[...ids]]);
+      const { rows } = await db.raw<{ rows: { id: string; name: string; email: string }[] }>('SELECT id, name, email FROM read.users WHERE id = ANY(?)', [
+        [...ids],
+      ]);
       return rows;
     },
 

@@ -139,7 +139,9 @@ export class CheckpointWatcher {
   private async readLive(): Promise<void> {
     try {
       // a halted projection is left out: it would hold every reader back until it is fixed
-      const { rows } = await (await this.queryClient()).query<{ name: string; version: number; build: number; tx: string; pos: string; applied: string | null }>(
+      const { rows } = await (
+        await this.queryClient()
+      ).query<{ name: string; version: number; build: number; tx: string; pos: string; applied: string | null }>(
         `SELECT name, version, build, tx::text AS tx, pos::text AS pos, applied_events::text AS applied FROM projections.checkpoints WHERE state = 'live' AND error IS NULL`,
       );
       const next = new Map<string, LogPosition>();

@@ -1,4 +1,14 @@
-import { LEADERBOARD_SIZE, PAGE_SIZE, RECENT_POSTS, SEARCH_MATCH_CAP, UNPAGED_LIST_MAX, type KeysetPosition, type ListOrder, type MarkedText, type ReportFeedback } from '@forum/contracts';
+import {
+  LEADERBOARD_SIZE,
+  PAGE_SIZE,
+  RECENT_POSTS,
+  SEARCH_MATCH_CAP,
+  UNPAGED_LIST_MAX,
+  type KeysetPosition,
+  type ListOrder,
+  type MarkedText,
+  type ReportFeedback,
+} from '@forum/contracts';
 import { prepared, type Knex } from '@forum/platform';
 import { LIST_COLUMNS, pageOf, type PostRow } from './posts.ts';
 import type { UserRow } from './users.ts';
@@ -210,7 +220,10 @@ export function createCommunityStore(db: Knex) {
       const offset = page === null ? 0 : (page - 1) * PAGE_SIZE;
       // a deep page through the page anchors
       if (offset > 0) {
-        const anchored = await pageOf(db, { kind: 'tag', tag }, offset, limit, { sql: 'SELECT posts FROM read.post_tag_counters WHERE tag_key = lower(?)', bindings: [tag] });
+        const anchored = await pageOf(db, { kind: 'tag', tag }, offset, limit, {
+          sql: 'SELECT posts FROM read.post_tag_counters WHERE tag_key = lower(?)',
+          bindings: [tag],
+        });
         if (anchored) return anchored;
       }
       const { rows }: { rows: (ListRow & { total: string | null })[] } = await prepared(
@@ -250,7 +263,16 @@ export function createCommunityStore(db: Knex) {
       // vector index (a rare one), whichever costs less
       // the snippets of the page's posts only, once ranked (ts_headline reads each whole text again)
       const headlines = headlineColumns(q);
-      const bindings: Knex.RawBinding[] = [q, ...(tag === null ? [] : [tag]), SEARCH_MATCH_CAP + 1, q, SEARCH_MATCH_CAP, PAGE_SIZE, (page - 1) * PAGE_SIZE, ...headlines.bindings];
+      const bindings: Knex.RawBinding[] = [
+        q,
+        ...(tag === null ? [] : [tag]),
+        SEARCH_MATCH_CAP + 1,
+        q,
+        SEARCH_MATCH_CAP,
+        PAGE_SIZE,
+        (page - 1) * PAGE_SIZE,
+        ...headlines.bindings,
+      ];
       const { rows } = await db.raw<{ rows: (ListRow & { total: number; rank: number | null; title_marked: string; description_marked: string })[] }>(
         `WITH candidates AS MATERIALIZED (
            ${matching}

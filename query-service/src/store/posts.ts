@@ -49,7 +49,14 @@ export async function pageOf(
   limit: number,
   total: { sql: string; bindings: Knex.RawBinding[] },
 ): Promise<{ rows: Omit<PostRow, 'description' | 'author_id' | 'author_email'>[]; total: number } | null> {
-  const names = { posts: 'read.posts', blocks: 'read.post_page_blocks', settings: 'read.post_page_settings', tags: 'read.post_tags', columns: LIST_COLUMNS, total };
+  const names = {
+    posts: 'read.posts',
+    blocks: 'read.post_page_blocks',
+    settings: 'read.post_page_settings',
+    tags: 'read.post_tags',
+    columns: LIST_COLUMNS,
+    total,
+  };
   const { sql, bindings } = pageThroughBlocks(list, names, offset, limit);
   const { rows }: { rows: (PostRow & { current: boolean; total: number | null })[] } = await prepared(db, sql, bindings);
   if (!rows[0]?.current) return null;
@@ -78,7 +85,10 @@ export function createPostsStore(db: Knex) {
     async range(start: number, end: number, field: string, direction: 'ASC' | 'DESC'): Promise<{ rows: PostRow[]; total: number }> {
       const column = POST_SORT_FIELDS[field] ?? 'created_at';
       const [rows, total] = await Promise.all([
-        db.raw<{ rows: PostRow[] }>(`SELECT ${LIST_COLUMNS} FROM read.posts ORDER BY ${column} ${direction}, id ${direction} LIMIT ? OFFSET ?`, [end - start + 1, start]),
+        db.raw<{ rows: PostRow[] }>(`SELECT ${LIST_COLUMNS} FROM read.posts ORDER BY ${column} ${direction}, id ${direction} LIMIT ? OFFSET ?`, [
+          end - start + 1,
+          start,
+        ]),
         this.total(),
       ]);
       return { rows: rows.rows, total };
@@ -112,13 +122,17 @@ export function createPostsStore(db: Knex) {
 
     /** A post as anyone reads it (the viewer's own part, their vote, is `voteOf`), or null. */
     async byId(id: string): Promise<PostRow | null> {
-      const { rows }: { rows: PostRow[] } = await prepared(db, `SELECT ${LIST_COLUMNS}, description, author_id, author_email FROM read.posts WHERE id = ?`, [id]);
+      const { rows }: { rows: PostRow[] } = await prepared(db, `SELECT ${LIST_COLUMNS}, description, author_id, author_email FROM read.posts WHERE id = ?`, [
+        id,
+      ]);
       return rows[0] ?? null;
     },
 
     /** The counts of the posts `ids` names that exist (the change stream's `post-counts`: one statement for a batch's posts). */
     async countsOf(ids: readonly string[]): Promise<PostCounts[]> {
-      const { rows }: { rows: PostCounts[] } = await prepared(db, 'SELECT id, up_vote, down_vote, comment_count FROM read.posts WHERE id = ANY(?::uuid[])', [[...ids]]);
+      const { rows }: { rows: PostCounts[] } = await prepared(db, 'SELECT id, up_vote, down_vote, comment_count FROM read.posts WHERE id = ANY(?::uuid[])', [
+        [...ids],
+      ]);
       return rows;
     },
 

@@ -9,7 +9,8 @@ import { CountedTextInput } from '../../components/CountedTextInput';
 import { serverFieldMessages, type ForumDataProvider } from '../../dataProvider';
 
 /** A required text (spec §5's message when it is missing or only spaces, as the API decides). */
-const requiredText = (message: string) => Object.assign((value: unknown) => (typeof value === 'string' && value.trim() ? undefined : message), { isRequired: true });
+const requiredText = (message: string) =>
+  Object.assign((value: unknown) => (typeof value === 'string' && value.trim() ? undefined : message), { isRequired: true });
 
 const validateTitle = [requiredText('Title is required')];
 const validateDescription = [requiredText('Description is required')];
@@ -61,7 +62,15 @@ export function MakeAnnouncement() {
           {/* validated on change: a text over its limit is in error at once, as its counter says */}
           <Form key={formKey} mode="onChange" onSubmit={submit} noValidate disableInvalidFormNotification defaultValues={{ title: '', description: '' }}>
             <CountedTextInput source="title" label="Title" validate={validateTitle} rule={ANNOUNCEMENT_TITLE_RULE} />
-            <CountedTextInput source="description" label="Description" validate={validateDescription} rule={ANNOUNCEMENT_DESCRIPTION_RULE} multiline minRows={6} maxRows={16} />
+            <CountedTextInput
+              source="description"
+              label="Description"
+              validate={validateDescription}
+              rule={ANNOUNCEMENT_DESCRIPTION_RULE}
+              multiline
+              minRows={6}
+              maxRows={16}
+            />
             <Button type="submit" variant="contained" startIcon={<CampaignOutlined />} disabled={isPending} sx={{ mt: 1 }}>
               {isPending ? 'Posting...' : 'Post Announcement'}
             </Button>

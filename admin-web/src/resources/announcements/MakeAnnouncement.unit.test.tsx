@@ -122,7 +122,10 @@ describe('Make Announcement', () => {
 
   it("shows the API's own field message of a refused announcement on its field", async () => {
     quietHttpErrors();
-    const { release } = fakeServer({ status: 400, body: { error: { code: 'VALIDATION_FAILED', message: 'The request is not valid', details: { title: ['Title must be at most 200 characters'] } } } });
+    const { release } = fakeServer({
+      status: 400,
+      body: { error: { code: 'VALIDATION_FAILED', message: 'The request is not valid', details: { title: ['Title must be at most 200 characters'] } } },
+    });
     release();
     renderPage();
     await userEvent.type(title(), 'A title the server finds too long');

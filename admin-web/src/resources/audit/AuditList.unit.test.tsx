@@ -15,7 +15,14 @@ const POST_ID = '6f1c2f9e-2b7a-4c1e-9a63-2f0f8d7c6b5a';
 const ENTRIES: AuditEntry[] = [
   { _id: '40', at: '2026-11-24T10:15:00.000Z', actor: ADA, type: 'PostDeleted', target: { type: 'post', id: POST_ID }, summary: 'Deleted a post by Ben' },
   { _id: '30', at: '2026-11-23T09:00:00.000Z', actor: ADA, type: 'TagCreated', target: { type: 'tag', id: 't-1' }, summary: 'Created the tag #Rust' },
-  { _id: '20', at: '2026-11-22T18:30:00.000Z', actor: OPERATOR, type: 'AdminRoleGranted', target: { type: 'user', id: 'u-ann' }, summary: 'Made Ann Author an admin' },
+  {
+    _id: '20',
+    at: '2026-11-22T18:30:00.000Z',
+    actor: OPERATOR,
+    type: 'AdminRoleGranted',
+    target: { type: 'user', id: 'u-ann' },
+    summary: 'Made Ann Author an admin',
+  },
 ];
 
 type Filter = { actor?: string; type?: string; since?: string; until?: string };
@@ -55,11 +62,19 @@ describe('Staff actions (the audit log)', () => {
     fakeServer();
     renderAudit();
     const deleted = await rowOf('Deleted a post by Ben');
-    expect(within(screen.getByRole('table')).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Time', 'Actor', 'Type', 'Target', 'Summary']);
+    expect(
+      within(screen.getByRole('table'))
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Time', 'Actor', 'Type', 'Target', 'Summary']);
     expect(within(deleted).getByText('Post deleted')).toBeTruthy();
     expect(within(deleted).getByText('admin@forum.local')).toBeTruthy();
     expect(within(deleted).getByRole('link', { name: 'Ada Admin' }).getAttribute('href')).toBe('/admin/history/user/u-ada');
-    expect(within(deleted).getByRole('link', { name: `History of post ${POST_ID}` }).getAttribute('href')).toBe(`/admin/history/post/${POST_ID}`);
+    expect(
+      within(deleted)
+        .getByRole('link', { name: `History of post ${POST_ID}` })
+        .getAttribute('href'),
+    ).toBe(`/admin/history/post/${POST_ID}`);
     expect(within(deleted).getByText(new Date('2026-11-24T10:15:00.000Z').toLocaleDateString(), { exact: false })).toBeTruthy();
 
     const tag = await rowOf('Created the tag #Rust');
@@ -78,8 +93,23 @@ describe('Staff actions (the audit log)', () => {
     renderAudit();
     await rowOf('Created the tag #Rust');
     await userEvent.click(screen.getByRole('combobox', { name: 'Type' }));
-    const options = within(await screen.findByRole('listbox')).getAllByRole('option').map((o) => o.textContent);
-    expect(options).toEqual(['All types', 'Made admin', 'Tag created', 'Tag deleted', 'Announcement published', 'Comment removed', 'User warned', 'Post deleted', 'Projection rebuild', 'Account erased', 'Account disabled', 'Account enabled']);
+    const options = within(await screen.findByRole('listbox'))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    expect(options).toEqual([
+      'All types',
+      'Made admin',
+      'Tag created',
+      'Tag deleted',
+      'Announcement published',
+      'Comment removed',
+      'User warned',
+      'Post deleted',
+      'Projection rebuild',
+      'Account erased',
+      'Account disabled',
+      'Account enabled',
+    ]);
     await userEvent.click(screen.getByRole('option', { name: 'Tag created' }));
     await waitFor(() => expect(screen.queryByText('Deleted a post by Ben')).toBeNull());
     expect(screen.getByText('Created the tag #Rust')).toBeTruthy();
@@ -96,7 +126,7 @@ describe('Staff actions (the audit log)', () => {
     expect(screen.getByText('Deleted a post by Ben')).toBeTruthy();
   });
 
-  it("filters by date: From and To are whole days where the admin is, sent as the instants they start and end", async () => {
+  it('filters by date: From and To are whole days where the admin is, sent as the instants they start and end', async () => {
     const { filters } = fakeServer();
     renderAudit();
     await rowOf('Created the tag #Rust');
@@ -199,7 +229,11 @@ describe('Staff actions on a phone', () => {
     expect(within(deleted).getByText('Post deleted')).toBeTruthy();
     expect(within(deleted).getByText('admin@forum.local')).toBeTruthy();
     expect(within(deleted).getByRole('link', { name: 'Ada Admin' }).getAttribute('href')).toBe('/admin/history/user/u-ada');
-    expect(within(deleted).getByRole('link', { name: `History of post ${POST_ID}` }).getAttribute('href')).toBe(`/admin/history/post/${POST_ID}`);
+    expect(
+      within(deleted)
+        .getByRole('link', { name: `History of post ${POST_ID}` })
+        .getAttribute('href'),
+    ).toBe(`/admin/history/post/${POST_ID}`);
     const grant = screen.getByRole('article', { name: 'Made Ann Author an admin' });
     expect(within(grant).getByRole('link', { name: 'History of user u-ann' }).getAttribute('href')).toBe('/admin/history/user/u-ann');
     expect(within(screen.getByRole('article', { name: 'Created the tag #Rust' })).queryByRole('link', { name: /^History of/ })).toBeNull();

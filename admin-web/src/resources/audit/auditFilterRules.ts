@@ -8,4 +8,6 @@ export const TO_BEFORE_FROM = 'To must not be before From';
  * the same day is a span of one day.
  */
 export const toNotBeforeFrom: Validator = (until: unknown, values: { since?: unknown }) =>
-  typeof until === 'string' && until !== '' && typeof values.since === 'string' && values.since !== '' && Date.parse(values.since) > Date.parse(until) ? TO_BEFORE_FROM : undefined;
+  typeof until === 'string' && until !== '' && typeof values.since === 'string' && values.since !== '' && Date.parse(values.since) > Date.parse(until)
+    ? TO_BEFORE_FROM
+    : undefined;

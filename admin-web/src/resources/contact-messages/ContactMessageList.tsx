@@ -8,7 +8,6 @@ import { ExpandableText } from './ExpandableText';
 
 type ContactRecord = ContactMessage & { id: string };
 
-
 /** The sender's address, to answer them from the operator's own mail program. */
 function EmailField() {
   const message = useRecordContext<ContactRecord>();

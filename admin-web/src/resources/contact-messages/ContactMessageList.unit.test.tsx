@@ -34,7 +34,11 @@ describe('Contact messages', () => {
     const { queries } = fakeServer();
     renderInbox();
     const nora = (await screen.findByText('Nora Newest')).closest('tr')!;
-    expect(within(screen.getByRole('table')).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Name', 'Email', 'Received', 'Message']);
+    expect(
+      within(screen.getByRole('table'))
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Name', 'Email', 'Received', 'Message']);
     expect(JSON.parse(queries[0]!.get('sort')!)).toEqual(['receivedAt', 'DESC']);
     expect(within(nora).getByRole('link', { name: 'nora@example.com' }).getAttribute('href')).toBe('mailto:nora@example.com');
     expect(within(nora).getByText(new Date('2026-11-24T10:15:00.000Z').toLocaleDateString(), { exact: false })).toBeTruthy();

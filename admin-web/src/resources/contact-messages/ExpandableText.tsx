@@ -19,7 +19,14 @@ export function ExpandableText({ text, label }: { text: string; label: string })
         {shown}
       </Typography>
       {long && (
-        <Button size="small" sx={{ px: 0.5, minWidth: 0 }} aria-expanded={open} aria-controls={id} aria-label={`${open ? 'Show less of' : 'Read more of'} ${label}`} onClick={() => setOpen(!open)}>
+        <Button
+          size="small"
+          sx={{ px: 0.5, minWidth: 0 }}
+          aria-expanded={open}
+          aria-controls={id}
+          aria-label={`${open ? 'Show less of' : 'Read more of'} ${label}`}
+          onClick={() => setOpen(!open)}
+        >
           {open ? 'Show less' : 'Read more'}
         </Button>
       )}

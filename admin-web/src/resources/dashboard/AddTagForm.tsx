@@ -23,7 +23,15 @@ function failureOf(failure: unknown): string {
  * the server refuses. The command is pessimistic (`onOutcome` hears the server's answer, and nothing
  * once the admin types again) and the tags are read again after it.
  */
-export function AddTagForm({ inputRef, onAdded, onOutcome }: { inputRef?: Ref<HTMLInputElement>; onAdded: () => unknown; onOutcome: (outcome: TagOutcome) => void }) {
+export function AddTagForm({
+  inputRef,
+  onAdded,
+  onOutcome,
+}: {
+  inputRef?: Ref<HTMLInputElement>;
+  onAdded: () => unknown;
+  onOutcome: (outcome: TagOutcome) => void;
+}) {
   const dataProvider = useDataProvider<ForumDataProvider>();
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -53,7 +61,14 @@ export function AddTagForm({ inputRef, onAdded, onOutcome }: { inputRef?: Ref<HT
   };
 
   return (
-    <Stack component="form" noValidate onSubmit={(event) => void submit(event)} direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
+    <Stack
+      component="form"
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={1.5}
+      sx={{ alignItems: { sm: 'flex-start' } }}
+    >
       <CountedTextField
         inputRef={inputRef}
         label="Enter new tag"

@@ -20,7 +20,6 @@ const STAT_ICONS: Record<StatKey, ReactNode> = {
   totalUsers: <PeopleOutlined />,
 };
 
-
 const chartSkeleton = <Skeleton variant="rounded" height={260} />;
 
 /**
@@ -38,7 +37,14 @@ export default function Dashboard() {
         Admin Profile
       </Typography>
       {error && !data && (
-        <Alert severity="error" action={<Button color="inherit" size="small" onClick={() => void refetch()}>Retry</Button>}>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void refetch()}>
+              Retry
+            </Button>
+          }
+        >
           Failed to load statistics
         </Alert>
       )}
@@ -58,7 +64,13 @@ export default function Dashboard() {
               <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
                 Each bar against the largest of the three
               </Typography>
-              {data ? <Suspense fallback={chartSkeleton}><StatsChart stats={data.stats} /></Suspense> : chartSkeleton}
+              {data ? (
+                <Suspense fallback={chartSkeleton}>
+                  <StatsChart stats={data.stats} />
+                </Suspense>
+              ) : (
+                chartSkeleton
+              )}
             </CardContent>
           </Card>
         </Box>

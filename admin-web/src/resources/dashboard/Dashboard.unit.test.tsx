@@ -52,11 +52,7 @@ describe('Admin Profile (the dashboard)', () => {
   it('says the statistics failed to load, with a Retry that reads them again', async () => {
     quietHttpErrors();
     const down = { status: 503, body: { error: { code: 'UNAVAILABLE', message: 'down' } } };
-    const { reads } = fakeServer([
-      down,
-      down,
-      { status: 200, body: STATS },
-    ]);
+    const { reads } = fakeServer([down, down, { status: 200, body: STATS }]);
     renderConsole(<Dashboard />, { path: '/admin' });
     // a failed read is tried once more (a second later) before the page says so
     const alert = await screen.findByText('Failed to load statistics');

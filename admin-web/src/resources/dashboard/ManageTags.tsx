@@ -19,7 +19,13 @@ const grid = { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(1
  */
 export function ManageTags() {
   const input = useRef<HTMLInputElement>(null);
-  const { data: tags, total, isPending, error, refetch } = useGetList<TagRecord>('tags', {
+  const {
+    data: tags,
+    total,
+    isPending,
+    error,
+    refetch,
+  } = useGetList<TagRecord>('tags', {
     pagination: { page: 1, perPage: UNPAGED_LIST_MAX },
     sort: { field: 'name', order: 'ASC' },
   });
@@ -61,7 +67,14 @@ export function ManageTags() {
               ))}
             </Box>
           ) : error && !tags ? (
-            <Alert severity="error" action={<Button color="inherit" size="small" onClick={() => void refetch()}>Retry</Button>}>
+            <Alert
+              severity="error"
+              action={
+                <Button color="inherit" size="small" onClick={() => void refetch()}>
+                  Retry
+                </Button>
+              }
+            >
               Failed to load tags
             </Alert>
           ) : !tags?.length ? (
@@ -70,7 +83,12 @@ export function ManageTags() {
             <>
               <Box component="ul" aria-label="Tags" sx={grid}>
                 {tags.map((tag) => (
-                  <Paper component="li" key={tag.id} variant="outlined" sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, pl: 1.5, pr: 0.5, py: 0.5, minWidth: 0 }}>
+                  <Paper
+                    component="li"
+                    key={tag.id}
+                    variant="outlined"
+                    sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, pl: 1.5, pr: 0.5, py: 0.5, minWidth: 0 }}
+                  >
                     <Typography sx={{ fontWeight: 500, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={`#${tag.name}`}>
                       #{tag.name}
                     </Typography>
@@ -86,7 +104,14 @@ export function ManageTags() {
             </>
           )}
         </Box>
-        <DeleteTagConfirm tag={deletion?.tag ?? null} open={confirming} onClose={() => setConfirming(false)} onSettled={settled} onExited={focusAfterConfirm} onOutcome={setOutcome} />
+        <DeleteTagConfirm
+          tag={deletion?.tag ?? null}
+          open={confirming}
+          onClose={() => setConfirming(false)}
+          onSettled={settled}
+          onExited={focusAfterConfirm}
+          onOutcome={setOutcome}
+        />
       </CardContent>
     </Card>
   );

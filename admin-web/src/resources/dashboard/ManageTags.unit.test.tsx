@@ -65,7 +65,10 @@ function fakeServer(tags: AdminTag[] = TAGS, { addAnswer, deleteAnswer }: Option
 }
 
 const renderTags = () => renderConsole(<ManageTags />, { path: '/admin' });
-const tagNames = async () => within(await screen.findByRole('list', { name: 'Tags' })).getAllByRole('listitem').map((item) => item.textContent);
+const tagNames = async () =>
+  within(await screen.findByRole('list', { name: 'Tags' }))
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
 const newTagInput = () => screen.getByRole('textbox', { name: 'Enter new tag' });
 
 describe('Manage Tags', () => {
@@ -130,7 +133,9 @@ describe('Manage Tags', () => {
     await userEvent.paste(long);
     await userEvent.click(screen.getByRole('button', { name: 'Add Tag' }));
 
-    expect(descriptionOf(newTagInput())).toBe(`Tag name must be at most ${TAG_NAME_MAX} characters ${80 - TAG_NAME_MAX} characters too many (the most is ${TAG_NAME_MAX})`);
+    expect(descriptionOf(newTagInput())).toBe(
+      `Tag name must be at most ${TAG_NAME_MAX} characters ${80 - TAG_NAME_MAX} characters too many (the most is ${TAG_NAME_MAX})`,
+    );
     expect((newTagInput() as HTMLInputElement).value).toBe(long);
     expect(added).toEqual([]);
     expect(screen.queryByText('Tag added successfully')).toBeNull();
@@ -140,7 +145,9 @@ describe('Manage Tags', () => {
   it("#28.9 a name the server refuses (400 VALIDATION_FAILED) shows the server's message on the field, not only 'Failed to add tag'", async () => {
     quietHttpErrors();
     const message = `Tag name must be at most ${TAG_NAME_MAX} characters`;
-    fakeServer(TAGS, { addAnswer: { status: 400, body: { error: { code: 'VALIDATION_FAILED', message: 'The request is not valid', details: { name: [message] } } } } });
+    fakeServer(TAGS, {
+      addAnswer: { status: 400, body: { error: { code: 'VALIDATION_FAILED', message: 'The request is not valid', details: { name: [message] } } } },
+    });
     renderTags();
     await tagNames();
     await userEvent.type(newTagInput(), 'Go{Enter}');

@@ -18,7 +18,12 @@ export const isUserId = (actor: string) => actor.length > 0 && !actor.includes('
 export function HistoryLink({ kind, id, name }: { kind: HistoryKind; id: string; name?: string }) {
   const historyPath = useHistoryPath();
   return (
-    <Link to={historyPath(kind, id)} variant="body2" aria-label={`History of ${name ?? `${kind} ${id}`}`} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, whiteSpace: 'nowrap' }}>
+    <Link
+      to={historyPath(kind, id)}
+      variant="body2"
+      aria-label={`History of ${name ?? `${kind} ${id}`}`}
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, whiteSpace: 'nowrap' }}
+    >
       <HistoryOutlined sx={{ fontSize: 16 }} aria-hidden />
       History
     </Link>

@@ -1,5 +1,21 @@
 import { HISTORY_KINDS, type History, type HistoryEntry, type HistoryKind } from '@forum/contracts';
-import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Fragment, useId, useState } from 'react';
 import { HttpError, Link, Title, useDataProvider } from 'react-admin';
@@ -46,7 +62,12 @@ const short = (id: string) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);
 function Actor({ actor, names, self }: { actor: string; names: Map<string, string>; self: boolean }) {
   const historyPath = useHistoryPath();
   const name = names.get(actor);
-  if (!isUserId(actor)) return <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>{actor}</Typography>;
+  if (!isUserId(actor))
+    return (
+      <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
+        {actor}
+      </Typography>
+    );
   if (self) return <Typography variant="body2">{name ?? short(actor)} (this user)</Typography>;
   return (
     <Link to={historyPath('user', actor)} variant="body2" title={actor} sx={{ fontFamily: name ? undefined : 'monospace' }}>
@@ -79,7 +100,14 @@ function EventData({ event, n, id }: { event: HistoryEntry; n: number; id: strin
 /** The button that shows or hides an event's data. */
 function DataToggle({ event, n, open, dataId, onToggle }: { event: HistoryEntry; n: number; open: boolean; dataId: string; onToggle: () => void }) {
   return (
-    <Button size="small" sx={{ flexShrink: 0 }} aria-expanded={open} aria-controls={open ? dataId : undefined} aria-label={`${open ? 'Hide' : 'Show'} data of event ${n}, ${event.type}`} onClick={onToggle}>
+    <Button
+      size="small"
+      sx={{ flexShrink: 0 }}
+      aria-expanded={open}
+      aria-controls={open ? dataId : undefined}
+      aria-label={`${open ? 'Hide' : 'Show'} data of event ${n}, ${event.type}`}
+      onClick={onToggle}
+    >
       {open ? 'Hide data' : 'Show data'}
     </Button>
   );
@@ -192,19 +220,32 @@ function EventRow({ event, n, names, kind, id }: EventProps) {
 function fieldMessages(error: HttpError): string[] {
   const details = (error.body as { error?: { details?: unknown } } | undefined)?.error?.details;
   if (!details || typeof details !== 'object') return [];
-  return Object.values(details as Record<string, unknown>).flatMap((messages) => (Array.isArray(messages) ? messages.filter((m): m is string => typeof m === 'string') : []));
+  return Object.values(details as Record<string, unknown>).flatMap((messages) =>
+    Array.isArray(messages) ? messages.filter((m): m is string => typeof m === 'string') : [],
+  );
 }
 
 function Failure({ kind, id, error, retry }: { kind: string; id: string; error: Error; retry: () => void }) {
   if (error instanceof HttpError && error.status === 404) {
-    return <Alert severity="info">No history: there is no {kind} with the id {id}.</Alert>;
+    return (
+      <Alert severity="info">
+        No history: there is no {kind} with the id {id}.
+      </Alert>
+    );
   }
   if (error instanceof HttpError && error.status < 500) {
     const fields = fieldMessages(error);
     return <Alert severity="error">{fields.length > 0 ? fields.join('. ') : serverMessage(error, 'This history cannot be shown')}</Alert>;
   }
   return (
-    <Alert severity="error" action={<Button color="inherit" size="small" onClick={retry}>Retry</Button>}>
+    <Alert
+      severity="error"
+      action={
+        <Button color="inherit" size="small" onClick={retry}>
+          Retry
+        </Button>
+      }
+    >
       {serverMessage(error, 'Failed to load the history')}
     </Alert>
   );
@@ -225,7 +266,9 @@ export function HistoryPage() {
   const heading = `History of ${subject}`;
   // the forum's names of the actors, else those the stream's own events give
   const phone = usePhone();
-  const names = new Map<string, string>(data ? [...namesIn(data.events), ...Object.entries(data.actors).map(([actor, person]) => [actor, person.name] as const)] : []);
+  const names = new Map<string, string>(
+    data ? [...namesIn(data.events), ...Object.entries(data.actors).map(([actor, person]) => [actor, person.name] as const)] : [],
+  );
 
   return (
     <Box sx={{ py: 2 }}>
@@ -239,11 +282,10 @@ export function HistoryPage() {
             <Stack direction="row" spacing={2} useFlexGap sx={{ mt: 0.5, alignItems: 'center', flexWrap: 'wrap' }}>
               <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
                 {kind === 'user' ? 'What they did and what was done about them' : 'The post with its comments, votes and reports'}:{' '}
-                {hasNextPage ? `the first ${data.events.length} events` : `${data.events.length} ${data.events.length === 1 ? 'event' : 'events'}`}, oldest first
+                {hasNextPage ? `the first ${data.events.length} events` : `${data.events.length} ${data.events.length === 1 ? 'event' : 'events'}`}, oldest
+                first
               </Typography>
-              {kind === 'post' && (
-                <ViewPostLink postId={id} />
-              )}
+              {kind === 'post' && <ViewPostLink postId={id} />}
             </Stack>
           )}
         </CardContent>

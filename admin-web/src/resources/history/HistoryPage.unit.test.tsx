@@ -85,9 +85,18 @@ describe('the history of a post or a user', () => {
     expect(descriptionOf(viewPost)).toBe('opens in a new tab');
 
     const table = screen.getByRole('table', { name: 'Events of the post “Deploying on Fridays”' });
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['#', 'Time', 'Event (stream)', 'Actor', 'Position', 'Correlation id', 'Data']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['#', 'Time', 'Event (stream)', 'Actor', 'Position', 'Correlation id', 'Data']);
     const [, created, deleted, restored] = within(table).getAllByRole('row');
-    expect(within(created!).getAllByRole('cell').slice(0, 1).map((c) => c.textContent)).toEqual(['1']);
+    expect(
+      within(created!)
+        .getAllByRole('cell')
+        .slice(0, 1)
+        .map((c) => c.textContent),
+    ).toEqual(['1']);
     expect(within(created!).getByText('PostCreated')).toBeTruthy();
     expect(within(created!).getByText('post #1').getAttribute('title')).toBe(`post-${POST_ID}`);
     expect(within(created!).getByText('812.15')).toBeTruthy();
@@ -132,9 +141,36 @@ describe('the history of a post or a user', () => {
         kind: 'user',
         id: 'u-ann',
         events: [
-          { position: '10.3', streamId: 'user-u-ann', version: 1, at: '2026-11-20T08:00:00.000Z', type: 'UserRegistered', actor: 'u-ann', correlationId: 'c-1', data: { userId: 'u-ann', name: 'Ann', email: 'ann@forum.test' } },
-          { position: '11.4', streamId: 'user-u-ann', version: 2, at: '2026-11-21T08:00:00.000Z', type: 'ProfileUpdated', actor: 'u-ann', correlationId: 'c-2', data: { userId: 'u-ann', changes: { name: 'Ann Author' } } },
-          { position: '12.9', streamId: 'user-u-ann', version: 3, at: '2026-11-22T08:00:00.000Z', type: 'AdminRoleGranted', actor: 'operator:root', correlationId: 'c-3', data: { userId: 'u-ann', reason: 'operator' } },
+          {
+            position: '10.3',
+            streamId: 'user-u-ann',
+            version: 1,
+            at: '2026-11-20T08:00:00.000Z',
+            type: 'UserRegistered',
+            actor: 'u-ann',
+            correlationId: 'c-1',
+            data: { userId: 'u-ann', name: 'Ann', email: 'ann@forum.test' },
+          },
+          {
+            position: '11.4',
+            streamId: 'user-u-ann',
+            version: 2,
+            at: '2026-11-21T08:00:00.000Z',
+            type: 'ProfileUpdated',
+            actor: 'u-ann',
+            correlationId: 'c-2',
+            data: { userId: 'u-ann', changes: { name: 'Ann Author' } },
+          },
+          {
+            position: '12.9',
+            streamId: 'user-u-ann',
+            version: 3,
+            at: '2026-11-22T08:00:00.000Z',
+            type: 'AdminRoleGranted',
+            actor: 'operator:root',
+            correlationId: 'c-3',
+            data: { userId: 'u-ann', reason: 'operator' },
+          },
         ],
         actors: { 'u-ann': { name: 'Ann Author', email: 'ann@forum.test' } },
         nextAfter: null,
@@ -154,7 +190,11 @@ describe('the history of a post or a user', () => {
     stubServer(({ url }) => {
       calls.push(`${url.pathname}${url.search}`);
       const after = url.searchParams.get('after');
-      return respond(after === null ? { ...POST_HISTORY, events: [first!, second!], nextAfter: second!.position } : { ...POST_HISTORY, events: [third!], actors: {}, nextAfter: null });
+      return respond(
+        after === null
+          ? { ...POST_HISTORY, events: [first!, second!], nextAfter: second!.position }
+          : { ...POST_HISTORY, events: [third!], actors: {}, nextAfter: null },
+      );
     });
     renderHistory(`/admin/history/post/${POST_ID}`);
     const table = await screen.findByRole('table', { name: 'Events of the post “Deploying on Fridays”' });
@@ -276,7 +316,11 @@ describe('a history on a phone', () => {
     renderHistory(`/admin/history/post/${POST_ID}`);
     const events = await screen.findByRole('list', { name: 'Events of the post “Deploying on Fridays”' });
     expect(screen.queryByRole('table')).toBeNull();
-    expect(within(events).getAllByRole('article').map((card) => card.getAttribute('aria-label'))).toEqual(['Event 1, PostCreated', 'Event 2, PostDeleted', 'Event 3, PostRestored']);
+    expect(
+      within(events)
+        .getAllByRole('article')
+        .map((card) => card.getAttribute('aria-label')),
+    ).toEqual(['Event 1, PostCreated', 'Event 2, PostDeleted', 'Event 3, PostRestored']);
     const created = screen.getByRole('article', { name: 'Event 1, PostCreated' });
     expect(within(created).getByText('#1')).toBeTruthy();
     expect(within(created).getByText(new Date('2026-11-24T10:15:00.000Z').toLocaleString())).toBeTruthy();

@@ -66,7 +66,14 @@ export function EraseUserButton() {
 
   return (
     <>
-      <Button size="small" variant="outlined" color="error" startIcon={<PersonRemoveOutlined />} aria-label={`Delete ${user.name}`} onClick={() => setOpen(true)}>
+      <Button
+        size="small"
+        variant="outlined"
+        color="error"
+        startIcon={<PersonRemoveOutlined />}
+        aria-label={`Delete ${user.name}`}
+        onClick={() => setOpen(true)}
+      >
         Delete
       </Button>
       <Dialog open={open} onClose={pending ? undefined : close} aria-labelledby={titleId} maxWidth="sm" fullWidth>

@@ -9,7 +9,13 @@ export function UserHistoryLink() {
   const basename = useBasename();
   if (!user) return null;
   return (
-    <Button component={Link} to={`${basename}/history/user/${encodeURIComponent(String(user.id))}`} size="small" startIcon={<HistoryOutlined />} aria-label={`History of ${user.name}`}>
+    <Button
+      component={Link}
+      to={`${basename}/history/user/${encodeURIComponent(String(user.id))}`}
+      size="small"
+      startIcon={<HistoryOutlined />}
+      aria-label={`History of ${user.name}`}
+    >
       History
     </Button>
   );

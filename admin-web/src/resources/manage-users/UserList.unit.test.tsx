@@ -60,7 +60,8 @@ function fakeServer(users: AdminUser[], { makeAdminStatus = 200, eraseStatus = 2
   return { calls, reads, erased };
 }
 
-const renderUsers = (identity?: { id: string; fullName: string }) => renderConsole(<UserList />, { path: '/admin/manage-users', resource: 'manage-users', identity });
+const renderUsers = (identity?: { id: string; fullName: string }) =>
+  renderConsole(<UserList />, { path: '/admin/manage-users', resource: 'manage-users', identity });
 
 // (by text: role queries over a whole table are slow in jsdom)
 const rowOf = async (name: string) => (await screen.findByText(name, { exact: true })).closest('tr')!;
@@ -71,7 +72,11 @@ describe('Manage Users', () => {
     renderUsers();
     const table = await screen.findByRole('table');
     await within(table).findByRole('cell', { name: 'Ann Author' });
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Name', 'Email', 'Role', 'Membership', 'Actions']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Name', 'Email', 'Role', 'Membership', 'Actions']);
 
     const ann = await rowOf('Ann Author');
     expect(within(ann).getByRole('cell', { name: 'ann@forum.test' })).toBeTruthy();

@@ -19,7 +19,10 @@ const post = (n: number, title: string, authorName: string, tags: string[], upVo
   commentCount: 0,
 });
 
-const POSTS = [post(4, 'Zero-downtime deploys on a single server', 'Bob Chen', ['DevOps', 'Databases'], 3, 1), post(3, 'Welcome to the forum!', 'Alice Martin', ['Off-topic'], 0, 0)];
+const POSTS = [
+  post(4, 'Zero-downtime deploys on a single server', 'Bob Chen', ['DevOps', 'Databases'], 3, 1),
+  post(3, 'Welcome to the forum!', 'Alice Martin', ['Off-topic'], 0, 0),
+];
 
 /** GET /api/posts as react-admin reads it (a range, a sort; Content-Range), each query kept. */
 function fakeServer(posts: PostListItem[] = POSTS) {
@@ -44,7 +47,11 @@ describe('Posts', () => {
     const { queries } = fakeServer();
     renderPosts();
     const deploys = (await screen.findByText(POSTS[0]!.title)).closest('tr')!;
-    expect(within(screen.getByRole('table')).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Title', 'Author', 'Tags', 'Created at', 'Up', 'Down', 'Actions']);
+    expect(
+      within(screen.getByRole('table'))
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Title', 'Author', 'Tags', 'Created at', 'Up', 'Down', 'Actions']);
     expect(JSON.parse(queries[0]!.get('sort')!)).toEqual(['createdAt', 'DESC']);
     expect(within(deploys).getByText('Bob Chen')).toBeTruthy();
     expect(within(deploys).getByText('DevOps')).toBeTruthy();
@@ -70,6 +77,10 @@ describe('Posts on a phone', () => {
     expect(within(deploys).getByText('Bob Chen')).toBeTruthy();
     expect(within(deploys).getByText('Databases')).toBeTruthy();
     expect(within(deploys).getByText('3')).toBeTruthy();
-    expect(within(deploys).getByRole('link', { name: `History of the post “${POSTS[0]!.title}”` }).getAttribute('href')).toBe(historyPath(POSTS[0]!));
+    expect(
+      within(deploys)
+        .getByRole('link', { name: `History of the post “${POSTS[0]!.title}”` })
+        .getAttribute('href'),
+    ).toBe(historyPath(POSTS[0]!));
   });
 });

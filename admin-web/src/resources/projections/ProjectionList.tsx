@@ -6,7 +6,6 @@ import { CheckpointField, ErrorField, LagField, StateField, VersionField } from 
 import { RebuildButton } from './RebuildButton';
 import { POLL_MS, progressOf, RebuildsProvider, useRebuilds, type ProjectionRecord } from './rebuilds';
 
-
 /**
  * Follows the rebuilds this console started: says how far each has come, and once its new build
  * is the live one (the old one gone) says so; a build that halts is said too.
@@ -60,7 +59,10 @@ function ProjectionTable() {
       perPage={100}
       sort={{ field: 'name', order: 'ASC' }}
       // read again every POLL_MS while a build is under way or a rebuild asked for here is not live yet
-      queryOptions={{ refetchInterval: (query) => (watching.size > 0 || (query.state.data as { data: ProjectionRecord[] } | undefined)?.data.some((b) => b.role === 'building') ? POLL_MS : false) }}
+      queryOptions={{
+        refetchInterval: (query) =>
+          watching.size > 0 || (query.state.data as { data: ProjectionRecord[] } | undefined)?.data.some((b) => b.role === 'building') ? POLL_MS : false,
+      }}
     >
       <RebuildProgress />
       <ColumnsOrCards<ProjectionRecord> columns={PROJECTION_COLUMNS} label={(build) => `${build.name}, build ${build.build}`} actions={<RebuildButton />} />

@@ -45,10 +45,14 @@ function fakeServer(initial: ProjectionStatus[], afterRebuild: ProjectionStatus[
     }
     const rebuild = /^\/api\/admin\/projections\/(.+)\/rebuild$/.exec(url.pathname);
     if (method === 'POST' && rebuild) {
-      if (rebuildStatus !== 202) return respond({ error: { code: 'UNAVAILABLE', message: 'Projection control is not configured for this service' } }, rebuildStatus);
+      if (rebuildStatus !== 202)
+        return respond({ error: { code: 'UNAVAILABLE', message: 'Projection control is not configured for this service' } }, rebuildStatus);
       rebuilt = true;
       const name = decodeURIComponent(rebuild[1]!);
-      return respond({ success: true, resumed: false, projection: build(name, { build: 2, state: 'building', role: 'building', lag: 100, checkpoint: '0.0' }) }, 202);
+      return respond(
+        { success: true, resumed: false, projection: build(name, { build: 2, state: 'building', role: 'building', lag: 100, checkpoint: '0.0' }) },
+        202,
+      );
     }
     return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
   });
@@ -59,15 +63,13 @@ const renderProjections = () => renderConsole(<ProjectionList />, { path: '/admi
 /** The row of a projection's build (by its version and build: a rebuild has two builds of it). */
 const rowOf = async (name: string, buildNumber = 1) => {
   let row: HTMLTableRowElement | undefined;
-  await waitFor(
-    () => {
-      row = screen
-        .getAllByText(name, { exact: true })
-        .map((cell) => cell.closest('tr')!)
-        .find((tr) => within(tr).queryByText(`v1 · build ${buildNumber}`) !== null);
-      expect(row).toBeTruthy();
-    },
-  );
+  await waitFor(() => {
+    row = screen
+      .getAllByText(name, { exact: true })
+      .map((cell) => cell.closest('tr')!)
+      .find((tr) => within(tr).queryByText(`v1 · build ${buildNumber}`) !== null);
+    expect(row).toBeTruthy();
+  });
   return row!;
 };
 
@@ -79,7 +81,11 @@ describe('Projections', () => {
     ]);
     renderProjections();
     const posts = await rowOf('posts');
-    expect(within(screen.getByRole('table')).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Projection', 'Version', 'State', 'Checkpoint', 'Lag', 'Error', 'Actions']);
+    expect(
+      within(screen.getByRole('table'))
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Projection', 'Version', 'State', 'Checkpoint', 'Lag', 'Error', 'Actions']);
     expect(within(posts).getByText('v1 · build 1')).toBeTruthy();
     expect(within(posts).getByText('Live')).toBeTruthy();
     expect(within(posts).getByText('812.15')).toBeTruthy();
@@ -134,7 +140,10 @@ describe('Projections', () => {
 
   it('says so when the new build halts', async () => {
     const users = build('users');
-    fakeServer([users], [[users, build('users', { build: 2, role: 'building', state: 'halted', lag: 10, error: 'cannot read ProfileUpdated', failedPosition: '905.77' })]]);
+    fakeServer(
+      [users],
+      [[users, build('users', { build: 2, role: 'building', state: 'halted', lag: 10, error: 'cannot read ProfileUpdated', failedPosition: '905.77' })]],
+    );
     renderProjections();
     await userEvent.click(within(await rowOf('users')).getByRole('button', { name: 'Rebuild users' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Yes, rebuild' }));
@@ -162,7 +171,10 @@ describe('Projections', () => {
 describe('Projections on a phone', () => {
   it("shows each build as a card with its facts, a halted one's error, and its Rebuild button, which asks first", async () => {
     atPhoneWidth();
-    fakeServer([build('posts', { checkpoint: '812.15' }), build('users', { state: 'halted', error: 'cannot read ProfileUpdated', failedPosition: '905.77', lag: 3 })]);
+    fakeServer([
+      build('posts', { checkpoint: '812.15' }),
+      build('users', { state: 'halted', error: 'cannot read ProfileUpdated', failedPosition: '905.77', lag: 3 }),
+    ]);
     renderProjections();
     const posts = await screen.findByRole('article', { name: 'posts, build 1' });
     expect(screen.queryByRole('table')).toBeNull();

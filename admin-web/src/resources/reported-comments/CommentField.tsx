@@ -14,13 +14,21 @@ export function CommentField() {
   if (!comment) return null;
   return (
     <Stack spacing={0.5} sx={{ maxWidth: 360, minWidth: 180 }}>
-      <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', display: '-webkit-box', WebkitLineClamp: 6, WebkitBoxOrient: 'vertical', overflow: 'hidden' }} title={comment.text}>
+      <Typography
+        variant="body2"
+        sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', display: '-webkit-box', WebkitLineClamp: 6, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}
+        title={comment.text}
+      >
         {comment.text}
       </Typography>
       <Stack direction="row" useFlexGap spacing={1.5} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         {comment.reportCount > 1 && <Chip size="small" variant="outlined" label={`Reported ${comment.reportCount} times`} />}
         <ViewPostLink postId={comment.postId} />
-        <Link to={`${basename}/history/post/${encodeURIComponent(comment.postId)}`} variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+        <Link
+          to={`${basename}/history/post/${encodeURIComponent(comment.postId)}`}
+          variant="body2"
+          sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
+        >
           <HistoryOutlined sx={{ fontSize: 16 }} aria-hidden />
           History
         </Link>

@@ -83,7 +83,14 @@ describe('Reported Comments', () => {
     renderReports();
     const spammy = await rowOf(SPAMMY);
     expect(screen.getByText('3 reports')).toBeTruthy();
-    expect(screen.getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Comment', 'Author', 'Reporter', 'Feedback', 'Reported At', 'Actions']);
+    expect(screen.getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
+      'Comment',
+      'Author',
+      'Reporter',
+      'Feedback',
+      'Reported At',
+      'Actions',
+    ]);
     expect(dataRows()).toHaveLength(2);
 
     const cells = within(spammy).getAllByRole('cell');
@@ -92,8 +99,16 @@ describe('Reported Comments', () => {
     expect(within(cells[0]!).getByRole('link', { name: 'History' }).getAttribute('href')).toBe('/admin/history/post/p-1');
     expect(cells[1]!.textContent).toBe(`${BEN.name}${BEN.email}`);
     // a line per report, newest first, in each of the three columns
-    expect(within(cells[2]!).getAllByRole('listitem').map((item) => item.textContent)).toEqual([`${DAN.name}${DAN.email}`, `${CARA.name}${CARA.email}`]);
-    expect(within(cells[3]!).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Offensive', 'Spam']);
+    expect(
+      within(cells[2]!)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([`${DAN.name}${DAN.email}`, `${CARA.name}${CARA.email}`]);
+    expect(
+      within(cells[3]!)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Offensive', 'Spam']);
     const times = cells[4]!.querySelectorAll('time');
     expect([...times].map((time) => time.getAttribute('datetime'))).toEqual(['2026-11-24T10:15:00.000Z', '2026-11-23T18:30:00.000Z']);
     expect(times[0]!.textContent).toMatch(/2026/);
@@ -156,7 +171,10 @@ describe('Reported Comments', () => {
   });
 
   it("#28.6 warns the comment's author after the confirmation, naming the comment; the row then says 'Warned' and offers no second warning", async () => {
-    const { warnings, reads } = fakeServer([...REPORTS, { ...report('r-0', 'c-3', CARA, 'spam', '2026-11-22T08:00:00.000Z'), text: 'Warned before', warned: true }]);
+    const { warnings, reads } = fakeServer([
+      ...REPORTS,
+      { ...report('r-0', 'c-3', CARA, 'spam', '2026-11-22T08:00:00.000Z'), text: 'Warned before', warned: true },
+    ]);
     renderReports();
     const before = await rowOf('Warned before');
     within(before).getByText('Warned');
@@ -228,7 +246,9 @@ describe('Reported Comments', () => {
 
   it("shows the error's message with a Retry that reads the list again", async () => {
     quietHttpErrors();
-    const { reads } = fakeServer(REPORTS, { listStatus: [{ status: 503, body: { error: { code: 'READ_SIDE_DOWN', message: 'The read side is not available' } } }, { status: 200 }] });
+    const { reads } = fakeServer(REPORTS, {
+      listStatus: [{ status: 503, body: { error: { code: 'READ_SIDE_DOWN', message: 'The read side is not available' } } }, { status: 200 }],
+    });
     renderReports();
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('The read side is not available');

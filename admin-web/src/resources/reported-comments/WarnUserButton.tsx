@@ -16,7 +16,10 @@ export function WarnUserButton() {
   const dataProvider = useDataProvider<ForumDataProvider>();
   if (!comment) return null;
   // the text in the body's colour: the palette's warning orange is too light for small text on white
-  if (comment.warned) return <Chip size="small" variant="outlined" icon={<ReportProblemOutlined color="warning" aria-hidden />} label="Warned" sx={{ alignSelf: 'flex-start' }} />;
+  if (comment.warned)
+    return (
+      <Chip size="small" variant="outlined" icon={<ReportProblemOutlined color="warning" aria-hidden />} label="Warned" sx={{ alignSelf: 'flex-start' }} />
+    );
   return (
     <ConfirmedAction
       label="Warn User"

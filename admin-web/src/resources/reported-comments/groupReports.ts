@@ -37,7 +37,15 @@ export function groupReports(rows: readonly ReportedComment[]): ReportedCommentG
       group.reportCount = Math.max(group.reportCount, row.reportCount, group.reports.length);
       group.warned ||= row.warned;
     } else {
-      groups.set(row._id, { id: row._id, text: row.text, postId: row.postId, author: row.author, reports: [report], reportCount: Math.max(row.reportCount, 1), warned: row.warned });
+      groups.set(row._id, {
+        id: row._id,
+        text: row.text,
+        postId: row.postId,
+        author: row.author,
+        reports: [report],
+        reportCount: Math.max(row.reportCount, 1),
+        warned: row.warned,
+      });
     }
   }
   return [...groups.values()];

@@ -17,4 +17,8 @@ export function evolve(_state: AnnouncementState, event: AnnouncementEvent): Ann
 }
 
 /** An announcement's stream, as the command handler reads it. */
-export const announcementStreamOf = (announcementId: string): Stream<AnnouncementState, AnnouncementEvent> => ({ id: announcementStream(announcementId), evolve, initialState: initialAnnouncementState });
+export const announcementStreamOf = (announcementId: string): Stream<AnnouncementState, AnnouncementEvent> => ({
+  id: announcementStream(announcementId),
+  evolve,
+  initialState: initialAnnouncementState,
+});

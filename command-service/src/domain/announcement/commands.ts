@@ -14,7 +14,10 @@ export function createAnnouncementCommands({ handle }: CommandHandler) {
         { who, meta, idempotency },
         {
           stream: announcementStreamOf(input.announcementId),
-          decide: (announcement, { actor }) => (requireAdmin(actor), decide({ type: 'PublishAnnouncement', data: { ...input, author: authorOf(actor) } }, announcement, meta)),
+          decide: (announcement, { actor }) => (
+            requireAdmin(actor),
+            decide({ type: 'PublishAnnouncement', data: { ...input, author: authorOf(actor) } }, announcement, meta)
+          ),
           answer: acceptedAs(input.announcementId),
         },
       ),

@@ -29,7 +29,8 @@ export function createCommentCommands({ handle }: CommandHandler, cost: Costs) {
         { who, meta, idempotency },
         {
           stream: commentStreamOf(commentId),
-          decide: (comment, { actor }) => decide({ type: 'RemoveComment', data: { commentId, actorId: who.userId, actorIsAdmin: actor.role === 'admin' } }, comment, meta),
+          decide: (comment, { actor }) =>
+            decide({ type: 'RemoveComment', data: { commentId, actorId: who.userId, actorIsAdmin: actor.role === 'admin' } }, comment, meta),
           answer: acceptedAs(commentId),
         },
       ),

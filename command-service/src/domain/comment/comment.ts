@@ -4,8 +4,7 @@ import type { Stream } from '../stream.ts';
 
 /** A comment, and its text (a warning about it quotes it, removed or not). */
 export type CommentState =
-  | { readonly status: 'none' }
-  | { readonly status: 'added' | 'removed'; readonly postId: string; readonly authorId: string; readonly text: string };
+  { readonly status: 'none' } | { readonly status: 'added' | 'removed'; readonly postId: string; readonly authorId: string; readonly text: string };
 
 export const initialCommentState: CommentState = { status: 'none' };
 
@@ -21,4 +20,8 @@ export function evolve(state: CommentState, event: CommentEvent): CommentState {
 }
 
 /** A comment's stream, as the command handler reads it. */
-export const commentStreamOf = (commentId: string): Stream<CommentState, CommentEvent> => ({ id: commentStream(commentId), evolve, initialState: initialCommentState });
+export const commentStreamOf = (commentId: string): Stream<CommentState, CommentEvent> => ({
+  id: commentStream(commentId),
+  evolve,
+  initialState: initialCommentState,
+});

@@ -66,7 +66,13 @@ function removeComment(command: RemoveComment, state: CommentState, meta: Comman
   return [
     {
       type: 'CommentRemoved',
-      data: { commentId: command.data.commentId, postId: state.postId, authorId: state.authorId, removedBy: command.data.actorId, removedAt: meta.now.toISOString() },
+      data: {
+        commentId: command.data.commentId,
+        postId: state.postId,
+        authorId: state.authorId,
+        removedBy: command.data.actorId,
+        removedAt: meta.now.toISOString(),
+      },
     },
   ];
 }

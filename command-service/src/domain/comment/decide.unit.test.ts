@@ -11,8 +11,14 @@ const commentId = '22222222-2222-4222-8222-222222222222';
 const postId = '11111111-1111-4111-8111-111111111111';
 const live: PostState = { status: 'created', authorId: 'u-alice' };
 const bob = { id: 'u-bob', name: 'Bob', email: 'bob@forum.local', photo: 'https://img/bob.png' };
-const add = (overrides: Partial<AddComment['data']> = {}): AddComment => ({ type: 'AddComment', data: { commentId, postId, text: '  Nice post!  ', author: bob, post: live, ...overrides } });
-const remove = (actorIsAdmin: boolean): RemoveComment => ({ type: 'RemoveComment', data: { commentId, actorId: actorIsAdmin ? 'u-admin' : 'u-bob', actorIsAdmin } });
+const add = (overrides: Partial<AddComment['data']> = {}): AddComment => ({
+  type: 'AddComment',
+  data: { commentId, postId, text: '  Nice post!  ', author: bob, post: live, ...overrides },
+});
+const remove = (actorIsAdmin: boolean): RemoveComment => ({
+  type: 'RemoveComment',
+  data: { commentId, actorId: actorIsAdmin ? 'u-admin' : 'u-bob', actorIsAdmin },
+});
 const added = decide(add(), initialCommentState, meta);
 
 describe('given no comment', () => {
@@ -20,7 +26,16 @@ describe('given no comment', () => {
     expect(added).toEqual([
       {
         type: 'CommentAdded',
-        data: { commentId, postId, text: 'Nice post!', authorId: 'u-bob', authorName: 'Bob', authorEmail: 'bob@forum.local', authorPhoto: 'https://img/bob.png', createdAt: at },
+        data: {
+          commentId,
+          postId,
+          text: 'Nice post!',
+          authorId: 'u-bob',
+          authorName: 'Bob',
+          authorEmail: 'bob@forum.local',
+          authorPhoto: 'https://img/bob.png',
+          createdAt: at,
+        },
       },
     ]);
   });
@@ -28,7 +43,9 @@ describe('given no comment', () => {
     expect(decide(add({ author: { ...bob, name: ' ' } }), initialCommentState, meta)).toMatchObject([{ data: { authorName: ANONYMOUS_NAME } }]);
   });
   it('when the text is empty after trimming, then 400 on text', () => {
-    expect(() => decide(add({ text: ' \n\t ' }), initialCommentState, meta)).toThrowError(expect.objectContaining({ kind: 'invalid', details: { text: ['Comment must not be empty'] } }));
+    expect(() => decide(add({ text: ' \n\t ' }), initialCommentState, meta)).toThrowError(
+      expect.objectContaining({ kind: 'invalid', details: { text: ['Comment must not be empty'] } }),
+    );
   });
   it(`when the text is longer than ${COMMENT_MAX} characters, then 400; exactly ${COMMENT_MAX} passes`, () => {
     expect(() => decide(add({ text: 'x'.repeat(COMMENT_MAX + 1) }), initialCommentState, meta)).toThrowError(expect.objectContaining({ kind: 'invalid' }));
@@ -36,7 +53,9 @@ describe('given no comment', () => {
   });
   it(`counts characters as the web apps' counters do (code points): ${COMMENT_MAX} emoji pass, one more does not`, () => {
     expect(decide(add({ text: '\u{1f600}'.repeat(COMMENT_MAX) }), initialCommentState, meta)).toHaveLength(1);
-    expect(() => decide(add({ text: '\u{1f600}'.repeat(COMMENT_MAX + 1) }), initialCommentState, meta)).toThrowError(expect.objectContaining({ kind: 'invalid' }));
+    expect(() => decide(add({ text: '\u{1f600}'.repeat(COMMENT_MAX + 1) }), initialCommentState, meta)).toThrowError(
+      expect.objectContaining({ kind: 'invalid' }),
+    );
   });
   it.each<PostState>([{ status: 'none' }, { status: 'deleted', authorId: 'u-alice' }])('when the post is %j, then 404', (post) => {
     expect(() => decide(add({ post }), initialCommentState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
@@ -52,7 +71,9 @@ describe('given an added comment', () => {
     expect(() => decide(add(), state, meta)).toThrowError(expect.objectContaining({ kind: 'conflict' }));
   });
   it('when an admin removes it, then CommentRemoved naming the post, the author and the admin', () => {
-    expect(decide(remove(true), state, meta)).toEqual([{ type: 'CommentRemoved', data: { commentId, postId, authorId: 'u-bob', removedBy: 'u-admin', removedAt: at } }]);
+    expect(decide(remove(true), state, meta)).toEqual([
+      { type: 'CommentRemoved', data: { commentId, postId, authorId: 'u-bob', removedBy: 'u-admin', removedAt: at } },
+    ]);
   });
   it('when a non-admin (even its author) removes it, then 403 FORBIDDEN', () => {
     expect(() => decide(remove(false), state, meta)).toThrowError(expect.objectContaining({ kind: 'forbidden', code: 'FORBIDDEN' }));

@@ -16,4 +16,8 @@ export function evolve(_state: ContactMessageState, event: ContactEvent): Contac
 }
 
 /** A contact message's stream, as the command handler reads it. */
-export const contactMessageStreamOf = (messageId: string): Stream<ContactMessageState, ContactEvent> => ({ id: contactMessageStream(messageId), evolve, initialState: initialContactMessageState });
+export const contactMessageStreamOf = (messageId: string): Stream<ContactMessageState, ContactEvent> => ({
+  id: contactMessageStream(messageId),
+  evolve,
+  initialState: initialContactMessageState,
+});

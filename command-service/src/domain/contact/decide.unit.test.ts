@@ -13,7 +13,9 @@ const given = stateAfter(evolve, initialContactMessageState);
 
 describe('given no message under the id', () => {
   it('when ReceiveContactMessage, then ContactMessageReceived, trimmed, the email lower-cased, at the clock', () => {
-    expect(decide(receive({ name: ' Vera Visitor ', email: ' Vera@Example.com ', message: '\nDo you have a dark mode? ' }), initialContactMessageState, meta)).toEqual([
+    expect(
+      decide(receive({ name: ' Vera Visitor ', email: ' Vera@Example.com ', message: '\nDo you have a dark mode? ' }), initialContactMessageState, meta),
+    ).toEqual([
       {
         type: 'ContactMessageReceived',
         data: { messageId: ID, name: 'Vera Visitor', email: 'vera@example.com', message: 'Do you have a dark mode?', receivedAt: '2026-11-21T10:00:00.000Z' },

@@ -15,7 +15,12 @@ export function createNotificationCommands({ handle, handleMany }: CommandHandle
      * POST /api/admin/warn-user/:authorEmail (admin). `targetUserId` is whom the email names (null
      * when nobody): the admin check comes first, so a non-admin learns nothing about which emails exist.
      */
-    warnUser: (who: Identity, input: { warningId: string; targetUserId: string | null; reason?: string; commentId?: string }, meta: CommandMeta, idempotency?: Idempotency) => {
+    warnUser: (
+      who: Identity,
+      input: { warningId: string; targetUserId: string | null; reason?: string; commentId?: string },
+      meta: CommandMeta,
+      idempotency?: Idempotency,
+    ) => {
       const { warningId, targetUserId, reason, commentId } = input;
       return handleMany(
         { who, meta, idempotency },
@@ -69,7 +74,8 @@ export function createNotificationCommands({ handle, handleMany }: CommandHandle
         {
           stream: notificationsStreamOf(who.userId),
           given: { announcement: announcementStreamOf(input.announcementId) },
-          decide: (notifications, { announcement }) => decide({ type: 'MarkAnnouncementsRead', data: { userId: who.userId, announcement } }, notifications, meta),
+          decide: (notifications, { announcement }) =>
+            decide({ type: 'MarkAnnouncementsRead', data: { userId: who.userId, announcement } }, notifications, meta),
           answer: acceptedAs(who.userId),
         },
       ),

@@ -9,7 +9,18 @@ import { decide, type MarkAnnouncementsRead, type MarkWarningsRead, type WarnUse
 import { evolve, initialNotificationsState } from './notification.ts';
 
 const meta = testCommandMeta({ actorId: 'u-admin', requestId: 'r' });
-const bob: UserState = { status: 'registered', disabled: false, userId: 'u-bob', email: 'bob@forum.local', name: 'Bob', photoURL: '', role: 'user', isMember: false, livePosts: new Set(), pendingPurchase: null };
+const bob: UserState = {
+  status: 'registered',
+  disabled: false,
+  userId: 'u-bob',
+  email: 'bob@forum.local',
+  name: 'Bob',
+  photoURL: '',
+  role: 'user',
+  isMember: false,
+  livePosts: new Set(),
+  pendingPurchase: null,
+};
 const w1 = '33333333-3333-4333-8333-333333333331';
 const w2 = '33333333-3333-4333-8333-333333333332';
 const commentId = '22222222-2222-4222-8222-222222222222';
@@ -30,13 +41,24 @@ describe('given a user with no warnings', () => {
     expect(decide(warn({ reason: '  Be kind  ', commentId, comment: bobsComment }), initialNotificationsState, meta)).toEqual([
       {
         type: 'UserWarned',
-        data: { warningId: w1, userId: 'u-bob', reason: 'Be kind', commentId, postId: bobsComment.postId, commentQuote: 'Rude words', warnedBy: 'u-admin', warnedAt: at },
+        data: {
+          warningId: w1,
+          userId: 'u-bob',
+          reason: 'Be kind',
+          commentId,
+          postId: bobsComment.postId,
+          commentQuote: 'Rude words',
+          warnedBy: 'u-admin',
+          warnedAt: at,
+        },
       },
     ]);
   });
   it(`when the comment is longer than ${WARNING_QUOTE_LENGTH} characters, then the quote is its start and '...'; an erased one is not quoted`, () => {
     const long = { ...bobsComment, text: '👎'.repeat(WARNING_QUOTE_LENGTH + 1) };
-    expect(decide(warn({ commentId, comment: long }), initialNotificationsState, meta)).toMatchObject([{ data: { commentQuote: `${'👎'.repeat(WARNING_QUOTE_LENGTH)}...` } }]);
+    expect(decide(warn({ commentId, comment: long }), initialNotificationsState, meta)).toMatchObject([
+      { data: { commentQuote: `${'👎'.repeat(WARNING_QUOTE_LENGTH)}...` } },
+    ]);
     expect(decide(warn({ commentId, comment: { ...bobsComment, text: '' } }), initialNotificationsState, meta)[0]!.data).not.toHaveProperty('commentQuote');
   });
   it('when an admin warns them without a reason (the spec sends none), then the default reason', () => {
@@ -48,10 +70,14 @@ describe('given a user with no warnings', () => {
     expect(decide(warn({ commentId, comment: { ...bobsComment, status: 'removed' } }), initialNotificationsState, meta)).toHaveLength(1);
   });
   it('when a non-admin warns, then 403 FORBIDDEN (before anything else)', () => {
-    expect(() => decide(warn({ actorIsAdmin: false, target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ kind: 'forbidden' }));
+    expect(() => decide(warn({ actorIsAdmin: false, target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(
+      expect.objectContaining({ kind: 'forbidden' }),
+    );
   });
   it('when the user is unknown, then 404', () => {
-    expect(() => decide(warn({ target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found', message: 'No such user' }));
+    expect(() => decide(warn({ target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(
+      expect.objectContaining({ kind: 'not-found', message: 'No such user' }),
+    );
   });
   it.each<[string, CommentState]>([
     ['an unknown comment', { status: 'none' }],
@@ -106,8 +132,14 @@ describe('given all warnings read', () => {
 const a1 = '44444444-4444-4444-8444-444444444441';
 const a2 = '44444444-4444-4444-8444-444444444442';
 const published = (announcementId: string, publishedAt: string): AnnouncementState => ({ status: 'published', announcementId, publishedAt });
-const markAnnouncements = (announcement: AnnouncementState, userId = 'u-bob'): MarkAnnouncementsRead => ({ type: 'MarkAnnouncementsRead', data: { userId, announcement } });
-const announcementsRead = (announcementId: string, upTo: string): NotificationEvent => ({ type: 'AnnouncementsRead', data: { userId: 'u-bob', announcementId, upTo, readAt: at } });
+const markAnnouncements = (announcement: AnnouncementState, userId = 'u-bob'): MarkAnnouncementsRead => ({
+  type: 'MarkAnnouncementsRead',
+  data: { userId, announcement },
+});
+const announcementsRead = (announcementId: string, upTo: string): NotificationEvent => ({
+  type: 'AnnouncementsRead',
+  data: { userId: 'u-bob', announcementId, upTo, readAt: at },
+});
 
 describe('given a member who has marked no announcement read', () => {
   it('when MarkAnnouncementsRead names a published announcement, then AnnouncementsRead up to its publication time', () => {
@@ -121,7 +153,9 @@ describe('given a member who has marked no announcement read', () => {
     );
   });
   it('the mark is the one of the member the command names (the route takes it from the token): their own stream, their own id', () => {
-    expect(decide(markAnnouncements(published(a1, '2026-11-20T10:00:00.000Z'), 'u-carl'), initialNotificationsState, meta)).toMatchObject([{ data: { userId: 'u-carl' } }]);
+    expect(decide(markAnnouncements(published(a1, '2026-11-20T10:00:00.000Z'), 'u-carl'), initialNotificationsState, meta)).toMatchObject([
+      { data: { userId: 'u-carl' } },
+    ]);
   });
 });
 
@@ -139,10 +173,16 @@ describe('given a member who has read the announcements up to one', () => {
     expect(decide(markAnnouncements(newer), state, meta)).toMatchObject([{ type: 'AnnouncementsRead', data: { upTo: '2026-11-22T08:00:00.000Z' } }]);
   });
   it('a warning or its reading leaves the mark as it was', () => {
-    const later = given([announcementsRead(a2, '2026-11-21T09:00:00.000Z'), warned(w1, '2026-11-22T10:00:00.000Z'), { type: 'WarningsRead', data: { userId: 'u-bob', warningIds: [w1], readAt: at } }]);
+    const later = given([
+      announcementsRead(a2, '2026-11-21T09:00:00.000Z'),
+      warned(w1, '2026-11-22T10:00:00.000Z'),
+      { type: 'WarningsRead', data: { userId: 'u-bob', warningIds: [w1], readAt: at } },
+    ]);
     expect(later.announcementsReadUpTo).toBe('2026-11-21T09:00:00.000Z');
   });
   it('an older mark in the log (whatever wrote it) does not move the state back', () => {
-    expect(given([announcementsRead(a2, '2026-11-21T09:00:00.000Z'), announcementsRead(a1, '2026-11-20T10:00:00.000Z')]).announcementsReadUpTo).toBe('2026-11-21T09:00:00.000Z');
+    expect(given([announcementsRead(a2, '2026-11-21T09:00:00.000Z'), announcementsRead(a1, '2026-11-20T10:00:00.000Z')]).announcementsReadUpTo).toBe(
+      '2026-11-21T09:00:00.000Z',
+    );
   });
 });

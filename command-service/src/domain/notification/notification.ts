@@ -46,4 +46,8 @@ export function evolve(state: NotificationsState, event: NotificationEvent): Not
 }
 
 /** A member's notifications stream, as the command handler reads it. */
-export const notificationsStreamOf = (userId: string): Stream<NotificationsState, NotificationEvent> => ({ id: notificationsStream(userId), evolve, initialState: initialNotificationsState });
+export const notificationsStreamOf = (userId: string): Stream<NotificationsState, NotificationEvent> => ({
+  id: notificationsStream(userId),
+  evolve,
+  initialState: initialNotificationsState,
+});

@@ -20,4 +20,8 @@ export function recordRebuild(
 }
 
 /** A projection's stream, as the command handler reads it. */
-export const projectionStreamOf = (projection: string): Stream<ProjectionState, OperationsEvent> => ({ id: projectionStream(projection), evolve, initialState: initialProjectionState });
+export const projectionStreamOf = (projection: string): Stream<ProjectionState, OperationsEvent> => ({
+  id: projectionStream(projection),
+  evolve,
+  initialState: initialProjectionState,
+});

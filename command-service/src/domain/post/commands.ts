@@ -13,7 +13,12 @@ import { postStreamOf } from './post.ts';
 export function createPostCommands({ handleMany }: CommandHandler, cost: Costs) {
   return {
     /** POST /api/posts: the post's id is the request's own; the author's stream counts it, at the version read, so concurrent creates of one author conflict there. */
-    createPost: (who: Identity, input: { postId: string; title: string; description: string; tags: readonly string[] }, meta: CommandMeta, idempotency?: Idempotency) =>
+    createPost: (
+      who: Identity,
+      input: { postId: string; title: string; description: string; tags: readonly string[] },
+      meta: CommandMeta,
+      idempotency?: Idempotency,
+    ) =>
       handleMany(
         { who, meta, idempotency, cost: cost('post', who.userId) },
         {

@@ -68,7 +68,10 @@ describe('given a created post', () => {
   });
   it('when its author deletes it, then PostDeleted', () => {
     expect(decide(deletePost('u-alice', false), created, meta)).toEqual([
-      { type: 'PostDeleted', data: { postId: '11111111-1111-4111-8111-111111111111', authorId: 'u-alice', deletedBy: 'u-alice', deletedAt: '2026-11-21T10:00:00.000Z' } },
+      {
+        type: 'PostDeleted',
+        data: { postId: '11111111-1111-4111-8111-111111111111', authorId: 'u-alice', deletedBy: 'u-alice', deletedAt: '2026-11-21T10:00:00.000Z' },
+      },
     ]);
   });
   it('when an admin deletes it, then PostDeleted by the admin', () => {
@@ -80,7 +83,10 @@ describe('given a created post', () => {
 });
 
 describe('given a deleted post', () => {
-  const deleted = [...decide(createPost(), initialPostState, meta), ...decide(deletePost('u-alice', false), decide(createPost(), initialPostState, meta).reduce(evolve, initialPostState), meta)].reduce(evolve, initialPostState);
+  const deleted = [
+    ...decide(createPost(), initialPostState, meta),
+    ...decide(deletePost('u-alice', false), decide(createPost(), initialPostState, meta).reduce(evolve, initialPostState), meta),
+  ].reduce(evolve, initialPostState);
   it('when DeletePost again, then 404 NOT_FOUND', () => {
     expect(() => decide(deletePost('u-alice', false), deleted, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });

@@ -3,9 +3,7 @@ import { unreachable } from '../command.ts';
 import type { Stream } from '../stream.ts';
 
 export type PostState =
-  | { readonly status: 'none' }
-  | { readonly status: 'created'; readonly authorId: string }
-  | { readonly status: 'deleted'; readonly authorId: string };
+  { readonly status: 'none' } | { readonly status: 'created'; readonly authorId: string } | { readonly status: 'deleted'; readonly authorId: string };
 
 export const initialPostState: PostState = { status: 'none' };
 

@@ -18,7 +18,10 @@ export function createReportCommands({ handleMany }: CommandHandler, cost: Costs
         { who, meta, idempotency, cost: cost('report', who.userId) },
         {
           read: async (reader) => {
-            const [comment, report] = await Promise.all([reader.read(commentStreamOf(input.commentId)), reader.read(commentReportStreamOf(input.commentId, who.userId))]);
+            const [comment, report] = await Promise.all([
+              reader.read(commentStreamOf(input.commentId)),
+              reader.read(commentReportStreamOf(input.commentId, who.userId)),
+            ]);
             const post = comment.state.status === 'none' ? initialPostState : (await reader.read(postStreamOf(comment.state.postId))).state;
             return { comment: comment.state, post, report };
           },

@@ -21,7 +21,16 @@ describe('given no report of this comment by this user', () => {
     expect(decide(report(), initialReportState, meta)).toEqual([
       {
         type: 'CommentReported',
-        data: { commentId, postId, reporterId: 'u-carl', reporterName: 'Carl', reporterEmail: 'carl@forum.local', reporterPhoto: '', feedback: 'spam', reportedAt: meta.now.toISOString() },
+        data: {
+          commentId,
+          postId,
+          reporterId: 'u-carl',
+          reporterName: 'Carl',
+          reporterEmail: 'carl@forum.local',
+          reporterPhoto: '',
+          feedback: 'spam',
+          reportedAt: meta.now.toISOString(),
+        },
       },
     ]);
   });
@@ -48,6 +57,8 @@ describe('given the user reported this comment already', () => {
     expect(() => decide(report({ feedback: 'offensive' }), state, meta)).toThrowError(expect.objectContaining({ kind: 'conflict', code: 'ALREADY_REPORTED' }));
   });
   it('when the comment was removed meanwhile, then 404 (the report is resolved, there is nothing to report)', () => {
-    expect(() => decide(report({ comment: { status: 'removed', postId, authorId: 'u-bob', text: 'Hmm' } }), state, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
+    expect(() => decide(report({ comment: { status: 'removed', postId, authorId: 'u-bob', text: 'Hmm' } }), state, meta)).toThrowError(
+      expect.objectContaining({ kind: 'not-found' }),
+    );
   });
 });

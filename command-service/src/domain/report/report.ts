@@ -17,4 +17,8 @@ export function evolve(state: ReportState, event: CommentReportEvent): ReportSta
 }
 
 /** One user's report of a comment, as the command handler reads it. */
-export const commentReportStreamOf = (commentId: string, userId: string): Stream<ReportState, CommentReportEvent> => ({ id: commentReportStream(commentId, userId), evolve, initialState: initialReportState });
+export const commentReportStreamOf = (commentId: string, userId: string): Stream<ReportState, CommentReportEvent> => ({
+  id: commentReportStream(commentId, userId),
+  evolve,
+  initialState: initialReportState,
+});

@@ -24,7 +24,10 @@ export function createTagCommands({ handle }: CommandHandler) {
   return {
     /** A tag the system adds (the demo data). */
     createTag: (input: { tagId: string; name: string }, meta: CommandMeta, idempotency?: Idempotency) =>
-      handle({ meta, idempotency }, { stream: tagsStreamOf(), decide: (tags) => decide({ type: 'CreateTag', data: input }, tags, meta), answer: acceptedAs(input.tagId) }),
+      handle(
+        { meta, idempotency },
+        { stream: tagsStreamOf(), decide: (tags) => decide({ type: 'CreateTag', data: input }, tags, meta), answer: acceptedAs(input.tagId) },
+      ),
 
     /** 'Add Tag' (POST /api/admin/tags). */
     addTag: (who: Identity, input: { tagId: string; name: string }, meta: CommandMeta, idempotency?: Idempotency) =>
@@ -33,7 +36,12 @@ export function createTagCommands({ handle }: CommandHandler) {
         {
           stream: tagsStreamOf(),
           decide: (tags, { actor }) => (requireAdmin(actor), decide({ type: 'CreateTag', data: input }, tags, meta)),
-          answer: (result, { events }): TagAddedAnswer => ({ success: true, id: input.tagId, tag: { _id: input.tagId, name: events[0]!.data.name }, position: positionOf(result!) }),
+          answer: (result, { events }): TagAddedAnswer => ({
+            success: true,
+            id: input.tagId,
+            tag: { _id: input.tagId, name: events[0]!.data.name },
+            position: positionOf(result!),
+          }),
         },
       ),
 

@@ -27,7 +27,12 @@ describe('given the tag React', () => {
   const state = given([created('React', REACT)]);
   it('when CreateTag "react" (another case), then 409 TAG_EXISTS naming the tag that exists, React, in the message and the details', () => {
     expect(() => decide(create('react', VUE), state, meta)).toThrowError(
-      expect.objectContaining({ kind: 'conflict', code: 'TAG_EXISTS', message: 'The tag "React" already exists', details: { tag: { _id: REACT, name: 'React' } } }),
+      expect.objectContaining({
+        kind: 'conflict',
+        code: 'TAG_EXISTS',
+        message: 'The tag "React" already exists',
+        details: { tag: { _id: REACT, name: 'React' } },
+      }),
     );
   });
   it("resolves names ignoring case to the tag's own spelling", () => {

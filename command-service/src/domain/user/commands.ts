@@ -34,7 +34,10 @@ export function createUserCommands({ handle, stateOf }: CommandHandler, cost: Co
 
     /** An operator's or the demo data's grant of the admin role. */
     grantAdmin: (userId: string, reason: GrantAdmin['data']['reason'], meta: CommandMeta) =>
-      handle({ meta }, { stream: userStreamOf(userId), decide: (user) => decide({ type: 'GrantAdmin', data: { reason } }, user, meta), answer: acceptedAs(userId) }),
+      handle(
+        { meta },
+        { stream: userStreamOf(userId), decide: (user) => decide({ type: 'GrantAdmin', data: { reason } }, user, meta), answer: acceptedAs(userId) },
+      ),
 
     /**
      * 'Make Admin' (PATCH /api/admin/users/make-admin/:userId): making an admin admin again appends
@@ -56,7 +59,14 @@ export function createUserCommands({ handle, stateOf }: CommandHandler, cost: Co
      * the forum has not seen yet, so that a token it was given earlier is refused too.
      */
     setAccountAccess: (userId: string, enabled: boolean, meta: CommandMeta) =>
-      handle({ meta }, { stream: userStreamOf(userId), decide: (user) => decide({ type: 'SetAccountAccess', data: { userId, enabled } }, user, meta), answer: acceptedAs(userId) }),
+      handle(
+        { meta },
+        {
+          stream: userStreamOf(userId),
+          decide: (user) => decide({ type: 'SetAccountAccess', data: { userId, enabled } }, user, meta),
+          answer: acceptedAs(userId),
+        },
+      ),
 
     /** Whether a user is an admin now (a read of their stream; appends nothing). */
     async isAdmin(userId: string): Promise<boolean> {

@@ -172,7 +172,10 @@ function startPurchase(command: StartMembershipPurchase, state: UserState, meta:
   }
   const { amountCents, currency } = MEMBERSHIP_PRICE;
   return [
-    { type: 'MembershipPurchaseStarted', data: { userId: state.userId, attemptId: command.data.attemptId, amountCents, currency, startedAt: meta.now.toISOString() } },
+    {
+      type: 'MembershipPurchaseStarted',
+      data: { userId: state.userId, attemptId: command.data.attemptId, amountCents, currency, startedAt: meta.now.toISOString() },
+    },
   ];
 }
 
@@ -182,14 +185,26 @@ function completePurchase(command: CompleteMembershipPurchase, state: UserState,
   return [
     {
       type: 'MembershipPurchased',
-      data: { userId: state.userId, attemptId: command.data.attemptId, paymentReference: command.data.paymentReference, amountCents, currency, purchasedAt: meta.now.toISOString() },
+      data: {
+        userId: state.userId,
+        attemptId: command.data.attemptId,
+        paymentReference: command.data.paymentReference,
+        amountCents,
+        currency,
+        purchasedAt: meta.now.toISOString(),
+      },
     },
   ];
 }
 
 function failPurchase(command: FailMembershipPurchase, state: UserState, meta: CommandMeta): UserEvent[] {
   if (state.status !== 'registered' || state.pendingPurchase?.attemptId !== command.data.attemptId) return [];
-  return [{ type: 'MembershipPurchaseFailed', data: { userId: state.userId, attemptId: command.data.attemptId, reason: command.data.reason, failedAt: meta.now.toISOString() } }];
+  return [
+    {
+      type: 'MembershipPurchaseFailed',
+      data: { userId: state.userId, attemptId: command.data.attemptId, reason: command.data.reason, failedAt: meta.now.toISOString() },
+    },
+  ];
 }
 
 /** Erasing an unknown subject still records it: the identity realm's account is removed from that record. */

@@ -9,19 +9,21 @@ const meta = testCommandMeta({ actorId: 'u-1' });
 const given = stateAfter(evolve, initialUserState);
 const when = (state: UserState, command: UserCommand) => decide(command, state, meta);
 const registered: UserEvent = { type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Ann', photoURL: '', registeredAt: at } };
-const authored = (n: number): UserEvent[] =>
-  Array.from({ length: n }, (_, i) => ({ type: 'PostAuthored', data: { userId: 'u-1', postId: uuidOf(i), at } }));
+const authored = (n: number): UserEvent[] => Array.from({ length: n }, (_, i) => ({ type: 'PostAuthored', data: { userId: 'u-1', postId: uuidOf(i), at } }));
 const post = '11111111-1111-4111-8111-111111111111';
 
 describe('given no record of the subject', () => {
   it('when RegisterUser, then UserRegistered with the email lower-cased', () => {
-    expect(when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'Ann@Forum.local', name: 'Ann', photoURL: 'p', adminEmails: new Set([]) } })).toEqual([
-      { type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Ann', photoURL: 'p', registeredAt: at } },
-    ]);
+    expect(
+      when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'Ann@Forum.local', name: 'Ann', photoURL: 'p', adminEmails: new Set([]) } }),
+    ).toEqual([{ type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Ann', photoURL: 'p', registeredAt: at } }]);
   });
   it('when RegisterUser with a verified email of ADMIN_EMAILS, then also AdminRoleGranted', () => {
     expect(
-      when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'ann@forum.local', emailVerified: true, name: '', photoURL: '', adminEmails: new Set(['ann@forum.local']) } }),
+      when(initialUserState, {
+        type: 'RegisterUser',
+        data: { userId: 'u-1', email: 'ann@forum.local', emailVerified: true, name: '', photoURL: '', adminEmails: new Set(['ann@forum.local']) },
+      }),
     ).toEqual([
       { type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Anonymous', photoURL: '', registeredAt: at } },
       { type: 'AdminRoleGranted', data: { userId: 'u-1', reason: 'admin-emails', grantedAt: at } },
@@ -30,14 +32,17 @@ describe('given no record of the subject', () => {
   it('when RegisterUser with an unverified (or not vouched) email of ADMIN_EMAILS, then only UserRegistered: whoever registers a listed address first is no admin', () => {
     for (const emailVerified of [false, undefined]) {
       expect(
-        when(initialUserState, { type: 'RegisterUser', data: { userId: 'u-1', email: 'ann@forum.local', emailVerified, name: 'Ann', photoURL: '', adminEmails: new Set(['ann@forum.local']) } }),
+        when(initialUserState, {
+          type: 'RegisterUser',
+          data: { userId: 'u-1', email: 'ann@forum.local', emailVerified, name: 'Ann', photoURL: '', adminEmails: new Set(['ann@forum.local']) },
+        }),
       ).toEqual([{ type: 'UserRegistered', data: { userId: 'u-1', email: 'ann@forum.local', name: 'Ann', photoURL: '', registeredAt: at } }]);
     }
   });
   it('when GrantAdminByEmail, then 404', () => {
-    expect(() => when(initialUserState, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: true, adminEmails: new Set(['ann@forum.local']) } })).toThrowError(
-      expect.objectContaining({ kind: 'not-found' }),
-    );
+    expect(() =>
+      when(initialUserState, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: true, adminEmails: new Set(['ann@forum.local']) } }),
+    ).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
   it('when UpdateProfile, then 404', () => {
     expect(() => when(initialUserState, { type: 'UpdateProfile', data: { displayName: 'x' } })).toThrowError(expect.objectContaining({ kind: 'not-found' }));
@@ -47,9 +52,9 @@ describe('given no record of the subject', () => {
 describe('given a registered user', () => {
   const state = given([registered]);
   it('when RegisterUser again, then 409 ALREADY_REGISTERED', () => {
-    expect(() => when(state, { type: 'RegisterUser', data: { userId: 'u-1', email: 'a@b.c', name: 'A', photoURL: '', adminEmails: new Set([]) } })).toThrowError(
-      expect.objectContaining({ code: 'ALREADY_REGISTERED' }),
-    );
+    expect(() =>
+      when(state, { type: 'RegisterUser', data: { userId: 'u-1', email: 'a@b.c', name: 'A', photoURL: '', adminEmails: new Set([]) } }),
+    ).toThrowError(expect.objectContaining({ code: 'ALREADY_REGISTERED' }));
   });
   it('when UpdateProfile with a new name, then ProfileUpdated with only the name', () => {
     expect(when(state, { type: 'UpdateProfile', data: { displayName: 'Annie' } })).toEqual([
@@ -80,8 +85,12 @@ describe('given a registered user', () => {
     expect(when(given([registered, ...events]), command)).toEqual([]);
   });
   it('when GrantAdminByEmail unverified, or not listed, then nothing', () => {
-    expect(when(state, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: false, adminEmails: new Set(['ann@forum.local']) } })).toEqual([]);
-    expect(when(state, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: true, adminEmails: new Set(['boss@forum.local']) } })).toEqual([]);
+    expect(
+      when(state, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: false, adminEmails: new Set(['ann@forum.local']) } }),
+    ).toEqual([]);
+    expect(
+      when(state, { type: 'GrantAdminByEmail', data: { email: 'ann@forum.local', emailVerified: true, adminEmails: new Set(['boss@forum.local']) } }),
+    ).toEqual([]);
     expect(when(state, { type: 'GrantAdminByEmail', data: { email: '', emailVerified: true, adminEmails: new Set(['']) } })).toEqual([]);
   });
   it('when GrantAdmin, then AdminRoleGranted; and again, nothing', () => {
@@ -115,7 +124,10 @@ describe(`given a free user with ${FREE_POST_LIMIT} live posts`, () => {
 describe('membership', () => {
   const attempt = '22222222-2222-4222-8222-222222222222';
   const start = (staleAfterMs = 60_000): UserCommand => ({ type: 'StartMembershipPurchase', data: { attemptId: attempt, staleAfterMs } });
-  const started: UserEvent = { type: 'MembershipPurchaseStarted', data: { userId: 'u-1', attemptId: attempt, amountCents: 999, currency: 'USD', startedAt: at } };
+  const started: UserEvent = {
+    type: 'MembershipPurchaseStarted',
+    data: { userId: 'u-1', attemptId: attempt, amountCents: 999, currency: 'USD', startedAt: at },
+  };
 
   it('given a free user, when StartMembershipPurchase, then the attempt at $9.99', () => {
     expect(when(given([registered]), start())).toEqual([started]);
@@ -131,7 +143,10 @@ describe('membership', () => {
     const complete: UserCommand = { type: 'CompleteMembershipPurchase', data: { attemptId: attempt, paymentReference: 'ref-1' } };
     const purchased = when(given([registered, started]), complete);
     expect(purchased).toEqual([
-      { type: 'MembershipPurchased', data: { userId: 'u-1', attemptId: attempt, paymentReference: 'ref-1', amountCents: 999, currency: 'USD', purchasedAt: at } },
+      {
+        type: 'MembershipPurchased',
+        data: { userId: 'u-1', attemptId: attempt, paymentReference: 'ref-1', amountCents: 999, currency: 'USD', purchasedAt: at },
+      },
     ]);
     expect(when(given([registered, started, ...purchased]), complete)).toEqual([]);
   });

@@ -56,8 +56,14 @@ export function createErasureCommands({ handleMany }: CommandHandler, directory?
     const events = decide({ type: 'EraseAccount', data: { userId, content: erasedContentOf(choice) } }, user.state, meta);
     if (events.length === 0) return [];
     return [
-      ...posts.map(({ postId, read }) => ({ to: read, events: decidePost({ type: 'ErasePost', data: { postId, authorId: userId, actorId } }, read.state, meta) })),
-      ...comments.map(({ commentId, read }) => ({ to: read, events: decideComment({ type: 'EraseComment', data: { commentId, authorId: userId, actorId } }, read.state, meta) })),
+      ...posts.map(({ postId, read }) => ({
+        to: read,
+        events: decidePost({ type: 'ErasePost', data: { postId, authorId: userId, actorId } }, read.state, meta),
+      })),
+      ...comments.map(({ commentId, read }) => ({
+        to: read,
+        events: decideComment({ type: 'EraseComment', data: { commentId, authorId: userId, actorId } }, read.state, meta),
+      })),
       { to: user, events },
     ];
   }

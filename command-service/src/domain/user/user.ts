@@ -26,7 +26,8 @@ export type UserState =
 export const initialUserState: UserState = { status: 'unknown' };
 
 /** The identity realm disabled the account (registered or not yet seen); an erased account is gone, not disabled. */
-export const isDisabled = (state: UserState): boolean => (state.status === 'registered' ? state.disabled : state.status === 'unknown' && state.disabled === true);
+export const isDisabled = (state: UserState): boolean =>
+  state.status === 'registered' ? state.disabled : state.status === 'unknown' && state.disabled === true;
 
 export function evolve(state: UserState, event: UserEvent): UserState {
   switch (event.type) {

@@ -22,7 +22,11 @@ export function createVoteCommands({ handle }: CommandHandler, cost: Costs) {
         stream: voteStreamOf(postId, who.userId),
         given: { post: postStreamOf(postId) },
         decide: (current, { post }) => decide(command(post), current, meta),
-        answer: (result, { read, events }): VoteAnswer => ({ id: postId, ...(result && { position: positionOf(result) }), vote: events.reduce(evolve, read.state).current }),
+        answer: (result, { read, events }): VoteAnswer => ({
+          id: postId,
+          ...(result && { position: positionOf(result) }),
+          vote: events.reduce(evolve, read.state).current,
+        }),
       },
     );
 

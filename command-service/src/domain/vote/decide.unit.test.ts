@@ -11,7 +11,10 @@ const postId = '11111111-1111-4111-8111-111111111111';
 const live: PostState = { status: 'created', authorId: 'u-alice' };
 const cast = (previous: Vote, vote: Vote): VoteEvent => ({ type: 'VoteCast', data: { postId, userId: 'u-bob', previous, vote, at } });
 const given = (...votes: Vote[]): VoteState =>
-  votes.reduce<{ state: VoteState; last: Vote }>((acc, vote) => ({ state: evolve(acc.state, cast(acc.last, vote)), last: vote }), { state: initialVoteState, last: 'none' }).state;
+  votes.reduce<{ state: VoteState; last: Vote }>((acc, vote) => ({ state: evolve(acc.state, cast(acc.last, vote)), last: vote }), {
+    state: initialVoteState,
+    last: 'none',
+  }).state;
 const set = (vote: Vote, post: PostState = live): VoteCommand => ({ type: 'SetVote', data: { postId, userId: 'u-bob', vote, post } });
 const change = (likeChange: -1 | 0 | 1, dislikeChange: -1 | 0 | 1, post: PostState = live): VoteCommand => ({
   type: 'ChangeVote',
@@ -85,7 +88,9 @@ describe('given an up vote', () => {
     [0, -1],
     [1, -1],
   ] as const)('when the change (%i, %i) is not legal from up, then 409 with current up', (like, dislike) => {
-    expect(() => decide(change(like, dislike), state, meta)).toThrowError(expect.objectContaining({ code: 'ILLEGAL_VOTE_TRANSITION', details: { current: 'up' } }));
+    expect(() => decide(change(like, dislike), state, meta)).toThrowError(
+      expect.objectContaining({ code: 'ILLEGAL_VOTE_TRANSITION', details: { current: 'up' } }),
+    );
   });
 });
 

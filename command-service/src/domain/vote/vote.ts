@@ -19,4 +19,8 @@ export function evolve(state: VoteState, event: VoteEvent): VoteState {
 }
 
 /** A voter's vote on a post, as the command handler reads it. */
-export const voteStreamOf = (postId: string, userId: string): Stream<VoteState, VoteEvent> => ({ id: voteStream(postId, userId), evolve, initialState: initialVoteState });
+export const voteStreamOf = (postId: string, userId: string): Stream<VoteState, VoteEvent> => ({
+  id: voteStream(postId, userId),
+  evolve,
+  initialState: initialVoteState,
+});

@@ -10,12 +10,10 @@ export function AboutPage() {
           About the Forum
         </Typography>
         <Typography>
-          Welcome! This is a community forum where people ask questions, share what they know and help each other.
-          Anyone can read posts and browse them by tag; members of the community write posts, comment and vote.
+          Welcome! This is a community forum where people ask questions, share what they know and help each other. Anyone can read posts and browse them by tag;
+          members of the community write posts, comment and vote.
         </Typography>
-        <Typography>
-          Every account may publish up to {FREE_POST_LIMIT} posts for free. Gold members, who upgrade once, can post without limit.
-        </Typography>
+        <Typography>Every account may publish up to {FREE_POST_LIMIT} posts for free. Gold members, who upgrade once, can post without limit.</Typography>
         <Typography>Be kind, stay on topic, and report comments that break the rules: moderators review every report.</Typography>
       </Stack>
     </Paper>

@@ -12,7 +12,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-
 describe('Contact', () => {
   it('counts name, email and message against their limits and sends what was typed', async () => {
     let sent: unknown;
@@ -107,7 +106,9 @@ describe('Contact', () => {
   });
 
   it('#28.15 a refusal without field messages, or a failure, still says so in the banner', async () => {
-    stubApi({ 'POST /api/contact': () => ({ status: 503, body: { error: { code: 'UNAVAILABLE', message: 'The forum is busy. Please try again in a minute.' } } }) });
+    stubApi({
+      'POST /api/contact': () => ({ status: 503, body: { error: { code: 'UNAVAILABLE', message: 'The forum is busy. Please try again in a minute.' } } }),
+    });
     renderWithApp(<ContactPage />, { path: '/contact', user: null });
     await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Vera');
     await userEvent.type(screen.getByRole('textbox', { name: 'Email' }), 'vera@example.com');

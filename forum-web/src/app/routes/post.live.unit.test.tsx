@@ -12,7 +12,14 @@ import { ALICE, renderWithApp } from '../../testing/render-with-app';
 import { PostPage } from './post';
 
 const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
-const comment = (n: number, by = 'Bob Chen'): CommentItem => ({ _id: `c${n}`, postId: POST_ID, text: `Comment ${n}`, authorName: by, authorPhoto: '', createdAt: '2026-11-23T18:00:00.000Z' });
+const comment = (n: number, by = 'Bob Chen'): CommentItem => ({
+  _id: `c${n}`,
+  postId: POST_ID,
+  text: `Comment ${n}`,
+  authorName: by,
+  authorPhoto: '',
+  createdAt: '2026-11-23T18:00:00.000Z',
+});
 
 /** The post and its comments (newest first) as the server has them; reads kept as "what X-Min-Position". */
 function stubPost() {
@@ -42,7 +49,10 @@ function stubPost() {
 }
 
 const showPost = () => renderWithApp(<PostPage />, { path: `/post/${POST_ID}`, route: '/post/:id', user: ALICE });
-const commentTexts = () => within(screen.getByRole('list', { name: 'Comments' })).getAllByRole('listitem').map((item) => within(item).getByText(/^(Comment \d|.*!)$/).textContent);
+const commentTexts = () =>
+  within(screen.getByRole('list', { name: 'Comments' }))
+    .getAllByRole('listitem')
+    .map((item) => within(item).getByText(/^(Comment \d|.*!)$/).textContent);
 
 const postStream = () => streamFollowing(`post:${POST_ID}`);
 
@@ -89,7 +99,8 @@ describe('a post page, live', () => {
     const { store } = showPost();
     await waitFor(() => expect(commentTexts()).toEqual(['Comment 1']));
     const stream = await postStream();
-    const commentsRead = () => Object.values(store.getState().api.queries).some((query) => query?.endpointName === 'getComments' && query.status === QueryStatus.pending);
+    const commentsRead = () =>
+      Object.values(store.getState().api.queries).some((query) => query?.endpointName === 'getComments' && query.status === QueryStatus.pending);
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Write a comment' }), 'Mine!');
     await userEvent.click(screen.getByRole('button', { name: 'Post' }));

@@ -13,7 +13,10 @@ afterEach(() => {
 
 const MISSING = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
 // what the query service answers: 400 for an id that cannot be one, 404 for a post that does not exist
-const notAnId = () => ({ status: 400, body: { error: { code: 'VALIDATION_FAILED', message: 'The request is not valid', details: { id: ['Not a post id'] } } } });
+const notAnId = () => ({
+  status: 400,
+  body: { error: { code: 'VALIDATION_FAILED', message: 'The request is not valid', details: { id: ['Not a post id'] } } },
+});
 const noSuchPost = () => ({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'No such post' } } });
 const broken = () => ({ status: 500, body: { error: { code: 'INTERNAL', message: 'Something went wrong' } } });
 

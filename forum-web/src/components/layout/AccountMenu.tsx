@@ -26,7 +26,15 @@ export function AccountMenu({ picture }: { picture?: string }) {
 
   if (!user) {
     return (
-      <Button component={Link} to="/joinUs" state={{ from: here }} variant="contained" color="secondary" disableElevation sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+      <Button
+        component={Link}
+        to="/joinUs"
+        state={{ from: here }}
+        variant="contained"
+        color="secondary"
+        disableElevation
+        sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+      >
         Join Us
       </Button>
     );

@@ -35,7 +35,14 @@ export function Footer() {
             <Typography variant="subtitle2" component="p" sx={{ color: 'common.white', fontWeight: 700 }}>
               Get in touch
             </Typography>
-            <Link component={RouterLink} to="/contact" color="inherit" underline="hover" variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}>
+            <Link
+              component={RouterLink}
+              to="/contact"
+              color="inherit"
+              underline="hover"
+              variant="body2"
+              sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}
+            >
               <EmailOutlined fontSize="small" aria-hidden />
               Write to the team: we answer by email
             </Link>
@@ -55,7 +62,15 @@ export function Footer() {
           <Stack component="ul" aria-label="Follow us" direction="row" spacing={0.5} sx={{ listStyle: 'none', m: 0, p: 0 }}>
             {social.map(({ href, label, Icon }) => (
               <li key={label}>
-                <IconButton component="a" href={href} target="_blank" rel="noopener noreferrer" aria-label={`Forum on ${label} (opens in a new tab)`} size="small" sx={{ color: 'grey.400' }}>
+                <IconButton
+                  component="a"
+                  href={href}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  aria-label={`Forum on ${label} (opens in a new tab)`}
+                  size="small"
+                  sx={{ color: 'grey.400' }}
+                >
                   <Icon fontSize="small" />
                 </IconButton>
               </li>

@@ -26,7 +26,14 @@ export function NavSearch() {
         <SearchField />
       </Box>
       <Box sx={{ display: { xs: 'flex', md: 'none' } }}>
-        <IconButton ref={opener} color="inherit" aria-label="Search posts" aria-expanded={open} aria-controls={open ? fieldId : undefined} onClick={() => setOpen(true)}>
+        <IconButton
+          ref={opener}
+          color="inherit"
+          aria-label="Search posts"
+          aria-expanded={open}
+          aria-controls={open ? fieldId : undefined}
+          onClick={() => setOpen(true)}
+        >
           <SearchIcon />
         </IconButton>
       </Box>
@@ -110,7 +117,12 @@ function SearchField({ opened, onSearched }: { opened?: boolean; onSearched?: ()
         // eslint-disable-next-line jsx-a11y-x/no-autofocus -- only where the phone's field opens on the user's tap on Search posts
         autoFocus={opened}
         error={problem !== null}
-        inputProps={{ 'aria-label': 'Search posts', enterKeyHint: 'search', 'aria-invalid': problem !== null, 'aria-describedby': problem ? problemId : undefined }}
+        inputProps={{
+          'aria-label': 'Search posts',
+          enterKeyHint: 'search',
+          'aria-invalid': problem !== null,
+          'aria-describedby': problem ? problemId : undefined,
+        }}
         startAdornment={<SearchIcon aria-hidden fontSize="small" sx={{ mr: 1, opacity: 0.85 }} />}
         sx={{
           color: 'inherit',
@@ -128,7 +140,19 @@ function SearchField({ opened, onSearched }: { opened?: boolean; onSearched?: ()
         <Box
           id={problemId}
           role="alert"
-          sx={{ position: 'absolute', top: '100%', left: 0, right: 0, mt: 0.75, p: 1, borderRadius: 1, boxShadow: 3, bgcolor: 'background.paper', color: 'error.dark', typography: 'body2' }}
+          sx={{
+            position: 'absolute',
+            top: '100%',
+            left: 0,
+            right: 0,
+            mt: 0.75,
+            p: 1,
+            borderRadius: 1,
+            boxShadow: 3,
+            bgcolor: 'background.paper',
+            color: 'error.dark',
+            typography: 'body2',
+          }}
         >
           {problem}
         </Box>

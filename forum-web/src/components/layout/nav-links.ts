@@ -9,7 +9,12 @@ export interface NavLinkSpec {
 export function linksFor(signedIn: boolean, admin: boolean): NavLinkSpec[] {
   return [
     { to: '/', label: 'Home' },
-    ...(signedIn ? [{ to: '/membership', label: 'Membership' }, { to: '/leaderboard', label: 'Leaderboard' }] : []),
+    ...(signedIn
+      ? [
+          { to: '/membership', label: 'Membership' },
+          { to: '/leaderboard', label: 'Leaderboard' },
+        ]
+      : []),
     ...(admin ? [{ to: '/admin', label: 'AdminDashboard', external: true }] : []),
     { to: '/about', label: 'About' },
     { to: '/contact', label: 'Contact' },

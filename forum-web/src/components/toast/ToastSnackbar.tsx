@@ -15,7 +15,15 @@ import { TOAST_DURATION_MS, type Toast } from './toast';
  */
 const COMPACT_ON_PHONES = { width: '100%', py: { xs: 0, sm: '6px' }, '& .MuiAlert-message': { py: { xs: '6px', sm: '8px' } } };
 
-export default function ToastSnackbar({ toast, open, onClose }: { toast: Toast & { key: number }; open: boolean; onClose: (event?: unknown, reason?: string) => void }) {
+export default function ToastSnackbar({
+  toast,
+  open,
+  onClose,
+}: {
+  toast: Toast & { key: number };
+  open: boolean;
+  onClose: (event?: unknown, reason?: string) => void;
+}) {
   const [top, setTop] = useState<number>();
   const root = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {

@@ -6,6 +6,5 @@ export interface Toast {
   severity?: AlertColor;
 }
 
-
 /** Spec §9: notifications at the top right, closing after 5 s, paused while hovered or the window is in the background. */
 export const TOAST_DURATION_MS = 5000;

@@ -16,7 +16,28 @@ export interface SyntheticLogOptions {
   readonly start?: Date;
 }
 
-const TAG_NAMES = ['React', 'Node.js', 'TypeScript', 'PostgreSQL', 'DevOps', 'Career', 'Show and Tell', 'Help', 'Rust', 'Python', 'CSS', 'Security', 'Testing', 'Off-topic', 'Announcements', 'Mobile', 'Cloud', 'Databases', 'AI', 'General'];
+const TAG_NAMES = [
+  'React',
+  'Node.js',
+  'TypeScript',
+  'PostgreSQL',
+  'DevOps',
+  'Career',
+  'Show and Tell',
+  'Help',
+  'Rust',
+  'Python',
+  'CSS',
+  'Security',
+  'Testing',
+  'Off-topic',
+  'Announcements',
+  'Mobile',
+  'Cloud',
+  'Databases',
+  'AI',
+  'General',
+];
 
 /** One command of each kind, as the simulated forum stands; null when it finds nothing to act on or a decider refuses it. */
 const commandOfKind: Record<CommandKind, (forum: SimulatedForum) => SyntheticEvent[] | null> = {

@@ -23,7 +23,11 @@ export function removeComment(forum: SimulatedForum): SyntheticEvent[] | null {
     if (comment.post.slot < 0) continue;
     const admin = adminOf(forum)!;
     const meta = forum.meta(admin.id);
-    const events = decideComment({ type: 'RemoveComment', data: { commentId: comment.id, actorId: admin.id, actorIsAdmin: isAdmin(admin) } }, comment.stream.state, meta);
+    const events = decideComment(
+      { type: 'RemoveComment', data: { commentId: comment.id, actorId: admin.id, actorIsAdmin: isAdmin(admin) } },
+      comment.stream.state,
+      meta,
+    );
     const out = forum.write(meta, [decided(comment.stream, events)]);
     forum.unlist(forum.liveComments, comment);
     return out;
@@ -44,7 +48,14 @@ export function warn(forum: SimulatedForum): SyntheticEvent[] | null {
   const about = rand() < 0.7 ? { commentId: comment.id, comment: comment.stream.state } : {};
   const notifications = forum.notificationsOf(target);
   const out = forum.attempt(() => {
-    const command = { warningId, ...(reason !== undefined && { reason }), ...about, actorId: admin.id, actorIsAdmin: isAdmin(admin), target: target.stream.state };
+    const command = {
+      warningId,
+      ...(reason !== undefined && { reason }),
+      ...about,
+      actorId: admin.id,
+      actorIsAdmin: isAdmin(admin),
+      target: target.stream.state,
+    };
     return forum.write(meta, [decided(notifications, decideNotification({ type: 'WarnUser', data: command }, notifications.state, meta))]);
   });
   if (out && !forum.warned.includes(target)) forum.warned.push(target);
@@ -70,7 +81,9 @@ export function disableAndEnable(forum: SimulatedForum): SyntheticEvent[] | null
   const admin = forum.random.pick(forum.admins);
   const setAccess = (enabled: boolean) => {
     const meta = forum.meta(admin.id);
-    return forum.write(meta, [decided(user.stream, decideUser({ type: 'SetAccountAccess', data: { userId: user.id, enabled } }, user.stream.state, meta))]) ?? [];
+    return (
+      forum.write(meta, [decided(user.stream, decideUser({ type: 'SetAccountAccess', data: { userId: user.id, enabled } }, user.stream.state, meta))]) ?? []
+    );
   };
   return [...setAccess(false), ...setAccess(true)];
 }

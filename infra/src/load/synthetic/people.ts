@@ -65,7 +65,11 @@ export function updateProfile(forum: SimulatedForum): SyntheticEvent[] | null {
   const displayName = roll < 0.7 ? `${pick(FIRST_NAMES)} ${pick(LAST_NAMES)} ${int(1000)}` : undefined;
   const photoURL = roll >= 0.6 ? `https://images.example.test/avatars/${user.n}-${int(1_000_000)}.jpg` : undefined;
   const meta = forum.meta(user.id);
-  const events = decideUser({ type: 'UpdateProfile', data: { ...(displayName !== undefined && { displayName }), ...(photoURL !== undefined && { photoURL }) } }, user.stream.state, meta);
+  const events = decideUser(
+    { type: 'UpdateProfile', data: { ...(displayName !== undefined && { displayName }), ...(photoURL !== undefined && { photoURL }) } },
+    user.stream.state,
+    meta,
+  );
   return forum.write(meta, [decided(user.stream, events)]);
 }
 
@@ -77,7 +81,12 @@ export function buyMembership(forum: SimulatedForum): SyntheticEvent[] | null {
     const meta = forum.meta(user.id);
     // a purchase under way is never taken as stale here: nothing crashes between charge and record
     const started = forum.attempt(() =>
-      forum.write(meta, [decided(user.stream, decideUser({ type: 'StartMembershipPurchase', data: { attemptId, staleAfterMs: Number.POSITIVE_INFINITY } }, user.stream.state, meta))]),
+      forum.write(meta, [
+        decided(
+          user.stream,
+          decideUser({ type: 'StartMembershipPurchase', data: { attemptId, staleAfterMs: Number.POSITIVE_INFINITY } }, user.stream.state, meta),
+        ),
+      ]),
     );
     if (!started) continue;
     const outcome = forum.meta(user.id);
@@ -122,7 +131,8 @@ export function replaceTag(forum: SimulatedForum): SyntheticEvent[] | null {
   const deleted = forum.write(deleting, [decided(forum.tags, decideTag({ type: 'DeleteTag', data: { tagId: gone.id } }, forum.tags.state, deleting))])!;
   const creating = forum.meta(admin.id);
   const name = `${gone.name} ${forum.tags.version}`;
-  const created = forum.write(creating, [decided(forum.tags, decideTag({ type: 'CreateTag', data: { tagId: forum.timeId(), name } }, forum.tags.state, creating))])!;
+  const created = forum.write(creating, [
+    decided(forum.tags, decideTag({ type: 'CreateTag', data: { tagId: forum.timeId(), name } }, forum.tags.state, creating)),
+  ])!;
   return [...deleted, ...created];
 }
-

@@ -39,9 +39,19 @@ export function createPost(forum: SimulatedForum, author: User): SyntheticEvent[
   for (let i = int(4); i > 0 && live.length > 0; i--) tags.push(pick(live).name);
   return forum.attempt(() => {
     const authored = decideUser({ type: 'AuthorPost', data: { postId } }, actor, meta);
-    const post: Post = { n: forum.posts.length, id: postId, author, stream: keptStream(postStream(postId), initialPostState, evolvePost), slot: -1, votes: null };
+    const post: Post = {
+      n: forum.posts.length,
+      id: postId,
+      author,
+      stream: keptStream(postStream(postId), initialPostState, evolvePost),
+      slot: -1,
+      votes: null,
+    };
     const created = decidePost(
-      { type: 'CreatePost', data: { postId, title: sentence(3, 12), description: sentence(15, 90) + '.', tags, author: authorOf(actor), knownTags: forum.tags.state } },
+      {
+        type: 'CreatePost',
+        data: { postId, title: sentence(3, 12), description: sentence(15, 90) + '.', tags, author: authorOf(actor), knownTags: forum.tags.state },
+      },
       post.stream.state,
       meta,
     );
@@ -72,7 +82,11 @@ export function deletePost(forum: SimulatedForum): SyntheticEvent[] | null {
   if (!post || forum.admins.length === 0) return null;
   const by = rand() < 0.85 && registeredState(post.author) ? post.author : pick(forum.admins);
   const meta = forum.meta(by.id);
-  const deleted = decidePost({ type: 'DeletePost', data: { postId: post.id, actorId: by.id, actorIsAdmin: registeredState(by)?.role === 'admin' } }, post.stream.state, meta);
+  const deleted = decidePost(
+    { type: 'DeletePost', data: { postId: post.id, actorId: by.id, actorIsAdmin: registeredState(by)?.role === 'admin' } },
+    post.stream.state,
+    meta,
+  );
   const freed = decideUser({ type: 'RemoveAuthoredPost', data: { postId: post.id } }, post.author.stream.state, meta);
   const out = forum.write(meta, [decided(post.stream, deleted), decided(post.author.stream, freed)]);
   forum.unlist(forum.livePosts, post);
@@ -85,9 +99,19 @@ export function addComment(forum: SimulatedForum): SyntheticEvent[] | null {
   const author = forum.actor();
   const meta = forum.meta(author.id);
   const commentId = forum.timeId();
-  const comment: Comment = { n: forum.comments.length, id: commentId, post, author, stream: keptStream(commentStream(commentId), initialCommentState, evolveComment), slot: -1 };
+  const comment: Comment = {
+    n: forum.comments.length,
+    id: commentId,
+    post,
+    author,
+    stream: keptStream(commentStream(commentId), initialCommentState, evolveComment),
+    slot: -1,
+  };
   const events = decideComment(
-    { type: 'AddComment', data: { commentId: comment.id, postId: post.id, text: forum.random.sentence(3, 45), author: authorOf(registeredState(author)!), post: post.stream.state } },
+    {
+      type: 'AddComment',
+      data: { commentId: comment.id, postId: post.id, text: forum.random.sentence(3, 45), author: authorOf(registeredState(author)!), post: post.stream.state },
+    },
     comment.stream.state,
     meta,
   );
@@ -104,7 +128,9 @@ export function erasedContent(forum: SimulatedForum, user: User, by: User, meta:
   const comments = forum.liveComments.filter((c) => c.author === user && c.post.slot >= 0 && c.post.author !== user);
   const decisions = [
     ...posts.map((p) => decided(p.stream, decidePost({ type: 'ErasePost', data: { postId: p.id, authorId: user.id, actorId: by.id } }, p.stream.state, meta))),
-    ...comments.map((c) => decided(c.stream, decideComment({ type: 'EraseComment', data: { commentId: c.id, authorId: user.id, actorId: by.id } }, c.stream.state, meta))),
+    ...comments.map((c) =>
+      decided(c.stream, decideComment({ type: 'EraseComment', data: { commentId: c.id, authorId: user.id, actorId: by.id } }, c.stream.state, meta)),
+    ),
   ];
   return { decisions, unlist: () => (posts.forEach((p) => forum.unlist(forum.livePosts, p)), comments.forEach((c) => forum.unlist(forum.liveComments, c))) };
 }
@@ -117,7 +143,10 @@ export function publishAnnouncement(forum: SimulatedForum): SyntheticEvent[] | n
   const announcementId = forum.timeId();
   const stream = keptStream(announcementStream(announcementId), initialAnnouncementState, evolveAnnouncement);
   const events = decideAnnouncement(
-    { type: 'PublishAnnouncement', data: { announcementId, title: sentence(3, 8), description: sentence(20, 60) + '.', author: authorOf(registeredState(admin)!) } },
+    {
+      type: 'PublishAnnouncement',
+      data: { announcementId, title: sentence(3, 8), description: sentence(20, 60) + '.', author: authorOf(registeredState(admin)!) },
+    },
     stream.state,
     meta,
   );
@@ -133,7 +162,12 @@ export function readAnnouncements(forum: SimulatedForum): SyntheticEvent[] | nul
   const member = forum.actor();
   const notifications = forum.notificationsOf(member);
   const meta = forum.meta(member.id);
-  return forum.write(meta, [decided(notifications, decideNotification({ type: 'MarkAnnouncementsRead', data: { userId: member.id, announcement: newest.state } }, notifications.state, meta))]);
+  return forum.write(meta, [
+    decided(
+      notifications,
+      decideNotification({ type: 'MarkAnnouncementsRead', data: { userId: member.id, announcement: newest.state } }, notifications.state, meta),
+    ),
+  ]);
 }
 
 /** A visitor writes on the Contact page. */

@@ -20,8 +20,14 @@ const WORDS = (
   'database index query cache deploy build test bug fix release version feature design review performance memory thread async ' +
   'promise stream event projection schema migration backup server client browser mobile android ios linux windows macos cloud'
 ).split(' ');
-export const FIRST_NAMES = 'Ada Alan Grace Linus Margaret Dennis Barbara Ken Radia Tim Guido Bjarne Anders Brendan Yukihiro Rob Frances Edsger Donald Leslie Sophie Hedy Katherine Mary Ida'.split(' ');
-export const LAST_NAMES = 'Lovelace Turing Hopper Torvalds Hamilton Ritchie Liskov Thompson Perlman Berners-Lee Rossum Stroustrup Hejlsberg Eich Matsumoto Pike Allen Dijkstra Knuth Lamport Wilson Lamarr Johnson Jackson Rhodes'.split(' ');
+export const FIRST_NAMES =
+  'Ada Alan Grace Linus Margaret Dennis Barbara Ken Radia Tim Guido Bjarne Anders Brendan Yukihiro Rob Frances Edsger Donald Leslie Sophie Hedy Katherine Mary Ida'.split(
+    ' ',
+  );
+export const LAST_NAMES =
+  'Lovelace Turing Hopper Torvalds Hamilton Ritchie Liskov Thompson Perlman Berners-Lee Rossum Stroustrup Hejlsberg Eich Matsumoto Pike Allen Dijkstra Knuth Lamport Wilson Lamarr Johnson Jackson Rhodes'.split(
+    ' ',
+  );
 
 /** Every random choice of a synthetic log, from one seed: numbers, picks, ids and text. */
 export function randomness(seed: number) {

@@ -30,7 +30,16 @@ export function castVote(forum: SimulatedForum): SyntheticEvent[] | null {
     stream.version = kept >> 2;
     const meta = forum.meta(voter.id);
     const out = forum.attempt(() =>
-      forum.write(meta, [decided(stream, decideVote({ type: 'SetVote', data: { postId: post.id, userId: voter.id, vote: nextVote(stream.state.current, forum.random.rand), post: post.stream.state } }, stream.state, meta))]),
+      forum.write(meta, [
+        decided(
+          stream,
+          decideVote(
+            { type: 'SetVote', data: { postId: post.id, userId: voter.id, vote: nextVote(stream.state.current, forum.random.rand), post: post.stream.state } },
+            stream.state,
+            meta,
+          ),
+        ),
+      ]),
     );
     if (!out) continue;
     post.votes.set(voter.n, (stream.version << 2) | VOTES.indexOf(stream.state.current));
@@ -48,7 +57,13 @@ export function reportComment(forum: SimulatedForum): SyntheticEvent[] | null {
     const stream = forum.reports.get(key) ?? keptStream(commentReportStream(comment.id, reporter.id), initialReportState, evolveReport);
     const meta = forum.meta(reporter.id);
     const out = forum.attempt(() => {
-      const command = { commentId: comment.id, reporter: authorOf(registeredState(reporter)!), feedback: pick(REPORT_FEEDBACK), comment: comment.stream.state, post: comment.post.stream.state };
+      const command = {
+        commentId: comment.id,
+        reporter: authorOf(registeredState(reporter)!),
+        feedback: pick(REPORT_FEEDBACK),
+        comment: comment.stream.state,
+        post: comment.post.stream.state,
+      };
       return forum.write(meta, [decided(stream, decideReport({ type: 'ReportComment', data: command }, stream.state, meta))]);
     });
     if (!out) continue;

@@ -9,7 +9,10 @@ export const createPostApi = api.injectEndpoints({
       query: ({ post, idempotencyKey }) => ({ url: 'posts', method: 'POST', body: post, headers: { [HEADER_IDEMPOTENCY_KEY]: idempotencyKey } }),
       responseSchema: contract('CommandAccepted'),
       // on failure too: a 422 POST_LIMIT_REACHED means the count shown was stale
-      invalidatesTags: [{ type: 'Post', id: 'LIST' }, { type: 'Post', id: 'MINE' }],
+      invalidatesTags: [
+        { type: 'Post', id: 'LIST' },
+        { type: 'Post', id: 'MINE' },
+      ],
     }),
   }),
 });

@@ -1,4 +1,13 @@
-import { ANONYMOUS_NAME, CreatePostRequest, ErrorCode, fieldErrorsOf, POST_DESCRIPTION_RULE, POST_TAGS_MAX, POST_TITLE_RULE, type FieldErrors } from '@forum/contracts';
+import {
+  ANONYMOUS_NAME,
+  CreatePostRequest,
+  ErrorCode,
+  fieldErrorsOf,
+  POST_DESCRIPTION_RULE,
+  POST_TAGS_MAX,
+  POST_TITLE_RULE,
+  type FieldErrors,
+} from '@forum/contracts';
 import Lock from '@mui/icons-material/LockOutlined';
 import { Alert, Autocomplete, Box, Button, Card, CardContent, Chip, Paper, Skeleton, Stack, TextField, Typography } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
@@ -109,7 +118,11 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
 
   /** One message per field, and the first field in error takes the focus so it is read out. */
   const showErrors = (fields: FieldErrors) => {
-    const next = { title: fields.title?.[0], description: fields.description?.[0], tags: Object.entries(fields).find(([path]) => path.startsWith('tags'))?.[1][0] };
+    const next = {
+      title: fields.title?.[0],
+      description: fields.description?.[0],
+      tags: Object.entries(fields).find(([path]) => path.startsWith('tags'))?.[1][0],
+    };
     setErrors(next);
     if (next.title) titleRef.current?.focus();
     else if (next.description) descriptionRef.current?.focus();

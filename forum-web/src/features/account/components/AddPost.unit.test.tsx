@@ -133,7 +133,10 @@ describe('Add Post: publishing', () => {
   const withSixTags = (count: number): Routes => ({ ...reads(count), 'GET /api/tags': () => ({ body: SIX_TAGS }) });
 
   it('#28.1 Enter in the Tags field picks the highlighted tag and never publishes', async () => {
-    const { calls } = stubApi({ ...withSixTags(0), 'POST /api/posts': () => ({ status: 201, body: { id: '6f1c8a52-1111-4a4a-9a9a-000000000001', position: '12.3' } }) });
+    const { calls } = stubApi({
+      ...withSixTags(0),
+      'POST /api/posts': () => ({ status: 201, body: { id: '6f1c8a52-1111-4a4a-9a9a-000000000001', position: '12.3' } }),
+    });
     renderPage();
     await userEvent.type(await screen.findByRole('textbox', { name: 'Post Title *' }), 'My new post');
     await userEvent.type(screen.getByRole('textbox', { name: 'Post Description *' }), 'Some words');

@@ -90,7 +90,13 @@ export function ChangePhotoDialog({ open, current, onClose, onChanged }: ChangeP
         <DialogTitle id={titleId}>Your photo and name</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ alignItems: 'center', pt: 1 }}>
-            <Avatar src={(address === settled && address) || undefined} alt="" aria-hidden sx={{ width: 88, height: 88 }} slotProps={{ img: { referrerPolicy: 'no-referrer' } }} />
+            <Avatar
+              src={(address === settled && address) || undefined}
+              alt=""
+              aria-hidden
+              sx={{ width: 88, height: 88 }}
+              slotProps={{ img: { referrerPolicy: 'no-referrer' } }}
+            />
             <CountedTextField
               // eslint-disable-next-line jsx-a11y-x/no-autofocus -- the dialog opens on the user's action; its first field takes the focus (MUI's Dialog pattern)
               autoFocus

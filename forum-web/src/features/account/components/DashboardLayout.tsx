@@ -24,10 +24,20 @@ const LINKS: { to: string; label: string; Icon: ComponentType; end?: boolean }[]
 export function DashboardLayout() {
   return (
     <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, gap: { xs: 2, md: 3 }, alignItems: { md: 'flex-start' } }}>
-      <Paper component="nav" aria-label="Dashboard" variant="outlined" sx={{ flexShrink: 0, width: { md: 200 }, position: { md: 'sticky' }, top: { md: 88 }, overflow: 'hidden' }}>
+      <Paper
+        component="nav"
+        aria-label="Dashboard"
+        variant="outlined"
+        sx={{ flexShrink: 0, width: { md: 200 }, position: { md: 'sticky' }, top: { md: 88 }, overflow: 'hidden' }}
+      >
         <List
           disablePadding
-          sx={{ display: { xs: 'grid', md: 'flex' }, gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(4, 1fr)' }, flexDirection: 'column', py: { md: 1 } }}
+          sx={{
+            display: { xs: 'grid', md: 'flex' },
+            gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(4, 1fr)' },
+            flexDirection: 'column',
+            py: { md: 1 },
+          }}
         >
           {LINKS.map(({ to, label, Icon, end }) => (
             <li key={to}>

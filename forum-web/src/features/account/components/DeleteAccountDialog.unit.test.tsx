@@ -78,7 +78,10 @@ describe('Delete my account (My Profile)', () => {
   });
 
   it("shows the server's message and stays signed in when the deletion fails; Cancel changes nothing", async () => {
-    const { dialog, auth, calls } = await openDialog(() => ({ status: 503, body: { error: { code: 'UNAVAILABLE', message: 'The forum is busy; try again.' } } }));
+    const { dialog, auth, calls } = await openDialog(() => ({
+      status: 503,
+      body: { error: { code: 'UNAVAILABLE', message: 'The forum is busy; try again.' } },
+    }));
     await userEvent.click(within(dialog).getByRole('radio', { name: 'Delete them too' }));
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Type DELETE to confirm' }), 'DELETE');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));

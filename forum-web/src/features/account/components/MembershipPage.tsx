@@ -67,7 +67,11 @@ export function MembershipPage() {
         </Box>
         <CardContent sx={{ p: 3 }}>
           <Stack spacing={2.5} sx={{ alignItems: 'center' }}>
-            <Chip icon={<WorkspacePremium />} label="Gold Badge" sx={{ bgcolor: GOLD_PALE, color: GOLD_TEXT, fontWeight: 700, '& .MuiChip-icon': { color: GOLD } }} />
+            <Chip
+              icon={<WorkspacePremium />}
+              label="Gold Badge"
+              sx={{ bgcolor: GOLD_PALE, color: GOLD_TEXT, fontWeight: 700, '& .MuiChip-icon': { color: GOLD } }}
+            />
             <List dense aria-label="Benefits" sx={{ alignSelf: 'stretch' }}>
               {BENEFITS.map((benefit) => (
                 <ListItem key={benefit} disableGutters>
@@ -98,7 +102,14 @@ export function MembershipPage() {
               </>
             ) : (
               // busy, it keeps its gold (and the focus of a keyboard user) while it says 'Processing...'
-              <BusyButton fullWidth size="large" variant="contained" onClick={() => void upgrade()} busy={busy} sx={{ bgcolor: GOLD_DARK, '&:hover': { bgcolor: '#735a00' } }}>
+              <BusyButton
+                fullWidth
+                size="large"
+                variant="contained"
+                onClick={() => void upgrade()}
+                busy={busy}
+                sx={{ bgcolor: GOLD_DARK, '&:hover': { bgcolor: '#735a00' } }}
+              >
                 {busy ? 'Processing...' : 'Upgrade Now'}
               </BusyButton>
             )}

@@ -5,7 +5,28 @@ import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import ThumbDownOutlined from '@mui/icons-material/ThumbDownOutlined';
 import ThumbUpOutlined from '@mui/icons-material/ThumbUpOutlined';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
-import { Alert, Box, Button, Card, CardContent, Chip, Link, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, Typography, useMediaQuery, useTheme } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  Link,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TablePagination,
+  TableRow,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
 import { visuallyHidden } from '@mui/utils';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { useEffect, useState } from 'react';
@@ -19,7 +40,6 @@ import { useGetMyPostsQuery } from '../api/get-my-posts';
 
 /** The API answers the newest posts at once (up to UNPAGED_LIST_MAX); the table pages them itself. */
 export const MY_POSTS_PAGE_SIZE = 10;
-
 
 /** Spec §2 My Posts: the user's posts with their votes, date and the View / Comments / Delete actions. */
 export function MyPosts() {
@@ -141,7 +161,13 @@ function PostActions({ post, deleting, onDelete, direction }: { post: PostListIt
       <Button size="small" component={RouterLink} to={postPath(post._id)} startIcon={<VisibilityOutlined />} aria-label={`View ${post.title}`}>
         View
       </Button>
-      <Button size="small" component={RouterLink} to={`${postPath(post._id)}#comments`} startIcon={<ChatBubbleOutline />} aria-label={`Comments of ${post.title}`}>
+      <Button
+        size="small"
+        component={RouterLink}
+        to={`${postPath(post._id)}#comments`}
+        startIcon={<ChatBubbleOutline />}
+        aria-label={`Comments of ${post.title}`}
+      >
         Comments
       </Button>
       <Button size="small" color="error" onClick={onDelete} disabled={deleting} startIcon={<DeleteOutlined />} aria-label={`Delete ${post.title}`}>

@@ -33,7 +33,11 @@ describe('My Posts', () => {
     stubApi({ 'GET /api/my-posts/bob%40forum.local': () => ({ body: [post] }) });
     renderPage();
     const table = await screen.findByRole('table', { name: 'My posts' });
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Post Title', 'Votes', 'Created At', 'Actions']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Post Title', 'Votes', 'Created At', 'Actions']);
     const row = within(table).getAllByRole('row')[1]!;
     expect(within(row).getByText('#DevOps')).toBeTruthy();
     expect(row.textContent).toContain('7 up');

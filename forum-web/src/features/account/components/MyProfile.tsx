@@ -38,9 +38,7 @@ export function MyProfile() {
         My Profile
       </Typography>
       {user && !user.emailVerified && (
-        <Alert severity="info">
-          Please confirm your email address: we sent a link to {user.email}. Open it to finish setting up your account.
-        </Alert>
+        <Alert severity="info">Please confirm your email address: we sent a link to {user.email}. Open it to finish setting up your account.</Alert>
       )}
       <Card>
         <CardContent sx={{ p: { xs: 2.5, sm: 3 } }}>
@@ -55,9 +53,17 @@ export function MyProfile() {
               </Typography>
               <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', justifyContent: 'center', rowGap: 1 }}>
                 {gold ? (
-                  <Chip icon={<WorkspacePremium />} label="Gold" sx={{ bgcolor: GOLD_PALE, color: GOLD_TEXT, fontWeight: 700, '& .MuiChip-icon': { color: GOLD } }} />
+                  <Chip
+                    icon={<WorkspacePremium />}
+                    label="Gold"
+                    sx={{ bgcolor: GOLD_PALE, color: GOLD_TEXT, fontWeight: 700, '& .MuiChip-icon': { color: GOLD } }}
+                  />
                 ) : (
-                  <Chip icon={<MilitaryTech />} label="Bronze Member" sx={{ bgcolor: '#f6ebe2', color: '#7a4a24', fontWeight: 700, '& .MuiChip-icon': { color: '#b06d3b' } }} />
+                  <Chip
+                    icon={<MilitaryTech />}
+                    label="Bronze Member"
+                    sx={{ bgcolor: '#f6ebe2', color: '#7a4a24', fontWeight: 700, '& .MuiChip-icon': { color: '#b06d3b' } }}
+                  />
                 )}
               </Stack>
               <Button variant="outlined" startIcon={<PhotoCamera />} onClick={() => setChanging(true)} sx={{ mt: 1 }}>
@@ -67,7 +73,14 @@ export function MyProfile() {
           </Stack>
         </CardContent>
       </Card>
-      {changing && <ChangePhotoDialog open current={{ photoURL: photo, name }} onClose={() => setChanging(false)} onChanged={(changes) => setChanged((before) => ({ ...before, ...changes }))} />}
+      {changing && (
+        <ChangePhotoDialog
+          open
+          current={{ photoURL: photo, name }}
+          onClose={() => setChanging(false)}
+          onChanged={(changes) => setChanged((before) => ({ ...before, ...changes }))}
+        />
+      )}
 
       <Box component="section" aria-labelledby="stats-heading">
         <Typography id="stats-heading" variant="h6" component="h2" sx={{ mb: 1.5, fontWeight: 700 }}>
@@ -106,7 +119,9 @@ export function MyProfile() {
         </Typography>
         <Paper variant="outlined" sx={{ p: { xs: 2, sm: 2.5 }, borderColor: 'error.light' }}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between' }}>
-            <Typography color="text.secondary">Erase your account and your personal data from the forum. You choose what happens to your posts and comments.</Typography>
+            <Typography color="text.secondary">
+              Erase your account and your personal data from the forum. You choose what happens to your posts and comments.
+            </Typography>
             <Button variant="outlined" color="error" onClick={() => setDeleting(true)} sx={{ flexShrink: 0 }}>
               Delete my account
             </Button>
@@ -120,7 +135,10 @@ export function MyProfile() {
 
 function Statistic({ label, value }: { label: string; value: number }) {
   return (
-    <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, display: 'flex', flexDirection: 'column-reverse', alignItems: 'center', justifyContent: 'flex-end', textAlign: 'center' }}>
+    <Paper
+      variant="outlined"
+      sx={{ p: { xs: 1.5, sm: 2 }, display: 'flex', flexDirection: 'column-reverse', alignItems: 'center', justifyContent: 'flex-end', textAlign: 'center' }}
+    >
       <Typography component="dt" color="text.secondary" variant="body2">
         {label}
       </Typography>
@@ -137,7 +155,12 @@ function RecentPost({ post }: { post: PostListItem }) {
       <CardContent sx={{ '&:last-child': { pb: 2 } }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
           <Box sx={{ minWidth: 0 }}>
-            <Link component={RouterLink} to={`/post/${encodeURIComponent(post._id)}`} variant="subtitle1" sx={{ display: 'inline-block', fontWeight: 600, lineHeight: 1.4, overflowWrap: 'anywhere' }}>
+            <Link
+              component={RouterLink}
+              to={`/post/${encodeURIComponent(post._id)}`}
+              variant="subtitle1"
+              sx={{ display: 'inline-block', fontWeight: 600, lineHeight: 1.4, overflowWrap: 'anywhere' }}
+            >
               {post.title}
             </Link>
             <Typography variant="caption" color="text.secondary" component="time" dateTime={post.createdAt} sx={{ display: 'block' }}>

@@ -6,9 +6,7 @@ import { FREE_POST_LIMIT, POST_LIMIT_WARNING_FROM } from '@forum/contracts';
  * Members have no limit and see neither.
  */
 export type PostLimitState =
-  | { kind: 'member' }
-  | { kind: 'free'; count: number; limit: number; warning: boolean }
-  | { kind: 'reached'; count: number; limit: number };
+  { kind: 'member' } | { kind: 'free'; count: number; limit: number; warning: boolean } | { kind: 'reached'; count: number; limit: number };
 
 export function postLimitState(count: number, isMember: boolean): PostLimitState {
   if (isMember) return { kind: 'member' };

@@ -34,4 +34,3 @@ export const profile = (isMember: boolean, photoURL = '') => ({
   stats: { posts: 4, comments: 2, commentsReceived: 9, upVotes: 13 },
   recentPosts: [recent(1), recent(2), recent(3)],
 });
-

@@ -26,7 +26,13 @@ export function CommentForm({ postId }: { postId: string }) {
   };
 
   return (
-    <Stack component="form" onSubmit={(event) => void submit(event)} direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
+    <Stack
+      component="form"
+      onSubmit={(event) => void submit(event)}
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={1.5}
+      sx={{ alignItems: { sm: 'flex-start' } }}
+    >
       <CountedTextField
         value={text}
         rule={COMMENT_RULE}

@@ -113,7 +113,15 @@ export function CommentRow({ comment }: { comment: CommentItem }) {
                 displayEmpty
                 onChange={(event) => setFeedback(event.target.value)}
                 inputProps={{ 'aria-label': `Feedback on the comment by ${comment.authorName}` }}
-                renderValue={(value) => (value ? FEEDBACK_LABELS[value] : <Box component="span" sx={{ color: 'text.secondary' }}>Select Feedback</Box>)}
+                renderValue={(value) =>
+                  value ? (
+                    FEEDBACK_LABELS[value]
+                  ) : (
+                    <Box component="span" sx={{ color: 'text.secondary' }}>
+                      Select Feedback
+                    </Box>
+                  )
+                }
               >
                 <MenuItem value="" disabled>
                   Select Feedback

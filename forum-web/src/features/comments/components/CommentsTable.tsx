@@ -62,7 +62,13 @@ export function CommentsTable({ postId }: { postId: string }) {
             sx={{
               minWidth: { sm: 720 },
               '& thead': { display: { xs: 'none', sm: 'table-header-group' } },
-              '& tbody tr': { display: { xs: 'grid', sm: 'table-row' }, gap: 1.5, p: { xs: 2, sm: 0 }, borderBottom: { xs: 1, sm: 0 }, borderColor: { xs: 'divider' } },
+              '& tbody tr': {
+                display: { xs: 'grid', sm: 'table-row' },
+                gap: 1.5,
+                p: { xs: 2, sm: 0 },
+                borderBottom: { xs: 1, sm: 0 },
+                borderColor: { xs: 'divider' },
+              },
               '& tbody tr:last-of-type': { borderBottom: 0 },
               '& tbody td': { display: { xs: 'block', sm: 'table-cell' }, p: { xs: 0, sm: 2 }, borderBottom: { xs: 0, sm: 1 }, borderColor: { sm: 'divider' } },
             }}

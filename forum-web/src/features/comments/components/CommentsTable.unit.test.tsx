@@ -11,7 +11,15 @@ import { CommentsTable } from './CommentsTable';
 const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
 const LONG_TEXT = 'Blue-green deploys need backward compatible migrations first.';
 const comments: CommentItem[] = [
-  { _id: 'c1', postId: POST_ID, text: 'Short one', authorName: 'Bob Chen', authorEmail: 'bob@forum.local', authorPhoto: '', createdAt: '2026-11-23T18:00:00.000Z' },
+  {
+    _id: 'c1',
+    postId: POST_ID,
+    text: 'Short one',
+    authorName: 'Bob Chen',
+    authorEmail: 'bob@forum.local',
+    authorPhoto: '',
+    createdAt: '2026-11-23T18:00:00.000Z',
+  },
   { _id: 'c2', postId: POST_ID, text: LONG_TEXT, authorName: 'Carol Diaz', authorPhoto: '', createdAt: '2026-11-23T19:30:00.000Z' },
 ];
 
@@ -69,7 +77,9 @@ describe('the comments table', () => {
     expect(report).toHaveProperty('disabled', true);
 
     await userEvent.click(within(bob).getByRole('combobox', { name: 'Feedback on the comment by Bob Chen' }));
-    const options = within(await screen.findByRole('listbox')).getAllByRole('option').map((option) => option.textContent);
+    const options = within(await screen.findByRole('listbox'))
+      .getAllByRole('option')
+      .map((option) => option.textContent);
     expect(options).toEqual(['Select Feedback', 'This is spam', 'Inappropriate content', 'Offensive language']);
     await userEvent.click(screen.getByRole('option', { name: 'Offensive language' }));
     expect(within(bob).getByRole('button', { name: 'Report' })).toHaveProperty('disabled', false);
@@ -112,7 +122,12 @@ describe('the comments table', () => {
   });
 
   it("#28.2 does not offer Report on the reader's own comment, and says why", async () => {
-    const { reports } = fakeServer({ list: [{ ...comments[0]!, byMe: true }, { ...comments[1]!, byMe: false }] });
+    const { reports } = fakeServer({
+      list: [
+        { ...comments[0]!, byMe: true },
+        { ...comments[1]!, byMe: false },
+      ],
+    });
     renderTable();
     const own = await rowOf('Bob Chen');
     within(own).getByText('Your comment');
@@ -125,7 +140,12 @@ describe('the comments table', () => {
   });
 
   it('#28.5 shows "Reported" instead of the feedback choice and Report on a comment the reader reported before', async () => {
-    const { reports } = fakeServer({ list: [{ ...comments[0]!, byMe: false, reportedByMe: true }, { ...comments[1]!, byMe: false, reportedByMe: false }] });
+    const { reports } = fakeServer({
+      list: [
+        { ...comments[0]!, byMe: false, reportedByMe: true },
+        { ...comments[1]!, byMe: false, reportedByMe: false },
+      ],
+    });
     renderTable();
     const reported = await rowOf('Bob Chen');
     within(reported).getByText('Reported');

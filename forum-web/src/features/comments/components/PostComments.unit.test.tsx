@@ -30,7 +30,8 @@ function fakeServer({ addStatus = 201, list = [first], pageSize = 20 }: { addSta
   return { added };
 }
 
-const renderComments = (user: AuthUser | null = ALICE) => renderWithApp(<PostComments postId={POST_ID} />, { user, path: `/post/${POST_ID}`, route: '/post/:id' });
+const renderComments = (user: AuthUser | null = ALICE) =>
+  renderWithApp(<PostComments postId={POST_ID} />, { user, path: `/post/${POST_ID}`, route: '/post/:id' });
 
 afterEach(() => {
   cleanup();
@@ -59,7 +60,10 @@ describe('the comments under a post', () => {
     fakeServer({ list, pageSize: 2 });
     renderComments(null);
     const comments = await screen.findByRole('list', { name: 'Comments' });
-    const texts = () => within(comments).getAllByRole('listitem').map((item) => within(item).getByText(/^Comment \d$/).textContent);
+    const texts = () =>
+      within(comments)
+        .getAllByRole('listitem')
+        .map((item) => within(item).getByText(/^Comment \d$/).textContent);
     expect(texts()).toEqual(['Comment 5', 'Comment 4']);
     expect(shownStatus()?.textContent).toBe('Showing 2 of 5 comments');
 
@@ -85,7 +89,13 @@ describe('the comments under a post', () => {
     await within(comments).findByText('Comment 1');
     await userEvent.type(screen.getByRole('textbox', { name: 'Write a comment' }), 'Newest');
     await userEvent.click(screen.getByRole('button', { name: 'Post' }));
-    await waitFor(() => expect(within(comments).getAllByRole('listitem').map((item) => item.querySelector('p')?.textContent)).toEqual(['Newest', 'Comment 3', 'Comment 2', 'Comment 1']));
+    await waitFor(() =>
+      expect(
+        within(comments)
+          .getAllByRole('listitem')
+          .map((item) => item.querySelector('p')?.textContent),
+      ).toEqual(['Newest', 'Comment 3', 'Comment 2', 'Comment 1']),
+    );
   });
 
   it(`counts the comment against ${COMMENT_MAX} characters; over the limit the field is in error and nothing is sent`, async () => {

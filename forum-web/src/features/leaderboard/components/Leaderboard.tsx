@@ -50,7 +50,14 @@ export function Leaderboard() {
                 <ListItem key={user._id} divider={index < users.length - 1} sx={{ py: 1.5, gap: 1.5 }}>
                   <Avatar
                     aria-hidden
-                    sx={{ width: 32, height: 32, fontSize: 14, fontWeight: 700, bgcolor: MEDALS[index] ?? 'grey.200', color: index < 3 ? 'common.white' : 'text.primary' }}
+                    sx={{
+                      width: 32,
+                      height: 32,
+                      fontSize: 14,
+                      fontWeight: 700,
+                      bgcolor: MEDALS[index] ?? 'grey.200',
+                      color: index < 3 ? 'common.white' : 'text.primary',
+                    }}
                   >
                     {index + 1}
                   </Avatar>

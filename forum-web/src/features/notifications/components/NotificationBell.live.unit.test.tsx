@@ -7,8 +7,21 @@ import { FakeEventSource, installFakeEventSource } from '../../../testing/fake-e
 import { ALICE, renderWithApp } from '../../../testing/render-with-app';
 import { NotificationBell } from './NotificationBell';
 
-const announcement = (n: number): Announcement => ({ _id: `a${n}`, title: `News ${n}`, description: 'Read me', authorName: 'Admin', authorPhoto: '', date: `2026-11-2${n}T10:00:00.000Z` });
-const warning = (n: number): NotificationItem => ({ _id: `w${n}`, kind: 'warning', reason: 'Please stay polite', createdAt: '2026-11-23T18:00:00.000Z', read: false });
+const announcement = (n: number): Announcement => ({
+  _id: `a${n}`,
+  title: `News ${n}`,
+  description: 'Read me',
+  authorName: 'Admin',
+  authorPhoto: '',
+  date: `2026-11-2${n}T10:00:00.000Z`,
+});
+const warning = (n: number): NotificationItem => ({
+  _id: `w${n}`,
+  kind: 'warning',
+  reason: 'Please stay polite',
+  createdAt: '2026-11-23T18:00:00.000Z',
+  read: false,
+});
 
 /** The bell's server: what it has now, and the X-Min-Position of each read ("what position"). */
 function stubBell() {

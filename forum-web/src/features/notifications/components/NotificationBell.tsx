@@ -53,7 +53,15 @@ export function NotificationBell() {
   return (
     <>
       <Hint title="Notifications">
-        <IconButton color="inherit" aria-label={label} aria-haspopup="dialog" aria-controls={anchor ? popoverId : undefined} onClick={(e) => open(e.currentTarget)} onPointerEnter={() => void loadPanel()} onFocus={() => void loadPanel()}>
+        <IconButton
+          color="inherit"
+          aria-label={label}
+          aria-haspopup="dialog"
+          aria-controls={anchor ? popoverId : undefined}
+          onClick={(e) => open(e.currentTarget)}
+          onPointerEnter={() => void loadPanel()}
+          onFocus={() => void loadPanel()}
+        >
           {/* the count is in the button's name: the badge is for the eye */}
           <Badge badgeContent={count > 0 ? count : undefined} color="secondary" max={99} slotProps={{ badge: { 'aria-hidden': true } }}>
             <NotificationsOutlined />

@@ -11,7 +11,14 @@ import { seenKey } from './unread';
 
 const OLDER = '11111111-1111-4111-8111-111111111111';
 const NEWER = '22222222-2222-4222-8222-222222222222';
-const announcement = (_id: string, title: string, date: string): Announcement => ({ _id, title, description: `About ${title}`, authorName: 'Admin', authorPhoto: '', date });
+const announcement = (_id: string, title: string, date: string): Announcement => ({
+  _id,
+  title,
+  description: `About ${title}`,
+  authorName: 'Admin',
+  authorPhoto: '',
+  date,
+});
 const announcements = [announcement(NEWER, 'Maintenance tonight', '2026-11-22T10:00:00.000Z'), announcement(OLDER, 'Welcome', '2026-11-21T10:00:00.000Z')];
 const notifications = (announcementsReadUpTo: string | null): Notifications => ({ notifications: [], unread: 0, totalCount: 0, announcementsReadUpTo });
 

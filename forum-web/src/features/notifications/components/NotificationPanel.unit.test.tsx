@@ -20,7 +20,9 @@ afterEach(cleanup);
 
 function renderPanel(warnings: NotificationItem[]) {
   const onClose = vi.fn();
-  renderWithApp(<NotificationPanel id="panel" anchor={document.body} onClose={onClose} warnings={warnings} announcements={[]} fresh={new Set()} />, { route: '*' });
+  renderWithApp(<NotificationPanel id="panel" anchor={document.body} onClose={onClose} warnings={warnings} announcements={[]} fresh={new Set()} />, {
+    route: '*',
+  });
   return { onClose, list: within(screen.getByRole('list', { name: 'Notifications' })) };
 }
 
@@ -60,9 +62,18 @@ describe('the notification panel', () => {
     expect(date!.parentElement!.textContent).toBe(date!.textContent);
   });
 
-  it('#39 edge 22: an announcement\'s author and date are a line of their own below its text, as a warning\'s date', () => {
-    const announcement = { _id: 'a1', title: 'Maintenance', description: 'The forum rests on Sunday night, for an hour or so', authorName: 'Ada Admin', authorPhoto: '', date: '2026-11-29T09:00:00.000Z' };
-    renderWithApp(<NotificationPanel id="panel" anchor={document.body} onClose={() => {}} warnings={[]} announcements={[announcement]} fresh={new Set()} />, { route: '*' });
+  it("#39 edge 22: an announcement's author and date are a line of their own below its text, as a warning's date", () => {
+    const announcement = {
+      _id: 'a1',
+      title: 'Maintenance',
+      description: 'The forum rests on Sunday night, for an hour or so',
+      authorName: 'Ada Admin',
+      authorPhoto: '',
+      date: '2026-11-29T09:00:00.000Z',
+    };
+    renderWithApp(<NotificationPanel id="panel" anchor={document.body} onClose={() => {}} warnings={[]} announcements={[announcement]} fresh={new Set()} />, {
+      route: '*',
+    });
     const item = within(screen.getByRole('list', { name: 'Notifications' })).getByRole('listitem');
     within(item).getByText('The forum rests on Sunday night, for an hour or so', { exact: true });
     expect(item.textContent).not.toContain('·');

@@ -14,7 +14,12 @@ export function WarningAbout({ warning, onNavigate }: { warning: NotificationIte
         <Box component="span" sx={{ display: 'block' }}>
           About your comment on{' '}
           {warning.postTitle !== undefined ? (
-            <Link component={RouterLink} to={`/post/${encodeURIComponent(warning.postId)}`} onClick={onNavigate} sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+            <Link
+              component={RouterLink}
+              to={`/post/${encodeURIComponent(warning.postId)}`}
+              onClick={onNavigate}
+              sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}
+            >
               {warning.postTitle}
             </Link>
           ) : (
@@ -24,7 +29,11 @@ export function WarningAbout({ warning, onNavigate }: { warning: NotificationIte
         </Box>
       )}
       {warning.commentQuote !== undefined && (
-        <Typography component="q" variant="body2" sx={{ display: 'block', mt: 0.25, pl: 1, borderLeft: 2, borderColor: 'divider', fontStyle: 'italic', overflowWrap: 'anywhere', quotes: 'none' }}>
+        <Typography
+          component="q"
+          variant="body2"
+          sx={{ display: 'block', mt: 0.25, pl: 1, borderLeft: 2, borderColor: 'divider', fontStyle: 'italic', overflowWrap: 'anywhere', quotes: 'none' }}
+        >
           {`“${warning.commentQuote}”`}
         </Typography>
       )}

@@ -8,10 +8,7 @@ export const getPostsApi = api.injectEndpoints({
     getPosts: build.query<PostsPage, ListPostsQuery>({
       query: ({ page, sort }) => ({ url: 'posts', params: { page, sort } }),
       responseSchema: contract('PostsPage'),
-      providesTags: (result) => [
-        { type: 'Post', id: 'LIST' },
-        ...(result?.posts.map((post) => ({ type: 'Post' as const, id: post._id })) ?? []),
-      ],
+      providesTags: (result) => [{ type: 'Post', id: 'LIST' }, ...(result?.posts.map((post) => ({ type: 'Post' as const, id: post._id })) ?? [])],
     }),
   }),
 });

@@ -6,7 +6,6 @@ import { PersonAvatar } from '@forum/web-ui';
 import { PostStats } from '../../../components/PostStats';
 import { formatDate } from '../../../lib/format';
 
-
 /**
  * One post of the home list. The title is the link; its ::after covers the card,
  * so the whole card is clickable while the link's name stays the title. A post deleted since

@@ -69,11 +69,7 @@ export function PostList() {
           <Typography color="text.secondary">No posts found.</Typography>
         </Paper>
       ) : (
-        <Stack
-          spacing={2}
-          aria-busy={isFetching}
-          sx={{ opacity: isFetching ? 0.6 : 1, transition: 'opacity 150ms' }}
-        >
+        <Stack spacing={2} aria-busy={isFetching} sx={{ opacity: isFetching ? 0.6 : 1, transition: 'opacity 150ms' }}>
           {posts.map((post) => (
             <PostCard key={post._id} post={post} deleted={newPosts.deleted.has(post._id)} />
           ))}

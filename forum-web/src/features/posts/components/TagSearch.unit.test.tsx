@@ -30,7 +30,11 @@ describe('the search by tag', () => {
     expect(screen.queryByText(/rEaCt/)).toBeNull();
   });
 
-  it.each([['nothing', ''], ['only a #', '#'], ['only spaces and #s', '  # # ']])('#39 edge 21: with %s it says "Type a tag" on the field and asks the API nothing', async (_case, typed) => {
+  it.each([
+    ['nothing', ''],
+    ['only a #', '#'],
+    ['only spaces and #s', '  # # '],
+  ])('#39 edge 21: with %s it says "Type a tag" on the field and asks the API nothing', async (_case, typed) => {
     const { calls } = stubApi({ 'GET /api/tags': () => ({ body: ['React'] }) });
     renderWithApp(<TagSearch />);
     const field = screen.getByRole('textbox', { name: 'Tag' });

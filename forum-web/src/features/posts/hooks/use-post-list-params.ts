@@ -8,10 +8,7 @@ export function usePostListParams() {
   const [search, setSearch] = useSearchParams();
   const { page, sort } = useMemo(() => parsePostListParams(search), [search]);
 
-  const setPage = useCallback(
-    (next: number, options?: { replace?: boolean }) => setSearch(postListSearch({ page: next, sort }), options),
-    [setSearch, sort],
-  );
+  const setPage = useCallback((next: number, options?: { replace?: boolean }) => setSearch(postListSearch({ page: next, sort }), options), [setSearch, sort]);
   // Spec §4: changing the sort starts again from page 1.
   const setSort = useCallback((next: PostSort) => setSearch(postListSearch({ page: 1, sort: next })), [setSearch]);
 

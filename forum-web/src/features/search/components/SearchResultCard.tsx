@@ -7,7 +7,6 @@ import { TagList } from '../../../components/TagChip';
 import { formatDate } from '../../../lib/format';
 import { Highlighted } from './Highlighted';
 
-
 /** One post a search found: its title (the link to it) and snippet with the words found marked, its author and tags. */
 export function SearchResultCard({ post }: { post: SearchResult }) {
   return (

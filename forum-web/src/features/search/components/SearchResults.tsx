@@ -44,7 +44,9 @@ export function SearchResults({ q }: { q: string }) {
 
       {words === null ? (
         q.trim() === '' ? (
-          <Typography color="text.secondary">Type a word or two in the search box at the top of the page to search the titles and descriptions of all posts.</Typography>
+          <Typography color="text.secondary">
+            Type a word or two in the search box at the top of the page to search the titles and descriptions of all posts.
+          </Typography>
         ) : (
           <Alert severity="warning" sx={{ mt: 2 }}>
             {verdict.ok ? null : `${verdict.message}. Change the words in the search box at the top of the page.`}

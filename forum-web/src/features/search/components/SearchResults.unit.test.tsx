@@ -56,7 +56,11 @@ describe('the search results page', () => {
     expect([...marks].map((mark) => mark.textContent)).toEqual(['ocelots']);
     expect(first.querySelector('b')).toBeNull();
     within(first).getByText((_, element) => element?.tagName === 'P' && element.textContent === 'we saw two ocelots near <b>camp</b> …');
-    expect(within(within(first).getByRole('list', { name: 'Tags' })).getAllByRole('link').map((link) => link.textContent)).toEqual(['#Wildlife', '#Cats']);
+    expect(
+      within(within(first).getByRole('list', { name: 'Tags' }))
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['#Wildlife', '#Cats']);
     within(first).getByText('Bob Chen');
     expect(document.title).toBe('ocelot · Search · Forum');
     expect(asked[0]!.searchParams.get('q')).toBe('ocelot');

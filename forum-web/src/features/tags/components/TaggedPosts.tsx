@@ -10,7 +10,6 @@ import { usePagedList, usePageParam } from '../../../lib/page-param';
 import { useForumTag } from '../../../lib/tags';
 import { useGetTaggedPostsQuery } from '../../../lib/tagged-posts';
 
-
 /**
  * Spec §2 Tag page: 'Posts Tagged with: #tag' and the posts as two columns of cards (title, summary,
  * tags), 5 a page like the home list, the page in the address.
@@ -38,7 +37,10 @@ export function TaggedPosts({ tag: asked }: { tag: string }) {
         component="h1"
         sx={{ fontWeight: 800, mb: 1, overflowWrap: 'anywhere', fontSize: { xs: '1.6rem', sm: '2.125rem' }, scrollMarginTop: 80 }}
       >
-        Posts Tagged with: <Box component="span" sx={{ color: 'primary.main' }}>#{tag}</Box>
+        Posts Tagged with:{' '}
+        <Box component="span" sx={{ color: 'primary.main' }}>
+          #{tag}
+        </Box>
       </Typography>
       {total > 0 && (
         <Typography color="text.secondary" sx={{ mb: 3 }}>

@@ -42,7 +42,11 @@ describe('the tag page', () => {
     const card = (await screen.findByRole('link', { name: 'Zero-downtime deploys' })).closest('article')!;
     expect(within(card).getByRole('link', { name: 'Zero-downtime deploys' }).getAttribute('href')).toBe('/post/p1');
     within(card).getByText('Zero-downtime deploys in short...');
-    expect(within(within(card).getByRole('list', { name: 'Tags' })).getAllByRole('link').map((link) => link.textContent)).toEqual(['#DevOps', '#Databases']);
+    expect(
+      within(within(card).getByRole('list', { name: 'Tags' }))
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['#DevOps', '#Databases']);
     expect(screen.getAllByRole('article')).toHaveLength(2);
     screen.getByText('2 posts');
     screen.getByText('Page 1 / 1');
