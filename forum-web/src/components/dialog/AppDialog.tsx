@@ -13,11 +13,11 @@ export default function AppDialog({ open, dialog, onAnswer }: { open: boolean; d
       </DialogContent>
       <DialogActions>
         {dialog.kind === 'confirm' && <Button onClick={() => onAnswer(false)}>{dialog.options.cancelLabel ?? 'Cancel'}</Button>}
-        {/* eslint-disable-next-line jsx-a11y-x/no-autofocus -- the dialog opens on the user's action; its answer takes the focus (MUI's Dialog pattern) */}
         <Button
           onClick={() => onAnswer(true)}
           variant="contained"
           color={dialog.kind === 'confirm' && dialog.options.destructive ? 'error' : 'primary'}
+          // eslint-disable-next-line jsx-a11y-x/no-autofocus -- the dialog opens on the user's action; its answer takes the focus (MUI's Dialog pattern)
           autoFocus
         >
           {dialog.kind === 'confirm' ? (dialog.options.confirmLabel ?? 'Yes') : (dialog.options.okLabel ?? 'OK')}
