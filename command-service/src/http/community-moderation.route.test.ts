@@ -24,16 +24,14 @@ describe('DELETE /api/admin/comments/:commentId', () => {
   it('removes the comment: 200 {id, position}, CommentRemoved naming the admin; removed, it is 404', async () => {
     await api.given(anAdmin(ada));
     const { postId, commentId } = await commentOnANewPost(nora, otto);
-    await api
-      .when(ada.delete(`/api/admin/comments/${commentId}`))
-      .then(200, { id: commentId, position: aPosition }, [
-        {
-          streamId: `comment-${commentId}`,
-          type: 'CommentRemoved',
-          data: { commentId, postId, authorId: otto.id, removedBy: ada.id },
-          metadata: { actorId: ada.id },
-        },
-      ]);
+    await api.when(ada.delete(`/api/admin/comments/${commentId}`)).then(200, { id: commentId, position: aPosition }, [
+      {
+        streamId: `comment-${commentId}`,
+        type: 'CommentRemoved',
+        data: { commentId, postId, authorId: otto.id, removedBy: ada.id },
+        metadata: { actorId: ada.id },
+      },
+    ]);
     await api.when(ada.delete(`/api/admin/comments/${commentId}`)).then(404, anError('NOT_FOUND'));
   });
 

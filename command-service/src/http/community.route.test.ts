@@ -26,16 +26,14 @@ describe('PUT /api/posts/:id/vote', () => {
     const id = await postBy(vera);
     await api.given(registered(walt));
     const vote = (v: string) => walt.put(`/api/posts/${id}/vote`, { vote: v });
-    await api
-      .when(vote('up'))
-      .then(200, { id, position: aPosition, vote: 'up' }, [
-        {
-          streamId: `vote-${id}-${walt.id}`,
-          type: 'VoteCast',
-          data: { postId: id, userId: walt.id, previous: 'none', vote: 'up' },
-          metadata: { actorId: walt.id },
-        },
-      ]);
+    await api.when(vote('up')).then(200, { id, position: aPosition, vote: 'up' }, [
+      {
+        streamId: `vote-${id}-${walt.id}`,
+        type: 'VoteCast',
+        data: { postId: id, userId: walt.id, previous: 'none', vote: 'up' },
+        metadata: { actorId: walt.id },
+      },
+    ]);
     await api.when(vote('up')).then(200, { id, vote: 'up' }, []);
     await api.when(vote('down')).then(200, { id, position: aPosition, vote: 'down' }, [{ type: 'VoteCast', data: { previous: 'up', vote: 'down' } }]);
     await api.when(vote('none')).then(200, { id, position: aPosition, vote: 'none' }, [{ type: 'VoteCast', data: { previous: 'down', vote: 'none' } }]);

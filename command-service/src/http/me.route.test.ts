@@ -7,16 +7,14 @@ const erin = member('Erin');
 
 describe('POST /api/me/registration', () => {
   it('records a new subject from its token: 200 {id, position} and UserRegistered; a known subject appends nothing and answers the position of its record', async () => {
-    const { body } = await api
-      .when(erin.post('/api/me/registration'))
-      .then(200, { id: erin.id, position: aPosition }, [
-        {
-          streamId: `user-${erin.id}`,
-          type: 'UserRegistered',
-          data: { userId: erin.id, email: erin.email, name: 'Erin', photoURL: '' },
-          metadata: { actorId: erin.id },
-        },
-      ]);
+    const { body } = await api.when(erin.post('/api/me/registration')).then(200, { id: erin.id, position: aPosition }, [
+      {
+        streamId: `user-${erin.id}`,
+        type: 'UserRegistered',
+        data: { userId: erin.id, email: erin.email, name: 'Erin', photoURL: '' },
+        metadata: { actorId: erin.id },
+      },
+    ]);
     await api.when(erin.post('/api/me/registration')).then(200, body, []);
   });
 
