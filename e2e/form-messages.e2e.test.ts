@@ -117,10 +117,8 @@ describe.skipIf(chromiumMissing)("forum-web's forms say what is wrong, in Chromi
       let answer!: () => void;
       const held = new Promise<void>((resolve) => (answer = resolve));
       const purchase = '**/api/users/membership/**';
-      await page.route(purchase, async (route) => {
-        await held;
-        await route.continue();
-      });
+      let sent: Promise<void> = Promise.resolve();
+      await page.route(purchase, (route) => (sent = held.then(() => route.continue())));
       await card.getByRole('button', { name: 'Upgrade Now' }).click();
       const processing = card.getByRole('button', { name: 'Processing...' });
       await processing.waitFor();
@@ -128,6 +126,7 @@ describe.skipIf(chromiumMissing)("forum-web's forms say what is wrong, in Chromi
       await expectAccessible('membership while the payment is processed');
       await snapshot(page, 'membership-processing-desktop');
       answer();
+      await sent;
       await page.unroute(purchase);
       const success = page.getByRole('dialog', { name: 'Success!' });
       await success.getByText('You are now a premium member with Gold badge!', { exact: true }).waitFor({ timeout: 20_000 });
