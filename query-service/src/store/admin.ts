@@ -2,7 +2,6 @@ import { ADMIN_PAGE_SIZE, UNPAGED_LIST_MAX, type AuditEntry, type AuditType } fr
 import { prepared, type Knex } from '@forum/platform';
 import { projectionStatus, USER_LISTS, usersThroughBlocks, type UserList } from '@forum/projections/read-model';
 import type { UserRow } from './users.ts';
-import { withoutColumns } from './rows.ts';
 
 /** The admin lists read the same users read model as everyone else. */
 export type AdminUserRow = UserRow;
@@ -82,7 +81,7 @@ export function createAdminStore(db: Knex) {
       const { sql, bindings } = usersThroughBlocks(list, direction, names, offset, limit);
       const { rows }: { rows: (AdminUserRow & { current: boolean; total: string | null; sort_key: string })[] } = await prepared(db, sql, bindings);
       const total = Number(rows[0]?.total ?? 0);
-      if (rows[0]?.current) return { rows: rows.filter((row) => row.id !== null).map((row) => withoutColumns(row, 'current', 'total', 'sort_key')), total };
+      if (rows[0]?.current) return { rows: rows.filter((row) => row.id !== null).map(({ current: _, total: __, sort_key: ___, ...row }) => row), total };
       const offsetPaged = await db.raw<{ rows: AdminUserRow[] }>(`SELECT ${USER_COLUMNS} FROM read.users ORDER BY ${order} LIMIT ? OFFSET ?`, [limit, offset]);
       return { rows: offsetPaged.rows, total };
     }
@@ -123,7 +122,7 @@ export function createAdminStore(db: Knex) {
       );
       // a range past the last tag has no row to carry the count
       const total = rows[0]?.total ?? (offset > 0 ? await counter(db, 'SELECT count(*) AS value FROM read.tags') : 0);
-      return { rows: rows.map((tag) => withoutColumns(tag, 'total')), total };
+      return { rows: rows.map(({ total: _, ...tag }) => tag), total };
     },
 
     async userById(id: string): Promise<AdminUserRow | null> {

@@ -14,7 +14,6 @@ import { LIST_COLUMNS, pageOf, type PostRow } from './posts.ts';
 import type { UserRow } from './users.ts';
 import { AT_MICROS, MICROS_OF } from './keyset.ts';
 import { headlineColumns, markedText } from './snippets.ts';
-import { withoutColumns } from './rows.ts';
 
 export type ListRow = Omit<PostRow, 'description' | 'author_id' | 'author_email'>;
 /** A post a full-text search found, with its snippet (see snippets.ts). */
@@ -120,7 +119,7 @@ export function createCommunityStore(db: Knex) {
       const found = rows.filter((row) => row.id !== null);
       const last = found.length > page.limit ? found[page.limit - 1]! : null;
       return {
-        rows: found.slice(0, page.limit).map((row) => withoutColumns(row, 'total', 'micros')),
+        rows: found.slice(0, page.limit).map(({ total: _, micros: __, ...row }) => row),
         total: Number(rows[0]!.total),
         next: last && { micros: last.micros!, id: last.id },
       };
@@ -170,7 +169,7 @@ export function createCommunityStore(db: Knex) {
          ORDER BY n.created_at DESC, n.id DESC`,
         [userId, UNPAGED_LIST_MAX],
       );
-      return { rows: rows.map((row) => withoutColumns(row, 'total', 'unread')), total: rows[0]?.total ?? 0, unread: rows[0]?.unread ?? 0 };
+      return { rows: rows.map(({ total: _, unread: __, ...row }) => row), total: rows[0]?.total ?? 0, unread: rows[0]?.unread ?? 0 };
     },
 
     /** How far a member has read the announcements (the date of the newest they marked read), or null. */
@@ -239,7 +238,7 @@ export function createCommunityStore(db: Knex) {
          ORDER BY p.created_at DESC, p.id DESC`,
         [tag, tag, limit, offset],
       );
-      return { rows: rows.filter((row) => row.id !== null).map((row) => withoutColumns(row, 'total')), total: Number(rows[0]?.total ?? 0) };
+      return { rows: rows.filter((row) => row.id !== null).map(({ total: _, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
     },
 
     /**
@@ -293,9 +292,9 @@ export function createCommunityStore(db: Knex) {
       return {
         rows: rows
           .filter((row) => row.id !== null)
-          .map((row) => ({
-            ...withoutColumns(row, 'total', 'rank', 'title_marked', 'description_marked'),
-            snippet: { title: markedText(row.title_marked), description: markedText(row.description_marked) },
+          .map(({ total: _, rank: __, title_marked, description_marked, ...row }) => ({
+            ...row,
+            snippet: { title: markedText(title_marked), description: markedText(description_marked) },
           })),
         total: Math.min(matches, SEARCH_MATCH_CAP),
         capped: matches > SEARCH_MATCH_CAP,

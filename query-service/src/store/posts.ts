@@ -1,7 +1,6 @@
 import { PAGE_SIZE, TAG_LIST_MAX, UNPAGED_LIST_MAX, type PostSort, type Vote } from '@forum/contracts';
 import { prepared, type Knex } from '@forum/platform';
 import { pageThroughBlocks, type PostList } from '@forum/projections/read-model';
-import { withoutColumns } from './rows.ts';
 
 export interface PostRow {
   id: string;
@@ -60,7 +59,7 @@ export async function pageOf(
   const { sql, bindings } = pageThroughBlocks(list, names, offset, limit);
   const { rows }: { rows: (PostRow & { current: boolean; total: number | null })[] } = await prepared(db, sql, bindings);
   if (!rows[0]?.current) return null;
-  return { rows: rows.filter((row) => row.id !== null).map((row) => withoutColumns(row, 'current', 'total')), total: Number(rows[0].total ?? 0) };
+  return { rows: rows.filter((row) => row.id !== null).map(({ current: _, total: __, ...row }) => row), total: Number(rows[0].total ?? 0) };
 }
 
 export function createPostsStore(db: Knex) {
@@ -79,7 +78,7 @@ export function createPostsStore(db: Knex) {
         [PAGE_SIZE, (page - 1) * PAGE_SIZE],
       );
       const total = Number(rows[0]?.total ?? 0);
-      return { rows: rows.filter((row) => row.id !== null).map((row) => withoutColumns(row, 'total')), total };
+      return { rows: rows.filter((row) => row.id !== null).map(({ total: _, ...row }) => row), total };
     },
 
     async range(start: number, end: number, field: string, direction: 'ASC' | 'DESC'): Promise<{ rows: PostRow[]; total: number }> {
@@ -111,7 +110,7 @@ export function createPostsStore(db: Knex) {
          LEFT JOIN LATERAL (SELECT ${LIST_COLUMNS} FROM read.posts WHERE author_id = ? ORDER BY created_at DESC, id DESC LIMIT ?) p ON true`,
         [authorId, authorId, UNPAGED_LIST_MAX],
       );
-      return { rows: rows.filter((row) => row.id !== null).map((row) => withoutColumns(row, 'total')), total: Number(rows[0]?.total ?? 0) };
+      return { rows: rows.filter((row) => row.id !== null).map(({ total: _, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
     },
 
     /** Live posts of an author, from the counter the posts projection keeps (no count per request). */
