@@ -66,7 +66,7 @@ export interface WriteLimit {
   readonly burst: WriteWindow;
   readonly sustained: WriteWindow;
 }
-export const WRITE_KINDS = ['post', 'comment', 'vote', 'report', 'profile', 'contact', 'lookup'] as const;
+export const WRITE_KINDS = ['post', 'comment', 'edit', 'vote', 'report', 'profile', 'contact', 'lookup'] as const;
 export type WriteKind = (typeof WRITE_KINDS)[number];
 /**
  * Accepted writes per member (contact: per client address) in each window; one more answers 429
@@ -77,12 +77,19 @@ export type WriteKind = (typeof WRITE_KINDS)[number];
 export const WRITE_LIMITS: Readonly<Record<WriteKind, WriteLimit>> = {
   post: { burst: { points: 5, seconds: 60 }, sustained: { points: 20, seconds: 3600 } },
   comment: { burst: { points: 12, seconds: 60 }, sustained: { points: 120, seconds: 3600 } },
+  edit: { burst: { points: 10, seconds: 60 }, sustained: { points: 60, seconds: 3600 } },
   vote: { burst: { points: 60, seconds: 60 }, sustained: { points: 600, seconds: 3600 } },
   report: { burst: { points: 10, seconds: 60 }, sustained: { points: 60, seconds: 3600 } },
   profile: { burst: { points: 5, seconds: 60 }, sustained: { points: 20, seconds: 3600 } },
   contact: { burst: { points: 5, seconds: 600 }, sustained: { points: 20, seconds: 86_400 } },
   lookup: { burst: { points: 30, seconds: 60 }, sustained: { points: 300, seconds: 3600 } },
 };
+
+// ---- Editing (issue #41, docs/product.md)
+/** An author's edits within this many seconds of the previous revision fold into it (Discourse's grace period). */
+export const EDIT_GRACE_SECONDS = 300;
+/** The reason staff give when they edit someone else's post or comment, shown with the revision. */
+export const EDIT_REASON_MAX = 500;
 
 // ─── text and paging limits (see text-policy.ts; lengths in Unicode code points) ───
 

@@ -42,6 +42,8 @@ export const ErrorCode = {
   OWN_COMMENT_REPORT: 'OWN_COMMENT_REPORT',
   /** A second warning about one comment (409). */
   ALREADY_WARNED: 'ALREADY_WARNED',
+  /** Staff editing someone else's post or comment without a reason (422). */
+  EDIT_REASON_REQUIRED: 'EDIT_REASON_REQUIRED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});
 

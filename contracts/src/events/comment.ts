@@ -37,7 +37,24 @@ export const CommentRemoved = defineEvent(
 );
 export type CommentRemoved = { type: 'CommentRemoved'; data: z.infer<typeof CommentRemoved.schema> };
 
-export type CommentEvent = CommentAdded | CommentRemoved;
+/** The comment's text after an edit, by its author or staff; `revision` and `reason` as in PostEdited. */
+export const CommentEdited = defineEvent(
+  'CommentEdited',
+  1,
+  z.object({
+    commentId: z.string().uuid(),
+    postId: z.string().uuid(),
+    authorId: z.string(),
+    editorId: z.string(),
+    text: z.string(),
+    reason: z.string().optional(),
+    revision: z.number().int().positive(),
+    editedAt: isoDate,
+  }),
+);
+export type CommentEdited = { type: 'CommentEdited'; data: z.infer<typeof CommentEdited.schema> };
+
+export type CommentEvent = CommentAdded | CommentRemoved | CommentEdited;
 
 /** On the (comment, reporter) stream. The reporter's name, email and photo come from their forum record. */
 export const CommentReported = defineEvent(

@@ -1,4 +1,4 @@
-import { CommentAdded, CommentRemoved, CommentReported } from './comment.ts';
+import { CommentAdded, CommentEdited, CommentRemoved, CommentReported } from './comment.ts';
 import { notificationsStream } from './notification.ts';
 import { postStream } from './post.ts';
 import { userStream } from './user.ts';
@@ -18,11 +18,11 @@ export interface HistorySelection {
 }
 
 /**
- * The events outside a post's own stream that belong to its history: its comments', votes' and
- * reports'. Each names the post in `data.postId` (a plain id, never sealed); the event store
+ * The events outside a post's own stream that belong to its history: its comments' (added, edited,
+ * removed), votes' and reports'. Each names the post in `data.postId` (a plain id, never sealed); the event store
  * indexes that field for these types alone.
  */
-export const POST_HISTORY_TYPES = [CommentAdded.type, CommentRemoved.type, CommentReported.type, VoteCast.type] as const;
+export const POST_HISTORY_TYPES = [CommentAdded.type, CommentEdited.type, CommentRemoved.type, CommentReported.type, VoteCast.type] as const;
 
 /**
  * A user's history: what they did (every event they were the actor of) and what was done about

@@ -1,6 +1,6 @@
-import { CommentAdded, CommentRemoved, CommentReported, type CommentEvent, type CommentReportEvent } from './comment.ts';
+import { CommentAdded, CommentEdited, CommentRemoved, CommentReported, type CommentEvent, type CommentReportEvent } from './comment.ts';
 import { AnnouncementsRead, UserWarned, WarningsRead, type NotificationEvent } from './notification.ts';
-import { PostCreated, PostDeleted, type PostEvent } from './post.ts';
+import { PostCreated, PostDeleted, PostEdited, type PostEvent } from './post.ts';
 import { TagCreated, TagDeleted, type TagEvent } from './tag.ts';
 import { AnnouncementPublished, type AnnouncementEvent } from './announcement.ts';
 import { ContactMessageReceived, type ContactEvent } from './contact.ts';
@@ -38,6 +38,7 @@ export * from './history.ts';
 export const eventDefinitions = {
   [PostCreated.type]: PostCreated,
   [PostDeleted.type]: PostDeleted,
+  [PostEdited.type]: PostEdited,
   [TagCreated.type]: TagCreated,
   [TagDeleted.type]: TagDeleted,
   [AnnouncementPublished.type]: AnnouncementPublished,
@@ -56,6 +57,7 @@ export const eventDefinitions = {
   [VoteCast.type]: VoteCast,
   [CommentAdded.type]: CommentAdded,
   [CommentRemoved.type]: CommentRemoved,
+  [CommentEdited.type]: CommentEdited,
   [CommentReported.type]: CommentReported,
   [UserWarned.type]: UserWarned,
   [WarningsRead.type]: WarningsRead,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { COMMENT_MAX, REPORT_FEEDBACK, SEARCH_QUERY_MAX, WARNING_REASON_MAX } from '../constants.ts';
 import { VOTES } from '../events/vote.ts';
 import { droppingSpecFields, emailText, pageNumber, text, type TextRule } from '../text-policy.ts';
-import { PostListItem, tagName } from './posts.ts';
+import { EDIT_REASON_RULE, PostListItem, tagName } from './posts.ts';
 
 // ── votes ────────────────────────────────────────────────────────────────
 
@@ -36,6 +36,10 @@ export const AddCommentRequest = droppingSpecFields(
   }),
 );
 export type AddCommentRequest = z.infer<typeof AddCommentRequest>;
+
+/** PATCH /api/comments/:commentId: the new text, by the same rule as adding; a reason as for a post's edit. */
+export const EditCommentRequest = z.strictObject({ text: text(COMMENT_RULE), reason: text(EDIT_REASON_RULE).optional() });
+export type EditCommentRequest = z.infer<typeof EditCommentRequest>;
 
 /**
  * GET /api/comments/:postId items. authorEmail only for the comment's author and admins; byMe

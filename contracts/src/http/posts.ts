@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { POST_DESCRIPTION_MAX, POST_SORTS, POST_TAGS_MAX, POST_TITLE_MAX, TAG_NAME_MAX } from '../constants.ts';
+import { EDIT_REASON_MAX, POST_DESCRIPTION_MAX, POST_SORTS, POST_TAGS_MAX, POST_TITLE_MAX, TAG_NAME_MAX } from '../constants.ts';
 import { VOTES } from '../events/vote.ts';
 import { droppingSpecFields, emailText, pageNumber, text, type TextRule } from '../text-policy.ts';
 
@@ -25,6 +25,23 @@ export const CreatePostRequest = droppingSpecFields(
   }),
 );
 export type CreatePostRequest = z.infer<typeof CreatePostRequest>;
+
+/** Why staff edited someone else's post or comment (required then; optional for an author). */
+export const EDIT_REASON_RULE: TextRule = { kind: 'line', label: 'Reason', max: EDIT_REASON_MAX, required: 'Reason must not be empty' };
+
+/** PATCH /api/posts/:id: the fields to change (at least one), by the same rules as creating. */
+export const EditPostRequest = z
+  .strictObject({
+    title: text(POST_TITLE_RULE).optional(),
+    description: text(POST_DESCRIPTION_RULE).optional(),
+    tags: z.array(tagName('Tag'), 'Tags must be a list').max(POST_TAGS_MAX, `At most ${POST_TAGS_MAX} tags`).optional(),
+    reason: text(EDIT_REASON_RULE).optional(),
+  })
+  .refine((edit) => edit.title !== undefined || edit.description !== undefined || edit.tags !== undefined, {
+    message: 'Change the title, the description or the tags',
+    path: ['title'],
+  });
+export type EditPostRequest = z.infer<typeof EditPostRequest>;
 
 export const ListPostsQuery = z.object({
   page: pageNumber.default(1),
