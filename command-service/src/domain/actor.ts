@@ -1,4 +1,5 @@
 import type { Author } from './post/decide.ts';
+import type { Editor } from './revision.ts';
 import { AccountClosed, Forbidden } from './errors.ts';
 import { isDisabled, type UserState } from './user/user.ts';
 
@@ -39,3 +40,6 @@ export function requireAdmin(actor: RegisteredUser): void {
 
 /** The actor as the author of what they write (posts, comments, reports, announcements): their forum record now. */
 export const authorOf = (user: RegisteredUser): Author => ({ id: user.userId, name: user.name, email: user.email, photo: user.photoURL });
+
+/** The actor as the editor of a post or comment: staff when they hold the forum's admin role. */
+export const editorOf = (user: RegisteredUser): Editor => ({ id: user.userId, isAdmin: user.role === 'admin' });

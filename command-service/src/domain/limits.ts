@@ -31,6 +31,7 @@ export const unlimited: WriteLimits = { take: () => Promise.resolve({ giveBack: 
 const NOUNS: Record<WriteKind, string> = {
   post: 'posts',
   comment: 'comments',
+  edit: 'edits',
   vote: 'votes',
   report: 'reports',
   profile: 'profile changes',

@@ -3,6 +3,7 @@ import {
   AuthorEmailParams,
   ChangeVoteRequest,
   CommentIdParams,
+  EditCommentRequest,
   MarkAnnouncementsReadRequest,
   MarkNotificationsReadRequest,
   NoBody,
@@ -34,6 +35,12 @@ export function communityRoutes(api: CommandRoutes, { commands, clock, directory
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     const comment = { commentId: newId(), ...request.body };
     return sendAccepted(reply, 201, await commands.addComment(identity, comment, meta, idempotency));
+  });
+
+  api.patch('/comments/:commentId', { schema: { params: CommentIdParams, body: EditCommentRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    const edit = { commentId: request.params.commentId, ...request.body };
+    return sendAccepted(reply, 200, await commands.editComment(identity, edit, meta, idempotency));
   });
 
   api.post('/comments/:commentId/report', { schema: { params: CommentIdParams, body: ReportCommentRequest } }, async (request, reply) => {

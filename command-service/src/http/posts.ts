@@ -1,4 +1,4 @@
-import { CreatePostRequest, NoBody, PostIdParams } from '@forum/contracts';
+import { CreatePostRequest, EditPostRequest, NoBody, PostIdParams } from '@forum/contracts';
 import { newId } from '../ids.ts';
 import type { CommandAppDeps, CommandRoutes } from './deps.ts';
 import { memberCallOf, sendAccepted } from './context.ts';
@@ -9,6 +9,13 @@ export function postRoutes(api: CommandRoutes, { commands, clock }: CommandAppDe
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     const { title, description, tags } = request.body;
     return sendAccepted(reply, 201, await commands.createPost(identity, { postId: newId(), title, description, tags }, meta, idempotency));
+  });
+
+  /** Only the fields sent change (docs/product.md, Editing). */
+  api.patch('/posts/:id', { schema: { params: PostIdParams, body: EditPostRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    const edit = { postId: request.params.id, ...request.body };
+    return sendAccepted(reply, 200, await commands.editPost(identity, edit, meta, idempotency));
   });
 
   api.delete('/my-posts/:id', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {

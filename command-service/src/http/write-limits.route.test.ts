@@ -16,6 +16,7 @@ import { matching } from '@forum/platform/testing';
 const LIMITS = {
   post: { burst: { points: 3 } },
   comment: { burst: { points: 4 } },
+  edit: { burst: { points: 3 } },
   vote: { burst: { points: 4 } },
   report: { burst: { points: 10 }, sustained: { points: 3 } },
   profile: { burst: { points: 3 } },
@@ -25,6 +26,7 @@ const limits = () => writeLimitSettings.WRITE_LIMITS.parse(JSON.stringify(LIMITS
 const NOUNS: Record<WriteKind, string> = {
   post: 'posts',
   comment: 'comments',
+  edit: 'edits',
   vote: 'votes',
   report: 'reports',
   profile: 'profile changes',
@@ -120,6 +122,19 @@ describe('with the write limits', () => {
       const outcomes = await Promise.all(commentIds.map((id) => api.when(flooder.post(`/api/comments/${id}/report`, { feedback: 'spam' })).outcome));
       expect(acceptedOf(outcomes, 'report', 'sustained')).toBe(3);
       expect(await count('CommentReported', flooder)).toBe(3);
+    });
+
+    it('edits: of posts and comments, one limit of 3; an edit that changes nothing or is refused does not count', async () => {
+      const postId = await postToWriteOn(flooder);
+      const [{ id: commentId }] = await api.given(comment(flooder, postId, 'First words'));
+      const [{ id: othersPost }] = await api.given(other.post('/api/posts', { title: 'Not yours', description: 'Text', tags: [] }));
+      for (let i = 0; i < 3; i++) await api.when(flooder.patch(`/api/posts/${postId}`, { title: 'Something to talk about' })).then(200, { id: postId }, []);
+      for (let i = 0; i < 3; i++) await api.when(flooder.patch(`/api/posts/${othersPost}`, { title: 'Mine' })).then(403);
+      await api.when(flooder.patch(`/api/posts/${postId}`, { title: 'Edited once' })).then(200);
+      await api.when(flooder.patch(`/api/comments/${commentId}`, { text: 'Edited twice' })).then(200);
+      await api.when(flooder.patch(`/api/posts/${postId}`, { description: 'Edited three times' })).then(200);
+      expectRateLimited(await api.when(flooder.patch(`/api/comments/${commentId}`, { text: 'One too many' })).outcome, 'edit');
+      expect((await count('PostEdited', flooder)) + (await count('CommentEdited', flooder))).toBe(3);
     });
 
     it('profile changes: 5 new display names at once, 3 accepted', async () => {

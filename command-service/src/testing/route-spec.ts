@@ -85,6 +85,8 @@ export interface CommandApiSpec {
   when(request: RouteRequest): Act;
   /** Every event of the log, in log order (for requests sent at once, whose outcomes each see the others' events). */
   log(): Promise<AppendedEvent[]>;
+  /** Moves the server's clock `seconds` on (from the test's start it is the real time; each test begins there again). */
+  later(seconds: number): void;
 }
 
 /**
@@ -112,12 +114,15 @@ function accountsOfTheLog(store: EventStore): Pick<IdentityAdmin, 'accountsByEma
  */
 export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec {
   let current: { store: EventStore; server: HttpServer; issuer: TestIssuer; errors: string[] } | undefined;
+  /** How far the server's clock is ahead of the real time, in milliseconds. */
+  let ahead = 0;
   const running = () => {
     if (!current) throw new Error('commandApiSpec is used inside a test');
     return current;
   };
 
   beforeEach(async () => {
+    ahead = 0;
     const store = createMemoryEventStore();
     const issuer = await createTestIssuer();
     const errors: string[] = [];
@@ -136,7 +141,7 @@ export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec 
       verifyToken: issuer.verifyToken,
       directory,
       logger,
-      clock: () => new Date(),
+      clock: () => new Date(Date.now() + ahead),
       forumOrigin: options.forumOrigin ?? 'http://localhost:3000',
       ...(options.trustProxy && { trustProxy: options.trustProxy }),
     });
@@ -211,6 +216,10 @@ export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec 
     },
 
     log: () => eventsAfter(START),
+
+    later(seconds) {
+      ahead += seconds * 1000;
+    },
 
     when(request) {
       const outcome = outcomeOf(request);

@@ -11,6 +11,9 @@ export const tagName = (label: string, required?: string) => text(tagNameRule(la
 export const POST_TITLE_RULE: TextRule = { kind: 'title', label: 'Title', max: POST_TITLE_MAX, required: 'Title is required' };
 export const POST_DESCRIPTION_RULE: TextRule = { kind: 'body', label: 'Description', max: POST_DESCRIPTION_MAX, required: 'Description is required' };
 
+/** A post's tags as sent (the command side checks that each is an existing tag). */
+const postTags = z.array(tagName('Tag'), 'Tags must be a list').max(POST_TAGS_MAX, `At most ${POST_TAGS_MAX} tags`);
+
 /**
  * POST /api/posts. The spec's client also sends upVote, downVote, authorName,
  * authorEmail, authorPhoto and createdAt: those come from the token and the
@@ -21,7 +24,7 @@ export const CreatePostRequest = droppingSpecFields(
   z.strictObject({
     title: text(POST_TITLE_RULE),
     description: text(POST_DESCRIPTION_RULE),
-    tags: z.array(tagName('Tag'), 'Tags must be a list').max(POST_TAGS_MAX, `At most ${POST_TAGS_MAX} tags`).default([]),
+    tags: postTags.default([]),
   }),
 );
 export type CreatePostRequest = z.infer<typeof CreatePostRequest>;
@@ -34,7 +37,7 @@ export const EditPostRequest = z
   .strictObject({
     title: text(POST_TITLE_RULE).optional(),
     description: text(POST_DESCRIPTION_RULE).optional(),
-    tags: z.array(tagName('Tag'), 'Tags must be a list').max(POST_TAGS_MAX, `At most ${POST_TAGS_MAX} tags`).optional(),
+    tags: postTags.optional(),
     reason: text(EDIT_REASON_RULE).optional(),
   })
   .refine((edit) => edit.title !== undefined || edit.description !== undefined || edit.tags !== undefined, {

@@ -1,19 +1,38 @@
 import { commentStream, type CommentEvent } from '@forum/contracts';
 import { unreachable } from '../command.ts';
+import { firstRevision, revisionAfter, type Revision } from '../revision.ts';
 import type { Stream } from '../stream.ts';
 
-/** A comment, and its text (a warning about it quotes it, removed or not). */
-export type CommentState =
-  { readonly status: 'none' } | { readonly status: 'added' | 'removed'; readonly postId: string; readonly authorId: string; readonly text: string };
+/** A comment, its text as it reads now (a warning about it quotes it, removed or not) and its visible revision. */
+export interface WrittenComment {
+  readonly status: 'added' | 'removed';
+  readonly postId: string;
+  readonly authorId: string;
+  readonly text: string;
+  readonly revision: Revision;
+}
+
+export type CommentState = { readonly status: 'none' } | WrittenComment;
 
 export const initialCommentState: CommentState = { status: 'none' };
 
 export function evolve(state: CommentState, event: CommentEvent): CommentState {
   switch (event.type) {
-    case 'CommentAdded':
-      return { status: 'added', postId: event.data.postId, authorId: event.data.authorId, text: event.data.text };
-    case 'CommentRemoved':
-      return { status: 'removed', postId: event.data.postId, authorId: event.data.authorId, text: state.status === 'none' ? '' : state.text };
+    case 'CommentAdded': {
+      const { postId, authorId, text, createdAt } = event.data;
+      return { status: 'added', postId, authorId, text, revision: firstRevision(authorId, createdAt) };
+    }
+    case 'CommentEdited': {
+      if (state.status === 'none') return state;
+      const { text, revision, editorId, editedAt } = event.data;
+      return { ...state, text, revision: revisionAfter(state.revision, revision, editorId, editedAt) };
+    }
+    case 'CommentRemoved': {
+      const { postId, authorId, removedAt } = event.data;
+      return state.status === 'none'
+        ? { status: 'removed', postId, authorId, text: '', revision: firstRevision(authorId, removedAt) }
+        : { ...state, status: 'removed' };
+    }
     default:
       return unreachable(event);
   }

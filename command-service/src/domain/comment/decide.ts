@@ -2,6 +2,7 @@ import { ANONYMOUS_NAME, checkText, COMMENT_RULE, type CommentEvent } from '@for
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { Author } from '../post/decide.ts';
+import { editedRevision, type Editor } from '../revision.ts';
 import type { PostState } from '../post/post.ts';
 import type { CommentState } from './comment.ts';
 
@@ -10,6 +11,10 @@ import type { CommentState } from './comment.ts';
  * - a comment is added once under its id, to a post that exists and is not deleted;
  * - its text is text by the comment's rule (COMMENT_RULE: trimmed, 1 to COMMENT_MAX characters; an empty one is refused, never stored);
  * - author name (fallback 'Anonymous'), email and photo come from the caller's forum record, time from the clock;
+ * - a comment is edited by its author or an admin (an admin editing someone else's gives a reason)
+ *   while it and its post are there, its text by the same rule as adding; an edit that changes
+ *   nothing appends nothing; an author's edit within the grace period of their own revision folds
+ *   into it (revision.ts);
  * - only an admin removes a comment, once; removing it takes it out of every list and resolves its reports;
  * - a member erasing their account with their content takes their comments that are still there
  *   (EraseComment: the author's own, else nothing).
@@ -21,12 +26,16 @@ export type AddComment = {
 export type RemoveComment = { type: 'RemoveComment'; data: { commentId: string; actorId: string; actorIsAdmin: boolean } };
 /** `authorId`: the erased member; `actorId`: who erases them (themselves or an admin). */
 export type EraseComment = { type: 'EraseComment'; data: { commentId: string; authorId: string; actorId: string } };
-export type CommentCommand = AddComment | RemoveComment | EraseComment;
+/** `post`: the state of the comment's post (an edit under a deleted post is refused as the comment is gone). */
+export type EditComment = { type: 'EditComment'; data: { commentId: string; editor: Editor; text: string; reason?: string; post: PostState } };
+export type CommentCommand = AddComment | EditComment | RemoveComment | EraseComment;
 
 export function decide(command: CommentCommand, state: CommentState, meta: CommandMeta): CommentEvent[] {
   switch (command.type) {
     case 'AddComment':
       return addComment(command, state, meta);
+    case 'EditComment':
+      return editComment(command, state, meta);
     case 'RemoveComment':
       return removeComment(command, state, meta);
     case 'EraseComment':
@@ -40,9 +49,7 @@ function addComment(command: AddComment, state: CommentState, meta: CommandMeta)
   const { commentId, postId, author, post } = command.data;
   if (state.status !== 'none') throw new Conflict(`Comment ${commentId} already exists`);
   if (post.status !== 'created') throw new NotFound('No such post');
-  const checked = checkText(command.data.text, COMMENT_RULE);
-  if (!checked.ok) throw new InvalidInput({ text: [checked.message] });
-  const text = checked.value;
+  const text = commentText(command.data.text);
   return [
     {
       type: 'CommentAdded',
@@ -55,6 +62,36 @@ function addComment(command: AddComment, state: CommentState, meta: CommandMeta)
         authorEmail: author.email,
         authorPhoto: author.photo,
         createdAt: meta.now.toISOString(),
+      },
+    },
+  ];
+}
+
+/** A comment's text by COMMENT_RULE (else InvalidInput on `text`). */
+function commentText(value: string): string {
+  const checked = checkText(value, COMMENT_RULE);
+  if (!checked.ok) throw new InvalidInput({ text: [checked.message] });
+  return checked.value;
+}
+
+function editComment(command: EditComment, state: CommentState, meta: CommandMeta): CommentEvent[] {
+  const { commentId, editor, reason, post } = command.data;
+  if (state.status !== 'added' || post.status !== 'created') throw new NotFound('No such comment');
+  const revision = editedRevision('comment', state.authorId, state.revision, editor, reason, meta.now);
+  const text = commentText(command.data.text);
+  if (text === state.text) return [];
+  return [
+    {
+      type: 'CommentEdited',
+      data: {
+        commentId,
+        postId: state.postId,
+        authorId: state.authorId,
+        editorId: editor.id,
+        text,
+        ...(reason !== undefined && { reason }),
+        revision,
+        editedAt: meta.now.toISOString(),
       },
     },
   ];

@@ -2,14 +2,14 @@ import { ANONYMOUS_NAME, COMMENT_MAX } from '@forum/contracts';
 import { FIXED_NOW as at } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
 import type { PostState } from '../post/post.ts';
-import { testCommandMeta } from '../testing.ts';
+import { testCommandMeta, livePost } from '../testing.ts';
 import { evolve, initialCommentState } from './comment.ts';
 import { decide, type AddComment, type RemoveComment } from './decide.ts';
 
 const meta = testCommandMeta({ actorId: 'u-bob', requestId: 'r' });
 const commentId = '22222222-2222-4222-8222-222222222222';
 const postId = '11111111-1111-4111-8111-111111111111';
-const live: PostState = { status: 'created', authorId: 'u-alice' };
+const live: PostState = livePost('u-alice');
 const bob = { id: 'u-bob', name: 'Bob', email: 'bob@forum.local', photo: 'https://img/bob.png' };
 const add = (overrides: Partial<AddComment['data']> = {}): AddComment => ({
   type: 'AddComment',

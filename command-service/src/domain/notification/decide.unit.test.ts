@@ -3,7 +3,7 @@ import { FIXED_NOW as at } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
 import type { CommentState } from '../comment/comment.ts';
 import type { UserState } from '../user/user.ts';
-import { stateAfter, testCommandMeta } from '../testing.ts';
+import { stateAfter, testCommandMeta, addedComment } from '../testing.ts';
 import type { AnnouncementState } from '../announcement/announcement.ts';
 import { decide, type MarkAnnouncementsRead, type MarkWarningsRead, type WarnUser } from './decide.ts';
 import { evolve, initialNotificationsState } from './notification.ts';
@@ -24,7 +24,7 @@ const bob: UserState = {
 const w1 = '33333333-3333-4333-8333-333333333331';
 const w2 = '33333333-3333-4333-8333-333333333332';
 const commentId = '22222222-2222-4222-8222-222222222222';
-const bobsComment: CommentState = { status: 'added', postId: '11111111-1111-4111-8111-111111111111', authorId: 'u-bob', text: 'Rude words' };
+const bobsComment = addedComment('11111111-1111-4111-8111-111111111111', 'u-bob', 'Rude words');
 const warn = (overrides: Partial<WarnUser['data']> = {}): WarnUser => ({
   type: 'WarnUser',
   data: { warningId: w1, actorId: 'u-admin', actorIsAdmin: true, target: bob, ...overrides },

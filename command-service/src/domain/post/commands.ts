@@ -1,4 +1,4 @@
-import { authorOf, type Identity } from '../actor.ts';
+import { authorOf, editorOf, type Identity } from '../actor.ts';
 import { acceptedAs, type CommandHandler } from '../command-handler.ts';
 import type { CommandMeta } from '../command.ts';
 import type { Idempotency } from '../execute.ts';
@@ -10,7 +10,7 @@ import { decide } from './decide.ts';
 import { postStreamOf } from './post.ts';
 
 /** The commands decided on a post's stream, with its author's (the free post limit counts the author's live posts). */
-export function createPostCommands({ handleMany }: CommandHandler, cost: Costs) {
+export function createPostCommands({ handle, handleMany }: CommandHandler, cost: Costs) {
   return {
     /** POST /api/posts: the post's id is the request's own; the author's stream counts it, at the version read, so concurrent creates of one author conflict there. */
     createPost: (
@@ -27,6 +27,23 @@ export function createPostCommands({ handleMany }: CommandHandler, cost: Costs) 
             { to: author, events: decideUser({ type: 'AuthorPost', data: { postId: input.postId } }, actor, meta) },
             { to: post, events: decide({ type: 'CreatePost', data: { ...input, author: authorOf(actor), knownTags: tags.state } }, post.state, meta) },
           ],
+          answer: acceptedAs(input.postId),
+        },
+      ),
+
+    /** PATCH /api/posts/:id: by the author or an admin (see EditPost); an edit that changes nothing costs nothing. */
+    editPost: (
+      who: Identity,
+      input: { postId: string; title?: string; description?: string; tags?: readonly string[]; reason?: string },
+      meta: CommandMeta,
+      idempotency?: Idempotency,
+    ) =>
+      handle(
+        { who, meta, idempotency, cost: cost('edit', who.userId) },
+        {
+          stream: postStreamOf(input.postId),
+          given: { tags: tagsStreamOf() },
+          decide: (post, { tags, actor }) => decide({ type: 'EditPost', data: { ...input, editor: editorOf(actor), knownTags: tags } }, post, meta),
           answer: acceptedAs(input.postId),
         },
       ),

@@ -1,6 +1,7 @@
 import { ANONYMOUS_NAME, type PostEvent } from '@forum/contracts';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
+import { editedRevision, type Editor } from '../revision.ts';
 import { canonicalTag, type TagsState } from '../tag/tag.ts';
 import type { PostState } from './post.ts';
 
@@ -10,6 +11,9 @@ import type { PostState } from './post.ts';
  * - its tags are existing tag names (spelled as the tag is), without repeats;
  * - author name, email and photo come from the caller's identity, time from the clock;
  * - a post is deleted by its author or an admin, once;
+ * - a live post is edited by its author or an admin (an admin editing someone else's gives a
+ *   reason), its tags by the same rule as creating; an edit that changes nothing appends nothing;
+ *   an author's edit within the grace period of their own revision folds into it (revision.ts);
  * - a member erasing their account with their content takes their posts that are still there
  *   (ErasePost: the author's own, else nothing).
  */
@@ -28,7 +32,20 @@ export type CreatePost = {
 export type DeletePost = { type: 'DeletePost'; data: { postId: string; actorId: string; actorIsAdmin: boolean } };
 /** `authorId`: the erased member; `actorId`: who erases them (themselves or an admin). */
 export type ErasePost = { type: 'ErasePost'; data: { postId: string; authorId: string; actorId: string } };
-export type PostCommand = CreatePost | DeletePost | ErasePost;
+/** Only the fields given change; `knownTags` as for CreatePost. */
+export type EditPost = {
+  type: 'EditPost';
+  data: {
+    postId: string;
+    editor: Editor;
+    title?: string;
+    description?: string;
+    tags?: readonly string[];
+    reason?: string;
+    knownTags: TagsState;
+  };
+};
+export type PostCommand = CreatePost | DeletePost | EditPost | ErasePost;
 
 export function decide(command: PostCommand, state: PostState, meta: CommandMeta): PostEvent[] {
   switch (command.type) {
@@ -36,6 +53,8 @@ export function decide(command: PostCommand, state: PostState, meta: CommandMeta
       return createPost(command, state, meta);
     case 'DeletePost':
       return deletePost(command, state, meta);
+    case 'EditPost':
+      return editPost(command, state, meta);
     case 'ErasePost':
       return erasePost(command, state, meta);
     default:
@@ -45,14 +64,7 @@ export function decide(command: PostCommand, state: PostState, meta: CommandMeta
 
 function createPost(command: CreatePost, state: PostState, meta: CommandMeta): PostEvent[] {
   if (state.status !== 'none') throw new Conflict(`Post ${command.data.postId} already exists`);
-  const tags: string[] = [];
-  const unknown: string[] = [];
-  for (const name of command.data.tags) {
-    const tag = canonicalTag(command.data.knownTags, name);
-    if (tag === null) unknown.push(name);
-    else if (!tags.includes(tag)) tags.push(tag);
-  }
-  if (unknown.length > 0) throw new InvalidInput({ tags: unknown.map((name) => `Unknown tag "${name}"`) });
+  const tags = postTags(command.data.knownTags, command.data.tags);
   const { author } = command.data;
   return [
     {
@@ -67,6 +79,46 @@ function createPost(command: CreatePost, state: PostState, meta: CommandMeta): P
         authorEmail: author.email,
         authorPhoto: author.photo,
         createdAt: meta.now.toISOString(),
+      },
+    },
+  ];
+}
+
+/** A post's tags: each an existing tag, spelled as the tag is, without repeats (else InvalidInput naming the unknown ones). */
+function postTags(knownTags: TagsState, names: readonly string[]): string[] {
+  const tags: string[] = [];
+  const unknown: string[] = [];
+  for (const name of names) {
+    const tag = canonicalTag(knownTags, name);
+    if (tag === null) unknown.push(name);
+    else if (!tags.includes(tag)) tags.push(tag);
+  }
+  if (unknown.length > 0) throw new InvalidInput({ tags: unknown.map((name) => `Unknown tag "${name}"`) });
+  return tags;
+}
+
+function editPost(command: EditPost, state: PostState, meta: CommandMeta): PostEvent[] {
+  if (state.status !== 'created') throw new NotFound('No such post');
+  const { postId, editor, reason } = command.data;
+  const revision = editedRevision('post', state.authorId, state.revision, editor, reason, meta.now);
+  const title = command.data.title ?? state.title;
+  const description = command.data.description ?? state.description;
+  const tags = command.data.tags === undefined ? [...state.tags] : postTags(command.data.knownTags, command.data.tags);
+  const same = title === state.title && description === state.description && tags.length === state.tags.length && tags.every((tag, i) => tag === state.tags[i]);
+  if (same) return [];
+  return [
+    {
+      type: 'PostEdited',
+      data: {
+        postId,
+        authorId: state.authorId,
+        editorId: editor.id,
+        title,
+        description,
+        tags,
+        ...(reason !== undefined && { reason }),
+        revision,
+        editedAt: meta.now.toISOString(),
       },
     },
   ];

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { CommentState } from '../comment/comment.ts';
 import type { PostState } from '../post/post.ts';
-import { testCommandMeta } from '../testing.ts';
+import { testCommandMeta, addedComment, livePost } from '../testing.ts';
 import { decide, type ReportComment } from './decide.ts';
 import { evolve, initialReportState } from './report.ts';
 
 const meta = testCommandMeta({ actorId: 'u-carl', requestId: 'r' });
 const commentId = '22222222-2222-4222-8222-222222222222';
 const postId = '11111111-1111-4111-8111-111111111111';
-const comment: CommentState = { status: 'added', postId, authorId: 'u-bob', text: 'Hmm' };
-const live: PostState = { status: 'created', authorId: 'u-alice' };
+const comment: CommentState = addedComment(postId, 'u-bob', 'Hmm');
+const live: PostState = livePost('u-alice');
 const carl = { id: 'u-carl', name: 'Carl', email: 'carl@forum.local', photo: '' };
 const report = (overrides: Partial<ReportComment['data']> = {}): ReportComment => ({
   type: 'ReportComment',
@@ -45,7 +45,7 @@ describe('given no report of this comment by this user', () => {
 
 describe("given the reporter's own comment (#28.2)", () => {
   it('when ReportComment, then 422 OWN_COMMENT_REPORT', () => {
-    expect(() => decide(report({ comment: { status: 'added', postId, authorId: 'u-carl', text: 'Mine' } }), initialReportState, meta)).toThrowError(
+    expect(() => decide(report({ comment: addedComment(postId, 'u-carl', 'Mine') }), initialReportState, meta)).toThrowError(
       expect.objectContaining({ kind: 'rule', code: 'OWN_COMMENT_REPORT' }),
     );
   });
@@ -57,7 +57,7 @@ describe('given the user reported this comment already', () => {
     expect(() => decide(report({ feedback: 'offensive' }), state, meta)).toThrowError(expect.objectContaining({ kind: 'conflict', code: 'ALREADY_REPORTED' }));
   });
   it('when the comment was removed meanwhile, then 404 (the report is resolved, there is nothing to report)', () => {
-    expect(() => decide(report({ comment: { status: 'removed', postId, authorId: 'u-bob', text: 'Hmm' } }), state, meta)).toThrowError(
+    expect(() => decide(report({ comment: { ...addedComment(postId, 'u-bob', 'Hmm'), status: 'removed' } }), state, meta)).toThrowError(
       expect.objectContaining({ kind: 'not-found' }),
     );
   });

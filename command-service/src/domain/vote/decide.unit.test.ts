@@ -2,13 +2,13 @@ import type { Vote, VoteEvent } from '@forum/contracts';
 import { FIXED_NOW as at } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
 import type { PostState } from '../post/post.ts';
-import { testCommandMeta } from '../testing.ts';
+import { testCommandMeta, livePost } from '../testing.ts';
 import { decide, voteAfter, type VoteCommand } from './decide.ts';
 import { evolve, initialVoteState, type VoteState } from './vote.ts';
 
 const meta = testCommandMeta({ actorId: 'u-bob', requestId: 'r' });
 const postId = '11111111-1111-4111-8111-111111111111';
-const live: PostState = { status: 'created', authorId: 'u-alice' };
+const live: PostState = livePost('u-alice');
 const cast = (previous: Vote, vote: Vote): VoteEvent => ({ type: 'VoteCast', data: { postId, userId: 'u-bob', previous, vote, at } });
 const given = (...votes: Vote[]): VoteState =>
   votes.reduce<{ state: VoteState; last: Vote }>((acc, vote) => ({ state: evolve(acc.state, cast(acc.last, vote)), last: vote }), {
@@ -50,7 +50,7 @@ describe('given no vote', () => {
 });
 
 describe("given the voter's own post (#28.2)", () => {
-  const own: PostState = { status: 'created', authorId: 'u-bob' };
+  const own: PostState = livePost('u-bob');
   it.each([
     ['SetVote up', set('up', own)],
     ['SetVote down', set('down', own)],
