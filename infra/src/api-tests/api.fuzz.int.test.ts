@@ -235,6 +235,16 @@ const commands: Record<string, { params?: Params; fields?: Record<string, fc.Arb
   'DELETE /api/me': { fields: { content: text('keep', 'erase') }, caller: 'doomed' },
   'DELETE /api/admin/users/:userId': { params: { userId: fixture('doomedUserId') }, fields: { content: text('keep', 'erase') } },
   'PATCH /api/users/membership/:email': { params: { email: ids.email } },
+  'PATCH /api/posts/:id': {
+    params: { id: ids.post },
+    fields: {
+      title: text('An edited title'),
+      description: text('Edited words'),
+      tags: fc.array(text('fuzz', 'General'), { maxLength: 6 }),
+      reason: text('Tidy up'),
+    },
+  },
+  'PATCH /api/comments/:commentId': { params: { commentId: ids.comment }, fields: { text: text('An edited comment'), reason: text('Tidy up') } },
   'PUT /api/posts/:id/vote': { params: { id: ids.post }, fields: { vote: text('up', 'down', 'none') } },
   'PATCH /api/posts/:id/vote': { params: { id: ids.post }, fields: { likeChange: fc.constantFrom(-1, 0, 1), dislikeChange: fc.constantFrom(-1, 0, 1) } },
   'POST /api/comments': { fields: { postId: ids.post(), text: text('Nice post') } },

@@ -100,6 +100,16 @@ const rows: Row[] = [
     [401, 200, 200, 200],
   ],
   ["DELETE /api/my-posts/:id (another's post)", async () => ({ method: 'DELETE', path: `/api/my-posts/${await postBy(owner)}` }), [401, 403, 403, 200]],
+  [
+    'PATCH /api/posts/:id (own post)',
+    async (c) => ({ method: 'PATCH', path: `/api/posts/${await postBy(c.token ? c : owner)}`, json: { title: 'Edited' } }),
+    [401, 200, 200, 200],
+  ],
+  [
+    "PATCH /api/posts/:id (another's post, with a reason)",
+    async () => ({ method: 'PATCH', path: `/api/posts/${await postBy(owner)}`, json: { title: 'Edited', reason: 'Tidy up' } }),
+    [401, 403, 403, 200],
+  ],
   ['PUT /api/posts/:id/vote', () => ({ method: 'PUT', path: `/api/posts/${postId}/vote`, json: { vote: 'up' } }), [401, 200, 200, 200]],
   [
     'PATCH /api/posts/:id/vote',
@@ -107,6 +117,16 @@ const rows: Row[] = [
     [401, 200, 200, 200],
   ],
   ['POST /api/comments', () => ({ method: 'POST', path: '/api/comments', json: { postId, text: 'Hi' } }), [401, 201, 201, 201]],
+  [
+    'PATCH /api/comments/:id (own comment)',
+    async (c) => ({ method: 'PATCH', path: `/api/comments/${await commentBy(c.token ? c : owner)}`, json: { text: 'Edited' } }),
+    [401, 200, 200, 200],
+  ],
+  [
+    "PATCH /api/comments/:id (another's comment, with a reason)",
+    async () => ({ method: 'PATCH', path: `/api/comments/${await commentBy(owner)}`, json: { text: 'Edited', reason: 'Tidy up' } }),
+    [401, 403, 403, 200],
+  ],
   ['POST /api/comments/:id/report', () => ({ method: 'POST', path: `/api/comments/${commentId}/report`, json: { feedback: 'spam' } }), [401, 201, 201, 201]],
   ['GET /api/me', () => ({ method: 'GET', path: '/api/me' }), [401, 200, 200, 200]],
   ['PATCH /api/me', () => ({ method: 'PATCH', path: '/api/me', json: { displayName: `Renamed ${randomUUID().slice(0, 4)}` } }), [401, 200, 200, 200]],

@@ -29,6 +29,8 @@ const COMMANDS: Record<string, { path: string; body: Record<string, unknown> }> 
   'DELETE /api/me': { path: '/api/me', body: { content: 'keep' } },
   'DELETE /api/admin/users/:userId': { path: '/api/admin/users/someone', body: { content: 'keep' } },
   'PATCH /api/users/membership/:email': { path: '/api/users/membership/someone@forum.test', body: {} },
+  'PATCH /api/posts/:id': { path: `/api/posts/${id}`, body: { title: 'A title', reason: 'Tidy up' } },
+  'PATCH /api/comments/:commentId': { path: `/api/comments/${id}`, body: { text: 'Nice post', reason: 'Tidy up' } },
   'PUT /api/posts/:id/vote': { path: `/api/posts/${id}/vote`, body: { vote: 'up' } },
   'PATCH /api/posts/:id/vote': { path: `/api/posts/${id}/vote`, body: { likeChange: 1, dislikeChange: 0 } },
   'POST /api/comments': { path: '/api/comments', body: { postId: id, text: 'Nice post' } },
