@@ -188,6 +188,43 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
             return erased
               ? decidePost({ type: 'ErasePost', data: { postId: e.data.postId, authorId: erased, actorId } }, own, meta)
               : decidePost({ type: 'DeletePost', data: { postId: e.data.postId, actorId: registered().userId, actorIsAdmin: admin } }, own, meta);
+          case 'PostEdited': {
+            // the fields the editor sent: those that differ from the post's (tags the post keeps may have been retired since)
+            const before = own as PostState;
+            const was = before.status === 'created' ? before : null;
+            const { title, description, tags, reason } = e.data;
+            return decidePost(
+              {
+                type: 'EditPost',
+                data: {
+                  postId: e.data.postId,
+                  editor: { id: registered().userId, isAdmin: admin },
+                  ...(title !== was?.title && { title }),
+                  ...(description !== was?.description && { description }),
+                  ...(!isDeepStrictEqual(tags, was?.tags) && { tags }),
+                  ...(reason !== undefined && { reason }),
+                  knownTags: stateOf(TAGS_STREAM),
+                },
+              },
+              own,
+              meta,
+            );
+          }
+          case 'CommentEdited':
+            return decideComment(
+              {
+                type: 'EditComment',
+                data: {
+                  commentId: e.data.commentId,
+                  editor: { id: registered().userId, isAdmin: admin },
+                  text: e.data.text,
+                  ...(e.data.reason !== undefined && { reason: e.data.reason }),
+                  post: post(e.data.postId),
+                },
+              },
+              own,
+              meta,
+            );
           case 'CommentAdded':
             return decideComment(
               {
@@ -319,5 +356,17 @@ describe('a synthetic log, replayed through the forum’s deciders', () => {
     };
     const at = log.indexOf(vote);
     expect(redecide([...log.slice(0, at), selfVote as SyntheticEvent])).toEqual([expect.stringMatching(/^VoteCast .* own post/)]);
+  });
+
+  it('catches a rule broken: an edit within the grace period written as a new revision', () => {
+    const revisions = new Map<string, number>();
+    const folded = log.find((e) => {
+      if (e.type !== 'PostEdited' && e.type !== 'CommentEdited') return false;
+      const before = revisions.get(e.streamId) ?? 1;
+      revisions.set(e.streamId, e.data.revision as number);
+      return e.data.revision === before;
+    })!;
+    const asNew = { ...folded, data: { ...folded.data, revision: (folded.data.revision as number) + 1 } };
+    expect(redecide([...log.slice(0, log.indexOf(folded)), asNew])).toEqual([expect.stringMatching(/^(Post|Comment)Edited .* decided .*"revision"/)]);
   });
 });

@@ -2,7 +2,7 @@
  * A synthetic event log for rebuild benchmarks: the forum's real event types,
  * in the shapes and stream layout the command side writes, in a realistic mix
  * (per 1M events about 10k users, 100k posts, 250k comments, 500k votes, 10k
- * reports, and memberships, deletions, moderation, profile changes, tags,
+ * reports, 10k edits, and memberships, deletions, moderation, profile changes, tags,
  * announcements and contact messages around them). Deterministic for a seed.
  *
  * It is a log the forum itself could have written: a simulated forum (synthetic/)

@@ -1,4 +1,4 @@
-import { EventMetadata, eventDefinitions, FREE_POST_LIMIT, type Vote } from '@forum/contracts';
+import { EventMetadata, eventDefinitions, FREE_POST_LIMIT, type CommentEdited, type PostEdited, type Vote } from '@forum/contracts';
 import { version } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import { syntheticLog, type SyntheticEvent } from './synthetic-log.ts';
@@ -177,5 +177,31 @@ describe('a synthetic log of 20k events', () => {
     const updates = log.filter((e) => e.type === 'ProfileUpdated');
     expect(updates.length).toBeGreaterThan(0);
     for (const update of updates) expect(update.metadata.schemaVersion).toBe(eventDefinitions.ProfileUpdated.schemaVersion);
+  });
+
+  it('writes edits of posts and comments: by authors, folded within the grace period (also into the first revision) or making the next; by admins, with a reason, also of what erased members left', () => {
+    const erased = new Set(log.filter((e) => e.type === 'AccountErased').map((e) => data(e).userId));
+    const revisions = new Map<string, number>();
+    const seen = { posts: 0, comments: 0, foldedIntoFirst: 0, foldedLater: 0, authorsNext: 0, admins: 0, adminsWithoutReason: 0, ofErased: 0 };
+    for (const event of log) {
+      if (event.type !== 'PostEdited' && event.type !== 'CommentEdited') continue;
+      const edit = data<PostEdited['data'] | CommentEdited['data']>(event);
+      if (event.type === 'PostEdited') seen.posts++;
+      else seen.comments++;
+      const current = revisions.get(event.streamId) ?? 1;
+      expect([current, current + 1], event.streamId).toContain(edit.revision);
+      revisions.set(event.streamId, edit.revision);
+      if (edit.editorId !== edit.authorId) {
+        seen.admins++;
+        if (edit.reason === undefined) seen.adminsWithoutReason++;
+        if (erased.has(edit.authorId)) seen.ofErased++;
+        expect(edit.revision).toBe(current + 1);
+      } else if (edit.revision === current) {
+        if (edit.revision === 1) seen.foldedIntoFirst++;
+        else seen.foldedLater++;
+      } else seen.authorsNext++;
+    }
+    expect(seen).toEqual({ ...seen, adminsWithoutReason: 0 });
+    for (const [what, n] of Object.entries(seen)) if (what !== 'adminsWithoutReason') expect(n, what).toBeGreaterThan(0);
   });
 });

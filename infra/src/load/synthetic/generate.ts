@@ -1,5 +1,6 @@
 import { createPost, postByAnyone, addComment, deletePost, publishAnnouncement, readAnnouncements, sendContactMessage } from './posts.ts';
 import { buyMembership, makeAdmin, opening, register, replaceTag, updateProfile } from './people.ts';
+import { edit } from './edits.ts';
 import { disableAndEnable, erase, readWarnings, removeComment, requestRebuild, warn } from './moderation.ts';
 import { plan, type CommandKind } from './plan.ts';
 import { randomness } from './randomness.ts';
@@ -49,6 +50,7 @@ const commandOfKind: Record<CommandKind, (forum: SimulatedForum) => SyntheticEve
   post: postByAnyone,
   vote: castVote,
   comment: addComment,
+  edit,
   report: reportComment,
   deletePost,
   removeComment,

@@ -4,6 +4,7 @@ export type CommandKind =
   | 'post'
   | 'vote'
   | 'comment'
+  | 'edit'
   | 'report'
   | 'deletePost'
   | 'removeComment'
@@ -22,7 +23,7 @@ export type CommandKind =
 
 /**
  * Commands of each kind for about `events` events: per 1M about 10k users, 100k posts,
- * 250k comments, 500k votes, 10k reports; the counts are scaled so that the events
+ * 250k comments, 500k votes, 10k reports, 10k edits; the counts are scaled so that the events
  * they make (a post by a free member is two, a membership two) add up to `events`.
  */
 export function plan(events: number, floors = true): Record<CommandKind, number> {
@@ -33,6 +34,7 @@ export function plan(events: number, floors = true): Record<CommandKind, number>
     post: Math.round(events / 10),
     vote: Math.round(events / 2),
     comment: Math.round(events / 4),
+    edit: Math.round(events / 100),
     report: Math.round(events / 100),
     deletePost: Math.round(events / 400),
     removeComment: Math.round(events / 500),
@@ -49,10 +51,22 @@ export function plan(events: number, floors = true): Record<CommandKind, number>
     erase: floor(users / 50, 1),
     access: floor(users / 100, 1),
   };
-  const perCommand: Partial<Record<CommandKind, number>> = { post: 1.15, membership: 2, tag: 2, deletePost: 1.5, erase: 6, access: 2 };
+  const perCommand: Partial<Record<CommandKind, number>> = { edit: 1.5, post: 1.15, membership: 2, tag: 2, deletePost: 1.5, erase: 6, access: 2 };
   const estimate = (Object.keys(counts) as CommandKind[]).reduce((sum, kind) => sum + counts[kind] * (perCommand[kind] ?? 1), 0);
   const scale = events / estimate;
-  for (const kind of ['post', 'vote', 'comment', 'report', 'deletePost', 'removeComment', 'warn', 'readWarnings', 'readAnnouncements', 'contact'] as const) {
+  for (const kind of [
+    'post',
+    'vote',
+    'comment',
+    'edit',
+    'report',
+    'deletePost',
+    'removeComment',
+    'warn',
+    'readWarnings',
+    'readAnnouncements',
+    'contact',
+  ] as const) {
     counts[kind] = Math.round(counts[kind] * scale);
   }
   return counts;

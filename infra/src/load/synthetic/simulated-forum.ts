@@ -94,6 +94,7 @@ export const registeredState = (user: User) => (user.stream.state.status === 're
  */
 export function simulatedForum(random: Randomness, start: Date, step: number) {
   let clock = start.getTime();
+  let lastWrite = clock;
   let written = 0;
   const tick = () => (clock += Math.floor(step * (0.5 + random.rand())));
   tick();
@@ -124,6 +125,10 @@ export function simulatedForum(random: Randomness, start: Date, step: number) {
       return written;
     },
 
+    /** The next command comes `seconds` after the last one written (sooner or later than it would have come). */
+    later(seconds: number) {
+      clock = lastWrite + seconds * 1000;
+    },
     /** The metadata of a request by `actorId` now (ids drawn from the seed). */
     meta(actorId: string): CommandMeta {
       const requestId = random.uuid();
@@ -158,6 +163,7 @@ export function simulatedForum(random: Randomness, start: Date, step: number) {
       }
       if (out.length === 0) return null;
       written += out.length;
+      lastWrite = meta.now.getTime();
       tick();
       return out;
     },
