@@ -1,5 +1,5 @@
 import { createTestDatabase, testEventMetadata, waitFor } from '@forum/platform/testing';
-import { START } from '@forum/contracts';
+import { POST_HISTORY_TYPES, START } from '@forum/contracts';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventStoreContract } from './contract.suite.ts';
@@ -178,7 +178,7 @@ describe('PostgreSQL event store: histories of a log written before their indexe
       ).toContain('events_by_actor');
       expect(
         await plan(
-          `SELECT * FROM eventstore.events WHERE (data ->> 'postId') = $1 AND type IN ('CommentAdded', 'CommentRemoved', 'CommentReported', 'VoteCast') ORDER BY transaction_id, global_position LIMIT 10`,
+          `SELECT * FROM eventstore.events WHERE (data ->> 'postId') = $1 AND type IN (${POST_HISTORY_TYPES.map((type) => `'${type}'`).join(', ')}) ORDER BY transaction_id, global_position LIMIT 10`,
           postId,
         ),
       ).toContain(postIndex[0]!.name);

@@ -172,6 +172,16 @@ export function readsContract({ store, factory }: ContractSubject) {
     it('#28.3 selects the events of an actor, of streams and about a post, each once, in log order, a page at a time', async () => {
       const [actor, someoneElse, postId, otherPost] = [`actor-${randomUUID()}`, `other-${randomUUID()}`, randomUUID(), randomUUID()];
       const [own, elsewhere, mixed] = [stream(), stream(), stream()];
+      const edited = (who: string, post: string) =>
+        by(who, 'CommentEdited', {
+          commentId: randomUUID(),
+          postId: post,
+          authorId: who,
+          editorId: who,
+          text: 'Edited',
+          revision: 1,
+          editedAt: new Date().toISOString(),
+        });
       const vote = (who: string, post: string) =>
         by(who, 'VoteCast', { postId: post, userId: who, previous: 'none', vote: 'up', at: new Date().toISOString() });
       await store.append([{ streamId: elsewhere, expectedVersion: 'no_stream', events: [by(actor, 'A1'), by(someoneElse, 'X1')] }]);
@@ -180,7 +190,7 @@ export function readsContract({ store, factory }: ContractSubject) {
         {
           streamId: mixed,
           expectedVersion: 'no_stream',
-          events: [vote(someoneElse, postId), vote(actor, otherPost), by(someoneElse, 'PostAuthored', { postId })],
+          events: [vote(someoneElse, postId), vote(actor, otherPost), by(someoneElse, 'PostAuthored', { postId }), edited(someoneElse, postId)],
         },
       ]);
       await store.append([{ streamId: elsewhere, expectedVersion: 2, events: [by(actor, 'A3'), by(someoneElse, 'X2')] }]);
@@ -196,7 +206,10 @@ export function readsContract({ store, factory }: ContractSubject) {
       expect(await store.readHistory(selection, { after: history.at(-1)!.position, limit: 2 })).toEqual([]);
 
       // about a post: the types of POST_HISTORY_TYPES that name it, not another type naming it
-      expect((await historyOf({ postId }, 1)).map((e) => [e.type, e.metadata.actorId])).toEqual([['VoteCast', someoneElse]]);
+      expect((await historyOf({ postId }, 2)).map((e) => [e.type, e.metadata.actorId])).toEqual([
+        ['VoteCast', someoneElse],
+        ['CommentEdited', someoneElse],
+      ]);
       expect(await store.readHistory({ actorId: `nobody-${randomUUID()}` }, { after: START, limit: 10 })).toEqual([]);
     });
   });

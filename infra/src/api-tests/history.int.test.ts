@@ -128,6 +128,25 @@ describe('the history of a user or a post', () => {
     ]);
   });
 
+  it('#41.1 edits show in the editor’s history and in the post’s: the post’s own, its comments’, and staff’s with their reason', async () => {
+    const edit = (who: { token: string }, path: string, json: object) => expectStatus(forum.api(path, { method: 'PATCH', token: who.token, json }));
+    const { id: postId } = await post(other, 'Helo');
+    const { id: commentId } = await comment(member, postId, 'Nice psot');
+    await edit(other, `/api/posts/${postId}`, { title: 'Hello' });
+    await edit(member, `/api/comments/${commentId}`, { text: 'Nice post' });
+    await edit(admin, `/api/comments/${commentId}`, { text: 'Nice post!', reason: 'Punctuation' });
+    const history = await historyWith('post', postId, 'CommentEdited', 2);
+    expect(history.events.map(({ type, actor, data }) => ({ type, actor, data }))).toEqual([
+      objectContaining({ type: 'PostCreated', actor: other.id }),
+      objectContaining({ type: 'CommentAdded', actor: member.id }),
+      { type: 'PostEdited', actor: other.id, data: objectContaining({ title: 'Hello', revision: 1 }) },
+      { type: 'CommentEdited', actor: member.id, data: objectContaining({ postId, text: 'Nice post', revision: 1 }) },
+      { type: 'CommentEdited', actor: admin.id, data: objectContaining({ text: 'Nice post!', reason: 'Punctuation', revision: 2 }) },
+    ]);
+    const members = await historyWith('user', member.id, 'CommentEdited');
+    expect(members.events.filter((e) => e.type.endsWith('Edited')).map((e) => [e.type, e.actor])).toEqual([['CommentEdited', member.id]]);
+  });
+
   it('#28.3 an erased member’s history keeps showing, their personal data as erased', async () => {
     const gone = await forum.newUser('Gone Member');
     await forum.register(gone.token);

@@ -86,14 +86,19 @@ describe('forumctl', () => {
       json: { title: 'Audited', description: 'x', tags: [] },
     });
     const { id } = (await created.json()) as { id: string };
-    // the log as its readers see it: once no transaction older than the post's is still running
+    const edited = await forum.api(`/api/posts/${id}`, { method: 'PATCH', token: user.token, json: { title: 'Audited, edited' } });
+    expect(edited.status).toBe(200);
+    // the log as its readers see it: once no transaction older than the edit's is still running
     const post = await waitFor(
       () => ctl(['history', '--post', id, '--json']),
-      (answer) => answer.code === 0,
+      (answer) => answer.code === 0 && (JSON.parse(answer.out) as unknown[]).length === 2,
     );
-    expect(JSON.parse(post.out)).toEqual([objectContaining({ type: 'PostCreated', actor: user.id, correlationId: 'corr-history', version: 1 })]);
+    expect(JSON.parse(post.out)).toEqual([
+      objectContaining({ type: 'PostCreated', actor: user.id, correlationId: 'corr-history', version: 1 }),
+      objectContaining({ type: 'PostEdited', actor: user.id, version: 2, data: objectContaining({ title: 'Audited, edited', revision: 1 }) }),
+    ]);
     const table = await ctl(['history', '--user', user.email]);
-    expect(table.out).toMatch(/UserRegistered[\s\S]*PostAuthored/);
+    expect(table.out).toMatch(/UserRegistered[\s\S]*PostAuthored[\s\S]*PostEdited/);
     expect((await ctl(['history', '--user', 'nobody@forum.test'])).code).toBe(1);
   });
 
