@@ -19,6 +19,7 @@ const comment = (n: number, by = 'Bob Chen'): CommentItem => ({
   authorName: by,
   authorPhoto: '',
   createdAt: '2026-11-23T18:00:00.000Z',
+  revisionCount: 1,
 });
 
 /** The post and its comments (newest first) as the server has them; reads kept as "what X-Min-Position". */
@@ -127,6 +128,18 @@ describe('a post page, live', () => {
     stream.send('post-deleted', { position: '220.1', postId: POST_ID }, '220.1');
     expect(await screen.findByRole('heading', { name: 'Post not found' })).toBeTruthy();
     expect(server.reads).toContain('post 220.1');
+  });
+
+  it('#41 reads the post again, as edited, once the stream says it was edited', async () => {
+    const server = stubPost();
+    showPost();
+    await screen.findByRole('heading', { name: 'Live post', level: 1 });
+    const stream = await postStream();
+
+    server.post = { ...server.post, title: 'Live post, edited', editedAt: '2026-11-23T18:05:00.000Z', revisionCount: 2 };
+    stream.send('post-edited', { position: '225.1', postId: POST_ID }, '225.1');
+    expect(await screen.findByRole('heading', { name: 'Live post, edited', level: 1 })).toBeTruthy();
+    expect(server.reads).toContain('post 225.1');
   });
 
   it('leaves a message about another post alone', async () => {
