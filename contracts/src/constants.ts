@@ -90,6 +90,8 @@ export const WRITE_LIMITS: Readonly<Record<WriteKind, WriteLimit>> = {
 export const EDIT_GRACE_SECONDS = 300;
 /** The reason staff give when they edit someone else's post or comment, shown with the revision. */
 export const EDIT_REASON_MAX = 500;
+/** A post's or comment's revisions (GET /api/posts/:id/revisions, GET /api/comments/:commentId/revisions): the newest this many, oldest first, and their total. */
+export const REVISION_LIST_MAX = 100;
 
 // ─── text and paging limits (see text-policy.ts; lengths in Unicode code points) ───
 

@@ -130,8 +130,8 @@ export type ContactMessagesPage = z.infer<typeof ContactMessagesPage>;
 // ─── staff action log ───────────────────────────────────────────────────────
 
 /**
- * The events the staff action log lists (AdminRoleGranted only when an admin or the operator granted it, PostDeleted and
- * CommentRemoved only when not by their author, AccountErased only when not by the member themselves).
+ * The events the staff action log lists (AdminRoleGranted only when an admin or the operator granted it, PostDeleted,
+ * CommentRemoved, PostEdited and CommentEdited only when not by their author, AccountErased only when not by the member themselves).
  */
 export const AUDIT_TYPES = [
   'AdminRoleGranted',
@@ -145,6 +145,8 @@ export const AUDIT_TYPES = [
   'AccountErased',
   'AccountDisabled',
   'AccountEnabled',
+  'PostEdited',
+  'CommentEdited',
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 

@@ -54,6 +54,9 @@ export const CommentItem = z.object({
   authorEmail: z.string().optional(),
   authorPhoto: z.string(),
   createdAt: z.string(),
+  /** As a post's (PostListItem). */
+  editedAt: z.string().optional(),
+  revisionCount: z.number().int(),
   byMe: z.boolean().optional(),
   reportedByMe: z.boolean().optional(),
 });

@@ -63,6 +63,10 @@ export const PostListItem = z.object({
   upVote: z.number(),
   downVote: z.number(),
   commentCount: z.number(),
+  /** When its latest visible revision was made; absent while it has only the first (as created). */
+  editedAt: z.string().optional(),
+  /** Its visible revisions, 1 as created. */
+  revisionCount: z.number().int(),
 });
 export type PostListItem = z.infer<typeof PostListItem>;
 
@@ -104,6 +108,29 @@ export const PostDetail = PostListItem.extend({
   byMe: z.boolean().optional(),
 });
 export type PostDetail = z.infer<typeof PostDetail>;
+
+/**
+ * A revision of a post or comment: its number (1 is as created), when it was made (from the second on,
+ * its last change within the grace period), by whom (their current name; "Deleted user" after their
+ * erasure), and the reason staff gave.
+ */
+const revisionFields = { number: z.number().int(), editedAt: z.string(), editorName: z.string(), reason: z.string().optional() };
+
+/** A post's revision: its title, description and tags then. */
+export const PostRevision = z.object({ ...revisionFields, title: z.string(), description: z.string(), tags: z.array(z.string()) });
+export type PostRevision = z.infer<typeof PostRevision>;
+
+/** GET /api/posts/:id/revisions: the newest REVISION_LIST_MAX, oldest first, and how many there are. */
+export const PostRevisions = z.object({ revisions: z.array(PostRevision), totalCount: z.number().int() });
+export type PostRevisions = z.infer<typeof PostRevisions>;
+
+/** A comment's revision: its text then. */
+export const CommentRevision = z.object({ ...revisionFields, text: z.string() });
+export type CommentRevision = z.infer<typeof CommentRevision>;
+
+/** GET /api/comments/:commentId/revisions: as PostRevisions. */
+export const CommentRevisions = z.object({ revisions: z.array(CommentRevision), totalCount: z.number().int() });
+export type CommentRevisions = z.infer<typeof CommentRevisions>;
 
 /** GET /api/tags: the public tag list, names only. */
 export const TagNames = z.array(z.string());

@@ -61,10 +61,13 @@ export const StreamMessages = {
   ready: z.object(at),
   'post-created': z.object({ ...at, postId }),
   'post-deleted': z.object({ ...at, postId }),
+  /** The post's title, description or tags changed (its page and the home list read it again). */
+  'post-edited': z.object({ ...at, postId }),
   /** A post's counts after the event (absolute, as the read model has them). */
   'post-counts': z.object({ ...at, postId, upVote: z.number().int(), downVote: z.number().int(), commentCount: z.number().int() }),
   'comment-added': z.object({ ...at, postId, commentId: z.string() }),
   'comment-removed': z.object({ ...at, postId, commentId: z.string() }),
+  'comment-edited': z.object({ ...at, postId, commentId: z.string() }),
   'announcement-published': z.object({ ...at, announcementId: z.string() }),
   /** Private (`me`): the member's notifications or their announcements' read state changed. */
   notifications: z.object(at),

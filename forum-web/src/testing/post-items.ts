@@ -12,4 +12,5 @@ export const postItem = (id: string, title: string, tags: string[]): PostListIte
   upVote: 0,
   downVote: 0,
   commentCount: 0,
+  revisionCount: 1,
 });

@@ -35,8 +35,9 @@ function namedUsers(event: AuditEvent): string[] {
     case 'UserWarned':
       return [event.data.userId];
     case 'PostDeleted':
-      return [event.data.authorId];
+    case 'PostEdited':
     case 'CommentRemoved':
+    case 'CommentEdited':
       return [event.data.authorId];
     case 'AccountDisabled':
     case 'AccountEnabled':
@@ -95,6 +96,21 @@ function entryOf(event: Exclude<AuditEvent, ProjectedEvent<'UserRegistered' | 'P
       if (p.deletedBy === p.authorId) return null;
       return { ...base, type: 'PostDeleted', targetType: 'post', targetId: p.postId, ...naming('Deleted a post by ', p.authorId) };
     }
+    case 'PostEdited':
+    case 'CommentEdited': {
+      const edit = event.data;
+      // an author editing their own post or comment is not a staff action
+      if (edit.editorId === edit.authorId) return null;
+      const [target, targetId] = event.type === 'PostEdited' ? (['post', event.data.postId] as const) : (['comment', event.data.commentId] as const);
+      // staff give a reason (the command side requires it); the log shows it
+      return {
+        ...base,
+        type: event.type,
+        targetType: target,
+        targetId,
+        ...naming(`Edited a ${target} by `, edit.authorId, edit.reason ? `: ${edit.reason}` : ''),
+      };
+    }
     case 'ProjectionRebuildRequested': {
       const r = event.data;
       const build = `${r.projection} v${r.version} build ${r.build}`;
@@ -137,7 +153,7 @@ function entryOf(event: Exclude<AuditEvent, ProjectedEvent<'UserRegistered' | 'P
 export const auditProjection = defineProjection({
   name: 'audit',
   // what each version changed: docs/projections-versions.md
-  version: 3,
+  version: 4,
   types: AUDIT_EVENT_TYPES,
   exposes: { audit_entries: 'entries', audit_people: 'people', audit_counters: 'counters' },
   async migrate(trx) {

@@ -1,4 +1,4 @@
-import { ERASED_VALUES, type CommentAdded, type CommentReported } from '@forum/contracts';
+import { ERASED_VALUES, type CommentAdded, type CommentEdited, type CommentReported } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import {
   AUTHOR,
@@ -14,6 +14,7 @@ import {
 } from '../profile-changes.ts';
 import type { ProjectedEvent, Projection } from '../runner/projection.ts';
 import { preparedInBuild } from '../runner/build-schema.ts';
+import { EDITED_COLUMNS, editColumns, editedRow, editRow, editsInLog, revisionsGone, revisionsTable, revisionsWritten, type Revisable } from '../revisions.ts';
 
 const REPORTER = { id: 'reporterId', name: 'reporterName', photo: 'reporterPhoto' } as const;
 
@@ -32,6 +33,8 @@ const LOOKUPS = `CREATE INDEX IF NOT EXISTS comments_of_post ON comments (post_i
  * reported list) and the counts around them: comments in total and per author,
  * open reports in total and per comment.
  *
+ * An edited comment reads as its latest edit; its revisions are kept beside it (revisions.ts).
+ *
  * A comment leaves the lists when an admin removes it (its reports are resolved
  * with it) or when its post is deleted. Deleted posts are remembered, so a
  * comment that raced its post's deletion does not come back.
@@ -41,15 +44,21 @@ const LOOKUPS = `CREATE INDEX IF NOT EXISTS comments_of_post ON comments (post_i
  * the end (a change reaches exactly the rows it reached in the log), rather
  * than rewriting a person's comments at every change.
  */
-const COMMENTS_TYPES = ['CommentAdded', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated', 'AccountErased'] as const;
+const COMMENTS_TYPES = ['CommentAdded', 'CommentEdited', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated', 'AccountErased'] as const;
 type CommentsEvent = ProjectedEvent<(typeof COMMENTS_TYPES)[number]>;
 
 export const commentsProjection: Projection<CommentsEvent> = {
   name: 'comments',
   // what each version changed: docs/projections-versions.md
-  version: 3,
+  version: 4,
   types: COMMENTS_TYPES,
-  exposes: { comments: 'comments', comment_reports: 'reports', comment_counters: 'counters', commenter_stats: 'commenter_stats' },
+  exposes: {
+    comments: 'comments',
+    comment_revisions: 'revisions',
+    comment_reports: 'reports',
+    comment_counters: 'counters',
+    commenter_stats: 'commenter_stats',
+  },
   async migrate(trx) {
     await trx.raw(`
       CREATE TABLE IF NOT EXISTS comments (
@@ -63,9 +72,11 @@ export const commentsProjection: Projection<CommentsEvent> = {
         created_at timestamptz NOT NULL,
         -- the log position of its CommentAdded
         created_pos bigint NOT NULL,
-        report_count integer NOT NULL DEFAULT 0
+        report_count integer NOT NULL DEFAULT 0,${EDITED_COLUMNS}
       );
       ${LOOKUPS};
+      -- the revisions of edited comments
+      ${revisionsTable(COMMENT_REVISIONS)};
       CREATE TABLE IF NOT EXISTS reports (
         id uuid NOT NULL UNIQUE,
         comment_id uuid NOT NULL,
@@ -98,13 +109,13 @@ export const commentsProjection: Projection<CommentsEvent> = {
 };
 
 async function applyBatch(trx: Knex.Transaction, events: readonly CommentsEvent[]) {
-  // A batch is folded here and written in at most six statements, whatever its size, in an
+  // A batch is folded here and written in at most seven statements, whatever its size, in an
   // order that gives what the log's order gives:
   //   1. name and photo changes, on the rows that were there before the batch (the batch's own
   //      comments and reports carry the changes that came after them);
   //   2. the batch's comments (not under a post deleted before the batch);
-  //   3. its reports (of comments there by then);
-  //   4. its removals, 5. its post deletions (with their comments).
+  //   3. its reports (of comments there by then); 4. its edits (each comment as its latest);
+  //   5. its removals, 6. its post deletions (with their comments).
   // Something added and then removed or deleted in the batch is counted and then uncounted;
   // a report that raced a removal or deletion is resolved by it. The orders these steps cannot
   // give start a new segment: a comment added after its post's deletion in the batch (a race),
@@ -129,6 +140,12 @@ async function applyBatch(trx: Knex.Transaction, events: readonly CommentsEvent[
         segment.touched.add(report.commentId);
         const key = `${report.commentId} ${report.reporterId}`;
         if (!segment.reports.has(key)) segment.reports.set(key, { ...report, reportedPos: event.position.globalPosition.toString() });
+        break;
+      }
+      case 'CommentEdited': {
+        const edit = event.data;
+        segment.touched.add(edit.commentId);
+        segment.edits.push(editRow(edit.commentId, edit, EDITED_FIELDS, event.position.globalPosition));
         break;
       }
       case 'CommentRemoved': {
@@ -162,19 +179,25 @@ async function applyBatch(trx: Knex.Transaction, events: readonly CommentsEvent[
   await applySegment(trx, segment);
 }
 
+/** The comments' revisions (see revisions.ts). */
+const COMMENT_REVISIONS: Revisable = { table: 'comments', revisions: 'revisions', key: 'comment_id', fields: { text: 'text' } };
+const EDITED_FIELDS = ['text'] as const satisfies readonly (keyof CommentEdited['data'])[];
+
 interface Segment {
   added: Map<string, CommentAdded['data'] & { createdPos: string }>;
   reports: Map<string, CommentReported['data'] & { reportedPos: string }>;
+  /** The edits, in log order (rows of `editColumns`). */
+  edits: Record<string, unknown>[];
   removed: Set<string>;
   deletedPosts: Set<string>;
   /** Name and photo changes, merged per person. */
   profileChanges: Map<string, MergedProfileChange>;
-  /** Comment ids reported or removed in the segment. */
+  /** Comment ids reported, edited or removed in the segment. */
   touched: Set<string>;
 }
 
 function newSegment(): Segment {
-  return { added: new Map(), reports: new Map(), removed: new Set(), deletedPosts: new Set(), profileChanges: new Map(), touched: new Set() };
+  return { added: new Map(), reports: new Map(), edits: [], removed: new Set(), deletedPosts: new Set(), profileChanges: new Map(), touched: new Set() };
 }
 
 async function applySegment(trx: Knex.Transaction, segment: Segment) {
@@ -212,6 +235,8 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
       [json([...segment.reports.values()])],
     );
   }
+  if (segment.edits.length > 0)
+    await editComments(trx, `SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(${editColumns(COMMENT_REVISIONS)})`, [json(segment.edits)]);
   if (segment.removed.size > 0) await removeComments(trx, 'id = ANY (?::uuid[])', [[...segment.removed]]);
   if (segment.deletedPosts.size > 0) await deletePosts(trx, 'SELECT unnest(?::uuid[])', [[...segment.deletedPosts]]);
 }
@@ -219,6 +244,7 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
 /**
  * Erased members (rows of user_id and content that `erasures` selects) are 'Deleted user' on their
  * comments and reports, with no email or photo, and their comments' text is erased where it went
+ * (their revisions too)
  * too: what their events read as from now on, so that a replay writes the same rows. (Their
  * comments themselves were removed by their own events then; this reaches what those missed.)
  */
@@ -229,9 +255,11 @@ async function erasePeople(trx: Knex.Transaction, erasures: string, bindings: re
      written AS (
        UPDATE comments c SET author_name = ?, author_email = ?, author_photo = ?, text = CASE WHEN e.content THEN ? ELSE c.text END
        FROM erased e WHERE c.author_id = e.user_id
-     )
+       RETURNING c.id, e.content
+     ),
+     revised AS (UPDATE revisions r SET text = ? FROM written w WHERE r.comment_id = w.id AND w.content)
      UPDATE reports SET reporter_name = ?, reporter_email = ?, reporter_photo = ? WHERE reporter_id IN (SELECT user_id FROM erased)`,
-    [...bindings, name, email, photo, text, name, email, photo],
+    [...bindings, name, email, photo, text, text, name, email, photo],
   );
 }
 
@@ -300,7 +328,7 @@ async function rememberDeletedPosts(trx: Knex.Transaction, ids: string, bindings
  * ordinary replay of a batch takes: the range's comments (each with its
  * names as the event has them; they take later changes when the replay
  * settles) not under a post deleted before them, its reports of comments
- * there, its removals, then its post deletions. The first of two adds or
+ * there, its edits, its removals, then its post deletions. The first of two adds or
  * reports of one id wins. A deleted post's comments from before its deletion
  * stay until the replay settles; what a later range reports or removes of
  * them is counted, then uncounted with them, so the tables come out the same.
@@ -329,6 +357,7 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw) {
      FROM ? e WHERE type = 'CommentReported' ORDER BY data->>'commentId', data->>'reporterId', pos`,
     [log],
   );
+  await editComments(trx, editsInLog(COMMENT_REVISIONS, 'CommentEdited', 'commentId'), [log]);
   await removeComments(trx, `id IN (SELECT (data->>'commentId')::uuid FROM ? e WHERE type = 'CommentRemoved')`, [log]);
   // the deleted posts' comments already there leave when the replay settles: one pass over the
   // comments then, rather than one per range (no index by post while staging)
@@ -338,11 +367,22 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw) {
   await trx.raw(`INSERT INTO replay_erasures (user_id, content) ${ERASED_IN_LOG}`, [log]);
 }
 
-/** Takes comments out of the lists and counts, resolving their open reports. */
+/** Applies the edits `input` selects (columns as `editColumns(COMMENT_REVISIONS)`) to the comments there: each reads as its latest; the revisions are written. */
+async function editComments(trx: Knex.Transaction, input: string, bindings: readonly Knex.RawBinding[]) {
+  await trx.raw(
+    `WITH input AS (${input}),
+     ${revisionsWritten(COMMENT_REVISIONS)}
+     UPDATE comments c SET ${editedRow(COMMENT_REVISIONS)} FROM latest l WHERE c.id = l.id`,
+    bindings,
+  );
+}
+
+/** Takes comments out of the lists and counts (with their revisions), resolving their open reports. */
 async function removeComments(trx: Knex.Transaction, where: string, bindings: readonly Knex.RawBinding[]) {
   await trx.raw(
     `WITH gone AS (DELETE FROM comments WHERE ${where} RETURNING id, author_id),
      resolved AS (DELETE FROM reports r USING gone g WHERE r.comment_id = g.id RETURNING 1),
+     revised AS (${revisionsGone(COMMENT_REVISIONS, 'gone')}),
      authors AS (
        UPDATE commenter_stats s SET comments = s.comments - a.n
        FROM (SELECT author_id, count(*)::integer AS n FROM gone GROUP BY author_id) a WHERE s.user_id = a.author_id

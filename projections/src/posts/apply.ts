@@ -1,22 +1,33 @@
-import type { PostCreated, Vote } from '@forum/contracts';
+import type { PostCreated, PostEdited, Vote } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { AUTHOR, carryProfileChange, mergeProfileChange, ONE_ERASURE, oneErasure, type MergedProfileChange } from '../profile-changes.ts';
-import { AUTHORS_COUNTS, deletePosts, eraseAuthors, insertPostsFrom } from './writes.ts';
+import { editColumns, editRow } from '../revisions.ts';
+import { AUTHORS_COUNTS, deletePosts, editPosts, eraseAuthors, insertPostsFrom, POST_REVISIONS } from './writes.ts';
 import { preparedInBuild } from '../runner/build-schema.ts';
 import type { ProjectedEvent } from '../runner/projection.ts';
 
 /** The event types the posts read. */
-export const POSTS_TYPES = ['PostCreated', 'PostDeleted', 'VoteCast', 'CommentAdded', 'CommentRemoved', 'ProfileUpdated', 'AccountErased'] as const;
+export const POSTS_TYPES = [
+  'PostCreated',
+  'PostEdited',
+  'PostDeleted',
+  'VoteCast',
+  'CommentAdded',
+  'CommentRemoved',
+  'ProfileUpdated',
+  'AccountErased',
+] as const;
 export type PostsEvent = ProjectedEvent<(typeof POSTS_TYPES)[number]>;
 
 export async function applyBatch(trx: Knex.Transaction, events: readonly PostsEvent[]) {
-  // A batch is folded here and written in at most four statements, whatever its size, in an
+  // A batch is folded here and written in at most five statements, whatever its size, in an
   // order that gives what the log's order gives:
   //   1. authors' name and photo changes, on the rows that were there before the batch (the
   //      batch's own posts carry the changes that came after them);
-  //   2. the batch's posts; 3. its votes and comment counts, as deltas per post (a vote or
-  //      comment is decided on an existing post, so after the post in the log);
-  //   4. its deletions: a post created and deleted in the batch is counted and uncounted, and
+  //   2. the batch's posts; 3. their edits (each post as its latest; an edit is decided on an
+  //      existing post, before its deletion); 4. its votes and comment counts, as deltas per post
+  //      (a vote or comment is decided on an existing post, so after the post in the log);
+  //   5. its deletions: a post created and deleted in the batch is counted and uncounted, and
   //      what raced a deletion (a vote, a comment) is counted on the row and leaves with it.
   // The one order these steps cannot give, a post created after a vote, comment or deletion of
   // its id in the batch, cannot come from the command side; it starts a new segment all the same.
@@ -32,6 +43,12 @@ export async function applyBatch(trx: Knex.Transaction, events: readonly PostsEv
         }
         // the first of two creates of one id wins (ON CONFLICT DO NOTHING), in the batch as in the table
         if (!segment.created.has(post.postId)) segment.created.set(post.postId, { ...post, createdPos: event.position.globalPosition.toString() });
+        break;
+      }
+      case 'PostEdited': {
+        const edit = event.data;
+        segment.touched.add(edit.postId);
+        segment.edits.push(editRow(edit.postId, edit, EDITED_FIELDS, event.position.globalPosition));
         break;
       }
       case 'VoteCast': {
@@ -78,20 +95,24 @@ export async function applyBatch(trx: Knex.Transaction, events: readonly PostsEv
 
 type CreatedPost = PostCreated['data'] & { createdPos: string };
 
+const EDITED_FIELDS = ['title', 'description', 'tags'] as const satisfies readonly (keyof PostEdited['data'])[];
+
 interface Segment {
   created: Map<string, CreatedPost>;
+  /** The edits, in log order (rows of `editColumns`). */
+  edits: Record<string, unknown>[];
   deltas: Map<string, { up: number; down: number; comments: number }>;
   /** Each voter's latest vote on a post. */
   votes: Map<string, { postId: string; userId: string; vote: Vote; pos: string }>;
   deleted: Set<string>;
   /** Name and photo changes, merged per person. */
   profileChanges: Map<string, MergedProfileChange>;
-  /** Post ids with a delta or a deletion in the segment. */
+  /** Post ids with an edit, a delta or a deletion in the segment. */
   touched: Set<string>;
 }
 
 function newSegment(): Segment {
-  return { created: new Map(), deltas: new Map(), votes: new Map(), deleted: new Set(), profileChanges: new Map(), touched: new Set() };
+  return { created: new Map(), edits: [], deltas: new Map(), votes: new Map(), deleted: new Set(), profileChanges: new Map(), touched: new Set() };
 }
 
 function deltaOf(segment: Segment, postId: string) {
@@ -122,6 +143,8 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
     );
   }
   if (segment.created.size > 0) await insertPosts(trx, [...segment.created.values()]);
+  if (segment.edits.length > 0)
+    await editPosts(trx, `SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(${editColumns(POST_REVISIONS)})`, [JSON.stringify(segment.edits)]);
   if (segment.deltas.size > 0) {
     await applyDeltas(
       trx,

@@ -12,7 +12,7 @@ import { applyBlockDeltas, blocksFollower, type PageBlocks } from '../page-block
  * most a block of rows skipped there — not the (N − 1) × PAGE_SIZE rows an OFFSET walks.
  *
  * Triggers keep the sizes exact on every write to `posts` (insert, delete, a vote that moves a
- * post in 'popular'), split a block that grows past twice PAGE_BLOCK rows at its middle post, and
+ * post in 'popular', an edit that changes its tags), split a block that grows past twice PAGE_BLOCK rows at its middle post, and
  * drop emptied ones. A replay without its read indexes (a build, a first start on a big log:
  * `forum.deferred` on) would make splits scan the table, so there the triggers only mark the
  * anchors out of date, and the build makes them afresh from its rows once its indexes exist
@@ -36,6 +36,17 @@ const entriesOf = (rows: string) => `
   SELECT 'newest'::text AS list, 0 AS s, created_at AS c, id FROM ${rows}
   UNION ALL SELECT 'popular', score, created_at, id FROM ${rows}
   UNION ALL SELECT 'tag:' || k, 0, created_at, id FROM ${rows}, unnest(tag_keys) AS k`;
+
+/**
+ * The tag lists' entries an update of `posts` (its transition tables) takes away (`d` -1: the tags
+ * a post left) or adds (1: those it took), as (list, s, c, id, d).
+ */
+const retagged = (d: '-1' | '1') => {
+  const [from, other] = d === '1' ? ['n', 'o'] : ['o', 'n'];
+  return `SELECT 'tag:' || k AS list, 0 AS s, ${from}.created_at AS c, ${from}.id, ${d} AS d
+    FROM old_rows o JOIN new_rows n ON n.id = o.id, unnest(${from}.tag_keys) AS k
+    WHERE o.tag_keys <> n.tag_keys AND NOT k = ANY (${other}.tag_keys)`;
+};
 
 /** The posts' anchors: blocks keyed (score, created_at, id), the lowest key naming each list's first block. */
 const ANCHORS: PageBlocks = { blocks: 'page_blocks', settings: 'page_settings', key: ['lo_score', 'lo_created', 'lo_id'], first: "lo_created = '-infinity'" };
@@ -105,13 +116,16 @@ export const PAGE_BLOCKS_MIGRATION = `
     triggers: 'page_blocks',
     table: 'posts',
     split: 'page_blocks_split',
-    // a tag's list first (a split reads it), whatever the anchors' state; posts change neither tags nor time once written
+    // a tag's list first (a split reads it), whatever the anchors' state; a post's time never changes, its tags by an edit
     before: `
     IF TG_OP = 'INSERT' THEN
       INSERT INTO post_tags (tag_key, created_at, id) SELECT k, created_at, id FROM new_rows, unnest(tag_keys) AS k ON CONFLICT DO NOTHING;
     ELSIF TG_OP = 'DELETE' THEN
       DELETE FROM post_tags t USING (SELECT k, created_at, id FROM old_rows, unnest(tag_keys) AS k) o
       WHERE (t.tag_key, t.created_at, t.id) = (o.k, o.created_at, o.id);
+    ELSIF EXISTS (SELECT 1 FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE o.tag_keys <> n.tag_keys) THEN
+      DELETE FROM post_tags t USING (${retagged('-1')}) o WHERE (t.tag_key, t.created_at, t.id) = (substr(o.list, 5), o.c, o.id);
+      INSERT INTO post_tags (tag_key, created_at, id) SELECT substr(list, 5), c, id FROM (${retagged('1')}) n ON CONFLICT DO NOTHING;
     END IF;`,
     onInsert: `
       INSERT INTO page_blocks (list, lo_score, lo_created, lo_id, size)
@@ -119,11 +133,17 @@ export const PAGE_BLOCKS_MIGRATION = `
       ON CONFLICT DO NOTHING;
       ${applyDeltas(`SELECT list, s, c, id, 1 AS d FROM (${entriesOf('new_rows')}) e`)}`,
     onDelete: applyDeltas(`SELECT list, s, c, id, -1 AS d FROM (${entriesOf('old_rows')}) e`),
-    // a vote moves a post in 'popular' (nothing else of a post's keys changes)
-    onUpdate: applyDeltas(`
+    // a vote moves a post in 'popular'; an edit of its tags takes it out of some tags' lists and into others'
+    onUpdate: `
+      INSERT INTO page_blocks (list, lo_score, lo_created, lo_id, size)
+      SELECT DISTINCT list, ${LOWEST}, 0 FROM (${retagged('1')}) e
+      ON CONFLICT DO NOTHING;
+      ${applyDeltas(`
         SELECT 'popular'::text AS list, m.s, m.c, m.id, m.d FROM old_rows o JOIN new_rows n ON n.id = o.id,
           LATERAL (VALUES (o.score, o.created_at, o.id, -1), (n.score, n.created_at, n.id, 1)) AS m(s, c, id, d)
-        WHERE o.score <> n.score`),
+        WHERE o.score <> n.score
+        UNION ALL ${retagged('-1')}
+        UNION ALL ${retagged('1')}`)}`,
   })}
 `;
 

@@ -41,10 +41,10 @@ import { migratePosts, POSTS_READ_INDEXES } from './schema.ts';
 export const postsProjection: Projection<PostsEvent> = {
   name: 'posts',
   // what each version changed: docs/projections-versions.md
-  version: 11,
+  version: 12,
   types: POSTS_TYPES,
   // a comment counts by its post's id: its text and author are not read
-  opens: ['PostCreated', 'ProfileUpdated'],
+  opens: ['PostCreated', 'PostEdited', 'ProfileUpdated'],
   exposes: {
     // a post's vector is unique to it: a read that takes no `search` leaves the join out
     posts: { select: 'SELECT p.*, s.search FROM posts p LEFT JOIN post_search s ON s.id = p.id', tables: ['posts', 'post_search'] },
@@ -56,6 +56,7 @@ export const postsProjection: Projection<PostsEvent> = {
     post_page_settings: 'page_settings',
     post_tags: 'post_tags',
     post_search: 'post_search',
+    post_revisions: 'post_revisions',
   },
   migrate: migratePosts,
   derived: { views: ['post_page_blocks', 'post_page_settings'], problems: pageBlockProblems, rebuild: rebuildPageBlocks },

@@ -10,12 +10,13 @@ import {
 } from '../profile-changes.ts';
 import { logRelation } from '../runner/projection.ts';
 import { extendSpans, takeSpan } from '../staged-spans.ts';
-import { AUTHORS_COUNTS, deletePosts, eraseAuthors, insertPostsFrom, SEARCH_VECTOR } from './writes.ts';
+import { editsInLog } from '../revisions.ts';
+import { AUTHORS_COUNTS, deletePosts, editPosts, eraseAuthors, insertPostsFrom, POST_REVISIONS, SEARCH_VECTOR } from './writes.ts';
 
 /**
  * A range of the log, staged (see `Projection.replay`), in the order the
  * ordinary replay of a batch takes: the range's posts (each with its name as
- * the event has it) and what counts them; the range's name changes on the
+ * the event has it) and what counts them; their edits; the range's name changes on the
  * leaderboard where they come after the person's newest post of the range
  * (the posts take theirs when the replay settles); then the deletions. The
  * range joins the span its votes and counts settle from. A post's row carries
@@ -35,6 +36,7 @@ export async function stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRang
      FROM ? e WHERE type = 'PostCreated' ORDER BY (data->>'postId')::uuid, pos`,
     [log],
   );
+  await editPosts(trx, editsInLog(POST_REVISIONS, 'PostEdited', 'postId'), [log]);
   await trx.raw(
     `WITH changes AS (${LATEST_PROFILE_CHANGES_IN_LOG}),
      -- the author's id as stored: the posts need not be opened again for it

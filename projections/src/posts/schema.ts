@@ -1,8 +1,10 @@
 import type { Knex } from '@forum/platform';
 import { REPLAY_PROFILES_TABLE } from '../profile-changes.ts';
 import type { Projection } from '../runner/projection.ts';
+import { EDITED_COLUMNS, revisionsTable } from '../revisions.ts';
 import { REPLAY_SPANS_TABLE } from '../staged-spans.ts';
 import { PAGE_BLOCKS_MIGRATION } from './pages.ts';
+import { POST_REVISIONS } from './writes.ts';
 
 /** The posts' tables, their counters and page blocks, and what `apply` looks rows up by. */
 export async function migratePosts(trx: Knex.Transaction) {
@@ -25,8 +27,10 @@ export async function migratePosts(trx: Knex.Transaction) {
       up_vote integer NOT NULL DEFAULT 0,
       down_vote integer NOT NULL DEFAULT 0,
       comment_count integer NOT NULL DEFAULT 0,
-      score integer GENERATED ALWAYS AS (up_vote - down_vote) STORED
+      score integer GENERATED ALWAYS AS (up_vote - down_vote) STORED,${EDITED_COLUMNS}
     );
+    -- the revisions of edited posts (revisions.ts)
+    ${revisionsTable(POST_REVISIONS)};
     -- each post's full-text vector (SEARCH_VECTOR), written with the post (a staged replay: when it settles)
     CREATE TABLE IF NOT EXISTS post_search (
       id uuid PRIMARY KEY,

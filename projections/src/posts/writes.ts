@@ -1,5 +1,6 @@
 import { ERASED_VALUES, summarizeSql } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
+import { editedRow, revisionsGone, revisionsWritten, type Revisable } from '../revisions.ts';
 
 // Statements that write posts with what counts them (the total, per tag, per author), shared by
 // the ordinary replay of a batch (apply.ts) and the staged replay (replay.ts).
@@ -23,9 +24,10 @@ export async function eraseAuthors(trx: Knex.Transaction, erasures: string, bind
        FROM erased e WHERE p.author_id = e.user_id
        RETURNING p.id, e.content
      ),
-     searched AS (UPDATE post_search s SET search = ''::tsvector FROM written w WHERE s.id = w.id AND w.content)
+     searched AS (UPDATE post_search s SET search = ''::tsvector FROM written w WHERE s.id = w.id AND w.content),
+     revised AS (UPDATE post_revisions r SET title = ?, description = ? FROM written w WHERE r.post_id = w.id AND w.content)
      UPDATE author_stats SET name = ?, photo_url = ? WHERE user_id IN (SELECT user_id FROM erased)`,
-    [text, ...bindings, name, email, photo, name, photo],
+    [text, ...bindings, name, email, photo, text, text, name, photo],
   );
 }
 
@@ -39,13 +41,18 @@ export async function deletePosts(trx: Knex.Transaction, ids: string, bindings: 
        FROM (SELECT k, count(*)::integer AS n FROM gone, unnest(tag_keys) AS k GROUP BY k) g WHERE t.tag_key = g.k
      ),
      voters AS (DELETE FROM votes v USING gone g WHERE v.post_id = g.id),
-     searched AS (DELETE FROM post_search s USING gone g WHERE s.id = g.id)
+     searched AS (DELETE FROM post_search s USING gone g WHERE s.id = g.id),
+     revised AS (${revisionsGone(POST_REVISIONS, 'gone')})
      UPDATE author_stats s SET posts = s.posts - g.n, up_votes = s.up_votes - g.up, comments = s.comments - g.comments
      FROM (SELECT author_id, count(*)::integer AS n, sum(up_vote)::integer AS up, sum(comment_count)::integer AS comments FROM gone GROUP BY author_id) g
      WHERE s.user_id = g.author_id`,
     bindings,
   );
 }
+
+/** Each of the tags once, lower-cased, in the order of the tags. */
+const tagKeys = (tags: string) =>
+  `ARRAY(SELECT k FROM (SELECT lower(t) AS k, min(o) AS o FROM unnest(${tags}) WITH ORDINALITY AS x(t, o) GROUP BY 1) keys ORDER BY o)`;
 
 /** A post's full-text vector: its title (weight A) and description (B). */
 export const SEARCH_VECTOR = `setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', description), 'B')`;
@@ -72,8 +79,7 @@ export async function insertPostsFrom(
      inserted AS (
        INSERT INTO posts (id, title, description, summary, tags, tag_keys, author_id, author_name, author_email, author_photo, created_at, created_pos)
        SELECT "postId", title, description, ${summarizeSql('description')}, tags,
-              -- each tag once, lower-cased, in the order of the tags
-              ARRAY(SELECT k FROM (SELECT lower(t) AS k, min(o) AS o FROM unnest(tags) WITH ORDINALITY AS x(t, o) GROUP BY 1) keys ORDER BY o),
+              ${tagKeys('tags')},
               "authorId", "authorName", "authorEmail", "authorPhoto", "createdAt", "createdPos"
        FROM input
        ON CONFLICT (id) DO NOTHING
@@ -99,3 +105,40 @@ export const AUTHORS_COUNTS = `
   UPDATE author_stats s SET up_votes = s.up_votes + a.up, comments = s.comments + a.comments
   FROM (SELECT author_id, sum(up)::integer AS up, sum(comments)::integer AS comments FROM changed GROUP BY author_id) a
   WHERE s.user_id = a.author_id AND (a.up <> 0 OR a.comments <> 0)`;
+
+/** The posts' revisions (see revisions.ts). */
+export const POST_REVISIONS: Revisable = {
+  table: 'posts',
+  revisions: 'post_revisions',
+  key: 'post_id',
+  fields: { title: 'text', description: 'text', tags: 'text[]' },
+};
+
+/**
+ * Applies the edits `input` selects (columns as `editColumns(POST_REVISIONS)`): each post reads as
+ * its latest, with its summary, its vector (where it has one already: a staged replay builds the
+ * others' when it settles, from the rows) and its tags' counts moved; the revisions are written.
+ */
+export async function editPosts(trx: Knex.Transaction, input: string, bindings: readonly Knex.RawBinding[]) {
+  await trx.raw(
+    `WITH input AS (${input}),
+     ${revisionsWritten(POST_REVISIONS)},
+     was AS (SELECT p.id, p.tag_keys FROM posts p JOIN latest l ON l.id = p.id),
+     written AS (
+       UPDATE posts p SET ${editedRow(POST_REVISIONS)}, summary = ${summarizeSql('l.description')}, tag_keys = ${tagKeys('l.tags')}
+       FROM latest l WHERE p.id = l.id
+       RETURNING p.id, p.title, p.description, p.tag_keys
+     ),
+     searched AS (UPDATE post_search s SET search = ${SEARCH_VECTOR} FROM written w WHERE s.id = w.id)
+     -- a tag a post leaves counts it no more, one it takes counts it; every tag an edit gave has its
+     -- row (at 0 once the post left it again), as when the edits come one at a time
+     INSERT INTO tag_counters (tag_key, posts)
+     SELECT k, sum(d)::integer FROM (
+       SELECT k, -1 AS d FROM was b, unnest(b.tag_keys) AS k
+       UNION ALL SELECT k, 1 FROM written w, unnest(w.tag_keys) AS k
+       UNION ALL SELECT lower(t), 0 FROM input i JOIN was b ON b.id = i.id, unnest(i.tags) AS t
+     ) moves GROUP BY k
+     ON CONFLICT (tag_key) DO UPDATE SET posts = tag_counters.posts + excluded.posts`,
+    bindings,
+  );
+}

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   AccountErased,
   CommentAdded,
+  CommentEdited,
   commentReportStream,
   CommentRemoved,
   CommentReported,
@@ -10,6 +11,7 @@ import {
   ERASED_CONTENT,
   PostCreated,
   PostDeleted,
+  PostEdited,
   postStream,
   ProfileUpdated,
   ProfileUpdatedV1,
@@ -30,6 +32,8 @@ import type { z } from 'zod';
  * there are by then (modulo their count), and `forumLog` keeps only what the command side accepts.
  * `raced`: a vote, comment or report that was decided before its post's deletion or its comment's
  * removal and appended after it (the command side checks them on streams of their own).
+ * `editPost`, `editComment`: by the author, or by an admin (always a new revision, with a reason);
+ * an author's edit folds into the current revision when `fold` (within the grace period).
  * `read`: a live build reads what has been appended so far.
  */
 export type Step =
@@ -37,6 +41,15 @@ export type Step =
   | { readonly kind: 'vote'; readonly user: number; readonly post: number; readonly vote: Vote; readonly raced: boolean }
   | { readonly kind: 'comment'; readonly user: number; readonly post: number; readonly raced: boolean }
   | { readonly kind: 'report'; readonly user: number; readonly comment: number; readonly raced: boolean }
+  | {
+      readonly kind: 'editPost';
+      readonly post: number;
+      readonly byAdmin: boolean;
+      readonly fold: boolean;
+      readonly title: number;
+      readonly tags: readonly string[];
+    }
+  | { readonly kind: 'editComment'; readonly comment: number; readonly byAdmin: boolean; readonly fold: boolean }
   | { readonly kind: 'removeComment'; readonly comment: number }
   | { readonly kind: 'deletePost'; readonly post: number; readonly byAdmin: boolean }
   | { readonly kind: 'profile'; readonly user: number; readonly name?: string; readonly photoURL?: string; readonly v1: boolean }
@@ -65,6 +78,18 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('vote' as const), user: person, post: pick, vote: fc.constantFrom(...VOTES), raced: fc.boolean() }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('comment' as const), user: person, post: pick, raced: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('report' as const), user: person, comment: pick, raced: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('editPost' as const),
+      post: pick,
+      byAdmin: fc.boolean(),
+      fold: fc.boolean(),
+      title: fc.nat({ max: TITLES.length - 1 }),
+      tags: fc.subarray(['react', 'Node.js', 'news', 'Zoë']),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('editComment' as const), comment: pick, byAdmin: fc.boolean(), fold: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('removeComment' as const), comment: pick }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('deletePost' as const), post: pick, byAdmin: fc.boolean() }) },
   {
@@ -85,12 +110,15 @@ interface Post {
   readonly id: string;
   readonly author: string;
   deleted: boolean;
+  /** Its current visible revision. */
+  revision: number;
 }
 interface Comment {
   readonly id: string;
   readonly post: Post;
   readonly author: string;
   removed: boolean;
+  revision: number;
 }
 
 /**
@@ -146,6 +174,46 @@ export function forumLog(steps: readonly Step[], run: number): LogEntry[] {
       ]);
       continue;
     }
+    if (step.kind === 'editPost' || step.kind === 'editComment') {
+      const post =
+        step.kind === 'editPost'
+          ? among(
+              posts.filter((p) => !p.deleted),
+              step.post,
+            )
+          : undefined;
+      const comment =
+        step.kind === 'editComment'
+          ? among(
+              comments.filter((c) => !c.removed && !c.post.deleted),
+              step.comment,
+            )
+          : undefined;
+      const content = post ?? comment;
+      if (!content || (!step.byAdmin && people.find((p) => p.id === content.author)!.erased)) continue;
+      // staff's edit of someone else's always makes a revision
+      content.revision += step.byAdmin || !step.fold ? 1 : 0;
+      const by = step.byAdmin ? 'admin' : content.author;
+      const n = ++ids;
+      const edit = {
+        authorId: content.author,
+        editorId: by,
+        ...(step.byAdmin && { reason: `Fixed a link (${n})` }),
+        revision: content.revision,
+        editedAt: at(),
+      };
+      if (step.kind === 'editPost') {
+        const title = TITLES[step.title]!;
+        const data = { ...edit, postId: content.id, title, description: `${title} edited (${n})`, tags: [...step.tags] };
+        append([postStream(content.id), event(PostEdited, data, by)]);
+      } else {
+        append([
+          commentStream(content.id),
+          event(CommentEdited, { ...edit, commentId: content.id, postId: comment!.post.id, text: `Comment edited ${n}` }, by),
+        ]);
+      }
+      continue;
+    }
     if (step.kind === 'deletePost') {
       const post = among(
         posts.filter((p) => !p.deleted),
@@ -161,7 +229,7 @@ export function forumLog(steps: readonly Step[], run: number): LogEntry[] {
     if (who.erased) continue;
     switch (step.kind) {
       case 'post': {
-        const post = { id: uuidOf(++ids), author: who.id, deleted: false };
+        const post = { id: uuidOf(++ids), author: who.id, deleted: false, revision: 1 };
         posts.push(post);
         const data = { postId: post.id, title: TITLES[step.title]!, description: `${TITLES[step.title]} (${ids})`, tags: [...step.tags], createdAt: at() };
         append([
@@ -189,7 +257,7 @@ export function forumLog(steps: readonly Step[], run: number): LogEntry[] {
           step.post,
         );
         if (!post) break;
-        const comment = { id: uuidOf(++ids), post, author: who.id, removed: false };
+        const comment = { id: uuidOf(++ids), post, author: who.id, removed: false, revision: 1 };
         comments.push(comment);
         const data = { commentId: comment.id, postId: post.id, text: `Comment ${ids}`, createdAt: at() };
         append([

@@ -35,6 +35,8 @@ const comment = (row: CommentRow, viewer: UserRow | undefined, reported: Readonl
   ...(maySeeEmail(viewer, row.author_id) ? { authorEmail: row.author_email } : {}),
   authorPhoto: row.author_photo,
   createdAt: row.created_at.toISOString(),
+  ...(row.edited_at && { editedAt: row.edited_at.toISOString() }),
+  revisionCount: row.revision_count,
   ...(viewer !== undefined ? { byMe: row.author_id === viewer.id, reportedByMe: reported?.has(row.id) === true } : {}),
 });
 

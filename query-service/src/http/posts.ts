@@ -20,6 +20,8 @@ export const listItem = (row: ListRow): PostListItem => ({
   upVote: row.up_vote,
   downVote: row.down_vote,
   commentCount: row.comment_count,
+  ...(row.edited_at && { editedAt: row.edited_at.toISOString() }),
+  revisionCount: row.revision_count,
 });
 
 export function postDetail(row: PostRow & { my_vote?: Vote }, viewer: UserRow | undefined): PostDetail {

@@ -4,9 +4,11 @@ import {
   AnnouncementPublished,
   AnnouncementsRead,
   CommentAdded,
+  CommentEdited,
   CommentRemoved,
   PostCreated,
   PostDeleted,
+  PostEdited,
   postTopic,
   UserWarned,
   VoteCast,
@@ -51,9 +53,12 @@ const close = (memberId: string): Change => ({ kind: 'close', memberId });
 export const CHANGES: ReadonlyMap<string, ChangesOf> = new Map([
   on(PostCreated, ({ postId }) => [message('post-created', ['posts'], { postId })]),
   on(PostDeleted, ({ postId }) => [message('post-deleted', ['posts', postTopic(postId)], { postId })]),
+  // the home list and the searches show its title, its page the whole post
+  on(PostEdited, ({ postId }) => [message('post-edited', ['posts', postTopic(postId)], { postId })]),
   on(VoteCast, ({ postId }) => [counts(postId)]),
   on(CommentAdded, ({ postId, commentId }) => [counts(postId), message('comment-added', [postTopic(postId)], { postId, commentId })]),
   on(CommentRemoved, ({ postId, commentId }) => [counts(postId), message('comment-removed', [postTopic(postId)], { postId, commentId })]),
+  on(CommentEdited, ({ postId, commentId }) => [message('comment-edited', [postTopic(postId)], { postId, commentId })]),
   // its author has read it (the notifications read model moves their mark)
   on(AnnouncementPublished, ({ announcementId, authorId }) => [
     message('announcement-published', ['announcements'], { announcementId }),

@@ -28,6 +28,8 @@ export interface CommentRow {
   author_email: string;
   author_photo: string;
   created_at: Date;
+  edited_at: Date | null;
+  revision_count: number;
 }
 
 /** Which page of a post's comments: in `order`, after `after` (null: from the start), at most `limit`. */
@@ -106,7 +108,7 @@ export function createCommunityStore(db: Knex) {
         `SELECT p.comment_count AS total, c.*
          FROM read.posts p
          LEFT JOIN LATERAL (
-           SELECT c.id, c.post_id, c.text, c.author_id, c.author_name, c.author_email, c.author_photo, c.created_at, ${MICROS_OF('c.created_at')} AS micros
+           SELECT c.id, c.post_id, c.text, c.author_id, c.author_name, c.author_email, c.author_photo, c.created_at, c.edited_at, c.revision_count, ${MICROS_OF('c.created_at')} AS micros
            FROM read.comments c
            WHERE c.post_id = p.id ${page.after ? `AND (c.created_at, c.id) ${direction === 'ASC' ? '>' : '<'} (${AT_MICROS}, ?::uuid)` : ''}
            ORDER BY c.created_at ${direction}, c.id ${direction} LIMIT ?

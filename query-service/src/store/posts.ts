@@ -16,9 +16,11 @@ export interface PostRow {
   up_vote: number;
   down_vote: number;
   comment_count: number;
+  edited_at: Date | null;
+  revision_count: number;
 }
 
-export const LIST_COLUMNS = 'id, title, summary, tags, author_name, author_photo, created_at, up_vote, down_vote, comment_count';
+export const LIST_COLUMNS = 'id, title, summary, tags, author_name, author_photo, created_at, up_vote, down_vote, comment_count, edited_at, revision_count';
 const ORDER: Record<PostSort, string> = {
   newest: 'created_at DESC, id DESC',
   popularity: 'score DESC, created_at DESC, id DESC',

@@ -13,6 +13,8 @@ export const AUDIT_TYPE_LABELS: Record<AuditType, string> = {
   AccountErased: 'Account erased',
   AccountDisabled: 'Account disabled',
   AccountEnabled: 'Account enabled',
+  PostEdited: 'Post edited',
+  CommentEdited: 'Comment edited',
 };
 
 /** The type filter's choices, in the contracts' order. */

@@ -17,6 +17,7 @@ const post = (n: number, title: string, authorName: string, tags: string[], upVo
   upVote,
   downVote,
   commentCount: 0,
+  revisionCount: 1,
 });
 
 const POSTS = [

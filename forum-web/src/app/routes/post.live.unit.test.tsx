@@ -19,6 +19,7 @@ const comment = (n: number, by = 'Bob Chen'): CommentItem => ({
   authorName: by,
   authorPhoto: '',
   createdAt: '2026-11-23T18:00:00.000Z',
+  revisionCount: 1,
 });
 
 /** The post and its comments (newest first) as the server has them; reads kept as "what X-Min-Position". */

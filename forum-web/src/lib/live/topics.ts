@@ -9,10 +9,12 @@ export function topicsOf(message: StreamMessage): StreamTopic[] {
     case 'post-created':
       return ['posts'];
     case 'post-deleted':
+    case 'post-edited':
       return ['posts', postTopic(message.data.postId)];
     case 'post-counts':
     case 'comment-added':
     case 'comment-removed':
+    case 'comment-edited':
       return [postTopic(message.data.postId)];
     case 'announcement-published':
       return ['announcements'];

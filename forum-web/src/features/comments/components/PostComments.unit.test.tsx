@@ -11,7 +11,15 @@ import { PostComments } from './PostComments';
 
 const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
 const TOO_MANY = 'Too many comments. Try again in 2 minutes.';
-const first: CommentItem = { _id: 'c1', postId: POST_ID, text: 'First!', authorName: 'Bob Chen', authorPhoto: '', createdAt: '2026-11-23T18:00:00.000Z' };
+const first: CommentItem = {
+  _id: 'c1',
+  postId: POST_ID,
+  text: 'First!',
+  authorName: 'Bob Chen',
+  authorPhoto: '',
+  createdAt: '2026-11-23T18:00:00.000Z',
+  revisionCount: 1,
+};
 
 /** Comments newest first, `pageSize` a page. */
 function fakeServer({ addStatus = 201, list = [first], pageSize = 20 }: { addStatus?: number; list?: CommentItem[]; pageSize?: number } = {}) {

@@ -20,6 +20,7 @@ const post = (changes: Partial<PostDetail> = {}): PostDetail => ({
   upVote: 3,
   downVote: 1,
   commentCount: 2,
+  revisionCount: 1,
   myVote: 'none',
   ...changes,
 });
