@@ -1,6 +1,6 @@
 import { api, readAfter, useApiDispatch } from '../../../lib/api';
 import { postTopic, useLiveTopic } from '../../../lib/live';
-import { getPostApi } from '../api/get-post';
+import { getPostApi } from '../../../lib/post';
 
 /**
  * A post page kept up to date by the stream (topic `post:<id>`): its counts as the stream gives
