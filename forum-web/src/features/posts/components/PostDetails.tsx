@@ -1,5 +1,6 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutlineOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
 import { Box, Button, Divider, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -11,7 +12,7 @@ import { isNotFound } from '../../../lib/http-error';
 import { useGetPostQuery } from '../../../lib/post';
 import { useLivePost } from '../hooks/use-live-post';
 import { OwnPostVotes } from './OwnPostVotes';
-import { postPath } from '../../../lib/paths';
+import { editPostPath, postPath } from '../../../lib/paths';
 import { ShareMenu } from './ShareMenu';
 import { VoteButtons } from './VoteButtons';
 
@@ -76,6 +77,11 @@ export function PostDetails({ id, children }: { id: string; children?: ReactNode
             {post.commentCount} {post.commentCount === 1 ? 'comment' : 'comments'}
           </Button>
           <Box sx={{ flexGrow: 1 }} />
+          {post.byMe && (
+            <Button component={Link} to={editPostPath(post._id)} size="small" startIcon={<EditOutlined />}>
+              Edit
+            </Button>
+          )}
           <ShareMenu url={new URL(postPath(post._id), window.location.origin).href} title={post.title} />
         </Stack>
       </Paper>
