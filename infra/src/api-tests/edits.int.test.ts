@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { NewEvent, StreamAppend } from '@forum/eventstore';
 import {
-  commentStream,
   HEADER_MIN_POSITION,
   positionToken,
   postStream,
   type AuditPage,
-  type CommentEdited,
   type CommentItem,
   type CommentRevisions,
   type PostDetail,
@@ -18,6 +15,7 @@ import {
 import { anyString } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
+import { editAppend } from '../testing/edits.ts';
 import { openStream, type SseMessage } from '../testing/sse-client.ts';
 
 /**
@@ -54,31 +52,33 @@ const comment = (postId: string, text: string) =>
   forum.call<{ id: string; position: string }>('POST', '/api/comments', { token: author.token, body: { postId, text }, expect: 201 });
 
 /** An edit appended as the command side writes it; answers its position, for a read that must reflect it. */
-async function edited(streamId: string, type: 'PostEdited' | 'CommentEdited', data: PostEdited['data'] | CommentEdited['data']): Promise<string> {
-  const metadata = { actorId: data.editorId, correlationId: randomUUID(), causationId: null, requestId: null, schemaVersion: 1 };
-  const append: StreamAppend = { streamId, expectedVersion: 'any', events: [{ type, data, metadata } satisfies NewEvent] };
-  return positionToken((await forum.store.append([append])).lastPosition);
-}
+const edited = async (...edit: Parameters<typeof editAppend>) => positionToken((await forum.store.append([editAppend(...edit)])).lastPosition);
 const editPost = (postId: string, fields: Pick<PostEdited['data'], 'title' | 'description' | 'tags'>, revision: number, by = author.id, reason?: string) =>
-  edited(postStream(postId), 'PostEdited', {
-    postId,
-    authorId: author.id,
-    editorId: by,
-    ...fields,
-    ...(reason !== undefined && { reason }),
-    revision,
-    editedAt: later(revision),
+  edited({
+    type: 'PostEdited',
+    data: {
+      postId,
+      authorId: author.id,
+      editorId: by,
+      ...fields,
+      ...(reason !== undefined && { reason }),
+      revision,
+      editedAt: later(revision),
+    },
   });
 const editComment = (postId: string, commentId: string, text: string, revision: number, by = author.id, reason?: string) =>
-  edited(commentStream(commentId), 'CommentEdited', {
-    commentId,
-    postId,
-    authorId: author.id,
-    editorId: by,
-    text,
-    ...(reason !== undefined && { reason }),
-    revision,
-    editedAt: later(revision),
+  edited({
+    type: 'CommentEdited',
+    data: {
+      commentId,
+      postId,
+      authorId: author.id,
+      editorId: by,
+      text,
+      ...(reason !== undefined && { reason }),
+      revision,
+      editedAt: later(revision),
+    },
   });
 const at = (position: string) => ({ headers: { [HEADER_MIN_POSITION]: position } });
 
@@ -250,18 +250,19 @@ describe('after an erasure with the content kept', () => {
       body: { title: 'Ospreys', description: 'Ospreys dive', tags: [] },
       expect: 201,
     });
-    const metadata = { actorId: leaving.id, correlationId: randomUUID(), causationId: null, requestId: null, schemaVersion: 1 };
-    const data: PostEdited['data'] = {
-      postId: written.id,
-      authorId: leaving.id,
-      editorId: leaving.id,
-      title: 'Ospreys',
-      description: 'Ospreys dive for fish',
-      tags: [],
-      revision: 2,
-      editedAt: later(1),
-    };
-    await forum.store.append([{ streamId: postStream(written.id), expectedVersion: 'any', events: [{ type: 'PostEdited', data, metadata }] }]);
+    await edited({
+      type: 'PostEdited',
+      data: {
+        postId: written.id,
+        authorId: leaving.id,
+        editorId: leaving.id,
+        title: 'Ospreys',
+        description: 'Ospreys dive for fish',
+        tags: [],
+        revision: 2,
+        editedAt: later(1),
+      },
+    });
     const erased = await forum.call<{ position: string }>('DELETE', `/api/admin/users/${leaving.id}`, { token: admin.token, body: { content: 'keep' } });
     const { revisions } = await forum.call<PostRevisions>('GET', `/api/posts/${written.id}/revisions`, at(erased.position));
     expect(revisions.map((r) => [r.editorName, r.description])).toEqual([

@@ -3,6 +3,8 @@ import type { EventStore, RecordedEvent } from '@forum/eventstore';
 import { allProjections, applyOwn, settleReplay, stageUntil, tablesOf, type Projection } from '@forum/projections';
 import type { Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { editsOfLog } from '../testing/edits.ts';
+import { readCommittedLog } from '../testing/log.ts';
 import { syntheticFixture, type SyntheticFixture } from './synthetic-fixture.ts';
 
 /**
@@ -10,7 +12,8 @@ import { syntheticFixture, type SyntheticFixture } from './synthetic-fixture.ts'
  * statements. Whatever the batch size, the read model must be the one that
  * applying the events one at a time gives: a realistic log (registrations then
  * profile changes, posts then votes and deletions, comments then reports and
- * removals, often in one batch) replayed at batch size 1, a few odd sizes and
+ * removals, often in one batch; then edits of posts and comments, by their
+ * authors and an admin) replayed at batch size 1, a few odd sizes and
  * all at once gives identical tables.
  */
 let fixture: SyntheticFixture;
@@ -20,7 +23,10 @@ let log: readonly RecordedEvent[];
 
 beforeAll(async () => {
   fixture = await syntheticFixture('replay_equivalence', { events: 2_500, seed: 11 });
-  ({ db, store, log } = fixture);
+  ({ db, store } = fixture);
+  const edits = editsOfLog(fixture.log);
+  await store.append(edits);
+  log = await readCommittedLog(store, fixture.log.length + edits.length);
 }, 120_000);
 afterAll(() => fixture?.close());
 
@@ -98,6 +104,8 @@ describe('given a realistic log of 2.5k events', () => {
       'CommentRemoved',
       'CommentReported',
       'UserWarned',
+      'PostEdited',
+      'CommentEdited',
     ]) {
       expect(types.has(type), type).toBe(true);
     }

@@ -2,11 +2,21 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { HEADER_MIN_POSITION, HISTORY_PAGE_SIZE, voteStream, type AuditPage, type HistoryEntry, type Me, type PostsPage } from '@forum/contracts';
+import {
+  HEADER_MIN_POSITION,
+  HISTORY_PAGE_SIZE,
+  positionToken,
+  voteStream,
+  type AuditPage,
+  type HistoryEntry,
+  type Me,
+  type PostsPage,
+} from '@forum/contracts';
 import { anyNumber, arrayContaining, createTestDatabase, matching, objectContaining, waitFor } from '@forum/platform/testing';
 import { postsProjection, usersProjection } from '@forum/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runForumctl } from './forumctl.ts';
+import { editAppend } from '../testing/edits.ts';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 
 let forum: TestForum;
@@ -146,11 +156,29 @@ describe('forumctl', () => {
   it('verify replays the log into a scratch schema and finds a hand-altered read-model row', { timeout: 60_000 }, async () => {
     const user = await forum.newUser('Verifier');
     const created = await forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: 'Original title', description: 'x', tags: [] } });
-    const { id, position } = (await created.json()) as { id: string; position: string };
-    await forum.api('/api/posts', { headers: { [HEADER_MIN_POSITION]: position } });
+    const { id } = (await created.json()) as { id: string };
+    // edited by its author, and again by an admin with a reason (a revision of its own), as the command side writes edits
+    const edit = (revision: number, editorId: string, reason?: string) =>
+      editAppend({
+        type: 'PostEdited',
+        data: {
+          postId: id,
+          authorId: user.id,
+          editorId,
+          title: 'Original title',
+          description: `x, revision ${revision}`,
+          tags: [],
+          ...(reason && { reason }),
+          revision,
+          editedAt: new Date().toISOString(),
+        },
+      });
+    const edited = await forum.store.append([edit(2, user.id)]);
+    await forum.store.append([edit(3, 'an-admin', 'Tidied up')]);
+    await forum.api('/api/posts', { headers: { [HEADER_MIN_POSITION]: positionToken(edited.lastPosition) } });
     const clean = await ctl(['verify']);
     expect(clean.code, clean.err).toBe(0);
-    expect(clean.out).toMatch(/^posts: ok \(\d+ rows in 8 tables/m);
+    expect(clean.out).toMatch(/^posts: ok \(\d+ rows in 9 tables/m);
     expect(clean.out).toMatch(/^users: ok/m);
 
     const schema = (JSON.parse((await ctl(['status', '--json'])).out) as { name: string; schema: string }[]).find((s) => s.name === 'posts')!.schema;
@@ -171,7 +199,18 @@ describe('forumctl', () => {
   it('rebuild replays a projection into a new build while the forum runs, and reads switch to it', { timeout: 120_000 }, async () => {
     const user = await forum.newUser('Rebuilder');
     const created = await forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: 'Before the rebuild', description: 'x', tags: [] } });
-    const { position } = (await created.json()) as { position: string };
+    const { id } = (await created.json()) as { id: string };
+    const edit = {
+      postId: id,
+      authorId: user.id,
+      editorId: user.id,
+      title: 'Edited before the rebuild',
+      description: 'y',
+      tags: [],
+      revision: 2,
+      editedAt: new Date().toISOString(),
+    };
+    const position = positionToken((await forum.store.append([editAppend({ type: 'PostEdited', data: edit })])).lastPosition);
     const before = (await (await forum.api('/api/posts', { headers: { [HEADER_MIN_POSITION]: position } })).json()) as PostsPage;
 
     const rebuilt = await ctl(['rebuild', 'posts', 'users']);
@@ -183,8 +222,10 @@ describe('forumctl', () => {
     expect(status.filter((s) => s.name === 'posts')).toEqual([objectContaining({ state: 'live', build: anyNumber })]);
     expect(status.find((s) => s.name === 'posts')!.build).toBeGreaterThan(1);
 
-    // the forum reads from the new build and goes on following the log with it
-    expect(((await (await forum.api('/api/posts')).json()) as PostsPage).totalCount).toBe(before.totalCount);
+    // the forum reads from the new build and goes on following the log with it; the edit is in it
+    const read = (await (await forum.api('/api/posts')).json()) as PostsPage;
+    expect(read.totalCount).toBe(before.totalCount);
+    expect(read.posts.find((p) => p._id === id)).toMatchObject({ title: 'Edited before the rebuild', revisionCount: 2, editedAt: edit.editedAt });
     const after = await forum.api('/api/posts', { method: 'POST', token: user.token, json: { title: 'After the rebuild', description: 'x', tags: [] } });
     const next = (await after.json()) as { position: string };
     expect(((await (await forum.api('/api/posts', { headers: { [HEADER_MIN_POSITION]: next.position } })).json()) as PostsPage).totalCount).toBe(

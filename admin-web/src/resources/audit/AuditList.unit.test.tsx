@@ -109,6 +109,8 @@ describe('Staff actions (the audit log)', () => {
       'Account erased',
       'Account disabled',
       'Account enabled',
+      'Post edited',
+      'Comment edited',
     ]);
     await userEvent.click(screen.getByRole('option', { name: 'Tag created' }));
     await waitFor(() => expect(screen.queryByText('Deleted a post by Ben')).toBeNull());

@@ -113,6 +113,26 @@ describe('the history of a post or a user', () => {
     expect(within(restored!).getByText('3f0c1d7e…').getAttribute('title')).toBe('3f0c1d7e-88aa-4b0e-a1f4-6c2b9d0e7a55');
   });
 
+  it('#41: names an edited post after its latest title, its edits among its events', async () => {
+    const [created, ...rest] = POST_HISTORY.events;
+    const edit = (version: number, title: string, editorId: string) => ({
+      ...created!,
+      position: `${820 + version}.1`,
+      version,
+      type: 'PostEdited',
+      actor: editorId,
+      correlationId: `corr-edit-${version}`,
+      data: { postId: POST_ID, authorId: 'u-ann', editorId, title, description: 'Edited', tags: [], revision: version, editedAt: created!.at },
+    });
+    fakeServer({
+      history: { ...POST_HISTORY, events: [created!, edit(2, 'Deploying on Fridays, revisited', 'u-ann'), edit(3, 'Deploying on Fridays?', 'u-ada'), ...rest] },
+    });
+    renderHistory(`/admin/history/post/${POST_ID}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'History of the post “Deploying on Fridays?”' })).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Events of the post “Deploying on Fridays?”' });
+    expect(within(table).getAllByText('PostEdited')).toHaveLength(2);
+  });
+
   it("shows each event's data on one line, and in full when opened", async () => {
     fakeServer({ history: POST_HISTORY });
     renderHistory(`/admin/history/post/${POST_ID}`);

@@ -18,14 +18,16 @@ export function namesIn(events: readonly HistoryEntry[]): Map<string, string> {
   return names;
 }
 
-/** What the page is the history of: the user's name or the post's title, as the events last gave it. */
+/** What the page is the history of: the user's name or the post's title, as the events last gave it (its creation, or its latest edit). */
 export function subjectOf(kind: HistoryKind, id: string, events: readonly HistoryEntry[]): string {
   if (kind === 'user') {
     const name = namesIn(events).get(id);
     return name ? name : `user ${id}`;
   }
-  const created = events.find((e) => e.type === 'PostCreated')?.data as { title?: unknown } | undefined;
-  return typeof created?.title === 'string' ? `the post “${created.title}”` : `post ${id}`;
+  const titled = events.findLast(
+    (e) => (e.type === 'PostCreated' || e.type === 'PostEdited') && typeof (e.data as { title?: unknown } | null)?.title === 'string',
+  );
+  return titled ? `the post “${(titled.data as { title: string }).title}”` : `post ${id}`;
 }
 
 /** Which stream an event is of, by its kind ('vote' of `vote-<post>-<user>`), and its number there: "vote #1". */
