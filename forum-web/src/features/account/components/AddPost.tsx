@@ -14,7 +14,7 @@ import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { BusyButton } from '../../../components/BusyButton';
-import { CountedTextField, PersonAvatar } from '@forum/web-ui';
+import { CountedTextField, MarkdownEditor, PersonAvatar } from '@forum/web-ui';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { useAttemptKey } from '../../../lib/attempt-key';
@@ -185,22 +185,31 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
               slotProps={{ htmlInput: { 'aria-required': true } }}
               fullWidth
             />
-            <CountedTextField
-              label="Post Description *"
-              inputRef={descriptionRef}
+            <MarkdownEditor
+              label="Post Description"
               value={description}
-              rule={POST_DESCRIPTION_RULE}
-              onChange={(event) => {
-                setDescription(event.target.value);
+              onValueChange={(value) => {
+                setDescription(value);
                 clear('description');
               }}
-              error={!!errors.description}
-              helperText={errors.description}
-              slotProps={{ htmlInput: { 'aria-required': true } }}
-              multiline
-              rows={6}
-              fullWidth
-            />
+            >
+              <CountedTextField
+                label="Post Description *"
+                inputRef={descriptionRef}
+                value={description}
+                rule={POST_DESCRIPTION_RULE}
+                onChange={(event) => {
+                  setDescription(event.target.value);
+                  clear('description');
+                }}
+                error={!!errors.description}
+                helperText={errors.description}
+                slotProps={{ htmlInput: { 'aria-required': true } }}
+                multiline
+                rows={6}
+                fullWidth
+              />
+            </MarkdownEditor>
             <Autocomplete
               multiple
               disableCloseOnSelect
