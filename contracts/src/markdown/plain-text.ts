@@ -47,7 +47,7 @@ const CUT_END = /[\s.,;:…–—-]+$/u;
  * A card's preview of a description: its plain text on one line, cut at SUMMARY_LENGTH characters
  * (not UTF-16 units), then '...'; what the cut leaves at its end from CUT_END goes before the '...'
  * (so never "time...." nor "the ..."). `source` may be the description's opening only
- * (SUMMARY_SOURCE_LENGTH, as the read model keeps it).
+ * (SUMMARY_SOURCE_LENGTH characters, as the read model keeps it).
  */
 export function summarize(source: string): string {
   const characters = Array.from(plainLine(source));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUMMARY_LENGTH } from '../constants.ts';
+import { SUMMARY_LENGTH, SUMMARY_SOURCE_LENGTH } from '../constants.ts';
 import { markdownToPlainText, plainLine, summarize } from './plain-text.ts';
 import { parseMarkdown } from './parse.ts';
 import { XSS_VECTORS } from './xss-corpus.ts';
@@ -44,6 +44,23 @@ describe('Markdown as plain text', () => {
     expect(Array.from(cut.slice(0, -3)).length).toBeLessThanOrEqual(SUMMARY_LENGTH);
     expect(cut).not.toMatch(/[\s,]\.\.\.$/);
     expect(summarize(`${'😀'.repeat(SUMMARY_LENGTH)}`)).toBe('😀'.repeat(SUMMARY_LENGTH));
+  });
+});
+
+describe("a card's summary", () => {
+  it('#39 edge 16: a cut after a full stop, a space or a comma ends in one "...", not "...." nor " ..."', () => {
+    // each description's 80th character is the punctuation or space the cut leaves before the "..."
+    const upTo80 = (start: string, end: string) => start + 'x'.repeat(SUMMARY_LENGTH - [...start].length - [...end].length) + end;
+    expect(summarize(upTo80('Part ', 'full time.') + ' The rest of the sentence.')).toBe(upTo80('Part ', 'full time.').replace(/\.$/, '...'));
+    expect(summarize(upTo80('Both ', 'or the ') + 'other one.')).toBe(upTo80('Both ', 'or the ').replace(/ $/, '...'));
+    expect(summarize(upTo80('Many ', 'wait, ... ') + 'then more.')).toBe(upTo80('Many ', 'wait, ... ').replace(/, \.\.\. $/, '...'));
+    expect(summarize(upTo80('Emoji ', '😀.') + ' More.')).toBe(upTo80('Emoji ', '😀.').replace(/\.$/, '...'));
+  });
+
+  it('is cut from the plain text: markup takes no room, and a cut opening (SUMMARY_SOURCE_LENGTH) reads as the whole description', () => {
+    const description = `**${'word '.repeat(9)}word** [a link](https://example.com/${'x'.repeat(200)}) and ${'more '.repeat(300)}`;
+    expect(summarize(description)).toBe(`${'word '.repeat(9)}word a link and more more more more...`);
+    expect(summarize(Array.from(description).slice(0, SUMMARY_SOURCE_LENGTH).join(''))).toBe(summarize(description));
   });
 });
 

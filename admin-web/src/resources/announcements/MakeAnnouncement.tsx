@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Form, Title, useBasename, useDataProvider, useNotify } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { CountedTextInput } from '../../components/CountedTextInput';
+import { MarkdownInput } from '../../components/MarkdownInput';
 import { serverFieldMessages, type ForumDataProvider } from '../../dataProvider';
 
 /** A required text (spec §5's message when it is missing or only spaces, as the API decides). */
@@ -62,7 +63,7 @@ export function MakeAnnouncement() {
           {/* validated on change: a text over its limit is in error at once, as its counter says */}
           <Form key={formKey} mode="onChange" onSubmit={submit} noValidate disableInvalidFormNotification defaultValues={{ title: '', description: '' }}>
             <CountedTextInput source="title" label="Title" validate={validateTitle} rule={ANNOUNCEMENT_TITLE_RULE} />
-            <CountedTextInput
+            <MarkdownInput
               source="description"
               label="Description"
               validate={validateDescription}

@@ -120,7 +120,7 @@ export function PostForm({ initial, label, submitLabel, busy, onSend, actions }:
             helperText={errors.description}
             slotProps={{ htmlInput: { 'aria-required': true } }}
             multiline
-            minRows={6}
+            rows={6}
             fullWidth
           />
         </MarkdownEditor>

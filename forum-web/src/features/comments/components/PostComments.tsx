@@ -2,7 +2,7 @@ import FlagOutlined from '@mui/icons-material/FlagOutlined';
 import { Box, Button, Link, List, ListItem, ListItemAvatar, ListItemText, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
-import { PersonAvatar } from '@forum/web-ui';
+import { Markdown, PersonAvatar } from '@forum/web-ui';
 import { useAuthState } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import { useCommentPages } from '../hooks/use-comment-pages';
@@ -103,10 +103,10 @@ export function PostComments({ postId }: { postId: string }) {
                     </Typography>
                   </Stack>
                 }
-                secondary={comment.text}
+                secondary={<Markdown source={comment.text} />}
                 slotProps={{
                   primary: { component: 'div' },
-                  secondary: { component: 'p', color: 'text.primary', sx: { mt: 0.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' } },
+                  secondary: { component: 'div', color: 'text.primary', sx: { mt: 0.5 } },
                 }}
               />
             </ListItem>

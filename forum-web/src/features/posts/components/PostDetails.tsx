@@ -4,7 +4,7 @@ import EditOutlined from '@mui/icons-material/EditOutlined';
 import { Box, Button, Divider, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { PersonAvatar } from '@forum/web-ui';
+import { Markdown, PersonAvatar } from '@forum/web-ui';
 import { PostNotFound } from '../../../components/NotFoundMessage';
 import { TagList } from '../../../components/TagChip';
 import { formatDate } from '../../../lib/format';
@@ -63,9 +63,7 @@ export function PostDetails({ id, children }: { id: string; children?: ReactNode
           {post.title}
         </Typography>
         <TagList tags={post.tags} sx={{ mt: 1.5 }} />
-        <Typography component="div" sx={{ mt: 3, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', lineHeight: 1.75 }}>
-          {post.description}
-        </Typography>
+        <Markdown source={post.description} sx={{ mt: 3 }} />
         <Divider sx={{ my: 3 }} />
         <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1.5 }}>
           {post.byMe ? (
