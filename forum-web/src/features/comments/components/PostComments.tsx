@@ -7,7 +7,9 @@ import { useAuthState } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import { useCommentPages } from '../hooks/use-comment-pages';
 import { useLiveComments } from '../hooks/use-live-comments';
+import { CommentEdited } from './CommentEdited';
 import { CommentForm } from './CommentForm';
+import { EditCommentButton } from './EditComment';
 import { ShowMoreComments } from './ShowMoreComments';
 
 export const commentsPagePath = (postId: string) => `/post/${encodeURIComponent(postId)}/comments`;
@@ -101,6 +103,12 @@ export function PostComments({ postId }: { postId: string }) {
                     <Typography component="time" variant="caption" color="text.secondary" dateTime={comment.createdAt}>
                       {formatDateTime(comment.createdAt)}
                     </Typography>
+                    {comment.editedAt && (
+                      <Typography component="span" variant="caption">
+                        <CommentEdited commentId={comment._id} editedAt={comment.editedAt} />
+                      </Typography>
+                    )}
+                    {comment.byMe && <EditCommentButton comment={comment} />}
                   </Stack>
                 }
                 secondary={<Markdown source={comment.text} />}

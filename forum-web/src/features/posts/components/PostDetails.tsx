@@ -12,6 +12,7 @@ import { isNotFound } from '../../../lib/http-error';
 import { useGetPostQuery } from '../../../lib/post';
 import { useLivePost } from '../hooks/use-live-post';
 import { OwnPostVotes } from './OwnPostVotes';
+import { PostEdited } from './PostEdited';
 import { editPostPath, postPath } from '../../../lib/paths';
 import { ShareMenu } from './ShareMenu';
 import { VoteButtons } from './VoteButtons';
@@ -54,8 +55,14 @@ export function PostDetails({ id, children }: { id: string; children?: ReactNode
             <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
               {post.authorName}
             </Typography>
-            <Typography variant="body2" color="text.secondary" component="time" dateTime={post.createdAt}>
-              {formatDate(post.createdAt)}
+            <Typography variant="body2" color="text.secondary">
+              <time dateTime={post.createdAt}>{formatDate(post.createdAt)}</time>
+              {post.editedAt && (
+                <>
+                  {' · '}
+                  <PostEdited postId={post._id} editedAt={post.editedAt} />
+                </>
+              )}
             </Typography>
           </Box>
         </Stack>

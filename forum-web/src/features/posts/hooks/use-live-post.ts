@@ -4,8 +4,9 @@ import { getPostApi } from '../../../lib/post';
 
 /**
  * A post page kept up to date by the stream (topic `post:<id>`): its counts as the stream gives
- * them (absolute, so a late or repeated message cannot add twice), and when the post is deleted,
- * a read that finds it gone (the page then says so).
+ * them (absolute, so a late or repeated message cannot add twice); when the post is edited, a read
+ * of it and its revisions at the message's position; when it is deleted, a read that finds it gone
+ * (the page then says so).
  */
 export function useLivePost(id: string) {
   const dispatch = useApiDispatch();
@@ -17,8 +18,9 @@ export function useLivePost(id: string) {
           Object.assign(post, { upVote, downVote, commentCount });
         }),
       );
-    } else if (message.type === 'post-deleted') {
+    } else if (message.type === 'post-deleted' || message.type === 'post-edited') {
       readAfter('getPost', message.data.position);
+      readAfter('getPostRevisions', message.data.position);
       dispatch(api.util.invalidateTags([{ type: 'Post', id }]));
     }
   });
