@@ -59,7 +59,10 @@ export default function RevisionsDialog({ open, onClose, subject, state }: Revis
   const last = revisions.at(-1)?.number;
   const [chosen, setChosen] = useState<number | null>(null);
   // the newest change unless another was chosen (and is still listed)
-  const index = Math.max(1, revisions.findIndex((revision) => revision.number === (chosen ?? last)));
+  const index = Math.max(
+    1,
+    revisions.findIndex((revision) => revision.number === (chosen ?? last)),
+  );
   const after = revisions[index];
   const before = revisions[index - 1];
 

@@ -47,11 +47,7 @@ export function EditPost() {
       <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
         Edit Post
       </Typography>
-      {post.byMe ? (
-        <EditPostForm key={post._id} post={post} />
-      ) : (
-        <Alert severity="info">Only its author can edit this post.</Alert>
-      )}
+      {post.byMe ? <EditPostForm key={post._id} post={post} /> : <Alert severity="info">Only its author can edit this post.</Alert>}
     </Stack>
   );
 }
