@@ -24,6 +24,7 @@ const post = {
   upVote: 7,
   downVote: 2,
   commentCount: 3,
+  revisionCount: 1,
 };
 
 const renderPage = () => renderWithApp(<MyPosts />, { path: '/dashboard/my-post', user: BOB });

@@ -26,6 +26,7 @@ const recent = (n: number) => ({
   upVote: n,
   downVote: 0,
   commentCount: 2 * n,
+  revisionCount: 1,
 });
 
 /** GET /api/user-profile/:email for BOB, a member (Gold) or not (Bronze): four posts, three of them recent. */

@@ -26,6 +26,7 @@ const post = (n: number) => ({
   upVote: n,
   downVote: 0,
   commentCount: 0,
+  revisionCount: 1,
 });
 
 /** GET /api/posts answered from `total` posts, 5 a page; every request's page and sort kept in `asked`. */
