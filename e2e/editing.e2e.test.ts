@@ -97,7 +97,7 @@ describe.skipIf(chromiumMissing)('forum-web, editing', () => {
     // A, the author, edits their comment in its dialog, and the post through the API
     await signInAt(author, '/dashboard');
     await page.goto(`${forum.url}/post/${postId}`);
-    await page.getByRole('list', { name: 'Comments' }).getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('list', { name: 'Comments' }).getByRole('button', { name: 'Edit', exact: true }).click();
     const edit = page.getByRole('dialog', { name: 'Edit your comment' });
     const text = edit.getByRole('textbox', { name: 'Comment' });
     expect(await text.inputValue()).toBe('A first thougth.');

@@ -4,8 +4,8 @@ import { diffWords } from 'diff';
 
 /** How an inserted and a removed run show, and what a screen reader says before it. */
 const MARKS = {
-  added: { component: 'ins', said: ' added: ', color: 'success', tint: 0.16 },
-  removed: { component: 'del', said: ' removed: ', color: 'error', tint: 0.14 },
+  added: { component: 'ins', said: ' added: ', color: 'success', tint: 0.16, gap: 0 },
+  removed: { component: 'del', said: ' removed: ', color: 'error', tint: 0.14, gap: 0.5 },
 } as const;
 
 function Marked({ kind, text }: { kind: keyof typeof MARKS; text: string }) {
@@ -18,6 +18,8 @@ function Marked({ kind, text }: { kind: keyof typeof MARKS; text: string }) {
         textDecorationColor: (theme) => theme.palette[mark.color].dark,
         textDecorationThickness: 2,
         borderRadius: 0.5,
+        // a word replaced: the removed one stands apart from the added one after it
+        mr: mark.gap,
       }}
     >
       <Box component="span" sx={visuallyHidden}>
