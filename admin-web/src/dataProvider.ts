@@ -4,6 +4,8 @@ import {
   WrittenPosition,
   type AdminStats,
   type CreateAnnouncementRequest,
+  type EditCommentRequest,
+  type EditPostRequest,
   type ErasedContentChoice,
   type History,
   type HistoryKind,
@@ -75,6 +77,10 @@ export interface ForumDataProvider extends DataProvider {
   /** DELETE /api/admin/users/:userId: erases another user's account, their posts and comments kept or erased too. */
   eraseUser(userId: string, content: ErasedContentChoice): Promise<Accepted>;
   deleteComment(commentId: string): Promise<Accepted>;
+  /** PATCH /api/posts/:id: a post's new fields, with the reason (required when it is someone else's). */
+  editPost(postId: string, edit: EditPostRequest): Promise<Accepted>;
+  /** PATCH /api/comments/:commentId: a comment's new text, with the reason (required when it is someone else's). */
+  editComment(commentId: string, edit: EditCommentRequest): Promise<Accepted>;
   warnUser(authorEmail: string, warning?: WarnUserRequest): Promise<Accepted>;
   createAnnouncement(announcement: CreateAnnouncementRequest): Promise<Accepted>;
   rebuildProjection(name: string): Promise<Accepted>;
@@ -119,6 +125,8 @@ export function createDataProvider(token: TokenSource, written: WrittenPosition 
     makeAdmin: (userId) => send(`admin/users/make-admin/${encodeURIComponent(userId)}`, 'PATCH'),
     eraseUser: (userId, content) => send(`admin/users/${encodeURIComponent(userId)}`, 'DELETE', { content }),
     deleteComment: (commentId) => send(`admin/comments/${encodeURIComponent(commentId)}`, 'DELETE'),
+    editPost: (postId, edit) => send(`posts/${encodeURIComponent(postId)}`, 'PATCH', edit),
+    editComment: (commentId, edit) => send(`comments/${encodeURIComponent(commentId)}`, 'PATCH', edit),
     warnUser: (authorEmail, warning = {}) => send(`admin/warn-user/${encodeURIComponent(authorEmail)}`, 'POST', warning),
     createAnnouncement: (announcement) => send('admin/announcements', 'POST', announcement),
     rebuildProjection: (name) => send(`admin/projections/${encodeURIComponent(name)}/rebuild`, 'POST'),

@@ -148,14 +148,16 @@ export function passwordProblem(password: string): string | null {
 }
 
 /**
- * Card preview: the description cut at SUMMARY_LENGTH characters (not UTF-16
- * units), then '...'. The spaces, stops, commas, colons, ellipses and dashes the
- * cut leaves at its end go before the '...' (so never "time...." nor "the ...").
- * In SQL, over the text expression `description`: the read model computes it
- * where it writes the post.
+ * The opening of a description the read model keeps for its card (SUMMARY_SOURCE_LENGTH characters
+ * of its Markdown): the read side cuts the card's plain-text preview from it (contracts/markdown's
+ * `summarize`), as a whole description would give it unless its first SUMMARY_LENGTH characters of
+ * plain text take more Markdown than that (long link addresses).
  */
+export const SUMMARY_SOURCE_LENGTH = 1000;
+
+/** SUMMARY_SOURCE_LENGTH, in SQL over the text expression `description`: the read model computes it where it writes the post. */
 export function summarizeSql(description: string): string {
-  return `CASE WHEN length(${description}) > ${SUMMARY_LENGTH} THEN regexp_replace(left(${description}, ${SUMMARY_LENGTH}), '[[:space:].,;:…–—-]+$', '') || '...' ELSE ${description} END`;
+  return `left(${description}, ${SUMMARY_SOURCE_LENGTH})`;
 }
 
 // ── Paging: every list the API answers is bounded (docs/security/paging.md) ──────────

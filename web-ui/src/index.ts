@@ -3,3 +3,6 @@ export type { CountedTextFieldProps } from './CountedTextField.tsx';
 export { PersonAvatar } from './PersonAvatar.tsx';
 export type { PersonAvatarProps } from './PersonAvatar.tsx';
 export { sxList, type SxList } from './sx.ts';
+export { MarkdownEditor } from './markdown/MarkdownEditor.tsx';
+export type { MarkdownEditorProps } from './markdown/MarkdownEditor.tsx';
+export { Markdown, PlainMarkdownText } from './markdown/lazy.tsx';

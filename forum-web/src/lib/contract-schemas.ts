@@ -8,11 +8,13 @@ import { PostListItem, TopVotedUser } from '@forum/contracts';
 export {
   AnnouncementList,
   CommandAccepted,
+  CommentRevisions,
   CommentsPage,
   Me,
   Notifications,
   PostCount,
   PostDetail,
+  PostRevisions,
   PostsPage,
   SearchPage,
   TagNames,

@@ -167,6 +167,20 @@ describe('search: GET /api/posts/search', () => {
     expect((await expectStatus<PostsPage>(forum.api('/api/posts/search?tag=Career&page=1'))).posts[0]).not.toHaveProperty('snippet');
   });
 
+  it("a description in Markdown shows as plain text without markup characters: in its card's summary and in its search snippet", async () => {
+    const user = await registeredUser('Marker');
+    const { id, position } = await createPost(user.token, {
+      title: 'Birding notes',
+      description: '# Herons\n\nWe watched **three herons** near [the lake](https://example.com/lake) with `binoculars`.\n\n- one _grey_\n- one ~~blue~~ white',
+    });
+    const { posts } = await expectStatus<SearchPage>(forum.api('/api/posts/search?q=herons', { headers: minPositionHeaders(position) }));
+    expect(posts.map((p) => p._id)).toEqual([id]);
+    const shown = posts[0]!.snippet.description.map((run) => run.text).join('');
+    expect(shown).toBe('Herons We watched three herons near the lake with binoculars. one grey one blue white');
+    expect(posts[0]!.snippet.description.filter((run) => run.marked).map((run) => run.text)).toEqual(['Herons', 'herons']);
+    expect(posts[0]!.summary).toBe('Herons We watched three herons near the lake with binoculars. one grey one blue...');
+  });
+
   it('?q= marks only what ts_headline found: delimiters in a stored post (written before the text policy) are dropped, never taken as marks', async () => {
     const user = await registeredUser('Forger');
     const postId = randomUUID();

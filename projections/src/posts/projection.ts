@@ -41,7 +41,7 @@ import { migratePosts, POSTS_READ_INDEXES } from './schema.ts';
 export const postsProjection: Projection<PostsEvent> = {
   name: 'posts',
   // what each version changed: docs/projections-versions.md
-  version: 12,
+  version: 13,
   types: POSTS_TYPES,
   // a comment counts by its post's id: its text and author are not read
   opens: ['PostCreated', 'PostEdited', 'ProfileUpdated'],

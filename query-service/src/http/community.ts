@@ -1,3 +1,4 @@
+import { plainLine } from '@forum/contracts/markdown';
 import {
   EmailParams,
   pageCursor,
@@ -60,7 +61,7 @@ const notification = (row: NotificationRow): NotificationItem => ({
   ...(row.comment_id !== null ? { commentId: row.comment_id } : {}),
   ...(row.post_id !== null ? { postId: row.post_id } : {}),
   ...(row.post_title !== null ? { postTitle: row.post_title } : {}),
-  ...(row.comment_quote !== null ? { commentQuote: row.comment_quote } : {}),
+  ...(row.comment_quote !== null ? { commentQuote: plainLine(row.comment_quote) } : {}),
   createdAt: row.created_at.toISOString(),
   read: row.read,
 });

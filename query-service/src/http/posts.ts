@@ -1,4 +1,5 @@
 import { EmailParams, ListPostsQuery, PostIdParams, type PostCount, type PostDetail, type PostListItem, type PostsPage, type Vote } from '@forum/contracts';
+import { summarize } from '@forum/contracts/markdown';
 import { NotFoundError, parseInput } from '@forum/platform';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { PostCache } from '../reads/post-cache.ts';
@@ -12,7 +13,7 @@ type ListRow = Omit<PostRow, 'description' | 'author_id' | 'author_email'>;
 export const listItem = (row: ListRow): PostListItem => ({
   _id: row.id,
   title: row.title,
-  summary: row.summary,
+  summary: summarize(row.summary),
   tags: row.tags,
   authorName: row.author_name,
   authorPhoto: row.author_photo,

@@ -13,7 +13,7 @@ import { prepared, type Knex } from '@forum/platform';
 import { LIST_COLUMNS, pageOf, type PostRow } from './posts.ts';
 import type { UserRow } from './users.ts';
 import { AT_MICROS, MICROS_OF } from './keyset.ts';
-import { headlineColumns, markedText } from './snippets.ts';
+import { descriptionSnippets, markedText, titleHeadline } from './snippets.ts';
 
 export type ListRow = Omit<PostRow, 'description' | 'author_id' | 'author_email'>;
 /** A post a full-text search found, with its snippet (see snippets.ts). */
@@ -263,7 +263,7 @@ export function createCommunityStore(db: Knex) {
       // (a common word: a few thousand rows for the newest SEARCH_MATCH_CAP matches) or asks the
       // vector index (a rare one), whichever costs less
       // the snippets of the page's posts only, once ranked (ts_headline reads each whole text again)
-      const headlines = headlineColumns(q);
+      const headlines = titleHeadline(q);
       const bindings: Knex.RawBinding[] = [
         q,
         ...(tag === null ? [] : [tag]),
@@ -274,7 +274,7 @@ export function createCommunityStore(db: Knex) {
         (page - 1) * PAGE_SIZE,
         ...headlines.bindings,
       ];
-      const { rows } = await db.raw<{ rows: (ListRow & { total: number; rank: number | null; title_marked: string; description_marked: string })[] }>(
+      const { rows } = await db.raw<{ rows: (ListRow & { total: number; rank: number | null; title_marked: string; description: string })[] }>(
         `WITH candidates AS MATERIALIZED (
            ${matching}
            ORDER BY p.created_at DESC, p.id DESC LIMIT ?
@@ -286,18 +286,22 @@ export function createCommunityStore(db: Knex) {
          hits AS (SELECT id, rank, created_at FROM ranked ORDER BY rank DESC, created_at DESC, id DESC LIMIT ? OFFSET ?)
          SELECT (SELECT count(*) FROM candidates)::integer AS total, h.rank, p.*
          FROM (SELECT 1) one
-         LEFT JOIN (hits h JOIN LATERAL (SELECT ${LIST_COLUMNS}, ${headlines.sql} FROM read.posts WHERE id = h.id) p ON true) ON true
+         LEFT JOIN (hits h JOIN LATERAL (SELECT ${LIST_COLUMNS}, description, ${headlines.sql} FROM read.posts WHERE id = h.id) p ON true) ON true
          ORDER BY h.rank DESC, p.created_at DESC, p.id DESC`,
         bindings,
       );
       const matches = Number(rows[0]?.total ?? 0);
+      const found = rows.filter((row) => row.id !== null);
+      const snippets = await descriptionSnippets(
+        db,
+        q,
+        found.map((row) => row.description),
+      );
       return {
-        rows: rows
-          .filter((row) => row.id !== null)
-          .map(({ total: _, rank: __, title_marked, description_marked, ...row }) => ({
-            ...row,
-            snippet: { title: markedText(title_marked), description: markedText(description_marked) },
-          })),
+        rows: found.map(({ total: _, rank: __, title_marked, description: ___, ...row }, i) => ({
+          ...row,
+          snippet: { title: markedText(title_marked), description: snippets[i] ?? [] },
+        })),
         total: Math.min(matches, SEARCH_MATCH_CAP),
         capped: matches > SEARCH_MATCH_CAP,
       };

@@ -1,4 +1,6 @@
 import { SEARCH_SNIPPET_MAX, type MarkedText } from '@forum/contracts';
+import { markdownToPlainText } from '@forum/contracts/markdown';
+import type { Knex } from '@forum/platform';
 
 /**
  * A search result's snippets: PostgreSQL's ts_headline marks the words a query matched between two
@@ -22,17 +24,30 @@ const WHOLE = `HighlightAll=true, StartSel=${START}, StopSel=${STOP}`;
 /** Up to two passages of a longer description around the matches (its first words when none is there). */
 const PASSAGES = `StartSel=${START}, StopSel=${STOP}, MaxWords=25, MinWords=10, MaxFragments=2, FragmentDelimiter=" … "`;
 
+const headline = (text: string, options: string) => `ts_headline('english', translate(${text}, ?, ?), websearch_to_tsquery('english', ?), ${options})`;
+
 /**
- * The columns title_marked and description_marked of a row of read.posts, for the select list, and
- * their bindings: run it on the rows of the page only (ts_headline parses the whole text again). The
- * same text-search configuration and query as the search vector's (SEARCH_VECTOR, websearch_to_tsquery).
+ * The column title_marked of a row of read.posts, for the select list, and its bindings: run it on
+ * the rows of the page only (ts_headline parses the whole text again). The same text-search
+ * configuration and query as the search vector's (SEARCH_VECTOR, websearch_to_tsquery).
  */
-export function headlineColumns(q: string) {
-  const headline = (column: string, options: string) => `ts_headline('english', translate(${column}, ?, ?), websearch_to_tsquery('english', ?), ${options})`;
-  return {
-    sql: `${headline('title', '?')} AS title_marked, ${headline('description', 'CASE WHEN char_length(description) <= ? THEN ? ELSE ? END')} AS description_marked`,
-    bindings: [SOURCE_FROM, SOURCE_TO, q, WHOLE, SOURCE_FROM, SOURCE_TO, q, SEARCH_SNIPPET_MAX, WHOLE, PASSAGES],
-  };
+export function titleHeadline(q: string) {
+  return { sql: `${headline('title', '?')} AS title_marked`, bindings: [SOURCE_FROM, SOURCE_TO, q, WHOLE] };
+}
+
+/**
+ * The snippets of the page's descriptions, marked for `q` as the titles are: each description's
+ * plain text (Markdown read as contracts' markdownToPlainText: no markup characters in a snippet),
+ * whole when it fits in a snippet, else its passages around the matches.
+ */
+export async function descriptionSnippets(db: Knex, q: string, descriptions: readonly string[]): Promise<MarkedText[]> {
+  if (descriptions.length === 0) return [];
+  const { rows } = await db.raw<{ rows: { marked: string }[] }>(
+    `SELECT ${headline('d', 'CASE WHEN char_length(d) <= ? THEN ? ELSE ? END')} AS marked
+     FROM unnest(?::text[]) WITH ORDINALITY AS x(d, n) ORDER BY n`,
+    [SOURCE_FROM, SOURCE_TO, q, SEARCH_SNIPPET_MAX, WHOLE, PASSAGES, descriptions.map(markdownToPlainText)],
+  );
+  return rows.map((row) => markedText(row.marked));
 }
 
 /** A headline cut at its delimiters into marked and unmarked runs, white space as single spaces, at most SEARCH_SNIPPET_MAX characters (the last of them '…' when cut). */

@@ -5,15 +5,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Form, Title, useBasename, useDataProvider, useNotify } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
-import { CountedTextInput } from '../../components/CountedTextInput';
+import { TitleAndDescriptionInputs } from '../../components/TitleAndDescriptionInputs';
 import { serverFieldMessages, type ForumDataProvider } from '../../dataProvider';
-
-/** A required text (spec §5's message when it is missing or only spaces, as the API decides). */
-const requiredText = (message: string) =>
-  Object.assign((value: unknown) => (typeof value === 'string' && value.trim() ? undefined : message), { isRequired: true });
-
-const validateTitle = [requiredText('Title is required')];
-const validateDescription = [requiredText('Description is required')];
 
 /** The API's own field messages of a refused announcement (400 VALIDATION_FAILED), to show on the fields. */
 function fieldErrorsOf(error: unknown): Record<string, string> | undefined {
@@ -61,16 +54,7 @@ export function MakeAnnouncement() {
           </Typography>
           {/* validated on change: a text over its limit is in error at once, as its counter says */}
           <Form key={formKey} mode="onChange" onSubmit={submit} noValidate disableInvalidFormNotification defaultValues={{ title: '', description: '' }}>
-            <CountedTextInput source="title" label="Title" validate={validateTitle} rule={ANNOUNCEMENT_TITLE_RULE} />
-            <CountedTextInput
-              source="description"
-              label="Description"
-              validate={validateDescription}
-              rule={ANNOUNCEMENT_DESCRIPTION_RULE}
-              multiline
-              minRows={6}
-              maxRows={16}
-            />
+            <TitleAndDescriptionInputs titleRule={ANNOUNCEMENT_TITLE_RULE} descriptionRule={ANNOUNCEMENT_DESCRIPTION_RULE} />
             <Button type="submit" variant="contained" startIcon={<CampaignOutlined />} disabled={isPending} sx={{ mt: 1 }}>
               {isPending ? 'Posting...' : 'Post Announcement'}
             </Button>

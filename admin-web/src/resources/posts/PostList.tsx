@@ -3,6 +3,7 @@ import { DateField, List, NumberField, TextArrayField, useRecordContext } from '
 import { ListPagination } from '../../components/ListPagination';
 import { ColumnsOrCards, type ListColumn } from '../../components/RecordCards';
 import { HistoryLink } from '../history/HistoryLink';
+import { EditPostButton } from './EditPostButton';
 
 type PostRecord = PostListItem & { id: string };
 
@@ -23,13 +24,22 @@ const POST_COLUMNS: ListColumn[] = [
 ];
 
 /**
- * Every post of the forum (/admin/posts), newest first, sortable by its columns; each with the way
- * to its history. Cards on a phone.
+ * Every post of the forum (/admin/posts), newest first, sortable by its columns; each with Edit
+ * (with a reason) and the way to its history. Cards on a phone.
  */
 export function PostList() {
   return (
     <List sort={{ field: 'createdAt', order: 'DESC' }} perPage={ADMIN_PAGE_SIZE} exporter={false} actions={false} pagination={<ListPagination />}>
-      <ColumnsOrCards<PostRecord> columns={POST_COLUMNS} label={(post) => post.title} actions={<PostHistoryLink />} />
+      <ColumnsOrCards<PostRecord>
+        columns={POST_COLUMNS}
+        label={(post) => post.title}
+        actions={
+          <>
+            <EditPostButton />
+            <PostHistoryLink />
+          </>
+        }
+      />
     </List>
   );
 }

@@ -3,7 +3,7 @@ import type { PostListItem } from '@forum/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { atPhoneWidth, renderConsole, respond, stubServer } from '../../testing/console';
+import { atPhoneWidth, quietHttpErrors, renderConsole, respond, stubServer } from '../../testing/console';
 import { PostList } from './PostList';
 
 const post = (n: number, title: string, authorName: string, tags: string[], upVote: number, downVote: number): PostListItem => ({
@@ -83,5 +83,60 @@ describe('Posts on a phone', () => {
         .getByRole('link', { name: `History of the post “${POSTS[0]!.title}”` })
         .getAttribute('href'),
     ).toBe(historyPath(POSTS[0]!));
+  });
+});
+
+describe('Posts: Edit with a reason', () => {
+  /** The list, the post read in full, and PATCH answered by `patch`; each PATCH's body kept. */
+  function editServer(patch: () => Response) {
+    const sent: unknown[] = [];
+    const target = POSTS[0]!;
+    stubServer(({ url, method, init }) => {
+      if (method === 'PATCH' && url.pathname === `/api/posts/${target._id}`) {
+        sent.push(JSON.parse(String(init.body)));
+        return patch();
+      }
+      if (url.pathname === `/api/posts/${target._id}`)
+        return respond({ ...target, id: target._id, description: 'Blue-green with a databse switch.', authorEmail: 'bob@forum.local' });
+      return respond(
+        POSTS.map((p) => ({ id: p._id, ...p })),
+        200,
+        { 'Content-Range': `posts 0-${POSTS.length - 1}/${POSTS.length}` },
+      );
+    });
+    return { sent, target };
+  }
+
+  it("opens the post's title and description with a Reason, required for someone else's post, and sends what changed with it", async () => {
+    const { sent, target } = editServer(() => respond({ id: POSTS[0]!._id, position: '50.1' }));
+    renderConsole(<PostList />, { path: '/admin/posts', resource: 'posts', identity: { id: 'admin', fullName: 'Admin', email: 'admin@forum.local' } });
+    await userEvent.click(await screen.findByRole('button', { name: `Edit the post “${target.title}”` }));
+    const dialog = await screen.findByRole('dialog', { name: `Edit the post “${target.title}”` });
+    const description = await within(dialog).findByRole('textbox', { name: 'Description' });
+    expect((description as HTMLTextAreaElement).value).toBe('Blue-green with a databse switch.');
+    await userEvent.clear(description);
+    await userEvent.type(description, 'Blue-green with a database switch.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Reason must not be empty')).toBeTruthy();
+    expect(sent).toEqual([]);
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Typo');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(sent).toEqual([{ description: 'Blue-green with a database switch.', reason: 'Typo' }]));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it("shows the server's refusal and stays open", async () => {
+    quietHttpErrors();
+    const { target } = editServer(() =>
+      respond({ error: { code: 'VALIDATION_FAILED', message: 'The request is not valid', details: { title: ['Title is too spammy'] } } }, 400),
+    );
+    renderConsole(<PostList />, { path: '/admin/posts', resource: 'posts', identity: { id: 'admin', fullName: 'Admin', email: 'admin@forum.local' } });
+    await userEvent.click(await screen.findByRole('button', { name: `Edit the post “${target.title}”` }));
+    const dialog = await screen.findByRole('dialog', { name: `Edit the post “${target.title}”` });
+    await userEvent.type(await within(dialog).findByRole('textbox', { name: 'Title' }), '!');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Clearer');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Title is too spammy')).toBeTruthy();
+    expect(await screen.findByText('The request is not valid')).toBeTruthy();
   });
 });

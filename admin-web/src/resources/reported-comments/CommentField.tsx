@@ -1,3 +1,4 @@
+import { markdownToPlainText } from '@forum/contracts/markdown';
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import { Chip, Stack, Typography } from '@mui/material';
 import { Link, useBasename, useRecordContext } from 'react-admin';
@@ -12,14 +13,16 @@ export function CommentField() {
   const comment = useRecordContext<ReportedCommentGroup>();
   const basename = useBasename();
   if (!comment) return null;
+  // the table shows what the comment says, not its Markdown
+  const text = markdownToPlainText(comment.text);
   return (
     <Stack spacing={0.5} sx={{ maxWidth: 360, minWidth: 180 }}>
       <Typography
         variant="body2"
         sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', display: '-webkit-box', WebkitLineClamp: 6, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}
-        title={comment.text}
+        title={text}
       >
-        {comment.text}
+        {text}
       </Typography>
       <Stack direction="row" useFlexGap spacing={1.5} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         {comment.reportCount > 1 && <Chip size="small" variant="outlined" label={`Reported ${comment.reportCount} times`} />}

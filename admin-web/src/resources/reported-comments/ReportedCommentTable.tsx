@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { DataTable, RecordContextProvider, useListContext, useRecordContext } from 'react-admin';
 import { CommentField } from './CommentField';
 import { DeleteCommentButton } from './DeleteCommentButton';
+import { EditCommentButton } from './EditCommentButton';
 import { FEEDBACK_LABELS, groupReports, type ReportedCommentGroup, type ReportRecord } from './groupReports';
 import { PersonLines } from './PersonLines';
 import { FeedbackField, ReportedAtField, ReportersField } from './ReportLines';
@@ -50,6 +51,7 @@ function ReportedCommentCards({ comments }: { comments: ReportedCommentGroup[] }
               </Stack>
             </CardContent>
             <CardActions sx={{ px: 2, pb: 2, gap: 1, flexWrap: 'wrap' }}>
+              <EditCommentButton />
               <DeleteCommentButton />
               <WarnUserButton />
             </CardActions>
@@ -92,6 +94,7 @@ export function ReportedCommentTable() {
           </Column>
           <Column label="Actions" disableSort>
             <Stack spacing={1} sx={{ alignItems: 'stretch', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
+              <EditCommentButton />
               <DeleteCommentButton />
               <WarnUserButton />
             </Stack>

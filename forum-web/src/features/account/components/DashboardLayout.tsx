@@ -3,12 +3,16 @@ import HomeOutlined from '@mui/icons-material/HomeOutlined';
 import ListAltOutlined from '@mui/icons-material/ListAltOutlined';
 import PostAddOutlined from '@mui/icons-material/PostAddOutlined';
 import { Box, List, ListItemButton, ListItemIcon, ListItemText, Paper } from '@mui/material';
-import type { ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { NavLink, Route, Routes } from 'react-router-dom';
 import { NotFoundMessage } from '../../../components/NotFoundMessage';
+import { PageSpinner } from '../../../components/PageSpinner';
 import { AddPost } from './AddPost';
 import { MyPosts } from './MyPosts';
 import { MyProfile } from './MyProfile';
+
+/** The edit page is opened from a post: its own chunk, loaded then. */
+const EditPost = lazy(async () => ({ default: (await import('./EditPost')).EditPost }));
 
 const LINKS: { to: string; label: string; Icon: ComponentType; end?: boolean }[] = [
   { to: '/', label: 'Home', Icon: HomeOutlined, end: true },
@@ -66,6 +70,14 @@ export function DashboardLayout() {
           <Route index element={<MyProfile />} />
           <Route path="add-post" element={<AddPost />} />
           <Route path="my-post" element={<MyPosts />} />
+          <Route
+            path="my-post/:id/edit"
+            element={
+              <Suspense fallback={<PageSpinner />}>
+                <EditPost />
+              </Suspense>
+            }
+          />
           <Route path="*" element={<NotFoundMessage />} />
         </Routes>
       </Box>

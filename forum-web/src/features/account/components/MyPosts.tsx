@@ -1,7 +1,8 @@
 import type { PostListItem } from '@forum/contracts';
-import { postPath } from '../../../lib/paths';
+import { editPostPath, postPath } from '../../../lib/paths';
 import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
 import ThumbDownOutlined from '@mui/icons-material/ThumbDownOutlined';
 import ThumbUpOutlined from '@mui/icons-material/ThumbUpOutlined';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
@@ -41,7 +42,7 @@ import { useGetMyPostsQuery } from '../api/get-my-posts';
 /** The API answers the newest posts at once (up to UNPAGED_LIST_MAX); the table pages them itself. */
 export const MY_POSTS_PAGE_SIZE = 10;
 
-/** Spec §2 My Posts: the user's posts with their votes, date and the View / Comments / Delete actions. */
+/** Spec §2 My Posts: the user's posts with their votes, date and the View / Comments / Edit / Delete actions. */
 export function MyPosts() {
   const { user } = useAuthState();
   const email = user?.email ?? '';
@@ -131,7 +132,7 @@ export function MyPosts() {
   );
 }
 
-/** View, Comments and Delete of one post, with the delete confirmation (spec §4 Post deletion, §8). */
+/** View, Comments, Edit and Delete of one post, with the delete confirmation (spec §4 Post deletion, §8). */
 function usePostRemoval(post: PostListItem) {
   const [deletePost, { isLoading: deleting }] = useDeletePostMutation();
   const dialogs = useDialogs();
@@ -169,6 +170,9 @@ function PostActions({ post, deleting, onDelete, direction }: { post: PostListIt
         aria-label={`Comments of ${post.title}`}
       >
         Comments
+      </Button>
+      <Button size="small" component={RouterLink} to={editPostPath(post._id)} startIcon={<EditOutlined />} aria-label={`Edit ${post.title}`}>
+        Edit
       </Button>
       <Button size="small" color="error" onClick={onDelete} disabled={deleting} startIcon={<DeleteOutlined />} aria-label={`Delete ${post.title}`}>
         Delete

@@ -1,7 +1,7 @@
 import type { CommentItem } from '@forum/contracts';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
 import { useId } from 'react';
-import { PersonAvatar } from '@forum/web-ui';
+import { Markdown, PersonAvatar } from '@forum/web-ui';
 import { formatDateTime } from '../../../lib/format';
 
 /** 'Read more' (spec §2): the author, the full text, when it was posted, Close. */
@@ -16,7 +16,7 @@ export function CommentDialog({ comment, open, onClose }: { comment: CommentItem
         </Stack>
       </DialogTitle>
       <DialogContent>
-        <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{comment.text}</Typography>
+        <Markdown source={comment.text} />
         <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
           Posted on <time dateTime={comment.createdAt}>{formatDateTime(comment.createdAt)}</time>
         </Typography>

@@ -1,8 +1,8 @@
-import { Stack } from '@mui/material';
+import { Box, Stack } from '@mui/material';
 import { COMMENT_RULE } from '@forum/contracts';
 import { useState, type FormEvent } from 'react';
 import { BusyButton } from '../../../components/BusyButton';
-import { CountedTextField, overLimit } from '@forum/web-ui';
+import { CountedTextField, MarkdownEditor, overLimit } from '@forum/web-ui';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { rateLimitMessage } from '../../../lib/http-error';
 import { useAddCommentMutation } from '../api/add-comment';
@@ -33,18 +33,22 @@ export function CommentForm({ postId }: { postId: string }) {
       spacing={1.5}
       sx={{ alignItems: { sm: 'flex-start' } }}
     >
-      <CountedTextField
-        value={text}
-        rule={COMMENT_RULE}
-        onChange={(event) => setText(event.target.value)}
-        placeholder="Write a comment..."
-        slotProps={{ htmlInput: { 'aria-label': 'Write a comment' } }}
-        multiline
-        minRows={2}
-        maxRows={10}
-        fullWidth
-        size="small"
-      />
+      <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+        <MarkdownEditor label="Comment" value={text} onValueChange={setText}>
+          <CountedTextField
+            value={text}
+            rule={COMMENT_RULE}
+            onChange={(event) => setText(event.target.value)}
+            placeholder="Write a comment..."
+            slotProps={{ htmlInput: { 'aria-label': 'Write a comment' } }}
+            multiline
+            minRows={2}
+            maxRows={10}
+            fullWidth
+            size="small"
+          />
+        </MarkdownEditor>
+      </Box>
       <BusyButton type="submit" variant="contained" busy={isLoading} sx={{ flexShrink: 0, minWidth: 96 }}>
         {isLoading ? 'Posting...' : 'Post'}
       </BusyButton>

@@ -9,6 +9,8 @@ import { rateLimitMessage, serverError } from '../../../lib/http-error';
 import { useReportCommentMutation } from '../api/report-comment';
 import { commentPreview } from '../hooks/comment-preview';
 import { CommentDialog } from './CommentDialog';
+import { CommentEdited } from './CommentEdited';
+import { EditCommentButton } from './EditComment';
 
 type Feedback = ReportCommentRequest['feedback'];
 
@@ -88,12 +90,20 @@ export function CommentRow({ comment }: { comment: CommentItem }) {
             <CommentDialog comment={comment} open={reading} onClose={() => setReading(false)} />
           </>
         )}
+        {comment.editedAt && (
+          <Typography variant="caption" component="div" color="text.secondary">
+            <CommentEdited commentId={comment._id} editedAt={comment.editedAt} />
+          </Typography>
+        )}
       </TableCell>
       {comment.byMe ? (
         <ActionCells>
-          <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
-            Your comment
-          </Typography>
+          <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+            <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+              Your comment
+            </Typography>
+            <EditCommentButton comment={comment} />
+          </Stack>
         </ActionCells>
       ) : reported || comment.reportedByMe ? (
         <ActionCells>

@@ -64,7 +64,7 @@ describe('the comments table', () => {
 
     await userEvent.click(within(carol).getByRole('button', { name: 'Read more' }));
     const dialog = await screen.findByRole('dialog', { name: 'Comment by Carol Diaz' });
-    within(dialog).getByText(LONG_TEXT);
+    await within(dialog).findByText(LONG_TEXT);
     within(dialog).getByText(/Posted on/);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

@@ -2,12 +2,14 @@ import FlagOutlined from '@mui/icons-material/FlagOutlined';
 import { Box, Button, Link, List, ListItem, ListItemAvatar, ListItemText, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
-import { PersonAvatar } from '@forum/web-ui';
+import { Markdown, PersonAvatar } from '@forum/web-ui';
 import { useAuthState } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import { useCommentPages } from '../hooks/use-comment-pages';
 import { useLiveComments } from '../hooks/use-live-comments';
+import { CommentEdited } from './CommentEdited';
 import { CommentForm } from './CommentForm';
+import { EditCommentButton } from './EditComment';
 import { ShowMoreComments } from './ShowMoreComments';
 
 export const commentsPagePath = (postId: string) => `/post/${encodeURIComponent(postId)}/comments`;
@@ -101,12 +103,18 @@ export function PostComments({ postId }: { postId: string }) {
                     <Typography component="time" variant="caption" color="text.secondary" dateTime={comment.createdAt}>
                       {formatDateTime(comment.createdAt)}
                     </Typography>
+                    {comment.editedAt && (
+                      <Typography component="span" variant="caption">
+                        <CommentEdited commentId={comment._id} editedAt={comment.editedAt} />
+                      </Typography>
+                    )}
+                    {comment.byMe && <EditCommentButton comment={comment} />}
                   </Stack>
                 }
-                secondary={comment.text}
+                secondary={<Markdown source={comment.text} />}
                 slotProps={{
                   primary: { component: 'div' },
-                  secondary: { component: 'p', color: 'text.primary', sx: { mt: 0.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' } },
+                  secondary: { component: 'div', color: 'text.primary', sx: { mt: 0.5 } },
                 }}
               />
             </ListItem>

@@ -51,7 +51,7 @@ describe('the comments under a post', () => {
     const { added } = fakeServer();
     renderComments();
     const list = await screen.findByRole('list', { name: 'Comments' });
-    within(list).getByText('First!');
+    await within(list).findByText('First!');
 
     const input = screen.getByRole('textbox', { name: 'Write a comment' });
     expect(input.getAttribute('placeholder')).toBe('Write a comment...');
@@ -68,6 +68,8 @@ describe('the comments under a post', () => {
     fakeServer({ list, pageSize: 2 });
     renderComments(null);
     const comments = await screen.findByRole('list', { name: 'Comments' });
+    // each comment's Markdown shows once the renderer's chunk is in
+    await within(comments).findByText('Comment 5');
     const texts = () =>
       within(comments)
         .getAllByRole('listitem')

@@ -6,8 +6,8 @@ import { getCommentsApi } from '../api/get-comments';
 /**
  * A post's comments kept up to date by the stream (topic `post:<id>`): a comment written
  * elsewhere comes first (the list is read again from its first page, with the message's position,
- * so it is in it; one the list shows already, such as the reader's own, reads nothing), a
- * removed one goes from the list at once, and the count follows the post's.
+ * so it is in it; one the list shows already, such as the reader's own, reads nothing), an
+ * edited one is read again with its new text, a removed one goes from the list at once, and the count follows the post's.
  */
 export function useLiveComments(postId: string, shown: readonly Pick<CommentItem, '_id'>[]) {
   const dispatch = useApiDispatch();
@@ -16,6 +16,16 @@ export function useLiveComments(postId: string, shown: readonly Pick<CommentItem
       if (shown.some((comment) => comment._id === message.data.commentId)) return;
       readAfter('getComments', message.data.position);
       dispatch(api.util.invalidateTags([{ type: 'Comment', id: postId }]));
+    } else if (message.type === 'comment-edited') {
+      // the list with its new text, and its revisions if they are open
+      readAfter('getComments', message.data.position);
+      readAfter('getCommentRevisions', message.data.position);
+      dispatch(
+        api.util.invalidateTags([
+          { type: 'Comment', id: postId },
+          { type: 'Comment', id: message.data.commentId },
+        ]),
+      );
     } else if (message.type === 'comment-removed') {
       const { commentId } = message.data;
       dispatch(

@@ -1,4 +1,4 @@
-import { PersonAvatar } from '@forum/web-ui';
+import { Markdown, PersonAvatar } from '@forum/web-ui';
 import { Card, CardContent, Stack, Typography } from '@mui/material';
 import { formatDate } from '../../../lib/format';
 import { useGetAnnouncementsQuery } from '../api/get-announcements';
@@ -28,9 +28,7 @@ export function Announcements() {
               <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
                 {a.title}
               </Typography>
-              <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
-                {a.description}
-              </Typography>
+              <Markdown source={a.description} sx={{ typography: 'body2', color: 'text.secondary' }} />
             </CardContent>
           </Card>
         ))}

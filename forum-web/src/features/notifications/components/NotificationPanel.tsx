@@ -2,6 +2,7 @@ import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
 import WarningAmberOutlined from '@mui/icons-material/WarningAmberOutlined';
 import type { Announcement, NotificationItem } from '@forum/contracts';
 import { Box, Divider, List, ListItem, ListItemIcon, ListItemText, Popover, Typography } from '@mui/material';
+import { PlainMarkdownText } from '@forum/web-ui';
 import { formatDate } from '../../../lib/format';
 import { WarningAbout } from './WarningAbout';
 
@@ -68,7 +69,7 @@ export default function NotificationPanel({ id, anchor, onClose, warnings, annou
                 primary={`${a.title}${fresh.has(a._id) ? ' (new)' : ''}`}
                 secondary={
                   <>
-                    {a.description}
+                    <PlainMarkdownText source={a.description} />
                     <DateLine date={a.date} by={a.authorName} />
                   </>
                 }

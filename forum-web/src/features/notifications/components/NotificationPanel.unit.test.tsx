@@ -62,7 +62,7 @@ describe('the notification panel', () => {
     expect(date!.parentElement!.textContent).toBe(date!.textContent);
   });
 
-  it("#39 edge 22: an announcement's author and date are a line of their own below its text, as a warning's date", () => {
+  it("#39 edge 22: an announcement's author and date are a line of their own below its text, as a warning's date", async () => {
     const announcement = {
       _id: 'a1',
       title: 'Maintenance',
@@ -75,7 +75,7 @@ describe('the notification panel', () => {
       route: '*',
     });
     const item = within(screen.getByRole('list', { name: 'Notifications' })).getByRole('listitem');
-    within(item).getByText('The forum rests on Sunday night, for an hour or so', { exact: true });
+    await within(item).findByText('The forum rests on Sunday night, for an hour or so', { exact: true });
     expect(item.textContent).not.toContain('·');
     const date = item.querySelector('time');
     expect(date?.getAttribute('datetime')).toBe('2026-11-29T09:00:00.000Z');

@@ -2,7 +2,7 @@ import type { SetVoteRequest, VoteAccepted } from '@forum/contracts';
 import { contract } from '../../../lib/contract';
 import { api } from '../../../lib/api';
 import { voteChange } from '../hooks/vote-transition';
-import { getPostApi } from './get-post';
+import { getPostApi } from '../../../lib/post';
 
 /**
  * PUT /api/posts/:id/vote {vote}. Spec §4: the counts move only once the server has

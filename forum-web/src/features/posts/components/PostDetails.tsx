@@ -1,17 +1,19 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutlineOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
 import { Box, Button, Divider, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { PersonAvatar } from '@forum/web-ui';
+import { Markdown, PersonAvatar } from '@forum/web-ui';
 import { PostNotFound } from '../../../components/NotFoundMessage';
 import { TagList } from '../../../components/TagChip';
 import { formatDate } from '../../../lib/format';
 import { isNotFound } from '../../../lib/http-error';
-import { useGetPostQuery } from '../api/get-post';
+import { useGetPostQuery } from '../../../lib/post';
 import { useLivePost } from '../hooks/use-live-post';
 import { OwnPostVotes } from './OwnPostVotes';
-import { postPath } from '../../../lib/paths';
+import { PostEdited } from './PostEdited';
+import { editPostPath, postPath } from '../../../lib/paths';
 import { ShareMenu } from './ShareMenu';
 import { VoteButtons } from './VoteButtons';
 
@@ -53,8 +55,14 @@ export function PostDetails({ id, children }: { id: string; children?: ReactNode
             <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
               {post.authorName}
             </Typography>
-            <Typography variant="body2" color="text.secondary" component="time" dateTime={post.createdAt}>
-              {formatDate(post.createdAt)}
+            <Typography variant="body2" color="text.secondary">
+              <time dateTime={post.createdAt}>{formatDate(post.createdAt)}</time>
+              {post.editedAt && (
+                <>
+                  {' · '}
+                  <PostEdited postId={post._id} editedAt={post.editedAt} />
+                </>
+              )}
             </Typography>
           </Box>
         </Stack>
@@ -62,9 +70,7 @@ export function PostDetails({ id, children }: { id: string; children?: ReactNode
           {post.title}
         </Typography>
         <TagList tags={post.tags} sx={{ mt: 1.5 }} />
-        <Typography component="div" sx={{ mt: 3, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', lineHeight: 1.75 }}>
-          {post.description}
-        </Typography>
+        <Markdown source={post.description} sx={{ mt: 3 }} />
         <Divider sx={{ my: 3 }} />
         <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1.5 }}>
           {post.byMe ? (
@@ -76,6 +82,11 @@ export function PostDetails({ id, children }: { id: string; children?: ReactNode
             {post.commentCount} {post.commentCount === 1 ? 'comment' : 'comments'}
           </Button>
           <Box sx={{ flexGrow: 1 }} />
+          {post.byMe && (
+            <Button component={Link} to={editPostPath(post._id)} size="small" startIcon={<EditOutlined />}>
+              Edit
+            </Button>
+          )}
           <ShareMenu url={new URL(postPath(post._id), window.location.origin).href} title={post.title} />
         </Stack>
       </Paper>

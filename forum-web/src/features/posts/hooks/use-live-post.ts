@@ -1,11 +1,12 @@
 import { api, readAfter, useApiDispatch } from '../../../lib/api';
 import { postTopic, useLiveTopic } from '../../../lib/live';
-import { getPostApi } from '../api/get-post';
+import { getPostApi } from '../../../lib/post';
 
 /**
  * A post page kept up to date by the stream (topic `post:<id>`): its counts as the stream gives
  * them (absolute, so a late or repeated message cannot add twice); when the post is edited, a read
- * of it as edited; when it is deleted, a read that finds it gone (the page then says so).
+ * of it and its revisions at the message's position; when it is deleted, a read that finds it gone
+ * (the page then says so).
  */
 export function useLivePost(id: string) {
   const dispatch = useApiDispatch();
@@ -19,6 +20,7 @@ export function useLivePost(id: string) {
       );
     } else if (message.type === 'post-deleted' || message.type === 'post-edited') {
       readAfter('getPost', message.data.position);
+      readAfter('getPostRevisions', message.data.position);
       dispatch(api.util.invalidateTags([{ type: 'Post', id }]));
     }
   });

@@ -1,5 +1,6 @@
 import { WrittenPosition } from '@forum/contracts';
 import { useState } from 'react';
+import { api, readAfter, useApiDispatch } from '../../../lib/api';
 import { useLiveTopic } from '../../../lib/live';
 
 /** A post the stream said was created: at which position, and when this tab heard of it. */
@@ -12,10 +13,12 @@ interface Heard {
  * The home list's news from the stream (topic `posts`): the posts created since it was read that
  * it does not show, and the shown posts deleted meanwhile. A post heard of before the list of the
  * newest was read (`newestReadAt`, when that read started) is in it, or older than what it shows.
+ * A shown post edited elsewhere is read again (its new title), at the message's position.
  */
 export function useNewPosts(shownIds: readonly string[], newestReadAt: number | undefined) {
   const [heard, setHeard] = useState<ReadonlyMap<string, Heard>>(new Map());
   const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set());
+  const dispatch = useApiDispatch();
 
   const isNew = (id: string, { at }: Heard) => !shownIds.includes(id) && !(newestReadAt !== undefined && newestReadAt > at);
   const waiting = [...heard].filter(([id, post]) => isNew(id, post));
@@ -29,6 +32,9 @@ export function useNewPosts(shownIds: readonly string[], newestReadAt: number | 
       const { postId } = message.data;
       setHeard((before) => new Map([...before].filter(([id]) => id !== postId)));
       if (shownIds.includes(postId)) setDeleted((before) => new Set(before).add(postId));
+    } else if (message.type === 'post-edited' && shownIds.includes(message.data.postId)) {
+      readAfter('getPosts', message.data.position);
+      dispatch(api.util.invalidateTags([{ type: 'Post', id: message.data.postId }]));
     }
   });
 

@@ -1,8 +1,11 @@
 import type { PostDetail } from '@forum/contracts';
-import { contract } from '../../../lib/contract';
-import { api } from '../../../lib/api';
+import { api } from './api';
+import { contract } from './contract';
 
-/** GET /api/posts/:id — one post with its full description. */
+/**
+ * GET /api/posts/:id — one post with its full description: the post page and the edit page read it.
+ * Shared here rather than in a feature (features do not import each other), so both read one cached answer.
+ */
 export const getPostApi = api.injectEndpoints({
   endpoints: (build) => ({
     getPost: build.query<PostDetail, string>({
