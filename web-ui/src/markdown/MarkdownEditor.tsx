@@ -76,7 +76,14 @@ export function MarkdownEditor({ value, onValueChange, label, children }: Markdo
   return (
     <Paper variant="outlined" sx={{ p: 1, pt: 0 }}>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', borderBottom: 1, borderColor: 'divider', mb: 1.5 }}>
-        <Tabs value={tab} onChange={(_event, next: 'write' | 'preview') => setTab(next)} aria-label={`${label}: write or preview`}>
+        <Tabs
+          value={tab}
+          onChange={(_event, next: 'write' | 'preview') => setTab(next)}
+          aria-label={`${label}: write or preview`}
+          // two tabs never scroll: nothing clips the focus ring drawn around a tab (the scroller's
+          // overflow is an inline style of MUI's, hence !important)
+          sx={{ overflow: 'visible', '& .MuiTabs-scroller': { overflow: 'visible !important' } }}
+        >
           <Tab value="write" label="Write" id={`${id}-write`} aria-controls={`${id}-write-panel`} />
           <Tab value="preview" label="Preview" id={`${id}-preview`} aria-controls={`${id}-preview-panel`} />
         </Tabs>
