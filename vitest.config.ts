@@ -8,10 +8,11 @@ const WEB_WORKSPACES = '{web-auth,web-ui,forum-web,admin-web}';
  * event store), `web` (the apps' components in jsdom), `int` (real PostgreSQL, the whole forum,
  * and the browser journeys). `npm run test:unit` runs the first two.
  *
- * A file of `unit` shares its worker's modules with the files before it (isolate: false): importing
- * the code anew for every file was most of the level's time. `int` files stay isolated until a run
- * with shared modules is green (one such run met a failure that its file alone does not show), and
- * so do the web components' files: each installs its own DOM, fetch stubs and timers.
+ * A file of `unit` or `int` shares its worker's modules with the files before it (isolate: false):
+ * importing the code anew for every file was most of `unit`'s time and about a third of `int`'s. A
+ * file therefore keeps no state in a module that another file could meet: each starts its own
+ * forum, database and browser. The web components' files stay isolated: each installs its own DOM,
+ * fetch stubs and timers.
  */
 export default defineConfig({
   test: {
@@ -32,6 +33,7 @@ export default defineConfig({
           include: [`{${NODE_WORKSPACES.slice(1, -1)},${WEB_WORKSPACES.slice(1, -1)}}/src/**/*.int.test.ts`, 'e2e/**/*.test.ts'],
           // one real PostgreSQL for the level, in a temporary folder on a free port
           globalSetup: ['platform/src/testing/global-setup.ts'],
+          isolate: false,
         },
       },
     ],

@@ -106,6 +106,12 @@ export const USER_ID_MAX = 255;
  * 10 million pages, 50 million posts at PAGE_SIZE; every offset it gives stays within PostgreSQL's integer.
  */
 export const PAGE_MAX = 10_000_000;
+/**
+ * Decimal digits 0-9, a minus sign allowed in front: the one way a number is written in a query
+ * string. Kept here rather than beside the schemas that use it (text-policy.ts): a page that reads
+ * `?page=` needs it in its first JavaScript, which must not bring zod with it.
+ */
+export const DECIMAL_INTEGER = /^-?[0-9]+$/;
 /** The highest version a stream can reach: the event store's stream_version is a PostgreSQL integer. */
 export const STREAM_VERSION_MAX = 2 ** 31 - 1;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_MAX, PAGE_MAX, PHOTO_URL_MAX, USER_ID_MAX } from './constants.ts';
+import { DECIMAL_INTEGER, EMAIL_MAX, PAGE_MAX, PHOTO_URL_MAX, USER_ID_MAX } from './constants.ts';
 import { isEmail, normalizeEmail } from './email.ts';
 
 /**
@@ -215,9 +215,6 @@ export function identifier(label: string, max = USER_ID_MAX) {
   const invalid = `Not ${/^[aeiou]/i.test(label) ? 'an' : 'a'} ${label}`;
   return text({ kind: 'line', label, max, required: invalid }).refine((value) => /^[^\s\p{C}]+$/u.test(value), invalid);
 }
-
-/** Decimal digits 0-9, a minus sign allowed in front: the one way a number is written in a query string. */
-export const DECIMAL_INTEGER = /^-?[0-9]+$/;
 
 /**
  * A whole number in a query string, one rule for every one: decimal digits 0-9, a minus sign
