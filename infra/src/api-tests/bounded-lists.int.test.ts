@@ -21,6 +21,7 @@ import {
   positionToken,
   postStream,
   RECENT_POSTS,
+  REVISION_LIST_MAX,
   TAG_LIST_MAX,
   TAGS_STREAM,
   UNPAGED_LIST_MAX,
@@ -47,6 +48,8 @@ let postId: string;
 let commentId: string;
 let position: string;
 const OVER = 5;
+/** How many times an admin edits the first post and its first comment: more revisions than a list of them shows. */
+const EDITS = REVISION_LIST_MAX + OVER;
 const BULK_TAG = 'Bulk';
 
 const at = (): Record<string, string> => ({ [HEADER_MIN_POSITION]: position });
@@ -183,6 +186,17 @@ beforeAll(async () => {
     ),
   ];
   const written = await forum.store.append(appends);
+  const revised = (i: number) => ({ authorId: member.id, editorId: 'bounded-lists-admin', reason: `Fix ${i}`, revision: i + 2, editedAt: now(i) });
+  const edited = await forum.store.append([
+    events(
+      postStream(postId),
+      times(EDITS, (i) => ({ type: 'PostEdited', data: { postId, title: `Bulk 0, revision ${i + 2}`, description: 'Filling a list', tags: [BULK_TAG], ...revised(i) } })),
+    ),
+    events(
+      commentStream(commentId),
+      times(EDITS, (i) => ({ type: 'CommentEdited', data: { commentId, postId, text: `Reported a lot, revision ${i + 2}`, ...revised(i) } })),
+    ),
+  ]);
   // an up vote for each liked author's post (their ids are known only now)
   const liked = (
     await forum.db.raw<{ rows: { id: string }[] }>(
@@ -195,7 +209,7 @@ beforeAll(async () => {
     ),
   );
   position = positionToken(
-    [posts, written, votes]
+    [posts, written, edited, votes]
       .map((append) => append.lastPosition)
       .sort(compareLogPositions)
       .at(-1)!,
@@ -249,6 +263,18 @@ const BOUNDS: Record<string, (() => Promise<void>) | 'not a list'> = {
     expect(page.body).toMatchObject({ nextCursor: anyString, totalCount: UNPAGED_LIST_MAX + OVER + 1 });
     expect(lengthOf((await list(`/api/posts/${postId}/comments?limit=${COMMENT_PAGE_MAX}`)).body, 'comments')).toBe(COMMENT_PAGE_MAX);
     expect((await forum.api(`/api/posts/${postId}/comments?limit=${COMMENT_PAGE_MAX + 1}`)).status).toBe(400);
+  },
+  async '/posts/:id/revisions'() {
+    const revisions = await list(`/api/posts/${postId}/revisions`);
+    expect(lengthOf(revisions.body, 'revisions')).toBe(REVISION_LIST_MAX);
+    // the newest, oldest first: the first revision and the oldest edits are left out
+    const numbers = (revisions.body as { revisions: { number: number }[]; totalCount: number }).revisions.map((revision) => revision.number);
+    expect([numbers[0], numbers.at(-1), (revisions.body as { totalCount: number }).totalCount]).toEqual([EDITS + 2 - REVISION_LIST_MAX, EDITS + 1, EDITS + 1]);
+  },
+  async '/comments/:commentId/revisions'() {
+    const revisions = await list(`/api/comments/${commentId}/revisions`);
+    expect(lengthOf(revisions.body, 'revisions')).toBe(REVISION_LIST_MAX);
+    expect(revisions.body).toMatchObject({ totalCount: EDITS + 1 });
   },
   async '/my-posts/:email'() {
     const mine = await list(`/api/my-posts/${member.email}`, member.token);

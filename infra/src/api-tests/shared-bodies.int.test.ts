@@ -60,6 +60,7 @@ describe('a post and its comments, shared by visitors and members', () => {
       'upVote',
       'downVote',
       'commentCount',
+      'revisionCount',
       'description',
     ]);
     // byte for byte: the visitor's body, then the reader's own fields in the order they always came
@@ -116,12 +117,12 @@ describe('a post and its comments, shared by visitors and members', () => {
     const visitorList = JSON.parse(await text(list, undefined, position)) as CommentItem[];
     const visitorPage = JSON.parse(await text(paged, undefined, position)) as CommentsPage;
     expect(visitorList.map((c) => Object.keys(c))).toEqual(
-      Array.from({ length: 2 }, () => ['_id', 'postId', 'text', 'authorName', 'authorPhoto', 'createdAt']),
+      Array.from({ length: 2 }, () => ['_id', 'postId', 'text', 'authorName', 'authorPhoto', 'createdAt', 'revisionCount']),
     );
     expect(visitorPage.comments).toEqual(visitorList);
     /** A visitor's comment with the reader's own fields, in the order they always came (the email after the name). */
     const seen = (c: CommentItem, own: { email?: string; byMe: boolean; reportedByMe: boolean }) => {
-      const { _id, postId: onPost, text: words, authorName, authorPhoto, createdAt } = c;
+      const { _id, postId: onPost, text: words, authorName, authorPhoto, createdAt, revisionCount } = c;
       return {
         _id,
         postId: onPost,
@@ -130,6 +131,7 @@ describe('a post and its comments, shared by visitors and members', () => {
         ...(own.email ? { authorEmail: own.email } : {}),
         authorPhoto,
         createdAt,
+        revisionCount,
         byMe: own.byMe,
         reportedByMe: own.reportedByMe,
       };

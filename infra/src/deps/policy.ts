@@ -18,6 +18,8 @@ export const PERMISSIVE = [
   'Unlicense',
   'CC0-1.0',
   'Python-2.0',
+  // the Python Software Foundation License 2.0: argparse (markdown-it's command line) is a port of Python's own module under it; permissive, OSI-approved
+  'PSF-2.0',
 ] as const;
 
 /** Attribution licences for data and documents shipped inside packages (licence lists, browser data). */

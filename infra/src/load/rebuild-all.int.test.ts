@@ -25,7 +25,9 @@ let byType: Record<string, number>;
 
 beforeAll(async () => {
   database = await createTestDatabase('rebuild_all');
-  const synthetic = await loadSyntheticLog(database.url, { events: 6_000, seed: 2 });
+  // a seed whose 6,000 events hold every event type (the test's first line says which are missing
+  // when a change to the generator's draws leaves one out: then pick another seed)
+  const synthetic = await loadSyntheticLog(database.url, { events: 6_000, seed: 7 });
   db = createKnex(database.url, { max: 4 });
   store = await createPostgresEventStore({ connectionString: database.url, poolSize: 2 });
   const edits = editsOfLog(await readCommittedLog(store, synthetic.events));
