@@ -58,10 +58,13 @@ export function PostDetails({ id, children }: { id: string; children?: ReactNode
             <Typography variant="body2" color="text.secondary">
               <time dateTime={post.createdAt}>{formatDate(post.createdAt)}</time>
               {post.editedAt && (
-                <>
-                  {' · '}
+                // beside the date where both fit; on a line of its own on a phone, without a dot left at the end of the date's line
+                <Box component="span" sx={{ display: { xs: 'block', sm: 'inline' } }}>
+                  <Box component="span" aria-hidden sx={{ display: { xs: 'none', sm: 'inline' } }}>
+                    {' · '}
+                  </Box>
                   <PostEdited postId={post._id} editedAt={post.editedAt} />
-                </>
+                </Box>
               )}
             </Typography>
           </Box>
