@@ -190,7 +190,10 @@ beforeAll(async () => {
   const edited = await forum.store.append([
     events(
       postStream(postId),
-      times(EDITS, (i) => ({ type: 'PostEdited', data: { postId, title: `Bulk 0, revision ${i + 2}`, description: 'Filling a list', tags: [BULK_TAG], ...revised(i) } })),
+      times(EDITS, (i) => ({
+        type: 'PostEdited',
+        data: { postId, title: `Bulk 0, revision ${i + 2}`, description: 'Filling a list', tags: [BULK_TAG], ...revised(i) },
+      })),
     ),
     events(
       commentStream(commentId),
