@@ -289,9 +289,23 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
         // the choice's menu closes first: a click on Report while its backdrop still covers the page
         // would be tried again at another scroll position, and the page would stand wherever that left it
         await page.getByRole('listbox').waitFor({ state: 'detached' });
+        // every alert the page shows from here on, for the failure's message: one toast replaces another
+        await page.evaluate(() => {
+          const seen: string[] = [];
+          Object.assign(window, { alertsSeen: seen });
+          new MutationObserver(() => {
+            for (const alert of document.querySelectorAll('[role="alert"]')) {
+              const text = alert.textContent ?? '';
+              if (text && !seen.includes(text)) seen.push(text);
+            }
+          }).observe(document.body, { childList: true, subtree: true, characterData: true });
+        });
         await table.getByRole('button', { name: 'Report', exact: true }).first().click();
         const shown = toast('Reported! Your report has been submitted');
-        await shown.waitFor();
+        await shown.waitFor().catch(async (error: unknown) => {
+          const seen = await page.evaluate(() => (window as unknown as { alertsSeen: string[] }).alertsSeen);
+          throw new Error(`${width}: no 'Reported!' toast; the alerts shown since the click: ${JSON.stringify(seen)}`, { cause: error });
+        });
         // the pointer on it holds it (spec §9) while it is measured, however slow the machine
         await shown.hover();
         const box = await settledBox(shown);
