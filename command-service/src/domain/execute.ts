@@ -39,7 +39,8 @@ const MAX_ATTEMPTS = 5;
  * Load → decide → append with expected versions. On a version conflict
  * another writer got there first: load again and decide again, a bounded
  * number of times. With an idempotency key, a key already used returns its
- * first answer without deciding.
+ * first answer without deciding, and so does a decision that appends nothing once the key is
+ * found used (a request with the same key appended between the look and the decision).
  *
  * `cost` (a write limit) is taken once, when a decision first has events to append: a refused
  * input, a rule that says no, a decision that changes nothing and a replay cost nothing. With an
@@ -56,10 +57,12 @@ export async function execute<Answer>(
     if (stored.fingerprint !== idempotency!.fingerprint) throw new IdempotencyKeyReusedError();
     return { answer: stored.answer, duplicate: true };
   };
-  if (idempotency) {
-    const earlier = await store.idempotentAnswer<Stored<Answer>>(idempotency.key);
-    if (earlier !== null) return replay(earlier);
-  }
+  const earlierAnswer = async () => {
+    const earlier = idempotency ? await store.idempotentAnswer<Stored<Answer>>(idempotency.key) : null;
+    return earlier === null ? null : replay(earlier);
+  };
+  const answered = await earlierAnswer();
+  if (answered) return answered;
   let taken: Promise<Taken> | undefined;
   const take = async () => {
     if (cost) await (taken ??= cost());
@@ -68,7 +71,9 @@ export async function execute<Answer>(
   try {
     for (let attempt = 1; ; attempt++) {
       const decision = await decideOnce(attempt);
-      if (decision.appends.every((append) => append.events.length === 0)) return { answer: decision.answer(null), duplicate: false };
+      // nothing to append: a request with the same key may have made the change meanwhile (it was
+      // under way when this one looked), and then its answer is this one's
+      if (decision.appends.every((append) => append.events.length === 0)) return (await earlierAnswer()) ?? { answer: decision.answer(null), duplicate: false };
       try {
         if (idempotency) {
           const outcome = await store.appendIdempotent<Stored<Answer>>(decision.appends, {
