@@ -93,6 +93,67 @@ export const EDIT_REASON_MAX = 500;
 /** A post's or comment's revisions (GET /api/posts/:id/revisions, GET /api/comments/:commentId/revisions): the newest this many, oldest first, and their total. */
 export const REVISION_LIST_MAX = 100;
 
+// ---- Notifications, follows and handles (issue #42, docs/notifications.md)
+/**
+ * What notifies a member, each a preference of its own: a comment on their post (`reply`), a comment on
+ * a post they follow (`followed-post`), a new post in a tag they follow (`followed-tag`), an @mention in
+ * a post or comment (`mention`), a moderator's warning (`warning`), an announcement (`announcement`).
+ */
+export const NOTIFICATION_KINDS = ['reply', 'followed-post', 'followed-tag', 'mention', 'warning', 'announcement'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+/**
+ * How a kind reaches the member: in the app only; in the app and by email at once when not seen in the
+ * app within EMAIL_UNSEEN_SECONDS; in the app and in the daily digest; or not at all.
+ */
+export const DELIVERIES = ['app', 'email', 'digest', 'off'] as const;
+export type Delivery = (typeof DELIVERIES)[number];
+/** Discourse's defaults: what answers or names the member is mailed when unseen; what they follow waits for the digest. */
+export const DEFAULT_DELIVERIES: Readonly<Record<NotificationKind, Delivery>> = {
+  reply: 'email',
+  mention: 'email',
+  'followed-post': 'app',
+  'followed-tag': 'digest',
+  warning: 'email',
+  announcement: 'app',
+};
+/** A notification by email waits this long for the member to see it in the app first. */
+export const EMAIL_UNSEEN_SECONDS = 300;
+/** At most one email per member and kind in this many seconds; what comes meanwhile goes in the next one. */
+export const EMAIL_BATCH_SECONDS = 300;
+/** The notification centre's page size (GET /api/me/notifications?page=n); the bell shows the first BELL_LATEST. */
+export const NOTIFICATION_PAGE_SIZE = 20;
+export const BELL_LATEST = 5;
+/** A post or comment notifies at most this many members it @mentions (the first ones in the text). */
+export const MENTIONS_NOTIFIED_MAX = 10;
+/** GET /api/users/handles?prefix=…: the editor's autocomplete, at most this many. */
+export const HANDLE_SUGGESTIONS_MAX = 8;
+/**
+ * A handle: 3 to 20 characters of ASCII letters, digits and `_`, with single `.` or `-` between them
+ * (never first or last, never two in a row): what a mention can be typed and read as, with no letters
+ * that look alike from other scripts. Unique ignoring case.
+ */
+export const HANDLE_MIN = 3;
+export const HANDLE_MAX = 20;
+export const HANDLE_PATTERN = /^[A-Za-z0-9_](?:[A-Za-z0-9_]|[.-](?=[A-Za-z0-9_]))*$/;
+/** Handles nobody may take: they would read as the forum speaking, or as a group. */
+export const RESERVED_HANDLES: readonly string[] = [
+  'admin',
+  'administrator',
+  'moderator',
+  'mod',
+  'staff',
+  'system',
+  'forum',
+  'support',
+  'all',
+  'everyone',
+  'here',
+  'deleted',
+  'anonymous',
+  'me',
+  'root',
+];
+
 // ─── text and paging limits (see text-policy.ts; lengths in Unicode code points) ───
 
 /** A display name: the realm's register form, PATCH /api/me. */

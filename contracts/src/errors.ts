@@ -44,6 +44,12 @@ export const ErrorCode = {
   ALREADY_WARNED: 'ALREADY_WARNED',
   /** Staff editing someone else's post or comment without a reason (422). */
   EDIT_REASON_REQUIRED: 'EDIT_REASON_REQUIRED',
+
+  // ── notifications, follows, handles (issue #42, docs/notifications.md) ──
+  /** Another member has this handle, ignoring case, or had it and was erased (409). */
+  HANDLE_TAKEN: 'HANDLE_TAKEN',
+  /** An unsubscribe link the forum did not sign, or for a member it no longer mails (400). */
+  UNSUBSCRIBE_LINK_INVALID: 'UNSUBSCRIBE_LINK_INVALID',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});
 

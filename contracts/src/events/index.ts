@@ -1,5 +1,7 @@
 import { CommentAdded, CommentEdited, CommentRemoved, CommentReported, type CommentEvent, type CommentReportEvent } from './comment.ts';
-import { AnnouncementsRead, UserWarned, WarningsRead, type NotificationEvent } from './notification.ts';
+import { AnnouncementsRead, NotificationPreferencesChanged, NotificationsRead, UserWarned, WarningsRead, type NotificationEvent } from './notification.ts';
+import { PostFollowed, PostUnfollowed, TagFollowed, TagUnfollowed, type FollowEvent } from './follow.ts';
+import { HandleChanged, HandleClaimed, HandleReleased, type HandleEvent } from './handle.ts';
 import { PostCreated, PostDeleted, PostEdited, type PostEvent } from './post.ts';
 import { TagCreated, TagDeleted, type TagEvent } from './tag.ts';
 import { AnnouncementPublished, type AnnouncementEvent } from './announcement.ts';
@@ -24,6 +26,8 @@ import { VoteCast, type VoteEvent } from './vote.ts';
 export * from './define.ts';
 export * from './comment.ts';
 export * from './notification.ts';
+export * from './follow.ts';
+export * from './handle.ts';
 export * from './vote.ts';
 export * from './post.ts';
 export * from './tag.ts';
@@ -62,9 +66,29 @@ export const eventDefinitions = {
   [UserWarned.type]: UserWarned,
   [WarningsRead.type]: WarningsRead,
   [AnnouncementsRead.type]: AnnouncementsRead,
+  [NotificationsRead.type]: NotificationsRead,
+  [NotificationPreferencesChanged.type]: NotificationPreferencesChanged,
+  [PostFollowed.type]: PostFollowed,
+  [PostUnfollowed.type]: PostUnfollowed,
+  [TagFollowed.type]: TagFollowed,
+  [TagUnfollowed.type]: TagUnfollowed,
+  [HandleClaimed.type]: HandleClaimed,
+  [HandleReleased.type]: HandleReleased,
+  [HandleChanged.type]: HandleChanged,
   [ProjectionRebuildRequested.type]: ProjectionRebuildRequested,
 } as const;
 
 export type ForumEvent =
-  PostEvent | TagEvent | UserEvent | VoteEvent | CommentEvent | CommentReportEvent | NotificationEvent | AnnouncementEvent | ContactEvent | OperationsEvent;
+  | PostEvent
+  | TagEvent
+  | UserEvent
+  | VoteEvent
+  | CommentEvent
+  | CommentReportEvent
+  | NotificationEvent
+  | AnnouncementEvent
+  | ContactEvent
+  | OperationsEvent
+  | FollowEvent
+  | HandleEvent;
 export type ForumEventType = ForumEvent['type'];

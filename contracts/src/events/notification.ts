@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DELIVERIES, NOTIFICATION_KINDS } from '../constants.ts';
 import { defineEvent, isoDate } from './define.ts';
 
 /**
@@ -46,4 +47,32 @@ export const AnnouncementsRead = defineEvent(
 );
 export type AnnouncementsRead = { type: 'AnnouncementsRead'; data: z.infer<typeof AnnouncementsRead.schema> };
 
-export type NotificationEvent = UserWarned | WarningsRead | AnnouncementsRead;
+/**
+ * The member read their notifications of replies, follows and mentions (the notifications projection's
+ * rows): those named by `ids` (ones not theirs change nothing), or, without ids, every one last changed
+ * up to `upTo`. Warnings are read by `WarningsRead`.
+ */
+export const NotificationsRead = defineEvent(
+  'NotificationsRead',
+  1,
+  z.object({ userId: z.string(), ids: z.array(z.string().uuid()).min(1).optional(), upTo: isoDate.optional(), readAt: isoDate }),
+);
+export type NotificationsRead = { type: 'NotificationsRead'; data: z.infer<typeof NotificationsRead.schema> };
+
+/**
+ * The member chose how kinds of notification reach them (only the kinds named change; the others keep
+ * what they were, DEFAULT_DELIVERIES until chosen). `via`: their settings, or an email's unsubscribe link.
+ */
+export const NotificationPreferencesChanged = defineEvent(
+  'NotificationPreferencesChanged',
+  1,
+  z.object({
+    userId: z.string(),
+    changes: z.partialRecord(z.enum(NOTIFICATION_KINDS), z.enum(DELIVERIES)),
+    via: z.enum(['settings', 'unsubscribe']),
+    changedAt: isoDate,
+  }),
+);
+export type NotificationPreferencesChanged = { type: 'NotificationPreferencesChanged'; data: z.infer<typeof NotificationPreferencesChanged.schema> };
+
+export type NotificationEvent = UserWarned | WarningsRead | AnnouncementsRead | NotificationsRead | NotificationPreferencesChanged;

@@ -37,6 +37,9 @@ export const PERSONAL_DATA: Readonly<Record<string, PersonalData>> = {
   'CommentReported@1': { subject: 'reporterId', keys: { identity: { reporterName: 'name', reporterEmail: 'email', reporterPhoto: 'photo' } } },
   'AnnouncementPublished@1': { subject: 'authorId', keys: { identity: { authorName: 'name', authorPhoto: 'photo' } } },
   'UserWarned@1': { subject: 'userId', keys: { content: { commentQuote: 'text' } } },
+  'HandleClaimed@1': { subject: 'userId', keys: { identity: { handle: 'name' } } },
+  'HandleReleased@1': { subject: 'userId', keys: { identity: { handle: 'name' } } },
+  'HandleChanged@1': { subject: 'userId', keys: { identity: { handle: 'name' } } },
 };
 
 /** The event types with personal data in some version. */

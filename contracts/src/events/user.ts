@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, isoDate } from './define.ts';
+import type { HandleChanged } from './handle.ts';
 
 /** Whether an erased member's posts and comments stayed (shown by 'Deleted user') or went with them. */
 export const ERASED_CONTENT = ['kept', 'erased'] as const;
@@ -118,6 +119,7 @@ export const AccountEnabled = defineEvent('AccountEnabled', 1, z.object({ userId
 export type AccountEnabled = { type: 'AccountEnabled'; data: z.infer<typeof AccountEnabled.schema> };
 
 export type UserEvent =
+  | HandleChanged
   | AccountErased
   | AccountDisabled
   | AccountEnabled

@@ -110,63 +110,6 @@ export type WarnUserRequest = z.infer<typeof WarnUserRequest>;
 
 export const AuthorEmailParams = z.object({ authorEmail: emailText('Email', { invalid: 'Not an email address' }) });
 
-// ── notifications ────────────────────────────────────────────────────────
-
-/**
- * A warning. One about a comment names it (`commentId`), its post (`postId`; `postTitle` while
- * the post is there) and quotes the comment's start (`commentQuote`, WARNING_QUOTE_LENGTH
- * characters); older warnings may name the comment alone.
- */
-export const NotificationItem = z.object({
-  _id: z.string(),
-  kind: z.literal('warning'),
-  reason: z.string(),
-  commentId: z.string().optional(),
-  postId: z.string().optional(),
-  postTitle: z.string().optional(),
-  commentQuote: z.string().optional(),
-  createdAt: z.string(),
-  read: z.boolean(),
-});
-export type NotificationItem = z.infer<typeof NotificationItem>;
-
-/**
- * GET /api/me/notifications: the newest UNPAGED_LIST_MAX, newest first; `unread` counts the unread
- * among all of them, `totalCount` all of them (more than `notifications` holds when it is cut).
- * `announcementsReadUpTo` is how far the member has read the announcements, on any device: the
- * date of the newest they marked read (announcements dated after it are unread), null before
- * their first mark (a query service older than the field answers without it: null).
- */
-export const Notifications = z.object({
-  notifications: z.array(NotificationItem),
-  unread: z.number().int(),
-  totalCount: z.number().int(),
-  announcementsReadUpTo: z.string().nullable().default(null),
-});
-export type Notifications = z.infer<typeof Notifications>;
-
-/**
- * POST /api/me/notifications/read: `ids`, or every one created up to `upTo`
- * (an ISO time, e.g. the newest createdAt the client showed), or all of them
- * when neither is sent.
- */
-export const MarkNotificationsReadRequest = z
-  .strictObject({
-    upTo: z.string().datetime({ offset: true, message: 'upTo must be an ISO date-time' }).optional(),
-    ids: z.array(z.string().uuid('Not a notification id')).min(1, 'ids must not be empty').max(500).optional(),
-  })
-  .refine((body) => body.upTo === undefined || body.ids === undefined, { message: 'Send upTo or ids, not both', path: ['_'] })
-  .default({});
-export type MarkNotificationsReadRequest = z.infer<typeof MarkNotificationsReadRequest>;
-
-/**
- * POST /api/me/announcements/read: the newest announcement the member was shown; it and every
- * announcement published before it are read on all their devices. A mark older than the
- * member's current one changes nothing.
- */
-export const MarkAnnouncementsReadRequest = z.strictObject({ announcementId: z.string().uuid('Not an announcement id') });
-export type MarkAnnouncementsReadRequest = z.infer<typeof MarkAnnouncementsReadRequest>;
-
 // ── leaderboard, profile, search ─────────────────────────────────────────
 
 /** GET /api/users/top-voted items (no email: the list is public). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DISPLAY_NAME_MAX, ERASED_CONTENT_CHOICES } from '../constants.ts';
 import { photoUrl, text, type TextRule } from '../text-policy.ts';
+import { handleText } from './notifications.ts';
 
 export const ROLES = ['user', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -11,6 +12,8 @@ export const Me = z.object({
   name: z.string(),
   email: z.string(),
   photoURL: z.string(),
+  /** The name @mentions use (docs/notifications.md#handles); null until the forum has given the member one. */
+  handle: z.string().nullable(),
   role: z.enum(ROLES),
   isMember: z.boolean(),
   registeredAt: z.string(),
@@ -28,16 +31,20 @@ export const displayNameRule = (label = 'Display name', required = `${label} mus
 export const DISPLAY_NAME_RULE = displayNameRule();
 
 /**
- * PATCH /api/me on a forum served at `forumOrigin`: the display name and the photo ('Change
- * Photo'; '' removes it), at least one of them. The photo may not point at the forum itself.
+ * PATCH /api/me on a forum served at `forumOrigin`: the display name, the photo ('Change
+ * Photo'; '' removes it) and the handle (409 HANDLE_TAKEN when another member has it), at least one of them. The photo may not point at the forum itself.
  */
 export const updateMeRequest = (forumOrigin: string) =>
   z
     .strictObject({
       displayName: text(DISPLAY_NAME_RULE).optional(),
       photoURL: photoUrl(forumOrigin, { allowEmpty: true }).optional(),
+      handle: handleText().optional(),
     })
-    .refine((body) => body.displayName !== undefined || body.photoURL !== undefined, { message: 'Send displayName, photoURL or both', path: ['_'] });
+    .refine((body) => body.displayName !== undefined || body.photoURL !== undefined || body.handle !== undefined, {
+      message: 'Send displayName, photoURL or handle',
+      path: ['_'],
+    });
 export type UpdateMeRequest = z.infer<ReturnType<typeof updateMeRequest>>;
 
 /**

@@ -1,2 +1,3 @@
-export { allowedLink, parseMarkdown, type Token } from './parse.ts';
+export { allowedLink, mentionsIn, parseMarkdown, type Token } from './parse.ts';
+export { mentionPath } from './mentions.ts';
 export { markdownToPlainText, plainLine, summarize } from './plain-text.ts';

@@ -1,5 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import type { MarkdownIt as Parser, StateCore, Token } from 'markdown-it';
+import { mentionedHandles, mentions } from './mentions.ts';
 
 export type { Token };
 
@@ -44,6 +45,7 @@ function markdownIt(): Parser {
   const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false });
   md.validateLink = allowedLink;
   md.core.ruler.push('task_lists', taskLists);
+  md.core.ruler.push('mentions', mentions);
   parser = md;
   return md;
 }
@@ -51,4 +53,9 @@ function markdownIt(): Parser {
 /** The token stream of a text in the forum's Markdown. */
 export function parseMarkdown(source: string): Token[] {
   return markdownIt().parse(source, {});
+}
+
+/** The handles a text in the forum's Markdown @mentions, folded, each once, in order (see mentions.ts). */
+export function mentionsIn(source: string): string[] {
+  return mentionedHandles(parseMarkdown(source));
 }

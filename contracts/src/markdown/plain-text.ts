@@ -8,7 +8,7 @@ const BLOCK_ENDS = new Set(['paragraph_close', 'heading_close', 'list_item_close
 function inlineText(children: readonly Token[]): string {
   let text = '';
   for (const child of children) {
-    if (child.type === 'text' || child.type === 'code_inline') text += child.content;
+    if (child.type === 'text' || child.type === 'code_inline' || child.type === 'mention') text += child.content;
     else if (child.type === 'softbreak' || child.type === 'hardbreak') text += '\n';
     else if (child.type === 'image') text += inlineText(child.children ?? []);
   }

@@ -17,6 +17,8 @@ import {
   type TopVotedUser,
   type UserProfile,
   UNPAGED_LIST_MAX,
+  commentLink,
+  NOTIFICATIONS_PATH,
 } from '@forum/contracts';
 import { NotFoundError, type RequestHook } from '@forum/platform';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
@@ -64,6 +66,7 @@ const notification = (row: NotificationRow): NotificationItem => ({
   ...(row.comment_quote !== null ? { commentQuote: plainLine(row.comment_quote) } : {}),
   createdAt: row.created_at.toISOString(),
   read: row.read,
+  link: row.post_id !== null && row.comment_id !== null && row.post_title !== null ? commentLink(row.post_id, row.comment_id) : NOTIFICATIONS_PATH,
 });
 
 /**
@@ -178,7 +181,13 @@ export function communityRoutes(community: CommunityStore, cache: PostCache, sea
     api.get('/me/notifications', async (request) => {
       const viewer = signedIn(request);
       const [{ rows, total, unread }, readUpTo] = await Promise.all([community.notificationsOf(viewer.id), community.announcementsReadUpTo(viewer.id)]);
-      const body: Notifications = { notifications: rows.map(notification), unread, totalCount: total, announcementsReadUpTo: readUpTo?.toISOString() ?? null };
+      const body: Notifications = {
+        notifications: rows.map(notification),
+        unread,
+        totalCount: total,
+        page: 1,
+        announcementsReadUpTo: readUpTo?.toISOString() ?? null,
+      };
       return body;
     });
 

@@ -8,6 +8,7 @@ import { UserList } from './UserList';
 
 const user = (n: number, extra: Partial<AdminUser> = {}): AdminUser => ({
   _id: `u-${n}`,
+  handle: null,
   name: `User ${String(n).padStart(2, '0')}`,
   email: `user${n}@forum.test`,
   photoURL: '',

@@ -40,6 +40,9 @@ export function evolve(state: NotificationsState, event: NotificationEvent): Not
       const current = state.announcementsReadUpTo;
       return current !== null && Date.parse(current) >= Date.parse(upTo) ? state : { ...state, announcementsReadUpTo: upTo };
     }
+    case 'NotificationsRead':
+    case 'NotificationPreferencesChanged':
+      return state;
     default:
       return unreachable(event);
   }

@@ -73,6 +73,8 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       return state.status === 'registered' ? { ...state, disabled: false } : { status: 'unknown' };
     case 'AccountErased':
       return { status: 'erased' };
+    case 'HandleChanged':
+      return state;
     default:
       return unreachable(event);
   }

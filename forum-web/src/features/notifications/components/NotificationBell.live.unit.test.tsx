@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import type { Announcement, NotificationItem } from '@forum/contracts';
+import type { Announcement, WarningItem } from '@forum/contracts';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '@forum/web-ui/testing';
@@ -15,17 +15,18 @@ const announcement = (n: number): Announcement => ({
   authorPhoto: '',
   date: `2026-11-2${n}T10:00:00.000Z`,
 });
-const warning = (n: number): NotificationItem => ({
+const warning = (n: number): WarningItem => ({
   _id: `w${n}`,
   kind: 'warning',
   reason: 'Please stay polite',
   createdAt: '2026-11-23T18:00:00.000Z',
   read: false,
+  link: '/dashboard/notifications',
 });
 
 /** The bell's server: what it has now, and the X-Min-Position of each read ("what position"). */
 function stubBell() {
-  const server = { announcements: [announcement(1)], warnings: [] as NotificationItem[], reads: [] as string[], tickets: 0 };
+  const server = { announcements: [announcement(1)], warnings: [] as WarningItem[], reads: [] as string[], tickets: 0 };
   const read = (what: string, request: Request) => server.reads.push(`${what} ${request.headers.get('X-Min-Position') ?? '-'}`);
   stubApi({
     'GET /api/announcements': (request) => {

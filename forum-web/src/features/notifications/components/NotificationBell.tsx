@@ -25,7 +25,7 @@ export function NotificationBell() {
   const popoverId = useId();
   const announcements = useGetAnnouncementsQuery().data ?? [];
   const notifications = useGetNotificationsQuery(undefined, { skip: !user }).data;
-  const warnings = notifications?.notifications ?? [];
+  const warnings = (notifications?.notifications ?? []).filter((item) => item.kind === 'warning');
   const [markWarningsRead] = useMarkNotificationsReadMutation();
   const readMark = useAnnouncementsReadMark(user?.id ?? null, notifications);
   useLiveBell(user !== null);

@@ -20,7 +20,13 @@ const announcement = (_id: string, title: string, date: string): Announcement =>
   date,
 });
 const announcements = [announcement(NEWER, 'Maintenance tonight', '2026-11-22T10:00:00.000Z'), announcement(OLDER, 'Welcome', '2026-11-21T10:00:00.000Z')];
-const notifications = (announcementsReadUpTo: string | null): Notifications => ({ notifications: [], unread: 0, totalCount: 0, announcementsReadUpTo });
+const notifications = (announcementsReadUpTo: string | null): Notifications => ({
+  notifications: [],
+  unread: 0,
+  totalCount: 0,
+  page: 1,
+  announcementsReadUpTo,
+});
 
 beforeEach(() => localStorage.clear());
 afterEach(cleanup);

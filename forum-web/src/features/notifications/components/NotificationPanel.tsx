@@ -1,6 +1,6 @@
 import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
 import WarningAmberOutlined from '@mui/icons-material/WarningAmberOutlined';
-import type { Announcement, NotificationItem } from '@forum/contracts';
+import type { Announcement, WarningItem } from '@forum/contracts';
 import { Box, Divider, List, ListItem, ListItemIcon, ListItemText, Popover, Typography } from '@mui/material';
 import { PlainMarkdownText } from '@forum/web-ui';
 import { formatDate } from '../../../lib/format';
@@ -11,7 +11,7 @@ interface NotificationPanelProps {
   /** the bell; the panel is open while there is one */
   anchor: HTMLElement | null;
   onClose: () => void;
-  warnings: readonly NotificationItem[];
+  warnings: readonly WarningItem[];
   announcements: readonly Announcement[];
   /** the announcements new to the person (since their last opening of the bell) */
   fresh: ReadonlySet<string>;

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import type { NotificationItem } from '@forum/contracts';
+import type { WarningItem } from '@forum/contracts';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -7,9 +7,10 @@ import { currentPath, renderWithApp } from '../../../testing/render-with-app';
 import NotificationPanel from './NotificationPanel';
 
 const POST_ID = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
-const warning = (changes: Partial<NotificationItem>): NotificationItem => ({
+const warning = (changes: Partial<WarningItem>): WarningItem => ({
   _id: 'w1',
   kind: 'warning',
+  link: '/dashboard/notifications',
   reason: 'Please stay polite',
   createdAt: '2026-11-23T18:00:00.000Z',
   read: false,
@@ -18,7 +19,7 @@ const warning = (changes: Partial<NotificationItem>): NotificationItem => ({
 
 afterEach(cleanup);
 
-function renderPanel(warnings: NotificationItem[]) {
+function renderPanel(warnings: WarningItem[]) {
   const onClose = vi.fn();
   renderWithApp(<NotificationPanel id="panel" anchor={document.body} onClose={onClose} warnings={warnings} announcements={[]} fresh={new Set()} />, {
     route: '*',

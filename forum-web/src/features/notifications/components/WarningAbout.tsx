@@ -1,4 +1,4 @@
-import type { NotificationItem } from '@forum/contracts';
+import type { WarningItem } from '@forum/contracts';
 import { Box, Link, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 
@@ -6,7 +6,7 @@ import { Link as RouterLink } from 'react-router-dom';
  * What a warning about a comment is about: the post it was written on (linked while the post is
  * there) and the start of the comment, quoted. Nothing for a warning about nothing in particular.
  */
-export function WarningAbout({ warning, onNavigate }: { warning: NotificationItem; onNavigate: () => void }) {
+export function WarningAbout({ warning, onNavigate }: { warning: WarningItem; onNavigate: () => void }) {
   if (warning.postId === undefined && warning.commentQuote === undefined) return null;
   return (
     <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
