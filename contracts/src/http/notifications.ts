@@ -159,7 +159,7 @@ export const Notifications = z.object({
   notifications: z.array(NotificationItem),
   unread: z.number().int(),
   totalCount: z.number().int(),
-  page: z.number().int(),
+  page: z.number().int().default(1),
   announcementsReadUpTo: z.string().nullable().default(null),
 });
 export type Notifications = z.infer<typeof Notifications>;
