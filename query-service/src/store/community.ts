@@ -144,7 +144,7 @@ export function createCommunityStore(db: Knex) {
         db.raw<{ rows: ReportRow[] }>(
           `SELECT r.id AS report_id, r.comment_id, c.text, c.post_id, c.author_name, c.author_email, c.author_photo,
                   r.reporter_name, r.reporter_email, r.reporter_photo, r.feedback, r.reported_at, c.report_count,
-                  EXISTS (SELECT 1 FROM read.notifications n WHERE n.comment_id = r.comment_id) AS warned
+                  EXISTS (SELECT 1 FROM read.notifications n WHERE n.comment_id = r.comment_id AND n.kind = 'warning') AS warned
            FROM read.comment_reports r JOIN read.comments c ON c.id = r.comment_id
            ORDER BY r.reported_at ${direction}, r.id ${direction} LIMIT ? OFFSET ?`,
           [limit, offset],
