@@ -276,7 +276,7 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
               meta,
             );
           case 'WarningsRead':
-            return decideNotification({ type: 'MarkWarningsRead', data: { userId: registered().userId, ids: e.data.warningIds } }, own, meta);
+            return decideNotification({ type: 'MarkNotificationsRead', data: { userId: registered().userId, ids: e.data.warningIds } }, own, meta);
           case 'AnnouncementsRead':
             return decideNotification(
               { type: 'MarkAnnouncementsRead', data: { userId: registered().userId, announcement: stateOf(announcementStream(e.data.announcementId)) } },

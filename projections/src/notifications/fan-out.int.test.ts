@@ -50,8 +50,7 @@ const commentEdited = (n: number, postN: number, authorId: string, text: string)
     { commentId: uuidOf(n), postId: uuidOf(postN), authorId, editorId: authorId, text, revision: 2, editedAt: time(30) },
     `comment-${uuidOf(n)}`,
   );
-const handle = (userId: string, name: string) =>
-  inStream('HandleChanged', { userId, handle: name, source: 'profile', changedAt: time(0) }, `user-${userId}`);
+const handle = (userId: string, name: string) => inStream('HandleChanged', { userId, handle: name, source: 'profile', changedAt: time(0) }, `user-${userId}`);
 const follows = (type: 'PostFollowed' | 'PostUnfollowed', userId: string, postN: number) =>
   inStream(type, { userId, postId: uuidOf(postN), at: time(0) }, `follows-${userId}`);
 const tagFollows = (type: 'TagFollowed' | 'TagUnfollowed', userId: string, tag: string) => inStream(type, { userId, tag, at: time(0) }, `follows-${userId}`);
@@ -78,16 +77,16 @@ const row = (user_id: string, kind: string, postN: number, fields: Partial<Row> 
 });
 
 describe('comments on a post', () => {
-  it("notify its author (reply) and its followers (followed-post), never the commenter; commenters follow by default; comments collapse while unread", async () => {
+  it('notify its author (reply) and its followers (followed-post), never the commenter; commenters follow by default; comments collapse while unread', async () => {
     const model = await harness.fresh(notificationsProjection);
     await model.given([post(1, 'ann'), comment(11, 1, 'ben'), comment(12, 1, 'ann'), comment(13, 1, 'cy', { minute: 5 })]);
     expect(await activity(model)).toEqual([
       row('ann', 'reply', 1, { comment_id: uuidOf(11), actor_id: 'cy', count: 2 }),
       row('ben', 'followed-post', 1, { comment_id: uuidOf(12), actor_id: 'cy', count: 2 }),
     ]);
-    const [{ id }] = await model.rows<{ id: string }>("SELECT id FROM notifications WHERE user_id = 'ann'");
+    const [first] = await model.rows<{ id: string }>("SELECT id FROM notifications WHERE user_id = 'ann'");
     // once read, the next comment starts a new row
-    await model.given([read('ann', { ids: [id!] }), comment(14, 1, 'ben', { minute: 10 })]);
+    await model.given([read('ann', { ids: [first!.id] }), comment(14, 1, 'ben', { minute: 10 })]);
     expect(await activity(model)).toEqual([
       row('ann', 'reply', 1, { comment_id: uuidOf(11), actor_id: 'cy', count: 2, read: true }),
       row('ann', 'reply', 1, { comment_id: uuidOf(14), actor_id: 'ben' }),
@@ -130,10 +129,7 @@ describe('@mentions', () => {
   it('notify members by their handle (ignoring case), not the author; the mention wins over a reply or a followed tag', async () => {
     const model = await harness.fresh(notificationsProjection);
     await model.given([handle('ann', 'Ann_A'), handle('ben', 'ben'), handle('cy', 'cy.c'), tagFollows('TagFollowed', 'ben', 'x')]);
-    await model.given([
-      post(5, 'ann', { tags: ['x'], description: 'Hi @BEN and @nobody, @ann' }),
-      comment(51, 5, 'cy', { text: 'Yes @ann_a, @cy.c `@ben`' }),
-    ]);
+    await model.given([post(5, 'ann', { tags: ['x'], description: 'Hi @BEN and @nobody, @ann' }), comment(51, 5, 'cy', { text: 'Yes @ann_a, @cy.c `@ben`' })]);
     expect(await activity(model)).toEqual([
       row('ann', 'mention', 5, { comment_id: uuidOf(51), actor_id: 'cy' }),
       row('ben', 'mention', 5, { actor_id: 'ann' }),

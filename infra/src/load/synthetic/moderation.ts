@@ -71,7 +71,11 @@ export function readWarnings(forum: SimulatedForum): SyntheticEvent[] | null {
   forum.warned.pop();
   const notifications = forum.notificationsOf(user);
   const meta = forum.meta(user.id);
-  return forum.write(meta, [decided(notifications, decideNotification({ type: 'MarkWarningsRead', data: { userId: user.id } }, notifications.state, meta))]);
+  // by their ids: the warnings alone (all of them would read the member's other notifications too)
+  const ids = [...notifications.state.warnings.keys()];
+  return forum.write(meta, [
+    decided(notifications, decideNotification({ type: 'MarkNotificationsRead', data: { userId: user.id, ids } }, notifications.state, meta)),
+  ]);
 }
 
 /** An admin disables an account in the identity realm, and enables it again later. */
