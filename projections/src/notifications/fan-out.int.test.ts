@@ -183,6 +183,9 @@ describe('reads and erasures', () => {
     await model.given([handle('ann', 'ann'), tagFollows('TagFollowed', 'ann', 't'), post(9, 'ann'), comment(91, 9, 'ben'), follows('PostFollowed', 'ann', 10)]);
     await model.given([erased('ann'), comment(92, 9, 'cy', { text: '@ann' }), post(10, 'cy', { tags: ['t'] }), erased('cy', 'erased')]);
     expect(await activity(model)).toEqual([row('ben', 'followed-post', 9, { comment_id: uuidOf(92), actor_id: 'cy' })]);
+    // an erased author whose texts go with them: their mentions go too (a replay of their emptied texts mentions nobody)
+    await model.given([handle('ben', 'ben'), comment(93, 9, 'dee', { text: '@ben' }), erased('dee', 'erased')]);
+    expect(await activity(model)).toEqual([row('ben', 'followed-post', 9, { comment_id: uuidOf(92), actor_id: 'cy' })]);
     for (const table of ['post_followers', 'tag_followers', 'handles'])
       expect(await model.rows(`SELECT user_id FROM ${table} WHERE user_id = 'ann'`), table).toEqual([]);
   });

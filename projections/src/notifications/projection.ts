@@ -1,5 +1,5 @@
 import { defineProjection } from '../runner/projection.ts';
-import { NOTIFICATION_ID_FUNCTION, writeComments, writeEdit, writePosts, type CommentAdded, type PostCreated } from './fan-out.ts';
+import { writeComments, writeEdit, writePosts, type CommentAdded, type PostCreated } from './fan-out.ts';
 import { applyMemberEvent, MEMBER_EVENT_TYPES, type MemberEvent } from './member-events.ts';
 import { readByAuthor, writeMarks, writeWarnings, type Mark, type Warning } from './warnings.ts';
 
@@ -92,7 +92,6 @@ export const notificationsProjection = defineProjection({
         only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
         published_at timestamptz NOT NULL
       );
-      ${NOTIFICATION_ID_FUNCTION};
     `);
   },
   async apply(trx, events) {
