@@ -78,6 +78,17 @@ export function readWarnings(forum: SimulatedForum): SyntheticEvent[] | null {
   ]);
 }
 
+/** A member marks all their notifications read (one with no unread warning: that would be a WarningsRead too). */
+export function readNotifications(forum: SimulatedForum): SyntheticEvent[] | null {
+  const member = forum.actor();
+  const notifications = forum.notificationsOf(member);
+  if ([...notifications.state.warnings.values()].some((warning) => !warning.read)) return null;
+  const meta = forum.meta(member.id);
+  return forum.write(meta, [
+    decided(notifications, decideNotification({ type: 'MarkNotificationsRead', data: { userId: member.id } }, notifications.state, meta)),
+  ]);
+}
+
 /** An admin disables an account in the identity realm, and enables it again later. */
 export function disableAndEnable(forum: SimulatedForum): SyntheticEvent[] | null {
   const user = forum.actor();
