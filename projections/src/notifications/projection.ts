@@ -97,9 +97,10 @@ export const notificationsProjection = defineProjection({
   async apply(trx, events) {
     // Warnings and marks are written in segments that an erasure ends (reads of warnings that
     // were there before a segment, then its warnings, read already when a later WarningsRead of
-    // it names them). The fan-out goes in runs of new posts or new comments, each written
-    // set-wise when an event of another kind comes; the other events that touch the fan-out
-    // (follows, handles, reads, edits, deletions, erasures) are written one by one between runs.
+    // it names them). The fan-out goes in runs of new posts and comments, written set-wise when
+    // an event that touches the fan-out comes (follows, handles, reads, edits, deletions,
+    // erasures: written one by one between runs). A run's posts are written before its comments:
+    // a comment reads only posts created before it, and no post reads a comment.
     const warnings = new Map<string, Warning>();
     const reads: { userId: string; warningIds: string[] }[] = [];
     const marks = new Map<string, Mark>();
@@ -112,11 +113,9 @@ export const notificationsProjection = defineProjection({
     for (const event of events) {
       switch (event.type) {
         case 'PostCreated':
-          if (run.comments.length > 0) await endRun();
           run.posts.push(event);
           break;
         case 'CommentAdded':
-          if (run.posts.length > 0) await endRun();
           run.comments.push(event);
           break;
         case 'PostEdited':
@@ -180,7 +179,7 @@ export const notificationsProjection = defineProjection({
   },
 });
 
-/** New posts or new comments, one kind at a time, in log order. */
+/** New posts and new comments, each in log order. */
 interface Run {
   posts: PostCreated[];
   comments: CommentAdded[];
