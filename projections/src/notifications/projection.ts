@@ -1,6 +1,6 @@
 import { defineProjection } from '../runner/projection.ts';
 import { writeComments, writeEdit, writePosts, type CommentAdded, type PostCreated } from './fan-out.ts';
-import { applyMemberEvent, MEMBER_EVENT_TYPES, type MemberEvent } from './member-events.ts';
+import { applyMemberEvent, FollowChoices, MEMBER_EVENT_TYPES, type MemberEvent } from './member-events.ts';
 import { readByAuthor, writeMarks, writeWarnings, type Mark, type Warning } from './warnings.ts';
 
 /**
@@ -98,14 +98,16 @@ export const notificationsProjection = defineProjection({
     // Warnings and marks are written in segments that an erasure ends (reads of warnings that
     // were there before a segment, then its warnings, read already when a later WarningsRead of
     // it names them). The fan-out goes in runs of new posts and comments, written set-wise when
-    // an event that touches the fan-out comes (follows, handles, reads, edits, deletions,
-    // erasures: written one by one between runs). A run's posts are written before its comments:
-    // a comment reads only posts created before it, and no post reads a comment.
+    // an event that touches the fan-out comes: a run of follow choices (set-wise too), or a
+    // handle, a read, an edit, a deletion, an erasure (one by one). A run's posts are written
+    // before its comments: a comment reads only posts created before it, and no post reads a comment.
     const warnings = new Map<string, Warning>();
     const reads: { userId: string; warningIds: string[] }[] = [];
     const marks = new Map<string, Mark>();
     let run: Run = { posts: [], comments: [] };
+    const choices = new FollowChoices();
     const endRun = async () => {
+      await choices.write(trx);
       await writePosts(trx, run.posts);
       await writeComments(trx, run.comments);
       run = { posts: [], comments: [] };
@@ -113,10 +115,19 @@ export const notificationsProjection = defineProjection({
     for (const event of events) {
       switch (event.type) {
         case 'PostCreated':
+          if (choices.size > 0) await endRun();
           run.posts.push(event);
           break;
         case 'CommentAdded':
+          if (choices.size > 0) await endRun();
           run.comments.push(event);
+          break;
+        case 'PostFollowed':
+        case 'PostUnfollowed':
+        case 'TagFollowed':
+        case 'TagUnfollowed':
+          if (run.posts.length + run.comments.length > 0) await endRun();
+          choices.add(event);
           break;
         case 'PostEdited':
         case 'CommentEdited':
