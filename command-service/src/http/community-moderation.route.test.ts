@@ -83,16 +83,22 @@ describe('POST /api/me/notifications/read', () => {
   const plain = uuidOf(1);
   const named = uuidOf(2);
 
-  it('marks warnings read by id, then all, with WarningsRead; with nothing left to read it answers without a position and appends nothing', async () => {
+  it('marks warnings read by id, then all, with WarningsRead, and the other notifications with NotificationsRead; a time already read appends nothing', async () => {
     await api.given(anAdmin(ada), registered(otto), warned(otto, ada, plain), warned(otto, ada, named, 'Please stay polite'));
     const read = (body?: unknown) => otto.post('/api/me/notifications/read', body);
-    await api
-      .when(read({ ids: [plain] }))
-      .then(200, { id: otto.id, position: aPosition }, [
-        { streamId: `notifications-${otto.id}`, type: 'WarningsRead', data: { userId: otto.id, warningIds: [plain] }, metadata: { actorId: otto.id } },
-      ]);
-    await api.when(read()).then(200, { id: otto.id, position: aPosition }, [{ type: 'WarningsRead', data: { warningIds: [named] } }]);
-    await api.when(read({ upTo: new Date().toISOString() })).then(200, { id: otto.id }, []);
+    const activity = uuidOf(3);
+    await api.when(read({ ids: [plain, activity] })).then(200, { id: otto.id, position: aPosition }, [
+      { streamId: `notifications-${otto.id}`, type: 'WarningsRead', data: { userId: otto.id, warningIds: [plain] }, metadata: { actorId: otto.id } },
+      { streamId: `notifications-${otto.id}`, type: 'NotificationsRead', data: { userId: otto.id, ids: [activity] }, metadata: { actorId: otto.id } },
+    ]);
+    await api.when(read()).then(200, { id: otto.id, position: aPosition }, [
+      { type: 'WarningsRead', data: { warningIds: [named] } },
+      { type: 'NotificationsRead', data: { upTo: anyString } },
+    ]);
+    const upTo = '2026-11-29T10:00:00.000Z';
+    await api.when(read({ upTo: '2026-11-29T11:00:00+01:00' })).then(200, { id: otto.id }, []);
+    await api.given(nora.post('/api/me/notifications/read', { upTo }));
+    await api.when(nora.post('/api/me/notifications/read', { upTo })).then(200, { id: nora.id }, []);
   });
 
   it('refuses a visitor with 401, and upTo with ids, a bad id or a bad date with 400; appends nothing', async () => {

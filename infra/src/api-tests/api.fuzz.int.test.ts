@@ -276,6 +276,8 @@ const reads: Record<string, { params?: Params; query?: Record<string, fc.Arbitra
   'GET /api/user-post-count/:email': { params: { email: ids.email } },
   'GET /api/posts/:id': { params: { id: ids.post } },
   'GET /api/posts/:id/revisions': { params: { id: ids.post } },
+  'GET /api/posts/:id/follow': { params: { id: ids.post } },
+  'GET /api/me/notifications': { query: { page: text('1', '2'), unread: text('true', 'false') } },
   'GET /api/comments/:commentId/revisions': { params: { commentId: ids.comment } },
   'GET /api/posts': { query: { page: text('1', '2'), sort: text('newest', 'popularity') } },
   // words that find the fixtures' posts, so their snippets are made: markup, the snippets' stand-in character, the syntax alone

@@ -16,6 +16,7 @@ import {
   HEADER_TOTAL_COUNT,
   HISTORY_PAGE_SIZE,
   LEADERBOARD_SIZE,
+  followsStream,
   notificationsStream,
   PAGE_SIZE,
   positionToken,
@@ -24,6 +25,7 @@ import {
   REVISION_LIST_MAX,
   TAG_LIST_MAX,
   TAGS_STREAM,
+  NOTIFICATION_PAGE_SIZE,
   UNPAGED_LIST_MAX,
   userStream,
   voteStream,
@@ -132,6 +134,11 @@ beforeAll(async () => {
         },
       ]);
     }),
+    // the member follows more tags than a list of them shows
+    events(
+      followsStream(member.id),
+      times(TAG_LIST_MAX + OVER, (i) => ({ type: 'TagFollowed', data: { userId: member.id, tag: `Followed ${i}`, at: now(i) } })),
+    ),
     // tags
     events(
       TAGS_STREAM,
@@ -293,7 +300,7 @@ const BOUNDS: Record<string, (() => Promise<void>) | 'not a list'> = {
   },
   async '/me/notifications'() {
     const mine = await list('/api/me/notifications', member.token);
-    expect(lengthOf(mine.body, 'notifications')).toBe(UNPAGED_LIST_MAX);
+    expect(lengthOf(mine.body, 'notifications')).toBe(NOTIFICATION_PAGE_SIZE);
     expect(mine.body).toMatchObject({ totalCount: UNPAGED_LIST_MAX + OVER, unread: UNPAGED_LIST_MAX + OVER });
     expect((mine.body as { notifications: { reason: string }[] }).notifications[0]!.reason).toBe(`Warning ${UNPAGED_LIST_MAX + OVER - 1}`);
   },
@@ -303,6 +310,12 @@ const BOUNDS: Record<string, (() => Promise<void>) | 'not a list'> = {
     const range = await list('/api/admin/reported-comments?range=[0,9]', admin);
     expect([lengthOf(range.body), range.range]).toEqual([10, `reported-comments 0-9/${UNPAGED_LIST_MAX + OVER}`]);
   },
+  async '/me/followed-tags'() {
+    const followed = await list('/api/me/followed-tags', member.token);
+    expect(lengthOf(followed.body, 'tags')).toBe(TAG_LIST_MAX);
+  },
+  // one member's answer about one post
+  '/posts/:id/follow': 'not a list',
   async '/announcements'() {
     const news = await list('/api/announcements');
     expect([lengthOf(news.body), news.total]).toEqual([UNPAGED_LIST_MAX, String(UNPAGED_LIST_MAX + OVER)]);

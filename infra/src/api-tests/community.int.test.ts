@@ -1,4 +1,12 @@
-import { DEFAULT_WARNING_REASON, type ErrorBody, type Notifications, type ReportedComment, type UserProfile } from '@forum/contracts';
+import {
+  commentLink,
+  DEFAULT_WARNING_REASON,
+  NOTIFICATIONS_PATH,
+  type ErrorBody,
+  type Notifications,
+  type ReportedComment,
+  type UserProfile,
+} from '@forum/contracts';
 import { anyString, objectContaining } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minPositionHeaders, startTestForum, type TestForum } from '../testing/forum.ts';
@@ -213,11 +221,13 @@ describe('moderation', () => {
           commentQuote: 'Rude words',
           createdAt: anyString,
           read: false,
+          link: commentLink(postId, commentId),
         },
-        { _id: plain.id, kind: 'warning', reason: DEFAULT_WARNING_REASON, createdAt: anyString, read: false },
+        { _id: plain.id, kind: 'warning', reason: DEFAULT_WARNING_REASON, createdAt: anyString, read: false, link: NOTIFICATIONS_PATH },
       ],
       unread: 2,
       totalCount: 2,
+      page: 1,
       announcementsReadUpTo: null,
     });
 
@@ -231,13 +241,13 @@ describe('moderation', () => {
     const after = await expectStatus<Notifications>(forum.api('/api/me/notifications', { token: user.token, headers: minPositionHeaders(all.position) }));
     expect(after.unread).toBe(0);
     expect(after.notifications.every((n) => n.read)).toBe(true);
-    // nothing left to read: appends nothing
+    // nothing left to read up to a time already read: appends nothing
     const count = await eventCount();
-    const again = await forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { upTo: new Date().toISOString() } });
+    const again = await forum.api('/api/me/notifications/read', { method: 'POST', token: user.token, json: { upTo: seen.notifications[0]!.createdAt } });
     expect(again.status).toBe(200);
     expect(again.headers.get('X-Event-Position')).toBeNull();
     expect(await eventCount()).toBe(count);
-    expect(await streamTypes(`notifications-${user.id}`)).toEqual(['UserWarned', 'UserWarned', 'WarningsRead', 'WarningsRead']);
+    expect(await streamTypes(`notifications-${user.id}`)).toEqual(['UserWarned', 'UserWarned', 'WarningsRead', 'WarningsRead', 'NotificationsRead']);
   });
 
   it('warn-user: 403 for a user, 401 for a visitor, 404 for an unknown email or a comment not by that user, 400 for bad input; appends nothing', async () => {
@@ -267,6 +277,7 @@ describe('moderation', () => {
       notifications: [],
       unread: 0,
       totalCount: 0,
+      page: 1,
       announcementsReadUpTo: null,
     });
     const events = await eventCount();

@@ -1,4 +1,4 @@
-import { ErrorBody, StreamTicket } from '@forum/contracts';
+import { ErrorBody, StreamTicket, type Notifications } from '@forum/contracts';
 import { StreamTickets } from '@forum/query-service';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
@@ -145,7 +145,9 @@ describe('topics', () => {
 describe("a member's own stream (topic me)", () => {
   it("gets the member's notifications and never another member's", async () => {
     const [mine, theirs] = [await ready(`topics=me,posts&ticket=${await ticketOf(author)}`), await ready(`topics=me&ticket=${await ticketOf(reader)}`)];
-    const target = await post(reader, 'Where a warning comes from');
+    // a bystander's post: their comments on it notify neither of the two (the reader comments last)
+    const bystander = await forum.newUser('Stream Bystander');
+    const target = await post(bystander, 'Where a warning comes from');
     const rude = await comment(author, target.id, 'A rude comment');
     const warned = await forum.call<{ position: string }>('POST', `/api/admin/warn-user/${encodeURIComponent(author.email)}`, {
       token: admin.token,
@@ -166,6 +168,24 @@ describe("a member's own stream (topic me)", () => {
     // the notifications read model has the warning when the message comes
     const notifications = await forum.call<{ unread: number }>('GET', '/api/me/notifications', { token: author.token });
     expect(notifications.unread).toBeGreaterThan(0);
+  });
+
+  it('tells the members a comment reached (its post’s author and followers), once their notifications have it, and not its author', async () => {
+    const [mine, theirs] = [await ready(`topics=me&ticket=${await ticketOf(author)}`), await ready(`topics=me&ticket=${await ticketOf(reader)}`)];
+    const asked = await post(author, 'Who answers?');
+    const answer = await comment(reader, asked.id, 'I do');
+    const told = await mine.next((m) => m.event === 'notifications');
+    expect(told.id).toBe(answer.position);
+    // the read model has it when the message comes
+    const seen = (await (await forum.api('/api/me/notifications', { token: author.token, readYourWrites: false })).json()) as Notifications;
+    expect(seen.notifications[0]).toMatchObject({ kind: 'reply', commentId: answer.id });
+    // the reader now follows the post (a commenter): the author's answer reaches them; the author hears nothing of it
+    const back = await comment(author, asked.id, 'Thanks');
+    expect((await theirs.next((m) => m.event === 'notifications')).id).toBe(back.position);
+    await forum.call('POST', `/api/admin/warn-user/${encodeURIComponent(author.email)}`, { token: admin.token, body: { reason: 'A marker' }, expect: 201 });
+    await mine.next((m) => m.event === 'notifications' && m.id !== told.id);
+    expect(mine.messages.filter((m) => m.event === 'notifications').map((m) => m.id)).not.toContain(back.position);
+    expect(theirs.messages.filter((m) => m.event === 'notifications')).toHaveLength(1);
   });
 
   it("tells the member's other devices that they read the announcements, and no one else", async () => {

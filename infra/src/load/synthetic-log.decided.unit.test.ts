@@ -276,7 +276,11 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
               meta,
             );
           case 'WarningsRead':
-            return decideNotification({ type: 'MarkWarningsRead', data: { userId: registered().userId, ids: e.data.warningIds } }, own, meta);
+            return decideNotification({ type: 'MarkNotificationsRead', data: { userId: registered().userId, ids: e.data.warningIds } }, own, meta);
+          case 'NotificationsRead': {
+            const { ids, upTo } = e.data;
+            return decideNotification({ type: 'MarkNotificationsRead', data: { userId: registered().userId, ...(ids ? { ids } : { upTo }) } }, own, meta);
+          }
           case 'AnnouncementsRead':
             return decideNotification(
               { type: 'MarkAnnouncementsRead', data: { userId: registered().userId, announcement: stateOf(announcementStream(e.data.announcementId)) } },
@@ -308,8 +312,7 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
           case 'ProjectionRebuildRequested':
             if (byUser) requireAdmin();
             return recordRebuild({ projection: e.data.projection, version: e.data.version, build: e.data.build, resumed: e.data.resumed }, meta);
-          // issue #42's events: the synthetic log writes none of them yet
-          case 'NotificationsRead':
+          // issue #42's events the synthetic log writes none of yet (their commands are engineers A's and C's)
           case 'NotificationPreferencesChanged':
           case 'PostFollowed':
           case 'PostUnfollowed':

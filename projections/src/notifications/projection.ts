@@ -1,47 +1,88 @@
-import type { AnnouncementPublished } from '@forum/contracts';
-import type { Knex } from '@forum/platform';
 import { defineProjection } from '../runner/projection.ts';
+import { writeComments, writeEdit, writePosts, type CommentAdded, type PostCreated } from './fan-out.ts';
+import { applyMemberEvent, FollowChoices, MEMBER_EVENT_TYPES, type MemberEvent } from './member-events.ts';
+import { readByAuthor, writeMarks, writeWarnings, type Mark, type Warning } from './warnings.ts';
 
 /**
- * Each user's notifications (the moderators' warnings) and whether they were
- * read. A user has few of them, so the unread count is read from the user's
- * rows through their index rather than kept as a counter. An erased user's
- * notifications are deleted.
- *
- * A warning about a comment keeps what it names besides the comment: its post
- * and the quote of it; the moderators' queue asks by comment whether it was
- * warned about.
- *
- * Each member's announcements read mark (one row, the newest announcement they
- * marked read and its publication time), which only moves forward; it goes
- * with the member's erasure too. An announcement is read by its author: their
- * mark moves to it when it already covered every announcement before it (the
- * newest publication time is kept for that); otherwise it stays, since a mark
- * reads everything up to it and the earlier ones are still new to them.
+ * Each member's notifications, and whether they were read (docs/notifications.md):
+ * - the moderators' warnings (a warning about a comment keeps its post and the quote of it; the
+ *   moderators' queue asks by comment whether it was warned about), read by `WarningsRead`;
+ * - what the log fans out to them (fan-out.ts): a comment on their post (`reply`), on a post they
+ *   follow (`followed-post`), a new post in a tag they follow (`followed-tag`), an @mention
+ *   (`mention`), never of their own doing; comments on one post collapse into one unread row per
+ *   member and kind. Read by `NotificationsRead`. Names, titles and texts are not kept: the read
+ *   side joins them, so an erasure reaches them. `position` is the log position of the event that
+ *   last moved a row: the change stream asks which members a batch reached;
+ * - who follows which post (its author and commenters by default, an explicit choice for good) and
+ *   which tag, and every member's handle (folded), which mentions are resolved through;
+ * - each member's announcements read mark (one row, the newest announcement they marked read and
+ *   its publication time), which only moves forward. An announcement is read by its author: their
+ *   mark moves to it when it already covered every announcement before it (the newest publication
+ *   time is kept for that); otherwise it stays, since a mark reads everything up to it.
+ * An erased member's rows, follows, handle and mark are deleted.
  */
 export const notificationsProjection = defineProjection({
   name: 'notifications',
   // what each version changed: docs/projections-versions.md
-  version: 4,
-  types: ['UserWarned', 'WarningsRead', 'AnnouncementsRead', 'AnnouncementPublished', 'AccountErased'],
-  // an announcement's author counts by their id: their name and photo are not read
-  opens: ['UserWarned'],
-  exposes: { notifications: 'notifications', announcements_read: 'announcements_read' },
+  version: 5,
+  types: [
+    'UserWarned',
+    'WarningsRead',
+    'AnnouncementsRead',
+    'AnnouncementPublished',
+    'PostCreated',
+    'CommentAdded',
+    'PostEdited',
+    'CommentEdited',
+    ...MEMBER_EVENT_TYPES,
+  ],
+  // texts for their mentions, handles to resolve them; an announcement's author counts by their id
+  opens: ['UserWarned', 'PostCreated', 'CommentAdded', 'PostEdited', 'CommentEdited', 'HandleChanged'],
+  exposes: {
+    notifications: 'notifications',
+    announcements_read: 'announcements_read',
+    post_followers: 'post_followers',
+    tag_followers: 'tag_followers',
+  },
   async migrate(trx) {
     await trx.raw(`
       CREATE TABLE IF NOT EXISTS notifications (
         id uuid PRIMARY KEY,
         user_id text NOT NULL,
         kind text NOT NULL,
-        reason text NOT NULL,
+        reason text,
         comment_id uuid,
         post_id uuid,
         comment_quote text,
+        actor_id text,
+        tag text,
+        count integer NOT NULL DEFAULT 1,
         created_at timestamptz NOT NULL,
-        read boolean NOT NULL DEFAULT false
+        updated_at timestamptz NOT NULL,
+        read boolean NOT NULL DEFAULT false,
+        position bigint
       );
-      CREATE INDEX IF NOT EXISTS notifications_of_user ON notifications (user_id, created_at DESC, id DESC);
-      CREATE INDEX IF NOT EXISTS notifications_of_comment ON notifications (comment_id) WHERE comment_id IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS notifications_of_user ON notifications (user_id, updated_at DESC, id DESC);
+      CREATE INDEX IF NOT EXISTS notifications_of_comment ON notifications (comment_id) WHERE kind = 'warning' AND comment_id IS NOT NULL;
+      -- one unread row per member, post and kind of comment: the next comment joins it
+      CREATE UNIQUE INDEX IF NOT EXISTS notifications_collapsed ON notifications (user_id, post_id, kind) WHERE NOT read AND kind IN ('reply', 'followed-post');
+      CREATE INDEX IF NOT EXISTS notifications_at_position ON notifications (position) WHERE position IS NOT NULL;
+      CREATE TABLE IF NOT EXISTS post_authors (post_id uuid PRIMARY KEY, author_id text NOT NULL);
+      CREATE TABLE IF NOT EXISTS post_followers (
+        post_id uuid NOT NULL,
+        user_id text NOT NULL,
+        following boolean NOT NULL,
+        -- chosen (PostFollowed, PostUnfollowed) rather than by default as the author or a commenter
+        explicit boolean NOT NULL,
+        PRIMARY KEY (post_id, user_id)
+      );
+      CREATE INDEX IF NOT EXISTS post_followers_of_user ON post_followers (user_id);
+      CREATE TABLE IF NOT EXISTS tag_followers (tag_key text NOT NULL, user_id text NOT NULL, tag text NOT NULL, PRIMARY KEY (tag_key, user_id));
+      CREATE INDEX IF NOT EXISTS tag_followers_of_user ON tag_followers (user_id, tag_key);
+      CREATE TABLE IF NOT EXISTS handles (user_id text PRIMARY KEY, handle text NOT NULL);
+      CREATE INDEX IF NOT EXISTS handles_by_handle ON handles (handle);
+      -- whom each post or comment has notified of a mention (an edit notifies only whom it adds)
+      CREATE TABLE IF NOT EXISTS mentioned (text_id uuid NOT NULL, user_id text NOT NULL, PRIMARY KEY (text_id, user_id));
       CREATE TABLE IF NOT EXISTS announcements_read (
         user_id text PRIMARY KEY,
         announcement_id uuid NOT NULL,
@@ -54,121 +95,103 @@ export const notificationsProjection = defineProjection({
     `);
   },
   async apply(trx, events) {
-    // Two statements a segment: reads of warnings that were there before it, then its warnings,
-    // read already when a later WarningsRead of it names them (log order). An erasure ends a
-    // segment: it deletes what came before it.
+    // Warnings and marks are written in segments that an erasure ends (reads of warnings that
+    // were there before a segment, then its warnings, read already when a later WarningsRead of
+    // it names them). The fan-out goes in runs of new posts and comments, written set-wise when
+    // an event that touches the fan-out comes: a run of follow choices (set-wise too), or a
+    // handle, a read, an edit, a deletion, an erasure (one by one). A run's posts are written
+    // before its comments: a comment reads only posts created before it, and no post reads a comment.
     const warnings = new Map<string, Warning>();
     const reads: { userId: string; warningIds: string[] }[] = [];
     const marks = new Map<string, Mark>();
+    let run: Run = { posts: [], comments: [] };
+    const choices = new FollowChoices();
+    const endRun = async () => {
+      await choices.write(trx);
+      await writePosts(trx, run.posts);
+      await writeComments(trx, run.comments);
+      run = { posts: [], comments: [] };
+    };
     for (const event of events) {
-      if (event.type === 'AccountErased') {
-        await writeNotifications(trx, warnings, reads);
-        await writeMarks(trx, marks);
-        warnings.clear();
-        reads.length = 0;
-        marks.clear();
-        const { userId } = event.data;
-        await trx.raw('DELETE FROM notifications WHERE user_id = ?', [userId]);
-        await trx.raw('DELETE FROM announcements_read WHERE user_id = ?', [userId]);
-      } else if (event.type === 'AnnouncementsRead') {
-        const { userId, announcementId, upTo } = event.data;
-        const kept = marks.get(userId);
-        if (!kept || Date.parse(upTo) > Date.parse(kept.upTo)) marks.set(userId, { userId, announcementId, upTo });
-      } else if (event.type === 'AnnouncementPublished') {
-        await writeMarks(trx, marks);
-        marks.clear();
-        await readByAuthor(trx, event.data);
-      } else if (event.type === 'UserWarned') {
-        const w = event.data;
-        if (!warnings.has(w.warningId)) {
-          warnings.set(w.warningId, {
-            warningId: w.warningId,
-            userId: w.userId,
-            reason: w.reason,
-            commentId: w.commentId ?? null,
-            postId: w.postId ?? null,
-            commentQuote: w.commentQuote ?? null,
-            warnedAt: w.warnedAt,
-            read: false,
-          });
+      switch (event.type) {
+        case 'PostCreated':
+          if (choices.size > 0) await endRun();
+          run.posts.push(event);
+          break;
+        case 'CommentAdded':
+          if (choices.size > 0) await endRun();
+          run.comments.push(event);
+          break;
+        case 'PostFollowed':
+        case 'PostUnfollowed':
+        case 'TagFollowed':
+        case 'TagUnfollowed':
+          if (run.posts.length + run.comments.length > 0) await endRun();
+          choices.add(event);
+          break;
+        case 'PostEdited':
+        case 'CommentEdited':
+          await endRun();
+          await writeEdit(trx, event);
+          break;
+        case 'AnnouncementsRead': {
+          const { userId, announcementId, upTo } = event.data;
+          const kept = marks.get(userId);
+          if (!kept || Date.parse(upTo) > Date.parse(kept.upTo)) marks.set(userId, { userId, announcementId, upTo });
+          break;
         }
-      } else {
-        const read = event.data;
-        reads.push({ userId: read.userId, warningIds: read.warningIds });
-        for (const id of read.warningIds) {
-          const warning = warnings.get(id);
-          if (warning && warning.userId === read.userId) warning.read = true;
+        case 'AnnouncementPublished':
+          await writeMarks(trx, marks);
+          marks.clear();
+          await readByAuthor(trx, event.data);
+          break;
+        case 'UserWarned': {
+          const w = event.data;
+          if (!warnings.has(w.warningId)) {
+            warnings.set(w.warningId, {
+              warningId: w.warningId,
+              userId: w.userId,
+              reason: w.reason,
+              commentId: w.commentId ?? null,
+              postId: w.postId ?? null,
+              commentQuote: w.commentQuote ?? null,
+              warnedAt: w.warnedAt,
+              read: false,
+            });
+          }
+          break;
         }
+        case 'WarningsRead': {
+          const read = event.data;
+          reads.push({ userId: read.userId, warningIds: read.warningIds });
+          for (const id of read.warningIds) {
+            const warning = warnings.get(id);
+            if (warning && warning.userId === read.userId) warning.read = true;
+          }
+          break;
+        }
+        case 'AccountErased':
+          await endRun();
+          await writeWarnings(trx, warnings, reads);
+          await writeMarks(trx, marks);
+          warnings.clear();
+          reads.length = 0;
+          marks.clear();
+          await applyMemberEvent(trx, event);
+          break;
+        default:
+          await endRun();
+          await applyMemberEvent(trx, event satisfies MemberEvent);
       }
     }
-    await writeNotifications(trx, warnings, reads);
+    await endRun();
+    await writeWarnings(trx, warnings, reads);
     await writeMarks(trx, marks);
   },
 });
 
-type Mark = { userId: string; announcementId: string; upTo: string };
-
-/** A segment's newest mark per member, where it is newer than the one kept (the mark only moves forward). */
-async function writeMarks(trx: Knex.Transaction, marks: ReadonlyMap<string, Mark>) {
-  if (marks.size === 0) return;
-  await trx.raw(
-    `INSERT INTO announcements_read (user_id, announcement_id, up_to)
-     SELECT "userId", "announcementId", "upTo" FROM jsonb_to_recordset(?::jsonb) AS x("userId" text, "announcementId" uuid, "upTo" timestamptz)
-     ON CONFLICT (user_id) DO UPDATE SET announcement_id = EXCLUDED.announcement_id, up_to = EXCLUDED.up_to
-     WHERE announcements_read.up_to < EXCLUDED.up_to`,
-    [JSON.stringify([...marks.values()])],
-  );
-}
-
-/**
- * The announcement is read by its author where their mark covered every announcement before it
- * (there was none, or the newest was at or before their mark), and it is the newest from now on.
- * The statement reads both tables as they were before it.
- */
-async function readByAuthor(trx: Knex.Transaction, { announcementId, authorId, publishedAt }: AnnouncementPublished['data']) {
-  await trx.raw(
-    `WITH before AS (SELECT (SELECT published_at FROM announcements_newest) AS newest, (SELECT up_to FROM announcements_read WHERE user_id = :authorId) AS mark),
-     newest AS (
-       INSERT INTO announcements_newest (published_at) VALUES (:publishedAt)
-       ON CONFLICT (only_row) DO UPDATE SET published_at = greatest(announcements_newest.published_at, EXCLUDED.published_at)
-     )
-     INSERT INTO announcements_read (user_id, announcement_id, up_to)
-     SELECT :authorId, :announcementId, :publishedAt FROM before WHERE before.newest IS NULL OR before.newest <= before.mark
-     ON CONFLICT (user_id) DO UPDATE SET announcement_id = EXCLUDED.announcement_id, up_to = EXCLUDED.up_to
-     WHERE announcements_read.up_to < EXCLUDED.up_to`,
-    { authorId, announcementId, publishedAt },
-  );
-}
-
-type Warning = {
-  warningId: string;
-  userId: string;
-  reason: string;
-  commentId: string | null;
-  postId: string | null;
-  commentQuote: string | null;
-  warnedAt: string;
-  read: boolean;
-};
-
-/** A segment's reads of earlier warnings, then its warnings. */
-async function writeNotifications(trx: Knex.Transaction, warnings: ReadonlyMap<string, Warning>, reads: readonly { userId: string; warningIds: string[] }[]) {
-  if (reads.length > 0) {
-    await trx.raw(
-      `UPDATE notifications n SET read = true
-       FROM (SELECT DISTINCT r."userId", unnest(r."warningIds")::uuid AS id FROM jsonb_to_recordset(?::jsonb) AS r("userId" text, "warningIds" text[])) r
-       WHERE n.id = r.id AND n.user_id = r."userId"`,
-      [JSON.stringify(reads)],
-    );
-  }
-  if (warnings.size > 0) {
-    await trx.raw(
-      `INSERT INTO notifications (id, user_id, kind, reason, comment_id, post_id, comment_quote, created_at, read)
-       SELECT "warningId", "userId", 'warning', reason, "commentId", "postId", "commentQuote", "warnedAt", read
-       FROM jsonb_to_recordset(?::jsonb) AS x(
-         "warningId" uuid, "userId" text, reason text, "commentId" uuid, "postId" uuid, "commentQuote" text, "warnedAt" timestamptz, read boolean)
-       ON CONFLICT (id) DO NOTHING`,
-      [JSON.stringify([...warnings.values()])],
-    );
-  }
+/** New posts and new comments, each in log order. */
+interface Run {
+  posts: PostCreated[];
+  comments: CommentAdded[];
 }

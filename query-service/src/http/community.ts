@@ -1,4 +1,3 @@
-import { plainLine } from '@forum/contracts/markdown';
 import {
   EmailParams,
   pageCursor,
@@ -8,8 +7,6 @@ import {
   type CommentsPage,
   SearchPostsQuery,
   type CommentItem,
-  type NotificationItem,
-  type Notifications,
   type PostListItem,
   type PostsPage,
   type SearchPage,
@@ -17,16 +14,14 @@ import {
   type TopVotedUser,
   type UserProfile,
   UNPAGED_LIST_MAX,
-  commentLink,
-  NOTIFICATIONS_PATH,
 } from '@forum/contracts';
 import { NotFoundError, type RequestHook } from '@forum/platform';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { PostCache } from '../reads/post-cache.ts';
-import type { CommentRow, CommentsPageOf, CommunityStore, NotificationRow, ReportRow } from '../store/community.ts';
+import type { CommentRow, CommentsPageOf, CommunityStore, ReportRow } from '../store/community.ts';
 import type { UserRow } from '../store/users.ts';
 import { listItem } from './posts.ts';
-import { adminOnly, maySeeEmail, signedIn } from './access.ts';
+import { adminOnly, maySeeEmail } from './access.ts';
 import { rangeQuery, sendRange, totalCountHeaders } from './range.ts';
 
 /** A comment as `viewer` may see it; `reported`: which comments of the page they reported. */
@@ -54,19 +49,6 @@ const reportedComment = (row: ReportRow): ReportedComment => ({
   reportedAt: row.reported_at.toISOString(),
   reportCount: row.report_count,
   warned: row.warned,
-});
-
-const notification = (row: NotificationRow): NotificationItem => ({
-  _id: row.id,
-  kind: row.kind,
-  reason: row.reason,
-  ...(row.comment_id !== null ? { commentId: row.comment_id } : {}),
-  ...(row.post_id !== null ? { postId: row.post_id } : {}),
-  ...(row.post_title !== null ? { postTitle: row.post_title } : {}),
-  ...(row.comment_quote !== null ? { commentQuote: plainLine(row.comment_quote) } : {}),
-  createdAt: row.created_at.toISOString(),
-  read: row.read,
-  link: row.post_id !== null && row.comment_id !== null && row.post_title !== null ? commentLink(row.post_id, row.comment_id) : NOTIFICATIONS_PATH,
 });
 
 /**
@@ -176,19 +158,6 @@ export function communityRoutes(community: CommunityStore, cache: PostCache, sea
       }
       const { rows, total } = await community.reports(UNPAGED_LIST_MAX, 0);
       return reply.headers(totalCountHeaders(total)).send(rows.map(reportedComment));
-    });
-
-    api.get('/me/notifications', async (request) => {
-      const viewer = signedIn(request);
-      const [{ rows, total, unread }, readUpTo] = await Promise.all([community.notificationsOf(viewer.id), community.announcementsReadUpTo(viewer.id)]);
-      const body: Notifications = {
-        notifications: rows.map(notification),
-        unread,
-        totalCount: total,
-        page: 1,
-        announcementsReadUpTo: readUpTo?.toISOString() ?? null,
-      };
-      return body;
     });
 
     api.get('/users/top-voted', { config: { publicRead: true, sharedBody: true } }, async () => leaderboard(community));

@@ -6,6 +6,7 @@ import {
   CommentAdded,
   CommentEdited,
   CommentRemoved,
+  NotificationsRead,
   PostCreated,
   PostDeleted,
   PostEdited,
@@ -29,6 +30,11 @@ export type Change =
   | { readonly kind: 'counts'; readonly postId: string }
   /** The member's notifications changed: one `notifications` a batch, on their own stream only. */
   | { readonly kind: 'notifications'; readonly memberId: string }
+  /**
+   * The event may have reached members' notifications (a new post or comment, an edit's mention):
+   * whom, only the notifications read model knows once the batch is applied (see ChangeFollower).
+   */
+  | { readonly kind: 'fan-out' }
   /** The member may no longer read: their own streams end. */
   | { readonly kind: 'close'; readonly memberId: string };
 
@@ -48,17 +54,18 @@ const message = (type: StreamMessageType, topics: readonly string[], data: Recor
 const counts = (postId: string): Change => ({ kind: 'counts', postId });
 const notifications = (memberId: string): Change => ({ kind: 'notifications', memberId });
 const close = (memberId: string): Change => ({ kind: 'close', memberId });
+const fanOut: Change = { kind: 'fan-out' };
 
 /** Every event type that changes something for the stream's clients; the others change nothing. */
 export const CHANGES: ReadonlyMap<string, ChangesOf> = new Map([
-  on(PostCreated, ({ postId }) => [message('post-created', ['posts'], { postId })]),
+  on(PostCreated, ({ postId }) => [message('post-created', ['posts'], { postId }), fanOut]),
   on(PostDeleted, ({ postId }) => [message('post-deleted', ['posts', postTopic(postId)], { postId })]),
   // the home list and the searches show its title, its page the whole post
-  on(PostEdited, ({ postId }) => [message('post-edited', ['posts', postTopic(postId)], { postId })]),
+  on(PostEdited, ({ postId }) => [message('post-edited', ['posts', postTopic(postId)], { postId }), fanOut]),
   on(VoteCast, ({ postId }) => [counts(postId)]),
-  on(CommentAdded, ({ postId, commentId }) => [counts(postId), message('comment-added', [postTopic(postId)], { postId, commentId })]),
+  on(CommentAdded, ({ postId, commentId }) => [counts(postId), message('comment-added', [postTopic(postId)], { postId, commentId }), fanOut]),
   on(CommentRemoved, ({ postId, commentId }) => [counts(postId), message('comment-removed', [postTopic(postId)], { postId, commentId })]),
-  on(CommentEdited, ({ postId, commentId }) => [message('comment-edited', [postTopic(postId)], { postId, commentId })]),
+  on(CommentEdited, ({ postId, commentId }) => [message('comment-edited', [postTopic(postId)], { postId, commentId }), fanOut]),
   // its author has read it (the notifications read model moves their mark)
   on(AnnouncementPublished, ({ announcementId, authorId }) => [
     message('announcement-published', ['announcements'], { announcementId }),
@@ -67,6 +74,7 @@ export const CHANGES: ReadonlyMap<string, ChangesOf> = new Map([
   on(UserWarned, ({ userId }) => [notifications(userId)]),
   on(WarningsRead, ({ userId }) => [notifications(userId)]),
   on(AnnouncementsRead, ({ userId }) => [notifications(userId)]),
+  on(NotificationsRead, ({ userId }) => [notifications(userId)]),
   on(AccountErased, ({ userId }) => [close(userId)]),
   on(AccountDisabled, ({ userId }) => [close(userId)]),
 ]);

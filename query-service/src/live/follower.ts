@@ -13,6 +13,8 @@ export interface FollowerDeps {
   readonly watcher: CheckpointWatcher;
   /** The counts of posts (those that exist), read once a batch. */
   readonly countsOf: (postIds: readonly string[]) => Promise<PostCounts[]>;
+  /** Which of `members` have notifications the events at these global positions made or moved (read once a batch). */
+  readonly reachedBy: (positions: readonly bigint[], members: readonly string[]) => Promise<string[]>;
   readonly hub: StreamHub;
   readonly logger: Logger;
   /** The wait before following again after a failure. */
@@ -24,7 +26,9 @@ export interface FollowerDeps {
  * opened: messages carry ids and counts), turns each batch into messages (see CHANGES) and hands
  * them to the hub once every live projection has applied the batch, so that a read after a
  * message shows what it says. A post's counts are read from the read model once a batch for every
- * post the batch touched: one statement per batch per process, whatever the number of clients.
+ * post the batch touched: one statement per batch per process, whatever the number of clients; so
+ * are the members (among those with a private stream here) whose notifications the batch's posts,
+ * comments and edits reached (the fan-out is the read model's: only it knows whom they reached).
  * A failure starts it again from the log's head, and every stream is told to refetch; so is
  * every stream when a rebuild switches in (the read models changed under them).
  */
@@ -74,6 +78,7 @@ export class ChangeFollower {
     const gone = new Set<string>();
     const members = new Set<string>();
     const closing: string[] = [];
+    const fannedOut: bigint[] = [];
     for (const event of events) {
       for (const change of changesOf(event)) {
         if (change.kind === 'message') {
@@ -81,6 +86,7 @@ export class ChangeFollower {
           if (change.type === 'post-deleted') gone.add(change.data.postId!);
         } else if (change.kind === 'counts') touched.add(change.postId);
         else if (change.kind === 'notifications') members.add(change.memberId);
+        else if (change.kind === 'fan-out') fannedOut.push(event.position.globalPosition);
         else closing.push(change.memberId);
       }
     }
@@ -90,6 +96,8 @@ export class ChangeFollower {
       const data = { postId: row.id, upVote: row.up_vote, downVote: row.down_vote, commentCount: row.comment_count };
       messages.push({ type: 'post-counts', position: upTo, topics: [postTopic(row.id)], data });
     }
+    const listening = fannedOut.length > 0 ? this.deps.hub.membersListening() : [];
+    if (listening.length > 0) for (const memberId of await this.deps.reachedBy(fannedOut, listening)) members.add(memberId);
     for (const memberId of members) messages.push({ type: 'notifications', position: upTo, topics: ['me'], memberId, data: {} });
     this.deps.hub.publish(messages, upTo);
     for (const memberId of closing) this.deps.hub.closeMember(memberId);

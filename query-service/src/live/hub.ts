@@ -229,6 +229,11 @@ export class StreamHub {
     for (const stream of [...this.streams]) this.write(stream, frame);
   }
 
+  /** The members with a private stream open here. */
+  membersListening(): string[] {
+    return [...this.byMember.keys()];
+  }
+
   /** Ends the member's own streams (their account was disabled or erased); their public ones go on. */
   closeMember(memberId: string): void {
     for (const stream of [...(this.byMember.get(memberId) ?? [])]) this.end(stream, 'closed');

@@ -2,6 +2,7 @@ import type { EventStore } from '@forum/eventstore';
 import { clientAddress, type Knex, type Logger, type ProxyTrust } from '@forum/platform';
 import type { IncomingMessage } from 'node:http';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
+import { createNotificationsStore } from '../store/notifications.ts';
 import { createPostsStore } from '../store/posts.ts';
 import { ChangeFollower } from './follower.ts';
 import { StreamHub, type HubOptions } from './hub.ts';
@@ -41,7 +42,15 @@ export async function startLiveChanges(deps: LiveDeps): Promise<LiveChanges> {
   const start = await deps.store.head();
   const hub = new StreamHub(start, deps.settings);
   const posts = createPostsStore(deps.db);
-  const follower = new ChangeFollower({ store: deps.store, watcher: deps.watcher, countsOf: (ids) => posts.countsOf(ids), hub, logger: deps.logger });
+  const notifications = createNotificationsStore(deps.db);
+  const follower = new ChangeFollower({
+    store: deps.store,
+    watcher: deps.watcher,
+    countsOf: (ids) => posts.countsOf(ids),
+    reachedBy: (positions, members) => notifications.reachedBy(positions, members),
+    hub,
+    logger: deps.logger,
+  });
   follower.start(start);
   return {
     hub,

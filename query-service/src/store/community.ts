@@ -63,19 +63,6 @@ export interface ReportRow {
   warned: boolean;
 }
 
-export interface NotificationRow {
-  id: string;
-  kind: 'warning';
-  reason: string;
-  comment_id: string | null;
-  post_id: string | null;
-  /** The post's title while the post is there. */
-  post_title: string | null;
-  comment_quote: string | null;
-  created_at: Date;
-  read: boolean;
-}
-
 export interface LeaderRow {
   user_id: string;
   name: string;
@@ -144,7 +131,7 @@ export function createCommunityStore(db: Knex) {
         db.raw<{ rows: ReportRow[] }>(
           `SELECT r.id AS report_id, r.comment_id, c.text, c.post_id, c.author_name, c.author_email, c.author_photo,
                   r.reporter_name, r.reporter_email, r.reporter_photo, r.feedback, r.reported_at, c.report_count,
-                  EXISTS (SELECT 1 FROM read.notifications n WHERE n.comment_id = r.comment_id) AS warned
+                  EXISTS (SELECT 1 FROM read.notifications n WHERE n.comment_id = r.comment_id AND n.kind = 'warning') AS warned
            FROM read.comment_reports r JOIN read.comments c ON c.id = r.comment_id
            ORDER BY r.reported_at ${direction}, r.id ${direction} LIMIT ? OFFSET ?`,
           [limit, offset],
@@ -152,26 +139,6 @@ export function createCommunityStore(db: Knex) {
         counter(db, `SELECT value FROM read.comment_counters WHERE name = 'reports'`),
       ]);
       return { rows: rows.rows, total };
-    },
-
-    /**
-     * A user's newest UNPAGED_LIST_MAX notifications, how many they have, and how many of them are
-     * unread (counted before the limit); a warning about a comment with its post's title while the
-     * post is there (the title is the post author's, read where it is kept).
-     */
-    async notificationsOf(userId: string): Promise<{ rows: NotificationRow[]; total: number; unread: number }> {
-      const { rows } = await db.raw<{ rows: (NotificationRow & { total: number; unread: number })[] }>(
-        `SELECT n.*, p.title AS post_title
-         FROM (
-           SELECT id, kind, reason, comment_id, post_id, comment_quote, created_at, read,
-                  count(*) OVER ()::integer AS total, (count(*) FILTER (WHERE NOT read) OVER ())::integer AS unread
-           FROM read.notifications WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?
-         ) n
-         LEFT JOIN read.posts p ON p.id = n.post_id
-         ORDER BY n.created_at DESC, n.id DESC`,
-        [userId, UNPAGED_LIST_MAX],
-      );
-      return { rows: rows.map(({ total: _, unread: __, ...row }) => row), total: rows[0]?.total ?? 0, unread: rows[0]?.unread ?? 0 };
     },
 
     /** How far a member has read the announcements (the date of the newest they marked read), or null. */

@@ -52,13 +52,13 @@ export function createNotificationCommands({ handle, handleMany }: CommandHandle
       );
     },
 
-    /** POST /api/me/notifications/read: the caller's own warnings. */
+    /** POST /api/me/notifications/read: the caller's own notifications (see decide's markRead). */
     markNotificationsRead: (who: Identity, input: { ids?: readonly string[]; upTo?: string }, meta: CommandMeta, idempotency?: Idempotency) =>
       handle(
         { who, meta, idempotency },
         {
           stream: notificationsStreamOf(who.userId),
-          decide: (notifications) => decide({ type: 'MarkWarningsRead', data: { userId: who.userId, ...input } }, notifications, meta),
+          decide: (notifications) => decide({ type: 'MarkNotificationsRead', data: { userId: who.userId, ...input } }, notifications, meta),
           answer: acceptedAs(who.userId),
         },
       ),

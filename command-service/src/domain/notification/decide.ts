@@ -14,7 +14,10 @@ import type { NotificationsState } from './notification.ts';
  * - a warning about a comment names the comment and its post and quotes the comment's start (WARNING_QUOTE_LENGTH
  *   characters), and a comment is warned about once (409 ALREADY_WARNED; issue #28, docs/moderation.md);
  * - without a reason the warning says DEFAULT_WARNING_REASON;
- * - the warned user marks their warnings read: by id, up to a time, or all; marking read ones again appends nothing;
+ * - a member marks their notifications read: by id, up to a time, or all. Warnings are known here: those not read yet
+ *   are read by WarningsRead (marking read ones again appends nothing). The other notifications are rows the read
+ *   model fans out, which this stream cannot know: NotificationsRead names the ids that are not warnings, or the time
+ *   up to which everything is read ('all': now); a time no later than the newest one already read appends nothing;
  * - a member marks the announcements read up to one the forum has published (404 otherwise), for all their devices;
  *   the mark only moves forward: one no newer than theirs appends nothing (issue #31).
  */
@@ -31,10 +34,10 @@ export type WarnUser = {
     comment?: CommentState;
   };
 };
-export type MarkWarningsRead = { type: 'MarkWarningsRead'; data: { userId: string; ids?: readonly string[]; upTo?: string } };
+export type MarkNotificationsRead = { type: 'MarkNotificationsRead'; data: { userId: string; ids?: readonly string[]; upTo?: string } };
 /** `announcement` is the stream of the announcement named (its state: whether and when it was published). */
 export type MarkAnnouncementsRead = { type: 'MarkAnnouncementsRead'; data: { userId: string; announcement: AnnouncementState } };
-export type NotificationCommand = WarnUser | MarkWarningsRead | MarkAnnouncementsRead;
+export type NotificationCommand = WarnUser | MarkNotificationsRead | MarkAnnouncementsRead;
 
 export class AlreadyWarnedError extends Conflict {
   constructor() {
@@ -46,7 +49,7 @@ export function decide(command: NotificationCommand, state: NotificationsState, 
   switch (command.type) {
     case 'WarnUser':
       return warnUser(command, state, meta);
-    case 'MarkWarningsRead':
+    case 'MarkNotificationsRead':
       return markRead(command, state, meta);
     case 'MarkAnnouncementsRead':
       return markAnnouncementsRead(command, state, meta);
@@ -82,14 +85,23 @@ function warnUser(command: WarnUser, state: NotificationsState, meta: CommandMet
   ];
 }
 
-function markRead(command: MarkWarningsRead, state: NotificationsState, meta: CommandMeta): NotificationEvent[] {
+function markRead(command: MarkNotificationsRead, state: NotificationsState, meta: CommandMeta): NotificationEvent[] {
   const { userId, ids, upTo } = command.data;
+  const readAt = meta.now.toISOString();
   const limit = upTo === undefined ? null : Date.parse(upTo);
   const warningIds = [...state.warnings]
     .filter(([id, warning]) => !warning.read && (ids === undefined || ids.includes(id)) && (limit === null || Date.parse(warning.createdAt) <= limit))
     .map(([id]) => id);
-  if (warningIds.length === 0) return [];
-  return [{ type: 'WarningsRead', data: { userId, warningIds, readAt: meta.now.toISOString() } }];
+  const events: NotificationEvent[] = warningIds.length === 0 ? [] : [{ type: 'WarningsRead', data: { userId, warningIds, readAt } }];
+  if (ids !== undefined) {
+    const others = ids.filter((id) => !state.warnings.has(id));
+    if (others.length > 0) events.push({ type: 'NotificationsRead', data: { userId, ids: [...new Set(others)], readAt } });
+  } else {
+    const until = upTo === undefined ? readAt : new Date(upTo).toISOString();
+    const before = state.activityReadUpTo;
+    if (before === null || Date.parse(until) > Date.parse(before)) events.push({ type: 'NotificationsRead', data: { userId, upTo: until, readAt } });
+  }
+  return events;
 }
 
 function markAnnouncementsRead(command: MarkAnnouncementsRead, state: NotificationsState, meta: CommandMeta): NotificationEvent[] {

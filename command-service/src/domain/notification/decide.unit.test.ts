@@ -5,7 +5,7 @@ import type { CommentState } from '../comment/comment.ts';
 import type { UserState } from '../user/user.ts';
 import { stateAfter, testCommandMeta, addedComment } from '../testing.ts';
 import type { AnnouncementState } from '../announcement/announcement.ts';
-import { decide, type MarkAnnouncementsRead, type MarkWarningsRead, type WarnUser } from './decide.ts';
+import { decide, type MarkAnnouncementsRead, type MarkNotificationsRead, type WarnUser } from './decide.ts';
 import { evolve, initialNotificationsState } from './notification.ts';
 
 const meta = testCommandMeta({ actorId: 'u-admin', requestId: 'r' });
@@ -34,7 +34,11 @@ const warned = (warningId: string, warnedAt: string): NotificationEvent => ({
   data: { warningId, userId: 'u-bob', reason: 'r', warnedBy: 'u-admin', warnedAt },
 });
 const given = stateAfter(evolve, initialNotificationsState);
-const markRead = (data: Partial<MarkWarningsRead['data']> = {}): MarkWarningsRead => ({ type: 'MarkWarningsRead', data: { userId: 'u-bob', ...data } });
+const markRead = (data: Partial<MarkNotificationsRead['data']> = {}): MarkNotificationsRead => ({
+  type: 'MarkNotificationsRead',
+  data: { userId: 'u-bob', ...data },
+});
+const readAll = (upTo: string): NotificationEvent => ({ type: 'NotificationsRead', data: { userId: 'u-bob', upTo, readAt: at } });
 
 describe('given a user with no warnings', () => {
   it('when an admin warns them with a reason and a comment of theirs, then UserWarned naming the comment, its post, a quote of it and the admin', () => {
@@ -85,21 +89,33 @@ describe('given a user with no warnings', () => {
   ])('when the warning names %s, then 404', (_, comment) => {
     expect(() => decide(warn({ commentId, comment }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
-  it('when MarkWarningsRead, then nothing', () => {
-    expect(decide(markRead(), initialNotificationsState, meta)).toEqual([]);
+  it('when MarkNotificationsRead of all, then the other notifications up to now (this stream cannot know them), no warning', () => {
+    expect(decide(markRead(), initialNotificationsState, meta)).toEqual([readAll(at)]);
+  });
+  it('when MarkNotificationsRead names ids, then NotificationsRead of them, each once', () => {
+    expect(decide(markRead({ ids: [w1, w2, w1] }), initialNotificationsState, meta)).toEqual([
+      { type: 'NotificationsRead', data: { userId: 'u-bob', ids: [w1, w2], readAt: at } },
+    ]);
   });
 });
 
 describe('given two unread warnings', () => {
   const state = given([warned(w1, '2026-11-20T10:00:00.000Z'), warned(w2, '2026-11-21T09:00:00.000Z')]);
-  it('when MarkWarningsRead without ids or upTo, then all of them are read', () => {
-    expect(decide(markRead(), state, meta)).toEqual([{ type: 'WarningsRead', data: { userId: 'u-bob', warningIds: [w1, w2], readAt: at } }]);
+  it('when MarkNotificationsRead without ids or upTo, then all of them are read, and the other notifications up to now', () => {
+    expect(decide(markRead(), state, meta)).toEqual([{ type: 'WarningsRead', data: { userId: 'u-bob', warningIds: [w1, w2], readAt: at } }, readAll(at)]);
   });
-  it('when MarkWarningsRead with ids, then only those (unknown ids are ignored)', () => {
-    expect(decide(markRead({ ids: [w2, '44444444-4444-4444-8444-444444444444'] }), state, meta)).toMatchObject([{ data: { warningIds: [w2] } }]);
+  it('when MarkNotificationsRead with ids, then the warnings among them by WarningsRead, the others by NotificationsRead', () => {
+    const other = '44444444-4444-4444-8444-444444444444';
+    expect(decide(markRead({ ids: [w2, other] }), state, meta)).toEqual([
+      { type: 'WarningsRead', data: { userId: 'u-bob', warningIds: [w2], readAt: at } },
+      { type: 'NotificationsRead', data: { userId: 'u-bob', ids: [other], readAt: at } },
+    ]);
   });
-  it('when MarkWarningsRead upTo a time, then those created up to it', () => {
-    expect(decide(markRead({ upTo: '2026-11-20T10:00:00.000Z' }), state, meta)).toMatchObject([{ data: { warningIds: [w1] } }]);
+  it('when MarkNotificationsRead upTo a time, then the warnings created up to it, and the other notifications up to it', () => {
+    expect(decide(markRead({ upTo: '2026-11-20T10:00:00Z' }), state, meta)).toEqual([
+      { type: 'WarningsRead', data: { userId: 'u-bob', warningIds: [w1], readAt: at } },
+      readAll('2026-11-20T10:00:00.000Z'),
+    ]);
   });
   it('when the same warning id is used again, then 409', () => {
     expect(() => decide(warn(), state, meta)).toThrowError(expect.objectContaining({ kind: 'conflict' }));
@@ -121,9 +137,21 @@ describe('given a warning about a comment (#28.6)', () => {
 
 describe('given all warnings read', () => {
   const state = given([warned(w1, '2026-11-20T10:00:00.000Z'), { type: 'WarningsRead', data: { userId: 'u-bob', warningIds: [w1], readAt: at } }]);
-  it('when MarkWarningsRead again, then nothing (idempotent)', () => {
-    expect(decide(markRead(), state, meta)).toEqual([]);
+  it('when MarkNotificationsRead of a read warning again, then nothing (idempotent)', () => {
     expect(decide(markRead({ ids: [w1] }), state, meta)).toEqual([]);
+  });
+});
+
+describe('given the other notifications read up to a time', () => {
+  const state = given([readAll('2026-11-21T10:00:00.000Z')]);
+  it('when MarkNotificationsRead up to that time or an earlier one, then nothing', () => {
+    expect(decide(markRead({ upTo: '2026-11-21T10:00:00.000Z' }), state, meta)).toEqual([]);
+    expect(decide(markRead({ upTo: '2026-11-20T10:00:00.000Z' }), state, meta)).toEqual([]);
+  });
+  it('when MarkNotificationsRead up to a later time, then NotificationsRead up to it; the newest mark stands whatever the order', () => {
+    expect(decide(markRead({ upTo: '2026-11-22T10:00:00.000Z' }), state, meta)).toEqual([readAll('2026-11-22T10:00:00.000Z')]);
+    const after = given([readAll('2026-11-21T10:00:00.000Z'), readAll('2026-11-20T10:00:00.000Z')]);
+    expect(after.activityReadUpTo).toBe('2026-11-21T10:00:00.000Z');
   });
 });
 

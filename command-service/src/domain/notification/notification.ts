@@ -6,15 +6,23 @@ import type { Stream } from '../stream.ts';
  * A user's warnings and whether each was read, the comments they were warned about (stream
  * `notifications-<userId>`: a warning about a comment goes to its author, so every warning about
  * one comment is decided on this one stream), and the publication time of the newest
- * announcement they marked read (null before their first mark).
+ * announcement they marked read (null before their first mark), and the newest time up to which
+ * they read their other notifications (`activityReadUpTo`, null before; the rows themselves are the
+ * read model's).
  */
 export interface NotificationsState {
   readonly warnings: ReadonlyMap<string, { readonly createdAt: string; readonly read: boolean }>;
   readonly warnedComments: ReadonlySet<string>;
   readonly announcementsReadUpTo: string | null;
+  readonly activityReadUpTo: string | null;
 }
 
-export const initialNotificationsState: NotificationsState = { warnings: new Map(), warnedComments: new Set(), announcementsReadUpTo: null };
+export const initialNotificationsState: NotificationsState = {
+  warnings: new Map(),
+  warnedComments: new Set(),
+  announcementsReadUpTo: null,
+  activityReadUpTo: null,
+};
 
 export function evolve(state: NotificationsState, event: NotificationEvent): NotificationsState {
   switch (event.type) {
@@ -40,7 +48,11 @@ export function evolve(state: NotificationsState, event: NotificationEvent): Not
       const current = state.announcementsReadUpTo;
       return current !== null && Date.parse(current) >= Date.parse(upTo) ? state : { ...state, announcementsReadUpTo: upTo };
     }
-    case 'NotificationsRead':
+    case 'NotificationsRead': {
+      const { upTo } = event.data;
+      const current = state.activityReadUpTo;
+      return upTo === undefined || (current !== null && Date.parse(current) >= Date.parse(upTo)) ? state : { ...state, activityReadUpTo: upTo };
+    }
     case 'NotificationPreferencesChanged':
       return state;
     default:

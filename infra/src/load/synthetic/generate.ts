@@ -1,7 +1,7 @@
 import { createPost, postByAnyone, addComment, deletePost, publishAnnouncement, readAnnouncements, sendContactMessage } from './posts.ts';
 import { buyMembership, makeAdmin, opening, register, replaceTag, updateProfile } from './people.ts';
 import { edit } from './edits.ts';
-import { disableAndEnable, erase, readWarnings, removeComment, requestRebuild, warn } from './moderation.ts';
+import { disableAndEnable, erase, readNotifications, readWarnings, removeComment, requestRebuild, warn } from './moderation.ts';
 import { plan, type CommandKind } from './plan.ts';
 import { randomness } from './randomness.ts';
 import { simulatedForum, type SimulatedForum, type SyntheticEvent } from './simulated-forum.ts';
@@ -58,6 +58,7 @@ const commandOfKind: Record<CommandKind, (forum: SimulatedForum) => SyntheticEve
   membership: buyMembership,
   warn,
   readWarnings,
+  readNotifications,
   announce: publishAnnouncement,
   readAnnouncements,
   contact: sendContactMessage,

@@ -71,7 +71,22 @@ export function readWarnings(forum: SimulatedForum): SyntheticEvent[] | null {
   forum.warned.pop();
   const notifications = forum.notificationsOf(user);
   const meta = forum.meta(user.id);
-  return forum.write(meta, [decided(notifications, decideNotification({ type: 'MarkWarningsRead', data: { userId: user.id } }, notifications.state, meta))]);
+  // by their ids: the warnings alone (all of them would read the member's other notifications too)
+  const ids = [...notifications.state.warnings.keys()];
+  return forum.write(meta, [
+    decided(notifications, decideNotification({ type: 'MarkNotificationsRead', data: { userId: user.id, ids } }, notifications.state, meta)),
+  ]);
+}
+
+/** A member marks all their notifications read (one with no unread warning: that would be a WarningsRead too). */
+export function readNotifications(forum: SimulatedForum): SyntheticEvent[] | null {
+  const member = forum.actor();
+  const notifications = forum.notificationsOf(member);
+  if ([...notifications.state.warnings.values()].some((warning) => !warning.read)) return null;
+  const meta = forum.meta(member.id);
+  return forum.write(meta, [
+    decided(notifications, decideNotification({ type: 'MarkNotificationsRead', data: { userId: member.id } }, notifications.state, meta)),
+  ]);
 }
 
 /** An admin disables an account in the identity realm, and enables it again later. */

@@ -12,6 +12,7 @@ export type CommandKind =
   | 'membership'
   | 'warn'
   | 'readWarnings'
+  | 'readNotifications'
   | 'announce'
   | 'readAnnouncements'
   | 'contact'
@@ -42,6 +43,7 @@ export function plan(events: number, floors = true): Record<CommandKind, number>
     membership: Math.round(users / 4),
     warn: Math.round(events / 1000),
     readWarnings: Math.round(events / 3000),
+    readNotifications: Math.round(events / 3000),
     announce: floor(events / 50_000, 3),
     readAnnouncements: Math.round(events / 1000),
     contact: Math.round(events / 2000),
@@ -64,6 +66,7 @@ export function plan(events: number, floors = true): Record<CommandKind, number>
     'removeComment',
     'warn',
     'readWarnings',
+    'readNotifications',
     'readAnnouncements',
     'contact',
   ] as const) {
