@@ -13,7 +13,7 @@ import {
 import type { EventStore } from '@forum/eventstore';
 import { openEventStore } from '../event-store.ts';
 import { startKafkaFeed } from '@forum/feed';
-import { createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
+import { createKnex, createLogger, createTokenVerifier, databaseCheck, unsubscribeSecret, unsubscribeTokens, type Knex, type Logger } from '@forum/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
 import {
@@ -152,6 +152,7 @@ export async function startForum(
         logger: logger.child({ service: 'command-service' }),
         clock: () => new Date(),
         forumOrigin: url,
+        unsubscribeTokens: unsubscribeTokens(await unsubscribeSecret(db)),
         trustProxy: config.TRUST_PROXY,
       }),
       commandRoutes,

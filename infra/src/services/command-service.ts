@@ -3,7 +3,7 @@
  * and the issuer at OIDC_ISSUER. The admin API's rebuilds reach the projections
  * through the command side's ProjectionControl port, wired here.
  */
-import { createKnex, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
+import { createKnex, createLogger, createTokenVerifier, loadConfig, unsubscribeSecret, unsubscribeTokens } from '@forum/platform';
 import { allProjections, createProjectionControl } from '@forum/projections';
 import {
   CommandServiceConfig,
@@ -38,6 +38,7 @@ const server = createCommandServer({
   logger,
   clock: () => new Date(),
   forumOrigin: new URL(config.PUBLIC_URL).origin,
+  unsubscribeTokens: unsubscribeTokens(await unsubscribeSecret(db)),
   trustProxy: config.TRUST_PROXY,
 });
 await server.listen({ port: config.PORT, host: config.HOST });

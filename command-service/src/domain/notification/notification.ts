@@ -1,4 +1,4 @@
-import { notificationsStream, type NotificationEvent } from '@forum/contracts';
+import { notificationsStream, type Delivery, type NotificationEvent, type NotificationKind } from '@forum/contracts';
 import { unreachable } from '../command.ts';
 import type { Stream } from '../stream.ts';
 
@@ -6,15 +6,17 @@ import type { Stream } from '../stream.ts';
  * A user's warnings and whether each was read, the comments they were warned about (stream
  * `notifications-<userId>`: a warning about a comment goes to its author, so every warning about
  * one comment is decided on this one stream), and the publication time of the newest
- * announcement they marked read (null before their first mark).
+ * announcement they marked read (null before their first mark), and the deliveries they chose
+ * (a kind never chosen is absent: DEFAULT_DELIVERIES).
  */
 export interface NotificationsState {
   readonly warnings: ReadonlyMap<string, { readonly createdAt: string; readonly read: boolean }>;
   readonly warnedComments: ReadonlySet<string>;
   readonly announcementsReadUpTo: string | null;
+  readonly preferences: Readonly<Partial<Record<NotificationKind, Delivery>>>;
 }
 
-export const initialNotificationsState: NotificationsState = { warnings: new Map(), warnedComments: new Set(), announcementsReadUpTo: null };
+export const initialNotificationsState: NotificationsState = { warnings: new Map(), warnedComments: new Set(), announcementsReadUpTo: null, preferences: {} };
 
 export function evolve(state: NotificationsState, event: NotificationEvent): NotificationsState {
   switch (event.type) {
@@ -41,8 +43,9 @@ export function evolve(state: NotificationsState, event: NotificationEvent): Not
       return current !== null && Date.parse(current) >= Date.parse(upTo) ? state : { ...state, announcementsReadUpTo: upTo };
     }
     case 'NotificationsRead':
-    case 'NotificationPreferencesChanged':
       return state;
+    case 'NotificationPreferencesChanged':
+      return { ...state, preferences: { ...state.preferences, ...event.data.changes } };
     default:
       return unreachable(event);
   }
