@@ -17,3 +17,5 @@ export * from './notification-listener.ts';
 export * from './http-server.ts';
 export type { RequestHook } from './request-hook.ts';
 export * from './mail/unsubscribe-token.ts';
+export * from './mail/mailer.ts';
+export * from './mail/escape-html.ts';
