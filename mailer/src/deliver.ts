@@ -41,8 +41,11 @@ interface ItemRow {
   reason: string | null;
 }
 
+/** How many messages a look takes. */
+export const SENDING_BATCH = 50;
+
 /** Messages waiting to be sent (first attempts, and retries whose pause is over), oldest first. */
-export async function sendingMessages(db: Knex, limit = 50): Promise<string[]> {
+export async function sendingMessages(db: Knex, limit = SENDING_BATCH): Promise<string[]> {
   const { rows } = await db.raw<{ rows: { id: string }[] }>(
     `SELECT id FROM ${MAIL_SCHEMA}.messages WHERE state = 'sending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT ?`,
     [limit],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { MAIL_SCHEMA, listenForNotifications, type Knex, type Logger, type Mailer, type UnsubscribeTokens } from '@forum/platform';
-import { deliver, sendingMessages, type EmailVerification } from './deliver.ts';
+import { MAIL_SCHEMA, startWakeLoop, type Knex, type Logger, type Mailer, type UnsubscribeTokens } from '@forum/platform';
+import { deliver, SENDING_BATCH, sendingMessages, type EmailVerification } from './deliver.ts';
 import { compose, dueGroups, enqueue, forgetErased, housekeep } from './outbox.ts';
 import { prepareOutbox } from './schema.ts';
 import type { MailerTimings } from './settings.ts';
@@ -51,9 +51,6 @@ export async function startNotificationMailer(options: NotificationMailerOptions
   };
 
   let stopped = false;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let timer: NodeJS.Timeout | null = null;
   let passes = 0;
 
   async function pass(): Promise<number> {
@@ -65,77 +62,60 @@ export async function startNotificationMailer(options: NotificationMailerOptions
     }
     let sent = 0;
     for (let batch = await sendingMessages(db); batch.length > 0 && !stopped; batch = await sendingMessages(db)) {
-      let progressed = false;
       for (const id of batch) {
         if (stopped) break;
         if (await deliver(context, id)) sent += 1;
-        progressed = true;
       }
-      if (!progressed) break;
-      // a failed message waits for its pause: another look finds only what is due
-      if (batch.length < 50) break;
+      // a message that failed waits for its pause: only a full batch may leave more that are due
+      if (batch.length < SENDING_BATCH) break;
     }
     if (++passes % 100 === 1) await housekeep(db, timings);
     await wakeWhenDue();
     return sent;
   }
 
-  /** Wakes again when the next mail is due: an unseen notification's wait, a batch's or a digest's interval, a retry's pause. */
+  /**
+   * Wakes again when the next mail is due: an unseen notification's wait (or its kind's batch interval,
+   * when that ends later), a retry's pause; the digests are looked for by the poll.
+   */
   async function wakeWhenDue(): Promise<void> {
     const { rows } = await db.raw<{ rows: { ms: number | null }[] }>(
       `SELECT ceil(extract(epoch FROM least(
-          (SELECT min(due_at) FROM ${MAIL_SCHEMA}.outbox WHERE state = 'pending' AND delivery = 'email'),
+          (SELECT min(greatest(o.due_at, (SELECT max(m.composed_at) FROM ${MAIL_SCHEMA}.messages m WHERE m.user_id = o.user_id AND m.kind = o.kind)
+                                          + make_interval(secs => ?)))
+           FROM ${MAIL_SCHEMA}.outbox o WHERE o.state = 'pending' AND o.delivery = 'email'),
           (SELECT min(next_attempt_at) FROM ${MAIL_SCHEMA}.messages WHERE state = 'sending')
         ) - now()) * 1000)::integer AS ms`,
+      [timings.batchMs / 1000],
     );
     const ms = rows[0]?.ms;
-    if (ms === null || ms === undefined || stopped) return;
-    if (timer) clearTimeout(timer);
-    // the batch interval may hold a due group back: look again no later than the poll
-    timer = setTimeout(wake, Math.min(Math.max(0, ms) + 50, timings.pollMs));
-    timer.unref();
+    if (ms !== null && ms !== undefined) loop.wakeIn(Math.min(ms + 50, timings.pollMs));
   }
 
-  function wake(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await pass().catch((error) => log.warn({ err: error }, 'the notification mailer failed a pass; trying again later'));
-      } while (again && !stopped);
-    })().finally(() => {
-      running = null;
-    });
-  }
+  // one pass at a time in this process, the loop's and the ones asked for (tests)
+  let passes$: Promise<unknown> = Promise.resolve();
+  const serially = (): Promise<number> => {
+    const next = passes$.then(pass);
+    passes$ = next.catch(() => {});
+    return next;
+  };
 
-  const listener = listenForNotifications({
+  const loop = startWakeLoop({
     connectionString: options.connectionString,
     channels: options.wakeChannels,
     applicationName: 'forum-notification-mailer',
     logger: log,
-    onNotification: wake,
-    onListening: wake,
+    pollMs: timings.pollMs,
+    pass: async () => void (await serially()),
+    failure: 'the notification mailer failed a pass; trying again later',
   });
-  const poll = setInterval(wake, timings.pollMs);
-  poll.unref();
-  void listener.started.catch(() => wake());
   log.info({ mail: options.mailer.mode }, 'notification mailer started');
 
   return {
-    async pass() {
-      while (running) await running;
-      return pass();
-    },
+    pass: serially,
     async stop() {
       stopped = true;
-      clearInterval(poll);
-      if (timer) clearTimeout(timer);
-      await listener.close();
-      await running;
+      await loop.stop();
     },
   };
 }

@@ -19,3 +19,4 @@ export type { RequestHook } from './request-hook.ts';
 export * from './mail/unsubscribe-token.ts';
 export * from './mail/mailer.ts';
 export * from './mail/escape-html.ts';
+export * from './wake-loop.ts';
