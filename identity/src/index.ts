@@ -5,3 +5,4 @@ export { DUPLICATE_EMAIL_MESSAGE, RESET_SENT_MESSAGE } from './messages.ts';
 export type { GoogleOptions } from './broker.ts';
 export type { AccountHooks } from './admin.ts';
 export type { MailOptions } from '@forum/platform';
+export { realmEmailVerified } from './email-verified.ts';

@@ -28,7 +28,7 @@ beforeAll(async () => {
   mailer = await startNotificationMailer({
     db,
     connectionString: database.url,
-    wakeChannels: ['mailer_test_wake'],
+    wakeChannels: null,
     mailer: createMailer(undefined, db, logger),
     tokens,
     emailVerified: (userId) => Promise.resolve(!unverified.has(userId)),

@@ -60,7 +60,7 @@ describe('a mailer killed while it sends', () => {
     const mailer = await startNotificationMailer({
       db,
       connectionString: database.url,
-      wakeChannels: ['mailer_crash_test'],
+      wakeChannels: null,
       mailer: createMailer(undefined, db, logger),
       tokens: unsubscribeTokens(randomBytes(32)),
       emailVerified: () => Promise.resolve(true),

@@ -10,8 +10,12 @@ export interface NotificationMailerOptions {
   readonly db: Knex;
   /** For the session that listens for the projections' commits (`wakeChannels`). */
   readonly connectionString: string;
-  /** Channels whose NOTIFY means the read models moved (the projections' checkpoints): a look at once. */
-  readonly wakeChannels: readonly string[];
+  /**
+   * Channels whose NOTIFY means the read models moved (the projections' checkpoints): a look at once.
+   * Null: the mailer never looks by itself (no LISTEN, poll nor timer), only when `pass` is called, as
+   * tests drive it.
+   */
+  readonly wakeChannels: readonly string[] | null;
   readonly mailer: Mailer;
   /** Signs the unsubscribe links (the forum's secret, unsubscribeSecret). */
   readonly tokens: Pick<UnsubscribeTokens, 'sign'>;
@@ -89,7 +93,7 @@ export async function startNotificationMailer(options: NotificationMailerOptions
       [timings.batchMs / 1000],
     );
     const ms = rows[0]?.ms;
-    if (ms !== null && ms !== undefined) loop.wakeIn(Math.min(ms + 50, timings.pollMs));
+    if (ms !== null && ms !== undefined) loop?.wakeIn(Math.min(ms + 50, timings.pollMs));
   }
 
   // one pass at a time in this process, the loop's and the ones asked for (tests)
@@ -100,22 +104,27 @@ export async function startNotificationMailer(options: NotificationMailerOptions
     return next;
   };
 
-  const loop = startWakeLoop({
-    connectionString: options.connectionString,
-    channels: options.wakeChannels,
-    applicationName: 'forum-notification-mailer',
-    logger: log,
-    pollMs: timings.pollMs,
-    pass: async () => void (await serially()),
-    failure: 'the notification mailer failed a pass; trying again later',
-  });
+  const channels = options.wakeChannels;
+  const loop =
+    channels &&
+    startWakeLoop({
+      connectionString: options.connectionString,
+      channels,
+      applicationName: 'forum-notification-mailer',
+      logger: log,
+      pollMs: timings.pollMs,
+      // the projections commit often under load: a look a second at most
+      minIntervalMs: 1000,
+      pass: async () => void (await serially()),
+      failure: 'the notification mailer failed a pass; trying again later',
+    });
   log.info({ mail: options.mailer.mode }, 'notification mailer started');
 
   return {
     pass: serially,
     async stop() {
       stopped = true;
-      await loop.stop();
+      await loop?.stop();
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Logger } from './logger.ts';
 import { listenForNotifications } from './notification-listener.ts';
+import { abortableSleep } from './sleep.ts';
 
 export interface WakeLoopOptions {
   /** For the session that LISTENs on `channels`. */
@@ -10,6 +11,8 @@ export interface WakeLoopOptions {
   readonly logger: Logger;
   /** How often it wakes anyway (another process's work missed, a failure to try again). */
   readonly pollMs: number;
+  /** The least time between the starts of two passes (a busy channel wakes it at most this often). */
+  readonly minIntervalMs?: number;
   /** One pass of the work; a failure is logged with `failure` and tried again at the next wake. */
   readonly pass: () => Promise<void>;
   readonly failure: string;
@@ -34,6 +37,8 @@ export function startWakeLoop(options: WakeLoopOptions): WakeLoop {
   let running: Promise<void> | null = null;
   let again = false;
   let timer: NodeJS.Timeout | null = null;
+  let lastStart = 0;
+  const stopping = new AbortController();
 
   function wake(): void {
     if (stopped) return;
@@ -44,6 +49,10 @@ export function startWakeLoop(options: WakeLoopOptions): WakeLoop {
     running = (async () => {
       do {
         again = false;
+        const wait = lastStart + (options.minIntervalMs ?? 0) - Date.now();
+        if (wait > 0) await abortableSleep(wait, stopping.signal);
+        if (stopped) break;
+        lastStart = Date.now();
         await options.pass().catch((error) => options.logger.warn({ err: error }, options.failure));
       } while (again && !stopped);
     })().finally(() => {
@@ -73,6 +82,7 @@ export function startWakeLoop(options: WakeLoopOptions): WakeLoop {
     },
     async stop() {
       stopped = true;
+      stopping.abort();
       clearInterval(poll);
       if (timer) clearTimeout(timer);
       await listener.close();
