@@ -1,6 +1,6 @@
 import { realmEmailVerified } from '@forum/identity';
 import { mailerTimings, startNotificationMailer, type mailerSettings, type NotificationMailer } from '@forum/mailer';
-import { createMailer, type Knex, type Logger, type UnsubscribeTokens } from '@forum/platform';
+import { createMailer, prepareMailbox, type Knex, type Logger, type UnsubscribeTokens } from '@forum/platform';
 import { CHECKPOINTS_CHANNEL } from '@forum/projections';
 import type { z } from 'zod';
 
@@ -22,6 +22,8 @@ export async function startForumMailer(options: {
 }): Promise<{ readonly mailer: NotificationMailer; stop(): Promise<void> }> {
   const { config, db, logger } = options;
   const port = createMailer({ ...(config.SMTP_URL && { smtpUrl: config.SMTP_URL }), from: config.MAIL_FROM }, db, logger.child({ component: 'mail' }));
+  // without the embedded realm (an external issuer) nothing else makes the development mailbox
+  if (port.mode === 'mailbox') await prepareMailbox(db);
   const mailer = await startNotificationMailer({
     db,
     connectionString: options.databaseUrl,
