@@ -30,6 +30,15 @@ export async function enqueue(db: Knex, timings: MailerTimings): Promise<number>
   return rowCount;
 }
 
+/** Whether the read models the mailer reads exist (the projections have made them). */
+export async function readModelsMade(db: Knex): Promise<boolean> {
+  const { rows } = await db.raw<{ rows: { made: boolean }[] }>(
+    `SELECT ${READS.map((view) => `to_regclass('read.${view}') IS NOT NULL`).join(' AND ')} AS made`,
+  );
+  return rows[0]?.made === true;
+}
+const READS = ['notifications', 'notification_preferences', 'users', 'denials', 'posts'];
+
 /** A member's mail to compose: the notifications of one kind mailed at once, or their digest. */
 export interface Group {
   readonly userId: string;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MAIL_SCHEMA, startWakeLoop, type Knex, type Logger, type Mailer, type UnsubscribeTokens } from '@forum/platform';
 import { deliver, SENDING_BATCH, sendingMessages, type EmailVerification } from './deliver.ts';
-import { compose, dueGroups, enqueue, forgetErased, housekeep } from './outbox.ts';
+import { compose, dueGroups, enqueue, forgetErased, housekeep, readModelsMade } from './outbox.ts';
 import { prepareOutbox } from './schema.ts';
 import type { MailerTimings } from './settings.ts';
 
@@ -58,6 +58,8 @@ export async function startNotificationMailer(options: NotificationMailerOptions
   let passes = 0;
 
   async function pass(): Promise<number> {
+    // on a first start the projections make their read models after the mailer starts: nothing to look at yet
+    if (!(await readModelsMade(db))) return 0;
     await forgetErased(db);
     await enqueue(db, timings);
     for (const group of await dueGroups(db, timings)) {
@@ -118,7 +120,7 @@ export async function startNotificationMailer(options: NotificationMailerOptions
       pass: async () => void (await serially()),
       failure: 'the notification mailer failed a pass; trying again later',
     });
-  log.info({ mail: options.mailer.mode }, 'notification mailer started');
+  log.debug({ mail: options.mailer.mode }, 'notification mailer started');
 
   return {
     pass: serially,
