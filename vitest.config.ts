@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-const NODE_WORKSPACES = '{contracts,platform,eventstore,eventstore-kurrentdb,identity,command-service,query-service,projections,feed,infra}';
+const NODE_WORKSPACES = '{contracts,platform,eventstore,eventstore-kurrentdb,identity,command-service,query-service,projections,feed,mailer,infra}';
 const WEB_WORKSPACES = '{web-auth,web-ui,forum-web,admin-web}';
 
 /**

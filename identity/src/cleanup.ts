@@ -3,7 +3,7 @@ import { deleteExpired } from './adapter.ts';
 import { deleteExpiredBrokerStates } from './broker.ts';
 import { deleteExpiredFlashes } from './flash.ts';
 import { deleteExpiredBackoff } from './login-backoff.ts';
-import { deleteOldMail } from './mail.ts';
+import { deleteOldMail } from '@forum/platform';
 import { SCHEMA } from './store.ts';
 import { deleteExpiredLimits } from './throttle.ts';
 

@@ -5,7 +5,7 @@ import type { GoogleBroker } from './broker.ts';
 import type { Csrf } from './csrf.ts';
 import type { Flash } from './flash.ts';
 import type { LoginBackoff } from './login-backoff.ts';
-import type { Mailer } from './mail.ts';
+import type { Mailer } from '@forum/platform';
 import type { Site } from './pages/index.ts';
 import type { createPasswordSignIn } from './password-sign-in.ts';
 import type { AccountStore } from './store.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deleteExpired } from './adapter.ts';
 import { deleteExpiredBrokerStates } from './broker.ts';
-import { deleteOldMail } from './mail.ts';
+import { deleteOldMail } from '@forum/platform';
 import { deleteExpiredLimits } from './throttle.ts';
 import { useAccountsRealm } from './flows-test-support.ts';
 import { type Harness } from './test-support.ts';

@@ -4,4 +4,5 @@ export { ADMIN_PATH } from './admin.ts';
 export { DUPLICATE_EMAIL_MESSAGE, RESET_SENT_MESSAGE } from './messages.ts';
 export type { GoogleOptions } from './broker.ts';
 export type { AccountHooks } from './admin.ts';
-export type { MailOptions } from './mail.ts';
+export type { MailOptions } from '@forum/platform';
+export { realmEmailVerified } from './email-verified.ts';

@@ -1,5 +1,4 @@
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { decodeQuotedPrintable, startTestSmtpServer, type TestSmtpServer } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESET_SENT_MESSAGE } from './messages.ts';
 import { CookieJar, formAction, formValue, startHarness, type Harness } from './test-support.ts';
@@ -8,76 +7,18 @@ import { CookieJar, formAction, formValue, startHarness, type Harness } from './
 const PASSWORD = 'Forum#2026';
 const NEW_PASSWORD = 'Smtp!Works7';
 
-interface Received {
-  from: string;
-  to: string[];
-  data: string;
-}
-
-let smtp: Server;
-let smtpUrl: string;
-const received: Received[] = [];
+let smtp: TestSmtpServer;
 let h: Harness;
 
-function startSmtp(): Promise<void> {
-  smtp = createServer((socket: Socket) => {
-    let buffer = '';
-    let data: string[] | null = null;
-    let envelope: Received = { from: '', to: [], data: '' };
-    socket.write('220 localhost ESMTP test\r\n');
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString('utf8');
-      for (let end = buffer.indexOf('\r\n'); end >= 0; end = buffer.indexOf('\r\n')) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (data) {
-          if (line === '.') {
-            received.push({ ...envelope, data: data.join('\n') });
-            envelope = { from: '', to: [], data: '' };
-            data = null;
-            socket.write('250 OK queued\r\n');
-          } else data.push(line.startsWith('..') ? line.slice(1) : line);
-          continue;
-        }
-        const verb = line.slice(0, 4).toUpperCase();
-        if (verb === 'EHLO' || verb === 'HELO') socket.write('250-localhost\r\n250 8BITMIME\r\n');
-        else if (verb === 'MAIL') {
-          envelope.from = /<([^>]*)>/.exec(line)?.[1] ?? '';
-          socket.write('250 OK\r\n');
-        } else if (verb === 'RCPT') {
-          envelope.to.push(/<([^>]*)>/.exec(line)?.[1] ?? '');
-          socket.write('250 OK\r\n');
-        } else if (verb === 'DATA') {
-          data = [];
-          socket.write('354 go ahead\r\n');
-        } else if (verb === 'QUIT') {
-          socket.end('221 bye\r\n');
-        } else socket.write('250 OK\r\n');
-      }
-    });
-    socket.on('error', () => {});
-  });
-  return new Promise((resolve) =>
-    smtp.listen(0, '127.0.0.1', () => {
-      smtpUrl = `smtp://127.0.0.1:${(smtp.address() as AddressInfo).port}`;
-      resolve();
-    }),
-  );
-}
-
-/** The body of a quoted-printable mail, decoded. */
-const decodeQuotedPrintable = (text: string) =>
-  text.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-
 beforeAll(async () => {
-  await startSmtp();
-  h = await startHarness({ mail: { smtpUrl, from: 'Forum Test <no-reply@forum.test>' } });
+  smtp = await startTestSmtpServer();
+  h = await startHarness({ mail: { smtpUrl: smtp.url, from: 'Forum Test <no-reply@forum.test>' } });
   await h.realm.accounts.create({ email: 'bob@forum.local', password: PASSWORD, name: 'Bob' });
 });
 
 afterAll(async () => {
   await h?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
 describe('password-reset mail through SMTP', () => {
@@ -88,8 +29,8 @@ describe('password-reset mail through SMTP', () => {
     expect(await res.text()).toContain(RESET_SENT_MESSAGE);
     await h.restart(); // closing waits for the mail to go out
 
-    expect(received).toHaveLength(1);
-    const mail = received[0]!;
+    expect(smtp.received).toHaveLength(1);
+    const mail = smtp.received[0]!;
     expect(mail.from).toBe('no-reply@forum.test');
     expect(mail.to).toEqual(['bob@forum.local']);
     expect(mail.data).toMatch(/^From: Forum Test <no-reply@forum\.test>$/m);

@@ -21,7 +21,7 @@ import { createVerifyEmailFlow } from './flows/verify-email.ts';
 import { createInteractions } from './interaction.ts';
 import { createIntrospection } from './introspection.ts';
 import { createLoginBackoff } from './login-backoff.ts';
-import { createMailer, type MailOptions } from './mail.ts';
+import { createMailer, type MailOptions } from '@forum/platform';
 import { createMailLink } from './one-time-link.ts';
 import { MALFORMED_HOST_MESSAGE } from './messages.ts';
 import { messagePage, providerCsp, thirdPartyCookiesProbe, type Site } from './pages/index.ts';

@@ -1,6 +1,6 @@
 import { createHash, generateKeyPairSync, randomBytes, randomUUID, type JsonWebKey } from 'node:crypto';
 import { checkPhotoUrl, checkText, displayNameRule, isEmail, normalizeEmail, passwordProblem } from '@forum/contracts';
-import { ConflictError, ValidationError, type Knex } from '@forum/platform';
+import { ConflictError, MAILBOX_DDL, ValidationError, type Knex } from '@forum/platform';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
 
 export const SCHEMA = 'identity';
@@ -74,14 +74,8 @@ const DDL = [
      nonce text NOT NULL,
      expires_at timestamptz NOT NULL
    )`,
-  /** Development mailbox: the mails the realm would have sent when no SMTP server is configured. */
-  `CREATE TABLE IF NOT EXISTS ${SCHEMA}.mailbox (
-     id bigserial PRIMARY KEY,
-     recipient text NOT NULL,
-     subject text NOT NULL,
-     body text NOT NULL,
-     created_at timestamptz NOT NULL DEFAULT now()
-   )`,
+  /** Development mailbox: the mails the forum would have sent when no SMTP server is configured (platform's mailer). */
+  ...MAILBOX_DDL.slice(1),
   /** rate-limiter-flexible's PostgreSQL store (its own layout; keys are HMACs, see throttle.ts). */
   `CREATE TABLE IF NOT EXISTS ${SCHEMA}.rate_limits (
      key text PRIMARY KEY,

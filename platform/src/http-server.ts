@@ -20,7 +20,18 @@ import {
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { UnsupportedMediaTypeError, ValidationError } from './errors.ts';
-import { answerClientError, errorAnswer, errorBody, hasBody, isJsonInUtf8, JSON_BODY_LIMIT, notJson, notUtf8, refuseQueryNotInUtf8 } from './http.ts';
+import {
+  answerClientError,
+  errorAnswer,
+  errorBody,
+  hasBody,
+  isFormInUtf8,
+  isJsonInUtf8,
+  JSON_BODY_LIMIT,
+  notJson,
+  notUtf8,
+  refuseQueryNotInUtf8,
+} from './http.ts';
 import { LazyChildLogger, requestIdFor, trackAnswer, type Logger } from './logger.ts';
 
 export interface HttpServerOptions {
@@ -104,7 +115,8 @@ export function apiInput<L extends FastifyBaseLogger, P extends FastifyTypeProvi
   });
   server.addHook('preParsing', (request, _reply, payload, done) => {
     if (!hasBody(request.raw)) return done(null, payload);
-    if (!isJsonInUtf8(request.headers['content-type'])) return done(new UnsupportedMediaTypeError());
+    const type = request.headers['content-type'];
+    if (!isJsonInUtf8(type) && !(request.routeOptions.config.formBody === true && isFormInUtf8(type))) return done(new UnsupportedMediaTypeError());
     try {
       done(null, decoded(payload, request.headers['content-encoding']));
     } catch (error) {
@@ -118,6 +130,18 @@ export function apiInput<L extends FastifyBaseLogger, P extends FastifyTypeProvi
       done(error as Error, undefined);
     }
   });
+  // reached only by a route whose config says formBody (preParsing refuses the form elsewhere)
+  server.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_request, body: Buffer, done) => {
+    if (!isUtf8(body)) return done(notUtf8(), undefined);
+    done(null, Object.fromEntries(new URLSearchParams(body.toString('utf8'))));
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route reads an HTML form's body (application/x-www-form-urlencoded, UTF-8) as well as JSON: its fields as strings. */
+    formBody?: boolean;
+  }
 }
 
 /** The error's answer (errorAnswer); an unexpected one is logged with the request's id. */

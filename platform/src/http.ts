@@ -34,6 +34,14 @@ export function isJsonInUtf8(type: string | undefined): boolean {
   return parameters.every((parameter) => !parameter.startsWith('charset=') || parameter === 'charset=utf-8' || parameter === 'charset="utf-8"');
 }
 
+/** `Content-Type: application/x-www-form-urlencoded` (a charset, if named, UTF-8): read only by routes that say so (`config.formBody`). */
+export function isFormInUtf8(type: string | undefined): boolean {
+  if (!type) return false;
+  const [media, ...parameters] = type.split(';').map((part) => part.trim().toLowerCase());
+  if (media !== 'application/x-www-form-urlencoded') return false;
+  return parameters.every((parameter) => !parameter.startsWith('charset=') || parameter === 'charset=utf-8' || parameter === 'charset="utf-8"');
+}
+
 /** Whether a request carries a body (a length above 0, or chunks). */
 export const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');

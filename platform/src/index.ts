@@ -16,3 +16,7 @@ export * from './limiter-key.ts';
 export * from './notification-listener.ts';
 export * from './http-server.ts';
 export type { RequestHook } from './request-hook.ts';
+export * from './mail/unsubscribe-token.ts';
+export * from './mail/mailer.ts';
+export * from './mail/escape-html.ts';
+export * from './wake-loop.ts';

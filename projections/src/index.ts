@@ -2,6 +2,7 @@ import { announcementsProjection } from './announcements/projection.ts';
 import { auditProjection } from './audit/projection.ts';
 import { commentsProjection } from './comments/projection.ts';
 import { contactProjection } from './contact/projection.ts';
+import { notificationPreferencesProjection } from './notification-preferences/projection.ts';
 import { notificationsProjection } from './notifications/projection.ts';
 import { postsProjection } from './posts/projection.ts';
 import type { Projection } from './runner/projection.ts';
@@ -19,7 +20,7 @@ export { pageThroughBlocks, type PostList } from './posts/page-reads.ts';
 export { USER_LISTS, usersThroughBlocks, type UserList } from './users/page-reads.ts';
 export { postsProjection, tagsProjection, usersProjection };
 export { announcementsProjection, auditProjection, contactProjection };
-export { commentsProjection, notificationsProjection };
+export { commentsProjection, notificationsProjection, notificationPreferencesProjection };
 
 /** Every read model of the forum, at its current version. */
 export const allProjections: readonly Projection[] = [
@@ -31,4 +32,5 @@ export const allProjections: readonly Projection[] = [
   auditProjection,
   commentsProjection,
   notificationsProjection,
+  notificationPreferencesProjection,
 ];

@@ -8,6 +8,7 @@ import { createCommentCommands } from './comment/commands.ts';
 import { createContactCommands } from './contact/commands.ts';
 import { unlimited, type Costs, type WriteLimits } from './limits.ts';
 import { createNotificationCommands } from './notification/commands.ts';
+import { createNotificationPreferenceCommands } from './notification/preferences.ts';
 import { createOperationsCommands } from './operations/commands.ts';
 import { createPostCommands } from './post/commands.ts';
 import { createReportCommands } from './report/commands.ts';
@@ -50,6 +51,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
     ...createCommentCommands(handler, cost),
     ...createReportCommands(handler, cost),
     ...createNotificationCommands(handler),
+    ...createNotificationPreferenceCommands(handler),
     ...createAnnouncementCommands(handler),
     ...createContactCommands(handler, cost),
     ...createOperationsCommands(handler),

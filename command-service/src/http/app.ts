@@ -7,6 +7,7 @@ import type { CommandAppDeps } from './deps.ts';
 import { answerDomainErrors } from './domain-errors.ts';
 import { membershipRoutes } from './membership.ts';
 import { meRoutes } from './me.ts';
+import { notificationPreferenceRoutes, unsubscribeRoutes } from './notification-preferences.ts';
 import { operationsRoutes } from './operations.ts';
 import { postRoutes } from './posts.ts';
 
@@ -26,13 +27,19 @@ export function commandApi(deps: CommandAppDeps): FastifyPluginAsyncZod {
     api.addHook('preValidation', keepSentBody);
     await api.register((members, _options, done) => {
       members.addHook('preValidation', authenticate(deps.verifyToken, { required: true }));
-      for (const routes of [postRoutes, meRoutes, membershipRoutes, communityRoutes, adminRoutes, operationsRoutes]) routes(members, deps);
+      for (const routes of [postRoutes, meRoutes, notificationPreferenceRoutes, membershipRoutes, communityRoutes, adminRoutes, operationsRoutes])
+        routes(members, deps);
       done();
     });
     // the Contact page: a token when sent (a bad one is 401), else a visitor
     await api.register((anyone, _options, done) => {
       anyone.addHook('preValidation', authenticate(deps.verifyToken, { required: false }));
       contactRoutes(anyone, deps);
+      done();
+    });
+    // an email's unsubscribe link: its signed token is the proof, whoever's browser or mail client posts it
+    await api.register((links, _options, done) => {
+      unsubscribeRoutes(links, deps);
       done();
     });
   };

@@ -1,4 +1,4 @@
-import type { Logger, ProxyTrust, TokenVerifier } from '@forum/platform';
+import type { Logger, ProxyTrust, TokenVerifier, UnsubscribeTokens } from '@forum/platform';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { EventStore } from '@forum/eventstore';
 import type { ForumCommands } from '../domain/forum.ts';
@@ -15,6 +15,8 @@ export interface CommandAppDeps {
   readonly directory: UserDirectory;
   /** Where browsers reach the forum (an origin such as https://forum.example): photo addresses may not point at it. */
   readonly forumOrigin: string;
+  /** Checks the tokens of emails' unsubscribe links (signed with the secret the mailer signs with). */
+  readonly unsubscribeTokens: Pick<UnsubscribeTokens, 'verify'>;
   /** Rebuilds from the admin API; without it POST /api/admin/projections/:name/rebuild answers 503. */
   readonly projections?: ProjectionControl;
   /** Which proxies may say who the client is (TRUST_PROXY); by default none: the TCP peer is. */

@@ -98,6 +98,14 @@ const rows: Row[] = [
     },
     null,
   ],
+  [
+    'PUT /api/me/notification-preferences',
+    async (spec) => {
+      await spec.given(registered(bob));
+      return (body) => bob.put('/api/me/notification-preferences', body);
+    },
+    [{ reply: 'digest' }, { reply: 'off' }],
+  ],
   ['POST /api/admin/tags', () => (body) => ada.post('/api/admin/tags', body), [{ name: 'One' }, { name: 'Two' }]],
   [
     'DELETE /api/admin/tags/:id',

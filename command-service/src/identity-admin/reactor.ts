@@ -1,4 +1,4 @@
-import { listenForNotifications, type Knex, type Logger } from '@forum/platform';
+import { startWakeLoop, type Knex, type Logger } from '@forum/platform';
 import { ERASURES_CHANNEL } from '@forum/eventstore';
 import type { IdentityAdmin } from './port.ts';
 
@@ -64,9 +64,6 @@ export function startErasureReactor(options: ErasureReactorOptions): ErasureReac
   const provider = identity;
 
   let stopped = false;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let timer: NodeJS.Timeout | null = null;
 
   /** Wakes again when the next pending erasure is due (its grace over, or its retry's pause). */
   async function wakeWhenDue(): Promise<void> {
@@ -76,10 +73,7 @@ export function startErasureReactor(options: ErasureReactorOptions): ErasureReac
       [graceSeconds],
     );
     const ms = rows[0]?.ms;
-    if (ms === null || ms === undefined || stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(wake, Math.max(0, ms) + 50);
-    timer.unref();
+    if (ms !== null && ms !== undefined) loop.wakeIn(ms + 50);
   }
 
   async function pass(): Promise<void> {
@@ -103,42 +97,21 @@ export function startErasureReactor(options: ErasureReactorOptions): ErasureReac
     await wakeWhenDue();
   }
 
-  function wake(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await pass().catch((error) => log.warn({ err: error }, 'looking for erasures failed'));
-      } while (again && !stopped);
-    })().finally(() => {
-      running = null;
-    });
-  }
-
   // a lost session is connected again by the helper, and each new LISTEN looks once for what it missed
-  const listener = listenForNotifications({
+  const loop = startWakeLoop({
     connectionString: options.connectionString,
     channels: [ERASURES_CHANNEL],
     applicationName: 'forum-erasure-reactor',
     logger: log,
-    onNotification: wake,
-    onListening: wake,
+    pollMs: options.intervalMs ?? 30_000,
+    pass,
+    failure: 'looking for erasures failed',
   });
-  const poll = setInterval(wake, options.intervalMs ?? 30_000);
-  poll.unref();
-  void listener.started.catch(() => wake());
 
   return {
     async stop() {
       stopped = true;
-      clearInterval(poll);
-      if (timer) clearTimeout(timer);
-      await listener.close();
-      await running;
+      await loop.stop();
     },
   };
 }

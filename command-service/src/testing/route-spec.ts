@@ -1,7 +1,8 @@
 import { HEADER_EVENT_POSITION, normalizeEmail, START, type EventMetadata, type LogPosition } from '@forum/contracts';
 import type { EventStore } from '@forum/eventstore';
 import { createMemoryEventStore } from '@forum/eventstore/memory';
-import { createLogger, type HttpServer, type ProxyTrust } from '@forum/platform';
+import { randomBytes } from 'node:crypto';
+import { createLogger, unsubscribeTokens, type HttpServer, type ProxyTrust, type UnsubscribeTokens } from '@forum/platform';
 import { anyString, createTestIssuer, matching, type TestIssuer } from '@forum/platform/testing';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { createForumCommands } from '../domain/forum.ts';
@@ -76,6 +77,8 @@ export interface CommandApiSpec {
   /** The event store of the test under way (a fresh one in memory for each test). */
   readonly store: EventStore;
   readonly issuer: TestIssuer;
+  /** Signs unsubscribe links as the forum's mailer does (the server checks them with the same secret). */
+  readonly unsubscribeTokens: UnsubscribeTokens;
   /**
    * What has happened before, in order: facts appended through the port, or requests that must
    * succeed. Answers each request's body in its place (undefined in a fact's).
@@ -116,6 +119,7 @@ export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec 
   let current: { store: EventStore; server: HttpServer; issuer: TestIssuer; errors: string[] } | undefined;
   /** How far the server's clock is ahead of the real time, in milliseconds. */
   let ahead = 0;
+  const tokens = unsubscribeTokens(randomBytes(32));
   const running = () => {
     if (!current) throw new Error('commandApiSpec is used inside a test');
     return current;
@@ -143,6 +147,7 @@ export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec 
       logger,
       clock: () => new Date(Date.now() + ahead),
       forumOrigin: options.forumOrigin ?? 'http://localhost:3000',
+      unsubscribeTokens: tokens,
       ...(options.trustProxy && { trustProxy: options.trustProxy }),
     });
     await server.ready();
@@ -199,6 +204,7 @@ export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec 
     get issuer() {
       return running().issuer;
     },
+    unsubscribeTokens: tokens,
 
     async given(...happened) {
       const answers: (Answer | undefined)[] = [];

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { BRAND } from '@forum/contracts';
+import { escapeHtml } from '@forum/platform';
 
 /** Server-rendered pages of the realm: plain HTML, one inline style and script, no external assets. */
 
-export function escapeHtml(value: string | number | null | undefined): string {
-  return String(value ?? '').replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export { escapeHtml };
 
 const STYLE = `*{box-sizing:border-box}
 html{color-scheme:light}

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { ErrorBody, REPORT_FEEDBACK } from '@forum/contracts';
+import { unsubscribeSecret, unsubscribeTokens } from '@forum/platform';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
@@ -46,6 +47,7 @@ const fixtures = {
   doomedUserId: '',
   ticket: '',
   postTopic: '',
+  unsubscribeToken: '',
 };
 
 beforeAll(async () => {
@@ -73,6 +75,7 @@ beforeAll(async () => {
   fixtures.announcementId = (await created('/api/admin/announcements', tokens.admin, { title: 'Fuzz news', description: 'An announcement to aim at' })).id;
   fixtures.ticket = (await forum.call<{ ticket: string }>('GET', '/api/stream/ticket', { token: member.token })).ticket;
   fixtures.postTopic = `post:${fixtures.postId}`;
+  fixtures.unsubscribeToken = unsubscribeTokens(await unsubscribeSecret(forum.db)).sign({ userId: member.id, kinds: ['reply', 'mention'] });
   // members the erasing calls may take away: one erases themselves, the admin erases the other
   const [doomed, erased] = [await forum.newUser('Doomed Member'), await forum.newUser('Erased Member')];
   tokens.doomed = doomed.token;
@@ -225,8 +228,11 @@ const text = (...samples: string[]) => fc.constantFrom(...samples);
 
 type Params = Record<string, () => fc.Arbitrary<string>>;
 
-/** Each command's path parameters and body fields (valid values), and who calls it when not the member or the admin. */
-const commands: Record<string, { params?: Params; fields?: Record<string, fc.Arbitrary<unknown>>; caller?: 'doomed' }> = {
+/** Each command's path parameters, query parameters and body fields (valid values), and who calls it when not the member or the admin. */
+const commands: Record<
+  string,
+  { params?: Params; query?: Record<string, fc.Arbitrary<string>>; fields?: Record<string, fc.Arbitrary<unknown>>; caller?: 'doomed' | 'nobody' }
+> = {
   'POST /api/posts': { fields: { title: text('A title'), description: text('Some words'), tags: fc.array(text('fuzz', 'General'), { maxLength: 6 }) } },
   'DELETE /api/my-posts/:id': { params: { id: ids.doomedPost } },
   'PATCH /api/me': { fields: { displayName: text('Fuzzy'), photoURL: text('https://example.com/a.png', '') } },
@@ -253,6 +259,9 @@ const commands: Record<string, { params?: Params; fields?: Record<string, fc.Arb
   'POST /api/admin/warn-user/:authorEmail': { params: { authorEmail: ids.email }, fields: { reason: text('Be kind'), commentId: ids.comment() } },
   'POST /api/me/notifications/read': { fields: { upTo: text('2026-01-01T00:00:00Z'), ids: fc.array(fc.uuid(), { maxLength: 3 }) } },
   'POST /api/me/announcements/read': { fields: { announcementId: ids.announcement() } },
+  'PUT /api/me/notification-preferences': { fields: { reply: text('app', 'email', 'digest', 'off'), 'followed-tag': text('digest', 'off') } },
+  // an email's one-click link: no sign-in, the token in the query
+  'POST /api/unsubscribe': { query: { token: fixture('unsubscribeToken')() }, fields: { 'List-Unsubscribe': text('One-Click') }, caller: 'nobody' },
   'POST /api/admin/tags': { fields: { name: text('tagged') } },
   'DELETE /api/admin/tags/:id': { params: { id: ids.tag } },
   'PATCH /api/admin/users/make-admin/:userId': { params: { userId: ids.user } },
@@ -310,6 +319,7 @@ const validParams = (template: string, params: Params = {}) =>
 
 function commandCall(route: string): fc.Arbitrary<Call> {
   const spec = commands[route]!;
+  const caller = spec.caller;
   const body = fc.oneof(
     { weight: 8, arbitrary: hostileObject(spec.fields ?? {}).map((value) => Buffer.from(JSON.stringify(value))) },
     { weight: 1, arbitrary: wrongType.map((value) => Buffer.from(JSON.stringify(value))) },
@@ -318,13 +328,13 @@ function commandCall(route: string): fc.Arbitrary<Call> {
   );
   const valid = fc.record({
     params: validParams(route.split(' ')[1]!, spec.params),
-    auth: spec.caller ? fc.constant(() => `Bearer ${tokens[spec.caller!]}`) : memberOrAdmin,
+    auth: caller === 'nobody' ? fc.constant(() => undefined) : caller ? fc.constant(() => `Bearer ${tokens[caller]}`) : memberOrAdmin,
     type: fc.constant('application/json'),
     header: fc.constant(null),
     body: fc.record(spec.fields ?? {}).map((value) => Buffer.from(JSON.stringify(value))),
-    query: fc.constant(''),
+    query: spec.query ? fc.record(spec.query).map((query) => new URLSearchParams(query).toString()) : fc.constant(''),
   });
-  return hostileCall(route, valid, { body });
+  return hostileCall(route, valid, { body, ...(spec.query && { query: hostileQuery(spec.query) }) });
 }
 
 function readCall(route: string): fc.Arbitrary<Call> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unsubscribeSecret, unsubscribeTokens } from '@forum/platform';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { expectStatus } from '../testing/expect-status.ts';
 import { securityHeaderProblems } from '../testing/security-headers.ts';
@@ -32,6 +33,7 @@ let owner: Caller & { token: string };
 let postId: string;
 let commentId: string;
 let announcementId: string;
+let unsubscribeToken: string;
 
 async function fresh(name: string): Promise<Caller & { token: string }> {
   return forum.newUser(name);
@@ -67,6 +69,7 @@ beforeAll(async () => {
   await forum.api(`/api/users/membership/${owner.email}`, { method: 'PATCH', token: owner.token });
   postId = await postBy(owner);
   commentId = await commentBy(owner);
+  unsubscribeToken = unsubscribeTokens(await unsubscribeSecret(forum.db)).sign({ userId: owner.id, kinds: ['reply'] });
   announcementId = (
     await expectStatus<{ id: string }>(
       forum.api('/api/admin/announcements', { method: 'POST', token: adminToken, json: { title: 'News', description: 'Text' } }),
@@ -92,6 +95,8 @@ const rows: Row[] = [
     () => ({ method: 'POST', path: '/api/contact', json: { name: 'Ann', email: 'ann@forum.test', message: 'Hello' } }),
     [201, 201, 201, 201],
   ],
+  // an email's one-click unsubscribe: the signed link is the proof, whoever posts it
+  ['POST /api/unsubscribe', () => ({ method: 'POST', path: `/api/unsubscribe?token=${unsubscribeToken}` }), [200, 200, 200, 200]],
   // a user's own things
   ['POST /api/posts', () => ({ method: 'POST', path: '/api/posts', json: { title: 'Mine', description: 'x', tags: [] } }), [401, 201, 201, 201]],
   [
@@ -136,6 +141,12 @@ const rows: Row[] = [
   ['GET /api/posts/:id/follow', () => ({ method: 'GET', path: `/api/posts/${postId}/follow` }), [401, 200, 200, 200]],
   ['POST /api/me/notifications/read', () => ({ method: 'POST', path: '/api/me/notifications/read', json: {} }), [401, 200, 200, 200]],
   ['POST /api/me/announcements/read', () => ({ method: 'POST', path: '/api/me/announcements/read', json: { announcementId } }), [401, 200, 200, 200]],
+  ['GET /api/me/notification-preferences', () => ({ method: 'GET', path: '/api/me/notification-preferences' }), [401, 200, 200, 200]],
+  [
+    'PUT /api/me/notification-preferences',
+    () => ({ method: 'PUT', path: '/api/me/notification-preferences', json: { mention: 'digest' } }),
+    [401, 200, 200, 200],
+  ],
   ['GET /api/my-posts/:email (own)', (c) => ({ method: 'GET', path: `/api/my-posts/${c.email}` }), [401, 200, 200, 200]],
   ["GET /api/my-posts/:email (another's)", () => ({ method: 'GET', path: `/api/my-posts/${owner.email}` }), [401, 403, 403, 200]],
   ['GET /api/user-post-count/:email (own)', (c) => ({ method: 'GET', path: `/api/user-post-count/${c.email}` }), [401, 200, 200, 200]],

@@ -39,6 +39,8 @@ const COMMANDS: Record<string, { path: string; body: Record<string, unknown> }> 
   'POST /api/admin/warn-user/:authorEmail': { path: '/api/admin/warn-user/someone@forum.test', body: { reason: 'Be kind', commentId: id } },
   'POST /api/me/notifications/read': { path: '/api/me/notifications/read', body: { upTo: '2026-01-01T00:00:00Z' } },
   'POST /api/me/announcements/read': { path: '/api/me/announcements/read', body: { announcementId: id } },
+  'PUT /api/me/notification-preferences': { path: '/api/me/notification-preferences', body: { reply: 'digest' } },
+  'POST /api/unsubscribe': { path: '/api/unsubscribe?token=x', body: { 'List-Unsubscribe': 'One-Click' } },
   'POST /api/admin/tags': { path: '/api/admin/tags', body: { name: 'tagged' } },
   'DELETE /api/admin/tags/:id': { path: `/api/admin/tags/${id}`, body: {} },
   'PATCH /api/admin/users/make-admin/:userId': { path: '/api/admin/users/make-admin/someone', body: {} },

@@ -1,5 +1,6 @@
 import { identityAdminSettings, paymentSettings, writeLimitSettings } from '@forum/command-service';
 import { feedSettings } from '@forum/feed';
+import { mailerSettings } from '@forum/mailer';
 import { adminEmails, DatabaseUrl, eventStoreSettings, logSettings, oidcSettings, Port, TrustProxy } from '@forum/platform';
 import { readSettings } from '@forum/query-service';
 import { z } from 'zod';
@@ -64,9 +65,11 @@ export const EmbeddedConfig = z.object({
   /** A confidential client of the embedded realm (a resource server), which may introspect its tokens: both or neither (docs/identity.md). */
   INTROSPECTION_CLIENT_ID: z.string().min(1).optional(),
   INTROSPECTION_CLIENT_SECRET: z.string().min(16).optional(),
-  /** Mail of the embedded realm (password reset): smtp(s)://user:pass@host:port. Unset: a local mailbox page and the log. */
+  /** Mail of the embedded realm (password reset) and the notifications: smtp(s)://user:pass@host:port. Unset: a local mailbox page and the log. */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('Forum <no-reply@forum.local>'),
+  /** The notifications' emails: how long one waits unseen, the batch and digest intervals (docs/configuration.md#notifications-by-email). */
+  ...mailerSettings,
   /** Demo accounts, tags and posts on first start (embedded realm only). */
   DEMO_DATA: flag.default(true),
   ...logSettings,

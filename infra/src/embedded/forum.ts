@@ -12,8 +12,9 @@ import {
 } from '@forum/command-service';
 import type { EventStore } from '@forum/eventstore';
 import { openEventStore } from '../event-store.ts';
+import { startForumMailer } from './notification-mailer.ts';
 import { startKafkaFeed } from '@forum/feed';
-import { createKnex, createLogger, createTokenVerifier, databaseCheck, type Knex, type Logger } from '@forum/platform';
+import { createKnex, createLogger, createTokenVerifier, databaseCheck, unsubscribeSecret, unsubscribeTokens, type Knex, type Logger } from '@forum/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
 import {
@@ -141,6 +142,10 @@ export async function startForum(
     if (realm) identityAdmin = embeddedIdentityAdmin(realm);
     const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
     stack.push(() => reactor.stop());
+    // the unsubscribe links' secret: the mailer signs with it, the command side checks with it
+    const tokens = unsubscribeTokens(await unsubscribeSecret(db));
+    const mail = await startForumMailer({ config, db, databaseUrl, origin: url, tokens, logger });
+    stack.push(() => mail.stop());
     const commandRoutes: string[] = [];
     const command = listingRoutes(
       commandApi({
@@ -152,6 +157,7 @@ export async function startForum(
         logger: logger.child({ service: 'command-service' }),
         clock: () => new Date(),
         forumOrigin: url,
+        unsubscribeTokens: tokens,
         trustProxy: config.TRUST_PROXY,
       }),
       commandRoutes,

@@ -3,7 +3,9 @@
  * and the issuer at OIDC_ISSUER. The admin API's rebuilds reach the projections
  * through the command side's ProjectionControl port, wired here.
  */
-import { createKnex, createLogger, createTokenVerifier, loadConfig } from '@forum/platform';
+import { mailerSettings } from '@forum/mailer';
+import { createKnex, createLogger, createTokenVerifier, DEFAULT_MAIL_FROM, loadConfig, unsubscribeSecret, unsubscribeTokens } from '@forum/platform';
+import { z } from 'zod';
 import { allProjections, createProjectionControl } from '@forum/projections';
 import {
   CommandServiceConfig,
@@ -16,8 +18,11 @@ import {
   startErasureReactor,
 } from '@forum/command-service';
 import { openEventStore } from '../event-store.ts';
+import { startForumMailer } from '../embedded/notification-mailer.ts';
 
-const config = loadConfig(CommandServiceConfig);
+const config = loadConfig(
+  CommandServiceConfig.extend({ ...mailerSettings, SMTP_URL: z.string().url().optional(), MAIL_FROM: z.string().min(3).default(DEFAULT_MAIL_FROM) }),
+);
 const logger = createLogger('command-service', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const store = await openEventStore(
   { eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL },
@@ -29,6 +34,9 @@ const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, lim
 const identityAdmin = keycloakIdentityAdminFrom(config);
 const directory = streamDirectory(store, () => identityAdmin);
 const reactor = startErasureReactor({ db, connectionString: config.DATABASE_URL, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
+// the notifications' mailer runs beside it in every command service (they share its outbox); the unsubscribe links' secret is the forum's
+const tokens = unsubscribeTokens(await unsubscribeSecret(db));
+const mail = await startForumMailer({ config, db, databaseUrl: config.DATABASE_URL, origin: config.PUBLIC_URL, tokens, logger });
 const server = createCommandServer({
   store,
   commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory, ...(limits && { limits }) }),
@@ -38,6 +46,7 @@ const server = createCommandServer({
   logger,
   clock: () => new Date(),
   forumOrigin: new URL(config.PUBLIC_URL).origin,
+  unsubscribeTokens: tokens,
   trustProxy: config.TRUST_PROXY,
 });
 await server.listen({ port: config.PORT, host: config.HOST });
@@ -48,6 +57,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     logger.info({ signal }, 'stopping');
     void server.close().then(async () => {
       await reactor.stop();
+      await mail.stop();
       await store.close();
       await db.destroy();
       await limits?.close();

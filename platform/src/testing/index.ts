@@ -8,3 +8,4 @@ export * from './event-metadata.ts';
 export * from './containers.ts';
 export * from './tokens.ts';
 export * from './matchers.ts';
+export * from './smtp-server.ts';

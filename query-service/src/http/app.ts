@@ -29,6 +29,7 @@ import { adminRoutes, announcementRoutes } from './admin.ts';
 import { communityRoutes } from './community.ts';
 import { notificationRoutes } from './notifications.ts';
 import { meRoutes } from './me.ts';
+import { notificationPreferenceRoutes } from './notification-preferences.ts';
 import { postRoutes } from './posts.ts';
 import { revisionRoutes } from './revisions.ts';
 import { tagRoutes } from './tags.ts';
@@ -108,6 +109,7 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
       api.addHook('onRequest', cache.afterViewer);
       api.addHook('onSend', cache.keep);
       await api.register(meRoutes());
+      await api.register(notificationPreferenceRoutes(deps.db));
       await api.register(communityRoutes(community, postCache, bulkheadHook({ what: 'searches', ...deps.search })));
       await api.register(notificationRoutes(createNotificationsStore(deps.db), community));
       await api.register(postRoutes(posts, postCache, users));

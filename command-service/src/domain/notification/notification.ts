@@ -1,4 +1,4 @@
-import { notificationsStream, type NotificationEvent } from '@forum/contracts';
+import { notificationsStream, type Delivery, type NotificationEvent, type NotificationKind } from '@forum/contracts';
 import { unreachable } from '../command.ts';
 import type { Stream } from '../stream.ts';
 
@@ -6,15 +6,16 @@ import type { Stream } from '../stream.ts';
  * A user's warnings and whether each was read, the comments they were warned about (stream
  * `notifications-<userId>`: a warning about a comment goes to its author, so every warning about
  * one comment is decided on this one stream), and the publication time of the newest
- * announcement they marked read (null before their first mark), and the newest time up to which
+ * announcement they marked read (null before their first mark), the newest time up to which
  * they read their other notifications (`activityReadUpTo`, null before; the rows themselves are the
- * read model's).
+ * read model's), and the deliveries they chose (a kind never chosen is absent: DEFAULT_DELIVERIES).
  */
 export interface NotificationsState {
   readonly warnings: ReadonlyMap<string, { readonly createdAt: string; readonly read: boolean }>;
   readonly warnedComments: ReadonlySet<string>;
   readonly announcementsReadUpTo: string | null;
   readonly activityReadUpTo: string | null;
+  readonly preferences: Readonly<Partial<Record<NotificationKind, Delivery>>>;
 }
 
 export const initialNotificationsState: NotificationsState = {
@@ -22,6 +23,7 @@ export const initialNotificationsState: NotificationsState = {
   warnedComments: new Set(),
   announcementsReadUpTo: null,
   activityReadUpTo: null,
+  preferences: {},
 };
 
 export function evolve(state: NotificationsState, event: NotificationEvent): NotificationsState {
@@ -54,7 +56,7 @@ export function evolve(state: NotificationsState, event: NotificationEvent): Not
       return upTo === undefined || (current !== null && Date.parse(current) >= Date.parse(upTo)) ? state : { ...state, activityReadUpTo: upTo };
     }
     case 'NotificationPreferencesChanged':
-      return state;
+      return { ...state, preferences: { ...state.preferences, ...event.data.changes } };
     default:
       return unreachable(event);
   }

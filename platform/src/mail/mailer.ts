@@ -1,6 +1,28 @@
-import type { Knex, Logger } from '@forum/platform';
 import nodemailer from 'nodemailer';
-import { SCHEMA } from './store.ts';
+import type { Knex } from '../db.ts';
+import type { Logger } from '../logger.ts';
+
+/**
+ * The development mailbox: what the forum would have mailed when no SMTP server is configured, shown
+ * by the embedded realm's `{issuer}/mailbox` page. It lives in the realm's schema; the realm and the
+ * notifications' mailer both write to it.
+ */
+const MAILBOX = 'identity.mailbox';
+export const MAILBOX_DDL = [
+  'CREATE SCHEMA IF NOT EXISTS identity',
+  `CREATE TABLE IF NOT EXISTS ${MAILBOX} (
+     id bigserial PRIMARY KEY,
+     recipient text NOT NULL,
+     subject text NOT NULL,
+     body text NOT NULL,
+     created_at timestamptz NOT NULL DEFAULT now()
+   )`,
+];
+
+/** Creates the development mailbox when missing (the embedded realm creates it with its schema; an external realm does not). */
+export async function prepareMailbox(db: Knex): Promise<void> {
+  for (const statement of MAILBOX_DDL) await db.raw(statement);
+}
 
 export interface MailOptions {
   /** smtp(s)://user:pass@host:port — unset: the development mailbox (`{issuer}/mailbox`). */
@@ -16,6 +38,15 @@ export interface OutgoingMail {
   html: string;
   /** The action link of the mail: logged (info, its key left out like every secret) in mailbox mode only, never with SMTP. */
   link?: string;
+  /** The Message-ID (`<…@…>`), to make a mail the same one however often it is sent; nodemailer makes one when absent. */
+  messageId?: string;
+  /** More headers (List-Unsubscribe…). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** How one mail is sent: in the development mailbox, as part of `transaction` when given (committed with it). */
+export interface SendOptions {
+  readonly transaction?: Knex.Transaction;
 }
 
 export interface StoredMail {
@@ -28,7 +59,7 @@ export interface StoredMail {
 
 export interface Mailer {
   readonly mode: 'smtp' | 'mailbox';
-  send(mail: OutgoingMail): Promise<void>;
+  send(mail: OutgoingMail, options?: SendOptions): Promise<void>;
   /** The development mailbox, newest first (empty in SMTP mode). */
   recent(limit: number): Promise<StoredMail[]>;
   close(): void;
@@ -43,7 +74,15 @@ export function createMailer(options: MailOptions | undefined, db: Knex, log: Lo
     return {
       mode: 'smtp',
       async send(mail) {
-        const info = await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        const info = await transport.sendMail({
+          from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          ...(mail.messageId && { messageId: mail.messageId }),
+          ...(mail.headers && { headers: { ...mail.headers } }),
+        });
         log.info({ messageId: info.messageId, subject: mail.subject }, 'mail sent');
       },
       recent: () => Promise.resolve([]),
@@ -53,13 +92,13 @@ export function createMailer(options: MailOptions | undefined, db: Knex, log: Lo
 
   return {
     mode: 'mailbox',
-    async send(mail) {
-      await db.raw(`INSERT INTO ${SCHEMA}.mailbox (recipient, subject, body) VALUES (?, ?, ?)`, [mail.to, mail.subject, mail.text]);
+    async send(mail, sending) {
+      await (sending?.transaction ?? db).raw(`INSERT INTO ${MAILBOX} (recipient, subject, body) VALUES (?, ?, ?)`, [mail.to, mail.subject, mail.text]);
       log.info({ to: mail.to, subject: mail.subject, link: mail.link }, 'mail kept in the development mailbox (SMTP_URL is not set)');
     },
     async recent(limit) {
       const rows = await db<{ id: string; recipient: string; subject: string; body: string; created_at: Date }>('mailbox')
-        .withSchema(SCHEMA)
+        .withSchema('identity')
         .select('id', 'recipient', 'subject', 'body', 'created_at')
         .orderBy('id', 'desc')
         .limit(limit);
@@ -71,5 +110,5 @@ export function createMailer(options: MailOptions | undefined, db: Knex, log: Lo
 
 /** Drops development mails older than a day. */
 export async function deleteOldMail(db: Knex): Promise<void> {
-  await db.raw(`DELETE FROM ${SCHEMA}.mailbox WHERE created_at < now() - interval '1 day'`);
+  await db.raw(`DELETE FROM ${MAILBOX} WHERE created_at < now() - interval '1 day'`);
 }

@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import { EMAIL_BATCH_SECONDS, EMAIL_UNSEEN_SECONDS } from '@forum/contracts';
+import { createKnex, createLogger, createMailer, prepareMailbox, unsubscribeTokens, type Knex } from '@forum/platform';
+import { containing, createTestDatabase } from '@forum/platform/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startNotificationMailer, type NotificationMailer } from './reactor.ts';
+import { createReadModels, mailbox, member, notify, post } from './testing/read-models.ts';
+
+/**
+ * The notifications' mailer against a real PostgreSQL: the read models are tables of the test's own
+ * database in the projections' shape (testing/read-models.ts), the mail port is the development
+ * mailbox. Time moves by making rows older.
+ */
+const DAY = 24 * 60 * 60;
+const timings = { unseenMs: EMAIL_UNSEEN_SECONDS * 1000, batchMs: EMAIL_BATCH_SECONDS * 1000, digestIntervalMs: DAY * 1000, pollMs: 600_000 };
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Knex;
+let mailer: NotificationMailer;
+const tokens = unsubscribeTokens(randomBytes(32));
+const unverified = new Set<string>();
+
+beforeAll(async () => {
+  database = await createTestDatabase('mailer');
+  db = createKnex(database.url);
+  await createReadModels(db);
+  await prepareMailbox(db);
+  const logger = createLogger('mailer-test', 'silent');
+  mailer = await startNotificationMailer({
+    db,
+    connectionString: database.url,
+    wakeChannels: null,
+    mailer: createMailer(undefined, db, logger),
+    tokens,
+    emailVerified: (userId) => Promise.resolve(!unverified.has(userId)),
+    origin: 'https://forum.example',
+    timings,
+    logger,
+  });
+});
+afterAll(async () => {
+  await mailer?.stop();
+  await db?.destroy();
+  await database?.drop();
+});
+beforeEach(async () => {
+  unverified.clear();
+  await db.raw(
+    'TRUNCATE read.notifications, read.users, read.denials, read.posts, read.notification_preferences, mail.outbox, mail.messages, identity.mailbox',
+  );
+  await member(db, 'u-alice', 'Alice');
+  await member(db, 'u-bob', 'Bob');
+});
+
+const unseen = EMAIL_UNSEEN_SECONDS + 1;
+/** Time passes: every time the notifications and the outbox hold moves `seconds` back. */
+async function later(seconds: number): Promise<void> {
+  const back = 'make_interval(secs => :seconds)';
+  await db.raw(`UPDATE read.notifications SET created_at = created_at - ${back}, updated_at = updated_at - ${back}`, { seconds });
+  await db.raw(`UPDATE mail.outbox SET created_at = created_at - ${back}, due_at = due_at - ${back}, enqueued_at = enqueued_at - ${back}`, { seconds });
+  await db.raw(`UPDATE mail.messages SET composed_at = composed_at - ${back}, next_attempt_at = next_attempt_at - ${back}`, { seconds });
+}
+
+describe('a reply mailed at once (delivery email, the default)', () => {
+  it(`is mailed once it has gone unseen for ${EMAIL_UNSEEN_SECONDS} s, once: not before, and never again (another pass, the same row rebuilt)`, async () => {
+    const postId = await post(db, 'Hooks in depth');
+    const id = await notify(db, { userId: 'u-alice', kind: 'reply', postId, actorId: 'u-bob', ageSeconds: EMAIL_UNSEEN_SECONDS - 30 });
+    expect(await mailer.pass()).toBe(0);
+    await later(60);
+    expect(await mailer.pass()).toBe(1);
+    expect(await mailbox(db)).toEqual([
+      {
+        recipient: 'u-alice@forum.test',
+        subject: '[Forum] Bob commented on your post “Hooks in depth”',
+        body: containing(`https://forum.example/post/${postId}`),
+      },
+    ]);
+    // a rebuild of the notifications writes the same row again
+    await db.raw('DELETE FROM read.notifications');
+    await notify(db, { id, userId: 'u-alice', kind: 'reply', postId, actorId: 'u-bob', ageSeconds: unseen });
+    await later(EMAIL_BATCH_SECONDS + 1);
+    expect(await mailer.pass()).toBe(0);
+    expect(await mailbox(db)).toHaveLength(1);
+  });
+
+  it('is not mailed when read in the app meanwhile, when older than a day, nor when the member chose app, off or the digest', async () => {
+    const postId = await post(db, 'A post');
+    const read = await notify(db, { userId: 'u-alice', kind: 'reply', postId, actorId: 'u-bob', ageSeconds: 10 });
+    await mailer.pass();
+    await db.raw('UPDATE read.notifications SET read = true WHERE id = ?', [read]);
+    await later(unseen);
+    await notify(db, { userId: 'u-alice', kind: 'mention', postId, actorId: 'u-bob', ageSeconds: DAY + 1 });
+    for (const [kind, delivery] of [
+      ['reply', 'app'],
+      ['mention', 'off'],
+      ['followed-post', 'digest'],
+    ] as const) {
+      await db.raw('INSERT INTO read.notification_preferences VALUES (?, ?, ?)', ['u-bob', kind, delivery]);
+      await notify(db, { userId: 'u-bob', kind, postId, actorId: 'u-alice', ageSeconds: unseen });
+    }
+    expect(await mailer.pass()).toBe(0);
+    expect(await mailbox(db)).toEqual([]);
+    expect((await db.raw<{ rows: { state: string }[] }>('SELECT state FROM mail.outbox WHERE notification_id = ?', [read])).rows).toEqual([
+      { state: 'skipped' },
+    ]);
+  });
+
+  it("names an erased actor 'Deleted user' and a removed post so, as the read models have them when it is sent", async () => {
+    await notify(db, { userId: 'u-alice', kind: 'mention', postId: null, actorId: 'u-gone', ageSeconds: unseen });
+    await mailer.pass();
+    expect((await mailbox(db))[0]!.subject).toBe('[Forum] Deleted user mentioned you in a post that was removed');
+  });
+});
+
+describe('batching', () => {
+  it(`sends at most one email per member and kind in ${EMAIL_BATCH_SECONDS} s: what comes meanwhile goes in the next, together`, async () => {
+    const postId = await post(db, 'Busy thread');
+    for (const n of [1, 2, 3]) await notify(db, { userId: 'u-alice', kind: 'reply', postId, actorId: 'u-bob', count: n, ageSeconds: unseen + n });
+    await notify(db, { userId: 'u-alice', kind: 'mention', postId, actorId: 'u-bob', ageSeconds: unseen });
+    expect(await mailer.pass()).toBe(2);
+    expect((await mailbox(db)).map((mail) => mail.subject).sort()).toEqual([
+      '[Forum] 3 new replies to your posts',
+      '[Forum] Bob mentioned you in “Busy thread”',
+    ]);
+    await notify(db, { userId: 'u-alice', kind: 'reply', postId, actorId: 'u-bob', ageSeconds: unseen });
+    await notify(db, { userId: 'u-alice', kind: 'reply', postId, actorId: 'u-bob', ageSeconds: unseen });
+    expect(await mailer.pass()).toBe(0);
+    await later(EMAIL_BATCH_SECONDS - 5);
+    expect(await mailer.pass()).toBe(0);
+    await later(10);
+    expect(await mailer.pass()).toBe(1);
+    expect((await mailbox(db)).at(-1)!.subject).toBe('[Forum] 2 new replies to your posts');
+  });
+});
+
+describe('the daily digest', () => {
+  it('gathers what the member wanted in the digest and has not seen, once a day after the oldest waited or the last digest', async () => {
+    const postId = await post(db, 'Generics');
+    await db.raw("INSERT INTO read.notification_preferences VALUES ('u-alice', 'reply', 'digest')");
+    await notify(db, { userId: 'u-alice', kind: 'followed-tag', postId, actorId: 'u-bob', tag: 'go', ageSeconds: 3600 });
+    await notify(db, { userId: 'u-alice', kind: 'reply', postId, actorId: 'u-bob', ageSeconds: 60 });
+    expect(await mailer.pass()).toBe(0);
+    await later(DAY - 3600);
+    expect(await mailer.pass()).toBe(1);
+    const [digest] = await mailbox(db);
+    expect(digest!.subject).toBe('[Forum] Your digest: 2 notifications you have not seen');
+    expect(digest!.body).toContain('Bob posted “Generics” in #go');
+    expect(digest!.body).toContain('Bob commented on your post “Generics”');
+    expect(digest!.body).toMatch(/Stop emails of this digest: https:\/\/forum\.example\/unsubscribe\?token=\S+/);
+    // the next one waits a day after this one, however old what it gathers
+    await notify(db, { userId: 'u-alice', kind: 'followed-tag', postId, actorId: 'u-bob', tag: 'go', ageSeconds: DAY - 10 });
+    expect(await mailer.pass()).toBe(0);
+    await later(DAY - 20);
+    expect(await mailer.pass()).toBe(0);
+    await later(20);
+    expect(await mailer.pass()).toBe(1);
+    expect((await mailbox(db)).at(-1)!.subject).toBe('[Forum] Your digest: 1 notification you have not seen');
+  });
+});
+
+describe('who is never mailed', () => {
+  it('an unverified, a disabled or an erased member; an erased member’s outbox rows go', async () => {
+    const postId = await post(db, 'A post');
+    for (const id of ['u-carol', 'u-dan', 'u-erin']) await member(db, id, id);
+    unverified.add('u-carol');
+    await db.raw("INSERT INTO read.denials VALUES ('u-dan', 'disabled')");
+    for (const userId of ['u-carol', 'u-dan', 'u-erin']) await notify(db, { userId, kind: 'reply', postId, actorId: 'u-bob', ageSeconds: 10 });
+    await mailer.pass();
+    expect((await db.raw<{ rows: { user_id: string }[] }>('SELECT user_id FROM mail.outbox ORDER BY user_id')).rows.map((r) => r.user_id)).toEqual([
+      'u-carol',
+      'u-erin',
+    ]);
+    await db.raw("INSERT INTO read.denials VALUES ('u-erin', 'erased')");
+    await db.raw("DELETE FROM read.users WHERE id = 'u-erin'");
+    await later(unseen);
+    expect(await mailer.pass()).toBe(0);
+    expect(await mailbox(db)).toEqual([]);
+    expect((await db.raw<{ rows: { user_id: string; state: string }[] }>('SELECT user_id, state FROM mail.outbox')).rows).toEqual([
+      { user_id: 'u-carol', state: 'skipped' },
+    ]);
+  });
+});

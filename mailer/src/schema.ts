@@ -1,0 +1,49 @@
+import { MAIL_SCHEMA, type Knex } from '@forum/platform';
+
+/** Serialises the schema's creation between processes starting at once. */
+const INIT_LOCK = 'forum:mail:outbox';
+
+/**
+ * The outbox (schema `mail`, beside the read models and never rebuilt with them):
+ * - `outbox`: one row per notification to mail, keyed by the notification's id (a replay or a
+ *   rebuild of the notifications makes the same ids: nothing is enqueued twice); `pending` until it
+ *   goes into a message, then `queued`, then `sent` (or `skipped`: read meanwhile, or no one to mail);
+ * - `messages`: each email composed (one member, one kind or their digest), `sending` until the mail
+ *   port took it, retried with a growing pause; the newest per member and kind is what batching and
+ *   the digest count from.
+ */
+export async function prepareOutbox(db: Knex): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [INIT_LOCK]);
+    await trx.raw(`
+      CREATE SCHEMA IF NOT EXISTS ${MAIL_SCHEMA};
+      CREATE TABLE IF NOT EXISTS ${MAIL_SCHEMA}.outbox (
+        notification_id uuid PRIMARY KEY,
+        user_id text NOT NULL,
+        kind text NOT NULL,
+        delivery text NOT NULL CHECK (delivery IN ('email', 'digest')),
+        created_at timestamptz NOT NULL,
+        due_at timestamptz NOT NULL,
+        state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'queued', 'sent', 'skipped')),
+        message_id uuid,
+        enqueued_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX IF NOT EXISTS outbox_pending ON ${MAIL_SCHEMA}.outbox (due_at) WHERE state = 'pending';
+      CREATE INDEX IF NOT EXISTS outbox_of_user ON ${MAIL_SCHEMA}.outbox (user_id);
+      CREATE INDEX IF NOT EXISTS outbox_of_message ON ${MAIL_SCHEMA}.outbox (message_id) WHERE message_id IS NOT NULL;
+      CREATE TABLE IF NOT EXISTS ${MAIL_SCHEMA}.messages (
+        id uuid PRIMARY KEY,
+        user_id text NOT NULL,
+        kind text NOT NULL,
+        state text NOT NULL DEFAULT 'sending' CHECK (state IN ('sending', 'sent', 'dropped')),
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz NOT NULL DEFAULT now(),
+        last_error text,
+        composed_at timestamptz NOT NULL DEFAULT now(),
+        sent_at timestamptz
+      );
+      CREATE INDEX IF NOT EXISTS messages_sending ON ${MAIL_SCHEMA}.messages (next_attempt_at) WHERE state = 'sending';
+      CREATE INDEX IF NOT EXISTS messages_latest ON ${MAIL_SCHEMA}.messages (user_id, kind, composed_at DESC);
+    `);
+  });
+}
