@@ -116,6 +116,18 @@ export const DEFAULT_DELIVERIES: Readonly<Record<NotificationKind, Delivery>> = 
   warning: 'email',
   announcement: 'app',
 };
+/**
+ * The deliveries a member may choose per kind: a moderator's warning always reaches them in the app
+ * (never off); announcements are the bell's for everyone, members and visitors alike, and go by no email.
+ */
+export const DELIVERIES_OF: Readonly<Record<NotificationKind, readonly Delivery[]>> = {
+  reply: DELIVERIES,
+  mention: DELIVERIES,
+  'followed-post': DELIVERIES,
+  'followed-tag': DELIVERIES,
+  warning: ['app', 'email', 'digest'],
+  announcement: ['app'],
+};
 /** A notification by email waits this long for the member to see it in the app first. */
 export const EMAIL_UNSEEN_SECONDS = 300;
 /** At most one email per member and kind in this many seconds; what comes meanwhile goes in the next one. */

@@ -25,9 +25,9 @@ describe('PUT /api/me/notification-preferences', () => {
   });
 
   it('appends nothing when nothing changes (the defaults, or what was chosen): 200 without a position', async () => {
-    await api.given(registered(alice), alice.put('/api/me/notification-preferences', { announcement: 'email' }));
+    await api.given(registered(alice), alice.put('/api/me/notification-preferences', { warning: 'digest' }));
     await api
-      .when(alice.put('/api/me/notification-preferences', { reply: 'email', 'followed-post': 'app', announcement: 'email' }))
+      .when(alice.put('/api/me/notification-preferences', { reply: 'email', 'followed-post': 'app', warning: 'digest' }))
       .then(200, { id: alice.id }, []);
   });
 
@@ -41,6 +41,9 @@ describe('PUT /api/me/notification-preferences', () => {
     await api.when(choose({ likes: 'off' })).then(400, anError('VALIDATION_FAILED'));
     await api.when(choose({ reply: 'sms' })).then(400, anError('VALIDATION_FAILED'));
     await api.when(choose({ reply: ['off'] })).then(400, anError('VALIDATION_FAILED'));
+    // a moderator's warning always reaches the member; announcements go by no email
+    await api.when(choose({ warning: 'off' })).then(400, anError('VALIDATION_FAILED', { details: { warning: ['warning may be app, email, digest'] } }));
+    await api.when(choose({ announcement: 'email' })).then(400, anError('VALIDATION_FAILED'));
   });
 });
 

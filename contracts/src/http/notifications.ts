@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { DELIVERIES, HANDLE_MAX, HANDLE_MIN, HANDLE_PATTERN, NOTIFICATION_KINDS, RESERVED_HANDLES } from '../constants.ts';
+import {
+  DELIVERIES,
+  DELIVERIES_OF,
+  HANDLE_MAX,
+  HANDLE_MIN,
+  HANDLE_PATTERN,
+  NOTIFICATION_KINDS,
+  RESERVED_HANDLES,
+  type Delivery,
+  type NotificationKind,
+} from '../constants.ts';
 import { pageNumber, text } from '../text-policy.ts';
 import { BADGES } from './community.ts';
 import { PostListItem, tagName } from './posts.ts';
@@ -194,7 +204,12 @@ export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
 /** PUT /api/me/notification-preferences: the kinds to change, at least one. */
 export const UpdateNotificationPreferencesRequest = z
   .partialRecord(z.enum(NOTIFICATION_KINDS, 'Not a kind of notification'), z.enum(DELIVERIES, `Must be one of ${DELIVERIES.join(', ')}`))
-  .refine((changes) => Object.keys(changes).length > 0, { message: 'Name at least one kind', path: ['_'] });
+  .refine((changes) => Object.keys(changes).length > 0, { message: 'Name at least one kind', path: ['_'] })
+  .superRefine((changes, context) => {
+    for (const [kind, delivery] of Object.entries(changes) as [NotificationKind, Delivery][])
+      if (!DELIVERIES_OF[kind].includes(delivery))
+        context.addIssue({ code: 'custom', path: [kind], message: `${kind} may be ${DELIVERIES_OF[kind].join(', ')}` });
+  });
 export type UpdateNotificationPreferencesRequest = z.infer<typeof UpdateNotificationPreferencesRequest>;
 
 /**

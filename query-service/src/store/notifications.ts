@@ -38,7 +38,7 @@ export function createNotificationsStore(db: Knex) {
     /**
      * A page of a member's notifications of every kind (NOTIFICATION_PAGE_SIZE), newest first by their
      * last change, only the unread ones when `unreadOnly`; how many the query pages over, and how many
-     * of theirs are unread.
+     * of theirs are unread. Kinds the member turned off are not shown nor counted.
      */
     async page(userId: string, page: number, unreadOnly: boolean): Promise<{ rows: NotificationRow[]; total: number; unread: number }> {
       const [{ rows }, counts] = await Promise.all([
@@ -48,7 +48,7 @@ export function createNotificationsStore(db: Knex) {
                   p.title AS post_title, left(p.summary, :opening) AS post_opening, left(c.text, :opening) AS comment_opening,
                   u.id IS NOT NULL AS actor_known, u.name AS actor_name, to_jsonb(u) ->> 'handle' AS actor_handle, u.photo_url AS actor_photo
            FROM (
-             SELECT * FROM read.notifications WHERE user_id = :userId AND (NOT :unreadOnly OR NOT read)
+             SELECT * FROM read.notifications WHERE user_id = :userId AND (NOT :unreadOnly OR NOT read) AND kind NOT IN (SELECT kind FROM read.notification_preferences WHERE user_id = :userId AND delivery = 'off')
              ORDER BY updated_at DESC, id DESC LIMIT :limit OFFSET :offset
            ) n
            LEFT JOIN read.posts p ON p.id = n.post_id
@@ -59,8 +59,9 @@ export function createNotificationsStore(db: Knex) {
         ),
         prepared<{ rows: { total: number; unread: number }[] }>(
           db,
-          'SELECT count(*)::integer AS total, (count(*) FILTER (WHERE NOT read))::integer AS unread FROM read.notifications WHERE user_id = ?',
-          [userId],
+          `SELECT count(*)::integer AS total, (count(*) FILTER (WHERE NOT read))::integer AS unread FROM read.notifications
+           WHERE user_id = ? AND kind NOT IN (SELECT kind FROM read.notification_preferences WHERE user_id = ? AND delivery = 'off')`,
+          [userId, userId],
         ),
       ]);
       const { total, unread } = counts.rows[0]!;
