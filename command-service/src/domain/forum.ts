@@ -6,6 +6,7 @@ import { createAnnouncementCommands } from './announcement/commands.ts';
 import { createCommandHandler, type Accepted } from './command-handler.ts';
 import { createCommentCommands } from './comment/commands.ts';
 import { createContactCommands } from './contact/commands.ts';
+import { createFollowCommands } from './follow/commands.ts';
 import { unlimited, type Costs, type WriteLimits } from './limits.ts';
 import { createNotificationCommands } from './notification/commands.ts';
 import { createOperationsCommands } from './operations/commands.ts';
@@ -47,6 +48,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
     ...createPostCommands(handler, cost),
     ...createTagCommands(handler),
     ...createVoteCommands(handler, cost),
+    ...createFollowCommands(handler, cost),
     ...createCommentCommands(handler, cost),
     ...createReportCommands(handler, cost),
     ...createNotificationCommands(handler),

@@ -116,6 +116,10 @@ const rows: Row[] = [
     async () => ({ method: 'PATCH', path: `/api/posts/${await postBy(owner)}/vote`, json: { likeChange: 1, dislikeChange: 0 } }),
     [401, 200, 200, 200],
   ],
+  ['PUT /api/posts/:id/follow', () => ({ method: 'PUT', path: `/api/posts/${postId}/follow` }), [401, 200, 200, 200]],
+  ['DELETE /api/posts/:id/follow', () => ({ method: 'DELETE', path: `/api/posts/${postId}/follow` }), [401, 200, 200, 200]],
+  ['PUT /api/tags/:name/follow', () => ({ method: 'PUT', path: '/api/tags/React/follow' }), [401, 200, 200, 200]],
+  ['DELETE /api/tags/:name/follow', () => ({ method: 'DELETE', path: '/api/tags/React/follow' }), [401, 200, 200, 200]],
   ['POST /api/comments', () => ({ method: 'POST', path: '/api/comments', json: { postId, text: 'Hi' } }), [401, 201, 201, 201]],
   [
     'PATCH /api/comments/:id (own comment)',
