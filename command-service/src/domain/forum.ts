@@ -7,6 +7,7 @@ import { createCommandHandler, type Accepted } from './command-handler.ts';
 import { createCommentCommands } from './comment/commands.ts';
 import { createContactCommands } from './contact/commands.ts';
 import { createFollowCommands } from './follow/commands.ts';
+import { createHandleCommands } from './handle/commands.ts';
 import { unlimited, type Costs, type WriteLimits } from './limits.ts';
 import { createNotificationCommands } from './notification/commands.ts';
 import { createOperationsCommands } from './operations/commands.ts';
@@ -42,7 +43,8 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
   const cost: Costs = (kind, key) => () => limits.take(kind, key);
 
   return {
-    ...createUserCommands(handler, cost),
+    ...createUserCommands(handler),
+    ...createHandleCommands(handler, cost),
     ...createMembershipCommands(handler, { payment: options.payment, staleAfterMs: options.purchaseStaleAfterMs ?? 5 * 60_000 }),
     ...createErasureCommands(handler, options.directory),
     ...createPostCommands(handler, cost),
