@@ -275,6 +275,8 @@ const reads: Record<string, { params?: Params; query?: Record<string, fc.Arbitra
   },
   'GET /api/comments/:postId': { params: { postId: ids.post } },
   'GET /api/posts/:id/comments': { params: { id: ids.post }, query: { order: text('oldest', 'newest'), limit: text('1', '20'), after: text('') } },
+  'GET /api/users/:id': { params: { id: () => fc.oneof(fixture('memberId')(), text('@fuzz', '@FUZZ', '@nobody', 'nobody')) }, query: { page: text('1', '2') } },
+  'GET /api/users/handles': { query: { prefix: text('', 'f', 'FU', 'fuzz_', 'a.b-c') } },
   'GET /api/user-profile/:email': { params: { email: ids.email } },
   'GET /api/my-posts/:email': { params: { email: ids.email } },
   'GET /api/user-post-count/:email': { params: { email: ids.email } },

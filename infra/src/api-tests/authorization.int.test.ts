@@ -86,6 +86,8 @@ const rows: Row[] = [
   ['GET /api/comments/:postId', () => ({ method: 'GET', path: `/api/comments/${postId}` }), [200, 200, 200, 200]],
   ['GET /api/users/top-voted', () => ({ method: 'GET', path: '/api/users/top-voted' }), [200, 200, 200, 200]],
   ['GET /api/user-profile/:email', () => ({ method: 'GET', path: `/api/user-profile/${owner.email}` }), [200, 200, 200, 200]],
+  ['GET /api/users/:id', () => ({ method: 'GET', path: `/api/users/${owner.id}` }), [200, 200, 200, 200]],
+  ['GET /api/users/handles', () => ({ method: 'GET', path: '/api/users/handles?prefix=mat' }), [401, 200, 200, 200]],
   ['GET /api/announcements', () => ({ method: 'GET', path: '/api/announcements' }), [200, 200, 200, 200]],
   [
     'POST /api/contact',

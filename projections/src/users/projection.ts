@@ -39,7 +39,7 @@ export const usersProjection = defineProjection({
         handle text
       );
       -- a handle by its folded form, and those starting with a prefix (the editor's @ autocomplete)
-      CREATE UNIQUE INDEX IF NOT EXISTS users_handle ON users (lower(handle) text_pattern_ops) WHERE handle IS NOT NULL;
+      CREATE UNIQUE INDEX IF NOT EXISTS users_handle ON users ((lower(handle) COLLATE "C")) WHERE handle IS NOT NULL;
       -- the admin's user list, in each of its sorts (and a user by email)
       ${USER_LIST_INDEXES}
       CREATE TABLE IF NOT EXISTS counters (name text PRIMARY KEY, value bigint NOT NULL);

@@ -27,6 +27,7 @@ import { minPosition } from './consistency.ts';
 import { adminRoutes, announcementRoutes } from './admin.ts';
 import { communityRoutes } from './community.ts';
 import { meRoutes } from './me.ts';
+import { profileRoutes } from './profiles.ts';
 import { postRoutes } from './posts.ts';
 import { revisionRoutes } from './revisions.ts';
 import { tagRoutes } from './tags.ts';
@@ -108,6 +109,7 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
       await api.register(meRoutes());
       await api.register(communityRoutes(community, postCache, bulkheadHook({ what: 'searches', ...deps.search })));
       await api.register(postRoutes(posts, postCache, users));
+      await api.register(profileRoutes(community, users));
       await api.register(revisionRoutes(createRevisionsStore(deps.db)));
       await api.register(tagRoutes(createTagsStore(deps.db)));
       await api.register(adminRoutes(admin, users, deps.events));
