@@ -80,8 +80,16 @@ export interface IdentityRealm {
   readonly adminHandler: (req: IncomingMessage, res: ServerResponse) => void;
   readonly accounts: {
     /** `emailVerified`: the operator vouches for the address (ADMIN_EMAILS make admins only of verified addresses). */
-    create(input: { email: string; password: string; name: string; picture?: string; roles?: string[]; emailVerified?: boolean }): Promise<{ id: string }>;
-    findByEmail(email: string): Promise<{ id: string; email: string; name: string; picture: string; roles: string[] } | null>;
+    create(input: {
+      email: string;
+      password: string;
+      name: string;
+      picture?: string;
+      handle?: string;
+      roles?: string[];
+      emailVerified?: boolean;
+    }): Promise<{ id: string }>;
+    findByEmail(email: string): Promise<{ id: string; email: string; name: string; picture: string; handle: string; roles: string[] } | null>;
     /** Deletes the account for good (an erased member's); nothing to do when there is none. */
     remove(id: string): Promise<void>;
   };
@@ -213,7 +221,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       create: (input) => createAccount(input),
       findByEmail: async (email) => {
         const record = await accounts.findByEmail(email);
-        return record && { id: record.id, email: record.email, name: record.name, picture: record.picture, roles: record.roles };
+        return record && { id: record.id, email: record.email, name: record.name, picture: record.picture, handle: record.handle, roles: record.roles };
       },
       remove: (id) => accounts.delete(id),
     },

@@ -27,6 +27,18 @@ const suggestions = (token: string, prefix: string) =>
   forum.call<HandleSuggestions>('GET', `/api/users/handles?prefix=${encodeURIComponent(prefix)}`, { token });
 
 describe('a handle', () => {
+  it('the demo accounts have theirs (admin is reserved: forum_admin), in the forum and in the realm’s tokens', async () => {
+    for (const [email, handle] of [
+      ['admin@forum.local', 'forum_admin'],
+      ['alice@forum.local', 'alice'],
+      ['bob@forum.local', 'bob'],
+    ] as const) {
+      const token = await forum.tokenFor(email);
+      expect((await forum.register(token)).handle).toBe(handle);
+      expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { handle?: string }).toMatchObject({ handle });
+    }
+  });
+
   it('is given at registration from the name, answered by GET /api/me and the admin’s list, and changed by PATCH /api/me', async () => {
     const w = word();
     const ann = await registeredUser(`${w} Ann`);
