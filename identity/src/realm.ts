@@ -90,6 +90,8 @@ export interface IdentityRealm {
       emailVerified?: boolean;
     }): Promise<{ id: string }>;
     findByEmail(email: string): Promise<{ id: string; email: string; name: string; picture: string; handle: string; roles: string[] } | null>;
+    /** Writes the account's handle (the forum's copy, its rules); an account that is not there is left so. */
+    setHandle(id: string, handle: string): Promise<void>;
     /** Deletes the account for good (an erased member's); nothing to do when there is none. */
     remove(id: string): Promise<void>;
   };
@@ -224,6 +226,9 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         return record && { id: record.id, email: record.email, name: record.name, picture: record.picture, handle: record.handle, roles: record.roles };
       },
       remove: (id) => accounts.delete(id),
+      setHandle: async (id, handle) => {
+        if (await accounts.findById(id)) await accounts.setHandle(id, handle);
+      },
     },
     async close() {
       stopCleanup();

@@ -30,6 +30,8 @@ export interface ForumCommandsOptions {
   readonly limits?: WriteLimits;
   /** Finds what an erasure takes with it when the member chooses so (without one, their text is erased but their posts stay, by 'Deleted user'). */
   readonly directory?: Pick<UserDirectory, 'contentOf'>;
+  /** Told after a member's handle was recorded, to keep the identity provider's copy (realmHandleWriter); none: nobody is told. */
+  readonly handleWritten?: (userId: string, handle: string) => void;
 }
 
 /**
@@ -44,7 +46,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
 
   return {
     ...createUserCommands(handler),
-    ...createHandleCommands(handler, cost),
+    ...createHandleCommands(handler, cost, options.handleWritten),
     ...createMembershipCommands(handler, { payment: options.payment, staleAfterMs: options.purchaseStaleAfterMs ?? 5 * 60_000 }),
     ...createErasureCommands(handler, options.directory),
     ...createPostCommands(handler, cost),

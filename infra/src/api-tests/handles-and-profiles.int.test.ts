@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { HANDLE_SUGGESTIONS_MAX, type AdminUsersPage, type ErrorBody, type HandleSuggestions, type Me, type PublicProfile } from '@forum/contracts';
+import { waitFor } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given } from '../testing/given.ts';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
@@ -45,6 +46,11 @@ describe('a handle', () => {
     expect((await me(ann.token)).handle).toBe(`${w}_Ann`);
     await setHandle(ann.token, `${w}.ann`);
     expect((await me(ann.token)).handle).toBe(`${w}.ann`);
+    // the realm keeps a copy for its tokens, written after the forum recorded the change
+    const account = () => forum.realm!.accounts.findByEmail(ann.email);
+    await waitFor(account, (found) => found?.handle === `${w}.ann`);
+    const claims = JSON.parse(Buffer.from((await forum.signIn(ann.email, ann.password)).split('.')[1]!, 'base64url').toString()) as { handle?: string };
+    expect(claims.handle).toBe(`${w}.ann`);
     const listed = await forum.call<AdminUsersPage>('GET', `/api/admin/users?search=${encodeURIComponent(ann.email)}`, { token: admin.token });
     expect(listed.users.map((user) => user.handle)).toEqual([`${w}.ann`]);
   });

@@ -11,6 +11,7 @@ import {
   createForumCommands,
   createPostgresWriteLimits,
   keycloakIdentityAdminFrom,
+  realmHandleWriter,
   paymentProviderFrom,
   streamDirectory,
   startErasureReactor,
@@ -31,7 +32,13 @@ const directory = streamDirectory(store, () => identityAdmin);
 const reactor = startErasureReactor({ db, connectionString: config.DATABASE_URL, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
 const server = createCommandServer({
   store,
-  commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory, ...(limits && { limits }) }),
+  commands: createForumCommands(store, {
+    adminEmails: config.ADMIN_EMAILS,
+    payment: paymentProviderFrom(config),
+    directory,
+    handleWritten: realmHandleWriter(() => identityAdmin, logger),
+    ...(limits && { limits }),
+  }),
   directory,
   projections: createProjectionControl(db, allProjections),
   verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),

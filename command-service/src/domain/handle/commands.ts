@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { positionToken } from '@forum/contracts';
+import { positionToken, type HandleChanged } from '@forum/contracts';
 import type { Identity } from '../actor.ts';
 import { acceptedAs, positionOf, type Accepted, type CommandHandler, type Change, type Reader } from '../command-handler.ts';
 import type { CommandMeta } from '../command.ts';
 import { Conflict } from '../errors.ts';
-import type { Idempotency } from '../execute.ts';
+import type { Executed, Idempotency } from '../execute.ts';
 import type { Costs } from '../limits.ts';
 import type { Read } from '../stream.ts';
 import { decide as decideUser } from '../user/decide.ts';
@@ -34,9 +34,18 @@ const changesOf = (user: Read<UserState>, claimed: Read<HandleState> | null, rel
 
 /**
  * The commands that give and change a member's handle: each claims the handle on its own stream in
- * the append that records it on the member's (docs/notifications.md#handles).
+ * the append that records it on the member's (docs/notifications.md#handles). `written` is told of
+ * each handle recorded, after the append (the identity provider's copy).
  */
-export function createHandleCommands({ handleMany }: CommandHandler, cost: Costs) {
+export function createHandleCommands({ handleMany }: CommandHandler, cost: Costs, written: (userId: string, handle: string) => void = () => {}) {
+  /** Runs `command`, noting the handle its last attempt decided; tells `written` once it was appended. */
+  async function recording<Answer>(userId: string, command: (decided: (events: readonly HandleChanged[]) => void) => Promise<Executed<Answer>>) {
+    let handle: string | undefined;
+    const executed = await command((events) => (handle = events.at(-1)?.data.handle));
+    if (handle !== undefined && !executed.duplicate && (executed.answer as Accepted).position !== undefined) written(userId, handle);
+    return executed;
+  }
+
   return {
     /**
      * POST /api/me/registration (the apps call it after every sign-in; the query side when it meets a
@@ -46,31 +55,30 @@ export function createHandleCommands({ handleMany }: CommandHandler, cost: Costs
      * stands when nothing changed, so a caller that lost a race to register still knows what to wait for.
      */
     registerUser: (who: Identity, meta: CommandMeta) =>
-      handleMany(
-        { who, meta },
-        {
-          read: async (reader) => {
-            const user = await reader.read(userStreamOf(who.userId));
-            if (user.state.status !== 'registered' || user.state.handle !== null) return { user, claim: null };
-            const chosen = who.handle !== undefined && isValidHandle(who.handle) ? who.handle : undefined;
-            const base = handleBase(user.state.name);
-            const random = Array.from({ length: RANDOM_TRIES }, () => withSuffix(base, `_${randomInt(1000, 1_000_000)}`));
-            const claim = (await firstFree(reader, who.userId, handleCandidates(user.state.name, chosen))) ?? (await firstFree(reader, who.userId, random));
-            if (!claim) throw new Conflict('No free handle was found: try again');
-            return { user, claim: { ...claim, source: claim.handle === chosen ? ('registration' as const) : ('derived' as const) } };
+      recording(who.userId, (decided) =>
+        handleMany(
+          { who, meta },
+          {
+            read: async (reader) => {
+              const user = await reader.read(userStreamOf(who.userId));
+              if (user.state.status !== 'registered' || user.state.handle !== null) return { user, claim: null };
+              const chosen = who.handle !== undefined && isValidHandle(who.handle) ? who.handle : undefined;
+              const base = handleBase(user.state.name);
+              const random = Array.from({ length: RANDOM_TRIES }, () => withSuffix(base, `_${randomInt(1000, 1_000_000)}`));
+              const claim = (await firstFree(reader, who.userId, handleCandidates(user.state.name, chosen))) ?? (await firstFree(reader, who.userId, random));
+              if (!claim) throw new Conflict('No free handle was found: try again');
+              return { user, claim: { ...claim, source: claim.handle === chosen ? ('registration' as const) : ('derived' as const) } };
+            },
+            decide: ({ user, claim }) => {
+              if (!claim) return (decided([]), []);
+              const { handle, source, read } = claim;
+              const decision = decide({ type: 'GiveHandle', data: { userId: who.userId, handle, source, user: user.state, claimed: read.state } }, meta);
+              decided(decision.user);
+              return changesOf(user, read, null, decision);
+            },
+            answer: (result, { user }): Accepted => ({ id: who.userId, position: result ? positionOf(result) : positionToken(user.position!) }),
           },
-          decide: ({ user, claim }) => {
-            if (!claim) return [];
-            const { handle, source, read } = claim;
-            return changesOf(
-              user,
-              read,
-              null,
-              decide({ type: 'GiveHandle', data: { userId: who.userId, handle, source, user: user.state, claimed: read.state } }, meta),
-            );
-          },
-          answer: (result, { user }): Accepted => ({ id: who.userId, position: result ? positionOf(result) : positionToken(user.position!) }),
-        },
+        ),
       ),
 
     /**
@@ -78,29 +86,34 @@ export function createHandleCommands({ handleMany }: CommandHandler, cost: Costs
      * member, erased or not, has it; the old one is released).
      */
     updateProfile: (who: Identity, input: { displayName?: string; photoURL?: string; handle?: string }, meta: CommandMeta, idempotency?: Idempotency) =>
-      handleMany(
-        { who, meta, idempotency, cost: cost('profile', who.userId) },
-        {
-          read: async (reader) => {
-            const user = await reader.read(userStreamOf(who.userId));
-            const current = user.state.status === 'registered' ? user.state.handle : null;
-            if (input.handle === undefined || input.handle === current) return { user, claimed: null, released: null };
-            const claimed = await reader.read(handleStreamOf(input.handle));
-            const released = current === null || handleStreamOf(current).id === claimed.streamId ? null : await reader.read(handleStreamOf(current));
-            return { user, claimed, released };
+      recording(who.userId, (decided) =>
+        handleMany(
+          { who, meta, idempotency, cost: cost('profile', who.userId) },
+          {
+            read: async (reader) => {
+              const user = await reader.read(userStreamOf(who.userId));
+              const current = user.state.status === 'registered' ? user.state.handle : null;
+              if (input.handle === undefined || input.handle === current) return { user, claimed: null, released: null };
+              const claimed = await reader.read(handleStreamOf(input.handle));
+              const released = current === null || handleStreamOf(current).id === claimed.streamId ? null : await reader.read(handleStreamOf(current));
+              return { user, claimed, released };
+            },
+            decide: ({ user, claimed, released }) => {
+              const { handle, ...profile } = input;
+              const profileEvents =
+                profile.displayName !== undefined || profile.photoURL !== undefined
+                  ? decideUser({ type: 'UpdateProfile', data: profile }, user.state, meta)
+                  : [];
+              const decision =
+                handle === undefined || !claimed
+                  ? { user: [], claimed: [], released: [] }
+                  : decide({ type: 'ChangeHandle', data: { userId: who.userId, handle, user: user.state, claimed: claimed.state } }, meta);
+              decided(decision.user);
+              return [{ to: user, events: profileEvents }, ...changesOf(user, claimed, released, decision)];
+            },
+            answer: (result) => acceptedAs(who.userId)(result),
           },
-          decide: ({ user, claimed, released }) => {
-            const { handle, ...profile } = input;
-            const profileEvents =
-              profile.displayName !== undefined || profile.photoURL !== undefined ? decideUser({ type: 'UpdateProfile', data: profile }, user.state, meta) : [];
-            const decision =
-              handle === undefined || !claimed
-                ? { user: [], claimed: [], released: [] }
-                : decide({ type: 'ChangeHandle', data: { userId: who.userId, handle, user: user.state, claimed: claimed.state } }, meta);
-            return [{ to: user, events: profileEvents }, ...changesOf(user, claimed, released, decision)];
-          },
-          answer: (result) => acceptedAs(who.userId)(result),
-        },
+        ),
       ),
   };
 }
