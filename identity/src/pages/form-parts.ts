@@ -64,7 +64,7 @@ ${input}
 </div>`
     : input;
   return `<div class="field">
-<label for="${options.id}">${escapeHtml(options.label)}<span class="required" aria-hidden="true"> *</span></label>
+<label for="${options.id}">${escapeHtml(options.label)}${options.optional ? '' : '<span class="required" aria-hidden="true"> *</span>'}</label>
 ${control}
 ${
   options.help
