@@ -149,7 +149,7 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
       const registered = await registration;
       expect(registered.headers().authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
       expect((await registered.response())?.status()).toBe(200);
-      expect((await forum.store.readStream(`user-${member.id}`)).events.map((event) => event.type)).toEqual(['UserRegistered']);
+      expect((await forum.store.readStream(`user-${member.id}`)).events.map((event) => event.type)).toEqual(['UserRegistered', 'HandleChanged']);
     },
   );
 

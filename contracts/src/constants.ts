@@ -66,7 +66,7 @@ export interface WriteLimit {
   readonly burst: WriteWindow;
   readonly sustained: WriteWindow;
 }
-export const WRITE_KINDS = ['post', 'comment', 'edit', 'vote', 'report', 'profile', 'contact', 'lookup'] as const;
+export const WRITE_KINDS = ['post', 'comment', 'edit', 'vote', 'follow', 'report', 'profile', 'contact', 'lookup'] as const;
 export type WriteKind = (typeof WRITE_KINDS)[number];
 /**
  * Accepted writes per member (contact: per client address) in each window; one more answers 429
@@ -79,6 +79,7 @@ export const WRITE_LIMITS: Readonly<Record<WriteKind, WriteLimit>> = {
   comment: { burst: { points: 12, seconds: 60 }, sustained: { points: 120, seconds: 3600 } },
   edit: { burst: { points: 10, seconds: 60 }, sustained: { points: 60, seconds: 3600 } },
   vote: { burst: { points: 60, seconds: 60 }, sustained: { points: 600, seconds: 3600 } },
+  follow: { burst: { points: 60, seconds: 60 }, sustained: { points: 600, seconds: 3600 } },
   report: { burst: { points: 10, seconds: 60 }, sustained: { points: 60, seconds: 3600 } },
   profile: { burst: { points: 5, seconds: 60 }, sustained: { points: 20, seconds: 3600 } },
   contact: { burst: { points: 5, seconds: 600 }, sustained: { points: 20, seconds: 86_400 } },

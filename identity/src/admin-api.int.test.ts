@@ -103,4 +103,28 @@ describe('admin API (Keycloak layout)', () => {
       expect(await res.json()).toMatchObject({ field: 'picture', error: 'error-invalid-uri' });
     }
   });
+
+  it('PUT …/users/{id} writes the attribute handle (the forum’s copy, its rules): GET shows it and the next token carries it as `handle`', async () => {
+    const token = await tokenFor(h, 'admin@forum.local');
+    const email = uniqueEmail('handle');
+    const created = await post(token, representation(email, PASSWORD));
+    const url = created.headers.get('location')!;
+    const put = (body: unknown) =>
+      fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    expect((await put({ attributes: { handle: ['scripted.user'] } })).status).toBe(204);
+    const read = (await (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      attributes: Record<string, string[]>;
+      enabled: boolean;
+    };
+    expect(read).toMatchObject({ attributes: { handle: ['scripted.user'] }, enabled: true });
+    const verify = createTokenVerifier({ issuer: h.issuer, audience: AUDIENCE });
+    expect(await verify(await tokenFor(h, email))).toMatchObject({ handle: 'scripted.user' });
+    const refused = await put({ attributes: { handle: ['no way'] } });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      field: 'handle',
+      errorMessage: 'Handle may use letters a-z, digits and _, with single . or - between them (not first or last)',
+    });
+    expect((await put({ attributes: { handle: 'not-a-list' } })).status).toBe(400);
+  });
 });

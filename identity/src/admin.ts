@@ -6,7 +6,7 @@ import { methodNotAllowed, readJson, sendJson, type JsonBody } from './http.ts';
 import { BODY_TOO_LARGE_MESSAGE, MALFORMED_HOST_MESSAGE } from './messages.ts';
 import { hasValidHost } from './request-host.ts';
 import { serviceAccountMay } from './service-account.ts';
-import { fitAccountName, type AccountRecord, type AccountStore, type NewAccount } from './store.ts';
+import { fitAccountName, handleProblem, type AccountRecord, type AccountStore, type NewAccount } from './store.ts';
 
 /**
  * The part of Keycloak's admin REST API that scripts use to make accounts:
@@ -55,7 +55,7 @@ export function toRepresentation(record: AccountRecord) {
     firstName: record.name,
     enabled: record.enabled,
     createdTimestamp: record.createdAt.getTime(),
-    attributes: record.picture ? { picture: [record.picture] } : {},
+    attributes: { ...(record.picture ? { picture: [record.picture] } : {}), ...(record.handle ? { handle: [record.handle] } : {}) },
     totp: false,
     requiredActions: [],
   };
@@ -80,7 +80,10 @@ export interface AdminApiOptions {
   hooks?: AccountHooks;
 }
 
-const AccessChange = z.looseObject({ enabled: z.boolean().optional() });
+const AccountChange = z.looseObject({
+  enabled: z.boolean().optional(),
+  attributes: z.looseObject({ handle: z.array(z.string().max(1024)).max(1).optional() }).optional(),
+});
 
 /** Who calls the admin API: an admin's account id, or the service account's name (`service-account-<client id>`, as Keycloak names it). */
 interface Caller {
@@ -265,13 +268,27 @@ export function createAdminHandler(options: AdminApiOptions) {
     res.end();
   };
 
-  /** PUT …/users/{id}: Keycloak's user update, of which the realm takes `enabled`; the forum is told first. */
+  /**
+   * PUT …/users/{id}: Keycloak's user update, of which the realm takes `enabled` (the forum is told
+   * first) and the attribute `handle` (the forum writes it after a member's handle changed: the forum
+   * decides handles, the realm keeps a copy for its tokens).
+   */
   async function changeAccess(req: IncomingMessage, res: ServerResponse, caller: Caller, record: AccountRecord) {
     const body = await readJson(req);
     if (!body.ok) return refuseBody(res, body.reason);
-    const parsed = AccessChange.safeParse(body.value);
-    if (!parsed.success) return error(res, 400, { error: 'unknown_error', errorMessage: 'Invalid field enabled: expected a boolean' });
+    const parsed = AccountChange.safeParse(body.value);
+    if (!parsed.success) {
+      const field = parsed.error.issues[0]?.path[0] === 'attributes' ? 'attributes: expected { handle: [string] }' : 'enabled: expected a boolean';
+      return error(res, 400, { error: 'unknown_error', errorMessage: `Invalid field ${field}` });
+    }
     const { enabled } = parsed.data;
+    const handle = parsed.data.attributes?.handle?.[0];
+    if (handle !== undefined && handle !== record.handle) {
+      const problem = handleProblem(handle);
+      if (problem) return error(res, 400, { field: 'handle', error: 'error-invalid-value', errorMessage: problem });
+      await accounts.setHandle(record.id, handle);
+      log.info({ accountId: record.id, by: caller.id }, 'account handle changed through the admin API');
+    }
     if (enabled !== undefined && enabled !== record.enabled) {
       await options.hooks?.accessChanging(record.id, enabled, caller.id);
       await accounts.setEnabled(record.id, enabled);

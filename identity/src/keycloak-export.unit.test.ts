@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { passwordProblem } from '@forum/contracts';
+import { HANDLE_MAX, HANDLE_MIN, HANDLE_PATTERN, handleText, passwordProblem } from '@forum/contracts';
 import { DEFAULT_AUDIENCE } from '@forum/platform';
 import { describe, expect, it } from 'vitest';
 
@@ -206,6 +206,44 @@ describe('identity/keycloak/forum-realm.json', () => {
       trustEmail: true,
       firstBrokerLoginFlowAlias: 'first broker login',
       config: { clientId: '${GOOGLE_CLIENT_ID}', clientSecret: '${GOOGLE_CLIENT_SECRET}' },
+    });
+  });
+
+  describe('the handle (docs/notifications.md#handles)', () => {
+    interface ProfileAttribute {
+      name: string;
+      validations?: { length?: { min?: number; max?: number }; pattern?: { pattern: string; 'error-message': string } };
+      permissions?: { view: string[]; edit: string[] };
+      required?: unknown;
+    }
+    const components = realm.components as Record<string, { providerId: string; config: Record<string, string[]> }[]>;
+    const providers = components['org.keycloak.userprofile.UserProfileProvider'] ?? [];
+    const profile = JSON.parse(providers[0]?.config['kc.user.profile.config']?.[0] ?? '{}') as { attributes: ProfileAttribute[] };
+    const handle = profile.attributes.find((a) => a.name === 'handle');
+
+    it('is a user-profile attribute with the forum’s rules (length, pattern and its message), optional', () => {
+      expect(providers.map((p) => p.providerId)).toEqual(['declarative-user-profile']);
+      expect(profile.attributes.map((a) => a.name)).toEqual(['username', 'email', 'firstName', 'lastName', 'handle']);
+      expect(handle?.validations?.length).toEqual({ min: HANDLE_MIN, max: HANDLE_MAX });
+      expect(handle?.validations?.pattern?.pattern).toBe(HANDLE_PATTERN.source);
+      const message = handleText()
+        .safeParse('a..b')
+        .error?.issues.map((issue) => issue.message);
+      expect(message).toContain(handle?.validations?.pattern?.['error-message']);
+      expect(handle).not.toHaveProperty('required');
+      expect(handle?.permissions?.edit).toEqual(['admin', 'user']);
+    });
+
+    it.each(['forum-web', 'admin-web', 'forum-cli'])('%s puts the attribute into its tokens as the claim handle', (id) => {
+      const mappers = client(id).protocolMappers.filter((m) => m.protocolMapper === 'oidc-usermodel-attribute-mapper');
+      expect(mappers).toHaveLength(1);
+      expect(mappers[0]!.config).toMatchObject({
+        'user.attribute': 'handle',
+        'claim.name': 'handle',
+        'jsonType.label': 'String',
+        'access.token.claim': 'true',
+        'id.token.claim': 'true',
+      });
     });
   });
 });

@@ -116,13 +116,17 @@ describe.skipIf(chromiumMissing)('realm pages in Chromium', () => {
         expect(await input.getAttribute('required'), name).toBe('');
         expect(await page.locator(`label[for="${await input.getAttribute('id')}"]`).innerText(), name).toBe(`${name} *`);
       }
+      // the handle is optional (the forum makes one from the name): no mark, not required
+      const handle = page.getByRole('textbox', { name: 'Handle', exact: true });
+      expect(await handle.getAttribute('required')).toBeNull();
+      expect(await page.locator('label[for="handle"]').innerText()).toBe('Handle');
       // by keyboard, from the name (focused at load) down the form; the texts under the fields take no stop
       const stops: string[] = [];
-      for (let i = 0; i < 6; i++) {
+      for (let i = 0; i < 7; i++) {
         await page.keyboard.press('Tab');
         stops.push(String(await page.evaluate('document.activeElement.id || document.activeElement.textContent')));
       }
-      expect(stops).toEqual(['photo', 'email', 'password', 'toggle-password', 'password-confirm', 'Register']);
+      expect(stops).toEqual(['handle', 'photo', 'email', 'password', 'toggle-password', 'password-confirm', 'Register']);
       // the rules before anything is typed, under the field and in its description; no error yet
       const password = page.getByRole('textbox', { name: 'Password', exact: true });
       const rules = page.getByText(PASSWORD_RULES_HINT, { exact: true });

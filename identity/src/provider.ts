@@ -44,6 +44,7 @@ export const idTokenClaims = (account: AccountRecord) => ({
   name: account.name,
   ...(account.picture ? { picture: account.picture } : {}), // OIDC: omit claims without a value
   preferred_username: account.email,
+  ...(account.handle ? { handle: account.handle } : {}),
 });
 
 /**
@@ -177,9 +178,9 @@ export function createProvider(
     scopes: OIDC_SCOPES,
     claims: {
       // Keycloak's default client scopes: the ID token carries email and profile even for `scope=openid`
-      openid: ['sub', 'email', 'email_verified', 'name', 'picture', 'preferred_username'],
+      openid: ['sub', 'email', 'email_verified', 'name', 'picture', 'preferred_username', 'handle'],
       email: ['email', 'email_verified'],
-      profile: ['name', 'picture', 'preferred_username'],
+      profile: ['name', 'picture', 'preferred_username', 'handle'],
     },
     responseTypes: ['code'],
     pkce: { required: () => true },
@@ -249,6 +250,8 @@ export function createProvider(
         name: record.name,
         picture: record.picture,
         preferred_username: record.email,
+        // the forum's handle (docs/notifications.md#handles): chosen at registration, or written back by the forum
+        ...(record.handle ? { handle: record.handle } : {}),
         realm_access: { roles: record.roles },
       };
     },

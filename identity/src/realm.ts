@@ -80,8 +80,18 @@ export interface IdentityRealm {
   readonly adminHandler: (req: IncomingMessage, res: ServerResponse) => void;
   readonly accounts: {
     /** `emailVerified`: the operator vouches for the address (ADMIN_EMAILS make admins only of verified addresses). */
-    create(input: { email: string; password: string; name: string; picture?: string; roles?: string[]; emailVerified?: boolean }): Promise<{ id: string }>;
-    findByEmail(email: string): Promise<{ id: string; email: string; name: string; picture: string; roles: string[] } | null>;
+    create(input: {
+      email: string;
+      password: string;
+      name: string;
+      picture?: string;
+      handle?: string;
+      roles?: string[];
+      emailVerified?: boolean;
+    }): Promise<{ id: string }>;
+    findByEmail(email: string): Promise<{ id: string; email: string; name: string; picture: string; handle: string; roles: string[] } | null>;
+    /** Writes the account's handle (the forum's copy, its rules); an account that is not there is left so. */
+    setHandle(id: string, handle: string): Promise<void>;
     /** Deletes the account for good (an erased member's); nothing to do when there is none. */
     remove(id: string): Promise<void>;
   };
@@ -213,9 +223,12 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       create: (input) => createAccount(input),
       findByEmail: async (email) => {
         const record = await accounts.findByEmail(email);
-        return record && { id: record.id, email: record.email, name: record.name, picture: record.picture, roles: record.roles };
+        return record && { id: record.id, email: record.email, name: record.name, picture: record.picture, handle: record.handle, roles: record.roles };
       },
       remove: (id) => accounts.delete(id),
+      setHandle: async (id, handle) => {
+        if (await accounts.findById(id)) await accounts.setHandle(id, handle);
+      },
     },
     async close() {
       stopCleanup();

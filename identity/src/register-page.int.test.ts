@@ -27,7 +27,7 @@ describe('register page', () => {
   it('is reached from keycloak-js register() and has the fields, the toggle, the inline checks and the brand', async () => {
     const jar = new CookieJar();
     const { html, page } = await openRegisterPage(h, jar);
-    for (const field of ['name', 'photo', 'email', 'password', 'password-confirm']) expect(html).toContain(`name="${field}"`);
+    for (const field of ['name', 'handle', 'photo', 'email', 'password', 'password-confirm']) expect(html).toContain(`name="${field}"`);
     expect(html).toMatch(/<input id="email" name="email" type="email"[^>]* required/);
     expect(html).toMatch(/<input id="photo" name="photo" type="url"[^>]* required/);
     expect(html).toContain('id="toggle-password"');
@@ -122,6 +122,53 @@ describe('register page', () => {
     );
     expect(duplicate.status).toBe(409);
     expect(fieldErrorOf(await duplicate.text(), 'email')).toBe(DUPLICATE_EMAIL_MESSAGE);
+  });
+
+  it('takes an optional handle (the forum’s rules and messages), stores it and puts it in the tokens as the claim `handle`', async () => {
+    const jar = new CookieJar();
+    const { request, pageUrl, html } = await openRegisterPage(h, jar);
+    expect(html).toMatch(/<input id="handle" name="handle" type="text" autocomplete="nickname" aria-describedby="handle-help handle-error" maxlength="20"/);
+    expect(/<input id="handle"[^>]*>/.exec(html)![0]).not.toContain('required');
+    const values = { csrf: formValue(html, 'csrf'), name: 'Han Dle', photo: 'https://example.test/h.png', password: PASSWORD, 'password-confirm': PASSWORD };
+    for (const [handle, message] of [
+      ['ab', 'Handle must be at least 3 characters'],
+      ['han..dle', 'Handle may use letters a-z, digits and _, with single . or - between them (not first or last)'],
+      ['Admin', 'Handle is reserved: choose another'],
+    ] as const) {
+      const email = uniqueEmail('handle-refused');
+      const refused = await h.postForm(pageUrl, { ...values, email, handle }, jar, { 'x-forwarded-for': address() });
+      expect(refused.status).toBe(400);
+      const page = await refused.text();
+      expect(fieldErrorOf(page, 'handle')).toBe(message);
+      expect(formValue(page, 'handle')).toBe(handle);
+      expect(await h.realm.accounts.findByEmail(email)).toBeNull();
+    }
+    const email = uniqueEmail('handle');
+    const res = await h.postForm(pageUrl, { ...values, email, handle: 'Han.Dle' }, jar, { 'x-forwarded-for': address() });
+    expect(res.status).toBe(303);
+    const back = await followToApp(res, jar, h.origin);
+    const tokens = await exchangeCode(h, codeOf(back.appUrl!, request), request);
+    expect(decodeJwt(tokens.id_token)).toMatchObject({ email, handle: 'Han.Dle' });
+    expect(decodeJwt(tokens.access_token)).toMatchObject({ email, handle: 'Han.Dle' });
+    expect(await h.realm.accounts.findByEmail(email)).toMatchObject({ handle: 'Han.Dle' });
+  });
+
+  it('leaves the handle to the forum when it is left empty: no claim', async () => {
+    const jar = new CookieJar();
+    const { request, pageUrl, html } = await openRegisterPage(h, jar);
+    const email = uniqueEmail('no-handle');
+    const form = {
+      csrf: formValue(html, 'csrf'),
+      name: 'No Handle',
+      photo: 'https://example.test/n.png',
+      email,
+      handle: '',
+      password: PASSWORD,
+      'password-confirm': PASSWORD,
+    };
+    const back = await followToApp(await h.postForm(pageUrl, form, jar, { 'x-forwarded-for': address() }), jar, h.origin);
+    const tokens = await exchangeCode(h, codeOf(back.appUrl!, request), request);
+    expect(decodeJwt(tokens.access_token)).not.toHaveProperty('handle');
   });
 
   it("is reachable from the login page's Register link, keeping the pending sign-in", async () => {

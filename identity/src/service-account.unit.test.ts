@@ -9,6 +9,7 @@ const withRoles = (clientRoles: Record<string, string[]>): Principal => ({
   name: '',
   picture: '',
   username: 'service-account-forum-identity-admin',
+  handle: '',
   roles: [],
   clientRoles,
 });

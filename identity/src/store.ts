@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync, randomBytes, randomUUID, type JsonWebKey } from 'node:crypto';
-import { checkPhotoUrl, checkText, displayNameRule, isEmail, normalizeEmail, passwordProblem } from '@forum/contracts';
+import { checkPhotoUrl, checkText, displayNameRule, handleText, isEmail, normalizeEmail, passwordProblem } from '@forum/contracts';
 import { ConflictError, MAILBOX_DDL, ValidationError, type Knex } from '@forum/platform';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password.ts';
 
@@ -109,6 +109,8 @@ const DDL = [
      value text NOT NULL,
      expires_at timestamptz NOT NULL
    )`,
+  /** The member's handle (the forum's, docs/notifications.md#handles): chosen at registration or written by the forum; '' for none. */
+  `ALTER TABLE ${SCHEMA}.accounts ADD COLUMN IF NOT EXISTS handle text NOT NULL DEFAULT ''`,
   /** One-time rewrites of the realm's data, each recorded when done (like eventstore.migrations). */
   `CREATE TABLE IF NOT EXISTS ${SCHEMA}.migrations (
      name text PRIMARY KEY,
@@ -205,6 +207,8 @@ export interface AccountRecord {
   emailVerified: boolean;
   name: string;
   picture: string;
+  /** '' for none */
+  handle: string;
   roles: string[];
   enabled: boolean;
   /** false for accounts made through Google (or the admin API without credentials) until a password is set */
@@ -218,6 +222,8 @@ export interface NewAccount {
   password?: string | null;
   name: string;
   picture?: string;
+  /** The handle chosen at registration ('' or absent: none; the forum gives one from the name). */
+  handle?: string;
   roles?: string[];
   emailVerified?: boolean;
   enabled?: boolean;
@@ -229,6 +235,7 @@ interface AccountRow {
   email_verified: boolean;
   name: string;
   picture: string;
+  handle: string;
   roles: string[];
   enabled: boolean;
   password_hash: string;
@@ -244,6 +251,7 @@ function toRecord(row: AccountRow): AccountRecord {
     emailVerified: row.email_verified,
     name: row.name,
     picture: row.picture,
+    handle: row.handle,
     roles,
     enabled: row.enabled,
     hasPassword: row.password_hash !== '',
@@ -251,7 +259,7 @@ function toRecord(row: AccountRow): AccountRecord {
   };
 }
 
-const COLUMNS = ['id', 'email', 'email_verified', 'name', 'picture', 'roles', 'enabled', 'password_hash', 'created_at'];
+const COLUMNS = ['id', 'email', 'email_verified', 'name', 'picture', 'handle', 'roles', 'enabled', 'password_hash', 'created_at'];
 
 const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -262,6 +270,14 @@ export type ActionTokenState =
 async function endSessions(trx: Knex | Knex.Transaction, accountId: string): Promise<void> {
   await trx.raw(`DELETE FROM ${SCHEMA}.oidc_payloads WHERE payload->>'accountId' = ?`, [accountId]);
 }
+
+const HANDLE = handleText();
+/** What is wrong with a handle as the realm stores it ('' is none), or null (the rules: contracts' handleText). */
+export const handleProblem = (handle: string): string | null => {
+  if (handle === '') return null;
+  const checked = HANDLE.safeParse(handle);
+  return checked.success ? null : (checked.error.issues[0]?.message ?? 'Not a handle');
+};
 
 /** An account's name: the forum's display name (its text policy, see contracts). */
 export const ACCOUNT_NAME = displayNameRule('Name', 'Name is required');
@@ -288,6 +304,8 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
       if (!name.ok) problems.name = [name.message];
       const picture = checkPhotoUrl(input.picture ?? '', forumOrigin);
       if (!picture.ok) problems.picture = [picture.message];
+      const handle = handleProblem(input.handle ?? '');
+      if (handle) problems.handle = [handle];
       const password = input.password ?? null;
       const passwordIssue = password === null ? null : passwordProblem(password);
       if (passwordIssue) problems.password = [passwordIssue];
@@ -297,11 +315,11 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
       const id = randomUUID();
       const passwordHash = password === null ? '' : await hashPassword(password);
       const result = await db.raw<{ rows: { id: string }[] }>(
-        `INSERT INTO ${SCHEMA}.accounts (id, email, name, picture, password_hash, roles, email_verified, enabled)
-         VALUES (?, ?, ?, ?, ?, ?::text[], ?, ?)
+        `INSERT INTO ${SCHEMA}.accounts (id, email, name, picture, handle, password_hash, roles, email_verified, enabled)
+         VALUES (?, ?, ?, ?, ?, ?, ?::text[], ?, ?)
          ON CONFLICT (email) DO NOTHING
          RETURNING id`,
-        [id, email, name.value, picture.value, passwordHash, roles, input.emailVerified ?? false, input.enabled ?? true],
+        [id, email, name.value, picture.value, input.handle ?? '', passwordHash, roles, input.emailVerified ?? false, input.enabled ?? true],
       );
       if (result.rows.length === 0) throw new ConflictError('An account with this email already exists');
       return { id };
@@ -361,6 +379,16 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
         await trx.raw(`UPDATE ${SCHEMA}.action_tokens SET used_at = now() WHERE account_id = ? AND used_at IS NULL`, [accountId]);
         return true;
       });
+    },
+
+    /**
+     * The member's handle as the forum holds it (its admin API writes it after each change): the realm
+     * keeps a copy for its tokens' `handle` claim; the forum decides who has which (uniqueness included).
+     */
+    async setHandle(accountId: string, handle: string): Promise<void> {
+      const problem = handleProblem(handle);
+      if (problem) throw new ValidationError({ handle: [problem] });
+      await accounts().where({ id: accountId }).update({ handle });
     },
 
     async addRole(accountId: string, role: string): Promise<void> {

@@ -14,6 +14,8 @@ export interface Principal {
   readonly name: string;
   readonly picture: string;
   readonly username: string;
+  /** The token's `handle` claim: the handle the member chose in the realm ('' when none; the forum checks it before taking it). */
+  readonly handle: string;
   /** Realm roles from `realm_access.roles` (Keycloak's layout). */
   readonly roles: readonly string[];
   /** Client roles from `resource_access.<client>.roles` (Keycloak's layout), e.g. a service account's `realm-management` roles. */
@@ -130,6 +132,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
         name: str(payload.name),
         picture: str(payload.picture),
         username: str(payload.preferred_username),
+        handle: str(payload.handle),
         roles: Object.freeze(roles),
         clientRoles: Object.freeze(clientRoles),
       });

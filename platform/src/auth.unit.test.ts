@@ -37,9 +37,12 @@ describe('createTokenVerifier', () => {
       name: 'Alice',
       picture: '',
       username: '',
+      handle: '',
       roles: ['user', 'admin'],
       clientRoles: {},
     });
+    expect((await verify(await sign({ handle: 'alice' }))).handle).toBe('alice');
+    expect((await verify(await sign({ handle: 42 }))).handle).toBe('');
   });
 
   it("reads client roles from Keycloak's resource_access (a service account's realm-management roles), each client only a name", async () => {

@@ -11,6 +11,8 @@ export interface Identity {
   readonly emailVerified?: boolean;
   readonly name: string;
   readonly photoURL: string;
+  /** The handle the member chose in the realm (the token's `handle` claim), if any: taken at registration when valid and free. */
+  readonly handle?: string;
 }
 
 export type RegisteredUser = Extract<UserState, { status: 'registered' }>;

@@ -12,6 +12,8 @@ export { decide as decideComment, type CommentCommand } from './comment/decide.t
 export { evolve as evolveComment, initialCommentState, type CommentState } from './comment/comment.ts';
 export { decide as decideContact, type ContactCommand } from './contact/decide.ts';
 export { evolve as evolveContact, initialContactMessageState, type ContactMessageState } from './contact/contact.ts';
+export { decide as decideFollow, type FollowCommand } from './follow/decide.ts';
+export { evolve as evolveFollows, initialFollowsState, type FollowsState } from './follow/follow.ts';
 export { decide as decideNotification, type NotificationCommand } from './notification/decide.ts';
 export { evolve as evolveNotifications, initialNotificationsState, type NotificationsState } from './notification/notification.ts';
 export { evolve as evolveProjection, initialProjectionState, recordRebuild, type ProjectionState } from './operations/projection.ts';

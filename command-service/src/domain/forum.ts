@@ -6,6 +6,8 @@ import { createAnnouncementCommands } from './announcement/commands.ts';
 import { createCommandHandler, type Accepted } from './command-handler.ts';
 import { createCommentCommands } from './comment/commands.ts';
 import { createContactCommands } from './contact/commands.ts';
+import { createFollowCommands } from './follow/commands.ts';
+import { createHandleCommands } from './handle/commands.ts';
 import { unlimited, type Costs, type WriteLimits } from './limits.ts';
 import { createNotificationCommands } from './notification/commands.ts';
 import { createNotificationPreferenceCommands } from './notification/preferences.ts';
@@ -29,6 +31,8 @@ export interface ForumCommandsOptions {
   readonly limits?: WriteLimits;
   /** Finds what an erasure takes with it when the member chooses so (without one, their text is erased but their posts stay, by 'Deleted user'). */
   readonly directory?: Pick<UserDirectory, 'contentOf'>;
+  /** Told after a member's handle was recorded, to keep the identity provider's copy (realmHandleWriter); none: nobody is told. */
+  readonly handleWritten?: (userId: string, handle: string) => void;
 }
 
 /**
@@ -42,12 +46,14 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
   const cost: Costs = (kind, key) => () => limits.take(kind, key);
 
   return {
-    ...createUserCommands(handler, cost),
+    ...createUserCommands(handler),
+    ...createHandleCommands(handler, cost, options.handleWritten),
     ...createMembershipCommands(handler, { payment: options.payment, staleAfterMs: options.purchaseStaleAfterMs ?? 5 * 60_000 }),
     ...createErasureCommands(handler, options.directory),
     ...createPostCommands(handler, cost),
     ...createTagCommands(handler),
     ...createVoteCommands(handler, cost),
+    ...createFollowCommands(handler, cost),
     ...createCommentCommands(handler, cost),
     ...createReportCommands(handler, cost),
     ...createNotificationCommands(handler),

@@ -48,7 +48,17 @@ export function adminRoutes(api: CommandRoutes, { commands, clock }: CommandAppD
 }
 
 /** Whoever sends a contact message without a token (the metadata's actorId). */
-const VISITOR: Principal = { subject: 'anonymous', email: '', emailVerified: false, name: '', picture: '', username: '', roles: [], clientRoles: {} };
+const VISITOR: Principal = {
+  subject: 'anonymous',
+  email: '',
+  emailVerified: false,
+  name: '',
+  picture: '',
+  username: '',
+  handle: '',
+  roles: [],
+  clientRoles: {},
+};
 
 /**
  * The Contact page: anyone may write (a token, when sent, must be valid and

@@ -2,6 +2,7 @@ import { authenticate, createHttpServer, healthPlugin, type HttpServer } from '@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { adminRoutes, contactRoutes } from './admin.ts';
 import { communityRoutes } from './community.ts';
+import { followRoutes } from './follows.ts';
 import { keepSentBody } from './context.ts';
 import type { CommandAppDeps } from './deps.ts';
 import { answerDomainErrors } from './domain-errors.ts';
@@ -27,7 +28,7 @@ export function commandApi(deps: CommandAppDeps): FastifyPluginAsyncZod {
     api.addHook('preValidation', keepSentBody);
     await api.register((members, _options, done) => {
       members.addHook('preValidation', authenticate(deps.verifyToken, { required: true }));
-      for (const routes of [postRoutes, meRoutes, notificationPreferenceRoutes, membershipRoutes, communityRoutes, adminRoutes, operationsRoutes])
+      for (const routes of [postRoutes, meRoutes, notificationPreferenceRoutes, membershipRoutes, communityRoutes, followRoutes, adminRoutes, operationsRoutes])
         routes(members, deps);
       done();
     });

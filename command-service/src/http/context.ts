@@ -71,7 +71,14 @@ export function memberCallOf(request: FastifyRequest, now: Date): MemberCall {
 
 /** The claims a first registration records, from the verified token. */
 export function identityOf(principal: Principal): Identity {
-  return { userId: principal.subject, email: principal.email, emailVerified: principal.emailVerified, name: principal.name, photoURL: principal.picture };
+  return {
+    userId: principal.subject,
+    email: principal.email,
+    emailVerified: principal.emailVerified,
+    name: principal.name,
+    photoURL: principal.picture,
+    ...(principal.handle && { handle: principal.handle }),
+  };
 }
 
 /** A command's answer: its status, the position of what it wrote, and whether it replays an earlier answer. */

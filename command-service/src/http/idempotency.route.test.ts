@@ -1,6 +1,17 @@
 import { uuidOf } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
-import { anAdmin, anError, commandApiSpec, member, registered, warned, type CommandApiSpec, type Member, type RouteRequest } from '../testing/index.ts';
+import {
+  anAdmin,
+  anError,
+  commandApiSpec,
+  member,
+  registered,
+  tagCreated,
+  warned,
+  type CommandApiSpec,
+  type Member,
+  type RouteRequest,
+} from '../testing/index.ts';
 
 /**
  * Every command route that takes an Idempotency-Key passes it to its command: the same request again
@@ -57,6 +68,38 @@ const rows: Row[] = [
       { likeChange: 1, dislikeChange: 0 },
       { likeChange: 0, dislikeChange: 1 },
     ],
+  ],
+  [
+    'PUT /api/posts/:id/follow',
+    async () => {
+      const id = await newPost(alice);
+      return () => bob.put(`/api/posts/${id}/follow`);
+    },
+    null,
+  ],
+  [
+    'DELETE /api/posts/:id/follow',
+    async () => {
+      const id = await newPost(alice);
+      return () => alice.delete(`/api/posts/${id}/follow`);
+    },
+    null,
+  ],
+  [
+    'PUT /api/tags/:name/follow',
+    async () => {
+      await api.given(tagCreated('React'));
+      return () => bob.put('/api/tags/react/follow');
+    },
+    null,
+  ],
+  [
+    'DELETE /api/tags/:name/follow',
+    async () => {
+      await api.given(tagCreated('React'), bob.put('/api/tags/React/follow'));
+      return () => bob.delete('/api/tags/React/follow');
+    },
+    null,
   ],
   [
     'POST /api/comments',

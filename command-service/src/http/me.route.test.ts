@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { handleKey } from '../domain/handle/handle.ts';
 import { accountDisabled, aPosition, anError, commandApiSpec, hostileText, member, registered, visitor } from '../testing/index.ts';
 import { anyString } from '@forum/platform/testing';
 
@@ -6,14 +7,16 @@ const api = commandApiSpec({ adminEmails: ['chief@forum.local'] });
 const erin = member('Erin');
 
 describe('POST /api/me/registration', () => {
-  it('records a new subject from its token: 200 {id, position} and UserRegistered; a known subject appends nothing and answers the position of its record', async () => {
+  it('records a new subject from its token: 200 {id, position}, UserRegistered and a handle from the name; a known subject appends nothing and answers the position of its record', async () => {
     const { body } = await api.when(erin.post('/api/me/registration')).then(200, { id: erin.id, position: aPosition }, [
+      { streamId: `handle-${handleKey('erin')}`, type: 'HandleClaimed', data: { userId: erin.id, handle: 'Erin' } },
       {
         streamId: `user-${erin.id}`,
         type: 'UserRegistered',
         data: { userId: erin.id, email: erin.email, name: 'Erin', photoURL: '' },
         metadata: { actorId: erin.id },
       },
+      { streamId: `user-${erin.id}`, type: 'HandleChanged', data: { userId: erin.id, handle: 'Erin', source: 'derived' } },
     ]);
     await api.when(erin.post('/api/me/registration')).then(200, body, []);
   });
@@ -21,7 +24,7 @@ describe('POST /api/me/registration', () => {
   it('registers a subject once when 5 requests arrive at once', async () => {
     const outcomes = await Promise.all(Array.from({ length: 5 }, () => api.when(erin.post('/api/me/registration')).outcome));
     expect(outcomes.map((o) => o.status)).toEqual([200, 200, 200, 200, 200]);
-    expect((await api.log()).map((e) => e.type)).toEqual(['UserRegistered']);
+    expect((await api.log()).map((e) => e.type)).toEqual(['HandleClaimed', 'UserRegistered', 'HandleChanged']);
   });
 
   it('makes a verified address of ADMIN_EMAILS an admin at its first request, case ignored, by an event; an unverified one stays a user', async () => {
@@ -29,11 +32,15 @@ describe('POST /api/me/registration', () => {
     await api
       .when(chief.post('/api/me/registration'))
       .then(200, { id: chief.id, position: aPosition }, [
+        { type: 'HandleClaimed' },
         { type: 'UserRegistered' },
         { type: 'AdminRoleGranted', data: { userId: chief.id, reason: 'admin-emails' } },
+        { type: 'HandleChanged' },
       ]);
     const unverified = member('Not Yet Chief', { email: 'chief@forum.local' });
-    await api.when(unverified.post('/api/me/registration')).then(200, { id: unverified.id, position: aPosition }, [{ type: 'UserRegistered' }]);
+    await api
+      .when(unverified.post('/api/me/registration'))
+      .then(200, { id: unverified.id, position: aPosition }, [{ type: 'HandleClaimed' }, { type: 'UserRegistered' }, { type: 'HandleChanged' }]);
   });
 
   it('refuses a visitor with 401 and a body with 400; a disabled account with 401 ACCOUNT_DISABLED, without registering it', async () => {

@@ -28,6 +28,7 @@ const NOUNS: Record<WriteKind, string> = {
   comment: 'comments',
   edit: 'edits',
   vote: 'votes',
+  follow: 'follows',
   report: 'reports',
   profile: 'profile changes',
   contact: 'messages',

@@ -2,3 +2,4 @@ export type { IdentityAdmin } from './port.ts';
 export { keycloakIdentityAdmin } from './keycloak.ts';
 export { identityAdminSettings, keycloakIdentityAdminFrom } from './settings.ts';
 export { startErasureReactor } from './reactor.ts';
+export { realmHandleWriter, type HandleWritten } from './handles.ts';

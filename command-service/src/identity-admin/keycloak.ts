@@ -22,7 +22,8 @@ export function clientCredentialsToken(options: { tokenUrl: string; clientId: st
 /**
  * Keycloak's admin REST API for one realm (`adminUrl`: …/admin/realms/<realm>), which the embedded
  * realm offers too: GET {adminUrl}/users?email=…&exact=true, the accounts with that address;
- * DELETE {adminUrl}/users/{id}, 204 when removed, 404 when not there.
+ * DELETE {adminUrl}/users/{id}, 204 when removed, 404 when not there; GET then PUT {adminUrl}/users/{id}
+ * with the whole representation and its attribute `handle` changed (a PUT's `attributes` replace them all).
  */
 export function keycloakIdentityAdmin(options: { adminUrl: string; token: () => Promise<string> }): IdentityAdmin {
   const base = options.adminUrl.replace(/\/+$/, '');
@@ -47,6 +48,20 @@ export function keycloakIdentityAdmin(options: { adminUrl: string; token: () => 
       });
       if (response.status === 204 || response.status === 404) return;
       throw new Error(`the identity provider's admin API answered ${response.status} to the removal of account ${id}`);
+    },
+    async setHandle(id, handle) {
+      const url = `${base}/users/${encodeURIComponent(id)}`;
+      const headers = { Authorization: `Bearer ${await options.token()}` };
+      const found = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
+      if (!found.ok) throw new Error(`the identity provider's admin API answered ${found.status} to a read of account ${id}`);
+      const user = (await found.json()) as { attributes?: Record<string, string[]> };
+      const response = await fetch(url, {
+        method: 'PUT',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ...user, attributes: { ...user.attributes, handle: [handle] } }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (!response.ok) throw new Error(`the identity provider's admin API answered ${response.status} to the handle of account ${id}`);
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * The identity provider's accounts, as the write side needs them: which account an email names
- * (calls addressed by email), and an erased member's account going too (docs/security/erasure.md).
+ * (calls addressed by email), an erased member's account going too (docs/security/erasure.md), and
+ * the copy of a member's handle the provider keeps for its tokens (docs/notifications.md#handles).
  * The embedded realm answers in process; an external Keycloak through its admin REST API.
  */
 export interface IdentityAdmin {
@@ -8,4 +9,6 @@ export interface IdentityAdmin {
   accountsByEmail(email: string): Promise<string[]>;
   /** Removes the account `id` (the token's subject). An account that is not there counts as removed. */
   removeAccount(id: string): Promise<void>;
+  /** Writes the account's attribute `handle` (the forum decides handles; the provider keeps a copy). */
+  setHandle(id: string, handle: string): Promise<void>;
 }

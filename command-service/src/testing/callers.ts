@@ -53,6 +53,7 @@ export class Member extends Caller implements TokenSubject {
   readonly name: string;
   readonly photo: string;
   readonly emailVerified: boolean;
+  readonly handle?: string;
 
   constructor(subject: TokenSubject) {
     super(async (issuer) => `Bearer ${await issuer.sign(this)}`);
@@ -61,6 +62,7 @@ export class Member extends Caller implements TokenSubject {
     this.name = subject.name;
     this.photo = subject.photo ?? '';
     this.emailVerified = subject.emailVerified ?? false;
+    if (subject.handle !== undefined) this.handle = subject.handle;
   }
 
   /** The same member with a token that has `flaws` (expired, for another audience, signed by another key…). */
@@ -70,7 +72,7 @@ export class Member extends Caller implements TokenSubject {
 }
 
 /** A new member named `name` (an id of their own; email `<name>@forum.test` unless given). */
-export function member(name: string, claims: { email?: string; photo?: string; emailVerified?: boolean } = {}): Member {
+export function member(name: string, claims: { email?: string; photo?: string; emailVerified?: boolean; handle?: string } = {}): Member {
   return new Member({ id: randomUUID(), email: claims.email ?? `${name.toLowerCase().replace(/[^a-z0-9]+/g, '.')}@forum.test`, name, ...claims });
 }
 

@@ -7,12 +7,12 @@ import type { Interactions } from '../interaction.ts';
 import { DUPLICATE_EMAIL_MESSAGE } from '../messages.ts';
 import { type RegisterField, registerPage } from '../pages/index.ts';
 import { loginUrl, OIDC, REALM_PATH, registerUrl } from '../paths.ts';
-import { ACCOUNT_NAME, type AccountRecord } from '../store.ts';
+import { ACCOUNT_NAME, handleProblem, type AccountRecord } from '../store.ts';
 import { tooManyRequestsMessage } from '../throttle.ts';
 
 /** What a refused form's page shows after the redirect (flash.ts). */
 type RegisterFlash = {
-  values: { name: string; photo: string; email: string };
+  values: { name: string; handle: string; photo: string; email: string };
   errors: Partial<Record<RegisterField, string>>;
   error?: string;
   status?: number;
@@ -31,7 +31,7 @@ export function createRegistrationFlow(
     const details = await pendingLogin(req, res, uid);
     if (!details) return;
     const view = (
-      values: { name: string; photo: string; email: string },
+      values: { name: string; handle: string; photo: string; email: string },
       errors: Partial<Record<RegisterField, string>> = {},
       error?: string,
       status?: number,
@@ -52,7 +52,7 @@ export function createRegistrationFlow(
     if (req.method === 'GET') {
       const refused = await flash.take<RegisterFlash>(flashKey);
       const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint.slice(0, 254) : '';
-      sendPage(res, refused ? view(refused.values, refused.errors, refused.error, refused.status) : view({ name: '', photo: '', email: hint }));
+      sendPage(res, refused ? view(refused.values, refused.errors, refused.error, refused.status) : view({ name: '', handle: '', photo: '', email: hint }));
       return;
     }
 
@@ -66,6 +66,7 @@ export function createRegistrationFlow(
         .join('');
     const values = {
       name: name.ok ? name.value : typed('name'),
+      handle: typed('handle'),
       photo: photo.ok ? photo.value : typed('photo'),
       email: normalizeEmail(form?.get('email') ?? ''),
     };
@@ -79,6 +80,8 @@ export function createRegistrationFlow(
     const confirm = form.get('password-confirm') ?? '';
     const errors: Partial<Record<RegisterField, string>> = {};
     if (!name.ok) errors.name = name.message;
+    const handle = handleProblem(values.handle);
+    if (handle) errors.handle = handle;
     if (!photo.ok) errors.photo = photo.message;
     if (!values.email) errors.email = 'Email is required.';
     else if (!isEmail(values.email)) errors.email = 'Enter a valid email address.';
@@ -92,7 +95,7 @@ export function createRegistrationFlow(
     if (wait) return refuse({}, tooManyRequestsMessage(wait), 429);
     let id: string;
     try {
-      ({ id } = await createAccount({ email: values.email, password, name: values.name, picture: values.photo }));
+      ({ id } = await createAccount({ email: values.email, password, name: values.name, handle: values.handle, picture: values.photo }));
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
       return refuse({ email: DUPLICATE_EMAIL_MESSAGE }, undefined, 409);

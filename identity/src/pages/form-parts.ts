@@ -39,6 +39,8 @@ export function field(options: {
   autofocus?: boolean;
   toggle?: boolean;
   maxlength?: number;
+  /** The field may be left empty (fields are required otherwise). */
+  optional?: boolean;
 }): string {
   const errorId = `${options.id}-error`;
   const helpId = `${options.id}-help`;
@@ -47,7 +49,7 @@ export function field(options: {
     `name="${options.id}"`,
     `type="${options.type}"`,
     `autocomplete="${options.autocomplete}"`,
-    'required',
+    ...(options.optional ? [] : ['required']),
     `aria-describedby="${options.help ? `${helpId} ` : ''}${errorId}"`,
     ...(options.maxlength ? [`maxlength="${options.maxlength}"`] : []),
     ...(options.error ? ['aria-invalid="true"'] : []),
@@ -62,7 +64,7 @@ ${input}
 </div>`
     : input;
   return `<div class="field">
-<label for="${options.id}">${escapeHtml(options.label)}<span class="required" aria-hidden="true"> *</span></label>
+<label for="${options.id}">${escapeHtml(options.label)}${options.optional ? '' : '<span class="required" aria-hidden="true"> *</span>'}</label>
 ${control}
 ${
   options.help

@@ -88,10 +88,11 @@ describe('an address of ADMIN_EMAILS registered unverified', () => {
       ['UserRegistered', undefined],
       ['PostAuthored', undefined],
       ['AdminRoleGranted', 'admin-emails'],
+      ['HandleChanged', undefined],
     ]);
     await forum.register(verified);
     expect(await roleOf(verified)).toBe('admin');
-    expect(await userEvents(id)).toHaveLength(3);
+    expect(await userEvents(id)).toHaveLength(4);
   });
 
   it('becomes admin at its next command too (an admin command works as the first request after verification)', async () => {

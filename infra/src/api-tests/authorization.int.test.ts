@@ -89,6 +89,8 @@ const rows: Row[] = [
   ['GET /api/comments/:postId', () => ({ method: 'GET', path: `/api/comments/${postId}` }), [200, 200, 200, 200]],
   ['GET /api/users/top-voted', () => ({ method: 'GET', path: '/api/users/top-voted' }), [200, 200, 200, 200]],
   ['GET /api/user-profile/:email', () => ({ method: 'GET', path: `/api/user-profile/${owner.email}` }), [200, 200, 200, 200]],
+  ['GET /api/users/:id', () => ({ method: 'GET', path: `/api/users/${owner.id}` }), [200, 200, 200, 200]],
+  ['GET /api/users/handles', () => ({ method: 'GET', path: '/api/users/handles?prefix=mat' }), [401, 200, 200, 200]],
   ['GET /api/announcements', () => ({ method: 'GET', path: '/api/announcements' }), [200, 200, 200, 200]],
   [
     'POST /api/contact',
@@ -121,6 +123,10 @@ const rows: Row[] = [
     async () => ({ method: 'PATCH', path: `/api/posts/${await postBy(owner)}/vote`, json: { likeChange: 1, dislikeChange: 0 } }),
     [401, 200, 200, 200],
   ],
+  ['PUT /api/posts/:id/follow', () => ({ method: 'PUT', path: `/api/posts/${postId}/follow` }), [401, 200, 200, 200]],
+  ['DELETE /api/posts/:id/follow', () => ({ method: 'DELETE', path: `/api/posts/${postId}/follow` }), [401, 200, 200, 200]],
+  ['PUT /api/tags/:name/follow', () => ({ method: 'PUT', path: '/api/tags/React/follow' }), [401, 200, 200, 200]],
+  ['DELETE /api/tags/:name/follow', () => ({ method: 'DELETE', path: '/api/tags/React/follow' }), [401, 200, 200, 200]],
   ['POST /api/comments', () => ({ method: 'POST', path: '/api/comments', json: { postId, text: 'Hi' } }), [401, 201, 201, 201]],
   [
     'PATCH /api/comments/:id (own comment)',

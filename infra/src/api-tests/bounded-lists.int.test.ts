@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { NewEvent, StreamAppend } from '@forum/eventstore';
 import {
   ADMIN_PAGE_SIZE,
+  HANDLE_SUGGESTIONS_MAX,
   announcementStream,
   COMMENT_PAGE_MAX,
   COMMENT_PAGE_SIZE,
@@ -295,6 +296,16 @@ const BOUNDS: Record<string, (() => Promise<void>) | 'not a list'> = {
     const profile = await list(`/api/user-profile/${member.email}`);
     expect(lengthOf(profile.body, 'recentPosts')).toBe(RECENT_POSTS);
   },
+  async '/users/:id'() {
+    const profile = await list(`/api/users/${member.id}`);
+    expect(lengthOf(profile.body, 'posts')).toBe(PAGE_SIZE);
+    expect(profile.body).toMatchObject({ totalCount: UNPAGED_LIST_MAX + OVER });
+  },
+  async '/users/handles'() {
+    // every handle starts with '': at most HANDLE_SUGGESTIONS_MAX of them
+    const handles = await list('/api/users/handles?prefix=', member.token);
+    expect(lengthOf(handles.body, 'users')).toBeLessThanOrEqual(HANDLE_SUGGESTIONS_MAX);
+  },
   async '/users/top-voted'() {
     expect(lengthOf((await list('/api/users/top-voted')).body)).toBe(LEADERBOARD_SIZE);
   },
@@ -359,8 +370,8 @@ const BOUNDS: Record<string, (() => Promise<void>) | 'not a list'> = {
     expect(first.events).toHaveLength(HISTORY_PAGE_SIZE);
     expect(first.nextAfter).toBe(first.events.at(-1)!.position);
     const rest = await page(`?after=${first.nextAfter}`);
-    // their registration, their name changes and the warnings to them
-    expect(rest.events).toHaveLength(1 + HISTORY_PAGE_SIZE + OVER + UNPAGED_LIST_MAX + OVER - HISTORY_PAGE_SIZE);
+    // their registration (with their handle's claim and change), their name changes and the warnings to them
+    expect(rest.events).toHaveLength(3 + HISTORY_PAGE_SIZE + OVER + UNPAGED_LIST_MAX + OVER - HISTORY_PAGE_SIZE);
     expect(rest.nextAfter).toBeNull();
     expect(await page(`?after=${first.nextAfter}&limit=1`)).toMatchObject({ events: [rest.events[0]], nextAfter: rest.events[0]!.position });
     expect(await page('?after=99999999999.99999999999')).toMatchObject({ events: [], nextAfter: null });

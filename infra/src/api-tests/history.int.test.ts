@@ -84,7 +84,10 @@ describe('the history of a user or a post', () => {
     expect(whole.nextAfter).toBeNull();
     const mine = (type: string, streamPrefix: string, actor = member.id) => ({ type, streamId: matching(new RegExp(`^${streamPrefix}`)), actor });
     expect(whole.events.map(({ type, streamId, actor }) => ({ type, streamId, actor }))).toEqual([
+      // the registration call gives a handle: claimed on its own stream in the same append
+      mine('HandleClaimed', 'handle-'),
       mine('UserRegistered', `user-${member.id}`),
+      mine('HandleChanged', `user-${member.id}`),
       mine('MembershipPurchaseStarted', `user-${member.id}`),
       objectContaining({ type: 'MembershipPurchased', streamId: `user-${member.id}` }),
       ...Array.from({ length: 6 }, () => mine('PostCreated', 'post-')),
@@ -154,9 +157,19 @@ describe('the history of a user or a post', () => {
     await comment(gone, othersPost, 'Soon erased too');
     await expectStatus(forum.api('/api/me', { method: 'DELETE', token: gone.token, json: { content: 'keep' } }));
     const history = await historyWith('user', gone.id, 'AccountErased');
-    expect(history.events.map((e) => e.type)).toEqual(['UserRegistered', 'PostCreated', 'PostAuthored', 'CommentAdded', 'AccountErased']);
-    expect(history.events[0]!.data).toMatchObject({ userId: gone.id, name: '[erased]', email: '[erased]' });
-    expect(history.events[1]!.data).toMatchObject({ postId, authorName: '[erased]', authorEmail: '[erased]' });
+    expect(history.events.map((e) => e.type)).toEqual([
+      'HandleClaimed',
+      'UserRegistered',
+      'HandleChanged',
+      'PostCreated',
+      'PostAuthored',
+      'CommentAdded',
+      'AccountErased',
+    ]);
+    expect(history.events[0]!.data).toMatchObject({ userId: gone.id, handle: '[erased]' });
+    expect(history.events[1]!.data).toMatchObject({ userId: gone.id, name: '[erased]', email: '[erased]' });
+    expect(history.events[2]!.data).toMatchObject({ userId: gone.id, handle: '[erased]' });
+    expect(history.events[3]!.data).toMatchObject({ postId, authorName: '[erased]', authorEmail: '[erased]' });
     expect(JSON.stringify(history.events)).not.toContain(gone.email);
     expect(JSON.stringify(history.events)).not.toContain('Gone Member');
   });

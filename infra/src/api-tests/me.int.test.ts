@@ -29,6 +29,7 @@ describe('the forum record of a user', () => {
       name: 'Name of carol@forum.local',
       email: 'carol@forum.local',
       photoURL: 'https://img.example/carol.png',
+      handle: null,
       role: 'user',
       isMember: false,
       registeredAt: expect.any(String) as unknown,
@@ -44,7 +45,7 @@ describe('the forum record of a user', () => {
     const positions = await Promise.all(answers.map(async (a) => ((await a.json()) as { position?: string }).position));
     // each answers the registration's position
     expect(new Set(positions).size).toBe(1);
-    expect(await userEvents(dave.id)).toEqual(['UserRegistered']);
+    expect(await userEvents(dave.id)).toEqual(['UserRegistered', 'HandleChanged']);
     const { events } = await forum.store.readStream(`user-${dave.id}`);
     const me = (await (await forum.api('/api/me', { token: dave.token, headers: { [HEADER_MIN_POSITION]: positions[0]! } })).json()) as Me;
     expect(me).toEqual({
@@ -52,6 +53,7 @@ describe('the forum record of a user', () => {
       name: 'Name of dave@forum.local',
       email: 'dave@forum.local',
       photoURL: 'https://img.example/dave.png',
+      handle: 'Name_of_dave_forum_l',
       role: 'user',
       isMember: false,
       registeredAt: (events[0]!.data as { registeredAt: string }).registeredAt,
@@ -98,6 +100,7 @@ describe("roles are the forum's facts", () => {
     expect(events.map((e) => [e.type, (e.data as { reason?: string }).reason])).toEqual([
       ['UserRegistered', undefined],
       ['AdminRoleGranted', 'admin-emails'],
+      ['HandleChanged', undefined],
     ]);
   });
 

@@ -119,7 +119,7 @@ describe("a signed-in caller's kept forum record", () => {
     expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 10 }, () => 200));
     expect(await streamTypes(`user-${user.id}`)).toEqual([]);
     await forum.register(user.token);
-    expect(await streamTypes(`user-${user.id}`)).toEqual(['UserRegistered']);
+    expect(await streamTypes(`user-${user.id}`)).toEqual(['UserRegistered', 'HandleChanged']);
     expect(await expectStatus<Me>(me(user.token))).toMatchObject({ _id: user.id, name: 'Ten At Once' });
   });
 });

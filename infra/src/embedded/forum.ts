@@ -5,6 +5,7 @@ import {
   createForumCommands,
   createPostgresWriteLimits,
   keycloakIdentityAdminFrom,
+  realmHandleWriter,
   paymentProviderFrom,
   streamDirectory,
   startErasureReactor,
@@ -124,7 +125,9 @@ export async function startForum(
     // the identity provider's accounts: the embedded realm's own store, made below, or an external Keycloak's admin API
     let identityAdmin: IdentityAdmin | null = keycloakIdentityAdminFrom(config);
     const directory = streamDirectory(store, () => identityAdmin);
-    const options = { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory };
+    // the identity provider keeps a copy of each member's handle for its tokens, written after the forum records it
+    const handleWritten = realmHandleWriter(() => identityAdmin, logger.child({ service: 'command-service' }));
+    const options = { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory, handleWritten };
     const commands = createForumCommands(store, { ...options, ...(limits && { limits }) });
 
     let realm: IdentityRealm | null = null;

@@ -86,5 +86,6 @@ export function embeddedIdentityAdmin(realm: IdentityRealm): IdentityAdmin {
       return account ? [account.id] : [];
     },
     removeAccount: (id) => realm.accounts.remove(id),
+    setHandle: (id, handle) => realm.accounts.setHandle(id, handle),
   };
 }

@@ -6,9 +6,10 @@ import type { IdentityRealm } from '@forum/identity';
 export const DEMO_PASSWORD = 'Forum#2026';
 
 export const DEMO_ACCOUNTS = [
-  { email: 'admin@forum.local', name: 'Forum Admin', roles: ['admin'] },
-  { email: 'alice@forum.local', name: 'Alice Martin', roles: [] },
-  { email: 'bob@forum.local', name: 'Bob Chen', roles: [] },
+  // 'admin' is a reserved handle (contracts' RESERVED_HANDLES)
+  { email: 'admin@forum.local', name: 'Forum Admin', handle: 'forum_admin', roles: ['admin'] },
+  { email: 'alice@forum.local', name: 'Alice Martin', handle: 'alice', roles: [] },
+  { email: 'bob@forum.local', name: 'Bob Chen', handle: 'bob', roles: [] },
 ] as const;
 
 const DEMO_TAGS = ['JavaScript', 'React', 'Node.js', 'Databases', 'Career', 'Design', 'DevOps', 'Off-topic'];
@@ -72,7 +73,14 @@ export async function seedDemoData(realm: IdentityRealm, commands: ForumCommands
     let account = await realm.accounts.findByEmail(demo.email);
     if (!account) {
       // the operator vouches for the demo addresses
-      await realm.accounts.create({ email: demo.email, password: DEMO_PASSWORD, name: demo.name, roles: [...demo.roles], emailVerified: true });
+      await realm.accounts.create({
+        email: demo.email,
+        password: DEMO_PASSWORD,
+        name: demo.name,
+        handle: demo.handle,
+        roles: [...demo.roles],
+        emailVerified: true,
+      });
       account = await realm.accounts.findByEmail(demo.email);
     }
     accounts.set(demo.email, account!);
@@ -95,7 +103,7 @@ export async function seedDemoData(realm: IdentityRealm, commands: ForumCommands
   // The forum's own records of the demo users; the admin's role is a forum fact, granted by an event
   for (const demo of DEMO_ACCOUNTS) {
     const account = accounts.get(demo.email)!;
-    const who = { userId: account.id, email: account.email, name: account.name, photoURL: account.picture };
+    const who = { userId: account.id, email: account.email, name: account.name, photoURL: account.picture, handle: demo.handle };
     const step = `user:${demo.email}`;
     await commands.registerUser(who, { ...meta(step), actorId: account.id });
     if (

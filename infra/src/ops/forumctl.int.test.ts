@@ -140,7 +140,14 @@ describe('forumctl', () => {
       async () => JSON.parse(await printed(['--user', user.email, '--json'])) as HistoryEntry[],
       (events) => events.at(-1)?.type === 'PostAuthored',
     );
-    expect(all.map((e) => e.type)).toEqual(['UserRegistered', ...Array<string>(votes).fill('VoteCast'), 'PostCreated', 'PostAuthored']);
+    expect(all.map((e) => e.type)).toEqual([
+      'HandleClaimed',
+      'UserRegistered',
+      'HandleChanged',
+      ...Array<string>(votes).fill('VoteCast'),
+      'PostCreated',
+      'PostAuthored',
+    ]);
     expect(all.every((e) => e.actor === user.id)).toBe(true);
     // by id too (an erased user's email is gone), and the first --limit only
     expect(JSON.parse(await printed(['--user', user.id, '--json']))).toEqual(all);

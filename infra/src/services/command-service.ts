@@ -13,6 +13,7 @@ import {
   createForumCommands,
   createPostgresWriteLimits,
   keycloakIdentityAdminFrom,
+  realmHandleWriter,
   paymentProviderFrom,
   streamDirectory,
   startErasureReactor,
@@ -39,7 +40,13 @@ const tokens = unsubscribeTokens(await unsubscribeSecret(db));
 const mail = await startForumMailer({ config, db, databaseUrl: config.DATABASE_URL, origin: config.PUBLIC_URL, tokens, logger });
 const server = createCommandServer({
   store,
-  commands: createForumCommands(store, { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory, ...(limits && { limits }) }),
+  commands: createForumCommands(store, {
+    adminEmails: config.ADMIN_EMAILS,
+    payment: paymentProviderFrom(config),
+    directory,
+    handleWritten: realmHandleWriter(() => identityAdmin, logger),
+    ...(limits && { limits }),
+  }),
   directory,
   projections: createProjectionControl(db, allProjections),
   verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),

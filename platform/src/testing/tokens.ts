@@ -9,6 +9,8 @@ export interface TokenSubject {
   readonly photo?: string;
   /** The token's `email_verified` (false when not given). */
   readonly emailVerified?: boolean;
+  /** The token's `handle` claim (the handle chosen in the realm; none when not given). */
+  readonly handle?: string;
 }
 
 /** How a token departs from a good one, so that its refusal can be tested. */
@@ -56,6 +58,7 @@ export async function createTestIssuer(options: { issuer?: string; audience?: st
       picture: subject.photo ?? '',
       preferred_username: subject.email,
       realm_access: { roles: ['user'] },
+      ...(subject.handle !== undefined && { handle: subject.handle }),
     })
       .setProtectedHeader({ alg: 'ES256', kid: KID })
       .setIssuer(flaws.issuer ?? issuer)

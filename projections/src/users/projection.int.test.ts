@@ -73,3 +73,29 @@ describe('given one batch that holds what the log says in order (the batch is fo
     expect(await model.rows('SELECT name FROM users')).toEqual([{ name: 'Ann' }]);
   });
 });
+
+describe('handles (HandleChanged)', () => {
+  const user = (id: string) =>
+    harness.event<UserRegistered['data']>('UserRegistered', { userId: id, email: `${id}@forum.test`, name: id, photoURL: '', registeredAt: at() });
+  const changed = (userId: string, handle: string) => harness.event('HandleChanged', { userId, handle, source: 'profile', changedAt: at() });
+
+  it('when a member releases a handle and another takes it in one batch, in another case, then each row holds the handle the log says', async () => {
+    const model = await harness.fresh(usersProjection);
+    await model.given([user('u-ann'), changed('u-ann', 'ann'), user('u-bob'), changed('u-bob', 'bob')]);
+    await model.given([changed('u-ann', 'annie'), changed('u-bob', 'ANN'), user('u-cy'), changed('u-cy', 'bob')]);
+    expect(await model.rows('SELECT id, handle FROM users ORDER BY id')).toEqual([
+      { id: 'u-ann', handle: 'annie' },
+      { id: 'u-bob', handle: 'ANN' },
+      { id: 'u-cy', handle: 'bob' },
+    ]);
+  });
+
+  it('when an erased member’s handle reads as their erased name, then their row has none until the erasure removes it', async () => {
+    const model = await harness.fresh(usersProjection);
+    await model.given([user('u-ann'), changed('u-ann', 'Deleted user'), user('u-bob'), changed('u-bob', 'Deleted user')]);
+    expect(await model.rows('SELECT id, handle FROM users ORDER BY id')).toEqual([
+      { id: 'u-ann', handle: null },
+      { id: 'u-bob', handle: null },
+    ]);
+  });
+});

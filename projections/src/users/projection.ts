@@ -1,4 +1,4 @@
-import { ACCOUNT_DENIALS } from '@forum/contracts';
+import { ACCOUNT_DENIALS, HANDLE_PATTERN } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { USERS_PROJECTION } from '../read-model.ts';
 import { defineProjection } from '../runner/projection.ts';
@@ -7,14 +7,15 @@ import { REGISTERED_KEY, USER_BLOCKS_MIGRATION, USER_LIST_INDEXES, rebuildUserBl
 /**
  * The forum's users: profiles, roles and membership, and the total for the admin stats; and the
  * accounts whose tokens are refused (`account_denials`: disabled or erased),
+ * each member's handle (unique ignoring case: the command side claims it; see docs/notifications.md#handles),
  * which the query side reads with the caller's own row. An erased user's row is deleted (their
  * profile answers 404 and they leave the admin's list and counts); their denial stays.
  */
 export const usersProjection = defineProjection({
   name: USERS_PROJECTION,
   // what each version changed: docs/projections-versions.md
-  version: 2,
-  types: ['UserRegistered', 'ProfileUpdated', 'AdminRoleGranted', 'MembershipPurchased', 'AccountDisabled', 'AccountEnabled', 'AccountErased'],
+  version: 3,
+  types: ['UserRegistered', 'ProfileUpdated', 'HandleChanged', 'AdminRoleGranted', 'MembershipPurchased', 'AccountDisabled', 'AccountEnabled', 'AccountErased'],
   exposes: {
     users: 'users',
     user_counters: 'counters',
@@ -33,8 +34,12 @@ export const usersProjection = defineProjection({
         is_member boolean NOT NULL DEFAULT false,
         registered_at timestamptz NOT NULL,
         -- the admin list's key for 'registeredAt' (see pages.ts)
-        registered_key text NOT NULL
+        registered_key text NOT NULL,
+        -- the name @mentions use; null until the member has one
+        handle text
       );
+      -- a handle by its folded form, and those starting with a prefix (the editor's @ autocomplete)
+      CREATE UNIQUE INDEX IF NOT EXISTS users_handle ON users ((lower(handle) COLLATE "C")) WHERE handle IS NOT NULL;
       -- the admin's user list, in each of its sorts (and a user by email)
       ${USER_LIST_INDEXES}
       CREATE TABLE IF NOT EXISTS counters (name text PRIMARY KEY, value bigint NOT NULL);
@@ -100,6 +105,15 @@ export const usersProjection = defineProjection({
           // only the fields the update changed (a v1 event arrives upcast with both)
           const { userId, changes } = event.data;
           change(userId, { ...(changes.name !== undefined && { name: changes.name }), ...(changes.photoURL !== undefined && { photoURL: changes.photoURL }) });
+          break;
+        }
+        case 'HandleChanged': {
+          // Written on its own, in log order, where each handle is held by one member at a time (the
+          // unique index is checked row by row); an erased member's handle reads as their erased name,
+          // which no handle can be: their row has no handle until the erasure deletes it.
+          const { userId, handle } = event.data;
+          await flush();
+          await trx.raw(`UPDATE users SET handle = ? WHERE id = ?`, [HANDLE_PATTERN.test(handle) ? handle : null, userId]);
           break;
         }
         case 'AdminRoleGranted':

@@ -33,7 +33,7 @@ const adminUser = (row: AdminUserRow): AdminUser => ({
   _id: row.id,
   name: row.name,
   email: row.email,
-  handle: null,
+  handle: row.handle,
   photoURL: row.photo_url,
   role: row.role,
   isMember: row.is_member,

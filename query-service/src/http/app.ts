@@ -30,6 +30,7 @@ import { communityRoutes } from './community.ts';
 import { notificationRoutes } from './notifications.ts';
 import { meRoutes } from './me.ts';
 import { notificationPreferenceRoutes } from './notification-preferences.ts';
+import { profileRoutes } from './profiles.ts';
 import { postRoutes } from './posts.ts';
 import { revisionRoutes } from './revisions.ts';
 import { tagRoutes } from './tags.ts';
@@ -113,6 +114,7 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
       await api.register(communityRoutes(community, postCache, bulkheadHook({ what: 'searches', ...deps.search })));
       await api.register(notificationRoutes(createNotificationsStore(deps.db), community));
       await api.register(postRoutes(posts, postCache, users));
+      await api.register(profileRoutes(community, users));
       await api.register(revisionRoutes(createRevisionsStore(deps.db)));
       await api.register(tagRoutes(createTagsStore(deps.db)));
       await api.register(adminRoutes(admin, users, deps.events));

@@ -11,7 +11,7 @@ export function meRoutes(): FastifyPluginCallbackZod {
         name: user.name,
         email: user.email,
         photoURL: user.photo_url,
-        handle: null,
+        handle: user.handle,
         role: user.role,
         isMember: user.is_member,
         registeredAt: user.registered_at.toISOString(),

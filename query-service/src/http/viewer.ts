@@ -21,7 +21,16 @@ function unregistered(principal: Principal, adminEmails: ReadonlySet<string>, no
     { email: principal.email, emailVerified: principal.emailVerified, name: principal.name, photoURL: principal.picture },
     adminEmails,
   );
-  return { id: principal.subject, email: member.email, name: member.name, photo_url: member.photoURL, role: member.role, is_member: false, registered_at: now };
+  return {
+    id: principal.subject,
+    email: member.email,
+    name: member.name,
+    photo_url: member.photoURL,
+    handle: null,
+    role: member.role,
+    is_member: false,
+    registered_at: now,
+  };
 }
 
 /**

@@ -48,7 +48,7 @@ export interface AuditLogFilter {
   before?: Date;
 }
 
-const USER_COLUMNS = 'id, email, name, photo_url, role, is_member, registered_at';
+const USER_COLUMNS = 'id, email, name, photo_url, handle, role, is_member, registered_at';
 const USERS_TOTAL = `SELECT value FROM read.user_counters WHERE name = 'users'`;
 
 /** `text` as a LIKE pattern that matches it anywhere, lower-cased, its wildcards escaped. */

@@ -72,6 +72,19 @@ export interface LeaderRow {
 
 export type ProfileRow = UserRow & { posts: number; comments: number; comments_received: number; up_votes: number };
 
+/** A member's profile row and statistics, for the one member `where` (on `u`, read.users) finds. */
+async function profileWhere(db: Knex, where: string, value: string): Promise<ProfileRow | null> {
+  const { rows } = await db.raw<{ rows: ProfileRow[] }>(
+    `SELECT u.*, coalesce(a.posts, 0) AS posts, coalesce(c.comments, 0) AS comments, coalesce(a.comments, 0) AS comments_received, coalesce(a.up_votes, 0) AS up_votes
+     FROM read.users u
+     LEFT JOIN read.author_stats a ON a.user_id = u.id
+     LEFT JOIN read.commenter_stats c ON c.user_id = u.id
+     WHERE ${where}`,
+    [value],
+  );
+  return rows[0] ?? null;
+}
+
 const counter = async (db: Knex, sql: string) => {
   const { rows } = await db.raw<{ rows: { value: string | number }[] }>(sql);
   return Number(rows[0]?.value ?? 0);
@@ -160,15 +173,21 @@ export function createCommunityStore(db: Knex) {
 
     /** A user by email with their statistics (counter rows), or null. */
     async profile(email: string): Promise<ProfileRow | null> {
-      const { rows } = await db.raw<{ rows: ProfileRow[] }>(
-        `SELECT u.*, coalesce(a.posts, 0) AS posts, coalesce(c.comments, 0) AS comments, coalesce(a.comments, 0) AS comments_received, coalesce(a.up_votes, 0) AS up_votes
-         FROM read.users u
-         LEFT JOIN read.author_stats a ON a.user_id = u.id
-         LEFT JOIN read.commenter_stats c ON c.user_id = u.id
-         WHERE lower(u.email) = lower(?) ORDER BY u.registered_at LIMIT 1`,
-        [email],
+      return profileWhere(db, 'lower(u.email) = lower(?) ORDER BY u.registered_at LIMIT 1', email);
+    },
+
+    /** A member's public profile by id, or by handle (ignoring case) when `ref` is `@handle`; null for an unknown or erased member. */
+    async publicProfile(ref: string): Promise<ProfileRow | null> {
+      return ref.startsWith('@') ? profileWhere(db, 'lower(u.handle) = lower(?)', ref.slice(1)) : profileWhere(db, 'u.id = ?', ref);
+    },
+
+    /** A page (PAGE_SIZE) of an author's live posts, newest first (an author's index). */
+    async postsOfAuthor(authorId: string, page: number): Promise<ListRow[]> {
+      const { rows } = await db.raw<{ rows: ListRow[] }>(
+        `SELECT ${LIST_COLUMNS} FROM read.posts WHERE author_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+        [authorId, PAGE_SIZE, (page - 1) * PAGE_SIZE],
       );
-      return rows[0] ?? null;
+      return rows;
     },
 
     async recentPosts(authorId: string): Promise<ListRow[]> {

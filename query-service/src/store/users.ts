@@ -1,4 +1,4 @@
-import type { AccountDenial } from '@forum/contracts';
+import { HANDLE_SUGGESTIONS_MAX, type AccountDenial } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 
 export interface UserRow {
@@ -6,6 +6,8 @@ export interface UserRow {
   email: string;
   name: string;
   photo_url: string;
+  /** null until the member has one (docs/notifications.md#handles) */
+  handle: string | null;
   role: 'user' | 'admin';
   is_member: boolean;
   registered_at: Date;
@@ -31,6 +33,36 @@ export function createUsersStore(db: Knex) {
       const { rows } = await db.raw<{ rows: UserRow[] }>('SELECT * FROM read.users WHERE lower(email) = lower(?) ORDER BY registered_at LIMIT 1', [email]);
       return rows[0] ?? null;
     },
+    /**
+     * The editor's @ autocomplete: members whose handle starts with `prefix` (ignoring case), the exact
+     * match first, then by handle; at most HANDLE_SUGGESTIONS_MAX, none disabled (erased members have no
+     * row). Both steps are one walk of the handles' index (users_handle, in C order).
+     */
+    async handleSuggestions(prefix: string): Promise<HandleRow[]> {
+      const folded = prefix.toLowerCase();
+      const { rows } = await db.raw<{ rows: HandleRow[] }>(
+        `SELECT * FROM (
+           (SELECT id, handle, name, photo_url, 0 AS rank FROM read.users WHERE lower(handle) COLLATE "C" = ? AND handle IS NOT NULL)
+           UNION ALL
+           (SELECT id, handle, name, photo_url, 1 FROM read.users
+            WHERE lower(handle) COLLATE "C" LIKE ? AND handle IS NOT NULL AND lower(handle) COLLATE "C" <> ?
+              AND NOT EXISTS (SELECT 1 FROM read.account_denials d WHERE d.user_id = users.id)
+            ORDER BY lower(handle) COLLATE "C" LIMIT ?)
+         ) found
+         WHERE NOT EXISTS (SELECT 1 FROM read.account_denials d WHERE d.user_id = found.id)
+         ORDER BY rank, lower(handle) COLLATE "C" LIMIT ?`,
+        [folded, `${folded.replace(/[\\%_]/g, '\\$&')}%`, folded, HANDLE_SUGGESTIONS_MAX, HANDLE_SUGGESTIONS_MAX],
+      );
+      return rows;
+    },
   };
+}
+
+/** A member as the @ autocomplete offers them. */
+export interface HandleRow {
+  id: string;
+  handle: string;
+  name: string;
+  photo_url: string;
 }
 export type UsersStore = ReturnType<typeof createUsersStore>;

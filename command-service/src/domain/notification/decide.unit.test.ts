@@ -16,6 +16,7 @@ const bob: UserState = {
   email: 'bob@forum.local',
   name: 'Bob',
   photoURL: '',
+  handle: null,
   role: 'user',
   isMember: false,
   livePosts: new Set(),

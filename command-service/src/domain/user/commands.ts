@@ -1,37 +1,13 @@
-import { positionToken } from '@forum/contracts';
 import { requireAdmin, type Identity } from '../actor.ts';
-import { acceptedAs, positionOf, type Accepted, type CommandHandler } from '../command-handler.ts';
+import { acceptedAs, type CommandHandler } from '../command-handler.ts';
 import type { CommandMeta } from '../command.ts';
 import type { Idempotency } from '../execute.ts';
-import type { Costs } from '../limits.ts';
 import { decide, type GrantAdmin } from './decide.ts';
 import { userStreamOf } from './user.ts';
 
 /** The commands decided on a user's stream: their record, profile and role, and the identity realm's say on their access. */
-export function createUserCommands({ handle, stateOf }: CommandHandler, cost: Costs) {
+export function createUserCommands({ handle, stateOf }: CommandHandler) {
   return {
-    /**
-     * Records a subject's first authenticated request (the handler registers them). For a known
-     * subject it appends nothing and answers the position of the record as it stands, so a caller
-     * that lost a race to register still knows what to wait for.
-     */
-    registerUser: (who: Identity, meta: CommandMeta) =>
-      handle(
-        { who, meta },
-        {
-          stream: userStreamOf(who.userId),
-          decide: () => [],
-          answer: (result, { read }): Accepted => ({ id: who.userId, position: result ? positionOf(result) : positionToken(read.position!) }),
-        },
-      ),
-
-    /** PATCH /api/me: the caller's display name and photo. */
-    updateProfile: (who: Identity, input: { displayName?: string; photoURL?: string }, meta: CommandMeta, idempotency?: Idempotency) =>
-      handle(
-        { who, meta, idempotency, cost: cost('profile', who.userId) },
-        { stream: userStreamOf(who.userId), decide: (user) => decide({ type: 'UpdateProfile', data: input }, user, meta), answer: acceptedAs(who.userId) },
-      ),
-
     /** An operator's or the demo data's grant of the admin role. */
     grantAdmin: (userId: string, reason: GrantAdmin['data']['reason'], meta: CommandMeta) =>
       handle(

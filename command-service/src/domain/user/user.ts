@@ -13,6 +13,8 @@ export type UserState =
       readonly email: string;
       readonly name: string;
       readonly photoURL: string;
+      /** The handle @mentions use (HandleChanged); null until the forum gives them one. */
+      readonly handle: string | null;
       readonly role: Role;
       readonly isMember: boolean;
       /** Posts of theirs that are not deleted: what the free limit counts. */
@@ -39,6 +41,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
         email: event.data.email,
         name: event.data.name,
         photoURL: event.data.photoURL,
+        handle: null,
         role: 'user',
         isMember: false,
         livePosts: new Set(),
@@ -74,7 +77,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case 'AccountErased':
       return { status: 'erased' };
     case 'HandleChanged':
-      return state;
+      return state.status === 'registered' ? { ...state, handle: event.data.handle } : state;
     default:
       return unreachable(event);
   }
