@@ -13,6 +13,7 @@ const ann: UserState = {
   email: 'ann@forum.local',
   name: 'Ann',
   photoURL: '',
+  handle: 'ann',
   role: 'user',
   isMember: false,
   livePosts: new Set(),
