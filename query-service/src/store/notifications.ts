@@ -43,10 +43,9 @@ export function createNotificationsStore(db: Knex) {
     async page(userId: string, page: number, unreadOnly: boolean): Promise<{ rows: NotificationRow[]; total: number; unread: number }> {
       const [{ rows }, counts] = await Promise.all([
         db.raw<{ rows: NotificationRow[] }>(
-          // the users read model may not have a `handle` column yet (to_jsonb reads it when it does)
           `SELECT n.id, n.kind, n.reason, n.comment_quote, n.comment_id, n.post_id, n.actor_id, n.tag, n.count, n.updated_at, n.read,
                   p.title AS post_title, left(p.summary, :opening) AS post_opening, left(c.text, :opening) AS comment_opening,
-                  u.id IS NOT NULL AS actor_known, u.name AS actor_name, to_jsonb(u) ->> 'handle' AS actor_handle, u.photo_url AS actor_photo
+                  u.id IS NOT NULL AS actor_known, u.name AS actor_name, u.handle AS actor_handle, u.photo_url AS actor_photo
            FROM (
              SELECT * FROM read.notifications WHERE user_id = :userId AND (NOT :unreadOnly OR NOT read) AND kind NOT IN (SELECT kind FROM read.notification_preferences WHERE user_id = :userId AND delivery = 'off')
              ORDER BY updated_at DESC, id DESC LIMIT :limit OFFSET :offset
