@@ -1,7 +1,9 @@
 import AccountCircleOutlined from '@mui/icons-material/AccountCircleOutlined';
 import HomeOutlined from '@mui/icons-material/HomeOutlined';
 import ListAltOutlined from '@mui/icons-material/ListAltOutlined';
+import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import PostAddOutlined from '@mui/icons-material/PostAddOutlined';
+import { NOTIFICATIONS_PATH } from '@forum/contracts';
 import { Box, List, ListItemButton, ListItemIcon, ListItemText, Paper } from '@mui/material';
 import { lazy, Suspense, type ComponentType } from 'react';
 import { NavLink, Route, Routes } from 'react-router-dom';
@@ -11,14 +13,16 @@ import { AddPost } from './AddPost';
 import { MyPosts } from './MyPosts';
 import { MyProfile } from './MyProfile';
 
-/** The edit page is opened from a post: its own chunk, loaded then. */
+/** The edit page is opened from a post: its own chunk, loaded then; so are the notification centre and preferences. */
 const EditPost = lazy(async () => ({ default: (await import('./EditPost')).EditPost }));
+const NotificationCentre = lazy(async () => ({ default: (await import('../../notifications/centre')).NotificationCentre }));
 
 const LINKS: { to: string; label: string; Icon: ComponentType; end?: boolean }[] = [
   { to: '/', label: 'Home', Icon: HomeOutlined, end: true },
   { to: '/dashboard', label: 'My Profile', Icon: AccountCircleOutlined, end: true },
   { to: '/dashboard/add-post', label: 'Add Post', Icon: PostAddOutlined },
   { to: '/dashboard/my-post', label: 'My Posts', Icon: ListAltOutlined },
+  { to: NOTIFICATIONS_PATH, label: 'Notifications', Icon: NotificationsOutlined },
 ];
 
 /**
@@ -38,7 +42,7 @@ export function DashboardLayout() {
           disablePadding
           sx={{
             display: { xs: 'grid', md: 'flex' },
-            gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(4, 1fr)' },
+            gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(3, 1fr)' },
             flexDirection: 'column',
             py: { md: 1 },
           }}
@@ -75,6 +79,14 @@ export function DashboardLayout() {
             element={
               <Suspense fallback={<PageSpinner />}>
                 <EditPost />
+              </Suspense>
+            }
+          />
+          <Route
+            path="notifications"
+            element={
+              <Suspense fallback={<PageSpinner />}>
+                <NotificationCentre />
               </Suspense>
             }
           />

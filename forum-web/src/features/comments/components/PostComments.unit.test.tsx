@@ -176,6 +176,10 @@ describe('a link to one comment (#comment-<id>, where a notification leads)', ()
     expect(target.id).toBe('comment-c1');
     expect(target.getAttribute('aria-current')).toBe('location');
     expect(scrolled).toEqual(['comment-c1']);
-    expect(within(comments).getAllByRole('listitem').filter((item) => item.getAttribute('aria-current'))).toHaveLength(1);
+    expect(
+      within(comments)
+        .getAllByRole('listitem')
+        .filter((item) => item.getAttribute('aria-current')),
+    ).toHaveLength(1);
   });
 });

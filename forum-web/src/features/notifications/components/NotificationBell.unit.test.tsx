@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { BELL_LATEST, NOTIFICATIONS_PATH, type ActivityItem, type Announcement, type NotificationItem, type Notifications } from '@forum/contracts';
+import { BELL_LATEST, NOTIFICATIONS_PATH, type Announcement, type NotificationItem, type Notifications } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { stubApi } from '@forum/web-ui/testing';
 import { ALICE, renderWithApp } from '../../../testing/render-with-app';
 import { getAnnouncementsApi } from '../api/get-announcements';
 import { NotificationBell } from './NotificationBell';
+import { activity, NOTIFIED_POST, notificationId } from '../testing/notification-items';
 import { seenKey } from './unread';
 
 const OLDER = '11111111-1111-4111-8111-111111111111';
@@ -126,23 +127,8 @@ describe('the bell of a visitor', () => {
 });
 
 describe("the bell's notifications of every kind", () => {
-  const POST = '3e06aacc-67fc-4d09-87a1-4d80c088573c';
-  const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-  const bob = { _id: 'u-bob', name: 'Bob', handle: 'bob', photoURL: '' };
-  const activity = (n: number, changes: Partial<ActivityItem> = {}): ActivityItem => ({
-    _id: id(n),
-    kind: 'reply',
-    postId: POST,
-    postTitle: 'Zero-downtime deploys',
-    commentId: `c${n}`,
-    count: 1,
-    actor: bob,
-    excerpt: `Comment ${n}`,
-    createdAt: `2026-11-2${n}T10:00:00.000Z`,
-    read: false,
-    link: `/post/${POST}#comment-c${n}`,
-    ...changes,
-  });
+  const POST = NOTIFIED_POST;
+  const id = notificationId;
   const items: NotificationItem[] = [
     { ...activity(9, { count: 5 }), kind: 'followed-post' },
     { ...activity(8), kind: 'mention' },

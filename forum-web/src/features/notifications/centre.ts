@@ -1,0 +1,2 @@
+/** The dashboard's notification pages, a chunk of their own (DashboardLayout loads them when opened). */
+export { NotificationCentre } from './components/NotificationCentre';
