@@ -1,11 +1,9 @@
 import AccountCircleOutlined from '@mui/icons-material/AccountCircleOutlined';
 import HomeOutlined from '@mui/icons-material/HomeOutlined';
 import ListAltOutlined from '@mui/icons-material/ListAltOutlined';
-import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import PostAddOutlined from '@mui/icons-material/PostAddOutlined';
-import { NOTIFICATIONS_PATH } from '@forum/contracts';
 import { Box, List, ListItemButton, ListItemIcon, ListItemText, Paper } from '@mui/material';
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactElement } from 'react';
 import { NavLink, Route, Routes } from 'react-router-dom';
 import { NotFoundMessage } from '../../../components/NotFoundMessage';
 import { PageSpinner } from '../../../components/PageSpinner';
@@ -13,23 +11,31 @@ import { AddPost } from './AddPost';
 import { MyPosts } from './MyPosts';
 import { MyProfile } from './MyProfile';
 
-/** The edit page is opened from a post: its own chunk, loaded then; so are the notification centre and preferences. */
+/** The edit page is opened from a post: its own chunk, loaded then. */
 const EditPost = lazy(async () => ({ default: (await import('./EditPost')).EditPost }));
-const NotificationCentre = lazy(async () => ({ default: (await import('../../notifications/centre')).NotificationCentre }));
 
-const LINKS: { to: string; label: string; Icon: ComponentType; end?: boolean }[] = [
+/** A page of the dashboard another feature gives (the app composes them): its path under /dashboard, and its menu link if it has one. */
+export interface DashboardPage {
+  path: string;
+  element: ReactElement;
+  link?: { label: string; Icon: ComponentType };
+}
+
+type MenuLink = { to: string; label: string; Icon: ComponentType; end?: boolean };
+
+const LINKS: MenuLink[] = [
   { to: '/', label: 'Home', Icon: HomeOutlined, end: true },
   { to: '/dashboard', label: 'My Profile', Icon: AccountCircleOutlined, end: true },
   { to: '/dashboard/add-post', label: 'Add Post', Icon: PostAddOutlined },
   { to: '/dashboard/my-post', label: 'My Posts', Icon: ListAltOutlined },
-  { to: NOTIFICATIONS_PATH, label: 'Notifications', Icon: NotificationsOutlined },
 ];
 
 /**
  * Spec §2 User dashboard layout: the side links and the page they open. On a phone the
  * side list becomes a grid of links above the page (two by two, or one row on a tablet).
  */
-export function DashboardLayout() {
+export function DashboardLayout({ pages = [] }: { pages?: readonly DashboardPage[] }) {
+  const links: MenuLink[] = [...LINKS, ...pages.flatMap(({ path, link }) => (link ? [{ to: `/dashboard/${path}`, ...link }] : []))];
   return (
     <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, gap: { xs: 2, md: 3 }, alignItems: { md: 'flex-start' } }}>
       <Paper
@@ -47,7 +53,7 @@ export function DashboardLayout() {
             py: { md: 1 },
           }}
         >
-          {LINKS.map(({ to, label, Icon, end }) => (
+          {links.map(({ to, label, Icon, end }) => (
             <li key={to}>
               <ListItemButton
                 component={NavLink}
@@ -82,14 +88,9 @@ export function DashboardLayout() {
               </Suspense>
             }
           />
-          <Route
-            path="notifications"
-            element={
-              <Suspense fallback={<PageSpinner />}>
-                <NotificationCentre />
-              </Suspense>
-            }
-          />
+          {pages.map(({ path, element }) => (
+            <Route key={path} path={path} element={<Suspense fallback={<PageSpinner />}>{element}</Suspense>} />
+          ))}
           <Route path="*" element={<NotFoundMessage />} />
         </Routes>
       </Box>
