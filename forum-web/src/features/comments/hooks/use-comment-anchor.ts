@@ -32,7 +32,7 @@ export function useCommentAnchor(comments: readonly CommentItem[], pages: Commen
     }
     reached.current = hash;
     const element = document.getElementById(commentAnchorId(wanted));
-    element?.scrollIntoView?.({ block: 'center' });
+    element?.scrollIntoView({ block: 'center' });
     element?.focus({ preventScroll: true });
   }, [hash, wanted, found, pages]);
 
