@@ -5,9 +5,11 @@ import { DashboardLayout, type DashboardPage as Page } from '../../features/acco
 
 /** The notification centre and preferences: their own chunk, loaded when one is opened. */
 const NotificationCentre = lazy(async () => ({ default: (await import('../../features/notifications/centre')).NotificationCentre }));
+const NotificationPreferencesPage = lazy(async () => ({ default: (await import('../../features/notifications/centre')).NotificationPreferencesPage }));
 
 const PAGES: readonly Page[] = [
   { path: NOTIFICATIONS_PATH.replace('/dashboard/', ''), element: <NotificationCentre />, link: { label: 'Notifications', Icon: NotificationsOutlined } },
+  { path: 'notification-preferences', element: <NotificationPreferencesPage /> },
 ];
 
 /** /dashboard/* (spec §2 User dashboard): the account's pages, and the notifications' pages beside them. */

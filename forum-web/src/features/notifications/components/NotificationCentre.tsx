@@ -1,8 +1,9 @@
 import DoneAll from '@mui/icons-material/DoneAll';
 import DoneOutlined from '@mui/icons-material/DoneOutlined';
+import TuneOutlined from '@mui/icons-material/TuneOutlined';
 import { NOTIFICATION_PAGE_SIZE, type ActivityItem, type NotificationItem } from '@forum/contracts';
 import { Alert, Box, Button, FormControlLabel, IconButton, List, Pagination, Paper, Skeleton, Stack, Switch, Typography } from '@mui/material';
-import { useSearchParams } from 'react-router-dom';
+import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { Hint } from '../../../components/Hint';
 import { usePageParam } from '../../../lib/page-param';
 import { useGetNotificationsQuery, useMarkNotificationsReadMutation } from '../api/notifications';
@@ -45,6 +46,9 @@ export function NotificationCentre() {
           Notifications
         </Typography>
         <Stack direction="row" sx={{ alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+          <Button component={RouterLink} to="/dashboard/notification-preferences" startIcon={<TuneOutlined />}>
+            Preferences
+          </Button>
           <FormControlLabel control={<Switch checked={unread} onChange={(event) => showUnread(event.target.checked)} />} label="Unread only" />
           <Button variant="outlined" startIcon={<DoneAll />} disabled={marking || (data?.unread ?? 0) === 0} onClick={() => void markRead({})}>
             Mark all as read
