@@ -89,7 +89,7 @@ function PreferenceRow({
         disabled={disabled}
         onChange={(event) => onChange(event.target.value)}
         labelId={`${id}-label`}
-        SelectDisplayProps={{ 'aria-describedby': `${id}-about` } as object}
+        SelectDisplayProps={{ 'aria-describedby': `${id}-about` }}
         sx={{ minWidth: { sm: 180 } }}
       >
         {DELIVERIES.map((option) => (
