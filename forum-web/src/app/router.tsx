@@ -20,6 +20,7 @@ const RegisterPage = page(() => import('./routes/join-us'), 'RegisterPage');
 const MembershipPage = page(() => import('./routes/membership'), 'MembershipPage');
 const LeaderboardPage = page(() => import('./routes/leaderboard'), 'LeaderboardPage');
 const ProfilePage = page(() => import('./routes/profile'), 'ProfilePage');
+const UnsubscribePage = page(() => import('./routes/unsubscribe'), 'UnsubscribePage');
 const DashboardPage = page(() => import('./routes/dashboard'), 'DashboardPage');
 const NotFoundPage = page(() => import('./routes/not-found'), 'NotFoundPage');
 
@@ -46,6 +47,7 @@ export const routes: RouteObject[] = [
       { path: 'tags/:tag', element: <TagPage /> },
       { path: 'search', element: <SearchPage /> },
       { path: 'u/:id', element: <ProfilePage /> },
+      { path: 'unsubscribe', element: <UnsubscribePage /> },
       { path: 'about', element: <AboutPage /> },
       { path: 'contact', element: <ContactPage /> },
       { path: 'joinUs', element: <JoinUsPage /> },
