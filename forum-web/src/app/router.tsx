@@ -19,6 +19,8 @@ const JoinUsPage = page(() => import('./routes/join-us'), 'JoinUsPage');
 const RegisterPage = page(() => import('./routes/join-us'), 'RegisterPage');
 const MembershipPage = page(() => import('./routes/membership'), 'MembershipPage');
 const LeaderboardPage = page(() => import('./routes/leaderboard'), 'LeaderboardPage');
+const ProfilePage = page(() => import('./routes/profile'), 'ProfilePage');
+const UnsubscribePage = page(() => import('./routes/unsubscribe'), 'UnsubscribePage');
 const DashboardPage = page(() => import('./routes/dashboard'), 'DashboardPage');
 const NotFoundPage = page(() => import('./routes/not-found'), 'NotFoundPage');
 
@@ -44,6 +46,8 @@ export const routes: RouteObject[] = [
       },
       { path: 'tags/:tag', element: <TagPage /> },
       { path: 'search', element: <SearchPage /> },
+      { path: 'u/:id', element: <ProfilePage /> },
+      { path: 'unsubscribe', element: <UnsubscribePage /> },
       { path: 'about', element: <AboutPage /> },
       { path: 'contact', element: <ContactPage /> },
       { path: 'joinUs', element: <JoinUsPage /> },

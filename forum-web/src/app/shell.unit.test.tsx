@@ -18,6 +18,7 @@ const me = (photoURL: string) => ({
   name: ALICE.name,
   email: ALICE.email,
   photoURL,
+  handle: 'alice',
   role: 'user',
   isMember: false,
   registeredAt: '2026-11-01T10:00:00.000Z',

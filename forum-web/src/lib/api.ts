@@ -72,7 +72,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Post', 'Tag', 'Announcement', 'Notification', 'Me', 'Comment', 'Leaderboard'],
+  tagTypes: ['Post', 'Tag', 'Announcement', 'Notification', 'Me', 'Comment', 'Leaderboard', 'Follow', 'Profile', 'Preferences'],
   endpoints: () => ({}),
   // Votes and comment counts move while a tab sits in the background.
   refetchOnFocus: true,

@@ -5,13 +5,20 @@
  */
 import { PostListItem, TopVotedUser } from '@forum/contracts';
 
+export {} from '@forum/contracts';
+
 export {
   AnnouncementList,
   CommandAccepted,
   CommentRevisions,
   CommentsPage,
   Me,
+  FollowedTags,
   Notifications,
+  NotificationPreferences,
+  PostFollowing,
+  PublicProfile,
+  Unsubscribed,
   PostCount,
   PostDetail,
   PostRevisions,

@@ -56,6 +56,18 @@ describe('Markdown rendered', () => {
     expect(screen.getByRole('cell', { name: 'a' })).toBeTruthy();
   });
 
+  it('links an @mention to the profile of the handle, and leaves addresses, code and link texts alone', () => {
+    const root = shown('Thanks @Bob.Chen and @ann_b! Mail a@example.com, run `@npm`, see [@ann_b](https://example.com).');
+    const mentions = within(root)
+      .getAllByRole('link')
+      .filter((link) => link.hasAttribute('data-mention'));
+    expect(mentions.map((link) => [link.textContent, link.getAttribute('href'), link.getAttribute('rel')])).toEqual([
+      ['@Bob.Chen', '/u/@Bob.Chen', null],
+      ['@ann_b', '/u/@ann_b', null],
+    ]);
+    expect(root.textContent).toContain('Mail a@example.com, run @npm, see @ann_b.');
+  });
+
   it('keeps line breaks as written (posts from before Markdown) and shows HTML as text', () => {
     const root = shown('first line\nsecond line <b>not bold</b>');
     expect(root.querySelectorAll('br')).toHaveLength(1);

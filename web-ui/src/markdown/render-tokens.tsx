@@ -1,4 +1,4 @@
-import { allowedLink, type Token } from '@forum/contracts/markdown';
+import { allowedLink, mentionPath, type Token } from '@forum/contracts/markdown';
 import { createElement, type ReactNode } from 'react';
 import { CodeBlock } from './CodeBlock.tsx';
 
@@ -64,7 +64,7 @@ function image(token: Token, key: number, context: Context): ReactNode {
   return createElement('span', { key }, alt);
 }
 
-/** Inline tokens as React elements: text, emphasis, strikethrough, code, links, images and line breaks. */
+/** Inline tokens as React elements: text, emphasis, strikethrough, code, links, @mentions, images and line breaks. */
 function inline(tokens: readonly Token[], context: Context): ReactNode[] {
   const root: ReactNode[] = [];
   const stack: { token: Token; children: ReactNode[] }[] = [];
@@ -90,6 +90,9 @@ function inline(tokens: readonly Token[], context: Context): ReactNode[] {
     else if (token.type === 'code_inline') parent.push(createElement('code', { key }, token.content));
     else if (token.type === 'softbreak' || token.type === 'hardbreak') parent.push(createElement('br', { key }));
     else if (token.type === 'image') parent.push(image(token, key, context));
+    // an @mention: a link to the member's profile (found by handle), the forum's own page, so no rel
+    else if (token.type === 'mention')
+      parent.push(createElement('a', { key, href: mentionPath(String((token.meta as { handle: string }).handle)), 'data-mention': '' }, token.content));
     // html_inline cannot come (html: false); anything else unknown shows its source
     else parent.push(token.content);
   });

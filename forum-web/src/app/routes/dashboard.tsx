@@ -1,1 +1,18 @@
-export { DashboardLayout as DashboardPage } from '../../features/account';
+import { NOTIFICATIONS_PATH } from '@forum/contracts';
+import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
+import { lazy } from 'react';
+import { DashboardLayout, type DashboardPage as Page } from '../../features/account';
+
+/** The notification centre and preferences: their own chunk, loaded when one is opened. */
+const NotificationCentre = lazy(async () => ({ default: (await import('../../features/notifications/centre')).NotificationCentre }));
+const NotificationPreferencesPage = lazy(async () => ({ default: (await import('../../features/notifications/centre')).NotificationPreferencesPage }));
+
+const PAGES: readonly Page[] = [
+  { path: NOTIFICATIONS_PATH.replace('/dashboard/', ''), element: <NotificationCentre />, link: { label: 'Notifications', Icon: NotificationsOutlined } },
+  { path: 'notification-preferences', element: <NotificationPreferencesPage /> },
+];
+
+/** /dashboard/* (spec §2 User dashboard): the account's pages, and the notifications' pages beside them. */
+export function DashboardPage() {
+  return <DashboardLayout pages={PAGES} />;
+}

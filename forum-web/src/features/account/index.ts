@@ -1,3 +1,3 @@
 /** The signed-in user's own screens: the membership upgrade and the user dashboard (profile, add post, my posts). */
 export { MembershipPage } from './components/MembershipPage';
-export { DashboardLayout } from './components/DashboardLayout';
+export { DashboardLayout, type DashboardPage } from './components/DashboardLayout';

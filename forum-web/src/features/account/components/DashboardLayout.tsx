@@ -3,7 +3,7 @@ import HomeOutlined from '@mui/icons-material/HomeOutlined';
 import ListAltOutlined from '@mui/icons-material/ListAltOutlined';
 import PostAddOutlined from '@mui/icons-material/PostAddOutlined';
 import { Box, List, ListItemButton, ListItemIcon, ListItemText, Paper } from '@mui/material';
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactElement } from 'react';
 import { NavLink, Route, Routes } from 'react-router-dom';
 import { NotFoundMessage } from '../../../components/NotFoundMessage';
 import { PageSpinner } from '../../../components/PageSpinner';
@@ -14,7 +14,16 @@ import { MyProfile } from './MyProfile';
 /** The edit page is opened from a post: its own chunk, loaded then. */
 const EditPost = lazy(async () => ({ default: (await import('./EditPost')).EditPost }));
 
-const LINKS: { to: string; label: string; Icon: ComponentType; end?: boolean }[] = [
+/** A page of the dashboard another feature gives (the app composes them): its path under /dashboard, and its menu link if it has one. */
+export interface DashboardPage {
+  path: string;
+  element: ReactElement;
+  link?: { label: string; Icon: ComponentType };
+}
+
+type MenuLink = { to: string; label: string; Icon: ComponentType; end?: boolean };
+
+const LINKS: MenuLink[] = [
   { to: '/', label: 'Home', Icon: HomeOutlined, end: true },
   { to: '/dashboard', label: 'My Profile', Icon: AccountCircleOutlined, end: true },
   { to: '/dashboard/add-post', label: 'Add Post', Icon: PostAddOutlined },
@@ -25,7 +34,8 @@ const LINKS: { to: string; label: string; Icon: ComponentType; end?: boolean }[]
  * Spec §2 User dashboard layout: the side links and the page they open. On a phone the
  * side list becomes a grid of links above the page (two by two, or one row on a tablet).
  */
-export function DashboardLayout() {
+export function DashboardLayout({ pages = [] }: { pages?: readonly DashboardPage[] }) {
+  const links: MenuLink[] = [...LINKS, ...pages.flatMap(({ path, link }) => (link ? [{ to: `/dashboard/${path}`, ...link }] : []))];
   return (
     <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, gap: { xs: 2, md: 3 }, alignItems: { md: 'flex-start' } }}>
       <Paper
@@ -38,12 +48,12 @@ export function DashboardLayout() {
           disablePadding
           sx={{
             display: { xs: 'grid', md: 'flex' },
-            gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(4, 1fr)' },
+            gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(3, 1fr)' },
             flexDirection: 'column',
             py: { md: 1 },
           }}
         >
-          {LINKS.map(({ to, label, Icon, end }) => (
+          {links.map(({ to, label, Icon, end }) => (
             <li key={to}>
               <ListItemButton
                 component={NavLink}
@@ -78,6 +88,9 @@ export function DashboardLayout() {
               </Suspense>
             }
           />
+          {pages.map(({ path, element }) => (
+            <Route key={path} path={path} element={<Suspense fallback={<PageSpinner />}>{element}</Suspense>} />
+          ))}
           <Route path="*" element={<NotFoundMessage />} />
         </Routes>
       </Box>

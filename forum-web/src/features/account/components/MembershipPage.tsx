@@ -7,16 +7,10 @@ import { useNavigate } from 'react-router-dom';
 import { BusyButton } from '../../../components/BusyButton';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useAuthState } from '../../../lib/auth';
+import { GOLD, GOLD_DARK, GOLD_PALE, GOLD_TEXT } from '../../../components/profile/gold';
 import { serverError } from '../../../lib/http-error';
 import { useGetMeQuery } from '../api/get-me';
 import { usePurchaseMembershipMutation } from '../api/purchase-membership';
-
-export const GOLD = '#c9a227';
-/** Gold dark enough for white text (4.9:1). */
-export const GOLD_DARK = '#8a6d00';
-/** The Gold badge's own colours: dark gold text on a pale gold (5.7:1). */
-export const GOLD_PALE = '#fdf6dc';
-export const GOLD_TEXT = '#7a5d00';
 
 const BENEFITS = [`Unlimited posts (more than ${FREE_POST_LIMIT})`, 'Priority support', 'Exclusive content access'];
 

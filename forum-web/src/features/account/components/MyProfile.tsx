@@ -1,18 +1,17 @@
-import { type PostListItem, RECENT_POSTS, type UpdateMeRequest } from '@forum/contracts';
+import { RECENT_POSTS, type UpdateMeRequest } from '@forum/contracts';
 import PhotoCamera from '@mui/icons-material/PhotoCameraOutlined';
-import WorkspacePremium from '@mui/icons-material/WorkspacePremium';
-import MilitaryTech from '@mui/icons-material/MilitaryTech';
-import { Alert, Box, Button, Card, CardContent, Chip, Link, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { PersonAvatar } from '@forum/web-ui';
-import { PostStats } from '../../../components/PostStats';
+import { GOLD } from '../../../components/profile/gold';
+import { MemberBadge } from '../../../components/profile/MemberBadge';
+import { ProfilePost } from '../../../components/profile/ProfilePost';
+import { Statistic } from '../../../components/profile/Statistic';
 import { useAuthState } from '../../../lib/auth';
-import { formatDate } from '../../../lib/format';
 import { useGetProfileQuery } from '../api/get-profile';
 import { ChangePhotoDialog } from './ChangePhotoDialog';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
-import { GOLD, GOLD_PALE, GOLD_TEXT } from './MembershipPage';
 
 /** Spec §2 My Profile: photo, name, email, Change Photo, the badge, three statistics and the recent posts. */
 export function MyProfile() {
@@ -52,19 +51,7 @@ export function MyProfile() {
                 {me.email ?? email}
               </Typography>
               <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', justifyContent: 'center', rowGap: 1 }}>
-                {gold ? (
-                  <Chip
-                    icon={<WorkspacePremium />}
-                    label="Gold"
-                    sx={{ bgcolor: GOLD_PALE, color: GOLD_TEXT, fontWeight: 700, '& .MuiChip-icon': { color: GOLD } }}
-                  />
-                ) : (
-                  <Chip
-                    icon={<MilitaryTech />}
-                    label="Bronze Member"
-                    sx={{ bgcolor: '#f6ebe2', color: '#7a4a24', fontWeight: 700, '& .MuiChip-icon': { color: '#b06d3b' } }}
-                  />
-                )}
+                <MemberBadge badge={me.badge} />
               </Stack>
               <Button variant="outlined" startIcon={<PhotoCamera />} onClick={() => setChanging(true)} sx={{ mt: 1 }}>
                 Change Photo
@@ -107,7 +94,7 @@ export function MyProfile() {
         ) : (
           <Stack spacing={1.5}>
             {recentPosts.slice(0, RECENT_POSTS).map((post) => (
-              <RecentPost key={post._id} post={post} />
+              <ProfilePost key={post._id} post={post} />
             ))}
           </Stack>
         )}
@@ -130,47 +117,6 @@ export function MyProfile() {
       </Box>
       {deleting && <DeleteAccountDialog open onClose={() => setDeleting(false)} />}
     </Stack>
-  );
-}
-
-function Statistic({ label, value }: { label: string; value: number }) {
-  return (
-    <Paper
-      variant="outlined"
-      sx={{ p: { xs: 1.5, sm: 2 }, display: 'flex', flexDirection: 'column-reverse', alignItems: 'center', justifyContent: 'flex-end', textAlign: 'center' }}
-    >
-      <Typography component="dt" color="text.secondary" variant="body2">
-        {label}
-      </Typography>
-      <Typography component="dd" variant="h4" sx={{ m: 0, fontWeight: 800, color: 'primary.main', fontSize: { xs: '1.6rem', sm: '2.125rem' } }}>
-        {value}
-      </Typography>
-    </Paper>
-  );
-}
-
-function RecentPost({ post }: { post: PostListItem }) {
-  return (
-    <Card component="article">
-      <CardContent sx={{ '&:last-child': { pb: 2 } }}>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
-          <Box sx={{ minWidth: 0 }}>
-            <Link
-              component={RouterLink}
-              to={`/post/${encodeURIComponent(post._id)}`}
-              variant="subtitle1"
-              sx={{ display: 'inline-block', fontWeight: 600, lineHeight: 1.4, overflowWrap: 'anywhere' }}
-            >
-              {post.title}
-            </Link>
-            <Typography variant="caption" color="text.secondary" component="time" dateTime={post.createdAt} sx={{ display: 'block' }}>
-              {formatDate(post.createdAt)}
-            </Typography>
-          </Box>
-          <PostStats upVote={post.upVote} downVote={post.downVote} commentCount={post.commentCount} />
-        </Stack>
-      </CardContent>
-    </Card>
   );
 }
 

@@ -9,6 +9,7 @@ export const me = (isMember: boolean) => ({
   name: BOB.name,
   email: BOB.email,
   photoURL: '',
+  handle: 'bob.chen',
   role: 'user',
   isMember,
   registeredAt: '2026-11-01T10:00:00.000Z',

@@ -5,6 +5,7 @@ import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { Markdown, PersonAvatar } from '@forum/web-ui';
 import { useAuthState } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
+import { commentAnchorId, useCommentAnchor } from '../hooks/use-comment-anchor';
 import { useCommentPages } from '../hooks/use-comment-pages';
 import { useLiveComments } from '../hooks/use-live-comments';
 import { CommentEdited } from './CommentEdited';
@@ -19,7 +20,8 @@ export const commentsPagePath = (postId: string) => `/post/${encodeURIComponent(
  * 'Show more comments', the form for signed-in readers, 'Login to comment' for visitors, and the
  * link to the comments page; comments written or removed elsewhere show as they happen (the
  * change stream). The section's id is 'comments', so /post/{id}#comments (My Posts'
- * Comments action) lands here.
+ * Comments action) lands here; each comment's is `comment-<id>`, so a notification's
+ * /post/{id}#comment-{id} lands on the comment, marked out.
  */
 export function PostComments({ postId }: { postId: string }) {
   const { status } = useAuthState();
@@ -27,6 +29,7 @@ export function PostComments({ postId }: { postId: string }) {
   const commentPages = useCommentPages(postId);
   const { comments, isLoading, error } = commentPages;
   useLiveComments(postId, comments);
+  const anchored = useCommentAnchor(comments, commentPages);
   const sectionRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
@@ -90,7 +93,22 @@ export function PostComments({ postId }: { postId: string }) {
       ) : (
         <List aria-label="Comments" sx={{ mt: 2 }}>
           {comments.map((comment) => (
-            <ListItem key={comment._id} alignItems="flex-start" disableGutters divider>
+            <ListItem
+              key={comment._id}
+              id={commentAnchorId(comment._id)}
+              tabIndex={-1}
+              aria-current={anchored === comment._id ? 'location' : undefined}
+              alignItems="flex-start"
+              disableGutters
+              divider
+              sx={{
+                scrollMarginTop: 80,
+                outline: 'none',
+                transition: 'background-color 0.6s',
+                ...(anchored === comment._id && { bgcolor: 'action.selected', borderLeft: 4, borderLeftColor: 'primary.main', pl: 1 }),
+                '&:focus-visible': { outline: 2, outlineColor: 'primary.main', outlineStyle: 'solid' },
+              }}
+            >
               <ListItemAvatar sx={{ minWidth: 48 }}>
                 <PersonAvatar name={comment.authorName} photo={comment.authorPhoto} size={36} />
               </ListItemAvatar>

@@ -3,7 +3,7 @@ import { COMMENT_MAX, type CommentItem } from '@forum/contracts';
 import type { AuthUser } from '@forum/web-auth';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { descriptionOf, n, rateLimited, stubApi } from '@forum/web-ui/testing';
 import { ALICE, renderWithApp } from '../../../testing/render-with-app';
 import { commentPage, shownStatus } from '../testing/comment-pages';
@@ -156,5 +156,30 @@ describe('the comments under a post', () => {
     expect(screen.getByRole('link', { name: 'Login to comment' }).getAttribute('href')).toBe('/joinUs');
     expect(screen.getByRole('link', { name: 'View and report comments' }).getAttribute('href')).toBe(`/post/${POST_ID}/comments`);
     await waitFor(() => expect(document.getElementById('comments')).not.toBeNull());
+  });
+});
+
+describe('a link to one comment (#comment-<id>, where a notification leads)', () => {
+  it('reads the pages until the comment is there, scrolls to it, gives it focus and marks it out', async () => {
+    const list = Array.from({ length: 5 }, (_, i) => ({ ...first, _id: `c${5 - i}`, text: `Comment ${5 - i}` }));
+    fakeServer({ list, pageSize: 2 });
+    const scrolled: string[] = [];
+    // jsdom lays nothing out and has no scrollIntoView: each call is recorded
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this.id);
+    };
+    onTestFinished(() => void delete (Element.prototype as Partial<Element>).scrollIntoView);
+    renderWithApp(<PostComments postId={POST_ID} />, { user: ALICE, path: `/post/${POST_ID}#comment-c1`, route: '/post/:id' });
+    const comments = await screen.findByRole('list', { name: 'Comments' });
+    const target = (await within(comments).findByText('Comment 1')).closest('li')!;
+    await waitFor(() => expect(document.activeElement).toBe(target));
+    expect(target.id).toBe('comment-c1');
+    expect(target.getAttribute('aria-current')).toBe('location');
+    expect(scrolled).toEqual(['comment-c1']);
+    expect(
+      within(comments)
+        .getAllByRole('listitem')
+        .filter((item) => item.getAttribute('aria-current')),
+    ).toHaveLength(1);
   });
 });

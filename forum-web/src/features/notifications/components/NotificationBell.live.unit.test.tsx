@@ -35,7 +35,7 @@ function stubBell() {
     },
     'GET /api/me/notifications': (request) => {
       read('notifications', request);
-      return { body: { notifications: server.warnings, unread: server.warnings.length, totalCount: server.warnings.length } };
+      return { body: { notifications: server.warnings, unread: server.warnings.length, totalCount: server.warnings.length, page: 1 } };
     },
     'GET /api/stream/ticket': (request) => {
       server.tickets++;

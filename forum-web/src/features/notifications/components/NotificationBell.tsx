@@ -1,10 +1,11 @@
 import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
+import { BELL_LATEST, type ActivityItem } from '@forum/contracts';
 import { Badge, IconButton } from '@mui/material';
 import { lazy, Suspense, useId, useState } from 'react';
 import { Hint } from '../../../components/Hint';
 import { useAuthState } from '../../../lib/auth';
 import { useGetAnnouncementsQuery } from '../api/get-announcements';
-import { useGetNotificationsQuery, useMarkNotificationsReadMutation } from '../api/notifications';
+import { BELL_PAGE, useGetNotificationsQuery, useMarkNotificationsReadMutation } from '../api/notifications';
 import { useAnnouncementsReadMark } from '../hooks/use-announcements-read-mark';
 import { useLiveBell } from '../hooks/use-live-bell';
 import { newestAnnouncement, unreadAnnouncements } from './unread';
@@ -14,9 +15,11 @@ const NotificationPanel = lazy(loadPanel);
 
 /**
  * The bell of the top bar (spec §2 Shell): a badge with what is new, only when there is something.
- * Everyone sees the announcements; a signed-in person also their own warnings. Opening it lists
- * them and marks them read: warnings on the server; announcements on the server for a member
- * (every device of theirs agrees), in this browser for a visitor.
+ * Everyone sees the announcements; a signed-in member also their own notifications (replies,
+ * comments on what they follow, new posts in tags they follow, mentions, warnings): the count is
+ * all their unread ones, the panel the latest BELL_LATEST. Opening the bell marks the warnings it
+ * shows and the announcements read: announcements on the server for a member (every device of
+ * theirs agrees), in this browser for a visitor; opening a notification marks it read.
  */
 export function NotificationBell() {
   const { user } = useAuthState();
@@ -24,9 +27,9 @@ export function NotificationBell() {
   const [opened, setOpened] = useState(false);
   const popoverId = useId();
   const announcements = useGetAnnouncementsQuery().data ?? [];
-  const notifications = useGetNotificationsQuery(undefined, { skip: !user }).data;
-  const warnings = (notifications?.notifications ?? []).filter((item) => item.kind === 'warning');
-  const [markWarningsRead] = useMarkNotificationsReadMutation();
+  const notifications = useGetNotificationsQuery(BELL_PAGE, { skip: !user }).data;
+  const latest = (notifications?.notifications ?? []).slice(0, BELL_LATEST);
+  const [markRead] = useMarkNotificationsReadMutation();
   const readMark = useAnnouncementsReadMark(user?.id ?? null, notifications);
   useLiveBell(user !== null);
   // while the panel is open it keeps showing what was new when it opened
@@ -34,7 +37,7 @@ export function NotificationBell() {
 
   const unread = readMark.known ? unreadAnnouncements(announcements, readMark.upTo) : [];
   const fresh = freshWhenOpened ?? new Set(unread.map((a) => a._id));
-  const count = fresh.size + warnings.filter((w) => !w.read).length;
+  const count = fresh.size + (notifications?.unread ?? 0);
 
   const open = (target: HTMLElement) => {
     setAnchor(target);
@@ -42,7 +45,11 @@ export function NotificationBell() {
     setFreshWhenOpened(fresh);
     const newest = newestAnnouncement(announcements);
     if (newest) readMark.markRead(newest);
-    if (user && warnings.some((w) => !w.read)) void markWarningsRead({ upTo: warnings[0]!.createdAt });
+    const unreadWarnings = latest.filter((item) => item.kind === 'warning' && !item.read).map((item) => item._id);
+    if (user && unreadWarnings.length > 0) void markRead({ ids: unreadWarnings });
+  };
+  const openItem = (item: ActivityItem) => {
+    if (!item.read) void markRead({ ids: [item._id] });
   };
   const close = () => {
     setAnchor(null);
@@ -71,7 +78,15 @@ export function NotificationBell() {
       {/* the panel's code loads when the bell is first opened (or pointed at), and stays for its closing transition */}
       {opened && (
         <Suspense fallback={null}>
-          <NotificationPanel id={popoverId} anchor={anchor} onClose={close} warnings={warnings} announcements={announcements} fresh={fresh} />
+          <NotificationPanel
+            id={popoverId}
+            anchor={anchor}
+            onClose={close}
+            items={user ? latest : null}
+            announcements={announcements}
+            fresh={fresh}
+            onOpen={openItem}
+          />
         </Suspense>
       )}
     </>

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import type { Announcement, Notifications } from '@forum/contracts';
+import { BELL_LATEST, NOTIFICATIONS_PATH, type Announcement, type NotificationItem, type Notifications } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { stubApi } from '@forum/web-ui/testing';
 import { ALICE, renderWithApp } from '../../../testing/render-with-app';
 import { getAnnouncementsApi } from '../api/get-announcements';
 import { NotificationBell } from './NotificationBell';
+import { activity, NOTIFIED_POST, notificationId } from '../testing/notification-items';
 import { seenKey } from './unread';
 
 const OLDER = '11111111-1111-4111-8111-111111111111';
@@ -122,5 +123,80 @@ describe('the bell of a visitor', () => {
     renderWithApp(<NotificationBell />, { user: null });
     await bell();
     expect(screen.queryByRole('button', { name: /new/ })).toBeNull();
+  });
+});
+
+describe("the bell's notifications of every kind", () => {
+  const POST = NOTIFIED_POST;
+  const id = notificationId;
+  const items: NotificationItem[] = [
+    { ...activity(9, { count: 5 }), kind: 'followed-post' },
+    { ...activity(8), kind: 'mention' },
+    { ...activity(7, { tag: 'devops', commentId: undefined, link: `/post/${POST}` }), kind: 'followed-tag' },
+    { ...activity(6), kind: 'reply' },
+    { _id: id(5), kind: 'warning', reason: 'Please stay polite', createdAt: '2026-11-25T10:00:00.000Z', read: false, link: NOTIFICATIONS_PATH },
+    { ...activity(4, { read: true }), kind: 'reply', postTitle: 'Hidden: older than the bell shows' },
+  ];
+
+  function activityApi() {
+    const reads: unknown[] = [];
+    const asked: string[] = [];
+    const api = stubApi({
+      'GET /api/announcements': () => ({ body: announcements }),
+      'GET /api/me/notifications': ({ url }) => {
+        asked.push(new URL(url).search);
+        return { body: { notifications: items, unread: 12, totalCount: 40, page: 1, announcementsReadUpTo: '2026-11-21T10:00:00.000Z' } };
+      },
+      'POST /api/me/notifications/read': async (request) => {
+        reads.push(await request.json());
+        return { body: {} };
+      },
+      'POST /api/me/announcements/read': () => ({ body: {} }),
+    });
+    return { ...api, reads, asked };
+  }
+
+  it('counts every unread notification of the member and the unread announcements; lists the latest few of every kind with what each says', async () => {
+    const api = activityApi();
+    renderWithApp(<NotificationBell />, { route: '*' });
+    await userEvent.click(await bell(13));
+    const list = within(await screen.findByRole('list', { name: 'Notifications' }));
+    expect(api.asked[0]).toBe('?page=1');
+    const rows = list.getAllByRole('listitem').map((row) => row.textContent);
+    expect(rows.slice(0, BELL_LATEST).map((text) => text?.split('(new)')[0]?.trim())).toEqual([
+      '5 new comments on Zero-downtime deploys',
+      'Bob mentioned you in Zero-downtime deploys',
+      'New post in devops: Zero-downtime deploys',
+      'Bob commented on Zero-downtime deploys',
+      'Warning from a moderator',
+    ]);
+    expect(list.queryByText(/Hidden/)).toBeNull();
+    // the warnings the bell showed are read once it opens; nothing else is
+    await waitFor(() => expect(api.reads).toEqual([{ ids: [id(5)] }]));
+  });
+
+  it('opening a notification goes to its comment and marks it read; "See all" leads to the centre', async () => {
+    const api = activityApi();
+    renderWithApp(<NotificationBell />, { route: '*' });
+    await userEvent.click(await bell(13));
+    const mention = await screen.findByRole('link', { name: /Bob mentioned you in Zero-downtime deploys \(new\)/ });
+    expect(mention.getAttribute('href')).toBe(`/post/${POST}#comment-c8`);
+    await userEvent.click(mention);
+    await waitFor(() => expect(api.reads).toContainEqual({ ids: [id(8)] }));
+    expect(document.querySelector('output')?.textContent).toBe(`/post/${POST}`);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Notifications' })).toBeNull());
+
+    // the announcements were read at the first opening
+    await userEvent.click(await bell(12));
+    await userEvent.click(await screen.findByRole('link', { name: 'See all' }));
+    expect(document.querySelector('output')?.textContent).toBe(NOTIFICATIONS_PATH);
+  });
+
+  it('a visitor has no "See all": the announcements are all there is', async () => {
+    stubApi({ 'GET /api/announcements': () => ({ body: announcements }) });
+    renderWithApp(<NotificationBell />, { user: null });
+    await userEvent.click(await bell(2));
+    await screen.findByRole('dialog', { name: 'Notifications' });
+    expect(screen.queryByRole('link', { name: 'See all' })).toBeNull();
   });
 });

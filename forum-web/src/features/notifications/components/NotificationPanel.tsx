@@ -1,24 +1,34 @@
 import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
-import WarningAmberOutlined from '@mui/icons-material/WarningAmberOutlined';
-import type { Announcement, WarningItem } from '@forum/contracts';
-import { Box, Divider, List, ListItem, ListItemIcon, ListItemText, Popover, Typography } from '@mui/material';
+import { NOTIFICATIONS_PATH, type ActivityItem, type Announcement, type NotificationItem } from '@forum/contracts';
+import { Box, Button, Divider, List, ListItem, ListItemIcon, ListItemText, Popover, Typography } from '@mui/material';
 import { PlainMarkdownText } from '@forum/web-ui';
-import { formatDate } from '../../../lib/format';
-import { WarningAbout } from './WarningAbout';
+import { Link as RouterLink } from 'react-router-dom';
+import { DateLine, NotificationListItem } from './NotificationListItem';
 
 interface NotificationPanelProps {
   id: string;
   /** the bell; the panel is open while there is one */
   anchor: HTMLElement | null;
   onClose: () => void;
-  warnings: readonly WarningItem[];
+  /** a member's latest notifications of every kind (BELL_LATEST), newest first; null for a visitor */
+  items: readonly NotificationItem[] | null;
   announcements: readonly Announcement[];
   /** the announcements new to the person (since their last opening of the bell) */
   fresh: ReadonlySet<string>;
+  /** a notification was opened: it is marked read */
+  onOpen?: (item: ActivityItem) => void;
 }
 
-/** What the bell lists (its own chunk): the person's warnings, then the announcements, newest first. */
-export default function NotificationPanel({ id, anchor, onClose, warnings, announcements, fresh }: NotificationPanelProps) {
+/**
+ * What the bell lists (its own chunk): a member's latest notifications, then the announcements,
+ * newest first; a member also has "See all", the way to the notification centre.
+ */
+export default function NotificationPanel({ id, anchor, onClose, items, announcements, fresh, onOpen }: NotificationPanelProps) {
+  const mine = items ?? [];
+  const open = (item: ActivityItem) => {
+    onOpen?.(item);
+    onClose();
+  };
   return (
     <Popover
       id={id}
@@ -27,38 +37,27 @@ export default function NotificationPanel({ id, anchor, onClose, warnings, annou
       onClose={onClose}
       anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
       transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      slotProps={{ paper: { sx: { width: 360, maxWidth: 'calc(100vw - 16px)', maxHeight: 480 }, role: 'dialog', 'aria-label': 'Notifications' } }}
+      slotProps={{ paper: { sx: { width: 380, maxWidth: 'calc(100vw - 16px)', maxHeight: 520 }, role: 'dialog', 'aria-label': 'Notifications' } }}
     >
-      <Box sx={{ px: 2, pt: 1.5, pb: 1 }}>
+      <Box sx={{ px: 2, pt: 1.5, pb: 1, display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
         <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700 }}>
           Notifications
         </Typography>
+        {items !== null && (
+          <Button component={RouterLink} to={NOTIFICATIONS_PATH} onClick={onClose} size="small">
+            See all
+          </Button>
+        )}
       </Box>
       <Divider />
-      {announcements.length === 0 && warnings.length === 0 ? (
+      {announcements.length === 0 && mine.length === 0 ? (
         <Typography sx={{ p: 2 }} color="text.secondary">
           You're all caught up.
         </Typography>
       ) : (
         <List dense aria-label="Notifications">
-          {warnings.map((w) => (
-            <ListItem key={w._id} alignItems="flex-start" sx={{ bgcolor: w.read ? undefined : 'warning.50' }}>
-              <ListItemIcon sx={{ minWidth: 36, mt: 0.5 }}>
-                <WarningAmberOutlined color="warning" aria-hidden />
-              </ListItemIcon>
-              <ListItemText
-                primary={`Warning from a moderator${w.read ? '' : ' (new)'}`}
-                secondary={
-                  <>
-                    <Box component="span" sx={{ display: 'block' }}>
-                      {w.reason}
-                    </Box>
-                    <WarningAbout warning={w} onNavigate={onClose} />
-                    <DateLine date={w.createdAt} />
-                  </>
-                }
-              />
-            </ListItem>
+          {mine.map((item) => (
+            <NotificationListItem key={item._id} item={item} onOpen={open} onNavigate={onClose} />
           ))}
           {announcements.map((a) => (
             <ListItem key={a._id} alignItems="flex-start">
@@ -79,15 +78,5 @@ export default function NotificationPanel({ id, anchor, onClose, warnings, annou
         </List>
       )}
     </Popover>
-  );
-}
-
-/** Who wrote an item (when it says) and when: a line of its own below the item's text. */
-function DateLine({ date, by }: { date: string; by?: string }) {
-  return (
-    <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
-      {by !== undefined && `${by}, `}
-      <time dateTime={date}>{formatDate(date)}</time>
-    </Box>
   );
 }

@@ -21,7 +21,7 @@ afterEach(cleanup);
 
 function renderPanel(warnings: WarningItem[]) {
   const onClose = vi.fn();
-  renderWithApp(<NotificationPanel id="panel" anchor={document.body} onClose={onClose} warnings={warnings} announcements={[]} fresh={new Set()} />, {
+  renderWithApp(<NotificationPanel id="panel" anchor={document.body} onClose={onClose} items={warnings} announcements={[]} fresh={new Set()} />, {
     route: '*',
   });
   return { onClose, list: within(screen.getByRole('list', { name: 'Notifications' })) };
@@ -72,7 +72,7 @@ describe('the notification panel', () => {
       authorPhoto: '',
       date: '2026-11-29T09:00:00.000Z',
     };
-    renderWithApp(<NotificationPanel id="panel" anchor={document.body} onClose={() => {}} warnings={[]} announcements={[announcement]} fresh={new Set()} />, {
+    renderWithApp(<NotificationPanel id="panel" anchor={document.body} onClose={() => {}} items={null} announcements={[announcement]} fresh={new Set()} />, {
       route: '*',
     });
     const item = within(screen.getByRole('list', { name: 'Notifications' })).getByRole('listitem');

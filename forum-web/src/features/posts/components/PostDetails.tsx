@@ -21,9 +21,9 @@ import { VoteButtons } from './VoteButtons';
  * Post detail (spec §2): author, date, title, tags, description, like and dislike, the
  * comment count and the share menu. `children` (the comments) show once the post has loaded.
  * The counts move as votes and comments come (the change stream), and a post deleted meanwhile
- * shows as not found.
+ * shows as not found. `actions` stand beside the share menu (Follow).
  */
-export function PostDetails({ id, children }: { id: string; children?: ReactNode }) {
+export function PostDetails({ id, actions, children }: { id: string; actions?: ReactNode; children?: ReactNode }) {
   const { data: post, error, isLoading } = useGetPostQuery(id);
   useLivePost(id);
 
@@ -90,6 +90,7 @@ export function PostDetails({ id, children }: { id: string; children?: ReactNode
               Edit
             </Button>
           )}
+          {actions}
           <ShareMenu url={new URL(postPath(post._id), window.location.origin).href} title={post.title} />
         </Stack>
       </Paper>

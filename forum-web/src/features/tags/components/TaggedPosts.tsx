@@ -1,7 +1,7 @@
 import { PAGE_SIZE, postPageCount } from '@forum/contracts';
 import { postPath } from '../../../lib/paths';
 import { Box, Card, CardContent, Grid, Link, Paper, Typography } from '@mui/material';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { PostPager } from '../../../components/PostPager';
 import { TagList } from '../../../components/TagChip';
@@ -12,9 +12,9 @@ import { useGetTaggedPostsQuery } from '../../../lib/tagged-posts';
 
 /**
  * Spec §2 Tag page: 'Posts Tagged with: #tag' and the posts as two columns of cards (title, summary,
- * tags), 5 a page like the home list, the page in the address.
+ * tags), 5 a page like the home list, the page in the address. `action` (Follow) stands under the heading.
  */
-export function TaggedPosts({ tag: asked }: { tag: string }) {
+export function TaggedPosts({ tag: asked, action }: { tag: string; action?: (tag: string) => ReactNode }) {
   const pageParam = usePageParam();
   const { page } = pageParam;
   const { data, currentData, error, isLoading, isFetching } = useGetTaggedPostsQuery({ tag: asked, page });
@@ -42,11 +42,10 @@ export function TaggedPosts({ tag: asked }: { tag: string }) {
           #{tag}
         </Box>
       </Typography>
-      {total > 0 && (
-        <Typography color="text.secondary" sx={{ mb: 3 }}>
-          {total === 1 ? '1 post' : `${total.toLocaleString('en-US')} posts`}
-        </Typography>
-      )}
+      <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 2, mb: 3 }}>
+        {total > 0 && <Typography color="text.secondary">{total === 1 ? '1 post' : `${total.toLocaleString('en-US')} posts`}</Typography>}
+        {action?.(tag)}
+      </Box>
 
       {isLoading ? (
         <Grid container spacing={2} aria-busy="true" aria-label="Loading posts" sx={{ mt: 3 }}>

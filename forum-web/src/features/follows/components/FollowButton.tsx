@@ -1,0 +1,46 @@
+import NotificationsActiveOutlined from '@mui/icons-material/NotificationsActiveOutlined';
+import NotificationsNoneOutlined from '@mui/icons-material/NotificationsNoneOutlined';
+import { Button } from '@mui/material';
+import type { SerializedError } from '@reduxjs/toolkit';
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { useToast } from '../../../components/toast/ToastProvider';
+import { rateLimitMessage } from '../../../lib/http-error';
+
+interface FollowButtonProps {
+  /** What the button is named ("Follow", "Follow #devops"): the same whether pressed or not. */
+  label: string;
+  /** Whether the member follows it; undefined while that is not known. */
+  following: boolean | undefined;
+  /** Sends the choice; resolves to whether the server took it (or the error it gave). */
+  change: (follow: boolean) => Promise<{ error?: FetchBaseQueryError | SerializedError }>;
+  /** What the toast says once followed, and once no longer. */
+  said: { followed: string; unfollowed: string };
+}
+
+/**
+ * Follow as a toggle button (aria-pressed): pressed while the member follows; a press sends the
+ * other choice and the toast says what it means. It shows the server's state only, so a failure
+ * leaves it as it was and says so.
+ */
+export function FollowButton({ label, following, change, said }: FollowButtonProps) {
+  const toast = useToast();
+  const toggle = async () => {
+    const next = !following;
+    const result = await change(next);
+    if (result.error !== undefined) toast({ message: rateLimitMessage(result.error) ?? 'That did not work. Try again in a moment.', severity: 'error' });
+    else toast({ message: next ? said.followed : said.unfollowed });
+  };
+  return (
+    <Button
+      size="small"
+      variant={following ? 'contained' : 'outlined'}
+      aria-pressed={following ?? false}
+      disabled={following === undefined}
+      startIcon={following ? <NotificationsActiveOutlined /> : <NotificationsNoneOutlined />}
+      onClick={() => void toggle()}
+      sx={{ whiteSpace: 'nowrap' }}
+    >
+      {label}
+    </Button>
+  );
+}

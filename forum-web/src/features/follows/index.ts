@@ -1,0 +1,2 @@
+export { FollowPostButton } from './components/FollowPostButton';
+export { FollowTagButton } from './components/FollowTagButton';

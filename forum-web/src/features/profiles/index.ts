@@ -1,0 +1,1 @@
+export { MemberNotFound, PublicProfilePage } from './components/PublicProfilePage';
