@@ -157,7 +157,7 @@ function mailItem(row: ItemRow): MailItem {
 /** The member's address and name when the forum mails them: registered, not disabled nor erased, the address verified. */
 async function recipientOf(trx: Knex.Transaction, userId: string, emailVerified: EmailVerification): Promise<{ email: string; name: string } | null> {
   const { rows } = await trx.raw<{ rows: { email: string; name: string }[] }>(
-    `SELECT u.email, u.name FROM read.users u WHERE u.id = ? AND NOT EXISTS (SELECT 1 FROM read.denials d WHERE d.user_id = u.id)`,
+    `SELECT u.email, u.name FROM read.users u WHERE u.id = ? AND NOT EXISTS (SELECT 1 FROM read.account_denials d WHERE d.user_id = u.id)`,
     [userId],
   );
   const member = rows[0];

@@ -45,7 +45,7 @@ afterAll(async () => {
 beforeEach(async () => {
   unverified.clear();
   await db.raw(
-    'TRUNCATE read.notifications, read.users, read.denials, read.posts, read.notification_preferences, mail.outbox, mail.messages, identity.mailbox',
+    'TRUNCATE read.notifications, read.users, read.account_denials, read.posts, read.notification_preferences, mail.outbox, mail.messages, identity.mailbox',
   );
   await member(db, 'u-alice', 'Alice');
   await member(db, 'u-bob', 'Bob');
@@ -162,14 +162,14 @@ describe('who is never mailed', () => {
     const postId = await post(db, 'A post');
     for (const id of ['u-carol', 'u-dan', 'u-erin']) await member(db, id, id);
     unverified.add('u-carol');
-    await db.raw("INSERT INTO read.denials VALUES ('u-dan', 'disabled')");
+    await db.raw("INSERT INTO read.account_denials VALUES ('u-dan', 'disabled')");
     for (const userId of ['u-carol', 'u-dan', 'u-erin']) await notify(db, { userId, kind: 'reply', postId, actorId: 'u-bob', ageSeconds: 10 });
     await mailer.pass();
     expect((await db.raw<{ rows: { user_id: string }[] }>('SELECT user_id FROM mail.outbox ORDER BY user_id')).rows.map((r) => r.user_id)).toEqual([
       'u-carol',
       'u-erin',
     ]);
-    await db.raw("INSERT INTO read.denials VALUES ('u-erin', 'erased')");
+    await db.raw("INSERT INTO read.account_denials VALUES ('u-erin', 'erased')");
     await db.raw("DELETE FROM read.users WHERE id = 'u-erin'");
     await later(unseen);
     expect(await mailer.pass()).toBe(0);

@@ -23,7 +23,7 @@ export async function enqueue(db: Knex, timings: MailerTimings): Promise<number>
      ) d
      WHERE n.created_at > now() - make_interval(secs => :fresh) AND NOT n.read AND d.delivery IN ('email', 'digest')
        AND NOT EXISTS (SELECT 1 FROM ${MAIL_SCHEMA}.outbox o WHERE o.notification_id = n.id)
-       AND NOT EXISTS (SELECT 1 FROM read.denials x WHERE x.user_id = n.user_id)
+       AND NOT EXISTS (SELECT 1 FROM read.account_denials x WHERE x.user_id = n.user_id)
      ON CONFLICT (notification_id) DO NOTHING`,
     { unseen: timings.unseenMs / 1000, defaults: JSON.stringify(DEFAULT_DELIVERIES), fresh: MAIL_FRESH_SECONDS },
   );
@@ -37,7 +37,7 @@ export async function readModelsMade(db: Knex): Promise<boolean> {
   );
   return rows[0]?.made === true;
 }
-const READS = ['notifications', 'notification_preferences', 'users', 'denials', 'posts'];
+const READS = ['notifications', 'notification_preferences', 'users', 'account_denials', 'posts'];
 
 /** A member's mail to compose: the notifications of one kind mailed at once, or their digest. */
 export interface Group {
@@ -106,10 +106,10 @@ export async function compose(db: Knex, group: Group, timings: MailerTimings, me
   });
 }
 
-/** The outbox holds no mail for an erased member: their rows and messages go (read.denials says who was erased). */
+/** The outbox holds no mail for an erased member: their rows and messages go (read.account_denials says who was erased). */
 export async function forgetErased(db: Knex): Promise<void> {
-  await db.raw(`DELETE FROM ${MAIL_SCHEMA}.outbox o USING read.denials d WHERE d.user_id = o.user_id AND d.reason = 'erased'`);
-  await db.raw(`DELETE FROM ${MAIL_SCHEMA}.messages m USING read.denials d WHERE d.user_id = m.user_id AND d.reason = 'erased'`);
+  await db.raw(`DELETE FROM ${MAIL_SCHEMA}.outbox o USING read.account_denials d WHERE d.user_id = o.user_id AND d.reason = 'erased'`);
+  await db.raw(`DELETE FROM ${MAIL_SCHEMA}.messages m USING read.account_denials d WHERE d.user_id = m.user_id AND d.reason = 'erased'`);
 }
 
 /**

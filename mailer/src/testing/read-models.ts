@@ -16,7 +16,7 @@ export async function createReadModels(db: Knex): Promise<void> {
       created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL, read boolean NOT NULL DEFAULT false
     );
     CREATE TABLE read.users (id text PRIMARY KEY, email text NOT NULL, name text NOT NULL);
-    CREATE TABLE read.denials (user_id text PRIMARY KEY, reason text NOT NULL);
+    CREATE TABLE read.account_denials (user_id text PRIMARY KEY, reason text NOT NULL);
     CREATE TABLE read.posts (id uuid PRIMARY KEY, title text NOT NULL);
     CREATE TABLE read.notification_preferences (user_id text NOT NULL, kind text NOT NULL, delivery text NOT NULL, PRIMARY KEY (user_id, kind));
   `);
