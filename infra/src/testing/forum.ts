@@ -22,7 +22,7 @@ export interface TestForum extends RunningForum {
   /** A sign-in of its own (another device of the account): a new access token at each call. */
   signIn(email: string, password?: string): Promise<string>;
   /** A new account of the embedded realm (unique email) with its password and a token; the forum registers it at its first command (or `register`). */
-  newUser(name: string): Promise<NewUser>;
+  newUser(name: string, options?: { emailVerified?: boolean }): Promise<NewUser>;
   /**
    * Registers the holder of `token` with the forum as the apps do after sign-in (POST
    * /api/me/registration, idempotent) and answers their record once the read side has it.
@@ -123,10 +123,10 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
     ...forum,
     tokenFor,
     signIn,
-    async newUser(name) {
+    async newUser(name, { emailVerified = false } = {}) {
       const email = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(4).toString('hex')}@forum.test`;
       const password = 'Secret#2026';
-      const { id } = await forum.realm!.accounts.create({ email, password, name });
+      const { id } = await forum.realm!.accounts.create({ email, password, name, emailVerified });
       return { id, name, email, password, token: await tokenFor(email, password) };
     },
     register,
