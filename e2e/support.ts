@@ -278,19 +278,19 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * The hooks of a journey file (call it inside its describe): one forum (startTestForum, the demo
- * data) and one Chromium for the file; a fresh desktop context preferring reduced motion (the home
+ * data; `env`, settings of its own) and one Chromium for the file; a fresh desktop context preferring reduced motion (the home
  * tag strip stands still, MUI's transitions are short) and page for each test, which must end with
  * no uncaught error in the page and no CSP violation in any of its browser's pages. With
  * E2E_ARTIFACTS, a failing test leaves a screenshot there.
  */
-export function setUpJourneys(name: string): Journey {
+export function setUpJourneys(name: string, env: Record<string, string> = {}): Journey {
   const journey = {} as Journey;
   let pageErrors: string[] = [];
   let consoleLines: string[] = [];
   beforeAll(async () => {
     const webDir = process.env.FORUM_WEB_DIR ?? path.join(root, 'forum-web/dist');
     if (!existsSync(path.join(webDir, 'index.html'))) throw new Error('forum-web is not built: run "npm run build:web" first (npm test does)');
-    [journey.forum, journey.browser] = await Promise.all([startTestForum(), launchChromium()]);
+    [journey.forum, journey.browser] = await Promise.all([startTestForum(env), launchChromium()]);
     // the whole forum and a browser at once: on 2 cores busy with the other test files, more than the usual hook's minute
   }, 180_000);
   afterAll(async () => {
