@@ -103,7 +103,7 @@ describe.skipIf(chromiumMissing)('notifications of replies and followed tags, by
             .filter({ hasText: 'Your digest' })
             .count();
         },
-        { timeout: 30_000, intervals: [1000] },
+        { timeout: 30_000, interval: 1000 },
       )
       .toBeGreaterThan(0);
     const digest = page
