@@ -11,7 +11,8 @@ import { syntheticFixture, type SyntheticFixture } from './synthetic-fixture.ts'
  * applying the events one at a time gives: a realistic log (registrations then
  * profile changes, posts then votes and deletions, comments then reports and
  * removals, often in one batch; edits of posts and comments by their authors,
- * folded or not, and by an admin with a reason) replayed at batch size 1, a few odd sizes and
+ * folded or not, and by an admin with a reason; handles given and changed, follows,
+ * preferences, and posts and comments that @mention members) replayed at batch size 1, a few odd sizes and
  * all at once gives identical tables.
  */
 let fixture: SyntheticFixture;
@@ -101,9 +102,23 @@ describe('given a realistic log of 2.5k events', () => {
       'UserWarned',
       'PostEdited',
       'CommentEdited',
+      'HandleChanged',
+      'HandleReleased',
+      'PostFollowed',
+      'PostUnfollowed',
+      'TagFollowed',
+      'TagUnfollowed',
+      'NotificationPreferencesChanged',
+      'AccountErased',
     ]) {
       expect(types.has(type), type).toBe(true);
     }
+  });
+
+  it('has what the notifications fan out: replies, comments on followed posts, posts in followed tags, @mentions of members', async () => {
+    const notifications = allProjections.find((p) => p.name === 'notifications')!;
+    const kinds = new Set((await replay(notifications, log, log.length)).notifications!.map((row) => (JSON.parse(row) as { kind: string }).kind));
+    expect([...kinds].sort()).toEqual(['followed-post', 'followed-tag', 'mention', 'reply', 'warning']);
   });
 
   it.each(allProjections.map((p) => [p.name, p] as const))(

@@ -387,7 +387,10 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
           case 'TagFollowed':
           case 'TagUnfollowed':
             return decideFollow(
-              { type: e.type === 'TagFollowed' ? 'FollowTag' : 'UnfollowTag', data: { userId: registered().userId, name: e.data.tag, tags: stateOf(TAGS_STREAM) } },
+              {
+                type: e.type === 'TagFollowed' ? 'FollowTag' : 'UnfollowTag',
+                data: { userId: registered().userId, name: e.data.tag, tags: stateOf(TAGS_STREAM) },
+              },
               own,
               meta,
             );
@@ -471,5 +474,21 @@ describe('a synthetic log, replayed through the forum’s deciders', () => {
     })!;
     const asNew = { ...folded, data: { ...folded.data, revision: (folded.data.revision as number) + 1 } };
     expect(redecide([...log.slice(0, log.indexOf(folded)), asNew])).toEqual([expect.stringMatching(/^(Post|Comment)Edited .* decided .*"revision"/)]);
+  });
+
+  it('catches a rule broken: a profile change to a handle another member holds (409 HANDLE_TAKEN) written as a claim', () => {
+    const taken = log.find((e) => e.type === 'HandleClaimed')!;
+    const change = log.find((e) => e.type === 'HandleChanged' && e.data.source === 'profile' && e.data.userId !== taken.data.userId)!;
+    const command = log.filter((e) => e.metadata.correlationId === change.metadata.correlationId);
+    const stolen = command.map((e) =>
+      e.type === 'HandleClaimed'
+        ? { ...e, streamId: taken.streamId, data: { ...e.data, handle: taken.data.handle } }
+        : e.type === 'HandleChanged'
+          ? { ...e, data: { ...e.data, handle: taken.data.handle } }
+          : e,
+    );
+    expect(redecide([...log.slice(0, log.indexOf(command[0]!)), ...stolen])).toEqual(
+      stolen.map((e) => expect.stringMatching(new RegExp(`^${e.type} .* handle is taken`))),
+    );
   });
 });

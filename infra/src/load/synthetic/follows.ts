@@ -53,7 +53,8 @@ export function follow(forum: SimulatedForum): SyntheticEvent[] | null {
 }
 
 /** The kinds whose notifications an email may bring the member (so an email's unsubscribe link may name them). */
-const emailed = (deliveries: Record<NotificationKind, Delivery>) => NOTIFICATION_KINDS.filter((kind) => deliveries[kind] === 'email' || deliveries[kind] === 'digest');
+const emailed = (deliveries: Record<NotificationKind, Delivery>) =>
+  NOTIFICATION_KINDS.filter((kind) => deliveries[kind] === 'email' || deliveries[kind] === 'digest');
 
 /**
  * A member chooses how one to three kinds reach them in the settings (PUT /api/me/notification-preferences,
