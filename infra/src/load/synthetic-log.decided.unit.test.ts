@@ -488,7 +488,7 @@ describe('a synthetic log, replayed through the forum’s deciders', () => {
           : e,
     );
     expect(redecide([...log.slice(0, log.indexOf(command[0]!)), ...stolen])).toEqual(
-      stolen.map((e) => expect.stringMatching(new RegExp(`^${e.type} .* handle is taken`))),
+      stolen.map((e): unknown => expect.stringMatching(new RegExp(`^${e.type} .* handle is taken`))),
     );
   });
 });
