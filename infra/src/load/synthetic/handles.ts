@@ -1,4 +1,4 @@
-import { decideHandle, decideUser, handleBase, handleCandidates, isValidHandle, withSuffix, type CommandMeta, type UserState } from '@forum/command-service';
+import { decideHandle, decideUser, handleCandidates, isValidHandle, randomHandles, type CommandMeta, type UserState } from '@forum/command-service';
 import type { HandleChanged } from '@forum/contracts';
 import { FIRST_NAMES, LAST_NAMES } from './randomness.ts';
 import { decided, registeredState, type Decided, type Post, type SimulatedForum, type SyntheticEvent, type User } from './simulated-forum.ts';
@@ -9,9 +9,6 @@ import { decided, registeredState, type Decided, type Post, type SimulatedForum,
  * one chosen in the realm when valid and free, else one made from the name, as command-service's
  * registration tries them), a member's change of it in the profile, and texts that @mention members.
  */
-
-/** How many handles with a random suffix registration tries after the numbered ones (command-service's RANDOM_TRIES). */
-const RANDOM_TRIES = 5;
 
 /** The handle a subject chose in the realm's register form, if any: now and then one the rules refuse (registration then derives one). */
 function chosenHandle(forum: SimulatedForum): string | undefined {
@@ -35,8 +32,7 @@ export function registrationHandle(
 ): { readonly changed: readonly HandleChanged[]; readonly claim: Decided | null } {
   if (arrived.status !== 'registered' || arrived.handle !== null) return { changed: [], claim: null };
   const chosen = chosenHandle(forum);
-  const base = handleBase(arrived.name);
-  const random = Array.from({ length: RANDOM_TRIES }, () => withSuffix(base, `_${1000 + forum.random.int(999_000)}`));
+  const random = randomHandles(arrived.name, (min, max) => min + forum.random.int(max - min));
   const handle = [...handleCandidates(arrived.name, chosen), ...random].find((h) => [null, user.id].includes(forum.holderOf(h)));
   if (handle === undefined) return { changed: [], claim: null }; // the forum answers 409 and gives them one at their next sign-in
   const claimed = forum.handleStreamOf(handle);
