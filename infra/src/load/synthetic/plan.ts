@@ -27,9 +27,10 @@ export type CommandKind =
 
 /**
  * Commands of each kind for about `events` events: per 1M about 10k users, 100k posts,
- * 250k comments, 500k votes, 10k reports, 10k edits, 7k follows, 2k preference changes, 1k handle
- * changes; the counts are scaled so that the events they make (a registration with its handle is three,
- * a post by a free member two, a membership two) add up to `events`.
+ * 250k comments, 500k votes, 10k reports, 10k edits, 7k follow choices, 2k preference changes and 1k
+ * handle changes asked for (one that changes nothing or that a decider refuses writes nothing: another
+ * command takes its place); the counts are scaled so that the events they make (a registration with
+ * its handle is three, a post by a free member two, a membership two) add up to `events`.
  */
 export function plan(events: number, floors = true): Record<CommandKind, number> {
   const floor = (n: number, min: number) => (floors ? Math.max(min, Math.round(n)) : Math.round(n));
