@@ -14,8 +14,12 @@ export { decide as decideContact, type ContactCommand } from './contact/decide.t
 export { evolve as evolveContact, initialContactMessageState, type ContactMessageState } from './contact/contact.ts';
 export { decide as decideFollow, type FollowCommand } from './follow/decide.ts';
 export { evolve as evolveFollows, initialFollowsState, type FollowsState } from './follow/follow.ts';
+export { decide as decideHandle, type HandleDecision } from './handle/decide.ts';
+export { evolve as evolveHandle, handleKey, initialHandleState, type HandleState } from './handle/handle.ts';
+export { handleCandidates, isValidHandle, randomHandles } from './handle/derive.ts';
 export { decide as decideNotification, type NotificationCommand } from './notification/decide.ts';
 export { evolve as evolveNotifications, initialNotificationsState, type NotificationsState } from './notification/notification.ts';
+export { decidePreferences, deliveriesOf, type ChangeNotificationPreferences } from './notification/preferences.ts';
 export { evolve as evolveProjection, initialProjectionState, recordRebuild, type ProjectionState } from './operations/projection.ts';
 export { decide as decidePost, type Author, type PostCommand } from './post/decide.ts';
 export { evolve as evolvePost, initialPostState, type PostState } from './post/post.ts';

@@ -4,7 +4,10 @@ import {
   decideAnnouncement,
   decideComment,
   decideContact,
+  decideFollow,
+  decideHandle,
   decideNotification,
+  decidePreferences,
   decidePost,
   decideReport,
   decideTag,
@@ -13,6 +16,8 @@ import {
   evolveAnnouncement,
   evolveComment,
   evolveContact,
+  evolveFollows,
+  evolveHandle,
   evolveNotifications,
   evolvePost,
   evolveProjection,
@@ -23,6 +28,8 @@ import {
   initialAnnouncementState,
   initialCommentState,
   initialContactMessageState,
+  initialFollowsState,
+  initialHandleState,
   initialNotificationsState,
   initialPostState,
   initialProjectionState,
@@ -30,10 +37,14 @@ import {
   initialTagsState,
   initialUserState,
   initialVoteState,
+  handleKey,
   recordRebuild,
   refuseClosedAccount,
   type CommandMeta,
   type CommentState,
+  type FollowsState,
+  type HandleDecision,
+  type HandleState,
   type NotificationsState,
   type PostState,
   type TagsState,
@@ -44,12 +55,35 @@ import {
   type ContactMessageState,
   type ProjectionState,
 } from '@forum/command-service';
-import { announcementStream, commentStream, postStream, TAGS_STREAM, userStream, type ForumEvent } from '@forum/contracts';
+import {
+  announcementStream,
+  commentStream,
+  DELIVERIES_OF,
+  followsStream,
+  handleStream,
+  postStream,
+  TAGS_STREAM,
+  userStream,
+  type ForumEvent,
+  type HandleChanged,
+  type NotificationKind,
+} from '@forum/contracts';
 import { describe, expect, it } from 'vitest';
 import { syntheticLog, type SyntheticEvent } from './synthetic-log.ts';
 
 type State =
-  UserState | PostState | CommentState | VoteState | ReportState | NotificationsState | TagsState | AnnouncementState | ContactMessageState | ProjectionState;
+  | UserState
+  | PostState
+  | CommentState
+  | VoteState
+  | ReportState
+  | NotificationsState
+  | TagsState
+  | AnnouncementState
+  | ContactMessageState
+  | ProjectionState
+  | FollowsState
+  | HandleState;
 type Evolve = (state: never, event: never) => State;
 
 /** Each stream type's evolve and initial state, by the stream id's prefix. */
@@ -64,6 +98,8 @@ const folds: [prefix: string, evolve: Evolve, initial: State][] = [
   ['announcement-', evolveAnnouncement, initialAnnouncementState],
   ['contact-', evolveContact, initialContactMessageState],
   ['projection-', evolveProjection, initialProjectionState],
+  [followsStream(''), evolveFollows, initialFollowsState],
+  [handleStream(''), evolveHandle, initialHandleState],
 ];
 const foldOf = (streamId: string) => folds.find(([prefix]) => streamId.startsWith(prefix))!;
 
@@ -108,6 +144,26 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
         refuseClosedAccount(actor);
         if (actor.status !== 'registered') throw new Error('the actor is not registered');
         return actor;
+      };
+      /**
+       * The command's handle decision, as command-service's registration or profile change gives it: on the
+       * member's record before its HandleChanged (their registration in this append folded in) and the new
+       * handle's stream before the command.
+       */
+      const handleDecision = (): HandleDecision => {
+        const changed = command.find((c) => c.type === 'HandleChanged');
+        if (!changed) throw new Error('a handle is claimed or released only with a HandleChanged');
+        const { userId, handle, source } = changed.data as HandleChanged['data'];
+        if (registered().userId !== userId) throw new Error('a handle is changed by its owner');
+        let user = stateOf<UserState>(userStream(userId));
+        for (const c of command.slice(0, command.indexOf(changed))) if (c.streamId === userStream(userId)) user = evolveUser(user, c as never);
+        const claimed = stateOf<HandleState>(handleStream(handleKey(handle)));
+        return decideHandle(
+          source === 'profile'
+            ? { type: 'ChangeHandle', data: { userId, handle, user, claimed } }
+            : { type: 'GiveHandle', data: { userId, handle, source, user, claimed } },
+          meta,
+        );
       };
       const requireAdmin = () => {
         if (registered().role !== 'admin') throw new Error('not an admin');
@@ -312,16 +368,52 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
           case 'ProjectionRebuildRequested':
             if (byUser) requireAdmin();
             return recordRebuild({ projection: e.data.projection, version: e.data.version, build: e.data.build, resumed: e.data.resumed }, meta);
-          // issue #42's events the synthetic log writes none of yet (their commands are engineers A's and C's)
-          case 'NotificationPreferencesChanged':
+          case 'HandleClaimed':
+            return handleDecision().claimed;
+          case 'HandleReleased':
+            return handleDecision().released;
+          case 'HandleChanged':
+            return handleDecision().user;
           case 'PostFollowed':
           case 'PostUnfollowed':
+            return decideFollow(
+              {
+                type: e.type === 'PostFollowed' ? 'FollowPost' : 'UnfollowPost',
+                data: { userId: registered().userId, postId: e.data.postId, post: post(e.data.postId) },
+              },
+              own,
+              meta,
+            );
           case 'TagFollowed':
           case 'TagUnfollowed':
-          case 'HandleClaimed':
-          case 'HandleReleased':
-          case 'HandleChanged':
-            throw new Error(`the synthetic log writes no ${e.type}`);
+            return decideFollow(
+              {
+                type: e.type === 'TagFollowed' ? 'FollowTag' : 'UnfollowTag',
+                data: { userId: registered().userId, name: e.data.tag, tags: stateOf(TAGS_STREAM) },
+              },
+              own,
+              meta,
+            );
+          case 'NotificationPreferencesChanged': {
+            const { userId, changes, via } = e.data;
+            if (via === 'unsubscribe') {
+              // no sign-in: the link names the member (the actor) and its kinds, which become 'app'
+              if (actorId !== userId) throw new Error('an unsubscribe link acts as its member');
+              const kinds = Object.fromEntries(Object.keys(changes).map((kind) => [kind, 'app']));
+              return decidePreferences(
+                { type: 'ChangeNotificationPreferences', data: { userId, changes: kinds, via, member: stateOf(userStream(userId)) } },
+                own,
+                meta,
+              );
+            }
+            for (const [kind, delivery] of Object.entries(changes))
+              if (!DELIVERIES_OF[kind as NotificationKind].includes(delivery)) throw new Error(`the route refuses ${kind}: ${delivery}`);
+            return decidePreferences(
+              { type: 'ChangeNotificationPreferences', data: { userId: registered().userId, changes, via, member: registered() } },
+              own,
+              meta,
+            );
+          }
           default:
             return unrecorded(e);
         }
@@ -382,5 +474,21 @@ describe('a synthetic log, replayed through the forum’s deciders', () => {
     })!;
     const asNew = { ...folded, data: { ...folded.data, revision: (folded.data.revision as number) + 1 } };
     expect(redecide([...log.slice(0, log.indexOf(folded)), asNew])).toEqual([expect.stringMatching(/^(Post|Comment)Edited .* decided .*"revision"/)]);
+  });
+
+  it('catches a rule broken: a profile change to a handle another member holds (409 HANDLE_TAKEN) written as a claim', () => {
+    const taken = log.find((e) => e.type === 'HandleClaimed')!;
+    const change = log.find((e) => e.type === 'HandleChanged' && e.data.source === 'profile' && e.data.userId !== taken.data.userId)!;
+    const command = log.filter((e) => e.metadata.correlationId === change.metadata.correlationId);
+    const stolen = command.map((e) =>
+      e.type === 'HandleClaimed'
+        ? { ...e, streamId: taken.streamId, data: { ...e.data, handle: taken.data.handle } }
+        : e.type === 'HandleChanged'
+          ? { ...e, data: { ...e.data, handle: taken.data.handle } }
+          : e,
+    );
+    expect(redecide([...log.slice(0, log.indexOf(command[0]!)), ...stolen])).toEqual(
+      stolen.map((e): unknown => expect.stringMatching(new RegExp(`^${e.type} .* handle is taken`))),
+    );
   });
 });

@@ -3,7 +3,8 @@
  * in the shapes and stream layout the command side writes, in a realistic mix
  * (per 1M events about 10k users, 100k posts, 250k comments, 500k votes, 10k
  * reports, 10k edits, and memberships, deletions, moderation, profile changes, tags,
- * announcements and contact messages around them). Deterministic for a seed.
+ * announcements and contact messages around them; handles, follows, notification
+ * preferences and @mentions too). Deterministic for a seed.
  *
  * It is a log the forum itself could have written: a simulated forum (synthetic/)
  * picks who does what, and the command side's own deciders decide each command's

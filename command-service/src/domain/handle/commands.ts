@@ -10,11 +10,8 @@ import type { Read } from '../stream.ts';
 import { decide as decideUser } from '../user/decide.ts';
 import { userStreamOf, type UserState } from '../user/user.ts';
 import { decide, type HandleDecision } from './decide.ts';
-import { handleBase, handleCandidates, isValidHandle, withSuffix } from './derive.ts';
+import { handleCandidates, isValidHandle, randomHandles } from './derive.ts';
 import { handleStreamOf, type HandleState } from './handle.ts';
-
-/** How many handles with a random suffix registration tries after the numbered ones were all taken. */
-const RANDOM_TRIES = 5;
 
 /** The first of `handles` that is free (or the member's own already), with its stream as read; null when none is. */
 async function firstFree(reader: Reader, userId: string, handles: readonly string[]): Promise<{ handle: string; read: Read<HandleState> } | null> {
@@ -63,8 +60,7 @@ export function createHandleCommands({ handleMany }: CommandHandler, cost: Costs
               const user = await reader.read(userStreamOf(who.userId));
               if (user.state.status !== 'registered' || user.state.handle !== null) return { user, claim: null };
               const chosen = who.handle !== undefined && isValidHandle(who.handle) ? who.handle : undefined;
-              const base = handleBase(user.state.name);
-              const random = Array.from({ length: RANDOM_TRIES }, () => withSuffix(base, `_${randomInt(1000, 1_000_000)}`));
+              const random = randomHandles(user.state.name, randomInt);
               const claim = (await firstFree(reader, who.userId, handleCandidates(user.state.name, chosen))) ?? (await firstFree(reader, who.userId, random));
               if (!claim) throw new Conflict('No free handle was found: try again');
               return { user, claim: { ...claim, source: claim.handle === chosen ? ('registration' as const) : ('derived' as const) } };

@@ -27,6 +27,16 @@ export function handleBase(name: string): string {
 /** `base` with `suffix` after it, the base shortened so that the whole fits HANDLE_MAX. */
 export const withSuffix = (base: string, suffix: string) => `${base.slice(0, HANDLE_MAX - suffix.length)}${suffix}`;
 
+/** How many handles with a random suffix registration tries after the numbered ones were all taken. */
+const RANDOM_TRIES = 5;
+
+/**
+ * The handles with a random suffix registration tries next: the name's base with `_1000` to
+ * `_999999`, each number drawn by `draw(min, max)` (max excluded, as node:crypto's randomInt).
+ */
+export const randomHandles = (name: string, draw: (min: number, max: number) => number): string[] =>
+  Array.from({ length: RANDOM_TRIES }, () => withSuffix(handleBase(name), `_${draw(1000, 1_000_000)}`));
+
 /**
  * The handles registration tries for a member, in order: the one they chose (when it follows the
  * rules), then the name's base, base1, base2… (NUMBERED_TRIES in all; a reserved one skipped).

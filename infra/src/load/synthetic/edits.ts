@@ -1,6 +1,7 @@
 import { decideComment, decidePost, type CommandMeta } from '@forum/command-service';
 import { EDIT_GRACE_SECONDS } from '@forum/contracts';
-import { addComment, postByAnyone } from './posts.ts';
+import { mentioning } from './handles.ts';
+import { addComment, COMMENTS_MENTIONING, postByAnyone, POSTS_MENTIONING } from './posts.ts';
 import { decided, registeredState, type Comment, type Post, type SimulatedForum, type SyntheticEvent, type User } from './simulated-forum.ts';
 
 /*
@@ -8,7 +9,7 @@ import { decided, registeredState, type Comment, type Post, type SimulatedForum,
  * streams the simulated forum keeps: mostly their authors' (now and then edited again within the
  * grace period, folding into the revision, or after it, making the next), else an admin's with a
  * reason (also of what an erased member left). Now and then a member fixes what they have just
- * written, which folds into its first revision.
+ * written, which folds into its first revision. An edit's new text @mentions a member as often as a new one does.
  */
 
 const isAdmin = (user: User) => registeredState(user)?.role === 'admin';
@@ -34,7 +35,7 @@ function editPost(forum: SimulatedForum, post: Post, editor: User): SyntheticEve
   const tags = roll >= 0.9 && live.length > 0 ? Array.from({ length: 1 + int(3) }, () => pick(live).name) : undefined;
   const fields = {
     ...((roll < 0.3 || (roll >= 0.8 && roll < 0.9)) && { title: sentence(3, 12) }),
-    ...(roll >= 0.3 && tags === undefined && { description: sentence(15, 90) + '.' }),
+    ...(roll >= 0.3 && tags === undefined && { description: mentioning(forum, sentence(15, 90) + '.', POSTS_MENTIONING) }),
     ...(tags && { tags }),
   };
   const reason = reasonOf(forum, editor, post.author);
@@ -51,7 +52,7 @@ function editComment(forum: SimulatedForum, comment: Comment, editor: User): Syn
   const editing = {
     commentId: comment.id,
     editor: { id: editor.id, isAdmin: isAdmin(editor) },
-    text: forum.random.sentence(3, 45),
+    text: mentioning(forum, forum.random.sentence(3, 45), COMMENTS_MENTIONING, comment.post),
     ...(reason !== undefined && { reason }),
     post: comment.post.stream.state,
   };

@@ -1,5 +1,7 @@
 import { createPost, postByAnyone, addComment, deletePost, publishAnnouncement, readAnnouncements, sendContactMessage } from './posts.ts';
-import { buyMembership, makeAdmin, opening, register, replaceTag, updateProfile } from './people.ts';
+import { buyMembership, makeAdmin, opening, registration, replaceTag, updateProfile } from './people.ts';
+import { changeHandle } from './handles.ts';
+import { choosePreferences, follow } from './follows.ts';
 import { edit } from './edits.ts';
 import { disableAndEnable, erase, readNotifications, readWarnings, removeComment, requestRebuild, warn } from './moderation.ts';
 import { plan, type CommandKind } from './plan.ts';
@@ -45,7 +47,7 @@ const commandOfKind: Record<CommandKind, (forum: SimulatedForum) => SyntheticEve
   register(forum) {
     const user = forum.newUser();
     // a few subjects' first request is a post: their registration rides on its append
-    return forum.random.rand() < 0.05 && forum.registered.length > 0 ? createPost(forum, user) : register(forum, user);
+    return forum.random.rand() < 0.05 && forum.registered.length > 0 ? createPost(forum, user) : registration(forum, user);
   },
   post: postByAnyone,
   vote: castVote,
@@ -67,6 +69,9 @@ const commandOfKind: Record<CommandKind, (forum: SimulatedForum) => SyntheticEve
   rebuild: requestRebuild,
   erase,
   access: disableAndEnable,
+  handle: changeHandle,
+  follow,
+  preferences: choosePreferences,
 };
 
 /** The events of a synthetic forum's history, in log order. */

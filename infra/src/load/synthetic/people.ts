@@ -1,10 +1,11 @@
-import { decideTag, decideUser, type CommandMeta, type UserCommand } from '@forum/command-service';
+import { decideTag, decideUser, evolveUser, type CommandMeta, type UserCommand } from '@forum/command-service';
 import type { UserEvent } from '@forum/contracts';
+import { registrationHandle } from './handles.ts';
 import { FIRST_NAMES, LAST_NAMES } from './randomness.ts';
 import { decided, registeredState, type SimulatedForum, type SyntheticEvent, type User } from './simulated-forum.ts';
 
 /*
- * People and tags: registrations, profiles, memberships, admins, and the admins' tags, each decided by
+ * People and tags: registrations (with their handles), profiles, memberships, admins, and the admins' tags, each decided by
  * the forum's deciders on the streams the simulated forum keeps.
  */
 
@@ -41,19 +42,22 @@ export function listed(forum: SimulatedForum, user: User) {
 /** The forum opens: the first admin (ADMIN_EMAILS) signs in and creates the tags. */
 export function* opening(forum: SimulatedForum, tagNames: readonly string[]): Generator<SyntheticEvent> {
   const founder = forum.newUser();
-  const meta = forum.meta(founder.id);
-  yield* forum.write(meta, [decided(founder.stream, arrival(forum, founder, meta, true))])!;
-  listed(forum, founder);
+  yield* registration(forum, founder, true)!;
   for (const name of tagNames) {
     const meta = forum.meta(founder.id);
     yield* forum.write(meta, [decided(forum.tags, decideTag({ type: 'CreateTag', data: { tagId: forum.timeId(), name } }, forum.tags.state, meta))])!;
   }
 }
 
-/** A new subject's first request (see `createPost` for those whose first request is a post). */
-export function register(forum: SimulatedForum, user: User): SyntheticEvent[] | null {
+/**
+ * A new subject's first request, POST /api/me/registration (the apps call it after a sign-in): their
+ * record and the handle it gives them, in one append (see `createPost` for those whose first request is a post).
+ */
+export function registration(forum: SimulatedForum, user: User, adminEmail = false): SyntheticEvent[] | null {
   const meta = forum.meta(user.id);
-  const out = forum.write(meta, [decided(user.stream, arrival(forum, user, meta))]);
+  const registered = arrival(forum, user, meta, adminEmail);
+  const { changed, claim } = registrationHandle(forum, user, registered.reduce(evolveUser, user.stream.state), meta);
+  const out = forum.write(meta, [decided(user.stream, [...registered, ...changed]), ...(claim ? [claim] : [])]);
   listed(forum, user);
   return out;
 }

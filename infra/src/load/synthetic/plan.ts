@@ -20,12 +20,17 @@ export type CommandKind =
   | 'tag'
   | 'rebuild'
   | 'erase'
-  | 'access';
+  | 'access'
+  | 'handle'
+  | 'follow'
+  | 'preferences';
 
 /**
  * Commands of each kind for about `events` events: per 1M about 10k users, 100k posts,
- * 250k comments, 500k votes, 10k reports, 10k edits; the counts are scaled so that the events
- * they make (a post by a free member is two, a membership two) add up to `events`.
+ * 250k comments, 500k votes, 10k reports, 10k edits, 7k follow choices, 2k preference changes and 1k
+ * handle changes asked for (one that changes nothing or that a decider refuses writes nothing: another
+ * command takes its place); the counts are scaled so that the events they make (a registration with
+ * its handle is three, a post by a free member two, a membership two) add up to `events`.
  */
 export function plan(events: number, floors = true): Record<CommandKind, number> {
   const floor = (n: number, min: number) => (floors ? Math.max(min, Math.round(n)) : Math.round(n));
@@ -52,8 +57,21 @@ export function plan(events: number, floors = true): Record<CommandKind, number>
     rebuild: floor(events / 1_000_000, 1),
     erase: floor(users / 50, 1),
     access: floor(users / 100, 1),
+    handle: floor(users / 10, 2),
+    follow: Math.round(events / 150),
+    preferences: floor(users / 5, 3),
   };
-  const perCommand: Partial<Record<CommandKind, number>> = { edit: 1.5, post: 1.15, membership: 2, tag: 2, deletePost: 1.5, erase: 6, access: 2 };
+  const perCommand: Partial<Record<CommandKind, number>> = {
+    register: 2.9,
+    edit: 1.5,
+    post: 1.15,
+    membership: 2,
+    tag: 2,
+    deletePost: 1.5,
+    erase: 6,
+    access: 2,
+    handle: 2.8,
+  };
   const estimate = (Object.keys(counts) as CommandKind[]).reduce((sum, kind) => sum + counts[kind] * (perCommand[kind] ?? 1), 0);
   const scale = events / estimate;
   for (const kind of [
@@ -69,6 +87,7 @@ export function plan(events: number, floors = true): Record<CommandKind, number>
     'readNotifications',
     'readAnnouncements',
     'contact',
+    'follow',
   ] as const) {
     counts[kind] = Math.round(counts[kind] * scale);
   }

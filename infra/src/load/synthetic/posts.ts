@@ -17,6 +17,7 @@ import {
   initialPostState,
 } from '@forum/command-service';
 import { announcementStream, commentStream, contactMessageStream, postStream } from '@forum/contracts';
+import { mentioning } from './handles.ts';
 import { arrival, listed } from './people.ts';
 import { FIRST_NAMES, LAST_NAMES } from './randomness.ts';
 import { decided, keptStream, registeredState, type Comment, type Post, type SimulatedForum, type SyntheticEvent, type User } from './simulated-forum.ts';
@@ -25,6 +26,10 @@ import { decided, keptStream, registeredState, type Comment, type Post, type Sim
  * What people write: posts (and their deletion), comments, announcements (and members reading
  * them) and contact messages, each decided by the forum's deciders on the streams the simulated forum keeps.
  */
+
+/** The share of posts' descriptions and of comments that @mention a member. */
+export const POSTS_MENTIONING = 0.04;
+export const COMMENTS_MENTIONING = 0.06;
 
 /** `author` creates a post (registering in the same append when it is their first request); null when the free limit refuses it. */
 export function createPost(forum: SimulatedForum, author: User): SyntheticEvent[] | null {
@@ -46,11 +51,19 @@ export function createPost(forum: SimulatedForum, author: User): SyntheticEvent[
       stream: keptStream(postStream(postId), initialPostState, evolvePost),
       slot: -1,
       votes: null,
+      lastCommenter: null,
     };
     const created = decidePost(
       {
         type: 'CreatePost',
-        data: { postId, title: sentence(3, 12), description: sentence(15, 90) + '.', tags, author: authorOf(actor), knownTags: forum.tags.state },
+        data: {
+          postId,
+          title: sentence(3, 12),
+          description: mentioning(forum, sentence(15, 90) + '.', POSTS_MENTIONING),
+          tags,
+          author: authorOf(actor),
+          knownTags: forum.tags.state,
+        },
       },
       post.stream.state,
       meta,
@@ -110,12 +123,19 @@ export function addComment(forum: SimulatedForum): SyntheticEvent[] | null {
   const events = decideComment(
     {
       type: 'AddComment',
-      data: { commentId: comment.id, postId: post.id, text: forum.random.sentence(3, 45), author: authorOf(registeredState(author)!), post: post.stream.state },
+      data: {
+        commentId: comment.id,
+        postId: post.id,
+        text: mentioning(forum, forum.random.sentence(3, 45), COMMENTS_MENTIONING, post),
+        author: authorOf(registeredState(author)!),
+        post: post.stream.state,
+      },
     },
     comment.stream.state,
     meta,
   );
   const out = forum.write(meta, [decided(comment.stream, events)]);
+  post.lastCommenter = author;
   comment.slot = forum.liveComments.length;
   forum.comments.push(comment);
   forum.liveComments.push(comment);

@@ -1,9 +1,14 @@
 import {
   DomainError,
   eventMetadata,
+  evolveFollows,
+  evolveHandle,
   evolveNotifications,
   evolveTags,
   evolveUser,
+  handleKey,
+  initialFollowsState,
+  initialHandleState,
   initialNotificationsState,
   initialTagsState,
   initialUserState,
@@ -11,6 +16,8 @@ import {
   type AnnouncementState,
   type CommandMeta,
   type CommentState,
+  type FollowsState,
+  type HandleState,
   type NotificationsState,
   type PostState,
   type ProjectionState,
@@ -18,7 +25,18 @@ import {
   type TagsState,
   type UserState,
 } from '@forum/command-service';
-import { eventDefinitions, notificationsStream, TAGS_STREAM, userStream, type EventMetadata, type ForumEvent, type ForumEventType } from '@forum/contracts';
+import {
+  eventDefinitions,
+  foldHandle,
+  followsStream,
+  handleStream,
+  notificationsStream,
+  TAGS_STREAM,
+  userStream,
+  type EventMetadata,
+  type ForumEvent,
+  type ForumEventType,
+} from '@forum/contracts';
 import type { Randomness } from './randomness.ts';
 
 export interface SyntheticEvent {
@@ -57,8 +75,10 @@ export interface User {
   readonly n: number;
   readonly id: string;
   readonly stream: KeptStream<UserState>;
-  /** Made when they are first warned. */
+  /** Made when they are first warned or first choose how notifications reach them. */
   notifications: KeptStream<NotificationsState> | null;
+  /** Made when they first follow or unfollow something. */
+  follows: KeptStream<FollowsState> | null;
 }
 
 export interface Post {
@@ -73,6 +93,8 @@ export interface Post {
    * state's vote in VOTES: a log of millions of votes keeps millions of them.
    */
   votes: Map<number, number> | null;
+  /** Who commented on it last (whom a comment's @mention names more often than anyone). */
+  lastCommenter: User | null;
 }
 
 export interface Comment {
@@ -106,6 +128,10 @@ export function simulatedForum(random: Randomness, start: Date, step: number) {
     admins: [] as User[],
     /** Users with warnings they have not read. */
     warned: [] as User[],
+    /** Users who follow a tag (or did: a tag they follow may have been deleted since). */
+    tagFollowers: [] as User[],
+    /** The handles' streams (by folded handle) that have events. */
+    handles: new Map<string, KeptStream<HandleState>>(),
     posts: [] as Post[],
     livePosts: [] as Post[],
     comments: [] as Comment[],
@@ -180,12 +206,30 @@ export function simulatedForum(random: Randomness, start: Date, step: number) {
 
     newUser(): User {
       const id = random.uuid();
-      const user: User = { n: forum.users.length, id, stream: keptStream(userStream(id), initialUserState, evolveUser), notifications: null };
+      const user: User = {
+        n: forum.users.length,
+        id,
+        stream: keptStream(userStream(id), initialUserState, evolveUser),
+        notifications: null,
+        follows: null,
+      };
       forum.users.push(user);
       return user;
     },
     notificationsOf(user: User): KeptStream<NotificationsState> {
       return (user.notifications ??= keptStream(notificationsStream(user.id), initialNotificationsState, evolveNotifications));
+    },
+    followsOf(user: User): KeptStream<FollowsState> {
+      return (user.follows ??= keptStream(followsStream(user.id), initialFollowsState, evolveFollows));
+    },
+    /** Who holds `handle` (ignoring case) now. */
+    holderOf: (handle: string): string | null => forum.handles.get(foldHandle(handle))?.state.holder ?? null,
+    /** `handle`'s stream (the same for every spelling of it), kept from now on. */
+    handleStreamOf(handle: string): KeptStream<HandleState> {
+      const folded = foldHandle(handle);
+      let stream = forum.handles.get(folded);
+      if (!stream) forum.handles.set(folded, (stream = keptStream(handleStream(handleKey(handle)), initialHandleState, evolveHandle)));
+      return stream;
     },
     /** A registered user who may act (not erased). */
     actor: (): User => random.pick(forum.registered),
