@@ -5,4 +5,5 @@ export type { PersonAvatarProps } from './PersonAvatar.tsx';
 export { sxList, type SxList } from './sx.ts';
 export { MarkdownEditor } from './markdown/MarkdownEditor.tsx';
 export type { MarkdownEditorProps } from './markdown/MarkdownEditor.tsx';
+export type { MentionSuggestion, SuggestMentions } from './markdown/MentionSuggestions.tsx';
 export { Markdown, PlainMarkdownText } from './markdown/lazy.tsx';

@@ -14,6 +14,7 @@ export {
   CommentsPage,
   Me,
   FollowedTags,
+  HandleSuggestions,
   Notifications,
   NotificationPreferences,
   PostFollowing,

@@ -8,6 +8,7 @@ import { Box, IconButton, Paper, Stack, Tab, Tabs, Tooltip, Typography } from '@
 import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { applyFormat, type Edit, type Format } from './markdown-edits.ts';
 import { Markdown } from './lazy.tsx';
+import { useMentionSuggestions, type SuggestMentions } from './MentionSuggestions.tsx';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const MOD = isMac ? '⌘' : 'Ctrl+';
@@ -32,15 +33,18 @@ export interface MarkdownEditorProps {
   label: string;
   /** The text field itself (a CountedTextField, a react-admin input), multiline. */
   children: ReactNode;
+  /** Members whose handle starts with a prefix: given, typing '@' offers them (the @ autocomplete). */
+  suggest?: SuggestMentions;
 }
 
 /**
  * A Markdown text field with Write and Preview tabs. Write shows the field under a small toolbar
  * (bold, italic, link, code, list, quote) whose buttons, and Ctrl/⌘+B, I and K in the field, only
  * put Markdown around or before the selection; the field, its counter and its messages stay as
- * they are. Preview shows the source rendered as the forum will show it.
+ * they are. Preview shows the source rendered as the forum will show it. With `suggest`, typing
+ * '@' and a handle's start lists the members to mention (useMentionSuggestions).
  */
-export function MarkdownEditor({ value, onValueChange, label, children }: MarkdownEditorProps) {
+export function MarkdownEditor({ value, onValueChange, label, children, suggest }: MarkdownEditorProps) {
   const id = useId();
   const [tab, setTab] = useState<'write' | 'preview'>('write');
   const fieldBox = useRef<HTMLDivElement>(null);
@@ -57,15 +61,20 @@ export function MarkdownEditor({ value, onValueChange, label, children }: Markdo
     field.setSelectionRange(edit.start, edit.end);
   }, [value]);
 
-  const format = (kind: Format) => {
-    const field = textarea();
-    if (!field) return;
-    const edit = applyFormat({ text: field.value, start: field.selectionStart, end: field.selectionEnd }, kind);
+  const replace = (edit: Edit) => {
     pending.current = edit;
     onValueChange(edit.text);
   };
+  const mentions = useMentionSuggestions({ suggest, field: textarea, listId: `${id}-mentions`, replace });
+
+  const format = (kind: Format) => {
+    const field = textarea();
+    if (!field) return;
+    replace(applyFormat({ text: field.value, start: field.selectionStart, end: field.selectionEnd }, kind));
+  };
 
   const onKeyDown = (event: KeyboardEvent) => {
+    if (mentions.onKeyDown(event)) return;
     const shortcut = SHORTCUTS[event.key.toLowerCase()];
     if (!shortcut || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
     if (!(event.target instanceof HTMLTextAreaElement)) return;
@@ -106,8 +115,19 @@ export function MarkdownEditor({ value, onValueChange, label, children }: Markdo
           </Stack>
         )}
       </Stack>
-      <Box ref={fieldBox} role="tabpanel" id={`${id}-write-panel`} aria-labelledby={`${id}-write`} hidden={tab !== 'write'} onKeyDown={onKeyDown}>
+      <Box
+        ref={fieldBox}
+        role="tabpanel"
+        id={`${id}-write-panel`}
+        aria-labelledby={`${id}-write`}
+        hidden={tab !== 'write'}
+        onKeyDown={onKeyDown}
+        // the text or the caret moved: the mention the caret is in (or not) may have changed
+        onInput={mentions.look}
+        onSelect={mentions.look}
+      >
         {children}
+        {tab === 'write' && mentions.list}
       </Box>
       {tab === 'preview' && (
         <Box role="tabpanel" id={`${id}-preview-panel`} aria-labelledby={`${id}-preview`} sx={{ minHeight: 120, px: 1, pb: 1 }}>

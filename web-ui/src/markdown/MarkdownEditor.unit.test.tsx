@@ -1,19 +1,20 @@
 // @vitest-environment jsdom
 import { COMMENT_RULE } from '@forum/contracts';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CountedTextField } from '../CountedTextField.tsx';
 import { MarkdownEditor } from './MarkdownEditor.tsx';
 import { applyFormat } from './markdown-edits.ts';
+import { mentionAt, SUGGEST_DEBOUNCE_MS, type MentionSuggestion, type SuggestMentions } from './MentionSuggestions.tsx';
 
 afterEach(cleanup);
 
-function Editor({ initial = '' }: { initial?: string }) {
+function Editor({ initial = '', suggest }: { initial?: string; suggest?: SuggestMentions }) {
   const [text, setText] = useState(initial);
   return (
-    <MarkdownEditor label="Comment" value={text} onValueChange={setText}>
+    <MarkdownEditor label="Comment" value={text} onValueChange={setText} suggest={suggest}>
       <CountedTextField label="Comment" value={text} rule={COMMENT_RULE} onChange={(event) => setText(event.target.value)} multiline />
     </MarkdownEditor>
   );
@@ -64,5 +65,104 @@ describe('the formats', () => {
     expect(applyFormat({ text: 'a\nb', start: 0, end: 3 }, 'code').text).toBe('```\na\nb\n```');
     expect(applyFormat({ text: 'intro\none\ntwo\nend', start: 7, end: 11 }, 'list').text).toBe('intro\n- one\n- two\nend');
     expect(applyFormat({ text: 'said so', start: 0, end: 0 }, 'quote').text).toBe('> said so');
+  });
+});
+
+describe("#42 the editor's @ autocomplete", () => {
+  const MEMBERS: MentionSuggestion[] = [
+    { _id: 'u-1', handle: 'alice', name: 'Alice Martin' },
+    { _id: 'u-2', handle: 'alina_k', name: 'Alina K' },
+    { _id: 'u-3', handle: 'bob.chen', name: 'Bob Chen' },
+  ];
+  /** The app's suggest: the members whose handle starts with the prefix; every prefix asked is kept. */
+  function members() {
+    const asked: string[] = [];
+    const suggest: SuggestMentions = (prefix) => {
+      asked.push(prefix);
+      return Promise.resolve(MEMBERS.filter((member) => member.handle.startsWith(prefix.toLowerCase())));
+    };
+    return { asked, suggest };
+  }
+
+  it('lists the members after @ and a prefix; ArrowDown and Enter put "@handle " in place of the prefix', async () => {
+    const { asked, suggest } = members();
+    render(<Editor initial="Thanks " suggest={suggest} />);
+    await userEvent.click(field());
+    await userEvent.keyboard('{End}@al');
+    const list = await screen.findByRole('listbox', { name: 'Members to mention' });
+    const options = within(list).getAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['@aliceAlice Martin', '@alina_kAlina K']);
+    expect(field().getAttribute('aria-autocomplete')).toBe('list');
+    expect(field().getAttribute('aria-controls')).toBe(list.id);
+    expect(field().getAttribute('aria-activedescendant')).toBe(options[0]!.id);
+    expect(options[0]!.getAttribute('aria-selected')).toBe('true');
+    expect(asked.at(-1)).toBe('al');
+
+    await userEvent.keyboard('{ArrowDown}');
+    expect(field().getAttribute('aria-activedescendant')).toBe(options[1]!.id);
+    expect(options[1]!.getAttribute('aria-selected')).toBe('true');
+    await userEvent.keyboard('{Enter}');
+    expect(field().value).toBe('Thanks @alina_k ');
+    expect(field().selectionStart).toBe('Thanks @alina_k '.length);
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(field().hasAttribute('aria-activedescendant')).toBe(false);
+    await userEvent.keyboard('and more');
+    expect(field().value).toBe('Thanks @alina_k and more');
+  });
+
+  it('Tab chooses too, and a click chooses by mouse, replacing only the prefix before the caret', async () => {
+    const { suggest } = members();
+    render(<Editor initial="hi  there" suggest={suggest} />);
+    await userEvent.click(field());
+    field().setSelectionRange(3, 3);
+    await userEvent.keyboard('@b');
+    const option = await screen.findByRole('option', { name: /@bob\.chen/ });
+    await userEvent.keyboard('{Tab}');
+    expect(field().value).toBe('hi @bob.chen  there');
+    expect(document.activeElement).toBe(field());
+    await userEvent.keyboard('@ali');
+    await userEvent.click(await screen.findByRole('option', { name: /@alice/ }));
+    expect(field().value).toBe('hi @bob.chen @alice  there');
+    expect(option.isConnected).toBe(false);
+  });
+
+  it('Escape closes the list and leaves the text; typing on opens it again', async () => {
+    const { suggest } = members();
+    render(<Editor suggest={suggest} />);
+    await userEvent.click(field());
+    await userEvent.keyboard('@a');
+    await screen.findByRole('listbox');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(field().value).toBe('@a');
+    await userEvent.keyboard('{Enter}');
+    expect(field().value).toBe('@a\n');
+    await userEvent.keyboard('@al');
+    expect(await screen.findByRole('listbox')).toBeTruthy();
+  });
+
+  it('offers nothing after an email-like "bob@" and asks nothing', async () => {
+    const { asked, suggest } = members();
+    render(<Editor suggest={suggest} />);
+    await userEvent.click(field());
+    await userEvent.keyboard('mail bob@al');
+    // a timer set now, longer than the debounce, runs after the one the typing would have set
+    await new Promise((resolve) => setTimeout(resolve, SUGGEST_DEBOUNCE_MS + 50));
+    expect(asked).toEqual([]);
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(field().hasAttribute('aria-controls')).toBe(false);
+    await userEvent.keyboard(' @b');
+    expect(within(await screen.findByRole('listbox')).getAllByRole('option')).toHaveLength(1);
+    expect(asked.at(-1)).toBe('b');
+    expect(mentionAt('bob@al', 6)).toBeNull();
+    expect(mentionAt('(@al', 4)).toEqual({ at: 1, prefix: 'al' });
+  });
+
+  it('without suggest, @ is only text', async () => {
+    render(<Editor />);
+    await userEvent.click(field());
+    await userEvent.keyboard('@al');
+    expect(field().hasAttribute('aria-autocomplete')).toBe(false);
+    expect(screen.queryByRole('listbox')).toBeNull();
   });
 });

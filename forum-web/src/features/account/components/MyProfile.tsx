@@ -9,15 +9,18 @@ import { MemberBadge } from '../../../components/profile/MemberBadge';
 import { ProfilePost } from '../../../components/profile/ProfilePost';
 import { Statistic } from '../../../components/profile/Statistic';
 import { useAuthState } from '../../../lib/auth';
+import { useGetMeQuery } from '../api/get-me';
 import { useGetProfileQuery } from '../api/get-profile';
+import { ChangeHandle } from './ChangeHandle';
 import { ChangePhotoDialog } from './ChangePhotoDialog';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 
-/** Spec §2 My Profile: photo, name, email, Change Photo, the badge, three statistics and the recent posts. */
+/** Spec §2 My Profile: photo, name, handle, email, Change Photo, the badge, three statistics and the recent posts; the handle is changed here. */
 export function MyProfile() {
   const { user } = useAuthState();
   const email = user?.email ?? '';
   const { data: profile, isLoading, isError } = useGetProfileQuery(email, { skip: !email });
+  const account = useGetMeQuery(undefined, { skip: !user });
   const [changing, setChanging] = useState(false);
   const [deleting, setDeleting] = useState(false);
   // shown at once; the profile read after the change carries the same values
@@ -30,6 +33,7 @@ export function MyProfile() {
   const photo = changed.photoURL ?? me.photoURL;
   const name = changed.displayName ?? me.name;
   const gold = me.badge === 'Gold';
+  const handle = changed.handle ?? account.data?.handle ?? null;
 
   return (
     <Stack spacing={3}>
@@ -47,6 +51,7 @@ export function MyProfile() {
               <Typography variant="h5" component="h2" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
                 {name}
               </Typography>
+              {handle && <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>@{handle}</Typography>}
               <Typography color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
                 {me.email ?? email}
               </Typography>
@@ -68,6 +73,19 @@ export function MyProfile() {
           onChanged={(changes) => setChanged((before) => ({ ...before, ...changes }))}
         />
       )}
+
+      <Box component="section" aria-labelledby="handle-heading">
+        <Typography id="handle-heading" variant="h6" component="h2" sx={{ mb: 1.5, fontWeight: 700 }}>
+          Handle
+        </Typography>
+        {account.isLoading ? (
+          <Skeleton variant="rounded" height={56} />
+        ) : account.data ? (
+          <ChangeHandle key={account.data.handle} current={handle} onChanged={(saved) => setChanged((before) => ({ ...before, handle: saved }))} />
+        ) : (
+          <Alert severity="error">Your handle could not be loaded. Please try again later.</Alert>
+        )}
+      </Box>
 
       <Box component="section" aria-labelledby="stats-heading">
         <Typography id="stats-heading" variant="h6" component="h2" sx={{ mb: 1.5, fontWeight: 700 }}>

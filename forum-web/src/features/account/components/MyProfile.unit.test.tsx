@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { DISPLAY_NAME_MAX, PHOTO_URL_MAX } from '@forum/contracts';
+import { DISPLAY_NAME_MAX, HANDLE_MAX, HANDLE_MIN, PHOTO_URL_MAX } from '@forum/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { descriptionOf, n, stubApi } from '@forum/web-ui/testing';
+import { descriptionOf, n, stubApi, type Reply } from '@forum/web-ui/testing';
 import { stubImages, renderWithApp } from '../../../testing/render-with-app';
-import { BOB, profile } from '../testing/fixtures';
+import { BOB, me, profile } from '../testing/fixtures';
+import { HANDLE_HINT } from './ChangeHandle';
 import { MyProfile } from './MyProfile';
 
 afterEach(() => {
@@ -164,5 +165,99 @@ describe('My Profile', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(sent).toEqual({ displayName: 'Bobby' });
+  });
+});
+
+describe("#42.1 My Profile's handle", () => {
+  /** GET /api/me and the profile for BOB (@bob.chen); PATCH /api/me answers `patch`, and the bodies sent are kept. */
+  function stubHandle(patch: () => Reply = () => ({ body: { id: BOB.id, position: '32.1' } })) {
+    const sent: unknown[] = [];
+    let handle = me(false).handle;
+    const stub = stubApi({
+      'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }),
+      'GET /api/me': () => ({ body: { ...me(false), handle } }),
+      'PATCH /api/me': async (request) => {
+        const body = (await request.json()) as { handle: string };
+        sent.push(body);
+        const answer = await patch();
+        if (!(answer instanceof Response) && (answer.status ?? 200) < 300) handle = body.handle;
+        return answer;
+      },
+    });
+    return { ...stub, sent };
+  }
+
+  async function handleField() {
+    const section = (await screen.findByRole('heading', { name: 'Handle' })).parentElement!;
+    return { field: await within(section).findByRole('textbox', { name: 'Handle' }), save: within(section).getByRole('button', { name: 'Save handle' }) };
+  }
+
+  it('shows @handle under the name and in the field, with the rules as its description; Save is off until it changes', async () => {
+    stubHandle();
+    renderPage();
+    const { field, save } = await handleField();
+    expect(screen.getByText('@bob.chen')).toBeTruthy();
+    expect((field as HTMLInputElement).value).toBe('bob.chen');
+    expect(descriptionOf(field)).toBe(HANDLE_HINT);
+    expect(HANDLE_HINT).toContain(`${HANDLE_MIN} to ${HANDLE_MAX} letters a-z, digits and _, with a single . or - between them`);
+    expect(save.hasAttribute('disabled')).toBe(true);
+  });
+
+  it('saves a new handle: PATCH /api/me {handle}, a toast, and the new handle shown', async () => {
+    const { sent } = stubHandle();
+    renderPage();
+    const { field, save } = await handleField();
+    await userEvent.clear(field);
+    await userEvent.type(field, 'Bobby_C');
+    await userEvent.click(save);
+    expect(await screen.findByText('Your handle is now @Bobby_C')).toBeTruthy();
+    expect(sent).toEqual([{ handle: 'Bobby_C' }]);
+    await waitFor(() => expect(screen.getByText('@Bobby_C')).toBeTruthy());
+    expect(screen.queryByText('@bob.chen')).toBeNull();
+    expect(save.hasAttribute('disabled')).toBe(true);
+  });
+
+  it.each([
+    ['bo', `Handle must be at least ${HANDLE_MIN} characters`],
+    ['bob..chen', 'Handle may use letters a-z, digits and _, with single . or - between them (not first or last)'],
+    ['admin', 'Handle is reserved: choose another'],
+    ['b'.repeat(HANDLE_MAX + 1), `Handle must be at most ${HANDLE_MAX} characters`],
+  ])('says what is wrong with %j by the field and sends nothing; typing again clears it', async (typed, message) => {
+    const { calls } = stubHandle();
+    renderPage();
+    const { field, save } = await handleField();
+    await userEvent.clear(field);
+    await userEvent.type(field, typed);
+    await userEvent.click(save);
+    await waitFor(() => expect(descriptionOf(field)).toBe(message));
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(calls).not.toContain('PATCH /api/me');
+    await userEvent.type(field, 'x');
+    expect(descriptionOf(field)).toBe(HANDLE_HINT);
+  });
+
+  it("409 HANDLE_TAKEN: the server's message by the field, the handle as it was", async () => {
+    stubHandle(() => ({ status: 409, body: { error: { code: 'HANDLE_TAKEN', message: 'That handle is taken: choose another' } } }));
+    renderPage();
+    const { field, save } = await handleField();
+    await userEvent.clear(field);
+    await userEvent.type(field, 'alice');
+    await userEvent.click(save);
+    await waitFor(() => expect(descriptionOf(field)).toBe('That handle is taken: choose another'));
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('@bob.chen')).toBeTruthy();
+    expect(screen.queryByText(/Your handle is now/)).toBeNull();
+  });
+
+  it("a 400 with field errors: the server's message for the handle by the field", async () => {
+    const message = 'Handle is reserved: choose another';
+    stubHandle(() => ({ status: 400, body: { error: { code: 'VALIDATION_FAILED', message: 'Invalid request', details: { handle: [message] } } } }));
+    renderPage();
+    const { field, save } = await handleField();
+    await userEvent.clear(field);
+    await userEvent.type(field, 'bob_new');
+    await userEvent.click(save);
+    await waitFor(() => expect(descriptionOf(field)).toBe(message));
+    expect(screen.queryByText(/Your handle is now/)).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import { Autocomplete, Box, Chip, Stack, TextField } from '@mui/material';
 import { useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { CountedTextField, MarkdownEditor } from '@forum/web-ui';
 import { BusyButton } from '../../../components/BusyButton';
+import { useSuggestMentions } from '../../../lib/mentions';
 import { useGetTagsQuery } from '../../../lib/tags';
 
 /** A post's fields as the form sends them (the create rules: title, description, tags). */
@@ -46,6 +47,7 @@ export function PostForm({ initial, label, submitLabel, busy, onSend, actions }:
   const [tags, setTags] = useState<string[]>(initial?.tags ?? []);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const tagOptions = useGetTagsQuery();
+  const suggest = useSuggestMentions();
 
   // set at once on submit (the mutation's isLoading arrives a render later): a second submit meanwhile sends nothing
   const sending = useRef(false);
@@ -100,6 +102,7 @@ export function PostForm({ initial, label, submitLabel, busy, onSend, actions }:
           fullWidth
         />
         <MarkdownEditor
+          suggest={suggest}
           label="Post Description"
           value={description}
           onValueChange={(value) => {

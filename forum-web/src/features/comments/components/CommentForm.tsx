@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { BusyButton } from '../../../components/BusyButton';
 import { CountedTextField, MarkdownEditor, overLimit } from '@forum/web-ui';
 import { useToast } from '../../../components/toast/ToastProvider';
+import { useSuggestMentions } from '../../../lib/mentions';
 import { rateLimitMessage } from '../../../lib/http-error';
 import { useAddCommentMutation } from '../api/add-comment';
 
@@ -12,6 +13,7 @@ export function CommentForm({ postId }: { postId: string }) {
   const [text, setText] = useState('');
   const [addComment, { isLoading }] = useAddCommentMutation();
   const toast = useToast();
+  const suggest = useSuggestMentions();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -34,7 +36,7 @@ export function CommentForm({ postId }: { postId: string }) {
       sx={{ alignItems: { sm: 'flex-start' } }}
     >
       <Box sx={{ flexGrow: 1, minWidth: 0 }}>
-        <MarkdownEditor label="Comment" value={text} onValueChange={setText}>
+        <MarkdownEditor label="Comment" value={text} onValueChange={setText} suggest={suggest}>
           <CountedTextField
             value={text}
             rule={COMMENT_RULE}

@@ -6,6 +6,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { CountedTextField, MarkdownEditor } from '@forum/web-ui';
 import { BusyButton } from '../../../components/BusyButton';
 import { useToast } from '../../../components/toast/ToastProvider';
+import { useSuggestMentions } from '../../../lib/mentions';
 import { useAttemptKey } from '../../../lib/attempt-key';
 import { limitMessageOf, serverError } from '../../../lib/http-error';
 import { useEditCommentMutation } from '../api/edit-comment';
@@ -18,6 +19,7 @@ function EditCommentDialog({ comment, open, onClose }: { comment: CommentItem; o
   const [error, setError] = useState<string | undefined>();
   const [editComment, { isLoading }] = useEditCommentMutation();
   const toast = useToast();
+  const suggest = useSuggestMentions();
   const attemptKey = useAttemptKey();
   const field = useRef<HTMLTextAreaElement>(null);
   const sending = useRef(false);
@@ -55,6 +57,7 @@ function EditCommentDialog({ comment, open, onClose }: { comment: CommentItem; o
         <DialogTitle id={titleId}>Edit your comment</DialogTitle>
         <DialogContent>
           <MarkdownEditor
+            suggest={suggest}
             label="Comment"
             value={text}
             onValueChange={(value) => {
