@@ -5,13 +5,14 @@ import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, s
 
 /**
  * Notifications as members meet them (issue #42, docs/notifications.md), each member in a browser of
- * their own: a reply moves the author's bell without a reload and opens the comment; following a tag
+ * their own: a reply moves the author's bell without a reload and opens the comment; a mention chosen
+ * from the editor's list reaches the member named; following a tag
  * brings its new posts to the bell; what a member follows and has not seen comes in the digest, in
  * the development mailbox. axe-core finds no serious or critical violation.
  */
 if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/notifications.e2e.test.ts'));
 
-describe.skipIf(chromiumMissing)('notifications of replies and followed tags, by email too, in Chromium', () => {
+describe.skipIf(chromiumMissing)('notifications of replies, mentions and followed tags, by email too, in Chromium', () => {
   const journey = setUpJourneys('notifications', { NOTIFICATION_DIGEST_INTERVAL_MS: '2000', NOTIFICATION_MAIL_POLL_MS: '500' });
   const { apiPost, expectAccessible, signInAt } = journeySteps(journey);
   let forum: TestForum;
@@ -65,6 +66,51 @@ describe.skipIf(chromiumMissing)('notifications of replies and followed tags, by
     await expect.poll(() => page.locator(`[id="comment-${commentId}"]`).getAttribute('aria-current')).not.toBeNull();
     await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
     await expectAccessible('the post opened at the comment');
+  });
+
+  it('alice mentions cara, chosen from the editor’s list; cara’s bell says so and opens the comment', { timeout: 150_000 }, async () => {
+    const alice = await forum.newUser('Alice Mentions');
+    const cara = await forum.newUser('Cara Mentioned');
+    const { handle } = await forum.register(cara.token);
+    expect(handle).toMatch(/^Cara_Mentioned/);
+    const title = `Who knows PostgreSQL ${Date.now()}`;
+    await signInAt(alice, '/dashboard');
+    const postId = await apiPost(alice, title);
+    const caras = await browserOf(cara, '/');
+    try {
+      await caras.page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
+
+      await page.goto(`${forum.url}/post/${postId}`);
+      const comments = page.getByRole('region', { name: 'Comments' });
+      const input = comments.getByRole('textbox', { name: 'Write a comment' });
+      await input.fill('Ask ');
+      await input.pressSequentially('@Cara_M');
+      const option = page.getByRole('listbox', { name: 'Members to mention' }).getByRole('option', { name: new RegExp(`@${handle}`) });
+      await option.waitFor();
+      await expectAccessible('the editor offering members to mention');
+      await snapshot(page, 'notifications-mention-list');
+      await page.keyboard.press('Enter');
+      expect(await input.inputValue()).toBe(`Ask @${handle} `);
+      await input.pressSequentially('about indexes.');
+      await comments.getByRole('button', { name: 'Post', exact: true }).click();
+      // the mention is a link to cara's profile
+      await comments
+        .getByRole('list', { name: 'Comments' })
+        .getByRole('link', { name: `@${handle}` })
+        .waitFor();
+
+      const bell = caras.page.getByRole('button', { name: 'Notifications, 1 new' });
+      await bell.waitFor({ timeout: 20_000 });
+      await bell.click();
+      const mention = caras.page
+        .getByRole('dialog', { name: 'Notifications' })
+        .getByRole('link', { name: new RegExp(`${alice.name} mentioned you in ${title}`) });
+      await mention.click();
+      await caras.page.waitForURL((url) => url.pathname === `/post/${postId}` && url.hash.startsWith('#comment-'));
+      await caras.page.getByText(/about indexes\./).waitFor();
+    } finally {
+      await caras.close();
+    }
   });
 
   it('alice follows a tag; bob’s new post there reaches her bell, and her digest in the mailbox', { timeout: 150_000 }, async () => {
