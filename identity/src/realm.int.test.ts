@@ -232,7 +232,14 @@ describe('identity realm', () => {
     await expect(h.realm.accounts.create({ email: 'ALICE@forum.local', password: PASSWORD, name: 'Alice 2' })).rejects.toThrow(/already exists/);
     await expect(h.realm.accounts.create({ email: 'weak@forum.local', password: 'weakpass', name: 'Weak' })).rejects.toThrow();
     const { id } = await h.realm.accounts.create({ email: ' Bob@Forum.local ', password: PASSWORD, name: 'Bob' });
-    expect(await h.realm.accounts.findByEmail('bob@FORUM.local')).toEqual({ id, email: 'bob@forum.local', name: 'Bob', picture: '', handle: '', roles: ['user'] });
+    expect(await h.realm.accounts.findByEmail('bob@FORUM.local')).toEqual({
+      id,
+      email: 'bob@forum.local',
+      name: 'Bob',
+      picture: '',
+      handle: '',
+      roles: ['user'],
+    });
     expect(await h.realm.accounts.findByEmail('nobody@forum.local')).toBeNull();
     const stored = await db<{ id: string; password_hash: string }>('accounts').withSchema('identity').where({ id }).first('password_hash');
     expect(stored?.password_hash).toMatch(/^scrypt\$N=\d+,r=8,p=1\$/);
