@@ -10,7 +10,7 @@ import {
   type Delivery,
   type NotificationKind,
 } from '../constants.ts';
-import { pageNumber, text } from '../text-policy.ts';
+import { identifier, pageNumber, text } from '../text-policy.ts';
 import { BADGES } from './community.ts';
 import { PostListItem, tagName } from './posts.ts';
 
@@ -44,7 +44,8 @@ export type HandleSuggestions = z.infer<typeof HandleSuggestions>;
 /** A profile's path in forum-web: where author names and mentions link. */
 export const profilePath = (userId: string) => `/u/${encodeURIComponent(userId)}`;
 
-export const PublicProfileParams = z.object({ id: z.string().min(1).max(255) });
+/** A member's id, or `@` and their handle: one run of visible characters (no NUL nor control character reaches the database). */
+export const PublicProfileParams = z.object({ id: identifier('user id') });
 export const PublicProfileQuery = z.object({ page: pageNumber.default(1) });
 
 /**

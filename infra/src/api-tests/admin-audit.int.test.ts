@@ -264,7 +264,9 @@ describe('the history of a user or a post (GET /api/admin/history/:kind/:id)', (
       forum.api(`/api/admin/history/user/${encodeURIComponent(member.id)}`, { token: admin.token, ...after(position) }),
     );
     expect(history).toMatchObject({ kind: 'user', id: member.id });
-    expect(history.events[0]).toMatchObject({
+    // the registration's append: the handle's claim on its own stream, then the user's record
+    expect(history.events.slice(0, 3).map((e) => e.type)).toEqual(['HandleClaimed', 'UserRegistered', 'HandleChanged']);
+    expect(history.events[1]).toMatchObject({
       type: 'UserRegistered',
       streamId: `user-${member.id}`,
       version: 1,

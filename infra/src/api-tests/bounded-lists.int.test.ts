@@ -327,6 +327,7 @@ const BOUNDS: Record<string, (() => Promise<void>) | 'not a list'> = {
   },
   // one member's answer about one post
   '/posts/:id/follow': 'not a list',
+  '/me/notification-preferences': 'not a list',
   async '/announcements'() {
     const news = await list('/api/announcements');
     expect([lengthOf(news.body), news.total]).toEqual([UNPAGED_LIST_MAX, String(UNPAGED_LIST_MAX + OVER)]);

@@ -1,4 +1,5 @@
 import {
+  commentLink,
   DEFAULT_WARNING_REASON,
   WARNING_QUOTE_LENGTH,
   type CommentItem,
@@ -133,6 +134,7 @@ describe('#28.6 warnings name their comment, once', () => {
         commentQuote: quote,
         createdAt: anyString,
         read: false,
+        link: commentLink(postId, commentId),
       },
     ]);
 

@@ -35,7 +35,17 @@ const statusOf = async () => {
 describe('GET /api/admin/projections and POST /api/admin/projections/:name/rebuild', () => {
   it('lists every projection with its build, state, checkpoint and lag', async () => {
     const status = await statusOf();
-    expect(status.map((s) => s.name).sort()).toEqual(['announcements', 'audit', 'comments', 'contact', 'notifications', 'posts', 'tags', 'users']);
+    expect(status.map((s) => s.name).sort()).toEqual([
+      'announcements',
+      'audit',
+      'comments',
+      'contact',
+      'notification-preferences',
+      'notifications',
+      'posts',
+      'tags',
+      'users',
+    ]);
     expect(status.every((s) => s.state === 'live' && s.role === 'live' && s.error === null)).toBe(true);
     expect(status.find((s) => s.name === 'posts')).toMatchObject({
       version: postsProjection.version,

@@ -45,7 +45,7 @@ describe('calls by email through the command services', () => {
 
     const bought = await call(`/api/users/membership/${encodeURIComponent(other.email)}`, admin.token, { method: 'PATCH' });
     expect(bought.status, await bought.clone().text()).toBe(200);
-    expect(await types(`user-${other.id}`)).toEqual(['UserRegistered', 'MembershipPurchaseStarted', 'MembershipPurchased']);
+    expect(await types(`user-${other.id}`)).toEqual(['UserRegistered', 'HandleChanged', 'MembershipPurchaseStarted', 'MembershipPurchased']);
 
     // an address the realm does not hold names no one
     const nobody = await call(`/api/admin/warn-user/nobody-${randomBytes(4).toString('hex')}@forum.test`, admin.token, { method: 'POST', json: {} });
