@@ -41,7 +41,7 @@ export function NotificationCentre() {
 
   return (
     <Paper variant="outlined" component="section" aria-labelledby="notifications-heading" sx={{ p: { xs: 2, md: 3 } }}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between', gap: 1, mb: 2 }}>
+      <Stack sx={{ gap: 1, mb: 2 }}>
         <Typography id="notifications-heading" variant="h5" component="h1" sx={{ fontWeight: 700 }}>
           Notifications
         </Typography>

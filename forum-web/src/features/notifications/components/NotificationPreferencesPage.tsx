@@ -1,4 +1,4 @@
-import { DELIVERIES, NOTIFICATION_KINDS, type Delivery, type NotificationKind } from '@forum/contracts';
+import { DELIVERIES_OF, NOTIFICATION_KINDS, type Delivery, type NotificationKind } from '@forum/contracts';
 import { Alert, FormControl, FormLabel, MenuItem, Paper, Select, Skeleton, Stack, Typography } from '@mui/material';
 import { useId } from 'react';
 import { useToast } from '../../../components/toast/ToastProvider';
@@ -86,13 +86,13 @@ function PreferenceRow({
       <Select
         size="small"
         value={delivery}
-        disabled={disabled}
+        disabled={disabled || DELIVERIES_OF[kind].length === 1}
         onChange={(event) => onChange(event.target.value)}
         labelId={`${id}-label`}
         SelectDisplayProps={{ 'aria-describedby': `${id}-about` }}
         sx={{ minWidth: { sm: 180 } }}
       >
-        {DELIVERIES.map((option) => (
+        {DELIVERIES_OF[kind].map((option) => (
           <MenuItem key={option} value={option}>
             {DELIVERY_NAMES[option]}
           </MenuItem>

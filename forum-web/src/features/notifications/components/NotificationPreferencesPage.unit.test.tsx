@@ -33,4 +33,14 @@ describe('the notification preferences', () => {
     expect(sent).toEqual([{ mention: 'off' }]);
     await waitFor(() => expect(screen.getByRole('combobox', { name: 'Mentions' }).textContent).toBe('Off'));
   });
+
+  it('offers only what the server takes: a warning is never off, announcements are in the app only', async () => {
+    stubApi({ 'GET /api/me/notification-preferences': () => ({ body: { preferences: DEFAULT_DELIVERIES } }) });
+    renderWithApp(<NotificationPreferencesPage />);
+    await userEvent.click(await screen.findByRole('combobox', { name: 'Warnings' }));
+    const options = within(await screen.findByRole('listbox')).getAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['In the app', 'Email at once', 'Daily digest']);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByRole('combobox', { name: 'Announcements' }).getAttribute('aria-disabled')).toBe('true');
+  });
 });
