@@ -5,7 +5,8 @@ import { chromiumMissing, chromiumMissingMessage, journeySteps, setUpJourneys, s
 
 /**
  * Notifications as members meet them (issue #42, docs/notifications.md), each member in a browser of
- * their own: a reply moves the author's bell without a reload and opens the comment; a mention chosen
+ * their own: a reply moves the author's bell without a reload and opens the comment, whose author's name
+ * leads to his public profile; a mention chosen
  * from the editor's list reaches the member named; following a tag
  * brings its new posts to the bell; what a member follows and has not seen comes in the digest, in
  * the development mailbox. axe-core finds no serious or critical violation.
@@ -66,6 +67,13 @@ describe.skipIf(chromiumMissing)('notifications of replies, mentions and followe
     await expect.poll(() => page.locator(`[id="comment-${commentId}"]`).getAttribute('aria-current')).not.toBeNull();
     await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
     await expectAccessible('the post opened at the comment');
+
+    // the comment's author is a link to his public profile
+    await page.getByRole('region', { name: 'Comments' }).getByRole('list', { name: 'Comments' }).getByRole('link', { name: bob.name }).click();
+    await page.waitForURL((url) => url.pathname === `/u/${bob.id}`);
+    await page.getByRole('heading', { level: 1, name: bob.name }).waitFor();
+    await page.getByText('Bronze Member').waitFor();
+    await expectAccessible('the public profile of a comment’s author');
   });
 
   it('alice mentions cara, chosen from the editor’s list; cara’s bell says so and opens the comment', { timeout: 150_000 }, async () => {
@@ -124,7 +132,8 @@ describe.skipIf(chromiumMissing)('notifications of replies, mentions and followe
     const follow = page.getByRole('button', { name: `Follow #${tag}` });
     await expect.poll(() => follow.getAttribute('aria-pressed')).toBe('false');
     await follow.click();
-    await expect.poll(() => follow.getAttribute('aria-pressed')).toBe('true');
+    const following = page.getByRole('button', { name: `Following #${tag}` });
+    await expect.poll(() => following.getAttribute('aria-pressed')).toBe('true');
     await expectAccessible('a followed tag');
 
     const title = `Cheap hosting compared ${Date.now()}`;

@@ -51,6 +51,8 @@ export const CommentItem = z.object({
   postId: z.string(),
   text: z.string(),
   authorName: z.string(),
+  /** As a post's (PostListItem). */
+  authorId: z.string().nullable(),
   authorEmail: z.string().optional(),
   authorPhoto: z.string(),
   createdAt: z.string(),
@@ -112,8 +114,11 @@ export const AuthorEmailParams = z.object({ authorEmail: emailText('Email', { in
 
 // ── leaderboard, profile, search ─────────────────────────────────────────
 
-/** GET /api/users/top-voted items (no email: the list is public). */
-export const TopVotedUser = z.object({ _id: z.string(), name: z.string(), photoURL: z.string(), totalVote: z.number().int() });
+/**
+ * GET /api/users/top-voted items (no email: the list is public). `hasProfile`: whether `_id` has a public
+ * profile to link to (false once they are erased: their name reads 'Deleted user').
+ */
+export const TopVotedUser = z.object({ _id: z.string(), name: z.string(), photoURL: z.string(), totalVote: z.number().int(), hasProfile: z.boolean() });
 export type TopVotedUser = z.infer<typeof TopVotedUser>;
 
 export const BADGES = ['Gold', 'Bronze'] as const;

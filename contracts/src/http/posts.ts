@@ -58,6 +58,8 @@ export const PostListItem = z.object({
   summary: z.string(),
   tags: z.array(z.string()),
   authorName: z.string(),
+  /** The author's user id, for their public profile (profilePath); null once they are erased (then authorName is 'Deleted user'). */
+  authorId: z.string().nullable(),
   authorPhoto: z.string(),
   createdAt: z.string(),
   upVote: z.number(),

@@ -26,7 +26,7 @@ export function mailboxPage(mails: readonly MailboxEntry[], site: Site): Page {
         .join('\n')
     : '<p class="muted">No mail yet.</p>';
   const body = `<h1>Mailbox</h1>
-<div class="dev" role="note"><strong>For development only.</strong> No mail server is configured (SMTP_URL is not set), so the mails the realm would send are kept here instead, newest first. Set SMTP_URL to send real mail; this page then goes away.</div>
+<div class="dev" role="note"><strong>For development only.</strong> No mail server is configured (SMTP_URL is not set), so every mail the forum sends (address confirmations, password resets, notifications and the daily digest) is kept here instead, newest first. Set SMTP_URL to send real mail; this page then goes away.</div>
 ${list}`;
   return renderPage({ title: 'Mailbox', body, site, wide: true });
 }

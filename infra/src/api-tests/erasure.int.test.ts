@@ -11,6 +11,7 @@ import {
   type CommentItem,
   type PostDetail,
   type PostsPage,
+  type TopVotedUser,
 } from '@forum/contracts';
 import { runForumctl } from '../ops/forumctl.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,6 +128,8 @@ describe('a member who erases themselves, keeping their posts', () => {
     );
     expect(before.join('\n')).toContain(ann.email);
     expect(before.join('\n')).toContain(`Quetzal`);
+    expect(((await (await read(`/api/posts/${annPost}`)).json()) as PostDetail).authorId).toBe(ann.id);
+    expect(((await (await read('/api/users/top-voted')).json()) as TopVotedUser[]).find((row) => row._id === ann.id)).toMatchObject({ hasProfile: true });
   });
 
   it('DELETE /api/me answers 200 with the position of AccountErased, which carries no personal data', async () => {
@@ -155,9 +158,26 @@ describe('a member who erases themselves, keeping their posts', () => {
 
   it('shows their posts and comments by "Deleted user", text kept; the profile is gone', async () => {
     const post = (await (await read(`/api/posts/${annPost}`, admin.token)).json()) as PostDetail;
-    expect(post).toMatchObject({ title: 'Ann on owls', description: 'Owls are night birds.', authorName: DELETED_USER_NAME, authorPhoto: '', authorEmail: '' });
+    // no authorId: the name is plain text, with no link to a profile that is gone
+    expect(post).toMatchObject({
+      title: 'Ann on owls',
+      description: 'Owls are night birds.',
+      authorName: DELETED_USER_NAME,
+      authorId: null,
+      authorPhoto: '',
+      authorEmail: '',
+    });
     const comments = (await (await read(`/api/comments/${bobPost}`, admin.token)).json()) as CommentItem[];
-    expect(comments).toEqual([expect.objectContaining({ _id: annComment, text: 'Ann agrees about crows.', authorName: DELETED_USER_NAME, authorPhoto: '' })]);
+    expect(comments).toEqual([
+      expect.objectContaining({ _id: annComment, text: 'Ann agrees about crows.', authorName: DELETED_USER_NAME, authorId: null, authorPhoto: '' }),
+    ]);
+    const home = (await (await read('/api/posts?page=1')).json()) as PostsPage;
+    expect(home.posts.filter((p) => p._id === annPost || p._id === bobPost).map((p) => [p.title, p.authorId])).toEqual([
+      ['Bob on crows', bob.id],
+      ['Ann on owls', null],
+    ]);
+    const board = (await (await read('/api/users/top-voted')).json()) as TopVotedUser[];
+    expect(board.find((row) => row._id === ann.id)).toMatchObject({ name: DELETED_USER_NAME, hasProfile: false });
     expect((await read(`/api/user-profile/${ann.email}`, admin.token)).status).toBe(404);
     const users = (await (await read('/api/admin/users?search=quetzal', admin.token)).json()) as { users: { _id: string }[] };
     expect(users.users.map((u) => u._id)).toEqual([bob.id]);

@@ -1,5 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { HANDLE_SUGGESTIONS_MAX, type AdminUsersPage, type ErrorBody, type HandleSuggestions, type Me, type PublicProfile } from '@forum/contracts';
+import {
+  HANDLE_SUGGESTIONS_MAX,
+  type AdminUsersPage,
+  type CommentItem,
+  type CommentsPage,
+  type ErrorBody,
+  type HandleSuggestions,
+  type Me,
+  type PostDetail,
+  type PostListItem,
+  type PostsPage,
+  type PublicProfile,
+  type SearchPage,
+} from '@forum/contracts';
 import { waitFor } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given } from '../testing/given.ts';
@@ -12,7 +25,7 @@ import { startTestForum, type TestForum } from '../testing/forum.ts';
  */
 let forum: TestForum;
 let admin: { id: string; token: string };
-const { registeredUser, createPost } = given(() => forum);
+const { registeredUser, createPost, createComment } = given(() => forum);
 
 beforeAll(async () => {
   forum = await startTestForum({ IDENTITY_REMOVAL_GRACE_MS: '0' });
@@ -143,5 +156,33 @@ describe('GET /api/users/:id (a public profile)', () => {
     expect((await forum.api(`/api/users/${gone.id}`)).status).toBe(404);
     const staff = await forum.call<PublicProfile>('GET', `/api/users/${admin.id}`);
     expect(staff.user.role).toBe('admin');
+  });
+});
+
+describe('authorId: the author of a post or comment, for the link to their public profile', () => {
+  it('is the author’s user id in the home page, a post, its comments (both reads), a tag’s posts, a search, a profile’s posts and the admin’s list', async () => {
+    const w = word();
+    const tag = `t${w}`;
+    await forum.call('POST', '/api/admin/tags', { token: admin.token, body: { name: tag }, expect: 201 });
+    const [dee, eve] = [await registeredUser('Dee Author'), await registeredUser('Eve Commenter')];
+    const { id: postId } = await createPost(dee.token, { title: `Kestrels ${w}`, description: `Kestrels hover ${w}.`, tags: [tag] });
+    await createComment(eve.token, postId, 'They do.');
+    const byDee = (posts: readonly PostListItem[]) => posts.filter((post) => post._id === postId).map((post) => post.authorId);
+
+    expect(byDee((await forum.call<PostsPage>('GET', '/api/posts?page=1')).posts)).toEqual([dee.id]);
+    expect((await forum.call<PostDetail>('GET', `/api/posts/${postId}`)).authorId).toBe(dee.id);
+    expect((await forum.call<CommentItem[]>('GET', `/api/comments/${postId}`)).map((c) => c.authorId)).toEqual([eve.id]);
+    expect((await forum.call<CommentsPage>('GET', `/api/posts/${postId}/comments`)).comments.map((c) => c.authorId)).toEqual([eve.id]);
+    expect(byDee(await forum.call<PostListItem[]>('GET', `/api/posts/search?tag=${tag}`))).toEqual([dee.id]);
+    expect(byDee((await forum.call<PostsPage>('GET', `/api/posts/search?tag=${tag}&page=1`)).posts)).toEqual([dee.id]);
+    expect(byDee((await forum.call<SearchPage>('GET', `/api/posts/search?q=${w}`)).posts)).toEqual([dee.id]);
+    expect(byDee((await forum.call<PublicProfile>('GET', `/api/users/${dee.id}`)).posts)).toEqual([dee.id]);
+    expect(
+      byDee(
+        await forum.call<PostListItem[]>('GET', `/api/posts?range=${encodeURIComponent('[0,9]')}&sort=${encodeURIComponent('["createdAt","DESC"]')}`, {
+          token: admin.token,
+        }),
+      ),
+    ).toEqual([dee.id]);
   });
 });

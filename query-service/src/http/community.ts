@@ -30,6 +30,7 @@ const comment = (row: CommentRow, viewer: UserRow | undefined, reported: Readonl
   postId: row.post_id,
   text: row.text,
   authorName: row.author_name,
+  authorId: row.author_profile_id,
   ...(maySeeEmail(viewer, row.author_id) ? { authorEmail: row.author_email } : {}),
   authorPhoto: row.author_photo,
   createdAt: row.created_at.toISOString(),
@@ -99,7 +100,13 @@ async function commentsAsSeen(cache: PostCache, postId: string, query: CommentsP
 
 /** The leaderboard: the users with the most up-votes on their live posts. */
 export async function leaderboard(community: CommunityStore): Promise<TopVotedUser[]> {
-  return (await community.topVoted()).map((row) => ({ _id: row.user_id, name: row.name, photoURL: row.photo_url, totalVote: row.up_votes }));
+  return (await community.topVoted()).map((row) => ({
+    _id: row.user_id,
+    name: row.name,
+    photoURL: row.photo_url,
+    totalVote: row.up_votes,
+    hasProfile: row.has_profile,
+  }));
 }
 
 /**

@@ -16,6 +16,7 @@ export const listItem = (row: ListRow): PostListItem => ({
   summary: summarize(row.summary),
   tags: row.tags,
   authorName: row.author_name,
+  authorId: row.author_profile_id,
   authorPhoto: row.author_photo,
   createdAt: row.created_at.toISOString(),
   upVote: row.up_vote,

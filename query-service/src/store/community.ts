@@ -10,7 +10,7 @@ import {
   type ReportFeedback,
 } from '@forum/contracts';
 import { prepared, type Knex } from '@forum/platform';
-import { LIST_COLUMNS, pageOf, type PostRow } from './posts.ts';
+import { authorProfileId, LIST_COLUMNS, pageOf, type PostRow } from './posts.ts';
 import type { UserRow } from './users.ts';
 import { AT_MICROS, MICROS_OF } from './keyset.ts';
 import { descriptionSnippets, markedText, titleHeadline } from './snippets.ts';
@@ -24,6 +24,8 @@ export interface CommentRow {
   post_id: string;
   text: string;
   author_id: string;
+  /** As a post's (authorProfileId). */
+  author_profile_id: string | null;
   author_name: string;
   author_email: string;
   author_photo: string;
@@ -68,6 +70,8 @@ export interface LeaderRow {
   name: string;
   photo_url: string;
   up_votes: number;
+  /** false once they are erased (they have no user row then, nor a public profile). */
+  has_profile: boolean;
 }
 
 export type ProfileRow = UserRow & { posts: number; comments: number; comments_received: number; up_votes: number };
@@ -108,7 +112,7 @@ export function createCommunityStore(db: Knex) {
         `SELECT p.comment_count AS total, c.*
          FROM read.posts p
          LEFT JOIN LATERAL (
-           SELECT c.id, c.post_id, c.text, c.author_id, c.author_name, c.author_email, c.author_photo, c.created_at, c.edited_at, c.revision_count, ${MICROS_OF('c.created_at')} AS micros
+           SELECT c.id, c.post_id, c.text, c.author_id, ${authorProfileId('c.')} AS author_profile_id, c.author_name, c.author_email, c.author_photo, c.created_at, c.edited_at, c.revision_count, ${MICROS_OF('c.created_at')} AS micros
            FROM read.comments c
            WHERE c.post_id = p.id ${page.after ? `AND (c.created_at, c.id) ${direction === 'ASC' ? '>' : '<'} (${AT_MICROS}, ?::uuid)` : ''}
            ORDER BY c.created_at ${direction}, c.id ${direction} LIMIT ?
@@ -164,8 +168,9 @@ export function createCommunityStore(db: Knex) {
     async topVoted(): Promise<LeaderRow[]> {
       const { rows }: { rows: LeaderRow[] } = await prepared(
         db,
-        `SELECT user_id, name, photo_url, up_votes FROM read.author_stats WHERE up_votes > 0
-         ORDER BY up_votes DESC, name, user_id LIMIT ?`,
+        `SELECT s.user_id, s.name, s.photo_url, s.up_votes, EXISTS (SELECT 1 FROM read.users u WHERE u.id = s.user_id) AS has_profile
+         FROM read.author_stats s WHERE s.up_votes > 0
+         ORDER BY s.up_votes DESC, s.name, s.user_id LIMIT ?`,
         [LEADERBOARD_SIZE],
       );
       return rows;

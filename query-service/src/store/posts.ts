@@ -1,4 +1,4 @@
-import { PAGE_SIZE, TAG_LIST_MAX, UNPAGED_LIST_MAX, type PostSort, type Vote } from '@forum/contracts';
+import { DELETED_USER_NAME, ERASED_VALUES, PAGE_SIZE, TAG_LIST_MAX, UNPAGED_LIST_MAX, type PostSort, type Vote } from '@forum/contracts';
 import { prepared, type Knex } from '@forum/platform';
 import { pageThroughBlocks, type PostList } from '@forum/projections/read-model';
 
@@ -9,6 +9,8 @@ export interface PostRow {
   summary: string;
   tags: string[];
   author_id: string;
+  /** The author's id while they have a public profile; null once erased (authorProfileId). */
+  author_profile_id: string | null;
   author_name: string;
   author_email: string;
   author_photo: string;
@@ -20,7 +22,15 @@ export interface PostRow {
   revision_count: number;
 }
 
-export const LIST_COLUMNS = 'id, title, summary, tags, author_name, author_photo, created_at, up_vote, down_vote, comment_count, edited_at, revision_count';
+/**
+ * The author's id of a post's or comment's row (its columns after `table`) while the author has a public
+ * profile, else NULL: an erasure leaves their rows by DELETED_USER_NAME with no email (ERASED_VALUES),
+ * which no member's own rows read, so the link goes in the same write that changes the name shown.
+ */
+export const authorProfileId = (table = '') =>
+  `CASE WHEN ${table}author_email = '${ERASED_VALUES.email}' AND ${table}author_name = '${DELETED_USER_NAME}' THEN NULL ELSE ${table}author_id END`;
+
+export const LIST_COLUMNS = `id, title, summary, tags, author_name, ${authorProfileId()} AS author_profile_id, author_photo, created_at, up_vote, down_vote, comment_count, edited_at, revision_count`;
 const ORDER: Record<PostSort, string> = {
   newest: 'created_at DESC, id DESC',
   popularity: 'score DESC, created_at DESC, id DESC',

@@ -69,10 +69,11 @@ describe('the formats', () => {
 });
 
 describe("#42 the editor's @ autocomplete", () => {
+  const ALICE_PHOTO = 'https://images.example.com/alice.png';
   const MEMBERS: MentionSuggestion[] = [
-    { _id: 'u-1', handle: 'alice', name: 'Alice Martin' },
-    { _id: 'u-2', handle: 'alina_k', name: 'Alina K' },
-    { _id: 'u-3', handle: 'bob.chen', name: 'Bob Chen' },
+    { _id: 'u-1', handle: 'alice', name: 'Alice Martin', photoURL: ALICE_PHOTO },
+    { _id: 'u-2', handle: 'alina_k', name: 'Alina K', photoURL: '' },
+    { _id: 'u-3', handle: 'bob.chen', name: 'Bob Chen', photoURL: '' },
   ];
   /** The app's suggest: the members whose handle starts with the prefix; every prefix asked is kept. */
   function members() {
@@ -84,14 +85,18 @@ describe("#42 the editor's @ autocomplete", () => {
     return { asked, suggest };
   }
 
-  it('lists the members after @ and a prefix; ArrowDown and Enter put "@handle " in place of the prefix', async () => {
+  it('lists the members after @ and a prefix, each with their photo (their initial without one); ArrowDown and Enter put "@handle " in place of the prefix', async () => {
     const { asked, suggest } = members();
     render(<Editor initial="Thanks " suggest={suggest} />);
     await userEvent.click(field());
     await userEvent.keyboard('{End}@al');
     const list = await screen.findByRole('listbox', { name: 'Members to mention' });
     const options = within(list).getAllByRole('option');
-    expect(options.map((option) => option.textContent)).toEqual(['@aliceAlice Martin', '@alina_kAlina K']);
+    expect(options.map((option) => within(option).getByText(/^@/).textContent)).toEqual(['@alice', '@alina_k']);
+    expect(options.map((option) => within(option).getByText(/^A[a-z]/).textContent)).toEqual(['Alice Martin', 'Alina K']);
+    expect(options[0]!.querySelector('img')?.getAttribute('src')).toBe(ALICE_PHOTO);
+    expect(options[1]!.querySelector('img')).toBeNull();
+    expect(options[1]!.querySelector('[aria-hidden="true"]')?.textContent).toBe('A');
     expect(field().getAttribute('aria-autocomplete')).toBe('list');
     expect(field().getAttribute('aria-controls')).toBe(list.id);
     expect(field().getAttribute('aria-activedescendant')).toBe(options[0]!.id);

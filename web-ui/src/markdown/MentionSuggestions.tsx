@@ -1,6 +1,7 @@
 import { HANDLE_MAX } from '@forum/contracts';
-import { List, ListItemButton, ListItemText, Paper, Popper } from '@mui/material';
+import { List, ListItemAvatar, ListItemButton, ListItemText, Paper, Popper } from '@mui/material';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { PersonAvatar } from '../PersonAvatar.tsx';
 import type { Edit } from './markdown-edits.ts';
 
 /** A member the @ autocomplete offers (GET /api/users/handles answers these). */
@@ -8,6 +9,8 @@ export interface MentionSuggestion {
   _id: string;
   handle: string;
   name: string;
+  /** Their photo ('' when they have none: their initial stands in). */
+  photoURL: string;
 }
 
 /** Members whose handle starts with `prefix` (ignoring case), given by the app. */
@@ -36,7 +39,7 @@ interface MentionState {
 
 /**
  * The editor's @ autocomplete: while the caret follows '@' and a handle's start, the app's `suggest`
- * is asked (once the typing rests) and its members are listed under the field; ArrowUp/Down move,
+ * is asked (once the typing rests) and its members are listed under the field, each with their photo; ArrowUp/Down move,
  * Enter or Tab (or a click) puts '@handle ' in place of what was typed, Escape closes the list.
  * The field keeps its textbox role (a multi-line field is no combobox); it tells assistive
  * technology of the list with aria-autocomplete, aria-controls and aria-activedescendant.
@@ -146,6 +149,9 @@ export function useMentionSuggestions({
               onMouseDown={(event) => event.preventDefault()}
               onClick={() => choose(option)}
             >
+              <ListItemAvatar sx={{ minWidth: 40 }}>
+                <PersonAvatar name={option.name} photo={option.photoURL} size={28} />
+              </ListItemAvatar>
               <ListItemText primary={`@${option.handle}`} secondary={option.name} slotProps={{ primary: { sx: { fontWeight: 600 } } }} />
             </ListItemButton>
           ))}

@@ -12,6 +12,7 @@ const post = (n: number, title: string, authorName: string, tags: string[], upVo
   summary: `${title}: the summary`,
   tags,
   authorName,
+  authorId: `u-${n}`,
   authorPhoto: '',
   createdAt: `2026-11-2${n}T10:15:00.000Z`,
   upVote,

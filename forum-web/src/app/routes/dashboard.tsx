@@ -7,9 +7,11 @@ import { DashboardLayout, type DashboardPage as Page } from '../../features/acco
 const NotificationCentre = lazy(async () => ({ default: (await import('../../features/notifications/centre')).NotificationCentre }));
 const NotificationPreferencesPage = lazy(async () => ({ default: (await import('../../features/notifications/centre')).NotificationPreferencesPage }));
 
+const CENTRE = NOTIFICATIONS_PATH.replace('/dashboard/', '');
+
 const PAGES: readonly Page[] = [
-  { path: NOTIFICATIONS_PATH.replace('/dashboard/', ''), element: <NotificationCentre />, link: { label: 'Notifications', Icon: NotificationsOutlined } },
-  { path: 'notification-preferences', element: <NotificationPreferencesPage /> },
+  { path: CENTRE, element: <NotificationCentre />, link: { label: 'Notifications', Icon: NotificationsOutlined } },
+  { path: 'notification-preferences', element: <NotificationPreferencesPage />, under: CENTRE },
 ];
 
 /** /dashboard/* (spec §2 User dashboard): the account's pages, and the notifications' pages beside them. */

@@ -17,6 +17,7 @@ const comment = (n: number, by = 'Bob Chen'): CommentItem => ({
   postId: POST_ID,
   text: `Comment ${n}`,
   authorName: by,
+  authorId: 'u-bob',
   authorPhoto: '',
   createdAt: '2026-11-23T18:00:00.000Z',
   revisionCount: 1,

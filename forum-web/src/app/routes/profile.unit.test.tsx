@@ -61,6 +61,15 @@ describe('a public profile', () => {
     expect(asked).toEqual(['@bob.chen', '@bob.chen?page=2']);
   });
 
+  it('a member who is not Gold shows the Bronze Member badge, as My Profile does, and no staff badge', async () => {
+    const bronze = profile(1);
+    stubApi({ 'GET /api/users/:id': () => ({ body: { ...bronze, user: { ...bronze.user, role: 'user', isMember: false, badge: 'Bronze' } } }) });
+    renderProfile('/u/@bob.chen');
+    await screen.findByText('Bronze Member');
+    expect(screen.queryByText('Gold')).toBeNull();
+    expect(screen.queryByText('Staff')).toBeNull();
+  });
+
   it('an erased or unknown member has no page: it says so', async () => {
     stubApi({ 'GET /api/users/:id': () => ({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'No such user' } } }) });
     renderProfile('/u/u-gone');

@@ -4,7 +4,7 @@ import ListAltOutlined from '@mui/icons-material/ListAltOutlined';
 import PostAddOutlined from '@mui/icons-material/PostAddOutlined';
 import { Box, List, ListItemButton, ListItemIcon, ListItemText, Paper } from '@mui/material';
 import { lazy, Suspense, type ComponentType, type ReactElement } from 'react';
-import { NavLink, Route, Routes } from 'react-router-dom';
+import { NavLink, Route, Routes, useLocation } from 'react-router-dom';
 import { NotFoundMessage } from '../../../components/NotFoundMessage';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { AddPost } from './AddPost';
@@ -14,14 +14,20 @@ import { MyProfile } from './MyProfile';
 /** The edit page is opened from a post: its own chunk, loaded then. */
 const EditPost = lazy(async () => ({ default: (await import('./EditPost')).EditPost }));
 
-/** A page of the dashboard another feature gives (the app composes them): its path under /dashboard, and its menu link if it has one. */
+/**
+ * A page of the dashboard another feature gives (the app composes them): its path under /dashboard, and
+ * its menu link if it has one; a page without a link may sit `under` another page's (its path), which
+ * the menu then marks while it is open.
+ */
 export interface DashboardPage {
   path: string;
   element: ReactElement;
   link?: { label: string; Icon: ComponentType };
+  under?: string;
 }
 
-type MenuLink = { to: string; label: string; Icon: ComponentType; end?: boolean };
+/** `also`: the paths of the pages under this link (marked while one of them is open). */
+type MenuLink = { to: string; label: string; Icon: ComponentType; end?: boolean; also?: readonly string[] };
 
 const LINKS: MenuLink[] = [
   { to: '/', label: 'Home', Icon: HomeOutlined, end: true },
@@ -35,7 +41,13 @@ const LINKS: MenuLink[] = [
  * side list becomes a grid of links above the page (two by two, or one row on a tablet).
  */
 export function DashboardLayout({ pages = [] }: { pages?: readonly DashboardPage[] }) {
-  const links: MenuLink[] = [...LINKS, ...pages.flatMap(({ path, link }) => (link ? [{ to: `/dashboard/${path}`, ...link }] : []))];
+  const { pathname } = useLocation();
+  const links: MenuLink[] = [
+    ...LINKS,
+    ...pages.flatMap(({ path, link }) =>
+      link ? [{ to: `/dashboard/${path}`, ...link, also: pages.filter((page) => page.under === path).map((page) => `/dashboard/${page.path}`) }] : [],
+    ),
+  ];
   return (
     <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, gap: { xs: 2, md: 3 }, alignItems: { md: 'flex-start' } }}>
       <Paper
@@ -53,12 +65,14 @@ export function DashboardLayout({ pages = [] }: { pages?: readonly DashboardPage
             py: { md: 1 },
           }}
         >
-          {links.map(({ to, label, Icon, end }) => (
+          {links.map(({ to, label, Icon, end, also = [] }) => (
             <li key={to}>
               <ListItemButton
                 component={NavLink}
                 to={to}
                 end={end}
+                // NavLink adds 'active' on its own page; a page under it is marked the same way
+                className={also.includes(pathname) ? 'active' : undefined}
                 sx={{
                   whiteSpace: 'nowrap',
                   px: { xs: 1.5, md: 2 },

@@ -3,6 +3,7 @@ import CheckCircleOutline from '@mui/icons-material/CheckCircleOutlineOutlined';
 import { Box, Button, FormControl, MenuItem, Select, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { PersonAvatar } from '@forum/web-ui';
+import { AuthorName } from '../../../components/AuthorName';
 import { EmailText } from '../../../components/EmailText';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { rateLimitMessage, serverError } from '../../../lib/http-error';
@@ -72,9 +73,7 @@ export function CommentRow({ comment }: { comment: CommentItem }) {
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
           <PersonAvatar name={comment.authorName} photo={comment.authorPhoto} size={36} />
           <Box sx={{ minWidth: 0 }}>
-            <Typography variant="subtitle2" component="div">
-              {comment.authorName}
-            </Typography>
+            <AuthorName name={comment.authorName} authorId={comment.authorId} variant="subtitle2" component="div" />
             {comment.authorEmail && <EmailText email={comment.authorEmail} variant="caption" component="div" color="text.secondary" />}
           </Box>
         </Stack>

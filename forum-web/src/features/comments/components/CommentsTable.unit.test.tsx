@@ -16,12 +16,22 @@ const comments: CommentItem[] = [
     postId: POST_ID,
     text: 'Short one',
     authorName: 'Bob Chen',
+    authorId: 'u-bob',
     authorEmail: 'bob@forum.local',
     authorPhoto: '',
     createdAt: '2026-11-23T18:00:00.000Z',
     revisionCount: 1,
   },
-  { _id: 'c2', postId: POST_ID, text: LONG_TEXT, authorName: 'Carol Diaz', authorPhoto: '', createdAt: '2026-11-23T19:30:00.000Z', revisionCount: 1 },
+  {
+    _id: 'c2',
+    postId: POST_ID,
+    text: LONG_TEXT,
+    authorName: 'Carol Diaz',
+    authorId: 'u-carol',
+    authorPhoto: '',
+    createdAt: '2026-11-23T19:30:00.000Z',
+    revisionCount: 1,
+  },
 ];
 
 function fakeServer({ list = comments, reportStatus = 201, pageSize = 20 }: { list?: CommentItem[]; reportStatus?: number; pageSize?: number } = {}) {

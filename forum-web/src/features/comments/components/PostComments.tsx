@@ -3,6 +3,7 @@ import { Box, Button, Link, List, ListItem, ListItemAvatar, ListItemText, Paper,
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { Markdown, PersonAvatar } from '@forum/web-ui';
+import { AuthorName } from '../../../components/AuthorName';
 import { useAuthState } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import { commentAnchorId, useCommentAnchor } from '../hooks/use-comment-anchor';
@@ -115,9 +116,7 @@ export function PostComments({ postId }: { postId: string }) {
               <ListItemText
                 primary={
                   <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline', flexWrap: 'wrap' }}>
-                    <Typography component="span" variant="subtitle2">
-                      {comment.authorName}
-                    </Typography>
+                    <AuthorName name={comment.authorName} authorId={comment.authorId} variant="subtitle2" />
                     <Typography component="time" variant="caption" color="text.secondary" dateTime={comment.createdAt}>
                       {formatDateTime(comment.createdAt)}
                     </Typography>

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
-import { COMMENT_MAX, type CommentItem } from '@forum/contracts';
+import { COMMENT_MAX, DELETED_USER_NAME, type CommentItem } from '@forum/contracts';
 import type { AuthUser } from '@forum/web-auth';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { descriptionOf, n, rateLimited, stubApi } from '@forum/web-ui/testing';
-import { ALICE, renderWithApp } from '../../../testing/render-with-app';
+import { ALICE, currentPath, renderWithApp } from '../../../testing/render-with-app';
 import { commentPage, shownStatus } from '../testing/comment-pages';
 import { PostComments } from './PostComments';
 
@@ -16,6 +16,7 @@ const first: CommentItem = {
   postId: POST_ID,
   text: 'First!',
   authorName: 'Bob Chen',
+  authorId: 'u-bob',
   authorPhoto: '',
   createdAt: '2026-11-23T18:00:00.000Z',
   revisionCount: 1,
@@ -47,6 +48,18 @@ afterEach(() => {
 });
 
 describe('the comments under a post', () => {
+  it("links each author's name to their public profile; an erased author's name is plain text", async () => {
+    const erased: CommentItem = { ...first, _id: 'c0', text: 'Old words', authorName: DELETED_USER_NAME, authorId: null };
+    fakeServer({ list: [first, erased] });
+    renderComments();
+    const list = await screen.findByRole('list', { name: 'Comments' });
+    await within(list).findByText('Old words');
+    expect(within(list).queryByRole('link', { name: DELETED_USER_NAME })).toBeNull();
+    within(list).getByText(DELETED_USER_NAME);
+    await userEvent.click(within(list).getByRole('link', { name: 'Bob Chen' }));
+    await waitFor(() => expect(currentPath()).toBe('/u/u-bob'));
+  });
+
   it('posts a comment: the list shows it after the server accepted it, and the input clears', async () => {
     const { added } = fakeServer();
     renderComments();

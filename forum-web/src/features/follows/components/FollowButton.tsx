@@ -7,8 +7,8 @@ import { useToast } from '../../../components/toast/ToastProvider';
 import { rateLimitMessage } from '../../../lib/http-error';
 
 interface FollowButtonProps {
-  /** What the button is named ("Follow", "Follow #devops"): the same whether pressed or not. */
-  label: string;
+  /** What the button reads, not pressed ("Follow", "Follow #devops") and pressed ("Following", "Following #devops"). */
+  label: { follow: string; following: string };
   /** Whether the member follows it; undefined while that is not known. */
   following: boolean | undefined;
   /** Sends the choice; resolves to whether the server took it (or the error it gave). */
@@ -18,7 +18,8 @@ interface FollowButtonProps {
 }
 
 /**
- * Follow as a toggle button (aria-pressed): pressed while the member follows; a press sends the
+ * Follow as a toggle button (aria-pressed): pressed while the member follows, and then it reads
+ * "Following" (its name is what it reads, so a voice user says what they see); a press sends the
  * other choice and the toast says what it means. It shows the server's state only, so a failure
  * leaves it as it was and says so.
  */
@@ -40,7 +41,7 @@ export function FollowButton({ label, following, change, said }: FollowButtonPro
       onClick={() => void toggle()}
       sx={{ whiteSpace: 'nowrap' }}
     >
-      {label}
+      {following ? label.following : label.follow}
     </Button>
   );
 }

@@ -20,7 +20,7 @@ async function ready(name: string) {
 }
 
 describe('Follow on a post', () => {
-  it('is pressed while the member follows the post; a press sends the other choice and says what it means', async () => {
+  it('is pressed and reads Following while the member follows the post; a press sends the other choice and says what it means', async () => {
     let following = false;
     const api = stubApi({
       [`GET /api/posts/${POST_ID}/follow`]: () => ({ body: { following } }),
@@ -33,9 +33,9 @@ describe('Follow on a post', () => {
 
     await userEvent.click(button);
     await screen.findByText('You follow this post: new comments will notify you.');
-    await waitFor(() => expect(pressed(screen.getByRole('button', { name: 'Follow' }))).toBe('true'));
+    await waitFor(() => expect(pressed(screen.getByRole('button', { name: 'Following' }))).toBe('true'));
 
-    await userEvent.click(await ready('Follow'));
+    await userEvent.click(await ready('Following'));
     await screen.findByText('You no longer follow this post.');
     await waitFor(() => expect(pressed(screen.getByRole('button', { name: 'Follow' }))).toBe('false'));
     expect(api.calls.filter((call) => !call.startsWith('GET'))).toEqual([`PUT /api/posts/${POST_ID}/follow`, `DELETE /api/posts/${POST_ID}/follow`]);
@@ -64,14 +64,14 @@ describe('Follow on a post', () => {
 });
 
 describe('Follow on a tag page', () => {
-  it('is pressed when the member follows the tag whatever its case; a press unfollows it by name', async () => {
+  it('is pressed and reads Following when the member follows the tag whatever its case; a press unfollows it by name', async () => {
     let tags = ['DevOps'];
     const api = stubApi({
       'GET /api/me/followed-tags': () => ({ body: { tags } }),
       'DELETE /api/tags/devops/follow': () => ((tags = []), { body: { id: 'devops', position: '6.1' } }),
     });
     renderWithApp(<FollowTagButton tag="devops" />);
-    const button = await ready('Follow #devops');
+    const button = await ready('Following #devops');
     expect(pressed(button)).toBe('true');
     await userEvent.click(button);
     await screen.findByText('You no longer follow #devops.');

@@ -11,7 +11,7 @@ export function FollowPostButton({ postId }: { postId: string }) {
   if (!signedIn) return null;
   return (
     <FollowButton
-      label="Follow"
+      label={{ follow: 'Follow', following: 'Following' }}
       following={isLoading ? undefined : currentData?.following}
       change={(follow) => setFollowing({ postId, follow })}
       said={{ followed: 'You follow this post: new comments will notify you.', unfollowed: 'You no longer follow this post.' }}

@@ -13,7 +13,7 @@ export function FollowTagButton({ tag }: { tag: string }) {
   const following = currentData?.tags.some((name) => name.toLowerCase() === tag.toLowerCase());
   return (
     <FollowButton
-      label={`Follow #${tag}`}
+      label={{ follow: `Follow #${tag}`, following: `Following #${tag}` }}
       following={isLoading ? undefined : following}
       change={(follow) => setFollowing({ tag, follow })}
       said={{ followed: `You follow #${tag}: new posts in it will notify you.`, unfollowed: `You no longer follow #${tag}.` }}

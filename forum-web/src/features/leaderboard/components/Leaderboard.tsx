@@ -3,11 +3,12 @@ import EmojiEvents from '@mui/icons-material/EmojiEvents';
 import { Avatar, Box, List, ListItem, ListItemAvatar, ListItemText, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useEffect } from 'react';
 import { PersonAvatar } from '@forum/web-ui';
+import { AuthorName } from '../../../components/AuthorName';
 import { useGetTopVotedQuery } from '../api/get-top-voted';
 
 const MEDALS = ['#D4AF37', '#A8A9AD', '#CD7F32'];
 
-/** Spec §2 Leaderboard: the top-voted users in order, each with a name and '{n} votes'. */
+/** Spec §2 Leaderboard: the top-voted users in order, each with a name (the link to their public profile) and '{n} votes'. */
 export function Leaderboard() {
   const { data: users = [], error, isLoading } = useGetTopVotedQuery();
 
@@ -64,7 +65,10 @@ export function Leaderboard() {
                   <ListItemAvatar sx={{ minWidth: 0 }}>
                     <PersonAvatar name={name} photo={user.photoURL} />
                   </ListItemAvatar>
-                  <ListItemText primary={name} slotProps={{ primary: { sx: { fontWeight: 600, overflowWrap: 'anywhere' } } }} />
+                  <ListItemText
+                    primary={<AuthorName name={name} authorId={user.hasProfile ? user._id : null} sx={{ fontWeight: 600, overflowWrap: 'anywhere' }} />}
+                    slotProps={{ primary: { component: 'div' } }}
+                  />
                   <Typography sx={{ fontWeight: 700, color: 'primary.main', whiteSpace: 'nowrap' }}>{`${user.totalVote} votes`}</Typography>
                 </ListItem>
               );

@@ -3,6 +3,7 @@ import { postPath } from '../../../lib/paths';
 import { Box, Card, CardContent, Chip, Link, Skeleton, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { PersonAvatar } from '@forum/web-ui';
+import { AuthorName } from '../../../components/AuthorName';
 import { PostStats } from '../../../components/PostStats';
 import { formatDate } from '../../../lib/format';
 
@@ -27,9 +28,13 @@ export function PostCard({ post, deleted = false }: { post: PostListItem; delete
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
           <PersonAvatar name={post.authorName} photo={post.authorPhoto} />
           <Box sx={{ flex: 1, minWidth: 0 }}>
-            <Typography variant="subtitle2" component="p" noWrap>
-              {post.authorName}
-            </Typography>
+            <AuthorName
+              name={post.authorName}
+              authorId={post.authorId}
+              variant="subtitle2"
+              component="p"
+              sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+            />
             <Typography variant="caption" color="text.secondary" component="time" dateTime={post.createdAt}>
               {formatDate(post.createdAt)}
             </Typography>

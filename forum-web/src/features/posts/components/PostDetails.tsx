@@ -5,6 +5,7 @@ import { Box, Button, Divider, Paper, Skeleton, Stack, Typography } from '@mui/m
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Markdown, PersonAvatar } from '@forum/web-ui';
+import { AuthorName } from '../../../components/AuthorName';
 import { PostNotFound } from '../../../components/NotFoundMessage';
 import { TagList } from '../../../components/TagChip';
 import { formatDate } from '../../../lib/format';
@@ -52,9 +53,7 @@ export function PostDetails({ id, actions, children }: { id: string; actions?: R
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 2.5 }}>
           <PersonAvatar name={post.authorName} photo={post.authorPhoto} size={48} />
           <Box>
-            <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
-              {post.authorName}
-            </Typography>
+            <AuthorName name={post.authorName} authorId={post.authorId} variant="subtitle1" component="p" sx={{ fontWeight: 600 }} />
             <Typography variant="body2" color="text.secondary">
               <time dateTime={post.createdAt}>{formatDate(post.createdAt)}</time>
               {post.editedAt && (

@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '@forum/web-ui/testing';
-import { renderWithApp } from '../../../testing/render-with-app';
+import { currentPath, renderWithApp } from '../../../testing/render-with-app';
 import { PostList } from './PostList';
 
 // a page change scrolls the list into view; jsdom lays nothing out
@@ -21,6 +21,7 @@ const post = (n: number) => ({
   summary: `What post ${n} is about`,
   tags: n % 2 ? ['DevOps'] : [],
   authorName: 'Bob Chen',
+  authorId: 'u-bob',
   authorPhoto: '',
   createdAt: '2026-11-20T09:30:00.000Z',
   upVote: n,
@@ -106,5 +107,15 @@ describe('the home post list: paging and sort', () => {
     const [first, second] = screen.getAllByRole('article');
     expect(first!.textContent).toContain('DevOps');
     expect(second!.textContent).toContain('General');
+  });
+
+  it("links each card's author to their public profile, apart from the title's link to the post", async () => {
+    stubPosts(2);
+    renderList();
+    await waitFor(() => expect(titles()).toHaveLength(2));
+    const [first] = screen.getAllByRole('article');
+    expect(within(first!).getByRole('link', { name: 'Post number 1' }).getAttribute('href')).toBe('/post/6f1c8a52-1111-4a4a-9a9a-000000000001');
+    await userEvent.click(within(first!).getByRole('link', { name: 'Bob Chen' }));
+    await waitFor(() => expect(currentPath()).toBe('/u/u-bob'));
   });
 });

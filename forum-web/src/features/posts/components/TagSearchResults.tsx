@@ -1,5 +1,6 @@
 import { Alert, Box, Chip, CircularProgress, Link, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
+import { AuthorName } from '../../../components/AuthorName';
 import { useForumTag } from '../../../lib/tags';
 import { useGetTaggedPostsQuery } from '../../../lib/tagged-posts';
 import { postPath } from '../../../lib/paths';
@@ -43,7 +44,7 @@ export default function TagSearchResults({ tag: asked }: { tag: string }) {
                     secondary={
                       <Stack component="span" direction="row" spacing={0.75} sx={{ flexWrap: 'wrap', alignItems: 'center', mt: 0.5 }} useFlexGap>
                         <Typography component="span" variant="caption">
-                          by {post.authorName}
+                          by <AuthorName name={post.authorName} authorId={post.authorId} underline="always" />
                         </Typography>
                         {post.tags.map((t) => (
                           <Chip key={t} component="span" label={`#${t}`} size="small" variant="outlined" />

@@ -15,6 +15,7 @@ const post = (changes: Partial<PostDetail> = {}): PostDetail => ({
   description: 'Blue-green with two processes behind nginx works.',
   tags: ['DevOps'],
   authorName: 'Bob Chen',
+  authorId: 'u-bob',
   authorPhoto: '',
   createdAt: '2026-11-23T18:58:54.361Z',
   upVote: 3,

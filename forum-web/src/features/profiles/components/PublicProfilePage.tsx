@@ -19,8 +19,8 @@ export const MemberNotFound = () => (
 );
 
 /**
- * /u/:id (or /u/@handle): a member's public page: photo, name, handle, when they joined, the Gold and
- * staff badges, their counts and their posts, newest first, a page at a time (`?page=`).
+ * /u/:id (or /u/@handle): a member's public page: photo, name, handle, when they joined, their badge
+ * (Gold or Bronze, as My Profile shows) and the staff one, their counts and their posts, newest first, a page at a time (`?page=`).
  */
 export function PublicProfilePage({ id }: { id: string }) {
   const pageParam = usePageParam();
@@ -64,7 +64,7 @@ export function PublicProfilePage({ id }: { id: string }) {
                 Joined <time dateTime={user.registeredAt}>{formatDate(user.registeredAt)}</time>
               </Typography>
               <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', justifyContent: 'center', rowGap: 1 }}>
-                {gold && <MemberBadge badge="Gold" />}
+                <MemberBadge badge={user.badge} />
                 {user.role === 'admin' && <Chip icon={<ShieldOutlined />} label="Staff" color="primary" variant="outlined" sx={{ fontWeight: 700 }} />}
               </Stack>
             </Stack>

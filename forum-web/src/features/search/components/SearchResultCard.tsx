@@ -3,6 +3,7 @@ import { postPath } from '../../../lib/paths';
 import { Box, Card, CardContent, Link, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { PersonAvatar } from '@forum/web-ui';
+import { AuthorName } from '../../../components/AuthorName';
 import { TagList } from '../../../components/TagChip';
 import { formatDate } from '../../../lib/format';
 import { Highlighted } from './Highlighted';
@@ -26,9 +27,7 @@ export function SearchResultCard({ post }: { post: SearchResult }) {
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mr: 'auto' }}>
             <PersonAvatar name={post.authorName} photo={post.authorPhoto} size={28} />
             <Box>
-              <Typography variant="body2" component="span" sx={{ fontWeight: 600 }}>
-                {post.authorName}
-              </Typography>
+              <AuthorName name={post.authorName} authorId={post.authorId} variant="body2" sx={{ fontWeight: 600 }} />
               <Typography variant="caption" color="text.secondary" component="time" dateTime={post.createdAt} sx={{ ml: 1 }}>
                 {formatDate(post.createdAt)}
               </Typography>
