@@ -253,7 +253,10 @@ function listingRoutes(plugin: FastifyPluginAsync, routes: string[]): FastifyPlu
 export function banner(forum: Pick<RunningForum, 'url' | 'issuer' | 'realm'>, more: readonly string[] = []): string {
   const lines = ['', `  Forum is running at ${forum.url}`, `  Admin console:      ${forum.url}/admin`, `  Sign-in service:    ${forum.issuer}`];
   if (forum.realm?.mailbox)
-    lines.push(`  Mailbox:            ${forum.realm.mailbox}`, '                      (the mails the forum sends: to confirm an address, to reset a password)');
+    lines.push(
+      `  Mailbox:            ${forum.realm.mailbox}`,
+      '                      (the mails the forum sends: address confirmations, password resets, notifications)',
+    );
   if (forum.realm) {
     lines.push('', `  Demo accounts (password ${DEMO_PASSWORD}):`);
     for (const account of DEMO_ACCOUNTS)

@@ -20,6 +20,7 @@ const post = (byMe: boolean) => ({
   description: 'Blue-green with a databse switch.',
   tags: ['DevOps'],
   authorName: BOB.name,
+  authorId: BOB.id,
   authorPhoto: '',
   createdAt: '2026-11-20T09:30:00.000Z',
   upVote: 0,

@@ -19,6 +19,7 @@ const post = {
   summary: 'Blue-green…',
   tags: ['DevOps', 'Databases'],
   authorName: 'Bob Chen',
+  authorId: 'user-bob',
   authorPhoto: '',
   createdAt: '2026-11-20T09:30:00.000Z',
   upVote: 7,

@@ -22,6 +22,7 @@ const recent = (n: number) => ({
   summary: '',
   tags: [],
   authorName: BOB.name,
+  authorId: BOB.id,
   authorPhoto: '',
   createdAt: '2026-11-20T09:30:00.000Z',
   upVote: n,
