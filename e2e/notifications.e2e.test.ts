@@ -74,6 +74,12 @@ describe.skipIf(chromiumMissing)('notifications of replies, mentions and followe
     await page.getByRole('heading', { level: 1, name: bob.name }).waitFor();
     await page.getByText('Bronze Member').waitFor();
     await expectAccessible('the public profile of a comment’s author');
+
+    // on the home page the author's name stands above the card's own link to the post
+    await page.goto(`${forum.url}/`);
+    await page.getByRole('article').filter({ hasText: title }).getByRole('link', { name: alice.name }).click();
+    await page.waitForURL((url) => url.pathname === `/u/${alice.id}`);
+    await page.getByRole('heading', { level: 1, name: alice.name }).waitFor();
   });
 
   it('alice mentions cara, chosen from the editor’s list; cara’s bell says so and opens the comment', { timeout: 150_000 }, async () => {
