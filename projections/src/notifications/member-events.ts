@@ -29,9 +29,11 @@ export const MEMBER_EVENT_TYPES = [
 export class FollowChoices {
   private readonly posts = new Map<string, { postId: string; userId: string; following: boolean }>();
   private readonly tags = new Map<string, { tag: string; userId: string; following: boolean }>();
+  private readonly postIds = new Set<string>();
 
-  get size(): number {
-    return this.posts.size + this.tags.size;
+  /** Whether a choice of the run is about the post. */
+  touches(postId: string): boolean {
+    return this.postIds.has(postId);
   }
 
   add(event: FollowEvent): void {
@@ -39,6 +41,7 @@ export class FollowChoices {
     if (event.type === 'PostFollowed' || event.type === 'PostUnfollowed') {
       const { postId, userId } = event.data;
       this.posts.set(`${postId} ${userId}`, { postId, userId, following });
+      this.postIds.add(postId);
     } else {
       const { tag, userId } = event.data;
       this.tags.set(`${tag.toLowerCase()} ${userId}`, { tag, userId, following });
@@ -64,6 +67,7 @@ export class FollowChoices {
       );
     this.posts.clear();
     this.tags.clear();
+    this.postIds.clear();
   }
 }
 
