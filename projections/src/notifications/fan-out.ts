@@ -69,13 +69,21 @@ export type PostCreated = ProjectedEvent<'PostCreated'>;
 export type CommentAdded = ProjectedEvent<'CommentAdded'>;
 export type TextEdited = ProjectedEvent<'PostEdited' | 'CommentEdited'>;
 
+/** A member's new handle, not written yet; `ord`: where it comes among the texts (see notifyMentions). */
+export interface HandleChange {
+  ord: number;
+  userId: string;
+  handle: string;
+}
+
 /**
- * New mentions: each text's handles (folded, in order) resolved through the handles the read model
- * keeps, never the author, nobody the text already notified (an edit notifies only whom it adds), and
+ * New mentions: each text's handles (folded, in order) resolved through the members' handles when it
+ * was written (those the read model keeps, but for `changes` that came before it: a member's last one
+ * then), never the author, nobody the text already notified (an edit notifies only whom it adds), and
  * at most MENTIONS_NOTIFIED_MAX members a text, the first ones it names. One notification each. The
- * texts are distinct (`textId`), each with its own `ord`.
+ * texts are distinct (`textId`); texts and changes are ordered by their `ord`, each its own.
  */
-export async function notifyMentions(trx: Knex.Transaction, texts: readonly MentioningText[]) {
+export async function notifyMentions(trx: Knex.Transaction, texts: readonly MentioningText[], changes: readonly HandleChange[] = []) {
   const mentioning = texts.filter((text) => text.handles.length > 0);
   if (mentioning.length === 0) return;
   await trx.raw(
@@ -83,10 +91,21 @@ export async function notifyMentions(trx: Knex.Transaction, texts: readonly Ment
        SELECT * FROM jsonb_to_recordset(:texts::jsonb) AS t(
          ord int, sid text, ver int, pos bigint, "textId" uuid, "postId" uuid, "commentId" uuid, author text, at timestamptz, handles text[])
      ),
+     c AS (SELECT ord, "userId", lower(handle) AS handle FROM jsonb_to_recordset(:changes::jsonb) AS c(ord int, "userId" text, handle text)),
+     -- the handles each text names, as they were when it was written
+     held AS (
+       SELECT t.ord, h.user_id, h.handle FROM t JOIN handles h ON h.handle = ANY (t.handles)
+       WHERE NOT EXISTS (SELECT 1 FROM c WHERE c."userId" = h.user_id AND c.ord < t.ord)
+       UNION ALL
+       SELECT ord, user_id, handle FROM (
+         SELECT DISTINCT ON (t.ord, c."userId") t.ord, c."userId" AS user_id, c.handle, t.handles
+         FROM t JOIN c ON c.ord < t.ord ORDER BY t.ord, c."userId", c.ord DESC
+       ) latest WHERE handle = ANY (handles)
+     ),
      named AS (
        SELECT DISTINCT ON (t.ord, h.user_id) t.*, h.user_id, w.n
        FROM t CROSS JOIN LATERAL unnest(t.handles) WITH ORDINALITY AS w(handle, n)
-       JOIN handles h ON h.handle = w.handle
+       JOIN held h ON h.ord = t.ord AND h.handle = w.handle
        WHERE h.user_id <> t.author
          AND NOT EXISTS (SELECT 1 FROM mentioned m WHERE m.text_id = t."textId" AND m.user_id = h.user_id)
        ORDER BY t.ord, h.user_id, w.n
@@ -101,7 +120,19 @@ export async function notifyMentions(trx: Knex.Transaction, texts: readonly Ment
      INSERT INTO notifications (id, user_id, kind, post_id, comment_id, actor_id, count, created_at, updated_at, read, position)
      SELECT ${idOf('user_id', 'sid', 'ver')}, user_id, 'mention', "postId", "commentId", author, 1, at, at, false, pos FROM kept
      ON CONFLICT (id) DO NOTHING`,
-    { texts: JSON.stringify(mentioning), max: MENTIONS_NOTIFIED_MAX },
+    { texts: JSON.stringify(mentioning), changes: JSON.stringify(changes), max: MENTIONS_NOTIFIED_MAX },
+  );
+}
+
+/** Writes members' new handles (folded; a member's last change stands). */
+export async function writeHandles(trx: Knex.Transaction, changes: readonly HandleChange[]) {
+  if (changes.length === 0) return;
+  await trx.raw(
+    `INSERT INTO handles (user_id, handle)
+     SELECT DISTINCT ON ("userId") "userId", lower(handle) FROM jsonb_to_recordset(?::jsonb) AS c(ord int, "userId" text, handle text)
+     ORDER BY "userId", ord DESC
+     ON CONFLICT (user_id) DO UPDATE SET handle = EXCLUDED.handle`,
+    [JSON.stringify(changes)],
   );
 }
 

@@ -125,8 +125,7 @@ export const notificationsProjection = defineProjection({
           break;
         }
         case 'HandleChanged':
-          await run.beforeHandle();
-          await applyMemberEvent(trx, event);
+          run.changeHandle(event);
           break;
         case 'PostDeleted':
           await run.beforeDeletion(event.data.postId);
