@@ -188,6 +188,7 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
   });
   const started = performance.now();
   const busy0 = busyJiffies();
+  const server0 = serverJiffies();
   const cpu0 = process.cpuUsage();
   let ms: number;
   // not awaited before polling: the bench measures until the checkpoints reach the head, whenever start() resolves
@@ -219,7 +220,9 @@ async function replay(projections: readonly Projection[], batchSize: number): Pr
     }
     ms = performance.now() - started;
     const c = process.cpuUsage(cpu0);
-    console.log(`  CPU: machine busy ${((busyJiffies() - busy0) / 100).toFixed(1)} s, this node ${((c.user + c.system) / 1e6).toFixed(1)} s`);
+    console.log(
+      `  CPU: machine busy ${((busyJiffies() - busy0) / 100).toFixed(1)} s, PostgreSQL ${((serverJiffies() - server0) / 100).toFixed(1)} s, this node ${((c.user + c.system) / 1e6).toFixed(1)} s`,
+    );
     const resolved = await Promise.race([starting.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 10_000))]);
     if (!resolved) console.log(`  (runner.start() had not resolved 10 s after every checkpoint reached the head)`);
   } finally {
@@ -301,6 +304,32 @@ async function readPasses(batchSize: number, total: number) {
   } finally {
     await store.close();
   }
+}
+
+/**
+ * CPU time the bench's PostgreSQL has used (its postmaster, the processes it runs and those it has
+ * reaped), in 1/100 s: unlike the machine's, it does not count other work on a shared machine.
+ */
+function serverJiffies() {
+  const postmaster = fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]!;
+  let jiffies = 0;
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    // after the command's name: state, parent, …; its user and system time are the 12th and 13th, its
+    // reaped children's the 14th and 15th
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    if (pid === postmaster) jiffies += fields[11]! + fields[12]! + fields[13]! + fields[14]!;
+    else if (String(fields[1]) === postmaster) jiffies += fields[11]! + fields[12]!;
+  }
+  return jiffies;
 }
 
 /** CPU time the whole machine has been busy (user, nice, system, irq, softirq), in 1/100 s. */

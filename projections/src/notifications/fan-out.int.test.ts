@@ -228,6 +228,28 @@ describe('a log applied in batches of any size', () => {
       comment(133, 13, 'dee', { minute: 9 }),
       commentEdited(133, 13, 'dee', '@ben @ann'),
       comment(134, 13, 'ann', { minute: 10 }),
+      // what a run of texts depends on, amid it: a handle given to another member between two texts
+      // naming it, an edit that names nobody, choices about the run's post and tag and about others,
+      // the deletion of the run's post and of another; a choice taken back after a text it was made before
+      handle('eve', 'eve'),
+      post(14, 'eve', { tags: ['b'] }),
+      comment(141, 14, 'ann', { minute: 11, text: 'Hi @eve' }),
+      handle('eve', 'eve2'),
+      handle('fay', 'eve'),
+      comment(142, 14, 'ben', { minute: 12, text: '@eve and @eve2' }),
+      commentEdited(141, 14, 'ann', 'Hi there'),
+      tagFollows('TagFollowed', 'cy', 'B'),
+      follows('PostUnfollowed', 'eve', 14),
+      follows('PostFollowed', 'dee', 12),
+      comment(143, 14, 'dee', { minute: 13 }),
+      follows('PostFollowed', 'eve', 14),
+      post(15, 'ben', { tags: ['B'] }),
+      tagFollows('TagUnfollowed', 'cy', 'b'),
+      comment(151, 15, 'ann', { minute: 14 }),
+      inStream('PostDeleted', { postId: uuidOf(15), authorId: 'ben', deletedBy: 'ben', deletedAt: time(15) }, `post-${uuidOf(15)}`),
+      comment(144, 14, 'cy', { minute: 16 }),
+      inStream('PostDeleted', { postId: uuidOf(13), authorId: 'ben', deletedBy: 'ben', deletedAt: time(17) }, `post-${uuidOf(13)}`),
+      comment(145, 14, 'ann', { minute: 18 }),
     ];
     const table = async (model: Model) => model.tableRows('notifications');
     const whole = await harness.fresh(notificationsProjection);

@@ -3,10 +3,11 @@ import type { ProjectedEvent } from '../runner/projection.ts';
 
 /**
  * The notifications read model's events of one member or one post (see projection.ts): follows (a
- * run of them set-wise), and one statement each for a handle, what a member read, a post's
- * deletion, an erasure.
+ * run of them set-wise), and one statement each for what a member read, a post's deletion, an
+ * erasure. Handles are written with the fan-out's mentions (run.ts).
  */
-export type MemberEvent = ProjectedEvent<'HandleChanged' | 'NotificationsRead' | 'PostDeleted' | 'AccountErased'>;
+export type MemberEvent = ProjectedEvent<'NotificationsRead' | 'PostDeleted' | 'AccountErased'>;
+export type HandleChanged = ProjectedEvent<'HandleChanged'>;
 export type FollowEvent = ProjectedEvent<'PostFollowed' | 'PostUnfollowed' | 'TagFollowed' | 'TagUnfollowed'>;
 
 export const MEMBER_EVENT_TYPES = [
@@ -18,7 +19,7 @@ export const MEMBER_EVENT_TYPES = [
   'NotificationsRead',
   'PostDeleted',
   'AccountErased',
-] as const satisfies readonly (MemberEvent | FollowEvent)['type'][];
+] as const satisfies readonly (MemberEvent | FollowEvent | HandleChanged)['type'][];
 
 /**
  * A run of follow choices, set-wise: a member's last choice about a post or a tag in the run is the
@@ -29,9 +30,11 @@ export const MEMBER_EVENT_TYPES = [
 export class FollowChoices {
   private readonly posts = new Map<string, { postId: string; userId: string; following: boolean }>();
   private readonly tags = new Map<string, { tag: string; userId: string; following: boolean }>();
+  private readonly postIds = new Set<string>();
 
-  get size(): number {
-    return this.posts.size + this.tags.size;
+  /** Whether a choice of the run is about the post. */
+  touches(postId: string): boolean {
+    return this.postIds.has(postId);
   }
 
   add(event: FollowEvent): void {
@@ -39,6 +42,7 @@ export class FollowChoices {
     if (event.type === 'PostFollowed' || event.type === 'PostUnfollowed') {
       const { postId, userId } = event.data;
       this.posts.set(`${postId} ${userId}`, { postId, userId, following });
+      this.postIds.add(postId);
     } else {
       const { tag, userId } = event.data;
       this.tags.set(`${tag.toLowerCase()} ${userId}`, { tag, userId, following });
@@ -64,18 +68,12 @@ export class FollowChoices {
       );
     this.posts.clear();
     this.tags.clear();
+    this.postIds.clear();
   }
 }
 
 export async function applyMemberEvent(trx: Knex.Transaction, event: MemberEvent): Promise<void> {
   switch (event.type) {
-    case 'HandleChanged':
-      await trx.raw(
-        `INSERT INTO handles (user_id, handle) VALUES (:userId, lower(:handle))
-         ON CONFLICT (user_id) DO UPDATE SET handle = EXCLUDED.handle`,
-        { userId: event.data.userId, handle: event.data.handle },
-      );
-      return;
     case 'NotificationsRead': {
       // only the member's own rows, and never a warning (WarningsRead reads those)
       const { userId, ids, upTo } = event.data;

@@ -1,6 +1,7 @@
 import { defineProjection } from '../runner/projection.ts';
-import { writeComments, writeEdit, writePosts, type CommentAdded, type PostCreated } from './fan-out.ts';
-import { applyMemberEvent, FollowChoices, MEMBER_EVENT_TYPES, type MemberEvent } from './member-events.ts';
+import { mentioningText, notifyMentions } from './fan-out.ts';
+import { applyMemberEvent, MEMBER_EVENT_TYPES, type MemberEvent } from './member-events.ts';
+import { FanOutRun } from './run.ts';
 import { readByAuthor, writeMarks, writeWarnings, type Mark, type Warning } from './warnings.ts';
 
 /**
@@ -97,42 +98,38 @@ export const notificationsProjection = defineProjection({
   async apply(trx, events) {
     // Warnings and marks are written in segments that an erasure ends (reads of warnings that
     // were there before a segment, then its warnings, read already when a later WarningsRead of
-    // it names them). The fan-out goes in runs of new posts and comments, written set-wise when
-    // an event that touches the fan-out comes: a run of follow choices (set-wise too), or a
-    // handle, a read, an edit, a deletion, an erasure (one by one). A run's posts are written
-    // before its comments: a comment reads only posts created before it, and no post reads a comment.
+    // it names them). The fan-out goes in runs of new posts, new comments and follow choices,
+    // written set-wise when an event that depends on them comes (run.ts); the others one by one.
     const warnings = new Map<string, Warning>();
     const reads: { userId: string; warningIds: string[] }[] = [];
     const marks = new Map<string, Mark>();
-    let run: Run = { posts: [], comments: [] };
-    const choices = new FollowChoices();
-    const endRun = async () => {
-      await choices.write(trx);
-      await writePosts(trx, run.posts);
-      await writeComments(trx, run.comments);
-      run = { posts: [], comments: [] };
-    };
+    const run = new FanOutRun(trx);
     for (const event of events) {
       switch (event.type) {
         case 'PostCreated':
-          if (choices.size > 0) await endRun();
-          run.posts.push(event);
-          break;
         case 'CommentAdded':
-          if (choices.size > 0) await endRun();
-          run.comments.push(event);
+          run.add(event);
           break;
         case 'PostFollowed':
         case 'PostUnfollowed':
         case 'TagFollowed':
         case 'TagUnfollowed':
-          if (run.posts.length + run.comments.length > 0) await endRun();
-          choices.add(event);
+          await run.choose(event);
           break;
         case 'PostEdited':
-        case 'CommentEdited':
-          await endRun();
-          await writeEdit(trx, event);
+        case 'CommentEdited': {
+          const edited = mentioningText(event, 0);
+          if (edited.handles.length === 0) break;
+          await run.end();
+          await notifyMentions(trx, [edited]);
+          break;
+        }
+        case 'HandleChanged':
+          run.changeHandle(event);
+          break;
+        case 'PostDeleted':
+          await run.beforeDeletion(event.data.postId);
+          await applyMemberEvent(trx, event);
           break;
         case 'AnnouncementsRead': {
           const { userId, announcementId, upTo } = event.data;
@@ -171,7 +168,7 @@ export const notificationsProjection = defineProjection({
           break;
         }
         case 'AccountErased':
-          await endRun();
+          await run.end();
           await writeWarnings(trx, warnings, reads);
           await writeMarks(trx, marks);
           warnings.clear();
@@ -180,18 +177,12 @@ export const notificationsProjection = defineProjection({
           await applyMemberEvent(trx, event);
           break;
         default:
-          await endRun();
+          await run.end();
           await applyMemberEvent(trx, event satisfies MemberEvent);
       }
     }
-    await endRun();
+    await run.end();
     await writeWarnings(trx, warnings, reads);
     await writeMarks(trx, marks);
   },
 });
-
-/** New posts and new comments, each in log order. */
-interface Run {
-  posts: PostCreated[];
-  comments: CommentAdded[];
-}
