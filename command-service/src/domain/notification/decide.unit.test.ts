@@ -21,6 +21,7 @@ const bob: UserState = {
   isMember: false,
   livePosts: new Set(),
   pendingPurchase: null,
+  suspension: null,
 };
 const w1 = '33333333-3333-4333-8333-333333333331';
 const w2 = '33333333-3333-4333-8333-333333333332';
@@ -28,7 +29,7 @@ const commentId = '22222222-2222-4222-8222-222222222222';
 const bobsComment = addedComment('11111111-1111-4111-8111-111111111111', 'u-bob', 'Rude words');
 const warn = (overrides: Partial<WarnUser['data']> = {}): WarnUser => ({
   type: 'WarnUser',
-  data: { warningId: w1, actorId: 'u-admin', actorIsAdmin: true, target: bob, ...overrides },
+  data: { warningId: w1, actor: { id: 'u-admin', role: 'admin' }, target: bob, ...overrides },
 });
 const warned = (warningId: string, warnedAt: string): NotificationEvent => ({
   type: 'UserWarned',
@@ -75,7 +76,7 @@ describe('given a user with no warnings', () => {
     expect(decide(warn({ commentId, comment: { ...bobsComment, status: 'removed' } }), initialNotificationsState, meta)).toHaveLength(1);
   });
   it('when a non-admin warns, then 403 FORBIDDEN (before anything else)', () => {
-    expect(() => decide(warn({ actorIsAdmin: false, target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(
+    expect(() => decide(warn({ actor: { id: 'u-bob', role: 'user' }, target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(
       expect.objectContaining({ kind: 'forbidden' }),
     );
   });

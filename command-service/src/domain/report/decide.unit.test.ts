@@ -13,7 +13,7 @@ const live: PostState = livePost('u-alice');
 const carl = { id: 'u-carl', name: 'Carl', email: 'carl@forum.local', photo: '' };
 const report = (overrides: Partial<ReportComment['data']> = {}): ReportComment => ({
   type: 'ReportComment',
-  data: { commentId, reporter: carl, feedback: 'spam', comment, post: live, ...overrides },
+  data: { commentId, reporter: carl, reporterIsStaff: false, feedback: 'spam', comment, post: live, ...overrides },
 });
 
 describe('given no report of this comment by this user', () => {
