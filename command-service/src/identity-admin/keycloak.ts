@@ -23,7 +23,9 @@ export function clientCredentialsToken(options: { tokenUrl: string; clientId: st
  * Keycloak's admin REST API for one realm (`adminUrl`: …/admin/realms/<realm>), which the embedded
  * realm offers too: GET {adminUrl}/users?email=…&exact=true, the accounts with that address;
  * DELETE {adminUrl}/users/{id}, 204 when removed, 404 when not there; GET then PUT {adminUrl}/users/{id}
- * with the whole representation and its attribute `handle` changed (a PUT's `attributes` replace them all).
+ * with the whole representation and its attribute `handle` changed (a PUT's `attributes` replace them all);
+ * GET {adminUrl}/roles/moderator, then POST (or DELETE) {adminUrl}/users/{id}/role-mappings/realm with
+ * that role, to give (or take) the realm role `moderator` (404: the account is not there).
  */
 export function keycloakIdentityAdmin(options: { adminUrl: string; token: () => Promise<string> }): IdentityAdmin {
   const base = options.adminUrl.replace(/\/+$/, '');
@@ -62,6 +64,20 @@ export function keycloakIdentityAdmin(options: { adminUrl: string; token: () => 
         signal: AbortSignal.timeout(10_000),
       });
       if (!response.ok) throw new Error(`the identity provider's admin API answered ${response.status} to the handle of account ${id}`);
+    },
+    async setModerator(id, moderator) {
+      const headers = { Authorization: `Bearer ${await options.token()}` };
+      const found = await fetch(`${base}/roles/moderator`, { headers, signal: AbortSignal.timeout(10_000) });
+      if (!found.ok) throw new Error(`the identity provider's admin API answered ${found.status} to a read of the realm role moderator`);
+      const role = (await found.json()) as { id: string; name: string };
+      const response = await fetch(`${base}/users/${encodeURIComponent(id)}/role-mappings/realm`, {
+        method: moderator ? 'POST' : 'DELETE',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify([{ id: role.id, name: role.name }]),
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (response.ok || response.status === 404) return;
+      throw new Error(`the identity provider's admin API answered ${response.status} to the moderator role of account ${id}`);
     },
   };
 }
