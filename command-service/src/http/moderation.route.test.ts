@@ -29,16 +29,14 @@ describe('PUT and DELETE /api/admin/users/:userId/moderator', () => {
   it('an admin makes a member a moderator (ModeratorRoleGranted) and takes it back (ModeratorRoleRevoked); again: 200 without a position', async () => {
     await api.given(anAdmin(ada), registered(nora));
     const url = `/api/admin/users/${nora.id}/moderator`;
-    await api
-      .when(ada.put(url))
-      .then(200, { id: nora.id, position: aPosition }, [
-        {
-          streamId: `user-${nora.id}`,
-          type: 'ModeratorRoleGranted',
-          data: { userId: nora.id, grantedBy: ada.id, grantedAt: anyString },
-          metadata: { actorId: ada.id },
-        },
-      ]);
+    await api.when(ada.put(url)).then(200, { id: nora.id, position: aPosition }, [
+      {
+        streamId: `user-${nora.id}`,
+        type: 'ModeratorRoleGranted',
+        data: { userId: nora.id, grantedBy: ada.id, grantedAt: anyString },
+        metadata: { actorId: ada.id },
+      },
+    ]);
     await api.when(ada.put(url)).then(200, { id: nora.id }, []);
     // now a moderator, she works the queue
     const postId = await aPost(otto);
@@ -175,16 +173,14 @@ describe('PUT and DELETE /api/moderation/posts/:id/hidden and /api/moderation/co
   it('a moderator hides a post with a reason (PostHidden); others then cannot comment, vote or report on it (404); its author edits it; staff comment; unhide restores it', async () => {
     await api.given(aModerator(mona), registered(otto));
     const postId = await aPost(nora);
-    await api
-      .when(mona.put(`/api/moderation/posts/${postId}/hidden`, { reason: '  Off topic ' }))
-      .then(200, { id: postId, position: aPosition }, [
-        {
-          streamId: `post-${postId}`,
-          type: 'PostHidden',
-          data: { postId, authorId: nora.id, reason: 'Off topic', hiddenBy: mona.id },
-          metadata: { actorId: mona.id },
-        },
-      ]);
+    await api.when(mona.put(`/api/moderation/posts/${postId}/hidden`, { reason: '  Off topic ' })).then(200, { id: postId, position: aPosition }, [
+      {
+        streamId: `post-${postId}`,
+        type: 'PostHidden',
+        data: { postId, authorId: nora.id, reason: 'Off topic', hiddenBy: mona.id },
+        metadata: { actorId: mona.id },
+      },
+    ]);
     await api.when(mona.put(`/api/moderation/posts/${postId}/hidden`, { reason: 'Off topic' })).then(200, { id: postId }, []);
     await api.when(otto.post('/api/comments', { postId, text: 'Hi' })).then(404, anError('NOT_FOUND'));
     await api.when(nora.post('/api/comments', { postId, text: 'Hi' })).then(404, anError('NOT_FOUND'));
