@@ -1,7 +1,7 @@
 import type { Role } from '@forum/contracts';
 import { FIXED_NOW as at, uuidOf } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
-import { evolve as evolveComment } from '../comment/comment.ts';
+import { evolve as evolveComment, type CommentState } from '../comment/comment.ts';
 import type { PostState } from '../post/post.ts';
 import { evolve as evolvePost } from '../post/post.ts';
 import { addedComment, livePost, testCommandMeta } from '../testing.ts';
@@ -15,7 +15,7 @@ const mo = { id: 'u-mo', role: 'moderator' as Role };
 const post = livePost('u-bob');
 const comment = addedComment(postId, 'u-bob', 'Buy my stuff');
 const onPost = (command: PostModeration, state: PostState = post) => decidePostModeration(command, state, meta);
-const onComment = (command: CommentModeration, state = comment) => decideCommentModeration(command, state, meta);
+const onComment = (command: CommentModeration, state: CommentState = comment) => decideCommentModeration(command, state, meta);
 const staffProtected = expect.objectContaining({ kind: 'forbidden', code: 'STAFF_PROTECTED' });
 const notFound = expect.objectContaining({ kind: 'not-found' });
 

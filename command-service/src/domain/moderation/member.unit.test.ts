@@ -48,7 +48,7 @@ describe('the moderator role (#43.1)', () => {
   });
   it('given no member (or an erased one), then 404', () => {
     expect(() => when([], grant)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
-    expect(() => when([registered, { type: 'AccountErased', data: { userId: 'u-bob', content: 'keep', erasedAt: at } }], revoke)).toThrowError(
+    expect(() => when([registered, { type: 'AccountErased', data: { userId: 'u-bob', content: 'kept', erasedAt: at } }], revoke)).toThrowError(
       expect.objectContaining({ kind: 'not-found' }),
     );
   });
