@@ -54,6 +54,16 @@ export function decide(command: ReportCommand, state: ReportState, meta: Command
   }
 }
 
+/** What a report says of its reporter (their forum record now), their feedback and when. */
+const reportBy = (reporter: Author, feedback: ReportFeedback, meta: CommandMeta) => ({
+  reporterId: reporter.id,
+  reporterName: reporter.name,
+  reporterEmail: reporter.email,
+  reporterPhoto: reporter.photo,
+  feedback,
+  reportedAt: meta.now.toISOString(),
+});
+
 function reportComment(command: ReportComment, state: ReportState, meta: CommandMeta): CommentReportEvent[] {
   const { commentId, reporter, reporterIsStaff, feedback, comment } = command.data;
   const post = postSeenBy(command.data.post, reporterIsStaff);
@@ -63,16 +73,7 @@ function reportComment(command: ReportComment, state: ReportState, meta: Command
   return [
     {
       type: 'CommentReported',
-      data: {
-        commentId,
-        postId: comment.postId,
-        reporterId: reporter.id,
-        reporterName: reporter.name,
-        reporterEmail: reporter.email,
-        reporterPhoto: reporter.photo,
-        feedback,
-        reportedAt: meta.now.toISOString(),
-      },
+      data: { commentId, postId: comment.postId, ...reportBy(reporter, feedback, meta) },
     },
   ];
 }
@@ -87,15 +88,7 @@ export function decidePostReport(command: ReportPost, state: ReportState, meta: 
   return [
     {
       type: 'PostReported',
-      data: {
-        postId,
-        reporterId: reporter.id,
-        reporterName: reporter.name,
-        reporterEmail: reporter.email,
-        reporterPhoto: reporter.photo,
-        feedback,
-        reportedAt: meta.now.toISOString(),
-      },
+      data: { postId, ...reportBy(reporter, feedback, meta) },
     },
   ];
 }
