@@ -16,8 +16,8 @@ const post = livePost('u-bob');
 const comment = addedComment(postId, 'u-bob', 'Buy my stuff');
 const onPost = (command: PostModeration, state: PostState = post) => decidePostModeration(command, state, meta);
 const onComment = (command: CommentModeration, state: CommentState = comment) => decideCommentModeration(command, state, meta);
-const staffProtected = expect.objectContaining({ kind: 'forbidden', code: 'STAFF_PROTECTED' });
-const notFound = expect.objectContaining({ kind: 'not-found' });
+const staffProtected: unknown = expect.objectContaining({ kind: 'forbidden', code: 'STAFF_PROTECTED' });
+const notFound: unknown = expect.objectContaining({ kind: 'not-found' });
 
 describe('hiding a post (#43.3)', () => {
   const hide = (more: Partial<Extract<PostModeration, { type: 'HidePost' }>['data']> = {}): PostModeration => ({

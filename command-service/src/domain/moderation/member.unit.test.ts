@@ -14,7 +14,6 @@ const registered: UserStreamEvent = {
 };
 const moderator: UserStreamEvent = { type: 'ModeratorRoleGranted', data: { userId: 'u-bob', grantedBy: 'u-ada', grantedAt: at } };
 const admin: UserStreamEvent = { type: 'AdminRoleGranted', data: { userId: 'u-bob', reason: 'operator', grantedAt: at } };
-const bob = given([registered]);
 const ada = { id: 'u-ada', role: 'admin' as Role };
 const mo = { id: 'u-mo', role: 'moderator' as Role };
 const when = (events: UserStreamEvent[], command: MemberModerationCommand, now = meta) => decide(command, given(events), now);
@@ -93,7 +92,7 @@ describe('suspensions (#43.5)', () => {
     );
   });
   it('refuses an admin as target, oneself, and a moderator suspending a moderator: 403 STAFF_PROTECTED; an admin suspends a moderator', () => {
-    const protectedBy = (message: string) => expect.objectContaining({ kind: 'forbidden', code: 'STAFF_PROTECTED', message });
+    const protectedBy = (message: string): unknown => expect.objectContaining({ kind: 'forbidden', code: 'STAFF_PROTECTED', message });
     expect(() => when([registered, admin], suspend())).toThrowError(protectedBy('An admin cannot be suspended.'));
     expect(() => when([registered], suspend({ actor: { id: 'u-bob', role: 'moderator' } }))).toThrowError(protectedBy('You cannot suspend yourself.'));
     expect(() => when([registered, moderator], suspend({ actor: mo }))).toThrowError(

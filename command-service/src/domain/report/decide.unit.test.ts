@@ -95,9 +95,9 @@ describe('#43.2 reports of posts', () => {
       expect.objectContaining({ kind: 'rule', code: 'OWN_POST_REPORT', message: 'You cannot report your own post.' }),
     );
   });
-  it.each([
-    ['an unknown post', { post: { status: 'none' } as PostState }],
-    ['a deleted post', { post: { status: 'deleted', authorId: 'u-alice' } as PostState }],
+  it.each<[string, Partial<ReportPost['data']>]>([
+    ['an unknown post', { post: { status: 'none' } }],
+    ['a deleted post', { post: { status: 'deleted', authorId: 'u-alice' } }],
     ['a hidden post, by a member', { post: livePost('u-alice', { hidden: { reason: 'Spam' } }) }],
   ])('when reporting %s, then 404', (_, overrides) => {
     expect(() => decidePostReport(reportPost(overrides), initialReportState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
