@@ -1,7 +1,8 @@
-import { ErrorCode, isStaffRole, type Role, type SuspensionDetails } from '@forum/contracts';
+import { ErrorCode, isStaffRole, type SuspensionDetails } from '@forum/contracts';
 import type { Author } from './post/decide.ts';
 import type { Editor } from './revision.ts';
 import { AccountClosed, DomainError, Forbidden } from './errors.ts';
+import type { Acting } from './staff.ts';
 import { isDisabled, suspensionAt, type UserState } from './user/user.ts';
 
 /** Who acts, as the identity provider vouches for it: the claims a first registration records. */
@@ -49,30 +50,10 @@ export function requireStaff(actor: RegisteredUser): void {
   if (!isStaffRole(actor.role)) throw new Forbidden('You must be a moderator or an admin to do this');
 }
 
-/** Who acts, as a decision on others' content or accounts needs them: their id and role. */
-export interface Acting {
-  readonly id: string;
-  readonly role: Role;
-}
-
 export const actingOf = (user: RegisteredUser): Acting => ({ id: user.userId, role: user.role });
 
 /** The role a member's stream gives them (a member the forum does not know, or erased: a member). */
 export const roleOf = (state: UserState): Role => (state.status === 'registered' ? state.role : 'user');
-
-/** A moderation action the actor's role does not allow on this member or their content (403). */
-export class StaffProtected extends DomainError {
-  readonly kind = 'forbidden';
-  constructor(message: string) {
-    super(ErrorCode.STAFF_PROTECTED, message);
-  }
-}
-
-/** A moderator does not act on another moderator's or an admin's account or content (an admin does). */
-export function refuseStaffTarget(actor: Acting, target: Acting): void {
-  if (actor.role === 'moderator' && target.id !== actor.id && isStaffRole(target.role))
-    throw new StaffProtected("A moderator cannot act on a moderator's or an admin's account or content: ask an admin.");
-}
 
 /** A write by a suspended member (403 MEMBER_SUSPENDED), with why and until when. */
 export class MemberSuspendedError extends DomainError {

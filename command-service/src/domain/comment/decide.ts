@@ -1,5 +1,5 @@
 import { ANONYMOUS_NAME, checkText, COMMENT_RULE, ErrorCode, isStaffRole, type CommentEvent, type Role } from '@forum/contracts';
-import { refuseStaffTarget, type Acting } from '../actor.ts';
+import { refuseStaffTarget, type Acting } from '../staff.ts';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { Author } from '../post/decide.ts';

@@ -1,5 +1,5 @@
 import type { CommentModerationEvent, PostModerationEvent, Role } from '@forum/contracts';
-import { refuseStaffTarget, type Acting } from '../actor.ts';
+import { refuseStaffTarget, type Acting } from '../staff.ts';
 import type { CommentState } from '../comment/comment.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import { NotFound } from '../errors.ts';

@@ -7,7 +7,7 @@ import {
   type SuspensionEvent,
   type SuspensionPeriod,
 } from '@forum/contracts';
-import { refuseStaffTarget, StaffProtected, type Acting } from '../actor.ts';
+import { refuseStaffTarget, StaffProtected, type Acting } from '../staff.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import { Conflict, InvalidInput, NotFound } from '../errors.ts';
 import type { CommentState } from '../comment/comment.ts';

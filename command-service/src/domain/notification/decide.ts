@@ -1,5 +1,6 @@
 import { cutText, DEFAULT_WARNING_REASON, ErrorCode, isStaffRole, WARNING_QUOTE_LENGTH, type NotificationEvent } from '@forum/contracts';
-import { refuseStaffTarget, roleOf, type Acting } from '../actor.ts';
+import { roleOf } from '../actor.ts';
+import { refuseStaffTarget, type Acting } from '../staff.ts';
 import { Conflict, Forbidden, NotFound } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { AnnouncementState } from '../announcement/announcement.ts';

@@ -1,5 +1,5 @@
 import { ANONYMOUS_NAME, isStaffRole, type PostEvent, type Role } from '@forum/contracts';
-import { refuseStaffTarget, type Acting } from '../actor.ts';
+import { refuseStaffTarget, type Acting } from '../staff.ts';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import { editedRevision, type Editor } from '../revision.ts';
