@@ -1,4 +1,4 @@
-import { ErrorCode, isStaffRole, type SuspensionDetails } from '@forum/contracts';
+import { ErrorCode, isStaffRole, type Role, type SuspensionDetails } from '@forum/contracts';
 import type { Author } from './post/decide.ts';
 import type { Editor } from './revision.ts';
 import { AccountClosed, DomainError, Forbidden } from './errors.ts';

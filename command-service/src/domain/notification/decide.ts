@@ -1,5 +1,4 @@
 import { cutText, DEFAULT_WARNING_REASON, ErrorCode, isStaffRole, WARNING_QUOTE_LENGTH, type NotificationEvent } from '@forum/contracts';
-import { roleOf } from '../actor.ts';
 import { refuseStaffTarget, type Acting } from '../staff.ts';
 import { Conflict, Forbidden, NotFound } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
@@ -70,7 +69,7 @@ function warnUser(command: WarnUser, state: NotificationsState, meta: CommandMet
   const { warningId, reason, commentId, postId, actor, target, comment, post } = command.data;
   if (!isStaffRole(actor.role)) throw new Forbidden('Only staff can warn a user');
   if (target.status !== 'registered') throw new NotFound('No such user');
-  refuseStaffTarget(actor, { id: target.userId, role: roleOf(target) });
+  refuseStaffTarget(actor, { id: target.userId, role: target.role });
   let named: { commentId?: string; postId: string; commentQuote?: string } | null = null;
   if (commentId !== undefined) {
     if (comment === undefined || comment.status === 'none' || comment.authorId !== target.userId) throw new NotFound('No such comment by this user');
