@@ -98,9 +98,11 @@ export const REVISION_LIST_MAX = 100;
 /**
  * What notifies a member, each a preference of its own: a comment on their post (`reply`), a comment on
  * a post they follow (`followed-post`), a new post in a tag they follow (`followed-tag`), an @mention in
- * a post or comment (`mention`), a moderator's warning (`warning`), an announcement (`announcement`).
+ * a post or comment (`mention`), a moderator's warning (`warning`), staff hiding or showing again the
+ * member's post or comment, or suspending them or lifting it (`moderation`, with the reason), an
+ * announcement (`announcement`).
  */
-export const NOTIFICATION_KINDS = ['reply', 'followed-post', 'followed-tag', 'mention', 'warning', 'announcement'] as const;
+export const NOTIFICATION_KINDS = ['reply', 'followed-post', 'followed-tag', 'mention', 'warning', 'moderation', 'announcement'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 /**
  * How a kind reaches the member: in the app only; in the app and by email at once when not seen in the
@@ -115,11 +117,12 @@ export const DEFAULT_DELIVERIES: Readonly<Record<NotificationKind, Delivery>> = 
   'followed-post': 'app',
   'followed-tag': 'digest',
   warning: 'email',
+  moderation: 'email',
   announcement: 'app',
 };
 /**
- * The deliveries a member may choose per kind: a moderator's warning always reaches them in the app
- * (never off); announcements are the bell's for everyone, members and visitors alike, and go by no email.
+ * The deliveries a member may choose per kind: a moderator's warning, and what staff did to their content
+ * or account, always reach them in the app (never off); announcements are the bell's for everyone, members and visitors alike, and go by no email.
  */
 export const DELIVERIES_OF: Readonly<Record<NotificationKind, readonly Delivery[]>> = {
   reply: DELIVERIES,
@@ -127,6 +130,7 @@ export const DELIVERIES_OF: Readonly<Record<NotificationKind, readonly Delivery[
   'followed-post': DELIVERIES,
   'followed-tag': DELIVERIES,
   warning: ['app', 'email', 'digest'],
+  moderation: ['app', 'email', 'digest'],
   announcement: ['app'],
 };
 /** A notification by email waits this long for the member to see it in the app first. */
@@ -310,3 +314,25 @@ export const JOIN_US_REGISTER_PATH = '/joinUs/register';
  * (keycloak-js hands them to `onActionUpdate`). docs/identity-pages.md says how Keycloak can send them.
  */
 export const REGISTER_ACTION = 'register';
+
+// ---- Moderation beyond comments (issue #43, docs/moderation.md)
+/** A member (`user`), a moderator (issue #43: works the queue, hides, locks, pins, warns, suspends) or an admin (all of it and more). */
+export const ROLES = ['user', 'moderator', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+/** The roles of staff: who moderates. */
+export const STAFF_ROLES: readonly Role[] = ['moderator', 'admin'];
+export const isStaffRole = (role: Role): boolean => STAFF_ROLES.includes(role);
+/** At most this many posts are pinned at once. */
+export const PINNED_MAX = 3;
+/** The longest reason staff give for hiding, locking or suspending. */
+export const MODERATION_REASON_MAX = 500;
+/**
+ * How long a suspension lasts: a day or a week from now, up to a date staff choose, or until staff
+ * lift it.
+ */
+export const SUSPENSION_PERIODS = ['day', 'week', 'date', 'indefinite'] as const;
+export type SuspensionPeriod = (typeof SUSPENSION_PERIODS)[number];
+/** The fixed periods' lengths. */
+export const SUSPENSION_PERIOD_SECONDS: Readonly<Record<'day' | 'week', number>> = { day: 24 * 60 * 60, week: 7 * 24 * 60 * 60 };
+/** The furthest date a suspension may end at (longer is `indefinite`). */
+export const SUSPENSION_MAX_DAYS = 3650;

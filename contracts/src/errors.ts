@@ -50,6 +50,20 @@ export const ErrorCode = {
   HANDLE_TAKEN: 'HANDLE_TAKEN',
   /** An unsubscribe link the forum did not sign, or for a member it no longer mails (400). */
   UNSUBSCRIBE_LINK_INVALID: 'UNSUBSCRIBE_LINK_INVALID',
+
+  // ── moderation beyond comments (issue #43, docs/moderation.md) ──
+  /** A report of the reporter's own post (422). */
+  OWN_POST_REPORT: 'OWN_POST_REPORT',
+  /** A comment on a locked post (409). */
+  POST_LOCKED: 'POST_LOCKED',
+  /** A pin while PINNED_MAX posts are pinned (409). */
+  PIN_LIMIT_REACHED: 'PIN_LIMIT_REACHED',
+  /** A write by a suspended member (403); `details` is SuspensionDetails. */
+  MEMBER_SUSPENDED: 'MEMBER_SUSPENDED',
+  /** A moderation action on staff that the actor's role does not allow: a moderator on staff, anyone suspending an admin (403). */
+  STAFF_PROTECTED: 'STAFF_PROTECTED',
+  /** Making an admin a moderator (409): an admin holds every moderator's power already. */
+  ALREADY_ADMIN: 'ALREADY_ADMIN',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});
 

@@ -11,5 +11,6 @@ export * from './http/me.ts';
 export * from './http/admin.ts';
 export * from './http/community.ts';
 export * from './http/notifications.ts';
+export * from './http/moderation.ts';
 export * from './http/paging.ts';
 export * from './http/stream.ts';

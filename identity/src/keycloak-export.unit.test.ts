@@ -142,13 +142,14 @@ describe('identity/keycloak/forum-realm.json', () => {
     expect(audience).toBe('urn:forum:api');
   });
 
-  it('has the realm roles user (every new account) and admin', () => {
+  it('has the realm roles user (every new account), moderator and admin (the forum writes their copies: docs/keycloak.md)', () => {
     const names = realm.roles.realm.map((r) => r.name);
-    expect(names).toEqual(expect.arrayContaining(['user', 'admin']));
+    expect(names).toEqual(expect.arrayContaining(['user', 'moderator', 'admin']));
     const defaults = realm.roles.realm.find((r) => r.name === realm.defaultRole.name);
     expect(defaults?.composite).toBe(true);
     expect(defaults?.composites?.realm).toContain('user');
     expect(defaults?.composites?.realm).not.toContain('admin');
+    expect(defaults?.composites?.realm).not.toContain('moderator');
     for (const composite of defaults?.composites?.realm ?? []) expect(names).toContain(composite);
   });
 

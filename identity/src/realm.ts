@@ -92,6 +92,8 @@ export interface IdentityRealm {
     findByEmail(email: string): Promise<{ id: string; email: string; name: string; picture: string; handle: string; roles: string[] } | null>;
     /** Writes the account's handle (the forum's copy, its rules); an account that is not there is left so. */
     setHandle(id: string, handle: string): Promise<void>;
+    /** Gives the account the role `moderator`, or takes it (the forum's copy: the forum decides roles); an account that is not there is left so. */
+    setModerator(id: string, moderator: boolean): Promise<void>;
     /** Deletes the account for good (an erased member's); nothing to do when there is none. */
     remove(id: string): Promise<void>;
   };
@@ -228,6 +230,10 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       remove: (id) => accounts.delete(id),
       setHandle: async (id, handle) => {
         if (await accounts.findById(id)) await accounts.setHandle(id, handle);
+      },
+      setModerator: async (id, moderator) => {
+        if (!(await accounts.findById(id))) return;
+        await (moderator ? accounts.addRole(id, 'moderator') : accounts.removeRole(id, 'moderator'));
       },
     },
     async close() {

@@ -395,6 +395,10 @@ export function createAccountStore(db: Knex, { forumOrigin }: { forumOrigin: str
       await db.raw(`UPDATE ${SCHEMA}.accounts SET roles = array_append(roles, ?) WHERE id = ? AND NOT (? = ANY (roles))`, [role, accountId, role]);
     },
 
+    async removeRole(accountId: string, role: string): Promise<void> {
+      await db.raw(`UPDATE ${SCHEMA}.accounts SET roles = array_remove(roles, ?) WHERE id = ?`, [role, accountId]);
+    },
+
     /** Enables or disables the account (Keycloak's `enabled`); disabling also ends its sessions, grants and refresh tokens. */
     async setEnabled(accountId: string, enabled: boolean): Promise<void> {
       if (!UUID.test(accountId)) return;

@@ -1,7 +1,9 @@
+import { ErrorCode, isStaffRole, type Role, type SuspensionDetails } from '@forum/contracts';
 import type { Author } from './post/decide.ts';
 import type { Editor } from './revision.ts';
-import { AccountClosed, Forbidden } from './errors.ts';
-import { isDisabled, type UserState } from './user/user.ts';
+import { AccountClosed, DomainError, Forbidden } from './errors.ts';
+import type { Acting } from './staff.ts';
+import { isDisabled, suspensionAt, type UserState } from './user/user.ts';
 
 /** Who acts, as the identity provider vouches for it: the claims a first registration records. */
 export interface Identity {
@@ -40,8 +42,40 @@ export function requireAdmin(actor: RegisteredUser): void {
   if (actor.role !== 'admin') throw new Forbidden('You must be an admin to do this');
 }
 
+/**
+ * Staff (a moderator or an admin), from the actor's own stream. A revocation appended after the
+ * command read the role conflicts with nothing it appends: the command is decided on the role as read.
+ */
+export function requireStaff(actor: RegisteredUser): void {
+  if (!isStaffRole(actor.role)) throw new Forbidden('You must be a moderator or an admin to do this');
+}
+
+export const actingOf = (user: RegisteredUser): Acting => ({ id: user.userId, role: user.role });
+
+/** The role a member's stream gives them (a member the forum does not know, or erased: a member). */
+export const roleOf = (state: UserState): Role => (state.status === 'registered' ? state.role : 'user');
+
+/** A write by a suspended member (403 MEMBER_SUSPENDED), with why and until when. */
+export class MemberSuspendedError extends DomainError {
+  readonly kind = 'forbidden';
+  constructor(details: SuspensionDetails) {
+    const end = details.until === null ? 'until a moderator lifts it' : `until ${details.until}`;
+    super(ErrorCode.MEMBER_SUSPENDED, `Your account is suspended ${end}: ${details.reason}`, details);
+  }
+}
+
+/**
+ * A suspended member writes nothing (posts, comments, votes, reports, their profile): refused
+ * before anything is decided, from their own stream and the command's clock (no job ends a
+ * suspension: it is over once the clock passes `until`).
+ */
+export function refuseSuspended(state: UserState, now: Date): void {
+  const suspension = suspensionAt(state, now);
+  if (suspension) throw new MemberSuspendedError({ reason: suspension.reason, until: suspension.until });
+}
+
 /** The actor as the author of what they write (posts, comments, reports, announcements): their forum record now. */
 export const authorOf = (user: RegisteredUser): Author => ({ id: user.userId, name: user.name, email: user.email, photo: user.photoURL });
 
-/** The actor as the editor of a post or comment: staff when they hold the forum's admin role. */
-export const editorOf = (user: RegisteredUser): Editor => ({ id: user.userId, isAdmin: user.role === 'admin' });
+/** The actor as the editor of a post or comment: staff when they hold the forum's moderator or admin role. */
+export const editorOf = (user: RegisteredUser): Editor => ({ id: user.userId, isStaff: isStaffRole(user.role) });

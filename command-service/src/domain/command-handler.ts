@@ -1,6 +1,6 @@
 import { eventDefinitions, positionToken, type ForumEvent, type UserEvent } from '@forum/contracts';
 import type { AppendResult, EventStore, StreamAppend } from '@forum/eventstore';
-import { refuseClosedAccount, registered, type Identity, type RegisteredUser } from './actor.ts';
+import { refuseClosedAccount, refuseSuspended, registered, type Identity, type RegisteredUser } from './actor.ts';
 import { eventMetadata, type CommandMeta } from './command.ts';
 import { execute, type Executed, type Idempotency } from './execute.ts';
 import { load, loadAssumingNew } from './folded-streams.ts';
@@ -31,6 +31,8 @@ interface Call {
   readonly who?: Identity;
   readonly idempotency?: Idempotency | undefined;
   readonly cost?: Cost;
+  /** A write a suspended member may not make (their posts, comments, votes, reports, profile): 403 MEMBER_SUSPENDED before anything is decided. */
+  readonly refusedWhileSuspended?: true;
 }
 
 /** The actor a command decides with: the member's forum record when the call names one. */
@@ -96,7 +98,8 @@ interface ActorRead extends Read<UserState> {
  * A call that names a member (`who`) reads the member's own stream first: a disabled or erased
  * account is refused before anything is decided; a subject the forum has not seen yet is
  * registered, and a listed address (ADMIN_EMAILS) the token now vouches for is made admin, in the
- * same append as the command's own events; the decider gets the member's record as `actor`. A
+ * same append as the command's own events; a suspended member's write (`refusedWhileSuspended`) is
+ * refused then; the decider gets the member's record as `actor`. A
  * command that reads or decides on the member's own stream gets that read (registration folded in).
  */
 export function createCommandHandler(store: EventStore, adminEmailList: readonly string[]) {
@@ -138,6 +141,7 @@ export function createCommandHandler(store: EventStore, adminEmailList: readonly
       async (attempt) => {
         const actor = call.who && { streamId: userStreamOf(call.who.userId).id, read: readActor(call.who, call.meta) };
         const [actorRead, reads] = await Promise.all([actor?.read, command.read(readerOf(attempt, actor))]);
+        if (actorRead && call.refusedWhileSuspended) refuseSuspended(actorRead.state, call.meta.now);
         const changes = command.decide(reads, (actorRead && registered(actorRead.state)) as ActorOf<C>);
         return { appends: appendsOf(changes, actorRead, call.meta), answer: (result) => command.answer(result, reads, changes) };
       },

@@ -9,6 +9,7 @@ import { createContactCommands } from './contact/commands.ts';
 import { createFollowCommands } from './follow/commands.ts';
 import { createHandleCommands } from './handle/commands.ts';
 import { unlimited, type Costs, type WriteLimits } from './limits.ts';
+import { createModerationCommands, type RoleWritten } from './moderation/commands.ts';
 import { createNotificationCommands } from './notification/commands.ts';
 import { createNotificationPreferenceCommands } from './notification/preferences.ts';
 import { createOperationsCommands } from './operations/commands.ts';
@@ -33,6 +34,8 @@ export interface ForumCommandsOptions {
   readonly directory?: Pick<UserDirectory, 'contentOf'>;
   /** Told after a member's handle was recorded, to keep the identity provider's copy (realmHandleWriter); none: nobody is told. */
   readonly handleWritten?: (userId: string, handle: string) => void;
+  /** Told after a member's moderator role was granted or revoked, to keep the identity provider's copy (realmRoleWriter); none: nobody is told. */
+  readonly roleWritten?: RoleWritten;
 }
 
 /**
@@ -57,6 +60,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
     ...createCommentCommands(handler, cost),
     ...createReportCommands(handler, cost),
     ...createNotificationCommands(handler),
+    ...createModerationCommands(handler, options.roleWritten),
     ...createNotificationPreferenceCommands(handler),
     ...createAnnouncementCommands(handler),
     ...createContactCommands(handler, cost),

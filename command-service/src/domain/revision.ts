@@ -19,10 +19,10 @@ export const firstRevision = (authorId: string, createdAt: string): Revision => 
 export const revisionAfter = (current: Revision, number: number, editorId: string, editedAt: string): Revision =>
   number === current.number ? current : { number, at: Date.parse(editedAt), by: editorId };
 
-/** Who edits: their id, and whether they are staff (the forum's admin role, from their own stream). */
+/** Who edits: their id, and whether they are staff (the forum's moderator or admin role, from their own stream). */
 export interface Editor {
   readonly id: string;
-  readonly isAdmin: boolean;
+  readonly isStaff: boolean;
 }
 
 export class EditReasonRequired extends RuleBroken {
@@ -39,7 +39,7 @@ export class EditReasonRequired extends RuleBroken {
  */
 export function editedRevision(what: 'post' | 'comment', authorId: string, current: Revision, editor: Editor, reason: string | undefined, now: Date): number {
   const byAuthor = editor.id === authorId;
-  if (!byAuthor && !editor.isAdmin) throw new Forbidden(`Only the author or an admin can edit this ${what}`);
+  if (!byAuthor && !editor.isStaff) throw new Forbidden(`Only the author or staff can edit this ${what}`);
   if (!byAuthor && reason === undefined) throw new EditReasonRequired(what);
   const withinGrace = now.getTime() - current.at <= EDIT_GRACE_SECONDS * 1000;
   return byAuthor && current.by === authorId && withinGrace ? current.number : current.number + 1;

@@ -22,6 +22,8 @@ export const livePost = (authorId: string, more: Partial<Omit<LivePost, 'status'
   description: 'About it',
   tags: [],
   revision: { number: 1, at: Date.parse(FIXED_NOW), by: authorId },
+  hidden: null,
+  locked: false,
   ...more,
 });
 
@@ -32,4 +34,5 @@ export const addedComment = (postId: string, authorId: string, text: string): Wr
   authorId,
   text,
   revision: { number: 1, at: Date.parse(FIXED_NOW), by: authorId },
+  hidden: null,
 });

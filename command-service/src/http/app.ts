@@ -8,6 +8,7 @@ import type { CommandAppDeps } from './deps.ts';
 import { answerDomainErrors } from './domain-errors.ts';
 import { membershipRoutes } from './membership.ts';
 import { meRoutes } from './me.ts';
+import { moderationRoutes } from './moderation.ts';
 import { notificationPreferenceRoutes, unsubscribeRoutes } from './notification-preferences.ts';
 import { operationsRoutes } from './operations.ts';
 import { postRoutes } from './posts.ts';
@@ -28,7 +29,17 @@ export function commandApi(deps: CommandAppDeps): FastifyPluginAsyncZod {
     api.addHook('preValidation', keepSentBody);
     await api.register((members, _options, done) => {
       members.addHook('preValidation', authenticate(deps.verifyToken, { required: true }));
-      for (const routes of [postRoutes, meRoutes, notificationPreferenceRoutes, membershipRoutes, communityRoutes, followRoutes, adminRoutes, operationsRoutes])
+      for (const routes of [
+        postRoutes,
+        meRoutes,
+        notificationPreferenceRoutes,
+        membershipRoutes,
+        communityRoutes,
+        followRoutes,
+        adminRoutes,
+        moderationRoutes,
+        operationsRoutes,
+      ])
         routes(members, deps);
       done();
     });

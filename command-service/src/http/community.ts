@@ -9,6 +9,7 @@ import {
   NoBody,
   PostIdParams,
   ReportCommentRequest,
+  ReportPostRequest,
   SetVoteRequest,
   WarnUserRequest,
 } from '@forum/contracts';
@@ -49,6 +50,13 @@ export function communityRoutes(api: CommandRoutes, { commands, clock, directory
     return sendAccepted(reply, 201, await commands.reportComment(identity, report, meta, idempotency));
   });
 
+  api.post('/posts/:id/report', { schema: { params: PostIdParams, body: ReportPostRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    const report = { postId: request.params.id, feedback: request.body.feedback };
+    return sendAccepted(reply, 201, await commands.reportPost(identity, report, meta, idempotency));
+  });
+
+  /** Staff (issue #43: moderators too). */
   api.delete('/admin/comments/:commentId', { schema: { params: CommentIdParams, body: NoBody } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.removeComment(identity, request.params.commentId, meta, idempotency));

@@ -3,3 +3,4 @@ export { keycloakIdentityAdmin } from './keycloak.ts';
 export { identityAdminSettings, keycloakIdentityAdminFrom } from './settings.ts';
 export { startErasureReactor } from './reactor.ts';
 export { realmHandleWriter, type HandleWritten } from './handles.ts';
+export { realmRoleWriter } from './roles.ts';

@@ -23,7 +23,10 @@ export function clientCredentialsToken(options: { tokenUrl: string; clientId: st
  * Keycloak's admin REST API for one realm (`adminUrl`: …/admin/realms/<realm>), which the embedded
  * realm offers too: GET {adminUrl}/users?email=…&exact=true, the accounts with that address;
  * DELETE {adminUrl}/users/{id}, 204 when removed, 404 when not there; GET then PUT {adminUrl}/users/{id}
- * with the whole representation and its attribute `handle` changed (a PUT's `attributes` replace them all).
+ * with the whole representation and its attribute `handle` changed (a PUT's `attributes` replace them all);
+ * GET {adminUrl}/users/{id}/role-mappings/realm/available (or …/realm), then POST (or DELETE)
+ * {adminUrl}/users/{id}/role-mappings/realm with the role `moderator` found there, to give (or take)
+ * it; not found there: it has it already (or not); 404: the account is not there.
  */
 export function keycloakIdentityAdmin(options: { adminUrl: string; token: () => Promise<string> }): IdentityAdmin {
   const base = options.adminUrl.replace(/\/+$/, '');
@@ -62,6 +65,24 @@ export function keycloakIdentityAdmin(options: { adminUrl: string; token: () => 
         signal: AbortSignal.timeout(10_000),
       });
       if (!response.ok) throw new Error(`the identity provider's admin API answered ${response.status} to the handle of account ${id}`);
+    },
+    async setModerator(id, moderator) {
+      const headers = { Authorization: `Bearer ${await options.token()}` };
+      const mappings = `${base}/users/${encodeURIComponent(id)}/role-mappings/realm`;
+      // the realm roles it may still get (to give it the role) or has (to take it)
+      const found = await fetch(moderator ? `${mappings}/available` : mappings, { headers, signal: AbortSignal.timeout(10_000) });
+      if (found.status === 404) return;
+      if (!found.ok) throw new Error(`the identity provider's admin API answered ${found.status} to a read of the roles of account ${id}`);
+      const role = ((await found.json()) as { id: string; name: string }[]).find((r) => r.name === 'moderator');
+      if (!role) return;
+      const response = await fetch(mappings, {
+        method: moderator ? 'POST' : 'DELETE',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify([{ id: role.id, name: role.name }]),
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (response.ok || response.status === 404) return;
+      throw new Error(`the identity provider's admin API answered ${response.status} to the moderator role of account ${id}`);
     },
   };
 }

@@ -30,6 +30,12 @@ export const madeAdmin = (who: Member): Fact => ({
 /** A member who is an admin of the forum: registered, then made admin. */
 export const anAdmin = (who: Member): Fact[] => [registered(who), madeAdmin(who)];
 
+/** A member an admin (`by`) made a moderator. */
+export const aModerator = (who: Member, by = 'operator'): Fact[] => [
+  registered(who),
+  { streamId: userStream(who.id), actorId: by, events: [{ type: 'ModeratorRoleGranted', data: { userId: who.id, grantedBy: by, grantedAt: now() } }] },
+];
+
 /** A tag admins created, with its id. */
 export const tagCreated = (name: string, tagId = newId()): Fact => ({
   streamId: TAGS_STREAM,

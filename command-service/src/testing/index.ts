@@ -1,4 +1,4 @@
 export { Member, member, visitor, withAuthorization, type RouteRequest } from './callers.ts';
-export { accountDisabled, anAdmin, registered, tagCreated, warned } from './facts.ts';
+export { accountDisabled, aModerator, anAdmin, registered, tagCreated, warned } from './facts.ts';
 export { aPosition, anError, anId, commandApiSpec, type CommandApiSpec, type Outcome } from './route-spec.ts';
 export { hostileText } from './hostile-text.ts';

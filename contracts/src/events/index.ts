@@ -22,6 +22,28 @@ import {
   type UserEvent,
 } from './user.ts';
 import { VoteCast, type VoteEvent } from './vote.ts';
+import {
+  CommentHidden,
+  CommentUnhidden,
+  MemberSuspended,
+  ModeratorRoleGranted,
+  ModeratorRoleRevoked,
+  PostHidden,
+  PostLocked,
+  PostPinned,
+  PostReported,
+  PostUnhidden,
+  PostUnlocked,
+  PostUnpinned,
+  ReportsDismissed,
+  SuspensionLifted,
+  type CommentModerationEvent,
+  type ModeratorRoleEvent,
+  type PinEvent,
+  type PostModerationEvent,
+  type PostReportEvent,
+  type SuspensionEvent,
+} from './moderation.ts';
 
 export * from './define.ts';
 export * from './comment.ts';
@@ -37,6 +59,7 @@ export * from './operations.ts';
 export * from './user.ts';
 export * from './personal-data.ts';
 export * from './history.ts';
+export * from './moderation.ts';
 
 /** Every event type of the forum, with the schema of its current version. */
 export const eventDefinitions = {
@@ -76,6 +99,20 @@ export const eventDefinitions = {
   [HandleReleased.type]: HandleReleased,
   [HandleChanged.type]: HandleChanged,
   [ProjectionRebuildRequested.type]: ProjectionRebuildRequested,
+  [ModeratorRoleGranted.type]: ModeratorRoleGranted,
+  [ModeratorRoleRevoked.type]: ModeratorRoleRevoked,
+  [MemberSuspended.type]: MemberSuspended,
+  [SuspensionLifted.type]: SuspensionLifted,
+  [PostReported.type]: PostReported,
+  [ReportsDismissed.type]: ReportsDismissed,
+  [PostHidden.type]: PostHidden,
+  [PostUnhidden.type]: PostUnhidden,
+  [CommentHidden.type]: CommentHidden,
+  [CommentUnhidden.type]: CommentUnhidden,
+  [PostLocked.type]: PostLocked,
+  [PostUnlocked.type]: PostUnlocked,
+  [PostPinned.type]: PostPinned,
+  [PostUnpinned.type]: PostUnpinned,
 } as const;
 
 export type ForumEvent =
@@ -90,5 +127,11 @@ export type ForumEvent =
   | ContactEvent
   | OperationsEvent
   | FollowEvent
-  | HandleEvent;
+  | HandleEvent
+  | ModeratorRoleEvent
+  | SuspensionEvent
+  | PostReportEvent
+  | PostModerationEvent
+  | CommentModerationEvent
+  | PinEvent;
 export type ForumEventType = ForumEvent['type'];

@@ -11,10 +11,11 @@ import { defineEvent, isoDate } from './define.ts';
 export const notificationsStream = (userId: string) => `notifications-${userId}`;
 
 /**
- * An admin warned the user (the admin is the event's metadata.actorId, and `warnedBy`). A warning
- * about a comment names it, its post (`postId`) and quotes its start (`commentQuote`, the warned
- * member's own text, sealed as theirs); warnings written before these fields existed name the
- * comment alone, or nothing.
+ * Staff (an admin or a moderator) warned the user (the actor is the event's metadata.actorId, and
+ * `warnedBy`). A warning about a comment names it, its post (`postId`) and quotes its start
+ * (`commentQuote`, the warned member's own text, sealed as theirs); a warning about a post names the
+ * post alone (`postId` without `commentId`, issue #43); warnings written before these fields existed
+ * name the comment alone, or nothing.
  */
 export const UserWarned = defineEvent(
   'UserWarned',

@@ -35,6 +35,7 @@ export const PERSONAL_DATA: Readonly<Record<string, PersonalData>> = {
   'CommentAdded@1': { subject: 'authorId', keys: { identity: author, content: { text: 'text' } } },
   'CommentEdited@1': { subject: 'authorId', keys: { content: { text: 'text' } } },
   'CommentReported@1': { subject: 'reporterId', keys: { identity: { reporterName: 'name', reporterEmail: 'email', reporterPhoto: 'photo' } } },
+  'PostReported@1': { subject: 'reporterId', keys: { identity: { reporterName: 'name', reporterEmail: 'email', reporterPhoto: 'photo' } } },
   'AnnouncementPublished@1': { subject: 'authorId', keys: { identity: { authorName: 'name', authorPhoto: 'photo' } } },
   'UserWarned@1': { subject: 'userId', keys: { content: { commentQuote: 'text' } } },
   'HandleClaimed@1': { subject: 'userId', keys: { identity: { handle: 'name' } } },

@@ -7,11 +7,12 @@ import {
   CONTACT_NAME_MAX,
   EMAIL_MAX,
   HISTORY_PAGE_SIZE,
+  ROLES,
   USER_ID_MAX,
 } from '../constants.ts';
 import { parsePositionToken } from '../position.ts';
 import { emailRule, emailText, identifier, pageNumber, text, wholeNumber, type TextRule } from '../text-policy.ts';
-import { Me, ROLES } from './me.ts';
+import { Me } from './me.ts';
 import { tagNameRule } from './posts.ts';
 
 const page = pageNumber.default(1);
@@ -66,8 +67,11 @@ export const AdminUsersQuery = z.object({
 });
 export type AdminUsersQuery = z.infer<typeof AdminUsersQuery>;
 
-/** A user as the admin lists show them: the profile of GET /api/me without its registration date. */
-export const AdminUser = Me.omit({ registeredAt: true });
+/**
+ * A user as the console's lists show them: the profile of GET /api/me without its registration date,
+ * `email` only in an admin's answer (issue #43: moderators see no emails).
+ */
+export const AdminUser = Me.omit({ registeredAt: true }).extend({ email: z.string().optional() });
 export type AdminUser = z.infer<typeof AdminUser>;
 
 export const AdminUsersPage = z.object({ users: z.array(AdminUser), totalUsers: z.number().int() });

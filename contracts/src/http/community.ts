@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HiddenMark } from './moderation.ts';
 import { COMMENT_MAX, REPORT_FEEDBACK, SEARCH_QUERY_MAX, WARNING_REASON_MAX } from '../constants.ts';
 import { VOTES } from '../events/vote.ts';
 import { droppingSpecFields, emailText, pageNumber, text, type TextRule } from '../text-policy.ts';
@@ -61,6 +62,8 @@ export const CommentItem = z.object({
   revisionCount: z.number().int(),
   byMe: z.boolean().optional(),
   reportedByMe: z.boolean().optional(),
+  /** Hidden by staff (issue #43): listed only to its author and staff, with this mark. */
+  hidden: HiddenMark.optional(),
 });
 export type CommentItem = z.infer<typeof CommentItem>;
 

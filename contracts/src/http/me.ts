@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { DISPLAY_NAME_MAX, ERASED_CONTENT_CHOICES } from '../constants.ts';
+import { DISPLAY_NAME_MAX, ERASED_CONTENT_CHOICES, ROLES } from '../constants.ts';
 import { photoUrl, text, type TextRule } from '../text-policy.ts';
 import { handleText } from './notifications.ts';
-
-export const ROLES = ['user', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
 
 /** GET /api/me: the caller's forum profile. */
 export const Me = z.object({
@@ -17,6 +14,8 @@ export const Me = z.object({
   role: z.enum(ROLES),
   isMember: z.boolean(),
   registeredAt: z.string(),
+  /** The suspension in force (issue #43): why, and until when (null: until staff lift it); null when none. */
+  suspension: z.object({ reason: z.string(), until: z.string().nullable() }).nullable().default(null),
 });
 export type Me = z.infer<typeof Me>;
 

@@ -140,8 +140,32 @@ export const ActivityItem = z.object({
 });
 export type ActivityItem = z.infer<typeof ActivityItem>;
 
+/** What staff did that a `moderation` notification tells the member (issue #43, docs/moderation.md). */
+export const MODERATION_ACTIONS = ['post-hidden', 'post-unhidden', 'comment-hidden', 'comment-unhidden', 'suspended', 'suspension-lifted'] as const;
+
+/**
+ * Staff hid or showed again the member's post or comment, or suspended them or lifted it, with the
+ * reason they gave (hiding, suspending). `until` is a suspension's end (null: until lifted).
+ */
+export const ModerationItem = z.object({
+  _id: z.string(),
+  kind: z.literal('moderation'),
+  action: z.enum(MODERATION_ACTIONS),
+  reason: z.string().optional(),
+  postId: z.string().optional(),
+  postTitle: z.string().optional(),
+  commentId: z.string().optional(),
+  until: z.string().nullable().optional(),
+  createdAt: z.string(),
+  read: z.boolean(),
+  /** The post or comment (postLink, commentLink) while it is there, else NOTIFICATIONS_PATH. */
+  link: z.string(),
+});
+export type ModerationItem = z.infer<typeof ModerationItem>;
+
 export const NotificationItem = z.discriminatedUnion('kind', [
   WarningItem,
+  ModerationItem,
   ActivityItem.extend({ kind: z.literal('reply') }),
   ActivityItem.extend({ kind: z.literal('followed-post') }),
   ActivityItem.extend({ kind: z.literal('followed-tag') }),

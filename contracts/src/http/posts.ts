@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EDIT_REASON_MAX, POST_DESCRIPTION_MAX, POST_SORTS, POST_TAGS_MAX, POST_TITLE_MAX, TAG_NAME_MAX } from '../constants.ts';
 import { VOTES } from '../events/vote.ts';
 import { droppingSpecFields, emailText, pageNumber, text, type TextRule } from '../text-policy.ts';
+import { HiddenMark } from './moderation.ts';
 
 /** A tag's name, as a post carries it, a search names it and an admin adds it. */
 export const tagNameRule = (label: string, required = `${label} must not be empty`): TextRule => ({ kind: 'name', label, max: TAG_NAME_MAX, required });
@@ -69,10 +70,18 @@ export const PostListItem = z.object({
   editedAt: z.string().optional(),
   /** Its visible revisions, 1 as created. */
   revisionCount: z.number().int(),
+  /** Staff pinned it (issue #43): present, true, only then. */
+  pinned: z.literal(true).optional(),
+  /** Staff locked it, no new comments (issue #43): present, true, only then. */
+  locked: z.literal(true).optional(),
 });
 export type PostListItem = z.infer<typeof PostListItem>;
 
-export const PostsPage = z.object({ posts: z.array(PostListItem), totalCount: z.number() });
+/**
+ * GET /api/posts: a page. The home page's first page (newest or popularity) also has `pinned`: the
+ * pinned posts (at most PINNED_MAX, newest pin first), which the pages themselves then leave out.
+ */
+export const PostsPage = z.object({ posts: z.array(PostListItem), totalCount: z.number(), pinned: z.array(PostListItem).optional() });
 export type PostsPage = z.infer<typeof PostsPage>;
 
 /**
@@ -108,6 +117,12 @@ export const PostDetail = PostListItem.extend({
   authorEmail: z.string().optional(),
   myVote: z.enum(VOTES).optional(),
   byMe: z.boolean().optional(),
+  /** The caller reported it already (issue #43: no second report); only when a token is sent. */
+  reportedByMe: z.boolean().optional(),
+  /** Hidden by staff (issue #43): only its author and staff are answered it, with this mark; anyone else gets 404. */
+  hidden: HiddenMark.optional(),
+  /** Why staff locked it, when they said (with `locked`). */
+  lockReason: z.string().optional(),
 });
 export type PostDetail = z.infer<typeof PostDetail>;
 

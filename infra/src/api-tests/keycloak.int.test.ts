@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Me, PostDetail } from '@forum/contracts';
 import { arrayContaining, containerEngineMissing } from '@forum/platform/testing';
+import { keycloakIdentityAdmin } from '@forum/command-service';
 import { decodeJwt } from 'jose';
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,7 +148,7 @@ describe.skipIf(missing !== null)(`the forum behind Keycloak (${keycloakUrl ? 'K
       passwordPolicy: 'length(8) and upperCase(1) and lowerCase(1) and specialChars(1)',
     });
     const roles = ((await (await admin('/roles')).json()) as { name: string }[]).map((r) => r.name);
-    expect(roles).toEqual(arrayContaining(['user', 'admin']));
+    expect(roles).toEqual(arrayContaining(['user', 'moderator', 'admin']));
     const google = (await (await admin('/identity-provider/instances/google')).json()) as {
       providerId: string;
       trustEmail: boolean;
@@ -176,6 +177,21 @@ describe.skipIf(missing !== null)(`the forum behind Keycloak (${keycloakUrl ? 'K
     );
     const post = await expectStatus<PostDetail>(forum!.api(`/api/posts/${created.id}`, { token, headers: minPositionHeaders(created.position) }), 200);
     expect(post).toMatchObject({ title: 'Signed in at Keycloak', authorEmail: member.email });
+  });
+
+  it("the identity-admin port gives and takes the realm role moderator (the forum's copy), seen in the next tokens", async () => {
+    const port = keycloakIdentityAdmin({ adminUrl: `${base}/admin/realms/${realmName}`, token: () => Promise.resolve(adminToken) });
+    const [id] = await port.accountsByEmail(member.email);
+    const roles = async () => {
+      const answer = await passwordGrant(member.email, member.password);
+      return (decodeJwt(((await answer.json()) as { access_token: string }).access_token) as { realm_access?: { roles?: string[] } }).realm_access?.roles ?? [];
+    };
+    await port.setModerator(id!, true);
+    expect(await roles()).toEqual(arrayContaining(['user', 'moderator']));
+    await port.setModerator(id!, false);
+    expect(await roles()).not.toContain('moderator');
+    // an account that is not there is left so
+    await port.setModerator('00000000-0000-4000-8000-000000000000', true);
   });
 
   it("the forum refuses a token of another realm (the master realm's admin) and a request without one", async () => {

@@ -6,6 +6,7 @@ import {
   createPostgresWriteLimits,
   keycloakIdentityAdminFrom,
   realmHandleWriter,
+  realmRoleWriter,
   paymentProviderFrom,
   streamDirectory,
   startErasureReactor,
@@ -125,9 +126,10 @@ export async function startForum(
     // the identity provider's accounts: the embedded realm's own store, made below, or an external Keycloak's admin API
     let identityAdmin: IdentityAdmin | null = keycloakIdentityAdminFrom(config);
     const directory = streamDirectory(store, () => identityAdmin);
-    // the identity provider keeps a copy of each member's handle for its tokens, written after the forum records it
+    // the identity provider keeps a copy of each member's handle and moderator role for its tokens, written after the forum records them
     const handleWritten = realmHandleWriter(() => identityAdmin, logger.child({ service: 'command-service' }));
-    const options = { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory, handleWritten };
+    const roleWritten = realmRoleWriter(() => identityAdmin, logger.child({ service: 'command-service' }));
+    const options = { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory, handleWritten, roleWritten };
     const commands = createForumCommands(store, { ...options, ...(limits && { limits }) });
 
     let realm: IdentityRealm | null = null;

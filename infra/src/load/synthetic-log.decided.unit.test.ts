@@ -3,7 +3,12 @@ import {
   authorOf,
   decideAnnouncement,
   decideComment,
+  decideCommentModeration,
   decideContact,
+  decideMemberModeration,
+  decidePins,
+  decidePostModeration,
+  decidePostReport,
   decideFollow,
   decideHandle,
   decideNotification,
@@ -19,7 +24,9 @@ import {
   evolveFollows,
   evolveHandle,
   evolveNotifications,
+  evolvePins,
   evolvePost,
+  evolvePostReport,
   evolveProjection,
   evolveReport,
   evolveTags,
@@ -31,6 +38,7 @@ import {
   initialFollowsState,
   initialHandleState,
   initialNotificationsState,
+  initialPinsState,
   initialPostState,
   initialProjectionState,
   initialReportState,
@@ -40,6 +48,10 @@ import {
   handleKey,
   recordRebuild,
   refuseClosedAccount,
+  refuseSuspended,
+  roleOf,
+  type AboutItem,
+  type PinsState,
   type CommandMeta,
   type CommentState,
   type FollowsState,
@@ -61,7 +73,10 @@ import {
   DELIVERIES_OF,
   followsStream,
   handleStream,
+  isStaffRole,
+  PINS_STREAM,
   postStream,
+  SUSPENSION_PERIOD_SECONDS,
   TAGS_STREAM,
   userStream,
   type ForumEvent,
@@ -83,12 +98,14 @@ type State =
   | ContactMessageState
   | ProjectionState
   | FollowsState
-  | HandleState;
+  | HandleState
+  | PinsState;
 type Evolve = (state: never, event: never) => State;
 
 /** Each stream type's evolve and initial state, by the stream id's prefix. */
 const folds: [prefix: string, evolve: Evolve, initial: State][] = [
   ['user-', evolveUser, initialUserState],
+  ['post-report-', evolvePostReport, initialReportState],
   ['post-', evolvePost, initialPostState],
   ['comment-', evolveComment, initialCommentState],
   ['vote-', evolveVote, initialVoteState],
@@ -100,6 +117,7 @@ const folds: [prefix: string, evolve: Evolve, initial: State][] = [
   ['projection-', evolveProjection, initialProjectionState],
   [followsStream(''), evolveFollows, initialFollowsState],
   [handleStream(''), evolveHandle, initialHandleState],
+  [PINS_STREAM, evolvePins, initialPinsState],
 ];
 const foldOf = (streamId: string) => folds.find(([prefix]) => streamId.startsWith(prefix))!;
 
@@ -131,7 +149,8 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
     // the actor as the command side loads them: registered in this command's append when new
     let actor = stateOf<UserState>(userStream(actorId));
     if (byUser) for (const e of command) if (e.streamId === userStream(actorId) && e.type === 'UserRegistered') actor = evolveUser(actor, e as never);
-    const admin = actor.status === 'registered' && actor.role === 'admin';
+    const role = roleOf(actor);
+    const staff = isStaffRole(role);
     const erased = command.find((e) => e.type === 'AccountErased')?.data.userId as string | undefined;
     const running = new Map<string, State>();
     for (const event of command) {
@@ -154,7 +173,7 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
         const changed = command.find((c) => c.type === 'HandleChanged');
         if (!changed) throw new Error('a handle is claimed or released only with a HandleChanged');
         const { userId, handle, source } = changed.data as HandleChanged['data'];
-        if (registered().userId !== userId) throw new Error('a handle is changed by its owner');
+        if ((source === 'profile' ? writer() : registered()).userId !== userId) throw new Error('a handle is changed by its owner');
         let user = stateOf<UserState>(userStream(userId));
         for (const c of command.slice(0, command.indexOf(changed))) if (c.streamId === userStream(userId)) user = evolveUser(user, c as never);
         const claimed = stateOf<HandleState>(handleStream(handleKey(handle)));
@@ -168,6 +187,17 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
       const requireAdmin = () => {
         if (registered().role !== 'admin') throw new Error('not an admin');
       };
+      const requireStaff = () => {
+        if (!isStaffRole(registered().role)) throw new Error('not staff');
+      };
+      /** The actor of a write a suspended member may not make (their posts, comments, votes, reports, profile). */
+      const writer = () => {
+        const user = registered();
+        refuseSuspended(user, meta.now);
+        return user;
+      };
+      const acting = () => ({ id: registered().userId, role });
+      const roleOfUser = (userId: string) => roleOf(stateOf<UserState>(userStream(userId)));
       const decide = (): ForumEvent[] => {
         switch (e.type) {
           case 'UserRegistered':
@@ -190,7 +220,7 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
             return decideUser({ type: 'GrantAdmin', data: { reason: e.data.reason } }, own, meta);
           case 'ProfileUpdated': {
             const { changes } = e.data;
-            if (registered().userId !== e.data.userId) throw new Error('a profile is changed by its owner');
+            if (writer().userId !== e.data.userId) throw new Error('a profile is changed by its owner');
             return decideUser(
               {
                 type: 'UpdateProfile',
@@ -233,7 +263,7 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
                   title: e.data.title,
                   description: e.data.description,
                   tags: e.data.tags,
-                  author: authorOf(registered()),
+                  author: authorOf(writer()),
                   knownTags: stateOf(TAGS_STREAM),
                 },
               },
@@ -243,7 +273,14 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
           case 'PostDeleted':
             return erased
               ? decidePost({ type: 'ErasePost', data: { postId: e.data.postId, authorId: erased, actorId } }, own, meta)
-              : decidePost({ type: 'DeletePost', data: { postId: e.data.postId, actorId: registered().userId, actorIsAdmin: admin } }, own, meta);
+              : decidePost(
+                  {
+                    type: 'DeletePost',
+                    data: { postId: e.data.postId, actor: { id: writer().userId, role }, authorRole: roleOfUser(e.data.authorId) },
+                  },
+                  own,
+                  meta,
+                );
           case 'PostEdited': {
             // the fields the editor sent: those that differ from the post's (tags the post keeps may have been retired since)
             const before = own as PostState;
@@ -254,7 +291,7 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
                 type: 'EditPost',
                 data: {
                   postId: e.data.postId,
-                  editor: { id: registered().userId, isAdmin: admin },
+                  editor: { id: writer().userId, isStaff: staff },
                   ...(title !== was?.title && { title }),
                   ...(description !== was?.description && { description }),
                   ...(!isDeepStrictEqual(tags, was?.tags) && { tags }),
@@ -272,7 +309,7 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
                 type: 'EditComment',
                 data: {
                   commentId: e.data.commentId,
-                  editor: { id: registered().userId, isAdmin: admin },
+                  editor: { id: writer().userId, isStaff: staff },
                   text: e.data.text,
                   ...(e.data.reason !== undefined && { reason: e.data.reason }),
                   post: post(e.data.postId),
@@ -285,7 +322,14 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
             return decideComment(
               {
                 type: 'AddComment',
-                data: { commentId: e.data.commentId, postId: e.data.postId, text: e.data.text, author: authorOf(registered()), post: post(e.data.postId) },
+                data: {
+                  commentId: e.data.commentId,
+                  postId: e.data.postId,
+                  text: e.data.text,
+                  author: authorOf(writer()),
+                  post: post(e.data.postId),
+                  authorIsStaff: staff,
+                },
               },
               own,
               meta,
@@ -293,14 +337,19 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
           case 'CommentRemoved':
             return erased
               ? decideComment({ type: 'EraseComment', data: { commentId: e.data.commentId, authorId: erased, actorId } }, own, meta)
-              : decideComment({ type: 'RemoveComment', data: { commentId: e.data.commentId, actorId: registered().userId, actorIsAdmin: admin } }, own, meta);
+              : decideComment(
+                  { type: 'RemoveComment', data: { commentId: e.data.commentId, actor: acting(), authorRole: roleOfUser(e.data.authorId) } },
+                  own,
+                  meta,
+                );
           case 'CommentReported':
             return decideReport(
               {
                 type: 'ReportComment',
                 data: {
                   commentId: e.data.commentId,
-                  reporter: authorOf(registered()),
+                  reporter: authorOf(writer()),
+                  reporterIsStaff: staff,
                   feedback: e.data.feedback,
                   comment: comment(e.data.commentId),
                   post: post(e.data.postId),
@@ -311,7 +360,7 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
             );
           case 'VoteCast':
             return decideVote(
-              { type: 'SetVote', data: { postId: e.data.postId, userId: registered().userId, vote: e.data.vote, post: post(e.data.postId) } },
+              { type: 'SetVote', data: { postId: e.data.postId, userId: writer().userId, vote: e.data.vote, post: post(e.data.postId), voterIsStaff: staff } },
               own,
               meta,
             );
@@ -323,8 +372,8 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
                   warningId: e.data.warningId,
                   reason: e.data.reason,
                   ...(e.data.commentId !== undefined && { commentId: e.data.commentId, comment: comment(e.data.commentId) }),
-                  actorId: registered().userId,
-                  actorIsAdmin: admin,
+                  ...(e.data.commentId === undefined && e.data.postId !== undefined && { postId: e.data.postId, post: post(e.data.postId) }),
+                  actor: acting(),
                   target: stateOf(userStream(e.data.userId)),
                 },
               },
@@ -414,6 +463,97 @@ function redecide(log: readonly SyntheticEvent[], max = 10): string[] {
               meta,
             );
           }
+          case 'ModeratorRoleGranted':
+          case 'ModeratorRoleRevoked':
+            requireAdmin();
+            return decideMemberModeration(
+              { type: e.type === 'ModeratorRoleGranted' ? 'GrantModerator' : 'RevokeModerator', data: { actorId: registered().userId } },
+              own,
+              meta,
+            );
+          case 'MemberSuspended': {
+            requireStaff();
+            const { until, reason, about } = e.data;
+            // the period staff chose, as its end says
+            const length = until === null ? null : Date.parse(until) - meta.now.getTime();
+            const period =
+              until === null
+                ? 'indefinite'
+                : length === SUSPENSION_PERIOD_SECONDS.day * 1000
+                  ? 'day'
+                  : length === SUSPENSION_PERIOD_SECONDS.week * 1000
+                    ? 'week'
+                    : 'date';
+            const item: AboutItem | undefined =
+              about &&
+              (about.kind === 'post' ? { kind: 'post', id: about.id, post: post(about.id) } : { kind: 'comment', id: about.id, comment: comment(about.id) });
+            return decideMemberModeration(
+              { type: 'SuspendMember', data: { actor: acting(), reason, period, ...(period === 'date' && { until: until! }), ...(item && { about: item }) } },
+              own,
+              meta,
+            );
+          }
+          case 'SuspensionLifted':
+            requireStaff();
+            return decideMemberModeration({ type: 'LiftSuspension', data: { actor: acting() } }, own, meta);
+          case 'PostReported':
+            return decidePostReport(
+              {
+                type: 'ReportPost',
+                data: { postId: e.data.postId, reporter: authorOf(writer()), reporterIsStaff: staff, feedback: e.data.feedback, post: post(e.data.postId) },
+              },
+              own,
+              meta,
+            );
+          case 'ReportsDismissed': {
+            requireStaff();
+            const { item } = e.data;
+            return item.kind === 'post'
+              ? decidePostModeration({ type: 'DismissPostReports', data: { postId: item.id, actor: acting() } }, own, meta)
+              : decideCommentModeration({ type: 'DismissCommentReports', data: { commentId: item.id, actor: acting(), post: post(item.postId) } }, own, meta);
+          }
+          case 'PostHidden':
+          case 'PostUnhidden': {
+            requireStaff();
+            const data = { postId: e.data.postId, actor: acting(), authorRole: roleOfUser(e.data.authorId) };
+            return decidePostModeration(
+              e.type === 'PostHidden' ? { type: 'HidePost', data: { ...data, reason: e.data.reason } } : { type: 'UnhidePost', data },
+              own,
+              meta,
+            );
+          }
+          case 'CommentHidden':
+          case 'CommentUnhidden': {
+            requireStaff();
+            const data = { commentId: e.data.commentId, actor: acting(), authorRole: roleOfUser(e.data.authorId), post: post(e.data.postId) };
+            return decideCommentModeration(
+              e.type === 'CommentHidden' ? { type: 'HideComment', data: { ...data, reason: e.data.reason } } : { type: 'UnhideComment', data },
+              own,
+              meta,
+            );
+          }
+          case 'PostLocked':
+            requireStaff();
+            return decidePostModeration(
+              { type: 'LockPost', data: { postId: e.data.postId, actor: acting(), ...(e.data.reason !== undefined && { reason: e.data.reason }) } },
+              own,
+              meta,
+            );
+          case 'PostUnlocked':
+            requireStaff();
+            return decidePostModeration({ type: 'UnlockPost', data: { postId: e.data.postId, actor: acting() } }, own, meta);
+          case 'PostPinned': {
+            requireStaff();
+            const pinnedPosts = new Map((own as PinsState).pinned.map((id) => [id, post(id)]));
+            return decidePins(
+              { type: 'PinPost', data: { postId: e.data.postId, actorId: registered().userId, post: post(e.data.postId), pinnedPosts } },
+              own,
+              meta,
+            );
+          }
+          case 'PostUnpinned':
+            requireStaff();
+            return decidePins({ type: 'UnpinPost', data: { postId: e.data.postId, actorId: registered().userId, post: post(e.data.postId) } }, own, meta);
           default:
             return unrecorded(e);
         }

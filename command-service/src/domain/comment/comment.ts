@@ -1,4 +1,4 @@
-import { commentStream, type CommentEvent } from '@forum/contracts';
+import { commentStream, type CommentEvent, type CommentModerationEvent } from '@forum/contracts';
 import { unreachable } from '../command.ts';
 import { firstRevision, revisionAfter, type Revision } from '../revision.ts';
 import type { Stream } from '../stream.ts';
@@ -10,17 +10,22 @@ export interface WrittenComment {
   readonly authorId: string;
   readonly text: string;
   readonly revision: Revision;
+  /** Staff hid it (with this reason): only its author and staff see it. */
+  readonly hidden: { readonly reason: string } | null;
 }
+
+/** The events of a comment's stream: the comment's own, and what staff do to it (issue #43). */
+export type CommentStreamEvent = CommentEvent | CommentModerationEvent;
 
 export type CommentState = { readonly status: 'none' } | WrittenComment;
 
 export const initialCommentState: CommentState = { status: 'none' };
 
-export function evolve(state: CommentState, event: CommentEvent): CommentState {
+export function evolve(state: CommentState, event: CommentStreamEvent): CommentState {
   switch (event.type) {
     case 'CommentAdded': {
       const { postId, authorId, text, createdAt } = event.data;
-      return { status: 'added', postId, authorId, text, revision: firstRevision(authorId, createdAt) };
+      return { status: 'added', postId, authorId, text, revision: firstRevision(authorId, createdAt), hidden: null };
     }
     case 'CommentEdited': {
       if (state.status === 'none') return state;
@@ -30,16 +35,22 @@ export function evolve(state: CommentState, event: CommentEvent): CommentState {
     case 'CommentRemoved': {
       const { postId, authorId, removedAt } = event.data;
       return state.status === 'none'
-        ? { status: 'removed', postId, authorId, text: '', revision: firstRevision(authorId, removedAt) }
+        ? { status: 'removed', postId, authorId, text: '', revision: firstRevision(authorId, removedAt), hidden: null }
         : { ...state, status: 'removed' };
     }
+    case 'CommentHidden':
+      return state.status === 'added' ? { ...state, hidden: { reason: event.data.reason } } : state;
+    case 'CommentUnhidden':
+      return state.status === 'added' ? { ...state, hidden: null } : state;
+    case 'ReportsDismissed':
+      return state;
     default:
       return unreachable(event);
   }
 }
 
 /** A comment's stream, as the command handler reads it. */
-export const commentStreamOf = (commentId: string): Stream<CommentState, CommentEvent> => ({
+export const commentStreamOf = (commentId: string): Stream<CommentState, CommentStreamEvent> => ({
   id: commentStream(commentId),
   evolve,
   initialState: initialCommentState,

@@ -11,9 +11,9 @@ const postId = uuidOf(10);
 const created = Date.parse(FIXED_NOW);
 /** A command's metadata `seconds` after the comment was added. */
 const after = (seconds: number) => testCommandMeta({ now: new Date(created + seconds * 1000) });
-const bob = { id: 'u-bob', isAdmin: false };
-const carl = { id: 'u-carl', isAdmin: false };
-const ada = { id: 'u-ada', isAdmin: true };
+const bob = { id: 'u-bob', isStaff: false };
+const carl = { id: 'u-carl', isStaff: false };
+const ada = { id: 'u-ada', isStaff: true };
 const live: PostState = livePost('u-alice');
 
 const given = stateAfter(evolve, initialCommentState);

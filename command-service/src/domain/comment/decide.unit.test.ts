@@ -1,4 +1,4 @@
-import { ANONYMOUS_NAME, COMMENT_MAX } from '@forum/contracts';
+import { ANONYMOUS_NAME, COMMENT_MAX, type Role } from '@forum/contracts';
 import { FIXED_NOW as at } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
 import type { PostState } from '../post/post.ts';
@@ -13,11 +13,15 @@ const live: PostState = livePost('u-alice');
 const bob = { id: 'u-bob', name: 'Bob', email: 'bob@forum.local', photo: 'https://img/bob.png' };
 const add = (overrides: Partial<AddComment['data']> = {}): AddComment => ({
   type: 'AddComment',
-  data: { commentId, postId, text: '  Nice post!  ', author: bob, post: live, ...overrides },
+  data: { commentId, postId, text: '  Nice post!  ', author: bob, post: live, authorIsStaff: false, ...overrides },
 });
-const remove = (actorIsAdmin: boolean): RemoveComment => ({
+const remove = (actorIsAdmin: boolean, authorRole: Role = 'user', actorRole?: Role): RemoveComment => ({
   type: 'RemoveComment',
-  data: { commentId, actorId: actorIsAdmin ? 'u-admin' : 'u-bob', actorIsAdmin },
+  data: {
+    commentId,
+    actor: { id: actorRole === 'moderator' ? 'u-mod' : actorIsAdmin ? 'u-admin' : 'u-bob', role: actorRole ?? (actorIsAdmin ? 'admin' : 'user') },
+    authorRole,
+  },
 });
 const added = decide(add(), initialCommentState, meta);
 
@@ -63,6 +67,18 @@ describe('given no comment', () => {
   it('when an admin removes it, then 404', () => {
     expect(() => decide(remove(true), initialCommentState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
   });
+  it('#43.4 when the post is hidden, then 404 for a member (its author too), and CommentAdded for staff', () => {
+    const hidden = livePost('u-bob', { hidden: { reason: 'Off topic' } });
+    expect(() => decide(add({ post: hidden }), initialCommentState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
+    expect(decide(add({ post: hidden, authorIsStaff: true }), initialCommentState, meta)).toMatchObject([{ type: 'CommentAdded' }]);
+  });
+  it('#43.4 when the post is locked, then 409 POST_LOCKED for a member, and CommentAdded for staff', () => {
+    const locked = livePost('u-alice', { locked: true });
+    expect(() => decide(add({ post: locked }), initialCommentState, meta)).toThrowError(
+      expect.objectContaining({ kind: 'conflict', code: 'POST_LOCKED', message: 'This post is locked: no new comments can be added.' }),
+    );
+    expect(decide(add({ post: locked, authorIsStaff: true }), initialCommentState, meta)).toMatchObject([{ type: 'CommentAdded' }]);
+  });
 });
 
 describe('given an added comment', () => {
@@ -77,6 +93,13 @@ describe('given an added comment', () => {
   });
   it('when a non-admin (even its author) removes it, then 403 FORBIDDEN', () => {
     expect(() => decide(remove(false), state, meta)).toThrowError(expect.objectContaining({ kind: 'forbidden', code: 'FORBIDDEN' }));
+  });
+  it("#43.1 when a moderator removes a member's comment, then CommentRemoved by the moderator", () => {
+    expect(decide(remove(false, 'user', 'moderator'), state, meta)).toMatchObject([{ type: 'CommentRemoved', data: { removedBy: 'u-mod' } }]);
+  });
+  it.each<Role>(['moderator', 'admin'])("#43.1 when a moderator removes a %s's comment, then 403 STAFF_PROTECTED; an admin may", (authorRole) => {
+    expect(() => decide(remove(false, authorRole, 'moderator'), state, meta)).toThrowError(expect.objectContaining({ code: 'STAFF_PROTECTED' }));
+    expect(decide(remove(true, authorRole), state, meta)).toMatchObject([{ type: 'CommentRemoved' }]);
   });
 });
 

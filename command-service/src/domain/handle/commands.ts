@@ -84,7 +84,7 @@ export function createHandleCommands({ handleMany }: CommandHandler, cost: Costs
     updateProfile: (who: Identity, input: { displayName?: string; photoURL?: string; handle?: string }, meta: CommandMeta, idempotency?: Idempotency) =>
       recording(who.userId, (decided) =>
         handleMany(
-          { who, meta, idempotency, cost: cost('profile', who.userId) },
+          { who, meta, idempotency, cost: cost('profile', who.userId), refusedWhileSuspended: true },
           {
             read: async (reader) => {
               const user = await reader.read(userStreamOf(who.userId));

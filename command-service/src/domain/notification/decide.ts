@@ -1,18 +1,23 @@
-import { cutText, DEFAULT_WARNING_REASON, ErrorCode, WARNING_QUOTE_LENGTH, type NotificationEvent } from '@forum/contracts';
+import { cutText, DEFAULT_WARNING_REASON, ErrorCode, isStaffRole, WARNING_QUOTE_LENGTH, type NotificationEvent } from '@forum/contracts';
+import { refuseStaffTarget, type Acting } from '../staff.ts';
 import { Conflict, Forbidden, NotFound } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import type { AnnouncementState } from '../announcement/announcement.ts';
 import type { CommentState } from '../comment/comment.ts';
+import type { PostState } from '../post/post.ts';
 import type { UserState } from '../user/user.ts';
 import type { NotificationsState } from './notification.ts';
 
 /**
  * Rules enforced here (spec §2 Reported Comments 'Warn User', §4; issue "whole forum on the API", Moderation):
- * - only an admin warns a user, and only a user the forum knows (404 otherwise);
+ * - only staff warn a user (a moderator not a moderator or an admin: 403 STAFF_PROTECTED), and only a
+ *   user the forum knows (404 otherwise);
  * - a warning that names a comment names one the warned user wrote (404 otherwise; removed ones count:
  *   an admin often removes the comment and then warns its author);
  * - a warning about a comment names the comment and its post and quotes the comment's start (WARNING_QUOTE_LENGTH
  *   characters), and a comment is warned about once (409 ALREADY_WARNED; issue #28, docs/moderation.md);
+ * - a warning about a post (issue #43) names the post alone, one the warned user wrote (404 otherwise;
+ *   deleted ones count), once (409 ALREADY_WARNED);
  * - without a reason the warning says DEFAULT_WARNING_REASON;
  * - a member marks their notifications read: by id, up to a time, or all. Warnings are known here: those not read yet
  *   are read by WarningsRead (marking read ones again appends nothing). The other notifications are rows the read
@@ -27,11 +32,13 @@ export type WarnUser = {
     warningId: string;
     reason?: string;
     commentId?: string;
-    actorId: string;
-    actorIsAdmin: boolean;
-    /** The warned user's stream, and the named comment's stream when `commentId` is given. */
+    /** A post named alone (never with `commentId`). */
+    postId?: string;
+    actor: Acting;
+    /** The warned user's stream, and the named comment's (or post's) stream when `commentId` (or `postId`) is given. */
     target: UserState;
     comment?: CommentState;
+    post?: PostState;
   };
 };
 export type MarkNotificationsRead = { type: 'MarkNotificationsRead'; data: { userId: string; ids?: readonly string[]; upTo?: string } };
@@ -40,8 +47,8 @@ export type MarkAnnouncementsRead = { type: 'MarkAnnouncementsRead'; data: { use
 export type NotificationCommand = WarnUser | MarkNotificationsRead | MarkAnnouncementsRead;
 
 export class AlreadyWarnedError extends Conflict {
-  constructor() {
-    super('This comment has already been warned about.', ErrorCode.ALREADY_WARNED);
+  constructor(what: 'comment' | 'post') {
+    super(`This ${what} has already been warned about.`, ErrorCode.ALREADY_WARNED);
   }
 }
 
@@ -59,15 +66,20 @@ export function decide(command: NotificationCommand, state: NotificationsState, 
 }
 
 function warnUser(command: WarnUser, state: NotificationsState, meta: CommandMeta): NotificationEvent[] {
-  const { warningId, reason, commentId, actorId, actorIsAdmin, target, comment } = command.data;
-  if (!actorIsAdmin) throw new Forbidden('Only an admin can warn a user');
+  const { warningId, reason, commentId, postId, actor, target, comment, post } = command.data;
+  if (!isStaffRole(actor.role)) throw new Forbidden('Only staff can warn a user');
   if (target.status !== 'registered') throw new NotFound('No such user');
-  let named: { commentId: string; postId: string; commentQuote?: string } | null = null;
+  refuseStaffTarget(actor, { id: target.userId, role: target.role });
+  let named: { commentId?: string; postId: string; commentQuote?: string } | null = null;
   if (commentId !== undefined) {
     if (comment === undefined || comment.status === 'none' || comment.authorId !== target.userId) throw new NotFound('No such comment by this user');
-    if (state.warnedComments.has(commentId)) throw new AlreadyWarnedError();
+    if (state.warnedComments.has(commentId)) throw new AlreadyWarnedError('comment');
     // an erased member's comment reads as '': nothing to quote
     named = { commentId, postId: comment.postId, ...(comment.text !== '' && { commentQuote: cutText(comment.text, WARNING_QUOTE_LENGTH).preview }) };
+  } else if (postId !== undefined) {
+    if (post === undefined || post.status === 'none' || post.authorId !== target.userId) throw new NotFound('No such post by this user');
+    if (state.warnedPosts.has(postId)) throw new AlreadyWarnedError('post');
+    named = { postId };
   }
   if (state.warnings.has(warningId)) throw new Conflict(`Warning ${warningId} already exists`);
   return [
@@ -78,7 +90,7 @@ function warnUser(command: WarnUser, state: NotificationsState, meta: CommandMet
         userId: target.userId,
         reason: reason?.trim() || DEFAULT_WARNING_REASON,
         ...named,
-        warnedBy: actorId,
+        warnedBy: actor.id,
         warnedAt: meta.now.toISOString(),
       },
     },

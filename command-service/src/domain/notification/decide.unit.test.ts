@@ -3,7 +3,7 @@ import { FIXED_NOW as at } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
 import type { CommentState } from '../comment/comment.ts';
 import type { UserState } from '../user/user.ts';
-import { stateAfter, testCommandMeta, addedComment } from '../testing.ts';
+import { stateAfter, testCommandMeta, addedComment, livePost } from '../testing.ts';
 import type { AnnouncementState } from '../announcement/announcement.ts';
 import { decide, type MarkAnnouncementsRead, type MarkNotificationsRead, type WarnUser } from './decide.ts';
 import { evolve, initialNotificationsState } from './notification.ts';
@@ -21,6 +21,7 @@ const bob: UserState = {
   isMember: false,
   livePosts: new Set(),
   pendingPurchase: null,
+  suspension: null,
 };
 const w1 = '33333333-3333-4333-8333-333333333331';
 const w2 = '33333333-3333-4333-8333-333333333332';
@@ -28,7 +29,7 @@ const commentId = '22222222-2222-4222-8222-222222222222';
 const bobsComment = addedComment('11111111-1111-4111-8111-111111111111', 'u-bob', 'Rude words');
 const warn = (overrides: Partial<WarnUser['data']> = {}): WarnUser => ({
   type: 'WarnUser',
-  data: { warningId: w1, actorId: 'u-admin', actorIsAdmin: true, target: bob, ...overrides },
+  data: { warningId: w1, actor: { id: 'u-admin', role: 'admin' }, target: bob, ...overrides },
 });
 const warned = (warningId: string, warnedAt: string): NotificationEvent => ({
   type: 'UserWarned',
@@ -75,7 +76,7 @@ describe('given a user with no warnings', () => {
     expect(decide(warn({ commentId, comment: { ...bobsComment, status: 'removed' } }), initialNotificationsState, meta)).toHaveLength(1);
   });
   it('when a non-admin warns, then 403 FORBIDDEN (before anything else)', () => {
-    expect(() => decide(warn({ actorIsAdmin: false, target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(
+    expect(() => decide(warn({ actor: { id: 'u-bob', role: 'user' }, target: { status: 'unknown' } }), initialNotificationsState, meta)).toThrowError(
       expect.objectContaining({ kind: 'forbidden' }),
     );
   });
@@ -133,6 +134,35 @@ describe('given a warning about a comment (#28.6)', () => {
   it('when the user is warned about nothing in particular, or about another comment, then UserWarned', () => {
     expect(decide(warn({ warningId: w2 }), state, meta)).toHaveLength(1);
     expect(decide(warn({ warningId: w2, commentId: '22222222-2222-4222-8222-222222222223', comment: bobsComment }), state, meta)).toHaveLength(1);
+  });
+});
+
+describe('#43.3 warnings by staff about a post', () => {
+  const postId = '11111111-1111-4111-8111-111111111111';
+  const bobsPost = livePost('u-bob');
+  it('when a moderator warns a member about their post, then UserWarned naming the post alone', () => {
+    expect(decide(warn({ actor: { id: 'u-mo', role: 'moderator' }, postId, post: bobsPost, reason: 'No ads' }), initialNotificationsState, meta)).toEqual([
+      { type: 'UserWarned', data: { warningId: w1, userId: 'u-bob', reason: 'No ads', postId, warnedBy: 'u-mo', warnedAt: at } },
+    ]);
+  });
+  it('given a warning about the post, when warned about it again, then 409 ALREADY_WARNED; a warning about a comment of that post is another matter', () => {
+    const state = decide(warn({ postId, post: bobsPost }), initialNotificationsState, meta).reduce(evolve, initialNotificationsState);
+    expect(() => decide(warn({ warningId: w2, postId, post: bobsPost }), state, meta)).toThrowError(
+      expect.objectContaining({ kind: 'conflict', code: 'ALREADY_WARNED', message: 'This post has already been warned about.' }),
+    );
+    expect(decide(warn({ warningId: w2, commentId, comment: bobsComment }), state, meta)).toHaveLength(1);
+  });
+  it("when the post is someone else's or unknown, then 404; a deleted one may still be named", () => {
+    for (const post of [livePost('u-carl'), { status: 'none' } as const])
+      expect(() => decide(warn({ postId, post }), initialNotificationsState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
+    expect(decide(warn({ postId, post: { status: 'deleted', authorId: 'u-bob' } }), initialNotificationsState, meta)).toHaveLength(1);
+  });
+  it.each(['moderator', 'admin'] as const)('a moderator may not warn a %s (403 STAFF_PROTECTED); an admin may', (role) => {
+    const target = { ...bob, role } as UserState;
+    expect(() => decide(warn({ actor: { id: 'u-mo', role: 'moderator' }, target }), initialNotificationsState, meta)).toThrowError(
+      expect.objectContaining({ code: 'STAFF_PROTECTED' }),
+    );
+    expect(decide(warn({ target }), initialNotificationsState, meta)).toHaveLength(1);
   });
 });
 

@@ -13,6 +13,8 @@ import type { Stream } from '../stream.ts';
 export interface NotificationsState {
   readonly warnings: ReadonlyMap<string, { readonly createdAt: string; readonly read: boolean }>;
   readonly warnedComments: ReadonlySet<string>;
+  /** The posts they were warned about (a warning naming a post alone: `postId` without `commentId`). */
+  readonly warnedPosts: ReadonlySet<string>;
   readonly announcementsReadUpTo: string | null;
   readonly activityReadUpTo: string | null;
   readonly preferences: Readonly<Partial<Record<NotificationKind, Delivery>>>;
@@ -21,6 +23,7 @@ export interface NotificationsState {
 export const initialNotificationsState: NotificationsState = {
   warnings: new Map(),
   warnedComments: new Set(),
+  warnedPosts: new Set(),
   announcementsReadUpTo: null,
   activityReadUpTo: null,
   preferences: {},
@@ -29,11 +32,12 @@ export const initialNotificationsState: NotificationsState = {
 export function evolve(state: NotificationsState, event: NotificationEvent): NotificationsState {
   switch (event.type) {
     case 'UserWarned': {
-      const { warningId, warnedAt, commentId } = event.data;
+      const { warningId, warnedAt, commentId, postId } = event.data;
       return {
         ...state,
         warnings: new Map(state.warnings).set(warningId, { createdAt: warnedAt, read: false }),
         warnedComments: commentId === undefined ? state.warnedComments : new Set(state.warnedComments).add(commentId),
+        warnedPosts: commentId !== undefined || postId === undefined ? state.warnedPosts : new Set(state.warnedPosts).add(postId),
       };
     }
     case 'WarningsRead': {

@@ -18,6 +18,7 @@ const ann: UserState = {
   isMember: false,
   livePosts: new Set(),
   pendingPurchase: null,
+  suspension: null,
 };
 const given = stateAfter(evolve, initialNotificationsState);
 const change = (

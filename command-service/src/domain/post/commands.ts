@@ -1,4 +1,4 @@
-import { authorOf, editorOf, type Identity } from '../actor.ts';
+import { authorOf, editorOf, roleOf, actingOf, type Identity } from '../actor.ts';
 import { acceptedAs, type CommandHandler } from '../command-handler.ts';
 import type { CommandMeta } from '../command.ts';
 import type { Idempotency } from '../execute.ts';
@@ -20,7 +20,7 @@ export function createPostCommands({ handle, handleMany }: CommandHandler, cost:
       idempotency?: Idempotency,
     ) =>
       handleMany(
-        { who, meta, idempotency, cost: cost('post', who.userId) },
+        { who, meta, idempotency, cost: cost('post', who.userId), refusedWhileSuspended: true },
         {
           read: (streams) => Promise.all([streams.read(userStreamOf(who.userId)), streams.readNew(postStreamOf(input.postId)), streams.read(tagsStreamOf())]),
           decide: ([author, post, tags], actor) => [
@@ -31,7 +31,7 @@ export function createPostCommands({ handle, handleMany }: CommandHandler, cost:
         },
       ),
 
-    /** PATCH /api/posts/:id: by the author or an admin (see EditPost); an edit that changes nothing costs nothing. */
+    /** PATCH /api/posts/:id: by the author or staff (see EditPost); an edit that changes nothing costs nothing. */
     editPost: (
       who: Identity,
       input: { postId: string; title?: string; description?: string; tags?: readonly string[]; reason?: string },
@@ -39,7 +39,7 @@ export function createPostCommands({ handle, handleMany }: CommandHandler, cost:
       idempotency?: Idempotency,
     ) =>
       handle(
-        { who, meta, idempotency, cost: cost('edit', who.userId) },
+        { who, meta, idempotency, cost: cost('edit', who.userId), refusedWhileSuspended: true },
         {
           stream: postStreamOf(input.postId),
           given: { tags: tagsStreamOf() },
@@ -48,10 +48,10 @@ export function createPostCommands({ handle, handleMany }: CommandHandler, cost:
         },
       ),
 
-    /** DELETE /api/my-posts/:id: by the author or an admin; frees the author's slot in the same append. */
+    /** DELETE /api/my-posts/:id: by the author or staff; frees the author's slot in the same append. */
     deletePost: (who: Identity, postId: string, meta: CommandMeta, idempotency?: Idempotency) =>
       handleMany(
-        { who, meta, idempotency },
+        { who, meta, idempotency, refusedWhileSuspended: true },
         {
           read: async (streams) => {
             const post = await streams.read(postStreamOf(postId));
@@ -59,7 +59,7 @@ export function createPostCommands({ handle, handleMany }: CommandHandler, cost:
             return { post, author: await streams.read(userStreamOf(authorId)) };
           },
           decide: ({ post, author }, actor) => [
-            { to: post, events: decide({ type: 'DeletePost', data: { postId, actorId: who.userId, actorIsAdmin: actor.role === 'admin' } }, post.state, meta) },
+            { to: post, events: decide({ type: 'DeletePost', data: { postId, actor: actingOf(actor), authorRole: roleOf(author.state) } }, post.state, meta) },
             { to: author, events: decideUser({ type: 'RemoveAuthoredPost', data: { postId } }, author.state, meta) },
           ],
           answer: acceptedAs(postId),

@@ -16,9 +16,9 @@ const knownTags = [
   { type: 'TagCreated' as const, data: { tagId: uuidOf(1), name: 'React', createdAt: FIXED_NOW } },
   { type: 'TagCreated' as const, data: { tagId: uuidOf(2), name: 'Node.js', createdAt: FIXED_NOW } },
 ].reduce(evolveTags, initialTagsState);
-const alice = { id: 'u-alice', isAdmin: false };
-const bob = { id: 'u-bob', isAdmin: false };
-const ada = { id: 'u-ada', isAdmin: true };
+const alice = { id: 'u-alice', isStaff: false };
+const bob = { id: 'u-bob', isStaff: false };
+const ada = { id: 'u-ada', isStaff: true };
 
 const given = stateAfter(evolve, initialPostState);
 const postCreated: PostEvent = {

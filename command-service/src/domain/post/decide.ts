@@ -1,4 +1,5 @@
-import { ANONYMOUS_NAME, type PostEvent } from '@forum/contracts';
+import { ANONYMOUS_NAME, isStaffRole, type PostEvent, type Role } from '@forum/contracts';
+import { refuseStaffTarget, type Acting } from '../staff.ts';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
 import { editedRevision, type Editor } from '../revision.ts';
@@ -10,8 +11,9 @@ import type { PostState } from './post.ts';
  * - a post is created once under its id;
  * - its tags are existing tag names (spelled as the tag is), without repeats;
  * - author name, email and photo come from the caller's identity, time from the clock;
- * - a post is deleted by its author or an admin, once;
- * - a live post is edited by its author or an admin (an admin editing someone else's gives a
+ * - a post is deleted by its author or staff (a moderator not a moderator's or an admin's: 403
+ *   STAFF_PROTECTED), once;
+ * - a live post is edited by its author or staff (staff editing someone else's give a
  *   reason), its tags by the same rule as creating; an edit that changes nothing appends nothing;
  *   an author's edit within the grace period of their own revision folds into it (revision.ts);
  * - a member erasing their account with their content takes their posts that are still there
@@ -29,7 +31,8 @@ export type CreatePost = {
   /** `knownTags`: the tags stream's state, which the requested `tags` must name. */
   data: { postId: string; title: string; description: string; tags: readonly string[]; author: Author; knownTags: TagsState };
 };
-export type DeletePost = { type: 'DeletePost'; data: { postId: string; actorId: string; actorIsAdmin: boolean } };
+/** `actor`: who deletes; `authorRole`: the post's author's role now (staff's posts are not a moderator's to delete). */
+export type DeletePost = { type: 'DeletePost'; data: { postId: string; actor: Acting; authorRole: Role } };
 /** `authorId`: the erased member; `actorId`: who erases them (themselves or an admin). */
 export type ErasePost = { type: 'ErasePost'; data: { postId: string; authorId: string; actorId: string } };
 /** Only the fields given change; `knownTags` as for CreatePost. */
@@ -126,9 +129,12 @@ function editPost(command: EditPost, state: PostState, meta: CommandMeta): PostE
 
 function deletePost(command: DeletePost, state: PostState, meta: CommandMeta): PostEvent[] {
   if (state.status !== 'created') throw new NotFound('No such post');
-  const { postId, actorId, actorIsAdmin } = command.data;
-  if (state.authorId !== actorId && !actorIsAdmin) throw new Forbidden('Only the author or an admin can delete this post');
-  return [{ type: 'PostDeleted', data: { postId, authorId: state.authorId, deletedBy: actorId, deletedAt: meta.now.toISOString() } }];
+  const { postId, actor, authorRole } = command.data;
+  if (state.authorId !== actor.id) {
+    if (!isStaffRole(actor.role)) throw new Forbidden('Only the author or staff can delete this post');
+    refuseStaffTarget(actor, { id: state.authorId, role: authorRole });
+  }
+  return [{ type: 'PostDeleted', data: { postId, authorId: state.authorId, deletedBy: actor.id, deletedAt: meta.now.toISOString() } }];
 }
 
 function erasePost(command: ErasePost, state: PostState, meta: CommandMeta): PostEvent[] {

@@ -1,3 +1,4 @@
+import type { Role } from '@forum/contracts';
 import { uuidOf } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { evolve as evolveTags, initialTagsState } from '../tag/tag.ts';
@@ -11,9 +12,9 @@ const tags = [
   { type: 'TagCreated' as const, data: { tagId: uuidOf(2), name: 'Node.js', createdAt: meta.now.toISOString() } },
 ].reduce(evolveTags, initialTagsState);
 
-const deletePost = (actorId: string, actorIsAdmin: boolean): DeletePost => ({
+const deletePost = (actorId: string, actorIsAdmin: boolean, authorRole: Role = 'user', actorRole?: Role): DeletePost => ({
   type: 'DeletePost',
-  data: { postId: '11111111-1111-4111-8111-111111111111', actorId, actorIsAdmin },
+  data: { postId: '11111111-1111-4111-8111-111111111111', actor: { id: actorId, role: actorRole ?? (actorIsAdmin ? 'admin' : 'user') }, authorRole },
 });
 
 const createPost = (overrides: Partial<CreatePost['data']> = {}): CreatePost => ({
@@ -79,6 +80,15 @@ describe('given a created post', () => {
   });
   it('when another user deletes it, then 403 FORBIDDEN', () => {
     expect(() => decide(deletePost('u-bob', false), created, meta)).toThrowError(expect.objectContaining({ kind: 'forbidden', code: 'FORBIDDEN' }));
+  });
+  it("#43.1 when a moderator deletes a member's post, then PostDeleted by the moderator", () => {
+    expect(decide(deletePost('u-mod', false, 'user', 'moderator'), created, meta)).toMatchObject([{ type: 'PostDeleted', data: { deletedBy: 'u-mod' } }]);
+  });
+  it.each<Role>(['moderator', 'admin'])("#43.1 when a moderator deletes a %s's post, then 403 STAFF_PROTECTED; an admin may", (authorRole) => {
+    expect(() => decide(deletePost('u-mod', false, authorRole, 'moderator'), created, meta)).toThrowError(
+      expect.objectContaining({ kind: 'forbidden', code: 'STAFF_PROTECTED' }),
+    );
+    expect(decide(deletePost('u-admin', true, authorRole), created, meta)).toMatchObject([{ type: 'PostDeleted', data: { deletedBy: 'u-admin' } }]);
   });
 });
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CommentState } from '../comment/comment.ts';
 import type { PostState } from '../post/post.ts';
 import { testCommandMeta, addedComment, livePost } from '../testing.ts';
-import { decide, type ReportComment } from './decide.ts';
-import { evolve, initialReportState } from './report.ts';
+import { decide, decidePostReport, type ReportComment, type ReportPost } from './decide.ts';
+import { evolve, evolvePostReport, initialReportState } from './report.ts';
 
 const meta = testCommandMeta({ actorId: 'u-carl', requestId: 'r' });
 const commentId = '22222222-2222-4222-8222-222222222222';
@@ -13,7 +13,7 @@ const live: PostState = livePost('u-alice');
 const carl = { id: 'u-carl', name: 'Carl', email: 'carl@forum.local', photo: '' };
 const report = (overrides: Partial<ReportComment['data']> = {}): ReportComment => ({
   type: 'ReportComment',
-  data: { commentId, reporter: carl, feedback: 'spam', comment, post: live, ...overrides },
+  data: { commentId, reporter: carl, reporterIsStaff: false, feedback: 'spam', comment, post: live, ...overrides },
 });
 
 describe('given no report of this comment by this user', () => {
@@ -60,5 +60,59 @@ describe('given the user reported this comment already', () => {
     expect(() => decide(report({ comment: { ...addedComment(postId, 'u-bob', 'Hmm'), status: 'removed' } }), state, meta)).toThrowError(
       expect.objectContaining({ kind: 'not-found' }),
     );
+  });
+});
+
+describe('#43.2 reports of posts', () => {
+  const reportPost = (overrides: Partial<ReportPost['data']> = {}): ReportPost => ({
+    type: 'ReportPost',
+    data: { postId, reporter: carl, reporterIsStaff: false, feedback: 'offensive', post: live, ...overrides },
+  });
+  it('given none by this member, when ReportPost, then PostReported with the reporter from their record and the clock', () => {
+    expect(decidePostReport(reportPost(), initialReportState, meta)).toEqual([
+      {
+        type: 'PostReported',
+        data: {
+          postId,
+          reporterId: 'u-carl',
+          reporterName: 'Carl',
+          reporterEmail: 'carl@forum.local',
+          reporterPhoto: '',
+          feedback: 'offensive',
+          reportedAt: meta.now.toISOString(),
+        },
+      },
+    ]);
+  });
+  it('given one by this member, when ReportPost again, then 409 ALREADY_REPORTED', () => {
+    const state = decidePostReport(reportPost(), initialReportState, meta).reduce(evolvePostReport, initialReportState);
+    expect(() => decidePostReport(reportPost({ feedback: 'spam' }), state, meta)).toThrowError(
+      expect.objectContaining({ kind: 'conflict', code: 'ALREADY_REPORTED', message: 'You have already reported this post' }),
+    );
+  });
+  it("when the reporter's own post, then 422 OWN_POST_REPORT", () => {
+    expect(() => decidePostReport(reportPost({ post: livePost('u-carl') }), initialReportState, meta)).toThrowError(
+      expect.objectContaining({ kind: 'rule', code: 'OWN_POST_REPORT', message: 'You cannot report your own post.' }),
+    );
+  });
+  it.each<[string, Partial<ReportPost['data']>]>([
+    ['an unknown post', { post: { status: 'none' } }],
+    ['a deleted post', { post: { status: 'deleted', authorId: 'u-alice' } }],
+    ['a hidden post, by a member', { post: livePost('u-alice', { hidden: { reason: 'Spam' } }) }],
+  ])('when reporting %s, then 404', (_, overrides) => {
+    expect(() => decidePostReport(reportPost(overrides), initialReportState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
+  });
+  it('a hidden post is reportable by staff, who see it', () => {
+    expect(
+      decidePostReport(reportPost({ post: livePost('u-alice', { hidden: { reason: 'Spam' } }), reporterIsStaff: true }), initialReportState, meta),
+    ).toHaveLength(1);
+  });
+  it('#43.3 a hidden comment, or a comment of a hidden post, is 404 to a reporting member, reportable by staff', () => {
+    const hiddenComment = { ...comment, hidden: { reason: 'Rude' } } as CommentState;
+    const hiddenPost = livePost('u-alice', { hidden: { reason: 'Spam' } });
+    for (const overrides of [{ comment: hiddenComment }, { post: hiddenPost }]) {
+      expect(() => decide(report(overrides), initialReportState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
+      expect(decide(report({ ...overrides, reporterIsStaff: true }), initialReportState, meta)).toHaveLength(1);
+    }
   });
 });

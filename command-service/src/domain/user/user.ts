@@ -1,6 +1,15 @@
-import { userStream, type Role, type UserEvent } from '@forum/contracts';
+import { userStream, type ModeratorRoleEvent, type Role, type SuspensionEvent, type UserEvent } from '@forum/contracts';
 import { unreachable } from '../command.ts';
 import type { Stream } from '../stream.ts';
+
+/** The events of a member's stream: their record, and the moderator role and suspensions staff give them (issue #43). */
+export type UserStreamEvent = UserEvent | ModeratorRoleEvent | SuspensionEvent;
+
+/** A suspension staff gave: why, and until when (null: until lifted). It is in force while `until` is after the clock. */
+export interface Suspension {
+  readonly reason: string;
+  readonly until: string | null;
+}
 
 export type UserState =
   /** `disabled`: the identity realm disabled the account before the forum saw it. */
@@ -21,6 +30,8 @@ export type UserState =
       readonly livePosts: ReadonlySet<string>;
       /** A membership purchase that has started and not yet ended. */
       readonly pendingPurchase: { readonly attemptId: string; readonly startedAt: string } | null;
+      /** The last suspension given and not lifted (it may have ended by the clock: see suspensionAt). */
+      readonly suspension: Suspension | null;
     }
   /** Erased (AccountErased): nothing of them is kept, and nothing is decided on the stream again. */
   | { readonly status: 'erased' };
@@ -31,7 +42,14 @@ export const initialUserState: UserState = { status: 'unknown' };
 export const isDisabled = (state: UserState): boolean =>
   state.status === 'registered' ? state.disabled : state.status === 'unknown' && state.disabled === true;
 
-export function evolve(state: UserState, event: UserEvent): UserState {
+/** The member's suspension in force at `now`, or null (one that ended by the clock needs no event). */
+export function suspensionAt(state: UserState, now: Date): Suspension | null {
+  if (state.status !== 'registered' || state.suspension === null) return null;
+  const { until } = state.suspension;
+  return until === null || Date.parse(until) > now.getTime() ? state.suspension : null;
+}
+
+export function evolve(state: UserState, event: UserStreamEvent): UserState {
   switch (event.type) {
     case 'UserRegistered':
       return {
@@ -46,6 +64,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
         isMember: false,
         livePosts: new Set(),
         pendingPurchase: null,
+        suspension: null,
       };
     case 'ProfileUpdated':
       // v2 names only the changed fields (a v1 event arrives upcast with both)
@@ -54,6 +73,15 @@ export function evolve(state: UserState, event: UserEvent): UserState {
         : state;
     case 'AdminRoleGranted':
       return state.status === 'registered' ? { ...state, role: 'admin' } : state;
+    // an admin is never made a moderator, nor taken back to member (the decider refuses both)
+    case 'ModeratorRoleGranted':
+      return state.status === 'registered' && state.role === 'user' ? { ...state, role: 'moderator' } : state;
+    case 'ModeratorRoleRevoked':
+      return state.status === 'registered' && state.role === 'moderator' ? { ...state, role: 'user' } : state;
+    case 'MemberSuspended':
+      return state.status === 'registered' ? { ...state, suspension: { reason: event.data.reason, until: event.data.until } } : state;
+    case 'SuspensionLifted':
+      return state.status === 'registered' ? { ...state, suspension: null } : state;
     case 'PostAuthored':
       return state.status === 'registered' ? { ...state, livePosts: new Set(state.livePosts).add(event.data.postId) } : state;
     case 'AuthoredPostRemoved': {
@@ -84,4 +112,4 @@ export function evolve(state: UserState, event: UserEvent): UserState {
 }
 
 /** A user's stream, as the command handler reads it. */
-export const userStreamOf = (userId: string): Stream<UserState, UserEvent> => ({ id: userStream(userId), evolve, initialState: initialUserState });
+export const userStreamOf = (userId: string): Stream<UserState, UserStreamEvent> => ({ id: userStream(userId), evolve, initialState: initialUserState });

@@ -1,13 +1,13 @@
 import { ErrorCode, type Vote, type VoteEvent } from '@forum/contracts';
 import { Conflict, NotFound, RuleBroken } from '../errors.ts';
 import { unreachable, type CommandMeta } from '../command.ts';
-import type { PostState } from '../post/post.ts';
+import { postSeenBy, type PostState } from '../post/post.ts';
 import type { VoteState } from './vote.ts';
 
 /**
  * Rules enforced here (spec §4 Vote; issue "whole forum on the API", Votes):
  * - one vote per user per post: up, down or none, decided on the (post, voter) stream alone;
- * - the post exists and is not deleted;
+ * - the post exists and is not deleted (nor hidden, for a voter who is not staff);
  * - SetVote (PUT) sets the vote; the same vote again appends nothing;
  * - ChangeVote (the spec's PATCH {likeChange, dislikeChange}) is accepted only as a legal transition
  *   from the current vote: like when none (+1, 0), undo a like (-1, 0), like when disliked (+1, -1),
@@ -16,10 +16,11 @@ import type { VoteState } from './vote.ts';
  *   post's author is 422 OWN_POST_VOTE; taking a vote back (to none) is allowed, so an author can withdraw a
  *   vote cast before this rule (docs/moderation.md).
  */
-export type SetVote = { type: 'SetVote'; data: { postId: string; userId: string; vote: Vote; post: PostState } };
+/** `voterIsStaff`: a hidden post is absent (404) to a voter who is not staff. */
+export type SetVote = { type: 'SetVote'; data: { postId: string; userId: string; vote: Vote; post: PostState; voterIsStaff: boolean } };
 export type ChangeVote = {
   type: 'ChangeVote';
-  data: { postId: string; userId: string; likeChange: -1 | 0 | 1; dislikeChange: -1 | 0 | 1; post: PostState };
+  data: { postId: string; userId: string; likeChange: -1 | 0 | 1; dislikeChange: -1 | 0 | 1; post: PostState; voterIsStaff: boolean };
 };
 export type VoteCommand = SetVote | ChangeVote;
 
@@ -46,8 +47,8 @@ export function decide(command: VoteCommand, state: VoteState, meta: CommandMeta
   }
 }
 
-function requireLivePost(post: PostState) {
-  if (post.status !== 'created') throw new NotFound('No such post');
+function requireLivePost(post: PostState, voterIsStaff: boolean) {
+  if (postSeenBy(post, voterIsStaff).status !== 'created') throw new NotFound('No such post');
 }
 
 function cast(post: PostState, postId: string, userId: string, previous: Vote, vote: Vote, meta: CommandMeta): VoteEvent[] {
@@ -57,7 +58,7 @@ function cast(post: PostState, postId: string, userId: string, previous: Vote, v
 }
 
 function setVote(command: SetVote, state: VoteState, meta: CommandMeta): VoteEvent[] {
-  requireLivePost(command.data.post);
+  requireLivePost(command.data.post, command.data.voterIsStaff);
   return cast(command.data.post, command.data.postId, command.data.userId, state.current, command.data.vote, meta);
 }
 
@@ -75,7 +76,7 @@ export function voteAfter(current: Vote, likeChange: number, dislikeChange: numb
 }
 
 function changeVote(command: ChangeVote, state: VoteState, meta: CommandMeta): VoteEvent[] {
-  requireLivePost(command.data.post);
+  requireLivePost(command.data.post, command.data.voterIsStaff);
   const next = voteAfter(state.current, command.data.likeChange, command.data.dislikeChange);
   if (next === null) throw new IllegalVoteTransitionError(state.current);
   return cast(command.data.post, command.data.postId, command.data.userId, state.current, next, meta);

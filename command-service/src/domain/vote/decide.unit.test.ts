@@ -15,10 +15,22 @@ const given = (...votes: Vote[]): VoteState =>
     state: initialVoteState,
     last: 'none',
   }).state;
-const set = (vote: Vote, post: PostState = live): VoteCommand => ({ type: 'SetVote', data: { postId, userId: 'u-bob', vote, post } });
-const change = (likeChange: -1 | 0 | 1, dislikeChange: -1 | 0 | 1, post: PostState = live): VoteCommand => ({
+const set = (vote: Vote, post: PostState = live, voterIsStaff = false): VoteCommand => ({
+  type: 'SetVote',
+  data: { postId, userId: 'u-bob', vote, post, voterIsStaff },
+});
+const change = (likeChange: -1 | 0 | 1, dislikeChange: -1 | 0 | 1, post: PostState = live, voterIsStaff = false): VoteCommand => ({
   type: 'ChangeVote',
-  data: { postId, userId: 'u-bob', likeChange, dislikeChange, post },
+  data: { postId, userId: 'u-bob', likeChange, dislikeChange, post, voterIsStaff },
+});
+
+describe('#43.4 given a hidden post', () => {
+  const hidden = livePost('u-alice', { hidden: { reason: 'Spam' } });
+  it('when a member votes (set or change), then 404 as if it were absent; staff may vote', () => {
+    expect(() => decide(set('up', hidden), initialVoteState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
+    expect(() => decide(change(1, 0, hidden), initialVoteState, meta)).toThrowError(expect.objectContaining({ kind: 'not-found' }));
+    expect(decide(set('up', hidden, true), initialVoteState, meta)).toMatchObject([{ type: 'VoteCast', data: { vote: 'up' } }]);
+  });
 });
 
 describe('given no vote', () => {

@@ -1,5 +1,5 @@
 import { decideComment, decidePost, type CommandMeta } from '@forum/command-service';
-import { EDIT_GRACE_SECONDS } from '@forum/contracts';
+import { EDIT_GRACE_SECONDS, isStaffRole } from '@forum/contracts';
 import { mentioning } from './handles.ts';
 import { addComment, COMMENTS_MENTIONING, postByAnyone, POSTS_MENTIONING } from './posts.ts';
 import { decided, registeredState, type Comment, type Post, type SimulatedForum, type SyntheticEvent, type User } from './simulated-forum.ts';
@@ -12,7 +12,7 @@ import { decided, registeredState, type Comment, type Post, type SimulatedForum,
  * written, which folds into its first revision. An edit's new text @mentions a member as often as a new one does.
  */
 
-const isAdmin = (user: User) => registeredState(user)?.role === 'admin';
+const isStaff = (user: User) => isStaffRole(registeredState(user)?.role ?? 'user');
 
 /** Who edits `author`'s post or comment: the author mostly (while they have an account), else an admin; null when neither may. */
 function editorOf(forum: SimulatedForum, author: User): User | null {
@@ -39,7 +39,7 @@ function editPost(forum: SimulatedForum, post: Post, editor: User): SyntheticEve
     ...(tags && { tags }),
   };
   const reason = reasonOf(forum, editor, post.author);
-  const editing = { postId: post.id, editor: { id: editor.id, isAdmin: isAdmin(editor) }, ...fields, ...(reason !== undefined && { reason }) };
+  const editing = { postId: post.id, editor: { id: editor.id, isStaff: isStaff(editor) }, ...fields, ...(reason !== undefined && { reason }) };
   return forum.write(meta, [
     decided(post.stream, decidePost({ type: 'EditPost', data: { ...editing, knownTags: forum.tags.state } }, post.stream.state, meta)),
   ]);
@@ -51,7 +51,7 @@ function editComment(forum: SimulatedForum, comment: Comment, editor: User): Syn
   const reason = reasonOf(forum, editor, comment.author);
   const editing = {
     commentId: comment.id,
-    editor: { id: editor.id, isAdmin: isAdmin(editor) },
+    editor: { id: editor.id, isStaff: isStaff(editor) },
     text: mentioning(forum, forum.random.sentence(3, 45), COMMENTS_MENTIONING, comment.post),
     ...(reason !== undefined && { reason }),
     post: comment.post.stream.state,
@@ -62,6 +62,8 @@ function editComment(forum: SimulatedForum, comment: Comment, editor: User): Syn
 /** A live post, or a live comment under a live post, to edit; undefined when there is none. */
 function target(forum: SimulatedForum): { post: Post } | { comment: Comment } | undefined {
   const { pick, rand } = forum.random;
+  const left = forum.leftByErased.filter((post) => post.slot >= 0);
+  if (left.length > 0 && rand() < 0.05) return { post: pick(left) };
   if (rand() < 0.4) {
     const post = forum.livePost();
     return post && { post };

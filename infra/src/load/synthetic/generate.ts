@@ -7,6 +7,7 @@ import { disableAndEnable, erase, readNotifications, readWarnings, removeComment
 import { plan, type CommandKind } from './plan.ts';
 import { randomness } from './randomness.ts';
 import { simulatedForum, type SimulatedForum, type SyntheticEvent } from './simulated-forum.ts';
+import { dismiss, hide, lock, moderatorRole, pin, reportPost, suspend } from './staff.ts';
 import { castVote, reportComment } from './votes-reports.ts';
 
 export type { SyntheticEvent };
@@ -72,6 +73,13 @@ const commandOfKind: Record<CommandKind, (forum: SimulatedForum) => SyntheticEve
   handle: changeHandle,
   follow,
   preferences: choosePreferences,
+  moderatorRole,
+  reportPost,
+  dismiss,
+  hide,
+  lock,
+  pin,
+  suspend,
 };
 
 /** The events of a synthetic forum's history, in log order. */
@@ -115,6 +123,8 @@ export function* syntheticLog(options: SyntheticLogOptions): Generator<Synthetic
     // the first few hundred commands build up a community before anything else
     if (forum.registered.length < 50 && kind !== 'register') kind = 'register';
     else if (forum.livePosts.length < 20 && kind !== 'register' && kind !== 'post') kind = 'post';
-    yield* commandOfKind[kind](forum) ?? commandOfKind.post(forum) ?? commandOfKind.register(forum)!;
+    // a command the forum refuses (a suspended member's write, a moderator acting on staff, a locked post) writes nothing: another takes its place
+    const run = (k: CommandKind) => forum.attempt(() => commandOfKind[k](forum));
+    yield* run(kind) ?? run('post') ?? commandOfKind.register(forum)!;
   }
 }

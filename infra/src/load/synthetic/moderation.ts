@@ -1,10 +1,10 @@
-import { decideComment, decideNotification, decideUser, evolveProjection, initialProjectionState, recordRebuild } from '@forum/command-service';
+import { decideComment, decideNotification, decideUser, evolveProjection, initialProjectionState, recordRebuild, roleOf } from '@forum/command-service';
 import { projectionStream } from '@forum/contracts';
 import { erasedContent } from './posts.ts';
 import { decided, keptStream, registeredState, type SimulatedForum, type SyntheticEvent, type User } from './simulated-forum.ts';
 
 /*
- * What admins and operators do to others: remove comments, warn (and the warned read their warnings),
+ * What staff and operators do to others: remove comments, warn (and the warned read their warnings),
  * erase and disable accounts, rebuild projections; each decided by the forum's deciders on the streams
  * the simulated forum keeps.
  */
@@ -13,18 +13,22 @@ import { decided, keptStream, registeredState, type SimulatedForum, type Synthet
 const REBUILT = ['posts', 'users', 'comments', 'audit'];
 
 const adminOf = (forum: SimulatedForum) => (forum.admins.length === 0 ? null : forum.random.pick(forum.admins));
+/** An admin or, a third of the time when there are some, a moderator. */
+export const staffOf = (forum: SimulatedForum) =>
+  forum.moderators.length > 0 && forum.random.rand() < 0.33 ? forum.random.pick(forum.moderators) : adminOf(forum);
 const isAdmin = (user: User) => registeredState(user)?.role === 'admin';
+const actingOf = (user: User) => ({ id: user.id, role: roleOf(user.stream.state) });
 
-/** An admin removes a comment they can see (one under a post that is still there). */
+/** Staff remove a comment they can see (one under a post that is still there). */
 export function removeComment(forum: SimulatedForum): SyntheticEvent[] | null {
   if (forum.admins.length === 0) return null;
   for (let tries = 0; tries < 20 && forum.liveComments.length > 0; tries++) {
     const comment = forum.random.pick(forum.liveComments);
     if (comment.post.slot < 0) continue;
-    const admin = adminOf(forum)!;
+    const admin = staffOf(forum)!;
     const meta = forum.meta(admin.id);
     const events = decideComment(
-      { type: 'RemoveComment', data: { commentId: comment.id, actorId: admin.id, actorIsAdmin: isAdmin(admin) } },
+      { type: 'RemoveComment', data: { commentId: comment.id, actor: actingOf(admin), authorRole: roleOf(comment.author.stream.state) } },
       comment.stream.state,
       meta,
     );
@@ -35,25 +39,25 @@ export function removeComment(forum: SimulatedForum): SyntheticEvent[] | null {
   return null;
 }
 
-/** An admin warns a comment's author, mostly about that comment. */
+/** Staff warn a comment's author, mostly about that comment; now and then a post's author about their post. */
 export function warn(forum: SimulatedForum): SyntheticEvent[] | null {
-  const admin = adminOf(forum);
-  if (!admin || forum.comments.length === 0) return null;
+  const by = staffOf(forum);
+  if (!by || forum.comments.length === 0) return null;
   const { pick, rand, sentence } = forum.random;
   const comment = pick(forum.comments);
-  const target = comment.author;
-  const meta = forum.meta(admin.id);
+  const post = rand() < 0.2 ? comment.post : null;
+  const target = post ? post.author : comment.author;
+  const meta = forum.meta(by.id);
   const warningId = forum.timeId();
   const reason = rand() < 0.5 ? undefined : sentence(4, 20);
-  const about = rand() < 0.7 ? { commentId: comment.id, comment: comment.stream.state } : {};
+  const about = post ? { postId: post.id, post: post.stream.state } : rand() < 0.7 ? { commentId: comment.id, comment: comment.stream.state } : {};
   const notifications = forum.notificationsOf(target);
   const out = forum.attempt(() => {
     const command = {
       warningId,
       ...(reason !== undefined && { reason }),
       ...about,
-      actorId: admin.id,
-      actorIsAdmin: isAdmin(admin),
+      actor: actingOf(by),
       target: target.stream.state,
     };
     return forum.write(meta, [decided(notifications, decideNotification({ type: 'WarnUser', data: command }, notifications.state, meta))]);
@@ -119,7 +123,9 @@ export function erase(forum: SimulatedForum): SyntheticEvent[] | null {
   const going = content === 'erased' ? erasedContent(forum, user, by, meta) : null;
   const out = forum.write(meta, [...(going?.decisions ?? []), decided(user.stream, events)]);
   going?.unlist();
-  for (const list of [forum.registered, forum.members, forum.warned]) {
+  // what they left behind, which staff edit now and then
+  if (content === 'kept') forum.leftByErased.push(...forum.livePosts.filter((post) => post.author === user));
+  for (const list of [forum.registered, forum.members, forum.warned, forum.moderators, forum.suspended]) {
     const index = list.indexOf(user);
     if (index >= 0) list.splice(index, 1);
   }

@@ -37,6 +37,8 @@ export function listed(forum: SimulatedForum, user: User) {
   if (!forum.registered.includes(user)) forum.registered.push(user);
   if (state.isMember && !forum.members.includes(user)) forum.members.push(user);
   if (state.role === 'admin' && !forum.admins.includes(user)) forum.admins.push(user);
+  // a moderator made admin holds every power of one already
+  if (state.role === 'admin' && forum.moderators.includes(user)) forum.moderators.splice(forum.moderators.indexOf(user), 1);
 }
 
 /** The forum opens: the first admin (ADMIN_EMAILS) signs in and creates the tags. */

@@ -23,12 +23,20 @@ export type CommandKind =
   | 'access'
   | 'handle'
   | 'follow'
-  | 'preferences';
+  | 'preferences'
+  | 'moderatorRole'
+  | 'reportPost'
+  | 'dismiss'
+  | 'hide'
+  | 'lock'
+  | 'pin'
+  | 'suspend';
 
 /**
  * Commands of each kind for about `events` events: per 1M about 10k users, 100k posts,
- * 250k comments, 500k votes, 10k reports, 10k edits, 7k follow choices, 2k preference changes and 1k
- * handle changes asked for (one that changes nothing or that a decider refuses writes nothing: another
+ * 250k comments, 500k votes, 10k reports of comments and 3k of posts, 10k edits, 7k follow choices,
+ * 2k preference changes, 1k handle changes, and staff's hiding, locking, pinning, suspending and
+ * dismissing (a few hundred each) asked for (one that changes nothing or that a decider refuses writes nothing: another
  * command takes its place); the counts are scaled so that the events they make (a registration with
  * its handle is three, a post by a free member two, a membership two) add up to `events`.
  */
@@ -60,6 +68,13 @@ export function plan(events: number, floors = true): Record<CommandKind, number>
     handle: floor(users / 10, 2),
     follow: Math.round(events / 150),
     preferences: floor(users / 5, 3),
+    moderatorRole: floor(events / 100_000, 3),
+    reportPost: Math.round(events / 300),
+    dismiss: floor(events / 2000, 4),
+    hide: floor(events / 1000, 8),
+    lock: floor(events / 2000, 6),
+    pin: floor(events / 5000, 6),
+    suspend: floor(events / 2000, 8),
   };
   const perCommand: Partial<Record<CommandKind, number>> = {
     register: 2.9,
@@ -88,6 +103,7 @@ export function plan(events: number, floors = true): Record<CommandKind, number>
     'readAnnouncements',
     'contact',
     'follow',
+    'reportPost',
   ] as const) {
     counts[kind] = Math.round(counts[kind] * scale);
   }

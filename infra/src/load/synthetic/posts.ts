@@ -15,8 +15,9 @@ import {
   initialCommentState,
   initialContactMessageState,
   initialPostState,
+  roleOf,
 } from '@forum/command-service';
-import { announcementStream, commentStream, contactMessageStream, postStream } from '@forum/contracts';
+import { announcementStream, commentStream, contactMessageStream, isStaffRole, postStream } from '@forum/contracts';
 import { mentioning } from './handles.ts';
 import { arrival, listed } from './people.ts';
 import { FIRST_NAMES, LAST_NAMES } from './randomness.ts';
@@ -96,7 +97,7 @@ export function deletePost(forum: SimulatedForum): SyntheticEvent[] | null {
   const by = rand() < 0.85 && registeredState(post.author) ? post.author : pick(forum.admins);
   const meta = forum.meta(by.id);
   const deleted = decidePost(
-    { type: 'DeletePost', data: { postId: post.id, actorId: by.id, actorIsAdmin: registeredState(by)?.role === 'admin' } },
+    { type: 'DeletePost', data: { postId: post.id, actor: { id: by.id, role: roleOf(by.stream.state) }, authorRole: roleOf(post.author.stream.state) } },
     post.stream.state,
     meta,
   );
@@ -129,6 +130,7 @@ export function addComment(forum: SimulatedForum): SyntheticEvent[] | null {
         text: mentioning(forum, forum.random.sentence(3, 45), COMMENTS_MENTIONING, post),
         author: authorOf(registeredState(author)!),
         post: post.stream.state,
+        authorIsStaff: isStaffRole(roleOf(author.stream.state)),
       },
     },
     comment.stream.state,

@@ -12,7 +12,12 @@ import {
   initialNotificationsState,
   initialTagsState,
   initialUserState,
+  evolvePins,
+  initialPinsState,
   operatorMeta,
+  refuseSuspended,
+  suspensionAt,
+  type PinsState,
   type AnnouncementState,
   type CommandMeta,
   type CommentState,
@@ -31,6 +36,7 @@ import {
   followsStream,
   handleStream,
   notificationsStream,
+  PINS_STREAM,
   TAGS_STREAM,
   userStream,
   type EventMetadata,
@@ -107,6 +113,20 @@ export interface Comment {
   slot: number;
 }
 
+/** The writes a suspended member may not make (issue #43): their posts, comments, votes, reports and profile. */
+const SUSPENDED_WRITES: ReadonlySet<string> = new Set([
+  'PostCreated',
+  'PostEdited',
+  'PostDeleted',
+  'CommentAdded',
+  'CommentEdited',
+  'VoteCast',
+  'CommentReported',
+  'PostReported',
+  'ProfileUpdated',
+  'HandleChanged',
+]);
+
 export const registeredState = (user: User) => (user.stream.state.status === 'registered' ? user.stream.state : null);
 
 /**
@@ -120,12 +140,27 @@ export function simulatedForum(random: Randomness, start: Date, step: number) {
   let written = 0;
   const tick = () => (clock += Math.floor(step * (0.5 + random.rand())));
   tick();
+  const byId = new Map<string, User>();
   const forum = {
     random,
     users: [] as User[],
     registered: [] as User[],
     members: [] as User[],
     admins: [] as User[],
+    /** Members an admin made moderators (and has not taken it back). */
+    moderators: [] as User[],
+    /** Members staff suspended (their suspension may have ended by the clock or been lifted since). */
+    suspended: [] as User[],
+    /** Posts and comments staff hid (out of the live lists while hidden: members cannot act on them). */
+    hiddenPosts: [] as Post[],
+    hiddenComments: [] as Comment[],
+    /** Posts staff locked (members' comments on them are refused). */
+    lockedPosts: [] as Post[],
+    /** Posts of members erased with their content kept (by 'Deleted user'). */
+    leftByErased: [] as Post[],
+    /** Posts members reported (what staff dismiss, hide or delete). */
+    reportedPosts: [] as Post[],
+    pins: keptStream<PinsState>(PINS_STREAM, initialPinsState, evolvePins),
     /** Users with warnings they have not read. */
     warned: [] as User[],
     /** Users who follow a tag (or did: a tag they follow may have been deleted since). */
@@ -142,6 +177,8 @@ export function simulatedForum(random: Randomness, start: Date, step: number) {
     projections: new Map<string, { stream: KeptStream<ProjectionState>; build: number }>(),
     /** One report stream per (comment, reporter), by comment number * 2^24 + reporter number. */
     reports: new Map<number, KeptStream<ReportState>>(),
+    /** One report stream per (post, reporter), keyed as `reports`. */
+    postReports: new Map<number, KeptStream<ReportState>>(),
     /** The time of the next command (ms). */
     get clock() {
       return clock;
@@ -171,6 +208,12 @@ export function simulatedForum(random: Randomness, start: Date, step: number) {
      */
     write(meta: CommandMeta, decisions: readonly Decided[]): SyntheticEvent[] | null {
       const recordedAt = meta.now.toISOString();
+      // a suspended member's writes are refused before anything is decided (MEMBER_SUSPENDED, a DomainError)
+      const types = decisions.flatMap((d) => d.events.map((event) => event.type));
+      if (types.some((type) => SUSPENDED_WRITES.has(type)) && !types.includes('AccountErased')) {
+        const actor = byId.get(meta.actorId);
+        if (actor) refuseSuspended(actor.stream.state, meta.now);
+      }
       const out: SyntheticEvent[] = [];
       const ordered = decisions.filter((d) => d.events.length > 0).sort((a, b) => (a.stream.id < b.stream.id ? -1 : a.stream.id > b.stream.id ? 1 : 0));
       for (const { stream, events } of ordered) {
@@ -214,6 +257,7 @@ export function simulatedForum(random: Randomness, start: Date, step: number) {
         follows: null,
       };
       forum.users.push(user);
+      byId.set(id, user);
       return user;
     },
     notificationsOf(user: User): KeptStream<NotificationsState> {
@@ -231,8 +275,14 @@ export function simulatedForum(random: Randomness, start: Date, step: number) {
       if (!stream) forum.handles.set(folded, (stream = keptStream(handleStream(handleKey(handle)), initialHandleState, evolveHandle)));
       return stream;
     },
-    /** A registered user who may act (not erased). */
-    actor: (): User => random.pick(forum.registered),
+    /** A registered user who may act (not erased; not suspended, most of the time). */
+    actor(): User {
+      let user = random.pick(forum.registered);
+      for (let tries = 0; tries < 5 && suspensionAt(user.stream.state, new Date(clock)) !== null; tries++) user = random.pick(forum.registered);
+      return user;
+    },
+    /** Whether `user` is suspended now. */
+    isSuspended: (user: User) => suspensionAt(user.stream.state, new Date(clock)) !== null,
     /** A live post, recent ones far more often (that is where the votes and comments go). */
     livePost(): Post | undefined {
       const count = forum.livePosts.length;

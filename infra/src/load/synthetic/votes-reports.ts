@@ -1,5 +1,5 @@
-import { authorOf, decideReport, decideVote, evolveReport, evolveVote, initialReportState } from '@forum/command-service';
-import { commentReportStream, REPORT_FEEDBACK, voteStream, VOTES, type Vote } from '@forum/contracts';
+import { authorOf, decideReport, decideVote, evolveReport, evolveVote, initialReportState, roleOf } from '@forum/command-service';
+import { commentReportStream, isStaffRole, REPORT_FEEDBACK, voteStream, VOTES, type Vote } from '@forum/contracts';
 import { decided, keptStream, registeredState, type SimulatedForum, type SyntheticEvent } from './simulated-forum.ts';
 
 /*
@@ -34,7 +34,16 @@ export function castVote(forum: SimulatedForum): SyntheticEvent[] | null {
         decided(
           stream,
           decideVote(
-            { type: 'SetVote', data: { postId: post.id, userId: voter.id, vote: nextVote(stream.state.current, forum.random.rand), post: post.stream.state } },
+            {
+              type: 'SetVote',
+              data: {
+                postId: post.id,
+                userId: voter.id,
+                vote: nextVote(stream.state.current, forum.random.rand),
+                post: post.stream.state,
+                voterIsStaff: isStaffRole(roleOf(voter.stream.state)),
+              },
+            },
             stream.state,
             meta,
           ),
@@ -60,6 +69,7 @@ export function reportComment(forum: SimulatedForum): SyntheticEvent[] | null {
       const command = {
         commentId: comment.id,
         reporter: authorOf(registeredState(reporter)!),
+        reporterIsStaff: isStaffRole(roleOf(reporter.stream.state)),
         feedback: pick(REPORT_FEEDBACK),
         comment: comment.stream.state,
         post: comment.post.stream.state,

@@ -1,0 +1,94 @@
+import {
+  AdminUserIdParams,
+  CommentIdParams,
+  HideRequest,
+  LockPostRequest,
+  ModeratedItemParams,
+  NoBody,
+  PostIdParams,
+  SuspendMemberRequest,
+  WarnMemberRequest,
+} from '@forum/contracts';
+import { newId } from '../ids.ts';
+import type { CommandAppDeps, CommandRoutes } from './deps.ts';
+import { memberCallOf, sendAccepted } from './context.ts';
+
+/**
+ * Staff's writes (issue #43, docs/moderation.md): under /api/moderation for admins and moderators
+ * alike, and the moderator role under /api/admin for admins. Each needs a token (401) and the role,
+ * which the command checks on the caller's own stream (403 FORBIDDEN); a moderator acting on staff
+ * is 403 STAFF_PROTECTED.
+ */
+export function moderationRoutes(api: CommandRoutes, { commands, clock }: CommandAppDeps): void {
+  api.put('/admin/users/:userId/moderator', { schema: { params: AdminUserIdParams, body: NoBody } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.grantModerator(identity, request.params.userId, meta, idempotency));
+  });
+
+  api.delete('/admin/users/:userId/moderator', { schema: { params: AdminUserIdParams, body: NoBody } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.revokeModerator(identity, request.params.userId, meta, idempotency));
+  });
+
+  api.post('/moderation/reports/:kind/:id/dismiss', { schema: { params: ModeratedItemParams, body: NoBody } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.dismissReports(identity, request.params, meta, idempotency));
+  });
+
+  api.put('/moderation/posts/:id/hidden', { schema: { params: PostIdParams, body: HideRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.hidePost(identity, { postId: request.params.id, reason: request.body.reason }, meta, idempotency));
+  });
+
+  api.delete('/moderation/posts/:id/hidden', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.unhidePost(identity, request.params.id, meta, idempotency));
+  });
+
+  api.put('/moderation/comments/:commentId/hidden', { schema: { params: CommentIdParams, body: HideRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    const hide = { commentId: request.params.commentId, reason: request.body.reason };
+    return sendAccepted(reply, 200, await commands.hideComment(identity, hide, meta, idempotency));
+  });
+
+  api.delete('/moderation/comments/:commentId/hidden', { schema: { params: CommentIdParams, body: NoBody } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.unhideComment(identity, request.params.commentId, meta, idempotency));
+  });
+
+  api.put('/moderation/posts/:id/locked', { schema: { params: PostIdParams, body: LockPostRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.lockPost(identity, { postId: request.params.id, ...request.body }, meta, idempotency));
+  });
+
+  api.delete('/moderation/posts/:id/locked', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.unlockPost(identity, request.params.id, meta, idempotency));
+  });
+
+  api.put('/moderation/posts/:id/pinned', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.pinPost(identity, request.params.id, meta, idempotency));
+  });
+
+  api.delete('/moderation/posts/:id/pinned', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.unpinPost(identity, request.params.id, meta, idempotency));
+  });
+
+  api.post('/moderation/users/:userId/warnings', { schema: { params: AdminUserIdParams, body: WarnMemberRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    const warning = { warningId: newId(), targetUserId: request.params.userId, ...request.body };
+    return sendAccepted(reply, 201, await commands.warnMember(identity, warning, meta, idempotency));
+  });
+
+  api.put('/moderation/users/:userId/suspension', { schema: { params: AdminUserIdParams, body: SuspendMemberRequest } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.suspendMember(identity, { userId: request.params.userId, ...request.body }, meta, idempotency));
+  });
+
+  api.delete('/moderation/users/:userId/suspension', { schema: { params: AdminUserIdParams, body: NoBody } }, async (request, reply) => {
+    const { identity, meta, idempotency } = memberCallOf(request, clock());
+    return sendAccepted(reply, 200, await commands.liftSuspension(identity, request.params.userId, meta, idempotency));
+  });
+}
