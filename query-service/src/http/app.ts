@@ -68,6 +68,8 @@ export interface QueryAppDeps {
   readonly lookupLimit?: LookupLimit;
   /** Which proxies may say who the client is (TRUST_PROXY): the address a lookup counts against. */
   readonly trustProxy?: ProxyTrust;
+  /** The time a suspension's end is compared with (the system clock unless a test sets one). */
+  readonly clock?: () => Date;
 }
 
 /**
@@ -109,7 +111,7 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
       api.addHook('onRequest', viewer(records, deps.adminEmails));
       api.addHook('onRequest', cache.afterViewer);
       api.addHook('onSend', cache.keep);
-      await api.register(meRoutes());
+      await api.register(meRoutes(deps.clock));
       await api.register(notificationPreferenceRoutes(deps.db));
       await api.register(communityRoutes(community, postCache, bulkheadHook({ what: 'searches', ...deps.search })));
       await api.register(notificationRoutes(createNotificationsStore(deps.db), community));
@@ -117,7 +119,7 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
       await api.register(profileRoutes(community, users));
       await api.register(revisionRoutes(createRevisionsStore(deps.db)));
       await api.register(tagRoutes(createTagsStore(deps.db)));
-      await api.register(adminRoutes(admin, users, deps.events));
+      await api.register(adminRoutes(admin, users, deps.events, deps.clock));
       await api.register(announcementRoutes(admin));
       await api.register(streamTicketRoutes(deps.live));
     });
