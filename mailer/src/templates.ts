@@ -1,4 +1,4 @@
-import { commentLink, NOTIFICATIONS_PATH, postLink, type NotificationKind } from '@forum/contracts';
+import { commentLink, NOTIFICATIONS_PATH, postLink, type ModerationItem, type NotificationKind } from '@forum/contracts';
 import { escapeHtml } from '@forum/platform';
 
 /** One notification as an email shows it: what the read models say now (names and titles joined at send time). */
@@ -13,8 +13,12 @@ export interface MailItem {
   readonly tag: string | null;
   /** Comments collapsed into the notification. */
   readonly count: number;
-  /** A warning's reason. */
+  /** A warning's reason, or the one staff gave for hiding or suspending. */
   readonly reason: string | null;
+  /** What staff did (a `moderation` notification); absent: the line says it in general. */
+  readonly action?: ModerationItem['action'] | null;
+  /** A suspension's end (null: until lifted). */
+  readonly until?: string | null;
 }
 
 export interface MailFrame {
@@ -51,8 +55,31 @@ export function lineOf(item: MailItem): string {
       return `${actor} mentioned you in ${quoted(item.postTitle)}`;
     case 'warning':
       return `A moderator warned you: ${item.reason ?? ''}`;
+    case 'moderation':
+      return moderationLine(item);
     case 'announcement':
       return 'A new announcement';
+  }
+}
+
+/** What staff did to the member's post, comment or account, with the reason they gave. */
+function moderationLine(item: MailItem): string {
+  const why = item.reason ? `: ${item.reason}` : '';
+  switch (item.action) {
+    case 'post-hidden':
+      return `A moderator hid your post ${quoted(item.postTitle)}${why}`;
+    case 'post-unhidden':
+      return `A moderator showed your post ${quoted(item.postTitle)} again`;
+    case 'comment-hidden':
+      return `A moderator hid your comment on ${quoted(item.postTitle)}${why}`;
+    case 'comment-unhidden':
+      return `A moderator showed your comment on ${quoted(item.postTitle)} again`;
+    case 'suspended':
+      return `${item.until ? `Your account is suspended until ${new Date(item.until).toUTCString()}` : 'Your account is suspended until a moderator lifts it'}${why}`;
+    case 'suspension-lifted':
+      return 'A moderator lifted your suspension';
+    default:
+      return `A moderator acted on your account${why}`;
   }
 }
 
@@ -68,6 +95,7 @@ const KIND_NAMES: Readonly<Record<NotificationKind, string>> = {
   'followed-tag': 'new posts in tags you follow',
   mention: 'mentions of you',
   warning: "moderators' warnings",
+  moderation: "moderators' actions on your posts and account",
   announcement: 'announcements',
 };
 

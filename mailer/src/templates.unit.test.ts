@@ -51,3 +51,21 @@ describe('a notification email', () => {
     expect(digest.text).toContain('Stop emails of this digest');
   });
 });
+
+describe('a moderation email (issue #43)', () => {
+  const moderation = (more: Partial<MailItem>): MailItem => reply({ kind: 'moderation', commentId: null, actorName: null, postTitle: 'Hooks', ...more });
+
+  it('says what staff did, to which post, with the reason; a suspension with its end or until lifted', () => {
+    const line = (more: Partial<MailItem>) => renderMail('moderation', [moderation(more)], frame).subject;
+    expect(line({ action: 'post-hidden', reason: 'Off topic' })).toBe('[Forum] A moderator hid your post “Hooks”: Off topic');
+    expect(line({ action: 'post-unhidden' })).toBe('[Forum] A moderator showed your post “Hooks” again');
+    expect(line({ action: 'comment-hidden', reason: 'Rude' })).toBe('[Forum] A moderator hid your comment on “Hooks”: Rude');
+    expect(line({ action: 'comment-unhidden' })).toBe('[Forum] A moderator showed your comment on “Hooks” again');
+    expect(line({ action: 'suspended', reason: 'Spam', until: '2026-12-02T14:00:00.000Z', postId: null, postTitle: null })).toBe(
+      '[Forum] Your account is suspended until Wed, 02 Dec 2026 14:00:00 GMT: Spam',
+    );
+    expect(line({ action: 'suspended', reason: 'Spam', until: null })).toBe('[Forum] Your account is suspended until a moderator lifts it: Spam');
+    expect(line({ action: 'suspension-lifted' })).toBe('[Forum] A moderator lifted your suspension');
+    expect(renderMail('moderation', [moderation({}), moderation({})], frame).subject).toBe("[Forum] 2 new moderators' actions on your posts and account");
+  });
+});

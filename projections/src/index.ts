@@ -5,6 +5,7 @@ import { contactProjection } from './contact/projection.ts';
 import { notificationPreferencesProjection } from './notification-preferences/projection.ts';
 import { notificationsProjection } from './notifications/projection.ts';
 import { postsProjection } from './posts/projection.ts';
+import { reportQueueProjection } from './report-queue/projection.ts';
 import type { Projection } from './runner/projection.ts';
 import { tagsProjection } from './tags/projection.ts';
 import { usersProjection } from './users/projection.ts';
@@ -20,7 +21,7 @@ export { pageThroughBlocks, type PostList } from './posts/page-reads.ts';
 export { USER_LISTS, usersThroughBlocks, type UserList } from './users/page-reads.ts';
 export { postsProjection, tagsProjection, usersProjection };
 export { announcementsProjection, auditProjection, contactProjection };
-export { commentsProjection, notificationsProjection, notificationPreferencesProjection };
+export { commentsProjection, notificationsProjection, notificationPreferencesProjection, reportQueueProjection };
 
 /** Every read model of the forum, at its current version. */
 export const allProjections: readonly Projection[] = [
@@ -33,4 +34,5 @@ export const allProjections: readonly Projection[] = [
   commentsProjection,
   notificationsProjection,
   notificationPreferencesProjection,
+  reportQueueProjection,
 ];

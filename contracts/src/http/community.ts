@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HiddenMark } from './moderation.ts';
-import { COMMENT_MAX, REPORT_FEEDBACK, SEARCH_QUERY_MAX, WARNING_REASON_MAX } from '../constants.ts';
+import { COMMENT_MAX, REPORT_FEEDBACK, ROLES, SEARCH_QUERY_MAX, WARNING_REASON_MAX } from '../constants.ts';
 import { VOTES } from '../events/vote.ts';
 import { droppingSpecFields, emailText, pageNumber, text, type TextRule } from '../text-policy.ts';
 import { EDIT_REASON_RULE, PostListItem, tagName } from './posts.ts';
@@ -132,7 +132,7 @@ export const UserProfile = z.object({
     _id: z.string(),
     name: z.string(),
     photoURL: z.string(),
-    role: z.enum(['user', 'admin']),
+    role: z.enum(ROLES),
     isMember: z.boolean(),
     badge: z.enum(BADGES),
     email: z.string().optional(),

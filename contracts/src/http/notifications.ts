@@ -7,6 +7,7 @@ import {
   HANDLE_PATTERN,
   NOTIFICATION_KINDS,
   RESERVED_HANDLES,
+  ROLES,
   type Delivery,
   type NotificationKind,
 } from '../constants.ts';
@@ -59,7 +60,7 @@ export const PublicProfile = z.object({
     handle: z.string().nullable(),
     photoURL: z.string(),
     registeredAt: z.string(),
-    role: z.enum(['user', 'admin']),
+    role: z.enum(ROLES),
     isMember: z.boolean(),
     badge: z.enum(BADGES),
   }),

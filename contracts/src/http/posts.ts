@@ -74,6 +74,11 @@ export const PostListItem = z.object({
   pinned: z.literal(true).optional(),
   /** Staff locked it, no new comments (issue #43): present, true, only then. */
   locked: z.literal(true).optional(),
+  /**
+   * Hidden by staff (issue #43): only its author and staff are answered it (GET /api/posts/:id, the
+   * author's My Posts), with this mark; anyone else gets 404, and no list holds it.
+   */
+  hidden: HiddenMark.optional(),
 });
 export type PostListItem = z.infer<typeof PostListItem>;
 
@@ -119,8 +124,6 @@ export const PostDetail = PostListItem.extend({
   byMe: z.boolean().optional(),
   /** The caller reported it already (issue #43: no second report); only when a token is sent. */
   reportedByMe: z.boolean().optional(),
-  /** Hidden by staff (issue #43): only its author and staff are answered it, with this mark; anyone else gets 404. */
-  hidden: HiddenMark.optional(),
   /** Why staff locked it, when they said (with `locked`). */
   lockReason: z.string().optional(),
 });

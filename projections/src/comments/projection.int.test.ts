@@ -255,3 +255,39 @@ describe("given a rebuild that staged a member's comments and rename before thei
     ]);
   });
 });
+
+describe("staff's hiding of comments (issue #43)", () => {
+  const hidden = (c: number, reason: string) =>
+    harness.event('CommentHidden', {
+      commentId: uuidOf(c),
+      postId: uuidOf(100),
+      authorId: 'u-ann',
+      reason,
+      hiddenBy: 'u-mod',
+      hiddenAt: '2026-02-01T00:00:00.000Z',
+    });
+  const unhidden = (c: number) =>
+    harness.event('CommentUnhidden', { commentId: uuidOf(c), postId: uuidOf(100), authorId: 'u-ann', unhiddenBy: 'u-mod', unhiddenAt: at() });
+  const log = () => [
+    added(1, 100),
+    added(2, 100),
+    added(3, 100),
+    hidden(1, 'Spam'),
+    hidden(1, 'Rude'),
+    hidden(2, 'Spam'),
+    unhidden(2),
+    hidden(3, 'Spam'),
+    removed(3, 100),
+  ];
+
+  it.each([1, 2, 100])(
+    'when comments are hidden and shown again in batches (staged: ranges) of %i, then each keeps its latest mark, the same replayed',
+    async (batchSize) => {
+      const { ordinary } = await harness.liveAndReplayed(commentsProjection, log(), batchSize, ['comments', 'counters', 'commenter_stats']);
+      expect(await ordinary.rows('SELECT id, hidden_reason, hidden_at IS NOT NULL AS hidden FROM comments ORDER BY id')).toEqual([
+        { id: uuidOf(1), hidden_reason: 'Rude', hidden: true },
+        { id: uuidOf(2), hidden_reason: null, hidden: false },
+      ]);
+    },
+  );
+});

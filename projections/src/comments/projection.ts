@@ -34,6 +34,8 @@ const LOOKUPS = `CREATE INDEX IF NOT EXISTS comments_of_post ON comments (post_i
  * open reports in total and per comment.
  *
  * An edited comment reads as its latest edit; its revisions are kept beside it (revisions.ts).
+ * A comment staff hid keeps its row with the reason and time (`hidden_reason`, `hidden_at`): the
+ * read side lists it only to its author and staff (issue #43, docs/moderation.md).
  *
  * A comment leaves the lists when an admin removes it (its reports are resolved
  * with it) or when its post is deleted. Deleted posts are remembered, so a
@@ -44,13 +46,23 @@ const LOOKUPS = `CREATE INDEX IF NOT EXISTS comments_of_post ON comments (post_i
  * the end (a change reaches exactly the rows it reached in the log), rather
  * than rewriting a person's comments at every change.
  */
-const COMMENTS_TYPES = ['CommentAdded', 'CommentEdited', 'CommentRemoved', 'CommentReported', 'PostDeleted', 'ProfileUpdated', 'AccountErased'] as const;
+const COMMENTS_TYPES = [
+  'CommentAdded',
+  'CommentEdited',
+  'CommentRemoved',
+  'CommentReported',
+  'CommentHidden',
+  'CommentUnhidden',
+  'PostDeleted',
+  'ProfileUpdated',
+  'AccountErased',
+] as const;
 type CommentsEvent = ProjectedEvent<(typeof COMMENTS_TYPES)[number]>;
 
 export const commentsProjection: Projection<CommentsEvent> = {
   name: 'comments',
   // what each version changed: docs/projections-versions.md
-  version: 4,
+  version: 5,
   types: COMMENTS_TYPES,
   exposes: {
     comments: 'comments',
@@ -72,7 +84,10 @@ export const commentsProjection: Projection<CommentsEvent> = {
         created_at timestamptz NOT NULL,
         -- the log position of its CommentAdded
         created_pos bigint NOT NULL,
-        report_count integer NOT NULL DEFAULT 0,${EDITED_COLUMNS}
+        report_count integer NOT NULL DEFAULT 0,${EDITED_COLUMNS},
+        -- hidden by staff: why and when (null: shown)
+        hidden_reason text,
+        hidden_at timestamptz
       );
       ${LOOKUPS};
       -- the revisions of edited comments
@@ -109,13 +124,13 @@ export const commentsProjection: Projection<CommentsEvent> = {
 };
 
 async function applyBatch(trx: Knex.Transaction, events: readonly CommentsEvent[]) {
-  // A batch is folded here and written in at most seven statements, whatever its size, in an
+  // A batch is folded here and written in at most eight statements, whatever its size, in an
   // order that gives what the log's order gives:
   //   1. name and photo changes, on the rows that were there before the batch (the batch's own
   //      comments and reports carry the changes that came after them);
   //   2. the batch's comments (not under a post deleted before the batch);
   //   3. its reports (of comments there by then); 4. its edits (each comment as its latest);
-  //   5. its removals, 6. its post deletions (with their comments).
+  //   5. staff's hiding (each comment's latest); 6. its removals, 7. its post deletions (with their comments).
   // Something added and then removed or deleted in the batch is counted and then uncounted;
   // a report that raced a removal or deletion is resolved by it. The orders these steps cannot
   // give start a new segment: a comment added after its post's deletion in the batch (a race),
@@ -146,6 +161,13 @@ async function applyBatch(trx: Knex.Transaction, events: readonly CommentsEvent[
         const edit = event.data;
         segment.touched.add(edit.commentId);
         segment.edits.push(editRow(edit.commentId, edit, EDITED_FIELDS, event.position.globalPosition));
+        break;
+      }
+      case 'CommentHidden':
+      case 'CommentUnhidden': {
+        const hidden = event.type === 'CommentHidden' ? event.data : null;
+        segment.touched.add(event.data.commentId);
+        segment.hidden.set(event.data.commentId, { id: event.data.commentId, hidden_reason: hidden?.reason ?? null, hidden_at: hidden?.hiddenAt ?? null });
         break;
       }
       case 'CommentRemoved': {
@@ -190,14 +212,25 @@ interface Segment {
   edits: Record<string, unknown>[];
   removed: Set<string>;
   deletedPosts: Set<string>;
+  /** Staff's latest hiding (or showing again) of each comment. */
+  hidden: Map<string, { id: string; hidden_reason: string | null; hidden_at: string | null }>;
   /** Name and photo changes, merged per person. */
   profileChanges: Map<string, MergedProfileChange>;
-  /** Comment ids reported, edited or removed in the segment. */
+  /** Comment ids reported, edited, hidden or removed in the segment. */
   touched: Set<string>;
 }
 
 function newSegment(): Segment {
-  return { added: new Map(), reports: new Map(), edits: [], removed: new Set(), deletedPosts: new Set(), profileChanges: new Map(), touched: new Set() };
+  return {
+    added: new Map(),
+    reports: new Map(),
+    edits: [],
+    removed: new Set(),
+    deletedPosts: new Set(),
+    hidden: new Map(),
+    profileChanges: new Map(),
+    touched: new Set(),
+  };
 }
 
 async function applySegment(trx: Knex.Transaction, segment: Segment) {
@@ -237,6 +270,10 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
   }
   if (segment.edits.length > 0)
     await editComments(trx, `SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(${editColumns(COMMENT_REVISIONS)})`, [json(segment.edits)]);
+  if (segment.hidden.size > 0)
+    await hideComments(trx, 'SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, hidden_reason text, hidden_at timestamptz)', [
+      json([...segment.hidden.values()]),
+    ]);
   if (segment.removed.size > 0) await removeComments(trx, 'id = ANY (?::uuid[])', [[...segment.removed]]);
   if (segment.deletedPosts.size > 0) await deletePosts(trx, 'SELECT unnest(?::uuid[])', [[...segment.deletedPosts]]);
 }
@@ -328,7 +365,7 @@ async function rememberDeletedPosts(trx: Knex.Transaction, ids: string, bindings
  * ordinary replay of a batch takes: the range's comments (each with its
  * names as the event has them; they take later changes when the replay
  * settles) not under a post deleted before them, its reports of comments
- * there, its edits, its removals, then its post deletions. The first of two adds or
+ * there, its edits, staff's hiding (each comment's latest), its removals, then its post deletions. The first of two adds or
  * reports of one id wins. A deleted post's comments from before its deletion
  * stay until the replay settles; what a later range reports or removes of
  * them is counted, then uncounted with them, so the tables come out the same.
@@ -358,6 +395,14 @@ async function stage(trx: Knex.Transaction, log: Knex.Raw) {
     [log],
   );
   await editComments(trx, editsInLog(COMMENT_REVISIONS, 'CommentEdited', 'commentId'), [log]);
+  await hideComments(
+    trx,
+    `SELECT DISTINCT ON ((data->>'commentId')::uuid) (data->>'commentId')::uuid AS id,
+            CASE WHEN type = 'CommentHidden' THEN data->>'reason' END AS hidden_reason,
+            CASE WHEN type = 'CommentHidden' THEN (data->>'hiddenAt')::timestamptz END AS hidden_at
+     FROM ? e WHERE type IN ('CommentHidden', 'CommentUnhidden') ORDER BY (data->>'commentId')::uuid, pos DESC`,
+    [log],
+  );
   await removeComments(trx, `id IN (SELECT (data->>'commentId')::uuid FROM ? e WHERE type = 'CommentRemoved')`, [log]);
   // the deleted posts' comments already there leave when the replay settles: one pass over the
   // comments then, rather than one per range (no index by post while staging)
@@ -373,6 +418,14 @@ async function editComments(trx: Knex.Transaction, input: string, bindings: read
     `WITH input AS (${input}),
      ${revisionsWritten(COMMENT_REVISIONS)}
      UPDATE comments c SET ${editedRow(COMMENT_REVISIONS)} FROM latest l WHERE c.id = l.id`,
+    bindings,
+  );
+}
+
+/** Staff's hiding of the comments there (`input`: id, hidden_reason, hidden_at; nulls: shown again). */
+async function hideComments(trx: Knex.Transaction, input: string, bindings: readonly Knex.RawBinding[]) {
+  await trx.raw(
+    `WITH input AS (${input}) UPDATE comments c SET hidden_reason = i.hidden_reason, hidden_at = i.hidden_at FROM input i WHERE c.id = i.id`,
     bindings,
   );
 }

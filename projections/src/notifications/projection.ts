@@ -2,6 +2,7 @@ import { defineProjection } from '../runner/projection.ts';
 import { mentioningText, notifyMentions } from './fan-out.ts';
 import { applyMemberEvent, MEMBER_EVENT_TYPES, type MemberEvent } from './member-events.ts';
 import { FanOutRun } from './run.ts';
+import { MODERATION_COLUMNS, MODERATION_TYPES, writeModeration } from './moderation.ts';
 import { readByAuthor, writeMarks, writeWarnings, type Mark, type Warning } from './warnings.ts';
 
 /**
@@ -20,12 +21,13 @@ import { readByAuthor, writeMarks, writeWarnings, type Mark, type Warning } from
  *   its publication time), which only moves forward. An announcement is read by its author: their
  *   mark moves to it when it already covered every announcement before it (the newest publication
  *   time is kept for that); otherwise it stays, since a mark reads everything up to it.
+ * - what staff did to a member's post, comment or account (`moderation`, moderation.ts).
  * An erased member's rows, follows, handle and mark are deleted.
  */
 export const notificationsProjection = defineProjection({
   name: 'notifications',
   // what each version changed: docs/projections-versions.md
-  version: 5,
+  version: 6,
   types: [
     'UserWarned',
     'WarningsRead',
@@ -36,6 +38,7 @@ export const notificationsProjection = defineProjection({
     'PostEdited',
     'CommentEdited',
     ...MEMBER_EVENT_TYPES,
+    ...MODERATION_TYPES,
   ],
   // texts for their mentions, handles to resolve them; an announcement's author counts by their id
   opens: ['UserWarned', 'PostCreated', 'CommentAdded', 'PostEdited', 'CommentEdited', 'HandleChanged'],
@@ -94,6 +97,7 @@ export const notificationsProjection = defineProjection({
         published_at timestamptz NOT NULL
       );
     `);
+    await trx.raw(MODERATION_COLUMNS);
   },
   async apply(trx, events) {
     // Warnings and marks are written in segments that an erasure ends (reads of warnings that
@@ -167,6 +171,15 @@ export const notificationsProjection = defineProjection({
           }
           break;
         }
+        case 'PostHidden':
+        case 'PostUnhidden':
+        case 'CommentHidden':
+        case 'CommentUnhidden':
+        case 'MemberSuspended':
+        case 'SuspensionLifted':
+          await run.end();
+          await writeModeration(trx, [event]);
+          break;
         case 'AccountErased':
           await run.end();
           await writeWarnings(trx, warnings, reads);

@@ -2,7 +2,7 @@ import type { PostCreated, PostEdited, Vote } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { AUTHOR, carryProfileChange, mergeProfileChange, ONE_ERASURE, oneErasure, type MergedProfileChange } from '../profile-changes.ts';
 import { editColumns, editRow } from '../revisions.ts';
-import { AUTHORS_COUNTS, deletePosts, editPosts, eraseAuthors, insertPostsFrom, POST_REVISIONS } from './writes.ts';
+import { AUTHORS_COUNTS, deletePosts, editPosts, eraseAuthors, insertPostsFrom, MODERATION_COLUMNS, moderatePosts, POST_REVISIONS } from './writes.ts';
 import { preparedInBuild } from '../runner/build-schema.ts';
 import type { ProjectedEvent } from '../runner/projection.ts';
 
@@ -16,11 +16,17 @@ export const POSTS_TYPES = [
   'CommentRemoved',
   'ProfileUpdated',
   'AccountErased',
+  'PostHidden',
+  'PostUnhidden',
+  'PostLocked',
+  'PostUnlocked',
+  'PostPinned',
+  'PostUnpinned',
 ] as const;
 export type PostsEvent = ProjectedEvent<(typeof POSTS_TYPES)[number]>;
 
 export async function applyBatch(trx: Knex.Transaction, events: readonly PostsEvent[]) {
-  // A batch is folded here and written in at most five statements, whatever its size, in an
+  // A batch is folded here and written in at most six statements, whatever its size, in an
   // order that gives what the log's order gives:
   //   1. authors' name and photo changes, on the rows that were there before the batch (the
   //      batch's own posts carry the changes that came after them);
@@ -71,6 +77,22 @@ export async function applyBatch(trx: Knex.Transaction, events: readonly PostsEv
         segment.deleted.add(postId);
         break;
       }
+      case 'PostHidden':
+      case 'PostUnhidden': {
+        const hidden = event.type === 'PostHidden' ? event.data : null;
+        markOf(segment, event.data.postId).hide = { hidden_reason: hidden?.reason ?? null, hidden_at: hidden?.hiddenAt ?? null };
+        break;
+      }
+      case 'PostLocked':
+      case 'PostUnlocked': {
+        const locked = event.type === 'PostLocked' ? event.data : null;
+        markOf(segment, event.data.postId).lock = { locked: locked !== null, lock_reason: locked?.reason ?? null };
+        break;
+      }
+      case 'PostPinned':
+      case 'PostUnpinned':
+        markOf(segment, event.data.postId).pin = { pinned_at: event.type === 'PostPinned' ? event.data.pinnedAt : null };
+        break;
       case 'ProfileUpdated': {
         // posts and the leaderboard show their author's current name and photo; only the
         // fields the update changed (a v1 event arrives upcast with both)
@@ -105,14 +127,40 @@ interface Segment {
   /** Each voter's latest vote on a post. */
   votes: Map<string, { postId: string; userId: string; vote: Vote; pos: string }>;
   deleted: Set<string>;
+  /** Staff's latest marks per post. */
+  marks: Map<string, Marks>;
   /** Name and photo changes, merged per person. */
   profileChanges: Map<string, MergedProfileChange>;
-  /** Post ids with an edit, a delta or a deletion in the segment. */
+  /** Post ids with an edit, a delta, a mark or a deletion in the segment. */
   touched: Set<string>;
 }
 
 function newSegment(): Segment {
-  return { created: new Map(), edits: [], deltas: new Map(), votes: new Map(), deleted: new Set(), profileChanges: new Map(), touched: new Set() };
+  return {
+    created: new Map(),
+    edits: [],
+    deltas: new Map(),
+    votes: new Map(),
+    deleted: new Set(),
+    marks: new Map(),
+    profileChanges: new Map(),
+    touched: new Set(),
+  };
+}
+
+interface Marks {
+  hide?: { hidden_reason: string | null; hidden_at: string | null };
+  lock?: { locked: boolean; lock_reason: string | null };
+  pin?: { pinned_at: string | null };
+}
+
+function markOf(segment: Segment, postId: string): Marks {
+  let marks = segment.marks.get(postId);
+  if (!marks) {
+    segment.marks.set(postId, (marks = {}));
+    segment.touched.add(postId);
+  }
+  return marks;
 }
 
 function deltaOf(segment: Segment, postId: string) {
@@ -151,6 +199,10 @@ async function applySegment(trx: Knex.Transaction, segment: Segment) {
       [...segment.deltas].filter(([, d]) => d.up !== 0 || d.down !== 0 || d.comments !== 0).map(([postId, delta]) => ({ postId, ...delta })),
       [...segment.votes.values()].map(({ postId, userId, vote }) => ({ postId, userId, vote })),
     );
+  }
+  if (segment.marks.size > 0) {
+    const rows = [...segment.marks].map(([id, { hide, lock, pin }]) => ({ id, hide: !!hide, ...hide, lock: !!lock, ...lock, pin: !!pin, ...pin }));
+    await moderatePosts(trx, `SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(${MODERATION_COLUMNS})`, [JSON.stringify(rows)]);
   }
   // the posts leave the lists, the totals, their tags' counts and their authors' statistics
   if (segment.deleted.size > 0) await deletePosts(trx, 'SELECT unnest(?::uuid[])', [[...segment.deleted]]);

@@ -5,6 +5,9 @@ import type { Knex } from '@forum/platform';
  * query side's statements over the anchors' layout, apart from the triggers that keep them.
  */
 
+/** The posts of the home page's lists (`p`): neither hidden nor pinned by staff (issue #43); a tag's list is kept of posts not hidden. */
+export const LISTED = 'p.hidden_at IS NULL AND p.pinned_at IS NULL';
+
 /** How a list orders and filters posts (`p`: the posts relation's alias). */
 export type PostList = { kind: 'newest' } | { kind: 'popular' } | { kind: 'tag'; tag: string };
 
@@ -35,13 +38,13 @@ export function pageThroughBlocks(
          ORDER BY g.created_at DESC, g.id DESC OFFSET (? - (t.upto - t.size)) LIMIT ?`
       : list.kind === 'popular'
         ? `SELECT p.score, p.created_at, p.id FROM ${names.posts} p
-           WHERE (p.score, p.created_at, p.id) < ${above}
+           WHERE (p.score, p.created_at, p.id) < ${above} AND ${LISTED}
            ORDER BY p.score DESC, p.created_at DESC, p.id DESC OFFSET (? - (t.upto - t.size)) LIMIT ?`
         : null;
   const rows = ids
     ? `SELECT p.* FROM (${ids}) g CROSS JOIN LATERAL (SELECT ${names.columns} FROM ${names.posts} p WHERE p.id = g.id) p`
     : `SELECT ${names.columns} FROM ${names.posts} p
-       WHERE (p.created_at, p.id) < ${above}
+       WHERE (p.created_at, p.id) < ${above} AND ${LISTED}
        ORDER BY p.created_at DESC, p.id DESC OFFSET (? - (t.upto - t.size)) LIMIT ?`;
   const sql = `
     WITH settings AS (SELECT valid FROM ${names.settings}),

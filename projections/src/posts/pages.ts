@@ -31,21 +31,44 @@ export const PAGE_BLOCK = 1000;
 
 const LOWEST = `-2147483648, '-infinity'::timestamptz, '00000000-0000-0000-0000-000000000000'::uuid`;
 
+/**
+ * Which posts the lists hold (issue #43): the home page's ('newest', 'popular') neither hidden nor
+ * pinned (the first page shows the pinned ones apart), a tag's not hidden. `r`: a posts relation's alias.
+ */
+const LISTED = (r: string) => `${r}.hidden_at IS NULL AND ${r}.pinned_at IS NULL`;
+const VISIBLE = (r: string) => `${r}.hidden_at IS NULL`;
+
 /** A list's entries of a relation of post rows: (list, s, c, id), in each list's ascending key order. */
 const entriesOf = (rows: string) => `
-  SELECT 'newest'::text AS list, 0 AS s, created_at AS c, id FROM ${rows}
-  UNION ALL SELECT 'popular', score, created_at, id FROM ${rows}
-  UNION ALL SELECT 'tag:' || k, 0, created_at, id FROM ${rows}, unnest(tag_keys) AS k`;
+  SELECT 'newest'::text AS list, 0 AS s, created_at AS c, id FROM ${rows} r WHERE ${LISTED('r')}
+  UNION ALL SELECT 'popular', score, created_at, id FROM ${rows} r WHERE ${LISTED('r')}
+  UNION ALL SELECT 'tag:' || k, 0, r.created_at, r.id FROM ${rows} r, unnest(r.tag_keys) AS k WHERE ${VISIBLE('r')}`;
 
 /**
  * The tag lists' entries an update of `posts` (its transition tables) takes away (`d` -1: the tags
- * a post left) or adds (1: those it took), as (list, s, c, id, d).
+ * a post left) or adds (1: those it took), as (list, s, c, id, d), of posts shown before and after.
  */
 const retagged = (d: '-1' | '1') => {
   const [from, other] = d === '1' ? ['n', 'o'] : ['o', 'n'];
   return `SELECT 'tag:' || k AS list, 0 AS s, ${from}.created_at AS c, ${from}.id, ${d} AS d
     FROM old_rows o JOIN new_rows n ON n.id = o.id, unnest(${from}.tag_keys) AS k
-    WHERE o.tag_keys <> n.tag_keys AND NOT k = ANY (${other}.tag_keys)`;
+    WHERE o.tag_keys <> n.tag_keys AND NOT k = ANY (${other}.tag_keys) AND ${VISIBLE('o')} AND ${VISIBLE('n')}`;
+};
+
+/** The tag lists' entries of posts an update hid (`d` -1: their tags before) or showed again (1: their tags after). */
+const revealed = (d: '-1' | '1') => {
+  const row = d === '1' ? 'n' : 'o';
+  return `SELECT 'tag:' || k AS list, 0 AS s, ${row}.created_at AS c, ${row}.id, ${d} AS d
+    FROM old_rows o JOIN new_rows n ON n.id = o.id, unnest(${row}.tag_keys) AS k
+    WHERE (${VISIBLE('o')}) <> (${VISIBLE('n')}) AND ${VISIBLE(row)}`;
+};
+
+/** The home page's entries of posts an update took out of its lists (`d` -1: hidden or pinned) or put back (1). */
+const relisted = (d: '-1' | '1') => {
+  const row = d === '1' ? 'n' : 'o';
+  return `SELECT l.list, l.s, ${row}.created_at AS c, ${row}.id, ${d} AS d
+    FROM old_rows o JOIN new_rows n ON n.id = o.id, LATERAL (VALUES ('newest'::text, 0), ('popular', ${row}.score)) AS l(list, s)
+    WHERE (${LISTED('o')}) <> (${LISTED('n')}) AND ${LISTED(row)}`;
 };
 
 /** The posts' anchors: blocks keyed (score, created_at, id), the lowest key naming each list's first block. */
@@ -91,12 +114,12 @@ export const PAGE_BLOCKS_MIGRATION = `
     IF NOT FOUND THEN SELECT 2147483647 AS lo_score, 'infinity'::timestamptz AS lo_created, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid AS lo_id INTO v_hi; END IF;
     -- the block's middle post: (size / 2) posts of the block come before it
     IF p_list = 'newest' THEN
-      SELECT 0 AS score, created_at, id INTO v_mid FROM posts
-      WHERE (created_at, id) >= (p_created, p_id) AND (created_at, id) < (v_hi.lo_created, v_hi.lo_id)
+      SELECT 0 AS score, created_at, id INTO v_mid FROM posts r
+      WHERE (created_at, id) >= (p_created, p_id) AND (created_at, id) < (v_hi.lo_created, v_hi.lo_id) AND ${LISTED('r')}
       ORDER BY created_at, id OFFSET p_size / 2 LIMIT 1;
     ELSIF p_list = 'popular' THEN
-      SELECT score, created_at, id INTO v_mid FROM posts
-      WHERE (score, created_at, id) >= (p_score, p_created, p_id) AND (score, created_at, id) < (v_hi.lo_score, v_hi.lo_created, v_hi.lo_id)
+      SELECT score, created_at, id INTO v_mid FROM posts r
+      WHERE (score, created_at, id) >= (p_score, p_created, p_id) AND (score, created_at, id) < (v_hi.lo_score, v_hi.lo_created, v_hi.lo_id) AND ${LISTED('r')}
       ORDER BY score, created_at, id OFFSET p_size / 2 LIMIT 1;
     ELSE
       SELECT 0 AS score, created_at, id INTO v_mid FROM post_tags
@@ -116,16 +139,17 @@ export const PAGE_BLOCKS_MIGRATION = `
     triggers: 'page_blocks',
     table: 'posts',
     split: 'page_blocks_split',
-    // a tag's list first (a split reads it), whatever the anchors' state; a post's time never changes, its tags by an edit
+    // a tag's list first (a split reads it), whatever the anchors' state; a post's time never changes, its tags by an edit,
+    // whether it is shown by staff hiding it or showing it again
     before: `
     IF TG_OP = 'INSERT' THEN
-      INSERT INTO post_tags (tag_key, created_at, id) SELECT k, created_at, id FROM new_rows, unnest(tag_keys) AS k ON CONFLICT DO NOTHING;
+      INSERT INTO post_tags (tag_key, created_at, id) SELECT k, created_at, id FROM new_rows r, unnest(tag_keys) AS k WHERE ${VISIBLE('r')} ON CONFLICT DO NOTHING;
     ELSIF TG_OP = 'DELETE' THEN
       DELETE FROM post_tags t USING (SELECT k, created_at, id FROM old_rows, unnest(tag_keys) AS k) o
       WHERE (t.tag_key, t.created_at, t.id) = (o.k, o.created_at, o.id);
-    ELSIF EXISTS (SELECT 1 FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE o.tag_keys <> n.tag_keys) THEN
-      DELETE FROM post_tags t USING (${retagged('-1')}) o WHERE (t.tag_key, t.created_at, t.id) = (substr(o.list, 5), o.c, o.id);
-      INSERT INTO post_tags (tag_key, created_at, id) SELECT substr(list, 5), c, id FROM (${retagged('1')}) n ON CONFLICT DO NOTHING;
+    ELSIF EXISTS (SELECT 1 FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE o.tag_keys <> n.tag_keys OR (${VISIBLE('o')}) <> (${VISIBLE('n')})) THEN
+      DELETE FROM post_tags t USING (${retagged('-1')} UNION ALL ${revealed('-1')}) o WHERE (t.tag_key, t.created_at, t.id) = (substr(o.list, 5), o.c, o.id);
+      INSERT INTO post_tags (tag_key, created_at, id) SELECT substr(list, 5), c, id FROM (${retagged('1')} UNION ALL ${revealed('1')}) n ON CONFLICT DO NOTHING;
     END IF;`,
     onInsert: `
       INSERT INTO page_blocks (list, lo_score, lo_created, lo_id, size)
@@ -133,17 +157,22 @@ export const PAGE_BLOCKS_MIGRATION = `
       ON CONFLICT DO NOTHING;
       ${applyDeltas(`SELECT list, s, c, id, 1 AS d FROM (${entriesOf('new_rows')}) e`)}`,
     onDelete: applyDeltas(`SELECT list, s, c, id, -1 AS d FROM (${entriesOf('old_rows')}) e`),
-    // a vote moves a post in 'popular'; an edit of its tags takes it out of some tags' lists and into others'
+    // a vote moves a listed post in 'popular'; an edit of its tags takes it out of some tags' lists and into others';
+    // hiding takes it out of every list, pinning out of the home page's (and showing again, unpinning, back)
     onUpdate: `
       INSERT INTO page_blocks (list, lo_score, lo_created, lo_id, size)
-      SELECT DISTINCT list, ${LOWEST}, 0 FROM (${retagged('1')}) e
+      SELECT DISTINCT list, ${LOWEST}, 0 FROM (${retagged('1')} UNION ALL ${revealed('1')} UNION ALL ${relisted('1')}) e
       ON CONFLICT DO NOTHING;
       ${applyDeltas(`
         SELECT 'popular'::text AS list, m.s, m.c, m.id, m.d FROM old_rows o JOIN new_rows n ON n.id = o.id,
           LATERAL (VALUES (o.score, o.created_at, o.id, -1), (n.score, n.created_at, n.id, 1)) AS m(s, c, id, d)
-        WHERE o.score <> n.score
+        WHERE o.score <> n.score AND ${LISTED('o')} AND ${LISTED('n')}
         UNION ALL ${retagged('-1')}
-        UNION ALL ${retagged('1')}`)}`,
+        UNION ALL ${retagged('1')}
+        UNION ALL ${revealed('-1')}
+        UNION ALL ${revealed('1')}
+        UNION ALL ${relisted('-1')}
+        UNION ALL ${relisted('1')}`)}`,
   })}
 `;
 

@@ -2,6 +2,7 @@ import { SUMMARY_SOURCE_LENGTH, type CommentAdded, type PostCreated, type Vote }
 import { isoNow as at, uuidOf } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionHarness } from '../testing/given.ts';
+import { pageBlockProblems } from './pages.ts';
 import { postsProjection } from './projection.ts';
 
 let harness: Awaited<ReturnType<typeof projectionHarness>>;
@@ -339,4 +340,69 @@ describe('given a member who erases their account', () => {
       expect(found).toEqual([{ n: content === 'erased' ? 1 : 2 }]);
     },
   );
+});
+
+describe("staff's marks: hidden, locked, pinned (issue #43)", () => {
+  const hidden = (n: number, reason = 'Off topic') =>
+    harness.event('PostHidden', { postId: uuidOf(n), authorId: 'u-ann', reason, hiddenBy: 'u-mod', hiddenAt: '2026-02-01T00:00:00.000Z' });
+  const unhidden = (n: number) => harness.event('PostUnhidden', { postId: uuidOf(n), authorId: 'u-ann', unhiddenBy: 'u-mod', unhiddenAt: at() });
+  const locked = (n: number, reason?: string) =>
+    harness.event('PostLocked', { postId: uuidOf(n), ...(reason && { reason }), lockedBy: 'u-mod', lockedAt: at() });
+  const unlocked = (n: number) => harness.event('PostUnlocked', { postId: uuidOf(n), unlockedBy: 'u-mod', unlockedAt: at() });
+  const pinned = (n: number) => harness.event('PostPinned', { postId: uuidOf(n), pinnedBy: 'u-mod', pinnedAt: new Date(Date.UTC(2026, 2, n)).toISOString() });
+  const unpinned = (n: number) => harness.event('PostUnpinned', { postId: uuidOf(n), unpinnedBy: 'u-mod', unpinnedAt: at() });
+  const log = () => [
+    created(1, 'u-ann', ['React']),
+    created(2, 'u-ann', ['React']),
+    created(3, 'u-ben', ['React']),
+    created(4, 'u-ben'),
+    created(5, 'u-ben'),
+    hidden(1, 'Spam'),
+    hidden(1), // a new reason
+    hidden(2),
+    unhidden(2),
+    locked(3, 'Heated'),
+    locked(4),
+    unlocked(4),
+    pinned(3),
+    pinned(4),
+    unpinned(4),
+    pinned(5),
+    vote(5, 'v1', 'none', 'up'),
+    deleted(5), // a deleted pinned post is nowhere
+  ];
+  const marks = (model: Awaited<ReturnType<typeof harness.fresh>>) =>
+    model.rows(`SELECT id, hidden_reason, hidden_at IS NOT NULL AS hidden, locked, lock_reason, pinned_at IS NOT NULL AS pinned FROM posts ORDER BY id`);
+  const lists = (model: Awaited<ReturnType<typeof harness.fresh>>) =>
+    model.rows(
+      `SELECT list, sum(size)::int AS size FROM page_blocks GROUP BY list
+       UNION ALL SELECT 'post_tags:' || tag_key, count(*)::int FROM post_tags GROUP BY tag_key ORDER BY 1`,
+    );
+
+  it.each([1, 3, 100])(
+    'when hidden, locked, pinned and taken back in batches of %i, then each post has its latest marks and the lists leave out the hidden and (the home page) the pinned',
+    async (batchSize) => {
+      const model = await harness.fresh(postsProjection);
+      await model.given(log(), batchSize);
+      expect(await marks(model)).toEqual([
+        { id: uuidOf(1), hidden_reason: 'Off topic', hidden: true, locked: false, lock_reason: null, pinned: false },
+        { id: uuidOf(2), hidden_reason: null, hidden: false, locked: false, lock_reason: null, pinned: false },
+        { id: uuidOf(3), hidden_reason: null, hidden: false, locked: true, lock_reason: 'Heated', pinned: true },
+        { id: uuidOf(4), hidden_reason: null, hidden: false, locked: false, lock_reason: null, pinned: false },
+      ]);
+      // newest and popular: posts 2 and 4 (1 hidden, 3 pinned); React: 2 and 3 (1 hidden; a pinned post stays in its tags)
+      expect(await lists(model)).toEqual([
+        { list: 'newest', size: 2 },
+        { list: 'popular', size: 2 },
+        { list: 'post_tags:react', size: 2 },
+        { list: 'tag:react', size: 2 },
+      ]);
+      expect(await model.inSchema((trx) => pageBlockProblems(trx))).toEqual([]);
+    },
+  );
+
+  it.each([1, 4, 1000])('when staged in ranges of %i, then the tables are those the ordinary replay gives', async (batchSize) => {
+    const { rebuilt } = await harness.liveAndReplayed(postsProjection, log(), batchSize, ['posts', 'post_tags', 'counters', 'tag_counters', 'author_stats']);
+    expect(await marks(rebuilt)).toHaveLength(4);
+  });
 });

@@ -37,11 +37,16 @@ import { migratePosts, POSTS_READ_INDEXES } from './schema.ts';
  * comment deltas as the posts' own counts. Each page block keeps its size in its
  * key's index (`INCLUDE (size)`, pages.ts), so a deep page sums a list's block
  * sizes from the index alone.
+ *
+ * Staff's marks (issue #43, docs/moderation.md) are columns of the post: hidden (with its reason and
+ * time) takes it out of every list, the home page's and its tags'; pinned out of the home page's
+ * lists (its first page shows the pinned posts apart); locked changes no list. The counters stay
+ * those of the live posts: the read side leaves the few hidden and pinned ones out of its totals.
  */
 export const postsProjection: Projection<PostsEvent> = {
   name: 'posts',
   // what each version changed: docs/projections-versions.md
-  version: 13,
+  version: 14,
   types: POSTS_TYPES,
   // a comment counts by its post's id: its text and author are not read
   opens: ['PostCreated', 'PostEdited', 'ProfileUpdated'],

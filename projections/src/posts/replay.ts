@@ -11,7 +11,17 @@ import {
 import { logRelation } from '../runner/projection.ts';
 import { extendSpans, takeSpan } from '../staged-spans.ts';
 import { editsInLog } from '../revisions.ts';
-import { AUTHORS_COUNTS, deletePosts, editPosts, eraseAuthors, insertPostsFrom, POST_REVISIONS, SEARCH_VECTOR } from './writes.ts';
+import {
+  AUTHORS_COUNTS,
+  deletePosts,
+  editPosts,
+  eraseAuthors,
+  insertPostsFrom,
+  MODERATION_IN_LOG,
+  moderatePosts,
+  POST_REVISIONS,
+  SEARCH_VECTOR,
+} from './writes.ts';
 
 /**
  * A range of the log, staged (see `Projection.replay`), in the order the
@@ -19,7 +29,8 @@ import { AUTHORS_COUNTS, deletePosts, editPosts, eraseAuthors, insertPostsFrom, 
  * the event has it) and what counts them; their edits; the range's name changes on the
  * leaderboard where they come after the person's newest post of the range
  * (the posts take theirs when the replay settles); then the deletions. The
- * range joins the span its votes and counts settle from. A post's row carries
+ * range joins the span its votes and counts settle from. Staff's marks (hidden, locked, pinned) are
+ * each post's latest of the range, before the deletions. A post's row carries
  * no votes before the replay settles, so a deletion takes none from its
  * author's up-votes, and the votes of deleted posts settle into nothing.
  */
@@ -47,6 +58,7 @@ export async function stage(trx: Knex.Transaction, log: Knex.Raw, range: LogRang
      FROM changes c LEFT JOIN newest_post p ON p.user_id = c.user_id WHERE s.user_id = c.user_id`,
     [log, log],
   );
+  await moderatePosts(trx, MODERATION_IN_LOG, [log]);
   await deletePosts(trx, `SELECT (data->>'postId')::uuid FROM ? e WHERE type = 'PostDeleted'`, [log]);
   // the range's erasures, last (a build staged before them holds what their events said then)
   if (await anyErasureIn(trx, log)) {

@@ -27,8 +27,18 @@ export async function migratePosts(trx: Knex.Transaction) {
       up_vote integer NOT NULL DEFAULT 0,
       down_vote integer NOT NULL DEFAULT 0,
       comment_count integer NOT NULL DEFAULT 0,
-      score integer GENERATED ALWAYS AS (up_vote - down_vote) STORED,${EDITED_COLUMNS}
+      score integer GENERATED ALWAYS AS (up_vote - down_vote) STORED,${EDITED_COLUMNS},
+      -- staff's marks (issue #43): hidden (why, when; out of every list), locked (no new comments; why, if
+      -- said), pinned (when: out of the home page's lists, shown first on its first page)
+      hidden_reason text,
+      hidden_at timestamptz,
+      locked boolean NOT NULL DEFAULT false,
+      lock_reason text,
+      pinned_at timestamptz
     );
+    -- the few posts staff took out of the lists (the read side's totals and searches leave them out; the home page's first page shows the pinned)
+    CREATE INDEX IF NOT EXISTS posts_hidden ON posts (id) WHERE hidden_at IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS posts_pinned ON posts (pinned_at DESC) WHERE pinned_at IS NOT NULL;
     -- the revisions of edited posts (revisions.ts)
     ${revisionsTable(POST_REVISIONS)};
     -- each post's full-text vector (SEARCH_VECTOR), written with the post (a staged replay: when it settles)

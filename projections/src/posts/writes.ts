@@ -142,3 +142,38 @@ export async function editPosts(trx: Knex.Transaction, input: string, bindings: 
     bindings,
   );
 }
+
+/**
+ * Staff's marks on the posts `input` selects (issue #43), each post's latest of each kind: columns
+ * id, then per mark whether it changes (`hide`, `lock`, `pin`: null when not) and its new values
+ * (null: taken away). A post deleted meanwhile has no row: nothing changes.
+ */
+export async function moderatePosts(trx: Knex.Transaction, input: string, bindings: readonly Knex.RawBinding[]) {
+  await trx.raw(
+    `WITH input AS (${input})
+     UPDATE posts p SET
+       hidden_reason = CASE WHEN i.hide THEN i.hidden_reason ELSE p.hidden_reason END,
+       hidden_at = CASE WHEN i.hide THEN i.hidden_at ELSE p.hidden_at END,
+       locked = CASE WHEN i.lock THEN i.locked ELSE p.locked END,
+       lock_reason = CASE WHEN i.lock THEN i.lock_reason ELSE p.lock_reason END,
+       pinned_at = CASE WHEN i.pin THEN i.pinned_at ELSE p.pinned_at END
+     FROM input i WHERE p.id = i.id`,
+    bindings,
+  );
+}
+
+/** The columns of `moderatePosts`' input in a live batch's jsonb rows. */
+export const MODERATION_COLUMNS = `id uuid, hide boolean, hidden_reason text, hidden_at timestamptz, lock boolean, locked boolean, lock_reason text, pin boolean, pinned_at timestamptz`;
+
+/** `moderatePosts`' input from a staged stretch of the log (`?`): each post's latest event of each mark. */
+export const MODERATION_IN_LOG = `
+  WITH m AS (SELECT (data->>'postId')::uuid AS id, type, data, pos FROM ? e
+             WHERE type IN ('PostHidden', 'PostUnhidden', 'PostLocked', 'PostUnlocked', 'PostPinned', 'PostUnpinned')),
+  h AS (SELECT DISTINCT ON (id) id, type = 'PostHidden' AS on, data FROM m WHERE type IN ('PostHidden', 'PostUnhidden') ORDER BY id, pos DESC),
+  l AS (SELECT DISTINCT ON (id) id, type = 'PostLocked' AS on, data FROM m WHERE type IN ('PostLocked', 'PostUnlocked') ORDER BY id, pos DESC),
+  p AS (SELECT DISTINCT ON (id) id, type = 'PostPinned' AS on, data FROM m WHERE type IN ('PostPinned', 'PostUnpinned') ORDER BY id, pos DESC)
+  SELECT coalesce(h.id, l.id, p.id) AS id,
+         h.id IS NOT NULL AS hide, CASE WHEN h.on THEN h.data->>'reason' END AS hidden_reason, CASE WHEN h.on THEN (h.data->>'hiddenAt')::timestamptz END AS hidden_at,
+         l.id IS NOT NULL AS lock, coalesce(l.on, false) AS locked, CASE WHEN l.on THEN l.data->>'reason' END AS lock_reason,
+         p.id IS NOT NULL AS pin, CASE WHEN p.on THEN (p.data->>'pinnedAt')::timestamptz END AS pinned_at
+  FROM h FULL JOIN l ON l.id = h.id FULL JOIN p ON p.id = coalesce(h.id, l.id)`;

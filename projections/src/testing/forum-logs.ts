@@ -9,7 +9,20 @@ import {
   commentStream,
   currentSchemaVersion,
   ERASED_CONTENT,
+  CommentHidden,
+  CommentUnhidden,
+  PINNED_MAX,
+  PINS_STREAM,
   PostCreated,
+  PostHidden,
+  PostLocked,
+  PostPinned,
+  PostReported,
+  postReportStream,
+  PostUnhidden,
+  PostUnlocked,
+  PostUnpinned,
+  ReportsDismissed,
   PostDeleted,
   PostEdited,
   postStream,
@@ -34,6 +47,9 @@ import type { z } from 'zod';
  * removal and appended after it (the command side checks them on streams of their own).
  * `editPost`, `editComment`: by the author, or by an admin (always a new revision, with a reason);
  * an author's edit folds into the current revision when `fold` (within the grace period).
+ * `moderate`: staff hide or show again a post or comment, lock or unlock a post, pin or unpin one
+ * (at most PINNED_MAX), or dismiss an item's reports (issue #43), and with `undo` undo it at once
+ * (the undoing steps pick among what is marked: that way they come up often enough); `reportPost`: a member reports a post.
  * `read`: a live build reads what has been appended so far.
  */
 export type Step =
@@ -54,7 +70,19 @@ export type Step =
   | { readonly kind: 'deletePost'; readonly post: number; readonly byAdmin: boolean }
   | { readonly kind: 'profile'; readonly user: number; readonly name?: string; readonly photoURL?: string; readonly v1: boolean }
   | { readonly kind: 'erase'; readonly user: number; readonly content: (typeof ERASED_CONTENT)[number] }
+  | { readonly kind: 'reportPost'; readonly user: number; readonly post: number; readonly raced: boolean }
+  | { readonly kind: 'moderate'; readonly action: (typeof MODERATION_STEPS)[number]; readonly item: number; readonly reason: number; readonly undo: boolean }
   | { readonly kind: 'read' };
+
+/** Staff's actions, in pairs that undo each other (each drawn as often: an undo needs its action before it), and dismissals. */
+const MODERATION_PAIRS = [
+  ['hidePost', 'unhidePost'],
+  ['lock', 'unlock'],
+  ['pin', 'unpin'],
+  ['hideComment', 'unhideComment'],
+  ['dismissPost', 'dismissComment'],
+] as const;
+const MODERATION_STEPS = MODERATION_PAIRS.flat();
 
 const PEOPLE = 4;
 const TITLES = ['Hello world', 'React hooks, again', 'Node.js streams', 'Zoë’s café', 'What is CQRS?'];
@@ -100,6 +128,17 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
     ),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('erase' as const), user: person, content: fc.constantFrom(...ERASED_CONTENT) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reportPost' as const), user: person, post: pick, raced: fc.boolean() }) },
+  ...MODERATION_PAIRS.map((pair) => ({
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('moderate' as const),
+      action: fc.constantFrom(...pair),
+      item: pick,
+      reason: fc.nat({ max: 2 }),
+      undo: fc.boolean(),
+    }),
+  })),
   { weight: 3, arbitrary: fc.constant({ kind: 'read' as const }) },
 );
 
@@ -110,6 +149,9 @@ interface Post {
   readonly id: string;
   readonly author: string;
   deleted: boolean;
+  hidden?: string;
+  locked?: boolean;
+  pinned?: boolean;
   /** Its current visible revision. */
   revision: number;
 }
@@ -119,6 +161,7 @@ interface Comment {
   readonly author: string;
   removed: boolean;
   revision: number;
+  hidden?: string;
 }
 
 /**
@@ -172,6 +215,12 @@ export function forumLog(steps: readonly Step[], run: number): LogEntry[] {
         commentStream(comment.id),
         event(CommentRemoved, { commentId: comment.id, postId: comment.post.id, authorId: comment.author, removedBy: 'admin', removedAt: at() }, 'admin'),
       ]);
+      continue;
+    }
+    if (step.kind === 'moderate') {
+      moderate(step);
+      const pair = MODERATION_PAIRS.find(([action]) => action === step.action);
+      if (step.undo && pair && step.action !== 'dismissPost') moderate({ ...step, action: pair[1], item: 0 });
       continue;
     }
     if (step.kind === 'editPost' || step.kind === 'editComment') {
@@ -283,6 +332,16 @@ export function forumLog(steps: readonly Step[], run: number): LogEntry[] {
         append([commentReportStream(comment.id, who.id), event(CommentReported, { ...data, feedback, reportedAt: at() }, who.id)]);
         break;
       }
+      case 'reportPost': {
+        const open = posts.filter((p) => p.author !== who.id && !reports.has(`${p.id} ${who.id}`) && (step.raced || !p.deleted));
+        const post = among(open, step.post);
+        if (!post) break;
+        reports.add(`${post.id} ${who.id}`);
+        const feedback = REPORT_FEEDBACK[step.post % REPORT_FEEDBACK.length]!;
+        const data = { postId: post.id, reporterId: who.id, reporterName: who.name, reporterEmail: who.email, reporterPhoto: who.photo };
+        append([postReportStream(post.id, who.id), event(PostReported, { ...data, feedback, reportedAt: at() }, who.id)]);
+        break;
+      }
       case 'profile': {
         const changes = { ...(step.name !== undefined && { name: step.name }), ...(step.photoURL !== undefined && { photoURL: step.photoURL }) };
         if (step.v1) {
@@ -317,4 +376,98 @@ export function forumLog(steps: readonly Step[], run: number): LogEntry[] {
     }
   }
   return log;
+
+  /** Staff's step, when the command side would take it (appending nothing where it would append nothing). */
+  function moderate(step: Extract<Step, { kind: 'moderate' }>) {
+    const by = 'admin';
+    const reason = ['Off topic', 'Spam', 'Rude'][step.reason]!;
+    const live = posts.filter((p) => !p.deleted);
+    const post = among(live, step.item);
+    const comment = among(
+      comments.filter((c) => !c.removed && !c.post.deleted),
+      step.item,
+    );
+    switch (step.action) {
+      case 'hidePost':
+        if (!post || post.hidden === reason) return;
+        post.hidden = reason;
+        append([postStream(post.id), event(PostHidden, { postId: post.id, authorId: post.author, reason, hiddenBy: by, hiddenAt: at() }, by)]);
+        return;
+      case 'unhidePost': {
+        const hidden = among(
+          live.filter((p) => p.hidden),
+          step.item,
+        );
+        if (!hidden) return;
+        hidden.hidden = undefined;
+        append([postStream(hidden.id), event(PostUnhidden, { postId: hidden.id, authorId: hidden.author, unhiddenBy: by, unhiddenAt: at() }, by)]);
+        return;
+      }
+      case 'lock':
+        if (!post || post.locked) return;
+        post.locked = true;
+        append([postStream(post.id), event(PostLocked, { postId: post.id, ...(step.reason > 0 && { reason }), lockedBy: by, lockedAt: at() }, by)]);
+        return;
+      case 'unlock': {
+        const locked = among(
+          live.filter((p) => p.locked),
+          step.item,
+        );
+        if (!locked) return;
+        locked.locked = false;
+        append([postStream(locked.id), event(PostUnlocked, { postId: locked.id, unlockedBy: by, unlockedAt: at() }, by)]);
+        return;
+      }
+      case 'pin':
+        if (!post || post.pinned || live.filter((p) => p.pinned).length >= PINNED_MAX) return;
+        post.pinned = true;
+        append([PINS_STREAM, event(PostPinned, { postId: post.id, pinnedBy: by, pinnedAt: at() }, by)]);
+        return;
+      case 'unpin': {
+        const pinned = among(
+          posts.filter((p) => p.pinned),
+          step.item,
+        );
+        if (!pinned) return;
+        pinned.pinned = false;
+        append([PINS_STREAM, event(PostUnpinned, { postId: pinned.id, unpinnedBy: by, unpinnedAt: at() }, by)]);
+        return;
+      }
+      case 'hideComment':
+        if (!comment || comment.hidden === reason) return;
+        comment.hidden = reason;
+        append([
+          commentStream(comment.id),
+          event(CommentHidden, { commentId: comment.id, postId: comment.post.id, authorId: comment.author, reason, hiddenBy: by, hiddenAt: at() }, by),
+        ]);
+        return;
+      case 'unhideComment': {
+        const hidden = among(
+          comments.filter((c) => c.hidden && !c.removed && !c.post.deleted),
+          step.item,
+        );
+        if (!hidden) return;
+        hidden.hidden = undefined;
+        append([
+          commentStream(hidden.id),
+          event(CommentUnhidden, { commentId: hidden.id, postId: hidden.post.id, authorId: hidden.author, unhiddenBy: by, unhiddenAt: at() }, by),
+        ]);
+        return;
+      }
+      case 'dismissPost':
+        if (!post) return;
+        append([
+          postStream(post.id),
+          event(ReportsDismissed, { item: { kind: 'post', id: post.id, postId: post.id }, dismissedBy: by, dismissedAt: at() }, by),
+        ]);
+        return;
+      case 'dismissComment':
+        if (!comment) return;
+        append([
+          commentStream(comment.id),
+          event(ReportsDismissed, { item: { kind: 'comment', id: comment.id, postId: comment.post.id }, dismissedBy: by, dismissedAt: at() }, by),
+        ]);
+        return;
+    }
+  }
 }

@@ -99,3 +99,52 @@ describe('handles (HandleChanged)', () => {
     ]);
   });
 });
+
+describe('moderators and suspensions (issue #43)', () => {
+  const user = (id: string) =>
+    harness.event<UserRegistered['data']>('UserRegistered', { userId: id, email: `${id}@forum.test`, name: id, photoURL: '', registeredAt: at() });
+  const granted = (userId: string) => harness.event('ModeratorRoleGranted', { userId, grantedBy: 'u-admin', grantedAt: at() });
+  const revoked = (userId: string) => harness.event('ModeratorRoleRevoked', { userId, revokedBy: 'u-admin', revokedAt: at() });
+  const suspended = (userId: string, reason: string, until: string | null) =>
+    harness.event('MemberSuspended', { userId, reason, until, suspendedBy: 'u-mod', suspendedAt: at() });
+  const lifted = (userId: string) => harness.event('SuspensionLifted', { userId, liftedBy: 'u-mod', liftedAt: at() });
+  const rows = (model: Awaited<ReturnType<typeof harness.fresh>>) =>
+    model.rows(
+      `SELECT id, role, suspended, suspension_reason, to_char(suspended_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS until FROM users ORDER BY id`,
+    );
+  const events = () => [
+    user('u-ann'),
+    granted('u-ann'),
+    user('u-bob'),
+    granted('u-bob'),
+    revoked('u-bob'),
+    user('u-cy'),
+    harness.event('AdminRoleGranted', { userId: 'u-cy', reason: 'admin', grantedAt: at() }),
+    granted('u-cy'), // never decided so, but an admin stays one
+    revoked('u-cy'),
+    suspended('u-bob', 'Spam', '2026-12-02T14:00:00.000Z'),
+    user('u-dee'),
+    suspended('u-dee', 'First', null),
+    suspended('u-dee', 'Rude', '2026-12-09T10:00:00.000Z'),
+    suspended('u-ann', 'Gone', null),
+    lifted('u-ann'),
+  ];
+  const expected = [
+    { id: 'u-ann', role: 'moderator', suspended: false, suspension_reason: null, until: null },
+    { id: 'u-bob', role: 'user', suspended: true, suspension_reason: 'Spam', until: '2026-12-02T14:00' },
+    { id: 'u-cy', role: 'admin', suspended: false, suspension_reason: null, until: null },
+    { id: 'u-dee', role: 'user', suspended: true, suspension_reason: 'Rude', until: '2026-12-09T10:00' },
+  ];
+
+  it('when roles are granted and revoked and members suspended and lifted in one batch, then each row is what the log says', async () => {
+    const model = await harness.fresh(usersProjection);
+    await model.given(events());
+    expect(await rows(model)).toEqual(expected);
+  });
+
+  it('when the same events come one at a time, then the rows are the same', async () => {
+    const model = await harness.fresh(usersProjection);
+    for (const event of events()) await model.given([event]);
+    expect(await rows(model)).toEqual(expected);
+  });
+});

@@ -1,4 +1,4 @@
-import { ACCOUNT_DENIALS, HANDLE_PATTERN } from '@forum/contracts';
+import { ACCOUNT_DENIALS, HANDLE_PATTERN, type Role } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 import { USERS_PROJECTION } from '../read-model.ts';
 import { defineProjection } from '../runner/projection.ts';
@@ -8,14 +8,29 @@ import { REGISTERED_KEY, USER_BLOCKS_MIGRATION, USER_LIST_INDEXES, rebuildUserBl
  * The forum's users: profiles, roles and membership, and the total for the admin stats; and the
  * accounts whose tokens are refused (`account_denials`: disabled or erased),
  * each member's handle (unique ignoring case: the command side claims it; see docs/notifications.md#handles),
- * which the query side reads with the caller's own row. An erased user's row is deleted (their
+ * which the query side reads with the caller's own row. A role is `user`, `moderator` or `admin`
+ * (an admin stays one); a suspension is its reason and end (null: until lifted), kept until lifted or
+ * replaced: whether it is still in force is the reader's to decide against its clock (docs/moderation.md). An erased user's row is deleted (their
  * profile answers 404 and they leave the admin's list and counts); their denial stays.
  */
 export const usersProjection = defineProjection({
   name: USERS_PROJECTION,
   // what each version changed: docs/projections-versions.md
-  version: 3,
-  types: ['UserRegistered', 'ProfileUpdated', 'HandleChanged', 'AdminRoleGranted', 'MembershipPurchased', 'AccountDisabled', 'AccountEnabled', 'AccountErased'],
+  version: 4,
+  types: [
+    'UserRegistered',
+    'ProfileUpdated',
+    'HandleChanged',
+    'AdminRoleGranted',
+    'ModeratorRoleGranted',
+    'ModeratorRoleRevoked',
+    'MemberSuspended',
+    'SuspensionLifted',
+    'MembershipPurchased',
+    'AccountDisabled',
+    'AccountEnabled',
+    'AccountErased',
+  ],
   exposes: {
     users: 'users',
     user_counters: 'counters',
@@ -36,7 +51,11 @@ export const usersProjection = defineProjection({
         -- the admin list's key for 'registeredAt' (see pages.ts)
         registered_key text NOT NULL,
         -- the name @mentions use; null until the member has one
-        handle text
+        handle text,
+        -- the last suspension, until lifted: its reason and end (null: until lifted); in force while its end is ahead
+        suspended boolean NOT NULL DEFAULT false,
+        suspension_reason text,
+        suspended_until timestamptz
       );
       -- a handle by its folded form, and those starting with a prefix (the editor's @ autocomplete)
       CREATE UNIQUE INDEX IF NOT EXISTS users_handle ON users ((lower(handle) COLLATE "C")) WHERE handle IS NOT NULL;
@@ -94,8 +113,9 @@ export const usersProjection = defineProjection({
               email: user.email,
               name: user.name,
               photoURL: user.photoURL,
-              admin: false,
+              role: 'user',
               member: false,
+              suspension: null,
               registeredAt: user.registeredAt,
             });
           }
@@ -117,7 +137,21 @@ export const usersProjection = defineProjection({
           break;
         }
         case 'AdminRoleGranted':
-          change(event.data.userId, { admin: true });
+          change(event.data.userId, { role: 'admin' });
+          break;
+        case 'ModeratorRoleGranted':
+          change(event.data.userId, { role: 'moderator' });
+          break;
+        case 'ModeratorRoleRevoked':
+          change(event.data.userId, { role: 'user' });
+          break;
+        case 'MemberSuspended': {
+          const { userId, reason, until } = event.data;
+          change(userId, { suspension: { reason, until } });
+          break;
+        }
+        case 'SuspensionLifted':
+          change(event.data.userId, { suspension: null });
           break;
         case 'MembershipPurchased':
           change(event.data.userId, { member: true });
@@ -127,10 +161,13 @@ export const usersProjection = defineProjection({
       }
     }
     function change(userId: string, fields: Change) {
-      // the row as it stands in the table (if any), and the batch's own registration (if any) from here on
-      existing.set(userId, { ...existing.get(userId), ...fields });
+      // the row as it stands in the table (if any), and the batch's own registration (if any) from here on;
+      // an admin stays one (the table's row too: see writeUsers)
+      const before = existing.get(userId);
       const registered = registrations.get(userId);
-      if (registered) Object.assign(registered, fields);
+      const kept = (role: Role | undefined) => (fields.role !== undefined && role === 'admin' ? { ...fields, role } : fields);
+      existing.set(userId, { ...before, ...kept(before?.role) });
+      if (registered) Object.assign(registered, kept(registered.role));
     }
     await flush();
   },
@@ -146,23 +183,27 @@ async function writeUsers(trx: Knex.Transaction, registrations: ReadonlyMap<stri
   if (existing.size > 0) {
     await trx.raw(
       `UPDATE users u SET name = coalesce(c.name, u.name), photo_url = coalesce(c."photoURL", u.photo_url),
-         role = CASE WHEN c.admin THEN 'admin' ELSE u.role END, is_member = u.is_member OR coalesce(c.member, false)
-       FROM jsonb_to_recordset(?::jsonb) AS c(id text, name text, "photoURL" text, admin boolean, member boolean)
+         role = CASE WHEN u.role = 'admin' THEN 'admin' ELSE coalesce(c.role, u.role) END, is_member = u.is_member OR coalesce(c.member, false),
+         suspended = coalesce(c.suspended, u.suspended),
+         suspension_reason = CASE WHEN c.suspended IS NULL THEN u.suspension_reason ELSE c.reason END,
+         suspended_until = CASE WHEN c.suspended IS NULL THEN u.suspended_until ELSE c.until END
+       FROM jsonb_to_recordset(?::jsonb) AS c(id text, name text, "photoURL" text, role text, member boolean, suspended boolean, reason text, until timestamptz)
        WHERE u.id = c.id AND u.id = ANY (?::text[])`,
-      [JSON.stringify([...existing].map(([id, fields]) => ({ id, ...fields }))), [...existing.keys()]],
+      [JSON.stringify([...existing].map(([id, { suspension, ...fields }]) => ({ id, ...fields, ...suspensionColumns(suspension) }))), [...existing.keys()]],
     );
   }
   if (registrations.size > 0) {
     await trx.raw(
       `WITH inserted AS (
-         INSERT INTO users (id, email, name, photo_url, role, is_member, registered_at, registered_key)
-         SELECT id, email, name, "photoURL", CASE WHEN admin THEN 'admin' ELSE 'user' END, member, "registeredAt", ${REGISTERED_KEY('"registeredAt"')}
-         FROM jsonb_to_recordset(?::jsonb) AS x(id text, email text, name text, "photoURL" text, admin boolean, member boolean, "registeredAt" timestamptz)
+         INSERT INTO users (id, email, name, photo_url, role, is_member, registered_at, registered_key, suspended, suspension_reason, suspended_until)
+         SELECT id, email, name, "photoURL", role, member, "registeredAt", ${REGISTERED_KEY('"registeredAt"')}, coalesce(suspended, false), reason, until
+         FROM jsonb_to_recordset(?::jsonb) AS x(id text, email text, name text, "photoURL" text, role text, member boolean, "registeredAt" timestamptz,
+           suspended boolean, reason text, until timestamptz)
          ON CONFLICT (id) DO NOTHING
          RETURNING 1
        )
        UPDATE counters SET value = value + (SELECT count(*) FROM inserted) WHERE name = 'users'`,
-      [JSON.stringify([...registrations.values()])],
+      [JSON.stringify([...registrations.values()].map(({ suspension, ...row }) => ({ ...row, ...suspensionColumns(suspension) })))],
     );
   }
 }
@@ -193,13 +234,23 @@ async function searchIndexes(trx: Knex.Transaction) {
     CREATE INDEX IF NOT EXISTS users_email_trgm ON users USING gin (lower(email) "${schema}".gin_trgm_ops);`);
 }
 
+/** A suspension's columns: absent (no change), none in force (lifted), or its reason and end. */
+const suspensionColumns = (suspension: Suspension | null | undefined) =>
+  suspension === undefined ? {} : suspension === null ? { suspended: false, reason: null, until: null } : { suspended: true, ...suspension };
+
+interface Suspension {
+  reason: string;
+  until: string | null;
+}
+
 interface UserRow {
   id: string;
   email: string;
   name: string;
   photoURL: string;
-  admin: boolean;
+  role: Role;
   member: boolean;
   registeredAt: string;
+  suspension: Suspension | null;
 }
-type Change = Partial<Pick<UserRow, 'name' | 'photoURL' | 'admin' | 'member'>>;
+type Change = Partial<Pick<UserRow, 'name' | 'photoURL' | 'role' | 'member' | 'suspension'>>;

@@ -1,3 +1,4 @@
+import { isStaffRole } from '@forum/contracts';
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from '@forum/platform';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { UserRow, UsersStore } from '../store/users.ts';
@@ -32,6 +33,22 @@ export const adminOnly = (request: FastifyRequest, _reply: FastifyReply, done: H
   adminOf(request);
   done();
 };
+
+/** The caller's forum record when they are staff (a moderator or an admin); 401 without a token, 403 otherwise. */
+export function staffOf(request: FastifyRequest): UserRow {
+  const viewer = signedIn(request);
+  if (!isStaffRole(viewer.role)) throw new ForbiddenError('You must be a moderator or an admin to access this page');
+  return viewer;
+}
+
+/** The reads staff share (issue #43: the queue, the users list, the staff log, histories), before their input is checked: 401, 403 FORBIDDEN for members. */
+export const staffOnly = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+  staffOf(request);
+  done();
+};
+
+/** Whether the caller is staff, who see hidden posts and comments with their mark (issue #43). */
+export const isStaff = (viewer: UserRow | undefined): boolean => viewer !== undefined && isStaffRole(viewer.role);
 
 /** Emails are shown only to their owner and to admins. */
 export const maySeeEmail = (viewer: UserRow | undefined, ownerId: string) => viewer !== undefined && (viewer.id === ownerId || viewer.role === 'admin');

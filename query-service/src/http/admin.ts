@@ -25,18 +25,20 @@ import { NotFoundError, parseInput } from '@forum/platform';
 import { history, type HistoryReader } from '@forum/eventstore';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { AdminStore, AdminUserRow, AnnouncementRow, AuditRow, ContactMessageRow } from '../store/admin.ts';
-import type { UsersStore } from '../store/users.ts';
-import { adminOf, adminOnly, ownerOrAdmin } from './access.ts';
+import { suspensionAt, type UsersStore } from '../store/users.ts';
+import { adminOf, adminOnly, ownerOrAdmin, staffOf, staffOnly } from './access.ts';
 import { rangeQuery, sendRange, totalCountHeaders } from './range.ts';
 
-const adminUser = (row: AdminUserRow): AdminUser => ({
+/** A user as the console lists them: `email` only for an admin (issue #43), the suspension in force at `now`. */
+const adminUser = (row: AdminUserRow, withEmail: boolean, now: Date): AdminUser => ({
   _id: row.id,
   name: row.name,
-  email: row.email,
+  ...(withEmail && { email: row.email }),
   handle: row.handle,
   photoURL: row.photo_url,
   role: row.role,
   isMember: row.is_member,
+  suspension: suspensionAt(row, now),
 });
 
 const announcement = (row: AnnouncementRow): Announcement => ({
@@ -56,10 +58,10 @@ const contactMessage = (row: ContactMessageRow): ContactMessage => ({
   receivedAt: row.received_at.toISOString(),
 });
 
-const auditEntry = (row: AuditRow): AuditEntry => ({
+const auditEntry = (row: AuditRow, withEmail: boolean): AuditEntry => ({
   _id: row.id,
   at: row.at.toISOString(),
-  actor: { id: row.actor_id, name: row.actor_name ?? row.actor_id, email: row.actor_email ?? '' },
+  actor: { id: row.actor_id, name: row.actor_name ?? row.actor_id, email: withEmail ? (row.actor_email ?? '') : '' },
   type: row.type,
   target: { type: row.target_type, id: row.target_id },
   summary: row.summary,
@@ -77,10 +79,12 @@ const auditFilterOf = ({ actor, type, from, before }: AuditFilter) => ({
 });
 
 /**
- * The console's reads (admins only: 401 without a token, 403 for anyone else) and the spec's admin
- * check. `events` reads the event log, for the history of a user or a post.
+ * The console's reads and the spec's admin check: admins only (401 without a token, 403 for anyone
+ * else), but for the users list, the staff log and the histories, which moderators read too without
+ * members' emails (issue #43). `events` reads the event log, for the history of a user or a post;
+ * `clock` decides which suspensions are in force.
  */
-export function adminRoutes(admin: AdminStore, users: UsersStore, events: HistoryReader): FastifyPluginCallbackZod {
+export function adminRoutes(admin: AdminStore, users: UsersStore, events: HistoryReader, clock: () => Date = () => new Date()): FastifyPluginCallbackZod {
   return (api, _options, done) => {
     /** The spec's admin check: for the caller's own email, or any email for an admin (404 when unknown). */
     api.get('/users/admin/:email', { schema: { params: EmailParams } }, async (request) => {
@@ -115,22 +119,25 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Histor
     });
 
     // the react-admin range or the page (their inputs are checked apart: parseInput)
-    api.get('/admin/users', { preValidation: adminOnly }, async (request, reply) => {
+    // staff's: a moderator's answer has no emails, and their search looks in names alone
+    api.get('/admin/users', { preValidation: staffOnly }, async (request, reply) => {
+      const withEmails = staffOf(request).role === 'admin';
+      const now = clock();
       const range = rangeQuery(request);
       if (range) {
         const { search } = parseInput(AdminUserSearch, { search: range.filter.q ?? range.filter.search });
-        const { rows, total } = await admin.usersRange(range.start, range.end, search, range.field, range.direction);
+        const { rows, total } = await admin.usersRange(range.start, range.end, search, range.field, range.direction, withEmails);
         return sendRange(
           reply,
           'users',
-          rows.map((row) => ({ id: row.id, ...adminUser(row) })),
+          rows.map((row) => ({ id: row.id, ...adminUser(row, withEmails, now) })),
           range.start,
           total,
         );
       }
       const { page, search } = parseInput(AdminUsersQuery, request.query);
-      const { rows, total } = await admin.usersPage(page, search);
-      const body: AdminUsersPage = { users: rows.map(adminUser), totalUsers: total };
+      const { rows, total } = await admin.usersPage(page, search, withEmails);
+      const body: AdminUsersPage = { users: rows.map((row) => adminUser(row, withEmails, now)), totalUsers: total };
       return body;
     });
 
@@ -174,7 +181,8 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Histor
      * The staff action log, newest first; `actor` (id or email), `type` and the dates `since` and
      * `until` narrow it, in the query or in react-admin's `filter` (400 VALIDATION_FAILED when one is bad).
      */
-    api.get('/admin/audit', { preValidation: adminOnly }, async (request, reply) => {
+    api.get('/admin/audit', { preValidation: staffOnly }, async (request, reply) => {
+      const withEmails = staffOf(request).role === 'admin';
       const range = rangeQuery(request);
       if (range) {
         const filter = auditFilterOf(parseInput(AuditFilter, range.filter));
@@ -182,14 +190,14 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Histor
         return sendRange(
           reply,
           'audit',
-          rows.map((row) => ({ id: row.id, ...auditEntry(row) })),
+          rows.map((row) => ({ id: row.id, ...auditEntry(row, withEmails) })),
           range.start,
           total,
         );
       }
       const { page, ...filter } = parseInput(AuditQuery, request.query);
       const { rows, total } = await admin.audit(auditFilterOf(filter), (page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE);
-      const body: AuditPage = { entries: rows.map(auditEntry), total };
+      const body: AuditPage = { entries: rows.map((row) => auditEntry(row, withEmails)), total };
       return body;
     });
 
@@ -199,7 +207,7 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Histor
      * users among its actors (the users read model). 404 when the history has no event at all; 400
      * for a kind, an id, an `after` or a `limit` that cannot be one. A page after its end is empty.
      */
-    api.get('/admin/history/:kind/:id', { preValidation: adminOnly, schema: { params: HistoryParams, querystring: HistoryQuery } }, async (request) => {
+    api.get('/admin/history/:kind/:id', { preValidation: staffOnly, schema: { params: HistoryParams, querystring: HistoryQuery } }, async (request) => {
       const { kind, id } = request.params;
       const { after, limit } = request.query;
       // one event more than the page: whether another page follows
@@ -208,8 +216,9 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Histor
         throw new NotFoundError(kind === 'post' ? 'No such post' : 'No such user');
       }
       const page = read.slice(0, limit);
+      const withEmails = staffOf(request).role === 'admin';
       const people = await admin.people([...new Set(page.map((entry) => entry.actor))]);
-      const actors = Object.fromEntries(people.map((person) => [person.id, { name: person.name, email: person.email }]));
+      const actors = Object.fromEntries(people.map((person) => [person.id, { name: person.name, email: withEmails ? person.email : '' }]));
       const body: History = { kind, id, events: page, actors, nextAfter: read.length > limit ? page.at(-1)!.position : null };
       return body;
     });

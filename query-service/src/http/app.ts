@@ -22,6 +22,7 @@ import { createAdminStore } from '../store/admin.ts';
 import { createCommunityStore } from '../store/community.ts';
 import { createNotificationsStore } from '../store/notifications.ts';
 import { createPostsStore, createTagsStore } from '../store/posts.ts';
+import { createReportQueueStore } from '../store/report-queue.ts';
 import { createRevisionsStore } from '../store/revisions.ts';
 import { createUsersStore } from '../store/users.ts';
 import { minPosition } from './consistency.ts';
@@ -29,6 +30,7 @@ import { adminRoutes, announcementRoutes } from './admin.ts';
 import { communityRoutes } from './community.ts';
 import { notificationRoutes } from './notifications.ts';
 import { meRoutes } from './me.ts';
+import { moderationRoutes } from './moderation.ts';
 import { notificationPreferenceRoutes } from './notification-preferences.ts';
 import { profileRoutes } from './profiles.ts';
 import { postRoutes } from './posts.ts';
@@ -68,6 +70,8 @@ export interface QueryAppDeps {
   readonly lookupLimit?: LookupLimit;
   /** Which proxies may say who the client is (TRUST_PROXY): the address a lookup counts against. */
   readonly trustProxy?: ProxyTrust;
+  /** The time a suspension's end is compared with (the system clock unless a test sets one). */
+  readonly clock?: () => Date;
 }
 
 /**
@@ -109,7 +113,7 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
       api.addHook('onRequest', viewer(records, deps.adminEmails));
       api.addHook('onRequest', cache.afterViewer);
       api.addHook('onSend', cache.keep);
-      await api.register(meRoutes());
+      await api.register(meRoutes(deps.clock));
       await api.register(notificationPreferenceRoutes(deps.db));
       await api.register(communityRoutes(community, postCache, bulkheadHook({ what: 'searches', ...deps.search })));
       await api.register(notificationRoutes(createNotificationsStore(deps.db), community));
@@ -117,8 +121,9 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
       await api.register(profileRoutes(community, users));
       await api.register(revisionRoutes(createRevisionsStore(deps.db)));
       await api.register(tagRoutes(createTagsStore(deps.db)));
-      await api.register(adminRoutes(admin, users, deps.events));
+      await api.register(adminRoutes(admin, users, deps.events, deps.clock));
       await api.register(announcementRoutes(admin));
+      await api.register(moderationRoutes(createReportQueueStore(deps.db), deps.clock));
       await api.register(streamTicketRoutes(deps.live));
     });
   };

@@ -21,7 +21,7 @@ import type { PostCache } from '../reads/post-cache.ts';
 import type { CommentRow, CommentsPageOf, CommunityStore, ReportRow } from '../store/community.ts';
 import type { UserRow } from '../store/users.ts';
 import { listItem } from './posts.ts';
-import { adminOnly, maySeeEmail } from './access.ts';
+import { adminOnly, isStaff, maySeeEmail } from './access.ts';
 import { rangeQuery, sendRange, totalCountHeaders } from './range.ts';
 
 /** A comment as `viewer` may see it; `reported`: which comments of the page they reported. */
@@ -37,6 +37,7 @@ const comment = (row: CommentRow, viewer: UserRow | undefined, reported: Readonl
   ...(row.edited_at && { editedAt: row.edited_at.toISOString() }),
   revisionCount: row.revision_count,
   ...(viewer !== undefined ? { byMe: row.author_id === viewer.id, reportedByMe: reported?.has(row.id) === true } : {}),
+  ...(row.hidden_at && { hidden: { reason: row.hidden_reason ?? '', hiddenAt: row.hidden_at.toISOString() } }),
 });
 
 const reportedComment = (row: ReportRow): ReportedComment => ({
@@ -85,9 +86,14 @@ export async function postCommentsPage(cache: PostCache, postId: string, query: 
   return { comments: items, nextCursor: page.next && pageCursor(query.order, page.next), totalCount: page.total };
 }
 
-/** A page of a post's comments as everyone reads it (kept, see PostCache), then which of them `viewer` reported; 404 without the post. */
+/**
+ * A page of a post's comments as everyone reads it (kept, see PostCache), then which of them
+ * `viewer` reported; 404 without the post (or when staff hid it). Staff, and a member who wrote a
+ * hidden post or comment there, read the page apart with what they may see of it, marked.
+ */
 async function commentsAsSeen(cache: PostCache, postId: string, query: CommentsPageOf, viewer: UserRow | undefined) {
-  const page = await cache.comments(postId, query);
+  const view = !viewer ? null : isStaff(viewer) ? { staff: true as const } : (await cache.hidesFor(postId, viewer.id)) ? { memberId: viewer.id } : null;
+  const page = view ? await cache.commentsWithHidden(postId, query, view) : await cache.comments(postId, query);
   if (!page) throw new NotFoundError('No such post');
   const reported =
     viewer &&

@@ -1,8 +1,10 @@
 import type { Me } from '@forum/contracts';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { suspensionAt } from '../store/users.ts';
 import { signedIn } from './access.ts';
 
-export function meRoutes(): FastifyPluginCallbackZod {
+/** GET /api/me; `clock` decides whether a suspension is still in force (its end needs no event). */
+export function meRoutes(clock: () => Date = () => new Date()): FastifyPluginCallbackZod {
   return (api, _options, done) => {
     api.get('/me', (request) => {
       const user = signedIn(request);
@@ -15,6 +17,7 @@ export function meRoutes(): FastifyPluginCallbackZod {
         role: user.role,
         isMember: user.is_member,
         registeredAt: user.registered_at.toISOString(),
+        suspension: suspensionAt(user, clock()),
       };
       return me;
     });

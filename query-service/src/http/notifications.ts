@@ -2,6 +2,7 @@ import {
   commentLink,
   DELETED_USER_NAME,
   NOTIFICATIONS_PATH,
+  MODERATION_ACTIONS,
   NotificationsQuery,
   PostIdParams,
   postLink,
@@ -31,12 +32,34 @@ const warning = (row: NotificationRow): NotificationItem => ({
   link: row.post_id !== null && row.comment_id !== null && row.post_title !== null ? commentLink(row.post_id, row.comment_id) : NOTIFICATIONS_PATH,
 });
 
+/** What staff did (issue #43): it leads to the post or comment while it is there, else to the centre. */
+const moderation = (row: NotificationRow): NotificationItem => ({
+  _id: row.id,
+  kind: 'moderation',
+  action: MODERATION_ACTIONS.find((action) => action === row.action) ?? 'suspended',
+  ...(row.reason !== null ? { reason: row.reason } : {}),
+  ...(row.post_id !== null ? { postId: row.post_id } : {}),
+  ...(row.post_title !== null ? { postTitle: row.post_title } : {}),
+  ...(row.comment_id !== null ? { commentId: row.comment_id } : {}),
+  ...(row.action === 'suspended' ? { until: row.until?.toISOString() ?? null } : {}),
+  createdAt: row.updated_at.toISOString(),
+  read: row.read,
+  link:
+    row.post_id === null || row.post_title === null
+      ? NOTIFICATIONS_PATH
+      : row.comment_id === null
+        ? postLink(row.post_id)
+        : row.comment_opening === null
+          ? NOTIFICATIONS_PATH
+          : commentLink(row.post_id, row.comment_id),
+});
+
 /**
  * What the log fanned out: it leads to its comment (or post) while that is there, else nowhere (null);
  * its excerpt is the comment's (or post's) opening as plain text, '' once gone; its actor reads
  * 'Deleted user' once erased.
  */
-function activity(row: NotificationRow & { kind: Exclude<NotificationRow['kind'], 'warning'> }): NotificationItem {
+function activity(row: NotificationRow & { kind: Exclude<NotificationRow['kind'], 'warning' | 'moderation'> }): NotificationItem {
   const postId = row.post_id!;
   const gone = row.post_title === null || (row.comment_id !== null && row.comment_opening === null);
   const opening = row.comment_id !== null ? row.comment_opening : row.post_opening;
@@ -58,7 +81,8 @@ function activity(row: NotificationRow & { kind: Exclude<NotificationRow['kind']
   };
 }
 
-const item = (row: NotificationRow): NotificationItem => (row.kind === 'warning' ? warning(row) : activity({ ...row, kind: row.kind }));
+const item = (row: NotificationRow): NotificationItem =>
+  row.kind === 'warning' ? warning(row) : row.kind === 'moderation' ? moderation(row) : activity({ ...row, kind: row.kind });
 
 /** The notification centre (GET /api/me/notifications) and a member's follows: the caller's own, signed in. */
 export function notificationRoutes(notifications: NotificationsStore, community: CommunityStore): FastifyPluginCallbackZod {

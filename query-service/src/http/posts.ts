@@ -5,7 +5,7 @@ import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { PostCache } from '../reads/post-cache.ts';
 import type { PostRow, PostsStore } from '../store/posts.ts';
 import type { UserRow, UsersStore } from '../store/users.ts';
-import { maySeeEmail, ownerOrAdmin } from './access.ts';
+import { isStaff, maySeeEmail, ownerOrAdmin } from './access.ts';
 import { rangeQuery, sendRange, totalCountHeaders } from './range.ts';
 
 type ListRow = Omit<PostRow, 'description' | 'author_id' | 'author_email'>;
@@ -24,32 +24,44 @@ export const listItem = (row: ListRow): PostListItem => ({
   commentCount: row.comment_count,
   ...(row.edited_at && { editedAt: row.edited_at.toISOString() }),
   revisionCount: row.revision_count,
+  ...(row.pinned_at && { pinned: true as const }),
+  ...(row.locked && { locked: true as const }),
+  // only rows read for their author or staff hold it (My Posts, a hidden post's own page)
+  ...(row.hidden_at && { hidden: { reason: row.hidden_reason ?? '', hiddenAt: row.hidden_at.toISOString() } }),
 });
 
-export function postDetail(row: PostRow & { my_vote?: Vote }, viewer: UserRow | undefined): PostDetail {
+export function postDetail(row: PostRow & { my_vote?: Vote; reported_by_me?: boolean }, viewer: UserRow | undefined): PostDetail {
   return {
     ...listItem(row),
     description: row.description,
+    ...(row.locked && row.lock_reason && { lockReason: row.lock_reason }),
     ...(maySeeEmail(viewer, row.author_id) ? { authorEmail: row.author_email } : {}),
     ...(row.my_vote !== undefined ? { myVote: row.my_vote } : {}),
     ...(viewer !== undefined ? { byMe: row.author_id === viewer.id } : {}),
+    ...(row.reported_by_me !== undefined ? { reportedByMe: row.reported_by_me } : {}),
   };
 }
 
-/** The home page (spec §7 GET /posts): a page of the newest or most popular posts, and their total. */
+/**
+ * The home page (spec §7 GET /posts): a page of the newest or most popular posts, and their total;
+ * the first page also has the pinned posts, which no page lists (issue #43).
+ */
 export async function homePage(posts: PostsStore, { page, sort }: ListPostsQuery): Promise<PostsPage> {
-  const { rows, total } = await posts.page(page, sort);
-  return { posts: rows.map(listItem), totalCount: total };
+  const [{ rows, total }, pinned] = await Promise.all([posts.page(page, sort), page === 1 ? posts.pinned() : undefined]);
+  return { posts: rows.map(listItem), totalCount: total, ...(pinned && { pinned: pinned.map(listItem) }) };
 }
 
 /**
  * A post as `viewer` may see it: the post as everyone reads it (kept, see PostCache), with the
- * viewer's own vote read beside it, and the author's email for the author and admins.
+ * viewer's own vote and report read beside it, and the author's email for the author and admins.
+ * A post staff hid is read apart (never kept) and answered to its author and staff alone, with its
+ * mark; to anyone else it is not there (404).
  */
 export async function postById(cache: PostCache, id: string, viewer: UserRow | undefined): Promise<PostDetail> {
-  const [row, myVote] = await Promise.all([cache.post(id), viewer && cache.voteOf(id, viewer.id)]);
-  if (!row) throw new NotFoundError('No such post');
-  return postDetail(myVote === undefined ? row : { ...row, my_vote: myVote }, viewer);
+  const [shown, myVote, reported] = await Promise.all([cache.post(id), viewer && cache.voteOf(id, viewer.id), viewer && cache.postReportedBy(id, viewer.id)]);
+  const row = shown ?? (viewer ? await cache.hiddenPost(id) : null);
+  if (!row || (row.hidden_at && !(isStaff(viewer) || row.author_id === viewer?.id))) throw new NotFoundError('No such post');
+  return postDetail({ ...row, ...(myVote !== undefined && { my_vote: myVote }), ...(reported !== undefined && { reported_by_me: reported }) }, viewer);
 }
 
 /** The posts' reads: the home page, a post, and an author's posts and their count. */

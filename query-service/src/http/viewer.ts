@@ -30,6 +30,9 @@ function unregistered(principal: Principal, adminEmails: ReadonlySet<string>, no
     role: member.role,
     is_member: false,
     registered_at: now,
+    suspended: false,
+    suspension_reason: null,
+    suspended_until: null,
   };
 }
 

@@ -48,12 +48,14 @@ export interface AuditLogFilter {
   before?: Date;
 }
 
-const USER_COLUMNS = 'id, email, name, photo_url, handle, role, is_member, registered_at';
+const USER_COLUMNS = 'id, email, name, photo_url, handle, role, is_member, registered_at, suspended, suspension_reason, suspended_until';
 const USERS_TOTAL = `SELECT value FROM read.user_counters WHERE name = 'users'`;
 
 /** `text` as a LIKE pattern that matches it anywhere, lower-cased, its wildcards escaped. */
 const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 const SEARCH = `(lower(name) LIKE ? ESCAPE '\\' OR lower(email) LIKE ? ESCAPE '\\')`;
+/** A moderator's search: names alone (they see no emails, so none may match). */
+const NAME_SEARCH = `lower(name) LIKE ? ESCAPE '\\'`;
 
 const counter = async (db: Knex, sql: string, params: readonly Knex.RawBinding[] = []) => {
   const { rows } = await db.raw<{ rows: { value: string | number | null }[] }>(sql, params);
@@ -67,6 +69,7 @@ export function createAdminStore(db: Knex) {
    * OFFSET while a replay has them out of date) and the total from the counter row, in one statement.
    * With one: "name or email contains", ignoring case, through the trigram indexes where PostgreSQL
    * has pg_trgm (three letters or more), else reading every user; the matches page with OFFSET.
+   * Without `byEmail` (a moderator's list) the search looks in names alone.
    */
   async function users(
     offset: number,
@@ -74,6 +77,7 @@ export function createAdminStore(db: Knex) {
     search: string,
     list: UserList = 'name',
     direction: 'ASC' | 'DESC' = 'ASC',
+    byEmail = true,
   ): Promise<{ rows: AdminUserRow[]; total: number }> {
     const order = `${USER_LISTS[list]} ${direction}, id ${direction}`;
     if (search === '') {
@@ -86,14 +90,14 @@ export function createAdminStore(db: Knex) {
       return { rows: offsetPaged.rows, total };
     }
     const pattern = containsPattern(search);
+    const [where, patterns] = byEmail ? [SEARCH, [pattern, pattern]] : [NAME_SEARCH, [pattern]];
     const [rows, total] = await Promise.all([
-      db.raw<{ rows: AdminUserRow[] }>(`SELECT ${USER_COLUMNS} FROM read.users WHERE ${SEARCH} ORDER BY ${order} LIMIT ? OFFSET ?`, [
-        pattern,
-        pattern,
+      db.raw<{ rows: AdminUserRow[] }>(`SELECT ${USER_COLUMNS} FROM read.users WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+        ...patterns,
         limit,
         offset,
       ]),
-      counter(db, `SELECT count(*) AS value FROM read.users WHERE ${SEARCH}`, [pattern, pattern]),
+      counter(db, `SELECT count(*) AS value FROM read.users WHERE ${where}`, patterns),
     ]);
     return { rows: rows.rows, total };
   }
@@ -139,10 +143,18 @@ export function createAdminStore(db: Knex) {
       return rows;
     },
 
-    usersPage: (page: number, search: string) => users((page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE, search),
+    usersPage: (page: number, search: string, byEmail: boolean) => users((page - 1) * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE, search, 'name', 'ASC', byEmail),
 
-    usersRange: (start: number, end: number, search: string, field: string, direction: 'ASC' | 'DESC') =>
-      users(start, end - start + 1, search, Object.hasOwn(USER_LISTS, field) ? (field as UserList) : 'name', direction),
+    usersRange: (start: number, end: number, search: string, field: string, direction: 'ASC' | 'DESC', byEmail: boolean) =>
+      // a moderator's list is not sorted by the emails they do not see
+      users(
+        start,
+        end - start + 1,
+        search,
+        Object.hasOwn(USER_LISTS, field) && (byEmail || field !== 'email') ? (field as UserList) : 'name',
+        direction,
+        byEmail,
+      ),
 
     /** The newest announcements (the spec's unpaged call: at most UNPAGED_LIST_MAX). */
     async announcements(offset = 0, limit = UNPAGED_LIST_MAX): Promise<{ rows: AnnouncementRow[]; total: number }> {

@@ -10,7 +10,7 @@ import {
   type ReportFeedback,
 } from '@forum/contracts';
 import { prepared, type Knex } from '@forum/platform';
-import { authorProfileId, LIST_COLUMNS, pageOf, type PostRow } from './posts.ts';
+import { authorProfileId, LIST_COLUMNS, pageOf, SHOWN, tagTotal, type PostRow } from './posts.ts';
 import type { UserRow } from './users.ts';
 import { AT_MICROS, MICROS_OF } from './keyset.ts';
 import { descriptionSnippets, markedText, titleHeadline } from './snippets.ts';
@@ -32,7 +32,16 @@ export interface CommentRow {
   created_at: Date;
   edited_at: Date | null;
   revision_count: number;
+  /** Only in the reads of its author or staff: hidden by staff (issue #43), why and when. */
+  hidden_reason?: string | null;
+  hidden_at?: Date | null;
 }
+
+/**
+ * Whose view of what staff hid a read of comments takes (issue #43): nobody's (the shared rows:
+ * neither a hidden post nor a hidden comment), staff's (all of it), or one member's (their own).
+ */
+export type HiddenView = { readonly staff: true } | { readonly memberId: string } | null;
 
 /** Which page of a post's comments: in `order`, after `after` (null: from the start), at most `limit`. */
 export interface CommentsPageOf {
@@ -89,6 +98,9 @@ async function profileWhere(db: Knex, where: string, value: string): Promise<Pro
   return rows[0] ?? null;
 }
 
+/** A search's vectors leave out the few posts staff hid (issue #43): their ids once, from their partial index. */
+const NOT_HIDDEN = 'p.id NOT IN (SELECT id FROM read.posts WHERE hidden_at IS NOT NULL)';
+
 const counter = async (db: Knex, sql: string) => {
   const { rows } = await db.raw<{ rows: { value: string | number }[] }>(sql);
   return Number(rows[0]?.value ?? 0);
@@ -103,23 +115,31 @@ export function createCommunityStore(db: Knex) {
      * when there is no such post. One statement: the post's row, the page joined in through the
      * comments' index by post and time (comments_of_post), so any page costs what the first does.
      * `next` is where the page after this one starts (null when this one is the last). The same
-     * for every reader: which of them a reader reported is `reportedBy`.
+     * for every reader (`hidden` null): which of them a reader reported is `reportedBy`. What
+     * staff hid is in the page only for `hidden`'s view (see HiddenView).
      */
-    async commentsOf(postId: string, page: CommentsPageOf): Promise<CommentRows | null> {
+    async commentsOf(postId: string, page: CommentsPageOf, hidden: HiddenView = null): Promise<CommentRows | null> {
       const direction = page.order === 'oldest' ? 'ASC' : 'DESC';
+      const [postShown, commentShown, viewerBindings] =
+        hidden === null
+          ? ['p.hidden_at IS NULL', 'c.hidden_at IS NULL', []]
+          : 'staff' in hidden
+            ? ['true', 'true', []]
+            : ['(p.hidden_at IS NULL OR p.author_id = ?)', '(c.hidden_at IS NULL OR c.author_id = ?)', [hidden.memberId]];
       const { rows }: { rows: (CommentRow & { total: number; micros: string | null })[] } = await prepared(
         db,
         `SELECT p.comment_count AS total, c.*
          FROM read.posts p
          LEFT JOIN LATERAL (
-           SELECT c.id, c.post_id, c.text, c.author_id, ${authorProfileId('c.')} AS author_profile_id, c.author_name, c.author_email, c.author_photo, c.created_at, c.edited_at, c.revision_count, ${MICROS_OF('c.created_at')} AS micros
+           SELECT c.id, c.post_id, c.text, c.author_id, ${authorProfileId('c.')} AS author_profile_id, c.author_name, c.author_email, c.author_photo, c.created_at, c.edited_at, c.revision_count,
+                  ${hidden === null ? '' : 'c.hidden_reason, c.hidden_at, '}${MICROS_OF('c.created_at')} AS micros
            FROM read.comments c
-           WHERE c.post_id = p.id ${page.after ? `AND (c.created_at, c.id) ${direction === 'ASC' ? '>' : '<'} (${AT_MICROS}, ?::uuid)` : ''}
+           WHERE c.post_id = p.id AND ${commentShown} ${page.after ? `AND (c.created_at, c.id) ${direction === 'ASC' ? '>' : '<'} (${AT_MICROS}, ?::uuid)` : ''}
            ORDER BY c.created_at ${direction}, c.id ${direction} LIMIT ?
          ) c ON true
-         WHERE p.id = ?
+         WHERE p.id = ? AND ${postShown}
          ORDER BY c.created_at ${direction}, c.id ${direction}`,
-        [...(page.after ? [page.after.micros, page.after.id] : []), page.limit + 1, postId],
+        [...viewerBindings, ...(page.after ? [page.after.micros, page.after.id] : []), page.limit + 1, postId, ...viewerBindings],
       );
       if (rows.length === 0) return null;
       const found = rows.filter((row) => row.id !== null);
@@ -129,6 +149,17 @@ export function createCommunityStore(db: Knex) {
         total: Number(rows[0]!.total),
         next: last && { micros: last.micros!, id: last.id },
       };
+    },
+
+    /** Whether `memberId` wrote something on the post that staff hid (the post, or a comment under it): their reads of its comments are their own then. */
+    async hidesFor(postId: string, memberId: string): Promise<boolean> {
+      const { rows }: { rows: { any: boolean }[] } = await prepared(
+        db,
+        `SELECT EXISTS (SELECT 1 FROM read.posts WHERE id = ? AND author_id = ? AND hidden_at IS NOT NULL)
+             OR EXISTS (SELECT 1 FROM read.comments WHERE post_id = ? AND author_id = ? AND hidden_at IS NOT NULL) AS any`,
+        [postId, memberId, postId, memberId],
+      );
+      return rows[0]!.any;
     },
 
     /** Which of `commentIds` `readerId` reported (their open reports): one lookup by the reports' key (comment, reporter). */
@@ -189,7 +220,7 @@ export function createCommunityStore(db: Knex) {
     /** A page (PAGE_SIZE) of an author's live posts, newest first (an author's index). */
     async postsOfAuthor(authorId: string, page: number): Promise<ListRow[]> {
       const { rows } = await db.raw<{ rows: ListRow[] }>(
-        `SELECT ${LIST_COLUMNS} FROM read.posts WHERE author_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+        `SELECT ${LIST_COLUMNS} FROM read.posts WHERE author_id = ? AND ${SHOWN} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
         [authorId, PAGE_SIZE, (page - 1) * PAGE_SIZE],
       );
       return rows;
@@ -197,7 +228,7 @@ export function createCommunityStore(db: Knex) {
 
     async recentPosts(authorId: string): Promise<ListRow[]> {
       const { rows } = await db.raw<{ rows: ListRow[] }>(
-        `SELECT ${LIST_COLUMNS} FROM read.posts WHERE author_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+        `SELECT ${LIST_COLUMNS} FROM read.posts WHERE author_id = ? AND ${SHOWN} ORDER BY created_at DESC, id DESC LIMIT ?`,
         [authorId, RECENT_POSTS],
       );
       return rows;
@@ -212,24 +243,21 @@ export function createCommunityStore(db: Knex) {
       const offset = page === null ? 0 : (page - 1) * PAGE_SIZE;
       // a deep page through the page anchors
       if (offset > 0) {
-        const anchored = await pageOf(db, { kind: 'tag', tag }, offset, limit, {
-          sql: 'SELECT posts FROM read.post_tag_counters WHERE tag_key = lower(?)',
-          bindings: [tag],
-        });
+        const anchored = await pageOf(db, { kind: 'tag', tag }, offset, limit, tagTotal(tag));
         if (anchored) return anchored;
       }
       const { rows }: { rows: (ListRow & { total: string | null })[] } = await prepared(
         db,
         // lower-cased as the posts projection lower-cases tags (PostgreSQL's lower()); the tag's
         // own index (post_tags) gives the newest, the posts their columns
-        `SELECT (SELECT posts FROM read.post_tag_counters WHERE tag_key = lower(?)) AS total, p.*
+        `SELECT (${tagTotal(tag).sql}) AS total, p.*
          FROM (SELECT 1) one
          LEFT JOIN (
            (SELECT id FROM read.post_tags WHERE tag_key = lower(?) ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) g
            CROSS JOIN LATERAL (SELECT ${LIST_COLUMNS} FROM read.posts WHERE id = g.id) p
          ) ON true
          ORDER BY p.created_at DESC, p.id DESC`,
-        [tag, tag, limit, offset],
+        [...tagTotal(tag).bindings, tag, limit, offset],
       );
       return { rows: rows.filter((row) => row.id !== null).map(({ total: _, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
     },
@@ -247,8 +275,8 @@ export function createCommunityStore(db: Knex) {
       // a few pages per post. Within a tag, the posts' tags decide.
       const matching =
         tag === null
-          ? `SELECT p.id, p.created_at, p.search FROM read.post_search p WHERE p.search @@ websearch_to_tsquery('english', ?)`
-          : `SELECT p.id, p.created_at, p.search FROM read.posts p WHERE p.search @@ websearch_to_tsquery('english', ?) AND p.tag_keys @> ARRAY[lower(?)]::text[]`;
+          ? `SELECT p.id, p.created_at, p.search FROM read.post_search p WHERE p.search @@ websearch_to_tsquery('english', ?) AND ${NOT_HIDDEN}`
+          : `SELECT p.id, p.created_at, p.search FROM read.posts p WHERE p.search @@ websearch_to_tsquery('english', ?) AND p.tag_keys @> ARRAY[lower(?)]::text[] AND p.${SHOWN}`;
       // The tsquery is written out in each place it is used (not taken from a CTE): the planner then
       // sees the words and estimates how many posts match, and walks the newest posts checking each
       // (a common word: a few thousand rows for the newest SEARCH_MATCH_CAP matches) or asks the

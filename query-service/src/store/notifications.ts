@@ -9,9 +9,12 @@ import { prepared, type Knex } from '@forum/platform';
  */
 export interface NotificationRow {
   id: string;
-  kind: 'warning' | 'reply' | 'followed-post' | 'followed-tag' | 'mention';
-  /** A warning's. */
+  kind: 'warning' | 'moderation' | 'reply' | 'followed-post' | 'followed-tag' | 'mention';
+  /** A warning's, or the reason staff gave (moderation). */
   reason: string | null;
+  /** What staff did, and a suspension's end (moderation). */
+  action: string | null;
+  until: Date | null;
   comment_quote: string | null;
   comment_id: string | null;
   post_id: string | null;
@@ -43,7 +46,7 @@ export function createNotificationsStore(db: Knex) {
     async page(userId: string, page: number, unreadOnly: boolean): Promise<{ rows: NotificationRow[]; total: number; unread: number }> {
       const [{ rows }, counts] = await Promise.all([
         db.raw<{ rows: NotificationRow[] }>(
-          `SELECT n.id, n.kind, n.reason, n.comment_quote, n.comment_id, n.post_id, n.actor_id, n.tag, n.count, n.updated_at, n.read,
+          `SELECT n.id, n.kind, n.reason, n.action, n.until, n.comment_quote, n.comment_id, n.post_id, n.actor_id, n.tag, n.count, n.updated_at, n.read,
                   p.title AS post_title, left(p.summary, :opening) AS post_opening, left(c.text, :opening) AS comment_opening,
                   u.id IS NOT NULL AS actor_known, u.name AS actor_name, u.handle AS actor_handle, u.photo_url AS actor_photo
            FROM (

@@ -1,4 +1,4 @@
-import { HANDLE_SUGGESTIONS_MAX, type AccountDenial } from '@forum/contracts';
+import { HANDLE_SUGGESTIONS_MAX, type AccountDenial, type Role, type SuspensionDetails } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 
 export interface UserRow {
@@ -8,9 +8,19 @@ export interface UserRow {
   photo_url: string;
   /** null until the member has one (docs/notifications.md#handles) */
   handle: string | null;
-  role: 'user' | 'admin';
+  role: Role;
   is_member: boolean;
   registered_at: Date;
+  /** The last suspension until lifted (issue #43): in force while `suspended_until` is ahead, or null (until lifted). */
+  suspended: boolean;
+  suspension_reason: string | null;
+  suspended_until: Date | null;
+}
+
+/** The member's suspension in force at `now` (none once its end has passed: no event ends it), or null. */
+export function suspensionAt(row: Pick<UserRow, 'suspended' | 'suspension_reason' | 'suspended_until'>, now: Date): SuspensionDetails | null {
+  if (!row.suspended || (row.suspended_until !== null && row.suspended_until.getTime() <= now.getTime())) return null;
+  return { reason: row.suspension_reason ?? '', until: row.suspended_until?.toISOString() ?? null };
 }
 
 export function createUsersStore(db: Knex) {
