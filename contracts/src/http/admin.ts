@@ -151,6 +151,20 @@ export const AUDIT_TYPES = [
   'AccountEnabled',
   'PostEdited',
   'CommentEdited',
+  // moderation (issue #43)
+  'ModeratorRoleGranted',
+  'ModeratorRoleRevoked',
+  'MemberSuspended',
+  'SuspensionLifted',
+  'ReportsDismissed',
+  'PostHidden',
+  'PostUnhidden',
+  'CommentHidden',
+  'CommentUnhidden',
+  'PostLocked',
+  'PostUnlocked',
+  'PostPinned',
+  'PostUnpinned',
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 

@@ -138,8 +138,10 @@ describe('users in the admin area', () => {
       // null for a member not given one yet (registered by a command before their registration call)
       handle: first.users[0]!.handle === null ? null : anyString,
       photoURL: anyString,
-      role: matching(/^(user|admin)$/),
+      role: matching(/^(user|moderator|admin)$/),
       isMember: anyBoolean,
+      // the suspension in force (issue #43): none here
+      suspension: null,
     });
     const admins = first.users.filter((u) => u.email === 'admin@forum.local');
     expect(admins.every((u) => u.role === 'admin')).toBe(true);

@@ -33,6 +33,7 @@ describe('the forum record of a user', () => {
       role: 'user',
       isMember: false,
       registeredAt: expect.any(String) as unknown,
+      suspension: null,
     });
     expect(await forum.store.head()).toEqual(head);
     expect(await userEvents(carol.id)).toEqual([]);
@@ -57,6 +58,7 @@ describe('the forum record of a user', () => {
       role: 'user',
       isMember: false,
       registeredAt: (events[0]!.data as { registeredAt: string }).registeredAt,
+      suspension: null,
     });
   });
 

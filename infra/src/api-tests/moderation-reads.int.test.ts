@@ -9,6 +9,7 @@ import {
   postStream,
   userStream,
   type AdminUsersPage,
+  type AuditPage,
   type CommentItem,
   type Me,
   type PostDetail,
@@ -84,6 +85,12 @@ describe('a hidden post', () => {
     expect(home.posts.map((p) => p._id)).not.toContain(written.id);
     const search = await forum.call<SearchPage>('GET', '/api/posts/search?q=kestrels&page=1', at(hidden));
     expect(search.posts.map((p) => p._id)).not.toContain(written.id);
+    // the staff log names who hid it, whose post, and why (a moderator reads it too)
+    const log = await forum.call<AuditPage>('GET', '/api/admin/audit?type=PostHidden', at(hidden, moderator.token));
+    expect(log.entries.find((entry) => entry.target.id === written.id)).toMatchObject({
+      actor: { id: moderator.id, name: moderator.name, email: '' },
+      summary: `Hid a post by ${author.name}: Off topic`,
+    });
     const mine = await forum.call<PostDetail[]>('GET', `/api/my-posts/${author.email}`, at(hidden, author.token));
     expect(mine.find((p) => p._id === written.id)?.hidden?.reason).toBe('Off topic');
 

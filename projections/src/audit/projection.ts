@@ -41,7 +41,16 @@ function namedUsers(event: AuditEvent): string[] {
       return [event.data.authorId];
     case 'AccountDisabled':
     case 'AccountEnabled':
+    case 'ModeratorRoleGranted':
+    case 'ModeratorRoleRevoked':
+    case 'MemberSuspended':
+    case 'SuspensionLifted':
       return [event.data.userId];
+    case 'PostHidden':
+    case 'PostUnhidden':
+    case 'CommentHidden':
+    case 'CommentUnhidden':
+      return [event.data.authorId];
     default:
       return [];
   }
@@ -135,6 +144,46 @@ function entryOf(event: Exclude<AuditEvent, ProjectedEvent<'UserRegistered' | 'P
       const verb = event.type === 'AccountDisabled' ? 'Disabled' : 'Enabled';
       return { ...base, type: event.type, targetType: 'user', targetId: userId, ...naming(`${verb} the account of `, userId) };
     }
+    // moderation (issue #43): who did it (the actor) and why (the reason staff gave)
+    case 'ModeratorRoleGranted':
+    case 'ModeratorRoleRevoked': {
+      const { userId } = event.data;
+      const [before, after] = event.type === 'ModeratorRoleGranted' ? ['Made ', ' a moderator'] : ['Took the moderator role from ', ''];
+      return { ...base, type: event.type, targetType: 'user', targetId: userId, ...naming(before, userId, after) };
+    }
+    case 'MemberSuspended': {
+      const { userId, until, reason } = event.data;
+      return {
+        ...base,
+        type: event.type,
+        targetType: 'user',
+        targetId: userId,
+        ...naming('Suspended ', userId, ` ${until ? `until ${until}` : 'until lifted'}: ${reason}`),
+      };
+    }
+    case 'SuspensionLifted':
+      return { ...base, type: event.type, targetType: 'user', targetId: event.data.userId, ...naming('Lifted the suspension of ', event.data.userId) };
+    case 'ReportsDismissed': {
+      const { item } = event.data;
+      return { ...base, type: event.type, targetType: item.kind, targetId: item.id, summary: `Dismissed the reports of a ${item.kind}` };
+    }
+    case 'PostHidden':
+    case 'PostUnhidden':
+    case 'CommentHidden':
+    case 'CommentUnhidden': {
+      const [target, targetId] = 'commentId' in event.data ? (['comment', event.data.commentId] as const) : (['post', event.data.postId] as const);
+      const why = event.type === 'PostHidden' || event.type === 'CommentHidden' ? `: ${event.data.reason}` : '';
+      const verb = why ? 'Hid' : 'Showed again';
+      return { ...base, type: event.type, targetType: target, targetId, ...naming(`${verb} a ${target} by `, event.data.authorId, why) };
+    }
+    case 'PostLocked':
+    case 'PostUnlocked':
+    case 'PostPinned':
+    case 'PostUnpinned': {
+      const verb = { PostLocked: 'Locked', PostUnlocked: 'Unlocked', PostPinned: 'Pinned', PostUnpinned: 'Unpinned' }[event.type];
+      const why = event.type === 'PostLocked' && event.data.reason ? `: ${event.data.reason}` : '';
+      return { ...base, type: event.type, targetType: 'post', targetId: event.data.postId, summary: `${verb} a post${why}` };
+    }
     default:
       return null;
   }
@@ -153,7 +202,7 @@ function entryOf(event: Exclude<AuditEvent, ProjectedEvent<'UserRegistered' | 'P
 export const auditProjection = defineProjection({
   name: 'audit',
   // what each version changed: docs/projections-versions.md
-  version: 4,
+  version: 5,
   types: AUDIT_EVENT_TYPES,
   exposes: { audit_entries: 'entries', audit_people: 'people', audit_counters: 'counters' },
   async migrate(trx) {

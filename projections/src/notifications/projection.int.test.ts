@@ -107,3 +107,30 @@ describe("given admins' own announcements (issue #39, edge 18)", () => {
     ]);
   });
 });
+
+describe('what staff did to a member’s post, comment or account (issue #43)', () => {
+  it('when staff hide and show again, suspend and lift, then each reaches its author or the member as a moderation row with its reason and end, and NotificationsRead reads them', async () => {
+    const model = await harness.fresh(notificationsProjection);
+    const hiddenAt = '2026-11-29T12:00:00.000Z';
+    await model.given([
+      harness.event('PostHidden', { postId: uuidOf(1), authorId: 'u-ann', reason: 'Off topic', hiddenBy: 'u-mod', hiddenAt }),
+      harness.event('PostUnhidden', { postId: uuidOf(1), authorId: 'u-ann', unhiddenBy: 'u-mod', unhiddenAt: hiddenAt }),
+      harness.event('CommentHidden', { commentId: uuidOf(2), postId: uuidOf(1), authorId: 'u-ben', reason: 'Rude', hiddenBy: 'u-mod', hiddenAt }),
+      harness.event('MemberSuspended', { userId: 'u-ben', reason: 'Spam', until: '2026-12-02T14:00:00.000Z', suspendedBy: 'u-mod', suspendedAt: hiddenAt }),
+      harness.event('SuspensionLifted', { userId: 'u-ben', liftedBy: 'u-mod', liftedAt: hiddenAt }),
+      harness.event('NotificationsRead', { userId: 'u-ann', readAt: at() }),
+    ]);
+    expect(
+      await model.rows(
+        `SELECT user_id, kind, action, reason, post_id, comment_id, to_char(until AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS until, read
+         FROM notifications ORDER BY position`,
+      ),
+    ).toEqual([
+      { user_id: 'u-ann', kind: 'moderation', action: 'post-hidden', reason: 'Off topic', post_id: uuidOf(1), comment_id: null, until: null, read: true },
+      { user_id: 'u-ann', kind: 'moderation', action: 'post-unhidden', reason: null, post_id: uuidOf(1), comment_id: null, until: null, read: true },
+      { user_id: 'u-ben', kind: 'moderation', action: 'comment-hidden', reason: 'Rude', post_id: uuidOf(1), comment_id: uuidOf(2), until: null, read: false },
+      { user_id: 'u-ben', kind: 'moderation', action: 'suspended', reason: 'Spam', post_id: null, comment_id: null, until: '2026-12-02 14:00', read: false },
+      { user_id: 'u-ben', kind: 'moderation', action: 'suspension-lifted', reason: null, post_id: null, comment_id: null, until: null, read: false },
+    ]);
+  });
+});

@@ -15,6 +15,19 @@ export const AUDIT_TYPE_LABELS: Record<AuditType, string> = {
   AccountEnabled: 'Account enabled',
   PostEdited: 'Post edited',
   CommentEdited: 'Comment edited',
+  ModeratorRoleGranted: 'Made moderator',
+  ModeratorRoleRevoked: 'Moderator role taken back',
+  MemberSuspended: 'Member suspended',
+  SuspensionLifted: 'Suspension lifted',
+  ReportsDismissed: 'Reports dismissed',
+  PostHidden: 'Post hidden',
+  PostUnhidden: 'Post shown again',
+  CommentHidden: 'Comment hidden',
+  CommentUnhidden: 'Comment shown again',
+  PostLocked: 'Post locked',
+  PostUnlocked: 'Post unlocked',
+  PostPinned: 'Post pinned',
+  PostUnpinned: 'Post unpinned',
 };
 
 /** The type filter's choices, in the contracts' order. */
