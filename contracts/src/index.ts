@@ -13,3 +13,4 @@ export * from './http/community.ts';
 export * from './http/notifications.ts';
 export * from './http/paging.ts';
 export * from './http/stream.ts';
+export * from './http/time-travel.ts';

@@ -1,0 +1,122 @@
+import { evolvePost, evolveUser, initialPostState, initialUserState } from '@forum/command-service';
+import {
+  compareLogPositions,
+  parsePositionToken,
+  postStream,
+  userStream,
+  type HistoryKind,
+  type LogPosition,
+  type PostEvent,
+  type UserEvent,
+} from '@forum/contracts';
+import type { EventStore } from '@forum/eventstore';
+import type pg from 'pg';
+
+/**
+ * Time travel's two halves that are not read models (docs/operations.md#time-travel): what a moment
+ * given on the command line is in the log, and a user's or a post's state as it was, folded by the
+ * write side's own `evolve` from its stream (one fold: the command side decides on the same state).
+ */
+
+/** A step of an entity's own stream: the event's position and time, and the state after it (plain JSON). */
+export interface EntityStep {
+  readonly position: LogPosition;
+  readonly at: Date;
+  readonly version: number;
+  readonly type: string;
+  readonly state: unknown;
+}
+
+/** An entity's state before its first event, and after each of its stream's events. */
+export interface EntityTimeline {
+  readonly initial: unknown;
+  readonly steps: readonly EntityStep[];
+}
+
+/**
+ * Folds a user's or a post's stream with the write side's `evolve`. Personal data reads as the
+ * history shows it: erased fields "[erased]" (`erasedAs: 'marked'`), so a state from before an
+ * erasure holds none of it.
+ */
+export async function entityTimeline(store: Pick<EventStore, 'readStream'>, kind: HistoryKind, id: string): Promise<EntityTimeline> {
+  const { events } = await store.readStream(kind === 'post' ? postStream(id) : userStream(id), { erasedAs: 'marked' });
+  const steps: EntityStep[] = [];
+  if (kind === 'post') {
+    let state = initialPostState;
+    for (const event of events) {
+      state = evolvePost(state, { type: event.type, data: event.data } as PostEvent);
+      steps.push({ position: event.position, at: event.recordedAt, version: event.streamVersion, type: event.type, state: plain(state) });
+    }
+    return { initial: plain(initialPostState), steps };
+  }
+  let state = initialUserState;
+  for (const event of events) {
+    state = evolveUser(state, { type: event.type, data: event.data } as UserEvent);
+    steps.push({ position: event.position, at: event.recordedAt, version: event.streamVersion, type: event.type, state: plain(state) });
+  }
+  return { initial: plain(initialUserState), steps };
+}
+
+/** The last step at or before `position` (null: the entity had no event yet). */
+export const stepAsOf = (timeline: EntityTimeline, position: LogPosition): EntityStep | null =>
+  timeline.steps.findLast((step) => compareLogPositions(step.position, position) <= 0) ?? null;
+
+/** A state as JSON shows it: sets as sorted arrays, maps as objects. */
+function plain(value: unknown): unknown {
+  if (value instanceof Set) return [...(value as Set<unknown>)].map(plain).sort();
+  if (value instanceof Map) return Object.fromEntries([...(value as Map<string, unknown>)].map(([k, v]) => [k, plain(v)]));
+  if (Array.isArray(value)) return value.map(plain);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  return value;
+}
+
+/** A moment of the log: an event's position and time. */
+export interface Moment {
+  readonly position: LogPosition;
+  readonly at: Date;
+}
+
+export class MomentError extends Error {}
+
+const HOW = 'give an ISO time (2026-11-29T21:00:00Z), a position (1234) or a position token from forumctl history (812.1234)';
+
+/**
+ * What `<time|position>` names in the log (the PostgreSQL event store): a position (an event's
+ * global position, or the token `forumctl history` prints) is that event; a time is the last event
+ * recorded at or before it, in log order. A position the log has no event at, a time in the future
+ * or before the first event, and anything else are refused with a MomentError saying why.
+ */
+export async function resolveMoment(client: pg.Client, text: string, now: Date): Promise<Moment> {
+  const given = text.trim();
+  const token = parsePositionToken(given);
+  const whole = /^\d{1,19}$/.test(given) ? BigInt(given) : null;
+  if (token || whole !== null) {
+    const global = token ? token.globalPosition : whole!;
+    const { rows } = await client.query<{ tx: string; pos: string; at: Date }>(
+      `SELECT transaction_id::text AS tx, global_position::text AS pos, recorded_at AS at FROM eventstore.events WHERE global_position = $1`,
+      [global.toString()],
+    );
+    const found = rows[0];
+    if (found && (!token || BigInt(found.tx) === token.transactionId))
+      return { position: { transactionId: BigInt(found.tx), globalPosition: global }, at: found.at };
+    const last = await lastPosition(client);
+    if (last === null || global > last)
+      throw new MomentError(`Position ${given} is beyond the log: its last event is at ${last ?? 'nothing (the log is empty)'}`);
+    throw new MomentError(`No event of the log is at position ${given}`);
+  }
+  const time = /^\d{4}-\d{2}-\d{2}/.test(given) ? new Date(given) : null;
+  if (!time || Number.isNaN(time.getTime())) throw new MomentError(`Not a time nor a position: ${given} (${HOW})`);
+  if (time.getTime() > now.getTime()) throw new MomentError(`${time.toISOString()} is in the future`);
+  const { rows } = await client.query<{ tx: string; pos: string; at: Date }>(
+    `SELECT transaction_id::text AS tx, global_position::text AS pos, recorded_at AS at FROM eventstore.events
+     WHERE recorded_at <= $1 ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+    [time],
+  );
+  if (!rows[0]) throw new MomentError(`The log has no event at or before ${time.toISOString()}`);
+  return { position: { transactionId: BigInt(rows[0].tx), globalPosition: BigInt(rows[0].pos) }, at: rows[0].at };
+}
+
+async function lastPosition(client: pg.Client): Promise<bigint | null> {
+  const { rows } = await client.query<{ last: string | null }>(`SELECT max(global_position)::text AS last FROM eventstore.events`);
+  return rows[0]!.last === null ? null : BigInt(rows[0]!.last);
+}
