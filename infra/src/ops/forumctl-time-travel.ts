@@ -4,9 +4,10 @@ import type { Knex } from '@forum/platform';
 import { allProjections } from '@forum/projections';
 import { buildSnapshot, dropSnapshot, listSnapshots, snapshotSchema, SnapshotError } from '@forum/projections/snapshot';
 import type pg from 'pg';
-import type { CliIo } from './forumctl.ts';
+import type { CliIo } from './cli-io.ts';
 import { table } from './text-table.ts';
-import { entityTimeline, MomentError, resolveMoment, stepAsOf } from './time-travel.ts';
+import { entityTimeline, stepAsOf } from '../entity-timelines.ts';
+import { MomentError, resolveMoment } from './time-travel.ts';
 
 /** Runs a time-travel command's work; its refusals (a bad moment, an unknown snapshot) are messages and exit code 1. */
 async function refusing(io: CliIo, work: () => Promise<number>): Promise<number> {

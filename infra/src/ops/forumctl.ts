@@ -13,17 +13,11 @@ import { verifyProjection, verifyReport } from '@forum/projections/verify';
 import { openEventStore, openKurrentDbStore } from '../event-store.ts';
 import { exportKurrentDbEvents, importKurrentDbEvents } from './kurrentdb-log-file.ts';
 import { exportEvents, importEvents } from './log-file.ts';
+import type { CliIo } from './cli-io.ts';
 import { table } from './text-table.ts';
 import { asof, snapshot } from './forumctl-time-travel.ts';
 
-export interface CliIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  /** The terminal for progress bars (absent: plain progress lines on `err`). */
-  terminal?: NodeJS.WriteStream;
-  /** Takes over Ctrl-C for a command that stops cleanly (a rebuild, to resume next time); resolves on it. */
-  interrupted?: () => Promise<void>;
-}
+export type { CliIo } from './cli-io.ts';
 
 const USAGE = `forumctl <command>
 

@@ -1,10 +1,21 @@
 import { evolvePost, initialPostState } from '@forum/command-service';
-import { compareLogPositions, parsePositionToken, positionToken, postStream, type PostEvent, type Snapshot, type StateAt } from '@forum/contracts';
+import {
+  compareLogPositions,
+  parsePositionToken,
+  positionToken,
+  postStream,
+  type History,
+  type HistoryStates,
+  type PostEvent,
+  type Snapshot,
+  type StateAt,
+} from '@forum/contracts';
 import { allProjections } from '@forum/projections';
 import { snapshotSchema } from '@forum/projections/snapshot';
 import { compareWithReplay, verifyReport } from '@forum/projections/verify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runForumctl } from './forumctl.ts';
+import { expectStatus } from '../testing/expect-status.ts';
 import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
 
 /**
@@ -104,6 +115,45 @@ describe('forumctl asof', () => {
   });
 });
 
+describe("the console's time travel (admins only)", () => {
+  it("answers, for each event of a post's history, the state after it and what it changed", async () => {
+    const { token } = await forum.demoAdmin();
+    const history = await expectStatus<History>(forum.api(`/api/admin/history/post/${annPost}`, { token }));
+    const { states } = await expectStatus<HistoryStates>(forum.api(`/api/admin/history/post/${annPost}/states`, { token }));
+    expect(states.map((s) => s.position)).toEqual(history.events.map((e) => e.position));
+    const byType = Object.fromEntries(history.events.map((e, i) => [e.type, states[i]!]));
+    expect(byType.PostCreated!.changes).toEqual(
+      expect.arrayContaining([
+        { change: 'changed', path: 'status', before: 'none', after: 'created' },
+        { change: 'added', path: 'title', after: 'Ann on owls' },
+      ]),
+    );
+    // (the author's quick fix folds into the first revision: only the title changes)
+    expect(byType.PostEdited!.changes).toEqual([{ change: 'changed', path: 'title', before: 'Ann on owls', after: 'Ann on owls, edited' }]);
+    // an event of another stream (Bob's vote) leaves the post's own state as it was
+    expect(byType.VoteCast).toMatchObject({ changes: [], state: { title: 'Ann on owls, edited' } });
+    const at = await expectStatus<StateAt>(forum.api(`/api/admin/history/post/${annPost}/state?at=${created}`, { token }));
+    expect(at).toMatchObject({ kind: 'post', id: annPost, at: created, state: { title: 'Ann on owls' } });
+    const before = await expectStatus<StateAt>(forum.api(`/api/admin/history/post/${annPost}/state?at=1.1`, { token }));
+    expect(before).toMatchObject({ position: null, state: { status: 'none' } });
+  });
+
+  it('refuses visitors (401), members (403) and what is not a position or an entity (400, 404)', async () => {
+    const { token } = await forum.demoAdmin();
+    for (const path of [`/api/admin/history/post/${annPost}/states`, `/api/admin/history/post/${annPost}/state?at=${p}`, '/api/admin/snapshots']) {
+      expect((await forum.api(path)).status, path).toBe(401);
+      expect(await expectStatus(forum.api(path, { token: bob.token }), 403), path).toMatchObject({ error: { code: 'FORBIDDEN' } });
+      expect((await forum.api(path, { token })).status, path).toBe(200);
+    }
+    expect(await expectStatus(forum.api(`/api/admin/history/post/${annPost}/state?at=yesterday`, { token }), 400)).toMatchObject({
+      error: { code: 'VALIDATION_FAILED', details: { at: ['Not a position of the log'] } },
+    });
+    expect((await forum.api(`/api/admin/history/post/${annPost}/state`, { token })).status).toBe(400);
+    expect((await forum.api(`/api/admin/history/post/00000000-0000-4000-8000-000000000000/state?at=1.1`, { token })).status).toBe(404);
+    expect((await forum.api(`/api/admin/history/post/00000000-0000-4000-8000-000000000000/states`, { token })).status).toBe(404);
+  });
+});
+
 describe('forumctl snapshot', () => {
   let before: Snapshot;
 
@@ -136,6 +186,8 @@ describe('forumctl snapshot', () => {
     before = (JSON.parse(list.out) as Snapshot[]).find((s) => s.name === 'audit_one')!;
     expect(before).toMatchObject({ schema: 'snapshot_audit_one', position: p, state: 'ready', built: allProjections.length, percent: 100, erasedSince: 0 });
     expect(before.bytes).toBeGreaterThan(0);
+    const { token } = await forum.demoAdmin();
+    expect(await expectStatus<Snapshot[]>(forum.api('/api/admin/snapshots', { token }))).toEqual([before]);
     const table = await ctl(['snapshot', '--list']);
     expect(table.out).toMatch(/^name\s+position\s+time\s+state\s+progress\s+size\s+erased since\s+schema\n/);
     expect(table.out).toMatch(new RegExp(`audit_one\\s+${p.replace('.', '\\.')}\\s+\\S+\\s+ready\\s+9/9\\s+[\\d.]+ MB\\s+0\\s+snapshot_audit_one`));
