@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { stateChanges } from './state-changes.ts';
 
 describe('stateChanges', () => {
-  it('names each field added, changed or removed, nested fields by their path, lists compared whole', () => {
+  it('names each field added, changed or removed, nested fields by their path, a list of values by what it gained and lost', () => {
     const before = { status: 'created', title: 'Owls', revision: { number: 1, by: 'ann' }, tags: ['A'], gone: 1 };
     const after = { status: 'created', title: 'Owls, edited', revision: { number: 2, by: 'ann' }, tags: ['A', 'B'], handle: 'ann' };
     expect(stateChanges(before, after)).toEqual([
       { change: 'changed', path: 'title', before: 'Owls', after: 'Owls, edited' },
       { change: 'changed', path: 'revision.number', before: 1, after: 2 },
-      { change: 'changed', path: 'tags', before: ['A'], after: ['A', 'B'] },
+      { change: 'added', path: 'tags[]', after: 'B' },
       { change: 'removed', path: 'gone', before: 1 },
       { change: 'added', path: 'handle', after: 'ann' },
     ]);
@@ -21,5 +21,12 @@ describe('stateChanges', () => {
       { change: 'added', path: 'title', after: 'T' },
     ]);
     expect(stateChanges(1, 2)).toEqual([{ change: 'changed', path: '', before: 1, after: 2 }]);
+    // a list of values, from empty, or with values swapped; a list of objects is compared whole
+    expect(stateChanges({ l: [] }, { l: ['x'] })).toEqual([{ change: 'added', path: 'l[]', after: 'x' }]);
+    expect(stateChanges({ l: [{ a: 1 }] }, { l: [{ a: 2 }] })).toEqual([{ change: 'changed', path: 'l', before: [{ a: 1 }], after: [{ a: 2 }] }]);
+    expect(stateChanges({ l: ['a', 'b'] }, { l: ['b', 'c'] })).toEqual([
+      { change: 'added', path: 'l[]', after: 'c' },
+      { change: 'removed', path: 'l[]', before: 'a' },
+    ]);
   });
 });

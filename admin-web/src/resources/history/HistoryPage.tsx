@@ -206,7 +206,7 @@ function EventRow({ event, state, n, names, kind, id }: EventProps) {
             <StreamOf event={event} />
           </Typography>
         </TableCell>
-        <TableCell sx={{ minWidth: 220, maxWidth: 340 }}>
+        <TableCell sx={{ minWidth: 180, maxWidth: 280 }}>
           <ChangesSummary entry={state} kind={kind} n={n} />
         </TableCell>
         <TableCell sx={{ whiteSpace: 'nowrap' }}>
