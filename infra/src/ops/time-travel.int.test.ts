@@ -13,6 +13,7 @@ import {
 import { allProjections } from '@forum/projections';
 import { snapshotSchema } from '@forum/projections/snapshot';
 import { compareWithReplay, verifyReport } from '@forum/projections/verify';
+import { matching } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runForumctl } from './forumctl.ts';
 import { expectStatus } from '../testing/expect-status.ts';
@@ -109,7 +110,7 @@ describe('forumctl asof', () => {
     ];
     for (const [args, code, message] of cases) {
       const run = await ctl(args);
-      expect({ args, code: run.code, err: run.err }).toEqual({ args, code, err: expect.stringMatching(message) });
+      expect({ args, code: run.code, err: run.err }).toEqual({ args, code, err: matching(message) });
       expect(run.out).toBe('');
     }
   });
@@ -201,7 +202,7 @@ describe('forumctl snapshot', () => {
       `TRUNCATE snapshot_audit_one__users.users`,
     ];
     for (const statement of attempts) {
-      await expect(forum.db.raw(statement), statement).rejects.toMatchObject({ code: '25006', message: expect.stringMatching(/snapshots are read-only/) });
+      await expect(forum.db.raw(statement), statement).rejects.toMatchObject({ code: '25006', message: matching(/snapshots are read-only/) });
     }
   });
 
@@ -222,7 +223,7 @@ describe('forumctl snapshot', () => {
       );
       expect(rows.length).toBeGreaterThan(allProjections.length);
       let text = '';
-      for (const table of rows) text += JSON.stringify((await forum.db.raw(`SELECT * FROM "${table.schema}"."${table.name}"`)).rows);
+      for (const table of rows) text += JSON.stringify((await forum.db.raw<{ rows: unknown[] }>(`SELECT * FROM "${table.schema}"."${table.name}"`)).rows);
       return text;
     };
     const older = await everything('audit_one');
@@ -249,7 +250,7 @@ describe('forumctl snapshot', () => {
     ];
     for (const [args, code, message] of cases) {
       const run = await ctl(args);
-      expect({ args, code: run.code, err: run.err }).toEqual({ args, code, err: expect.stringMatching(message) });
+      expect({ args, code: run.code, err: run.err }).toEqual({ args, code, err: matching(message) });
     }
     const dropped = await ctl(['snapshot', '--drop', 'audit_one']);
     expect(dropped).toMatchObject({ code: 0, out: 'dropped snapshot audit_one\n' });

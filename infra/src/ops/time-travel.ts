@@ -1,18 +1,7 @@
-import { evolvePost, evolveUser, initialPostState, initialUserState } from '@forum/command-service';
-import {
-  compareLogPositions,
-  parsePositionToken,
-  postStream,
-  userStream,
-  type HistoryKind,
-  type LogPosition,
-  type PostEvent,
-  type UserEvent,
-} from '@forum/contracts';
-import type { EventStore } from '@forum/eventstore';
+import { parsePositionToken, type LogPosition } from '@forum/contracts';
 import type pg from 'pg';
 
-/** What a moment given on forumctl's command line is in the log (docs/operations.md#time-travel). */
+/** What a moment given on forumctl's command line is in the log (docs/operations.md#time-travel-asof-and-snapshot). */
 
 /** A moment of the log: an event's position and time. */
 export interface Moment {
