@@ -17,6 +17,7 @@ import manageUsers from './resources/manage-users';
 import posts from './resources/posts';
 import projections from './resources/projections';
 import reportedComments from './resources/reported-comments';
+import snapshots from './resources/snapshots';
 
 // the dashboard brings the chart library: its own chunk
 const Dashboard = lazy(() => import('./resources/dashboard/Dashboard'));
@@ -81,6 +82,7 @@ export function App({ auth }: { auth: Auth }) {
               <Resource name="audit" {...audit} />
               <Resource name="contact-messages" {...contactMessages} />
               <Resource name="projections" {...projections} />
+              <Resource name="snapshots" {...snapshots} />
               <Resource name="posts" {...posts} recordRepresentation="title" />
               <CustomRoutes>
                 <Route path="/make-announcement" element={<MakeAnnouncement />} />

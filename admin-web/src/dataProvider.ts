@@ -9,6 +9,7 @@ import {
   type ErasedContentChoice,
   type History,
   type HistoryKind,
+  type HistoryStates,
   type WarnUserRequest,
 } from '@forum/contracts';
 import simpleRestProvider from 'ra-data-simple-rest';
@@ -47,6 +48,7 @@ export const RESOURCE_ENDPOINTS = {
   audit: 'admin/audit',
   'contact-messages': 'admin/contact-messages',
   projections: 'admin/projections',
+  snapshots: 'admin/snapshots',
   posts: 'posts',
 } as const;
 const endpointOf = (resource: string) => (RESOURCE_ENDPOINTS as Record<string, string>)[resource] ?? resource;
@@ -86,7 +88,13 @@ export interface ForumDataProvider extends DataProvider {
   rebuildProjection(name: string): Promise<Accepted>;
   /** GET /api/admin/history/:kind/:id?after=: a page of a user's or a post's history after the position `after` (none: from its first event), oldest first (404 when it has none). */
   getHistory(kind: HistoryKind, id: string, after?: string): Promise<History>;
+  /** GET /api/admin/history/:kind/:id/states?after=: for the same page, the state after each event and what it changed. */
+  getHistoryStates(kind: HistoryKind, id: string, after?: string): Promise<HistoryStates>;
 }
+
+/** A history's path (`part`: '' or '/states'), from the event after `after` when given. */
+const historyPath = (kind: HistoryKind, id: string, part: string, after?: string) =>
+  `/api/admin/history/${encodeURIComponent(kind)}/${encodeURIComponent(id)}${part}${after ? `?after=${encodeURIComponent(after)}` : ''}`;
 
 /**
  * Reads go through ra-data-simple-rest against the query-service; the verbs are plain calls to
@@ -130,9 +138,8 @@ export function createDataProvider(token: TokenSource, written: WrittenPosition 
     warnUser: (authorEmail, warning = {}) => send(`admin/warn-user/${encodeURIComponent(authorEmail)}`, 'POST', warning),
     createAnnouncement: (announcement) => send('admin/announcements', 'POST', announcement),
     rebuildProjection: (name) => send(`admin/projections/${encodeURIComponent(name)}/rebuild`, 'POST'),
-    getHistory: async (kind, id, after) =>
-      (await http(`/api/admin/history/${encodeURIComponent(kind)}/${encodeURIComponent(id)}${after ? `?after=${encodeURIComponent(after)}` : ''}`))
-        .json as History,
+    getHistory: async (kind, id, after) => (await http(historyPath(kind, id, '', after))).json as History,
+    getHistoryStates: async (kind, id, after) => (await http(historyPath(kind, id, '/states', after))).json as HistoryStates,
   };
 }
 

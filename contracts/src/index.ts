@@ -14,3 +14,4 @@ export * from './http/notifications.ts';
 export * from './http/moderation.ts';
 export * from './http/paging.ts';
 export * from './http/stream.ts';
+export * from './http/time-travel.ts';

@@ -1,4 +1,5 @@
 export { createQueryServer, queryApi, type QueryAppDeps } from './http/app.ts';
+export type { EntityTimelines } from './http/time-travel.ts';
 export { CheckpointWatcher } from './store/checkpoint-watcher.ts';
 export { standbyCheck } from './store/standby-check.ts';
 export { createCheckpointWatcher, createReadDb, QueryServiceConfig, readLimits, readSettings, streamLimits } from './config.ts';

@@ -26,6 +26,7 @@ export function ConsoleMenu() {
       <Menu.ResourceItem name="audit" />
       <Menu.ResourceItem name="contact-messages" />
       <Menu.ResourceItem name="projections" />
+      <Menu.ResourceItem name="snapshots" />
       <Menu.ResourceItem name="posts" />
       <Divider sx={{ my: 1 }} />
       {/* a full page load: the forum is another app of the gateway */}

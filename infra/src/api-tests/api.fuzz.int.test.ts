@@ -304,6 +304,15 @@ const reads: Record<string, { params?: Params; query?: Record<string, fc.Arbitra
     params: { kind: () => fc.constantFrom('user', 'post', 'comment', 'tag'), id: ids.post },
     query: { page: text('1', '2') },
   },
+  'GET /api/admin/history/:kind/:id/states': {
+    params: { kind: () => fc.constantFrom('user', 'post', 'comment', 'tag'), id: ids.post },
+    query: { after: text('1.1', '99999999999.99999999999', 'x'), limit: text('1', '200', '201') },
+  },
+  'GET /api/admin/history/:kind/:id/state': {
+    params: { kind: () => fc.constantFrom('user', 'post', 'comment', 'tag'), id: ids.post },
+    query: { at: text('1.1', '99999999999.99999999999', '1', 'x') },
+  },
+  'GET /api/admin/snapshots': { query: listQuery },
   'GET /api/comments/:postId': { params: { postId: ids.post } },
   'GET /api/posts/:id/comments': { params: { id: ids.post }, query: { order: text('oldest', 'newest'), limit: text('1', '20'), after: text('') } },
   'GET /api/users/:id': { params: { id: () => fc.oneof(fixture('memberId')(), text('@fuzz', '@FUZZ', '@nobody', 'nobody')) }, query: { page: text('1', '2') } },

@@ -220,6 +220,9 @@ const rows: Row[] = [
   ['GET /api/admin/audit', () => ({ method: 'GET', path: '/api/admin/audit' }), [401, 403, 403, 200]],
   ['GET /api/admin/history/user/:id', () => ({ method: 'GET', path: `/api/admin/history/user/${owner.id}` }), [401, 403, 403, 200]],
   ['GET /api/admin/history/post/:id', () => ({ method: 'GET', path: `/api/admin/history/post/${postId}` }), [401, 403, 403, 200]],
+  ['GET /api/admin/history/user/:id/states', () => ({ method: 'GET', path: `/api/admin/history/user/${owner.id}/states` }), [401, 403, 403, 200]],
+  ['GET /api/admin/history/post/:id/state', () => ({ method: 'GET', path: `/api/admin/history/post/${postId}/state?at=1.1` }), [401, 403, 403, 200]],
+  ['GET /api/admin/snapshots', () => ({ method: 'GET', path: '/api/admin/snapshots' }), [401, 403, 403, 200]],
   ['GET /api/admin/projections', () => ({ method: 'GET', path: '/api/admin/projections' }), [401, 403, 403, 200]],
   ['POST /api/admin/projections/:name/rebuild', () => ({ method: 'POST', path: '/api/admin/projections/tags/rebuild' }), [401, 403, 403, 202]],
 ];

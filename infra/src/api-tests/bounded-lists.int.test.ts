@@ -31,9 +31,11 @@ import {
   userStream,
   voteStream,
   type History,
+  type HistoryStates,
 } from '@forum/contracts';
 import { anyString, matching } from '@forum/platform/testing';
 import { allProjections } from '@forum/projections';
+import { migrateSnapshots } from '@forum/projections/snapshot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
 import { expectStatus } from '../testing/expect-status.ts';
@@ -380,6 +382,30 @@ const BOUNDS: Record<string, (() => Promise<void>) | 'not a list'> = {
       expect((await forum.api(`/api/admin/history/user/${member.id}?${query}`, { token: admin })).status, query).toBe(400);
     }
     expect((await forum.api(`/api/admin/history/user/no-such-user?after=1.5`, { token: admin })).status).toBe(404);
+  },
+  async '/admin/history/:kind/:id/states'() {
+    // the states of the same page of the history
+    const page = async (query = '') => (await list(`/api/admin/history/user/${member.id}/states${query}`, admin)).body as HistoryStates;
+    const first = await page();
+    expect(first.states).toHaveLength(HISTORY_PAGE_SIZE);
+    const history = (await list(`/api/admin/history/user/${member.id}`, admin)).body as History;
+    expect(first.states.map((s) => s.position)).toEqual(history.events.map((e) => e.position));
+    expect((await page(`?after=${history.nextAfter}&limit=1`)).states).toHaveLength(1);
+  },
+  '/admin/history/:kind/:id/state': 'not a list',
+  async '/admin/snapshots'() {
+    // more snapshots than an unpaged list shows, as forumctl records them
+    await migrateSnapshots(forum.db);
+    await forum.db.raw(
+      `INSERT INTO projections.snapshots (name, tx, pos, at, state, total, requested_by, schemas)
+       SELECT 'bounded_' || i, '1', 1, now(), 'ready', 9, 'operator:test', '{}' FROM generate_series(1, ?) AS i`,
+      [UNPAGED_LIST_MAX + OVER],
+    );
+    const all = await list('/api/admin/snapshots', admin);
+    expect(lengthOf(all.body)).toBe(UNPAGED_LIST_MAX);
+    expect(Number(all.total)).toBe(UNPAGED_LIST_MAX + OVER);
+    const range = await list(`/api/admin/snapshots?range=${encodeURIComponent('[0,9]')}`, admin);
+    expect(lengthOf(range.body)).toBe(10);
   },
 };
 

@@ -37,6 +37,7 @@ import { bindPublicPort } from './public-port.ts';
 import { StopStack } from './stop-stack.ts';
 import { createEmbeddedRealm, embeddedIdentityAdmin } from './realm.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed.ts';
+import { entityTimeline } from '../entity-timelines.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -172,6 +173,7 @@ export async function startForum(
       queryApi({
         db: readDb,
         events: store,
+        entityTimelines: (kind, id) => entityTimeline(store, kind, id),
         watcher,
         verifyToken,
         adminEmails: config.ADMIN_EMAILS,

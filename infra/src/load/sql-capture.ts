@@ -15,6 +15,7 @@ import { CheckpointWatcher, createReadDb, queryApi, readLimits, readSettings, st
 import pg from 'pg';
 import { z } from 'zod';
 import type { CapturedStatement } from './bare-server.ts';
+import { entityTimeline } from '../entity-timelines.ts';
 
 export interface ReadToCapture {
   readonly name: string;
@@ -76,6 +77,7 @@ export async function captureReads(
     queryApi({
       db,
       events: store,
+      entityTimelines: (kind, id) => entityTimeline(store, kind, id),
       watcher,
       verifyToken: createTokenVerifier({ issuer, audience: DEFAULT_AUDIENCE, jwksUrl: `${forumBase}/realms/forum/protocol/openid-connect/certs` }),
       logger,

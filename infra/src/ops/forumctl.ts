@@ -13,15 +13,11 @@ import { verifyProjection, verifyReport } from '@forum/projections/verify';
 import { openEventStore, openKurrentDbStore } from '../event-store.ts';
 import { exportKurrentDbEvents, importKurrentDbEvents } from './kurrentdb-log-file.ts';
 import { exportEvents, importEvents } from './log-file.ts';
+import type { CliIo } from './cli-io.ts';
+import { table } from './text-table.ts';
+import { asof, snapshot } from './forumctl-time-travel.ts';
 
-export interface CliIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  /** The terminal for progress bars (absent: plain progress lines on `err`). */
-  terminal?: NodeJS.WriteStream;
-  /** Takes over Ctrl-C for a command that stops cleanly (a rebuild, to resume next time); resolves on it. */
-  interrupted?: () => Promise<void>;
-}
+export type { CliIo } from './cli-io.ts';
 
 const USAGE = `forumctl <command>
 
@@ -34,6 +30,10 @@ const USAGE = `forumctl <command>
   history --post <id> [--json]           a post with its comments, votes and reports, oldest first
           [--limit N]                    only the first N events
   history <stream-id> [--json]           the events of one stream
+  asof <time|position> --post <id>       a post's or a user's state as it was then, folded from its events up to
+       | --user <email or id> [--json]   that position (a time: the last event at or before it)
+  snapshot <time|position> [--name N]    every read model as of then, into the read-only schema snapshot_<N>
+  snapshot --list [--json] | --drop N    the snapshots (position, time, state, progress, size); drop one
   export [--from N] [--to N] [--out F]   events as NDJSON (stdout unless --out)
   import <file>                          load an export into an empty event store
   make-admin <email>                     make a registered user an admin (an event; the operator is the actor)
@@ -80,6 +80,9 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
       to: { type: 'string' },
       out: { type: 'string' },
       all: { type: 'boolean', default: false },
+      name: { type: 'string' },
+      list: { type: 'boolean', default: false },
+      drop: { type: 'string' },
       'no-verify': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -229,6 +232,43 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
           return 0;
         } finally {
           await store.close();
+        }
+      }
+      case 'asof': {
+        const whose = values.post ? ({ kind: 'post', id: values.post } as const) : values.user ? await userOf(client, values.user) : undefined;
+        if (!rest[0] || whose === undefined) {
+          io.err(
+            values.user ? `No registered user with the email ${values.user}\n` : 'asof needs a time or a position, and --post <id> or --user <email or id>\n',
+          );
+          return values.user && rest[0] ? 1 : 2;
+        }
+        if (eventStoreUrl) {
+          io.err('asof reads the log in PostgreSQL: it does not work with EVENTSTORE_URL yet\n');
+          return 2;
+        }
+        const store = await openEventStore(location, { poolSize: 1 });
+        try {
+          return await asof(io, client, store, whose, rest[0], values.json);
+        } finally {
+          await store.close();
+        }
+      }
+      case 'snapshot': {
+        if (eventStoreUrl) {
+          io.err('snapshot reads the log in PostgreSQL: it does not work with EVENTSTORE_URL yet\n');
+          return 2;
+        }
+        const db = createKnex(databaseUrl, { max: 3 });
+        const store = await openEventStore(location, { poolSize: 2 });
+        try {
+          return await snapshot(
+            io,
+            { client, db, store, connectionString: databaseUrl, operator: operatorName() },
+            { moment: rest[0], name: values.name, list: values.list, drop: values.drop, json: values.json },
+          );
+        } finally {
+          await store.close();
+          await db.destroy();
         }
       }
       case 'export': {
@@ -383,14 +423,4 @@ async function replicationSummary(db: Knex, self: StandbyStatus): Promise<string
       replicas.map((r) => [r.name, r.address ?? 'local', r.state, String(r.replayBehindBytes), `${r.replayLagMs} ms`]),
     )
   );
-}
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n';
 }

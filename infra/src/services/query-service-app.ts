@@ -2,6 +2,7 @@ import { createPostgresWriteLimits, writeLimitSettings } from '@forum/command-se
 import { createKnex, createLogger, createTokenVerifier, type HttpServer } from '@forum/platform';
 import type { z } from 'zod';
 import { allProjections, projectionsCheck } from '@forum/projections';
+import { entityTimeline } from '../entity-timelines.ts';
 import { openEventStore } from '../event-store.ts';
 import { createCheckpointWatcher, createQueryServer, createReadDb, QueryServiceConfig, readLimits, startLiveChanges, streamLimits } from '@forum/query-service';
 
@@ -36,6 +37,7 @@ export async function startQueryService(config: QueryServiceEntryConfig): Promis
   const server = createQueryServer({
     db,
     events,
+    entityTimelines: (kind, id) => entityTimeline(events, kind, id),
     watcher,
     verifyToken: createTokenVerifier({ issuer: config.OIDC_ISSUER, audience: config.OIDC_AUDIENCE, jwksUrl: config.OIDC_JWKS_URL }),
     adminEmails: config.ADMIN_EMAILS,

@@ -1,18 +1,9 @@
-import { compareLogPositions, positionToken, START, type LogPosition } from '@forum/contracts';
+import { positionToken, type LogPosition } from '@forum/contracts';
 import type { EventStore } from '@forum/eventstore';
 import type { Knex } from '@forum/platform';
 import { buildSchema, liveBuild } from '../runner/checkpoints.ts';
-import {
-  applyOwn,
-  DEFERRED_SETTING,
-  REPLAY_SETTINGS,
-  settleReplay,
-  sqlLogIn,
-  STAGE_RANGE_SIZE,
-  stageUntil,
-  tablesOf,
-  type Projection,
-} from '../runner/projection.ts';
+import { tablesOf, type Projection } from '../runner/projection.ts';
+import { replayUpTo } from './replay-to.ts';
 
 export interface TableDiff {
   view: string;
@@ -40,7 +31,6 @@ const SHOWN = 20;
  * schema vanishes with the rollback. The live build goes on meanwhile.
  */
 export async function verifyProjection(db: Knex, store: EventStore, projection: Projection, options: { batchSize?: number } = {}): Promise<VerifyResult> {
-  const batchSize = options.batchSize ?? 5000;
   const trx = await db.transaction({ isolationLevel: 'repeatable read' });
   try {
     const live = await liveBuild(trx, projection.name);
@@ -48,67 +38,80 @@ export async function verifyProjection(db: Knex, store: EventStore, projection: 
     if (live.version !== projection.version) {
       return { name: projection.name, ok: false, position: null, tables: [], problem: `live is v${live.version}, this code is v${projection.version}` };
     }
-    const target = live.position;
-    const liveSchema = buildSchema(live);
-    const scratch = `verify_${projection.name}_${process.pid}`;
-    await trx.raw(`CREATE SCHEMA "${scratch}"`);
-    await trx.raw(`SET LOCAL search_path TO "${scratch}", public`);
-    await projection.migrate(trx);
-    // the scratch copy has no read indexes, and what depends on batches is not compared (below)
-    await trx.raw(DEFERRED_SETTING);
-    let position: LogPosition = START;
-    // no one reads the scratch copy: the projection's cheaper replay where it has one, settled, then the ordinary way
-    const log = projection.replay ? await sqlLogIn(trx, store) : null;
-    if (log) {
-      await trx.raw(REPLAY_SETTINGS);
-      position = await stageUntil(log, projection, { after: START, until: target, rangeSize: STAGE_RANGE_SIZE }, (work) => work(trx));
-      await settleReplay(trx, projection, log);
-    }
-    while (compareLogPositions(position, target) < 0) {
-      const events = (await store.readAll(position, batchSize)).filter((e) => compareLogPositions(e.position, target) <= 0);
-      if (events.length === 0) throw new Error(`the log ends before the live checkpoint ${positionToken(target)}`);
-      await applyOwn(trx, projection, events);
-      position = events.at(-1)!.position;
-    }
-    const tables: TableDiff[] = [];
-    const derived = new Set(projection.derived?.views ?? []);
-    for (const [view, table] of Object.entries(projection.exposes)
-      .filter(([view]) => !derived.has(view))
-      .flatMap(([view, shown]) => tablesOf(shown).map((table) => [view, table] as const))) {
-      const live = `"${liveSchema}"."${table}"`;
-      const replay = `"${scratch}"."${table}"`;
-      const { rows } = await trx.raw<{ rows: { rows: number; only_live: number; only_replay: number }[] }>(
-        `SELECT (SELECT count(*) FROM ${live})::int AS rows,
-                (SELECT count(*) FROM (SELECT * FROM ${live} EXCEPT ALL SELECT * FROM ${replay}) d)::int AS only_live,
-                (SELECT count(*) FROM (SELECT * FROM ${replay} EXCEPT ALL SELECT * FROM ${live}) d)::int AS only_replay`,
-      );
-      const counts = rows[0]!;
-      const sample = async (from: string, minus: string) =>
-        (
-          await trx.raw<{ rows: { row: unknown }[] }>(
-            `SELECT to_jsonb(d) AS row FROM (SELECT * FROM ${from} EXCEPT ALL SELECT * FROM ${minus}) d LIMIT ${SHOWN}`,
-          )
-        ).rows.map((r) => r.row);
-      tables.push({
-        view,
-        table,
-        rows: counts.rows,
-        differing: counts.only_live + counts.only_replay,
-        onlyLive: counts.only_live > 0 ? await sample(live, replay) : [],
-        onlyReplay: counts.only_replay > 0 ? await sample(replay, live) : [],
-      });
-    }
-    // what depends on how the log came in batches is checked for consistency with the live rows
-    let problems: string[] = [];
-    if (projection.derived) {
-      await trx.raw(`SET LOCAL search_path TO "${liveSchema}", public`);
-      problems = await projection.derived.problems(trx);
-    }
-    const ok = tables.every((t) => t.differing === 0) && problems.length === 0;
-    return { name: projection.name, ok, position: positionToken(target), tables, ...(problems.length > 0 && { inconsistent: problems }) };
+    return await compareInTransaction(trx, store, projection, { schema: buildSchema(live), position: live.position }, options);
   } finally {
     await trx.rollback().catch(() => {});
   }
+}
+
+/**
+ * Compares the projection's tables in `built.schema` (a build, a snapshot) with a replay of the log
+ * up to `built.position` in a scratch schema, as `verifyProjection` compares the live build; the
+ * scratch schema is rolled back. `staged: false` replays event by event only (see `replayUpTo`).
+ */
+export async function compareWithReplay(
+  db: Knex,
+  store: EventStore,
+  projection: Projection,
+  built: { schema: string; position: LogPosition },
+  options: { batchSize?: number; staged?: boolean } = {},
+): Promise<VerifyResult> {
+  const trx = await db.transaction({ isolationLevel: 'repeatable read' });
+  try {
+    return await compareInTransaction(trx, store, projection, built, options);
+  } finally {
+    await trx.rollback().catch(() => {});
+  }
+}
+
+async function compareInTransaction(
+  trx: Knex.Transaction,
+  store: EventStore,
+  projection: Projection,
+  built: { schema: string; position: LogPosition },
+  options: { batchSize?: number; staged?: boolean },
+): Promise<VerifyResult> {
+  const target = built.position;
+  const liveSchema = built.schema;
+  const scratch = `verify_${projection.name}_${process.pid}`;
+  await trx.raw(`CREATE SCHEMA "${scratch}"`);
+  await trx.raw(`SET LOCAL search_path TO "${scratch}", public`);
+  // the scratch copy has no read indexes, and what depends on batches is not compared (below)
+  await replayUpTo(trx, store, projection, target, options);
+  const tables: TableDiff[] = [];
+  const derived = new Set(projection.derived?.views ?? []);
+  for (const [view, table] of Object.entries(projection.exposes)
+    .filter(([view]) => !derived.has(view))
+    .flatMap(([view, shown]) => tablesOf(shown).map((table) => [view, table] as const))) {
+    const live = `"${liveSchema}"."${table}"`;
+    const replay = `"${scratch}"."${table}"`;
+    const { rows } = await trx.raw<{ rows: { rows: number; only_live: number; only_replay: number }[] }>(
+      `SELECT (SELECT count(*) FROM ${live})::int AS rows,
+              (SELECT count(*) FROM (SELECT * FROM ${live} EXCEPT ALL SELECT * FROM ${replay}) d)::int AS only_live,
+              (SELECT count(*) FROM (SELECT * FROM ${replay} EXCEPT ALL SELECT * FROM ${live}) d)::int AS only_replay`,
+    );
+    const counts = rows[0]!;
+    const sample = async (from: string, minus: string) =>
+      (
+        await trx.raw<{ rows: { row: unknown }[] }>(`SELECT to_jsonb(d) AS row FROM (SELECT * FROM ${from} EXCEPT ALL SELECT * FROM ${minus}) d LIMIT ${SHOWN}`)
+      ).rows.map((r) => r.row);
+    tables.push({
+      view,
+      table,
+      rows: counts.rows,
+      differing: counts.only_live + counts.only_replay,
+      onlyLive: counts.only_live > 0 ? await sample(live, replay) : [],
+      onlyReplay: counts.only_replay > 0 ? await sample(replay, live) : [],
+    });
+  }
+  // what depends on how the log came in batches is checked for consistency with the built rows
+  let problems: string[] = [];
+  if (projection.derived) {
+    await trx.raw(`SET LOCAL search_path TO "${liveSchema}", public`);
+    problems = await projection.derived.problems(trx);
+  }
+  const ok = tables.every((t) => t.differing === 0) && problems.length === 0;
+  return { name: projection.name, ok, position: positionToken(target), tables, ...(problems.length > 0 && { inconsistent: problems }) };
 }
 
 export function verifyReport(result: VerifyResult): string {

@@ -26,27 +26,27 @@ export function preparedInBuild<Result>(trx: Knex.Transaction, sql: string, bind
 }
 
 /**
- * Points the `read` views at a build's tables. CREATE OR REPLACE keeps each
+ * Points the `read` views (or those of the schema `into`: a snapshot's) at a build's tables. CREATE OR REPLACE keeps each
  * view's identity, so a reader mid-query is never left without one; a new
  * version whose columns differ replaces the view inside the same transaction.
  * Readers lock the views in their own order, so the switch waits for each
  * view only briefly: rather than deadlock with a reader (and have PostgreSQL
  * cancel one of them, maybe the reader), it gives up and is tried again.
  */
-export async function publishViews(trx: Knex.Transaction, projection: Projection, schema: string) {
+export async function publishViews(trx: Knex.Transaction, projection: Projection, schema: string, into: string = READ_SCHEMA) {
   await trx.raw(`SET LOCAL lock_timeout TO '100ms'`);
-  await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${READ_SCHEMA}"`);
+  await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${into}"`);
   // a query's bare table names are the build's: PostgreSQL binds them into the view as it is created
   const { rows } = await trx.raw<{ rows: { path: string }[] }>(`SELECT current_setting('search_path') AS path`);
   await trx.raw(`SELECT set_config('search_path', ?, true)`, [`"${schema}"`]);
   for (const [view, shown] of Object.entries(projection.exposes)) {
     const definition = typeof shown === 'string' ? `SELECT * FROM "${schema}"."${shown}"` : shown.select;
     try {
-      await trx.transaction((savepoint) => savepoint.raw(`CREATE OR REPLACE VIEW "${READ_SCHEMA}"."${view}" AS ${definition}`));
+      await trx.transaction((savepoint) => savepoint.raw(`CREATE OR REPLACE VIEW "${into}"."${view}" AS ${definition}`));
     } catch (error) {
       if ((error as { code?: string }).code !== '42P16') throw error; // other columns: replace the view
-      await trx.raw(`DROP VIEW IF EXISTS "${READ_SCHEMA}"."${view}"`);
-      await trx.raw(`CREATE VIEW "${READ_SCHEMA}"."${view}" AS ${definition}`);
+      await trx.raw(`DROP VIEW IF EXISTS "${into}"."${view}"`);
+      await trx.raw(`CREATE VIEW "${into}"."${view}" AS ${definition}`);
     }
   }
   await trx.raw(`SELECT set_config('search_path', ?, true)`, [rows[0]!.path]);

@@ -27,6 +27,7 @@ import { createRevisionsStore } from '../store/revisions.ts';
 import { createUsersStore } from '../store/users.ts';
 import { minPosition } from './consistency.ts';
 import { adminRoutes, announcementRoutes } from './admin.ts';
+import { timeTravelRoutes, type EntityTimelines } from './time-travel.ts';
 import { communityRoutes } from './community.ts';
 import { notificationRoutes } from './notifications.ts';
 import { meRoutes } from './me.ts';
@@ -47,6 +48,8 @@ export interface QueryAppDeps {
   readonly db: Knex;
   /** Reads the event log: the admins' history of a user or a post (the one read that is not of a read model). */
   readonly events: HistoryReader;
+  /** A user's or a post's states through its stream (the write side's fold, which the composition gives): the console's time travel. */
+  readonly entityTimelines: EntityTimelines;
   readonly watcher: CheckpointWatcher;
   readonly verifyToken: TokenVerifier;
   /** ADMIN_EMAILS (normalised): a member whose token vouches for a listed address is answered as an admin, as the write side makes them. */
@@ -122,6 +125,7 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
       await api.register(revisionRoutes(createRevisionsStore(deps.db)));
       await api.register(tagRoutes(createTagsStore(deps.db)));
       await api.register(adminRoutes(admin, users, deps.events, deps.clock));
+      await api.register(timeTravelRoutes(deps.events, deps.entityTimelines, deps.db));
       await api.register(announcementRoutes(admin));
       await api.register(moderationRoutes(createReportQueueStore(deps.db), deps.clock));
       await api.register(streamTicketRoutes(deps.live));

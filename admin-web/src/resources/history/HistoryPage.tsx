@@ -1,4 +1,4 @@
-import { HISTORY_KINDS, type History, type HistoryEntry, type HistoryKind } from '@forum/contracts';
+import { HISTORY_KINDS, type History, type HistoryEntry, type HistoryKind, type HistoryState } from '@forum/contracts';
 import {
   Alert,
   Box,
@@ -25,32 +25,44 @@ import { ViewPostLink } from '../../components/ViewPostLink';
 import { serverMessage, type ForumDataProvider } from '../../dataProvider';
 import { isUserId, useHistoryPath } from './HistoryLink';
 import { dataPreview, namesIn, streamLabel, subjectOf } from './historyLabels';
+import { ChangesSummary, StateAfter } from './StateChanges';
 
 const isKind = (kind: string | undefined): kind is HistoryKind => (HISTORY_KINDS as readonly (string | undefined)[]).includes(kind);
 
 /** A refusal (4xx) is the answer; only a failure of the server or the network is worth a second try. */
 const retryServerErrors = (failures: number, error: Error) => !(error instanceof HttpError && error.status < 500) && failures < 2;
 
+/** A page of the history with the state after each of its events (none when they could not be read: the events still show). */
+type HistoryPageRead = History & { states: HistoryState[] | null };
+
 /**
- * GET /api/admin/history/:kind/:id through the data provider's getHistory, a page at a time: the
- * pages read so far as one history (their events in order, their actors together; what comes
- * next is the query's to know).
+ * GET /api/admin/history/:kind/:id through the data provider's getHistory, a page at a time, with
+ * the states of the same page (getHistoryStates): the pages read so far as one history (their
+ * events in order, their actors and states together; what comes next is the query's to know).
  */
 function useHistory(kind: HistoryKind | null, id: string) {
   const dataProvider = useDataProvider<ForumDataProvider>();
   const query = useInfiniteQuery({
     queryKey: ['admin', 'getHistory', kind, id],
-    queryFn: ({ pageParam }) => dataProvider.getHistory(kind!, id, pageParam),
+    queryFn: async ({ pageParam }): Promise<HistoryPageRead> => {
+      const [page, states] = await Promise.all([
+        dataProvider.getHistory(kind!, id, pageParam),
+        dataProvider.getHistoryStates(kind!, id, pageParam).catch(() => null),
+      ]);
+      return { ...page, states: states?.states ?? null };
+    },
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last: History) => last.nextAfter ?? undefined,
     enabled: kind !== null && id !== '',
     retry: retryServerErrors,
   });
   const pages = query.data?.pages;
-  const data: Omit<History, 'nextAfter'> | undefined = pages?.[0] && {
-    ...pages[0],
+  const data = pages?.[0] && {
+    kind: pages[0].kind,
+    id: pages[0].id,
     events: pages.flatMap((page) => page.events),
     actors: Object.fromEntries(pages.flatMap((page) => Object.entries(page.actors))),
+    states: new Map(pages.flatMap((page) => (page.states ?? []).map((state) => [state.position, state] as const))),
   };
   return { ...query, data };
 }
@@ -78,8 +90,8 @@ function Actor({ actor, names, self }: { actor: string; names: Map<string, strin
 
 const oneLine = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
 
-/** An event's data in full, with its metadata (opened from its row or card). */
-function EventData({ event, n, id }: { event: HistoryEntry; n: number; id: string }) {
+/** An event's data in full, with its metadata (opened from its row or card), and the state after it. */
+function EventData({ event, n, id, kind, state }: { event: HistoryEntry; n: number; id: string; kind: HistoryKind; state: HistoryState | undefined }) {
   return (
     <Box id={id}>
       <Typography variant="caption" component="p" color="text.secondary" sx={{ mb: 0.5, overflowWrap: 'anywhere' }}>
@@ -93,6 +105,7 @@ function EventData({ event, n, id }: { event: HistoryEntry; n: number; id: strin
       >
         {JSON.stringify(event.data, null, 2)}
       </Box>
+      <StateAfter entry={state} kind={kind} n={n} type={event.type} />
     </Box>
   );
 }
@@ -113,9 +126,10 @@ function DataToggle({ event, n, open, dataId, onToggle }: { event: HistoryEntry;
   );
 }
 
-/** What an event's row or card shows: the event, its number in the history (from 1), the actors' names, whose history it is. */
+/** What an event's row or card shows: the event, its number in the history (from 1), the actors' names, whose history it is, the state after it. */
 interface EventProps {
   event: HistoryEntry;
+  state: HistoryState | undefined;
   n: number;
   names: Map<string, string>;
   kind: HistoryKind;
@@ -132,7 +146,7 @@ function StreamOf({ event }: { event: HistoryEntry }) {
 }
 
 /** On a phone, one event as a card: the row's facts one under another, its data a click away. */
-function EventCard({ event, n, names, kind, id }: EventProps) {
+function EventCard({ event, state, n, names, kind, id }: EventProps) {
   const [open, setOpen] = useState(false);
   const dataId = useId();
   return (
@@ -150,6 +164,9 @@ function EventCard({ event, n, names, kind, id }: EventProps) {
         <CardLine label="Stream">
           <StreamOf event={event} />
         </CardLine>
+        <CardLine label="Changes">
+          <ChangesSummary entry={state} kind={kind} n={n} />
+        </CardLine>
         <CardLine label="Actor">
           <Actor actor={event.actor} names={names} self={kind === 'user' && event.actor === id} />
         </CardLine>
@@ -164,14 +181,14 @@ function EventCard({ event, n, names, kind, id }: EventProps) {
           </Box>
         </CardLine>
         <DataToggle event={event} n={n} open={open} dataId={dataId} onToggle={() => setOpen(!open)} />
-        {open && <EventData event={event} n={n} id={dataId} />}
+        {open && <EventData event={event} n={n} id={dataId} kind={kind} state={state} />}
       </CardContent>
     </Card>
   );
 }
 
 /** One event: its number, time, type, actor, position and correlation id; its data on one line and, opened, in full with its metadata. */
-function EventRow({ event, n, names, kind, id }: EventProps) {
+function EventRow({ event, state, n, names, kind, id }: EventProps) {
   const [open, setOpen] = useState(false);
   const dataId = useId();
   return (
@@ -188,6 +205,9 @@ function EventRow({ event, n, names, kind, id }: EventProps) {
           <Typography variant="caption" component="div" color="text.secondary" sx={{ mt: 0.25, pl: 0.5 }}>
             <StreamOf event={event} />
           </Typography>
+        </TableCell>
+        <TableCell sx={{ minWidth: 180, maxWidth: 280 }}>
+          <ChangesSummary entry={state} kind={kind} n={n} />
         </TableCell>
         <TableCell sx={{ whiteSpace: 'nowrap' }}>
           <Actor actor={event.actor} names={names} self={kind === 'user' && event.actor === id} />
@@ -207,8 +227,8 @@ function EventRow({ event, n, names, kind, id }: EventProps) {
       </TableRow>
       {open && (
         <TableRow>
-          <TableCell colSpan={7} sx={{ pt: 0 }}>
-            <EventData event={event} n={n} id={dataId} />
+          <TableCell colSpan={8} sx={{ pt: 0 }}>
+            <EventData event={event} n={n} id={dataId} kind={kind} state={state} />
           </TableCell>
         </TableRow>
       )}
@@ -255,7 +275,8 @@ function Failure({ kind, id, error, retry }: { kind: string; id: string; error: 
  * The history of a user or a post (/admin/history/:kind/:id; docs/operations/history.md): a user's
  * is what they did and what was done about them, a post's is the post with its comments, votes and
  * reports; oldest first, as `forumctl history` shows them (number, time, type, stream, actor,
- * position, correlation id), each event's data a click away; a page at a time ('Show more events').
+ * position, correlation id) with what each changed in the user's or the post's own state, each
+ * event's data and the whole state after it a click away; a page at a time ('Show more events').
  */
 export function HistoryPage() {
   const params = useParams<{ kind: string; id: string }>();
@@ -308,7 +329,7 @@ export function HistoryPage() {
           <Stack spacing={1.5} sx={{ p: 1 }} role="list" aria-label={`Events of ${subject}`}>
             {data.events.map((event, i) => (
               <Box role="listitem" key={event.position}>
-                <EventCard event={event} n={i + 1} names={names} kind={kind} id={id} />
+                <EventCard event={event} state={data.states.get(event.position)} n={i + 1} names={names} kind={kind} id={id} />
               </Box>
             ))}
           </Stack>
@@ -321,6 +342,7 @@ export function HistoryPage() {
                   <TableCell>#</TableCell>
                   <TableCell>Time</TableCell>
                   <TableCell>Event (stream)</TableCell>
+                  <TableCell>Changes</TableCell>
                   <TableCell>Actor</TableCell>
                   <TableCell>Position</TableCell>
                   <TableCell>Correlation id</TableCell>
@@ -329,7 +351,7 @@ export function HistoryPage() {
               </TableHead>
               <TableBody>
                 {data.events.map((event, i) => (
-                  <EventRow key={event.position} event={event} n={i + 1} names={names} kind={kind} id={id} />
+                  <EventRow key={event.position} event={event} state={data.states.get(event.position)} n={i + 1} names={names} kind={kind} id={id} />
                 ))}
               </TableBody>
             </Table>

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import type { History } from '@forum/contracts';
+import type { History, HistoryStates } from '@forum/contracts';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
@@ -51,16 +51,31 @@ const POST_HISTORY: History = {
   nextAfter: null,
 };
 
-/** GET /api/admin/history/:kind/:id answered with `history`, or with `status` and its error. */
-function fakeServer(answer: { history?: History; status?: number; code?: string; message?: string; details?: unknown }) {
+/** GET /api/admin/history/:kind/:id answered with `history` (and …/states with `states`, when given), or with `status` and its error. */
+function fakeServer(answer: {
+  history?: History;
+  /** `failing`: the server fails to fold them (500); none given: no state of any event. */
+  states?: HistoryStates | 'failing';
+  status?: number;
+  code?: string;
+  message?: string;
+  details?: unknown;
+}) {
   const calls: string[] = [];
   stubServer(({ url }) => {
     calls.push(url.pathname);
+    if (url.pathname.endsWith('/states') && answer.history) {
+      if (answer.states === 'failing') return respond({ error: { code: 'INTERNAL', message: 'Something went wrong' } }, 500);
+      return respond(answer.states ?? { kind: answer.history.kind, id: answer.history.id, states: [] });
+    }
     if (answer.history) return respond(answer.history);
     return respond({ error: { code: answer.code ?? 'NOT_FOUND', message: answer.message ?? 'No such post', details: answer.details } }, answer.status ?? 404);
   });
   return { calls };
 }
+
+/** The calls for the pages of events (each page's states are asked for beside it). */
+const historyCalls = (calls: readonly string[]) => calls.filter((call) => !call.includes('/states'));
 
 const renderHistory = (path: string) =>
   renderConsole(
@@ -75,7 +90,7 @@ describe('the history of a post or a user', () => {
     const { calls } = fakeServer({ history: POST_HISTORY });
     renderHistory(`/admin/history/post/${POST_ID}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'History of the post “Deploying on Fridays”' })).toBeTruthy();
-    expect(calls).toEqual([`/api/admin/history/post/${POST_ID}`]);
+    expect(calls).toEqual([`/api/admin/history/post/${POST_ID}`, `/api/admin/history/post/${POST_ID}/states`]);
     expect(screen.getByText(/The post with its comments, votes and reports: 3 events, oldest first/)).toBeTruthy();
     const viewPost = screen.getByRole('link', { name: 'View Post' });
     expect(viewPost.getAttribute('href')).toBe(`/post/${POST_ID}`);
@@ -89,7 +104,7 @@ describe('the history of a post or a user', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
-    ).toEqual(['#', 'Time', 'Event (stream)', 'Actor', 'Position', 'Correlation id', 'Data']);
+    ).toEqual(['#', 'Time', 'Event (stream)', 'Changes', 'Actor', 'Position', 'Correlation id', 'Data']);
     const [, created, deleted, restored] = within(table).getAllByRole('row');
     expect(
       within(created!)
@@ -223,7 +238,7 @@ describe('the history of a post or a user', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Show more events' }));
     await within(table).findByText('PostRestored');
     expect(within(table).getAllByRole('row')).toHaveLength(1 + 3);
-    expect(calls).toEqual([`/api/admin/history/post/${POST_ID}`, `/api/admin/history/post/${POST_ID}?after=901.40`]);
+    expect(historyCalls(calls)).toEqual([`/api/admin/history/post/${POST_ID}`, `/api/admin/history/post/${POST_ID}?after=901.40`]);
     expect(screen.queryByRole('button', { name: 'Show more events' })).toBeNull();
     screen.getByText(/3 events, oldest first/);
     // the first page's actors still name their events
@@ -281,7 +296,7 @@ describe('the history of a post or a user', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Show more events' }));
     const table = screen.getByRole('table', { name: 'Events of Mia Member' });
     await within(table).findByText('AdminRoleGranted');
-    expect(calls).toEqual([`/api/admin/history/user/${MEMBER}`, `/api/admin/history/user/${MEMBER}?after=23.1`]);
+    expect(historyCalls(calls)).toEqual([`/api/admin/history/user/${MEMBER}`, `/api/admin/history/user/${MEMBER}?after=23.1`]);
     screen.getByText(/What they did and what was done about them: 8 events, oldest first/);
     // numbered through the history, each with its stream, in the order the server gave
     const rows = within(table).getAllByRole('row').slice(1);
@@ -326,6 +341,81 @@ describe('the history of a post or a user', () => {
     renderHistory('/admin/history/comment/c-1');
     expect(await screen.findByText('Only users and posts have a history here.')).toBeTruthy();
     expect(calls).toEqual([]);
+  });
+});
+
+/** The states the server folds for POST_HISTORY: created, deleted, then an event that changes nothing of the post. */
+const POST_STATES: HistoryStates = {
+  kind: 'post',
+  id: POST_ID,
+  states: [
+    {
+      position: '812.15',
+      state: { status: 'created', authorId: 'u-ann', title: 'Deploying on Fridays', tags: ['DevOps'] },
+      changes: [
+        { change: 'changed', path: 'status', before: 'none', after: 'created' },
+        { change: 'added', path: 'authorId', after: 'u-ann' },
+        { change: 'added', path: 'title', after: 'Deploying on Fridays' },
+        { change: 'added', path: 'tags', after: ['DevOps'] },
+      ],
+    },
+    {
+      position: '901.40',
+      state: { status: 'deleted', authorId: 'u-ann' },
+      changes: [
+        { change: 'changed', path: 'status', before: 'created', after: 'deleted' },
+        { change: 'removed', path: 'title', before: 'Deploying on Fridays' },
+        { change: 'removed', path: 'tags', before: ['DevOps'] },
+      ],
+    },
+    { position: '950.2', state: { status: 'deleted', authorId: 'u-ann' }, changes: [] },
+  ],
+};
+
+describe('the state after each event', () => {
+  it('shows what each event changed in the post, at most three fields on its row, and the whole state after it when opened', async () => {
+    const { calls } = fakeServer({ history: POST_HISTORY, states: POST_STATES });
+    renderHistory(`/admin/history/post/${POST_ID}`);
+    const table = await screen.findByRole('table', { name: 'Events of the post “Deploying on Fridays”' });
+    const changes = await within(table).findByRole('list', { name: 'Changes by event 1' });
+    expect(
+      within(changes)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['~status: "none" → "created"', '+added authorId: "u-ann"', '+added title: "Deploying on Fridays"', 'and 1 more']);
+    const [, , deleted, restored] = within(table).getAllByRole('row');
+    expect(within(within(deleted!).getByRole('list', { name: 'Changes by event 2' })).getAllByRole('listitem')[1]!.textContent).toBe(
+      '−removed title (was "Deploying on Fridays")',
+    );
+    expect(within(restored!).getByText('No change to the post')).toBeTruthy();
+    expect(calls).toEqual([`/api/admin/history/post/${POST_ID}`, `/api/admin/history/post/${POST_ID}/states`]);
+
+    // by keyboard: the event's data, its every change and the state after it
+    const show = screen.getByRole('button', { name: 'Show data of event 2, PostDeleted' });
+    show.focus();
+    await userEvent.keyboard('{Enter}');
+    const opened = document.getElementById(screen.getByRole('button', { name: 'Hide data of event 2, PostDeleted' }).getAttribute('aria-controls')!)!;
+    expect(within(opened).getByRole('heading', { name: 'The post’s state after event 2' })).toBeTruthy();
+    expect(JSON.parse(within(opened).getByLabelText('State of the post after event 2, PostDeleted').textContent)).toEqual(POST_STATES.states[1]!.state);
+    expect(within(within(opened).getByRole('list', { name: 'Changes by event 2' })).getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it('shows the events when their states cannot be read, and says so where a state would be', async () => {
+    quietHttpErrors();
+    fakeServer({ history: POST_HISTORY, states: 'failing' });
+    renderHistory(`/admin/history/post/${POST_ID}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Show data of event 1, PostCreated' }));
+    expect(screen.getByText('The state of the post after this event could not be loaded.')).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Changes by event 1' })).toBeNull();
+  });
+
+  it('shows the changes on a phone card too', async () => {
+    atPhoneWidth();
+    fakeServer({ history: POST_HISTORY, states: POST_STATES });
+    renderHistory(`/admin/history/post/${POST_ID}`);
+    const card = await screen.findByRole('article', { name: 'Event 2, PostDeleted' });
+    expect(await within(card).findByRole('list', { name: 'Changes by event 2' })).toBeTruthy();
+    expect(within(screen.getByRole('article', { name: 'Event 3, PostRestored' })).getByText('No change to the post')).toBeTruthy();
   });
 });
 
