@@ -8,6 +8,7 @@ import { useGetAnnouncementsQuery } from '../api/get-announcements';
 import { BELL_PAGE, useGetNotificationsQuery, useMarkNotificationsReadMutation } from '../api/notifications';
 import { useAnnouncementsReadMark } from '../hooks/use-announcements-read-mark';
 import { useLiveBell } from '../hooks/use-live-bell';
+import type { LinkedItem } from './NotificationListItem';
 import { newestAnnouncement, unreadAnnouncements } from './unread';
 
 const loadPanel = () => import('./NotificationPanel');
@@ -48,7 +49,7 @@ export function NotificationBell() {
     const unreadWarnings = latest.filter((item) => item.kind === 'warning' && !item.read).map((item) => item._id);
     if (user && unreadWarnings.length > 0) void markRead({ ids: unreadWarnings });
   };
-  const openItem = (item: ActivityItem) => {
+  const openItem = (item: LinkedItem) => {
     if (!item.read) void markRead({ ids: [item._id] });
   };
   const close = () => {

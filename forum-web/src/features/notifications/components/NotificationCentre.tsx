@@ -1,17 +1,16 @@
 import DoneAll from '@mui/icons-material/DoneAll';
 import DoneOutlined from '@mui/icons-material/DoneOutlined';
 import TuneOutlined from '@mui/icons-material/TuneOutlined';
-import { NOTIFICATION_PAGE_SIZE, type ActivityItem, type NotificationItem } from '@forum/contracts';
+import { NOTIFICATION_PAGE_SIZE, type NotificationItem } from '@forum/contracts';
 import { Alert, Box, Button, FormControlLabel, IconButton, List, Pagination, Paper, Skeleton, Stack, Switch, Typography } from '@mui/material';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { Hint } from '../../../components/Hint';
 import { usePageParam } from '../../../lib/page-param';
 import { useGetNotificationsQuery, useMarkNotificationsReadMutation } from '../api/notifications';
-import { NotificationListItem } from './NotificationListItem';
-import { activityText } from './notification-text';
+import { linkedText, NotificationListItem, type LinkedItem } from './NotificationListItem';
 
 /** What a notification is called where a button names it ("Mark as read: Bob commented on …"). */
-const nameOf = (item: NotificationItem) => (item.kind === 'warning' ? 'Warning from a moderator' : activityText(item));
+const nameOf = (item: NotificationItem) => (item.kind === 'warning' ? 'Warning from a moderator' : linkedText(item));
 
 /**
  * The notification centre (NOTIFICATIONS_PATH, in the dashboard): every notification of the member,
@@ -35,7 +34,7 @@ export function NotificationCentre() {
       else next.delete('unread');
       return next;
     });
-  const open = (item: ActivityItem) => {
+  const open = (item: LinkedItem) => {
     if (!item.read) void markRead({ ids: [item._id] });
   };
 

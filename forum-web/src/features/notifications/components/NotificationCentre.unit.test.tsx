@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { NOTIFICATION_PAGE_SIZE, NOTIFICATIONS_PATH, type ActivityItem } from '@forum/contracts';
+import { NOTIFICATION_PAGE_SIZE, NOTIFICATIONS_PATH, type NotificationItem } from '@forum/contracts';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { NotificationCentre } from './NotificationCentre';
 afterEach(cleanup);
 
 /** A member's notifications on the server (newest first), paged as the API pages them; marks read as POSTs say. */
-function centreApi(items: ActivityItem[]) {
+function centreApi(items: NotificationItem[]) {
   const marks: unknown[] = [];
   const api = stubApi({
     'GET /api/me/notifications': ({ url }) => {
@@ -85,5 +85,28 @@ describe('the notification centre', () => {
     renderCentre();
     await screen.findByText('No notifications yet. Replies, mentions and news from what you follow will show here.');
     expect(screen.queryByRole('navigation', { name: /pagination/i })).toBeNull();
+  });
+
+  it('a moderation notification says what staff did and why, and leads to the post', async () => {
+    const api = centreApi([
+      {
+        _id: notificationId(9),
+        kind: 'moderation',
+        action: 'post-hidden',
+        reason: 'Off topic for this forum',
+        postId: NOTIFIED_POST,
+        postTitle: 'Zero-downtime deploys',
+        createdAt: '2026-11-29T10:00:00.000Z',
+        read: false,
+        link: `/post/${NOTIFIED_POST}`,
+      },
+    ]);
+    renderCentre();
+    const link = await screen.findByRole('link', { name: /A moderator hid your post "Zero-downtime deploys" \(new\)/ });
+    expect(link.textContent).toContain('Reason: Off topic for this forum');
+    expect(screen.getByRole('button', { name: 'Mark as read: A moderator hid your post "Zero-downtime deploys"' })).toBeTruthy();
+    await userEvent.click(link);
+    expect(currentPath()).toBe(`/post/${NOTIFIED_POST}`);
+    await waitFor(() => expect(api.marks).toEqual([{ ids: [notificationId(9)] }]));
   });
 });

@@ -1,9 +1,9 @@
 import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
-import { NOTIFICATIONS_PATH, type ActivityItem, type Announcement, type NotificationItem } from '@forum/contracts';
+import { NOTIFICATIONS_PATH, type Announcement, type NotificationItem } from '@forum/contracts';
 import { Box, Button, Divider, List, ListItem, ListItemIcon, ListItemText, Popover, Typography } from '@mui/material';
 import { PlainMarkdownText } from '@forum/web-ui';
 import { Link as RouterLink } from 'react-router-dom';
-import { DateLine, NotificationListItem } from './NotificationListItem';
+import { DateLine, NotificationListItem, type LinkedItem } from './NotificationListItem';
 
 interface NotificationPanelProps {
   id: string;
@@ -16,7 +16,7 @@ interface NotificationPanelProps {
   /** the announcements new to the person (since their last opening of the bell) */
   fresh: ReadonlySet<string>;
   /** a notification was opened: it is marked read */
-  onOpen?: (item: ActivityItem) => void;
+  onOpen?: (item: LinkedItem) => void;
 }
 
 /**
@@ -25,7 +25,7 @@ interface NotificationPanelProps {
  */
 export default function NotificationPanel({ id, anchor, onClose, items, announcements, fresh, onOpen }: NotificationPanelProps) {
   const mine = items ?? [];
-  const open = (item: ActivityItem) => {
+  const open = (item: LinkedItem) => {
     onOpen?.(item);
     onClose();
   };

@@ -12,6 +12,7 @@ const KIND_NAMES: Record<NotificationKind, { name: string; about: string }> = {
   'followed-tag': { name: 'Tags you follow', about: 'A new post comes in a tag you follow.' },
   mention: { name: 'Mentions', about: 'Someone names you with your @handle.' },
   warning: { name: 'Warnings', about: 'A moderator warns you about something you wrote.' },
+  moderation: { name: 'Moderation', about: 'A moderator hides or shows again your post or comment, or suspends your account or lifts it.' },
   announcement: { name: 'Announcements', about: 'The forum announces news.' },
 };
 

@@ -34,13 +34,17 @@ describe('the notification preferences', () => {
     await waitFor(() => expect(screen.getByRole('combobox', { name: 'Mentions' }).textContent).toBe('Off'));
   });
 
-  it('offers only what the server takes: a warning is never off, announcements are in the app only', async () => {
+  it('offers only what the server takes: a warning and moderation are never off, announcements are in the app only', async () => {
     stubApi({ 'GET /api/me/notification-preferences': () => ({ body: { preferences: DEFAULT_DELIVERIES } }) });
     renderWithApp(<NotificationPreferencesPage />);
-    await userEvent.click(await screen.findByRole('combobox', { name: 'Warnings' }));
-    const options = within(await screen.findByRole('listbox')).getAllByRole('option');
-    expect(options.map((option) => option.textContent)).toEqual(['In the app', 'Email at once', 'Daily digest']);
-    await userEvent.keyboard('{Escape}');
+    for (const name of ['Warnings', 'Moderation']) {
+      await userEvent.click(await screen.findByRole('combobox', { name }));
+      const options = within(await screen.findByRole('listbox')).getAllByRole('option');
+      expect(options.map((option) => option.textContent)).toEqual(['In the app', 'Email at once', 'Daily digest']);
+      await userEvent.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('listbox')).toBeNull());
+    }
+    expect(screen.getByRole('combobox', { name: 'Moderation' }).textContent).toBe('Email at once');
     expect(screen.getByRole('combobox', { name: 'Announcements' }).getAttribute('aria-disabled')).toBe('true');
   });
 });
