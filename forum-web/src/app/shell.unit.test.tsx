@@ -4,6 +4,7 @@ import { getContrastRatio } from '@mui/material/styles';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '@forum/web-ui/testing';
 import { updateMeApi } from '../features/account/api/update-me';
+import { formatDateTime } from '../lib/format';
 import { ALICE, renderWithApp } from '../testing/render-with-app';
 import { Announcements } from '../features/notifications';
 import { Shell } from './shell';
@@ -25,6 +26,30 @@ const me = (photoURL: string) => ({
 });
 
 describe('the shell', () => {
+  it('#43.5: a suspended member sees on every page why and until when, in their locale, and that they may still read', async () => {
+    const until = '2026-12-02T14:00:00.000Z';
+    let suspension: { reason: string; until: string | null } | null = { reason: 'Spam in three threads', until };
+    stubApi({
+      'GET /api/me': () => ({ body: { ...me(''), suspension } }),
+      'GET /api/announcements': () => ({ body: [] }),
+      'GET /api/me/notifications': () => ({ body: { notifications: [], unread: 0, totalCount: 0 } }),
+    });
+    const { unmount } = renderWithApp(<Shell />);
+    const text = await screen.findByText(`Your account is suspended until ${formatDateTime(until)}: Spam in three threads. You can still read the forum.`);
+    expect(text.closest('[role="status"]')?.textContent).toMatch(/^Your account is suspendedYour account is suspended until/);
+    unmount();
+
+    suspension = { reason: 'Abuse', until: null };
+    renderWithApp(<Shell />);
+    await screen.findByText('Your account is suspended until a moderator lifts it: Abuse. You can still read the forum.');
+    cleanup();
+
+    suspension = null;
+    renderWithApp(<Shell />);
+    await waitFor(() => expect(screen.getByRole('button', { name: ALICE.name })).toBeTruthy());
+    expect(screen.queryByText(/suspended/)).toBeNull();
+  });
+
   it("shows the signed-in user's photo as the forum has it, and a changed photo at once", async () => {
     let photo = 'https://img.example/old.png';
     stubApi({

@@ -11,9 +11,10 @@ import { MAIN_ID, SkipLink } from './SkipLink';
 
 /**
  * The public shell: the skip link, fixed navigation bar (`navActions`: what the app adds before the account menu,
- * the bell; `userPicture`: the signed-in user's photo as the forum has it), the page, footer.
+ * the bell; `userPicture`: the signed-in user's photo as the forum has it), `notice` (what every page
+ * starts with while it holds: the suspension banner), the page, footer.
  */
-export function RootLayout({ navActions, userPicture }: { navActions?: ReactNode; userPicture?: string }) {
+export function RootLayout({ navActions, userPicture, notice }: { navActions?: ReactNode; userPicture?: string; notice?: ReactNode }) {
   const { pathname } = useLocation();
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
@@ -23,6 +24,7 @@ export function RootLayout({ navActions, userPicture }: { navActions?: ReactNode
       <Toolbar aria-hidden />
       {/* focusable from the skip link only; the focus there needs no ring */}
       <Container component="main" id={MAIN_ID} tabIndex={-1} maxWidth="md" sx={{ py: { xs: 3, md: 5 }, flexGrow: 1, '&:focus': { outline: 'none' } }}>
+        {notice}
         {/* a page that throws shows the error page until the next page; the pages load as their own chunks */}
         <ErrorBoundary fallback={<PageError />} onError={(error) => console.error(error)} resetKeys={[pathname]}>
           <Suspense fallback={<PageSpinner />}>

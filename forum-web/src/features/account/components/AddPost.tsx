@@ -8,7 +8,7 @@ import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { useAttemptKey } from '../../../lib/attempt-key';
 import { useAuthState } from '../../../lib/auth';
-import { limitMessageOf, serverError } from '../../../lib/http-error';
+import { refusalMessageOf, serverError } from '../../../lib/http-error';
 import { useCreatePostMutation } from '../api/create-post';
 import { useGetMeQuery } from '../api/get-me';
 import { useGetPostCountQuery } from '../api/get-post-count';
@@ -94,7 +94,7 @@ function NewPostForm({ authorName, authorPhoto }: { authorName: string; authorPh
         await dialogs.alert({ title: 'Post Limit Reached', message: server.message });
         return undefined;
       }
-      toast({ message: limitMessageOf(server) ?? 'Failed to create post', severity: 'error' });
+      toast({ message: refusalMessageOf(server) ?? 'Failed to create post', severity: 'error' });
       return server?.fields;
     }
     toast({ message: 'Your post has been created.' });

@@ -5,7 +5,7 @@ import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import { PostNotFound } from '../../../components/NotFoundMessage';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { useAttemptKey } from '../../../lib/attempt-key';
-import { isNotFound, limitMessageOf, serverError } from '../../../lib/http-error';
+import { isNotFound, refusalMessageOf, serverError } from '../../../lib/http-error';
 import { postPath } from '../../../lib/paths';
 import { useGetPostQuery } from '../../../lib/post';
 import { useEditPostMutation } from '../api/edit-post';
@@ -69,7 +69,7 @@ function EditPostForm({ post }: { post: PostDetail }) {
       await editPost({ id: post._id, edit, idempotencyKey: attemptKey({ id: post._id, edit }) }).unwrap();
     } catch (error) {
       const server = serverError(error as FetchBaseQueryError);
-      const message = server?.status === 404 ? 'Post not found: it may have been deleted.' : (limitMessageOf(server) ?? 'Failed to update post');
+      const message = server?.status === 404 ? 'Post not found: it may have been deleted.' : (refusalMessageOf(server) ?? 'Failed to update post');
       toast({ message, severity: 'error' });
       return server?.fields;
     }

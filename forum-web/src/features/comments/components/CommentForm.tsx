@@ -5,7 +5,7 @@ import { BusyButton } from '../../../components/BusyButton';
 import { CountedTextField, MarkdownEditor, overLimit } from '@forum/web-ui';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { useSuggestMentions } from '../../../lib/mentions';
-import { rateLimitMessage } from '../../../lib/http-error';
+import { refusalMessage } from '../../../lib/http-error';
 import { useAddCommentMutation } from '../api/add-comment';
 
 /** Spec §4 Comment posting: an empty comment (after trimming) is ignored, one over its limit (COMMENT_RULE) is not sent (its counter says so); after success the input clears. */
@@ -21,7 +21,7 @@ export function CommentForm({ postId }: { postId: string }) {
     if (trimmed.length === 0 || overLimit(trimmed, COMMENT_RULE) || isLoading) return;
     const result = await addComment({ postId, text: trimmed });
     if ('error' in result) {
-      toast({ message: rateLimitMessage(result.error) ?? 'Failed to post comment', severity: 'error' });
+      toast({ message: refusalMessage(result.error) ?? 'Failed to post comment', severity: 'error' });
       return;
     }
     setText('');

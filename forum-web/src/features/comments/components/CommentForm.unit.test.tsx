@@ -3,6 +3,7 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stubApi } from '@forum/web-ui/testing';
+import { formatDateTime } from '../../../lib/format';
 import { renderWithApp } from '../../../testing/render-with-app';
 import { CommentForm } from './CommentForm';
 
@@ -23,7 +24,8 @@ describe("#42.1 the comment form's @ autocomplete", () => {
     const field = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Write a comment' });
     await userEvent.type(field, 'thanks @bo');
     const list = await screen.findByRole('listbox', { name: 'Members to mention' });
-    expect(within(list).getByRole('option').textContent).toBe('@bob.chenBob Chen');
+    // the option shows the member's photo (here their initial), handle and name
+    expect(within(list).getByRole('option').textContent).toBe('B@bob.chenBob Chen');
     expect(prefixes.at(-1)).toBe('bo');
     await userEvent.keyboard('{Enter}');
     expect(field.value).toBe('thanks @bob.chen ');
@@ -36,5 +38,27 @@ describe("#42.1 the comment form's @ autocomplete", () => {
     await userEvent.type(field, '@bo');
     expect(field.hasAttribute('aria-autocomplete')).toBe(false);
     expect(calls).toEqual([]);
+  });
+});
+
+describe('#43 a comment the server refuses for who writes or where', () => {
+  const refusal = (status: number, code: string, message: string, details?: unknown) => ({
+    status,
+    body: { error: { code, message, details } },
+  });
+
+  it("a suspended member is told the banner's text, in their locale; a locked post's refusal says so", async () => {
+    const until = '2026-12-02T14:00:00.000Z';
+    let answer = refusal(403, 'MEMBER_SUSPENDED', `Your account is suspended until ${until}: Spam`, { reason: 'Spam', until });
+    stubApi({ 'POST /api/comments': () => answer });
+    renderWithApp(<CommentForm postId="p-1" />, { path: '/post/p-1' });
+    await userEvent.type(screen.getByRole('textbox', { name: 'Write a comment' }), 'Hello');
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }));
+    await screen.findByText(`Your account is suspended until ${formatDateTime(until)}: Spam. You can still read the forum.`);
+
+    answer = refusal(409, 'POST_LOCKED', 'This post is locked: no new comments can be added.');
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }));
+    await screen.findByText('This post is locked: no new comments can be added.');
+    expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Write a comment' }).value).toBe('Hello');
   });
 });

@@ -6,7 +6,7 @@ import { PersonAvatar } from '@forum/web-ui';
 import { AuthorName } from '../../../components/AuthorName';
 import { EmailText } from '../../../components/EmailText';
 import { useToast } from '../../../components/toast/ToastProvider';
-import { rateLimitMessage, serverError } from '../../../lib/http-error';
+import { refusalMessage, serverError } from '../../../lib/http-error';
 import { useReportCommentMutation } from '../api/report-comment';
 import { commentPreview } from '../hooks/comment-preview';
 import { CommentDialog } from './CommentDialog';
@@ -63,7 +63,7 @@ export function CommentRow({ comment }: { comment: CommentItem }) {
       setReported(true);
       toast({ message: 'You have already reported this comment. It was not reported again.', severity: 'info' });
     } else {
-      toast({ message: rateLimitMessage(result.error) ?? 'Failed to submit report', severity: 'error' });
+      toast({ message: refusalMessage(result.error) ?? 'Failed to submit report', severity: 'error' });
     }
   };
 

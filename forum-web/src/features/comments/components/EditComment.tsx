@@ -8,7 +8,7 @@ import { BusyButton } from '../../../components/BusyButton';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { useSuggestMentions } from '../../../lib/mentions';
 import { useAttemptKey } from '../../../lib/attempt-key';
-import { limitMessageOf, serverError } from '../../../lib/http-error';
+import { refusalMessageOf, serverError } from '../../../lib/http-error';
 import { useEditCommentMutation } from '../api/edit-comment';
 
 /** The author's comment in the comment form's counted field (with the Markdown editor), Save or Cancel. */
@@ -40,7 +40,7 @@ function EditCommentDialog({ comment, open, onClose }: { comment: CommentItem; o
       await editComment({ commentId: comment._id, postId: comment.postId, edit: parsed.data, idempotencyKey: attemptKey(parsed.data) }).unwrap();
     } catch (failure) {
       const server = serverError(failure as FetchBaseQueryError);
-      const message = server?.status === 404 ? 'Comment not found: it may have been removed.' : (limitMessageOf(server) ?? 'Failed to update comment');
+      const message = server?.status === 404 ? 'Comment not found: it may have been removed.' : (refusalMessageOf(server) ?? 'Failed to update comment');
       toast({ message, severity: 'error' });
       refuse(server?.fields.text?.[0]);
       return;

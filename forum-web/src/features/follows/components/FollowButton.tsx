@@ -4,7 +4,7 @@ import { Button } from '@mui/material';
 import type { SerializedError } from '@reduxjs/toolkit';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { useToast } from '../../../components/toast/ToastProvider';
-import { rateLimitMessage } from '../../../lib/http-error';
+import { refusalMessage } from '../../../lib/http-error';
 
 interface FollowButtonProps {
   /** What the button reads, not pressed ("Follow", "Follow #devops") and pressed ("Following", "Following #devops"). */
@@ -28,7 +28,7 @@ export function FollowButton({ label, following, change, said }: FollowButtonPro
   const toggle = async () => {
     const next = !following;
     const result = await change(next);
-    if (result.error !== undefined) toast({ message: rateLimitMessage(result.error) ?? 'That did not work. Try again in a moment.', severity: 'error' });
+    if (result.error !== undefined) toast({ message: refusalMessage(result.error) ?? 'That did not work. Try again in a moment.', severity: 'error' });
     else toast({ message: next ? said.followed : said.unfollowed });
   };
   return (

@@ -2,7 +2,7 @@ import { DELIVERIES_OF, NOTIFICATION_KINDS, type Delivery, type NotificationKind
 import { Alert, FormControl, FormLabel, MenuItem, Paper, Select, Skeleton, Stack, Typography } from '@mui/material';
 import { useId } from 'react';
 import { useToast } from '../../../components/toast/ToastProvider';
-import { rateLimitMessage } from '../../../lib/http-error';
+import { refusalMessage } from '../../../lib/http-error';
 import { useGetNotificationPreferencesQuery, useUpdateNotificationPreferencesMutation } from '../api/preferences';
 
 /** Each kind of notification, in plain words. */
@@ -31,7 +31,7 @@ export function NotificationPreferencesPage() {
   const toast = useToast();
   const choose = async (kind: NotificationKind, delivery: Delivery) => {
     const result = await update({ [kind]: delivery });
-    if ('error' in result) toast({ message: rateLimitMessage(result.error) ?? 'Your choice was not saved. Try again in a moment.', severity: 'error' });
+    if ('error' in result) toast({ message: refusalMessage(result.error) ?? 'Your choice was not saved. Try again in a moment.', severity: 'error' });
     else toast({ message: `${KIND_NAMES[kind].name}: ${DELIVERY_NAMES[delivery]}. Saved.` });
   };
 

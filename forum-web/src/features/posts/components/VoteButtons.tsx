@@ -7,7 +7,7 @@ import { Box, Stack } from '@mui/material';
 import { BusyButton } from '../../../components/BusyButton';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
 import { useAuth, useAuthState } from '../../../lib/auth';
-import { rateLimitMessage } from '../../../lib/http-error';
+import { refusalMessage } from '../../../lib/http-error';
 import { useSetVoteMutation } from '../api/set-vote';
 import { voteRequest, type VoteClick } from '../hooks/vote-transition';
 
@@ -42,7 +42,7 @@ export function VoteButtons({ postId, upVote, downVote, myVote = 'none' }: VoteB
       return;
     }
     const result = await setVote({ postId, ...voteRequest(myVote, which) });
-    if ('error' in result) await dialogs.alert({ title: 'Error', message: rateLimitMessage(result.error) ?? 'Failed to register your vote' });
+    if ('error' in result) await dialogs.alert({ title: 'Error', message: refusalMessage(result.error) ?? 'Failed to register your vote' });
   };
 
   const liked = myVote === 'up';
