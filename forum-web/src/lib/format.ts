@@ -6,6 +6,9 @@ const formatted = (format: Intl.DateTimeFormat) => (iso: string) => {
   return Number.isNaN(date.getTime()) ? iso : format.format(date);
 };
 
+/** A reason or other text a person typed, ended by one full stop whether or not they typed it. */
+export const asSentence = (text: string) => `${text.replace(/[.\s]+$/u, '')}.`;
+
 /** A post or comment date as the reader's locale writes it; the raw value when unparsable. */
 export const formatDate = formatted(dateFormat);
 

@@ -1,5 +1,5 @@
 import type { SuspensionDetails } from '@forum/contracts';
-import { formatDateTime } from './format';
+import { asSentence, formatDateTime } from './format';
 
 /** Until when a suspension lasts, in the reader's locale ("until 2 Dec 2026, 14:00"), or until staff lift it. */
 export const suspensionEnd = (until: string | null) => (until === null ? 'until a moderator lifts it' : `until ${formatDateTime(until)}`);
@@ -9,4 +9,4 @@ export const suspensionEnd = (until: string | null) => (until === null ? 'until 
  * "Your account is suspended until 2 Dec 2026, 14:00: <reason>. You can still read the forum."
  */
 export const suspensionText = ({ reason, until }: SuspensionDetails) =>
-  `Your account is suspended ${suspensionEnd(until)}: ${reason.replace(/[.\s]+$/u, '')}. You can still read the forum.`;
+  `Your account is suspended ${suspensionEnd(until)}: ${asSentence(reason)} You can still read the forum.`;

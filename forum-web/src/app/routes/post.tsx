@@ -1,18 +1,32 @@
-import { PostIdParams } from '@forum/contracts';
+import { isStaffRole, PostIdParams } from '@forum/contracts';
 import { useParams } from 'react-router-dom';
 import { PostNotFound } from '../../components/NotFoundMessage';
 import { PostComments } from '../../features/comments';
 import { FollowPostButton } from '../../features/follows';
 import { PostDetails } from '../../features/posts';
+import { useGetMeQuery } from '../../features/account/api/get-me';
+import { useAuthState } from '../../lib/auth';
+import { useGetPostQuery } from '../../lib/post';
 
-/** /post/:id (spec §2 Post detail): the post (with Follow for a member), then its comments; an id that cannot be a post's is not found. */
+/**
+ * /post/:id (spec §2 Post detail): the post (with Follow for a member), then its comments (no form on a
+ * locked post, but for staff); an id that cannot be a post's is not found.
+ */
 export function PostPage() {
   const { id = '' } = useParams();
   if (!PostIdParams.safeParse({ id }).success) return <PostNotFound />;
   // Keyed so a new post starts from its own loading state.
+  return <ValidPostPage key={id} id={id} />;
+}
+
+function ValidPostPage({ id }: { id: string }) {
+  const { user } = useAuthState();
+  const role = useGetMeQuery(undefined, { skip: !user }).data?.role;
+  const post = useGetPostQuery(id).data;
+  const locked = post?.locked ? { reason: post.lockReason } : undefined;
   return (
-    <PostDetails key={id} id={id} actions={<FollowPostButton postId={id} />}>
-      <PostComments postId={id} />
+    <PostDetails id={id} actions={<FollowPostButton postId={id} />}>
+      <PostComments postId={id} locked={locked} staff={role !== undefined && isStaffRole(role)} />
     </PostDetails>
   );
 }

@@ -33,9 +33,10 @@ import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useDialogs } from '../../../components/dialog/DialogProvider';
+import { HiddenNotice, PostMarks } from '../../../components/ModerationMarks';
 import { useAuthState } from '../../../lib/auth';
 import { formatDate } from '../../../lib/format';
-import { serverError } from '../../../lib/http-error';
+import { refusalMessageOf, serverError } from '../../../lib/http-error';
 import { useDeletePostMutation } from '../api/delete-post';
 import { useGetMyPostsQuery } from '../api/get-my-posts';
 
@@ -147,8 +148,9 @@ function usePostRemoval(post: PostListItem) {
     try {
       await deletePost(post._id).unwrap();
     } catch (error) {
-      console.error('Deleting a post failed', serverError(error as FetchBaseQueryError) ?? error);
-      await dialogs.alert({ title: 'Error', message: 'Failed to delete post' });
+      const server = serverError(error as FetchBaseQueryError);
+      console.error('Deleting a post failed', server ?? error);
+      await dialogs.alert({ title: 'Error', message: refusalMessageOf(server) ?? 'Failed to delete post' });
       return;
     }
     await dialogs.alert({ title: 'Deleted!', message: 'Your post has been deleted.' });
@@ -194,6 +196,8 @@ function TitleAndTags({ post }: { post: PostListItem }) {
           ))}
         </Stack>
       )}
+      <PostMarks pinned={post.pinned} locked={post.locked} sx={{ mt: 0.75 }} />
+      {post.hidden && <HiddenNotice hidden={post.hidden} what="post" mine sx={{ mt: 1 }} />}
     </>
   );
 }

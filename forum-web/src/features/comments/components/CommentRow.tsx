@@ -1,26 +1,18 @@
-import { ErrorCode, REPORT_FEEDBACK, type CommentItem, type ReportCommentRequest } from '@forum/contracts';
-import CheckCircleOutline from '@mui/icons-material/CheckCircleOutlineOutlined';
-import { Box, Button, FormControl, MenuItem, Select, Stack, TableCell, TableRow, Typography } from '@mui/material';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { ErrorCode, type CommentItem } from '@forum/contracts';
+import { Box, Button, Stack, TableCell, TableRow, Typography } from '@mui/material';
+import { useState, type ReactNode } from 'react';
 import { PersonAvatar } from '@forum/web-ui';
 import { AuthorName } from '../../../components/AuthorName';
 import { EmailText } from '../../../components/EmailText';
 import { useToast } from '../../../components/toast/ToastProvider';
+import { HiddenNotice } from '../../../components/ModerationMarks';
 import { refusalMessage, serverError } from '../../../lib/http-error';
+import { FeedbackSelect, ReportedMark, useReported, type Feedback } from '../../../components/ReportFeedback';
 import { useReportCommentMutation } from '../api/report-comment';
 import { commentPreview } from '../hooks/comment-preview';
 import { CommentDialog } from './CommentDialog';
 import { CommentEdited } from './CommentEdited';
 import { EditCommentButton } from './EditComment';
-
-type Feedback = ReportCommentRequest['feedback'];
-
-/** Spec §2: what each feedback option says. */
-export const FEEDBACK_LABELS: Record<Feedback, string> = {
-  spam: 'This is spam',
-  inappropriate: 'Inappropriate content',
-  offensive: 'Offensive language',
-};
 
 /** The Feedback and Action cells of a comment that is not reported from here: what `children` says, where Report would be. */
 function ActionCells({ children }: { children: ReactNode }) {
@@ -40,12 +32,7 @@ function ActionCells({ children }: { children: ReactNode }) {
  */
 export function CommentRow({ comment }: { comment: CommentItem }) {
   const [feedback, setFeedback] = useState<Feedback | ''>('');
-  const [reported, setReported] = useState(false);
-  // Report is gone once the report is in: the reader's focus goes to what took its place
-  const reportedRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (reported) reportedRef.current?.focus();
-  }, [reported]);
+  const { reported, setReported, reportedRef } = useReported();
   const [reading, setReading] = useState(false);
   const [report, { isLoading }] = useReportCommentMutation();
   const toast = useToast();
@@ -94,6 +81,7 @@ export function CommentRow({ comment }: { comment: CommentItem }) {
             <CommentEdited commentId={comment._id} editedAt={comment.editedAt} />
           </Typography>
         )}
+        {comment.hidden && <HiddenNotice hidden={comment.hidden} what="comment" mine={comment.byMe === true} sx={{ mt: 1 }} />}
       </TableCell>
       {comment.byMe ? (
         <ActionCells>
@@ -106,42 +94,12 @@ export function CommentRow({ comment }: { comment: CommentItem }) {
         </ActionCells>
       ) : reported || comment.reportedByMe ? (
         <ActionCells>
-          <Stack ref={reportedRef} tabIndex={-1} direction="row" spacing={0.75} sx={{ alignItems: 'center', color: 'success.dark', outline: 'none' }}>
-            <CheckCircleOutline fontSize="small" aria-hidden />
-            <Typography variant="body2" sx={{ fontWeight: 600 }}>
-              Reported
-            </Typography>
-          </Stack>
+          <ReportedMark ref={reportedRef} />
         </ActionCells>
       ) : (
         <>
           <TableCell>
-            <FormControl size="small" sx={{ minWidth: 190 }} disabled={isLoading}>
-              <Select
-                value={feedback}
-                displayEmpty
-                onChange={(event) => setFeedback(event.target.value)}
-                inputProps={{ 'aria-label': `Feedback on the comment by ${comment.authorName}` }}
-                renderValue={(value) =>
-                  value ? (
-                    FEEDBACK_LABELS[value]
-                  ) : (
-                    <Box component="span" sx={{ color: 'text.secondary' }}>
-                      Select Feedback
-                    </Box>
-                  )
-                }
-              >
-                <MenuItem value="" disabled>
-                  Select Feedback
-                </MenuItem>
-                {REPORT_FEEDBACK.map((option) => (
-                  <MenuItem key={option} value={option}>
-                    {FEEDBACK_LABELS[option]}
-                  </MenuItem>
-                ))}
-              </Select>
-            </FormControl>
+            <FeedbackSelect value={feedback} onChange={setFeedback} label={`Feedback on the comment by ${comment.authorName}`} disabled={isLoading} />
           </TableCell>
           <TableCell>
             <Button variant="contained" color="error" size="small" disabled={!feedback || isLoading} onClick={() => void submit()}>

@@ -1,11 +1,13 @@
 import FlagOutlined from '@mui/icons-material/FlagOutlined';
-import { Box, Button, Link, List, ListItem, ListItemAvatar, ListItemText, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import LockOutlined from '@mui/icons-material/LockOutlined';
+import { Alert, Box, Button, Link, List, ListItem, ListItemAvatar, ListItemText, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { Markdown, PersonAvatar } from '@forum/web-ui';
 import { AuthorName } from '../../../components/AuthorName';
+import { HiddenNotice } from '../../../components/ModerationMarks';
 import { useAuthState } from '../../../lib/auth';
-import { formatDateTime } from '../../../lib/format';
+import { asSentence, formatDateTime } from '../../../lib/format';
 import { commentAnchorId, useCommentAnchor } from '../hooks/use-comment-anchor';
 import { useCommentPages } from '../hooks/use-comment-pages';
 import { useLiveComments } from '../hooks/use-live-comments';
@@ -22,9 +24,10 @@ export const commentsPagePath = (postId: string) => `/post/${encodeURIComponent(
  * link to the comments page; comments written or removed elsewhere show as they happen (the
  * change stream). The section's id is 'comments', so /post/{id}#comments (My Posts'
  * Comments action) lands here; each comment's is `comment-<id>`, so a notification's
- * /post/{id}#comment-{id} lands on the comment, marked out.
+ * /post/{id}#comment-{id} lands on the comment, marked out. On a locked post (`locked`, with staff's
+ * reason when they gave one) members get a short text saying so instead of the form; staff keep it.
  */
-export function PostComments({ postId }: { postId: string }) {
+export function PostComments({ postId, locked, staff = false }: { postId: string; locked?: { reason?: string }; staff?: boolean }) {
   const { status } = useAuthState();
   const location = useLocation();
   const commentPages = useCommentPages(postId);
@@ -64,7 +67,13 @@ export function PostComments({ postId }: { postId: string }) {
         </Button>
       </Stack>
 
-      {status === 'authenticated' ? (
+      {locked && (
+        <Alert severity="info" icon={<LockOutlined />} sx={{ mb: 2 }}>
+          This post is locked: no new comments can be added.{locked.reason && ` Reason: ${asSentence(locked.reason)}`}
+          {staff && ' As staff, you can still comment.'}
+        </Alert>
+      )}
+      {locked && !staff ? null : status === 'authenticated' ? (
         <CommentForm postId={postId} />
       ) : status === 'anonymous' ? (
         // No '#comments' in the way back: the realm refuses a return address with a fragment.
@@ -128,7 +137,12 @@ export function PostComments({ postId }: { postId: string }) {
                     {comment.byMe && <EditCommentButton comment={comment} />}
                   </Stack>
                 }
-                secondary={<Markdown source={comment.text} />}
+                secondary={
+                  <>
+                    {comment.hidden && <HiddenNotice hidden={comment.hidden} what="comment" mine={comment.byMe === true} sx={{ mb: 1 }} />}
+                    <Markdown source={comment.text} />
+                  </>
+                }
                 slotProps={{
                   primary: { component: 'div' },
                   secondary: { component: 'div', color: 'text.primary', sx: { mt: 0.5 } },

@@ -1,5 +1,5 @@
 import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
-import { BELL_LATEST, type ActivityItem } from '@forum/contracts';
+import { BELL_LATEST } from '@forum/contracts';
 import { Badge, IconButton } from '@mui/material';
 import { lazy, Suspense, useId, useState } from 'react';
 import { Hint } from '../../../components/Hint';

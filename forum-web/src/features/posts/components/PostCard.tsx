@@ -4,13 +4,15 @@ import { Box, Card, CardContent, Chip, Link, Skeleton, Stack, Typography } from 
 import { Link as RouterLink } from 'react-router-dom';
 import { PersonAvatar } from '@forum/web-ui';
 import { AuthorName } from '../../../components/AuthorName';
+import { PostMarks } from '../../../components/ModerationMarks';
 import { PostStats } from '../../../components/PostStats';
 import { formatDate } from '../../../lib/format';
 
 /**
  * One post of the home list. The title is the link; its ::after covers the card,
  * so the whole card is clickable while the link's name stays the title. A post deleted since
- * the list was read keeps its place, marked (the list does not move under the reader).
+ * the list was read keeps its place, marked (the list does not move under the reader). Staff's marks
+ * (pinned, locked) show under the summary.
  */
 export function PostCard({ post, deleted = false }: { post: PostListItem; deleted?: boolean }) {
   const tag = post.tags[0] ?? FALLBACK_TAG;
@@ -55,7 +57,7 @@ export function PostCard({ post, deleted = false }: { post: PostListItem; delete
         <Typography variant="body2" color="text.secondary" sx={{ mt: 0.75, overflowWrap: 'anywhere' }}>
           {post.summary}
         </Typography>
-        <Box sx={{ mt: 2 }}>
+        <Stack direction="row" sx={{ mt: 2, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
           {deleted ? (
             <Typography variant="body2" sx={{ fontWeight: 600 }}>
               This post has been deleted.
@@ -63,7 +65,8 @@ export function PostCard({ post, deleted = false }: { post: PostListItem; delete
           ) : (
             <PostStats upVote={post.upVote} downVote={post.downVote} commentCount={post.commentCount} />
           )}
-        </Box>
+          <PostMarks pinned={post.pinned} locked={post.locked} />
+        </Stack>
       </CardContent>
     </Card>
   );

@@ -6,14 +6,17 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Markdown, PersonAvatar } from '@forum/web-ui';
 import { AuthorName } from '../../../components/AuthorName';
+import { HiddenNotice, PostMarks } from '../../../components/ModerationMarks';
 import { PostNotFound } from '../../../components/NotFoundMessage';
 import { TagList } from '../../../components/TagChip';
 import { formatDate } from '../../../lib/format';
 import { isNotFound } from '../../../lib/http-error';
+import { useAuthState } from '../../../lib/auth';
 import { useGetPostQuery } from '../../../lib/post';
 import { useLivePost } from '../hooks/use-live-post';
 import { OwnPostVotes } from './OwnPostVotes';
 import { PostEdited } from './PostEdited';
+import { ReportPost } from './ReportPost';
 import { editPostPath, postPath } from '../../../lib/paths';
 import { ShareMenu } from './ShareMenu';
 import { VoteButtons } from './VoteButtons';
@@ -22,10 +25,13 @@ import { VoteButtons } from './VoteButtons';
  * Post detail (spec §2): author, date, title, tags, description, like and dislike, the
  * comment count and the share menu. `children` (the comments) show once the post has loaded.
  * The counts move as votes and comments come (the change stream), and a post deleted meanwhile
- * shows as not found. `actions` stand beside the share menu (Follow).
+ * shows as not found. `actions` stand beside the share menu (Follow). Staff's marks show too: pinned
+ * and locked beside the title, and, to its author and staff, why a hidden post is hidden. A signed-in
+ * reader may report someone else's post.
  */
 export function PostDetails({ id, actions, children }: { id: string; actions?: ReactNode; children?: ReactNode }) {
   const { data: post, error, isLoading } = useGetPostQuery(id);
+  const { status } = useAuthState();
   useLivePost(id);
 
   if (isLoading) return <PostDetailsSkeleton />;
@@ -50,6 +56,7 @@ export function PostDetails({ id, actions, children }: { id: string; actions?: R
         All posts
       </Button>
       <Paper variant="outlined" sx={{ p: { xs: 2.5, md: 4 } }}>
+        {post.hidden && <HiddenNotice hidden={post.hidden} what="post" mine={post.byMe === true} sx={{ mb: 2.5 }} />}
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 2.5 }}>
           <PersonAvatar name={post.authorName} photo={post.authorPhoto} size={48} />
           <Box>
@@ -71,6 +78,7 @@ export function PostDetails({ id, actions, children }: { id: string; actions?: R
         <Typography variant="h4" component="h1" sx={{ fontWeight: 700, overflowWrap: 'anywhere', fontSize: { xs: '1.75rem', sm: '2.125rem' } }}>
           {post.title}
         </Typography>
+        <PostMarks pinned={post.pinned} locked={post.locked} sx={{ mt: 1.5 }} />
         <TagList tags={post.tags} sx={{ mt: 1.5 }} />
         <Markdown source={post.description} sx={{ mt: 3 }} />
         <Divider sx={{ my: 3 }} />
@@ -89,6 +97,7 @@ export function PostDetails({ id, actions, children }: { id: string; actions?: R
               Edit
             </Button>
           )}
+          {status === 'authenticated' && !post.byMe && <ReportPost postId={post._id} reportedByMe={post.reportedByMe === true} />}
           {actions}
           <ShareMenu url={new URL(postPath(post._id), window.location.origin).href} title={post.title} />
         </Stack>

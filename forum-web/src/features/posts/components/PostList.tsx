@@ -15,7 +15,8 @@ import { SortSelect } from './SortSelect';
  * The home post list (spec §2 Home): sort selector, a page of cards, Prev / Next. Posts written
  * meanwhile are not put into the list under the reader: 'N new posts' says they are there, and
  * shows the first page of the newest when pressed (where new posts are, whatever page or sort the
- * reader was at). A shown post deleted meanwhile stays in its place, marked.
+ * reader was at). A shown post deleted meanwhile stays in its place, marked. The first page, in either
+ * sort, starts with the posts staff pinned (`pinned`), each marked.
  */
 export function PostList() {
   const { page, sort, setPage, setSort } = usePostListParams();
@@ -34,7 +35,7 @@ export function PostList() {
   // Spec §4: the page is clamped to the pages that exist (a stale link, posts deleted meanwhile).
   const { top: sectionRef, goToPage } = usePagedList<HTMLElement>({ page, setPage }, currentData?.totalCount);
 
-  const posts = isError ? [] : (data?.posts ?? []);
+  const posts = isError ? [] : [...(data?.pinned ?? []), ...(data?.posts ?? [])];
   const headingRef = useRef<HTMLHeadingElement>(null);
   const showNewPosts = () => {
     if (newPosts.position) readAfter('getPosts', newPosts.position);

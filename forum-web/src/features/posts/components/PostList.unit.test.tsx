@@ -119,3 +119,36 @@ describe('the home post list: paging and sort', () => {
     await waitFor(() => expect(currentPath()).toBe('/u/u-bob'));
   });
 });
+
+describe('#43.4 pinned posts', () => {
+  it('come first on the first page, in both sorts, each marked Pinned; a locked one is marked Locked; later pages have none', async () => {
+    const pinned = [
+      { ...post(90), pinned: true as const },
+      { ...post(91), pinned: true as const, locked: true as const },
+    ];
+    stubApi({
+      'GET /api/posts': (request) => {
+        const page = Number(new URL(request.url).searchParams.get('page'));
+        const posts = Array.from({ length: 5 }, (_, i) => post((page - 1) * 5 + i + 1));
+        return { body: { posts, totalCount: 10, ...(page === 1 && { pinned }) } };
+      },
+    });
+    renderList();
+    await screen.findByRole('heading', { name: 'Post number 90' });
+    expect(titles().slice(0, 3)).toEqual(['Post number 90', 'Post number 91', 'Post number 1']);
+    const cards = screen.getAllByRole('article');
+    expect(within(cards[0]!).getByText('Pinned')).toBeTruthy();
+    expect(within(cards[1]!).getByText('Locked')).toBeTruthy();
+    expect(within(cards[2]!).queryByText('Pinned')).toBeNull();
+    cleanup();
+
+    renderList('/?sort=popularity');
+    await screen.findByRole('heading', { name: 'Post number 90' });
+    expect(titles()[0]).toBe('Post number 90');
+    cleanup();
+
+    renderList('/?page=2');
+    await screen.findByRole('heading', { name: 'Post number 6' });
+    expect(screen.queryByText('Pinned')).toBeNull();
+  });
+});
