@@ -1,4 +1,4 @@
-import { Alert, AlertTitle } from '@mui/material';
+import { Alert } from '@mui/material';
 import { useAuthState } from '../../../lib/auth';
 import { suspensionText } from '../../../lib/suspension';
 import { useGetMeQuery } from '../api/get-me';
@@ -13,7 +13,6 @@ export function SuspensionBanner() {
   if (!user || !suspension) return null;
   return (
     <Alert severity="warning" role="status" sx={{ mb: 3 }}>
-      <AlertTitle>Your account is suspended</AlertTitle>
       {suspensionText(suspension)}
     </Alert>
   );
