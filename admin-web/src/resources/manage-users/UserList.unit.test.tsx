@@ -14,6 +14,7 @@ const user = (n: number, extra: Partial<AdminUser> = {}): AdminUser => ({
   photoURL: '',
   role: 'user',
   isMember: false,
+  suspension: null,
   ...extra,
 });
 
