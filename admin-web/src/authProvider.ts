@@ -1,18 +1,9 @@
 import type { Auth } from '@forum/web-auth';
 import type { AuthProvider, UserIdentity } from 'react-admin';
 import { consoleUrl } from './auth';
-import { mayAccess, type ConsoleRole } from './permissions';
+import { ADMIN_ROLE, consoleRoleOf, mayAccess, MODERATOR_ROLE } from './permissions';
 
-export const ADMIN_ROLE = 'admin';
-export const MODERATOR_ROLE = 'moderator';
 const FORUM_ROLES: readonly string[] = [ADMIN_ROLE, MODERATOR_ROLE];
-
-/** The console role among `getPermissions`' roles: admin before moderator; null for anyone else. */
-export function consoleRoleOf(roles: unknown): ConsoleRole | null {
-  if (!Array.isArray(roles)) return null;
-  if (roles.includes(ADMIN_ROLE)) return ADMIN_ROLE;
-  return roles.includes(MODERATOR_ROLE) ? MODERATOR_ROLE : null;
-}
 const ROLE_CACHE_MS = 60_000;
 
 /**

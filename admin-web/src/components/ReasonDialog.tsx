@@ -1,4 +1,4 @@
-import type { TextRule } from '@forum/contracts';
+import { WARNING_REASON_MAX, type TextRule } from '@forum/contracts';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, useMediaQuery, useTheme } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useId, type ReactNode } from 'react';
@@ -6,6 +6,9 @@ import { Form, useNotify, useRefresh } from 'react-admin';
 import { serverFieldMessages, serverMessage } from '../dataProvider';
 import { CountedTextInput } from './CountedTextInput';
 import { requiredText } from './TitleAndDescriptionInputs';
+
+/** A warning's reason (optional: a warning may say nothing more than that it is one). */
+export const WARNING_REASON_RULE: TextRule = { kind: 'body', label: 'Reason', max: WARNING_REASON_MAX };
 
 export interface ReasonDialogProps {
   open: boolean;

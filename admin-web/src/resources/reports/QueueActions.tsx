@@ -1,4 +1,4 @@
-import { MODERATION_REASON_RULE, WARNING_REASON_MAX, type TextRule } from '@forum/contracts';
+import { MODERATION_REASON_RULE } from '@forum/contracts';
 import BlockOutlined from '@mui/icons-material/BlockOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import DoneOutlined from '@mui/icons-material/DoneOutlined';
@@ -6,16 +6,13 @@ import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import VisibilityOffOutlined from '@mui/icons-material/VisibilityOffOutlined';
 import { Button, Stack } from '@mui/material';
 import { useState, type ReactNode } from 'react';
-import { useDataProvider, usePermissions, useRecordContext } from 'react-admin';
-import { consoleRoleOf } from '../../authProvider';
+import { useDataProvider, useRecordContext } from 'react-admin';
 import { ConfirmedAction } from '../../components/ConfirmedAction';
-import { ReasonDialog } from '../../components/ReasonDialog';
+import { ReasonDialog, WARNING_REASON_RULE } from '../../components/ReasonDialog';
 import { SuspendDialog } from '../../components/SuspendDialog';
 import type { ForumDataProvider, QueueRecord } from '../../dataProvider';
-import { mayAccess } from '../../permissions';
+import { useConsolePermissions } from '../../permissions';
 import { itemLabel } from './QueueFields';
-
-const WARNING_RULE: TextRule = { kind: 'body', label: 'Reason', max: WARNING_REASON_MAX };
 
 /** A button that opens its dialog (`dialog` gets whether it is open and how to close it). */
 function DialogButton({
@@ -49,10 +46,8 @@ function DialogButton({
 export function QueueActions() {
   const item = useRecordContext<QueueRecord>();
   const dataProvider = useDataProvider<ForumDataProvider>();
-  const { permissions } = usePermissions();
-  const role = consoleRoleOf(permissions);
+  const { role, may } = useConsolePermissions('reports');
   if (!item || item.handled) return null;
-  const may = (action: string) => mayAccess(role, 'reports', action);
   const name = itemLabel(item);
   const what = item.kind === 'post' ? 'post' : 'comment';
   const protectedAuthor = item.author.role === 'admin' || (item.author.role === 'moderator' && role !== 'admin');
@@ -122,7 +117,7 @@ export function QueueActions() {
               onClose={close}
               title={`Warn ${item.author.name}?`}
               description={`They get a warning about this ${what}, with the reason when you give one.`}
-              rule={WARNING_RULE}
+              rule={WARNING_REASON_RULE}
               confirmLabel="Warn"
               run={(values) =>
                 dataProvider.warnMember(authorId, { ...(typeof values.reason === 'string' && values.reason && { reason: values.reason }), about })
