@@ -4,6 +4,7 @@ import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import DoneOutlined from '@mui/icons-material/DoneOutlined';
 import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import VisibilityOffOutlined from '@mui/icons-material/VisibilityOffOutlined';
+import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
 import { Button, Stack } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { useDataProvider, useRecordContext } from 'react-admin';
@@ -137,5 +138,28 @@ export function QueueActions() {
         />
       )}
     </Stack>
+  );
+}
+
+/** A handled row's way back: Unhide a hidden item that is not deleted (hidden posts are in no other list of the console). */
+export function UnhideAction() {
+  const item = useRecordContext<QueueRecord>();
+  const dataProvider = useDataProvider<ForumDataProvider>();
+  const { may } = useConsolePermissions('reports');
+  if (!item?.hidden || item.deleted || !may('hide')) return null;
+  const what = item.kind === 'post' ? 'post' : 'comment';
+  return (
+    <ConfirmedAction
+      label="Unhide"
+      ariaLabel={`Unhide the ${itemLabel(item)}`}
+      icon={<VisibilityOutlined />}
+      question={`The ${what} is shown to everyone again, and its author is told.`}
+      confirmLabel="Unhide"
+      run={() => dataProvider.unhide(item.kind, item._id)}
+      success={`The ${what} is visible again`}
+      failure={`Failed to unhide the ${what}`}
+      serverMessageFirst
+      refresh
+    />
   );
 }

@@ -5,7 +5,7 @@ import { List, useListContext } from 'react-admin';
 import { ListPagination } from '../../components/ListPagination';
 import { ColumnsOrCards, type ListColumn } from '../../components/RecordCards';
 import type { QueueRecord } from '../../dataProvider';
-import { QueueActions } from './QueueActions';
+import { QueueActions, UnhideAction } from './QueueActions';
 import { AuthorField, FirstReportedField, HandledField, ItemField, itemLabel, ReportsField } from './QueueFields';
 
 type Status = 'open' | 'handled';
@@ -54,7 +54,7 @@ function QueueContent() {
       ) : status === 'open' ? (
         <ColumnsOrCards<QueueRecord> columns={COMMON_COLUMNS} label={itemLabel} actions={<QueueActions />} />
       ) : (
-        <ColumnsOrCards<QueueRecord> columns={HANDLED_COLUMNS} label={itemLabel} />
+        <ColumnsOrCards<QueueRecord> columns={HANDLED_COLUMNS} label={itemLabel} actions={<UnhideAction />} />
       )}
     </>
   );

@@ -158,16 +158,19 @@ describe('Reports (the moderators’ queue)', () => {
     expect(await buttonOf('You are all idiots', 'Suspend Mia Moderator, author of the Comment on “Welcome to the forum!”')).toBeTruthy();
   });
 
-  it('shows handled items in the Handled tab: how, by whom, when and why, without actions', async () => {
-    const { reads } = fakeServer();
+  it('shows handled items in the Handled tab: how, by whom, when and why; a hidden item can be unhidden', async () => {
+    const { reads, commands } = fakeServer();
     renderQueue();
     await rowOf('You are all idiots');
     await userEvent.click(screen.getByRole('tab', { name: 'Handled' }));
     const row = await rowOf('Reason: Advertising');
     expect(within(row).getAllByText('Hidden')).toHaveLength(2); // how it was handled, and the item's mark
     expect(within(row).getByText(/by Mo Derator/)).toBeTruthy();
-    expect(within(row).queryByRole('button')).toBeNull();
     expect(reads.at(-1)).toBe('?status=handled&page=1');
+    await userEvent.click(within(row).getByRole('button', { name: 'Unhide the Post “Cheap watches here”' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Unhide' }));
+    expect(await screen.findByText('The post is visible again')).toBeTruthy();
+    expect(commands).toEqual([{ call: `DELETE /api/moderation/posts/${POST_ID}/hidden`, body: undefined }]);
   });
 
   it('says so in plain words when there is nothing to review', async () => {
