@@ -48,7 +48,7 @@ export function SuspendDialog({
           <FormDataConsumer>
             {({ formData }) =>
               (formData as { period?: string }).period === 'date' ? (
-                <DateTimeInput source="until" label="Until" validate={required('Choose the end of the suspension')} />
+                <DateTimeInput source="until" label="Ends at" validate={required('Choose the end of the suspension')} />
               ) : null
             }
           </FormDataConsumer>

@@ -13,9 +13,11 @@ export function ConsoleMenu() {
   const [open] = useSidebarState();
   const basename = useBasename();
   const { canAccess: mayAnnounce } = useCanAccess({ resource: 'announcements', action: 'create' });
+  // an admin's first page is the spec's Admin Profile; a moderator's is their own (resources/dashboard/ModeratorHome.tsx)
+  const { canAccess: admin } = useCanAccess({ resource: 'dashboard', action: 'stats' });
   return (
     <Menu>
-      <Menu.DashboardItem primaryText="Admin Profile" />
+      <Menu.DashboardItem primaryText={admin === false ? 'Home' : 'Admin Profile'} />
       <Menu.ResourceItem name="reports" />
       <Menu.ResourceItem name="manage-users" />
       <Menu.ResourceItem name="reported-comments" />

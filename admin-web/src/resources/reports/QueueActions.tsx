@@ -110,7 +110,7 @@ export function QueueActions() {
       {may('warn') && authorId && !item.warned && !protectedAuthor && (
         <DialogButton
           label="Warn author"
-          ariaLabel={`Warn ${item.author.name} about the ${name}`}
+          ariaLabel={`Warn author ${item.author.name} about the ${name}`}
           icon={<ReportProblemOutlined />}
           dialog={(open, close) => (
             <ReasonDialog
@@ -132,7 +132,7 @@ export function QueueActions() {
       {may('suspend') && authorId && !protectedAuthor && (
         <DialogButton
           label="Suspend author"
-          ariaLabel={`Suspend ${item.author.name}, author of the ${name}`}
+          ariaLabel={`Suspend author ${item.author.name} of the ${name}`}
           icon={<BlockOutlined />}
           dialog={(open, close) => <SuspendDialog open={open} onClose={close} member={{ id: authorId, name: item.author.name }} about={about} />}
         />

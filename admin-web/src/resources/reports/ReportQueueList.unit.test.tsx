@@ -122,7 +122,7 @@ describe('Reports (the moderators’ queue)', () => {
   it('warns the author about the item, with a reason', async () => {
     const { commands } = fakeServer();
     renderQueue();
-    await userEvent.click(await buttonOf('Buy now at a great price', 'Warn Sid Spammer about the Post “Cheap watches here”'));
+    await userEvent.click(await buttonOf('Buy now at a great price', 'Warn author Sid Spammer about the Post “Cheap watches here”'));
     const dialog = await screen.findByRole('dialog', { name: 'Warn Sid Spammer?' });
     await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'No advertising');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Warn' }));
@@ -135,7 +135,7 @@ describe('Reports (the moderators’ queue)', () => {
   it('suspends the author until lifted, naming the item', async () => {
     const { commands } = fakeServer();
     renderQueue();
-    await userEvent.click(await buttonOf('Buy now at a great price', 'Suspend Sid Spammer, author of the Post “Cheap watches here”'));
+    await userEvent.click(await buttonOf('Buy now at a great price', 'Suspend author Sid Spammer of the Post “Cheap watches here”'));
     const dialog = await screen.findByRole('dialog', { name: 'Suspend Sid Spammer?' });
     await userEvent.click(within(dialog).getByRole('radio', { name: 'Until lifted' }));
     await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Spam account');
@@ -155,7 +155,7 @@ describe('Reports (the moderators’ queue)', () => {
     expect(within(row).queryByRole('button', { name: /Hide|Warn|Suspend/ })).toBeNull();
     unmount();
     renderQueue('admin');
-    expect(await buttonOf('You are all idiots', 'Suspend Mia Moderator, author of the Comment on “Welcome to the forum!”')).toBeTruthy();
+    expect(await buttonOf('You are all idiots', 'Suspend author Mia Moderator of the Comment on “Welcome to the forum!”')).toBeTruthy();
   });
 
   it('shows handled items in the Handled tab: how, by whom, when and why; a hidden item can be unhidden', async () => {
