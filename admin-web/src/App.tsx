@@ -1,14 +1,15 @@
 import type { Auth } from '@forum/web-auth';
 import { Box, CircularProgress } from '@mui/material';
 import { lazy, useEffect, useMemo, useState } from 'react';
-import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { Admin, CanAccess, CustomRoutes, Resource } from 'react-admin';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { AccessDenied } from './AccessDenied';
-import { ADMIN_ROLE, createAuthProvider } from './authProvider';
+import { createAuthProvider } from './authProvider';
 import { createDataProvider } from './dataProvider';
 import { i18nProvider } from './i18nProvider';
 import { ConsoleLayout } from './layout/ConsoleLayout';
 import { consoleTheme } from './layout/theme';
+import { consoleRoleOf } from './permissions';
 import { MakeAnnouncement } from './resources/announcements/MakeAnnouncement';
 import audit from './resources/audit';
 import contactMessages from './resources/contact-messages';
@@ -17,6 +18,7 @@ import manageUsers from './resources/manage-users';
 import posts from './resources/posts';
 import projections from './resources/projections';
 import reportedComments from './resources/reported-comments';
+import reports from './resources/reports';
 import snapshots from './resources/snapshots';
 
 // the dashboard brings the chart library: its own chunk
@@ -27,8 +29,9 @@ type Access = 'checking' | 'open' | 'denied';
 /**
  * The console lives under /admin of the gateway with real paths (not #/ ones):
  * react-admin runs inside our BrowserRouter under `/admin/*` and builds its links from `basename`.
- * Every page needs a signed-in admin (`requireAuth`); signing in happens on the realm's page.
- * A signed-in user who is not an admin gets 'Access Denied' instead of an empty console.
+ * Every page needs a signed-in admin or moderator (`requireAuth`); signing in happens on the realm's
+ * page. A signed-in member gets 'Access Denied' instead of an empty console; a moderator sees only
+ * the menu entries and pages their role may use (permissions.ts, react-admin's `canAccess`).
  */
 export function App({ auth }: { auth: Auth }) {
   const authProvider = useMemo(() => createAuthProvider(auth), [auth]);
@@ -40,9 +43,9 @@ export function App({ auth }: { auth: Auth }) {
     if (auth.getState().status !== 'authenticated') return;
     let current = true;
     void Promise.resolve(authProvider.getPermissions?.({}))
-      .then((roles: unknown) => Array.isArray(roles) && roles.includes(ADMIN_ROLE))
+      .then((roles: unknown) => consoleRoleOf(roles) !== null)
       .catch(() => false)
-      .then((admin) => current && setAccess(admin ? 'open' : 'denied'));
+      .then((staff) => current && setAccess(staff ? 'open' : 'denied'));
     return () => {
       current = false;
     };
@@ -77,6 +80,7 @@ export function App({ auth }: { auth: Auth }) {
               theme={consoleTheme}
               dashboard={Dashboard}
             >
+              <Resource name="reports" {...reports} />
               <Resource name="manage-users" {...manageUsers} recordRepresentation="name" />
               <Resource name="reported-comments" {...reportedComments} />
               <Resource name="audit" {...audit} />
@@ -85,7 +89,14 @@ export function App({ auth }: { auth: Auth }) {
               <Resource name="snapshots" {...snapshots} />
               <Resource name="posts" {...posts} recordRepresentation="title" />
               <CustomRoutes>
-                <Route path="/make-announcement" element={<MakeAnnouncement />} />
+                <Route
+                  path="/make-announcement"
+                  element={
+                    <CanAccess resource="announcements" action="create" accessDenied={<AccessDenied />}>
+                      <MakeAnnouncement />
+                    </CanAccess>
+                  }
+                />
                 <Route path="/history/:kind/:id" element={<HistoryPage />} />
               </CustomRoutes>
             </Admin>

@@ -1,13 +1,14 @@
 import type { Auth } from '@forum/web-auth';
 import type { AuthProvider, UserIdentity } from 'react-admin';
 import { consoleUrl } from './auth';
+import { ADMIN_ROLE, consoleRoleOf, mayAccess, MODERATOR_ROLE } from './permissions';
 
-export const ADMIN_ROLE = 'admin';
+const FORUM_ROLES: readonly string[] = [ADMIN_ROLE, MODERATOR_ROLE];
 const ROLE_CACHE_MS = 60_000;
 
 /**
  * The forum's own role of the caller (GET /api/me): roles are the forum's facts (ADMIN_EMAILS,
- * make-admin), which a Keycloak token does not carry. null when the call fails.
+ * make-admin, granted moderators), which a token may not carry yet. null when the call fails.
  */
 async function fetchForumRole(token: string | undefined): Promise<string | null> {
   if (!token) return null;
@@ -25,7 +26,7 @@ export function createAuthProvider(auth: Auth): AuthProvider {
   const signedIn = () => auth.getState().status === 'authenticated';
   let forumRole: { userId: string; at: number; role: Promise<string | null> } | null = null;
 
-  /** `realm_access.roles` of the token, with admin decided by the forum's own record when it answers. */
+  /** `realm_access.roles` of the token, with admin and moderator decided by the forum's own record when it answers. */
   async function roles(): Promise<string[]> {
     const user = auth.getState().user;
     if (!user) return [];
@@ -40,8 +41,9 @@ export function createAuthProvider(auth: Auth): AuthProvider {
       };
     }
     const role = await forumRole.role;
-    const fromToken = user.roles.filter((r) => r !== ADMIN_ROLE || role === null);
-    return role === ADMIN_ROLE ? [...fromToken, ADMIN_ROLE] : fromToken;
+    if (role === null) return [...user.roles];
+    const fromToken = user.roles.filter((r) => !FORUM_ROLES.includes(r));
+    return FORUM_ROLES.includes(role) ? [...fromToken, role] : fromToken;
   }
 
   return {
@@ -70,7 +72,7 @@ export function createAuthProvider(auth: Auth): AuthProvider {
 
     getPermissions: roles,
 
-    // the console is for admins only (spec §2, §6); the API checks again on every call
-    canAccess: async () => (await roles()).includes(ADMIN_ROLE),
+    // the console is for staff (issue #43): each sees what their role may do (permissions.ts); the API checks again on every call
+    canAccess: async ({ resource, action }) => mayAccess(consoleRoleOf(await roles()), resource, action),
   };
 }

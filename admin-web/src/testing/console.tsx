@@ -6,23 +6,33 @@ import { MemoryRouter } from 'react-router-dom';
 import { stubApi } from '@forum/web-ui/testing';
 import { createDataProvider, type ForumDataProvider } from '../dataProvider';
 import { i18nProvider } from '../i18nProvider';
+import { mayAccess, type ConsoleRole } from '../permissions';
 
 /**
  * A page of the console as App.tsx mounts it (react-admin under /admin of the gateway, the
  * console's texts, a fresh store, toasts), on the real data provider against the stubbed fetch unless the
- * test passes its own. `resource` puts the page in that resource's context.
+ * test passes its own. `resource` puts the page in that resource's context; `role` is the signed-in
+ * staff member's (an admin unless the test says otherwise), with the console's own permissions.
  */
 export function renderConsole(
   element: ReactElement,
-  { path, resource, dataProvider, identity }: { path: string; resource?: string; dataProvider?: ForumDataProvider; identity?: UserIdentity },
+  {
+    path,
+    resource,
+    dataProvider,
+    identity,
+    role = 'admin',
+  }: { path: string; resource?: string; dataProvider?: ForumDataProvider; identity?: UserIdentity; role?: ConsoleRole },
 ) {
-  // `identity`: the signed-in admin (react-admin's getIdentity), for pages that tell the admin's own row apart
-  const authProvider: AuthProvider | undefined = identity && {
+  // `identity`: the signed-in staff member (react-admin's getIdentity), for pages that tell their own row apart
+  const authProvider: AuthProvider = {
     login: async () => {},
     logout: async () => {},
     checkAuth: async () => {},
     checkError: async () => {},
-    getIdentity: () => Promise.resolve(identity),
+    getIdentity: () => (identity ? Promise.resolve(identity) : Promise.reject(new Error('No identity in this test'))),
+    getPermissions: () => Promise.resolve([role]),
+    canAccess: ({ resource: name, action }) => Promise.resolve(mayAccess(role, name, action)),
   };
   return render(
     <MemoryRouter initialEntries={[path]}>

@@ -2,7 +2,7 @@ import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOu
 import type { AdminStats } from '@forum/contracts';
 import { PersonAvatar } from '@forum/web-ui';
 import { Card, CardContent, Chip, Skeleton, Stack, Typography } from '@mui/material';
-import { ADMIN_ROLE } from '../../authProvider';
+import { ADMIN_ROLE } from '../../permissions';
 
 /** Spec §2 Admin dashboard: the signed-in admin's card (photo, name, email, role), as the forum has them. */
 export function AdminCard({ admin }: { admin: AdminStats['admin'] | undefined }) {

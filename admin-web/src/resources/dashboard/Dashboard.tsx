@@ -4,7 +4,8 @@ import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import { Alert, Box, Button, Card, CardContent, Skeleton, Typography } from '@mui/material';
 import { visuallyHidden } from '@mui/utils';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Title } from 'react-admin';
+import { Title, useCanAccess } from 'react-admin';
+import { ModeratorHome } from './ModeratorHome';
 import { AdminCard } from './AdminCard';
 import { ManageTags } from './ManageTags';
 import { StatCard } from './StatCard';
@@ -27,6 +28,13 @@ const chartSkeleton = <Skeleton variant="rounded" height={260} />;
  * as a bar chart scaled to the largest (GET /api/admin/stats), and Manage Tags.
  */
 export default function Dashboard() {
+  // the statistics and the tags are admins' (GET /api/admin/stats, /api/admin/tags): a moderator's home is their own
+  const { canAccess, isPending } = useCanAccess({ resource: 'dashboard', action: 'stats' });
+  if (isPending) return null;
+  return canAccess ? <AdminDashboard /> : <ModeratorHome />;
+}
+
+function AdminDashboard() {
   const { data, error, refetch } = useAdminStats();
 
   return (

@@ -18,6 +18,7 @@ import {
 import { useId, useState } from 'react';
 import { useDataProvider, useGetIdentity, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import { serverMessage, type ForumDataProvider } from '../../dataProvider';
+import { useConsolePermissions } from '../../permissions';
 import type { UserRecord } from './types';
 
 /** What may become of the user's posts and comments, as the dialog offers it. */
@@ -43,7 +44,8 @@ export function EraseUserButton() {
   const [pending, setPending] = useState(false);
   const titleId = useId();
   const choiceId = useId();
-  if (!user || (identity && String(identity.id) === String(user.id))) return null;
+  const { may } = useConsolePermissions('manage-users');
+  if (!user || !may('erase') || (identity && String(identity.id) === String(user.id))) return null;
 
   const close = () => {
     setOpen(false);

@@ -1,8 +1,8 @@
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 import { useDataProvider, useRecordContext } from 'react-admin';
-import { ADMIN_ROLE } from '../../authProvider';
 import { ConfirmedAction } from '../../components/ConfirmedAction';
 import type { ForumDataProvider } from '../../dataProvider';
+import { ADMIN_ROLE, useConsolePermissions } from '../../permissions';
 import type { UserRecord } from './types';
 
 /**
@@ -13,7 +13,8 @@ import type { UserRecord } from './types';
 export function MakeAdminButton() {
   const user = useRecordContext<UserRecord>();
   const dataProvider = useDataProvider<ForumDataProvider>();
-  if (!user || user.role === ADMIN_ROLE) return null;
+  const { may } = useConsolePermissions('manage-users');
+  if (!user || user.role === ADMIN_ROLE || !may('make-admin')) return null;
   return (
     <ConfirmedAction
       label="Make Admin"

@@ -14,20 +14,25 @@ const user = (n: number, extra: Partial<AdminUser> = {}): AdminUser => ({
   photoURL: '',
   role: 'user',
   isMember: false,
+  suspension: null,
   ...extra,
 });
 
 const ANN = user(1, { name: 'Ann Author', email: 'ann@forum.test', isMember: true });
 const ADA = user(2, { name: 'Ada Admin', email: 'admin@forum.local', role: 'admin' });
 const BEN = user(3, { name: 'Ben Basic', email: 'ben@forum.test' });
+const MIA = user(4, { name: 'Mia Moderator', email: 'mia@forum.test', role: 'moderator' });
+const SAM = user(5, { name: 'Sam Suspended', email: 'sam@forum.test', suspension: { reason: 'Spam links', until: null } });
 
 /**
  * The query and command services behind the console: GET /api/admin/users (name or email
- * contains `q`, by name, the range asked for, Content-Range) and PATCH …/make-admin/:id.
+ * contains `q`, by name, the range asked for, Content-Range), PATCH …/make-admin/:id, erasure, and
+ * issue #43's role and suspension commands (kept in `commands` with their bodies).
  */
 function fakeServer(users: AdminUser[], { makeAdminStatus = 200, eraseStatus = 200 } = {}) {
   const reads: Array<{ range: [number, number]; q: string | undefined }> = [];
   const erased: Array<{ id: string; body: unknown }> = [];
+  const commands: Array<{ call: string; body: unknown }> = [];
   const { calls } = stubServer(({ url, method, init }) => {
     if (method === 'GET' && url.pathname === '/api/admin/users') {
       const range = JSON.parse(url.searchParams.get('range')!) as [number, number];
@@ -56,13 +61,26 @@ function fakeServer(users: AdminUser[], { makeAdminStatus = 200, eraseStatus = 2
       users = users.filter((u) => u._id !== id);
       return respond({ id, position: '71.1' }, 200, { 'X-Event-Position': '71.1' });
     }
+    const staff = /^\/api\/(?:admin\/users\/([^/]+)\/moderator|moderation\/users\/([^/]+)\/(suspension|warnings))$/.exec(url.pathname);
+    if (staff) {
+      const id = decodeURIComponent(staff[1] ?? staff[2]!);
+      commands.push({ call: `${method} ${url.pathname}`, body: init.body ? JSON.parse(init.body) : undefined });
+      const change: Partial<AdminUser> =
+        staff[1] !== undefined
+          ? { role: method === 'PUT' ? 'moderator' : 'user' }
+          : staff[3] === 'suspension'
+            ? { suspension: method === 'PUT' ? { reason: (JSON.parse(init.body) as { reason: string }).reason, until: null } : null }
+            : {};
+      users = users.map((u) => (u._id === id ? { ...u, ...change } : u));
+      return respond({ id, position: '72.1' }, 200, { 'X-Event-Position': '72.1' });
+    }
     return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
   });
-  return { calls, reads, erased };
+  return { calls, reads, erased, commands };
 }
 
-const renderUsers = (identity?: { id: string; fullName: string }) =>
-  renderConsole(<UserList />, { path: '/admin/manage-users', resource: 'manage-users', identity });
+const renderUsers = (identity?: { id: string; fullName: string }, role: 'admin' | 'moderator' = 'admin') =>
+  renderConsole(<UserList />, { path: '/admin/manage-users', resource: 'manage-users', identity, role });
 
 // (by text: role queries over a whole table are slow in jsdom)
 const rowOf = async (name: string) => (await screen.findByText(name, { exact: true })).closest('tr')!;
@@ -77,11 +95,11 @@ describe('Manage Users', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
-    ).toEqual(['Name', 'Email', 'Role', 'Membership', 'Actions']);
+    ).toEqual(['Name', 'Email', 'Role', 'Membership', 'Suspension', 'Actions']);
 
     const ann = await rowOf('Ann Author');
     expect(within(ann).getByRole('cell', { name: 'ann@forum.test' })).toBeTruthy();
-    expect(within(ann).getByText('User')).toBeTruthy();
+    expect(within(ann).getByText('Member')).toBeTruthy();
     expect(within(ann).getByText('Premium')).toBeTruthy();
     expect(within(ann).getByRole('button', { name: 'Make Admin' })).toBeTruthy();
     expect(within(ann).getByRole('link', { name: 'History of Ann Author' }).getAttribute('href')).toBe('/admin/history/user/u-1');
@@ -215,5 +233,80 @@ describe('Manage Users', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete user' }));
     expect(await screen.findByText('You cannot erase your own account here.')).toBeTruthy();
     expect(await rowOf('Ann Author')).toBeTruthy();
+  });
+
+  it('shows each role (Member, Moderator, Admin) and a suspension in force with its reason', async () => {
+    fakeServer([ANN, ADA, MIA, SAM]);
+    renderUsers();
+    expect(within(await rowOf('Mia Moderator')).getByText('Moderator')).toBeTruthy();
+    expect(within(await rowOf('Ada Admin')).getByText('Admin')).toBeTruthy();
+    const sam = await rowOf('Sam Suspended');
+    expect(within(sam).getByText('Suspended until lifted')).toBeTruthy();
+    expect(within(sam).getByText('Spam links')).toBeTruthy();
+    expect(within(await rowOf('Ann Author')).queryByText(/Suspended/)).toBeNull();
+  });
+
+  it('lets an admin make a member moderator and revoke it (no such button on an admin)', async () => {
+    const { commands } = fakeServer([ANN, ADA, MIA]);
+    renderUsers();
+    // the buttons wait for the permissions, and after each command for the list read again
+    const buttonOf = (row: string, name: string) => waitFor(async () => within(await rowOf(row)).getByRole('button', { name }));
+    await userEvent.click(await buttonOf('Ann Author', 'Make moderator Ann Author'));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes, make moderator' }));
+    expect(await screen.findByText('User role updated to moderator')).toBeTruthy();
+    await waitFor(async () => expect(within(await rowOf('Ann Author')).getByText('Moderator')).toBeTruthy());
+
+    await userEvent.click(await buttonOf('Mia Moderator', 'Revoke moderator from Mia Moderator'));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes, revoke' }));
+    expect(await screen.findByText('Moderator role revoked')).toBeTruthy();
+    expect(commands.map((command) => command.call)).toEqual(['PUT /api/admin/users/u-1/moderator', 'DELETE /api/admin/users/u-4/moderator']);
+    expect(within(await rowOf('Ada Admin')).queryByRole('button', { name: /moderator/ })).toBeNull();
+  });
+
+  it('suspends a member for a week with a reason, then lifts it', async () => {
+    const { commands } = fakeServer([ANN, ADA]);
+    renderUsers({ id: ADA._id, fullName: ADA.name });
+    await userEvent.click(within(await rowOf('Ann Author')).getByRole('button', { name: 'Suspend Ann Author' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Suspend Ann Author?' });
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'A week' }));
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Insults in three threads');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Suspend' }));
+    expect(await screen.findByText('Ann Author is suspended')).toBeTruthy();
+    expect(commands).toEqual([{ call: 'PUT /api/moderation/users/u-1/suspension', body: { reason: 'Insults in three threads', period: 'week' } }]);
+
+    const lift = await waitFor(async () => within(await rowOf('Ann Author')).getByRole('button', { name: 'Lift the suspension of Ann Author' }));
+    await userEvent.click(lift);
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Lift suspension' }));
+    expect(await screen.findByText('Suspension lifted')).toBeTruthy();
+    expect(commands.at(-1)?.call).toBe('DELETE /api/moderation/users/u-1/suspension');
+  });
+
+  it("shows a moderator no emails and none of the admins' buttons; Warn and Suspend on members only", async () => {
+    const noEmails = [ANN, ADA, MIA, BEN].map(({ email: _email, ...rest }) => rest);
+    const { commands } = fakeServer(noEmails);
+    renderUsers({ id: MIA._id, fullName: MIA.name }, 'moderator');
+    const table = await screen.findByRole('table');
+    await within(table).findByRole('cell', { name: 'Ann Author' });
+    // the permissions come in after the first rows
+    await waitFor(() =>
+      expect(
+        within(table)
+          .getAllByRole('columnheader')
+          .map((cell) => cell.textContent),
+      ).toEqual(['Name', 'Role', 'Membership', 'Suspension', 'Actions']),
+    );
+    const ann = await rowOf('Ann Author');
+    expect(await within(ann).findByRole('button', { name: 'Warn Ann Author' })).toBeTruthy();
+    expect(within(ann).getByRole('button', { name: 'Suspend Ann Author' })).toBeTruthy();
+    for (const name of ['Make Admin', 'Make moderator Ann Author', 'Delete Ann Author']) expect(within(ann).queryByRole('button', { name })).toBeNull();
+    // staff are protected from a moderator: no Warn or Suspend on an admin, another moderator or themselves
+    for (const staff of ['Ada Admin', 'Mia Moderator']) expect(within(await rowOf(staff)).queryByRole('button', { name: /Warn|Suspend/ })).toBeNull();
+
+    await userEvent.click(within(ann).getByRole('button', { name: 'Warn Ann Author' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Warn Ann Author?' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Keep it civil');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Warn' }));
+    expect(await screen.findByText('Warned! User has been warned')).toBeTruthy();
+    expect(commands).toEqual([{ call: 'POST /api/moderation/users/u-1/warnings', body: { reason: 'Keep it civil' } }]);
   });
 });

@@ -4,6 +4,7 @@ import { ListPagination } from '../../components/ListPagination';
 import { ColumnsOrCards, type ListColumn } from '../../components/RecordCards';
 import { HistoryLink } from '../history/HistoryLink';
 import { EditPostButton } from './EditPostButton';
+import { PostModerationButtons } from './PostModerationButtons';
 
 type PostRecord = PostListItem & { id: string };
 
@@ -25,7 +26,7 @@ const POST_COLUMNS: ListColumn[] = [
 
 /**
  * Every post of the forum (/admin/posts), newest first, sortable by its columns; each with Edit
- * (with a reason) and the way to its history. Cards on a phone.
+ * (with a reason), staff's Pin, Lock, Hide and Delete, and the way to its history. Cards on a phone.
  */
 export function PostList() {
   return (
@@ -36,6 +37,7 @@ export function PostList() {
         actions={
           <>
             <EditPostButton />
+            <PostModerationButtons />
             <PostHistoryLink />
           </>
         }

@@ -29,7 +29,12 @@ const POSTS = [
 /** GET /api/posts as react-admin reads it (a range, a sort; Content-Range), each query kept. */
 function fakeServer(posts: PostListItem[] = POSTS) {
   const queries: URLSearchParams[] = [];
-  stubServer(({ url }) => {
+  const commands: Array<{ call: string; body: unknown }> = [];
+  stubServer(({ url, method, init }) => {
+    if (method !== 'GET') {
+      commands.push({ call: `${method} ${url.pathname}`, body: init.body ? JSON.parse(init.body) : undefined });
+      return respond({ id: 'x', position: '90.1' }, 200, { 'X-Event-Position': '90.1' });
+    }
     if (url.pathname !== '/api/posts') return respond({ error: { code: 'NOT_FOUND', message: 'No such route' } }, 404);
     queries.push(url.searchParams);
     return respond(
@@ -38,10 +43,10 @@ function fakeServer(posts: PostListItem[] = POSTS) {
       { 'Content-Range': `posts ${posts.length ? `0-${posts.length - 1}` : '*'}/${posts.length}` },
     );
   });
-  return { queries };
+  return { queries, commands };
 }
 
-const renderPosts = () => renderConsole(<PostList />, { path: '/admin/posts', resource: 'posts' });
+const renderPosts = (role: 'admin' | 'moderator' = 'admin') => renderConsole(<PostList />, { path: '/admin/posts', resource: 'posts', role });
 const historyPath = (p: PostListItem) => `/admin/history/post/${p._id}`;
 
 describe('Posts', () => {
@@ -139,5 +144,40 @@ describe('Posts: Edit with a reason', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('Title is too spammy')).toBeTruthy();
     expect(await screen.findByText('The request is not valid')).toBeTruthy();
+  });
+
+  it('lets a moderator pin, lock with a reason, hide with a reason and unpin or unlock what is pinned or locked', async () => {
+    const { commands } = fakeServer([{ ...POSTS[0]!, pinned: true, locked: true }, POSTS[1]!]);
+    renderPosts('moderator');
+    const welcome = POSTS[1]!;
+    const buttonOf = (name: string) => waitFor(() => screen.getByRole('button', { name }));
+    await userEvent.click(await buttonOf(`Pin the post “${welcome.title}”`));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Pin' }));
+    expect(await screen.findByText('Post pinned')).toBeTruthy();
+
+    await userEvent.click(await buttonOf(`Lock the post “${welcome.title}”`));
+    let dialog = await screen.findByRole('dialog', { name: 'Lock this post?' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Off topic now');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Lock' }));
+    expect(await screen.findByText('Post locked')).toBeTruthy();
+
+    await userEvent.click(await buttonOf(`Hide the post “${welcome.title}”`));
+    dialog = await screen.findByRole('dialog', { name: 'Hide this post?' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Personal data');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Hide' }));
+    expect(await screen.findByText('The post is hidden')).toBeTruthy();
+
+    await userEvent.click(await buttonOf(`Unpin the post “${POSTS[0]!.title}”`));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Unpin' }));
+    expect(await screen.findByText('Post unpinned')).toBeTruthy();
+    expect(await buttonOf(`Unlock the post “${POSTS[0]!.title}”`)).toBeTruthy();
+
+    const path = (p: PostListItem) => `/api/moderation/posts/${p._id}`;
+    expect(commands).toEqual([
+      { call: `PUT ${path(welcome)}/pinned`, body: undefined },
+      { call: `PUT ${path(welcome)}/locked`, body: { reason: 'Off topic now' } },
+      { call: `PUT ${path(welcome)}/hidden`, body: { reason: 'Personal data' } },
+      { call: `DELETE ${path(POSTS[0]!)}/pinned`, body: undefined },
+    ]);
   });
 });
