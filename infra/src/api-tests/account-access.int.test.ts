@@ -24,9 +24,9 @@ afterAll(() => forum?.stop());
 
 const PASSWORD = 'Secret#2026';
 
-async function account(signIn = true) {
+async function account(signIn = true, emailVerified = false) {
   const email = `access-${randomBytes(4).toString('hex')}@forum.test`;
-  const { id } = await forum.realm!.accounts.create({ email, password: PASSWORD, name: 'Access Tester' });
+  const { id } = await forum.realm!.accounts.create({ email, password: PASSWORD, name: 'Access Tester', emailVerified });
   return { id, email, token: signIn ? await forum.tokenFor(email, PASSWORD) : '' };
 }
 
@@ -156,12 +156,7 @@ describe('the identity-admin port against a Keycloak-shaped admin API (the embed
     const adminUrl = `${forum.url.replace('localhost', '127.0.0.1')}/admin/realms/forum`;
     const port = keycloakIdentityAdmin({ adminUrl, token: () => Promise.resolve(admin.token) });
     const unverified = await account(false);
-    const { id: verified } = await forum.realm!.accounts.create({
-      email: `verified-${randomBytes(4).toString('hex')}@forum.test`,
-      password: PASSWORD,
-      name: 'Verified',
-      emailVerified: true,
-    });
+    const { id: verified } = await account(false, true);
     expect(await port.emailVerified(verified)).toBe(true);
     expect(await port.emailVerified(unverified.id)).toBe(false);
     expect(await port.emailVerified(crypto.randomUUID())).toBe(false);
@@ -176,12 +171,7 @@ describe('the identity-admin port on the embedded realm, in process', () => {
   it("tells whether an account's address is verified, as the realm has it", async () => {
     const port = embeddedIdentityAdmin(forum.realm!);
     const unverified = await account(false);
-    const { id: verified } = await forum.realm!.accounts.create({
-      email: `verified-${randomBytes(4).toString('hex')}@forum.test`,
-      password: PASSWORD,
-      name: 'Verified',
-      emailVerified: true,
-    });
+    const { id: verified } = await account(false, true);
     expect(await port.emailVerified(verified)).toBe(true);
     expect(await port.emailVerified(unverified.id)).toBe(false);
     expect(await port.emailVerified('not-an-account')).toBe(false);
