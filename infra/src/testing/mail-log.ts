@@ -12,6 +12,13 @@ import {
   type ProjectionRunner,
 } from '@forum/projections';
 
+/** An event to append to its stream. */
+export interface LogEvent {
+  readonly streamId: string;
+  readonly type: string;
+  readonly data: unknown;
+}
+
 /**
  * What the notifications' mailer reads, made for real: events appended to a PostgreSQL event store
  * of a test's own database and the projections that make the read models it reads (users, posts,
@@ -32,7 +39,7 @@ export async function startMailLog(prefix: string) {
   await runner.start();
 
   /** Appends each event to its stream, in order, and waits until the projections have applied them. */
-  async function given(...events: readonly { streamId: string; type: string; data: unknown }[]): Promise<void> {
+  async function given(...events: readonly LogEvent[]): Promise<void> {
     for (const { streamId, type, data } of events)
       await store.append([{ streamId, expectedVersion: 'any', events: [{ type, data, metadata: testEventMetadata() }] }]);
     await waitFor(
