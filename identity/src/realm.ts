@@ -94,6 +94,8 @@ export interface IdentityRealm {
     setHandle(id: string, handle: string): Promise<void>;
     /** Deletes the account for good (an erased member's); nothing to do when there is none. */
     remove(id: string): Promise<void>;
+    /** Whether the account's address is verified (false when there is no such account). */
+    emailVerified(id: string): Promise<boolean>;
   };
   close(): Promise<void>;
 }
@@ -229,6 +231,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
       setHandle: async (id, handle) => {
         if (await accounts.findById(id)) await accounts.setHandle(id, handle);
       },
+      emailVerified: async (id) => (await accounts.findById(id))?.emailVerified === true,
     },
     async close() {
       stopCleanup();

@@ -111,6 +111,40 @@ describe('a reply mailed at once (delivery email, the default)', () => {
   });
 });
 
+describe('what a look reads', () => {
+  /** Another comment joins the unread row, as the projection collapses it: its count, time and log position move. */
+  const collapse = (id: string) =>
+    db.raw("UPDATE read.notifications SET count = count + 1, updated_at = now(), position = nextval('read.log_positions') WHERE id = ?", [id]);
+
+  it('a collapsed row, moved by each comment that joins it, is mailed once, with the count it has when sent', async () => {
+    const postId = await post(db, 'Busy thread');
+    const id = await notify(db, { userId: 'u-alice', kind: 'reply', postId, actorId: 'u-bob', ageSeconds: 10 });
+    expect(await mailer.pass()).toBe(0);
+    await collapse(id);
+    await later(unseen);
+    await collapse(id);
+    expect(await mailer.pass()).toBe(1);
+    await collapse(id);
+    await later(EMAIL_BATCH_SECONDS + 1);
+    expect(await mailer.pass()).toBe(0);
+    expect((await mailbox(db)).map((mail) => mail.subject)).toEqual(['[Forum] 3 new comments on your post “Busy thread”']);
+  });
+
+  it('only rows made or moved since the last look: a preference chosen later applies to what comes after it; warnings (no position) are found all the same', async () => {
+    const postId = await post(db, 'A post');
+    await db.raw("INSERT INTO read.notification_preferences VALUES ('u-alice', 'reply', 'app')");
+    const before = await notify(db, { userId: 'u-alice', kind: 'reply', postId, actorId: 'u-bob', ageSeconds: unseen });
+    await mailer.pass();
+    await db.raw("UPDATE read.notification_preferences SET delivery = 'email' WHERE user_id = 'u-alice'");
+    await notify(db, { userId: 'u-alice', kind: 'mention', postId, actorId: 'u-bob', ageSeconds: unseen });
+    await notify(db, { userId: 'u-bob', kind: 'warning', reason: 'Please stay polite', ageSeconds: unseen });
+    expect(await mailer.pass()).toBe(2);
+    expect((await mailbox(db)).map((mail) => mail.recipient).sort()).toEqual(['u-alice@forum.test', 'u-bob@forum.test']);
+    const { rows } = await db.raw<{ rows: unknown[] }>('SELECT 1 FROM mail.outbox WHERE notification_id = ?', [before]);
+    expect(rows).toEqual([]);
+  });
+});
+
 describe('batching', () => {
   it(`sends at most one email per member and kind in ${EMAIL_BATCH_SECONDS} s: what comes meanwhile goes in the next, together`, async () => {
     const postId = await post(db, 'Busy thread');

@@ -56,7 +56,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
     ...createFollowCommands(handler, cost),
     ...createCommentCommands(handler, cost),
     ...createReportCommands(handler, cost),
-    ...createNotificationCommands(handler),
+    ...createNotificationCommands(handler, cost),
     ...createNotificationPreferenceCommands(handler),
     ...createAnnouncementCommands(handler),
     ...createContactCommands(handler, cost),

@@ -23,7 +23,8 @@ export function clientCredentialsToken(options: { tokenUrl: string; clientId: st
  * Keycloak's admin REST API for one realm (`adminUrl`: …/admin/realms/<realm>), which the embedded
  * realm offers too: GET {adminUrl}/users?email=…&exact=true, the accounts with that address;
  * DELETE {adminUrl}/users/{id}, 204 when removed, 404 when not there; GET then PUT {adminUrl}/users/{id}
- * with the whole representation and its attribute `handle` changed (a PUT's `attributes` replace them all).
+ * with the whole representation and its attribute `handle` changed (a PUT's `attributes` replace them all);
+ * GET {adminUrl}/users/{id} for its `emailVerified` (404: no such account).
  */
 export function keycloakIdentityAdmin(options: { adminUrl: string; token: () => Promise<string> }): IdentityAdmin {
   const base = options.adminUrl.replace(/\/+$/, '');
@@ -62,6 +63,15 @@ export function keycloakIdentityAdmin(options: { adminUrl: string; token: () => 
         signal: AbortSignal.timeout(10_000),
       });
       if (!response.ok) throw new Error(`the identity provider's admin API answered ${response.status} to the handle of account ${id}`);
+    },
+    async emailVerified(id) {
+      const response = await fetch(`${base}/users/${encodeURIComponent(id)}`, {
+        headers: { Authorization: `Bearer ${await options.token()}` },
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (response.status === 404) return false;
+      if (!response.ok) throw new Error(`the identity provider's admin API answered ${response.status} to a read of account ${id}`);
+      return ((await response.json()) as { emailVerified?: unknown }).emailVerified === true;
     },
   };
 }

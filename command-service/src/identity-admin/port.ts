@@ -1,7 +1,8 @@
 /**
  * The identity provider's accounts, as the write side needs them: which account an email names
  * (calls addressed by email), an erased member's account going too (docs/security/erasure.md), and
- * the copy of a member's handle the provider keeps for its tokens (docs/notifications.md#handles).
+ * the copy of a member's handle the provider keeps for its tokens (docs/notifications.md#handles), and
+ * whether it vouches for a member's address (the notifications' mailer mails only those: docs/notifications.md#email).
  * The embedded realm answers in process; an external Keycloak through its admin REST API.
  */
 export interface IdentityAdmin {
@@ -11,4 +12,6 @@ export interface IdentityAdmin {
   removeAccount(id: string): Promise<void>;
   /** Writes the account's attribute `handle` (the forum decides handles; the provider keeps a copy). */
   setHandle(id: string, handle: string): Promise<void>;
+  /** Whether the account `id` has its address verified; an account that is not there has not. */
+  emailVerified(id: string): Promise<boolean>;
 }

@@ -87,5 +87,6 @@ export function embeddedIdentityAdmin(realm: IdentityRealm): IdentityAdmin {
     },
     removeAccount: (id) => realm.accounts.remove(id),
     setHandle: (id, handle) => realm.accounts.setHandle(id, handle),
+    emailVerified: (id) => realm.accounts.emailVerified(id),
   };
 }
