@@ -130,7 +130,7 @@ describe('what a look reads', () => {
     expect((await mailbox(db)).map((mail) => mail.subject)).toEqual(['[Forum] 3 new comments on your post “Busy thread”']);
   });
 
-  it('only rows made or moved since the last look: a preference chosen later applies to what comes after it; warnings (no position) are found all the same', async () => {
+  it('only rows made or moved since the last look: a preference chosen later applies to what comes after it; warnings are found the same way', async () => {
     const postId = await post(db, 'A post');
     await db.raw("INSERT INTO read.notification_preferences VALUES ('u-alice', 'reply', 'app')");
     const before = await notify(db, { userId: 'u-alice', kind: 'reply', postId, actorId: 'u-bob', ageSeconds: unseen });

@@ -17,17 +17,14 @@ export const MAIL_FRESH_SECONDS = 24 * 60 * 60;
  * highest position read, in the same statement (one snapshot: the projection commits its rows in log
  * order, so none below the mark can come later). A collapsed row moves up with each comment that joins
  * it and is looked at again: its id is in the outbox already, so it is mailed once. A replay or rebuild
- * writes the positions the rows had, so it moves nothing above the mark. Warnings have no position:
- * they are looked for among the last day's (see docs/notifications.md#email).
+ * writes the positions the rows had, so it moves nothing above the mark. A warning's row has the
+ * position of its `UserWarned` (see docs/notifications.md#email).
  */
 export async function enqueue(db: Knex, timings: MailerTimings): Promise<number> {
   const { rowCount } = await db.raw<{ rowCount: number }>(
     `WITH mark AS (SELECT up_to FROM ${MAIL_SCHEMA}.enqueue_mark),
      moved AS (
        SELECT n.id, n.user_id, n.kind, n.created_at, n.read, n.position FROM read.notifications n WHERE n.position > (SELECT up_to FROM mark)
-       UNION ALL
-       SELECT n.id, n.user_id, n.kind, n.created_at, n.read, NULL FROM read.notifications n
-       WHERE n.position IS NULL AND n.kind = 'warning' AND n.created_at > now() - make_interval(secs => :fresh)
      ),
      marked AS (
        UPDATE ${MAIL_SCHEMA}.enqueue_mark SET up_to = greatest(up_to, (SELECT max(position) FROM moved)) WHERE (SELECT max(position) FROM moved) > up_to

@@ -71,6 +71,16 @@ describe('comments on a member’s post, as the projection collapses them', () =
   });
 });
 
+describe('a moderator’s warning', () => {
+  it('is found by its log position like every other row, and mailed once', async () => {
+    await log.given(log.warned(bob, 'Please stay polite', unseen));
+    expect(await mailer.pass()).toBe(1);
+    await later(EMAIL_BATCH_SECONDS + 1);
+    expect(await mailer.pass()).toBe(0);
+    expect(await mailsTo(bob)).toEqual(['[Forum] A moderator warned you: Please stay polite']);
+  });
+});
+
 describe('what the member chose, and who is never mailed', () => {
   it('a member who chose the app for replies gets none by email; a disabled or erased member none at all', async () => {
     const postId = randomUUID();

@@ -82,6 +82,15 @@ export async function startMailLog(prefix: string) {
       type: 'NotificationPreferencesChanged',
       data: { userId, changes, via: 'settings', changedAt: ago(0) },
     }),
+    /** A moderator warned the member, `secondsAgo` ago. */
+    warned: (userId: string, reason: string, secondsAgo = 0) => {
+      const warningId = randomUUID();
+      return {
+        streamId: `notifications-${userId}`,
+        type: 'UserWarned',
+        data: { warningId, userId, reason, warnedBy: 'u-moderator', warnedAt: ago(secondsAgo) },
+      };
+    },
     disabled: (userId: string) => ({ streamId: `user-${userId}`, type: 'AccountDisabled', data: { userId, disabledAt: ago(0) } }),
     erased: (userId: string) => ({ streamId: `user-${userId}`, type: 'AccountErased', data: { userId, content: 'kept', erasedAt: ago(0) } }),
     /** The member's notification rows as the projection has them. */

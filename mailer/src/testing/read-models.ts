@@ -46,7 +46,7 @@ export async function notify(db: Knex, row: Notified): Promise<string> {
   await db.raw(
     `INSERT INTO read.notifications (id, user_id, kind, reason, post_id, comment_id, actor_id, tag, count, created_at, updated_at, read, position)
      VALUES (:id, :userId, :kind, :reason, :postId, :commentId, :actorId, :tag, :count, now() - make_interval(secs => :age), now() - make_interval(secs => :age), :read,
-             CASE WHEN :kind = 'warning' THEN NULL ELSE nextval('read.log_positions') END)`,
+             nextval('read.log_positions'))`,
     {
       id,
       userId: row.userId,
