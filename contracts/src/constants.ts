@@ -66,7 +66,7 @@ export interface WriteLimit {
   readonly burst: WriteWindow;
   readonly sustained: WriteWindow;
 }
-export const WRITE_KINDS = ['post', 'comment', 'edit', 'vote', 'follow', 'report', 'profile', 'contact', 'lookup', 'read'] as const;
+export const WRITE_KINDS = ['post', 'comment', 'edit', 'vote', 'follow', 'report', 'profile', 'contact', 'lookup', 'read', 'preferences'] as const;
 export type WriteKind = (typeof WRITE_KINDS)[number];
 /**
  * Accepted writes per member (contact: per client address) in each window; one more answers 429
@@ -85,6 +85,7 @@ export const WRITE_LIMITS: Readonly<Record<WriteKind, WriteLimit>> = {
   contact: { burst: { points: 5, seconds: 600 }, sustained: { points: 20, seconds: 86_400 } },
   lookup: { burst: { points: 30, seconds: 60 }, sustained: { points: 300, seconds: 3600 } },
   read: { burst: { points: 120, seconds: 60 }, sustained: { points: 1200, seconds: 3600 } },
+  preferences: { burst: { points: 30, seconds: 60 }, sustained: { points: 200, seconds: 3600 } },
 };
 
 // ---- Editing (issue #41, docs/product.md)

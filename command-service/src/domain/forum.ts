@@ -57,7 +57,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
     ...createCommentCommands(handler, cost),
     ...createReportCommands(handler, cost),
     ...createNotificationCommands(handler, cost),
-    ...createNotificationPreferenceCommands(handler),
+    ...createNotificationPreferenceCommands(handler, cost),
     ...createAnnouncementCommands(handler),
     ...createContactCommands(handler, cost),
     ...createOperationsCommands(handler),

@@ -22,6 +22,7 @@ const LIMITS = {
   profile: { burst: { points: 3 } },
   contact: { burst: { points: 3 } },
   read: { burst: { points: 4 } },
+  preferences: { burst: { points: 3 } },
 };
 const limits = () => writeLimitSettings.WRITE_LIMITS.parse(JSON.stringify(LIMITS))!;
 const NOUNS: Record<WriteKind, string> = {
@@ -35,6 +36,7 @@ const NOUNS: Record<WriteKind, string> = {
   contact: 'messages',
   lookup: 'profile lookups',
   read: 'marks as read',
+  preferences: 'notification settings changes',
 };
 const message = { name: 'Vera Visitor', email: 'vera@example.com', message: 'Do you have a dark mode?' };
 
@@ -145,6 +147,23 @@ describe('with the write limits', () => {
       const outcomes = await Promise.all(Array.from({ length: 5 }, (_, i) => api.when(flooder.patch('/api/me', { displayName: `Name ${i}` })).outcome));
       expect(acceptedOf(outcomes, 'profile')).toBe(3);
       expect(await count('ProfileUpdated', flooder)).toBe(3);
+    });
+
+    it('notification settings: 5 changes at once, 3 accepted; choosing what is chosen already appends nothing and counts nothing', async () => {
+      await api.given(registered(flooder));
+      const changes = [{ reply: 'off' }, { mention: 'off' }, { 'followed-post': 'off' }, { 'followed-tag': 'off' }, { warning: 'app' }];
+      const outcomes = await Promise.all(changes.map((change) => api.when(flooder.put('/api/me/notification-preferences', change)).outcome));
+      expect(acceptedOf(outcomes, 'preferences')).toBe(3);
+      expect(await count('NotificationPreferencesChanged', flooder)).toBe(3);
+      expectRateLimited(await api.when(flooder.put('/api/me/notification-preferences', { reply: 'digest' })).outcome, 'preferences');
+
+      const settler = member('Settler');
+      await api.given(registered(settler));
+      const choose = (delivery: string) => settler.put('/api/me/notification-preferences', { reply: delivery });
+      for (let i = 0; i < 5; i++) await api.when(choose('email')).then(200);
+      for (const delivery of ['app', 'off', 'digest']) await api.when(choose(delivery)).then(200);
+      expectRateLimited(await api.when(choose('email')).outcome, 'preferences');
+      expect(await count('NotificationPreferencesChanged', settler)).toBe(3);
     });
 
     it('marks as read: 6 of new ids at once, 4 accepted; marking ids already read again appends nothing and counts nothing', async () => {
