@@ -61,11 +61,11 @@ export async function startMailLog(prefix: string) {
       type: 'UserRegistered',
       data: { userId, email, name, photoURL: '', registeredAt: ago(3600) },
     }),
-    /** A post by `authorId`; `postId` names it. */
-    post: (postId: string, authorId: string, title: string, tags: string[] = []) => ({
+    /** A post by `authorId`, made `secondsAgo` ago; `postId` names it. */
+    post: (postId: string, authorId: string, title: string, tags: string[] = [], secondsAgo = 3600) => ({
       streamId: `post-${postId}`,
       type: 'PostCreated',
-      data: { postId, title, description: 'About it', tags, authorId, authorName: authorId, authorEmail: '', authorPhoto: '', createdAt: ago(3600) },
+      data: { postId, title, description: 'About it', tags, authorId, authorName: authorId, authorEmail: '', authorPhoto: '', createdAt: ago(secondsAgo) },
     }),
     /** A comment on `postId` by `authorId`, made `secondsAgo` ago. */
     comment: (postId: string, authorId: string, secondsAgo = 0, text = 'Nice post') => {
@@ -91,6 +91,20 @@ export async function startMailLog(prefix: string) {
         data: { warningId, userId, reason, warnedBy: 'u-moderator', warnedAt: ago(secondsAgo) },
       };
     },
+    /** The member read these notifications (the projection's ids). */
+    read: (userId: string, ids: string[]) => ({
+      streamId: `notifications-${userId}`,
+      type: 'NotificationsRead',
+      data: { userId, ids, readAt: ago(0) },
+    }),
+    /** The member's handle, which mentions name them by. */
+    handle: (userId: string, handle: string) => ({
+      streamId: `user-${userId}`,
+      type: 'HandleChanged',
+      data: { userId, handle, source: 'profile', changedAt: ago(0) },
+    }),
+    /** The member follows a tag. */
+    followsTag: (userId: string, tag: string) => ({ streamId: `follows-${userId}`, type: 'TagFollowed', data: { userId, tag, at: ago(0) } }),
     disabled: (userId: string) => ({ streamId: `user-${userId}`, type: 'AccountDisabled', data: { userId, disabledAt: ago(0) } }),
     erased: (userId: string) => ({ streamId: `user-${userId}`, type: 'AccountErased', data: { userId, content: 'kept', erasedAt: ago(0) } }),
     /** The member's notification rows as the projection has them. */
