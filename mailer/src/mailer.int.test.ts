@@ -105,18 +105,4 @@ describe('what a look reads', () => {
     expect(await mailer.pass()).toBe(0);
     expect((await mailbox(db)).map((mail) => mail.subject)).toEqual(['[Forum] 3 new comments on your post “Busy thread”']);
   });
-
-  it('only rows made or moved since the last look: a preference chosen later applies to what comes after it; warnings are found the same way', async () => {
-    const postId = await post(db, 'A post');
-    await db.raw("INSERT INTO read.notification_preferences VALUES ('u-alice', 'reply', 'app')");
-    const before = await notify(db, { userId: 'u-alice', kind: 'reply', postId, actorId: 'u-bob', ageSeconds: unseen });
-    await mailer.pass();
-    await db.raw("UPDATE read.notification_preferences SET delivery = 'email' WHERE user_id = 'u-alice'");
-    await notify(db, { userId: 'u-alice', kind: 'mention', postId, actorId: 'u-bob', ageSeconds: unseen });
-    await notify(db, { userId: 'u-bob', kind: 'warning', reason: 'Please stay polite', ageSeconds: unseen });
-    expect(await mailer.pass()).toBe(2);
-    expect((await mailbox(db)).map((mail) => mail.recipient).sort()).toEqual(['u-alice@forum.test', 'u-bob@forum.test']);
-    const { rows } = await db.raw<{ rows: unknown[] }>('SELECT 1 FROM mail.outbox WHERE notification_id = ?', [before]);
-    expect(rows).toEqual([]);
-  });
 });

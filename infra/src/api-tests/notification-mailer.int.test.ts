@@ -87,6 +87,23 @@ describe('comments on a member’s post, as the projection collapses them', () =
   });
 });
 
+describe('what a look reads', () => {
+  it('only rows made or moved since the last look: a preference chosen later applies to what comes after it; warnings are found the same way', async () => {
+    const handle = `alice${randomUUID().slice(0, 8)}`;
+    await log.given(log.handle(alice, handle), log.prefers(alice, { reply: 'app' }));
+    const [own, bobs] = [await postOf(alice, 'A post'), await postOf(bob, 'Bob’s')];
+    await log.given(log.comment(own, bob, unseen));
+    const [before] = await log.notifications(alice);
+    await mailer.pass();
+    await log.given(log.prefers(alice, { reply: 'email' }), log.comment(bobs, bob, unseen, `Hello @${handle}`), log.warned(bob, 'Please stay polite', unseen));
+    expect(await mailer.pass()).toBe(2);
+    expect(await mailsTo(alice)).toEqual(['[Forum] Bob mentioned you in “Bob’s”']);
+    expect(await mailsTo(bob)).toEqual(['[Forum] A moderator warned you: Please stay polite']);
+    const { rows } = await log.db.raw<{ rows: unknown[] }>('SELECT 1 FROM mail.outbox WHERE notification_id = ?', [before!.id]);
+    expect(rows).toEqual([]);
+  });
+});
+
 describe('a moderator’s warning', () => {
   it('is found by its log position like every other row, and mailed once', async () => {
     await log.given(log.warned(bob, 'Please stay polite', unseen));
