@@ -17,4 +17,10 @@ export const LAYERS: Readonly<Record<string, readonly (readonly string[])[]>> = 
  * side, the composition and the tools meet the read side through the log and the query side's API
  * (docs/architecture.md, "The two sides meet through the log"). Paths from the root.
  */
-export const READ_MODEL_READERS: readonly RegExp[] = [/^query-service\/src\//, /^mailer\/src\//, /^infra\/src\/load\//, /^infra\/src\/testing\//, /^infra\/src\/.+\.test\.tsx?$/];
+export const READ_MODEL_READERS: readonly RegExp[] = [
+  /^query-service\/src\//,
+  /^mailer\/src\//,
+  /^infra\/src\/load\//,
+  /^infra\/src\/testing\//,
+  /^infra\/src\/.+\.test\.tsx?$/,
+];
