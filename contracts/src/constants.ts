@@ -66,7 +66,7 @@ export interface WriteLimit {
   readonly burst: WriteWindow;
   readonly sustained: WriteWindow;
 }
-export const WRITE_KINDS = ['post', 'comment', 'edit', 'vote', 'follow', 'report', 'profile', 'contact', 'lookup'] as const;
+export const WRITE_KINDS = ['post', 'comment', 'edit', 'vote', 'follow', 'report', 'profile', 'contact', 'lookup', 'read', 'preferences'] as const;
 export type WriteKind = (typeof WRITE_KINDS)[number];
 /**
  * Accepted writes per member (contact: per client address) in each window; one more answers 429
@@ -84,6 +84,8 @@ export const WRITE_LIMITS: Readonly<Record<WriteKind, WriteLimit>> = {
   profile: { burst: { points: 5, seconds: 60 }, sustained: { points: 20, seconds: 3600 } },
   contact: { burst: { points: 5, seconds: 600 }, sustained: { points: 20, seconds: 86_400 } },
   lookup: { burst: { points: 30, seconds: 60 }, sustained: { points: 300, seconds: 3600 } },
+  read: { burst: { points: 120, seconds: 60 }, sustained: { points: 1200, seconds: 3600 } },
+  preferences: { burst: { points: 30, seconds: 60 }, sustained: { points: 200, seconds: 3600 } },
 };
 
 // ---- Editing (issue #41, docs/product.md)
@@ -140,6 +142,8 @@ export const EMAIL_BATCH_SECONDS = 300;
 /** The notification centre's page size (GET /api/me/notifications?page=n); the bell shows the first BELL_LATEST. */
 export const NOTIFICATION_PAGE_SIZE = 20;
 export const BELL_LATEST = 5;
+/** POST /api/me/notifications/read names at most this many ids (five pages of the centre); `{}` or `upTo` reads any number. */
+export const NOTIFICATION_READ_IDS_MAX = 100;
 /** A post or comment notifies at most this many members it @mentions (the first ones in the text). */
 export const MENTIONS_NOTIFIED_MAX = 10;
 /** GET /api/users/handles?prefix=…: the editor's autocomplete, at most this many. */

@@ -96,6 +96,8 @@ export interface IdentityRealm {
     setModerator(id: string, moderator: boolean): Promise<void>;
     /** Deletes the account for good (an erased member's); nothing to do when there is none. */
     remove(id: string): Promise<void>;
+    /** Whether the account's address is verified (false when there is no such account). */
+    emailVerified(id: string): Promise<boolean>;
   };
   close(): Promise<void>;
 }
@@ -235,6 +237,7 @@ export async function createIdentityRealm(options: IdentityRealmOptions): Promis
         if (!(await accounts.findById(id))) return;
         await (moderator ? accounts.addRole(id, 'moderator') : accounts.removeRole(id, 'moderator'));
       },
+      emailVerified: async (id) => (await accounts.findById(id))?.emailVerified === true,
     },
     async close() {
       stopCleanup();

@@ -3,7 +3,7 @@ import { MAIL_SCHEMA, type Knex, type Logger, type Mailer, type UnsubscribeToken
 import { MAIL_FRESH_SECONDS } from './outbox.ts';
 import { renderMail, type MailItem } from './templates.ts';
 
-/** Whether the identity provider vouches that the member owns their address (the embedded realm's accounts; see the composition). */
+/** Whether the identity provider vouches that the member owns their address (the identity-admin port: the embedded realm, or Keycloak; see the composition). A failure leaves the mail to be tried again. */
 export type EmailVerification = (userId: string) => Promise<boolean>;
 
 export interface DeliveryContext {

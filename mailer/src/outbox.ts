@@ -11,13 +11,28 @@ export const MAIL_FRESH_SECONDS = 24 * 60 * 60;
  * unseen for `unseenMs`; a `digest` one waits for the member's next digest. Keyed by the
  * notification's id: one enqueued before (or sent, or skipped) is never enqueued again. Answers how
  * many it enqueued.
+ *
+ * A look reads only the rows made or moved since the last look: those whose log position is above the
+ * mark (`mail.enqueue_mark`), one step into the notifications' position index; the mark moves to the
+ * highest position read, in the same statement (one snapshot: the projection commits its rows in log
+ * order, so none below the mark can come later). A collapsed row moves up with each comment that joins
+ * it and is looked at again: its id is in the outbox already, so it is mailed once. A replay or rebuild
+ * writes the positions the rows had, so it moves nothing above the mark. A warning's row has the
+ * position of its `UserWarned` (see docs/notifications.md#email).
  */
 export async function enqueue(db: Knex, timings: MailerTimings): Promise<number> {
   const { rowCount } = await db.raw<{ rowCount: number }>(
-    `INSERT INTO ${MAIL_SCHEMA}.outbox (notification_id, user_id, kind, delivery, created_at, due_at)
+    `WITH mark AS (SELECT up_to FROM ${MAIL_SCHEMA}.enqueue_mark),
+     moved AS (
+       SELECT n.id, n.user_id, n.kind, n.created_at, n.read, n.position FROM read.notifications n WHERE n.position > (SELECT up_to FROM mark)
+     ),
+     marked AS (
+       UPDATE ${MAIL_SCHEMA}.enqueue_mark SET up_to = greatest(up_to, (SELECT max(position) FROM moved)) WHERE (SELECT max(position) FROM moved) > up_to
+     )
+     INSERT INTO ${MAIL_SCHEMA}.outbox (notification_id, user_id, kind, delivery, created_at, due_at)
      SELECT n.id, n.user_id, n.kind, d.delivery, n.created_at,
             CASE WHEN d.delivery = 'email' THEN n.created_at + make_interval(secs => :unseen) ELSE n.created_at END
-     FROM read.notifications n
+     FROM moved n
      CROSS JOIN LATERAL (
        SELECT coalesce((SELECT p.delivery FROM read.notification_preferences p WHERE p.user_id = n.user_id AND p.kind = n.kind), :defaults::jsonb ->> n.kind) AS delivery
      ) d

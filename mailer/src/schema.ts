@@ -10,7 +10,10 @@ const INIT_LOCK = 'forum:mail:outbox';
  *   goes into a message, then `queued`, then `sent` (or `skipped`: read meanwhile, or no one to mail);
  * - `messages`: each email composed (one member, one kind or their digest), `sending` until the mail
  *   port took it, retried with a growing pause; the newest per member and kind is what batching and
- *   the digest count from.
+ *   the digest count from;
+ * - `enqueue_mark`: one row, the highest log position of the notifications' rows the mailer has looked
+ *   at (`read.notifications.position`: the event that last made or moved a row, collapsed rows too), so
+ *   that a look reads only rows made or moved since the last.
  */
 export async function prepareOutbox(db: Knex): Promise<void> {
   await db.transaction(async (trx) => {
@@ -44,6 +47,8 @@ export async function prepareOutbox(db: Knex): Promise<void> {
       );
       CREATE INDEX IF NOT EXISTS messages_sending ON ${MAIL_SCHEMA}.messages (next_attempt_at) WHERE state = 'sending';
       CREATE INDEX IF NOT EXISTS messages_latest ON ${MAIL_SCHEMA}.messages (user_id, kind, composed_at DESC);
+      CREATE TABLE IF NOT EXISTS ${MAIL_SCHEMA}.enqueue_mark (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row), up_to bigint NOT NULL);
+      INSERT INTO ${MAIL_SCHEMA}.enqueue_mark (up_to) VALUES (0) ON CONFLICT DO NOTHING;
     `);
   });
 }

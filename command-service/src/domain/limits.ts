@@ -38,6 +38,8 @@ const NOUNS: Record<WriteKind, string> = {
   profile: 'profile changes',
   contact: 'messages',
   lookup: 'profile lookups',
+  read: 'marks as read',
+  preferences: 'notification settings changes',
 };
 
 /** 'Too many comments. Try again in 2 minutes.': 429 with Retry-After in whole seconds. */

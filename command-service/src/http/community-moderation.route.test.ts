@@ -1,4 +1,4 @@
-import { WARNING_REASON_MAX } from '@forum/contracts';
+import { NOTIFICATION_READ_IDS_MAX, WARNING_REASON_MAX } from '@forum/contracts';
 import { anyArray, anyString, uuidOf } from '@forum/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { anAdmin, aPosition, anError, commandApiSpec, hostileText, member, registered, visitor, warned, type Member } from '../testing/index.ts';
@@ -101,7 +101,7 @@ describe('POST /api/me/notifications/read', () => {
     await api.when(nora.post('/api/me/notifications/read', { upTo })).then(200, { id: nora.id }, []);
   });
 
-  it('refuses a visitor with 401, and upTo with ids, a bad id or a bad date with 400; appends nothing', async () => {
+  it('refuses a visitor with 401, and upTo with ids, a bad id, too many ids or a bad date with 400; appends nothing', async () => {
     await api.given(registered(otto));
     const read = (body?: unknown) => otto.post('/api/me/notifications/read', body);
     await api.when(visitor.post('/api/me/notifications/read')).then(401, anError('UNAUTHENTICATED'));
@@ -109,6 +109,8 @@ describe('POST /api/me/notifications/read', () => {
       .when(read({ upTo: new Date().toISOString(), ids: [NO_ID] }))
       .then(400, anError('VALIDATION_FAILED', { details: { _: ['Send upTo or ids, not both'] } }));
     await api.when(read({ ids: ['nope'] })).then(400, anError('VALIDATION_FAILED'));
+    const ids = Array.from({ length: NOTIFICATION_READ_IDS_MAX + 1 }, (_, n) => uuidOf(100 + n));
+    await api.when(read({ ids })).then(400, anError('VALIDATION_FAILED', { details: { ids: [`At most ${NOTIFICATION_READ_IDS_MAX} ids at once`] } }));
     await api.when(read({ upTo: 'yesterday' })).then(400, anError('VALIDATION_FAILED', { details: { upTo: ['upTo must be an ISO date-time'] } }));
   });
 });

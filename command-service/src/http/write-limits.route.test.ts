@@ -21,6 +21,8 @@ const LIMITS = {
   report: { burst: { points: 10 }, sustained: { points: 3 } },
   profile: { burst: { points: 3 } },
   contact: { burst: { points: 3 } },
+  read: { burst: { points: 4 } },
+  preferences: { burst: { points: 3 } },
 };
 const limits = () => writeLimitSettings.WRITE_LIMITS.parse(JSON.stringify(LIMITS))!;
 const NOUNS: Record<WriteKind, string> = {
@@ -33,6 +35,8 @@ const NOUNS: Record<WriteKind, string> = {
   profile: 'profile changes',
   contact: 'messages',
   lookup: 'profile lookups',
+  read: 'marks as read',
+  preferences: 'notification settings changes',
 };
 const message = { name: 'Vera Visitor', email: 'vera@example.com', message: 'Do you have a dark mode?' };
 
@@ -143,6 +147,40 @@ describe('with the write limits', () => {
       const outcomes = await Promise.all(Array.from({ length: 5 }, (_, i) => api.when(flooder.patch('/api/me', { displayName: `Name ${i}` })).outcome));
       expect(acceptedOf(outcomes, 'profile')).toBe(3);
       expect(await count('ProfileUpdated', flooder)).toBe(3);
+    });
+
+    it('notification settings: 5 changes at once, 3 accepted; choosing what is chosen already appends nothing and counts nothing', async () => {
+      await api.given(registered(flooder));
+      const changes = [{ reply: 'off' }, { mention: 'off' }, { 'followed-post': 'off' }, { 'followed-tag': 'off' }, { warning: 'app' }];
+      const outcomes = await Promise.all(changes.map((change) => api.when(flooder.put('/api/me/notification-preferences', change)).outcome));
+      expect(acceptedOf(outcomes, 'preferences')).toBe(3);
+      expect(await count('NotificationPreferencesChanged', flooder)).toBe(3);
+      expectRateLimited(await api.when(flooder.put('/api/me/notification-preferences', { reply: 'digest' })).outcome, 'preferences');
+
+      const settler = member('Settler');
+      await api.given(registered(settler));
+      const choose = (delivery: string) => settler.put('/api/me/notification-preferences', { reply: delivery });
+      for (let i = 0; i < 5; i++) await api.when(choose('email')).then(200);
+      for (const delivery of ['app', 'off', 'digest']) await api.when(choose(delivery)).then(200);
+      expectRateLimited(await api.when(choose('email')).outcome, 'preferences');
+      expect(await count('NotificationPreferencesChanged', settler)).toBe(3);
+    });
+
+    it('marks as read: 6 of new ids at once, 4 accepted; marking ids already read again appends nothing and counts nothing', async () => {
+      await api.given(registered(flooder));
+      const read = (ids: string[]) => flooder.post('/api/me/notifications/read', { ids });
+      const outcomes = await Promise.all(Array.from({ length: 6 }, () => api.when(read([crypto.randomUUID(), crypto.randomUUID()])).outcome));
+      expect(acceptedOf(outcomes, 'read')).toBe(4);
+      expect(await count('NotificationsRead', flooder)).toBe(4);
+      expectRateLimited(await api.when(read([crypto.randomUUID()])).outcome, 'read');
+
+      const reader = member('Reader');
+      await api.given(registered(reader));
+      const known = [crypto.randomUUID(), crypto.randomUUID()];
+      await api.when(reader.post('/api/me/notifications/read', { ids: known })).then(200);
+      for (let i = 0; i < 5; i++) await api.when(reader.post('/api/me/notifications/read', { ids: known })).then(200, { id: reader.id }, []);
+      for (let i = 0; i < 3; i++) await api.when(reader.post('/api/me/notifications/read', { ids: [crypto.randomUUID()] })).then(200);
+      expectRateLimited(await api.when(reader.post('/api/me/notifications/read', { ids: [crypto.randomUUID()] })).outcome, 'read');
     });
 
     it('contact messages: 5 at once from one address, 3 accepted; signed in or not, the address counts; another address has its own limit', async () => {

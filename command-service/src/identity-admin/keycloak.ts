@@ -27,6 +27,7 @@ export function clientCredentialsToken(options: { tokenUrl: string; clientId: st
  * GET {adminUrl}/users/{id}/role-mappings/realm/available (or …/realm), then POST (or DELETE)
  * {adminUrl}/users/{id}/role-mappings/realm with the role `moderator` found there, to give (or take)
  * it; not found there: it has it already (or not); 404: the account is not there.
+ * GET {adminUrl}/users/{id} for its `emailVerified` (404: no such account).
  */
 export function keycloakIdentityAdmin(options: { adminUrl: string; token: () => Promise<string> }): IdentityAdmin {
   const base = options.adminUrl.replace(/\/+$/, '');
@@ -83,6 +84,15 @@ export function keycloakIdentityAdmin(options: { adminUrl: string; token: () => 
       });
       if (response.ok || response.status === 404) return;
       throw new Error(`the identity provider's admin API answered ${response.status} to the moderator role of account ${id}`);
+    },
+    async emailVerified(id) {
+      const response = await fetch(`${base}/users/${encodeURIComponent(id)}`, {
+        headers: { Authorization: `Bearer ${await options.token()}` },
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (response.status === 404) return false;
+      if (!response.ok) throw new Error(`the identity provider's admin API answered ${response.status} to a read of account ${id}`);
+      return ((await response.json()) as { emailVerified?: unknown }).emailVerified === true;
     },
   };
 }

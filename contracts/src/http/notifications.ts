@@ -6,6 +6,7 @@ import {
   HANDLE_MIN,
   HANDLE_PATTERN,
   NOTIFICATION_KINDS,
+  NOTIFICATION_READ_IDS_MAX,
   RESERVED_HANDLES,
   ROLES,
   type Delivery,
@@ -207,7 +208,11 @@ export type Notifications = z.infer<typeof Notifications>;
 export const MarkNotificationsReadRequest = z
   .strictObject({
     upTo: z.string().datetime({ offset: true, message: 'upTo must be an ISO date-time' }).optional(),
-    ids: z.array(z.string().uuid('Not a notification id')).min(1, 'ids must not be empty').max(500).optional(),
+    ids: z
+      .array(z.string().uuid('Not a notification id'))
+      .min(1, 'ids must not be empty')
+      .max(NOTIFICATION_READ_IDS_MAX, `At most ${NOTIFICATION_READ_IDS_MAX} ids at once`)
+      .optional(),
   })
   .refine((body) => body.upTo === undefined || body.ids === undefined, { message: 'Send upTo or ids, not both', path: ['_'] })
   .default({});

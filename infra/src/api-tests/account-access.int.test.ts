@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { HEADER_MIN_POSITION, type AuditPage } from '@forum/contracts';
 import { keycloakIdentityAdmin } from '@forum/command-service';
+import { embeddedIdentityAdmin } from '../embedded/realm.ts';
 import { runForumctl } from '../ops/forumctl.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
@@ -23,9 +24,9 @@ afterAll(() => forum?.stop());
 
 const PASSWORD = 'Secret#2026';
 
-async function account(signIn = true) {
+async function account(signIn = true, emailVerified = false) {
   const email = `access-${randomBytes(4).toString('hex')}@forum.test`;
-  const { id } = await forum.realm!.accounts.create({ email, password: PASSWORD, name: 'Access Tester' });
+  const { id } = await forum.realm!.accounts.create({ email, password: PASSWORD, name: 'Access Tester', emailVerified });
   return { id, email, token: signIn ? await forum.tokenFor(email, PASSWORD) : '' };
 }
 
@@ -149,5 +150,30 @@ describe('the identity-admin port against a Keycloak-shaped admin API (the embed
       token: () => Promise.resolve(other.token),
     });
     await expect(refused.removeAccount(member.id)).rejects.toThrow('answered 403');
+  });
+
+  it("tells whether an account's address is verified with GET …/users/{id} (emailVerified); an account not there is not; a refusal is an error", async () => {
+    const adminUrl = `${forum.url.replace('localhost', '127.0.0.1')}/admin/realms/forum`;
+    const port = keycloakIdentityAdmin({ adminUrl, token: () => Promise.resolve(admin.token) });
+    const unverified = await account(false);
+    const { id: verified } = await account(false, true);
+    expect(await port.emailVerified(verified)).toBe(true);
+    expect(await port.emailVerified(unverified.id)).toBe(false);
+    expect(await port.emailVerified(crypto.randomUUID())).toBe(false);
+    expect(await port.emailVerified('not-an-account')).toBe(false);
+    const other = await account();
+    const refused = keycloakIdentityAdmin({ adminUrl, token: () => Promise.resolve(other.token) });
+    await expect(refused.emailVerified(verified)).rejects.toThrow('answered 403');
+  });
+});
+
+describe('the identity-admin port on the embedded realm, in process', () => {
+  it("tells whether an account's address is verified, as the realm has it", async () => {
+    const port = embeddedIdentityAdmin(forum.realm!);
+    const unverified = await account(false);
+    const { id: verified } = await account(false, true);
+    expect(await port.emailVerified(verified)).toBe(true);
+    expect(await port.emailVerified(unverified.id)).toBe(false);
+    expect(await port.emailVerified('not-an-account')).toBe(false);
   });
 });

@@ -52,8 +52,8 @@ describe('comments', () => {
 
     const visitorView = await comments(postId, undefined, second.position);
     expect(visitorView).toEqual([
-      { _id: first.id, postId, text: 'First!', authorName: 'Bobby', authorPhoto: '', createdAt: anyString, revisionCount: 1 },
-      { _id: second.id, postId, text: 'Thanks', authorName: 'Carla', authorPhoto: '', createdAt: anyString, revisionCount: 1 },
+      { _id: first.id, postId, text: 'First!', authorName: 'Bobby', authorId: bob.id, authorPhoto: '', createdAt: anyString, revisionCount: 1 },
+      { _id: second.id, postId, text: 'Thanks', authorName: 'Carla', authorId: author.id, authorPhoto: '', createdAt: anyString, revisionCount: 1 },
     ]);
     expect(Date.parse(visitorView[1]!.createdAt)).toBeGreaterThan(Date.parse('2020-01-01'));
     // emails only for the comment's own author and admins

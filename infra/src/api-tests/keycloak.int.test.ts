@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { keycloakIdentityAdmin } from '@forum/command-service';
 import type { Me, PostDetail } from '@forum/contracts';
 import { arrayContaining, containerEngineMissing } from '@forum/platform/testing';
-import { keycloakIdentityAdmin } from '@forum/command-service';
 import { decodeJwt } from 'jose';
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -192,6 +192,18 @@ describe.skipIf(missing !== null)(`the forum behind Keycloak (${keycloakUrl ? 'K
     expect(await roles()).not.toContain('moderator');
     // an account that is not there is left so
     await port.setModerator('00000000-0000-4000-8000-000000000000', true);
+  });
+
+  it("the identity-admin port reads an address's verification from Keycloak's user representation (emailVerified), as the mailer asks it", async () => {
+    const port = keycloakIdentityAdmin({ adminUrl: `${base}/admin/realms/${realmName}`, token: () => Promise.resolve(adminToken) });
+    const [verified] = await port.accountsByEmail(member.email);
+    expect(await port.emailVerified(verified!)).toBe(true);
+    const email = `kc-unverified-${randomBytes(4).toString('hex')}@forum.test`;
+    const created = await admin('/users', { method: 'POST', body: JSON.stringify({ username: email, email, emailVerified: false, enabled: true }) });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const [unverified] = await port.accountsByEmail(email);
+    expect(await port.emailVerified(unverified!)).toBe(false);
+    expect(await port.emailVerified(crypto.randomUUID())).toBe(false);
   });
 
   it("the forum refuses a token of another realm (the master realm's admin) and a request without one", async () => {

@@ -55,6 +55,7 @@ describe('a post and its comments, shared by visitors and members', () => {
       'summary',
       'tags',
       'authorName',
+      'authorId',
       'authorPhoto',
       'createdAt',
       'upVote',
@@ -117,17 +118,18 @@ describe('a post and its comments, shared by visitors and members', () => {
     const visitorList = JSON.parse(await text(list, undefined, position)) as CommentItem[];
     const visitorPage = JSON.parse(await text(paged, undefined, position)) as CommentsPage;
     expect(visitorList.map((c) => Object.keys(c))).toEqual(
-      Array.from({ length: 2 }, () => ['_id', 'postId', 'text', 'authorName', 'authorPhoto', 'createdAt', 'revisionCount']),
+      Array.from({ length: 2 }, () => ['_id', 'postId', 'text', 'authorName', 'authorId', 'authorPhoto', 'createdAt', 'revisionCount']),
     );
     expect(visitorPage.comments).toEqual(visitorList);
     /** A visitor's comment with the reader's own fields, in the order they always came (the email after the name). */
     const seen = (c: CommentItem, own: { email?: string; byMe: boolean; reportedByMe: boolean }) => {
-      const { _id, postId: onPost, text: words, authorName, authorPhoto, createdAt, revisionCount } = c;
+      const { _id, postId: onPost, text: words, authorName, authorId, authorPhoto, createdAt, revisionCount } = c;
       return {
         _id,
         postId: onPost,
         text: words,
         authorName,
+        authorId,
         ...(own.email ? { authorEmail: own.email } : {}),
         authorPhoto,
         createdAt,

@@ -135,9 +135,9 @@ describe('leaderboard: GET /api/users/top-voted', () => {
     expect(ids.indexOf(abe.id)).toBeLessThan(ids.indexOf(zed.id));
     expect(ids.indexOf(zed.id)).toBeLessThan(ids.indexOf(low.id));
     expect(ids).not.toContain(none.id);
-    expect(board.find((u) => u._id === abe.id)).toEqual({ _id: abe.id, name: 'Abe Tie', photoURL: '', totalVote: 3 });
+    expect(board.find((u) => u._id === abe.id)).toEqual({ _id: abe.id, name: 'Abe Tie', photoURL: '', totalVote: 3, hasProfile: true });
     expect(board.find((u) => u._id === low.id)).toMatchObject({ totalVote: 1 });
-    for (const entry of board) expect(Object.keys(entry).sort()).toEqual(['_id', 'name', 'photoURL', 'totalVote']);
+    for (const entry of board) expect(Object.keys(entry).sort()).toEqual(['_id', 'hasProfile', 'name', 'photoURL', 'totalVote']);
     const totals = board.map((u) => u.totalVote);
     expect(totals).toEqual([...totals].sort((a, b) => b - a));
 

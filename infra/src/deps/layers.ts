@@ -13,8 +13,14 @@ export const LAYERS: Readonly<Record<string, readonly (readonly string[])[]>> = 
  * Where a read model's views (`read.<view>`) may be named besides its own projection's folder: the
  * query side, which reads them; the notifications' mailer, which mails what the members' notifications
  * say with the names and titles the read models have at send time; the benchmarks, which measure it and pick what to ask from them;
- * and the end-to-end tests of the whole forum, which look at what the projections wrote. The write
+ * and the end-to-end tests of the whole forum and their helpers (`infra/src/testing/`), which look at what the projections wrote. The write
  * side, the composition and the tools meet the read side through the log and the query side's API
  * (docs/architecture.md, "The two sides meet through the log"). Paths from the root.
  */
-export const READ_MODEL_READERS: readonly RegExp[] = [/^query-service\/src\//, /^mailer\/src\//, /^infra\/src\/load\//, /^infra\/src\/.+\.test\.tsx?$/];
+export const READ_MODEL_READERS: readonly RegExp[] = [
+  /^query-service\/src\//,
+  /^mailer\/src\//,
+  /^infra\/src\/load\//,
+  /^infra\/src\/testing\//,
+  /^infra\/src\/.+\.test\.tsx?$/,
+];

@@ -150,7 +150,7 @@ export async function startForum(
     stack.push(() => reactor.stop());
     // the unsubscribe links' secret: the mailer signs with it, the command side checks with it
     const tokens = unsubscribeTokens(await unsubscribeSecret(db));
-    const mail = await startForumMailer({ config, db, databaseUrl, origin: url, tokens, logger });
+    const mail = await startForumMailer({ config, db, databaseUrl, origin: url, tokens, identity: identityAdmin, logger });
     stack.push(() => mail.stop());
     const commandRoutes: string[] = [];
     const command = listingRoutes(

@@ -88,5 +88,6 @@ export function embeddedIdentityAdmin(realm: IdentityRealm): IdentityAdmin {
     removeAccount: (id) => realm.accounts.remove(id),
     setHandle: (id, handle) => realm.accounts.setHandle(id, handle),
     setModerator: (id, moderator) => realm.accounts.setModerator(id, moderator),
+    emailVerified: (id) => realm.accounts.emailVerified(id),
   };
 }

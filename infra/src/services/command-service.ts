@@ -38,7 +38,7 @@ const directory = streamDirectory(store, () => identityAdmin);
 const reactor = startErasureReactor({ db, connectionString: config.DATABASE_URL, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
 // the notifications' mailer runs beside it in every command service (they share its outbox); the unsubscribe links' secret is the forum's
 const tokens = unsubscribeTokens(await unsubscribeSecret(db));
-const mail = await startForumMailer({ config, db, databaseUrl: config.DATABASE_URL, origin: config.PUBLIC_URL, tokens, logger });
+const mail = await startForumMailer({ config, db, databaseUrl: config.DATABASE_URL, origin: config.PUBLIC_URL, tokens, identity: identityAdmin, logger });
 const server = createCommandServer({
   store,
   commands: createForumCommands(store, {

@@ -10,11 +10,14 @@ import type { Knex } from '@forum/platform';
 export async function createReadModels(db: Knex): Promise<void> {
   await db.raw(`
     CREATE SCHEMA IF NOT EXISTS read;
+    CREATE SEQUENCE read.log_positions;
     CREATE TABLE read.notifications (
       id uuid PRIMARY KEY, user_id text NOT NULL, kind text NOT NULL, reason text, post_id uuid, comment_id uuid,
       actor_id text, tag text, count integer NOT NULL DEFAULT 1,
-      created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL, read boolean NOT NULL DEFAULT false
+      created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL, read boolean NOT NULL DEFAULT false,
+      position bigint
     );
+    CREATE INDEX notifications_at_position ON read.notifications (position) WHERE position IS NOT NULL;
     CREATE TABLE read.users (id text PRIMARY KEY, email text NOT NULL, name text NOT NULL);
     CREATE TABLE read.account_denials (user_id text PRIMARY KEY, reason text NOT NULL);
     CREATE TABLE read.posts (id uuid PRIMARY KEY, title text NOT NULL);
@@ -41,8 +44,9 @@ export interface Notified {
 export async function notify(db: Knex, row: Notified): Promise<string> {
   const id = row.id ?? randomUUID();
   await db.raw(
-    `INSERT INTO read.notifications (id, user_id, kind, reason, post_id, comment_id, actor_id, tag, count, created_at, updated_at, read)
-     VALUES (:id, :userId, :kind, :reason, :postId, :commentId, :actorId, :tag, :count, now() - make_interval(secs => :age), now() - make_interval(secs => :age), :read)`,
+    `INSERT INTO read.notifications (id, user_id, kind, reason, post_id, comment_id, actor_id, tag, count, created_at, updated_at, read, position)
+     VALUES (:id, :userId, :kind, :reason, :postId, :commentId, :actorId, :tag, :count, now() - make_interval(secs => :age), now() - make_interval(secs => :age), :read,
+             nextval('read.log_positions'))`,
     {
       id,
       userId: row.userId,

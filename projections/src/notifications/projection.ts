@@ -14,7 +14,8 @@ import { readByAuthor, writeMarks, writeWarnings, type Mark, type Warning } from
  *   (`mention`), never of their own doing; comments on one post collapse into one unread row per
  *   member and kind. Read by `NotificationsRead`. Names, titles and texts are not kept: the read
  *   side joins them, so an erasure reaches them. `position` is the log position of the event that
- *   last moved a row: the change stream asks which members a batch reached;
+ *   last moved a row (a warning's `UserWarned`): the change stream asks which members a batch
+ *   reached, the mailer which rows are new;
  * - who follows which post (its author and commenters by default, an explicit choice for good) and
  *   which tag, and every member's handle (folded), which mentions are resolved through;
  * - each member's announcements read mark (one row, the newest announcement they marked read and
@@ -27,7 +28,7 @@ import { readByAuthor, writeMarks, writeWarnings, type Mark, type Warning } from
 export const notificationsProjection = defineProjection({
   name: 'notifications',
   // what each version changed: docs/projections-versions.md
-  version: 6,
+  version: 7,
   types: [
     'UserWarned',
     'WarningsRead',
@@ -158,6 +159,7 @@ export const notificationsProjection = defineProjection({
               commentQuote: w.commentQuote ?? null,
               warnedAt: w.warnedAt,
               read: false,
+              position: event.position.globalPosition.toString(),
             });
           }
           break;

@@ -49,6 +49,8 @@ export type Warning = {
   commentQuote: string | null;
   warnedAt: string;
   read: boolean;
+  /** The global log position of its `UserWarned`. */
+  position: string;
 };
 
 /** A segment's reads of earlier warnings, then its warnings. */
@@ -63,10 +65,10 @@ export async function writeWarnings(trx: Knex.Transaction, warnings: ReadonlyMap
   }
   if (warnings.size > 0) {
     await trx.raw(
-      `INSERT INTO notifications (id, user_id, kind, reason, comment_id, post_id, comment_quote, created_at, updated_at, read)
-       SELECT "warningId", "userId", 'warning', reason, "commentId", "postId", "commentQuote", "warnedAt", "warnedAt", read
+      `INSERT INTO notifications (id, user_id, kind, reason, comment_id, post_id, comment_quote, created_at, updated_at, read, position)
+       SELECT "warningId", "userId", 'warning', reason, "commentId", "postId", "commentQuote", "warnedAt", "warnedAt", read, position
        FROM jsonb_to_recordset(?::jsonb) AS x(
-         "warningId" uuid, "userId" text, reason text, "commentId" uuid, "postId" uuid, "commentQuote" text, "warnedAt" timestamptz, read boolean)
+         "warningId" uuid, "userId" text, reason text, "commentId" uuid, "postId" uuid, "commentQuote" text, "warnedAt" timestamptz, read boolean, position bigint)
        ON CONFLICT (id) DO NOTHING`,
       [JSON.stringify([...warnings.values()])],
     );

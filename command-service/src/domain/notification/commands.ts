@@ -5,13 +5,14 @@ import { commentStreamOf } from '../comment/comment.ts';
 import { acceptedAs, type CommandHandler } from '../command-handler.ts';
 import type { CommandMeta } from '../command.ts';
 import type { Idempotency } from '../execute.ts';
+import type { Costs } from '../limits.ts';
 import { postStreamOf } from '../post/post.ts';
 import { initialUserState, userStreamOf } from '../user/user.ts';
 import { decide } from './decide.ts';
 import { initialNotificationsState, notificationsStreamOf } from './notification.ts';
 
 /** The commands decided on a member's notifications stream: the warnings staff give them, and what they have read. */
-export function createNotificationCommands({ handle, handleMany }: CommandHandler) {
+export function createNotificationCommands({ handle, handleMany }: CommandHandler, cost: Costs) {
   /** Decides a warning (see WarnUser) once `allowed` accepts the actor, on the warned member's notifications stream. */
   const warn = (
     who: Identity,
@@ -81,10 +82,13 @@ export function createNotificationCommands({ handle, handleMany }: CommandHandle
       return warn(who, { ...rest, ...named }, meta, idempotency, requireStaff);
     },
 
-    /** POST /api/me/notifications/read: the caller's own notifications (see decide's markRead). */
+    /**
+     * POST /api/me/notifications/read: the caller's own notifications (see decide's markRead). The write
+     * side cannot tell an id the fan-out made from any other, so marks are a write limit's (`read`).
+     */
     markNotificationsRead: (who: Identity, input: { ids?: readonly string[]; upTo?: string }, meta: CommandMeta, idempotency?: Idempotency) =>
       handle(
-        { who, meta, idempotency },
+        { who, meta, idempotency, cost: cost('read', who.userId) },
         {
           stream: notificationsStreamOf(who.userId),
           decide: (notifications) => decide({ type: 'MarkNotificationsRead', data: { userId: who.userId, ...input } }, notifications, meta),

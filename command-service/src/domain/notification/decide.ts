@@ -21,8 +21,9 @@ import type { NotificationsState } from './notification.ts';
  * - without a reason the warning says DEFAULT_WARNING_REASON;
  * - a member marks their notifications read: by id, up to a time, or all. Warnings are known here: those not read yet
  *   are read by WarningsRead (marking read ones again appends nothing). The other notifications are rows the read
- *   model fans out, which this stream cannot know: NotificationsRead names the ids that are not warnings, or the time
- *   up to which everything is read ('all': now); a time no later than the newest one already read appends nothing;
+ *   model fans out, which this stream cannot know: NotificationsRead names the ids that are not warnings nor already
+ *   read by id (a read row never turns unread), or the time up to which everything is read ('all': now); ids all read
+ *   before, or a time no later than the newest one already read, append nothing;
  * - a member marks the announcements read up to one the forum has published (404 otherwise), for all their devices;
  *   the mark only moves forward: one no newer than theirs appends nothing (issue #31).
  */
@@ -106,7 +107,7 @@ function markRead(command: MarkNotificationsRead, state: NotificationsState, met
     .map(([id]) => id);
   const events: NotificationEvent[] = warningIds.length === 0 ? [] : [{ type: 'WarningsRead', data: { userId, warningIds, readAt } }];
   if (ids !== undefined) {
-    const others = ids.filter((id) => !state.warnings.has(id));
+    const others = ids.filter((id) => !state.warnings.has(id) && !state.readIds.has(id));
     if (others.length > 0) events.push({ type: 'NotificationsRead', data: { userId, ids: [...new Set(others)], readAt } });
   } else {
     const until = upTo === undefined ? readAt : new Date(upTo).toISOString();

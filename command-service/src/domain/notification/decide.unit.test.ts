@@ -186,6 +186,20 @@ describe('given the other notifications read up to a time', () => {
   });
 });
 
+describe('given notifications read by id', () => {
+  const n1 = '44444444-4444-4444-8444-444444444441';
+  const n2 = '44444444-4444-4444-8444-444444444442';
+  const readById = (...ids: string[]): NotificationEvent => ({ type: 'NotificationsRead', data: { userId: 'u-bob', ids, readAt: at } });
+  const state = given([readById(n1), readById(n2)]);
+  it('when MarkNotificationsRead names only ids already read, then nothing (a read row never turns unread)', () => {
+    expect(decide(markRead({ ids: [n2, n1, n1] }), state, meta)).toEqual([]);
+  });
+  it('when MarkNotificationsRead names some new ids, then NotificationsRead of the new ones only', () => {
+    const n3 = '44444444-4444-4444-8444-444444444443';
+    expect(decide(markRead({ ids: [n1, n3] }), state, meta)).toEqual([readById(n3)]);
+  });
+});
+
 // ── announcements read (issue #31) ────────────────────────────────────────
 
 const a1 = '44444444-4444-4444-8444-444444444441';

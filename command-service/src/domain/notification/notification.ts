@@ -8,7 +8,8 @@ import type { Stream } from '../stream.ts';
  * one comment is decided on this one stream), and the publication time of the newest
  * announcement they marked read (null before their first mark), the newest time up to which
  * they read their other notifications (`activityReadUpTo`, null before; the rows themselves are the
- * read model's), and the deliveries they chose (a kind never chosen is absent: DEFAULT_DELIVERIES).
+ * read model's), the ids of those they marked read by id (`readIds`: a read row never turns unread, so
+ * marking one again is nothing), and the deliveries they chose (a kind never chosen is absent: DEFAULT_DELIVERIES).
  */
 export interface NotificationsState {
   readonly warnings: ReadonlyMap<string, { readonly createdAt: string; readonly read: boolean }>;
@@ -17,6 +18,7 @@ export interface NotificationsState {
   readonly warnedPosts: ReadonlySet<string>;
   readonly announcementsReadUpTo: string | null;
   readonly activityReadUpTo: string | null;
+  readonly readIds: ReadonlySet<string>;
   readonly preferences: Readonly<Partial<Record<NotificationKind, Delivery>>>;
 }
 
@@ -26,6 +28,7 @@ export const initialNotificationsState: NotificationsState = {
   warnedPosts: new Set(),
   announcementsReadUpTo: null,
   activityReadUpTo: null,
+  readIds: new Set(),
   preferences: {},
 };
 
@@ -55,7 +58,8 @@ export function evolve(state: NotificationsState, event: NotificationEvent): Not
       return current !== null && Date.parse(current) >= Date.parse(upTo) ? state : { ...state, announcementsReadUpTo: upTo };
     }
     case 'NotificationsRead': {
-      const { upTo } = event.data;
+      const { ids, upTo } = event.data;
+      if (ids !== undefined) return { ...state, readIds: new Set([...state.readIds, ...ids]) };
       const current = state.activityReadUpTo;
       return upTo === undefined || (current !== null && Date.parse(current) >= Date.parse(upTo)) ? state : { ...state, activityReadUpTo: upTo };
     }

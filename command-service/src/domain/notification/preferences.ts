@@ -12,6 +12,7 @@ import type { CommandMeta } from '../command.ts';
 import { DomainError } from '../errors.ts';
 import type { Identity } from '../actor.ts';
 import type { Idempotency } from '../execute.ts';
+import type { Costs } from '../limits.ts';
 import { userStreamOf, type UserState } from '../user/user.ts';
 import { notificationsStreamOf, type NotificationsState } from './notification.ts';
 
@@ -59,12 +60,12 @@ export function decidePreferences(command: ChangeNotificationPreferences, state:
 }
 
 /** The commands on a member's notification preferences (their notifications stream). */
-export function createNotificationPreferenceCommands({ handle }: CommandHandler) {
+export function createNotificationPreferenceCommands({ handle }: CommandHandler, cost: Costs) {
   return {
-    /** PUT /api/me/notification-preferences: the caller's own choices. */
+    /** PUT /api/me/notification-preferences: the caller's own choices, a write limit's (`preferences`). */
     changeNotificationPreferences: (who: Identity, changes: ChangeNotificationPreferences['data']['changes'], meta: CommandMeta, idempotency?: Idempotency) =>
       handle(
-        { who, meta, idempotency },
+        { who, meta, idempotency, cost: cost('preferences', who.userId) },
         {
           stream: notificationsStreamOf(who.userId),
           decide: (notifications, { actor }) =>

@@ -1,62 +1,59 @@
-import { randomBytes } from 'node:crypto';
-import { createKnex, createLogger, createMailer, unsubscribeTokens, type Knex } from '@forum/platform';
-import { createTestDatabase, decodeQuotedPrintable, startTestSmtpServer, type TestSmtpServer } from '@forum/platform/testing';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { startNotificationMailer, type NotificationMailer } from '@forum/mailer';
+import { createLogger, createMailer, unsubscribeTokens } from '@forum/platform';
+import { decodeQuotedPrintable, startTestSmtpServer, type TestSmtpServer } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNotificationMailer, type NotificationMailer } from './reactor.ts';
-import { createReadModels, member, notify, post } from './testing/read-models.ts';
+import { startMailLog, type MailLog } from '../testing/mail-log.ts';
 
 /**
  * The notifications' mail through SMTP (nodemailer for real) to a tiny SMTP server of the test: the
  * headers a mail client reads, and a server that refuses for a while.
  */
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Knex;
+let log: MailLog;
 let smtp: TestSmtpServer;
 let mailer: NotificationMailer;
 const tokens = unsubscribeTokens(randomBytes(32));
 
 beforeAll(async () => {
-  database = await createTestDatabase('mailer_smtp');
-  db = createKnex(database.url);
-  await createReadModels(db);
+  log = await startMailLog('mailer_smtp');
   smtp = await startTestSmtpServer();
   const logger = createLogger('mailer-smtp-test', 'silent');
   mailer = await startNotificationMailer({
-    db,
-    connectionString: database.url,
+    db: log.db,
+    connectionString: log.url,
     wakeChannels: null,
-    mailer: createMailer({ smtpUrl: smtp.url, from: 'Forum <no-reply@forum.example>' }, db, logger),
+    mailer: createMailer({ smtpUrl: smtp.url, from: 'Forum <no-reply@forum.example>' }, log.db, logger),
     tokens,
     emailVerified: () => Promise.resolve(true),
     origin: 'https://forum.example',
     timings: { unseenMs: 0, batchMs: 300_000, digestIntervalMs: 86_400_000, pollMs: 600_000 },
     logger,
   });
-});
+}, 120_000);
 afterAll(async () => {
   await mailer?.stop();
   await smtp?.close();
-  await db?.destroy();
-  await database?.drop();
+  await log?.stop();
 });
 
 describe('a notification email through SMTP', () => {
   it("carries the notification's id in its Message-ID, RFC 8058's headers, and a text and an HTML part; a refusal is tried again later", async () => {
-    const postId = await post(db, 'Queues & <b>locks</b>');
-    await member(db, 'u-alice', 'Alice');
-    await member(db, 'u-bob', 'Bob');
-    const id = await notify(db, { userId: 'u-alice', kind: 'mention', postId, actorId: 'u-bob', ageSeconds: 1 });
+    const postId = randomUUID();
+    await log.given(log.registered('u-alice', 'Alice'), log.registered('u-bob', 'Bob'));
+    await log.given(log.post(postId, 'u-alice', 'Queues & <b>locks</b>'), log.comment(postId, 'u-bob'));
+    const [notification] = await log.notifications('u-alice');
+    const id = notification!.id;
 
     smtp.refusing = true;
     expect(await mailer.pass()).toBe(0);
-    const { rows: waiting } = await db.raw<{ rows: { attempts: number; later: boolean }[] }>(
+    const { rows: waiting } = await log.db.raw<{ rows: { attempts: number; later: boolean }[] }>(
       "SELECT attempts, next_attempt_at > now() AS later FROM mail.messages WHERE state = 'sending'",
     );
     expect(waiting).toEqual([{ attempts: 1, later: true }]);
     expect(await mailer.pass()).toBe(0);
 
     smtp.refusing = false;
-    await db.raw("UPDATE mail.messages SET next_attempt_at = now() - interval '1 second'");
+    await log.db.raw("UPDATE mail.messages SET next_attempt_at = now() - interval '1 second'");
     expect(await mailer.pass()).toBe(1);
     expect(smtp.received).toHaveLength(1);
     const mail = smtp.received[0]!;
@@ -73,6 +70,6 @@ describe('a notification email through SMTP', () => {
     expect(body).toContain('Queues &#38; &#60;b&#62;locks&#60;/b&#62;');
     // the link's token stands for the member and the kind mailed
     const token = decodeURIComponent(/unsubscribe\?token=([^>\s]+)>/.exec(headers)![1]!);
-    expect(tokens.verify(token)).toEqual({ userId: 'u-alice', kinds: ['mention'] });
+    expect(tokens.verify(token)).toEqual({ userId: 'u-alice', kinds: ['reply'] });
   });
 });

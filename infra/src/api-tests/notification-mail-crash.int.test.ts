@@ -1,49 +1,45 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMAIL_UNSEEN_SECONDS } from '@forum/contracts';
-import { createKnex, createLogger, createMailer, prepareMailbox, unsubscribeTokens, type Knex } from '@forum/platform';
-import { createTestDatabase, waitFor } from '@forum/platform/testing';
+import { startNotificationMailer } from '@forum/mailer';
+import { createLogger, createMailer, prepareMailbox, unsubscribeTokens } from '@forum/platform';
+import { waitFor } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNotificationMailer } from './reactor.ts';
-import { createReadModels, mailbox, member, notify, post } from './testing/read-models.ts';
+import { startMailLog, type LogEvent, type MailLog } from '../testing/mail-log.ts';
 
 /**
- * The outbox under kill -9: a mailer process killed in the middle of a mail (the development mailbox's
- * row written, its transaction not committed: testing/crash-fixture.ts), then another mailer: every due
- * mail is in the mailbox exactly once.
+ * The outbox under kill -9, over the read models the projections make from real events: a mailer
+ * process killed in the middle of a mail (the development mailbox's row written, its transaction not
+ * committed: mailer/src/testing/crash-fixture.ts), then another mailer: every due mail is in the
+ * mailbox exactly once.
  */
-const here = path.dirname(fileURLToPath(import.meta.url));
+const fixture = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../mailer/src/testing/crash-fixture.ts');
 const MEMBERS = 60;
 const CRASH_AT = 25;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Knex;
+let log: MailLog;
 
 beforeAll(async () => {
-  database = await createTestDatabase('mailer_crash');
-  db = createKnex(database.url);
-  await createReadModels(db);
-  await prepareMailbox(db);
-});
-afterAll(async () => {
-  await db?.destroy();
-  await database?.drop();
-});
+  log = await startMailLog('mailer_crash');
+  await prepareMailbox(log.db);
+}, 120_000);
+afterAll(() => log?.stop());
 
-const count = async (sql: string) => Number((await db.raw<{ rows: { n: string }[] }>(sql)).rows[0]!.n);
+const count = async (sql: string) => Number((await log.db.raw<{ rows: { n: string }[] }>(sql)).rows[0]!.n);
 
 describe('a mailer killed while it sends', () => {
   it('leaves no mail twice and none lost: after another mailer, each due mail is in the mailbox once', { timeout: 120_000 }, async () => {
-    const postId = await post(db, 'A busy post');
-    await member(db, 'u-bob', 'Bob');
+    // each member's post gets a comment by Bob, unseen for longer than a reply waits
+    const events: LogEvent[] = [log.registered('u-bob', 'Bob')];
     for (let n = 0; n < MEMBERS; n++) {
-      await member(db, `u-${n}`, `Member ${n}`);
-      await notify(db, { userId: `u-${n}`, kind: 'reply', postId, actorId: 'u-bob', ageSeconds: EMAIL_UNSEEN_SECONDS + 1 });
+      const postId = randomUUID();
+      events.push(log.registered(`u-${n}`, `Member ${n}`), log.post(postId, `u-${n}`, `Post ${n}`), log.comment(postId, 'u-bob', EMAIL_UNSEEN_SECONDS + 1));
     }
+    await log.given(...events);
 
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'testing/crash-fixture.ts')], {
-      env: { ...process.env, DATABASE_URL: database.url, CRASH_AT: String(CRASH_AT) },
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
+      env: { ...process.env, DATABASE_URL: log.url, CRASH_AT: String(CRASH_AT) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -58,10 +54,10 @@ describe('a mailer killed while it sends', () => {
 
     const logger = createLogger('mailer-crash-test', 'silent');
     const mailer = await startNotificationMailer({
-      db,
-      connectionString: database.url,
+      db: log.db,
+      connectionString: log.url,
       wakeChannels: null,
-      mailer: createMailer(undefined, db, logger),
+      mailer: createMailer(undefined, log.db, logger),
       tokens: unsubscribeTokens(randomBytes(32)),
       emailVerified: () => Promise.resolve(true),
       origin: 'https://forum.example',
@@ -77,7 +73,7 @@ describe('a mailer killed while it sends', () => {
     } finally {
       await mailer.stop();
     }
-    const mails = await mailbox(db);
+    const { rows: mails } = await log.db.raw<{ rows: { recipient: string }[] }>('SELECT recipient FROM identity.mailbox');
     expect(mails).toHaveLength(MEMBERS);
     expect(new Set(mails.map((mail) => mail.recipient)).size).toBe(MEMBERS);
     expect(await count("SELECT count(*) AS n FROM mail.messages WHERE state <> 'sent'")).toBe(0);
