@@ -39,7 +39,7 @@ describe.skipIf(chromiumMissing)('#43 staff marks as members see them, in Chromi
   it('a suspended member sees the banner on every page, and their comment is refused with its text', { timeout: 120_000 }, async () => {
     const [ann, sam] = await Promise.all([member('Ann Writer'), member('Sam Suspended')]);
     const postId = await apiPost(ann, 'Suspensions, seen by the suspended');
-    await staff('PUT', `/api/moderation/users/${sam.forumId}/suspension`, { reason: 'Spam in three threads', period: 'indefinite' });
+    await staff('POST', `/api/admin/users/${sam.forumId}/suspend`, { reason: 'Spam in three threads', period: 'indefinite' });
     const text = 'Your account is suspended until a moderator lifts it: Spam in three threads. You can still read the forum.';
 
     await signInAt(sam, '/dashboard/notifications');
@@ -62,8 +62,8 @@ describe.skipIf(chromiumMissing)('#43 staff marks as members see them, in Chromi
     const [ann, bob] = await Promise.all([member('Ann Pinned'), member('Bob Reader')]);
     const postId = await apiPost(ann, 'House rules: read me first');
     await apiPost(ann, 'A newer post than the rules');
-    await staff('PUT', `/api/moderation/posts/${postId}/locked`, { reason: 'The rules are settled' });
-    await staff('PUT', `/api/moderation/posts/${postId}/pinned`);
+    await staff('PUT', `/api/admin/posts/${postId}/lock`, { reason: 'The rules are settled' });
+    await staff('PUT', `/api/admin/posts/${postId}/pin`);
 
     await signInAt(bob, '/dashboard/notifications');
     await page.goto(forum.url);
@@ -92,7 +92,7 @@ describe.skipIf(chromiumMissing)('#43 staff marks as members see them, in Chromi
   it("a hidden post's author sees why on the post and in their notifications; anyone else finds no such post", { timeout: 120_000 }, async () => {
     const ann = await member('Ann Hidden');
     const postId = await apiPost(ann, 'Buy my course at cheap-deploys.example');
-    await staff('PUT', `/api/moderation/posts/${postId}/hidden`, { reason: 'Advertising is not allowed here' });
+    await staff('PUT', `/api/admin/posts/${postId}/hide`, { reason: 'Advertising is not allowed here' });
 
     await page.goto(`${forum.url}/post/${postId}`);
     await page.getByRole('heading', { name: 'Post not found' }).waitFor();

@@ -48,7 +48,7 @@ export function authenticatedHttpClient(token: TokenSource, written: WrittenPosi
 export const RESOURCE_ENDPOINTS = {
   'manage-users': 'admin/users',
   'reported-comments': 'admin/reported-comments',
-  reports: 'moderation/reports',
+  reports: 'admin/reports',
   tags: 'admin/tags',
   announcements: 'announcements',
   audit: 'admin/audit',
@@ -96,9 +96,9 @@ export interface ForumDataProvider extends DataProvider {
   getHistory(kind: HistoryKind, id: string, after?: string): Promise<History>;
   /** GET /api/admin/history/:kind/:id/states?after=: for the same page, the state after each event and what it changed. */
   getHistoryStates(kind: HistoryKind, id: string, after?: string): Promise<HistoryStates>;
-  /** POST /api/moderation/reports/:kind/:id/dismiss: the item's open reports handled, nothing done to it. */
+  /** POST /api/admin/reports/:kind/:id/dismiss: the item's open reports handled, nothing done to it. */
   dismissReports(kind: ModeratedKind, id: string): Promise<Accepted>;
-  /** PUT /api/moderation/posts/:id/hidden (or comments'): hidden from all but its author and staff, who see the reason. */
+  /** PUT /api/admin/posts/:id/hide (or comments'): hidden from all but its author and staff, who see the reason. */
   hide(kind: ModeratedKind, id: string, reason: string): Promise<Accepted>;
   unhide(kind: ModeratedKind, id: string): Promise<Accepted>;
   /** DELETE /api/posts/:id or /api/admin/comments/:commentId. */
@@ -107,7 +107,7 @@ export interface ForumDataProvider extends DataProvider {
   unlockPost(postId: string): Promise<Accepted>;
   pinPost(postId: string): Promise<Accepted>;
   unpinPost(postId: string): Promise<Accepted>;
-  /** POST /api/moderation/users/:userId/warnings: by the member's id (moderators see no emails), about the reported item when given. */
+  /** POST /api/admin/users/:userId/warnings: by the member's id (moderators see no emails), about the reported item when given. */
   warnMember(userId: string, warning: WarnMemberRequest): Promise<Accepted>;
   suspendMember(userId: string, suspension: SuspendMemberRequest): Promise<Accepted>;
   liftSuspension(userId: string): Promise<Accepted>;
@@ -118,8 +118,8 @@ export interface ForumDataProvider extends DataProvider {
 /** A row of the moderators' queue as react-admin holds it: the same item may be open and, from an earlier round, handled. */
 export type QueueRecord = ReportQueue['items'][number] & { id: string };
 
-/** `/api/moderation/posts/:id` or `/api/moderation/comments/:id`. */
-const moderatedPath = (kind: ModeratedKind, id: string) => `moderation/${kind === 'post' ? 'posts' : 'comments'}/${encodeURIComponent(id)}`;
+/** `/api/admin/posts/:id` or `/api/admin/comments/:id`. */
+const moderatedPath = (kind: ModeratedKind, id: string) => `admin/${kind === 'post' ? 'posts' : 'comments'}/${encodeURIComponent(id)}`;
 
 /** A history's path (`part`: '' or '/states'), from the event after `after` when given. */
 const historyPath = (kind: HistoryKind, id: string, part: string, after?: string) =>
@@ -138,11 +138,11 @@ export function createDataProvider(token: TokenSource, written: WrittenPosition 
     // the command-service's answer to a command (204 has none)
     return (response.json as Accepted | undefined) ?? {};
   };
-  /** GET /api/moderation/reports?status=&page=: the queue pages by its own page size (ADMIN_PAGE_SIZE), as react-admin's list does. */
+  /** GET /api/admin/reports?status=&page=: the queue pages by its own page size (ADMIN_PAGE_SIZE), as react-admin's list does. */
   const reportQueue = async (params: GetListParams) => {
     const status: (typeof QUEUE_STATUSES)[number] = (params.filter as { status?: unknown } | undefined)?.status === 'handled' ? 'handled' : 'open';
     const page = params.pagination?.page ?? 1;
-    const queue = (await http(`/api/moderation/reports?status=${status}&page=${page}`)).json as ReportQueue;
+    const queue = (await http(`/api/admin/reports?status=${status}&page=${page}`)).json as ReportQueue;
     const data: QueueRecord[] = queue.items.map((item) => ({ ...item, id: `${status}-${item.kind}-${item._id}-${item.handled?.at ?? ''}` }));
     return { data, total: queue.totalCount };
   };
@@ -178,17 +178,17 @@ export function createDataProvider(token: TokenSource, written: WrittenPosition 
     rebuildProjection: (name) => send(`admin/projections/${encodeURIComponent(name)}/rebuild`, 'POST'),
     getHistory: async (kind, id, after) => (await http(historyPath(kind, id, '', after))).json as History,
     getHistoryStates: async (kind, id, after) => (await http(historyPath(kind, id, '/states', after))).json as HistoryStates,
-    dismissReports: (kind, id) => send(`moderation/reports/${kind}/${encodeURIComponent(id)}/dismiss`, 'POST'),
-    hide: (kind, id, reason) => send(`${moderatedPath(kind, id)}/hidden`, 'PUT', { reason }),
-    unhide: (kind, id) => send(`${moderatedPath(kind, id)}/hidden`, 'DELETE'),
+    dismissReports: (kind, id) => send(`admin/reports/${kind}/${encodeURIComponent(id)}/dismiss`, 'POST'),
+    hide: (kind, id, reason) => send(`${moderatedPath(kind, id)}/hide`, 'PUT', { reason }),
+    unhide: (kind, id) => send(`${moderatedPath(kind, id)}/hide`, 'DELETE'),
     deleteItem: (kind, id) => send(kind === 'post' ? `posts/${encodeURIComponent(id)}` : `admin/comments/${encodeURIComponent(id)}`, 'DELETE'),
-    lockPost: (postId, reason) => send(`${moderatedPath('post', postId)}/locked`, 'PUT', reason ? { reason } : {}),
-    unlockPost: (postId) => send(`${moderatedPath('post', postId)}/locked`, 'DELETE'),
-    pinPost: (postId) => send(`${moderatedPath('post', postId)}/pinned`, 'PUT'),
-    unpinPost: (postId) => send(`${moderatedPath('post', postId)}/pinned`, 'DELETE'),
-    warnMember: (userId, warning) => send(`moderation/users/${encodeURIComponent(userId)}/warnings`, 'POST', warning),
-    suspendMember: (userId, suspension) => send(`moderation/users/${encodeURIComponent(userId)}/suspension`, 'PUT', suspension),
-    liftSuspension: (userId) => send(`moderation/users/${encodeURIComponent(userId)}/suspension`, 'DELETE'),
+    lockPost: (postId, reason) => send(`${moderatedPath('post', postId)}/lock`, 'PUT', reason ? { reason } : {}),
+    unlockPost: (postId) => send(`${moderatedPath('post', postId)}/lock`, 'DELETE'),
+    pinPost: (postId) => send(`${moderatedPath('post', postId)}/pin`, 'PUT'),
+    unpinPost: (postId) => send(`${moderatedPath('post', postId)}/pin`, 'DELETE'),
+    warnMember: (userId, warning) => send(`admin/users/${encodeURIComponent(userId)}/warnings`, 'POST', warning),
+    suspendMember: (userId, suspension) => send(`admin/users/${encodeURIComponent(userId)}/suspend`, 'POST', suspension),
+    liftSuspension: (userId) => send(`admin/users/${encodeURIComponent(userId)}/suspend`, 'DELETE'),
     setModerator: (userId, moderator) => send(`admin/users/${encodeURIComponent(userId)}/moderator`, moderator ? 'PUT' : 'DELETE'),
   };
 }

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { aModerator, anAdmin, aPosition, anError, commandApiSpec, member, registered, visitor, type Member } from '../testing/index.ts';
 
 /**
- * Staff's writes (moderation.ts, issue #43): the moderator role (admins), and under /api/moderation
- * what admins and moderators both do. A member is 403 FORBIDDEN, a visitor 401; a moderator acting on
+ * Staff's writes (moderation.ts, issue #43): the moderator role (admins), and what admins and
+ * moderators both do. A member is 403 FORBIDDEN, a visitor 401; a moderator acting on
  * staff is 403 STAFF_PROTECTED. What the read models then show is the read side's (query-service).
  */
 const api = commandApiSpec();
@@ -40,12 +40,12 @@ describe('PUT and DELETE /api/admin/users/:userId/moderator', () => {
     await api.when(ada.put(url)).then(200, { id: nora.id }, []);
     // now a moderator, she works the queue
     const postId = await aPost(otto);
-    await api.when(nora.put(`/api/moderation/posts/${postId}/locked`)).then(200, { id: postId, position: aPosition });
+    await api.when(nora.put(`/api/admin/posts/${postId}/lock`)).then(200, { id: postId, position: aPosition });
     await api
       .when(ada.delete(url))
       .then(200, { id: nora.id, position: aPosition }, [{ type: 'ModeratorRoleRevoked', data: { userId: nora.id, revokedBy: ada.id } }]);
     await api.when(ada.delete(url)).then(200, { id: nora.id }, []);
-    await api.when(nora.delete(`/api/moderation/posts/${postId}/locked`)).then(403, anError('FORBIDDEN'));
+    await api.when(nora.delete(`/api/admin/posts/${postId}/lock`)).then(403, anError('FORBIDDEN'));
   });
 
   it('refuses an admin as target (409 ALREADY_ADMIN), an unknown member (404), a bad id or a body (400)', async () => {
@@ -141,18 +141,18 @@ describe('POST /api/posts/:id/report', () => {
   });
 });
 
-describe('POST /api/moderation/reports/:kind/:id/dismiss', () => {
+describe('POST /api/admin/reports/:kind/:id/dismiss', () => {
   it('a moderator dismisses the reports of a post or a comment: 200, ReportsDismissed on its stream', async () => {
     await api.given(aModerator(mona));
     const postId = await aPost(nora);
     const commentId = await aComment(otto, postId);
     await api
-      .when(mona.post(`/api/moderation/reports/post/${postId}/dismiss`))
+      .when(mona.post(`/api/admin/reports/post/${postId}/dismiss`))
       .then(200, { id: postId, position: aPosition }, [
         { streamId: `post-${postId}`, type: 'ReportsDismissed', data: { item: { kind: 'post', id: postId, postId }, dismissedBy: mona.id } },
       ]);
     await api
-      .when(mona.post(`/api/moderation/reports/comment/${commentId}/dismiss`))
+      .when(mona.post(`/api/admin/reports/comment/${commentId}/dismiss`))
       .then(200, { id: commentId, position: aPosition }, [
         { streamId: `comment-${commentId}`, type: 'ReportsDismissed', data: { item: { kind: 'comment', id: commentId, postId } } },
       ]);
@@ -161,19 +161,19 @@ describe('POST /api/moderation/reports/:kind/:id/dismiss', () => {
   it('refuses an unknown item (404), a bad kind (400), a member (403), a visitor (401)', async () => {
     await api.given(aModerator(mona));
     const postId = await aPost(nora);
-    await api.when(mona.post(`/api/moderation/reports/post/${NO_ID}/dismiss`)).then(404, anError('NOT_FOUND'));
-    await api.when(mona.post(`/api/moderation/reports/comment/${NO_ID}/dismiss`)).then(404, anError('NOT_FOUND'));
-    await api.when(mona.post(`/api/moderation/reports/user/${postId}/dismiss`)).then(400, anError('VALIDATION_FAILED'));
-    await api.when(otto.post(`/api/moderation/reports/post/${postId}/dismiss`)).then(403, anError('FORBIDDEN'));
-    await api.when(visitor.post(`/api/moderation/reports/post/${postId}/dismiss`)).then(401, anError('UNAUTHENTICATED'));
+    await api.when(mona.post(`/api/admin/reports/post/${NO_ID}/dismiss`)).then(404, anError('NOT_FOUND'));
+    await api.when(mona.post(`/api/admin/reports/comment/${NO_ID}/dismiss`)).then(404, anError('NOT_FOUND'));
+    await api.when(mona.post(`/api/admin/reports/user/${postId}/dismiss`)).then(400, anError('VALIDATION_FAILED'));
+    await api.when(otto.post(`/api/admin/reports/post/${postId}/dismiss`)).then(403, anError('FORBIDDEN'));
+    await api.when(visitor.post(`/api/admin/reports/post/${postId}/dismiss`)).then(401, anError('UNAUTHENTICATED'));
   });
 });
 
-describe('PUT and DELETE /api/moderation/posts/:id/hidden and /api/moderation/comments/:commentId/hidden', () => {
+describe('PUT and DELETE /api/admin/posts/:id/hide and /api/admin/comments/:commentId/hide', () => {
   it('a moderator hides a post with a reason (PostHidden); others then cannot comment, vote or report on it (404); its author edits it; staff comment; unhide restores it', async () => {
     await api.given(aModerator(mona), registered(otto));
     const postId = await aPost(nora);
-    await api.when(mona.put(`/api/moderation/posts/${postId}/hidden`, { reason: '  Off topic ' })).then(200, { id: postId, position: aPosition }, [
+    await api.when(mona.put(`/api/admin/posts/${postId}/hide`, { reason: '  Off topic ' })).then(200, { id: postId, position: aPosition }, [
       {
         streamId: `post-${postId}`,
         type: 'PostHidden',
@@ -181,7 +181,7 @@ describe('PUT and DELETE /api/moderation/posts/:id/hidden and /api/moderation/co
         metadata: { actorId: mona.id },
       },
     ]);
-    await api.when(mona.put(`/api/moderation/posts/${postId}/hidden`, { reason: 'Off topic' })).then(200, { id: postId }, []);
+    await api.when(mona.put(`/api/admin/posts/${postId}/hide`, { reason: 'Off topic' })).then(200, { id: postId }, []);
     await api.when(otto.post('/api/comments', { postId, text: 'Hi' })).then(404, anError('NOT_FOUND'));
     await api.when(nora.post('/api/comments', { postId, text: 'Hi' })).then(404, anError('NOT_FOUND'));
     await api.when(otto.put(`/api/posts/${postId}/vote`, { vote: 'up' })).then(404, anError('NOT_FOUND'));
@@ -189,9 +189,9 @@ describe('PUT and DELETE /api/moderation/posts/:id/hidden and /api/moderation/co
     await api.when(nora.patch(`/api/posts/${postId}`, { title: 'On topic now' })).then(200, { id: postId, position: aPosition });
     await api.when(mona.post('/api/comments', { postId, text: 'Hidden for a reason' })).then(201);
     await api
-      .when(mona.delete(`/api/moderation/posts/${postId}/hidden`))
+      .when(mona.delete(`/api/admin/posts/${postId}/hide`))
       .then(200, { id: postId, position: aPosition }, [{ type: 'PostUnhidden', data: { unhiddenBy: mona.id } }]);
-    await api.when(mona.delete(`/api/moderation/posts/${postId}/hidden`)).then(200, { id: postId }, []);
+    await api.when(mona.delete(`/api/admin/posts/${postId}/hide`)).then(200, { id: postId }, []);
     await api.when(otto.post('/api/comments', { postId, text: 'Hi' })).then(201);
   });
 
@@ -200,80 +200,76 @@ describe('PUT and DELETE /api/moderation/posts/:id/hidden and /api/moderation/co
     const postId = await aPost(nora);
     const commentId = await aComment(otto, postId);
     await api
-      .when(mona.put(`/api/moderation/comments/${commentId}/hidden`, { reason: 'Rude' }))
+      .when(mona.put(`/api/admin/comments/${commentId}/hide`, { reason: 'Rude' }))
       .then(200, { id: commentId, position: aPosition }, [
         { streamId: `comment-${commentId}`, type: 'CommentHidden', data: { commentId, postId, authorId: otto.id, reason: 'Rude', hiddenBy: mona.id } },
       ]);
     await api.when(nora.post(`/api/comments/${commentId}/report`, { feedback: 'offensive' })).then(404, anError('NOT_FOUND'));
-    await api
-      .when(mona.delete(`/api/moderation/comments/${commentId}/hidden`))
-      .then(200, { id: commentId, position: aPosition }, [{ type: 'CommentUnhidden' }]);
+    await api.when(mona.delete(`/api/admin/comments/${commentId}/hide`)).then(200, { id: commentId, position: aPosition }, [{ type: 'CommentUnhidden' }]);
   });
 
   it("refuses a moderator on staff's content (403 STAFF_PROTECTED) but not an admin; a missing or empty reason (400); unknown (404); a member (403), a visitor (401)", async () => {
     await api.given(anAdmin(ada), aModerator(mona), aModerator(max));
     const maxPost = await aPost(max);
     const maxComment = await aComment(max, maxPost);
-    await api.when(mona.put(`/api/moderation/posts/${maxPost}/hidden`, { reason: 'x' })).then(403, anError('STAFF_PROTECTED'));
-    await api.when(mona.put(`/api/moderation/comments/${maxComment}/hidden`, { reason: 'x' })).then(403, anError('STAFF_PROTECTED'));
-    await api.when(ada.put(`/api/moderation/posts/${maxPost}/hidden`, { reason: 'x' })).then(200, { id: maxPost, position: aPosition });
-    await api.when(mona.put(`/api/moderation/posts/${maxPost}/hidden`, {})).then(400, anError('VALIDATION_FAILED'));
+    await api.when(mona.put(`/api/admin/posts/${maxPost}/hide`, { reason: 'x' })).then(403, anError('STAFF_PROTECTED'));
+    await api.when(mona.put(`/api/admin/comments/${maxComment}/hide`, { reason: 'x' })).then(403, anError('STAFF_PROTECTED'));
+    await api.when(ada.put(`/api/admin/posts/${maxPost}/hide`, { reason: 'x' })).then(200, { id: maxPost, position: aPosition });
+    await api.when(mona.put(`/api/admin/posts/${maxPost}/hide`, {})).then(400, anError('VALIDATION_FAILED'));
     await api
-      .when(mona.put(`/api/moderation/posts/${maxPost}/hidden`, { reason: '   ' }))
+      .when(mona.put(`/api/admin/posts/${maxPost}/hide`, { reason: '   ' }))
       .then(400, anError('VALIDATION_FAILED', { details: { reason: ['Reason must not be empty'] } }));
-    await api.when(mona.put(`/api/moderation/posts/${NO_ID}/hidden`, { reason: 'x' })).then(404, anError('NOT_FOUND'));
-    await api.when(mona.put(`/api/moderation/comments/${NO_ID}/hidden`, { reason: 'x' })).then(404, anError('NOT_FOUND'));
-    await api.when(otto.put(`/api/moderation/posts/${maxPost}/hidden`, { reason: 'x' })).then(403, anError('FORBIDDEN'));
-    await api.when(visitor.delete(`/api/moderation/posts/${maxPost}/hidden`)).then(401, anError('UNAUTHENTICATED'));
+    await api.when(mona.put(`/api/admin/posts/${NO_ID}/hide`, { reason: 'x' })).then(404, anError('NOT_FOUND'));
+    await api.when(mona.put(`/api/admin/comments/${NO_ID}/hide`, { reason: 'x' })).then(404, anError('NOT_FOUND'));
+    await api.when(otto.put(`/api/admin/posts/${maxPost}/hide`, { reason: 'x' })).then(403, anError('FORBIDDEN'));
+    await api.when(visitor.delete(`/api/admin/posts/${maxPost}/hide`)).then(401, anError('UNAUTHENTICATED'));
   });
 });
 
-describe('PUT and DELETE /api/moderation/posts/:id/locked', () => {
+describe('PUT and DELETE /api/admin/posts/:id/lock', () => {
   it('locks a post (PostLocked with the reason): a member’s comment is 409 POST_LOCKED, staff still comment, votes go on; unlock opens it', async () => {
     await api.given(aModerator(mona), registered(otto));
     const postId = await aPost(nora);
     await api
-      .when(mona.put(`/api/moderation/posts/${postId}/locked`, { reason: 'Settled' }))
+      .when(mona.put(`/api/admin/posts/${postId}/lock`, { reason: 'Settled' }))
       .then(200, { id: postId, position: aPosition }, [
         { streamId: `post-${postId}`, type: 'PostLocked', data: { postId, reason: 'Settled', lockedBy: mona.id } },
       ]);
-    await api.when(mona.put(`/api/moderation/posts/${postId}/locked`)).then(200, { id: postId }, []);
+    await api.when(mona.put(`/api/admin/posts/${postId}/lock`)).then(200, { id: postId }, []);
     await api
       .when(otto.post('/api/comments', { postId, text: 'But…' }))
       .then(409, anError('POST_LOCKED', { message: 'This post is locked: no new comments can be added.' }));
     await api.when(mona.post('/api/comments', { postId, text: 'Closed, thanks all' })).then(201);
     await api.when(otto.put(`/api/posts/${postId}/vote`, { vote: 'up' })).then(200);
-    await api.when(mona.delete(`/api/moderation/posts/${postId}/locked`)).then(200, { id: postId, position: aPosition }, [{ type: 'PostUnlocked' }]);
+    await api.when(mona.delete(`/api/admin/posts/${postId}/lock`)).then(200, { id: postId, position: aPosition }, [{ type: 'PostUnlocked' }]);
     await api.when(otto.post('/api/comments', { postId, text: 'Now then' })).then(201);
   });
 
   it('refuses a member (403), a visitor (401), an unknown post (404)', async () => {
     await api.given(aModerator(mona));
     const postId = await aPost(nora);
-    await api.when(otto.put(`/api/moderation/posts/${postId}/locked`)).then(403, anError('FORBIDDEN'));
-    await api.when(visitor.put(`/api/moderation/posts/${postId}/locked`)).then(401, anError('UNAUTHENTICATED'));
-    await api.when(mona.put(`/api/moderation/posts/${NO_ID}/locked`)).then(404, anError('NOT_FOUND'));
+    await api.when(otto.put(`/api/admin/posts/${postId}/lock`)).then(403, anError('FORBIDDEN'));
+    await api.when(visitor.put(`/api/admin/posts/${postId}/lock`)).then(401, anError('UNAUTHENTICATED'));
+    await api.when(mona.put(`/api/admin/posts/${NO_ID}/lock`)).then(404, anError('NOT_FOUND'));
   });
 });
 
-describe('PUT and DELETE /api/moderation/posts/:id/pinned', () => {
+describe('PUT and DELETE /api/admin/posts/:id/pin', () => {
   it(`pins at most ${PINNED_MAX} live posts (409 PIN_LIMIT_REACHED); deleting or unpinning one frees a place`, async () => {
     await api.given(aModerator(mona));
     const posts = [];
     for (let i = 0; i <= PINNED_MAX; i++) posts.push(await aPost(nora, `Post ${i}`));
     for (const postId of posts.slice(0, PINNED_MAX))
-      await api
-        .when(mona.put(`/api/moderation/posts/${postId}/pinned`))
-        .then(200, { id: postId, position: aPosition }, [{ streamId: 'pins', type: 'PostPinned' }]);
-    await api.when(mona.put(`/api/moderation/posts/${posts[0]}/pinned`)).then(200, { id: posts[0] }, []);
+      await api.when(mona.put(`/api/admin/posts/${postId}/pin`)).then(200, { id: postId, position: aPosition }, [{ streamId: 'pins', type: 'PostPinned' }]);
+    await api.when(mona.put(`/api/admin/posts/${posts[0]}/pin`)).then(200, { id: posts[0] }, []);
     const last = posts[PINNED_MAX]!;
     await api
-      .when(mona.put(`/api/moderation/posts/${last}/pinned`))
+      .when(mona.put(`/api/admin/posts/${last}/pin`))
       .then(409, anError('PIN_LIMIT_REACHED', { message: 'At most 3 posts can be pinned. Unpin one first.' }));
     await api.given(nora.delete(`/api/my-posts/${posts[0]}`));
-    await api.when(mona.put(`/api/moderation/posts/${last}/pinned`)).then(200, { id: last, position: aPosition });
-    await api.when(mona.delete(`/api/moderation/posts/${posts[0]}/pinned`)).then(200, { id: posts[0], position: aPosition }, [{ type: 'PostUnpinned' }]);
-    await api.when(mona.delete(`/api/moderation/posts/${posts[0]}/pinned`)).then(200, { id: posts[0] }, []);
+    await api.when(mona.put(`/api/admin/posts/${last}/pin`)).then(200, { id: last, position: aPosition });
+    await api.when(mona.delete(`/api/admin/posts/${posts[0]}/pin`)).then(200, { id: posts[0], position: aPosition }, [{ type: 'PostUnpinned' }]);
+    await api.when(mona.delete(`/api/admin/posts/${posts[0]}/pin`)).then(200, { id: posts[0] }, []);
   });
 
   it(`two pins at once when ${PINNED_MAX - 1} are pinned: one 200, one 409`, async () => {
@@ -281,12 +277,9 @@ describe('PUT and DELETE /api/moderation/posts/:id/pinned', () => {
     await api.given(aModerator(mona), aModerator(mark));
     const posts = [];
     for (let i = 0; i <= PINNED_MAX; i++) posts.push(await aPost(nora, `Post ${i}`));
-    for (const postId of posts.slice(0, PINNED_MAX - 1)) await api.given(mona.put(`/api/moderation/posts/${postId}/pinned`));
+    for (const postId of posts.slice(0, PINNED_MAX - 1)) await api.given(mona.put(`/api/admin/posts/${postId}/pin`));
     const [a, b] = posts.slice(PINNED_MAX - 1);
-    const outcomes = await Promise.all([
-      api.when(mona.put(`/api/moderation/posts/${a}/pinned`)).outcome,
-      api.when(mark.put(`/api/moderation/posts/${b}/pinned`)).outcome,
-    ]);
+    const outcomes = await Promise.all([api.when(mona.put(`/api/admin/posts/${a}/pin`)).outcome, api.when(mark.put(`/api/admin/posts/${b}/pin`)).outcome]);
     expect(outcomes.map((o) => o.status).sort()).toEqual([200, 409]);
     expect((await api.log()).filter((e) => e.type === 'PostPinned')).toHaveLength(PINNED_MAX);
   });
@@ -294,25 +287,25 @@ describe('PUT and DELETE /api/moderation/posts/:id/pinned', () => {
   it('refuses a member (403), a visitor (401), an unknown post (404)', async () => {
     await api.given(aModerator(mona));
     const postId = await aPost(nora);
-    await api.when(otto.put(`/api/moderation/posts/${postId}/pinned`)).then(403, anError('FORBIDDEN'));
-    await api.when(visitor.delete(`/api/moderation/posts/${postId}/pinned`)).then(401, anError('UNAUTHENTICATED'));
-    await api.when(mona.put(`/api/moderation/posts/${NO_ID}/pinned`)).then(404, anError('NOT_FOUND'));
+    await api.when(otto.put(`/api/admin/posts/${postId}/pin`)).then(403, anError('FORBIDDEN'));
+    await api.when(visitor.delete(`/api/admin/posts/${postId}/pin`)).then(401, anError('UNAUTHENTICATED'));
+    await api.when(mona.put(`/api/admin/posts/${NO_ID}/pin`)).then(404, anError('NOT_FOUND'));
   });
 });
 
-describe('POST /api/moderation/users/:userId/warnings', () => {
+describe('POST /api/admin/users/:userId/warnings', () => {
   it('a moderator warns a member by id about their post (UserWarned naming the post alone), once per post (409 ALREADY_WARNED)', async () => {
     await api.given(aModerator(mona));
     const postId = await aPost(otto);
     const warn = { reason: 'No ads here', about: { kind: 'post', id: postId } };
     await api
-      .when(mona.post(`/api/moderation/users/${otto.id}/warnings`, warn))
+      .when(mona.post(`/api/admin/users/${otto.id}/warnings`, warn))
       .then(201, { id: anyString, position: aPosition }, [
         { streamId: `notifications-${otto.id}`, type: 'UserWarned', data: { userId: otto.id, reason: 'No ads here', postId, warnedBy: mona.id } },
       ]);
     const appended = (await api.log()).at(-1)!.data as Record<string, unknown>;
     expect(appended.commentId).toBeUndefined();
-    await api.when(mona.post(`/api/moderation/users/${otto.id}/warnings`, warn)).then(409, anError('ALREADY_WARNED'));
+    await api.when(mona.post(`/api/admin/users/${otto.id}/warnings`, warn)).then(409, anError('ALREADY_WARNED'));
   });
 
   it('warns about a comment (quoting it) or about nothing; refuses an item of someone else (404), an unknown member (404), staff as target for a moderator (403 STAFF_PROTECTED)', async () => {
@@ -320,29 +313,29 @@ describe('POST /api/moderation/users/:userId/warnings', () => {
     const postId = await aPost(nora);
     const commentId = await aComment(otto, postId);
     await api
-      .when(mona.post(`/api/moderation/users/${otto.id}/warnings`, { about: { kind: 'comment', id: commentId } }))
+      .when(mona.post(`/api/admin/users/${otto.id}/warnings`, { about: { kind: 'comment', id: commentId } }))
       .then(201, { id: anyString, position: aPosition }, [{ type: 'UserWarned', data: { commentId, postId, commentQuote: 'Buy my stuff' } }]);
-    await api.when(mona.post(`/api/moderation/users/${otto.id}/warnings`)).then(201);
-    await api.when(mona.post(`/api/moderation/users/${otto.id}/warnings`, { about: { kind: 'post', id: postId } })).then(404, anError('NOT_FOUND'));
-    await api.when(mona.post(`/api/moderation/users/${NO_ID}/warnings`, {})).then(404, anError('NOT_FOUND'));
-    await api.when(mona.post(`/api/moderation/users/${max.id}/warnings`, {})).then(403, anError('STAFF_PROTECTED'));
-    await api.when(mona.post(`/api/moderation/users/${ada.id}/warnings`, {})).then(403, anError('STAFF_PROTECTED'));
-    await api.when(ada.post(`/api/moderation/users/${max.id}/warnings`, {})).then(201);
-    await api.when(otto.post(`/api/moderation/users/${nora.id}/warnings`, {})).then(403, anError('FORBIDDEN'));
-    await api.when(visitor.post(`/api/moderation/users/${nora.id}/warnings`, {})).then(401, anError('UNAUTHENTICATED'));
-    await api.when(mona.post(`/api/moderation/users/${otto.id}/warnings`, { about: { kind: 'user', id: otto.id } })).then(400, anError('VALIDATION_FAILED'));
+    await api.when(mona.post(`/api/admin/users/${otto.id}/warnings`)).then(201);
+    await api.when(mona.post(`/api/admin/users/${otto.id}/warnings`, { about: { kind: 'post', id: postId } })).then(404, anError('NOT_FOUND'));
+    await api.when(mona.post(`/api/admin/users/${NO_ID}/warnings`, {})).then(404, anError('NOT_FOUND'));
+    await api.when(mona.post(`/api/admin/users/${max.id}/warnings`, {})).then(403, anError('STAFF_PROTECTED'));
+    await api.when(mona.post(`/api/admin/users/${ada.id}/warnings`, {})).then(403, anError('STAFF_PROTECTED'));
+    await api.when(ada.post(`/api/admin/users/${max.id}/warnings`, {})).then(201);
+    await api.when(otto.post(`/api/admin/users/${nora.id}/warnings`, {})).then(403, anError('FORBIDDEN'));
+    await api.when(visitor.post(`/api/admin/users/${nora.id}/warnings`, {})).then(401, anError('UNAUTHENTICATED'));
+    await api.when(mona.post(`/api/admin/users/${otto.id}/warnings`, { about: { kind: 'user', id: otto.id } })).then(400, anError('VALIDATION_FAILED'));
   });
 });
 
-describe('PUT and DELETE /api/moderation/users/:userId/suspension', () => {
-  const suspension = (userId: string) => `/api/moderation/users/${userId}/suspension`;
+describe('POST and DELETE /api/admin/users/:userId/suspend', () => {
+  const suspension = (userId: string) => `/api/admin/users/${userId}/suspend`;
 
   it('suspends a member for a day: MemberSuspended; their writes are 403 MEMBER_SUSPENDED with the reason and end; follows and reading marks stay allowed; the end needs no event', async () => {
     await api.given(aModerator(mona), registered(otto));
     const postId = await aPost(nora);
     const commentId = await aComment(nora, postId);
     const { appended } = await api
-      .when(mona.put(suspension(otto.id), { reason: 'Spam', period: 'day' }))
+      .when(mona.post(suspension(otto.id), { reason: 'Spam', period: 'day' }))
       .then(200, { id: otto.id, position: aPosition }, [
         { streamId: `user-${otto.id}`, type: 'MemberSuspended', data: { userId: otto.id, reason: 'Spam', until: anyString, suspendedBy: mona.id } },
       ]);
@@ -368,7 +361,7 @@ describe('PUT and DELETE /api/moderation/users/:userId/suspension', () => {
   it('suspends until lifted, and a moderator lifts it: SuspensionLifted; lifting again appends nothing', async () => {
     await api.given(aModerator(mona), registered(otto));
     await api
-      .when(mona.put(suspension(otto.id), { reason: 'Abuse', period: 'indefinite' }))
+      .when(mona.post(suspension(otto.id), { reason: 'Abuse', period: 'indefinite' }))
       .then(200, { id: otto.id, position: aPosition }, [{ type: 'MemberSuspended', data: { until: null } }]);
     await api
       .when(otto.post('/api/posts', { title: 'Hi', description: 'Hi', tags: [] }))
@@ -388,36 +381,50 @@ describe('PUT and DELETE /api/moderation/users/:userId/suspension', () => {
     const postId = await aPost(otto);
     const until = new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString();
     await api
-      .when(mona.put(suspension(otto.id), { reason: 'Spam', period: 'date', until, about: { kind: 'post', id: postId } }))
+      .when(mona.post(suspension(otto.id), { reason: 'Spam', period: 'date', until, about: { kind: 'post', id: postId } }))
       .then(200, { id: otto.id, position: aPosition }, [{ type: 'MemberSuspended', data: { until, about: { kind: 'post', id: postId, postId } } }]);
     await api
-      .when(mona.put(suspension(otto.id), { reason: 'Spam', period: 'date', until: '2020-01-01T00:00:00Z' }))
+      .when(mona.post(suspension(otto.id), { reason: 'Spam', period: 'date', until: '2020-01-01T00:00:00Z' }))
       .then(400, anError('VALIDATION_FAILED', { details: { until: ['The suspension must end in the future'] } }));
-    await api.when(mona.put(suspension(otto.id), { reason: 'Spam', period: 'date', until: '2999-01-01T00:00:00Z' })).then(400, anError('VALIDATION_FAILED'));
-    await api.when(mona.put(suspension(otto.id), { reason: 'Spam', period: 'day', until })).then(400, anError('VALIDATION_FAILED'));
-    await api.when(mona.put(suspension(otto.id), { reason: 'Spam', period: 'month' })).then(400, anError('VALIDATION_FAILED'));
-    await api.when(mona.put(suspension(otto.id), { period: 'day' })).then(400, anError('VALIDATION_FAILED'));
+    await api.when(mona.post(suspension(otto.id), { reason: 'Spam', period: 'date', until: '2999-01-01T00:00:00Z' })).then(400, anError('VALIDATION_FAILED'));
+    await api.when(mona.post(suspension(otto.id), { reason: 'Spam', period: 'day', until })).then(400, anError('VALIDATION_FAILED'));
+    await api.when(mona.post(suspension(otto.id), { reason: 'Spam', period: 'month' })).then(400, anError('VALIDATION_FAILED'));
+    await api.when(mona.post(suspension(otto.id), { period: 'day' })).then(400, anError('VALIDATION_FAILED'));
+    await api.when(mona.post(suspension(otto.id), { reason: 'Spam', period: 'week', until: null })).then(400, anError('VALIDATION_FAILED'));
+    await api.when(mona.post(suspension(otto.id), { reason: 'Spam' })).then(400, anError('VALIDATION_FAILED'));
+  });
+
+  it("takes the issue's shape {until, reason} alone: a date is the period date, null until lifted", async () => {
+    await api.given(aModerator(mona), registered(otto));
+    const until = new Date(Date.now() + 2 * 24 * 3600 * 1000).toISOString();
+    await api
+      .when(mona.post(suspension(otto.id), { until, reason: 'Spam' }))
+      .then(200, { id: otto.id, position: aPosition }, [{ type: 'MemberSuspended', data: { until } }]);
+    await api
+      .when(mona.post(suspension(otto.id), { until: null, reason: 'Spam again' }))
+      .then(200, { id: otto.id, position: aPosition }, [{ type: 'MemberSuspended', data: { until: null, reason: 'Spam again' } }]);
+    await api.when(mona.post(suspension(otto.id), { until: 'tomorrow', reason: 'Spam' })).then(400, anError('VALIDATION_FAILED'));
   });
 
   it('refuses suspending an admin or oneself, and a moderator suspending a moderator (403 STAFF_PROTECTED); an admin suspends a moderator, whose staff calls are then refused', async () => {
     await api.given(anAdmin(ada), aModerator(mona), aModerator(max), registered(otto));
     await api
-      .when(mona.put(suspension(ada.id), { reason: 'x', period: 'day' }))
+      .when(mona.post(suspension(ada.id), { reason: 'x', period: 'day' }))
       .then(403, anError('STAFF_PROTECTED', { message: 'An admin cannot be suspended.' }));
-    await api.when(ada.put(suspension(ada.id), { reason: 'x', period: 'day' })).then(403, anError('STAFF_PROTECTED'));
+    await api.when(ada.post(suspension(ada.id), { reason: 'x', period: 'day' })).then(403, anError('STAFF_PROTECTED'));
     await api
-      .when(mona.put(suspension(mona.id), { reason: 'x', period: 'day' }))
+      .when(mona.post(suspension(mona.id), { reason: 'x', period: 'day' }))
       .then(403, anError('STAFF_PROTECTED', { message: 'You cannot suspend yourself.' }));
-    await api.when(mona.put(suspension(max.id), { reason: 'x', period: 'day' })).then(403, anError('STAFF_PROTECTED'));
-    await api.when(ada.put(suspension(max.id), { reason: 'Rogue', period: 'week' })).then(200);
+    await api.when(mona.post(suspension(max.id), { reason: 'x', period: 'day' })).then(403, anError('STAFF_PROTECTED'));
+    await api.when(ada.post(suspension(max.id), { reason: 'Rogue', period: 'week' })).then(200);
     await api.when(max.post('/api/posts', { title: 'Hi', description: 'Hi', tags: [] })).then(403, anError('MEMBER_SUSPENDED'));
     await api.when(mona.delete(suspension(max.id))).then(403, anError('STAFF_PROTECTED'));
   });
 
   it('refuses an unknown member (404), a member (403), a visitor (401)', async () => {
     await api.given(aModerator(mona), registered(otto));
-    await api.when(mona.put(suspension(NO_ID), { reason: 'x', period: 'day' })).then(404, anError('NOT_FOUND'));
-    await api.when(otto.put(suspension(nora.id), { reason: 'x', period: 'day' })).then(403, anError('FORBIDDEN'));
+    await api.when(mona.post(suspension(NO_ID), { reason: 'x', period: 'day' })).then(404, anError('NOT_FOUND'));
+    await api.when(otto.post(suspension(nora.id), { reason: 'x', period: 'day' })).then(403, anError('FORBIDDEN'));
     await api.when(visitor.delete(suspension(nora.id))).then(401, anError('UNAUTHENTICATED'));
   });
 });

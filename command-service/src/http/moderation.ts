@@ -14,8 +14,8 @@ import type { CommandAppDeps, CommandRoutes } from './deps.ts';
 import { memberCallOf, sendAccepted } from './context.ts';
 
 /**
- * Staff's writes (issue #43, docs/moderation.md): under /api/moderation for admins and moderators
- * alike, and the moderator role under /api/admin for admins. Each needs a token (401) and the role,
+ * Staff's writes (issue #43, docs/moderation.md), under /api/admin: hide, lock, pin, warn,
+ * suspend and dismiss for admins and moderators alike, the moderator role for admins. Each needs a token (401) and the role,
  * which the command checks on the caller's own stream (403 FORBIDDEN); a moderator acting on staff
  * is 403 STAFF_PROTECTED.
  */
@@ -30,64 +30,64 @@ export function moderationRoutes(api: CommandRoutes, { commands, clock }: Comman
     return sendAccepted(reply, 200, await commands.revokeModerator(identity, request.params.userId, meta, idempotency));
   });
 
-  api.post('/moderation/reports/:kind/:id/dismiss', { schema: { params: ModeratedItemParams, body: NoBody } }, async (request, reply) => {
+  api.post('/admin/reports/:kind/:id/dismiss', { schema: { params: ModeratedItemParams, body: NoBody } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.dismissReports(identity, request.params, meta, idempotency));
   });
 
-  api.put('/moderation/posts/:id/hidden', { schema: { params: PostIdParams, body: HideRequest } }, async (request, reply) => {
+  api.put('/admin/posts/:id/hide', { schema: { params: PostIdParams, body: HideRequest } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.hidePost(identity, { postId: request.params.id, reason: request.body.reason }, meta, idempotency));
   });
 
-  api.delete('/moderation/posts/:id/hidden', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
+  api.delete('/admin/posts/:id/hide', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.unhidePost(identity, request.params.id, meta, idempotency));
   });
 
-  api.put('/moderation/comments/:commentId/hidden', { schema: { params: CommentIdParams, body: HideRequest } }, async (request, reply) => {
+  api.put('/admin/comments/:commentId/hide', { schema: { params: CommentIdParams, body: HideRequest } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     const hide = { commentId: request.params.commentId, reason: request.body.reason };
     return sendAccepted(reply, 200, await commands.hideComment(identity, hide, meta, idempotency));
   });
 
-  api.delete('/moderation/comments/:commentId/hidden', { schema: { params: CommentIdParams, body: NoBody } }, async (request, reply) => {
+  api.delete('/admin/comments/:commentId/hide', { schema: { params: CommentIdParams, body: NoBody } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.unhideComment(identity, request.params.commentId, meta, idempotency));
   });
 
-  api.put('/moderation/posts/:id/locked', { schema: { params: PostIdParams, body: LockPostRequest } }, async (request, reply) => {
+  api.put('/admin/posts/:id/lock', { schema: { params: PostIdParams, body: LockPostRequest } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.lockPost(identity, { postId: request.params.id, ...request.body }, meta, idempotency));
   });
 
-  api.delete('/moderation/posts/:id/locked', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
+  api.delete('/admin/posts/:id/lock', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.unlockPost(identity, request.params.id, meta, idempotency));
   });
 
-  api.put('/moderation/posts/:id/pinned', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
+  api.put('/admin/posts/:id/pin', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.pinPost(identity, request.params.id, meta, idempotency));
   });
 
-  api.delete('/moderation/posts/:id/pinned', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
+  api.delete('/admin/posts/:id/pin', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.unpinPost(identity, request.params.id, meta, idempotency));
   });
 
-  api.post('/moderation/users/:userId/warnings', { schema: { params: AdminUserIdParams, body: WarnMemberRequest } }, async (request, reply) => {
+  api.post('/admin/users/:userId/warnings', { schema: { params: AdminUserIdParams, body: WarnMemberRequest } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     const warning = { warningId: newId(), targetUserId: request.params.userId, ...request.body };
     return sendAccepted(reply, 201, await commands.warnMember(identity, warning, meta, idempotency));
   });
 
-  api.put('/moderation/users/:userId/suspension', { schema: { params: AdminUserIdParams, body: SuspendMemberRequest } }, async (request, reply) => {
+  api.post('/admin/users/:userId/suspend', { schema: { params: AdminUserIdParams, body: SuspendMemberRequest } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.suspendMember(identity, { userId: request.params.userId, ...request.body }, meta, idempotency));
   });
 
-  api.delete('/moderation/users/:userId/suspension', { schema: { params: AdminUserIdParams, body: NoBody } }, async (request, reply) => {
+  api.delete('/admin/users/:userId/suspend', { schema: { params: AdminUserIdParams, body: NoBody } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.liftSuspension(identity, request.params.userId, meta, idempotency));
   });

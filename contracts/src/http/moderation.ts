@@ -4,9 +4,10 @@ import { MODERATED_KINDS } from '../events/moderation.ts';
 import { pageNumber, text, type TextRule } from '../text-policy.ts';
 
 /**
- * Moderation beyond comments (issue #43, docs/moderation.md). Staff calls live under
- * `/api/moderation/…` and answer admins and moderators alike (403 FORBIDDEN to members, 401 to
- * visitors); what only admins do stays under `/api/admin/…`. Members' emails are in an answer
+ * Moderation beyond comments (issue #43, docs/moderation.md). Staff's calls live under
+ * `/api/admin/…` beside the admins' own, at the paths the issue names (hide, lock, pin, suspend); they
+ * answer admins and moderators alike (403 FORBIDDEN to members, 401 to visitors), the admins' own
+ * calls admins only. Members' emails are in an answer
  * only for admins: a moderator's answer leaves `email` out.
  */
 
@@ -19,18 +20,18 @@ export const reportFeedback = z.enum(REPORT_FEEDBACK, `Feedback must be one of $
 export const ReportPostRequest = z.strictObject({ feedback: reportFeedback });
 export type ReportPostRequest = z.infer<typeof ReportPostRequest>;
 
-/** `/api/moderation/reports/:kind/:id/…`: a post or a comment. */
+/** `/api/admin/reports/:kind/:id/…`: a post or a comment. */
 export const ModeratedItemParams = z.object({
   kind: z.enum(MODERATED_KINDS, `Kind must be one of ${MODERATED_KINDS.join(', ')}`),
   id: z.string().uuid('Not an id'),
 });
 export type ModeratedItemParams = z.infer<typeof ModeratedItemParams>;
 
-/** PUT /api/moderation/posts/:id/hidden and /api/moderation/comments/:commentId/hidden: the reason its author is told. */
+/** PUT /api/admin/posts/:id/hide and /api/admin/comments/:commentId/hide: the reason its author is told. */
 export const HideRequest = z.strictObject({ reason: text(MODERATION_REASON_RULE) });
 export type HideRequest = z.infer<typeof HideRequest>;
 
-/** PUT /api/moderation/posts/:id/locked: a reason is optional (shown on the post when given). */
+/** PUT /api/admin/posts/:id/lock: a reason is optional (shown on the post when given). */
 export const LockPostRequest = z.strictObject({ reason: text(MODERATION_REASON_RULE).optional() }).default({});
 export type LockPostRequest = z.infer<typeof LockPostRequest>;
 
@@ -38,7 +39,7 @@ export type LockPostRequest = z.infer<typeof LockPostRequest>;
 const fromItem = z.strictObject({ kind: z.enum(MODERATED_KINDS), id: z.string().uuid('Not an id') });
 
 /**
- * POST /api/moderation/users/:userId/warnings (201): as the spec's warn-user, by the member's id (a
+ * POST /api/admin/users/:userId/warnings (201): as the spec's warn-user, by the member's id (a
  * moderator sees no emails). A warning may name the post or the comment it is about (one of them).
  */
 export const WarnMemberRequest = z
@@ -50,22 +51,29 @@ export const WarnMemberRequest = z
 export type WarnMemberRequest = z.infer<typeof WarnMemberRequest>;
 
 /**
- * PUT /api/moderation/users/:userId/suspension: for a day or a week from now, until `until` (period
- * `date`: a future ISO time, at most SUSPENSION_MAX_DAYS away), or until lifted (`indefinite`). A new
- * suspension replaces the one in force. DELETE lifts it.
+ * POST /api/admin/users/:userId/suspend: for a day or a week from now, until `until` (period
+ * `date`: a future ISO time, at most SUSPENSION_MAX_DAYS away), or until lifted (`indefinite`). A
+ * script may send the issue's `{until, reason}` alone: a time is the period `date`, null `indefinite`.
+ * A new suspension replaces the one in force. DELETE lifts it.
  */
 export const SuspendMemberRequest = z
   .strictObject({
     reason: text(MODERATION_REASON_RULE),
-    period: z.enum(SUSPENSION_PERIODS, `Period must be one of ${SUSPENSION_PERIODS.join(', ')}`),
-    until: z.string().datetime({ offset: true, message: 'until must be an ISO date-time' }).optional(),
+    period: z.enum(SUSPENSION_PERIODS, `Period must be one of ${SUSPENSION_PERIODS.join(', ')}`).optional(),
+    until: z.string().datetime({ offset: true, message: 'until must be an ISO date-time or null' }).nullable().optional(),
     about: fromItem.optional(),
   })
-  .refine((body) => (body.period === 'date') === (body.until !== undefined), {
-    message: 'Send until with the period date, and only with it',
-    path: ['until'],
-  });
-export type SuspendMemberRequest = z.infer<typeof SuspendMemberRequest>;
+  .refine(
+    ({ period, until }) =>
+      period === undefined ? until !== undefined : (period === 'date') === (typeof until === 'string') && (until !== null || period === 'indefinite'),
+    { message: 'Send until (a date, or null: until lifted), a period, or the period date with its until', path: ['until'] },
+  )
+  .transform(({ period, until, ...rest }) => ({
+    ...rest,
+    period: period ?? (until === null ? 'indefinite' : 'date'),
+    ...(typeof until === 'string' && { until }),
+  }));
+export type SuspendMemberRequest = z.input<typeof SuspendMemberRequest>;
 
 /** `details` of 403 MEMBER_SUSPENDED, and GET /api/me's `suspension`: why, and until when (null: until lifted). */
 export const SuspensionDetails = z.object({ reason: z.string(), until: z.string().nullable() });
@@ -79,7 +87,7 @@ export type HiddenMark = z.infer<typeof HiddenMark>;
 
 export const QUEUE_STATUSES = ['open', 'handled'] as const;
 
-/** GET /api/moderation/reports?status=open|handled&page=n (ADMIN_PAGE_SIZE a page). */
+/** GET /api/admin/reports?status=open|handled&page=n (ADMIN_PAGE_SIZE a page). */
 export const ReportQueueQuery = z.object({
   status: z.enum(QUEUE_STATUSES, `Status must be one of ${QUEUE_STATUSES.join(', ')}`).default('open'),
   page: pageNumber.default(1),

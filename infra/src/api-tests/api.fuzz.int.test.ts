@@ -276,24 +276,24 @@ const commands: Record<
   'POST /api/posts/:id/report': { params: { id: ids.post }, fields: { feedback: fc.constantFrom(...REPORT_FEEDBACK) } },
   'PUT /api/admin/users/:userId/moderator': { params: { userId: fixture('doomedUserId') } },
   'DELETE /api/admin/users/:userId/moderator': { params: { userId: fixture('doomedUserId') } },
-  'POST /api/moderation/reports/:kind/:id/dismiss': { params: { kind: () => text('post', 'comment'), id: ids.doomedPost } },
-  'PUT /api/moderation/posts/:id/hidden': { params: { id: ids.doomedPost }, fields: { reason: text('Off topic') } },
-  'DELETE /api/moderation/posts/:id/hidden': { params: { id: ids.doomedPost } },
-  'PUT /api/moderation/comments/:commentId/hidden': { params: { commentId: ids.doomedComment }, fields: { reason: text('Rude') } },
-  'DELETE /api/moderation/comments/:commentId/hidden': { params: { commentId: ids.doomedComment } },
-  'PUT /api/moderation/posts/:id/locked': { params: { id: ids.doomedPost }, fields: { reason: text('Settled') } },
-  'DELETE /api/moderation/posts/:id/locked': { params: { id: ids.doomedPost } },
-  'PUT /api/moderation/posts/:id/pinned': { params: { id: ids.doomedPost } },
-  'DELETE /api/moderation/posts/:id/pinned': { params: { id: ids.doomedPost } },
-  'POST /api/moderation/users/:userId/warnings': {
+  'POST /api/admin/reports/:kind/:id/dismiss': { params: { kind: () => text('post', 'comment'), id: ids.doomedPost } },
+  'PUT /api/admin/posts/:id/hide': { params: { id: ids.doomedPost }, fields: { reason: text('Off topic') } },
+  'DELETE /api/admin/posts/:id/hide': { params: { id: ids.doomedPost } },
+  'PUT /api/admin/comments/:commentId/hide': { params: { commentId: ids.doomedComment }, fields: { reason: text('Rude') } },
+  'DELETE /api/admin/comments/:commentId/hide': { params: { commentId: ids.doomedComment } },
+  'PUT /api/admin/posts/:id/lock': { params: { id: ids.doomedPost }, fields: { reason: text('Settled') } },
+  'DELETE /api/admin/posts/:id/lock': { params: { id: ids.doomedPost } },
+  'PUT /api/admin/posts/:id/pin': { params: { id: ids.doomedPost } },
+  'DELETE /api/admin/posts/:id/pin': { params: { id: ids.doomedPost } },
+  'POST /api/admin/users/:userId/warnings': {
     params: { userId: fixture('doomedUserId') },
     fields: { reason: text('Be kind'), about: fc.record({ kind: fc.constantFrom('post', 'comment'), id: ids.doomedPost() }) },
   },
-  'PUT /api/moderation/users/:userId/suspension': {
+  'POST /api/admin/users/:userId/suspend': {
     params: { userId: fixture('doomedUserId') },
     fields: { reason: text('Spam'), period: text('day', 'week', 'indefinite', 'date'), until: text('2030-01-01T00:00:00Z') },
   },
-  'DELETE /api/moderation/users/:userId/suspension': { params: { userId: fixture('doomedUserId') } },
+  'DELETE /api/admin/users/:userId/suspend': { params: { userId: fixture('doomedUserId') } },
 };
 
 /** Each read's path parameters and query parameters (valid values, unencoded). */

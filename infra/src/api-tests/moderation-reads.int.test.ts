@@ -159,7 +159,7 @@ describe('pinned and locked posts', () => {
   });
 });
 
-describe('the moderators’ queue (GET /api/moderation/reports)', () => {
+describe('the moderators’ queue (GET /api/admin/reports)', () => {
   const report = (postId: string, reporter: NewUser) =>
     appended(
       postReportStream(postId, reporter.id),
@@ -168,11 +168,11 @@ describe('the moderators’ queue (GET /api/moderation/reports)', () => {
       reporter.id,
     );
   const queue = (status: 'open' | 'handled', position: string, token = moderator.token) =>
-    forum.call<ReportQueue>('GET', `/api/moderation/reports?status=${status}`, at(position, token));
+    forum.call<ReportQueue>('GET', `/api/admin/reports?status=${status}`, at(position, token));
 
   it('answers 401 to visitors and 403 to members', async () => {
-    await forum.call('GET', '/api/moderation/reports', { expect: 401 });
-    await forum.call('GET', '/api/moderation/reports', { token: reader.token, expect: 403 });
+    await forum.call('GET', '/api/admin/reports', { expect: 401 });
+    await forum.call('GET', '/api/admin/reports', { token: reader.token, expect: 403 });
   });
 
   it.each([

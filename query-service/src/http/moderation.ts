@@ -53,13 +53,13 @@ function queueItem(row: QueueRow, reports: readonly QueueReportRow[], withEmail:
 }
 
 /**
- * The moderators' reads (issue #43, docs/moderation.md): GET /api/moderation/reports, the queue of
+ * The moderators' reads (issue #43, docs/moderation.md): GET /api/admin/reports, the queue of
  * reported posts and comments, open or handled; staff only (401 without a token, 403 for members),
  * members' emails for admins only. `clock`: which authors' suspensions are in force.
  */
 export function moderationRoutes(queue: ReportQueueStore, clock: () => Date = () => new Date()): FastifyPluginCallbackZod {
   return (api, _options, done) => {
-    api.get('/moderation/reports', { preValidation: staffOnly }, async (request) => {
+    api.get('/admin/reports', { preValidation: staffOnly }, async (request) => {
       const withEmail = staffOf(request).role === 'admin';
       const { status, page } = parseInput(ReportQueueQuery, request.query);
       const { rows, reports, total } = await queue.page(status, page);

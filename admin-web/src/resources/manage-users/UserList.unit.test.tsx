@@ -272,13 +272,13 @@ describe('Manage Users', () => {
     await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Insults in three threads');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Suspend' }));
     expect(await screen.findByText('Ann Author is suspended')).toBeTruthy();
-    expect(commands).toEqual([{ call: 'PUT /api/moderation/users/u-1/suspension', body: { reason: 'Insults in three threads', period: 'week' } }]);
+    expect(commands).toEqual([{ call: 'POST /api/admin/users/u-1/suspend', body: { reason: 'Insults in three threads', period: 'week' } }]);
 
     const lift = await waitFor(async () => within(await rowOf('Ann Author')).getByRole('button', { name: 'Lift the suspension of Ann Author' }));
     await userEvent.click(lift);
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Lift suspension' }));
     expect(await screen.findByText('Suspension lifted')).toBeTruthy();
-    expect(commands.at(-1)?.call).toBe('DELETE /api/moderation/users/u-1/suspension');
+    expect(commands.at(-1)?.call).toBe('DELETE /api/admin/users/u-1/suspend');
   });
 
   it("shows a moderator no emails and none of the admins' buttons; Warn and Suspend on members only", async () => {
@@ -307,6 +307,6 @@ describe('Manage Users', () => {
     await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Keep it civil');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Warn' }));
     expect(await screen.findByText('Warned! User has been warned')).toBeTruthy();
-    expect(commands).toEqual([{ call: 'POST /api/moderation/users/u-1/warnings', body: { reason: 'Keep it civil' } }]);
+    expect(commands).toEqual([{ call: 'POST /api/admin/users/u-1/warnings', body: { reason: 'Keep it civil' } }]);
   });
 });

@@ -172,12 +172,12 @@ describe('Posts: Edit with a reason', () => {
     expect(await screen.findByText('Post unpinned')).toBeTruthy();
     expect(await buttonOf(`Unlock the post “${POSTS[0]!.title}”`)).toBeTruthy();
 
-    const path = (p: PostListItem) => `/api/moderation/posts/${p._id}`;
+    const path = (p: PostListItem) => `/api/admin/posts/${p._id}`;
     expect(commands).toEqual([
-      { call: `PUT ${path(welcome)}/pinned`, body: undefined },
-      { call: `PUT ${path(welcome)}/locked`, body: { reason: 'Off topic now' } },
-      { call: `PUT ${path(welcome)}/hidden`, body: { reason: 'Personal data' } },
-      { call: `DELETE ${path(POSTS[0]!)}/pinned`, body: undefined },
+      { call: `PUT ${path(welcome)}/pin`, body: undefined },
+      { call: `PUT ${path(welcome)}/lock`, body: { reason: 'Off topic now' } },
+      { call: `PUT ${path(welcome)}/hide`, body: { reason: 'Personal data' } },
+      { call: `DELETE ${path(POSTS[0]!)}/pin`, body: undefined },
     ]);
   });
 });

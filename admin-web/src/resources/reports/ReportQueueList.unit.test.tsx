@@ -47,7 +47,7 @@ function fakeServer(open: QueueItem[] = [POST_ITEM, COMMENT_ITEM], handled: Queu
   const commands: Array<{ call: string; body: unknown }> = [];
   const reads: string[] = [];
   stubServer(({ url, method, init }) => {
-    if (method === 'GET' && url.pathname === '/api/moderation/reports') {
+    if (method === 'GET' && url.pathname === '/api/admin/reports') {
       reads.push(url.search);
       const items = url.searchParams.get('status') === 'handled' ? handled : open;
       return respond({ items, totalCount: items.length, page: Number(url.searchParams.get('page')) });
@@ -93,7 +93,7 @@ describe('Reports (the moderators’ queue)', () => {
     await userEvent.click(await buttonOf('Buy now at a great price', 'Dismiss the reports of the Post “Cheap watches here”'));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Dismiss reports' }));
     expect(await screen.findByText('Reports dismissed')).toBeTruthy();
-    expect(commands).toEqual([{ call: `POST /api/moderation/reports/post/${POST_ID}/dismiss`, body: undefined }]);
+    expect(commands).toEqual([{ call: `POST /api/admin/reports/post/${POST_ID}/dismiss`, body: undefined }]);
   });
 
   it('hides a post with the reason its author is told (a reason is required)', async () => {
@@ -107,7 +107,7 @@ describe('Reports (the moderators’ queue)', () => {
     await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Advertising');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Hide' }));
     expect(await screen.findByText('The post is hidden')).toBeTruthy();
-    expect(commands).toEqual([{ call: `PUT /api/moderation/posts/${POST_ID}/hidden`, body: { reason: 'Advertising' } }]);
+    expect(commands).toEqual([{ call: `PUT /api/admin/posts/${POST_ID}/hide`, body: { reason: 'Advertising' } }]);
   });
 
   it('deletes a post after a confirmation', async () => {
@@ -128,7 +128,7 @@ describe('Reports (the moderators’ queue)', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Warn' }));
     expect(await screen.findByText('Warned! User has been warned')).toBeTruthy();
     expect(commands).toEqual([
-      { call: 'POST /api/moderation/users/u-spam/warnings', body: { reason: 'No advertising', about: { kind: 'post', id: POST_ID } } },
+      { call: 'POST /api/admin/users/u-spam/warnings', body: { reason: 'No advertising', about: { kind: 'post', id: POST_ID } } },
     ]);
   });
 
@@ -142,7 +142,7 @@ describe('Reports (the moderators’ queue)', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Suspend' }));
     expect(await screen.findByText('Sid Spammer is suspended')).toBeTruthy();
     expect(commands).toEqual([
-      { call: 'PUT /api/moderation/users/u-spam/suspension', body: { reason: 'Spam account', period: 'indefinite', about: { kind: 'post', id: POST_ID } } },
+      { call: 'POST /api/admin/users/u-spam/suspend', body: { reason: 'Spam account', period: 'indefinite', about: { kind: 'post', id: POST_ID } } },
     ]);
   });
 
@@ -170,7 +170,7 @@ describe('Reports (the moderators’ queue)', () => {
     await userEvent.click(within(row).getByRole('button', { name: 'Unhide the Post “Cheap watches here”' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Unhide' }));
     expect(await screen.findByText('The post is visible again')).toBeTruthy();
-    expect(commands).toEqual([{ call: `DELETE /api/moderation/posts/${POST_ID}/hidden`, body: undefined }]);
+    expect(commands).toEqual([{ call: `DELETE /api/admin/posts/${POST_ID}/hide`, body: undefined }]);
   });
 
   it('says so in plain words when there is nothing to review', async () => {

@@ -136,7 +136,7 @@ export function createModerationCommands({ handle, handleMany }: CommandHandler,
     /** DELETE /api/admin/users/:userId/moderator (admin). */
     revokeModerator: (who: Identity, userId: string, meta: CommandMeta, idempotency?: Idempotency) => role(who, userId, false, meta, idempotency),
 
-    /** PUT /api/moderation/users/:userId/suspension (staff). */
+    /** POST /api/admin/users/:userId/suspend (staff). */
     suspendMember: (
       who: Identity,
       input: { userId: string; reason: string; period: SuspensionPeriod; until?: string; about?: ItemRef },
@@ -161,7 +161,7 @@ export function createModerationCommands({ handle, handleMany }: CommandHandler,
       );
     },
 
-    /** DELETE /api/moderation/users/:userId/suspension (staff). */
+    /** DELETE /api/admin/users/:userId/suspend (staff). */
     liftSuspension: (who: Identity, userId: string, meta: CommandMeta, idempotency?: Idempotency) =>
       handle(
         { who, meta, idempotency },
@@ -172,29 +172,29 @@ export function createModerationCommands({ handle, handleMany }: CommandHandler,
         },
       ),
 
-    /** PUT /api/moderation/posts/:id/hidden (staff). */
+    /** PUT /api/admin/posts/:id/hide (staff). */
     hidePost: (who: Identity, input: { postId: string; reason: string }, meta: CommandMeta, idempotency?: Idempotency) =>
       hidePost(who, input.postId, input.reason, meta, idempotency),
-    /** DELETE /api/moderation/posts/:id/hidden (staff). */
+    /** DELETE /api/admin/posts/:id/hide (staff). */
     unhidePost: (who: Identity, postId: string, meta: CommandMeta, idempotency?: Idempotency) => hidePost(who, postId, null, meta, idempotency),
-    /** PUT /api/moderation/comments/:commentId/hidden (staff). */
+    /** PUT /api/admin/comments/:commentId/hide (staff). */
     hideComment: (who: Identity, input: { commentId: string; reason: string }, meta: CommandMeta, idempotency?: Idempotency) =>
       hideComment(who, input.commentId, input.reason, meta, idempotency),
-    /** DELETE /api/moderation/comments/:commentId/hidden (staff). */
+    /** DELETE /api/admin/comments/:commentId/hide (staff). */
     unhideComment: (who: Identity, commentId: string, meta: CommandMeta, idempotency?: Idempotency) => hideComment(who, commentId, null, meta, idempotency),
 
-    /** PUT /api/moderation/posts/:id/locked (staff). */
+    /** PUT /api/admin/posts/:id/lock (staff). */
     lockPost: (who: Identity, input: { postId: string; reason?: string }, meta: CommandMeta, idempotency?: Idempotency) =>
       lockPost(who, input.postId, input.reason === undefined ? {} : { reason: input.reason }, meta, idempotency),
-    /** DELETE /api/moderation/posts/:id/locked (staff). */
+    /** DELETE /api/admin/posts/:id/lock (staff). */
     unlockPost: (who: Identity, postId: string, meta: CommandMeta, idempotency?: Idempotency) => lockPost(who, postId, null, meta, idempotency),
 
-    /** PUT /api/moderation/posts/:id/pinned (staff). */
+    /** PUT /api/admin/posts/:id/pin (staff). */
     pinPost: (who: Identity, postId: string, meta: CommandMeta, idempotency?: Idempotency) => pinPost(who, postId, true, meta, idempotency),
-    /** DELETE /api/moderation/posts/:id/pinned (staff). */
+    /** DELETE /api/admin/posts/:id/pin (staff). */
     unpinPost: (who: Identity, postId: string, meta: CommandMeta, idempotency?: Idempotency) => pinPost(who, postId, false, meta, idempotency),
 
-    /** POST /api/moderation/reports/:kind/:id/dismiss (staff). */
+    /** POST /api/admin/reports/:kind/:id/dismiss (staff). */
     dismissReports: (who: Identity, item: ItemRef, meta: CommandMeta, idempotency?: Idempotency) =>
       item.kind === 'post'
         ? handle(

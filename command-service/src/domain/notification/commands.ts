@@ -68,7 +68,7 @@ export function createNotificationCommands({ handle, handleMany }: CommandHandle
     ) => warn(who, input, meta, idempotency, requireAdmin),
 
     /**
-     * POST /api/moderation/users/:userId/warnings (staff, issue #43): by the member's id, about a post
+     * POST /api/admin/users/:userId/warnings (staff, issue #43): by the member's id, about a post
      * or a comment of theirs when `about` names one.
      */
     warnMember: (
