@@ -61,15 +61,15 @@ function fakeServer(users: AdminUser[], { makeAdminStatus = 200, eraseStatus = 2
       users = users.filter((u) => u._id !== id);
       return respond({ id, position: '71.1' }, 200, { 'X-Event-Position': '71.1' });
     }
-    const staff = /^\/api\/(?:admin\/users\/([^/]+)\/moderator|moderation\/users\/([^/]+)\/(suspension|warnings))$/.exec(url.pathname);
+    const staff = /^\/api\/admin\/users\/(?:([^/]+)\/moderator|([^/]+)\/(suspend|warnings))$/.exec(url.pathname);
     if (staff) {
       const id = decodeURIComponent(staff[1] ?? staff[2]!);
       commands.push({ call: `${method} ${url.pathname}`, body: init.body ? JSON.parse(init.body) : undefined });
       const change: Partial<AdminUser> =
         staff[1] !== undefined
           ? { role: method === 'PUT' ? 'moderator' : 'user' }
-          : staff[3] === 'suspension'
-            ? { suspension: method === 'PUT' ? { reason: (JSON.parse(init.body) as { reason: string }).reason, until: null } : null }
+          : staff[3] === 'suspend'
+            ? { suspension: method === 'POST' ? { reason: (JSON.parse(init.body) as { reason: string }).reason, until: null } : null }
             : {};
       users = users.map((u) => (u._id === id ? { ...u, ...change } : u));
       return respond({ id, position: '72.1' }, 200, { 'X-Event-Position': '72.1' });
