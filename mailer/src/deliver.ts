@@ -39,6 +39,8 @@ interface ItemRow {
   tag: string | null;
   count: number | null;
   reason: string | null;
+  action: string | null;
+  until: Date | null;
 }
 
 /** How many messages a look takes. */
@@ -129,7 +131,7 @@ async function itemsOf(trx: Knex.Transaction, messageId: string): Promise<ItemRo
   const { rows } = await trx.raw<{ rows: ItemRow[] }>(
     `SELECT o.notification_id, o.kind, o.delivery, n.id IS NOT NULL AS present, coalesce(n.read, true) AS read,
             o.created_at > now() - make_interval(secs => ?) AS fresh,
-            n.post_id, n.comment_id, n.actor_id, a.name AS actor_name, p.title AS post_title, n.tag, n.count, n.reason
+            n.post_id, n.comment_id, n.actor_id, a.name AS actor_name, p.title AS post_title, n.tag, n.count, n.reason, n.action, n.until
      FROM ${MAIL_SCHEMA}.outbox o
      LEFT JOIN read.notifications n ON n.id = o.notification_id
      LEFT JOIN read.posts p ON p.id = n.post_id
@@ -151,6 +153,8 @@ function mailItem(row: ItemRow): MailItem {
     tag: row.tag,
     count: row.count ?? 1,
     reason: row.reason,
+    action: row.action as MailItem['action'],
+    until: row.until?.toISOString() ?? null,
   };
 }
 

@@ -114,6 +114,21 @@ describe('a moderator’s warning', () => {
   });
 });
 
+describe('what staff did to a member’s post or account', () => {
+  it('says which action, why, and until when: a hidden post, then a suspension', async () => {
+    const postId = await postOf(bob, 'Cheap pills');
+    await log.given(log.postHidden(postId, bob, 'Spam', unseen));
+    expect(await mailer.pass()).toBe(1);
+    expect(await mailsTo(bob)).toEqual(['[Forum] A moderator hid your post “Cheap pills”: Spam']);
+    await later(EMAIL_BATCH_SECONDS + 1);
+    const until = '2026-12-24T12:00:00.000Z';
+    await log.given(log.suspended(bob, 'Spam in three threads', until, unseen));
+    expect(await mailer.pass()).toBe(1);
+    expect((await mailsTo(bob)).at(-1)).toBe(`[Forum] Your account is suspended until ${new Date(until).toUTCString()}: Spam in three threads`);
+    expect((await bodiesTo(bob)).at(-1)).toContain('Spam in three threads');
+  });
+});
+
 describe('what the member chose, and who is never mailed', () => {
   it('a member who chose the app for replies gets none by email; a disabled or erased member none at all', async () => {
     const postId = randomUUID();

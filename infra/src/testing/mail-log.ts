@@ -91,6 +91,18 @@ export async function startMailLog(prefix: string) {
         data: { warningId, userId, reason, warnedBy: 'u-moderator', warnedAt: ago(secondsAgo) },
       };
     },
+    /** A moderator hid the member's post, `secondsAgo` ago. */
+    postHidden: (postId: string, authorId: string, reason: string, secondsAgo = 0) => ({
+      streamId: `post-${postId}`,
+      type: 'PostHidden',
+      data: { postId, authorId, reason, hiddenBy: 'u-moderator', hiddenAt: ago(secondsAgo) },
+    }),
+    /** A moderator suspended the member until `until` (null: until lifted), `secondsAgo` ago. */
+    suspended: (userId: string, reason: string, until: string | null, secondsAgo = 0) => ({
+      streamId: `user-${userId}`,
+      type: 'MemberSuspended',
+      data: { userId, reason, until, suspendedBy: 'u-moderator', suspendedAt: ago(secondsAgo) },
+    }),
     /** The member read these notifications (the projection's ids). */
     read: (userId: string, ids: string[]) => ({
       streamId: `notifications-${userId}`,
