@@ -70,6 +70,14 @@ describe('a public profile', () => {
     expect(screen.queryByText('Staff')).toBeNull();
   });
 
+  it('a moderator shows the Moderator badge', async () => {
+    const moderator = profile(1);
+    stubApi({ 'GET /api/users/:id': () => ({ body: { ...moderator, user: { ...moderator.user, role: 'moderator' } } }) });
+    renderProfile('/u/@bob.chen');
+    await screen.findByText('Moderator');
+    expect(screen.queryByText('Staff')).toBeNull();
+  });
+
   it('an erased or unknown member has no page: it says so', async () => {
     stubApi({ 'GET /api/users/:id': () => ({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'No such user' } } }) });
     renderProfile('/u/u-gone');

@@ -1,5 +1,5 @@
 import ShieldOutlined from '@mui/icons-material/ShieldOutlined';
-import { postPageCount } from '@forum/contracts';
+import { isStaffRole, postPageCount } from '@forum/contracts';
 import { Alert, Box, Card, CardContent, Chip, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { PersonAvatar } from '@forum/web-ui';
 import { NotFoundMessage } from '../../../components/NotFoundMessage';
@@ -65,7 +65,16 @@ export function PublicProfilePage({ id }: { id: string }) {
               </Typography>
               <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', justifyContent: 'center', rowGap: 1 }}>
                 <MemberBadge badge={user.badge} />
-                {user.role === 'admin' && <Chip icon={<ShieldOutlined />} label="Staff" color="primary" variant="outlined" sx={{ fontWeight: 700 }} />}
+                {/* staff are told apart: an admin is Staff, a moderator Moderator */}
+                {isStaffRole(user.role) && (
+                  <Chip
+                    icon={<ShieldOutlined />}
+                    label={user.role === 'admin' ? 'Staff' : 'Moderator'}
+                    color="primary"
+                    variant="outlined"
+                    sx={{ fontWeight: 700 }}
+                  />
+                )}
               </Stack>
             </Stack>
           </Stack>
