@@ -70,6 +70,13 @@ describe('#43 the post page: what staff did, and reporting a post', () => {
     ).toContain('Reason: Rude. Only you');
     // no report of one's own post
     expect(screen.queryByRole('button', { name: 'Report this post' })).toBeNull();
+    // nobody comments on a hidden post but staff: its author has no form, and is told why
+    await screen.findByText('While this post is hidden, only moderators can comment on it.');
+    expect(screen.queryByRole('textbox', { name: 'Write a comment' })).toBeNull();
+    cleanup();
+
+    showPost(post({ byMe: false, hidden: { reason: 'Off topic', hiddenAt: HIDDEN_AT } }), { role: 'moderator' });
+    expect(await screen.findByRole('textbox', { name: 'Write a comment' })).toBeTruthy();
   });
 
   it('a locked post is marked, says why, and offers members no comment form; staff keep it', async () => {

@@ -10,7 +10,7 @@ import { useGetPostQuery } from '../../lib/post';
 
 /**
  * /post/:id (spec §2 Post detail): the post (with Follow for a member), then its comments (no form on a
- * locked post, but for staff); an id that cannot be a post's is not found.
+ * locked or hidden post, but for staff); an id that cannot be a post's is not found.
  */
 export function PostPage() {
   const { id = '' } = useParams();
@@ -26,7 +26,7 @@ function ValidPostPage({ id }: { id: string }) {
   const locked = post?.locked ? { reason: post.lockReason } : undefined;
   return (
     <PostDetails id={id} actions={<FollowPostButton postId={id} />}>
-      <PostComments postId={id} locked={locked} staff={role !== undefined && isStaffRole(role)} />
+      <PostComments postId={id} locked={locked} hidden={post?.hidden !== undefined} staff={role !== undefined && isStaffRole(role)} />
     </PostDetails>
   );
 }

@@ -1,5 +1,6 @@
 import FlagOutlined from '@mui/icons-material/FlagOutlined';
 import LockOutlined from '@mui/icons-material/LockOutlined';
+import VisibilityOffOutlined from '@mui/icons-material/VisibilityOffOutlined';
 import { Alert, Box, Button, Link, List, ListItem, ListItemAvatar, ListItemText, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
@@ -26,8 +27,19 @@ export const commentsPagePath = (postId: string) => `/post/${encodeURIComponent(
  * Comments action) lands here; each comment's is `comment-<id>`, so a notification's
  * /post/{id}#comment-{id} lands on the comment, marked out. On a locked post (`locked`, with staff's
  * reason when they gave one) members get a short text saying so instead of the form; staff keep it.
+ * A hidden post (`hidden`: only its author and staff see it) takes comments from staff alone.
  */
-export function PostComments({ postId, locked, staff = false }: { postId: string; locked?: { reason?: string }; staff?: boolean }) {
+export function PostComments({
+  postId,
+  locked,
+  hidden = false,
+  staff = false,
+}: {
+  postId: string;
+  locked?: { reason?: string };
+  hidden?: boolean;
+  staff?: boolean;
+}) {
   const { status } = useAuthState();
   const location = useLocation();
   const commentPages = useCommentPages(postId);
@@ -73,7 +85,12 @@ export function PostComments({ postId, locked, staff = false }: { postId: string
           {staff && ' As staff, you can still comment.'}
         </Alert>
       )}
-      {locked && !staff ? null : status === 'authenticated' ? (
+      {hidden && !staff && (
+        <Alert severity="info" icon={<VisibilityOffOutlined />} sx={{ mb: 2 }}>
+          While this post is hidden, only moderators can comment on it.
+        </Alert>
+      )}
+      {(locked || hidden) && !staff ? null : status === 'authenticated' ? (
         <CommentForm postId={postId} />
       ) : status === 'anonymous' ? (
         // No '#comments' in the way back: the realm refuses a return address with a fragment.
