@@ -16,10 +16,11 @@ export const STREAM_TICKET_TTL_SECONDS = 60;
 
 /**
  * A stream's topics:
- * - `posts`: posts created and deleted (the home page's "N new posts");
- * - `post:<id>`: that post's counts, its comments added and removed, and its deletion (a post page);
+ * - `posts`: posts created, edited, deleted and moderated (the home page's "N new posts", its pins);
+ * - `post:<id>`: that post's counts, its comments added, edited, removed and moderated, and its
+ *   edits, deletion and moderation (a post page);
  * - `announcements`: announcements published (the bell, for everyone);
- * - `me`: the member's own notifications and announcements' read state (needs a ticket).
+ * - `me`: the member's own notifications, announcements' read state and account (needs a ticket).
  */
 export const STREAM_TOPIC = z.union([
   z.literal('posts'),
@@ -68,9 +69,15 @@ export const StreamMessages = {
   'comment-added': z.object({ ...at, postId, commentId: z.string() }),
   'comment-removed': z.object({ ...at, postId, commentId: z.string() }),
   'comment-edited': z.object({ ...at, postId, commentId: z.string() }),
+  /** Staff hid, showed, locked, unlocked, pinned or unpinned the post: its page and the home list read it again (who may see it, its marks, the pins). */
+  'post-moderated': z.object({ ...at, postId }),
+  /** Staff hid or showed the comment: the post's comments are read again. */
+  'comment-moderated': z.object({ ...at, postId, commentId: z.string() }),
   'announcement-published': z.object({ ...at, announcementId: z.string() }),
   /** Private (`me`): the member's notifications or their announcements' read state changed. */
   notifications: z.object(at),
+  /** Private (`me`): the member's account changed (suspended, suspension lifted, moderator role): GET /api/me is read again. */
+  account: z.object(at),
   /** What was missed cannot be sent (too far behind, or the read models were rebuilt): read again what is shown. */
   refetch: z.object(at),
 } as const;

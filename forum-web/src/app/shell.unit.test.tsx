@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '@forum/web-ui/testing';
 import { updateMeApi } from '../features/account/api/update-me';
 import { formatDateTime } from '../lib/format';
+import { installFakeEventSource, streamFollowing } from '../testing/fake-event-source';
 import { ALICE, renderWithApp } from '../testing/render-with-app';
 import { Announcements } from '../features/notifications';
 import { Shell } from './shell';
@@ -27,7 +28,7 @@ const me = (photoURL: string) => ({
 
 describe('the shell', () => {
   it('#43.5: a suspended member sees on every page why and until when, in their locale, and that they may still read', async () => {
-    const until = '2026-12-02T14:00:00.000Z';
+    const until = new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString();
     let suspension: { reason: string; until: string | null } | null = { reason: 'Spam in three threads', until };
     stubApi({
       'GET /api/me': () => ({ body: { ...me(''), suspension } }),
@@ -45,6 +46,37 @@ describe('the shell', () => {
     cleanup();
 
     suspension = null;
+    renderWithApp(<Shell />);
+    await waitFor(() => expect(screen.getByRole('button', { name: ALICE.name })).toBeTruthy());
+    expect(screen.queryByText(/suspended/)).toBeNull();
+  });
+
+  it('#43.5: the banner comes when staff suspend the member and goes when they lift it, without a reload; an ended suspension shows none', async () => {
+    installFakeEventSource();
+    let suspension: { reason: string; until: string | null } | null = null;
+    const reads: string[] = [];
+    stubApi({
+      'GET /api/me': (request) => {
+        reads.push(request.headers.get('X-Min-Position') ?? '-');
+        return { body: { ...me(''), suspension } };
+      },
+      'GET /api/announcements': () => ({ body: [] }),
+      'GET /api/me/notifications': () => ({ body: { notifications: [], unread: 0, totalCount: 0 } }),
+      'GET /api/stream/ticket': () => ({ body: { ticket: 'ticket-1', expiresInSeconds: 60 } }),
+    });
+    renderWithApp(<Shell />);
+    await waitFor(() => expect(screen.getByRole('button', { name: ALICE.name })).toBeTruthy());
+    const stream = await streamFollowing('me');
+    suspension = { reason: 'Cooling off', until: null };
+    stream.send('account', { position: '310.1' }, '310.1');
+    await screen.findByText('Your account is suspended until a moderator lifts it: Cooling off. You can still read the forum.');
+    expect(reads).toContain('310.1');
+    suspension = null;
+    stream.send('account', { position: '311.1' }, '311.1');
+    await waitFor(() => expect(screen.queryByText(/suspended/)).toBeNull());
+    cleanup();
+
+    suspension = { reason: 'Over', until: new Date(Date.now() - 60_000).toISOString() };
     renderWithApp(<Shell />);
     await waitFor(() => expect(screen.getByRole('button', { name: ALICE.name })).toBeTruthy());
     expect(screen.queryByText(/suspended/)).toBeNull();

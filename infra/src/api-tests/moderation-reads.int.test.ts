@@ -17,8 +17,9 @@ import {
   type ReportQueue,
   type SearchPage,
 } from '@forum/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
+import { openStream, type SseMessage } from '../testing/sse-client.ts';
 
 /**
  * The read side of moderation (issue #43): staff's events appended to the log as the command side
@@ -286,5 +287,54 @@ describe('the users list and a suspension', () => {
     expect((await forum.call<Me>('GET', '/api/me', at(indefinite, reader.token))).suspension).toEqual({ reason: 'Gone', until: null });
     const lifted = await appended(userStream(reader.id), 'SuspensionLifted', { userId: reader.id, liftedBy: moderator.id, liftedAt: now() });
     expect((await forum.call<Me>('GET', '/api/me', at(lifted, reader.token))).suspension).toBeNull();
+  });
+});
+
+describe('the change stream', () => {
+  it("tells the home page and the post's page when staff act on a post or a comment, and the member when their account changes", async () => {
+    const written = await post('Kestrels, live');
+    const said = await forum.call<{ id: string; position: string }>('POST', '/api/comments', {
+      token: reader.token,
+      body: { postId: written.id, text: 'Watching the nest' },
+      expect: 201,
+    });
+    const open = async (query: string) => {
+      const stream = await openStream(forum.url.replace('localhost', '127.0.0.1'), `/api/stream?${query}`, {});
+      onTestFinished(() => stream.close());
+      await stream.next((m) => m.event === 'ready');
+      return stream;
+    };
+    const { ticket } = await forum.call<{ ticket: string }>('GET', '/api/stream/ticket', { token: reader.token });
+    const [home, page, mine] = [
+      await open('topics=posts'),
+      await open(`topics=post:${written.id}`),
+      await open(`topics=me&ticket=${encodeURIComponent(ticket)}`),
+    ];
+    const staff = (method: string, path: string, body?: unknown) =>
+      forum.call<{ position: string }>(method, path, { token: moderator.token, ...(body !== undefined && { body }) });
+    const at = (event: string, position: string) => (m: SseMessage) => m.event === event && m.data.position === position;
+
+    for (const [path, body] of [
+      [`/api/admin/posts/${written.id}/hide`, { reason: 'Off topic' }],
+      [`/api/admin/posts/${written.id}/lock`, {}],
+      [`/api/admin/posts/${written.id}/pin`, undefined],
+    ] as const) {
+      const { position } = await staff('PUT', path, body);
+      expect((await home.next(at('post-moderated', position))).data, path).toEqual({ postId: written.id, position });
+      expect((await page.next(at('post-moderated', position))).data, path).toEqual({ postId: written.id, position });
+    }
+    await staff('DELETE', `/api/admin/posts/${written.id}/pin`);
+
+    const hidden = await staff('PUT', `/api/admin/comments/${said.id}/hide`, { reason: 'Rude' });
+    expect((await page.next(at('comment-moderated', hidden.position))).data).toEqual({ postId: written.id, commentId: said.id, position: hidden.position });
+    expect(home.messages.filter((m) => m.event === 'comment-moderated')).toEqual([]);
+    // its author is told (a moderation notification), on their own stream only
+    await mine.next(at('notifications', hidden.position));
+
+    const suspended = await staff('POST', `/api/admin/users/${reader.id}/suspend`, { reason: 'Cooling off', period: 'day' });
+    await mine.next(at('account', suspended.position));
+    const lifted = await staff('DELETE', `/api/admin/users/${reader.id}/suspend`);
+    await mine.next(at('account', lifted.position));
+    expect([...home.messages, ...page.messages].filter((m) => m.event === 'account' || m.event === 'notifications')).toEqual([]);
   });
 });

@@ -5,12 +5,24 @@ import {
   AnnouncementsRead,
   CommentAdded,
   CommentEdited,
+  CommentHidden,
   CommentRemoved,
+  CommentUnhidden,
+  MemberSuspended,
+  ModeratorRoleGranted,
+  ModeratorRoleRevoked,
   NotificationsRead,
   PostCreated,
   PostDeleted,
   PostEdited,
+  PostHidden,
+  PostLocked,
+  PostPinned,
   postTopic,
+  PostUnhidden,
+  PostUnlocked,
+  PostUnpinned,
+  SuspensionLifted,
   UserWarned,
   VoteCast,
   WarningsRead,
@@ -35,6 +47,8 @@ export type Change =
    * whom, only the notifications read model knows once the batch is applied (see ChangeFollower).
    */
   | { readonly kind: 'fan-out' }
+  /** The member's account changed (suspension, role): one `account` a batch, on their own stream only. */
+  | { readonly kind: 'account'; readonly memberId: string }
   /** The member may no longer read: their own streams end. */
   | { readonly kind: 'close'; readonly memberId: string };
 
@@ -53,7 +67,10 @@ const on = <S extends z.ZodType>(definition: Definition<S>, changes: (data: z.in
 const message = (type: StreamMessageType, topics: readonly string[], data: Record<string, string>): Change => ({ kind: 'message', type, topics, data });
 const counts = (postId: string): Change => ({ kind: 'counts', postId });
 const notifications = (memberId: string): Change => ({ kind: 'notifications', memberId });
+const account = (memberId: string): Change => ({ kind: 'account', memberId });
 const close = (memberId: string): Change => ({ kind: 'close', memberId });
+/** Staff acted on a post: whoever shows it reads it again (it may be gone for them, or back, or marked). */
+const postModerated = (postId: string): Change => message('post-moderated', ['posts', postTopic(postId)], { postId });
 const fanOut: Change = { kind: 'fan-out' };
 
 /** Every event type that changes something for the stream's clients; the others change nothing. */
@@ -75,6 +92,19 @@ export const CHANGES: ReadonlyMap<string, ChangesOf> = new Map([
   on(WarningsRead, ({ userId }) => [notifications(userId)]),
   on(AnnouncementsRead, ({ userId }) => [notifications(userId)]),
   on(NotificationsRead, ({ userId }) => [notifications(userId)]),
+  // staff's actions (issue #43): the post or comment read again; the member told (a moderation notification), their account read again
+  on(PostHidden, ({ postId, authorId }) => [postModerated(postId), notifications(authorId)]),
+  on(PostUnhidden, ({ postId, authorId }) => [postModerated(postId), notifications(authorId)]),
+  on(PostLocked, ({ postId }) => [postModerated(postId)]),
+  on(PostUnlocked, ({ postId }) => [postModerated(postId)]),
+  on(PostPinned, ({ postId }) => [postModerated(postId)]),
+  on(PostUnpinned, ({ postId }) => [postModerated(postId)]),
+  on(CommentHidden, ({ postId, commentId, authorId }) => [message('comment-moderated', [postTopic(postId)], { postId, commentId }), notifications(authorId)]),
+  on(CommentUnhidden, ({ postId, commentId, authorId }) => [message('comment-moderated', [postTopic(postId)], { postId, commentId }), notifications(authorId)]),
+  on(MemberSuspended, ({ userId }) => [account(userId), notifications(userId)]),
+  on(SuspensionLifted, ({ userId }) => [account(userId), notifications(userId)]),
+  on(ModeratorRoleGranted, ({ userId }) => [account(userId)]),
+  on(ModeratorRoleRevoked, ({ userId }) => [account(userId)]),
   on(AccountErased, ({ userId }) => [close(userId)]),
   on(AccountDisabled, ({ userId }) => [close(userId)]),
 ]);

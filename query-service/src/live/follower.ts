@@ -77,6 +77,7 @@ export class ChangeFollower {
     const touched = new Set<string>();
     const gone = new Set<string>();
     const members = new Set<string>();
+    const accounts = new Set<string>();
     const closing: string[] = [];
     const fannedOut: bigint[] = [];
     for (const event of events) {
@@ -86,6 +87,7 @@ export class ChangeFollower {
           if (change.type === 'post-deleted') gone.add(change.data.postId!);
         } else if (change.kind === 'counts') touched.add(change.postId);
         else if (change.kind === 'notifications') members.add(change.memberId);
+        else if (change.kind === 'account') accounts.add(change.memberId);
         else if (change.kind === 'fan-out') fannedOut.push(event.position.globalPosition);
         else closing.push(change.memberId);
       }
@@ -99,6 +101,7 @@ export class ChangeFollower {
     const listening = fannedOut.length > 0 ? this.deps.hub.membersListening() : [];
     if (listening.length > 0) for (const memberId of await this.deps.reachedBy(fannedOut, listening)) members.add(memberId);
     for (const memberId of members) messages.push({ type: 'notifications', position: upTo, topics: ['me'], memberId, data: {} });
+    for (const memberId of accounts) messages.push({ type: 'account', position: upTo, topics: ['me'], memberId, data: {} });
     this.deps.hub.publish(messages, upTo);
     for (const memberId of closing) this.deps.hub.closeMember(memberId);
   }

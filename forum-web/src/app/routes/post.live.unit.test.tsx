@@ -143,6 +143,26 @@ describe('a post page, live', () => {
     expect(server.reads).toContain('post 225.1');
   });
 
+  it('#43 reads the post and its comments again when staff act on them: a lock shows, a hidden comment goes', async () => {
+    const server = stubPost();
+    server.comments = [comment(1), comment(2)];
+    showPost();
+    await screen.findByRole('heading', { name: 'Live post', level: 1 });
+    await screen.findByText('Comment 2');
+    const stream = await postStream();
+
+    server.post = { ...server.post, locked: true, lockReason: 'Settled' };
+    stream.send('post-moderated', { position: '226.1', postId: POST_ID }, '226.1');
+    await screen.findByText('This post is locked: no new comments can be added. Reason: Settled.');
+    expect(server.reads).toContain('post 226.1');
+    expect(screen.queryByRole('textbox', { name: 'Write a comment' })).toBeNull();
+
+    server.comments = [comment(1)];
+    stream.send('comment-moderated', { position: '227.1', postId: POST_ID, commentId: 'c2' }, '227.1');
+    await waitFor(() => expect(screen.queryByText('Comment 2')).toBeNull());
+    expect(server.reads).toContain('comments 227.1');
+  });
+
   it('leaves a message about another post alone', async () => {
     stubPost();
     showPost();

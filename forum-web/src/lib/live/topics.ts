@@ -10,15 +10,18 @@ export function topicsOf(message: StreamMessage): StreamTopic[] {
       return ['posts'];
     case 'post-deleted':
     case 'post-edited':
+    case 'post-moderated':
       return ['posts', postTopic(message.data.postId)];
     case 'post-counts':
     case 'comment-added':
     case 'comment-removed':
     case 'comment-edited':
+    case 'comment-moderated':
       return [postTopic(message.data.postId)];
     case 'announcement-published':
       return ['announcements'];
     case 'notifications':
+    case 'account':
       return ['me'];
     case 'ready':
     case 'refetch':

@@ -2,15 +2,18 @@ import { Alert } from '@mui/material';
 import { useAuthState } from '../../../lib/auth';
 import { suspensionText } from '../../../lib/suspension';
 import { useGetMeQuery } from '../api/get-me';
+import { useLiveAccount } from '../hooks/use-live-account';
 
 /**
  * On every page while the signed-in member is suspended (GET /api/me's `suspension`): why, and until
- * when in their locale; they may still read. Nothing otherwise.
+ * when in their locale; they may still read. Nothing otherwise, nor once its end has passed. It comes
+ * and goes as staff act, without a reload (the stream's `account`).
  */
 export function SuspensionBanner() {
   const { user } = useAuthState();
+  useLiveAccount(user !== null);
   const suspension = useGetMeQuery(undefined, { skip: !user }).data?.suspension;
-  if (!user || !suspension) return null;
+  if (!user || !suspension || (suspension.until !== null && Date.parse(suspension.until) <= Date.now())) return null;
   return (
     <Alert severity="warning" role="status" sx={{ mb: 3 }}>
       {suspensionText(suspension)}

@@ -7,7 +7,7 @@ import { getCommentsApi } from '../api/get-comments';
  * A post's comments kept up to date by the stream (topic `post:<id>`): a comment written
  * elsewhere comes first (the list is read again from its first page, with the message's position,
  * so it is in it; one the list shows already, such as the reader's own, reads nothing), an
- * edited one is read again with its new text, a removed one goes from the list at once, and the count follows the post's.
+ * edited one is read again with its new text, one staff hid or showed is read again with the list, a removed one goes from the list at once, and the count follows the post's.
  */
 export function useLiveComments(postId: string, shown: readonly Pick<CommentItem, '_id'>[]) {
   const dispatch = useApiDispatch();
@@ -26,6 +26,10 @@ export function useLiveComments(postId: string, shown: readonly Pick<CommentItem
           { type: 'Comment', id: message.data.commentId },
         ]),
       );
+    } else if (message.type === 'comment-moderated') {
+      // hidden from this reader, or shown again: the list as the server now gives it to them
+      readAfter('getComments', message.data.position);
+      dispatch(api.util.invalidateTags([{ type: 'Comment', id: postId }]));
     } else if (message.type === 'comment-removed') {
       const { commentId } = message.data;
       dispatch(

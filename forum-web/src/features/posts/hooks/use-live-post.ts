@@ -6,7 +6,8 @@ import { getPostApi } from '../../../lib/post';
  * A post page kept up to date by the stream (topic `post:<id>`): its counts as the stream gives
  * them (absolute, so a late or repeated message cannot add twice); when the post is edited, a read
  * of it and its revisions at the message's position; when it is deleted, a read that finds it gone
- * (the page then says so).
+ * (the page then says so); when staff act on it, a read of it (hidden from this reader: gone; its
+ * lock and pin marks).
  */
 export function useLivePost(id: string) {
   const dispatch = useApiDispatch();
@@ -18,7 +19,7 @@ export function useLivePost(id: string) {
           Object.assign(post, { upVote, downVote, commentCount });
         }),
       );
-    } else if (message.type === 'post-deleted' || message.type === 'post-edited') {
+    } else if (message.type === 'post-deleted' || message.type === 'post-edited' || message.type === 'post-moderated') {
       readAfter('getPost', message.data.position);
       readAfter('getPostRevisions', message.data.position);
       dispatch(api.util.invalidateTags([{ type: 'Post', id }]));

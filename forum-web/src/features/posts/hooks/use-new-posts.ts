@@ -13,7 +13,9 @@ interface Heard {
  * The home list's news from the stream (topic `posts`): the posts created since it was read that
  * it does not show, and the shown posts deleted meanwhile. A post heard of before the list of the
  * newest was read (`newestReadAt`, when that read started) is in it, or older than what it shows.
- * A shown post edited elsewhere is read again (its new title), at the message's position.
+ * A shown post edited elsewhere is read again (its new title), at the message's position; when staff
+ * hide, show, pin or unpin a post, or lock one shown, the list is read again (it may leave or join it,
+ * or move among the pins).
  */
 export function useNewPosts(shownIds: readonly string[], newestReadAt: number | undefined) {
   const [heard, setHeard] = useState<ReadonlyMap<string, Heard>>(new Map());
@@ -35,6 +37,9 @@ export function useNewPosts(shownIds: readonly string[], newestReadAt: number | 
     } else if (message.type === 'post-edited' && shownIds.includes(message.data.postId)) {
       readAfter('getPosts', message.data.position);
       dispatch(api.util.invalidateTags([{ type: 'Post', id: message.data.postId }]));
+    } else if (message.type === 'post-moderated') {
+      readAfter('getPosts', message.data.position);
+      dispatch(api.util.invalidateTags([{ type: 'Post', id: 'LIST' }]));
     }
   });
 
