@@ -20,7 +20,7 @@ import { expectStatus } from '../testing/expect-status.ts';
 import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
 
 /**
- * Time travel (docs/operations.md#time-travel-asof-and-snapshot): `forumctl asof` folds an entity's stream up to a
+ * Time travel (docs/operations/time-travel.md): `forumctl asof` folds an entity's stream up to a
  * position, `forumctl snapshot` builds every read model up to one into a read-only schema; both
  * against the whole forum running, its log growing after the position they are asked for.
  */

@@ -1,7 +1,7 @@
 import { parsePositionToken, type LogPosition } from '@forum/contracts';
 import type pg from 'pg';
 
-/** What a moment given on forumctl's command line is in the log (docs/operations.md#time-travel-asof-and-snapshot). */
+/** What a moment given on forumctl's command line is in the log (docs/operations/time-travel.md). */
 
 /** A moment of the log: an event's position and time. */
 export interface Moment {

@@ -13,7 +13,7 @@ export { listSnapshots, snapshotSchema };
  * Snapshots: every read model as of one position of the log, each built as a rebuild builds it
  * (the same replay, read indexes and derived rows, see `replayUpTo`) but stopped at that position
  * and never switched in, in schemas of its own that stay read-only for audit queries
- * (docs/operations.md#time-travel-asof-and-snapshot).
+ * (docs/operations/time-travel.md).
  *
  * - `snapshot_<name>`: one view per view of `read`, named alike (what operators query);
  * - `snapshot_<name>__<projection>`: each read model's tables, behind those views.
