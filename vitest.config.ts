@@ -34,6 +34,8 @@ export default defineConfig({
           // one real PostgreSQL for the level, in a temporary folder on a free port
           globalSetup: ['platform/src/testing/global-setup.ts'],
           isolate: false,
+          // what a page shows after a click may take seconds on a busy machine: expect.poll waits as a person would
+          expect: { poll: { timeout: 15_000, interval: 100 } },
         },
       },
     ],

@@ -37,9 +37,9 @@ describe.skipIf(chromiumMissing)('a visitor in the forum, in Chromium', () => {
     const results = page.getByRole('list', { name: 'Posts tagged JavaScript' });
     await results.waitFor();
     const first = results.getByRole('listitem').first();
-    await first.getByRole('link').waitFor();
+    await first.getByRole('link').first().waitFor(); // the title; the author's name links to their profile
     await first.getByText('#JavaScript').waitFor();
-    await first.getByText(/^by /).waitFor();
+    await first.getByText(/^by /).getByRole('link').waitFor();
     await expectAccessible('home with search results');
 
     // the tag strip leads to the tag's page

@@ -14,3 +14,11 @@ export const focusRing = {
   outlineOffset: 2,
   outlineColor: `var(${FOCUS_RING_COLOR}, ${BRAND.primary})`,
 } as const;
+
+const reach = focusRing.outlineWidth + focusRing.outlineOffset;
+
+/**
+ * Room for the ring inside a box that hides what overflows it (a line cut with an ellipsis): padding
+ * as wide as the ring reaches, taken back by a negative margin, so the text stays where it was.
+ */
+export const roomForRing = { p: `${reach}px`, m: `-${reach}px` } as const;

@@ -6,6 +6,7 @@ import { PersonAvatar } from '@forum/web-ui';
 import { AuthorName } from '../../../components/AuthorName';
 import { PostMarks } from '../../../components/ModerationMarks';
 import { PostStats } from '../../../components/PostStats';
+import { roomForRing } from '../../../lib/focus-ring';
 import { formatDate } from '../../../lib/format';
 
 /**
@@ -35,7 +36,7 @@ export function PostCard({ post, deleted = false }: { post: PostListItem; delete
               authorId={post.authorId}
               variant="subtitle2"
               component="p"
-              sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+              sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', ...roomForRing }}
             />
             <Typography variant="caption" color="text.secondary" component="time" dateTime={post.createdAt}>
               {formatDate(post.createdAt)}
