@@ -22,7 +22,7 @@ describe.skipIf(chromiumMissing)('#43 staff marks as members see them, in Chromi
   });
 
   /** A staff call through the API with the demo admin's token; the read side has it once it answers. */
-  async function staff(method: 'PUT' | 'DELETE', path: string, json?: unknown) {
+  async function staff(method: 'PUT' | 'POST' | 'DELETE', path: string, json?: unknown) {
     const admin = await forum.demoAdmin();
     const response = await forum.api(path, { method, token: admin.token, json });
     expect(response.status, `${method} ${path}`).toBe(200);

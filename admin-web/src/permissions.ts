@@ -41,7 +41,7 @@ export function mayAccess(role: ConsoleRole | null, resource: string, action: st
  * once for all of them; react-admin caches the permissions).
  */
 export function useConsolePermissions(resource: string) {
-  const { permissions } = usePermissions();
+  const permissions: unknown = usePermissions().permissions;
   const role = consoleRoleOf(permissions);
   return { role, may: (action: string) => mayAccess(role, resource, action) };
 }

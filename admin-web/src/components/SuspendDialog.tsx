@@ -15,7 +15,7 @@ const PERIOD_CHOICES = SUSPENSION_PERIODS.map((id) => ({ id, name: PERIOD_LABELS
 export function suspensionOf(values: Record<string, unknown>, about?: SuspendMemberRequest['about']): SuspendMemberRequest {
   const period = values.period as SuspensionPeriod;
   const until = period === 'date' && values.until ? new Date(values.until as string | Date).toISOString() : undefined;
-  return { reason: String(values.reason ?? ''), period, ...(until && { until }), ...(about && { about }) };
+  return { reason: typeof values.reason === 'string' ? values.reason : '', period, ...(until && { until }), ...(about && { about }) };
 }
 
 /**

@@ -17,7 +17,7 @@ const DEFINITIONS = Object.fromEntries(
     ['projections', 'Projections'],
     ['snapshots', 'Snapshots'],
     ['posts', 'Posts'],
-  ].map(([name, label]) => [name, { name: name!, options: { label }, hasList: true }]),
+  ].map(([name, label]) => [name!, { name: name!, options: { label }, hasList: true }] as const),
 );
 
 const ADMIN_ONLY = ['Reported Comments', 'Make Announcement', 'Contact messages', 'Projections', 'Snapshots'];

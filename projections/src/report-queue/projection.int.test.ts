@@ -1,4 +1,4 @@
-import { isoNow as at, uuidOf } from '@forum/platform/testing';
+import { uuidOf } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionHarness } from '../testing/given.ts';
 import { reportQueueProjection } from './projection.ts';

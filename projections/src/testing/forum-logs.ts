@@ -71,7 +71,7 @@ export type Step =
   | { readonly kind: 'profile'; readonly user: number; readonly name?: string; readonly photoURL?: string; readonly v1: boolean }
   | { readonly kind: 'erase'; readonly user: number; readonly content: (typeof ERASED_CONTENT)[number] }
   | { readonly kind: 'reportPost'; readonly user: number; readonly post: number; readonly raced: boolean }
-  | { readonly kind: 'moderate'; readonly action: (typeof MODERATION_STEPS)[number]; readonly item: number; readonly reason: number; readonly undo: boolean }
+  | { readonly kind: 'moderate'; readonly action: ModerationStep; readonly item: number; readonly reason: number; readonly undo: boolean }
   | { readonly kind: 'read' };
 
 /** Staff's actions, in pairs that undo each other (each drawn as often: an undo needs its action before it), and dismissals. */
@@ -82,7 +82,7 @@ const MODERATION_PAIRS = [
   ['hideComment', 'unhideComment'],
   ['dismissPost', 'dismissComment'],
 ] as const;
-const MODERATION_STEPS = MODERATION_PAIRS.flat();
+type ModerationStep = (typeof MODERATION_PAIRS)[number][number];
 
 const PEOPLE = 4;
 const TITLES = ['Hello world', 'React hooks, again', 'Node.js streams', 'Zoë’s café', 'What is CQRS?'];

@@ -36,8 +36,7 @@ export interface PostRow {
 export const authorProfileId = (table = '') =>
   `CASE WHEN ${table}author_email = '${ERASED_VALUES.email}' AND ${table}author_name = '${DELETED_USER_NAME}' THEN NULL ELSE ${table}author_id END`;
 
-export const LIST_COLUMNS =
-  `id, title, summary, tags, author_name, ${authorProfileId()} AS author_profile_id, author_photo, created_at, up_vote, down_vote, comment_count, edited_at, revision_count, pinned_at, locked`;
+export const LIST_COLUMNS = `id, title, summary, tags, author_name, ${authorProfileId()} AS author_profile_id, author_photo, created_at, up_vote, down_vote, comment_count, edited_at, revision_count, pinned_at, locked`;
 /** A post's own page, and its author's My Posts: the marks' reasons too. */
 const DETAIL_COLUMNS = `${LIST_COLUMNS}, description, author_id, author_email, lock_reason, hidden_reason, hidden_at`;
 

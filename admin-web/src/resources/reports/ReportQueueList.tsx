@@ -36,8 +36,9 @@ function StatusTabs({ status }: { status: Status }) {
 }
 
 function QueueContent() {
-  const { filterValues, data, isPending } = useListContext<QueueRecord>();
-  const status: Status = (filterValues as { status?: string }).status === 'handled' ? 'handled' : 'open';
+  const { data, isPending, ...list } = useListContext<QueueRecord>();
+  const filterValues = list.filterValues as { status?: string };
+  const status: Status = filterValues.status === 'handled' ? 'handled' : 'open';
   const empty = !isPending && data?.length === 0;
   return (
     <>

@@ -127,9 +127,7 @@ describe('Reports (the moderators’ queue)', () => {
     await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'No advertising');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Warn' }));
     expect(await screen.findByText('Warned! User has been warned')).toBeTruthy();
-    expect(commands).toEqual([
-      { call: 'POST /api/admin/users/u-spam/warnings', body: { reason: 'No advertising', about: { kind: 'post', id: POST_ID } } },
-    ]);
+    expect(commands).toEqual([{ call: 'POST /api/admin/users/u-spam/warnings', body: { reason: 'No advertising', about: { kind: 'post', id: POST_ID } } }]);
   });
 
   it('suspends the author until lifted, naming the item', async () => {

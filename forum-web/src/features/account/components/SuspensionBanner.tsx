@@ -1,4 +1,5 @@
 import { Alert } from '@mui/material';
+import { useState } from 'react';
 import { useAuthState } from '../../../lib/auth';
 import { suspensionText } from '../../../lib/suspension';
 import { useGetMeQuery } from '../api/get-me';
@@ -13,7 +14,9 @@ export function SuspensionBanner() {
   const { user } = useAuthState();
   useLiveAccount(user !== null);
   const suspension = useGetMeQuery(undefined, { skip: !user }).data?.suspension;
-  if (!user || !suspension || (suspension.until !== null && Date.parse(suspension.until) <= Date.now())) return null;
+  // when the page was opened: a suspension that ended before it shows none (the server no longer refuses)
+  const [openedAt] = useState(Date.now);
+  if (!user || !suspension || (suspension.until !== null && Date.parse(suspension.until) <= openedAt)) return null;
   return (
     <Alert severity="warning" role="status" sx={{ mb: 3 }}>
       {suspensionText(suspension)}
