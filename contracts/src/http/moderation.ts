@@ -103,7 +103,8 @@ export const HANDLED_ACTIONS = ['dismissed', 'hidden', 'deleted', 'warned', 'sus
 /**
  * One row of the queue per reported post or comment, with its reports. Open rows: the items with
  * reports since they were last handled, oldest unhandled report first. Handled rows: newest handling
- * first, with how (`handled`).
+ * first, with how (`handled`); every hidden post and comment is among them, reported or not, so that
+ * staff can show it again.
  */
 export const QueueItem = z.object({
   kind: z.enum(MODERATED_KINDS),
@@ -115,7 +116,8 @@ export const QueueItem = z.object({
   text: z.string(),
   author: QueuePerson.extend({ role: z.enum(ROLES), suspendedUntil: z.string().nullable().optional() }),
   reports: z.array(z.object({ reporter: QueuePerson, feedback: z.enum(REPORT_FEEDBACK), reportedAt: z.string() })),
-  firstReportedAt: z.string(),
+  /** null for an item staff hid without a report (hiding is always among the handled rows). */
+  firstReportedAt: z.string().nullable(),
   /** The item now: hidden (with the reason), deleted, and for a post locked. */
   hidden: z.boolean(),
   deleted: z.boolean(),

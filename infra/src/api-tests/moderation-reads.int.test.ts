@@ -171,6 +171,57 @@ describe('the moderators’ queue (GET /api/admin/reports)', () => {
   const queue = (status: 'open' | 'handled', position: string, token = moderator.token) =>
     forum.call<ReportQueue>('GET', `/api/admin/reports?status=${status}`, at(position, token));
 
+  it('lists among the handled a post or comment staff hid without a report, with none, until it is shown again', async () => {
+    const written = await post('Kestrel off topic');
+    const said = await forum.call<{ id: string; position: string }>('POST', '/api/comments', {
+      token: reader.token,
+      body: { postId: written.id, text: 'Kestrel chatter' },
+      expect: 201,
+    });
+    await appended(postStream(written.id), 'PostHidden', {
+      postId: written.id,
+      authorId: author.id,
+      reason: 'Off topic',
+      hiddenBy: moderator.id,
+      hiddenAt: now(),
+    });
+    const hidden = await appended(commentStream(said.id), 'CommentHidden', {
+      commentId: said.id,
+      postId: written.id,
+      authorId: reader.id,
+      reason: 'Chatter',
+      hiddenBy: moderator.id,
+      hiddenAt: now(),
+    });
+    expect((await queue('open', hidden)).items.map((item) => item._id)).not.toContain(written.id);
+    const handled = (await queue('handled', hidden)).items.filter((item) => item._id === written.id || item._id === said.id);
+    expect(handled).toMatchObject([
+      {
+        kind: 'comment',
+        _id: said.id,
+        reports: [],
+        firstReportedAt: null,
+        hidden: true,
+        handled: { action: 'hidden', byName: moderator.name, reason: 'Chatter' },
+      },
+      {
+        kind: 'post',
+        _id: written.id,
+        reports: [],
+        firstReportedAt: null,
+        hidden: true,
+        handled: { action: 'hidden', byName: moderator.name, reason: 'Off topic' },
+      },
+    ]);
+    const shown = await appended(postStream(written.id), 'PostUnhidden', {
+      postId: written.id,
+      authorId: author.id,
+      unhiddenBy: moderator.id,
+      unhiddenAt: now(),
+    });
+    expect((await queue('handled', shown)).items.find((item) => item._id === written.id)?.hidden).toBe(false);
+  });
+
   it('answers 401 to visitors and 403 to members', async () => {
     await forum.call('GET', '/api/admin/reports', { expect: 401 });
     await forum.call('GET', '/api/admin/reports', { token: reader.token, expect: 403 });

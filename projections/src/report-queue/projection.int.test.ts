@@ -90,6 +90,11 @@ describe('the moderators’ queue (issue #43)', () => {
     }),
     commentReported(4, 'r1', 21),
     commentReported(4, 'r2', 22),
+    // post 6: hidden without a report; post 7: reported, dismissed, then hidden (its latest handling)
+    harness.event('PostHidden', { postId: post(6), authorId: 'u-dee', reason: 'Off topic', hiddenBy: 'u-mod', hiddenAt: time(23) }),
+    postReported(7, 'r1', 24),
+    dismissed('post', post(7), 25),
+    harness.event('PostHidden', { postId: post(7), authorId: 'u-dee', reason: 'Scam link', hiddenBy: 'u-mod', hiddenAt: time(26) }),
   ];
   const expected = (deletedPost9: boolean) => [
     {
@@ -211,6 +216,30 @@ describe('the moderators’ queue (issue #43)', () => {
       deleted: true,
       warned: false,
       author_id: 'u-ann',
+      reporters: 'r1',
+    },
+    {
+      kind: 'post',
+      id: post(6),
+      open: false,
+      action: 'hidden',
+      reason: 'Off topic',
+      hidden: true,
+      deleted: false,
+      warned: false,
+      author_id: 'u-dee',
+      reporters: null,
+    },
+    {
+      kind: 'post',
+      id: post(7),
+      open: false,
+      action: 'hidden',
+      reason: 'Scam link',
+      hidden: true,
+      deleted: false,
+      warned: false,
+      author_id: 'u-dee',
       reporters: 'r1',
     },
     ...(deletedPost9

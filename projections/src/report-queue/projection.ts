@@ -10,6 +10,9 @@ type HandledAction = (typeof HANDLED_ACTIONS)[number];
  * its open reports handles them: its reports dismissed, the item hidden, deleted (a post's deletion
  * takes its comments' items with it), its author warned about it, or suspended about it. A later
  * report opens it again, as a new round: the queue shows the reports of the item's current round.
+ * Hiding is always recorded as the item's latest handling, reported or not: every hidden post and
+ * comment is among the handled rows, where staff show it again (the console lists hidden content
+ * nowhere else).
  * Its marks (hidden, deleted, warned) follow the item whether or not it is open. Only ids are kept:
  * the read side joins the posts', comments' and users' read models for titles, texts and names,
  * so an edit, a rename or an erasure reaches the queue. A deleted item is remembered (a report that
@@ -18,7 +21,7 @@ type HandledAction = (typeof HANDLED_ACTIONS)[number];
 export const reportQueueProjection = defineProjection({
   name: 'report_queue',
   // what each version changed: docs/projections-versions.md
-  version: 1,
+  version: 2,
   types: [
     'PostReported',
     'CommentReported',
@@ -99,7 +102,7 @@ export const reportQueueProjection = defineProjection({
             'commentId' in event.data ? { kind: 'comment' as const, id: event.data.commentId, postId } : { kind: 'post' as const, id: postId, postId };
           if (event.type === 'PostHidden' || event.type === 'CommentHidden') {
             const { reason, hiddenBy, hiddenAt } = event.data;
-            await handle(trx, item, { action: 'hidden', by: hiddenBy, at: hiddenAt, reason }, { authorId, hidden: true });
+            await handle(trx, item, { action: 'hidden', by: hiddenBy, at: hiddenAt, reason, always: true }, { authorId, hidden: true });
           } else {
             await handle(trx, item, null, { authorId, hidden: false });
           }
@@ -174,12 +177,13 @@ async function report(trx: Knex.Transaction, item: Item, reporterId: string, fee
 
 /**
  * Staff's action on an item: it handles the item's open reports (`handling`, null: it handles none)
- * and moves its marks. A deletion is remembered even of an item never reported.
+ * and moves its marks. A deletion is remembered even of an item never reported; a handling marked
+ * `always` (hiding) is the item's latest, open or not, and makes a row for an item never reported.
  */
 async function handle(
   trx: Knex.Transaction,
   item: Item,
-  handling: { action: HandledAction; by: string; at: string; reason?: string } | null,
+  handling: { action: HandledAction; by: string; at: string; reason?: string; always?: boolean } | null,
   marks: { authorId?: string; hidden?: boolean; deleted?: boolean; warned?: boolean } = {},
 ) {
   const values = {
@@ -194,18 +198,27 @@ async function handle(
     hidden: marks.hidden ?? null,
     deleted: marks.deleted ?? null,
     warned: marks.warned ?? null,
+    always: handling?.always === true,
   };
   await trx.raw(
     `UPDATE items SET author_id = coalesce(:authorId, author_id), post_id = coalesce(:postId::uuid, post_id),
        hidden = coalesce(:hidden::boolean, hidden), deleted = coalesce(:deleted::boolean, deleted), warned = coalesce(:warned::boolean, warned),
-       handled_action = CASE WHEN open AND :action::text IS NOT NULL THEN :action ELSE handled_action END,
-       handled_by = CASE WHEN open AND :action::text IS NOT NULL THEN :by ELSE handled_by END,
-       handled_at = CASE WHEN open AND :action::text IS NOT NULL THEN :at::timestamptz ELSE handled_at END,
-       handled_reason = CASE WHEN open AND :action::text IS NOT NULL THEN :reason ELSE handled_reason END,
+       handled_action = CASE WHEN (open OR :always::boolean) AND :action::text IS NOT NULL THEN :action ELSE handled_action END,
+       handled_by = CASE WHEN (open OR :always::boolean) AND :action::text IS NOT NULL THEN :by ELSE handled_by END,
+       handled_at = CASE WHEN (open OR :always::boolean) AND :action::text IS NOT NULL THEN :at::timestamptz ELSE handled_at END,
+       handled_reason = CASE WHEN (open OR :always::boolean) AND :action::text IS NOT NULL THEN :reason ELSE handled_reason END,
        open = open AND :action::text IS NULL
      WHERE kind = :kind AND id = :id`,
     values,
   );
+  if (values.always && item.postId) {
+    await trx.raw(
+      `INSERT INTO items (kind, id, post_id, author_id, hidden, handled_action, handled_by, handled_at, handled_reason)
+       VALUES (:kind, :id, :postId, :authorId, coalesce(:hidden::boolean, false), :action, :by, :at::timestamptz, :reason)
+       ON CONFLICT (kind, id) DO NOTHING`,
+      values,
+    );
+  }
   if (marks.deleted && item.postId) {
     await trx.raw(
       `INSERT INTO items (kind, id, post_id, author_id, deleted) VALUES (:kind, :id, :postId, :authorId, true) ON CONFLICT (kind, id) DO NOTHING`,

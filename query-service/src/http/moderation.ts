@@ -35,7 +35,7 @@ function queueItem(row: QueueRow, reports: readonly QueueReportRow[], withEmail:
       feedback: report.feedback,
       reportedAt: report.reported_at.toISOString(),
     })),
-    firstReportedAt: (row.opened_at ?? reports[0]?.reported_at ?? new Date(0)).toISOString(),
+    firstReportedAt: (row.opened_at ?? reports[0]?.reported_at)?.toISOString() ?? null,
     hidden: row.hidden,
     deleted: row.deleted,
     warned: row.warned,

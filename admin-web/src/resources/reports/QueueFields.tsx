@@ -68,6 +68,12 @@ export function ReportsField() {
   if (!item) return null;
   const counts = new Map<string, number>();
   for (const report of item.reports) counts.set(report.feedback, (counts.get(report.feedback) ?? 0) + 1);
+  if (item.reports.length === 0)
+    return (
+      <Typography variant="body2" color="text.secondary" sx={{ minWidth: 140 }}>
+        Not reported
+      </Typography>
+    );
   return (
     <Box sx={{ minWidth: 140 }}>
       <Typography variant="body2" sx={{ fontWeight: 600 }}>
@@ -88,6 +94,12 @@ export function ReportsField() {
 export function FirstReportedField() {
   const item = useRecordContext<QueueRecord>();
   if (!item) return null;
+  if (item.firstReportedAt === null)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        Never
+      </Typography>
+    );
   return (
     <Box component="time" dateTime={item.firstReportedAt} sx={{ typography: 'body2', whiteSpace: 'nowrap' }}>
       {formatTime(item.firstReportedAt)}

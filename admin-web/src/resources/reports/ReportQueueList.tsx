@@ -21,7 +21,7 @@ const HANDLED_COLUMNS: ListColumn[] = [...COMMON_COLUMNS.slice(0, 3), { label: '
 
 const EMPTY: Record<Status, { title: string; body: string }> = {
   open: { title: 'Nothing to review', body: 'When members report posts or comments, they will appear here, oldest first.' },
-  handled: { title: 'Nothing handled yet', body: 'Reports you and other staff handle are kept here, newest first.' },
+  handled: { title: 'Nothing handled yet', body: 'Reports you and other staff handle, and every post or comment staff hid, are kept here, newest first.' },
 };
 
 /** The Open / Handled tabs: the list's `status` filter. */

@@ -171,6 +171,19 @@ describe('Reports (the moderators’ queue)', () => {
     expect(commands).toEqual([{ call: `DELETE /api/admin/posts/${POST_ID}/hide`, body: undefined }]);
   });
 
+  it('lists a post hidden without a report among the handled, as Not reported, so that it can be unhidden', async () => {
+    const unreported: QueueItem = { ...HANDLED_ITEM, reports: [], firstReportedAt: null, handled: { ...HANDLED_ITEM.handled!, reason: 'Off topic' } };
+    const { commands } = fakeServer(undefined, [unreported]);
+    renderQueue();
+    await rowOf('You are all idiots');
+    await userEvent.click(screen.getByRole('tab', { name: 'Handled' }));
+    const row = await rowOf('Reason: Off topic');
+    expect(within(row).getByText('Not reported')).toBeTruthy();
+    await userEvent.click(within(row).getByRole('button', { name: 'Unhide the Post “Cheap watches here”' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Unhide' }));
+    expect(commands).toEqual([{ call: `DELETE /api/admin/posts/${POST_ID}/hide`, body: undefined }]);
+  });
+
   it('says so in plain words when there is nothing to review', async () => {
     fakeServer([], []);
     renderQueue();
