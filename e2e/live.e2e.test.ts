@@ -80,7 +80,7 @@ describe.skipIf(chromiumMissing)('forum-web, live, in two browsers', () => {
     // A, signed in in another browser, comments and likes it
     const a = await memberBrowser('Ada Active', `/post/${postId}`);
     await a.page.getByRole('textbox', { name: 'Write a comment' }).fill('Seen from the other browser!');
-    await a.page.getByRole('button', { name: 'Post' }).click();
+    await a.page.getByRole('button', { name: 'Post', exact: true }).click();
     await a.page.getByRole('list', { name: 'Comments' }).getByText('Seen from the other browser!').waitFor();
     await a.page.getByRole('button', { name: 'Like 0', exact: true }).click();
     await a.page.getByRole('button', { name: 'Like 1', exact: true }).waitFor();
