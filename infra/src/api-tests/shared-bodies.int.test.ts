@@ -65,9 +65,9 @@ describe('a post and its comments, shared by visitors and members', () => {
       'description',
     ]);
     // byte for byte: the visitor's body, then the reader's own fields in the order they always came
-    expect(await text(path, voter.token, position)).toBe(json({ ...visitor, myVote: 'up', byMe: false }));
-    expect(await text(path, author.token, position)).toBe(json({ ...visitor, authorEmail: author.email, myVote: 'none', byMe: true }));
-    expect(await text(path, admin.token, position)).toBe(json({ ...visitor, authorEmail: author.email, myVote: 'none', byMe: false }));
+    expect(await text(path, voter.token, position)).toBe(json({ ...visitor, myVote: 'up', byMe: false, reportedByMe: false }));
+    expect(await text(path, author.token, position)).toBe(json({ ...visitor, authorEmail: author.email, myVote: 'none', byMe: true, reportedByMe: false }));
+    expect(await text(path, admin.token, position)).toBe(json({ ...visitor, authorEmail: author.email, myVote: 'none', byMe: false, reportedByMe: false }));
   });
 
   it('reads the shared post once for all readers at a version: a row changed behind its back is not seen by anyone until the version moves', async () => {

@@ -51,6 +51,22 @@ const COMMANDS: Record<string, { path: string; body: Record<string, unknown> }> 
   'POST /api/admin/announcements': { path: '/api/admin/announcements', body: { title: 'News', description: 'Something happened' } },
   'POST /api/contact': { path: '/api/contact', body: { name: 'Vera', email: 'vera@example.com', message: 'Hello there' } },
   'POST /api/admin/projections/:name/rebuild': { path: '/api/admin/projections/tags/rebuild', body: {} },
+  // staff's calls (issue #43)
+  'POST /api/posts/:id/report': { path: `/api/posts/${id}/report`, body: { feedback: REPORT_FEEDBACK[0] } },
+  'PUT /api/admin/users/:userId/moderator': { path: '/api/admin/users/someone/moderator', body: {} },
+  'DELETE /api/admin/users/:userId/moderator': { path: '/api/admin/users/someone/moderator', body: {} },
+  'POST /api/admin/reports/:kind/:id/dismiss': { path: `/api/admin/reports/post/${id}/dismiss`, body: {} },
+  'PUT /api/admin/posts/:id/hide': { path: `/api/admin/posts/${id}/hide`, body: { reason: 'Off topic' } },
+  'DELETE /api/admin/posts/:id/hide': { path: `/api/admin/posts/${id}/hide`, body: {} },
+  'PUT /api/admin/comments/:commentId/hide': { path: `/api/admin/comments/${id}/hide`, body: { reason: 'Rude' } },
+  'DELETE /api/admin/comments/:commentId/hide': { path: `/api/admin/comments/${id}/hide`, body: {} },
+  'PUT /api/admin/posts/:id/lock': { path: `/api/admin/posts/${id}/lock`, body: { reason: 'Settled' } },
+  'DELETE /api/admin/posts/:id/lock': { path: `/api/admin/posts/${id}/lock`, body: {} },
+  'PUT /api/admin/posts/:id/pin': { path: `/api/admin/posts/${id}/pin`, body: {} },
+  'DELETE /api/admin/posts/:id/pin': { path: `/api/admin/posts/${id}/pin`, body: {} },
+  'POST /api/admin/users/:userId/warnings': { path: '/api/admin/users/someone/warnings', body: { reason: 'Be kind' } },
+  'POST /api/admin/users/:userId/suspend': { path: '/api/admin/users/someone/suspend', body: { reason: 'Spam', period: 'day' } },
+  'DELETE /api/admin/users/:userId/suspend': { path: '/api/admin/users/someone/suspend', body: {} },
 };
 
 /** The refusal of `body` sent to `route` by the admin (who may call every command): its error, once it is 400; nothing appended. */

@@ -53,7 +53,8 @@ async function newSchema(block: number) {
 
 /** Every page of `list` through the anchors and with OFFSET, as id lists. */
 async function everyPage(schema: string, list: PostList) {
-  const filter = list.kind === 'tag' ? 'WHERE tag_keys @> ARRAY[lower(?)]::text[]' : '';
+  // the posts a list shows: none staff hid, and on the home page's lists none pinned (they come apart)
+  const filter = list.kind === 'tag' ? 'WHERE tag_keys @> ARRAY[lower(?)]::text[] AND hidden_at IS NULL' : 'WHERE hidden_at IS NULL AND pinned_at IS NULL';
   const order = list.kind === 'popular' ? 'score DESC, created_at DESC, id DESC' : 'created_at DESC, id DESC';
   const all = (
     await db.raw<{ rows: { id: string }[] }>(`SELECT id FROM "${schema}".posts ${filter} ORDER BY ${order}`, list.kind === 'tag' ? [list.tag] : [])
