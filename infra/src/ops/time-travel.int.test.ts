@@ -191,7 +191,11 @@ describe('forumctl snapshot', () => {
     expect(await expectStatus<Snapshot[]>(forum.api('/api/admin/snapshots', { token }))).toEqual([before]);
     const table = await ctl(['snapshot', '--list']);
     expect(table.out).toMatch(/^name\s+position\s+time\s+state\s+progress\s+size\s+erased since\s+schema\n/);
-    expect(table.out).toMatch(new RegExp(`audit_one\\s+${p.replace('.', '\\.')}\\s+\\S+\\s+ready\\s+${allProjections.length}/${allProjections.length}\\s+[\\d.]+ MB\\s+0\\s+snapshot_audit_one`));
+    expect(table.out).toMatch(
+      new RegExp(
+        `audit_one\\s+${p.replace('.', '\\.')}\\s+\\S+\\s+ready\\s+${allProjections.length}/${allProjections.length}\\s+[\\d.]+ MB\\s+0\\s+snapshot_audit_one`,
+      ),
+    );
   });
 
   it('is read-only in PostgreSQL, for the role that owns it too', async () => {
