@@ -15,7 +15,7 @@ export async function createReadModels(db: Knex): Promise<void> {
       id uuid PRIMARY KEY, user_id text NOT NULL, kind text NOT NULL, reason text, post_id uuid, comment_id uuid,
       actor_id text, tag text, count integer NOT NULL DEFAULT 1,
       created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL, read boolean NOT NULL DEFAULT false,
-      position bigint
+      position bigint, action text, until timestamptz
     );
     CREATE INDEX notifications_at_position ON read.notifications (position) WHERE position IS NOT NULL;
     CREATE TABLE read.users (id text PRIMARY KEY, email text NOT NULL, name text NOT NULL);
