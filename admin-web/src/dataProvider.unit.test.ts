@@ -91,12 +91,28 @@ describe('the data provider: reads (ra-data-simple-rest against the query-servic
     expect(data).toEqual([{ id: 'r-1', _id: 'c-1', text: 'spam!' }]);
   });
 
-  it.each(Object.entries(RESOURCE_ENDPOINTS))('reads the console resource %s from /api/%s', async (resource, endpoint) => {
-    const calls = stubFetch(() => ({ body: [], headers: { 'Content-Range': `${resource} */0` } }));
-    const result = await provider().getList(resource, { pagination: { page: 1, perPage: 10 }, sort: { field: 'id', order: 'ASC' }, filter: {} });
-    expect(only(calls).path).toBe(`/api/${endpoint}`);
+  it("reads the moderators' queue a page at a time by its status, from /api/admin/reports", async () => {
+    const calls = stubFetch(() => ({ body: { items: [], totalCount: 0, page: 2 } }));
+    const result = await provider().getList('reports', {
+      pagination: { page: 2, perPage: 10 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: { status: 'handled' },
+    });
+    const call = only(calls);
+    expect([call.path, call.query.get('status'), call.query.get('page')]).toEqual(['/api/admin/reports', 'handled', '2']);
     expect(result).toEqual({ data: [], total: 0 });
   });
+
+  // the queue answers its own shape (above); every other resource is react-admin's list
+  it.each(Object.entries(RESOURCE_ENDPOINTS).filter(([resource]) => resource !== 'reports'))(
+    'reads the console resource %s from /api/%s',
+    async (resource, endpoint) => {
+      const calls = stubFetch(() => ({ body: [], headers: { 'Content-Range': `${resource} */0` } }));
+      const result = await provider().getList(resource, { pagination: { page: 1, perPage: 10 }, sort: { field: 'id', order: 'ASC' }, filter: {} });
+      expect(only(calls).path).toBe(`/api/${endpoint}`);
+      expect(result).toEqual({ data: [], total: 0 });
+    },
+  );
 
   it('reads a resource it does not map from the path of its name', async () => {
     const calls = stubFetch(() => ({ body: [], headers: { 'Content-Range': 'tags */0' } }));

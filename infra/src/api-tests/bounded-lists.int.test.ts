@@ -21,6 +21,7 @@ import {
   notificationsStream,
   PAGE_SIZE,
   positionToken,
+  postReportStream,
   postStream,
   RECENT_POSTS,
   REVISION_LIST_MAX,
@@ -87,6 +88,23 @@ beforeAll(async () => {
     ),
   );
   const appends: StreamAppend[] = [
+    // a page of the moderators' queue and more: posts reported once each
+    ...times(ADMIN_PAGE_SIZE + OVER, (i) =>
+      events(postReportStream(postIds[i]!, 'queue-reporter'), [
+        {
+          type: 'PostReported',
+          data: {
+            postId: postIds[i]!,
+            reporterId: 'queue-reporter',
+            reporterName: 'Queue Reporter',
+            reporterEmail: 'queue-reporter@forum.test',
+            reporterPhoto: '',
+            feedback: 'spam',
+            reportedAt: now(i),
+          },
+        },
+      ]),
+    ),
     // one comment on their first post, reported by many
     events(commentStream(commentId), [{ type: 'CommentAdded', data: { commentId, postId, text: 'Reported a lot', ...author, createdAt: now(0) } }]),
     ...times(many, (i) =>
@@ -316,6 +334,12 @@ const BOUNDS: Record<string, (() => Promise<void>) | 'not a list'> = {
     expect(lengthOf(mine.body, 'notifications')).toBe(NOTIFICATION_PAGE_SIZE);
     expect(mine.body).toMatchObject({ totalCount: UNPAGED_LIST_MAX + OVER, unread: UNPAGED_LIST_MAX + OVER });
     expect((mine.body as { notifications: { reason: string }[] }).notifications[0]!.reason).toBe(`Warning ${UNPAGED_LIST_MAX + OVER - 1}`);
+  },
+  async '/admin/reports'() {
+    // the member's posts, each reported once, and the comment reported by many: a page of items at a time
+    const queue = await list('/api/admin/reports', admin);
+    expect(lengthOf(queue.body, 'items')).toBe(ADMIN_PAGE_SIZE);
+    expect((queue.body as { totalCount: number }).totalCount).toBe(ADMIN_PAGE_SIZE + OVER + 1);
   },
   async '/admin/reported-comments'() {
     const reports = await list('/api/admin/reported-comments', admin);

@@ -43,6 +43,7 @@ describe('GET /api/admin/projections and POST /api/admin/projections/:name/rebui
       'notification-preferences',
       'notifications',
       'posts',
+      'report_queue',
       'tags',
       'users',
     ]);

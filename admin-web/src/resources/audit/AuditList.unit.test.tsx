@@ -111,6 +111,19 @@ describe('Staff actions (the audit log)', () => {
       'Account enabled',
       'Post edited',
       'Comment edited',
+      'Made moderator',
+      'Moderator role taken back',
+      'Member suspended',
+      'Suspension lifted',
+      'Reports dismissed',
+      'Post hidden',
+      'Post shown again',
+      'Comment hidden',
+      'Comment shown again',
+      'Post locked',
+      'Post unlocked',
+      'Post pinned',
+      'Post unpinned',
     ]);
     await userEvent.click(screen.getByRole('option', { name: 'Tag created' }));
     await waitFor(() => expect(screen.queryByText('Deleted a post by Ben')).toBeNull());
