@@ -328,6 +328,8 @@ export const STAFF_ROLES: readonly Role[] = ['moderator', 'admin'];
 export const isStaffRole = (role: Role): boolean => STAFF_ROLES.includes(role);
 /** At most this many posts are pinned at once. */
 export const PINNED_MAX = 3;
+/** How many of an item's reports a row of the moderators' queue lists (the oldest of its round); `reportCount` says how many there are. */
+export const QUEUE_REPORTS_SHOWN = 20;
 /** The longest reason staff give for hiding, locking or suspending. */
 export const MODERATION_REASON_MAX = 500;
 /**

@@ -115,7 +115,9 @@ export const QueueItem = z.object({
   /** The comment's text, or the post's description. */
   text: z.string(),
   author: QueuePerson.extend({ role: z.enum(ROLES), suspendedUntil: z.string().nullable().optional() }),
+  /** The oldest QUEUE_REPORTS_SHOWN reports of the item's current round; `reportCount` counts them all. */
   reports: z.array(z.object({ reporter: QueuePerson, feedback: z.enum(REPORT_FEEDBACK), reportedAt: z.string() })),
+  reportCount: z.number().int(),
   /** null for an item staff hid without a report (hiding is always among the handled rows). */
   firstReportedAt: z.string().nullable(),
   /** The item now: hidden (with the reason), deleted, and for a post locked. */

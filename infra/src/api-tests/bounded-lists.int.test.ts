@@ -20,6 +20,7 @@ import {
   followsStream,
   notificationsStream,
   PAGE_SIZE,
+  QUEUE_REPORTS_SHOWN,
   positionToken,
   postReportStream,
   postStream,
@@ -33,6 +34,7 @@ import {
   voteStream,
   type History,
   type HistoryStates,
+  type ReportQueue,
 } from '@forum/contracts';
 import { anyString, matching } from '@forum/platform/testing';
 import { allProjections } from '@forum/projections';
@@ -339,7 +341,14 @@ const BOUNDS: Record<string, (() => Promise<void>) | 'not a list'> = {
     // the member's posts, each reported once, and the comment reported by many: a page of items at a time
     const queue = await list('/api/admin/reports', admin);
     expect(lengthOf(queue.body, 'items')).toBe(ADMIN_PAGE_SIZE);
-    expect((queue.body as { totalCount: number }).totalCount).toBe(ADMIN_PAGE_SIZE + OVER + 1);
+    const { totalCount } = queue.body as ReportQueue;
+    expect(totalCount).toBe(ADMIN_PAGE_SIZE + OVER + 1);
+    // the comment reported by many lists its oldest few, and says how many there are
+    const pages = await Promise.all(
+      times(Math.ceil(totalCount / ADMIN_PAGE_SIZE), async (i) => (await list(`/api/admin/reports?page=${i + 1}`, admin)).body as ReportQueue),
+    );
+    const reported = pages.flatMap((page) => page.items).find((item) => item._id === commentId)!;
+    expect([reported.reports.length, reported.reportCount]).toEqual([QUEUE_REPORTS_SHOWN, UNPAGED_LIST_MAX + OVER]);
   },
   async '/admin/reported-comments'() {
     const reports = await list('/api/admin/reported-comments', admin);

@@ -35,6 +35,7 @@ function queueItem(row: QueueRow, reports: readonly QueueReportRow[], withEmail:
       feedback: report.feedback,
       reportedAt: report.reported_at.toISOString(),
     })),
+    reportCount: reports[0]?.count ?? 0,
     firstReportedAt: (row.opened_at ?? reports[0]?.reported_at)?.toISOString() ?? null,
     hidden: row.hidden,
     deleted: row.deleted,

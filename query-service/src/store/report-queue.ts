@@ -1,4 +1,4 @@
-import { ADMIN_PAGE_SIZE, type QUEUE_STATUSES, type ReportFeedback, type Role } from '@forum/contracts';
+import { ADMIN_PAGE_SIZE, QUEUE_REPORTS_SHOWN, type QUEUE_STATUSES, type ReportFeedback, type Role } from '@forum/contracts';
 import type { Knex } from '@forum/platform';
 
 /** A row of the moderators' queue with what the read models say of its item now (see report_queue's projection). */
@@ -36,6 +36,8 @@ export interface QueueReportRow {
   reporter_photo: string | null;
   feedback: ReportFeedback;
   reported_at: Date;
+  /** How many reports the item has in its round (each of its rows says it). */
+  count: number;
 }
 
 /**
@@ -68,13 +70,18 @@ export function createReportQueueStore(db: Knex) {
         rows[0]?.total ??
         Number((await db.raw<{ rows: { n: number }[] }>(`SELECT count(*)::integer AS n FROM read.queue_items q WHERE ${where}`)).rows[0]?.n ?? 0);
       if (rows.length === 0) return { rows: [], reports: [], total };
+      // each item's oldest QUEUE_REPORTS_SHOWN reports, with how many it has: a row stays bounded however many report it
       const { rows: reports } = await db.raw<{ rows: QueueReportRow[] }>(
-        `SELECT r.kind, r.id, r.reporter_id, u.name AS reporter_name, u.email AS reporter_email, u.photo_url AS reporter_photo, r.feedback, r.reported_at
-         FROM jsonb_to_recordset(?::jsonb) AS x(kind text, id uuid, round integer)
-         JOIN read.queue_reports r ON (r.kind, r.id, r.round) = (x.kind, x.id, x.round)
-         LEFT JOIN read.users u ON u.id = r.reporter_id
-         ORDER BY r.reported_at, r.reporter_id`,
-        [JSON.stringify(rows.map(({ kind, id, round }) => ({ kind, id, round })))],
+        `SELECT kind, id, reporter_id, reporter_name, reporter_email, reporter_photo, feedback, reported_at, count
+         FROM (SELECT r.kind, r.id, r.reporter_id, u.name AS reporter_name, u.email AS reporter_email, u.photo_url AS reporter_photo, r.feedback, r.reported_at,
+                      row_number() OVER (PARTITION BY r.kind, r.id ORDER BY r.reported_at, r.reporter_id) AS n,
+                      count(*) OVER (PARTITION BY r.kind, r.id)::integer AS count
+               FROM jsonb_to_recordset(?::jsonb) AS x(kind text, id uuid, round integer)
+               JOIN read.queue_reports r ON (r.kind, r.id, r.round) = (x.kind, x.id, x.round)
+               LEFT JOIN read.users u ON u.id = r.reporter_id) shown
+         WHERE n <= ?
+         ORDER BY reported_at, reporter_id`,
+        [JSON.stringify(rows.map(({ kind, id, round }) => ({ kind, id, round }))), QUEUE_REPORTS_SHOWN],
       );
       return { rows: rows.map(({ total: _, ...row }) => row), reports, total };
     },

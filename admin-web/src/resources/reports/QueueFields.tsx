@@ -68,7 +68,7 @@ export function ReportsField() {
   if (!item) return null;
   const counts = new Map<string, number>();
   for (const report of item.reports) counts.set(report.feedback, (counts.get(report.feedback) ?? 0) + 1);
-  if (item.reports.length === 0)
+  if (item.reportCount === 0)
     return (
       <Typography variant="body2" color="text.secondary" sx={{ minWidth: 140 }}>
         Not reported
@@ -77,7 +77,7 @@ export function ReportsField() {
   return (
     <Box sx={{ minWidth: 140 }}>
       <Typography variant="body2" sx={{ fontWeight: 600 }}>
-        {item.reports.length === 1 ? '1 report' : `${item.reports.length} reports`}
+        {item.reportCount === 1 ? '1 report' : `${item.reportCount} reports`}
       </Typography>
       <Stack direction="row" spacing={0.5} sx={{ my: 0.5, flexWrap: 'wrap' }}>
         {[...counts].map(([feedback, count]) => (
@@ -86,6 +86,7 @@ export function ReportsField() {
       </Stack>
       <Typography variant="caption" color="text.secondary">
         By {item.reports.map((report) => report.reporter.name).join(', ')}
+        {item.reportCount > item.reports.length && ` and ${item.reportCount - item.reports.length} more`}
       </Typography>
     </Box>
   );

@@ -21,6 +21,7 @@ const POST_ITEM: QueueItem = {
     { reporter: person('u-ann', 'Ann Author'), feedback: 'spam', reportedAt: '2026-11-28T09:00:00.000Z' },
     { reporter: person('u-ben', 'Ben Basic'), feedback: 'spam', reportedAt: '2026-11-28T10:00:00.000Z' },
   ],
+  reportCount: 2,
   firstReportedAt: '2026-11-28T09:00:00.000Z',
   hidden: false,
   deleted: false,
@@ -34,6 +35,7 @@ const COMMENT_ITEM: QueueItem = {
   text: 'You are all idiots',
   author: { ...person('u-mia', 'Mia Moderator'), role: 'moderator' },
   reports: [{ reporter: person('u-ann', 'Ann Author'), feedback: 'offensive', reportedAt: '2026-11-28T11:00:00.000Z' }],
+  reportCount: 1,
   firstReportedAt: '2026-11-28T11:00:00.000Z',
 };
 const HANDLED_ITEM: QueueItem = {
@@ -171,8 +173,22 @@ describe('Reports (the moderators’ queue)', () => {
     expect(commands).toEqual([{ call: `DELETE /api/admin/posts/${POST_ID}/hide`, body: undefined }]);
   });
 
+  it('counts every report of an item reported by many, naming the first reporters and how many more', async () => {
+    fakeServer([{ ...POST_ITEM, reportCount: 25 }], []);
+    renderQueue();
+    const row = await rowOf('Cheap watches here');
+    expect(within(row).getByText('25 reports')).toBeTruthy();
+    expect(within(row).getByText('By Ann Author, Ben Basic and 23 more')).toBeTruthy();
+  });
+
   it('lists a post hidden without a report among the handled, as Not reported, so that it can be unhidden', async () => {
-    const unreported: QueueItem = { ...HANDLED_ITEM, reports: [], firstReportedAt: null, handled: { ...HANDLED_ITEM.handled!, reason: 'Off topic' } };
+    const unreported: QueueItem = {
+      ...HANDLED_ITEM,
+      reports: [],
+      reportCount: 0,
+      firstReportedAt: null,
+      handled: { ...HANDLED_ITEM.handled!, reason: 'Off topic' },
+    };
     const { commands } = fakeServer(undefined, [unreported]);
     renderQueue();
     await rowOf('You are all idiots');
