@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REGISTRATION_PATH } from '@forum/contracts';
+import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, REGISTRATION_PATH } from '@forum/contracts';
 import { DEMO_PASSWORD } from '@forum/infra/embedded';
 import { startTestForum, type TestForum } from '@forum/infra/testing';
 import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
@@ -150,6 +150,15 @@ describe.skipIf(chromiumMissing)('signing in through the realm, in Chromium', ()
       expect(registered.headers().authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
       expect((await registered.response())?.status()).toBe(200);
       expect((await forum.store.readStream(`user-${member.id}`)).events.map((event) => event.type)).toEqual(['UserRegistered', 'HandleChanged']);
+
+      // the member's own reads show the registration: My Profile asks for a read side that has applied it
+      const position = (await registered.response())?.headers()[HEADER_EVENT_POSITION.toLowerCase()];
+      expect(position).toMatch(/^\d+\.\d+$/);
+      const profileRead = page.waitForRequest((request) => new URL(request.url()).pathname.startsWith('/api/user-profile/'));
+      await page.getByRole('button', { name: 'Nova Newcomer' }).click();
+      await page.getByRole('menu').getByRole('menuitem', { name: 'Dashboard' }).click();
+      await page.getByRole('heading', { name: 'My Profile', level: 1 }).waitFor();
+      expect((await profileRead).headers()[HEADER_MIN_POSITION.toLowerCase()]).toBe(position);
     },
   );
 

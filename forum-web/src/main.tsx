@@ -19,7 +19,7 @@ const signInChecked = auth.init({ onLoad: 'check-sso', checkLoginIframe: false, 
 // The end-to-end tests call the API with the page's own token; the flag is set only by their browser.
 if (window.__FORUM_E2E__ === true) window.__FORUM_AUTH__ = { token: () => auth.token() };
 
-const store = makeStore({ token: () => auth.token() });
+const store = makeStore({ token: () => auth.token(), registration: () => auth.registration() });
 // the change stream opens once the sign-in check is done: with a member's own topic from the start
 const live = makeLiveStream(store, auth, { openAfter: signInChecked });
 

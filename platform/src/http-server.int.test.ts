@@ -328,3 +328,47 @@ describe('a server whose API is one context among others (apiInput: false, as th
     expect([page.status, await page.json()]).toEqual([200, { page: true }]);
   });
 });
+
+describe('a stop', () => {
+  /** A raw keep-alive connection sending `GET path`; `answer` is all it received once the server closed it. */
+  function keepAliveRequest(port: number, path: string) {
+    const socket = connect(port, '127.0.0.1');
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n`);
+    const chunks: Buffer[] = [];
+    const answer = (async () => {
+      for await (const chunk of socket) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('latin1');
+    })();
+    return { answer };
+  }
+
+  it('answers a request in flight with Connection: close, so the stop ends once it is answered, not when the client lets go', async () => {
+    let release = () => {};
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    const stopping = createHttpServer({ logger: createLogger('http-server-test', 'silent') });
+    let arrived = false;
+    stopping.get('/slow', async () => ((arrived = true), await answered, { done: true }));
+    // answered once the stop has begun
+    stopping.addHook('preClose', (done) => (release(), done()));
+    const port = Number(new URL(await stopping.listen({ port: 0, host: '127.0.0.1' })).port);
+    const client = keepAliveRequest(port, '/slow');
+    await expect.poll(() => arrived).toBe(true);
+    const stopped = stopping.close();
+    const answer = await client.answer;
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+    expect(answer.endsWith('{"done":true}')).toBe(true);
+    await stopped;
+  });
+
+  it('ends within its grace when a request is never answered, cutting that connection', async () => {
+    const stopping = createHttpServer({ logger: createLogger('http-server-test', 'silent'), closeGraceMs: 300 });
+    let arrived = false;
+    stopping.get('/never', () => ((arrived = true), new Promise(() => {})));
+    const port = Number(new URL(await stopping.listen({ port: 0, host: '127.0.0.1' })).port);
+    const client = keepAliveRequest(port, '/never');
+    await expect.poll(() => arrived).toBe(true);
+    await stopping.close();
+    expect(await client.answer).toBe('');
+  });
+});

@@ -45,7 +45,12 @@ export interface HttpServerOptions {
    * apiInput in its API's context only; its other routes then read no body at all.
    */
   readonly apiInput?: boolean;
+  /** How long a stop (close()) lets requests in flight finish before it cuts their connections (CLOSE_GRACE_MS by default). */
+  readonly closeGraceMs?: number;
 }
+
+/** A stop's grace for requests in flight: longer than any read's statement timeout, short enough for a restart. */
+export const CLOSE_GRACE_MS = 5_000;
 
 /**
  * A Fastify server with the settings every service shares: request ids, access log lines, query
@@ -80,6 +85,25 @@ export function createHttpServer(options: HttpServerOptions) {
   server.addHook('onRequest', (request, reply, done) => {
     trackAnswer(logger, request.raw, reply.raw, request.id);
     done();
+  });
+
+  // A stop ends in seconds, whatever the clients do: an answer sent once it began closes its
+  // connection (Node's server.close() reaps only connections idle at that moment, and a keep-alive
+  // client may hold the rest for the 72 s it was promised), and the grace's end cuts what is left.
+  let closing = false;
+  let graceOver: NodeJS.Timeout | undefined;
+  server.addHook('preClose', (done) => {
+    closing = true;
+    graceOver = setTimeout(() => server.server.closeAllConnections(), options.closeGraceMs ?? CLOSE_GRACE_MS).unref();
+    done();
+  });
+  server.addHook('onClose', (_instance, done) => {
+    clearTimeout(graceOver);
+    done();
+  });
+  server.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) void reply.header('connection', 'close');
+    done(null, payload);
   });
 
   // no body is read unless a context reads the API's input

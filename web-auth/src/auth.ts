@@ -1,4 +1,4 @@
-import { REGISTER_ACTION } from '@forum/contracts';
+import { HEADER_EVENT_POSITION, REGISTER_ACTION } from '@forum/contracts';
 import type Keycloak from 'keycloak-js';
 import { hasAuthCallback, refreshDelayMs, userFromClaims, type AuthUser } from './helpers.ts';
 import { revokeRefreshToken } from './revoke.ts';
@@ -76,6 +76,12 @@ export interface Auth {
   logout(options: { redirectUri: string; erased?: boolean }): Promise<never>;
   /** A fresh access token (refreshed when it expires within 30 s), or undefined when signed out; waits for init(). */
   token(): Promise<string | undefined>;
+  /**
+   * Just after a sign-in: the event position of the forum's record of the member (the answer of
+   * `registrationUrl`), which the page's reads of the member must reflect; null otherwise (no sign-in
+   * just now, already recorded, or the recording failed). Waits for init() and for that answer.
+   */
+  registration(): Promise<string | null>;
   hasRole(role: string): boolean;
 }
 
@@ -114,6 +120,8 @@ export function createAuth(options: AuthOptions): Auth {
   let returned: AuthReturn | null = null;
   /** The realm said the page's sign-in registered the account (also when the page asked for a sign-in). */
   let registered = false;
+  /** The forum's record of the member after this page's sign-in: its event position, once answered. */
+  let recorded: Promise<string | null> = Promise.resolve(null);
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
   // ---- state
@@ -231,11 +239,16 @@ export function createAuth(options: AuthOptions): Auth {
   function registerWithForum(kc: Keycloak) {
     const url = options.registrationUrl;
     if (!url || !kc.token) return;
-    fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${kc.token}` } }).then(
+    recorded = fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${kc.token}` } }).then(
       (answer) => {
-        if (!answer.ok) console.warn(`web-auth: the forum's registration answered ${answer.status}`);
+        if (answer.ok) return answer.headers.get(HEADER_EVENT_POSITION);
+        console.warn(`web-auth: the forum's registration answered ${answer.status}`);
+        return null;
       },
-      (failure: unknown) => console.warn(`web-auth: the forum's registration failed: ${errorText(failure)}`),
+      (failure: unknown) => {
+        console.warn(`web-auth: the forum's registration failed: ${errorText(failure)}`);
+        return null;
+      },
     );
   }
 
@@ -394,6 +407,11 @@ export function createAuth(options: AuthOptions): Auth {
       }
       if (!kc.authenticated || !kc.token) return undefined;
       return kc.isTokenExpired() ? undefined : kc.token;
+    },
+
+    async registration() {
+      if (initPromise) await initPromise;
+      return recorded;
     },
 
     hasRole: (role) => state.user?.roles.includes(role) ?? false,

@@ -11,9 +11,11 @@ export function apiBaseUrl(origin: string = globalThis.location?.origin ?? 'http
   return new URL('/api', origin).href;
 }
 
-/** What the store hands the api (thunk extra argument): the auth module's token getter. */
+/** What the store hands the api (thunk extra argument): the auth module's token and the member's registration. */
 export interface ApiExtra {
   token?: () => Promise<string | undefined>;
+  /** The position of the forum's record of the member just after a sign-in (the page's first reads must show it), or null. */
+  registration?: () => Promise<string | null>;
 }
 
 /**
@@ -50,8 +52,11 @@ const rawBaseQuery = fetchBaseQuery({
   baseUrl: apiBaseUrl(),
   // signed in: every call carries the access token, refreshed first when it expires within 30 s
   prepareHeaders: async (headers, { extra, type, endpoint }) => {
-    const token = await (extra as ApiExtra | undefined)?.token?.();
+    const { token: tokenOf, registration } = (extra as ApiExtra | undefined) ?? {};
+    const token = await tokenOf?.();
     if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
+    // a member who has just signed up is read once the read models hold them (their registration is this tab's write)
+    if (type === 'query') writtenPosition.saw(await registration?.());
     const position = type === 'query' ? minPositionOf(endpoint) : null;
     if (position && !headers.has(HEADER_MIN_POSITION)) headers.set(HEADER_MIN_POSITION, position);
     return headers;

@@ -11,8 +11,11 @@ import { makeStore } from '../app/store';
 /** The person the component tests sign in as, unless a test names another. */
 export const ALICE: AuthUser = { id: 'u-1', email: 'alice@forum.local', name: 'Alice', picture: '', roles: ['user'], emailVerified: true };
 
-/** A stand-in for the realm (no keycloak-js): `user` signed in, or a visitor; `login` is a spy. */
-export function fakeAuth(user: AuthUser | null) {
+/**
+ * A stand-in for the realm (no keycloak-js): `user` signed in, or a visitor; `login` is a spy.
+ * `registration`: the position of the forum's record of the member, as just after a sign-in.
+ */
+export function fakeAuth(user: AuthUser | null, registration: string | null = null) {
   const state: AuthState = user ? { status: 'authenticated', user, error: null } : { status: 'anonymous', user: null, error: null };
   const never = () => new Promise<never>(() => {});
   const login = vi.fn(never);
@@ -25,6 +28,7 @@ export function fakeAuth(user: AuthUser | null) {
     register: vi.fn(never),
     logout: vi.fn(never),
     token: () => Promise.resolve(user ? 'test-token' : undefined),
+    registration: () => Promise.resolve(registration),
     hasRole: (role) => user?.roles.includes(role) ?? false,
   };
   return { auth, login };
@@ -39,7 +43,8 @@ function Where() {
  * The screen `element` at `path` (matched by `route`) with the app's own providers (store, auth,
  * theme, toasts, dialogs), a fresh store and a memory router; any other path shows 'Another page'.
  * `user` is signed in (default ALICE; null for a visitor). The change stream opens only where the
- * test gives the page an EventSource (testing/fake-event-source.ts); `live` sets its timings.
+ * test gives the page an EventSource (testing/fake-event-source.ts); `live` sets its timings;
+ * `registration`, the position of the forum's record of the member just after their sign-in.
  */
 export function renderWithApp(
   element: ReactElement,
@@ -48,10 +53,11 @@ export function renderWithApp(
     route = path,
     user = ALICE,
     live: liveOptions = {},
-  }: { path?: string; route?: string; user?: AuthUser | null; live?: Partial<LiveStreamOptions> } = {},
+    registration = null,
+  }: { path?: string; route?: string; user?: AuthUser | null; live?: Partial<LiveStreamOptions>; registration?: string | null } = {},
 ) {
-  const { auth, login } = fakeAuth(user);
-  const store = makeStore({ token: () => auth.token() });
+  const { auth, login } = fakeAuth(user, registration);
+  const store = makeStore({ token: () => auth.token(), registration: () => auth.registration() });
   const live = makeLiveStream(store, auth, { spreadMs: 0, ...liveOptions });
   const router = createMemoryRouter(
     [

@@ -36,6 +36,21 @@ describe('My Profile of an account whose email address is not verified yet', () 
   });
 });
 
+describe('My Profile just after a new member signs up', () => {
+  it("waits for the forum's record of them: its read carries the registration's position, so a lagging read side does not answer 404", async () => {
+    // the read side answers for this member only once it has applied the registration (X-Min-Position)
+    stubApi({
+      'GET /api/user-profile/bob%40forum.local': (request) =>
+        request.headers.get('X-Min-Position') === '4711.3'
+          ? { body: profile(false) }
+          : { status: 404, body: { error: { code: 'NOT_FOUND', message: 'No such user' } } },
+    });
+    renderWithApp(<MyProfile />, { path: '/dashboard', user: BOB, registration: '4711.3' });
+    expect(await screen.findByRole('heading', { name: 'My Profile', level: 1 })).toBeTruthy();
+    expect(screen.queryByText('Your profile could not be loaded. Please try again later.')).toBeNull();
+  });
+});
+
 describe('My Profile', () => {
   it('shows the name, email, Bronze badge, three statistics and the recent posts with votes and comments', async () => {
     stubApi({ 'GET /api/user-profile/bob%40forum.local': () => ({ body: profile(false) }) });
