@@ -1,7 +1,7 @@
 import { PERSONAL_DATA, SEALED_KEY, type SubjectKey } from '@forum/contracts';
 import { ERASURES_CHANNEL, erasuresIn, migrateEventStore, type ErasedAs, type NewEvent } from '@forum/eventstore';
 import { openData, sealData } from '@forum/eventstore/sealed-box';
-import pg from 'pg';
+import { createPgPool } from '@forum/platform';
 
 /**
  * Personal data of events kept in KurrentDB (docs/security/erasure.md, "The KurrentDB adapter"):
@@ -32,8 +32,7 @@ const isData = (value: unknown): value is Data => value !== null && typeof value
 
 /** A keystore on the PostgreSQL database at `connectionString`; its schema is created as the PostgreSQL store creates it. */
 export async function openKeystore(connectionString: string): Promise<Keystore> {
-  const pool = new pg.Pool({ connectionString, max: 4, application_name: 'forum-eventstore-keystore' });
-  pool.on('error', () => {});
+  const pool = createPgPool({ connectionString, max: 4, application_name: 'forum-eventstore-keystore' });
   // the keystore schema and functions (and the PostgreSQL log's own tables, which stay empty here)
   await migrateEventStore(pool);
 

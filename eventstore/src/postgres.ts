@@ -1,5 +1,4 @@
-import { createLogger, listenForNotifications, type Logger, type NotificationListener } from '@forum/platform';
-import pg from 'pg';
+import { createLogger, createPgPool, listenForNotifications, type Logger, type NotificationListener } from '@forum/platform';
 import { createAppends } from './append.ts';
 import { readHistory } from './history.ts';
 import { CoalescingNotifier, NOTIFY_ALL } from './notifier.ts';
@@ -35,8 +34,7 @@ export interface PostgresEventStoreOptions {
  *   event whose transaction commits late is never skipped.
  */
 export async function createPostgresEventStore(options: PostgresEventStoreOptions): Promise<EventStore> {
-  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10, application_name: 'forum-eventstore' });
-  pool.on('error', () => {}); // an idle client's error surfaces on its next use
+  const pool = createPgPool({ connectionString: options.connectionString, max: options.poolSize ?? 10, application_name: 'forum-eventstore' });
   await migrateEventStore(pool);
   const notifier = new CoalescingNotifier((payloads) => pool.query({ name: 'forum_notify_all', text: NOTIFY_ALL, values: [EVENTS_CHANNEL, payloads] }));
   const pollIntervalMs = options.pollIntervalMs ?? 1000;

@@ -1,6 +1,5 @@
 import type { EventStore } from '@forum/eventstore';
-import type { Logger } from '@forum/platform';
-import pg from 'pg';
+import { createPgPool, type Logger } from '@forum/platform';
 import type { FeedSettings } from './config.ts';
 import { createKafkaPublisher } from './kafka/publisher.ts';
 import { feedReadiness, startFeedRelay } from './relay.ts';
@@ -25,8 +24,7 @@ export async function startKafkaFeed(options: { settings: FeedSettings; store: E
     clientId: settings.KAFKA_CLIENT_ID,
     partitions: settings.KAFKA_TOPIC_PARTITIONS,
   });
-  const db = new pg.Pool({ connectionString: options.databaseUrl, max: 2, application_name: 'forum-feed' });
-  db.on('error', () => {}); // an idle client's error surfaces on its next use
+  const db = createPgPool({ connectionString: options.databaseUrl, max: 2, application_name: 'forum-feed' });
   try {
     const relay = await startFeedRelay({ store: options.store, db, publisher, maxInFlight: settings.FEED_MAX_IN_FLIGHT, logger: options.logger });
     return {

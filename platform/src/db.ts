@@ -9,6 +9,22 @@ export type { Knex };
 // except global positions, which are read as text where exactness matters.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
+/** How long a new connection to PostgreSQL may take before the attempt fails (a stalled or unreachable server answers 503 rather than hangs). */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * A pg pool that outlives its database's failures: a session cut while its client is checked out
+ * (a killed server, a terminated backend) is not an unhandled 'error' event (pg-pool listens only
+ * to idle clients), and the client goes on release (it is no longer queryable); connecting gives up
+ * after CONNECT_TIMEOUT_MS.
+ */
+export function createPgPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool({ connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, ...config });
+  pool.on('error', () => {}); // an idle client's error surfaces on its next use
+  pool.on('connect', (client) => client.on('error', () => {})); // a checked-out one's, on its next query
+  return pool;
+}
+
 export function createKnex(url: string, pool: { min?: number; max?: number } = {}): Knex {
   return withStatementsOnErrors(
     knexFactory({

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
@@ -39,9 +39,12 @@ export interface EmbeddedPostgresOptions {
    * Run the server in a process group of its own, stopped only by `stop()` (or when this process
    * exits): a terminal's Ctrl-C signals every process of its job, and PostgreSQL, given SIGINT,
    * ends every session at once (a fast shutdown) while the program that uses it is still stopping.
-   * For a program that stops on its signals and then stops the server last (`npm start`).
+   * For a program that stops on its signals and then stops the server last (`npm start`). The
+   * server is supervised: started again whenever it exits without `stop()`.
    */
   ownProcessGroup?: boolean;
+  /** With `ownProcessGroup`: told when the server died unexpectedly and when it runs again (it is started again either way). */
+  supervision?: PostgresSupervision;
 }
 
 export interface RunningPostgres {
@@ -157,7 +160,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   let running: { stop(): Promise<void> };
   try {
-    if (options.ownProcessGroup) running = await startInOwnProcessGroup(['-D', pgDir, '-p', String(port), ...postgresFlags], log);
+    if (options.ownProcessGroup) running = await startInOwnProcessGroup(['-D', pgDir, '-p', String(port), ...postgresFlags], log, options.supervision);
     else {
       await server.start();
       running = server;
@@ -182,38 +185,107 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
 }
 
+/** What the supervisor of a server in its own process group says (npm start logs it). */
+export interface PostgresSupervision {
+  /** The server exited though no one stopped it (`reason`: its exit code or signal); it is started again. */
+  exitedUnexpectedly(reason: string): void;
+  /** It accepts connections again, `afterMs` after it exited. */
+  runningAgain(afterMs: number): void;
+}
+
+/** The first wait before starting a server that died again, doubled after each failed start up to RESTART_MAX_MS. */
+const RESTART_FIRST_MS = 100;
+const RESTART_MAX_MS = 5_000;
+
 /**
  * `postgres args` as a child in a new session (so a process group of its own), resolved once it
  * accepts connections; stopped (fast shutdown) by `stop()`, or when this process exits without it.
+ * Supervised: a server that exits though `stop()` was not called (killed, crashed) is started again
+ * at once, and again after a growing wait while it cannot start (its old backends still hold its
+ * shared memory for a moment after a kill -9).
  */
-async function startInOwnProcessGroup(args: readonly string[], log: (line: string) => void): Promise<{ stop(): Promise<void> }> {
+async function startInOwnProcessGroup(
+  args: readonly string[],
+  log: (line: string) => void,
+  supervision: PostgresSupervision | undefined,
+): Promise<{ stop(): Promise<void> }> {
   const { postgres } = await embeddedPostgresBinaries();
-  // messages in English: the line that says it is ready is looked for
-  const child = spawn(postgres, args, {
-    ...postgresProcessUser(),
-    detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, LC_MESSAGES: 'C' },
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const onExit = () => child.kill('SIGINT');
-  process.once('exit', onExit);
-  const stop = async () => {
-    process.off('exit', onExit);
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGINT');
-    await exited;
-  };
-  let recent = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      log(chunk.trim());
-      recent = (recent + chunk).slice(-4000);
-      if (recent.includes('database system is ready to accept connections')) resolve();
+  let stopping = false;
+  let current: ChildProcess | null = null;
+  let restart: NodeJS.Timeout | null = null;
+
+  /** One server process, resolved once it accepts connections, rejected if it exits before. */
+  const launch = () => {
+    // messages in English: the line that says it is ready is looked for
+    const child = spawn(postgres, args, {
+      ...postgresProcessUser(),
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, LC_MESSAGES: 'C' },
     });
-    child.once('exit', (code, signal) => reject(new Error(`postgres exited (${code ?? signal}): ${recent.trim()}`)));
-  });
-  return { stop };
+    current = child;
+    let recent = '';
+    const ready = new Promise<void>((resolve, reject) => {
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        log(chunk.trim());
+        recent = (recent + chunk).slice(-4000);
+        if (recent.includes('database system is ready to accept connections')) resolve();
+      });
+      child.once('exit', (code, signal) => reject(new Error(`postgres exited (${code ?? signal}): ${recent.trim()}`)));
+    });
+    return { child, ready };
+  };
+
+  /** Starts the server again once it died, until it runs or `stop()` is called. */
+  const supervise = (child: ChildProcess) =>
+    child.once('exit', (code, signal) => {
+      if (stopping || current !== child) return;
+      const exitedAt = Date.now();
+      supervision?.exitedUnexpectedly(String(signal ?? code));
+      let waitMs = RESTART_FIRST_MS;
+      const attempt = () => {
+        restart = null;
+        if (stopping) return;
+        const next = launch();
+        next.ready.then(
+          () => {
+            if (stopping) return;
+            supervise(next.child);
+            supervision?.runningAgain(Date.now() - exitedAt);
+          },
+          () => {
+            if (stopping) return;
+            restart = setTimeout(attempt, waitMs);
+            waitMs = Math.min(waitMs * 2, RESTART_MAX_MS);
+          },
+        );
+      };
+      attempt();
+    });
+
+  const onExit = () => current?.kill('SIGINT');
+  process.once('exit', onExit);
+  const first = launch();
+  try {
+    await first.ready;
+  } catch (error) {
+    process.off('exit', onExit);
+    throw error;
+  }
+  supervise(first.child);
+
+  return {
+    async stop() {
+      stopping = true;
+      process.off('exit', onExit);
+      if (restart) clearTimeout(restart);
+      const child = current;
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
 }
 
 export async function ensureDatabase(adminUrl: string, database: string): Promise<void> {

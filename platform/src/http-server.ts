@@ -168,10 +168,19 @@ declare module 'fastify' {
   }
 }
 
-/** The error's answer (errorAnswer); an unexpected one is logged with the request's id. */
+/** The database's unavailability is said in the log at most this often (every request meets it). */
+const UNAVAILABLE_LOG_INTERVAL_MS = 5_000;
+let unavailableSaidAt = 0;
+
+/** The error's answer (errorAnswer); an unexpected one is logged with the request's id, a database out of reach now and then. */
 function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const answer = errorAnswer(error);
   if (answer.unexpected) request.log.error({ err: error }, 'unhandled error');
+  else if (answer.databaseUnavailable && Date.now() - unavailableSaidAt >= UNAVAILABLE_LOG_INTERVAL_MS) {
+    unavailableSaidAt = Date.now();
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    request.log.warn({ cause: { code, message } }, 'the database is unavailable: requests that need it answer 503 until it is back');
+  }
   void reply.code(answer.status).headers(answer.headers).send(answer.body);
 }
 

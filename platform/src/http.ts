@@ -5,6 +5,7 @@ import type { ErrorBody } from '@forum/contracts';
 import { ErrorCode } from '@forum/contracts';
 import { AppError, RateLimitedError, UnsupportedMediaTypeError, ValidationError } from './errors.ts';
 import { BusyError } from './bulkhead.ts';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from './database-unavailable.ts';
 import { isQueryCanceled, ReadTimeoutError } from './read-db.ts';
 
 /**
@@ -62,23 +63,28 @@ export function errorBody(code: string, message: string, details?: unknown): Err
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
 
-/** What an error answers: its status, body and headers; `unexpected` ones are to be logged. Never a stack trace. */
+/**
+ * What an error answers: its status, body and headers; `unexpected` ones are to be logged, and
+ * `databaseUnavailable` ones said in the log (not per request). Never a stack trace.
+ */
 export interface ErrorAnswer {
   readonly status: number;
   readonly body: ErrorBody;
   readonly headers: Readonly<Record<string, string>>;
   readonly unexpected: boolean;
+  readonly databaseUnavailable?: boolean;
 }
 
 /** The one place that turns errors into the HTTP error answer (createHttpServer's error handler, and answers written outside it). */
 export function errorAnswer(error: unknown): ErrorAnswer {
   const answer = (status: number, body: ErrorBody, headers: Record<string, string> = {}, unexpected = false) => ({ status, body, headers, unexpected });
   if (isQueryCanceled(error)) error = new ReadTimeoutError();
+  if (!(error instanceof AppError) && isDatabaseUnavailable(error)) return { ...errorAnswer(new DatabaseUnavailableError()), databaseUnavailable: true };
   if (error instanceof AppError) {
     const retry: Record<string, string> =
       error instanceof RateLimitedError
         ? { 'Retry-After': String(error.retryAfterSeconds) }
-        : error instanceof ReadTimeoutError || error instanceof BusyError
+        : error instanceof ReadTimeoutError || error instanceof BusyError || error instanceof DatabaseUnavailableError
           ? { 'Retry-After': '1' }
           : {};
     return answer(error.status, errorBody(error.code, error.message, error.details), retry);

@@ -3,8 +3,9 @@ export * from './bulkhead.ts';
 export * from './config.ts';
 export * from './registration.ts';
 // withStatementsOnErrors and recordStatement are the package's own wiring of its knex instances
-export { createKnex, databaseCheck, prepared, type Knex } from './db.ts';
+export { CONNECT_TIMEOUT_MS, createKnex, createPgPool, databaseCheck, prepared, type Knex } from './db.ts';
 export * from './errors.ts';
+export * from './database-unavailable.ts';
 export * from './health.ts';
 export * from './http.ts';
 export { correlationIdOf, createLogger, incomingId, logAnswer, logFormatFor, markStreamingAnswer, trackAnswer, type Logger } from './logger.ts';

@@ -19,6 +19,11 @@ export async function forumDatabase(
     log: (line) => logger.debug({ component: 'postgres' }, line),
     // a Ctrl-C reaches the forum, which stops PostgreSQL last (stop-on-signals.ts)
     ownProcessGroup: true,
+    // and if it dies (killed, crashed), it is started again: the forum answers 503 meanwhile and reconnects by itself
+    supervision: {
+      exitedUnexpectedly: (reason) => logger.error({ component: 'postgres', reason }, 'PostgreSQL stopped unexpectedly; starting it again'),
+      runningAgain: (afterMs) => logger.warn({ component: 'postgres', downMs: afterMs }, `PostgreSQL is running again after ${afterMs} ms`),
+    },
   });
   return { url: postgres.url, stop: () => postgres.stop() };
 }

@@ -1,82 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, stopLeftoverPostmaster } from '@forum/platform/embedded-postgres';
+import { exitOf, isAlive, npmStartCommand, postmasterPid, startForumProcess } from '../testing/forum-process.ts';
 
-const main = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
-const root = path.resolve(path.dirname(main), '../../..');
-/** What `npm start` runs once the web apps are built: the last command of its script, as words. */
-const npmStart = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split('&&')
-  .at(-1)!
-  .trim()
-  .split(/\s+/);
 let dataDir: string;
 let port: number;
 
-/**
- * main.ts in a process of its own on `port`, with its data in `dataDir` unless `env` says otherwise;
- * `ready` is all it printed up to its banner, `output()` all it printed so far. `asNpmStart`: the
- * command `npm start` runs, from the repository's root, in a process group of its own as a terminal's job.
- */
-function start(env: Record<string, string> = {}, { asNpmStart = false } = {}): { child: ChildProcess; ready: Promise<string>; output: () => string } {
-  const child = spawn(process.execPath, asNpmStart ? npmStart.slice(1) : ['--import', 'tsx', main], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: '',
-      DATABASE_URL: '',
-      OIDC_ISSUER: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: asNpmStart,
-  });
-  let output = '';
-  const ready = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner in 120 s:\n${output}`)), 120_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ctrl-C stops everything')) {
-        clearTimeout(timer);
-        resolve(output);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before the banner:\n${output}`));
-    });
-  });
-  return { child, ready, output: () => output };
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-
-async function postmasterPid(dir = dataDir): Promise<number | null> {
-  const file = path.join(dir, 'pg', 'postmaster.pid');
-  if (!existsSync(file)) return null;
-  return Number.parseInt((await readFile(file, 'utf8')).split('\n')[0]!, 10);
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** The forum's process on this file's port, with its data in `dataDir` unless `env` says otherwise. */
+const start = (env: Record<string, string> = {}, { asNpmStart = false } = {}) => startForumProcess({ port, dataDir, env, asNpmStart });
 
 async function login(): Promise<string> {
   const response = await fetch(`http://127.0.0.1:${port}/realms/forum/protocol/openid-connect/token`, {
@@ -108,16 +41,16 @@ describe('npm start (infra/src/embedded/main.ts)', () => {
     expect(created.status).toBe(201);
 
     // kill -9: node dies, its PostgreSQL keeps running with the data directory locked
-    const pid = await postmasterPid();
+    const pid = await postmasterPid(dataDir);
     expect(pid).not.toBeNull();
     first.child.kill('SIGKILL');
-    await exited(first.child);
-    expect(alive(pid!)).toBe(true);
+    await exitOf(first.child);
+    expect(isAlive(pid!)).toBe(true);
 
     // Second start: the leftover server is detected and stopped, not a crash
     const second = start();
     await second.ready;
-    expect(alive(pid!)).toBe(false);
+    expect(isAlive(pid!)).toBe(false);
     const page = (await (await fetch(`http://127.0.0.1:${port}/api/posts`)).json()) as { posts: { title: string }[]; totalCount: number };
     expect(page.posts.map((p) => p.title)).toContain('Survives restarts');
     expect(page.totalCount).toBe(7); // six demo posts, seeded once, and ours
@@ -130,10 +63,10 @@ describe('npm start (infra/src/embedded/main.ts)', () => {
     expect(again.status).toBe(201);
 
     // SIGTERM: everything stops, PostgreSQL included
-    const secondPid = await postmasterPid();
+    const secondPid = await postmasterPid(dataDir);
     second.child.kill('SIGTERM');
-    expect(await exited(second.child)).toEqual({ code: 0, signal: null });
-    expect(alive(secondPid!)).toBe(false);
+    expect(await exitOf(second.child)).toEqual({ code: 0, signal: null });
+    expect(isAlive(secondPid!)).toBe(false);
   });
 });
 
@@ -145,7 +78,7 @@ describe('#28.17 starting the forum', () => {
       const output = await forum.ready;
       // stopped as soon as it said it runs: the banner comes once SIGTERM reaches the forum's own handler
       forum.child.kill('SIGTERM');
-      expect(await exited(forum.child)).toEqual({ code: 0, signal: null });
+      expect(await exitOf(forum.child)).toEqual({ code: 0, signal: null });
       const beforeBanner = output
         .slice(0, output.indexOf('Forum is running at'))
         .split('\n')
@@ -169,7 +102,7 @@ describe('#39 edge 25 npm start in a terminal', () => {
     async () => {
       // node runs main.ts itself: under tsx's command line, which ends its script 60 ms after a Ctrl-C
       // unless the script has said it took the signal, a slow machine lost the forum mid-stop
-      expect(npmStart.slice(0, 3)).toEqual(['node', '--import', 'tsx']);
+      expect(npmStartCommand.slice(0, 3)).toEqual(['node', '--import', 'tsx']);
       const dir = await mkdtemp(path.join(os.tmpdir(), 'forum-terminal-'));
       const forum = start({ DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' }, { asNpmStart: true });
       try {
@@ -189,8 +122,8 @@ describe('#39 edge 25 npm start in a terminal', () => {
 
         // Ctrl-C: the terminal sends SIGINT to every process of its job, PostgreSQL included
         process.kill(-forum.child.pid!, 'SIGINT');
-        expect(await exited(forum.child)).toEqual({ code: 0, signal: null });
-        expect(alive(postgres!)).toBe(false);
+        expect(await exitOf(forum.child)).toEqual({ code: 0, signal: null });
+        expect(isAlive(postgres!)).toBe(false);
         const afterCtrlC = forum.output().slice(output.length);
         const lines = afterCtrlC.split('\n').filter((line) => line.trim());
         // what it says while it stops, and nothing else: no warning, no error, no stack
