@@ -10,13 +10,16 @@ const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53100', '53200',
 /** What the network says when the server is not there or went away (a refused, reset or timed-out connection). */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
-/** What pg, pg-pool and knex say of a lost or unobtainable connection (they give it no code). */
+/**
+ * What pg, pg-pool and knex say of a lost or unobtainable connection (they give it no code); knex
+ * puts the statement before the message (`select … - Connection terminated unexpectedly`).
+ */
 const CONNECTION_MESSAGES = [
-  /^Connection terminated/, // the server closed the session, or the connect timed out
-  /^timeout exceeded when trying to connect/, // pg-pool
-  /^Client has encountered a connection error and is not queryable/,
-  /^Knex: Timeout acquiring a connection/,
-  /^Query read timeout/, // pg's query_timeout
+  /\bConnection terminated (unexpectedly|due to connection timeout)/, // the server closed the session, or the connect timed out
+  /\btimeout exceeded when trying to connect\b/, // pg-pool
+  /\bClient has encountered a connection error and is not queryable\b/,
+  /\bKnex: Timeout acquiring a connection\b/,
+  /\bQuery read timeout\b/, // pg's query_timeout
 ];
 
 /**

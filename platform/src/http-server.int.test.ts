@@ -32,6 +32,10 @@ function limited(): never {
 function broken(): never {
   throw new Error('a secret the client must not see');
 }
+/** pg's error of a session the server ended (a killed or restarting PostgreSQL), as knex words it. */
+function databaseGone(): never {
+  throw Object.assign(new Error('select * from "read"."posts" - terminating connection due to administrator command'), { code: '57P01', severity: 'FATAL' });
+}
 
 beforeAll(async () => {
   const destination = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk)) as Line), done()) });
@@ -47,6 +51,7 @@ beforeAll(async () => {
   server.get('/api/conflict', conflict);
   server.get('/api/limited', limited);
   server.get('/api/broken', broken);
+  server.get('/api/database-gone', databaseGone);
   base = await server.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -233,11 +238,11 @@ describe('the server’s reading of requests', () => {
   });
 });
 
-describe('the server’s log', () => {
-  /** The lines of the request with this id (lines of other requests may still come in). */
-  const linesOf = (id: string) => lines.filter((line) => (line.req as Line | undefined)?.id === id);
-  const time = matching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+/** The log's lines of the request with this id (lines of other requests may still come in). */
+const linesOf = (id: string) => lines.filter((line) => (line.req as Line | undefined)?.id === id);
+const time = matching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
+describe('the server’s log', () => {
   it('writes the access log line: the request’s id, method and URL as sent, its status, time and correlation id', async () => {
     await answerOf({ path: '/api/posts?page=2', headers: { 'X-Request-Id': 'req-access', 'X-Correlation-Id': 'corr-7' } });
     await expect
@@ -281,6 +286,31 @@ describe('the server’s log', () => {
           msg: 'request completed',
         },
       ]);
+  });
+});
+
+describe('a database out of reach', () => {
+  const UNAVAILABLE = '{"error":{"code":"UNAVAILABLE","message":"The forum cannot reach its database just now. Please try again in a moment."}}';
+
+  it('answers 503 UNAVAILABLE with Retry-After: 1, and says so in the log once however many requests meet it', async () => {
+    const ids = ['req-gone-1', 'req-gone-2', 'req-gone-3'];
+    for (const id of ids)
+      expect(await answerOf({ path: '/api/database-gone', headers: { 'X-Request-Id': id } })).toEqual({ ...answered(503, UNAVAILABLE, '1'), requestId: id });
+    await expect.poll(() => ids.map((id) => linesOf(id).length)).toEqual([2, 1, 1]);
+    expect(linesOf('req-gone-1')[0]).toEqual({
+      level: 40,
+      time,
+      service: 'http-server-test',
+      req: { id: 'req-gone-1', method: 'GET', url: '/api/database-gone' },
+      cause: { code: '57P01', message: 'select * from "read"."posts" - terminating connection due to administrator command' },
+      msg: 'the database is unavailable: requests that need it answer 503 until it is back',
+    });
+    expect(
+      ids
+        .flatMap(linesOf)
+        .filter((line) => line.msg === 'request completed')
+        .map((line) => [line.level, line.res]),
+    ).toEqual(ids.map(() => [40, { statusCode: 503 }]));
   });
 });
 

@@ -27,9 +27,17 @@ export interface ForumProcess {
  * in `dataDir`, an embedded PostgreSQL and realm unless `env` says otherwise. `asNpmStart`: the
  * command `npm start` runs, from the repository's root, in a process group of its own as a terminal's job.
  */
-export function startForumProcess(
-  { port, dataDir, env = {}, asNpmStart = false }: { port: number; dataDir: string; env?: Record<string, string>; asNpmStart?: boolean },
-): ForumProcess {
+export function startForumProcess({
+  port,
+  dataDir,
+  env = {},
+  asNpmStart = false,
+}: {
+  port: number;
+  dataDir: string;
+  env?: Record<string, string>;
+  asNpmStart?: boolean;
+}): ForumProcess {
   const child = spawn(process.execPath, asNpmStart ? npmStartCommand.slice(1) : ['--import', 'tsx', main], {
     cwd: root,
     env: {
