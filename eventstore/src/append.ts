@@ -1,4 +1,5 @@
 import { compareLogPositions, START, type LogPosition } from '@forum/contracts';
+import { isDatabaseUnavailable } from '@forum/platform';
 import DataLoader from 'dataloader';
 import type pg from 'pg';
 import { ONE_TURN } from './notifier.ts';
@@ -53,16 +54,19 @@ export function createAppends(pool: pg.Pool, options: AppendOptions): Pick<Event
 
   async function inTransactionOnce<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
+    let lost: Error | undefined;
     try {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
+      // a session that did not answer (or was cut) is not used again: its transaction's fate is the server's
+      if (isDatabaseUnavailable(error)) lost = error as Error;
+      else await client.query('ROLLBACK').catch(() => {});
       throw error;
     } finally {
-      client.release();
+      client.release(lost);
     }
   }
 

@@ -1,4 +1,4 @@
-import { createLogger, createPgPool, listenForNotifications, type Logger, type NotificationListener } from '@forum/platform';
+import { createLogger, createPgPool, listenForNotifications, REQUEST_QUERY_TIMEOUT_MS, type Logger, type NotificationListener } from '@forum/platform';
 import { createAppends } from './append.ts';
 import { readHistory } from './history.ts';
 import { CoalescingNotifier, NOTIFY_ALL } from './notifier.ts';
@@ -13,6 +13,8 @@ export const EVENTS_CHANNEL = 'forum_events';
 export interface PostgresEventStoreOptions {
   connectionString: string;
   poolSize?: number;
+  /** How long a command's reads and appends wait for PostgreSQL's answer (REQUEST_QUERY_TIMEOUT_MS by default). */
+  queryTimeoutMs?: number;
   /** How long an idle subscriber waits for a NOTIFY before it looks anyway. */
   pollIntervalMs?: number;
   /** Where the LISTEN session says it lost its connection (none by default). */
@@ -34,7 +36,18 @@ export interface PostgresEventStoreOptions {
  *   event whose transaction commits late is never skipped.
  */
 export async function createPostgresEventStore(options: PostgresEventStoreOptions): Promise<EventStore> {
-  const pool = createPgPool({ connectionString: options.connectionString, max: options.poolSize ?? 10, application_name: 'forum-eventstore' });
+  const { connectionString } = options;
+  const poolSize = options.poolSize ?? 10;
+  // Two pools: commands' stream reads and appends give up on a server that does not answer (a stall
+  // answers 503 rather than hangs); the log's long reads (subscriptions, staged replays, history) and
+  // migrations take what they take.
+  const requests = createPgPool({
+    connectionString,
+    max: poolSize,
+    application_name: 'forum-eventstore',
+    query_timeout: options.queryTimeoutMs ?? REQUEST_QUERY_TIMEOUT_MS,
+  });
+  const pool = createPgPool({ connectionString, max: Math.max(2, Math.ceil(poolSize / 4)), application_name: 'forum-eventstore-log' });
   await migrateEventStore(pool);
   const notifier = new CoalescingNotifier((payloads) => pool.query({ name: 'forum_notify_all', text: NOTIFY_ALL, values: [EVENTS_CHANNEL, payloads] }));
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
@@ -56,7 +69,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   }
 
   const store: EventStore = {
-    ...createAppends(pool, {
+    ...createAppends(requests, {
       beforeCommit: options.beforeCommit,
       /** After a commit: wake this process's subscribers now, and other processes' through NOTIFY. */
       committed: () => {
@@ -65,6 +78,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       },
     }),
     ...createReads(pool),
+    readStream: createReads(requests).readStream,
     readHistory: readHistory(pool),
 
     subscribe(subscribeOptions: SubscribeOptions): Subscription {
@@ -76,7 +90,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     async close() {
       await listener?.close();
       subscribers.wakeAll();
-      await pool.end();
+      await Promise.all([requests.end(), pool.end()]);
     },
   };
   return store;

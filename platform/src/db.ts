@@ -13,10 +13,17 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 export const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
+ * How long a statement on a request's way may wait for PostgreSQL's answer before the client gives
+ * up on it (pg's query_timeout): a stalled server does not enforce its own statement_timeout. Far
+ * above any such statement's time under load; migrations and projections run without it.
+ */
+export const REQUEST_QUERY_TIMEOUT_MS = 10_000;
+
+/**
  * A pg pool that outlives its database's failures: a session cut while its client is checked out
  * (a killed server, a terminated backend) is not an unhandled 'error' event (pg-pool listens only
  * to idle clients), and the client goes on release (it is no longer queryable); connecting gives up
- * after CONNECT_TIMEOUT_MS.
+ * after CONNECT_TIMEOUT_MS. `query_timeout` (e.g. REQUEST_QUERY_TIMEOUT_MS) bounds every statement's wait.
  */
 export function createPgPool(config: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool({ connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, ...config });
@@ -25,12 +32,24 @@ export function createPgPool(config: pg.PoolConfig): pg.Pool {
   return pool;
 }
 
-export function createKnex(url: string, pool: { min?: number; max?: number } = {}): Knex {
+/**
+ * A knex on `url`. `queryTimeoutMs`: for a pool on requests' way (the write limits), how long a
+ * statement or a free connection is waited for (REQUEST_QUERY_TIMEOUT_MS): a stalled server then
+ * answers 503, not a hang. Without it (the projections, migrations) a statement takes what it takes.
+ */
+export function createKnex(url: string, pool: { min?: number; max?: number; queryTimeoutMs?: number } = {}): Knex {
+  const timeout = pool.queryTimeoutMs;
   return withStatementsOnErrors(
     knexFactory({
       client: 'pg',
-      connection: { connectionString: url, application_name: 'forum' },
+      connection: {
+        connectionString: url,
+        application_name: 'forum',
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        ...(timeout !== undefined && { query_timeout: timeout }),
+      },
       pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
+      ...(timeout !== undefined && { acquireConnectionTimeout: timeout }),
       // the statement of a failed query goes into its message as written, never with its values
       compileSqlOnError: false,
     }),

@@ -4,7 +4,7 @@ import { ErrorCode } from '@forum/contracts';
 import type { RequestHook } from './request-hook.ts';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { withStatementsOnErrors } from './db.ts';
+import { CONNECT_TIMEOUT_MS, withStatementsOnErrors } from './db.ts';
 import { AppError } from './errors.ts';
 
 /**
@@ -73,7 +73,15 @@ export function createReadKnex(url: string, options: ReadDbOptions): Knex {
   return withStatementsOnErrors(
     knexFactory({
       client: 'pg',
-      connection: { connectionString: url, application_name: 'forum-read', statement_timeout: options.statementTimeoutMs },
+      // a stalled server enforces no statement_timeout: the client gives up a second later, and waits as long for a connection
+      connection: {
+        connectionString: url,
+        application_name: 'forum-read',
+        statement_timeout: options.statementTimeoutMs,
+        query_timeout: options.statementTimeoutMs + 1_000,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      },
+      acquireConnectionTimeout: options.statementTimeoutMs + 1_000,
       pool: {
         min: 0,
         max: options.max,

@@ -16,7 +16,17 @@ import type { EventStore } from '@forum/eventstore';
 import { openEventStore } from '../event-store.ts';
 import { startForumMailer } from './notification-mailer.ts';
 import { startKafkaFeed } from '@forum/feed';
-import { createKnex, createLogger, createTokenVerifier, databaseCheck, unsubscribeSecret, unsubscribeTokens, type Knex, type Logger } from '@forum/platform';
+import {
+  createKnex,
+  createLogger,
+  createTokenVerifier,
+  databaseCheck,
+  REQUEST_QUERY_TIMEOUT_MS,
+  unsubscribeSecret,
+  unsubscribeTokens,
+  type Knex,
+  type Logger,
+} from '@forum/platform';
 import type { FastifyPluginAsync } from 'fastify';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
 import {
@@ -79,6 +89,9 @@ export async function startForum(
     stack.push(() => store.close());
     const db = createKnex(databaseUrl, { max: 20 });
     stack.push(() => db.destroy());
+    // the statements on requests' way outside the event store (the write limits, the readiness check) give up on a stalled server
+    const requestDb = createKnex(databaseUrl, { max: 10, queryTimeoutMs: REQUEST_QUERY_TIMEOUT_MS });
+    stack.push(() => requestDb.destroy());
     // the read side's own pool (on READ_DATABASE_URL's standby when set): its statements have a time limit the projections' must not have
     const readDb = createReadDb(databaseUrl, config);
     stack.push(() => readDb.destroy());
@@ -122,7 +135,7 @@ export async function startForum(
     const { url, internal, headers, port } = publicPort;
 
     const limits =
-      config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, limits: config.WRITE_LIMITS, logger: logger.child({ service: 'command-service' }) }));
+      config.WRITE_LIMITS && (await createPostgresWriteLimits({ db: requestDb, limits: config.WRITE_LIMITS, logger: logger.child({ service: 'command-service' }) }));
     if (limits) stack.push(() => limits.close());
     // the identity provider's accounts: the embedded realm's own store, made below, or an external Keycloak's admin API
     let identityAdmin: IdentityAdmin | null = keycloakIdentityAdminFrom(config);
@@ -195,7 +208,7 @@ export async function startForum(
       logger,
       headers,
       checks: {
-        database: () => databaseCheck(db),
+        database: () => databaseCheck(requestDb),
         eventStore: async () => ({ ok: true, detail: { head: (await store.head()).globalPosition.toString() } }),
         projections: async () => {
           const workers = runner.workers();

@@ -4,7 +4,16 @@
  * through the command side's ProjectionControl port, wired here.
  */
 import { mailerSettings } from '@forum/mailer';
-import { createKnex, createLogger, createTokenVerifier, DEFAULT_MAIL_FROM, loadConfig, unsubscribeSecret, unsubscribeTokens } from '@forum/platform';
+import {
+  createKnex,
+  createLogger,
+  createTokenVerifier,
+  DEFAULT_MAIL_FROM,
+  loadConfig,
+  REQUEST_QUERY_TIMEOUT_MS,
+  unsubscribeSecret,
+  unsubscribeTokens,
+} from '@forum/platform';
 import { z } from 'zod';
 import { allProjections, createProjectionControl } from '@forum/projections';
 import {
@@ -31,7 +40,9 @@ const store = await openEventStore(
   { logger: logger.child({ component: 'eventstore' }) },
 );
 const db = createKnex(config.DATABASE_URL, { max: 5 });
-const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db, limits: config.WRITE_LIMITS, logger }));
+// the write limits are on every command's way: their statements give up on a stalled server
+const limitsDb = createKnex(config.DATABASE_URL, { max: 5, queryTimeoutMs: REQUEST_QUERY_TIMEOUT_MS });
+const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db: limitsDb, limits: config.WRITE_LIMITS, logger }));
 // the identity provider's admin API, when configured: the accounts an email names, and erased members' accounts leave it too
 const identityAdmin = keycloakIdentityAdminFrom(config);
 const directory = streamDirectory(store, () => identityAdmin);
@@ -70,6 +81,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       await store.close();
       await db.destroy();
       await limits?.close();
+      await limitsDb.destroy();
       process.exit(0);
     });
   });
