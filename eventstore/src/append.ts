@@ -93,8 +93,9 @@ export function createAppends(pool: pg.Pool, options: AppendOptions): Pick<Event
             [...batched.values()].map((i) => wanted[i]!),
           ))
             answers[batched.get(streamId)!] = appended;
-        } catch {
-          // each on its own below
+        } catch (error) {
+          // each on its own below, unless the database did not answer: then none would (one wait, not one per append)
+          if (isDatabaseUnavailable(error)) return wanted.map(() => error as Error);
         }
       }
       for (const [i, append] of wanted.entries()) answers[i] ??= await appendStatement(pool, append).catch((error: Error) => error);

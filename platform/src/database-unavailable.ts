@@ -18,6 +18,8 @@ const CONNECTION_MESSAGES = [
   /\bConnection terminated (unexpectedly|due to connection timeout)/, // the server closed the session, or the connect timed out
   /\btimeout exceeded when trying to connect\b/, // pg-pool
   /\bClient has encountered a connection error and is not queryable\b/,
+  /\bClient was closed and is not queryable\b/, // a connection ended after its statement timed out
+  /(^|- )timeout expired$/, // pg's connect timeout (connectionTimeoutMillis)
   /\bKnex: Timeout acquiring a connection\b/,
   /\bQuery read timeout\b/, // pg's query_timeout
 ];

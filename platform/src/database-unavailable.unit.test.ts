@@ -21,6 +21,9 @@ describe('isDatabaseUnavailable', () => {
     ['pg’s connect timeout', new Error('Connection terminated due to connection timeout')],
     ['knex’s wording of a lost session', new Error('select 1 - Connection terminated unexpectedly')],
     ['pg-pool’s connect timeout', new Error('timeout exceeded when trying to connect')],
+    ['pg’s connect timeout of a client of its own', new Error('timeout expired')],
+    ['pg’s statement timeout (query_timeout: a server that does not answer)', new Error('Query read timeout')],
+    ['a connection ended after its statement timed out, as knex words it', new Error('select 1 - Client was closed and is not queryable')],
     ['knex’s pool timeout', new Error('Knex: Timeout acquiring a connection. The pool is probably full. Are you missing a .transacting(trx) call?')],
     ['an error that wraps one (cause)', new Error('reading the post failed', { cause: refused('57P01') })],
   ])('yes: %s', (_case, error) => {
@@ -34,6 +37,7 @@ describe('isDatabaseUnavailable', () => {
     ['a serialization failure', refused('40001', 'could not serialize access')],
     ['an error of the code', new TypeError("Cannot read properties of undefined (reading 'id')")],
     ['a message that only mentions connections', new Error('the connection string has no host')],
+    ['another timeout', new Error('the payment provider’s timeout expired before it answered')],
     ['not an error', 'Connection terminated unexpectedly'],
     ['nothing', undefined],
   ])('no: %s', (_case, error) => {

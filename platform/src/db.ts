@@ -20,6 +20,12 @@ export const CONNECT_TIMEOUT_MS = 5_000;
 export const REQUEST_QUERY_TIMEOUT_MS = 10_000;
 
 /**
+ * The same for statements small by nature on every request's way (a write limit's count, the
+ * readiness check's `select 1`): stages of one request add up, and these must not take its time.
+ */
+export const QUICK_QUERY_TIMEOUT_MS = 2_000;
+
+/**
  * A pg pool that outlives its database's failures: a session cut while its client is checked out
  * (a killed server, a terminated backend) is not an unhandled 'error' event (pg-pool listens only
  * to idle clients), and the client goes on release (it is no longer queryable); connecting gives up
@@ -34,8 +40,9 @@ export function createPgPool(config: pg.PoolConfig): pg.Pool {
 
 /**
  * A knex on `url`. `queryTimeoutMs`: for a pool on requests' way (the write limits), how long a
- * statement or a free connection is waited for (REQUEST_QUERY_TIMEOUT_MS): a stalled server then
- * answers 503, not a hang. Without it (the projections, migrations) a statement takes what it takes.
+ * statement is waited for (REQUEST_QUERY_TIMEOUT_MS), after at most CONNECT_TIMEOUT_MS for a
+ * connection: a stalled server then answers 503, not a hang. Without it (the projections,
+ * migrations) a statement takes what it takes.
  */
 export function createKnex(url: string, pool: { min?: number; max?: number; queryTimeoutMs?: number } = {}): Knex {
   const timeout = pool.queryTimeoutMs;
@@ -48,12 +55,50 @@ export function createKnex(url: string, pool: { min?: number; max?: number; quer
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
         ...(timeout !== undefined && { query_timeout: timeout }),
       },
-      pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
-      ...(timeout !== undefined && { acquireConnectionTimeout: timeout }),
+      pool: {
+        min: pool.min ?? 0,
+        max: pool.max ?? 10,
+        ...(timeout !== undefined && {
+          afterCreate(connection: pg.Client, done: (error: Error | null, connection: pg.Client) => void) {
+            endsWhenAStatementTimesOut(connection);
+            done(null, connection);
+          },
+        }),
+      },
+      // a request waits at most this for a connection, then at most `timeout` for its statement
+      ...(timeout !== undefined && { acquireConnectionTimeout: CONNECT_TIMEOUT_MS }),
       // the statement of a failed query goes into its message as written, never with its values
       compileSqlOnError: false,
     }),
   );
+}
+
+/** pg's error when a statement's answer did not come within query_timeout. */
+const isReadTimeout = (error: unknown) => (error as { message?: unknown } | null)?.message === 'Query read timeout';
+
+/**
+ * A connection whose statement timed out is ended: its server still owes that statement's answer,
+ * and every statement queued behind it would wait for it (each for its own query_timeout) if the
+ * pool lent the connection again. Ended, knex drops it (`__knex__disposed`) and its queue fails at once.
+ */
+export function endsWhenAStatementTimesOut(connection: pg.Client): void {
+  const original = connection.query.bind(connection) as unknown as (...args: unknown[]) => unknown;
+  const ended = (error: unknown) => {
+    if (isReadTimeout(error)) void connection.end().catch(() => {});
+  };
+  (connection as unknown as { query: unknown }).query = (...args: unknown[]) => {
+    const callback = args.at(-1);
+    if (typeof callback === 'function') {
+      args[args.length - 1] = (error: unknown, result: unknown) => {
+        ended(error);
+        (callback as (error: unknown, result: unknown) => void)(error, result);
+      };
+      return original(...args);
+    }
+    const answer = original(...args);
+    if (answer instanceof Promise) answer.catch(ended);
+    return answer;
+  };
 }
 
 /** A prepared statement's name: the same text (and scope), the same name (a hash of them; names are per connection). */

@@ -4,7 +4,7 @@ import { ErrorCode } from '@forum/contracts';
 import type { RequestHook } from './request-hook.ts';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { CONNECT_TIMEOUT_MS, withStatementsOnErrors } from './db.ts';
+import { CONNECT_TIMEOUT_MS, endsWhenAStatementTimesOut, withStatementsOnErrors } from './db.ts';
 import { AppError } from './errors.ts';
 
 /**
@@ -88,6 +88,7 @@ export function createReadKnex(url: string, options: ReadDbOptions): Knex {
         afterCreate(connection: pg.Client, done: (error: Error | null, connection: pg.Client) => void) {
           replansWhenResultChanges(connection);
           cancellable(connection, cancel);
+          endsWhenAStatementTimesOut(connection);
           done(null, connection);
         },
       },

@@ -21,7 +21,7 @@ import {
   createLogger,
   createTokenVerifier,
   databaseCheck,
-  REQUEST_QUERY_TIMEOUT_MS,
+  QUICK_QUERY_TIMEOUT_MS,
   unsubscribeSecret,
   unsubscribeTokens,
   type Knex,
@@ -90,7 +90,7 @@ export async function startForum(
     const db = createKnex(databaseUrl, { max: 20 });
     stack.push(() => db.destroy());
     // the statements on requests' way outside the event store (the write limits, the readiness check) give up on a stalled server
-    const requestDb = createKnex(databaseUrl, { max: 10, queryTimeoutMs: REQUEST_QUERY_TIMEOUT_MS });
+    const requestDb = createKnex(databaseUrl, { max: 10, queryTimeoutMs: QUICK_QUERY_TIMEOUT_MS });
     stack.push(() => requestDb.destroy());
     // the read side's own pool (on READ_DATABASE_URL's standby when set): its statements have a time limit the projections' must not have
     const readDb = createReadDb(databaseUrl, config);
@@ -135,7 +135,8 @@ export async function startForum(
     const { url, internal, headers, port } = publicPort;
 
     const limits =
-      config.WRITE_LIMITS && (await createPostgresWriteLimits({ db: requestDb, limits: config.WRITE_LIMITS, logger: logger.child({ service: 'command-service' }) }));
+      config.WRITE_LIMITS &&
+      (await createPostgresWriteLimits({ db: requestDb, limits: config.WRITE_LIMITS, logger: logger.child({ service: 'command-service' }) }));
     if (limits) stack.push(() => limits.close());
     // the identity provider's accounts: the embedded realm's own store, made below, or an external Keycloak's admin API
     let identityAdmin: IdentityAdmin | null = keycloakIdentityAdminFrom(config);

@@ -10,7 +10,7 @@ import {
   createTokenVerifier,
   DEFAULT_MAIL_FROM,
   loadConfig,
-  REQUEST_QUERY_TIMEOUT_MS,
+  QUICK_QUERY_TIMEOUT_MS,
   unsubscribeSecret,
   unsubscribeTokens,
 } from '@forum/platform';
@@ -41,7 +41,7 @@ const store = await openEventStore(
 );
 const db = createKnex(config.DATABASE_URL, { max: 5 });
 // the write limits are on every command's way: their statements give up on a stalled server
-const limitsDb = createKnex(config.DATABASE_URL, { max: 5, queryTimeoutMs: REQUEST_QUERY_TIMEOUT_MS });
+const limitsDb = createKnex(config.DATABASE_URL, { max: 5, queryTimeoutMs: QUICK_QUERY_TIMEOUT_MS });
 const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db: limitsDb, limits: config.WRITE_LIMITS, logger }));
 // the identity provider's admin API, when configured: the accounts an email names, and erased members' accounts leave it too
 const identityAdmin = keycloakIdentityAdminFrom(config);

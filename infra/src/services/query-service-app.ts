@@ -1,5 +1,5 @@
 import { createPostgresWriteLimits, writeLimitSettings } from '@forum/command-service';
-import { createKnex, createLogger, createTokenVerifier, REQUEST_QUERY_TIMEOUT_MS, type HttpServer } from '@forum/platform';
+import { createKnex, createLogger, createTokenVerifier, QUICK_QUERY_TIMEOUT_MS, type HttpServer } from '@forum/platform';
 import type { z } from 'zod';
 import { allProjections, projectionsCheck } from '@forum/projections';
 import { entityTimeline } from '../entity-timelines.ts';
@@ -27,7 +27,7 @@ export async function startQueryService(config: QueryServiceEntryConfig): Promis
   const logger = createLogger('query-service', config.LOG_LEVEL, { format: config.LOG_FORMAT });
   const db = createReadDb(config.DATABASE_URL, config);
   // the abuse limits count on the primary (DATABASE_URL), never on the standby the reads may use
-  const limitsDb = createKnex(config.DATABASE_URL, { max: 2, queryTimeoutMs: REQUEST_QUERY_TIMEOUT_MS });
+  const limitsDb = createKnex(config.DATABASE_URL, { max: 2, queryTimeoutMs: QUICK_QUERY_TIMEOUT_MS });
   const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db: limitsDb, limits: config.WRITE_LIMITS, logger }));
   const watcher = createCheckpointWatcher(config.DATABASE_URL, config, logger);
   await watcher.start();
