@@ -6,6 +6,7 @@
  *   web      the JavaScript the web apps make a browser download: the home page's initial load, each route's
  *   live     the change stream: idle streams one process holds and their memory, the time from a command's answer to 1,000 clients
  *   replicas the replicated layout: commands/s with one and two command services, reads/s with one and two query services, the runner's fail-over
+ *   chaos    the replicated layout for CHAOS_SECONDS (300) while members write and read, its services killed at random and PostgreSQL once: nothing lost, every part back
  *   notifications  a comment on a post with 10,000 followers: its latency beside a comment on a post without followers, the time until every follower's notification is readable
  */
 const mode = process.argv[2] ?? 'slice';
@@ -16,7 +17,8 @@ else if (mode === 'web') await import('./web-bench.ts');
 else if (mode === 'live') await import('./live-bench.ts');
 else if (mode === 'replicas') await import('./replicas-bench.ts');
 else if (mode === 'notifications') await import('./notifications-bench.ts');
+else if (mode === 'chaos') await import('./chaos-bench.ts');
 else {
-  process.stderr.write(`Unknown bench "${mode}": slice, rebuild, scale, web, live, replicas or notifications\n`);
+  process.stderr.write(`Unknown bench "${mode}": slice, rebuild, scale, web, live, replicas, notifications or chaos\n`);
   process.exit(2);
 }

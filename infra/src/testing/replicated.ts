@@ -111,20 +111,33 @@ const RETRIED = new Set([502, 503, 504]);
 /** How long a client keeps sending one command again before the load fails. */
 const GIVE_UP_AFTER_MS = 60_000;
 
+export interface CommandLoadOptions {
+  /** A member's pause after each answer (default 0: as fast as the answers come). */
+  readonly pauseMs?: number;
+  /** Every how many of a member's commands is a comment, the others votes (default 2). */
+  readonly commentEvery?: number;
+  /** Hears every answer, first attempts and those sent again alike (0: no answer, the connection failed). */
+  readonly onAnswer?: (answer: { kind: SentCommand['kind']; status: number; at: number }) => void;
+}
+
 /**
- * Members writing through the gateway as fast as their answers come: each creates posts, then
- * comments on and votes for the others' posts. Every command carries an Idempotency-Key and is
- * sent again with it, after a pause, when the answer was cut off or no service took it.
+ * Members writing through the gateway: each creates posts, then comments on and votes for the
+ * others' posts. Every command carries an Idempotency-Key and is sent again with it, after a pause,
+ * when the answer was cut off or no service took it. A member's `token` is read at each send: the
+ * caller may renew it.
  */
 export class CommandLoad {
   readonly sent: SentCommand[] = [];
   private running = false;
   private loops: Promise<void>[] = [];
   private readonly posts: string[] = [];
+  /** Each post's author. */
+  private readonly authors = new Map<string, string>();
 
   constructor(
     private readonly base: string,
     private readonly users: readonly { id: string; token: string }[],
+    private readonly options: CommandLoadOptions = {},
   ) {}
 
   /** Acknowledged (2xx) commands so far. */
@@ -141,7 +154,10 @@ export class CommandLoad {
           description: 'Written while services come and go',
           tags: [],
         });
-        if (created.body.id) this.posts.push(created.body.id);
+        if (created.body.id) {
+          this.posts.push(created.body.id);
+          this.authors.set(created.body.id, user.id);
+        }
       }
     }
     this.running = true;
@@ -155,11 +171,16 @@ export class CommandLoad {
   }
 
   private async loop(user: { id: string; token: string }) {
+    const { pauseMs = 0, commentEvery = 2 } = this.options;
     let turn = 0;
     while (this.running) {
-      const postId = this.posts[Math.floor(Math.random() * this.posts.length)]!;
-      const author = this.sent.find((command) => command.kind === 'post' && command.body.id === postId)?.user;
-      if (turn++ % 2 === 0 || author === user.id) {
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      // a member votes on the others' posts only, and comments on any
+      const others = this.posts.filter((id) => this.authors.get(id) !== user.id);
+      const comment = turn++ % commentEvery === 0 || others.length === 0;
+      const from = comment ? this.posts : others;
+      const postId = from[Math.floor(Math.random() * from.length)]!;
+      if (comment) {
         await this.send(user, 'comment', '/api/comments', 'POST', { postId, text: `Comment ${turn} of ${user.id.slice(0, 8)}` }, postId);
       } else {
         const vote = (['up', 'down', 'none'] as const)[turn % 3]!;
@@ -185,6 +206,7 @@ export class CommandLoad {
         headers: { Authorization: `Bearer ${user.token}`, 'Content-Type': 'application/json', [HEADER_IDEMPOTENCY_KEY]: key },
         body: JSON.stringify(body),
       }).catch(() => null);
+      this.options.onAnswer?.({ kind, status: answer?.status ?? 0, at: Date.now() });
       if ((answer === null || RETRIED.has(answer.status)) && Date.now() < giveUp) {
         await answer?.body?.cancel();
         await new Promise((resolve) => setTimeout(resolve, 100));
