@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { recordStatement } from './logger.ts';
+import { recordStatement, type Logger } from './logger.ts';
 
 export type { Knex };
 
@@ -42,9 +42,10 @@ export function createPgPool(config: pg.PoolConfig): pg.Pool {
  * A knex on `url`. `queryTimeoutMs`: for a pool on requests' way (the write limits), how long a
  * statement is waited for (REQUEST_QUERY_TIMEOUT_MS), after at most CONNECT_TIMEOUT_MS for a
  * connection: a stalled server then answers 503, not a hang. Without it (the projections,
- * migrations) a statement takes what it takes.
+ * migrations) a statement takes what it takes. `logger`: where knex's own lines go (a lost
+ * connection, a failed acquire), one line each; without it, to the console as knex writes them.
  */
-export function createKnex(url: string, pool: { min?: number; max?: number; queryTimeoutMs?: number } = {}): Knex {
+export function createKnex(url: string, pool: { min?: number; max?: number; queryTimeoutMs?: number; logger?: Logger } = {}): Knex {
   const timeout = pool.queryTimeoutMs;
   return withStatementsOnErrors(
     knexFactory({
@@ -69,8 +70,20 @@ export function createKnex(url: string, pool: { min?: number; max?: number; quer
       ...(timeout !== undefined && { acquireConnectionTimeout: CONNECT_TIMEOUT_MS }),
       // the statement of a failed query goes into its message as written, never with its values
       compileSqlOnError: false,
+      ...(pool.logger && { log: knexLog(pool.logger.child({ component: 'knex' })) }),
     }),
   );
+}
+
+/** knex's lines in the forum's log: their first line (an acquire error comes with its stack). */
+export function knexLog(logger: Logger): Knex.Config['log'] {
+  const firstLine = (message: unknown) => String(message).split('\n', 1)[0];
+  return {
+    warn: (message: unknown) => logger.warn(firstLine(message)),
+    error: (message: unknown) => logger.error(firstLine(message)),
+    deprecate: (method: unknown, alternative: unknown) => logger.warn(`knex: ${String(method)} is deprecated; use ${String(alternative)}`),
+    debug: (message: unknown) => logger.debug(firstLine(message)),
+  };
 }
 
 /** pg's error when a statement's answer did not come within query_timeout. */

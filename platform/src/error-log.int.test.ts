@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
-import { createHttpServer, createKnex, createLogger, createReadKnex, type Knex } from '@forum/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpServer, createKnex, createLogger, createReadKnex, type Knex, type Logger } from '@forum/platform';
+import { freePort } from '@forum/platform/embedded-postgres';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, waitFor } from '@forum/platform/testing';
 
 /**
@@ -68,6 +69,32 @@ describe('the error log of an unexpected database error', () => {
       expect(served.raw.join('')).not.toContain(secret);
     } finally {
       await served.close();
+    }
+  });
+});
+
+describe("knex's own lines", () => {
+  it.each([
+    ['the pool', (url: string, logger: Logger) => createKnex(url, { max: 1, logger })],
+    ['the read pool', (url: string, logger: Logger) => createReadKnex(url, { max: 1, statementTimeoutMs: 5000, logger })],
+  ])('%s: a failed acquire is one line of the forum’s log (JSON, no stack), not a line on the console', async (_case, make) => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger('knex-log-test', 'info', {
+      destination: new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()) }),
+    });
+    const console = vi.spyOn(globalThis.console, 'log');
+    // nothing listens there: every connection is refused
+    const unreachable = make(`postgres://forum@127.0.0.1:${await freePort()}/forum`, logger);
+    try {
+      await expect(unreachable.raw('SELECT 1')).rejects.toThrow();
+      const acquire = lines.filter((line) => String(line.msg).startsWith('Acquire connection error'));
+      expect(acquire.length).toBeGreaterThan(0);
+      expect(acquire[0]).toMatchObject({ level: 40, component: 'knex' }); // pino's warn;
+      expect(acquire.every((line) => !String(line.msg).includes('\n'))).toBe(true);
+      expect(console).not.toHaveBeenCalled();
+    } finally {
+      console.mockRestore();
+      await unreachable.destroy();
     }
   });
 });

@@ -4,7 +4,8 @@ import { ErrorCode } from '@forum/contracts';
 import type { RequestHook } from './request-hook.ts';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { CONNECT_TIMEOUT_MS, endsWhenAStatementTimesOut, withStatementsOnErrors } from './db.ts';
+import { CONNECT_TIMEOUT_MS, endsWhenAStatementTimesOut, knexLog, withStatementsOnErrors } from './db.ts';
+import type { Logger } from './logger.ts';
 import { AppError } from './errors.ts';
 
 /**
@@ -18,6 +19,8 @@ export interface ReadDbOptions {
   readonly max: number;
   /** PostgreSQL's statement_timeout for every statement of the pool, in milliseconds. */
   readonly statementTimeoutMs: number;
+  /** Where knex's own lines go (a lost connection, a failed acquire); without it, the console. */
+  readonly logger?: Logger;
 }
 
 const requestSignals = new AsyncLocalStorage<AbortSignal>();
@@ -93,6 +96,7 @@ export function createReadKnex(url: string, options: ReadDbOptions): Knex {
         },
       },
       compileSqlOnError: false,
+      ...(options.logger && { log: knexLog(options.logger.child({ component: 'knex' })) }),
     }),
   );
 }

@@ -66,8 +66,8 @@ export const readSettings = {
 type ReadSettings = z.infer<z.ZodObject<typeof readSettings>>;
 
 /** The read pool of the settings: on READ_DATABASE_URL when set, else on `databaseUrl`. */
-export const createReadDb = (databaseUrl: string, settings: ReadSettings): Knex =>
-  createReadKnex(settings.READ_DATABASE_URL ?? databaseUrl, { max: settings.READ_POOL_SIZE, statementTimeoutMs: settings.READ_STATEMENT_TIMEOUT_MS });
+export const createReadDb = (databaseUrl: string, settings: ReadSettings, logger?: Logger): Knex =>
+  createReadKnex(settings.READ_DATABASE_URL ?? databaseUrl, { max: settings.READ_POOL_SIZE, statementTimeoutMs: settings.READ_STATEMENT_TIMEOUT_MS, logger });
 
 /** The checkpoint watcher of the settings: notices heard on `databaseUrl`, checkpoints read on READ_DATABASE_URL when set. */
 export const createCheckpointWatcher = (databaseUrl: string, settings: ReadSettings, logger: Logger): CheckpointWatcher =>

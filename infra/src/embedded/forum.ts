@@ -87,13 +87,13 @@ export async function startForum(
       { poolSize: 20, logger: logger.child({ component: 'eventstore' }) },
     );
     stack.push(() => store.close());
-    const db = createKnex(databaseUrl, { max: 20 });
+    const db = createKnex(databaseUrl, { max: 20, logger });
     stack.push(() => db.destroy());
     // the statements on requests' way outside the event store (the write limits, the readiness check) give up on a stalled server
-    const requestDb = createKnex(databaseUrl, { max: 10, queryTimeoutMs: QUICK_QUERY_TIMEOUT_MS });
+    const requestDb = createKnex(databaseUrl, { max: 10, queryTimeoutMs: QUICK_QUERY_TIMEOUT_MS, logger });
     stack.push(() => requestDb.destroy());
     // the read side's own pool (on READ_DATABASE_URL's standby when set): its statements have a time limit the projections' must not have
-    const readDb = createReadDb(databaseUrl, config);
+    const readDb = createReadDb(databaseUrl, config, logger);
     stack.push(() => readDb.destroy());
 
     // the query side beside the runner hears its checkpoints at once, not by NOTIFY (it reads them all as it starts);

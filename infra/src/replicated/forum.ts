@@ -81,7 +81,7 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
       { poolSize: 3, logger: logger.child({ component: 'eventstore' }) },
     );
     stack.push(() => store.close());
-    const db = createKnex(databaseUrl, { max: 5 });
+    const db = createKnex(databaseUrl, { max: 5, logger });
     stack.push(() => db.destroy());
     const watcher = new CheckpointWatcher(databaseUrl, logger);
     await watcher.start();

@@ -39,9 +39,9 @@ const store = await openEventStore(
   { eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL },
   { logger: logger.child({ component: 'eventstore' }) },
 );
-const db = createKnex(config.DATABASE_URL, { max: 5 });
+const db = createKnex(config.DATABASE_URL, { max: 5, logger });
 // the write limits are on every command's way: their statements give up on a stalled server
-const limitsDb = createKnex(config.DATABASE_URL, { max: 5, queryTimeoutMs: QUICK_QUERY_TIMEOUT_MS });
+const limitsDb = createKnex(config.DATABASE_URL, { max: 5, queryTimeoutMs: QUICK_QUERY_TIMEOUT_MS, logger });
 const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db: limitsDb, limits: config.WRITE_LIMITS, logger }));
 // the identity provider's admin API, when configured: the accounts an email names, and erased members' accounts leave it too
 const identityAdmin = keycloakIdentityAdminFrom(config);

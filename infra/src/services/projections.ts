@@ -5,7 +5,7 @@ import { openEventStore } from '../event-store.ts';
 
 const config = loadConfig(ProjectionsConfig);
 const logger = createLogger('projections', config.LOG_LEVEL, { format: config.LOG_FORMAT });
-const db = createKnex(config.DATABASE_URL);
+const db = createKnex(config.DATABASE_URL, { logger });
 const store = await openEventStore(
   { eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL },
   { logger: logger.child({ component: 'eventstore' }) },

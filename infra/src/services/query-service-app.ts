@@ -25,9 +25,9 @@ export interface RunningQueryService {
 /** The query-service on its own (the distributed layout), against DATABASE_URL (its reads on READ_DATABASE_URL when set), listening on PORT. */
 export async function startQueryService(config: QueryServiceEntryConfig): Promise<RunningQueryService> {
   const logger = createLogger('query-service', config.LOG_LEVEL, { format: config.LOG_FORMAT });
-  const db = createReadDb(config.DATABASE_URL, config);
+  const db = createReadDb(config.DATABASE_URL, config, logger);
   // the abuse limits count on the primary (DATABASE_URL), never on the standby the reads may use
-  const limitsDb = createKnex(config.DATABASE_URL, { max: 2, queryTimeoutMs: QUICK_QUERY_TIMEOUT_MS });
+  const limitsDb = createKnex(config.DATABASE_URL, { max: 2, queryTimeoutMs: QUICK_QUERY_TIMEOUT_MS, logger });
   const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db: limitsDb, limits: config.WRITE_LIMITS, logger }));
   const watcher = createCheckpointWatcher(config.DATABASE_URL, config, logger);
   await watcher.start();

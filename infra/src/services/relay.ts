@@ -5,7 +5,7 @@ import { openEventStore } from '../event-store.ts';
 
 const config = loadConfig(RelayConfig);
 const logger = createLogger('relay', config.LOG_LEVEL, { format: config.LOG_FORMAT });
-const db = createKnex(config.DATABASE_URL, { max: 2 });
+const db = createKnex(config.DATABASE_URL, { max: 2, logger });
 const store = await openEventStore(
   { eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL },
   { poolSize: 3, logger: logger.child({ component: 'eventstore' }) },
