@@ -82,6 +82,7 @@ export class ReplicaSet {
   private next = 0;
   private readonly timer: NodeJS.Timeout;
   private readonly headersTimeout: number;
+  private closed = false;
 
   constructor(
     readonly name: string,
@@ -149,6 +150,7 @@ export class ReplicaSet {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.timer);
     await Promise.all(this.replicas.map((replica) => replica.pool.destroy()));
   }
@@ -181,6 +183,8 @@ export class ReplicaSet {
     replica.probing = true;
     try {
       const answer = await this.readiness(replica);
+      // a probe that close() cut short says nothing of the replica
+      if (this.closed) return;
       if (answer === 'ready') return this.putBack(replica);
       this.takeOut(replica, answer.why);
       if (answer.silent) for (const waiting of replica.waiting) waiting.abort(new ReplicaSilentError(replica.origin));
