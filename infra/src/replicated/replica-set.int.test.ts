@@ -63,6 +63,8 @@ async function standIn(name: string): Promise<StandIn> {
     // accepted, read, never answered
     if (replica.mode === 'hung' || (replica.mode === 'api hangs' && !probe)) return;
     if (probe) return void res.writeHead(replica.mode === 'not ready' ? 503 : 200, { 'content-type': 'application/json' }).end('{}');
+    // a change stream: open until its client leaves
+    if (req.url === '/api/stream') return void res.writeHead(200, { 'content-type': 'text/event-stream' }).write(`: ${name}\n\n`);
     req.resume();
     req.on('end', () => res.writeHead(req.method === 'GET' ? 200 : 201, { 'content-type': 'application/json' }).end(JSON.stringify({ from: name })));
   });
@@ -126,6 +128,25 @@ async function readWhile(concurrency: number, until: (reads: Read[]) => boolean)
   return reads;
 }
 
+/** A change stream through the gateway: which replica opened it, and whether it has ended. */
+async function stream() {
+  const leaving = new AbortController();
+  const answer = await fetch(`${base}/api/stream`, { signal: leaving.signal });
+  const body = answer.body!.getReader();
+  const first = (await body.read()).value as Uint8Array;
+  const from = new TextDecoder().decode(first).slice(2).trim();
+  let ended = false;
+  void (async () => {
+    try {
+      while (!(await body.read()).done);
+    } catch {
+      // cut: ended too
+    }
+    ended = true;
+  })();
+  return { from, ended: () => ended, close: () => leaving.abort() };
+}
+
 const upOf = (set: ReplicaSet, replica: StandIn) => set.status().find((status) => status.origin === replica.url)!.up;
 const post = (path: string) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
@@ -135,6 +156,8 @@ describe('the gateway’s replica sets', () => {
     { timeout: 60_000 },
     async () => {
       expect(new Set((await Promise.all([read(), read(), read(), read()])).map((answer) => answer.from))).toEqual(new Set(['a', 'b']));
+      const streams = await Promise.all([stream(), stream()]);
+      expect(new Set(streams.map((open) => open.from))).toEqual(new Set(['a', 'b']));
       b.mode = 'hung';
       const hungAt = Date.now();
       // two writes at once: round robin sends one of them to the replica that hangs
@@ -153,6 +176,14 @@ describe('the gateway’s replica sets', () => {
       // every read answered, by the other replica, and none waited for the upstream deadline
       expect(reads.filter((answer) => answer.status !== 200 || answer.from !== 'a')).toEqual([]);
       expect(longest).toBeLessThan(HEALTH_INTERVAL_MS + HEALTH_DEADLINE_MS + 3000);
+      // the change stream it was sending is cut (its client connects again, to a replica that answers); the other's stays open
+      await waitFor(
+        () => streams.map((open) => [open.from, open.ended()]),
+        (ended) => ended.every(([from, over]) => over === (from === 'b')),
+        5000,
+      );
+      for (const open of streams) open.close();
+
       // once out, it is sent nothing, and its probes never pile up: one at a time from each set (the
       // query set's and the command set's), each waiting for its deadline
       expect(b.asked.filter((asked) => asked.at >= outAt + 100)).toEqual([]);

@@ -7,7 +7,7 @@ export const HEALTH_INTERVAL_MS = 1000;
  * How long a replica's /readyz may take before the replica counts as not answering. Longer than the
  * services' own bound on their readiness checks (2 s, healthPlugin's), so that a replica that
  * answers "not ready" (its database is down or stalled) is told from one that does not answer at all
- * (a process stopped, an event loop that hangs): only the second has its waiting requests ended.
+ * (a process stopped, an event loop that hangs): only the second has its requests ended.
  */
 export const HEALTH_DEADLINE_MS = 3000;
 /**
@@ -39,7 +39,7 @@ export const neverReached = (error: unknown): boolean => NOT_CONNECTED.has(codeO
 export const connectionLost = (error: unknown): boolean => CONNECTION_LOST.has(codeOf(error));
 export const noAnswer = (error: unknown): boolean => NO_ANSWER.has(codeOf(error));
 
-/** Ends a request still waiting for its answer's headers from a replica that stopped answering its /readyz. */
+/** Ends a request whose answer has not come, or not all of it, from a replica that stopped answering its /readyz. */
 class ReplicaSilentError extends Error {
   readonly code = REPLICA_SILENT;
   constructor(origin: string) {
@@ -59,8 +59,8 @@ interface Replica {
   up: boolean;
   /** A /readyz of ours is under way (a replica that hangs is not asked again until it has timed out). */
   probing: boolean;
-  /** Requests sent to it still waiting for their answer's headers: ended when it stops answering. */
-  readonly waiting: Set<AbortController>;
+  /** Requests sent to it whose answer is not over (its headers not come, or its body still coming): ended when it stops answering. */
+  readonly open: Set<AbortController>;
   /** Requests sent to it so far. */
   requests: number;
 }
@@ -74,7 +74,8 @@ interface Replica {
  * or a request to it finds it not there, its connection broken, or no answer's headers within
  * UPSTREAM_HEADERS_TIMEOUT_MS; it is put back when its /readyz answers 2xx. When its /readyz does not
  * answer at all, the requests still waiting on it are ended at once (reads go to another replica,
- * writes answer 504) rather than at their own deadline. With none up, every replica is tried: when
+ * writes answer 504) rather than at their own deadline, and the answers still coming from it are cut
+ * (a change stream's client connects again, to a replica that answers). With none up, every replica is tried: when
  * their database is down, the services answer 503 themselves, which says more than a gateway error.
  */
 export class ReplicaSet {
@@ -98,7 +99,7 @@ export class ReplicaSet {
       pool: new Pool(origin, { connections: null, keepAliveTimeout: 60_000, headersTimeout: this.headersTimeout, bodyTimeout: 0 }),
       up: true,
       probing: false,
-      waiting: new Set(),
+      open: new Set(),
       requests: 0,
     }));
     this.timer = setInterval(() => this.checkHealth(), HEALTH_INTERVAL_MS);
@@ -120,23 +121,23 @@ export class ReplicaSet {
   ): Promise<Dispatcher.ResponseData<T>> | void {
     const replica = this.pick();
     replica.requests += 1;
-    // reply-from gives no signal of its own: this one ends the request if the replica stops answering
-    const waiting = new AbortController();
-    replica.waiting.add(waiting);
+    // reply-from gives no signal of its own: this one ends the request, or its answer's body, if the replica stops answering
+    const open = new AbortController();
+    replica.open.add(open);
     // the replica's pool has its own origin; reply-from passes no timeouts of its own (its undici options are this set)
-    const rest = { ...options, headersTimeout: this.headersTimeout, signal: waiting.signal };
+    const rest = { ...options, headersTimeout: this.headersTimeout, signal: open.signal };
     delete rest.origin;
     delete rest.bodyTimeout;
     const answer = replica.pool.request(rest).then(
       (data) => {
-        replica.waiting.delete(waiting);
+        data.body.once('close', () => replica.open.delete(open));
         // reply-from destroys the body of an answer whose client has gone before it came, and the
         // body then emits an abort error that no one else listens for: it would end the process
         data.body.on('error', () => {});
         return data;
       },
       (error: unknown) => {
-        replica.waiting.delete(waiting);
+        replica.open.delete(open);
         if (neverReached(error) || connectionLost(error)) this.takeOut(replica, `${codeOf(error)} (${options.method})`);
         else if (codeOf(error) === 'UND_ERR_HEADERS_TIMEOUT') this.takeOut(replica, `no answer’s headers within ${this.headersTimeout} ms (${options.method})`);
         throw error;
@@ -187,7 +188,7 @@ export class ReplicaSet {
       if (this.closed) return;
       if (answer === 'ready') return this.putBack(replica);
       this.takeOut(replica, answer.why);
-      if (answer.silent) for (const waiting of replica.waiting) waiting.abort(new ReplicaSilentError(replica.origin));
+      if (answer.silent) for (const open of replica.open) open.abort(new ReplicaSilentError(replica.origin));
     } finally {
       replica.probing = false;
     }

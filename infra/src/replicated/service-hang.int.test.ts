@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandLoad, startTestReplicatedForum, type TestReplicatedForum } from '../testing/replicated.ts';
 import { UPSTREAM_HEADERS_TIMEOUT_MS, type ReplicaSet } from './replica-set.ts';
 import type { ServiceProcess } from './service-process.ts';
+import { openStream, type SseStream } from '../testing/sse-client.ts';
 
 /**
  * A service process that hangs (SIGSTOP: it holds its connections and its port, and answers nothing),
@@ -55,6 +56,14 @@ describe('a service that hangs (SIGSTOP) behind the gateway', () => {
       const { id, position } = (await created.json()) as { id: string; position: string };
       expect((await fetch(`${test.base}/api/posts/${id}`, { headers: { [HEADER_MIN_POSITION]: position } })).status).toBe(200);
 
+      // two change streams, opened one after the other: one on each query service
+      const streams: SseStream[] = [];
+      for (let i = 0; i < 2; i++) {
+        const opened = await openStream(test.base, '/api/stream?topics=posts');
+        streams.push(opened);
+        await opened.next((message) => message.event === 'ready');
+      }
+
       // readers through the gateway, three at once, the home page and the post in turn
       const reads: Read[] = [];
       let reading = true;
@@ -89,6 +98,11 @@ describe('a service that hangs (SIGSTOP) behind the gateway', () => {
         );
         // nothing was sent to it while it was out
         expect(stateOf(set, stopped!).requests).toBe(sentWhenOut);
+        // the stream it was sending is cut, and its client connects again (to the other); the other's stays open
+        expect(streams.map((opened) => opened.ended).sort()).toEqual([false, true]);
+        const again = await openStream(test.base, '/api/stream?topics=posts');
+        streams.push(again);
+        await again.next((message) => message.event === 'ready');
 
         stopped!.kill('SIGCONT');
         const continuedAt = Date.now();
@@ -115,6 +129,7 @@ describe('a service that hangs (SIGSTOP) behind the gateway', () => {
         reading = false;
         stopped!.kill('SIGCONT');
         await Promise.all(readers);
+        for (const opened of streams) opened.close();
       }
     },
   );
