@@ -15,8 +15,8 @@ export const HEALTH_DEADLINE_MS = 3000;
  * GET /api/stream, stays open as long as its client reads). Above what the services take before they
  * answer on their own: a command gives up after its database's timeouts (a connection 5 s, a
  * statement 10 s; 10.0–12.1 s measured with PostgreSQL stalled, docs/reliability.md), a read after
- * X-Min-Position's wait (MIN_POSITION_WAIT_MS, 3 s by default) and its statement's timeout (3 s, and
- * 1 s more). A replica that goes past it is not doing its work: it is taken out, a read is sent to
+ * X-Min-Position's wait (MIN_POSITION_WAIT_MS, 3 s by default; the tests' 15 s fits too) and its
+ * statement's timeout (3 s, and 1 s more). A replica that goes past it is not doing its work: it is taken out, a read is sent to
  * another replica, a write is answered 504 (it may have been done). A hung process is found sooner,
  * by its /readyz (HEALTH_INTERVAL_MS + HEALTH_DEADLINE_MS); this catches a route that hangs alone.
  */
@@ -74,9 +74,10 @@ interface Replica {
  * or a request to it finds it not there, its connection broken, or no answer's headers within
  * UPSTREAM_HEADERS_TIMEOUT_MS; it is put back when its /readyz answers 2xx. When its /readyz does not
  * answer at all, the requests still waiting on it are ended at once (reads go to another replica,
- * writes answer 504) rather than at their own deadline, and the answers still coming from it are cut
- * (a change stream's client connects again, to a replica that answers). With none up, every replica is tried: when
- * their database is down, the services answer 503 themselves, which says more than a gateway error.
+ * writes answer 504) rather than at their own deadline, and the answers still coming from it are
+ * cut (a change stream's client connects again, to a replica that answers). With none up, every
+ * replica is tried: when their database is down, the services answer 503 themselves, which says
+ * more than a gateway error.
  */
 export class ReplicaSet {
   private readonly replicas: Replica[];
