@@ -1,4 +1,5 @@
 import type { FastifyPluginCallback } from 'fastify';
+import { markProbeAnswer } from './logger.ts';
 
 export type ReadinessCheck = () => Promise<{ ok: boolean; detail?: unknown }>;
 
@@ -8,8 +9,13 @@ export type ReadinessCheck = () => Promise<{ ok: boolean; detail?: unknown }>;
  */
 export function healthPlugin(checks: Record<string, ReadinessCheck>, timeoutMs = 2000): FastifyPluginCallback {
   return (server, _options, done) => {
-    server.get('/healthz', () => ({ status: 'ok' }));
+    // asked every second by gateways and load balancers: their access lines are debug (markProbeAnswer)
+    server.get('/healthz', (_request, reply) => {
+      markProbeAnswer(reply.raw);
+      return { status: 'ok' };
+    });
     server.get('/readyz', async (_request, reply) => {
+      markProbeAnswer(reply.raw);
       const { status, body } = await readiness(checks, timeoutMs);
       return reply.code(status).send(body);
     });

@@ -124,14 +124,15 @@ const REQUEST_ID_HEADER = HEADER_REQUEST_ID.toLowerCase();
  * The access log line of an answered request, in pino-http's shape (`req`, `res`,
  * `responseTime`, `correlationId`, 'request completed'), which log tools already read: info, warn from 400, error from 500; only
  * when the logger's level lets that through (nothing is built for a line nobody reads). A 503 with
- * Retry-After (BUSY, READ_TIMEOUT: load the service shed on purpose) is a warning, not an error.
+ * Retry-After (BUSY, READ_TIMEOUT: load the service shed on purpose) is a warning, not an error. A
+ * health probe's answer (markProbeAnswer) is debug, whatever its status.
  */
 export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse, startedAt: number): void {
   // a client that left before the answer was sent: a warning, whatever the status; a stream's client leaving is how it ends
   const stream = streams.has(res);
   const aborted = !res.writableFinished && !stream;
   const shed = res.statusCode === 503 && res.hasHeader('Retry-After');
-  const level = res.statusCode >= 500 && !shed ? 'error' : res.statusCode >= 400 || aborted ? 'warn' : 'info';
+  const level = probes.has(res) ? 'debug' : res.statusCode >= 500 && !shed ? 'error' : res.statusCode >= 400 || aborted ? 'warn' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   logger[level](
     {
@@ -149,6 +150,17 @@ const streams = new WeakSet<ServerResponse>();
 /** Marks an answer that streams until its client leaves (Server-Sent Events): its end is logged as the end of a stream, not as an abort. */
 export function markStreamingAnswer(res: ServerResponse): void {
   streams.add(res);
+}
+
+const probes = new WeakSet<ServerResponse>();
+
+/**
+ * Marks the answer to a health probe (/healthz, /readyz): logged at debug. Gateways and load
+ * balancers ask every second; a service that is not ready says why in its own lines (the database
+ * unavailable), not in one line per probe.
+ */
+export function markProbeAnswer(res: ServerResponse): void {
+  probes.add(res);
 }
 
 /**

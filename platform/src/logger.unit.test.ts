@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError, loadConfig, logSettings } from './config.ts';
+import { healthPlugin } from './health.ts';
 import { createHttpServer, type HttpServer } from './http-server.ts';
 import { createLogger, LazyChildLogger, logFormatFor, markStreamingAnswer } from './logger.ts';
 import { anyNumber } from './testing/index.ts';
@@ -44,11 +45,13 @@ async function serve(level: string) {
     },
     { prefix: '/api' },
   );
+  let ready = true;
+  await server.register(healthPlugin({ database: () => Promise.resolve({ ok: ready }) }));
   servers.push(server);
   const base = await server.listen({ port: 0, host: '127.0.0.1' });
   // the server's own line saying where it listens is not a request's
   lines.length = 0;
-  return { lines, base, waiting: () => waiting };
+  return { lines, base, waiting: () => waiting, setReady: (value: boolean) => void (ready = value) };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
@@ -111,6 +114,29 @@ describe('the request log', () => {
     await expect
       .poll(() => lines.map((l) => [l.level, l.msg, (l.req as { url: string }).url]))
       .toEqual([[30, 'stream ended', '/api/stream?topics=me&ticket=…&x=1']]);
+  });
+
+  it('logs the answers to health probes (/healthz, /readyz, ready or not) at debug: a gateway asks every second', async () => {
+    const { lines, base, setReady } = await serve('debug');
+    await (await fetch(`${base}/healthz`)).arrayBuffer();
+    await (await fetch(`${base}/readyz`)).arrayBuffer();
+    setReady(false);
+    await (await fetch(`${base}/readyz`)).arrayBuffer();
+    await expect
+      .poll(() =>
+        lines.filter((l) => l.msg === 'request completed').map((l) => [l.level, (l.req as { url: string }).url, (l.res as { statusCode: number }).statusCode]),
+      )
+      .toEqual([
+        [20, '/healthz', 200],
+        [20, '/readyz', 200],
+        [20, '/readyz', 503],
+      ]);
+    const quiet = await serve('info');
+    quiet.setReady(false);
+    await (await fetch(`${quiet.base}/readyz`)).arrayBuffer();
+    await (await fetch(`${quiet.base}/api/posts`)).arrayBuffer();
+    await expect.poll(() => quiet.lines.map((l) => (l.req as { url: string } | undefined)?.url)).toContain('/api/posts');
+    expect(quiet.lines.filter((l) => (l.req as { url: string } | undefined)?.url === '/readyz')).toEqual([]);
   });
 
   it('writes nothing for answered requests below its level', async () => {

@@ -21,7 +21,7 @@ const asked: string[] = [];
 async function replica(name: string, answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
   const server = createServer((req, res) => {
     asked.push(`${name} ${req.method} ${req.url}`);
-    if (req.url === '/healthz') return void res.end('{"status":"ok"}');
+    if (req.url === '/readyz') return void res.end('{"status":"ready"}');
     answer(req, res);
   });
   servers.push(server);

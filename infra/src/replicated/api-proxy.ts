@@ -2,7 +2,7 @@ import { ErrorCode } from '@forum/contracts';
 import { clientAddress, errorBody, type ProxyTrust } from '@forum/platform';
 import replyFrom from '@fastify/reply-from';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { connectionLost, neverReached, type ReplicaSet } from './replica-set.ts';
+import { connectionLost, neverReached, noAnswer, type ReplicaSet } from './replica-set.ts';
 
 /** Bodies the gateway passes on (the services apply their own, smaller limits). */
 const BODY_LIMIT = 4 * 1024 * 1024;
@@ -16,16 +16,17 @@ export interface ApiReplicas {
   readonly trustProxy: ProxyTrust;
 }
 
-/** Methods that may be sent twice: a read whose connection broke goes to another replica. */
+/** Methods that may be sent twice: a read whose connection broke, or that got no answer in time, goes to another replica. */
 const reads = new Set(['GET', 'HEAD']);
 
 /**
  * /api/* of the replicated layout (register under /api): each request goes, as it came, to a
  * replica of the service that answers its method. A request that reached no replica goes to
- * another; a read whose connection broke is sent again; a write whose connection broke answers
- * 502 UNAVAILABLE, since it may have been done: its client sends it again with the same
- * Idempotency-Key, and the replica that takes it answers what the first did. Answers, the change
- * stream's among them, are piped through as they come.
+ * another; a read whose connection broke, or whose replica did not answer in time (ReplicaSet's
+ * deadlines), is sent again; a write whose connection broke answers 502 UNAVAILABLE, and one that
+ * got no answer in time 504 UNAVAILABLE, since it may have been done: its client sends it again
+ * with the same Idempotency-Key, and the replica that takes it answers what the first did. Answers,
+ * the change stream's among them, are piped through as they come.
  */
 export function apiProxy(replicas: ApiReplicas): FastifyPluginAsync {
   return async (api) => {
@@ -56,7 +57,7 @@ function forward(request: FastifyRequest, reply: FastifyReply, set: ReplicaSet, 
       rewriteRequestHeaders: (_request, headers) => ({ ...headers, 'x-forwarded-for': clientAddress(request.raw, trust) }),
       retryDelay: ({ err, attempt }) => {
         if (!err || attempt + 1 >= attempts) return null;
-        return neverReached(err) || (reads.has(method) && connectionLost(err)) ? 1 : null;
+        return neverReached(err) || (reads.has(method) && (connectionLost(err) || noAnswer(err))) ? 1 : null;
       },
       onError: (failed, { error }) => {
         const cause = (error as { cause?: unknown }).cause ?? error;
@@ -65,7 +66,9 @@ function forward(request: FastifyRequest, reply: FastifyReply, set: ReplicaSet, 
         // nothing reached a replica: the request was not done; else it may have been
         const [status, message] = neverReached(cause)
           ? [503, 'The service is unavailable; try again shortly']
-          : [502, 'The service’s answer was cut off; send the request again (with the same Idempotency-Key)'];
+          : noAnswer(cause)
+            ? [504, 'The service did not answer in time; it may have done the request: send it again (with the same Idempotency-Key)']
+            : [502, 'The service’s answer was cut off; send the request again (with the same Idempotency-Key)'];
         void failed.code(status).header('retry-after', '1').send(errorBody(ErrorCode.UNAVAILABLE, message));
       },
     });

@@ -51,6 +51,8 @@ export interface ReplicatedForum {
   readonly identityAdminClient: ServiceAccount | null;
   /** Every service process, by service (a test kills one, a bench reads their URLs). */
   readonly services: Readonly<Record<ServiceName, readonly ServiceProcess[]>>;
+  /** The gateway's replica sets: which replicas are up, and how many requests each was sent. */
+  readonly replicaSets: { readonly command: ReplicaSet; readonly query: ReplicaSet };
   readonly logger: Logger;
   stop(): Promise<void>;
 }
@@ -195,7 +197,7 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
     if (realm && config.DEMO_DATA && (await seedDemoData(realm, commands, logger)) > 0) {
       await watcher.waitFor(await store.head(), config.MIN_POSITION_WAIT_MS);
     }
-    return { url, port, issuer, databaseUrl, store, db, realm, identityAdminClient, services, logger, stop: stopAll };
+    return { url, port, issuer, databaseUrl, store, db, realm, identityAdminClient, services, replicaSets: { command, query }, logger, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
