@@ -270,3 +270,52 @@ describe('PostgreSQL event store: reads of the log', () => {
     }
   });
 });
+
+describe('PostgreSQL event store: a command that stops inside its transaction', () => {
+  const stopping = createTestDatabase('es_idle_tx');
+  afterAll(async () => (await stopping).drop());
+
+  it(
+    'holds back the log’s readers no longer than idleInTransactionTimeoutMs: PostgreSQL ends its session, and its write is not made',
+    { timeout: 30_000 },
+    async () => {
+      const { url } = await stopping;
+      const store = await createPostgresEventStore({ connectionString: url, pollIntervalMs: 10_000, idleInTransactionTimeoutMs: 1_000 });
+      let stopped: (() => void) | undefined;
+      try {
+        const event = { type: 'T', data: {}, metadata: testEventMetadata() };
+        await store.append([{ streamId: 'before', expectedVersion: 'no_stream', events: [event] }]);
+        const from = (await store.readAll(START, 10)).at(-1)!.position;
+        // a command whose process stops (SIGSTOP, a hung event loop) after its transaction took its key: nothing more comes from it
+        const hung = store.appendIdempotent([{ streamId: 'hung', expectedVersion: 'no_stream', events: [event] }], {
+          key: 'hung-command',
+          answer: () => 'done',
+          beforeAppend: () => new Promise<void>((resolve) => (stopped = resolve)),
+        });
+        hung.catch(() => {});
+        await waitFor(
+          () => stopped,
+          (ready) => ready !== undefined,
+        );
+        // another command's write, committed meanwhile, is held back behind the open transaction until its session ends
+        await store.append([{ streamId: 'after', expectedVersion: 'no_stream', events: [event] }]);
+        const startedAt = Date.now();
+        const seen = await waitFor(
+          () => store.readAll(from, 10),
+          (events) => events.some((recorded) => recorded.streamId === 'after'),
+          10_000,
+          50,
+        );
+        expect(Date.now() - startedAt).toBeLessThan(5_000);
+        expect(seen.map((recorded) => recorded.streamId)).toEqual(['after']);
+        stopped!();
+        await expect(hung).rejects.toThrow();
+        expect(await store.idempotentAnswer('hung-command')).toBeNull();
+        expect((await store.readStream('hung')).events).toEqual([]);
+      } finally {
+        stopped?.();
+        await store.close();
+      }
+    },
+  );
+});

@@ -1,4 +1,12 @@
-import { createLogger, createPgPool, listenForNotifications, REQUEST_QUERY_TIMEOUT_MS, type Logger, type NotificationListener } from '@forum/platform';
+import {
+  createLogger,
+  createPgPool,
+  IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  listenForNotifications,
+  REQUEST_QUERY_TIMEOUT_MS,
+  type Logger,
+  type NotificationListener,
+} from '@forum/platform';
 import { createAppends } from './append.ts';
 import { readHistory } from './history.ts';
 import { CoalescingNotifier, NOTIFY_ALL } from './notifier.ts';
@@ -15,6 +23,8 @@ export interface PostgresEventStoreOptions {
   poolSize?: number;
   /** How long a command's reads and appends wait for PostgreSQL's answer (REQUEST_QUERY_TIMEOUT_MS by default). */
   queryTimeoutMs?: number;
+  /** How long an append's transaction may sit idle before PostgreSQL ends it (IDLE_IN_TRANSACTION_TIMEOUT_MS by default). */
+  idleInTransactionTimeoutMs?: number;
   /** How long an idle subscriber waits for a NOTIFY before it looks anyway. */
   pollIntervalMs?: number;
   /** Where the LISTEN session says it lost its connection (none by default). */
@@ -46,6 +56,8 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     max: poolSize,
     application_name: 'forum-eventstore',
     query_timeout: options.queryTimeoutMs ?? REQUEST_QUERY_TIMEOUT_MS,
+    // a command stopped inside its transaction holds back the log's readers until this ends it
+    idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? IDLE_IN_TRANSACTION_TIMEOUT_MS,
   });
   const pool = createPgPool({ connectionString, max: Math.max(2, Math.ceil(poolSize / 4)), application_name: 'forum-eventstore-log' });
   await migrateEventStore(pool);

@@ -20,6 +20,15 @@ export const CONNECT_TIMEOUT_MS = 5_000;
 export const REQUEST_QUERY_TIMEOUT_MS = 10_000;
 
 /**
+ * How long a transaction on a command's way may sit idle between its statements before PostgreSQL
+ * ends its session (idle_in_transaction_session_timeout). A command's process that stops inside one
+ * (SIGSTOP, a hung event loop) would otherwise hold back every reader of the log, which reads only
+ * below the oldest open transaction. Far above what a command does inside its transaction between
+ * statements: taking a write-limit point (at most CONNECT_TIMEOUT_MS + QUICK_QUERY_TIMEOUT_MS).
+ */
+export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 15_000;
+
+/**
  * The same for statements small by nature on every request's way (a write limit's count, the
  * readiness check's `select 1`): stages of one request add up, and these must not take its time.
  */

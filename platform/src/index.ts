@@ -3,7 +3,17 @@ export * from './bulkhead.ts';
 export * from './config.ts';
 export * from './registration.ts';
 // withStatementsOnErrors and recordStatement are the package's own wiring of its knex instances
-export { CONNECT_TIMEOUT_MS, createKnex, createPgPool, databaseCheck, prepared, QUICK_QUERY_TIMEOUT_MS, REQUEST_QUERY_TIMEOUT_MS, type Knex } from './db.ts';
+export {
+  CONNECT_TIMEOUT_MS,
+  createKnex,
+  createPgPool,
+  databaseCheck,
+  prepared,
+  IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  QUICK_QUERY_TIMEOUT_MS,
+  REQUEST_QUERY_TIMEOUT_MS,
+  type Knex,
+} from './db.ts';
 export * from './errors.ts';
 export * from './database-unavailable.ts';
 export * from './health.ts';
