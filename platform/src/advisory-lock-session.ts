@@ -41,6 +41,8 @@ export class AdvisoryLockSession {
   private client: Promise<pg.Client> | null = null;
   /** The session's queries run one at a time (a pg client takes one query at once). */
   private queue: Promise<unknown> = Promise.resolve();
+  /** How each connection reports its loss (once). */
+  private readonly losses = new WeakMap<pg.Client, (error: Error) => void>();
 
   constructor(private readonly options: AdvisoryLockSessionOptions) {}
 
@@ -73,6 +75,7 @@ export class AdvisoryLockSession {
       options.logger.error({ err: error }, `${options.label} lost`);
       options.lost(error);
     };
+    this.losses.set(client, lost);
     client.on('error', lost);
     client.on('end', () => lost(new Error('the connection ended')));
     this.client = opening;
@@ -108,7 +111,18 @@ export class AdvisoryLockSession {
   }
 
   private run<T>(query: (client: pg.Client) => Promise<T>): Promise<T> {
-    const attempt = this.queue.then(async () => query(await this.open()));
+    const attempt = this.queue.then(async () => {
+      const client = await this.open();
+      try {
+        return await query(client);
+      } catch (error) {
+        // a FATAL error (pg_terminate_backend, a server shutting down) ends the session: its owner
+        // hears of the loss before this query's failure, not when the connection's end arrives
+        if ((error as { severity?: string }).severity === 'FATAL' || (error as { severity?: string }).severity === 'PANIC')
+          this.losses.get(client)?.(error as Error);
+        throw error;
+      }
+    });
     this.queue = attempt.catch(() => {});
     return attempt;
   }
