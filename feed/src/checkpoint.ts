@@ -21,9 +21,10 @@ export const feedSessionName = (name: string) => `forum-feed:${name}`;
  * theirs: the log position of the last event the broker acknowledged, and how many events it has
  * acknowledged in all. Numbers, not xid8: the position is the event store's, whichever adapter
  * gives it. One statement (one transaction) under a lock of its own: relays that start together
- * do not race to create the schema.
+ * do not race to create the schema. The feed's row is there from its relay's first start (at the
+ * start of the log), so that `forumctl status` shows a feed that has published nothing yet.
  */
-export async function migrateFeedCheckpoints(db: Queryable): Promise<void> {
+export async function migrateFeedCheckpoints(db: Queryable, name: string): Promise<void> {
   await db.query(`
     SELECT pg_advisory_xact_lock(${FEED_LOCK_CLASS}, 0);
     CREATE SCHEMA IF NOT EXISTS feed;
@@ -34,6 +35,7 @@ export async function migrateFeedCheckpoints(db: Queryable): Promise<void> {
       published bigint NOT NULL DEFAULT 0,
       updated_at timestamptz NOT NULL DEFAULT now()
     )`);
+  await db.query('INSERT INTO feed.checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [name]);
 }
 
 export interface FeedCheckpoint {

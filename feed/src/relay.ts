@@ -126,7 +126,7 @@ export async function startFeedRelay(options: FeedRelayOptions): Promise<FeedRel
 
   let start: FeedCheckpoint;
   try {
-    await migrateFeedCheckpoints(session);
+    await migrateFeedCheckpoints(session, name);
     start = await readFeedCheckpoint(session, name);
   } catch (error) {
     await session.close();
