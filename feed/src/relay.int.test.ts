@@ -1,13 +1,13 @@
 import { compareLogPositions, positionToken, START, type LogPosition } from '@forum/contracts';
 import { createPostgresEventStore, type EventStore } from '@forum/eventstore';
-import { createLogger } from '@forum/platform';
+import { advisoryLockIs, createLogger, type Logger } from '@forum/platform';
 import { createTestDatabase, testEventMetadata, waitFor } from '@forum/platform/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFeedCheckpoint } from './checkpoint.ts';
+import { advanceFeedCheckpoint, readFeedCheckpoint } from './checkpoint.ts';
 import { FEED_HEADERS, type FeedEvent } from './message.ts';
-import { startFeedRelay, type FeedRelay, type FeedRelayOptions } from './relay.ts';
-import { MemoryFeedPublisher } from './testing/memory-publisher.ts';
+import { FEED_LOCK_CLASS, FEED_STANDBY_RETRY_MS, feedReadiness, startFeedRelay, type FeedRelay, type FeedRelayOptions } from './relay.ts';
+import { MemoryFeedPublisher, PublishJournal, type PublishCall } from './testing/memory-publisher.ts';
 
 /**
  * The relay's loop against its port: a real PostgreSQL event store and a real checkpoint row, the
@@ -20,17 +20,17 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-async function forumLog(): Promise<{ store: EventStore; db: pg.Pool }> {
+async function forumLog(): Promise<{ store: EventStore; db: pg.Pool; databaseUrl: string }> {
   const database = await createTestDatabase('feed');
   cleanup.push(() => database.drop());
   const store = await createPostgresEventStore({ connectionString: database.url, pollIntervalMs: 200 });
   cleanup.push(() => store.close());
   const db = new pg.Pool({ connectionString: database.url, max: 3 });
   cleanup.push(() => db.end());
-  return { store, db };
+  return { store, db, databaseUrl: database.url };
 }
 
-async function relay(options: Omit<FeedRelayOptions, 'logger'> & { publisher: MemoryFeedPublisher }): Promise<FeedRelay> {
+async function relay(options: Omit<FeedRelayOptions, 'logger'> & { publisher: MemoryFeedPublisher; logger?: Logger }): Promise<FeedRelay> {
   const started = await startFeedRelay({ retry: { firstMs: 10, maxMs: 50 }, logger, ...options });
   // a held acknowledgement would hold the stop too
   cleanup.push(() => {
@@ -62,10 +62,10 @@ const firstDeliveries = (tokens: readonly string[]) => [...new Set(tokens)];
 
 describe('the feed relay', () => {
   it('publishes every event once, in log order, keyed by its stream, with type, schema version, position and correlation id in headers', async () => {
-    const { store, db } = await forumLog();
+    const { store, db, databaseUrl } = await forumLog();
     await append(store, 7);
     const publisher = new MemoryFeedPublisher();
-    await relay({ store, db, publisher });
+    await relay({ store, databaseUrl, publisher });
     await append(store, 5);
     const head = await store.head();
     await waitFor(() => checkpointOf(db), reached(head), 20_000);
@@ -93,10 +93,10 @@ describe('the feed relay', () => {
   });
 
   it('moves its checkpoint only after the broker acknowledged', async () => {
-    const { store, db } = await forumLog();
+    const { store, db, databaseUrl } = await forumLog();
     const publisher = new MemoryFeedPublisher();
     publisher.hold();
-    const feed = await relay({ store, db, publisher });
+    const feed = await relay({ store, databaseUrl, publisher });
     await append(store, 4);
     await waitFor(
       () => publisher.waiting,
@@ -112,11 +112,11 @@ describe('the feed relay', () => {
   });
 
   it('sends a failed batch again until the broker takes it, and skips nothing', async () => {
-    const { store, db } = await forumLog();
+    const { store, db, databaseUrl } = await forumLog();
     const publisher = new MemoryFeedPublisher();
     // refused twice, then delivered with its acknowledgement lost, then delivered
     publisher.failNext('refuse', 'refuse', 'lose-ack');
-    const feed = await relay({ store, db, publisher, maxInFlight: 4 });
+    const feed = await relay({ store, databaseUrl, publisher, maxInFlight: 4 });
     await append(store, 10);
     await waitFor(() => checkpointOf(db), reached(await store.head()), 20_000);
 
@@ -130,9 +130,9 @@ describe('the feed relay', () => {
   });
 
   it('resumes from its checkpoint after a restart: a batch in flight comes again, none is lost', async () => {
-    const { store, db } = await forumLog();
+    const { store, db, databaseUrl } = await forumLog();
     const first = new MemoryFeedPublisher();
-    const one = await startFeedRelay({ store, db, publisher: first, logger, retry: { firstMs: 10, maxMs: 50 } });
+    const one = await startFeedRelay({ store, databaseUrl, publisher: first, logger, retry: { firstMs: 10, maxMs: 50 } });
     await append(store, 6);
     await waitFor(() => checkpointOf(db), reached(await store.head()), 20_000);
     const checkpoint = await checkpointOf(db);
@@ -153,7 +153,7 @@ describe('the feed relay', () => {
 
     await append(store, 4, 2, 'post-u');
     const second = new MemoryFeedPublisher();
-    await relay({ store, db, publisher: second });
+    await relay({ store, databaseUrl, publisher: second });
     await waitFor(() => checkpointOf(db), reached(await store.head()), 20_000);
 
     const log = await everything(store);
@@ -164,11 +164,11 @@ describe('the feed relay', () => {
   });
 
   it('never has more than maxInFlight events unacknowledged, however far the log runs ahead', async () => {
-    const { store, db } = await forumLog();
+    const { store, db, databaseUrl } = await forumLog();
     await append(store, 60, 7);
     const publisher = new MemoryFeedPublisher();
     publisher.hold();
-    await relay({ store, db, publisher, maxInFlight: 8 });
+    await relay({ store, databaseUrl, publisher, maxInFlight: 8 });
     const head = await store.head();
     let batches = 0;
     while (compareLogPositions(await checkpointOf(db), head) < 0) {
@@ -191,7 +191,7 @@ describe('the feed relay', () => {
   });
 
   it("publishes no personal data: members' fields and a Contact message's are left out, sealed or not", async () => {
-    const { store, db } = await forumLog();
+    const { store, db, databaseUrl } = await forumLog();
     const userId = '6f1b7c1e-5a43-4d7e-9d55-0d1c7f0e9a11';
     const meta = testEventMetadata({ actorId: userId });
     await store.append([
@@ -251,7 +251,7 @@ describe('the feed relay', () => {
       },
     ]);
     const publisher = new MemoryFeedPublisher();
-    await relay({ store, db, publisher });
+    await relay({ store, databaseUrl, publisher });
     await waitFor(() => checkpointOf(db), reached(await store.head()), 20_000);
 
     const text = publisher.delivered.map((m) => m.value).join('\n');
@@ -273,5 +273,250 @@ describe('the feed relay', () => {
       data: { messageId, receivedAt: '2026-01-01T00:00:00.000Z' },
       withheld: ['name', 'email', 'message'],
     });
+  });
+});
+
+/** The pid of the session that holds the feed's lock, or null. */
+async function lockHolder(db: pg.Pool, name = 'kafka'): Promise<number | null> {
+  const { rows } = await db.query<{ pid: number }>(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND ${advisoryLockIs('$1', '$2')}`, [
+    FEED_LOCK_CLASS,
+    name,
+  ]);
+  return rows[0]?.pid ?? null;
+}
+
+/** Cuts a session as a crash or a lost connection would: the server ends it, and its locks with it. */
+async function terminate(db: pg.Pool, pid: number): Promise<void> {
+  await db.query('SELECT pg_terminate_backend($1)', [pid]);
+}
+
+/** Appends an event every `everyMs` until `stop()`: a forum that goes on writing while the feed changes hands. */
+function keepAppending(store: EventStore, everyMs = 10): { stop(): Promise<void> } {
+  let going = true;
+  const loop = (async () => {
+    for (let i = 0; going; i++) {
+      await append(store, 1, 1, `post-k${i % 5}-`);
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  const stop = async () => {
+    going = false;
+    await loop;
+  };
+  // before the store closes, whatever the test's outcome
+  cleanup.push(stop);
+  return { stop };
+}
+
+const roleOf = (feed: FeedRelay) => feed.status().role;
+const began = (calls: readonly PublishCall[], publisher: string) => calls.filter((c) => c.publisher === publisher);
+
+describe('two relays on one feed', () => {
+  it('only the one that holds the feed’s lock publishes; the other stands by, and both are healthy', async () => {
+    const { store, db, databaseUrl } = await forumLog();
+    const journal = new PublishJournal();
+    const a = new MemoryFeedPublisher({ name: 'a', journal, latencyMs: 5 });
+    const b = new MemoryFeedPublisher({ name: 'b', journal, latencyMs: 5 });
+    const lines: { msg: string; feed?: string }[] = [];
+    const watched = createLogger('feed-test', 'info', { format: 'json', destination: { write: (line: string) => void lines.push(JSON.parse(line) as never) } });
+    const one = await relay({ store, databaseUrl, publisher: a });
+    await waitFor(
+      () => roleOf(one),
+      (role) => role === 'active',
+      5_000,
+    );
+    const two = await relay({ store, databaseUrl, publisher: b, logger: watched });
+    await waitFor(
+      () => roleOf(two),
+      (role) => role === 'standby',
+      5_000,
+    );
+    await append(store, 30, 4);
+    await waitFor(() => checkpointOf(db), reached(await store.head()), 20_000);
+    // the standby keeps trying: it would have taken the lock by now if it could
+    await new Promise((resolve) => setTimeout(resolve, FEED_STANDBY_RETRY_MS * 1.5));
+
+    expect(positions(a)).toEqual(await everything(store));
+    expect(b.calls).toBe(0);
+    expect(journal.overlaps()).toEqual([]);
+    expect([roleOf(one), roleOf(two)]).toEqual(['active', 'standby']);
+    expect(await lockHolder(db)).not.toBeNull();
+    expect(await feedReadiness(one)()).toMatchObject({ ok: true, detail: { role: 'active' } });
+    // a standby is healthy: it is there to take over
+    expect(await feedReadiness(two)()).toMatchObject({ ok: true, detail: { role: 'standby', checkpoint: positionToken(await checkpointOf(db)) } });
+    // said once, not at every try
+    expect(lines.filter((line) => /standing by/.test(line.msg))).toHaveLength(1);
+  });
+
+  it('takes over within seconds when the active relay’s session is cut: every event at least once, in order, no gap, never two publishing at once', async () => {
+    const { store, db, databaseUrl } = await forumLog();
+    const journal = new PublishJournal();
+    const a = new MemoryFeedPublisher({ name: 'a', journal, latencyMs: 20 });
+    const b = new MemoryFeedPublisher({ name: 'b', journal, latencyMs: 20 });
+    const one = await relay({ store, databaseUrl, publisher: a, maxInFlight: 10 });
+    await waitFor(
+      () => roleOf(one),
+      (role) => role === 'active',
+      5_000,
+    );
+    const two = await relay({ store, databaseUrl, publisher: b, maxInFlight: 10 });
+    await waitFor(
+      () => roleOf(two),
+      (role) => role === 'standby',
+      5_000,
+    );
+    const writer = keepAppending(store);
+    await waitFor(
+      () => a.delivered.length,
+      (n) => n >= 20,
+      20_000,
+    );
+    // anywhere in the standby's retry cycle: the take-over measured over runs spans it
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * FEED_STANDBY_RETRY_MS));
+
+    const holder = (await lockHolder(db))!;
+    const cut = performance.now();
+    await terminate(db, holder);
+    const first = await waitFor(
+      () => began(journal.calls, 'b')[0],
+      (call) => call !== undefined,
+      10_000,
+    );
+    const takeOver = first!.began - cut;
+    await waitFor(
+      () => b.delivered.length,
+      (n) => n >= 20,
+      20_000,
+    );
+    await writer.stop();
+    await waitFor(() => checkpointOf(db), reached(await store.head()), 20_000);
+    // the cut relay found the lock taken when it came back: it stands by
+    await waitFor(
+      () => roleOf(one),
+      (role) => role === 'standby',
+      5_000,
+    );
+    console.info(`feed take-over after the active relay's session was cut: ${Math.round(takeOver)} ms`);
+
+    expect(takeOver).toBeLessThan(FEED_STANDBY_RETRY_MS + 2_000);
+    expect(roleOf(two)).toBe('active');
+    expect(await lockHolder(db)).not.toBe(holder);
+    const log = await everything(store);
+    // what a consumer that drops duplicates by position handles: the whole log, in order
+    expect(firstDeliveries(journal.delivered.map((m) => m.headers[FEED_HEADERS.position]!))).toEqual(log);
+    expect(journal.overlaps()).toEqual([]);
+    // the cut relay began at most the batch it had in hand after the cut, and nothing once the other began
+    expect(began(journal.calls, 'a').filter((call) => call.began > cut).length).toBeLessThanOrEqual(1);
+    expect(began(journal.calls, 'a').every((call) => call.began < first!.began)).toBe(true);
+  });
+
+  it('takes over within its retry when the active relay stops cleanly, from the checkpoint the first left', async () => {
+    const { store, db, databaseUrl } = await forumLog();
+    const journal = new PublishJournal();
+    const a = new MemoryFeedPublisher({ name: 'a', journal });
+    const b = new MemoryFeedPublisher({ name: 'b', journal });
+    const one = await startFeedRelay({ store, databaseUrl, publisher: a, logger, retry: { firstMs: 10, maxMs: 50 } });
+    await waitFor(
+      () => roleOf(one),
+      (role) => role === 'active',
+      5_000,
+    );
+    const two = await relay({ store, databaseUrl, publisher: b });
+    await waitFor(
+      () => roleOf(two),
+      (role) => role === 'standby',
+      5_000,
+    );
+    await append(store, 12);
+    await waitFor(() => checkpointOf(db), reached(await store.head()), 20_000);
+    const left = await checkpointOf(db);
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * FEED_STANDBY_RETRY_MS));
+
+    await one.stop();
+    const stopped = performance.now();
+    await append(store, 6, 2, 'post-v');
+    await waitFor(() => checkpointOf(db), reached(await store.head()), 20_000);
+    const takeOver = began(journal.calls, 'b')[0]!.began - stopped;
+    console.info(`feed take-over after a clean stop of the active relay: ${Math.round(takeOver)} ms`);
+
+    expect(takeOver).toBeLessThan(FEED_STANDBY_RETRY_MS + 1_000);
+    const log = await everything(store);
+    expect(positions(a)).toEqual(log.slice(0, 12));
+    // from right after the first one's checkpoint: nothing again, nothing missing
+    expect(positions(b)).toEqual(log.slice(log.indexOf(positionToken(left)) + 1));
+    expect(journal.overlaps()).toEqual([]);
+  });
+
+  it('a relay cut while the broker holds its batch: the batch may still arrive (a duplicate), but it moves no checkpoint and publishes nothing more', async () => {
+    const { store, db, databaseUrl } = await forumLog();
+    const journal = new PublishJournal();
+    const a = new MemoryFeedPublisher({ name: 'a', journal });
+    const b = new MemoryFeedPublisher({ name: 'b', journal });
+    const one = await relay({ store, databaseUrl, publisher: a });
+    await waitFor(
+      () => roleOf(one),
+      (role) => role === 'active',
+      5_000,
+    );
+    const two = await relay({ store, databaseUrl, publisher: b });
+    await waitFor(
+      () => roleOf(two),
+      (role) => role === 'standby',
+      5_000,
+    );
+    a.hold();
+    await append(store, 5);
+    await waitFor(
+      () => a.waiting,
+      (n) => n === 1,
+      20_000,
+    );
+
+    await terminate(db, (await lockHolder(db))!);
+    await append(store, 3, 1, 'post-w');
+    await waitFor(() => checkpointOf(db), reached(await store.head()), 20_000);
+    const published = (await readFeedCheckpoint(db, 'kafka')).published;
+    // the broker acknowledges the cut relay's batch only now, after the other took over
+    a.release();
+    await waitFor(
+      () => roleOf(one),
+      (role) => role === 'standby',
+      5_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const log = await everything(store);
+    expect(positions(b)).toEqual(log);
+    // its one batch, the first events of the log (those committed when it read), and nothing after it
+    expect(a.calls).toBe(1);
+    expect(positions(a).length).toBeGreaterThan(0);
+    expect(positions(a)).toEqual(log.slice(0, positions(a).length));
+    // its acknowledgement counted for nothing: the checkpoint is the other relay's
+    expect(await readFeedCheckpoint(db, 'kafka')).toMatchObject({ position: await store.head(), published });
+    expect(published).toBe(8n);
+    expect(firstDeliveries(journal.delivered.map((m) => m.headers[FEED_HEADERS.position]!))).toEqual(log);
+  });
+});
+
+describe('the feed checkpoint', () => {
+  it('moves only in a session that holds the feed’s lock', async () => {
+    const { store, db, databaseUrl } = await forumLog();
+    await append(store, 3);
+    const [first, second] = await store.readAll(START, 10);
+    const session = new pg.Client({ connectionString: databaseUrl });
+    await session.connect();
+    cleanup.push(() => session.end());
+    // a relay runs once to make the table
+    await (await relay({ store, databaseUrl, publisher: new MemoryFeedPublisher() })).stop();
+    await db.query('DELETE FROM feed.checkpoints');
+
+    expect(await advanceFeedCheckpoint(session, 'kafka', first!.position, 1)).toBe(false);
+    expect(await checkpointOf(db)).toEqual(START);
+    await session.query('SELECT pg_advisory_lock($1, hashtext($2))', [FEED_LOCK_CLASS, 'kafka']);
+    expect(await advanceFeedCheckpoint(session, 'kafka', second!.position, 2)).toBe(true);
+    expect(await readFeedCheckpoint(db, 'kafka')).toMatchObject({ position: second!.position, published: 2n });
+    // and never backwards, even under the lock
+    expect(await advanceFeedCheckpoint(session, 'kafka', first!.position, 1)).toBe(true);
+    expect(await readFeedCheckpoint(db, 'kafka')).toMatchObject({ position: second!.position, published: 2n });
   });
 });

@@ -1,5 +1,5 @@
 import type { EventStore } from '@forum/eventstore';
-import { createPgPool, type Logger } from '@forum/platform';
+import type { Logger } from '@forum/platform';
 import type { FeedSettings } from './config.ts';
 import { createKafkaPublisher } from './kafka/publisher.ts';
 import { feedReadiness, startFeedRelay } from './relay.ts';
@@ -12,8 +12,8 @@ export interface RunningFeed {
 
 /**
  * The Kafka feed as the composition starts it (the embedded forum and `npm run start:relay`): the
- * relay, its Kafka publisher and its own small pool for the checkpoint. Null when KAFKA_BROKERS is
- * not set.
+ * relay (with its one session for the feed's lock and checkpoint) and its Kafka publisher. Null
+ * when KAFKA_BROKERS is not set. Several may run on one database: one publishes, the others stand by.
  */
 export async function startKafkaFeed(options: { settings: FeedSettings; store: EventStore; databaseUrl: string; logger: Logger }): Promise<RunningFeed | null> {
   const { settings } = options;
@@ -24,20 +24,23 @@ export async function startKafkaFeed(options: { settings: FeedSettings; store: E
     clientId: settings.KAFKA_CLIENT_ID,
     partitions: settings.KAFKA_TOPIC_PARTITIONS,
   });
-  const db = createPgPool({ connectionString: options.databaseUrl, max: 2, application_name: 'forum-feed' });
   try {
-    const relay = await startFeedRelay({ store: options.store, db, publisher, maxInFlight: settings.FEED_MAX_IN_FLIGHT, logger: options.logger });
+    const relay = await startFeedRelay({
+      store: options.store,
+      databaseUrl: options.databaseUrl,
+      publisher,
+      maxInFlight: settings.FEED_MAX_IN_FLIGHT,
+      logger: options.logger,
+    });
     return {
       check: feedReadiness(relay),
       async stop() {
         await relay.stop();
         await publisher.close();
-        await db.end();
       },
     };
   } catch (error) {
     await publisher.close();
-    await db.end();
     throw error;
   }
 }

@@ -31,3 +31,4 @@ export * from './mail/unsubscribe-token.ts';
 export * from './mail/mailer.ts';
 export * from './mail/escape-html.ts';
 export * from './wake-loop.ts';
+export * from './advisory-lock-session.ts';

@@ -115,7 +115,7 @@ describe.skipIf(missing !== null)(`the Kafka feed publisher (${given.length > 0 
     const db = new pg.Pool({ connectionString: database.url, max: 2 });
     const topic = `forum.test.${randomUUID()}`;
     const publisher = createKafkaPublisher({ brokers, topic, clientId: 'feed-test', partitions: 2 });
-    const relay = await startFeedRelay({ store, db, publisher, logger, maxInFlight: 5 });
+    const relay = await startFeedRelay({ store, databaseUrl: database.url, publisher, logger, maxInFlight: 5 });
     try {
       for (let i = 0; i < 12; i++) {
         await store.append([

@@ -63,11 +63,11 @@ describe('the Compose file', () => {
     for (const script of ['primary-init.sh', 'replica-entry.sh']) expect(existsSync(path.join(deployDir, 'compose/postgres', script))).toBe(true);
   });
 
-  it('runs two of each service, a standby runner, the relay and the gateway, each waiting on /readyz', () => {
+  it('runs two of each service, a standby runner, the relay and its standby, and the gateway, each waiting on /readyz', () => {
     expect(named('command-service')).toHaveLength(2);
     expect(named('query-service')).toHaveLength(2);
     expect(named('projections')).toEqual(['projections', 'projections-standby']);
-    expect(named('relay')).toEqual(['relay']);
+    expect(named('relay')).toEqual(['relay', 'relay-standby']);
     expect(named('gateway')).toEqual(['gateway']);
     for (const [, service] of forumServices) expect(JSON.stringify(service.healthcheck)).toContain('/readyz');
     const gateway = compose.services.gateway!.environment!;

@@ -56,13 +56,13 @@ describe('the Kubernetes manifests', () => {
     expect(schemaErrors([missing])).toEqual(['gateway.yaml#1: /spec must have required property selector']);
   });
 
-  it('run every process, two of each service (one projection runner standing by), with readiness on /readyz and liveness on /healthz', () => {
+  it('run every process, two of each service (one projection runner and one relay standing by), with readiness on /readyz and liveness on /healthz', () => {
     expect(Object.fromEntries(deployments.map((d) => [d.metadata.name, [d.spec.template.spec.containers[0]!.args[0], d.spec.replicas]]))).toEqual({
       'command-service': ['command-service', 2],
       gateway: ['gateway', 2],
       projections: ['projections', 2],
       'query-service': ['query-service', 2],
-      relay: ['relay', 1],
+      relay: ['relay', 2],
     });
     for (const d of deployments) {
       const [container] = d.spec.template.spec.containers;

@@ -12,7 +12,9 @@ import {
   type Me,
   type PostsPage,
 } from '@forum/contracts';
-import { anyNumber, arrayContaining, createTestDatabase, matching, objectContaining, waitFor } from '@forum/platform/testing';
+import { startFeedRelay, type FeedMessage } from '@forum/feed';
+import { createLogger } from '@forum/platform';
+import { anyNumber, arrayContaining, createTestDatabase, matching, objectContaining, testEventMetadata, waitFor } from '@forum/platform/testing';
 import { postsProjection, usersProjection } from '@forum/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runForumctl } from './forumctl.ts';
@@ -258,5 +260,64 @@ describe('forumctl', () => {
     expect(rows.map((r) => r.name)).toEqual(arrayContaining(['posts', 'tags', 'users']));
     expect(rows.every((r) => r.state === 'live')).toBe(true);
     expect((await ctl(['nonsense'])).code).toBe(2);
+  });
+
+  it('#44 status shows each feed: its checkpoint, the head, the lag, what it published and whether a relay holds its lock', { timeout: 60_000 }, async () => {
+    type FeedRow = {
+      kind: string;
+      name: string;
+      checkpoint: string;
+      head: string;
+      lag: number;
+      published: string;
+      relay: { pid: number } | null;
+      standbys: number;
+    };
+    const feeds = async () => (JSON.parse((await ctl(['status', '--json'])).out) as FeedRow[]).filter((row) => row.kind === 'feed');
+    // no feed ever ran on this forum (no KAFKA_BROKERS): status says nothing of one
+    expect((await ctl(['status'])).out).not.toMatch(/feed|relay/i);
+    expect(await feeds()).toEqual([]);
+
+    const delivered: FeedMessage[] = [];
+    const publisher = { publish: (messages: readonly FeedMessage[]) => Promise.resolve(void delivered.push(...messages)), close: () => Promise.resolve() };
+    const relays = [0, 1].map(() =>
+      startFeedRelay({ store: forum.store, databaseUrl: forum.databaseUrl, publisher, logger: createLogger('forumctl-test', 'silent') }),
+    );
+    try {
+      const [caughtUp] = await waitFor(feeds, (rows) => rows.length === 1 && rows[0]!.lag === 0 && rows[0]!.standbys === 1, 20_000);
+      const head = await forum.store.head();
+      expect(caughtUp).toEqual({
+        kind: 'feed',
+        name: 'kafka',
+        checkpoint: positionToken(head),
+        head: head.globalPosition.toString(),
+        lag: 0,
+        published: String(delivered.length),
+        updatedAt: matching(/^\d{4}-/),
+        relay: { pid: anyNumber, address: matching(/^127\.0\.0\.1$|^::1$/) },
+        standbys: 1,
+      });
+      const text = await ctl(['status']);
+      expect(text.code).toBe(0);
+      const lines = text.out.split('\n');
+      const header = lines.findIndex((line) => line.startsWith('feed '));
+      expect(lines[header]).toMatch(/^feed\s+checkpoint\s+head\s+lag\s+published\s+relay\s+standbys$/);
+      expect(lines[header + 2]).toMatch(
+        new RegExp(
+          `^kafka\\s+${positionToken(head).replace('.', '\\.')}\\s+${head.globalPosition}\\s+0\\s+${delivered.length}\\s+pid ${caughtUp!.relay!.pid}\\b.*\\s1$`,
+        ),
+      );
+    } finally {
+      for (const relay of await Promise.all(relays)) await relay.stop();
+    }
+    // no relay now, and the log goes on: the feed falls behind
+    await forum.store.append([
+      { streamId: `post-${randomUUID()}`, expectedVersion: 'no_stream', events: [{ type: 'PostVoted', data: {}, metadata: testEventMetadata() }] },
+    ]);
+    const [behind] = await waitFor(feeds, (rows) => rows[0]!.lag > 0);
+    expect(behind).toMatchObject({ relay: null, standbys: 0 });
+    expect((await ctl(['status'])).out).toMatch(/^kafka\s.*\s[1-9]\d*\s+\d+\s+none\s+0$/m);
+    // as it was: this forum has no feed
+    await forum.db.raw('DROP SCHEMA feed CASCADE');
   });
 });

@@ -7,6 +7,7 @@ import { createForumCommands, operatorMeta, type Accepted, type CommandMeta, typ
 import { createKnex, createLogger, replicasOf, standbyStatus, type Knex, type StandbyStatus } from '@forum/platform';
 import pg from 'pg';
 import { history, streamHistory, type HistoryReader } from '@forum/eventstore';
+import { feedStatus, type FeedStatus } from '@forum/feed';
 import { allProjections, buildLabel, migrateCheckpoints, projectionStatus } from '@forum/projections';
 import { progressReporter, rebuildProjections } from '@forum/projections/rebuild';
 import { verifyProjection, verifyReport } from '@forum/projections/verify';
@@ -22,6 +23,8 @@ export type { CliIo } from './cli-io.ts';
 const USAGE = `forumctl <command>
 
   status [--json]                        projections: version, build, state, checkpoint, head, lag, error;
+                                         the Kafka feed (when one ever ran): checkpoint, head, lag, published,
+                                         the relay that holds its lock, its standbys;
                                          and the standbys' lag (on a standby: its own)
   rebuild <projection>... | --all        blue-green rebuild: replays into a new build, switches reads when caught up,
          [--no-verify]                   then compares the new builds with a replay (as verify does) unless --no-verify
@@ -103,8 +106,12 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
           const standby = await standbyStatus(db);
           if (!standby.standby) await migrateCheckpoints(db);
           const status = await projectionStatus(db);
-          if (values.json) io.out(JSON.stringify(status, null, 2) + '\n');
-          else {
+          const feeds = await feedStatus(client);
+          if (values.json) {
+            // one list: each row says what it is (a projection build or a feed)
+            const rows = [...status.map((s) => ({ kind: 'projection', ...s })), ...(feeds ?? []).map((f) => ({ kind: 'feed', ...f }))];
+            io.out(JSON.stringify(rows, null, 2) + '\n');
+          } else {
             io.out(
               table(
                 ['projection', 'version', 'build', 'state', 'checkpoint', 'head', 'lag', 'error'],
@@ -120,6 +127,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
                 ]),
               ),
             );
+            if (feeds && feeds.length > 0) io.out('\n' + feedTable(feeds));
             io.out(await replicationSummary(db, standby));
           }
           return status.some((s) => s.state === 'halted') ? 1 : 0;
@@ -402,6 +410,22 @@ function historyTable(title: string, events: readonly HistoryEntry[]): string {
         ];
       }),
     )
+  );
+}
+
+/** `status`'s lines on the event feeds (Kafka): where each is, and which relay publishes it. */
+function feedTable(feeds: readonly FeedStatus[]): string {
+  return table(
+    ['feed', 'checkpoint', 'head', 'lag', 'published', 'relay', 'standbys'],
+    feeds.map((f) => [
+      f.name,
+      f.checkpoint,
+      f.head,
+      String(f.lag),
+      f.published,
+      f.relay ? `pid ${f.relay.pid}${f.relay.address ? ` at ${f.relay.address}` : ''}` : 'none',
+      String(f.standbys),
+    ]),
   );
 }
 

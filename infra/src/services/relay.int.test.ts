@@ -11,14 +11,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 /**
  * The feed's relay in a process of its own, as `npm run start:relay` starts it, with a broker that
  * does not answer (nothing listens on its port; no Kafka is needed): it starts, says on /readyz
- * that publishing fails, keeps its checkpoint where it was, and stops cleanly on SIGTERM. What it
- * does with a real broker is in feed/src/kafka/publisher.int.test.ts.
+ * that publishing fails, keeps its checkpoint where it was; a second one stands by and takes over
+ * when the first is killed; it stops cleanly on SIGTERM. What it does with a real broker is in
+ * feed/src/kafka/publisher.int.test.ts.
  */
 const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'relay.ts');
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let deadBroker: number;
 let relay: ChildProcess;
 let output = '';
 let base: string;
+/** A second relay on the same feed, started by the take-over test. */
+let second: { process: ChildProcess; base: string } | null = null;
 
 const answerOf = async (url: string) => {
   try {
@@ -32,22 +36,28 @@ const answerOf = async (url: string) => {
   }
 };
 
+/** `npm run start:relay` against the test database and a broker that does not answer; its health on the port it answers. */
+async function startRelay(): Promise<{ process: ChildProcess; base: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, PORT: String(port), DATABASE_URL: database.url, KAFKA_BROKERS: `127.0.0.1:${deadBroker}`, LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  return { process: child, base: `http://127.0.0.1:${port}` };
+}
+
 beforeAll(async () => {
   database = await createTestDatabase('relay_process');
   const store = await createPostgresEventStore({ connectionString: database.url });
   await store.append([{ streamId: 'post-1', expectedVersion: 'no_stream', events: [{ type: 'PostVoted', data: {}, metadata: testEventMetadata() }] }]);
   await store.close();
-  const [port, deadBroker] = [await freePort(), await freePort()];
-  base = `http://127.0.0.1:${port}`;
-  relay = spawn(process.execPath, ['--import', 'tsx', entry], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: database.url, KAFKA_BROKERS: `127.0.0.1:${deadBroker}`, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  relay.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-  relay.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  deadBroker = await freePort();
+  ({ process: relay, base } = await startRelay());
 }, 60_000);
 afterAll(async () => {
-  if (relay?.exitCode === null) relay.kill('SIGKILL');
+  for (const child of [relay, second?.process]) if (child?.exitCode === null) child.kill('SIGKILL');
   await database?.drop();
 });
 
@@ -58,7 +68,7 @@ describe('the feed relay’s process', () => {
       (a) => a.status === 503 && a.body?.checks.feed?.detail?.failing !== undefined,
       60_000,
     ).catch((error: Error) => {
-      throw new Error(`${error.message}\n${output}`);
+      throw new Error(`${error.message}\n${output.slice(-4000)}`);
     });
     expect(answer.body!.checks.database).toMatchObject({ ok: true });
     expect(answer.body!.checks.feed).toMatchObject({ ok: false, detail: { checkpoint: '0.0', published: '0' } });
@@ -71,6 +81,40 @@ describe('the feed relay’s process', () => {
     expect(rows[0]!.n).toBe('0');
     // the broker's failure is logged, with what the relay does about it
     expect(output).toContain('feed publish failed; sending the batch again');
+  });
+
+  it('a second relay stands by, ready; it takes over within seconds when the first is killed (SIGKILL)', { timeout: 90_000 }, async () => {
+    second = await startRelay();
+    const standing = await waitFor(
+      () => answerOf(`${second!.base}/readyz`),
+      (a) => a.body?.checks.feed?.detail?.role === 'standby',
+      60_000,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}\n${output.slice(-4000)}`);
+    });
+    // a standby is ready: it publishes nothing, so the broker's silence is not its failure
+    expect(standing.status).toBe(200);
+    expect(standing.body!.checks.feed).toMatchObject({ ok: true, detail: { role: 'standby', checkpoint: '0.0' } });
+    expect((await answerOf(`${base}/readyz`)).body!.checks.feed).toMatchObject({ ok: false, detail: { role: 'active' } });
+
+    const exited = new Promise((resolve) => relay.once('exit', resolve));
+    const killed = performance.now();
+    relay.kill('SIGKILL');
+    await exited;
+    const active = await waitFor(
+      () => answerOf(`${second!.base}/readyz`),
+      (a) => a.body?.checks.feed?.detail?.role === 'active',
+      10_000,
+    );
+    const takeOver = performance.now() - killed;
+    console.info(`feed take-over after SIGKILL of the active relay's process: ${Math.round(takeOver)} ms`);
+    expect(takeOver).toBeLessThan(5_000);
+    // it now publishes, and fails as the first did: the broker still does not answer
+    expect(active.body!.checks.feed).toMatchObject({ detail: { role: 'active', checkpoint: '0.0' } });
+    expect(output).toContain("another relay holds the feed's lock: standing by");
+    expect(output).toContain("feed relay took over the feed's lock");
+    relay = second.process;
+    base = second.base;
   });
 
   it('stops on SIGTERM with exit code 0', async () => {

@@ -1,10 +1,10 @@
 import type { LogPosition } from '@forum/contracts';
 import { CoalescingNotifier, type EventStore, type SqlLog, type Subscription } from '@forum/eventstore';
-import { prepared, type Knex, type Logger } from '@forum/platform';
+import { prepared, type AdvisoryLockSession, type Knex, type Logger } from '@forum/platform';
 import type DataLoader from 'dataloader';
 import { batchedCheckpointMoves, type CheckpointMove, type Moved } from './checkpoint-moves.ts';
 import type { BuildKey, BuildState } from './checkpoints.ts';
-import { LockSession } from './lock-session.ts';
+import { projectionLockSession } from './lock-session.ts';
 import { CHECKPOINTS_CHANNEL, type Projection } from './projection.ts';
 import { stagedRangesOf, type StagedRanges } from './staged-ranges.ts';
 import { SharedLogReader } from './shared-log.ts';
@@ -31,7 +31,7 @@ export interface RunnerContext {
   sqlLog: SqlLog | null;
   /** This runner's workers, by `lockKey`. */
   readonly workers: Map<string, RunnerWorker>;
-  readonly locks: LockSession;
+  readonly locks: AdvisoryLockSession;
   readonly buildReader: SharedLogReader;
   readonly stagedRanges: StagedRanges;
   readonly checkpointMoves: DataLoader<CheckpointMove, Moved | null>;
@@ -105,7 +105,7 @@ export function createRunnerContext(
     stopped: false,
     sqlLog: null,
     workers: new Map(),
-    locks: new LockSession(options.connectionString, options.logger, {
+    locks: projectionLockSession(options.connectionString, options.logger, {
       stopped: () => context.stopped,
       lost: () => {
         for (const worker of context.workers.values()) {

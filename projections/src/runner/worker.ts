@@ -95,14 +95,14 @@ export class Worker implements RunnerWorker {
 
   private async tryLock(): Promise<boolean> {
     if (this.locked) return true;
-    this.locked = await this.context.locks.tryLock(this.key);
+    this.locked = await this.context.locks.tryLock(lockKey(this.key));
     return this.locked;
   }
 
   private async unlock() {
     if (!this.locked || !this.context.locks.isOpen || this.context.stopped) return;
     this.locked = false;
-    await this.context.locks.unlock(this.key);
+    await this.context.locks.unlock(lockKey(this.key));
   }
 
   /** Creates the build's tables; a live build (re)publishes its views. Null when the build is retired. */
