@@ -33,7 +33,7 @@ if (missing) console.warn(`infra/src/embedded/database-disk-full.int.test.ts ski
 /** The disk: room for two new forums (about 45 MB each) and their writes; the filler takes the rest in an instant. */
 const DISK_MB = 256;
 /** How long the disk stays full once it refuses writes (once PostgreSQL is down, in the second test): every member meets it. */
-const FULL_MS = 8_000;
+const FULL_MS = 5_000;
 /** The log says a fault at most this often (platform's http-server.ts). */
 const LOG_INTERVAL_MS = 5_000;
 
