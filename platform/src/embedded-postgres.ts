@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -161,7 +161,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   let running: { stop(): Promise<void> };
   try {
-    if (options.ownProcessGroup) running = await startInOwnProcessGroup(['-D', pgDir, '-p', String(port), ...postgresFlags], log, options.supervision);
+    if (options.ownProcessGroup) running = await startInOwnProcessGroup(pgDir, ['-p', String(port), ...postgresFlags], log, options.supervision);
     else {
       await server.start();
       running = server;
@@ -215,6 +215,24 @@ export interface ServerExit extends Partial<ServerFailure> {
 const RESTART_FIRST_MS = 100;
 export const RESTART_MAX_MS = 5_000;
 
+/**
+ * A server that could not start because its disk was full is started again as soon as its volume
+ * has this much free (checked every SPACE_CHECK_MS): room for the WAL segments its recovery writes.
+ * Less free space waits for the usual try.
+ */
+const FREE_TO_START_BYTES = 64 * MB;
+const SPACE_CHECK_MS = 250;
+
+/** The bytes free for PostgreSQL's user on the volume of `dir` (0 when it cannot be read). */
+async function freeBytes(dir: string): Promise<number> {
+  try {
+    const { bavail, bsize } = await statfs(dir);
+    return bavail * bsize;
+  } catch {
+    return 0;
+  }
+}
+
 /** How long the output of a server that exited is still read for its last lines. */
 const LAST_WORDS_MS = 100;
 
@@ -236,14 +254,16 @@ function serverFailureIn(line: string): (ServerFailure & { panic: boolean }) | n
  * accepts connections; stopped (fast shutdown) by `stop()`, or when this process exits without it.
  * Supervised: a server that exits though `stop()` was not called (killed, crashed) is started again
  * at once, and again after a growing wait while it cannot start (its old backends still hold its
- * shared memory for a moment after a kill -9; its disk is full).
+ * shared memory for a moment after a kill -9), or as soon as space is freed when its disk was full.
  */
 async function startInOwnProcessGroup(
-  args: readonly string[],
+  pgDir: string,
+  flags: readonly string[],
   log: (line: string) => void,
   supervision: PostgresSupervision | undefined,
 ): Promise<{ stop(): Promise<void> }> {
   const { postgres } = await embeddedPostgresBinaries();
+  const args = ['-D', pgDir, ...flags];
   let stopping = false;
   let current: ChildProcess | null = null;
   let restart: NodeJS.Timeout | null = null;
@@ -315,9 +335,18 @@ async function startInOwnProcessGroup(
           },
           () => {
             if (stopping) return;
-            supervision?.cannotStart(next.exit());
-            restart = setTimeout(attempt, waitMs);
+            const exit = next.exit();
+            supervision?.cannotStart(exit);
+            const tryAt = Date.now() + waitMs;
             waitMs = Math.min(waitMs * 2, RESTART_MAX_MS);
+            // on a full disk, as soon as space is freed rather than at the end of the wait
+            const waiting = async () => {
+              restart = null;
+              if (stopping) return;
+              if (Date.now() >= tryAt || (exit.diskFull && (await freeBytes(pgDir)) >= FREE_TO_START_BYTES)) return attempt();
+              restart = setTimeout(() => void waiting(), SPACE_CHECK_MS);
+            };
+            restart = setTimeout(() => void waiting(), exit.diskFull ? SPACE_CHECK_MS : tryAt - Date.now());
           },
         );
       };

@@ -50,7 +50,7 @@ function supervisionLog(logger: Logger): PostgresSupervision {
       sayOnce('error', exit, exit.diskFull ? `PostgreSQL stopped: ${DISK_FULL}` : 'PostgreSQL stopped unexpectedly; starting it again'),
     cannotStart: (exit) =>
       exit.diskFull
-        ? sayOnce('error', exit, `PostgreSQL cannot start: ${DISK_FULL} (it is tried every ${RESTART_MAX_MS / 1000} s at most)`)
+        ? sayOnce('error', exit, `PostgreSQL cannot start: ${DISK_FULL}`)
         : sayOnce('warn', exit, `PostgreSQL cannot start yet; it is tried again every ${RESTART_MAX_MS / 1000} s at most`),
     runningAgain: (afterMs) => {
       said.clear();
