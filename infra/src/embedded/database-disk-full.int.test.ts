@@ -25,7 +25,8 @@ import { mountSmallDisk, smallDiskMissing, type SmallDisk } from '../testing/sma
  * 500, never a hang) and the log says that the disk is full, not once per request. Once the space
  * is back, writes are acknowledged again within seconds, without a restart of the forum, and
  * nothing was half-written. The measured times are printed (their figures are in
- * docs/reliability.md; the bounds here only tell a hang from an answer).
+ * docs/reliability.md); the bounds here tell a hang from an answer, and a start as soon as the
+ * space is back from one at the supervisor's next try.
  */
 const missing = await smallDiskMissing();
 if (missing) console.warn(`infra/src/embedded/database-disk-full.int.test.ts skipped: ${missing}`);
