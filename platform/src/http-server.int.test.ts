@@ -37,6 +37,11 @@ function databaseGone(): never {
   throw Object.assign(new Error('select 1 - terminating connection due to administrator command'), { code: '57P01', severity: 'FATAL' });
 }
 
+/** pg's error of a write PostgreSQL refused because its disk is full. */
+function diskFull(): never {
+  throw Object.assign(new Error('could not extend file "base/16384/16418": No space left on device'), { code: '53100', severity: 'ERROR' });
+}
+
 beforeAll(async () => {
   const destination = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk)) as Line), done()) });
   server = createHttpServer({ logger: createLogger('http-server-test', 'info', { format: 'json', destination }) });
@@ -52,6 +57,7 @@ beforeAll(async () => {
   server.get('/api/limited', limited);
   server.get('/api/broken', broken);
   server.get('/api/database-gone', databaseGone);
+  server.get('/api/disk-full', diskFull);
   base = await server.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -311,6 +317,24 @@ describe('a database out of reach', () => {
         .filter((line) => line.msg === 'request completed')
         .map((line) => [line.level, line.res]),
     ).toEqual(ids.map(() => [40, { statusCode: 503 }]));
+  });
+
+  it('on a full disk, answers the same 503, and says at level error that the disk is full, once however many requests meet it', async () => {
+    const ids = ['req-full-1', 'req-full-2', 'req-full-3'];
+    for (const id of ids)
+      expect(await answerOf({ path: '/api/disk-full', headers: { 'X-Request-Id': id } })).toEqual({
+        ...answered(503, UNAVAILABLE, '1'),
+        requestId: id,
+      });
+    await expect.poll(() => ids.map((id) => linesOf(id).length)).toEqual([2, 1, 1]);
+    expect(linesOf('req-full-1')[0]).toEqual({
+      level: 50,
+      time,
+      service: 'http-server-test',
+      req: { id: 'req-full-1', method: 'GET', url: '/api/disk-full' },
+      cause: { code: '53100', message: 'could not extend file "base/16384/16418": No space left on device' },
+      msg: "the database's disk is full (No space left on device): writes answer 503 until space is freed on PostgreSQL's volume",
+    });
   });
 });
 

@@ -20,6 +20,7 @@ import {
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { UnsupportedMediaTypeError, ValidationError } from './errors.ts';
+import { isDiskFull } from './database-unavailable.ts';
 import {
   answerClientError,
   errorAnswer,
@@ -168,20 +169,29 @@ declare module 'fastify' {
   }
 }
 
-/** The database's unavailability is said in the log at most this often (every request meets it). */
+/** Each of the database's faults is said in the log at most this often (every request meets it). */
 const UNAVAILABLE_LOG_INTERVAL_MS = 5_000;
-let unavailableSaidAt = 0;
+/** When each fault's line was last said, by its message. */
+const unavailableSaidAt = new Map<string, number>();
 
 /** The error's answer (errorAnswer); an unexpected one is logged with the request's id, a database out of reach now and then. */
 function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const answer = errorAnswer(error);
   if (answer.unexpected) request.log.error({ err: error }, 'unhandled error');
-  else if (answer.databaseUnavailable && Date.now() - unavailableSaidAt >= UNAVAILABLE_LOG_INTERVAL_MS) {
-    unavailableSaidAt = Date.now();
-    const { code, message } = error as { code?: unknown; message?: unknown };
-    request.log.warn({ cause: { code, message } }, 'the database is unavailable: requests that need it answer 503 until it is back');
-  }
+  else if (answer.databaseUnavailable) sayUnavailable(error, request);
   void reply.code(answer.status).headers(answer.headers).send(answer.body);
+}
+
+/** Says why the database cannot serve, once every UNAVAILABLE_LOG_INTERVAL_MS: a full disk (an operator must free space) at level error, any other fault at warn. */
+function sayUnavailable(error: unknown, request: FastifyRequest) {
+  const diskFull = isDiskFull(error);
+  const message = diskFull
+    ? "the database's disk is full (No space left on device): writes answer 503 until space is freed on PostgreSQL's volume"
+    : 'the database is unavailable: requests that need it answer 503 until it is back';
+  if (Date.now() - (unavailableSaidAt.get(message) ?? 0) < UNAVAILABLE_LOG_INTERVAL_MS) return;
+  unavailableSaidAt.set(message, Date.now());
+  const { code, message: said } = error as { code?: unknown; message?: unknown };
+  request.log[diskFull ? 'error' : 'warn']({ cause: { code, message: said } }, message);
 }
 
 /**

@@ -71,8 +71,10 @@ export function listenForNotifications(options: NotificationListenerOptions): No
     session = null;
     client.end().catch(() => {});
     if (closed) return;
+    // said once per loss; the attempts that fail until it listens again (a server down for long) only at debug
+    if (wasLost) log.debug({ err: error, retryInMs: retryMs }, 'LISTEN session: connecting again failed');
+    else log.warn({ err: error, retryInMs: retryMs }, 'LISTEN session lost; connecting again');
     wasLost = true;
-    log.warn({ err: error, retryInMs: retryMs }, 'LISTEN session lost; connecting again');
     retry = setTimeout(() => {
       retry = null;
       if (!closed) connect().catch(() => {});

@@ -219,6 +219,50 @@ describe('projection runner', () => {
     }
   });
 
+  it(
+    'does not halt when its database cannot write (a full disk): it tries again until the write succeeds, and applies each event once',
+    { timeout: 60_000 },
+    async () => {
+      let diskFull = true;
+      const refusals: number[] = [];
+      const counting = countingProjection({ name: 'full_disk', types: ['Tick', 'Poison'] });
+      const stalled: Projection = {
+        ...counting,
+        async apply(trx, events) {
+          // PostgreSQL's answer when a table's file cannot grow
+          if (diskFull) {
+            refusals.push(Date.now());
+            throw Object.assign(new Error('could not extend file "base/16384/16535": No space left on device'), { code: '53100', severity: 'ERROR' });
+          }
+          await counting.apply(trx, events);
+        },
+      };
+      const runner = createProjectionRunner({ db: log.db, connectionString: log.url, store: log.store, logger, projections: [stalled] });
+      await runner.start();
+      try {
+        await log.store.append([{ streamId: `full-disk-${Date.now()}`, expectedVersion: 'no_stream', events: [tick(0)] }]);
+        const total = await log.eventCount();
+        // tried again, one event at a time too, without halting
+        await waitFor(
+          () => refusals.length,
+          (n) => n >= 3,
+        );
+        expect((await projectionStatus(log.db)).find((p) => p.name === 'full_disk')).toMatchObject({ state: 'live', error: null });
+        expect(runner.workers().find((w) => w.name === 'full_disk')!.state).not.toBe('halted');
+
+        diskFull = false;
+        const stats = await waitFor(
+          () => appliedStats('full_disk_v1'),
+          (s) => s.rows === total,
+        );
+        expect(stats).toEqual({ rows: total, distinct_positions: total, total });
+        expect((await projectionStatus(log.db)).find((p) => p.name === 'full_disk')).toMatchObject({ state: 'live', error: null, lag: 0 });
+      } finally {
+        await runner.stop();
+      }
+    },
+  );
+
   it('moves a live checkpoint over events of types it does not read without applying them, and applies its own', { timeout: 60_000 }, async () => {
     const batches: string[][] = [];
     const picky: Projection = { ...countingProjection({ name: 'picky', types: ['Picked'] }) };

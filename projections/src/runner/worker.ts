@@ -20,6 +20,9 @@ import type { LogBatch } from './shared-log.ts';
  */
 export const PASSING_PAUSE_MS = 10;
 
+/** How often a worker says that it restarts after its database's unavailability (it tries again every second). */
+const TRANSIENT_LOG_INTERVAL_MS = 60_000;
+
 /** Runs one build: takes its lock (or stands by), prepares its schema, then replays or follows the log. */
 export class Worker implements RunnerWorker {
   state: WorkerState = 'starting';
@@ -32,6 +35,8 @@ export class Worker implements RunnerWorker {
   private switchTimer: NodeJS.Timeout | null = null;
   /** Batches and switch attempts of this build, one at a time. */
   private serial: Promise<unknown> = Promise.resolve();
+  /** When a restart after a transient error was last said (sayRestarting). */
+  private transientSaidAt = 0;
 
   constructor(
     private readonly context: RunnerContext,
@@ -82,7 +87,7 @@ export class Worker implements RunnerWorker {
             ready();
             return; // halted until restarted; the lock stays with us so no other runner retries it blindly
           }
-          if (!(error instanceof CheckpointMoved)) progress.log.warn({ err: error }, 'projection worker restarting');
+          if (!(error instanceof CheckpointMoved)) this.sayRestarting(error);
           await this.pause(error instanceof CheckpointMoved ? 0 : 1000);
         }
       }
@@ -91,6 +96,19 @@ export class Worker implements RunnerWorker {
       context.workers.delete(lockKey(this.key));
       await this.unlock();
     })();
+  }
+
+  /**
+   * Says that the worker restarts after `error`. One its database's unavailability caused (a lost
+   * connection, a full disk) comes back every second while it lasts, which may be hours: it is
+   * said at most once every TRANSIENT_LOG_INTERVAL_MS.
+   */
+  private sayRestarting(error: unknown) {
+    if (isTransient(error)) {
+      if (Date.now() - this.transientSaidAt < TRANSIENT_LOG_INTERVAL_MS) return;
+      this.transientSaidAt = Date.now();
+    }
+    this.progress.log.warn({ err: error }, 'projection worker restarting');
   }
 
   private async tryLock(): Promise<boolean> {
