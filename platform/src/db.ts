@@ -84,11 +84,25 @@ export function createKnex(url: string, pool: { min?: number; max?: number; quer
   );
 }
 
-/** knex's lines in the forum's log: their first line (an acquire error comes with its stack). */
+/** Each kind of knex's warnings (its words before the first colon: `Acquire connection error`) is said at warn at most this often. */
+const KNEX_WARN_INTERVAL_MS = 5_000;
+
+/**
+ * knex's lines in the forum's log: their first line (an acquire error comes with its stack). While
+ * the database is away knex warns for every connection it fails to make; each kind of warning is said
+ * at warn once every KNEX_WARN_INTERVAL_MS, the others at debug.
+ */
 export function knexLog(logger: Logger): Knex.Config['log'] {
-  const firstLine = (message: unknown) => String(message).split('\n', 1)[0];
+  const firstLine = (message: unknown) => String(message).split('\n', 1)[0]!;
+  const saidAt = new Map<string, number>();
   return {
-    warn: (message: unknown) => logger.warn(firstLine(message)),
+    warn: (message: unknown) => {
+      const line = firstLine(message);
+      const kind = line.split(':', 1)[0]!;
+      if (Date.now() - (saidAt.get(kind) ?? 0) < KNEX_WARN_INTERVAL_MS) return logger.debug(line);
+      saidAt.set(kind, Date.now());
+      logger.warn(line);
+    },
     error: (message: unknown) => logger.error(firstLine(message)),
     deprecate: (method: unknown, alternative: unknown) => logger.warn(`knex: ${String(method)} is deprecated; use ${String(alternative)}`),
     debug: (message: unknown) => logger.debug(firstLine(message)),
