@@ -295,9 +295,9 @@ function everyPartReady(forum: ReplicatedForum) {
   };
 }
 
-/** The longest stretch between `from`, the times in `at` and `to`. */
+/** The longest stretch between two of the times in `at` that lie from `from` to `to`, or from the last of them to `to`. */
 function longestGap(at: readonly number[], from: number, to: number): { ms: number; from: number; to: number } {
-  const times = [from, ...at.filter((time) => time >= from && time <= to).sort((a, b) => a - b), to];
+  const times = [...at.filter((time) => time >= from && time <= to).sort((a, b) => a - b), to];
   let gap = { ms: 0, from, to: from };
   for (let i = 1; i < times.length; i++) if (times[i]! - times[i - 1]! > gap.ms) gap = { ms: times[i]! - times[i - 1]!, from: times[i - 1]!, to: times[i]! };
   return gap;
