@@ -11,7 +11,7 @@ const Plain = lazy(async () => ({ default: (await import('./PlainMarkdown.tsx'))
  */
 export function Markdown(props: MarkdownViewProps) {
   return (
-    <Suspense fallback={<Skeleton variant="text" width="80%" aria-label="Loading text" />}>
+    <Suspense fallback={<Skeleton variant="text" width="80%" role="status" aria-label="Loading text" />}>
       <View {...props} />
     </Suspense>
   );

@@ -72,7 +72,7 @@ export function MyPosts() {
         )}
       </Stack>
       {isLoading ? (
-        <Skeleton variant="rounded" height={240} aria-label="Loading your posts" />
+        <Skeleton variant="rounded" height={240} role="status" aria-label="Loading your posts" />
       ) : !posts ? (
         // a failed refresh keeps the list it has; only a list never loaded is an error
         <Alert severity="error">Your posts could not be loaded. Please try again later.</Alert>
