@@ -21,3 +21,4 @@ export * from './mail/unsubscribe-token.ts';
 export * from './mail/mailer.ts';
 export * from './mail/escape-html.ts';
 export * from './wake-loop.ts';
+export * from './api-document.ts';

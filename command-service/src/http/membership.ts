@@ -6,7 +6,7 @@ import { commandMeta, identityOf, sendAccepted } from './context.ts';
 
 export function membershipRoutes(api: CommandRoutes, { commands, clock, directory }: CommandAppDeps): void {
   /** Gold membership, $9.99 once: the caller's own email, or any user's for an admin. */
-  api.patch('/users/membership/:email', { schema: { params: EmailParams, body: NoBody } }, async (request, reply) => {
+  api.patch('/users/membership/:email', { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'ALREADY_MEMBER', 'PURCHASE_IN_PROGRESS', 'PAYMENT_FAILED'], params: EmailParams, body: NoBody } }, async (request, reply) => {
     const principal = principalOfRequest(request);
     const { email } = request.params;
     let targetUserId = principal.subject;

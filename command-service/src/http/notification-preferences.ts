@@ -26,7 +26,7 @@ const OneClickBody = z
  * is the proof): the kinds it names reach the member in the app only. Called again, it changes nothing.
  */
 export function unsubscribeRoutes(api: CommandRoutes, { commands, clock, unsubscribeTokens }: CommandAppDeps): void {
-  api.post('/unsubscribe', { schema: { querystring: UnsubscribeQuery, body: OneClickBody }, config: { formBody: true } }, async (request, reply) => {
+  api.post('/unsubscribe', { schema: { errors: ['UNSUBSCRIBE_LINK_INVALID'], querystring: UnsubscribeQuery, body: OneClickBody }, config: { formBody: true } }, async (request, reply) => {
     const grant = unsubscribeTokens.verify(request.query.token);
     if (!grant) throw new UnsubscribeLinkInvalid();
     const now = clock();

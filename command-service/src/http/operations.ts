@@ -9,7 +9,7 @@ import { commandMeta, identityOf } from './context.ts';
  * answer's X-Event-Position, so the log read after it shows it.
  */
 export function operationsRoutes(api: CommandRoutes, { commands, projections, logger, clock }: CommandAppDeps): void {
-  api.post('/admin/projections/:name/rebuild', { schema: { params: ProjectionNameParams, body: NoBody } }, async (request, reply) => {
+  api.post('/admin/projections/:name/rebuild', { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT'], params: ProjectionNameParams, body: NoBody } }, async (request, reply) => {
     const principal = principalOfRequest(request);
     const { name } = request.params;
     if (!(await commands.isAdmin(principal.subject))) throw new ForbiddenError('You must be an admin to do this');

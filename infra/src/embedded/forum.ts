@@ -27,7 +27,7 @@ import {
   type Knex,
   type Logger,
 } from '@forum/platform';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifySchema, RouteOptions } from 'fastify';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
 import {
   createCheckpointWatcher,
@@ -167,6 +167,7 @@ export async function startForum(
     const mail = await startForumMailer({ config, db, databaseUrl, origin: url, tokens, identity: identityAdmin, logger });
     stack.push(() => mail.stop());
     const commandRoutes: string[] = [];
+    const commandOptions = new Map<string, RouteOptions>();
     const command = listingRoutes(
       commandApi({
         store,
@@ -181,8 +182,10 @@ export async function startForum(
         trustProxy: config.TRUST_PROXY,
       }),
       commandRoutes,
+      commandOptions,
     );
     const queryRoutes: string[] = [];
+    const queryOptions = new Map<string, RouteOptions>();
     const query = listingRoutes(
       queryApi({
         db: readDb,
@@ -199,6 +202,7 @@ export async function startForum(
         trustProxy: config.TRUST_PROXY,
       }),
       queryRoutes,
+      queryOptions,
     );
     const starting = await createGateway({
       api: [command, query],
@@ -239,7 +243,10 @@ export async function startForum(
       db,
       realm,
       runner,
-      apps: { command: { routes: commandRoutes }, query: { routes: queryRoutes } },
+      apps: {
+        command: { routes: commandRoutes, schemaOf: (route) => commandOptions.get(route)?.schema },
+        query: { routes: queryRoutes, schemaOf: (route) => queryOptions.get(route)?.schema },
+      },
       logger,
       stop: stopAll,
     };
@@ -252,13 +259,20 @@ export async function startForum(
 /** A service's routes, as 'METHOD /path' (HEAD, which Fastify adds to every GET, left out). */
 export interface ServedApi {
   readonly routes: readonly string[];
+  /** A route's schema ('METHOD /api/path' as in `routes`) as its contexts left it, the errors they declare with it (the API document's test). */
+  schemaOf(route: string): FastifySchema | undefined;
 }
 
 /** `plugin`, listing the routes it registers into `routes` (the path as served, its prefix included; HEAD left out). */
-function listingRoutes(plugin: FastifyPluginAsync, routes: string[]): FastifyPluginAsync {
+function listingRoutes(plugin: FastifyPluginAsync, routes: string[], options: Map<string, RouteOptions>): FastifyPluginAsync {
   return async (context) => {
-    context.addHook('onRoute', ({ method, url }) => {
-      for (const name of [method].flat()) if (name !== 'HEAD') routes.push(`${name} ${url}`);
+    context.addHook('onRoute', (route) => {
+      for (const name of [route.method].flat())
+        if (name !== 'HEAD') {
+          routes.push(`${name} ${route.url}`);
+          // its schema is read when asked: the contexts inside add the errors their hooks answer after this hook
+          options.set(`${name} ${route.url}`, route);
+        }
     });
     await context.register(plugin);
   };

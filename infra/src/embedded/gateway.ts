@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '@forum/contracts';
-import { apiInput, createHttpServer, errorBody, healthPlugin, type HttpServer, type Logger, type ReadinessCheck, type RequestHook } from '@forum/platform';
+import { API_DOCUMENT_PATH, apiInput, createHttpServer, errorBody, healthPlugin, registerApiDocument, type HttpServer, type Logger, type ReadinessCheck, type RequestHook } from '@forum/platform';
 import fastifyStatic from '@fastify/static';
+import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { SecurityHeaders } from './security-headers.ts';
 import { singlePageApp } from './spa.ts';
@@ -40,6 +41,8 @@ export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> 
     headers.every(request.raw, reply.raw);
     done();
   });
+  // before any route: the API document lists the routes of /api as they are added
+  await registerApiDocument(server, { version: API_VERSION });
   await server.register(healthPlugin(routes.checks));
   if (routes.identity) mountRaw(server, '/realms/forum', routes.identity);
   if (routes.identityAdmin) mountRaw(server, '/admin/realms/forum', routes.identityAdmin);
@@ -53,6 +56,18 @@ export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> 
         done();
       });
       for (const plugin of routes.api) await api.register(plugin);
+      // the API document (OpenAPI 3.1) and its pages, under a policy of their own (security-headers.ts)
+      api.get(API_DOCUMENT_PATH.slice('/api'.length), () => server.swagger());
+      await api.register(swaggerUi, {
+        routePrefix: '/docs',
+        uiConfig: { deepLinking: true },
+        uiHooks: {
+          onRequest: (request, reply, done) => {
+            headers.apiDocsPage(request.raw, reply.raw);
+            done();
+          },
+        },
+      });
       // an unknown /api path is the API's 404 (through this context's hooks), never an app's page
       api.setNotFoundHandler(noSuchEndpoint);
       if (routes.proxied) return;
@@ -68,6 +83,9 @@ export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> 
   await server.register(singlePageApp({ dir: routes.forumWebDir, name: 'forum-web', headers }));
   return server;
 }
+
+/** The version the API document says it describes: the product's. */
+const API_VERSION = '0.1.0';
 
 const noSuchEndpoint = (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).send(errorBody(ErrorCode.NOT_FOUND, 'No such endpoint'));
 

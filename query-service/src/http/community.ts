@@ -131,7 +131,7 @@ export function communityRoutes(community: CommunityStore, cache: PostCache, sea
     api.get(
       '/posts/search',
       {
-        schema: { querystring: SearchPostsQuery },
+        schema: { errors: ['BUSY'], querystring: SearchPostsQuery },
         config: { publicRead: true, sharedBody: true },
         // full-text searches take their turn in the bulkhead (before their input is checked); the spec's search by tag does not
         preValidation: (request, reply, done) => ((request.query as { q?: unknown }).q === undefined ? done() : searches(request, reply, done)),
@@ -148,12 +148,12 @@ export function communityRoutes(community: CommunityStore, cache: PostCache, sea
       },
     );
 
-    api.get('/comments/:postId', { schema: { params: PostIdOfCommentsParams }, config: { publicRead: true } }, async (request, reply) => {
+    api.get('/comments/:postId', { schema: { errors: ['NOT_FOUND'], params: PostIdOfCommentsParams }, config: { publicRead: true } }, async (request, reply) => {
       const { body, headers } = await commentsOfPost(cache, request.params.postId, request.viewer);
       return reply.headers(headers).send(body);
     });
 
-    api.get('/posts/:id/comments', { schema: { params: PostIdParams, querystring: PostCommentsQuery }, config: { publicRead: true } }, async (request) =>
+    api.get('/posts/:id/comments', { schema: { errors: ['NOT_FOUND'], params: PostIdParams, querystring: PostCommentsQuery }, config: { publicRead: true } }, async (request) =>
       postCommentsPage(cache, request.params.id, request.query, request.viewer),
     );
 
@@ -176,7 +176,7 @@ export function communityRoutes(community: CommunityStore, cache: PostCache, sea
     api.get('/users/top-voted', { config: { publicRead: true, sharedBody: true } }, async () => leaderboard(community));
 
     // open to anyone (the spec's call), and counted per client address: its answer says whether an email has an account
-    api.get('/user-profile/:email', { schema: { params: EmailParams }, config: { publicRead: true, accountLookup: true } }, async (request) => {
+    api.get('/user-profile/:email', { schema: { errors: ['NOT_FOUND', 'RATE_LIMITED'], params: EmailParams }, config: { publicRead: true, accountLookup: true } }, async (request) => {
       const user = await community.profile(request.params.email);
       if (!user) throw new NotFoundError('No such user');
       const recent = await community.recentPosts(user.id);

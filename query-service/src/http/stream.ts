@@ -19,7 +19,7 @@ const STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Ca
  */
 export function streamRoutes(live: LiveChanges, records: ViewerCache): FastifyPluginCallbackZod {
   return (api, _options, done) => {
-    api.get('/stream', { schema: { querystring: StreamQuery } }, async (request, reply) => {
+    api.get('/stream', { schema: { errors: ['UNAUTHENTICATED', 'BUSY', 'RATE_LIMITED'], querystring: StreamQuery } }, async (request, reply) => {
       const { topics, ticket, lastEventId } = request.query;
       const memberId = topics.includes('me') ? await streamOwner(live, records, ticket) : null;
       if (!live.hub.accepting) throw new BusyError('streams');
@@ -43,7 +43,7 @@ export function streamRoutes(live: LiveChanges, records: ViewerCache): FastifyPl
 /** GET /api/stream/ticket: what opens the signed-in member's own stream for a short while (a route among the reads: it needs the caller). */
 export function streamTicketRoutes(live: LiveChanges): FastifyPluginCallbackZod {
   return (api, _options, done) => {
-    api.get('/stream/ticket', async (request, reply) => {
+    api.get('/stream/ticket', { schema: { errors: ['UNAUTHENTICATED'] } }, async (request, reply) => {
       const viewer = signedIn(request);
       reply.header('Cache-Control', 'no-store');
       const body: StreamTicket = { ticket: live.tickets.issue(viewer.id), expiresInSeconds: live.tickets.ttlSeconds };
