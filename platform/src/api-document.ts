@@ -36,7 +36,10 @@ export const errorsOf = (schema: { errors?: readonly ErrorCodeName[] } | undefin
  * too (or what `codes` says of the route, e.g. of its guard): a context's hooks say it once for all
  * its routes (a token check's 401, a read's timeout).
  */
-export function declareErrors(context: Pick<FastifyInstance, 'addHook'>, codes: readonly ErrorCodeName[] | ((route: RouteOptions) => readonly ErrorCodeName[])): void {
+export function declareErrors(
+  context: Pick<FastifyInstance, 'addHook'>,
+  codes: readonly ErrorCodeName[] | ((route: RouteOptions) => readonly ErrorCodeName[]),
+): void {
   context.addHook('onRoute', (route) => {
     const more = typeof codes === 'function' ? codes(route) : codes;
     if (more.length > 0) route.schema = { ...route.schema, errors: [...(route.schema?.errors ?? []), ...more] };
@@ -75,23 +78,47 @@ const transform: SwaggerTransform = (document) => {
   return zodToJson({ ...document, schema: { ...schema, response } });
 };
 
+/** The version the API document gives: the product's (package.json). */
+const API_VERSION = '0.1.0';
+
 /**
  * Registers the API document on `server` (before any route: it lists the routes as they are
- * added). `server.swagger()` then gives the OpenAPI 3.1 document of every /api route.
+ * added). `server.swagger()` then gives the OpenAPI 3.1 document of its /api routes: the whole API
+ * on the embedded gateway, a service's part on a service of its own (see mergeApiDocuments).
  */
-export async function registerApiDocument(server: HttpServer, info: { readonly version: string }): Promise<void> {
-  await server.register(fastifySwagger, {
+export function registerApiDocument(server: HttpServer) {
+  return server.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Forum API',
-        version: info.version,
-        description:
-          'The forum’s HTTP API. Conventions (tokens, Idempotency-Key, X-Event-Position and X-Min-Position, the error body) are in docs/api.md.',
+        version: API_VERSION,
+        description: 'The forum’s HTTP API. Conventions (tokens, Idempotency-Key, X-Event-Position and X-Min-Position, the error body) are in docs/api.md.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{}, { bearer: [] }],
     },
     transform,
   });
+}
+
+/** What mergeApiDocuments reads of a document. */
+export interface ApiDocument {
+  readonly paths?: Readonly<Record<string, object>>;
+  readonly components?: { readonly schemas?: Readonly<Record<string, unknown>> };
+}
+
+/**
+ * The services' parts as one document (the replicated layout's gateway, which has no route of its
+ * own): the first one's header, every part's operations (a path may have a read of one service
+ * and a write of the other) and named schemas.
+ */
+export function mergeApiDocuments<D extends ApiDocument>([first, ...rest]: readonly [D, ...D[]]): D {
+  const paths: Record<string, object> = {};
+  const schemas: Record<string, unknown> = {};
+  for (const part of [first, ...rest]) {
+    for (const [path, operations] of Object.entries(part.paths ?? {})) paths[path] = { ...paths[path], ...operations };
+    Object.assign(schemas, part.components?.schemas);
+  }
+  return { ...first, paths, components: { ...first.components, schemas } };
 }

@@ -28,17 +28,25 @@ export function adminRoutes(api: CommandRoutes, { commands, clock }: CommandAppD
     return sendAccepted(reply, 200, await commands.deleteTag(identity, request.params.id, meta, idempotency));
   });
 
-  api.patch('/admin/users/make-admin/:userId', { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: AdminUserIdParams, body: NoBody } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.makeAdmin(identity, request.params.userId, meta, idempotency));
-  });
+  api.patch(
+    '/admin/users/make-admin/:userId',
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: AdminUserIdParams, body: NoBody } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.makeAdmin(identity, request.params.userId, meta, idempotency));
+    },
+  );
 
   /** 'Delete user' in Manage Users: erases another user's account (docs/security/erasure.md). */
-  api.delete('/admin/users/:userId', { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'CANNOT_ERASE_SELF'], params: AdminUserIdParams, body: EraseAccountRequest } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    const erased = await commands.eraseUser(identity, request.params.userId, request.body.content, meta, idempotency);
-    return sendAccepted(reply, 200, erased);
-  });
+  api.delete(
+    '/admin/users/:userId',
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'CANNOT_ERASE_SELF'], params: AdminUserIdParams, body: EraseAccountRequest } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      const erased = await commands.eraseUser(identity, request.params.userId, request.body.content, meta, idempotency);
+      return sendAccepted(reply, 200, erased);
+    },
+  );
 
   api.post('/admin/announcements', { schema: { errors: ['FORBIDDEN'], body: CreateAnnouncementRequest } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());

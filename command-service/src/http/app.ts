@@ -1,4 +1,4 @@
-import { authenticate, createHttpServer, declareErrors, healthPlugin, type HttpServer } from '@forum/platform';
+import { API_DOCUMENT_PATH, authenticate, createHttpServer, declareErrors, registerApiDocument, healthPlugin, type HttpServer } from '@forum/platform';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { adminRoutes, contactRoutes } from './admin.ts';
 import { communityRoutes } from './community.ts';
@@ -63,6 +63,9 @@ export function commandApi(deps: CommandAppDeps): FastifyPluginAsyncZod {
 /** command-service on its own: its health routes (/healthz, /readyz with the event store's head) and commandApi under /api. */
 export function createCommandServer(deps: CommandAppDeps): HttpServer {
   const server = createHttpServer({ logger: deps.logger });
+  // its part of the API document, for the gateway to merge with the query-service's (the replicated layout)
+  void registerApiDocument(server);
+  server.get(API_DOCUMENT_PATH, () => server.swagger());
   void server.register(
     healthPlugin({
       eventStore: async () => ({ ok: true, detail: { head: (await deps.store.head()).globalPosition.toString() } }),

@@ -42,9 +42,10 @@ function documentedCodes(route: string, status: number): string[] {
 }
 
 const apiRoutes = () =>
-  [...forum.apps.command.routes.map((route) => [route, forum.apps.command] as const), ...forum.apps.query.routes.map((route) => [route, forum.apps.query] as const)].filter(
-    ([route]) => route.includes(' /api/'),
-  );
+  [
+    ...forum.apps.command.routes.map((route) => [route, forum.apps.command] as const),
+    ...forum.apps.query.routes.map((route) => [route, forum.apps.query] as const),
+  ].filter(([route]) => route.includes(' /api/'));
 
 describe('the API document', () => {
   it('is valid OpenAPI 3.1', async () => {
@@ -75,10 +76,11 @@ describe('the API document', () => {
       const [method, path] = route.split(' ') as [string, string];
       const url = `${forum.url}${path.replace(/:(\w+)/g, 'x')}`;
       const body = method === 'GET' ? {} : { body: '{}', headers: { 'content-type': 'application/json' } };
-      for (const probe of [
+      const probes: { url: string; headers: Record<string, string> }[] = [
         { url: `${url}?%FF`, headers: {} },
         { url, headers: { authorization: 'Bearer not-a-token' } },
-      ]) {
+      ];
+      for (const probe of probes) {
         const response = await fetch(probe.url, { method, ...body, headers: { ...body.headers, ...probe.headers }, signal: AbortSignal.timeout(10_000) });
         if (response.status < 400) {
           await response.body?.cancel();
@@ -86,7 +88,8 @@ describe('the API document', () => {
           continue;
         }
         const { error } = (await response.json()) as ErrorBody;
-        if (!documentedCodes(route, response.status).includes(error.code)) undocumented.push(`${route} (${probe.url.slice(forum.url.length)}): ${response.status} ${error.code}`);
+        if (!documentedCodes(route, response.status).includes(error.code))
+          undocumented.push(`${route} (${probe.url.slice(forum.url.length)}): ${response.status} ${error.code}`);
       }
     }
     expect(undocumented).toEqual([]);

@@ -1,4 +1,5 @@
 import {
+  API_DOCUMENT_PATH,
   authenticate,
   bulkheadHook,
   cancelWhenClientLeavesHook,
@@ -11,6 +12,7 @@ import {
   type Logger,
   type ProxyTrust,
   type ReadinessCheck,
+  registerApiDocument,
   type TokenVerifier,
 } from '@forum/platform';
 import type { HistoryReader } from '@forum/eventstore';
@@ -145,6 +147,9 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
  */
 export function createQueryServer(deps: QueryAppDeps & { readonly projectionsReady: ReadinessCheck }): HttpServer {
   const server = createHttpServer({ logger: deps.logger });
+  // its part of the API document, for the gateway to merge with the command-service's (the replicated layout)
+  void registerApiDocument(server);
+  server.get(API_DOCUMENT_PATH, () => server.swagger());
   server.register(
     healthPlugin({
       database: () => databaseCheck(deps.db),
