@@ -69,13 +69,15 @@ const zodToJson = createJsonSchemaTransform({ skipList: [] });
 
 /**
  * The route schemas as OpenAPI: the zod schemas of contracts through fastify-type-provider-zod's
- * transform (JSON Schema 2020-12 for OpenAPI 3.1), with each route's error answers added.
+ * transform (JSON Schema 2020-12 for OpenAPI 3.1), with each route's error answers added, grouped
+ * by the path's first part (/api/posts/… under posts, /api/admin/… under admin).
  */
 const transform: SwaggerTransform = (document) => {
   if (!documented(document.url)) return { schema: { hide: true }, url: document.url };
   const { errors, ...schema } = document.schema ?? {};
   const response = { ...errorResponses(errorsOf({ errors })), ...(schema.response as object | undefined) };
-  return zodToJson({ ...document, schema: { ...schema, response } });
+  const tags = schema.tags ?? [document.url.split('/')[2] ?? 'api'];
+  return zodToJson({ ...document, schema: { ...schema, tags, response } });
 };
 
 /** The version the API document gives: the product's (package.json). */
