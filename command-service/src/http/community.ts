@@ -116,7 +116,7 @@ export function communityRoutes(api: CommandRoutes, { commands, clock, directory
 
   api.post(
     '/admin/warn-user/:authorEmail',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'ALREADY_WARNED'], params: AuthorEmailParams, body: WarnUserRequest } },
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED', 'ALREADY_WARNED'], params: AuthorEmailParams, body: WarnUserRequest } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       // a lookup, not a rule: the admin check and the user's existence are decided on the streams

@@ -31,7 +31,7 @@ export function moderationRoutes(api: CommandRoutes, { commands, clock }: Comman
 
   api.delete(
     '/admin/users/:userId/moderator',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: AdminUserIdParams, body: NoBody } },
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'ALREADY_ADMIN'], params: AdminUserIdParams, body: NoBody } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       return sendAccepted(reply, 200, await commands.revokeModerator(identity, request.params.userId, meta, idempotency));
@@ -56,10 +56,14 @@ export function moderationRoutes(api: CommandRoutes, { commands, clock }: Comman
     },
   );
 
-  api.delete('/admin/posts/:id/hide', { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: PostIdParams, body: NoBody } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.unhidePost(identity, request.params.id, meta, idempotency));
-  });
+  api.delete(
+    '/admin/posts/:id/hide',
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: PostIdParams, body: NoBody } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.unhidePost(identity, request.params.id, meta, idempotency));
+    },
+  );
 
   api.put(
     '/admin/comments/:commentId/hide',
@@ -73,7 +77,7 @@ export function moderationRoutes(api: CommandRoutes, { commands, clock }: Comman
 
   api.delete(
     '/admin/comments/:commentId/hide',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: CommentIdParams, body: NoBody } },
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: CommentIdParams, body: NoBody } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       return sendAccepted(reply, 200, await commands.unhideComment(identity, request.params.commentId, meta, idempotency));
@@ -106,7 +110,7 @@ export function moderationRoutes(api: CommandRoutes, { commands, clock }: Comman
 
   api.post(
     '/admin/users/:userId/warnings',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: AdminUserIdParams, body: WarnMemberRequest } },
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED', 'ALREADY_WARNED'], params: AdminUserIdParams, body: WarnMemberRequest } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       const warning = { warningId: newId(), targetUserId: request.params.userId, ...request.body };
@@ -125,7 +129,7 @@ export function moderationRoutes(api: CommandRoutes, { commands, clock }: Comman
 
   api.delete(
     '/admin/users/:userId/suspend',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: AdminUserIdParams, body: NoBody } },
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: AdminUserIdParams, body: NoBody } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       return sendAccepted(reply, 200, await commands.liftSuspension(identity, request.params.userId, meta, idempotency));

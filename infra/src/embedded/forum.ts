@@ -66,6 +66,11 @@ export interface RunningForum {
   stop(): Promise<void>;
 }
 
+export interface ForumOptions {
+  /** Keep every error the API's routes answer (ServedApi.errorsAnswered): tests hold them to the routes' declarations. */
+  readonly keepErrorsAnswered?: boolean;
+}
+
 /**
  * The whole product in one process: PostgreSQL (embedded unless DATABASE_URL),
  * the event store, the projection runner, command- and query-service, the
@@ -74,6 +79,7 @@ export interface RunningForum {
 export async function startForum(
   config: EmbeddedConfig,
   logger: Logger = createLogger('forum', config.LOG_LEVEL, { format: config.LOG_FORMAT }),
+  forumOptions: ForumOptions = {},
 ): Promise<RunningForum> {
   const stack = new StopStack(logger);
   const stopAll = () => stack.stopAll();
@@ -168,6 +174,7 @@ export async function startForum(
     stack.push(() => mail.stop());
     const commandRoutes: string[] = [];
     const commandOptions = new Map<string, RouteOptions>();
+    const commandErrors: ErrorAnswered[] | undefined = forumOptions.keepErrorsAnswered ? [] : undefined;
     const command = listingRoutes(
       commandApi({
         store,
@@ -183,9 +190,11 @@ export async function startForum(
       }),
       commandRoutes,
       commandOptions,
+      commandErrors,
     );
     const queryRoutes: string[] = [];
     const queryOptions = new Map<string, RouteOptions>();
+    const queryErrors: ErrorAnswered[] | undefined = forumOptions.keepErrorsAnswered ? [] : undefined;
     const query = listingRoutes(
       queryApi({
         db: readDb,
@@ -203,6 +212,7 @@ export async function startForum(
       }),
       queryRoutes,
       queryOptions,
+      queryErrors,
     );
     const starting = await createGateway({
       api: [command, query],
@@ -244,8 +254,8 @@ export async function startForum(
       realm,
       runner,
       apps: {
-        command: { routes: commandRoutes, schemaOf: (route) => commandOptions.get(route)?.schema },
-        query: { routes: queryRoutes, schemaOf: (route) => queryOptions.get(route)?.schema },
+        command: { routes: commandRoutes, schemaOf: (route) => commandOptions.get(route)?.schema, errorsAnswered: commandErrors ?? [] },
+        query: { routes: queryRoutes, schemaOf: (route) => queryOptions.get(route)?.schema, errorsAnswered: queryErrors ?? [] },
       },
       logger,
       stop: stopAll,
@@ -257,15 +267,33 @@ export async function startForum(
 }
 
 /** A service's routes, as 'METHOD /path' (HEAD, which Fastify adds to every GET, left out). */
+/** An error a route answered: the route ('METHOD /api/path'), the status and the code. */
+export interface ErrorAnswered {
+  readonly route: string;
+  readonly status: number;
+  readonly code: string;
+}
+
 export interface ServedApi {
   readonly routes: readonly string[];
+  /** With ForumOptions.keepErrorsAnswered: each error answer of a route ('METHOD /api/path' as in `routes`), its status and code. */
+  readonly errorsAnswered: readonly ErrorAnswered[];
   /** A route's schema ('METHOD /api/path' as in `routes`) as its contexts left it, the errors they declare with it (the API document's test). */
   schemaOf(route: string): FastifySchema | undefined;
 }
 
 /** `plugin`, listing the routes it registers into `routes` (the path as served, its prefix included; HEAD left out). */
-function listingRoutes(plugin: FastifyPluginAsync, routes: string[], options: Map<string, RouteOptions>): FastifyPluginAsync {
+function listingRoutes(plugin: FastifyPluginAsync, routes: string[], options: Map<string, RouteOptions>, errorsAnswered?: ErrorAnswered[]): FastifyPluginAsync {
   return async (context) => {
+    if (errorsAnswered)
+      context.addHook('onSend', (request, reply, payload, done) => {
+        const url = request.routeOptions.url;
+        if (reply.statusCode >= 400 && url !== undefined && typeof payload === 'string') {
+          const code = /^\{"error":\{"code":"([^"]+)"/.exec(payload)?.[1];
+          if (code) errorsAnswered.push({ route: `${request.method === 'HEAD' ? 'GET' : request.method} ${url}`, status: reply.statusCode, code });
+        }
+        done(null, payload);
+      });
     context.addHook('onRoute', (route) => {
       for (const name of [route.method].flat())
         if (name !== 'HEAD') {

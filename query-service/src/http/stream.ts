@@ -19,23 +19,27 @@ const STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Ca
  */
 export function streamRoutes(live: LiveChanges, records: ViewerCache): FastifyPluginCallbackZod {
   return (api, _options, done) => {
-    api.get('/stream', { schema: { errors: ['UNAUTHENTICATED', 'BUSY', 'RATE_LIMITED'], querystring: StreamQuery } }, async (request, reply) => {
-      const { topics, ticket, lastEventId } = request.query;
-      const memberId = topics.includes('me') ? await streamOwner(live, records, ticket) : null;
-      if (!live.hub.accepting) throw new BusyError('streams');
-      const client = live.clientOf(request.raw);
-      if (!live.hub.takes(client)) throw new RateLimitedError('Too many open streams from this address; close some tabs or try again later', 30);
-      if (request.method === 'HEAD') return reply.headers(STREAM_HEADERS).send();
-      const res = reply.raw;
-      reply.hijack();
-      markStreamingAnswer(res);
-      res.writeHead(200, STREAM_HEADERS);
-      request.raw.socket.setNoDelay(true);
-      const stream = live.hub.open(res, { topics, memberId, resumeAfter: resumedAfter(request.headers['last-event-id'], lastEventId), client });
-      // closed in between (the server stops): the client reconnects elsewhere
-      if (!stream) return void res.end();
-      res.once('close', () => stream.close());
-    });
+    api.get(
+      '/stream',
+      { schema: { errors: ['UNAUTHENTICATED', 'ACCOUNT_DISABLED', 'BUSY', 'RATE_LIMITED'], querystring: StreamQuery } },
+      async (request, reply) => {
+        const { topics, ticket, lastEventId } = request.query;
+        const memberId = topics.includes('me') ? await streamOwner(live, records, ticket) : null;
+        if (!live.hub.accepting) throw new BusyError('streams');
+        const client = live.clientOf(request.raw);
+        if (!live.hub.takes(client)) throw new RateLimitedError('Too many open streams from this address; close some tabs or try again later', 30);
+        if (request.method === 'HEAD') return reply.headers(STREAM_HEADERS).send();
+        const res = reply.raw;
+        reply.hijack();
+        markStreamingAnswer(res);
+        res.writeHead(200, STREAM_HEADERS);
+        request.raw.socket.setNoDelay(true);
+        const stream = live.hub.open(res, { topics, memberId, resumeAfter: resumedAfter(request.headers['last-event-id'], lastEventId), client });
+        // closed in between (the server stops): the client reconnects elsewhere
+        if (!stream) return void res.end();
+        res.once('close', () => stream.close());
+      },
+    );
     done();
   };
 }
