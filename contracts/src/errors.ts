@@ -67,6 +67,50 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});
 
+/**
+ * The status each code is answered with: what the API document (GET /api/openapi.json) lists under
+ * each route's responses. UNAVAILABLE is also a 502 from the replicated layout's gateway when a
+ * write's answer was cut off (docs/replicated.md).
+ */
+export const ERROR_STATUS: Readonly<Record<keyof typeof ErrorCode, number>> = {
+  VALIDATION_FAILED: 400,
+  UNSUBSCRIBE_LINK_INVALID: 400,
+  UNAUTHENTICATED: 401,
+  ACCOUNT_DISABLED: 401,
+  FORBIDDEN: 403,
+  MEMBER_SUSPENDED: 403,
+  STAFF_PROTECTED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  IDEMPOTENCY_KEY_IN_DOUBT: 409,
+  ALREADY_MEMBER: 409,
+  PURCHASE_IN_PROGRESS: 409,
+  ILLEGAL_VOTE_TRANSITION: 409,
+  ALREADY_REPORTED: 409,
+  TAG_EXISTS: 409,
+  ALREADY_WARNED: 409,
+  HANDLE_TAKEN: 409,
+  POST_LOCKED: 409,
+  PIN_LIMIT_REACHED: 409,
+  ALREADY_ADMIN: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  POST_LIMIT_REACHED: 422,
+  PAYMENT_FAILED: 422,
+  CANNOT_ERASE_SELF: 422,
+  OWN_POST_VOTE: 422,
+  OWN_COMMENT_REPORT: 422,
+  EDIT_REASON_REQUIRED: 422,
+  OWN_POST_REPORT: 422,
+  RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+  READ_TIMEOUT: 503,
+  BUSY: 503,
+};
+
 export const ErrorBody = z.object({
   error: z.object({
     code: z.string(),

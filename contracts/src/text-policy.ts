@@ -196,8 +196,17 @@ const checked = (check: (value: unknown) => TextVerdict) =>
     return z.NEVER;
   });
 
-/** A zod schema of a text field under `rule` (see checkText); `.optional()` for a field that may be left out. */
-export const text = (rule: TextRule) => checked((value) => checkText(value, rule));
+/**
+ * A zod schema of a text field under `rule` (see checkText); `.optional()` for a field that may be
+ * left out. Its JSON Schema (the API document's) says what the check takes: a string of at most `max`.
+ */
+export const text = (rule: TextRule) =>
+  checked((value) => checkText(value, rule)).meta({
+    type: 'string',
+    ...(rule.required !== undefined && { minLength: 1 }),
+    maxLength: rule.max,
+    description: `${rule.label}: ${rule.kind === 'body' ? 'text' : 'one line'} of at most ${rule.max} characters, counted after normalisation (docs/security/text-policy.md)`,
+  });
 
 /** An email address's rule as text (emailText adds its form). */
 export const emailRule = (label = 'Email', required = `${label} is required`): TextRule => ({ kind: 'line', label, max: EMAIL_MAX, required });

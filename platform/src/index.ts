@@ -32,3 +32,4 @@ export * from './mail/mailer.ts';
 export * from './mail/escape-html.ts';
 export * from './wake-loop.ts';
 export * from './advisory-lock-session.ts';
+export * from './api-document.ts';

@@ -1,4 +1,4 @@
-import { authenticate, createHttpServer, healthPlugin, type HttpServer } from '@forum/platform';
+import { API_DOCUMENT_PATH, authenticate, createHttpServer, declareErrors, registerApiDocument, healthPlugin, type HttpServer } from '@forum/platform';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { adminRoutes, contactRoutes } from './admin.ts';
 import { communityRoutes } from './community.ts';
@@ -29,6 +29,8 @@ export function commandApi(deps: CommandAppDeps): FastifyPluginAsyncZod {
     api.addHook('preValidation', keepSentBody);
     await api.register((members, _options, done) => {
       members.addHook('preValidation', authenticate(deps.verifyToken, { required: true }));
+      // the token's 401s, and a key sent again with another request (every command takes an Idempotency-Key)
+      declareErrors(members, ['UNAUTHENTICATED', 'ACCOUNT_DISABLED', 'IDEMPOTENCY_KEY_REUSED']);
       for (const routes of [
         postRoutes,
         meRoutes,
@@ -46,6 +48,7 @@ export function commandApi(deps: CommandAppDeps): FastifyPluginAsyncZod {
     // the Contact page: a token when sent (a bad one is 401), else a visitor
     await api.register((anyone, _options, done) => {
       anyone.addHook('preValidation', authenticate(deps.verifyToken, { required: false }));
+      declareErrors(anyone, ['UNAUTHENTICATED', 'ACCOUNT_DISABLED']);
       contactRoutes(anyone, deps);
       done();
     });
@@ -60,6 +63,9 @@ export function commandApi(deps: CommandAppDeps): FastifyPluginAsyncZod {
 /** command-service on its own: its health routes (/healthz, /readyz with the event store's head) and commandApi under /api. */
 export function createCommandServer(deps: CommandAppDeps): HttpServer {
   const server = createHttpServer({ logger: deps.logger });
+  // its part of the API document, for the gateway to merge with the query-service's (the replicated layout)
+  void registerApiDocument(server);
+  server.get(API_DOCUMENT_PATH, () => server.swagger());
   void server.register(
     healthPlugin({
       eventStore: async () => ({ ok: true, detail: { head: (await deps.store.head()).globalPosition.toString() } }),

@@ -7,7 +7,7 @@ export function meRoutes(api: CommandRoutes, { commands, clock, forumOrigin }: C
   const UpdateMeRequest = updateMeRequest(forumOrigin);
 
   /** The display name and photo of the caller ('Change Photo'). */
-  api.patch('/me', { schema: { body: UpdateMeRequest } }, async (request, reply) => {
+  api.patch('/me', { schema: { errors: ['HANDLE_TAKEN', 'MEMBER_SUSPENDED', 'RATE_LIMITED'], body: UpdateMeRequest } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.updateProfile(identity, request.body, meta, idempotency));
   });

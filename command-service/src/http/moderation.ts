@@ -20,75 +20,119 @@ import { memberCallOf, sendAccepted } from './context.ts';
  * is 403 STAFF_PROTECTED.
  */
 export function moderationRoutes(api: CommandRoutes, { commands, clock }: CommandAppDeps): void {
-  api.put('/admin/users/:userId/moderator', { schema: { params: AdminUserIdParams, body: NoBody } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.grantModerator(identity, request.params.userId, meta, idempotency));
-  });
+  api.put(
+    '/admin/users/:userId/moderator',
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'ALREADY_ADMIN'], params: AdminUserIdParams, body: NoBody } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.grantModerator(identity, request.params.userId, meta, idempotency));
+    },
+  );
 
-  api.delete('/admin/users/:userId/moderator', { schema: { params: AdminUserIdParams, body: NoBody } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.revokeModerator(identity, request.params.userId, meta, idempotency));
-  });
+  api.delete(
+    '/admin/users/:userId/moderator',
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'ALREADY_ADMIN'], params: AdminUserIdParams, body: NoBody } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.revokeModerator(identity, request.params.userId, meta, idempotency));
+    },
+  );
 
-  api.post('/admin/reports/:kind/:id/dismiss', { schema: { params: ModeratedItemParams, body: NoBody } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.dismissReports(identity, request.params, meta, idempotency));
-  });
+  api.post(
+    '/admin/reports/:kind/:id/dismiss',
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: ModeratedItemParams, body: NoBody } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.dismissReports(identity, request.params, meta, idempotency));
+    },
+  );
 
-  api.put('/admin/posts/:id/hide', { schema: { params: PostIdParams, body: HideRequest } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.hidePost(identity, { postId: request.params.id, reason: request.body.reason }, meta, idempotency));
-  });
+  api.put(
+    '/admin/posts/:id/hide',
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: PostIdParams, body: HideRequest } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.hidePost(identity, { postId: request.params.id, reason: request.body.reason }, meta, idempotency));
+    },
+  );
 
-  api.delete('/admin/posts/:id/hide', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.unhidePost(identity, request.params.id, meta, idempotency));
-  });
+  api.delete(
+    '/admin/posts/:id/hide',
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: PostIdParams, body: NoBody } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.unhidePost(identity, request.params.id, meta, idempotency));
+    },
+  );
 
-  api.put('/admin/comments/:commentId/hide', { schema: { params: CommentIdParams, body: HideRequest } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    const hide = { commentId: request.params.commentId, reason: request.body.reason };
-    return sendAccepted(reply, 200, await commands.hideComment(identity, hide, meta, idempotency));
-  });
+  api.put(
+    '/admin/comments/:commentId/hide',
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: CommentIdParams, body: HideRequest } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      const hide = { commentId: request.params.commentId, reason: request.body.reason };
+      return sendAccepted(reply, 200, await commands.hideComment(identity, hide, meta, idempotency));
+    },
+  );
 
-  api.delete('/admin/comments/:commentId/hide', { schema: { params: CommentIdParams, body: NoBody } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.unhideComment(identity, request.params.commentId, meta, idempotency));
-  });
+  api.delete(
+    '/admin/comments/:commentId/hide',
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: CommentIdParams, body: NoBody } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.unhideComment(identity, request.params.commentId, meta, idempotency));
+    },
+  );
 
-  api.put('/admin/posts/:id/lock', { schema: { params: PostIdParams, body: LockPostRequest } }, async (request, reply) => {
+  api.put('/admin/posts/:id/lock', { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: PostIdParams, body: LockPostRequest } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.lockPost(identity, { postId: request.params.id, ...request.body }, meta, idempotency));
   });
 
-  api.delete('/admin/posts/:id/lock', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
+  api.delete('/admin/posts/:id/lock', { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: PostIdParams, body: NoBody } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.unlockPost(identity, request.params.id, meta, idempotency));
   });
 
-  api.put('/admin/posts/:id/pin', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.pinPost(identity, request.params.id, meta, idempotency));
-  });
+  api.put(
+    '/admin/posts/:id/pin',
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'PIN_LIMIT_REACHED'], params: PostIdParams, body: NoBody } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.pinPost(identity, request.params.id, meta, idempotency));
+    },
+  );
 
-  api.delete('/admin/posts/:id/pin', { schema: { params: PostIdParams, body: NoBody } }, async (request, reply) => {
+  api.delete('/admin/posts/:id/pin', { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: PostIdParams, body: NoBody } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.unpinPost(identity, request.params.id, meta, idempotency));
   });
 
-  api.post('/admin/users/:userId/warnings', { schema: { params: AdminUserIdParams, body: WarnMemberRequest } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    const warning = { warningId: newId(), targetUserId: request.params.userId, ...request.body };
-    return sendAccepted(reply, 201, await commands.warnMember(identity, warning, meta, idempotency));
-  });
+  api.post(
+    '/admin/users/:userId/warnings',
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED', 'ALREADY_WARNED'], params: AdminUserIdParams, body: WarnMemberRequest } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      const warning = { warningId: newId(), targetUserId: request.params.userId, ...request.body };
+      return sendAccepted(reply, 201, await commands.warnMember(identity, warning, meta, idempotency));
+    },
+  );
 
-  api.post('/admin/users/:userId/suspend', { schema: { params: AdminUserIdParams, body: SuspendMemberRequest } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.suspendMember(identity, { userId: request.params.userId, ...request.body }, meta, idempotency));
-  });
+  api.post(
+    '/admin/users/:userId/suspend',
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: AdminUserIdParams, body: SuspendMemberRequest } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.suspendMember(identity, { userId: request.params.userId, ...request.body }, meta, idempotency));
+    },
+  );
 
-  api.delete('/admin/users/:userId/suspend', { schema: { params: AdminUserIdParams, body: NoBody } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.liftSuspension(identity, request.params.userId, meta, idempotency));
-  });
+  api.delete(
+    '/admin/users/:userId/suspend',
+    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: AdminUserIdParams, body: NoBody } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.liftSuspension(identity, request.params.userId, meta, idempotency));
+    },
+  );
 }

@@ -7,7 +7,7 @@ import { correlationIdOf } from '@forum/platform';
 
 /** PUT /api/me/notification-preferences: the caller chooses how each kind reaches them (docs/notifications.md#preferences). */
 export function notificationPreferenceRoutes(api: CommandRoutes, { commands, clock }: CommandAppDeps): void {
-  api.put('/me/notification-preferences', { schema: { body: UpdateNotificationPreferencesRequest } }, async (request, reply) => {
+  api.put('/me/notification-preferences', { schema: { errors: ['RATE_LIMITED'], body: UpdateNotificationPreferencesRequest } }, async (request, reply) => {
     const { identity, meta, idempotency } = memberCallOf(request, clock());
     return sendAccepted(reply, 200, await commands.changeNotificationPreferences(identity, request.body, meta, idempotency));
   });
@@ -26,11 +26,15 @@ const OneClickBody = z
  * is the proof): the kinds it names reach the member in the app only. Called again, it changes nothing.
  */
 export function unsubscribeRoutes(api: CommandRoutes, { commands, clock, unsubscribeTokens }: CommandAppDeps): void {
-  api.post('/unsubscribe', { schema: { querystring: UnsubscribeQuery, body: OneClickBody }, config: { formBody: true } }, async (request, reply) => {
-    const grant = unsubscribeTokens.verify(request.query.token);
-    if (!grant) throw new UnsubscribeLinkInvalid();
-    const now = clock();
-    const meta = { actorId: grant.userId, now, correlationId: correlationIdOf(request.raw), causationId: request.id, requestId: request.id };
-    return sendAccepted(reply, 200, await commands.unsubscribe(grant, meta));
-  });
+  api.post(
+    '/unsubscribe',
+    { schema: { errors: ['UNSUBSCRIBE_LINK_INVALID'], querystring: UnsubscribeQuery, body: OneClickBody }, config: { formBody: true } },
+    async (request, reply) => {
+      const grant = unsubscribeTokens.verify(request.query.token);
+      if (!grant) throw new UnsubscribeLinkInvalid();
+      const now = clock();
+      const meta = { actorId: grant.userId, now, correlationId: correlationIdOf(request.raw), causationId: request.id, requestId: request.id };
+      return sendAccepted(reply, 200, await commands.unsubscribe(grant, meta));
+    },
+  );
 }

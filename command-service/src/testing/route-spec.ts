@@ -1,8 +1,8 @@
-import { HEADER_EVENT_POSITION, normalizeEmail, START, type EventMetadata, type LogPosition } from '@forum/contracts';
+import { ERROR_STATUS, HEADER_EVENT_POSITION, normalizeEmail, START, type ErrorBody, type EventMetadata, type LogPosition } from '@forum/contracts';
 import type { EventStore } from '@forum/eventstore';
 import { createMemoryEventStore } from '@forum/eventstore/memory';
 import { randomBytes } from 'node:crypto';
-import { createLogger, unsubscribeTokens, type HttpServer, type ProxyTrust, type UnsubscribeTokens } from '@forum/platform';
+import { createLogger, errorsOf, unsubscribeTokens, type ErrorCodeName, type HttpServer, type ProxyTrust, type UnsubscribeTokens } from '@forum/platform';
 import { anyString, createTestIssuer, matching, type TestIssuer } from '@forum/platform/testing';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { createForumCommands } from '../domain/forum.ts';
@@ -116,7 +116,7 @@ function accountsOfTheLog(store: EventStore): Pick<IdentityAdmin, 'accountsByEma
  * in the spirit of Emmett's ApiSpecification: `given(...)`, then `when(request).then(status, body, events)`.
  */
 export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec {
-  let current: { store: EventStore; server: HttpServer; issuer: TestIssuer; errors: string[] } | undefined;
+  let current: { store: EventStore; server: HttpServer; issuer: TestIssuer; errors: string[]; declared: Map<string, readonly string[]> } | undefined;
   /** How far the server's clock is ahead of the real time, in milliseconds. */
   let ahead = 0;
   const tokens = unsubscribeTokens(randomBytes(32));
@@ -150,8 +150,14 @@ export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec 
       unsubscribeTokens: tokens,
       ...(options.trustProxy && { trustProxy: options.trustProxy }),
     });
+    // the errors the route that answered declares (its schema's and its contexts'; the API document lists them), by request id
+    const declared = new Map<string, readonly string[]>();
+    server.addHook('onResponse', (request, _reply, done) => {
+      if (request.routeOptions.url !== undefined) declared.set(request.id, errorsOf(request.routeOptions.schema));
+      done();
+    });
     await server.ready();
-    current = { store, server, issuer, errors };
+    current = { store, server, issuer, errors, declared };
   });
   afterEach(async () => {
     await current?.server.close();
@@ -173,7 +179,9 @@ export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec 
     });
     const text = response.body;
     const isJson = String(response.headers['content-type'] ?? '').includes('json');
-    return { status: response.statusCode, headers: response.headers, body: text === '' ? undefined : isJson ? (JSON.parse(text) as unknown) : text };
+    const body = text === '' ? undefined : isJson ? (JSON.parse(text) as unknown) : text;
+    expectDeclared(request, response.statusCode, body, running().declared.get(String(response.headers['x-request-id'])));
+    return { status: response.statusCode, headers: response.headers, body };
   }
 
   const eventsAfter = async (after: LogPosition): Promise<AppendedEvent[]> =>
@@ -244,6 +252,18 @@ export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec 
       };
     },
   };
+}
+
+/**
+ * An error answer's code is one its route declares (docs/api.md#the-api-document), with the status
+ * ERROR_STATUS gives it: the API document, made from the declarations, lists what routes answer.
+ */
+function expectDeclared(request: RouteRequest, status: number, body: unknown, declared: readonly string[] | undefined): void {
+  const code = (body as Partial<ErrorBody> | undefined)?.error?.code;
+  if (status < 400 || declared === undefined || code === undefined) return;
+  const call = `${request.method} ${request.url} answered ${status} ${code}`;
+  expect(declared, `${call}: a code its route does not declare (schema.errors or its context's declareErrors)`).toContain(code);
+  expect(ERROR_STATUS[code as ErrorCodeName], `${call}: not the status of ERROR_STATUS`).toBe(status);
 }
 
 /** A position token as commands answer it (X-Event-Position). */

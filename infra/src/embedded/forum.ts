@@ -27,7 +27,7 @@ import {
   type Knex,
   type Logger,
 } from '@forum/platform';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifySchema, RouteOptions } from 'fastify';
 import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
 import {
   createCheckpointWatcher,
@@ -66,6 +66,11 @@ export interface RunningForum {
   stop(): Promise<void>;
 }
 
+export interface ForumOptions {
+  /** Keep every error the API's routes answer (ServedApi.errorsAnswered): tests hold them to the routes' declarations. */
+  readonly keepErrorsAnswered?: boolean;
+}
+
 /**
  * The whole product in one process: PostgreSQL (embedded unless DATABASE_URL),
  * the event store, the projection runner, command- and query-service, the
@@ -74,6 +79,7 @@ export interface RunningForum {
 export async function startForum(
   config: EmbeddedConfig,
   logger: Logger = createLogger('forum', config.LOG_LEVEL, { format: config.LOG_FORMAT }),
+  forumOptions: ForumOptions = {},
 ): Promise<RunningForum> {
   const stack = new StopStack(logger);
   const stopAll = () => stack.stopAll();
@@ -167,6 +173,8 @@ export async function startForum(
     const mail = await startForumMailer({ config, db, databaseUrl, origin: url, tokens, identity: identityAdmin, logger });
     stack.push(() => mail.stop());
     const commandRoutes: string[] = [];
+    const commandOptions = new Map<string, RouteOptions>();
+    const commandErrors: ErrorAnswered[] | undefined = forumOptions.keepErrorsAnswered ? [] : undefined;
     const command = listingRoutes(
       commandApi({
         store,
@@ -181,8 +189,12 @@ export async function startForum(
         trustProxy: config.TRUST_PROXY,
       }),
       commandRoutes,
+      commandOptions,
+      commandErrors,
     );
     const queryRoutes: string[] = [];
+    const queryOptions = new Map<string, RouteOptions>();
+    const queryErrors: ErrorAnswered[] | undefined = forumOptions.keepErrorsAnswered ? [] : undefined;
     const query = listingRoutes(
       queryApi({
         db: readDb,
@@ -199,6 +211,8 @@ export async function startForum(
         trustProxy: config.TRUST_PROXY,
       }),
       queryRoutes,
+      queryOptions,
+      queryErrors,
     );
     const starting = await createGateway({
       api: [command, query],
@@ -239,7 +253,10 @@ export async function startForum(
       db,
       realm,
       runner,
-      apps: { command: { routes: commandRoutes }, query: { routes: queryRoutes } },
+      apps: {
+        command: { routes: commandRoutes, schemaOf: (route) => commandOptions.get(route)?.schema, errorsAnswered: commandErrors ?? [] },
+        query: { routes: queryRoutes, schemaOf: (route) => queryOptions.get(route)?.schema, errorsAnswered: queryErrors ?? [] },
+      },
       logger,
       stop: stopAll,
     };
@@ -250,15 +267,40 @@ export async function startForum(
 }
 
 /** A service's routes, as 'METHOD /path' (HEAD, which Fastify adds to every GET, left out). */
+/** An error a route answered: the route ('METHOD /api/path'), the status and the code. */
+export interface ErrorAnswered {
+  readonly route: string;
+  readonly status: number;
+  readonly code: string;
+}
+
 export interface ServedApi {
   readonly routes: readonly string[];
+  /** With ForumOptions.keepErrorsAnswered: each error answer of a route ('METHOD /api/path' as in `routes`), its status and code. */
+  readonly errorsAnswered: readonly ErrorAnswered[];
+  /** A route's schema ('METHOD /api/path' as in `routes`) as its contexts left it, the errors they declare with it (the API document's test). */
+  schemaOf(route: string): FastifySchema | undefined;
 }
 
 /** `plugin`, listing the routes it registers into `routes` (the path as served, its prefix included; HEAD left out). */
-function listingRoutes(plugin: FastifyPluginAsync, routes: string[]): FastifyPluginAsync {
+function listingRoutes(plugin: FastifyPluginAsync, routes: string[], options: Map<string, RouteOptions>, errorsAnswered?: ErrorAnswered[]): FastifyPluginAsync {
   return async (context) => {
-    context.addHook('onRoute', ({ method, url }) => {
-      for (const name of [method].flat()) if (name !== 'HEAD') routes.push(`${name} ${url}`);
+    if (errorsAnswered)
+      context.addHook('onSend', (request, reply, payload, done) => {
+        const url = request.routeOptions.url;
+        if (reply.statusCode >= 400 && url !== undefined && typeof payload === 'string') {
+          const code = /^\{"error":\{"code":"([^"]+)"/.exec(payload)?.[1];
+          if (code) errorsAnswered.push({ route: `${request.method === 'HEAD' ? 'GET' : request.method} ${url}`, status: reply.statusCode, code });
+        }
+        done(null, payload);
+      });
+    context.addHook('onRoute', (route) => {
+      for (const name of [route.method].flat())
+        if (name !== 'HEAD') {
+          routes.push(`${name} ${route.url}`);
+          // its schema is read when asked: the contexts inside add the errors their hooks answer after this hook
+          options.set(`${name} ${route.url}`, route);
+        }
     });
     await context.register(plugin);
   };

@@ -1,7 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '@forum/contracts';
-import { apiInput, createHttpServer, errorBody, healthPlugin, type HttpServer, type Logger, type ReadinessCheck, type RequestHook } from '@forum/platform';
+import {
+  API_DOCUMENT_PATH,
+  apiInput,
+  createHttpServer,
+  errorBody,
+  healthPlugin,
+  registerApiDocument,
+  type HttpServer,
+  type Logger,
+  type ReadinessCheck,
+  type RequestHook,
+} from '@forum/platform';
 import fastifyStatic from '@fastify/static';
+import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { SecurityHeaders } from './security-headers.ts';
 import { singlePageApp } from './spa.ts';
@@ -26,6 +38,8 @@ export interface GatewayRoutes {
   readonly logger: Logger;
   /** The browser security headers every answer carries (createSecurityHeaders). */
   readonly headers: SecurityHeaders;
+  /** The API document when the APIs are proxied (the services' parts merged); else the document of the routes registered here. */
+  readonly apiDocument?: () => Promise<unknown>;
 }
 
 /**
@@ -40,6 +54,9 @@ export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> 
     headers.every(request.raw, reply.raw);
     done();
   });
+  // before any route: the API document lists the routes of /api as they are added
+  await registerApiDocument(server);
+  const apiDocument = routes.apiDocument ?? (() => Promise.resolve(server.swagger()));
   await server.register(healthPlugin(routes.checks));
   if (routes.identity) mountRaw(server, '/realms/forum', routes.identity);
   if (routes.identityAdmin) mountRaw(server, '/admin/realms/forum', routes.identityAdmin);
@@ -53,6 +70,9 @@ export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> 
         done();
       });
       for (const plugin of routes.api) await api.register(plugin);
+      // the API document (OpenAPI 3.1) and its pages, under a policy of their own (security-headers.ts)
+      api.get(API_DOCUMENT_PATH.slice('/api'.length), () => apiDocument());
+      await api.register(apiDocsPages(apiDocument, headers));
       // an unknown /api path is the API's 404 (through this context's hooks), never an app's page
       api.setNotFoundHandler(noSuchEndpoint);
       if (routes.proxied) return;
@@ -67,6 +87,41 @@ export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> 
   await server.register(singlePageApp({ dir: routes.adminWebDir, name: 'admin-web', headers }), { prefix: '/admin' });
   await server.register(singlePageApp({ dir: routes.forumWebDir, name: 'forum-web', headers }));
   return server;
+}
+
+/**
+ * /api/docs: Swagger UI over the API document. Its own copy of the document (/api/docs/json, which
+ * its page reads, and /api/docs/yaml) is `apiDocument`'s, read before the answer is written.
+ */
+function apiDocsPages(apiDocument: () => Promise<unknown>, headers: SecurityHeaders): FastifyPluginAsync {
+  return async (api) => {
+    const documents = new WeakMap<FastifyRequest, unknown>();
+    await api.register(swaggerUi, {
+      routePrefix: '/docs',
+      // its page's links are absolute without a trailing slash: it does not see the /api of this context
+      indexPrefix: '/api',
+      // no top bar: the page is for this one document, and the bar's Swagger logo is an SVG with an inline <style>, which the page's CSP refuses
+      uiConfig: { deepLinking: true, layout: 'BaseLayout' },
+      uiHooks: {
+        onRequest: (request, reply, done) => {
+          headers.apiDocsPage(request.raw, reply.raw);
+          done();
+        },
+        preHandler: (request, _reply, done) => {
+          if (!/\/(json|yaml)$/.test(request.routeOptions.url ?? '')) return done();
+          apiDocument().then(
+            (document) => {
+              documents.set(request, document);
+              done();
+            },
+            (error: Error) => done(error),
+          );
+        },
+      },
+      transformSpecificationClone: false,
+      transformSpecification: (local, request) => (documents.get(request) ?? local) as typeof local,
+    });
+  };
 }
 
 const noSuchEndpoint = (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).send(errorBody(ErrorCode.NOT_FOUND, 'No such endpoint'));

@@ -106,6 +106,10 @@ const rows = (): Row[] => [
     413,
   ],
   ['DELETE /api/no-such-call', 'strict', () => get('/api/no-such-call', { method: 'DELETE', token }), 404],
+  ['GET /api/openapi.json', 'strict', () => get('/api/openapi.json'), 200],
+  ['GET /api/docs', 'api-docs', () => get('/api/docs'), 200],
+  ['GET /api/docs/static/swagger-ui-bundle.js', 'strict', () => get('/api/docs/static/swagger-ui-bundle.js'), 200],
+  ['GET /api/docs/json', 'api-docs', () => get('/api/docs/json'), 200],
   ['POST /admin/realms/forum/users without a token', 'strict', () => get('/admin/realms/forum/users', { method: 'POST', json: {} }), 401],
   // the embedded realm: what it answers without a page of its own, its probe, its own pages
   ['GET the realm’s discovery document', 'realm', () => get('/realms/forum/.well-known/openid-configuration'), 200],

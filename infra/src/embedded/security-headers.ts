@@ -38,6 +38,8 @@ export interface SecurityHeaders {
   appDocument(req: IncomingMessage, res: ServerResponse): string;
   /** keycloak-js's check-sso page of an app: an app page of the same origin frames it, its script is a file. */
   readonly checkSsoPage: Handler;
+  /** /api/docs, the API document's pages (Swagger UI): its script, styles and images are files of its own; it reads the document from /api. */
+  readonly apiDocsPage: Handler;
 }
 
 const SELF = "'self'";
@@ -112,6 +114,22 @@ export function createSecurityHeaders(options: SecurityHeaderOptions): SecurityH
   });
   const sameOriginFrames = helmet.xFrameOptions({ action: 'sameorigin' });
 
+  // Swagger UI: scripts and styles are its files (no inline script); the images it inlines are data: URLs
+  const apiDocsCsp = helmet.contentSecurityPolicy({
+    useDefaults: false,
+    directives: {
+      defaultSrc: [NONE],
+      scriptSrc: [SELF],
+      styleSrc: [SELF],
+      imgSrc: [SELF, 'data:'],
+      connectSrc: [SELF],
+      objectSrc: [NONE],
+      baseUri: [NONE],
+      formAction: [NONE],
+      frameAncestors: [NONE],
+    },
+  });
+
   const corsMiddleware =
     options.corsOrigins.length > 0
       ? cors({
@@ -143,5 +161,6 @@ export function createSecurityHeaders(options: SecurityHeaderOptions): SecurityH
       return nonce;
     },
     checkSsoPage: fixed((req, res, next) => checkSsoCsp(req, res, () => sameOriginFrames(req, res, next))),
+    apiDocsPage: fixed(apiDocsCsp),
   };
 }

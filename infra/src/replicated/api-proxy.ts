@@ -1,5 +1,5 @@
 import { ErrorCode } from '@forum/contracts';
-import { clientAddress, errorBody, type ProxyTrust } from '@forum/platform';
+import { API_DOCUMENT_PATH, clientAddress, errorBody, mergeApiDocuments, UnavailableError, type ApiDocument, type ProxyTrust } from '@forum/platform';
 import replyFrom from '@fastify/reply-from';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { connectionLost, neverReached, noAnswer, type ReplicaSet } from './replica-set.ts';
@@ -45,6 +45,24 @@ export function apiProxy(replicas: ApiReplicas): FastifyPluginAsync {
       });
     }
   };
+}
+
+/**
+ * The API document behind the proxy: each service's part (its GET /api/openapi.json, from a replica
+ * that is up) merged; 503 while a service has none up.
+ */
+export async function servicesApiDocument(replicas: Pick<ApiReplicas, 'command' | 'query'>): Promise<ApiDocument> {
+  const part = async (set: ReplicaSet) => {
+    try {
+      const { statusCode, body } = await set.request({ origin: `http://${set.name}.replicas`, path: API_DOCUMENT_PATH, method: 'GET' });
+      if (statusCode === 200) return (await body.json()) as ApiDocument;
+      await body.dump();
+    } catch {
+      // as below
+    }
+    throw new UnavailableError(`The ${set.name} did not give its part of the API document; try again shortly`);
+  };
+  return mergeApiDocuments(await Promise.all([part(replicas.command), part(replicas.query)]));
 }
 
 function forward(request: FastifyRequest, reply: FastifyReply, set: ReplicaSet, trust: ProxyTrust) {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@forum/platform';
 import { bindPublicPort } from '../embedded/public-port.ts';
 import { createGateway } from '../embedded/gateway.ts';
-import { apiProxy } from './api-proxy.ts';
+import { apiProxy, servicesApiDocument } from './api-proxy.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { ReplicaSet, replicasCheck } from './replica-set.ts';
 
@@ -30,6 +30,7 @@ export async function startGateway(
   const gateway = await createGateway({
     api: [apiProxy({ command, query, trustProxy: config.TRUST_PROXY })],
     proxied: true,
+    apiDocument: () => servicesApiDocument({ command, query }),
     forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),
     adminWebDir: config.ADMIN_WEB_DIR ? path.resolve(config.ADMIN_WEB_DIR) : path.join(root, 'admin-web/dist'),
     logger,

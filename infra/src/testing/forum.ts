@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type Me } from '@forum/contracts';
-import { createLogger } from '@forum/platform';
+import { ERROR_STATUS, HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type Me } from '@forum/contracts';
+import { createLogger, errorsOf, type ErrorCodeName } from '@forum/platform';
 import { EmbeddedConfig } from '../embedded/config.ts';
 import { startForum, type RunningForum } from '../embedded/forum.ts';
 import { DEMO_PASSWORD } from '../embedded/seed.ts';
@@ -79,7 +79,8 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
     ...pick(process.env, ['FORUM_WEB_DIR', 'ADMIN_WEB_DIR']),
     ...env,
   });
-  const forum = await startForum(config, createLogger('test-forum', config.LOG_LEVEL));
+  // every error a route answers is kept: stop() holds them to what the routes declare (the API document's errors)
+  const forum = await startForum(config, createLogger('test-forum', config.LOG_LEVEL), { keepErrorsAnswered: true });
   const base = `http://127.0.0.1:${forum.port}`;
   const tokens = new Map<string, string>();
 
@@ -147,8 +148,25 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
     async stop() {
       await forum.stop();
       await database?.drop();
+      const undeclared = undeclaredErrors(forum);
+      if (undeclared.length > 0) throw new Error(`routes answered errors they do not declare (docs/api.md#the-api-document):\n${undeclared.join('\n')}`);
     },
   };
+}
+
+/**
+ * The errors the forum's routes answered that they do not declare (schema.errors, their contexts'
+ * declareErrors, API_ERRORS), or with another status than ERROR_STATUS's: what the API document,
+ * made from the declarations, would not list.
+ */
+function undeclaredErrors(forum: RunningForum): string[] {
+  const found = new Set<string>();
+  for (const app of [forum.apps.command, forum.apps.query])
+    for (const { route, status, code } of app.errorsAnswered) {
+      const declared = errorsOf(app.schemaOf(route)) as string[];
+      if (!declared.includes(code) || ERROR_STATUS[code as ErrorCodeName] !== status) found.add(`${route}: ${status} ${code}`);
+    }
+  return [...found];
 }
 
 function pick(source: NodeJS.ProcessEnv, keys: readonly string[]): Record<string, string> {

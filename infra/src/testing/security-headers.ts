@@ -12,6 +12,8 @@ export type AnswerKind =
   | 'app-document'
   /** keycloak-js's check-sso page of an app, framed by the app itself */
   | 'check-sso-page'
+  /** /api/docs, the API document's pages (Swagger UI): its own files, the document read from /api */
+  | 'api-docs'
   /** the embedded realm's provider answers (JSON, redirects, the authorization endpoint check-sso frames): its own policy */
   | 'realm'
   /** the realm's third-party-cookie probe, framed by the apps: its own policy */
@@ -52,6 +54,15 @@ function expectedCsp(kind: AnswerKind, issuerOrigin: string | undefined): Record
       };
     case 'check-sso-page':
       return { 'default-src': "'none'", 'script-src': "'self'", 'base-uri': "'none'", 'form-action': "'none'", 'frame-ancestors': "'self'" };
+    case 'api-docs':
+      return {
+        ...STRICT,
+        'script-src': "'self'",
+        'style-src': "'self'",
+        'img-src': "'self' data:",
+        'connect-src': "'self'",
+        'object-src': "'none'",
+      };
     case 'realm':
     case 'realm-probe':
     case 'realm-page':

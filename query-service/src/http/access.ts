@@ -1,6 +1,6 @@
 import { isStaffRole } from '@forum/contracts';
-import { ForbiddenError, NotFoundError, UnauthenticatedError } from '@forum/platform';
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { ForbiddenError, NotFoundError, UnauthenticatedError, type ErrorCodeName } from '@forum/platform';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import type { UserRow, UsersStore } from '../store/users.ts';
 
 /**
@@ -46,6 +46,13 @@ export const staffOnly = (request: FastifyRequest, _reply: FastifyReply, done: H
   staffOf(request);
   done();
 };
+
+/** What a route's guard answers (for the API document): 401 without a token; 403 FORBIDDEN for a caller without the role. */
+export function guardErrors(route: RouteOptions): readonly ErrorCodeName[] {
+  const guards: unknown[] = [route.preValidation].flat();
+  if (guards.includes(adminOnly) || guards.includes(staffOnly)) return ['UNAUTHENTICATED', 'FORBIDDEN'];
+  return guards.includes(signedInOnly) ? ['UNAUTHENTICATED'] : [];
+}
 
 /** Whether the caller is staff, who see hidden posts and comments with their mark (issue #43). */
 export const isStaff = (viewer: UserRow | undefined): boolean => viewer !== undefined && isStaffRole(viewer.role);

@@ -87,13 +87,13 @@ const auditFilterOf = ({ actor, type, from, before }: AuditFilter) => ({
 export function adminRoutes(admin: AdminStore, users: UsersStore, events: HistoryReader, clock: () => Date = () => new Date()): FastifyPluginCallbackZod {
   return (api, _options, done) => {
     /** The spec's admin check: for the caller's own email, or any email for an admin (404 when unknown). */
-    api.get('/users/admin/:email', { schema: { params: EmailParams } }, async (request) => {
+    api.get('/users/admin/:email', { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: EmailParams } }, async (request) => {
       const user = await ownerOrAdmin(users, request, request.params.email, 'You can only check your own role');
       const body: AdminCheck = { admin: user.role === 'admin' };
       return body;
     });
 
-    api.get('/admin/stats', async (request) => {
+    api.get('/admin/stats', { schema: { errors: ['UNAUTHENTICATED', 'FORBIDDEN'] } }, async (request) => {
       const viewer = adminOf(request);
       const body: AdminStats = {
         admin: { name: viewer.name, email: viewer.email, photoURL: viewer.photo_url, role: viewer.role },
@@ -207,21 +207,25 @@ export function adminRoutes(admin: AdminStore, users: UsersStore, events: Histor
      * users among its actors (the users read model). 404 when the history has no event at all; 400
      * for a kind, an id, an `after` or a `limit` that cannot be one. A page after its end is empty.
      */
-    api.get('/admin/history/:kind/:id', { preValidation: staffOnly, schema: { params: HistoryParams, querystring: HistoryQuery } }, async (request) => {
-      const { kind, id } = request.params;
-      const { after, limit } = request.query;
-      // one event more than the page: whether another page follows
-      const read = await history(events, kind, id, { after, limit: limit + 1 });
-      if (read.length === 0 && (after === undefined || (await history(events, kind, id, { limit: 1 })).length === 0)) {
-        throw new NotFoundError(kind === 'post' ? 'No such post' : 'No such user');
-      }
-      const page = read.slice(0, limit);
-      const withEmails = staffOf(request).role === 'admin';
-      const people = await admin.people([...new Set(page.map((entry) => entry.actor))]);
-      const actors = Object.fromEntries(people.map((person) => [person.id, { name: person.name, email: withEmails ? person.email : '' }]));
-      const body: History = { kind, id, events: page, actors, nextAfter: read.length > limit ? page.at(-1)!.position : null };
-      return body;
-    });
+    api.get(
+      '/admin/history/:kind/:id',
+      { preValidation: staffOnly, schema: { errors: ['NOT_FOUND'], params: HistoryParams, querystring: HistoryQuery } },
+      async (request) => {
+        const { kind, id } = request.params;
+        const { after, limit } = request.query;
+        // one event more than the page: whether another page follows
+        const read = await history(events, kind, id, { after, limit: limit + 1 });
+        if (read.length === 0 && (after === undefined || (await history(events, kind, id, { limit: 1 })).length === 0)) {
+          throw new NotFoundError(kind === 'post' ? 'No such post' : 'No such user');
+        }
+        const page = read.slice(0, limit);
+        const withEmails = staffOf(request).role === 'admin';
+        const people = await admin.people([...new Set(page.map((entry) => entry.actor))]);
+        const actors = Object.fromEntries(people.map((person) => [person.id, { name: person.name, email: withEmails ? person.email : '' }]));
+        const body: History = { kind, id, events: page, actors, nextAfter: read.length > limit ? page.at(-1)!.position : null };
+        return body;
+      },
+    );
     done();
   };
 }

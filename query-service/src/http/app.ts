@@ -1,15 +1,18 @@
 import {
+  API_DOCUMENT_PATH,
   authenticate,
   bulkheadHook,
   cancelWhenClientLeavesHook,
   createHttpServer,
   databaseCheck,
+  declareErrors,
   healthPlugin,
   type HttpServer,
   type Knex,
   type Logger,
   type ProxyTrust,
   type ReadinessCheck,
+  registerApiDocument,
   type TokenVerifier,
 } from '@forum/platform';
 import type { HistoryReader } from '@forum/eventstore';
@@ -25,6 +28,7 @@ import { createPostsStore, createTagsStore } from '../store/posts.ts';
 import { createReportQueueStore } from '../store/report-queue.ts';
 import { createRevisionsStore } from '../store/revisions.ts';
 import { createUsersStore } from '../store/users.ts';
+import { guardErrors } from './access.ts';
 import { minPosition } from './consistency.ts';
 import { adminRoutes, announcementRoutes } from './admin.ts';
 import { timeTravelRoutes, type EntityTimelines } from './time-travel.ts';
@@ -116,6 +120,9 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
       api.addHook('onRequest', viewer(records, deps.adminEmails));
       api.addHook('onRequest', cache.afterViewer);
       api.addHook('onSend', cache.keep);
+      // a bad token, a refused account, a read out of time; and what each route's guard answers
+      declareErrors(api, ['UNAUTHENTICATED', 'ACCOUNT_DISABLED', 'READ_TIMEOUT']);
+      declareErrors(api, guardErrors);
       await api.register(meRoutes(deps.clock));
       await api.register(notificationPreferenceRoutes(deps.db));
       await api.register(communityRoutes(community, postCache, bulkheadHook({ what: 'searches', ...deps.search })));
@@ -140,6 +147,9 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
  */
 export function createQueryServer(deps: QueryAppDeps & { readonly projectionsReady: ReadinessCheck }): HttpServer {
   const server = createHttpServer({ logger: deps.logger });
+  // its part of the API document, for the gateway to merge with the command-service's (the replicated layout)
+  void registerApiDocument(server);
+  server.get(API_DOCUMENT_PATH, () => server.swagger());
   server.register(
     healthPlugin({
       database: () => databaseCheck(deps.db),

@@ -131,7 +131,7 @@ export function communityRoutes(community: CommunityStore, cache: PostCache, sea
     api.get(
       '/posts/search',
       {
-        schema: { querystring: SearchPostsQuery },
+        schema: { errors: ['BUSY'], querystring: SearchPostsQuery },
         config: { publicRead: true, sharedBody: true },
         // full-text searches take their turn in the bulkhead (before their input is checked); the spec's search by tag does not
         preValidation: (request, reply, done) => ((request.query as { q?: unknown }).q === undefined ? done() : searches(request, reply, done)),
@@ -148,13 +148,19 @@ export function communityRoutes(community: CommunityStore, cache: PostCache, sea
       },
     );
 
-    api.get('/comments/:postId', { schema: { params: PostIdOfCommentsParams }, config: { publicRead: true } }, async (request, reply) => {
-      const { body, headers } = await commentsOfPost(cache, request.params.postId, request.viewer);
-      return reply.headers(headers).send(body);
-    });
+    api.get(
+      '/comments/:postId',
+      { schema: { errors: ['NOT_FOUND'], params: PostIdOfCommentsParams }, config: { publicRead: true } },
+      async (request, reply) => {
+        const { body, headers } = await commentsOfPost(cache, request.params.postId, request.viewer);
+        return reply.headers(headers).send(body);
+      },
+    );
 
-    api.get('/posts/:id/comments', { schema: { params: PostIdParams, querystring: PostCommentsQuery }, config: { publicRead: true } }, async (request) =>
-      postCommentsPage(cache, request.params.id, request.query, request.viewer),
+    api.get(
+      '/posts/:id/comments',
+      { schema: { errors: ['NOT_FOUND'], params: PostIdParams, querystring: PostCommentsQuery }, config: { publicRead: true } },
+      async (request) => postCommentsPage(cache, request.params.id, request.query, request.viewer),
     );
 
     api.get('/admin/reported-comments', { preValidation: adminOnly }, async (request, reply) => {
@@ -176,25 +182,34 @@ export function communityRoutes(community: CommunityStore, cache: PostCache, sea
     api.get('/users/top-voted', { config: { publicRead: true, sharedBody: true } }, async () => leaderboard(community));
 
     // open to anyone (the spec's call), and counted per client address: its answer says whether an email has an account
-    api.get('/user-profile/:email', { schema: { params: EmailParams }, config: { publicRead: true, accountLookup: true } }, async (request) => {
-      const user = await community.profile(request.params.email);
-      if (!user) throw new NotFoundError('No such user');
-      const recent = await community.recentPosts(user.id);
-      const body: UserProfile = {
-        user: {
-          _id: user.id,
-          name: user.name,
-          photoURL: user.photo_url,
-          role: user.role,
-          isMember: user.is_member,
-          badge: user.is_member ? 'Gold' : 'Bronze',
-          ...(maySeeEmail(request.viewer, user.id) ? { email: user.email } : {}),
-        },
-        stats: { posts: Number(user.posts), comments: Number(user.comments), commentsReceived: Number(user.comments_received), upVotes: Number(user.up_votes) },
-        recentPosts: recent.map(listItem),
-      };
-      return body;
-    });
+    api.get(
+      '/user-profile/:email',
+      { schema: { errors: ['NOT_FOUND', 'RATE_LIMITED'], params: EmailParams }, config: { publicRead: true, accountLookup: true } },
+      async (request) => {
+        const user = await community.profile(request.params.email);
+        if (!user) throw new NotFoundError('No such user');
+        const recent = await community.recentPosts(user.id);
+        const body: UserProfile = {
+          user: {
+            _id: user.id,
+            name: user.name,
+            photoURL: user.photo_url,
+            role: user.role,
+            isMember: user.is_member,
+            badge: user.is_member ? 'Gold' : 'Bronze',
+            ...(maySeeEmail(request.viewer, user.id) ? { email: user.email } : {}),
+          },
+          stats: {
+            posts: Number(user.posts),
+            comments: Number(user.comments),
+            commentsReceived: Number(user.comments_received),
+            upVotes: Number(user.up_votes),
+          },
+          recentPosts: recent.map(listItem),
+        };
+        return body;
+      },
+    );
     done();
   };
 }

@@ -104,7 +104,7 @@ export function notificationRoutes(notifications: NotificationsStore, community:
       return body;
     });
 
-    api.get('/posts/:id/follow', { schema: { params: PostIdParams } }, async (request) => {
+    api.get('/posts/:id/follow', { schema: { errors: ['NOT_FOUND'], params: PostIdParams } }, async (request) => {
       const viewer = signedIn(request);
       const following = await notifications.followsPost(viewer.id, request.params.id);
       if (following === null) throw new NotFoundError('No such post');

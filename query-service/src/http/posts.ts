@@ -68,13 +68,13 @@ export async function postById(cache: PostCache, id: string, viewer: UserRow | u
 export function postRoutes(posts: PostsStore, cache: PostCache, users: UsersStore): FastifyPluginCallbackZod {
   return (api, _options, done) => {
     /** The spec's My Posts: the user's newest UNPAGED_LIST_MAX posts; all of them counted in X-Total-Count. */
-    api.get('/my-posts/:email', { schema: { params: EmailParams } }, async (request, reply) => {
+    api.get('/my-posts/:email', { schema: { errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND'], params: EmailParams } }, async (request, reply) => {
       const owner = await ownerOrAdmin(users, request, request.params.email, 'You can only see your own posts');
       const { rows, total } = await posts.byAuthor(owner.id);
       return reply.headers(totalCountHeaders(total)).send(rows.map(listItem));
     });
 
-    api.get('/user-post-count/:email', { schema: { params: EmailParams } }, async (request) => {
+    api.get('/user-post-count/:email', { schema: { errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND'], params: EmailParams } }, async (request) => {
       const owner = await ownerOrAdmin(users, request, request.params.email, 'You can only see your own posts');
       const body: PostCount = { count: await posts.countByAuthor(owner.id) };
       return body;
@@ -96,7 +96,7 @@ export function postRoutes(posts: PostsStore, cache: PostCache, users: UsersStor
       return homePage(posts, parseInput(ListPostsQuery, request.query));
     });
 
-    api.get('/posts/:id', { schema: { params: PostIdParams }, config: { publicRead: true } }, async (request) =>
+    api.get('/posts/:id', { schema: { errors: ['NOT_FOUND'], params: PostIdParams }, config: { publicRead: true } }, async (request) =>
       postById(cache, request.params.id, request.viewer),
     );
     done();

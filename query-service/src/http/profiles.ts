@@ -18,7 +18,7 @@ export function profileRoutes(community: CommunityStore, users: UsersStore): Fas
     // a public read like the leaderboard: no email, nothing of the viewer's, so one kept answer serves everyone
     api.get(
       '/users/:id',
-      { schema: { params: PublicProfileParams, querystring: PublicProfileQuery }, config: { publicRead: true, sharedBody: true } },
+      { schema: { errors: ['NOT_FOUND'], params: PublicProfileParams, querystring: PublicProfileQuery }, config: { publicRead: true, sharedBody: true } },
       async (request) => {
         const user = await community.publicProfile(request.params.id);
         if (!user) throw new NotFoundError('No such user');

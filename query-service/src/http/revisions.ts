@@ -17,22 +17,30 @@ const revision = (row: RevisionRow) => ({
  */
 export function revisionRoutes(revisions: RevisionsStore): FastifyPluginCallbackZod {
   return (api, _options, done) => {
-    api.get('/posts/:id/revisions', { schema: { params: PostIdParams }, config: { publicRead: true, sharedBody: true } }, async (request) => {
-      const found = await revisions.ofPost(request.params.id);
-      if (!found) throw new NotFoundError('No such post');
-      const body: PostRevisions = {
-        revisions: found.rows.map((row) => ({ ...revision(row), title: row.title, description: row.description, tags: row.tags })),
-        totalCount: found.total,
-      };
-      return body;
-    });
+    api.get(
+      '/posts/:id/revisions',
+      { schema: { errors: ['NOT_FOUND'], params: PostIdParams }, config: { publicRead: true, sharedBody: true } },
+      async (request) => {
+        const found = await revisions.ofPost(request.params.id);
+        if (!found) throw new NotFoundError('No such post');
+        const body: PostRevisions = {
+          revisions: found.rows.map((row) => ({ ...revision(row), title: row.title, description: row.description, tags: row.tags })),
+          totalCount: found.total,
+        };
+        return body;
+      },
+    );
 
-    api.get('/comments/:commentId/revisions', { schema: { params: CommentIdParams }, config: { publicRead: true, sharedBody: true } }, async (request) => {
-      const found = await revisions.ofComment(request.params.commentId);
-      if (!found) throw new NotFoundError('No such comment');
-      const body: CommentRevisions = { revisions: found.rows.map((row) => ({ ...revision(row), text: row.text })), totalCount: found.total };
-      return body;
-    });
+    api.get(
+      '/comments/:commentId/revisions',
+      { schema: { errors: ['NOT_FOUND'], params: CommentIdParams }, config: { publicRead: true, sharedBody: true } },
+      async (request) => {
+        const found = await revisions.ofComment(request.params.commentId);
+        if (!found) throw new NotFoundError('No such comment');
+        const body: CommentRevisions = { revisions: found.rows.map((row) => ({ ...revision(row), text: row.text })), totalCount: found.total };
+        return body;
+      },
+    );
     done();
   };
 }

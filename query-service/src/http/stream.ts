@@ -19,23 +19,27 @@ const STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Ca
  */
 export function streamRoutes(live: LiveChanges, records: ViewerCache): FastifyPluginCallbackZod {
   return (api, _options, done) => {
-    api.get('/stream', { schema: { querystring: StreamQuery } }, async (request, reply) => {
-      const { topics, ticket, lastEventId } = request.query;
-      const memberId = topics.includes('me') ? await streamOwner(live, records, ticket) : null;
-      if (!live.hub.accepting) throw new BusyError('streams');
-      const client = live.clientOf(request.raw);
-      if (!live.hub.takes(client)) throw new RateLimitedError('Too many open streams from this address; close some tabs or try again later', 30);
-      if (request.method === 'HEAD') return reply.headers(STREAM_HEADERS).send();
-      const res = reply.raw;
-      reply.hijack();
-      markStreamingAnswer(res);
-      res.writeHead(200, STREAM_HEADERS);
-      request.raw.socket.setNoDelay(true);
-      const stream = live.hub.open(res, { topics, memberId, resumeAfter: resumedAfter(request.headers['last-event-id'], lastEventId), client });
-      // closed in between (the server stops): the client reconnects elsewhere
-      if (!stream) return void res.end();
-      res.once('close', () => stream.close());
-    });
+    api.get(
+      '/stream',
+      { schema: { errors: ['UNAUTHENTICATED', 'ACCOUNT_DISABLED', 'BUSY', 'RATE_LIMITED'], querystring: StreamQuery } },
+      async (request, reply) => {
+        const { topics, ticket, lastEventId } = request.query;
+        const memberId = topics.includes('me') ? await streamOwner(live, records, ticket) : null;
+        if (!live.hub.accepting) throw new BusyError('streams');
+        const client = live.clientOf(request.raw);
+        if (!live.hub.takes(client)) throw new RateLimitedError('Too many open streams from this address; close some tabs or try again later', 30);
+        if (request.method === 'HEAD') return reply.headers(STREAM_HEADERS).send();
+        const res = reply.raw;
+        reply.hijack();
+        markStreamingAnswer(res);
+        res.writeHead(200, STREAM_HEADERS);
+        request.raw.socket.setNoDelay(true);
+        const stream = live.hub.open(res, { topics, memberId, resumeAfter: resumedAfter(request.headers['last-event-id'], lastEventId), client });
+        // closed in between (the server stops): the client reconnects elsewhere
+        if (!stream) return void res.end();
+        res.once('close', () => stream.close());
+      },
+    );
     done();
   };
 }
@@ -43,7 +47,7 @@ export function streamRoutes(live: LiveChanges, records: ViewerCache): FastifyPl
 /** GET /api/stream/ticket: what opens the signed-in member's own stream for a short while (a route among the reads: it needs the caller). */
 export function streamTicketRoutes(live: LiveChanges): FastifyPluginCallbackZod {
   return (api, _options, done) => {
-    api.get('/stream/ticket', async (request, reply) => {
+    api.get('/stream/ticket', { schema: { errors: ['UNAUTHENTICATED'] } }, async (request, reply) => {
       const viewer = signedIn(request);
       reply.header('Cache-Control', 'no-store');
       const body: StreamTicket = { ticket: live.tickets.issue(viewer.id), expiresInSeconds: live.tickets.ttlSeconds };

@@ -53,7 +53,7 @@ export function timeTravelRoutes(events: HistoryReader, timelines: EntityTimelin
      */
     api.get(
       '/admin/history/:kind/:id/states',
-      { preValidation: adminOnly, schema: { params: HistoryStatesParams, querystring: HistoryStatesQuery } },
+      { preValidation: adminOnly, schema: { errors: ['NOT_FOUND'], params: HistoryStatesParams, querystring: HistoryStatesQuery } },
       async (request) => {
         const { kind, id } = request.params;
         const { after, limit } = request.query;
@@ -73,14 +73,18 @@ export function timeTravelRoutes(events: HistoryReader, timelines: EntityTimelin
     );
 
     /** The state as of a position of the log (`at`, a token the history shows); 404 when the entity has no event at all. */
-    api.get('/admin/history/:kind/:id/state', { preValidation: adminOnly, schema: { params: HistoryParams, querystring: StateAtQuery } }, async (request) => {
-      const { kind, id } = request.params;
-      const timeline = await timelines(kind, id);
-      if (timeline.steps.length === 0) throw noSuch(kind);
-      const { step, state } = stateAt(timeline, request.query.at);
-      const body: StateAt = { kind, id, at: positionToken(request.query.at), position: step && positionToken(step.position), state };
-      return body;
-    });
+    api.get(
+      '/admin/history/:kind/:id/state',
+      { preValidation: adminOnly, schema: { errors: ['NOT_FOUND'], params: HistoryParams, querystring: StateAtQuery } },
+      async (request) => {
+        const { kind, id } = request.params;
+        const timeline = await timelines(kind, id);
+        if (timeline.steps.length === 0) throw noSuch(kind);
+        const { step, state } = stateAt(timeline, request.query.at);
+        const body: StateAt = { kind, id, at: positionToken(request.query.at), position: step && positionToken(step.position), state };
+        return body;
+      },
+    );
 
     /** The snapshots, newest first: react-admin's `range` of them, or the newest UNPAGED_LIST_MAX, all of them counted in X-Total-Count. */
     api.get('/admin/snapshots', { preValidation: adminOnly }, async (request, reply) => {

@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestForum, type TestForum } from '../testing/forum.ts';
+import { startTestReplicatedForum, type TestReplicatedForum } from '../testing/replicated.ts';
+
+/**
+ * The API document in the replicated layout: its gateway has no route of the API, so it merges the
+ * services' parts (each one's GET /api/openapi.json); the merge is the document npm start's gateway
+ * gives from the routes it has (infra/src/api-tests/openapi.int.test.ts holds that one to the routes).
+ */
+let replicated: TestReplicatedForum;
+let embedded: TestForum;
+
+beforeAll(async () => {
+  [replicated, embedded] = await Promise.all([startTestReplicatedForum({ command: 1, query: 1, projections: 1 }), startTestForum()]);
+}, 180_000);
+afterAll(async () => {
+  await Promise.all([replicated?.stop(), embedded?.stop()]);
+}, 60_000);
+
+const documentAt = async (url: string) => {
+  const answer = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  expect(answer.status).toBe(200);
+  return answer.json();
+};
+
+describe('the API document of the replicated layout', () => {
+  it("is the services' parts merged: the document of the whole API, at /api/openapi.json and for /api/docs", async () => {
+    const whole = await documentAt(`${embedded.url}/api/openapi.json`);
+    expect(await documentAt(`${replicated.base}/api/openapi.json`)).toEqual(whole);
+    expect(await documentAt(`${replicated.base}/api/docs/json`)).toEqual(whole);
+  });
+});
