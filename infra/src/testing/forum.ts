@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type Me } from '@forum/contracts';
-import { createLogger } from '@forum/platform';
+import { createLogger, type Logger } from '@forum/platform';
 import { EmbeddedConfig } from '../embedded/config.ts';
 import { startForum, type RunningForum } from '../embedded/forum.ts';
 import { DEMO_PASSWORD } from '../embedded/seed.ts';
@@ -62,8 +62,11 @@ export interface CallOptions {
 /** Headers of a read that waits for `position` (the X-Event-Position of a command, see minPosition); none without one. */
 export const minPositionHeaders = (position: string | undefined): Record<string, string> => (position ? { [HEADER_MIN_POSITION]: position } : {});
 
-/** The whole forum on a free port, against a fresh database of the run's PostgreSQL (or the DATABASE_URL of `env`, left as it is). */
-export async function startTestForum(env: Record<string, string> = {}): Promise<TestForum> {
+/**
+ * The whole forum on a free port, against a fresh database of the run's PostgreSQL (or the
+ * DATABASE_URL of `env`, left as it is); its log on `logger` when given (a test that reads the lines).
+ */
+export async function startTestForum(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestForum> {
   const database = env.DATABASE_URL ? null : await createTestDatabase('forum');
   const config = EmbeddedConfig.parse({
     PORT: '0',
@@ -79,7 +82,7 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
     ...pick(process.env, ['FORUM_WEB_DIR', 'ADMIN_WEB_DIR']),
     ...env,
   });
-  const forum = await startForum(config, createLogger('test-forum', config.LOG_LEVEL));
+  const forum = await startForum(config, options.logger ?? createLogger('test-forum', config.LOG_LEVEL));
   const base = `http://127.0.0.1:${forum.port}`;
   const tokens = new Map<string, string>();
 
