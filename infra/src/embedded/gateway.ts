@@ -47,11 +47,8 @@ export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> 
   await server.register(
     async (api) => {
       if (!routes.proxied) apiInput(api);
-      api.addHook('onRequest', (request, reply, done) => {
-        // a preflight is answered by CORS itself
-        if (headers.cors(request.raw, reply.raw)) reply.hijack();
-        done();
-      });
+      // @fastify/cors, when CORS_ORIGINS names origins: it answers a preflight in its hook, before any route
+      await headers.cors(api);
       for (const plugin of routes.api) await api.register(plugin);
       // an unknown /api path is the API's 404 (through this context's hooks), never an app's page
       api.setNotFoundHandler(noSuchEndpoint);
