@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import express from 'express';
 import { expect } from 'vitest';
 import { createKnex, createLogger, TrustProxy, type Knex } from '@forum/platform';
 import { createTestDatabase } from '@forum/platform/testing';
@@ -97,18 +96,23 @@ export interface Harness {
 export async function startHarness(options: Partial<IdentityRealmOptions> = {}): Promise<Harness> {
   const database = await createTestDatabase('identity');
   const db = createKnex(database.url);
-  const app = express();
   let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let admin: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  app.use('/realms/forum', (req, res, next) => (handler ? handler(req, res) : next()));
-  app.use('/admin/realms/forum', (req, res, next) => (admin ? admin(req, res) : next()));
-  // the app's pages (where sign-ins return to)
-  app.use((_req, res) => {
-    res.type('html').send('<!DOCTYPE html><title>app</title>');
+  // as the gateway mounts them: each handler gets the whole URL of its prefix and below
+  const pathOf = (absolute: string) => {
+    const parsed = URL.parse(absolute);
+    return parsed ? parsed.pathname + parsed.search : absolute;
+  };
+  const under = (url: string, prefix: string) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
+  const server = createServer((req, res) => {
+    // an absolute-form target is routed by its path, as Node's server hands it over (the realm reads it itself)
+    const url = /^https?:\/\//i.test(req.url ?? '') ? pathOf(req.url!) : (req.url ?? '/');
+    if (handler && under(url, '/realms/forum')) return handler(req, res);
+    if (admin && under(url, '/admin/realms/forum')) return admin(req, res);
+    // the app's pages (where sign-ins return to)
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!DOCTYPE html><title>app</title>');
   });
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const start = async (extra: Partial<IdentityRealmOptions>) => {
     const realm = await createIdentityRealm({ publicOrigin: origin, db, logger, audience: AUDIENCE, ...options, ...extra });

@@ -79,7 +79,7 @@ export function createKnex(url: string, pool: { min?: number; max?: number; quer
       ...(timeout !== undefined && { acquireConnectionTimeout: CONNECT_TIMEOUT_MS }),
       // the statement of a failed query goes into its message as written, never with its values
       compileSqlOnError: false,
-      ...(pool.logger && { log: knexLog(pool.logger.child({ component: 'knex' })) }),
+      ...(pool.logger && { log: knexLog(pool.logger.child({ library: 'knex' })) }),
     }),
   );
 }

@@ -91,7 +91,7 @@ describe("knex's own lines", () => {
       const acquire = lines.filter((line) => String(line.msg).startsWith('Acquire connection error'));
       // two refused connections, one line: the second is said at debug, below this logger's level
       expect(acquire).toHaveLength(1);
-      expect(acquire[0]).toMatchObject({ level: 40, component: 'knex' }); // pino's warn
+      expect(acquire[0]).toMatchObject({ level: 40, library: 'knex' }); // pino's warn
       expect(acquire.every((line) => !String(line.msg).includes('\n'))).toBe(true);
       expect(console).not.toHaveBeenCalled();
     } finally {

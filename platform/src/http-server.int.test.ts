@@ -249,7 +249,7 @@ const linesOf = (id: string) => lines.filter((line) => (line.req as Line | undef
 const time = matching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
 describe('the server’s log', () => {
-  it('writes the access log line: the request’s id, method and URL as sent, its status, time and correlation id', async () => {
+  it('writes the access log line: the request’s id, method and URL as sent, its route’s pattern, its status, time and correlation id', async () => {
     await answerOf({ path: '/api/posts?page=2', headers: { 'X-Request-Id': 'req-access', 'X-Correlation-Id': 'corr-7' } });
     await expect
       .poll(() => linesOf('req-access'))
@@ -260,6 +260,7 @@ describe('the server’s log', () => {
           service: 'http-server-test',
           req: { id: 'req-access', method: 'GET', url: '/api/posts?page=2' },
           res: { statusCode: 200 },
+          route: '/api/posts',
           responseTime: anyNumber,
           correlationId: 'corr-7',
           msg: 'request completed',
@@ -287,6 +288,7 @@ describe('the server’s log', () => {
           service: 'http-server-test',
           req,
           res: { statusCode: 500 },
+          route: '/api/broken',
           responseTime: anyNumber,
           correlationId: 'req-500',
           msg: 'request completed',

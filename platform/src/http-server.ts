@@ -84,7 +84,7 @@ export function createHttpServer(options: HttpServerOptions) {
   server.setSerializerCompiler(serializerCompiler);
 
   server.addHook('onRequest', (request, reply, done) => {
-    trackAnswer(logger, request.raw, reply.raw, request.id);
+    trackAnswer(logger, request.raw, reply.raw, request.id, request.routeOptions.url);
     done();
   });
 

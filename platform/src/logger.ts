@@ -40,7 +40,7 @@ export function createLogger(service: string, level = 'info', output: { format?:
  * Fields the pretty line shows in its own way (see prettyLine), or that a person at a terminal does
  * not need. pino-pretty writes its own time and level only when the line has them.
  */
-const PRETTY_IGNORED = 'time,level,pid,hostname,service,req,res,responseTime,correlationId';
+const PRETTY_IGNORED = 'time,level,pid,hostname,service,component,req,res,route,responseTime,correlationId';
 
 /**
  * Lines such as `21:26:23 INFO  forum: GET /api/posts → 200 in 3 ms` (see prettyLine), the other
@@ -56,14 +56,14 @@ const LEVEL_COLORS = { fatal: 'bgRed', error: 'red', warn: 'yellow', info: 'gree
 type Colors = Readonly<Record<(typeof LEVEL_COLORS)[keyof typeof LEVEL_COLORS] | 'white', (text: string) => string>>;
 
 /**
- * A line's time (local, to the second), level, service and message; for a request its method and
- * URL first, and the answer's status and time in place of "request completed".
+ * A line's time (local, to the second), level, service (and component) and message; for a request
+ * its method and URL first, and the answer's status and time in place of "request completed".
  */
 const prettyLine = (log: Record<string, unknown>, messageKey: string, _levelLabel: string, { colors }: { colors: Colors }): string => {
   const label = (pino.levels.labels[Number(log.level)] ?? 'user') as keyof typeof LEVEL_COLORS;
   const level = colors[LEVEL_COLORS[label] ?? 'white'](label.toUpperCase().padEnd(5));
   const time = typeof log.time === 'string' || typeof log.time === 'number' ? new Date(log.time).toTimeString().slice(0, 8) : '';
-  const service = typeof log.service === 'string' ? `${log.service}: ` : '';
+  const service = [log.service, log.component].filter((name) => typeof name === 'string').join('/');
   const req = log.req as { method?: string; url?: string } | undefined;
   const res = log.res as { statusCode?: number } | undefined;
   const written = log[messageKey] ?? '';
@@ -73,7 +73,7 @@ const prettyLine = (log: Record<string, unknown>, messageKey: string, _levelLabe
     message === 'request completed' && res?.statusCode !== undefined
       ? `${request} → ${res.statusCode}${typeof log.responseTime === 'number' ? ` in ${log.responseTime} ms` : ''}`
       : [request, message].filter(Boolean).join(' ');
-  return `${time} ${level} ${service}${text}`;
+  return `${time} ${level} ${service ? `${service}: ` : ''}${text}`;
 };
 
 /** The fields of PostgreSQL's errors (pg's DatabaseError) that name what failed without quoting any value. */
@@ -121,13 +121,15 @@ export const requestIdFor = (req: IncomingMessage): string => incomingId(req.hea
 const REQUEST_ID_HEADER = HEADER_REQUEST_ID.toLowerCase();
 
 /**
- * The access log line of an answered request, in pino-http's shape (`req`, `res`,
- * `responseTime`, `correlationId`, 'request completed'), which log tools already read: info, warn from 400, error from 500; only
+ * The access log line of an answered request, the one line a request writes: in pino-http's shape
+ * (`req`, `res`, `responseTime` in ms, 'request completed'), which log tools already read, with the
+ * pattern of the route that answered (`route`: `/api/posts/:id`, never ids or a query; absent when no
+ * route matched) and the `correlationId`. Info, warn from 400, error from 500; only
  * when the logger's level lets that through (nothing is built for a line nobody reads). A 503 with
  * Retry-After (BUSY, READ_TIMEOUT: load the service shed on purpose) is a warning, not an error. A
  * health probe's answer (markProbeAnswer) is debug, whatever its status.
  */
-export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse, startedAt: number): void {
+export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse, startedAt: number, route?: string): void {
   // a client that left before the answer was sent: a warning, whatever the status; a stream's client leaving is how it ends
   const stream = streams.has(res);
   const aborted = !res.writableFinished && !stream;
@@ -138,6 +140,7 @@ export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerRespo
     {
       req: { id: req.id, method: req.method, url: req.url },
       res: { statusCode: res.statusCode },
+      route,
       responseTime: Math.round(performance.now() - startedAt),
       correlationId: correlationIdOf(req),
     },
@@ -166,13 +169,14 @@ export function markProbeAnswer(res: ServerResponse): void {
 /**
  * A request's id and access log: `id` (requestIdFor's, made by the server) sent back as
  * X-Request-Id and kept on `req.id`, and the access log line once the answer is sent or the client
- * left (see logAnswer), unless the logger is silent. Light on purpose: it runs for every request.
+ * left (see logAnswer; `route`: the pattern of the route that takes it), unless the logger is silent.
+ * Light on purpose: it runs for every request.
  */
-export function trackAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse, id = requestIdFor(req)): string {
+export function trackAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse, id = requestIdFor(req), route?: string): string {
   const startedAt = performance.now();
   req.id = id;
   res.setHeader(HEADER_REQUEST_ID, id);
-  if (logger.isLevelEnabled('error')) res.once('close', () => logAnswer(logger, req, res, startedAt));
+  if (logger.isLevelEnabled('error')) res.once('close', () => logAnswer(logger, req, res, startedAt, route));
   return id;
 }
 

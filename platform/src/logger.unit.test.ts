@@ -72,6 +72,7 @@ describe('the request log', () => {
         level: 30,
         req: { id: 'req-42', method: 'GET', url: '/api/posts?page=2' },
         res: { statusCode: 200 },
+        route: '/api/posts',
         correlationId: 'corr-7',
         responseTime: anyNumber,
       });
@@ -192,14 +193,16 @@ describe('#28.17 the log format', () => {
     // pretty: one line a person reads (time, level, service, message), the other fields after it
     const pretty = written();
     const logger = createLogger('forum', 'info', { format: 'pretty', destination: pretty.destination });
-    logger.child({ service: 'identity' }).warn({ mailbox: 'http://localhost:3000/realms/forum/mailbox' }, 'SMTP_URL is not set');
+    logger.child({ component: 'identity-realm' }).warn({ mailbox: 'http://localhost:3000/realms/forum/mailbox' }, 'SMTP_URL is not set');
     logger.info(
       { req: { id: 'r1', method: 'GET', url: '/api/posts?page=2' }, res: { statusCode: 200 }, responseTime: 3, correlationId: 'r1' },
       'request completed',
     );
     logger.error({ err: new Error('boom') }, 'failed');
     const lines = pretty.chunks.join('').split('\n');
-    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d WARN {2}identity: SMTP_URL is not set \{"mailbox":"http:\/\/localhost:3000\/realms\/forum\/mailbox"\}$/);
+    expect(lines[0]).toMatch(
+      /^\d\d:\d\d:\d\d WARN {2}forum\/identity-realm: SMTP_URL is not set \{"mailbox":"http:\/\/localhost:3000\/realms\/forum\/mailbox"\}$/,
+    );
     expect(lines[1]).toMatch(/^\d\d:\d\d:\d\d INFO {2}forum: GET \/api\/posts\?page=2 → 200 in 3 ms$/);
     expect(lines[2]).toMatch(/^\d\d:\d\d:\d\d ERROR forum: failed\s*$/);
     expect(lines.slice(3).join('\n')).toContain('Error: boom');

@@ -96,7 +96,7 @@ export function createReadKnex(url: string, options: ReadDbOptions): Knex {
         },
       },
       compileSqlOnError: false,
-      ...(options.logger && { log: knexLog(options.logger.child({ component: 'knex' })) }),
+      ...(options.logger && { log: knexLog(options.logger.child({ library: 'knex' })) }),
     }),
   );
 }

@@ -110,14 +110,14 @@ export async function startForum(
       connectionString: databaseUrl,
       store,
       projections: allProjections,
-      logger: logger.child({ service: 'projections' }),
+      logger: logger.child({ component: 'projections' }),
       onCheckpoint: (notification) => watcher?.notified(notification),
     });
     await runner.start();
     stack.push(() => runner.stop());
 
     // the events' feed to Kafka, when KAFKA_BROKERS is set (docs/kafka.md)
-    const feed = await startKafkaFeed({ settings: config, store, databaseUrl, logger: logger.child({ service: 'feed' }) });
+    const feed = await startKafkaFeed({ settings: config, store, databaseUrl, logger: logger.child({ component: 'feed' }) });
     if (feed) stack.push(() => feed.stop());
 
     watcher = createCheckpointWatcher(databaseUrl, config, logger);
@@ -127,7 +127,7 @@ export async function startForum(
       store,
       watcher,
       db: readDb,
-      logger: logger.child({ service: 'query-service', component: 'live' }),
+      logger: logger.child({ component: 'live' }),
       settings: streamLimits(config),
     });
     stack.push(() => live.close());
@@ -142,14 +142,14 @@ export async function startForum(
 
     const limits =
       config.WRITE_LIMITS &&
-      (await createPostgresWriteLimits({ db: requestDb, limits: config.WRITE_LIMITS, logger: logger.child({ service: 'command-service' }) }));
+      (await createPostgresWriteLimits({ db: requestDb, limits: config.WRITE_LIMITS, logger: logger.child({ component: 'command-service' }) }));
     if (limits) stack.push(() => limits.close());
     // the identity provider's accounts: the embedded realm's own store, made below, or an external Keycloak's admin API
     let identityAdmin: IdentityAdmin | null = keycloakIdentityAdminFrom(config);
     const directory = streamDirectory(store, () => identityAdmin);
     // the identity provider keeps a copy of each member's handle and moderator role for its tokens, written after the forum records them
-    const handleWritten = realmHandleWriter(() => identityAdmin, logger.child({ service: 'command-service' }));
-    const roleWritten = realmRoleWriter(() => identityAdmin, logger.child({ service: 'command-service' }));
+    const handleWritten = realmHandleWriter(() => identityAdmin, logger);
+    const roleWritten = realmRoleWriter(() => identityAdmin, logger);
     const options = { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory, handleWritten, roleWritten };
     const commands = createForumCommands(store, { ...options, ...(limits && { limits }) });
 
@@ -182,7 +182,7 @@ export async function startForum(
         verifyToken,
         directory,
         projections: createProjectionControl(db, allProjections),
-        logger: logger.child({ service: 'command-service' }),
+        logger: logger.child({ component: 'command-service' }),
         clock: () => new Date(),
         forumOrigin: url,
         unsubscribeTokens: tokens,
@@ -203,7 +203,7 @@ export async function startForum(
         watcher,
         verifyToken,
         adminEmails: config.ADMIN_EMAILS,
-        logger: logger.child({ service: 'query-service' }),
+        logger: logger.child({ component: 'query-service' }),
         ...readLimits(config),
         live,
         // the abuse limits' one read: a lookup of an account by email, per client address

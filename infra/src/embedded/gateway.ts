@@ -64,11 +64,8 @@ export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> 
   await server.register(
     async (api) => {
       if (!routes.proxied) apiInput(api);
-      api.addHook('onRequest', (request, reply, done) => {
-        // a preflight is answered by CORS itself
-        if (headers.cors(request.raw, reply.raw)) reply.hijack();
-        done();
-      });
+      // @fastify/cors, when CORS_ORIGINS names origins: it answers a preflight in its hook, before any route
+      await headers.cors(api);
       for (const plugin of routes.api) await api.register(plugin);
       // the API document (OpenAPI 3.1) and its pages, under a policy of their own (security-headers.ts)
       api.get(API_DOCUMENT_PATH.slice('/api'.length), () => apiDocument());

@@ -23,7 +23,7 @@ export interface PublicPort {
  * OS gives; until the gateway is opened every request answers 503 with Retry-After.
  */
 export async function bindPublicPort(config: Pick<EmbeddedConfig, 'PORT' | 'HOST' | 'PUBLIC_URL' | 'OIDC_ISSUER' | 'CORS_ORIGINS'>): Promise<PublicPort> {
-  const headers = createSecurityHeaders({
+  const headers = await createSecurityHeaders({
     https: config.PUBLIC_URL !== undefined && new URL(config.PUBLIC_URL).protocol === 'https:',
     externalIssuer: config.OIDC_ISSUER,
     corsOrigins: config.CORS_ORIGINS,

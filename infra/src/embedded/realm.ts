@@ -57,7 +57,7 @@ export function createEmbeddedRealm({ config, publicUrl, db, logger, commands, w
   return createIdentityRealm({
     publicOrigin: publicUrl,
     db,
-    logger: logger.child({ service: 'identity' }),
+    logger,
     audience: config.OIDC_AUDIENCE,
     adminEmails: config.ADMIN_EMAILS,
     trustProxy: config.TRUST_PROXY,

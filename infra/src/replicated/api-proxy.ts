@@ -1,5 +1,14 @@
 import { ErrorCode } from '@forum/contracts';
-import { API_DOCUMENT_PATH, clientAddress, errorBody, mergeApiDocuments, UnavailableError, type ApiDocument, type ProxyTrust } from '@forum/platform';
+import {
+  API_DOCUMENT_PATH,
+  clientAddress,
+  correlationIdOf,
+  errorBody,
+  mergeApiDocuments,
+  UnavailableError,
+  type ApiDocument,
+  type ProxyTrust,
+} from '@forum/platform';
 import replyFrom from '@fastify/reply-from';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { connectionLost, neverReached, noAnswer, type ReplicaSet } from './replica-set.ts';
@@ -72,7 +81,12 @@ function forward(request: FastifyRequest, reply: FastifyReply, set: ReplicaSet, 
     return reply.from(request.url, {
       // Fastify kept the bytes: they go on as they came, with their Content-Type
       ...(Buffer.isBuffer(request.body) && { body: request.body, contentType: request.headers['content-type'] ?? 'application/octet-stream' }),
-      rewriteRequestHeaders: (_request, headers) => ({ ...headers, 'x-forwarded-for': clientAddress(request.raw, trust) }),
+      // the replica's access line carries the gateway's correlation id: the two lines of one request are found together
+      rewriteRequestHeaders: (_request, headers) => ({
+        ...headers,
+        'x-forwarded-for': clientAddress(request.raw, trust),
+        'x-correlation-id': correlationIdOf(request.raw),
+      }),
       retryDelay: ({ err, attempt }) => {
         if (!err || attempt + 1 >= attempts) return null;
         return neverReached(err) || (reads.has(method) && (connectionLost(err) || noAnswer(err))) ? 1 : null;
@@ -80,7 +94,7 @@ function forward(request: FastifyRequest, reply: FastifyReply, set: ReplicaSet, 
       onError: (failed, { error }) => {
         const cause = (error as { cause?: unknown }).cause ?? error;
         const code = (cause as { code?: string }).code;
-        request.log.warn({ code, service: set.name }, 'no replica answered');
+        request.log.warn({ code, replicaSet: set.name }, 'no replica answered');
         // nothing reached a replica: the request was not done; else it may have been
         const [status, message] = neverReached(cause)
           ? [503, 'The service is unavailable; try again shortly']

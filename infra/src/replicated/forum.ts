@@ -90,7 +90,7 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
     stack.push(() => watcher.close());
 
     // the events' feed to Kafka, when KAFKA_BROKERS is set: one relay, in the supervisor (docs/kafka.md)
-    const feed = await startKafkaFeed({ settings: config, store, databaseUrl, logger: logger.child({ service: 'feed' }) });
+    const feed = await startKafkaFeed({ settings: config, store, databaseUrl, logger: logger.child({ component: 'feed' }) });
     if (feed) stack.push(() => feed.stop());
 
     const publicPort = await bindPublicPort(config);

@@ -33,7 +33,7 @@ const sets: ReplicaSet[] = [];
 let gateway: HttpServer;
 let base: string;
 /** The gateway's log lines (JSON), as an operator reads them. */
-const lines: { level: number; msg: string; service?: string; replica?: string; why?: string }[] = [];
+const lines: { level: number; msg: string; replicaSet?: string; replica?: string; why?: string }[] = [];
 const logger = createLogger('replica-set-test', 'info', {
   format: 'json',
   destination: new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk)) as (typeof lines)[number]), done()) }),
@@ -219,7 +219,7 @@ describe('the gateway’s replica sets', () => {
 
       // said once each way by each set in the log, with the replica and why
       const said = (service: string) =>
-        lines.filter((line) => line.replica === b.url && line.service === service).map(({ level, msg, why }) => ({ level, msg, why }));
+        lines.filter((line) => line.replica === b.url && line.replicaSet === service).map(({ level, msg, why }) => ({ level, msg, why }));
       for (const service of ['query-service', 'command-service']) {
         expect(said(service)).toEqual([
           { level: 40, msg: 'replica out: its requests go to the others', why: `no answer to /readyz within ${HEALTH_DEADLINE_MS} ms` },
@@ -239,7 +239,7 @@ describe('the gateway’s replica sets', () => {
     const reads = await readWhile(2, (done) => done.length >= 20);
     expect(reads.filter((answer) => answer.status !== 200 || answer.from !== 'a')).toEqual([]);
     expect(b.asked.filter((asked) => asked.at >= outAt + 100)).toEqual([]);
-    expect(lines.filter((line) => line.replica === b.url && line.service === 'query-service').at(-1)).toMatchObject({
+    expect(lines.filter((line) => line.replica === b.url && line.replicaSet === 'query-service').at(-1)).toMatchObject({
       level: 40,
       why: '/readyz answered 503',
     });

@@ -167,13 +167,13 @@ export class ReplicaSet {
   private takeOut(replica: Replica, why: string) {
     if (!replica.up) return;
     replica.up = false;
-    this.logger.warn({ service: this.name, replica: replica.origin, why }, 'replica out: its requests go to the others');
+    this.logger.warn({ replicaSet: this.name, replica: replica.origin, why }, 'replica out: its requests go to the others');
   }
 
   private putBack(replica: Replica) {
     if (replica.up) return;
     replica.up = true;
-    this.logger.info({ service: this.name, replica: replica.origin }, 'replica back: it takes requests again');
+    this.logger.info({ replicaSet: this.name, replica: replica.origin }, 'replica back: it takes requests again');
   }
 
   private checkHealth() {

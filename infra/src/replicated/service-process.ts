@@ -114,13 +114,13 @@ export class ServiceProcess {
     };
     child.once('exit', (code, signal) => {
       if (this.stopping) return;
-      logger.error({ service: this.name, code, signal }, `${this.name} died: starting it again`);
+      logger.error({ process: this.name, code, signal }, `${this.name} died: starting it again`);
       again();
     });
     // a process that could not be made at all (no exit follows): tried again, and the supervisor lives on
     child.once('error', (error) => {
       if (this.stopping || child.pid !== undefined) return;
-      logger.error({ service: this.name, err: error }, `${this.name} could not be started: trying again`);
+      logger.error({ process: this.name, err: error }, `${this.name} could not be started: trying again`);
       again();
     });
     this.child = child;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ERROR_STATUS, HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition, type Me } from '@forum/contracts';
-import { createLogger, errorsOf, type ErrorCodeName } from '@forum/platform';
+import { createLogger, errorsOf, type ErrorCodeName, type Logger } from '@forum/platform';
 import { EmbeddedConfig } from '../embedded/config.ts';
 import { startForum, type RunningForum } from '../embedded/forum.ts';
 import { DEMO_PASSWORD } from '../embedded/seed.ts';
@@ -62,8 +62,11 @@ export interface CallOptions {
 /** Headers of a read that waits for `position` (the X-Event-Position of a command, see minPosition); none without one. */
 export const minPositionHeaders = (position: string | undefined): Record<string, string> => (position ? { [HEADER_MIN_POSITION]: position } : {});
 
-/** The whole forum on a free port, against a fresh database of the run's PostgreSQL (or the DATABASE_URL of `env`, left as it is). */
-export async function startTestForum(env: Record<string, string> = {}): Promise<TestForum> {
+/**
+ * The whole forum on a free port, against a fresh database of the run's PostgreSQL (or the
+ * DATABASE_URL of `env`, left as it is); its log on `logger` when given (a test that reads the lines).
+ */
+export async function startTestForum(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestForum> {
   const database = env.DATABASE_URL ? null : await createTestDatabase('forum');
   const config = EmbeddedConfig.parse({
     PORT: '0',
@@ -80,7 +83,7 @@ export async function startTestForum(env: Record<string, string> = {}): Promise<
     ...env,
   });
   // every error a route answers is kept: stop() holds them to what the routes declare (the API document's errors)
-  const forum = await startForum(config, createLogger('test-forum', config.LOG_LEVEL), { keepErrorsAnswered: true });
+  const forum = await startForum(config, options.logger ?? createLogger('test-forum', config.LOG_LEVEL), { keepErrorsAnswered: true });
   const base = `http://127.0.0.1:${forum.port}`;
   const tokens = new Map<string, string>();
 

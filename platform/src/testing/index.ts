@@ -9,3 +9,4 @@ export * from './containers.ts';
 export * from './tokens.ts';
 export * from './matchers.ts';
 export * from './smtp-server.ts';
+export * from './log-lines.ts';
