@@ -2,7 +2,7 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from
 import os from 'node:os';
 import path from 'node:path';
 import type { Me } from '@forum/contracts';
-import { anyNumber, anyString, createTestDatabase } from '@forum/platform/testing';
+import { anyNumber, anyString, createTestDatabase, waitFor } from '@forum/platform/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runForumctl } from './forumctl.ts';
@@ -18,9 +18,12 @@ import { startTestForum, type NewUser, type TestForum } from '../testing/forum.t
 
 let forum: TestForum;
 let dir: string;
+/** The erasure list the forum keeps outside its database (ERASURE_LIST), as an operator would keep it apart. */
+let keptList: string;
 beforeAll(async () => {
-  forum = await startTestForum();
   dir = await mkdtemp(path.join(os.tmpdir(), 'backup-'));
+  keptList = path.join(dir, 'kept-erasures.ndjson');
+  forum = await startTestForum({ ERASURE_LIST: keptList });
 });
 afterAll(async () => {
   await forum?.stop();
@@ -131,10 +134,23 @@ describe('forumctl backup and restore', () => {
     // a member who existed at backup time is erased after it, through the real command
     erased = members[1]!;
     await expectStatus(forum.api('/api/me', { method: 'DELETE', token: erased.token, json: { content: 'keep' } }));
-    // the erasure list the operator keeps apart from the database
-    erasureList = path.join(dir, 'erasures.ndjson');
-    const listed = await ctl(['erasures', '--out', erasureList]);
+    // the forum appended the erasure to the list it keeps outside the database as it committed;
+    // `forumctl erasures` gives the same list from the database
+    erasureList = keptList;
+    const kept = await waitFor(
+      async () =>
+        (await readFile(keptList, 'utf8').catch(() => ''))
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { subject: string }),
+      (entries) => entries.some((entry) => entry.subject === erased.id),
+    );
+    const fromDatabase = path.join(dir, 'erasures.ndjson');
+    const listed = await ctl(['erasures', '--out', fromDatabase]);
     expect(listed.code, listed.err).toBe(0);
+    expect(await readFile(fromDatabase, 'utf8')).toBe(await readFile(keptList, 'utf8'));
+    expect(kept.map((entry) => entry.subject)).toContain(erased.id);
   });
 
   it('writes a manifest with the position, the format, counts and checksums, and the log in the export format', async () => {

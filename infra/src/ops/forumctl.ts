@@ -348,8 +348,9 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
         let count = 0;
         const listed = (await client.query<{ found: boolean }>(`SELECT to_regclass('keystore.erasures') IS NOT NULL AS found`)).rows[0]!.found;
         if (listed)
-          for await (const entry of erasureRows(client)) {
-            const line = JSON.stringify(entry) + '\n';
+          for await (const { subject, contentErased, position, erasedAt } of erasureRows(client)) {
+            // the lines of the list the forum keeps (ERASURE_LIST)
+            const line = JSON.stringify({ subject, contentErased, position, erasedAt }) + '\n';
             if (!target) io.out(line);
             else if (!target.write(line)) await once(target, 'drain');
             count++;
