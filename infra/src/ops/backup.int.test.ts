@@ -225,9 +225,11 @@ describe('forumctl backup and restore', () => {
       const verified = await ctl(['verify'], target.url);
       expect(verified.code, verified.err).toBe(0);
 
-      // the erased member: no key in the restored key store, their registration reads as erased,
+      // the erased member: no identity key in the restored key store, their registration reads as erased,
       // the erasure re-applied as an event after the backup's position, and their account gone
-      expect(await query(target.url, `SELECT kind FROM keystore.subject_keys WHERE subject = $1`, [erased.id])).toEqual([]);
+      // (they kept their content: only their identity key went, as the erasure itself destroyed)
+      expect(await query(target.url, `SELECT kind FROM keystore.subject_keys WHERE subject = $1`, [erased.id])).toEqual([{ kind: 'content' }]);
+      expect(await query(forum.databaseUrl, `SELECT kind FROM keystore.subject_keys WHERE subject = $1`, [erased.id])).toEqual([{ kind: 'content' }]);
       const [registration] = await query<{ data: { email: string; name: string } }>(
         target.url,
         `SELECT eventstore.unseal(data) AS data FROM eventstore.events WHERE stream_id = $1 AND type = 'UserRegistered'`,
@@ -243,6 +245,13 @@ describe('forumctl backup and restore', () => {
       expect(reapplied.length).toBe(1);
       expect(Number(reapplied[0]!.position)).toBeGreaterThan(Number(manifest.position));
       expect(await query(target.url, `SELECT 1 FROM identity.accounts WHERE id = $1`, [erased.id])).toEqual([]);
+      // their content key stays (they kept their content): their comments read as written
+      const [comment] = await query<{ data: { text: string } }>(
+        target.url,
+        `SELECT eventstore.unseal(data) AS data FROM eventstore.events WHERE type = 'CommentAdded' AND metadata->>'actorId' = $1 ORDER BY global_position LIMIT 1`,
+        [erased.id],
+      );
+      expect(comment!.data.text).toMatch(/^Comment 1\./);
       // the others' keys came back: their personal data reads as written
       const kept = members[0]!;
       const [keptRegistration] = await query<{ data: { email: string } }>(
@@ -260,6 +269,32 @@ describe('forumctl backup and restore', () => {
       await expect(restoredForum.signIn(erased.email, erased.password)).rejects.toThrow(/no token/);
     } finally {
       await restoredForum?.stop();
+      await target.drop();
+    }
+  });
+
+  it('a database restored to before an erasure (as a point-in-time recovery would) has the erasure list applied again: the key goes', async () => {
+    const target = await createTestDatabase('pitr');
+    try {
+      // --no-erasures: the operator says no list applies; the erased member's key comes back, as from a physical backup
+      const restored = await ctl(['restore', backupDir, '--no-erasures'], target.url);
+      expect(restored.code, restored.err).toBe(0);
+      const keys = () => query<{ kind: string }>(target.url, `SELECT kind FROM keystore.subject_keys WHERE subject = $1 ORDER BY kind`, [erased.id]);
+      expect(await keys()).toEqual([{ kind: 'content' }, { kind: 'identity' }]);
+      const applied = await ctl(['erasures', '--apply', erasureList], target.url);
+      expect(applied.code, applied.err).toBe(0);
+      expect(applied.out).toMatch(/erased .* again/);
+      expect(await keys()).toEqual([{ kind: 'content' }]);
+      const [registration] = await query<{ data: { email: string } }>(
+        target.url,
+        `SELECT eventstore.unseal(data) AS data FROM eventstore.events WHERE stream_id = $1 AND type = 'UserRegistered'`,
+        [`user-${erased.id}`],
+      );
+      expect(registration!.data.email).not.toBe(erased.email);
+      // applying it again changes nothing
+      const again = await ctl(['erasures', '--apply', erasureList], target.url);
+      expect(again.out).toMatch(/^0 of \d+ listed erasures were missing/m);
+    } finally {
       await target.drop();
     }
   });

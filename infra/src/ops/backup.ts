@@ -296,7 +296,8 @@ export async function loadBackup(
       client.query(
         `INSERT INTO keystore.subject_keys (subject, kind, material, created_at)
          SELECT k.subject, k.kind, decode(k.material, 'base64'), k."createdAt" FROM jsonb_to_recordset($1::jsonb) AS k(subject text, kind text, material text, "createdAt" timestamptz)
-         WHERE NOT EXISTS (SELECT 1 FROM keystore.erasures e WHERE e.subject = k.subject)`,
+         -- as an AccountErased destroys them: the identity key, and the content key when their content went
+         WHERE NOT EXISTS (SELECT 1 FROM keystore.erasures e WHERE e.subject = k.subject AND (k.kind = 'identity' OR e.content_erased))`,
         [batch],
       ),
     );
@@ -324,14 +325,9 @@ export async function loadBackup(
         ),
       );
     }
-    // the erased whose AccountErased is not in the restored log, yet whose stream is
-    const { rows } = await client.query<{ subject: string }>(
-      `SELECT e.subject FROM keystore.erasures e
-       WHERE EXISTS (SELECT 1 FROM eventstore.streams s WHERE s.stream_id = 'user-' || e.subject)
-         AND NOT EXISTS (SELECT 1 FROM eventstore.events v WHERE v.stream_id = 'user-' || e.subject AND v.type = 'AccountErased')`,
-    );
+    const erasedSince = await erasuresNotInLog(client, erased);
     await client.query('COMMIT');
-    return { events, erasedSince: rows.map((row) => erased.get(row.subject)!) };
+    return { events, erasedSince };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;
@@ -350,4 +346,44 @@ async function inBatches(openLines: () => AsyncIterable<string>, load: (batch: s
     }
   }
   if (batch.length > 0) await load(`[${batch.join(',')}]`);
+}
+
+/** The erased whose stream is in the log without their AccountErased: their erasure is to be applied again as an event. */
+async function erasuresNotInLog(client: pg.ClientBase, listed: ReadonlyMap<string, ErasureEntry>): Promise<ErasureEntry[]> {
+  const { rows } = await client.query<{ subject: string; contentErased: boolean }>(
+    `SELECT e.subject, e.content_erased AS "contentErased" FROM keystore.erasures e
+     WHERE EXISTS (SELECT 1 FROM eventstore.streams s WHERE s.stream_id = 'user-' || e.subject)
+       AND NOT EXISTS (SELECT 1 FROM eventstore.events v WHERE v.stream_id = 'user-' || e.subject AND v.type = 'AccountErased')`,
+  );
+  return rows.map((row) => listed.get(row.subject) ?? { subject: row.subject, contentErased: row.contentErased, position: '0', erasedAt: '' });
+}
+
+/**
+ * An erasure list applied to a database restored by other means (a physical backup, a point in
+ * time recovery): in one transaction, every listed member the database does not know as erased is
+ * recorded so, and their keys are destroyed as their AccountErased would; answers those whose
+ * erasure the caller appends again as an event (their stream is in the log). Their accounts leave
+ * the identity provider as any erasure's do: the forum's erasure reactor removes them.
+ */
+export async function destroyListedKeys(client: pg.ClientBase, entries: readonly ErasureEntry[]): Promise<{ recorded: number; erasedSince: ErasureEntry[] }> {
+  const listed = new Map(entries.map((entry) => [entry.subject, entry]));
+  await client.query('BEGIN');
+  try {
+    const { rows } = await client.query<{ subject: string }>(
+      `INSERT INTO keystore.erasures (subject, content_erased, position, erased_at)
+       SELECT e.subject, e."contentErased", e.position::bigint, coalesce(nullif(e."erasedAt", '')::timestamptz, now())
+       FROM jsonb_to_recordset($1::jsonb) AS e(subject text, "contentErased" boolean, position text, "erasedAt" text)
+       ON CONFLICT (subject) DO NOTHING RETURNING subject`,
+      [JSON.stringify([...listed.values()])],
+    );
+    await client.query(
+      `DELETE FROM keystore.subject_keys k USING keystore.erasures e WHERE e.subject = k.subject AND (k.kind = 'identity' OR e.content_erased)`,
+    );
+    const erasedSince = await erasuresNotInLog(client, listed);
+    await client.query('COMMIT');
+    return { recorded: rows.length, erasedSince };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
 }

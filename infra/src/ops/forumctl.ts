@@ -16,7 +16,7 @@ import { verifyProjection, verifyReport } from '@forum/projections/verify';
 import { openEventStore, openKurrentDbStore } from '../event-store.ts';
 import { exportKurrentDbEvents, importKurrentDbEvents } from './kurrentdb-log-file.ts';
 import { exportEvents, importEvents } from './log-file.ts';
-import { checkBackup, contentsOf, erasureRows, loadBackup, readErasureList, takeBackup } from './backup.ts';
+import { checkBackup, contentsOf, destroyListedKeys, erasureRows, loadBackup, readErasureList, takeBackup, type ErasureEntry } from './backup.ts';
 import type { CliIo } from './cli-io.ts';
 import { table } from './text-table.ts';
 import { asof, snapshot } from './forumctl-time-travel.ts';
@@ -47,6 +47,8 @@ const USAGE = `forumctl <command>
   restore <dir> --erasures <file>...     load a backup into an empty database, leaving out the keys and accounts of
           | --no-erasures                every member the erasure lists name; rebuild the read models and verify them
   erasures [--out F]                     the erasure list: every member erased, as NDJSON (keep it apart from the database)
+  erasures --apply <file>...             erase again every member a list names whom this database does not know as
+                                         erased (after a physical restore or a point-in-time recovery)
   make-admin <email>                     make a registered user an admin (an event; the operator is the actor)
   account disable|enable <user-id>       what an external identity provider's admin did: the forum refuses (or accepts
                                          again) the account's tokens at once (docs/security/erasure.md)
@@ -96,6 +98,7 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
       drop: { type: 'string' },
       'no-verify': { type: 'boolean', default: false },
       erasures: { type: 'string', multiple: true },
+      apply: { type: 'string', multiple: true },
       'no-erasures': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -344,6 +347,15 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
         return 0;
       }
       case 'erasures': {
+        if (values.apply?.length) {
+          const entries = (await Promise.all(values.apply.map(readErasureList))).flat();
+          const { recorded, erasedSince } = await destroyListedKeys(client, entries);
+          await eraseAgain(io, location, erasedSince);
+          io.out(
+            `${recorded} of ${entries.length} listed erasures were missing here: their keys are destroyed, ${erasedSince.length} erased again by an event\n`,
+          );
+          return 0;
+        }
         const target = values.out ? createWriteStream(values.out) : null;
         let count = 0;
         const listed = (await client.query<{ found: boolean }>(`SELECT to_regclass('keystore.erasures') IS NOT NULL AS found`)).rows[0]!.found;
@@ -414,6 +426,22 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
   }
 }
 
+/** Appends again the AccountErased of each member erased after the log's end (`reapplyErasure`), the operator as actor. */
+async function eraseAgain(io: CliIo, location: { databaseUrl: string }, entries: readonly ErasureEntry[]) {
+  if (entries.length === 0) return;
+  const store = await openEventStore(location, { poolSize: 2 });
+  try {
+    const commands = createForumCommands(store, { adminEmails: [], directory: streamDirectory(store, () => null) });
+    const meta = forumctlMeta(operatorName());
+    for (const entry of entries) {
+      const { answer } = await commands.reapplyErasure(entry.subject, entry.contentErased ? 'erased' : 'kept', meta);
+      io.out(`erased ${entry.subject} again (erased at ${entry.erasedAt || 'a time the list does not say'}): event at ${answer.position}\n`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
 /** `forumctl restore`: the backup checked, the target checked empty, loaded, the erasures since applied again, the read models rebuilt and verified. */
 async function restore(
   io: CliIo,
@@ -442,11 +470,7 @@ async function restore(
     io.out(`restored ${events} events up to position ${manifest.position}, taken ${manifest.takenAt}\n`);
     // an erasure recorded after the backup's cut is applied again as an event, as the member chose it then
     const operator = operatorName();
-    const commands = createForumCommands(store, { adminEmails: [], directory: streamDirectory(store, () => null) });
-    for (const entry of erasedSince) {
-      const { answer } = await commands.reapplyErasure(entry.subject, entry.contentErased ? 'erased' : 'kept', forumctlMeta(operator));
-      io.out(`erased ${entry.subject} again (erased after the backup, at ${entry.erasedAt || 'an unknown time'}): event at ${answer.position}\n`);
-    }
+    await eraseAgain(io, location, erasedSince);
     await migrateCheckpoints(db);
     const outcome = await rebuildProjections({
       db,
