@@ -6,3 +6,4 @@ export type { GoogleOptions } from './broker.ts';
 export type { AccountHooks } from './admin.ts';
 export type { MailOptions } from '@forum/platform';
 export { realmEmailVerified } from './email-verified.ts';
+export { prepareStore } from './store.ts';

@@ -21,6 +21,8 @@ export const identityAdminSettings = {
   IDENTITY_ADMIN_CLIENT_SECRET: z.string().min(1).optional(),
   /** How long after an erasure the identity provider's account is removed (the member's own sign-out goes first). */
   IDENTITY_REMOVAL_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(REALM_REMOVAL_GRACE_MS),
+  /** The erasure list this process keeps (a file, on a disk apart from the database's): what `forumctl restore --erasures` reads. */
+  ERASURE_LIST: z.string().min(1).optional(),
 };
 
 /** The external Keycloak's admin API, when its client is configured; null otherwise (erasures wait, and say so in the log). */

@@ -9,6 +9,7 @@ import {
   realmRoleWriter,
   paymentProviderFrom,
   streamDirectory,
+  startErasureList,
   startErasureReactor,
   type IdentityAdmin,
 } from '@forum/command-service';
@@ -168,6 +169,11 @@ export async function startForum(
     if (realm) identityAdmin = embeddedIdentityAdmin(realm);
     const reactor = startErasureReactor({ db, connectionString: databaseUrl, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
     stack.push(() => reactor.stop());
+    // every erasure also goes into the erasure list kept outside the database, for restores
+    if (config.ERASURE_LIST) {
+      const list = startErasureList({ db, connectionString: databaseUrl, file: config.ERASURE_LIST, logger });
+      stack.push(() => list.stop());
+    }
     // the unsubscribe links' secret: the mailer signs with it, the command side checks with it
     const tokens = unsubscribeTokens(await unsubscribeSecret(db));
     const mail = await startForumMailer({ config, db, databaseUrl, origin: url, tokens, identity: identityAdmin, logger });

@@ -1,9 +1,11 @@
 import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { HISTORY_PAGE_SIZE, parsePositionToken, type HistoryEntry, type HistoryKind } from '@forum/contracts';
-import { createForumCommands, operatorMeta, type Accepted, type CommandMeta, type ForumCommands } from '@forum/command-service';
+import { createForumCommands, operatorMeta, streamDirectory, type Accepted, type CommandMeta, type ForumCommands } from '@forum/command-service';
+import { prepareStore } from '@forum/identity';
 import { createKnex, createLogger, replicasOf, standbyStatus, type Knex, type StandbyStatus } from '@forum/platform';
 import pg from 'pg';
 import { history, streamHistory, type HistoryReader } from '@forum/eventstore';
@@ -14,6 +16,7 @@ import { verifyProjection, verifyReport } from '@forum/projections/verify';
 import { openEventStore, openKurrentDbStore } from '../event-store.ts';
 import { exportKurrentDbEvents, importKurrentDbEvents } from './kurrentdb-log-file.ts';
 import { exportEvents, importEvents } from './log-file.ts';
+import { checkBackup, contentsOf, destroyListedKeys, erasureRows, loadBackup, readErasureList, takeBackup, type ErasureEntry } from './backup.ts';
 import type { CliIo } from './cli-io.ts';
 import { table } from './text-table.ts';
 import { asof, snapshot } from './forumctl-time-travel.ts';
@@ -39,6 +42,13 @@ const USAGE = `forumctl <command>
   snapshot --list [--json] | --drop N    the snapshots (position, time, state, progress, size); drop one
   export [--from N] [--to N] [--out F]   events as NDJSON (stdout unless --out)
   import <file>                          load an export into an empty event store
+  backup <dir>                           a consistent copy of the log (sealed), the members' keys, the erasures and the
+                                         realm's accounts, as files in a new folder with a manifest (docs/operations.md)
+  restore <dir> --erasures <file>...     load a backup into an empty database, leaving out the keys and accounts of
+          | --no-erasures                every member the erasure lists name; rebuild the read models and verify them
+  erasures [--out F]                     the erasure list: every member erased, as NDJSON (keep it apart from the database)
+  erasures --apply <file>...             erase again every member a list names whom this database does not know as
+                                         erased (after a physical restore or a point-in-time recovery)
   make-admin <email>                     make a registered user an admin (an event; the operator is the actor)
   account disable|enable <user-id>       what an external identity provider's admin did: the forum refuses (or accepts
                                          again) the account's tokens at once (docs/security/erasure.md)
@@ -87,6 +97,9 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
       list: { type: 'boolean', default: false },
       drop: { type: 'string' },
       'no-verify': { type: 'boolean', default: false },
+      erasures: { type: 'string', multiple: true },
+      apply: { type: 'string', multiple: true },
+      'no-erasures': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -314,6 +327,68 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
         io.err(`imported ${count} events; start the forum to project them\n`);
         return 0;
       }
+      case 'backup': {
+        if (!rest[0]) {
+          io.err('backup needs a folder (new, or empty)\n');
+          return 2;
+        }
+        if (eventStoreUrl) {
+          io.err('backup reads the log in PostgreSQL: it does not work with EVENTSTORE_URL yet\n');
+          return 2;
+        }
+        const started = performance.now();
+        const manifest = await takeBackup(client, rest[0]);
+        const bytes = Object.values(manifest.files).reduce((sum, file) => sum + file.bytes, 0);
+        io.out(
+          `backed up ${manifest.counts.events} events up to position ${manifest.position} (the log below transaction ${manifest.cut}), ` +
+            `${manifest.counts.keys} keys, ${manifest.counts.erasures} erasures, ${manifest.counts.accounts} accounts into ${rest[0]}: ` +
+            `${(bytes / 1024 / 1024).toFixed(1)} MiB in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+        );
+        return 0;
+      }
+      case 'erasures': {
+        if (values.apply?.length) {
+          const entries = (await Promise.all(values.apply.map(readErasureList))).flat();
+          const { recorded, erasedSince } = await destroyListedKeys(client, entries);
+          await eraseAgain(io, location, erasedSince);
+          io.out(
+            `${recorded} of ${entries.length} listed erasures were missing here: their keys are destroyed, ${erasedSince.length} erased again by an event\n`,
+          );
+          return 0;
+        }
+        const target = values.out ? createWriteStream(values.out) : null;
+        let count = 0;
+        const listed = (await client.query<{ found: boolean }>(`SELECT to_regclass('keystore.erasures') IS NOT NULL AS found`)).rows[0]!.found;
+        if (listed)
+          for await (const { subject, contentErased, position, erasedAt } of erasureRows(client)) {
+            // the lines of the list the forum keeps (ERASURE_LIST)
+            const line = JSON.stringify({ subject, contentErased, position, erasedAt }) + '\n';
+            if (!target) io.out(line);
+            else if (!target.write(line)) await once(target, 'drain');
+            count++;
+          }
+        if (target) await new Promise<void>((resolve, reject) => target.end((error?: Error | null) => (error ? reject(error) : resolve())));
+        io.err(`${count} erasures\n`);
+        return 0;
+      }
+      case 'restore': {
+        if (!rest[0]) {
+          io.err('restore needs the folder of a backup\n');
+          return 2;
+        }
+        if (eventStoreUrl) {
+          io.err('restore writes the log in PostgreSQL: it does not work with EVENTSTORE_URL yet\n');
+          return 2;
+        }
+        if (!values.erasures?.length && !values['no-erasures']) {
+          io.err(
+            'restore needs --erasures <file> (the erasure list kept apart from the database, or a newer backup) so that no key ' +
+              'an erasure destroyed after the backup comes back; --no-erasures if no member was erased since it was taken\n',
+          );
+          return 2;
+        }
+        return await restore(io, { client, location, databaseUrl, dir: rest[0], erasureLists: values.erasures ?? [] });
+      }
       case 'make-admin': {
         const email = rest[0];
         if (!email) {
@@ -348,6 +423,85 @@ export async function runForumctl(argv: string[], databaseUrl: string, io: CliIo
     return 1;
   } finally {
     await client.end();
+  }
+}
+
+/** Appends again the AccountErased of each member erased after the log's end (`reapplyErasure`), the operator as actor. */
+async function eraseAgain(io: CliIo, location: { databaseUrl: string }, entries: readonly ErasureEntry[]) {
+  if (entries.length === 0) return;
+  const store = await openEventStore(location, { poolSize: 2 });
+  try {
+    const commands = createForumCommands(store, { adminEmails: [], directory: streamDirectory(store, () => null) });
+    const meta = forumctlMeta(operatorName());
+    for (const entry of entries) {
+      const { answer } = await commands.reapplyErasure(entry.subject, entry.contentErased ? 'erased' : 'kept', meta);
+      io.out(`erased ${entry.subject} again (erased at ${entry.erasedAt || 'a time the list does not say'}): event at ${answer.position}\n`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+/** `forumctl restore`: the backup checked, the target checked empty, loaded, the erasures since applied again, the read models rebuilt and verified. */
+async function restore(
+  io: CliIo,
+  options: { client: pg.Client; location: { databaseUrl: string }; databaseUrl: string; dir: string; erasureLists: readonly string[] },
+): Promise<number> {
+  const { client, location, databaseUrl, dir } = options;
+  const started = performance.now();
+  // nothing is written before the backup and the lists are read whole and found sound
+  const manifest = await checkBackup(dir);
+  const erasures = (await Promise.all(options.erasureLists.map(readErasureList))).flat();
+  const contents = await contentsOf(client);
+  if (contents.length > 0) {
+    io.err(
+      `forumctl restore: the target database is not empty (${contents.join(', ')}): restore only into a new forum's database (a DATA_DIR never started, or an empty DATABASE_URL)\n`,
+    );
+    return 1;
+  }
+  // the schemas, as the forum makes them at its first start
+  await (await openEventStore(location, { poolSize: 1 })).close();
+  const db = createKnex(databaseUrl, { max: 4 });
+  const store = await openEventStore(location, { poolSize: 3 });
+  const reporter = progressReporter(io.err, io.terminal ?? null);
+  try {
+    if (manifest.counts.accounts > 0) await prepareStore(db);
+    const { events, erasedSince } = await loadBackup(client, dir, erasures);
+    io.out(`restored ${events} events up to position ${manifest.position}, taken ${manifest.takenAt}\n`);
+    // an erasure recorded after the backup's cut is applied again as an event, as the member chose it then
+    const operator = operatorName();
+    await eraseAgain(io, location, erasedSince);
+    await migrateCheckpoints(db);
+    const outcome = await rebuildProjections({
+      db,
+      connectionString: databaseUrl,
+      store,
+      projections: allProjections,
+      requestedBy: operator,
+      logger: createLogger('forumctl', process.env.LOG_LEVEL || 'silent'),
+      onProgress: (progress) => reporter.update(progress),
+    });
+    reporter.stop();
+    if (outcome.failed.length > 0) {
+      for (const failed of outcome.failed)
+        io.err(`${buildLabel(failed.build)}: ${failed.state === 'gone' ? 'was replaced by another build' : `halted: ${failed.error}`}\n`);
+      return 1;
+    }
+    let ok = true;
+    for (const projection of allProjections) {
+      const result = await verifyProjection(db, store, projection);
+      ok &&= result.ok;
+      if (!result.ok) io.err(verifyReport(result));
+    }
+    if (!ok) return 1;
+    io.out(
+      `read models rebuilt and verified; ${erasedSince.length} erasures since the backup applied again; ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    );
+    return 0;
+  } finally {
+    reporter.stop();
+    await store.close();
+    await db.destroy();
   }
 }
 

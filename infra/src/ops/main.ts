@@ -34,7 +34,8 @@ if (process.env.DATABASE_URL) {
   const dataDir = path.resolve(root, process.env.DATA_DIR || '.data');
   const running = await runningEmbeddedUrl(dataDir, 'forum');
   if (running) code = await runForumctl(argv, running, io, eventStoreUrl);
-  else if (!existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))) {
+  // a restore makes a new forum's database; every other command needs one
+  else if (!existsSync(path.join(dataDir, 'pg', 'PG_VERSION')) && argv[0] !== 'restore') {
     io.err(`No forum data in ${dataDir}: run npm start once, or set DATABASE_URL.\n`);
     code = 1;
   } else {

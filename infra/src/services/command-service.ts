@@ -26,6 +26,7 @@ import {
   realmRoleWriter,
   paymentProviderFrom,
   streamDirectory,
+  startErasureList,
   startErasureReactor,
 } from '@forum/command-service';
 import { openEventStore } from '../event-store.ts';
@@ -47,6 +48,8 @@ const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db: lim
 const identityAdmin = keycloakIdentityAdminFrom(config);
 const directory = streamDirectory(store, () => identityAdmin);
 const reactor = startErasureReactor({ db, connectionString: config.DATABASE_URL, identity: identityAdmin, logger, graceMs: config.IDENTITY_REMOVAL_GRACE_MS });
+// every erasure also goes into the erasure list kept outside the database, for restores
+const erasureList = config.ERASURE_LIST ? startErasureList({ db, connectionString: config.DATABASE_URL, file: config.ERASURE_LIST, logger }) : null;
 // the notifications' mailer runs beside it in every command service (they share its outbox); the unsubscribe links' secret is the forum's
 const tokens = unsubscribeTokens(await unsubscribeSecret(db));
 const mail = await startForumMailer({ config, db, databaseUrl: config.DATABASE_URL, origin: config.PUBLIC_URL, tokens, identity: identityAdmin, logger });
@@ -77,6 +80,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     logger.info({ signal }, 'stopping');
     void server.close().then(async () => {
       await reactor.stop();
+      await erasureList?.stop();
       await mail.stop();
       await store.close();
       await db.destroy();

@@ -104,6 +104,21 @@ export function createErasureCommands({ handleMany }: CommandHandler, directory?
       ),
 
     /**
+     * A restore from a backup (forumctl restore) applies again an erasure recorded after the backup
+     * was taken, as the member chose it then; the operator is the actor in `meta`. Content that
+     * goes is found in the restored log (`directory`), as for any erasure.
+     */
+    reapplyErasure: (userId: string, content: 'kept' | 'erased', meta: CommandMeta) =>
+      handleMany(
+        { meta },
+        {
+          read: async (reader) => readErasing(reader, userId, await reader.read(userStreamOf(userId)), content === 'kept' ? 'keep' : 'erase'),
+          decide: (erasing) => erasure(userId, erasing, content === 'kept' ? 'keep' : 'erase', meta.actorId, meta),
+          answer: acceptedAs(userId),
+        },
+      ),
+
+    /**
      * The identity realm deleted an account (its admin API calls back first; the realm's admin is
      * the actor in `meta`): the forum erases it, keeping its posts and comments by 'Deleted user'.
      */
