@@ -502,7 +502,13 @@ describe('the feed checkpoint', () => {
   it('moves only in a session that holds the feed’s lock', async () => {
     const { store, db, databaseUrl } = await forumLog();
     await append(store, 3);
-    const [first, second] = await store.readAll(START, 10);
+    // the log is read below the oldest transaction open in the whole server (another test's too): wait until all three are there
+    const [first, second] = await waitFor(
+      () => store.readAll(START, 10),
+      (events) => events.length === 3,
+      10_000,
+      20,
+    );
     const session = new pg.Client({ connectionString: databaseUrl });
     await session.connect();
     cleanup.push(() => session.end());
