@@ -86,7 +86,7 @@ describe('#28.17 starting the forum', () => {
         .filter(Boolean);
       expect(beforeBanner.filter((line) => line.startsWith('{'))).toEqual([]);
       // the realm's start and the first start's demo data, as a person reads them
-      expect(beforeBanner).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d INFO\s+identity: identity realm ready/));
+      expect(beforeBanner).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d INFO\s+forum\/identity-realm: identity realm ready/));
       expect(beforeBanner).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d INFO\s+forum: demo data written/));
       expect(beforeBanner.length).toBeLessThanOrEqual(5);
     } finally {
