@@ -10,6 +10,9 @@ const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53100', '53200',
 /** What the network says when the server is not there or went away (a refused, reset or timed-out connection). */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
+/** pg's error when a statement's answer did not come within query_timeout. */
+export const QUERY_READ_TIMEOUT = 'Query read timeout';
+
 /**
  * What pg, pg-pool and knex say of a lost or unobtainable connection (they give it no code); knex
  * puts the statement before the message (`select … - Connection terminated unexpectedly`).
@@ -21,7 +24,7 @@ const CONNECTION_MESSAGES = [
   /\bClient was closed and is not queryable\b/, // a connection ended after its statement timed out
   /(^|- )timeout expired$/, // pg's connect timeout (connectionTimeoutMillis)
   /\bKnex: Timeout acquiring a connection\b/,
-  /\bQuery read timeout\b/, // pg's query_timeout
+  new RegExp(`\\b${QUERY_READ_TIMEOUT}\\b`), // pg's query_timeout
 ];
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { QUERY_READ_TIMEOUT } from './database-unavailable.ts';
 import { recordStatement, type Logger } from './logger.ts';
 
 export type { Knex };
@@ -109,8 +110,7 @@ export function knexLog(logger: Logger): Knex.Config['log'] {
   };
 }
 
-/** pg's error when a statement's answer did not come within query_timeout. */
-const isReadTimeout = (error: unknown) => (error as { message?: unknown } | null)?.message === 'Query read timeout';
+const isReadTimeout = (error: unknown) => (error as { message?: unknown } | null)?.message === QUERY_READ_TIMEOUT;
 
 /**
  * A connection whose statement timed out is ended: its server still owes that statement's answer,
