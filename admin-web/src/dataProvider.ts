@@ -1,6 +1,8 @@
 import {
   HEADER_EVENT_POSITION,
   HEADER_MIN_POSITION,
+  HEADER_READ_BEHIND,
+  READ_BEHIND_RETRY,
   WrittenPosition,
   type AdminStats,
   type CreateAnnouncementRequest,
@@ -25,8 +27,8 @@ export type TokenSource = () => Promise<string | undefined>;
 
 /**
  * ra's fetchJson with the admin's bearer token on every call, the console's written position on
- * every read (read-your-writes: the list a moderator comes back to shows what they just did),
- * and every command's position remembered.
+ * every read (read-your-writes: the list a moderator comes back to shows what they just did, read
+ * again while the server answers it is behind), and every command's position remembered.
  */
 export function authenticatedHttpClient(token: TokenSource, written: WrittenPosition = new WrittenPosition()) {
   return async (url: string, options: fetchUtils.Options = {}) => {
@@ -35,8 +37,14 @@ export function authenticatedHttpClient(token: TokenSource, written: WrittenPosi
     const method = (options.method ?? 'GET').toUpperCase();
     const position = written.get();
     if (method === 'GET' && position && !headers.has(HEADER_MIN_POSITION)) headers.set(HEADER_MIN_POSITION, position);
-    const result = await fetchUtils.fetchJson(url, { ...options, headers, ...(current ? { user: { authenticated: true, token: `Bearer ${current}` } } : {}) });
+    const read = () => fetchUtils.fetchJson(url, { ...options, headers, ...(current ? { user: { authenticated: true, token: `Bearer ${current}` } } : {}) });
+    let result = await read();
     if (method !== 'GET') written.saw(result.headers.get(HEADER_EVENT_POSITION));
+    // the read models had not reached the position yet when the server answered: read again (READ_BEHIND_RETRY)
+    for (let tries = 1; tries < READ_BEHIND_RETRY.tries && result.headers.get(HEADER_READ_BEHIND) === 'true'; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, READ_BEHIND_RETRY.pauseMs));
+      result = await read();
+    }
     return result;
   };
 }

@@ -222,6 +222,20 @@ describe('the data provider: read-your-writes', () => {
     expect(positions(calls)).toEqual(['GET -', 'PATCH -', 'GET 52.7', 'GET 52.7', 'DELETE -', 'GET 52.7']);
   });
 
+  it('reads again, at the same position, while the server answers that its read models are behind (X-Read-Behind), and shows the last answer after a few tries', async () => {
+    const written = new WrittenPosition();
+    written.saw('60.1');
+    let behind = 2;
+    const calls = stubFetch(() => ({ body: [], headers: { 'Content-Range': 'users */0', ...(behind-- > 0 && { 'X-Read-Behind': 'true' }) } }));
+    await listUsers(provider(written));
+    expect(positions(calls)).toEqual(['GET 60.1', 'GET 60.1', 'GET 60.1']);
+
+    behind = 100;
+    const stuck = stubFetch(() => ({ body: [], headers: { 'Content-Range': 'users */0', 'X-Read-Behind': 'true' } }));
+    expect(await listUsers(provider(written))).toEqual({ data: [], total: 0 });
+    expect(stuck).toHaveLength(5);
+  });
+
   it('shares the position it is given (one per console) and ignores answers without one', async () => {
     const written = new WrittenPosition();
     written.saw('9.1');

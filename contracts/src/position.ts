@@ -31,6 +31,13 @@ export const HEADER_EVENT_POSITION = 'X-Event-Position';
 export const HEADER_MIN_POSITION = 'X-Min-Position';
 /** Set by the query side when it answered before reaching the requested position. */
 export const HEADER_READ_BEHIND = 'X-Read-Behind';
+/**
+ * How the forum's web apps answer `X-Read-Behind`: the read is made again, at the same position,
+ * up to `tries` times in all, `pauseMs` apart. The server has already waited (MIN_POSITION_WAIT_MS)
+ * at every try, so the read models get several seconds to catch up before the page shows the
+ * answer as it is.
+ */
+export const READ_BEHIND_RETRY = { tries: 5, pauseMs: 250 } as const;
 export const HEADER_IDEMPOTENCY_KEY = 'Idempotency-Key';
 export const HEADER_REQUEST_ID = 'X-Request-Id';
 export const HEADER_CORRELATION_ID = 'X-Correlation-Id';

@@ -1,4 +1,4 @@
-import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, WrittenPosition } from '@forum/contracts';
+import { HEADER_EVENT_POSITION, HEADER_MIN_POSITION, HEADER_READ_BEHIND, READ_BEHIND_RETRY, WrittenPosition } from '@forum/contracts';
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 import { useDispatch } from 'react-redux';
@@ -63,10 +63,24 @@ const rawBaseQuery = fetchBaseQuery({
   },
 });
 
-/** fetchBaseQuery, remembering the position of every command's answer for the reads after it. */
+/**
+ * fetchBaseQuery, remembering the position of every command's answer for the reads after it, and
+ * reading again, at the same position, while the server says its answer does not reflect it yet
+ * (READ_BEHIND_RETRY).
+ */
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, queryApi, extraOptions) => {
-  const result = await rawBaseQuery(args, queryApi, extraOptions);
+  let result = await rawBaseQuery(args, queryApi, extraOptions);
   if (queryApi.type === 'mutation') writtenPosition.saw(result.meta?.response?.headers.get(HEADER_EVENT_POSITION));
+  for (
+    let tries = 1;
+    tries < READ_BEHIND_RETRY.tries && result.meta?.response?.headers.get(HEADER_READ_BEHIND) === 'true' && !queryApi.signal.aborted;
+    tries++
+  ) {
+    const position = result.meta.request.headers.get(HEADER_MIN_POSITION);
+    if (position) readAfter(queryApi.endpoint, position);
+    await new Promise((resolve) => setTimeout(resolve, READ_BEHIND_RETRY.pauseMs));
+    result = await rawBaseQuery(args, queryApi, extraOptions);
+  }
   return result;
 };
 

@@ -119,6 +119,35 @@ describe('a post page, live', () => {
     expect(commentTexts()).toEqual(['Mine!', 'Comment 1']);
   });
 
+  it("shows the reader's own comment when the first read after it answers that the read models are behind (X-Read-Behind), with no message from the stream", async () => {
+    const server = stubPost();
+    let behind = 0;
+    stubApi({
+      [`GET /api/posts/${POST_ID}`]: () => ({ body: server.post }),
+      [`GET /api/posts/${POST_ID}/comments`]: (request) => {
+        server.reads.push(`comments ${request.headers.get('X-Min-Position') ?? '-'}`);
+        // the projections have not applied the comment yet: the server waited, then answered without it
+        if (request.headers.get('X-Min-Position') === '100.9' && behind++ < 2)
+          return { body: commentPage([comment(1)], request, 20), headers: { 'X-Read-Behind': 'true' } };
+        return { body: commentPage(server.comments, request, 20) };
+      },
+      'POST /api/comments': async (request) => {
+        const { text } = (await request.json()) as { text: string };
+        server.comments.unshift({ ...comment(9, 'Alice'), text });
+        // (a position below the other tests': the tab keeps its newest write for every read after it)
+        return { status: 201, body: { id: 'c9', position: '100.9' }, headers: { 'X-Event-Position': '100.9' } };
+      },
+    });
+    showPost();
+    await waitFor(() => expect(commentTexts()).toEqual(['Comment 1']));
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Write a comment' }), 'Mine!');
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }));
+    await waitFor(() => expect(commentTexts()).toEqual(['Mine!', 'Comment 1']), { timeout: 5000 });
+    // read again, each time at the comment's position, until the answer was no longer behind
+    expect(server.reads.filter((r) => r === 'comments 100.9')).toHaveLength(3);
+  });
+
   it('says the post is not found once the stream says it was deleted', async () => {
     const server = stubPost();
     showPost();
