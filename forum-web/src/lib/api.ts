@@ -20,9 +20,29 @@ export interface ApiExtra {
 
 /**
  * This tab's writes: every later read carries the newest as `X-Min-Position`, so the query service
- * answers only once the read models show the user's own write.
+ * answers only once the read models show the user's own write. Kept in the tab's sessionStorage,
+ * so it holds across a reload and the realm's redirects too (the sign-out after a member erased
+ * their account, whose posts the page then shows as 'Deleted user').
  */
 export const writtenPosition = new WrittenPosition();
+const WRITTEN_POSITION_KEY = 'forum.writtenPosition';
+writtenPosition.saw(stored(() => sessionStorage.getItem(WRITTEN_POSITION_KEY)));
+
+/** A command's answer's position, remembered for this tab's reads after it. */
+function rememberWrite(position: string | null | undefined): void {
+  writtenPosition.saw(position);
+  const newest = writtenPosition.get();
+  if (newest) stored(() => sessionStorage.setItem(WRITTEN_POSITION_KEY, newest));
+}
+
+/** sessionStorage's answer, or null where the browser refuses it (storage turned off). */
+function stored<T>(access: () => T): T | null {
+  try {
+    return access();
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Positions the next read of an endpoint must reflect, taken by that read: a live message says
@@ -70,7 +90,7 @@ const rawBaseQuery = fetchBaseQuery({
  */
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, queryApi, extraOptions) => {
   let result = await rawBaseQuery(args, queryApi, extraOptions);
-  if (queryApi.type === 'mutation') writtenPosition.saw(result.meta?.response?.headers.get(HEADER_EVENT_POSITION));
+  if (queryApi.type === 'mutation') rememberWrite(result.meta?.response?.headers.get(HEADER_EVENT_POSITION));
   for (
     let tries = 1;
     tries < READ_BEHIND_RETRY.tries && result.meta?.response?.headers.get(HEADER_READ_BEHIND) === 'true' && !queryApi.signal.aborted;
