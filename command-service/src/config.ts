@@ -1,4 +1,4 @@
-import { adminEmails, DatabaseUrl, eventStoreSettings, logSettings, oidcSettings, Port, ServiceHost, TrustProxy } from '@forum/platform';
+import { adminEmails, DatabaseUrl, eventStoreSettings, logSettings, metricsSettings, oidcSettings, Port, ServiceHost, TrustProxy } from '@forum/platform';
 import { writeLimitSettings } from './limits/settings.ts';
 import { identityAdminSettings } from './identity-admin/settings.ts';
 import { paymentSettings } from './payment/settings.ts';
@@ -13,6 +13,7 @@ export const CommandServiceConfig = z.object({
   ...eventStoreSettings,
   ...oidcSettings,
   ...logSettings,
+  ...metricsSettings,
   ADMIN_EMAILS: adminEmails,
   /** Which proxies in front may say who the client is (X-Forwarded-For): unset none, a hop count, or subnets. */
   TRUST_PROXY: TrustProxy,

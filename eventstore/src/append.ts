@@ -1,5 +1,5 @@
 import { compareLogPositions, START, type LogPosition } from '@forum/contracts';
-import { isDatabaseUnavailable } from '@forum/platform';
+import { isDatabaseUnavailable, type Metrics } from '@forum/platform';
 import DataLoader from 'dataloader';
 import type pg from 'pg';
 import { ONE_TURN } from './notifier.ts';
@@ -13,11 +13,21 @@ export interface AppendOptions {
   beforeCommit?: (appends: readonly StreamAppend[]) => Promise<void>;
   /** After each commit that appended. */
   committed: () => void;
+  /** The process's metrics: appends, their events and the group commits' sizes are counted into them. */
+  metrics?: Metrics | undefined;
 }
 
 /** The store's appends, on the pool: one-stream appends by group commit, the others in a transaction of their own. */
 export function createAppends(pool: pg.Pool, options: AppendOptions): Pick<EventStore, 'append' | 'appendIdempotent' | 'idempotentAnswer'> {
-  const { committed } = options;
+  const { metrics } = options;
+  /** After a commit: the metrics count it, then `options.committed` is told. */
+  const committed = (mode: 'group' | 'transaction', appends: readonly StreamAppend[]) => {
+    if (metrics) {
+      metrics.appends.inc({ mode });
+      metrics.appendedEvents.inc(appends.reduce((sum, append) => sum + append.events.length, 0));
+    }
+    options.committed();
+  };
 
   /** Appends to several streams in one transaction (one statement per stream). */
   async function appendInTransaction(client: pg.PoolClient, appends: readonly StreamAppend[]): Promise<AppendResult> {
@@ -80,6 +90,7 @@ export function createAppends(pool: pg.Pool, options: AppendOptions): Pick<Event
    */
   const oneStreamAppends = new DataLoader<StreamAppend, Appended>(
     async (wanted) => {
+      metrics?.groupCommitSize.observe(wanted.length);
       if (wanted.length === 1) return [await appendStatement(pool, wanted[0]!).catch((error: Error) => error)];
       const answers: (Appended | Error | undefined)[] = wanted.map(() => undefined);
       const batched = new Map<string, number>();
@@ -111,17 +122,16 @@ export function createAppends(pool: pg.Pool, options: AppendOptions): Pick<Event
 
   return {
     async append(appends) {
-      let result: AppendResult;
       const single = appends.filter((a) => a.events.length > 0);
       if (single.length === 1 && !options.beforeCommit) {
         // The common case: one stream, no round trip while it holds locks, committed with the
         // other commands' appends of the moment
         const appended = await oneStreamAppends.load(single[0]!);
-        result = { versions: { [single[0]!.streamId]: appended.version }, lastPosition: appended.last };
-      } else {
-        result = await inTransaction((client) => appendInTransaction(client, appends));
+        committed('group', single);
+        return { versions: { [single[0]!.streamId]: appended.version }, lastPosition: appended.last };
       }
-      committed();
+      const result = await inTransaction((client) => appendInTransaction(client, appends));
+      committed('transaction', appends);
       return result;
     },
 
@@ -136,7 +146,7 @@ export function createAppends(pool: pg.Pool, options: AppendOptions): Pick<Event
           await client.query('UPDATE eventstore.idempotency_keys SET answer = $2 WHERE key = $1', [idempotency.key, JSON.stringify(answer)]);
           return { duplicate: false as const, result, answer };
         }).then((outcome) => {
-          committed();
+          committed('transaction', appends);
           return outcome;
         });
       } catch (error) {

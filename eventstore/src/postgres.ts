@@ -3,8 +3,10 @@ import {
   createPgPool,
   IDLE_IN_TRANSACTION_TIMEOUT_MS,
   listenForNotifications,
+  pgPoolUse,
   REQUEST_QUERY_TIMEOUT_MS,
   type Logger,
+  type Metrics,
   type NotificationListener,
 } from '@forum/platform';
 import { createAppends } from './append.ts';
@@ -31,6 +33,8 @@ export interface PostgresEventStoreOptions {
   logger?: Logger;
   /** Tests only: runs inside every writing transaction, just before COMMIT. */
   beforeCommit?: (appends: readonly StreamAppend[]) => Promise<void>;
+  /** The process's metrics: its appends and its two pools (`eventstore`, `eventstore-log`) go into them. */
+  metrics?: Metrics;
 }
 
 /**
@@ -61,6 +65,8 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   });
   const pool = createPgPool({ connectionString, max: Math.max(2, Math.ceil(poolSize / 4)), application_name: 'forum-eventstore-log' });
   await migrateEventStore(pool);
+  options.metrics?.watchPool('eventstore', pgPoolUse(requests));
+  options.metrics?.watchPool('eventstore-log', pgPoolUse(pool));
   const notifier = new CoalescingNotifier((payloads) => pool.query({ name: 'forum_notify_all', text: NOTIFY_ALL, values: [EVENTS_CHANNEL, payloads] }));
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const subscribers = new WaitingSubscribers();
@@ -83,6 +89,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   const store: EventStore = {
     ...createAppends(requests, {
       beforeCommit: options.beforeCommit,
+      metrics: options.metrics,
       /** After a commit: wake this process's subscribers now, and other processes' through NOTIFY. */
       committed: () => {
         subscribers.wakeAll();

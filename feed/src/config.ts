@@ -1,4 +1,4 @@
-import { DatabaseUrl, eventStoreSettings, logSettings, Port, ServiceHost } from '@forum/platform';
+import { DatabaseUrl, eventStoreSettings, logSettings, metricsSettings, Port, ServiceHost } from '@forum/platform';
 import { z } from 'zod';
 
 /** `host:port` pairs, comma-separated; empty counts as unset. */
@@ -37,6 +37,7 @@ export const RelayConfig = z.object({
   DATABASE_URL: DatabaseUrl,
   ...eventStoreSettings,
   ...logSettings,
+  ...metricsSettings,
   ...feedSettings,
   KAFKA_BROKERS: feedSettings.KAFKA_BROKERS.unwrap(),
 });

@@ -25,6 +25,12 @@ export type LogFormat = NonNullable<z.infer<typeof LogFormat>>;
 /** What every service's log takes from the environment: LOG_LEVEL and LOG_FORMAT. */
 export const logSettings = { LOG_LEVEL: LogLevel, LOG_FORMAT: LogFormat };
 export const Port = z.coerce.number().int().min(0).max(65535);
+/**
+ * Where a process serves its metrics (GET /metrics, Prometheus's text format), on a listener of
+ * its own that the gateway never exposes: METRICS_PORT (unset: no metrics at all; 0: a free port),
+ * on METRICS_HOST (unset: the process's HOST).
+ */
+export const metricsSettings = { METRICS_PORT: Port.optional(), METRICS_HOST: z.string().min(1).optional() };
 /** HOST of a service on its own: the interface it listens on; `::` takes IPv6 and IPv4 alike (set 0.0.0.0 where the host has no IPv6). */
 export const ServiceHost = z.string().min(1).default('::');
 export const DatabaseUrl = z

@@ -1,13 +1,20 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { markProbeAnswer } from './logger.ts';
+import type { Metrics } from './metrics/metrics.ts';
 
 export type ReadinessCheck = () => Promise<{ ok: boolean; detail?: unknown }>;
 
 /**
  * The health routes (register the plugin): /healthz, the process answers; /readyz, every
- * dependency check passes within its time bound, 503 with the failing checks otherwise.
+ * dependency check passes within its time bound, 503 with the failing checks otherwise. With
+ * `metrics`, the same checks are run at each scrape (forum_ready, forum_readiness_check_ok).
  */
-export function healthPlugin(checks: Record<string, ReadinessCheck>, timeoutMs = 2000): FastifyPluginCallback {
+export function healthPlugin(
+  checks: Record<string, ReadinessCheck>,
+  options: { timeoutMs?: number; metrics?: Metrics | undefined } = {},
+): FastifyPluginCallback {
+  const timeoutMs = options.timeoutMs ?? 2000;
+  options.metrics?.watchReadiness(() => runChecks(checks, timeoutMs));
   return (server, _options, done) => {
     // asked every second by gateways and load balancers: their access lines are debug (markProbeAnswer)
     server.get('/healthz', (_request, reply) => {

@@ -34,6 +34,8 @@ import {
   refuseQueryNotInUtf8,
 } from './http.ts';
 import { LazyChildLogger, requestIdFor, trackAnswer, type Logger } from './logger.ts';
+import { observeAnswer } from './metrics/answers.ts';
+import type { Metrics } from './metrics/metrics.ts';
 
 export interface HttpServerOptions {
   /** The service's logger: the access log, `request.log` and unexpected errors go to it. */
@@ -48,6 +50,8 @@ export interface HttpServerOptions {
   readonly apiInput?: boolean;
   /** How long a stop (close()) lets requests in flight finish before it cuts their connections (CLOSE_GRACE_MS by default). */
   readonly closeGraceMs?: number;
+  /** The process's metrics: each answer is timed into them by route, method and status (none: not timed). */
+  readonly metrics?: Metrics;
 }
 
 /** A stop's grace for requests in flight: longer than any read's statement timeout, short enough for a restart. */
@@ -60,7 +64,7 @@ export const CLOSE_GRACE_MS = 5_000;
  * VALIDATION_FAILED with one message per field, as parseInput answers.
  */
 export function createHttpServer(options: HttpServerOptions) {
-  const { logger } = options;
+  const { logger, metrics } = options;
   const server = fastify({
     loggerInstance: logger,
     // the access log is the onRequest hook's (trackAnswer), in pino-http's shape (see logAnswer)
@@ -85,6 +89,7 @@ export function createHttpServer(options: HttpServerOptions) {
 
   server.addHook('onRequest', (request, reply, done) => {
     trackAnswer(logger, request.raw, reply.raw, request.id, request.routeOptions.url);
+    if (metrics) observeAnswer(metrics, request.raw, reply.raw, request.routeOptions.url);
     done();
   });
 

@@ -33,3 +33,6 @@ export * from './mail/escape-html.ts';
 export * from './wake-loop.ts';
 export * from './advisory-lock-session.ts';
 export * from './api-document.ts';
+export { createMetrics, type BuildLag, type Metrics, type PoolUse } from './metrics/metrics.ts';
+export { knexPoolUse, pgPoolUse } from './metrics/pools.ts';
+export { METRICS_PATH, serveMetrics, type MetricsListener } from './metrics/serve.ts';

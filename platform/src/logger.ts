@@ -155,6 +155,9 @@ export function markStreamingAnswer(res: ServerResponse): void {
   streams.add(res);
 }
 
+/** Whether markStreamingAnswer marked the answer (the metrics time no stream). */
+export const isStreamingAnswer = (res: ServerResponse): boolean => streams.has(res);
+
 const probes = new WeakSet<ServerResponse>();
 
 /**

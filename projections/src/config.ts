@@ -1,4 +1,4 @@
-import { DatabaseUrl, eventStoreSettings, logSettings, Port, ServiceHost, ReadyMaxLag } from '@forum/platform';
+import { DatabaseUrl, eventStoreSettings, logSettings, metricsSettings, Port, ServiceHost, ReadyMaxLag } from '@forum/platform';
 import { z } from 'zod';
 
 /** The projection runner's settings when it runs on its own (the distributed layout). */
@@ -8,5 +8,6 @@ export const ProjectionsConfig = z.object({
   DATABASE_URL: DatabaseUrl,
   ...eventStoreSettings,
   ...logSettings,
+  ...metricsSettings,
   READY_MAX_LAG: ReadyMaxLag,
 });

@@ -15,6 +15,7 @@ export * from './runner/control.ts';
 export * from './runner/projection.ts';
 export * from './runner/runner.ts';
 export * from './runner/status.ts';
+export { buildLags } from './runner/lags.ts';
 export { ProjectionsConfig } from './config.ts';
 export { PAGE_BLOCK } from './posts/pages.ts';
 export { pageThroughBlocks, type PostList } from './posts/page-reads.ts';

@@ -4,6 +4,7 @@ import {
   DatabaseUrl,
   eventStoreSettings,
   logSettings,
+  metricsSettings,
   oidcSettings,
   Port,
   ServiceHost,
@@ -101,6 +102,7 @@ export const QueryServiceConfig = z.object({
   ...eventStoreSettings,
   ...oidcSettings,
   ...logSettings,
+  ...metricsSettings,
   /** The command-service's ADMIN_EMAILS: a member not registered yet is answered as their registration would make them (see viewer); set both alike. */
   ADMIN_EMAILS: adminEmails,
   /** Which proxies may say who the client is (X-Forwarded-For): the address a client's streams count against. */

@@ -1,4 +1,5 @@
 import type { EventStore } from '@forum/eventstore';
+import type { Metrics } from '@forum/platform';
 import type { UserDirectory } from '../lookup/users.ts';
 import type { PaymentProvider } from '../payment/port.ts';
 import type { Identity } from './actor.ts';
@@ -6,6 +7,7 @@ import { createAnnouncementCommands } from './announcement/commands.ts';
 import { createCommandHandler, type Accepted } from './command-handler.ts';
 import { createCommentCommands } from './comment/commands.ts';
 import { createContactCommands } from './contact/commands.ts';
+import { countedCommands } from './counted.ts';
 import { createFollowCommands } from './follow/commands.ts';
 import { createHandleCommands } from './handle/commands.ts';
 import { unlimited, type Costs, type WriteLimits } from './limits.ts';
@@ -36,6 +38,8 @@ export interface ForumCommandsOptions {
   readonly handleWritten?: (userId: string, handle: string) => void;
   /** Told after a member's moderator role was granted or revoked, to keep the identity provider's copy (realmRoleWriter); none: nobody is told. */
   readonly roleWritten?: RoleWritten;
+  /** The process's metrics: each command is counted by name and outcome (countedCommands); none: not counted. */
+  readonly metrics?: Metrics;
 }
 
 /**
@@ -48,7 +52,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
   const limits = options.limits ?? unlimited;
   const cost: Costs = (kind, key) => () => limits.take(kind, key);
 
-  return {
+  const commands = {
     ...createUserCommands(handler),
     ...createHandleCommands(handler, cost, options.handleWritten),
     ...createMembershipCommands(handler, { payment: options.payment, staleAfterMs: options.purchaseStaleAfterMs ?? 5 * 60_000 }),
@@ -66,6 +70,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
     ...createContactCommands(handler, cost),
     ...createOperationsCommands(handler),
   };
+  return options.metrics ? countedCommands(commands, options.metrics) : commands;
 }
 
 export type ForumCommands = ReturnType<typeof createForumCommands>;

@@ -62,14 +62,17 @@ export function commandApi(deps: CommandAppDeps): FastifyPluginAsyncZod {
 
 /** command-service on its own: its health routes (/healthz, /readyz with the event store's head) and commandApi under /api. */
 export function createCommandServer(deps: CommandAppDeps): HttpServer {
-  const server = createHttpServer({ logger: deps.logger });
+  const server = createHttpServer({ logger: deps.logger, metrics: deps.metrics });
   // its part of the API document, for the gateway to merge with the query-service's (the replicated layout)
   void registerApiDocument(server);
   server.get(API_DOCUMENT_PATH, () => server.swagger());
   void server.register(
-    healthPlugin({
-      eventStore: async () => ({ ok: true, detail: { head: (await deps.store.head()).globalPosition.toString() } }),
-    }),
+    healthPlugin(
+      {
+        eventStore: async () => ({ ok: true, detail: { head: (await deps.store.head()).globalPosition.toString() } }),
+      },
+      { metrics: deps.metrics },
+    ),
   );
   void server.register(commandApi(deps), { prefix: '/api' });
   return server;

@@ -1,4 +1,4 @@
-import type { Logger, ProxyTrust, TokenVerifier, UnsubscribeTokens } from '@forum/platform';
+import type { Logger, Metrics, ProxyTrust, TokenVerifier, UnsubscribeTokens } from '@forum/platform';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { EventStore } from '@forum/eventstore';
 import type { ForumCommands } from '../domain/forum.ts';
@@ -21,6 +21,8 @@ export interface CommandAppDeps {
   readonly projections?: ProjectionControl;
   /** Which proxies may say who the client is (TRUST_PROXY); by default none: the TCP peer is. */
   readonly trustProxy?: ProxyTrust;
+  /** The process's metrics (command-service on its own): its answers are timed into them. */
+  readonly metrics?: Metrics;
 }
 
 /** The scope an area's routes are declared in: schemas from contracts give their validation and types. */

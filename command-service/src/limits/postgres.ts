@@ -1,5 +1,5 @@
 import type { WriteKind, WriteLimit, WriteWindow } from '@forum/contracts';
-import type { Knex, Logger } from '@forum/platform';
+import type { Knex, Logger, Metrics } from '@forum/platform';
 import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { WriteLimits } from '../domain/limits.ts';
@@ -41,8 +41,10 @@ export async function createPostgresWriteLimits(options: {
   db: Knex;
   limits: Readonly<Record<WriteKind, WriteLimit>>;
   logger: Logger;
+  /** The process's metrics: refusals are counted by kind (forum_write_limit_refusals_total). */
+  metrics?: Metrics;
 }): Promise<PostgresWriteLimits> {
-  const { db, logger } = options;
+  const { db, logger, metrics } = options;
   await migrate(db);
   // the store's failures are logged here; the library then counts in the insurance limiter
   const store = {
@@ -64,6 +66,7 @@ export async function createPostgresWriteLimits(options: {
     // a key refused once is refused from this process's memory until its window ends: no statement
     blockedMs: (window, key) => window.getInMemoryBlockMsBeforeExpire(window.getKey(key)),
     onGiveBackFailed: (error) => logger.warn({ err: error }, 'write limits: could not give a write back'),
+    ...(metrics && { onRefused: (kind: WriteKind) => metrics.writeLimitRefusals.inc({ kind }) }),
   });
   return {
     take: (kind, of) => limits.take(kind, of),

@@ -21,6 +21,8 @@ export interface WindowOptions<Counter extends RateLimiterAbstract> {
   readonly blockedMs?: (counter: Counter, key: string) => number;
   /** A write that could not be given back (the store failed): it stays counted until its window ends. */
   readonly onGiveBackFailed?: (error: unknown) => void;
+  /** A write of `kind` refused (429): the metrics count it. */
+  readonly onRefused?: (kind: WriteKind) => void;
 }
 
 /**
@@ -41,7 +43,11 @@ export function windowedLimits<Counter extends RateLimiterAbstract>(windows: Win
       const counters = windows[kind];
       const key = limiterKey(of);
       const blockedMs = options.blockedMs ? Math.max(...counters.map((counter) => options.blockedMs!(counter, key))) : 0;
-      if (blockedMs > 0) throw tooManyWrites(kind, blockedMs);
+      const refused = (retryAfterMs: number) => {
+        options.onRefused?.(kind);
+        return tooManyWrites(kind, retryAfterMs);
+      };
+      if (blockedMs > 0) throw refused(blockedMs);
       const results = await Promise.allSettled(counters.map((counter) => counter.consume(key)));
       const counted = results.flatMap((result, i) =>
         result.status === 'fulfilled' ? [{ counter: counters[i]!, until: Date.now() + result.value.msBeforeNext }] : [],
@@ -51,7 +57,7 @@ export function windowedLimits<Counter extends RateLimiterAbstract>(windows: Win
       await giveBack(key, counted);
       const failure = refusals.find((refusal) => !(refusal instanceof RateLimiterRes));
       if (failure) throw failure instanceof Error ? failure : new Error('write limits: a count failed', { cause: failure });
-      throw tooManyWrites(kind, Math.max(...refusals.map((refusal) => (refusal as RateLimiterRes).msBeforeNext)));
+      throw refused(Math.max(...refusals.map((refusal) => (refusal as RateLimiterRes).msBeforeNext)));
     },
   };
 }

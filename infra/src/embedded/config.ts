@@ -1,7 +1,7 @@
 import { identityAdminSettings, paymentSettings, writeLimitSettings } from '@forum/command-service';
 import { feedSettings } from '@forum/feed';
 import { mailerSettings } from '@forum/mailer';
-import { adminEmails, DatabaseUrl, eventStoreSettings, logSettings, oidcSettings, Port, TrustProxy } from '@forum/platform';
+import { adminEmails, DatabaseUrl, eventStoreSettings, logSettings, metricsSettings, oidcSettings, Port, TrustProxy } from '@forum/platform';
 import { readSettings } from '@forum/query-service';
 import { z } from 'zod';
 
@@ -73,6 +73,8 @@ export const EmbeddedConfig = z.object({
   /** Demo accounts, tags and posts on first start (embedded realm only). */
   DEMO_DATA: flag.default(true),
   ...logSettings,
+  /** The metrics' own listener (docs/operations.md#metrics): off unless METRICS_PORT is set; on HOST unless METRICS_HOST. */
+  ...metricsSettings,
   ...readSettings,
   /** The Kafka feed of the events (docs/kafka.md): KAFKA_BROKERS turns it on. */
   ...feedSettings,

@@ -22,6 +22,7 @@ import {
   createLogger,
   createTokenVerifier,
   databaseCheck,
+  knexPoolUse,
   QUICK_QUERY_TIMEOUT_MS,
   unsubscribeSecret,
   unsubscribeTokens,
@@ -29,7 +30,7 @@ import {
   type Logger,
 } from '@forum/platform';
 import type { FastifyPluginAsync, FastifySchema, RouteOptions } from 'fastify';
-import { allProjections, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
+import { allProjections, buildLags, createProjectionControl, createProjectionRunner, projectionsCheck, type ProjectionRunner } from '@forum/projections';
 import {
   createCheckpointWatcher,
   createReadDb,
@@ -49,6 +50,7 @@ import { StopStack } from './stop-stack.ts';
 import { createEmbeddedRealm, embeddedIdentityAdmin } from './realm.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed.ts';
 import { entityTimeline } from '../entity-timelines.ts';
+import { startMetrics } from '../metrics.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -64,6 +66,8 @@ export interface RunningForum {
   /** The routes of the two services behind the gateway, as 'METHOD /api/path' (tests list them). */
   readonly apps: { readonly command: ServedApi; readonly query: ServedApi };
   readonly logger: Logger;
+  /** Where its metrics are scraped (METRICS_PORT's listener); null when METRICS_PORT is unset. */
+  readonly metricsUrl: string | null;
   stop(): Promise<void>;
 }
 
@@ -85,13 +89,17 @@ export async function startForum(
   const stack = new StopStack(logger);
   const stopAll = () => stack.stopAll();
   try {
+    // one endpoint for the whole process, on a port of its own (off unless METRICS_PORT)
+    const served = await startMetrics('forum', config, logger);
+    if (served) stack.push(() => served.close());
+    const metrics = served?.metrics;
     const database = await forumDatabase(config, logger);
     stack.push(() => database.stop());
     const databaseUrl = database.url;
 
     const store = await openEventStore(
       { eventStoreUrl: config.EVENTSTORE_URL, databaseUrl },
-      { poolSize: 20, logger: logger.child({ component: 'eventstore' }) },
+      { poolSize: 20, logger: logger.child({ component: 'eventstore' }), metrics },
     );
     stack.push(() => store.close());
     const db = createKnex(databaseUrl, { max: 20, logger });
@@ -102,6 +110,11 @@ export async function startForum(
     // the read side's own pool (on READ_DATABASE_URL's standby when set): its statements have a time limit the projections' must not have
     const readDb = createReadDb(databaseUrl, config, logger);
     stack.push(() => readDb.destroy());
+    metrics?.watchPool('main', knexPoolUse(db));
+    metrics?.watchPool('requests', knexPoolUse(requestDb));
+    metrics?.watchPool('read', knexPoolUse(readDb));
+    // the projections' lag as `forumctl status` reads it, on the pool whose statements give up on a stalled server
+    metrics?.watchBuilds(() => buildLags(requestDb));
 
     // the query side beside the runner hears its checkpoints at once, not by NOTIFY (it reads them all as it starts);
     // with READ_DATABASE_URL these are hints of what to look for on the standby
@@ -132,6 +145,7 @@ export async function startForum(
       settings: streamLimits(config),
     });
     stack.push(() => live.close());
+    metrics?.watchStreams(() => live.hub.size);
 
     const publicPort = await bindPublicPort(config);
     // the streams first: the server's close waits for every open request
@@ -143,7 +157,7 @@ export async function startForum(
 
     const limits =
       config.WRITE_LIMITS &&
-      (await createPostgresWriteLimits({ db: requestDb, limits: config.WRITE_LIMITS, logger: logger.child({ component: 'command-service' }) }));
+      (await createPostgresWriteLimits({ db: requestDb, limits: config.WRITE_LIMITS, logger: logger.child({ component: 'command-service' }), metrics }));
     if (limits) stack.push(() => limits.close());
     // the identity provider's accounts: the embedded realm's own store, made below, or an external Keycloak's admin API
     let identityAdmin: IdentityAdmin | null = keycloakIdentityAdminFrom(config);
@@ -152,7 +166,7 @@ export async function startForum(
     const handleWritten = realmHandleWriter(() => identityAdmin, logger);
     const roleWritten = realmRoleWriter(() => identityAdmin, logger);
     const options = { adminEmails: config.ADMIN_EMAILS, payment: paymentProviderFrom(config), directory, handleWritten, roleWritten };
-    const commands = createForumCommands(store, { ...options, ...(limits && { limits }) });
+    const commands = createForumCommands(store, { ...options, ...(limits && { limits }), ...(metrics && { metrics }) });
 
     let realm: IdentityRealm | null = null;
     let issuer = config.OIDC_ISSUER;
@@ -215,6 +229,7 @@ export async function startForum(
         // the abuse limits' one read: a lookup of an account by email, per client address
         ...(limits && { lookupLimit: async (address: string) => void (await limits.take('lookup', address)) }),
         trustProxy: config.TRUST_PROXY,
+        ...(metrics && { metrics }),
       }),
       queryRoutes,
       queryOptions,
@@ -228,6 +243,7 @@ export async function startForum(
       adminWebDir: config.ADMIN_WEB_DIR ? path.resolve(config.ADMIN_WEB_DIR) : path.join(root, 'admin-web/dist'),
       logger,
       headers,
+      metrics,
       checks: {
         database: () => databaseCheck(requestDb),
         eventStore: async () => ({ ok: true, detail: { head: (await store.head()).globalPosition.toString() } }),
@@ -264,6 +280,7 @@ export async function startForum(
         query: { routes: queryRoutes, schemaOf: (route) => queryOptions.get(route)?.schema, errorsAnswered: queryErrors ?? [] },
       },
       logger,
+      metricsUrl: served?.url ?? null,
       stop: stopAll,
     };
   } catch (error) {
@@ -316,8 +333,9 @@ function listingRoutes(plugin: FastifyPluginAsync, routes: string[], options: Ma
  * What a start prints: where the forum, its console, its sign-in service (the OIDC issuer) and the
  * development mailbox are, the demo accounts, and `more` lines (the replicated layout's services).
  */
-export function banner(forum: Pick<RunningForum, 'url' | 'issuer' | 'realm'>, more: readonly string[] = []): string {
+export function banner(forum: Pick<RunningForum, 'url' | 'issuer' | 'realm' | 'metricsUrl'>, more: readonly string[] = []): string {
   const lines = ['', `  Forum is running at ${forum.url}`, `  Admin console:      ${forum.url}/admin`, `  Sign-in service:    ${forum.issuer}`];
+  if (forum.metricsUrl) lines.push(`  Metrics:            ${forum.metricsUrl}`);
   if (forum.realm?.mailbox)
     lines.push(
       `  Mailbox:            ${forum.realm.mailbox}`,

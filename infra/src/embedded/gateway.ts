@@ -6,9 +6,11 @@ import {
   createHttpServer,
   errorBody,
   healthPlugin,
+  METRICS_PATH,
   registerApiDocument,
   type HttpServer,
   type Logger,
+  type Metrics,
   type ReadinessCheck,
   type RequestHook,
 } from '@forum/platform';
@@ -40,6 +42,8 @@ export interface GatewayRoutes {
   readonly headers: SecurityHeaders;
   /** The API document when the APIs are proxied (the services' parts merged); else the document of the routes registered here. */
   readonly apiDocument?: () => Promise<unknown>;
+  /** The process's metrics: every answer is timed into them, and the readiness checks run at each scrape; they are served on METRICS_PORT, never here. */
+  readonly metrics?: Metrics | undefined;
 }
 
 /**
@@ -49,7 +53,7 @@ export interface GatewayRoutes {
  */
 export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> {
   const { headers } = routes;
-  const server = createHttpServer({ logger: routes.logger, apiInput: false });
+  const server = createHttpServer({ logger: routes.logger, apiInput: false, ...(routes.metrics && { metrics: routes.metrics }) });
   server.addHook('onRequest', (request, reply, done) => {
     headers.every(request.raw, reply.raw);
     done();
@@ -57,7 +61,9 @@ export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> 
   // before any route: the API document lists the routes of /api as they are added
   await registerApiDocument(server);
   const apiDocument = routes.apiDocument ?? (() => Promise.resolve(server.swagger()));
-  await server.register(healthPlugin(routes.checks));
+  await server.register(healthPlugin(routes.checks, { metrics: routes.metrics }));
+  // the metrics are on METRICS_PORT's listener only: the public port says there is no such page (not the forum's page for an unknown path)
+  server.all(METRICS_PATH, noSuchEndpoint);
   if (routes.identity) mountRaw(server, '/realms/forum', routes.identity);
   if (routes.identityAdmin) mountRaw(server, '/admin/realms/forum', routes.identityAdmin);
 

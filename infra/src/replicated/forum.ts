@@ -5,11 +5,12 @@ import { createForumCommands, paymentProviderFrom, streamDirectory, type Identit
 import type { EventStore } from '@forum/eventstore';
 import { startKafkaFeed } from '@forum/feed';
 import type { IdentityRealm } from '@forum/identity';
-import { createKnex, createLogger, databaseCheck, type Knex, type Logger } from '@forum/platform';
+import { createKnex, createLogger, databaseCheck, knexPoolUse, type Knex, type Logger } from '@forum/platform';
 import { CheckpointWatcher } from '@forum/query-service';
 import { createGateway } from '../embedded/gateway.ts';
 import { forumDatabase } from '../embedded/database.ts';
 import { openEventStore } from '../event-store.ts';
+import { startMetrics } from '../metrics.ts';
 import { bindPublicPort } from '../embedded/public-port.ts';
 import { StopStack } from '../embedded/stop-stack.ts';
 import { createEmbeddedRealm, embeddedIdentityAdmin, identityAdminEnv, newServiceAccount, type ServiceAccount } from '../embedded/realm.ts';
@@ -54,6 +55,8 @@ export interface ReplicatedForum {
   /** The gateway's replica sets: which replicas are up, and how many requests each was sent. */
   readonly replicaSets: { readonly command: ReplicaSet; readonly query: ReplicaSet };
   readonly logger: Logger;
+  /** Where the gateway's (this process's) metrics are scraped; null when METRICS_PORT is unset. Each service's are at its `metricsUrl`. */
+  readonly metricsUrl: string | null;
   stop(): Promise<void>;
 }
 
@@ -74,17 +77,22 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
     return stack.stopAll();
   };
   try {
+    // the gateway's metrics (this process's); each service serves its own on a port of its own
+    const served = await startMetrics('gateway', config, logger);
+    if (served) stack.push(() => served.close());
+    const metrics = served?.metrics;
     const database = await forumDatabase(config, logger);
     stack.push(() => database.stop());
     const databaseUrl = database.url;
     // the event store (its schema, in PostgreSQL) is made here, once, before any service starts
     const store = await openEventStore(
       { eventStoreUrl: config.EVENTSTORE_URL, databaseUrl },
-      { poolSize: 3, logger: logger.child({ component: 'eventstore' }) },
+      { poolSize: 3, logger: logger.child({ component: 'eventstore' }), metrics },
     );
     stack.push(() => store.close());
     const db = createKnex(databaseUrl, { max: 5, logger });
     stack.push(() => db.destroy());
+    metrics?.watchPool('main', knexPoolUse(db));
     const watcher = new CheckpointWatcher(databaseUrl, logger);
     await watcher.start();
     stack.push(() => watcher.close());
@@ -131,6 +139,9 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
       // the gateway says who the client is (X-Forwarded-For, after its own TRUST_PROXY): the services trust that one hop
       TRUST_PROXY: '1',
     };
+    // METRICS_PORT is the gateway's; the services take the ports after it, one each (any free ones when it is 0)
+    let metricsPorts = config.METRICS_PORT ?? 0;
+    const metricsPort = async () => (config.METRICS_PORT === undefined ? undefined : config.METRICS_PORT === 0 ? freePort() : ++metricsPorts);
     const services = {} as Record<ServiceName, ServiceProcess[]>;
     for (const [service, key] of [
       ['command-service', 'command'],
@@ -140,7 +151,15 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
       services[service] = [];
       for (let i = 1; i <= counts[key]; i++) {
         services[service].push(
-          new ServiceProcess({ service, name: `${service}-${i}`, port: await freePort(), env, logger, output: options.output ?? 'inherit' }),
+          new ServiceProcess({
+            service,
+            name: `${service}-${i}`,
+            port: await freePort(),
+            metricsPort: await metricsPort(),
+            env,
+            logger,
+            output: options.output ?? 'inherit',
+          }),
         );
       }
     }
@@ -180,6 +199,7 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
       adminWebDir: config.ADMIN_WEB_DIR ? path.resolve(config.ADMIN_WEB_DIR) : path.join(root, 'admin-web/dist'),
       logger,
       headers,
+      metrics,
       checks: {
         database: () => databaseCheck(db),
         commandService: () => Promise.resolve(replicasCheck(command)),
@@ -198,7 +218,21 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
     if (realm && config.DEMO_DATA && (await seedDemoData(realm, commands, logger)) > 0) {
       await watcher.waitFor(await store.head(), config.MIN_POSITION_WAIT_MS);
     }
-    return { url, port, issuer, databaseUrl, store, db, realm, identityAdminClient, services, replicaSets: { command, query }, logger, stop: stopAll };
+    return {
+      url,
+      port,
+      issuer,
+      databaseUrl,
+      store,
+      db,
+      realm,
+      identityAdminClient,
+      services,
+      replicaSets: { command, query },
+      logger,
+      metricsUrl: served?.url ?? null,
+      stop: stopAll,
+    };
   } catch (error) {
     await stopAll();
     throw error;

@@ -26,6 +26,8 @@ export const GatewayConfig = EmbeddedConfig.pick({
   ADMIN_WEB_DIR: true,
   LOG_LEVEL: true,
   LOG_FORMAT: true,
+  METRICS_PORT: true,
+  METRICS_HOST: true,
 }).extend({
   /** The identity provider (Keycloak's realm): the apps' CSP lets them reach it. */
   OIDC_ISSUER: z.string().url(),

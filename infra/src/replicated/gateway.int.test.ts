@@ -2,6 +2,7 @@ import { ErrorBody, type PostsPage } from '@forum/contracts';
 import { freePort } from '@forum/platform/embedded-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
+import { scrape } from '../testing/prometheus.ts';
 import { GatewayConfig } from './gateway-config.ts';
 import { startGateway, type StandaloneGateway } from './gateway.ts';
 
@@ -25,6 +26,8 @@ beforeAll(async () => {
       COMMAND_SERVICE_URLS: upstreams,
       QUERY_SERVICE_URLS: upstreams,
       LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
+      METRICS_PORT: '0',
+      HOST: '127.0.0.1',
     }),
   );
 }, 60_000);
@@ -62,6 +65,17 @@ describe('the gateway on its own', () => {
     expect(ready.status).toBe('ready');
     expect(ready.checks.commandService!.detail[nowhere]).toBe('down');
     expect(ready.checks.queryService!.detail[nowhere]).toBe('down');
+  });
+
+  it('serves its own metrics on METRICS_PORT, never on its public port', async () => {
+    expect((await at('/metrics')).status).toBe(404);
+    const before = await scrape(gateway.metricsUrl!);
+    expect((await at('/api/posts?page=1')).status).toBe(200);
+    const after = await scrape(gateway.metricsUrl!);
+    const proxied = { route: '/api/*', method: 'GET', status: '200' };
+    expect(after.sum('forum_http_request_duration_seconds_count', proxied) - before.sum('forum_http_request_duration_seconds_count', proxied)).toBe(1);
+    expect(after.find('forum_readiness_check_ok', { check: 'commandService' })).toHaveLength(1);
+    expect(after.samples.every((sample) => sample.labels.service === 'gateway')).toBe(true);
   });
 
   it("answers the services' own errors as they are", async () => {

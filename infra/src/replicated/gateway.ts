@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@forum/platform';
 import { bindPublicPort } from '../embedded/public-port.ts';
 import { createGateway } from '../embedded/gateway.ts';
+import { startMetrics } from '../metrics.ts';
 import { apiProxy, servicesApiDocument } from './api-proxy.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { ReplicaSet, replicasCheck } from './replica-set.ts';
@@ -12,6 +13,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 export interface StandaloneGateway {
   readonly url: string;
   readonly port: number;
+  /** Where its metrics are scraped; null when METRICS_PORT is unset. */
+  readonly metricsUrl: string | null;
   stop(): Promise<void>;
 }
 
@@ -24,6 +27,7 @@ export async function startGateway(
   config: GatewayConfig,
   logger: Logger = createLogger('gateway', config.LOG_LEVEL, { format: config.LOG_FORMAT }),
 ): Promise<StandaloneGateway> {
+  const served = await startMetrics('gateway', config, logger);
   const command = new ReplicaSet('command-service', config.COMMAND_SERVICE_URLS, logger);
   const query = new ReplicaSet('query-service', config.QUERY_SERVICE_URLS, logger);
   const publicPort = await bindPublicPort(config);
@@ -35,6 +39,7 @@ export async function startGateway(
     adminWebDir: config.ADMIN_WEB_DIR ? path.resolve(config.ADMIN_WEB_DIR) : path.join(root, 'admin-web/dist'),
     logger,
     headers: publicPort.headers,
+    metrics: served?.metrics,
     checks: { commandService: () => Promise.resolve(replicasCheck(command)), queryService: () => Promise.resolve(replicasCheck(query)) },
   });
   await gateway.ready();
@@ -42,9 +47,11 @@ export async function startGateway(
   return {
     url: publicPort.url,
     port: publicPort.port,
+    metricsUrl: served?.url ?? null,
     async stop() {
       await publicPort.close();
       await Promise.all([command.close(), query.close()]);
+      await served?.close();
     },
   };
 }

@@ -13,5 +13,5 @@ stopOnSignals(() => forum.stop(), logger, 30_000);
 
 const services = Object.values(forum.services)
   .flat()
-  .map((replica) => `    ${replica.name.padEnd(20)} ${replica.url}`);
+  .map((replica) => `    ${replica.name.padEnd(20)} ${replica.url}${replica.metricsUrl ? `   metrics ${replica.metricsUrl}` : ''}`);
 process.stdout.write(banner(forum, ['', '  Services (the gateway balances /api over them):', ...services]) + '\n');

@@ -20,8 +20,10 @@ export interface ServiceProcessOptions {
   /** Its name in the log and in /readyz, e.g. query-service-2. */
   readonly name: string;
   readonly port: number;
-  /** Its whole environment (PORT and HOST are set here). */
+  /** Its whole environment (PORT, HOST and METRICS_PORT are set here). */
   readonly env: NodeJS.ProcessEnv;
+  /** Where it serves its metrics (METRICS_PORT); none: no metrics. */
+  readonly metricsPort?: number | undefined;
   readonly logger: Logger;
   /** `inherit`: its log goes to this process's stdout and stderr; `capture`: kept, shown only when it fails to start. */
   readonly output: 'inherit' | 'capture';
@@ -33,6 +35,8 @@ export interface ServiceProcessOptions {
  */
 export class ServiceProcess {
   readonly url: string;
+  /** Where its metrics are scraped; null without a metrics port. */
+  readonly metricsUrl: string | null;
   private child: ChildProcess | null = null;
   private stopping = false;
   private output = '';
@@ -42,6 +46,7 @@ export class ServiceProcess {
 
   constructor(private readonly options: ServiceProcessOptions) {
     this.url = `http://127.0.0.1:${options.port}`;
+    this.metricsUrl = options.metricsPort === undefined ? null : `http://127.0.0.1:${options.metricsPort}/metrics`;
   }
 
   get name(): string {
@@ -98,9 +103,12 @@ export class ServiceProcess {
   }
 
   private spawn(): ChildProcess {
-    const { service, port, env, output, logger } = this.options;
+    const { service, port, env, output, logger, metricsPort } = this.options;
+    // the supervisor's METRICS_PORT is its own: a service gets one of its own, or none
+    const inherited = { ...env };
+    delete inherited.METRICS_PORT;
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(services, `${service}.ts`)], {
-      env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+      env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', ...(metricsPort !== undefined && { METRICS_PORT: String(metricsPort) }) },
       stdio: output === 'inherit' ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
     });
     const keep = (chunk: Buffer) => void (this.output = (this.output + chunk.toString()).slice(-KEPT_OUTPUT));

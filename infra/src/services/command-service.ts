@@ -9,6 +9,7 @@ import {
   createLogger,
   createTokenVerifier,
   DEFAULT_MAIL_FROM,
+  knexPoolUse,
   loadConfig,
   QUICK_QUERY_TIMEOUT_MS,
   unsubscribeSecret,
@@ -30,20 +31,25 @@ import {
   startErasureReactor,
 } from '@forum/command-service';
 import { openEventStore } from '../event-store.ts';
+import { startMetrics } from '../metrics.ts';
 import { startForumMailer } from '../embedded/notification-mailer.ts';
 
 const config = loadConfig(
   CommandServiceConfig.extend({ ...mailerSettings, SMTP_URL: z.string().url().optional(), MAIL_FROM: z.string().min(3).default(DEFAULT_MAIL_FROM) }),
 );
 const logger = createLogger('command-service', config.LOG_LEVEL, { format: config.LOG_FORMAT });
+const served = await startMetrics('command-service', config, logger);
+const metrics = served?.metrics;
 const store = await openEventStore(
   { eventStoreUrl: config.EVENTSTORE_URL, databaseUrl: config.DATABASE_URL },
-  { logger: logger.child({ component: 'eventstore' }) },
+  { logger: logger.child({ component: 'eventstore' }), metrics },
 );
 const db = createKnex(config.DATABASE_URL, { max: 5, logger });
 // the write limits are on every command's way: their statements give up on a stalled server
 const limitsDb = createKnex(config.DATABASE_URL, { max: 5, queryTimeoutMs: QUICK_QUERY_TIMEOUT_MS, logger });
-const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db: limitsDb, limits: config.WRITE_LIMITS, logger }));
+metrics?.watchPool('main', knexPoolUse(db));
+metrics?.watchPool('limits', knexPoolUse(limitsDb));
+const limits = config.WRITE_LIMITS && (await createPostgresWriteLimits({ db: limitsDb, limits: config.WRITE_LIMITS, logger, metrics }));
 // the identity provider's admin API, when configured: the accounts an email names, and erased members' accounts leave it too
 const identityAdmin = keycloakIdentityAdminFrom(config);
 const directory = streamDirectory(store, () => identityAdmin);
@@ -62,6 +68,7 @@ const server = createCommandServer({
     handleWritten: realmHandleWriter(() => identityAdmin, logger),
     roleWritten: realmRoleWriter(() => identityAdmin, logger),
     ...(limits && { limits }),
+    ...(metrics && { metrics }),
   }),
   directory,
   projections: createProjectionControl(db, allProjections),
@@ -71,6 +78,7 @@ const server = createCommandServer({
   forumOrigin: new URL(config.PUBLIC_URL).origin,
   unsubscribeTokens: tokens,
   trustProxy: config.TRUST_PROXY,
+  ...(metrics && { metrics }),
 });
 await server.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'command-service listening');
@@ -86,6 +94,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       await db.destroy();
       await limits?.close();
       await limitsDb.destroy();
+      await served?.close();
       process.exit(0);
     });
   });

@@ -3,17 +3,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@forum/platform/embedded-postgres';
 import { createTestDatabase, waitFor } from '@forum/platform/testing';
+import { allProjections } from '@forum/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scrape } from '../testing/prometheus.ts';
 
 /**
  * The projection runner in a process of its own (the distributed layout), as `npm run
- * start:projections` starts it: its health routes answer on PORT, and SIGTERM stops it cleanly.
+ * start:projections` starts it: its health routes answer on PORT, its metrics on METRICS_PORT, and
+ * SIGTERM stops it cleanly.
  */
 const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'projections.ts');
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let runner: ChildProcess;
 let output = '';
 let base: string;
+let metrics: string;
 
 /** An answer's status, Content-Type and body text; status 0 while nothing listens. */
 const answerOf = async (url: string) => {
@@ -29,8 +33,10 @@ beforeAll(async () => {
   database = await createTestDatabase('projections_process');
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
+  const metricsPort = await freePort();
+  metrics = `http://127.0.0.1:${metricsPort}/metrics`;
   runner = spawn(process.execPath, ['--import', 'tsx', entry], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: database.url, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' },
+    env: { ...process.env, PORT: String(port), METRICS_PORT: String(metricsPort), DATABASE_URL: database.url, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   runner.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
@@ -68,6 +74,14 @@ describe('the projection runner’s process', () => {
     expect(Object.keys(body.checks.projections.detail)).toEqual(['workers', 'status']);
     expect(body.checks.projections.detail.workers.length).toBeGreaterThan(0);
     for (const worker of body.checks.projections.detail.workers) expect(Object.keys(worker)).toEqual(['name', 'version', 'build', 'role', 'state']);
+  });
+
+  it("serves its metrics on METRICS_PORT: every projection's lag, its pool, its readiness", async () => {
+    const scraped = await scrape(metrics);
+    for (const { name } of allProjections) expect(scraped.find('forum_projection_lag_events', { projection: name, role: 'live' }), name).toHaveLength(1);
+    expect(scraped.find('forum_db_pool_connections', { pool: 'main', state: 'idle' })).toHaveLength(1);
+    expect(scraped.sum('forum_ready')).toBe(1);
+    expect(scraped.samples.every((sample) => sample.labels.service === 'projections')).toBe(true);
   });
 
   it('answers an unknown path with the error body', async () => {

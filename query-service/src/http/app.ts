@@ -10,6 +10,7 @@ import {
   type HttpServer,
   type Knex,
   type Logger,
+  type Metrics,
   type ProxyTrust,
   type ReadinessCheck,
   registerApiDocument,
@@ -79,6 +80,8 @@ export interface QueryAppDeps {
   readonly trustProxy?: ProxyTrust;
   /** The time a suspension's end is compared with (the system clock unless a test sets one). */
   readonly clock?: () => Date;
+  /** The process's metrics: the memory's lookups are counted into them (the answers' times are the server's). */
+  readonly metrics?: Metrics;
 }
 
 /**
@@ -107,7 +110,7 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
     });
     await instance.register(async (context) => {
       const api = context.withTypeProvider<ZodTypeProvider>();
-      const cache = createVisitorCache(deps.watcher, { maxEntries: deps.visitorCacheEntries });
+      const cache = createVisitorCache(deps.watcher, { maxEntries: deps.visitorCacheEntries, metrics: deps.metrics });
       const admin = createAdminStore(deps.db);
       const posts = createPostsStore(deps.db);
       const community = createCommunityStore(deps.db);
@@ -146,16 +149,19 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
  * asks the projections, whose builders the query side does not import).
  */
 export function createQueryServer(deps: QueryAppDeps & { readonly projectionsReady: ReadinessCheck }): HttpServer {
-  const server = createHttpServer({ logger: deps.logger });
+  const server = createHttpServer({ logger: deps.logger, metrics: deps.metrics });
   // its part of the API document, for the gateway to merge with the command-service's (the replicated layout)
   void registerApiDocument(server);
   server.get(API_DOCUMENT_PATH, () => server.swagger());
   server.register(
-    healthPlugin({
-      database: () => databaseCheck(deps.db),
-      projections: deps.projectionsReady,
-      ...(deps.maxReplicaLagMs !== undefined && { replica: standbyCheck(deps.db, deps.watcher, deps.maxReplicaLagMs) }),
-    }),
+    healthPlugin(
+      {
+        database: () => databaseCheck(deps.db),
+        projections: deps.projectionsReady,
+        ...(deps.maxReplicaLagMs !== undefined && { replica: standbyCheck(deps.db, deps.watcher, deps.maxReplicaLagMs) }),
+      },
+      { metrics: deps.metrics },
+    ),
   );
   server.register(queryApi(deps), { prefix: '/api' });
   return server;

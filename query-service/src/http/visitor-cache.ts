@@ -1,4 +1,5 @@
 import { HEADER_MIN_POSITION, HEADER_TOTAL_COUNT } from '@forum/contracts';
+import type { Metrics } from '@forum/platform';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 
@@ -51,7 +52,9 @@ export interface VisitorCache {
   readonly keep: onSendHookHandler<unknown>;
 }
 
-export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEntries: number }): VisitorCache {
+export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEntries: number; metrics?: Metrics | undefined }): VisitorCache {
+  /** forum_visitor_cache_lookups_total: each look into the memory, by who reads and what it found. */
+  const counted = (reader: 'visitor' | 'member', result: 'hit' | 'miss' | 'not_modified') => options.metrics?.visitorCache.inc({ reader, result });
   let version: string | null = null;
   let entries = new Map<string, Cached>();
   /** The requests whose answer is to be kept, and the version they were read at. */
@@ -67,8 +70,9 @@ export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEnt
   const isRead = (request: FastifyRequest) => request.method === 'GET' || request.method === 'HEAD';
 
   /** The kept answer of `request` if there is one (then true: it is sent), else false, and the answer will be kept once read. */
-  const answerOrKeep = (request: FastifyRequest, reply: FastifyReply, at: string): boolean => {
+  const answerOrKeep = (request: FastifyRequest, reply: FastifyReply, at: string, reader: 'visitor' | 'member'): boolean => {
     const hit = entries.get(request.url);
+    counted(reader, hit ? 'hit' : 'miss');
     if (!hit) {
       reading.set(request, at);
       return false;
@@ -90,10 +94,11 @@ export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEnt
     const vary = reply.getHeader('Vary');
     reply.header('Vary', vary ? `${String(vary)}, Authorization` : 'Authorization');
     if (matches(request.headers['if-none-match'], etag)) {
+      counted('visitor', 'not_modified');
       void reply.code(304).send();
       return true;
     }
-    return answerOrKeep(request, reply, at);
+    return answerOrKeep(request, reply, at, 'visitor');
   };
 
   const comesEarly = (request: FastifyRequest) => request.headers.authorization === undefined && request.headers[MIN_POSITION] === undefined;
@@ -112,7 +117,7 @@ export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEnt
         if (!comesEarly(request) && answerVisitor(request, reply)) return;
       } else if (config.sharedBody && options.maxEntries > 0) {
         const at = current();
-        if (at !== null && answerOrKeep(request, reply, at)) return;
+        if (at !== null && answerOrKeep(request, reply, at, 'member')) return;
       }
       done();
     },
