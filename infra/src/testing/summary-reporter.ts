@@ -1,6 +1,12 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
-/** Closes the run with the plain 'N passed, N failed, N skipped' line that CI reads. */
+/** How many of the slowest files the summary names. */
+const SLOWEST = 12;
+
+/**
+ * Closes the run with the plain 'N passed, N failed, N skipped' line that CI reads, after the
+ * slowest files and their time (what to look at first when `npm test` grows past its budget).
+ */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
     let passed = 0;
@@ -15,6 +21,12 @@ export default class SummaryReporter implements Reporter {
       }
       if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
     }
+    const slowest = testModules
+      .map((module) => ({ file: module.relativeModuleId, seconds: module.diagnostic().duration / 1000 }))
+      .sort((a, b) => b.seconds - a.seconds)
+      .slice(0, SLOWEST);
+    if (slowest.length > 0)
+      process.stdout.write(`\nslowest files:\n${slowest.map(({ file, seconds }) => `  ${seconds.toFixed(1).padStart(6)} s  ${file}`).join('\n')}\n`);
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }
