@@ -34,6 +34,7 @@ import {
   refuseQueryNotInUtf8,
 } from './http.ts';
 import { LazyChildLogger, requestIdFor, trackAnswer, type Logger } from './logger.ts';
+import { inRequestSpan, traceRequest } from './tracing.ts';
 
 export interface HttpServerOptions {
   /** The service's logger: the access log, `request.log` and unexpected errors go to it. */
@@ -85,8 +86,12 @@ export function createHttpServer(options: HttpServerOptions) {
 
   server.addHook('onRequest', (request, reply, done) => {
     trackAnswer(logger, request.raw, reply.raw, request.id, request.routeOptions.url);
+    traceRequest(request.raw, reply.raw, request.routeOptions.url);
     done();
   });
+  // the request's span is the active one in its handler (what the handler traces is its child): the
+  // first preHandler hook, run once the body is read (its reading runs outside any context)
+  server.addHook('preHandler', (request, _reply, done) => inRequestSpan(request.raw, () => done()));
 
   // A stop ends in seconds, whatever the clients do: an answer sent once it began closes its
   // connection (Node's server.close() reaps only connections idle at that moment, and a keep-alive

@@ -31,6 +31,9 @@ import {
 } from '@forum/command-service';
 import { openEventStore } from '../event-store.ts';
 import { startForumMailer } from '../embedded/notification-mailer.ts';
+import { startTracing } from '../tracing.ts';
+
+const tracing = startTracing('command-service');
 
 const config = loadConfig(
   CommandServiceConfig.extend({ ...mailerSettings, SMTP_URL: z.string().url().optional(), MAIL_FROM: z.string().min(3).default(DEFAULT_MAIL_FROM) }),
@@ -86,6 +89,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       await db.destroy();
       await limits?.close();
       await limitsDb.destroy();
+      await tracing?.stop();
       process.exit(0);
     });
   });

@@ -2,7 +2,9 @@
 import { createHttpServer, createKnex, createLogger, databaseCheck, healthPlugin, loadConfig } from '@forum/platform';
 import { allProjections, createProjectionRunner, ProjectionsConfig, projectionsCheck } from '@forum/projections';
 import { openEventStore } from '../event-store.ts';
+import { startTracing } from '../tracing.ts';
 
+const tracing = startTracing('projections');
 const config = loadConfig(ProjectionsConfig);
 const logger = createLogger('projections', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const db = createKnex(config.DATABASE_URL, { logger });
@@ -36,6 +38,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     void runner.stop().then(async () => {
       await store.close();
       await db.destroy();
+      await tracing?.stop();
       process.exit(0);
     });
   });

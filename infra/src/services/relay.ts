@@ -2,7 +2,9 @@
 import { RelayConfig, startKafkaFeed } from '@forum/feed';
 import { createHttpServer, createKnex, createLogger, databaseCheck, healthPlugin, loadConfig } from '@forum/platform';
 import { openEventStore } from '../event-store.ts';
+import { startTracing } from '../tracing.ts';
 
+const tracing = startTracing('relay');
 const config = loadConfig(RelayConfig);
 const logger = createLogger('relay', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const db = createKnex(config.DATABASE_URL, { max: 2, logger });
@@ -23,6 +25,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     void feed.stop().then(async () => {
       await store.close();
       await db.destroy();
+      await tracing?.stop();
       process.exit(0);
     });
   });
