@@ -57,15 +57,21 @@ export interface SpanOptions {
  * that is a refusal (`refusal`, or one that answers below 500) is said by its code; any other marks
  * the span failed, by its type and code only: messages may quote what members sent.
  */
-export async function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
+export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
   const parent = options.parent === 'root' ? ROOT_CONTEXT : (options.parent ?? context.active());
   const span = forumTracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL }, parent);
+  // tracing is off: the no-op span is nothing to end, nor a context to run in
+  if (!isSpanContextValid(span.spanContext())) return work(span);
   if (span.isRecording()) {
     if (options.attributes) span.setAttributes(options.attributes());
     if (options.links) span.addLinks([...options.links()]);
   }
+  return inContext(trace.setSpan(parent, span), span, options, work);
+}
+
+async function inContext<T>(traced: Context, span: Span, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
   try {
-    return await context.with(trace.setSpan(parent, span), () => work(span));
+    return await context.with(traced, () => work(span));
   } catch (error) {
     const refused = span.isRecording() ? options.refusal?.(error) : undefined;
     if (refused === undefined) spanFailed(span, error);
