@@ -86,7 +86,7 @@ export function createHttpServer(options: HttpServerOptions) {
 
   server.addHook('onRequest', (request, reply, done) => {
     trackAnswer(logger, request.raw, reply.raw, request.id, request.routeOptions.url);
-    traceRequest(request.raw, reply.raw, request.routeOptions.url);
+    if (request.routeOptions.config.probe !== true) traceRequest(request.raw, reply.raw, request.routeOptions.url);
     done();
   });
   // the request's span is the active one in its handler (what the handler traces is its child): the
@@ -171,6 +171,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route reads an HTML form's body (application/x-www-form-urlencoded, UTF-8) as well as JSON: its fields as strings. */
     formBody?: boolean;
+    /** A health probe's route (/healthz, /readyz): asked every second, it makes no span (traceRequest). */
+    probe?: boolean;
   }
 }
 

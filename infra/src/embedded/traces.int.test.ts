@@ -97,6 +97,16 @@ describe('a command sent with a W3C traceparent', () => {
   });
 });
 
+describe('a health probe', () => {
+  it('makes no span: gateways and load balancers ask every second', async () => {
+    exporter.reset();
+    for (const path of ['/healthz', '/readyz']) expect((await forum.api(path)).status).toBe(200);
+    await (await forum.api('/api/tags')).arrayBuffer();
+    await expect.poll(() => spans().filter((span) => span.name === 'GET /api/tags').length).toBe(1);
+    expect(spans().filter((span) => span.kind === SpanKind.SERVER && span.name !== 'GET /api/tags')).toEqual([]);
+  });
+});
+
 describe('a traceparent that is not one', () => {
   it.each([
     ['not hex', 'zz-not-a-trace-parent'],
