@@ -29,7 +29,7 @@ export function tracingAsked(env: TracingEnv): boolean {
 /**
  * The process's traces, sent over OTLP (HTTP, protobuf) in batches to OTEL_EXPORTER_OTLP_ENDPOINT,
  * when `tracingAsked`; null otherwise, and the OpenTelemetry API stays the no-op it is (its spans
- * cost a small object each). `service` names the process (`forum-<service>`) unless
+ * cost a small object each). `service` names the process (`forum`, `forum-command-service`…) unless
  * OTEL_SERVICE_NAME says otherwise. Call it first thing in a process's entry.
  */
 export function startTracing(service: string, env: TracingEnv = process.env): Tracing | null {
@@ -44,7 +44,7 @@ export function startTracing(service: string, env: TracingEnv = process.env): Tr
  */
 export function registerTracing(service: string, processor: SpanProcessor): Tracing {
   const resource = defaultResource()
-    .merge(resourceFromAttributes({ 'service.name': `forum-${service}` }))
+    .merge(resourceFromAttributes({ 'service.name': service }))
     .merge(detectResources({ detectors: [hostDetector, envDetector] }));
   const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] });
   provider.register({ propagator: new W3CTraceContextPropagator() });

@@ -33,7 +33,7 @@ import { openEventStore } from '../event-store.ts';
 import { startForumMailer } from '../embedded/notification-mailer.ts';
 import { startTracing } from '../tracing.ts';
 
-const tracing = startTracing('command-service');
+const tracing = startTracing('forum-command-service');
 
 const config = loadConfig(
   CommandServiceConfig.extend({ ...mailerSettings, SMTP_URL: z.string().url().optional(), MAIL_FROM: z.string().min(3).default(DEFAULT_MAIL_FROM) }),

@@ -4,7 +4,7 @@ import { allProjections, createProjectionRunner, ProjectionsConfig, projectionsC
 import { openEventStore } from '../event-store.ts';
 import { startTracing } from '../tracing.ts';
 
-const tracing = startTracing('projections');
+const tracing = startTracing('forum-projections');
 const config = loadConfig(ProjectionsConfig);
 const logger = createLogger('projections', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const db = createKnex(config.DATABASE_URL, { logger });

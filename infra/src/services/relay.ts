@@ -4,7 +4,7 @@ import { createHttpServer, createKnex, createLogger, databaseCheck, healthPlugin
 import { openEventStore } from '../event-store.ts';
 import { startTracing } from '../tracing.ts';
 
-const tracing = startTracing('relay');
+const tracing = startTracing('forum-relay');
 const config = loadConfig(RelayConfig);
 const logger = createLogger('relay', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const db = createKnex(config.DATABASE_URL, { max: 2, logger });
