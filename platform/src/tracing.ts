@@ -41,7 +41,6 @@ function forumTracer(): Tracer {
 }
 
 export interface SpanOptions {
-  readonly kind?: SpanKind;
   /** The span's attributes, asked for only when it records. */
   readonly attributes?: () => Attributes;
   /** Spans it follows from (the commands of a batch), asked for only when it records. */
@@ -59,7 +58,7 @@ export interface SpanOptions {
  */
 export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
   const parent = options.parent === 'root' ? ROOT_CONTEXT : (options.parent ?? context.active());
-  const span = forumTracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL }, parent);
+  const span = forumTracer().startSpan(name, { kind: SpanKind.INTERNAL }, parent);
   // tracing is off: the no-op span is nothing to end, nor a context to run in
   if (!isSpanContextValid(span.spanContext())) return work(span);
   if (span.isRecording()) {

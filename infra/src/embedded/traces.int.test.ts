@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
-import { SpanKind } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { createPostgresEventStore } from '@forum/eventstore';
 import { createHttpServer, createLogger } from '@forum/platform';
 import { createTestDatabase, testEventMetadata } from '@forum/platform/testing';
@@ -94,6 +94,22 @@ describe('a command sent with a W3C traceparent', () => {
     const [published] = named('change stream publish', traceId);
     expect(parentOf(published!)).toBe(command!.spanContext().spanId);
     expect(published!.attributes['forum.stream.deliveries']).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('a command refused', () => {
+  it('says so on its span, by the refusal’s code, without marking it failed', async () => {
+    const { id: postId } = await createPost('Not to be liked by its author', {});
+    exporter.reset();
+    const response = await forum.api(`/api/posts/${postId}/vote`, { method: 'PUT', token: author.token, json: { vote: 'up' } });
+    expect(response.status).toBe(422);
+    await expect.poll(() => spans().filter((span) => span.name === 'PUT /api/posts/:id/vote').length).toBe(1);
+    const [command] = spans().filter((span) => span.name === 'command setVote');
+    expect(command?.attributes).toMatchObject({ 'forum.command.outcome': 'refused', 'forum.error.code': 'OWN_POST_VOTE' });
+    expect(command!.status.code).toBe(SpanStatusCode.UNSET);
+    const [request] = spans().filter((span) => span.name === 'PUT /api/posts/:id/vote');
+    expect(request!.attributes['http.response.status_code']).toBe(422);
+    expect(request!.status.code).toBe(SpanStatusCode.UNSET);
   });
 });
 
