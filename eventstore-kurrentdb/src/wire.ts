@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { START, type EventMetadata, type LogPosition } from '@forum/contracts';
+import { START, TRACEPARENT, type EventMetadata, type LogPosition } from '@forum/contracts';
 import { WrongExpectedVersionError, type ExpectedVersion } from '@forum/eventstore';
 import {
   ANY,
@@ -62,7 +62,7 @@ export function toPortError(error: unknown, appends: readonly { streamId: string
 /**
  * An event's metadata as KurrentDB stores it: a JSON object of strings (what `multiStreamAppend`
  * requires, and what single-stream appends write too, so every event reads back alike). Absent
- * causation and request ids are left out; `recordedAt` is written only by an import, which keeps
+ * causation and request ids and trace are left out; `recordedAt` is written only by an import, which keeps
  * the exported time of an event (KurrentDB's own `created` is the time of the write).
  */
 export type WireMetadata = Record<string, string>;
@@ -71,6 +71,7 @@ export function encodeMetadata(metadata: EventMetadata, recordedAt?: Date): Wire
   const wire: WireMetadata = { actorId: metadata.actorId, correlationId: metadata.correlationId, schemaVersion: String(metadata.schemaVersion) };
   if (metadata.causationId !== null) wire.causationId = metadata.causationId;
   if (metadata.requestId !== null) wire.requestId = metadata.requestId;
+  if (metadata.traceparent !== undefined) wire.traceparent = metadata.traceparent;
   if (recordedAt) wire.recordedAt = recordedAt.toISOString();
   return wire;
 }
@@ -81,6 +82,7 @@ export function decodeMetadata(stored: unknown, created: Date): { metadata: Even
   const text = (key: string) => (typeof wire[key] === 'string' && wire[key] !== '' ? wire[key] : null);
   const schemaVersion = Number(text('schemaVersion') ?? wire.schemaVersion);
   const kept = text('recordedAt');
+  const traceparent = text('traceparent');
   return {
     metadata: {
       actorId: text('actorId') ?? 'unknown',
@@ -88,6 +90,8 @@ export function decodeMetadata(stored: unknown, created: Date): { metadata: Even
       causationId: text('causationId'),
       requestId: text('requestId'),
       schemaVersion: Number.isSafeInteger(schemaVersion) && schemaVersion > 0 ? schemaVersion : 1,
+      // the command's trace, when it was traced (docs/operations.md#traces); anything else written there is not one
+      ...(traceparent !== null && TRACEPARENT.test(traceparent) && { traceparent }),
     },
     recordedAt: kept && !Number.isNaN(Date.parse(kept)) ? new Date(kept) : created,
   };

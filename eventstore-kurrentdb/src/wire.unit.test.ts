@@ -72,6 +72,14 @@ describe('metadata', () => {
     expect(decodeMetadata({ ...wire, causationId: 'cmd-1', '$schema.format': 'Json' }, created).metadata).toEqual({ ...metadata, causationId: 'cmd-1' });
   });
 
+  it('keeps the command’s trace (traceparent) when it has one, and reads back no value that is not one', () => {
+    const traceparent = `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01`;
+    const wire = encodeMetadata({ ...metadata, traceparent });
+    expect(wire.traceparent).toBe(traceparent);
+    expect(decodeMetadata(wire, new Date()).metadata).toEqual({ ...metadata, traceparent });
+    expect(decodeMetadata({ ...wire, traceparent: 'zz-not-one' }, new Date()).metadata).toEqual(metadata);
+  });
+
   it('keeps an imported event’s time in place of the time of the write', () => {
     const at = new Date('2025-01-02T03:04:05.678Z');
     const wire = encodeMetadata(metadata, at);

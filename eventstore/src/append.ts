@@ -1,5 +1,6 @@
-import { compareLogPositions, START, type LogPosition } from '@forum/contracts';
-import { isDatabaseUnavailable, type Metrics } from '@forum/platform';
+import { compareLogPositions, positionToken, START, type LogPosition } from '@forum/contracts';
+import { inSpan, isDatabaseUnavailable, type Metrics } from '@forum/platform';
+import type { Span } from '@opentelemetry/api';
 import DataLoader from 'dataloader';
 import type pg from 'pg';
 import { ONE_TURN } from './notifier.ts';
@@ -99,10 +100,8 @@ export function createAppends(pool: pg.Pool, options: AppendOptions): Pick<Event
       });
       if (batched.size > 1) {
         try {
-          for (const [streamId, appended] of await appendStatements(
-            pool,
-            [...batched.values()].map((i) => wanted[i]!),
-          ))
+          const together = [...batched.values()].map((i) => wanted[i]!);
+          for (const [streamId, appended] of await groupCommitSpan(together, () => appendStatements(pool, together)))
             answers[batched.get(streamId)!] = appended;
         } catch (error) {
           // each on its own below, unless the database did not answer: then none would (one wait, not one per append)
@@ -121,44 +120,99 @@ export function createAppends(pool: pg.Pool, options: AppendOptions): Pick<Event
   }
 
   return {
-    async append(appends) {
-      const single = appends.filter((a) => a.events.length > 0);
-      if (single.length === 1 && !options.beforeCommit) {
-        // The common case: one stream, no round trip while it holds locks, committed with the
-        // other commands' appends of the moment
-        const appended = await oneStreamAppends.load(single[0]!);
-        committed('group', single);
-        return { versions: { [single[0]!.streamId]: appended.version }, lastPosition: appended.last };
-      }
-      const result = await inTransaction((client) => appendInTransaction(client, appends));
-      committed('transaction', appends);
-      return result;
-    },
+    append: (appends) =>
+      appendSpan(appends, false, async (span) => {
+        let result: AppendResult;
+        const single = appends.filter((a) => a.events.length > 0);
+        const grouped = single.length === 1 && !options.beforeCommit;
+        if (grouped) {
+          // The common case: one stream, no round trip while it holds locks, committed with the
+          // other commands' appends of the moment
+          if (span.isRecording()) groupCommitted.set(single[0]!, span);
+          const appended = await oneStreamAppends.load(single[0]!);
+          result = { versions: { [single[0]!.streamId]: appended.version }, lastPosition: appended.last };
+        } else {
+          result = await inTransaction((client) => appendInTransaction(client, appends));
+        }
+        committed(grouped ? 'group' : 'transaction', appends);
+        return appendedAt(span, result);
+      }),
 
-    async appendIdempotent<Answer>(appends: readonly StreamAppend[], idempotency: IdempotentAppend<Answer>): Promise<AppendOutcome<Answer>> {
-      try {
-        return await inTransaction(async (client) => {
-          // Taken first: a concurrent call with the same key waits here until this one ends
-          await client.query('INSERT INTO eventstore.idempotency_keys (key) VALUES ($1)', [idempotency.key]);
-          await idempotency.beforeAppend?.();
-          const result = await appendInTransaction(client, appends);
-          const answer = idempotency.answer(result);
-          await client.query('UPDATE eventstore.idempotency_keys SET answer = $2 WHERE key = $1', [idempotency.key, JSON.stringify(answer)]);
-          return { duplicate: false as const, result, answer };
-        }).then((outcome) => {
-          committed('transaction', appends);
-          return outcome;
-        });
-      } catch (error) {
-        if ((error as { code?: string }).code !== '23505' || (error as { constraint?: string }).constraint !== 'idempotency_keys_pkey') throw error;
-        const answer = await idempotentAnswer<Answer>(idempotency.key);
-        if (answer === null) throw error;
-        return { duplicate: true, answer };
-      }
-    },
+    appendIdempotent: <Answer>(appends: readonly StreamAppend[], idempotency: IdempotentAppend<Answer>): Promise<AppendOutcome<Answer>> =>
+      appendSpan(appends, true, async (span) => {
+        try {
+          return await inTransaction(async (client) => {
+            // Taken first: a concurrent call with the same key waits here until this one ends
+            await client.query('INSERT INTO eventstore.idempotency_keys (key) VALUES ($1)', [idempotency.key]);
+            await idempotency.beforeAppend?.();
+            const result = await appendInTransaction(client, appends);
+            const answer = idempotency.answer(result);
+            await client.query('UPDATE eventstore.idempotency_keys SET answer = $2 WHERE key = $1', [idempotency.key, JSON.stringify(answer)]);
+            return { duplicate: false as const, result, answer };
+          }).then((outcome) => {
+            committed('transaction', appends);
+            appendedAt(span, outcome.result);
+            return outcome;
+          });
+        } catch (error) {
+          if ((error as { code?: string }).code !== '23505' || (error as { constraint?: string }).constraint !== 'idempotency_keys_pkey') throw error;
+          const answer = await idempotentAnswer<Answer>(idempotency.key);
+          if (answer === null) throw error;
+          if (span.isRecording()) span.setAttribute('forum.append.duplicate', true);
+          return { duplicate: true, answer };
+        }
+      }),
 
     idempotentAnswer,
   };
+}
+
+/**
+ * The span of one append (docs/operations.md#traces): its streams and events, the position of its
+ * last event once it is in; a version conflict is an outcome (the command decides again), not a failure.
+ */
+function appendSpan<T>(appends: readonly StreamAppend[], idempotent: boolean, work: (span: Span) => Promise<T>): Promise<T> {
+  return inSpan(
+    'eventstore append',
+    {
+      attributes: () => ({
+        'db.system.name': 'postgresql',
+        'forum.append.streams': appends.filter((a) => a.events.length > 0).length,
+        'forum.append.events': appends.reduce((n, a) => n + a.events.length, 0),
+        ...(idempotent && { 'forum.append.idempotent': true }),
+      }),
+      refusal: (error) => (error instanceof WrongExpectedVersionError ? 'WRONG_EXPECTED_VERSION' : undefined),
+    },
+    work,
+  );
+}
+
+function appendedAt(span: Span, result: AppendResult): AppendResult {
+  if (span.isRecording()) span.setAttribute('forum.event.position', positionToken(result.lastPosition));
+  return result;
+}
+
+/** The spans of the one-stream appends waiting for a group commit, by their append (a traced append's only). */
+const groupCommitted = new WeakMap<StreamAppend, Span>();
+
+/**
+ * The span of a group commit: one statement for the appends of several commands (each in a trace of
+ * its own), so a trace of its own, linked to each append's span and each of those to it.
+ */
+function groupCommitSpan<T>(appends: readonly StreamAppend[], work: () => Promise<T>): Promise<T> {
+  const waiting = appends.flatMap((append) => groupCommitted.get(append) ?? []);
+  return inSpan(
+    'eventstore group commit',
+    {
+      parent: 'root',
+      attributes: () => ({ 'db.system.name': 'postgresql', 'forum.append.streams': appends.length }),
+      links: () => waiting.map((span) => ({ context: span.spanContext() })),
+    },
+    async (span) => {
+      if (span.isRecording()) for (const appended of waiting) appended.addLink({ context: span.spanContext() });
+      return work();
+    },
+  );
 }
 
 /**

@@ -10,6 +10,8 @@ export const FEED_HEADERS = {
   position: 'forum-position',
   correlationId: 'forum-correlation-id',
   streamVersion: 'forum-stream-version',
+  /** The W3C trace of the command that wrote it, when it was traced (docs/operations.md#traces): a consumer's span joins it. */
+  traceparent: 'traceparent',
 } as const;
 
 /**
@@ -65,6 +67,7 @@ export function feedMessage(event: RecordedEvent): FeedMessage {
       [FEED_HEADERS.position]: position,
       [FEED_HEADERS.correlationId]: event.metadata.correlationId,
       [FEED_HEADERS.streamVersion]: String(event.streamVersion),
+      ...(event.metadata.traceparent && { [FEED_HEADERS.traceparent]: event.metadata.traceparent }),
     },
     position: event.position,
   };

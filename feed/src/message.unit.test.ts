@@ -40,6 +40,10 @@ describe('feedMessage', () => {
       [FEED_HEADERS.correlationId]: 'corr-1',
       [FEED_HEADERS.streamVersion]: '3',
     });
+    // a traced command's event carries its trace as W3C's header
+    const traceparent = `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01`;
+    const traced = { ...event('PostVoted', {}), metadata: testEventMetadata({ traceparent }) };
+    expect(feedMessage(traced).headers[FEED_HEADERS.traceparent]).toBe(traceparent);
     expect(JSON.parse(message.value)).toEqual({
       position: '900.7',
       streamId: 's-1',

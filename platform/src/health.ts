@@ -16,12 +16,12 @@ export function healthPlugin(
   const timeoutMs = options.timeoutMs ?? 2000;
   options.metrics?.watchReadiness(() => runChecks(checks, timeoutMs));
   return (server, _options, done) => {
-    // asked every second by gateways and load balancers: their access lines are debug (markProbeAnswer)
-    server.get('/healthz', (_request, reply) => {
+    // asked every second by gateways and load balancers: their access lines are debug (markProbeAnswer), and they make no span
+    server.get('/healthz', { config: { probe: true } }, (_request, reply) => {
       markProbeAnswer(reply.raw);
       return { status: 'ok' };
     });
-    server.get('/readyz', async (_request, reply) => {
+    server.get('/readyz', { config: { probe: true } }, async (_request, reply) => {
       markProbeAnswer(reply.raw);
       const { status, body } = await readiness(checks, timeoutMs);
       return reply.code(status).send(body);

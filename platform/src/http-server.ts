@@ -36,6 +36,7 @@ import {
 import { LazyChildLogger, requestIdFor, trackAnswer, type Logger } from './logger.ts';
 import { observeAnswer } from './metrics/answers.ts';
 import type { Metrics } from './metrics/metrics.ts';
+import { inRequestSpan, traceRequest } from './tracing.ts';
 
 export interface HttpServerOptions {
   /** The service's logger: the access log, `request.log` and unexpected errors go to it. */
@@ -90,8 +91,12 @@ export function createHttpServer(options: HttpServerOptions) {
   server.addHook('onRequest', (request, reply, done) => {
     trackAnswer(logger, request.raw, reply.raw, request.id, request.routeOptions.url);
     if (metrics) observeAnswer(metrics, request.raw, reply.raw, request.routeOptions.url);
+    if (request.routeOptions.config.probe !== true) traceRequest(request.raw, reply.raw, request.routeOptions.url);
     done();
   });
+  // the request's span is the active one in its handler (what the handler traces is its child): the
+  // first preHandler hook, run once the body is read (its reading runs outside any context)
+  server.addHook('preHandler', (request, _reply, done) => inRequestSpan(request.raw, () => done()));
 
   // A stop ends in seconds, whatever the clients do: an answer sent once it began closes its
   // connection (Node's server.close() reaps only connections idle at that moment, and a keep-alive
@@ -171,6 +176,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route reads an HTML form's body (application/x-www-form-urlencoded, UTF-8) as well as JSON: its fields as strings. */
     formBody?: boolean;
+    /** A health probe's route (/healthz, /readyz): asked every second, it makes no span (traceRequest). */
+    probe?: boolean;
   }
 }
 

@@ -26,6 +26,7 @@ export * from './client-address.ts';
 export * from './limiter-key.ts';
 export * from './notification-listener.ts';
 export * from './http-server.ts';
+export { activeTraceparent, batchJoin, inSpan, withTraceHeaders } from './tracing.ts';
 export type { RequestHook } from './request-hook.ts';
 export * from './mail/unsubscribe-token.ts';
 export * from './mail/mailer.ts';

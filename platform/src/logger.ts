@@ -5,6 +5,7 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogFormat } from './config.ts';
 import { redactSecrets } from './redact.ts';
+import { endRequestSpan } from './tracing.ts';
 
 export type { Logger };
 
@@ -150,9 +151,13 @@ export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerRespo
 
 const streams = new WeakSet<ServerResponse>();
 
-/** Marks an answer that streams until its client leaves (Server-Sent Events): its end is logged as the end of a stream, not as an abort. */
+/**
+ * Marks an answer that streams until its client leaves (Server-Sent Events): its end is logged as the
+ * end of a stream, not as an abort; its request's span ends now (endRequestSpan).
+ */
 export function markStreamingAnswer(res: ServerResponse): void {
   streams.add(res);
+  endRequestSpan(res, true);
 }
 
 /** Whether markStreamingAnswer marked the answer (the metrics time no stream). */

@@ -1,5 +1,6 @@
 import { eventDefinitions, positionToken, type ForumEvent, type UserEvent } from '@forum/contracts';
 import type { AppendResult, EventStore, StreamAppend } from '@forum/eventstore';
+import { activeTraceparent } from '@forum/platform';
 import { refuseClosedAccount, refuseSuspended, registered, type Identity, type RegisteredUser } from './actor.ts';
 import { eventMetadata, type CommandMeta } from './command.ts';
 import { execute, type Executed, type Idempotency } from './execute.ts';
@@ -190,6 +191,8 @@ const expectedVersionOf = (version: number) => (version === 0 ? ('no_stream' as 
  * events are left out.
  */
 function appendsOf(changes: readonly Change[], actor: ActorRead | undefined, meta: CommandMeta): StreamAppend[] {
+  // the command's span (see tracedCommands), which the projections' and the change stream's spans join
+  const traceparent = activeTraceparent();
   const byStream = new Map<string, { version: number; events: ForumEvent[] }>();
   if (actor) byStream.set(actor.streamId, { version: actor.version, events: [...actor.registration] });
   for (const { to, events } of changes) {
@@ -202,6 +205,10 @@ function appendsOf(changes: readonly Change[], actor: ActorRead | undefined, met
     .map(([streamId, { version, events }]) => ({
       streamId,
       expectedVersion: expectedVersionOf(version),
-      events: events.map((event) => ({ type: event.type, data: event.data, metadata: eventMetadata(meta, eventDefinitions[event.type].schemaVersion) })),
+      events: events.map((event) => ({
+        type: event.type,
+        data: event.data,
+        metadata: eventMetadata(meta, eventDefinitions[event.type].schemaVersion, traceparent),
+      })),
     }));
 }

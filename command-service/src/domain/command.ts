@@ -21,13 +21,15 @@ export function operatorMeta(actorId: string, source: string, now: Date): Comman
   return { actorId, now, correlationId: `${source}-${now.getTime()}`, causationId: null, requestId: null };
 }
 
-export function eventMetadata(meta: CommandMeta, schemaVersion: number): EventMetadata {
+/** An event's metadata; `traceparent`: the span of the command that writes it, when traced (activeTraceparent). */
+export function eventMetadata(meta: CommandMeta, schemaVersion: number, traceparent?: string): EventMetadata {
   return {
     actorId: meta.actorId,
     correlationId: meta.correlationId,
     causationId: meta.causationId,
     requestId: meta.requestId,
     schemaVersion,
+    ...(traceparent && { traceparent }),
   };
 }
 

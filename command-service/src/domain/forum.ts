@@ -18,6 +18,7 @@ import { createOperationsCommands } from './operations/commands.ts';
 import { createPostCommands } from './post/commands.ts';
 import { createReportCommands } from './report/commands.ts';
 import { createTagCommands } from './tag/commands.ts';
+import { tracedCommands } from './traced-commands.ts';
 import { createUserCommands } from './user/commands.ts';
 import { createErasureCommands } from './user/erasure.ts';
 import { createMembershipCommands } from './user/membership.ts';
@@ -45,14 +46,14 @@ export interface ForumCommandsOptions {
 /**
  * The forum's command side: the commands of each stream type (`<stream>/commands.ts`), each a
  * decider and its wiring to the command handler, which reads the streams, decides and appends
- * (command-handler.ts).
+ * (command-handler.ts); each inside a span (tracedCommands).
  */
 export function createForumCommands(store: EventStore, options: ForumCommandsOptions) {
   const handler = createCommandHandler(store, options.adminEmails);
   const limits = options.limits ?? unlimited;
   const cost: Costs = (kind, key) => () => limits.take(kind, key);
 
-  const commands = {
+  const commands = tracedCommands({
     ...createUserCommands(handler),
     ...createHandleCommands(handler, cost, options.handleWritten),
     ...createMembershipCommands(handler, { payment: options.payment, staleAfterMs: options.purchaseStaleAfterMs ?? 5 * 60_000 }),
@@ -69,7 +70,7 @@ export function createForumCommands(store: EventStore, options: ForumCommandsOpt
     ...createAnnouncementCommands(handler),
     ...createContactCommands(handler, cost),
     ...createOperationsCommands(handler),
-  };
+  });
   return options.metrics ? countedCommands(commands, options.metrics) : commands;
 }
 

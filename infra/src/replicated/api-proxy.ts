@@ -7,6 +7,7 @@ import {
   mergeApiDocuments,
   UnavailableError,
   type ApiDocument,
+  withTraceHeaders,
   type ProxyTrust,
 } from '@forum/platform';
 import replyFrom from '@fastify/reply-from';
@@ -81,12 +82,14 @@ function forward(request: FastifyRequest, reply: FastifyReply, set: ReplicaSet, 
     return reply.from(request.url, {
       // Fastify kept the bytes: they go on as they came, with their Content-Type
       ...(Buffer.isBuffer(request.body) && { body: request.body, contentType: request.headers['content-type'] ?? 'application/octet-stream' }),
-      // the replica's access line carries the gateway's correlation id: the two lines of one request are found together
-      rewriteRequestHeaders: (_request, headers) => ({
-        ...headers,
-        'x-forwarded-for': clientAddress(request.raw, trust),
-        'x-correlation-id': correlationIdOf(request.raw),
-      }),
+      // the replica's access line carries the gateway's correlation id: the two lines of one request are found together;
+      // its span is the child of the gateway's (a traceparent the client sent is the gateway's parent, not the replica's)
+      rewriteRequestHeaders: (_request, headers) =>
+        withTraceHeaders(request.raw, {
+          ...headers,
+          'x-forwarded-for': clientAddress(request.raw, trust),
+          'x-correlation-id': correlationIdOf(request.raw),
+        }),
       retryDelay: ({ err, attempt }) => {
         if (!err || attempt + 1 >= attempts) return null;
         return neverReached(err) || (reads.has(method) && (connectionLost(err) || noAnswer(err))) ? 1 : null;

@@ -4,12 +4,19 @@ import { banner } from '../embedded/forum.ts';
 import { stopOnSignals } from '../embedded/stop-on-signals.ts';
 import { ReplicatedConfig } from './config.ts';
 import { startReplicatedForum } from './forum.ts';
+import { startTracing, thenStopTracing } from '../tracing.ts';
 
+// this process's spans are the gateway's; each service's process starts its own (infra/src/services)
+const tracing = startTracing('forum-gateway');
 const config = loadConfig(ReplicatedConfig);
 const logger = createLogger('forum', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const forum = await startReplicatedForum(config, { env: process.env, logger });
 // each service may take its own grace (10 s) to stop
-stopOnSignals(() => forum.stop(), logger, 30_000);
+stopOnSignals(
+  thenStopTracing(() => forum.stop(), tracing),
+  logger,
+  30_000,
+);
 
 const services = Object.values(forum.services)
   .flat()

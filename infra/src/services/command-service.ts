@@ -33,6 +33,9 @@ import {
 import { openEventStore } from '../event-store.ts';
 import { startMetrics } from '../metrics.ts';
 import { startForumMailer } from '../embedded/notification-mailer.ts';
+import { startTracing } from '../tracing.ts';
+
+const tracing = startTracing('forum-command-service');
 
 const config = loadConfig(
   CommandServiceConfig.extend({ ...mailerSettings, SMTP_URL: z.string().url().optional(), MAIL_FROM: z.string().min(3).default(DEFAULT_MAIL_FROM) }),
@@ -95,6 +98,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       await limits?.close();
       await limitsDb.destroy();
       await served?.close();
+      await tracing?.stop();
       process.exit(0);
     });
   });

@@ -3,9 +3,15 @@ import { createLogger, loadConfig } from '@forum/platform';
 import { stopOnSignals } from '../embedded/stop-on-signals.ts';
 import { GatewayConfig } from '../replicated/gateway-config.ts';
 import { startGateway } from '../replicated/gateway.ts';
+import { startTracing, thenStopTracing } from '../tracing.ts';
 
+const tracing = startTracing('forum-gateway');
 const config = loadConfig(GatewayConfig);
 const logger = createLogger('gateway', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const gateway = await startGateway(config, logger);
-stopOnSignals(() => gateway.stop(), logger, 15_000);
+stopOnSignals(
+  thenStopTracing(() => gateway.stop(), tracing),
+  logger,
+  15_000,
+);
 logger.info({ port: gateway.port, commandServices: config.COMMAND_SERVICE_URLS, queryServices: config.QUERY_SERVICE_URLS }, 'gateway listening');

@@ -3,7 +3,9 @@ import { createHttpServer, createKnex, createLogger, databaseCheck, healthPlugin
 import { allProjections, buildLags, createProjectionRunner, ProjectionsConfig, projectionsCheck } from '@forum/projections';
 import { openEventStore } from '../event-store.ts';
 import { startMetrics } from '../metrics.ts';
+import { startTracing } from '../tracing.ts';
 
+const tracing = startTracing('forum-projections');
 const config = loadConfig(ProjectionsConfig);
 const logger = createLogger('projections', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const served = await startMetrics('projections', config, logger);
@@ -46,6 +48,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       await store.close();
       await db.destroy();
       await served?.close();
+      await tracing?.stop();
       process.exit(0);
     });
   });

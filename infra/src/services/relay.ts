@@ -3,7 +3,9 @@ import { RelayConfig, startKafkaFeed } from '@forum/feed';
 import { createHttpServer, createKnex, createLogger, databaseCheck, healthPlugin, knexPoolUse, loadConfig } from '@forum/platform';
 import { openEventStore } from '../event-store.ts';
 import { startMetrics } from '../metrics.ts';
+import { startTracing } from '../tracing.ts';
 
+const tracing = startTracing('forum-relay');
 const config = loadConfig(RelayConfig);
 const logger = createLogger('relay', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const served = await startMetrics('relay', config, logger);
@@ -27,6 +29,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     void feed.stop().then(async () => {
       await store.close();
       await db.destroy();
+      await tracing?.stop();
       process.exit(0);
     });
   });

@@ -1,6 +1,6 @@
 import { positionToken } from '@forum/contracts';
 import type { RecordedEvent } from '@forum/eventstore';
-import { abortableSleep } from '@forum/platform';
+import { abortableSleep, batchJoin, inSpan } from '@forum/platform';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CheckpointMoved, Halted, isTransient } from './build-errors.ts';
 import { inBuildSchema, publishViews } from './build-schema.ts';
@@ -220,8 +220,35 @@ export class Worker implements RunnerWorker {
     return next;
   }
 
+  /**
+   * Applies a batch, inside a span when it holds events of the projection's types
+   * (docs/operations.md#traces): the child of the command that wrote them when one did, else linked
+   * to each; a batch that only passes other types by is not traced (under a busy log, a hundred a second).
+   */
+  private applyBatch(batch: LogBatch) {
+    const { key, progress, projection } = this;
+    const own = batch.events.filter((event) => projection.types.includes(event.type));
+    if (own.length === 0) return this.applyEvents(batch);
+    return inSpan(
+      `projection ${key.name}`,
+      {
+        ...batchJoin(own),
+        attributes: () => ({
+          'forum.projection.name': key.name,
+          'forum.projection.version': key.version,
+          'forum.projection.build': key.build,
+          'forum.projection.events': own.length,
+          'forum.projection.replaying': progress.replaying,
+          'forum.position.from': positionToken(own[0]!.position),
+          'forum.position.to': positionToken(batch.upTo),
+        }),
+      },
+      () => this.applyEvents(batch),
+    );
+  }
+
   /** Applies the events read up to `upTo` (those of other types passed by). */
-  private async applyBatch({ events, upTo }: LogBatch) {
+  private async applyEvents({ events, upTo }: LogBatch) {
     const { types } = this.projection;
     const apply = (batch: readonly RecordedEvent[], to = batch.at(-1)!.position) =>
       commitTo(

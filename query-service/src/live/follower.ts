@@ -1,9 +1,9 @@
-import { postTopic, type LogPosition } from '@forum/contracts';
+import { positionToken, postTopic, type LogPosition } from '@forum/contracts';
 import type { EventStore, RecordedEvent, Subscription } from '@forum/eventstore';
-import { abortableSleep, type Logger } from '@forum/platform';
+import { abortableSleep, batchJoin, inSpan, type Logger } from '@forum/platform';
 import type { CheckpointWatcher } from '../store/checkpoint-watcher.ts';
 import type { PostCounts } from '../store/posts.ts';
-import { changesOf } from './changes.ts';
+import { CHANGES, changesOf } from './changes.ts';
 import type { HubMessage, StreamHub } from './hub.ts';
 
 export interface FollowerDeps {
@@ -70,9 +70,28 @@ export class ChangeFollower {
     }
   }
 
+  /**
+   * A batch of the log, once applied, as the streams' messages: inside a span when some of its events
+   * concern the streams (docs/operations.md#traces), the child of the command that wrote them when
+   * one did, else linked to each.
+   */
   private async handle(events: readonly RecordedEvent[]): Promise<void> {
     const upTo = events.at(-1)!.position;
     if (!(await this.applied(upTo))) return;
+    const changing = events.filter((event) => CHANGES.has(event.type));
+    if (changing.length === 0) return void (await this.publish(events, upTo));
+    await inSpan(
+      'change stream publish',
+      { ...batchJoin(changing), attributes: () => ({ 'forum.stream.events': changing.length, 'forum.position.to': positionToken(upTo) }) },
+      async (span) => {
+        const sent = await this.publish(events, upTo);
+        if (span.isRecording()) span.setAttributes({ 'forum.stream.messages': sent.messages, 'forum.stream.deliveries': sent.deliveries });
+      },
+    );
+  }
+
+  /** The batch's messages, to the hub: how many, and how many streams they were written to. */
+  private async publish(events: readonly RecordedEvent[], upTo: LogPosition): Promise<{ messages: number; deliveries: number }> {
     const messages: HubMessage[] = [];
     const touched = new Set<string>();
     const gone = new Set<string>();
@@ -102,8 +121,9 @@ export class ChangeFollower {
     if (listening.length > 0) for (const memberId of await this.deps.reachedBy(fannedOut, listening)) members.add(memberId);
     for (const memberId of members) messages.push({ type: 'notifications', position: upTo, topics: ['me'], memberId, data: {} });
     for (const memberId of accounts) messages.push({ type: 'account', position: upTo, topics: ['me'], memberId, data: {} });
-    this.deps.hub.publish(messages, upTo);
+    const deliveries = this.deps.hub.publish(messages, upTo);
     for (const memberId of closing) this.deps.hub.closeMember(memberId);
+    return { messages: messages.length, deliveries };
   }
 
   /** Resolves true once every live projection has applied `position` (false when stopped first): one listener for the whole process. */

@@ -182,9 +182,9 @@ export class StreamHub {
 
   /**
    * A batch's messages (in log order, none past `upTo`), sent to their streams and kept for
-   * resumes; then the hub is at `upTo`.
+   * resumes; then the hub is at `upTo`. Answers how many streams were written to.
    */
-  publish(messages: readonly HubMessage[], upTo: LogPosition): void {
+  publish(messages: readonly HubMessage[], upTo: LogPosition): number {
     const pending = new Map<Stream, string>();
     for (const message of messages) {
       const frame = sseFrame(message.type, message.position, message.data);
@@ -196,6 +196,7 @@ export class StreamHub {
     }
     if (compareLogPositions(upTo, this.at) > 0) this.at = upTo;
     for (const [stream, frames] of pending) this.write(stream, frames);
+    return pending.size;
   }
 
   private audience(message: HubMessage): Set<Stream> {
