@@ -135,7 +135,8 @@ export function communityRoutes(community: CommunityStore, cache: PostCache, sea
       '/posts/search',
       {
         schema: {
-          answers: { 200: { body: z.union([PostListItem.array(), PostsPage, SearchPage]), headers: [HEADER_TOTAL_COUNT] } },
+          // SearchPage before PostsPage: a search's page read as a tag's page would lose its snippets
+          answers: { 200: { body: z.union([SearchPage, PostsPage, PostListItem.array()]), headers: [HEADER_TOTAL_COUNT] } },
           errors: ['BUSY'],
           querystring: SearchPostsQuery,
         },
