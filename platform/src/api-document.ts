@@ -10,15 +10,14 @@ import {
   HEADER_READ_BEHIND,
   HEADER_TOTAL_COUNT,
   IDEMPOTENCY_KEY_PATTERN,
-  type ErrorCode,
+  type ErrorCodeName,
 } from '@forum/contracts';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { HttpServer } from './http-server.ts';
 
-/** An error code of the HTTP contract (contracts' ErrorCode), by name. */
-export type ErrorCodeName = keyof typeof ErrorCode;
+export type { ErrorCodeName };
 
 declare module 'fastify' {
   interface FastifySchema {
