@@ -34,6 +34,8 @@ export const ErrorCode = {
   ACCOUNT_DISABLED: 'ACCOUNT_DISABLED',
   /** An admin's erasure of their own account: that goes through their own dashboard. */
   CANNOT_ERASE_SELF: 'CANNOT_ERASE_SELF',
+  /** A registration of an account the forum has registered already (409): the registration call answers the record instead, so this is a command's, not a route's. */
+  ALREADY_REGISTERED: 'ALREADY_REGISTERED',
 
   // ── moderation: one's own content, warnings (issue #28, docs/moderation.md) ──
   /** A vote (like or dislike) on the voter's own post (422). */
@@ -66,13 +68,16 @@ export const ErrorCode = {
   ALREADY_ADMIN: 'ALREADY_ADMIN',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});
+/** An error code of the HTTP contract, by name (its value is its name). */
+export type ErrorCodeName = keyof typeof ErrorCode;
 
 /**
- * The status each code is answered with: what the API document (GET /api/openapi.json) lists under
- * each route's responses. UNAVAILABLE is also a 502 from the replicated layout's gateway when a
+ * The status each code is answered with, written here only: the platform's errors (AppError) and the
+ * command side's domain errors take theirs from it, and the API document (GET /api/openapi.json) lists
+ * each route's codes under it. UNAVAILABLE is also a 502 from the replicated layout's gateway when a
  * write's answer was cut off (docs/replicated.md).
  */
-export const ERROR_STATUS: Readonly<Record<keyof typeof ErrorCode, number>> = {
+export const ERROR_STATUS: Readonly<Record<ErrorCodeName, number>> = {
   VALIDATION_FAILED: 400,
   UNSUBSCRIBE_LINK_INVALID: 400,
   UNAUTHENTICATED: 401,
@@ -93,6 +98,7 @@ export const ERROR_STATUS: Readonly<Record<keyof typeof ErrorCode, number>> = {
   POST_LOCKED: 409,
   PIN_LIMIT_REACHED: 409,
   ALREADY_ADMIN: 409,
+  ALREADY_REGISTERED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,

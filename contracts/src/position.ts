@@ -39,6 +39,10 @@ export const HEADER_READ_BEHIND = 'X-Read-Behind';
  */
 export const READ_BEHIND_RETRY = { tries: 5, pauseMs: 250 } as const;
 export const HEADER_IDEMPOTENCY_KEY = 'Idempotency-Key';
+/** What an Idempotency-Key may be: 1 to 255 visible ASCII characters. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** Set on a command's answer that replays the first answer of its Idempotency-Key. */
+export const HEADER_IDEMPOTENT_REPLAYED = 'Idempotent-Replayed';
 export const HEADER_REQUEST_ID = 'X-Request-Id';
 export const HEADER_CORRELATION_ID = 'X-Correlation-Id';
 

@@ -6,7 +6,7 @@ import { AppError } from './errors.ts';
 /** Too many requests of one kind at once: 503 with Retry-After, nothing done. */
 export class BusyError extends AppError {
   constructor(what: string) {
-    super(503, ErrorCode.BUSY, `Too many ${what} at once. Please try again in a moment.`);
+    super(ErrorCode.BUSY, `Too many ${what} at once. Please try again in a moment.`);
   }
 }
 

@@ -1,20 +1,22 @@
-import { ErrorCode, fieldErrorsOf, type AccountDenial, type FieldErrors } from '@forum/contracts';
+import { ERROR_STATUS, ErrorCode, fieldErrorsOf, type AccountDenial, type ErrorCodeName, type FieldErrors } from '@forum/contracts';
 import type { z } from 'zod';
 
 /**
- * An error with a stable code and an HTTP status. Domain code throws these;
- * one error handler turns them into the error body, so routes never build error
- * responses themselves.
+ * An error with a stable code and its HTTP status, the code's in contracts' ERROR_STATUS (each
+ * status is written there once). Domain code throws these; one error handler turns them into the
+ * error body, so routes never build error responses themselves.
  */
 export class AppError extends Error {
+  readonly status: number;
+
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCodeName,
     message: string,
     readonly details?: unknown,
   ) {
     super(message);
     this.name = new.target.name;
+    this.status = ERROR_STATUS[code];
   }
 }
 
@@ -23,45 +25,45 @@ export class ValidationError extends AppError {
     readonly fieldErrors: FieldErrors,
     message = 'The request is not valid',
   ) {
-    super(400, ErrorCode.VALIDATION_FAILED, message, fieldErrors);
+    super(ErrorCode.VALIDATION_FAILED, message, fieldErrors);
   }
 }
 
 export class UnauthenticatedError extends AppError {
   constructor(message = 'A valid bearer token is required') {
-    super(401, ErrorCode.UNAUTHENTICATED, message);
+    super(ErrorCode.UNAUTHENTICATED, message);
   }
 }
 
 /** A still-valid token of an account that is disabled or erased: refused at once, on reads and writes. */
 export class AccountDisabledError extends AppError {
   constructor(why: AccountDenial) {
-    super(401, ErrorCode.ACCOUNT_DISABLED, why === 'erased' ? 'This account has been deleted.' : 'Your account is disabled. Contact an administrator.');
+    super(ErrorCode.ACCOUNT_DISABLED, why === 'erased' ? 'This account has been deleted.' : 'Your account is disabled. Contact an administrator.');
   }
 }
 
 export class ForbiddenError extends AppError {
   constructor(message = 'You are not allowed to do this') {
-    super(403, ErrorCode.FORBIDDEN, message);
+    super(ErrorCode.FORBIDDEN, message);
   }
 }
 
 export class NotFoundError extends AppError {
   constructor(message = 'Not found') {
-    super(404, ErrorCode.NOT_FOUND, message);
+    super(ErrorCode.NOT_FOUND, message);
   }
 }
 
 export class ConflictError extends AppError {
-  constructor(message: string, code: string = ErrorCode.CONFLICT, details?: unknown) {
-    super(409, code, message, details);
+  constructor(message: string, code: ErrorCodeName = ErrorCode.CONFLICT, details?: unknown) {
+    super(code, message, details);
   }
 }
 
 /** A spec rule says no (422): the request is well-formed but not allowed now. */
 export class BusinessRuleError extends AppError {
-  constructor(code: string, message: string, details?: unknown) {
-    super(422, code, message, details);
+  constructor(code: ErrorCodeName, message: string, details?: unknown) {
+    super(code, message, details);
   }
 }
 
@@ -71,20 +73,20 @@ export class RateLimitedError extends AppError {
     message: string,
     readonly retryAfterSeconds: number,
   ) {
-    super(429, ErrorCode.RATE_LIMITED, message, { retryAfterSeconds });
+    super(ErrorCode.RATE_LIMITED, message, { retryAfterSeconds });
   }
 }
 
 /** A body the service does not read: not JSON, or not in UTF-8 (415). */
 export class UnsupportedMediaTypeError extends AppError {
   constructor(message = 'Send the body as JSON in UTF-8 (Content-Type: application/json)') {
-    super(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, message);
+    super(ErrorCode.UNSUPPORTED_MEDIA_TYPE, message);
   }
 }
 
 export class UnavailableError extends AppError {
   constructor(message: string) {
-    super(503, ErrorCode.UNAVAILABLE, message);
+    super(ErrorCode.UNAVAILABLE, message);
   }
 }
 

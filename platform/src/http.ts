@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorBody } from '@forum/contracts';
-import { ErrorCode } from '@forum/contracts';
+import { ERROR_STATUS, ErrorCode } from '@forum/contracts';
 import { AppError, RateLimitedError, UnsupportedMediaTypeError, ValidationError } from './errors.ts';
 import { BusyError } from './bulkhead.ts';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './database-unavailable.ts';
@@ -51,10 +51,10 @@ export const hasBody = (req: IncomingMessage) =>
 export const notUtf8 = () => new ValidationError({ _: ['The body is not valid UTF-8'] }, 'The body is not valid UTF-8');
 
 /** The error of a body that is not JSON (strict: an object or an array). */
-export const notJson = () => new AppError(400, ErrorCode.VALIDATION_FAILED, 'The body is not valid JSON');
+export const notJson = () => new AppError(ErrorCode.VALIDATION_FAILED, 'The body is not valid JSON');
 
 /** The error of a body over the limit. */
-export const tooLarge = () => new AppError(413, ErrorCode.PAYLOAD_TOO_LARGE, 'The body is too large');
+export const tooLarge = () => new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'The body is too large');
 
 /** The largest JSON body the services read (bytes): createHttpServer's bodyLimit unless it is given another. */
 export const JSON_BODY_LIMIT = 100 * 1024;
@@ -95,13 +95,13 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   if (known) return errorAnswer(known);
   if (typeof refused === 'number' && refused >= 400 && refused < 500)
     return answer(refused, errorBody(ErrorCode.VALIDATION_FAILED, 'The request could not be read'));
-  return answer(500, errorBody(ErrorCode.INTERNAL, 'Something went wrong on our side'), {}, true);
+  return answer(ERROR_STATUS.INTERNAL, errorBody(ErrorCode.INTERNAL, 'Something went wrong on our side'), {}, true);
 }
 
 /** What Node's HTTP parser refuses before any handler runs, by its error code. */
 const PARSER_REFUSALS: Readonly<Record<string, { status: number; reason: string; code: string; message: string }>> = {
   HPE_HEADER_OVERFLOW: {
-    status: 431,
+    status: ERROR_STATUS.HEADERS_TOO_LARGE,
     reason: 'Request Header Fields Too Large',
     code: ErrorCode.HEADERS_TOO_LARGE,
     message: 'The request headers are too large',
@@ -124,7 +124,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     return;
   }
   const refusal = PARSER_REFUSALS[error.code ?? ''] ?? {
-    status: 400,
+    status: ERROR_STATUS.VALIDATION_FAILED,
     reason: 'Bad Request',
     code: ErrorCode.VALIDATION_FAILED,
     message: 'The request could not be read',

@@ -52,7 +52,7 @@ const QUERY_CANCELED = '57014';
 /** A read that ran out of time (or whose caller left): 503, try again. */
 export class ReadTimeoutError extends AppError {
   constructor() {
-    super(503, ErrorCode.READ_TIMEOUT, 'This took too long to answer. Please try again.');
+    super(ErrorCode.READ_TIMEOUT, 'This took too long to answer. Please try again.');
   }
 }
 

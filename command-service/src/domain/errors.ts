@@ -1,8 +1,9 @@
-import { ErrorCode, type AccountDenial, type FieldErrors } from '@forum/contracts';
+import { ErrorCode, type AccountDenial, type ErrorCodeName, type FieldErrors } from '@forum/contracts';
 
 /**
- * What kind of refusal a domain error is. The domain knows no HTTP: the command API's edge maps each
- * kind to its status once (http/domain-errors.ts); a tool that calls the commands reads `code`.
+ * What kind of refusal a domain error is (what its deciders' tests assert). The domain knows no
+ * HTTP: the command API's edge answers its code's status, contracts' ERROR_STATUS
+ * (http/domain-errors.ts); a tool that calls the commands reads `code`.
  */
 export type DomainErrorKind =
   /** the input breaks a rule of its own fields (`details`: one message per field) */
@@ -23,7 +24,7 @@ export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
 
   constructor(
-    readonly code: string,
+    readonly code: ErrorCodeName,
     message: string,
     readonly details?: unknown,
   ) {
@@ -63,7 +64,7 @@ export class NotFound extends DomainError {
 
 export class Conflict extends DomainError {
   readonly kind = 'conflict';
-  constructor(message: string, code: string = ErrorCode.CONFLICT, details?: unknown) {
+  constructor(message: string, code: ErrorCodeName = ErrorCode.CONFLICT, details?: unknown) {
     super(code, message, details);
   }
 }
@@ -71,7 +72,7 @@ export class Conflict extends DomainError {
 /** A rule of the product says no: the request is well-formed but not allowed now. */
 export class RuleBroken extends DomainError {
   readonly kind = 'rule';
-  constructor(code: string, message: string, details?: unknown) {
+  constructor(code: ErrorCodeName, message: string, details?: unknown) {
     super(code, message, details);
   }
 }

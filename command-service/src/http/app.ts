@@ -1,9 +1,19 @@
-import { API_DOCUMENT_PATH, authenticate, createHttpServer, declareErrors, registerApiDocument, healthPlugin, type HttpServer } from '@forum/platform';
+import { HEADER_IDEMPOTENCY_KEY } from '@forum/contracts';
+import {
+  API_DOCUMENT_PATH,
+  authenticate,
+  createHttpServer,
+  declareErrors,
+  declareHeaders,
+  registerApiDocument,
+  healthPlugin,
+  type HttpServer,
+} from '@forum/platform';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { adminRoutes, contactRoutes } from './admin.ts';
 import { communityRoutes } from './community.ts';
 import { followRoutes } from './follows.ts';
-import { keepSentBody } from './context.ts';
+import { keepSentBody, takesIdempotencyKey } from './context.ts';
 import type { CommandAppDeps } from './deps.ts';
 import { answerDomainErrors } from './domain-errors.ts';
 import { membershipRoutes } from './membership.ts';
@@ -29,8 +39,10 @@ export function commandApi(deps: CommandAppDeps): FastifyPluginAsyncZod {
     api.addHook('preValidation', keepSentBody);
     await api.register((members, _options, done) => {
       members.addHook('preValidation', authenticate(deps.verifyToken, { required: true }));
-      // the token's 401s, and a key sent again with another request (every command takes an Idempotency-Key)
-      declareErrors(members, ['UNAUTHENTICATED', 'ACCOUNT_DISABLED', 'IDEMPOTENCY_KEY_REUSED']);
+      // the token's 401s; a command that takes an Idempotency-Key (all but a few), the key sent again with another request
+      declareErrors(members, ['UNAUTHENTICATED', 'ACCOUNT_DISABLED']);
+      declareErrors(members, (route) => (takesIdempotencyKey(route) ? ['IDEMPOTENCY_KEY_REUSED'] : []));
+      declareHeaders(members, { request: [HEADER_IDEMPOTENCY_KEY] }, takesIdempotencyKey);
       for (const routes of [
         postRoutes,
         meRoutes,

@@ -11,17 +11,25 @@ import {
   ReportCommentRequest,
   ReportPostRequest,
   SetVoteRequest,
+  VoteAccepted,
   WarnUserRequest,
 } from '@forum/contracts';
 import { newId } from '../ids.ts';
 import type { CommandAppDeps, CommandRoutes } from './deps.ts';
-import { memberCallOf, sendAccepted } from './context.ts';
+import { accepted, memberCallOf, sendAccepted } from './context.ts';
 
 /** Votes, comments, reports, moderation and the caller's notifications (warnings, announcements read). */
 export function communityRoutes(api: CommandRoutes, { commands, clock, directory }: CommandAppDeps): void {
   api.put(
     '/posts/:id/vote',
-    { schema: { errors: ['NOT_FOUND', 'OWN_POST_VOTE', 'MEMBER_SUSPENDED', 'RATE_LIMITED'], params: PostIdParams, body: SetVoteRequest } },
+    {
+      schema: {
+        answers: accepted(200, VoteAccepted),
+        errors: ['NOT_FOUND', 'OWN_POST_VOTE', 'MEMBER_SUSPENDED', 'RATE_LIMITED'],
+        params: PostIdParams,
+        body: SetVoteRequest,
+      },
+    },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       const vote = { postId: request.params.id, vote: request.body.vote };
@@ -33,6 +41,7 @@ export function communityRoutes(api: CommandRoutes, { commands, clock, directory
     '/posts/:id/vote',
     {
       schema: {
+        answers: accepted(200, VoteAccepted),
         errors: ['NOT_FOUND', 'ILLEGAL_VOTE_TRANSITION', 'OWN_POST_VOTE', 'MEMBER_SUSPENDED', 'RATE_LIMITED'],
         params: PostIdParams,
         body: ChangeVoteRequest,
@@ -48,7 +57,7 @@ export function communityRoutes(api: CommandRoutes, { commands, clock, directory
   /** The comment's id is the request's own. */
   api.post(
     '/comments',
-    { schema: { errors: ['NOT_FOUND', 'POST_LOCKED', 'MEMBER_SUSPENDED', 'RATE_LIMITED'], body: AddCommentRequest } },
+    { schema: { answers: accepted(201), errors: ['NOT_FOUND', 'POST_LOCKED', 'MEMBER_SUSPENDED', 'RATE_LIMITED'], body: AddCommentRequest } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       const comment = { commentId: newId(), ...request.body };
@@ -60,6 +69,7 @@ export function communityRoutes(api: CommandRoutes, { commands, clock, directory
     '/comments/:commentId',
     {
       schema: {
+        answers: accepted(200),
         errors: ['FORBIDDEN', 'NOT_FOUND', 'EDIT_REASON_REQUIRED', 'MEMBER_SUSPENDED', 'RATE_LIMITED'],
         params: CommentIdParams,
         body: EditCommentRequest,
@@ -76,6 +86,7 @@ export function communityRoutes(api: CommandRoutes, { commands, clock, directory
     '/comments/:commentId/report',
     {
       schema: {
+        answers: accepted(201),
         errors: ['NOT_FOUND', 'ALREADY_REPORTED', 'OWN_COMMENT_REPORT', 'MEMBER_SUSPENDED', 'RATE_LIMITED'],
         params: CommentIdParams,
         body: ReportCommentRequest,
@@ -92,6 +103,7 @@ export function communityRoutes(api: CommandRoutes, { commands, clock, directory
     '/posts/:id/report',
     {
       schema: {
+        answers: accepted(201),
         errors: ['NOT_FOUND', 'ALREADY_REPORTED', 'OWN_POST_REPORT', 'MEMBER_SUSPENDED', 'RATE_LIMITED'],
         params: PostIdParams,
         body: ReportPostRequest,
@@ -107,7 +119,7 @@ export function communityRoutes(api: CommandRoutes, { commands, clock, directory
   /** Staff (issue #43: moderators too). */
   api.delete(
     '/admin/comments/:commentId',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: CommentIdParams, body: NoBody } },
+    { schema: { answers: accepted(200), errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: CommentIdParams, body: NoBody } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       return sendAccepted(reply, 200, await commands.removeComment(identity, request.params.commentId, meta, idempotency));
@@ -116,7 +128,14 @@ export function communityRoutes(api: CommandRoutes, { commands, clock, directory
 
   api.post(
     '/admin/warn-user/:authorEmail',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED', 'ALREADY_WARNED'], params: AuthorEmailParams, body: WarnUserRequest } },
+    {
+      schema: {
+        answers: accepted(201),
+        errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED', 'ALREADY_WARNED'],
+        params: AuthorEmailParams,
+        body: WarnUserRequest,
+      },
+    },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       // a lookup, not a rule: the admin check and the user's existence are decided on the streams
@@ -126,13 +145,21 @@ export function communityRoutes(api: CommandRoutes, { commands, clock, directory
     },
   );
 
-  api.post('/me/notifications/read', { schema: { errors: ['RATE_LIMITED'], body: MarkNotificationsReadRequest } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.markNotificationsRead(identity, request.body, meta, idempotency));
-  });
+  api.post(
+    '/me/notifications/read',
+    { schema: { answers: accepted(200), errors: ['RATE_LIMITED'], body: MarkNotificationsReadRequest } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.markNotificationsRead(identity, request.body, meta, idempotency));
+    },
+  );
 
-  api.post('/me/announcements/read', { schema: { errors: ['NOT_FOUND'], body: MarkAnnouncementsReadRequest } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.markAnnouncementsRead(identity, request.body, meta, idempotency));
-  });
+  api.post(
+    '/me/announcements/read',
+    { schema: { answers: accepted(200), errors: ['NOT_FOUND'], body: MarkAnnouncementsReadRequest } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.markAnnouncementsRead(identity, request.body, meta, idempotency));
+    },
+  );
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { HEADER_EVENT_POSITION, HEADER_IDEMPOTENCY_KEY } from '@forum/contracts';
+import { CommandAccepted, HEADER_EVENT_POSITION, HEADER_IDEMPOTENCY_KEY, HEADER_IDEMPOTENT_REPLAYED, IDEMPOTENCY_KEY_PATTERN } from '@forum/contracts';
 import { correlationIdOf, principalOfRequest, ValidationError, type Principal } from '@forum/platform';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
+import type { z } from 'zod';
 import type { CommandMeta } from '../domain/command.ts';
 import type { Accepted, Identity } from '../domain/forum.ts';
 import type { Executed, Idempotency } from '../domain/execute.ts';
@@ -35,7 +36,6 @@ export function commandMeta(request: FastifyRequest, principal: Principal, now: 
   };
 }
 
-const KEY = /^[\x21-\x7e]{1,255}$/;
 const IDEMPOTENCY_HEADER = HEADER_IDEMPOTENCY_KEY.toLowerCase();
 
 /**
@@ -45,7 +45,8 @@ const IDEMPOTENCY_HEADER = HEADER_IDEMPOTENCY_KEY.toLowerCase();
 export function idempotencyOf(request: FastifyRequest, principal: Principal): Idempotency | undefined {
   const key = request.headers[IDEMPOTENCY_HEADER];
   if (key === undefined) return undefined;
-  if (typeof key !== 'string' || !KEY.test(key)) throw new ValidationError({ [HEADER_IDEMPOTENCY_KEY]: ['Must be 1 to 255 visible ASCII characters'] });
+  if (typeof key !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(key))
+    throw new ValidationError({ [HEADER_IDEMPOTENCY_KEY]: ['Must be 1 to 255 visible ASCII characters'] });
   const query = request.url.indexOf('?');
   const call = `${request.method} ${query < 0 ? request.url : request.url.slice(0, query)}`;
   return {
@@ -84,6 +85,19 @@ export function identityOf(principal: Principal): Identity {
 /** A command's answer: its status, the position of what it wrote, and whether it replays an earlier answer. */
 export function sendAccepted(reply: FastifyReply, status: number, executed: Executed<Accepted>): FastifyReply {
   if (executed.answer.position) reply.header(HEADER_EVENT_POSITION, executed.answer.position);
-  if (executed.duplicate) reply.header('Idempotent-Replayed', 'true');
+  if (executed.duplicate) reply.header(HEADER_IDEMPOTENT_REPLAYED, 'true');
   return reply.code(status).send(executed.answer);
 }
+
+/**
+ * A command's success answer for the API document (FastifySchema.answers): `status` with `body`
+ * (CommandAccepted unless the command answers more) and X-Event-Position; a `keyed` command (one
+ * that reads the Idempotency-Key: memberCallOf) may replay the first answer of a key.
+ */
+export function accepted(status: number, body: z.ZodType = CommandAccepted, { keyed = true } = {}): FastifySchema['answers'] {
+  return { [status]: { body, headers: keyed ? [HEADER_EVENT_POSITION, HEADER_IDEMPOTENT_REPLAYED] : [HEADER_EVENT_POSITION] } };
+}
+
+/** Whether a route reads the Idempotency-Key: its answer may replay the key's first (see accepted). */
+export const takesIdempotencyKey = (route: RouteOptions): boolean =>
+  Object.values(route.schema?.answers ?? {}).some((answer) => answer.headers?.includes(HEADER_IDEMPOTENT_REPLAYED));

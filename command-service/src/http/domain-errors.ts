@@ -1,22 +1,11 @@
 import { AccountDisabledError, AppError } from '@forum/platform';
 import type { FastifyError } from 'fastify';
-import { AccountClosed, DomainError, type DomainErrorKind } from '../domain/errors.ts';
+import { AccountClosed, DomainError } from '../domain/errors.ts';
 
-/** The one place a domain error's kind becomes an HTTP status. */
-const STATUS: Readonly<Record<DomainErrorKind, number>> = {
-  invalid: 400,
-  'account-closed': 401,
-  forbidden: 403,
-  'not-found': 404,
-  conflict: 409,
-  rule: 422,
-  unavailable: 503,
-};
-
-/** A domain error as the platform's HTTP error (its status, code, message and details); an account closed in the read side's words. */
+/** A domain error as the platform's HTTP error (its code's status, its code, message and details); an account closed in the read side's words. */
 export function httpErrorOf(error: DomainError): AppError {
   if (error instanceof AccountClosed) return new AccountDisabledError(error.why);
-  return new AppError(STATUS[error.kind], error.code, error.message, error.details);
+  return new AppError(error.code, error.message, error.details);
 }
 
 /**

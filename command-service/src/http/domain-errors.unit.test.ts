@@ -40,7 +40,7 @@ describe('a domain error at the command API edge', () => {
     expect(errorAnswer(httpErrorOf(domain))).toEqual(errorAnswer(http));
   });
 
-  it('answers with the status of its kind, its code, message and details', () => {
+  it('answers with its code’s status (ERROR_STATUS), its code, message and details', () => {
     expect(errorAnswer(httpErrorOf(new RuleBroken(ErrorCode.OWN_POST_VOTE, 'You cannot vote on your own post.')))).toEqual({
       status: 422,
       body: { error: { code: 'OWN_POST_VOTE', message: 'You cannot vote on your own post.' } },

@@ -1,14 +1,21 @@
-import { EmailParams, NoBody } from '@forum/contracts';
+import { CommandAccepted, EmailParams, NoBody } from '@forum/contracts';
 import { ForbiddenError, NotFoundError, principalOfRequest } from '@forum/platform';
 import { newId } from '../ids.ts';
 import type { CommandAppDeps, CommandRoutes } from './deps.ts';
-import { commandMeta, identityOf, sendAccepted } from './context.ts';
+import { accepted, commandMeta, identityOf, sendAccepted } from './context.ts';
 
 export function membershipRoutes(api: CommandRoutes, { commands, clock, directory }: CommandAppDeps): void {
   /** Gold membership, $9.99 once: the caller's own email, or any user's for an admin. */
   api.patch(
     '/users/membership/:email',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'ALREADY_MEMBER', 'PURCHASE_IN_PROGRESS', 'PAYMENT_FAILED'], params: EmailParams, body: NoBody } },
+    {
+      schema: {
+        answers: accepted(200, CommandAccepted, { keyed: false }),
+        errors: ['FORBIDDEN', 'NOT_FOUND', 'ALREADY_MEMBER', 'PURCHASE_IN_PROGRESS', 'PAYMENT_FAILED'],
+        params: EmailParams,
+        body: NoBody,
+      },
+    },
     async (request, reply) => {
       const principal = principalOfRequest(request);
       const { email } = request.params;

@@ -11,7 +11,7 @@ import {
 } from '@forum/contracts';
 import { newId } from '../ids.ts';
 import type { CommandAppDeps, CommandRoutes } from './deps.ts';
-import { memberCallOf, sendAccepted } from './context.ts';
+import { accepted, memberCallOf, sendAccepted } from './context.ts';
 
 /**
  * Staff's writes (issue #43, docs/moderation.md), under /api/admin: hide, lock, pin, warn,
@@ -22,7 +22,7 @@ import { memberCallOf, sendAccepted } from './context.ts';
 export function moderationRoutes(api: CommandRoutes, { commands, clock }: CommandAppDeps): void {
   api.put(
     '/admin/users/:userId/moderator',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'ALREADY_ADMIN'], params: AdminUserIdParams, body: NoBody } },
+    { schema: { answers: accepted(200), errors: ['FORBIDDEN', 'NOT_FOUND', 'ALREADY_ADMIN'], params: AdminUserIdParams, body: NoBody } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       return sendAccepted(reply, 200, await commands.grantModerator(identity, request.params.userId, meta, idempotency));
@@ -31,7 +31,7 @@ export function moderationRoutes(api: CommandRoutes, { commands, clock }: Comman
 
   api.delete(
     '/admin/users/:userId/moderator',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'ALREADY_ADMIN'], params: AdminUserIdParams, body: NoBody } },
+    { schema: { answers: accepted(200), errors: ['FORBIDDEN', 'NOT_FOUND', 'ALREADY_ADMIN'], params: AdminUserIdParams, body: NoBody } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       return sendAccepted(reply, 200, await commands.revokeModerator(identity, request.params.userId, meta, idempotency));
@@ -40,7 +40,7 @@ export function moderationRoutes(api: CommandRoutes, { commands, clock }: Comman
 
   api.post(
     '/admin/reports/:kind/:id/dismiss',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: ModeratedItemParams, body: NoBody } },
+    { schema: { answers: accepted(200), errors: ['FORBIDDEN', 'NOT_FOUND'], params: ModeratedItemParams, body: NoBody } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       return sendAccepted(reply, 200, await commands.dismissReports(identity, request.params, meta, idempotency));
@@ -49,7 +49,7 @@ export function moderationRoutes(api: CommandRoutes, { commands, clock }: Comman
 
   api.put(
     '/admin/posts/:id/hide',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: PostIdParams, body: HideRequest } },
+    { schema: { answers: accepted(200), errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: PostIdParams, body: HideRequest } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       return sendAccepted(reply, 200, await commands.hidePost(identity, { postId: request.params.id, reason: request.body.reason }, meta, idempotency));
@@ -58,7 +58,7 @@ export function moderationRoutes(api: CommandRoutes, { commands, clock }: Comman
 
   api.delete(
     '/admin/posts/:id/hide',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: PostIdParams, body: NoBody } },
+    { schema: { answers: accepted(200), errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: PostIdParams, body: NoBody } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       return sendAccepted(reply, 200, await commands.unhidePost(identity, request.params.id, meta, idempotency));
@@ -67,7 +67,7 @@ export function moderationRoutes(api: CommandRoutes, { commands, clock }: Comman
 
   api.put(
     '/admin/comments/:commentId/hide',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: CommentIdParams, body: HideRequest } },
+    { schema: { answers: accepted(200), errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: CommentIdParams, body: HideRequest } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       const hide = { commentId: request.params.commentId, reason: request.body.reason };
@@ -77,40 +77,59 @@ export function moderationRoutes(api: CommandRoutes, { commands, clock }: Comman
 
   api.delete(
     '/admin/comments/:commentId/hide',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: CommentIdParams, body: NoBody } },
+    { schema: { answers: accepted(200), errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: CommentIdParams, body: NoBody } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       return sendAccepted(reply, 200, await commands.unhideComment(identity, request.params.commentId, meta, idempotency));
     },
   );
 
-  api.put('/admin/posts/:id/lock', { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: PostIdParams, body: LockPostRequest } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.lockPost(identity, { postId: request.params.id, ...request.body }, meta, idempotency));
-  });
+  api.put(
+    '/admin/posts/:id/lock',
+    { schema: { answers: accepted(200), errors: ['FORBIDDEN', 'NOT_FOUND'], params: PostIdParams, body: LockPostRequest } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.lockPost(identity, { postId: request.params.id, ...request.body }, meta, idempotency));
+    },
+  );
 
-  api.delete('/admin/posts/:id/lock', { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: PostIdParams, body: NoBody } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.unlockPost(identity, request.params.id, meta, idempotency));
-  });
+  api.delete(
+    '/admin/posts/:id/lock',
+    { schema: { answers: accepted(200), errors: ['FORBIDDEN', 'NOT_FOUND'], params: PostIdParams, body: NoBody } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.unlockPost(identity, request.params.id, meta, idempotency));
+    },
+  );
 
   api.put(
     '/admin/posts/:id/pin',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'PIN_LIMIT_REACHED'], params: PostIdParams, body: NoBody } },
+    { schema: { answers: accepted(200), errors: ['FORBIDDEN', 'NOT_FOUND', 'PIN_LIMIT_REACHED'], params: PostIdParams, body: NoBody } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       return sendAccepted(reply, 200, await commands.pinPost(identity, request.params.id, meta, idempotency));
     },
   );
 
-  api.delete('/admin/posts/:id/pin', { schema: { errors: ['FORBIDDEN', 'NOT_FOUND'], params: PostIdParams, body: NoBody } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.unpinPost(identity, request.params.id, meta, idempotency));
-  });
+  api.delete(
+    '/admin/posts/:id/pin',
+    { schema: { answers: accepted(200), errors: ['FORBIDDEN', 'NOT_FOUND'], params: PostIdParams, body: NoBody } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.unpinPost(identity, request.params.id, meta, idempotency));
+    },
+  );
 
   api.post(
     '/admin/users/:userId/warnings',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED', 'ALREADY_WARNED'], params: AdminUserIdParams, body: WarnMemberRequest } },
+    {
+      schema: {
+        answers: accepted(201),
+        errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED', 'ALREADY_WARNED'],
+        params: AdminUserIdParams,
+        body: WarnMemberRequest,
+      },
+    },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       const warning = { warningId: newId(), targetUserId: request.params.userId, ...request.body };
@@ -120,7 +139,7 @@ export function moderationRoutes(api: CommandRoutes, { commands, clock }: Comman
 
   api.post(
     '/admin/users/:userId/suspend',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: AdminUserIdParams, body: SuspendMemberRequest } },
+    { schema: { answers: accepted(200), errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: AdminUserIdParams, body: SuspendMemberRequest } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       return sendAccepted(reply, 200, await commands.suspendMember(identity, { userId: request.params.userId, ...request.body }, meta, idempotency));
@@ -129,7 +148,7 @@ export function moderationRoutes(api: CommandRoutes, { commands, clock }: Comman
 
   api.delete(
     '/admin/users/:userId/suspend',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: AdminUserIdParams, body: NoBody } },
+    { schema: { answers: accepted(200), errors: ['FORBIDDEN', 'NOT_FOUND', 'STAFF_PROTECTED'], params: AdminUserIdParams, body: NoBody } },
     async (request, reply) => {
       const { identity, meta, idempotency } = memberCallOf(request, clock());
       return sendAccepted(reply, 200, await commands.liftSuspension(identity, request.params.userId, meta, idempotency));

@@ -1,16 +1,20 @@
-import { UnsubscribeQuery, UpdateNotificationPreferencesRequest } from '@forum/contracts';
+import { UnsubscribeQuery, Unsubscribed, UpdateNotificationPreferencesRequest } from '@forum/contracts';
 import { z } from 'zod';
 import { UnsubscribeLinkInvalid } from '../domain/notification/preferences.ts';
 import type { CommandAppDeps, CommandRoutes } from './deps.ts';
-import { memberCallOf, sendAccepted } from './context.ts';
+import { accepted, memberCallOf, sendAccepted } from './context.ts';
 import { correlationIdOf } from '@forum/platform';
 
 /** PUT /api/me/notification-preferences: the caller chooses how each kind reaches them (docs/notifications.md#preferences). */
 export function notificationPreferenceRoutes(api: CommandRoutes, { commands, clock }: CommandAppDeps): void {
-  api.put('/me/notification-preferences', { schema: { errors: ['RATE_LIMITED'], body: UpdateNotificationPreferencesRequest } }, async (request, reply) => {
-    const { identity, meta, idempotency } = memberCallOf(request, clock());
-    return sendAccepted(reply, 200, await commands.changeNotificationPreferences(identity, request.body, meta, idempotency));
-  });
+  api.put(
+    '/me/notification-preferences',
+    { schema: { answers: accepted(200), errors: ['RATE_LIMITED'], body: UpdateNotificationPreferencesRequest } },
+    async (request, reply) => {
+      const { identity, meta, idempotency } = memberCallOf(request, clock());
+      return sendAccepted(reply, 200, await commands.changeNotificationPreferences(identity, request.body, meta, idempotency));
+    },
+  );
 }
 
 /**
@@ -28,7 +32,15 @@ const OneClickBody = z
 export function unsubscribeRoutes(api: CommandRoutes, { commands, clock, unsubscribeTokens }: CommandAppDeps): void {
   api.post(
     '/unsubscribe',
-    { schema: { errors: ['UNSUBSCRIBE_LINK_INVALID'], querystring: UnsubscribeQuery, body: OneClickBody }, config: { formBody: true } },
+    {
+      schema: {
+        answers: accepted(200, Unsubscribed, { keyed: false }),
+        errors: ['UNSUBSCRIBE_LINK_INVALID'],
+        querystring: UnsubscribeQuery,
+        body: OneClickBody,
+      },
+      config: { formBody: true },
+    },
     async (request, reply) => {
       const grant = unsubscribeTokens.verify(request.query.token);
       if (!grant) throw new UnsubscribeLinkInvalid();

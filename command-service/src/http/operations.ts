@@ -1,7 +1,7 @@
-import { HEADER_EVENT_POSITION, NoBody, ProjectionNameParams, type RebuildStarted } from '@forum/contracts';
+import { HEADER_EVENT_POSITION, NoBody, ProjectionNameParams, RebuildStarted } from '@forum/contracts';
 import { ForbiddenError, NotFoundError, principalOfRequest, UnavailableError } from '@forum/platform';
 import type { CommandAppDeps, CommandRoutes } from './deps.ts';
-import { commandMeta, identityOf } from './context.ts';
+import { accepted, commandMeta, identityOf } from './context.ts';
 
 /**
  * POST /api/admin/projections/:name/rebuild: admins start a blue-green rebuild (202; the runner does
@@ -11,7 +11,14 @@ import { commandMeta, identityOf } from './context.ts';
 export function operationsRoutes(api: CommandRoutes, { commands, projections, logger, clock }: CommandAppDeps): void {
   api.post(
     '/admin/projections/:name/rebuild',
-    { schema: { errors: ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT'], params: ProjectionNameParams, body: NoBody } },
+    {
+      schema: {
+        answers: accepted(202, RebuildStarted, { keyed: false }),
+        errors: ['FORBIDDEN', 'NOT_FOUND', 'CONFLICT'],
+        params: ProjectionNameParams,
+        body: NoBody,
+      },
+    },
     async (request, reply) => {
       const principal = principalOfRequest(request);
       const { name } = request.params;

@@ -1,8 +1,18 @@
 import { ERROR_STATUS, HEADER_EVENT_POSITION, normalizeEmail, START, type ErrorBody, type EventMetadata, type LogPosition } from '@forum/contracts';
+import type { FastifySchema, LightMyRequestResponse } from 'fastify';
 import type { EventStore } from '@forum/eventstore';
 import { createMemoryEventStore } from '@forum/eventstore/memory';
 import { randomBytes } from 'node:crypto';
-import { createLogger, errorsOf, unsubscribeTokens, type ErrorCodeName, type HttpServer, type ProxyTrust, type UnsubscribeTokens } from '@forum/platform';
+import {
+  answerMismatch,
+  createLogger,
+  errorsOf,
+  unsubscribeTokens,
+  type ErrorCodeName,
+  type HttpServer,
+  type ProxyTrust,
+  type UnsubscribeTokens,
+} from '@forum/platform';
 import { anyString, createTestIssuer, matching, type TestIssuer } from '@forum/platform/testing';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { createForumCommands } from '../domain/forum.ts';
@@ -116,7 +126,7 @@ function accountsOfTheLog(store: EventStore): Pick<IdentityAdmin, 'accountsByEma
  * in the spirit of Emmett's ApiSpecification: `given(...)`, then `when(request).then(status, body, events)`.
  */
 export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec {
-  let current: { store: EventStore; server: HttpServer; issuer: TestIssuer; errors: string[]; declared: Map<string, readonly string[]> } | undefined;
+  let current: { store: EventStore; server: HttpServer; issuer: TestIssuer; errors: string[]; declared: Map<string, FastifySchema | undefined> } | undefined;
   /** How far the server's clock is ahead of the real time, in milliseconds. */
   let ahead = 0;
   const tokens = unsubscribeTokens(randomBytes(32));
@@ -150,10 +160,10 @@ export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec 
       unsubscribeTokens: tokens,
       ...(options.trustProxy && { trustProxy: options.trustProxy }),
     });
-    // the errors the route that answered declares (its schema's and its contexts'; the API document lists them), by request id
-    const declared = new Map<string, readonly string[]>();
+    // the schema of the route that answered, with what its contexts declare (the API document lists it), by request id
+    const declared = new Map<string, FastifySchema | undefined>();
     server.addHook('onResponse', (request, _reply, done) => {
-      if (request.routeOptions.url !== undefined) declared.set(request.id, errorsOf(request.routeOptions.schema));
+      if (request.routeOptions.url !== undefined) declared.set(request.id, request.routeOptions.schema);
       done();
     });
     await server.ready();
@@ -180,7 +190,9 @@ export function commandApiSpec(options: CommandApiOptions = {}): CommandApiSpec 
     const text = response.body;
     const isJson = String(response.headers['content-type'] ?? '').includes('json');
     const body = text === '' ? undefined : isJson ? (JSON.parse(text) as unknown) : text;
-    expectDeclared(request, response.statusCode, body, running().declared.get(String(response.headers['x-request-id'])));
+    const schema = running().declared.get(String(response.headers['x-request-id']));
+    expectDeclared(request, response.statusCode, body, schema && errorsOf(schema));
+    expectAsDeclared(request, response, schema);
     return { status: response.statusCode, headers: response.headers, body };
   }
 
@@ -264,6 +276,13 @@ function expectDeclared(request: RouteRequest, status: number, body: unknown, de
   const call = `${request.method} ${request.url} answered ${status} ${code}`;
   expect(declared, `${call}: a code its route does not declare (schema.errors or its context's declareErrors)`).toContain(code);
   expect(ERROR_STATUS[code as ErrorCodeName], `${call}: not the status of ERROR_STATUS`).toBe(status);
+}
+
+/** A success answer is as its route declares (answerMismatch): the API document, made from the declarations, shows what routes answer. */
+function expectAsDeclared(request: RouteRequest, response: LightMyRequestResponse, schema: FastifySchema | undefined): void {
+  if (response.statusCode < 200 || response.statusCode >= 300 || schema === undefined) return;
+  const why = answerMismatch(schema, response.statusCode, response.body, (name) => response.headers[name.toLowerCase()] !== undefined);
+  expect(why, `${request.method} ${request.url}: an answer not as its route declares (schema.answers)`).toBeUndefined();
 }
 
 /** A position token as commands answer it (X-Event-Position). */

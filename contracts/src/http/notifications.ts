@@ -247,8 +247,8 @@ export type UpdateNotificationPreferencesRequest = z.infer<typeof UpdateNotifica
  * POST /api/unsubscribe?token=…: the one-click unsubscribe of an email (RFC 8058: a mail client posts
  * `List-Unsubscribe=One-Click` as a form; forum-web's /unsubscribe page posts nothing), no sign-in:
  * the token, signed by the forum, names the member and the kinds the email was of (one, or every kind the
- * digest gathers), which are then 'app' (in the app only). Answers the kinds it changed.
+ * digest gathers), which are then 'app' (in the app only). Answers the kinds it changed and its event's position.
  */
 export const UnsubscribeQuery = z.object({ token: z.string().min(1, 'The link is incomplete').max(1024, 'The link is not one the forum sent') });
-export const Unsubscribed = z.object({ kinds: z.array(z.enum(NOTIFICATION_KINDS)) });
+export const Unsubscribed = z.object({ kinds: z.array(z.enum(NOTIFICATION_KINDS)), position: z.string().optional() });
 export type Unsubscribed = z.infer<typeof Unsubscribed>;

@@ -18,6 +18,7 @@ import { openEventStore } from '../event-store.ts';
 import { startForumMailer } from './notification-mailer.ts';
 import { startKafkaFeed } from '@forum/feed';
 import {
+  answerMismatch,
   createKnex,
   createLogger,
   createTokenVerifier,
@@ -72,8 +73,12 @@ export interface RunningForum {
 }
 
 export interface ForumOptions {
-  /** Keep every error the API's routes answer (ServedApi.errorsAnswered): tests hold them to the routes' declarations. */
-  readonly keepErrorsAnswered?: boolean;
+  /**
+   * Keep every error the API's routes answer (ServedApi.errorsAnswered), and hold every success
+   * answer to its route's declared answers as it is sent (ServedApi.answersNotAsDeclared): tests
+   * hold the routes to their declarations, which the API document is made of.
+   */
+  readonly checkAnswers?: boolean;
 }
 
 /**
@@ -194,7 +199,7 @@ export async function startForum(
     stack.push(() => mail.stop());
     const commandRoutes: string[] = [];
     const commandOptions = new Map<string, RouteOptions>();
-    const commandErrors: ErrorAnswered[] | undefined = forumOptions.keepErrorsAnswered ? [] : undefined;
+    const commandKept: KeptAnswers | undefined = forumOptions.checkAnswers ? { errors: [], mismatches: new Set() } : undefined;
     const command = listingRoutes(
       commandApi({
         store,
@@ -210,11 +215,11 @@ export async function startForum(
       }),
       commandRoutes,
       commandOptions,
-      commandErrors,
+      commandKept,
     );
     const queryRoutes: string[] = [];
     const queryOptions = new Map<string, RouteOptions>();
-    const queryErrors: ErrorAnswered[] | undefined = forumOptions.keepErrorsAnswered ? [] : undefined;
+    const queryKept: KeptAnswers | undefined = forumOptions.checkAnswers ? { errors: [], mismatches: new Set() } : undefined;
     const query = listingRoutes(
       queryApi({
         db: readDb,
@@ -233,7 +238,7 @@ export async function startForum(
       }),
       queryRoutes,
       queryOptions,
-      queryErrors,
+      queryKept,
     );
     const starting = await createGateway({
       api: [command, query],
@@ -276,8 +281,8 @@ export async function startForum(
       realm,
       runner,
       apps: {
-        command: { routes: commandRoutes, schemaOf: (route) => commandOptions.get(route)?.schema, errorsAnswered: commandErrors ?? [] },
-        query: { routes: queryRoutes, schemaOf: (route) => queryOptions.get(route)?.schema, errorsAnswered: queryErrors ?? [] },
+        command: servedApi(commandRoutes, commandOptions, commandKept),
+        query: servedApi(queryRoutes, queryOptions, queryKept),
       },
       logger,
       metricsUrl: served?.url ?? null,
@@ -289,7 +294,6 @@ export async function startForum(
   }
 }
 
-/** A service's routes, as 'METHOD /path' (HEAD, which Fastify adds to every GET, left out). */
 /** An error a route answered: the route ('METHOD /api/path'), the status and the code. */
 export interface ErrorAnswered {
   readonly route: string;
@@ -301,19 +305,47 @@ export interface ServedApi {
   readonly routes: readonly string[];
   /** With ForumOptions.keepErrorsAnswered: each error answer of a route ('METHOD /api/path' as in `routes`), its status and code. */
   readonly errorsAnswered: readonly ErrorAnswered[];
+  /** With ForumOptions.checkAnswers: each success answer that is not as its route declares ('METHOD /api/path: why', see answerMismatch), once each. */
+  readonly answersNotAsDeclared: readonly string[];
   /** A route's schema ('METHOD /api/path' as in `routes`) as its contexts left it, the errors they declare with it (the API document's test). */
   schemaOf(route: string): FastifySchema | undefined;
 }
 
-/** `plugin`, listing the routes it registers into `routes` (the path as served, its prefix included; HEAD left out). */
-function listingRoutes(plugin: FastifyPluginAsync, routes: string[], options: Map<string, RouteOptions>, errorsAnswered?: ErrorAnswered[]): FastifyPluginAsync {
+/** What ForumOptions.checkAnswers keeps of a service's answers. */
+interface KeptAnswers {
+  readonly errors: ErrorAnswered[];
+  readonly mismatches: Set<string>;
+}
+
+function servedApi(routes: readonly string[], options: ReadonlyMap<string, RouteOptions>, kept: KeptAnswers | undefined): ServedApi {
+  return {
+    routes,
+    schemaOf: (route) => options.get(route)?.schema,
+    errorsAnswered: kept?.errors ?? [],
+    get answersNotAsDeclared() {
+      return [...(kept?.mismatches ?? [])];
+    },
+  };
+}
+
+/**
+ * `plugin`, listing the routes it registers into `routes` (the path as served, its prefix included;
+ * HEAD left out) and, with `kept`, keeping their error answers and holding their success answers
+ * (a JSON body, or none; a stream is not read) to their declarations (answerMismatch).
+ */
+function listingRoutes(plugin: FastifyPluginAsync, routes: string[], options: Map<string, RouteOptions>, kept?: KeptAnswers): FastifyPluginAsync {
   return async (context) => {
-    if (errorsAnswered)
+    if (kept)
       context.addHook('onSend', (request, reply, payload, done) => {
         const url = request.routeOptions.url;
-        if (reply.statusCode >= 400 && url !== undefined && typeof payload === 'string') {
+        const route = `${request.method === 'HEAD' ? 'GET' : request.method} ${url}`;
+        const status = reply.statusCode;
+        if (status >= 400 && url !== undefined && typeof payload === 'string') {
           const code = /^\{"error":\{"code":"([^"]+)"/.exec(payload)?.[1];
-          if (code) errorsAnswered.push({ route: `${request.method === 'HEAD' ? 'GET' : request.method} ${url}`, status: reply.statusCode, code });
+          if (code) kept.errors.push({ route, status, code });
+        } else if (status >= 200 && status < 300 && url !== undefined && (typeof payload === 'string' || payload === undefined || payload === null)) {
+          const why = answerMismatch(options.get(route)?.schema, status, payload ?? '', (name) => reply.hasHeader(name));
+          if (why) kept.mismatches.add(`${route}: ${why}`);
         }
         done(null, payload);
       });

@@ -82,8 +82,8 @@ export async function startTestForum(env: Record<string, string> = {}, options: 
     ...pick(process.env, ['FORUM_WEB_DIR', 'ADMIN_WEB_DIR']),
     ...env,
   });
-  // every error a route answers is kept: stop() holds them to what the routes declare (the API document's errors)
-  const forum = await startForum(config, options.logger ?? createLogger('test-forum', config.LOG_LEVEL), { keepErrorsAnswered: true });
+  // every answer of a route is held to what the route declares (the API document): stop() fails on any that is not
+  const forum = await startForum(config, options.logger ?? createLogger('test-forum', config.LOG_LEVEL), { checkAnswers: true });
   const base = `http://127.0.0.1:${forum.port}`;
   const tokens = new Map<string, string>();
 
@@ -153,6 +153,8 @@ export async function startTestForum(env: Record<string, string> = {}, options: 
       await database?.drop();
       const undeclared = undeclaredErrors(forum);
       if (undeclared.length > 0) throw new Error(`routes answered errors they do not declare (docs/api.md#the-api-document):\n${undeclared.join('\n')}`);
+      const notAsDeclared = [...forum.apps.command.answersNotAsDeclared, ...forum.apps.query.answersNotAsDeclared];
+      if (notAsDeclared.length > 0) throw new Error(`routes answered otherwise than they declare (docs/api.md#the-api-document):\n${notAsDeclared.join('\n')}`);
     },
   };
 }

@@ -6,6 +6,7 @@ import {
   createHttpServer,
   databaseCheck,
   declareErrors,
+  declareHeaders,
   healthPlugin,
   type HttpServer,
   type Knex,
@@ -16,6 +17,7 @@ import {
   registerApiDocument,
   type TokenVerifier,
 } from '@forum/platform';
+import { HEADER_MIN_POSITION, HEADER_READ_BEHIND } from '@forum/contracts';
 import type { HistoryReader } from '@forum/eventstore';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -84,6 +86,9 @@ export interface QueryAppDeps {
   readonly metrics?: Metrics;
 }
 
+/** A visitor's public read whose copy (If-None-Match, the ETag it was given) is still the current one. */
+const NOT_MODIFIED = { body: null, description: 'Not Modified: the copy of the ETag sent in If-None-Match is current' };
+
 /**
  * The read side of /api (register it with `{ prefix: '/api' }`): GET and HEAD, from the read models
  * (and, for the admins' histories, the log), and the change stream (GET /api/stream, which none of
@@ -126,6 +131,11 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
       // a bad token, a refused account, a read out of time; and what each route's guard answers
       declareErrors(api, ['UNAUTHENTICATED', 'ACCOUNT_DISABLED', 'READ_TIMEOUT']);
       declareErrors(api, guardErrors);
+      // every read waits for X-Min-Position (minPosition); a public read may answer a visitor's If-None-Match with 304 (the visitors' cache)
+      declareHeaders(api, { request: [HEADER_MIN_POSITION], answer: [HEADER_READ_BEHIND] });
+      api.addHook('onRoute', (route) => {
+        if (route.config?.publicRead) route.schema = { ...route.schema, answers: { ...route.schema?.answers, 304: NOT_MODIFIED } };
+      });
       await api.register(meRoutes(deps.clock));
       await api.register(notificationPreferenceRoutes(deps.db));
       await api.register(communityRoutes(community, postCache, bulkheadHook({ what: 'searches', ...deps.search })));

@@ -4,25 +4,28 @@ import {
   PostCommentsQuery,
   PostIdOfCommentsParams,
   PostIdParams,
-  type CommentsPage,
+  rangeOr,
+  CommentsPage,
+  HEADER_TOTAL_COUNT,
   SearchPostsQuery,
-  type CommentItem,
-  type PostListItem,
-  type PostsPage,
-  type SearchPage,
-  type ReportedComment,
-  type TopVotedUser,
-  type UserProfile,
+  CommentItem,
+  PostListItem,
+  PostsPage,
+  SearchPage,
+  ReportedComment,
+  TopVotedUser,
+  UserProfile,
   UNPAGED_LIST_MAX,
 } from '@forum/contracts';
 import { NotFoundError, type RequestHook } from '@forum/platform';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { PostCache } from '../reads/post-cache.ts';
 import type { CommentRow, CommentsPageOf, CommunityStore, ReportRow } from '../store/community.ts';
 import type { UserRow } from '../store/users.ts';
 import { listItem } from './posts.ts';
 import { adminOnly, isStaff, maySeeEmail } from './access.ts';
-import { rangeQuery, sendRange, totalCountHeaders } from './range.ts';
+import { rangeAnswers, rangeQuery, sendRange, totalCountHeaders } from './range.ts';
 
 /** A comment as `viewer` may see it; `reported`: which comments of the page they reported. */
 const comment = (row: CommentRow, viewer: UserRow | undefined, reported: ReadonlySet<string> | undefined): CommentItem => ({
@@ -131,7 +134,12 @@ export function communityRoutes(community: CommunityStore, cache: PostCache, sea
     api.get(
       '/posts/search',
       {
-        schema: { errors: ['BUSY'], querystring: SearchPostsQuery },
+        schema: {
+          // SearchPage before PostsPage: a search's page read as a tag's page would lose its snippets
+          answers: { 200: { body: z.union([SearchPage, PostsPage, PostListItem.array()]), headers: [HEADER_TOTAL_COUNT] } },
+          errors: ['BUSY'],
+          querystring: SearchPostsQuery,
+        },
         config: { publicRead: true, sharedBody: true },
         // full-text searches take their turn in the bulkhead (before their input is checked); the spec's search by tag does not
         preValidation: (request, reply, done) => ((request.query as { q?: unknown }).q === undefined ? done() : searches(request, reply, done)),
@@ -150,7 +158,10 @@ export function communityRoutes(community: CommunityStore, cache: PostCache, sea
 
     api.get(
       '/comments/:postId',
-      { schema: { errors: ['NOT_FOUND'], params: PostIdOfCommentsParams }, config: { publicRead: true } },
+      {
+        schema: { answers: { 200: { body: CommentItem.array(), headers: [HEADER_TOTAL_COUNT] } }, errors: ['NOT_FOUND'], params: PostIdOfCommentsParams },
+        config: { publicRead: true },
+      },
       async (request, reply) => {
         const { body, headers } = await commentsOfPost(cache, request.params.postId, request.viewer);
         return reply.headers(headers).send(body);
@@ -159,32 +170,47 @@ export function communityRoutes(community: CommunityStore, cache: PostCache, sea
 
     api.get(
       '/posts/:id/comments',
-      { schema: { errors: ['NOT_FOUND'], params: PostIdParams, querystring: PostCommentsQuery }, config: { publicRead: true } },
+      {
+        schema: { answers: { 200: { body: CommentsPage } }, errors: ['NOT_FOUND'], params: PostIdParams, querystring: PostCommentsQuery },
+        config: { publicRead: true },
+      },
       async (request) => postCommentsPage(cache, request.params.id, request.query, request.viewer),
     );
 
-    api.get('/admin/reported-comments', { preValidation: adminOnly }, async (request, reply) => {
-      const range = rangeQuery(request);
-      if (range) {
-        const { rows, total } = await community.reports(range.end - range.start + 1, range.start, range.direction);
-        return sendRange(
-          reply,
-          'reported-comments',
-          rows.map((row) => ({ id: row.report_id, ...reportedComment(row) })),
-          range.start,
-          total,
-        );
-      }
-      const { rows, total } = await community.reports(UNPAGED_LIST_MAX, 0);
-      return reply.headers(totalCountHeaders(total)).send(rows.map(reportedComment));
-    });
+    api.get(
+      '/admin/reported-comments',
+      {
+        preValidation: adminOnly,
+        schema: { answers: rangeAnswers(ReportedComment.array(), ReportedComment, [HEADER_TOTAL_COUNT]), queryParameters: rangeOr() },
+      },
+      async (request, reply) => {
+        const range = rangeQuery(request);
+        if (range) {
+          const { rows, total } = await community.reports(range.end - range.start + 1, range.start, range.direction);
+          return sendRange(
+            reply,
+            'reported-comments',
+            rows.map((row) => ({ id: row.report_id, ...reportedComment(row) })),
+            range.start,
+            total,
+          );
+        }
+        const { rows, total } = await community.reports(UNPAGED_LIST_MAX, 0);
+        return reply.headers(totalCountHeaders(total)).send(rows.map(reportedComment));
+      },
+    );
 
-    api.get('/users/top-voted', { config: { publicRead: true, sharedBody: true } }, async () => leaderboard(community));
+    api.get('/users/top-voted', { schema: { answers: { 200: { body: TopVotedUser.array() } } }, config: { publicRead: true, sharedBody: true } }, async () =>
+      leaderboard(community),
+    );
 
     // open to anyone (the spec's call), and counted per client address: its answer says whether an email has an account
     api.get(
       '/user-profile/:email',
-      { schema: { errors: ['NOT_FOUND', 'RATE_LIMITED'], params: EmailParams }, config: { publicRead: true, accountLookup: true } },
+      {
+        schema: { answers: { 200: { body: UserProfile } }, errors: ['NOT_FOUND', 'RATE_LIMITED'], params: EmailParams },
+        config: { publicRead: true, accountLookup: true },
+      },
       async (request) => {
         const user = await community.profile(request.params.email);
         if (!user) throw new NotFoundError('No such user');

@@ -1,4 +1,4 @@
-import type { Me } from '@forum/contracts';
+import { Me } from '@forum/contracts';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { suspensionAt } from '../store/users.ts';
 import { signedIn } from './access.ts';
@@ -6,7 +6,7 @@ import { signedIn } from './access.ts';
 /** GET /api/me; `clock` decides whether a suspension is still in force (its end needs no event). */
 export function meRoutes(clock: () => Date = () => new Date()): FastifyPluginCallbackZod {
   return (api, _options, done) => {
-    api.get('/me', (request) => {
+    api.get('/me', { schema: { answers: { 200: { body: Me } } } }, (request) => {
       const user = signedIn(request);
       const me: Me = {
         _id: user.id,

@@ -1,5 +1,4 @@
-import { DELETED_USER_NAME, HANDLED_ACTIONS, ReportQueueQuery, type QueueItem, type ReportQueue } from '@forum/contracts';
-import { parseInput } from '@forum/platform';
+import { DELETED_USER_NAME, HANDLED_ACTIONS, ReportQueueQuery, type QueueItem, ReportQueue } from '@forum/contracts';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { QueueReportRow, QueueRow, ReportQueueStore } from '../store/report-queue.ts';
 import { suspensionAt } from '../store/users.ts';
@@ -60,25 +59,29 @@ function queueItem(row: QueueRow, reports: readonly QueueReportRow[], withEmail:
  */
 export function moderationRoutes(queue: ReportQueueStore, clock: () => Date = () => new Date()): FastifyPluginCallbackZod {
   return (api, _options, done) => {
-    api.get('/admin/reports', { preValidation: staffOnly }, async (request) => {
-      const withEmail = staffOf(request).role === 'admin';
-      const { status, page } = parseInput(ReportQueueQuery, request.query);
-      const { rows, reports, total } = await queue.page(status, page);
-      const now = clock();
-      const body: ReportQueue = {
-        items: rows.map((row) =>
-          queueItem(
-            row,
-            reports.filter((report) => report.kind === row.kind && report.id === row.id),
-            withEmail,
-            now,
+    api.get(
+      '/admin/reports',
+      { preValidation: staffOnly, schema: { answers: { 200: { body: ReportQueue } }, querystring: ReportQueueQuery } },
+      async (request) => {
+        const withEmail = staffOf(request).role === 'admin';
+        const { status, page } = request.query;
+        const { rows, reports, total } = await queue.page(status, page);
+        const now = clock();
+        const body: ReportQueue = {
+          items: rows.map((row) =>
+            queueItem(
+              row,
+              reports.filter((report) => report.kind === row.kind && report.id === row.id),
+              withEmail,
+              now,
+            ),
           ),
-        ),
-        totalCount: total,
-        page,
-      };
-      return body;
-    });
+          totalCount: total,
+          page,
+        };
+        return body;
+      },
+    );
     done();
   };
 }

@@ -6,10 +6,10 @@ import {
   NotificationsQuery,
   PostIdParams,
   postLink,
-  type FollowedTags,
+  FollowedTags,
   type NotificationItem,
-  type Notifications,
-  type PostFollowing,
+  Notifications,
+  PostFollowing,
 } from '@forum/contracts';
 import { plainLine, summarize } from '@forum/contracts/markdown';
 import { NotFoundError } from '@forum/platform';
@@ -87,7 +87,7 @@ const item = (row: NotificationRow): NotificationItem =>
 /** The notification centre (GET /api/me/notifications) and a member's follows: the caller's own, signed in. */
 export function notificationRoutes(notifications: NotificationsStore, community: CommunityStore): FastifyPluginCallbackZod {
   return (api, _options, done) => {
-    api.get('/me/notifications', { schema: { querystring: NotificationsQuery } }, async (request) => {
+    api.get('/me/notifications', { schema: { answers: { 200: { body: Notifications } }, querystring: NotificationsQuery } }, async (request) => {
       const viewer = signedIn(request);
       const { page, unread: unreadOnly } = request.query;
       const [{ rows, total, unread }, readUpTo] = await Promise.all([
@@ -104,7 +104,7 @@ export function notificationRoutes(notifications: NotificationsStore, community:
       return body;
     });
 
-    api.get('/posts/:id/follow', { schema: { errors: ['NOT_FOUND'], params: PostIdParams } }, async (request) => {
+    api.get('/posts/:id/follow', { schema: { answers: { 200: { body: PostFollowing } }, errors: ['NOT_FOUND'], params: PostIdParams } }, async (request) => {
       const viewer = signedIn(request);
       const following = await notifications.followsPost(viewer.id, request.params.id);
       if (following === null) throw new NotFoundError('No such post');
@@ -112,7 +112,7 @@ export function notificationRoutes(notifications: NotificationsStore, community:
       return body;
     });
 
-    api.get('/me/followed-tags', async (request) => {
+    api.get('/me/followed-tags', { schema: { answers: { 200: { body: FollowedTags } } } }, async (request) => {
       const body: FollowedTags = { tags: await notifications.followedTags(signedIn(request).id) };
       return body;
     });

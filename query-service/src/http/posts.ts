@@ -1,4 +1,15 @@
-import { EmailParams, ListPostsQuery, PostIdParams, type PostCount, type PostDetail, type PostListItem, type PostsPage, type Vote } from '@forum/contracts';
+import {
+  EmailParams,
+  HEADER_TOTAL_COUNT,
+  ListPostsQuery,
+  rangeOr,
+  PostIdParams,
+  PostCount,
+  PostDetail,
+  PostListItem,
+  PostsPage,
+  type Vote,
+} from '@forum/contracts';
 import { summarize } from '@forum/contracts/markdown';
 import { NotFoundError, parseInput } from '@forum/platform';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
@@ -6,7 +17,7 @@ import type { PostCache } from '../reads/post-cache.ts';
 import type { PostRow, PostsStore } from '../store/posts.ts';
 import type { UserRow, UsersStore } from '../store/users.ts';
 import { isStaff, maySeeEmail, ownerOrAdmin } from './access.ts';
-import { rangeQuery, sendRange, totalCountHeaders } from './range.ts';
+import { rangeAnswers, rangeQuery, sendRange, totalCountHeaders } from './range.ts';
 
 type ListRow = Omit<PostRow, 'description' | 'author_id' | 'author_email'>;
 
@@ -68,36 +79,56 @@ export async function postById(cache: PostCache, id: string, viewer: UserRow | u
 export function postRoutes(posts: PostsStore, cache: PostCache, users: UsersStore): FastifyPluginCallbackZod {
   return (api, _options, done) => {
     /** The spec's My Posts: the user's newest UNPAGED_LIST_MAX posts; all of them counted in X-Total-Count. */
-    api.get('/my-posts/:email', { schema: { errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND'], params: EmailParams } }, async (request, reply) => {
-      const owner = await ownerOrAdmin(users, request, request.params.email, 'You can only see your own posts');
-      const { rows, total } = await posts.byAuthor(owner.id);
-      return reply.headers(totalCountHeaders(total)).send(rows.map(listItem));
-    });
+    api.get(
+      '/my-posts/:email',
+      {
+        schema: {
+          answers: { 200: { body: PostListItem.array(), headers: [HEADER_TOTAL_COUNT] } },
+          errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND'],
+          params: EmailParams,
+        },
+      },
+      async (request, reply) => {
+        const owner = await ownerOrAdmin(users, request, request.params.email, 'You can only see your own posts');
+        const { rows, total } = await posts.byAuthor(owner.id);
+        return reply.headers(totalCountHeaders(total)).send(rows.map(listItem));
+      },
+    );
 
-    api.get('/user-post-count/:email', { schema: { errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND'], params: EmailParams } }, async (request) => {
-      const owner = await ownerOrAdmin(users, request, request.params.email, 'You can only see your own posts');
-      const body: PostCount = { count: await posts.countByAuthor(owner.id) };
-      return body;
-    });
+    api.get(
+      '/user-post-count/:email',
+      { schema: { answers: { 200: { body: PostCount } }, errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND'], params: EmailParams } },
+      async (request) => {
+        const owner = await ownerOrAdmin(users, request, request.params.email, 'You can only see your own posts');
+        const body: PostCount = { count: await posts.countByAuthor(owner.id) };
+        return body;
+      },
+    );
 
     // react-admin's range, or the home page (whose query is checked only when it is not a range)
-    api.get('/posts', { config: { publicRead: true, sharedBody: true } }, async (request, reply) => {
-      const range = rangeQuery(request);
-      if (range) {
-        const { rows, total } = await posts.range(range.start, range.end, range.field, range.direction);
-        return sendRange(
-          reply,
-          'posts',
-          rows.map((row) => ({ id: row.id, ...listItem(row) })),
-          range.start,
-          total,
-        );
-      }
-      return homePage(posts, parseInput(ListPostsQuery, request.query));
-    });
+    api.get(
+      '/posts',
+      { schema: { answers: rangeAnswers(PostsPage, PostListItem), queryParameters: rangeOr(ListPostsQuery) }, config: { publicRead: true, sharedBody: true } },
+      async (request, reply) => {
+        const range = rangeQuery(request);
+        if (range) {
+          const { rows, total } = await posts.range(range.start, range.end, range.field, range.direction);
+          return sendRange(
+            reply,
+            'posts',
+            rows.map((row) => ({ id: row.id, ...listItem(row) })),
+            range.start,
+            total,
+          );
+        }
+        return homePage(posts, parseInput(ListPostsQuery, request.query));
+      },
+    );
 
-    api.get('/posts/:id', { schema: { errors: ['NOT_FOUND'], params: PostIdParams }, config: { publicRead: true } }, async (request) =>
-      postById(cache, request.params.id, request.viewer),
+    api.get(
+      '/posts/:id',
+      { schema: { answers: { 200: { body: PostDetail } }, errors: ['NOT_FOUND'], params: PostIdParams }, config: { publicRead: true } },
+      async (request) => postById(cache, request.params.id, request.viewer),
     );
     done();
   };

@@ -1,4 +1,4 @@
-import { HandleSuggestionsQuery, PublicProfileParams, PublicProfileQuery, type HandleSuggestions, type PublicProfile } from '@forum/contracts';
+import { HandleSuggestionsQuery, PublicProfileParams, PublicProfileQuery, HandleSuggestions, PublicProfile } from '@forum/contracts';
 import { NotFoundError } from '@forum/platform';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { CommunityStore } from '../store/community.ts';
@@ -9,16 +9,23 @@ import { listItem } from './posts.ts';
 /** Members as others see them: public profiles (docs/notifications.md#public-profiles) and the editor's @ autocomplete. */
 export function profileRoutes(community: CommunityStore, users: UsersStore): FastifyPluginCallbackZod {
   return (api, _options, done) => {
-    api.get('/users/handles', { schema: { querystring: HandleSuggestionsQuery }, preValidation: signedInOnly }, async (request) => {
-      const rows = await users.handleSuggestions(request.query.prefix);
-      const body: HandleSuggestions = { users: rows.map((row) => ({ _id: row.id, handle: row.handle, name: row.name, photoURL: row.photo_url })) };
-      return body;
-    });
+    api.get(
+      '/users/handles',
+      { schema: { answers: { 200: { body: HandleSuggestions } }, querystring: HandleSuggestionsQuery }, preValidation: signedInOnly },
+      async (request) => {
+        const rows = await users.handleSuggestions(request.query.prefix);
+        const body: HandleSuggestions = { users: rows.map((row) => ({ _id: row.id, handle: row.handle, name: row.name, photoURL: row.photo_url })) };
+        return body;
+      },
+    );
 
     // a public read like the leaderboard: no email, nothing of the viewer's, so one kept answer serves everyone
     api.get(
       '/users/:id',
-      { schema: { errors: ['NOT_FOUND'], params: PublicProfileParams, querystring: PublicProfileQuery }, config: { publicRead: true, sharedBody: true } },
+      {
+        schema: { answers: { 200: { body: PublicProfile } }, errors: ['NOT_FOUND'], params: PublicProfileParams, querystring: PublicProfileQuery },
+        config: { publicRead: true, sharedBody: true },
+      },
       async (request) => {
         const user = await community.publicProfile(request.params.id);
         if (!user) throw new NotFoundError('No such user');

@@ -1,4 +1,4 @@
-import { CommentIdParams, PostIdParams, type CommentRevisions, type PostRevisions } from '@forum/contracts';
+import { CommentIdParams, PostIdParams, CommentRevisions, PostRevisions } from '@forum/contracts';
 import { NotFoundError } from '@forum/platform';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { RevisionRow, RevisionsStore } from '../store/revisions.ts';
@@ -19,7 +19,7 @@ export function revisionRoutes(revisions: RevisionsStore): FastifyPluginCallback
   return (api, _options, done) => {
     api.get(
       '/posts/:id/revisions',
-      { schema: { errors: ['NOT_FOUND'], params: PostIdParams }, config: { publicRead: true, sharedBody: true } },
+      { schema: { answers: { 200: { body: PostRevisions } }, errors: ['NOT_FOUND'], params: PostIdParams }, config: { publicRead: true, sharedBody: true } },
       async (request) => {
         const found = await revisions.ofPost(request.params.id);
         if (!found) throw new NotFoundError('No such post');
@@ -33,7 +33,10 @@ export function revisionRoutes(revisions: RevisionsStore): FastifyPluginCallback
 
     api.get(
       '/comments/:commentId/revisions',
-      { schema: { errors: ['NOT_FOUND'], params: CommentIdParams }, config: { publicRead: true, sharedBody: true } },
+      {
+        schema: { answers: { 200: { body: CommentRevisions } }, errors: ['NOT_FOUND'], params: CommentIdParams },
+        config: { publicRead: true, sharedBody: true },
+      },
       async (request) => {
         const found = await revisions.ofComment(request.params.commentId);
         if (!found) throw new NotFoundError('No such comment');

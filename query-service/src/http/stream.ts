@@ -1,4 +1,5 @@
-import { parsePositionToken, StreamQuery, type LogPosition, type StreamTicket } from '@forum/contracts';
+import { parsePositionToken, StreamQuery, type LogPosition, StreamTicket } from '@forum/contracts';
+import { z } from 'zod';
 import { AccountDisabledError, BusyError, markStreamingAnswer, RateLimitedError, UnauthenticatedError } from '@forum/platform';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { LiveChanges } from '../live/live-changes.ts';
@@ -7,6 +8,14 @@ import type { ViewerCache } from './viewer-cache.ts';
 
 /** The headers of a stream: no cache of any kind, no proxy buffering (nginx reads X-Accel-Buffering). */
 const STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' };
+
+/** A stream's answer: Server-Sent Events, each message's data one of StreamMessages by its event name (docs/live.md). */
+const STREAM_ANSWERS = {
+  200: {
+    body: z.string().describe('Server-Sent Events: `event:` one of StreamMessages, `id:` its position, `data:` its JSON (docs/live.md)'),
+    mediaType: 'text/event-stream',
+  },
+};
 
 /**
  * GET /api/stream: the change stream (docs/live.md), Server-Sent Events from this process's hub.
@@ -21,7 +30,7 @@ export function streamRoutes(live: LiveChanges, records: ViewerCache): FastifyPl
   return (api, _options, done) => {
     api.get(
       '/stream',
-      { schema: { errors: ['UNAUTHENTICATED', 'ACCOUNT_DISABLED', 'BUSY', 'RATE_LIMITED'], querystring: StreamQuery } },
+      { schema: { answers: STREAM_ANSWERS, errors: ['UNAUTHENTICATED', 'ACCOUNT_DISABLED', 'BUSY', 'RATE_LIMITED'], querystring: StreamQuery } },
       async (request, reply) => {
         const { topics, ticket, lastEventId } = request.query;
         const memberId = topics.includes('me') ? await streamOwner(live, records, ticket) : null;
@@ -47,7 +56,7 @@ export function streamRoutes(live: LiveChanges, records: ViewerCache): FastifyPl
 /** GET /api/stream/ticket: what opens the signed-in member's own stream for a short while (a route among the reads: it needs the caller). */
 export function streamTicketRoutes(live: LiveChanges): FastifyPluginCallbackZod {
   return (api, _options, done) => {
-    api.get('/stream/ticket', { schema: { errors: ['UNAUTHENTICATED'] } }, async (request, reply) => {
+    api.get('/stream/ticket', { schema: { answers: { 200: { body: StreamTicket } }, errors: ['UNAUTHENTICATED'] } }, async (request, reply) => {
       const viewer = signedIn(request);
       reply.header('Cache-Control', 'no-store');
       const body: StreamTicket = { ticket: live.tickets.issue(viewer.id), expiresInSeconds: live.tickets.ttlSeconds };

@@ -7,10 +7,12 @@ import {
   positionToken,
   StateAtQuery,
   type HistoryKind,
-  type HistoryStates,
+  HEADER_TOTAL_COUNT,
+  HistoryStates,
+  rangeOr,
   type LogPosition,
-  type Snapshot,
-  type StateAt,
+  Snapshot,
+  StateAt,
   UNPAGED_LIST_MAX,
 } from '@forum/contracts';
 import { history, type HistoryReader } from '@forum/eventstore';
@@ -19,7 +21,7 @@ import { listSnapshots } from '@forum/projections/read-model';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { stateChanges } from '../reads/state-changes.ts';
 import { adminOnly } from './access.ts';
-import { rangeQuery, sendRange, totalCountHeaders } from './range.ts';
+import { rangeAnswers, rangeQuery, sendRange, totalCountHeaders } from './range.ts';
 
 /**
  * A user's or a post's states through its own stream: before its first event, and after each. The
@@ -53,7 +55,10 @@ export function timeTravelRoutes(events: HistoryReader, timelines: EntityTimelin
      */
     api.get(
       '/admin/history/:kind/:id/states',
-      { preValidation: adminOnly, schema: { errors: ['NOT_FOUND'], params: HistoryStatesParams, querystring: HistoryStatesQuery } },
+      {
+        preValidation: adminOnly,
+        schema: { answers: { 200: { body: HistoryStates } }, errors: ['NOT_FOUND'], params: HistoryStatesParams, querystring: HistoryStatesQuery },
+      },
       async (request) => {
         const { kind, id } = request.params;
         const { after, limit } = request.query;
@@ -75,7 +80,7 @@ export function timeTravelRoutes(events: HistoryReader, timelines: EntityTimelin
     /** The state as of a position of the log (`at`, a token the history shows); 404 when the entity has no event at all. */
     api.get(
       '/admin/history/:kind/:id/state',
-      { preValidation: adminOnly, schema: { errors: ['NOT_FOUND'], params: HistoryParams, querystring: StateAtQuery } },
+      { preValidation: adminOnly, schema: { answers: { 200: { body: StateAt } }, errors: ['NOT_FOUND'], params: HistoryParams, querystring: StateAtQuery } },
       async (request) => {
         const { kind, id } = request.params;
         const timeline = await timelines(kind, id);
@@ -87,12 +92,16 @@ export function timeTravelRoutes(events: HistoryReader, timelines: EntityTimelin
     );
 
     /** The snapshots, newest first: react-admin's `range` of them, or the newest UNPAGED_LIST_MAX, all of them counted in X-Total-Count. */
-    api.get('/admin/snapshots', { preValidation: adminOnly }, async (request, reply) => {
-      const snapshots: Snapshot[] = await listSnapshots(db);
-      const range = rangeQuery(request);
-      if (range) return sendRange(reply, 'snapshots', snapshots.slice(range.start, range.end + 1), range.start, snapshots.length);
-      return reply.headers(totalCountHeaders(snapshots.length)).send(snapshots.slice(0, UNPAGED_LIST_MAX));
-    });
+    api.get(
+      '/admin/snapshots',
+      { preValidation: adminOnly, schema: { answers: rangeAnswers(Snapshot.array(), Snapshot, [HEADER_TOTAL_COUNT]), queryParameters: rangeOr() } },
+      async (request, reply) => {
+        const snapshots: Snapshot[] = await listSnapshots(db);
+        const range = rangeQuery(request);
+        if (range) return sendRange(reply, 'snapshots', snapshots.slice(range.start, range.end + 1), range.start, snapshots.length);
+        return reply.headers(totalCountHeaders(snapshots.length)).send(snapshots.slice(0, UNPAGED_LIST_MAX));
+      },
+    );
     done();
   };
 }

@@ -71,7 +71,7 @@ export class PostLimitReachedError extends RuleBroken {
 
 export class AlreadyRegisteredError extends Conflict {
   constructor() {
-    super('This user is already registered', 'ALREADY_REGISTERED');
+    super('This user is already registered', ErrorCode.ALREADY_REGISTERED);
   }
 }
 
