@@ -23,15 +23,30 @@ describe('the Dockerfile', () => {
     expect(validate(text.replace('USER 1000:1000', 'USR 1000:1000')).map((d) => d.message)).toEqual(['Unknown instruction: USR']);
   });
 
-  it('builds in one stage (npm ci, the web apps, production dependencies only) and runs from another', () => {
+  it('builds in one stage (npm ci, the web apps, the compiled services, production dependencies only) and runs from another', () => {
     expect(dockerfile.getFROMs().map((from) => from.getBuildStage())).toEqual(['build', 'runtime']);
     const build = stage('build')
       .filter((i) => i.keyword === 'RUN')
       .map((i) => i.args);
-    expect(build.some((run) => run.startsWith('npm ci'))).toBe(true);
-    expect(build.some((run) => run.includes('npm run build:web'))).toBe(true);
-    expect(build.some((run) => run.startsWith('npm prune --omit=dev'))).toBe(true);
+    const step = (test: (run: string) => boolean) => build.findIndex(test);
+    const install = step((run) => run.startsWith('npm ci'));
+    const compile = step((run) => run === 'npm run build');
+    const prune = step((run) => run.startsWith('npm prune --omit=dev'));
+    expect(install).toBeGreaterThanOrEqual(0);
+    expect(step((run) => run.includes('npm run build:web'))).toBeGreaterThan(install);
+    // TypeScript compiled with every dependency there, then the dev dependencies (TypeScript, tsx, the test tools) pruned
+    expect(compile).toBeGreaterThan(install);
+    expect(prune).toBeGreaterThan(compile);
+    // and the sources left behind: what runs can only be the compiled dist/
+    expect(build[prune]).toMatch(/rm -rf [^\n]*\.\/\*\/src /);
     expect(stage('runtime').filter((i) => i.keyword === 'COPY')).toEqual([{ keyword: 'COPY', args: '/app /app' }]);
+  });
+
+  it('has an entry that runs the compiled JavaScript with node, never tsx', () => {
+    const entry = read('docker/entry.sh');
+    expect(entry).toContain('exec node --conditions=forum-compiled infra/dist/embedded/main.js "$@"');
+    expect(entry).toContain('"node --conditions=forum-compiled infra/dist/"*.js)');
+    expect(entry).not.toMatch(/--import tsx|exec tsx/);
   });
 
   it('runs as a user that is not root, by number, through the entry script', () => {
