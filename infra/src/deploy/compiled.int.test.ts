@@ -3,9 +3,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createLogger } from '@forum/platform';
 import { freePort } from '@forum/platform/embedded-postgres';
 import { createTestDatabase, waitFor } from '@forum/platform/testing';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ServiceProcess as SourceServiceProcess } from '../replicated/service-process.ts';
 import { compiledGraph } from './compiled-graph.ts';
 import { COMPILED_ENTRY, deployDir, lastCommand, root, startScripts } from './deploy-files.ts';
 
@@ -121,5 +124,30 @@ describe("the image's all-in-one process (entry.sh forum), compiled, with plain 
     const exited = new Promise<number | null>((resolve) => forum!.once('exit', resolve));
     forum.kill('SIGTERM');
     expect(await exited).toBe(0);
+  }, 120_000);
+});
+
+describe('the replicated supervisor (entry.sh replicated), compiled', () => {
+  it('starts its services compiled too: node on infra/dist, ready on /readyz', async () => {
+    const database = await createTestDatabase('deploy_compiled_supervisor');
+    // the compiled module itself, as `node infra/dist/replicated/main.js` loads it; typed by its source
+    const compiled = pathToFileURL(path.join(root, 'infra/dist/replicated/service-process.js')).href;
+    const { ServiceProcess } = (await import(compiled)) as { ServiceProcess: typeof SourceServiceProcess };
+    const service = new ServiceProcess({
+      service: 'projections',
+      name: 'projections-1',
+      port: await freePort(),
+      env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' },
+      logger: createLogger('test', 'warn'),
+      output: 'capture',
+    });
+    try {
+      await service.start();
+      const argv = readFileSync(`/proc/${service.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      expect(argv.slice(1)).toEqual(['--conditions=forum-compiled', path.join(root, 'infra/dist/services/projections.js')]);
+    } finally {
+      await service.stop();
+      await database.drop();
+    }
   }, 120_000);
 });
