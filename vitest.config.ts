@@ -31,8 +31,9 @@ export default defineConfig({
         test: {
           name: 'int',
           include: [`{${NODE_WORKSPACES.slice(1, -1)},${WEB_WORKSPACES.slice(1, -1)}}/src/**/*.int.test.ts`, 'e2e/**/*.test.ts'],
-          // one real PostgreSQL for the level, in a temporary folder on a free port
-          globalSetup: ['platform/src/testing/global-setup.ts'],
+          // one real PostgreSQL for the level, in a temporary folder on a free port; the compiled
+          // build (npm run build) that infra/src/deploy's tests start as the image does
+          globalSetup: ['platform/src/testing/global-setup.ts', 'infra/src/testing/compiled-build.ts'],
           isolate: false,
           // what a page shows after a click may take seconds on a busy machine: expect.poll waits as a person would
           expect: { poll: { timeout: 15_000, interval: 100 } },

@@ -43,6 +43,13 @@ export function startScripts(): Map<string, string> {
 }
 
 /**
+ * What the image runs for a script (deploy/docker/entry.sh): its last command, which must be plain
+ * node on a compiled entry (`npm run build`'s infra/dist) under the `forum-compiled` condition.
+ */
+export const COMPILED_ENTRY = /^node --conditions=forum-compiled infra\/dist\/\S+\.js$/;
+export const lastCommand = (script: string) => script.split('&&').at(-1)!.trim();
+
+/**
  * The processes the deployment files name that other work of issue #32 adds (the gateway on its
  * own, the Kafka relay): until their `start:` script is in package.json, the checks that need it
  * are skipped, saying which script is missing.

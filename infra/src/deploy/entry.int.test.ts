@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '@forum/platform/embedded-postgres';
@@ -7,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployDir } from './deploy-files.ts';
 
 /**
- * The image's entry (deploy/docker/entry.sh), run here as the image runs it: it starts the process
- * of a `start:<name>` script in its own place (exec), so SIGTERM reaches the service and its exit
- * code is the container's.
+ * The image's entry (deploy/docker/entry.sh), run here as the image runs it: it starts the compiled
+ * process of a `start:<name>` script (`npm run build`'s dist/, which the `int` level builds first)
+ * with plain node in its own place (exec), so SIGTERM reaches the service and its exit code is the
+ * container's.
  */
 const entry = path.join(deployDir, 'docker/entry.sh');
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -47,12 +49,20 @@ afterAll(async () => {
 });
 
 describe('the image’s entry', () => {
-  it('runs start:projections’s entry in its own place: ready on /readyz, and SIGTERM ends it with exit code 0', async () => {
+  it('runs start:projections’s compiled entry with node in its own place: ready on /readyz, and SIGTERM ends it with exit code 0', async () => {
     expect(await statusOf(`${base}/healthz`)).toBe(200);
+    // the shell gave its place to node on the compiled JavaScript: no tsx, no TypeScript source
+    const argv = readFileSync(`/proc/${runner.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    expect(argv.slice(1)).toEqual(['--conditions=forum-compiled', 'infra/dist/services/projections.js']);
     const exited = new Promise<number | null>((resolve) => runner.once('exit', resolve));
     runner.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(await statusOf(`${base}/healthz`)).toBe(0);
+  });
+
+  it('runs forumctl, compiled, against the database (forumctl status)', async () => {
+    const { stdout } = await promisify(execFile)(entry, ['forumctl', 'status', '--json'], { env: { ...process.env, DATABASE_URL: database.url } });
+    expect((JSON.parse(stdout) as { name: string }[]).map((projection) => projection.name)).toContain('posts');
   });
 
   it('refuses a name that is no start: script, listing those there are (exit code 64)', async () => {

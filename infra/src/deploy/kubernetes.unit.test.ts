@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { matching, objectContaining } from '@forum/platform/testing';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { ASSUMED_SERVICES, deployDir, kubernetesManifests, read, startScripts } from './deploy-files.ts';
+import { ASSUMED_SERVICES, COMPILED_ENTRY, deployDir, kubernetesManifests, lastCommand, read, startScripts } from './deploy-files.ts';
 import { fieldErrors, schemaErrors, type Manifest } from './kubernetes-check.ts';
 
 /** deploy/k8s against the Kubernetes API's schemas (kubernetes-check.ts), and what the forum needs of it. */
@@ -115,7 +115,7 @@ describe("the image's process names in the Kubernetes manifests", () => {
     if (assumed)
       console.info(`skipped: package.json has no start:${name} yet (the work of issue #32 that adds it); deploy/k8s/${metadata.name}.yaml assumes that name`);
     it.skipIf(assumed)(`${name} is a start:${name} script`, () => {
-      expect(scripts.get(name)).toMatch(/^tsx \S+\.ts/);
+      expect(lastCommand(scripts.get(name)!)).toMatch(COMPILED_ENTRY);
     });
   }
 });

@@ -4,6 +4,13 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from '@forum/platform';
 
 const services = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../services');
+/**
+ * How a service's process runs its entry: as this supervisor runs, compiled (`npm run build`'s
+ * infra/dist, the image) or from the TypeScript sources through tsx (tests, benches).
+ */
+const compiled = import.meta.url.endsWith('.js');
+const entryArgs = (service: ServiceName) =>
+  compiled ? ['--conditions=forum-compiled', path.join(services, `${service}.js`)] : ['--import', 'tsx', path.join(services, `${service}.ts`)];
 
 /** The services that run on their own, each an entry in infra/src/services. */
 export type ServiceName = 'command-service' | 'query-service' | 'projections';
@@ -30,7 +37,7 @@ export interface ServiceProcessOptions {
 }
 
 /**
- * One service (infra/src/services/<service>.ts) in a process of its own on 127.0.0.1:`port`, started
+ * One service (infra/src/services/<service>.ts, or its compiled twin) in a process of its own on 127.0.0.1:`port`, started
  * again (same port) whenever it dies until `stop` is called: a supervisor's job.
  */
 export class ServiceProcess {
@@ -107,7 +114,7 @@ export class ServiceProcess {
     // the supervisor's METRICS_PORT is its own: a service gets one of its own, or none
     const inherited = { ...env };
     delete inherited.METRICS_PORT;
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(services, `${service}.ts`)], {
+    const child = spawn(process.execPath, entryArgs(service), {
       env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', ...(metricsPort !== undefined && { METRICS_PORT: String(metricsPort) }) },
       stdio: output === 'inherit' ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
     });
