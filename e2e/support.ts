@@ -105,7 +105,10 @@ export async function watchCspViolations(context: BrowserContext, into: string[]
     );
   }, CSP_REPORT_BINDING);
   context.on('console', (message) => {
-    if (/^Refused to |Content Security Policy/.test(message.text())) into.push(`console: ${message.text()}`);
+    if (!/^Refused to |Content Security Policy/.test(message.text())) return;
+    // where: the script that ran when the browser refused, and the page (or worker) it ran in
+    const { url, lineNumber } = message.location();
+    into.push(`console: ${message.text()} (at ${url}:${lineNumber} on ${message.page()?.url() ?? message.worker()?.url() ?? '?'})`);
   });
 }
 
