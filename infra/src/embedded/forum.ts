@@ -33,6 +33,8 @@ import { allProjections, createProjectionControl, createProjectionRunner, projec
 import {
   createCheckpointWatcher,
   createReadDb,
+  discoveryLimits,
+  discoveryRoutes,
   queryApi,
   readLimits,
   standbyCheck,
@@ -222,6 +224,8 @@ export async function startForum(
     );
     const starting = await createGateway({
       api: [command, query],
+      discovery: discoveryRoutes({ db: readDb, watcher, publicUrl: url, ...discoveryLimits(config) }),
+      publicUrl: url,
       identity: realm?.handler,
       identityAdmin: realm?.adminHandler,
       forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@forum/platform';
 import { bindPublicPort } from '../embedded/public-port.ts';
 import { createGateway } from '../embedded/gateway.ts';
-import { apiProxy, servicesApiDocument } from './api-proxy.ts';
+import { apiProxy, discoveryProxy, servicesApiDocument } from './api-proxy.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { ReplicaSet, replicasCheck } from './replica-set.ts';
 
@@ -29,6 +29,8 @@ export async function startGateway(
   const publicPort = await bindPublicPort(config);
   const gateway = await createGateway({
     api: [apiProxy({ command, query, trustProxy: config.TRUST_PROXY })],
+    discovery: discoveryProxy({ query, trustProxy: config.TRUST_PROXY }),
+    publicUrl: publicPort.url,
     proxied: true,
     apiDocument: () => servicesApiDocument({ command, query }),
     forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),

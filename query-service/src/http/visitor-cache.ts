@@ -51,7 +51,11 @@ export interface VisitorCache {
   readonly keep: onSendHookHandler<unknown>;
 }
 
-export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEntries: number }): VisitorCache {
+export function createVisitorCache(
+  watcher: CheckpointWatcher,
+  /** `maxBodyLength`: a longer body is not kept (its read still answers 304 to a matching If-None-Match). */
+  options: { maxEntries: number; maxBodyLength?: number },
+): VisitorCache {
   let version: string | null = null;
   let entries = new Map<string, Cached>();
   /** The requests whose answer is to be kept, and the version they were read at. */
@@ -118,7 +122,13 @@ export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEnt
     },
     keep(request, reply, payload, done) {
       const at = reading.get(request);
-      if (at !== undefined && reply.statusCode === 200 && typeof payload === 'string' && current() === at) {
+      if (
+        at !== undefined &&
+        reply.statusCode === 200 &&
+        typeof payload === 'string' &&
+        payload.length <= (options.maxBodyLength ?? Infinity) &&
+        current() === at
+      ) {
         if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
         const headers = KEPT_HEADERS.flatMap((name) => {
           const value = reply.getHeader(name);
