@@ -89,6 +89,9 @@ describe('given tags and posts', () => {
       const model = await harness.fresh(sitemapProjection);
       await model.given(log(), batch);
       expect(await pages(model), `batches of ${batch}`).toEqual(expected);
+      expect(await model.rows('SELECT entry FROM pages WHERE seq = 3')).toEqual([
+        { entry: `/post/${uuidOf(2)}</loc><lastmod>${at(6).replace('.000Z', 'Z')}</lastmod></url>` },
+      ]);
       // every change, deletions and hidings included, moved the time of the first block
       expect(await model.rows('SELECT block, lastmod FROM blocks')).toEqual([{ block: 0, lastmod: new Date(at(8)) }]);
     }

@@ -43,11 +43,8 @@ export function discoveryDocuments(store: DiscoveryStore, settings: DiscoverySet
     /** File `file` of the sitemap, or null past the last. */
     async sitemapFile(file: number): Promise<string | null> {
       if (file > fileCount(await store.lastPage())) return null;
-      const pages = await store.pages((file - 1) * urlsPerFile, file * urlsPerFile);
-      const origin = xmlText(publicUrl);
-      let body = `${XML_DECLARATION}<urlset xmlns="${SITEMAP_NS}">\n`;
-      // the paths are the projection's own (encoded ids and tag names): only escaped
-      for (const { path, lastmod } of pages) body += `<url><loc>${origin}${xmlText(path)}</loc><lastmod>${xmlTime(lastmod)}</lastmod></url>\n`;
+      const urls = await store.urlElements((file - 1) * urlsPerFile, file * urlsPerFile, xmlText(publicUrl));
+      const body = `${XML_DECLARATION}<urlset xmlns="${SITEMAP_NS}">\n${urls}${urls ? '\n' : ''}`;
       return `${body}</urlset>\n`;
     },
 

@@ -10,9 +10,9 @@ function storeOf(last: number, read: [number, number][] = []): DiscoveryStore {
   return {
     lastPage: () => Promise.resolve(last),
     fileTimes: (files: number) => Promise.resolve(Array.from({ length: files }, (_, i) => new Date(Date.UTC(2026, 10, i + 1)))),
-    pages: (after: number, upTo: number) => {
+    urlElements: (after: number, upTo: number, origin: string) => {
       read.push([after, upTo]);
-      return Promise.resolve([{ path: `/post/${after + 1}`, lastmod: new Date(Date.UTC(2026, 10, 30)) }]);
+      return Promise.resolve(`<url><loc>${origin}/post/${after + 1}</loc><lastmod>2026-11-30T00:00:00Z</lastmod></url>`);
     },
     newestPosts: none,
     tagNamed: none,
