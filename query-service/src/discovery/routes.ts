@@ -11,8 +11,10 @@ import { createDiscoveryStore } from './store.ts';
 /** The paths of the documents, for a gateway that forwards them to a query-service (the replicated layout). */
 export const DISCOVERY_PATHS = [SITEMAP_INDEX_PATH, `${SITEMAPS_PATH}/*`, `${FEEDS_PATH}/*`] as const;
 
-/** A sitemap file of 50,000 addresses is some 5 MB: answers larger than this are not kept in memory (they still carry validators). */
+/** A sitemap file of 50,000 addresses is some 6 MB: answers larger than this are not kept in memory (they still carry validators). */
 const KEPT_BODY_MAX = 512 * 1024;
+/** The kept answers in all (characters): feeds of long posts under many query strings stay within it. */
+const KEPT_MAX = 32 * 1024 * 1024;
 
 export interface DiscoveryDeps extends DiscoverySettings {
   readonly db: Knex;
@@ -39,7 +41,7 @@ const TAG_FEED_NAME_MAX = 200;
 export function discoveryRoutes(deps: DiscoveryDeps): FastifyPluginAsync {
   return (instance) => {
     const documents = discoveryDocuments(createDiscoveryStore(deps.db), deps);
-    const cache = createVisitorCache(deps.watcher, { maxEntries: deps.visitorCacheEntries, maxBodyLength: KEPT_BODY_MAX });
+    const cache = createVisitorCache(deps.watcher, { maxEntries: deps.visitorCacheEntries, maxBodyLength: KEPT_BODY_MAX, maxLength: KEPT_MAX });
     instance.addHook('onRequest', cache.visitors);
     instance.addHook('onRequest', cancelWhenClientLeavesHook);
     // read-your-writes, as the API's reads: a reader that passes a command's position sees its effect

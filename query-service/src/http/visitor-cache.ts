@@ -53,11 +53,17 @@ export interface VisitorCache {
 
 export function createVisitorCache(
   watcher: CheckpointWatcher,
-  /** `maxBodyLength`: a longer body is not kept (its read still answers 304 to a matching If-None-Match). */
-  options: { maxEntries: number; maxBodyLength?: number },
+  /**
+   * `maxBodyLength`: a longer body is not kept (its read still answers 304 to a matching If-None-Match);
+   * `maxLength`: the kept bodies' length in all, the oldest leaving first past it (a stranger's many
+   * query strings on large answers then cost no more memory than this).
+   */
+  options: { maxEntries: number; maxBodyLength?: number; maxLength?: number },
 ): VisitorCache {
   let version: string | null = null;
   let entries = new Map<string, Cached>();
+  /** The kept bodies' length in all. */
+  let length = 0;
   /** The requests whose answer is to be kept, and the version they were read at. */
   const reading = new WeakMap<FastifyRequest, string>();
   const current = () => {
@@ -65,6 +71,7 @@ export function createVisitorCache(
     if (now !== version) {
       version = now;
       entries = new Map();
+      length = 0;
     }
     return now;
   };
@@ -129,7 +136,15 @@ export function createVisitorCache(
         payload.length <= (options.maxBodyLength ?? Infinity) &&
         current() === at
       ) {
-        if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
+        const maxLength = options.maxLength ?? Infinity;
+        length -= entries.get(request.url)?.body.length ?? 0;
+        entries.delete(request.url);
+        while (entries.size > 0 && (entries.size >= options.maxEntries || length + payload.length > maxLength)) {
+          const [oldest, { body }] = entries.entries().next().value!;
+          entries.delete(oldest);
+          length -= body.length;
+        }
+        length += payload.length;
         const headers = KEPT_HEADERS.flatMap((name) => {
           const value = reply.getHeader(name);
           return value === undefined ? [] : [[name, String(value)] as const];
