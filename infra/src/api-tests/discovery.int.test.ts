@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  DELETED_USER_NAME,
   HEADER_MIN_POSITION,
   positionToken,
   postStream,
@@ -201,6 +202,27 @@ describe('the feeds', () => {
     expect(parseFeed(await document(commentsFeedPath(posts.plain!.id), 'application/atom+xml')).items).toEqual([]);
     for (const id of [posts.hidden!.id, posts.deleted!.id, randomUUID(), 'not-an-id'])
       expect((await forum.api(`/feeds/posts/${id}/comments.xml`)).status, id).toBe(404);
+  });
+
+  it('shows an erased member’s posts and comments as the forum does: by Deleted user, their email nowhere', async () => {
+    const leaver = await forum.newUser('Leaving Lapwing');
+    await forum.register(leaver.token);
+    const kept = await forum.call<{ id: string }>('POST', '/api/posts', {
+      token: leaver.token,
+      body: { title: 'Lapwings in March', description: 'A flock of forty', tags: [] },
+      expect: 201,
+    });
+    await forum.call('POST', '/api/comments', { token: leaver.token, body: { postId: kept.id, text: 'And a heron' }, expect: 201 });
+    await forum.call('DELETE', '/api/me', { token: leaver.token, body: { content: 'keep' } });
+    const posts = await document(POSTS_FEED_PATH, 'application/atom+xml');
+    const comments = await document(commentsFeedPath(kept.id), 'application/atom+xml');
+    const entry = parseFeed(posts).items.find((item) => item.id === `urn:uuid:${kept.id}`)!;
+    expect(entry.authors.map((a) => a.name)).toEqual([DELETED_USER_NAME]);
+    expect(parseFeed(comments).items.map((item) => [item.title, item.authors[0]?.name])).toEqual([[`Comment by ${DELETED_USER_NAME}`, DELETED_USER_NAME]]);
+    for (const xml of [posts, comments]) {
+      expect(xml).not.toContain('Leaving Lapwing');
+      expect(xml).not.toContain(leaver.email);
+    }
   });
 
   // NUL and lone surrogates cannot reach the log (PostgreSQL's jsonb refuses them): xml.unit.test.ts holds them
