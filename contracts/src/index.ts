@@ -15,3 +15,4 @@ export * from './http/moderation.ts';
 export * from './http/paging.ts';
 export * from './http/stream.ts';
 export * from './http/time-travel.ts';
+export * from './http/discovery.ts';

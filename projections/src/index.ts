@@ -6,6 +6,7 @@ import { notificationPreferencesProjection } from './notification-preferences/pr
 import { notificationsProjection } from './notifications/projection.ts';
 import { postsProjection } from './posts/projection.ts';
 import { reportQueueProjection } from './report-queue/projection.ts';
+import { sitemapProjection } from './sitemap/projection.ts';
 import type { Projection } from './runner/projection.ts';
 import { tagsProjection } from './tags/projection.ts';
 import { usersProjection } from './users/projection.ts';
@@ -22,7 +23,7 @@ export { pageThroughBlocks, type PostList } from './posts/page-reads.ts';
 export { USER_LISTS, usersThroughBlocks, type UserList } from './users/page-reads.ts';
 export { postsProjection, tagsProjection, usersProjection };
 export { announcementsProjection, auditProjection, contactProjection };
-export { commentsProjection, notificationsProjection, notificationPreferencesProjection, reportQueueProjection };
+export { commentsProjection, notificationsProjection, notificationPreferencesProjection, reportQueueProjection, sitemapProjection };
 
 /** Every read model of the forum, at its current version. */
 export const allProjections: readonly Projection[] = [
@@ -36,4 +37,5 @@ export const allProjections: readonly Projection[] = [
   notificationsProjection,
   notificationPreferencesProjection,
   reportQueueProjection,
+  sitemapProjection,
 ];

@@ -11,6 +11,7 @@ export { projectionStatus } from './runner/status.ts';
 export { listSnapshots } from './operations/snapshot-list.ts';
 export { pageThroughBlocks, type PostList } from './posts/page-reads.ts';
 export { USER_LISTS, usersThroughBlocks, type UserList } from './users/page-reads.ts';
+export { SITEMAP_BLOCK } from './sitemap/blocks.ts';
 
 /** The users projection's name: whose checkpoint tells the query side that a member's record changed. */
 export const USERS_PROJECTION = 'users';

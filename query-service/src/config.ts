@@ -14,6 +14,7 @@ import {
   type Logger,
   type ProxyTrust,
 } from '@forum/platform';
+import { SITEMAP_MAX_URLS } from '@forum/contracts';
 import { CheckpointWatcher } from './store/checkpoint-watcher.ts';
 import { z } from 'zod';
 
@@ -63,6 +64,8 @@ export const readSettings = {
    * address must share it. Unset: a random key per process, right for one process only.
    */
   STREAM_TICKET_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  /** Addresses per file of the sitemap (docs/seo.md): the protocol's 50,000 at most; fewer makes more, smaller files. */
+  SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(SITEMAP_MAX_URLS).default(SITEMAP_MAX_URLS),
 };
 type ReadSettings = z.infer<z.ZodObject<typeof readSettings>>;
 
@@ -82,6 +85,13 @@ export const readLimits = (settings: ReadSettings) => ({
   viewerCacheEntries: settings.VIEWER_CACHE_ENTRIES,
   sharedReadRows: settings.SHARED_READ_ROWS,
   ...(settings.READ_DATABASE_URL && { maxReplicaLagMs: settings.READY_MAX_REPLICA_LAG_MS }),
+});
+
+/** What discoveryRoutes takes of the settings, beside the forum's public address. */
+export const discoveryLimits = (settings: ReadSettings) => ({
+  urlsPerFile: settings.SITEMAP_URLS_PER_FILE,
+  visitorCacheEntries: settings.VISITOR_CACHE_ENTRIES,
+  maxWaitMs: settings.MIN_POSITION_WAIT_MS,
 });
 
 /** What the change stream takes of the settings (see startLiveChanges). */
@@ -107,6 +117,8 @@ export const QueryServiceConfig = z.object({
   ADMIN_EMAILS: adminEmails,
   /** Which proxies may say who the client is (X-Forwarded-For): the address a client's streams count against. */
   TRUST_PROXY: TrustProxy,
+  /** Where browsers reach the forum (the gateway's PUBLIC_URL): the sitemap's and the feeds' addresses are absolute. */
+  PUBLIC_URL: z.string().url().default('http://localhost:3000'),
   ...readSettings,
 });
 export type QueryServiceConfig = z.infer<typeof QueryServiceConfig>;

@@ -44,6 +44,7 @@ describe('GET /api/admin/projections and POST /api/admin/projections/:name/rebui
       'notifications',
       'posts',
       'report_queue',
+      'sitemap',
       'tags',
       'users',
     ]);

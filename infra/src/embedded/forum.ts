@@ -35,6 +35,8 @@ import { allProjections, buildLags, createProjectionControl, createProjectionRun
 import {
   createCheckpointWatcher,
   createReadDb,
+  discoveryLimits,
+  discoveryRoutes,
   queryApi,
   readLimits,
   standbyCheck,
@@ -242,6 +244,8 @@ export async function startForum(
     );
     const starting = await createGateway({
       api: [command, query],
+      discovery: discoveryRoutes({ db: readDb, watcher, publicUrl: url, ...discoveryLimits(config) }),
+      publicUrl: url,
       identity: realm?.handler,
       identityAdmin: realm?.adminHandler,
       forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),

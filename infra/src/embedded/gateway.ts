@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode } from '@forum/contracts';
+import { ErrorCode, ROBOTS_PATH } from '@forum/contracts';
 import {
   API_DOCUMENT_PATH,
   apiInput,
@@ -18,6 +18,7 @@ import fastifyStatic from '@fastify/static';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { SecurityHeaders } from './security-headers.ts';
+import { robotsTxt } from './robots.ts';
 import { singlePageApp } from './spa.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -44,12 +45,17 @@ export interface GatewayRoutes {
   readonly apiDocument?: () => Promise<unknown>;
   /** The process's metrics: every answer is timed into them, and the readiness checks run at each scrape; they are served on METRICS_PORT, never here. */
   readonly metrics?: Metrics | undefined;
+  /** The sitemap and the feeds at the top level (the query side's discoveryRoutes, or a proxy to its replicas). */
+  readonly discovery: FastifyPluginAsync;
+  /** Where browsers reach the forum (PUBLIC_URL): robots.txt names the sitemap by its absolute address. */
+  readonly publicUrl: string;
 }
 
 /**
  * One origin for the whole product, one Fastify server: `/` forum-web, `/admin` admin-web, `/api/*`
  * the services' APIs, `/realms/forum/*` and `/admin/realms/forum/*` the embedded identity realm,
- * `/healthz` and `/readyz`. Every answer carries the security headers, set before any route runs.
+ * `/healthz` and `/readyz`; for search engines and feed readers, `/robots.txt`, the sitemap and the
+ * feeds (docs/seo.md). Every answer carries the security headers, set before any route runs.
  */
 export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> {
   const { headers } = routes;
@@ -84,6 +90,10 @@ export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> 
     },
     { prefix: '/api' },
   );
+
+  await server.register(routes.discovery);
+  const robots = robotsTxt(routes.publicUrl);
+  server.get(ROBOTS_PATH, (_request, reply) => reply.header('Cache-Control', 'public, max-age=3600').type('text/plain; charset=utf-8').send(robots));
 
   // the apps' files and their compressed copies are sent by each app's routes (singlePageApp)
   await server.register(fastifyStatic, { serve: false, preCompressed: true, index: false, redirect: false });

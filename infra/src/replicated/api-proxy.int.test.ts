@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createHttpServer, createLogger, type HttpServer } from '@forum/platform';
 import { freePort } from '@forum/platform/embedded-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiProxy } from './api-proxy.ts';
+import { apiProxy, discoveryProxy } from './api-proxy.ts';
 import { ReplicaSet } from './replica-set.ts';
 
 /**
@@ -54,6 +54,7 @@ beforeAll(async () => {
   sets.push(query, command);
   gateway = createHttpServer({ logger });
   await gateway.register(apiProxy({ command, query, trustProxy: () => false }), { prefix: '/api' });
+  await gateway.register(discoveryProxy({ query, trustProxy: () => false }));
   // a service none of whose replicas is there
   const nowhere = new ReplicaSet('nowhere', [gone], logger);
   sets.push(nowhere);
@@ -70,6 +71,18 @@ afterAll(async () => {
     server.closeAllConnections();
     server.close();
   }
+});
+
+describe('the gateway’s sitemap and feeds (docs/seo.md)', () => {
+  it('sends their reads as they came to a query replica, and nothing else at the top level', async () => {
+    for (const path of ['/sitemap.xml', '/sitemaps/pages-2.xml', '/feeds/posts.xml', '/feeds/tags/C%23.xml?x=1']) {
+      const answer = await fetch(`${base}${path}`);
+      expect(answer.status, path).toBe(200);
+      expect(((await answer.json()) as { path: string }).path).toBe(path);
+    }
+    expect((await fetch(`${base}/sitemaps.xml`)).status).toBe(404);
+    expect((await fetch(`${base}/feeds/posts.xml`, { method: 'POST' })).status).toBe(404);
+  });
 });
 
 describe('the gateway’s /api proxy', () => {

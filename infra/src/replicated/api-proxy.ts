@@ -12,6 +12,7 @@ import {
 } from '@forum/platform';
 import replyFrom from '@fastify/reply-from';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { DISCOVERY_PATHS } from '@forum/query-service';
 import { connectionLost, neverReached, noAnswer, type ReplicaSet } from './replica-set.ts';
 
 /** Bodies the gateway passes on (the services apply their own, smaller limits). */
@@ -54,6 +55,18 @@ export function apiProxy(replicas: ApiReplicas): FastifyPluginAsync {
         for (const url of ['/', '/*']) context.route({ method: [...methods], url, handler });
       });
     }
+  };
+}
+
+/**
+ * The sitemap and the feeds of the replicated layout (register without a prefix): their reads go to
+ * a query-service replica as /api's reads do; the paths are the query side's own (DISCOVERY_PATHS).
+ */
+export function discoveryProxy(replicas: Pick<ApiReplicas, 'query' | 'trustProxy'>): FastifyPluginAsync {
+  return async (context) => {
+    const set = replicas.query;
+    await context.register(replyFrom, { base: `http://${set.name}.replicas`, undici: set, disableRequestLogging: true });
+    for (const url of DISCOVERY_PATHS) context.get(url, (request, reply) => forward(request, reply, set, replicas.trustProxy));
   };
 }
 

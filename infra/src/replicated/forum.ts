@@ -16,7 +16,7 @@ import { StopStack } from '../embedded/stop-stack.ts';
 import { createEmbeddedRealm, embeddedIdentityAdmin, identityAdminEnv, newServiceAccount, type ServiceAccount } from '../embedded/realm.ts';
 import { seedDemoData } from '../embedded/seed.ts';
 import { freePort } from '@forum/platform/embedded-postgres';
-import { apiProxy, servicesApiDocument } from './api-proxy.ts';
+import { apiProxy, discoveryProxy, servicesApiDocument } from './api-proxy.ts';
 import type { ReplicatedConfig } from './config.ts';
 import { ReplicaSet, replicasCheck } from './replica-set.ts';
 import { ServiceProcess, type ServiceName } from './service-process.ts';
@@ -193,6 +193,8 @@ export async function startReplicatedForum(config: ReplicatedConfig, options: Re
       api: [apiProxy({ command, query, trustProxy: config.TRUST_PROXY })],
       proxied: true,
       apiDocument: () => servicesApiDocument({ command, query }),
+      discovery: discoveryProxy({ query, trustProxy: config.TRUST_PROXY }),
+      publicUrl: url,
       identity: realm?.handler,
       identityAdmin: realm?.adminHandler,
       forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),

@@ -4,7 +4,7 @@ import { createLogger, type Logger } from '@forum/platform';
 import { bindPublicPort } from '../embedded/public-port.ts';
 import { createGateway } from '../embedded/gateway.ts';
 import { startMetrics } from '../metrics.ts';
-import { apiProxy, servicesApiDocument } from './api-proxy.ts';
+import { apiProxy, discoveryProxy, servicesApiDocument } from './api-proxy.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { ReplicaSet, replicasCheck } from './replica-set.ts';
 
@@ -33,6 +33,8 @@ export async function startGateway(
   const publicPort = await bindPublicPort(config);
   const gateway = await createGateway({
     api: [apiProxy({ command, query, trustProxy: config.TRUST_PROXY })],
+    discovery: discoveryProxy({ query, trustProxy: config.TRUST_PROXY }),
+    publicUrl: publicPort.url,
     proxied: true,
     apiDocument: () => servicesApiDocument({ command, query }),
     forumWebDir: config.FORUM_WEB_DIR ? path.resolve(config.FORUM_WEB_DIR) : path.join(root, 'forum-web/dist'),

@@ -5,7 +5,16 @@ import { allProjections, projectionsCheck } from '@forum/projections';
 import { entityTimeline } from '../entity-timelines.ts';
 import { openEventStore } from '../event-store.ts';
 import { startMetrics } from '../metrics.ts';
-import { createCheckpointWatcher, createQueryServer, createReadDb, QueryServiceConfig, readLimits, startLiveChanges, streamLimits } from '@forum/query-service';
+import {
+  createCheckpointWatcher,
+  createQueryServer,
+  createReadDb,
+  discoveryLimits,
+  QueryServiceConfig,
+  readLimits,
+  startLiveChanges,
+  streamLimits,
+} from '@forum/query-service';
 
 /**
  * The query-service's settings, and the abuse limits' (WRITE_LIMITS): their `lookup` kind counts
@@ -54,6 +63,7 @@ export async function startQueryService(config: QueryServiceEntryConfig): Promis
     trustProxy: config.TRUST_PROXY,
     projectionsReady: () => projectionsCheck(db, config.READY_MAX_LAG, allProjections),
     ...(metrics && { metrics }),
+    discovery: { publicUrl: config.PUBLIC_URL.replace(/\/$/, ''), ...discoveryLimits(config) },
   });
   const url = await server.listen({ port: config.PORT, host: config.HOST });
   logger.info({ port: config.PORT }, 'query-service listening');

@@ -50,6 +50,7 @@ import { viewer } from './viewer.ts';
 import { createViewerCache } from './viewer-cache.ts';
 import { createVisitorCache } from './visitor-cache.ts';
 import { lookupLimitHook, type LookupLimit } from './lookup-limit.ts';
+import { discoveryRoutes, type DiscoveryDeps } from '../discovery/routes.ts';
 
 export interface QueryAppDeps {
   readonly db: Knex;
@@ -158,7 +159,9 @@ export function queryApi(deps: QueryAppDeps): FastifyPluginAsync {
  * `projectionsReady`: whether the projections' live builds are caught up and usable (the composition
  * asks the projections, whose builders the query side does not import).
  */
-export function createQueryServer(deps: QueryAppDeps & { readonly projectionsReady: ReadinessCheck }): HttpServer {
+export function createQueryServer(
+  deps: QueryAppDeps & { readonly projectionsReady: ReadinessCheck; readonly discovery: Omit<DiscoveryDeps, 'db' | 'watcher'> },
+): HttpServer {
   const server = createHttpServer({ logger: deps.logger, metrics: deps.metrics });
   // its part of the API document, for the gateway to merge with the command-service's (the replicated layout)
   void registerApiDocument(server);
@@ -174,5 +177,7 @@ export function createQueryServer(deps: QueryAppDeps & { readonly projectionsRea
     ),
   );
   server.register(queryApi(deps), { prefix: '/api' });
+  // the sitemap and the feeds, at the paths the gateway forwards here (DISCOVERY_PATHS)
+  server.register(discoveryRoutes({ db: deps.db, watcher: deps.watcher, ...deps.discovery }));
   return server;
 }

@@ -52,11 +52,21 @@ export interface VisitorCache {
   readonly keep: onSendHookHandler<unknown>;
 }
 
-export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEntries: number; metrics?: Metrics | undefined }): VisitorCache {
+export function createVisitorCache(
+  watcher: CheckpointWatcher,
+  /**
+   * `maxBodyLength`: a longer body is not kept (its read still answers 304 to a matching If-None-Match);
+   * `maxLength`: the kept bodies' length in all, the oldest leaving first past it (a stranger's many
+   * query strings on large answers then cost no more memory than this).
+   */
+  options: { maxEntries: number; maxBodyLength?: number; maxLength?: number; metrics?: Metrics | undefined },
+): VisitorCache {
   /** forum_visitor_cache_lookups_total: each look into the memory, by who reads and what it found. */
   const counted = (reader: 'visitor' | 'member', result: 'hit' | 'miss' | 'not_modified') => options.metrics?.visitorCache.inc({ reader, result });
   let version: string | null = null;
   let entries = new Map<string, Cached>();
+  /** The kept bodies' length in all. */
+  let length = 0;
   /** The requests whose answer is to be kept, and the version they were read at. */
   const reading = new WeakMap<FastifyRequest, string>();
   const current = () => {
@@ -64,6 +74,7 @@ export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEnt
     if (now !== version) {
       version = now;
       entries = new Map();
+      length = 0;
     }
     return now;
   };
@@ -123,8 +134,22 @@ export function createVisitorCache(watcher: CheckpointWatcher, options: { maxEnt
     },
     keep(request, reply, payload, done) {
       const at = reading.get(request);
-      if (at !== undefined && reply.statusCode === 200 && typeof payload === 'string' && current() === at) {
-        if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
+      if (
+        at !== undefined &&
+        reply.statusCode === 200 &&
+        typeof payload === 'string' &&
+        payload.length <= (options.maxBodyLength ?? Infinity) &&
+        current() === at
+      ) {
+        const maxLength = options.maxLength ?? Infinity;
+        length -= entries.get(request.url)?.body.length ?? 0;
+        entries.delete(request.url);
+        while (entries.size > 0 && (entries.size >= options.maxEntries || length + payload.length > maxLength)) {
+          const [oldest, { body }] = entries.entries().next().value!;
+          entries.delete(oldest);
+          length -= body.length;
+        }
+        length += payload.length;
         const headers = KEPT_HEADERS.flatMap((name) => {
           const value = reply.getHeader(name);
           return value === undefined ? [] : [[name, String(value)] as const];

@@ -1,5 +1,6 @@
-import { isStaffRole, PostIdParams } from '@forum/contracts';
+import { commentsFeedPath, isStaffRole, PostIdParams } from '@forum/contracts';
 import { useParams } from 'react-router-dom';
+import { FeedLink } from '../../components/FeedLink';
 import { PostNotFound } from '../../components/NotFoundMessage';
 import { PostComments } from '../../features/comments';
 import { FollowPostButton } from '../../features/follows';
@@ -10,7 +11,7 @@ import { useGetPostQuery } from '../../lib/post';
 
 /**
  * /post/:id (spec §2 Post detail): the post (with Follow for a member), then its comments (no form on a
- * locked or hidden post, but for staff); an id that cannot be a post's is not found.
+ * locked or hidden post, but for staff), their feed named in the head; an id that cannot be a post's is not found.
  */
 export function PostPage() {
   const { id = '' } = useParams();
@@ -26,6 +27,7 @@ function ValidPostPage({ id }: { id: string }) {
   const locked = post?.locked ? { reason: post.lockReason } : undefined;
   return (
     <PostDetails id={id} actions={<FollowPostButton postId={id} />}>
+      {post && !post.hidden && <FeedLink href={commentsFeedPath(id)} title={`Comments on ${post.title}`} />}
       <PostComments postId={id} locked={locked} hidden={post?.hidden !== undefined} staff={role !== undefined && isStaffRole(role)} />
     </PostDetails>
   );
