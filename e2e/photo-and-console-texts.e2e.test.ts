@@ -35,7 +35,7 @@ describe.skipIf(chromiumMissing)('refusals said plainly, in Chromium', () => {
   // About once in twelve runs on a loaded machine, Chromium reports three connect-src refusals of
   // the picture's address on /dashboard, from React's commit and MUI's avatar (the <img> elements and
   // their loaders), while the picture itself loads and shows; the page fetches nothing itself (no
-  // fetch, XHR or beacon of it), and a page of <img> elements alone did not show it in 400 tries.
+  // fetch, XHR or beacon of it), and a page of such <img> elements alone, routed the same way, did not show it in 2,400 loads.
   // Only that line is let pass: any other refusal, of the picture or of anything else, still fails.
   const journey = setUpJourneys(
     'photo-and-console-texts',
