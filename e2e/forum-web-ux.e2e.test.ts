@@ -251,6 +251,9 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       await page.waitForURL((url) => url.pathname === '/dashboard/my-post');
       const shown = toast('Your post has been created.');
       await shown.waitFor();
+      // held under the pointer, as a reader holds it (MUI's Snackbar pauses its 5 s while hovered):
+      // on a busy machine the measuring below could outlast it
+      await shown.hover();
       const title = page.getByRole('heading', { name: 'My Posts', level: 1 });
       const add = page.getByRole('link', { name: 'Add New Post' });
       await add.waitFor();

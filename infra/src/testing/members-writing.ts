@@ -174,6 +174,10 @@ export async function startWorkload(base: string) {
   });
   expect(created.status).toBe(201);
   const postId = created.body!.id!;
+  // the visitor reads a post they found, one the read side has: not its id before the projections applied it
+  await expect
+    .poll(async () => (await call(`${base}/api/posts/${postId}`, { headers: { [HEADER_MIN_POSITION]: created.body!.position! } })).status, { timeout: 30_000 })
+    .toBe(200);
   const stream = await openStream(base, `/api/stream?topics=post:${postId}`);
   expect(stream.status).toBe(200);
   const answers: Answer[] = [];
