@@ -181,7 +181,18 @@ describe('the feeds', () => {
       // the hidden post had the tag too
       expect(feed.items.map((item) => item.url)).toEqual([`${forum.url}/post/${posts.commented!.id}`]);
     }
-    for (const path of ['/feeds/tags/Storks.xml', '/feeds/tags/Herons', '/feeds/tags/.xml', `/feeds/tags/${'x'.repeat(90)}.xml`])
+    // hostile names too: NUL, a control, a bidi override, spaces only (none can be a tag's)
+    for (const path of [
+      '/feeds/tags/Storks.xml',
+      '/feeds/tags/Herons',
+      '/feeds/tags/.xml',
+      `/feeds/tags/${'x'.repeat(90)}.xml`,
+      '/feeds/tags/%00.xml',
+      '/feeds/tags/Her%00ons.xml',
+      '/feeds/tags/%07.xml',
+      '/feeds/tags/%E2%80%AEHerons.xml',
+      '/feeds/tags/%20%20.xml',
+    ])
       expect((await forum.api(path)).status, path).toBe(404);
     // a broken escape is the server's 400; a name longer than a path's part may be is no route of the feeds (the web app's 404 page)
     expect((await forum.api('/feeds/tags/%FF.xml')).status).toBe(400);

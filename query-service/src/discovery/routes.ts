@@ -1,4 +1,4 @@
-import { ATOM_TYPE, FEEDS_PATH, POSTS_FEED_PATH, SITEMAP_INDEX_PATH, SITEMAPS_PATH } from '@forum/contracts';
+import { ATOM_TYPE, FEEDS_PATH, POSTS_FEED_PATH, SITEMAP_INDEX_PATH, SITEMAPS_PATH, tagName } from '@forum/contracts';
 import { cancelWhenClientLeavesHook, NotFoundError, type Knex } from '@forum/platform';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -28,8 +28,8 @@ export interface DiscoveryDeps extends DiscoverySettings {
 const SITEMAP_TYPE = 'application/xml; charset=utf-8';
 const FEED_TYPE = `${ATOM_TYPE}; charset=utf-8`;
 const PostId = z.string().uuid();
-/** Longer than any tag name the forum allows: past it no tag has the name. */
-const TAG_FEED_NAME_MAX = 200;
+/** A tag's name as the forum's rule takes it (its length, no NUL, controls or invisible marks): any other names no tag. */
+const TagName = tagName('Tag');
 
 /**
  * The documents for search engines and feed readers (docs/seo.md), at the forum's top level (register
@@ -61,8 +61,8 @@ export function discoveryRoutes(deps: DiscoveryDeps): FastifyPluginAsync {
     instance.get(POSTS_FEED_PATH, publicRead, async (_request, reply) => send(reply, FEED_TYPE, await documents.postsFeed(), 'feed'));
     instance.get<{ Params: { name: string } }>(`${FEEDS_PATH}/tags/:name`, publicRead, async (request, reply) => {
       const { name } = request.params;
-      const tag = name.endsWith('.xml') ? name.slice(0, -'.xml'.length) : '';
-      return send(reply, FEED_TYPE, tag && tag.length <= TAG_FEED_NAME_MAX ? await documents.tagFeed(tag) : null, 'feed');
+      const tag = name.endsWith('.xml') ? TagName.safeParse(name.slice(0, -'.xml'.length)) : null;
+      return send(reply, FEED_TYPE, tag?.success ? await documents.tagFeed(tag.data) : null, 'feed');
     });
     instance.get<{ Params: { id: string } }>(`${FEEDS_PATH}/posts/:id/comments.xml`, publicRead, async (request, reply) => {
       const { id } = request.params;
