@@ -321,6 +321,10 @@ const reads: Record<string, { params?: Params; query?: Record<string, fc.Arbitra
   'GET /api/my-posts/:email': { params: { email: ids.email } },
   'GET /api/user-post-count/:email': { params: { email: ids.email } },
   'GET /api/posts/:id': { params: { id: ids.post } },
+  // the sitemap's files and the feeds, at the forum's top level (docs/seo.md)
+  'GET /sitemaps/:name': { params: { name: () => text('pages-1.xml', 'pages-2.xml', 'pages-0.xml') } },
+  'GET /feeds/tags/:name': { params: { name: () => text('DevOps.xml', 'devops.xml', 'React.xml', 'Nope.xml') } },
+  'GET /feeds/posts/:id/comments.xml': { params: { id: ids.post } },
   'GET /api/posts/:id/revisions': { params: { id: ids.post } },
   'GET /api/posts/:id/follow': { params: { id: ids.post } },
   'GET /api/me/notifications': { query: { page: text('1', '2'), unread: text('true', 'false') } },
@@ -407,7 +411,7 @@ const runsPerRoute = (routes: number) => Math.max(20, Math.ceil(RUNS / routes));
 
 describe('every route of the API under generated hostile requests', () => {
   it('fuzzes every route the services have (a new route must join the tables here)', () => {
-    const served = [...forum.apps.command.routes, ...forum.apps.query.routes].filter((route) => route.includes(' /api/'));
+    const served = [...forum.apps.command.routes, ...forum.apps.query.routes].filter((route) => / \/(api|feeds|sitemaps)\//.test(route));
     const covered = new Set([...Object.keys(commands), ...Object.keys(reads), ...served.filter((r) => r.startsWith('GET ') && !r.includes(':'))]);
     expect(served.filter((route) => !covered.has(route))).toEqual([]);
   });
