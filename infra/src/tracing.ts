@@ -1,9 +1,3 @@
-import { context, propagation, trace } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { defaultResource, detectResources, envDetector, hostDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
-
 /** A process's tracing, once started: `stop` sends the spans not sent yet and unregisters it. */
 export interface Tracing {
   stop(): Promise<void>;
@@ -30,30 +24,15 @@ export function tracingAsked(env: TracingEnv): boolean {
  * The process's traces, sent over OTLP (HTTP, protobuf) in batches to OTEL_EXPORTER_OTLP_ENDPOINT,
  * when `tracingAsked`; null otherwise, and the OpenTelemetry API stays the no-op it is (its spans
  * cost a small object each). `service` names the process (`forum`, `forum-command-service`…) unless
- * OTEL_SERVICE_NAME says otherwise. Call it first thing in a process's entry.
+ * OTEL_SERVICE_NAME says otherwise. Await it first thing in a process's entry.
  */
-export function startTracing(service: string, env: TracingEnv = process.env): Tracing | null {
+export async function startTracing(service: string, env: TracingEnv = process.env): Promise<Tracing | null> {
   if (!tracingAsked(env)) return null;
+  // the SDK and its exporter are loaded only here: a process without traces never reads them
+  const [{ registerTracing }, { BatchSpanProcessor }, { OTLPTraceExporter }] = await Promise.all([
+    import('./tracing-sdk.ts'),
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/exporter-trace-otlp-proto'),
+  ]);
   return registerTracing(service, new BatchSpanProcessor(new OTLPTraceExporter()));
-}
-
-/**
- * Registers the forum's tracer provider with `processor` (a test's in-memory exporter, or startTracing's
- * OTLP): spans in the async context of their parents, and W3C Trace Context alone as the propagator
- * (no baggage: the forum reads none, and would only pass on what a client sent).
- */
-export function registerTracing(service: string, processor: SpanProcessor): Tracing {
-  const resource = defaultResource()
-    .merge(resourceFromAttributes({ 'service.name': service }))
-    .merge(detectResources({ detectors: [hostDetector, envDetector] }));
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] });
-  provider.register({ propagator: new W3CTraceContextPropagator() });
-  return {
-    async stop() {
-      await provider.shutdown();
-      trace.disable();
-      context.disable();
-      propagation.disable();
-    },
-  };
 }

@@ -8,8 +8,8 @@ const probe = () => trace.getTracer('probe').startSpan('probe');
 const TRACEPARENT = `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01`;
 
 describe('startTracing', () => {
-  it('with no OTLP endpoint set starts no SDK: the API stays the no-op it is, and a traceparent is not read', () => {
-    expect(startTracing('forum-command-service', {})).toBeNull();
+  it('with no OTLP endpoint set starts no SDK: the API stays the no-op it is, and a traceparent is not read', async () => {
+    expect(await startTracing('forum-command-service', {})).toBeNull();
     const span = probe();
     expect(span.isRecording()).toBe(false);
     expect(trace.isSpanContextValid(span.spanContext())).toBe(false);
@@ -30,7 +30,7 @@ describe('startTracing', () => {
     onTestFinished(() => void collector.close());
     vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', `http://127.0.0.1:${(collector.address() as AddressInfo).port}`);
     onTestFinished(() => void vi.unstubAllEnvs());
-    const tracing = startTracing('forum-command-service');
+    const tracing = await startTracing('forum-command-service');
     onTestFinished(() => tracing?.stop());
     expect(tracing).not.toBeNull();
     expect(probe().isRecording()).toBe(true);

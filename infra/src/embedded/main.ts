@@ -5,7 +5,7 @@ import { banner, startForum } from './forum.ts';
 import { stopOnSignals } from './stop-on-signals.ts';
 import { startTracing, thenStopTracing } from '../tracing.ts';
 
-const tracing = startTracing('forum');
+const tracing = await startTracing('forum');
 const config = loadConfig(EmbeddedConfig);
 const logger = createLogger('forum', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const forum = await startForum(config, logger);

@@ -11,7 +11,8 @@ import { startTestForum, type NewUser, type TestForum } from '../testing/forum.t
 import { openStream } from '../testing/sse-client.ts';
 import { apiProxy } from '../replicated/api-proxy.ts';
 import { ReplicaSet } from '../replicated/replica-set.ts';
-import { registerTracing, type Tracing } from '../tracing.ts';
+import { registerTracing } from '../tracing-sdk.ts';
+import type { Tracing } from '../tracing.ts';
 
 /**
  * Traces (docs/operations.md#traces) through the whole forum in one process, its spans kept in

@@ -7,7 +7,7 @@ import { startReplicatedForum } from './forum.ts';
 import { startTracing, thenStopTracing } from '../tracing.ts';
 
 // this process's spans are the gateway's; each service's process starts its own (infra/src/services)
-const tracing = startTracing('forum-gateway');
+const tracing = await startTracing('forum-gateway');
 const config = loadConfig(ReplicatedConfig);
 const logger = createLogger('forum', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const forum = await startReplicatedForum(config, { env: process.env, logger });

@@ -35,7 +35,7 @@ import { startMetrics } from '../metrics.ts';
 import { startForumMailer } from '../embedded/notification-mailer.ts';
 import { startTracing } from '../tracing.ts';
 
-const tracing = startTracing('forum-command-service');
+const tracing = await startTracing('forum-command-service');
 
 const config = loadConfig(
   CommandServiceConfig.extend({ ...mailerSettings, SMTP_URL: z.string().url().optional(), MAIL_FROM: z.string().min(3).default(DEFAULT_MAIL_FROM) }),

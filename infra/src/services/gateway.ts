@@ -5,7 +5,7 @@ import { GatewayConfig } from '../replicated/gateway-config.ts';
 import { startGateway } from '../replicated/gateway.ts';
 import { startTracing, thenStopTracing } from '../tracing.ts';
 
-const tracing = startTracing('forum-gateway');
+const tracing = await startTracing('forum-gateway');
 const config = loadConfig(GatewayConfig);
 const logger = createLogger('gateway', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const gateway = await startGateway(config, logger);

@@ -5,7 +5,7 @@ import { openEventStore } from '../event-store.ts';
 import { startMetrics } from '../metrics.ts';
 import { startTracing } from '../tracing.ts';
 
-const tracing = startTracing('forum-projections');
+const tracing = await startTracing('forum-projections');
 const config = loadConfig(ProjectionsConfig);
 const logger = createLogger('projections', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const served = await startMetrics('projections', config, logger);

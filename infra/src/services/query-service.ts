@@ -3,7 +3,7 @@ import { loadConfig } from '@forum/platform';
 import { startTracing } from '../tracing.ts';
 import { QueryServiceEntryConfig, startQueryService } from './query-service-app.ts';
 
-const tracing = startTracing('forum-query-service');
+const tracing = await startTracing('forum-query-service');
 const service = await startQueryService(loadConfig(QueryServiceEntryConfig));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -5,7 +5,7 @@ import { openEventStore } from '../event-store.ts';
 import { startMetrics } from '../metrics.ts';
 import { startTracing } from '../tracing.ts';
 
-const tracing = startTracing('forum-relay');
+const tracing = await startTracing('forum-relay');
 const config = loadConfig(RelayConfig);
 const logger = createLogger('relay', config.LOG_LEVEL, { format: config.LOG_FORMAT });
 const served = await startMetrics('relay', config, logger);
