@@ -2,7 +2,11 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { defaultResource, detectResources, envDetector, hostDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import type { Tracing } from './tracing.ts';
+
+/** A process's tracing, once started: `stop` sends the spans not sent yet and unregisters it. */
+export interface Tracing {
+  stop(): Promise<void>;
+}
 
 /**
  * Registers the forum's tracer provider with `processor` (a test's in-memory exporter, or startTracing's

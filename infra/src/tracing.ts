@@ -1,7 +1,6 @@
-/** A process's tracing, once started: `stop` sends the spans not sent yet and unregisters it. */
-export interface Tracing {
-  stop(): Promise<void>;
-}
+import type { Tracing } from './tracing-sdk.ts';
+
+export type { Tracing } from './tracing-sdk.ts';
 
 /** `stop`, then the tracing's stop (its last spans sent): what a process does before it exits. */
 export const thenStopTracing = (stop: () => Promise<void>, tracing: Tracing | null) => async (): Promise<void> => {
