@@ -140,16 +140,17 @@ describe('the gateway’s /api proxy', () => {
 
   it('keeps its connections to the replicas open and sends request after request over them', async () => {
     apiSockets.clear();
+    // (a replica the tests above took out takes no reads until its next /readyz: count both replicas' connections)
+    const opened = () => [...apiSockets.values()].reduce((sum, sockets) => sum + sockets.size, 0);
     for (let i = 0; i < 100; i++) expect((await fetch(`${base}/api/posts?page=${i}`)).status).toBe(200);
     // one after the other: one connection to each replica (another if a /readyz was on it at the time), not one a request
-    expect(apiSockets.get('read')!.size).toBeLessThanOrEqual(2);
-    expect(apiSockets.get('cutting')!.size).toBeLessThanOrEqual(2);
+    expect(opened()).toBeLessThanOrEqual(4);
     // 30 at once, three times: the connections the first round opened carry the next two
     for (let round = 0; round < 3; round++) {
       const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => fetch(`${base}/api/posts?page=${i}`)));
       expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
     }
-    expect(apiSockets.get('read')!.size + apiSockets.get('cutting')!.size).toBeLessThanOrEqual(30 + 4);
+    expect(opened()).toBeLessThanOrEqual(30 + 4);
   });
 
   it('goes on answering when a client goes away before its answer has come', async () => {
