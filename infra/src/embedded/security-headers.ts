@@ -65,6 +65,11 @@ export const STRICT_HELMET = (https: boolean): FastifyHelmetOptions => ({
 
 type Headers = readonly (readonly [name: string, value: string])[];
 
+/** The headers of every answer (STRICT_HELMET's), as names and values: what a proxy in front of the services sets on the answers it forwards (haproxy-config.ts). */
+export async function everyAnswerHeaders(https: boolean): Promise<Headers> {
+  return (await workedOut({ every: STRICT_HELMET(https) })).every;
+}
+
 /**
  * The headers @fastify/helmet writes for each policy, worked out once on a Fastify server of its own
  * (one request per policy, through inject): the gateway then sets them on each answer in one loop.

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { createHttpServer, createLogger, type HttpServer } from '@forum/platform';
 import { freePort } from '@forum/platform/embedded-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,12 +17,15 @@ let gateway: HttpServer;
 let base: string;
 /** What each stand-in replica was asked, as 'name METHOD /path'. */
 const asked: string[] = [];
+/** The connections that carried a request other than /readyz to each stand-in replica, by name. */
+const apiSockets = new Map<string, Set<Socket>>();
 
 /** A stand-in replica named `name`, answering with `answer`. */
 async function replica(name: string, answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
   const server = createServer((req, res) => {
     asked.push(`${name} ${req.method} ${req.url}`);
     if (req.url === '/readyz') return void res.end('{"status":"ready"}');
+    apiSockets.set(name, (apiSockets.get(name) ?? new Set()).add(req.socket));
     answer(req, res);
   });
   servers.push(server);
@@ -132,6 +136,21 @@ describe('the gateway’s /api proxy', () => {
       expect(answer.headers.get('retry-after')).toBe('1');
       expect(await answer.json()).toEqual({ error: { code: 'UNAVAILABLE', message: 'The service is unavailable; try again shortly' } });
     }
+  });
+
+  it('keeps its connections to the replicas open and sends request after request over them', async () => {
+    apiSockets.clear();
+    // (a replica the tests above took out takes no reads until its next /readyz: count both replicas' connections)
+    const opened = () => [...apiSockets.values()].reduce((sum, sockets) => sum + sockets.size, 0);
+    for (let i = 0; i < 100; i++) expect((await fetch(`${base}/api/posts?page=${i}`)).status).toBe(200);
+    // one after the other: one connection to each replica (another if a /readyz was on it at the time), not one a request
+    expect(opened()).toBeLessThanOrEqual(4);
+    // 30 at once, three times: the connections the first round opened carry the next two
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => fetch(`${base}/api/posts?page=${i}`)));
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    }
+    expect(opened()).toBeLessThanOrEqual(30 + 4);
   });
 
   it('goes on answering when a client goes away before its answer has come', async () => {

@@ -37,3 +37,13 @@ export const GatewayConfig = EmbeddedConfig.pick({
   QUERY_SERVICE_URLS: upstreams,
 });
 export type GatewayConfig = z.infer<typeof GatewayConfig>;
+
+/**
+ * `npm run haproxy-config`'s variables: haproxy listens on HOST:PORT in front of the gateway at
+ * GATEWAY_URL and sends the API's reads to QUERY_SERVICE_URLS (haproxy-config.ts); PUBLIC_URL in
+ * https adds HSTS to the headers it sets.
+ */
+export const HaproxyFrontConfig = GatewayConfig.pick({ PORT: true, HOST: true, PUBLIC_URL: true, QUERY_SERVICE_URLS: true }).extend({
+  /** The gateway's base URL, as haproxy reaches it. */
+  GATEWAY_URL: z.string().url(),
+});
