@@ -236,6 +236,43 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
     },
   );
 
+  it(
+    "#46 a phone's first load of the home page moves nothing the reader sees: the footer starts below the screen, the tag strip keeps its room",
+    { timeout: 60_000 },
+    async () => {
+      const context = await journey.browser.newContext({ viewport: PHONE, reducedMotion: 'reduce' });
+      const phone = await context.newPage();
+      // the layout shifts of the page's life, as Chromium reports them to the page (Lighthouse's CLS adds up the same entries)
+      await phone.addInitScript(() => {
+        const shifts: { value: number; nodes: string[] }[] = [];
+        (window as unknown as { shifts: typeof shifts }).shifts = shifts;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node }[] })[]) {
+            if (!entry.hadRecentInput) shifts.push({ value: entry.value, nodes: entry.sources.map((source) => source.node?.nodeName ?? '?') });
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      // the API answers a moment after the page has painted, as on a phone's network: what comes in then must not move what is shown
+      await phone.route('**/api/**', async (route) => {
+        if (!isChangeStream(route.request().url())) await new Promise((resolve) => setTimeout(resolve, 400));
+        await route.continue();
+      });
+      try {
+        await phone.goto(`${forum.url}/`);
+        // the posts' cards (the demo data's, or other tests' posts) and the tag strip are in; then nothing more comes
+        await phone.locator('main article').first().waitFor();
+        await phone.getByRole('navigation', { name: 'Browse by tag' }).waitFor();
+        await requestsSettled(phone);
+        const shifts = await phone.evaluate(() => (window as unknown as { shifts: { value: number; nodes: string[] }[] }).shifts);
+        const total = shifts.reduce((sum, shift) => sum + shift.value, 0);
+        // Lighthouse's "good" is under 0.1; what is left is the bar's account button as the sign-in check ends (~0.001)
+        expect(total, JSON.stringify(shifts)).toBeLessThan(0.01);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
   it('#28.16 the success toast covers neither the page title nor the actions beside it, on a desktop and a phone', { timeout: 90_000 }, async () => {
     const wanda = await forum.newUser('Wanda Writer');
     await signInAt(wanda, '/dashboard/add-post');
