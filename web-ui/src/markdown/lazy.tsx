@@ -2,7 +2,7 @@ import { Skeleton } from '@mui/material';
 import { lazy, Suspense } from 'react';
 import type { MarkdownView as MarkdownViewType, MarkdownViewProps } from './MarkdownView.tsx';
 
-/** The renderer once its chunk has come (loadRenderer): rendered at once from then on, without a placeholder's frame. */
+/** The renderer once its chunk has come (loadMarkdownRenderer): rendered at once from then on, without a placeholder's frame. */
 let loaded: typeof MarkdownViewType | undefined;
 let loading: Promise<typeof MarkdownViewType> | undefined;
 
