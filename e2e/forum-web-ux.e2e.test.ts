@@ -236,6 +236,62 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
     },
   );
 
+  it(
+    "#46 a phone's first load of the home page and of a post page moves nothing the reader sees: the footer starts below the screen, the tag strip keeps its room, the post's text comes with its renderer",
+    { timeout: 90_000 },
+    async () => {
+      const paula = await forum.newUser('Paula Phone');
+      // a post whose text runs over several lines on a phone (where a line of placeholder before it would be pushed down)
+      const long = 'A paragraph of the post that runs over several lines on a phone, as most posts do. '.repeat(4);
+      const created = await forum.api('/api/posts', {
+        method: 'POST',
+        token: paula.token,
+        json: { title: 'A post read on a phone', description: `${long}\n\n${long}`, tags: ['Career'] },
+      });
+      expect(created.status).toBe(201);
+      const { id: postId } = (await created.json()) as { id: string };
+      await expect.poll(async () => (await forum.api(`/api/posts/${postId}`)).status, { timeout: 10_000 }).toBe(200);
+      const context = await journey.browser.newContext({ viewport: PHONE, reducedMotion: 'reduce' });
+      // the layout shifts of each page's life, as Chromium reports them to the page (Lighthouse's CLS adds up the same entries)
+      await context.addInitScript(() => {
+        const shifts: { value: number; nodes: string[] }[] = [];
+        (window as unknown as { shifts: typeof shifts }).shifts = shifts;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node }[] })[]) {
+            if (!entry.hadRecentInput) shifts.push({ value: entry.value, nodes: entry.sources.map((source) => source.node?.nodeName ?? '?') });
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      // the API answers a moment after the page has painted, as on a phone's network: what comes in then must not move what is shown
+      await context.route('**/api/**', async (route) => {
+        if (!isChangeStream(route.request().url())) await new Promise((resolve) => setTimeout(resolve, 400));
+        await route.continue();
+      });
+      const shiftsOf = async (path: string, loaded: (phone: Page) => Promise<void>) => {
+        const phone = await context.newPage();
+        await phone.goto(`${forum.url}${path}`);
+        await loaded(phone);
+        await requestsSettled(phone);
+        const shifts = await phone.evaluate(() => (window as unknown as { shifts: { value: number; nodes: string[] }[] }).shifts);
+        return { total: shifts.reduce((sum, shift) => sum + shift.value, 0), shifts: JSON.stringify(shifts) };
+      };
+      try {
+        // the posts' cards and the tag strip are in
+        const home = await shiftsOf('/', async (phone) => {
+          await phone.locator('main article').first().waitFor();
+          await phone.getByRole('navigation', { name: 'Browse by tag' }).waitFor();
+        });
+        // the post's text is in
+        const post = await shiftsOf(`/post/${postId}`, (phone) => phone.getByText('A paragraph of the post').first().waitFor());
+        // Lighthouse's "good" is under 0.1; what is left is the bar's account button as the sign-in check ends (~0.001)
+        expect(home.total, `home: ${home.shifts}`).toBeLessThan(0.01);
+        expect(post.total, `post: ${post.shifts}`).toBeLessThan(0.01);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
   it('#28.16 the success toast covers neither the page title nor the actions beside it, on a desktop and a phone', { timeout: 90_000 }, async () => {
     const wanda = await forum.newUser('Wanda Writer');
     await signInAt(wanda, '/dashboard/add-post');

@@ -6,4 +6,4 @@ export { sxList, type SxList } from './sx.ts';
 export { MarkdownEditor } from './markdown/MarkdownEditor.tsx';
 export type { MarkdownEditorProps } from './markdown/MarkdownEditor.tsx';
 export type { MentionSuggestion, SuggestMentions } from './markdown/MentionSuggestions.tsx';
-export { Markdown, PlainMarkdownText } from './markdown/lazy.tsx';
+export { loadMarkdownRenderer, Markdown, PlainMarkdownText } from './markdown/lazy.tsx';

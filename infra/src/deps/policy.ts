@@ -45,4 +45,8 @@ export const ACCEPTED: ReadonlySet<string> = new Set([...PERMISSIVE, ...DATA, ..
  */
 export const LICENCE_READ_BY_HAND: Readonly<Record<string, { licence: string; why: string }>> = {
   'css-mediaquery@0.1.2': { licence: 'BSD-3-Clause', why: 'package.json says "BSD"; its LICENSE file is the 3-clause BSD text (Yahoo! Inc., 2014)' },
+  'parse-cache-control@1.0.1': {
+    licence: 'BSD-3-Clause',
+    why: 'package.json says "BSD"; its LICENSE file is the 3-clause BSD text (Walmart and other contributors, 2012-2014); through lighthouse',
+  },
 };

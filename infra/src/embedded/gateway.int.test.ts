@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { CSP_NONCE_PLACEHOLDER } from '@forum/contracts';
+import { API_DOCUMENT_PATH } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type TestForum } from '../testing/forum.ts';
 import { cspNonce } from '../testing/security-headers.ts';
@@ -12,7 +13,7 @@ import { cspNonce } from '../testing/security-headers.ts';
 /**
  * The gateway's own answers over real HTTP (security-headers.int.test.ts checks their headers of
  * security): the web apps' files (cached by kind, compressed copies for browsers that accept
- * them), their pages, the answer while an app is not built, and /api's not-found, never a page.
+ * them), their pages and the API's JSON gzipped for browsers that accept it, the answer while an app is not built, and /api's not-found, never a page.
  * forum-web is the usual build; admin-web is served from a folder that is empty until a test builds it.
  */
 const forumWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../forum-web/dist');
@@ -40,6 +41,18 @@ function get(
       answer.on('data', (chunk: Buffer) => chunks.push(chunk));
       answer.on('end', () => resolve({ status: answer.statusCode!, headers: answer.headers, body: Buffer.concat(chunks) }));
       answer.on('error', reject);
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
+/** The status and headers of an answer that does not end (the change stream); the connection is closed once they came. */
+function streamHeaders(urlPath: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(`http://127.0.0.1:${forum.port}${urlPath}`, { headers }, (answer) => {
+      resolve({ status: answer.statusCode!, headers: answer.headers });
+      answer.destroy();
     });
     sent.on('error', reject);
     sent.end();
@@ -86,22 +99,35 @@ describe('the web apps’ files', () => {
     }
   });
 
-  it('does not compress the API’s answers', async () => {
-    const answer = await get('/api/tags', { 'Accept-Encoding': 'gzip, deflate, br' });
-    expect(answer.status).toBe(200);
-    expect(answer.headers['content-encoding']).toBeUndefined();
-    expect(JSON.parse(answer.body.toString('utf8'))).toBeInstanceOf(Array);
+  it('sends the API’s JSON of 1 KiB or more gzipped to a browser that accepts it, a smaller answer as it is, and never holds the change stream back', async () => {
+    // the API document: some hundreds of KiB of JSON
+    const plain = await get(API_DOCUMENT_PATH);
+    expect([plain.status, plain.headers['content-encoding']]).toEqual([200, undefined]);
+    const gzip = await get(API_DOCUMENT_PATH, { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect([gzip.status, gzip.headers['content-encoding'], gzip.headers['content-type']]).toEqual([200, 'gzip', 'application/json; charset=utf-8']);
+    expect(gzip.headers['vary']).toMatch(/accept-encoding/i);
+    expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+    expect(gzip.body.length).toBeLessThan(plain.body.length / 4);
+
+    const small = await get('/api/tags', { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(small.status).toBe(200);
+    expect(small.body.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.body.toString('utf8'))).toBeInstanceOf(Array);
+
+    const stream = await streamHeaders('/api/stream?topics=posts', { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect([stream.status, stream.headers['content-type'], stream.headers['content-encoding']]).toEqual([200, 'text/event-stream; charset=utf-8', undefined]);
   });
 });
 
 describe('the web apps’ pages', () => {
-  it('answers every other GET with index.html, never cached, its nonce the one its CSP names', async () => {
+  it('answers every other GET with index.html, never cached, its nonce the one its CSP names, gzipped for a browser that accepts it', async () => {
     for (const page of ['/', '/index.html', '/post/abc', '/dashboard/profile?tab=posts', '/.sources-sha256']) {
       const answer = await get(page, { 'Accept-Encoding': 'gzip, br' });
       expect([answer.status, answer.headers['content-type'], answer.headers['cache-control']], page).toEqual([200, 'text/html; charset=utf-8', 'no-store']);
-      expect(answer.headers['content-encoding'], page).toBeUndefined();
+      expect(answer.headers['content-encoding'], page).toBe('gzip');
       const nonce = cspNonce(new Headers(answer.headers as Record<string, string>));
-      const html = answer.body.toString('utf8');
+      const html = gunzipSync(answer.body).toString('utf8');
       expect(html, page).not.toContain(CSP_NONCE_PLACEHOLDER);
       expect(html, page).toContain(`<meta property="csp-nonce" nonce="${nonce}">`);
     }

@@ -18,6 +18,7 @@ import fastifyStatic from '@fastify/static';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { SecurityHeaders } from './security-headers.ts';
+import { compressAnswers } from './compression.ts';
 import { robotsTxt } from './robots.ts';
 import { singlePageApp } from './spa.ts';
 
@@ -72,6 +73,8 @@ export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> 
   server.all(METRICS_PATH, noSuchEndpoint);
   if (routes.identity) mountRaw(server, '/realms/forum', routes.identity);
   if (routes.identityAdmin) mountRaw(server, '/admin/realms/forum', routes.identityAdmin);
+  // the API's JSON and the apps' pages, compressed for browsers that accept it (compression.ts)
+  await compressAnswers(server);
 
   await server.register(
     async (api) => {

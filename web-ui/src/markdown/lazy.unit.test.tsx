@@ -2,7 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import axe from 'axe-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Markdown } from './lazy.tsx';
+import { loadMarkdownRenderer, Markdown } from './lazy.tsx';
 
 afterEach(cleanup);
 
@@ -15,5 +15,13 @@ describe('Markdown while its renderer loads', () => {
     expect(violations.map(({ id, nodes }) => ({ id, nodes: nodes.map((node) => node.html) }))).toEqual([]);
     // and the text once it has
     expect(await screen.findByText('text')).toBeTruthy();
+  });
+
+  it('renders the text at once, without a placeholder, once the renderer has been loaded ahead (a page that will show text asks for it early)', async () => {
+    await loadMarkdownRenderer();
+    render(<Markdown source="Loaded **ahead**" ownOrigin="https://forum.example" />);
+    // in the first render: no frame of placeholder for the text to push down
+    expect(screen.queryByRole('status', { name: 'Loading text' })).toBeNull();
+    expect(screen.getByText('ahead')).toBeTruthy();
   });
 });

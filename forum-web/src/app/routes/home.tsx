@@ -1,10 +1,13 @@
 import { Box, Stack, Typography } from '@mui/material';
 import { Announcements } from '../../features/notifications';
+import { useGetAnnouncementsQuery } from '../../features/notifications/api/get-announcements';
 import { PostList, TagSearch } from '../../features/posts';
 import { TagStrip } from '../../features/tags';
 
 /** Spec §2 Home: search by tag, the tag strip, announcements, the post list. */
 export function HomePage() {
+  // the same request as the announcements block's (one answer for both)
+  const announcementsLoading = useGetAnnouncementsQuery().isLoading;
   return (
     <Stack spacing={4}>
       <Box>
@@ -18,7 +21,13 @@ export function HomePage() {
       <TagSearch />
       <TagStrip />
       <Announcements />
-      <PostList />
+      {/*
+        no box until the announcements have answered (their request and the list's go out together): they come in above the
+        list, and a list already laid out would move down under the reader's eyes (a layout shift)
+      */}
+      <Box sx={{ display: announcementsLoading ? 'none' : undefined }}>
+        <PostList />
+      </Box>
     </Stack>
   );
 }

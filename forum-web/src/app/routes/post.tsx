@@ -1,4 +1,5 @@
 import { commentsFeedPath, isStaffRole, PostIdParams } from '@forum/contracts';
+import { loadMarkdownRenderer } from '@forum/web-ui';
 import { useParams } from 'react-router-dom';
 import { FeedLink } from '../../components/FeedLink';
 import { PostNotFound } from '../../components/NotFoundMessage';
@@ -8,6 +9,9 @@ import { PostDetails } from '../../features/posts';
 import { useGetMeQuery } from '../../features/account/api/get-me';
 import { useAuthState } from '../../lib/auth';
 import { useGetPostQuery } from '../../lib/post';
+
+// the post and its comments are Markdown: the renderer's chunk loads while the page asks for them (web-ui's loadMarkdownRenderer)
+void loadMarkdownRenderer();
 
 /**
  * /post/:id (spec §2 Post detail): the post (with Follow for a member), then its comments (no form on a

@@ -18,6 +18,9 @@ const still = {
   '& .tag-strip-copy[aria-hidden]': { display: 'none' },
 } as const;
 
+/** The strip's height: its heading (an overline, 12 px at a line height of 2.66) and a row of medium chips (32 px) with room for their focus rings (6 px above and below). */
+const STRIP_HEIGHT = 12 * 2.66 + 32 + 2 * 6;
+
 /**
  * The home tag strip (spec §2, §9): every tag, scrolling in a 20-second loop.
  * Two copies of the list each move by their own width, so the loop has no seam;
@@ -29,7 +32,7 @@ const still = {
  * the pointer stays there for its click.
  */
 export function TagStrip() {
-  const { data: tags = [], error } = useGetTagsQuery();
+  const { data: tags = [], error, isLoading } = useGetTagsQuery();
   const [keyboardIn, setKeyboardIn] = useState(false);
 
   const focused = (event: FocusEvent<HTMLElement>) => {
@@ -47,6 +50,8 @@ export function TagStrip() {
     if (error) console.error('Loading tags failed', error);
   }, [error]);
 
+  // while the tags load, the strip's room is kept: the page under it does not move when they come
+  if (isLoading) return <Box aria-hidden sx={{ height: STRIP_HEIGHT }} />;
   if (tags.length === 0) return null;
 
   const copy = (hidden: boolean) => (
