@@ -1,8 +1,10 @@
+import { tagPagePath } from '@forum/contracts';
 import { sxList } from '@forum/web-ui';
 import { Chip, Stack, type ChipProps, type SxProps, type Theme } from '@mui/material';
 import { Link } from 'react-router-dom';
 
-export const tagPath = (tag: string) => `/tags/${encodeURIComponent(tag)}`;
+/** A tag's page in forum-web: contracts' tagPagePath, the address the sitemap and feeds name too. */
+export const tagPath = tagPagePath;
 
 interface TagChipProps {
   tag: string;
