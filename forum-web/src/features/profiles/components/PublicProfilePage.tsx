@@ -8,7 +8,7 @@ import { GOLD } from '../../../components/profile/gold';
 import { MemberBadge } from '../../../components/profile/MemberBadge';
 import { ProfilePost } from '../../../components/profile/ProfilePost';
 import { Statistic } from '../../../components/profile/Statistic';
-import { formatDate } from '../../../lib/format';
+import { FormattedDate } from '../../../components/FormattedDate';
 import { isNotFound } from '../../../lib/http-error';
 import { usePagedList, usePageParam } from '../../../lib/page-param';
 import { useGetPublicProfileQuery } from '../api/get-public-profile';
@@ -61,7 +61,10 @@ export function PublicProfilePage({ id }: { id: string }) {
                 </Typography>
               )}
               <Typography variant="body2" color="text.secondary">
-                Joined <time dateTime={user.registeredAt}>{formatDate(user.registeredAt)}</time>
+                Joined{' '}
+                <time dateTime={user.registeredAt}>
+                  <FormattedDate value={user.registeredAt} />
+                </time>
               </Typography>
               <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', justifyContent: 'center', rowGap: 1 }}>
                 <MemberBadge badge={user.badge} />
