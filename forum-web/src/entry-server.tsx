@@ -114,7 +114,7 @@ function renderToHtml(element: ReactNode): Promise<string> {
         done();
       },
       final(done) {
-        if (failed) reject(failed instanceof Error ? failed : new Error(String(failed)));
+        if (failed) reject(failed instanceof Error ? failed : new Error('the page failed to render', { cause: failed }));
         else resolve(html);
         done();
       },

@@ -10,8 +10,8 @@ export interface PageHeadProps {
   readonly description: string;
   /** The page's path (its canonical address is the forum's origin and it). */
   readonly path: string;
-  /** Open Graph's type: a post is an article, other pages a website. */
-  readonly type?: 'website' | 'article';
+  /** Open Graph's type: a post is an article, a member's page a profile, other pages a website. */
+  readonly type?: 'website' | 'article' | 'profile';
   /** schema.org data about the page, written as JSON-LD. */
   readonly jsonLd?: unknown;
 }

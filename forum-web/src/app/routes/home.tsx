@@ -2,11 +2,13 @@ import { Box, Stack, Typography } from '@mui/material';
 import { Announcements } from '../../features/notifications';
 import { PostList, TagSearch } from '../../features/posts';
 import { TagStrip } from '../../features/tags';
+import { PageHead } from '../../components/PageHead';
 
 /** Spec §2 Home: search by tag, the tag strip, announcements, the post list. */
 export function HomePage() {
   return (
     <Stack spacing={4}>
+      <PageHead title="Home" description="A community forum: browse posts by tag, read, write, comment and vote." path="/" />
       <Box>
         <Typography variant="h4" component="h1" sx={{ fontWeight: 800, fontSize: { xs: '1.75rem', sm: '2.125rem' } }}>
           Welcome to the Forum

@@ -1,8 +1,9 @@
 import ShieldOutlined from '@mui/icons-material/ShieldOutlined';
-import { isStaffRole, postPageCount } from '@forum/contracts';
+import { isStaffRole, postPageCount, profilePath } from '@forum/contracts';
 import { Alert, Box, Card, CardContent, Chip, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { PersonAvatar } from '@forum/web-ui';
 import { NotFoundMessage } from '../../../components/NotFoundMessage';
+import { PageHead } from '../../../components/PageHead';
 import { PostPager } from '../../../components/PostPager';
 import { GOLD } from '../../../components/profile/gold';
 import { MemberBadge } from '../../../components/profile/MemberBadge';
@@ -35,7 +36,7 @@ export function PublicProfilePage({ id }: { id: string }) {
   const gold = user.badge === 'Gold';
   return (
     <Stack spacing={3}>
-      <title>{`${user.name} · Forum`}</title>
+      <PageHead title={user.name} description={`${user.name}'s posts on the forum.`} path={profilePath(id)} type="profile" />
       <Card component="section" aria-labelledby="profile-name">
         <CardContent sx={{ p: { xs: 2.5, sm: 3 } }}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: 'center' }}>
