@@ -4,8 +4,8 @@ import { startTestForum, type NewUser, type TestForum } from '../testing/forum.t
 /**
  * forum-web's public pages as HTML before any script runs (issue #46 item 1, docs/seo.md), through
  * the whole forum over HTTP (needs `npm run build:web`): a post's page holds its text, its first
- * comments, its head tags and its JSON-LD, hostile text escaped; what is not there is 404 with the
- * forum's page; a kept page gives way to the next version of the read side.
+ * comments, its head tags and its JSON-LD, hostile text escaped; what is not there is 404 and a
+ * deleted post 410, each with the forum's page; a kept page gives way to the next version of the read side.
  */
 const HOSTILE = '</script><script>alert(1)</script> & "quoted"';
 let forum: TestForum;
@@ -33,7 +33,7 @@ beforeAll(async () => {
   await forum.call('DELETE', `/api/my-posts/${deletedId}`, { token: author.token });
   // the read side has it all (the page's reads are a visitor's, without the test's position)
   await forum.call('GET', `/api/posts/${postId}/comments`);
-  await forum.call('GET', `/api/posts/${deletedId}`, { expect: 404 });
+  await forum.call('GET', `/api/posts/${deletedId}`, { expect: 410 });
 }, 90_000);
 afterAll(() => forum?.stop());
 
@@ -119,6 +119,14 @@ describe('a post’s page', () => {
     await forum.call('POST', '/api/comments', { token: author.token, body: { postId, text: 'A second comment, later' }, expect: 201 });
     await forum.call('GET', `/api/posts/${postId}/comments`);
     expect((await page(`/post/${postId}`)).html).toContain('A second comment, later');
+  });
+
+  it('is 410 with the forum’s page when the post was deleted, as its read is', async () => {
+    const { status, html } = await page(`/post/${deletedId}`);
+    expect(status).toBe(410);
+    expect(html).toContain('Post deleted');
+    expect(html).toContain('Back to Home');
+    expect((await forum.api(`/api/posts/${deletedId}`)).status).toBe(410);
   });
 
   it('is 404 with the forum’s page when there is no such post, or the id cannot be one', async () => {

@@ -8,12 +8,12 @@ import { Link } from 'react-router-dom';
 import { Markdown, PersonAvatar, useOwnOrigin } from '@forum/web-ui';
 import { AuthorName } from '../../../components/AuthorName';
 import { HiddenNotice, PostMarks } from '../../../components/ModerationMarks';
-import { PostNotFound } from '../../../components/NotFoundMessage';
+import { PostGone, PostNotFound } from '../../../components/NotFoundMessage';
 import { PageHead } from '../../../components/PageHead';
 import { postJsonLd } from '../../../lib/json-ld';
 import { TagList } from '../../../components/TagChip';
 import { FormattedDate } from '../../../components/FormattedDate';
-import { isNotFound } from '../../../lib/http-error';
+import { isGone, isNotFound } from '../../../lib/http-error';
 import { useAuthState } from '../../../lib/auth';
 import { useGetPostQuery } from '../../../lib/post';
 import { useLivePost } from '../hooks/use-live-post';
@@ -27,8 +27,8 @@ import { VoteButtons } from './VoteButtons';
 /**
  * Post detail (spec §2): author, date, title, tags, description, like and dislike, the
  * comment count and the share menu. `children` (the comments) show once the post has loaded.
- * The counts move as votes and comments come (the change stream), and a post deleted meanwhile
- * shows as not found. `actions` stand beside the share menu (Follow). Staff's marks show too: pinned
+ * The counts move as votes and comments come (the change stream), and a post deleted (before or
+ * meanwhile) shows as deleted. `actions` stand beside the share menu (Follow). Staff's marks show too: pinned
  * and locked beside the title, and, to its author and staff, why a hidden post is hidden. A signed-in
  * reader may report someone else's post. Its head: title, description, canonical address, Open Graph
  * and JSON-LD (PageHead).
@@ -52,6 +52,7 @@ export function PostDetails({
 
   if (isLoading) return <PostDetailsSkeleton />;
   if (isNotFound(error)) return <PostNotFound />;
+  if (isGone(error)) return <PostGone />;
   if (!post) {
     return (
       <Stack spacing={2} sx={{ py: 6, alignItems: 'center' }}>
