@@ -76,7 +76,7 @@ describe.skipIf(chromiumMissing)('public pages as HTML, in Chromium', () => {
 
     await visit('/', 'Welcome to the Forum');
     await visit(`/post/${id}`, 'A post to hydrate');
-    await page.getByRole('button', { name: 'Sign in' }).first().waitFor();
+    await page.getByRole('link', { name: 'Join Us' }).waitFor();
 
     await signInAt(member, '/leaderboard');
     await visit('/', 'Welcome to the Forum');

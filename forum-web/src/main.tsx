@@ -9,6 +9,7 @@ import { App } from './app/app';
 import { makeLiveStream } from './app/live';
 import { AppProviders } from './app/providers';
 import { makeStore } from './app/store';
+import { api } from './lib/api';
 import { makeAuth, silentCheckSsoRedirectUri } from './lib/auth';
 import { preloadedState, STATE_SCRIPT_ID, type ServerState } from './server/state';
 
@@ -41,8 +42,13 @@ const app = (
   </StrictMode>
 );
 // back from the realm, the app shows a spinner until the sign-in is taken (App): the server's markup is not that page
-if (serverState && root.firstChild && !hasAuthCallback(window.location.href)) hydrateRoot(root, app);
-else {
+if (serverState && root.firstChild && !hasAuthCallback(window.location.href)) {
+  hydrateRoot(root, app);
+  // the server read as a visitor: a member's own part (their vote, byMe, their email) is read again once they are known
+  void signInChecked.then(({ user }) => {
+    if (user) store.dispatch(api.util.invalidateTags(['Post', 'Comment', 'Profile']));
+  });
+} else {
   root.replaceChildren();
   createRoot(root).render(app);
 }
