@@ -23,7 +23,8 @@ interface Read {
 const statusOf = (read: Read): LoadedStatus | 'failed' => {
   if (!read.error) return 200;
   const status = (read.error as { status?: unknown }).status;
-  return status === 404 ? 404 : status === 410 ? 410 : 'failed';
+  // a 400: the address names nothing the read side can look up (a tag name no tag can have)
+  return status === 404 || status === 400 ? 404 : status === 410 ? 410 : 'failed';
 };
 
 type Loader = (store: AppStore, params: Record<string, string | undefined>, search: URLSearchParams) => Promise<LoadedStatus>;

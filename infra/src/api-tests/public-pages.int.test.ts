@@ -161,6 +161,23 @@ describe('the other public pages', () => {
     expect(unescaped(/<title>([^<]*)<\/title>/.exec(profile.html)![1]!)).toBe('Page Writer · Forum');
   });
 
+  it('a stranger’s odd addresses get the forum’s pages, never an error and never their text as markup', async () => {
+    const odd = [
+      '/tags/%E2%80%8B',
+      `/tags/${'x'.repeat(5000)}`,
+      '/tags/%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+      `/post/${postId}?q=%3C/script%3E%3Cscript%3E`,
+      '/u/%E2%80%8B',
+      '/?page=-1&sort=%3Cscript%3E',
+    ];
+    for (const path of odd) {
+      const { status, html } = await page(path);
+      expect([200, 404], path).toContain(status);
+      expect(html, path).not.toContain('<script>alert');
+      expect(html, path).not.toContain('</script><script>');
+    }
+  });
+
   it('an unknown tag or member is 404; any other path is the plain page', async () => {
     expect((await page('/tags/NoSuchTag')).status).toBe(404);
     expect((await page('/u/3e06aacc-67fc-4d09-87a1-4d80c0885730')).status).toBe(404);
