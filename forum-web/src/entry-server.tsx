@@ -14,10 +14,9 @@ import { StrictMode, type ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { StaticRouter } from 'react-router-dom';
 import { makeLiveStream } from './app/live';
 import { AppProviders } from './app/providers';
-import { AppRoutes } from './app/router';
+import { App } from './app/app';
 import { makeStore, type AppStore } from './app/store';
 import { jsonForScript } from './lib/json-script';
 import { publicPage, type LoadedStatus } from './server/loaders';
@@ -83,9 +82,7 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage |
       <CacheProvider value={cache}>
         <OwnOriginProvider value={origin}>
           <AppProviders store={store} auth={serverAuth} live={live}>
-            <StaticRouter location={`${url.pathname}${url.search}`}>
-              <AppRoutes />
-            </StaticRouter>
+            <App serverLocation={`${url.pathname}${url.search}`} />
           </AppProviders>
         </OwnOriginProvider>
       </CacheProvider>
