@@ -99,7 +99,7 @@ describe.skipIf(chromiumMissing)('a member erasing their account, in Chromium', 
     await page.getByRole('alert').filter({ hasText: 'User deleted' }).waitFor();
     await row.waitFor({ state: 'detached' });
 
-    expect((await forum.api(`/api/posts/${postId}`)).status).toBe(404);
+    expect((await forum.api(`/api/posts/${postId}`)).status).toBe(410);
     expect((await forum.api('/api/me', { token: hal.token })).status).toBe(401);
     await waitFor(
       () => forum.realm!.accounts.findByEmail(hal.email),

@@ -6,6 +6,8 @@ export const ErrorCode = {
   UNAUTHENTICATED: 'UNAUTHENTICATED',
   FORBIDDEN: 'FORBIDDEN',
   NOT_FOUND: 'NOT_FOUND',
+  /** What was there and was deleted: a post's address after its deletion (410), where one that never was is NOT_FOUND. */
+  GONE: 'GONE',
   CONFLICT: 'CONFLICT',
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
   /** The key's request was carried out but its answer was lost (a writer died in between; KurrentDB's log): read instead of resending (409). */
@@ -86,6 +88,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCodeName, number>> = {
   MEMBER_SUSPENDED: 403,
   STAFF_PROTECTED: 403,
   NOT_FOUND: 404,
+  GONE: 410,
   CONFLICT: 409,
   IDEMPOTENCY_KEY_IN_DOUBT: 409,
   ALREADY_MEMBER: 409,

@@ -2,14 +2,16 @@
 import '@forum/contracts/parse-without-eval';
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
-import { pageNonce } from '@forum/web-auth';
+import { hasAuthCallback, pageNonce } from '@forum/web-auth';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { makeLiveStream } from './app/live';
 import { AppProviders } from './app/providers';
 import { makeStore } from './app/store';
+import { api } from './lib/api';
 import { makeAuth, silentCheckSsoRedirectUri } from './lib/auth';
+import { preloadedState, STATE_SCRIPT_ID, type ServerState } from './server/state';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -19,17 +21,34 @@ const signInChecked = auth.init({ onLoad: 'check-sso', checkLoginIframe: false, 
 // The end-to-end tests call the API with the page's own token; the flag is set only by their browser.
 if (window.__FORUM_E2E__ === true) window.__FORUM_AUTH__ = { token: () => auth.token() };
 
-const store = makeStore({ token: () => auth.token(), registration: () => auth.registration() });
+// a page the server rendered (docs/seo.md) hands over its reads: the store starts from them, and the markup is hydrated
+const serverState = document.getElementById(STATE_SCRIPT_ID)?.textContent;
+const store = makeStore(
+  { token: () => auth.token(), registration: () => auth.registration() },
+  serverState ? preloadedState(JSON.parse(serverState) as ServerState) : undefined,
+);
 // the change stream opens once the sign-in check is done: with a member's own topic from the start
 const live = makeLiveStream(store, auth, { openAfter: signInChecked });
 
-// MUI's styles go into <style> elements carrying the page's CSP nonce
-createRoot(root).render(
+// MUI's styles go into <style> elements carrying the page's CSP nonce; on a server-rendered page
+// emotion's cache takes over the server's <style data-emotion> and inserts only what it lacks
+const app = (
   <StrictMode>
     <CacheProvider value={createCache({ key: 'css', nonce: pageNonce() })}>
       <AppProviders store={store} auth={auth} live={live}>
         <App />
       </AppProviders>
     </CacheProvider>
-  </StrictMode>,
+  </StrictMode>
 );
+// back from the realm, the app shows a spinner until the sign-in is taken (App): the server's markup is not that page
+if (serverState && root.firstChild && !hasAuthCallback(window.location.href)) {
+  hydrateRoot(root, app);
+  // the server read as a visitor: a member's own part (their vote, byMe, their email) is read again once they are known
+  void signInChecked.then(({ user }) => {
+    if (user) store.dispatch(api.util.invalidateTags(['Post', 'Comment', 'Profile']));
+  });
+} else {
+  root.replaceChildren();
+  createRoot(root).render(app);
+}

@@ -126,16 +126,19 @@ const REQUEST_ID_HEADER = HEADER_REQUEST_ID.toLowerCase();
  * (`req`, `res`, `responseTime` in ms, 'request completed'), which log tools already read, with the
  * pattern of the route that answered (`route`: `/api/posts/:id`, never ids or a query; absent when no
  * route matched) and the `correlationId`. Info, warn from 400, error from 500; only
- * when the logger's level lets that through (nothing is built for a line nobody reads). A 503 with
+ * when the logger's level lets that through (nothing is built for a line nobody reads). The process's
+ * own calls of its routes (`inject`) are debug. A 503 with
  * Retry-After (BUSY, READ_TIMEOUT: load the service shed on purpose) is a warning, not an error. A
  * health probe's answer (markProbeAnswer) is debug, whatever its status.
  */
 export function logAnswer(logger: Logger, req: IncomingMessage, res: ServerResponse, startedAt: number, route?: string): void {
   // a client that left before the answer was sent: a warning, whatever the status; a stream's client leaving is how it ends
   const stream = streams.has(res);
-  const aborted = !res.writableFinished && !stream;
+  // the process's own call of its routes (Fastify's inject: the gateway reading for a page it renders) has no client to leave
+  const injected = '_lightMyRequest' in req;
+  const aborted = !res.writableFinished && !stream && !injected;
   const shed = res.statusCode === 503 && res.hasHeader('Retry-After');
-  const level = probes.has(res) ? 'debug' : res.statusCode >= 500 && !shed ? 'error' : res.statusCode >= 400 || aborted ? 'warn' : 'info';
+  const level = probes.has(res) || injected ? 'debug' : res.statusCode >= 500 && !shed ? 'error' : res.statusCode >= 400 || aborted ? 'warn' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   logger[level](
     {

@@ -94,6 +94,12 @@ describe('the request log', () => {
       ]);
   });
 
+  it('logs the process’s own calls of its routes (inject) at debug, never as an abort', async () => {
+    const { lines } = await serve('debug');
+    await servers.at(-1)!.inject({ method: 'GET', url: '/api/missing' });
+    await expect.poll(() => lines.map((l) => [l.level, l.msg, (l.req as { url: string }).url])).toEqual([[20, 'request completed', '/api/missing']]);
+  });
+
   it('warns of a 503 with Retry-After (a search refused as BUSY, a read timed out), and errs only on other 5xx', async () => {
     const { lines, base } = await serve('info');
     await (await fetch(`${base}/api/busy`)).arrayBuffer();

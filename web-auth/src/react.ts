@@ -14,8 +14,15 @@ export function useAuth(): Auth {
   return auth;
 }
 
-/** The current status, user and roles; re-renders when they change. */
+/**
+ * What a page rendered on a server shows, and so what the browser renders while it hydrates that page
+ * (however late a lazy part of it hydrates): the sign-in check has not answered.
+ */
+const NOT_KNOWN_YET: AuthState = { status: 'loading', user: null, error: null };
+const notKnownYet = () => NOT_KNOWN_YET;
+
+/** The current status, user and roles; re-renders when they change (and, on a hydrated page, once hydrated). */
 export function useAuthState(): AuthState {
   const auth = useAuth();
-  return useSyncExternalStore(auth.onChange, auth.getState, auth.getState);
+  return useSyncExternalStore(auth.onChange, auth.getState, notKnownYet);
 }

@@ -7,3 +7,4 @@ export { MarkdownEditor } from './markdown/MarkdownEditor.tsx';
 export type { MarkdownEditorProps } from './markdown/MarkdownEditor.tsx';
 export type { MentionSuggestion, SuggestMentions } from './markdown/MentionSuggestions.tsx';
 export { loadMarkdownRenderer, Markdown, PlainMarkdownText } from './markdown/lazy.tsx';
+export { OwnOriginProvider, useOwnOrigin } from './own-origin.tsx';

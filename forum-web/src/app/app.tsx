@@ -1,6 +1,6 @@
 import { hasAuthCallback } from '@forum/web-auth';
 import { useState } from 'react';
-import { BrowserRouter } from 'react-router-dom';
+import { BrowserRouter, StaticRouter } from 'react-router-dom';
 import { PageSpinner } from '../components/PageSpinner';
 import { useAuthState } from '../lib/auth';
 import { AuthNotices } from './auth-notices';
@@ -9,18 +9,26 @@ import { AppRoutes } from './router';
 /**
  * The pages render at once while the sign-in state loads (the bar shows a spinner in its place),
  * except on the return from the realm: that URL carries the code in its fragment until
- * keycloak-js has taken it out, and the router must not start with it.
+ * keycloak-js has taken it out, and the router must not start with it. The server renders the same
+ * tree at `serverLocation` (entry-server.tsx): the same shape gives the same ids (useId), which the
+ * browser's hydration must find.
  */
-export function App() {
+export function App({ serverLocation }: { serverLocation?: string }) {
   const { status } = useAuthState();
-  const [returning] = useState(() => hasAuthCallback(window.location.href));
+  const [returning] = useState(() => serverLocation === undefined && hasAuthCallback(window.location.href));
   if (status === 'loading' && returning) return <PageSpinner fullScreen />;
   return (
     <>
       <AuthNotices />
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
+      {serverLocation === undefined ? (
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      ) : (
+        <StaticRouter location={serverLocation}>
+          <AppRoutes />
+        </StaticRouter>
+      )}
     </>
   );
 }

@@ -3,7 +3,8 @@ import PushPinOutlined from '@mui/icons-material/PushPinOutlined';
 import VisibilityOffOutlined from '@mui/icons-material/VisibilityOffOutlined';
 import type { HiddenMark as Hidden } from '@forum/contracts';
 import { Alert, AlertTitle, Chip, Stack, type SxProps, type Theme } from '@mui/material';
-import { asSentence, formatDateTime } from '../lib/format';
+import { asSentence } from '../lib/format';
+import { FormattedDate } from './FormattedDate';
 
 /**
  * The marks staff put on a post where it is shown (a card, the post page): "Pinned", "Locked". The
@@ -27,7 +28,10 @@ export function HiddenNotice({ hidden, what, mine, sx }: { hidden: Hidden; what:
   return (
     <Alert severity="warning" icon={<VisibilityOffOutlined />} sx={sx}>
       <AlertTitle>
-        {mine ? `A moderator hid your ${what}` : `Hidden by a moderator`} on <time dateTime={hidden.hiddenAt}>{formatDateTime(hidden.hiddenAt)}</time>
+        {mine ? `A moderator hid your ${what}` : `Hidden by a moderator`} on{' '}
+        <time dateTime={hidden.hiddenAt}>
+          <FormattedDate value={hidden.hiddenAt} time />
+        </time>
       </AlertTitle>
       Reason: {asSentence(hidden.reason)} {mine ? `Only you and the moderators can see it.` : `Only its author and the moderators can see it.`}
     </Alert>

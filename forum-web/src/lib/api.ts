@@ -16,6 +16,8 @@ export interface ApiExtra {
   token?: () => Promise<string | undefined>;
   /** The position of the forum's record of the member just after a sign-in (the page's first reads must show it), or null. */
   registration?: () => Promise<string | null>;
+  /** The server's renderer (entry-server): its reads go to the read side through this, not the network. */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -68,7 +70,7 @@ function minPositionOf(endpoint: string): string | null {
   return newest.get();
 }
 
-const rawBaseQuery = fetchBaseQuery({
+const queryOptions: Parameters<typeof fetchBaseQuery>[0] = {
   baseUrl: apiBaseUrl(),
   // signed in: every call carries the access token, refreshed first when it expires within 30 s
   prepareHeaders: async (headers, { extra, type, endpoint }) => {
@@ -81,7 +83,18 @@ const rawBaseQuery = fetchBaseQuery({
     if (position && !headers.has(HEADER_MIN_POSITION)) headers.set(HEADER_MIN_POSITION, position);
     return headers;
   },
-});
+};
+const browserBaseQuery = fetchBaseQuery(queryOptions);
+/** The server renderer's own fetch, one base query for each (ApiExtra.fetch). */
+const serverBaseQueries = new WeakMap<typeof fetch, ReturnType<typeof fetchBaseQuery>>();
+
+const rawBaseQuery: typeof browserBaseQuery = (args, queryApi, extraOptions) => {
+  const serverFetch = (queryApi.extra as ApiExtra | undefined)?.fetch;
+  if (!serverFetch) return browserBaseQuery(args, queryApi, extraOptions);
+  let query = serverBaseQueries.get(serverFetch);
+  if (!query) serverBaseQueries.set(serverFetch, (query = fetchBaseQuery({ ...queryOptions, fetchFn: serverFetch })));
+  return query(args, queryApi, extraOptions);
+};
 
 /**
  * fetchBaseQuery, remembering the position of every command's answer for the reads after it, and

@@ -8,6 +8,11 @@ export function isNotFound(error: FetchBaseQueryError | SerializedError | undefi
   return error !== undefined && 'status' in error && error.status === 404;
 }
 
+/** True when an RTK Query error is the server's 410: what was there was deleted. */
+export function isGone(error: FetchBaseQueryError | SerializedError | undefined): boolean {
+  return error !== undefined && 'status' in error && error.status === 410;
+}
+
 /** What the server said of a failure: its status, code, message, field messages and its other details. */
 export type ServerError = { status: number | null; code: string; message: string; fields: FieldErrors; details: unknown };
 

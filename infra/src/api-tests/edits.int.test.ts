@@ -209,7 +209,7 @@ describe('the revisions of what cannot be read', () => {
     const deleted = await forum.store.append([
       { streamId: postStream(doomed.id), expectedVersion: 'any', events: [{ type: 'PostDeleted', data: deletion, metadata }] },
     ]);
-    expect((await forum.api(`/api/posts/${doomed.id}`, at(positionToken(deleted.lastPosition)))).status).toBe(404);
+    expect((await forum.api(`/api/posts/${doomed.id}`, at(positionToken(deleted.lastPosition)))).status).toBe(410);
     expect((await forum.api(`/api/posts/${doomed.id}/revisions`)).status).toBe(404);
     expect((await forum.api(`/api/posts/${randomUUID()}/revisions`)).status).toBe(404);
     expect((await forum.api(`/api/comments/${randomUUID()}/revisions`)).status).toBe(404);

@@ -236,7 +236,7 @@ describe('a member who erases themselves with their posts and comments', () => {
     const erased = await command('/api/me', 'DELETE', cy.token, { content: 'erase' });
     expect(erased.status).toBe(200);
     remember(erased.position);
-    expect((await read(`/api/posts/${cyPost}`)).status).toBe(404);
+    expect((await read(`/api/posts/${cyPost}`)).status).toBe(410);
     expect((await read(`/api/comments/${cyPost}`)).status).toBe(404);
     const onDee = (await (await read(`/api/comments/${deePost}`)).json()) as CommentItem[];
     expect(onDee).toEqual([]);

@@ -47,7 +47,7 @@ describe('DELETE /api/my-posts/:id', () => {
     const deleted = await forum.api(`/api/my-posts/${id}`, { method: 'DELETE', token: user.token });
     expect(deleted.status).toBe(200);
     const { position } = (await deleted.json()) as { position: string };
-    expect((await forum.api(`/api/posts/${id}`, { headers: { [HEADER_MIN_POSITION]: position } })).status).toBe(404);
+    expect((await forum.api(`/api/posts/${id}`, { headers: { [HEADER_MIN_POSITION]: position } })).status).toBe(410);
     const after = (await (await forum.api('/api/posts', { headers: { [HEADER_MIN_POSITION]: position } })).json()) as { totalCount: number };
     expect(after.totalCount).toBe(before - 1);
     expect((await forum.api(`/api/my-posts/${id}`, { method: 'DELETE', token: user.token })).status).toBe(404);

@@ -122,7 +122,7 @@ describe('the web apps’ files', () => {
 
 describe('the web apps’ pages', () => {
   it('answers every other GET with index.html, never cached, its nonce the one its CSP names, gzipped for a browser that accepts it', async () => {
-    for (const page of ['/', '/index.html', '/post/abc', '/dashboard/profile?tab=posts', '/.sources-sha256']) {
+    for (const page of ['/', '/index.html', '/about', '/dashboard/profile?tab=posts', '/.sources-sha256']) {
       const answer = await get(page, { 'Accept-Encoding': 'gzip, br' });
       expect([answer.status, answer.headers['content-type'], answer.headers['cache-control']], page).toEqual([200, 'text/html; charset=utf-8', 'no-store']);
       expect(answer.headers['content-encoding'], page).toBe('gzip');

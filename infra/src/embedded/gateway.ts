@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
 import { ErrorCode, ROBOTS_PATH } from '@forum/contracts';
 import {
   API_DOCUMENT_PATH,
@@ -20,6 +21,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { SecurityHeaders } from './security-headers.ts';
 import { compressAnswers } from './compression.ts';
 import { robotsTxt } from './robots.ts';
+import { publicPages } from './public-pages.ts';
 import { singlePageApp } from './spa.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -101,7 +103,14 @@ export async function createGateway(routes: GatewayRoutes): Promise<HttpServer> 
   // the apps' files and their compressed copies are sent by each app's routes (singlePageApp)
   await server.register(fastifyStatic, { serve: false, preCompressed: true, index: false, redirect: false });
   await server.register(singlePageApp({ dir: routes.adminWebDir, name: 'admin-web', headers }), { prefix: '/admin' });
-  await server.register(singlePageApp({ dir: routes.forumWebDir, name: 'forum-web', headers }));
+  // forum-web's public pages as HTML: its server build beside its dist/, reading through this server's own /api
+  const pages = publicPages({
+    serverEntry: path.join(path.dirname(routes.forumWebDir), 'dist-server', 'entry-server.js'),
+    publicUrl: routes.publicUrl,
+    server,
+    logger: routes.logger,
+  });
+  await server.register(singlePageApp({ dir: routes.forumWebDir, name: 'forum-web', headers, pages }));
   return server;
 }
 

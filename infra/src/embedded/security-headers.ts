@@ -35,8 +35,11 @@ export interface SecurityHeaders {
   readonly every: Handler;
   /** `/api`: registers @fastify/cors for the configured origins (it answers a preflight itself); nothing without any. */
   cors(api: FastifyInstance): Promise<void>;
-  /** An app's index.html: the apps' CSP with a fresh nonce for the styles the page inserts; returns the nonce. */
-  appDocument(req: IncomingMessage, res: ServerResponse): string;
+  /**
+   * An app's index.html: the apps' CSP with a fresh nonce for the styles the page inserts; returns the
+   * nonce. `styleHashes`: a server-rendered page's style attributes ('sha256-…'), allowed by 'unsafe-hashes'.
+   */
+  appDocument(req: IncomingMessage, res: ServerResponse, styleHashes?: readonly string[]): string;
   /** keycloak-js's check-sso page of an app: an app page of the same origin frames it, its script is a file. */
   readonly checkSsoPage: Handler;
   /** /api/docs, the API document's pages (Swagger UI): its script, styles and images are files of its own; it reads the document from /api. */
@@ -176,9 +179,10 @@ export async function createSecurityHeaders(options: SecurityHeaderOptions): Pro
         strictPreflight: false,
       });
     },
-    appDocument(_req, res) {
+    appDocument(_req, res, styleHashes = []) {
       const nonce = randomBytes(16).toString('base64');
-      res.setHeader('content-security-policy', appCsp.replace(NONCE, nonce));
+      const styles = styleHashes.length === 0 ? '' : ` 'unsafe-hashes' ${styleHashes.join(' ')}`;
+      res.setHeader('content-security-policy', appCsp.replace(`'nonce-${NONCE}'`, `'nonce-${nonce}'${styles}`));
       return nonce;
     },
     checkSsoPage: (_req, res) => setAll(res, checkSsoPage),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CSP_NONCE_PLACEHOLDER, SILENT_CHECK_SSO_PAGE } from '@forum/contracts';
 import type { SendOptions } from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { PublicPages } from './public-pages.ts';
 import type { SecurityHeaders } from './security-headers.ts';
 
 export interface SinglePageAppOptions {
@@ -11,6 +12,8 @@ export interface SinglePageAppOptions {
   /** The app's workspace, named in the answer while it is not built. */
   readonly name: string;
   readonly headers: SecurityHeaders;
+  /** forum-web's public pages, rendered as HTML with their content (public-pages.ts); every other path is index.html. */
+  readonly pages?: PublicPages;
 }
 
 /** Vite's /assets: file names carry a hash of their content, so a name is never reused for other bytes. */
@@ -29,7 +32,8 @@ interface Build {
  * through @fastify/static (which the server registers with `serve: false` and `preCompressed`, so a
  * browser that accepts br or gzip gets the copy the build wrote): /assets for a year, immutable,
  * the other files for an hour; index.html for every other GET, with a fresh CSP nonce where the
- * build left its placeholder, never cached; 503 while the app is not built. The prefix without its
+ * build left its placeholder, never cached (a public page of forum-web's as HTML with its content, see
+ * public-pages.ts, with its status: 404, 410); 503 while the app is not built. The prefix without its
  * slash is moved permanently to it: the app's base is `/admin/` (its assets, the realm's redirects back).
  */
 export function singlePageApp(options: SinglePageAppOptions): FastifyPluginAsync {
@@ -47,8 +51,13 @@ export function singlePageApp(options: SinglePageAppOptions): FastifyPluginAsync
     }
     // a missing asset is not a page: the browser asked for a script or a style
     if (file === ASSETS || file.startsWith(`${ASSETS}/`)) return reply.callNotFound();
-    const nonce = headers.appDocument(request.raw, reply.raw);
-    return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(build.html.replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
+    const page = await options.pages?.page(request.url, build.html);
+    const nonce = headers.appDocument(request.raw, reply.raw, page?.styleHashes);
+    return reply
+      .code(page?.status ?? 200)
+      .header('Cache-Control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send((page?.html ?? build.html).replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
   };
 
   return (app) => {

@@ -12,7 +12,7 @@ export const WEB_APPS = ['forum-web', 'admin-web'] as const;
 const STAMP = '.sources-sha256';
 
 /** Not part of what an app is built from: installed packages, build output, tool caches, tests. */
-const SKIPPED_FOLDERS = new Set(['node_modules', 'dist']);
+const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'dist-server']);
 const TEST_FILE = /\.test\.[cm]?[jt]sx?$/;
 /** Root files a build reads: the installed versions, the TypeScript options the apps' tsconfigs extend. */
 const ROOT_INPUTS = ['package-lock.json', 'tsconfig.base.json'];

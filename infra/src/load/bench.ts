@@ -9,6 +9,7 @@
  *   chaos    the replicated layout for CHAOS_SECONDS (300) while members write and read, its services killed at random and PostgreSQL once: nothing lost, every part back
  *   notifications  a comment on a post with 10,000 followers: its latency beside a comment on a post without followers, the time until every follower's notification is readable
  *   sitemap  the sitemap's index and files at SITEMAP_POSTS (1,000,000) posts: the time of each answer, the projection's build
+ *   pages    a post's page as HTML: rendered, kept in memory, and its JSON, with the page's size
  *   lighthouse  Lighthouse's mobile audit of the home page and a post page: the four scores, LCP, CLS, TBT, FCP
  */
 const mode = process.argv[2] ?? 'slice';
@@ -21,8 +22,9 @@ else if (mode === 'replicas') await import('./replicas-bench.ts');
 else if (mode === 'notifications') await import('./notifications-bench.ts');
 else if (mode === 'chaos') await import('./chaos-bench.ts');
 else if (mode === 'sitemap') await import('./sitemap-bench.ts');
+else if (mode === 'pages') await import('./pages-bench.ts');
 else if (mode === 'lighthouse') await import('./lighthouse-bench.ts');
 else {
-  process.stderr.write(`Unknown bench "${mode}": slice, rebuild, scale, web, live, replicas, notifications, chaos, sitemap or lighthouse\n`);
+  process.stderr.write(`Unknown bench "${mode}": slice, rebuild, scale, web, live, replicas, notifications, chaos, sitemap, pages or lighthouse\n`);
   process.exit(2);
 }

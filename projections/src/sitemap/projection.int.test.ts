@@ -94,6 +94,8 @@ describe('given tags and posts', () => {
       ]);
       // every change, deletions and hidings included, moved the time of the first block
       expect(await model.rows('SELECT block, lastmod FROM blocks')).toEqual([{ block: 0, lastmod: new Date(at(8)) }]);
+      // the deleted post's address is gone (410), the hidden one's is not
+      expect(await model.rows('SELECT post_id, deleted_at FROM gone')).toEqual([{ post_id: uuidOf(3), deleted_at: new Date(at(7)) }]);
     }
   });
 

@@ -27,10 +27,10 @@ type SitemapEvent = ProjectedEvent<(typeof SITEMAP_TYPES)[number]>;
 export const sitemapProjection: Projection<SitemapEvent> = {
   name: 'sitemap',
   // what each version changed: docs/projections-versions.md
-  version: 1,
+  version: 2,
   types: SITEMAP_TYPES,
   opens: [],
-  exposes: { sitemap_pages: 'pages', sitemap_blocks: 'blocks' },
+  exposes: { sitemap_pages: 'pages', sitemap_blocks: 'blocks', sitemap_gone: 'gone' },
   async migrate(trx) {
     await trx.raw(`
       CREATE TABLE IF NOT EXISTS pages (
@@ -50,6 +50,8 @@ export const sitemapProjection: Projection<SitemapEvent> = {
         entry text
       );
       CREATE TABLE IF NOT EXISTS blocks (block bigint PRIMARY KEY, lastmod timestamptz NOT NULL);
+      -- the posts deleted: their pages are gone for good (410), where an address that never was a post's is 404
+      CREATE TABLE IF NOT EXISTS gone (post_id uuid PRIMARY KEY, deleted_at timestamptz NOT NULL);
     `);
   },
   apply: applyBatch,
@@ -103,6 +105,7 @@ async function applyBatch(trx: Knex.Transaction, events: readonly SitemapEvent[]
       }
       case 'PostDeleted':
         await changePost(trx, touched, event.data.deletedAt, 'DELETE FROM pages WHERE post_id = ? RETURNING seq, hidden, tag_keys', [event.data.postId]);
+        await trx.raw('INSERT INTO gone (post_id, deleted_at) VALUES (?, ?) ON CONFLICT (post_id) DO NOTHING', [event.data.postId, event.data.deletedAt]);
         break;
       case 'PostHidden':
         // the post leaves its tags' pages too: their time moves while it is hidden

@@ -11,7 +11,7 @@ import {
   type Vote,
 } from '@forum/contracts';
 import { summarize } from '@forum/contracts/markdown';
-import { NotFoundError, parseInput } from '@forum/platform';
+import { AppError, NotFoundError, parseInput } from '@forum/platform';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { PostCache } from '../reads/post-cache.ts';
 import type { PostRow, PostsStore } from '../store/posts.ts';
@@ -66,11 +66,12 @@ export async function homePage(posts: PostsStore, { page, sort }: ListPostsQuery
  * A post as `viewer` may see it: the post as everyone reads it (kept, see PostCache), with the
  * viewer's own vote and report read beside it, and the author's email for the author and admins.
  * A post staff hid is read apart (never kept) and answered to its author and staff alone, with its
- * mark; to anyone else it is not there (404).
+ * mark; to anyone else it is not there (404). A post that was deleted is 410 GONE.
  */
 export async function postById(cache: PostCache, id: string, viewer: UserRow | undefined): Promise<PostDetail> {
   const [shown, myVote, reported] = await Promise.all([cache.post(id), viewer && cache.voteOf(id, viewer.id), viewer && cache.postReportedBy(id, viewer.id)]);
   const row = shown ?? (viewer ? await cache.hiddenPost(id) : null);
+  if (!row && (await cache.wasDeleted(id))) throw new AppError('GONE', 'This post was deleted');
   if (!row || (row.hidden_at && !(isStaff(viewer) || row.author_id === viewer?.id))) throw new NotFoundError('No such post');
   return postDetail({ ...row, ...(myVote !== undefined && { my_vote: myVote }), ...(reported !== undefined && { reported_by_me: reported }) }, viewer);
 }
@@ -127,7 +128,7 @@ export function postRoutes(posts: PostsStore, cache: PostCache, users: UsersStor
 
     api.get(
       '/posts/:id',
-      { schema: { answers: { 200: { body: PostDetail } }, errors: ['NOT_FOUND'], params: PostIdParams }, config: { publicRead: true } },
+      { schema: { answers: { 200: { body: PostDetail } }, errors: ['NOT_FOUND', 'GONE'], params: PostIdParams }, config: { publicRead: true } },
       async (request) => postById(cache, request.params.id, request.viewer),
     );
     done();

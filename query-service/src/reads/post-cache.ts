@@ -16,6 +16,8 @@ import { versionMemo } from './version-memo.ts';
 export interface PostCache {
   post(id: string): Promise<PostRow | null>;
   hiddenPost(id: string): Promise<PostRow | null>;
+  /** Whether a post of this id was deleted (never kept: asked only when no post is there). */
+  wasDeleted(id: string): Promise<boolean>;
   postReportedBy(postId: string, userId: string): Promise<boolean>;
   comments(postId: string, page: CommentsPageOf): Promise<CommentRows | null>;
   /** A page of comments with what staff hid that `view` sees (never kept). */
@@ -43,6 +45,7 @@ export function createPostCache(
     commentsWithHidden: (postId, page, view) => community.commentsOf(postId, page, view),
     hidesFor: (postId, memberId) => community.hidesFor(postId, memberId),
     hiddenPost: (id) => posts.hiddenById(id),
+    wasDeleted: (id) => posts.wasDeleted(id),
     postReportedBy: (postId, userId) => posts.reportedBy(postId, userId),
     voteOf: (postId, userId) => posts.voteOf(postId, userId),
     reportedBy: (readerId, commentIds) => community.reportedBy(readerId, commentIds),

@@ -165,6 +165,12 @@ export function createPostsStore(db: Knex) {
       return rows[0] ?? null;
     },
 
+    /** Whether a post of this id was deleted (the sitemap projection keeps their ids): its address is gone, not unknown. */
+    async wasDeleted(id: string): Promise<boolean> {
+      const { rows }: { rows: unknown[] } = await prepared(db, 'SELECT 1 FROM read.sitemap_gone WHERE post_id = ?', [id]);
+      return rows.length > 0;
+    },
+
     /** A post staff hid, with its mark, for its author and staff alone (never kept for others), or null. */
     async hiddenById(id: string): Promise<PostRow | null> {
       const { rows }: { rows: PostRow[] } = await prepared(db, `SELECT ${DETAIL_COLUMNS} FROM read.posts WHERE id = ? AND hidden_at IS NOT NULL`, [id]);

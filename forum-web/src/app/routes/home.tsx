@@ -3,6 +3,7 @@ import { Announcements } from '../../features/notifications';
 import { useGetAnnouncementsQuery } from '../../features/notifications/api/get-announcements';
 import { PostList, TagSearch } from '../../features/posts';
 import { TagStrip } from '../../features/tags';
+import { PageHead } from '../../components/PageHead';
 
 /** Spec §2 Home: search by tag, the tag strip, announcements, the post list. */
 export function HomePage() {
@@ -10,6 +11,7 @@ export function HomePage() {
   const announcementsLoading = useGetAnnouncementsQuery().isLoading;
   return (
     <Stack spacing={4}>
+      <PageHead title="Home" description="A community forum: browse posts by tag, read, write, comment and vote." path="/" />
       <Box>
         <Typography variant="h4" component="h1" sx={{ fontWeight: 800, fontSize: { xs: '1.75rem', sm: '2.125rem' } }}>
           Welcome to the Forum

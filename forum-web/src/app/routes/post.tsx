@@ -3,7 +3,7 @@ import { loadMarkdownRenderer } from '@forum/web-ui';
 import { useParams } from 'react-router-dom';
 import { FeedLink } from '../../components/FeedLink';
 import { PostNotFound } from '../../components/NotFoundMessage';
-import { PostComments } from '../../features/comments';
+import { PostComments, useGetCommentsInfiniteQuery } from '../../features/comments';
 import { FollowPostButton } from '../../features/follows';
 import { PostDetails } from '../../features/posts';
 import { useGetMeQuery } from '../../features/account/api/get-me';
@@ -29,8 +29,10 @@ function ValidPostPage({ id }: { id: string }) {
   const role = useGetMeQuery(undefined, { skip: !user }).data?.role;
   const post = useGetPostQuery(id).data;
   const locked = post?.locked ? { reason: post.lockReason } : undefined;
+  // the first page of comments, as PostComments shows it (one read), for the page's JSON-LD
+  const comments = useGetCommentsInfiniteQuery(id).data?.pages[0]?.comments;
   return (
-    <PostDetails id={id} actions={<FollowPostButton postId={id} />}>
+    <PostDetails id={id} actions={<FollowPostButton postId={id} />} comments={comments}>
       {post && !post.hidden && <FeedLink href={commentsFeedPath(id)} title={`Comments on ${post.title}`} />}
       <PostComments postId={id} locked={locked} hidden={post?.hidden !== undefined} staff={role !== undefined && isStaffRole(role)} />
     </PostDetails>

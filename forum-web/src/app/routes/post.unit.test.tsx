@@ -31,6 +31,16 @@ async function expectNotFound() {
 }
 
 describe('a post that is not there', () => {
+  it('a deleted post (the server’s 410) shows the deleted page, with its way home', async () => {
+    const gone = () => ({ status: 410, body: { error: { code: 'GONE', message: 'This post was deleted' } } });
+    stubApi({ [`GET /api/posts/${MISSING}`]: gone, [`GET /api/posts/${MISSING}/comments`]: noSuchPost });
+    showPost(`/post/${MISSING}`);
+    expect(await screen.findByRole('heading', { name: 'Post deleted' })).toBeTruthy();
+    expect(screen.getByText('This post was deleted.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).toBe('/');
+    expect(screen.queryByText('This post could not be loaded.')).toBeNull();
+  });
+
   it('#28.7 /post/<not an id> and the comments page of a missing post show the not-found page; a server error keeps its message', async () => {
     const routes: Routes = {
       'GET /api/posts/not-an-id': notAnId,

@@ -1,7 +1,7 @@
 import type { PostListItem } from '@forum/contracts';
 import { Box, Card, CardContent, Link, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
-import { formatDate } from '../../lib/format';
+import { FormattedDate } from '../FormattedDate';
 import { PostStats } from '../PostStats';
 
 /** A post in a profile's list: its title (a link), date and counts. */
@@ -20,7 +20,7 @@ export function ProfilePost({ post }: { post: PostListItem }) {
               {post.title}
             </Link>
             <Typography variant="caption" color="text.secondary" component="time" dateTime={post.createdAt} sx={{ display: 'block' }}>
-              {formatDate(post.createdAt)}
+              <FormattedDate value={post.createdAt} />
             </Typography>
           </Box>
           <PostStats upVote={post.upVote} downVote={post.downVote} commentCount={post.commentCount} />

@@ -1,6 +1,6 @@
 import { Button } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
-import { formatDateTime } from '../../lib/format';
+import { FormattedDate } from '../FormattedDate';
 import type { RevisionsState } from './revision';
 
 /** The dialog and the diff library are a chunk of their own, loaded when a reader first opens the revisions. */
@@ -32,7 +32,10 @@ export function EditedButton({ editedAt, subject, open, onOpenChange, state }: E
         }}
         sx={{ p: 0, minWidth: 0, textTransform: 'none', verticalAlign: 'baseline', fontWeight: 400, lineHeight: 'inherit' }}
       >
-        edited&nbsp;<time dateTime={editedAt}>{formatDateTime(editedAt)}</time>
+        edited&nbsp;
+        <time dateTime={editedAt}>
+          <FormattedDate value={editedAt} time />
+        </time>
       </Button>
       {opened && (
         <Suspense fallback={null}>

@@ -1,2 +1,3 @@
 export { PostComments } from './components/PostComments';
 export { CommentsTable } from './components/CommentsTable';
+export { useGetCommentsInfiniteQuery } from './api/get-comments';

@@ -2,10 +2,10 @@ import { PostIdParams, type EditPostRequest, type FieldErrors, type PostDetail }
 import { Alert, Button, Card, CardContent, Skeleton, Stack, Typography } from '@mui/material';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
-import { PostNotFound } from '../../../components/NotFoundMessage';
+import { PostGone, PostNotFound } from '../../../components/NotFoundMessage';
 import { useToast } from '../../../components/toast/ToastProvider';
 import { useAttemptKey } from '../../../lib/attempt-key';
-import { isNotFound, refusalMessageOf, serverError } from '../../../lib/http-error';
+import { isGone, isNotFound, refusalMessageOf, serverError } from '../../../lib/http-error';
 import { postPath } from '../../../lib/paths';
 import { useGetPostQuery } from '../../../lib/post';
 import { useEditPostMutation } from '../api/edit-post';
@@ -31,6 +31,7 @@ export function EditPost() {
   const { data: post, error, isLoading } = useGetPostQuery(id, { skip: !valid });
 
   if (!valid || isNotFound(error)) return <PostNotFound />;
+  if (isGone(error)) return <PostGone />;
   if (isLoading) {
     return (
       <Stack spacing={2} aria-busy="true" aria-label="Loading the post">

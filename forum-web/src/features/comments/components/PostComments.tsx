@@ -8,7 +8,8 @@ import { Markdown, PersonAvatar } from '@forum/web-ui';
 import { AuthorName } from '../../../components/AuthorName';
 import { HiddenNotice } from '../../../components/ModerationMarks';
 import { useAuthState } from '../../../lib/auth';
-import { asSentence, formatDateTime } from '../../../lib/format';
+import { asSentence } from '../../../lib/format';
+import { FormattedDate } from '../../../components/FormattedDate';
 import { commentAnchorId, useCommentAnchor } from '../hooks/use-comment-anchor';
 import { useCommentPages } from '../hooks/use-comment-pages';
 import { useLiveComments } from '../hooks/use-live-comments';
@@ -144,7 +145,7 @@ export function PostComments({
                   <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline', flexWrap: 'wrap' }}>
                     <AuthorName name={comment.authorName} authorId={comment.authorId} variant="subtitle2" />
                     <Typography component="time" variant="caption" color="text.secondary" dateTime={comment.createdAt}>
-                      {formatDateTime(comment.createdAt)}
+                      <FormattedDate value={comment.createdAt} time />
                     </Typography>
                     {comment.editedAt && (
                       <Typography component="span" variant="caption">

@@ -1,5 +1,6 @@
 import type { Announcement, Notifications } from '@forum/contracts';
 import { useState } from 'react';
+import { useHydrated } from '../../../lib/hydrated';
 import { useMarkAnnouncementsReadMutation } from '../api/mark-announcements-read';
 import { laterMark, seenKey } from '../components/unread';
 
@@ -26,7 +27,8 @@ function readStored(key: string): string | null {
  * laptop agree; marking sends it, silently (a failure leaves the count to come back on the next
  * load, as the spec's silent failures). Until the server has a mark for them, the one this
  * browser kept for them before the server kept it counts, and their first opening sends the
- * newest. A visitor's mark stays in this browser's localStorage.
+ * newest. A visitor's mark stays in this browser's localStorage (read once the page is hydrated: the
+ * server that rendered it has none).
  */
 export function useAnnouncementsReadMark(userId: string | null, notifications: Notifications | undefined): AnnouncementsReadMark {
   const key = seenKey(userId);
@@ -35,11 +37,13 @@ export function useAnnouncementsReadMark(userId: string | null, notifications: N
   // what this tab sent: the badge goes by it at once, before the server's mark comes back
   const [sent, setSent] = useState<{ userId: string; upTo: string } | null>(null);
   const [send] = useMarkAnnouncementsReadMutation();
+  // a server-rendered page knows no browser's mark: none counts until the page is hydrated
+  const hydrated = useHydrated();
 
   if (userId === null) {
     return {
-      known: true,
-      upTo: local,
+      known: hydrated,
+      upTo: hydrated ? local : null,
       markRead(newest) {
         try {
           globalThis.localStorage?.setItem(key, newest.date);

@@ -7,7 +7,7 @@ import { AuthorName } from '../../../components/AuthorName';
 import { PostMarks } from '../../../components/ModerationMarks';
 import { PostStats } from '../../../components/PostStats';
 import { roomForRing } from '../../../lib/focus-ring';
-import { formatDate } from '../../../lib/format';
+import { FormattedDate } from '../../../components/FormattedDate';
 
 /**
  * One post of the home list. The title is the link; its ::after covers the card,
@@ -39,7 +39,7 @@ export function PostCard({ post, deleted = false }: { post: PostListItem; delete
               sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', ...roomForRing }}
             />
             <Typography variant="caption" color="text.secondary" component="time" dateTime={post.createdAt}>
-              {formatDate(post.createdAt)}
+              <FormattedDate value={post.createdAt} />
             </Typography>
           </Box>
           <Chip label={tag} size="small" color="primary" variant="outlined" />

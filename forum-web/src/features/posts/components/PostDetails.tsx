@@ -2,15 +2,18 @@ import ArrowBack from '@mui/icons-material/ArrowBack';
 import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import { Box, Button, Divider, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import type { CommentItem } from '@forum/contracts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { Markdown, PersonAvatar } from '@forum/web-ui';
+import { Markdown, PersonAvatar, useOwnOrigin } from '@forum/web-ui';
 import { AuthorName } from '../../../components/AuthorName';
 import { HiddenNotice, PostMarks } from '../../../components/ModerationMarks';
-import { PostNotFound } from '../../../components/NotFoundMessage';
+import { PostGone, PostNotFound } from '../../../components/NotFoundMessage';
+import { PageHead } from '../../../components/PageHead';
+import { postJsonLd } from '../../../lib/json-ld';
 import { TagList } from '../../../components/TagChip';
-import { formatDate } from '../../../lib/format';
-import { isNotFound } from '../../../lib/http-error';
+import { FormattedDate } from '../../../components/FormattedDate';
+import { isGone, isNotFound } from '../../../lib/http-error';
 import { useAuthState } from '../../../lib/auth';
 import { useGetPostQuery } from '../../../lib/post';
 import { useLivePost } from '../hooks/use-live-post';
@@ -24,18 +27,32 @@ import { VoteButtons } from './VoteButtons';
 /**
  * Post detail (spec §2): author, date, title, tags, description, like and dislike, the
  * comment count and the share menu. `children` (the comments) show once the post has loaded.
- * The counts move as votes and comments come (the change stream), and a post deleted meanwhile
- * shows as not found. `actions` stand beside the share menu (Follow). Staff's marks show too: pinned
+ * The counts move as votes and comments come (the change stream), and a post deleted (before or
+ * meanwhile) shows as deleted. `actions` stand beside the share menu (Follow). Staff's marks show too: pinned
  * and locked beside the title, and, to its author and staff, why a hidden post is hidden. A signed-in
- * reader may report someone else's post.
+ * reader may report someone else's post. Its head: title, description, canonical address, Open Graph
+ * and JSON-LD (PageHead).
  */
-export function PostDetails({ id, actions, children }: { id: string; actions?: ReactNode; children?: ReactNode }) {
+export function PostDetails({
+  id,
+  actions,
+  comments = [],
+  children,
+}: {
+  id: string;
+  actions?: ReactNode;
+  /** The comments the page shows first, named in its JSON-LD. */
+  comments?: readonly CommentItem[];
+  children?: ReactNode;
+}) {
   const { data: post, error, isLoading } = useGetPostQuery(id);
   const { status } = useAuthState();
   useLivePost(id);
+  const ownOrigin = useOwnOrigin();
 
   if (isLoading) return <PostDetailsSkeleton />;
   if (isNotFound(error)) return <PostNotFound />;
+  if (isGone(error)) return <PostGone />;
   if (!post) {
     return (
       <Stack spacing={2} sx={{ py: 6, alignItems: 'center' }}>
@@ -51,7 +68,13 @@ export function PostDetails({ id, actions, children }: { id: string; actions?: R
 
   return (
     <Box component="article">
-      <title>{`${post.title} · Forum`}</title>
+      <PageHead
+        title={post.title}
+        description={post.summary}
+        path={postPath(post._id)}
+        type="article"
+        jsonLd={post.hidden ? undefined : postJsonLd(post, comments, ownOrigin)}
+      />
       <Button component={Link} to="/" startIcon={<ArrowBack />} sx={{ mb: 2 }}>
         All posts
       </Button>
@@ -62,7 +85,9 @@ export function PostDetails({ id, actions, children }: { id: string; actions?: R
           <Box>
             <AuthorName name={post.authorName} authorId={post.authorId} variant="subtitle1" component="p" sx={{ fontWeight: 600 }} />
             <Typography variant="body2" color="text.secondary">
-              <time dateTime={post.createdAt}>{formatDate(post.createdAt)}</time>
+              <time dateTime={post.createdAt}>
+                <FormattedDate value={post.createdAt} />
+              </time>
               {post.editedAt && (
                 // beside the date where both fit; on a line of its own on a phone, without a dot left at the end of the date's line
                 <Box component="span" sx={{ display: { xs: 'block', sm: 'inline' } }}>
@@ -99,7 +124,7 @@ export function PostDetails({ id, actions, children }: { id: string; actions?: R
           )}
           {status === 'authenticated' && !post.byMe && <ReportPost postId={post._id} reportedByMe={post.reportedByMe === true} />}
           {actions}
-          <ShareMenu url={new URL(postPath(post._id), window.location.origin).href} title={post.title} />
+          <ShareMenu url={new URL(postPath(post._id), ownOrigin).href} title={post.title} />
         </Stack>
       </Paper>
       {children}

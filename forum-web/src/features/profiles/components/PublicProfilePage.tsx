@@ -1,14 +1,15 @@
 import ShieldOutlined from '@mui/icons-material/ShieldOutlined';
-import { isStaffRole, postPageCount } from '@forum/contracts';
+import { isStaffRole, postPageCount, profilePath } from '@forum/contracts';
 import { Alert, Box, Card, CardContent, Chip, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { PersonAvatar } from '@forum/web-ui';
 import { NotFoundMessage } from '../../../components/NotFoundMessage';
+import { PageHead } from '../../../components/PageHead';
 import { PostPager } from '../../../components/PostPager';
 import { GOLD } from '../../../components/profile/gold';
 import { MemberBadge } from '../../../components/profile/MemberBadge';
 import { ProfilePost } from '../../../components/profile/ProfilePost';
 import { Statistic } from '../../../components/profile/Statistic';
-import { formatDate } from '../../../lib/format';
+import { FormattedDate } from '../../../components/FormattedDate';
 import { isNotFound } from '../../../lib/http-error';
 import { usePagedList, usePageParam } from '../../../lib/page-param';
 import { useGetPublicProfileQuery } from '../api/get-public-profile';
@@ -35,7 +36,7 @@ export function PublicProfilePage({ id }: { id: string }) {
   const gold = user.badge === 'Gold';
   return (
     <Stack spacing={3}>
-      <title>{`${user.name} · Forum`}</title>
+      <PageHead title={user.name} description={`${user.name}'s posts on the forum.`} path={profilePath(id)} type="profile" />
       <Card component="section" aria-labelledby="profile-name">
         <CardContent sx={{ p: { xs: 2.5, sm: 3 } }}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: 'center' }}>
@@ -61,7 +62,10 @@ export function PublicProfilePage({ id }: { id: string }) {
                 </Typography>
               )}
               <Typography variant="body2" color="text.secondary">
-                Joined <time dateTime={user.registeredAt}>{formatDate(user.registeredAt)}</time>
+                Joined{' '}
+                <time dateTime={user.registeredAt}>
+                  <FormattedDate value={user.registeredAt} />
+                </time>
               </Typography>
               <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', justifyContent: 'center', rowGap: 1 }}>
                 <MemberBadge badge={user.badge} />

@@ -1,4 +1,5 @@
-import { PAGE_SIZE, postPageCount } from '@forum/contracts';
+import { PAGE_SIZE, postPageCount, tagPagePath } from '@forum/contracts';
+import { PageHead } from '../../../components/PageHead';
 import { postPath } from '../../../lib/paths';
 import { Box, Card, CardContent, Grid, Link, Paper, Typography } from '@mui/material';
 import { useEffect, type ReactNode } from 'react';
@@ -30,7 +31,7 @@ export function TaggedPosts({ tag: asked, action }: { tag: string; action?: (tag
   const tag = useForumTag(asked, posts);
   return (
     <Box>
-      <title>{`#${tag} · Forum`}</title>
+      <PageHead title={`#${tag}`} description={`Posts tagged ${tag} on the forum.`} path={tagPagePath(tag)} />
       <Typography
         ref={top}
         variant="h4"
