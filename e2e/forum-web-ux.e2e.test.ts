@@ -210,6 +210,8 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
       await page.goto(`${forum.url}/`);
       await page.getByRole('heading', { name: 'Rings everywhere' }).waitFor();
       await page.getByRole('link', { name: 'A post to Tab through' }).waitFor();
+      // the page came as the server's (a visitor's): mia's own bar once the app knows her
+      await page.getByRole('button', { name: mia.name }).waitFor();
 
       // the avatars in view (the bar's, the announcement's, the cards'): letters, each at 4.5:1 or more
       const letters = await page.locator('.MuiAvatar-root:not(:has(img))').evaluateAll((avatars) =>

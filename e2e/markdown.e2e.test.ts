@@ -72,6 +72,8 @@ describe.skipIf(chromiumMissing)('Markdown in Chromium under the CSP', () => {
     await page.goto(`${forum.url}/`);
     await page.getByRole('heading', { name: 'Corpus announcement' }).waitFor();
     await page.getByText(SHOWN).first().waitFor();
+    // the sign-in check has answered (its own hidden frame, keycloak-js's, is gone)
+    await page.getByRole('link', { name: 'Join Us' }).waitFor();
     await check('home');
     await page.goto(`${forum.url}/post/${post.id}`);
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();

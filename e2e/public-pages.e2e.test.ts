@@ -1,7 +1,7 @@
 import type { TestForum } from '@forum/infra/testing';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, chromiumMissingMessage, DESKTOP, journeySteps, setUpJourneys } from './support.ts';
+import { chromiumMissing, chromiumMissingMessage, DESKTOP, isChangeStream, journeySteps, PHONE, requestsSettled, setUpJourneys } from './support.ts';
 
 /**
  * The public pages as HTML (issue #46 item 1, docs/seo.md), in Chromium: with JavaScript turned off a
@@ -88,4 +88,52 @@ describe.skipIf(chromiumMissing)('public pages as HTML, in Chromium', () => {
 
     expect(lines.filter((line) => HYDRATION_TROUBLE.test(line))).toEqual([]);
   });
+
+  it(
+    "hydration keeps the server's markup on a slow network: the heading the server sent is still the one shown, never a spinner in its place",
+    { timeout: 90_000 },
+    async () => {
+      const member = await forum.newUser('Slow Network');
+      await forum.register(member.token);
+      const id = await apiPost(member, 'A post on a slow network', ['Career']);
+      const context = await journey.browser.newContext({ viewport: PHONE });
+      // the server's h1 is marked as the page arrives; whether the page's main ever showed the spinner is noted
+      await context.addInitScript(() => {
+        const seen = { spinner: false };
+        (window as unknown as { seen: typeof seen }).seen = seen;
+        document.addEventListener('DOMContentLoaded', () => {
+          const heading = document.querySelector('main h1');
+          if (heading) (heading as unknown as { fromServer: boolean }).fromServer = true;
+          new MutationObserver(() => {
+            if (document.querySelector('main')?.textContent?.includes('Loading…')) seen.spinner = true;
+          }).observe(document.body, { childList: true, subtree: true, characterData: true });
+        });
+      });
+      // the API answers a moment after the page's code has come, as on a phone's network
+      await context.route('**/api/**', async (route) => {
+        if (!isChangeStream(route.request().url())) await new Promise((resolve) => setTimeout(resolve, 400));
+        await route.continue();
+      });
+      try {
+        for (const [path, heading] of [
+          ['/', 'Welcome to the Forum'],
+          [`/post/${id}`, 'A post on a slow network'],
+        ] as const) {
+          const reader = await context.newPage();
+          await reader.goto(`${forum.url}${path}`);
+          await reader.getByRole('link', { name: 'Join Us' }).waitFor();
+          await requestsSettled(reader);
+          const kept = await reader.evaluate(() => ({
+            heading: document.querySelector('main h1')?.textContent,
+            fromServer: (document.querySelector('main h1') as unknown as { fromServer?: boolean } | null)?.fromServer === true,
+            spinner: (window as unknown as { seen: { spinner: boolean } }).seen.spinner,
+          }));
+          expect(kept, path).toEqual({ heading, fromServer: true, spinner: false });
+          await reader.close();
+        }
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });

@@ -42,9 +42,32 @@ export async function launchChromium(): Promise<Browser> {
     const context = await newContext(options);
     await watchCspViolations(context, violations);
     watchRequests(context);
+    if (options?.javaScriptEnabled !== false) gotoWaitsForTheApp(context);
     return context;
   };
   return browser;
+}
+
+/**
+ * A page the server rendered (forum-web's public pages, docs/seo.md) shows its controls before the
+ * app has hydrated them, and a click then does nothing: as a person waits for a page to have loaded,
+ * each page's `goto` waits for forum-web to run in it (`data-app="running"`) when the page came with
+ * the server's state. Other pages (the realm's, the console's, forum-web's others) go on at once.
+ */
+function gotoWaitsForTheApp(context: BrowserContext): void {
+  const newPage = context.newPage.bind(context);
+  context.newPage = async () => {
+    const page = await newPage();
+    const goto = page.goto.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      if (options?.waitUntil !== 'commit') {
+        await page.waitForFunction(() => document.getElementById('forum-state') === null || document.documentElement.dataset.app === 'running');
+      }
+      return response;
+    };
+    return page;
+  };
 }
 
 /** forum-web's change stream (GET /api/stream, docs/live.md): a request that stays open as long as its page. */

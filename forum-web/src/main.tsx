@@ -3,9 +3,11 @@ import '@forum/contracts/parse-without-eval';
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { hasAuthCallback, pageNonce } from '@forum/web-auth';
+import { loadMarkdownRenderer } from '@forum/web-ui';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { preloadPages } from './app/router';
 import { makeLiveStream } from './app/live';
 import { AppProviders } from './app/providers';
 import { makeStore } from './app/store';
@@ -43,6 +45,8 @@ const app = (
 );
 // back from the realm, the app shows a spinner until the sign-in is taken (App): the server's markup is not that page
 if (serverState && root.firstChild && !hasAuthCallback(window.location.href)) {
+  // hydrated once the page's code and, where the markup shows members' Markdown, its renderer are here (nothing suspends)
+  await Promise.all([preloadPages(window.location.pathname), root.querySelector('.markdown') ? loadMarkdownRenderer() : undefined]);
   hydrateRoot(root, app);
   // the server read as a visitor: a member's own part (their vote, byMe, their email) is read again once they are known
   void signInChecked.then(({ user }) => {

@@ -1,10 +1,13 @@
 import { hasAuthCallback } from '@forum/web-auth';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { BrowserRouter, StaticRouter } from 'react-router-dom';
 import { PageSpinner } from '../components/PageSpinner';
 import { useAuthState } from '../lib/auth';
 import { AuthNotices } from './auth-notices';
 import { AppRoutes } from './router';
+
+/** The mark on <html> once the app runs in the page (`data-app="running"`). */
+export const APP_RUNNING = { key: 'app', value: 'running' } as const;
 
 /**
  * The pages render at once while the sign-in state loads (the bar shows a spinner in its place),
@@ -16,6 +19,10 @@ import { AppRoutes } from './router';
 export function App({ serverLocation }: { serverLocation?: string }) {
   const { status } = useAuthState();
   const [returning] = useState(() => serverLocation === undefined && hasAuthCallback(window.location.href));
+  // the page is the app's from here on (a server-rendered one: hydrated, its controls answer); the journeys wait for it
+  useEffect(() => {
+    document.documentElement.dataset[APP_RUNNING.key] = APP_RUNNING.value;
+  }, []);
   if (status === 'loading' && returning) return <PageSpinner fullScreen />;
   return (
     <>

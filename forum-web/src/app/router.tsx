@@ -1,11 +1,42 @@
-import { lazy, type ComponentType } from 'react';
-import { useRoutes, type RouteObject } from 'react-router-dom';
+import { isValidElement, lazy, type ComponentType } from 'react';
+import { matchRoutes, useRoutes, type RouteObject } from 'react-router-dom';
 import { RequireAuth } from '../components/RequireAuth';
 import { Shell } from './shell';
 
-/** Each page is its own chunk, loaded when it is first opened (the layout shows a spinner in its place meanwhile). */
-function page<M>(load: () => Promise<M>, name: keyof M) {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+/** A page: its own chunk, loaded when it is first opened or ahead of that (`preload`). */
+type Page = ComponentType & { preload: () => Promise<void> };
+
+/**
+ * Each page is its own chunk, loaded when it is first opened (the layout shows a spinner in its place
+ * meanwhile), or before, by `preload`: once loaded, the page renders at once, without suspending.
+ */
+function page<M>(load: () => Promise<M>, name: keyof M): Page {
+  let loaded: ComponentType | undefined;
+  const preload = async () => {
+    loaded ??= (await load())[name] as ComponentType;
+  };
+  const Lazy = lazy(async () => {
+    await preload();
+    return { default: loaded! };
+  });
+  function Page() {
+    const Loaded = loaded ?? Lazy;
+    return <Loaded />;
+  }
+  return Object.assign(Page, { preload });
+}
+
+/**
+ * Loads the code of the pages `pathname` opens. A page the server rendered is hydrated only then: a
+ * page still loading while hydrating would suspend, and the first state change (the sign-in check's
+ * answer, a read) would make React throw the server's markup away and show the spinner in its place.
+ */
+export async function preloadPages(pathname: string): Promise<void> {
+  const preloads = (matchRoutes(routes, pathname) ?? []).map(({ route }) => {
+    const type: unknown = isValidElement(route.element) ? route.element.type : undefined;
+    return typeof type === 'function' && 'preload' in type ? (type as Page).preload() : undefined;
+  });
+  await Promise.all(preloads);
 }
 
 const HomePage = page(() => import('./routes/home'), 'HomePage');

@@ -25,13 +25,12 @@ const Plain = lazy(async () => ({ default: (await import('./PlainMarkdown.tsx'))
  * page shows (or before, loadMarkdownRenderer): a page that shows none never loads it.
  */
 export function Markdown(props: MarkdownViewProps) {
-  if (loaded) {
-    const Loaded = loaded;
-    return <Loaded {...props} />;
-  }
+  // the same Suspense boundary whether or not the chunk has come: a page the server rendered with the
+  // renderer loaded keeps its text while the browser's chunk comes (hydration waits at the boundary)
+  const Loaded = loaded ?? View;
   return (
     <Suspense fallback={<Skeleton variant="text" width="80%" role="status" aria-label="Loading text" />}>
-      <View {...props} />
+      <Loaded {...props} />
     </Suspense>
   );
 }
