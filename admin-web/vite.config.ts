@@ -1,4 +1,4 @@
 import { webAppConfig } from '@forum/web-auth/vite';
 
 /** The gateway serves this console under /admin. */
-export default webAppConfig({ base: '/admin/', libraries: [{ name: 'react-admin', test: /node_modules[\\/](react-admin|ra-[^/\\]+)[\\/]/ }] });
+export default webAppConfig({ base: '/admin/' });
