@@ -116,7 +116,7 @@ interface Load {
 /** Prints a load: its size, its files, and what each library (and each part: React, MUI, ours …) costs in it. */
 function report(chunks: Map<string, ChunkInfo>, title: string, names: Set<string>, budget: number | null) {
   const bytes = [...names].reduce((a, n) => a + chunks.get(n)!.gzip, 0);
-  console.log(`  ${title}: ${kb(bytes)} gzip (${names.size} files${budget === null ? '' : `; budget ${budget} KB`})`);
+  console.log(`  ${title}: ${kb(bytes)} gzip (${names.size} ${names.size === 1 ? 'file' : 'files'}${budget === null ? '' : `; budget ${budget} KB`})`);
   const libs = [...byLibrary(chunks, names)].sort((a, b) => b[1] - a[1]);
   const parts = new Map<string, number>();
   for (const [lib, b] of libs) parts.set(share(lib), (parts.get(share(lib)) ?? 0) + b);
