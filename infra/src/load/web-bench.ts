@@ -1,11 +1,12 @@
 /**
  * `npm run bench -- web`: builds forum-web and admin-web into a temporary folder and prints what a
  * browser downloads: the initial JavaScript (gzip) with what each library costs in it, and the code
- * each route or page adds when it is first opened. For admin-web, beside its first load (what
- * /admin loads before it knows who is there), the console a signed-in member then loads. Fails
- * (exit 1) when forum-web's home page is over WEB_BUDGET_KB (200), admin-web's first load over
- * ADMIN_WEB_BUDGET_KB (250) or its signed-in console over ADMIN_CONSOLE_BUDGET_KB (270), or a route
- * pulls in another route's code.
+ * each route or page adds when it is first opened. For admin-web: its first load (what /admin loads
+ * before it knows who is there, all a visitor loads before the realm's page), the console a
+ * signed-in member then loads, and an admin's first screen: everything fetched until the dashboard
+ * shows (the first load, keycloak-js, the console and the dashboard; its chart comes after). Fails
+ * (exit 1) when forum-web's home page is over WEB_BUDGET_KB (200), an admin's first screen over
+ * ADMIN_WEB_BUDGET_KB (250), or a route pulls in another route's code.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -17,7 +18,6 @@ import { build, type Plugin } from 'vite';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const budgetKb = Number(process.env.WEB_BUDGET_KB ?? 200);
 const adminBudgetKb = Number(process.env.ADMIN_WEB_BUDGET_KB ?? 250);
-const consoleBudgetKb = Number(process.env.ADMIN_CONSOLE_BUDGET_KB ?? 270);
 
 interface ChunkInfo {
   fileName: string;
@@ -106,6 +106,8 @@ interface Layout {
   home?: string;
   /** a chunk the entry loads on its own before any page (admin-web's console once signed in) */
   shell?: { name: string; test: RegExp };
+  /** the first screen: the shell, the page shown first and what else loads before it (keycloak-js) */
+  firstScreen?: { name: string; page: string; before: RegExp };
 }
 
 interface Load {
@@ -168,11 +170,16 @@ async function analyse(app: string, layout: Layout): Promise<{ loads: Load[]; pr
   console.log(`\n${app}: ${chunks.size} JavaScript chunks, ${routes.length} lazy ${shell ? 'pages' : 'routes'}`);
   const loads: Load[] = [];
   if (shell) {
-    loads.push({ name: 'first load', bytes: report(chunks, 'first load, before the sign-in check', homeChunks, adminBudgetKb) });
-    loads.push({
-      name: layout.shell!.name,
-      bytes: report(chunks, `${layout.shell!.name} (the first load and what it then loads)`, beforePages, consoleBudgetKb),
-    });
+    loads.push({ name: 'first load', bytes: report(chunks, 'first load, before the sign-in check (a visitor, before the realm)', homeChunks, null) });
+    loads.push({ name: layout.shell!.name, bytes: report(chunks, `${layout.shell!.name} (the first load and what it then loads)`, beforePages, null) });
+    const screen = layout.firstScreen;
+    if (screen) {
+      const page = routes.find((c) => pageOf(c) === screen.page);
+      const before = [...chunks.values()].filter((c) => c.isDynamicEntry && c.facade && screen.before.test(c.facade));
+      if (!page || !before.length) throw new Error(`${app}: no chunk for ${screen.name}`);
+      const names = new Set([...beforePages, ...before.flatMap((c) => [...closure(chunks, c.fileName)]), ...closure(chunks, page.fileName)]);
+      loads.push({ name: screen.name, bytes: report(chunks, `${screen.name} (the console, keycloak-js and the ${screen.page})`, names, adminBudgetKb) });
+    }
   } else {
     loads.push({ name: 'home page', bytes: report(chunks, 'initial JavaScript of the home page', homeChunks, budgetKb) });
   }
@@ -197,20 +204,24 @@ const forum = await analyse('forum-web', {
   home: 'home',
 });
 const admin = await analyse('admin-web', {
-  // the console's pages: each resource's list, the dashboard, history, announcements
-  pageOf: (c) => (c.facade && /[\\/]admin-web[\\/]src[\\/]resources[\\/]/.test(c.facade) && !/StatsChart/.test(c.facade) ? basename(c) : null),
+  // the console's pages: each resource's list, the dashboard (a moderator's home), history, announcements;
+  // not what a page loads later (the dashboard's chart, its delete confirmation, a taken tag's details)
+  pageOf: (c) =>
+    c.facade && /[\\/]admin-web[\\/]src[\\/]resources[\\/]/.test(c.facade) && !/(StatsChart|DeleteTagConfirm|tagExistsDetails)\.tsx?$/.test(c.facade)
+      ? basename(c)
+      : null,
   shell: { name: "a signed-in member's console", test: /[\\/]admin-web[\\/]src[\\/]mountConsole\.tsx$/ },
+  firstScreen: { name: "an admin's first screen", page: 'Dashboard', before: /[\\/]node_modules[\\/]keycloak-js[\\/]/ },
 });
 const problems = [...forum.problems, ...admin.problems];
 const over = (load: Load | undefined, budget: number, what: string) => {
   if (load && load.bytes > budget * 1024) problems.push(`${what} loads ${kb(load.bytes)} of JavaScript, over the ${budget} KB budget`);
 };
 over(forum.loads[0], budgetKb, "forum-web's home page");
-over(admin.loads[0], adminBudgetKb, "admin-web's first load");
-over(admin.loads[1], consoleBudgetKb, "admin-web's signed-in console");
+over(admin.loads[2], adminBudgetKb, "an admin's first screen of admin-web");
 for (const problem of problems) console.log(`FAIL: ${problem}`);
 if (!problems.length)
   console.log(
-    `\nOK: forum-web's home page within ${budgetKb} KB gzip, admin-web's first load within ${adminBudgetKb} KB and its console within ${consoleBudgetKb} KB, no route loads another route's code`,
+    `\nOK: forum-web's home page within ${budgetKb} KB gzip, an admin's first screen of admin-web within ${adminBudgetKb} KB, no route loads another route's code`,
   );
 process.exitCode = problems.length ? 1 : 0;
