@@ -161,7 +161,10 @@ async function analyse(app: string, layout: Layout): Promise<{ loads: Load[]; pr
   const home = routes.find((c) => pageOf(c) === layout.home);
   // the home page runs its route's chunk at once: it is part of its initial JavaScript
   const homeChunks = new Set([...initialChunks, ...(home ? closure(chunks, home.fileName) : [])]);
-  const shell = layout.shell ? [...chunks.values()].find((c) => c.isDynamicEntry && c.facade && layout.shell!.test.test(c.facade)) : undefined;
+  // the chunk that holds the shell's module (admin-web's console is a chunk that a Rolldown group makes)
+  const shell = layout.shell
+    ? [...chunks.values()].find((c) => Object.keys(c.modules).some((id) => layout.shell!.test.test(id.replace(/\0/g, ''))))
+    : undefined;
   if (layout.shell && !shell) throw new Error(`${app}: no chunk for ${layout.shell.name}`);
   // what a page adds is counted after what is loaded before any page
   const beforePages = shell ? new Set([...initialChunks, ...closure(chunks, shell.fileName)]) : initialChunks;
