@@ -8,19 +8,19 @@ const gateway = 'http://localhost:3000';
 const proxy = { '/api': gateway, '/realms': gateway };
 
 /**
- * The Vite config of a forum web app (forum-web, admin-web): React, libraries
- * in their own chunks (they change less often than the app, so they stay cached
+ * The Vite config of a forum web app (forum-web, admin-web): React and its router
+ * in a chunk of their own (they change less often than the app, so they stay cached
  * across releases), the gateway proxied, the silent check-sso page, and the
  * place for the gateway's CSP nonce: Vite puts CSP_NONCE_PLACEHOLDER on the
  * page's script, style and link tags and in `<meta property="csp-nonce">`, where
  * the apps read it for the styles they insert (see pageNonce).
- * `libraries`: the app's own library chunks, between MUI and the rest.
+ * Other libraries are not grouped: a group takes the modules it matches and all
+ * they import into one chunk that loads with the first page (a react-admin group
+ * would bring all of MUI and react-admin into admin-web's first load), while left
+ * to Rolldown each page's chunks carry only the library code that page uses.
  */
-export function webAppConfig(options: { base: string; libraries?: readonly { name: string; test: RegExp }[] }): UserConfig {
-  const groups = [
-    { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie)[\\/]/ },
-    ...(options.libraries ?? []),
-  ];
+export function webAppConfig(options: { base: string }): UserConfig {
+  const groups = [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie)[\\/]/ }];
   return defineConfig({
     base: options.base,
     plugins: [react(), silentCheckSso()],

@@ -1,19 +1,19 @@
 import type { Auth } from '@forum/web-auth';
 import { Box, CircularProgress } from '@mui/material';
 import { lazy, useEffect, useMemo, useState } from 'react';
-import { Admin, CanAccess, CustomRoutes, Resource } from 'react-admin';
+import { CanAccess, CustomRoutes, Resource } from 'react-admin';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { AccessDenied } from './AccessDenied';
 import { createAuthProvider } from './authProvider';
 import { createDataProvider } from './dataProvider';
 import { i18nProvider } from './i18nProvider';
+import { lazyPage } from './lazyPage';
+import { ConsoleAdmin } from './layout/ConsoleAdmin';
 import { ConsoleLayout } from './layout/ConsoleLayout';
 import { consoleTheme } from './layout/theme';
 import { consoleRoleOf } from './permissions';
-import { MakeAnnouncement } from './resources/announcements/MakeAnnouncement';
 import audit from './resources/audit';
 import contactMessages from './resources/contact-messages';
-import { HistoryPage } from './resources/history/HistoryPage';
 import manageUsers from './resources/manage-users';
 import posts from './resources/posts';
 import projections from './resources/projections';
@@ -21,8 +21,10 @@ import reportedComments from './resources/reported-comments';
 import reports from './resources/reports';
 import snapshots from './resources/snapshots';
 
-// the dashboard brings the chart library: its own chunk
+// every page is its own chunk (the dashboard's chart library one more of its own)
 const Dashboard = lazy(() => import('./resources/dashboard/Dashboard'));
+const MakeAnnouncement = lazyPage(() => import('./resources/announcements/MakeAnnouncement'), 'MakeAnnouncement');
+const HistoryPage = lazyPage(() => import('./resources/history/HistoryPage'), 'HistoryPage');
 
 type Access = 'checking' | 'open' | 'denied';
 
@@ -66,15 +68,12 @@ export function App({ auth }: { auth: Auth }) {
         <Route
           path="/admin/*"
           element={
-            <Admin
-              disableTelemetry
-              requireAuth
+            <ConsoleAdmin
               basename="/admin"
               title="Forum Admin"
               authProvider={authProvider}
               dataProvider={dataProvider}
               i18nProvider={i18nProvider}
-              loginPage={false}
               accessDenied={AccessDenied}
               layout={ConsoleLayout}
               theme={consoleTheme}
@@ -99,7 +98,7 @@ export function App({ auth }: { auth: Auth }) {
                 />
                 <Route path="/history/:kind/:id" element={<HistoryPage />} />
               </CustomRoutes>
-            </Admin>
+            </ConsoleAdmin>
           }
         />
       </Routes>

@@ -5,7 +5,7 @@ import { useId, type ReactNode } from 'react';
 import { Form, useGetIdentity, useNotify, useRefresh } from 'react-admin';
 import { serverFieldMessages, serverMessage } from '../dataProvider';
 import { CountedTextInput } from './CountedTextInput';
-import { requiredText } from './TitleAndDescriptionInputs';
+import { requiredText } from './requiredText';
 
 const validateReason = [requiredText('Reason must not be empty')];
 

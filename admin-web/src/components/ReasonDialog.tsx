@@ -5,7 +5,7 @@ import { useId, type ReactNode } from 'react';
 import { Form, useNotify, useRefresh } from 'react-admin';
 import { serverFieldMessages, serverMessage } from '../dataProvider';
 import { CountedTextInput } from './CountedTextInput';
-import { requiredText } from './TitleAndDescriptionInputs';
+import { requiredText } from './requiredText';
 
 /** A warning's reason (optional: a warning may say nothing more than that it is one). */
 export const WARNING_REASON_RULE: TextRule = { kind: 'body', label: 'Reason', max: WARNING_REASON_MAX };

@@ -1,10 +1,7 @@
 import type { TextRule } from '@forum/contracts';
 import { CountedTextInput } from './CountedTextInput';
 import { MarkdownInput } from './MarkdownInput';
-
-/** A required text (spec §5's message when it is missing or only spaces, as the API decides). */
-export const requiredText = (message: string) =>
-  Object.assign((value: unknown) => (typeof value === 'string' && value.trim() ? undefined : message), { isRequired: true });
+import { requiredText } from './requiredText';
 
 const validateTitle = [requiredText('Title is required')];
 const validateDescription = [requiredText('Description is required')];

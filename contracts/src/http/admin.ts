@@ -11,9 +11,8 @@ import {
   USER_ID_MAX,
 } from '../constants.ts';
 import { parsePositionToken } from '../position.ts';
-import { emailRule, emailText, identifier, pageNumber, text, wholeNumber, type TextRule } from '../text-policy.ts';
+import { emailRule, emailText, identifier, NEW_TAG_NAME_RULE, pageNumber, text, wholeNumber, type TextRule } from '../text-policy.ts';
 import { Me } from './me.ts';
-import { tagNameRule } from './posts.ts';
 
 const page = pageNumber.default(1);
 /** The staff action log's actor filter: a user id or an email. */
@@ -40,8 +39,6 @@ export type AdminStats = z.infer<typeof AdminStats>;
 export const AdminTag = z.object({ _id: z.string(), name: z.string() });
 export type AdminTag = z.infer<typeof AdminTag>;
 
-/** The name of a tag an admin adds (Manage Tags' counter counts by it). */
-export const NEW_TAG_NAME_RULE = tagNameRule('Tag name', 'Tag name is required');
 /** The details of 409 TAG_EXISTS: the tag that exists, in its own spelling (a name is unique ignoring case). */
 export const TagExistsDetails = z.object({ tag: AdminTag });
 export type TagExistsDetails = z.infer<typeof TagExistsDetails>;

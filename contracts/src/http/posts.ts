@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { EDIT_REASON_MAX, POST_DESCRIPTION_MAX, POST_SORTS, POST_TAGS_MAX, POST_TITLE_MAX, TAG_NAME_MAX } from '../constants.ts';
+import { EDIT_REASON_MAX, POST_DESCRIPTION_MAX, POST_SORTS, POST_TAGS_MAX, POST_TITLE_MAX } from '../constants.ts';
 import { VOTES } from '../events/vote.ts';
-import { droppingSpecFields, emailText, pageNumber, text, type TextRule } from '../text-policy.ts';
+import { droppingSpecFields, emailText, pageNumber, tagNameRule, text, type TextRule } from '../text-policy.ts';
 import { HiddenMark } from './moderation.ts';
 
 /** A tag's name, as a post carries it, a search names it and an admin adds it. */
-export const tagNameRule = (label: string, required = `${label} must not be empty`): TextRule => ({ kind: 'name', label, max: TAG_NAME_MAX, required });
 export const tagName = (label: string, required?: string) => text(tagNameRule(label, required));
 
 /** A post's title and description (Add Post's counters count by them). */

@@ -1,4 +1,4 @@
 import Icon from '@mui/icons-material/ManageHistoryOutlined';
-import { AuditList } from './AuditList';
+import { lazyPage } from '../../lazyPage';
 
-export default { list: AuditList, icon: Icon, options: { label: 'Staff actions' } };
+export default { list: lazyPage(() => import('./AuditList'), 'AuditList'), icon: Icon, options: { label: 'Staff actions' } };

@@ -1,4 +1,4 @@
 import Icon from '@mui/icons-material/MailOutlined';
-import { ContactMessageList } from './ContactMessageList';
+import { lazyPage } from '../../lazyPage';
 
-export default { list: ContactMessageList, icon: Icon, options: { label: 'Contact messages' } };
+export default { list: lazyPage(() => import('./ContactMessageList'), 'ContactMessageList'), icon: Icon, options: { label: 'Contact messages' } };

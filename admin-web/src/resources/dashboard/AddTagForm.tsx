@@ -1,5 +1,5 @@
 import Add from '@mui/icons-material/Add';
-import { checkText, NEW_TAG_NAME_RULE, TagExistsDetails } from '@forum/contracts';
+import { checkText, NEW_TAG_NAME_RULE } from '@forum/contracts';
 import { Button, InputAdornment, Stack } from '@mui/material';
 import { useState, type FormEvent, type Ref } from 'react';
 import { useDataProvider } from 'react-admin';
@@ -10,9 +10,16 @@ import type { TagOutcome } from './types';
 /** What the admin typed, as a tag's name: the # is the page's, not part of the name. */
 const tagName = (typed: string) => typed.trim().replace(/^#+/, '').trim();
 
-/** Why a tag was not added: a name taken (ignoring case) names the tag that has it, in its own spelling. */
-function failureOf(failure: unknown): string {
-  const exists = serverCode(failure) === 'TAG_EXISTS' ? TagExistsDetails.safeParse(serverDetails(failure)) : null;
+/**
+ * Why a tag was not added: a name taken (ignoring case) names the tag that has it, in its own
+ * spelling. The details' schema (and zod with it) loads with this refusal, not with the dashboard.
+ */
+async function failureOf(failure: unknown): Promise<string> {
+  if (serverCode(failure) !== 'TAG_EXISTS') return 'Failed to add tag';
+  const exists = await import('./tagExistsDetails').then(
+    ({ TagExistsDetails }) => TagExistsDetails.safeParse(serverDetails(failure)),
+    () => null,
+  );
   return exists?.success ? `Failed to add tag: #${exists.data.tag.name} already exists` : 'Failed to add tag';
 }
 
@@ -54,7 +61,7 @@ export function AddTagForm({
       await onAdded();
     } catch (failure) {
       setError(serverFieldMessages(failure).name ?? null);
-      onOutcome({ severity: 'error', text: failureOf(failure) });
+      onOutcome({ severity: 'error', text: await failureOf(failure) });
     } finally {
       setPending(false);
     }

@@ -5,7 +5,7 @@ import { Alert, Box, Button, Card, CardContent, Skeleton, Typography } from '@mu
 import { visuallyHidden } from '@mui/utils';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Title, useCanAccess } from 'react-admin';
-import { ModeratorHome } from './ModeratorHome';
+import { lazyPage } from '../../lazyPage';
 import { AdminCard } from './AdminCard';
 import { ManageTags } from './ManageTags';
 import { StatCard } from './StatCard';
@@ -14,6 +14,8 @@ import { useAdminStats } from './useAdminStats';
 
 // the chart library is the heaviest part of the page: the cards do not wait for it
 const StatsChart = lazy(() => import('./StatsChart'));
+// a moderator's home is another page: an admin's first screen does not load it
+const ModeratorHome = lazyPage(() => import('./ModeratorHome'), 'ModeratorHome');
 
 const STAT_ICONS: Record<StatKey, ReactNode> = {
   totalPosts: <ArticleOutlined />,

@@ -1,12 +1,14 @@
 import { UNPAGED_LIST_MAX } from '@forum/contracts';
 import { Alert, Box, Button, Card, CardContent, Paper, Skeleton, Typography } from '@mui/material';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { useGetList } from 'react-admin';
 import { AddTagForm } from './AddTagForm';
 import { DeleteTagButton } from './DeleteTagButton';
-import { DeleteTagConfirm } from './DeleteTagConfirm';
 import { NoTags } from './NoTags';
 import type { TagOutcome, TagRecord } from './types';
+
+// the confirmation (react-admin's Confirm, MUI's Dialog) loads when a tag's delete is first asked
+const DeleteTagConfirm = lazy(async () => ({ default: (await import('./DeleteTagConfirm')).DeleteTagConfirm }));
 
 const grid = { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(170px, 1fr))', gap: 1.5, listStyle: 'none', p: 0, m: 0 } as const;
 
@@ -104,14 +106,18 @@ export function ManageTags() {
             </>
           )}
         </Box>
-        <DeleteTagConfirm
-          tag={deletion?.tag ?? null}
-          open={confirming}
-          onClose={() => setConfirming(false)}
-          onSettled={settled}
-          onExited={focusAfterConfirm}
-          onOutcome={setOutcome}
-        />
+        {deletion && (
+          <Suspense fallback={null}>
+            <DeleteTagConfirm
+              tag={deletion.tag}
+              open={confirming}
+              onClose={() => setConfirming(false)}
+              onSettled={settled}
+              onExited={focusAfterConfirm}
+              onOutcome={setOutcome}
+            />
+          </Suspense>
+        )}
       </CardContent>
     </Card>
   );

@@ -1,4 +1,4 @@
 import Icon from '@mui/icons-material/PeopleOutlined';
-import { UserList } from './UserList';
+import { lazyPage } from '../../lazyPage';
 
-export default { list: UserList, icon: Icon, options: { label: 'Manage Users' } };
+export default { list: lazyPage(() => import('./UserList'), 'UserList'), icon: Icon, options: { label: 'Manage Users' } };

@@ -1,4 +1,4 @@
 import ArticleIcon from '@mui/icons-material/Article';
-import { PostList } from './PostList';
+import { lazyPage } from '../../lazyPage';
 
-export default { list: PostList, icon: ArticleIcon };
+export default { list: lazyPage(() => import('./PostList'), 'PostList'), icon: ArticleIcon };

@@ -1,4 +1,4 @@
 import Icon from '@mui/icons-material/StorageOutlined';
-import { ProjectionList } from './ProjectionList';
+import { lazyPage } from '../../lazyPage';
 
-export default { list: ProjectionList, icon: Icon, options: { label: 'Projections' } };
+export default { list: lazyPage(() => import('./ProjectionList'), 'ProjectionList'), icon: Icon, options: { label: 'Projections' } };

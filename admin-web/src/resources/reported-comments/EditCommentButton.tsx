@@ -4,7 +4,7 @@ import { Button } from '@mui/material';
 import { useState } from 'react';
 import { useDataProvider, useRecordContext } from 'react-admin';
 import { EditWithReasonDialog } from '../../components/EditWithReasonDialog';
-import { requiredText } from '../../components/TitleAndDescriptionInputs';
+import { requiredText } from '../../components/requiredText';
 import { MarkdownInput } from '../../components/MarkdownInput';
 import type { ForumDataProvider } from '../../dataProvider';
 import { commentStart, type ReportedCommentGroup } from './groupReports';

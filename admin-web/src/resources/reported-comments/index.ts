@@ -1,4 +1,4 @@
 import Icon from '@mui/icons-material/ReportOutlined';
-import { ReportedCommentList } from './ReportedCommentList';
+import { lazyPage } from '../../lazyPage';
 
-export default { list: ReportedCommentList, icon: Icon, options: { label: 'Reported Comments' } };
+export default { list: lazyPage(() => import('./ReportedCommentList'), 'ReportedCommentList'), icon: Icon, options: { label: 'Reported Comments' } };

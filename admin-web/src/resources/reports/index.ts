@@ -1,4 +1,4 @@
 import FlagOutlined from '@mui/icons-material/FlagOutlined';
-import { ReportQueueList } from './ReportQueueList';
+import { lazyPage } from '../../lazyPage';
 
-export default { list: ReportQueueList, icon: FlagOutlined, options: { label: 'Reports' } };
+export default { list: lazyPage(() => import('./ReportQueueList'), 'ReportQueueList'), icon: FlagOutlined, options: { label: 'Reports' } };

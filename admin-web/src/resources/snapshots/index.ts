@@ -1,4 +1,4 @@
 import Icon from '@mui/icons-material/HistoryToggleOffOutlined';
-import { SnapshotList } from './SnapshotList';
+import { lazyPage } from '../../lazyPage';
 
-export default { list: SnapshotList, icon: Icon, options: { label: 'Snapshots' } };
+export default { list: lazyPage(() => import('./SnapshotList'), 'SnapshotList'), icon: Icon, options: { label: 'Snapshots' } };
