@@ -38,7 +38,7 @@ function layerZones() {
 export default defineConfig(
   {
     name: 'forum/ignored',
-    ignores: ['**/node_modules/', '**/dist/', '.data/', 'coverage/'],
+    ignores: ['**/node_modules/', '**/dist/', '**/dist-server/', '.data/', 'coverage/'],
   },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,

@@ -32,11 +32,11 @@ function page<M>(load: () => Promise<M>, name: keyof M): Page {
  * answer, a read) would make React throw the server's markup away and show the spinner in its place.
  */
 export async function preloadPages(pathname: string): Promise<void> {
-  const preloads = (matchRoutes(routes, pathname) ?? []).map(({ route }) => {
+  const pages = (matchRoutes(routes, pathname) ?? []).flatMap(({ route }) => {
     const type: unknown = isValidElement(route.element) ? route.element.type : undefined;
-    return typeof type === 'function' && 'preload' in type ? (type as Page).preload() : undefined;
+    return typeof type === 'function' && 'preload' in type ? [type as Page] : [];
   });
-  await Promise.all(preloads);
+  await Promise.all(pages.map((page) => page.preload()));
 }
 
 const HomePage = page(() => import('./routes/home'), 'HomePage');
