@@ -6,7 +6,7 @@ import { hasAuthCallback, pageNonce } from '@forum/web-auth';
 import { loadMarkdownRenderer } from '@forum/web-ui';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { App, appRunning } from './app/app';
 import { preloadPages } from './app/router';
 import { makeLiveStream } from './app/live';
 import { AppProviders } from './app/providers';
@@ -31,13 +31,14 @@ const store = makeStore(
 );
 // the change stream opens once the sign-in check is done: with a member's own topic from the start
 const live = makeLiveStream(store, auth, { openAfter: signInChecked });
+const initialState = store.getState();
 
 // MUI's styles go into <style> elements carrying the page's CSP nonce; on a server-rendered page
 // emotion's cache takes over the server's <style data-emotion> and inserts only what it lacks
 const app = (
   <StrictMode>
     <CacheProvider value={createCache({ key: 'css', nonce: pageNonce() })}>
-      <AppProviders store={store} auth={auth} live={live}>
+      <AppProviders store={store} auth={auth} live={live} {...(serverState && { serverState: initialState })}>
         <App />
       </AppProviders>
     </CacheProvider>
@@ -48,8 +49,9 @@ if (serverState && root.firstChild && !hasAuthCallback(window.location.href)) {
   // hydrated once the page's code and, where the markup shows members' Markdown, its renderer are here (nothing suspends)
   await Promise.all([preloadPages(window.location.pathname), root.querySelector('.markdown') ? loadMarkdownRenderer() : undefined]);
   hydrateRoot(root, app);
-  // the server read as a visitor: a member's own part (their vote, byMe, their email) is read again once they are known
-  void signInChecked.then(({ user }) => {
+  // the server read as a visitor: a member's own part (their vote, byMe, their email) is read again once they are
+  // known and the page is hydrated (its reads then have their components: the page keeps showing them meanwhile)
+  void Promise.all([signInChecked, appRunning]).then(([{ user }]) => {
     if (user) store.dispatch(api.util.invalidateTags(['Post', 'Comment', 'Profile']));
   });
 } else {

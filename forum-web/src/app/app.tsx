@@ -9,6 +9,10 @@ import { AppRoutes } from './router';
 /** The mark on <html> once the app runs in the page (`data-app="running"`). */
 export const APP_RUNNING = { key: 'app', value: 'running' } as const;
 
+let markRunning: () => void = () => {};
+/** Settles once the app runs in the page: its first render committed (a server-rendered page's: hydrated). */
+export const appRunning = new Promise<void>((resolve) => (markRunning = resolve));
+
 /**
  * The pages render at once while the sign-in state loads (the bar shows a spinner in its place),
  * except on the return from the realm: that URL carries the code in its fragment until
@@ -22,6 +26,7 @@ export function App({ serverLocation }: { serverLocation?: string }) {
   // the page is the app's from here on (a server-rendered one: hydrated, its controls answer); the journeys wait for it
   useEffect(() => {
     document.documentElement.dataset[APP_RUNNING.key] = APP_RUNNING.value;
+    markRunning();
   }, []);
   if (status === 'loading' && returning) return <PageSpinner fullScreen />;
   return (

@@ -9,10 +9,27 @@ import { LiveProvider, type LiveStream } from '../lib/live';
 import type { AppStore } from './store';
 import { theme } from './theme';
 
-export function AppProviders({ store, auth, live, children }: { store: AppStore; auth: Auth; live: LiveStream; children: ReactNode }) {
+/**
+ * `serverState`: on a server-rendered page, the store's state as the server rendered it: the
+ * hydration reads it, whatever the store has become meanwhile (a live message, the sign-in's re-read),
+ * so the first render matches the server's markup; the store's own state follows at once.
+ */
+export function AppProviders({
+  store,
+  auth,
+  live,
+  serverState,
+  children,
+}: {
+  store: AppStore;
+  auth: Auth;
+  live: LiveStream;
+  serverState?: ReturnType<AppStore['getState']>;
+  children: ReactNode;
+}) {
   return (
     <AuthProvider auth={auth}>
-      <ReduxProvider store={store}>
+      <ReduxProvider store={store} {...(serverState && { serverState })}>
         <LiveProvider stream={live}>
           <ThemeProvider theme={theme}>
             <CssBaseline />

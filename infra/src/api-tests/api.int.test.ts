@@ -154,11 +154,14 @@ describe('operability', () => {
     );
   });
 
-  it('serves forum-web at / and its routes, and admin-web at /admin', async () => {
-    for (const path of ['/', '/post/123', '/admin', '/admin/posts']) {
+  it('serves forum-web at / and its routes, and admin-web at /admin; a post that is not there is the forum’s page with 404', async () => {
+    for (const path of ['/', '/about', '/admin', '/admin/posts']) {
       const response = await forum.api(path, { headers: { Accept: 'text/html' } });
       expect(response.status, path).toBe(200);
       expect(await response.text(), path).toContain('<div id="root"');
     }
+    const missing = await forum.api('/post/123', { headers: { Accept: 'text/html' } });
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('<div id="root"');
   });
 });

@@ -5,7 +5,7 @@ import ts from 'typescript';
 /** The scope every workspace's package name has: `@forum/<folder>`. */
 const SCOPE = '@forum/';
 const SOURCE = /\.(?:[cm]?ts|tsx|[cm]?js|jsx)$/;
-const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'coverage']);
+const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'dist-server', 'coverage']);
 
 export interface Workspace {
   /** The name after `@forum/` (also its folder). */
