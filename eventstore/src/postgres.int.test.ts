@@ -285,7 +285,14 @@ describe('PostgreSQL event store: a command that stops inside its transaction', 
       try {
         const event = { type: 'T', data: {}, metadata: testEventMetadata() };
         await store.append([{ streamId: 'before', expectedVersion: 'no_stream', events: [event] }]);
-        const from = (await store.readAll(START, 10)).at(-1)!.position;
+        // read once it is readable: the log is read below the oldest transaction open in the whole server (another file's too)
+        const before = await waitFor(
+          () => store.readAll(START, 10),
+          (events) => events.length > 0,
+          10_000,
+          50,
+        );
+        const from = before.at(-1)!.position;
         // a command whose process stops (SIGSTOP, a hung event loop) after its transaction took its key: nothing more comes from it
         const hung = store.appendIdempotent([{ streamId: 'hung', expectedVersion: 'no_stream', events: [event] }], {
           key: 'hung-command',
