@@ -66,6 +66,11 @@ const serverAuth: Auth = {
 };
 
 /** The public page at `request.url` as a whole document, or undefined when the path is no public page (the caller sends index.html). */
+/** Whether `url` (path and query) is a public page this entry renders: the gateway asks before it reads anything for it. */
+export function isPublicPage(url: string, publicUrl: string): boolean {
+  return publicPage(new URL(url, publicUrl)) !== undefined;
+}
+
 export async function renderPage(request: RenderRequest): Promise<RenderedPage | undefined> {
   const url = new URL(request.url, request.publicUrl);
   const load = publicPage(url);

@@ -5,6 +5,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 
 /** forum-web's server entry (`forum-web/src/entry-server.tsx`, built into dist-server/ by `npm run build:web`). */
 interface ServerEntry {
+  isPublicPage(url: string, publicUrl: string): boolean;
   renderPage(request: {
     url: string;
     publicUrl: string;
@@ -91,7 +92,8 @@ export function publicPages(options: {
     async page(url, template) {
       try {
         const renderer = await loadEntry();
-        if (!renderer) return undefined;
+        // every other path is index.html: no version read for it
+        if (!renderer?.isPublicPage(url, options.publicUrl)) return undefined;
         const hit = kept.get(url);
         if (hit && keptVersion !== undefined && (await version(keptVersion)) === keptVersion) return hit;
         const before = await version();
