@@ -46,10 +46,6 @@ const DIRECTION_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
  * selectors, tags…), the blank Braille pattern, or a mark (which needs a character to sit on).
  */
 const VISIBLE = /[^\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\p{M}]/u;
-/** Invisible inside a name: default-ignorable and format characters, the blank Braille pattern. */
-const INVISIBLE_IN_NAME = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u;
-/** A recommended (RGI) emoji, sequences with zero-width joiners, variation selectors and tags included. */
-const EMOJI = new RegExp('\\p{RGI_Emoji}', 'gv');
 /**
  * Scripts whose words need ZWNJ / ZWJ (Persian's ZWNJ, the Indic scripts' half forms after a
  * virama): there a joiner between two of the script's letters or marks is part of the word
@@ -73,12 +69,29 @@ const JOINING_SCRIPTS = [
   'Myanmar',
   'Khmer',
 ];
-const WORD_JOINERS = new RegExp(
-  JOINING_SCRIPTS.map(
-    (script) => `(?<=[\\p{Script_Extensions=${script}}&&[\\p{L}\\p{M}]])[\\u200c\\u200d](?=[\\p{Script_Extensions=${script}}&&[\\p{L}\\p{M}]])`,
-  ).join('|'),
-  'gv',
-);
+
+/**
+ * What a name is checked against beyond the other kinds, built on the first name checked: the emoji
+ * and script sets take the engine tens of milliseconds to build, which a page that loads this module
+ * and checks no name (or not yet) does not spend.
+ */
+let namePatterns: { invisible: RegExp; emoji: RegExp; wordJoiners: RegExp } | undefined;
+function forNames() {
+  namePatterns ??= {
+    /** Invisible inside a name: default-ignorable and format characters, the blank Braille pattern. */
+    invisible: /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u,
+    /** A recommended (RGI) emoji, sequences with zero-width joiners, variation selectors and tags included. */
+    emoji: new RegExp('\\p{RGI_Emoji}', 'gv'),
+    /** A joiner between two letters or marks of a joining script. */
+    wordJoiners: new RegExp(
+      JOINING_SCRIPTS.map(
+        (script) => `(?<=[\\p{Script_Extensions=${script}}&&[\\p{L}\\p{M}]])[\\u200c\\u200d](?=[\\p{Script_Extensions=${script}}&&[\\p{L}\\p{M}]])`,
+      ).join('|'),
+      'gv',
+    ),
+  };
+  return namePatterns;
+}
 
 const hex = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
@@ -182,7 +195,8 @@ export function checkText(value: unknown, rule: TextRule): TextVerdict {
     if (direction) return refuse(`${label} must not contain text direction controls (${hex(direction[0])})`);
   }
   if (kind === 'name') {
-    const invisible = text.replace(EMOJI, '').replace(WORD_JOINERS, '').match(INVISIBLE_IN_NAME);
+    const { emoji, wordJoiners, invisible: invisibleInName } = forNames();
+    const invisible = text.replace(emoji, '').replace(wordJoiners, '').match(invisibleInName);
     if (invisible) return refuse(`${label} must not contain invisible characters (${hex(invisible[0])})`);
   }
   if (codePoints(text) > max) return refuse(tooLong);

@@ -4,7 +4,7 @@ import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { hasAuthCallback, pageNonce } from '@forum/web-auth';
 import { loadMarkdownRenderer } from '@forum/web-ui';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, appRunning } from './app/app';
 import { preloadPages } from './app/router';
@@ -48,7 +48,10 @@ const app = (
 if (serverState && root.firstChild && !hasAuthCallback(window.location.href)) {
   // hydrated once the page's code and, where the markup shows members' Markdown, its renderer are here (nothing suspends)
   await Promise.all([preloadPages(window.location.pathname), root.querySelector('.markdown') ? loadMarkdownRenderer() : undefined]);
-  hydrateRoot(root, app);
+  // as a transition, React hydrates in slices and yields to the browser between them (no long task)
+  startTransition(() => {
+    hydrateRoot(root, app);
+  });
   // the server read as a visitor: a member's own part (their vote, byMe, their email) is read again once they are
   // known and the page is hydrated (its reads then have their components: the page keeps showing them meanwhile)
   void Promise.all([signInChecked, appRunning]).then(([{ user }]) => {

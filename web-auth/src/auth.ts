@@ -109,12 +109,18 @@ function errorText(error: unknown): string {
  * realm (the embedded one or Keycloak), plain TypeScript with a subscription for the UI.
  * Tokens live in memory only; a reload asks the realm again (check-sso).
  */
+/**
+ * The state until the sign-in check has answered: one object, which a page rendered on a server also
+ * shows (useAuthState's server snapshot), so hydrating that page finds nothing changed.
+ */
+export const NOT_KNOWN_YET: AuthState = Object.freeze({ status: 'loading', user: null, error: null });
+
 export function createAuth(options: AuthOptions): Auth {
   // keycloak-js arrives with init(): it is not part of what a page needs to show itself first
   let keycloak: Keycloak | null = null;
   const pendingKey = `web-auth:${options.clientId}:pending`;
   const listeners = new Set<(state: AuthState) => void>();
-  let state: AuthState = { status: 'loading', user: null, error: null };
+  let state: AuthState = NOT_KNOWN_YET;
   let initialized = false;
   let initPromise: Promise<AuthState> | null = null;
   let returned: AuthReturn | null = null;

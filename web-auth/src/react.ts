@@ -1,11 +1,25 @@
-import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from 'react';
-import type { Auth, AuthState } from './auth.ts';
+import { createContext, createElement, startTransition, useContext, useEffect, useState, type ReactNode } from 'react';
+import { NOT_KNOWN_YET, type Auth, type AuthState } from './auth.ts';
 
-/** The React side of the auth module: a context for the one Auth of the app and a hook that re-renders on change. */
+/** The React side of the auth module: a context for the one Auth of the app, and one for its state. */
 const AuthContext = createContext<Auth | null>(null);
+const AuthStateContext = createContext<AuthState | null>(null);
 
-export function AuthProvider({ auth, children }: { auth: Auth; children?: ReactNode }) {
-  return createElement(AuthContext.Provider, { value: auth }, children);
+/**
+ * Holds the auth's state for the components under it. `hydrating`: the tree hydrates a page rendered
+ * on a server, which showed the state as not known yet; that is the state until the hydration is
+ * done. Each change of state re-renders what reads it as a transition: React renders it in slices
+ * between the browser's other work (the sign-in check's answer re-renders much of a page: one long
+ * task otherwise), and a part still hydrating is hydrated with the state it was rendered with first.
+ */
+export function AuthProvider({ auth, hydrating = false, children }: { auth: Auth; hydrating?: boolean; children?: ReactNode }) {
+  const [state, setState] = useState(() => (hydrating ? NOT_KNOWN_YET : auth.getState()));
+  useEffect(() => {
+    const follow = () => startTransition(() => setState(auth.getState()));
+    follow();
+    return auth.onChange(follow);
+  }, [auth]);
+  return createElement(AuthContext.Provider, { value: auth }, createElement(AuthStateContext.Provider, { value: state }, children));
 }
 
 export function useAuth(): Auth {
@@ -14,15 +28,9 @@ export function useAuth(): Auth {
   return auth;
 }
 
-/**
- * What a page rendered on a server shows, and so what the browser renders while it hydrates that page
- * (however late a lazy part of it hydrates): the sign-in check has not answered.
- */
-const NOT_KNOWN_YET: AuthState = { status: 'loading', user: null, error: null };
-const notKnownYet = () => NOT_KNOWN_YET;
-
-/** The current status, user and roles; re-renders when they change (and, on a hydrated page, once hydrated). */
+/** The current status, user and roles; re-renders when they change. */
 export function useAuthState(): AuthState {
-  const auth = useAuth();
-  return useSyncExternalStore(auth.onChange, auth.getState, notKnownYet);
+  const state = useContext(AuthStateContext);
+  if (!state) throw new Error('useAuthState() needs an <AuthProvider auth={…}> above it');
+  return state;
 }

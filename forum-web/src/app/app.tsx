@@ -1,5 +1,5 @@
 import { hasAuthCallback } from '@forum/web-auth';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { BrowserRouter, StaticRouter } from 'react-router-dom';
 import { PageSpinner } from '../components/PageSpinner';
 import { useAuthState } from '../lib/auth';
@@ -21,16 +21,14 @@ export const appRunning = new Promise<void>((resolve) => (markRunning = resolve)
  * browser's hydration must find.
  */
 export function App({ serverLocation }: { serverLocation?: string }) {
-  const { status } = useAuthState();
   const [returning] = useState(() => serverLocation === undefined && hasAuthCallback(window.location.href));
   // the page is the app's from here on (a server-rendered one: hydrated, its controls answer); the journeys wait for it
   useEffect(() => {
     document.documentElement.dataset[APP_RUNNING.key] = APP_RUNNING.value;
     markRunning();
   }, []);
-  if (status === 'loading' && returning) return <PageSpinner fullScreen />;
   return (
-    <>
+    <SpinnerWhileSignInTaken returning={returning}>
       <AuthNotices />
       {serverLocation === undefined ? (
         <BrowserRouter>
@@ -41,6 +39,15 @@ export function App({ serverLocation }: { serverLocation?: string }) {
           <AppRoutes />
         </StaticRouter>
       )}
-    </>
+    </SpinnerWhileSignInTaken>
   );
+}
+
+/**
+ * The only part of the app's root that follows the sign-in state: its children are App's elements, so
+ * a change of that state (hydration, the check's answer) re-renders what reads it, not every page.
+ */
+function SpinnerWhileSignInTaken({ returning, children }: { returning: boolean; children: ReactNode }) {
+  const { status } = useAuthState();
+  return status === 'loading' && returning ? <PageSpinner fullScreen /> : children;
 }

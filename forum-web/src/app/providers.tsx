@@ -28,7 +28,7 @@ export function AppProviders({
   children: ReactNode;
 }) {
   return (
-    <AuthProvider auth={auth}>
+    <AuthProvider auth={auth} hydrating={serverState !== undefined}>
       <ReduxProvider store={store} {...(serverState && { serverState })}>
         <LiveProvider stream={live}>
           <ThemeProvider theme={theme}>
