@@ -32,20 +32,21 @@ const store = makeStore(
 // the change stream opens once the sign-in check is done: with a member's own topic from the start
 const live = makeLiveStream(store, auth, { openAfter: signInChecked });
 const initialState = store.getState();
+// back from the realm, the app shows a spinner until the sign-in is taken (App): the server's markup is not that page
+const hydrating = serverState !== undefined && root.firstChild !== null && !hasAuthCallback(window.location.href);
 
 // MUI's styles go into <style> elements carrying the page's CSP nonce; on a server-rendered page
 // emotion's cache takes over the server's <style data-emotion> and inserts only what it lacks
 const app = (
   <StrictMode>
     <CacheProvider value={createCache({ key: 'css', nonce: pageNonce() })}>
-      <AppProviders store={store} auth={auth} live={live} {...(serverState && { serverState: initialState })}>
+      <AppProviders store={store} auth={auth} live={live} {...(hydrating && { serverState: initialState })}>
         <App />
       </AppProviders>
     </CacheProvider>
   </StrictMode>
 );
-// back from the realm, the app shows a spinner until the sign-in is taken (App): the server's markup is not that page
-if (serverState && root.firstChild && !hasAuthCallback(window.location.href)) {
+if (hydrating) {
   // hydrated once the page's code and, where the markup shows members' Markdown, its renderer are here (nothing suspends)
   await Promise.all([preloadPages(window.location.pathname), root.querySelector('.markdown') ? loadMarkdownRenderer() : undefined]);
   // as a transition, React hydrates in slices and yields to the browser between them (no long task)

@@ -12,7 +12,8 @@ import { theme } from './theme';
 /**
  * `serverState`: on a server-rendered page, the store's state as the server rendered it: the
  * hydration reads it, whatever the store has become meanwhile (a live message, the sign-in's re-read),
- * so the first render matches the server's markup; the store's own state follows at once.
+ * so the first render matches the server's markup; the store's own state follows at once. The
+ * sign-in state is 'not known yet' there too, as the server rendered it, until the page is hydrated.
  */
 export function AppProviders({
   store,
