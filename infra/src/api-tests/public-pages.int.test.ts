@@ -1,3 +1,5 @@
+import { get } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestForum, type NewUser, type TestForum } from '../testing/forum.ts';
 
@@ -5,7 +7,8 @@ import { startTestForum, type NewUser, type TestForum } from '../testing/forum.t
  * forum-web's public pages as HTML before any script runs (issue #46 item 1, docs/seo.md), through
  * the whole forum over HTTP (needs `npm run build:web`): a post's page holds its text, its first
  * comments, its head tags and its JSON-LD, hostile text escaped; what is not there is 404 and a
- * deleted post 410, each with the forum's page; a kept page gives way to the next version of the read side.
+ * deleted post 410, each with the forum's page; a kept page goes out gzipped from its parts compressed once
+ * and gives way to the next version of the read side.
  */
 const HOSTILE = '</script><script>alert(1)</script> & "quoted"';
 let forum: TestForum;
@@ -46,6 +49,16 @@ const page = async (path: string) => {
     html: await answer.text(),
   };
 };
+/** The answer's body as it came over the wire (fetch would decompress it). */
+const rawBody = (url: string, headers: Record<string, string>) =>
+  new Promise<Buffer>((resolve, reject) => {
+    get(url, { headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => resolve(Buffer.concat(chunks)));
+      answer.on('error', reject);
+    }).on('error', reject);
+  });
 const meta = (html: string, attribute: 'name' | 'property', name: string) => new RegExp(`<meta ${attribute}="${name}" content="([^"]*)"`).exec(html)?.[1];
 const jsonLdOf = (html: string) => {
   const found = /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html);
@@ -116,6 +129,21 @@ describe('a post’s page', () => {
     expect(second.csp).not.toBe(first.csp);
     const withoutNonce = (html: string) => html.replace(/nonce="[^"]*"/g, '');
     expect(withoutNonce(second.html)).toBe(withoutNonce(first.html));
+    // kept, it goes out as gzip made from its parts compressed once: the same page, this answer's nonce in it
+    const kept = await fetch(`${forum.url}/post/${postId}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(kept.headers.get('content-encoding')).toBe('gzip');
+    expect(kept.headers.get('vary')?.toLowerCase()).toContain('accept-encoding');
+    const keptHtml = await kept.text();
+    const keptNonce = /'nonce-([^']+)'/.exec(kept.headers.get('content-security-policy') ?? '')?.[1];
+    expect(keptHtml).toContain(`nonce="${keptNonce}"`);
+    expect(withoutNonce(keptHtml)).toBe(withoutNonce(first.html));
+    // its bytes are those parts: each ends on a full flush (an empty stored block, 00 00 FF FF), where compressing the answer anew has none
+    const bytes = await rawBody(`${forum.url}/post/${postId}`, { 'accept-encoding': 'gzip' });
+    expect(bytes.includes(Buffer.from([0x00, 0x00, 0xff, 0xff]))).toBe(true);
+    expect(gunzipSync(bytes).toString('utf8')).toContain('Kestrels hovering');
+    const plain = await fetch(`${forum.url}/post/${postId}`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(withoutNonce(await plain.text())).toBe(withoutNonce(first.html));
     await forum.call('POST', '/api/comments', { token: author.token, body: { postId, text: 'A second comment, later' }, expect: 201 });
     await forum.call('GET', `/api/posts/${postId}/comments`);
     expect((await page(`/post/${postId}`)).html).toContain('A second comment, later');

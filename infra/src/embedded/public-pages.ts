@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from '@forum/platform';
+import { CSP_NONCE_PLACEHOLDER } from '@forum/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { precompressPage } from './precompressed-page.ts';
 
 /** forum-web's server entry (`forum-web/src/entry-server.tsx`, built into dist-server/ by `npm run build:web`). */
 interface ServerEntry {
@@ -20,6 +22,8 @@ export interface RenderedPage {
   readonly html: string;
   /** The CSP sources ('sha256-…') of the style attributes in the markup, which the page's CSP allows. */
   readonly styleHashes: readonly string[];
+  /** A kept page: the document gzipped with the answer's nonce in it, from its parts compressed once. */
+  readonly gzip?: (nonce: string) => Buffer;
 }
 
 export interface PublicPages {
@@ -39,7 +43,8 @@ const KEPT_MAX = 32 * 1024 * 1024;
  * in memory under the read side's version (the public reads' ETag): it answers while a read with
  * `If-None-Match` of that version is 304, and is kept only if the version held while it was
  * rendered, as the API's visitors' cache does. 404 and 410 pages are rendered each time (strangers'
- * misses fill no memory). Without the entry (not built) or a version (the visitors' cache turned
+ * misses fill no memory). A kept page is also kept gzipped, in parts around its nonce (precompressPage).
+ * Without the entry (not built) or a version (the visitors' cache turned
  * off), pages are rendered each time or not at all.
  */
 export function publicPages(options: {
@@ -85,7 +90,7 @@ export function publicPages(options: {
       length -= html.length;
     }
     length += page.html.length;
-    kept.set(url, page);
+    kept.set(url, { ...page, gzip: precompressPage(page.html, CSP_NONCE_PLACEHOLDER) });
   };
 
   return {

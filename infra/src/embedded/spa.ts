@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CSP_NONCE_PLACEHOLDER, SILENT_CHECK_SSO_PAGE } from '@forum/contracts';
+import { negotiate } from '@fastify/accept-negotiator';
 import type { SendOptions } from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { PublicPages } from './public-pages.ts';
@@ -53,11 +54,15 @@ export function singlePageApp(options: SinglePageAppOptions): FastifyPluginAsync
     if (file === ASSETS || file.startsWith(`${ASSETS}/`)) return reply.callNotFound();
     const page = await options.pages?.page(request.url, build.html);
     const nonce = headers.appDocument(request.raw, reply.raw, page?.styleHashes);
-    return reply
+    reply
       .code(page?.status ?? 200)
       .header('Cache-Control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send((page?.html ?? build.html).replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
+      .type('text/html; charset=utf-8');
+    // a kept page: its gzip with this answer's nonce, from its parts compressed once (the compression hook lets it pass)
+    if (page?.gzip && negotiate(request.headers['accept-encoding'] ?? '', ['gzip']) === 'gzip') {
+      return reply.header('Content-Encoding', 'gzip').header('Vary', 'Accept-Encoding').send(page.gzip(nonce));
+    }
+    return reply.send((page?.html ?? build.html).replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
   };
 
   return (app) => {
