@@ -8,7 +8,7 @@ import '@forum/contracts/parse-without-eval';
 import createCache, { type EmotionCache } from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { CSP_NONCE_PLACEHOLDER } from '@forum/contracts';
-import type { Auth, AuthState } from '@forum/web-auth';
+import { NOT_KNOWN_YET, type Auth } from '@forum/web-auth';
 import { OwnOriginProvider } from '@forum/web-ui';
 import { StrictMode, type ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -50,12 +50,11 @@ export interface RenderedPage {
  * browser's sign-in check has not answered when it hydrates ('loading'), so the server renders that
  * state, and the markup matches; the member's view comes after hydration.
  */
-const LOADING: AuthState = { status: 'loading', user: null, error: null };
 const never = () => new Promise<never>(() => {});
 const serverAuth: Auth = {
-  getState: () => LOADING,
+  getState: () => NOT_KNOWN_YET,
   onChange: () => () => {},
-  init: () => Promise.resolve(LOADING),
+  init: () => Promise.resolve(NOT_KNOWN_YET),
   takeReturn: () => null,
   login: never,
   register: never,

@@ -1,4 +1,4 @@
-export { createAuth, MIN_VALIDITY_SECONDS } from './auth.ts';
+export { createAuth, MIN_VALIDITY_SECONDS, NOT_KNOWN_YET } from './auth.ts';
 export type { Auth, AuthInitOptions, AuthOptions, AuthReturn, AuthState, AuthStatus, LoginOptions } from './auth.ts';
 export { hasAuthCallback, identityServer, refreshDelayMs, userFromClaims } from './helpers.ts';
 export type { AuthUser } from './helpers.ts';
