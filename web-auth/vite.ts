@@ -11,9 +11,7 @@ const proxy = { '/api': gateway, '/realms': gateway };
  * The Vite config of a forum web app (forum-web, admin-web): React and its router
  * in a chunk of their own (they change less often than the app, so they stay cached
  * across releases), the gateway proxied, the silent check-sso page, and the
- * place for the gateway's CSP nonce: Vite puts CSP_NONCE_PLACEHOLDER on the
- * page's script, style and link tags and in `<meta property="csp-nonce">`, where
- * the apps read it for the styles they insert (see pageNonce).
+ * place for the gateway's CSP nonce (cspNonce).
  * Other libraries are not grouped: a group takes the modules it matches and all
  * they import into one chunk that loads with the first page (a react-admin group
  * would bring all of MUI and react-admin into admin-web's first load), while left
@@ -23,8 +21,7 @@ export function webAppConfig(options: { base: string }): UserConfig {
   const groups = [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie)[\\/]/ }];
   return defineConfig({
     base: options.base,
-    plugins: [react(), silentCheckSso()],
-    html: { cspNonce: CSP_NONCE_PLACEHOLDER },
+    plugins: [react(), silentCheckSso(), cspNonce()],
     build: {
       outDir: 'dist',
       emptyOutDir: true,
@@ -38,6 +35,27 @@ export function webAppConfig(options: { base: string }): UserConfig {
     server: { proxy },
     preview: { proxy },
   });
+}
+
+/**
+ * The place for the gateway's CSP nonce: `<meta property="csp-nonce" nonce="CSP_NONCE_PLACEHOLDER">`
+ * in the page's head, where the apps read it for the styles they insert (pageNonce), and on the
+ * page's own inline `<style>` elements. The gateway writes each answer's nonce in its place. The
+ * scripts and their preloads carry none (Vite's `html.cspNonce` puts one on every tag): the CSP
+ * allows scripts by origin (`script-src 'self'`), and a nonce on each of a page's ~50 preloads was
+ * bytes, and places the gateway writes into, for nothing.
+ */
+function cspNonce(): Plugin {
+  return {
+    name: 'forum-csp-nonce',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) => ({
+        html: html.replace(/<style(?=[\s>])/g, `<style nonce="${CSP_NONCE_PLACEHOLDER}"`),
+        tags: [{ tag: 'meta', attrs: { property: 'csp-nonce', nonce: CSP_NONCE_PLACEHOLDER }, injectTo: 'head' }],
+      }),
+    },
+  };
 }
 
 /** Serves the silent check-sso page and its script under the app's base (dev, preview) and emits them into the build. */

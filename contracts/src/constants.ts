@@ -208,7 +208,7 @@ export const POST_SORTS = ['newest', 'popularity'] as const;
 export type PostSort = (typeof POST_SORTS)[number];
 
 // ---- Browser security headers: what the web apps' build and the gateway agree on (docs/security/headers.md)
-/** Vite writes this into the apps' index.html as its CSP nonce (html.cspNonce); the gateway puts a fresh nonce in its place per answer. */
+/** The apps' Vite config writes this into their index.html as the CSP nonce (web-auth/vite.ts); the gateway puts a fresh nonce in its place per answer. */
 export const CSP_NONCE_PLACEHOLDER = 'forum-csp-nonce-placeholder';
 /** keycloak-js's check-sso page under each app's base: the one page of the apps that a page of the same origin may frame. */
 export const SILENT_CHECK_SSO_PAGE = 'silent-check-sso.html';

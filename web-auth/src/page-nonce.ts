@@ -1,7 +1,7 @@
 import { CSP_NONCE_PLACEHOLDER } from '@forum/contracts';
 
 /**
- * The CSP nonce the gateway gave this page, from the `<meta property="csp-nonce">` Vite writes
+ * The CSP nonce the gateway gave this page, from the `<meta property="csp-nonce">` the apps' build writes
  * into index.html: the apps give it to the <style> elements they insert (emotion's cache), which
  * the page's CSP allows by that nonce alone. Undefined where no gateway filled it in (Vite's dev server).
  */
