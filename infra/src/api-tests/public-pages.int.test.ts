@@ -138,9 +138,11 @@ describe('a post’s page', () => {
     expect(keptHtml).toContain(`nonce="${keptNonce}"`);
     expect(withoutNonce(keptHtml)).toBe(withoutNonce(first.html));
     // its bytes are those parts: each ends on a full flush (an empty stored block, 00 00 FF FF), where compressing the answer anew has none
-    const bytes = await rawBody(`${forum.url}/post/${postId}`, { 'accept-encoding': 'gzip' });
-    expect(bytes.includes(Buffer.from([0x00, 0x00, 0xff, 0xff]))).toBe(true);
-    expect(gunzipSync(bytes).toString('utf8')).toContain('Kestrels hovering');
+    for (const acceptEncoding of ['gzip', 'GZIP', 'br;q=1, gzip;q=0.5']) {
+      const bytes = await rawBody(`${forum.url}/post/${postId}`, { 'accept-encoding': acceptEncoding });
+      expect(bytes.includes(Buffer.from([0x00, 0x00, 0xff, 0xff])), acceptEncoding).toBe(true);
+      expect(gunzipSync(bytes).toString('utf8')).toContain('Kestrels hovering');
+    }
     const plain = await fetch(`${forum.url}/post/${postId}`, { headers: { 'accept-encoding': 'identity' } });
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(withoutNonce(await plain.text())).toBe(withoutNonce(first.html));

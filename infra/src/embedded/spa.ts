@@ -59,7 +59,7 @@ export function singlePageApp(options: SinglePageAppOptions): FastifyPluginAsync
       .header('Cache-Control', 'no-store')
       .type('text/html; charset=utf-8');
     // a kept page: its gzip with this answer's nonce, from its parts compressed once (the compression hook lets it pass)
-    if (page?.gzip && negotiate(request.headers['accept-encoding'] ?? '', ['gzip']) === 'gzip') {
+    if (page?.gzip && negotiate((request.headers['accept-encoding'] ?? '').toLowerCase(), ['gzip']) === 'gzip') {
       return reply.header('Content-Encoding', 'gzip').header('Vary', 'Accept-Encoding').send(page.gzip(nonce));
     }
     return reply.send((page?.html ?? build.html).replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
