@@ -9,6 +9,9 @@ export function parsePage(value: string | null): number {
   return Number.isSafeInteger(page) && page >= 1 ? page : 1;
 }
 
+/** The address of page `page` of the list at `path` (`?page=`, left out for page 1): a later page's canonical address. */
+export const pagedPath = (path: string, page: number) => (page > 1 ? `${path}?page=${page}` : path);
+
 /** The page of a paged list kept in the address (`?page=`, left out for page 1), beside the address's other parameters, so Back and shared links work. */
 export function usePageParam() {
   const [search, setSearch] = useSearchParams();

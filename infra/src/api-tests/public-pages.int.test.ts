@@ -191,6 +191,16 @@ describe('the other public pages', () => {
     expect(unescaped(/<title>([^<]*)<\/title>/.exec(profile.html)![1]!)).toBe('Page Writer · Forum');
   });
 
+  it('a later page of a list names itself as canonical (its posts are not page 1’s); defaults and other parameters are left out', async () => {
+    const me = await forum.call<{ _id: string }>('GET', '/api/me', { token: author.token });
+    const canonical = async (path: string) => unescaped(/<link rel="canonical" href="([^"]*)"/.exec((await page(path)).html)?.[1] ?? '');
+    expect(await canonical('/?page=2')).toBe(`${forum.url}/?page=2`);
+    expect(await canonical('/?sort=popularity&page=3&utm_source=chat')).toBe(`${forum.url}/?page=3&sort=popularity`);
+    expect(await canonical('/?page=1&sort=newest')).toBe(`${forum.url}/`);
+    expect(await canonical('/tags/kestrels?page=2')).toBe(`${forum.url}/tags/Kestrels?page=2`);
+    expect(await canonical(`/u/${me._id}?page=2`)).toBe(`${forum.url}/u/${me._id}?page=2`);
+  });
+
   it('a stranger’s odd addresses get the forum’s pages, never an error and never their text as markup', async () => {
     const odd = [
       '/tags/%E2%80%8B',

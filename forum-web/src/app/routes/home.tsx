@@ -1,7 +1,7 @@
 import { Box, Stack, Typography } from '@mui/material';
 import { Announcements } from '../../features/notifications';
 import { useGetAnnouncementsQuery } from '../../features/notifications/api/get-announcements';
-import { PostList, TagSearch } from '../../features/posts';
+import { PostList, TagSearch, useHomeListPath } from '../../features/posts';
 import { TagStrip } from '../../features/tags';
 import { PageHead } from '../../components/PageHead';
 
@@ -9,9 +9,10 @@ import { PageHead } from '../../components/PageHead';
 export function HomePage() {
   // the same request as the announcements block's (one answer for both)
   const announcementsLoading = useGetAnnouncementsQuery().isLoading;
+  const path = useHomeListPath();
   return (
     <Stack spacing={4}>
-      <PageHead title="Home" description="A community forum: browse posts by tag, read, write, comment and vote." path="/" />
+      <PageHead title="Home" description="A community forum: browse posts by tag, read, write, comment and vote." path={path} />
       <Box>
         <Typography variant="h4" component="h1" sx={{ fontWeight: 800, fontSize: { xs: '1.75rem', sm: '2.125rem' } }}>
           Welcome to the Forum

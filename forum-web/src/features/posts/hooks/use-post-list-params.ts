@@ -14,3 +14,10 @@ export function usePostListParams() {
 
   return { page, sort, setPage, setSort };
 }
+
+/** The home list's address as it stands (`/`, `/?page=2&sort=popularity`): its page's canonical address. */
+export function useHomeListPath(): string {
+  const { page, sort } = usePostListParams();
+  const search = postListSearch({ page, sort }).toString();
+  return search ? `/?${search}` : '/';
+}

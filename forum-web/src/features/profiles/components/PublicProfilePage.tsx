@@ -11,7 +11,7 @@ import { ProfilePost } from '../../../components/profile/ProfilePost';
 import { Statistic } from '../../../components/profile/Statistic';
 import { FormattedDate } from '../../../components/FormattedDate';
 import { isNotFound } from '../../../lib/http-error';
-import { usePagedList, usePageParam } from '../../../lib/page-param';
+import { pagedPath, usePagedList, usePageParam } from '../../../lib/page-param';
 import { useGetPublicProfileQuery } from '../api/get-public-profile';
 
 /** A member nobody can see: erased (their name reads 'Deleted user' everywhere), or never there. */
@@ -36,7 +36,7 @@ export function PublicProfilePage({ id }: { id: string }) {
   const gold = user.badge === 'Gold';
   return (
     <Stack spacing={3}>
-      <PageHead title={user.name} description={`${user.name}'s posts on the forum.`} path={profilePath(id)} type="profile" />
+      <PageHead title={user.name} description={`${user.name}'s posts on the forum.`} path={pagedPath(profilePath(id), pageParam.page)} type="profile" />
       <Card component="section" aria-labelledby="profile-name">
         <CardContent sx={{ p: { xs: 2.5, sm: 3 } }}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: 'center' }}>

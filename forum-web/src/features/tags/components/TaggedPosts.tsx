@@ -7,7 +7,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { PostPager } from '../../../components/PostPager';
 import { TagList } from '../../../components/TagChip';
 import { TextCardSkeleton } from '../../../components/TextCardSkeleton';
-import { usePagedList, usePageParam } from '../../../lib/page-param';
+import { pagedPath, usePagedList, usePageParam } from '../../../lib/page-param';
 import { useForumTag } from '../../../lib/tags';
 import { useGetTaggedPostsQuery } from '../../../lib/tagged-posts';
 
@@ -31,7 +31,7 @@ export function TaggedPosts({ tag: asked, action }: { tag: string; action?: (tag
   const tag = useForumTag(asked, posts);
   return (
     <Box>
-      <PageHead title={`#${tag}`} description={`Posts tagged ${tag} on the forum.`} path={tagPagePath(tag)} />
+      <PageHead title={`#${tag}`} description={`Posts tagged ${tag} on the forum.`} path={pagedPath(tagPagePath(tag), page)} />
       <Typography
         ref={top}
         variant="h4"
