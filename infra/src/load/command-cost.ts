@@ -55,7 +55,7 @@ export async function commandCosts(db: pg.Pool, pids: { forum: number; bare: num
     const entry = costs.get(label) ?? { forum: empty(), bare: empty() };
     costs.set(label, entry);
     await db.query('SELECT pg_stat_statements_reset()');
-    const split = new CpuSplit(process.pid, group(pids.forum, pids.bare), 250);
+    const split = new CpuSplit(process.pid, group(pids.forum, pids.bare), 1000);
     await split.start();
     const figures = await run();
     const cpu = await split.stop();
@@ -105,7 +105,6 @@ export async function commandCosts(db: pg.Pool, pids: { forum: number; bare: num
           '| statement | calls per request | ms per request | ms per call |',
           '|---|--:|--:|--:|',
           ...[...forum.statements.values()]
-            .filter((s) => s.calls / n >= 0.01)
             .sort((a, b) => b.ms - a.ms)
             .slice(0, 16)
             .map(

@@ -49,7 +49,7 @@ const CONNECTIONS = Number(process.env.SCALE_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.SCALE_ROUNDS ?? 3);
 const SECONDS = Number(process.env.SCALE_SECONDS ?? 4);
 const WRITERS = Number(process.env.WRITERS ?? 16);
-/** Only the reads and commands whose name contains this (e.g. `home`, `comment`), and no write-load rows; all by default. */
+/** Only the reads and commands whose name contains this (e.g. `home`, `comment`; `command:` for the commands alone), and no write-load rows; all by default. */
 const ONLY = process.env.SCALE_ONLY ?? '';
 /** Synthetic members signed in for the members' reads, taken in turn request by request. */
 const MEMBERS = Number(process.env.SCALE_MEMBERS ?? 50);
@@ -283,14 +283,20 @@ try {
 
   // ── 5. commands (with SCALE_ONLY, only those whose label holds it, and no write-load rows) ──
   const COMMAND_LABELS = ['create a post', 'vote', 'comment'];
-  if (COMMAND_LABELS.some((label) => label.includes(ONLY))) {
+  // a command is named `command: <label>` here: SCALE_ONLY=command: measures the three and no read
+  const commandWanted = (label: string) => `command: ${label}`.includes(ONLY);
+  if (COMMAND_LABELS.some(commandWanted)) {
     say(`commands, ${WRITERS} clients:`);
     const writerPrefix = 'scale-writer';
     const writers = await benchWriters(server, WRITERS, writerPrefix);
     // never a writer's own post (a vote on it is refused, 422 OWN_POST_VOTE): on a kept data folder
-    // (SCALE_DATA_DIR) the writers of earlier runs wrote a good part of the posts
+    // (SCALE_DATA_DIR) the writers of earlier runs wrote a good part of the posts; nor one staff hid
+    // (404 to members) or locked (no comments)
     const targets = (
-      await db.raw<{ rows: { id: string }[] }>('SELECT id FROM read.posts WHERE author_email NOT LIKE ? ORDER BY random() LIMIT 4000', [`${writerPrefix}-%`])
+      await db.raw<{ rows: { id: string }[] }>(
+        'SELECT id FROM read.posts WHERE author_email NOT LIKE ? AND hidden_at IS NULL AND NOT locked ORDER BY random() LIMIT 4000',
+        [`${writerPrefix}-%`],
+      )
     ).rows.map((r) => r.id);
     // request i of a run is client i % WRITERS's: at most WRITERS in flight, never two on one vote
     const client = (i: number) => i % WRITERS;
@@ -324,7 +330,7 @@ try {
       },
       { label: 'comment', forum: forum(201, 'POST', (i) => ({ path: '/api/comments', body: commentBody(i) })), bare: bareWrite(commentBody) },
     ];
-    const wanted = commands.filter((command) => command.label.includes(ONLY));
+    const wanted = commands.filter((command) => commandWanted(command.label));
     // a forum that has been running: each command once before the measured rounds (the JIT, PostgreSQL's caches)
     for (const command of wanted) await command.forum();
     const costPool = new pg.Pool({ connectionString: server.databaseUrl, max: 1 });

@@ -97,8 +97,10 @@ export function measuring({ connections: defaultConnections, rounds, seconds, wr
               },
             };
           },
-          onResponse: (status) => {
-            if (status !== expect) unexpected++;
+          onResponse: (status, body) => {
+            if (status === expect) return;
+            // the first few unexpected answers are told: a count alone does not say what failed
+            if (unexpected++ < 3) say(`    answered ${status} instead of ${expect}: ${String(body).slice(0, 200)}`);
           },
         },
       ],
