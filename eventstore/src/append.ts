@@ -63,6 +63,17 @@ export function createAppends(pool: pg.Pool, options: AppendOptions): Pick<Event
     }
   }
 
+  /** A statement PostgreSQL ended to break a deadlock (a keyed append against a transaction holding its key) is tried again. */
+  async function retriedOnDeadlock<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= 3) throw error;
+      }
+    }
+  }
+
   async function inTransactionOnce<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     let lost: Error | undefined;
@@ -140,7 +151,18 @@ export function createAppends(pool: pg.Pool, options: AppendOptions): Pick<Event
 
     appendIdempotent: <Answer>(appends: readonly StreamAppend[], idempotency: IdempotentAppend<Answer>): Promise<AppendOutcome<Answer>> =>
       appendSpan(appends, true, async (span) => {
+        const single = appends.filter((a) => a.events.length > 0);
+        const { positionAt } = idempotency;
         try {
+          if (positionAt && !idempotency.beforeAppend && single.length === 1 && !options.beforeCommit) {
+            // the key, the events and the answer in one statement: one round trip, one commit
+            const keyed = { key: idempotency.key, answer: JSON.stringify(idempotency.answer(UNKNOWN_RESULT)), positionAt };
+            const appended = await retriedOnDeadlock(() => appendStatement(pool, single[0]!, keyed));
+            const result = { versions: { [single[0]!.streamId]: appended.version }, lastPosition: appended.last };
+            committed('transaction', appends);
+            appendedAt(span, result);
+            return { duplicate: false, result, answer: appended.answer as Answer };
+          }
           return await inTransaction(async (client) => {
             // Taken first: a concurrent call with the same key waits here until this one ends
             await client.query('INSERT INTO eventstore.idempotency_keys (key) VALUES ($1)', [idempotency.key]);
@@ -230,35 +252,63 @@ const BUMP: Record<'any' | 'no_stream' | 'version', string> = {
 interface Appended {
   readonly version: number;
   readonly last: LogPosition;
+  /** The idempotency key's answer as written (a keyed append's). */
+  readonly answer?: unknown;
 }
+
+/** An idempotency key written with the events: the answer as JSON, its last event's position to be written at `positionAt`. */
+interface Keyed {
+  readonly key: string;
+  readonly answer: string;
+  readonly positionAt: readonly string[];
+}
+
+/** The result an answer is worked out with before the append (`IdempotentAppend.positionAt`): its position is written in afterwards. */
+const UNKNOWN_RESULT: AppendResult = { versions: {}, lastPosition: START };
 
 const STREAM_VERSION = 'SELECT version FROM eventstore.streams WHERE stream_id = $1';
 
-async function appendStatement(db: pg.Pool | pg.PoolClient, append: StreamAppend): Promise<Appended> {
+/**
+ * A keyed append's last part: the key with its answer, the position of the last event written in
+ * where the answer has one (a key used already fails the statement: idempotency_keys_pkey, and
+ * nothing of it is written).
+ */
+const KEYED = (first: number) => `,
+     last AS (SELECT max(global_position)::text AS pos, max(transaction_id)::text AS tx FROM inserted),
+     keyed AS (
+       INSERT INTO eventstore.idempotency_keys (key, answer)
+       SELECT $${first}, CASE WHEN $${first + 1}::jsonb #> $${first + 2}::text[] IS NULL THEN $${first + 1}::jsonb
+                         ELSE jsonb_set($${first + 1}::jsonb, $${first + 2}::text[], to_jsonb(l.tx || '.' || l.pos)) END
+       FROM last l WHERE l.pos IS NOT NULL
+       RETURNING answer
+     )`;
+
+async function appendStatement(db: pg.Pool | pg.PoolClient, append: StreamAppend, keyed?: Keyed): Promise<Appended> {
   const { streamId, expectedVersion, events } = append;
   const kind = expectedVersion === 'any' ? 'any' : expectedVersion === 'no_stream' || expectedVersion === 0 ? 'no_stream' : 'version';
+  const values = [
+    streamId,
+    events.length,
+    events.map((e) => e.type),
+    events.map((e) => JSON.stringify(e.data)),
+    events.map((e) => JSON.stringify(e.metadata)),
+    ...(kind === 'version' ? [expectedVersion] : []),
+  ];
   // prepared once per connection (one text per kind): the planner's work is most of a small append's
-  const { rows } = await db.query<{ version: number | null; pos: string | null; tx: string | null; actual: number | null }>({
-    name: `forum_append_${kind}`,
+  const { rows } = await db.query<{ version: number | null; pos: string | null; tx: string | null; actual: number | null; answer?: unknown }>({
+    name: `forum_append_${kind}${keyed ? '_keyed' : ''}`,
     text: `WITH bumped AS (${BUMP[kind]}),
      inserted AS (
        INSERT INTO eventstore.events (stream_id, stream_version, type, data, metadata)
        SELECT $1, b.version - $2 + e.ord, e.type, e.data, e.metadata
        FROM bumped b, unnest($3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(type, data, metadata, ord)
        RETURNING global_position, transaction_id
-     )
+     )${keyed ? KEYED(values.length + 1) : ''}
      SELECT (SELECT version FROM bumped) AS version,
             (SELECT max(global_position)::text FROM inserted) AS pos,
             (SELECT max(transaction_id)::text FROM inserted) AS tx,
-            (SELECT version FROM eventstore.streams WHERE stream_id = $1) AS actual`,
-    values: [
-      streamId,
-      events.length,
-      events.map((e) => e.type),
-      events.map((e) => JSON.stringify(e.data)),
-      events.map((e) => JSON.stringify(e.metadata)),
-      ...(kind === 'version' ? [expectedVersion] : []),
-    ],
+            (SELECT version FROM eventstore.streams WHERE stream_id = $1) AS actual${keyed ? ',\n            (SELECT answer FROM keyed) AS answer' : ''}`,
+    values: keyed ? [...values, keyed.key, keyed.answer, keyed.positionAt] : values,
   });
   const row = rows[0]!;
   if (row.version === null || row.pos === null || row.tx === null) {
@@ -266,7 +316,7 @@ async function appendStatement(db: pg.Pool | pg.PoolClient, append: StreamAppend
     const { rows: now } = await db.query<{ version: number }>({ name: 'forum_stream_version', text: STREAM_VERSION, values: [streamId] });
     throw new WrongExpectedVersionError(streamId, expectedVersion, now[0]?.version ?? row.actual ?? 0);
   }
-  return { version: row.version, last: { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) } };
+  return { version: row.version, last: { transactionId: BigInt(row.tx), globalPosition: BigInt(row.pos) }, ...(keyed && { answer: row.answer }) };
 }
 
 /**

@@ -46,6 +46,13 @@ export interface IdempotentAppend<Answer> {
    * key waits until this one ends); if it throws, nothing is written and the key stays free.
    */
   readonly beforeAppend?: () => Promise<void>;
+  /**
+   * The path in the answer of the position token (`positionToken`) of the append's last event,
+   * when the answer depends on the result by that alone: a store may then work the answer out
+   * before appending and write the key, the events and the answer in one statement (without
+   * `beforeAppend`, on one stream), filling the position in as it writes it.
+   */
+  readonly positionAt?: readonly string[];
 }
 
 export type AppendOutcome<Answer> =

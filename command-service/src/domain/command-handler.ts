@@ -31,7 +31,7 @@ interface Call {
   readonly meta: CommandMeta;
   readonly who?: Identity;
   readonly idempotency?: Idempotency | undefined;
-  readonly cost?: Cost;
+  readonly cost?: Cost | undefined;
   /** A write a suspended member may not make (their posts, comments, votes, reports, profile): 403 MEMBER_SUSPENDED before anything is decided. */
   readonly refusedWhileSuspended?: true;
 }

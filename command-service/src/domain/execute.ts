@@ -79,7 +79,10 @@ export async function execute<Answer>(
           const outcome = await store.appendIdempotent<Stored<Answer>>(decision.appends, {
             key: idempotency.key,
             answer: (result) => ({ answer: decision.answer(result), fingerprint: idempotency.fingerprint }),
-            beforeAppend: take,
+            // a command's answer holds the result only as `position`, its last event's (positionOf)
+            positionAt: ['answer', 'position'],
+            // a cost is taken once the key is held; without one the store may write the key with the events
+            ...(cost && { beforeAppend: take }),
           });
           if (outcome.duplicate) return replay(outcome.answer);
           appended = true;

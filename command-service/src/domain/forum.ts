@@ -10,7 +10,7 @@ import { createContactCommands } from './contact/commands.ts';
 import { countedCommands } from './counted.ts';
 import { createFollowCommands } from './follow/commands.ts';
 import { createHandleCommands } from './handle/commands.ts';
-import { unlimited, type Costs, type WriteLimits } from './limits.ts';
+import type { Costs, WriteLimits } from './limits.ts';
 import { createModerationCommands, type RoleWritten } from './moderation/commands.ts';
 import { createNotificationCommands } from './notification/commands.ts';
 import { createNotificationPreferenceCommands } from './notification/preferences.ts';
@@ -50,8 +50,9 @@ export interface ForumCommandsOptions {
  */
 export function createForumCommands(store: EventStore, options: ForumCommandsOptions) {
   const handler = createCommandHandler(store, options.adminEmails);
-  const limits = options.limits ?? unlimited;
-  const cost: Costs = (kind, key) => () => limits.take(kind, key);
+  // without limits a write costs nothing to take (and its idempotent append needs no key held first: see execute)
+  const { limits } = options;
+  const cost: Costs = limits ? (kind, key) => () => limits.take(kind, key) : () => undefined;
 
   const commands = tracedCommands({
     ...createUserCommands(handler),

@@ -22,10 +22,8 @@ export interface Taken {
 /** What a command's write costs: taken once, just before its events are appended (see `execute`). */
 export type Cost = () => Promise<Taken>;
 
-/** The cost of a write of `kind` by `key`, as the commands name it. */
-export type Costs = (kind: WriteKind, key: string) => Cost;
-
-export const unlimited: WriteLimits = { take: () => Promise.resolve({ giveBack: () => Promise.resolve() }) };
+/** The cost of a write of `kind` by `key`, as the commands name it (none: writes are not limited). */
+export type Costs = (kind: WriteKind, key: string) => Cost | undefined;
 
 /** What one write of a kind is called in the refusal's message. */
 const NOUNS: Record<WriteKind, string> = {

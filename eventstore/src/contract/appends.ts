@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { WrongExpectedVersionError } from '../types.ts';
+import { positionToken } from '@forum/contracts';
+import { WrongExpectedVersionError, type AppendResult } from '../types.ts';
 import { event, stream, type ContractSubject } from './support.ts';
 
 /** Appends: expected versions and concurrent writers, several streams at once, idempotency keys. */
@@ -181,6 +182,66 @@ export function appendsContract({ store }: ContractSubject) {
       expect(await store.idempotentAnswer(key)).toBeNull();
       const later = await store.appendIdempotent([{ streamId: id, expectedVersion: 'no_stream', events: [event('A')] }], { key, answer: () => 2 });
       expect(later).toMatchObject({ duplicate: false, answer: 2 });
+    });
+
+    describe("with the answer's position at a path (positionAt)", () => {
+      const keyed = (key: string, caller: number) => ({
+        key,
+        answer: (r: AppendResult) => ({ reply: { id: 'x', caller, position: positionToken(r.lastPosition) } }),
+        positionAt: ['reply', 'position'],
+      });
+
+      it("answers with its last event's position, and a retry with the same answer", async () => {
+        const id = stream();
+        const key = `k-${randomUUID()}`;
+        const first = await store.appendIdempotent([{ streamId: id, expectedVersion: 'no_stream', events: [event('A'), event('B')] }], keyed(key, 1));
+        const last = (await store.readStream(id)).events.at(-1)!.position;
+        expect(first).toMatchObject({ duplicate: false, answer: { reply: { id: 'x', caller: 1, position: positionToken(last) } } });
+        expect(first.duplicate || positionToken(first.result.lastPosition)).toBe(positionToken(last));
+        const retry = await store.appendIdempotent([{ streamId: id, expectedVersion: 2, events: [event('C')] }], keyed(key, 2));
+        expect(retry).toEqual({ duplicate: true, answer: first.answer });
+        expect(await store.idempotentAnswer(key)).toEqual(first.answer);
+        expect((await store.readStream(id)).version).toBe(2);
+      });
+
+      it('appends once when concurrent calls share a key, on one stream or on a new stream each', async () => {
+        const id = stream();
+        const key = `k-${randomUUID()}`;
+        const oneStream = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => store.appendIdempotent([{ streamId: id, expectedVersion: 'any', events: [event('A')] }], keyed(key, i))),
+        );
+        expect(oneStream.filter((o) => !o.duplicate)).toHaveLength(1);
+        expect(new Set(oneStream.map((o) => JSON.stringify(o.answer))).size).toBe(1);
+        expect((await store.readStream(id)).version).toBe(1);
+
+        const other = `k-${randomUUID()}`;
+        const ids = Array.from({ length: 8 }, () => stream());
+        const newStreams = await Promise.all(
+          ids.map((own, i) => store.appendIdempotent([{ streamId: own, expectedVersion: 'no_stream', events: [event('A')] }], keyed(other, i))),
+        );
+        expect(newStreams.filter((o) => !o.duplicate)).toHaveLength(1);
+        expect(new Set(newStreams.map((o) => JSON.stringify(o.answer))).size).toBe(1);
+        const versions = await Promise.all(ids.map(async (own) => (await store.readStream(own)).version));
+        expect(versions.filter((v) => v === 1)).toHaveLength(1);
+        expect(versions.filter((v) => v === 0)).toHaveLength(7);
+      });
+
+      it('keeps the key free when the expectation fails, and leaves an answer without a position as it is', async () => {
+        const id = stream();
+        const key = `k-${randomUUID()}`;
+        await store.append([{ streamId: id, expectedVersion: 'no_stream', events: [event('A')] }]);
+        await expect(store.appendIdempotent([{ streamId: id, expectedVersion: 'no_stream', events: [event('B')] }], keyed(key, 1))).rejects.toBeInstanceOf(
+          WrongExpectedVersionError,
+        );
+        expect(await store.idempotentAnswer(key)).toBeNull();
+        const plain = await store.appendIdempotent([{ streamId: id, expectedVersion: 1, events: [event('B')] }], {
+          key,
+          answer: () => ({ reply: { done: true } }),
+          positionAt: ['reply', 'position'],
+        });
+        expect(plain).toMatchObject({ duplicate: false, answer: { reply: { done: true } } });
+        expect(await store.idempotentAnswer(key)).toEqual({ reply: { done: true } });
+      });
     });
 
     it('forgets a key whose append failed', async () => {

@@ -27,6 +27,7 @@
  * Prints Markdown tables (for docs/performance.md). Exit code 1 if any request failed.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,6 +37,7 @@ import { allProjections, projectionStatus } from '@forum/projections';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import type { BareRoutes } from './bare-server.ts';
+import { commandCosts, STATEMENT_SETTINGS } from './command-cost.ts';
 import { benchWriters, memoryOf, startBenchServer, type BenchServer } from './server.ts';
 import { measuring, msText, table, type Ask, type Figures, type Row } from './scale-measure.ts';
 import { syntheticMembers } from './scale-members.ts';
@@ -47,7 +49,7 @@ const CONNECTIONS = Number(process.env.SCALE_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.SCALE_ROUNDS ?? 3);
 const SECONDS = Number(process.env.SCALE_SECONDS ?? 4);
 const WRITERS = Number(process.env.WRITERS ?? 16);
-/** Only the reads and commands whose name contains this (e.g. `home`, `comment`), and no write-load rows; all by default. */
+/** Only the reads and commands whose name contains this (e.g. `home`, `comment`; `command:` for the commands alone), and no write-load rows; all by default. */
 const ONLY = process.env.SCALE_ONLY ?? '';
 /** Synthetic members signed in for the members' reads, taken in turn request by request. */
 const MEMBERS = Number(process.env.SCALE_MEMBERS ?? 50);
@@ -91,6 +93,7 @@ async function startBare(routes: BareRoutes, folder: string) {
   });
   return {
     base: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
@@ -117,7 +120,8 @@ async function loadedBefore(url: string): Promise<number | null> {
 const started = performance.now();
 const keptDir = process.env.SCALE_DATA_DIR;
 const dataDir = keptDir ? path.resolve(keptDir) : await mkdtemp(path.join(os.tmpdir(), 'forum-scale-bench-'));
-const postgres = await startEmbeddedPostgres({ dataDir, database: 'forum' });
+// pg_stat_statements: the command rows' PostgreSQL time by statement (command-cost.ts)
+const postgres = await startEmbeddedPostgres({ dataDir, database: 'forum', settings: STATEMENT_SETTINGS });
 const loaded = await loadedBefore(postgres.url);
 let events: number;
 if (loaded) {
@@ -143,6 +147,7 @@ const commandRows: Row[] = [];
 let failed: number;
 let reference: Figures | null = null;
 let bare: Awaited<ReturnType<typeof startBare>> | null = null;
+let commandCostLines: string[] = [];
 try {
   const buildStart = performance.now();
   await waitUntilReady(server);
@@ -278,14 +283,20 @@ try {
 
   // ── 5. commands (with SCALE_ONLY, only those whose label holds it, and no write-load rows) ──
   const COMMAND_LABELS = ['create a post', 'vote', 'comment'];
-  if (COMMAND_LABELS.some((label) => label.includes(ONLY))) {
+  // a command is named `command: <label>` here: SCALE_ONLY=command: measures the three and no read
+  const commandWanted = (label: string) => `command: ${label}`.includes(ONLY);
+  if (COMMAND_LABELS.some(commandWanted)) {
     say(`commands, ${WRITERS} clients:`);
     const writerPrefix = 'scale-writer';
     const writers = await benchWriters(server, WRITERS, writerPrefix);
     // never a writer's own post (a vote on it is refused, 422 OWN_POST_VOTE): on a kept data folder
-    // (SCALE_DATA_DIR) the writers of earlier runs wrote a good part of the posts
+    // (SCALE_DATA_DIR) the writers of earlier runs wrote a good part of the posts; nor one staff hid
+    // (404 to members) or locked (no comments)
     const targets = (
-      await db.raw<{ rows: { id: string }[] }>('SELECT id FROM read.posts WHERE author_email NOT LIKE ? ORDER BY random() LIMIT 4000', [`${writerPrefix}-%`])
+      await db.raw<{ rows: { id: string }[] }>(
+        'SELECT id FROM read.posts WHERE author_email NOT LIKE ? AND hidden_at IS NULL AND NOT locked ORDER BY random() LIMIT 4000',
+        [`${writerPrefix}-%`],
+      )
     ).rows.map((r) => r.id);
     // request i of a run is client i % WRITERS's: at most WRITERS in flight, never two on one vote
     const client = (i: number) => i % WRITERS;
@@ -300,9 +311,11 @@ try {
     };
     const commentBody = (i: number) => ({ postId: targets[(i * 7) % targets.length]!, text: `Scale comment ${i}: a few words of agreement.` });
     let tokens = await writers.tokens();
+    // an Idempotency-Key on every command, new for each request (as forum-web sends one per attempt)
     const forum = (expect: number, method: string, request: (i: number) => { path: string; body: unknown }) => async () => {
       tokens = await writers.tokens();
-      return commandCannon(server.base, expect, (i) => ({ method, ...request(i), token: tokens[client(i)]! }));
+      const run = randomUUID();
+      return commandCannon(server.base, expect, (i) => ({ method, ...request(i), token: tokens[client(i)]!, idempotencyKey: `${run}-${i}` }));
     };
     const bareWrite = (body: (i: number) => unknown) => () => commandCannon(bare!.base, 201, (i) => ({ method: 'POST', path: '/write', body: body(i) }));
     const commands = [
@@ -317,10 +330,18 @@ try {
       },
       { label: 'comment', forum: forum(201, 'POST', (i) => ({ path: '/api/comments', body: commentBody(i) })), bare: bareWrite(commentBody) },
     ];
-    const wanted = commands.filter((command) => command.label.includes(ONLY));
+    const wanted = commands.filter((command) => commandWanted(command.label));
     // a forum that has been running: each command once before the measured rounds (the JIT, PostgreSQL's caches)
     for (const command of wanted) await command.forum();
-    for (const command of wanted) commandRows.push(await sideBySide(command.label, command.forum, command.bare));
+    const costPool = new pg.Pool({ connectionString: server.databaseUrl, max: 1 });
+    try {
+      const costs = await commandCosts(costPool, { forum: server.pid, bare: bare.pid }, SECONDS);
+      for (const command of wanted)
+        commandRows.push(await sideBySide(command.label, costs.forum(command.label, command.forum), costs.bare(command.label, command.bare)));
+      commandCostLines = costs.report();
+    } finally {
+      await costPool.end();
+    }
     // the write-load rows and the INSERT reference: the whole run only
     if (!ONLY) {
       // the visitors' hottest reads while votes arrive at a steady rate: each batch the projections
@@ -391,7 +412,9 @@ try {
     ...(cachedRows.length ? [...table("visitor read, from the forum's memory", cachedRows), ''] : []),
     ...(memberRows.length ? [...table(`member read (signed in, ${members.emails.length} members of the log in turn; visitor cache on)`, memberRows), ''] : []),
     ...(loadedRows.length ? [...table(`visitor read under a steady write load (${WRITE_RATE} votes/s on both sides)`, loadedRows), ''] : []),
-    ...(commandRows.length ? [...table(`command (${WRITERS} clients; bare: one INSERT)`, commandRows), ''] : []),
+    ...(commandRows.length
+      ? [...table(`command (${WRITERS} clients, an Idempotency-Key on each; bare: one INSERT)`, commandRows), '', ...commandCostLines, '']
+      : []),
     ...(reference
       ? [
           `reference: single-row INSERT transactions straight from pg (no HTTP), ${WRITERS} connections: ${Math.round(reference.rps).toLocaleString('en')}/s, p50 ${msText(reference.p50)} ms, p99 ${msText(reference.p99)} ms`,

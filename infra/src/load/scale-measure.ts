@@ -32,6 +32,8 @@ export interface Command {
   readonly path: string;
   readonly body: unknown;
   readonly token?: string;
+  /** Sent as the Idempotency-Key header, as forum-web sends one with every command. */
+  readonly idempotencyKey?: string;
 }
 
 const median = (values: readonly number[]) => percentile(values, 50);
@@ -82,17 +84,23 @@ export function measuring({ connections: defaultConnections, rounds, seconds, wr
       requests: [
         {
           setupRequest: (request) => {
-            const { method, path, body, token } = next(sent++);
+            const { method, path, body, token, idempotencyKey } = next(sent++);
             return {
               ...request,
               method: method as 'POST',
               path,
               body: JSON.stringify(body),
-              headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+              headers: {
+                'content-type': 'application/json',
+                ...(token && { authorization: `Bearer ${token}` }),
+                ...(idempotencyKey && { 'idempotency-key': idempotencyKey }),
+              },
             };
           },
-          onResponse: (status) => {
-            if (status !== expect) unexpected++;
+          onResponse: (status, body) => {
+            if (status === expect) return;
+            // the first few unexpected answers are told: a count alone does not say what failed
+            if (unexpected++ < 3) say(`    answered ${status} instead of ${expect}: ${String(body).slice(0, 200)}`);
           },
         },
       ],
