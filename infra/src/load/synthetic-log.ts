@@ -95,6 +95,19 @@ export async function loadSyntheticLog(connectionString: string, options: LoadOp
       subjects = new Set();
       await keyMaker.query('SELECT count(keystore.keys_for(s)) FROM unnest($1::text[]) AS s', [wanted]);
     };
+    // So are the (type, version) pairs the store's trigger catalogues: two lanes whose transactions
+    // each first met a type the other met too would wait for each other's rows of the catalog
+    const catalogued = new Set<string>();
+    let uncatalogued: { type: string; version: string }[] = [];
+    const catalogue = async () => {
+      if (uncatalogued.length === 0) return;
+      const pairs = uncatalogued;
+      uncatalogued = [];
+      await keyMaker.query('INSERT INTO eventstore.schema_versions (type, version) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING', [
+        pairs.map((pair) => pair.type),
+        pairs.map((pair) => pair.version),
+      ]);
+    };
 
     const byType: Record<string, number> = {};
     let count = 0;
@@ -116,6 +129,7 @@ export async function loadSyntheticLog(connectionString: string, options: LoadOp
       const lane = transaction % connections;
       await settle(lane, 1);
       await makeKeys();
+      await catalogue();
       send(lane, INSERT_EVENTS, [param]);
       inTransaction += rows;
       if (inTransaction >= transactionRows) {
@@ -129,6 +143,11 @@ export async function loadSyntheticLog(connectionString: string, options: LoadOp
         byType[event.type] = (byType[event.type] ?? 0) + 1;
         const personal = PERSONAL_DATA[`${event.type}@${event.metadata.schemaVersion}`];
         if (personal) subjects.add(String(event.data[personal.subject]));
+        const version = String(event.metadata.schemaVersion ?? '?');
+        if (!catalogued.has(`${event.type}@${version}`)) {
+          catalogued.add(`${event.type}@${version}`);
+          uncatalogued.push({ type: event.type, version });
+        }
         // stream ids and types are the generator's own (uuids and fixed names): nothing to escape
         rowsJson.push(
           `{"p":${count},"s":"${event.streamId}","v":${event.streamVersion},"t":"${event.type}","d":${JSON.stringify(event.data)},"m":${JSON.stringify(event.metadata)},"r":"${event.recordedAt}"}`,
