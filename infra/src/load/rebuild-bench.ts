@@ -5,9 +5,11 @@
  * every projection is rebuilt blue-green, as `forumctl rebuild --all` does,
  * while READ_CONNECTIONS clients keep reading the forum's pages (READ_RATE
  * requests/s in all, 200 by default; 0 for as fast as they can). Prints the
- * rebuild's events/s and how many reads failed during it.
+ * rebuild's events/s (and each projection's, to its switch) and how many reads
+ * failed during it. REBUILD_STATEMENTS=1 also prints the rebuild's costliest
+ * SQL statements (pg_stat_statements, loaded into the forum's PostgreSQL).
  */
-import { mkdtemp } from 'node:fs/promises';
+import { appendFile, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -25,6 +27,8 @@ const EVENTS = Number(process.env.REBUILD_EVENTS ?? 1_000_000);
 const READ_CONNECTIONS = Number(process.env.READ_CONNECTIONS ?? 4);
 /** A forum's steady read traffic during the rebuild (requests/s over all connections); 0 reads as fast as it can. */
 const READ_RATE = Number(process.env.READ_RATE ?? 200);
+/** Print the statements the rebuild spent PostgreSQL's time on (pg_stat_statements). */
+const STATEMENTS = process.env.REBUILD_STATEMENTS === '1';
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 // 1. The log, loaded into the data folder before the forum first starts on it
@@ -33,6 +37,8 @@ const postgres = await startEmbeddedPostgres({ dataDir, database: 'forum' });
 say(`loading a synthetic log of ${EVENTS.toLocaleString('en')} events…`);
 const loaded = await loadSyntheticLog(postgres.url, { events: EVENTS, seed: 42, onProgress: () => {} });
 await postgres.stop();
+// pg_stat_statements must be loaded when PostgreSQL starts: the forum starts it on this data folder
+if (STATEMENTS) await appendFile(path.join(dataDir, 'pg', 'postgresql.auto.conf'), "\nshared_preload_libraries = 'pg_stat_statements'\n");
 say(`loaded ${loaded.events.toLocaleString('en')} events in ${(loaded.ms / 1000).toFixed(1)} s`);
 
 // 2. The forum on it (no demo data: the log is the data); it builds its read models first
@@ -66,6 +72,10 @@ try {
   await db.raw('CHECKPOINT');
   say(`checkpointed in ${((performance.now() - checkpointStart) / 1000).toFixed(1)} s, as the checkpointer would have by then`);
 
+  if (STATEMENTS) {
+    await db.raw('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await db.raw('SELECT pg_stat_statements_reset()');
+  }
   // 3. Readers on the forum's pages for the whole rebuild
   const { rows: posts } = await db.raw<{ rows: { id: string }[] }>('SELECT id FROM read.posts ORDER BY created_at DESC LIMIT 20');
   const paths = [
@@ -94,6 +104,9 @@ try {
   // 4. Rebuild every projection (as `forumctl rebuild --all`; the forum's runner may take some builds)
   say(`rebuilding ${allProjections.length} projections while ${READ_CONNECTIONS} clients read${READ_RATE > 0 ? ` (${READ_RATE}/s)` : ''}…`);
   let lastLine = 0;
+  const rebuildStart = performance.now();
+  /** Seconds from the start of the rebuild until each projection's new build switched in (seen twice a second). */
+  const switchedAfter = new Map<string, number>();
   const outcome = await rebuildProjections({
     db,
     connectionString: server.databaseUrl,
@@ -102,6 +115,9 @@ try {
     requestedBy: 'operator:bench',
     logger: createLogger('rebuild-bench', process.env.LOG_LEVEL || 'silent'),
     onProgress(progress) {
+      for (const p of progress) {
+        if (p.state === 'live' && !switchedAfter.has(p.build.name)) switchedAfter.set(p.build.name, (performance.now() - rebuildStart) / 1000);
+      }
       if (performance.now() - lastLine < 5000) return;
       lastLine = performance.now();
       const slowest = progress.reduce((a, b) => (a.position <= b.position ? a : b));
@@ -113,6 +129,16 @@ try {
   readers.stop();
   const reads = await readResult;
   if (outcome.failed.length > 0) throw new Error(`rebuild failed: ${outcome.failed.map((f) => `${f.build.name}: ${f.error ?? f.state}`).join('; ')}`);
+
+  if (STATEMENTS) {
+    const { rows } = await db.raw<{ rows: { ms: number; calls: number; rows: number; query: string }[] }>(
+      `SELECT round(total_exec_time)::integer AS ms, calls::integer, rows::integer, left(regexp_replace(query, '\\s+', ' ', 'g'), 200) AS query
+       FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25`,
+    );
+    say('the costliest statements of the rebuild (and of the forum meanwhile):');
+    for (const row of rows)
+      say(`  ${row.ms.toLocaleString('en').padStart(8)} ms ${String(row.calls).padStart(7)} calls ${String(row.rows).padStart(8)} rows  ${row.query}`);
+  }
 
   const events = loaded.events;
   const failedReads = reads.non2xx + reads.errors + reads.timeouts;
@@ -129,6 +155,10 @@ try {
     `  rebuild, all         ${Math.round(events / outcome.seconds)
       .toLocaleString('en')
       .padStart(10)} events/s (${outcome.seconds.toFixed(1)} s for ${allProjections.length} projections, blue-green, switched)`,
+    `  each, to its switch  ${[...switchedAfter]
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, seconds]) => `${name} ${Math.round(events / seconds).toLocaleString('en')}/s (${seconds.toFixed(1)} s)`)
+      .join(', ')}`,
     `  reads during it      ${reads.requests.total.toLocaleString('en').padStart(10)} (${READ_CONNECTIONS} connections, ${Math.round(reads.requests.average)}/s${READ_RATE > 0 ? ` paced at ${READ_RATE}/s` : ''}, p99 ${ms(reads.latency.p99)}), failed: ${failedReads}`,
     '',
   ];

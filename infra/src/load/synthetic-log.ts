@@ -95,17 +95,17 @@ export async function loadSyntheticLog(connectionString: string, options: LoadOp
       subjects = new Set();
       await keyMaker.query('SELECT count(keystore.keys_for(s)) FROM unnest($1::text[]) AS s', [wanted]);
     };
-    // and so is the schema-version catalogue's row of each (type, version) a statement brings first:
-    // two lanes' transactions inserting new types in different orders deadlocked in its trigger
+    // So are the (type, version) pairs the store's trigger catalogues: two lanes whose transactions
+    // each first met a type the other met too would wait for each other's rows of the catalog
     const catalogued = new Set<string>();
     let uncatalogued: { type: string; version: string }[] = [];
     const catalogue = async () => {
       if (uncatalogued.length === 0) return;
-      const wanted = uncatalogued;
+      const pairs = uncatalogued;
       uncatalogued = [];
       await keyMaker.query('INSERT INTO eventstore.schema_versions (type, version) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING', [
-        wanted.map((pair) => pair.type),
-        wanted.map((pair) => pair.version),
+        pairs.map((pair) => pair.type),
+        pairs.map((pair) => pair.version),
       ]);
     };
 
@@ -143,10 +143,10 @@ export async function loadSyntheticLog(connectionString: string, options: LoadOp
         byType[event.type] = (byType[event.type] ?? 0) + 1;
         const personal = PERSONAL_DATA[`${event.type}@${event.metadata.schemaVersion}`];
         if (personal) subjects.add(String(event.data[personal.subject]));
-        const pair = `${event.type}@${event.metadata.schemaVersion}`;
-        if (!catalogued.has(pair)) {
-          catalogued.add(pair);
-          uncatalogued.push({ type: event.type, version: String(event.metadata.schemaVersion) });
+        const version = String(event.metadata.schemaVersion ?? '?');
+        if (!catalogued.has(`${event.type}@${version}`)) {
+          catalogued.add(`${event.type}@${version}`);
+          uncatalogued.push({ type: event.type, version });
         }
         // stream ids and types are the generator's own (uuids and fixed names): nothing to escape
         rowsJson.push(

@@ -71,7 +71,9 @@ export const notificationsProjection = defineProjection({
       CREATE INDEX IF NOT EXISTS notifications_of_comment ON notifications (comment_id) WHERE kind = 'warning' AND comment_id IS NOT NULL;
       -- one unread row per member, post and kind of comment: the next comment joins it
       CREATE UNIQUE INDEX IF NOT EXISTS notifications_collapsed ON notifications (user_id, post_id, kind) WHERE NOT read AND kind IN ('reply', 'followed-post');
-      CREATE INDEX IF NOT EXISTS notifications_at_position ON notifications (position) WHERE position IS NOT NULL;
+      -- an erased member's mentions of others, which go with their text (a handful of rows: the erasure's
+      -- DELETE reads them and the member's own by index, not every notification)
+      CREATE INDEX IF NOT EXISTS notifications_mentions_by_actor ON notifications (actor_id) WHERE kind = 'mention';
       CREATE TABLE IF NOT EXISTS post_authors (post_id uuid PRIMARY KEY, author_id text NOT NULL);
       CREATE TABLE IF NOT EXISTS post_followers (
         post_id uuid NOT NULL,
@@ -100,6 +102,9 @@ export const notificationsProjection = defineProjection({
     `);
     await trx.raw(MODERATION_COLUMNS);
   },
+  // The rows by position serve the readers only (the change stream, the mailer): a replay builds the
+  // index once it has caught up rather than keeping it up through millions of fanned-out rows
+  indexes: { notifications: ['CREATE INDEX IF NOT EXISTS notifications_at_position ON notifications (position) WHERE position IS NOT NULL'] },
   async apply(trx, events) {
     // Warnings and marks are written in segments that an erasure ends (reads of warnings that
     // were there before a segment, then its warnings, read already when a later WarningsRead of

@@ -71,6 +71,16 @@ const relisted = (d: '-1' | '1') => {
     WHERE (${LISTED('o')}) <> (${LISTED('n')}) AND ${LISTED(row)}`;
 };
 
+/**
+ * The rows of an update of `posts` whose tags or visibility it changed (some when any did). A set
+ * difference, not a join of old_rows with new_rows on id: an UPDATE writes each row once, so a row's
+ * (id, tags, visibility) is missing from new_rows exactly when the update changed them. Hashed or
+ * sorted, it reads each side once; an EXISTS over the join is planned for its first match (a
+ * nested loop), and where nothing matches (a settle rewriting every post's counts, no tags) it
+ * compared every old row with every new one: over two minutes for 20k posts, most of a rebuild.
+ */
+const TAGS_OR_VISIBILITY_CHANGED = `SELECT id, tag_keys, ${VISIBLE('o')} FROM old_rows o EXCEPT SELECT id, tag_keys, ${VISIBLE('n')} FROM new_rows n`;
+
 /** The posts' anchors: blocks keyed (score, created_at, id), the lowest key naming each list's first block. */
 const ANCHORS: PageBlocks = { blocks: 'page_blocks', settings: 'page_settings', key: ['lo_score', 'lo_created', 'lo_id'], first: "lo_created = '-infinity'" };
 
@@ -147,7 +157,7 @@ export const PAGE_BLOCKS_MIGRATION = `
     ELSIF TG_OP = 'DELETE' THEN
       DELETE FROM post_tags t USING (SELECT k, created_at, id FROM old_rows, unnest(tag_keys) AS k) o
       WHERE (t.tag_key, t.created_at, t.id) = (o.k, o.created_at, o.id);
-    ELSIF EXISTS (SELECT 1 FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE o.tag_keys <> n.tag_keys OR (${VISIBLE('o')}) <> (${VISIBLE('n')})) THEN
+    ELSIF EXISTS (${TAGS_OR_VISIBILITY_CHANGED}) THEN
       DELETE FROM post_tags t USING (${retagged('-1')} UNION ALL ${revealed('-1')}) o WHERE (t.tag_key, t.created_at, t.id) = (substr(o.list, 5), o.c, o.id);
       INSERT INTO post_tags (tag_key, created_at, id) SELECT substr(list, 5), c, id FROM (${retagged('1')} UNION ALL ${revealed('1')}) n ON CONFLICT DO NOTHING;
     END IF;`,

@@ -6,6 +6,7 @@ import { verifyProjection } from '../operations/verify.ts';
 import { requestRebuild } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 import { createProjectionRunner, type RunnerOptions } from './runner.ts';
+import { SharedLogReader, type LogBatch } from './shared-log.ts';
 import { projectionStatus } from './status.ts';
 import { countingProjection } from './testing/counting-projection.ts';
 import { tick, useTickLog } from './testing/ticks.ts';
@@ -97,4 +98,36 @@ describe('builds joining a shared read of the log', () => {
       }
     },
   );
+});
+
+describe('a build waiting ahead of the shared read (one that staged up to the tail, as a rebuild of posts does)', () => {
+  it('is not read for: the stretches behind it are read only with the types of the builds they reach, and each build gets every event of its types', async () => {
+    const from = await log.store.head();
+    await appendMixed(400, ['Ahead', 'Behind']);
+    const head = await log.store.head();
+    const sql = log.store.sql!;
+    const typesRead: string[][] = [];
+    const reader = new SharedLogReader({ ...log.store, sql: { ...sql, read: (range, types) => (typesRead.push([...types]), sql.read(range, types)) } }, 10);
+    const taken = { ahead: 0, behind: 0 };
+    const taking =
+      (consumer: keyof typeof taken) =>
+      ({ events }: LogBatch) => {
+        taken[consumer] += events.length;
+        return Promise.resolve();
+      };
+    let caughtUp!: () => void;
+    const behindDone = new Promise<void>((resolve) => (caughtUp = resolve));
+    const ahead = reader.subscribe({ after: head, types: ['Ahead'], onBatch: taking('ahead') });
+    const behind = reader.subscribe({
+      after: from,
+      types: ['Behind'],
+      onBatch: taking('behind'),
+      onCaughtUp: () => caughtUp(),
+    });
+    await behindDone;
+    await Promise.all([ahead.stop(), behind.stop()]);
+    expect(taken).toEqual({ ahead: 0, behind: 200 });
+    expect(typesRead.length).toBeGreaterThan(1);
+    expect(new Set(typesRead.map((types) => types.join()))).toEqual(new Set(['Behind']));
+  });
 });

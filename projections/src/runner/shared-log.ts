@@ -179,12 +179,7 @@ export class SharedLogReader {
 
   /** The types some consumer reads (undefined: all, as one of them reads all). */
   private typesRead(): string[] | undefined {
-    const types = new Set<string>();
-    for (const consumer of this.consumers) {
-      if (consumer.types === undefined) return undefined;
-      for (const type of consumer.types) types.add(type);
-    }
-    return [...types].sort();
+    return typesOf(this.consumers);
   }
 
   /** The next batch after the plan's start (null: nothing after it yet), only of its types where the log is in SQL. */
@@ -196,7 +191,12 @@ export class SharedLogReader {
       const limit = this.batchSize * FILTERED_SCAN;
       const next = await log.nextRange(from, { limit, types: [] });
       if (!next) return null;
-      return { plan, types, events: await log.read(next.range, types), upTo: next.range.upTo, full: next.events === limit };
+      // only the types of the consumers the stretch reaches: one already past its end (a build that
+      // staged up to the log's tail, waiting there for the others) takes nothing of it, and its types
+      // (a rebuild's posts: the votes, half the log) would be read and decoded for no one
+      const reached = typesOf([...plan.served].filter((consumer) => compareLogPositions(consumer.after, next.range.upTo) < 0)) ?? types;
+      const read = reached.length > 0 ? reached : types;
+      return { plan, types: read, events: await log.read(next.range, read), upTo: next.range.upTo, full: next.events === limit };
     }
     const events = await this.store.readAll(from, this.batchSize);
     if (events.length === 0) return null;
@@ -211,4 +211,14 @@ export class SharedLogReader {
       consumer.finish();
     }
   }
+}
+
+/** The types some of `consumers` read, sorted (undefined: all, as one of them reads all). */
+function typesOf(consumers: Iterable<Consumer>): string[] | undefined {
+  const types = new Set<string>();
+  for (const consumer of consumers) {
+    if (consumer.types === undefined) return undefined;
+    for (const type of consumer.types) types.add(type);
+  }
+  return [...types].sort();
 }
