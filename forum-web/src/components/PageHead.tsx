@@ -10,6 +10,8 @@ export interface PageHeadProps {
   readonly description: string;
   /** The page's path (its canonical address is the forum's origin and it). */
   readonly path: string;
+  /** A paged list's page: a later one says so in the document's title (pages sharing a title read as copies). */
+  readonly page?: number;
   /** Open Graph's type: a post is an article, a member's page a profile, other pages a website. */
   readonly type?: 'website' | 'article' | 'profile';
   /** schema.org data about the page, written as JSON-LD. */
@@ -21,9 +23,9 @@ export interface PageHeadProps {
  * tags (React places them in the document's head, and the server renders them there), and its
  * JSON-LD, a data script in the page (never run: the CSP has nothing to allow).
  */
-export function PageHead({ title, description, path, type = 'website', jsonLd }: PageHeadProps) {
+export function PageHead({ title, description, path, page = 1, type = 'website', jsonLd }: PageHeadProps) {
   const url = new URL(path, useOwnOrigin()).href;
-  const documentTitle = `${title} · ${SITE_NAME}`;
+  const documentTitle = page > 1 ? `${title} · Page ${page} · ${SITE_NAME}` : `${title} · ${SITE_NAME}`;
   return (
     <>
       <title>{documentTitle}</title>

@@ -191,7 +191,7 @@ describe('the other public pages', () => {
     expect(unescaped(/<title>([^<]*)<\/title>/.exec(profile.html)![1]!)).toBe('Page Writer · Forum');
   });
 
-  it('a later page of a list names itself as canonical (its posts are not page 1’s); defaults and other parameters are left out', async () => {
+  it('a later page of a list names itself as canonical (its posts are not page 1’s) and in its title; defaults and other parameters are left out', async () => {
     const me = await forum.call<{ _id: string }>('GET', '/api/me', { token: author.token });
     const canonical = async (path: string) => unescaped(/<link rel="canonical" href="([^"]*)"/.exec((await page(path)).html)?.[1] ?? '');
     expect(await canonical('/?page=2')).toBe(`${forum.url}/?page=2`);
@@ -199,6 +199,12 @@ describe('the other public pages', () => {
     expect(await canonical('/?page=1&sort=newest')).toBe(`${forum.url}/`);
     expect(await canonical('/tags/kestrels?page=2')).toBe(`${forum.url}/tags/Kestrels?page=2`);
     expect(await canonical(`/u/${me._id}?page=2`)).toBe(`${forum.url}/u/${me._id}?page=2`);
+    // and its title says which page it is (search engines flag pages that share one)
+    const title = async (path: string) => unescaped(/<title>([^<]*)<\/title>/.exec((await page(path)).html)?.[1] ?? '');
+    expect(await title('/?page=2')).toBe('Home · Page 2 · Forum');
+    expect(await title('/?page=1')).toBe('Home · Forum');
+    expect(await title('/tags/kestrels?page=3')).toBe('#Kestrels · Page 3 · Forum');
+    expect(await title(`/u/${me._id}?page=2`)).toBe('Page Writer · Page 2 · Forum');
   });
 
   it('a stranger’s odd addresses get the forum’s pages, never an error and never their text as markup', async () => {

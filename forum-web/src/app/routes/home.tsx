@@ -9,10 +9,10 @@ import { PageHead } from '../../components/PageHead';
 export function HomePage() {
   // the same request as the announcements block's (one answer for both)
   const announcementsLoading = useGetAnnouncementsQuery().isLoading;
-  const path = useHomeListPath();
+  const { path, page } = useHomeListPath();
   return (
     <Stack spacing={4}>
-      <PageHead title="Home" description="A community forum: browse posts by tag, read, write, comment and vote." path={path} />
+      <PageHead title="Home" description="A community forum: browse posts by tag, read, write, comment and vote." path={path} page={page} />
       <Box>
         <Typography variant="h4" component="h1" sx={{ fontWeight: 800, fontSize: { xs: '1.75rem', sm: '2.125rem' } }}>
           Welcome to the Forum

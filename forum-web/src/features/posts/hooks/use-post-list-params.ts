@@ -15,9 +15,9 @@ export function usePostListParams() {
   return { page, sort, setPage, setSort };
 }
 
-/** The home list's address as it stands (`/`, `/?page=2&sort=popularity`): its page's canonical address. */
-export function useHomeListPath(): string {
+/** The home list's address as it stands (`/`, `/?page=2&sort=popularity`): its page's canonical address; and its page. */
+export function useHomeListPath(): { path: string; page: number } {
   const { page, sort } = usePostListParams();
   const search = postListSearch({ page, sort }).toString();
-  return search ? `/?${search}` : '/';
+  return { path: search ? `/?${search}` : '/', page };
 }

@@ -36,7 +36,13 @@ export function PublicProfilePage({ id }: { id: string }) {
   const gold = user.badge === 'Gold';
   return (
     <Stack spacing={3}>
-      <PageHead title={user.name} description={`${user.name}'s posts on the forum.`} path={pagedPath(profilePath(id), pageParam.page)} type="profile" />
+      <PageHead
+        title={user.name}
+        description={`${user.name}'s posts on the forum.`}
+        path={pagedPath(profilePath(id), pageParam.page)}
+        page={pageParam.page}
+        type="profile"
+      />
       <Card component="section" aria-labelledby="profile-name">
         <CardContent sx={{ p: { xs: 2.5, sm: 3 } }}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: 'center' }}>

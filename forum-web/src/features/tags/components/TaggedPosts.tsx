@@ -31,7 +31,7 @@ export function TaggedPosts({ tag: asked, action }: { tag: string; action?: (tag
   const tag = useForumTag(asked, posts);
   return (
     <Box>
-      <PageHead title={`#${tag}`} description={`Posts tagged ${tag} on the forum.`} path={pagedPath(tagPagePath(tag), page)} />
+      <PageHead title={`#${tag}`} description={`Posts tagged ${tag} on the forum.`} path={pagedPath(tagPagePath(tag), page)} page={page} />
       <Typography
         ref={top}
         variant="h4"
