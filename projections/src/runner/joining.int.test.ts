@@ -106,6 +106,12 @@ describe('a build waiting ahead of the shared read (one that staged up to the ta
     await appendMixed(400, ['Ahead', 'Behind']);
     const head = await log.store.head();
     const sql = log.store.sql!;
+    // readers see only transactions older than the cluster's oldest running one (another test file's
+    // too): until the appends are readable, `behind` would be caught up at once with nothing read
+    await waitFor(
+      () => sql.nextRange(from, { limit: 1000, types: ['Ahead', 'Behind'] }),
+      (next) => next?.range.upTo.globalPosition === head.globalPosition,
+    );
     const typesRead: string[][] = [];
     const reader = new SharedLogReader({ ...log.store, sql: { ...sql, read: (range, types) => (typesRead.push([...types]), sql.read(range, types)) } }, 10);
     const taken = { ahead: 0, behind: 0 };
