@@ -404,7 +404,12 @@ describe('two relays on one feed', () => {
     const log = await everything(store);
     // what a consumer that drops duplicates by position handles: the whole log, in order
     expect(firstDeliveries(journal.delivered.map((m) => m.headers[FEED_HEADERS.position]!))).toEqual(log);
-    expect(journal.overlaps()).toEqual([]);
+    // the one batch the cut relay had with the broker may still be under way when the other begins (it
+    // arrives late, as a duplicate: docs/reliability.md); a take-over within that batch's 20 ms shows
+    // it. No other call of the two is ever under way at once
+    const underWayAtOnce = new Set(journal.overlaps().map((pair) => pair.find((call) => call.publisher === 'a')!));
+    expect(underWayAtOnce.size).toBeLessThanOrEqual(1);
+    expect([...underWayAtOnce].every((call) => call.began < first!.began)).toBe(true);
     // the cut relay began at most the batch it had in hand after the cut, and nothing once the other began
     expect(began(journal.calls, 'a').filter((call) => call.began > cut).length).toBeLessThanOrEqual(1);
     expect(began(journal.calls, 'a').every((call) => call.began < first!.began)).toBe(true);

@@ -15,8 +15,13 @@ export const ALICE: AuthUser = { id: 'u-1', email: 'alice@forum.local', name: 'A
  * A stand-in for the realm (no keycloak-js): `user` signed in, or a visitor; `login` is a spy.
  * `registration`: the position of the forum's record of the member, as just after a sign-in.
  */
-export function fakeAuth(user: AuthUser | null, registration: string | null = null) {
-  const state: AuthState = user ? { status: 'authenticated', user, error: null } : { status: 'anonymous', user: null, error: null };
+export function fakeAuth(user: AuthUser | null | 'not-known-yet', registration: string | null = null) {
+  const state: AuthState =
+    user === 'not-known-yet'
+      ? { status: 'loading', user: null, error: null }
+      : user
+        ? { status: 'authenticated', user, error: null }
+        : { status: 'anonymous', user: null, error: null };
   const never = () => new Promise<never>(() => {});
   const login = vi.fn(never);
   const auth: Auth = {
@@ -27,9 +32,9 @@ export function fakeAuth(user: AuthUser | null, registration: string | null = nu
     login,
     register: vi.fn(never),
     logout: vi.fn(never),
-    token: () => Promise.resolve(user ? 'test-token' : undefined),
+    token: () => Promise.resolve(state.user ? 'test-token' : undefined),
     registration: () => Promise.resolve(registration),
-    hasRole: (role) => user?.roles.includes(role) ?? false,
+    hasRole: (role) => state.user?.roles.includes(role) ?? false,
   };
   return { auth, login };
 }
@@ -42,7 +47,7 @@ function Where() {
 /**
  * The screen `element` at `path` (matched by `route`) with the app's own providers (store, auth,
  * theme, toasts, dialogs), a fresh store and a memory router; any other path shows 'Another page'.
- * `user` is signed in (default ALICE; null for a visitor). The change stream opens only where the
+ * `user` is signed in (default ALICE; null for a visitor; 'not-known-yet' while the sign-in check has not answered). The change stream opens only where the
  * test gives the page an EventSource (testing/fake-event-source.ts); `live` sets its timings;
  * `registration`, the position of the forum's record of the member just after their sign-in.
  */
@@ -54,7 +59,7 @@ export function renderWithApp(
     user = ALICE,
     live: liveOptions = {},
     registration = null,
-  }: { path?: string; route?: string; user?: AuthUser | null; live?: Partial<LiveStreamOptions>; registration?: string | null } = {},
+  }: { path?: string; route?: string; user?: AuthUser | null | 'not-known-yet'; live?: Partial<LiveStreamOptions>; registration?: string | null } = {},
 ) {
   const { auth, login } = fakeAuth(user, registration);
   const store = makeStore({ token: () => auth.token(), registration: () => auth.registration() });

@@ -23,7 +23,7 @@ const NotificationPanel = lazy(loadPanel);
  * theirs agrees), in this browser for a visitor; opening a notification marks it read.
  */
 export function NotificationBell() {
-  const { user } = useAuthState();
+  const { status, user } = useAuthState();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [opened, setOpened] = useState(false);
   const popoverId = useId();
@@ -31,7 +31,7 @@ export function NotificationBell() {
   const notifications = useGetNotificationsQuery(BELL_PAGE, { skip: !user }).data;
   const latest = (notifications?.notifications ?? []).slice(0, BELL_LATEST);
   const [markRead] = useMarkNotificationsReadMutation();
-  const readMark = useAnnouncementsReadMark(user?.id ?? null, notifications);
+  const readMark = useAnnouncementsReadMark(status === 'loading' ? undefined : (user?.id ?? null), notifications);
   useLiveBell(user !== null);
   // while the panel is open it keeps showing what was new when it opened
   const [freshWhenOpened, setFreshWhenOpened] = useState<ReadonlySet<string> | null>(null);

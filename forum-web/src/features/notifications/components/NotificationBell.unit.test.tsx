@@ -87,6 +87,14 @@ describe('the bell of a signed-in member', () => {
     await bell(1);
   });
 
+  it('counts no announcement while the sign-in check has not answered (a member reloading a page): not even against this browser’s visitor mark', async () => {
+    stubApi({ 'GET /api/announcements': () => ({ body: announcements }) });
+    const { store } = renderWithApp(<NotificationBell />, { user: 'not-known-yet' });
+    await waitFor(() => expect(getAnnouncementsApi.endpoints.getAnnouncements.select()(store.getState()).isSuccess).toBe(true));
+    expect(screen.getByRole('button', { name: 'Notifications' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Notifications, \d+ new$/ })).toBeNull();
+  });
+
   it('before the server has a mark, counts against the one this browser kept for the member, and the first opening sends the newest', async () => {
     localStorage.setItem(seenKey(ALICE.id), '2026-11-21T10:00:00.000Z');
     const api = memberApi(null);

@@ -28,10 +28,12 @@ function readStored(key: string): string | null {
  * load, as the spec's silent failures). Until the server has a mark for them, the one this
  * browser kept for them before the server kept it counts, and their first opening sends the
  * newest. A visitor's mark stays in this browser's localStorage (read once the page is hydrated: the
- * server that rendered it has none).
+ * server that rendered it has none). `userId` undefined: who is at the bell is not known yet (the
+ * sign-in check has not answered): no mark is known, so nothing counts (a member reloading a page
+ * would otherwise see their read announcements counted against this browser's visitor mark).
  */
-export function useAnnouncementsReadMark(userId: string | null, notifications: Notifications | undefined): AnnouncementsReadMark {
-  const key = seenKey(userId);
+export function useAnnouncementsReadMark(userId: string | null | undefined, notifications: Notifications | undefined): AnnouncementsReadMark {
+  const key = seenKey(userId ?? null);
   const [stored, setStored] = useState(() => ({ key, upTo: readStored(key) }));
   const local = stored.key === key ? stored.upTo : readStored(key);
   // what this tab sent: the badge goes by it at once, before the server's mark comes back
@@ -40,6 +42,7 @@ export function useAnnouncementsReadMark(userId: string | null, notifications: N
   // a server-rendered page knows no browser's mark: none counts until the page is hydrated
   const hydrated = useHydrated();
 
+  if (userId === undefined) return { known: false, upTo: null, markRead: () => {} };
   if (userId === null) {
     return {
       known: hydrated,
