@@ -3,10 +3,11 @@ import { ANNOUNCEMENT_DESCRIPTION_RULE, ANNOUNCEMENT_TITLE_RULE, type CreateAnno
 import { Box, Button, Card, CardContent, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Form, Title, useBasename, useDataProvider, useNotify } from 'react-admin';
+import { Form, useBasename, useDataProvider, useNotify } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { TitleAndDescriptionInputs } from '../../components/TitleAndDescriptionInputs';
 import { serverFieldMessages, type ForumDataProvider } from '../../dataProvider';
+import { PageTitle } from '../../layout/PageTitle';
 
 /** The API's own field messages of a refused announcement (400 VALIDATION_FAILED), to show on the fields. */
 function fieldErrorsOf(error: unknown): Record<string, string> | undefined {
@@ -43,7 +44,7 @@ export function MakeAnnouncement() {
 
   return (
     <Box sx={{ py: 2, maxWidth: 760 }}>
-      <Title title="Make Announcement" />
+      <PageTitle title="Make Announcement" />
       <Card component="section" aria-labelledby="make-announcement-heading">
         <CardContent>
           <Typography id="make-announcement-heading" variant="h6" component="h1" sx={{ fontWeight: 700 }}>

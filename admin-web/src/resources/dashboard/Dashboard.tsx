@@ -4,7 +4,8 @@ import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import { Alert, Box, Button, Card, CardContent, Skeleton, Typography } from '@mui/material';
 import { visuallyHidden } from '@mui/utils';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Title, useCanAccess } from 'react-admin';
+import { useCanAccess } from 'react-admin';
+import { PageTitle } from '../../layout/PageTitle';
 import { lazyPage } from '../../lazyPage';
 import { AdminCard } from './AdminCard';
 import { ManageTags } from './ManageTags';
@@ -41,7 +42,7 @@ function AdminDashboard() {
 
   return (
     <Box sx={{ py: 2, display: 'grid', gap: 2 }}>
-      <Title title="Admin Profile" />
+      <PageTitle title="Admin Profile" />
       {/* the app bar shows the title; this names the page for those who move by headings */}
       <Typography variant="h1" sx={visuallyHidden}>
         Admin Profile

@@ -1,6 +1,7 @@
 import FlagOutlined from '@mui/icons-material/FlagOutlined';
 import { Box, Button, Card, CardActions, CardContent, Typography } from '@mui/material';
-import { Link, Title, useBasename, useGetIdentity } from 'react-admin';
+import { Link, useBasename, useGetIdentity } from 'react-admin';
+import { PageTitle } from '../../layout/PageTitle';
 
 /** A moderator's first page of the console: who they are and the way to the queue. */
 export function ModeratorHome() {
@@ -8,7 +9,7 @@ export function ModeratorHome() {
   const { identity } = useGetIdentity();
   return (
     <Box sx={{ py: 2 }}>
-      <Title title="Moderator" />
+      <PageTitle title="Moderator" />
       <Card sx={{ maxWidth: 640 }}>
         <CardContent>
           <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>

@@ -18,11 +18,12 @@ import {
 } from '@mui/material';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Fragment, useId, useState } from 'react';
-import { HttpError, Link, Title, useDataProvider } from 'react-admin';
+import { HttpError, Link, useDataProvider } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { CardLine, usePhone } from '../../components/RecordCards';
 import { ViewPostLink } from '../../components/ViewPostLink';
 import { serverMessage, type ForumDataProvider } from '../../dataProvider';
+import { PageTitle } from '../../layout/PageTitle';
 import { isUserId, useHistoryPath } from './HistoryLink';
 import { dataPreview, namesIn, streamLabel, subjectOf } from './historyLabels';
 import { ChangesSummary, StateAfter } from './StateChanges';
@@ -293,7 +294,7 @@ export function HistoryPage() {
 
   return (
     <Box sx={{ py: 2 }}>
-      <Title title="History" />
+      <PageTitle title="History" />
       <Card>
         <CardContent>
           <Typography variant="h5" component="h1" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
