@@ -1,5 +1,9 @@
 export { CountAnnouncement, CountedTextField, overLimit } from './CountedTextField.tsx';
 export type { CountedTextFieldProps } from './CountedTextField.tsx';
+export { CountedFilledField } from './CountedFilledField.tsx';
+export type { CountedFilledFieldProps } from './CountedFilledField.tsx';
+export { FilledTextField } from './FilledTextField.tsx';
+export type { FilledTextFieldProps } from './FilledTextField.tsx';
 export { PersonAvatar } from './PersonAvatar.tsx';
 export type { PersonAvatarProps } from './PersonAvatar.tsx';
 export { sxList, type SxList } from './sx.ts';

@@ -3,7 +3,7 @@ import { checkText, NEW_TAG_NAME_RULE } from '@forum/contracts';
 import { Button, InputAdornment, Stack } from '@mui/material';
 import { useState, type FormEvent, type Ref } from 'react';
 import { useDataProvider } from 'react-admin';
-import { CountedTextField } from '@forum/web-ui';
+import { CountedFilledField } from '@forum/web-ui';
 import { serverCode, serverDetails, serverFieldMessages, type ForumDataProvider } from '../../dataProvider';
 import type { TagOutcome } from './types';
 
@@ -76,7 +76,7 @@ export function AddTagForm({
       spacing={1.5}
       sx={{ alignItems: { sm: 'flex-start' } }}
     >
-      <CountedTextField
+      <CountedFilledField
         inputRef={inputRef}
         label="Enter new tag"
         size="small"
