@@ -1,6 +1,7 @@
 import { CssBaseline } from '@mui/material';
 import { lazy, Suspense, type ComponentType } from 'react';
-import { AdminContext, CoreAdminUI, LoadingPage, localStorageStore, Notification, type AdminContextProps, type CoreAdminUIProps } from 'react-admin';
+import { AdminContext, CoreAdminUI, LoadingPage, localStorageStore, type AdminContextProps, type CoreAdminUIProps } from 'react-admin';
+import { ConsoleNotification } from './ConsoleNotification';
 
 /** A page react-admin shows seldom (an unknown address, a failed sign-in check, an error), loaded when it is shown. */
 function seldom<P extends object>(load: () => Promise<ComponentType<P>>) {
@@ -49,7 +50,7 @@ export function ConsoleAdmin(
         >
           {children}
         </CoreAdminUI>
-        <Notification />
+        <ConsoleNotification />
       </CssBaseline>
     </AdminContext>
   );

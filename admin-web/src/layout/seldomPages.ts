@@ -1,2 +1,2 @@
-// react-admin's pages that the console loads only when one is shown
-export { AuthCallback, AuthenticationError, Error as ErrorPage, NotFound } from 'react-admin';
+// react-admin's pages (and toasts) that the console loads only when one is shown
+export { AuthCallback, AuthenticationError, Error as ErrorPage, NotFound, Notification } from 'react-admin';
