@@ -22,6 +22,11 @@ describe('the console’s layout', () => {
     expect(within(screen.getByRole('banner')).getByText('Admin Profile')).toBeTruthy();
     expect(await screen.findByRole('menuitem', { name: 'Admin Profile' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Skip to content' })).toBeTruthy();
+    // react-admin's app bar's buttons: the menu's toggle, refresh, the account menu
+    const bar = within(screen.getByRole('banner'));
+    expect(bar.getByRole('button', { name: 'Close menu' })).toBeTruthy();
+    expect(bar.getByRole('button', { name: 'Refresh' })).toBeTruthy();
+    expect(bar.getByRole('button', { name: 'Profile' })).toBeTruthy();
   });
 
   it('shows react-admin’s error page (loaded then) in the place of a page that fails, the menu still there', async () => {
