@@ -14,9 +14,17 @@ import { mergeConfig } from 'vite';
  *   es-abstract's helpers (get-intrinsic, call-bind, define-properties …: about 6 KB gzip) into the
  *   console; every browser the console supports has Object.entries, which nolyfill's package hands
  *   out under the polyfill's interface.
+ * - react-admin imports lodash's CommonJS files one function at a time (`lodash/get.js` …):
+ *   lodash-es has the same functions of the same lodash as ES modules, which Rolldown joins
+ *   without a CommonJS wrapper each (0.7 KB gzip less in the console).
  */
 export default mergeConfig(webAppConfig({ base: '/admin/' }), {
-  resolve: { alias: { 'object.entries': '@nolyfill/object.entries' } },
+  resolve: {
+    alias: [
+      { find: 'object.entries', replacement: '@nolyfill/object.entries' },
+      { find: /^lodash\/([\w]+)(\.js)?$/, replacement: 'lodash-es/$1.js' },
+    ],
+  },
   build: {
     rolldownOptions: {
       output: {
