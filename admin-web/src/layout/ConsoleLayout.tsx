@@ -8,18 +8,18 @@ import { ConsoleMenu } from './ConsoleMenu';
 // react-admin's error page, loaded when a page fails
 const ErrorPage = lazy(async () => ({ default: (await import('./seldomPages')).ErrorPage }));
 
+// react-admin's class names (its `LayoutClasses`, named here: its module would bring react-admin's layout and error page)
+const LayoutClasses = { appFrame: 'RaLayout-appFrame', contentWithSidebar: 'RaLayout-contentWithSidebar', content: 'RaLayout-content' } as const;
+
 /**
  * react-admin's layout (`Layout`: its class names and styles, so the theme and react-admin's parts
  * style it as before), put together as react-admin documents a layout of one's own, less what the
  * console never shows at first: the preferences inspector (no page of the console is configurable)
- * and the error page, loaded when a page fails. Two changes: react-admin's layout grows as wide as
+ * and the error page, loaded when a page fails. One change: react-admin's layout grows as wide as
  * its widest content (`min-width: fit-content`), so a page wider than a phone scrolled sideways and
  * cut the fixed app bar; here the layout is the screen's width and what is wider scrolls inside the
  * content, beside the menu and under the whole bar.
  */
-// react-admin's class names (its `LayoutClasses`, named here: its module would bring react-admin's layout and error page)
-const LayoutClasses = { appFrame: 'RaLayout-appFrame', contentWithSidebar: 'RaLayout-contentWithSidebar', content: 'RaLayout-content' } as const;
-
 const Root = styled('div', { name: 'RaLayout', overridesResolver: (_props, styles) => styles.root })(({ theme }) => ({
   display: 'flex',
   flexDirection: 'column',
