@@ -102,6 +102,41 @@ describe('GET /api/posts/search?q=', () => {
     for (const node of headlined) expect(node['Actual Rows'] * node['Actual Loops'], node['Node Type']).toBeLessThanOrEqual(PAGE_SIZE);
   });
 
+  it('answers as ranking the newest matches of the whole read model would, whatever the query', async () => {
+    // the newest SEARCH_MATCH_CAP matches staff did not hide, best ranked first, then newest
+    const reference = async (q: string) =>
+      (
+        await db.raw<{ rows: { id: string }[] }>(
+          `SELECT id FROM (
+             SELECT id, created_at, search FROM read.posts
+             WHERE search @@ websearch_to_tsquery('english', :q) AND hidden_at IS NULL ORDER BY created_at DESC, id DESC LIMIT :cap
+           ) c ORDER BY ts_rank(search, websearch_to_tsquery('english', :q)) DESC, created_at DESC, id DESC`,
+          { q, cap: SEARCH_MATCH_CAP },
+        )
+      ).rows.map((row) => row.id);
+    const queries = [
+      'database index -xyzzyq',
+      'rust or golang',
+      '"database index"',
+      'kubernetes android -mobile',
+      '-database',
+      'deploy -release -build',
+      'the',
+      'xyzzyq',
+    ];
+    for (const q of queries) {
+      const expected = await reference(q);
+      const total = (await matching(q)).length;
+      const found: string[] = [];
+      for (let page = 1; page <= 3; page++) {
+        const answer = await search(`q=${encodeURIComponent(q)}&page=${page}`);
+        expect(answer, q).toMatchObject({ totalCount: Math.min(total, SEARCH_MATCH_CAP), totalCountCapped: total > SEARCH_MATCH_CAP });
+        found.push(...answer.posts.map((post) => post._id));
+      }
+      expect(found, q).toEqual(expected.slice(0, 3 * PAGE_SIZE));
+    }
+  });
+
   it('gives a rarer search every match, once, with its exact total', async () => {
     const q = 'kubernetes android -mobile';
     const all = await matching(q);

@@ -11,6 +11,7 @@
  *   sitemap  the sitemap's index and files at SITEMAP_POSTS (1,000,000) posts: the time of each answer, the projection's build
  *   pages    a post's page as HTML: rendered, kept in memory, and its JSON, with the page's size
  *   lighthouse  Lighthouse's mobile audit of the home page and a post page: the four scores, LCP, CLS, TBT, FCP
+ *   search   full-text searches no cache can answer at SEARCH_EVENTS (1,000,000) events, from 1, 4 and 20 clients: searches/s, p50, p99, CPU a search
  */
 const mode = process.argv[2] ?? 'slice';
 if (mode === 'slice') await import('./slice-bench.ts');
@@ -24,7 +25,8 @@ else if (mode === 'chaos') await import('./chaos-bench.ts');
 else if (mode === 'sitemap') await import('./sitemap-bench.ts');
 else if (mode === 'pages') await import('./pages-bench.ts');
 else if (mode === 'lighthouse') await import('./lighthouse-bench.ts');
+else if (mode === 'search') await import('./search-bench.ts');
 else {
-  process.stderr.write(`Unknown bench "${mode}": slice, rebuild, scale, web, live, replicas, notifications, chaos, sitemap, pages or lighthouse\n`);
+  process.stderr.write(`Unknown bench "${mode}": slice, rebuild, scale, web, live, replicas, notifications, chaos, sitemap, pages, lighthouse or search\n`);
   process.exit(2);
 }
