@@ -10,6 +10,9 @@ export const SITEMAP_INDEX_PATH = '/sitemap.xml';
 export const SITEMAPS_PATH = '/sitemaps';
 export const sitemapFilePath = (file: number) => `${SITEMAPS_PATH}/pages-${file}.xml`;
 
+/** A profile's path in forum-web: where author names and mentions link. */
+export const profilePath = (userId: string) => `/u/${encodeURIComponent(userId)}`;
+
 /** The Atom feeds. */
 export const FEEDS_PATH = '/feeds';
 /** The newest posts of the forum. */

@@ -43,9 +43,6 @@ export type HandleSuggestions = z.infer<typeof HandleSuggestions>;
 
 // ── public profiles ─────────────────────────────────────────────────────────
 
-/** A profile's path in forum-web: where author names and mentions link. */
-export const profilePath = (userId: string) => `/u/${encodeURIComponent(userId)}`;
-
 /** A member's id, or `@` and their handle: one run of visible characters (no NUL nor control character reaches the database). */
 export const PublicProfileParams = z.object({ id: identifier('user id') });
 export const PublicProfileQuery = z.object({ page: pageNumber.default(1) });
