@@ -141,6 +141,36 @@ async function rebuild(projection: Projection, schema: string, from: LogPosition
   });
 }
 
+/**
+ * A log with every kind of step, tried first whatever fast-check draws: every type the staged read
+ * models read comes up in every `npm test`, not only when the draws happen to bring it (an unlock
+ * needs a lock before it: 20 drawn logs, or fewer on a busy machine, may have none).
+ */
+const EVERY_KIND: Step[] = [
+  { kind: 'post', user: 0, title: 0, tags: ['React'] },
+  { kind: 'post', user: 1, title: 1, tags: [] },
+  { kind: 'vote', user: 1, post: 0, vote: 'up', raced: false },
+  { kind: 'comment', user: 1, post: 0, raced: false },
+  { kind: 'comment', user: 2, post: 1, raced: false },
+  { kind: 'read' },
+  { kind: 'report', user: 0, comment: 0, raced: false },
+  { kind: 'reportPost', user: 1, post: 0, raced: false },
+  { kind: 'editPost', post: 0, byAdmin: false, fold: false, title: 2, tags: ['news'] },
+  { kind: 'editComment', comment: 0, byAdmin: false, fold: false },
+  { kind: 'profile', user: 0, name: 'Ann B.', photoURL: 'https://photos.test/a.png', v1: false },
+  { kind: 'profile', user: 1, name: 'Ben', v1: true },
+  ...(['hidePost', 'lock', 'pin', 'hideComment'] as const).map((action) => ({ kind: 'moderate' as const, action, item: 0, reason: 1, undo: true })),
+  { kind: 'moderate', action: 'dismissPost', item: 0, reason: 0, undo: false },
+  { kind: 'moderate', action: 'dismissComment', item: 0, reason: 0, undo: false },
+  { kind: 'read' },
+  { kind: 'removeComment', comment: 1 },
+  { kind: 'deletePost', post: 1, byAdmin: true },
+  { kind: 'post', user: 2, title: 3, tags: ['news'] },
+  { kind: 'comment', user: 3, post: 2, raced: false },
+  { kind: 'erase', user: 2, content: 'erased' },
+  { kind: 'read' },
+];
+
 /** What the runs drew, to show the property was tried on what matters. */
 const seen = new Map<string, number>();
 let runs = 0;
@@ -189,6 +219,7 @@ describe('the read models with a staged replay', () => {
         fc.asyncProperty(fc.array(stepArbitrary, { minLength: 1, maxLength: 80, size: 'max' }), planArbitrary, liveEqualsRebuilt),
         {
           numRuns: RUNS,
+          examples: [[EVERY_KIND, { liveBatch: 3, replayBatch: 2, rangeSize: 4, settledAt: 0.5, restartedAt: 0.8 }]],
           ...(SEED !== undefined && { seed: SEED }),
           ...(PATH !== undefined && { path: PATH, endOnFailure: true }),
           interruptAfterTimeLimit: TIME_LIMIT_MS,
