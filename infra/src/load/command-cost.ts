@@ -6,7 +6,7 @@
  * trigger's) are listed too, marked as nested; the totals count the top-level statements only.
  */
 import type pg from 'pg';
-import { CpuSplit, type ProcessGroup } from './cpu-split.ts';
+import { benchProcesses, CpuSplit } from './cpu-split.ts';
 import type { Figures } from './scale-measure.ts';
 
 /** PostgreSQL settings that record every statement's calls and time (nested ones too). */
@@ -29,19 +29,6 @@ export interface SideCost {
   readonly statements: Map<string, StatementCost>;
 }
 
-const group =
-  (forumPid: number, barePid: number): ProcessGroup =>
-  ({ pid, comm }) =>
-    pid === forumPid
-      ? 'forum'
-      : pid === barePid
-        ? 'bare server'
-        : pid === process.pid
-          ? 'load generator'
-          : comm === 'postgres'
-            ? 'PostgreSQL'
-            : `other (${comm})`;
-
 /**
  * Measures the CPU and statements of the runs it wraps: `forum(run)` and `bare(run)` give the run
  * back with its cost added to the label's forum or bare side.
@@ -55,7 +42,7 @@ export async function commandCosts(db: pg.Pool, pids: { forum: number; bare: num
     const entry = costs.get(label) ?? { forum: empty(), bare: empty() };
     costs.set(label, entry);
     await db.query('SELECT pg_stat_statements_reset()');
-    const split = new CpuSplit(process.pid, group(pids.forum, pids.bare), 1000);
+    const split = new CpuSplit(process.pid, benchProcesses({ forum: pids.forum, 'bare server': pids.bare }), 1000);
     await split.start();
     const figures = await run();
     const cpu = await split.stop();

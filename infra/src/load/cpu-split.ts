@@ -3,6 +3,16 @@ import { readdir, readFile } from 'node:fs/promises';
 /** What a process under the root is, from its command name and command line. */
 export type ProcessGroup = (process: { pid: number; comm: string; cmdline: string }) => string;
 
+/**
+ * A bench's processes: those it started, by name (`{ forum: pid }`), this process as the load
+ * generator, PostgreSQL's, and the rest by their command name.
+ */
+export const benchProcesses =
+  (named: Readonly<Record<string, number>>): ProcessGroup =>
+  ({ pid, comm }) =>
+    Object.entries(named).find(([, own]) => own === pid)?.[0] ??
+    (pid === process.pid ? 'load generator' : comm === 'postgres' ? 'PostgreSQL' : `other (${comm})`);
+
 /** Clock ticks a second as Linux reports CPU time in /proc/<pid>/stat (USER_HZ, 100 on every Linux build in use). */
 const TICKS_PER_SECOND = 100;
 

@@ -33,12 +33,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createKnex } from '@forum/platform';
-import { allProjections, projectionStatus } from '@forum/projections';
+import { projectionStatus } from '@forum/projections';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
 import type { BareRoutes } from './bare-server.ts';
 import { commandCosts, STATEMENT_SETTINGS } from './command-cost.ts';
-import { benchWriters, memoryOf, startBenchServer, type BenchServer } from './server.ts';
+import { benchWriters, loadedBefore, memoryOf, startBenchServer, waitUntilReady } from './server.ts';
 import { measuring, msText, table, type Ask, type Figures, type Row } from './scale-measure.ts';
 import { syntheticMembers } from './scale-members.ts';
 import { captureReads, type ReadToCapture } from './sql-capture.ts';
@@ -58,25 +58,6 @@ const WRITE_RATE = Number(process.env.SCALE_WRITE_RATE ?? 200);
 const say = (line: string) => process.stderr.write(`${line}\n`);
 const { cannon, commandCannon, loop, sideBySide } = measuring({ connections: CONNECTIONS, rounds: ROUNDS, seconds: SECONDS, writers: WRITERS, say });
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-async function waitUntilReady(server: BenchServer) {
-  const db = createKnex(server.databaseUrl, { max: 2 });
-  try {
-    for (;;) {
-      const status = await projectionStatus(db);
-      const halted = status.find((s) => s.error);
-      if (halted) throw new Error(`${halted.name} halted: ${halted.error}`);
-      const ready = await fetch(`${server.base}/readyz`).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (ready && status.length === allProjections.length && status.every((s) => s.role === 'live' && s.lag === 0)) return;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  } finally {
-    await db.destroy();
-  }
-}
 
 async function startBare(routes: BareRoutes, folder: string) {
   const file = path.join(folder, 'bare-routes.json');
@@ -100,20 +81,6 @@ async function startBare(routes: BareRoutes, folder: string) {
       await exited;
     },
   };
-}
-
-/** The log a kept folder (SCALE_DATA_DIR) holds from an earlier run, or null when it holds none yet. */
-async function loadedBefore(url: string): Promise<number | null> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ table: string | null }>(`SELECT to_regclass('eventstore.events')::text AS table`);
-    if (!rows[0]?.table) return null;
-    const events = Number((await client.query<{ n: string }>('SELECT count(*)::text AS n FROM eventstore.events')).rows[0]!.n);
-    return events > 0 ? events : null;
-  } finally {
-    await client.end();
-  }
 }
 
 // ── 1. the log and the forum on it ───────────────────────────────────────

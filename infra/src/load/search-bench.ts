@@ -22,9 +22,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createKnex } from '@forum/platform';
 import { startEmbeddedPostgres } from '@forum/platform/embedded-postgres';
-import { allProjections, projectionStatus } from '@forum/projections';
-import { CpuSplit, type ProcessGroup } from './cpu-split.ts';
-import { startBenchServer } from './server.ts';
+import { benchProcesses, CpuSplit } from './cpu-split.ts';
+import { loadedBefore, startBenchServer, waitUntilReady } from './server.ts';
 import { percentile } from './stats.ts';
 import { loadSyntheticLog } from './synthetic-log.ts';
 
@@ -38,10 +37,7 @@ const keptDir = process.env.SEARCH_DATA_DIR;
 const dataDir = keptDir ? path.resolve(keptDir) : await mkdtemp(path.join(os.tmpdir(), 'forum-search-bench-'));
 const postgres = await startEmbeddedPostgres({ dataDir, database: 'forum' });
 const admin = createKnex(postgres.url, { max: 2 });
-const { rows: logged } = await admin.raw<{ rows: { events: string | null }[] }>(
-  `SELECT CASE WHEN to_regclass('eventstore.events') IS NULL THEN NULL ELSE (SELECT count(*) FROM eventstore.events)::text END AS events`,
-);
-let events = Number(logged[0]?.events ?? 0);
+let events = (await loadedBefore(postgres.url)) ?? 0;
 if (events > 0) say(`${dataDir} holds a log of ${events.toLocaleString('en')} events: measured as it is`);
 else {
   say(`loading a synthetic log of ${EVENTS.toLocaleString('en')} events…`);
@@ -54,17 +50,7 @@ const server = await startBenchServer({ dataDir, databaseUrl: postgres.url, env:
 let failed = 0;
 try {
   const building = performance.now();
-  for (;;) {
-    const status = await projectionStatus(admin);
-    const halted = status.find((s) => s.error);
-    if (halted) throw new Error(`${halted.name} halted: ${halted.error}`);
-    const ready = await fetch(`${server.base}/readyz`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ready && status.length === allProjections.length && status.every((s) => s.role === 'live' && s.lag === 0)) break;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+  await waitUntilReady(server);
   say(`read models ready in ${((performance.now() - building) / 1000).toFixed(1)} s; vacuuming and analysing…`);
   await admin.raw('VACUUM (ANALYZE)');
 
@@ -91,9 +77,6 @@ try {
     const q = `${pick()} ${pick()} -zqx${asked.toString(36)}never`;
     return `/api/posts/search?q=${encodeURIComponent(q)}&page=${1 + Math.floor(Math.random() * 3)}`;
   };
-  const groupOf: ProcessGroup = ({ pid, comm }) =>
-    pid === server.pid ? 'forum' : comm === 'postgres' ? 'PostgreSQL' : pid === process.pid ? 'load generator' : `other (${comm})`;
-
   // node:http with kept-alive connections, as light a client as Node has (fetch spent about 1 ms a search)
   const agent = new Agent({ keepAlive: true, maxSockets: Math.max(...CLIENTS) });
   const { hostname, port } = new URL(server.base);
@@ -136,7 +119,7 @@ try {
   for (const clients of CLIENTS) {
     await closedLoop(clients, Math.min(SECONDS, 5));
     // sampled each second: reading /proc costs the load generator's CPU, and no process ends meanwhile
-    const split = new CpuSplit(process.pid, groupOf, 1000);
+    const split = new CpuSplit(process.pid, benchProcesses({ forum: server.pid }), 1000);
     await split.start();
     const from = performance.now();
     const { latencies, busy, errors } = await closedLoop(clients, SECONDS);

@@ -4,6 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorCode } from '@forum/contracts';
+import { createKnex } from '@forum/platform';
+import { allProjections, projectionStatus } from '@forum/projections';
+import pg from 'pg';
 import { DEMO_PASSWORD } from '../embedded/seed.ts';
 import { freePort, runningEmbeddedUrl } from '@forum/platform/embedded-postgres';
 
@@ -122,4 +125,38 @@ export async function memoryOf(pid: number): Promise<{ rssMb: number; peakMb: nu
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+/** The log a kept data folder holds from an earlier run (SCALE_DATA_DIR, SEARCH_DATA_DIR), or null when it holds none yet. */
+export async function loadedBefore(url: string): Promise<number | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ table: string | null }>(`SELECT to_regclass('eventstore.events')::text AS table`);
+    if (!rows[0]?.table) return null;
+    const events = Number((await client.query<{ n: string }>('SELECT count(*)::text AS n FROM eventstore.events')).rows[0]!.n);
+    return events > 0 ? events : null;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Until the forum answers /readyz and every projection is live with nothing left to apply; throws if one halted. */
+export async function waitUntilReady(server: BenchServer) {
+  const db = createKnex(server.databaseUrl, { max: 2 });
+  try {
+    for (;;) {
+      const status = await projectionStatus(db);
+      const halted = status.find((s) => s.error);
+      if (halted) throw new Error(`${halted.name} halted: ${halted.error}`);
+      const ready = await fetch(`${server.base}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (ready && status.length === allProjections.length && status.every((s) => s.role === 'live' && s.lag === 0)) return;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    await db.destroy();
+  }
 }
