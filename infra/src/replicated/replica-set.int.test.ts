@@ -26,6 +26,8 @@ interface StandIn {
   /** /readyz requests it holds unanswered now, and the most it held at once. */
   probesOpen: number;
   mostProbesOpen: number;
+  /** How long its /readyz takes to answer (a replica slow to say it is ready). */
+  probeDelayMs: number;
 }
 
 const servers: Server[] = [];
@@ -51,6 +53,7 @@ async function standIn(name: string): Promise<StandIn> {
     probes: [],
     probesOpen: 0,
     mostProbesOpen: 0,
+    probeDelayMs: 0,
   };
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const probe = req.url === '/readyz';
@@ -62,7 +65,10 @@ async function standIn(name: string): Promise<StandIn> {
     } else replica.asked.push({ line: `${req.method} ${req.url}`, at: Date.now() });
     // accepted, read, never answered
     if (replica.mode === 'hung' || (replica.mode === 'api hangs' && !probe)) return;
-    if (probe) return void res.writeHead(replica.mode === 'not ready' ? 503 : 200, { 'content-type': 'application/json' }).end('{}');
+    if (probe) {
+      const answer = () => res.writeHead(replica.mode === 'not ready' ? 503 : 200, { 'content-type': 'application/json' }).end('{}');
+      return void (replica.probeDelayMs > 0 ? setTimeout(answer, replica.probeDelayMs) : answer());
+    }
     // a change stream: open until its client leaves
     if (req.url === '/api/stream') return void res.writeHead(200, { 'content-type': 'text/event-stream' }).write(`: ${name}\n\n`);
     req.resume();
@@ -75,22 +81,28 @@ let a: StandIn;
 let b: StandIn;
 let c: StandIn;
 let stuck: StandIn;
+let slowToAnswer: StandIn;
 let query: ReplicaSet;
 let command: ReplicaSet;
 
 beforeAll(async () => {
-  [a, b, c, stuck] = await Promise.all([standIn('a'), standIn('b'), standIn('c'), standIn('stuck')]);
+  [a, b, c, stuck, slowToAnswer] = await Promise.all([standIn('a'), standIn('b'), standIn('c'), standIn('stuck'), standIn('slow to answer')]);
   stuck.mode = 'api hangs';
+  // its API hangs, and its /readyz says "ready" after 2.5 s: a probe is under way when a read gives up on it
+  slowToAnswer.mode = 'api hangs';
+  slowToAnswer.probeDelayMs = 2500;
   query = new ReplicaSet('query-service', [a.url, b.url], logger);
   command = new ReplicaSet('command-service', [a.url, b.url], logger);
   // a route that never answers, behind an upstream deadline short enough for a test
   const quick = { upstreamHeadersTimeoutMs: 1500 };
   const slowReads = new ReplicaSet('slow-reads', [c.url, stuck.url], logger, quick);
   const slowWrites = new ReplicaSet('slow-writes', [stuck.url], logger, quick);
-  sets.push(query, command, slowReads, slowWrites);
+  const slowProbes = new ReplicaSet('slow-probes', [c.url, slowToAnswer.url], logger, quick);
+  sets.push(query, command, slowReads, slowWrites, slowProbes);
   gateway = createHttpServer({ logger: createLogger('gateway', 'silent') });
   await gateway.register(apiProxy({ command, query, trustProxy: () => false }), { prefix: '/api' });
   await gateway.register(apiProxy({ command: slowWrites, query: slowReads, trustProxy: () => false }), { prefix: '/slow' });
+  await gateway.register(apiProxy({ command: slowWrites, query: slowProbes, trustProxy: () => false }), { prefix: '/slow-probes' });
   base = await gateway.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -285,6 +297,39 @@ describe('the gateway’s replica sets', () => {
       expect(Math.max(...reads.map((answer) => answer.ms))).toBeGreaterThanOrEqual(1500);
       expect(Math.max(...reads.map((answer) => answer.ms))).toBeLessThan(1500 + 5000);
       expect(lines.some((line) => line.replica === stuck.url && line.why === 'no answer’s headers within 1500 ms (GET)')).toBe(true);
+    },
+  );
+
+  it(
+    'keep a replica taken out for a read without answer until a /readyz asked after that says it is ready: one asked before says nothing of it',
+    { timeout: 30_000 },
+    async () => {
+      // a probe has just reached it: it is under way when the read sent to it gives up 1.5 s later
+      const probes = slowToAnswer.probes.length;
+      await waitFor(
+        () => slowToAnswer.probes.length,
+        (count) => count > probes,
+        HEALTH_INTERVAL_MS + 2 * slowToAnswer.probeDelayMs + 5000,
+      );
+      const reads = await Promise.all([read('/slow-probes/x'), read('/slow-probes/x')]);
+      expect(reads.map((answer) => [answer.status, answer.from])).toEqual([
+        [200, 'c'],
+        [200, 'c'],
+      ]);
+      expect(slowToAnswer.asked).toHaveLength(1);
+      // the probe asked before the read gave up has answered "ready" by now
+      await waitFor(
+        () => slowToAnswer.probesOpen,
+        (open) => open === 0,
+        slowToAnswer.probeDelayMs + 5000,
+      );
+      // the replica is still out: reads go to the other
+      const after = await Promise.all([read('/slow-probes/y'), read('/slow-probes/y')]);
+      expect(after.map((answer) => [answer.status, answer.from])).toEqual([
+        [200, 'c'],
+        [200, 'c'],
+      ]);
+      expect(slowToAnswer.asked).toHaveLength(1);
     },
   );
 

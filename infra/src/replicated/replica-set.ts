@@ -57,6 +57,8 @@ interface Replica {
   readonly pool: Pool;
   /** Answered its last /readyz with 2xx, and failed no request since. */
   up: boolean;
+  /** When it was last taken out (performance.now()): only a /readyz asked after that puts it back. */
+  outAt: number;
   /** A /readyz of ours is under way (a replica that hangs is not asked again until it has timed out). */
   probing: boolean;
   /** Requests sent to it whose answer is not over (its headers not come, or its body still coming): ended when it stops answering. */
@@ -72,7 +74,7 @@ interface Replica {
  * Every replica is asked for its /readyz every HEALTH_INTERVAL_MS (one question at a time each). A
  * replica is taken out when its /readyz answers other than 2xx, or not within HEALTH_DEADLINE_MS,
  * or a request to it finds it not there, its connection broken, or no answer's headers within
- * UPSTREAM_HEADERS_TIMEOUT_MS; it is put back when its /readyz answers 2xx. When its /readyz does not
+ * UPSTREAM_HEADERS_TIMEOUT_MS; it is put back when a /readyz asked after that answers 2xx. When its /readyz does not
  * answer at all, the requests still waiting on it are ended at once (reads go to another replica,
  * writes answer 504) rather than at their own deadline, and the answers still coming from it are
  * cut (a change stream's client connects again, to a replica that answers). With none up, every
@@ -99,6 +101,7 @@ export class ReplicaSet {
       // no body timeout: a change stream (GET /api/stream) stays open as long as its client reads
       pool: new Pool(origin, { connections: null, keepAliveTimeout: 60_000, headersTimeout: this.headersTimeout, bodyTimeout: 0 }),
       up: true,
+      outAt: -Infinity,
       probing: false,
       open: new Set(),
       requests: 0,
@@ -167,6 +170,7 @@ export class ReplicaSet {
   private takeOut(replica: Replica, why: string) {
     if (!replica.up) return;
     replica.up = false;
+    replica.outAt = performance.now();
     this.logger.warn({ replicaSet: this.name, replica: replica.origin, why }, 'replica out: its requests go to the others');
   }
 
@@ -183,11 +187,13 @@ export class ReplicaSet {
   /** Asks `replica` for its /readyz, and takes it out or puts it back by the answer. */
   private async probe(replica: Replica) {
     replica.probing = true;
+    const askedAt = performance.now();
     try {
       const answer = await this.readiness(replica);
       // a probe that close() cut short says nothing of the replica
       if (this.closed) return;
-      if (answer === 'ready') return this.putBack(replica);
+      // a "ready" asked before the replica failed a request says nothing of it since
+      if (answer === 'ready') return askedAt > replica.outAt ? this.putBack(replica) : undefined;
       this.takeOut(replica, answer.why);
       if (answer.silent) for (const open of replica.open) open.abort(new ReplicaSilentError(replica.origin));
     } finally {
