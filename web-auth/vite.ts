@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Connect, type Plugin, type UserConfig } from 'vite';
 import { CSP_NONCE_PLACEHOLDER, SILENT_CHECK_SSO_PAGE, SILENT_CHECK_SSO_SCRIPT } from '@forum/contracts';
@@ -21,7 +23,7 @@ export function webAppConfig(options: { base: string }): UserConfig {
   const groups = [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie)[\\/]/ }];
   return defineConfig({
     base: options.base,
-    plugins: [react(), silentCheckSso(), cspNonce()],
+    plugins: [react(), reactRouterProductionBuild(), silentCheckSso(), cspNonce()],
     build: {
       outDir: 'dist',
       emptyOutDir: true,
@@ -35,6 +37,29 @@ export function webAppConfig(options: { base: string }): UserConfig {
     server: { proxy },
     preview: { proxy },
   });
+}
+
+/**
+ * React Router's production build in a production build: its package's exports name only its
+ * development build (dist/development, with its warnings for developers and their checks), for
+ * every condition, and leave dist/production to be chosen by hand (react-router issue 14102).
+ */
+function reactRouterProductionBuild(): Plugin {
+  const dist = path.join(path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')), 'dist', 'production');
+  return {
+    name: 'forum-react-router-production',
+    config: (_config, { command, mode }) =>
+      command === 'build' && mode !== 'development'
+        ? {
+            resolve: {
+              alias: [
+                { find: /^react-router$/, replacement: path.join(dist, 'index.mjs') },
+                { find: /^react-router\/dom$/, replacement: path.join(dist, 'dom-export.mjs') },
+              ],
+            },
+          }
+        : undefined,
+  };
 }
 
 /**
