@@ -1,6 +1,7 @@
-import { isValidElement, lazy, type ComponentType } from 'react';
+import { isValidElement, type ComponentType } from 'react';
 import { matchRoutes, useRoutes, type RouteObject } from 'react-router-dom';
 import { RequireAuth } from '../components/RequireAuth';
+import { preloadable } from '../lib/preloadable';
 import { Shell } from './shell';
 
 /** A page: its own chunk, loaded when it is first opened or ahead of that (`preload`). */
@@ -10,21 +11,7 @@ type Page = ComponentType & { preload: () => Promise<void> };
  * Each page is its own chunk, loaded when it is first opened (the layout shows a spinner in its place
  * meanwhile), or before, by `preload`: once loaded, the page renders at once, without suspending.
  */
-function page<M>(load: () => Promise<M>, name: keyof M): Page {
-  let loaded: ComponentType | undefined;
-  const preload = async () => {
-    loaded ??= (await load())[name] as ComponentType;
-  };
-  const Lazy = lazy(async () => {
-    await preload();
-    return { default: loaded! };
-  });
-  function Page() {
-    const Loaded = loaded ?? Lazy;
-    return <Loaded />;
-  }
-  return Object.assign(Page, { preload });
-}
+const page = <M,>(load: () => Promise<M>, name: keyof M): Page => preloadable(async () => (await load())[name] as ComponentType);
 
 /**
  * Loads the code of the pages `pathname` opens. A page the server rendered is hydrated only then: a

@@ -1,2 +1,1 @@
 export { Announcements } from './components/Announcements';
-export { NotificationBell } from './components/NotificationBell';

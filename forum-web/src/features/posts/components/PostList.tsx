@@ -1,6 +1,6 @@
 import { PAGE_SIZE, postPageCount } from '@forum/contracts';
 import { Box, Paper, Stack, Typography } from '@mui/material';
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { readAfter, useApiDispatch } from '../../../lib/api';
 import { getPostsApi, useGetPostsQuery } from '../api/get-posts';
 import { useNewPosts } from '../hooks/use-new-posts';
@@ -9,7 +9,11 @@ import { NewPostsBar } from './NewPostsBar';
 import { PostCard, PostCardSkeleton } from './PostCard';
 import { PostPager } from '../../../components/PostPager';
 import { usePagedList } from '../../../lib/page-param';
-import { SortSelect } from './SortSelect';
+import { preloadable } from '../../../lib/preloadable';
+
+// the selector's code (MUI's outlined field and native select) is not part of the home page's first load:
+// the server's markup shows it, and it is hydrated once its chunk is here
+const SortSelect = preloadable(async () => (await import('./SortSelect')).SortSelect);
 
 /**
  * The home post list (spec §2 Home): sort selector, a page of cards, Prev / Next. Posts written
@@ -56,7 +60,10 @@ export function PostList() {
           </Typography>
           <NewPostsBar count={newPosts.count} onShow={showNewPosts} />
         </Stack>
-        <SortSelect value={sort} onChange={setSort} />
+        {/* as large as the selector: the heading's row does not change when it comes */}
+        <Suspense fallback={<Box sx={{ minWidth: 160, height: 40 }} />}>
+          <SortSelect value={sort} onChange={setSort} />
+        </Suspense>
       </Stack>
 
       {isLoading ? (
