@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { act, createContext, startTransition, Suspense, useContext, useState } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { act, createContext, startTransition, Suspense, useContext, useEffect, useState } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { preloadable } from './preloadable';
@@ -21,10 +21,14 @@ function Counter() {
   );
 }
 
-/** A part whose chunk comes when `arrive` is called. */
+/** A part whose chunk comes when `arrive` is called (it answers once the chunk is there). */
 function partArrivingLater() {
-  let arrive!: () => void;
-  const chunk = new Promise<typeof Counter>((resolve) => (arrive = () => resolve(Counter)));
+  let resolve!: (component: typeof Counter) => void;
+  const chunk = new Promise<typeof Counter>((done) => (resolve = done));
+  const arrive = () => {
+    resolve(Counter);
+    return chunk.then(() => undefined);
+  };
   return { Part: preloadable(() => chunk), arrive };
 }
 
@@ -48,7 +52,7 @@ describe('a preloadable part', () => {
   it('on a page the server rendered, keeps the server’s markup while its chunk loads, even through a change above it, and hydrates it once its chunk is here', async () => {
     // the server has every part's code
     const server = partArrivingLater();
-    server.arrive();
+    await server.arrive();
     await server.Part.preload();
     const html = renderToString(<Page Part={server.Part} who="checking" />);
     // the part inside its boundary's markers, as hydration finds it
@@ -60,37 +64,36 @@ describe('a preloadable part', () => {
     document.body.append(container);
     const serverButton = container.querySelector('button')!;
     const browser = partArrivingLater();
-    let setWho!: (who: string) => void;
+    const page: { setWho?: (who: string) => void } = {};
     function App() {
-      const [who, set] = useState('checking');
-      setWho = set;
+      const [who, setWho] = useState('checking');
+      useEffect(() => void (page.setWho = setWho), []);
       return <Page Part={browser.Part} who={who} />;
     }
-    const root = await act(async () => hydrateRoot(container, <App />));
+    const root = await act(() => hydrateRoot(container, <App />));
     // the sign-in check answers, as a transition (web-auth's provider), before the part's chunk
-    await act(async () => startTransition(() => setWho('a visitor')));
+    act(() => startTransition(() => page.setWho!('a visitor')));
     expect(container.querySelector('button')).toBe(serverButton);
     expect(container.textContent).toBe('checking: 0');
     expect(container.textContent).not.toContain('the fallback');
 
-    await act(async () => browser.arrive());
+    await act(() => browser.arrive());
     // the same element, hydrated: it takes clicks and shows the change
     expect(container.querySelector('button')).toBe(serverButton);
     expect(container.textContent).toBe('a visitor: 0');
-    await act(async () => serverButton.click());
+    act(() => serverButton.click());
     expect(container.textContent).toBe('a visitor: 1');
     act(() => root.unmount());
   });
 
-  it('rendered in the browser, shows the fallback until its chunk is here; once loaded (or preloaded) it renders at once', async () => {
-    const { createRoot } = await import('react-dom/client');
+  it('rendered in the browser, shows the fallback until its chunk is here; once loaded it renders at once', async () => {
     const { Part, arrive } = partArrivingLater();
     const container = document.createElement('div');
     document.body.append(container);
     const root = createRoot(container);
-    await act(async () => root.render(<Page Part={Part} who="a visitor" />));
+    act(() => root.render(<Page Part={Part} who="a visitor" />));
     expect(container.textContent).toBe('the fallback');
-    await act(async () => arrive());
+    await act(() => arrive());
     expect(container.textContent).toBe('a visitor: 0');
     act(() => root.unmount());
 
