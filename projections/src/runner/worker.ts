@@ -142,7 +142,11 @@ export class Worker implements RunnerWorker {
     progress.replaying =
       row.state === 'building' || Number((await store.head()).globalPosition - row.position.globalPosition) > context.settings.buildBatchSize;
     progress.tailPending = progress.replaying;
-    progress.staging = row.state === 'building' && projection.replay !== undefined && context.sqlLog !== null;
+    // A projection with a staged replay stages the log range by range where its tables hold nothing
+    // the ordinary way wrote: a blue-green build, and a live build that begins a log far ahead of it
+    // (a first start on a loaded or imported log); one that had begun staging goes on to settle it
+    const beginsFarBehind = progress.replaying && row.position.globalPosition === 0n;
+    progress.staging = (row.state === 'building' || beginsFarBehind || row.stagedFrom !== null) && projection.replay !== undefined && context.sqlLog !== null;
     await inBuildSchema(db, schema, async (trx) => {
       await trx.raw(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
       await projection.migrate(trx);
