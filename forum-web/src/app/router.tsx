@@ -15,8 +15,9 @@ const page = <M,>(load: () => Promise<M>, name: keyof M): Page => preloadable(as
 
 /**
  * Loads the code of the pages `pathname` opens. A page the server rendered is hydrated only then: a
- * page still loading while hydrating would suspend, and the first state change (the sign-in check's
- * answer, a read) would make React throw the server's markup away and show the spinner in its place.
+ * page still loading while hydrating would suspend, and the first change above it that is not a
+ * transition (a read's answer re-rendering the layout) would make React throw the server's markup
+ * away and show the spinner in its place (see lib/preloadable.tsx).
  */
 export async function preloadPages(pathname: string): Promise<void> {
   const pages = (matchRoutes(routes, pathname) ?? []).flatMap(({ route }) => {

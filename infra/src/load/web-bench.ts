@@ -188,6 +188,10 @@ async function analyse(app: string, layout: Layout): Promise<{ loads: Load[]; pr
   }
 
   const problems: string[] = [];
+  // a production build runs React Router's production build (web-auth/vite.ts): its package's exports name its development one
+  if ([...chunks.values()].some((chunk) => Object.keys(chunk.modules).some((id) => /react-router[\\/]dist[\\/]development[\\/]/.test(id)))) {
+    problems.push(`${app} carries React Router's development build`);
+  }
   if (routes.length) {
     console.log(`  each ${shell ? 'page' : 'route'}, when first opened after ${shell ? 'the console' : 'the entry'} (gzip it adds):`);
     for (const route of routes.sort((a, b) => pageOf(a)!.localeCompare(pageOf(b)!))) {
