@@ -59,7 +59,7 @@ async function liveThenStopped(names: readonly string[], ticks: number): Promise
 }
 
 describe('blue-green rebuild', () => {
-  // the rebuild stages its totals and settles them before it switches in (the live build never stages)
+  // the rebuild stages its totals and settles them before it switches in (a live build that follows the log from its start applies it the ordinary way)
   it('switches reads to a rebuilt copy while reads and writes go on: no read fails, none goes back, no event is missing', { timeout: 120_000 }, async () => {
     const runner = runnerFor([visible('bg', { staged: true })], { buildBatchSize: 500, standbyRetryMs: 200 });
     await runner.start();
@@ -476,4 +476,64 @@ describe('blue-green rebuild', () => {
     expect(await viewedSchema()).toEqual(['stale_v1_b2']);
     expect(await readModel('stale')).toEqual({ rows: total, distinct_positions: total, total });
   });
+});
+
+describe('a first build over a log far ahead of it', () => {
+  it(
+    'stages the log and settles it, and a restart part way through the staging goes on from its checkpoint and settles it all',
+    { timeout: 120_000 },
+    async () => {
+      // the forum's first start on a loaded log: no build of the projection yet, the log far ahead of the batch size
+      await appendTicks(4000);
+      const total = await log.eventCount();
+      const settings = { buildBatchSize: 250, stageRangeSize: 250 };
+      const key = { name: 'first', version: 1, build: 1 };
+
+      // staging held part way (its 1,500th staged event waits for the gate), then the forum stops
+      let staged = 0;
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const first = runnerFor(
+        [
+          visible('first', {
+            staged: true,
+            onEvent: async () => {
+              if (++staged === 1500) await gate;
+            },
+          }),
+        ],
+        settings,
+      );
+      await first.start();
+      await waitFor(
+        () => Promise.resolve(staged),
+        (n) => n >= 1500,
+      );
+      const stopping = first.stop();
+      release();
+      await stopping;
+      const interrupted = (await readCheckpoint(log.db, key))!;
+      expect(interrupted.state).toBe('live');
+      // staging had begun: where is kept, and some ranges are in
+      expect(interrupted.stagedFrom).not.toBeNull();
+      expect(interrupted.position.globalPosition).toBeGreaterThan(0n);
+      expect(interrupted.position.globalPosition).toBeLessThan(BigInt(total));
+
+      // started again: it stages the rest and settles the whole stretch (the counts of both runs), each event once
+      const again = runnerFor([visible('first', { staged: true })], settings);
+      await again.start();
+      try {
+        await waitFor(
+          () => readModel('first'),
+          (m) => m.total === total,
+        );
+        expect(await readModel('first')).toEqual({ rows: total, distinct_positions: total, total });
+        const done = (await readCheckpoint(log.db, key))!;
+        expect(done.stagedFrom).toBeNull();
+        expect((await log.db.raw<{ rows: { n: number }[] }>('SELECT count(*)::int AS n FROM first_v1.replay_total')).rows[0]!.n).toBe(0);
+      } finally {
+        await again.stop();
+      }
+    },
+  );
 });
