@@ -1,11 +1,11 @@
 import { isValidElement, type ComponentType } from 'react';
 import { matchRoutes, useRoutes, type RouteObject } from 'react-router-dom';
 import { RequireAuth } from '../components/RequireAuth';
-import { preloadable } from '../lib/preloadable';
+import { preloadable, type Preloadable } from '../lib/preloadable';
 import { Shell } from './shell';
 
 /** A page: its own chunk, loaded when it is first opened or ahead of that (`preload`). */
-type Page = ComponentType & { preload: () => Promise<void> };
+type Page = Preloadable<object>;
 
 /**
  * Each page is its own chunk, loaded when it is first opened (the layout shows a spinner in its place

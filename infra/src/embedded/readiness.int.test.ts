@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { allProjections, projectionStatus, readIndexNames } from '@forum/projections';
+import { allProjections, projectionStatus, readCheckpoint, readIndexNames } from '@forum/projections';
 import { compareWithReplay } from '@forum/projections/verify';
 import { createKnex, createLogger, type Knex } from '@forum/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,11 +111,7 @@ describe('/readyz on a first start over an existing log', () => {
       expect(said, `${projection.name} staged the log`).toHaveLength(1);
       expect(said[0]!.events).toBeGreaterThan(EVENTS / 2);
       const live = (await projectionStatus(db)).find((status) => status.name === projection.name && status.role === 'live')!;
-      const { rows } = await db.raw<{ rows: { tx: string; pos: string }[] }>(
-        'SELECT tx::text, pos::text FROM projections.checkpoints WHERE name = ? AND version = ? AND build = ?',
-        [live.name, live.version, live.build],
-      );
-      const position = { transactionId: BigInt(rows[0]!.tx), globalPosition: BigInt(rows[0]!.pos) };
+      const { position } = (await readCheckpoint(db, live))!;
       const compared = await compareWithReplay(db, forum.store, projection, { schema: live.schema, position }, { staged: false });
       expect(compared, `${projection.name} as a replay event by event`).toMatchObject({ ok: true });
     }
