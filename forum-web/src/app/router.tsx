@@ -1,23 +1,35 @@
-import { isValidElement, type ComponentType } from 'react';
+import { isValidElement, lazy, type ComponentType } from 'react';
 import { matchRoutes, useRoutes, type RouteObject } from 'react-router-dom';
 import { RequireAuth } from '../components/RequireAuth';
-import { preloadable, type Preloadable } from '../lib/preloadable';
 import { Shell } from './shell';
 
 /** A page: its own chunk, loaded when it is first opened or ahead of that (`preload`). */
-type Page = Preloadable<object>;
+type Page = ComponentType & { preload: () => Promise<void> };
 
 /**
  * Each page is its own chunk, loaded when it is first opened (the layout shows a spinner in its place
  * meanwhile), or before, by `preload`: once loaded, the page renders at once, without suspending.
  */
-const page = <M,>(load: () => Promise<M>, name: keyof M): Page => preloadable(async () => (await load())[name] as ComponentType);
+function page<M>(load: () => Promise<M>, name: keyof M): Page {
+  let loaded: ComponentType | undefined;
+  const preload = async () => {
+    loaded ??= (await load())[name] as ComponentType;
+  };
+  const Lazy = lazy(async () => {
+    await preload();
+    return { default: loaded! };
+  });
+  function Page() {
+    const Loaded = loaded ?? Lazy;
+    return <Loaded />;
+  }
+  return Object.assign(Page, { preload });
+}
 
 /**
  * Loads the code of the pages `pathname` opens. A page the server rendered is hydrated only then: a
- * page still loading while hydrating would suspend, and the first change above it that is not a
- * transition (a read's answer re-rendering the layout) would make React throw the server's markup
- * away and show the spinner in its place (see lib/preloadable.tsx).
+ * page still loading while hydrating would suspend, and the first state change (the sign-in check's
+ * answer, a read) would make React throw the server's markup away and show the spinner in its place.
  */
 export async function preloadPages(pathname: string): Promise<void> {
   const pages = (matchRoutes(routes, pathname) ?? []).flatMap(({ route }) => {

@@ -1,1 +1,2 @@
 export { Announcements } from './components/Announcements';
+export { NotificationBell } from './components/NotificationBell';

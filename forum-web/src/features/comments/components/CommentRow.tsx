@@ -5,7 +5,7 @@ import { PersonAvatar } from '@forum/web-ui';
 import { AuthorName } from '../../../components/AuthorName';
 import { EmailText } from '../../../components/EmailText';
 import { useToast } from '../../../components/toast/ToastProvider';
-import { HiddenNotice } from '../../../components/HiddenNotice';
+import { HiddenNotice } from '../../../components/ModerationMarks';
 import { refusalMessage, serverError } from '../../../lib/http-error';
 import { FeedbackSelect, ReportedMark, useReported, type Feedback } from '../../../components/ReportFeedback';
 import { useReportCommentMutation } from '../api/report-comment';

@@ -6,7 +6,7 @@ import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { Markdown, PersonAvatar } from '@forum/web-ui';
 import { AuthorName } from '../../../components/AuthorName';
-import { HiddenNotice } from '../../../components/HiddenNotice';
+import { HiddenNotice } from '../../../components/ModerationMarks';
 import { useAuthState } from '../../../lib/auth';
 import { asSentence } from '../../../lib/format';
 import { FormattedDate } from '../../../components/FormattedDate';

@@ -4,7 +4,7 @@ import { Box, Card, CardContent, Chip, Link, Skeleton, Stack, Typography } from 
 import { Link as RouterLink } from 'react-router-dom';
 import { PersonAvatar } from '@forum/web-ui';
 import { AuthorName } from '../../../components/AuthorName';
-import { PostMarks } from '../../../components/PostMarks';
+import { PostMarks } from '../../../components/ModerationMarks';
 import { PostStats } from '../../../components/PostStats';
 import { roomForRing } from '../../../lib/focus-ring';
 import { FormattedDate } from '../../../components/FormattedDate';

@@ -1,6 +1,6 @@
 import { PAGE_SIZE, postPageCount } from '@forum/contracts';
 import { Box, Paper, Stack, Typography } from '@mui/material';
-import { Suspense, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { readAfter, useApiDispatch } from '../../../lib/api';
 import { getPostsApi, useGetPostsQuery } from '../api/get-posts';
 import { useNewPosts } from '../hooks/use-new-posts';
@@ -9,11 +9,7 @@ import { NewPostsBar } from './NewPostsBar';
 import { PostCard, PostCardSkeleton } from './PostCard';
 import { PostPager } from '../../../components/PostPager';
 import { usePagedList } from '../../../lib/page-param';
-import { preloadable } from '../../../lib/preloadable';
-
-// the selector's code (MUI's outlined field and native select) is not part of the home page's first load:
-// the server's markup shows it, and it is hydrated once its chunk is here
-const SortSelect = preloadable(async () => (await import('./SortSelect')).SortSelect);
+import { SortSelect } from './SortSelect';
 
 /**
  * The home post list (spec §2 Home): sort selector, a page of cards, Prev / Next. Posts written
@@ -60,10 +56,7 @@ export function PostList() {
           </Typography>
           <NewPostsBar count={newPosts.count} onShow={showNewPosts} />
         </Stack>
-        {/* as large as the selector: the heading's row does not change when it comes */}
-        <Suspense fallback={<Box sx={{ minWidth: 160, height: 40 }} />}>
-          <SortSelect value={sort} onChange={setSort} />
-        </Suspense>
+        <SortSelect value={sort} onChange={setSort} />
       </Stack>
 
       {isLoading ? (

@@ -22,8 +22,7 @@ describe('the search by tag', () => {
       'GET /api/posts/search': () => ({ body: { posts: [reactPost], totalCount: 1 } }),
     });
     renderWithApp(<TagSearch />);
-    // the form's code loads when the section is first shown
-    await userEvent.type(await screen.findByRole('textbox', { name: 'Tag' }), 'rEaCt');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Tag' }), 'rEaCt');
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
     const results = await screen.findByRole('list', { name: 'Posts tagged React' });
     within(results).getByRole('link', { name: 'Hooks or classes?' });
@@ -38,7 +37,7 @@ describe('the search by tag', () => {
   ])('#39 edge 21: with %s it says "Type a tag" on the field and asks the API nothing', async (_case, typed) => {
     const { calls } = stubApi({ 'GET /api/tags': () => ({ body: ['React'] }) });
     renderWithApp(<TagSearch />);
-    const field = await screen.findByRole('textbox', { name: 'Tag' });
+    const field = screen.getByRole('textbox', { name: 'Tag' });
     if (typed) await userEvent.type(field, typed);
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(descriptionOf(field)).toBe('Type a tag');
