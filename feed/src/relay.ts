@@ -187,6 +187,7 @@ export async function startFeedRelay(options: FeedRelayOptions): Promise<FeedRel
         if (turn === null || turn.signal.aborted) {
           turn = null;
           const lossesBefore = losses;
+          logger.debug({ feed: name }, "feed relay tries the feed's lock");
           if (!(await session.tryLock(name))) {
             role = 'standby';
             // what the status shows meanwhile: the active relay's checkpoint
