@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EMAIL_BATCH_SECONDS, EMAIL_UNSEEN_SECONDS } from '@forum/contracts';
 import { createKnex, createLogger, createMailer, prepareMailbox, unsubscribeTokens, type Knex } from '@forum/platform';
-import { containing, createTestDatabase } from '@forum/platform/testing';
+import { containing, createTestDatabase, explainInto, type KnexPool } from '@forum/platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startNotificationMailer, type NotificationMailer } from './reactor.ts';
 import { createReadModels, mailbox, member, notify, post } from './testing/read-models.ts';
@@ -18,23 +18,28 @@ let db: Knex;
 let mailer: NotificationMailer;
 const tokens = unsubscribeTokens(randomBytes(32));
 
-beforeAll(async () => {
-  database = await createTestDatabase('mailer');
-  db = createKnex(database.url);
-  await createReadModels(db);
-  await prepareMailbox(db);
-  const logger = createLogger('mailer-test', 'silent');
-  mailer = await startNotificationMailer({
-    db,
+const logger = createLogger('mailer-test', 'silent');
+
+/** A mailer on `through` (another process, or this one started again), driven pass by pass. */
+const startMailer = (through: Knex) =>
+  startNotificationMailer({
+    db: through,
     connectionString: database.url,
     wakeChannels: null,
-    mailer: createMailer(undefined, db, logger),
+    mailer: createMailer(undefined, through, logger),
     tokens,
     emailVerified: () => Promise.resolve(true),
     origin: 'https://forum.example',
     timings,
     logger,
   });
+
+beforeAll(async () => {
+  database = await createTestDatabase('mailer');
+  db = createKnex(database.url);
+  await createReadModels(db);
+  await prepareMailbox(db);
+  mailer = await startMailer(db);
 });
 afterAll(async () => {
   await mailer?.stop();
@@ -43,19 +48,20 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await db.raw(
-    'TRUNCATE read.notifications, read.users, read.account_denials, read.posts, read.notification_preferences, mail.outbox, mail.messages, identity.mailbox',
+    'TRUNCATE read.notifications, read.users, read.account_denials, read.posts, read.notification_preferences, mail.outbox, mail.messages, mail.groups, identity.mailbox',
   );
   await member(db, 'u-alice', 'Alice');
   await member(db, 'u-bob', 'Bob');
 });
 
 const unseen = EMAIL_UNSEEN_SECONDS + 1;
-/** Time passes: every time the notifications and the outbox hold moves `seconds` back. */
+/** Time passes: every time the notifications and the outbox hold (its groups' readiness too) moves `seconds` back. */
 async function later(seconds: number): Promise<void> {
   const back = 'make_interval(secs => :seconds)';
   await db.raw(`UPDATE read.notifications SET created_at = created_at - ${back}, updated_at = updated_at - ${back}`, { seconds });
   await db.raw(`UPDATE mail.outbox SET created_at = created_at - ${back}, due_at = due_at - ${back}, enqueued_at = enqueued_at - ${back}`, { seconds });
   await db.raw(`UPDATE mail.messages SET composed_at = composed_at - ${back}, next_attempt_at = next_attempt_at - ${back}`, { seconds });
+  await db.raw(`UPDATE mail.groups SET ready_at = ready_at - ${back}`, { seconds });
 }
 
 describe('a reply mailed at once (delivery email, the default)', () => {
@@ -104,5 +110,97 @@ describe('what a look reads', () => {
     await later(EMAIL_BATCH_SECONDS + 1);
     expect(await mailer.pass()).toBe(0);
     expect((await mailbox(db)).map((mail) => mail.subject)).toEqual(['[Forum] 3 new comments on your post “Busy thread”']);
+  });
+});
+
+describe('a backlog of mail', () => {
+  it('is read by its groups: the ready ones and the next by their index, a group’s rows by theirs, however stale the outbox’s statistics', async () => {
+    // a backlog of 20,000 due replies of 400 members, enqueued at once: the outbox's statistics do not know it yet
+    await db.raw(`INSERT INTO read.users (id, email, name) SELECT 'u-' || i, 'u-' || i || '@forum.test', 'Member ' || i FROM generate_series(1, 400) i`);
+    await db.raw(
+      `INSERT INTO read.notifications (id, user_id, kind, actor_id, count, created_at, updated_at, read, position)
+       SELECT gen_random_uuid(), 'u-' || (i % 400 + 1), 'reply', 'u-bob', 1, now() - make_interval(secs => :age), now(), false, nextval('read.log_positions')
+       FROM generate_series(1, 20000) i`,
+      { age: unseen },
+    );
+    expect(await mailer.pass()).toBe(100);
+
+    // another mailer's pass on one connection, its statements' plans as notices (auto_explain ships with PostgreSQL)
+    const one = createKnex(database.url, { min: 1, max: 1 });
+    const plans: string[] = [];
+    try {
+      const pool = one.client as KnexPool;
+      const connection = await pool.acquireConnection();
+      await explainInto(connection, plans);
+      await pool.releaseConnection(connection);
+      const other = await startMailer(one);
+      expect(await other.pass()).toBe(100);
+      await other.stop();
+    } finally {
+      await one.destroy();
+    }
+
+    const of = (text: string) => plans.filter((plan) => plan.includes(text));
+    const ready = of('ready_at <= now()');
+    const next = of('min(ready_at)');
+    expect([ready.length, next.length]).toEqual([1, 1]);
+    for (const plan of [...ready, ...next]) expect(plan).not.toContain('outbox');
+    expect(ready[0]).toContain('groups_email_ready');
+    expect(next[0]).toContain('groups_email_ready');
+    const groupsRows = [...of('SELECT notification_id FROM mail.outbox'), ...of('UPDATE mail.groups SET ready_at')];
+    expect(groupsRows).toHaveLength(200);
+    // by the member's rows: not the whole backlog through the index of every pending row by due time
+    for (const plan of groupsRows) {
+      expect(plan).toMatch(/Index Cond: \(+user_id = /);
+      expect(plan).not.toMatch(/Seq Scan|outbox_pending /);
+    }
+  });
+
+  it('two mailers at once mail each member once, and lose none of the rows that come meanwhile', async () => {
+    const due = (from: number, to: number) =>
+      db.raw(
+        `INSERT INTO read.notifications (id, user_id, kind, actor_id, count, created_at, updated_at, read, position)
+         SELECT gen_random_uuid(), 'u-' || i, 'reply', 'u-bob', 1, now() - make_interval(secs => :age), now(), false, nextval('read.log_positions')
+         FROM generate_series(:from::int, :to::int) i`,
+        { age: unseen, from, to },
+      );
+    await db.raw(`INSERT INTO read.users (id, email, name) SELECT 'u-' || i, 'u-' || i || '@forum.test', 'Member ' || i FROM generate_series(1, 600) i`);
+    await due(1, 300);
+    const two = createKnex(database.url, { max: 4 });
+    const other = await startMailer(two);
+    try {
+      const passes = async (mailer: NotificationMailer) => {
+        let sent = 0;
+        for (let i = 0; i < 4; i++) sent += await mailer.pass();
+        return sent;
+      };
+      // the rows of 300 more members come while both pass
+      await Promise.all([passes(mailer), passes(other), due(301, 450).then(() => due(451, 600))]);
+      while ((await mailer.pass()) + (await other.pass()) > 0);
+    } finally {
+      await other.stop();
+      await two.destroy();
+    }
+    const recipients = (await mailbox(db)).map((mail) => mail.recipient);
+    expect(recipients).toHaveLength(600);
+    expect(new Set(recipients).size).toBe(600);
+    const { rows } = await db.raw<{ rows: { waiting: number; ready: number }[] }>(
+      `SELECT (SELECT count(*)::int FROM mail.outbox WHERE state = 'pending') AS waiting, (SELECT count(*)::int FROM mail.groups WHERE ready_at < 'infinity') AS ready`,
+    );
+    expect(rows).toEqual([{ waiting: 0, ready: 0 }]);
+  });
+
+  it('kept from before the groups (or with its groups lost) is mailed once the mailer starts again', async () => {
+    await notify(db, { userId: 'u-alice', kind: 'reply', actorId: 'u-bob', ageSeconds: EMAIL_UNSEEN_SECONDS - 30 });
+    expect(await mailer.pass()).toBe(0);
+    await db.raw('DELETE FROM mail.groups');
+    await later(60);
+    expect(await mailer.pass()).toBe(0);
+    const again = await startMailer(db);
+    try {
+      expect(await again.pass()).toBe(1);
+    } finally {
+      await again.stop();
+    }
   });
 });

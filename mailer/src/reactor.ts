@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { MAIL_SCHEMA, startWakeLoop, type Knex, type Logger, type Mailer, type UnsubscribeTokens } from '@forum/platform';
 import { deliver, SENDING_BATCH, sendingMessages, type EmailVerification } from './deliver.ts';
-import { compose, dueGroups, enqueue, forgetErased, housekeep, readModelsMade } from './outbox.ts';
+import { compose, dueGroups, enqueue, forgetErased, housekeep, nextDueMs, readModelsMade, refreshGroups } from './outbox.ts';
 import { prepareOutbox } from './schema.ts';
 import type { MailerTimings } from './settings.ts';
+
+/** A look that enqueues this many rows has the outbox's statistics gathered again (autovacuum's come a minute or more later). */
+const BACKLOG_ROWS = 10_000;
 
 export interface NotificationMailerOptions {
   /** The read models' database (read.*), where the outbox lives too (schema mail). */
@@ -44,6 +47,7 @@ export async function startNotificationMailer(options: NotificationMailerOptions
   const { db, timings } = options;
   const log = options.logger.child({ component: 'notification-mailer' });
   await prepareOutbox(db);
+  await refreshGroups(db, timings);
   const context = {
     db,
     mailer: options.mailer,
@@ -61,8 +65,9 @@ export async function startNotificationMailer(options: NotificationMailerOptions
     // on a first start the projections make their read models after the mailer starts: nothing to look at yet
     if (!(await readModelsMade(db))) return 0;
     await forgetErased(db);
-    await enqueue(db, timings);
-    for (const group of await dueGroups(db, timings)) {
+    // a backlog enqueued at once (a first start, a mailer back after a while): the statements that follow plan for it
+    if ((await enqueue(db, timings)) >= BACKLOG_ROWS) await db.raw(`ANALYZE ${MAIL_SCHEMA}.outbox`);
+    for (const group of await dueGroups(db)) {
       if (stopped) break;
       await compose(db, group, timings, randomUUID());
     }
@@ -80,22 +85,10 @@ export async function startNotificationMailer(options: NotificationMailerOptions
     return sent;
   }
 
-  /**
-   * Wakes again when the next mail is due: an unseen notification's wait (or its kind's batch interval,
-   * when that ends later), a retry's pause; the digests are looked for by the poll.
-   */
+  /** Wakes again when the next mail is due (nextDueMs), at the latest at the next poll. */
   async function wakeWhenDue(): Promise<void> {
-    const { rows } = await db.raw<{ rows: { ms: number | null }[] }>(
-      `SELECT ceil(extract(epoch FROM least(
-          (SELECT min(greatest(o.due_at, (SELECT max(m.composed_at) FROM ${MAIL_SCHEMA}.messages m WHERE m.user_id = o.user_id AND m.kind = o.kind)
-                                          + make_interval(secs => ?)))
-           FROM ${MAIL_SCHEMA}.outbox o WHERE o.state = 'pending' AND o.delivery = 'email'),
-          (SELECT min(next_attempt_at) FROM ${MAIL_SCHEMA}.messages WHERE state = 'sending')
-        ) - now()) * 1000)::integer AS ms`,
-      [timings.batchMs / 1000],
-    );
-    const ms = rows[0]?.ms;
-    if (ms !== null && ms !== undefined) loop?.wakeIn(Math.min(ms + 50, timings.pollMs));
+    const ms = await nextDueMs(db);
+    if (ms !== null) loop?.wakeIn(Math.min(ms + 50, timings.pollMs));
   }
 
   // one pass at a time in this process, the loop's and the ones asked for (tests)

@@ -42,19 +42,20 @@ let bob: string;
 beforeEach(async () => {
   // the mailer's passes count every member's mail: an earlier test's outbox is not this one's (its
   // notifications are below the mailer's mark, never enqueued again)
-  await log.db.raw('TRUNCATE mail.outbox, mail.messages');
+  await log.db.raw('TRUNCATE mail.outbox, mail.messages, mail.groups');
   unverified.clear();
   alice = `u-alice-${randomUUID()}`;
   bob = `u-bob-${randomUUID()}`;
   await log.given(log.registered(alice, 'Alice'), log.registered(bob, 'Bob'));
 });
 
-/** Time passes: what the notifications and the outbox hold moves `seconds` back. */
+/** Time passes: what the notifications and the outbox hold (its groups' readiness too) moves `seconds` back. */
 async function later(seconds: number): Promise<void> {
   const back = 'make_interval(secs => :seconds)';
   await log.db.raw(`UPDATE read.notifications SET created_at = created_at - ${back}, updated_at = updated_at - ${back}`, { seconds });
   await log.db.raw(`UPDATE mail.outbox SET created_at = created_at - ${back}, due_at = due_at - ${back}, enqueued_at = enqueued_at - ${back}`, { seconds });
   await log.db.raw(`UPDATE mail.messages SET composed_at = composed_at - ${back}, next_attempt_at = next_attempt_at - ${back}`, { seconds });
+  await log.db.raw(`UPDATE mail.groups SET ready_at = ready_at - ${back}`, { seconds });
 }
 const mailsTo = async (userId: string) =>
   (

@@ -12,6 +12,7 @@
  *   pages    a post's page as HTML: rendered, kept in memory, and its JSON, with the page's size
  *   lighthouse  Lighthouse's mobile audit of the home page and a post page: the four scores, LCP, CLS, TBT, FCP
  *   search   full-text searches no cache can answer at SEARCH_EVENTS (1,000,000) events, from 1, 4 and 20 clients: searches/s, p50, p99, CPU a search
+ *   mailer   the notifications' mailer over a backlog of MAIL_PENDING (300,000) notifications: its passes and the mails a second
  */
 const mode = process.argv[2] ?? 'slice';
 if (mode === 'slice') await import('./slice-bench.ts');
@@ -26,7 +27,10 @@ else if (mode === 'sitemap') await import('./sitemap-bench.ts');
 else if (mode === 'pages') await import('./pages-bench.ts');
 else if (mode === 'lighthouse') await import('./lighthouse-bench.ts');
 else if (mode === 'search') await import('./search-bench.ts');
+else if (mode === 'mailer') await import('./mailer-bench.ts');
 else {
-  process.stderr.write(`Unknown bench "${mode}": slice, rebuild, scale, web, live, replicas, notifications, chaos, sitemap, pages, lighthouse or search\n`);
+  process.stderr.write(
+    `Unknown bench "${mode}": slice, rebuild, scale, web, live, replicas, notifications, chaos, sitemap, pages, lighthouse, search or mailer\n`,
+  );
   process.exit(2);
 }

@@ -10,3 +10,4 @@ export * from './tokens.ts';
 export * from './matchers.ts';
 export * from './smtp-server.ts';
 export * from './log-lines.ts';
+export * from './plans.ts';

@@ -1,5 +1,5 @@
 import { SUMMARY_SOURCE_LENGTH, type CommentAdded, type PostCreated, type Vote } from '@forum/contracts';
-import { isoNow as at, uuidOf } from '@forum/platform/testing';
+import { explainInto, isoNow as at, uuidOf, type KnexPool } from '@forum/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionHarness } from '../testing/given.ts';
 import { pageBlockProblems } from './pages.ts';
@@ -415,18 +415,13 @@ describe('given a statement that rewrites every post but none of their tags (a r
     const pool = harness.db.client as KnexPool;
     const connection = await pool.acquireConnection();
     const plans: string[] = [];
-    const onNotice = (notice: { message?: string }) => plans.push(notice.message ?? '');
-    connection.on('notice', onNotice);
+    const stop = await explainInto(connection, plans);
     try {
       // as a replay's statements run: the anchors wait for the end, the tag lists are kept at once
       await connection.query(`SET search_path TO "${build.schema}", public; SET forum.deferred TO 'on'`);
-      await connection.query(
-        "LOAD 'auto_explain'; SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = 'notice'",
-      );
       await connection.query('UPDATE posts SET comment_count = comment_count + 1');
     } finally {
-      connection.off('notice', onNotice);
-      await connection.query('RESET ALL');
+      await stop();
       await pool.releaseConnection(connection);
     }
     const transitionReads = plans.filter((plan) => plan.includes('Named Tuplestore Scan'));
@@ -434,16 +429,3 @@ describe('given a statement that rewrites every post but none of their tags (a r
     for (const plan of transitionReads) expect(plan).not.toMatch(/Nested Loop/);
   });
 });
-
-/** Knex's pool of connections, as the test above takes one of its node-postgres clients. */
-interface KnexPool {
-  acquireConnection(): Promise<NoticedConnection>;
-  releaseConnection(connection: NoticedConnection): Promise<void>;
-}
-
-/** A connection of the pool as the test above uses it (node-postgres' client). */
-interface NoticedConnection {
-  query(sql: string): Promise<unknown>;
-  on(event: 'notice', listener: (notice: { message?: string }) => void): void;
-  off(event: 'notice', listener: (notice: { message?: string }) => void): void;
-}
