@@ -190,6 +190,16 @@ describe('a backlog of mail', () => {
     expect(rows).toEqual([{ waiting: 0, ready: 0 }]);
   });
 
+  it('enqueued without its groups (a mailer of an earlier version, beside this one in a rolling upgrade) is mailed by the 100th look at the latest', async () => {
+    await notify(db, { userId: 'u-alice', kind: 'reply', actorId: 'u-bob', ageSeconds: EMAIL_UNSEEN_SECONDS - 30 });
+    expect(await mailer.pass()).toBe(0);
+    await db.raw('DELETE FROM mail.groups');
+    await later(60);
+    let sent = 0;
+    for (let look = 0; look < 100 && sent === 0; look++) sent += await mailer.pass();
+    expect(sent).toBe(1);
+  });
+
   it('kept from before the groups (or with its groups lost) is mailed once the mailer starts again', async () => {
     await notify(db, { userId: 'u-alice', kind: 'reply', actorId: 'u-bob', ageSeconds: EMAIL_UNSEEN_SECONDS - 30 });
     expect(await mailer.pass()).toBe(0);

@@ -201,7 +201,8 @@ export async function forgetErased(db: Knex): Promise<void> {
 
 /**
  * Drops what no longer counts: rows done with for longer than a notification is mailed (they could
- * not be enqueued again anyway), and messages done with for longer than that and the digest interval.
+ * not be enqueued again anyway), messages done with for longer than that and the digest interval, and
+ * groups with nothing waiting; then writes the waiting groups again (refreshGroups).
  */
 export async function housekeep(db: Knex, timings: MailerTimings): Promise<void> {
   const keep = Math.max(2 * MAIL_FRESH_SECONDS, (2 * timings.digestIntervalMs) / 1000);
@@ -209,4 +210,6 @@ export async function housekeep(db: Knex, timings: MailerTimings): Promise<void>
   await db.raw(`DELETE FROM ${MAIL_SCHEMA}.messages WHERE state <> 'sending' AND composed_at < now() - make_interval(secs => ?)`, [keep]);
   // a group with nothing waiting (an enqueue that moves it meanwhile keeps it: the row is looked at again)
   await db.raw(`DELETE FROM ${MAIL_SCHEMA}.groups WHERE ready_at = 'infinity'`);
+  // rows that came without their group (enqueued by a mailer of an earlier version, as a rolling upgrade runs both) get one
+  await refreshGroups(db, timings);
 }
