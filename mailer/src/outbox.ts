@@ -75,11 +75,12 @@ export async function enqueue(db: Knex, timings: MailerTimings): Promise<number>
 }
 
 /**
- * Writes every waiting group's `ready_at` as the outbox and the timings now make it (at the mailer's
- * start: the outbox of a mailer before the groups, or timings changed since). Moves none later: a
+ * Writes every waiting group's `ready_at` as the outbox and the timings now make it (housekeep: a
+ * mailer's first look and every 100th; an outbox from before the groups, timings changed since, rows a
+ * mailer of an earlier version enqueued beside this one). Moves none later: a
  * group that is picked too soon is put right by `compose`, which looks again under the group's lock.
  */
-export async function refreshGroups(db: Knex, timings: MailerTimings): Promise<void> {
+async function refreshGroups(db: Knex, timings: MailerTimings): Promise<void> {
   await db.raw(
     `INSERT INTO ${MAIL_SCHEMA}.groups (user_id, kind, ready_at)
      SELECT g.user_id, g.kind, ${READY}

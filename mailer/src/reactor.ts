@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MAIL_SCHEMA, startWakeLoop, type Knex, type Logger, type Mailer, type UnsubscribeTokens } from '@forum/platform';
 import { deliver, SENDING_BATCH, sendingMessages, type EmailVerification } from './deliver.ts';
-import { compose, dueGroups, enqueue, forgetErased, housekeep, nextDueMs, readModelsMade, refreshGroups } from './outbox.ts';
+import { compose, dueGroups, enqueue, forgetErased, housekeep, nextDueMs, readModelsMade } from './outbox.ts';
 import { prepareOutbox } from './schema.ts';
 import type { MailerTimings } from './settings.ts';
 
@@ -47,7 +47,6 @@ export async function startNotificationMailer(options: NotificationMailerOptions
   const { db, timings } = options;
   const log = options.logger.child({ component: 'notification-mailer' });
   await prepareOutbox(db);
-  await refreshGroups(db, timings);
   const context = {
     db,
     mailer: options.mailer,
@@ -65,6 +64,9 @@ export async function startNotificationMailer(options: NotificationMailerOptions
     // on a first start the projections make their read models after the mailer starts: nothing to look at yet
     if (!(await readModelsMade(db))) return 0;
     await forgetErased(db);
+    // the first look, and every 100th: what no longer counts goes, and the waiting groups are written
+    // again before any is composed (an outbox kept from before the groups, timings changed)
+    if (++passes % 100 === 1) await housekeep(db, timings);
     // a backlog enqueued at once (a first start, a mailer back after a while): the statements that follow plan for it
     if ((await enqueue(db, timings)) >= BACKLOG_ROWS) await db.raw(`ANALYZE ${MAIL_SCHEMA}.outbox`);
     for (const group of await dueGroups(db)) {
@@ -80,7 +82,6 @@ export async function startNotificationMailer(options: NotificationMailerOptions
       // a message that failed waits for its pause: only a full batch may leave more that are due
       if (batch.length < SENDING_BATCH) break;
     }
-    if (++passes % 100 === 1) await housekeep(db, timings);
     await wakeWhenDue();
     return sent;
   }
