@@ -21,7 +21,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    maxWorkers: 2,
+    // three files at a time on 2 cores: a file spends part of its time waiting on its PostgreSQL, browser
+    // or processes, and with two the cores stood idle a fifth of the run (docs/testing.md)
+    maxWorkers: 3,
     reporters: ['default', './infra/src/testing/summary-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: [`${NODE_WORKSPACES}/src/**/*.{unit,route}.test.ts`], isolate: false } },
