@@ -12,7 +12,7 @@ const INIT_LOCK = 'forum:mail:outbox';
  *   port took it, retried with a growing pause; the newest per member and kind is what batching and
  *   the digest count from;
  * - `groups`: one row per member and kind of mail (a notification kind, or `digest`) that has had
- *   pending rows, with `ready_at`, when its next mail may be composed (see outbox.ts: GROUP_READY),
+ *   pending rows, with `ready_at`, when its next mail may be composed (see outbox.ts: READY),
  *   `infinity` while nothing waits; a look reads the ready groups and the next moment by index, not
  *   every waiting row;
  * - `enqueue_mark`: one row, the highest log position of the notifications' rows the mailer has looked
@@ -35,7 +35,8 @@ export async function prepareOutbox(db: Knex): Promise<void> {
         message_id uuid,
         enqueued_at timestamptz NOT NULL DEFAULT now()
       );
-      CREATE INDEX IF NOT EXISTS outbox_pending ON ${MAIL_SCHEMA}.outbox (due_at) WHERE state = 'pending';
+      -- an outbox made by an earlier version has an index of its pending rows by due time, which nothing reads
+      DROP INDEX IF EXISTS ${MAIL_SCHEMA}.outbox_pending;
       CREATE INDEX IF NOT EXISTS outbox_of_user ON ${MAIL_SCHEMA}.outbox (user_id);
       -- a group's waiting rows (compose, and its ready_at): a member's few, even where the statistics
       -- of a backlog just enqueued still say that every pending row is as few
