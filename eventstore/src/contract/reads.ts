@@ -107,17 +107,22 @@ export function readsContract({ store, factory }: ContractSubject) {
     it.runIf(factory.supportsCommitHook)('never skips an event whose transaction commits late', async () => {
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
+      let slowWritten!: () => void;
+      const written = new Promise<void>((resolve) => (slowWritten = resolve));
       const slowStream = stream();
       const slowStore = await factory.create({
         beforeCommit: async (appends) => {
-          if (appends.some((a) => a.streamId === slowStream)) await held;
+          if (!appends.some((a) => a.streamId === slowStream)) return;
+          slowWritten();
+          await held;
         },
       });
       try {
         const start = await store.head();
-        // The slow writer starts first (it takes the older transaction id) and commits last
+        // The slow writer writes first (it takes the older transaction id and position) and commits last:
+        // the fast one starts once the slow one's events are written, however busy the machine
         const slow = slowStore.append([{ streamId: slowStream, expectedVersion: 'no_stream', events: [event('Slow')] }]);
-        await sleep(100);
+        await written;
         const fastStream = stream();
         await store.append([{ streamId: fastStream, expectedVersion: 'no_stream', events: [event('Fast')] }]);
         // A reader now must not move past the slow transaction: the fast event waits behind it
