@@ -23,7 +23,7 @@ export function webAppConfig(options: { base: string }): UserConfig {
   const groups = [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie)[\\/]/ }];
   return defineConfig({
     base: options.base,
-    plugins: [react(), reactRouterProductionBuild(), silentCheckSso(), cspNonce()],
+    plugins: [react(), reactRouterProductionBuild(), muiThemeWithoutCssVariables(), silentCheckSso(), cspNonce()],
     build: {
       outDir: 'dist',
       emptyOutDir: true,
@@ -59,6 +59,55 @@ function reactRouterProductionBuild(): Plugin {
             },
           }
         : undefined,
+  };
+}
+
+/**
+ * MUI's themes without its CSS theme variables, in a build. MUI's `createTheme` and `ThemeProvider`
+ * import both kinds of theme and choose at run time: the one with CSS variables only for a theme
+ * given `cssVariables` or `colorSchemes`, which neither app's theme is (nor react-admin's). A bundler
+ * cannot drop the branch never taken, so every page carried the CSS-variables theme and its provider
+ * (about 10 KB gzip; MUI's default theme, which each of its components imports, is made by the same
+ * `createTheme`). Here those two imports resolve to a module that throws if a theme ever asks for
+ * them, and the build fails if MUI no longer makes them: a move in MUI's files shows here, not as a
+ * heavier page.
+ */
+function muiThemeWithoutCssVariables(): Plugin {
+  const cuts = [
+    { importer: /[\\/]@mui[\\/]material[\\/]styles[\\/]createTheme\.mjs$/, source: './createThemeWithVars.mjs' },
+    { importer: /[\\/]@mui[\\/]material[\\/]styles[\\/]ThemeProvider\.mjs$/, source: './ThemeProviderWithVars.mjs' },
+  ];
+  const off = '\0forum-mui-css-variables-off';
+  const made = new Set<string>();
+  return {
+    name: 'forum-mui-theme-without-css-variables',
+    apply: 'build',
+    // before Vite's own resolver, which would resolve these imports first
+    enforce: 'pre',
+    resolveId(source, importer) {
+      const cut = cuts.find((c) => c.source === source && importer !== undefined && c.importer.test(importer));
+      if (!cut) return null;
+      made.add(cut.source);
+      return off;
+    },
+    load(id) {
+      if (id !== off) return null;
+      return [
+        'const off = () => {',
+        `  throw new Error("This build leaves out MUI's CSS theme variables (web-auth/vite.ts): a theme here may not ask for cssVariables or colorSchemes.");`,
+        '};',
+        'export default off;',
+        'export const CssVarsProvider = off;',
+      ].join('\n');
+    },
+    buildEnd(error) {
+      const missed = cuts.filter((c) => !made.has(c.source));
+      if (!error && missed.length) {
+        this.error(
+          `MUI no longer imports ${missed.map((c) => c.source).join(' and ')} where web-auth/vite.ts leaves them out: read MUI's styles/createTheme and styles/ThemeProvider again`,
+        );
+      }
+    },
   };
 }
 

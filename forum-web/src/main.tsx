@@ -48,10 +48,12 @@ const app = (
 );
 if (hydrating) {
   // hydrated once the page's code and, where the markup shows members' Markdown, its renderer are here (nothing suspends)
-  await Promise.all([preloadPages(window.location.pathname), root.querySelector('.markdown') ? loadMarkdownRenderer() : undefined]);
-  // as a transition, React hydrates in slices and yields to the browser between them (no long task)
-  startTransition(() => {
-    hydrateRoot(root, app);
+  // (not awaited at the top level: the routes' chunks import the entry's chunk, vite.config.ts, and would wait on it)
+  void Promise.all([preloadPages(window.location.pathname), root.querySelector('.markdown') ? loadMarkdownRenderer() : undefined]).then(() => {
+    // as a transition, React hydrates in slices and yields to the browser between them (no long task)
+    startTransition(() => {
+      hydrateRoot(root, app);
+    });
   });
   // the server read as a visitor: a member's own part (their vote, byMe, their email) is read again once they are
   // known and the page is hydrated (its reads then have their components: the page keeps showing them meanwhile)
