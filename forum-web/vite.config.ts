@@ -13,6 +13,10 @@ import { defineConfig, mergeConfig } from 'vite';
 export default defineConfig(({ isSsrBuild, mode }) =>
   mergeConfig(webAppConfig({ base: '/' }), {
     build: {
+      // Vite's polyfill of <link rel=modulepreload> (for Firefox before 115 and Safari before 17, which
+      // fetch those chunks all the same once imported) was all the entry chunk held but an import of
+      // main.tsx's chunk: a file of its own to fetch first. Without it the page names its chunks as scripts.
+      modulePreload: { polyfill: false },
       rolldownOptions: {
         output: { codeSplitting: { groups: [{ name: 'index', test: /[\\/]forum-web[\\/]src[\\/]main\.tsx$/, priority: 0 }] } },
       },
