@@ -75,6 +75,8 @@ describe.skipIf(chromiumMissing)('#43 staff marks as members see them, in Chromi
     await snapshot(page, 'home-pinned');
     await page.getByRole('combobox', { name: 'Sort by' }).selectOption('popularity');
     await page.waitForURL((url) => url.searchParams.get('sort') === 'popularity');
+    // the sort chosen shows at once, while the page's navigation is still under way
+    expect(await page.getByRole('combobox', { name: 'Sort by' }).inputValue()).toBe('popularity');
     await page.getByRole('article').first().getByRole('heading', { name: 'House rules: read me first' }).waitFor();
 
     await first.getByRole('link', { name: 'House rules: read me first' }).click();
