@@ -199,6 +199,13 @@ async function analyse(app: string, layout: Layout): Promise<{ loads: Load[]; pr
     for (const route of routes.sort((a, b) => pageOf(a)!.localeCompare(pageOf(b)!))) {
       const own = closure(chunks, route.fileName);
       console.log(`    ${pageOf(route)!.padEnd(34)} ${kb(sum([...own].filter((n) => !beforePages.has(n)))).padStart(9)}`);
+      if (process.env.WEB_BENCH_ROUTE === pageOf(route)) {
+        const modules = [...own]
+          .filter((n) => !beforePages.has(n))
+          .flatMap((n) => Object.entries(chunks.get(n)!.modules))
+          .sort((a, b) => b[1] - a[1]);
+        for (const [id, size] of modules.slice(0, 40)) console.log(`      ${kb(size).padStart(9)}  ${path.relative(root, id.replace(/\0/g, ''))}`);
+      }
       for (const other of routes) {
         if (other !== route && own.has(other.fileName)) problems.push(`route ${pageOf(route)} loads route ${pageOf(other)}'s chunk`);
       }
