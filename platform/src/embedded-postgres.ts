@@ -194,6 +194,8 @@ export interface PostgresSupervision {
   exitedUnexpectedly(exit: ServerExit): void;
   /** A start failed; it is tried again after a growing wait (RESTART_FIRST_MS, doubled up to RESTART_MAX_MS). Told of every failed start. */
   cannotStart(exit: ServerExit): void;
+  /** A start failed for a full disk and its volume has room again: it is started now, before the wait's end. */
+  startingOnFreedSpace(): void;
   /** It accepts connections again, `afterMs` after it exited. */
   runningAgain(afterMs: number): void;
 }
@@ -343,7 +345,11 @@ async function startInOwnProcessGroup(
             const waiting = async () => {
               restart = null;
               if (stopping) return;
-              if (Date.now() >= tryAt || (exit.diskFull && (await freeBytes(pgDir)) >= FREE_TO_START_BYTES)) return attempt();
+              if (Date.now() >= tryAt) return attempt();
+              if (exit.diskFull && (await freeBytes(pgDir)) >= FREE_TO_START_BYTES) {
+                supervision?.startingOnFreedSpace();
+                return attempt();
+              }
               restart = setTimeout(() => void waiting(), SPACE_CHECK_MS);
             };
             restart = setTimeout(() => void waiting(), exit.diskFull ? SPACE_CHECK_MS : tryAt - Date.now());

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ErrorCode } from '@forum/contracts';
-import { freePort, RESTART_MAX_MS, runningEmbeddedUrl } from '@forum/platform/embedded-postgres';
+import { freePort, runningEmbeddedUrl } from '@forum/platform/embedded-postgres';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive, postmasterPid, startForumProcess, type ForumProcess } from '../testing/forum-process.ts';
@@ -235,8 +235,12 @@ describe.skipIf(missing !== null)(missing ? `#44 a full disk under PostgreSQL (s
         }),
       ]);
       expect(fromPostgres.filter((line) => /running again/.test(line.msg))).toHaveLength(1);
-      // started once the space is back, not at the supervisor's next try
-      expect(runningAt - freedAt).toBeLessThan(RESTART_MAX_MS);
+      // started once the space is back, not at the supervisor's next try (up to 5 s after its last):
+      // it says so as it starts, within a few of its checks of the free space (how long PostgreSQL's own
+      // start and recovery then take depends on the machine's load)
+      const startingOnSpace = lines.filter((line) => line.component === 'postgres' && /disk has room again/.test(line.msg));
+      expect(startingOnSpace.length).toBeGreaterThan(0);
+      expect(Date.parse(startingOnSpace[0]!.time as string) - freedAt).toBeLessThan(2_000);
       expect(writingAt - freedAt).toBeLessThan(15_000);
       await expectCaughtUpAndExact(work, writingAt, dataDir);
       await stopsInSeconds(forum, 'after a full disk');

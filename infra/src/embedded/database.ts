@@ -52,6 +52,7 @@ function supervisionLog(logger: Logger): PostgresSupervision {
       exit.diskFull
         ? sayOnce('error', exit, `PostgreSQL cannot start: ${DISK_FULL}`)
         : sayOnce('warn', exit, `PostgreSQL cannot start yet; it is tried again every ${RESTART_MAX_MS / 1000} s at most`),
+    startingOnFreedSpace: () => logger.warn({ component: 'postgres' }, "PostgreSQL's disk has room again: starting it"),
     runningAgain: (afterMs) => {
       said.clear();
       logger.warn({ component: 'postgres', downMs: afterMs }, `PostgreSQL is running again after ${afterMs} ms`);
