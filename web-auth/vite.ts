@@ -67,7 +67,7 @@ function reactRouterProductionBuild(): Plugin {
  * import both kinds of theme and choose at run time: the one with CSS variables only for a theme
  * given `cssVariables` or `colorSchemes`, which neither app's theme is (nor react-admin's). A bundler
  * cannot drop the branch never taken, so every page carried the CSS-variables theme and its provider
- * (about 10 KB gzip; MUI's default theme, which each of its components imports, is made by the same
+ * (about 7 KB gzip on each app's first load; MUI's default theme, which each of its components imports, is made by the same
  * `createTheme`). Here those two imports resolve to a module that throws if a theme ever asks for
  * them, and the build fails if MUI no longer makes them: a move in MUI's files shows here, not as a
  * heavier page.
