@@ -26,7 +26,7 @@ if (chromiumMissing) console.warn(chromiumMissingMessage('e2e/forum-web-ux.e2e.t
 
 describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium', () => {
   const journey = setUpJourneys('forum-web-ux');
-  const { tabTo, apiPost, signInAt, signInBackAt, expectAccessible, toast } = journeySteps(journey);
+  const { tabTo, apiPost, signInAt, signInBackAt, expectAccessible, toast, readModelsReach } = journeySteps(journey);
   let forum: TestForum;
   let page: Page;
   beforeEach(() => {
@@ -330,9 +330,14 @@ describe.skipIf(chromiumMissing)('forum-web by keyboard and on load, in Chromium
     async () => {
       const [rita, colm] = await Promise.all([forum.newUser('Rita Reporter'), forum.newUser('Colm Commenter')]);
       const postId = await apiPost(colm, 'A thread to report in');
+      let written = '';
       for (const text of ['The first comment, to be reported.', 'A second comment, still open to a report.', 'A third one, for good measure.']) {
-        expect((await forum.api('/api/comments', { method: 'POST', token: colm.token, json: { postId, text } })).status).toBe(201);
+        const sent = await forum.api('/api/comments', { method: 'POST', token: colm.token, json: { postId, text } });
+        expect(sent.status).toBe(201);
+        written = ((await sent.json()) as { position: string }).position;
       }
+      // the comments page does not follow new comments live: it shows what the read side has when it loads
+      await readModelsReach(written);
       await signInAt(rita, `/post/${postId}/comments`);
       for (const [width, viewport] of [
         ['desktop', DESKTOP],
